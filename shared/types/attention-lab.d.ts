@@ -1,0 +1,176 @@
+// Types of the `attention-lab` package (wasm/js/attention-lab.mjs). Written by hand: emcc 3.1.6
+// cannot emit them. Field names match the embind bindings in wasm/bindings/*.cpp exactly; the wasm
+// test suite checks every field listed here is present in the results.
+
+/** Row-major float32 tensor, batch first. Results always hold copies, never views of wasm memory. */
+export interface Tensor {
+  shape: number[];
+  data: Float32Array;
+}
+
+/** What the bindings accept: data may also be a plain array of numbers. */
+export interface TensorInput {
+  shape: readonly number[];
+  data: Float32Array | readonly number[];
+}
+
+/** Integer tensors (token ids, targets). */
+export interface IdsInput {
+  shape: readonly number[];
+  data: Int32Array | Float32Array | readonly number[];
+}
+
+/** The survey's alignment functions; 'scaled' is the default. */
+export type ScoreName = 'dot' | 'scaled' | 'general' | 'additive' | 'cosine';
+
+export interface AttentionMask {
+  /** (B, M): 1 marks a padding key that no query attends to (PyTorch's key_padding_mask). */
+  keyPadding?: TensorInput;
+  /** Query n attends only to keys m <= n. */
+  causal?: boolean;
+}
+
+/** The score function's own weights. general: w (D, Dk). additive: w1 (A, D), w2 (A, Dk), b (A), v (A). */
+export interface ScoreParams {
+  w?: TensorInput;
+  w1?: TensorInput;
+  w2?: TensorInput;
+  b?: TensorInput;
+  v?: TensorInput;
+}
+
+export interface AttentionArgs {
+  /** (B, N, D) */
+  query: TensorInput;
+  /** (B, M, Dk); Dk = D except for the general and additive scores */
+  key: TensorInput;
+  /** (B, M, Dv) */
+  value: TensorInput;
+  score?: ScoreName;
+  /** cosine only: scaled = cos / temperature (default 1) */
+  temperature?: number;
+  mask?: AttentionMask;
+  params?: ScoreParams;
+  /** dL/d(output) (B, N, Dv): when given, the result carries `grads`. */
+  gradOutput?: TensorInput;
+}
+
+export interface AttentionResult {
+  score: ScoreName;
+  /** (B, N, M) raw alignment a(q, k), unmasked */
+  scores: Tensor;
+  /** (B, N, M) what enters the softmax: scores / √D (scaled), / temperature (cosine), else scores */
+  scaled: Tensor;
+  /** (B, N, M) softmax over keys; exactly 0 where masked */
+  weights: Tensor;
+  /** (B, N, Dv) weights · value */
+  output: Tensor;
+  grads?: {
+    query: Tensor;
+    key: Tensor;
+    value: Tensor;
+    params: { w?: Tensor; w1?: Tensor; w2?: Tensor; b?: Tensor; v?: Tensor };
+  };
+}
+
+/** nn.Linear layout: weight (out, in), bias (out); y = x Wᵀ + b. All (D, D) and (D). */
+export interface ProjectionParams {
+  wq: TensorInput;
+  bq: TensorInput;
+  wk: TensorInput;
+  bk: TensorInput;
+  wv: TensorInput;
+  bv: TensorInput;
+}
+
+export interface MultiHeadParams extends ProjectionParams {
+  wo: TensorInput;
+  bo: TensorInput;
+}
+
+export interface SelfAttentionOptions {
+  mask?: AttentionMask;
+  /** dL/d(output) (B, N, D): when given, the result carries `grads`. */
+  gradOutput?: TensorInput;
+}
+
+export interface ProjectionGrads<P> {
+  x: Tensor;
+  params: { [K in keyof P]: Tensor };
+}
+
+export interface SelfAttentionResult {
+  /** (B, N, D) projected queries, keys, values */
+  q: Tensor;
+  k: Tensor;
+  v: Tensor;
+  /** (B, N, N) */
+  scores: Tensor;
+  scaled: Tensor;
+  weights: Tensor;
+  /** (B, N, D) */
+  output: Tensor;
+  grads?: ProjectionGrads<ProjectionParams>;
+}
+
+export interface MultiHeadResult {
+  numHeads: number;
+  /** (B, H, N, Dh): PyTorch's view(B, N, H, Dh).transpose(1, 2) */
+  q: Tensor;
+  k: Tensor;
+  v: Tensor;
+  /** (B, H, N, N) per head */
+  scores: Tensor;
+  scaled: Tensor;
+  weights: Tensor;
+  /** (B, H, N, Dh) per-head weights · v */
+  headOutputs: Tensor;
+  /** (B, N, D) heads combined */
+  context: Tensor;
+  /** (B, N, D) context Woᵀ + bo */
+  output: Tensor;
+  grads?: ProjectionGrads<MultiHeadParams>;
+}
+
+export interface GradOption {
+  gradOutput?: TensorInput;
+}
+
+export interface Ops {
+  /** y = x Wᵀ + b; x (R, I), weight (O, I), bias (O) or null */
+  linear(
+    x: TensorInput,
+    weight: TensorInput,
+    bias?: TensorInput | null,
+    options?: GradOption,
+  ): { y: Tensor; grads?: { x: Tensor; weight: Tensor; bias?: Tensor } };
+  /** y[t] = table[ids[t]]; ids (T), table (V, C) */
+  embedding(ids: IdsInput, table: TensorInput, options?: GradOption): { y: Tensor; grads?: { table: Tensor } };
+  tanh(x: TensorInput, options?: GradOption): { y: Tensor; grads?: { x: Tensor } };
+  /** over the last axis of (R, C), numerically stable */
+  softmax(x: TensorInput, options?: GradOption): { y: Tensor; grads?: { x: Tensor } };
+  /** mean over rows whose target is not ignoreIndex (default -100); gradOutput is dL/d(loss) */
+  crossEntropy(
+    logits: TensorInput,
+    targets: IdsInput,
+    options?: { ignoreIndex?: number; gradOutput?: number },
+  ): { loss: number; probs: Tensor; grads?: { logits: Tensor } };
+}
+
+export interface AttentionLab {
+  attention(args: AttentionArgs): AttentionResult;
+  selfAttention(x: TensorInput, params: ProjectionParams, options?: SelfAttentionOptions): SelfAttentionResult;
+  multiHeadAttention(
+    x: TensorInput,
+    params: MultiHeadParams,
+    numHeads: number,
+    options?: SelfAttentionOptions,
+  ): MultiHeadResult;
+  readonly ops: Ops;
+}
+
+/** Loads the wasm module once (per JS realm) and resolves to the API. Throws JS Errors on bad input. */
+export function loadAttentionLab(): Promise<AttentionLab>;
+
+/** A tensor from a shape and values. */
+export function tensor(shape: readonly number[], values: ArrayLike<number>): Tensor;

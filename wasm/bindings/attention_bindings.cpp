@@ -1,0 +1,169 @@
+// embind surface of the attention core. Each function takes plain JS objects, returns plain JS
+// objects (copies), and, when the caller passes gradOutput, the gradients of every input and weight
+// too. Errors come back as {error}; wasm/js/attention-lab.mjs rethrows them as JS Errors.
+// The names of fields here match shared/types/attention-lab.d.ts exactly.
+#include <emscripten/bind.h>
+
+#include "attention.h"
+#include "convert.h"
+#include "ops.h"
+
+using emscripten::val;
+using labjs::guarded;
+using labjs::optional_tensor;
+using labjs::tensor_from_js;
+using labjs::tensor_to_js;
+
+namespace {
+
+lab::AttentionMask mask_from_js(const val& options) {
+  lab::AttentionMask mask;
+  val m = options.isUndefined() || options.isNull() ? val::undefined() : options["mask"];
+  mask.key_padding = optional_tensor(m, "keyPadding", "mask.keyPadding");
+  mask.causal = labjs::js_bool(m, "causal", false);
+  return mask;
+}
+
+bool has(const val& obj, const char* key) {
+  return !(obj.isUndefined() || obj.isNull() || obj[key].isUndefined() || obj[key].isNull());
+}
+
+val attention_js(val args) {
+  return guarded([&] {
+    if (args.isUndefined() || args.isNull()) throw lab::InputError("attention() needs {query, key, value}");
+    lab::AttentionInputs in;
+    in.query = tensor_from_js(args["query"], "query");
+    in.key = tensor_from_js(args["key"], "key");
+    in.value = tensor_from_js(args["value"], "value");
+    val p = args["params"];
+    in.params.w = optional_tensor(p, "w", "params.w");
+    in.params.w1 = optional_tensor(p, "w1", "params.w1");
+    in.params.w2 = optional_tensor(p, "w2", "params.w2");
+    in.params.b = optional_tensor(p, "b", "params.b");
+    in.params.v = optional_tensor(p, "v", "params.v");
+    lab::AttentionConfig cfg;
+    cfg.score = lab::parse_score(labjs::js_string(args, "score", "scaled", "score"));
+    cfg.temperature = static_cast<float>(labjs::js_number(args, "temperature", 1.0, "temperature"));
+    cfg.mask = mask_from_js(args);
+
+    lab::AttentionForward fwd = lab::attention_forward(in, cfg);
+    val out = val::object();
+    out.set("score", val(std::string(lab::score_name(cfg.score))));
+    out.set("scores", tensor_to_js(fwd.scores));
+    out.set("scaled", tensor_to_js(fwd.scaled));
+    out.set("weights", tensor_to_js(fwd.weights));
+    out.set("output", tensor_to_js(fwd.output));
+    if (has(args, "gradOutput")) {
+      lab::AttentionGrads g =
+          lab::attention_backward(in, cfg, fwd, tensor_from_js(args["gradOutput"], "gradOutput"));
+      val grads = val::object();
+      grads.set("query", tensor_to_js(g.query));
+      grads.set("key", tensor_to_js(g.key));
+      grads.set("value", tensor_to_js(g.value));
+      val pg = val::object();
+      for (auto [name, t] : {std::pair{"w", &g.params.w}, {"w1", &g.params.w1},
+                             {"w2", &g.params.w2}, {"b", &g.params.b}, {"v", &g.params.v}}) {
+        if (!t->empty()) pg.set(name, tensor_to_js(*t));
+      }
+      grads.set("params", pg);
+      out.set("grads", grads);
+    }
+    return out;
+  });
+}
+
+lab::ProjectionParams projections_from_js(const val& p, bool with_output) {
+  if (p.isUndefined() || p.isNull()) throw lab::InputError("params is missing");
+  lab::ProjectionParams out;
+  out.wq = tensor_from_js(p["wq"], "params.wq");
+  out.bq = tensor_from_js(p["bq"], "params.bq");
+  out.wk = tensor_from_js(p["wk"], "params.wk");
+  out.bk = tensor_from_js(p["bk"], "params.bk");
+  out.wv = tensor_from_js(p["wv"], "params.wv");
+  out.bv = tensor_from_js(p["bv"], "params.bv");
+  if (with_output) {
+    out.wo = tensor_from_js(p["wo"], "params.wo");
+    out.bo = tensor_from_js(p["bo"], "params.bo");
+  }
+  return out;
+}
+
+val projection_grads_to_js(const lab::ProjectionGrads& g) {
+  val grads = val::object();
+  grads.set("x", tensor_to_js(g.x));
+  val p = val::object();
+  const lab::ProjectionParams& gp = g.params;
+  for (auto [name, t] : {std::pair{"wq", &gp.wq}, {"bq", &gp.bq}, {"wk", &gp.wk}, {"bk", &gp.bk},
+                         {"wv", &gp.wv}, {"bv", &gp.bv}, {"wo", &gp.wo}, {"bo", &gp.bo}}) {
+    if (!t->empty()) p.set(name, tensor_to_js(*t));
+  }
+  grads.set("params", p);
+  return grads;
+}
+
+val self_attention_js(val x_js, val params, val options) {
+  return guarded([&] {
+    lab::Tensor x = tensor_from_js(x_js, "x");
+    lab::ProjectionParams p = projections_from_js(params, false);
+    lab::AttentionMask mask = mask_from_js(options);
+    lab::SelfAttentionForward fwd = lab::self_attention_forward(x, p, mask);
+    val out = val::object();
+    out.set("q", tensor_to_js(fwd.qkv.query));
+    out.set("k", tensor_to_js(fwd.qkv.key));
+    out.set("v", tensor_to_js(fwd.qkv.value));
+    out.set("scores", tensor_to_js(fwd.attn.scores));
+    out.set("scaled", tensor_to_js(fwd.attn.scaled));
+    out.set("weights", tensor_to_js(fwd.attn.weights));
+    out.set("output", tensor_to_js(fwd.output));
+    if (has(options, "gradOutput")) {
+      lab::Tensor dout = tensor_from_js(options["gradOutput"], "gradOutput");
+      out.set("grads", projection_grads_to_js(lab::self_attention_backward(x, p, mask, fwd, dout)));
+    }
+    return out;
+  });
+}
+
+// (B·H, ...) → (B, H, ...): the core keeps heads on the batch axis; views want them separate.
+lab::Tensor per_head(lab::Tensor t, long B, long H) {
+  t.shape[0] = H;
+  t.shape.insert(t.shape.begin(), B);
+  return t;
+}
+
+val multi_head_js(val x_js, val params, double num_heads, val options) {
+  return guarded([&] {
+    lab::Tensor x = tensor_from_js(x_js, "x");
+    if (!(num_heads >= 1 && num_heads <= lab::kMaxDim && num_heads == static_cast<long>(num_heads))) {
+      throw lab::InputError("numHeads must be a whole number >= 1");
+    }
+    const long H = static_cast<long>(num_heads);
+    lab::ProjectionParams p = projections_from_js(params, true);
+    lab::AttentionMask mask = mask_from_js(options);
+    lab::SelfAttentionForward fwd = lab::multi_head_forward(x, p, H, mask);
+    const long B = x.dim(0);
+    val out = val::object();
+    out.set("numHeads", val(static_cast<double>(H)));
+    out.set("q", tensor_to_js(per_head(fwd.qkv.query, B, H)));
+    out.set("k", tensor_to_js(per_head(fwd.qkv.key, B, H)));
+    out.set("v", tensor_to_js(per_head(fwd.qkv.value, B, H)));
+    out.set("scores", tensor_to_js(per_head(fwd.attn.scores, B, H)));
+    out.set("scaled", tensor_to_js(per_head(fwd.attn.scaled, B, H)));
+    out.set("weights", tensor_to_js(per_head(fwd.attn.weights, B, H)));
+    out.set("headOutputs", tensor_to_js(per_head(fwd.attn.output, B, H)));
+    out.set("context", tensor_to_js(fwd.context));
+    out.set("output", tensor_to_js(fwd.output));
+    if (has(options, "gradOutput")) {
+      lab::Tensor dout = tensor_from_js(options["gradOutput"], "gradOutput");
+      out.set("grads", projection_grads_to_js(lab::multi_head_backward(x, p, H, mask, fwd, dout)));
+    }
+    return out;
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_lab_attention) {
+  emscripten::function("attention", &attention_js);
+  emscripten::function("selfAttention", &self_attention_js);
+  emscripten::function("multiHeadAttention", &multi_head_js);
+}

@@ -1,0 +1,114 @@
+#include "convert.h"
+
+#include <cmath>
+
+namespace labjs {
+
+namespace {
+
+bool is_absent(const val& v) { return v.isUndefined() || v.isNull(); }
+
+std::vector<long> shape_from_js(const val& shape, const std::string& name) {
+  if (!val::global("Array").call<bool>("isArray", shape)) {
+    throw lab::InputError(name + ".shape must be an array of sizes");
+  }
+  const unsigned rank = shape["length"].as<unsigned>();
+  if (rank > 8) throw lab::InputError(name + ".shape has " + std::to_string(rank) + " dimensions; at most 8 are supported");
+  std::vector<long> dims;
+  for (unsigned i = 0; i < rank; ++i) {
+    val d = shape[i];
+    if (!d.isNumber() || !val::global("Number").call<bool>("isInteger", d) || d.as<double>() < 0) {
+      throw lab::InputError(name + ".shape[" + std::to_string(i) +
+                            "] must be a non-negative whole number");
+    }
+    double size = d.as<double>();
+    if (size > lab::kMaxDim) {
+      throw lab::InputError(name + ".shape[" + std::to_string(i) + "] = " +
+                            std::to_string(static_cast<long long>(size)) + " exceeds the limit of " +
+                            std::to_string(lab::kMaxDim));
+    }
+    dims.push_back(static_cast<long>(size));
+  }
+  return dims;
+}
+
+}  // namespace
+
+lab::Tensor tensor_from_js(const val& v, const std::string& name) {
+  if (is_absent(v)) throw lab::InputError(name + " is missing");
+  if (v.typeOf().as<std::string>() != "object") {
+    throw lab::InputError(name + " must be a tensor {shape, data}");
+  }
+  std::vector<long> shape = shape_from_js(v["shape"], name);
+  const long n = lab::shape_numel(shape, name);  // checks the limits before anything is allocated
+  val data = v["data"];
+  bool typed = data.instanceof(val::global("Float32Array"));
+  if (!typed && !val::global("Array").call<bool>("isArray", data)) {
+    throw lab::InputError(name + ".data must be a Float32Array or an array of numbers");
+  }
+  const long length = data["length"].as<long>();
+  if (length != n) {
+    throw lab::InputError(name + ".data has " + std::to_string(length) + " values but shape " +
+                          lab::shape_str(shape) + " needs " + std::to_string(n));
+  }
+  // Non-numbers in a plain array become NaN here and are caught by the finiteness checks.
+  return lab::Tensor(std::move(shape), emscripten::convertJSArrayToNumberVector<float>(data));
+}
+
+lab::Tensor optional_tensor(const val& obj, const char* key, const std::string& name) {
+  if (is_absent(obj)) return {};
+  val v = obj[key];
+  return is_absent(v) ? lab::Tensor() : tensor_from_js(v, name);
+}
+
+std::vector<int32_t> ids_from_js(const val& v, const std::string& name) {
+  if (is_absent(v)) throw lab::InputError(name + " is missing");
+  std::vector<long> shape = shape_from_js(v["shape"], name);
+  const long n = lab::shape_numel(shape, name);
+  val data = v["data"];
+  if (data.isUndefined() || data["length"].isUndefined() || data["length"].as<long>() != n) {
+    throw lab::InputError(name + ".data must hold " + std::to_string(n) + " whole numbers");
+  }
+  std::vector<double> raw = emscripten::convertJSArrayToNumberVector<double>(data);
+  std::vector<int32_t> ids;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    double x = raw[i];
+    if (!(std::isfinite(x) && x == std::floor(x) && std::fabs(x) < 2147483647.0)) {
+      throw lab::InputError(name + ".data[" + std::to_string(i) + "] is not a whole number");
+    }
+    ids.push_back(static_cast<int32_t>(x));
+  }
+  return ids;
+}
+
+val tensor_to_js(const lab::Tensor& t) {
+  val shape = val::array();
+  for (long d : t.shape) shape.call<void>("push", val(static_cast<double>(d)));
+  val out = val::object();
+  out.set("shape", shape);
+  // slice() copies out of wasm memory: the caller keeps a Float32Array of its own.
+  out.set("data", val(emscripten::typed_memory_view(t.data.size(), t.data.data())).call<val>("slice"));
+  return out;
+}
+
+bool js_bool(const val& obj, const char* key, bool fallback) {
+  if (is_absent(obj) || is_absent(obj[key])) return fallback;
+  return obj[key].as<bool>();
+}
+
+double js_number(const val& obj, const char* key, double fallback, const std::string& name) {
+  if (is_absent(obj) || is_absent(obj[key])) return fallback;
+  val v = obj[key];
+  if (!v.isNumber()) throw lab::InputError(name + " must be a number");
+  return v.as<double>();
+}
+
+std::string js_string(const val& obj, const char* key, const std::string& fallback,
+                      const std::string& name) {
+  if (is_absent(obj) || is_absent(obj[key])) return fallback;
+  val v = obj[key];
+  if (!v.isString()) throw lab::InputError(name + " must be a string");
+  return v.as<std::string>();
+}
+
+}  // namespace labjs

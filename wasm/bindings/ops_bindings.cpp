@@ -1,0 +1,150 @@
+// embind surface of the building blocks (ops.h), so the wasm build is checked against the same
+// PyTorch references as the native one. Shapes are checked here, where JS input arrives; the ops
+// themselves trust their callers (the attention and Seq2Seq layers).
+#include <emscripten/bind.h>
+
+#include "convert.h"
+#include "ops.h"
+
+using emscripten::val;
+using labjs::guarded;
+using labjs::tensor_from_js;
+using labjs::tensor_to_js;
+using lab::Tensor;
+
+namespace {
+
+val object_with(const char* key, const val& value) {
+  val o = val::object();
+  o.set(key, value);
+  return o;
+}
+
+bool wants_grads(const val& options) {
+  return !(options.isUndefined() || options.isNull() || options["gradOutput"].isUndefined() ||
+           options["gradOutput"].isNull());
+}
+
+Tensor grad_output(const val& options, const std::vector<long>& shape) {
+  Tensor g = tensor_from_js(options["gradOutput"], "gradOutput");
+  lab::check_shape(g, shape, "gradOutput");
+  lab::check_finite(g, "gradOutput");
+  return g;
+}
+
+Tensor matrix_arg(const val& v, const char* name) {
+  Tensor t = tensor_from_js(v, name);
+  lab::check_rank(t, 2, name, "(rows, columns)");
+  lab::check_finite(t, name);
+  return t;
+}
+
+val linear_js(val x_js, val w_js, val b_js, val options) {
+  return guarded([&] {
+    Tensor x = matrix_arg(x_js, "x"), w = matrix_arg(w_js, "weight");
+    const long R = x.dim(0), I = x.dim(1), O = w.dim(0);
+    if (w.dim(1) != I) {
+      throw lab::InputError("weight has " + std::to_string(w.dim(1)) + " inputs but x has " +
+                            std::to_string(I) + " features");
+    }
+    Tensor b = b_js.isUndefined() || b_js.isNull() ? Tensor() : tensor_from_js(b_js, "bias");
+    if (!b.empty()) lab::check_shape(b, {O}, "bias"), lab::check_finite(b, "bias");
+    Tensor y({R, O});
+    lab::linear_forward(y.ptr(), x.ptr(), w.ptr(), b.empty() ? nullptr : b.ptr(), R, I, O);
+    val out = val::object();
+    out.set("y", tensor_to_js(y));
+    if (wants_grads(options)) {
+      Tensor dy = grad_output(options, y.shape), dx(x.shape), dw(w.shape), db({O});
+      lab::linear_backward(dx.ptr(), dw.ptr(), db.ptr(), dy.ptr(), x.ptr(), w.ptr(), R, I, O);
+      val g = val::object();
+      g.set("x", tensor_to_js(dx));
+      g.set("weight", tensor_to_js(dw));
+      if (!b.empty()) g.set("bias", tensor_to_js(db));
+      out.set("grads", g);
+    }
+    return out;
+  });
+}
+
+val embedding_js(val ids_js, val table_js, val options) {
+  return guarded([&] {
+    std::vector<int32_t> ids = labjs::ids_from_js(ids_js, "ids");
+    Tensor table = matrix_arg(table_js, "table");
+    const long T = static_cast<long>(ids.size()), V = table.dim(0), C = table.dim(1);
+    Tensor y({T, C});
+    lab::embedding_forward(y.ptr(), ids.data(), table.ptr(), T, V, C);
+    val out = val::object();
+    out.set("y", tensor_to_js(y));
+    if (wants_grads(options)) {
+      Tensor dy = grad_output(options, y.shape), dtable(table.shape);
+      lab::embedding_backward(dtable.ptr(), dy.ptr(), ids.data(), T, C);
+      out.set("grads", object_with("table", tensor_to_js(dtable)));
+    }
+    return out;
+  });
+}
+
+val elementwise_js(val x_js, val options, bool is_softmax) {
+  return guarded([&] {
+    Tensor x = matrix_arg(x_js, "x");
+    const long R = x.dim(0), C = x.dim(1);
+    Tensor y(x.shape);
+    if (is_softmax) {
+      lab::softmax_forward(y.ptr(), x.ptr(), nullptr, R, C);
+    } else {
+      lab::tanh_forward(y.ptr(), x.ptr(), x.size());
+    }
+    val out = val::object();
+    out.set("y", tensor_to_js(y));
+    if (wants_grads(options)) {
+      Tensor dy = grad_output(options, y.shape), dx(x.shape);
+      if (is_softmax) {
+        lab::softmax_backward(dx.ptr(), dy.ptr(), y.ptr(), R, C);
+      } else {
+        lab::tanh_backward(dx.ptr(), dy.ptr(), y.ptr(), x.size());
+      }
+      out.set("grads", object_with("x", tensor_to_js(dx)));
+    }
+    return out;
+  });
+}
+
+val tanh_js(val x, val options) { return elementwise_js(x, options, false); }
+val softmax_js(val x, val options) { return elementwise_js(x, options, true); }
+
+val cross_entropy_js(val logits_js, val targets_js, val options) {
+  return guarded([&] {
+    Tensor logits = matrix_arg(logits_js, "logits");
+    std::vector<int32_t> targets = labjs::ids_from_js(targets_js, "targets");
+    const long R = logits.dim(0), V = logits.dim(1);
+    if (static_cast<long>(targets.size()) != R) {
+      throw lab::InputError("targets has " + std::to_string(targets.size()) +
+                            " entries but logits has " + std::to_string(R) + " rows");
+    }
+    const double ignore = labjs::js_number(options, "ignoreIndex", -100, "ignoreIndex");
+    Tensor probs(logits.shape);
+    float loss = lab::cross_entropy_forward(probs.ptr(), logits.ptr(), targets.data(),
+                                            static_cast<int32_t>(ignore), R, V);
+    val out = val::object();
+    out.set("loss", val(loss));
+    out.set("probs", tensor_to_js(probs));
+    if (wants_grads(options)) {
+      const double dloss = labjs::js_number(options, "gradOutput", 1.0, "gradOutput");
+      Tensor dlogits(logits.shape);
+      lab::cross_entropy_backward(dlogits.ptr(), probs.ptr(), targets.data(),
+                                  static_cast<int32_t>(ignore), R, V, static_cast<float>(dloss));
+      out.set("grads", object_with("logits", tensor_to_js(dlogits)));
+    }
+    return out;
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_lab_ops) {
+  emscripten::function("linear", &linear_js);
+  emscripten::function("embedding", &embedding_js);
+  emscripten::function("tanh", &tanh_js);
+  emscripten::function("softmax", &softmax_js);
+  emscripten::function("crossEntropy", &cross_entropy_js);
+}

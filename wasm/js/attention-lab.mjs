@@ -1,0 +1,62 @@
+// The package entry point (`import { loadAttentionLab } from 'attention-lab'`): loads the wasm core
+// once, lazily, and wraps its embind functions so that errors become JS Errors. The same file
+// serves Node, the browser main thread and Web Workers. Types: shared/types/attention-lab.d.ts.
+import createAttentionLabCore from '../../build/wasm/attention_lab_core.mjs';
+
+let loading = null;
+
+/** Loads the module (once per JS realm) and resolves to the API object. */
+export function loadAttentionLab() {
+  if (!loading) {
+    loading = createAttentionLabCore().then((core) => new AttentionLab(core));
+    loading.catch(() => {
+      loading = null; // a failed load (e.g. network) may be retried
+    });
+  }
+  return loading;
+}
+
+// The core never throws across the wasm boundary: it returns {error} instead, and we throw here,
+// so the stack trace points at the caller and the module stays usable.
+function unwrap(result) {
+  if (result && typeof result.error === 'string') throw new Error(result.error);
+  return result;
+}
+
+class AttentionLab {
+  #core;
+  constructor(core) {
+    this.#core = core;
+    const c = core;
+    this.ops = Object.freeze({
+      linear: (x, weight, bias, options) => unwrap(c.linear(x, weight, bias ?? null, options ?? null)),
+      embedding: (ids, table, options) => unwrap(c.embedding(ids, table, options ?? null)),
+      tanh: (x, options) => unwrap(c.tanh(x, options ?? null)),
+      softmax: (x, options) => unwrap(c.softmax(x, options ?? null)),
+      crossEntropy: (logits, targets, options) =>
+        unwrap(c.crossEntropy(logits, targets, options ?? null)),
+    });
+    Object.freeze(this);
+  }
+
+  /** Attention of queries over keys with any score function; see the .d.ts for every field. */
+  attention(args) {
+    return unwrap(this.#core.attention(args ?? null));
+  }
+
+  /** §3.5: scaled dot-product self-attention with learned Q, K, V projections. */
+  selfAttention(x, params, options) {
+    return unwrap(this.#core.selfAttention(x ?? null, params ?? null, options ?? null));
+  }
+
+  /** §3.6: multi-head self-attention; numHeads must divide the feature size. */
+  multiHeadAttention(x, params, numHeads, options) {
+    if (typeof numHeads !== 'number') throw new Error('numHeads must be a number');
+    return unwrap(this.#core.multiHeadAttention(x ?? null, params ?? null, numHeads, options ?? null));
+  }
+}
+
+/** Convenience: a tensor from a shape and values (any array-like of numbers). */
+export function tensor(shape, values) {
+  return { shape: [...shape], data: Float32Array.from(values) };
+}

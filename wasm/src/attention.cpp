@@ -1,0 +1,166 @@
+#include "attention.h"
+
+#include <cmath>
+#include <string>
+
+#include "ops.h"
+#include "scores.h"
+
+namespace lab {
+
+Score parse_score(const std::string& name) {
+  if (name == "dot") return Score::kDot;
+  if (name == "scaled" || name == "scaled-dot" || name == "scaled_dot") return Score::kScaled;
+  if (name == "general") return Score::kGeneral;
+  if (name == "additive" || name == "bahdanau" || name == "concat") return Score::kAdditive;
+  if (name == "cosine") return Score::kCosine;
+  throw InputError("unknown score function '" + name +
+                   "' (expected dot, scaled, general, additive or cosine)");
+}
+
+const char* score_name(Score score) {
+  switch (score) {
+    case Score::kDot: return "dot";
+    case Score::kScaled: return "scaled";
+    case Score::kGeneral: return "general";
+    case Score::kAdditive: return "additive";
+    case Score::kCosine: return "cosine";
+  }
+  return "?";
+}
+
+namespace {
+
+// keep (B, N, M): 1 where query n of batch b may attend to key m. Throws for a query with no key
+// left: softmax over nothing has no meaning, and returning NaN would poison everything after it.
+std::vector<uint8_t> build_keep(const AttentionMask& mask, long B, long N, long M) {
+  std::vector<uint8_t> keep(static_cast<size_t>(B * N * M), 1);
+  for (long b = 0; b < B; ++b) {
+    for (long n = 0; n < N; ++n) {
+      uint8_t* row = keep.data() + (b * N + n) * M;
+      long kept = 0;
+      for (long m = 0; m < M; ++m) {
+        bool padded = !mask.key_padding.empty() && mask.key_padding.data[b * M + m] != 0.0f;
+        bool future = mask.causal && m > n;
+        row[m] = !(padded || future);
+        kept += row[m];
+      }
+      if (!kept) {
+        throw InputError("query " + std::to_string(n) + " of batch " + std::to_string(b) +
+                         " has every key masked, so its attention weights are undefined");
+      }
+    }
+  }
+  return keep;
+}
+
+bool has_mask(const AttentionMask& mask) { return mask.causal || !mask.key_padding.empty(); }
+
+}  // namespace
+
+void validate_mask(const AttentionMask& mask, long B, long M) {
+  if (mask.key_padding.empty()) return;
+  check_shape(mask.key_padding, {B, M}, "mask.keyPadding");
+  check_finite(mask.key_padding, "mask.keyPadding");
+}
+
+void validate_attention(const AttentionInputs& in, const AttentionConfig& cfg) {
+  check_rank(in.query, 3, "query", "(batch, queries, features)");
+  check_rank(in.key, 3, "key", "(batch, keys, features)");
+  check_rank(in.value, 3, "value", "(batch, keys, features)");
+  check_nonempty(in.query, "query");
+  check_nonempty(in.key, "key");
+  check_nonempty(in.value, "value");
+  const long B = in.query.dim(0), D = in.query.dim(2), M = in.key.dim(1), Dk = in.key.dim(2);
+  if (in.key.dim(0) != B) {
+    throw InputError("key has batch " + std::to_string(in.key.dim(0)) + " but query has batch " +
+                     std::to_string(B));
+  }
+  if (in.value.dim(0) != B) {
+    throw InputError("value has batch " + std::to_string(in.value.dim(0)) +
+                     " but query has batch " + std::to_string(B));
+  }
+  if (in.value.dim(1) != M) {
+    throw InputError("value has " + std::to_string(in.value.dim(1)) + " positions but key has " +
+                     std::to_string(M));
+  }
+  bool needs_same_features = cfg.score != Score::kGeneral && cfg.score != Score::kAdditive;
+  if (needs_same_features && Dk != D) {
+    throw InputError("key has " + std::to_string(Dk) + " features but query has " +
+                     std::to_string(D) + " (score '" + score_name(cfg.score) +
+                     "' compares them directly; 'general' and 'additive' allow different sizes)");
+  }
+  if (cfg.score == Score::kCosine && !(std::isfinite(cfg.temperature) && cfg.temperature > 0)) {
+    throw InputError("temperature must be a positive finite number, got " +
+                     std::to_string(cfg.temperature));
+  }
+  const long N = in.query.dim(1);
+  check_work_size({B, N, M}, "the attention matrix (B, N, M)");
+  if (cfg.score == Score::kAdditive && !in.params.w1.empty() && in.params.w1.rank() == 2) {
+    check_work_size({B, N, M, in.params.w1.dim(0)}, "the additive score's hidden activations (B, N, M, A)");
+  }
+  check_finite(in.query, "query");
+  check_finite(in.key, "key");
+  check_finite(in.value, "value");
+  validate_score_params(in, cfg.score);
+  validate_mask(cfg.mask, B, M);
+  if (has_mask(cfg.mask)) build_keep(cfg.mask, B, N, M);
+}
+
+AttentionForward attention_forward(const AttentionInputs& in, const AttentionConfig& cfg) {
+  validate_attention(in, cfg);
+  const long B = in.query.dim(0), N = in.query.dim(1), M = in.key.dim(1), Dv = in.value.dim(2);
+  AttentionForward fwd;
+  score_forward(in, cfg, fwd);
+
+  // weights = softmax(mask(scaled)) over the key axis
+  fwd.weights = Tensor({B, N, M});
+  std::vector<uint8_t> keep;
+  if (has_mask(cfg.mask)) keep = build_keep(cfg.mask, B, N, M);
+  softmax_forward(fwd.weights.ptr(), fwd.scaled.ptr(), keep.empty() ? nullptr : keep.data(), B * N,
+                  M);
+
+  fwd.output = Tensor({B, N, Dv});
+  for (long b = 0; b < B; ++b) {
+    // output = weights V
+    MapR(fwd.output.ptr() + b * N * Dv, N, Dv).noalias() =
+        CMapR(fwd.weights.ptr() + b * N * M, N, M) * CMapR(in.value.ptr() + b * M * Dv, M, Dv);
+  }
+  return fwd;
+}
+
+AttentionGrads attention_backward(const AttentionInputs& in, const AttentionConfig& cfg,
+                                  const AttentionForward& fwd, const Tensor& doutput) {
+  const long B = in.query.dim(0), N = in.query.dim(1), M = in.key.dim(1), Dv = in.value.dim(2);
+  check_shape(doutput, fwd.output.shape, "gradOutput");
+  check_finite(doutput, "gradOutput");
+  AttentionGrads g;
+  g.query = Tensor(in.query.shape);
+  g.key = Tensor(in.key.shape);
+  g.value = Tensor(in.value.shape);
+  const ScoreParams& p = in.params;
+  if (cfg.score == Score::kGeneral) g.params.w = Tensor(p.w.shape);
+  if (cfg.score == Score::kAdditive) {
+    g.params.w1 = Tensor(p.w1.shape);
+    g.params.w2 = Tensor(p.w2.shape);
+    g.params.b = Tensor(p.b.shape);
+    g.params.v = Tensor(p.v.shape);
+  }
+
+  Tensor dweights({B, N, M});
+  for (long b = 0; b < B; ++b) {
+    CMapR dO(doutput.ptr() + b * N * Dv, N, Dv);
+    CMapR V(in.value.ptr() + b * M * Dv, M, Dv);
+    // dweights = dO Vᵀ;  dV += weightsᵀ dO
+    MapR(dweights.ptr() + b * N * M, N, M).noalias() = dO * V.transpose();
+    MapR(g.value.ptr() + b * M * Dv, M, Dv).noalias() +=
+        CMapR(fwd.weights.ptr() + b * N * M, N, M).transpose() * dO;
+  }
+  // Masked weights are 0, so softmax_backward gives them no gradient: no mask needed here.
+  Tensor dscaled({B, N, M});
+  softmax_backward(dscaled.ptr(), dweights.ptr(), fwd.weights.ptr(), B * N, M);
+  score_backward(in, cfg, fwd, dscaled, g);
+  return g;
+}
+
+}  // namespace lab

@@ -1,0 +1,48 @@
+// Building blocks: each a _forward/_backward pair on raw row-major buffers (dimension letters in
+// tensor.h). Backward functions ACCUMULATE into their gradient buffers (+=), as in llm.c, so a
+// weight used at several time steps or by several layers sums its gradients; callers zero them
+// once. Any gradient pointer may be null when that gradient is not wanted.
+//
+// Nothing here validates user input beyond what would otherwise be undefined behaviour (ids out of
+// range, fully masked softmax rows): the layers above check shapes and values and name the
+// argument in their errors.
+#pragma once
+
+#include <cstdint>
+
+namespace lab {
+
+// y = x Wᵀ + b          x (R, I), W (O, I), b (O) or null, y (R, O)
+void linear_forward(float* y, const float* x, const float* w, const float* b, long R, long I,
+                    long O);
+// dx += dy W,  dW += dyᵀ x,  db += Σ_r dy
+void linear_backward(float* dx, float* dw, float* db, const float* dy, const float* x,
+                     const float* w, long R, long I, long O);
+
+// y[t] = table[ids[t]]  ids (T), table (V, C), y (T, C). Throws InputError for an id outside [0, V).
+void embedding_forward(float* y, const int32_t* ids, const float* table, long T, long V, long C);
+// dtable[ids[t]] += dy[t]
+void embedding_backward(float* dtable, const float* dy, const int32_t* ids, long T, long C);
+
+// y = tanh(x)           x, y (n)
+void tanh_forward(float* y, const float* x, long n);
+// dx += dy ⊙ (1 − y²)    uses the forward's output, not its input
+void tanh_backward(float* dx, const float* dy, const float* y, long n);
+
+// y = softmax(x) over the last axis of (R, C), numerically stable (row max subtracted first).
+// keep (R, C) or null: entries with keep == 0 get weight exactly 0. A row with nothing kept
+// throws InputError (an all-masked row has no distribution; silently returning NaN would hide it).
+void softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C);
+// dx += y ⊙ (dy − Σ_c dy ⊙ y)    per row
+void softmax_backward(float* dx, const float* dy, const float* y, long R, long C);
+
+// loss = mean over rows with targets[r] != ignore_index of −log softmax(logits[r])[targets[r]].
+// logits, probs (R, V); probs keeps the softmax for backward. Returns 0 when every row is ignored.
+// Throws InputError for a target outside [0, V) that is not ignore_index.
+float cross_entropy_forward(float* probs, const float* logits, const int32_t* targets,
+                            int32_t ignore_index, long R, long V);
+// dlogits += dloss · (probs − onehot(target)) / count, ignored rows get nothing
+void cross_entropy_backward(float* dlogits, const float* probs, const int32_t* targets,
+                            int32_t ignore_index, long R, long V, float dloss);
+
+}  // namespace lab

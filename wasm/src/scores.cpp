@@ -1,0 +1,216 @@
+#include "scores.h"
+
+#include <cmath>
+#include <string>
+
+#include "ops.h"
+
+namespace lab {
+namespace {
+
+// F.normalize's floor on the norm: a zero vector gives a zero direction, not NaN.
+constexpr float kNormEps = 1e-12f;
+
+struct Dims {
+  long B, N, M, D, Dk;
+};
+
+Dims dims_of(const AttentionInputs& in) {
+  return {in.query.dim(0), in.query.dim(1), in.key.dim(1), in.query.dim(2), in.key.dim(2)};
+}
+
+// y = x / max(‖x‖, eps) row by row; x, y (R, C); norm (R)
+void normalize_rows_forward(float* y, float* norm, const float* x, long R, long C) {
+  CMapR X(x, R, C);
+  MapR Y(y, R, C);
+  for (long r = 0; r < R; ++r) {
+    norm[r] = X.row(r).norm();
+    Y.row(r) = X.row(r) / std::max(norm[r], kNormEps);
+  }
+}
+
+// dx += (dy − y (y·dy)) / ‖x‖, or dy / eps where the norm was floored (y = x / eps is linear).
+void normalize_rows_backward(float* dx, const float* dy, const float* y, const float* norm, long R,
+                             long C) {
+  MapR dX(dx, R, C);
+  CMapR dY(dy, R, C), Y(y, R, C);
+  for (long r = 0; r < R; ++r) {
+    if (norm[r] > kNormEps) {
+      dX.row(r) += (dY.row(r) - Y.row(r) * Y.row(r).dot(dY.row(r))) / norm[r];
+    } else {
+      dX.row(r) += dY.row(r) / kNormEps;
+    }
+  }
+}
+
+void need_param(const Tensor& t, const std::vector<long>& shape, Score score, const char* name) {
+  if (t.empty()) {
+    throw InputError(std::string("score '") + score_name(score) + "' needs params." + name +
+                     " of shape " + shape_str(shape));
+  }
+  check_shape(t, shape, std::string("params.") + name);
+  check_finite(t, std::string("params.") + name);
+}
+
+}  // namespace
+
+void validate_score_params(const AttentionInputs& in, Score score) {
+  const long D = in.query.dim(2), Dk = in.key.dim(2);
+  if (score == Score::kGeneral) need_param(in.params.w, {D, Dk}, score, "w");
+  if (score == Score::kAdditive) {
+    if (in.params.w1.empty() || in.params.w1.rank() != 2) {
+      throw InputError("score 'additive' needs params.w1 of shape [A, " + std::to_string(D) +
+                       "] (A = the score's hidden size)");
+    }
+    const long A = in.params.w1.dim(0);
+    need_param(in.params.w1, {A, D}, score, "w1");
+    need_param(in.params.w2, {A, Dk}, score, "w2");
+    need_param(in.params.b, {A}, score, "b");
+    need_param(in.params.v, {A}, score, "v");
+    if (A == 0) throw InputError("params.w1 is empty: the additive score needs A >= 1");
+  }
+}
+
+void score_forward(const AttentionInputs& in, const AttentionConfig& cfg, AttentionForward& fwd) {
+  const auto [B, N, M, D, Dk] = dims_of(in);
+  fwd.scores = Tensor({B, N, M});
+  fwd.scaled = Tensor({B, N, M});
+  const ScoreParams& p = in.params;
+  const long A = cfg.score == Score::kAdditive ? p.w1.dim(0) : 0;
+  if (cfg.score == Score::kGeneral) fwd.key_proj = Tensor({B, M, D});
+  if (cfg.score == Score::kAdditive) fwd.additive_tanh = Tensor({B, N, M, A});
+  if (cfg.score == Score::kCosine) {
+    fwd.q_hat = Tensor({B, N, D});
+    fwd.k_hat = Tensor({B, M, D});
+    fwd.q_norm = Tensor({B, N});
+    fwd.k_norm = Tensor({B, M});
+  }
+  MatR pq(N, A), pk(M, A);  // additive scratch: W1 q (N, A), W2 k (M, A)
+
+  for (long b = 0; b < B; ++b) {
+    CMapR Q(in.query.ptr() + b * N * D, N, D);
+    CMapR K(in.key.ptr() + b * M * Dk, M, Dk);
+    MapR S(fwd.scores.ptr() + b * N * M, N, M);
+    switch (cfg.score) {
+      case Score::kDot:
+      case Score::kScaled:
+        // s = Q Kᵀ
+        S.noalias() = Q * K.transpose();
+        break;
+      case Score::kGeneral: {
+        MapR Kp(fwd.key_proj.ptr() + b * M * D, M, D);
+        // Kp = K Wᵀ, so s = q · (W k) = qᵀ W k
+        Kp.noalias() = K * CMapR(p.w.ptr(), D, Dk).transpose();
+        S.noalias() = Q * Kp.transpose();
+        break;
+      }
+      case Score::kAdditive: {
+        // pq = Q W1ᵀ, pk = K W2ᵀ + b
+        pq.noalias() = Q * CMapR(p.w1.ptr(), A, D).transpose();
+        pk.noalias() = K * CMapR(p.w2.ptr(), A, Dk).transpose();
+        pk.rowwise() += CMapRowV(p.b.ptr(), A);
+        CMapV v(p.v.ptr(), A);
+        for (long n = 0; n < N; ++n) {
+          MapR E(fwd.additive_tanh.ptr() + (b * N + n) * M * A, M, A);
+          // E[m] = tanh(W1 q_n + W2 k_m + b);  s[n, m] = vᵀ E[m]
+          E = (pk.rowwise() + pq.row(n)).array().tanh().matrix();
+          S.row(n).noalias() = (E * v).transpose();
+        }
+        break;
+      }
+      case Score::kCosine: {
+        float* qh = fwd.q_hat.ptr() + b * N * D;
+        float* kh = fwd.k_hat.ptr() + b * M * D;
+        normalize_rows_forward(qh, fwd.q_norm.ptr() + b * N, Q.data(), N, D);
+        normalize_rows_forward(kh, fwd.k_norm.ptr() + b * M, K.data(), M, D);
+        // s = q̂ k̂ᵀ
+        S.noalias() = CMapR(qh, N, D) * CMapR(kh, M, D).transpose();
+        break;
+      }
+    }
+  }
+
+  // scaled: what enters the softmax
+  MapV scaled(fwd.scaled.ptr(), fwd.scaled.size());
+  CMapV scores(fwd.scores.ptr(), fwd.scores.size());
+  if (cfg.score == Score::kScaled) {
+    scaled = scores / std::sqrt(static_cast<float>(D));
+  } else if (cfg.score == Score::kCosine) {
+    scaled = scores / cfg.temperature;
+  } else {
+    scaled = scores;
+  }
+}
+
+void score_backward(const AttentionInputs& in, const AttentionConfig& cfg,
+                    const AttentionForward& fwd, const Tensor& dscaled, AttentionGrads& g) {
+  const auto [B, N, M, D, Dk] = dims_of(in);
+  const ScoreParams& p = in.params;
+  const long A = cfg.score == Score::kAdditive ? p.w1.dim(0) : 0;
+  // dscores = dscaled · (d scaled / d scores): a constant factor for every score function
+  float factor = 1.0f;
+  if (cfg.score == Score::kScaled) factor = 1.0f / std::sqrt(static_cast<float>(D));
+  if (cfg.score == Score::kCosine) factor = 1.0f / cfg.temperature;
+
+  MatR dS(N, M), dKp(M, D), dqh(N, D), dkh(M, D), dpq(N, A), dpk(M, A), dpre(M, A);
+  for (long b = 0; b < B; ++b) {
+    CMapR Q(in.query.ptr() + b * N * D, N, D);
+    CMapR K(in.key.ptr() + b * M * Dk, M, Dk);
+    MapR dQ(g.query.ptr() + b * N * D, N, D);
+    MapR dK(g.key.ptr() + b * M * Dk, M, Dk);
+    dS = CMapR(dscaled.ptr() + b * N * M, N, M) * factor;
+    switch (cfg.score) {
+      case Score::kDot:
+      case Score::kScaled:
+        // dQ += dS K,  dK += dSᵀ Q
+        dQ.noalias() += dS * K;
+        dK.noalias() += dS.transpose() * Q;
+        break;
+      case Score::kGeneral: {
+        CMapR Kp(fwd.key_proj.ptr() + b * M * D, M, D);
+        CMapR W(p.w.ptr(), D, Dk);
+        // dQ += dS Kp;  dKp = dSᵀ Q;  dK += dKp W;  dW += dKpᵀ K
+        dQ.noalias() += dS * Kp;
+        dKp.noalias() = dS.transpose() * Q;
+        dK.noalias() += dKp * W;
+        MapR(g.params.w.ptr(), D, Dk).noalias() += dKp.transpose() * K;
+        break;
+      }
+      case Score::kAdditive: {
+        CMapRowV v(p.v.ptr(), A);
+        MapRowV dv(g.params.v.ptr(), A);
+        dpq.setZero();
+        dpk.setZero();
+        for (long n = 0; n < N; ++n) {
+          CMapR E(fwd.additive_tanh.ptr() + (b * N + n) * M * A, M, A);
+          // dv += Σ_m dS[n, m] E[m]
+          dv.noalias() += dS.row(n) * E;
+          // dpre[m] = dS[n, m] v ⊙ (1 − E[m]²)
+          dpre = (dS.row(n).transpose() * v).array() * (1.0f - E.array().square());
+          // dpq[n] = Σ_m dpre[m];  dpk[m] += dpre[m]
+          dpq.row(n) = dpre.colwise().sum();
+          dpk += dpre;
+        }
+        // db += Σ_n dpq[n];  dQ += dpq W1;  dW1 += dpqᵀ Q;  dK += dpk W2;  dW2 += dpkᵀ K
+        MapRowV(g.params.b.ptr(), A) += dpq.colwise().sum();
+        dQ.noalias() += dpq * CMapR(p.w1.ptr(), A, D);
+        MapR(g.params.w1.ptr(), A, D).noalias() += dpq.transpose() * Q;
+        dK.noalias() += dpk * CMapR(p.w2.ptr(), A, Dk);
+        MapR(g.params.w2.ptr(), A, Dk).noalias() += dpk.transpose() * K;
+        break;
+      }
+      case Score::kCosine: {
+        const float* qh = fwd.q_hat.ptr() + b * N * D;
+        const float* kh = fwd.k_hat.ptr() + b * M * D;
+        // dq̂ = dS k̂,  dk̂ = dSᵀ q̂, then back through the normalisation
+        dqh.noalias() = dS * CMapR(kh, M, D);
+        dkh.noalias() = dS.transpose() * CMapR(qh, N, D);
+        normalize_rows_backward(dQ.data(), dqh.data(), qh, fwd.q_norm.ptr() + b * N, N, D);
+        normalize_rows_backward(dK.data(), dkh.data(), kh, fwd.k_norm.ptr() + b * M, M, D);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace lab

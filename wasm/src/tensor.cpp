@@ -1,0 +1,92 @@
+#include "tensor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace lab {
+
+Tensor::Tensor(std::vector<long> s, float fill) : shape(std::move(s)) {
+  data.assign(static_cast<size_t>(shape_numel(shape, "tensor")), fill);
+}
+
+Tensor::Tensor(std::vector<long> s, std::vector<float> d) : shape(std::move(s)), data(std::move(d)) {
+  long n = shape_numel(shape, "tensor");
+  if (n != static_cast<long>(data.size())) {
+    throw InputError("tensor has " + std::to_string(data.size()) + " values but shape " +
+                     shape_str(shape) + " needs " + std::to_string(n));
+  }
+}
+
+long Tensor::dim(int axis) const {
+  int r = rank();
+  int a = axis < 0 ? axis + r : axis;
+  if (a < 0 || a >= r) throw InputError("axis " + std::to_string(axis) + " out of range");
+  return shape[static_cast<size_t>(a)];
+}
+
+void Tensor::zero() { std::fill(data.begin(), data.end(), 0.0f); }
+
+std::string shape_str(const std::vector<long>& shape) {
+  std::ostringstream s;
+  s << "[";
+  for (size_t i = 0; i < shape.size(); ++i) s << (i ? ", " : "") << shape[i];
+  s << "]";
+  return s.str();
+}
+
+long shape_numel(const std::vector<long>& shape, const std::string& name) {
+  // `long` is 32-bit in wasm32: test each factor against the limit before multiplying, so a
+  // hostile shape can never overflow the count.
+  long n = 1;
+  for (long d : shape) {
+    if (d < 0) throw InputError(name + " has a negative dimension in shape " + shape_str(shape));
+    if (d > kMaxDim) {
+      throw InputError(name + " dimension " + std::to_string(d) + " exceeds the limit of " +
+                       std::to_string(kMaxDim));
+    }
+    if (d != 0 && n > kMaxElements / d) {
+      throw InputError(name + " shape " + shape_str(shape) + " exceeds the limit of " +
+                       std::to_string(kMaxElements) + " elements");
+    }
+    n *= d;
+  }
+  return n;
+}
+
+void check_work_size(const std::vector<long>& shape, const std::string& what) {
+  shape_numel(shape, what);
+}
+
+void check_rank(const Tensor& t, int rank, const std::string& name, const char* layout) {
+  if (t.rank() != rank) {
+    throw InputError(name + " must have " + std::to_string(rank) + " dimensions " + layout +
+                     " but has shape " + shape_str(t.shape));
+  }
+}
+
+void check_shape(const Tensor& t, const std::vector<long>& shape, const std::string& name) {
+  if (t.shape != shape) {
+    throw InputError(name + " must have shape " + shape_str(shape) + " but has shape " +
+                     shape_str(t.shape));
+  }
+}
+
+void check_finite(const Tensor& t, const std::string& name) {
+  for (size_t i = 0; i < t.data.size(); ++i) {
+    if (!std::isfinite(t.data[i])) {
+      std::ostringstream s;
+      s << name << " contains " << (std::isnan(t.data[i]) ? "NaN" : "an infinite value")
+        << " at flat index " << i;
+      throw InputError(s.str());
+    }
+  }
+}
+
+void check_nonempty(const Tensor& t, const std::string& name) {
+  for (long d : t.shape) {
+    if (d == 0) throw InputError(name + " is empty (shape " + shape_str(t.shape) + ")");
+  }
+}
+
+}  // namespace lab

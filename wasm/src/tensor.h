@@ -1,0 +1,74 @@
+// Tensors and the checks every layer uses on them.
+//
+// Dimension letters, used in shape comments throughout the core:
+//   B  batch                 N  query positions        M  key/value positions
+//   D  query/key features    Dk key features (when it differs from D)
+//   Dv value features        H  heads                  Dh head size (D / H)
+//   A  additive-score hidden size
+//   R  rows of a 2-D op      I  linear inputs          O  linear outputs
+//   T  time steps            V  vocabulary size        C  embedding/channel size
+//
+// Storage is row-major float32, batch first, exactly as PyTorch lays out a contiguous tensor,
+// so a PyTorch state dict can be copied in without transposes.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace lab {
+
+// Every error the core reports for bad input. The bindings turn it into a JS Error carrying
+// `what()`, so the message must name the argument and the problem.
+struct InputError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+using MatR = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using MapR = Eigen::Map<MatR>;
+using CMapR = Eigen::Map<const MatR>;
+using VecF = Eigen::VectorXf;
+using MapV = Eigen::Map<Eigen::VectorXf>;
+using CMapV = Eigen::Map<const Eigen::VectorXf>;
+using RowV = Eigen::Matrix<float, 1, Eigen::Dynamic>;
+using MapRowV = Eigen::Map<RowV>;
+using CMapRowV = Eigen::Map<const RowV>;
+
+// Upper bounds on any one dimension and on the elements of one tensor: they keep absurd
+// requests (a typo, a hostile URL) from allocating gigabytes before anything can fail.
+constexpr long kMaxDim = 1 << 20;
+constexpr long kMaxElements = 1L << 26;  // 64 Mi floats = 256 MiB
+
+struct Tensor {
+  std::vector<long> shape;
+  std::vector<float> data;
+
+  Tensor() = default;
+  Tensor(std::vector<long> s, float fill = 0.0f);
+  Tensor(std::vector<long> s, std::vector<float> d);
+
+  long dim(int axis) const;  // negative axes count from the end
+  int rank() const { return static_cast<int>(shape.size()); }
+  long size() const { return static_cast<long>(data.size()); }
+  float* ptr() { return data.data(); }
+  const float* ptr() const { return data.data(); }
+  void zero();
+  bool empty() const { return shape.empty() && data.empty(); }
+};
+
+// Product of a shape; throws InputError if a dimension is negative or too large.
+long shape_numel(const std::vector<long>& shape, const std::string& name);
+std::string shape_str(const std::vector<long>& shape);
+// Throws InputError if an intermediate of this shape (e.g. the (B, N, M) attention matrix) would
+// exceed the element limit; `what` names it in the message.
+void check_work_size(const std::vector<long>& shape, const std::string& what);
+
+// Validation helpers. `name` is the user-facing argument name ("query", "params.wq").
+void check_rank(const Tensor& t, int rank, const std::string& name, const char* layout);
+void check_shape(const Tensor& t, const std::vector<long>& shape, const std::string& name);
+void check_finite(const Tensor& t, const std::string& name);
+void check_nonempty(const Tensor& t, const std::string& name);
+
+}  // namespace lab
