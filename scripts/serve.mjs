@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// Serves the built page (dist/) with `vite preview` on 127.0.0.1, port 4173 or the next free one.
+// `npm start` runs this after the build. Tests import startPreview() to get a server of their own.
+//   node scripts/serve.mjs [--port N]     (or PORT=N)
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { preview } from 'vite';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const configFile = fileURLToPath(new URL('../web/vite.config.ts', import.meta.url));
+export const distDir = fileURLToPath(new URL('../dist', import.meta.url));
+
+/**
+ * Starts `vite preview` over dist/ on 127.0.0.1.
+ * @param {{port?: number, strictPort?: boolean, logLevel?: 'info'|'warn'|'error'|'silent'}} [options]
+ *   port 0 picks any free port; otherwise the given port (default 4173) or the next free one.
+ * @returns {Promise<{url: string, close: () => Promise<void>}>}
+ */
+export async function startPreview({ port = 4173, strictPort = false, logLevel = 'warn' } = {}) {
+  if (!existsSync(`${distDir}/index.html`)) {
+    throw new Error(`${distDir}/index.html is missing: build the page first (npm run build:web).`);
+  }
+  const server = await preview({
+    configFile,
+    root: fileURLToPath(new URL('../web', import.meta.url)),
+    logLevel,
+    preview: { host: '127.0.0.1', port, strictPort, open: false },
+  });
+  const url = server.resolvedUrls?.local[0];
+  if (!url) {
+    await server.close();
+    throw new Error('vite preview started but reported no local address');
+  }
+  let closing = null;
+  return {
+    url,
+    close: () => (closing ??= server.close()),
+  };
+}
+
+function portFromArgs(argv, env) {
+  const i = argv.indexOf('--port');
+  const raw = i >= 0 ? argv[i + 1] : env.PORT;
+  if (raw === undefined) return 4173;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`invalid port: ${JSON.stringify(raw)}`);
+  }
+  return port;
+}
+
+async function main() {
+  process.chdir(repoRoot);
+  const { url, close } = await startPreview({ port: portFromArgs(process.argv.slice(2), process.env), logLevel: 'warn' });
+  console.log(`\n  AttentionLab is running at ${url}\n  (Ctrl+C to stop)\n`);
+  const stop = () => {
+    close().finally(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err) => {
+    console.error(`AttentionLab: ${err instanceof Error ? err.message : err}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,119 @@
+// An editable matrix: a table of number inputs with row labels (q1.. or k1..) and column labels
+// (d1..). read() returns the values or throws an Error naming the first bad cell.
+
+export interface MatrixEditorOptions {
+  /** accessible name of the table, e.g. "Queries Q" */
+  caption: string;
+  /** row label prefix: "q" → q1, q2, … */
+  rowPrefix: string;
+  /** column label prefix: "d" → d1, d2, … */
+  colPrefix: string;
+  /** called on every edit */
+  onInput: () => void;
+}
+
+/** Values beyond this would overflow float32 in QKᵀ; they are rejected with a message. */
+export const MAX_ABS_VALUE = 1e6;
+
+export class MatrixEditor {
+  readonly element: HTMLTableElement;
+  readonly #options: MatrixEditorOptions;
+  readonly #head: HTMLTableRowElement;
+  readonly #body: HTMLTableSectionElement;
+  #inputs: HTMLInputElement[] = [];
+  #rows = 0;
+  #cols = 0;
+
+  constructor(host: HTMLElement, options: MatrixEditorOptions) {
+    this.#options = options;
+    const table = document.createElement('table');
+    table.className = 'matrix-editor';
+    const caption = table.createCaption();
+    caption.textContent = options.caption;
+    this.#head = table.createTHead().insertRow();
+    this.#body = table.createTBody();
+    this.element = table;
+    table.addEventListener('input', (event) => {
+      const t = event.target;
+      if (t instanceof HTMLInputElement) t.removeAttribute('aria-invalid');
+      options.onInput();
+    });
+    host.append(table);
+  }
+
+  get rows(): number {
+    return this.#rows;
+  }
+
+  get cols(): number {
+    return this.#cols;
+  }
+
+  /** Rebuilds the grid for a new shape and fills it (values row-major, length rows·cols). */
+  setValues(rows: number, cols: number, values: ArrayLike<number>): void {
+    if (values.length !== rows * cols) throw new Error(`expected ${rows * cols} values, got ${values.length}`);
+    const { rowPrefix, colPrefix, caption } = this.#options;
+    if (rows !== this.#rows || cols !== this.#cols) {
+      this.#head.replaceChildren(document.createElement('td'));
+      for (let c = 0; c < cols; c++) {
+        const th = document.createElement('th');
+        th.scope = 'col';
+        th.textContent = `${colPrefix}${c + 1}`;
+        this.#head.append(th);
+      }
+      this.#body.replaceChildren();
+      this.#inputs = [];
+      for (let r = 0; r < rows; r++) {
+        const tr = this.#body.insertRow();
+        const th = document.createElement('th');
+        th.scope = 'row';
+        th.textContent = `${rowPrefix}${r + 1}`;
+        tr.append(th);
+        for (let c = 0; c < cols; c++) {
+          const input = document.createElement('input');
+          input.type = 'number';
+          input.step = '0.1';
+          input.inputMode = 'decimal';
+          input.dataset.row = String(r);
+          input.dataset.col = String(c);
+          input.setAttribute('aria-label', `${caption}, ${rowPrefix}${r + 1}, ${colPrefix}${c + 1}`);
+          tr.insertCell().append(input);
+          this.#inputs.push(input);
+        }
+      }
+      this.#rows = rows;
+      this.#cols = cols;
+    }
+    this.#inputs.forEach((input, i) => {
+      // 7 significant digits: a float32 such as 1.3999999762 shows as 1.4
+      input.value = String(Number(values[i].toPrecision(7)));
+      input.removeAttribute('aria-invalid');
+    });
+  }
+
+  /** The current values, row-major. Throws an Error naming the first empty / non-numeric cell. */
+  read(): Float32Array {
+    const out = new Float32Array(this.#inputs.length);
+    let firstBad: string | null = null;
+    for (let i = 0; i < this.#inputs.length; i++) {
+      const input = this.#inputs[i];
+      // An empty box or text the browser cannot parse both read as NaN here.
+      const v = input.value.trim() === '' ? Number.NaN : input.valueAsNumber;
+      if (Number.isFinite(v) && Math.abs(v) <= MAX_ABS_VALUE) {
+        input.removeAttribute('aria-invalid');
+        out[i] = v;
+        continue;
+      }
+      input.setAttribute('aria-invalid', 'true');
+      if (firstBad === null) {
+        const { caption, rowPrefix, colPrefix } = this.#options;
+        const where = `${rowPrefix}${Math.floor(i / this.#cols) + 1}, ${colPrefix}${(i % this.#cols) + 1}`;
+        firstBad = Number.isNaN(v)
+          ? `${caption} ${where}: empty or not a number`
+          : `${caption} ${where}: keep values within ±${MAX_ABS_VALUE}`;
+      }
+    }
+    if (firstBad !== null) throw new Error(firstBad);
+    return out;
+  }
+}
