@@ -1,6 +1,8 @@
 // Types of the `attention-lab` package (wasm/js/attention-lab.mjs). Written by hand: emcc 3.1.6
 // cannot emit them. Field names match the embind bindings in wasm/bindings/*.cpp exactly; the wasm
 // test suite checks every field listed here is present in the results.
+import type { Seq2Seq, Seq2SeqConfig } from './seq2seq.js';
+export * from './seq2seq.js';
 
 /** Row-major float32 tensor, batch first. Results always hold copies, never views of wasm memory. */
 export interface Tensor {
@@ -167,6 +169,10 @@ export interface AttentionLab {
     options?: SelfAttentionOptions,
   ): MultiHeadResult;
   readonly ops: Ops;
+  /** §3.3: a new Seq2Seq model; the caller owns it and must call .delete(). */
+  createSeq2Seq(config: Seq2SeqConfig): Seq2Seq;
+  /** A model from Seq2Seq.save() bytes; the caller owns it and must call .delete(). */
+  loadSeq2Seq(bytes: Uint8Array | ArrayBuffer): Seq2Seq;
 }
 
 /** Loads the wasm module once (per JS realm) and resolves to the API. Throws JS Errors on bad input. */

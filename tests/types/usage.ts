@@ -1,6 +1,6 @@
 // Type-checked (never run) by tests/wasm/types.test.mjs: the README's API example, against the
 // package's published types, resolved through package.json "exports" like a user's import.
-import { loadAttentionLab, tensor, type AttentionResult, type MultiHeadResult } from 'attention-lab';
+import { loadAttentionLab, tensor, type AttentionResult, type MultiHeadResult, type Seq2Seq, type TranslateResult } from 'attention-lab';
 
 export async function example(): Promise<number> {
   const lab = await loadAttentionLab();
@@ -15,4 +15,18 @@ export async function example(): Promise<number> {
   const s = lab.selfAttention(x1, p, { mask: { keyPadding: m([2, 3]) } });
   const ce = lab.ops.crossEntropy(m([2, 3]), { shape: [2], data: [0, 1] }, { ignoreIndex: 0 });
   return w[0] + (dq?.[0] ?? 0) + mh.headOutputs.data[0] + s.output.data[0] + ce.loss;
+}
+
+export async function seq2seqExample(): Promise<string> {
+  const lab = await loadAttentionLab();
+  const m: Seq2Seq = lab.createSeq2Seq({ task: 'note', cell: 'rnn', hidden: 32, attention: true, score: 'dot', seed: 1 });
+  try {
+    const losses: Float32Array = m.train(10).losses;
+    const r: TranslateResult = m.translate('咖哥 喜欢 小冰', { beam: 3 });
+    const copy = lab.loadSeq2Seq(m.save());
+    copy.delete();
+    return `${losses[0]} ${r.text} ${r.steps?.[0]?.attention[0]} ${r.beams?.hypotheses[0]?.score}`;
+  } finally {
+    m.delete();
+  }
 }

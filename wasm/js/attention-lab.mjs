@@ -2,6 +2,7 @@
 // once, lazily, and wraps its embind functions so that errors become JS Errors. The same file
 // serves Node, the browser main thread and Web Workers. Types: shared/types/attention-lab.d.ts.
 import createAttentionLabCore from '../../build/wasm/attention_lab_core.mjs';
+import { Seq2Seq } from './seq2seq.mjs';
 
 let loading = null;
 
@@ -53,6 +54,16 @@ class AttentionLab {
   multiHeadAttention(x, params, numHeads, options) {
     if (typeof numHeads !== 'number') throw new Error('numHeads must be a number');
     return unwrap(this.#core.multiHeadAttention(x ?? null, params ?? null, numHeads, options ?? null));
+  }
+
+  /** §3.3: a new Seq2Seq model on one task. The caller owns it: call .delete() when done. */
+  createSeq2Seq(config) {
+    return Seq2Seq.create(this.#core, config);
+  }
+
+  /** A Seq2Seq model from .atlb bytes (Seq2Seq.save()). The caller owns it: call .delete(). */
+  loadSeq2Seq(bytes) {
+    return Seq2Seq.load(this.#core, bytes);
   }
 }
 

@@ -1,0 +1,170 @@
+// Types of the Seq2Seq part of the `attention-lab` package (wasm/js/seq2seq.mjs, bindings in
+// wasm/bindings/seq2seq_bindings.cpp). Written by hand; field names match the bindings exactly.
+import type { ScoreName } from './attention-lab.js';
+
+export type Seq2SeqTaskName = 'note' | 'dates' | 'reverse' | 'copy';
+export type CellName = 'rnn' | 'gru' | 'lstm';
+
+/** Unknown keys are an error (so a typo does not silently fall back to a default). */
+export interface Seq2SeqConfig {
+  task: Seq2SeqTaskName;
+  /** default 'rnn' */
+  cell?: CellName;
+  /** hidden size, 1–4096; default 128 */
+  hidden?: number;
+  /** embedding size; default (or 0): same as hidden */
+  embedding?: number;
+  /** Luong attention over the encoder outputs; default true */
+  attention?: boolean;
+  /** default 'dot', as in the note */
+  score?: ScoreName;
+  /** Luong's tanh(W_c [dec; ctx] + b_c) layer; needs attention. Default false */
+  attentionalTanh?: boolean;
+  /** drives the weights, the task data and the batch sampling; whole number, default 1 */
+  seed?: number;
+  /** 1–1024; default 1 for the note (its recipe), 32 otherwise */
+  batchSize?: number;
+  /** Adam's learning rate; default 1e-3 */
+  learningRate?: number;
+  /** clip the gradient norm to this before each step; 0 or absent: no clipping */
+  clipNorm?: number;
+}
+
+export interface Seq2SeqInfo {
+  task: Seq2SeqTaskName;
+  cell: CellName;
+  hidden: number;
+  /** the effective embedding size */
+  embedding: number;
+  attention: boolean;
+  score: ScoreName;
+  attentionalTanh: boolean;
+  seed: number;
+  batchSize: number;
+  learningRate: number;
+  clipNorm: number;
+  /** padding, <sos>, <eos> and <unk> included */
+  sourceVocabSize: number;
+  targetVocabSize: number;
+  sourceTokenizer: 'words' | 'chars';
+  targetTokenizer: 'words' | 'chars';
+  parameterCount: number;
+  /** Adam steps trained so far */
+  step: number;
+}
+
+export interface TrainResult {
+  /** the training loss of each step of this call */
+  losses: Float32Array;
+  /** total steps trained */
+  step: number;
+}
+
+export interface EvaluateResult {
+  /** mean cross-entropy per target token (teacher-forced) */
+  loss: number;
+  /** fraction of target tokens whose teacher-forced argmax is right */
+  tokenAccuracy: number;
+  /** fraction of examples whose greedy translation is exactly the reference */
+  exactMatch: number;
+  examples: number;
+  /** the note's five pairs are both training and test data */
+  heldOutIsTrainingData: boolean;
+}
+
+export interface TranslateOptions {
+  /** beam search with this width (1–64); absent: greedy decoding */
+  beam?: number;
+  /** output tokens, <eos> included (1–1024); default max(32, the task's longest target + 1) */
+  maxLength?: number;
+  /** candidates kept per step in the trace; default 5 */
+  topK?: number;
+}
+
+export interface SourceToken {
+  /** the vocabulary token: the text, or '<unk>' */
+  token: string;
+  /** as typed */
+  text: string;
+  id: number;
+  /** not in the vocabulary: encoded as <unk> */
+  unknown: boolean;
+}
+
+export interface TokenProb {
+  token: string;
+  prob: number;
+}
+
+export interface DecodeStep {
+  /** the chosen (argmax) token; '<eos>' on the last step of a finished translation */
+  token: string;
+  prob: number;
+  /** most probable first */
+  top: TokenProb[];
+  /** (S) weights over the source tokens; empty without attention */
+  attention: Float32Array;
+}
+
+export interface BeamNode {
+  token: string;
+  /** index into the previous step's nodes; -1: the <sos> root */
+  parent: number;
+  /** p(token | parent's prefix) */
+  prob: number;
+  logProb: number;
+  score: number;
+  finished: boolean;
+  top: TokenProb[];
+  attention: Float32Array;
+}
+
+export interface BeamHypothesis {
+  output: string[];
+  text: string;
+  logProb: number;
+  /** logProb / length^α, what hypotheses are ranked by */
+  score: number;
+  finished: boolean;
+  /** its last node: beams.steps[step][node] */
+  step: number;
+  node: number;
+}
+
+export interface BeamTrace {
+  width: number;
+  /** best first */
+  hypotheses: BeamHypothesis[];
+  /** steps[t]: the beams kept after step t */
+  steps: BeamNode[][];
+}
+
+export interface TranslateResult {
+  source: SourceToken[];
+  /** output tokens without <eos> */
+  output: string[];
+  text: string;
+  /** <eos> was produced within maxLength */
+  finished: boolean;
+  /** greedy decoding only */
+  steps?: DecodeStep[];
+  /** beam search only */
+  beams?: BeamTrace;
+}
+
+/**
+ * One model and its task, living in wasm memory. The JS object owns it: call delete() when done.
+ * Every method throws a JS Error on bad input; the model stays usable afterwards.
+ */
+export interface Seq2Seq {
+  /** `steps` Adam steps (1–100000). Throws, keeping the last good weights, if training diverges. */
+  train(steps: number): TrainResult;
+  evaluate(): EvaluateResult;
+  translate(text: string, options?: TranslateOptions): TranslateResult;
+  /** the model as .atlb bytes (docs/model-format.md), a copy */
+  save(): Uint8Array;
+  info(): Seq2SeqInfo;
+  readonly deleted: boolean;
+  /** frees the wasm memory; later calls throw. Safe to call twice. */
+  delete(): void;
+}

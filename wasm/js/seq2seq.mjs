@@ -1,0 +1,77 @@
+// The Seq2Seq handle of the `attention-lab` package: a JS class around one embind Seq2SeqSession
+// (wasm/bindings/seq2seq_bindings.cpp). The wrapper OWNS the C++ object: call delete() once you
+// are done with it (wasm memory is not garbage-collected); any call after delete() throws.
+// Every method rethrows the core's {error} as a JS Error; a failed call leaves the session usable.
+// Types: shared/types/seq2seq.d.ts.
+
+function unwrap(result) {
+  if (result && typeof result.error === 'string') throw new Error(result.error);
+  return result;
+}
+
+function asBytes(bytes) {
+  if (bytes instanceof Uint8Array) return bytes;
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  throw new Error('loadSeq2Seq() needs the bytes of a .atlb file as a Uint8Array or ArrayBuffer');
+}
+
+export class Seq2Seq {
+  #handle;
+
+  /** @internal Use AttentionLab.createSeq2Seq / loadSeq2Seq. Takes ownership of `handle`. */
+  constructor(handle) {
+    this.#handle = handle;
+  }
+
+  static create(core, config) {
+    return new Seq2Seq(unwrap(core.createSeq2Seq(config ?? null)));
+  }
+
+  static load(core, bytes) {
+    return new Seq2Seq(unwrap(core.loadSeq2Seq(asBytes(bytes))));
+  }
+
+  #live() {
+    if (!this.#handle) throw new Error('this Seq2Seq model has been deleted');
+    return this.#handle;
+  }
+
+  /** Runs `steps` Adam steps; resolves the loss of each. Throws (weights kept) if training diverges. */
+  train(steps) {
+    if (typeof steps !== 'number') throw new Error('train(steps): steps must be a number');
+    return unwrap(this.#live().train(steps));
+  }
+
+  /** Loss, token accuracy (teacher-forced) and exact match (greedy) on the task's held-out set. */
+  evaluate() {
+    return unwrap(this.#live().evaluate());
+  }
+
+  /** Greedy decoding, or beam search with {beam: width}; with the per-step trace. */
+  translate(text, options) {
+    if (typeof text !== 'string') throw new Error('translate(text): text must be a string');
+    return unwrap(this.#live().translate(text, options ?? null));
+  }
+
+  /** The model as .atlb bytes (a copy). */
+  save() {
+    return unwrap(this.#live().save());
+  }
+
+  info() {
+    return unwrap(this.#live().info());
+  }
+
+  get deleted() {
+    return !this.#handle;
+  }
+
+  /** Frees the C++ session. Safe to call twice. */
+  delete() {
+    if (this.#handle) {
+      this.#handle.delete();
+      this.#handle = null;
+    }
+  }
+}

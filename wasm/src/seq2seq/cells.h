@@ -1,0 +1,93 @@
+// Recurrent cells of the note's encoder and decoder (§3.3), in PyTorch's nn.RNN / nn.GRU / nn.LSTM
+// layout so a PyTorch state dict loads without transposes.
+//
+// Dimension letters (besides tensor.h's): S steps of this run (source or target length),
+// E embedding (input) size, Hd hidden size, G gates per cell (RNN 1, GRU 3, LSTM 4).
+//
+//   RNN:  h' = tanh(W_ih x + b_ih + W_hh h + b_hh)
+//   GRU:  r = σ(W_ir x + b_ir + W_hr h + b_hr),  z = σ(W_iz x + b_iz + W_hz h + b_hz),
+//         n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn)),  h' = (1 − z) ⊙ n + z ⊙ h
+//   LSTM: i, f, o = σ(…), g = tanh(…) (gate rows in the order i, f, g, o),
+//         c' = f ⊙ c + i ⊙ g,  h' = o ⊙ tanh(c')
+//
+// A run covers a whole padded batch: sequence b is real for steps t < lengths[b]. Padded steps
+// leave the state as it was (so the final state is the state at the sequence's length, as with
+// pack_padded_sequence), output zeros, and pass gradients straight through to the earlier steps.
+//
+// Speed: the input projection of all B·S steps is one GEMM, only h W_hhᵀ is sequential, and the
+// weight gradients are one GEMM each over the per-step buffers kept by the forward.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace lab {
+
+enum class CellKind { kRnn, kGru, kLstm };
+
+int cell_gate_count(CellKind kind);  // G
+const char* cell_name(CellKind kind);
+CellKind parse_cell(const char* name);  // "rnn" | "gru" | "lstm"; throws InputError otherwise
+
+struct CellShape {
+  CellKind kind = CellKind::kRnn;
+  long B = 0, S = 0, E = 0, Hd = 0;
+  long G() const { return cell_gate_count(kind); }
+};
+
+// Views into the flat parameter buffer.
+struct CellWeights {
+  const float* w_ih;  // (G·Hd, E)
+  const float* w_hh;  // (G·Hd, Hd)
+  const float* b_ih;  // (G·Hd)
+  const float* b_hh;  // (G·Hd)
+};
+
+// Views into the flat gradient buffer; accumulated with +=.
+struct CellGrads {
+  float* dw_ih;  // (G·Hd, E)
+  float* dw_hh;  // (G·Hd, Hd)
+  float* db_ih;  // (G·Hd)
+  float* db_hh;  // (G·Hd)
+};
+
+// What the forward keeps for the backward. Sized once per shape by resize(); reused every step.
+struct CellActivations {
+  CellShape shape;
+  std::vector<float> x_proj;  // (B, S, G·Hd) x W_ihᵀ + b_ih for every step
+  std::vector<float> h_proj;  // (B, S, G·Hd) h W_hhᵀ + b_hh (GRU backward needs W_hn h + b_hn)
+  std::vector<float> gates;   // (B, S, G·Hd) gates after their nonlinearity (RNN: h' itself)
+  std::vector<float> h_prev;  // (B, S, Hd) state entering step t (input of the dW_hh GEMM)
+  std::vector<float> c_prev;  // (B, S, Hd) LSTM cell entering step t
+  std::vector<float> tanh_c;  // (B, S, Hd) LSTM tanh(c') of step t
+  std::vector<float> out;     // (B, S, Hd) h' at real steps, 0 at padded steps
+  std::vector<float> h_last;  // (B, Hd) state after the last real step
+  std::vector<float> c_last;  // (B, Hd) LSTM cell after the last real step
+
+  void resize(const CellShape& s);
+};
+
+// Scratch of the backward, sized once per shape.
+struct CellScratch {
+  std::vector<float> dx_proj;  // (B, S, G·Hd) dL/d(x W_ihᵀ + b_ih)
+  std::vector<float> dh_proj;  // (B, S, G·Hd) dL/d(h W_hhᵀ + b_hh); 0 at padded steps
+  std::vector<float> dh, dc;   // (B, Hd) gradient flowing into the state of the current step
+  std::vector<float> dh_next;  // (B, Hd) gradient of the state of the previous step
+
+  void resize(const CellShape& s);
+};
+
+// x (B, S, E) inputs; lengths (B) in [0, S]; h0, c0 (B, Hd) initial state (c0 ignored unless
+// LSTM; null means zeros).
+void cell_forward(CellActivations& act, const CellWeights& w, const float* x,
+                  const int32_t* lengths, const float* h0, const float* c0);
+
+// dout (B, S, Hd) gradient on the outputs (ignored at padded steps), dh_last / dc_last (B, Hd)
+// gradient on the final state (null = none). Accumulates dx (B, S, E), dh0, dc0 (B, Hd) and the
+// weight gradients; any of dx, dh0, dc0 may be null.
+void cell_backward(CellGrads& g, float* dx, float* dh0, float* dc0, CellScratch& scratch,
+                   const CellActivations& act, const CellWeights& w, const float* x,
+                   const int32_t* lengths, const float* dout, const float* dh_last,
+                   const float* dc_last);
+
+}  // namespace lab

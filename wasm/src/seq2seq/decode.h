@@ -1,0 +1,81 @@
+// Autoregressive decoding of a trained Seq2SeqModel: greedy and beam search, each with a full
+// trace so a front end can show the top candidates, the attention over the source at every
+// step, and the beam tree. Token ids only (vocab.h turns them into text).
+//
+// Dimension letters as in model.h: S source length, Vt target vocabulary.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "seq2seq/model.h"
+
+namespace lab {
+
+struct DecodeOptions {
+  int32_t sos_id = 1;         // vocab.h kSosId: the first decoder input
+  int32_t eos_id = 2;         // vocab.h kEosId: ends a hypothesis
+  long max_length = 32;       // output tokens per hypothesis, <eos> included
+  long top_k = 5;             // candidates kept in the trace of each step
+  long beam_width = 3;        // beam search only
+  double length_alpha = 1.0;  // beam score = log p / length^α (α = 0: raw log-probability)
+
+  void validate(const Seq2SeqConfig& config) const;  // throws InputError
+};
+
+struct TokenProb {
+  int32_t id = 0;
+  float prob = 0.0f;
+};
+
+struct GreedyStep {
+  int32_t token = 0;             // argmax of this step's distribution
+  float prob = 0.0f;             // its probability
+  std::vector<TokenProb> top;    // top_k candidates, most probable first
+  std::vector<float> attention;  // (S) weights over the source; empty without attention
+};
+
+struct GreedyResult {
+  std::vector<int32_t> tokens;    // the output without <eos>
+  bool finished = false;          // true if <eos> was produced within max_length
+  std::vector<GreedyStep> steps;  // one per produced token, <eos> included
+};
+
+// One expanded node of the beam tree.
+struct BeamNode {
+  int32_t token = 0;
+  long parent = -1;              // index into the previous step's nodes; −1: the <sos> root
+  float prob = 0.0f;             // p(token | parent's prefix)
+  double log_prob = 0.0;         // log p of the whole prefix ending in this token
+  double score = 0.0;            // log_prob / length^α, what hypotheses are ranked by
+  bool finished = false;         // token is <eos>: this hypothesis is complete
+  std::vector<TokenProb> top;    // top_k candidates of the distribution this token came from
+  std::vector<float> attention;  // (S) attention of the step that produced this token
+};
+
+struct BeamHypothesis {
+  std::vector<int32_t> tokens;  // without <eos>
+  double log_prob = 0.0;
+  double score = 0.0;
+  bool finished = false;
+  long step = 0, node = 0;  // its last node: steps[step].nodes[node]
+};
+
+struct BeamResult {
+  std::vector<int32_t> tokens;  // best hypothesis without <eos>
+  double score = 0.0;
+  std::vector<BeamHypothesis> hypotheses;    // finished (then unfinished) ones, best first
+  std::vector<std::vector<BeamNode>> steps;  // steps[t]: the beams kept after step t
+};
+
+// src: source ids (all real tokens, no padding).
+GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
+                           const DecodeOptions& options);
+
+// Keeps the beam_width best prefixes by log-probability; a prefix ending in <eos> leaves the beam
+// as a finished hypothesis and the beam shrinks by one, so the search ends when beam_width
+// hypotheses are finished (or at max_length). With beam_width 1 it is exactly greedy decoding.
+BeamResult beam_search(Seq2SeqModel& model, const std::vector<int32_t>& src,
+                       const DecodeOptions& options);
+
+}  // namespace lab

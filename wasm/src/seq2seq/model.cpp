@@ -1,0 +1,222 @@
+// Seq2SeqModel: teacher-forced forward and backward of a padded batch, optimiser steps.
+#include "seq2seq/model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "ops.h"
+#include "seq2seq/model_workspace.h"
+
+namespace lab {
+
+namespace {
+
+void zero(std::vector<float>& v) {
+  std::fill(v.begin(), v.end(), 0.0f);
+}
+
+}  // namespace
+
+CellWeights Seq2SeqModel::cell_weights(bool decoder) const {
+  const Index& i = ix_;
+  return decoder ? CellWeights{p(i.dec_w_ih), p(i.dec_w_hh), p(i.dec_b_ih), p(i.dec_b_hh)}
+                 : CellWeights{p(i.enc_w_ih), p(i.enc_w_hh), p(i.enc_b_ih), p(i.enc_b_hh)};
+}
+
+CellGrads Seq2SeqModel::cell_grads(bool decoder) {
+  const Index& i = ix_;
+  return decoder ? CellGrads{g(i.dec_w_ih), g(i.dec_w_hh), g(i.dec_b_ih), g(i.dec_b_hh)}
+                 : CellGrads{g(i.enc_w_ih), g(i.enc_w_hh), g(i.enc_b_ih), g(i.enc_b_hh)};
+}
+
+const float* Seq2SeqModel::head_forward(long R, const float* dec_out, const float* context,
+                                        float* concat, float* dense, float* logits) const {
+  const long Hd = config_.hidden, Vt = config_.tgt_vocab, F = output_features(config_);
+  const float* feature = dec_out;  // (R, Hd) without attention
+  if (config_.attention) {
+    // concat = [dec_out; context]      (R, 2Hd), decoder output first as in the note
+    MapR cat(concat, R, 2 * Hd);
+    cat.leftCols(Hd) = CMapR(dec_out, R, Hd);
+    cat.rightCols(Hd) = CMapR(context, R, Hd);
+    feature = concat;
+    if (config_.attentional_tanh) {
+      // dense = tanh(concat W_cᵀ + b_c)   (R, Hd)
+      linear_forward(dense, concat, p(ix_.dense_w), p(ix_.dense_b), R, 2 * Hd, Hd);
+      tanh_forward(dense, dense, R * Hd);
+      feature = dense;
+    }
+  }
+  // logits = feature W_outᵀ + b_out       (R, Vt)
+  linear_forward(logits, feature, p(ix_.out_w), p(ix_.out_b), R, F, Vt);
+  return feature;
+}
+
+void Seq2SeqModel::forward(const Batch& batch) {
+  Workspace& w = *ws_;
+  w.resize(config_, batch.B, batch.S, batch.T);
+  const long B = batch.B, S = batch.S, T = batch.T, E = config_.embedding_size();
+  const long Vt = config_.tgt_vocab;
+  const bool lstm = config_.cell == CellKind::kLstm;
+
+  // enc_emb = encoder.embedding[src]    (B, S, E)
+  embedding_forward(w.enc_emb.data(), batch.src.data(), p(ix_.enc_emb), B * S, config_.src_vocab,
+                    E);
+  // enc.out (B, S, Hd); enc.h_last / c_last (B, Hd) = state at each source's own length
+  cell_forward(w.enc, cell_weights(false), w.enc_emb.data(), batch.src_len.data(), nullptr,
+               nullptr);
+  // dec_emb = decoder.embedding[tgt_in]  (B, T, E)
+  embedding_forward(w.dec_emb.data(), batch.tgt_in.data(), p(ix_.dec_emb), B * T, Vt, E);
+  // The decoder starts from the encoder's last state: the note's whole "fixed-size context".
+  cell_forward(w.dec, cell_weights(true), w.dec_emb.data(), w.dec_len.data(), w.enc.h_last.data(),
+               lstm ? w.enc.c_last.data() : nullptr);
+
+  const float* context = nullptr;
+  if (config_.attention) {
+    // One attention call for all T steps: the note's decoder does not feed the context back.
+    std::copy(w.dec.out.begin(), w.dec.out.end(), w.attn_in.query.data.begin());
+    std::copy(w.enc.out.begin(), w.enc.out.end(), w.attn_in.key.data.begin());
+    std::copy(w.enc.out.begin(), w.enc.out.end(), w.attn_in.value.data.begin());
+    w.attn_in.params = score_params(config_, table_, params_);
+    // key_padding (B, S): 1 at source positions past the length
+    for (long b = 0; b < B; ++b) {
+      for (long s = 0; s < S; ++s) {
+        w.attn_cfg.mask.key_padding.data[b * S + s] = s >= batch.src_len[b] ? 1.0f : 0.0f;
+      }
+    }
+    w.attn = attention_forward(w.attn_in, w.attn_cfg);
+    context = w.attn.output.ptr();  // (B, T, Hd)
+  }
+  head_forward(B * T, w.dec.out.data(), context, w.concat.data(), w.dense.data(), w.logits.data());
+  // loss = mean over non-pad targets of −log softmax(logits)[target]
+  w.loss = cross_entropy_forward(w.probs.data(), w.logits.data(), batch.tgt_out.data(),
+                                 kSeq2SeqPadId, B * T, Vt);
+}
+
+void Seq2SeqModel::backward(const Batch& batch) {
+  Workspace& w = *ws_;
+  const long B = batch.B, S = batch.S, T = batch.T, BT = B * T, E = config_.embedding_size();
+  const long Hd = config_.hidden, Vt = config_.tgt_vocab, F = output_features(config_);
+  const bool lstm = config_.cell == CellKind::kLstm;
+  zero(grads_);
+  for (auto* v : {&w.dlogits, &w.dfeature, &w.ddense_pre, &w.dconcat, &w.ddec_out, &w.denc_out,
+                  &w.ddec_emb, &w.denc_emb, &w.dh0, &w.dc0}) {
+    zero(*v);
+  }
+
+  // dlogits = (probs − onehot(target)) / count, 0 on pad targets
+  cross_entropy_backward(w.dlogits.data(), w.probs.data(), batch.tgt_out.data(), kSeq2SeqPadId, BT,
+                         Vt, 1.0f);
+  const float* feature = config_.attentional_tanh ? w.dense.data()
+                         : config_.attention      ? w.concat.data()
+                                                  : w.dec.out.data();
+  // dfeature += dlogits W_out,  dW_out += dlogitsᵀ feature,  db_out += Σ dlogits
+  linear_backward(w.dfeature.data(), g(ix_.out_w), g(ix_.out_b), w.dlogits.data(), feature,
+                  p(ix_.out_w), BT, F, Vt);
+
+  const float* ddec_out = w.dfeature.data();  // (B, T, Hd) without attention
+  if (config_.attention) {
+    const float* dconcat = w.dfeature.data();
+    if (config_.attentional_tanh) {
+      // d(pre-tanh) = dfeature ⊙ (1 − dense²)
+      tanh_backward(w.ddense_pre.data(), w.dfeature.data(), w.dense.data(), BT * Hd);
+      linear_backward(w.dconcat.data(), g(ix_.dense_w), g(ix_.dense_b), w.ddense_pre.data(),
+                      w.concat.data(), p(ix_.dense_w), BT, 2 * Hd, Hd);
+      dconcat = w.dconcat.data();
+    }
+    // Split d[dec_out; context] (B·T, 2Hd) into its two halves.
+    CMapR dcat(dconcat, BT, 2 * Hd);
+    MapR(w.dcontext.ptr(), BT, Hd) = dcat.rightCols(Hd);
+    MapR(w.ddec_out.data(), BT, Hd) = dcat.leftCols(Hd);
+    AttentionGrads ag = attention_backward(w.attn_in, w.attn_cfg, w.attn, w.dcontext);
+    // The decoder output is the query; the encoder output is both key and value.
+    MapR(w.ddec_out.data(), BT, Hd) += CMapR(ag.query.ptr(), BT, Hd);
+    MapR(w.denc_out.data(), B * S, Hd) += CMapR(ag.key.ptr(), B * S, Hd);
+    MapR(w.denc_out.data(), B * S, Hd) += CMapR(ag.value.ptr(), B * S, Hd);
+    auto add = [&](int index, const Tensor& grad) {
+      if (index >= 0) MapV(g(index), grad.size()) += CMapV(grad.ptr(), grad.size());
+    };
+    add(ix_.att_w, ag.params.w);
+    add(ix_.att_w1, ag.params.w1);
+    add(ix_.att_w2, ag.params.w2);
+    add(ix_.att_b, ag.params.b);
+    add(ix_.att_v, ag.params.v);
+    ddec_out = w.ddec_out.data();
+  }
+
+  // Decoder through time; the gradient on its initial state flows into the encoder's last state.
+  CellGrads dec_grads = cell_grads(true);
+  cell_backward(dec_grads, w.ddec_emb.data(), w.dh0.data(), lstm ? w.dc0.data() : nullptr,
+                w.dec_scratch, w.dec, cell_weights(true), w.dec_emb.data(), w.dec_len.data(),
+                ddec_out, nullptr, nullptr);
+  embedding_backward(g(ix_.dec_emb), w.ddec_emb.data(), batch.tgt_in.data(), BT, E);
+  CellGrads enc_grads = cell_grads(false);
+  cell_backward(enc_grads, w.denc_emb.data(), nullptr, nullptr, w.enc_scratch, w.enc,
+                cell_weights(false), w.enc_emb.data(), batch.src_len.data(), w.denc_out.data(),
+                w.dh0.data(), lstm ? w.dc0.data() : nullptr);
+  embedding_backward(g(ix_.enc_emb), w.denc_emb.data(), batch.src.data(), B * S, E);
+}
+
+float Seq2SeqModel::forward_backward(const Batch& batch) {
+  validate_batch(batch, config_);
+  grads_valid_ = false;
+  forward(batch);
+  const float loss = ws_->loss;
+  if (!std::isfinite(loss)) {
+    throw NonFiniteError("the loss is " + std::string(std::isnan(loss) ? "NaN" : "infinite") +
+                         ": training diverged (lower the learning rate or clip the gradients)");
+  }
+  backward(batch);
+  grads_valid_ = true;
+  return loss;
+}
+
+float Seq2SeqModel::loss_only(const Batch& batch) {
+  validate_batch(batch, config_);
+  forward(batch);
+  return ws_->loss;
+}
+
+Seq2SeqOutputs Seq2SeqModel::evaluate(const Batch& batch) {
+  validate_batch(batch, config_);
+  forward(batch);
+  const Workspace& w = *ws_;
+  Seq2SeqOutputs out;
+  out.loss = w.loss;
+  out.logits = Tensor({batch.B, batch.T, config_.tgt_vocab}, w.logits);
+  if (config_.attention) out.attention = w.attn.weights;
+  return out;
+}
+
+float Seq2SeqModel::clip_grad_norm(float max_norm) {
+  if (!grads_valid_) {
+    throw InputError("clip_grad_norm needs the gradients of a successful forward_backward");
+  }
+  return lab::clip_grad_norm(grads_, max_norm);
+}
+
+void Seq2SeqModel::adam_step(float lr, float beta1, float beta2, float eps, float weight_decay) {
+  AdamOptions o;
+  o.lr = lr;
+  o.beta1 = beta1;
+  o.beta2 = beta2;
+  o.eps = eps;
+  o.weight_decay = weight_decay;
+  adam_step(o);
+}
+
+void Seq2SeqModel::adam_step(const AdamOptions& options) {
+  options.validate();
+  if (!grads_valid_) {
+    throw InputError("adam_step needs the gradients of a forward_backward with a finite loss");
+  }
+  const double norm = grad_l2_norm(grads_);
+  if (!std::isfinite(norm)) {
+    throw NonFiniteError(
+        "the gradient norm is not finite: training diverged; the step was not "
+        "applied");
+  }
+  adam_update(params_, adam_, grads_, options, adam_scratch_);
+}
+
+}  // namespace lab

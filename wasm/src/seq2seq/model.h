@@ -1,0 +1,183 @@
+// The note's sequence-to-sequence translator (§3.3): embedding + recurrent encoder, embedding +
+// recurrent decoder started from the encoder's last state, optionally Luong attention of every
+// decoder output over the encoder outputs, and a linear layer to the target vocabulary.
+//
+//   plain:            logits = Linear(dec_out)                                  (Hd → Vt)
+//   attention:        context = attention(dec_out, enc_out), logits = Linear([dec_out; context])
+//   attentional_tanh: logits = Linear(tanh(W_c [dec_out; context] + b_c))      (2Hd → Hd → Vt)
+//
+// Dimension letters (besides tensor.h's): S source length, T target length, Hd hidden size,
+// E embedding size, Vs / Vt source / target vocabulary, F features entering the output layer
+// (Hd, or 2·Hd with attention and no attentional tanh), P number of parameters.
+//
+// Token id 0 is padding in both vocabularies: sources are padded after their length, targets
+// with 0, and the loss ignores target positions equal to 0.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attention.h"
+#include "seq2seq/batch.h"
+#include "seq2seq/cells.h"
+#include "seq2seq/optim.h"
+#include "tensor.h"
+
+namespace lab {
+
+// Padding id (vocab.h's kPadId): the loss ignores targets equal to it.
+constexpr int32_t kSeq2SeqPadId = 0;
+
+struct Seq2SeqConfig {
+  CellKind cell = CellKind::kRnn;
+  long hidden = 128;   // Hd
+  long embedding = 0;  // E; 0 means "same as hidden", as in the note
+  long src_vocab = 0;  // Vs, padding id 0 included
+  long tgt_vocab = 0;  // Vt, padding id 0 included
+  bool attention = true;
+  Score score = Score::kDot;      // the note's dec_out · enc_outᵀ
+  bool attentional_tanh = false;  // Luong's tanh(W_c [dec; ctx] + b_c) layer; needs attention
+  uint64_t seed = 0;
+
+  long embedding_size() const { return embedding ? embedding : hidden; }
+  // Throws InputError for absurd or inconsistent values, before anything is allocated.
+  void validate() const;
+};
+
+// Checks a padded, teacher-forced Batch (batch.h) against the model: sizes, lengths in [1, S],
+// every id inside its vocabulary. Throws InputError naming the array, position and problem.
+void validate_batch(const Batch& batch, const Seq2SeqConfig& config);
+
+// One named parameter inside the flat buffer (PyTorch state-dict key and shape).
+struct ParamView {
+  std::string name;
+  std::vector<long> shape;
+  long offset = 0;  // into params() / grads()
+  long size = 0;
+};
+
+// A mutable window on a parameter's values (to copy weights in and out).
+struct ParamRef {
+  float* data = nullptr;
+  std::vector<long> shape;
+  long size = 0;
+};
+
+// Teacher-forced results for a batch (the heatmap of the note uses `attention`).
+struct Seq2SeqOutputs {
+  float loss = 0.0f;
+  Tensor logits;     // (B, T, Vt)
+  Tensor attention;  // (B, T, S) weights of each target step over the source; empty w/o attention
+};
+
+// The encoder's outputs for one source sentence, shared by every decoder state (and beam).
+struct EncoderMemory {
+  long S = 0;                  // source length (no padding at inference)
+  std::vector<float> outputs;  // (S, Hd) encoder output at every source position
+};
+
+// Decoder state between autoregressive steps.
+struct DecoderState {
+  std::shared_ptr<const EncoderMemory> memory;
+  std::vector<float> h;  // (Hd)
+  std::vector<float> c;  // (Hd) LSTM only, else empty
+};
+
+struct DecoderStepResult {
+  DecoderState state;
+  std::vector<float> logits;     // (Vt)
+  std::vector<float> attention;  // (S) weights over source tokens; empty without attention
+};
+
+class Seq2SeqModel {
+ public:
+  explicit Seq2SeqModel(const Seq2SeqConfig& config);
+  // Movable, not copyable (a copy would share scratch buffers): snapshot weights via params().
+  Seq2SeqModel(const Seq2SeqModel&) = delete;
+  Seq2SeqModel& operator=(const Seq2SeqModel&) = delete;
+  Seq2SeqModel(Seq2SeqModel&&) = default;
+  Seq2SeqModel& operator=(Seq2SeqModel&&) = default;
+
+  const Seq2SeqConfig& config() const { return config_; }
+
+  // ---- parameters: one flat buffer, one same-layout gradient buffer, a table of named views
+  const std::vector<ParamView>& param_table() const { return table_; }
+  long num_params() const { return static_cast<long>(params_.size()); }
+  std::vector<float>& params() { return params_; }
+  const std::vector<float>& params() const { return params_; }
+  const std::vector<float>& grads() const { return grads_; }
+  std::vector<float>& grads() { return grads_; }
+  const ParamView& param(const std::string& name) const;  // throws InputError for unknown names
+  std::vector<std::pair<std::string, ParamRef>> named_params();
+  // Copies `values` (row-major, param(name).size floats, all finite) into the named parameter.
+  void set_param(const std::string& name, const std::vector<float>& values);
+  // Re-draws every weight from config().seed (PyTorch-style init) and resets Adam.
+  void reset_parameters();
+
+  // ---- training
+  // Zeroes the gradients, then computes the mean cross-entropy over non-pad targets and every
+  // parameter's gradient. Throws NonFiniteError if the loss is NaN/Inf (gradients then invalid).
+  float forward_backward(const Batch& batch);
+  float loss_only(const Batch& batch);
+  Seq2SeqOutputs evaluate(const Batch& batch);  // loss, logits and attention, no grads
+
+  // torch.nn.utils.clip_grad_norm_ over all gradients; returns the norm before clipping.
+  float clip_grad_norm(float max_norm);
+  // One torch.optim.Adam step with the gradients of the last forward_backward. Throws (and
+  // leaves weights and optimiser state untouched) if the options are invalid, the last loss or
+  // the gradient norm was not finite, or a weight would become NaN/Inf.
+  void adam_step(float lr, float beta1 = 0.9f, float beta2 = 0.999f, float eps = 1e-8f,
+                 float weight_decay = 0.0f);
+  void adam_step(const AdamOptions& options);
+  const AdamState& adam_state() const { return adam_; }
+  void reset_optimizer() { adam_.reset(num_params()); }
+
+  // ---- inference, one sentence at a time
+  // Runs the encoder over src[0, length) (length = src.size() when negative) and returns the
+  // decoder's initial state: the encoder's last state plus its outputs for attention.
+  DecoderState encode(const std::vector<int32_t>& src, long length = -1);
+  // One real autoregressive step: feed `token` (Vt id) into the decoder.
+  DecoderStepResult decoder_step(const DecoderState& state, int32_t token);
+
+  struct Workspace;  // scratch buffers of one batch shape (model_workspace.h)
+
+ private:
+  void build_table();
+  void forward(const Batch& batch);
+  void backward(const Batch& batch);
+  const float* p(int index) const {
+    return index < 0 ? nullptr : params_.data() + table_[static_cast<size_t>(index)].offset;
+  }
+  float* g(int index) {
+    return index < 0 ? nullptr : grads_.data() + table_[static_cast<size_t>(index)].offset;
+  }
+  CellWeights cell_weights(bool decoder) const;
+  CellGrads cell_grads(bool decoder);
+  // The layers after the decoder cell for R rows: concat = [dec_out; context], dense =
+  // tanh(W_c concat + b_c), logits = feature W_outᵀ + b_out. Returns the feature rows (R, F).
+  const float* head_forward(long R, const float* dec_out, const float* context, float* concat,
+                            float* dense, float* logits) const;
+
+  Seq2SeqConfig config_;
+  std::vector<ParamView> table_;
+  std::vector<float> params_;  // (P)
+  std::vector<float> grads_;   // (P), same layout
+  AdamState adam_;
+  std::vector<float> adam_scratch_;     // (3, P)
+  bool grads_valid_ = false;            // false until a forward_backward with a finite loss
+  std::shared_ptr<Workspace> ws_;       // training scratch, resized when the batch shape changes
+  std::shared_ptr<Workspace> step_ws_;  // B = 1 scratch for encode / decoder_step
+
+  // Indices into table_ of each parameter (−1 when the config does not have it).
+  struct Index {
+    int enc_emb = -1, enc_w_ih = -1, enc_w_hh = -1, enc_b_ih = -1, enc_b_hh = -1;
+    int dec_emb = -1, dec_w_ih = -1, dec_w_hh = -1, dec_b_ih = -1, dec_b_hh = -1;
+    int att_w = -1, att_w1 = -1, att_w2 = -1, att_b = -1, att_v = -1;
+    int dense_w = -1, dense_b = -1, out_w = -1, out_b = -1;
+  } ix_;
+};
+
+}  // namespace lab

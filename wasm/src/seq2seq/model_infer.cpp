@@ -1,0 +1,98 @@
+// Seq2SeqModel inference: encode one sentence, then one real autoregressive decoder step at a
+// time (what greedy and beam search call). Uses the same cell and head code as training, so a
+// step-by-step run reproduces the teacher-forced logits.
+#include <algorithm>
+#include <string>
+
+#include "ops.h"
+#include "seq2seq/model.h"
+#include "seq2seq/model_workspace.h"
+
+namespace lab {
+
+DecoderState Seq2SeqModel::encode(const std::vector<int32_t>& src, long length) {
+  if (length < 0) length = static_cast<long>(src.size());
+  if (length < 1 || length > static_cast<long>(src.size())) {
+    throw InputError("encode: source length " + std::to_string(length) + " must be in [1, " +
+                     std::to_string(src.size()) + "] (the number of source ids given)");
+  }
+  shape_numel({length, 4 * std::max(config_.hidden, config_.embedding_size())}, "source");
+  for (long s = 0; s < length; ++s) {
+    if (src[s] < 0 || src[s] >= config_.src_vocab) {
+      throw InputError("encode: source id " + std::to_string(src[s]) + " at position " +
+                       std::to_string(s) + " is outside the source vocabulary of " +
+                       std::to_string(config_.src_vocab));
+    }
+  }
+  const long S = length, E = config_.embedding_size(), Hd = config_.hidden;
+  Workspace& w = *step_ws_;
+  w.enc_emb.resize(S * E);
+  w.enc.resize({config_.cell, 1, S, E, Hd});
+  // enc_emb = encoder.embedding[src]    (S, E)
+  embedding_forward(w.enc_emb.data(), src.data(), p(ix_.enc_emb), S, config_.src_vocab, E);
+  const int32_t len = static_cast<int32_t>(S);
+  cell_forward(w.enc, cell_weights(false), w.enc_emb.data(), &len, nullptr, nullptr);
+
+  auto memory = std::make_shared<EncoderMemory>();
+  memory->S = S;
+  memory->outputs = w.enc.out;  // (S, Hd)
+  DecoderState state;
+  state.memory = memory;
+  state.h = w.enc.h_last;  // (Hd)
+  state.c = w.enc.c_last;  // (Hd) LSTM, else empty
+  return state;
+}
+
+DecoderStepResult Seq2SeqModel::decoder_step(const DecoderState& state, int32_t token) {
+  const long E = config_.embedding_size(), Hd = config_.hidden, Vt = config_.tgt_vocab;
+  const bool lstm = config_.cell == CellKind::kLstm;
+  if (!state.memory)
+    throw InputError("decoder_step: the state has no encoder memory (encode first)");
+  if (static_cast<long>(state.h.size()) != Hd ||
+      static_cast<long>(state.c.size()) != (lstm ? Hd : 0)) {
+    throw InputError("decoder_step: the state does not belong to this model (hidden size " +
+                     std::to_string(state.h.size()) + ", model has " + std::to_string(Hd) + ")");
+  }
+  if (token < 0 || token >= Vt) {
+    throw InputError("decoder_step: token " + std::to_string(token) +
+                     " is outside the target vocabulary of " + std::to_string(Vt));
+  }
+  const EncoderMemory& memory = *state.memory;
+  const long S = memory.S;
+  Workspace& w = *step_ws_;
+  w.dec_emb.resize(E);
+  w.dec.resize({config_.cell, 1, 1, E, Hd});
+  w.concat.resize(2 * Hd);
+  w.dense.resize(Hd);
+
+  // dec_emb = decoder.embedding[token]   (1, E)
+  embedding_forward(w.dec_emb.data(), &token, p(ix_.dec_emb), 1, Vt, E);
+  const int32_t one = 1;
+  cell_forward(w.dec, cell_weights(true), w.dec_emb.data(), &one, state.h.data(),
+               lstm ? state.c.data() : nullptr);
+
+  DecoderStepResult result;
+  const float* context = nullptr;
+  AttentionForward attn;
+  if (config_.attention) {
+    // The new decoder output (1, 1, Hd) attends over all S encoder outputs (1, S, Hd).
+    AttentionInputs in;
+    in.query = Tensor({1, 1, Hd}, w.dec.out);
+    in.key = Tensor({1, S, Hd}, memory.outputs);
+    in.value = in.key;
+    in.params = score_params(config_, table_, params_);
+    AttentionConfig cfg;
+    cfg.score = config_.score;
+    attn = attention_forward(in, cfg);
+    context = attn.output.ptr();
+    result.attention = attn.weights.data;  // (S)
+  }
+  result.logits.resize(Vt);
+  head_forward(1, w.dec.out.data(), context, w.concat.data(), w.dense.data(), result.logits.data());
+  result.state.memory = state.memory;
+  result.state.h = w.dec.h_last;
+  result.state.c = w.dec.c_last;
+  return result;
+}
+
+}  // namespace lab

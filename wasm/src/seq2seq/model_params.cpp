@@ -1,0 +1,284 @@
+// Seq2SeqModel: configuration and batch checks, the flat parameter layout, PyTorch-style init.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "seq2seq/model.h"
+#include "seq2seq/model_workspace.h"
+#include "seq2seq/rng.h"
+
+namespace lab {
+
+namespace {
+
+constexpr long kMaxHidden = 4096;
+constexpr long kMaxVocab = 100000;
+// 16 Mi parameters: the model keeps params, grads, Adam m and v and a 3·P Adam scratch, i.e.
+// 7 floats per parameter, 448 MiB at this limit.
+constexpr long kMaxParams = 1L << 24;
+
+void check_range(long value, long lo, long hi, const std::string& what) {
+  if (value < lo || value > hi) {
+    throw InputError(what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                     "] (got " + std::to_string(value) + ")");
+  }
+}
+
+// Parameter count of a config, in double so absurd sizes cannot overflow before being rejected.
+double count_params(const Seq2SeqConfig& c) {
+  const double Hd = c.hidden, E = c.embedding_size(), G = cell_gate_count(c.cell);
+  const double cell = G * Hd * (E + Hd) + 2 * G * Hd;
+  double n = c.src_vocab * E + c.tgt_vocab * E + 2 * cell;
+  if (c.attention && c.score == Score::kGeneral) n += Hd * Hd;
+  if (c.attention && c.score == Score::kAdditive) n += 2 * Hd * Hd + 2 * Hd;
+  if (c.attentional_tanh) n += 2 * Hd * Hd + Hd;
+  const double F = static_cast<double>(output_features(c));
+  return n + c.tgt_vocab * F + c.tgt_vocab;
+}
+
+void check_ids(const std::vector<int32_t>& ids, long B, long L, long vocab, const char* name,
+               const char* vocab_name) {
+  for (long b = 0; b < B; ++b) {
+    for (long t = 0; t < L; ++t) {
+      const int32_t id = ids[static_cast<size_t>(b * L + t)];
+      if (id < 0 || id >= vocab) {
+        throw InputError(std::string("batch.") + name + " id " + std::to_string(id) + " at (" +
+                         std::to_string(b) + ", " + std::to_string(t) + ") is outside the " +
+                         vocab_name + " vocabulary of " + std::to_string(vocab));
+      }
+    }
+  }
+}
+
+void check_size(const std::vector<int32_t>& v, long n, const char* name, const char* layout) {
+  if (static_cast<long>(v.size()) != n) {
+    throw InputError(std::string("batch.") + name + " has " + std::to_string(v.size()) +
+                     " ids but its shape " + layout + " needs " + std::to_string(n));
+  }
+}
+
+}  // namespace
+
+long output_features(const Seq2SeqConfig& config) {
+  return config.attention && !config.attentional_tanh ? 2 * config.hidden : config.hidden;
+}
+
+void Seq2SeqConfig::validate() const {
+  if (cell != CellKind::kRnn && cell != CellKind::kGru && cell != CellKind::kLstm) {
+    throw InputError("cell must be rnn, gru or lstm");
+  }
+  check_range(hidden, 1, kMaxHidden, "hidden size");
+  check_range(embedding, 0, kMaxHidden, "embedding size (0 = same as hidden)");
+  check_range(src_vocab, 2, kMaxVocab, "source vocabulary size (padding id 0 included)");
+  check_range(tgt_vocab, 2, kMaxVocab, "target vocabulary size (padding id 0 included)");
+  if (score != Score::kDot && score != Score::kScaled && score != Score::kGeneral &&
+      score != Score::kAdditive && score != Score::kCosine) {
+    throw InputError("unknown attention score");
+  }
+  if (attentional_tanh && !attention) {
+    throw InputError(
+        "attentional_tanh needs attention: it combines the decoder output with the "
+        "attention context");
+  }
+  const double n = count_params(*this);
+  if (n > kMaxParams) {
+    throw InputError("this configuration has " + std::to_string(static_cast<long long>(n)) +
+                     " parameters, over the limit of " + std::to_string(kMaxParams) +
+                     "; use a smaller hidden size or vocabulary");
+  }
+}
+
+void validate_batch(const Batch& batch, const Seq2SeqConfig& config) {
+  const long B = batch.B, S = batch.S, T = batch.T;
+  check_range(B, 1, kMaxDim, "batch size B");
+  check_range(S, 1, kMaxDim, "source length S");
+  check_range(T, 1, kMaxDim, "target length T");
+  // The largest buffers: (B, S, ·) and (B, T, Vt) logits.
+  shape_numel({B, S, std::max(config.hidden, config.embedding_size()) * 4}, "source batch");
+  shape_numel({B, T, std::max(config.tgt_vocab, 4 * config.hidden)}, "target batch");
+  check_size(batch.src, B * S, "src", "(B, S)");
+  check_size(batch.src_len, B, "src_len", "(B)");
+  check_size(batch.tgt_in, B * T, "tgt_in", "(B, T)");
+  check_size(batch.tgt_out, B * T, "tgt_out", "(B, T)");
+  for (long b = 0; b < B; ++b) {
+    const int32_t len = batch.src_len[static_cast<size_t>(b)];
+    if (len < 1 || len > S) {
+      throw InputError("batch.src_len[" + std::to_string(b) + "] = " + std::to_string(len) +
+                       " must be in [1, S = " + std::to_string(S) + "]");
+    }
+  }
+  check_ids(batch.src, B, S, config.src_vocab, "src", "source");
+  check_ids(batch.tgt_in, B, T, config.tgt_vocab, "tgt_in", "target");
+  check_ids(batch.tgt_out, B, T, config.tgt_vocab, "tgt_out", "target");
+}
+
+void Seq2SeqModel::Workspace::resize(const Seq2SeqConfig& c, long b, long s, long t) {
+  if (b == B && s == S && t == T) return;
+  B = b, S = s, T = t;
+  const long E = c.embedding_size(), Hd = c.hidden, Vt = c.tgt_vocab, F = output_features(c);
+  enc_emb.resize(B * S * E);
+  dec_emb.resize(B * T * E);
+  dec_len.assign(B, static_cast<int32_t>(T));
+  enc.resize({c.cell, B, S, E, Hd});
+  dec.resize({c.cell, B, T, E, Hd});
+  enc_scratch.resize(enc.shape);
+  dec_scratch.resize(dec.shape);
+  if (c.attention) {
+    attn_in.query = Tensor({B, T, Hd});
+    attn_in.key = Tensor({B, S, Hd});
+    attn_in.value = Tensor({B, S, Hd});
+    attn_cfg.score = c.score;
+    attn_cfg.mask.key_padding = Tensor({B, S});
+    concat.resize(B * T * 2 * Hd);
+    dconcat.resize(B * T * 2 * Hd);
+    dcontext = Tensor({B, T, Hd});
+  }
+  if (c.attentional_tanh) {
+    dense.resize(B * T * Hd);
+    ddense_pre.resize(B * T * Hd);
+  }
+  logits.resize(B * T * Vt);
+  probs.resize(B * T * Vt);
+  dlogits.resize(B * T * Vt);
+  dfeature.resize(B * T * F);
+  ddec_out.resize(B * T * Hd);
+  denc_out.resize(B * S * Hd);
+  ddec_emb.resize(B * T * E);
+  denc_emb.resize(B * S * E);
+  dh0.resize(B * Hd);
+  dc0.resize(B * Hd);
+}
+
+Seq2SeqModel::Seq2SeqModel(const Seq2SeqConfig& config) : config_(config) {
+  config_.validate();
+  build_table();
+  const ParamView& last = table_.back();
+  params_.assign(static_cast<size_t>(last.offset + last.size), 0.0f);
+  grads_.assign(params_.size(), 0.0f);
+  ws_ = std::make_shared<Workspace>();
+  step_ws_ = std::make_shared<Workspace>();
+  reset_parameters();
+}
+
+void Seq2SeqModel::build_table() {
+  const long E = config_.embedding_size(), Hd = config_.hidden,
+             GH = cell_gate_count(config_.cell) * Hd;
+  long offset = 0;
+  auto add = [&](const std::string& name, std::vector<long> shape) {
+    ParamView v;
+    v.name = name;
+    v.size = shape_numel(shape, name);
+    v.shape = std::move(shape);
+    v.offset = offset;
+    offset += v.size;
+    table_.push_back(std::move(v));
+    return static_cast<int>(table_.size() - 1);
+  };
+  ix_.enc_emb = add("encoder.embedding.weight", {config_.src_vocab, E});
+  ix_.enc_w_ih = add("encoder.rnn.weight_ih_l0", {GH, E});
+  ix_.enc_w_hh = add("encoder.rnn.weight_hh_l0", {GH, Hd});
+  ix_.enc_b_ih = add("encoder.rnn.bias_ih_l0", {GH});
+  ix_.enc_b_hh = add("encoder.rnn.bias_hh_l0", {GH});
+  ix_.dec_emb = add("decoder.embedding.weight", {config_.tgt_vocab, E});
+  ix_.dec_w_ih = add("decoder.rnn.weight_ih_l0", {GH, E});
+  ix_.dec_w_hh = add("decoder.rnn.weight_hh_l0", {GH, Hd});
+  ix_.dec_b_ih = add("decoder.rnn.bias_ih_l0", {GH});
+  ix_.dec_b_hh = add("decoder.rnn.bias_hh_l0", {GH});
+  if (config_.attention && config_.score == Score::kGeneral) {
+    ix_.att_w = add("attention.w", {Hd, Hd});  // s = qᵀ W k
+  }
+  if (config_.attention && config_.score == Score::kAdditive) {
+    // s = vᵀ tanh(W1 q + W2 k + b), additive hidden size A = Hd
+    ix_.att_w1 = add("attention.w1", {Hd, Hd});
+    ix_.att_w2 = add("attention.w2", {Hd, Hd});
+    ix_.att_b = add("attention.b", {Hd});
+    ix_.att_v = add("attention.v", {Hd});
+  }
+  if (config_.attentional_tanh) {
+    ix_.dense_w = add("attn_dense.weight", {Hd, 2 * Hd});
+    ix_.dense_b = add("attn_dense.bias", {Hd});
+  }
+  ix_.out_w = add("out.weight", {config_.tgt_vocab, output_features(config_)});
+  ix_.out_b = add("out.bias", {config_.tgt_vocab});
+}
+
+void Seq2SeqModel::reset_parameters() {
+  Rng rng(config_.seed);
+  // PyTorch defaults: nn.Embedding ~ N(0, 1); nn.RNN/GRU/LSTM ~ U(±1/√hidden) for every weight
+  // and bias; nn.Linear weight and bias ~ U(±1/√in_features). The attention weights follow
+  // nn.Linear(Hd, ·), so their bound is 1/√Hd as well.
+  const float cell_bound = 1.0f / std::sqrt(static_cast<float>(config_.hidden));
+  for (const ParamView& v : table_) {
+    float* data = params_.data() + v.offset;
+    const bool embedding = v.name.find("embedding") != std::string::npos;
+    float bound = cell_bound;
+    if (v.name.rfind("out.", 0) == 0) {
+      bound = 1.0f / std::sqrt(static_cast<float>(output_features(config_)));
+    } else if (v.name.rfind("attn_dense.", 0) == 0) {
+      bound = 1.0f / std::sqrt(static_cast<float>(2 * config_.hidden));
+    }
+    for (long i = 0; i < v.size; ++i) {
+      data[i] = embedding ? rng.normal() : rng.uniform(-bound, bound);
+    }
+  }
+  std::fill(grads_.begin(), grads_.end(), 0.0f);
+  grads_valid_ = false;
+  adam_.reset(num_params());
+}
+
+const ParamView& Seq2SeqModel::param(const std::string& name) const {
+  for (const ParamView& v : table_) {
+    if (v.name == name) return v;
+  }
+  std::string known;
+  for (const ParamView& v : table_) known += (known.empty() ? "" : ", ") + v.name;
+  throw InputError("this model has no parameter \"" + name + "\" (it has: " + known + ")");
+}
+
+std::vector<std::pair<std::string, ParamRef>> Seq2SeqModel::named_params() {
+  std::vector<std::pair<std::string, ParamRef>> out;
+  for (const ParamView& v : table_) {
+    out.push_back({v.name, ParamRef{params_.data() + v.offset, v.shape, v.size}});
+  }
+  return out;
+}
+
+void Seq2SeqModel::set_param(const std::string& name, const std::vector<float>& values) {
+  const ParamView& v = param(name);
+  if (static_cast<long>(values.size()) != v.size) {
+    throw InputError("parameter " + name + " has shape " + shape_str(v.shape) + " (" +
+                     std::to_string(v.size) + " values) but " + std::to_string(values.size()) +
+                     " were given");
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!std::isfinite(values[i])) {
+      throw InputError("parameter " + name + " value " + std::to_string(i) + " is not finite");
+    }
+  }
+  std::copy(values.begin(), values.end(), params_.begin() + v.offset);
+  grads_valid_ = false;
+}
+
+ScoreParams score_params(const Seq2SeqConfig& config, const std::vector<ParamView>& table,
+                         const std::vector<float>& params) {
+  ScoreParams sp;
+  auto take = [&](const char* name) {
+    for (const ParamView& v : table) {
+      if (v.name == name) {
+        return Tensor(v.shape, std::vector<float>(params.begin() + v.offset,
+                                                  params.begin() + v.offset + v.size));
+      }
+    }
+    return Tensor();
+  };
+  if (config.score == Score::kGeneral) sp.w = take("attention.w");
+  if (config.score == Score::kAdditive) {
+    sp.w1 = take("attention.w1");
+    sp.w2 = take("attention.w2");
+    sp.b = take("attention.b");
+    sp.v = take("attention.v");
+  }
+  return sp;
+}
+
+}  // namespace lab

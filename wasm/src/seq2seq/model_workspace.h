@@ -1,0 +1,53 @@
+// Internal to the seq2seq model (model*.cpp): the scratch buffers of one batch shape and the
+// output head shared by the batched forward and the single decoder step. Dimension letters as in
+// model.h.
+#pragma once
+
+#include <vector>
+
+#include "attention.h"
+#include "seq2seq/cells.h"
+#include "seq2seq/model.h"
+
+namespace lab {
+
+// Everything one forward/backward of a (B, S, T) batch writes. Allocated by resize() when the
+// batch shape changes (std::vector keeps its capacity, so alternating shapes do not reallocate).
+struct Seq2SeqModel::Workspace {
+  long B = -1, S = -1, T = -1;
+  float loss = 0.0f;
+  std::vector<float> enc_emb;    // (B, S, E) source embeddings
+  std::vector<float> dec_emb;    // (B, T, E) decoder-input embeddings
+  std::vector<int32_t> dec_len;  // (B) all T: the decoder runs every step, the loss skips pads
+  CellActivations enc, dec;      // enc.out (B, S, Hd), dec.out (B, T, Hd)
+  CellScratch enc_scratch, dec_scratch;
+  AttentionInputs attn_in;    // query (B, T, Hd) = dec.out, key = value (B, S, Hd) = enc.out
+  AttentionConfig attn_cfg;   // score and key_padding (B, S) from the source lengths
+  AttentionForward attn;      // weights (B, T, S), output = context (B, T, Hd)
+  std::vector<float> concat;  // (B, T, 2Hd) [dec_out; context]
+  std::vector<float> dense;   // (B, T, Hd) tanh(W_c concat + b_c)
+  std::vector<float> logits;  // (B, T, Vt)
+  std::vector<float> probs;   // (B, T, Vt) softmax of the logits, kept for the loss gradient
+  // Gradients of the activations above (accumulated with +=, zeroed per backward).
+  std::vector<float> dlogits;     // (B, T, Vt)
+  std::vector<float> dfeature;    // (B, T, F)
+  std::vector<float> ddense_pre;  // (B, T, Hd) before the tanh
+  std::vector<float> dconcat;     // (B, T, 2Hd)
+  Tensor dcontext;                // (B, T, Hd)
+  std::vector<float> ddec_out;    // (B, T, Hd)
+  std::vector<float> denc_out;    // (B, S, Hd)
+  std::vector<float> ddec_emb;    // (B, T, E)
+  std::vector<float> denc_emb;    // (B, S, E)
+  std::vector<float> dh0, dc0;    // (B, Hd) decoder's initial state = encoder's final state
+
+  void resize(const Seq2SeqConfig& config, long B, long S, long T);
+};
+
+// F: width of the features entering the output layer.
+long output_features(const Seq2SeqConfig& config);
+
+// Copies the score function's weights out of the flat buffer into the attention API's struct.
+ScoreParams score_params(const Seq2SeqConfig& config, const std::vector<ParamView>& table,
+                         const std::vector<float>& params);
+
+}  // namespace lab

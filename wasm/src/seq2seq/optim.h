@@ -1,0 +1,55 @@
+// Optimiser and gradient clipping on ONE flat parameter buffer and its same-layout gradient
+// buffer: Adam is a single loop over every weight of the model.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tensor.h"
+
+namespace lab {
+
+// A loss, gradient norm or updated weight that is NaN or infinite: the run diverged (or was given
+// a NaN/huge learning rate). Derives from InputError because the cure is a different setting
+// (smaller learning rate, clipping), and so the bindings report it like any other bad input.
+struct NonFiniteError : InputError {
+  using InputError::InputError;
+};
+
+struct AdamOptions {
+  float lr = 1e-3f;
+  float beta1 = 0.9f;
+  float beta2 = 0.999f;
+  float eps = 1e-8f;
+  float weight_decay = 0.0f;  // L2 added to the gradient, as torch.optim.Adam (not AdamW)
+
+  void validate() const;  // throws InputError naming a NaN/negative/out-of-range setting
+};
+
+// torch.optim.Adam's per-parameter state, flattened.
+struct AdamState {
+  std::vector<float> exp_avg;     // (P) first moment m
+  std::vector<float> exp_avg_sq;  // (P) second moment v
+  long step = 0;
+
+  void reset(long num_params);
+};
+
+// One Adam step exactly as torch.optim.Adam (PyTorch 1.13, single-tensor path):
+//   g ← g + λ p;  m ← β1 m + (1 − β1) g;  v ← β2 v + (1 − β2) g²
+//   p ← p − lr / (1 − β1ᵗ) · m / (√v / √(1 − β2ᵗ) + ε)
+// All-or-nothing: the new weights and moments are computed into `scratch` first, and if any of
+// them is not finite a NonFiniteError is thrown with params and state untouched.
+void adam_update(std::vector<float>& params, AdamState& state, const std::vector<float>& grads,
+                 const AdamOptions& opt, std::vector<float>& scratch);
+
+// ‖g‖₂ over the whole flat buffer (accumulated in double).
+double grad_l2_norm(const std::vector<float>& grads);
+
+// torch.nn.utils.clip_grad_norm_: if ‖g‖ > max_norm, g ← g · max_norm / (‖g‖ + 1e-6).
+// Returns ‖g‖ before clipping. Throws NonFiniteError (grads untouched) when ‖g‖ is NaN/Inf and
+// InputError when max_norm is not a positive finite number.
+float clip_grad_norm(std::vector<float>& grads, float max_norm);
+
+}  // namespace lab

@@ -1,0 +1,555 @@
+#include "seq2seq/tasks.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "tensor.h"
+
+namespace lab {
+
+// ---------------------------------------------------------------------------------------------
+// Batching
+
+Batch make_batch(const std::vector<Example>& examples) {
+  if (examples.empty()) throw InputError("a batch needs at least one example");
+  Batch batch;
+  batch.B = static_cast<long>(examples.size());
+  for (const Example& example : examples) {
+    if (example.source_ids.empty()) throw InputError("an example has an empty source");
+    batch.S = std::max(batch.S, static_cast<long>(example.source_ids.size()));
+    batch.T = std::max(batch.T, static_cast<long>(example.target_ids.size()) + 1);
+  }
+  // 64-bit products: `long` is 32 bits in wasm.
+  if (int64_t{batch.B} * batch.S > kMaxElements || int64_t{batch.B} * batch.T > kMaxElements) {
+    throw InputError("batch of " + std::to_string(batch.B) + " examples exceeds the limit of " +
+                     std::to_string(kMaxElements) + " tokens");
+  }
+  batch.src.assign(static_cast<size_t>(batch.B * batch.S), kPadId);
+  batch.tgt_in.assign(static_cast<size_t>(batch.B * batch.T), kPadId);
+  batch.tgt_out.assign(static_cast<size_t>(batch.B * batch.T), kPadId);
+  batch.src_len.resize(static_cast<size_t>(batch.B));
+  for (size_t b = 0; b < examples.size(); ++b) {
+    const Example& example = examples[b];
+    std::copy(example.source_ids.begin(), example.source_ids.end(),
+              batch.src.begin() + static_cast<long>(b) * batch.S);
+    batch.src_len[b] = static_cast<int32_t>(example.source_ids.size());
+    auto tgt_in = batch.tgt_in.begin() + static_cast<long>(b) * batch.T;
+    auto tgt_out = batch.tgt_out.begin() + static_cast<long>(b) * batch.T;
+    tgt_in[0] = kSosId;
+    std::copy(example.target_ids.begin(), example.target_ids.end(), tgt_in + 1);
+    std::copy(example.target_ids.begin(), example.target_ids.end(), tgt_out);
+    tgt_out[static_cast<long>(example.target_ids.size())] = kEosId;
+  }
+  return batch;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+namespace {
+
+void check_option(const char* name, long value, long lo, long hi) {
+  if (value < lo || value > hi) {
+    throw InputError("option " + std::string(name) + " is " + std::to_string(value) +
+                     "; it must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  }
+}
+
+void validate_options(const TaskOptions& o) {
+  if (o.held_out != 0) check_option("held_out", o.held_out, 1, kMaxHeldOut);
+  if (o.train != 0) check_option("train", o.train, 1, kMaxTrainSequences);
+  check_option("min_len", o.min_len, 1, kMaxSequenceLength);
+  check_option("max_len", o.max_len, 1, kMaxSequenceLength);
+  if (o.max_len < o.min_len) {
+    throw InputError("option max_len (" + std::to_string(o.max_len) + ") is less than min_len (" +
+                     std::to_string(o.min_len) + ")");
+  }
+  check_option("symbols", o.symbols, 2, kMaxSymbols);
+}
+
+}  // namespace
+
+TaskOptions task_options_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) throw InputError("task options must be a JSON object");
+  TaskOptions options;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& key = it.key();
+    const nlohmann::json& value = it.value();
+    if (key == "seed") {
+      // JSON numbers travel through JavaScript doubles, so only exact non-negative integers.
+      bool non_negative =
+          value.is_number_unsigned() || (value.is_number_integer() && value.get<int64_t>() >= 0);
+      if (!non_negative) throw InputError("option seed must be an integer >= 0");
+      options.seed = value.get<uint64_t>();
+      continue;
+    }
+    long* field = key == "held_out"  ? &options.held_out
+                  : key == "train"   ? &options.train
+                  : key == "min_len" ? &options.min_len
+                  : key == "max_len" ? &options.max_len
+                  : key == "symbols" ? &options.symbols
+                                     : nullptr;
+    if (field == nullptr) {
+      throw InputError("unknown task option '" + key +
+                       "' (expected seed, held_out, train, min_len, max_len, symbols)");
+    }
+    if (!value.is_number_integer()) throw InputError("option " + key + " must be an integer");
+    // Clamp before narrowing so a huge value reports itself as out of range, not wrapped.
+    int64_t v = value.is_number_unsigned()
+                    ? static_cast<int64_t>(std::min<uint64_t>(value.get<uint64_t>(), 1u << 30))
+                    : std::max<int64_t>(value.get<int64_t>(), -(1 << 30));
+    *field = static_cast<long>(v);
+  }
+  validate_options(options);
+  return options;
+}
+
+nlohmann::json task_options_to_json(const TaskOptions& o) {
+  return {{"seed", o.seed},       {"held_out", o.held_out}, {"train", o.train},
+          {"min_len", o.min_len}, {"max_len", o.max_len},   {"symbols", o.symbols}};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Task
+
+Batch Task::sample_batch(Rng& rng, long batch_size) const {
+  check_option("batch_size", batch_size, 1, kMaxBatchSize);
+  std::vector<Example> examples;
+  examples.reserve(static_cast<size_t>(batch_size));
+  for (long i = 0; i < batch_size; ++i) examples.push_back(sample_train(rng));
+  return make_batch(examples);
+}
+
+std::vector<Example> Task::eval_at_length(long, long, uint64_t) const {
+  throw InputError("task '" + name_ + "' has no length knob (only reverse and copy have)");
+}
+
+Example Task::make_example(std::string source, std::string target) const {
+  Example example;
+  example.source_ids = source_vocab_.encode(source, kMaxSequenceLength).ids;
+  example.target_ids = target_vocab_.encode(target, kMaxSequenceLength).ids;
+  example.source = std::move(source);
+  example.target = std::move(target);
+  return example;
+}
+
+namespace {
+
+// Uniform in [lo, hi].
+long between(Rng& rng, long lo, long hi) {
+  return lo + rng.below(hi - lo + 1);
+}
+
+// Uniform index into a non-empty container.
+template <typename Container>
+size_t pick(Rng& rng, const Container& items) {
+  return static_cast<size_t>(rng.below(static_cast<long>(items.size())));
+}
+
+// Tokens in order of first appearance, for vocabularies that read like the corpus.
+std::vector<std::string> tokens_of(const std::vector<std::string>& texts, Tokenizer kind) {
+  std::vector<std::string> tokens;
+  for (const std::string& text : texts) {
+    for (std::string_view token : tokenize(text, kind)) tokens.emplace_back(token);
+  }
+  return tokens;
+}
+
+// ---------------------------------------------------------------------------------------------
+// note: book-code.md §3.3
+
+struct NotePair {
+  const char* source;
+  const char* target;
+};
+constexpr NotePair kNotePairs[] = {
+    {"咖哥 喜欢 小冰", "KaGe likes XiaoBing"},
+    {"我 爱 学习 人工智能", "I love studying AI"},
+    {"深度学习 改变 世界", "DL changed the world"},
+    {"自然 语言 处理 很 强大", "NLP is so powerful"},
+    {"神经网络 非常 复杂", "Neural-Nets are complex"},
+};
+
+std::vector<std::string> note_texts(bool source) {
+  std::vector<std::string> texts;
+  for (const NotePair& pair : kNotePairs) texts.emplace_back(source ? pair.source : pair.target);
+  return texts;
+}
+
+class NoteTask : public Task {
+ public:
+  NoteTask()
+      : Task("note",
+             Vocab::build(Tokenizer::kWords, tokens_of(note_texts(true), Tokenizer::kWords)),
+             Vocab::build(Tokenizer::kWords, tokens_of(note_texts(false), Tokenizer::kWords))) {
+    for (const NotePair& pair : kNotePairs) {
+      held_out_.push_back(make_example(pair.source, pair.target));
+    }
+    held_out_is_training_data_ = true;
+    for (const Example& example : held_out_) {
+      max_source_tokens_ =
+          std::max(max_source_tokens_, static_cast<long>(example.source_ids.size()));
+      max_target_tokens_ =
+          std::max(max_target_tokens_, static_cast<long>(example.target_ids.size()));
+    }
+  }
+  long train_size() const override { return static_cast<long>(held_out_.size()); }
+  // One random pair per step, as the book trains (batch 1 there; any batch size here).
+  Example sample_train(Rng& rng) const override { return held_out_[pick(rng, held_out_)]; }
+};
+
+}  // namespace
+}  // namespace lab
+
+// ---------------------------------------------------------------------------------------------
+// dates: calendar and formats
+
+namespace lab::dates {
+namespace {
+
+const char* const kMonthNames[12] = {"January",   "February", "March",    "April",
+                                     "May",       "June",     "July",     "August",
+                                     "September", "October",  "November", "December"};
+const char* const kWeekdayNames[7] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
+                                      "Thursday", "Friday", "Saturday"};
+
+std::string two_digits(int value) {
+  return std::string(1, static_cast<char>('0' + value / 10)) + static_cast<char>('0' + value % 10);
+}
+
+std::string upper(std::string text) {
+  for (char& c : text) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return text;
+}
+
+// The text of one {field}; `date` is valid.
+std::string render_field(const std::string& field, const Date& date) {
+  std::string month = kMonthNames[date.month - 1];
+  std::string weekday_name = kWeekdayNames[weekday(date)];
+  if (field == "d") return std::to_string(date.day);
+  if (field == "dd") return two_digits(date.day);
+  if (field == "M") return std::to_string(date.month);
+  if (field == "MM") return two_digits(date.month);
+  if (field == "MMM") return month.substr(0, 3);
+  if (field == "MON") return upper(month.substr(0, 3));
+  if (field == "MMMM") return month;
+  if (field == "yy") return two_digits(date.year % 100);
+  if (field == "yyyy") return std::to_string(date.year);
+  if (field == "EEE") return weekday_name.substr(0, 3);
+  if (field == "EEEE") return weekday_name;
+  throw std::logic_error("unknown date field {" + field + "}");
+}
+
+// Longest rendering of a field, for the task's bound on source length.
+size_t max_field_length(const std::string& field) {
+  if (field == "MMMM" || field == "EEEE") return 9;  // "September", "Wednesday"
+  if (field == "MMM" || field == "MON" || field == "EEE") return 3;
+  return field == "yyyy" ? 4 : 2;
+}
+
+// Calls on_literal(char) and on_field(name) in pattern order.
+template <typename OnLiteral, typename OnField>
+void walk_pattern(const std::string& pattern, OnLiteral on_literal, OnField on_field) {
+  for (size_t pos = 0; pos < pattern.size(); ++pos) {
+    if (pattern[pos] != '{') {
+      on_literal(pattern[pos]);
+      continue;
+    }
+    size_t end = pattern.find('}', pos);
+    on_field(pattern.substr(pos + 1, end - pos - 1));
+    pos = end;
+  }
+}
+
+bool is_leap_year(int year) {
+  return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+}
+
+int days_in_month(int year, int month) {
+  static const int kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return month == 2 && is_leap_year(year) ? 29 : kDays[month - 1];
+}
+
+void check_date(const Date& date) {
+  bool valid = date.year >= kFirstDate.year && date.year <= kLastDate.year && date.month >= 1 &&
+               date.month <= 12 && date.day >= 1 &&
+               date.day <= days_in_month(date.year, date.month);
+  if (!valid) {
+    throw InputError("date " + std::to_string(date.year) + "-" + std::to_string(date.month) + "-" +
+                     std::to_string(date.day) + " is not a valid date in 1950-01-01…2049-12-31");
+  }
+}
+
+}  // namespace
+
+// Howard Hinnant, "chrono-Compatible Low-Level Date Algorithms": eras of 400 years, with the
+// year starting in March so the leap day comes last.
+long days_from_civil(const Date& date) {
+  long y = date.year - (date.month <= 2 ? 1 : 0);
+  long era = (y >= 0 ? y : y - 399) / 400;
+  long year_of_era = y - era * 400;
+  long day_of_year = (153 * (date.month + (date.month > 2 ? -3 : 9)) + 2) / 5 + date.day - 1;
+  long day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  return era * 146097 + day_of_era - 719468;
+}
+
+Date civil_from_days(long days) {
+  days += 719468;
+  long era = (days >= 0 ? days : days - 146096) / 146097;
+  long day_of_era = days - era * 146097;
+  long year_of_era =
+      (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+  long day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  long mp = (5 * day_of_year + 2) / 153;
+  Date date;
+  date.day = static_cast<int>(day_of_year - (153 * mp + 2) / 5 + 1);
+  date.month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+  date.year = static_cast<int>(year_of_era + era * 400 + (date.month <= 2 ? 1 : 0));
+  return date;
+}
+
+int weekday(const Date& date) {
+  long days = days_from_civil(date);  // 1970-01-01 was a Thursday (4)
+  return static_cast<int>(((days % 7) + 7 + 4) % 7);
+}
+
+const std::vector<std::string>& format_patterns() {
+  static const std::vector<std::string> kPatterns = {
+      "{dd}{MMM}{yyyy}",             // 23Jan2015
+      "{MM}/{dd}/{yy}",              // 01/23/15
+      "{M}/{d}/{yy}",                // 1/23/15
+      "{MM}/{dd}/{yyyy}",            // 01/23/2015
+      "{M}/{d}/{yyyy}",              // 1/23/2015
+      "{MON} {d}, {yyyy}",           // JAN 23, 2015
+      "{MMM} {d}, {yyyy}",           // Jan 23, 2015
+      "{MMM} {d} {yyyy}",            // Jan 23 2015
+      "{MMM} {d}, {yy}",             // Jan 23, 15
+      "{MMMM} {d}, {yyyy}",          // January 23, 2015
+      "{d} {MMMM} {yyyy}",           // 23 January 2015
+      "{d} {MMM} {yyyy}",            // 23 Jan 2015
+      "{dd} {MON} {yyyy}",           // 23 JAN 2015
+      "{dd}-{MMM}-{yyyy}",           // 23-Jan-2015
+      "{EEEE}, {MMMM} {d}, {yyyy}",  // Friday, January 23, 2015
+      "{EEEE}, {d} {MMMM} {yyyy}",   // Friday, 23 January 2015
+      "{EEE}, {dd} {MMM} {yyyy}",    // Fri, 23 Jan 2015
+      "{yyyy}-{MM}-{dd}",            // 2015-01-23
+      "{yyyy}/{MM}/{dd}",            // 2015/01/23
+      "{yyyy}.{MM}.{dd}",            // 2015.01.23
+      "{yyyy}{MM}{dd}",              // 20150123
+      "{dd}.{MM}.{yyyy}",            // 23.01.2015
+      "{d}.{M}.{yyyy}",              // 23.1.2015
+      "{dd}-{MM}-{yyyy}",            // 23-01-2015
+  };
+  return kPatterns;
+}
+
+std::string render(const Date& date, int format) {
+  const auto& patterns = format_patterns();
+  if (format < 0 || format >= static_cast<int>(patterns.size())) {
+    throw InputError("date format " + std::to_string(format) + " does not exist (0–" +
+                     std::to_string(patterns.size() - 1) + ")");
+  }
+  check_date(date);
+  std::string text;
+  walk_pattern(
+      patterns[static_cast<size_t>(format)], [&](char c) { text += c; },
+      [&](const std::string& field) { text += render_field(field, date); });
+  return text;
+}
+
+std::string iso(const Date& date) {
+  check_date(date);
+  return std::to_string(date.year) + "-" + two_digits(date.month) + "-" + two_digits(date.day);
+}
+
+}  // namespace lab::dates
+
+// ---------------------------------------------------------------------------------------------
+// dates: the task
+
+namespace lab {
+namespace {
+
+constexpr long kDefaultDatesHeldOut = 2000;
+
+// Every character a format can produce, in code-point order.
+std::vector<std::string> date_source_characters() {
+  std::string chars = "0123456789 ,./-";
+  for (const char* month : dates::kMonthNames) chars += std::string(month) + dates::upper(month);
+  for (const char* weekday : dates::kWeekdayNames) chars += weekday;
+  std::sort(chars.begin(), chars.end());
+  chars.erase(std::unique(chars.begin(), chars.end()), chars.end());
+  std::vector<std::string> tokens;
+  for (char c : chars) tokens.emplace_back(1, c);
+  return tokens;
+}
+
+class DatesTask : public Task {
+ public:
+  explicit DatesTask(const TaskOptions& options)
+      : Task("dates", Vocab::build(Tokenizer::kChars, date_source_characters()),
+             Vocab::build(Tokenizer::kChars, tokens_of({"-0123456789"}, Tokenizer::kChars))) {
+    long first = dates::days_from_civil(dates::kFirstDate);
+    long last = dates::days_from_civil(dates::kLastDate);
+    std::vector<long> days;
+    for (long day = first; day <= last; ++day) days.push_back(day);
+    // Fisher–Yates with the task's own generator: the split depends on the seed only.
+    Rng rng(options.seed);
+    for (size_t i = days.size() - 1; i > 0; --i) {
+      std::swap(days[i], days[static_cast<size_t>(rng.below(static_cast<long>(i) + 1))]);
+    }
+
+    long held_out = options.held_out != 0 ? options.held_out : kDefaultDatesHeldOut;
+    train_days_.assign(days.begin() + held_out, days.end());
+    // Held-out dates cycle through the formats, so every format is evaluated equally often.
+    for (long i = 0; i < held_out; ++i) {
+      held_out_.push_back(example_for(days[static_cast<size_t>(i)], i % num_formats()));
+    }
+    for (const std::string& pattern : dates::format_patterns()) {
+      size_t length = 0;
+      dates::walk_pattern(
+          pattern, [&](char) { ++length; },
+          [&](const std::string& field) { length += dates::max_field_length(field); });
+      max_source_tokens_ = std::max(max_source_tokens_, static_cast<long>(length));
+    }
+    max_target_tokens_ = 10;  // yyyy-mm-dd
+  }
+
+  long train_size() const override { return static_cast<long>(train_days_.size()) * num_formats(); }
+
+  Example sample_train(Rng& rng) const override {
+    long day = train_days_[pick(rng, train_days_)];
+    return example_for(day, rng.below(num_formats()));
+  }
+
+ private:
+  static long num_formats() { return static_cast<long>(dates::format_patterns().size()); }
+
+  Example example_for(long day, long format) const {
+    dates::Date date = dates::civil_from_days(day);
+    return make_example(dates::render(date, static_cast<int>(format)), dates::iso(date));
+  }
+
+  std::vector<long> train_days_;
+};
+
+}  // namespace
+}  // namespace lab
+
+// ---------------------------------------------------------------------------------------------
+// reverse and copy
+
+namespace lab {
+namespace {
+
+constexpr long kDefaultSequenceHeldOut = 500;
+constexpr long kDefaultTrainSequences = 10000;
+// Rejection sampling gives up after this many draws in a row that it had to throw away.
+constexpr long kMaxRejectedDraws = 100000;
+
+// Σ symbols^L over the lengths, saturating (it only has to be compared with small counts).
+uint64_t distinct_strings(long symbols, long min_len, long max_len) {
+  const uint64_t kCap = uint64_t{1} << 40;
+  uint64_t total = 0, power = 1;
+  for (long length = 1; length <= max_len && total < kCap; ++length) {
+    power = std::min(power * static_cast<uint64_t>(symbols), kCap);
+    if (length >= min_len) total += power;
+  }
+  return total;
+}
+
+std::vector<std::string> alphabet(long symbols) {
+  std::vector<std::string> letters;
+  for (long i = 0; i < symbols; ++i) letters.emplace_back(1, static_cast<char>('a' + i));
+  return letters;
+}
+
+class SequenceTask : public Task {
+ public:
+  SequenceTask(const std::string& name, const TaskOptions& options)
+      : Task(name, Vocab::build(Tokenizer::kChars, alphabet(options.symbols)),
+             Vocab::build(Tokenizer::kChars, alphabet(options.symbols))),
+        reverse_(name == "reverse"),
+        symbols_(options.symbols),
+        min_len_(options.min_len),
+        max_len_(options.max_len) {
+    long held_out = options.held_out != 0 ? options.held_out : kDefaultSequenceHeldOut;
+    long train = options.train != 0 ? options.train : kDefaultTrainSequences;
+    // Half the strings stay free, so drawing distinct held-out strings and training strings
+    // outside them is quick.
+    uint64_t distinct = distinct_strings(symbols_, min_len_, max_len_);
+    if (distinct < 2 * static_cast<uint64_t>(held_out)) {
+      throw InputError("held_out " + std::to_string(held_out) + " needs at least " +
+                       std::to_string(2 * held_out) + " distinct strings, but lengths " +
+                       std::to_string(min_len_) + "–" + std::to_string(max_len_) + " over " +
+                       std::to_string(symbols_) + " symbols give only " + std::to_string(distinct));
+    }
+    Rng rng(options.seed);
+    std::unordered_set<std::string> held_out_strings;
+    for (long i = 0; i < held_out; ++i) {
+      std::string source = draw_avoiding(rng, min_len_, max_len_, held_out_strings);
+      held_out_strings.insert(source);
+      held_out_.push_back(example_for(std::move(source)));
+    }
+    for (long i = 0; i < train; ++i) {
+      std::string source = draw_avoiding(rng, min_len_, max_len_, held_out_strings);
+      train_strings_.insert(source);
+      train_.push_back(example_for(std::move(source)));
+    }
+    max_source_tokens_ = max_target_tokens_ = max_len_;
+  }
+
+  long train_size() const override { return static_cast<long>(train_.size()); }
+
+  Example sample_train(Rng& rng) const override { return train_[pick(rng, train_)]; }
+
+  std::vector<Example> eval_at_length(long length, long count, uint64_t seed) const override {
+    check_option("length", length, 1, kMaxSequenceLength);
+    check_option("count", count, 1, kMaxHeldOut);
+    Rng rng(seed);
+    std::vector<Example> examples;
+    for (long i = 0; i < count; ++i) {
+      examples.push_back(example_for(draw_avoiding(rng, length, length, train_strings_)));
+    }
+    return examples;
+  }
+
+ private:
+  // A random string with length in [lo, hi] that is not in `avoid`.
+  std::string draw_avoiding(Rng& rng, long lo, long hi,
+                            const std::unordered_set<std::string>& avoid) const {
+    for (long attempt = 0; attempt < kMaxRejectedDraws; ++attempt) {
+      std::string text(static_cast<size_t>(between(rng, lo, hi)), 'a');
+      for (char& c : text) c = static_cast<char>('a' + rng.below(symbols_));
+      if (avoid.count(text) == 0) return text;
+    }
+    throw InputError("could not draw a string of length " + std::to_string(lo) + "–" +
+                     std::to_string(hi) + " outside the " + std::to_string(avoid.size()) +
+                     " strings already taken; use longer strings or more symbols");
+  }
+
+  Example example_for(std::string source) const {
+    std::string target = source;
+    if (reverse_) std::reverse(target.begin(), target.end());
+    return make_example(std::move(source), std::move(target));
+  }
+
+  bool reverse_;
+  long symbols_, min_len_, max_len_;
+  std::vector<Example> train_;
+  std::unordered_set<std::string> train_strings_;
+};
+
+}  // namespace
+
+std::unique_ptr<Task> make_task(const std::string& name, const TaskOptions& options) {
+  validate_options(options);
+  if (name == "note") return std::make_unique<NoteTask>();
+  if (name == "dates") return std::make_unique<DatesTask>(options);
+  if (name == "reverse" || name == "copy") return std::make_unique<SequenceTask>(name, options);
+  throw InputError("unknown task '" + name + "' (expected note, dates, reverse, copy)");
+}
+
+}  // namespace lab
