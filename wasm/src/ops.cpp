@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tensor.h"
+#include "vec_exp.h"
 
 namespace lab {
 
@@ -68,11 +69,13 @@ void softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long
     if (mx == -std::numeric_limits<float>::infinity()) {
       throw InputError("softmax row " + std::to_string(r) + " has every entry masked");
     }
+    // y = exp(x − max), vectorised over the row; masked entries then set to exactly 0
+    for (long c = 0; c < C; ++c) yr[c] = xr[c] - mx;
+    exp_inplace(yr, C);
     float sum = 0.0f;
     for (long c = 0; c < C; ++c) {
-      float e = (!kr || kr[c]) ? std::exp(xr[c] - mx) : 0.0f;
-      yr[c] = e;
-      sum += e;
+      if (kr && !kr[c]) yr[c] = 0.0f;
+      sum += yr[c];
     }
     float inv = 1.0f / sum;  // sum >= 1: the max entry contributes exp(0)
     for (long c = 0; c < C; ++c) yr[c] *= inv;
