@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "attention.h"
 #include "case_runner.h"
 
 using labtest::CaseResult;
@@ -130,5 +131,24 @@ TEST_P(Reference, BackwardMatchesFiniteDifferences) {
 std::string printable(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
 
 INSTANTIATE_TEST_SUITE_P(Attention, Reference, ::testing::ValuesIn(case_names()), printable);
+
+}  // namespace
+
+namespace {
+
+TEST(AttentionErrors, OverflowingScoresAreAnErrorNotNaN) {
+  lab::AttentionInputs in;
+  in.query = lab::Tensor({1, 2, 2}, {3e38f, 3e38f, 1.0f, 1.0f});
+  in.key = in.query;
+  in.value = in.query;
+  lab::AttentionConfig cfg;
+  cfg.score = lab::Score::kDot;
+  try {
+    lab::attention_forward(in, cfg);
+    FAIL() << "no error for overflowing scores";
+  } catch (const lab::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("overflow float32"), std::string::npos) << e.what();
+  }
+}
 
 }  // namespace

@@ -100,3 +100,9 @@ test('an attention matrix too large to allocate is refused before allocation', (
   assert.throws(() => lab.attention({ query: big, key: big, value: big }), /the attention matrix \(B, N, M\) shape \[1, 40000, 40000\] exceeds the limit/);
   assertStillWorks();
 });
+
+test('finite inputs whose scores overflow float32 are refused, not turned into NaN', () => {
+  const huge = tensor([1, 2, 2], [3e38, 3e38, 1, 1]);
+  assert.throws(() => lab.attention({ query: huge, key: huge, value: huge, score: 'dot' }), /the attention scores overflow float32: scale the inputs down/);
+  assertStillWorks();
+});

@@ -112,6 +112,9 @@ AttentionForward attention_forward(const AttentionInputs& in, const AttentionCon
   const long B = in.query.dim(0), N = in.query.dim(1), M = in.key.dim(1), Dv = in.value.dim(2);
   AttentionForward fwd;
   score_forward(in, cfg, fwd);
+  // Finite inputs can still overflow float32 in q·k (or cos / a tiny temperature); inf − inf in
+  // the softmax would then be a silent NaN.
+  check_finite_result(fwd.scaled, "the attention scores", "scale the inputs down");
 
   // weights = softmax(mask(scaled)) over the key axis
   fwd.weights = Tensor({B, N, M});
@@ -160,6 +163,10 @@ AttentionGrads attention_backward(const AttentionInputs& in, const AttentionConf
   Tensor dscaled({B, N, M});
   softmax_backward(dscaled.ptr(), dweights.ptr(), fwd.weights.ptr(), B * N, M);
   score_backward(in, cfg, fwd, dscaled, g);
+  for (const Tensor* t : {&g.query, &g.key, &g.value, &g.params.w, &g.params.w1, &g.params.w2,
+                          &g.params.b, &g.params.v}) {
+    check_finite_result(*t, "the attention gradients", "scale the inputs or gradOutput down");
+  }
   return g;
 }
 

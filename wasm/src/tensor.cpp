@@ -83,6 +83,12 @@ void check_finite(const Tensor& t, const std::string& name) {
   }
 }
 
+void check_finite_result(const Tensor& t, const char* what, const char* advice) {
+  for (float v : t.data) {
+    if (!std::isfinite(v)) throw InputError(std::string(what) + " overflow float32: " + advice);
+  }
+}
+
 void check_nonempty(const Tensor& t, const std::string& name) {
   for (long d : t.shape) {
     if (d == 0) throw InputError(name + " is empty (shape " + shape_str(t.shape) + ")");

@@ -70,5 +70,7 @@ void check_rank(const Tensor& t, int rank, const std::string& name, const char* 
 void check_shape(const Tensor& t, const std::vector<long>& shape, const std::string& name);
 void check_finite(const Tensor& t, const std::string& name);
 void check_nonempty(const Tensor& t, const std::string& name);
+// For computed values: throws InputError("<what> overflow float32: <advice>") if any is NaN/Inf.
+void check_finite_result(const Tensor& t, const char* what, const char* advice);
 
 }  // namespace lab
