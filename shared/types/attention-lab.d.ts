@@ -169,6 +169,8 @@ export interface AttentionLab {
     options?: SelfAttentionOptions,
   ): MultiHeadResult;
   readonly ops: Ops;
+  /** Leak diagnostics: malloc bytes in use, wasm memory size (only grows), live embind handles. */
+  memoryStats(): { heapUsed: number; memorySize: number; handles: number };
   /** §3.3: a new Seq2Seq model; the caller owns it and must call .delete(). */
   createSeq2Seq(config: Seq2SeqConfig): Seq2Seq;
   /** A model from Seq2Seq.save() bytes; the caller owns it and must call .delete(). */

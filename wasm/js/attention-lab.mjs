@@ -45,6 +45,15 @@ class AttentionLab {
     return unwrap(this.#core.attention(args ?? null));
   }
 
+  /**
+   * Memory diagnostics (leak tests, long-running pages): malloc bytes in use, the size of wasm
+   * memory (it only grows), and embind's live handle count.
+   */
+  memoryStats() {
+    const core = this.#core;
+    return { heapUsed: core.heapUsedBytes(), memorySize: core.HEAP8.length, handles: core.count_emval_handles() };
+  }
+
   /** §3.5: scaled dot-product self-attention with learned Q, K, V projections. */
   selfAttention(x, params, options) {
     return unwrap(this.#core.selfAttention(x ?? null, params ?? null, options ?? null));
