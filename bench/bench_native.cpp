@@ -1,10 +1,12 @@
 // Native side of `npm run bench`: times the same kernels bench/bench.mjs times in wasm and prints
 // one JSON object per measurement on stdout (the script builds the side-by-side table).
-//   bench_native [N ...]   (default N = 16 64 256 1024)
+//   bench_native [N ...]            attention (default N = 16 64 256 1024)
+//   bench_native seq2seq [scale] [note|dates]   Seq2Seq training (bench_seq2seq.cpp)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -46,7 +48,12 @@ void time_it(F fn, double* median_s, double* min_s, double* max_s) {
 
 }  // namespace
 
+int bench_seq2seq(double scale, const char* only);  // bench_seq2seq.cpp
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "seq2seq") == 0) {
+    return bench_seq2seq(argc > 2 ? std::atof(argv[2]) : 1.0, argc > 3 ? argv[3] : nullptr);
+  }
   std::vector<long> sizes;
   for (int i = 1; i < argc; ++i) sizes.push_back(std::atol(argv[i]));
   if (sizes.empty()) sizes = {16, 64, 256, 1024};

@@ -7,5 +7,7 @@ echo "== native (GoogleTest) =="
 ctest --test-dir build/native --output-on-failure -j"$(nproc)"
 echo "== wasm (node --test) =="
 node --test tests/wasm/
+echo "== command line (node --test) =="
+node --test tests/cli/
 echo "== end-to-end (Chromium) =="
 node --test tests/e2e/

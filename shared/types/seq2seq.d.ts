@@ -20,18 +20,41 @@ export interface Seq2SeqConfig {
   score?: ScoreName;
   /** Luong's tanh(W_c [dec; ctx] + b_c) layer; needs attention. Default false */
   attentionalTanh?: boolean;
-  /** drives the weights, the task data and the batch sampling; whole number, default 1 */
+  /** drives the weights, the task data and the batch sampling; whole number 0 – 2^53−1, default 1 */
   seed?: number;
   /** 1–1024; default 1 for the note (its recipe), 32 otherwise */
   batchSize?: number;
-  /** Adam's learning rate; default 1e-3 */
+  /**
+   * Adam's learning rate: any positive float32 (up to 3.4e38); default 1e-3. Large rates are
+   * allowed on purpose: train() reports the divergence and keeps the last good weights.
+   */
   learningRate?: number;
   /** clip the gradient norm to this before each step; 0 or absent: no clipping */
   clipNorm?: number;
+  /** the task's data; absent keys take the defaults below */
+  taskOptions?: Seq2SeqTaskOptions;
+}
+
+/** Options of the generated tasks (the note's five pairs ignore all but seed). */
+export interface Seq2SeqTaskOptions {
+  /** draws the task's data; default: the config's seed */
+  seed?: number;
+  /** held-out examples, 1–10000; default (or 0): dates 2000, reverse/copy 500 */
+  heldOut?: number;
+  /** reverse/copy: training strings, 1–20000; default (or 0): 10000 */
+  train?: number;
+  /** reverse/copy: shortest string, 1–64; default 5 */
+  minLen?: number;
+  /** reverse/copy: longest string, minLen–64; default 60 */
+  maxLen?: number;
+  /** reverse/copy: alphabet size, 2–26 (a, b, c, …); default 20 */
+  symbols?: number;
 }
 
 export interface Seq2SeqInfo {
   task: Seq2SeqTaskName;
+  /** every option, defaults filled in */
+  taskOptions: Required<Seq2SeqTaskOptions>;
   cell: CellName;
   hidden: number;
   /** the effective embedding size */
@@ -56,8 +79,27 @@ export interface Seq2SeqInfo {
 export interface TrainResult {
   /** the training loss of each step of this call */
   losses: Float32Array;
+  /** per step: the fraction of the batch's target tokens whose teacher-forced argmax is right */
+  tokenAccuracy: Float32Array;
   /** total steps trained */
   step: number;
+}
+
+/** What train() throws when training diverges: the session keeps the last good step's state. */
+export interface TrainDivergedError extends Error {
+  /** the steps of this call that completed before the divergence */
+  completed: TrainResult;
+}
+
+export interface EvaluateOptions {
+  /** evaluate only the first this many examples (1–10000); default all */
+  maxExamples?: number;
+  /** reverse/copy only: fresh strings of exactly this length (1–64) instead of the held-out set */
+  length?: number;
+  /** with length: how many strings (1–10000); default 200 */
+  count?: number;
+  /** with length: draws the strings; default 1, so every model sees the same ones */
+  seed?: number;
 }
 
 export interface EvaluateResult {
@@ -68,7 +110,7 @@ export interface EvaluateResult {
   /** fraction of examples whose greedy translation is exactly the reference */
   exactMatch: number;
   examples: number;
-  /** the note's five pairs are both training and test data */
+  /** the note's five pairs are both training and test data (never with a length) */
   heldOutIsTrainingData: boolean;
 }
 
@@ -157,11 +199,14 @@ export interface TranslateResult {
  * Every method throws a JS Error on bad input; the model stays usable afterwards.
  */
 export interface Seq2Seq {
-  /** `steps` Adam steps (1–100000). Throws, keeping the last good weights, if training diverges. */
+  /**
+   * `steps` Adam steps (1–100000). If training diverges it throws a TrainDivergedError, keeping
+   * the last good weights.
+   */
   train(steps: number): TrainResult;
-  evaluate(): EvaluateResult;
+  evaluate(options?: EvaluateOptions): EvaluateResult;
   translate(text: string, options?: TranslateOptions): TranslateResult;
-  /** the model as .atlb bytes (docs/model-format.md), a copy */
+  /** the session as .atlb bytes (docs/model-format.md), a copy: loading them resumes training bit for bit */
   save(): Uint8Array;
   info(): Seq2SeqInfo;
   readonly deleted: boolean;

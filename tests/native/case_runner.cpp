@@ -43,7 +43,9 @@ const Tensor& get(const Named& m, const std::string& k) {
   return it == m.end() ? none : it->second;
 }
 
-std::vector<int32_t> ints(const Tensor& t) { return std::vector<int32_t>(t.data.begin(), t.data.end()); }
+std::vector<int32_t> ints(const Tensor& t) {
+  return std::vector<int32_t>(t.data.begin(), t.data.end());
+}
 
 lab::AttentionMask mask_of(const json& config, const Named& in) {
   lab::AttentionMask mask;
@@ -82,13 +84,16 @@ CaseResult run_attention(const json& config, const Named& in, const Tensor& dout
   cfg.mask = mask_of(config, in);
   lab::AttentionForward f = lab::attention_forward(ai, cfg);
   CaseResult r;
-  r.outputs = {{"scores", f.scores}, {"scaled", f.scaled}, {"weights", f.weights},
-               {"output", f.output}};
+  r.outputs = {
+      {"scores", f.scores}, {"scaled", f.scaled}, {"weights", f.weights}, {"output", f.output}};
   if (!bwd) return r;
   lab::AttentionGrads g = lab::attention_backward(ai, cfg, f, dout);
   r.grads = {{"query", g.query}, {"key", g.key}, {"value", g.value}};
-  for (auto [name, t] : {std::pair{"w", &g.params.w}, {"w1", &g.params.w1}, {"w2", &g.params.w2},
-                         {"b", &g.params.b}, {"v", &g.params.v}}) {
+  for (auto [name, t] : {std::pair{"w", &g.params.w},
+                         {"w1", &g.params.w1},
+                         {"w2", &g.params.w2},
+                         {"b", &g.params.b},
+                         {"v", &g.params.v}}) {
     if (!t->empty()) r.grads[name] = *t;
   }
   return r;
@@ -100,9 +105,9 @@ CaseResult run_self(const json& config, const Named& in, const Tensor& dout, boo
   lab::AttentionMask mask = mask_of(config, in);
   lab::SelfAttentionForward f = lab::self_attention_forward(x, p, mask);
   CaseResult r;
-  r.outputs = {{"q", f.qkv.query}, {"k", f.qkv.key}, {"v", f.qkv.value},
-               {"scores", f.attn.scores}, {"scaled", f.attn.scaled},
-               {"weights", f.attn.weights}, {"output", f.output}};
+  r.outputs = {{"q", f.qkv.query},        {"k", f.qkv.key},          {"v", f.qkv.value},
+               {"scores", f.attn.scores}, {"scaled", f.attn.scaled}, {"weights", f.attn.weights},
+               {"output", f.output}};
   if (bwd) put_projection_grads(r.grads, lab::self_attention_backward(x, p, mask, f, dout));
   return r;
 }
@@ -172,7 +177,8 @@ CaseResult run_op(const std::string& kind, const json& config, const Named& in, 
     const int32_t ignore = config.at("ignore_index").get<int32_t>();
     const long R = logits.dim(0), V = logits.dim(1);
     Tensor probs(logits.shape);
-    float loss = lab::cross_entropy_forward(probs.ptr(), logits.ptr(), targets.data(), ignore, R, V);
+    float loss =
+        lab::cross_entropy_forward(probs.ptr(), logits.ptr(), targets.data(), ignore, R, V);
     r.outputs = {{"loss", Tensor({}, {loss})}, {"probs", probs}};
     if (bwd) {
       Tensor dl(logits.shape);

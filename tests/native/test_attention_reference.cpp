@@ -9,9 +9,9 @@
 #include "attention.h"
 #include "case_runner.h"
 
+using lab::Tensor;
 using labtest::CaseResult;
 using labtest::Named;
-using lab::Tensor;
 using nlohmann::json;
 
 namespace {
@@ -47,8 +47,8 @@ constexpr double kAbsFloor = 1e-6;
 
 ::testing::AssertionResult close_to(const Tensor& actual, const Tensor& expected, double rtol) {
   if (actual.shape != expected.shape) {
-    return ::testing::AssertionFailure() << "shape " << lab::shape_str(actual.shape) << " vs "
-                                         << lab::shape_str(expected.shape);
+    return ::testing::AssertionFailure()
+           << "shape " << lab::shape_str(actual.shape) << " vs " << lab::shape_str(expected.shape);
   }
   double scale = 0;
   for (float e : expected.data) scale = std::max(scale, std::fabs(double(e)));
@@ -124,11 +124,14 @@ TEST_P(Reference, BackwardMatchesFiniteDifferences) {
     // term in a backward pass is O(‖numeric‖), or O(1) where the true gradient is zero (the key
     // bias: softmax ignores a shift of every score in a row).
     double tolerance = 1e-2 * std::sqrt(num2) + 1e-4 * std::sqrt(double(x.data.size()));
-    EXPECT_LE(std::sqrt(diff2), tolerance) << "gradient of " << name << " differs from finite differences";
+    EXPECT_LE(std::sqrt(diff2), tolerance)
+        << "gradient of " << name << " differs from finite differences";
   }
 }
 
-std::string printable(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
+std::string printable(const ::testing::TestParamInfo<std::string>& info) {
+  return info.param;
+}
 
 INSTANTIATE_TEST_SUITE_P(Attention, Reference, ::testing::ValuesIn(case_names()), printable);
 

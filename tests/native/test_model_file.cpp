@@ -7,23 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "expect_input_error.h"
 #include "seq2seq/model_file.h"
 #include "seq2seq/vocab.h"
 #include "tensor.h"
 
 namespace lab {
 namespace {
-
-#define EXPECT_INPUT_ERROR(statement, fragment)                              \
-  do {                                                                       \
-    try {                                                                    \
-      statement;                                                             \
-      ADD_FAILURE() << "no InputError from " #statement;                     \
-    } catch (const InputError& e) {                                          \
-      EXPECT_NE(std::strstr(e.what(), fragment), nullptr)                    \
-          << "message: \"" << e.what() << "\" lacks \"" << fragment << "\""; \
-    }                                                                        \
-  } while (0)
 
 using nlohmann::json;
 

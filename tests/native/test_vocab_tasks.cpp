@@ -7,24 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "expect_input_error.h"
 #include "seq2seq/tasks.h"
 #include "seq2seq/vocab.h"
 #include "tensor.h"
 
 namespace lab {
 namespace {
-
-// Runs `statement`, which must throw InputError with `fragment` in its message.
-#define EXPECT_INPUT_ERROR(statement, fragment)                              \
-  do {                                                                       \
-    try {                                                                    \
-      statement;                                                             \
-      ADD_FAILURE() << "no InputError from " #statement;                     \
-    } catch (const InputError& e) {                                          \
-      EXPECT_NE(std::strstr(e.what(), fragment), nullptr)                    \
-          << "message: \"" << e.what() << "\" lacks \"" << fragment << "\""; \
-    }                                                                        \
-  } while (0)
 
 std::vector<std::string> strings(const std::vector<std::string_view>& views) {
   return {views.begin(), views.end()};

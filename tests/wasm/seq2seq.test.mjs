@@ -37,16 +37,22 @@ after(() => {
   live.clear();
 });
 
+const mean = (a) => a.reduce((s, x) => s + x, 0) / a.length;
+
 test('the note task trains: RNN, hidden 32, dot attention, 150 steps, seed 1', () => {
   const m = create({ ...NOTE, hidden: 32 });
-  const { losses, step } = m.train(150);
+  const { losses, tokenAccuracy, step } = m.train(150);
   assert.ok(losses instanceof Float32Array);
   assert.equal(losses.length, 150);
   assert.equal(step, 150);
   assert.ok(losses.every(Number.isFinite));
-  const mean = (a) => a.reduce((s, x) => s + x, 0) / a.length;
   const first = mean(losses.slice(0, 10)), last = mean(losses.slice(-10));
   assert.ok(last < 0.5 * first, `loss fell from ${first} to only ${last}`);
+  // The token accuracy of each step's batch, for the charts: from poor to (nearly) perfect.
+  assert.ok(tokenAccuracy instanceof Float32Array);
+  assert.equal(tokenAccuracy.length, 150);
+  assert.ok(tokenAccuracy.every((a) => a >= 0 && a <= 1));
+  assert.ok(mean(tokenAccuracy.slice(0, 10)) < 0.6 && mean(tokenAccuracy.slice(-10)) > 0.9);
   assert.equal(m.train(5).step, 155, 'step counts across calls');
   free(m);
 });
@@ -125,6 +131,47 @@ test('save → load gives an identical model and translation', () => {
   free(copy);
 });
 
+test('save → load → train continues bit-identically to an uninterrupted run', () => {
+  const config = { task: 'reverse', cell: 'gru', hidden: 16, seed: 5, batchSize: 8, learningRate: 1e-2, clipNorm: 1,
+    score: 'general', attentionalTanh: true, taskOptions: { train: 400, heldOut: 50, minLen: 3, maxLen: 10, symbols: 6 } };
+  const straight = create(config);
+  straight.train(12);
+  const expected = straight.train(8);
+  const first = create(config);
+  first.train(12);
+  const resumed = load(first.save());
+  assert.equal(resumed.info().step, 12);
+  assert.deepEqual(resumed.info(), first.info());
+  const after = resumed.train(8);
+  assert.deepEqual(after.losses, expected.losses);
+  assert.deepEqual(after.tokenAccuracy, expected.tokenAccuracy);
+  assert.equal(after.step, 20);
+  assert.deepEqual(resumed.save(), straight.save(), 'weights, Adam moments, sampler and step all match');
+  for (const m of [straight, first, resumed]) free(m);
+});
+
+test('evaluate: held-out (capped) and fresh strings of one length', () => {
+  const m = create({ task: 'reverse', hidden: 16, seed: 2, batchSize: 8, taskOptions: { train: 400, heldOut: 60, maxLen: 12 } });
+  assert.deepEqual(m.info().taskOptions, { seed: 2, heldOut: 60, train: 400, minLen: 5, maxLen: 12, symbols: 20 });
+  m.train(20);
+  const held = m.evaluate();
+  assert.equal(held.examples, 60);
+  assert.equal(held.heldOutIsTrainingData, false);
+  assert.equal(m.evaluate({ maxExamples: 10 }).examples, 10);
+  // Accuracy against length, as the experiments draw it: lengths beyond training (maxLen 12) too.
+  const curve = [5, 20, 40].map((length) => m.evaluate({ length, count: 30 }));
+  for (const r of curve) {
+    assert.deepEqual(Object.keys(r).sort(), ['exactMatch', 'examples', 'heldOutIsTrainingData', 'loss', 'tokenAccuracy']);
+    assert.equal(r.examples, 30);
+    assert.equal(r.heldOutIsTrainingData, false);
+    assert.ok(r.tokenAccuracy >= 0 && r.tokenAccuracy <= 1 && Number.isFinite(r.loss));
+  }
+  assert.deepEqual(m.evaluate({ length: 20, count: 30 }), curve[1], 'the default seed gives the same strings');
+  assert.notDeepEqual(m.evaluate({ length: 20, count: 30, seed: 9 }), curve[1]);
+  assert.equal(m.info().step, 20, 'evaluation does not train');
+  free(m);
+});
+
 test('a corrupt or truncated file gives a clear Error', () => {
   const bytes = trained.save();
   const corrupt = bytes.slice();
@@ -157,25 +204,34 @@ const bad = [
   ['blank sentence', () => trained.translate('   '), /sentence is empty/],
   ['too-long sentence', () => trained.translate('我 '.repeat(65)), /sentence has 65 tokens; the limit is 64/],
   ['text not a string', () => trained.translate(42), /text must be a string/],
-  ['beam 0', () => trained.translate('我', { beam: 0 }), /beam must be a whole number in \[1, 64\]/],
-  ['maxLength 0', () => trained.translate('我', { maxLength: 0 }), /maxLength must be a whole number in \[1, 1024\]/],
+  ['beam 0', () => trained.translate('我', { beam: 0 }), /beam_width must be in \[1, 64\] \(got 0\)/],
+  ['beam 2.5', () => trained.translate('我', { beam: 2.5 }), /beam must be a whole number \(got 2\.5\)/],
+  ['maxLength 0', () => trained.translate('我', { maxLength: 0 }), /max_length must be in \[1, 1024\] \(got 0\)/],
   ['unknown translate option', () => trained.translate('我', { beams: 3 }), /translate options has an unknown key 'beams'/],
   ['unknown task', () => create({ ...NOTE, task: 'klingon' }), /unknown task 'klingon' \(expected note, dates, reverse, copy\)/],
-  ['missing task', () => create({ cell: 'rnn' }), /config\.task is missing/],
+  ['missing task', () => create({ cell: 'rnn' }), /task is missing \(expected note, dates, reverse, copy\)/],
   ['unknown cell', () => create({ ...NOTE, cell: 'transformer' }), /unknown cell "transformer": expected rnn, gru or lstm/],
   ['unknown score', () => create({ ...NOTE, score: 'magic' }), /unknown score function 'magic'/],
   ['hidden 0', () => create({ ...NOTE, hidden: 0 }), /hidden size must be in \[1, 4096\] \(got 0\)/],
   ['hidden 10^6', () => create({ ...NOTE, hidden: 1e6 }), /hidden size must be in \[1, 4096\] \(got 1000000\)/],
-  ['hidden 2.5', () => create({ ...NOTE, hidden: 2.5 }), /config\.hidden must be a whole number/],
-  ['NaN learning rate', () => create({ ...NOTE, learningRate: NaN }), /config\.learningRate must be a positive finite number/],
-  ['negative learning rate', () => create({ ...NOTE, learningRate: -1 }), /config\.learningRate must be a positive finite number/],
-  ['batch 0', () => create({ ...NOTE, batchSize: 0 }), /config\.batchSize must be a whole number in \[1, 1024\] \(got 0\)/],
-  ['NaN clipNorm', () => create({ ...NOTE, clipNorm: NaN }), /clipNorm must be a positive finite number/],
+  ['hidden 2.5', () => create({ ...NOTE, hidden: 2.5 }), /config\.hidden must be a whole number \(got 2\.5\)/],
+  ['NaN learning rate', () => create({ ...NOTE, learningRate: NaN }), /learning rate must be a positive finite float32 \(got nan\)/],
+  ['negative learning rate', () => create({ ...NOTE, learningRate: -1 }), /learning rate must be a positive finite float32/],
+  ['learning rate beyond float32', () => create({ ...NOTE, learningRate: 1e39 }), /learning rate must be a positive finite float32/],
+  ['batch 0', () => create({ ...NOTE, batchSize: 0 }), /batch size must be in \[1, 1024\] \(got 0\)/],
+  ['NaN clipNorm', () => create({ ...NOTE, clipNorm: NaN }), /clip norm \(0: no clipping\) must be 0 or a positive finite float32/],
   ['attentionalTanh without attention', () => create({ ...NOTE, attention: false, attentionalTanh: true }), /attentional_tanh needs attention/],
   ['unknown config key', () => create({ ...NOTE, hiden: 32 }), /config has an unknown key 'hiden'/],
   ['no config', () => create(), /createSeq2Seq\(\) needs a config object/],
-  ['train(0)', () => trained.train(0), /steps must be a whole number in \[1, 100000\]/],
-  ['train(1.5)', () => trained.train(1.5), /steps must be a whole number/],
+  ['train(0)', () => trained.train(0), /steps must be in \[1, 100000\] \(got 0\)/],
+  ['train(1.5)', () => trained.train(1.5), /steps must be a whole number \(got 1\.5\)/],
+  ['seed -1', () => create({ ...NOTE, seed: -1 }), /config\.seed must be a whole number in \[0, 2\^53 - 1\] \(got -1\)/],
+  ['unknown task option', () => create({ ...NOTE, taskOptions: { maxlen: 3 } }), /config\.taskOptions has an unknown key 'maxlen'/],
+  ['task option out of range', () => create({ task: 'reverse', taskOptions: { maxLen: 100 } }), /max_len/],
+  ['evaluate length on the note', () => trained.evaluate({ length: 5 }), /task 'note' has no length knob/],
+  ['evaluate count without length', () => trained.evaluate({ count: 5 }), /count and seed only apply with a length/],
+  ['evaluate maxExamples 0', () => trained.evaluate({ maxExamples: 0 }), /maxExamples must be in \[1, 10000\] \(got 0\)/],
+  ['unknown evaluate option', () => trained.evaluate({ lenght: 5 }), /evaluate options has an unknown key 'lenght'/],
 ];
 
 let baseline;
@@ -188,14 +244,32 @@ for (const [name, call, message] of bad) {
   });
 }
 
-test('divergence stops training with an Error and keeps the last finite weights', () => {
-  const m = create({ ...NOTE, hidden: 16, learningRate: 1e38 });
-  assert.throws(() => m.train(50), /training diverged at step \d+ .*the weights after step \d+ are kept/);
+test('divergence stops training with an Error that carries the completed steps, and keeps their weights', () => {
+  const m = create({ ...NOTE, hidden: 16, learningRate: 1e30 });
+  let error;
+  assert.throws(() => m.train(50), (e) => {
+    error = e;
+    return /training diverged at step \d+ .*the weights after step \d+ are kept/.test(e.message);
+  });
   const { step } = m.info();
-  assert.ok(step < 50);
-  // Still usable: it translates (badly) and can be saved (all weights finite).
-  assert.ok(Array.isArray(m.translate('咖哥 喜欢 小冰').output));
-  assert.ok(m.save().length > 0);
+  assert.ok(step >= 1 && step < 50);
+  assert.equal(error.completed.step, step);
+  assert.equal(error.completed.losses.length, step);
+  assert.equal(error.completed.tokenAccuracy.length, step);
+  assert.ok(error.completed.losses.every(Number.isFinite));
+  // The session is exactly a fresh one trained for the completed steps.
+  const reference = create({ ...NOTE, hidden: 16, learningRate: 1e30 });
+  assert.deepEqual(reference.train(step).losses, error.completed.losses);
+  assert.deepEqual(m.save(), reference.save());
+  free(reference);
+  // Still usable and deterministic: the same step diverges again, changing nothing; it saves
+  // (all weights finite) and a failed call leaves the module working.
+  const saved = m.save();
+  assert.throws(() => m.train(3), (e) => e.completed.step === step && e.completed.losses.length === 0);
+  assert.deepEqual(m.save(), saved);
+  // The kept weights are finite but huge: decoding with them may overflow, and must then say the
+  // weights diverged, not complain about an internal tensor.
+  assert.throws(() => m.translate('咖哥 喜欢 小冰'), /the recurrent states are not finite: the weights have diverged/);
   free(m);
 });
 
@@ -211,7 +285,9 @@ test('Seq2Seq and its results list exactly the fields of shared/types/seq2seq.d.
   const m = create({ ...NOTE, hidden: 8 });
   assert.deepEqual(Object.keys(m.info()).sort(), ['attention', 'attentionalTanh', 'batchSize', 'cell', 'clipNorm', 'embedding',
     'hidden', 'learningRate', 'parameterCount', 'score', 'seed', 'sourceTokenizer', 'sourceVocabSize', 'step',
-    'targetTokenizer', 'targetVocabSize', 'task']);
+    'targetTokenizer', 'targetVocabSize', 'task', 'taskOptions']);
+  assert.deepEqual(Object.keys(m.info().taskOptions).sort(), ['heldOut', 'maxLen', 'minLen', 'seed', 'symbols', 'train']);
+  assert.deepEqual(Object.keys(m.train(1)).sort(), ['losses', 'step', 'tokenAccuracy']);
   const g = m.translate('我 爱');
   assert.deepEqual(Object.keys(g).sort(), ['finished', 'output', 'source', 'steps', 'text']);
   assert.deepEqual(Object.keys(g.source[0]).sort(), ['id', 'text', 'token', 'unknown']);

@@ -30,7 +30,8 @@ bool has(const val& obj, const char* key) {
 
 val attention_js(val args) {
   return guarded([&] {
-    if (args.isUndefined() || args.isNull()) throw lab::InputError("attention() needs {query, key, value}");
+    if (args.isUndefined() || args.isNull())
+      throw lab::InputError("attention() needs {query, key, value}");
     lab::AttentionInputs in;
     in.query = tensor_from_js(args["query"], "query");
     in.key = tensor_from_js(args["key"], "key");
@@ -61,8 +62,11 @@ val attention_js(val args) {
       grads.set("key", tensor_to_js(g.key));
       grads.set("value", tensor_to_js(g.value));
       val pg = val::object();
-      for (auto [name, t] : {std::pair{"w", &g.params.w}, {"w1", &g.params.w1},
-                             {"w2", &g.params.w2}, {"b", &g.params.b}, {"v", &g.params.v}}) {
+      for (auto [name, t] : {std::pair{"w", &g.params.w},
+                             {"w1", &g.params.w1},
+                             {"w2", &g.params.w2},
+                             {"b", &g.params.b},
+                             {"v", &g.params.v}}) {
         if (!t->empty()) pg.set(name, tensor_to_js(*t));
       }
       grads.set("params", pg);
@@ -93,8 +97,14 @@ val projection_grads_to_js(const lab::ProjectionGrads& g) {
   grads.set("x", tensor_to_js(g.x));
   val p = val::object();
   const lab::ProjectionParams& gp = g.params;
-  for (auto [name, t] : {std::pair{"wq", &gp.wq}, {"bq", &gp.bq}, {"wk", &gp.wk}, {"bk", &gp.bk},
-                         {"wv", &gp.wv}, {"bv", &gp.bv}, {"wo", &gp.wo}, {"bo", &gp.bo}}) {
+  for (auto [name, t] : {std::pair{"wq", &gp.wq},
+                         {"bq", &gp.bq},
+                         {"wk", &gp.wk},
+                         {"bk", &gp.bk},
+                         {"wv", &gp.wv},
+                         {"bv", &gp.bv},
+                         {"wo", &gp.wo},
+                         {"bo", &gp.bo}}) {
     if (!t->empty()) p.set(name, tensor_to_js(*t));
   }
   grads.set("params", p);
@@ -133,7 +143,8 @@ lab::Tensor per_head(lab::Tensor t, long B, long H) {
 val multi_head_js(val x_js, val params, double num_heads, val options) {
   return guarded([&] {
     lab::Tensor x = tensor_from_js(x_js, "x");
-    if (!(num_heads >= 1 && num_heads <= lab::kMaxDim && num_heads == static_cast<long>(num_heads))) {
+    if (!(num_heads >= 1 && num_heads <= lab::kMaxDim &&
+          num_heads == static_cast<long>(num_heads))) {
       throw lab::InputError("numHeads must be a whole number >= 1");
     }
     const long H = static_cast<long>(num_heads);

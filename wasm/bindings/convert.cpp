@@ -1,19 +1,25 @@
 #include "convert.h"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace labjs {
 
 namespace {
 
-bool is_absent(const val& v) { return v.isUndefined() || v.isNull(); }
+bool is_absent(const val& v) {
+  return v.isUndefined() || v.isNull();
+}
 
 std::vector<long> shape_from_js(const val& shape, const std::string& name) {
   if (!val::global("Array").call<bool>("isArray", shape)) {
     throw lab::InputError(name + ".shape must be an array of sizes");
   }
   const unsigned rank = shape["length"].as<unsigned>();
-  if (rank > 8) throw lab::InputError(name + ".shape has " + std::to_string(rank) + " dimensions; at most 8 are supported");
+  if (rank > 8)
+    throw lab::InputError(name + ".shape has " + std::to_string(rank) +
+                          " dimensions; at most 8 are supported");
   std::vector<long> dims;
   for (unsigned i = 0; i < rank; ++i) {
     val d = shape[i];
@@ -23,9 +29,9 @@ std::vector<long> shape_from_js(const val& shape, const std::string& name) {
     }
     double size = d.as<double>();
     if (size > lab::kMaxDim) {
-      throw lab::InputError(name + ".shape[" + std::to_string(i) + "] = " +
-                            std::to_string(static_cast<long long>(size)) + " exceeds the limit of " +
-                            std::to_string(lab::kMaxDim));
+      throw lab::InputError(name + ".shape[" + std::to_string(i) +
+                            "] = " + std::to_string(static_cast<long long>(size)) +
+                            " exceeds the limit of " + std::to_string(lab::kMaxDim));
     }
     dims.push_back(static_cast<long>(size));
   }
@@ -42,7 +48,7 @@ lab::Tensor tensor_from_js(const val& v, const std::string& name) {
   std::vector<long> shape = shape_from_js(v["shape"], name);
   const long n = lab::shape_numel(shape, name);  // checks the limits before anything is allocated
   val data = v["data"];
-  bool typed = data.instanceof(val::global("Float32Array"));
+  bool typed = data.instanceof (val::global("Float32Array"));
   if (!typed && !val::global("Array").call<bool>("isArray", data)) {
     throw lab::InputError(name + ".data must be a Float32Array or an array of numbers");
   }
@@ -87,7 +93,8 @@ val tensor_to_js(const lab::Tensor& t) {
   val out = val::object();
   out.set("shape", shape);
   // slice() copies out of wasm memory: the caller keeps a Float32Array of its own.
-  out.set("data", val(emscripten::typed_memory_view(t.data.size(), t.data.data())).call<val>("slice"));
+  out.set("data",
+          val(emscripten::typed_memory_view(t.data.size(), t.data.data())).call<val>("slice"));
   return out;
 }
 
@@ -109,6 +116,66 @@ std::string js_string(const val& obj, const char* key, const std::string& fallba
   val v = obj[key];
   if (!v.isString()) throw lab::InputError(name + " must be a string");
   return v.as<std::string>();
+}
+
+std::optional<long> js_whole(const val& obj, const char* key, const std::string& name) {
+  if (is_absent(obj) || is_absent(obj[key])) return std::nullopt;
+  return js_whole(obj[key], name);
+}
+
+long js_whole(const val& v, const std::string& name) {
+  if (!v.isNumber()) throw lab::InputError(name + " must be a number");
+  const double x = v.as<double>();
+  // In [LONG_MIN, LONG_MAX], i.e. [−2^31, 2^31) in wasm32, so the cast below is exact.
+  if (!(std::isfinite(x) && x == std::floor(x) && x >= static_cast<double>(LONG_MIN) &&
+        x < -static_cast<double>(LONG_MIN))) {
+    throw lab::InputError(name + " must be a whole number (got " +
+                          val::global("String")(v).as<std::string>() + ")");
+  }
+  return static_cast<long>(x);
+}
+
+std::optional<uint64_t> js_seed(const val& obj, const char* key, const std::string& name) {
+  if (is_absent(obj) || is_absent(obj[key])) return std::nullopt;
+  val v = obj[key];
+  const double x = v.isNumber() ? v.as<double>() : -1.0;
+  if (!(x >= 0 && x <= 9007199254740991.0 && x == std::floor(x))) {
+    throw lab::InputError(name + " must be a whole number in [0, 2^53 - 1] (got " +
+                          val::global("String")(v).as<std::string>() + ")");
+  }
+  return static_cast<uint64_t>(x);
+}
+
+void check_keys(const val& obj, const std::vector<std::string>& allowed, const std::string& what) {
+  if (is_absent(obj)) return;
+  if (obj.typeOf().as<std::string>() != "object") {
+    throw lab::InputError(what + " must be an object");
+  }
+  val keys = val::global("Object").call<val>("keys", obj);
+  const unsigned n = keys["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) {
+    const std::string k = keys[i].as<std::string>();
+    if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
+      std::string list;
+      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      throw lab::InputError(what + " has an unknown key '" + k + "' (expected " + list + ")");
+    }
+  }
+}
+
+val float_array_to_js(const std::vector<float>& values) {
+  return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
+}
+
+val bytes_to_js(const std::vector<uint8_t>& bytes) {
+  return val(emscripten::typed_memory_view(bytes.size(), bytes.data())).call<val>("slice");
+}
+
+std::vector<uint8_t> bytes_from_js(const val& bytes, const std::string& what) {
+  if (is_absent(bytes) || !bytes.instanceof (val::global("Uint8Array"))) {
+    throw lab::InputError(what + " needs the bytes of a .atlb file as a Uint8Array");
+  }
+  return emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
 }
 
 }  // namespace labjs

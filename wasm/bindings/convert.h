@@ -5,6 +5,8 @@
 
 #include <emscripten/val.h>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,23 @@ bool js_bool(const val& obj, const char* key, bool fallback);
 double js_number(const val& obj, const char* key, double fallback, const std::string& name);
 std::string js_string(const val& obj, const char* key, const std::string& fallback,
                       const std::string& name);
+
+// obj[key] as a whole number; absent (undefined/null) gives nullopt. Throws "`name` must be a
+// whole number (got 2.5)" for non-numbers, fractions, NaN/Inf and values outside `long`. Ranges
+// are the core's business: it names them.
+std::optional<long> js_whole(const val& obj, const char* key, const std::string& name);
+// The same for a required value (absent: "`name` must be a number").
+long js_whole(const val& value, const std::string& name);
+// obj[key] as a seed: a whole number in [0, 2^53 − 1] (every such number is exact in JS).
+std::optional<uint64_t> js_seed(const val& obj, const char* key, const std::string& name);
+// Throws "`what` has an unknown key 'x' (expected a, b, …)" for a key outside `allowed`, and
+// "`what` must be an object" for a non-object. Absent obj passes.
+void check_keys(const val& obj, const std::vector<std::string>& allowed, const std::string& what);
+
+// Copies out of wasm memory (never a view, which memory growth would detach).
+val float_array_to_js(const std::vector<float>& values);
+val bytes_to_js(const std::vector<uint8_t>& bytes);
+std::vector<uint8_t> bytes_from_js(const val& bytes, const std::string& what);
 
 // Runs fn() and returns its result; any exception becomes {error: message}, which the ES module
 // rethrows as a JS Error. Keeping C++ exceptions inside wasm means no unwinding across the

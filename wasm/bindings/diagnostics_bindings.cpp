@@ -5,7 +5,9 @@
 
 namespace {
 
-double heap_used_bytes() { return static_cast<double>(mallinfo().uordblks); }
+double heap_used_bytes() {
+  return static_cast<double>(mallinfo().uordblks);
+}
 
 }  // namespace
 

@@ -7,10 +7,10 @@
 #include "ops.h"
 
 using emscripten::val;
+using lab::Tensor;
 using labjs::guarded;
 using labjs::tensor_from_js;
 using labjs::tensor_to_js;
-using lab::Tensor;
 
 namespace {
 
@@ -109,8 +109,12 @@ val elementwise_js(val x_js, val options, bool is_softmax) {
   });
 }
 
-val tanh_js(val x, val options) { return elementwise_js(x, options, false); }
-val softmax_js(val x, val options) { return elementwise_js(x, options, true); }
+val tanh_js(val x, val options) {
+  return elementwise_js(x, options, false);
+}
+val softmax_js(val x, val options) {
+  return elementwise_js(x, options, true);
+}
 
 val cross_entropy_js(val logits_js, val targets_js, val options) {
   return guarded([&] {

@@ -1,460 +1,285 @@
-// embind surface of the Seq2Seq core (wasm/src/seq2seq/). Seq2SeqSession is a thin handle: it
-// holds one Task, one Seq2SeqModel and the Rng that picks training batches, and only calls the
-// core (sample_batch, forward_backward, clip_grad_norm, adam_step, greedy_decode, beam_search,
-// write_model_file / read_model_file). Every method returns a plain JS object (copies) or {error};
-// wasm/js/seq2seq.mjs rethrows {error} as a JS Error.
+// embind surface of lab::Seq2SeqSession (wasm/src/seq2seq/session.h). Conversion only: JS
+// objects → the core's option structs, the core's results → plain JS objects (copies). Every
+// check of a value's range and every decision is the core's; the messages are the core's too.
+// Errors come back as {error} (guarded), which wasm/js/seq2seq.mjs rethrows as a JS Error.
 //
 // Ownership: createSeq2Seq / loadSeq2Seq hand JS a new C++ object. The JS wrapper (class Seq2Seq
 // in wasm/js/seq2seq.mjs) owns it and must call .delete() exactly once; nothing else frees it.
 // Field names match shared/types/seq2seq.d.ts exactly.
 #include <emscripten/bind.h>
 
-#include <algorithm>
-#include <cmath>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "convert.h"
-#include "seq2seq/decode.h"
-#include "seq2seq/model.h"
-#include "seq2seq/model_file.h"
-#include "seq2seq/rng.h"
-#include "seq2seq/tasks.h"
+#include "seq2seq/session.h"
 #include "seq2seq/vocab.h"
 
 using emscripten::val;
 using labjs::guarded;
-using nlohmann::json;
 
 namespace {
 
-constexpr const char* kFileKind = "attention-lab/seq2seq";
-constexpr long kMaxTrainSteps = 100000;  // per train() call: keeps one call interruptible-ish
-constexpr long kEvalChunk = 256;         // held-out examples per teacher-forced batch
-
-bool absent(const val& v) { return v.isUndefined() || v.isNull(); }
-
-// A whole number in [lo, hi] at obj[key] (fallback when absent), with a message naming `name`.
-long whole(const val& obj, const char* key, long fallback, long lo, long hi, const std::string& name) {
-  if (absent(obj) || absent(obj[key])) return fallback;
-  val v = obj[key];
-  if (!v.isNumber()) throw lab::InputError(name + " must be a number");
-  const double x = v.as<double>();
-  if (!(std::isfinite(x) && x == std::floor(x) && x >= lo && x <= hi)) {
-    throw lab::InputError(name + " must be a whole number in [" + std::to_string(lo) + ", " +
-                          std::to_string(hi) + "] (got " + val::global("String")(v).as<std::string>() +
-                          ")");
-  }
-  return static_cast<long>(x);
+val number(double x) {
+  return val(x);
 }
 
-void check_keys(const val& obj, const std::vector<std::string>& allowed, const std::string& what) {
-  if (absent(obj)) return;
-  if (obj.typeOf().as<std::string>() != "object") throw lab::InputError(what + " must be an object");
-  val keys = val::global("Object").call<val>("keys", obj);
-  const unsigned n = keys["length"].as<unsigned>();
-  for (unsigned i = 0; i < n; ++i) {
-    const std::string k = keys[i].as<std::string>();
-    if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
-      std::string list;
-      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      throw lab::InputError(what + " has an unknown key '" + k + "' (expected " + list + ")");
+lab::TaskOptions task_options_from_js(const val& obj, uint64_t default_seed) {
+  labjs::check_keys(obj, {"seed", "heldOut", "train", "minLen", "maxLen", "symbols"},
+                    "config.taskOptions");
+  lab::TaskOptions o;
+  o.seed = labjs::js_seed(obj, "seed", "config.taskOptions.seed").value_or(default_seed);
+  o.held_out = labjs::js_whole(obj, "heldOut", "config.taskOptions.heldOut").value_or(o.held_out);
+  o.train = labjs::js_whole(obj, "train", "config.taskOptions.train").value_or(o.train);
+  o.min_len = labjs::js_whole(obj, "minLen", "config.taskOptions.minLen").value_or(o.min_len);
+  o.max_len = labjs::js_whole(obj, "maxLen", "config.taskOptions.maxLen").value_or(o.max_len);
+  o.symbols = labjs::js_whole(obj, "symbols", "config.taskOptions.symbols").value_or(o.symbols);
+  return o;
+}
+
+val task_options_to_js(const lab::TaskOptions& o) {
+  val out = val::object();
+  out.set("seed", number(static_cast<double>(o.seed)));
+  out.set("heldOut", number(o.held_out));
+  out.set("train", number(o.train));
+  out.set("minLen", number(o.min_len));
+  out.set("maxLen", number(o.max_len));
+  out.set("symbols", number(o.symbols));
+  return out;
+}
+
+lab::SessionConfig session_config_from_js(const val& js) {
+  if (js.isUndefined() || js.isNull()) {
+    throw lab::InputError("createSeq2Seq() needs a config object {task, cell, hidden, ...}");
+  }
+  labjs::check_keys(js,
+                    {"task", "cell", "hidden", "embedding", "attention", "score", "attentionalTanh",
+                     "seed", "batchSize", "learningRate", "clipNorm", "taskOptions"},
+                    "config");
+  lab::SessionConfig c;
+  c.task = labjs::js_string(js, "task", "", "config.task");
+  c.cell = lab::parse_cell(labjs::js_string(js, "cell", "rnn", "config.cell").c_str());
+  c.hidden = labjs::js_whole(js, "hidden", "config.hidden").value_or(c.hidden);
+  c.embedding = labjs::js_whole(js, "embedding", "config.embedding").value_or(c.embedding);
+  c.attention = labjs::js_bool(js, "attention", c.attention);
+  c.score = lab::parse_score(labjs::js_string(js, "score", "dot", "config.score"));
+  c.attentional_tanh = labjs::js_bool(js, "attentionalTanh", c.attentional_tanh);
+  c.seed = labjs::js_seed(js, "seed", "config.seed").value_or(c.seed);
+  c.task_options = task_options_from_js(js["taskOptions"], c.seed);
+  c.batch_size = labjs::js_whole(js, "batchSize", "config.batchSize")
+                     .value_or(lab::default_batch_size(c.task));
+  c.learning_rate = labjs::js_number(js, "learningRate", c.learning_rate, "config.learningRate");
+  c.clip_norm = labjs::js_number(js, "clipNorm", c.clip_norm, "config.clipNorm");
+  return c;
+}
+
+val train_result_to_js(const lab::TrainResult& r) {
+  val out = val::object();
+  out.set("losses", labjs::float_array_to_js(r.losses));
+  out.set("tokenAccuracy", labjs::float_array_to_js(r.token_accuracy));
+  out.set("step", number(r.step));
+  return out;
+}
+
+// Ids → their tokens in the target vocabulary (display strings).
+val tokens_to_js(const lab::Vocab& vocab, const std::vector<int32_t>& ids) {
+  val a = val::array();
+  for (int32_t id : ids) a.call<void>("push", val(vocab.token(id)));
+  return a;
+}
+
+val top_to_js(const lab::Vocab& vocab, const std::vector<lab::TokenProb>& top) {
+  val a = val::array();
+  for (const lab::TokenProb& t : top) {
+    val o = val::object();
+    o.set("token", val(vocab.token(t.id)));
+    o.set("prob", val(t.prob));
+    a.call<void>("push", o);
+  }
+  return a;
+}
+
+val greedy_steps_to_js(const lab::Vocab& vocab, const lab::GreedyResult& g) {
+  val steps = val::array();
+  for (const lab::GreedyStep& s : g.steps) {
+    val o = val::object();
+    o.set("token", val(vocab.token(s.token)));
+    o.set("prob", val(s.prob));
+    o.set("top", top_to_js(vocab, s.top));
+    o.set("attention", labjs::float_array_to_js(s.attention));
+    steps.call<void>("push", o);
+  }
+  return steps;
+}
+
+val beam_trace_to_js(const lab::Vocab& vocab, const lab::TranslateResult& r) {
+  val hypotheses = val::array();
+  for (size_t i = 0; i < r.beam.hypotheses.size(); ++i) {
+    const lab::BeamHypothesis& h = r.beam.hypotheses[i];
+    val o = val::object();
+    o.set("output", tokens_to_js(vocab, h.tokens));
+    o.set("text", val(r.hypothesis_texts[i]));
+    o.set("logProb", val(h.log_prob));
+    o.set("score", val(h.score));
+    o.set("finished", val(h.finished));
+    o.set("step", number(h.step));
+    o.set("node", number(h.node));
+    hypotheses.call<void>("push", o);
+  }
+  val tree = val::array();
+  for (const std::vector<lab::BeamNode>& nodes : r.beam.steps) {
+    val row = val::array();
+    for (const lab::BeamNode& n : nodes) {
+      val o = val::object();
+      o.set("token", val(vocab.token(n.token)));
+      o.set("parent", number(n.parent));
+      o.set("prob", val(n.prob));
+      o.set("logProb", val(n.log_prob));
+      o.set("score", val(n.score));
+      o.set("finished", val(n.finished));
+      o.set("top", top_to_js(vocab, n.top));
+      o.set("attention", labjs::float_array_to_js(n.attention));
+      row.call<void>("push", o);
     }
+    tree.call<void>("push", row);
   }
+  val beams = val::object();
+  beams.set("width", number(r.beam_width));
+  beams.set("hypotheses", hypotheses);
+  beams.set("steps", tree);
+  return beams;
 }
 
-val float_array(const std::vector<float>& v) {
-  return val(emscripten::typed_memory_view(v.size(), v.data())).call<val>("slice");
-}
-
-// Training settings that live in the session, not in the model.
-struct TrainSettings {
-  long batch_size = 1;
-  lab::AdamOptions adam;
-  double clip_norm = 0.0;  // 0: no clipping
-
-  void validate() const {
-    adam.validate();
-    if (!(std::isfinite(clip_norm) && clip_norm >= 0.0)) {
-      throw lab::InputError("clipNorm must be a positive finite number (0 or absent: no clipping)");
-    }
-  }
-};
-
-class Seq2SeqSession {
+// The JS handle: a lab::Seq2SeqSession and nothing else.
+class Seq2SeqHandle {
  public:
-  Seq2SeqSession(std::unique_ptr<lab::Task> task, lab::TaskOptions task_options,
-                 const lab::Seq2SeqConfig& config, TrainSettings settings, long step)
-      : task_(std::move(task)),
-        task_options_(task_options),
-        model_(config),
-        settings_(settings),
-        rng_(config.seed ^ 0x5EED5EED5EED5EEDULL ^ static_cast<uint64_t>(step)),
-        step_(step) {}
-  // Moved once, into the heap object that the JS handle owns (see the factories below).
-  Seq2SeqSession(Seq2SeqSession&&) = default;
-  Seq2SeqSession(const Seq2SeqSession&) = delete;
-  Seq2SeqSession& operator=(const Seq2SeqSession&) = delete;
+  explicit Seq2SeqHandle(lab::Seq2SeqSession session) : session_(std::move(session)) {}
 
-  // The JS config → a session. Throws InputError for anything wrong.
-  static Seq2SeqSession from_js(const val& cfg) {
-    if (absent(cfg)) throw lab::InputError("createSeq2Seq() needs a config object {task, cell, hidden, ...}");
-    check_keys(cfg, {"task", "cell", "hidden", "embedding", "attention", "score", "attentionalTanh",
-                     "seed", "batchSize", "learningRate", "clipNorm"},
-               "config");
-    const std::string task_name = labjs::js_string(cfg, "task", "", "config.task");
-    if (task_name.empty()) throw lab::InputError("config.task is missing (expected note, dates, reverse, copy)");
-    lab::Seq2SeqConfig c;
-    c.cell = lab::parse_cell(labjs::js_string(cfg, "cell", "rnn", "config.cell").c_str());
-    c.hidden = whole(cfg, "hidden", 128, 0, lab::kMaxDim, "config.hidden");  // the core names the range
-    c.embedding = whole(cfg, "embedding", 0, 0, lab::kMaxDim, "config.embedding");
-    c.attention = labjs::js_bool(cfg, "attention", true);
-    c.score = lab::parse_score(labjs::js_string(cfg, "score", "dot", "config.score"));
-    c.attentional_tanh = labjs::js_bool(cfg, "attentionalTanh", false);
-    c.seed = static_cast<uint64_t>(whole(cfg, "seed", 1, 0, 2147483647L, "config.seed"));
-    TrainSettings s;
-    s.batch_size = whole(cfg, "batchSize", task_name == "note" ? 1 : 32, 1, lab::kMaxBatchSize,
-                         "config.batchSize");
-    s.adam.lr = static_cast<float>(labjs::js_number(cfg, "learningRate", 1e-3, "config.learningRate"));
-    if (!(std::isfinite(s.adam.lr) && s.adam.lr > 0)) {
-      throw lab::InputError("config.learningRate must be a positive finite number");
-    }
-    s.clip_norm = labjs::js_number(cfg, "clipNorm", 0.0, "config.clipNorm");
-    s.validate();
-    lab::TaskOptions opts;
-    opts.seed = c.seed;
-    std::unique_ptr<lab::Task> task = lab::make_task(task_name, opts);
-    c.src_vocab = task->source_vocab().size();
-    c.tgt_vocab = task->target_vocab().size();
-    c.validate();  // before the model allocates anything
-    return Seq2SeqSession(std::move(task), opts, c, s, 0);
-  }
-
-  static Seq2SeqSession from_file(const val& bytes) {
-    if (absent(bytes) || !bytes.instanceof(val::global("Uint8Array"))) {
-      throw lab::InputError("loadSeq2Seq() needs the bytes of a .atlb file as a Uint8Array");
-    }
-    const std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
-    const lab::ModelFileContents file = lab::read_model_file(data.data(), data.size());
-    const json& h = file.header;
-    try {
-      if (!h.contains("kind") || h.at("kind") != kFileKind) {
-        throw lab::InputError(std::string("model file is not a Seq2Seq model (header kind must be '") +
-                              kFileKind + "')");
-      }
-      const json& jc = h.at("config");
-      lab::TaskOptions opts = lab::task_options_from_json(h.at("taskOptions"));
-      std::unique_ptr<lab::Task> task = lab::make_task(h.at("task").get<std::string>(), opts);
-      if (lab::Vocab::from_json(h.at("sourceVocab")).tokens() != task->source_vocab().tokens() ||
-          lab::Vocab::from_json(h.at("targetVocab")).tokens() != task->target_vocab().tokens()) {
-        throw lab::InputError("model file's vocabularies do not match task '" + task->name() + "'");
-      }
-      lab::Seq2SeqConfig c;
-      c.cell = lab::parse_cell(jc.at("cell").get<std::string>().c_str());
-      c.hidden = jc.at("hidden").get<long>();
-      c.embedding = jc.at("embedding").get<long>();
-      c.attention = jc.at("attention").get<bool>();
-      c.score = lab::parse_score(jc.at("score").get<std::string>());
-      c.attentional_tanh = jc.at("attentionalTanh").get<bool>();
-      c.seed = jc.at("seed").get<uint64_t>();
-      c.src_vocab = task->source_vocab().size();
-      c.tgt_vocab = task->target_vocab().size();
-      c.validate();
-      const json& jt = h.at("training");
-      TrainSettings s;
-      s.batch_size = jt.at("batchSize").get<long>();
-      if (s.batch_size < 1 || s.batch_size > lab::kMaxBatchSize) throw lab::InputError("model file: bad batchSize");
-      s.adam.lr = jt.at("learningRate").get<float>();
-      s.clip_norm = jt.at("clipNorm").get<double>();
-      s.validate();
-      const long step = jt.at("step").get<long>();
-      if (step < 0) throw lab::InputError("model file: negative step");
-      Seq2SeqSession session(std::move(task), opts, c, s, step);
-      lab::Seq2SeqModel& m = session.model_;
-      if (file.arrays.size() != m.param_table().size()) {
-        throw lab::InputError("model file has " + std::to_string(file.arrays.size()) +
-                              " arrays but this configuration has " +
-                              std::to_string(m.param_table().size()) + " parameters");
-      }
-      for (const lab::ParamView& p : m.param_table()) {
-        const lab::Tensor& t = file.array(p.name);
-        if (t.shape != p.shape) {
-          throw lab::InputError("model file array '" + p.name + "' has shape " + lab::shape_str(t.shape) +
-                                " but the model needs " + lab::shape_str(p.shape));
-        }
-        m.set_param(p.name, t.data);
-      }
-      return session;
-    } catch (const json::exception& e) {
-      throw lab::InputError(std::string("model file header is missing or has a wrong field: ") + e.what());
-    }
-  }
-
-  val train(double steps_js) {
+  val train(val steps) {
     return guarded([&] {
-      if (!(std::isfinite(steps_js) && steps_js == std::floor(steps_js) && steps_js >= 1 &&
-            steps_js <= kMaxTrainSteps)) {
-        throw lab::InputError("train(steps): steps must be a whole number in [1, " +
-                              std::to_string(kMaxTrainSteps) + "]");
+      const long n = labjs::js_whole(steps, "train(steps): steps");
+      try {
+        return train_result_to_js(session_.train(n));
+      } catch (const lab::TrainingDiverged& e) {
+        val out = val::object();
+        out.set("error", val(std::string(e.what())));
+        out.set("completed", train_result_to_js(e.completed));
+        return out;
       }
-      const long steps = static_cast<long>(steps_js);
-      std::vector<float> losses;
-      losses.reserve(static_cast<size_t>(steps));
-      for (long i = 0; i < steps; ++i) {
-        const lab::Batch batch = task_->sample_batch(rng_, settings_.batch_size);
-        try {
-          const float loss = model_.forward_backward(batch);
-          if (settings_.clip_norm > 0) model_.clip_grad_norm(static_cast<float>(settings_.clip_norm));
-          model_.adam_step(settings_.adam);  // all-or-nothing: a bad step leaves the weights
-          losses.push_back(loss);
-          ++step_;
-        } catch (const lab::InputError& e) {
-          // The batch came from the task, so any error here is the run diverging: a NaN/Inf loss
-          // or weight (NonFiniteError) or NaN activations caught by the attention's input checks.
-          throw lab::NonFiniteError("training diverged at step " + std::to_string(step_ + 1) + " (" +
-                                    e.what() + "); the weights after step " + std::to_string(step_) +
-                                    " are kept: try a smaller learningRate or set clipNorm");
-        }
-      }
-      val out = val::object();
-      out.set("losses", float_array(losses));
-      out.set("step", val(static_cast<double>(step_)));
-      return out;
     });
   }
 
-  val evaluate() {
+  val evaluate(val options) {
     return guarded([&] {
-      const std::vector<lab::Example>& held = task_->held_out();
-      if (held.empty()) throw lab::InputError("task '" + task_->name() + "' has no held-out set");
-      double loss_sum = 0;
-      long tokens = 0, correct = 0, exact = 0;
-      const long Vt = model_.config().tgt_vocab;
-      for (size_t start = 0; start < held.size(); start += kEvalChunk) {
-        const std::vector<lab::Example> chunk(held.begin() + static_cast<long>(start),
-                                              held.begin() + static_cast<long>(std::min(held.size(), start + kEvalChunk)));
-        const lab::Batch b = lab::make_batch(chunk);
-        const lab::Seq2SeqOutputs out = model_.evaluate(b);
-        long n = 0;
-        for (long i = 0; i < b.B * b.T; ++i) {
-          const int32_t target = b.tgt_out[static_cast<size_t>(i)];
-          if (target == lab::kSeq2SeqPadId) continue;
-          const float* row = out.logits.ptr() + i * Vt;
-          correct += (std::max_element(row, row + Vt) - row) == target;
-          ++n;
-        }
-        loss_sum += static_cast<double>(out.loss) * n;  // the core's loss is a mean over non-pad targets
-        tokens += n;
-      }
-      lab::DecodeOptions opt = decode_defaults();
-      opt.top_k = 1;
-      for (const lab::Example& ex : held) {
-        exact += lab::greedy_decode(model_, ex.source_ids, opt).tokens == ex.target_ids;
-      }
+      labjs::check_keys(options, {"maxExamples", "length", "count", "seed"}, "evaluate options");
+      lab::EvalOptions o;
+      o.max_examples = labjs::js_whole(options, "maxExamples", "evaluate: maxExamples");
+      o.length = labjs::js_whole(options, "length", "evaluate: length");
+      o.count = labjs::js_whole(options, "count", "evaluate: count");
+      o.seed = labjs::js_seed(options, "seed", "evaluate: seed");
+      const lab::EvalResult r = session_.evaluate(o);
       val out = val::object();
-      out.set("loss", val(loss_sum / static_cast<double>(tokens)));
-      out.set("tokenAccuracy", val(static_cast<double>(correct) / static_cast<double>(tokens)));
-      out.set("exactMatch", val(static_cast<double>(exact) / static_cast<double>(held.size())));
-      out.set("examples", val(static_cast<double>(held.size())));
-      out.set("heldOutIsTrainingData", val(task_->held_out_is_training_data()));
+      out.set("loss", val(r.loss));
+      out.set("tokenAccuracy", val(r.token_accuracy));
+      out.set("exactMatch", val(r.exact_match));
+      out.set("examples", number(r.examples));
+      out.set("heldOutIsTrainingData", val(r.held_out_is_training_data));
       return out;
     });
   }
 
   val translate(std::string text, val options) {
     return guarded([&] {
-      check_keys(options, {"beam", "maxLength", "topK"}, "translate options");
-      const lab::Vocab& sv = task_->source_vocab();
-      const lab::Vocab& tv = task_->target_vocab();
-      const lab::Encoded enc = sv.encode(text);
-      lab::DecodeOptions opt = decode_defaults();
-      opt.max_length = whole(options, "maxLength", opt.max_length, 1, 1024, "maxLength");
-      opt.top_k = whole(options, "topK", std::min<long>(opt.top_k, tv.size()), 1, tv.size(), "topK");
-      const bool beam = !absent(options) && !absent(options["beam"]);
-      if (beam) opt.beam_width = whole(options, "beam", 3, 1, 64, "beam");
-      opt.validate(model_.config());
-
-      const std::vector<std::string_view> words = lab::tokenize(text, sv.tokenizer());
+      labjs::check_keys(options, {"beam", "maxLength", "topK"}, "translate options");
+      lab::TranslateOptions o;
+      o.beam = labjs::js_whole(options, "beam", "beam");
+      o.max_length = labjs::js_whole(options, "maxLength", "maxLength");
+      o.top_k = labjs::js_whole(options, "topK", "topK");
+      const lab::TranslateResult r = session_.translate(text, o);
+      const lab::Vocab& vocab = session_.task().target_vocab();
       val source = val::array();
-      for (size_t i = 0; i < enc.ids.size(); ++i) {
-        val t = val::object();
-        t.set("token", val(enc.unknown[i] ? sv.token(lab::kUnkId) : sv.token(enc.ids[i])));
-        t.set("text", val(std::string(words[i])));
-        t.set("id", val(enc.ids[i]));
-        t.set("unknown", val(enc.unknown[i] != 0));
-        source.call<void>("push", t);
+      for (const lab::SourceToken& t : r.source) {
+        val s = val::object();
+        s.set("token", val(t.token));
+        s.set("text", val(t.text));
+        s.set("id", val(t.id));
+        s.set("unknown", val(t.unknown));
+        source.call<void>("push", s);
       }
       val out = val::object();
       out.set("source", source);
-      if (!beam) {
-        const lab::GreedyResult g = lab::greedy_decode(model_, enc.ids, opt);
-        out.set("output", tokens_js(g.tokens));
-        out.set("text", val(tv.decode_text(g.tokens)));
-        out.set("finished", val(g.finished));
-        val steps = val::array();
-        for (const lab::GreedyStep& s : g.steps) {
-          val st = val::object();
-          st.set("token", val(tv.token(s.token)));
-          st.set("prob", val(s.prob));
-          st.set("top", top_js(s.top));
-          st.set("attention", float_array(s.attention));
-          steps.call<void>("push", st);
-        }
-        out.set("steps", steps);
+      out.set("output", tokens_to_js(vocab, r.output));
+      out.set("text", val(r.text));
+      out.set("finished", val(r.finished));
+      if (r.beam_width == 0) {
+        out.set("steps", greedy_steps_to_js(vocab, r.greedy));
       } else {
-        const lab::BeamResult r = lab::beam_search(model_, enc.ids, opt);
-        out.set("output", tokens_js(r.tokens));
-        out.set("text", val(tv.decode_text(r.tokens)));
-        out.set("finished", val(!r.hypotheses.empty() && r.hypotheses.front().finished));
-        val hyps = val::array();
-        for (const lab::BeamHypothesis& hy : r.hypotheses) {
-          val o = val::object();
-          o.set("output", tokens_js(hy.tokens));
-          o.set("text", val(tv.decode_text(hy.tokens)));
-          o.set("logProb", val(hy.log_prob));
-          o.set("score", val(hy.score));
-          o.set("finished", val(hy.finished));
-          o.set("step", val(static_cast<double>(hy.step)));
-          o.set("node", val(static_cast<double>(hy.node)));
-          hyps.call<void>("push", o);
-        }
-        val tree = val::array();
-        for (const std::vector<lab::BeamNode>& nodes : r.steps) {
-          val row = val::array();
-          for (const lab::BeamNode& n : nodes) {
-            val o = val::object();
-            o.set("token", val(tv.token(n.token)));
-            o.set("parent", val(static_cast<double>(n.parent)));
-            o.set("prob", val(n.prob));
-            o.set("logProb", val(n.log_prob));
-            o.set("score", val(n.score));
-            o.set("finished", val(n.finished));
-            o.set("top", top_js(n.top));
-            o.set("attention", float_array(n.attention));
-            row.call<void>("push", o);
-          }
-          tree.call<void>("push", row);
-        }
-        val beams = val::object();
-        beams.set("width", val(static_cast<double>(opt.beam_width)));
-        beams.set("hypotheses", hyps);
-        beams.set("steps", tree);
-        out.set("beams", beams);
+        out.set("beams", beam_trace_to_js(vocab, r));
       }
       return out;
     });
   }
 
   val save() {
-    return guarded([&] {
-      const lab::Seq2SeqConfig& c = model_.config();
-      json h = json::object();
-      h["kind"] = kFileKind;
-      h["task"] = task_->name();
-      h["taskOptions"] = lab::task_options_to_json(task_options_);
-      h["config"] = {{"cell", lab::cell_name(c.cell)},  {"hidden", c.hidden},
-                     {"embedding", c.embedding},          {"attention", c.attention},
-                     {"score", lab::score_name(c.score)}, {"attentionalTanh", c.attentional_tanh},
-                     {"seed", c.seed}};
-      h["training"] = {{"batchSize", settings_.batch_size},
-                       {"learningRate", settings_.adam.lr},
-                       {"clipNorm", settings_.clip_norm},
-                       {"step", step_}};
-      h["sourceVocab"] = task_->source_vocab().to_json();
-      h["targetVocab"] = task_->target_vocab().to_json();
-      std::vector<lab::NamedArray> arrays;
-      const std::vector<float>& params = model_.params();
-      for (const lab::ParamView& p : model_.param_table()) {
-        arrays.push_back({p.name, lab::Tensor(p.shape, std::vector<float>(params.begin() + p.offset,
-                                                                         params.begin() + p.offset + p.size))});
-      }
-      const std::vector<uint8_t> bytes = lab::write_model_file(h, arrays);
-      return val(emscripten::typed_memory_view(bytes.size(), bytes.data())).call<val>("slice");
-    });
+    return guarded([&] { return labjs::bytes_to_js(session_.save()); });
   }
 
   val info() {
     return guarded([&] {
-      const lab::Seq2SeqConfig& c = model_.config();
+      const lab::SessionConfig& c = session_.config();
+      const lab::Task& task = session_.task();
       val out = val::object();
-      out.set("task", val(task_->name()));
+      out.set("task", val(c.task));
+      out.set("taskOptions", task_options_to_js(c.task_options));
       out.set("cell", val(std::string(lab::cell_name(c.cell))));
-      out.set("hidden", val(static_cast<double>(c.hidden)));
-      out.set("embedding", val(static_cast<double>(c.embedding_size())));
+      out.set("hidden", number(c.hidden));
+      out.set("embedding", number(session_.embedding_size()));
       out.set("attention", val(c.attention));
       out.set("score", val(std::string(lab::score_name(c.score))));
       out.set("attentionalTanh", val(c.attentional_tanh));
-      out.set("seed", val(static_cast<double>(c.seed)));
-      out.set("batchSize", val(static_cast<double>(settings_.batch_size)));
-      out.set("learningRate", val(settings_.adam.lr));
-      out.set("clipNorm", val(settings_.clip_norm));
-      out.set("sourceVocabSize", val(static_cast<double>(c.src_vocab)));
-      out.set("targetVocabSize", val(static_cast<double>(c.tgt_vocab)));
-      out.set("sourceTokenizer", val(std::string(lab::tokenizer_name(task_->source_vocab().tokenizer()))));
-      out.set("targetTokenizer", val(std::string(lab::tokenizer_name(task_->target_vocab().tokenizer()))));
-      out.set("parameterCount", val(static_cast<double>(model_.num_params())));
-      out.set("step", val(static_cast<double>(step_)));
+      out.set("seed", number(static_cast<double>(c.seed)));
+      out.set("batchSize", number(c.batch_size));
+      out.set("learningRate", val(c.learning_rate));
+      out.set("clipNorm", val(c.clip_norm));
+      out.set("sourceVocabSize", number(task.source_vocab().size()));
+      out.set("targetVocabSize", number(task.target_vocab().size()));
+      out.set("sourceTokenizer",
+              val(std::string(lab::tokenizer_name(task.source_vocab().tokenizer()))));
+      out.set("targetTokenizer",
+              val(std::string(lab::tokenizer_name(task.target_vocab().tokenizer()))));
+      out.set("parameterCount", number(session_.model().num_params()));
+      out.set("step", number(session_.step()));
       return out;
     });
   }
 
  private:
-  lab::DecodeOptions decode_defaults() const {
-    lab::DecodeOptions opt;
-    opt.sos_id = lab::kSosId;
-    opt.eos_id = lab::kEosId;
-    opt.max_length = std::max<long>(opt.max_length, task_->max_target_tokens() + 1);
-    opt.top_k = std::min<long>(opt.top_k, model_.config().tgt_vocab);
-    return opt;
-  }
-
-  val tokens_js(const std::vector<int32_t>& ids) const {
-    val a = val::array();
-    for (int32_t id : ids) a.call<void>("push", val(task_->target_vocab().token(id)));
-    return a;
-  }
-
-  val top_js(const std::vector<lab::TokenProb>& top) const {
-    val a = val::array();
-    for (const lab::TokenProb& t : top) {
-      val o = val::object();
-      o.set("token", val(task_->target_vocab().token(t.id)));
-      o.set("prob", val(t.prob));
-      a.call<void>("push", o);
-    }
-    return a;
-  }
-
-  std::unique_ptr<lab::Task> task_;
-  lab::TaskOptions task_options_;
-  lab::Seq2SeqModel model_;
-  TrainSettings settings_;
-  lab::Rng rng_;
-  long step_ = 0;
+  lab::Seq2SeqSession session_;
 };
 
-// Factories: the new session or {error}. val(T&&) moves the session into a heap object whose
-// JS handle owns it: handle.delete() runs ~Seq2SeqSession and frees it.
+// Factories: the new handle or {error}. val(T&&) moves the handle into a heap object whose JS
+// handle owns it: handle.delete() runs ~Seq2SeqHandle and frees it.
 val create_seq2seq_js(val config) {
-  return guarded([&] { return val(Seq2SeqSession::from_js(config)); });
+  return guarded(
+      [&] { return val(Seq2SeqHandle(lab::Seq2SeqSession(session_config_from_js(config)))); });
 }
 
 val load_seq2seq_js(val bytes) {
-  return guarded([&] { return val(Seq2SeqSession::from_file(bytes)); });
+  return guarded([&] {
+    return val(
+        Seq2SeqHandle(lab::Seq2SeqSession::load(labjs::bytes_from_js(bytes, "loadSeq2Seq()"))));
+  });
 }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_seq2seq) {
-  emscripten::class_<Seq2SeqSession>("Seq2SeqSession")
-      .function("train", &Seq2SeqSession::train)
-      .function("evaluate", &Seq2SeqSession::evaluate)
-      .function("translate", &Seq2SeqSession::translate)
-      .function("save", &Seq2SeqSession::save)
-      .function("info", &Seq2SeqSession::info);
+  emscripten::class_<Seq2SeqHandle>("Seq2SeqSession")
+      .function("train", &Seq2SeqHandle::train)
+      .function("evaluate", &Seq2SeqHandle::evaluate)
+      .function("translate", &Seq2SeqHandle::translate)
+      .function("save", &Seq2SeqHandle::save)
+      .function("info", &Seq2SeqHandle::info);
   emscripten::function("createSeq2Seq", &create_seq2seq_js);
   emscripten::function("loadSeq2Seq", &load_seq2seq_js);
 }

@@ -5,7 +5,12 @@
 // Types: shared/types/seq2seq.d.ts.
 
 function unwrap(result) {
-  if (result && typeof result.error === 'string') throw new Error(result.error);
+  if (result && typeof result.error === 'string') {
+    const error = new Error(result.error);
+    // train(): the steps of the call that completed before training diverged (for the charts).
+    if (result.completed) error.completed = result.completed;
+    throw error;
+  }
   return result;
 }
 
@@ -37,15 +42,22 @@ export class Seq2Seq {
     return this.#handle;
   }
 
-  /** Runs `steps` Adam steps; resolves the loss of each. Throws (weights kept) if training diverges. */
+  /**
+   * Runs `steps` Adam steps: the loss and teacher-forced token accuracy of each, and the step
+   * count. If training diverges it throws an Error whose `completed` holds the steps that did
+   * complete; the session keeps the state after the last of them.
+   */
   train(steps) {
     if (typeof steps !== 'number') throw new Error('train(steps): steps must be a number');
     return unwrap(this.#live().train(steps));
   }
 
-  /** Loss, token accuracy (teacher-forced) and exact match (greedy) on the task's held-out set. */
-  evaluate() {
-    return unwrap(this.#live().evaluate());
+  /**
+   * Loss, token accuracy (teacher-forced) and exact match (greedy) on the task's held-out set,
+   * or with {length, count?, seed?} on fresh reverse/copy strings of exactly that length.
+   */
+  evaluate(options) {
+    return unwrap(this.#live().evaluate(options ?? null));
   }
 
   /** Greedy decoding, or beam search with {beam: width}; with the per-step trace. */
@@ -54,7 +66,7 @@ export class Seq2Seq {
     return unwrap(this.#live().translate(text, options ?? null));
   }
 
-  /** The model as .atlb bytes (a copy). */
+  /** The session as .atlb bytes (a copy): loading them resumes training bit for bit. */
   save() {
     return unwrap(this.#live().save());
   }

@@ -20,11 +20,16 @@ Score parse_score(const std::string& name) {
 
 const char* score_name(Score score) {
   switch (score) {
-    case Score::kDot: return "dot";
-    case Score::kScaled: return "scaled";
-    case Score::kGeneral: return "general";
-    case Score::kAdditive: return "additive";
-    case Score::kCosine: return "cosine";
+    case Score::kDot:
+      return "dot";
+    case Score::kScaled:
+      return "scaled";
+    case Score::kGeneral:
+      return "general";
+    case Score::kAdditive:
+      return "additive";
+    case Score::kCosine:
+      return "cosine";
   }
   return "?";
 }
@@ -54,7 +59,9 @@ std::vector<uint8_t> build_keep(const AttentionMask& mask, long B, long N, long 
   return keep;
 }
 
-bool has_mask(const AttentionMask& mask) { return mask.causal || !mask.key_padding.empty(); }
+bool has_mask(const AttentionMask& mask) {
+  return mask.causal || !mask.key_padding.empty();
+}
 
 }  // namespace
 
@@ -97,7 +104,8 @@ void validate_attention(const AttentionInputs& in, const AttentionConfig& cfg) {
   const long N = in.query.dim(1);
   check_work_size({B, N, M}, "the attention matrix (B, N, M)");
   if (cfg.score == Score::kAdditive && !in.params.w1.empty() && in.params.w1.rank() == 2) {
-    check_work_size({B, N, M, in.params.w1.dim(0)}, "the additive score's hidden activations (B, N, M, A)");
+    check_work_size({B, N, M, in.params.w1.dim(0)},
+                    "the additive score's hidden activations (B, N, M, A)");
   }
   check_finite(in.query, "query");
   check_finite(in.key, "key");

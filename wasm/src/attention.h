@@ -51,8 +51,8 @@ struct AttentionInputs {
 };
 
 struct AttentionForward {
-  Tensor scores;   // (B, N, M) alignment a(q_n, k_m), unmasked
-  Tensor scaled;   // (B, N, M) what enters the softmax: scores / √D, scores / temperature, or scores
+  Tensor scores;  // (B, N, M) alignment a(q_n, k_m), unmasked
+  Tensor scaled;  // (B, N, M) what enters the softmax: scores / √D, scores / temperature, or scores
   Tensor weights;  // (B, N, M) softmax over keys; exactly 0 where masked
   Tensor output;   // (B, N, Dv) weights · V
   // Kept for backward only.
@@ -87,8 +87,8 @@ struct SelfAttentionForward {
   // heads are split out, (B·H, N, Dh), the same memory as PyTorch's (B, H, N, Dh) after transpose.
   AttentionInputs qkv;
   AttentionForward attn;  // scores … output; multi-head: batch axis B·H, e.g. weights (B·H, N, N)
-  Tensor context;  // multi-head: heads combined (B, N, D)
-  Tensor output;   // (B, N, D): attn.output for self-attention, context Woᵀ + bo for multi-head
+  Tensor context;         // multi-head: heads combined (B, N, D)
+  Tensor output;  // (B, N, D): attn.output for self-attention, context Woᵀ + bo for multi-head
 };
 
 struct ProjectionGrads {

@@ -19,7 +19,8 @@ void linear_forward(float* y, const float* x, const float* w, const float* b, lo
 void linear_backward(float* dx, float* dw, float* db, const float* dy, const float* x,
                      const float* w, long R, long I, long O);
 
-// y[t] = table[ids[t]]  ids (T), table (V, C), y (T, C). Throws InputError for an id outside [0, V).
+// y[t] = table[ids[t]]  ids (T), table (V, C), y (T, C). Throws InputError for an id outside [0,
+// V).
 void embedding_forward(float* y, const int32_t* ids, const float* table, long T, long V, long C);
 // dtable[ids[t]] += dy[t]
 void embedding_backward(float* dtable, const float* dy, const int32_t* ids, long T, long C);

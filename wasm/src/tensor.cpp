@@ -10,7 +10,8 @@ Tensor::Tensor(std::vector<long> s, float fill) : shape(std::move(s)) {
   data.assign(static_cast<size_t>(shape_numel(shape, "tensor")), fill);
 }
 
-Tensor::Tensor(std::vector<long> s, std::vector<float> d) : shape(std::move(s)), data(std::move(d)) {
+Tensor::Tensor(std::vector<long> s, std::vector<float> d)
+    : shape(std::move(s)), data(std::move(d)) {
   long n = shape_numel(shape, "tensor");
   if (n != static_cast<long>(data.size())) {
     throw InputError("tensor has " + std::to_string(data.size()) + " values but shape " +
@@ -25,7 +26,9 @@ long Tensor::dim(int axis) const {
   return shape[static_cast<size_t>(a)];
 }
 
-void Tensor::zero() { std::fill(data.begin(), data.end(), 0.0f); }
+void Tensor::zero() {
+  std::fill(data.begin(), data.end(), 0.0f);
+}
 
 std::string shape_str(const std::vector<long>& shape) {
   std::ostringstream s;

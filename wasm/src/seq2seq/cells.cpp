@@ -8,6 +8,10 @@
 #include "ops.h"
 #include "tensor.h"
 
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
+
 namespace lab {
 
 namespace {
@@ -27,7 +31,154 @@ ArrF sigmoid(const ArrF& a) {
   return 1.0f / (1.0f + (-a).exp());
 }
 
+// C (R, N) = A (R, K) · B (N, K)ᵀ [+ bias (N)], every matrix row-major with its own row stride.
+// The recurrent h W_hhᵀ (R = B, one step) and the input projection are this product. Natively
+// Eigen does it well (AVX GEMV / GEMM). Eigen 3.4 has no WebAssembly SIMD packet math, so in wasm
+// its kernels run scalar (the profile of the note's recipe: ~40% of a training step in Eigen's
+// scalar gebp / gemv); there this hand-written f32x4 kernel takes over: 2 rows of A × 4 rows of
+// B per block, K in steps of 4, a transpose-add to finish the 4 dot products of a block.
+void gemm_nt(float* C, long ldc, const float* A, long lda, const float* B, const float* bias,
+             long R, long N, long K) {
+#ifdef __wasm_simd128__
+  if (K % 4 == 0 && N % 4 == 0) {
+    auto sum4 = [](v128_t a0, v128_t a1, v128_t a2, v128_t a3) {
+      // [Σa0, Σa1, Σa2, Σa3]
+      const v128_t s01 = wasm_f32x4_add(wasm_i32x4_shuffle(a0, a1, 0, 4, 2, 6),
+                                        wasm_i32x4_shuffle(a0, a1, 1, 5, 3, 7));
+      const v128_t s23 = wasm_f32x4_add(wasm_i32x4_shuffle(a2, a3, 0, 4, 2, 6),
+                                        wasm_i32x4_shuffle(a2, a3, 1, 5, 3, 7));
+      return wasm_f32x4_add(wasm_i32x4_shuffle(s01, s23, 0, 1, 4, 5),
+                            wasm_i32x4_shuffle(s01, s23, 2, 3, 6, 7));
+    };
+    long r = 0;
+    for (; r + 2 <= R; r += 2) {
+      const float* a0p = A + r * lda;
+      const float* a1p = a0p + lda;
+      for (long n = 0; n < N; n += 4) {
+        const float* b0p = B + n * K;
+        v128_t c00 = wasm_f32x4_splat(0.0f), c01 = c00, c02 = c00, c03 = c00;
+        v128_t c10 = c00, c11 = c00, c12 = c00, c13 = c00;
+        for (long k = 0; k < K; k += 4) {
+          const v128_t a0 = wasm_v128_load(a0p + k), a1 = wasm_v128_load(a1p + k);
+          const v128_t b0 = wasm_v128_load(b0p + k), b1 = wasm_v128_load(b0p + K + k);
+          const v128_t b2 = wasm_v128_load(b0p + 2 * K + k), b3 = wasm_v128_load(b0p + 3 * K + k);
+          c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(a0, b0));
+          c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(a0, b1));
+          c02 = wasm_f32x4_add(c02, wasm_f32x4_mul(a0, b2));
+          c03 = wasm_f32x4_add(c03, wasm_f32x4_mul(a0, b3));
+          c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(a1, b0));
+          c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(a1, b1));
+          c12 = wasm_f32x4_add(c12, wasm_f32x4_mul(a1, b2));
+          c13 = wasm_f32x4_add(c13, wasm_f32x4_mul(a1, b3));
+        }
+        v128_t y0 = sum4(c00, c01, c02, c03), y1 = sum4(c10, c11, c12, c13);
+        if (bias) {
+          const v128_t bv = wasm_v128_load(bias + n);
+          y0 = wasm_f32x4_add(y0, bv);
+          y1 = wasm_f32x4_add(y1, bv);
+        }
+        wasm_v128_store(C + r * ldc + n, y0);
+        wasm_v128_store(C + (r + 1) * ldc + n, y1);
+      }
+    }
+    for (; r < R; ++r) {
+      const float* ap = A + r * lda;
+      for (long n = 0; n < N; n += 4) {
+        const float* b0p = B + n * K;
+        v128_t c0 = wasm_f32x4_splat(0.0f), c1 = c0, c2 = c0, c3 = c0;
+        for (long k = 0; k < K; k += 4) {
+          const v128_t a = wasm_v128_load(ap + k);
+          c0 = wasm_f32x4_add(c0, wasm_f32x4_mul(a, wasm_v128_load(b0p + k)));
+          c1 = wasm_f32x4_add(c1, wasm_f32x4_mul(a, wasm_v128_load(b0p + K + k)));
+          c2 = wasm_f32x4_add(c2, wasm_f32x4_mul(a, wasm_v128_load(b0p + 2 * K + k)));
+          c3 = wasm_f32x4_add(c3, wasm_f32x4_mul(a, wasm_v128_load(b0p + 3 * K + k)));
+        }
+        v128_t y = sum4(c0, c1, c2, c3);
+        if (bias) y = wasm_f32x4_add(y, wasm_v128_load(bias + n));
+        wasm_v128_store(C + r * ldc + n, y);
+      }
+    }
+    return;
+  }
+#endif
+  StepMap c(C, R, N, Eigen::OuterStride<>(ldc));
+  c.noalias() = CStepMap(A, R, K, Eigen::OuterStride<>(lda)) * CMapR(B, N, K).transpose();
+  if (bias) c.rowwise() += CMapRowV(bias, N);
+}
+
+// C (R, K) += A (R, N) · B (N, K), row-major, C and A with their own row strides: the backward
+// of gemm_nt (dh += dh_proj W_hh). Eigen natively; in wasm a plain axpy loop that clang turns
+// into f32x4 code (no reduction, so no reassociation needed).
+void gemm_nn_acc(float* C, long ldc, const float* A, long lda, const float* B, long R, long N,
+                 long K) {
+#ifdef __wasm_simd128__
+  for (long r = 0; r < R; ++r) {
+    float* __restrict c = C + r * ldc;
+    const float* a = A + r * lda;
+    long n = 0;
+    // four rows of B per pass over c: a quarter of the loads and stores of c
+    for (; n + 4 <= N; n += 4) {
+      const float a0 = a[n], a1 = a[n + 1], a2 = a[n + 2], a3 = a[n + 3];
+      if (a0 == 0.0f && a1 == 0.0f && a2 == 0.0f && a3 == 0.0f) continue;  // padded rows
+      const float* __restrict b0 = B + n * K;
+      const float* __restrict b1 = b0 + K;
+      const float* __restrict b2 = b1 + K;
+      const float* __restrict b3 = b2 + K;
+      for (long k = 0; k < K; ++k) c[k] += a0 * b0[k] + a1 * b1[k] + a2 * b2[k] + a3 * b3[k];
+    }
+    for (; n < N; ++n) {
+      const float an = a[n];
+      const float* __restrict b = B + n * K;
+      for (long k = 0; k < K; ++k) c[k] += an * b[k];
+    }
+  }
+#else
+  StepMap(C, R, K, Eigen::OuterStride<>(ldc)).noalias() +=
+      CStepMap(A, R, N, Eigen::OuterStride<>(lda)) * CMapR(B, N, K);
+#endif
+}
+
 }  // namespace
+
+void linear_backward_small(float* dx, float* dw, float* db, const float* dy, const float* x,
+                           const float* w, long R, long I, long O) {
+#ifdef __wasm_simd128__
+  if (R <= kSmallRows) {
+    // dx += dy W
+    if (dx) gemm_nn_acc(dx, I, dy, O, w, R, O, I);
+    // dW += dyᵀ x: row o of dW gathers dy[r, o] x[r, :] over the R rows
+    if (dw) {
+      for (long o = 0; o < O; ++o) {
+        float* __restrict dwo = dw + o * I;
+        long r = 0;
+        for (; r + 4 <= R; r += 4) {  // four rows of x per pass over the row of dW
+          const float a0 = dy[r * O + o], a1 = dy[(r + 1) * O + o];
+          const float a2 = dy[(r + 2) * O + o], a3 = dy[(r + 3) * O + o];
+          if (a0 == 0.0f && a1 == 0.0f && a2 == 0.0f && a3 == 0.0f) continue;
+          const float* __restrict x0 = x + r * I;
+          const float* __restrict x1 = x0 + I;
+          const float* __restrict x2 = x1 + I;
+          const float* __restrict x3 = x2 + I;
+          for (long i = 0; i < I; ++i) dwo[i] += a0 * x0[i] + a1 * x1[i] + a2 * x2[i] + a3 * x3[i];
+        }
+        for (; r < R; ++r) {
+          const float a = dy[r * O + o];
+          const float* __restrict xr = x + r * I;
+          for (long i = 0; i < I; ++i) dwo[i] += a * xr[i];
+        }
+      }
+    }
+    // db += Σ_r dy
+    if (db) {
+      for (long r = 0; r < R; ++r) {
+        for (long o = 0; o < O; ++o) db[o] += dy[r * O + o];
+      }
+    }
+    return;
+  }
+#endif
+  linear_backward(dx, dw, db, dy, x, w, R, I, O);
+}
 
 int cell_gate_count(CellKind kind) {
   switch (kind) {
@@ -92,7 +243,7 @@ void cell_forward(CellActivations& act, const CellWeights& w, const float* x,
   const bool lstm = s.kind == CellKind::kLstm;
 
   // x_proj = x W_ihᵀ + b_ih     all B·S steps in one GEMM: the inputs do not depend on the state
-  linear_forward(act.x_proj.data(), x, w.w_ih, w.b_ih, B * S, E, GH);
+  gemm_nt(act.x_proj.data(), GH, x, E, w.w_ih, w.b_ih, B * S, GH, E);
 
   // The running state lives in h_last / c_last (B, Hd): after the loop it is the final state.
   MapR h(act.h_last.data(), B, Hd);
@@ -109,15 +260,10 @@ void cell_forward(CellActivations& act, const CellWeights& w, const float* x,
       c.setZero();
     }
   }
-  CMapR W_hh(w.w_hh, GH, Hd);
-  CMapRowV b_hh(w.b_hh, GH);
-
   for (long t = 0; t < S; ++t) {
     step_rows(act.h_prev, t, B, S, Hd) = h;
-    StepMap h_proj = step_rows(act.h_proj, t, B, S, GH);
     // h_proj = h W_hhᵀ + b_hh   (B, G·Hd): the only sequential GEMM
-    h_proj.noalias() = h * W_hh.transpose();
-    h_proj.rowwise() += b_hh;
+    gemm_nt(act.h_proj.data() + t * GH, S * GH, act.h_last.data(), Hd, w.w_hh, w.b_hh, B, GH, Hd);
 
     for (long b = 0; b < B; ++b) {
       const long row = b * S + t;
@@ -190,8 +336,6 @@ void cell_backward(CellGrads& g, float* dx, float* dh0, float* dc0, CellScratch&
   } else {
     std::fill(scratch.dc.begin(), scratch.dc.end(), 0.0f);
   }
-  CMapR W_hh(w.w_hh, GH, Hd);
-
   for (long t = S - 1; t >= 0; --t) {
     for (long b = 0; b < B; ++b) {
       const long row = b * S + t;
@@ -256,17 +400,18 @@ void cell_backward(CellGrads& g, float* dx, float* dh0, float* dc0, CellScratch&
       }
     }
     // dh_prev += dh_proj W_hh     (padded rows of dh_proj are zero)
-    MapR(scratch.dh_next.data(), B, Hd).noalias() += step_rows(scratch.dh_proj, t, B, S, GH) * W_hh;
+    gemm_nn_acc(scratch.dh_next.data(), Hd, scratch.dh_proj.data() + t * GH, S * GH, w.w_hh, B, GH,
+                Hd);
     scratch.dh.swap(scratch.dh_next);
   }
   if (dh0) MapR(dh0, B, Hd) += CMapR(scratch.dh.data(), B, Hd);
   if (lstm && dc0) MapR(dc0, B, Hd) += CMapR(scratch.dc.data(), B, Hd);
 
   // dW_ih += dx_projᵀ x,  db_ih += Σ dx_proj,  dx += dx_proj W_ih      (one GEMM each, all steps)
-  linear_backward(dx, g.dw_ih, g.db_ih, scratch.dx_proj.data(), x, w.w_ih, B * S, E, GH);
+  linear_backward_small(dx, g.dw_ih, g.db_ih, scratch.dx_proj.data(), x, w.w_ih, B * S, E, GH);
   // dW_hh += dh_projᵀ h_prev,  db_hh += Σ dh_proj
-  linear_backward(nullptr, g.dw_hh, g.db_hh, scratch.dh_proj.data(), act.h_prev.data(), w.w_hh,
-                  B * S, Hd, GH);
+  linear_backward_small(nullptr, g.dw_hh, g.db_hh, scratch.dh_proj.data(), act.h_prev.data(),
+                        w.w_hh, B * S, Hd, GH);
 }
 
 }  // namespace lab

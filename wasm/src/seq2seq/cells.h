@@ -90,4 +90,12 @@ void cell_backward(CellGrads& g, float* dx, float* dh0, float* dc0, CellScratch&
                    const int32_t* lengths, const float* dout, const float* dh_last,
                    const float* dc_last);
 
+// ops.h's linear_backward (dx += dy W, dW += dyᵀ x, db += Σ dy; any output may be null) for
+// the few-row products of batch-1 training: in wasm, where Eigen 3.4 has no SIMD kernels, rows up
+// to kSmallRows take f32x4 loops instead of Eigen's scalar GEMM (the profile of the note's
+// recipe: ~45% of a step). Natively, and for more rows, it is linear_backward itself.
+constexpr long kSmallRows = 64;
+void linear_backward_small(float* dx, float* dw, float* db, const float* dy, const float* x,
+                           const float* w, long R, long I, long O);
+
 }  // namespace lab

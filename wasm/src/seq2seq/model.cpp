@@ -73,6 +73,8 @@ void Seq2SeqModel::forward(const Batch& batch) {
 
   const float* context = nullptr;
   if (config_.attention) {
+    throw_if_diverged(w.enc.out);
+    throw_if_diverged(w.dec.out);
     // One attention call for all T steps: the note's decoder does not feed the context back.
     std::copy(w.dec.out.begin(), w.dec.out.end(), w.attn_in.query.data.begin());
     std::copy(w.enc.out.begin(), w.enc.out.end(), w.attn_in.key.data.begin());
@@ -111,8 +113,8 @@ void Seq2SeqModel::backward(const Batch& batch) {
                          : config_.attention      ? w.concat.data()
                                                   : w.dec.out.data();
   // dfeature += dlogits W_out,  dW_out += dlogitsᵀ feature,  db_out += Σ dlogits
-  linear_backward(w.dfeature.data(), g(ix_.out_w), g(ix_.out_b), w.dlogits.data(), feature,
-                  p(ix_.out_w), BT, F, Vt);
+  linear_backward_small(w.dfeature.data(), g(ix_.out_w), g(ix_.out_b), w.dlogits.data(), feature,
+                        p(ix_.out_w), BT, F, Vt);
 
   const float* ddec_out = w.dfeature.data();  // (B, T, Hd) without attention
   if (config_.attention) {
@@ -120,8 +122,8 @@ void Seq2SeqModel::backward(const Batch& batch) {
     if (config_.attentional_tanh) {
       // d(pre-tanh) = dfeature ⊙ (1 − dense²)
       tanh_backward(w.ddense_pre.data(), w.dfeature.data(), w.dense.data(), BT * Hd);
-      linear_backward(w.dconcat.data(), g(ix_.dense_w), g(ix_.dense_b), w.ddense_pre.data(),
-                      w.concat.data(), p(ix_.dense_w), BT, 2 * Hd, Hd);
+      linear_backward_small(w.dconcat.data(), g(ix_.dense_w), g(ix_.dense_b), w.ddense_pre.data(),
+                            w.concat.data(), p(ix_.dense_w), BT, 2 * Hd, Hd);
       dconcat = w.dconcat.data();
     }
     // Split d[dec_out; context] (B·T, 2Hd) into its two halves.
@@ -210,13 +212,18 @@ void Seq2SeqModel::adam_step(const AdamOptions& options) {
   if (!grads_valid_) {
     throw InputError("adam_step needs the gradients of a forward_backward with a finite loss");
   }
-  const double norm = grad_l2_norm(grads_);
-  if (!std::isfinite(norm)) {
-    throw NonFiniteError(
-        "the gradient norm is not finite: training diverged; the step was not "
-        "applied");
+  try {
+    // A NaN/Inf gradient makes Adam's first moment non-finite, so adam_update refuses it too;
+    // only the message differs. Checking first would cost one more pass over every parameter.
+    adam_update(params_, adam_, grads_, options, adam_scratch_);
+  } catch (const NonFiniteError&) {
+    if (!std::isfinite(grad_l2_norm(grads_))) {
+      throw NonFiniteError(
+          "the gradient norm is not finite: training diverged; the step was not "
+          "applied");
+    }
+    throw;
   }
-  adam_update(params_, adam_, grads_, options, adam_scratch_);
 }
 
 }  // namespace lab

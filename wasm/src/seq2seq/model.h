@@ -134,6 +134,12 @@ class Seq2SeqModel {
   void adam_step(const AdamOptions& options);
   const AdamState& adam_state() const { return adam_; }
   void reset_optimizer() { adam_.reset(num_params()); }
+  // Restores a saved optimiser state (resuming a run). Throws InputError unless both moments
+  // have num_params() finite values, every second moment is >= 0 and the step is >= 0.
+  void set_adam_state(AdamState state);
+  // (B, T, Vt) logits of the last forward_backward / loss_only / evaluate: what the trainer reads
+  // the token accuracy of a training batch from, without a second forward pass.
+  const std::vector<float>& last_logits() const;
 
   // ---- inference, one sentence at a time
   // Runs the encoder over src[0, length) (length = src.size() when negative) and returns the

@@ -76,6 +76,8 @@ DecoderStepResult Seq2SeqModel::decoder_step(const DecoderState& state, int32_t 
   AttentionForward attn;
   if (config_.attention) {
     // The new decoder output (1, 1, Hd) attends over all S encoder outputs (1, S, Hd).
+    throw_if_diverged(w.dec.out);
+    throw_if_diverged(memory.outputs);
     AttentionInputs in;
     in.query = Tensor({1, 1, Hd}, w.dec.out);
     in.key = Tensor({1, S, Hd}, memory.outputs);

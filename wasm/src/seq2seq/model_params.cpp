@@ -259,6 +259,36 @@ void Seq2SeqModel::set_param(const std::string& name, const std::vector<float>& 
   grads_valid_ = false;
 }
 
+void Seq2SeqModel::set_adam_state(AdamState state) {
+  const size_t P = params_.size();
+  if (state.exp_avg.size() != P || state.exp_avg_sq.size() != P) {
+    throw InputError("optimizer state has " + std::to_string(state.exp_avg.size()) + " and " +
+                     std::to_string(state.exp_avg_sq.size()) + " moment values but the model has " +
+                     std::to_string(P) + " parameters");
+  }
+  if (state.step < 0) throw InputError("optimizer step must be >= 0");
+  for (size_t i = 0; i < P; ++i) {
+    if (!std::isfinite(state.exp_avg[i]) || !(state.exp_avg_sq[i] >= 0.0f) ||
+        !std::isfinite(state.exp_avg_sq[i])) {
+      throw InputError("optimizer moment " + std::to_string(i) +
+                       " is not finite (or the second moment is negative)");
+    }
+  }
+  adam_ = std::move(state);
+}
+
+const std::vector<float>& Seq2SeqModel::last_logits() const {
+  return ws_->logits;
+}
+
+void throw_if_diverged(const std::vector<float>& states) {
+  for (float x : states) {
+    if (!std::isfinite(x)) {
+      throw NonFiniteError("the recurrent states are not finite: the weights have diverged");
+    }
+  }
+}
+
 ScoreParams score_params(const Seq2SeqConfig& config, const std::vector<ParamView>& table,
                          const std::vector<float>& params) {
   ScoreParams sp;

@@ -46,6 +46,10 @@ struct Seq2SeqModel::Workspace {
 // F: width of the features entering the output layer.
 long output_features(const Seq2SeqConfig& config);
 
+// Diverged weights surface first as non-finite recurrent states: throws NonFiniteError saying so,
+// before the attention layer would reject its (internal) query with a confusing message.
+void throw_if_diverged(const std::vector<float>& states);
+
 // Copies the score function's weights out of the flat buffer into the attention API's struct.
 ScoreParams score_params(const Seq2SeqConfig& config, const std::vector<ParamView>& table,
                          const std::vector<float>& params);

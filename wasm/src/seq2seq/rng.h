@@ -12,6 +12,11 @@ class Rng {
  public:
   explicit Rng(uint64_t seed) : state_(seed) {}
 
+  // The whole generator is this one word: saving it and restoring it with set_state() (or
+  // Rng(state())) continues the exact same stream, which is what a resumed training run needs.
+  uint64_t state() const { return state_; }
+  void set_state(uint64_t state) { state_ = state; }
+
   uint64_t next_u64() {
     uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;

@@ -1,0 +1,117 @@
+// `attention-lab translate`, `evaluate` and `info` (train is in train.mjs).
+import { statSync } from 'node:fs';
+import { readModel } from './session.mjs';
+import { RuntimeError, UsageError } from './options.mjs';
+import { attentionTable, fixed, pct, show, table, toJSON } from './format.mjs';
+
+const f32 = (x) => Number(x.toPrecision(6)); // 0.0010000000474974513 → 0.001
+
+function topText(top) {
+  return top.map((t) => `${show(t.token)} ${t.prob.toFixed(3)}`).join('  ');
+}
+
+/** The best hypothesis's nodes, root first, from the beam tree. */
+function beamPath(beams, hyp) {
+  const path = [];
+  for (let t = hyp.step, n = hyp.node; t >= 0 && n >= 0; n = beams.steps[t][n].parent, --t) path.unshift(beams.steps[t][n]);
+  return path;
+}
+
+export function translate(lab, o, positionals, print) {
+  const sentence = positionals.join(' ');
+  if (positionals.length === 0) throw new UsageError('translate needs a sentence, e.g. attention-lab translate --model FILE "咖哥 喜欢 小冰"');
+  if (sentence.trim() === '') throw new UsageError('the sentence is empty');
+  const model = readModel(lab, o.model);
+  const info = model.info();
+  const options = { topK: Math.min(o['top-k'], info.targetVocabSize) };
+  if (o.beam !== undefined) options.beam = o.beam;
+  if (o['max-length'] !== undefined) options.maxLength = o['max-length'];
+  let r;
+  try {
+    r = model.translate(sentence, options);
+  } catch (e) {
+    throw new UsageError(e.message); // the sentence: too long, …
+  }
+  if (o.json) return print(toJSON(r));
+
+  const steps = r.beams ? beamPath(r.beams, r.beams.hypotheses[0]) : r.steps;
+  const unknown = r.source.some((t) => t.unknown);
+  const labels = r.source.map((t) => show(t.text) + (t.unknown ? '*' : ''));
+  print(r.text === '' ? '(empty translation)' : r.text);
+  if (!r.finished) print(`(no <eos> within ${steps.length} tokens: the translation is cut off; see --max-length)`);
+  print('');
+  print(`source (${info.sourceTokenizer}, ${r.source.length} tokens): ${labels.join(' ')}` +
+    (unknown ? '\n  * unknown: not in the vocabulary, encoded as <unk>' : ''));
+  print('');
+  print(r.beams ? `decoding: beam search, width ${r.beams.width}; the best hypothesis, step by step:` : 'decoding: greedy');
+  print(table([['step', 'token', 'prob', `top ${options.topK}`],
+    ...steps.map((s, i) => [String(i + 1), show(s.token), s.prob.toFixed(3), topText(s.top)])], 'rlrl').map((l) => `  ${l}`).join('\n'));
+  print('');
+  if (!info.attention) {
+    print('attention: none (the model was trained with --attention none)');
+  } else {
+    print('attention (rows: output tokens, columns: source tokens; each row sums to 1):');
+    print(attentionTable(labels, steps.map((s) => s.token), steps.map((s) => s.attention), { shades: o.shade })
+      .map((l) => `  ${l}`).join('\n'));
+  }
+  if (r.beams) {
+    print('');
+    print('hypotheses (best first; score = log-probability / length^α):');
+    print(table([['#', 'score', 'log-prob', 'finished', 'text'],
+      ...r.beams.hypotheses.map((h, i) => [String(i + 1), h.score.toFixed(4), h.logProb.toFixed(4), h.finished ? 'yes' : 'no',
+        h.text === '' ? '(empty)' : h.text])], 'rrrll').map((l) => `  ${l}`).join('\n'));
+  }
+}
+
+export function evaluate(lab, o, print) {
+  const model = readModel(lab, o.model);
+  const info = model.info();
+  if (o.length === undefined && o.seed !== undefined) throw new UsageError('--seed only applies with --length');
+  if (o.length !== undefined && !['reverse', 'copy'].includes(info.task)) {
+    throw new UsageError(`--length applies to the reverse and copy tasks only (this model is a ${info.task} model)`);
+  }
+  let options;
+  if (o.length !== undefined) options = { length: o.length, count: o.count ?? 200, seed: o.seed ?? 1 };
+  else if (o.count !== undefined) options = { maxExamples: o.count };
+  let ev;
+  try {
+    ev = model.evaluate(options);
+  } catch (e) {
+    throw new (options ? UsageError : RuntimeError)(e.message);
+  }
+  if ((options?.length !== undefined && ev.examples !== options.count) || (options?.maxExamples && ev.examples > options.maxExamples)) {
+    throw new RuntimeError(`this version of attention-lab ignores ${options.length ? '--length' : '--count'} (its evaluate() takes no options yet)`);
+  }
+  if (o.json) return print(toJSON({ task: info.task, ...options, ...ev }));
+  const set = options?.length !== undefined ? `${ev.examples} fresh strings of length ${options.length} (seed ${options.seed})`
+    : ev.heldOutIsTrainingData ? `its ${ev.examples} training pairs (the note's task has no held-out set)`
+    : `${ev.examples} held-out examples`;
+  print(`${info.task} model after ${info.step} steps, on ${set}:`);
+  print(table([
+    ['loss', `${fixed(ev.loss)}  (cross-entropy per target token, teacher-forced)`],
+    ['token accuracy', `${pct(ev.tokenAccuracy)}  (teacher-forced argmax)`],
+    ['exact match', `${pct(ev.exactMatch)}  (greedy translation equals the reference)`],
+  ], 'll').map((l) => `  ${l}`).join('\n'));
+}
+
+export function info(lab, o, print) {
+  const model = readModel(lab, o.model);
+  const i = model.info();
+  if (o.json) return print(toJSON({ file: o.model, bytes: statSync(o.model).size, ...i }));
+  print(table([
+    ['file', `${o.model} (${(statSync(o.model).size / 1024).toFixed(0)} KiB)`],
+    ['task', i.task],
+    ['cell', i.cell],
+    ['hidden', String(i.hidden)],
+    ['embedding', String(i.embedding)],
+    ['attention', i.attention ? `${i.score}${i.attentionalTanh ? ', with the tanh layer' : ''}` : 'none'],
+    ['source vocabulary', `${i.sourceVocabSize} tokens (${i.sourceTokenizer}; <pad> <sos> <eos> <unk> included)`],
+    ['target vocabulary', `${i.targetVocabSize} tokens (${i.targetTokenizer})`],
+    ['parameters', i.parameterCount.toLocaleString('en-US')],
+    ['steps trained', i.step.toLocaleString('en-US')],
+    ['batch size', String(i.batchSize)],
+    ['learning rate', String(f32(i.learningRate))],
+    ['clip norm', i.clipNorm > 0 ? String(f32(i.clipNorm)) : 'off'],
+    ['seed', String(i.seed)],
+  ], 'll').join('\n'));
+}

@@ -1,0 +1,67 @@
+// Text output of the CLI: terminal widths (CJK characters take two columns), number formats and
+// the attention matrix as an aligned table.
+
+function charWidth(cp) {
+  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
+  if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
+  if ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
+      (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) ||
+      (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1faff) ||
+      (cp >= 0x20000 && cp <= 0x3fffd)) return 2;
+  return 1;
+}
+
+/** Columns the string takes in a terminal. */
+export function width(s) {
+  let w = 0;
+  for (const ch of s) w += charWidth(ch.codePointAt(0));
+  return w;
+}
+
+export const padEnd = (s, w) => s + ' '.repeat(Math.max(0, w - width(s)));
+export const padStart = (s, w) => ' '.repeat(Math.max(0, w - width(s))) + s;
+
+/** A token as shown in tables: visible spaces and control characters. */
+export function show(token) {
+  if (token === ' ') return '␣';
+  return token.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+export const pct = (x) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '-');
+export const fixed = (x, d = 4) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+
+const SHADES = [' ', '░', '▒', '▓', '█'];
+const shade = (v) => SHADES[Math.min(4, Math.max(0, Math.round(v * 4)))];
+
+/**
+ * Rows and columns of strings → aligned lines. align: one 'l' or 'r' per column; by default
+ * column 0 is left-aligned and the others right-aligned (numbers).
+ */
+export function table(rows, align = '') {
+  const widths = [];
+  for (const r of rows) r.forEach((c, j) => { widths[j] = Math.max(widths[j] ?? 0, width(c)); });
+  const left = (j) => (align[j] ?? (j === 0 ? 'l' : 'r')) === 'l';
+  return rows.map((r) => r.map((c, j) => (left(j) ? padEnd(c, widths[j]) : padStart(c, widths[j]))).join('  ').trimEnd());
+}
+
+/**
+ * The attention matrix: one row per output token (the weights it gave the source tokens), one
+ * column per source token; values 0.00–1.00, optionally followed by a shade character.
+ */
+export function attentionTable(sourceLabels, outputTokens, rows, { shades = false } = {}) {
+  const header = ['', ...sourceLabels.map(show)];
+  const body = rows.map((weights, i) => [show(outputTokens[i]),
+    ...Array.from(weights, (v) => (shades ? `${v.toFixed(2)}${shade(v)}` : v.toFixed(2)))]);
+  return table([header, ...body]);
+}
+
+/** "1m05s" */
+export function duration(ms) {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${(ms / 1000).toFixed(1)}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+/** JSON with typed arrays as plain arrays. */
+export function toJSON(value) {
+  return JSON.stringify(value, (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v), 2);
+}

@@ -1,0 +1,63 @@
+// `attention-lab` command line: dispatch, help, and the error policy. Every failure becomes ONE
+// line `attention-lab: <message>` on stderr and an exit code (2: usage, 1: runtime, 130: Ctrl-C);
+// every Seq2Seq session is deleted before returning, whatever happened.
+import { readFileSync } from 'node:fs';
+import { COMMANDS, UsageError, RuntimeError, commandHelp, mainHelp, parseCommand } from './options.mjs';
+import { loadLab, release } from './session.mjs';
+import { train } from './train.mjs';
+import { translate, evaluate, info } from './commands.mjs';
+
+function version() {
+  return JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
+}
+
+const print = (s) => process.stdout.write(`${s}\n`);
+
+async function run(argv) {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(mainHelp(version()));
+    return 0;
+  }
+  if (command === '--version' || command === '-v') {
+    print(version());
+    return 0;
+  }
+  if (!Object.hasOwn(COMMANDS, command)) {
+    const what = command.startsWith('-') ? `unknown option '${command}' before the command` : `unknown command '${command}'`;
+    throw new UsageError(`${what} (the commands are ${Object.keys(COMMANDS).join(', ')}; see 'attention-lab --help')`);
+  }
+  const parsed = parseCommand(command, rest);
+  if (parsed.help) {
+    process.stdout.write(commandHelp(command));
+    return 0;
+  }
+  const lab = await loadLab();
+  const o = parsed.values;
+  if (command === 'train') await train(lab, o, print);
+  else if (command === 'translate') translate(lab, o, parsed.positionals, print);
+  else if (command === 'evaluate') evaluate(lab, o, print);
+  else info(lab, o, print);
+  return 0;
+}
+
+/** Runs the CLI on `argv` (without node and the script); resolves to the exit code. */
+export async function main(argv) {
+  process.stdout.on('error', (e) => {
+    if (e.code !== 'EPIPE') return;
+    release(); // `attention-lab … | head`: the reader is gone, stop quietly
+    process.exit(0);
+  });
+  try {
+    return await run(argv);
+  } catch (e) {
+    const usage = e instanceof UsageError;
+    const known = usage || e instanceof RuntimeError;
+    const message = String(known ? e.message : `internal error: ${e?.message ?? e}`).replace(/\s*\n\s*/g, ' ');
+    process.stderr.write(`attention-lab: ${message}\n`);
+    if (!known && process.env.ATTENTION_LAB_DEBUG) process.stderr.write(`${e?.stack}\n`);
+    return e.exitCode ?? (usage ? 2 : 1);
+  } finally {
+    release();
+  }
+}

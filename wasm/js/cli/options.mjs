@@ -1,0 +1,189 @@
+// Command-line options of `attention-lab` (bin/attention-lab.mjs): one table per command, from
+// which both the parser (node:util parseArgs, strict) and the --help text are made, so the help
+// always lists every option with its default. Bad input throws UsageError (exit code 2).
+import { parseArgs } from 'node:util';
+
+export class UsageError extends Error {}
+export class RuntimeError extends Error {}
+
+export const TASKS = ['note', 'dates', 'reverse', 'copy'];
+export const CELLS = ['rnn', 'gru', 'lstm'];
+export const ATTENTION = ['dot', 'scaled', 'general', 'additive', 'cosine', 'none'];
+
+// kind: 'int' | 'number' | 'choice' | 'text' | 'flag'. `default` is what the command uses when
+// the option is absent (undefined: required, or the core's own default as the help says).
+const model = { kind: 'text', arg: 'FILE', required: true, help: 'model file written by `attention-lab train`' };
+const json = { kind: 'flag', help: 'print JSON instead of text' };
+
+export const COMMANDS = {
+  train: {
+    usage: 'attention-lab train --task NAME --steps N --out FILE [options]',
+    summary: 'train a Seq2Seq model on a task and write it to a model file',
+    options: {
+      task: { kind: 'choice', choices: TASKS, required: true, listed: true, help: 'the task: note (the 5 Chinese → English pairs), dates (dates → ISO), reverse or copy (letter strings)' },
+      cell: { kind: 'choice', choices: CELLS, default: 'rnn', help: 'recurrent cell' },
+      hidden: { kind: 'int', min: 1, max: 4096, default: 128, help: 'hidden size' },
+      embedding: { kind: 'int', min: 0, max: 4096, default: 0, help: 'embedding size; 0: same as --hidden' },
+      attention: { kind: 'choice', choices: ATTENTION, default: 'dot', help: 'score function of the Luong attention, or none' },
+      'attentional-tanh': { kind: 'flag', help: "add Luong's tanh(W_c[dec; ctx] + b_c) layer (needs attention)" },
+      batch: { kind: 'int', min: 1, max: 1024, help: 'batch size (default: 1 for note, its recipe; 32 otherwise)' },
+      lr: { kind: 'number', positive: true, default: 0.001, help: "Adam's learning rate" },
+      clip: { kind: 'number', min: 0, default: 0, help: 'clip the gradient norm to this before each step; 0: off' },
+      seed: { kind: 'int', min: 0, max: 2147483647, default: 1, help: 'seed of the weights, the data and the batches' },
+      steps: { kind: 'int', min: 1, max: 10000000, required: true, help: 'Adam steps to train' },
+      'eval-every': { kind: 'int', min: 0, max: 10000000, default: 200, help: 'evaluate on the held-out set every N steps and at the end; 0: never' },
+      'eval-examples': { kind: 'int', min: 0, max: 10000, default: 500, help: 'held-out examples per evaluation while training; 0: all' },
+      'log-every': { kind: 'int', min: 1, max: 10000000, default: 50, help: 'print a progress line every N steps' },
+      out: { kind: 'text', arg: 'FILE', required: true, help: 'where to write the model (at the end, or the last good state on Ctrl-C)' },
+    },
+  },
+  translate: {
+    usage: 'attention-lab translate --model FILE [options] "SENTENCE"',
+    summary: 'translate a sentence and show the decoding steps and the attention matrix',
+    positional: 'SENTENCE',
+    options: {
+      model,
+      beam: { kind: 'int', min: 1, max: 64, help: 'beam search with this width (default: greedy decoding)' },
+      'top-k': { kind: 'int', min: 1, max: 1024, default: 3, help: 'candidates shown per decoding step' },
+      'max-length': { kind: 'int', min: 1, max: 1024, help: "output tokens at most, <eos> included (default: the task's longest target + 1, at least 32)" },
+      shade: { kind: 'flag', help: 'add a shade character ( ░▒▓█) to each attention cell' },
+      json: { kind: 'flag', help: 'print the full trace as JSON instead' },
+    },
+  },
+  evaluate: {
+    usage: 'attention-lab evaluate --model FILE [--length L [--count N] [--seed S]] [--json]',
+    summary: 'loss, token accuracy and exact match on the held-out set (or at one length)',
+    options: {
+      model,
+      length: { kind: 'int', min: 1, max: 64, help: 'reverse/copy: evaluate on fresh strings of this length instead of the held-out set' },
+      count: { kind: 'int', min: 1, max: 10000, help: 'examples: with --length, how many (default 200); without, use only the first N held-out examples (default all)' },
+      seed: { kind: 'int', min: 0, max: 2147483647, help: 'seed of the --length strings (default 1)' },
+      json,
+    },
+  },
+  info: {
+    usage: 'attention-lab info --model FILE [--json]',
+    summary: 'configuration, vocabulary sizes, parameter count and steps trained of a model file',
+    options: { model, json },
+  },
+};
+
+function optionLabel(name, spec) {
+  if (spec.kind === 'flag') return `--${name}`;
+  const arg = spec.arg ?? (spec.kind === 'choice' ? 'NAME' : spec.kind === 'int' ? 'N' : spec.kind === 'number' ? 'X' : 'TEXT');
+  return `--${name} ${arg}`;
+}
+
+function optionHelp(spec) {
+  const parts = [spec.help];
+  if (spec.kind === 'choice' && !spec.listed) parts.push(`one of ${spec.choices.join(', ')}`);
+  if (spec.kind === 'int') parts.push(`${spec.min}–${spec.max}`);
+  if (spec.required) parts.push('required');
+  else if (spec.default !== undefined && spec.kind !== 'flag') parts.push(`default ${spec.default}`);
+  return parts.join('; ');
+}
+
+export function commandHelp(name) {
+  const c = COMMANDS[name];
+  const rows = Object.entries(c.options).map(([n, s]) => [optionLabel(n, s), optionHelp(s)]);
+  rows.push(['-h, --help', 'show this help']);
+  const w = Math.max(...rows.map(([l]) => l.length)) + 2;
+  return [`${c.summary}.`, '', `usage: ${c.usage}`, '', 'options:', ...rows.map(([l, h]) => `  ${l.padEnd(w)}${h}`), ''].join('\n');
+}
+
+export function mainHelp(version) {
+  const names = Object.keys(COMMANDS);
+  const w = Math.max(...names.map((n) => n.length)) + 2;
+  return [
+    `attention-lab ${version}: train, run and inspect the Seq2Seq attention models of AttentionLab`,
+    '',
+    'usage: attention-lab <command> [options]',
+    '',
+    'commands:',
+    ...names.map((n) => `  ${n.padEnd(w)}${COMMANDS[n].summary}`),
+    '',
+    'options:',
+    '  -h, --help     show this help (or `attention-lab <command> --help` for a command)',
+    '  -v, --version  print the version',
+    '',
+    'examples:',
+    '  attention-lab train --task dates --cell lstm --hidden 64 --batch 128 --steps 2000 --out dates.model',
+    '  attention-lab translate --model dates.model "JAN 23, 2015" --beam 4',
+    '  attention-lab evaluate --model dates.model',
+    '  attention-lab info --model dates.model',
+    '',
+    'Exit codes: 0 success, 1 runtime error (unreadable or corrupt file, diverged training), 2 usage error,',
+    '130 interrupted (Ctrl-C; train still writes the last good model).',
+    '',
+  ].join('\n');
+}
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+function convert(name, spec, raw) {
+  if (spec.kind === 'flag') return raw;
+  if (spec.kind === 'text') {
+    if (raw === '') throw new UsageError(`--${name} must not be empty`);
+    return raw;
+  }
+  if (spec.kind === 'choice') {
+    if (!spec.choices.includes(raw)) throw new UsageError(`unknown ${name} '${raw}' for --${name} (expected ${spec.choices.join(', ')})`);
+    return raw;
+  }
+  const v = NUMBER.test(raw.trim()) ? Number(raw) : NaN;
+  if (spec.kind === 'int') {
+    if (!Number.isInteger(v) || v < spec.min || v > spec.max) {
+      throw new UsageError(`--${name} must be a whole number in [${spec.min}, ${spec.max}] (got '${raw}')`);
+    }
+    return v;
+  }
+  if (!Number.isFinite(v) || (spec.positive && !(v > 0)) || (spec.min !== undefined && v < spec.min)) {
+    const what = spec.positive ? 'a positive number' : `a number ≥ ${spec.min}`;
+    throw new UsageError(`--${name} must be ${what} (got '${raw}')`);
+  }
+  return v;
+}
+
+function parseError(e, command) {
+  const first = String(e.message).split('\n')[0];
+  const see = `see 'attention-lab ${command} --help'`;
+  switch (e.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return new UsageError(`${first.replace(/^Unknown option/, 'unknown option')} for '${command}' (${see})`);
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return new UsageError(`unexpected argument ${first.match(/'.*'/)?.[0] ?? ''} for '${command}' (${see})`);
+    default: {
+      const m = first.match(/Option '(--[\w-]+)/);
+      if (m && /ambiguous/.test(first)) return new UsageError(`${m[1]} needs a value; for a value starting with '-' write ${m[1]}=VALUE`);
+      if (m && /missing/.test(first)) return new UsageError(`${m[1]} needs a value (${see})`);
+      if (m && /does not take/.test(first)) return new UsageError(`${m[1]} does not take a value`);
+      return new UsageError(first);
+    }
+  }
+}
+
+/** Parses the arguments after the command name. Returns {help} or {values, positionals}. */
+export function parseCommand(command, args) {
+  const c = COMMANDS[command];
+  const options = { help: { type: 'boolean', short: 'h' } };
+  for (const [n, s] of Object.entries(c.options)) options[n] = { type: s.kind === 'flag' ? 'boolean' : 'string' };
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: Boolean(c.positional) });
+  } catch (e) {
+    if (typeof e.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS')) throw parseError(e, command);
+    throw e;
+  }
+  if (parsed.values.help) return { help: true };
+  const values = {};
+  for (const [n, s] of Object.entries(c.options)) {
+    const raw = parsed.values[n];
+    if (raw === undefined) {
+      if (s.required) throw new UsageError(`${command} needs --${n} (see 'attention-lab ${command} --help')`);
+      values[n] = s.kind === 'flag' ? false : s.default;
+    } else {
+      values[n] = convert(n, s, raw);
+    }
+  }
+  return { values, positionals: parsed.positionals };
+}

@@ -1,0 +1,161 @@
+// Seq2SeqSession::save / load: the session ⇄ an .atlb file (model_file.h). The header schema
+// and its version are documented in docs/model-format.md ("The Seq2Seq header").
+#include <cinttypes>
+#include <cstdio>
+#include <string>
+
+#include "seq2seq/model_file.h"
+#include "seq2seq/session.h"
+#include "seq2seq/vocab.h"
+
+namespace lab {
+
+namespace {
+
+constexpr const char* kFileKind = "attention-lab/seq2seq";
+// 1: weights only (the first development builds; no "version" key). 2: a resumable session.
+constexpr long kSessionFileVersion = 2;
+constexpr const char* kFirstMoment = "adam.exp_avg.";
+constexpr const char* kSecondMoment = "adam.exp_avg_sq.";
+
+// 64-bit Rng states as 16 hex digits: JSON numbers are often read as doubles (53 bits).
+std::string hex64(uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016" PRIx64, value);
+  return text;
+}
+
+uint64_t parse_hex64(const std::string& text, const std::string& what) {
+  if (text.size() != 16 || text.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    throw InputError("model file: " + what + " must be 16 lowercase hex digits");
+  }
+  return std::stoull(text, nullptr, 16);
+}
+
+Tensor slice(const std::vector<float>& flat, const ParamView& p) {
+  return Tensor(p.shape,
+                std::vector<float>(flat.begin() + p.offset, flat.begin() + p.offset + p.size));
+}
+
+// The array `name` of the file, which must have the parameter's shape.
+const std::vector<float>& array_like(const ModelFileContents& file, const std::string& name,
+                                     const ParamView& p) {
+  const Tensor& t = file.array(name);
+  if (t.shape != p.shape) {
+    throw InputError("model file array '" + name + "' has shape " + shape_str(t.shape) +
+                     " but the model needs " + shape_str(p.shape));
+  }
+  return t.data;
+}
+
+}  // namespace
+
+std::vector<uint8_t> Seq2SeqSession::save() const {
+  const SessionConfig& c = config_;
+  nlohmann::json h = nlohmann::json::object();
+  h["kind"] = kFileKind;
+  h["version"] = kSessionFileVersion;
+  h["task"] = c.task;
+  h["taskOptions"] = task_options_to_json(c.task_options);
+  h["config"] = {{"cell", cell_name(c.cell)},
+                 {"hidden", c.hidden},
+                 {"embedding", c.embedding},
+                 {"attention", c.attention},
+                 {"score", score_name(c.score)},
+                 {"attentionalTanh", c.attentional_tanh},
+                 {"seed", c.seed}};
+  h["training"] = {{"batchSize", c.batch_size},
+                   {"learningRate", c.learning_rate},
+                   {"clipNorm", c.clip_norm},
+                   {"step", step_},
+                   {"samplerState", hex64(rng_.state())},
+                   {"adamStep", model_.adam_state().step}};
+  h["sourceVocab"] = task_->source_vocab().to_json();
+  h["targetVocab"] = task_->target_vocab().to_json();
+
+  const AdamState& adam = model_.adam_state();
+  std::vector<NamedArray> arrays;
+  for (const ParamView& p : model_.param_table())
+    arrays.push_back({p.name, slice(model_.params(), p)});
+  for (const ParamView& p : model_.param_table()) {
+    arrays.push_back({kFirstMoment + p.name, slice(adam.exp_avg, p)});
+  }
+  for (const ParamView& p : model_.param_table()) {
+    arrays.push_back({kSecondMoment + p.name, slice(adam.exp_avg_sq, p)});
+  }
+  return write_model_file(h, arrays);
+}
+
+Seq2SeqSession Seq2SeqSession::load(const uint8_t* data, size_t size) {
+  const ModelFileContents file = read_model_file(data, size);
+  const nlohmann::json& h = file.header;
+  try {
+    if (h.value("kind", "") != kFileKind) {
+      throw InputError(std::string("model file is not a Seq2Seq model (header kind must be '") +
+                       kFileKind + "')");
+    }
+    if (!h.contains("version")) {
+      throw InputError(
+          "model file is a Seq2Seq file of version 1 (weights only, from a development build), "
+          "which this build cannot resume: train the model again");
+    }
+    const long version = h.at("version").get<long>();
+    if (version != kSessionFileVersion) {
+      throw InputError("model file has Seq2Seq version " + std::to_string(version) +
+                       "; this build reads version " + std::to_string(kSessionFileVersion));
+    }
+    const nlohmann::json& jc = h.at("config");
+    const nlohmann::json& jt = h.at("training");
+    SessionConfig c;
+    c.task = h.at("task").get<std::string>();
+    c.task_options = task_options_from_json(h.at("taskOptions"));
+    c.cell = parse_cell(jc.at("cell").get<std::string>().c_str());
+    c.hidden = jc.at("hidden").get<long>();
+    c.embedding = jc.at("embedding").get<long>();
+    c.attention = jc.at("attention").get<bool>();
+    c.score = parse_score(jc.at("score").get<std::string>());
+    c.attentional_tanh = jc.at("attentionalTanh").get<bool>();
+    c.seed = jc.at("seed").get<uint64_t>();
+    c.batch_size = jt.at("batchSize").get<long>();
+    c.learning_rate = jt.at("learningRate").get<double>();
+    c.clip_norm = jt.at("clipNorm").get<double>();
+    c.validate();
+    const long step = jt.at("step").get<long>();
+    if (step < 0) throw InputError("model file: training step must be >= 0");
+    const uint64_t sampler_state =
+        parse_hex64(jt.at("samplerState").get<std::string>(), "training.samplerState");
+    AdamState adam;
+    adam.step = jt.at("adamStep").get<long>();
+
+    std::unique_ptr<Task> task = make_task(c.task, c.task_options);
+    if (Vocab::from_json(h.at("sourceVocab")).tokens() != task->source_vocab().tokens() ||
+        Vocab::from_json(h.at("targetVocab")).tokens() != task->target_vocab().tokens()) {
+      throw InputError("model file's vocabularies do not match task '" + task->name() + "'");
+    }
+    Seq2SeqSession session(c, std::move(task));
+    Seq2SeqModel& model = session.model_;
+    const size_t expected = 3 * model.param_table().size();  // weights and both moments
+    if (file.arrays.size() != expected) {
+      throw InputError("model file has " + std::to_string(file.arrays.size()) +
+                       " arrays but this configuration needs " + std::to_string(expected) +
+                       " (its weights and Adam's two moments of each)");
+    }
+    adam.exp_avg.resize(model.params().size());
+    adam.exp_avg_sq.resize(model.params().size());
+    for (const ParamView& p : model.param_table()) {
+      model.set_param(p.name, array_like(file, p.name, p));
+      const std::vector<float>& m = array_like(file, kFirstMoment + p.name, p);
+      const std::vector<float>& v = array_like(file, kSecondMoment + p.name, p);
+      std::copy(m.begin(), m.end(), adam.exp_avg.begin() + p.offset);
+      std::copy(v.begin(), v.end(), adam.exp_avg_sq.begin() + p.offset);
+    }
+    model.set_adam_state(std::move(adam));
+    session.rng_.set_state(sampler_state);
+    session.step_ = step;
+    return session;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(std::string("model file header is missing or has a wrong field: ") + e.what());
+  }
+}
+
+}  // namespace lab
