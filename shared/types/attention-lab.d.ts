@@ -3,6 +3,8 @@
 // test suite checks every field listed here is present in the results.
 import type { Seq2Seq, Seq2SeqConfig } from './seq2seq.js';
 export * from './seq2seq.js';
+import type { Seq2SeqModel, Seq2SeqModelConfig } from './seq2seq-model.js';
+export * from './seq2seq-model.js';
 
 /** Row-major float32 tensor, batch first. Results always hold copies, never views of wasm memory. */
 export interface Tensor {
@@ -175,6 +177,8 @@ export interface AttentionLab {
   createSeq2Seq(config: Seq2SeqConfig): Seq2Seq;
   /** A model from Seq2Seq.save() bytes; the caller owns it and must call .delete(). */
   loadSeq2Seq(bytes: Uint8Array | ArrayBuffer): Seq2Seq;
+  /** The bare encoder-decoder (parameters by PyTorch name, id batches); caller must .delete(). */
+  createSeq2SeqModel(config: Seq2SeqModelConfig): Seq2SeqModel;
 }
 
 /** Loads the wasm module once (per JS realm) and resolves to the API. Throws JS Errors on bad input. */

@@ -1,6 +1,6 @@
 // Type-checked (never run) by tests/wasm/types.test.mjs: the README's API example, against the
 // package's published types, resolved through package.json "exports" like a user's import.
-import { loadAttentionLab, tensor, type AttentionResult, type MultiHeadResult, type Seq2Seq, type TranslateResult } from 'attention-lab';
+import { loadAttentionLab, tensor, type AttentionResult, type MultiHeadResult, type Seq2Seq, type Seq2SeqModel, type TranslateResult } from 'attention-lab';
 
 export async function example(): Promise<number> {
   const lab = await loadAttentionLab();
@@ -26,6 +26,22 @@ export async function seq2seqExample(): Promise<string> {
     const copy = lab.loadSeq2Seq(m.save());
     copy.delete();
     return `${losses[0]} ${r.text} ${r.steps?.[0]?.attention[0]} ${r.beams?.hypotheses[0]?.score}`;
+  } finally {
+    m.delete();
+  }
+}
+
+export async function seq2seqModelExample(): Promise<number> {
+  const lab = await loadAttentionLab();
+  const m: Seq2SeqModel = lab.createSeq2SeqModel({ cell: 'gru', hidden: 4, srcVocab: 5, tgtVocab: 6, attention: true, score: 'general', attentionalTanh: true, seed: 1 });
+  try {
+    const { name, shape } = m.paramNames()[0];
+    m.setParam(name, tensor(shape, new Array(shape.reduce((a, b) => a * b, 1)).fill(0.1)));
+    const batch = { src: { shape: [1, 2], data: [3, 4] }, srcLengths: [2], tgtIn: { shape: [1, 2], data: [1, 3] }, tgtOut: { shape: [1, 2], data: [3, 2] } };
+    const r = m.forwardBackward(batch);
+    const norm: number = m.clipGradNorm(1);
+    m.adamStep({ lr: 1e-3, beta1: 0.9 });
+    return r.loss + r.logits.data[0] + (r.attention?.data[0] ?? 0) + r.grads[name].data[0] + m.getParam(name).data[0] + m.loss(batch) + norm;
   } finally {
     m.delete();
   }

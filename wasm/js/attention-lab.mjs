@@ -3,6 +3,7 @@
 // serves Node, the browser main thread and Web Workers. Types: shared/types/attention-lab.d.ts.
 import createAttentionLabCore from '../../build/wasm/attention_lab_core.mjs';
 import { Seq2Seq } from './seq2seq.mjs';
+import { Seq2SeqModel } from './seq2seq-model.mjs';
 
 let loading = null;
 
@@ -73,6 +74,14 @@ class AttentionLab {
   /** A Seq2Seq model from .atlb bytes (Seq2Seq.save()). The caller owns it: call .delete(). */
   loadSeq2Seq(bytes) {
     return Seq2Seq.load(this.#core, bytes);
+  }
+
+  /**
+   * The bare encoder-decoder (no task, no vocabulary): parameters by PyTorch state-dict name,
+   * explicit id batches, gradients and Adam steps. The caller owns it: call .delete() when done.
+   */
+  createSeq2SeqModel(config) {
+    return Seq2SeqModel.create(this.#core, config);
   }
 }
 

@@ -1,0 +1,91 @@
+// Types of the bare Seq2Seq model of the `attention-lab` package (wasm/js/seq2seq-model.mjs,
+// bindings in wasm/bindings/seq2seq_model_bindings.cpp): no task or vocabulary, parameters by
+// PyTorch state-dict name, explicit id batches. Written by hand; field names match the bindings.
+import type { IdsInput, ScoreName, Tensor, TensorInput } from './attention-lab.js';
+import type { CellName } from './seq2seq.js';
+
+/** Unknown keys are an error (so a typo does not silently fall back to a default). */
+export interface Seq2SeqModelConfig {
+  /** default 'rnn' */
+  cell?: CellName;
+  /** hidden size Hd; default 128 */
+  hidden?: number;
+  /** embedding size E; default (or 0): same as hidden */
+  embedding?: number;
+  /** source vocabulary size Vs, padding id 0 included (≥ 2) */
+  srcVocab: number;
+  /** target vocabulary size Vt, padding id 0 included (≥ 2) */
+  tgtVocab: number;
+  /** Luong attention over the encoder outputs; default true */
+  attention?: boolean;
+  /** default 'dot' */
+  score?: ScoreName;
+  /** Luong's tanh(W_c [dec; ctx] + b_c) layer; needs attention. Default false */
+  attentionalTanh?: boolean;
+  /** draws the initial weights; whole number 0 – 2^53−1, default 0 */
+  seed?: number;
+}
+
+/**
+ * A padded, teacher-forced batch of token ids (whole numbers; 0 is padding in both vocabularies,
+ * and the loss ignores targets equal to 0).
+ */
+export interface Seq2SeqBatch {
+  /** (B, S) source ids; row b holds srcLengths[b] real tokens, then padding */
+  src: IdsInput;
+  /** (B) real source tokens per row, each in [1, S] */
+  srcLengths: readonly number[];
+  /** (B, T) decoder input: <sos> + target, then padding */
+  tgtIn: IdsInput;
+  /** (B, T) what the loss compares with: target + <eos>, then padding */
+  tgtOut: IdsInput;
+}
+
+export interface Seq2SeqParamInfo {
+  /** PyTorch state-dict key, e.g. 'decoder.rnn.weight_hh_l0' */
+  name: string;
+  shape: number[];
+}
+
+export interface Seq2SeqForwardBackwardResult {
+  /** mean cross-entropy over the non-pad targets */
+  loss: number;
+  /** (B, T, Vt) */
+  logits: Tensor;
+  /** (B, T, S) weights of each target step over the source; absent without attention */
+  attention?: Tensor;
+  /** the gradient of the loss for every parameter, by name */
+  grads: Record<string, Tensor>;
+}
+
+/** torch.optim.Adam's settings (weightDecay: L2 added to the gradient, not AdamW). */
+export interface AdamStepOptions {
+  lr: number;
+  /** default 0.9 */
+  beta1?: number;
+  /** default 0.999 */
+  beta2?: number;
+  /** default 1e-8 */
+  eps?: number;
+  /** default 0 */
+  weightDecay?: number;
+}
+
+/** Owns wasm memory: call delete() when done (safe twice; any other call afterwards throws). */
+export interface Seq2SeqModel {
+  /** every parameter, in the model's order */
+  paramNames(): Seq2SeqParamInfo[];
+  /** a copy of one parameter's values; throws for an unknown name (the message lists them) */
+  getParam(name: string): Tensor;
+  /** copies `value` into the parameter; its shape must equal the parameter's, values finite */
+  setParam(name: string, value: TensorInput): void;
+  forwardBackward(batch: Seq2SeqBatch): Seq2SeqForwardBackwardResult;
+  /** the loss only, no gradients */
+  loss(batch: Seq2SeqBatch): number;
+  /** one Adam step with the gradients of the last forwardBackward */
+  adamStep(options: AdamStepOptions): void;
+  /** torch.nn.utils.clip_grad_norm_; returns the norm before clipping */
+  clipGradNorm(maxNorm: number): number;
+  readonly deleted: boolean;
+  delete(): void;
+}

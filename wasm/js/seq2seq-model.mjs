@@ -1,0 +1,80 @@
+// The bare Seq2Seq model of the `attention-lab` package: a JS class around one embind
+// Seq2SeqModelHandle (wasm/bindings/seq2seq_model_bindings.cpp). No task, no vocabulary: explicit
+// id batches and parameters under PyTorch's state-dict names, to load a PyTorch state dict and
+// compare logits, losses, gradients and Adam steps number for number.
+// The wrapper OWNS the C++ object: call delete() once you are done with it (wasm memory is not
+// garbage-collected); any call after delete() throws. Every method rethrows the core's {error} as
+// a JS Error; a failed call leaves the model usable. Types: shared/types/seq2seq-model.d.ts.
+
+function unwrap(result) {
+  if (result && typeof result.error === 'string') throw new Error(result.error);
+  return result;
+}
+
+export class Seq2SeqModel {
+  #handle;
+
+  /** @internal Use AttentionLab.createSeq2SeqModel. Takes ownership of `handle`. */
+  constructor(handle) {
+    this.#handle = handle;
+  }
+
+  static create(core, config) {
+    return new Seq2SeqModel(unwrap(core.createSeq2SeqModel(config ?? null)));
+  }
+
+  #live() {
+    if (!this.#handle) throw new Error('this Seq2SeqModel has been deleted');
+    return this.#handle;
+  }
+
+  /** Every parameter in the model's order: PyTorch state-dict name and shape. */
+  paramNames() {
+    return unwrap(this.#live().paramNames());
+  }
+
+  /** A copy of one parameter's values. */
+  getParam(name) {
+    return unwrap(this.#live().getParam(name ?? null));
+  }
+
+  /** Copies `value` into the named parameter; its shape must equal the parameter's. */
+  setParam(name, value) {
+    unwrap(this.#live().setParam(name ?? null, value ?? null));
+  }
+
+  /**
+   * Teacher-forced forward and backward pass: mean cross-entropy over non-pad targets, the
+   * logits, the attention weights (attention models only) and every parameter's gradient.
+   */
+  forwardBackward(batch) {
+    return unwrap(this.#live().forwardBackward(batch ?? null));
+  }
+
+  /** The loss of a batch, without gradients. */
+  loss(batch) {
+    return unwrap(this.#live().loss(batch ?? null));
+  }
+
+  /** One torch.optim.Adam step with the gradients of the last forwardBackward. */
+  adamStep(options) {
+    unwrap(this.#live().adamStep(options ?? null));
+  }
+
+  /** torch.nn.utils.clip_grad_norm_ over every gradient; returns the norm before clipping. */
+  clipGradNorm(maxNorm) {
+    return unwrap(this.#live().clipGradNorm(maxNorm ?? null));
+  }
+
+  get deleted() {
+    return !this.#handle;
+  }
+
+  /** Frees the C++ model. Safe to call twice. */
+  delete() {
+    if (this.#handle) {
+      this.#handle.delete();
+      this.#handle = null;
+    }
+  }
+}
