@@ -31,6 +31,89 @@ ArrF sigmoid(const ArrF& a) {
   return 1.0f / (1.0f + (-a).exp());
 }
 
+#ifdef __wasm_simd128__
+// C (R, N) (+)= A (R, K) · B (K, N) [+ bias (N)] in f32x4 code, N a multiple of 8, B contiguous:
+// a 4 × 8 block of C stays in 8 registers over the whole K loop (per k: four 1-float splat loads
+// of A, two loads of B, eight multiply-adds), so no horizontal sums and no reloads of C. The
+// engine of the larger products in wasm (Eigen 3.4 has no wasm SIMD kernels).
+template <bool kAccumulate>
+void gemm_nn_kernel(float* C, long ldc, const float* A, long lda, const float* B, const float* bias,
+                    long R, long K, long N) {
+  auto finish = [&](float* c, v128_t acc, long n) {
+    if (bias) acc = wasm_f32x4_add(acc, wasm_v128_load(bias + n));
+    if (kAccumulate) acc = wasm_f32x4_add(wasm_v128_load(c), acc);
+    wasm_v128_store(c, acc);
+  };
+  long r = 0;
+  for (; r + 4 <= R; r += 4) {
+    const float* a0 = A + r * lda;
+    const float* a1 = a0 + lda;
+    const float* a2 = a1 + lda;
+    const float* a3 = a2 + lda;
+    float* c0 = C + r * ldc;
+    for (long n = 0; n < N; n += 8) {
+      v128_t c00 = wasm_f32x4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
+      v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+      const float* bp = B + n;
+      for (long k = 0; k < K; ++k, bp += N) {
+        const v128_t b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + 4);
+        const v128_t s0 = wasm_v128_load32_splat(a0 + k), s1 = wasm_v128_load32_splat(a1 + k);
+        const v128_t s2 = wasm_v128_load32_splat(a2 + k), s3 = wasm_v128_load32_splat(a3 + k);
+        c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(s0, b0));
+        c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(s0, b1));
+        c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(s1, b0));
+        c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(s1, b1));
+        c20 = wasm_f32x4_add(c20, wasm_f32x4_mul(s2, b0));
+        c21 = wasm_f32x4_add(c21, wasm_f32x4_mul(s2, b1));
+        c30 = wasm_f32x4_add(c30, wasm_f32x4_mul(s3, b0));
+        c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(s3, b1));
+      }
+      finish(c0 + n, c00, n);
+      finish(c0 + n + 4, c01, n + 4);
+      finish(c0 + ldc + n, c10, n);
+      finish(c0 + ldc + n + 4, c11, n + 4);
+      finish(c0 + 2 * ldc + n, c20, n);
+      finish(c0 + 2 * ldc + n + 4, c21, n + 4);
+      finish(c0 + 3 * ldc + n, c30, n);
+      finish(c0 + 3 * ldc + n + 4, c31, n + 4);
+    }
+  }
+  for (; r < R; ++r) {
+    const float* a0 = A + r * lda;
+    float* c0 = C + r * ldc;
+    for (long n = 0; n < N; n += 8) {
+      v128_t c00 = wasm_f32x4_splat(0.0f), c01 = c00;
+      const float* bp = B + n;
+      for (long k = 0; k < K; ++k, bp += N) {
+        const v128_t s0 = wasm_v128_load32_splat(a0 + k);
+        c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(s0, wasm_v128_load(bp)));
+        c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(s0, wasm_v128_load(bp + 4)));
+      }
+      finish(c0 + n, c00, n);
+      finish(c0 + n + 4, c01, n + 4);
+    }
+  }
+}
+
+// Bᵀ of a (N, K) row-major matrix into `out` (K, N), reusing out's capacity.
+const float* transposed(const float* B, long N, long K, std::vector<float>& out) {
+  out.resize(static_cast<size_t>(N * K));
+  for (long n = 0; n < N; ++n) {
+    for (long k = 0; k < K; ++k) out[k * N + n] = B[n * K + k];
+  }
+  return out.data();
+}
+
+// gemm_nt (below) as Bᵀ into a scratch buffer, then gemm_nn_kernel: out of line, so the batch-1
+// path of gemm_nt keeps its code.
+__attribute__((noinline)) void gemm_nt_by_transpose(float* C, long ldc, const float* A, long lda,
+                                                    const float* B, const float* bias, long R,
+                                                    long N, long K) {
+  thread_local std::vector<float> b_t;
+  gemm_nn_kernel<false>(C, ldc, A, lda, transposed(B, N, K, b_t), bias, R, K, N);
+}
+#endif
+
 // C (R, N) = A (R, K) · B (N, K)ᵀ [+ bias (N)], every matrix row-major with its own row stride.
 // The recurrent h W_hhᵀ (R = B, one step) and the input projection are this product. Natively
 // Eigen does it well (AVX GEMV / GEMM). Eigen 3.4 has no WebAssembly SIMD packet math, so in wasm
@@ -40,6 +123,12 @@ ArrF sigmoid(const ArrF& a) {
 void gemm_nt(float* C, long ldc, const float* A, long lda, const float* B, const float* bias,
              long R, long N, long K) {
 #ifdef __wasm_simd128__
+  if (R >= 32 && N % 8 == 0) {
+    // Enough rows to pay for a transpose of B (N·K floats, ≤ 1/32 of the multiply-adds): the
+    // dates recipe's input projections, head and batch-128 recurrence; not the note's batch 1.
+    gemm_nt_by_transpose(C, ldc, A, lda, B, bias, R, N, K);
+    return;
+  }
   if (K % 4 == 0 && N % 4 == 0) {
     auto sum4 = [](v128_t a0, v128_t a1, v128_t a2, v128_t a3) {
       // [Σa0, Σa1, Σa2, Σa3]
@@ -112,6 +201,10 @@ void gemm_nt(float* C, long ldc, const float* A, long lda, const float* B, const
 void gemm_nn_acc(float* C, long ldc, const float* A, long lda, const float* B, long R, long N,
                  long K) {
 #ifdef __wasm_simd128__
+  if (K % 8 == 0 && R >= 16) {  // batch 1 (one row): the axpy loop below does better
+    gemm_nn_kernel<true>(C, ldc, A, lda, B, nullptr, R, N, K);
+    return;
+  }
   for (long r = 0; r < R; ++r) {
     float* __restrict c = C + r * ldc;
     const float* a = A + r * lda;
@@ -137,6 +230,88 @@ void gemm_nn_acc(float* C, long ldc, const float* A, long lda, const float* B, l
       CStepMap(A, R, N, Eigen::OuterStride<>(lda)) * CMapR(B, N, K);
 #endif
 }
+
+#ifdef __wasm_simd128__
+// C (O, I) += A (R, O)ᵀ · X (R, I), all row-major and contiguous: the weight gradient
+// dW += dyᵀ x over every row of a batch (B·S = 3328 rows for the dates recipe). Eigen natively;
+// in wasm an f32x4 kernel: a 4 × 8 block of C stays in 8 registers while the rows stream by (one
+// 4-float load of A, four lane splats, two loads of X, eight multiply-adds per row), with the rows
+// taken in panels of kPanel so the panels of A and X stay in cache across the blocks of C.
+void gemm_tn_acc(float* C, const float* A, const float* X, long R, long O, long I) {
+  if (I % 4 == 0) {
+    constexpr long kPanel = 256;
+    for (long r0 = 0; r0 < R; r0 += kPanel) {
+      const long r1 = std::min(R, r0 + kPanel);
+      long o = 0;
+      for (; o + 4 <= O; o += 4) {
+        float* c0p = C + o * I;
+        float* c1p = c0p + I;
+        float* c2p = c1p + I;
+        float* c3p = c2p + I;
+        long i = 0;
+        for (; i + 8 <= I; i += 8) {
+          v128_t c00 = wasm_f32x4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
+          v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+          const float* ap = A + r0 * O + o;
+          const float* xp = X + r0 * I + i;
+          for (long r = r0; r < r1; ++r, ap += O, xp += I) {
+            const v128_t a = wasm_v128_load(ap);
+            const v128_t x0 = wasm_v128_load(xp), x1 = wasm_v128_load(xp + 4);
+            const v128_t a0 = wasm_i32x4_shuffle(a, a, 0, 0, 0, 0);
+            const v128_t a1 = wasm_i32x4_shuffle(a, a, 1, 1, 1, 1);
+            const v128_t a2 = wasm_i32x4_shuffle(a, a, 2, 2, 2, 2);
+            const v128_t a3 = wasm_i32x4_shuffle(a, a, 3, 3, 3, 3);
+            c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(a0, x0));
+            c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(a0, x1));
+            c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(a1, x0));
+            c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(a1, x1));
+            c20 = wasm_f32x4_add(c20, wasm_f32x4_mul(a2, x0));
+            c21 = wasm_f32x4_add(c21, wasm_f32x4_mul(a2, x1));
+            c30 = wasm_f32x4_add(c30, wasm_f32x4_mul(a3, x0));
+            c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(a3, x1));
+          }
+          auto acc = [](float* c, v128_t v) {
+            wasm_v128_store(c, wasm_f32x4_add(wasm_v128_load(c), v));
+          };
+          acc(c0p + i, c00);
+          acc(c0p + i + 4, c01);
+          acc(c1p + i, c10);
+          acc(c1p + i + 4, c11);
+          acc(c2p + i, c20);
+          acc(c2p + i + 4, c21);
+          acc(c3p + i, c30);
+          acc(c3p + i + 4, c31);
+        }
+        for (; i < I; i += 4) {
+          v128_t c0 = wasm_f32x4_splat(0.0f), c1 = c0, c2 = c0, c3 = c0;
+          for (long r = r0; r < r1; ++r) {
+            const v128_t a = wasm_v128_load(A + r * O + o);
+            const v128_t x0 = wasm_v128_load(X + r * I + i);
+            c0 = wasm_f32x4_add(c0, wasm_f32x4_mul(wasm_i32x4_shuffle(a, a, 0, 0, 0, 0), x0));
+            c1 = wasm_f32x4_add(c1, wasm_f32x4_mul(wasm_i32x4_shuffle(a, a, 1, 1, 1, 1), x0));
+            c2 = wasm_f32x4_add(c2, wasm_f32x4_mul(wasm_i32x4_shuffle(a, a, 2, 2, 2, 2), x0));
+            c3 = wasm_f32x4_add(c3, wasm_f32x4_mul(wasm_i32x4_shuffle(a, a, 3, 3, 3, 3), x0));
+          }
+          wasm_v128_store(c0p + i, wasm_f32x4_add(wasm_v128_load(c0p + i), c0));
+          wasm_v128_store(c1p + i, wasm_f32x4_add(wasm_v128_load(c1p + i), c1));
+          wasm_v128_store(c2p + i, wasm_f32x4_add(wasm_v128_load(c2p + i), c2));
+          wasm_v128_store(c3p + i, wasm_f32x4_add(wasm_v128_load(c3p + i), c3));
+        }
+      }
+      for (; o < O; ++o) {  // the last O % 4 rows of C
+        float* __restrict co = C + o * I;
+        for (long r = r0; r < r1; ++r) {
+          const float a = A[r * O + o];
+          const float* __restrict xr = X + r * I;
+          for (long i = 0; i < I; ++i) co[i] += a * xr[i];
+        }
+      }
+    }
+    return;
+  }
+  MapR(C, O, I).noalias() += CMapR(A, R, O).transpose() * CMapR(X, R, I);
+}
+#endif  // __wasm_simd128__
 
 }  // namespace
 
@@ -176,6 +351,17 @@ void linear_backward_small(float* dx, float* dw, float* db, const float* dy, con
     }
     return;
   }
+  // More rows: the same f32x4 loops for dx, a register-blocked kernel for dW (Eigen's scalar
+  // GEMM otherwise), a vectorised column sum for db.
+  if (dx) gemm_nn_acc(dx, I, dy, O, w, R, O, I);
+  if (dw) gemm_tn_acc(dw, dy, x, R, O, I);
+  if (db) {
+    for (long r = 0; r < R; ++r) {
+      const float* __restrict dyr = dy + r * O;
+      for (long o = 0; o < O; ++o) db[o] += dyr[o];
+    }
+  }
+  return;
 #endif
   linear_backward(dx, dw, db, dy, x, w, R, I, O);
 }
@@ -323,8 +509,8 @@ void cell_backward(CellGrads& g, float* dx, float* dh0, float* dc0, CellScratch&
   const long B = s.B, S = s.S, E = s.E, Hd = s.Hd, GH = s.G() * Hd;
   const bool lstm = s.kind == CellKind::kLstm;
 
-  std::fill(scratch.dx_proj.begin(), scratch.dx_proj.end(), 0.0f);
-  std::fill(scratch.dh_proj.begin(), scratch.dh_proj.end(), 0.0f);
+  // dx_proj / dh_proj: every real row is assigned below, padded rows are zeroed there (no memset
+  // of the whole (B, S, G·Hd) buffers: 3.4 MB each for the dates recipe's encoder).
   // dh, dc (B, Hd): gradient on the state after step t, starting from the final state's
   if (dh_last) {
     MapR(scratch.dh.data(), B, Hd) = CMapR(dh_last, B, Hd);
@@ -344,6 +530,8 @@ void cell_backward(CellGrads& g, float* dx, float* dh0, float* dc0, CellScratch&
       if (t >= lengths[b]) {
         // Padding kept the state, so its gradient passes through unchanged (dc stays in place).
         dh_next_b = dh_b;
+        std::fill_n(scratch.dx_proj.data() + row * GH, GH, 0.0f);
+        std::fill_n(scratch.dh_proj.data() + row * GH, GH, 0.0f);
         continue;
       }
       dh_b += CMapA(dout + row * Hd, Hd);
