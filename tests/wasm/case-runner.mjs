@@ -81,11 +81,12 @@ export function runCase(lab, c, inputs, gradOutput) {
 }
 
 /**
- * |a − e| <= rtol·(|e| + max|e|) + 1e-6, the same rule as tests/native (see the comment there):
- * relative to the element and to the tensor's scale, with a float32 floor for gradients that are
- * exactly zero in theory. Returns null when close, else a description of the first mismatch.
+ * |a − e| <= rtol·(|e| + max|e|) + absFloor, the same rule as tests/native (see the comment
+ * there): relative to the element and to the tensor's scale, with a float32 floor for gradients
+ * that are exactly zero in theory (the Seq2Seq references use none). Returns null when close, else
+ * a description of the first mismatch.
  */
-export function mismatch(actual, expected, rtol) {
+export function mismatch(actual, expected, rtol, absFloor = 1e-6) {
   if (!actual) return 'missing';
   if (JSON.stringify(actual.shape) !== JSON.stringify(expected.shape)) {
     return `shape [${actual.shape}] vs PyTorch [${expected.shape}]`;
@@ -94,7 +95,7 @@ export function mismatch(actual, expected, rtol) {
   for (const e of expected.data) scale = Math.max(scale, Math.abs(e));
   for (let i = 0; i < expected.data.length; i++) {
     const a = actual.data[i], e = expected.data[i];
-    if (!(Math.abs(a - e) <= rtol * (Math.abs(e) + scale) + 1e-6)) {
+    if (!(Math.abs(a - e) <= rtol * (Math.abs(e) + scale) + absFloor)) {
       return `index ${i}: got ${a}, PyTorch ${e} (rtol ${rtol}, scale ${scale})`;
     }
   }

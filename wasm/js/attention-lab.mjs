@@ -4,6 +4,7 @@
 import createAttentionLabCore from '../../build/wasm/attention_lab_core.mjs';
 import { Seq2Seq } from './seq2seq.mjs';
 import { Seq2SeqModel } from './seq2seq-model.mjs';
+import { unwrap } from './unwrap.mjs';
 
 let loading = null;
 
@@ -16,13 +17,6 @@ export function loadAttentionLab() {
     });
   }
   return loading;
-}
-
-// The core never throws across the wasm boundary: it returns {error} instead, and we throw here,
-// so the stack trace points at the caller and the module stays usable.
-function unwrap(result) {
-  if (result && typeof result.error === 'string') throw new Error(result.error);
-  return result;
 }
 
 class AttentionLab {

@@ -6,10 +6,7 @@
 // garbage-collected); any call after delete() throws. Every method rethrows the core's {error} as
 // a JS Error; a failed call leaves the model usable. Types: shared/types/seq2seq-model.d.ts.
 
-function unwrap(result) {
-  if (result && typeof result.error === 'string') throw new Error(result.error);
-  return result;
-}
+import { unwrap } from './unwrap.mjs';
 
 export class Seq2SeqModel {
   #handle;

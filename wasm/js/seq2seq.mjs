@@ -4,15 +4,7 @@
 // Every method rethrows the core's {error} as a JS Error; a failed call leaves the session usable.
 // Types: shared/types/seq2seq.d.ts.
 
-function unwrap(result) {
-  if (result && typeof result.error === 'string') {
-    const error = new Error(result.error);
-    // train(): the steps of the call that completed before training diverged (for the charts).
-    if (result.completed) error.completed = result.completed;
-    throw error;
-  }
-  return result;
-}
+import { unwrap } from './unwrap.mjs';
 
 function asBytes(bytes) {
   if (bytes instanceof Uint8Array) return bytes;

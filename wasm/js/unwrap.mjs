@@ -1,0 +1,11 @@
+// The core never throws across the wasm boundary: every binding returns {error} instead (with, for
+// a train() that diverged, the steps that completed). Rethrow it here as a JS Error, so the stack
+// trace points at the caller and the module stays usable.
+export function unwrap(result) {
+  if (result && typeof result.error === 'string') {
+    const error = new Error(result.error);
+    if (result.completed) error.completed = result.completed;
+    throw error;
+  }
+  return result;
+}
