@@ -71,7 +71,11 @@ void validate_mask(const AttentionMask& mask, long B, long M) {
   check_finite(mask.key_padding, "mask.keyPadding");
 }
 
-void validate_attention(const AttentionInputs& in, const AttentionConfig& cfg) {
+namespace {
+
+// Everything validate_attention checks except fully masked rows, which need the keep mask: the
+// forward builds that mask once and gets the check with it.
+void validate_inputs(const AttentionInputs& in, const AttentionConfig& cfg) {
   check_rank(in.query, 3, "query", "(batch, queries, features)");
   check_rank(in.key, 3, "key", "(batch, keys, features)");
   check_rank(in.value, 3, "value", "(batch, keys, features)");
@@ -112,12 +116,20 @@ void validate_attention(const AttentionInputs& in, const AttentionConfig& cfg) {
   check_finite(in.value, "value");
   validate_score_params(in, cfg.score);
   validate_mask(cfg.mask, B, M);
-  if (has_mask(cfg.mask)) build_keep(cfg.mask, B, N, M);
+}
+
+}  // namespace
+
+void validate_attention(const AttentionInputs& in, const AttentionConfig& cfg) {
+  validate_inputs(in, cfg);
+  if (has_mask(cfg.mask)) build_keep(cfg.mask, in.query.dim(0), in.query.dim(1), in.key.dim(1));
 }
 
 AttentionForward attention_forward(const AttentionInputs& in, const AttentionConfig& cfg) {
-  validate_attention(in, cfg);
+  validate_inputs(in, cfg);
   const long B = in.query.dim(0), N = in.query.dim(1), M = in.key.dim(1), Dv = in.value.dim(2);
+  std::vector<uint8_t> keep;  // (B, N, M); also rejects a query with every key masked
+  if (has_mask(cfg.mask)) keep = build_keep(cfg.mask, B, N, M);
   AttentionForward fwd;
   score_forward(in, cfg, fwd);
   // Finite inputs can still overflow float32 in q·k (or cos / a tiny temperature); inf − inf in
@@ -126,8 +138,6 @@ AttentionForward attention_forward(const AttentionInputs& in, const AttentionCon
 
   // weights = softmax(mask(scaled)) over the key axis
   fwd.weights = Tensor({B, N, M});
-  std::vector<uint8_t> keep;
-  if (has_mask(cfg.mask)) keep = build_keep(cfg.mask, B, N, M);
   softmax_forward(fwd.weights.ptr(), fwd.scaled.ptr(), keep.empty() ? nullptr : keep.data(), B * N,
                   M);
 
