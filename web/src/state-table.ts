@@ -1,0 +1,97 @@
+// Every setting of the app, in one table: name (the URL-hash key and the widget attribute), kind,
+// default and limits. The state (state.ts) parses and validates against this table and nothing else.
+// Names are snake_case so they work both as hash keys and as HTML attribute names; each section's
+// settings carry its prefix (dot_, s2s_, why_, self_, mh_).
+
+export type SectionId = 'why' | 'dot' | 'translate' | 'self' | 'multihead' | 'performance';
+export const SECTION_IDS: readonly SectionId[] = ['why', 'dot', 'translate', 'self', 'multihead', 'performance'];
+
+interface Base {
+  readonly name: string;
+  /** the section whose controls show it ('global': the page header) */
+  readonly section: SectionId | 'global';
+  /** one line for the README's attribute table */
+  readonly doc: string;
+}
+export interface IntProp extends Base {
+  readonly kind: 'int';
+  readonly default: number;
+  readonly min: number;
+  readonly max: number;
+}
+export interface NumberProp extends Base {
+  readonly kind: 'number';
+  readonly default: number;
+  readonly min: number;
+  readonly max: number;
+}
+export interface EnumProp extends Base {
+  readonly kind: 'enum';
+  readonly default: string;
+  readonly values: readonly string[];
+}
+export interface BoolProp extends Base {
+  readonly kind: 'bool';
+  readonly default: boolean;
+}
+export interface TextProp extends Base {
+  readonly kind: 'text';
+  readonly default: string;
+  /** in characters (code points) */
+  readonly maxLength: number;
+}
+/** A comma-separated list of finite numbers (e.g. edited matrix cells); empty: use the seed. */
+export interface NumbersProp extends Base {
+  readonly kind: 'numbers';
+  readonly default: readonly number[];
+  readonly maxLength: number;
+  readonly min: number;
+  readonly max: number;
+}
+export type PropDef = IntProp | NumberProp | EnumProp | BoolProp | TextProp | NumbersProp;
+
+const SCORES = ['dot', 'scaled', 'general', 'additive', 'cosine'] as const;
+const CELLS = ['rnn', 'gru', 'lstm'] as const;
+const MAX_SEED = 2147483647;
+
+export const PROPS = [
+  // Page
+  { name: 'lang', section: 'global', kind: 'enum', default: 'auto', values: ['auto', 'en', 'zh'], doc: 'language: auto (from the browser), en or zh' },
+  { name: 'seed', section: 'global', kind: 'int', default: 1, min: 0, max: MAX_SEED, doc: 'seed of every random draw (inputs, weights, data)' },
+  { name: 'view', section: 'global', kind: 'enum', default: 'all', values: ['all', ...SECTION_IDS], doc: 'show the whole article or one section' },
+
+  // §1 Why attention: plain vs attention Seq2Seq on the long-sequence task
+  { name: 'why_cell', section: 'why', kind: 'enum', default: 'gru', values: CELLS, doc: 'recurrent cell of both models' },
+  { name: 'why_hidden', section: 'why', kind: 'int', default: 64, min: 8, max: 256, doc: 'hidden size of both models' },
+  { name: 'why_max_len', section: 'why', kind: 'int', default: 40, min: 10, max: 60, doc: 'longest training and test sequence' },
+  { name: 'why_steps', section: 'why', kind: 'int', default: 600, min: 50, max: 5000, doc: 'training steps per model' },
+
+  // §3.1/§3.2 Dot-product and scaled dot-product
+  { name: 'dot_score', section: 'dot', kind: 'enum', default: 'scaled', values: ['dot', 'scaled'], doc: 'dot (§3.1) or scaled (§3.2)' },
+  { name: 'dot_n', section: 'dot', kind: 'int', default: 3, min: 1, max: 8, doc: 'number of queries' },
+  { name: 'dot_m', section: 'dot', kind: 'int', default: 5, min: 1, max: 8, doc: 'number of keys (= values)' },
+  { name: 'dot_d', section: 'dot', kind: 'int', default: 4, min: 1, max: 8, doc: 'feature size' },
+  { name: 'dot_q', section: 'dot', kind: 'numbers', default: [], maxLength: 64, min: -1e6, max: 1e6, doc: 'query values, row by row (empty: drawn from the seed)' },
+  { name: 'dot_k', section: 'dot', kind: 'numbers', default: [], maxLength: 64, min: -1e6, max: 1e6, doc: 'key (= value) values, row by row (empty: drawn from the seed)' },
+  { name: 'dot_sweep_d', section: 'dot', kind: 'int', default: 64, min: 1, max: 1024, doc: 'feature size of the saturation demo' },
+
+  // §3.3 Encoder-decoder attention: the note's translator (and dates)
+  { name: 's2s_task', section: 'translate', kind: 'enum', default: 'note', values: ['note', 'dates'], doc: "the note's five sentences, or dates" },
+  { name: 's2s_cell', section: 'translate', kind: 'enum', default: 'rnn', values: CELLS, doc: 'recurrent cell' },
+  { name: 's2s_hidden', section: 'translate', kind: 'int', default: 128, min: 4, max: 256, doc: 'hidden size' },
+  { name: 's2s_score', section: 'translate', kind: 'enum', default: 'dot', values: ['none', ...SCORES], doc: "attention score, or none (the note's plain Seq2Seq)" },
+  { name: 's2s_lr', section: 'translate', kind: 'number', default: 0.001, min: 1e-6, max: 1, doc: "Adam's learning rate" },
+  { name: 's2s_speed', section: 'translate', kind: 'int', default: 10, min: 1, max: 200, doc: 'training steps per frame' },
+  { name: 's2s_text', section: 'translate', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence to translate' },
+  { name: 's2s_beam', section: 'translate', kind: 'int', default: 1, min: 1, max: 8, doc: 'beam width (1: greedy)' },
+
+  // §3.4/§3.5 QKV and self-attention
+  { name: 'self_text', section: 'self', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence (words separated by spaces)' },
+  { name: 'self_d', section: 'self', kind: 'int', default: 4, min: 2, max: 64, doc: 'feature size' },
+  { name: 'self_focus', section: 'self', kind: 'int', default: -1, min: -1, max: 63, doc: 'token whose attention is highlighted (-1: none)' },
+
+  // §3.6 Multi-head
+  { name: 'mh_text', section: 'multihead', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence (words separated by spaces)' },
+  { name: 'mh_d', section: 'multihead', kind: 'int', default: 4, min: 2, max: 64, doc: 'model size d' },
+  { name: 'mh_heads', section: 'multihead', kind: 'int', default: 2, min: 1, max: 64, doc: 'number of heads (must divide d)' },
+] as const satisfies readonly PropDef[];

@@ -1,0 +1,139 @@
+// The messages between the page and the one worker that owns the wasm module and every model.
+// The page never blocks on wasm: it posts a request and awaits the matching response. Results are
+// structured-cloned copies (typed arrays transferred), never views into wasm memory.
+import type {
+  AttentionArgs,
+  AttentionResult,
+  MultiHeadParams,
+  MultiHeadResult,
+  ProjectionParams,
+  SelfAttentionOptions,
+  SelfAttentionResult,
+  TensorInput,
+} from '../../../shared/types/attention-lab';
+import type {
+  EvaluateOptions,
+  EvaluateResult,
+  Seq2SeqConfig,
+  Seq2SeqInfo,
+  TrainResult,
+  TranslateOptions,
+  TranslateResult,
+} from '../../../shared/types/seq2seq';
+
+export type {
+  AttentionArgs,
+  AttentionResult,
+  EvaluateOptions,
+  EvaluateResult,
+  MultiHeadParams,
+  MultiHeadResult,
+  ProjectionParams,
+  SelfAttentionOptions,
+  SelfAttentionResult,
+  Seq2SeqConfig,
+  Seq2SeqInfo,
+  TensorInput,
+  TrainResult,
+  TranslateOptions,
+  TranslateResult,
+};
+
+/** Each request names an operation; `model` is the worker-side id of a Seq2Seq model. */
+export type Request =
+  | { op: 'attention'; args: AttentionArgs }
+  | { op: 'selfAttention'; x: TensorInput; params: ProjectionParams; options?: SelfAttentionOptions }
+  | {
+      op: 'multiHeadAttention';
+      x: TensorInput;
+      params: MultiHeadParams;
+      numHeads: number;
+      options?: SelfAttentionOptions;
+    }
+  | { op: 'seq2seq.create'; config: Seq2SeqConfig }
+  | { op: 'seq2seq.load'; bytes: Uint8Array }
+  | { op: 'seq2seq.info'; model: number }
+  | { op: 'seq2seq.train'; model: number; steps: number }
+  | { op: 'seq2seq.evaluate'; model: number; options?: EvaluateOptions }
+  | { op: 'seq2seq.translate'; model: number; text: string; options?: TranslateOptions }
+  | { op: 'seq2seq.save'; model: number }
+  | { op: 'seq2seq.delete'; model: number }
+  /** wasm heap and live-model diagnostics */
+  | { op: 'memory' }
+  /** makes the worker die (an uncaught error): tests use it to check the crash banner and restart */
+  | { op: 'debug.crash' };
+
+/** What each operation resolves to. */
+export interface ResultOf {
+  attention: AttentionResult;
+  selfAttention: SelfAttentionResult;
+  multiHeadAttention: MultiHeadResult;
+  'seq2seq.create': { model: number; info: Seq2SeqInfo };
+  'seq2seq.load': { model: number; info: Seq2SeqInfo };
+  'seq2seq.info': Seq2SeqInfo;
+  'seq2seq.train': TrainResult;
+  'seq2seq.evaluate': EvaluateResult;
+  'seq2seq.translate': TranslateResult;
+  'seq2seq.save': Uint8Array;
+  'seq2seq.delete': null;
+  memory: { heapUsed: number; memorySize: number; handles: number; models: number };
+  'debug.crash': never;
+}
+
+export type Op = Request['op'];
+
+/** page → worker */
+export interface RequestMessage {
+  id: number;
+  request: Request;
+}
+
+/** A failed request: the Error's message and, for a diverged training run, the steps that completed. */
+export interface ErrorPayload {
+  name: string;
+  message: string;
+  completed?: TrainResult;
+}
+
+/** worker → page */
+export type ResponseMessage =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: ErrorPayload };
+
+/** A Seq2Seq model living in the worker, seen from the page. */
+export interface RemoteSeq2Seq {
+  /** the worker-side id */
+  readonly model: number;
+  /** the worker generation it lives in (a restart makes older models invalid) */
+  readonly generation: number;
+  info(): Promise<Seq2SeqInfo>;
+  /** rejects with a TrainDivergedError-like Error ({completed}) when training diverges */
+  train(steps: number): Promise<TrainResult>;
+  evaluate(options?: EvaluateOptions): Promise<EvaluateResult>;
+  translate(text: string, options?: TranslateOptions): Promise<TranslateResult>;
+  save(): Promise<Uint8Array>;
+  delete(): Promise<void>;
+}
+
+/** The page's handle on the worker (web/src/worker/client.ts implements it). */
+export interface LabClient {
+  attention(args: AttentionArgs): Promise<AttentionResult>;
+  selfAttention(x: TensorInput, params: ProjectionParams, options?: SelfAttentionOptions): Promise<SelfAttentionResult>;
+  multiHeadAttention(
+    x: TensorInput,
+    params: MultiHeadParams,
+    numHeads: number,
+    options?: SelfAttentionOptions,
+  ): Promise<MultiHeadResult>;
+  createSeq2Seq(config: Seq2SeqConfig): Promise<RemoteSeq2Seq>;
+  loadSeq2Seq(bytes: Uint8Array): Promise<RemoteSeq2Seq>;
+  memory(): Promise<ResultOf['memory']>;
+  /** increases on every restart */
+  readonly generation: number;
+  /** called when the worker dies (pending requests reject with WorkerCrashedError) */
+  onCrash(listener: (error: Error) => void): () => void;
+  /** called after restart() brought up a fresh worker */
+  onRestart(listener: () => void): () => void;
+  /** a fresh worker (after a crash); models of the old one are gone */
+  restart(): void;
+}
