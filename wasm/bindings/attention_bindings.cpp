@@ -19,8 +19,9 @@ namespace {
 lab::AttentionMask mask_from_js(const val& options) {
   lab::AttentionMask mask;
   val m = options.isUndefined() || options.isNull() ? val::undefined() : options["mask"];
+  labjs::check_keys(m, {"keyPadding", "causal"}, "mask");
   mask.key_padding = optional_tensor(m, "keyPadding", "mask.keyPadding");
-  mask.causal = labjs::js_bool(m, "causal", false);
+  mask.causal = labjs::js_bool(m, "causal", false, "mask.causal");
   return mask;
 }
 
@@ -32,11 +33,16 @@ val attention_js(val args) {
   return guarded([&] {
     if (args.isUndefined() || args.isNull())
       throw lab::InputError("attention() needs {query, key, value}");
+    // A misspelt option (scores: 'dot') would otherwise silently fall back to its default.
+    labjs::check_keys(
+        args, {"query", "key", "value", "score", "temperature", "mask", "params", "gradOutput"},
+        "attention() arguments");
     lab::AttentionInputs in;
     in.query = tensor_from_js(args["query"], "query");
     in.key = tensor_from_js(args["key"], "key");
     in.value = tensor_from_js(args["value"], "value");
     val p = args["params"];
+    labjs::check_keys(p, {"w", "w1", "w2", "b", "v"}, "params");
     in.params.w = optional_tensor(p, "w", "params.w");
     in.params.w1 = optional_tensor(p, "w1", "params.w1");
     in.params.w2 = optional_tensor(p, "w2", "params.w2");
@@ -114,6 +120,7 @@ val projection_grads_to_js(const lab::ProjectionGrads& g) {
 val self_attention_js(val x_js, val params, val options) {
   return guarded([&] {
     lab::Tensor x = tensor_from_js(x_js, "x");
+    labjs::check_keys(options, {"mask", "gradOutput"}, "options");
     lab::ProjectionParams p = projections_from_js(params, false);
     lab::AttentionMask mask = mask_from_js(options);
     lab::SelfAttentionForward fwd = lab::self_attention_forward(x, p, mask);
@@ -148,6 +155,7 @@ val multi_head_js(val x_js, val params, double num_heads, val options) {
       throw lab::InputError("numHeads must be a whole number >= 1");
     }
     const long H = static_cast<long>(num_heads);
+    labjs::check_keys(options, {"mask", "gradOutput"}, "options");
     lab::ProjectionParams p = projections_from_js(params, true);
     lab::AttentionMask mask = mask_from_js(options);
     lab::SelfAttentionForward fwd = lab::multi_head_forward(x, p, H, mask);

@@ -1,12 +1,55 @@
 #include "convert.h"
 
+#include <emscripten/emscripten.h>
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
 
+using emscripten::EM_VAL;
+
+// One pass in JS instead of one embind call per element: the index of the first element of the
+// plain array `handle` that is not a number, or -1. TypedArray.set would otherwise turn "1" into 1,
+// null (what JSON.stringify makes of NaN) into 0 and true into 1 without a word.
+EM_JS(int, lab_first_non_number, (EM_VAL handle), {
+  const a = Emval.toValue(handle);
+  for (let i = 0; i < a.length; ++i) {
+    if (typeof a[i] != 'number') return i;
+  }
+  return -1;
+});
+
+// The index of the first unpaired UTF-16 surrogate of the string `handle`, or -1. Emscripten's
+// UTF-8 encoder would silently fuse a lone high surrogate with whatever follows it.
+EM_JS(int, lab_lone_surrogate_at, (EM_VAL handle), {
+  const s = Emval.toValue(handle);
+  for (let i = 0; i < s.length; ++i) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xD800 && c <= 0xDBFF) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xDC00 && d <= 0xDFFF) {
+        ++i;
+        continue;
+      }
+      return i;
+    }
+    if (c >= 0xDC00 && c <= 0xDFFF) return i;
+  }
+  return -1;
+});
+
 namespace labjs {
 
 namespace {
+
+// Throws unless every element of the plain array `data` is a number (typed arrays always are).
+void check_numbers(const val& data, const std::string& name) {
+  const int i = lab_first_non_number(data.as_handle());
+  if (i < 0) return;
+  val element = data[i];
+  const std::string type = element.isNull() ? "null" : element.typeOf().as<std::string>();
+  throw lab::InputError(name + ".data[" + std::to_string(i) + "] is " + type + ", not a number");
+}
 
 bool is_absent(const val& v) {
   return v.isUndefined() || v.isNull();
@@ -57,7 +100,7 @@ lab::Tensor tensor_from_js(const val& v, const std::string& name) {
     throw lab::InputError(name + ".data has " + std::to_string(length) + " values but shape " +
                           lab::shape_str(shape) + " needs " + std::to_string(n));
   }
-  // Non-numbers in a plain array become NaN here and are caught by the finiteness checks.
+  if (!typed) check_numbers(data, name);
   return lab::Tensor(std::move(shape), emscripten::convertJSArrayToNumberVector<float>(data));
 }
 
@@ -75,6 +118,7 @@ std::vector<int32_t> ids_from_js(const val& v, const std::string& name) {
   if (data.isUndefined() || data["length"].isUndefined() || data["length"].as<long>() != n) {
     throw lab::InputError(name + ".data must hold " + std::to_string(n) + " whole numbers");
   }
+  if (val::global("Array").call<bool>("isArray", data)) check_numbers(data, name);
   std::vector<double> raw = emscripten::convertJSArrayToNumberVector<double>(data);
   std::vector<int32_t> ids;
   for (size_t i = 0; i < raw.size(); ++i) {
@@ -98,9 +142,15 @@ val tensor_to_js(const lab::Tensor& t) {
   return out;
 }
 
-bool js_bool(const val& obj, const char* key, bool fallback) {
+bool js_bool(const val& obj, const char* key, bool fallback, const std::string& name) {
   if (is_absent(obj) || is_absent(obj[key])) return fallback;
-  return obj[key].as<bool>();
+  val v = obj[key];
+  if (!v.isTrue() && !v.isFalse()) {
+    throw lab::InputError((name.empty() ? std::string(key) : name) +
+                          " must be true or false (got " +
+                          val::global("String")(v).as<std::string>() + ")");
+  }
+  return v.isTrue();
 }
 
 double js_number(const val& obj, const char* key, double fallback, const std::string& name) {
@@ -115,6 +165,16 @@ std::string js_string(const val& obj, const char* key, const std::string& fallba
   if (is_absent(obj) || is_absent(obj[key])) return fallback;
   val v = obj[key];
   if (!v.isString()) throw lab::InputError(name + " must be a string");
+  return v.as<std::string>();
+}
+
+std::string js_text(const val& v, const std::string& name) {
+  if (!v.isString()) throw lab::InputError(name + " must be a string");
+  const int i = lab_lone_surrogate_at(v.as_handle());
+  if (i >= 0) {
+    throw lab::InputError(name + " has an unpaired UTF-16 surrogate at position " +
+                          std::to_string(i) + ", which is not valid Unicode");
+  }
   return v.as<std::string>();
 }
 

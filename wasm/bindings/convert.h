@@ -27,10 +27,16 @@ std::vector<int32_t> ids_from_js(const val& v, const std::string& name);
 // Tensor → {shape: number[], data: Float32Array} (a copy).
 val tensor_to_js(const lab::Tensor& t);
 
-bool js_bool(const val& obj, const char* key, bool fallback);
+// obj[key], which must be true or false when present ("`name` must be true or false (got 1)";
+// `name` defaults to the key).
+bool js_bool(const val& obj, const char* key, bool fallback, const std::string& name = "");
 double js_number(const val& obj, const char* key, double fallback, const std::string& name);
 std::string js_string(const val& obj, const char* key, const std::string& fallback,
                       const std::string& name);
+
+// A JS string as UTF-8; throws for a non-string or an unpaired surrogate (which the conversion
+// would otherwise turn into a different character).
+std::string js_text(const val& v, const std::string& name);
 
 // obj[key] as a whole number; absent (undefined/null) gives nullopt. Throws "`name` must be a
 // whole number (got 2.5)" for non-numbers, fractions, NaN/Inf and values outside `long`. Ranges

@@ -69,6 +69,15 @@ void validate_mask(const AttentionMask& mask, long B, long M) {
   if (mask.key_padding.empty()) return;
   check_shape(mask.key_padding, {B, M}, "mask.keyPadding");
   check_finite(mask.key_padding, "mask.keyPadding");
+  // PyTorch reads a float key_padding_mask as an additive bias, a bool one as "ignore": only 0 and
+  // 1 mean the same in both, so anything else would silently be read one way or the other.
+  for (size_t i = 0; i < mask.key_padding.data.size(); ++i) {
+    const float x = mask.key_padding.data[i];
+    if (x != 0.0f && x != 1.0f) {
+      throw InputError("mask.keyPadding must hold only 0 (attend) and 1 (ignore), but has " +
+                       std::to_string(x) + " at flat index " + std::to_string(i));
+    }
+  }
 }
 
 namespace {

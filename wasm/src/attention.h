@@ -33,7 +33,7 @@ struct ScoreParams {
 };
 
 struct AttentionMask {
-  Tensor key_padding;   // (B, M): nonzero marks a padding key that no query may attend to; or empty
+  Tensor key_padding;   // (B, M): 1 marks a padding key no query may attend to, 0 a key; or empty
   bool causal = false;  // query n attends only to keys m <= n
 };
 

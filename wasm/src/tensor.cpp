@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace lab {
 
@@ -31,11 +30,11 @@ void Tensor::zero() {
 }
 
 std::string shape_str(const std::vector<long>& shape) {
-  std::ostringstream s;
-  s << "[";
-  for (size_t i = 0; i < shape.size(); ++i) s << (i ? ", " : "") << shape[i];
-  s << "]";
-  return s.str();
+  // std::to_string, not a string stream: streams would link libc++'s whole locale machinery
+  // (~95 KB of wasm) into a module that only ever formats integers.
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
 }
 
 long shape_numel(const std::vector<long>& shape, const std::string& name) {
@@ -78,10 +77,8 @@ void check_shape(const Tensor& t, const std::vector<long>& shape, const std::str
 void check_finite(const Tensor& t, const std::string& name) {
   for (size_t i = 0; i < t.data.size(); ++i) {
     if (!std::isfinite(t.data[i])) {
-      std::ostringstream s;
-      s << name << " contains " << (std::isnan(t.data[i]) ? "NaN" : "an infinite value")
-        << " at flat index " << i;
-      throw InputError(s.str());
+      throw InputError(name + " contains " + (std::isnan(t.data[i]) ? "NaN" : "an infinite value") +
+                       " at flat index " + std::to_string(i));
     }
   }
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "seq2seq/vocab.h"
@@ -16,6 +17,11 @@ namespace {
 constexpr long kEvalChunk = 256;           // examples per teacher-forced evaluation batch
 constexpr long kDefaultLengthCount = 200;  // evaluate({length}) examples when count is absent
 constexpr uint64_t kDefaultLengthSeed = 1;
+// A training loss above this many times that of a uniform guess (ln Vt nats per token) means the
+// model puts its probability mass on wrong tokens with logit gaps in the thousands: the run has
+// diverged even though every number is still finite (Adam at lr 1e6 gives losses near 1e7).
+// Sound runs stay far below: at lr 1, the note, dates and reverse tasks peak under 30 ln Vt.
+constexpr double kDivergedLossFactor = 1000.0;
 // Mixed into the seed so that the batch sampler's stream differs from the weight init's.
 constexpr uint64_t kSamplerSeedMix = 0x5EED5EED5EED5EEDULL;
 
@@ -110,6 +116,14 @@ TrainResult Seq2SeqSession::train(long steps) {
     const Batch batch = task_->sample_batch(rng_, config_.batch_size);
     try {
       const float loss = model_.forward_backward(batch);
+      const double diverged_loss = kDivergedLossFactor * std::log(static_cast<double>(Vt));
+      if (loss > diverged_loss) {
+        char shown[32];
+        std::snprintf(shown, sizeof shown, "%.3g", static_cast<double>(loss));
+        throw InputError(std::string("the loss ") + shown + " is over " +
+                         std::to_string(static_cast<long>(kDivergedLossFactor)) +
+                         " times that of a uniform guess");
+      }
       // Read before the update: the accuracy of the same forward pass as the loss.
       const TokenCount count = count_correct(model_.last_logits(), batch, Vt);
       if (config_.clip_norm > 0) model_.clip_grad_norm(static_cast<float>(config_.clip_norm));
@@ -223,6 +237,21 @@ TranslateResult Seq2SeqSession::translate(const std::string& text,
   }
   result.text = target_vocab.decode_text(result.output);
   return result;
+}
+
+namespace {
+std::vector<std::string> user_tokens(const Vocab& vocab) {
+  const std::vector<std::string>& all = vocab.tokens();
+  return {all.begin() + kNumReservedTokens, all.end()};
+}
+}  // namespace
+
+std::vector<std::string> Seq2SeqSession::source_vocabulary() const {
+  return user_tokens(task_->source_vocab());
+}
+
+std::vector<std::string> Seq2SeqSession::target_vocabulary() const {
+  return user_tokens(task_->target_vocab());
 }
 
 }  // namespace lab

@@ -136,6 +136,12 @@ class Seq2SeqSession {
     return load(bytes.data(), bytes.size());
   }
 
+  // The tokens a user can type (source) or the model can write (target), in id order, without
+  // the reserved <pad>, <sos>, <eos> and <unk>: token i has id i + kNumReservedTokens. For a
+  // front end that offers the vocabulary as clickable words.
+  std::vector<std::string> source_vocabulary() const;
+  std::vector<std::string> target_vocabulary() const;
+
   const SessionConfig& config() const { return config_; }
   const Task& task() const { return *task_; }
   const Seq2SeqModel& model() const { return model_; }

@@ -1,8 +1,10 @@
 // Seq2SeqSession::save / load: the session ⇄ an .atlb file (model_file.h). The header schema
 // and its version are documented in docs/model-format.md ("The Seq2Seq header").
 #include <cinttypes>
+#include <climits>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 
 #include "seq2seq/model_file.h"
 #include "seq2seq/session.h"
@@ -30,6 +32,41 @@ uint64_t parse_hex64(const std::string& text, const std::string& what) {
     throw InputError("model file: " + what + " must be 16 lowercase hex digits");
   }
   return std::stoull(text, nullptr, 16);
+}
+
+// The header field obj[key], named `path` in messages. It must be present and of the JSON type T
+// needs, so that nothing is converted silently: nlohmann's get<long>() would truncate 2.5 to 2
+// and wrap 2^32 + 1 to 1 in wasm32, and get<uint64_t>() would wrap -1.
+template <class T>
+T field(const nlohmann::json& obj, const char* key, const std::string& path) {
+  if (!obj.is_object() || !obj.contains(key)) {
+    throw InputError("model file header has no '" + path + "'");
+  }
+  const nlohmann::json& v = obj.at(key);
+  bool ok = false;
+  const char* expected = "";
+  if constexpr (std::is_same_v<T, bool>) {
+    ok = v.is_boolean(), expected = "true or false";
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    ok = v.is_string(), expected = "a string";
+  } else if constexpr (std::is_same_v<T, double>) {
+    ok = v.is_number(), expected = "a number";
+  } else if constexpr (std::is_unsigned_v<T>) {
+    ok = v.is_number_unsigned(), expected = "a whole number >= 0";
+  } else {
+    static_assert(std::is_same_v<T, long>);
+    ok = (v.is_number_unsigned() && v.get<uint64_t>() <= static_cast<uint64_t>(LONG_MAX)) ||
+         (v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() >= LONG_MIN &&
+          v.get<int64_t>() <= LONG_MAX);
+    expected = "a whole number within the range of long";
+  }
+  if (!ok) {
+    std::string shown = v.dump();
+    if (shown.size() > 40) shown = shown.substr(0, 40) + "…";
+    throw InputError("model file header field '" + path + "' must be " + expected + " (got " +
+                     shown + ")");
+  }
+  return v.get<T>();
 }
 
 Tensor slice(const std::vector<float>& flat, const ParamView& p) {
@@ -99,33 +136,40 @@ Seq2SeqSession Seq2SeqSession::load(const uint8_t* data, size_t size) {
           "model file is a Seq2Seq file of version 1 (weights only, from a development build), "
           "which this build cannot resume: train the model again");
     }
-    const long version = h.at("version").get<long>();
+    const long version = field<long>(h, "version", "version");
     if (version != kSessionFileVersion) {
       throw InputError("model file has Seq2Seq version " + std::to_string(version) +
                        "; this build reads version " + std::to_string(kSessionFileVersion));
     }
+    if (!h.contains("config") || !h.contains("training")) {
+      throw InputError("model file header needs both 'config' and 'training'");
+    }
     const nlohmann::json& jc = h.at("config");
     const nlohmann::json& jt = h.at("training");
     SessionConfig c;
-    c.task = h.at("task").get<std::string>();
+    c.task = field<std::string>(h, "task", "task");
+    if (!h.contains("taskOptions")) throw InputError("model file header has no 'taskOptions'");
     c.task_options = task_options_from_json(h.at("taskOptions"));
-    c.cell = parse_cell(jc.at("cell").get<std::string>().c_str());
-    c.hidden = jc.at("hidden").get<long>();
-    c.embedding = jc.at("embedding").get<long>();
-    c.attention = jc.at("attention").get<bool>();
-    c.score = parse_score(jc.at("score").get<std::string>());
-    c.attentional_tanh = jc.at("attentionalTanh").get<bool>();
-    c.seed = jc.at("seed").get<uint64_t>();
-    c.batch_size = jt.at("batchSize").get<long>();
-    c.learning_rate = jt.at("learningRate").get<double>();
-    c.clip_norm = jt.at("clipNorm").get<double>();
+    c.cell = parse_cell(field<std::string>(jc, "cell", "config.cell").c_str());
+    c.hidden = field<long>(jc, "hidden", "config.hidden");
+    c.embedding = field<long>(jc, "embedding", "config.embedding");
+    c.attention = field<bool>(jc, "attention", "config.attention");
+    c.score = parse_score(field<std::string>(jc, "score", "config.score"));
+    c.attentional_tanh = field<bool>(jc, "attentionalTanh", "config.attentionalTanh");
+    c.seed = field<uint64_t>(jc, "seed", "config.seed");
+    c.batch_size = field<long>(jt, "batchSize", "training.batchSize");
+    c.learning_rate = field<double>(jt, "learningRate", "training.learningRate");
+    c.clip_norm = field<double>(jt, "clipNorm", "training.clipNorm");
     c.validate();
-    const long step = jt.at("step").get<long>();
+    const long step = field<long>(jt, "step", "training.step");
     if (step < 0) throw InputError("model file: training step must be >= 0");
-    const uint64_t sampler_state =
-        parse_hex64(jt.at("samplerState").get<std::string>(), "training.samplerState");
+    const uint64_t sampler_state = parse_hex64(
+        field<std::string>(jt, "samplerState", "training.samplerState"), "training.samplerState");
     AdamState adam;
-    adam.step = jt.at("adamStep").get<long>();
+    adam.step = field<long>(jt, "adamStep", "training.adamStep");
+    // Adam divides by 1 − β^t: a negative t would give the next step an infinite or reversed
+    // update, a corrupted model rather than an error.
+    if (adam.step < 0) throw InputError("model file: training.adamStep must be >= 0");
 
     std::unique_ptr<Task> task = make_task(c.task, c.task_options);
     if (Vocab::from_json(h.at("sourceVocab")).tokens() != task->source_vocab().tokens() ||

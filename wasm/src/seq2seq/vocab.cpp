@@ -16,6 +16,25 @@ bool in_range(unsigned char c, unsigned char lo, unsigned char hi) {
   return c >= lo && c <= hi;
 }
 
+// Bytes of the whitespace character at text[pos] (Unicode's White_Space property), or 0. Beyond
+// ASCII: U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F and U+3000, the
+// ideographic space that Chinese input methods type between words.
+size_t space_length(std::string_view text, size_t pos) {
+  auto byte = [&](size_t i) -> unsigned char {
+    return pos + i < text.size() ? static_cast<unsigned char>(text[pos + i]) : 0;
+  };
+  const unsigned char b0 = byte(0), b1 = byte(1), b2 = byte(2);
+  if (is_ascii_space(b0)) return 1;
+  if (b0 == 0xC2 && (b1 == 0x85 || b1 == 0xA0)) return 2;
+  if (b0 == 0xE1 && b1 == 0x9A && b2 == 0x80) return 3;
+  if (b0 == 0xE2 && b1 == 0x80 &&
+      (in_range(b2, 0x80, 0x8A) || b2 == 0xA8 || b2 == 0xA9 || b2 == 0xAF))
+    return 3;
+  if (b0 == 0xE2 && b1 == 0x81 && b2 == 0x9F) return 3;
+  if (b0 == 0xE3 && b1 == 0x80 && b2 == 0x80) return 3;
+  return 0;
+}
+
 // Length of the well-formed UTF-8 sequence starting at text[pos], or 0 when it is malformed.
 // Follows the table of RFC 3629 §4, which excludes overlong forms, surrogates and > U+10FFFF.
 size_t utf8_sequence_length(std::string_view text, size_t pos) {
@@ -52,11 +71,20 @@ size_t utf8_sequence_length(std::string_view text, size_t pos) {
   return length;
 }
 
-std::string_view trim_ascii_space(std::string_view text) {
-  size_t begin = 0, end = text.size();
-  while (begin < end && is_ascii_space(static_cast<unsigned char>(text[begin]))) ++begin;
-  while (end > begin && is_ascii_space(static_cast<unsigned char>(text[end - 1]))) --end;
-  return text.substr(begin, end - begin);
+// `text` without leading and trailing whitespace; `text` is valid UTF-8.
+std::string_view trim_space(std::string_view text) {
+  size_t begin = 0;
+  while (size_t n = space_length(text, begin)) begin += n;
+  size_t end = begin, last_end = begin;  // end of the last non-space character
+  while (end < text.size()) {
+    if (size_t n = space_length(text, end)) {
+      end += n;
+    } else {
+      end += utf8_sequence_length(text, end);
+      last_end = end;
+    }
+  }
+  return text.substr(begin, last_end - begin);
 }
 
 bool is_reserved(std::string_view token) {
@@ -75,8 +103,8 @@ void check_token(std::string_view token, Tokenizer kind) {
   }
   check_utf8(token);
   if (kind == Tokenizer::kWords) {
-    for (char c : token) {
-      if (is_ascii_space(static_cast<unsigned char>(c))) {
+    for (size_t pos = 0; pos < token.size(); pos += utf8_sequence_length(token, pos)) {
+      if (space_length(token, pos)) {
         throw InputError("vocabulary token '" + std::string(token) +
                          "' contains whitespace, which the words tokenizer splits on");
       }
@@ -113,14 +141,14 @@ std::vector<std::string_view> tokenize(std::string_view text, Tokenizer kind) {
   if (kind == Tokenizer::kWords) {
     size_t pos = 0;
     while (pos < text.size()) {
-      while (pos < text.size() && is_ascii_space(static_cast<unsigned char>(text[pos]))) ++pos;
+      while (size_t n = space_length(text, pos)) pos += n;
       size_t start = pos;
-      // Every byte of a multi-byte sequence is >= 0x80, so it can never look like a space.
-      while (pos < text.size() && !is_ascii_space(static_cast<unsigned char>(text[pos]))) ++pos;
+      // Whole characters only (validated above), so a space is never found inside one.
+      while (pos < text.size() && !space_length(text, pos)) pos += utf8_sequence_length(text, pos);
       if (pos > start) tokens.push_back(text.substr(start, pos - start));
     }
   } else {
-    std::string_view trimmed = trim_ascii_space(text);
+    std::string_view trimmed = trim_space(text);
     for (size_t pos = 0; pos < trimmed.size();) {
       size_t length = utf8_sequence_length(trimmed, pos);  // > 0: validated above
       tokens.push_back(trimmed.substr(pos, length));

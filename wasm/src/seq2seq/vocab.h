@@ -5,8 +5,8 @@
 // the note's corpus, code-point order for characters), so the same data always gives the same ids.
 //
 // Two tokenizers, both strict about UTF-8 (invalid input names the offending byte offset):
-//   words  split on ASCII whitespace (the note's Chinese is pre-split on spaces)
-//   chars  one token per Unicode code point, leading and trailing ASCII whitespace ignored
+//   words  split on whitespace, ASCII or Unicode (U+3000 too; the note's Chinese is pre-split)
+//   chars  one token per Unicode code point, leading and trailing whitespace ignored
 #pragma once
 
 #include <array>
