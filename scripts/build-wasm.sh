@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Builds the wasm module: build/wasm/attention_lab_core.{mjs,wasm}, loaded by wasm/js/attention-lab.mjs.
+# Builds the wasm modules, loaded by wasm/js/attention-lab.mjs: build/wasm/attention_lab_core.{mjs,wasm}
+# (everything) and build/wasm/attention_lab_attention.{mjs,wasm} (ops and attention only, for
+# loadAttentionLab({ variant: 'attention' }): a fraction of the download).
 # The -D flags work around Debian's emcc 3.1.6 (see ../shared/TOOLCHAIN.md, gotchas 1–3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,5 +12,8 @@ emcmake cmake -S . -B build/wasm-cmake -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CXX_LINKER_LAUNCHER=cmake;-E;env;NODE_PATH=/usr/share/nodejs" >/dev/null
 cmake --build build/wasm-cmake -j"$(nproc)"
 mkdir -p build/wasm
-cp build/wasm-cmake/attention_lab_core.mjs build/wasm-cmake/attention_lab_core.wasm build/wasm/
-echo "wasm: build/wasm/attention_lab_core.mjs ($(wc -c <build/wasm/attention_lab_core.wasm) bytes of wasm)"
+for module in attention_lab_core attention_lab_attention; do
+  cp "build/wasm-cmake/$module.mjs" "build/wasm-cmake/$module.wasm" build/wasm/
+  echo "wasm: build/wasm/$module.mjs ($(wc -c <"build/wasm/$module.wasm") bytes of wasm," \
+    "$(gzip -9c "build/wasm/$module.wasm" | wc -c) gzipped)"
+done

@@ -161,7 +161,8 @@ export interface Ops {
   ): { loss: number; probs: Tensor; grads?: { logits: Tensor } };
 }
 
-export interface AttentionLab {
+/** What both module variants offer: ops and attention (loadAttentionLab({ variant: 'attention' })). */
+export interface AttentionOnlyLab {
   attention(args: AttentionArgs): AttentionResult;
   selfAttention(x: TensorInput, params: ProjectionParams, options?: SelfAttentionOptions): SelfAttentionResult;
   multiHeadAttention(
@@ -173,6 +174,10 @@ export interface AttentionLab {
   readonly ops: Ops;
   /** Leak diagnostics: malloc bytes in use, wasm memory size (only grows), live embind handles. */
   memoryStats(): { heapUsed: number; memorySize: number; handles: number };
+}
+
+/** The full module (the default variant): the attention API plus Seq2Seq. */
+export interface AttentionLab extends AttentionOnlyLab {
   /** §3.3: a new Seq2Seq model; the caller owns it and must call .delete(). */
   createSeq2Seq(config: Seq2SeqConfig): Seq2Seq;
   /** A model from Seq2Seq.save() bytes; the caller owns it and must call .delete(). */
@@ -182,7 +187,12 @@ export interface AttentionLab {
 }
 
 /** Loads the wasm module once (per JS realm) and resolves to the API. Throws JS Errors on bad input. */
-export function loadAttentionLab(): Promise<AttentionLab>;
+export function loadAttentionLab(options?: { variant?: 'full' }): Promise<AttentionLab>;
+/**
+ * The attention-only build (no Seq2Seq; a fraction of the download, for embedded widgets). Loaded
+ * once per realm, separately from the full module.
+ */
+export function loadAttentionLab(options: { variant: 'attention' }): Promise<AttentionOnlyLab>;
 
 /** A tensor from a shape and values. */
 export function tensor(shape: readonly number[], values: ArrayLike<number>): Tensor;

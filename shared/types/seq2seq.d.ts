@@ -209,6 +209,13 @@ export interface Seq2Seq {
   /** the session as .atlb bytes (docs/model-format.md), a copy: loading them resumes training bit for bit */
   save(): Uint8Array;
   info(): Seq2SeqInfo;
+  /**
+   * The tokens translate() knows, in id order, without <pad>, <sos>, <eos> and <unk> (token i has
+   * id i + 4): words for the note's task, single characters for dates/reverse/copy.
+   */
+  sourceVocabulary(): string[];
+  /** The tokens the model can write, in id order, without the four reserved tokens. */
+  targetVocabulary(): string[];
   readonly deleted: boolean;
   /** frees the wasm memory; later calls throw. Safe to call twice. */
   delete(): void;

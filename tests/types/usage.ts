@@ -46,3 +46,12 @@ export async function seq2seqModelExample(): Promise<number> {
     m.delete();
   }
 }
+
+// The attention-only variant: the attention API, and no Seq2Seq methods in its type.
+export async function attentionVariantExample(): Promise<number> {
+  const small = await loadAttentionLab({ variant: 'attention' });
+  const x = tensor([1, 2, 4], [1, 0, 0, 0, 0, 1, 0, 0]);
+  // @ts-expect-error: Seq2Seq is only in the full module
+  small.createSeq2Seq({ task: 'note' });
+  return small.attention({ query: x, key: x, value: x }).output.data[0];
+}

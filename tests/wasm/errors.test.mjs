@@ -4,9 +4,11 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab, tensor } from '../../wasm/js/attention-lab.mjs';
 
+// tests/wasm/attention-variant.test.mjs imports this file again as `?variant=attention`.
+const variant = new URL(import.meta.url).searchParams.get('variant') ?? 'full';
 let lab;
 before(async () => {
-  lab = await loadAttentionLab();
+  lab = await loadAttentionLab({ variant });
 });
 
 const ones = (shape) => tensor(shape, new Array(shape.reduce((a, b) => a * b, 1)).fill(1));

@@ -10,9 +10,11 @@ const { cases } = loadReference('attention.json');
 const NO_FINITE_DIFFERENCES = new Set(['large_magnitude_x50', 'large_offset_scores', 'softmax_offset_2000']);
 const INTEGER_INPUTS = new Set(['ids', 'targets', 'key_padding']);
 
+// tests/wasm/attention-variant.test.mjs imports this file again as `?variant=attention`.
+const variant = new URL(import.meta.url).searchParams.get('variant') ?? 'full';
 let lab;
 before(async () => {
-  lab = await loadAttentionLab();
+  lab = await loadAttentionLab({ variant });
 });
 
 const inputsOf = (c) => Object.fromEntries(Object.entries(c.inputs).map(([k, v]) => [k, tensorOf(v)]));

@@ -52,10 +52,24 @@ test('MultiHeadResult lists exactly what multiHeadAttention() returns', () => {
   assert.deepEqual(Object.keys(r.grads.params).sort(), [...fieldsOf('ProjectionParams'), 'bo', 'wo'].sort());
 });
 
+// Own fields and methods along the prototype chain (the full API extends the attention-only one).
+function membersOf(api) {
+  const names = [...Object.keys(api)];
+  for (let p = Object.getPrototypeOf(api); p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    names.push(...Object.getOwnPropertyNames(p).filter((n) => n !== 'constructor'));
+  }
+  return names.sort();
+}
+
 test('AttentionLab and Ops list exactly the functions the module has', () => {
-  const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(lab)).filter((n) => n !== 'constructor');
-  assert.deepEqual([...Object.keys(lab), ...methods].sort(), fieldsOf('AttentionLab'));
+  assert.deepEqual(membersOf(lab), [...fieldsOf('AttentionOnlyLab'), ...fieldsOf('AttentionLab')].sort());
   assert.deepEqual(Object.keys(lab.ops).sort(), fieldsOf('Ops'));
+});
+
+test("AttentionOnlyLab lists exactly the functions of the 'attention' variant", async () => {
+  const small = await loadAttentionLab({ variant: 'attention' });
+  assert.deepEqual(membersOf(small), fieldsOf('AttentionOnlyLab'));
+  assert.deepEqual(Object.keys(small.ops).sort(), fieldsOf('Ops'));
 });
 
 test('the declarations and an example program type-check', () => {

@@ -61,9 +61,10 @@ lab::SessionConfig session_config_from_js(const val& js) {
   c.cell = lab::parse_cell(labjs::js_string(js, "cell", "rnn", "config.cell").c_str());
   c.hidden = labjs::js_whole(js, "hidden", "config.hidden").value_or(c.hidden);
   c.embedding = labjs::js_whole(js, "embedding", "config.embedding").value_or(c.embedding);
-  c.attention = labjs::js_bool(js, "attention", c.attention);
+  c.attention = labjs::js_bool(js, "attention", c.attention, "config.attention");
   c.score = lab::parse_score(labjs::js_string(js, "score", "dot", "config.score"));
-  c.attentional_tanh = labjs::js_bool(js, "attentionalTanh", c.attentional_tanh);
+  c.attentional_tanh =
+      labjs::js_bool(js, "attentionalTanh", c.attentional_tanh, "config.attentionalTanh");
   c.seed = labjs::js_seed(js, "seed", "config.seed").value_or(c.seed);
   c.task_options = task_options_from_js(js["taskOptions"], c.seed);
   c.batch_size = labjs::js_whole(js, "batchSize", "config.batchSize")
@@ -79,6 +80,12 @@ val train_result_to_js(const lab::TrainResult& r) {
   out.set("tokenAccuracy", labjs::float_array_to_js(r.token_accuracy));
   out.set("step", number(r.step));
   return out;
+}
+
+val strings_to_js(const std::vector<std::string>& strings) {
+  val a = val::array();
+  for (const std::string& s : strings) a.call<void>("push", val(s));
+  return a;
 }
 
 // Ids → their tokens in the target vocabulary (display strings).
@@ -188,8 +195,9 @@ class Seq2SeqHandle {
     });
   }
 
-  val translate(std::string text, val options) {
+  val translate(val text_js, val options) {
     return guarded([&] {
+      const std::string text = labjs::js_text(text_js, "text");
       labjs::check_keys(options, {"beam", "maxLength", "topK"}, "translate options");
       lab::TranslateOptions o;
       o.beam = labjs::js_whole(options, "beam", "beam");
@@ -253,6 +261,14 @@ class Seq2SeqHandle {
     });
   }
 
+  val sourceVocabulary() {
+    return guarded([&] { return strings_to_js(session_.source_vocabulary()); });
+  }
+
+  val targetVocabulary() {
+    return guarded([&] { return strings_to_js(session_.target_vocabulary()); });
+  }
+
  private:
   lab::Seq2SeqSession session_;
 };
@@ -279,7 +295,9 @@ EMSCRIPTEN_BINDINGS(attention_lab_seq2seq) {
       .function("evaluate", &Seq2SeqHandle::evaluate)
       .function("translate", &Seq2SeqHandle::translate)
       .function("save", &Seq2SeqHandle::save)
-      .function("info", &Seq2SeqHandle::info);
+      .function("info", &Seq2SeqHandle::info)
+      .function("sourceVocabulary", &Seq2SeqHandle::sourceVocabulary)
+      .function("targetVocabulary", &Seq2SeqHandle::targetVocabulary);
   emscripten::function("createSeq2Seq", &create_seq2seq_js);
   emscripten::function("loadSeq2Seq", &load_seq2seq_js);
 }

@@ -1,25 +1,46 @@
 // The package entry point (`import { loadAttentionLab } from 'attention-lab'`): loads the wasm core
 // once, lazily, and wraps its embind functions so that errors become JS Errors. The same file
 // serves Node, the browser main thread and Web Workers. Types: shared/types/attention-lab.d.ts.
-import createAttentionLabCore from '../../build/wasm/attention_lab_core.mjs';
 import { Seq2Seq } from './seq2seq.mjs';
 import { Seq2SeqModel } from './seq2seq-model.mjs';
 import { unwrap } from './unwrap.mjs';
 
-let loading = null;
+// Two builds of the same core (CMakeLists.txt): 'full' has everything; 'attention' (ops and
+// attention, no Seq2Seq) is a fraction of the download, for pages such as embedded widgets that
+// never train. Dynamic imports, so a bundler emits each as its own chunk and a page fetches only
+// the variant it loads.
+const VARIANTS = {
+  full: () => import('../../build/wasm/attention_lab_core.mjs'),
+  attention: () => import('../../build/wasm/attention_lab_attention.mjs'),
+};
 
-/** Loads the module (once per JS realm) and resolves to the API object. */
-export function loadAttentionLab() {
-  if (!loading) {
-    loading = createAttentionLabCore().then((core) => new AttentionLab(core));
-    loading.catch(() => {
-      loading = null; // a failed load (e.g. network) may be retried
-    });
+const loading = new Map();
+
+/**
+ * Loads the module (once per JS realm and variant) and resolves to the API object.
+ * options.variant: 'full' (default) or 'attention' (no Seq2Seq methods).
+ */
+export function loadAttentionLab(options) {
+  const variant = options?.variant ?? 'full';
+  if (!Object.hasOwn(VARIANTS, variant)) {
+    return Promise.reject(
+      new Error(`unknown variant ${JSON.stringify(String(variant))}: use 'full' or 'attention'`),
+    );
   }
-  return loading;
+  if (!loading.has(variant)) {
+    const Api = variant === 'full' ? AttentionLab : AttentionOnlyLab;
+    const promise = VARIANTS[variant]()
+      .then(({ default: createCore }) => createCore())
+      .then((core) => Object.freeze(new Api(core)));
+    promise.catch(() => {
+      loading.delete(variant); // a failed load (e.g. network) may be retried
+    });
+    loading.set(variant, promise);
+  }
+  return loading.get(variant);
 }
 
-class AttentionLab {
+class AttentionOnlyLab {
   #core;
   constructor(core) {
     this.#core = core;
@@ -32,7 +53,6 @@ class AttentionLab {
       crossEntropy: (logits, targets, options) =>
         unwrap(c.crossEntropy(logits, targets, options ?? null)),
     });
-    Object.freeze(this);
   }
 
   /** Attention of queries over keys with any score function; see the .d.ts for every field. */
@@ -58,6 +78,15 @@ class AttentionLab {
   multiHeadAttention(x, params, numHeads, options) {
     if (typeof numHeads !== 'number') throw new Error('numHeads must be a number');
     return unwrap(this.#core.multiHeadAttention(x ?? null, params ?? null, numHeads, options ?? null));
+  }
+}
+
+/** The full module's API: the attention API plus Seq2Seq. */
+class AttentionLab extends AttentionOnlyLab {
+  #core;
+  constructor(core) {
+    super(core);
+    this.#core = core;
   }
 
   /** §3.3: a new Seq2Seq model on one task. The caller owns it: call .delete() when done. */

@@ -67,6 +67,16 @@ export class Seq2Seq {
     return unwrap(this.#live().info());
   }
 
+  /** The source tokens a user can type, in id order, without <pad>/<sos>/<eos>/<unk>. */
+  sourceVocabulary() {
+    return unwrap(this.#live().sourceVocabulary());
+  }
+
+  /** The target tokens the model can write, in id order, without <pad>/<sos>/<eos>/<unk>. */
+  targetVocabulary() {
+    return unwrap(this.#live().targetVocabulary());
+  }
+
   get deleted() {
     return !this.#handle;
   }

@@ -1,0 +1,43 @@
+// The attention-only module (loadAttentionLab({ variant: 'attention' })) must compute exactly what
+// the full module computes: run the same reference and bad-input suites against it (the imported
+// files read `variant` from their URL), then check what only the variants tell apart.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadAttentionLab, tensor } from '../../wasm/js/attention-lab.mjs';
+import './reference.test.mjs?variant=attention';
+import './errors.test.mjs?variant=attention';
+
+test('each variant loads once, as its own module instance', async () => {
+  const [full, small] = await Promise.all([loadAttentionLab(), loadAttentionLab({ variant: 'attention' })]);
+  assert.equal(await loadAttentionLab({ variant: 'full' }), full);
+  assert.equal(await loadAttentionLab({ variant: 'attention' }), small);
+  assert.notEqual(full, small);
+  assert.equal(typeof full.createSeq2Seq, 'function');
+  assert.equal(small.createSeq2Seq, undefined);
+  assert.equal(small.loadSeq2Seq, undefined);
+  assert.equal(small.createSeq2SeqModel, undefined);
+});
+
+test('both variants give bit-identical attention results', async () => {
+  const [full, small] = await Promise.all([loadAttentionLab(), loadAttentionLab({ variant: 'attention' })]);
+  const values = (n, seed) => Array.from({ length: n }, (_, i) => Math.sin(seed * 7.1 + i * 1.3));
+  const args = {
+    query: tensor([2, 5, 8], values(80, 1)),
+    key: tensor([2, 7, 8], values(112, 2)),
+    value: tensor([2, 7, 8], values(112, 3)),
+    gradOutput: tensor([2, 5, 8], values(80, 4)),
+  };
+  const a = full.attention(args), b = small.attention(args);
+  assert.deepEqual(Array.from(b.output.data), Array.from(a.output.data));
+  assert.deepEqual(Array.from(b.weights.data), Array.from(a.weights.data));
+  for (const name of ['query', 'key', 'value']) {
+    assert.deepEqual(Array.from(b.grads[name].data), Array.from(a.grads[name].data), name);
+  }
+});
+
+test('an unknown variant is a clear Error and loading still works afterwards', async () => {
+  await assert.rejects(loadAttentionLab({ variant: 'tiny' }), /unknown variant "tiny": use 'full' or 'attention'/);
+  await assert.rejects(loadAttentionLab({ variant: '<b>x</b>' }), /unknown variant/);
+  const small = await loadAttentionLab({ variant: 'attention' });
+  assert.equal(small.ops.tanh(tensor([1, 1], [0])).y.data[0], 0);
+});
