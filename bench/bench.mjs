@@ -1,117 +1,65 @@
-// `npm run bench`: native (-O3 -march=native) and wasm in Node side by side in one run, after a
-// warm-up, median and spread: scaled dot-product attention (D = 64), then Seq2Seq training steps
-// (bench/bench_seq2seq.cpp; the wasm side through the JS API's model.train(n)). Prints markdown
-// tables and writes the same figures with the machine and versions to bench/results/latest.json.
-// Not a test: nothing asserts.
-//   BENCH_SIZES=16,64      attention sizes
-//   BENCH_ONLY=seq2seq     just one part (attention | seq2seq)
-//   BENCH_WASM_CORE=path   time another build of attention_lab_core.mjs (Seq2Seq part only)
+// `npm run bench`: native (-O3 -march=native), wasm in Node, PyTorch and TF.js side by side in one
+// run; every measure warms up, repeats and reports the median and the spread, and every ratio is
+// taken within the run. Prints one markdown table per measure and writes the same figures with the
+// machine, versions and load to bench/results/latest.json. Not a test: nothing asserts.
+// What each part measures: BENCHMARKS.md. Parts live in bench/lib/.
+//
+//   BENCH_ONLY=attention,seq2seq   just these parts (attention | seq2seq | dates | scaling);
+//                                  (dates runs seq2seq too: its examples/s come from there;
+//                                  seq2seq alone skips the run to 98% and TF.js)
+//   BENCH_SIZES=16,64              attention sizes N (default 16 … 1024)
+//   BENCH_SEQ2SEQ_SCALE=0.2        shorter Seq2Seq and scaling blocks (quick look; default 1)
+//   BENCH_WASM_CORE=path           time another build of attention_lab_core.mjs (Seq2Seq parts)
+//   BENCH_TORCH=0, BENCH_TFJS=0    skip a peer
+//   BENCH_TFJS_LIMIT_S=150         TF.js training-time cap for the run to 98% (default 150 s)
+//   BENCH_TARGET_LIMIT_S=300       the same cap for native and wasm (default 300 s)
+//   BENCH_LONG=1                   caps of 3600 s: let TF.js reach 98% (takes tens of minutes)
+//   BENCH_PUBLISH=1                also write shared/bench/results.json (the web Performance page)
+//   BENCH_OUT=path                 write the JSON there instead of bench/results/latest.json
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { dirname } from 'node:path';
 import { loadAttentionLab } from '../wasm/js/attention-lab.mjs';
+import { attentionPart } from './lib/attention.mjs';
+import { buildNativeBench, root, runNative } from './lib/common.mjs';
+import { datesPart } from './lib/dates.mjs';
+import { scalingPart } from './lib/scaling.mjs';
+import { seq2seqPart } from './lib/seq2seq.mjs';
 
-const SIZES = (process.env.BENCH_SIZES ?? '16,64,256,1024').split(',').map(Number);
-const D = 64;
-const root = new URL('..', import.meta.url).pathname;
-
-function buildNativeBench() {
-  const dir = `${root}build/native-bench`;
-  execFileSync('cmake', ['-S', root, '-B', dir, '-DCMAKE_BUILD_TYPE=Release', '-DLAB_NATIVE_ARCH=ON'], { stdio: 'ignore' });
-  execFileSync('cmake', ['--build', dir, '-j', String(os.cpus().length), '--target', 'bench_native'], { stdio: 'ignore' });
-  return `${dir}/bench_native`;
-}
-
-function runNative(binary) {
-  const out = execFileSync(binary, SIZES.map(String), { encoding: 'utf8' });
-  return out.trim().split('\n').map((line) => JSON.parse(line));
-}
-
-// Seeded normal values (mulberry32 + Box–Muller), so runs time the same data.
-function randomTensor(shape, seed) {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const n = shape.reduce((x, y) => x * y, 1);
-  const data = new Float32Array(n);
-  for (let i = 0; i < n; i++) data[i] = Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
-  return { shape, data };
-}
-
-// Median and spread of 9 timed batches, each ≥ 20 ms, after a warm-up of the same length.
-function timeIt(fn) {
-  let t0 = performance.now();
-  fn();
-  const first = (performance.now() - t0) / 1000;
-  const inner = Math.max(1, Math.floor(0.02 / Math.max(first, 1e-7)));
-  for (let i = 0; i < inner; i++) fn();
-  const samples = [];
-  for (let r = 0; r < 9; r++) {
-    t0 = performance.now();
-    for (let i = 0; i < inner; i++) fn();
-    samples.push((performance.now() - t0) / 1000 / inner);
-  }
-  samples.sort((x, y) => x - y);
-  return { median_s: samples[4], min_s: samples[0], max_s: samples[8] };
-}
-
-function runWasm(lab) {
-  const rows = [];
-  for (const N of SIZES) {
-    const query = randomTensor([1, N, D], 1), key = randomTensor([1, N, D], 2), value = randomTensor([1, N, D], 3);
-    const gradOutput = randomTensor([1, N, D], 4);
-    rows.push({ measure: 'scaled_forward', N, D, ...timeIt(() => lab.attention({ query, key, value })) });
-    rows.push({ measure: 'scaled_forward_backward', N, D, ...timeIt(() => lab.attention({ query, key, value, gradOutput })) });
-  }
-  return rows;
-}
-
-// Forward: QKᵀ and weights·V, 2·N·N·D multiply-adds each = 4·N²·D flops. Backward adds four
-// more products of the same size (dW, dV, dQ, dK): 12·N²·D in all.
-const flops = (m) => (m.measure === 'scaled_forward' ? 4 : 12) * m.N * m.N * m.D;
-const gflops = (m) => flops(m) / m.median_s / 1e9;
-const spread = (m) => `${((m.max_s - m.min_s) / m.median_s * 100).toFixed(0)}%`;
-
-function attentionTables() {
-  const native = runNative(nativeBinary);
-  const wasm = runWasm(lab);
-  for (const measure of ['scaled_forward', 'scaled_forward_backward']) {
-    console.log(`\n### ${measure === 'scaled_forward' ? 'Scaled dot-product attention, forward' : 'Forward + backward'} (D = ${D}, batch 1)\n`);
-    console.log('| N | native GFLOP/s | native µs (spread) | wasm GFLOP/s | wasm µs (spread) | wasm / native |');
-    console.log('|---:|---:|---:|---:|---:|---:|');
-    for (const N of SIZES) {
-      const n = native.find((m) => m.measure === measure && m.N === N);
-      const w = wasm.find((m) => m.measure === measure && m.N === N);
-      console.log(`| ${N} | ${gflops(n).toFixed(2)} | ${(n.median_s * 1e6).toFixed(1)} (${spread(n)}) | ${gflops(w).toFixed(2)} | ${(w.median_s * 1e6).toFixed(1)} (${spread(w)}) | ${(gflops(w) / gflops(n)).toFixed(2)} |`);
-      results.push({ measure, N, D, native: { ...n, gflops: gflops(n) }, wasm: { ...w, gflops: gflops(w) } });
-    }
-  }
-  const fwdWasm = results.filter((r) => r.measure === 'scaled_forward');
-  if (fwdWasm.length >= 2) {
-    const [a, b] = [fwdWasm[fwdWasm.length - 2], fwdWasm[fwdWasm.length - 1]];
-    console.log(`\nGrowth N ${a.N} → ${b.N} (×${b.N / a.N}): wasm time ×${(b.wasm.median_s / a.wasm.median_s).toFixed(1)}, native ×${(b.native.median_s / a.native.median_s).toFixed(1)} (N² predicts ×${((b.N / a.N) ** 2).toFixed(0)})`);
-  }
-}
-
-// ---- Seq2Seq training: the same loop natively (bench_native seq2seq) and through the JS API.
-// note:  the note's recipe, RNN, hidden = embedding = 128, dot attention, batch 1, Adam 1e-3
-// dates: LSTM 64, embedding 64, dot attention + attentional tanh 64, batch 128, Adam 1e-3
-const RECIPES = {
-  note: { task: 'note', cell: 'rnn', hidden: 128, embedding: 128, attention: true, score: 'dot', seed: 1, batchSize: 1, learningRate: 1e-3 },
-  dates: { task: 'dates', cell: 'lstm', hidden: 64, embedding: 64, attention: true, score: 'dot', attentionalTanh: true, seed: 1, batchSize: 128, learningRate: 1e-3 },
+const PARTS = ['attention', 'seq2seq', 'dates', 'scaling'];
+const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
+for (const p of only) if (!PARTS.includes(p)) throw new Error(`BENCH_ONLY: unknown part '${p}' (expected ${PARTS.join(', ')})`);
+const want = (p) => only.length === 0 || only.includes(p) || (p === 'seq2seq' && only.includes('dates'));
+const SIZES = (process.env.BENCH_SIZES ?? '16,32,64,128,256,512,1024').split(',').map(Number);
+if (SIZES.some((n) => !Number.isInteger(n) || n < 1 || n > 4096)) throw new Error('BENCH_SIZES: whole numbers in [1, 4096], comma-separated');
+const SCALE = Number(process.env.BENCH_SEQ2SEQ_SCALE ?? 1);
+if (!(SCALE > 0 && SCALE <= 10)) throw new Error('BENCH_SEQ2SEQ_SCALE: a number in (0, 10]');
+const long = process.env.BENCH_LONG === '1';
+const seconds = (name, fallback) => {
+  const v = Number(process.env[name] ?? fallback);
+  if (!(v > 0)) throw new Error(`${name}: a positive number of seconds`);
+  return v;
 };
-const REFERENCE = { note_step_us: 1770, dates_examples_per_s: 280 }; // PyTorch 1.13 eager / TF.js-wasm
-const GOAL = { note_step_us: 177, dates_examples_per_s: 2800 };
+const datesOptions = {
+  tfjsLimitS: seconds('BENCH_TFJS_LIMIT_S', long ? 3600 : 150),
+  targetLimitS: seconds('BENCH_TARGET_LIMIT_S', long ? 3600 : 300),
+  tfjsBlockSteps: Math.max(1, Math.round(3 * SCALE)),
+  tfjsBlocks: 7,
+};
 
-function stats(samples) {
-  const s = [...samples].sort((x, y) => x - y);
-  return { median_s: s[Math.floor(s.length / 2)], min_s: s[0], max_s: s[s.length - 1] };
-}
+const version = (cmd, args) => {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8' }).split('\n')[0];
+  } catch {
+    return null;
+  }
+};
+const loadBefore = os.loadavg();
+console.log(`Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(', ')} on ${os.cpus().length} cores (a loaded machine slows every column).`);
+
+const lab = await loadAttentionLab();
+const nativeBinary = buildNativeBench();
 
 async function seq2seqCreate() {
   if (!process.env.BENCH_WASM_CORE) return (config) => lab.createSeq2Seq(config);
@@ -121,121 +69,56 @@ async function seq2seqCreate() {
   return (config) => Seq2Seq.create(core, config);
 }
 
-// Seconds per step: `reps` calls of train(block) after a warm-up of `warmup` steps; and per call
-// for train(1), to show what one call costs on top of the step.
-function wasmPerStep(create, name, warmup, block, reps) {
-  const model = create(RECIPES[name]);
-  try {
-    model.train(warmup);
-    const samples = [], single = [];
-    let losses;
-    for (let r = 0; r < reps; r++) {
-      const t0 = performance.now();
-      losses = model.train(block).losses;
-      samples.push((performance.now() - t0) / 1000 / block);
-    }
-    for (let r = 0; r < Math.min(block, 50); r++) {
-      const t0 = performance.now();
-      model.train(1);
-      single.push((performance.now() - t0) / 1000);
-    }
-    return [
-      { measure: 'step', recipe: name, batch: RECIPES[name].batchSize, steps_per_sample: block, ...stats(samples), final_loss: losses[losses.length - 1] },
-      { measure: 'call1', recipe: name, batch: RECIPES[name].batchSize, steps_per_sample: 1, ...stats(single) },
-    ];
-  } finally {
-    model.delete();
-  }
+// The peers train on our data: the note's pairs and dates in our sampler's order.
+function taskData() {
+  const dir = `${root}build/native-bench`;
+  const files = { note: `${dir}/note-data.json`, dates: `${dir}/dates-data.json` };
+  runNative(nativeBinary, ['task-data', 'note', 2400, files.note]);
+  runNative(nativeBinary, ['task-data', 'dates', 128 * 1000, files.dates]);
+  return files;
 }
 
-// Seconds for `steps` steps of a fresh model in one train() call; one untimed run first.
-function wasmTotal(create, name, steps, reps) {
-  const samples = [];
-  let last;
-  for (let r = 0; r <= reps; r++) {
-    const model = create(RECIPES[name]);
-    const t0 = performance.now();
-    last = model.train(steps).losses;
-    if (r > 0) samples.push((performance.now() - t0) / 1000);
-    model.delete();
-  }
-  return { measure: 'total', recipe: name, batch: RECIPES[name].batchSize, steps_per_sample: steps, ...stats(samples), final_loss: last[last.length - 1] };
-}
-
-// The optional PyTorch column: bench/torch_seq2seq.py under Debian's torch, if it imports.
-function runTorch() {
-  if (!existsSync(`${root}bench/torch_seq2seq.py`)) return { skipped: 'bench/torch_seq2seq.py is not written yet' };
-  try {
-    execFileSync('/usr/bin/python3', ['-c', 'import torch'], { stdio: 'ignore' });
-  } catch {
-    return { skipped: '/usr/bin/python3 cannot import torch' };
-  }
-  try {
-    const out = execFileSync('/usr/bin/python3', [`${root}bench/torch_seq2seq.py`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    return JSON.parse(out.trim().split('\n').pop());
-  } catch (e) {
-    return { skipped: `bench/torch_seq2seq.py failed: ${e.message.split('\n')[0]}` };
-  }
-}
-
-async function seq2seqTables() {
-  const scale = Number(process.env.BENCH_SEQ2SEQ_SCALE ?? 1);
-  const n = (x) => Math.max(1, Math.round(x * scale));
-  const native = execFileSync(nativeBinary, ['seq2seq', String(scale)], { encoding: 'utf8' })
-    .trim().split('\n').map((line) => JSON.parse(line));
-  const create = await seq2seqCreate();
-  const wasm = [
-    ...wasmPerStep(create, 'note', n(200), n(200), 9),
-    wasmTotal(create, 'note', 400, 5),
-    ...wasmPerStep(create, 'dates', n(5), n(10), 7),
-  ];
-  const torch = runTorch();
-  const find = (rows, measure, recipe) => rows.find((m) => m.measure === measure && m.recipe === recipe);
-  const us = (m) => `${(m.median_s * 1e6).toFixed(0)} (${spread(m)})`;
-  const ms = (m) => `${(m.median_s * 1e3).toFixed(1)} (${spread(m)})`;
-  const eps = (m) => `${(m.batch / m.median_s).toFixed(0)} (${spread(m)})`;
-
-  console.log('\n### Seq2Seq, the note\'s recipe: one training step (forward + backward + Adam), batch 1\n');
-  console.log('RNN, hidden 128, embedding 128, dot attention, the 5 note pairs. Spread = (max − min) / median.\n');
-  console.log('| measure | native | wasm | wasm / native | PyTorch (1 thread) | goal (wasm) |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  const nStep = find(native, 'step', 'note'), wStep = find(wasm, 'step', 'note');
-  const nTot = find(native, 'total', 'note'), wTot = find(wasm, 'total', 'note');
-  const wCall = find(wasm, 'call1', 'note');
-  const tStep = torch.note_step_s ? `${(torch.note_step_s.median_s * 1e6).toFixed(0)} (${spread(torch.note_step_s)})` : `≈ ${REFERENCE.note_step_us} (given)`;
-  const tTot = torch.note_total_s ? ms(torch.note_total_s) : '';
-  console.log(`| µs per step (train(${wStep.steps_per_sample}) calls) | ${us(nStep)} | ${us(wStep)} | ${(wStep.median_s / nStep.median_s).toFixed(2)} | ${tStep} | ≤ ${GOAL.note_step_us} |`);
-  console.log(`| µs per train(1) call | | ${us(wCall)} | | | |`);
-  console.log(`| ms for 400 steps, fresh model, one call | ${ms(nTot)} | ${ms(wTot)} | ${(wTot.median_s / nTot.median_s).toFixed(2)} | ${tTot} | ≤ ${(GOAL.note_step_us * 400 / 1000).toFixed(1)} |`);
-  console.log(`\nLoss after the 400 steps: native ${nTot.final_loss.toFixed(4)}, wasm ${wTot.final_loss.toFixed(4)}${torch.note_total_loss !== undefined ? `, PyTorch ${torch.note_total_loss.toFixed(4)}` : ''}.`);
-
-  console.log('\n### Seq2Seq, dates: training examples per second, batch 128\n');
-  console.log('LSTM 64, embedding 64, dot attention, attentional tanh 64, Adam 1e-3.\n');
-  console.log('| measure | native | wasm | wasm / native | reference TF.js-wasm | goal (wasm) |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  const nD = find(native, 'step', 'dates'), wD = find(wasm, 'step', 'dates'), wD1 = find(wasm, 'call1', 'dates');
-  console.log(`| examples/s (train(${wD.steps_per_sample}) calls) | ${eps(nD)} | ${eps(wD)} | ${(nD.median_s / wD.median_s).toFixed(2)} | ≈ ${REFERENCE.dates_examples_per_s} | ≥ ${GOAL.dates_examples_per_s} |`);
-  console.log(`| ms per step | ${ms(nD)} | ${ms(wD)} | | | |`);
-  console.log(`| ms per train(1) call | | ${ms(wD1)} | | | |`);
-  console.log(torch.skipped ? `\nPyTorch column: skipped (${torch.skipped}).` : `\nPyTorch ${torch.version}, BLAS: ${torch.blas}.`);
-  results.push(...native.map((m) => ({ part: 'seq2seq', side: 'native', ...m })), ...wasm.map((m) => ({ part: 'seq2seq', side: 'wasm', ...m })));
-  return { native, wasm, torch, reference: REFERENCE, goal: GOAL };
-}
-
-const ONLY = process.env.BENCH_ONLY ?? '';
-const lab = await loadAttentionLab();
-const nativeBinary = buildNativeBench();
-const results = [];
-if (ONLY === '' || ONLY === 'attention') attentionTables();
-const seq2seq = ONLY === '' || ONLY === 'seq2seq' ? await seq2seqTables() : null;
-
-mkdirSync(`${root}bench/results`, { recursive: true });
 const report = {
   date: new Date().toISOString(),
-  machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30) },
-  versions: { node: process.version, emcc: execFileSync('emcc', ['--version'], { encoding: 'utf8' }).split('\n')[0], gxx: execFileSync('g++', ['--version'], { encoding: 'utf8' }).split('\n')[0] },
-  results,
-  ...(seq2seq ? { seq2seq_torch: seq2seq.torch } : {}),
+  machine: { cpu: os.cpus()[0]?.model ?? null, cores: os.cpus().length, memory_gb: Math.round(os.totalmem() / 2 ** 30), load_before: loadBefore },
+  versions: { node: process.version, emcc: version('emcc', ['--version']), gxx: version('g++', ['--version']), torch: null, torch_blas: null, tfjs: null },
+  options: { sizes: SIZES, seq2seq_scale: SCALE, ...datesOptions },
+  notes: [],
 };
-writeFileSync(`${root}bench/results/latest.json`, JSON.stringify(report, null, 2) + '\n');
-console.log('\nwritten: bench/results/latest.json');
+
+if (want('attention')) {
+  const a = attentionPart(lab, nativeBinary, SIZES);
+  report.attention = a.rows;
+  report.attention_growth = a.growth;
+  if (a.torch.skipped) report.notes.push(`PyTorch attention column skipped: ${a.torch.skipped}`);
+  else Object.assign(report.versions, { torch: a.torch.version, torch_blas: a.torch.blas });
+}
+if (want('seq2seq') || want('dates') || want('scaling')) {
+  const create = await seq2seqCreate();
+  if (want('seq2seq')) {
+    const data = taskData();
+    const s = seq2seqPart(create, nativeBinary, SCALE, data);
+    report.note = s.note;
+    if (s.torch.skipped) report.notes.push(`PyTorch Seq2Seq column skipped: ${s.torch.skipped}`);
+    else Object.assign(report.versions, { torch: s.torch.version, torch_blas: s.torch.blas });
+    // BENCH_ONLY=seq2seq: the dates table with examples/s only (no run to 98%, no TF.js).
+    const full = only.length === 0 || only.includes('dates');
+    report.dates = datesPart(create, nativeBinary, s.dates, data.dates, { ...datesOptions, toTarget: full });
+    report.versions.tfjs = report.dates.tfjs_version;
+    if (full && !report.dates.tfjs) report.notes.push('TF.js dates column skipped (see the printed note)');
+  }
+  if (want('scaling')) report.scaling = scalingPart(create, nativeBinary, SCALE);
+}
+
+report.machine.load_after = os.loadavg();
+console.log(`\nLoad average after: ${report.machine.load_after.map((x) => x.toFixed(2)).join(', ')}.`);
+const json = JSON.stringify(report, null, 2) + '\n';
+const out = process.env.BENCH_OUT ?? `${root}bench/results/latest.json`;
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, json);
+console.log(`written: ${out}`);
+if (process.env.BENCH_PUBLISH === '1') {
+  mkdirSync(`${root}shared/bench`, { recursive: true });
+  writeFileSync(`${root}shared/bench/results.json`, json);
+  console.log('written: shared/bench/results.json');
+}

@@ -1,9 +1,14 @@
 // Native side of `npm run bench`: times the same kernels bench/bench.mjs times in wasm and prints
 // one JSON object per measurement on stdout (the script builds the side-by-side table).
-//   bench_native [N ...]            attention (default N = 16 64 256 1024)
+//   bench_native [N ...]            attention (default N = 16 64 256 1024): scaled dot-product and
+//                                   multi-head (4 heads), forward and forward + backward
 //   bench_native seq2seq [scale] [note|dates]   Seq2Seq training (bench_seq2seq.cpp)
+//   bench_native scaling [scale]                training time vs hidden size and length
+//   bench_native to-target <limit_s> <every>    dates: training seconds to 98% exact match
+//   bench_native task-data <task> <count> <out> the task's data as JSON for the peers' scripts
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -48,11 +53,34 @@ void time_it(F fn, double* median_s, double* min_s, double* max_s) {
 
 }  // namespace
 
-int bench_seq2seq(double scale, const char* only);  // bench_seq2seq.cpp
+// bench_seq2seq.cpp
+int bench_seq2seq(double scale, const char* only);
+int bench_scaling(double scale);
+int bench_to_target(double limit_s, long every);
+int dump_task_data(const char* task, long count, const char* path);
+
+void print_row(const char* measure, long N, long D, double med, double lo, double hi) {
+  std::printf(
+      "{\"measure\":\"%s\",\"N\":%ld,\"D\":%ld,\"median_s\":%.9g,\"min_s\":%.9g,"
+      "\"max_s\":%.9g}\n",
+      measure, N, D, med, lo, hi);
+  std::fflush(stdout);
+}
+
+constexpr long kHeads = 4;  // multi-head: D = 64 split into 4 heads of 16
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "seq2seq") == 0) {
     return bench_seq2seq(argc > 2 ? std::atof(argv[2]) : 1.0, argc > 3 ? argv[3] : nullptr);
+  }
+  if (argc > 1 && std::strcmp(argv[1], "scaling") == 0) {
+    return bench_scaling(argc > 2 ? std::atof(argv[2]) : 1.0);
+  }
+  if (argc > 3 && std::strcmp(argv[1], "to-target") == 0) {
+    return bench_to_target(std::atof(argv[2]), std::atol(argv[3]));
+  }
+  if (argc > 4 && std::strcmp(argv[1], "task-data") == 0) {
+    return dump_task_data(argv[2], std::atol(argv[3]), argv[4]);
   }
   std::vector<long> sizes;
   for (int i = 1; i < argc; ++i) sizes.push_back(std::atol(argv[i]));
@@ -68,22 +96,35 @@ int main(int argc, char** argv) {
     lab::Tensor dout = random_tensor({1, N, D}, rng);
     double med, lo, hi;
     time_it([&] { lab::attention_forward(in, cfg); }, &med, &lo, &hi);
-    std::printf(
-        "{\"measure\":\"scaled_forward\",\"N\":%ld,\"D\":%ld,\"median_s\":%.9g,\"min_s\":%.9g,"
-        "\"max_s\":%.9g}\n",
-        N, D, med, lo, hi);
-    lab::AttentionForward fwd = lab::attention_forward(in, cfg);
+    print_row("scaled_forward", N, D, med, lo, hi);
     time_it(
         [&] {
           lab::AttentionForward f = lab::attention_forward(in, cfg);
           lab::attention_backward(in, cfg, f, dout);
         },
         &med, &lo, &hi);
-    std::printf(
-        "{\"measure\":\"scaled_forward_backward\",\"N\":%ld,\"D\":%ld,\"median_s\":%.9g,"
-        "\"min_s\":%.9g,\"max_s\":%.9g}\n",
-        N, D, med, lo, hi);
-    (void)fwd;
+    print_row("scaled_forward_backward", N, D, med, lo, hi);
+
+    // Multi-head self-attention of x = query. Weights N(0, 1/D), the scale of nn.Linear's init:
+    // N(0, 1) weights saturate the softmax, and its underflowing exponentials and gradients
+    // (denormals) slow every side down by up to 20×, which is not what a trained model sees.
+    lab::ProjectionParams p;
+    const float scale = 1.0f / std::sqrt(static_cast<float>(D));
+    for (lab::Tensor* w : {&p.wq, &p.wk, &p.wv, &p.wo}) *w = random_tensor({D, D}, rng);
+    for (lab::Tensor* b : {&p.bq, &p.bk, &p.bv, &p.bo}) *b = random_tensor({D}, rng);
+    for (lab::Tensor* t : {&p.wq, &p.wk, &p.wv, &p.wo, &p.bq, &p.bk, &p.bv, &p.bo}) {
+      for (float& v : t->data) v *= scale;
+    }
+    const lab::AttentionMask no_mask;
+    time_it([&] { lab::multi_head_forward(in.query, p, kHeads, no_mask); }, &med, &lo, &hi);
+    print_row("mha_forward", N, D, med, lo, hi);
+    time_it(
+        [&] {
+          lab::SelfAttentionForward f = lab::multi_head_forward(in.query, p, kHeads, no_mask);
+          lab::multi_head_backward(in.query, p, kHeads, no_mask, f, dout);
+        },
+        &med, &lo, &hi);
+    print_row("mha_forward_backward", N, D, med, lo, hi);
   }
   return 0;
 }

@@ -1,0 +1,77 @@
+// Shared by the parts of `npm run bench`: timing (warm-up, median and spread), the native
+// benchmark binary, seeded data, and markdown tables.
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+
+export const root = new URL('../..', import.meta.url).pathname;
+
+export function buildNativeBench() {
+  const dir = `${root}build/native-bench`;
+  execFileSync('cmake', ['-S', root, '-B', dir, '-DCMAKE_BUILD_TYPE=Release', '-DLAB_NATIVE_ARCH=ON'], { stdio: 'ignore' });
+  execFileSync('cmake', ['--build', dir, '-j', String(os.cpus().length), '--target', 'bench_native'], { stdio: 'ignore' });
+  return `${dir}/bench_native`;
+}
+
+// Runs bench_native with `args`; one JSON object per output line.
+export function runNative(binary, args) {
+  const out = execFileSync(binary, args.map(String), { encoding: 'utf8', maxBuffer: 64 << 20 });
+  return out.split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line));
+}
+
+export function stats(samples) {
+  const s = [...samples].sort((x, y) => x - y);
+  return { median_s: s[Math.floor(s.length / 2)], min_s: s[0], max_s: s[s.length - 1] };
+}
+
+// Median and spread of 9 timed batches, each ≥ 20 ms, after a warm-up of the same length.
+export function timeIt(fn) {
+  let t0 = performance.now();
+  fn();
+  const first = (performance.now() - t0) / 1000;
+  const inner = Math.max(1, Math.floor(0.02 / Math.max(first, 1e-7)));
+  for (let i = 0; i < inner; i++) fn();
+  const samples = [];
+  for (let r = 0; r < 9; r++) {
+    t0 = performance.now();
+    for (let i = 0; i < inner; i++) fn();
+    samples.push((performance.now() - t0) / 1000 / inner);
+  }
+  return stats(samples);
+}
+
+// Seeded normal values (mulberry32 + Box–Muller), so runs time the same data.
+export function randomTensor(shape, seed) {
+  let a = seed >>> 0;
+  const uniform = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const n = shape.reduce((x, y) => x * y, 1);
+  const data = new Float32Array(n);
+  for (let i = 0; i < n; i++) data[i] = Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+  return { shape, data };
+}
+
+// "(max − min) / median" as a percentage.
+export const spread = (m) => `${(((m.max_s - m.min_s) / m.median_s) * 100).toFixed(0)}%`;
+export const fmt = (x, digits = 1) => (x === undefined || x === null || Number.isNaN(x) ? '–' : x.toFixed(digits));
+
+export function table(title, note, header, rows) {
+  console.log(`\n### ${title}\n`);
+  if (note) console.log(`${note}\n`);
+  console.log(`| ${header.join(' | ')} |`);
+  console.log(`|${header.map((h, i) => (i === 0 ? '---' : '---:')).join('|')}|`);
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+}
+
+// Least-squares slope of log(time) against log(N): time ∝ N^slope.
+export function growthExponent(points) {
+  const xs = points.map((p) => Math.log(p.N)), ys = points.map((p) => Math.log(p.median_s));
+  const mx = xs.reduce((a, b) => a + b) / xs.length, my = ys.reduce((a, b) => a + b) / ys.length;
+  let num = 0, den = 0;
+  xs.forEach((x, i) => { num += (x - mx) * (ys[i] - my); den += (x - mx) ** 2; });
+  return num / den;
+}
