@@ -2,28 +2,35 @@
 // Serves the built page (dist/) with `vite preview` on 127.0.0.1, port 4173 or the next free one.
 // `npm start` runs this after the build. Tests import startPreview() to get a server of their own.
 //   node scripts/serve.mjs [--port N]     (or PORT=N)
+// ATTENTION_LAB_DIST=/tmp/x-dist serves another build directory (helpers build into their own).
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { preview } from 'vite';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const configFile = fileURLToPath(new URL('../web/vite.config.ts', import.meta.url));
-export const distDir = fileURLToPath(new URL('../dist', import.meta.url));
+/** The directory served: $ATTENTION_LAB_DIST if set, else the repo's dist/. */
+export const distDir = process.env.ATTENTION_LAB_DIST
+  ? resolve(process.env.ATTENTION_LAB_DIST)
+  : fileURLToPath(new URL('../dist', import.meta.url));
 
 /**
- * Starts `vite preview` over dist/ on 127.0.0.1.
- * @param {{port?: number, strictPort?: boolean, logLevel?: 'info'|'warn'|'error'|'silent'}} [options]
+ * Starts `vite preview` over a built site (default: distDir) on 127.0.0.1, with the CSP headers of
+ * web/vite.config.ts.
+ * @param {{port?: number, strictPort?: boolean, logLevel?: 'info'|'warn'|'error'|'silent', dist?: string}} [options]
  *   port 0 picks any free port; otherwise the given port (default 4173) or the next free one.
  * @returns {Promise<{url: string, close: () => Promise<void>}>}
  */
-export async function startPreview({ port = 4173, strictPort = false, logLevel = 'warn' } = {}) {
-  if (!existsSync(`${distDir}/index.html`)) {
-    throw new Error(`${distDir}/index.html is missing: build the page first (npm run build:web).`);
+export async function startPreview({ port = 4173, strictPort = false, logLevel = 'warn', dist = distDir } = {}) {
+  if (!existsSync(`${dist}/index.html`)) {
+    throw new Error(`${dist}/index.html is missing: build the page first (npm run build:web).`);
   }
   const server = await preview({
     configFile,
     root: fileURLToPath(new URL('../web', import.meta.url)),
     logLevel,
+    build: { outDir: dist },
     preview: { host: '127.0.0.1', port, strictPort, open: false },
   });
   const url = server.resolvedUrls?.local[0];

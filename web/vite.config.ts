@@ -2,11 +2,24 @@
 // The wasm core lives in build/wasm/ (outside web/), so the dev server must be allowed to read the
 // repo root. Both the dev and the preview server send a strict CSP as a header (a <meta> CSP would
 // not cover workers); the wasm glue is built with -sDYNAMIC_EXECUTION=0, so it needs no eval.
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+// Pages and entries of the build: the app, the iframe page, the example blog post(s), and the widget
+// bundle, whose file name is stable (no hash) because bloggers reference it by name.
+const WIDGET_ENTRY = 'attention-lab-widgets';
+const input: Record<string, string> = {
+  index: `${webRoot}index.html`,
+  embed: `${webRoot}embed.html`,
+  [WIDGET_ENTRY]: `${webRoot}src/widgets/attention-lab-widgets.ts`,
+};
+for (const file of readdirSync(`${webRoot}examples`)) {
+  if (file.endsWith('.html')) input[`examples/${file.slice(0, -5)}`] = `${webRoot}examples/${file}`;
+}
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -30,6 +43,15 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
+    rolldownOptions: {
+      input,
+      // Property reads are assumed free of side effects (Rollup's "smallest" preset does the same), so
+      // unused Chart.js classes (time, radial scales…) are dropped: about 10 KB gzip off every page.
+      treeshake: { propertyReadSideEffects: false },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === WIDGET_ENTRY ? `widgets/${WIDGET_ENTRY}.js` : 'assets/[name]-[hash].js'),
+      },
+    },
   },
   worker: {
     format: 'es',

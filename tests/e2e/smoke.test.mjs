@@ -1,227 +1,283 @@
-// Browser smoke test of the built page (dist/) in Debian's Chromium, via playwright-core.
-// Needs `npm run build:web` first; builds nothing itself. Run: node --test tests/e2e/
+// The article's shell in Debian's Chromium against the built site (dist/ or ATTENTION_LAB_DIST):
+// strict CSP, every section mounted in the note's order with no console errors, the language
+// switch, the URL hash (hostile values render as text, view=<id>, back/forward), the worker crash
+// banner and restart, heatmap exports, phone width. Sections test themselves in their own files.
+// Needs `npm run build:web` first. Run: node --test tests/e2e/smoke.test.mjs
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { distDir, startPreview } from '../../scripts/serve.mjs';
+import { canvasInk, horizontalOverflow, startSite } from './harness.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const artifacts = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
+const ORDER = ['why', 'dot', 'translate', 'self', 'multihead', 'performance'];
 
-describe('AttentionLab page', { timeout: 90_000 }, () => {
-  /** @type {{url: string, close: () => Promise<void>} | undefined} */
-  let server;
-  /** @type {import('playwright-core').Browser | undefined} */
-  let browser;
-  /** @type {import('playwright-core').BrowserContext | undefined} */
-  let context;
+describe('article shell', { timeout: 180_000 }, () => {
+  /** @type {Awaited<ReturnType<typeof startSite>>} */
+  let site;
   /** @type {import('playwright-core').Page} */
   let page;
-  /** console errors, page errors, failed requests, HTTP errors, dialogs: any of these fails the run */
-  const problems = [];
-  const dialogs = [];
 
   before(async () => {
-    if (!existsSync(`${distDir}/index.html`)) {
-      throw new Error(`dist/ is missing (${distDir}/index.html): run \`npm run build:web\` before the e2e tests.`);
-    }
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install -y chromium`);
-    server = await startPreview({ port: 0, strictPort: true, logLevel: 'error' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    // Waits end as soon as their condition holds; the limit only matters on a loaded 2-core machine.
-    page.setDefaultTimeout(30_000);
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-    });
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`));
-    page.on('response', (res) => {
-      if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-    });
-    page.on('dialog', (dialog) => {
-      dialogs.push(`${dialog.type()}: ${dialog.message()}`);
-      dialog.dismiss().catch(() => {});
-    });
+    site = await startSite();
+    page = site.page;
   });
+  afterEach(() => site.problems.assertNone());
+  after(() => site?.close());
 
-  // Every test must leave no console error, page error, failed request or dialog behind.
-  afterEach(() => {
-    const seen = [...problems, ...dialogs.map((d) => `dialog ${d}`)];
-    problems.length = 0;
-    dialogs.length = 0;
-    assert.deepEqual(seen, [], 'the page reported problems');
-  });
+  const sectionIds = () => page.$$eval('main section.article-section', (els) => els.map((e) => e.dataset.section));
+  const headings = () => page.$$eval('main section.article-section > h2', (els) => els.map((e) => e.textContent));
 
-  after(async () => {
-    try {
-      await context?.close();
-      await browser?.close();
-    } finally {
-      await server?.close();
-    }
-  });
-
-  /** Loads the page at `hash` and waits until the first result is drawn. */
-  async function load(hash = '') {
-    // via about:blank, so a new hash is a fresh page load (not a same-document hash change)
-    await page.goto('about:blank');
-    const res = await page.goto(`${server.url}${hash}`, { waitUntil: 'load' });
-    await page.waitForFunction(() => document.body.dataset.ready !== undefined);
-    assert.equal(await page.evaluate(() => document.body.dataset.ready), 'true', (await statusText()) ?? '');
-    return res;
-  }
-
-  const statusText = () => page.locator('#status').textContent();
-  const computeCount = () => page.evaluate(() => Number(document.body.dataset.computeCount ?? 0));
-
-  /** The weights the page last drew: {shape: [N, M], values: number[]} */
-  async function weights() {
-    return page.evaluate(() => {
-      const out = document.querySelector('#weights output.heatmap-data');
-      if (!(out instanceof HTMLOutputElement)) throw new Error('no weights output');
-      return { shape: (out.dataset.shape ?? '').split(',').map(Number), values: JSON.parse(out.value) };
-    });
-  }
-
-  function assertRowsSumToOne({ shape: [n, m], values }) {
-    assert.equal(values.length, n * m);
-    for (let r = 0; r < n; r++) {
-      const row = values.slice(r * m, (r + 1) * m);
-      assert.ok(row.every((w) => w >= 0 && w <= 1), `row ${r} has weights outside [0, 1]`);
-      const sum = row.reduce((a, b) => a + b, 0);
-      assert.ok(Math.abs(sum - 1) < 1e-5, `row ${r} sums to ${sum}`);
-    }
-  }
-
-  test('serves the page with a strict CSP and renders four non-blank heatmaps', async () => {
-    const res = await load();
-    assert.match(res?.headers()['content-security-policy'] ?? '', /script-src 'self' 'wasm-unsafe-eval'/);
-    assert.match(await page.title(), /AttentionLab/);
-    // the note's shapes by default: 3 queries, 5 keys, d = 4, scaled scores
-    assert.equal(await page.inputValue('#score'), 'scaled');
-    assert.equal(await page.locator('#query-editor input').count(), 3 * 4);
-    assert.equal(await page.locator('#key-editor input').count(), 5 * 4);
-
-    const canvases = page.locator('#heatmaps canvas');
-    assert.equal(await canvases.count(), 4);
-    const inked = await page.evaluate(() =>
-      [...document.querySelectorAll('#heatmaps canvas')].map((c) => {
-        const canvas = /** @type {HTMLCanvasElement} */ (c);
-        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-        let painted = 0;
-        for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
-        return canvas.width > 50 && canvas.height > 50 ? painted / (data.length / 4) : 0;
+  /** Waits until some heatmap canvas has ink: the worker computed and a section drew. */
+  async function firstHeatmapDrawn() {
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.heatmap canvas')].some((c) => {
+        if (!(c instanceof HTMLCanvasElement) || c.width < 20) return false;
+        const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+        for (let i = 3; i < data.length; i += 4) if (data[i] > 0) return true;
+        return false;
       }),
     );
-    for (const [i, share] of inked.entries()) assert.ok(share > 0.2, `heatmap ${i} looks blank (${share})`);
+  }
 
-    const w = await weights();
-    assert.deepEqual(w.shape, [3, 5]);
-    assertRowsSumToOne(w);
-    // The formula line is text, with the Unicode transpose and root.
-    assert.match((await page.locator('#formula').textContent()) ?? '', /softmax\(QKᵀ\/√d\) V/);
+  test('serves the strict CSP and mounts every section in the note order, with a table of contents', async () => {
+    const res = await site.load();
+    const csp = res?.headers()['content-security-policy'] ?? '';
+    assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+    assert.doesNotMatch(csp, /(^|\s)'unsafe-eval'/);
+    assert.match(await page.title(), /AttentionLab/);
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    assert.deepEqual(await sectionIds(), ORDER);
+    const titles = await headings();
+    assert.ok(titles.every((t) => t && t.trim().length > 3), JSON.stringify(titles));
+    assert.deepEqual(await page.$$eval('#toc-list .toc-link', (els) => els.map((e) => e.textContent)), titles);
+    assert.equal(await page.locator('.section-error').count(), 0, 'no section failed to mount');
+    assert.ok((await page.locator('math').count()) > 0, 'formulas are MathML');
+    await firstHeatmapDrawn();
+    assert.equal(await page.evaluate(() => location.hash), '#seed=1', 'the address holds the state');
+    // the favicon is served (a 404 would be a problem reported by the collector)
+    const icon = await page.evaluate(async () => (await fetch('/favicon.svg')).status);
+    assert.equal(icon, 200);
+
+    // the table of contents scrolls to a section without touching the hash (the hash is the state)
+    await page.click('#toc-list .toc-link[data-section="multihead"]');
+    await page.waitForFunction(() => document.activeElement?.id === 'section-multihead-title');
+    assert.equal(await page.evaluate(() => location.hash), '#seed=1');
+    await site.screenshot('shell-en');
   });
 
-  test('the URL hash holds the settings and is read back', async () => {
-    await load('#seed=3&score=dot&n=2&m=6&d=3');
-    assert.equal(await page.inputValue('#seed'), '3');
-    assert.equal(await page.inputValue('#score'), 'dot');
-    assert.equal(await page.inputValue('#size-n'), '2');
-    assert.equal(await page.inputValue('#size-m'), '6');
-    assert.equal(await page.inputValue('#size-d'), '3');
-    const w = await weights();
-    assert.deepEqual(w.shape, [2, 6]);
-    assertRowsSumToOne(w);
-    // the same seed gives the same matrices
-    const first = await page.inputValue('#query-editor input >> nth=0');
-    await load('#seed=3&score=dot&n=2&m=6&d=3');
-    assert.equal(await page.inputValue('#query-editor input >> nth=0'), first);
+  test('language switch: Chinese headings, lang attribute and hash; reload keeps it; browser default', async () => {
+    await site.load('#seed=2');
+    const english = await headings();
+    await page.click('#lang-switch button[data-lang="zh"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    assert.equal(await page.getAttribute('#lang-switch button[data-lang="zh"]', 'aria-pressed'), 'true');
+    const chinese = await headings();
+    assert.equal(chinese.length, ORDER.length);
+    for (const [i, h] of chinese.entries()) {
+      assert.notEqual(h, english[i]);
+      assert.match(h, /[\u4e00-\u9fff]/, `heading ${i} is not Chinese: ${h}`);
+    }
+    assert.match((await page.textContent('#site-title')) ?? '', /注意力/);
+    await page.waitForFunction(() => location.hash.includes('lang=zh'));
+    assert.equal(await page.evaluate(() => location.hash), '#lang=zh&seed=2');
+    await firstHeatmapDrawn();
+    await site.screenshot('shell-zh');
 
-    await page.selectOption('#size-m', '4');
-    await page.waitForFunction(() => location.hash.includes('m=4'));
-    assert.deepEqual((await weights()).shape, [2, 4]);
+    await site.load('#lang=zh&seed=2');
+    assert.deepEqual(await headings(), chinese);
+    await page.click('#lang-switch button[data-lang="en"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    assert.deepEqual(await headings(), english);
+
+    // no lang setting: the browser's language decides
+    const zhContext = await site.browser.newContext({ locale: 'zh-CN' });
+    try {
+      const zhPage = await zhContext.newPage();
+      await zhPage.goto(site.url);
+      await zhPage.waitForFunction(() => document.body.dataset.ready === 'true');
+      assert.equal(await zhPage.getAttribute('html', 'lang'), 'zh-CN');
+    } finally {
+      await zhContext.close();
+    }
   });
 
-  test('editing a query cell changes the weights; bad input keeps the last result', async () => {
-    await load('#seed=7&score=scaled&n=3&m=5&d=4');
-    const before = await weights();
-    const count = await computeCount();
-    const cell = page.locator('#query-editor input').first();
-    await cell.fill('4.5');
-    await page.waitForFunction((c) => Number(document.body.dataset.computeCount) > c, count);
-    const edited = await weights();
-    assertRowsSumToOne(edited);
-    assert.notDeepEqual(edited.values, before.values);
-    // only q1 changed, so rows q2, q3 must be as before
-    assert.deepEqual(edited.values.slice(5), before.values.slice(5));
+  test('hostile hashes render as text: no markup, no script, no dialog', async () => {
+    const scripts = async () => page.$$eval('script', (els) => els.map((e) => e.getAttribute('src') ?? 'INLINE'));
+    await site.load();
+    const baseline = await scripts();
 
-    // an empty box: inline error, last good heatmap kept
-    const good = await computeCount();
-    await cell.fill('');
-    await page.waitForFunction(() => document.querySelector('#status')?.getAttribute('data-kind') === 'error');
-    assert.match((await statusText()) ?? '', /q1, d1: empty or not a number/);
-    assert.equal(await cell.getAttribute('aria-invalid'), 'true');
-    assert.equal(await computeCount(), good);
-    assert.deepEqual(await weights(), edited);
-
-    await cell.fill('0.25');
-    await page.waitForFunction(() => document.querySelector('#status')?.getAttribute('data-kind') === 'ok');
-    assertRowsSumToOne(await weights());
-  });
-
-  test('heatmap cells can be read with the keyboard', async () => {
-    await load('#seed=1&score=scaled&n=3&m=5&d=4');
-    await page.locator('#weights canvas').focus();
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowDown');
-    const text = (await page.locator('#weights-focus').textContent()) ?? '';
-    const { values } = await weights();
-    assert.match(text, /^q2 · k2: \d\.\d{4}$/);
-    assert.ok(Math.abs(Number(text.split(': ')[1]) - values[1 * 5 + 1]) < 1e-4);
-  });
-
-  test('a hostile hash is ignored and never rendered as HTML', async () => {
-    const hostile = '#seed=<img src=x onerror=alert(1)>&score=<script>alert(2)</script>&n=99&d=2';
-    await load(hostile);
-    // the valid part (d=2) applies; the rest falls back to the defaults
-    assert.equal(await page.inputValue('#size-d'), '2');
-    assert.equal(await page.inputValue('#size-n'), '3');
-    assert.equal(await page.inputValue('#score'), 'scaled');
-    assert.equal(await page.inputValue('#seed'), '1');
+    await site.load('#<img src=x onerror=alert(1)>');
+    const notice = page.locator('.notice-settings');
+    assert.match((await notice.textContent()) ?? '', /"<img src"/);
     assert.equal(await page.locator('img').count(), 0);
-    assert.equal(await page.locator('body script:not([src])').count(), 0);
-    const status = (await statusText()) ?? '';
-    assert.match(status, /Ignored invalid setting\(s\) in the address: seed, score, n/);
-    assert.doesNotMatch(status, /<img|onerror|alert/);
-    // the address is rewritten to the settings actually used
-    assert.equal(await page.evaluate(() => location.hash), '#seed=1&score=scaled&n=3&m=5&d=2');
-    await page.waitForTimeout(300); // give an injected handler time to fire, if there were one
-    assert.deepEqual(dialogs, []);
+
+    const text = '<script>alert(2)</script><img src=x onerror=alert(3)>';
+    await site.load(`#s2s_text=${encodeURIComponent(text)}&seed=${encodeURIComponent('<b>1</b>')}&dot_d=1e309&x=${'%3Csvg%20onload%3Dalert(4)%3E'}`);
+    const noticeText = (await notice.textContent()) ?? '';
+    assert.match(noticeText, /seed: not a whole number/);
+    assert.match(noticeText, /dot_d: /);
+    assert.doesNotMatch(noticeText, /<b>|1e309/, 'rejected values are not echoed');
+    assert.equal(await page.locator('img, svg[onload], b').count(), 0);
+    assert.deepEqual(await scripts(), baseline, 'no script element was added');
+    const html = await page.evaluate(() => document.body.innerHTML);
+    assert.doesNotMatch(html, /<script>alert|<img src="?x/);
+    // the valid hostile-looking sentence is kept, as text, in the state
+    await page.waitForFunction(() => location.hash.includes('s2s_text='));
+    const hash = await page.evaluate(() => location.hash);
+    assert.equal(new URLSearchParams(hash.slice(1)).get('s2s_text'), text);
+    assert.doesNotMatch(hash, /seed=%3Cb|dot_d=1e309/, 'the address is rewritten to the settings in use');
+
+    await page.click('.notice-settings .notice-dismiss');
+    assert.equal(await notice.count(), 0);
+    await page.waitForTimeout(300); // time for an injected handler to fire, were there one
+    assert.deepEqual(site.problems.dialogs, []);
   });
 
-  test('screenshots at desktop and phone width', async () => {
-    mkdirSync(artifacts, { recursive: true });
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await load('#seed=1&score=scaled&n=3&m=5&d=4');
-    await page.screenshot({ path: `${artifacts}smoke.png`, fullPage: true });
+  test('view=<id> shows one section; "show all" and back/forward-style hash changes re-layout', async () => {
+    await site.load('#view=dot');
+    assert.deepEqual(await sectionIds(), ['dot']);
+    assert.equal(await page.isVisible('#toc'), false);
+    await firstHeatmapDrawn();
+    await site.screenshot('shell-view-dot');
 
-    await page.setViewportSize({ width: 390, height: 844 });
-    await load('#seed=1&score=scaled&n=3&m=5&d=4');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 0, `page scrolls sideways at 390px by ${overflow}px`);
-    await page.screenshot({ path: `${artifacts}smoke-390.png`, fullPage: true });
+    await page.click('.show-all');
+    await page.waitForFunction((n) => document.querySelectorAll('main section.article-section').length === n, ORDER.length);
+    await page.waitForFunction(() => !location.hash.includes('view='));
+
+    // an edited address (as back/forward would give) is applied without a reload
+    await page.evaluate(() => {
+      location.hash = '#view=why&seed=4';
+    });
+    await page.waitForFunction(() => document.querySelectorAll('main section.article-section').length === 1);
+    assert.deepEqual(await sectionIds(), ['why']);
+    await page.evaluate(() => {
+      location.hash = '#view=bogus';
+    });
+    await page.waitForSelector('.notice-settings');
+    assert.match((await page.textContent('.notice-settings')) ?? '', /view: expected one of/);
+    // like at load, a value the address cannot use falls back to its default (the whole article)
+    await page.waitForFunction((n) => document.querySelectorAll('main section.article-section').length === n, ORDER.length);
+    assert.equal(await page.evaluate(() => location.hash), '#seed=1');
+  });
+
+  test('a worker crash shows an alert with Restart; restart brings a fresh worker and redraws', async () => {
+    await site.load('#view=dot');
+    await firstHeatmapDrawn();
+    const [worker] = page.workers();
+    assert.ok(worker, 'the lab worker runs');
+    // the protocol's own debug.crash op, delivered inside the worker: the page exposes no hook
+    await worker.evaluate(() =>
+      self.dispatchEvent(new MessageEvent('message', { data: { id: -1, request: { op: 'debug.crash' } } })),
+    );
+    const banner = page.locator('.crash-banner[role="alert"]');
+    await banner.waitFor();
+    assert.match((await banner.textContent()) ?? '', /worker stopped.*debug\.crash/s);
+    await site.screenshot('shell-crash', { fullPage: false });
+
+    // wipe the numbers the section last drew: only a recomputation in the new worker refills them
+    const before = await page.evaluate(() => {
+      const out = document.querySelector('figure.heatmap output.heatmap-data');
+      const value = out.value;
+      out.value = '';
+      return value;
+    });
+    assert.ok(before.length > 2);
+    const fresh = page.waitForEvent('worker');
+    await page.click('[data-testid="worker-restart"]');
+    await banner.waitFor({ state: 'detached' });
+    const second = await fresh;
+    assert.notEqual(second, worker);
+    await page.waitForFunction(() => document.querySelector('figure.heatmap output.heatmap-data')?.value);
+    const after = await page.evaluate(() => document.querySelector('figure.heatmap output.heatmap-data').value);
+    assert.equal(after, before, 'the new worker gives the same numbers for the same state');
+    assert.equal(await page.locator('.section-error').count(), 0);
+  });
+
+  test('training runs in the worker: no wasm on the main thread; long tasks reported', async (t) => {
+    await page.addInitScript(() => {
+      const w = /** @type {any} */ (window);
+      w.__longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    await site.load('#view=translate&s2s_hidden=32');
+    const play = page.locator('[data-testid="s2s-play"]');
+    await play.waitFor();
+    const startedAt = await page.evaluate(() => performance.now());
+    await play.click();
+    const progress = () => page.locator('[data-testid="s2s-progress"]').evaluate((e) => Number(e.value));
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="s2s-progress"]')?.value) >= 20);
+    await page.waitForTimeout(1500);
+    await page.locator('[data-testid="s2s-pause"]').click();
+    await page.waitForTimeout(400); // the chunk in flight when pause was clicked may still land
+    const paused = await progress();
+    assert.ok(paused >= 20 && paused < 400, `paused at step ${paused}`);
+    await page.waitForTimeout(800);
+    assert.equal(await progress(), paused, 'pause stops training');
+
+    // structure, not timing: the page's own resources hold no wasm; the worker's do
+    const mainResources = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+    assert.ok(!mainResources.some((u) => u.endsWith('.wasm')), 'the main thread fetched no wasm');
+    const [worker] = page.workers();
+    const workerResources = await worker.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+    assert.ok(workerResources.some((u) => u.endsWith('.wasm')), 'the worker loaded the wasm');
+
+    // wall-clock figures are machine-dependent: reported, not asserted (scripts/measure-page.mjs)
+    const tasks = (await page.evaluate(() => window.__longTasks)).filter((x) => x.start >= startedAt);
+    t.diagnostic(`main-thread long tasks while training: ${tasks.length}, longest ${Math.round(Math.max(0, ...tasks.map((x) => x.duration)))} ms`);
+  });
+
+  test('heatmap exports: CSV and JSON hold the drawn numbers, PNG is an image of the canvas', async () => {
+    await site.load('#view=dot&seed=5');
+    await firstHeatmapDrawn();
+    const figure = page.locator('figure.heatmap').filter({ has: page.locator('output.heatmap-data') }).first();
+    await page.waitForFunction(() => document.querySelector('figure.heatmap output.heatmap-data')?.value);
+    const drawn = await figure.evaluate((fig) => {
+      const out = fig.querySelector('output.heatmap-data');
+      return { shape: out.dataset.shape.split(',').map(Number), values: JSON.parse(out.value) };
+    });
+
+    const download = async (kind) => {
+      const wait = page.waitForEvent('download');
+      await figure.locator(`button[data-export="${kind}"]`).click();
+      const d = await wait;
+      return { name: d.suggestedFilename(), bytes: readFileSync(await d.path()) };
+    };
+
+    const csv = await download('csv');
+    assert.match(csv.name, /\.csv$/);
+    const lines = csv.bytes.toString('utf8').replace(/^\ufeff/, '').trimEnd().split('\r\n');
+    assert.equal(lines.length, drawn.shape[0] + 1);
+    const numbers = lines.slice(1).flatMap((l) => l.split(',').slice(1).map(Number));
+    assert.deepEqual(numbers, drawn.values);
+
+    const json = JSON.parse((await download('json')).bytes.toString('utf8'));
+    assert.deepEqual([json.rows, json.cols], drawn.shape);
+    assert.deepEqual(json.values, drawn.values);
+    assert.equal(json.rowLabels.length, drawn.shape[0]);
+
+    const png = await download('png');
+    assert.match(png.name, /\.png$/);
+    assert.equal(png.bytes.subarray(1, 4).toString('latin1'), 'PNG');
+    const [w, h] = [png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)];
+    const canvas = await figure.locator('canvas').evaluate((c) => [c.width, c.height]);
+    assert.deepEqual([w, h], canvas);
+  });
+
+  test('phone width (375 px): no sideways scrolling; screenshots', async () => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    try {
+      await site.load();
+      await firstHeatmapDrawn();
+      await page.waitForTimeout(300); // let Chart.js finish its resize pass
+      assert.equal(await horizontalOverflow(page), 0);
+      // wide content scrolls inside its own box: every section fits the viewport
+      const widest = await page.$$eval('main section.article-section', (els) => Math.max(...els.map((e) => e.getBoundingClientRect().right)));
+      assert.ok(widest <= 375, `a section reaches ${widest}px`);
+      assert.ok((await canvasInk(page, '.heatmap canvas')) > 0, 'heatmaps still draw at phone width');
+      await site.screenshot('shell-375');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 });

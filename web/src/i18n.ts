@@ -14,6 +14,19 @@ export const SHELL_STRINGS: Strings = {
     'worker.restart': 'Restart',
     'error.prefix': 'Error: ',
     'loading': 'Loading…',
+    'export.png.title': 'Download the picture (PNG)',
+    'export.csv.title': 'Download the numbers (CSV)',
+    'export.json.title': 'Download the numbers (JSON)',
+    'shell.title': 'AttentionLab',
+    'shell.lede': 'The attention mechanisms of a study note on attention, live: every view is computed in your browser by a C++/Eigen core compiled to WebAssembly, and the translator trains in front of you.',
+    'shell.toc': 'Contents',
+    'shell.lang': 'Language',
+    'shell.notice.rejected': 'Ignored invalid settings in the address:',
+    'shell.notice.unknown': 'Ignored unknown settings in the address:',
+    'shell.notice.dismiss': 'Dismiss',
+    'shell.showAll': 'Show the whole article',
+    'shell.footer': 'Settings live in the address: a link reproduces the page, numbers included. Hover or focus a heatmap cell (arrow keys) to read its value.',
+    'shell.mountFailed': 'This section could not start:',
   },
   zh: {
     'export.png': 'PNG',
@@ -24,17 +37,37 @@ export const SHELL_STRINGS: Strings = {
     'worker.restart': '重新启动',
     'error.prefix': '错误：',
     'loading': '加载中…',
+    'export.png.title': '下载图片（PNG）',
+    'export.csv.title': '下载数值（CSV）',
+    'export.json.title': '下载数值（JSON）',
+    'shell.title': 'AttentionLab 注意力实验室',
+    'shell.lede': '把注意力机制的学习笔记变成可以动手的页面：每个视图都由编译成 WebAssembly 的 C++/Eigen 内核在浏览器中实时计算，翻译模型就在你眼前训练。',
+    'shell.toc': '目录',
+    'shell.lang': '语言',
+    'shell.notice.rejected': '地址中以下设置无效，已忽略：',
+    'shell.notice.unknown': '地址中以下设置无法识别，已忽略：',
+    'shell.notice.dismiss': '关闭',
+    'shell.showAll': '显示全文',
+    'shell.footer': '所有设置都保存在地址中：分享链接即可重现页面，数值也相同。将鼠标悬停在热力图单元格上，或用键盘（方向键）聚焦，即可读取数值。',
+    'shell.mountFailed': '本节无法启动：',
   },
 };
 
 /** 'zh' when the browser prefers Chinese, else 'en'. */
-export function browserLang(languages: readonly string[] = navigator.languages ?? [navigator.language]): Lang {
+export function browserLang(languages: readonly string[] = navigatorLanguages()): Lang {
   for (const l of languages) {
+    if (typeof l !== 'string') continue;
     const tag = l.toLowerCase();
     if (tag.startsWith('zh')) return 'zh';
     if (tag.startsWith('en')) return 'en';
   }
   return 'en';
+}
+
+function navigatorLanguages(): readonly string[] {
+  // Node (tests) and some embedded webviews have no navigator, or no languages list.
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : [navigator.language ?? ''];
 }
 
 export function resolveLang(setting: 'auto' | Lang): Lang {

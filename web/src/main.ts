@@ -1,21 +1,15 @@
-// AttentionLab, first page: the note's §3.1 (dot-product) and §3.2 (scaled dot-product) attention,
-// live. Queries Q (N×D) and keys K (M×D, also the values, like x2 in the note) are editable; the
-// wasm core computes scores → scaled scores → softmax weights → output on every edit.
+// The article's shell: header, language switch, table of contents, notices, and the sections of
+// the note in order, each mounted with a SectionContext (section.ts). The state lives in the URL
+// hash (state.ts): read at load, written back on every change, re-read on back/forward. All wasm
+// work happens in the one lab worker (worker/client.ts); if it dies, a banner offers a restart.
 import './style.css';
-import { Heatmap } from './heatmap';
-import { loadAttentionLab, type AttentionLab, type AttentionResult } from './lab';
-import { MatrixEditor } from './matrix-editor';
-import { freshSeed, NormalSampler } from './random';
-import {
-  MAX_SIZE,
-  MIN_SIZE,
-  parseHash,
-  parseScore,
-  parseSeed,
-  parseSize,
-  toHash,
-  type Settings,
-} from './settings';
+import { SHELL_STRINGS, resolveLang, translator, type Lang } from './i18n';
+import type { SectionContext, SectionHandle, SectionModule } from './section';
+import { SECTIONS } from './sections';
+import { AppState, type ParseResult, type PropName } from './state';
+import { createLabClient } from './worker/client';
+
+const t0 = translator('en', SHELL_STRINGS);
 
 function byId<T extends HTMLElement>(id: string, type: { new (): T }): T {
   const el = document.getElementById(id);
@@ -23,160 +17,274 @@ function byId<T extends HTMLElement>(id: string, type: { new (): T }): T {
   return el;
 }
 
-const labels = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i + 1}`);
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text; // text only: callers may pass URL or user text
+  return node;
+}
 
-class AttentionPage {
-  readonly #lab: AttentionLab;
-  #settings: Settings;
-  readonly #seed = byId('seed', HTMLInputElement);
-  readonly #score = byId('score', HTMLSelectElement);
-  readonly #sizes = {
-    n: byId('size-n', HTMLSelectElement),
-    m: byId('size-m', HTMLSelectElement),
-    d: byId('size-d', HTMLSelectElement),
-  };
-  readonly #status = byId('status', HTMLElement);
-  readonly #formula = byId('formula', HTMLElement);
-  readonly #query: MatrixEditor;
-  readonly #key: MatrixEditor;
-  readonly #maps: { scores: Heatmap; scaled: Heatmap; weights: Heatmap; output: Heatmap };
-  #computeCount = 0;
+interface Mounted {
+  module: SectionModule;
+  element: HTMLElement;
+  handle: SectionHandle | null;
+}
 
-  constructor(lab: AttentionLab, settings: Settings) {
-    this.#lab = lab;
-    this.#settings = settings;
-    const recompute = () => this.compute();
-    this.#query = new MatrixEditor(byId('query-editor', HTMLElement), {
-      caption: 'Queries Q',
-      rowPrefix: 'q',
-      colPrefix: 'd',
-      onInput: recompute,
-    });
-    this.#key = new MatrixEditor(byId('key-editor', HTMLElement), {
-      caption: 'Keys K (= values V)',
-      rowPrefix: 'k',
-      colPrefix: 'd',
-      onInput: recompute,
-    });
-    const maps = byId('heatmaps', HTMLElement);
-    this.#maps = {
-      scores: new Heatmap(maps, { id: 'scores', title: 'Raw scores QKᵀ' }),
-      scaled: new Heatmap(maps, { id: 'scaled', title: 'Scaled scores QKᵀ/√d' }),
-      weights: new Heatmap(maps, { id: 'weights', title: 'Softmax weights', fixedRange: [0, 1] }),
-      output: new Heatmap(maps, { id: 'output', title: 'Output = weights · V' }),
-    };
+/** How many unknown keys a notice lists (a hash may hold thousands). */
+const MAX_LISTED = 8;
+/** Hash writes are coalesced: a dragged slider must not flood history.replaceState. */
+const HASH_WRITE_DELAY_MS = 120;
 
-    for (const select of Object.values(this.#sizes)) {
-      for (let v = MIN_SIZE; v <= MAX_SIZE; v++) select.add(new Option(String(v), String(v)));
-    }
-    this.#seed.addEventListener('change', () => this.#onSeed());
-    byId('randomise', HTMLButtonElement).addEventListener('click', () => {
-      this.#apply({ ...this.#settings, seed: freshSeed() });
-    });
-    this.#score.addEventListener('change', () => {
-      const score = parseScore(this.#score.value);
-      if (score) this.#apply({ ...this.#settings, score }, { keepValues: true });
-    });
-    for (const key of ['n', 'm', 'd'] as const) {
-      this.#sizes[key].addEventListener('change', () => {
-        const v = parseSize(this.#sizes[key].value);
-        if (v !== null) this.#apply({ ...this.#settings, [key]: v });
+class Shell {
+  readonly #state: AppState;
+  readonly #lab = createLabClient();
+  readonly #article = byId('article', HTMLElement);
+  readonly #toc = byId('toc-list', HTMLOListElement);
+  readonly #notices = byId('notices', HTMLElement);
+  #mounted: Mounted[] = [];
+  #lang: Lang = 'en';
+  #t = t0;
+  #observer: IntersectionObserver | null = null;
+  #banner: HTMLElement | null = null;
+  #hashTimer: ReturnType<typeof setTimeout> | null = null;
+  #layoutKey = '';
+  /** counts re-renders: a staged mount of an older render stops */
+  #mountRun = 0;
+
+  constructor(parsed: ParseResult) {
+    this.#state = parsed.state;
+    this.#state.subscribe((changed) => this.#onStateChange(changed));
+    window.addEventListener('hashchange', () => this.#onHashChange());
+    window.addEventListener('pagehide', () => this.#writeHash()); // a pending write must not be lost
+    for (const button of document.querySelectorAll<HTMLButtonElement>('#lang-switch button[data-lang]')) {
+      button.addEventListener('click', () => {
+        const lang = button.dataset.lang === 'zh' ? 'zh' : 'en';
+        this.#state.set('lang', lang);
       });
     }
-    window.addEventListener('hashchange', () => {
-      const { settings, rejected } = parseHash(location.hash, this.#settings);
-      this.#apply(settings);
-      this.#noteRejected(rejected);
+    this.#lab.onCrash((error) => this.#showCrash(error));
+    this.#lab.onRestart(() => {
+      this.#banner?.remove();
+      this.#banner = null;
+      for (const m of this.#mounted) this.#guard(m, () => m.handle?.onWorkerRestart());
     });
+    this.#render();
+    this.#showParseNotice(parsed);
+    this.#writeHash();
   }
 
-  /** Applies settings: syncs the controls and the URL, refills Q and K from the seed, recomputes. */
-  #apply(next: Settings, { keepValues = false } = {}): void {
-    this.#settings = next;
-    this.#seed.value = String(next.seed);
-    this.#score.value = next.score;
-    this.#sizes.n.value = String(next.n);
-    this.#sizes.m.value = String(next.m);
-    this.#sizes.d.value = String(next.d);
-    const hash = toHash(next);
-    if (location.hash !== hash) history.replaceState(null, '', hash);
-    if (!keepValues || this.#query.rows === 0) {
-      const normal = new NormalSampler(next.seed);
-      this.#query.setValues(next.n, next.d, normal.take(next.n * next.d));
-      this.#key.setValues(next.m, next.d, normal.take(next.m * next.d));
+  /** Re-renders the chrome and re-mounts the sections when language, view or hide switches change. */
+  #render(): void {
+    this.#lang = resolveLang(this.#state.get('lang'));
+    this.#t = translator(this.#lang, SHELL_STRINGS);
+    this.#layoutKey = this.#layoutOf(this.#state);
+    const t = this.#t;
+    document.documentElement.lang = this.#lang === 'zh' ? 'zh-CN' : 'en';
+    document.title = `${t('shell.title')} · ${this.#lang === 'zh' ? '注意力机制，在浏览器中实时运行' : 'attention, live in the browser'}`;
+    byId('site-title', HTMLElement).textContent = t('shell.title');
+    byId('site-lede', HTMLElement).textContent = t('shell.lede');
+    byId('toc-title', HTMLElement).textContent = t('shell.toc');
+    byId('site-footer', HTMLElement).textContent = t('shell.footer');
+    const langSwitch = byId('lang-switch', HTMLElement);
+    langSwitch.setAttribute('aria-label', t('shell.lang'));
+    for (const b of langSwitch.querySelectorAll<HTMLButtonElement>('button[data-lang]')) {
+      b.setAttribute('aria-pressed', String(b.dataset.lang === this.#lang));
     }
-    this.#formula.textContent =
-      next.score === 'scaled'
-        ? `output = softmax(QKᵀ/√d) V, with V = K and √d = √${next.d} ≈ ${Math.sqrt(next.d).toFixed(3)}`
-        : 'output = softmax(QKᵀ) V, with V = K (no scaling)';
-    this.#maps.scaled.title = next.score === 'scaled' ? `Scaled scores QKᵀ/√${next.d}` : 'Scores into softmax (unscaled)';
-    this.compute();
+    this.#banner?.querySelector('.crash-text')?.replaceChildren(t('worker.crashed'));
+    this.#mountSections();
   }
 
-  start(settings: Settings, rejected: (keyof Settings)[]): void {
-    this.#apply(settings);
-    this.#noteRejected(rejected);
-  }
+  #mountSections(): void {
+    this.#unmountSections();
+    const view = this.#state.get('view');
+    document.body.dataset.view = view;
+    const visible = view === 'all' ? SECTIONS : SECTIONS.filter((s) => s.id === view);
+    this.#article.replaceChildren();
+    this.#toc.replaceChildren();
+    if (view !== 'all') this.#article.append(this.#showAllButton());
+    this.#observer = new IntersectionObserver((entries) => this.#onVisibility(entries), { rootMargin: '100px 0px' });
+    for (const module of visible) {
+      const element = el('section', 'article-section');
+      element.id = `section-${module.id}`;
+      element.dataset.section = module.id;
+      const heading = el('h2', 'section-title', module.title[this.#lang]);
+      heading.id = `section-${module.id}-title`;
+      heading.tabIndex = -1;
+      element.setAttribute('aria-labelledby', heading.id);
+      const body = el('div', 'section-body');
+      element.append(heading, body);
+      this.#article.append(element);
+      this.#toc.append(this.#tocEntry(module, heading));
 
-  #onSeed(): void {
-    const seed = parseSeed(this.#seed.value);
-    if (seed === null) {
-      this.#seed.setAttribute('aria-invalid', 'true');
-      this.#setStatus('error', 'Seed: use a whole number from 0 to 4294967295.');
-      return;
+      this.#mounted.push({ module, element, handle: null });
     }
-    this.#seed.removeAttribute('aria-invalid');
-    this.#apply({ ...this.#settings, seed });
+    // One section per task: mounting builds many charts, and one long task would freeze the page.
+    const run = ++this.#mountRun;
+    const mountFrom = (i: number) => {
+      if (run !== this.#mountRun) return; // re-rendered meanwhile
+      if (i >= this.#mounted.length) {
+        document.body.dataset.ready = 'true';
+        return;
+      }
+      this.#mountOne(this.#mounted[i]);
+      setTimeout(() => mountFrom(i + 1), 0);
+    };
+    mountFrom(0);
   }
 
-  #noteRejected(rejected: (keyof Settings)[]): void {
-    // Only fixed setting names are shown, never the values from the address.
-    if (rejected.length > 0) this.#setStatus('warn', `Ignored invalid setting(s) in the address: ${rejected.join(', ')}.`);
+  #mountOne(mounted: Mounted): void {
+    const { module, element } = mounted;
+    const body = element.querySelector<HTMLElement>('.section-body');
+    if (!body) return;
+    const ctx: SectionContext = {
+      state: this.#state,
+      lab: this.#lab,
+      lang: this.#lang,
+      t: translator(this.#lang, module.strings, SHELL_STRINGS),
+      embedded: false,
+    };
+    const start = performance.now();
+    this.#guard(mounted, () => {
+      mounted.handle = module.mount(body, ctx);
+    });
+    // visible in the browser's performance panel and read by scripts/measure-page.mjs
+    performance.measure(`mount ${module.id}`, { start, end: performance.now() });
+    this.#observer?.observe(element);
   }
 
-  #setStatus(kind: 'ok' | 'warn' | 'error', message: string): void {
-    this.#status.dataset.kind = kind;
-    this.#status.textContent = message; // textContent only: messages may quote user input
+  #unmountSections(): void {
+    this.#observer?.disconnect();
+    this.#observer = null;
+    const old = this.#mounted;
+    this.#mounted = [];
+    for (const m of old) this.#guard(m, () => m.handle?.destroy());
   }
 
-  /** Reads the editors and runs the wasm core; on bad input keeps the last good heatmaps. */
-  compute(): void {
-    const { n, m, d, score } = this.#settings;
-    let result: AttentionResult;
+  /** Runs a section's hook; a throwing section shows its error in place and the rest carry on. */
+  #guard(m: Mounted, run: () => void): void {
     try {
-      const q = this.#query.read();
-      const k = this.#key.read();
-      const key = { shape: [1, m, d], data: k };
-      result = this.#lab.attention({ query: { shape: [1, n, d], data: q }, key, value: key, score });
+      run();
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      this.#setStatus('error', `${message} — showing the last valid result.`);
-      return;
+      console.warn(`section ${m.module.id}:`, err);
+      m.element.querySelector('.section-error')?.remove();
+      const p = el('p', 'section-error', `${this.#t('shell.mountFailed')} ${message}`);
+      p.setAttribute('role', 'alert');
+      m.element.append(p);
     }
-    const rows = labels('q', n);
-    const keys = labels('k', m);
-    this.#maps.scores.update({ rows: n, cols: m, values: result.scores.data, rowLabels: rows, colLabels: keys });
-    this.#maps.scaled.update({ rows: n, cols: m, values: result.scaled.data, rowLabels: rows, colLabels: keys });
-    this.#maps.weights.update({ rows: n, cols: m, values: result.weights.data, rowLabels: rows, colLabels: keys });
-    this.#maps.output.update({ rows: n, cols: d, values: result.output.data, rowLabels: rows, colLabels: labels('d', d) });
-    this.#computeCount++;
-    document.body.dataset.computeCount = String(this.#computeCount);
-    this.#setStatus('ok', `Computed ${n} queries × ${m} keys (d = ${d}) in the wasm core. Each row of the weights sums to 1.`);
+  }
+
+  #tocEntry(module: SectionModule, heading: HTMLElement): HTMLLIElement {
+    // Buttons, not #fragment links: the hash is the app state.
+    const item = el('li');
+    const button = el('button', 'toc-link', module.title[this.#lang]);
+    button.type = 'button';
+    button.dataset.section = module.id;
+    button.addEventListener('click', () => {
+      heading.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      heading.focus({ preventScroll: true });
+    });
+    item.append(button);
+    return item;
+  }
+
+  #showAllButton(): HTMLElement {
+    const button = el('button', 'show-all', this.#t('shell.showAll'));
+    button.type = 'button';
+    button.addEventListener('click', () => this.#state.set('view', 'all'));
+    return button;
+  }
+
+  #onVisibility(entries: IntersectionObserverEntry[]): void {
+    for (const entry of entries) {
+      const m = this.#mounted.find((x) => x.element === entry.target);
+      if (m) this.#guard(m, () => m.handle?.setActive(entry.isIntersecting));
+    }
+  }
+
+  #layoutOf(state: AppState): string {
+    return [resolveLang(state.get('lang')), state.get('view'), ...state.hidden()].join('|');
+  }
+
+  #onStateChange(changed: readonly PropName[]): void {
+    if (changed.includes('lang') || changed.includes('view')) this.#render();
+    this.#scheduleHashWrite();
+  }
+
+  #scheduleHashWrite(): void {
+    if (this.#hashTimer !== null) return;
+    this.#hashTimer = setTimeout(() => this.#writeHash(), HASH_WRITE_DELAY_MS);
+  }
+
+  #writeHash(): void {
+    if (this.#hashTimer !== null) clearTimeout(this.#hashTimer);
+    this.#hashTimer = null;
+    const hash = this.#state.toHash();
+    if (location.hash !== hash) history.replaceState(history.state, '', hash);
+  }
+
+  /** Back/forward or an edited address: apply what parses, report the rest. */
+  #onHashChange(): void {
+    const parsed = AppState.fromHash(location.hash);
+    const relayout = this.#layoutOf(parsed.state) !== this.#layoutKey;
+    this.#state.assign(parsed.state); // notifies the sections of changed values
+    if (relayout && this.#layoutOf(this.#state) !== this.#layoutKey) this.#render();
+    this.#showParseNotice(parsed);
+    this.#writeHash();
+  }
+
+  #showParseNotice({ rejected, unknown }: ParseResult): void {
+    this.#notices.querySelector('.notice-settings')?.remove();
+    if (rejected.length === 0 && unknown.length === 0) return;
+    const t = this.#t;
+    const notice = el('div', 'notice notice-settings');
+    notice.setAttribute('role', 'status');
+    const list = el('ul');
+    if (rejected.length) {
+      const li = el('li', undefined, `${t('shell.notice.rejected')} `);
+      li.append(el('span', 'notice-items', rejected.map((r) => r.reason).join('; ')));
+      list.append(li);
+    }
+    if (unknown.length) {
+      const li = el('li', undefined, `${t('shell.notice.unknown')} `);
+      const shown = unknown.slice(0, MAX_LISTED).map((k) => JSON.stringify(k));
+      if (unknown.length > MAX_LISTED) shown.push(`… (+${unknown.length - MAX_LISTED})`);
+      li.append(el('span', 'notice-items', shown.join(', '))); // user text: textContent only
+      list.append(li);
+    }
+    const dismiss = el('button', 'notice-dismiss', t('shell.notice.dismiss'));
+    dismiss.type = 'button';
+    dismiss.addEventListener('click', () => notice.remove());
+    notice.append(list, dismiss);
+    this.#notices.append(notice);
+  }
+
+  #showCrash(error: Error): void {
+    this.#banner?.remove();
+    const t = this.#t;
+    const banner = el('div', 'notice crash-banner');
+    banner.setAttribute('role', 'alert');
+    const text = el('p');
+    text.append(el('span', 'crash-text', t('worker.crashed')), ' ', el('span', 'crash-detail', `(${error.message})`));
+    const restart = el('button', 'crash-restart', t('worker.restart'));
+    restart.type = 'button';
+    restart.dataset.testid = 'worker-restart';
+    restart.addEventListener('click', () => this.#lab.restart());
+    banner.append(text, restart);
+    this.#notices.prepend(banner);
+    this.#banner = banner;
   }
 }
 
-async function boot(): Promise<void> {
-  const status = byId('status', HTMLElement);
+function boot(): void {
   try {
-    const lab = await loadAttentionLab();
-    const { settings, rejected } = parseHash(location.hash);
-    new AttentionPage(lab, settings).start(settings, rejected);
-    document.body.dataset.ready = 'true';
+    new Shell(AppState.fromHash(location.hash)); // sets body[data-ready=true] once every section is mounted
   } catch (err) {
-    status.dataset.kind = 'error';
+    const status = document.getElementById('boot-status') ?? document.body.appendChild(el('p'));
     status.textContent = `Could not start: ${err instanceof Error ? err.message : String(err)}`;
     document.body.dataset.ready = 'error';
+    throw err;
   }
 }
 
-void boot();
+boot();

@@ -1,5 +1,6 @@
 // An editable matrix: a table of number inputs with row labels (q1.. or k1..) and column labels
-// (d1..). read() returns the values or throws an Error naming the first bad cell.
+// (d1..). read() returns the values or throws a MatrixCellError naming the first bad cell (the
+// section words the message in its language).
 
 export interface MatrixEditorOptions {
   /** accessible name of the table, e.g. "Queries Q" */
@@ -14,6 +15,17 @@ export interface MatrixEditorOptions {
 
 /** Values beyond this would overflow float32 in QKᵀ; they are rejected with a message. */
 export const MAX_ABS_VALUE = 1e6;
+
+/** The first cell that is empty, not a number, or too large. */
+export class MatrixCellError extends Error {
+  constructor(
+    readonly where: string,
+    readonly problem: 'empty' | 'range',
+  ) {
+    super(`${where}: ${problem === 'empty' ? 'empty or not a number' : `keep values within ±${MAX_ABS_VALUE}`}`);
+    this.name = 'MatrixCellError';
+  }
+}
 
 export class MatrixEditor {
   readonly element: HTMLTableElement;
@@ -86,15 +98,18 @@ export class MatrixEditor {
     }
     this.#inputs.forEach((input, i) => {
       // 7 significant digits: a float32 such as 1.3999999762 shows as 1.4
-      input.value = String(Number(values[i].toPrecision(7)));
+      const text = String(Number(values[i].toPrecision(7)));
+      // A box that already holds this number keeps its text, so typing "0." is not rewritten to "0".
+      if (input.value.trim() !== '' && input.valueAsNumber === Number(text)) return;
+      input.value = text;
       input.removeAttribute('aria-invalid');
     });
   }
 
-  /** The current values, row-major. Throws an Error naming the first empty / non-numeric cell. */
-  read(): Float32Array {
-    const out = new Float32Array(this.#inputs.length);
-    let firstBad: string | null = null;
+  /** The current values, row-major (as typed: no float32 rounding, so they round-trip through a URL). */
+  read(): number[] {
+    const out: number[] = new Array<number>(this.#inputs.length);
+    let firstBad: MatrixCellError | null = null;
     for (let i = 0; i < this.#inputs.length; i++) {
       const input = this.#inputs[i];
       // An empty box or text the browser cannot parse both read as NaN here.
@@ -107,13 +122,11 @@ export class MatrixEditor {
       input.setAttribute('aria-invalid', 'true');
       if (firstBad === null) {
         const { caption, rowPrefix, colPrefix } = this.#options;
-        const where = `${rowPrefix}${Math.floor(i / this.#cols) + 1}, ${colPrefix}${(i % this.#cols) + 1}`;
-        firstBad = Number.isNaN(v)
-          ? `${caption} ${where}: empty or not a number`
-          : `${caption} ${where}: keep values within ±${MAX_ABS_VALUE}`;
+        const where = `${caption} ${rowPrefix}${Math.floor(i / this.#cols) + 1}, ${colPrefix}${(i % this.#cols) + 1}`;
+        firstBad = new MatrixCellError(where, Number.isNaN(v) ? 'empty' : 'range');
       }
     }
-    if (firstBad !== null) throw new Error(firstBad);
+    if (firstBad !== null) throw firstBad;
     return out;
   }
 }

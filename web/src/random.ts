@@ -50,3 +50,32 @@ export function freshSeed(): number {
   crypto.getRandomValues(buf);
   return buf[0] % 1_000_000;
 }
+
+/**
+ * A 32-bit seed derived from a seed and a label (FNV-1a over the label's UTF-16 units, mixed with the
+ * seed): the same (seed, label) always gives the same stream, different labels independent streams.
+ * Used so that, e.g., the word "小冰" gets the same embedding wherever it appears in a sentence.
+ */
+export function deriveSeed(seed: number, label: string): number {
+  let h = (0x811c9dc5 ^ (seed >>> 0)) >>> 0;
+  h = Math.imul(h, 0x01000193) >>> 0;
+  for (let i = 0; i < label.length; i++) {
+    h ^= label.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  // final avalanche (murmur3 fmix32) so nearby seeds do not give nearby streams
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b) >>> 0;
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35) >>> 0;
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** `count` uniform samples on [-bound, bound): PyTorch's default nn.Linear init uses bound = 1/√in. */
+export function uniformSamples(seed: number, count: number, bound: number): Float32Array {
+  const next = mulberry32(seed);
+  const out = new Float32Array(count);
+  for (let i = 0; i < count; i++) out[i] = (2 * next() - 1) * bound;
+  return out;
+}

@@ -62,9 +62,9 @@ export const PROPS = [
 
   // §1 Why attention: plain vs attention Seq2Seq on the long-sequence task
   { name: 'why_cell', section: 'why', kind: 'enum', default: 'gru', values: CELLS, doc: 'recurrent cell of both models' },
-  { name: 'why_hidden', section: 'why', kind: 'int', default: 64, min: 8, max: 256, doc: 'hidden size of both models' },
+  { name: 'why_hidden', section: 'why', kind: 'int', default: 32, min: 8, max: 256, doc: 'hidden size of both models (embedding: half of it)' },
   { name: 'why_max_len', section: 'why', kind: 'int', default: 40, min: 10, max: 60, doc: 'longest training and test sequence' },
-  { name: 'why_steps', section: 'why', kind: 'int', default: 600, min: 50, max: 5000, doc: 'training steps per model' },
+  { name: 'why_steps', section: 'why', kind: 'int', default: 400, min: 20, max: 5000, doc: 'training steps per model' },
 
   // §3.1/§3.2 Dot-product and scaled dot-product
   { name: 'dot_score', section: 'dot', kind: 'enum', default: 'scaled', values: ['dot', 'scaled'], doc: 'dot (§3.1) or scaled (§3.2)' },
@@ -80,18 +80,19 @@ export const PROPS = [
   { name: 's2s_cell', section: 'translate', kind: 'enum', default: 'rnn', values: CELLS, doc: 'recurrent cell' },
   { name: 's2s_hidden', section: 'translate', kind: 'int', default: 128, min: 4, max: 256, doc: 'hidden size' },
   { name: 's2s_score', section: 'translate', kind: 'enum', default: 'dot', values: ['none', ...SCORES], doc: "attention score, or none (the note's plain Seq2Seq)" },
-  { name: 's2s_lr', section: 'translate', kind: 'number', default: 0.001, min: 1e-6, max: 1, doc: "Adam's learning rate" },
-  { name: 's2s_speed', section: 'translate', kind: 'int', default: 10, min: 1, max: 200, doc: 'training steps per frame' },
+  { name: 's2s_lr', section: 'translate', kind: 'number', default: 0.001, min: 1e-6, max: 1e6, doc: "Adam's learning rate (absurd rates allowed: the run diverges, is stopped and keeps its last good weights)" },
+  { name: 's2s_speed', section: 'translate', kind: 'int', default: 2, min: 1, max: 200, doc: 'training steps per frame (the note recipe takes ~2 ms a step)' },
   { name: 's2s_text', section: 'translate', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence to translate' },
   { name: 's2s_beam', section: 'translate', kind: 'int', default: 1, min: 1, max: 8, doc: 'beam width (1: greedy)' },
 
   // §3.4/§3.5 QKV and self-attention
   { name: 'self_text', section: 'self', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence (words separated by spaces)' },
   { name: 'self_d', section: 'self', kind: 'int', default: 4, min: 2, max: 64, doc: 'feature size' },
-  { name: 'self_focus', section: 'self', kind: 'int', default: -1, min: -1, max: 63, doc: 'token whose attention is highlighted (-1: none)' },
+  { name: 'self_focus', section: 'self', kind: 'int', default: -1, min: -1, max: 15, doc: 'token whose attention is highlighted, and the query of the neuron view (-1: none; the neuron view then shows token 0)' },
+  { name: 'self_key', section: 'self', kind: 'int', default: 0, min: 0, max: 15, doc: 'key token of the neuron view' },
 
   // §3.6 Multi-head
   { name: 'mh_text', section: 'multihead', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence (words separated by spaces)' },
   { name: 'mh_d', section: 'multihead', kind: 'int', default: 4, min: 2, max: 64, doc: 'model size d' },
-  { name: 'mh_heads', section: 'multihead', kind: 'int', default: 2, min: 1, max: 64, doc: 'number of heads (must divide d)' },
+  { name: 'mh_heads', section: 'multihead', kind: 'int', default: 2, min: 1, max: 16, doc: 'number of heads (must divide mh_d)' },
 ] as const satisfies readonly PropDef[];

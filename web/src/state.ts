@@ -175,24 +175,36 @@ export class AppState {
 
   /** Sets several values at once and notifies listeners once. */
   update(values: Partial<StateValues>): void {
-    const changed: PropName[] = [];
+    // Validate everything first: a bad value leaves the state untouched (no half-applied update).
+    const checked: [PropDef, unknown][] = [];
     for (const [name, value] of Object.entries(values)) {
       const def = BY_NAME.get(name);
-      if (!def) throw new RangeError(`unknown setting ${name}`);
+      if (!def) throw new RangeError(`unknown setting ${name.slice(0, 64)}`);
+      if (value === undefined) continue;
       // Round-trip through the string form: the one validator for hash, attributes and code.
-      const checked = parseValue(def, formatValue(def, value));
-      if (formatValue(def, checked) !== formatValue(def, this.#values[name as PropName])) {
-        (this.#values as Record<string, unknown>)[name] = checked;
-        changed.push(name as PropName);
+      checked.push([def, parseValue(def, formatValue(def, value))]);
+    }
+    const changed: PropName[] = [];
+    for (const [def, value] of checked) {
+      if (formatValue(def, value) !== formatValue(def, this.#values[def.name as PropName])) {
+        (this.#values as Record<string, unknown>)[def.name] = value;
+        changed.push(def.name as PropName);
       }
     }
-    if (changed.length) for (const fn of this.#listeners) fn(changed);
+    if (!changed.length) return;
+    // A listener may unsubscribe others (a section destroyed by a language switch): skip those.
+    for (const fn of [...this.#listeners]) if (this.#listeners.has(fn)) fn(changed);
   }
 
   /** Copies every value (and hide switch) from another state, notifying for what changed. */
   assign(other: AppState): void {
     this.#hidden = new Set(other.#hidden);
     this.update(other.values());
+  }
+
+  /** The hide switches that are on (setting names, or 'controls'), sorted. */
+  hidden(): string[] {
+    return [...this.#hidden].sort();
   }
 
   values(): StateValues {

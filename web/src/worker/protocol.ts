@@ -57,6 +57,8 @@ export type Request =
   | { op: 'seq2seq.evaluate'; model: number; options?: EvaluateOptions }
   | { op: 'seq2seq.translate'; model: number; text: string; options?: TranslateOptions }
   | { op: 'seq2seq.save'; model: number }
+  /** the tokens the model knows (translate section: clickable words), reserved tokens left out */
+  | { op: 'seq2seq.vocabulary'; model: number }
   | { op: 'seq2seq.delete'; model: number }
   /** wasm heap and live-model diagnostics */
   | { op: 'memory' }
@@ -75,6 +77,7 @@ export interface ResultOf {
   'seq2seq.evaluate': EvaluateResult;
   'seq2seq.translate': TranslateResult;
   'seq2seq.save': Uint8Array;
+  'seq2seq.vocabulary': { source: string[]; target: string[] };
   'seq2seq.delete': null;
   memory: { heapUsed: number; memorySize: number; handles: number; models: number };
   'debug.crash': never;
@@ -112,6 +115,8 @@ export interface RemoteSeq2Seq {
   evaluate(options?: EvaluateOptions): Promise<EvaluateResult>;
   translate(text: string, options?: TranslateOptions): Promise<TranslateResult>;
   save(): Promise<Uint8Array>;
+  /** source and target tokens in id order, without <pad>/<sos>/<eos>/<unk> */
+  vocabulary(): Promise<ResultOf['seq2seq.vocabulary']>;
   delete(): Promise<void>;
 }
 

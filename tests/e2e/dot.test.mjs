@@ -1,0 +1,187 @@
+// §3.1/§3.2 section in headless Chromium: the numbers drawn equal an independent plain-JS computation
+// from the Q/K values read back from the page; the saturation sweep's numbers too; edits and sizes
+// round-trip through the URL; a bad cell gives an inline error and the section recovers.
+// Build first: npx vite build --config web/vite.config.ts --outDir /tmp/x && ATTENTION_LAB_DIST=/tmp/x node --test tests/e2e/dot.test.mjs
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { assertClose, assertRowsSumToOne, openSections } from './sections-harness.mjs';
+
+const ROOT = '.dot-section';
+
+/** softmax(q kᵀ / scale) per query row, in float64; returns {scores, weights, output} row-major. */
+function attention(q, k, n, m, d, scale) {
+  const scores = [];
+  const weights = [];
+  const output = [];
+  for (let i = 0; i < n; i++) {
+    const row = [];
+    for (let j = 0; j < m; j++) {
+      let s = 0;
+      for (let c = 0; c < d; c++) s += q[i * d + c] * k[j * d + c];
+      row.push(s);
+    }
+    scores.push(...row);
+    const max = Math.max(...row);
+    const e = row.map((s) => Math.exp((s - max) / scale));
+    const sum = e.reduce((a, b) => a + b, 0);
+    const w = e.map((x) => x / sum);
+    weights.push(...w);
+    for (let c = 0; c < d; c++) output.push(w.reduce((acc, wj, j) => acc + wj * k[j * d + c], 0));
+  }
+  return { scores, weights, output };
+}
+
+describe('§3.1/§3.2 dot-product section', { timeout: 180_000 }, () => {
+  const env = openSections('dot');
+  before(() => env.start());
+  after(() => env.stop());
+  afterEach(() => env.assertNoProblems());
+
+  const editorValues = (cls) =>
+    env.page.$$eval(`${ROOT} table.${cls} input`, (inputs) => inputs.map((i) => Number(/** @type {HTMLInputElement} */ (i).value)));
+
+  async function loadOk(hash) {
+    await env.load(hash, ROOT);
+    await env.waitComputed(ROOT);
+    assert.equal(await env.page.getAttribute(ROOT, 'data-state'), 'ok');
+  }
+
+  test("the note's shapes: weights, scores and output equal a plain-JS computation from the page's Q and K", async () => {
+    await loadOk('#seed=1');
+    const q = await editorValues('dot-query');
+    const k = await editorValues('dot-key');
+    assert.equal(q.length, 3 * 4);
+    assert.equal(k.length, 5 * 4);
+    const expected = attention(q, k, 3, 5, 4, Math.sqrt(4));
+    const weights = await env.heatmap('dot-weights');
+    assert.deepEqual(weights.shape, [3, 5]);
+    assertRowsSumToOne(weights.values, 3, 5, 'weights');
+    assertClose(weights.values, expected.weights, 'weights');
+    assertClose((await env.heatmap('dot-scores')).values, expected.scores, 'scores');
+    assertClose((await env.heatmap('dot-scaled')).values, expected.scores.map((s) => s / 2), 'scaled');
+    assertClose((await env.heatmap('dot-output')).values, expected.output, 'output');
+    // MathML formula present (rendered natively), four charts drawn
+    assert.ok((await env.page.locator(`${ROOT} math`).count()) >= 2);
+    assert.equal(await env.page.locator(`${ROOT} .al-heatmaps canvas`).count(), 4);
+    await env.screenshot('dot-section', '.dot-section');
+  });
+
+  test('score=dot: no scaling; the softmax takes the raw scores', async () => {
+    await loadOk('#seed=5&dot_score=dot&dot_n=2&dot_m=6&dot_d=3');
+    const q = await editorValues('dot-query');
+    const k = await editorValues('dot-key');
+    const expected = attention(q, k, 2, 6, 3, 1);
+    assertClose((await env.heatmap('dot-weights')).values, expected.weights, 'weights');
+    assertClose((await env.heatmap('dot-scaled')).values, expected.scores, 'scaled = raw');
+  });
+
+  test('an edit goes into the URL and a reload of that URL gives the same numbers', async () => {
+    await loadOk('#seed=7');
+    const before = await env.heatmap('dot-weights');
+    const count = await env.computeCount(ROOT);
+    await env.page.locator(`${ROOT} table.dot-query input`).first().fill('4.5');
+    await env.waitComputed(ROOT, count);
+    await env.page.waitForFunction(() => location.hash.includes('dot_q='));
+    const edited = await env.heatmap('dot-weights');
+    assert.notDeepEqual(edited.values, before.values);
+    assert.deepEqual(edited.values.slice(5), before.values.slice(5), 'only the first query row changes');
+    const q = await editorValues('dot-query');
+    assert.equal(q[0], 4.5);
+    assertClose(edited.values, attention(q, await editorValues('dot-key'), 3, 5, 4, 2).weights, 'edited weights');
+
+    const hash = await env.page.evaluate(() => location.hash);
+    await loadOk(hash);
+    assert.deepEqual(await env.heatmap('dot-weights'), edited);
+    assert.equal((await editorValues('dot-query'))[0], 4.5);
+    assert.ok(await env.page.locator(`${ROOT} .dot-edited`).isVisible());
+
+    // a new d no longer fits the stored values: back to seeded ones, and the URL drops them
+    const c2 = await env.computeCount(ROOT);
+    await env.page.selectOption(`${ROOT} select >> nth=3`, '2');
+    await env.waitComputed(ROOT, c2);
+    assert.deepEqual((await env.heatmap('dot-weights')).shape, [3, 5]);
+    assert.equal((await editorValues('dot-query')).length, 6);
+    await env.page.waitForFunction(() => !location.hash.includes('dot_q=') && location.hash.includes('dot_d=2'));
+  });
+
+  test('Randomise draws a new seed and drops the edits', async () => {
+    await loadOk('#seed=1&dot_q=1,2,3,4,5,6,7,8,9,10,11,12');
+    assert.deepEqual((await editorValues('dot-query')).slice(0, 3), [1, 2, 3]);
+    const count = await env.computeCount(ROOT);
+    await env.page.locator(`${ROOT} .al-controls button`).first().click();
+    await env.waitComputed(ROOT, count);
+    await env.page.waitForFunction(() => !location.hash.includes('dot_q=') && !/seed=1(&|$)/.test(location.hash));
+    const q = await editorValues('dot-query');
+    assert.notDeepEqual(q.slice(0, 3), [1, 2, 3]);
+    assert.ok(await env.page.locator(`${ROOT} .dot-edited`).isHidden());
+  });
+
+  test('stored values that do not fit the shape fall back to the seed', async () => {
+    await loadOk('#seed=1&dot_n=2&dot_d=2&dot_q=1,2,3');
+    assert.equal((await editorValues('dot-query')).length, 4);
+    assert.notDeepEqual((await editorValues('dot-query')).slice(0, 3), [1, 2, 3]);
+  });
+
+  test('an empty cell: inline error, last result kept; a number again: recovered', async () => {
+    await loadOk('#seed=2');
+    const good = await env.heatmap('dot-weights');
+    const cell = env.page.locator(`${ROOT} table.dot-key input`).nth(5);
+    await cell.fill('');
+    await env.page.waitForSelector(`${ROOT}[data-state="error"]`);
+    assert.match(await env.page.locator(`${ROOT} .dot-message`).textContent(), /k2, d2: empty or not a number/);
+    assert.equal(await cell.getAttribute('aria-invalid'), 'true');
+    assert.deepEqual(await env.heatmap('dot-weights'), good);
+    const count = await env.computeCount(ROOT);
+    await cell.fill('0.5');
+    await env.waitComputed(ROOT, count);
+    assert.equal(await env.page.getAttribute(ROOT, 'data-state'), 'ok');
+    const k = await editorValues('dot-key');
+    assert.equal(k[5], 0.5);
+    assertClose((await env.heatmap('dot-weights')).values, attention(await editorValues('dot-query'), k, 3, 5, 4, 2).weights, 'recovered');
+  });
+
+  test('the saturation sweep: numbers equal a plain-JS computation, and scaling prevents saturation', async () => {
+    await loadOk('#seed=1&dot_sweep_d=1024');
+    await env.page.waitForFunction(() => document.querySelector('.dot-sweep-data')?.getAttribute('data-d') === '1024');
+    await env.page.waitForSelector('.dot-sweep[data-grid="ok"]');
+    const point = JSON.parse(await env.page.locator('.dot-sweep-data').evaluate((o) => /** @type {HTMLOutputElement} */ (o).value));
+    const shown = await env.page.$$eval('.dot-sweep-table td', (tds) =>
+      Object.fromEntries(tds.map((td) => [`${td.dataset.metric}:${td.dataset.variant}`, Number(td.dataset.value)])),
+    );
+    const { d, n, m } = point;
+    assert.deepEqual([d, n, m], [1024, 16, 8]);
+    for (const [variant, scale] of [['unscaled', 1], ['scaled', Math.sqrt(d)]]) {
+      const { weights } = attention(point.q, point.k, n, m, d, scale);
+      let maxWeight = 0;
+      let entropy = 0;
+      let jacobian = 0;
+      for (let i = 0; i < n; i++) {
+        const p = weights.slice(i * m, (i + 1) * m);
+        maxWeight += Math.max(...p) / n;
+        entropy += -p.reduce((acc, x) => acc + (x > 0 ? x * Math.log(x) : 0), 0) / n;
+        // ‖diag(p) − ppᵀ‖_F, the softmax Jacobian
+        let f = 0;
+        for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) f += ((a === b ? p[a] : 0) - p[a] * p[b]) ** 2;
+        jacobian += Math.sqrt(f) / n;
+      }
+      // float32 scores of size 1024 (unscaled up to ~100): tolerances at float32 level
+      assert.ok(Math.abs(shown[`maxWeight:${variant}`] - maxWeight) < 1e-4, `${variant} max weight`);
+      assert.ok(Math.abs(shown[`entropy:${variant}`] - entropy) < 1e-3, `${variant} entropy`);
+      assert.ok(Math.abs(shown[`jacobian:${variant}`] - jacobian) < 1e-4, `${variant} jacobian ${shown[`jacobian:${variant}`]} vs ${jacobian}`);
+    }
+    // the point of §3.2: unscaled saturates at d = 1024, scaled does not
+    assert.ok(shown['maxWeight:unscaled'] > 0.95, `unscaled max weight ${shown['maxWeight:unscaled']}`);
+    assert.ok(shown['maxWeight:scaled'] < 0.8, `scaled max weight ${shown['maxWeight:scaled']}`);
+    assert.ok(shown['jacobian:unscaled'] < shown['jacobian:scaled'] / 4, 'the unscaled gradient has shrunk');
+
+    // the slider moves d (log steps) and the URL follows
+    await env.page.locator('.dot-sweep-slider').fill('30'); // 2^3
+    await env.page.waitForFunction(() => document.querySelector('.dot-sweep-data')?.getAttribute('data-d') === '8');
+    await env.page.waitForFunction(() => /dot_sweep_d=8(&|$)/.test(location.hash));
+    await env.screenshot('dot-sweep', '.dot-sweep');
+  });
+
+  test('in Chinese, and at phone width', async () => {
+    await env.checkChineseAndPhone(ROOT, 'dot', 'dot');
+  });
+});

@@ -1,0 +1,179 @@
+// Shared harness of the end-to-end tests: a `vite preview` server over the built site
+// (ATTENTION_LAB_DIST or dist/, with the strict CSP header), Debian's Chromium via playwright-core,
+// a problem collector (console errors, page errors, failed requests, HTTP errors, requests to other
+// hosts, dialogs: any of these fails a test), and screenshots into test-artifacts/.
+//
+//   import { startSite } from './harness.mjs';
+//   const site = await startSite();              // in before()
+//   await site.load('#view=dot&seed=3');          // fresh load, waits for the shell to be ready
+//   site.problems.assertNone();                   // in afterEach()
+//   await site.screenshot('dot');                 // test-artifacts/dot.png
+//   await site.close();                           // in after()
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { distDir, startPreview } from '../../scripts/serve.mjs';
+
+export { distDir };
+export const CHROMIUM = '/usr/bin/chromium';
+export const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+export const artifactsDir = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
+
+/** Everything that must not happen on a page; tests assert the list is empty after each test. */
+export class ProblemCollector {
+  /** @type {string[]} */
+  problems = [];
+  /** @type {string[]} */
+  dialogs = [];
+  /** @type {RegExp[]} problems a test expects (e.g. the worker's deliberate crash); cleared by take() */
+  #allowed = [];
+  /** which page load a request belongs to: leaving a page aborts its requests, which is no fault */
+  #epoch = 0;
+  #requestEpoch = new WeakMap();
+
+  /** Call before navigating away: requests of the old page that get aborted are not problems. */
+  nextPage() {
+    this.#epoch++;
+  }
+
+  /**
+   * @param {import('playwright-core').Page} page
+   * @param {string} origin the server's origin: requests anywhere else are problems
+   */
+  attach(page, origin) {
+    const add = (text) => {
+      if (!this.#allowed.some((re) => re.test(text))) this.problems.push(text);
+    };
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') add(`console error: ${msg.text()}`);
+    });
+    page.on('pageerror', (err) => add(`page error: ${err.message}`));
+    page.on('request', (req) => {
+      // a new top-level document: whatever the old one still loads may be aborted, harmlessly
+      if (req.isNavigationRequest() && req.frame() === page.mainFrame()) this.#epoch++;
+      this.#requestEpoch.set(req, this.#epoch);
+      const url = req.url();
+      if (!url.startsWith(origin) && !/^(data|blob|about):/.test(url)) add(`request to another host: ${url}`);
+    });
+    page.on('requestfailed', (req) => {
+      const error = req.failure()?.errorText ?? '';
+      if (error === 'net::ERR_ABORTED' && this.#requestEpoch.get(req) !== this.#epoch) return;
+      add(`request failed: ${req.url()} (${error})`);
+    });
+    page.on('response', (res) => {
+      if (res.status() >= 400) add(`HTTP ${res.status()}: ${res.url()}`);
+    });
+    page.on('dialog', (dialog) => {
+      this.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+      dialog.dismiss().catch(() => {});
+    });
+  }
+
+  /** Lets problems matching `pattern` pass until the next take()/assertNone(). */
+  allow(pattern) {
+    this.#allowed.push(pattern);
+  }
+
+  /** The problems so far (dialogs included), and a clean slate. */
+  take() {
+    const seen = [...this.problems, ...this.dialogs.map((d) => `dialog ${d}`)];
+    this.problems.length = 0;
+    this.dialogs.length = 0;
+    this.#allowed = [];
+    return seen;
+  }
+
+  assertNone(message = 'the page reported problems') {
+    assert.deepEqual(this.take(), [], message);
+  }
+}
+
+/**
+ * Starts the preview server and Chromium, opens one page with a problem collector.
+ * @param {{viewport?: {width: number, height: number}, dist?: string, locale?: string}} [options]
+ */
+export async function startSite({ viewport = { width: 1280, height: 900 }, dist = distDir, locale = 'en-US' } = {}) {
+  if (!existsSync(`${dist}/index.html`)) {
+    throw new Error(`${dist}/index.html is missing: run \`npm run build:web\` (or set ATTENTION_LAB_DIST) before the e2e tests.`);
+  }
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install -y chromium`);
+  const server = await startPreview({ port: 0, strictPort: true, logLevel: 'error', dist });
+  let browser;
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, timeout: 30_000 });
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+  const context = await browser.newContext({ viewport, locale });
+  const page = await context.newPage();
+  // Waits end as soon as their condition holds; the limit only matters on a loaded 2-core machine.
+  page.setDefaultTimeout(30_000);
+  const origin = new URL(server.url).origin;
+  const problems = new ProblemCollector();
+  problems.attach(page, origin);
+
+  return {
+    url: server.url,
+    origin,
+    browser,
+    context,
+    page,
+    problems,
+    /**
+     * A fresh load of `path` + `hash` (via about:blank, so a new hash is a new document), waiting
+     * until the shell marked itself ready. Returns the navigation response.
+     */
+    async load(hash = '', path = '/') {
+      problems.nextPage();
+      await page.goto('about:blank');
+      const res = await page.goto(new URL(`${path}${hash}`, server.url).href, { waitUntil: 'load' });
+      if (path === '/' || path === '/index.html') {
+        await page.waitForFunction(() => document.body.dataset.ready !== undefined);
+        assert.equal(await page.evaluate(() => document.body.dataset.ready), 'true', 'the shell did not start');
+      }
+      return res;
+    },
+    /** Saves test-artifacts/<name>.png (full page unless fullPage: false). */
+    async screenshot(name, { fullPage = true, target = page } = {}) {
+      mkdirSync(artifactsDir, { recursive: true });
+      const path = `${artifactsDir}${name}.png`;
+      await target.screenshot(target === page ? { path, fullPage } : { path });
+      return path;
+    },
+    async close() {
+      try {
+        await context.close();
+        await browser.close();
+      } finally {
+        await server.close();
+      }
+    },
+  };
+}
+
+/** Sideways overflow of the page in CSS pixels (0 when nothing scrolls horizontally). */
+export function horizontalOverflow(page) {
+  return page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth));
+}
+
+/** Fraction of non-transparent pixels of a canvas (a drawn chart is well above 0.2). */
+export function canvasInk(page, selector) {
+  return page.evaluate((sel) => {
+    const canvas = document.querySelector(sel);
+    if (!(canvas instanceof HTMLCanvasElement) || canvas.width < 20 || canvas.height < 20) return 0;
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let painted = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
+    return painted / (data.length / 4);
+  }, selector);
+}

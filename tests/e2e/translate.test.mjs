@@ -1,0 +1,156 @@
+// §3.3 in the built page (#view=translate): the note's translator trains in the worker (the loss
+// falls), decoding advances one word per step to "KaGe likes XiaoBing", an unknown word is marked
+// (not a crash), beam search shows its beams, and the dates task translates a typed date.
+// Needs a build (npm run build:web, or ATTENTION_LAB_DIST=<outDir>). Run: node --test tests/e2e/translate.test.mjs
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { horizontalOverflow, startSite } from './harness.mjs';
+
+const SEC = '#section-translate .tr-section';
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
+  let site;
+  /** @type {import('playwright-core').Page} */
+  let page;
+
+  before(async () => {
+    site = await startSite();
+    page = site.page;
+  });
+  afterEach(() => site.problems.assertNone());
+  after(() => site?.close());
+
+  /** Loads the section and waits until its model exists (the vocabulary is listed). */
+  async function open(hash) {
+    await site.load(hash);
+    await page.waitForSelector(`${SEC} .tr-vocab-word`);
+  }
+  const dataset = (selector) => page.evaluate((s) => ({ ...document.querySelector(s)?.dataset }), selector);
+  const losses = () => page.evaluate(() => JSON.parse(document.querySelector('[data-testid=s2s-losses]').value));
+  const output = () => page.locator(`${SEC} [data-testid=s2s-output]`).textContent();
+
+  /** Trains until the recipe's end (the section pauses there) and waits for its decoding. */
+  async function trainRecipe(steps) {
+    await page.click('[data-testid=s2s-play]');
+    await page.waitForFunction((n) => document.querySelector('.tr-section')?.dataset.step === String(n), steps, { timeout: 240_000 });
+    await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.playing === '0');
+    await page.waitForFunction((n) => document.querySelector('.tr-decode')?.dataset.modelStep === String(n), steps);
+  }
+
+  /** Restarts the decoding and steps it to the end, checking that each click adds one step. */
+  async function stepDecoding() {
+    await page.click('[data-testid=s2s-decode-restart]');
+    const { steps } = await dataset('.tr-decode');
+    const total = Number(steps);
+    assert.ok(total >= 1);
+    assert.equal((await dataset('.tr-decode')).step, '0');
+    assert.equal(await output(), '');
+    const seen = [];
+    for (let k = 1; k <= total; k++) {
+      await page.click('[data-testid=s2s-decode-step]');
+      assert.equal((await dataset('.tr-decode')).step, String(k));
+      seen.push(await output());
+    }
+    assert.equal((await dataset('.tr-decode')).done, '1');
+    return seen;
+  }
+
+  test("training the note's recipe lowers the loss; decoding steps to “KaGe likes XiaoBing”", async () => {
+    await open('#view=translate&seed=1&s2s_speed=50');
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-progress]`).getAttribute('max'), '400');
+    // step trains exactly one step
+    await page.click('[data-testid=s2s-step]');
+    await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '1');
+    await trainRecipe(400);
+    const l = await losses();
+    assert.equal(l.length, 400);
+    assert.ok(l.every(Number.isFinite));
+    assert.ok(mean(l.slice(-50)) < 0.25 * mean(l.slice(0, 50)), `loss ${mean(l.slice(0, 50))} → ${mean(l.slice(-50))}`);
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-progress]`).evaluate((p) => p.value), 400);
+
+    const words = await stepDecoding();
+    assert.deepEqual(words, ['KaGe', 'KaGe likes', 'KaGe likes XiaoBing', 'KaGe likes XiaoBing']);
+    assert.equal((await dataset('[data-testid=s2s-output]')).eos, '1'); // the last step chose <eos>
+    // the heatmap grew to 4 rows (3 words and <eos>) over the 3 source words; rows sum to 1
+    const map = await page.evaluate(() => {
+      const out = document.querySelector('#s2s-attention output.heatmap-data');
+      return { shape: out.dataset.shape, values: JSON.parse(out.value) };
+    });
+    assert.equal(map.shape, '4,3');
+    for (let r = 0; r < 4; r++) assert.ok(Math.abs(mean(map.values.slice(3 * r, 3 * r + 3)) * 3 - 1) < 1e-4);
+    // the source words carry this step's attention; none is unknown
+    assert.equal(await page.locator(`${SEC} .tr-token`).count(), 3);
+    assert.equal(await page.locator(`${SEC} .tr-token.unknown`).count(), 0);
+    await site.screenshot('translate');
+
+    // another of the note's sentences, picked with its button
+    await page.click('[data-testid=s2s-example-1]');
+    await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.done === '1' && document.querySelectorAll('.tr-token').length === 4);
+    assert.equal(await output(), 'I love studying AI');
+  });
+
+  test('an unknown word is marked and read as <unk>, not a crash; clicking a vocabulary word adds it', async () => {
+    await open('#view=translate&seed=1&s2s_speed=50&s2s_text=咖哥 讨厌 小冰');
+    await trainRecipe(400);
+    const unknown = page.locator(`${SEC} .tr-token.unknown`);
+    assert.equal(await unknown.count(), 1);
+    assert.equal(await unknown.locator('.tr-token-text').textContent(), '讨厌');
+    assert.equal(await page.locator(`${SEC} .tr-token`).count(), 3);
+    await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.done === '1');
+    assert.ok(((await output()) ?? '').length > 0);
+
+    await page.fill('[data-testid=s2s-text]', '咖哥');
+    await page.press('[data-testid=s2s-text]', 'Enter');
+    await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('s2s_text') === '咖哥');
+    await page.locator(`${SEC} [data-testid=s2s-vocab-word]`, { hasText: '喜欢' }).click();
+    await page.locator(`${SEC} [data-testid=s2s-vocab-word]`, { hasText: '小冰' }).click();
+    assert.equal(await page.inputValue('[data-testid=s2s-text]'), '咖哥 喜欢 小冰');
+    await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.done === '1' && !document.querySelector('.tr-token.unknown'));
+    assert.equal(await output(), 'KaGe likes XiaoBing');
+  });
+
+  test('beam search shows the beams kept at each step, with scores and parents', async () => {
+    await open('#view=translate&seed=1&s2s_speed=50&s2s_beam=3');
+    await trainRecipe(400);
+    await stepDecoding();
+    const tables = page.locator(`${SEC} [data-testid=s2s-beams] table`);
+    const n = await tables.count();
+    assert.equal(String(n), (await dataset('.tr-decode')).steps);
+    // step 1 keeps 3 beams, all from <sos>; later beams name a parent of the previous step
+    assert.equal(await tables.nth(0).locator('tr:has(td)').count(), 3);
+    assert.match((await tables.nth(1).locator('td').nth(2).textContent()) ?? '', /^#\d /);
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-beams] tr.best`).count(), n);
+    assert.equal(await output(), 'KaGe likes XiaoBing');
+    await site.screenshot('translate-beam');
+  });
+
+  test('the dates task translates a typed date', async () => {
+    await open('#view=translate&seed=1&s2s_task=dates&s2s_cell=lstm&s2s_hidden=64&s2s_lr=0.005&s2s_speed=200');
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-progress]`).getAttribute('max'), '300');
+    await trainRecipe(300);
+    const l = await losses();
+    assert.ok(mean(l.slice(-20)) < 0.2 * mean(l.slice(0, 20)), `loss ${mean(l.slice(0, 20))} → ${mean(l.slice(-20))}`);
+    await page.fill('[data-testid=s2s-text]', 'March 7, 2021');
+    await page.press('[data-testid=s2s-text]', 'Enter');
+    await page.waitForFunction(() => document.querySelectorAll('.tr-token').length === 13 && document.querySelector('.tr-decode')?.dataset.done === '1');
+    assert.equal(await output(), '2021-03-07');
+    await site.screenshot('translate-dates');
+  });
+  test('a hostile sentence in the address is only ever text; Chinese at phone width', async () => {
+    const hostile = '<img src=x onerror=alert(1)> 咖哥';
+    await open(`#view=translate&lang=zh&s2s_text=${encodeURIComponent(hostile)}`);
+    await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep === '0');
+    assert.equal(await page.locator('#section-translate img').count(), 0);
+    assert.equal(await page.inputValue('[data-testid=s2s-text]'), hostile);
+    const tokens = await page.locator(`${SEC} .tr-token .tr-token-text`).allTextContents();
+    assert.deepEqual(tokens, ['<img', 'src=x', 'onerror=alert(1)>', '咖哥']);
+    assert.equal(await page.locator(`${SEC} .tr-token.unknown`).count(), 3);
+    assert.equal(await page.locator('[data-testid=s2s-play]').textContent(), '训练');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(200);
+    assert.ok((await horizontalOverflow(page)) <= 0, 'the section scrolls sideways at 390 px');
+    await site.screenshot('translate-zh-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+});

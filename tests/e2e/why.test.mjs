@@ -1,0 +1,71 @@
+// §1 in the built page (#view=why): a plain and an attention Seq2Seq train in the worker on
+// reversing strings; both accuracy-against-length curves appear, and with the default settings and
+// seed 1 attention's token accuracy at the longest length ends above the plain model's (the
+// Bahdanau Fig. 2 ordering; tests/wasm/long-sequence.test.mjs checks the same claim in Node).
+// Logs how long the run took (not asserted: the machines are shared).
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { canvasInk, horizontalOverflow, startSite } from './harness.mjs';
+
+const SEC = '#section-why .why-section';
+
+describe('§1 why attention', { timeout: 400_000 }, () => {
+  let site;
+  /** @type {import('playwright-core').Page} */
+  let page;
+
+  before(async () => {
+    site = await startSite();
+    page = site.page;
+  });
+  afterEach(() => site.problems.assertNone());
+  after(() => site?.close());
+
+  const snapshot = () => page.evaluate(() => JSON.parse(document.querySelector('[data-testid=why-data]').value));
+
+  test('both curves appear as the models learn; attention wins at the longest length', async () => {
+    await site.load('#view=why&seed=1');
+    await page.waitForSelector(SEC);
+    // the two problems of the note, one sentence each
+    assert.equal(await page.locator(`${SEC} .why-problems li`).count(), 2);
+    assert.equal((await snapshot()).step, 0, 'training waits for the start button');
+
+    const t0 = Date.now();
+    await page.click('[data-testid=why-start]');
+    // pause stops at a step boundary and resume goes on from there
+    await page.waitForFunction(() => Number(document.querySelector('.why-section')?.dataset.step) > 0);
+    await page.click('[data-testid=why-start]');
+    await page.waitForFunction(() => document.querySelector('.why-section')?.dataset.state === 'idle');
+    const paused = (await snapshot()).step;
+    assert.ok(paused > 0);
+    await page.click('[data-testid=why-start]');
+
+    await page.waitForFunction(() => document.querySelector('.why-section')?.dataset.state === 'done', null, { timeout: 360_000 });
+    const seconds = (Date.now() - t0) / 1000;
+    const s = await snapshot();
+    console.log(`why: ${s.total} steps per model in ${seconds.toFixed(1)} s; token accuracy by length ${s.lengths.join('/')}: ` +
+      `plain ${s.plain.map((x) => x.toFixed(2)).join('/')}, attention ${s.attention.map((x) => x.toFixed(2)).join('/')}`);
+    assert.equal(s.step, s.total);
+    assert.deepEqual(s.lengths, [5, 10, 20, 30, 40]);
+    for (const curve of [s.plain, s.attention, s.exactPlain, s.exactAttention]) {
+      assert.ok(curve.every((x) => typeof x === 'number' && x >= 0 && x <= 1), JSON.stringify(curve));
+    }
+    const last = s.lengths.length - 1;
+    assert.ok(s.attention[last] > s.plain[last], `at length ${s.lengths[last]}: attention ${s.attention[last]} vs plain ${s.plain[last]}`);
+    assert.ok((await canvasInk(page, `${SEC} .why-chart canvas`)) > 0.01, 'the chart looks blank');
+    await site.screenshot('why');
+  });
+  test("in Chinese, the note's own words for the two problems; no sideways scrolling at phone width", async () => {
+    await site.load('#view=why&lang=zh');
+    await page.waitForSelector(SEC);
+    const problems = await page.locator(`${SEC} .why-problems li`).allTextContents();
+    assert.match(problems[0], /^长距离依赖问题：读了后面，忘了前面/);
+    assert.match(problems[1], /^信息压缩问题：/);
+    assert.equal(await page.locator('[data-testid=why-start]').textContent(), '开始训练');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(200);
+    assert.ok((await horizontalOverflow(page)) <= 0, 'the section scrolls sideways at 390 px');
+    await site.screenshot('why-zh-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+});

@@ -1,0 +1,70 @@
+// The §3.1/§3.2 section's pure parts: which Q/K values are used, the log slider, and the saturation
+// sweep run against the real wasm core in Node (the LabClient interface, without the worker),
+// checked against a plain-JS softmax and its Jacobian.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
+import { loadWeb } from './setup.mjs';
+
+const { dotInputs } = await loadWeb('sections/dot');
+const { sliderToD, dToSlider } = await loadWeb('sections/dot-sweep-view');
+const { sweepPoint, SWEEP_GRID } = await loadWeb('sections/dot-sweep');
+
+test('dotInputs: stored values when they fit the shape, else values drawn from the seed', () => {
+  const seeded = dotInputs(1, 3, 5, 4, [], []);
+  assert.equal(seeded.q.length, 12);
+  assert.equal(seeded.k.length, 20);
+  assert.equal(seeded.edited, false);
+  assert.deepEqual(dotInputs(1, 3, 5, 4, [], []), seeded, 'deterministic');
+  assert.notDeepEqual(dotInputs(2, 3, 5, 4, [], []).q, seeded.q);
+  const q = Array.from({ length: 12 }, (_, i) => i / 4);
+  const mixed = dotInputs(1, 3, 5, 4, q, [1, 2, 3]);
+  assert.deepEqual(mixed.q, q);
+  assert.deepEqual(mixed.k, seeded.k, 'K does not fit: seeded');
+  assert.equal(mixed.edited, true);
+});
+
+test('the d slider: log steps that reach 1 and 1024 and every power of two', () => {
+  assert.equal(sliderToD(0), 1);
+  assert.equal(sliderToD(dToSlider(1024)), 1024);
+  for (const d of SWEEP_GRID) assert.equal(sliderToD(dToSlider(d)), d);
+  assert.equal(sliderToD(-5), 1);
+  assert.equal(sliderToD(1e6), 1024);
+});
+
+test('sweepPoint: metrics from the core equal plain-JS softmax, entropy and ‖diag(p) − ppᵀ‖_F', async () => {
+  const core = await loadAttentionLab();
+  const lab = { attention: async (args) => core.attention(args) };
+  for (const d of [1, 64, 1024]) {
+    const p = await sweepPoint(lab, 3, d);
+    assert.equal(p.q.length, p.n * d);
+    for (const [variant, scale] of [['unscaled', 1], ['scaled', Math.sqrt(d)]]) {
+      let maxWeight = 0;
+      let entropy = 0;
+      let jacobian = 0;
+      for (let i = 0; i < p.n; i++) {
+        const s = Array.from({ length: p.m }, (_, j) => {
+          let dot = 0;
+          for (let c = 0; c < d; c++) dot += p.q[i * d + c] * p.k[j * d + c];
+          return dot / scale;
+        });
+        const max = Math.max(...s);
+        const e = s.map((x) => Math.exp(x - max));
+        const z = e.reduce((a, b) => a + b, 0);
+        const w = e.map((x) => x / z);
+        maxWeight += Math.max(...w) / p.n;
+        entropy -= w.reduce((a, x) => a + (x > 0 ? x * Math.log(x) : 0), 0) / p.n;
+        let f = 0;
+        for (let a = 0; a < p.m; a++) for (let b = 0; b < p.m; b++) f += ((a === b ? w[a] : 0) - w[a] * w[b]) ** 2;
+        jacobian += Math.sqrt(f) / p.n;
+      }
+      const got = p[variant];
+      assert.ok(Math.abs(got.maxWeight - maxWeight) < 1e-4, `d=${d} ${variant} max weight ${got.maxWeight} vs ${maxWeight}`);
+      assert.ok(Math.abs(got.entropy - entropy) < 1e-3, `d=${d} ${variant} entropy`);
+      assert.ok(Math.abs(got.jacobian - jacobian) < 1e-4, `d=${d} ${variant} jacobian ${got.jacobian} vs ${jacobian}`);
+    }
+  }
+  // at d = 1 scaling is the identity
+  const one = await sweepPoint(lab, 3, 1);
+  assert.deepEqual(one.unscaled, one.scaled);
+});

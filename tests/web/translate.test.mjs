@@ -1,0 +1,144 @@
+// Pure helpers of the §1 and §3.3 sections (lengths, chart downsampling, the beam path, labels,
+// model configs), and the worker's seq2seq.vocabulary operation over the real wasm module, through
+// the page's client. Run: node --test tests/web/translate.test.mjs (after npm run build:wasm)
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
+import { loadWeb } from './setup.mjs';
+
+const { whyLengths, whyConfig } = await loadWeb('sections/why-run');
+const { downsample, movingAverage } = await loadWeb('sections/translate-charts');
+const { bestPath, distinctLabels } = await loadWeb('sections/translate-decode');
+const { trainConfig, RECIPE_STEPS } = await loadWeb('sections/translate-train');
+const { LabHandlers, respond } = await loadWeb('worker/handlers');
+const { WorkerLabClient } = await loadWeb('worker/client');
+
+describe('section helpers', () => {
+  test('whyLengths: 5, 10, then every 10, ending at the longest', () => {
+    assert.deepEqual(whyLengths(30), [5, 10, 20, 30]);
+    assert.deepEqual(whyLengths(10), [5, 10]);
+    assert.deepEqual(whyLengths(45), [5, 10, 20, 30, 40, 45]);
+    assert.deepEqual(whyLengths(60), [5, 10, 20, 30, 40, 50, 60]);
+  });
+
+  test('the two §1 models differ only in attention', () => {
+    const s = { cell: 'gru', hidden: 32, maxLen: 30, steps: 100, seed: 4 };
+    const plain = whyConfig(s, false);
+    const attn = whyConfig(s, true);
+    assert.deepEqual({ ...plain, attention: true }, attn);
+    assert.deepEqual(plain.taskOptions, { minLen: 5, maxLen: 30, train: 5000, heldOut: 100 });
+    assert.equal(plain.embedding, 16);
+  });
+
+  test('downsample averages buckets and keeps short series as they are', () => {
+    assert.deepEqual(downsample([3, 1, 2]), [{ x: 1, y: 3 }, { x: 2, y: 1 }, { x: 3, y: 2 }]);
+    const long = Array.from({ length: 1000 }, (_, i) => i);
+    const d = downsample(long, 400);
+    assert.equal(d.length, 334); // buckets of 3 steps, the last holding step 1000 alone
+    assert.deepEqual(d[0], { x: 2, y: 1 }); // steps 1–3 hold 0, 1, 2
+    assert.deepEqual(d[1], { x: 5, y: 4 });
+    assert.deepEqual(d.at(-1), { x: 1000, y: 999 });
+  });
+
+  test('movingAverage is a trailing mean over the window', () => {
+    assert.deepEqual(movingAverage([2, 4, 6, 8], 2), [2, 3, 5, 7]);
+    assert.deepEqual(movingAverage([1], 20), [1]);
+  });
+
+  test('bestPath follows the parents back to the root', () => {
+    const steps = [[{ parent: -1 }, { parent: -1 }], [{ parent: 1 }, { parent: 0 }], [{ parent: 0 }, { parent: 1 }]];
+    assert.deepEqual(bestPath(steps, 2, 1), [0, 1, 1]);
+    assert.deepEqual(bestPath(steps, 2, 0), [1, 0, 0]);
+    assert.deepEqual(bestPath(steps, 0, 1), [1]);
+  });
+
+  test('distinctLabels numbers repeated tokens only', () => {
+    assert.deepEqual(distinctLabels(['咖哥', '喜欢', '小冰']), ['咖哥', '喜欢', '小冰']);
+    assert.deepEqual(distinctLabels(['2', '0', '2', '1']), ['2 (1)', '0', '2 (3)', '1']);
+  });
+
+  test("trainConfig: the note's recipe as the note has it; none means a plain Seq2Seq", () => {
+    const note = trainConfig({ task: 'note', cell: 'rnn', hidden: 128, score: 'dot', lr: 0.001, seed: 1 });
+    assert.deepEqual(note, { task: 'note', cell: 'rnn', hidden: 128, attention: true, score: 'dot', seed: 1, learningRate: 0.001 });
+    assert.equal(trainConfig({ task: 'note', cell: 'gru', hidden: 8, score: 'none', lr: 0.01, seed: 2 }).attention, false);
+    const dates = trainConfig({ task: 'dates', cell: 'lstm', hidden: 64, score: 'dot', lr: 0.005, seed: 1 });
+    assert.equal(dates.attentionalTanh, true);
+    assert.equal(RECIPE_STEPS.note, 400);
+  });
+});
+
+describe('seq2seq.vocabulary through the worker protocol', () => {
+  test("the note's vocabularies come back in id order; an unknown model is a clear error", { timeout: 60_000 }, async () => {
+    const lab = await loadAttentionLab();
+    const handlers = new LabHandlers(lab, () => {});
+    // an in-process worker: the real handlers, with structured cloning both ways
+    const worker = {
+      listeners: { message: [], error: [], messageerror: [] },
+      addEventListener(type, fn) {
+        this.listeners[type]?.push(fn);
+      },
+      removeEventListener() {},
+      terminate() {},
+      postMessage(message) {
+        const { id, request } = structuredClone(message);
+        setTimeout(() => {
+          const reply = respond(id, () => handlers.handle(request));
+          if (reply) for (const fn of this.listeners.message) fn({ data: structuredClone(reply.message) });
+        }, 0);
+      },
+    };
+    const client = new WorkerLabClient(() => worker);
+    const model = await client.createSeq2Seq({ task: 'note', hidden: 8 });
+    const vocab = await model.vocabulary();
+    assert.deepEqual(vocab.source.slice(0, 4), ['咖哥', '喜欢', '小冰', '我']);
+    assert.equal(vocab.source.length, 18);
+    assert.deepEqual(vocab.target.slice(0, 3), ['KaGe', 'likes', 'XiaoBing']);
+    assert.equal(vocab.target.length + 4, (await model.info()).targetVocabSize);
+    await model.delete();
+    await assert.rejects(client.request({ op: 'seq2seq.vocabulary', model: model.model }), /no model/);
+  });
+});
+
+describe('TranslateTrainer over a fake worker client', () => {
+  /** A model whose train() fails on the call numbered `divergeOnCall` after completing 2 of its steps. */
+  function fakeLab(divergeOnCall) {
+    let calls = 0;
+    let step = 0;
+    const result = (n) => {
+      const losses = Float32Array.from({ length: n }, (_, i) => 1 / (step + i + 1));
+      step += n;
+      return { losses, tokenAccuracy: new Float32Array(n).fill(0.5), step };
+    };
+    const model = {
+      model: 1,
+      generation: 0,
+      info: async () => ({ sourceTokenizer: 'words', targetTokenizer: 'words' }),
+      vocabulary: async () => ({ source: ['a'], target: ['b'] }),
+      train: async (n) => {
+        calls++;
+        if (calls === divergeOnCall) {
+          const err = new Error('training diverged at step 7: the loss is not finite');
+          err.completed = result(Math.min(2, n));
+          throw err;
+        }
+        return result(n);
+      },
+      delete: async () => {},
+    };
+    return { createSeq2Seq: async () => model, get calls() { return calls; } };
+  }
+
+  test('a diverged run keeps its completed steps, throws DivergedError, and training goes on afterwards', async () => {
+    const { TranslateTrainer, DivergedError } = await loadWeb('sections/translate-train');
+    const lab = fakeLab(2);
+    const trainer = new TranslateTrainer(lab, { task: 'note', cell: 'rnn', hidden: 8, score: 'dot', lr: 1e6, seed: 1 });
+    await trainer.train(1);
+    assert.equal(trainer.step, 1);
+    await assert.rejects(trainer.train(5), (e) => e instanceof DivergedError && /diverged at step 7/.test(e.message));
+    assert.equal(trainer.step, 3); // 1 + the 2 completed steps of the failed call
+    assert.deepEqual(trainer.losses.map((l) => Math.round(1 / l)), [1, 2, 3]);
+    await trainer.train(2);
+    assert.equal(trainer.step, 5);
+    assert.deepEqual(trainer.vocabulary, { source: ['a'], target: ['b'] });
+  });
+});

@@ -1,0 +1,93 @@
+// Unit tests of the widget layer's pure modules: the matrix JSON of <attention-heatmap>, the "Embed"
+// button's snippets, and the README's attribute table. The TypeScript is loaded through Vite's SSR
+// module loader (setup.mjs; no browser, no build needed). Run: node --test tests/web/widgets.test.mjs
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { attributeTable, BEGIN, END, loadProps } from '../../scripts/attribute-table.mjs';
+import { loadWeb } from './setup.mjs';
+
+const spec = await loadWeb('widgets/matrix-spec');
+const snippets = await loadWeb('embed-snippets');
+const { AppState } = await loadWeb('state');
+
+describe('widget modules', () => {
+  test('a matrix with labels, nested or flat values', () => {
+    const nested = spec.parseMatrixSpec('{"rows": ["a", "b"], "cols": ["x", "y", "z"], "values": [[1, 2, 3], [4, 5, 6]], "title": "T", "range": [0, 10]}');
+    assert.deepEqual(nested, { rowLabels: ['a', 'b'], colLabels: ['x', 'y', 'z'], values: [1, 2, 3, 4, 5, 6], title: 'T', range: [0, 10] });
+    const flat = spec.parseMatrixSpec('{"rows": 2, "cols": 2, "values": [0.5, 0.5, -1, 1e3]}');
+    assert.deepEqual(flat.rowLabels, ['1', '2']);
+    assert.deepEqual(flat.values, [0.5, 0.5, -1, 1000]);
+    assert.equal(flat.range, null);
+  });
+
+  test('bad matrices are rejected with a message naming the problem', () => {
+    const cases = [
+      ['not json', /not valid JSON/],
+      ['[1, 2]', /must be a JSON object/],
+      ['null', /must be a JSON object/],
+      ['{"rows": 2, "cols": 2, "values": [1, 2, 3]}', /values has 3 numbers, expected 2 × 2 = 4/],
+      ['{"rows": 2, "cols": 2, "values": [[1, 2], [3]]}', /values row 2 must have 2 numbers/],
+      ['{"rows": 1, "cols": 2, "values": [[1, 2], [3, 4]]}', /values has 2 rows but rows has 1/],
+      ['{"rows": 1, "cols": 2, "values": [1, "2"]}', /entry 1, 2 is not a finite number/],
+      ['{"rows": 1, "cols": 1, "values": [1e999]}', /not a finite number/],
+      ['{"rows": 0, "cols": 1, "values": []}', /rows must be a whole number from 1 to 64/],
+      ['{"rows": 65, "cols": 1, "values": []}', /rows must be a whole number/],
+      ['{"rows": 1.5, "cols": 1, "values": [1]}', /rows must be a whole number/],
+      ['{"cols": 1, "values": [1]}', /rows is missing/],
+      ['{"rows": [{}], "cols": 1, "values": [1]}', /rows\[0\] must be a string/],
+      [`{"rows": ["${'x'.repeat(41)}"], "cols": 1, "values": [1]}`, /rows\[0\] is longer than 40/],
+      ['{"rows": ["a\\u0000"], "cols": 1, "values": [1]}', /control characters/],
+      ['{"rows": 1, "cols": 1, "values": [1], "onload": 1}', /unknown key "onload"/],
+      ['{"rows": 1, "cols": 1, "values": [1], "range": [1, 0]}', /range must be \[min, max\]/],
+      ['{"rows": 1, "cols": 1, "values": [1], "title": 5}', /title must be a string/],
+      [' '.repeat(100_001), /longer than 100000/],
+    ];
+    for (const [text, message] of cases) assert.throws(() => spec.parseMatrixSpec(text), message, text.slice(0, 60));
+  });
+
+  test('the embed snippets carry the section settings, escaped for HTML', () => {
+    const { state } = AppState.fromHash('#seed=7&dot_score=dot&dot_d=6&mh_heads=4&dot_n_hide=1');
+    const { script, iframe } = snippets.embedSnippets(state, 'dot', 'https://lab.example.org/some/page');
+    assert.equal(
+      script,
+      '<script type="module" src="https://lab.example.org/widgets/attention-lab-widgets.js"></script>\n' +
+        '<attention-playground mechanism="dot" seed="7" dot_d="6" dot_n_hide="1"></attention-playground>',
+    );
+    assert.equal(
+      iframe,
+      '<iframe src="https://lab.example.org/embed.html#view=dot&amp;seed=7&amp;dot_score=dot&amp;dot_d=6&amp;dot_n_hide=1" ' +
+        'title="AttentionLab: dot" width="100%" height="760" style="border: 0" loading="lazy"></iframe>',
+    );
+    // mh_heads belongs to another section: not in the dot snippet
+    assert.doesNotMatch(script + iframe, /mh_heads/);
+
+    const hostile = AppState.fromHash(`#s2s_text=${encodeURIComponent('"><img src=x onerror=alert(1)> & \'')}`).state;
+    const t = snippets.embedSnippets(hostile, 'translate', 'http://127.0.0.1:4173');
+    assert.match(t.script, /<seq2seq-demo task="note" seed="1" s2s_text="&quot;&gt;&lt;img src=x onerror=alert\(1\)&gt; &amp; &#39;"><\/seq2seq-demo>$/);
+    assert.doesNotMatch(t.script + t.iframe, /"><img/);
+    // the iframe's hash decodes back to the same state
+    const src = /src="([^"]+)"/.exec(t.iframe)[1].replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+    const back = AppState.fromHash(new URL(src).hash);
+    assert.equal(back.state.get('s2s_text'), hostile.get('s2s_text'));
+    assert.equal(back.state.get('view'), 'translate');
+    assert.deepEqual(back.rejected, []);
+
+    assert.match(snippets.embedSnippets(AppState.fromHash('#mh_d=8').state, 'multihead', 'https://a.b').script, /<multihead-view seed="1" mh_d="8">/);
+    assert.match(snippets.embedSnippets(AppState.fromHash('').state, 'self', 'https://a.b').script, /<attention-playground mechanism="self" seed="1">/);
+    assert.throws(() => snippets.embedSnippets(state, 'dot', 'javascript:alert(1)'), /origin must be an http\(s\) address/);
+    assert.throws(() => snippets.embedSnippets(state, 'dot', 'not a url'), TypeError);
+    assert.throws(() => snippets.embedSnippets(state, 'performance', 'https://a.b'), /cannot be embedded/);
+  });
+
+  test("README's attribute table is the one generated from PROPS", async () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const start = readme.indexOf(BEGIN);
+    assert.ok(start >= 0, 'README.md has no generated attribute table');
+    const current = readme.slice(start + BEGIN.length, readme.indexOf(END)).trim();
+    const props = await loadProps();
+    assert.equal(current, attributeTable(props), 'run node scripts/attribute-table.mjs and paste its output into README.md');
+    for (const p of props) assert.match(current, new RegExp(`\\| \`${p.name}\` \\|`));
+  });
+});

@@ -1,0 +1,59 @@
+// The "Embed" button's two snippets for the current view: a script tag plus a custom element (for
+// hosts that allow scripts), and an iframe of embed.html (for hosts that do not). Both carry the
+// section's settings that differ from the defaults, the seed and the language, so the embed shows
+// what the reader sees. Values are escaped for an HTML attribute: the snippet is pasted into HTML.
+import type { AppState } from './state';
+import { PROPS, type SectionId } from './state-table';
+
+export const WIDGET_SCRIPT_PATH = '/widgets/attention-lab-widgets.js';
+export const EMBED_PAGE_PATH = '/embed.html';
+
+/** the element and its own attribute for each section; `from` is the setting that attribute replaces */
+const ELEMENTS: Record<Exclude<SectionId, 'performance'>, (state: AppState) => { tag: string; own: [string, string][]; from?: string }> = {
+  dot: (s) => ({ tag: 'attention-playground', own: [['mechanism', s.get('dot_score') === 'dot' ? 'dot' : 'scaled-dot']], from: 'dot_score' }),
+  self: () => ({ tag: 'attention-playground', own: [['mechanism', 'self']] }),
+  multihead: () => ({ tag: 'multihead-view', own: [] }),
+  translate: (s) => ({ tag: 'seq2seq-demo', own: [['task', s.get('s2s_task')]], from: 's2s_task' }),
+  why: () => ({ tag: 'attention-playground', own: [['mechanism', 'why']] }),
+};
+
+/** iframe heights that fit each section at a typical blog column width */
+const IFRAME_HEIGHT: Record<Exclude<SectionId, 'performance'>, number> = {
+  dot: 760,
+  self: 700,
+  multihead: 760,
+  translate: 860,
+  why: 720,
+};
+
+export function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The state's entries that belong to `sectionId` (its settings, seed, lang and their hide switches). */
+export function sectionEntries(state: AppState, sectionId: SectionId): [string, string][] {
+  const mine = new Set<string>(PROPS.filter((p) => p.section === sectionId || p.name === 'seed' || p.name === 'lang').map((p) => p.name));
+  mine.add('controls');
+  return state.entries().filter(([name]) => mine.has(name) || (name.endsWith('_hide') && mine.has(name.slice(0, -5))));
+}
+
+export function embedSnippets(state: AppState, sectionId: SectionId, origin: string): { script: string; iframe: string } {
+  if (sectionId === 'performance') throw new RangeError('the performance section cannot be embedded');
+  const url = new URL(origin);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RangeError(`origin must be an http(s) address, got ${url.protocol}`);
+  const base = url.origin;
+  const entries = sectionEntries(state, sectionId);
+
+  const { tag, own, from } = ELEMENTS[sectionId](state);
+  const attributes = [...own, ...entries.filter(([name]) => name !== from)]
+    .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+    .join('');
+  const script = `<script type="module" src="${escapeAttribute(base + WIDGET_SCRIPT_PATH)}"></script>\n<${tag}${attributes}></${tag}>`;
+
+  const hash = new URLSearchParams([['view', sectionId], ...entries]).toString();
+  const src = `${base}${EMBED_PAGE_PATH}#${hash}`;
+  const iframe =
+    `<iframe src="${escapeAttribute(src)}" title="AttentionLab: ${sectionId}" width="100%" ` +
+    `height="${IFRAME_HEIGHT[sectionId]}" style="border: 0" loading="lazy"></iframe>`;
+  return { script, iframe };
+}

@@ -1,0 +1,79 @@
+// embed.html#view=<section>&<settings>: one section of the article in an iframe, driven by the same
+// state table as the app's URL hash, with no page chrome. Invalid settings are listed as text and
+// ignored; the address is kept in step with the controls (replaceState) so a reload keeps them.
+import { SHELL_STRINGS, translator, resolveLang, type Lang } from './i18n';
+import type { SectionHandle } from './section';
+import { AppState } from './state';
+import { isEmbeddable, SECTION_LOADERS } from './widgets/sections';
+import { sharedLabClient } from './widgets/shared-client';
+import './embed.css';
+
+const errorBox = document.getElementById('embed-error') as HTMLElement;
+const root = document.getElementById('embed-root') as HTMLElement;
+
+function showProblems(lines: string[]): void {
+  errorBox.replaceChildren(
+    ...lines.map((line) => {
+      const p = document.createElement('p');
+      p.textContent = line; // may quote hash text: text only
+      return p;
+    }),
+  );
+  errorBox.hidden = lines.length === 0;
+}
+
+async function start(): Promise<void> {
+  const { state, rejected, unknown } = AppState.fromHash(location.hash);
+  const lang: Lang = resolveLang(state.get('lang'));
+  document.documentElement.lang = lang;
+  const t = translator(lang, SHELL_STRINGS);
+  const problems = [
+    ...rejected.map((r) => `${t('error.prefix')}${r.reason}`),
+    ...unknown.map((name) => `${t('error.prefix')}${name}: not a setting`),
+  ];
+  const view = state.get('view');
+  if (!isEmbeddable(view)) {
+    showProblems([...problems, `${t('error.prefix')}view must name one section: dot, self, multihead, translate or why`]);
+    document.body.dataset.ready = 'error';
+    return;
+  }
+  showProblems(problems);
+
+  const [section, lab] = await Promise.all([SECTION_LOADERS[view](), sharedLabClient()]);
+  document.title = `AttentionLab · ${section.title[lang]}`;
+  const host = document.createElement('section');
+  host.className = `embed-section embed-${view}`;
+  host.setAttribute('aria-label', section.title[lang]);
+  root.append(host);
+  const handle: SectionHandle = section.mount(host, {
+    state,
+    lab,
+    lang,
+    t: translator(lang, section.strings, SHELL_STRINGS),
+    embedded: true,
+  });
+
+  state.subscribe(() => history.replaceState(null, '', state.toHash()));
+  // The host changed the iframe's hash (same document, no reload): start over from the new state.
+  window.addEventListener('hashchange', () => location.reload());
+  lab.onCrash(() => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = t('worker.restart');
+    button.addEventListener('click', () => lab.restart());
+    showProblems([t('worker.crashed')]);
+    errorBox.append(button);
+  });
+  lab.onRestart(() => {
+    showProblems([]);
+    handle.onWorkerRestart();
+  });
+  // Inside an iframe the implicit root is the top-level viewport: off-screen iframes pause too.
+  new IntersectionObserver((entries) => handle.setActive(entries[entries.length - 1]?.isIntersecting ?? false)).observe(host);
+  document.body.dataset.ready = 'true';
+}
+
+start().catch((err: unknown) => {
+  showProblems([`${SHELL_STRINGS.en['error.prefix']}${err instanceof Error ? err.message : String(err)}`]);
+  document.body.dataset.ready = 'error';
+});

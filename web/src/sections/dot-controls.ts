@@ -1,0 +1,74 @@
+// Small DOM helpers shared by the dot, self and multihead sections: labelled fields, selects and an
+// inline message line. Every piece of text goes in with textContent (never as markup).
+
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** A label wrapping its text and control (implicit association: no ids to collide across widgets). */
+export function field(label: string, control: HTMLElement): HTMLLabelElement {
+  const wrap = el('label', 'al-field');
+  wrap.append(el('span', 'al-field-label', label), control);
+  return wrap;
+}
+
+/** Replaces a select's options (value, text) and selects `value`. */
+export function setOptions(select: HTMLSelectElement, options: readonly (readonly [string, string])[], value: string): void {
+  const same =
+    select.options.length === options.length && options.every(([v, t], i) => select.options[i].value === v && select.options[i].text === t);
+  if (!same) select.replaceChildren(...options.map(([v, t]) => new Option(t, v)));
+  select.value = value;
+}
+
+export function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+/** An inline status line: role=status so screen readers hear errors; kind in data-kind. */
+export class MessageLine {
+  readonly element: HTMLParagraphElement;
+
+  /** `className`: the section's own name for it (tests and styles find it by that) */
+  constructor(className: string) {
+    this.element = el('p', `al-message ${className}`);
+    this.element.setAttribute('role', 'status');
+    this.element.setAttribute('aria-live', 'polite');
+  }
+
+  show(kind: 'ok' | 'error' | 'info', text: string): void {
+    this.element.dataset.kind = kind;
+    this.element.textContent = text;
+  }
+}
+
+/** Error text of anything thrown (a worker error arrives as an Error with the core's message). */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Runs the latest of overlapping async renders only: older results are dropped. */
+export class LatestOnly {
+  #ticket = 0;
+
+  async run<T>(work: () => Promise<T>, apply: (value: T) => void, fail: (err: unknown) => void): Promise<void> {
+    const ticket = ++this.#ticket;
+    try {
+      const value = await work();
+      if (ticket === this.#ticket) apply(value);
+    } catch (err) {
+      if (ticket === this.#ticket) fail(err);
+    }
+  }
+
+  /** makes any render still in flight stale */
+  cancel(): void {
+    this.#ticket++;
+  }
+}

@@ -1,0 +1,217 @@
+// §3.1 dot-product and §3.2 scaled dot-product attention, live: editable Q and K (= V), heatmaps of
+// raw scores → scaled scores → softmax weights → output from the core, and the saturation sweep
+// that shows why §3.2 divides by √d (dot-sweep.ts, dot-sweep-chart.ts).
+import { Heatmap } from '../heatmap';
+import { DOT_ATTENTION, mathml, SCALED_DOT_ATTENTION, SOFTMAX_ROW } from '../math';
+import { MatrixCellError, MatrixEditor } from '../matrix-editor';
+import { freshSeed, NormalSampler } from '../random';
+import type { SectionContext, SectionHandle, SectionModule } from '../section';
+import type { PropName } from '../state';
+import css from './dot.css?inline';
+import sharedCss from './dot-controls.css?inline';
+import { el, errorText, field, LatestOnly, MessageLine, range, setOptions } from './dot-controls';
+import { DOT_STRINGS } from './dot-strings';
+import { SweepView } from './dot-sweep-view';
+import { featureLabels } from './self-tokens';
+
+const SIZE_MAX = 8;
+
+const WATCHED: readonly PropName[] = ['seed', 'dot_score', 'dot_n', 'dot_m', 'dot_d', 'dot_q', 'dot_k'];
+
+const labels = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i + 1}`);
+
+/** The Q and K values in use: the stored edits when they fit the shape, else drawn from the seed. */
+export function dotInputs(
+  seed: number,
+  n: number,
+  m: number,
+  d: number,
+  storedQ: readonly number[],
+  storedK: readonly number[],
+): { q: number[]; k: number[]; edited: boolean } {
+  const normal = new NormalSampler(seed);
+  const seededQ = normal.take(n * d);
+  const seededK = normal.take(m * d);
+  const qFits = storedQ.length === n * d;
+  const kFits = storedK.length === m * d;
+  return { q: qFits ? [...storedQ] : seededQ, k: kFits ? [...storedK] : seededK, edited: qFits || kFits };
+}
+
+class DotView implements SectionHandle {
+  readonly #ctx: SectionContext;
+  readonly #root = el('div', 'dot-section');
+  readonly #message = new MessageLine('dot-message');
+  readonly #score = el('select');
+  readonly #sizes = { dot_n: el('select'), dot_m: el('select'), dot_d: el('select') };
+  readonly #edited = el('p', 'dot-edited');
+  readonly #formula = el('div', 'dot-formula');
+  readonly #query: MatrixEditor;
+  readonly #key: MatrixEditor;
+  readonly #maps: { scores: Heatmap; scaled: Heatmap; weights: Heatmap; output: Heatmap };
+  readonly #sweep: SweepView;
+  readonly #latest = new LatestOnly();
+  readonly #unsubscribe: () => void;
+  #computeCount = 0;
+
+  constructor(host: HTMLElement, ctx: SectionContext) {
+    this.#ctx = ctx;
+    const { t, state } = ctx;
+    const style = el('style');
+    style.textContent = `${sharedCss}\n${css}`;
+    host.append(style, this.#root);
+
+    this.#root.append(el('p', 'dot-intro', t('dot.intro')));
+
+    const controls = el('div', 'al-controls');
+    setOptions(this.#score, [['scaled', t('dot.score.scaled')], ['dot', t('dot.score.dot')]], state.get('dot_score'));
+    this.#score.addEventListener('change', () => {
+      const v = this.#score.value;
+      if (v === 'dot' || v === 'scaled') state.set('dot_score', v);
+    });
+    const scoreField = field(t('dot.score'), this.#score);
+    scoreField.hidden = state.isHidden('dot_score');
+    controls.append(scoreField);
+    for (const name of ['dot_n', 'dot_m', 'dot_d'] as const) {
+      const select = this.#sizes[name];
+      setOptions(select, range(1, SIZE_MAX).map((v) => [String(v), String(v)] as const), String(state.get(name)));
+      select.addEventListener('change', () => this.#onSize(name, Number(select.value)));
+      const f = field(t(name.replace('_', '.')), select);
+      f.hidden = state.isHidden(name);
+      controls.append(f);
+    }
+    const randomise = el('button', 'al-button', t('dot.randomise'));
+    randomise.type = 'button';
+    randomise.title = t('dot.randomise.title');
+    randomise.hidden = state.isHidden('controls');
+    randomise.addEventListener('click', () => state.update({ seed: freshSeed(), dot_q: [], dot_k: [] }));
+    controls.append(randomise);
+    this.#root.append(controls, this.#formula);
+
+    const reset = el('button', 'al-button al-button-quiet', t('dot.reset'));
+    reset.type = 'button';
+    reset.addEventListener('click', () => state.update({ dot_q: [], dot_k: [] }));
+    this.#edited.append(el('span', undefined, t('dot.edited')), ' ', reset);
+
+    const editors = el('div', 'dot-editors');
+    const onInput = () => this.#onEdit();
+    this.#query = new MatrixEditor(editors, { caption: t('dot.queries'), rowPrefix: 'q', colPrefix: 'd', onInput });
+    this.#key = new MatrixEditor(editors, { caption: t('dot.keys'), rowPrefix: 'k', colPrefix: 'd', onInput });
+    this.#query.element.classList.add('dot-query');
+    this.#key.element.classList.add('dot-key');
+    editors.hidden = state.isHidden('dot_q') && state.isHidden('dot_k');
+    this.#root.append(this.#edited, editors, this.#message.element);
+
+    const grid = el('div', 'al-heatmaps');
+    const axes = { t, xTitle: t('dot.axis.keys'), yTitle: t('dot.axis.queries') };
+    this.#maps = {
+      scores: new Heatmap(grid, { id: 'dot-scores', title: t('dot.map.scores'), diverging: true, ...axes }),
+      scaled: new Heatmap(grid, { id: 'dot-scaled', title: t('dot.map.scaled'), diverging: true, ...axes }),
+      weights: new Heatmap(grid, { id: 'dot-weights', title: t('dot.map.weights'), fixedRange: [0, 1], ...axes }),
+      output: new Heatmap(grid, {
+        id: 'dot-output',
+        title: t('dot.map.output'),
+        diverging: true,
+        t,
+        xTitle: t('dot.axis.features'),
+        yTitle: t('dot.axis.queries'),
+      }),
+    };
+    const softmax = el('div', 'dot-formula');
+    softmax.append(mathml(SOFTMAX_ROW, { display: 'block' }));
+    this.#root.append(grid, softmax);
+
+    this.#sweep = new SweepView(this.#root, ctx);
+
+    this.#unsubscribe = state.subscribe((changed) => {
+      if (changed.some((name) => WATCHED.includes(name))) this.#render();
+    });
+    this.#render();
+  }
+
+  /** A size changed: drop stored edits that no longer fit it, so the URL holds only what is used. */
+  #onSize(name: 'dot_n' | 'dot_m' | 'dot_d', value: number): void {
+    const { state } = this.#ctx;
+    const next = { n: state.get('dot_n'), m: state.get('dot_m'), d: state.get('dot_d') };
+    next[name.slice(4) as 'n' | 'm' | 'd'] = value;
+    const q = state.get('dot_q');
+    const k = state.get('dot_k');
+    state.update({
+      [name]: value,
+      dot_q: q.length === next.n * next.d ? q : [],
+      dot_k: k.length === next.m * next.d ? k : [],
+    });
+  }
+
+  #onEdit(): void {
+    const { t, state } = this.#ctx;
+    try {
+      const q = this.#query.read();
+      const k = this.#key.read();
+      state.update({ dot_q: q, dot_k: k });
+    } catch (err) {
+      if (!(err instanceof MatrixCellError)) throw err;
+      this.#message.show('error', `${t('error.prefix')}${err.where}: ${t(`dot.cell.${err.problem}`)}`);
+      this.#root.dataset.state = 'error';
+    }
+  }
+
+  #render(): void {
+    const { t, state, lab } = this.#ctx;
+    const n = state.get('dot_n');
+    const m = state.get('dot_m');
+    const d = state.get('dot_d');
+    const score = state.get('dot_score');
+    this.#score.value = score;
+    for (const name of ['dot_n', 'dot_m', 'dot_d'] as const) this.#sizes[name].value = String(state.get(name));
+    const { q, k, edited } = dotInputs(state.get('seed'), n, m, d, state.get('dot_q'), state.get('dot_k'));
+    this.#edited.hidden = !edited;
+    this.#query.setValues(n, d, q);
+    this.#key.setValues(m, d, k);
+    this.#formula.replaceChildren(mathml(score === 'scaled' ? SCALED_DOT_ATTENTION : DOT_ATTENTION, { display: 'block' }));
+    this.#maps.scaled.title = score === 'scaled' ? t('dot.map.scaled') : t('dot.map.unscaled');
+
+    const key = { shape: [1, m, d], data: k };
+    void this.#latest.run(
+      () => lab.attention({ query: { shape: [1, n, d], data: q }, key, value: key, score }),
+      (result) => {
+        const rows = labels('q', n);
+        const keys = labels('k', m);
+        this.#maps.scores.update({ rows: n, cols: m, values: result.scores.data, rowLabels: rows, colLabels: keys });
+        this.#maps.scaled.update({ rows: n, cols: m, values: result.scaled.data, rowLabels: rows, colLabels: keys });
+        this.#maps.weights.update({ rows: n, cols: m, values: result.weights.data, rowLabels: rows, colLabels: keys });
+        this.#maps.output.update({ rows: n, cols: d, values: result.output.data, rowLabels: rows, colLabels: featureLabels(d) });
+        this.#message.show('ok', t('dot.ok'));
+        this.#root.dataset.state = 'ok';
+        this.#root.dataset.computeCount = String(++this.#computeCount);
+      },
+      (err) => {
+        this.#message.show('error', `${t('error.prefix')}${errorText(err)}`);
+        this.#root.dataset.state = 'error';
+      },
+    );
+  }
+
+  setActive(active: boolean): void {
+    this.#sweep.setActive(active);
+  }
+
+  onWorkerRestart(): void {
+    this.#sweep.reset();
+    this.#render();
+  }
+
+  destroy(): void {
+    this.#unsubscribe();
+    this.#latest.cancel();
+    this.#sweep.destroy();
+    for (const map of Object.values(this.#maps)) map.destroy();
+    this.#root.remove();
+  }
+}
+
+export const dotSection: SectionModule = {
+  id: 'dot',
+  title: { en: '3.1–3.2 Dot-product and scaled dot-product attention', zh: '3.1–3.2 点积注意力与缩放点积注意力' },
+  strings: DOT_STRINGS,
+  mount: (host, ctx) => new DotView(host, ctx),
+};

@@ -1,0 +1,231 @@
+// §3.6 multi-head attention, live: a sentence → seeded embeddings → the core's multiHeadAttention
+// with seeded Q, K, V and output projections → each head's weights and output side by side, the
+// heads concatenated, and the output projection. The head count offered is always a divisor of d.
+import { Heatmap } from '../heatmap';
+import { mathml, MULTI_HEAD } from '../math';
+import type { SectionContext, SectionHandle, SectionModule } from '../section';
+import type { PropName } from '../state';
+import sharedCss from './dot-controls.css?inline';
+import { el, errorText, field, LatestOnly, MessageLine, range, setOptions } from './dot-controls';
+import css from './multihead.css?inline';
+import { MULTIHEAD_STRINGS } from './multihead-strings';
+import { fill, sentenceErrorText } from './self-strings';
+import { embed, featureLabels, projectionParams, tokenize } from './self-tokens';
+
+const WATCHED: readonly PropName[] = ['seed', 'mh_text', 'mh_d', 'mh_heads'];
+const D_CHOICES = range(2, 64);
+/** the most heads drawn side by side (the state table's limit for mh_heads) */
+export const MAX_HEADS = 16;
+
+const HEAD_FORMULA = `<mrow><msub><mi>head</mi><mi>h</mi></msub><mo>=</mo><mi>softmax</mi><mo>&#x2061;</mo><mrow><mo>(</mo><mfrac><mrow><msub><mi>Q</mi><mi>h</mi></msub><msubsup><mi>K</mi><mi>h</mi><mi mathvariant="normal">T</mi></msubsup></mrow><msqrt><mrow><mi>d</mi><mo>/</mo><mi>h</mi></mrow></msqrt></mfrac><mo>)</mo></mrow><msub><mi>V</mi><mi>h</mi></msub></mrow>`;
+
+/** Head counts that divide d, up to MAX_HEADS. */
+export function headChoices(d: number): number[] {
+  return range(1, Math.min(d, MAX_HEADS)).filter((h) => d % h === 0);
+}
+
+/** The largest valid head count not above `heads` (at least 1). */
+export function nearestHeads(d: number, heads: number): number {
+  return headChoices(d)
+    .filter((h) => h <= heads)
+    .reduce((a, b) => Math.max(a, b), 1);
+}
+
+class MultiHeadView implements SectionHandle {
+  readonly #ctx: SectionContext;
+  readonly #root = el('div', 'mh-section');
+  readonly #text = el('input');
+  readonly #d = el('select');
+  readonly #heads = el('select');
+  readonly #message = new MessageLine('mh-message');
+  readonly #headsBox = el('div', 'mh-heads');
+  #headMaps: { weights: Heatmap; output: Heatmap }[] = [];
+  readonly #context: Heatmap;
+  readonly #output: Heatmap;
+  readonly #latest = new LatestOnly();
+  readonly #unsubscribe: () => void;
+  #computeCount = 0;
+
+  constructor(host: HTMLElement, ctx: SectionContext) {
+    this.#ctx = ctx;
+    const { t, state } = ctx;
+    const style = el('style');
+    style.textContent = `${sharedCss}\n${css}`;
+    host.append(style, this.#root);
+    this.#root.append(el('p', 'mh-intro', t('mh.intro')));
+
+    const controls = el('div', 'al-controls');
+    this.#text.type = 'text';
+    this.#text.className = 'mh-text';
+    this.#text.spellcheck = false;
+    this.#text.value = state.get('mh_text');
+    this.#text.addEventListener('input', () => {
+      try {
+        state.set('mh_text', this.#text.value);
+      } catch (err) {
+        this.#showError(fill(t('mh.error.text'), { reason: errorText(err) }));
+      }
+    });
+    const textField = field(t('mh.text'), this.#text);
+    textField.classList.add('al-field-wide');
+    textField.hidden = state.isHidden('mh_text');
+    setOptions(this.#d, D_CHOICES.map((v) => [String(v), String(v)] as const), String(state.get('mh_d')));
+    this.#d.addEventListener('change', () => {
+      const d = Number(this.#d.value);
+      state.update({ mh_d: d, mh_heads: nearestHeads(d, state.get('mh_heads')) });
+    });
+    this.#heads.addEventListener('change', () => state.set('mh_heads', Number(this.#heads.value)));
+    const dField = field(t('mh.d'), this.#d);
+    dField.hidden = state.isHidden('mh_d');
+    const headsField = field(t('mh.heads'), this.#heads);
+    headsField.hidden = state.isHidden('mh_heads');
+    controls.append(textField, dField, headsField);
+
+    const formulas = el('div', 'al-formula');
+    formulas.append(mathml(HEAD_FORMULA, { display: 'block' }), mathml(MULTI_HEAD, { display: 'block' }));
+    this.#root.append(controls, this.#message.element, formulas, this.#headsBox);
+
+    const combined = el('div', 'al-heatmaps');
+    const features = { t, diverging: true, xTitle: t('mh.axis.features'), yTitle: t('mh.axis.tokens') };
+    this.#context = new Heatmap(combined, { id: 'mh-context', title: t('mh.map.context'), ...features });
+    this.#output = new Heatmap(combined, { id: 'mh-output', title: t('mh.map.output'), ...features });
+    this.#root.append(combined);
+
+    this.#unsubscribe = state.subscribe((changed) => {
+      if (changed.some((name) => WATCHED.includes(name))) this.#compute();
+    });
+    this.#compute();
+  }
+
+  #showError(text: string): void {
+    this.#message.show('error', `${this.#ctx.t('error.prefix')}${text}`);
+    this.#root.dataset.state = 'error';
+  }
+
+  /** One weights and one output heatmap per head, rebuilt only when the head count changes. */
+  #ensureHeads(heads: number, dh: number): void {
+    const { t } = this.#ctx;
+    if (this.#headMaps.length !== heads) {
+      for (const m of this.#headMaps) {
+        m.weights.destroy();
+        m.output.destroy();
+      }
+      this.#headsBox.replaceChildren();
+      this.#headMaps = range(1, heads).map((h) => {
+        const box = el('section', 'mh-head');
+        box.dataset.head = String(h);
+        box.append(el('h3', undefined, fill(t('mh.head'), { h })));
+        this.#headsBox.append(box);
+        return {
+          weights: new Heatmap(box, {
+            id: `mh-weights-${h}`,
+            title: '',
+            fixedRange: [0, 1],
+            t,
+            xTitle: t('mh.axis.keys'),
+            yTitle: t('mh.axis.queries'),
+          }),
+          output: new Heatmap(box, {
+            id: `mh-head-${h}`,
+            title: '',
+            diverging: true,
+            t,
+            xTitle: t('mh.axis.features'),
+            yTitle: t('mh.axis.tokens'),
+          }),
+        };
+      });
+    }
+    this.#headMaps.forEach((m, i) => {
+      m.weights.title = fill(t('mh.head.weights'), { h: i + 1, dh });
+      m.output.title = fill(t('mh.head.output'), { h: i + 1 });
+    });
+  }
+
+  #compute(): void {
+    const { t, state, lab } = this.#ctx;
+    const text = state.get('mh_text');
+    const d = state.get('mh_d');
+    const heads = state.get('mh_heads');
+    const seed = state.get('seed');
+    if (this.#text.value !== text) this.#text.value = text;
+    this.#d.value = String(d);
+    const choices = headChoices(d);
+    setOptions(this.#heads, choices.map((h) => [String(h), String(h)] as const), String(heads));
+    if (!choices.includes(heads)) {
+      // only a hand-written URL gets here: the selector offers divisors only
+      this.#latest.cancel();
+      this.#showError(fill(t('mh.error.heads'), { heads, d, divisors: choices.join(', ') }));
+      return;
+    }
+    let tokens: string[];
+    try {
+      tokens = tokenize(text);
+    } catch (err) {
+      this.#latest.cancel();
+      this.#showError(sentenceErrorText(t, err, 'mh') ?? errorText(err));
+      return;
+    }
+    const params = projectionParams(seed, 'mh', d, ['q', 'k', 'v', 'o'] as const);
+    const dh = d / heads;
+    void this.#latest.run(
+      () => lab.multiHeadAttention(embed(tokens, d, seed), params, heads),
+      (r) => {
+        const n = tokens.length;
+        // the heatmap keeps repeated tokens apart itself: label axes with the words as typed
+        const labels = tokens;
+        this.#ensureHeads(heads, dh);
+        this.#headMaps.forEach((m, h) => {
+          m.weights.update({
+            rows: n,
+            cols: n,
+            values: r.weights.data.subarray(h * n * n, (h + 1) * n * n),
+            rowLabels: labels,
+            colLabels: labels,
+          });
+          m.output.update({
+            rows: n,
+            cols: dh,
+            values: r.headOutputs.data.subarray(h * n * dh, (h + 1) * n * dh),
+            rowLabels: labels,
+            colLabels: featureLabels(dh),
+          });
+        });
+        const concatLabels = range(1, heads).flatMap((h) => featureLabels(dh).map((f) => `h${h}·${f}`));
+        this.#context.update({ rows: n, cols: d, values: r.context.data, rowLabels: labels, colLabels: concatLabels });
+        this.#output.update({ rows: n, cols: d, values: r.output.data, rowLabels: labels, colLabels: featureLabels(d) });
+        this.#message.show('ok', fill(t('mh.ok'), { count: n, d, heads, dh }));
+        this.#root.dataset.state = 'ok';
+        this.#root.dataset.computeCount = String(++this.#computeCount);
+      },
+      (err) => this.#showError(errorText(err)),
+    );
+  }
+
+  setActive(_active: boolean): void {
+    // nothing runs in the background
+  }
+
+  onWorkerRestart(): void {
+    this.#compute();
+  }
+
+  destroy(): void {
+    this.#unsubscribe();
+    this.#latest.cancel();
+    for (const m of this.#headMaps) {
+      m.weights.destroy();
+      m.output.destroy();
+    }
+    this.#context.destroy();
+    this.#output.destroy();
+    this.#root.remove();
+  }
+}
+
+export const multiheadSection: SectionModule = {
+  id: 'multihead',
+  title: { en: '3.6 Multi-head attention', zh: '3.6 多头注意力' },
+  strings: MULTIHEAD_STRINGS,
+  mount: (host, ctx) => new MultiHeadView(host, ctx),
+};

@@ -1,0 +1,235 @@
+// The Performance section: the latest committed `npm run bench` figures (shared/bench/results.json,
+// imported statically, so the page makes no request for them) as bar charts: attention GFLOP/s
+// against N per implementation, the note recipe's µs per training step, the dates recipe's
+// training examples per second. No worker, no wasm: the numbers were measured by the benchmark.
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LogarithmicScale, Tooltip } from 'chart.js';
+import results from '../../../shared/bench/results.json';
+import type { SectionContext, SectionHandle, SectionModule } from '../section';
+
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, LogarithmicScale, Legend, Tooltip);
+
+interface Timing {
+  median_s: number;
+  min_s: number;
+  max_s: number;
+  gflops?: number;
+  batch?: number;
+}
+interface AttentionRow {
+  measure: string;
+  N: number;
+  native: Timing | null;
+  wasm: Timing | null;
+  torch: Timing | null;
+}
+/** The parts of results.json this section draws (bench/bench.mjs writes it). */
+export interface BenchResults {
+  date: string;
+  machine: { cpu: string | null; cores: number; load_before?: number[] };
+  versions: Record<string, string | null>;
+  attention?: AttentionRow[];
+  note?: { native: { step: Timing }; wasm: { step: Timing }; torch: { step: Timing } | null; reference_torch_step_us: number };
+  dates?: {
+    native: { step: Timing };
+    wasm: { step: Timing };
+    tfjs: { step: Timing } | null;
+    torch: { step: Timing } | null;
+    reference_tfjs_examples_per_s: number;
+  };
+}
+
+const COLORS = { native: '#475569', wasm: '#1d4ed8', torch: '#c2410c', tfjs: '#15803d' } as const;
+type Side = keyof typeof COLORS;
+const ATTENTION_MEASURES = ['scaled_forward', 'scaled_forward_backward', 'mha_forward', 'mha_forward_backward'] as const;
+
+const STRINGS = {
+  en: {
+    'perf.intro': 'Measured by npm run bench on one machine; run it on yours to compare. Higher is better except where noted.',
+    'perf.machine': 'Machine',
+    'perf.attention': 'Attention kernels, GFLOP/s against N (D = 64, batch 1)',
+    'perf.scaled_forward': 'Scaled dot-product, forward',
+    'perf.scaled_forward_backward': 'Scaled dot-product, forward + backward',
+    'perf.mha_forward': 'Multi-head (4 heads), forward',
+    'perf.mha_forward_backward': 'Multi-head (4 heads), forward + backward',
+    'perf.note': 'The note’s recipe: µs per training step (lower is better)',
+    'perf.dates': 'Dates recipe: training examples per second',
+    'perf.native': 'native C++',
+    'perf.wasm': 'wasm (this page’s engine)',
+    'perf.torch': 'PyTorch (1 thread)',
+    'perf.tfjs': 'TF.js wasm',
+    'perf.reference': 'issue reference',
+    'perf.gflops': 'GFLOP/s',
+    'perf.us': 'µs per step',
+    'perf.eps': 'examples/s',
+    'perf.missing': 'Not in the committed results.',
+  },
+  zh: {
+    'perf.intro': '由 npm run bench 在一台机器上测得；在你的机器上运行即可比较。除特别说明外，数值越高越好。',
+    'perf.machine': '机器',
+    'perf.attention': '注意力内核：GFLOP/s 随 N 变化（D = 64，批大小 1）',
+    'perf.scaled_forward': '缩放点积，前向',
+    'perf.scaled_forward_backward': '缩放点积，前向 + 反向',
+    'perf.mha_forward': '多头（4 头），前向',
+    'perf.mha_forward_backward': '多头（4 头），前向 + 反向',
+    'perf.note': '笔记的训练配方：每步微秒数（越低越好）',
+    'perf.dates': '日期任务：每秒训练样本数',
+    'perf.native': '原生 C++',
+    'perf.wasm': 'wasm（本页引擎）',
+    'perf.torch': 'PyTorch（单线程）',
+    'perf.tfjs': 'TF.js wasm',
+    'perf.reference': '议题参考值',
+    'perf.gflops': 'GFLOP/s',
+    'perf.us': '每步微秒',
+    'perf.eps': '样本/秒',
+    'perf.missing': '提交的结果中没有这一项。',
+  },
+};
+
+interface BarSeries {
+  label: string;
+  /** one colour, or one per bar */
+  color: string | string[];
+  values: (number | null)[];
+}
+export interface BarData {
+  labels: string[];
+  series: BarSeries[];
+}
+
+/** One titled bar chart; update(data) redraws it with new labels and series. */
+export class BarChart {
+  readonly #chart: Chart<'bar', (number | null)[], string>;
+  readonly #box: HTMLElement;
+
+  constructor(host: HTMLElement, title: string, axis: string, options: { logarithmic?: boolean; legend?: boolean } = {}) {
+    this.#box = document.createElement('figure');
+    this.#box.className = 'perf-chart';
+    const caption = document.createElement('figcaption');
+    caption.textContent = title;
+    const wrap = document.createElement('div');
+    wrap.style.position = 'relative';
+    wrap.style.height = '260px';
+    const canvas = document.createElement('canvas');
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', title);
+    wrap.append(canvas);
+    this.#box.append(caption, wrap);
+    host.append(this.#box);
+    this.#chart = new Chart(canvas, {
+      type: 'bar',
+      data: { labels: [], datasets: [] },
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        scales: {
+          x: { type: 'category' },
+          y: { type: options.logarithmic ? 'logarithmic' : 'linear', title: { display: true, text: axis } },
+        },
+        plugins: { legend: { display: options.legend ?? true, position: 'bottom', labels: { boxWidth: 14, font: { size: 11 } } } },
+      },
+    });
+  }
+
+  update(data: BarData): void {
+    this.#chart.data.labels = data.labels;
+    this.#chart.data.datasets = data.series.map((s) => ({ label: s.label, data: s.values, backgroundColor: s.color, borderColor: s.color }));
+    this.#chart.update();
+  }
+
+  destroy(): void {
+    this.#chart.destroy();
+    this.#box.remove();
+  }
+}
+
+/** GFLOP/s per N and implementation for one attention measure; null where a side did not run. */
+export function attentionBars(r: BenchResults, measure: string, label: (side: Side) => string): BarData {
+  const rows = (r.attention ?? []).filter((row) => row.measure === measure).sort((a, b) => a.N - b.N);
+  const sides: Side[] = ['native', 'wasm', 'torch'];
+  return {
+    labels: rows.map((row) => `N = ${row.N}`),
+    series: sides
+      .filter((side) => rows.some((row) => row[side as 'native' | 'wasm' | 'torch']))
+      .map((side) => ({ label: label(side), color: COLORS[side], values: rows.map((row) => row[side as 'native' | 'wasm' | 'torch']?.gflops ?? null) })),
+  };
+}
+
+/** One bar per implementation: the note recipe's µs per step, or the dates recipe's examples/s. */
+export function recipeBars(r: BenchResults, recipe: 'note' | 'dates', label: (side: Side | 'reference') => string): BarData {
+  const bars: { label: string; value: number | null; color: string }[] = [];
+  if (recipe === 'note' && r.note) {
+    for (const side of ['native', 'wasm', 'torch'] as const) {
+      const step = r.note[side]?.step;
+      if (step) bars.push({ label: label(side), value: step.median_s * 1e6, color: COLORS[side] });
+    }
+    bars.push({ label: label('reference'), value: r.note.reference_torch_step_us, color: '#94a3b8' });
+  }
+  if (recipe === 'dates' && r.dates) {
+    for (const side of ['native', 'wasm', 'tfjs', 'torch'] as const) {
+      const step = r.dates[side]?.step;
+      if (step) bars.push({ label: label(side), value: (step.batch ?? 128) / step.median_s, color: COLORS[side] });
+    }
+    bars.push({ label: label('reference'), value: r.dates.reference_tfjs_examples_per_s, color: '#94a3b8' });
+  }
+  return { labels: bars.map((b) => b.label), series: [{ label: '', color: bars.map((b) => b.color), values: bars.map((b) => b.value) }] };
+}
+
+export const performanceSection: SectionModule = {
+  id: 'performance',
+  title: { en: 'Performance', zh: '性能' },
+  strings: STRINGS,
+  mount(host: HTMLElement, ctx: SectionContext): SectionHandle {
+    const data = results as unknown as BenchResults;
+    const root = document.createElement('div');
+    root.className = 'performance-section';
+    const intro = document.createElement('p');
+    intro.textContent = ctx.t('perf.intro');
+    const machine = document.createElement('p');
+    machine.className = 'perf-machine';
+    const load = data.machine.load_before ? `, load ${data.machine.load_before.map((x) => x.toFixed(1)).join('/')}` : '';
+    // "emcc (Emscripten …) 3.1.6 ()" → "3.1.6"; the BLAS line → its kind ("reference BLAS (netlib)").
+    const short = (name: string, v: string) => (name === 'torch_blas' ? v.split(':')[0] : (/\d+\.\d+\.\d+[\w.]*/.exec(v)?.[0] ?? v));
+    machine.textContent = `${ctx.t('perf.machine')}: ${data.machine.cpu ?? '?'}, ${data.machine.cores} cores${load} · ${data.date.slice(0, 10)} · ` +
+      Object.entries(data.versions).filter(([, v]) => v).map(([k, v]) => `${k} ${short(k, v as string)}`).join(' · ');
+    root.append(intro, machine);
+    host.append(root);
+
+    const sideLabel = (side: Side | 'reference') => ctx.t(`perf.${side}`);
+    const charts: BarChart[] = [];
+    const heading = (key: string) => {
+      const h = document.createElement('h3');
+      h.textContent = ctx.t(key);
+      root.append(h);
+    };
+    if (data.attention?.length) {
+      heading('perf.attention');
+      for (const measure of ATTENTION_MEASURES) {
+        const chart = new BarChart(root, ctx.t(`perf.${measure}`), ctx.t('perf.gflops'), { logarithmic: true });
+        chart.update(attentionBars(data, measure, sideLabel));
+        charts.push(chart);
+      }
+    }
+    for (const [recipe, key, axis] of [['note', 'perf.note', 'perf.us'], ['dates', 'perf.dates', 'perf.eps']] as const) {
+      if (!data[recipe]) {
+        const p = document.createElement('p');
+        p.textContent = `${ctx.t(key)}: ${ctx.t('perf.missing')}`;
+        root.append(p);
+        continue;
+      }
+      const chart = new BarChart(root, ctx.t(key), ctx.t(axis), { logarithmic: true, legend: false });
+      const bars = recipeBars(data, recipe, sideLabel);
+      bars.series[0].label = ctx.t(axis);
+      chart.update(bars);
+      charts.push(chart);
+    }
+    return {
+      setActive: () => {},
+      onWorkerRestart: () => {},
+      destroy: () => {
+        for (const chart of charts) chart.destroy();
+        root.remove();
+      },
+    };
+  },
+};

@@ -1,0 +1,86 @@
+// Text of the §3.4/§3.5 section; the Chinese follows the note's wording (自注意力的本质是自己对自己的注意).
+import type { Strings } from '../i18n';
+import { MAX_TOKENS, SentenceError } from './self-tokens';
+
+export const SELF_STRINGS: Strings = {
+  en: {
+    'self.intro':
+      'Self-attention is a sequence attending to itself. Each word gets an embedding x (a seeded random vector: the same word always gets the same one); three linear maps turn it into a query q, a key k and a value v. Query = X1; key and value are also X1, only through different linear maps. Each word’s output is the softmax-weighted sum of every word’s value.',
+    'self.text': 'Sentence (words separated by spaces)',
+    'self.d': 'Features d',
+    'self.error.empty': 'the sentence is empty: type at least one word',
+    'self.error.tooMany': 'the sentence has {count} tokens; at most {max} fit the views',
+    'self.error.text': 'the sentence cannot be used: {reason}',
+    'self.map.q': 'Queries Q = X W_Qᵀ + b_Q',
+    'self.map.k': 'Keys K = X W_Kᵀ + b_K',
+    'self.map.v': 'Values V = X W_Vᵀ + b_V',
+    'self.map.scores': 'Scores Q·Kᵀ',
+    'self.map.weights': 'Weights softmax(Q·Kᵀ/√d)',
+    'self.map.output': 'Output = weights · V',
+    'self.axis.features': 'features',
+    'self.axis.tokens': 'tokens',
+    'self.axis.keys': 'keys',
+    'self.axis.queries': 'queries',
+    'self.ok': 'Computed by the wasm core: {count} tokens, d = {d}.',
+    'self.head.title': 'Where each word attends',
+    'self.head.help':
+      'Hover or focus (Tab) a word on the left: the lines to the words on the right are as thick as its attention weights. With no word chosen, every line is drawn, faint where the weight is small.',
+    'self.head.queries': 'Queries',
+    'self.head.keys': 'Keys',
+    'self.head.clear': 'Show all',
+    'self.neuron.title': 'Neuron view: one query against one key, term by term',
+    'self.neuron.query': 'Query word',
+    'self.neuron.key': 'Key word',
+    'self.neuron.product': 'q∘k',
+    'self.neuron.sum': 'Σ q∘k = q·k',
+    'self.neuron.scaled': '÷ √d (the core’s scaled score)',
+    'self.neuron.weight': 'softmax weight (the core’s)',
+    'self.neuron.help': 'Each feature’s product qᵢkᵢ adds to the score; purple cells are positive, orange negative, darker is larger in size.',
+  },
+  zh: {
+    'self.intro':
+      '自注意力的本质是自己对自己的注意。每个词有一个词向量 x（由随机种子生成：同一个词总是得到同一个向量），经过三个线性变换得到查询 q、键 k 和值 v。Query 就是向量 X1；Key、Value 也是向量 X1，只是线性变换的公式不同而已。每个词的输出，是所有词的值按 softmax 权重的加权和。',
+    'self.text': '句子（词之间用空格分隔）',
+    'self.d': '特征维度 d',
+    'self.error.empty': '句子为空：请至少输入一个词',
+    'self.error.tooMany': '句子有 {count} 个词；最多只能显示 {max} 个',
+    'self.error.text': '无法使用这个句子：{reason}',
+    'self.map.q': '查询 Q = X W_Qᵀ + b_Q',
+    'self.map.k': '键 K = X W_Kᵀ + b_K',
+    'self.map.v': '值 V = X W_Vᵀ + b_V',
+    'self.map.scores': '原始权重 Q·Kᵀ',
+    'self.map.weights': '注意力权重 softmax(Q·Kᵀ/√d)',
+    'self.map.output': '输出 = 权重 · V',
+    'self.axis.features': '特征',
+    'self.axis.tokens': '词',
+    'self.axis.keys': '键',
+    'self.axis.queries': '查询',
+    'self.ok': '由 wasm 核心计算：{count} 个词，d = {d}。',
+    'self.head.title': '每个词关注哪里',
+    'self.head.help': '将鼠标悬停在左侧的词上，或用 Tab 键聚焦：连向右侧各词的线条粗细与注意力权重成正比。未选择词时显示全部连线，权重越小越淡。',
+    'self.head.queries': '查询',
+    'self.head.keys': '键',
+    'self.head.clear': '显示全部',
+    'self.neuron.title': '神经元视图：一个查询与一个键，逐项相乘',
+    'self.neuron.query': '查询词',
+    'self.neuron.key': '键词',
+    'self.neuron.product': 'q∘k',
+    'self.neuron.sum': 'Σ q∘k = q·k（点积）',
+    'self.neuron.scaled': '÷ √d（核心计算的缩放权重）',
+    'self.neuron.weight': 'softmax 权重（核心计算）',
+    'self.neuron.help': '先求每组对应元素的积 qᵢkᵢ，再求所有积之和，即为点积；紫色为正，橙色为负，颜色越深绝对值越大。',
+  },
+};
+
+/** Fills {name} placeholders of a translated string with values (numbers or table names only). */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (m, key: string) => (key in values ? String(values[key]) : m));
+}
+
+/** The sentence's error in the page's language (SentenceError), or null. */
+export function sentenceErrorText(t: (key: string) => string, err: unknown, prefix: 'self' | 'mh'): string | null {
+  if (!(err instanceof SentenceError)) return null;
+  return err.problem === 'empty'
+    ? t(`${prefix}.error.empty`)
+    : fill(t(`${prefix}.error.tooMany`), { count: err.count, max: MAX_TOKENS });
+}

@@ -1,0 +1,245 @@
+// §3.3's decoding view: one translation played step by step. At step k the source words are shaded
+// by step k's attention, the output grows by one word, the top-k candidates of step k are a bar
+// chart, and the attention heatmap grows by one row. With beam search, a table per step lists the
+// kept beams (word, score, parent), the best hypothesis's path marked; the view follows that path.
+import type { BeamNode, DecodeStep, TranslateResult } from '../../../shared/types/seq2seq';
+import { Heatmap } from '../heatmap';
+import { TopKChart } from './translate-charts';
+import { el } from './translate-dom';
+import { fill } from './why-strings';
+
+const PLAY_MS = 450;
+
+/** What one step of either decoder shows. */
+interface StepView {
+  token: string;
+  attention: Float32Array;
+  top: { token: string; prob: number }[];
+}
+
+/** The node of each step on the best hypothesis's path (root first). */
+export function bestPath(steps: readonly (readonly Pick<BeamNode, 'parent'>[])[], lastStep: number, lastNode: number): number[] {
+  const path: number[] = [];
+  let node = lastNode;
+  for (let t = lastStep; t >= 0 && node >= 0; t--) {
+    path.unshift(node);
+    node = steps[t][node].parent;
+  }
+  return path;
+}
+
+/** Labels made distinct (a category axis merges equal labels): repeats get their position. */
+export function distinctLabels(tokens: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const tok of tokens) counts.set(tok, (counts.get(tok) ?? 0) + 1);
+  return tokens.map((tok, i) => ((counts.get(tok) ?? 0) > 1 ? `${tok} (${i + 1})` : tok));
+}
+
+export class DecodeView {
+  readonly element = el('div', 'tr-decode');
+  readonly #t: (key: string) => string;
+  readonly #progress = el('p', 'tr-decode-progress');
+  readonly #source = el('div', 'tr-source');
+  readonly #output = el('output', 'tr-output');
+  readonly #topk: TopKChart;
+  readonly #heatmap: Heatmap;
+  readonly #noAttention = el('p', 'tr-note');
+  readonly #beams = el('div', 'tr-beams');
+  readonly #playButton: HTMLButtonElement;
+  #result: TranslateResult | null = null;
+  #views: StepView[] = [];
+  #path: number[] = [];
+  #joiner = ' ';
+  #hasAttention = true;
+  #pos = 0;
+  #timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(host: HTMLElement, t: (key: string) => string) {
+    this.#t = t;
+    const controls = el('div', 'al-controls tr-decode-controls');
+    const mk = (key: string, testId: string, fn: () => void) => {
+      const b = el('button', 'al-button', t(key));
+      b.type = 'button';
+      b.dataset.testid = testId;
+      b.addEventListener('click', fn);
+      controls.append(b);
+      return b;
+    };
+    this.#playButton = mk('tr.decode.play', 's2s-decode-play', () => this.play());
+    mk('tr.decode.step', 's2s-decode-step', () => {
+      this.stop();
+      this.#go(this.#pos + 1);
+    });
+    mk('tr.decode.restart', 's2s-decode-restart', () => {
+      this.stop();
+      this.#go(0);
+    });
+    this.#output.dataset.testid = 's2s-output';
+    this.#source.dataset.testid = 's2s-source';
+    this.#beams.dataset.testid = 's2s-beams';
+    const outRow = el('p', 'tr-output-row');
+    outRow.append(el('span', 'tr-label', t('tr.output')), this.#output);
+    const panels = el('div', 'tr-decode-panels');
+    const left = el('div');
+    const right = el('div');
+    this.#topk = new TopKChart(left, t('tr.topk'), t('tr.topkLabel'));
+    this.#heatmap = new Heatmap(right, {
+      id: 's2s-attention',
+      title: t('tr.heatmap'),
+      fixedRange: [0, 1],
+      xTitle: t('tr.axis.source'),
+      yTitle: t('tr.axis.output'),
+      t,
+    });
+    right.append(this.#noAttention);
+    this.#noAttention.textContent = t('tr.noAttention');
+    panels.append(left, right);
+    this.element.append(
+      el('h3', undefined, t('tr.decode')),
+      controls,
+      this.#progress,
+      el('p', 'tr-label', t('tr.source')),
+      this.#source,
+      outRow,
+      panels,
+      this.#beams,
+    );
+    host.append(this.element);
+    this.#go(0);
+  }
+
+  /** Shows a new translation from its first step and plays it. */
+  show(result: TranslateResult, tokenizer: 'words' | 'chars', hasAttention: boolean): void {
+    this.stop();
+    this.#result = result;
+    this.#joiner = tokenizer === 'chars' ? '' : ' ';
+    this.#hasAttention = hasAttention;
+    if (result.beams) {
+      const best = result.beams.hypotheses[0];
+      this.#path = best ? bestPath(result.beams.steps, best.step, best.node) : [];
+      this.#views = this.#path.map((node, step) => result.beams!.steps[step][node]);
+    } else {
+      this.#path = [];
+      this.#views = (result.steps ?? []).map((s: DecodeStep) => s);
+    }
+    this.#renderBeams(0);
+    this.#go(0);
+    this.play();
+  }
+
+  clear(): void {
+    this.stop();
+    this.#result = null;
+    this.#views = [];
+    this.#go(0);
+  }
+
+  play(): void {
+    this.stop();
+    if (!this.#result) return;
+    if (this.#pos >= this.#views.length) this.#go(0);
+    this.#playButton.disabled = true;
+    this.#timer = setInterval(() => {
+      if (this.#pos >= this.#views.length) this.stop();
+      else this.#go(this.#pos + 1);
+    }, PLAY_MS);
+  }
+
+  stop(): void {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    this.#playButton.disabled = false;
+  }
+
+  destroy(): void {
+    this.stop();
+    this.#topk.destroy();
+    this.#heatmap.destroy();
+  }
+
+  #go(pos: number): void {
+    const total = this.#views.length;
+    this.#pos = Math.max(0, Math.min(pos, total));
+    const t = this.#t;
+    const r = this.#result;
+    this.element.dataset.step = String(this.#pos);
+    this.element.dataset.steps = String(total);
+    this.element.dataset.done = r && this.#pos === total ? '1' : '0';
+    this.#progress.textContent = r ? fill(t('tr.decode.progress'), { step: this.#pos, total }) : t('tr.decode.waiting');
+
+    const current = this.#pos > 0 ? this.#views[this.#pos - 1] : null;
+    // Source words, shaded by the current step's attention; unknown words marked.
+    this.#source.replaceChildren(
+      ...(r?.source ?? []).map((s, i) => {
+        const chip = el('span', s.unknown ? 'tr-token unknown' : 'tr-token');
+        chip.append(el('span', 'tr-token-text', s.text === ' ' ? '␣' : s.text));
+        if (s.unknown) {
+          chip.title = t('tr.unknown');
+          chip.dataset.unknown = '1';
+        }
+        const w = current && this.#hasAttention ? (current.attention[i] ?? 0) : 0;
+        chip.style.setProperty('--w', w.toFixed(3));
+        if (w > 0.5) chip.classList.add('strong');
+        if (current && this.#hasAttention) chip.append(el('span', 'tr-token-weight', w.toFixed(2)));
+        return chip;
+      }),
+    );
+    const shown = this.#views.slice(0, this.#pos).map((v) => v.token).filter((tok) => tok !== '<eos>');
+    this.#output.value = r && this.#pos === total ? r.text : shown.join(this.#joiner);
+    this.#output.dataset.eos = current?.token === '<eos>' ? '1' : '0';
+
+    if (current) this.#topk.update(current.top, current.token);
+    else this.#topk.update([], '');
+
+    const rows = this.#views.slice(0, this.#pos);
+    const showMap = this.#hasAttention && rows.length > 0 && r !== null;
+    this.#heatmap.element.hidden = !showMap;
+    this.#noAttention.hidden = this.#hasAttention || r === null;
+    if (showMap) {
+      const cols = r.source.length;
+      const values = new Float32Array(rows.length * cols);
+      rows.forEach((v, i) => values.set(v.attention.subarray(0, cols), i * cols));
+      this.#heatmap.update({
+        rows: rows.length,
+        cols,
+        values,
+        rowLabels: distinctLabels(rows.map((v) => v.token)),
+        colLabels: distinctLabels(r.source.map((s) => (s.text === ' ' ? '␣' : s.text))),
+      });
+    }
+    if (r?.beams) this.#renderBeams(this.#pos);
+  }
+
+  /** One table per decoded step up to `pos`: every kept beam's word, score and parent. */
+  #renderBeams(pos: number): void {
+    const r = this.#result;
+    this.#beams.hidden = !r?.beams;
+    if (!r?.beams) {
+      this.#beams.replaceChildren();
+      return;
+    }
+    const t = this.#t;
+    const steps = r.beams.steps.slice(0, Math.max(pos, 0));
+    const tables = steps.map((nodes, step) => {
+      const table = el('table', 'tr-beam-table');
+      table.dataset.step = String(step);
+      const cap = el('caption', undefined, `${t('tr.beam.step')} ${step + 1}`);
+      const head = el('tr');
+      for (const key of ['tr.beam.token', 'tr.beam.score', 'tr.beam.parent']) head.append(el('th', undefined, t(key)));
+      table.append(cap, head);
+      nodes.forEach((n, i) => {
+        const row = el('tr');
+        if (this.#path[step] === i) row.className = 'best';
+        const parent = n.parent < 0 ? t('tr.beam.root') : `#${n.parent + 1} ${r.beams!.steps[step - 1][n.parent].token}`;
+        row.append(
+          el('td', undefined, `#${i + 1} ${n.token}${n.finished ? ' ■' : ''}`),
+          el('td', undefined, n.score.toFixed(3)),
+          el('td', undefined, parent),
+        );
+        table.append(row);
+      });
+      return table;
+    });
+    this.#beams.replaceChildren(el('p', 'tr-label', t('tr.beams')), ...tables);
+  }
+}

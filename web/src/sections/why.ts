@@ -1,0 +1,192 @@
+// §1 Why attention: the note's two problems (长距离依赖, 信息压缩) shown live. A plain and an
+// attention Seq2Seq train in the worker on reversing strings (why-run.ts); the chart plots their
+// accuracy against string length as they learn (the shape of Bahdanau et al. 2015, Fig. 2).
+// Training starts when the reader presses start and pauses while the section is off screen.
+import type { CellName } from '../../../shared/types/seq2seq';
+import type { SectionContext, SectionHandle, SectionModule } from '../section';
+import type { PropName } from '../state';
+import { PROPS } from '../state-table';
+import css from './why.css?inline';
+import { WhyChart } from './why-chart';
+import { WhyRun, type WhySnapshot } from './why-run';
+import { fill, WHY_STRINGS } from './why-strings';
+import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
+import { button, el, errorText, field, select } from './translate-dom';
+
+const WATCHED: readonly PropName[] = ['seed', 'why_cell', 'why_hidden', 'why_max_len', 'why_steps'];
+
+function limits(name: string): { min: number; max: number } {
+  const def = PROPS.find((p) => p.name === name) as { min: number; max: number };
+  return { min: def.min, max: def.max };
+}
+
+class WhyView implements SectionHandle {
+  readonly #ctx: SectionContext;
+  readonly #root = el('div', 'why-section');
+  readonly #chart: WhyChart;
+  readonly #status = el('p', 'why-status');
+  readonly #error = el('p', 'why-error');
+  readonly #data = el('output', 'why-data');
+  readonly #startButton: HTMLButtonElement;
+  readonly #unsubscribe: () => void;
+  readonly #inputs: Partial<Record<PropName, HTMLInputElement | HTMLSelectElement>> = {};
+  #run: WhyRun;
+  #active = false;
+  /** the reader pressed start (and not pause): training runs whenever the section is active */
+  #wanted = false;
+
+  constructor(host: HTMLElement, ctx: SectionContext) {
+    this.#ctx = ctx;
+    const { t, state } = ctx;
+    const style = el('style');
+    style.textContent = css;
+    host.append(style, this.#root);
+
+    const problems = el('ul', 'why-problems');
+    problems.append(el('li', undefined, t('why.longDistance')), el('li', undefined, t('why.compression')));
+    this.#root.append(problems, el('p', 'why-intro', t('why.intro')));
+
+    const controls = el('div', 'al-controls why-controls');
+    this.#startButton = button(t('why.start'), 'why-start', () => this.#toggle());
+    controls.append(this.#startButton, button(t('why.reset'), 'why-reset', () => this.#reset(false)));
+    const cell = select(
+      ['rnn', 'gru', 'lstm'].map((c) => [c, c.toUpperCase()] as const),
+      state.get('why_cell'),
+      'why-cell',
+    );
+    cell.addEventListener('change', () => state.set('why_cell', cell.value as CellName));
+    this.#inputs.why_cell = cell;
+    controls.append(field(t('why.cell'), cell, state.isHidden('why_cell')));
+    for (const [name, key] of [
+      ['why_hidden', 'why.hidden'],
+      ['why_max_len', 'why.maxLen'],
+      ['why_steps', 'why.steps'],
+    ] as const) {
+      const input = el('input');
+      const { min, max } = limits(name);
+      Object.assign(input, { type: 'number', min: String(min), max: String(max), step: '1', value: String(state.get(name)) });
+      input.dataset.testid = name.replace(/_/g, '-');
+      input.addEventListener('change', () => {
+        const v = Number(input.value);
+        if (Number.isInteger(v) && v >= min && v <= max) {
+          input.removeAttribute('aria-invalid');
+          state.set(name, v);
+        } else {
+          input.setAttribute('aria-invalid', 'true');
+        }
+      });
+      this.#inputs[name] = input;
+      controls.append(field(t(key), input, state.isHidden(name)));
+    }
+    controls.hidden = state.isHidden('controls');
+    this.#root.append(controls, this.#status, this.#error);
+
+    this.#chart = new WhyChart(this.#root, t);
+    this.#root.append(
+      exportButtons(
+        t,
+        {
+          png: () => downloadCanvasPng('why-accuracy-by-length', this.#chart.canvas),
+          csv: () => {
+            const s = this.#run.snapshot;
+            const cols = ['plain token accuracy', 'attention token accuracy', 'plain exact match', 'attention exact match'];
+            const values = s.lengths.flatMap((_, i) => [s.plain[i], s.attention[i], s.exactPlain[i], s.exactAttention[i]].map((v) => v ?? NaN));
+            downloadCsv('why-accuracy-by-length', s.lengths.map(String), cols, values);
+          },
+          json: () => downloadJson('why-accuracy-by-length', this.#run.snapshot),
+        },
+        t('why.chartLabel'),
+      ),
+    );
+    this.#data.hidden = true;
+    this.#data.dataset.testid = 'why-data';
+    this.#root.append(el('p', 'why-note', t('why.chance')), this.#data);
+
+    this.#run = this.#newRun();
+    this.#render(this.#run.snapshot);
+    this.#unsubscribe = state.subscribe((changed) => {
+      if (!changed.some((n) => WATCHED.includes(n))) return;
+      for (const [name, input] of Object.entries(this.#inputs)) input.value = String(state.get(name as PropName));
+      this.#reset(this.#wanted);
+    });
+  }
+
+  #newRun(): WhyRun {
+    const s = this.#ctx.state;
+    return new WhyRun(
+      this.#ctx.lab,
+      { cell: s.get('why_cell'), hidden: s.get('why_hidden'), maxLen: s.get('why_max_len'), steps: s.get('why_steps'), seed: s.get('seed') },
+      (snap) => this.#render(snap),
+      (err) => {
+        this.#wanted = false;
+        this.#error.textContent = `${this.#ctx.t('error.prefix')}${errorText(err)}`;
+        this.#render(this.#run.snapshot);
+      },
+    );
+  }
+
+  #toggle(): void {
+    this.#wanted = !this.#wanted;
+    this.#error.textContent = '';
+    this.#sync();
+  }
+
+  /** Runs exactly when the reader wants it and the section is on screen. */
+  #sync(): void {
+    if (this.#wanted && this.#active) this.#run.start();
+    else this.#run.pause();
+    this.#render(this.#run.snapshot);
+  }
+
+  #reset(keepRunning: boolean): void {
+    void this.#run.destroy();
+    this.#run = this.#newRun();
+    this.#wanted = keepRunning;
+    this.#error.textContent = '';
+    this.#chart.update(this.#run.snapshot);
+    this.#sync();
+  }
+
+  #render(snap: WhySnapshot): void {
+    const { t } = this.#ctx;
+    if (snap.done) this.#wanted = false;
+    const running = this.#run.running;
+    this.#startButton.textContent = running ? t('why.pause') : snap.step > 0 && !snap.done ? t('why.resume') : t('why.start');
+    this.#startButton.disabled = snap.done;
+    const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
+    this.#status.textContent = snap.done
+      ? fill(t('why.status.done'), { total: snap.total })
+      : running
+        ? fill(t('why.status.running'), { step: snap.step, total: snap.total, plain: fmt(snap.lossPlain), attention: fmt(snap.lossAttention) })
+        : snap.step > 0
+          ? fill(t('why.status.paused'), { step: snap.step, total: snap.total })
+          : t('why.status.idle');
+    this.#root.dataset.step = String(snap.step);
+    this.#root.dataset.state = snap.done ? 'done' : running ? 'running' : 'idle';
+    this.#data.value = JSON.stringify(snap);
+    this.#chart.update(snap);
+  }
+
+  setActive(active: boolean): void {
+    this.#active = active;
+    this.#sync();
+  }
+
+  onWorkerRestart(): void {
+    this.#reset(false);
+  }
+
+  destroy(): void {
+    this.#unsubscribe();
+    void this.#run.destroy();
+    this.#chart.destroy();
+    this.#root.remove();
+  }
+}
+
+export const whySection: SectionModule = {
+  id: 'why',
+  title: { en: '1. Why attention: long sequences', zh: '1. 问题：长距离依赖与信息压缩' },
+  strings: WHY_STRINGS,
+  mount: (host, ctx) => new WhyView(host, ctx),
+};

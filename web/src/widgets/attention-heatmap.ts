@@ -1,0 +1,80 @@
+// <attention-heatmap>: draws a given matrix (attribute `data`, or an inline
+// <script type="application/json"> child: {rows, cols, values, title?, range?}), or computes one live:
+// mechanism="dot|scaled-dot|self" over the words of `text` (self_text), with self_d and seed.
+// A given matrix needs no worker and no wasm: only the heatmap code is downloaded.
+import type { SectionHandle } from '../section';
+import { LabWidget, WidgetError, type WidgetProblem } from './lab-widget';
+import { parseMatrixSpec, type MatrixSpec } from './matrix-spec';
+import type { LiveMechanism } from './live-matrix';
+
+const LIVE_MECHANISMS: readonly LiveMechanism[] = ['dot', 'scaled-dot', 'self'];
+
+export class AttentionHeatmap extends LabWidget {
+  protected static override readonly ownAttributes = ['data', 'mechanism', 'text'];
+
+  /** The given matrix, or null for live mode; throws when the given one is invalid. */
+  #givenMatrix(): MatrixSpec | null {
+    const attr = this.getAttribute('data');
+    if (attr !== null) return parseMatrixSpec(attr);
+    const script = this.querySelector(':scope > script[type="application/json"]');
+    if (script) return parseMatrixSpec(script.textContent ?? '');
+    return null;
+  }
+
+  protected async mount(): Promise<SectionHandle> {
+    let given: MatrixSpec | null;
+    try {
+      given = this.#givenMatrix();
+    } catch (err) {
+      throw new WidgetError([{ name: 'data', reason: (err as Error).message }]);
+    }
+    const text = this.getAttribute('text');
+    const parsed = this.readState(text === null ? [] : [['self_text', text]]);
+    const problems: WidgetProblem[] = this.stateProblems(parsed);
+    const mechanismAttr = this.getAttribute('mechanism') ?? 'scaled-dot';
+    const mechanism: LiveMechanism = (LIVE_MECHANISMS as readonly string[]).includes(mechanismAttr)
+      ? (mechanismAttr as LiveMechanism)
+      : 'scaled-dot';
+    if (!given && mechanism !== mechanismAttr) {
+      problems.push({ name: 'mechanism', reason: `expected one of ${LIVE_MECHANISMS.join(', ')}; using scaled-dot` });
+    }
+    this.showProblems(problems);
+
+    const { Heatmap } = await import('../heatmap');
+    this.body.replaceChildren();
+    if (given) {
+      const map = new Heatmap(this.body, { id: 'matrix', title: given.title, fixedRange: given.range ?? undefined });
+      map.update({
+        rows: given.rowLabels.length,
+        cols: given.colLabels.length,
+        values: given.values,
+        rowLabels: given.rowLabels,
+        colLabels: given.colLabels,
+      });
+      return { setActive() {}, onWorkerRestart() {}, destroy: () => map.destroy() };
+    }
+
+    const state = parsed.state;
+    const lang = this.language(state);
+    const [lab, { liveWeights }] = await Promise.all([this.lab(lang), import('./live-matrix')]);
+    const title = { dot: 'q·k', 'scaled-dot': 'q·k/√d', self: 'self-attention' }[mechanism];
+    const map = new Heatmap(this.body, { id: 'weights', title: `softmax(${title === 'self-attention' ? 'QKᵀ/√d' : title})`, fixedRange: [0, 1] });
+    let drawn = false;
+    const draw = async () => {
+      try {
+        const { tokens, weights } = await liveWeights(lab, state, mechanism);
+        map.update({ rows: tokens.length, cols: tokens.length, values: weights, rowLabels: tokens, colLabels: tokens });
+        drawn = true;
+      } catch (err) {
+        this.showProblems([...problems, { name: 'self_text', reason: (err as Error).message }]);
+      }
+    };
+    return {
+      setActive(active) {
+        if (active && !drawn) void draw();
+      },
+      onWorkerRestart: () => void draw(),
+      destroy: () => map.destroy(),
+    };
+  }
+}

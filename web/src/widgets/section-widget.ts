@@ -1,0 +1,65 @@
+// Widgets that mount one of the article's sections (embedded: no page chrome) in their shadow root:
+// <attention-playground mechanism="dot|scaled-dot|self|multihead|encoder-decoder|why">,
+// <seq2seq-demo task="note|dates">, <multihead-view>. The section's own CSS is inserted by the
+// section inside its host, which here is inside the shadow root.
+import { SHELL_STRINGS, translator } from '../i18n';
+import type { SectionHandle } from '../section';
+import { LabWidget, type WidgetProblem } from './lab-widget';
+import { MECHANISM_NAMES, MECHANISMS, SECTION_LOADERS, type EmbeddableSection } from './sections';
+
+abstract class SectionWidget extends LabWidget {
+  /** the section to mount and settings implied by the element's own attributes */
+  protected abstract target(): { view: EmbeddableSection; preset: [string, string][]; problems: WidgetProblem[] };
+
+  protected async mount(): Promise<SectionHandle> {
+    const { view, preset, problems } = this.target();
+    const parsed = this.readState(preset);
+    const state = parsed.state;
+    state.set('view', view);
+    this.showProblems([...problems, ...this.stateProblems(parsed)]);
+    const lang = this.language(state);
+    const [section, lab] = await Promise.all([SECTION_LOADERS[view](), this.lab(lang)]);
+    const host = document.createElement('div');
+    host.className = `widget-section widget-${view}`;
+    host.lang = lang;
+    this.body.replaceChildren(host);
+    return section.mount(host, {
+      state,
+      lab,
+      lang,
+      t: translator(lang, section.strings, SHELL_STRINGS),
+      embedded: true,
+    });
+  }
+}
+
+export class AttentionPlayground extends SectionWidget {
+  protected static override readonly ownAttributes = ['mechanism'];
+
+  protected target() {
+    const raw = this.getAttribute('mechanism') ?? 'scaled-dot';
+    const known = Object.hasOwn(MECHANISMS, raw);
+    const problems: WidgetProblem[] = known
+      ? []
+      : [{ name: 'mechanism', reason: `expected one of ${MECHANISM_NAMES.join(', ')}; showing scaled-dot` }];
+    const { view, preset } = MECHANISMS[known ? raw : 'scaled-dot'];
+    return { view, preset, problems };
+  }
+}
+
+export class Seq2SeqDemo extends SectionWidget {
+  protected static override readonly ownAttributes = ['task'];
+
+  protected target() {
+    // `task` is the short spelling of s2s_task (validated by the state table like any setting; an
+    // explicit s2s_task attribute wins)
+    const task = this.getAttribute('task');
+    return { view: 'translate' as const, preset: task === null ? [] : [['s2s_task', task] as [string, string]], problems: [] };
+  }
+}
+
+export class MultiheadView extends SectionWidget {
+  protected target() {
+    return { view: 'multihead' as const, preset: [], problems: [] };
+  }
+}

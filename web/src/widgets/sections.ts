@@ -1,0 +1,32 @@
+// Which article section each widget mounts, loaded on demand: one dynamic import() per section, so a
+// page with one widget downloads that section's code (and Chart.js parts) and nothing else.
+import type { SectionModule } from '../section';
+import type { SectionId } from '../state-table';
+
+export type EmbeddableSection = Exclude<SectionId, 'performance'>;
+
+export const SECTION_LOADERS: Record<EmbeddableSection, () => Promise<SectionModule>> = {
+  dot: () => import('../sections/dot').then((m) => m.dotSection),
+  self: () => import('../sections/self').then((m) => m.selfSection),
+  multihead: () => import('../sections/multihead').then((m) => m.multiheadSection),
+  why: () => import('../sections/why').then((m) => m.whySection),
+  translate: () => import('../sections/translate').then((m) => m.translateSection),
+};
+
+export function isEmbeddable(id: string): id is EmbeddableSection {
+  return Object.hasOwn(SECTION_LOADERS, id);
+}
+
+/**
+ * <attention-playground mechanism="…">: the section each mechanism shows and the settings it
+ * implies (attributes given explicitly win over these presets).
+ */
+export const MECHANISMS: Record<string, { view: EmbeddableSection; preset: [string, string][] }> = {
+  dot: { view: 'dot', preset: [['dot_score', 'dot']] },
+  'scaled-dot': { view: 'dot', preset: [['dot_score', 'scaled']] },
+  self: { view: 'self', preset: [] },
+  multihead: { view: 'multihead', preset: [] },
+  'encoder-decoder': { view: 'translate', preset: [] },
+  why: { view: 'why', preset: [] },
+};
+export const MECHANISM_NAMES = Object.keys(MECHANISMS);

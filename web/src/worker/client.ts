@@ -1,0 +1,257 @@
+// The page's handle on the one lab worker (LabClient of protocol.ts). Requests carry ids; each
+// resolves or rejects when the worker answers that id. The worker starts on the first request.
+// If it dies (an uncaught error, an unreadable message) every pending request rejects with a
+// WorkerCrashedError, the crash listeners fire, and further requests reject until restart().
+import type {
+  ErrorPayload,
+  LabClient,
+  Op,
+  RemoteSeq2Seq,
+  Request,
+  RequestMessage,
+  ResponseMessage,
+  ResultOf,
+  TrainResult,
+} from './protocol';
+
+/** What the client needs of a Worker (tests pass a fake). */
+export interface WorkerLike {
+  postMessage(message: unknown, transfer?: Transferable[]): void;
+  addEventListener(type: string, listener: (event: Event) => void): void;
+  terminate(): void;
+}
+
+/**
+ * The page's client over the real module worker, started on the first request. Vite needs this
+ * exact `new Worker(new URL(…, import.meta.url))` form to bundle the worker; unit tests construct
+ * WorkerLabClient with a fake worker instead.
+ */
+export function createLabClient(): WorkerLabClient {
+  return new WorkerLabClient(
+    () => new Worker(new URL('./lab-worker.ts', import.meta.url), { type: 'module', name: 'attention-lab' }),
+  );
+}
+
+/** The worker stopped (or was restarted) before answering. */
+export class WorkerCrashedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkerCrashedError';
+  }
+}
+
+/** A request the worker answered with an error; `completed` is set when training diverged. */
+export class LabRequestError extends Error {
+  completed?: TrainResult;
+  constructor(payload: ErrorPayload) {
+    super(payload.message);
+    this.name = payload.name && payload.name !== 'Error' ? payload.name : 'LabRequestError';
+    if (payload.completed) this.completed = payload.completed;
+  }
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+export class WorkerLabClient implements LabClient {
+  readonly #spawn: () => WorkerLike;
+  #worker: WorkerLike | null = null;
+  /** set when the current worker died; cleared by restart() */
+  #crashed: WorkerCrashedError | null = null;
+  #nextId = 1;
+  #generation = 0;
+  readonly #pending = new Map<number, Pending>();
+  readonly #crashListeners = new Set<(error: Error) => void>();
+  readonly #restartListeners = new Set<() => void>();
+
+  constructor(spawn: () => WorkerLike) {
+    this.#spawn = spawn;
+  }
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** true after a crash, until restart() */
+  get crashed(): boolean {
+    return this.#crashed !== null;
+  }
+
+  /** requests sent and not answered yet */
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
+  attention(args: Parameters<LabClient['attention']>[0]) {
+    return this.request({ op: 'attention', args });
+  }
+
+  selfAttention(...[x, params, options]: Parameters<LabClient['selfAttention']>) {
+    return this.request({ op: 'selfAttention', x, params, options });
+  }
+
+  multiHeadAttention(...[x, params, numHeads, options]: Parameters<LabClient['multiHeadAttention']>) {
+    return this.request({ op: 'multiHeadAttention', x, params, numHeads, options });
+  }
+
+  async createSeq2Seq(config: Parameters<LabClient['createSeq2Seq']>[0]): Promise<RemoteSeq2Seq> {
+    const generation = this.#generation;
+    const { model } = await this.request({ op: 'seq2seq.create', config });
+    return new RemoteModel(this, model, generation);
+  }
+
+  async loadSeq2Seq(bytes: Uint8Array): Promise<RemoteSeq2Seq> {
+    const generation = this.#generation;
+    const { model } = await this.request({ op: 'seq2seq.load', bytes });
+    return new RemoteModel(this, model, generation);
+  }
+
+  memory() {
+    return this.request({ op: 'memory' });
+  }
+
+  /** Asks the worker to die (tests of the crash banner); resolves never, the crash is the answer. */
+  debugCrash(): void {
+    this.request({ op: 'debug.crash' }).catch(() => {});
+  }
+
+  onCrash(listener: (error: Error) => void): () => void {
+    this.#crashListeners.add(listener);
+    return () => this.#crashListeners.delete(listener);
+  }
+
+  onRestart(listener: () => void): () => void {
+    this.#restartListeners.add(listener);
+    return () => this.#restartListeners.delete(listener);
+  }
+
+  /** Drops the current worker (and its models) and arms a fresh one for the next request. */
+  restart(): void {
+    const old = this.#worker;
+    this.#worker = null;
+    old?.terminate();
+    this.#rejectAll(new WorkerCrashedError('the worker was restarted before it answered'));
+    this.#crashed = null;
+    this.#generation++;
+    for (const fn of [...this.#restartListeners]) fn();
+  }
+
+  /** Sends one request. Inputs are copied (structured clone), never transferred: callers keep them. */
+  request<O extends Op>(request: Extract<Request, { op: O }>): Promise<ResultOf[O]> {
+    if (this.#crashed) return Promise.reject(new WorkerCrashedError(this.#crashed.message));
+    let worker: WorkerLike;
+    try {
+      worker = this.#ensureWorker();
+    } catch (err) {
+      this.#crash(`the worker could not start: ${err instanceof Error ? err.message : String(err)}`);
+      return Promise.reject(new WorkerCrashedError(this.#crashed!.message));
+    }
+    const id = this.#nextId++;
+    return new Promise<ResultOf[O]>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      try {
+        worker.postMessage({ id, request } satisfies RequestMessage);
+      } catch (err) {
+        // e.g. a DataCloneError: this request is bad, the worker is fine
+        this.#pending.delete(id);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    });
+  }
+
+  #ensureWorker(): WorkerLike {
+    if (this.#worker) return this.#worker;
+    const worker = this.#spawn();
+    worker.addEventListener('message', (e) => {
+      if (worker === this.#worker) this.#onMessage((e as MessageEvent<ResponseMessage>).data);
+    });
+    worker.addEventListener('error', (e) => {
+      // Handled here: the banner says it; the browser need not report it again.
+      e.preventDefault();
+      if (worker !== this.#worker) return;
+      const message = (e as ErrorEvent).message;
+      this.#crash(message ? `the worker stopped: ${message}` : 'the worker stopped');
+    });
+    worker.addEventListener('messageerror', () => {
+      if (worker === this.#worker) this.#crash('the worker sent a message that could not be read');
+    });
+    this.#worker = worker;
+    return worker;
+  }
+
+  #onMessage(data: ResponseMessage | undefined): void {
+    if (!data || typeof data.id !== 'number') return;
+    const pending = this.#pending.get(data.id);
+    if (!pending) return;
+    this.#pending.delete(data.id);
+    if (data.ok) pending.resolve(data.result);
+    else pending.reject(new LabRequestError(data.error ?? { name: 'Error', message: 'unknown worker error' }));
+  }
+
+  #crash(message: string): void {
+    if (this.#crashed) return;
+    const error = new WorkerCrashedError(message);
+    this.#crashed = error;
+    const worker = this.#worker;
+    this.#worker = null;
+    try {
+      worker?.terminate();
+    } catch {
+      // already gone
+    }
+    this.#rejectAll(error);
+    for (const fn of [...this.#crashListeners]) fn(error);
+  }
+
+  #rejectAll(error: WorkerCrashedError): void {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const p of pending) p.reject(new WorkerCrashedError(error.message));
+  }
+}
+
+/** A model in the worker; calls on a model from before a restart reject with a clear Error. */
+class RemoteModel implements RemoteSeq2Seq {
+  readonly #client: WorkerLabClient;
+  readonly model: number;
+  readonly generation: number;
+
+  constructor(client: WorkerLabClient, model: number, generation: number) {
+    this.#client = client;
+    this.model = model;
+    this.generation = generation;
+  }
+
+  #send<O extends Op>(request: Extract<Request, { op: O }>): Promise<ResultOf[O]> {
+    if (this.generation !== this.#client.generation) {
+      return Promise.reject(new WorkerCrashedError('this model was lost when the worker restarted; create it again'));
+    }
+    return this.#client.request(request);
+  }
+
+  info() {
+    return this.#send({ op: 'seq2seq.info', model: this.model });
+  }
+  train(steps: number) {
+    return this.#send({ op: 'seq2seq.train', model: this.model, steps });
+  }
+  evaluate(options?: Parameters<RemoteSeq2Seq['evaluate']>[0]) {
+    return this.#send({ op: 'seq2seq.evaluate', model: this.model, options });
+  }
+  translate(text: string, options?: Parameters<RemoteSeq2Seq['translate']>[1]) {
+    return this.#send({ op: 'seq2seq.translate', model: this.model, text, options });
+  }
+  save() {
+    return this.#send({ op: 'seq2seq.save', model: this.model });
+  }
+  vocabulary() {
+    return this.#send({ op: 'seq2seq.vocabulary', model: this.model });
+  }
+  async delete(): Promise<void> {
+    // A model of an older worker is already gone with it.
+    if (this.generation !== this.#client.generation || this.#client.crashed) return;
+    await this.#client.request({ op: 'seq2seq.delete', model: this.model });
+  }
+}

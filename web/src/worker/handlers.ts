@@ -1,0 +1,138 @@
+// The worker's side of the protocol (protocol.ts): one function per operation, each a thin call into
+// the wasm API (wasm/js/attention-lab.mjs). Kept free of worker globals and of the wasm loader so
+// that Node tests can drive it with the real module or with a fake.
+import type { AttentionLab, Seq2Seq } from '../../../shared/types/attention-lab';
+import type { ErrorPayload, Request, ResponseMessage, TrainResult } from './protocol';
+
+/** Returned by handle() for a request that gets no answer (debug.crash). */
+export const NO_RESPONSE: unique symbol = Symbol('no response');
+
+export interface Handled {
+  result: unknown;
+  /** the ArrayBuffers inside result: results are fresh copies, so they move instead of being cloned */
+  transfer: ArrayBuffer[];
+}
+
+export class LabHandlers {
+  readonly #lab: AttentionLab;
+  readonly #crash: () => void;
+  readonly #models = new Map<number, Seq2Seq>();
+  #nextModel = 1;
+
+  /** `crash` makes the worker die with an uncaught error (debug.crash). */
+  constructor(lab: AttentionLab, crash: () => void) {
+    this.#lab = lab;
+    this.#crash = crash;
+  }
+
+  get modelCount(): number {
+    return this.#models.size;
+  }
+
+  /** Runs one request; throws the wasm API's Error on bad input. */
+  handle(request: Request): Handled | typeof NO_RESPONSE {
+    const result = this.#dispatch(request);
+    if (result === NO_RESPONSE) return result;
+    return { result, transfer: collectBuffers(result) };
+  }
+
+  #dispatch(request: Request): unknown {
+    const lab = this.#lab;
+    if (typeof request !== 'object' || request === null || typeof request.op !== 'string') {
+      throw new TypeError('request must be an object with an op');
+    }
+    switch (request.op) {
+      case 'attention':
+        return lab.attention(request.args);
+      case 'selfAttention':
+        return lab.selfAttention(request.x, request.params, request.options);
+      case 'multiHeadAttention':
+        return lab.multiHeadAttention(request.x, request.params, request.numHeads, request.options);
+      case 'seq2seq.create':
+        return this.#adopt(lab.createSeq2Seq(request.config));
+      case 'seq2seq.load':
+        return this.#adopt(lab.loadSeq2Seq(request.bytes));
+      case 'seq2seq.info':
+        return this.#model(request.model).info();
+      case 'seq2seq.train':
+        return this.#model(request.model).train(request.steps);
+      case 'seq2seq.evaluate':
+        return this.#model(request.model).evaluate(request.options);
+      case 'seq2seq.translate':
+        return this.#model(request.model).translate(request.text, request.options);
+      case 'seq2seq.save':
+        return this.#model(request.model).save();
+      case 'seq2seq.vocabulary': {
+        const model = this.#model(request.model);
+        return { source: model.sourceVocabulary(), target: model.targetVocabulary() };
+      }
+      case 'seq2seq.delete': {
+        const model = this.#models.get(request.model);
+        model?.delete();
+        this.#models.delete(request.model);
+        return null;
+      }
+      case 'memory':
+        return { ...lab.memoryStats(), models: this.#models.size };
+      case 'debug.crash':
+        this.#crash();
+        return NO_RESPONSE;
+      default:
+        throw new TypeError(`unknown operation ${JSON.stringify(String((request as { op: unknown }).op).slice(0, 40))}`);
+    }
+  }
+
+  #adopt(model: Seq2Seq): { model: number; info: ReturnType<Seq2Seq['info']> } {
+    let info;
+    try {
+      info = model.info();
+    } catch (err) {
+      model.delete();
+      throw err;
+    }
+    const id = this.#nextModel++;
+    this.#models.set(id, model);
+    return { model: id, info };
+  }
+
+  #model(id: number): Seq2Seq {
+    const model = this.#models.get(id);
+    if (!model) throw new Error(`no model ${id} in the worker (deleted, or lost in a restart)`);
+    return model;
+  }
+}
+
+/** Every distinct ArrayBuffer reachable through typed arrays in a result. */
+export function collectBuffers(value: unknown, out = new Set<ArrayBuffer>(), depth = 0): ArrayBuffer[] {
+  if (depth > 8 || value === null || typeof value !== 'object') return [...out];
+  if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof ArrayBuffer) out.add(value.buffer);
+  } else if (Array.isArray(value)) {
+    for (const item of value) collectBuffers(item, out, depth + 1);
+  } else {
+    for (const item of Object.values(value)) collectBuffers(item, out, depth + 1);
+  }
+  return [...out];
+}
+
+/** An Error as a structured-clone-safe payload (a diverged run keeps its completed steps). */
+export function errorPayload(err: unknown): ErrorPayload {
+  if (err instanceof Error) {
+    const payload: ErrorPayload = { name: err.name, message: err.message };
+    const completed = (err as Error & { completed?: TrainResult }).completed;
+    if (completed) payload.completed = completed;
+    return payload;
+  }
+  return { name: 'Error', message: String(err) };
+}
+
+/** The response message for one request, and what to transfer with it. */
+export function respond(id: number, run: () => Handled | typeof NO_RESPONSE): { message: ResponseMessage; transfer: ArrayBuffer[] } | null {
+  try {
+    const handled = run();
+    if (handled === NO_RESPONSE) return null;
+    return { message: { id, ok: true, result: handled.result }, transfer: handled.transfer };
+  } catch (err) {
+    return { message: { id, ok: false, error: errorPayload(err) }, transfer: [] };
+  }
+}
