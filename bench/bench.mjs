@@ -4,7 +4,7 @@
 // machine, versions and load to bench/results/latest.json. Not a test: nothing asserts.
 // What each part measures: BENCHMARKS.md. Parts live in bench/lib/.
 //
-//   BENCH_ONLY=attention,seq2seq   just these parts (attention | seq2seq | dates | scaling);
+//   BENCH_ONLY=attention,seq2seq   just these parts (attention | seq2seq | dates | scaling | browser);
 //                                  (dates runs seq2seq too: its examples/s come from there;
 //                                  seq2seq alone skips the run to 98% and TF.js)
 //   BENCH_SIZES=16,64              attention sizes N (default 16 … 1024)
@@ -22,12 +22,13 @@ import os from 'node:os';
 import { dirname } from 'node:path';
 import { loadAttentionLab } from '../wasm/js/attention-lab.mjs';
 import { attentionPart } from './lib/attention.mjs';
+import { browserPart } from './lib/browser.mjs';
 import { buildNativeBench, root, runNative } from './lib/common.mjs';
 import { datesPart } from './lib/dates.mjs';
 import { scalingPart } from './lib/scaling.mjs';
 import { seq2seqPart } from './lib/seq2seq.mjs';
 
-const PARTS = ['attention', 'seq2seq', 'dates', 'scaling'];
+const PARTS = ['attention', 'seq2seq', 'dates', 'scaling', 'browser'];
 const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 for (const p of only) if (!PARTS.includes(p)) throw new Error(`BENCH_ONLY: unknown part '${p}' (expected ${PARTS.join(', ')})`);
 const want = (p) => only.length === 0 || only.includes(p) || (p === 'seq2seq' && only.includes('dates'));
@@ -108,6 +109,11 @@ if (want('seq2seq') || want('dates') || want('scaling')) {
     if (full && !report.dates.tfjs) report.notes.push('TF.js dates column skipped (see the printed note)');
   }
   if (want('scaling')) report.scaling = scalingPart(create, nativeBinary, SCALE);
+}
+// The built site (dist/, `npm run bench` builds it) in headless Chromium; skipped without Chromium.
+if (want('browser')) {
+  report.browser = await browserPart(lab);
+  if (report.browser.skipped) report.notes.push(`Browser part skipped: ${report.browser.skipped}`);
 }
 
 report.machine.load_after = os.loadavg();

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the wasm modules, loaded by wasm/js/attention-lab.mjs: build/wasm/attention_lab_core.{mjs,wasm}
-# (everything) and build/wasm/attention_lab_attention.{mjs,wasm} (ops and attention only, for
+# (everything) and build/wasm/attention_lab_attention.{mjs,wasm} (attention only: no ops, no Seq2Seq, for
 # loadAttentionLab({ variant: 'attention' }): a fraction of the download).
 # The -D flags work around Debian's emcc 3.1.6 (see ../shared/TOOLCHAIN.md, gotchas 1–3).
 set -euo pipefail

@@ -7,7 +7,12 @@
 // - transfer: every response of the page and its worker, each gzip-compressed here (level 9), summed
 //   (what a static host with gzip sends; vite preview itself does not compress);
 // - long tasks (> 50 ms, PerformanceObserver 'longtask') on the main thread during page load, and
-//   during N seconds of training in the translate section (its [data-testid="s2s-play"] button).
+//   during N seconds of training in the translate section (its [data-testid="s2s-play"] button) and
+//   in the why section (its [data-testid="why-start"] button), with the charts' redraws per second
+//   (canvas clearRect calls: Chart.js clears before every draw) and wasm instantiations on the main
+//   thread (must be 0: all wasm runs in the worker);
+// - main-thread time to mount each section and to build each chart (the app's performance.measure
+//   entries "mount <id>" and "chart <label>"), median over the runs.
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, LAUNCH_ARGS } from '../tests/e2e/harness.mjs';
@@ -24,7 +29,19 @@ function option(name, fallback) {
 /** Runs in the page before its own scripts: records long tasks and the first drawn heatmap. */
 function instrument() {
   const w = /** @type {any} */ (window);
-  w.__measure = { longTasks: [], firstHeatmap: null };
+  w.__measure = { longTasks: [], firstHeatmap: null, clears: 0, wasm: 0 };
+  const clearRect = CanvasRenderingContext2D.prototype.clearRect;
+  CanvasRenderingContext2D.prototype.clearRect = function (...args) {
+    w.__measure.clears++;
+    return clearRect.apply(this, args);
+  };
+  for (const name of ['instantiate', 'instantiateStreaming', 'compile', 'compileStreaming']) {
+    const original = WebAssembly[name];
+    WebAssembly[name] = function (...args) {
+      w.__measure.wasm++;
+      return original.apply(this, args);
+    };
+  }
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) w.__measure.longTasks.push({ start: e.startTime, duration: e.duration });
   }).observe({ type: 'longtask', buffered: true });
@@ -65,21 +82,30 @@ async function measureOnce(browser, url, trainSeconds) {
   await page.waitForLoadState('networkidle');
   const firstHeatmap = await page.evaluate(() => window.__measure.firstHeatmap);
   const loadTasks = summarize(await page.evaluate(() => window.__measure.longTasks));
-  const mounts = await page.evaluate(() =>
-    performance.getEntriesByType('measure').filter((m) => m.name.startsWith('mount ')).map((m) => [m.name.slice(6), m.duration]),
-  );
+  await page.waitForTimeout(3000); // charts off screen are built when the browser is idle
+  const { mounts, charts } = await page.evaluate(() => {
+    const measures = performance.getEntriesByType('measure');
+    const pick = (prefix) => measures.filter((m) => m.name.startsWith(prefix)).map((m) => [m.name.slice(prefix.length), m.duration]);
+    return { mounts: pick('mount '), charts: pick('chart ') };
+  });
 
-  const play = page.locator('[data-testid="s2s-play"]');
-  await play.scrollIntoViewIfNeeded();
-  await page.waitForTimeout(500);
-  const startedAt = await page.evaluate(() => performance.now());
-  await play.click();
-  await page.waitForTimeout(trainSeconds * 1000);
-  const progress = await page.locator('[data-testid="s2s-progress"]').evaluate((e) => `step ${e.value} of ${e.max}`);
-  const trainTasks = summarize(
-    (await page.evaluate(() => window.__measure.longTasks)).filter((t) => t.start >= startedAt),
-  );
-  await page.locator('[data-testid="s2s-pause"]').click().catch(() => {});
+  const translate = await measureTraining(page, {
+    start: '[data-testid="s2s-play"]',
+    stop: '[data-testid="s2s-pause"]',
+    progress: () => page.locator('[data-testid="s2s-progress"]').evaluate((e) => `step ${e.value} of ${e.max}`),
+    seconds: trainSeconds,
+  });
+  const why = await measureTraining(page, {
+    start: '[data-testid="why-start"]',
+    stop: '[data-testid="why-start"]', // the same button pauses
+    progress: () =>
+      page.locator('[data-testid="why-data"]').evaluate((e) => {
+        const s = JSON.parse(e.value);
+        return `step ${s.step} of ${s.total}`;
+      }),
+    seconds: trainSeconds,
+  });
+  const wasmOnMain = await page.evaluate(() => window.__measure.wasm);
 
   const responses = (await Promise.all(bodies)).filter(Boolean);
   await context.close();
@@ -87,12 +113,29 @@ async function measureOnce(browser, url, trainSeconds) {
     firstHeatmap,
     loadTasks,
     mounts,
-    trainTasks,
-    progress,
+    charts,
+    translate,
+    why,
+    wasmOnMain,
     raw: responses.reduce((a, r) => a + r.raw, 0),
     gzip: responses.reduce((a, r) => a + r.gzip, 0),
     responses,
   };
+}
+
+/** Clicks `start`, waits, clicks `stop`: long tasks, canvas redraws per second and progress meanwhile. */
+async function measureTraining(page, { start, stop, progress, seconds }) {
+  const button = page.locator(start);
+  await button.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(500);
+  const [startedAt, clears0] = await page.evaluate(() => [performance.now(), window.__measure.clears]);
+  await button.click();
+  await page.waitForTimeout(seconds * 1000);
+  const [endedAt, clears1] = await page.evaluate(() => [performance.now(), window.__measure.clears]);
+  const text = await progress();
+  const tasks = summarize((await page.evaluate(() => window.__measure.longTasks)).filter((t) => t.start >= startedAt));
+  await page.locator(stop).click({ timeout: 2000 }).catch(() => {}); // disabled once the run is done
+  return { tasks, progress: text, redrawsPerSecond: ((clears1 - clears0) * 1000) / (endedAt - startedAt) };
 }
 
 async function main() {
@@ -116,10 +159,23 @@ async function main() {
     console.log(`| navigation → first heatmap drawn | ${ms(median((r) => r.firstHeatmap))} (runs: ${results.map((r) => ms(r.firstHeatmap)).join(', ')}) |`);
     console.log(`| transfer, gzip level 9 (${last.responses.length} responses) | ${kb(median((r) => r.gzip))} (uncompressed ${kb(median((r) => r.raw))}) |`);
     console.log(`| long tasks during load | ${median((r) => r.loadTasks.count)} (total ${ms(median((r) => r.loadTasks.total))}, longest ${ms(median((r) => r.loadTasks.max))}) |`);
-    const mountTimes = last.mounts.map(([id, d]) => `${id} ${Math.round(d)}`).join(', ');
-    console.log(`| main-thread time to mount each section (last run, ms) | ${mountTimes} |`);
-    console.log(`| long tasks during ${trainSeconds} s of training (translate section) | ${median((r) => r.trainTasks.count)} (total ${ms(median((r) => r.trainTasks.total))}, longest ${ms(median((r) => r.trainTasks.max))}) |`);
-    console.log(`| training progress after ${trainSeconds} s | ${last.progress} |`);
+    const medianOf = (key) => (id) => median((r) => r[key].find(([x]) => x === id)?.[1] ?? NaN);
+    const mountTimes = last.mounts.map(([id]) => `${id} ${Math.round(medianOf('mounts')(id))}`).join(', ');
+    console.log(`| main-thread time to mount each section (median, ms) | ${mountTimes} |`);
+    const chartTimes = last.charts.map(([id]) => medianOf('charts')(id));
+    console.log(
+      `| main-thread time to build one chart (${chartTimes.length} charts, each in its own task) | ` +
+        `median ${ms(chartTimes.sort((a, b) => a - b)[chartTimes.length >> 1] ?? 0)}, longest ${ms(Math.max(0, ...chartTimes))} |`,
+    );
+    for (const [key, label] of [['translate', 'translate section'], ['why', 'why section']]) {
+      console.log(
+        `| long tasks during ${trainSeconds} s of training (${label}) | ${median((r) => r[key].tasks.count)} ` +
+          `(total ${ms(median((r) => r[key].tasks.total))}, longest ${ms(median((r) => r[key].tasks.max))}; longest in any run ${ms(Math.max(...results.map((r) => r[key].tasks.max)))}) |`,
+      );
+      console.log(`| canvas redraws per second while training (${label}) | ${median((r) => r[key].redrawsPerSecond).toFixed(1)} |`);
+      console.log(`| training progress after ${trainSeconds} s (${label}, last run) | ${last[key].progress} |`);
+    }
+    console.log(`| wasm compiled/instantiated on the main thread | ${Math.max(...results.map((r) => r.wasmOnMain))} (all runs) |`);
     console.log('\nLargest responses (gzip):\n');
     console.log('| file | gzip | raw |');
     console.log('|---|---|---|');

@@ -161,7 +161,7 @@ export interface Ops {
   ): { loss: number; probs: Tensor; grads?: { logits: Tensor } };
 }
 
-/** What both module variants offer: ops and attention (loadAttentionLab({ variant: 'attention' })). */
+/** What both module variants offer: attention (loadAttentionLab({ variant: 'attention' })). */
 export interface AttentionOnlyLab {
   attention(args: AttentionArgs): AttentionResult;
   selfAttention(x: TensorInput, params: ProjectionParams, options?: SelfAttentionOptions): SelfAttentionResult;
@@ -171,13 +171,14 @@ export interface AttentionOnlyLab {
     numHeads: number,
     options?: SelfAttentionOptions,
   ): MultiHeadResult;
-  readonly ops: Ops;
   /** Leak diagnostics: malloc bytes in use, wasm memory size (only grows), live embind handles. */
   memoryStats(): { heapUsed: number; memorySize: number; handles: number };
 }
 
-/** The full module (the default variant): the attention API plus Seq2Seq. */
+/** The full module (the default variant): the attention API plus the ops and Seq2Seq. */
 export interface AttentionLab extends AttentionOnlyLab {
+  /** Only in the full module: the attention build leaves the ops out (widget download size). */
+  readonly ops: Ops;
   /** §3.3: a new Seq2Seq model; the caller owns it and must call .delete(). */
   createSeq2Seq(config: Seq2SeqConfig): Seq2Seq;
   /** A model from Seq2Seq.save() bytes; the caller owns it and must call .delete(). */
@@ -189,8 +190,8 @@ export interface AttentionLab extends AttentionOnlyLab {
 /** Loads the wasm module once (per JS realm) and resolves to the API. Throws JS Errors on bad input. */
 export function loadAttentionLab(options?: { variant?: 'full' }): Promise<AttentionLab>;
 /**
- * The attention-only build (no Seq2Seq; a fraction of the download, for embedded widgets). Loaded
- * once per realm, separately from the full module.
+ * The attention-only build (no ops, no Seq2Seq; a fraction of the download, for embedded widgets).
+ * Loaded once per realm, separately from the full module.
  */
 export function loadAttentionLab(options: { variant: 'attention' }): Promise<AttentionOnlyLab>;
 

@@ -5,8 +5,8 @@ import { Seq2Seq } from './seq2seq.mjs';
 import { Seq2SeqModel } from './seq2seq-model.mjs';
 import { unwrap } from './unwrap.mjs';
 
-// Two builds of the same core (CMakeLists.txt): 'full' has everything; 'attention' (ops and
-// attention, no Seq2Seq) is a fraction of the download, for pages such as embedded widgets that
+// Two builds of the same core (CMakeLists.txt): 'full' has everything; 'attention' (attention
+// only: no ops, no Seq2Seq) is a fraction of the download, for pages such as embedded widgets that
 // never train. Dynamic imports, so a bundler emits each as its own chunk and a page fetches only
 // the variant it loads.
 const VARIANTS = {
@@ -18,7 +18,7 @@ const loading = new Map();
 
 /**
  * Loads the module (once per JS realm and variant) and resolves to the API object.
- * options.variant: 'full' (default) or 'attention' (no Seq2Seq methods).
+ * options.variant: 'full' (default) or 'attention' (no ops, no Seq2Seq methods).
  */
 export function loadAttentionLab(options) {
   const variant = options?.variant ?? 'full';
@@ -44,15 +44,6 @@ class AttentionOnlyLab {
   #core;
   constructor(core) {
     this.#core = core;
-    const c = core;
-    this.ops = Object.freeze({
-      linear: (x, weight, bias, options) => unwrap(c.linear(x, weight, bias ?? null, options ?? null)),
-      embedding: (ids, table, options) => unwrap(c.embedding(ids, table, options ?? null)),
-      tanh: (x, options) => unwrap(c.tanh(x, options ?? null)),
-      softmax: (x, options) => unwrap(c.softmax(x, options ?? null)),
-      crossEntropy: (logits, targets, options) =>
-        unwrap(c.crossEntropy(logits, targets, options ?? null)),
-    });
   }
 
   /** Attention of queries over keys with any score function; see the .d.ts for every field. */
@@ -81,12 +72,22 @@ class AttentionOnlyLab {
   }
 }
 
-/** The full module's API: the attention API plus Seq2Seq. */
+/** The full module's API: the attention API plus the ops and Seq2Seq. */
 class AttentionLab extends AttentionOnlyLab {
   #core;
   constructor(core) {
     super(core);
     this.#core = core;
+    const c = core;
+    // Only the full build has the ops bindings (the attention build leaves them out for size).
+    this.ops = Object.freeze({
+      linear: (x, weight, bias, options) => unwrap(c.linear(x, weight, bias ?? null, options ?? null)),
+      embedding: (ids, table, options) => unwrap(c.embedding(ids, table, options ?? null)),
+      tanh: (x, options) => unwrap(c.tanh(x, options ?? null)),
+      softmax: (x, options) => unwrap(c.softmax(x, options ?? null)),
+      crossEntropy: (logits, targets, options) =>
+        unwrap(c.crossEntropy(logits, targets, options ?? null)),
+    });
   }
 
   /** §3.3: a new Seq2Seq model on one task. The caller owns it: call .delete() when done. */

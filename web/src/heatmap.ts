@@ -12,6 +12,7 @@ import {
   type ScriptableContext,
 } from 'chart.js';
 import { MatrixController, MatrixElement } from 'chartjs-chart-matrix';
+import { DeferredChart } from './deferred-chart';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons, type Translate } from './export';
 import { SHELL_STRINGS, translator } from './i18n';
 import heatmapCss from './heatmap.css?inline';
@@ -157,7 +158,8 @@ export class Heatmap {
   readonly #legendMax: HTMLElement;
   readonly #focusText: HTMLElement;
   readonly #output: HTMLOutputElement;
-  #chart: Chart<'matrix', Cell[], string> | null = null;
+  /** built on the first update, drawn off the mount task (deferred-chart.ts) */
+  #chart: DeferredChart<'matrix', Cell[], string> | null = null;
   #data: HeatmapData | null = null;
   #min = 0;
   #max = 1;
@@ -179,7 +181,10 @@ export class Heatmap {
         exportButtons(
           t,
           {
-            png: () => downloadCanvasPng(this.#fileName(), this.#canvas),
+            png: () => {
+              this.#chart?.ensure(); // drawn now if it was still waiting to be built
+              downloadCanvasPng(this.#fileName(), this.#canvas);
+            },
             csv: () => this.#data && downloadCsv(this.#fileName(), this.#data.rowLabels, this.#data.colLabels, this.#data.values),
             json: () => this.#data && downloadJson(this.#fileName(), this.exportData()),
           },
@@ -299,14 +304,14 @@ export class Heatmap {
     this.#focusIndex = Math.min(this.#focusIndex, cells.length - 1);
 
     if (!this.#chart) {
-      this.#chart = new Chart(this.#canvas, this.#config(cells, rows, cols));
+      this.#chart = new DeferredChart(this.#canvas, this.#config(cells, rows, cols));
     } else {
-      const chart = this.#chart;
-      chart.data.datasets[0].data = cells;
-      const scales = chart.options.scales as Record<string, { labels?: string[] }>;
-      scales.x.labels = indexLabels(cols);
-      scales.y.labels = indexLabels(rows);
-      chart.update('none');
+      this.#chart.change((chart) => {
+        chart.data.datasets[0].data = cells;
+        const scales = chart.options.scales as Record<string, { labels?: string[] }>;
+        scales.x.labels = indexLabels(cols);
+        scales.y.labels = indexLabels(rows);
+      });
     }
     if (document.activeElement === this.#canvas) this.#showFocus();
   }
@@ -482,7 +487,7 @@ export class Heatmap {
   }
 
   #showFocus(): void {
-    const chart = this.#chart;
+    const chart = this.#chart?.ensure(); // keyboard focus: the cells must exist now
     const d = this.#data;
     if (!chart || !d || d.values.length === 0) return;
     const index = this.#focusIndex;
@@ -498,7 +503,7 @@ export class Heatmap {
   }
 
   #clearFocus(): void {
-    const chart = this.#chart;
+    const chart = this.#chart?.chart;
     if (!chart) return;
     chart.setActiveElements([]);
     chart.tooltip?.setActiveElements([], { x: 0, y: 0 });

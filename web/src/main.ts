@@ -3,6 +3,7 @@
 // hash (state.ts): read at load, written back on every change, re-read on back/forward. All wasm
 // work happens in the one lab worker (worker/client.ts); if it dies, a banner offers a restart.
 import './style.css';
+import { EmbedDialog, embedButton } from './embed-dialog';
 import { SHELL_STRINGS, resolveLang, translator, type Lang } from './i18n';
 import type { SectionContext, SectionHandle, SectionModule } from './section';
 import { SECTIONS } from './sections';
@@ -37,7 +38,7 @@ const HASH_WRITE_DELAY_MS = 120;
 
 class Shell {
   readonly #state: AppState;
-  readonly #lab = createLabClient();
+  readonly #lab = createLabClient({ variant: 'full' }); // the article trains: one module, not both
   readonly #article = byId('article', HTMLElement);
   readonly #toc = byId('toc-list', HTMLOListElement);
   readonly #notices = byId('notices', HTMLElement);
@@ -48,6 +49,7 @@ class Shell {
   #banner: HTMLElement | null = null;
   #hashTimer: ReturnType<typeof setTimeout> | null = null;
   #layoutKey = '';
+  #embedDialog: EmbedDialog | null = null;
   /** counts re-renders: a staged mount of an older render stops */
   #mountRun = 0;
 
@@ -91,6 +93,8 @@ class Shell {
       b.setAttribute('aria-pressed', String(b.dataset.lang === this.#lang));
     }
     this.#banner?.querySelector('.crash-text')?.replaceChildren(t('worker.crashed'));
+    this.#embedDialog?.destroy(); // its strings are in the old language
+    this.#embedDialog = null;
     this.#mountSections();
   }
 
@@ -112,7 +116,9 @@ class Shell {
       heading.tabIndex = -1;
       element.setAttribute('aria-labelledby', heading.id);
       const body = el('div', 'section-body');
-      element.append(heading, body);
+      element.append(heading);
+      if (module.id !== 'performance') element.append(this.#embedButton(module)); // measures this machine: nothing to embed
+      element.append(body);
       this.#article.append(element);
       this.#toc.append(this.#tocEntry(module, heading));
 
@@ -186,6 +192,14 @@ class Shell {
     });
     item.append(button);
     return item;
+  }
+
+  #embedButton(module: SectionModule): HTMLButtonElement {
+    const title = module.title[this.#lang];
+    return embedButton(this.#t, title, (button) => {
+      this.#embedDialog ??= new EmbedDialog(this.#state, this.#t);
+      this.#embedDialog.open(module.id, title, button);
+    });
   }
 
   #showAllButton(): HTMLElement {

@@ -12,6 +12,7 @@ import {
   Tooltip,
   type Plugin,
 } from 'chart.js';
+import { DeferredChart } from '../deferred-chart';
 import { SWEEP_GRID, type SoftmaxMetrics, type SweepPoint } from './dot-sweep';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Legend, Tooltip);
@@ -23,17 +24,18 @@ const METRICS: readonly { key: keyof SoftmaxMetrics; label: string; color: strin
 ];
 
 export class SweepChart {
-  readonly canvas: HTMLCanvasElement;
-  readonly #chart: Chart<'line', { x: number; y: number }[]>;
+  readonly #canvas: HTMLCanvasElement;
+  /** built off the mount task, redrawn at most once a frame (deferred-chart.ts) */
+  readonly #chart: DeferredChart<'line', { x: number; y: number }[]>;
   #marker = 1;
 
   constructor(host: HTMLElement, t: (key: string) => string) {
     const box = document.createElement('div');
     box.className = 'dot-sweep-chart';
-    this.canvas = document.createElement('canvas');
-    this.canvas.setAttribute('role', 'img');
-    this.canvas.setAttribute('aria-label', t('dot.sweep.chartLabel'));
-    box.append(this.canvas);
+    this.#canvas = document.createElement('canvas');
+    this.#canvas.setAttribute('role', 'img');
+    this.#canvas.setAttribute('aria-label', t('dot.sweep.chartLabel'));
+    box.append(this.#canvas);
     host.append(box);
     const datasets = METRICS.flatMap((metric) =>
       (['unscaled', 'scaled'] as const).map((variant) => ({
@@ -47,7 +49,7 @@ export class SweepChart {
         borderWidth: 2,
       })),
     );
-    this.#chart = new Chart(this.canvas, {
+    this.#chart = new DeferredChart(this.#canvas, {
       type: 'line',
       data: { datasets },
       options: {
@@ -75,19 +77,26 @@ export class SweepChart {
     });
   }
 
+  /** The canvas, drawn (built now if it was still waiting): for the PNG export. */
+  get canvas(): HTMLCanvasElement {
+    this.#chart.ensure();
+    return this.#canvas;
+  }
+
   update(points: readonly SweepPoint[]): void {
-    let i = 0;
-    for (const metric of METRICS) {
-      for (const variant of ['unscaled', 'scaled'] as const) {
-        this.#chart.data.datasets[i++].data = points.map((p) => ({ x: p.d, y: p[variant][metric.key] }));
+    this.#chart.change((chart) => {
+      let i = 0;
+      for (const metric of METRICS) {
+        for (const variant of ['unscaled', 'scaled'] as const) {
+          chart.data.datasets[i++].data = points.map((p) => ({ x: p.d, y: p[variant][metric.key] }));
+        }
       }
-    }
-    this.#chart.update('none');
+    });
   }
 
   set marker(d: number) {
     this.#marker = d;
-    this.#chart.update('none');
+    this.#chart.redraw();
   }
 
   destroy(): void {

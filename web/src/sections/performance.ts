@@ -1,9 +1,11 @@
 // The Performance section: the latest committed `npm run bench` figures (shared/bench/results.json,
 // imported statically, so the page makes no request for them) as bar charts: attention GFLOP/s
 // against N per implementation, the note recipe's µs per training step, the dates recipe's
-// training examples per second. No worker, no wasm: the numbers were measured by the benchmark.
+// training examples per second; and a table of the browser figures (headless Chromium). No worker,
+// no wasm: the numbers were measured by the benchmark.
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LogarithmicScale, Tooltip } from 'chart.js';
 import results from '../../../shared/bench/results.json';
+import { DeferredChart } from '../deferred-chart';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LogarithmicScale, Legend, Tooltip);
@@ -36,6 +38,23 @@ export interface BenchResults {
     torch: { step: Timing } | null;
     reference_tfjs_examples_per_s: number;
   };
+  browser?: BrowserResults | { skipped: string };
+}
+interface BrowserTraining {
+  browser_step: Timing;
+  browser_steps_per_s: number;
+  node_steps_per_s: number;
+  browser_vs_node: number;
+  longest_task_ms: { median: number; max: number };
+  long_tasks_over_50ms: number[];
+}
+/** results.browser (bench/lib/browser.mjs). */
+export interface BrowserResults {
+  chromium: string;
+  first_heatmap: Timing;
+  app: { responses: number; gzip: number };
+  widgets: { page: string; responses: number; gzip: number }[];
+  training: { note?: BrowserTraining; dates?: BrowserTraining };
 }
 
 const COLORS = { native: '#475569', wasm: '#1d4ed8', torch: '#c2410c', tfjs: '#15803d' } as const;
@@ -62,6 +81,15 @@ const STRINGS = {
     'perf.us': 'µs per step',
     'perf.eps': 'examples/s',
     'perf.missing': 'Not in the committed results.',
+    'perf.browser': 'In the browser (headless Chromium, the built site)',
+    'perf.b.measure': 'Measure',
+    'perf.b.value': 'Value',
+    'perf.b.heatmap': 'Navigation → first heatmap drawn',
+    'perf.b.app': 'Download of the app, gzip',
+    'perf.b.widget': 'Download of a page with one widget, gzip:',
+    'perf.b.steps': 'Training steps/s in the worker (vs the same in Node):',
+    'perf.b.longest': 'Longest main-thread task while training (tasks > 50 ms per run):',
+    'perf.b.files': 'files',
   },
   zh: {
     'perf.intro': '由 npm run bench 在一台机器上测得；在你的机器上运行即可比较。除特别说明外，数值越高越好。',
@@ -82,6 +110,15 @@ const STRINGS = {
     'perf.us': '每步微秒',
     'perf.eps': '样本/秒',
     'perf.missing': '提交的结果中没有这一项。',
+    'perf.browser': '浏览器中（无头 Chromium，构建后的网站）',
+    'perf.b.measure': '测量项',
+    'perf.b.value': '数值',
+    'perf.b.heatmap': '从导航到第一张热力图绘出',
+    'perf.b.app': '整个应用的下载量（gzip）',
+    'perf.b.widget': '只含一个组件的页面的下载量（gzip）：',
+    'perf.b.steps': 'Worker 中每秒训练步数（对比 Node 中的同一模型）：',
+    'perf.b.longest': '训练时主线程最长任务（每次运行中超过 50 ms 的任务数）：',
+    'perf.b.files': '个文件',
   },
 };
 
@@ -98,7 +135,8 @@ export interface BarData {
 
 /** One titled bar chart; update(data) redraws it with new labels and series. */
 export class BarChart {
-  readonly #chart: Chart<'bar', (number | null)[], string>;
+  /** built off the mount task (deferred-chart.ts) */
+  readonly #chart: DeferredChart<'bar', (number | null)[], string>;
   readonly #box: HTMLElement;
 
   constructor(host: HTMLElement, title: string, axis: string, options: { logarithmic?: boolean; legend?: boolean } = {}) {
@@ -115,7 +153,7 @@ export class BarChart {
     wrap.append(canvas);
     this.#box.append(caption, wrap);
     host.append(this.#box);
-    this.#chart = new Chart(canvas, {
+    this.#chart = new DeferredChart(canvas, {
       type: 'bar',
       data: { labels: [], datasets: [] },
       options: {
@@ -132,9 +170,10 @@ export class BarChart {
   }
 
   update(data: BarData): void {
-    this.#chart.data.labels = data.labels;
-    this.#chart.data.datasets = data.series.map((s) => ({ label: s.label, data: s.values, backgroundColor: s.color, borderColor: s.color }));
-    this.#chart.update();
+    this.#chart.change((chart) => {
+      chart.data.labels = data.labels;
+      chart.data.datasets = data.series.map((s) => ({ label: s.label, data: s.values, backgroundColor: s.color, borderColor: s.color }));
+    });
   }
 
   destroy(): void {
@@ -173,6 +212,46 @@ export function recipeBars(r: BenchResults, recipe: 'note' | 'dates', label: (si
     bars.push({ label: label('reference'), value: r.dates.reference_tfjs_examples_per_s, color: '#94a3b8' });
   }
   return { labels: bars.map((b) => b.label), series: [{ label: '', color: bars.map((b) => b.color), values: bars.map((b) => b.value) }] };
+}
+
+/** The browser figures as [measure, value] rows (plain text: the caller sets textContent). */
+export function browserRows(b: BrowserResults, t: (key: string) => string): [string, string][] {
+  const pct = (m: Timing) => `${Math.round(((m.max_s - m.min_s) / m.median_s) * 100)}%`;
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+  const rows: [string, string][] = [
+    [t('perf.b.heatmap'), `${Math.round(b.first_heatmap.median_s * 1000)} ms ± ${pct(b.first_heatmap)}`],
+    [t('perf.b.app'), `${kib(b.app.gzip)} (${b.app.responses} ${t('perf.b.files')})`],
+  ];
+  for (const w of b.widgets) rows.push([`${t('perf.b.widget')} ${w.page}`, `${kib(w.gzip)} (${w.responses} ${t('perf.b.files')})`]);
+  for (const task of ['note', 'dates'] as const) {
+    const r = b.training[task];
+    if (!r) continue;
+    rows.push([`${t('perf.b.steps')} ${task}`, `${Math.round(r.browser_steps_per_s)} ± ${pct(r.browser_step)} (Node ${Math.round(r.node_steps_per_s)}, ×${r.browser_vs_node.toFixed(2)})`]);
+    rows.push([`${t('perf.b.longest')} ${task}`, `${Math.round(r.longest_task_ms.median)} ms (${r.long_tasks_over_50ms.join(', ')})`]);
+  }
+  return rows;
+}
+
+function browserTable(b: BrowserResults, t: (key: string) => string): HTMLTableElement {
+  const table = document.createElement('table');
+  table.className = 'perf-browser';
+  const head = table.createTHead().insertRow();
+  for (const key of ['perf.b.measure', 'perf.b.value']) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = t(key);
+    head.append(th);
+  }
+  const body = table.createTBody();
+  for (const [measure, value] of browserRows(b, t)) {
+    const row = body.insertRow();
+    const th = document.createElement('th');
+    th.scope = 'row';
+    th.textContent = measure;
+    row.append(th);
+    row.insertCell().textContent = value;
+  }
+  return table;
 }
 
 export const performanceSection: SectionModule = {
@@ -222,6 +301,18 @@ export const performanceSection: SectionModule = {
       bars.series[0].label = ctx.t(axis);
       chart.update(bars);
       charts.push(chart);
+    }
+    heading('perf.browser');
+    if (data.browser && 'chromium' in data.browser) {
+      root.append(browserTable(data.browser, ctx.t));
+      const note = document.createElement('p');
+      note.className = 'perf-machine';
+      note.textContent = `Chromium ${data.browser.chromium}`;
+      root.append(note);
+    } else {
+      const p = document.createElement('p');
+      p.textContent = data.browser ? data.browser.skipped : ctx.t('perf.missing');
+      root.append(p);
     }
     return {
       setActive: () => {},

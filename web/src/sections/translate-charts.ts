@@ -13,6 +13,7 @@ import {
   Tooltip,
 } from 'chart.js';
 import type { TokenProb } from '../../../shared/types/seq2seq';
+import { DeferredChart } from '../deferred-chart';
 
 Chart.register(LineController, LineElement, PointElement, BarController, BarElement, LinearScale, CategoryScale, Tooltip);
 
@@ -59,13 +60,14 @@ function box(host: HTMLElement, className: string, title: string, label: string)
   return canvas;
 }
 
+// Charts are built off the mount task and redrawn at most once a frame while training (deferred-chart.ts).
 export class StepChart {
-  readonly canvas: HTMLCanvasElement;
-  readonly #chart: Chart<'line', { x: number; y: number }[]>;
+  readonly #canvas: HTMLCanvasElement;
+  readonly #chart: DeferredChart<'line', { x: number; y: number }[]>;
 
   constructor(host: HTMLElement, title: string, xLabel: string, color: string, yRange?: [number, number]) {
-    this.canvas = box(host, 'tr-step-chart', title, title);
-    this.#chart = new Chart(this.canvas, {
+    this.#canvas = box(host, 'tr-step-chart', title, title);
+    this.#chart = new DeferredChart(this.#canvas, {
       type: 'line',
       data: { datasets: [{ label: title, data: [], borderColor: color, backgroundColor: color, borderWidth: 1.5, pointRadius: 0 }] },
       options: {
@@ -82,9 +84,17 @@ export class StepChart {
     });
   }
 
+  /** The canvas, drawn (built now if it was still waiting): for the PNG export. */
+  get canvas(): HTMLCanvasElement {
+    this.#chart.ensure();
+    return this.#canvas;
+  }
+
   update(values: readonly number[]): void {
-    this.#chart.data.datasets[0].data = downsample(values);
-    this.#chart.update('none');
+    const points = downsample(values);
+    this.#chart.change((chart) => {
+      chart.data.datasets[0].data = points;
+    });
   }
 
   destroy(): void {
@@ -94,11 +104,11 @@ export class StepChart {
 
 export class TopKChart {
   readonly canvas: HTMLCanvasElement;
-  readonly #chart: Chart<'bar', number[], string>;
+  readonly #chart: DeferredChart<'bar', number[], string>;
 
   constructor(host: HTMLElement, title: string, label: string) {
     this.canvas = box(host, 'tr-topk-chart', title, label);
-    this.#chart = new Chart(this.canvas, {
+    this.#chart = new DeferredChart(this.canvas, {
       type: 'bar',
       data: { labels: [], datasets: [{ label: title, data: [], backgroundColor: [] }] },
       options: {
@@ -114,11 +124,11 @@ export class TopKChart {
 
   /** The candidates, most probable first; `chosen` is drawn darker. */
   update(top: readonly TokenProb[], chosen: string): void {
-    const c = this.#chart;
-    c.data.labels = top.map((p) => p.token);
-    c.data.datasets[0].data = top.map((p) => p.prob);
-    c.data.datasets[0].backgroundColor = top.map((p) => (p.token === chosen ? '#1d4ed8' : '#93c5fd'));
-    c.update('none');
+    this.#chart.change((c) => {
+      c.data.labels = top.map((p) => p.token);
+      c.data.datasets[0].data = top.map((p) => p.prob);
+      c.data.datasets[0].backgroundColor = top.map((p) => (p.token === chosen ? '#1d4ed8' : '#93c5fd'));
+    });
   }
 
   destroy(): void {

@@ -1,6 +1,7 @@
 // §1's chart: token accuracy (solid) and exact match (dotted) against input length for the plain
 // and the attention model. Only the Chart.js parts a line chart needs are registered.
 import { CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
+import { DeferredChart } from '../deferred-chart';
 import type { WhySnapshot } from './why-run';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Legend, Tooltip);
@@ -9,16 +10,17 @@ const PLAIN = '#c2410c';
 const ATTENTION = '#1d4ed8';
 
 export class WhyChart {
-  readonly canvas: HTMLCanvasElement;
-  readonly #chart: Chart<'line', (number | null)[], string>;
+  readonly #canvas: HTMLCanvasElement;
+  /** built off the mount task, redrawn at most once a frame while training (deferred-chart.ts) */
+  readonly #chart: DeferredChart<'line', (number | null)[], string>;
 
   constructor(host: HTMLElement, t: (key: string) => string) {
     const box = document.createElement('div');
     box.className = 'why-chart';
-    this.canvas = document.createElement('canvas');
-    this.canvas.setAttribute('role', 'img');
-    this.canvas.setAttribute('aria-label', t('why.chartLabel'));
-    box.append(this.canvas);
+    this.#canvas = document.createElement('canvas');
+    this.#canvas.setAttribute('role', 'img');
+    this.#canvas.setAttribute('aria-label', t('why.chartLabel'));
+    box.append(this.#canvas);
     host.append(box);
     const line = (label: string, color: string, dashed: boolean) => ({
       label,
@@ -31,7 +33,7 @@ export class WhyChart {
       pointStyle: color === PLAIN ? ('triangle' as const) : ('circle' as const),
       spanGaps: true,
     });
-    this.#chart = new Chart(this.canvas, {
+    this.#chart = new DeferredChart(this.#canvas, {
       type: 'line',
       data: {
         labels: [],
@@ -64,14 +66,20 @@ export class WhyChart {
     });
   }
 
+  /** The canvas, drawn (built now if it was still waiting): for the PNG export. */
+  get canvas(): HTMLCanvasElement {
+    this.#chart.ensure();
+    return this.#canvas;
+  }
+
   update(s: WhySnapshot): void {
-    const c = this.#chart;
-    c.data.labels = s.lengths.map(String);
-    c.data.datasets[0].data = [...s.plain];
-    c.data.datasets[1].data = [...s.attention];
-    c.data.datasets[2].data = [...s.exactPlain];
-    c.data.datasets[3].data = [...s.exactAttention];
-    c.update('none');
+    this.#chart.change((c) => {
+      c.data.labels = s.lengths.map(String);
+      c.data.datasets[0].data = [...s.plain];
+      c.data.datasets[1].data = [...s.attention];
+      c.data.datasets[2].data = [...s.exactPlain];
+      c.data.datasets[3].data = [...s.exactAttention];
+    });
   }
 
   destroy(): void {

@@ -13,6 +13,7 @@ import type {
   ResultOf,
   TrainResult,
 } from './protocol';
+import { FULL_WORKER_NAME } from './protocol';
 
 /** What the client needs of a Worker (tests pass a fake). */
 export interface WorkerLike {
@@ -26,11 +27,18 @@ export interface WorkerLike {
  * exact `new Worker(new URL(…, import.meta.url))` form to bundle the worker; unit tests construct
  * WorkerLabClient with a fake worker instead.
  */
-export function createLabClient(): WorkerLabClient {
-  return new WorkerLabClient(
-    () => new Worker(new URL('./lab-worker.ts', import.meta.url), { type: 'module', name: 'attention-lab' }),
-  );
+export function createLabClient(options: { variant?: WorkerVariant } = {}): WorkerLabClient {
+  const name = options.variant === 'full' ? FULL_WORKER_NAME : 'attention-lab';
+  return new WorkerLabClient(() => new Worker(new URL('./lab-worker.ts', import.meta.url), { type: 'module', name }));
 }
+
+/**
+ * Which wasm build the worker loads. 'auto' (widgets): the attention-only build until the first
+ * Seq2Seq request. 'full' (the article, which trains anyway): the full build from the start, so
+ * the page downloads one module instead of both.
+ */
+export type WorkerVariant = 'auto' | 'full';
+
 
 /** The worker stopped (or was restarted) before answering. */
 export class WorkerCrashedError extends Error {

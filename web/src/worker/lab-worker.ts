@@ -2,7 +2,7 @@
 // first request (once), answers each request with the matching id, and never touches the DOM.
 import { loadAttentionLab, type LabVariant } from '../lab';
 import { LabHandlers, errorPayload, respond } from './handlers';
-import type { RequestMessage } from './protocol';
+import { FULL_WORKER_NAME, type RequestMessage } from './protocol';
 
 interface WorkerScope {
   addEventListener(type: 'message', listener: (event: MessageEvent<RequestMessage>) => void): void;
@@ -34,9 +34,12 @@ function load(variant: LabVariant): Promise<LabHandlers> {
   return loading;
 }
 
+// The article asks for the full build up front (createLabClient({variant: 'full'})): it trains anyway.
+const fullFromStart = (self as { name?: string }).name === FULL_WORKER_NAME;
+
 function ready(request: RequestMessage['request'] | undefined): Promise<LabHandlers> {
   const needsFull = typeof request?.op === 'string' && request.op.startsWith('seq2seq.');
-  return load(needsFull || handlers.full ? 'full' : 'attention');
+  return load(needsFull || fullFromStart || handlers.full ? 'full' : 'attention');
 }
 
 scope.addEventListener('message', (event) => {

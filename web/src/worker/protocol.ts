@@ -142,3 +142,6 @@ export interface LabClient {
   /** a fresh worker (after a crash); models of the old one are gone */
   restart(): void;
 }
+
+/** The worker's name tells it its variant (a module worker has no other start-up argument). */
+export const FULL_WORKER_NAME = 'attention-lab:full';

@@ -1,0 +1,271 @@
+// Part 5 of `npm run bench`: the built site (dist/) in headless Chromium (Debian's /usr/bin/chromium
+// via playwright-core, served by `vite preview` with its CSP header, scripts/serve.mjs).
+//   first heatmap: navigation start → the first animation frame in which a canvas of the dot
+//     section's heatmap has ink (the worker fetched and compiled the wasm, computed, and drew);
+//   transfer: every response of a page and its worker, each body gzip -9 here, summed (what a static
+//     host with gzip sends: vite preview itself does not compress), for the app and one-widget pages;
+//   training: steps per second as the translate section plays (its step counter, data-step), with
+//     s2s_speed high enough that the worker, not the frame rate, is the limit; the same model config
+//     trained through the Node wasm build in this run gives the ratio;
+//   long tasks: main-thread tasks > 50 ms (PerformanceObserver 'longtask', buffered) while training.
+import { existsSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, LAUNCH_ARGS } from '../../tests/e2e/harness.mjs';
+import { distDir, startPreview } from '../../scripts/serve.mjs';
+import { fmt, spread, stats, table } from './common.mjs';
+
+// The app's model for each task: trainConfig() and RECIPES in web/src/sections/translate-train.ts
+// with the state table's defaults (seed 1, dot score). Node trains exactly this.
+export const APP_CONFIGS = {
+  note: { task: 'note', cell: 'rnn', hidden: 128, attention: true, score: 'dot', seed: 1, learningRate: 0.001 },
+  dates: { task: 'dates', cell: 'lstm', hidden: 64, attention: true, score: 'dot', seed: 1, learningRate: 0.005, batchSize: 16, clipNorm: 1, attentionalTanh: true },
+};
+// The same settings through the URL hash; s2s_speed = steps per frame, large enough that a frame
+// is mostly worker time (the section trains a frame's steps in ~50 ms worker calls, then redraws).
+const TRAIN_HASH = {
+  note: '#view=translate&seed=1&s2s_speed=80',
+  dates: '#view=translate&seed=1&s2s_task=dates&s2s_cell=lstm&s2s_hidden=64&s2s_lr=0.005&s2s_speed=10',
+};
+const RECIPE_STEPS = { note: 400, dates: 300 };
+
+// One-widget pages (web/examples/test-one-*.html). seq2seq-demo has none: the benchmark serves one
+// of its own at this path (same origin, the CSP header of a real page), never written to dist/.
+const WIDGET_PAGES = [
+  { name: 'heatmap with data', path: '/examples/test-one-heatmap.html', element: 'attention-heatmap' },
+  { name: 'live heatmap', path: '/examples/test-one-live-heatmap.html', element: 'attention-heatmap' },
+  { name: 'playground', path: '/examples/test-one-playground.html', element: 'attention-playground' },
+  { name: 'seq2seq-demo', path: '/examples/bench-one-seq2seq.html', element: 'seq2seq-demo', synthetic: true },
+];
+const SEQ2SEQ_PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>AttentionLab benchmark page: one seq2seq-demo</title>
+    <link rel="icon" href="data:," />
+    <script type="module" src="/widgets/attention-lab-widgets.js"></script>
+  </head>
+  <body>
+    <seq2seq-demo task="note"></seq2seq-demo>
+  </body>
+</html>
+`;
+
+/** Runs in each page before its scripts: long tasks, and the first frame with an inked dot heatmap. */
+function instrument() {
+  const w = /** @type {any} */ (window);
+  w.__bench = { longTasks: [], firstHeatmap: null };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__bench.longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  const inked = (c) => {
+    if (c.width < 20 || c.height < 20) return false;
+    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+    for (let i = 3; i < data.length; i += 16) if (data[i] > 0) return true;
+    return false;
+  };
+  const poll = () => {
+    if ([...document.querySelectorAll('#section-dot .heatmap canvas')].some(inked)) w.__bench.firstHeatmap = performance.now();
+    else requestAnimationFrame(poll);
+  };
+  requestAnimationFrame(poll);
+}
+
+/** A fresh context (empty cache) with the instrument and a gzip tally of every response body. */
+async function openContext(browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(instrument);
+  const bodies = [];
+  // context-level, so that the worker's own fetches (the wasm) are counted too
+  context.on('response', (res) => {
+    bodies.push(res.body().then((b) => ({ url: res.url(), raw: b.length, gzip: gzipSync(b, { level: 9 }).length }), () => null));
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(120_000);
+  const problems = [];
+  page.on('pageerror', (err) => problems.push(err.message));
+  const transfer = async () => {
+    const files = (await Promise.all(bodies)).filter(Boolean);
+    return { responses: files.length, raw: files.reduce((a, f) => a + f.raw, 0), gzip: files.reduce((a, f) => a + f.gzip, 0) };
+  };
+  return { context, page, problems, transfer };
+}
+
+/** The app (index.html, every section mounted): ms to the first drawn dot heatmap, and its download. */
+async function loadApp(browser, origin) {
+  const { context, page, problems, transfer } = await openContext(browser);
+  try {
+    await page.goto(`${origin}/`, { waitUntil: 'load' });
+    await page.waitForFunction(() => window.__bench.firstHeatmap !== null);
+    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    await page.waitForLoadState('networkidle');
+    if (problems.length) throw new Error(`the app reported errors: ${problems.join('; ')}`);
+    return { firstHeatmapMs: await page.evaluate(() => window.__bench.firstHeatmap), ...(await transfer()) };
+  } finally {
+    await context.close();
+  }
+}
+
+async function loadWidgetPage(browser, origin, { path, element, synthetic }) {
+  const { context, page, problems, transfer } = await openContext(browser);
+  try {
+    if (synthetic) {
+      // the headers of a real example page (CSP included), our body
+      await page.route(`${origin}${path}`, async (route) => {
+        const real = await route.fetch({ url: `${origin}/examples/test-one-playground.html` });
+        await route.fulfill({ response: real, body: SEQ2SEQ_PAGE });
+      });
+    }
+    await page.goto(`${origin}${path}`, { waitUntil: 'load' });
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.ready !== undefined, element);
+    const ready = await page.evaluate((s) => document.querySelector(s).dataset.ready, element);
+    if (ready !== 'true') throw new Error(`${path}: <${element}> did not start (data-ready=${ready})`);
+    await page.waitForLoadState('networkidle');
+    if (problems.length) throw new Error(`${path} reported errors: ${problems.join('; ')}`);
+    return transfer();
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * One training run of `task` in the translate section: plays the recipe once (warm-up: the wasm
+ * tiers up, the charts fill), plays on for `windows` × `windowS` seconds, and returns the steps per
+ * second of each window (from the section's data-step, read at each redraw) and the long tasks.
+ */
+async function trainInPage(browser, origin, task, windows, windowS) {
+  const { context, page, problems } = await openContext(browser);
+  try {
+    await page.goto(`${origin}/${TRAIN_HASH[task]}`, { waitUntil: 'load' });
+    await page.waitForSelector('#section-translate .tr-vocab-word');
+    await page.evaluate(() => {
+      const w = /** @type {any} */ (window);
+      const section = document.querySelector('#section-translate .tr-section');
+      w.__bench.steps = [];
+      new MutationObserver(() => w.__bench.steps.push([performance.now(), Number(section.dataset.step)])).observe(section, { attributes: true, attributeFilter: ['data-step'] });
+    });
+    const playedAt = await page.evaluate(() => performance.now());
+    await page.click('[data-testid="s2s-play"]');
+    await page.waitForFunction((n) => {
+      const s = document.querySelector('#section-translate .tr-section');
+      return s?.dataset.step === String(n) && s.dataset.playing === '0';
+    }, RECIPE_STEPS[task]);
+    const timedFrom = await page.evaluate(() => performance.now());
+    await page.click('[data-testid="s2s-play"]');
+    await page.waitForTimeout(windows * windowS * 1000 + 500);
+    await page.click('[data-testid="s2s-pause"]');
+    const { steps, longTasks } = await page.evaluate(() => window.__bench);
+    if (problems.length) throw new Error(`training ${task} reported errors: ${problems.join('; ')}`);
+    // consecutive windows of equal numbers of redraws, each timed from its first to its last redraw
+    const timed = steps.filter(([t], i) => t >= timedFrom && (i === 0 || steps[i - 1][1] !== steps[i][1]));
+    if (timed.length < windows + 1) throw new Error(`training ${task}: ${timed.length} redraws in ${windows * windowS} s, need ${windows + 1} (lower s2s_speed)`);
+    const rates = [];
+    for (let w = 0; w < windows; w++) {
+      const [ta, sa] = timed[Math.round((w * (timed.length - 1)) / windows)];
+      const [tb, sb] = timed[Math.round(((w + 1) * (timed.length - 1)) / windows)];
+      rates.push((sb - sa) / ((tb - ta) / 1000));
+    }
+    const training = longTasks.filter((t) => t.start >= playedAt);
+    return {
+      rates,
+      longest_task_ms: training.reduce((a, t) => Math.max(a, t.duration), 0),
+      long_tasks: training.length,
+      training_s: (steps[steps.length - 1][0] - playedAt) / 1000,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Steps per second of the same config in Node (one train(block) call per sample, after a warm-up). */
+function nodeStepsPerSecond(lab, task) {
+  const block = task === 'note' ? 200 : 20;
+  const model = lab.createSeq2Seq(APP_CONFIGS[task]);
+  try {
+    model.train(RECIPE_STEPS[task]);
+    const samples = [];
+    for (let r = 0; r < 9; r++) {
+      const t0 = performance.now();
+      model.train(block);
+      samples.push((performance.now() - t0) / 1000 / block);
+    }
+    return stats(samples);
+  } finally {
+    model.delete();
+  }
+}
+
+// seconds per step (median, spread) from steps-per-second samples
+const perStep = (rates) => stats(rates.map((r) => 1 / r));
+const kib = (n) => `${fmt(n / 1024, 1)} KiB`;
+
+export async function browserPart(lab, { loads = 7, trainRuns = 3, windows = 5, windowS = 2 } = {}) {
+  if (!existsSync(CHROMIUM)) {
+    const skipped = `${CHROMIUM} not found (apt-get install chromium)`;
+    console.log(`\n### Browser\n\nSkipped: ${skipped}.`);
+    return { skipped };
+  }
+  if (!existsSync(`${distDir}/index.html`)) throw new Error(`${distDir}/index.html is missing: npm run build:web first`);
+  const server = await startPreview({ port: 0, strictPort: true, logLevel: 'error' });
+  const origin = new URL(server.url).origin;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, timeout: 30_000 });
+  try {
+    const chromiumVersion = browser.version();
+    await loadApp(browser, origin); // warm-up: the server's and the OS's file caches
+    const appLoads = [];
+    for (let i = 0; i < loads; i++) appLoads.push(await loadApp(browser, origin));
+    const firstHeatmap = stats(appLoads.map((l) => l.firstHeatmapMs / 1000));
+    const appGzip = appLoads.map((l) => l.gzip);
+    const app = { ...appLoads[appLoads.length - 1], gzip_min: Math.min(...appGzip), gzip_max: Math.max(...appGzip) };
+    delete app.firstHeatmapMs;
+
+    const widgets = [];
+    for (const w of WIDGET_PAGES) widgets.push({ page: w.name, path: w.path, ...(await loadWidgetPage(browser, origin, w)) });
+
+    const training = {};
+    for (const task of ['note', 'dates']) {
+      const runs = [];
+      for (let r = 0; r < trainRuns; r++) runs.push(await trainInPage(browser, origin, task, windows, windowS));
+      const rates = runs.flatMap((r) => r.rates);
+      const browserStep = perStep(rates);
+      const nodeStep = nodeStepsPerSecond(lab, task);
+      const longest = runs.map((r) => r.longest_task_ms);
+      training[task] = {
+        config: APP_CONFIGS[task],
+        s2s_speed: Number(/s2s_speed=(\d+)/.exec(TRAIN_HASH[task])[1]),
+        browser_step: browserStep,
+        browser_steps_per_s: 1 / browserStep.median_s,
+        node_step: nodeStep,
+        node_steps_per_s: 1 / nodeStep.median_s,
+        browser_vs_node: nodeStep.median_s / browserStep.median_s,
+        longest_task_ms: { median: stats(longest).median_s, max: Math.max(...longest), runs: longest },
+        long_tasks_over_50ms: runs.map((r) => r.long_tasks),
+        seconds_per_run: runs.map((r) => Number(r.training_s.toFixed(1))),
+      };
+    }
+
+    table('Browser: the app in headless Chromium',
+      `Chromium ${chromiumVersion}, vite preview over dist/ (CSP header), a fresh context per load (empty cache); ${loads} loads after a warm-up. Bytes: every response body of the page and its worker, gzip -9 each, summed.`,
+      ['measure', 'value'],
+      [['navigation → first dot heatmap drawn (ms)', `${fmt(firstHeatmap.median_s * 1000, 0)} ± ${spread(firstHeatmap)}`],
+        [`app download, gzip (${app.responses} responses)`, `${kib(app.gzip)} (raw ${kib(app.raw)})${app.gzip_min !== app.gzip_max ? `, varied ${app.gzip_min}–${app.gzip_max} B` : ''}`]]);
+    table('Browser: download of a page with one widget',
+      'Everything the page fetches until the widget is ready and the network is idle, gzip -9 per response.',
+      ['page', 'responses', 'gzip', 'raw'],
+      widgets.map((w) => [w.page, String(w.responses), kib(w.gzip), kib(w.raw)]));
+    table('Browser: training in the worker while the translate section plays',
+      `Steps/s from the section's step counter after one recipe of warm-up: ${trainRuns} page loads × ${windows} windows of ${windowS} s, median ± spread. Node: the same config, train(n) calls on the wasm build in this run. Long tasks: main thread, > 50 ms, from the first Play click (median of the runs' longest; counts per run).`,
+      ['task', 'config', 'browser steps/s', 'Node wasm steps/s', 'browser / Node', 'longest main-thread task (ms)', 'tasks > 50 ms'],
+      ['note', 'dates'].map((task) => {
+        const t = training[task];
+        const c = t.config;
+        return [task, `${c.cell.toUpperCase()} ${c.hidden}, batch ${c.batchSize ?? 1}, speed ${t.s2s_speed}/frame`,
+          `${fmt(t.browser_steps_per_s, 0)} ± ${spread(t.browser_step)}`, `${fmt(t.node_steps_per_s, 0)} ± ${spread(t.node_step)}`,
+          fmt(t.browser_vs_node, 2), `${fmt(t.longest_task_ms.median, 0)} (max ${fmt(t.longest_task_ms.max, 0)})`, t.long_tasks_over_50ms.join(', ')];
+      }));
+    return { chromium: chromiumVersion, loads, first_heatmap: firstHeatmap, app, widgets, training };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}

@@ -1,0 +1,176 @@
+// The "Embed" button of each section header (embed-dialog.ts) in Chromium against the built site:
+// the dialog shows the script and iframe snippets of the current state (a changed setting is in
+// both), hostile URL text is escaped in them and never becomes an element, Copy works and falls
+// back to selecting the text when the clipboard refuses, Esc and the close button close it and
+// focus returns to the button; the iframe snippet's embed.html address shows the same numbers.
+// Build first: npx vite build --config web/vite.config.ts --outDir /tmp/x && ATTENTION_LAB_DIST=/tmp/x node --test tests/e2e/embed-button.test.mjs
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { startSite } from './harness.mjs';
+
+const HOSTILE = '<img src=x onerror=alert(1)>';
+
+describe('Embed button and dialog', { timeout: 180_000 }, () => {
+  /** @type {Awaited<ReturnType<typeof startSite>>} */
+  let site;
+  /** @type {import('playwright-core').Page} */
+  let page;
+
+  before(async () => {
+    site = await startSite();
+    page = site.page;
+  });
+  afterEach(() => site.problems.assertNone());
+  after(() => site?.close());
+
+  const dialog = () => page.locator('[data-testid="embed-dialog"]');
+  const snippet = (kind) => page.locator(`[data-testid="embed-${kind}"]`).textContent();
+
+  /** The values a heatmap last drew (its hidden <output>), once it has drawn some. */
+  async function heatmapValues(figId) {
+    const out = page.locator(`#${figId} output.heatmap-data`);
+    await page.waitForFunction((sel) => (document.querySelector(sel)?.value ?? '') !== '', `#${figId} output.heatmap-data`);
+    return { shape: (await out.getAttribute('data-shape')).split(',').map(Number), values: JSON.parse(await out.evaluate((o) => o.value)) };
+  }
+
+  /**
+   * Parses a snippet the way a host page would (an inert <template>: nothing runs or loads) and
+   * returns what it would create: each element's tag and attributes.
+   */
+  const parseSnippet = (html) =>
+    page.evaluate((text) => {
+      const template = document.createElement('template');
+      template.innerHTML = text;
+      return [...template.content.querySelectorAll('*')].map((e) => ({
+        tag: e.localName,
+        attributes: Object.fromEntries([...e.attributes].map((a) => [a.name, a.value])),
+      }));
+    }, html);
+
+  test('every section but performance has an Embed button in its header', async () => {
+    await site.load('#seed=1');
+    const sections = await page.$$eval('main section.article-section', (els) =>
+      els.map((e) => [e.dataset.section, e.querySelectorAll(':scope > [data-testid="embed-open"]').length]),
+    );
+    assert.ok(sections.length >= 6, JSON.stringify(sections));
+    for (const [id, count] of sections) assert.equal(count, id === 'performance' ? 0 : 1, `${id}: ${count} Embed buttons`);
+    assert.equal(await page.locator('#section-dot [data-testid="embed-open"]').textContent(), 'Embed');
+    // Chinese label from the shell's strings
+    await page.click('#lang-switch button[data-lang="zh"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN' && document.body.dataset.ready === 'true');
+    assert.equal(await page.locator('#section-dot [data-testid="embed-open"]').textContent(), '嵌入');
+    await page.click('#section-dot [data-testid="embed-open"]');
+    await dialog().waitFor({ state: 'visible' });
+    assert.equal(await page.locator('[data-testid="embed-copy-script"]').textContent(), '复制');
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'hidden' });
+  });
+
+  test('the dialog shows the changed setting in both snippets; the iframe address shows the same numbers', async () => {
+    await site.load('#view=dot&seed=3');
+    await page.waitForSelector('.dot-section[data-state="ok"]');
+    await page.selectOption('.dot-section select >> nth=3', '6'); // score, n, m, d
+    await page.waitForFunction(() => location.hash.includes('dot_d=6'));
+    await page.waitForFunction(() => document.querySelector('#dot-output output.heatmap-data')?.dataset.shape === '3,6');
+    const appWeights = await heatmapValues('dot-weights');
+    const appOutput = await heatmapValues('dot-output');
+    assert.deepEqual(appOutput.shape, [3, 6], 'the output has d = 6 columns');
+
+    const open = page.locator('#section-dot [data-testid="embed-open"]');
+    await open.focus();
+    await page.keyboard.press('Enter'); // keyboard opens it
+    await dialog().waitFor({ state: 'visible' });
+    assert.equal(await page.evaluate(() => document.querySelector('[data-testid="embed-dialog"]').contains(document.activeElement)), true, 'focus moved into the dialog');
+
+    const script = await snippet('script');
+    const iframe = await snippet('iframe');
+    await site.screenshot('embed-dialog', { fullPage: false });
+    assert.match(script, /dot_d="6"/);
+    assert.match(script, /seed="3"/);
+    assert.match(script, /^<script type="module" src="http:\/\/[^"]+\/widgets\/attention-lab-widgets\.js"><\/script>/);
+    const [scriptTag, widget] = await parseSnippet(script);
+    assert.equal(scriptTag.tag, 'script');
+    assert.equal(widget.tag, 'attention-playground');
+    assert.equal(widget.attributes.dot_d, '6');
+
+    const [frame] = await parseSnippet(iframe);
+    assert.equal(frame.tag, 'iframe');
+    const src = new URL(frame.attributes.src);
+    assert.equal(src.origin, site.origin);
+    assert.equal(src.pathname, '/embed.html');
+    const params = new URLSearchParams(src.hash.slice(1));
+    assert.equal(params.get('view'), 'dot');
+    assert.equal(params.get('dot_d'), '6');
+    assert.match(iframe, /dot_d=6/);
+
+    // Esc closes and gives the focus back to the button
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'embed-open');
+
+    // the iframe's page, loaded as the snippet says, computes the same numbers
+    await site.load('', `${src.pathname}${src.hash}`);
+    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    await page.waitForFunction(() => {
+      const out = document.querySelector('#dot-weights output.heatmap-data');
+      return out instanceof HTMLOutputElement && out.value !== '' && out.dataset.shape === '3,5';
+    });
+    const embedWeights = await heatmapValues('dot-weights');
+    assert.deepEqual(embedWeights, appWeights, 'weights heatmap values equal');
+    assert.deepEqual(await heatmapValues('dot-output'), appOutput, 'output heatmap values equal');
+  });
+
+  test('hostile URL text is escaped in the snippets and never becomes an element', async () => {
+    await site.load(`#view=translate&s2s_text=${encodeURIComponent(HOSTILE)}`);
+    await page.click('#section-translate [data-testid="embed-open"]');
+    await dialog().waitFor({ state: 'visible' });
+    const script = await snippet('script');
+    const iframe = await snippet('iframe');
+    assert.ok(script.includes('s2s_text="&lt;img src=x onerror=alert(1)&gt;"'), script);
+    assert.ok(!script.includes('<img') && !iframe.includes('<img'), 'no raw tag in the snippets');
+    assert.equal(await page.locator('[data-testid="embed-dialog"] img').count(), 0, 'the dialog holds no <img>');
+    assert.equal(await page.locator('img[src="x"]').count(), 0, 'the page holds no injected <img>');
+    // as a host page would read them: the text comes back whole, as an attribute value
+    const [, widget] = await parseSnippet(script);
+    assert.equal(widget.tag, 'seq2seq-demo');
+    assert.equal(widget.attributes.s2s_text, HOSTILE);
+    const elements = await parseSnippet(iframe);
+    assert.deepEqual(elements.map((e) => e.tag), ['iframe']);
+    assert.equal(new URLSearchParams(new URL(elements[0].attributes.src).hash.slice(1)).get('s2s_text'), HOSTILE);
+    await page.click('[data-testid="embed-close"]');
+    await dialog().waitFor({ state: 'hidden' });
+  });
+
+  test('Copy writes the snippet to the clipboard, or selects it and says to press Ctrl+C', async () => {
+    await site.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.origin });
+    await site.load('#view=why&seed=2');
+    await page.click('#section-why [data-testid="embed-open"]');
+    await dialog().waitFor({ state: 'visible' });
+    const iframe = await snippet('iframe');
+    await page.click('[data-testid="embed-copy-iframe"]');
+    await page.waitForFunction(() => document.querySelector('.embed-snippet-iframe .embed-copy-status')?.textContent !== '');
+    assert.equal(await page.locator('.embed-snippet-iframe .embed-copy-status').textContent(), 'Copied.');
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), iframe);
+
+    // a refusing clipboard: no error, the text is selected for Ctrl+C
+    await page.evaluate(() => {
+      navigator.clipboard.writeText = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+    });
+    const script = await snippet('script');
+    await page.locator('[data-testid="embed-copy-script"]').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('.embed-snippet-script .embed-copy-status')?.textContent !== '');
+    assert.match(await page.locator('.embed-snippet-script .embed-copy-status').textContent(), /Ctrl\+C/);
+    assert.equal(await page.evaluate(() => getSelection()?.toString()), script);
+
+    // and no clipboard API at all
+    await page.evaluate(() => Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true }));
+    await page.click('[data-testid="embed-copy-iframe"]');
+    await page.waitForFunction(() => /Ctrl\+C/.test(document.querySelector('.embed-snippet-iframe .embed-copy-status')?.textContent ?? ''));
+    assert.equal(await page.evaluate(() => getSelection()?.toString()), iframe);
+
+    await page.click('[data-testid="embed-close"]');
+    await dialog().waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'embed-open');
+  });
+});
