@@ -3,7 +3,7 @@
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
 import { mathml } from '../math';
 import type { SectionContext } from '../section';
-import { el, errorText, field, LatestOnly, MessageLine } from './dot-controls';
+import { el, errorText, field, LatestOnly, MessageLine } from './dom';
 import { MAX_SWEEP_D, sweepGrid, sweepPoint, type SoftmaxMetrics, type SweepPoint } from './dot-sweep';
 import { SweepChart } from './dot-sweep-chart';
 

@@ -9,7 +9,7 @@ import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import css from './dot.css?inline';
 import sharedCss from './dot-controls.css?inline';
-import { el, errorText, field, LatestOnly, MessageLine, range, setOptions } from './dot-controls';
+import { el, errorText, field, LatestOnly, MessageLine, range, setOptions, mountRoot } from './dom';
 import { DOT_STRINGS } from './dot-strings';
 import { SweepView } from './dot-sweep-view';
 import { featureLabels } from './self-tokens';
@@ -56,9 +56,7 @@ class DotView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    const style = el('style');
-    style.textContent = `${sharedCss}\n${css}`;
-    host.append(style, this.#root);
+    mountRoot(host, this.#root, sharedCss, css);
 
     this.#root.append(el('p', 'dot-intro', t('dot.intro')));
 

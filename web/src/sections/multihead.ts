@@ -6,7 +6,7 @@ import { mathml, MULTI_HEAD } from '../math';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import sharedCss from './dot-controls.css?inline';
-import { el, errorText, field, LatestOnly, MessageLine, range, setOptions } from './dot-controls';
+import { el, errorText, field, LatestOnly, MessageLine, range, setOptions, mountRoot } from './dom';
 import css from './multihead.css?inline';
 import { MULTIHEAD_STRINGS } from './multihead-strings';
 import { fill, sentenceErrorText } from './self-strings';
@@ -49,9 +49,7 @@ class MultiHeadView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    const style = el('style');
-    style.textContent = `${sharedCss}\n${css}`;
-    host.append(style, this.#root);
+    mountRoot(host, this.#root, sharedCss, css);
     this.#root.append(el('p', 'mh-intro', t('mh.intro')));
 
     const controls = el('div', 'al-controls');

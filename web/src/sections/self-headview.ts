@@ -1,7 +1,7 @@
 // A BertViz-style "head view": the tokens twice (queries left, keys right) with a line from each
 // query to each key, as thick as its attention weight. Hovering or focusing a query token shows only
 // its lines, with the weights as bars and numbers beside the keys. Tokens are text nodes only.
-import { el } from './dot-controls';
+import { el } from './dom';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** px per token row; the CSS gives both token columns the same row height */

@@ -3,7 +3,7 @@
 // softmax weight. q, k, the scaled score and the weight are the core's numbers; only the products and
 // their sum are formed here (the e2e test checks Σ q∘k / √d against the core's scaled score).
 import { divergingColor } from '../heatmap';
-import { el, setOptions } from './dot-controls';
+import { el, setOptions } from './dom';
 
 export interface NeuronPair {
   query: number;

@@ -7,7 +7,7 @@ import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import type { SelfAttentionResult } from '../worker/protocol';
 import sharedCss from './dot-controls.css?inline';
-import { el, errorText, field, LatestOnly, MessageLine, range, setOptions } from './dot-controls';
+import { el, errorText, field, LatestOnly, MessageLine, range, setOptions, mountRoot } from './dom';
 import css from './self.css?inline';
 import { HeadView } from './self-headview';
 import { NeuronView } from './self-neuron';
@@ -42,9 +42,7 @@ class SelfView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    const style = el('style');
-    style.textContent = `${sharedCss}\n${css}`;
-    host.append(style, this.#root);
+    mountRoot(host, this.#root, sharedCss, css);
     this.#root.append(el('p', 'self-intro', t('self.intro')));
 
     const controls = el('div', 'al-controls');

@@ -5,7 +5,7 @@
 import type { BeamNode, DecodeStep, TranslateResult } from '../../../shared/types/seq2seq';
 import { Heatmap } from '../heatmap';
 import { TopKChart } from './translate-charts';
-import { el } from './translate-dom';
+import { el } from './dom';
 import { fill } from './why-strings';
 
 const PLAY_MS = 450;

@@ -2,7 +2,7 @@
 // model's source vocabulary as clickable words (a click appends the word, or the character for the
 // dates task). Writes only through state.set; shows state errors (too long, control characters).
 import type { SectionContext } from '../section';
-import { button, el, errorText, field } from './translate-dom';
+import { button, el, errorText, field } from './dom';
 import { DATE_EXAMPLES, NOTE_SENTENCES } from './translate-strings';
 
 const DEFAULT_TEXT = NOTE_SENTENCES[0];

@@ -9,7 +9,7 @@ import css from './translate.css?inline';
 import { StepChart, movingAverage } from './translate-charts';
 import { DecodeView } from './translate-decode';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
-import { button, el, errorText, field, select } from './translate-dom';
+import { button, el, errorText, field, select, mountRoot } from './dom';
 import { SentenceInput } from './translate-input';
 import { TRANSLATE_STRINGS } from './translate-strings';
 import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
@@ -45,9 +45,7 @@ class TranslateView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    const style = el('style');
-    style.textContent = css;
-    host.append(style, this.#root);
+    mountRoot(host, this.#root, css);
     this.#root.append(el('p', 'tr-intro', t('tr.intro')));
 
     // Training controls

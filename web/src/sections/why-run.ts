@@ -6,7 +6,12 @@
 // is bit-identical to train(a + b), so a seed gives the same curves on every run.
 import type { CellName, Seq2SeqConfig } from '../../../shared/types/seq2seq';
 import type { LabClient, RemoteSeq2Seq } from '../worker/protocol';
-import { mean } from './translate-dom';
+
+const mean = (xs: ArrayLike<number>): number => {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i];
+  return xs.length ? s / xs.length : NaN;
+};
 
 export interface WhySettings {
   cell: CellName;

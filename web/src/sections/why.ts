@@ -11,7 +11,7 @@ import { WhyChart } from './why-chart';
 import { WhyRun, type WhySnapshot } from './why-run';
 import { fill, WHY_STRINGS } from './why-strings';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
-import { button, el, errorText, field, select } from './translate-dom';
+import { button, el, errorText, field, select, mountRoot } from './dom';
 
 const WATCHED: readonly PropName[] = ['seed', 'why_cell', 'why_hidden', 'why_max_len', 'why_steps'];
 
@@ -38,9 +38,7 @@ class WhyView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    const style = el('style');
-    style.textContent = css;
-    host.append(style, this.#root);
+    mountRoot(host, this.#root, css);
 
     const problems = el('ul', 'why-problems');
     problems.append(el('li', undefined, t('why.longDistance')), el('li', undefined, t('why.compression')));

@@ -1,5 +1,6 @@
-// Small DOM helpers shared by the dot, self and multihead sections: labelled fields, selects and an
-// inline message line. Every piece of text goes in with textContent (never as markup).
+// Small DOM helpers shared by every section: elements, labelled fields, buttons, selects, an
+// inline message line, the section's root with its styles. Every piece of text goes in with
+// textContent (never as markup).
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -12,11 +13,31 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** A label wrapping its text and control (implicit association: no ids to collide across widgets). */
-export function field(label: string, control: HTMLElement): HTMLLabelElement {
+/**
+ * A label wrapping its text and control (implicit association: no ids to collide across widgets);
+ * `hidden` hides the whole field (the `<name>_hide` switches).
+ */
+export function field(label: string, control: HTMLElement, hidden = false): HTMLLabelElement {
   const wrap = el('label', 'al-field');
   wrap.append(el('span', 'al-field-label', label), control);
+  wrap.hidden = hidden;
   return wrap;
+}
+
+export function button(text: string, testId: string, onClick: () => void): HTMLButtonElement {
+  const b = el('button', 'al-button', text);
+  b.type = 'button';
+  b.dataset.testid = testId;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+export function select(options: readonly (readonly [string, string])[], value: string, testId: string): HTMLSelectElement {
+  const s = el('select');
+  s.dataset.testid = testId;
+  for (const [v, label] of options) s.add(new Option(label, v));
+  s.value = value;
+  return s;
 }
 
 /** Replaces a select's options (value, text) and selects `value`. */
@@ -25,6 +46,16 @@ export function setOptions(select: HTMLSelectElement, options: readonly (readonl
     select.options.length === options.length && options.every(([v, t], i) => select.options[i].value === v && select.options[i].text === t);
   if (!same) select.replaceChildren(...options.map(([v, t]) => new Option(t, v)));
   select.value = value;
+}
+
+/**
+ * Puts a section's root into its host, preceded by its styles: a <style> element inside the host,
+ * so the same section works in the article and inside a widget's shadow root.
+ */
+export function mountRoot(host: HTMLElement, root: HTMLElement, ...cssTexts: string[]): void {
+  const style = el('style');
+  style.textContent = cssTexts.join('\n');
+  host.append(style, root);
 }
 
 export function range(from: number, to: number): number[] {
