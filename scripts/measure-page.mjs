@@ -13,9 +13,9 @@
 //   thread (must be 0: all wasm runs in the worker);
 // - main-thread time to mount each section and to build each chart (the app's performance.measure
 //   entries "mount <id>" and "chart <label>"), median over the runs.
-import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, LAUNCH_ARGS } from '../tests/e2e/harness.mjs';
+import { openProbedContext } from './page-probe.mjs';
 import { distDir, startPreview } from './serve.mjs';
 
 function option(name, fallback) {
@@ -26,38 +26,6 @@ function option(name, fallback) {
   return v;
 }
 
-/** Runs in the page before its own scripts: records long tasks and the first drawn heatmap. */
-function instrument() {
-  const w = /** @type {any} */ (window);
-  w.__measure = { longTasks: [], firstHeatmap: null, clears: 0, wasm: 0 };
-  const clearRect = CanvasRenderingContext2D.prototype.clearRect;
-  CanvasRenderingContext2D.prototype.clearRect = function (...args) {
-    w.__measure.clears++;
-    return clearRect.apply(this, args);
-  };
-  for (const name of ['instantiate', 'instantiateStreaming', 'compile', 'compileStreaming']) {
-    const original = WebAssembly[name];
-    WebAssembly[name] = function (...args) {
-      w.__measure.wasm++;
-      return original.apply(this, args);
-    };
-  }
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) w.__measure.longTasks.push({ start: e.startTime, duration: e.duration });
-  }).observe({ type: 'longtask', buffered: true });
-  const inked = (c) => {
-    if (c.width < 20 || c.height < 20) return false;
-    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
-    for (let i = 3; i < data.length; i += 16) if (data[i] > 0) return true;
-    return false;
-  };
-  const poll = () => {
-    if ([...document.querySelectorAll('.heatmap canvas')].some(inked)) w.__measure.firstHeatmap = performance.now();
-    else requestAnimationFrame(poll);
-  };
-  requestAnimationFrame(poll);
-}
-
 const summarize = (tasks) => ({
   count: tasks.length,
   total: tasks.reduce((a, t) => a + t.duration, 0),
@@ -65,23 +33,13 @@ const summarize = (tasks) => ({
 });
 
 async function measureOnce(browser, url, trainSeconds) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const { context, transfer } = await openProbedContext(browser);
   const page = await context.newPage();
-  await page.addInitScript(instrument);
-  const bodies = [];
-  page.on('response', (res) => {
-    bodies.push(
-      res.body().then(
-        (b) => ({ url: res.url(), raw: b.length, gzip: gzipSync(b, { level: 9 }).length }),
-        () => null, // redirects and aborted requests have no body
-      ),
-    );
-  });
   await page.goto(url, { waitUntil: 'load' });
-  await page.waitForFunction(() => window.__measure.firstHeatmap !== null, null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.__probe.firstHeatmap !== null, null, { timeout: 60_000 });
   await page.waitForLoadState('networkidle');
-  const firstHeatmap = await page.evaluate(() => window.__measure.firstHeatmap);
-  const loadTasks = summarize(await page.evaluate(() => window.__measure.longTasks));
+  const firstHeatmap = await page.evaluate(() => window.__probe.firstHeatmap);
+  const loadTasks = summarize(await page.evaluate(() => window.__probe.longTasks));
   await page.waitForTimeout(3000); // charts off screen are built when the browser is idle
   const { mounts, charts } = await page.evaluate(() => {
     const measures = performance.getEntriesByType('measure');
@@ -105,9 +63,9 @@ async function measureOnce(browser, url, trainSeconds) {
       }),
     seconds: trainSeconds,
   });
-  const wasmOnMain = await page.evaluate(() => window.__measure.wasm);
+  const wasmOnMain = await page.evaluate(() => window.__probe.wasm);
 
-  const responses = (await Promise.all(bodies)).filter(Boolean);
+  const { files: responses, raw, gzip } = await transfer();
   await context.close();
   return {
     firstHeatmap,
@@ -117,8 +75,8 @@ async function measureOnce(browser, url, trainSeconds) {
     translate,
     why,
     wasmOnMain,
-    raw: responses.reduce((a, r) => a + r.raw, 0),
-    gzip: responses.reduce((a, r) => a + r.gzip, 0),
+    raw,
+    gzip,
     responses,
   };
 }
@@ -128,12 +86,12 @@ async function measureTraining(page, { start, stop, progress, seconds }) {
   const button = page.locator(start);
   await button.scrollIntoViewIfNeeded();
   await page.waitForTimeout(500);
-  const [startedAt, clears0] = await page.evaluate(() => [performance.now(), window.__measure.clears]);
+  const [startedAt, clears0] = await page.evaluate(() => [performance.now(), window.__probe.clears]);
   await button.click();
   await page.waitForTimeout(seconds * 1000);
-  const [endedAt, clears1] = await page.evaluate(() => [performance.now(), window.__measure.clears]);
+  const [endedAt, clears1] = await page.evaluate(() => [performance.now(), window.__probe.clears]);
   const text = await progress();
-  const tasks = summarize((await page.evaluate(() => window.__measure.longTasks)).filter((t) => t.start >= startedAt));
+  const tasks = summarize((await page.evaluate(() => window.__probe.longTasks)).filter((t) => t.start >= startedAt));
   await page.locator(stop).click({ timeout: 2000 }).catch(() => {}); // disabled once the run is done
   return { tasks, progress: text, redrawsPerSecond: ((clears1 - clears0) * 1000) / (endedAt - startedAt) };
 }

@@ -9,9 +9,9 @@
 //     trained through the Node wasm build in this run gives the ratio;
 //   long tasks: main-thread tasks > 50 ms (PerformanceObserver 'longtask', buffered) while training.
 import { existsSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, LAUNCH_ARGS } from '../../tests/e2e/harness.mjs';
+import { openProbedContext } from '../../scripts/page-probe.mjs';
 import { distDir, startPreview } from '../../scripts/serve.mjs';
 import { fmt, spread, stats, table } from './common.mjs';
 
@@ -51,42 +51,16 @@ const SEQ2SEQ_PAGE = `<!doctype html>
 </html>
 `;
 
-/** Runs in each page before its scripts: long tasks, and the first frame with an inked dot heatmap. */
-function instrument() {
-  const w = /** @type {any} */ (window);
-  w.__bench = { longTasks: [], firstHeatmap: null };
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) w.__bench.longTasks.push({ start: e.startTime, duration: e.duration });
-  }).observe({ type: 'longtask', buffered: true });
-  const inked = (c) => {
-    if (c.width < 20 || c.height < 20) return false;
-    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
-    for (let i = 3; i < data.length; i += 16) if (data[i] > 0) return true;
-    return false;
-  };
-  const poll = () => {
-    if ([...document.querySelectorAll('#section-dot .heatmap canvas')].some(inked)) w.__bench.firstHeatmap = performance.now();
-    else requestAnimationFrame(poll);
-  };
-  requestAnimationFrame(poll);
-}
-
-/** A fresh context (empty cache) with the instrument and a gzip tally of every response body. */
+/** A fresh probed context (scripts/page-probe.mjs): the dot section's heatmap is the one timed. */
 async function openContext(browser) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addInitScript(instrument);
-  const bodies = [];
-  // context-level, so that the worker's own fetches (the wasm) are counted too
-  context.on('response', (res) => {
-    bodies.push(res.body().then((b) => ({ url: res.url(), raw: b.length, gzip: gzipSync(b, { level: 9 }).length }), () => null));
-  });
+  const { context, transfer: tally } = await openProbedContext(browser, { heatmapSelector: '#section-dot .heatmap canvas' });
   const page = await context.newPage();
   page.setDefaultTimeout(120_000);
   const problems = [];
   page.on('pageerror', (err) => problems.push(err.message));
   const transfer = async () => {
-    const files = (await Promise.all(bodies)).filter(Boolean);
-    return { responses: files.length, raw: files.reduce((a, f) => a + f.raw, 0), gzip: files.reduce((a, f) => a + f.gzip, 0) };
+    const { files, raw, gzip } = await tally();
+    return { responses: files.length, raw, gzip };
   };
   return { context, page, problems, transfer };
 }
@@ -96,11 +70,11 @@ async function loadApp(browser, origin) {
   const { context, page, problems, transfer } = await openContext(browser);
   try {
     await page.goto(`${origin}/`, { waitUntil: 'load' });
-    await page.waitForFunction(() => window.__bench.firstHeatmap !== null);
+    await page.waitForFunction(() => window.__probe.firstHeatmap !== null);
     await page.waitForFunction(() => document.body.dataset.ready === 'true');
     await page.waitForLoadState('networkidle');
     if (problems.length) throw new Error(`the app reported errors: ${problems.join('; ')}`);
-    return { firstHeatmapMs: await page.evaluate(() => window.__bench.firstHeatmap), ...(await transfer()) };
+    return { firstHeatmapMs: await page.evaluate(() => window.__probe.firstHeatmap), ...(await transfer()) };
   } finally {
     await context.close();
   }
@@ -141,8 +115,8 @@ async function trainInPage(browser, origin, task, windows, windowS) {
     await page.evaluate(() => {
       const w = /** @type {any} */ (window);
       const section = document.querySelector('#section-translate .tr-section');
-      w.__bench.steps = [];
-      new MutationObserver(() => w.__bench.steps.push([performance.now(), Number(section.dataset.step)])).observe(section, { attributes: true, attributeFilter: ['data-step'] });
+      w.__probe.steps = [];
+      new MutationObserver(() => w.__probe.steps.push([performance.now(), Number(section.dataset.step)])).observe(section, { attributes: true, attributeFilter: ['data-step'] });
     });
     const playedAt = await page.evaluate(() => performance.now());
     await page.click('[data-testid="s2s-play"]');
@@ -154,7 +128,7 @@ async function trainInPage(browser, origin, task, windows, windowS) {
     await page.click('[data-testid="s2s-play"]');
     await page.waitForTimeout(windows * windowS * 1000 + 500);
     await page.click('[data-testid="s2s-pause"]');
-    const { steps, longTasks } = await page.evaluate(() => window.__bench);
+    const { steps, longTasks } = await page.evaluate(() => window.__probe);
     if (problems.length) throw new Error(`training ${task} reported errors: ${problems.join('; ')}`);
     // consecutive windows of equal numbers of redraws, each timed from its first to its last redraw
     const timed = steps.filter(([t], i) => t >= timedFrom && (i === 0 || steps[i - 1][1] !== steps[i][1]));

@@ -1,0 +1,68 @@
+// What the browser measurements (scripts/measure-page.mjs, bench/lib/browser.mjs) install in a
+// page: a probe that runs before the page's own scripts, and a gzip tally of every response.
+import { gzipSync } from 'node:zlib';
+
+/**
+ * Runs in the page before its scripts (context.addInitScript(pageProbe, selector)), recording in
+ * window.__probe: main-thread long tasks (> 50 ms, buffered), the time of the first animation frame
+ * in which a canvas matching `heatmapSelector` has ink, canvas clears (Chart.js clears before every
+ * draw: redraws) and wasm compilations on the main thread (must stay 0: the wasm runs in the worker).
+ * @param {string} heatmapSelector
+ */
+export function pageProbe(heatmapSelector) {
+  const w = /** @type {any} */ (window);
+  w.__probe = { longTasks: [], firstHeatmap: null, clears: 0, wasm: 0 };
+  const clearRect = CanvasRenderingContext2D.prototype.clearRect;
+  CanvasRenderingContext2D.prototype.clearRect = function (...args) {
+    w.__probe.clears++;
+    return clearRect.apply(this, args);
+  };
+  for (const name of ['instantiate', 'instantiateStreaming', 'compile', 'compileStreaming']) {
+    const original = WebAssembly[name];
+    WebAssembly[name] = function (...args) {
+      w.__probe.wasm++;
+      return original.apply(this, args);
+    };
+  }
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__probe.longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  const inked = (c) => {
+    if (c.width < 20 || c.height < 20) return false;
+    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+    for (let i = 3; i < data.length; i += 16) if (data[i] > 0) return true;
+    return false;
+  };
+  const poll = () => {
+    if ([...document.querySelectorAll(heatmapSelector)].some(inked)) w.__probe.firstHeatmap = performance.now();
+    else requestAnimationFrame(poll);
+  };
+  requestAnimationFrame(poll);
+}
+
+/**
+ * A fresh browser context (empty cache) with pageProbe installed, and a tally of every response of
+ * its pages and their workers (context-level, so the worker's wasm fetch counts), each body gzip -9
+ * here: what a static host with gzip sends (vite preview itself does not compress).
+ * @param {import('playwright-core').Browser} browser
+ * @param {{heatmapSelector?: string}} [options]
+ */
+export async function openProbedContext(browser, { heatmapSelector = '.heatmap canvas' } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(pageProbe, heatmapSelector);
+  const bodies = [];
+  context.on('response', (res) => {
+    bodies.push(
+      res.body().then(
+        (b) => ({ url: res.url(), raw: b.length, gzip: gzipSync(b, { level: 9 }).length }),
+        () => null, // redirects and aborted requests have no body
+      ),
+    );
+  });
+  /** @returns {Promise<{files: {url: string, raw: number, gzip: number}[], raw: number, gzip: number}>} */
+  const transfer = async () => {
+    const files = (await Promise.all(bodies)).filter(Boolean);
+    return { files, raw: files.reduce((a, f) => a + f.raw, 0), gzip: files.reduce((a, f) => a + f.gzip, 0) };
+  };
+  return { context, transfer };
+}
