@@ -40,11 +40,7 @@ describe('§3.1/§3.2 dot-product section', { timeout: 180_000 }, () => {
   const editorValues = (cls) =>
     env.page.$$eval(`${ROOT} table.${cls} input`, (inputs) => inputs.map((i) => Number(/** @type {HTMLInputElement} */ (i).value)));
 
-  async function loadOk(hash) {
-    await env.load(hash, ROOT);
-    await env.waitComputed(ROOT);
-    assert.equal(await env.page.getAttribute(ROOT, 'data-state'), 'ok');
-  }
+  const loadOk = (hash) => env.loadOk(hash, ROOT);
 
   test("the note's shapes: weights, scores and output equal a plain-JS computation from the page's Q and K", async () => {
     await loadOk('#seed=1');

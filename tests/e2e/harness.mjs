@@ -134,8 +134,11 @@ export async function startSite({ viewport = { width: 1280, height: 900 }, dist 
      * until the shell marked itself ready. Returns the navigation response.
      */
     async load(hash = '', path = '/') {
+      // Requests the old page had in flight are aborted by leaving it: no fault. Its favicon request
+      // may even start while about:blank loads, so the epoch moves on both before and after.
       problems.nextPage();
       await page.goto('about:blank');
+      problems.nextPage();
       const res = await page.goto(new URL(`${path}${hash}`, server.url).href, { waitUntil: 'load' });
       if (path === '/' || path === '/index.html') {
         await page.waitForFunction(() => document.body.dataset.ready !== undefined);

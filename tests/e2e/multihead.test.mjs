@@ -14,11 +14,7 @@ describe('§3.6 multi-head section', { timeout: 180_000 }, () => {
   after(() => env.stop());
   afterEach(() => env.assertNoProblems());
 
-  async function loadOk(hash) {
-    await env.load(hash, ROOT);
-    await env.waitComputed(ROOT);
-    assert.equal(await env.page.getAttribute(ROOT, 'data-state'), 'ok');
-  }
+  const loadOk = (hash) => env.loadOk(hash, ROOT);
 
   /** Per-head weights are distributions and Concat(head₁ … head_h) equals the context heatmap. */
   async function checkHeads(n, d, heads) {

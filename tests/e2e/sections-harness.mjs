@@ -3,58 +3,42 @@
 // ProblemCollector (console errors, page errors, failed requests, HTTP errors, other hosts, dialogs)
 // that each test asserts empty; plus readers for the sections' numbers.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { chromium } from 'playwright-core';
-import { startPreview } from '../../scripts/serve.mjs';
-import { artifactsDir as artifacts, CHROMIUM, distDir as dist, LAUNCH_ARGS, ProblemCollector } from './harness.mjs';
+import { distDir as dist, startSite } from './harness.mjs';
 
 /** `view`: the section id; every load shows only that section (#view=<id>&…). */
 export function openSections(view) {
   const env = {
     /** @type {import('playwright-core').Page} */
     page: undefined,
-    problems: new ProblemCollector(),
-    baseUrl: '',
+    /** @type {import('./harness.mjs').ProblemCollector} */
+    problems: undefined,
   };
-  let server;
-  let browser;
-  let context;
+  /** @type {Awaited<ReturnType<typeof startSite>> | undefined} */
+  let site;
 
   env.start = async () => {
-    if (!existsSync(`${dist}/index.html`)) throw new Error(`${dist}/index.html is missing: build the site first`);
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install -y chromium`);
-    server = await startPreview({ port: 0, strictPort: true, logLevel: 'error', dist });
-    env.baseUrl = server.url.replace(/\/$/, '');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, timeout: 30_000 });
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    env.problems.attach(page, new URL(env.baseUrl).origin);
-    env.page = page;
+    site = await startSite({ dist });
+    env.page = site.page;
+    env.problems = site.problems;
   };
 
-  env.stop = async () => {
-    try {
-      await context?.close();
-      await browser?.close();
-    } finally {
-      await server?.close();
-    }
-  };
+  env.stop = async () => site?.close();
 
   /** Asserts (and clears) that nothing went wrong since the last check. */
   env.assertNoProblems = () => env.problems.assertNone();
 
   /** A fresh load of the sections page at `hash`; waits for `rootSelector` to report a computation. */
   env.load = async (hash, rootSelector) => {
-    // Requests the old page had in flight are aborted by leaving it: no fault. Its favicon request
-    // may even start while about:blank loads, so the epoch moves on both before and after.
-    env.problems.nextPage();
-    await env.page.goto('about:blank');
-    env.problems.nextPage();
     const rest = hash.replace(/^#/, '');
-    await env.page.goto(`${env.baseUrl}/#view=${view}${rest ? `&${rest}` : ''}`, { waitUntil: 'load' });
+    await site.load(`#view=${view}${rest ? `&${rest}` : ''}`);
     if (rootSelector) await env.page.waitForSelector(`${rootSelector}[data-state]`, { state: 'attached' });
+  };
+
+  /** A fresh load at `hash` whose computation finished without an error. */
+  env.loadOk = async (hash, rootSelector) => {
+    await env.load(hash, rootSelector);
+    await env.waitComputed(rootSelector);
+    assert.equal(await env.page.getAttribute(rootSelector, 'data-state'), 'ok');
   };
 
   /** Waits until the section at `rootSelector` finished more computations than `after`. */
@@ -99,11 +83,8 @@ export function openSections(view) {
     }
   };
 
-  env.screenshot = async (name, selector) => {
-    mkdirSync(artifacts, { recursive: true });
-    const target = selector ? env.page.locator(selector).first() : env.page;
-    await target.screenshot({ path: `${artifacts}${name}.png`, ...(selector ? {} : { fullPage: true }) });
-  };
+  env.screenshot = (name, selector) =>
+    site.screenshot(name, selector ? { target: env.page.locator(selector).first() } : {});
 
   return env;
 }

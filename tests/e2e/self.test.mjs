@@ -14,11 +14,7 @@ describe('§3.4/§3.5 self-attention section', { timeout: 180_000 }, () => {
   after(() => env.stop());
   afterEach(() => env.assertNoProblems());
 
-  async function loadOk(hash) {
-    await env.load(hash, ROOT);
-    await env.waitComputed(ROOT);
-    assert.equal(await env.page.getAttribute(ROOT, 'data-state'), 'ok');
-  }
+  const loadOk = (hash) => env.loadOk(hash, ROOT);
 
   const neuron = () =>
     env.page.locator(`${ROOT} .self-neuron-data`).evaluate((o) => JSON.parse(/** @type {HTMLOutputElement} */ (o).value));
