@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the wasm modules, loaded by wasm/js/attention-lab.mjs: build/wasm/attention_lab_core.{mjs,wasm}
-# (everything) and build/wasm/attention_lab_attention.{mjs,wasm} (attention only: no ops, no Seq2Seq, for
-# loadAttentionLab({ variant: 'attention' }): a fraction of the download).
+# (everything), build/wasm/attention_lab_attention.{mjs,wasm} (attention only: no ops, no Seq2Seq, for
+# loadAttentionLab({ variant: 'attention' }): a fraction of the download) and
+# build/wasm/attention_lab_seq2seq.{mjs,wasm} (attention + Seq2Seq training and decoding, no model
+# files: variant 'seq2seq', for the training widgets).
 # The -D flags work around Debian's emcc 3.1.6 (see ../shared/TOOLCHAIN.md, gotchas 1–3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +14,7 @@ emcmake cmake -S . -B build/wasm-cmake -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CXX_LINKER_LAUNCHER=cmake;-E;env;NODE_PATH=/usr/share/nodejs" >/dev/null
 cmake --build build/wasm-cmake -j"$(nproc)"
 mkdir -p build/wasm
-for module in attention_lab_core attention_lab_attention; do
+for module in attention_lab_core attention_lab_attention attention_lab_seq2seq; do
   cp "build/wasm-cmake/$module.mjs" "build/wasm-cmake/$module.wasm" build/wasm/
   echo "wasm: build/wasm/$module.mjs ($(wc -c <"build/wasm/$module.wasm") bytes of wasm," \
     "$(gzip -9c "build/wasm/$module.wasm" | wc -c) gzipped)"

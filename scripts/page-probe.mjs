@@ -5,8 +5,8 @@ import { gzipSync } from 'node:zlib';
 /**
  * Runs in the page before its scripts (context.addInitScript(pageProbe, selector)), recording in
  * window.__probe: main-thread long tasks (> 50 ms, buffered), the time of the first animation frame
- * in which a canvas matching `heatmapSelector` has ink, canvas clears (Chart.js clears before every
- * draw: redraws) and wasm compilations on the main thread (must stay 0: the wasm runs in the worker).
+ * in which a canvas matching `heatmapSelector` has ink, canvas clears (every chart clears its
+ * canvas once before each draw: redraws) and wasm compilations on the main thread (must stay 0: the wasm runs in the worker).
  * @param {string} heatmapSelector
  */
 export function pageProbe(heatmapSelector) {

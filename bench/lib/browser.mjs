@@ -29,27 +29,14 @@ const TRAIN_HASH = {
 };
 const RECIPE_STEPS = { note: 400, dates: 300 };
 
-// One-widget pages (web/examples/test-one-*.html). seq2seq-demo has none: the benchmark serves one
-// of its own at this path (same origin, the CSP header of a real page), never written to dist/.
+// One-widget pages (web/examples/test-one-*.html, also checked against the budget by
+// tests/e2e/widgets.test.mjs).
 const WIDGET_PAGES = [
   { name: 'heatmap with data', path: '/examples/test-one-heatmap.html', element: 'attention-heatmap' },
   { name: 'live heatmap', path: '/examples/test-one-live-heatmap.html', element: 'attention-heatmap' },
   { name: 'playground', path: '/examples/test-one-playground.html', element: 'attention-playground' },
-  { name: 'seq2seq-demo', path: '/examples/bench-one-seq2seq.html', element: 'seq2seq-demo', synthetic: true },
+  { name: 'seq2seq-demo', path: '/examples/test-one-seq2seq.html', element: 'seq2seq-demo' },
 ];
-const SEQ2SEQ_PAGE = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <title>AttentionLab benchmark page: one seq2seq-demo</title>
-    <link rel="icon" href="data:," />
-    <script type="module" src="/widgets/attention-lab-widgets.js"></script>
-  </head>
-  <body>
-    <seq2seq-demo task="note"></seq2seq-demo>
-  </body>
-</html>
-`;
 
 /** A fresh probed context (scripts/page-probe.mjs): the dot section's heatmap is the one timed. */
 async function openContext(browser) {
@@ -80,16 +67,9 @@ async function loadApp(browser, origin) {
   }
 }
 
-async function loadWidgetPage(browser, origin, { path, element, synthetic }) {
+async function loadWidgetPage(browser, origin, { path, element }) {
   const { context, page, problems, transfer } = await openContext(browser);
   try {
-    if (synthetic) {
-      // the headers of a real example page (CSP included), our body
-      await page.route(`${origin}${path}`, async (route) => {
-        const real = await route.fetch({ url: `${origin}/examples/test-one-playground.html` });
-        await route.fulfill({ response: real, body: SEQ2SEQ_PAGE });
-      });
-    }
     await page.goto(`${origin}${path}`, { waitUntil: 'load' });
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.ready !== undefined, element);
     const ready = await page.evaluate((s) => document.querySelector(s).dataset.ready, element);

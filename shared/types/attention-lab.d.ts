@@ -187,6 +187,17 @@ export interface AttentionLab extends AttentionOnlyLab {
   createSeq2SeqModel(config: Seq2SeqModelConfig): Seq2SeqModel;
 }
 
+/**
+ * The Seq2Seq build (loadAttentionLab({ variant: 'seq2seq' })): train, evaluate and translate, for
+ * embedded widgets. No attention API, no ops, no model files: its models' save() throws.
+ */
+export interface Seq2SeqOnlyLab {
+  /** §3.3: a new Seq2Seq model; the caller owns it and must call .delete(). */
+  createSeq2Seq(config: Seq2SeqConfig): Seq2Seq;
+  /** Leak diagnostics: malloc bytes in use, wasm memory size (only grows), live embind handles. */
+  memoryStats(): { heapUsed: number; memorySize: number; handles: number };
+}
+
 /** Loads the wasm module once (per JS realm) and resolves to the API. Throws JS Errors on bad input. */
 export function loadAttentionLab(options?: { variant?: 'full' }): Promise<AttentionLab>;
 /**
@@ -194,6 +205,8 @@ export function loadAttentionLab(options?: { variant?: 'full' }): Promise<Attent
  * Loaded once per realm, separately from the full module.
  */
 export function loadAttentionLab(options: { variant: 'attention' }): Promise<AttentionOnlyLab>;
+/** The Seq2Seq-only build (see Seq2SeqOnlyLab), loaded once per realm like the others. */
+export function loadAttentionLab(options: { variant: 'seq2seq' }): Promise<Seq2SeqOnlyLab>;
 
 /** A tensor from a shape and values. */
 export function tensor(shape: readonly number[], values: ArrayLike<number>): Tensor;

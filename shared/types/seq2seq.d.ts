@@ -206,7 +206,10 @@ export interface Seq2Seq {
   train(steps: number): TrainResult;
   evaluate(options?: EvaluateOptions): EvaluateResult;
   translate(text: string, options?: TranslateOptions): TranslateResult;
-  /** the session as .atlb bytes (docs/model-format.md), a copy: loading them resumes training bit for bit */
+  /**
+   * The session as .atlb bytes (docs/model-format.md), a copy: loading them resumes training bit
+   * for bit. Throws in the 'seq2seq' build, which has no model files.
+   */
   save(): Uint8Array;
   info(): Seq2SeqInfo;
   /**

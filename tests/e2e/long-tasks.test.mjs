@@ -18,7 +18,7 @@ function instrument() {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) probe.longTasks.push({ start: e.startTime, duration: e.duration });
   }).observe({ type: 'longtask', buffered: true });
-  // Chart.js clears its canvas before every draw: one clearRect per redraw
+  // every chart clears its canvas once before each draw (deferred-draw.ts): one clearRect per redraw
   const clearRect = CanvasRenderingContext2D.prototype.clearRect;
   CanvasRenderingContext2D.prototype.clearRect = function (...args) {
     const canvas = this.canvas;
@@ -87,8 +87,11 @@ describe('main thread while training', { timeout: 240_000 }, () => {
     await page.waitForTimeout(seconds * 1000);
     const b = await snapshot();
     const step1 = await progress();
-    // pause (the button is disabled once a short run has finished)
-    if (await page.locator(stop).isEnabled()) await page.locator(stop).click();
+    // pause, checked and clicked in one page task: the button is disabled once a short run has
+    // finished, which may happen between a separate check and click
+    await page.locator(stop).evaluate((b) => {
+      if (!b.disabled) b.click();
+    });
     const tasks = (await page.evaluate(() => window.__probe.longTasks)).filter((t) => t.start >= a.now && t.start <= b.now);
     const redraws = Object.entries(b.redraws).map(([id, n]) => [id, n - (a.redraws[id] ?? 0)]);
     return { step0, step1, frames: b.frames - a.frames, redraws, tasks, wasmCalls: b.wasmCalls, seconds: (b.now - a.now) / 1000 };

@@ -269,7 +269,7 @@ describe('article shell', { timeout: 180_000 }, () => {
     try {
       await site.load();
       await firstHeatmapDrawn();
-      await page.waitForTimeout(300); // let Chart.js finish its resize pass
+      await page.waitForTimeout(300); // let the charts finish their resize pass
       assert.equal(await horizontalOverflow(page), 0);
       // wide content scrolls inside its own box: every section fits the viewport
       const widest = await page.$$eval('main section.article-section', (els) => Math.max(...els.map((e) => e.getBoundingClientRect().right)));

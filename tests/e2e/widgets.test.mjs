@@ -12,8 +12,6 @@ import { artifactsDir as artifacts, CHROMIUM, distDir as dist, LAUNCH_ARGS, Prob
 
 /** the issue's budget for a page with one widget, everything it downloads, gzipped */
 const BUDGET_GZIP_BYTES = 150 * 1024;
-/** pages with one computing widget measured 134-144 KB (attention-only wasm 55 KB gzip): the budget holds */
-const COMPUTING_CEILING_GZIP_BYTES = BUDGET_GZIP_BYTES;
 
 describe('embeddable widgets', { timeout: 180_000 }, () => {
   let server;
@@ -147,10 +145,12 @@ describe('embeddable widgets', { timeout: 180_000 }, () => {
       assert.deepEqual([...new Set(langs)], [lang]);
       await eventually(() => workers.length >= 1 && wasmFetches() >= 1, 'the widgets started a worker');
       assert.equal(workers.length, 1, 'every widget on the page uses one worker');
-      // one module per variant at most: the attention-only one, and the full one for the trainers
+      // one module per variant at most: the attention-only one, and the Seq2Seq one for the trainers
       const wasm = urls().filter((u) => u.endsWith('.wasm'));
       assert.equal(new Set(wasm).size, wasm.length, `a wasm module fetched twice: ${wasm.join(' ')}`);
-      assert.ok(wasm.length <= 2, wasm.join(' '));
+      assert.equal(wasm.length, 2, wasm.join(' '));
+      assert.ok(wasm.some((u) => /\/attention_lab_attention-[\w-]+\.wasm$/.test(u)), wasm.join(' '));
+      assert.ok(wasm.some((u) => /\/attention_lab_seq2seq-[\w-]+\.wasm$/.test(u)), wasm.join(' '));
       assert.ok(urls().every((u) => u.startsWith(baseUrl)), 'no request to another host');
       mkdirSync(artifacts, { recursive: true });
       await page.screenshot({ path: `${artifacts}widgets-post-${lang}.png`, fullPage: true });
@@ -311,8 +311,7 @@ describe('embeddable widgets', { timeout: 180_000 }, () => {
     t.diagnostic(`one <attention-heatmap mechanism=self>: ${(livePage.total / 1024).toFixed(1)} KB gzip`);
     for (const f of livePage.files) t.diagnostic(`  ${f.url}: ${f.raw} B, ${f.gzip} B gzip`);
     assert.ok(livePage.files.some((f) => /attention_lab_attention-[\w-]+\.wasm$/.test(f.url)), 'a widget that never trains loads the attention-only build');
-    // Computing widgets: Chart.js 55 KB + attention-only wasm 55 KB + glue 7 KB + the rest.
-    assert.ok(livePage.total <= COMPUTING_CEILING_GZIP_BYTES, `${livePage.total} B gzip`);
+    assert.ok(livePage.total <= BUDGET_GZIP_BYTES, `${livePage.total} B gzip`);
 
     await open('/examples/test-one-playground.html');
     assert.equal(await ready('attention-playground'), 'true');
@@ -320,6 +319,18 @@ describe('embeddable widgets', { timeout: 180_000 }, () => {
     const playgroundPage = await download();
     t.diagnostic(`one <attention-playground mechanism=scaled-dot>: ${(playgroundPage.total / 1024).toFixed(1)} KB gzip`);
     for (const f of playgroundPage.files) t.diagnostic(`  ${f.url}: ${f.raw} B, ${f.gzip} B gzip`);
-    assert.ok(playgroundPage.total <= COMPUTING_CEILING_GZIP_BYTES, `${playgroundPage.total} B gzip`);
+    assert.ok(playgroundPage.total <= BUDGET_GZIP_BYTES, `${playgroundPage.total} B gzip`);
+
+    await open('/examples/test-one-seq2seq.html');
+    assert.equal(await ready('seq2seq-demo'), 'true');
+    // the model exists and the page has drawn its charts: everything the widget needs has loaded
+    await page.waitForFunction(() => document.querySelector('seq2seq-demo').shadowRoot.querySelector('canvas'));
+    await page.waitForLoadState('networkidle');
+    const trainerPage = await download();
+    t.diagnostic(`one <seq2seq-demo task=note>: ${(trainerPage.total / 1024).toFixed(1)} KB gzip`);
+    for (const f of trainerPage.files) t.diagnostic(`  ${f.url}: ${f.raw} B, ${f.gzip} B gzip`);
+    assert.ok(trainerPage.files.some((f) => /attention_lab_seq2seq-[\w-]+\.wasm$/.test(f.url)), 'the training widget loads the Seq2Seq build');
+    assert.ok(!trainerPage.files.some((f) => /attention_lab_(core|attention)-[\w-]+\.wasm$/.test(f.url)), 'and no other');
+    assert.ok(trainerPage.total <= BUDGET_GZIP_BYTES, `${trainerPage.total} B gzip > budget`);
   });
 });

@@ -55,3 +55,19 @@ export async function attentionVariantExample(): Promise<number> {
   small.createSeq2Seq({ task: 'note' });
   return small.attention({ query: x, key: x, value: x }).output.data[0];
 }
+
+// The Seq2Seq-only variant: createSeq2Seq, and neither the attention API nor model files.
+export async function seq2seqVariantExample(): Promise<number> {
+  const trainer = await loadAttentionLab({ variant: 'seq2seq' });
+  const x = tensor([1, 2, 4], [1, 0, 0, 0, 0, 1, 0, 0]);
+  // @ts-expect-error: attention is only in the full and attention modules
+  trainer.attention({ query: x, key: x, value: x });
+  // @ts-expect-error: model files are only in the full module
+  trainer.loadSeq2Seq(new Uint8Array(0));
+  const model = trainer.createSeq2Seq({ task: 'note' });
+  try {
+    return model.train(1).losses[0];
+  } finally {
+    model.delete();
+  }
+}

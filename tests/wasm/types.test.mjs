@@ -71,6 +71,11 @@ test("AttentionOnlyLab lists exactly the functions of the 'attention' variant", 
   assert.deepEqual(membersOf(small), fieldsOf('AttentionOnlyLab'));
 });
 
+test("Seq2SeqOnlyLab lists exactly the functions of the 'seq2seq' variant", async () => {
+  const trainer = await loadAttentionLab({ variant: 'seq2seq' });
+  assert.deepEqual(membersOf(trainer), fieldsOf('Seq2SeqOnlyLab'));
+});
+
 test('the declarations and an example program type-check', () => {
   const tsc = new URL('../../node_modules/.bin/tsc', import.meta.url).pathname;
   const project = new URL('../types/tsconfig.json', import.meta.url).pathname;

@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import { loadWeb } from './setup.mjs';
 
 const { tokenize, tokenLabels, embed, linearParams, projectionParams, SentenceError, MAX_TOKENS } = await loadWeb('sections/self-tokens');
-const { SELF_STRINGS, fill, sentenceErrorText } = await loadWeb('sections/self-strings');
+const { SELF_STRINGS, sentenceErrorText } = await loadWeb('sections/self-strings');
+const { fill } = await loadWeb('i18n');
 const { MULTIHEAD_STRINGS } = await loadWeb('sections/multihead-strings');
 const { DOT_STRINGS } = await loadWeb('sections/dot-strings');
 

@@ -263,6 +263,28 @@ describe('handlers over the real wasm module, through the client', () => {
     assert.equal(crashed, 1);
   });
 
+  test("the widgets' lighter builds answer what they have and name what they lack", { timeout: 60_000 }, async () => {
+    const [small, trainer] = await Promise.all([loadAttentionLab({ variant: 'attention' }), loadAttentionLab({ variant: 'seq2seq' })]);
+    const attentionOnly = new WorkerLabClient(() => new InProcessWorker(new LabHandlers(small, () => {})));
+    const seq2seqOnly = new WorkerLabClient(() => new InProcessWorker(new LabHandlers(trainer, () => {})));
+
+    const r = await attentionOnly.attention({ query: Q, key: K, value: K, score: 'scaled' });
+    assert.deepEqual(r.weights.shape, [1, 2, 3]);
+    await assert.rejects(attentionOnly.createSeq2Seq({ task: 'note' }), /createSeq2Seq: not in this worker's wasm build/);
+
+    const model = await seq2seqOnly.createSeq2Seq({ task: 'note', cell: 'rnn', hidden: 16, seed: 1 });
+    assert.equal((await model.train(3)).step, 3);
+    assert.equal(typeof (await model.translate('咖哥 喜欢 小冰')).text, 'string');
+    await assert.rejects(seq2seqOnly.attention({ query: Q, key: K, value: K }), /attention: not in this worker's wasm build/);
+    await assert.rejects(model.save(), /save\(\): this build has no model files/);
+    await assert.rejects(seq2seqOnly.loadSeq2Seq(new Uint8Array(8)), /loadSeq2Seq: not in this worker's wasm build/);
+    // still training after the refusals
+    assert.equal((await model.train(2)).step, 5);
+    assert.equal((await seq2seqOnly.memory()).models, 1);
+    await model.delete();
+    assert.equal((await seq2seqOnly.memory()).models, 0);
+  });
+
   test('results move their buffers (each once) instead of copying them', () => {
     const buf = new Float32Array(4);
     const found = collectBuffers({ a: { data: buf }, b: [{ data: buf.subarray(1) }, new Uint8Array(2)], n: 1, s: 'x' });

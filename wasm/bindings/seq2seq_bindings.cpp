@@ -3,6 +3,9 @@
 // check of a value's range and every decision is the core's; the messages are the core's too.
 // Errors come back as {error} (guarded), which wasm/js/seq2seq.mjs rethrows as a JS Error.
 //
+// Model files (save, loadSeq2Seq) are bound in seq2seq_file_bindings.cpp, which the lighter
+// seq2seq module leaves out with the JSON and file code behind them.
+//
 // Ownership: createSeq2Seq / loadSeq2Seq hand JS a new C++ object. The JS wrapper (class Seq2Seq
 // in wasm/js/seq2seq.mjs) owns it and must call .delete() exactly once; nothing else frees it.
 // Field names match shared/types/seq2seq.d.ts exactly.
@@ -14,9 +17,11 @@
 #include "convert.h"
 #include "seq2seq/session.h"
 #include "seq2seq/vocab.h"
+#include "seq2seq_handle.h"
 
 using emscripten::val;
 using labjs::guarded;
+using labjs::Seq2SeqHandle;
 
 namespace {
 
@@ -157,134 +162,122 @@ val beam_trace_to_js(const lab::Vocab& vocab, const lab::TranslateResult& r) {
   return beams;
 }
 
-// The JS handle: a lab::Seq2SeqSession and nothing else.
-class Seq2SeqHandle {
- public:
-  explicit Seq2SeqHandle(lab::Seq2SeqSession session) : session_(std::move(session)) {}
+}  // namespace
 
-  val train(val steps) {
-    return guarded([&] {
-      const long n = labjs::js_whole(steps, "train(steps): steps");
-      try {
-        return train_result_to_js(session_.train(n));
-      } catch (const lab::TrainingDiverged& e) {
-        val out = val::object();
-        out.set("error", val(std::string(e.what())));
-        out.set("completed", train_result_to_js(e.completed));
-        return out;
-      }
-    });
-  }
+namespace labjs {
 
-  val evaluate(val options) {
-    return guarded([&] {
-      labjs::check_keys(options, {"maxExamples", "length", "count", "seed"}, "evaluate options");
-      lab::EvalOptions o;
-      o.max_examples = labjs::js_whole(options, "maxExamples", "evaluate: maxExamples");
-      o.length = labjs::js_whole(options, "length", "evaluate: length");
-      o.count = labjs::js_whole(options, "count", "evaluate: count");
-      o.seed = labjs::js_seed(options, "seed", "evaluate: seed");
-      const lab::EvalResult r = session_.evaluate(o);
+val Seq2SeqHandle::train(val steps) {
+  return guarded([&] {
+    const long n = labjs::js_whole(steps, "train(steps): steps");
+    try {
+      return train_result_to_js(session_.train(n));
+    } catch (const lab::TrainingDiverged& e) {
       val out = val::object();
-      out.set("loss", val(r.loss));
-      out.set("tokenAccuracy", val(r.token_accuracy));
-      out.set("exactMatch", val(r.exact_match));
-      out.set("examples", number(r.examples));
-      out.set("heldOutIsTrainingData", val(r.held_out_is_training_data));
+      out.set("error", val(std::string(e.what())));
+      out.set("completed", train_result_to_js(e.completed));
       return out;
-    });
-  }
+    }
+  });
+}
 
-  val translate(val text_js, val options) {
-    return guarded([&] {
-      const std::string text = labjs::js_text(text_js, "text");
-      labjs::check_keys(options, {"beam", "maxLength", "topK"}, "translate options");
-      lab::TranslateOptions o;
-      o.beam = labjs::js_whole(options, "beam", "beam");
-      o.max_length = labjs::js_whole(options, "maxLength", "maxLength");
-      o.top_k = labjs::js_whole(options, "topK", "topK");
-      const lab::TranslateResult r = session_.translate(text, o);
-      const lab::Vocab& vocab = session_.task().target_vocab();
-      val source = val::array();
-      for (const lab::SourceToken& t : r.source) {
-        val s = val::object();
-        s.set("token", val(t.token));
-        s.set("text", val(t.text));
-        s.set("id", val(t.id));
-        s.set("unknown", val(t.unknown));
-        source.call<void>("push", s);
-      }
-      val out = val::object();
-      out.set("source", source);
-      out.set("output", tokens_to_js(vocab, r.output));
-      out.set("text", val(r.text));
-      out.set("finished", val(r.finished));
-      if (r.beam_width == 0) {
-        out.set("steps", greedy_steps_to_js(vocab, r.greedy));
-      } else {
-        out.set("beams", beam_trace_to_js(vocab, r));
-      }
-      return out;
-    });
-  }
+val Seq2SeqHandle::evaluate(val options) {
+  return guarded([&] {
+    labjs::check_keys(options, {"maxExamples", "length", "count", "seed"}, "evaluate options");
+    lab::EvalOptions o;
+    o.max_examples = labjs::js_whole(options, "maxExamples", "evaluate: maxExamples");
+    o.length = labjs::js_whole(options, "length", "evaluate: length");
+    o.count = labjs::js_whole(options, "count", "evaluate: count");
+    o.seed = labjs::js_seed(options, "seed", "evaluate: seed");
+    const lab::EvalResult r = session_.evaluate(o);
+    val out = val::object();
+    out.set("loss", val(r.loss));
+    out.set("tokenAccuracy", val(r.token_accuracy));
+    out.set("exactMatch", val(r.exact_match));
+    out.set("examples", number(r.examples));
+    out.set("heldOutIsTrainingData", val(r.held_out_is_training_data));
+    return out;
+  });
+}
 
-  val save() {
-    return guarded([&] { return labjs::bytes_to_js(session_.save()); });
-  }
+val Seq2SeqHandle::translate(val text_js, val options) {
+  return guarded([&] {
+    const std::string text = labjs::js_text(text_js, "text");
+    labjs::check_keys(options, {"beam", "maxLength", "topK"}, "translate options");
+    lab::TranslateOptions o;
+    o.beam = labjs::js_whole(options, "beam", "beam");
+    o.max_length = labjs::js_whole(options, "maxLength", "maxLength");
+    o.top_k = labjs::js_whole(options, "topK", "topK");
+    const lab::TranslateResult r = session_.translate(text, o);
+    const lab::Vocab& vocab = session_.task().target_vocab();
+    val source = val::array();
+    for (const lab::SourceToken& t : r.source) {
+      val s = val::object();
+      s.set("token", val(t.token));
+      s.set("text", val(t.text));
+      s.set("id", val(t.id));
+      s.set("unknown", val(t.unknown));
+      source.call<void>("push", s);
+    }
+    val out = val::object();
+    out.set("source", source);
+    out.set("output", tokens_to_js(vocab, r.output));
+    out.set("text", val(r.text));
+    out.set("finished", val(r.finished));
+    if (r.beam_width == 0) {
+      out.set("steps", greedy_steps_to_js(vocab, r.greedy));
+    } else {
+      out.set("beams", beam_trace_to_js(vocab, r));
+    }
+    return out;
+  });
+}
 
-  val info() {
-    return guarded([&] {
-      const lab::SessionConfig& c = session_.config();
-      const lab::Task& task = session_.task();
-      val out = val::object();
-      out.set("task", val(c.task));
-      out.set("taskOptions", task_options_to_js(c.task_options));
-      out.set("cell", val(std::string(lab::cell_name(c.cell))));
-      out.set("hidden", number(c.hidden));
-      out.set("embedding", number(session_.embedding_size()));
-      out.set("attention", val(c.attention));
-      out.set("score", val(std::string(lab::score_name(c.score))));
-      out.set("attentionalTanh", val(c.attentional_tanh));
-      out.set("seed", number(static_cast<double>(c.seed)));
-      out.set("batchSize", number(c.batch_size));
-      out.set("learningRate", val(c.learning_rate));
-      out.set("clipNorm", val(c.clip_norm));
-      out.set("sourceVocabSize", number(task.source_vocab().size()));
-      out.set("targetVocabSize", number(task.target_vocab().size()));
-      out.set("sourceTokenizer",
-              val(std::string(lab::tokenizer_name(task.source_vocab().tokenizer()))));
-      out.set("targetTokenizer",
-              val(std::string(lab::tokenizer_name(task.target_vocab().tokenizer()))));
-      out.set("parameterCount", number(session_.model().num_params()));
-      out.set("step", number(session_.step()));
-      return out;
-    });
-  }
+val Seq2SeqHandle::info() {
+  return guarded([&] {
+    const lab::SessionConfig& c = session_.config();
+    const lab::Task& task = session_.task();
+    val out = val::object();
+    out.set("task", val(c.task));
+    out.set("taskOptions", task_options_to_js(c.task_options));
+    out.set("cell", val(std::string(lab::cell_name(c.cell))));
+    out.set("hidden", number(c.hidden));
+    out.set("embedding", number(session_.embedding_size()));
+    out.set("attention", val(c.attention));
+    out.set("score", val(std::string(lab::score_name(c.score))));
+    out.set("attentionalTanh", val(c.attentional_tanh));
+    out.set("seed", number(static_cast<double>(c.seed)));
+    out.set("batchSize", number(c.batch_size));
+    out.set("learningRate", val(c.learning_rate));
+    out.set("clipNorm", val(c.clip_norm));
+    out.set("sourceVocabSize", number(task.source_vocab().size()));
+    out.set("targetVocabSize", number(task.target_vocab().size()));
+    out.set("sourceTokenizer",
+            val(std::string(lab::tokenizer_name(task.source_vocab().tokenizer()))));
+    out.set("targetTokenizer",
+            val(std::string(lab::tokenizer_name(task.target_vocab().tokenizer()))));
+    out.set("parameterCount", number(session_.model().num_params()));
+    out.set("step", number(session_.step()));
+    return out;
+  });
+}
 
-  val sourceVocabulary() {
-    return guarded([&] { return strings_to_js(session_.source_vocabulary()); });
-  }
+val Seq2SeqHandle::sourceVocabulary() {
+  return guarded([&] { return strings_to_js(session_.source_vocabulary()); });
+}
 
-  val targetVocabulary() {
-    return guarded([&] { return strings_to_js(session_.target_vocabulary()); });
-  }
+val Seq2SeqHandle::targetVocabulary() {
+  return guarded([&] { return strings_to_js(session_.target_vocabulary()); });
+}
 
- private:
-  lab::Seq2SeqSession session_;
-};
+}  // namespace labjs
 
-// Factories: the new handle or {error}. val(T&&) moves the handle into a heap object whose JS
+namespace {
+
+// The factory: the new handle or {error}. val(T&&) moves the handle into a heap object whose JS
 // handle owns it: handle.delete() runs ~Seq2SeqHandle and frees it.
 val create_seq2seq_js(val config) {
   return guarded(
       [&] { return val(Seq2SeqHandle(lab::Seq2SeqSession(session_config_from_js(config)))); });
-}
-
-val load_seq2seq_js(val bytes) {
-  return guarded([&] {
-    return val(
-        Seq2SeqHandle(lab::Seq2SeqSession::load(labjs::bytes_from_js(bytes, "loadSeq2Seq()"))));
-  });
 }
 
 }  // namespace
@@ -294,10 +287,8 @@ EMSCRIPTEN_BINDINGS(attention_lab_seq2seq) {
       .function("train", &Seq2SeqHandle::train)
       .function("evaluate", &Seq2SeqHandle::evaluate)
       .function("translate", &Seq2SeqHandle::translate)
-      .function("save", &Seq2SeqHandle::save)
       .function("info", &Seq2SeqHandle::info)
       .function("sourceVocabulary", &Seq2SeqHandle::sourceVocabulary)
       .function("targetVocabulary", &Seq2SeqHandle::targetVocabulary);
   emscripten::function("createSeq2Seq", &create_seq2seq_js);
-  emscripten::function("loadSeq2Seq", &load_seq2seq_js);
 }

@@ -5,39 +5,53 @@ import { Seq2Seq } from './seq2seq.mjs';
 import { Seq2SeqModel } from './seq2seq-model.mjs';
 import { unwrap } from './unwrap.mjs';
 
-// Two builds of the same core (CMakeLists.txt): 'full' has everything; 'attention' (attention
-// only: no ops, no Seq2Seq) is a fraction of the download, for pages such as embedded widgets that
-// never train. Dynamic imports, so a bundler emits each as its own chunk and a page fetches only
-// the variant it loads.
+// Three builds of the same core (CMakeLists.txt): 'full' has everything; 'attention' (attention
+// only: no ops, no Seq2Seq) and 'seq2seq' (Seq2Seq training and decoding only: no attention
+// bindings, no ops, no model files) are fractions of the download, for pages such as embedded
+// widgets. Dynamic imports, so a bundler emits each as its own chunk and a page fetches only the
+// variants it loads.
 const VARIANTS = {
-  full: () => import('../../build/wasm/attention_lab_core.mjs'),
-  attention: () => import('../../build/wasm/attention_lab_attention.mjs'),
+  full: { load: () => import('../../build/wasm/attention_lab_core.mjs'), api: (core) => new AttentionLab(core) },
+  attention: {
+    load: () => import('../../build/wasm/attention_lab_attention.mjs'),
+    api: (core) => new AttentionOnlyLab(core),
+  },
+  seq2seq: { load: () => import('../../build/wasm/attention_lab_seq2seq.mjs'), api: (core) => new Seq2SeqOnlyLab(core) },
 };
 
 const loading = new Map();
 
 /**
  * Loads the module (once per JS realm and variant) and resolves to the API object.
- * options.variant: 'full' (default) or 'attention' (no ops, no Seq2Seq methods).
+ * options.variant: 'full' (default), 'attention' (no ops, no Seq2Seq methods) or 'seq2seq'
+ * (createSeq2Seq only; its models cannot be saved).
  */
 export function loadAttentionLab(options) {
   const variant = options?.variant ?? 'full';
   if (!Object.hasOwn(VARIANTS, variant)) {
     return Promise.reject(
-      new Error(`unknown variant ${JSON.stringify(String(variant))}: use 'full' or 'attention'`),
+      new Error(`unknown variant ${JSON.stringify(String(variant))}: use 'full', 'attention' or 'seq2seq'`),
     );
   }
   if (!loading.has(variant)) {
-    const Api = variant === 'full' ? AttentionLab : AttentionOnlyLab;
-    const promise = VARIANTS[variant]()
+    const { load, api } = VARIANTS[variant];
+    const promise = load()
       .then(({ default: createCore }) => createCore())
-      .then((core) => Object.freeze(new Api(core)));
+      .then((core) => Object.freeze(api(core)));
     promise.catch(() => {
       loading.delete(variant); // a failed load (e.g. network) may be retried
     });
     loading.set(variant, promise);
   }
   return loading.get(variant);
+}
+
+/**
+ * Memory diagnostics (leak tests, long-running pages): malloc bytes in use, the size of wasm
+ * memory (it only grows), and embind's live handle count. Every variant has them.
+ */
+function memoryStats(core) {
+  return { heapUsed: core.heapUsedBytes(), memorySize: core.HEAP8.length, handles: core.count_emval_handles() };
 }
 
 class AttentionOnlyLab {
@@ -51,13 +65,8 @@ class AttentionOnlyLab {
     return unwrap(this.#core.attention(args ?? null));
   }
 
-  /**
-   * Memory diagnostics (leak tests, long-running pages): malloc bytes in use, the size of wasm
-   * memory (it only grows), and embind's live handle count.
-   */
   memoryStats() {
-    const core = this.#core;
-    return { heapUsed: core.heapUsedBytes(), memorySize: core.HEAP8.length, handles: core.count_emval_handles() };
+    return memoryStats(this.#core);
   }
 
   /** §3.5: scaled dot-product self-attention with learned Q, K, V projections. */
@@ -69,6 +78,23 @@ class AttentionOnlyLab {
   multiHeadAttention(x, params, numHeads, options) {
     if (typeof numHeads !== 'number') throw new Error('numHeads must be a number');
     return unwrap(this.#core.multiHeadAttention(x ?? null, params ?? null, numHeads, options ?? null));
+  }
+}
+
+/** The 'seq2seq' module's API: Seq2Seq models to train, evaluate and translate with (no files). */
+class Seq2SeqOnlyLab {
+  #core;
+  constructor(core) {
+    this.#core = core;
+  }
+
+  /** §3.3: a new Seq2Seq model on one task. The caller owns it: call .delete() when done. */
+  createSeq2Seq(config) {
+    return Seq2Seq.create(this.#core, config);
+  }
+
+  memoryStats() {
+    return memoryStats(this.#core);
   }
 }
 

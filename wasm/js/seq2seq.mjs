@@ -14,19 +14,21 @@ function asBytes(bytes) {
 }
 
 export class Seq2Seq {
+  #core;
   #handle;
 
   /** @internal Use AttentionLab.createSeq2Seq / loadSeq2Seq. Takes ownership of `handle`. */
-  constructor(handle) {
+  constructor(core, handle) {
+    this.#core = core;
     this.#handle = handle;
   }
 
   static create(core, config) {
-    return new Seq2Seq(unwrap(core.createSeq2Seq(config ?? null)));
+    return new Seq2Seq(core, unwrap(core.createSeq2Seq(config ?? null)));
   }
 
   static load(core, bytes) {
-    return new Seq2Seq(unwrap(core.loadSeq2Seq(asBytes(bytes))));
+    return new Seq2Seq(core, unwrap(core.loadSeq2Seq(asBytes(bytes))));
   }
 
   #live() {
@@ -60,7 +62,12 @@ export class Seq2Seq {
 
   /** The session as .atlb bytes (a copy): loading them resumes training bit for bit. */
   save() {
-    return unwrap(this.#live().save());
+    const handle = this.#live();
+    // The 'seq2seq' build (widgets) has no model files; its models cannot be saved.
+    if (typeof this.#core.saveSeq2Seq !== 'function') {
+      throw new Error("save(): this build has no model files; load the 'full' variant to save models");
+    }
+    return unwrap(this.#core.saveSeq2Seq(handle));
   }
 
   info() {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "format.h"
 #include "ops.h"
 #include "scores.h"
 
@@ -75,7 +76,7 @@ void validate_mask(const AttentionMask& mask, long B, long M) {
     const float x = mask.key_padding.data[i];
     if (x != 0.0f && x != 1.0f) {
       throw InputError("mask.keyPadding must hold only 0 (attend) and 1 (ignore), but has " +
-                       std::to_string(x) + " at flat index " + std::to_string(i));
+                       format_number(x) + " at flat index " + std::to_string(i));
     }
   }
 }
@@ -112,7 +113,7 @@ void validate_inputs(const AttentionInputs& in, const AttentionConfig& cfg) {
   }
   if (cfg.score == Score::kCosine && !(std::isfinite(cfg.temperature) && cfg.temperature > 0)) {
     throw InputError("temperature must be a positive finite number, got " +
-                     std::to_string(cfg.temperature));
+                     format_number(cfg.temperature));
   }
   const long N = in.query.dim(1);
   check_work_size({B, N, M}, "the attention matrix (B, N, M)");

@@ -1,81 +1,28 @@
-// One labelled heatmap (Chart.js + chartjs-chart-matrix) with a colour legend, value labels in the
-// cells, a tooltip on hover and on keyboard focus (arrow keys move between cells), token labels on
-// both axes (any script; repeated tokens stay separate cells), PNG/CSV/JSON export buttons, and a
-// hidden <output> holding the last values as JSON (for tests and for copying). Signed data can use
-// a diverging ramp centred on 0. Wide matrices scroll inside their box instead of the page.
-import {
-  CategoryScale,
-  Chart,
-  Tooltip,
-  type ChartConfiguration,
-  type Plugin,
-  type ScriptableContext,
-} from 'chart.js';
-import { MatrixController, MatrixElement } from 'chartjs-chart-matrix';
-import { DeferredChart } from './deferred-chart';
+// One labelled heatmap, drawn with the plain canvas 2D API (heatmap-paint.ts), with a colour legend,
+// value labels in the cells, a tooltip on hover and on keyboard focus (arrow keys move between
+// cells), token labels on both axes (any script; repeated tokens stay separate cells), PNG/CSV/JSON
+// export buttons, and a hidden <output> holding the last values as JSON (for tests and for
+// copying). Signed data can use a diverging ramp centred on 0. Wide matrices scroll inside their box
+// instead of the page. Drawing is scheduled by DeferredDraw: off the mount task, once per frame.
+import { DeferredDraw } from './deferred-draw';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons, type Translate } from './export';
+import { ColorScale, legendGradient } from './heatmap-color';
+import { cellAt, cellRect, formatValue, paintHeatmap, tickLabel, type HeatmapLayout } from './heatmap-paint';
+import { HeatmapTooltip } from './heatmap-tooltip';
 import { SHELL_STRINGS, translator } from './i18n';
 import heatmapCss from './heatmap.css?inline';
 
-Chart.register(MatrixController, MatrixElement, CategoryScale, Tooltip);
+export { divergingColor, rampColor } from './heatmap-color';
+export { formatValue, tickLabel } from './heatmap-paint';
 
-/** ColorBrewer "Blues": one hue, light → dark, luminance strictly decreasing (reads in greyscale). */
-const RAMP: readonly [number, number, number][] = [
-  [247, 251, 255],
-  [222, 235, 247],
-  [198, 219, 239],
-  [158, 202, 225],
-  [107, 174, 214],
-  [66, 146, 198],
-  [33, 113, 181],
-  [8, 81, 156],
-  [8, 48, 107],
-];
+/** East Asian wide characters (Han, kana, Hangul, fullwidth forms): about twice a Latin letter. */
+const WIDE_CHAR = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
 
-/**
- * ColorBrewer "PuOr" (diverging, colour-blind safe): orange for negative, purple for positive, near
- * white at 0; lightness falls with |value| on both sides, so magnitude still reads in greyscale.
- */
-const DIVERGING_RAMP: readonly [number, number, number][] = [
-  [179, 88, 6],
-  [224, 130, 20],
-  [253, 184, 99],
-  [254, 224, 182],
-  [247, 247, 247],
-  [216, 218, 235],
-  [178, 171, 210],
-  [128, 115, 172],
-  [84, 39, 136],
-];
-
-function interpolate(ramp: readonly (readonly [number, number, number])[], t: number): string {
-  const x = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (ramp.length - 1);
-  const i = Math.min(ramp.length - 2, Math.floor(x));
-  const f = x - i;
-  const [a, b] = [ramp[i], ramp[i + 1]];
-  const c = a.map((v, k) => Math.round(v + (b[k] - v) * f));
-  return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
-}
-
-/** Colour of t in [0, 1] on the sequential ramp (light → dark). */
-export function rampColor(t: number): string {
-  return interpolate(RAMP, t);
-}
-
-/** Colour of t in [0, 1] on the diverging ramp (0.5 is the centre, value 0). */
-export function divergingColor(t: number): string {
-  return interpolate(DIVERGING_RAMP, t);
-}
-
-const gradientCss = (color: (t: number) => string, n: number) =>
-  `linear-gradient(to right, ${Array.from({ length: n }, (_, i) => color(i / (n - 1))).join(', ')})`;
-const RAMP_CSS = gradientCss(rampColor, RAMP.length);
-const DIVERGING_CSS = gradientCss(divergingColor, DIVERGING_RAMP.length);
-
-/** Axis tick text: long tokens are shortened (the tooltip and focus text show them whole). */
-export function tickLabel(label: string, max = 10): string {
-  const chars = [...label];
-  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : label;
+/** Width of a 12 px label in CSS pixels, estimated without measuring (no canvas needed yet). */
+function labelWidthEstimate(label: string): number {
+  let width = 0;
+  for (const ch of label) width += WIDE_CHAR.test(ch) ? 12.5 : 9;
+  return width;
 }
 
 const DEFAULT_T: Translate = translator('en', SHELL_STRINGS);
@@ -94,13 +41,6 @@ function ensureStyles(element: Element): void {
   else if (root instanceof Document) root.head.append(style);
   else return; // not attached yet: update() tries again
   styledRoots.add(root);
-}
-
-export function formatValue(v: number, digits = 2): string {
-  if (!Number.isFinite(v)) return String(v);
-  if (Math.abs(v) >= 1000) return v.toExponential(1);
-  const s = v.toFixed(digits);
-  return s === `-${(0).toFixed(digits)}` ? (0).toFixed(digits) : s; // no "-0.00"
 }
 
 export interface HeatmapData {
@@ -136,16 +76,14 @@ export interface HeatmapOptions {
   digits?: number;
 }
 
-/** x and y are column / row indices as strings, so repeated tokens stay separate categories. */
-interface Cell {
-  x: string;
-  y: string;
-  v: number;
+/** The numbers of the last update, copied (the caller may reuse its arrays). */
+interface HeatmapValues {
+  rows: number;
+  cols: number;
+  values: number[];
+  rowLabels: string[];
+  colLabels: string[];
 }
-
-const indexLabels = (n: number) => Array.from({ length: n }, (_, i) => String(i));
-
-type MatrixCtx = ScriptableContext<'matrix'>;
 
 export class Heatmap {
   readonly element: HTMLElement;
@@ -158,15 +96,21 @@ export class Heatmap {
   readonly #legendMax: HTMLElement;
   readonly #focusText: HTMLElement;
   readonly #output: HTMLOutputElement;
-  /** built on the first update, drawn off the mount task (deferred-chart.ts) */
-  #chart: DeferredChart<'matrix', Cell[], string> | null = null;
-  #data: HeatmapData | null = null;
-  #min = 0;
-  #max = 1;
+  readonly #tooltip = new HeatmapTooltip();
+  /** made on the first update; draws off the mount task, at most once per frame */
+  #drawer: DeferredDraw | null = null;
+  #data: HeatmapValues | null = null;
+  #scale: ColorScale;
+  /** where the last draw put the cells (null before it, or when there are none) */
+  #layout: HeatmapLayout | null = null;
   #focusIndex = 0;
+  /** the focused cell is highlighted (keyboard focus, until blur or Escape) */
+  #focusShown = false;
+  #hoverIndex: number | null = null;
 
   constructor(host: HTMLElement, options: HeatmapOptions) {
     this.#options = options;
+    this.#scale = new ColorScale(0, 1, options.diverging === true);
     const fig = document.createElement('figure');
     fig.className = 'heatmap';
     fig.id = options.id;
@@ -182,7 +126,7 @@ export class Heatmap {
           t,
           {
             png: () => {
-              this.#chart?.ensure(); // drawn now if it was still waiting to be built
+              this.#drawer?.ensure(); // drawn now if it was still waiting
               downloadCanvasPng(this.#fileName(), this.#canvas);
             },
             csv: () => this.#data && downloadCsv(this.#fileName(), this.#data.rowLabels, this.#data.colLabels, this.#data.values),
@@ -211,7 +155,7 @@ export class Heatmap {
     this.#legendMin = document.createElement('span');
     const bar = document.createElement('span');
     bar.className = 'legend-bar';
-    bar.style.backgroundImage = options.diverging ? DIVERGING_CSS : RAMP_CSS;
+    bar.style.backgroundImage = legendGradient(options.diverging === true);
     bar.setAttribute('aria-hidden', 'true');
     this.#legendMax = document.createElement('span');
     legend.append(this.#legendMin, bar, this.#legendMax);
@@ -225,7 +169,7 @@ export class Heatmap {
     this.#output.className = 'heatmap-data';
     this.#output.hidden = true;
 
-    fig.append(cap, this.#box, legend, this.#focusText, this.#output);
+    fig.append(cap, this.#box, legend, this.#focusText, this.#output, this.#tooltip.element);
     host.append(fig);
     this.element = fig;
     ensureStyles(fig);
@@ -233,6 +177,11 @@ export class Heatmap {
     this.#canvas.addEventListener('focus', () => this.#showFocus());
     this.#canvas.addEventListener('blur', () => this.#clearFocus());
     this.#canvas.addEventListener('keydown', (e) => this.#onKey(e));
+    // pointer events cover the mouse and a tap on a touch screen
+    this.#canvas.addEventListener('pointermove', (e) => this.#hover(this.#cellAt(e)));
+    this.#canvas.addEventListener('pointerdown', (e) => this.#hover(this.#cellAt(e)));
+    this.#canvas.addEventListener('pointerleave', () => this.#hover(null));
+    this.#box.addEventListener('scroll', () => this.#hover(null), { passive: true });
   }
 
   set title(text: string) {
@@ -249,7 +198,7 @@ export class Heatmap {
       cols: d.cols,
       rowLabels: [...d.rowLabels],
       colLabels: [...d.colLabels],
-      values: Array.from(d.values),
+      values: [...d.values],
     };
   }
 
@@ -265,7 +214,7 @@ export class Heatmap {
     if (rowLabels.length !== rows || colLabels.length !== cols) {
       throw new Error(`heatmap: ${rows}×${cols} values but ${rowLabels.length} row and ${colLabels.length} column labels`);
     }
-    this.#data = { ...data, values: Array.from(values), rowLabels: [...rowLabels], colLabels: [...colLabels] };
+    this.#data = { rows, cols, values: Array.from(values), rowLabels: [...rowLabels], colLabels: [...colLabels] };
 
     let [min, max] = this.#options.fixedRange ?? [Infinity, -Infinity];
     if (!this.#options.fixedRange) {
@@ -280,175 +229,88 @@ export class Heatmap {
       const m = Math.max(Math.abs(min), Math.abs(max)) || 1;
       [min, max] = [-m, m];
     }
-    this.#min = min;
-    this.#max = max;
+    this.#scale = new ColorScale(min, max, this.#options.diverging === true);
     this.#legendMin.textContent = formatValue(min);
     this.#legendMax.textContent = formatValue(max);
     this.#legendMin.title = this.#options.diverging ? 'most negative (orange)' : 'lightest colour';
     this.#legendMax.title = this.#options.diverging ? 'most positive (purple)' : 'darkest colour';
 
-    const cells: Cell[] = [];
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++) cells.push({ x: String(c), y: String(r), v: values[r * cols + c] });
-    }
     this.#box.style.height = `${Math.min(380, Math.max(110, rows * 38 + 42))}px`;
     // at least ~30 px per column (plus the row labels): a wide matrix scrolls, it never squashes
-    const longestRow = Math.max(1, ...rowLabels.map((l) => [...tickLabel(l)].length));
-    this.#inner.style.minWidth = `${cols * 30 + longestRow * 9 + 24}px`;
+    const longestRow = Math.max(9, ...rowLabels.map((l) => labelWidthEstimate(tickLabel(l))));
+    this.#inner.style.minWidth = `${Math.ceil(cols * 30 + longestRow + 24)}px`;
     this.#canvas.setAttribute(
       'aria-label',
       `${this.#title.textContent}: ${rows} by ${cols} heatmap, values from ${formatValue(min)} to ${formatValue(max)}. Focus and use the arrow keys to read cells.`,
     );
     this.#output.dataset.shape = `${rows},${cols}`;
     this.#output.value = JSON.stringify(Array.from(values));
-    this.#focusIndex = Math.min(this.#focusIndex, cells.length - 1);
+    this.#focusIndex = Math.max(0, Math.min(this.#focusIndex, values.length - 1));
+    if (this.#hoverIndex !== null && this.#hoverIndex >= values.length) this.#hoverIndex = null;
 
-    if (!this.#chart) {
-      this.#chart = new DeferredChart(this.#canvas, this.#config(cells, rows, cols));
-    } else {
-      this.#chart.change((chart) => {
-        chart.data.datasets[0].data = cells;
-        const scales = chart.options.scales as Record<string, { labels?: string[] }>;
-        scales.x.labels = indexLabels(cols);
-        scales.y.labels = indexLabels(rows);
-      });
-    }
-    if (document.activeElement === this.#canvas) this.#showFocus();
+    if (!this.#drawer) this.#drawer = new DeferredDraw(this.#canvas, (ctx, w, h) => this.#paint(ctx, w, h));
+    else this.#drawer.request();
+    if (this.#canvas.matches(':focus')) this.#showFocus();
   }
 
   destroy(): void {
-    this.#chart?.destroy();
-    this.#chart = null;
+    this.#drawer?.destroy();
+    this.#drawer = null;
     this.element.remove();
   }
 
-  #t(v: number): number {
-    return this.#max > this.#min ? (v - this.#min) / (this.#max - this.#min) : 0.5;
+  /** The highlighted cell: the hovered one, else the focused one while focus is shown. */
+  #active(): number | null {
+    return this.#hoverIndex ?? (this.#focusShown ? this.#focusIndex : null);
   }
 
-  #color(v: number): string {
-    return this.#options.diverging ? divergingColor(this.#t(v)) : rampColor(this.#t(v));
+  #paint(ctx: CanvasRenderingContext2D, width: number, height: number): void {
+    const d = this.#data;
+    if (!d || d.values.length === 0) {
+      this.#layout = null;
+      this.#tooltip.hide();
+      return;
+    }
+    this.#layout = paintHeatmap(ctx, width, height, {
+      ...d,
+      scale: this.#scale,
+      digits: this.#options.digits ?? 2,
+      xTitle: this.#options.xTitle,
+      yTitle: this.#options.yTitle,
+      active: this.#active(),
+    });
+    this.#placeTooltip();
   }
 
-  /** Dark text on light cells, light text on dark ones. */
-  #textColor(v: number): string {
-    const t = this.#t(v);
-    const dark = this.#options.diverging ? Math.abs(t - 0.5) > 0.3 : t > 0.5;
-    return dark ? '#ffffff' : '#0f172a';
+  /** The tooltip over the active cell (after a draw: it needs the cells' places). */
+  #placeTooltip(): void {
+    const index = this.#active();
+    const d = this.#data;
+    const layout = this.#layout;
+    if (index === null || !d || !layout || index >= d.values.length) {
+      this.#tooltip.hide();
+      return;
+    }
+    const cell = cellRect(layout, index);
+    const fig = this.element;
+    const canvasBox = this.#canvas.getBoundingClientRect();
+    const figBox = fig.getBoundingClientRect();
+    // the tooltip is positioned in the figure's padding box
+    const x = canvasBox.left - figBox.left - fig.clientLeft + cell.x;
+    const y = canvasBox.top - figBox.top - fig.clientTop + cell.y;
+    const r = Math.floor(index / d.cols);
+    const c = index % d.cols;
+    this.#tooltip.show(`${d.rowLabels[r]} · ${d.colLabels[c]}`, formatValue(d.values[index], 4), { x, y, width: cell.width, height: cell.height }, fig.clientWidth);
   }
 
-  #label(axis: 'x' | 'y', index: number): string {
-    const labels = axis === 'x' ? this.#data?.colLabels : this.#data?.rowLabels;
-    return labels?.[index] ?? '';
+  #cellAt(e: PointerEvent): number | null {
+    return this.#layout ? cellAt(this.#layout, e.offsetX, e.offsetY) : null;
   }
 
-  #config(cells: Cell[], rows: number, cols: number): ChartConfiguration<'matrix', Cell[], string> {
-    const tickFont = { size: 12, family: "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif" };
-    const axisTitle = (text: string | undefined) => ({ display: Boolean(text), text: text ?? '', color: '#475569', font: { size: 11 } });
-    const cellSize = (ctx: MatrixCtx, axis: 'width' | 'height') => {
-      const area = ctx.chart.chartArea;
-      const n = axis === 'width' ? (this.#data?.cols ?? 1) : (this.#data?.rows ?? 1);
-      return area ? Math.max(1, area[axis] / n - 2) : 0;
-    };
-    return {
-      type: 'matrix',
-      data: {
-        datasets: [
-          {
-            label: this.#options.title,
-            data: cells,
-            backgroundColor: (ctx: MatrixCtx) => this.#color((ctx.raw as Cell | undefined)?.v ?? 0),
-            borderColor: 'rgba(0, 0, 0, 0)',
-            borderWidth: 0,
-            hoverBorderColor: '#c2410c',
-            hoverBorderWidth: 3,
-            width: (ctx: MatrixCtx) => cellSize(ctx, 'width'),
-            height: (ctx: MatrixCtx) => cellSize(ctx, 'height'),
-          },
-        ],
-      },
-      options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        layout: { padding: 2 },
-        plugins: {
-          legend: { display: false },
-          tooltip: {
-            displayColors: false,
-            callbacks: {
-              title: (items) => {
-                const cell = items[0]?.raw as Cell | undefined;
-                return cell ? `${this.#label('y', Number(cell.y))} · ${this.#label('x', Number(cell.x))}` : '';
-              },
-              label: (item) => formatValue((item.raw as Cell).v, 4),
-            },
-          },
-        },
-        scales: {
-          x: {
-            type: 'category',
-            labels: indexLabels(cols),
-            offset: true,
-            position: 'top',
-            grid: { display: false },
-            border: { display: false },
-            title: axisTitle(this.#options.xTitle),
-            ticks: {
-              color: '#334155',
-              font: tickFont,
-              autoSkip: false,
-              maxRotation: 60,
-              callback: (_value, index) => tickLabel(this.#label('x', index)),
-            },
-          },
-          y: {
-            type: 'category',
-            labels: indexLabels(rows),
-            offset: true,
-            reverse: false, // q1 on top, like the matrix it shows (the matrix plugin defaults to true)
-            grid: { display: false },
-            border: { display: false },
-            title: axisTitle(this.#options.yTitle),
-            ticks: {
-              color: '#334155',
-              font: tickFont,
-              autoSkip: false,
-              callback: (_value, index) => tickLabel(this.#label('y', index)),
-            },
-          },
-        },
-      },
-      plugins: [this.#valueLabels()],
-    };
-  }
-
-  /** Draws each cell's value in it, dark on light cells and light on dark ones, when it fits. */
-  #valueLabels(): Plugin<'matrix'> {
-    return {
-      id: 'valueLabels',
-      afterDatasetsDraw: (chart) => {
-        const meta = chart.getDatasetMeta(0);
-        const ctx = chart.ctx;
-        ctx.save();
-        ctx.textAlign = 'center';
-        ctx.textBaseline = 'middle';
-        for (const el of meta.data) {
-          const { width, height } = el.getProps(['width', 'height'], true) as { width: number; height: number };
-          const cell = (el as unknown as { $context?: { raw?: Cell } }).$context?.raw;
-          if (!cell) continue;
-          const text = formatValue(cell.v, this.#options.digits ?? 2);
-          const size = Math.min(13, height * 0.42, (width / Math.max(3, text.length)) * 1.7);
-          if (size < 8) continue;
-          const { x, y } = el.tooltipPosition(true);
-          if (x === null || y === null) continue;
-          ctx.font = `${Math.round(size)}px system-ui, sans-serif`;
-          ctx.fillStyle = this.#textColor(cell.v);
-          ctx.fillText(text, x, y);
-        }
-        ctx.restore();
-      },
-    };
+  #hover(index: number | null): void {
+    if (index === this.#hoverIndex) return;
+    this.#hoverIndex = index;
+    this.#drawer?.request();
   }
 
   #onKey(e: KeyboardEvent): void {
@@ -487,27 +349,33 @@ export class Heatmap {
   }
 
   #showFocus(): void {
-    const chart = this.#chart?.ensure(); // keyboard focus: the cells must exist now
     const d = this.#data;
-    if (!chart || !d || d.values.length === 0) return;
+    const drawer = this.#drawer;
+    if (!drawer || !d || d.values.length === 0) return;
+    this.#focusShown = true;
+    this.#hoverIndex = null; // the keyboard takes over the highlight
+    drawer.ensure(); // keyboard focus: the cells must be placed now
+    this.#scrollToFocus();
+    drawer.request();
     const index = this.#focusIndex;
-    const el = chart.getDatasetMeta(0).data[index];
-    if (!el) return;
-    const active = [{ datasetIndex: 0, index }];
-    chart.setActiveElements(active);
-    chart.tooltip?.setActiveElements(active, el.tooltipPosition(true));
-    chart.update('none');
     const r = Math.floor(index / d.cols);
     const c = index % d.cols;
     this.#focusText.textContent = `${d.rowLabels[r]} · ${d.colLabels[c]}: ${formatValue(d.values[index], 4)}`;
   }
 
+  /** Scrolls a wide matrix sideways so that the focused cell is in view. */
+  #scrollToFocus(): void {
+    if (!this.#layout) return;
+    const cell = cellRect(this.#layout, this.#focusIndex);
+    const box = this.#box;
+    if (cell.x < box.scrollLeft) box.scrollLeft = Math.max(0, cell.x - 8);
+    else if (cell.x + cell.width > box.scrollLeft + box.clientWidth) box.scrollLeft = cell.x + cell.width - box.clientWidth + 8;
+  }
+
   #clearFocus(): void {
-    const chart = this.#chart?.chart;
-    if (!chart) return;
-    chart.setActiveElements([]);
-    chart.tooltip?.setActiveElements([], { x: 0, y: 0 });
-    chart.update('none');
+    if (!this.#focusShown) return;
+    this.#focusShown = false;
+    this.#drawer?.request();
     this.#focusText.textContent = '';
   }
 }

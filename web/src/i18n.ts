@@ -94,6 +94,11 @@ export function resolveLang(setting: 'auto' | Lang): Lang {
   return setting === 'auto' ? browserLang() : setting;
 }
 
+/** Fills {name} placeholders of a translated string (values are numbers or plain text, never markup). */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (m, key: string) => (key in values ? String(values[key]) : m));
+}
+
 /** A lookup over several string tables, first match wins. */
 export function translator(lang: Lang, ...tables: Strings[]): (key: string) => string {
   return (key) => {

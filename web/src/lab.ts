@@ -2,16 +2,25 @@
 // worker (worker/lab-worker.ts) loads it: the page itself never runs wasm on the main thread.
 // @ts-expect-error: the .mjs has no declaration file beside it; its types are shared/types/attention-lab.d.ts
 import { loadAttentionLab as loadUntyped } from '../../wasm/js/attention-lab.mjs';
-import type { AttentionLab } from '../../shared/types/attention-lab';
+import type { AttentionLab, AttentionOnlyLab, Seq2SeqOnlyLab } from '../../shared/types/attention-lab';
 
 export type { AttentionLab, AttentionResult, Seq2Seq, Tensor } from '../../shared/types/attention-lab';
 
 /**
- * 'full' (default) has every op and Seq2Seq; 'attention' is the attention-only build (a fraction of
- * the download; its Seq2Seq methods are absent).
+ * 'full' has every op and Seq2Seq with model files; 'attention' (attention only) and 'seq2seq'
+ * (Seq2Seq training and decoding only) are fractions of the download, for widgets.
  */
-export type LabVariant = 'full' | 'attention';
+export type LabVariant = 'full' | 'attention' | 'seq2seq';
 
-export function loadAttentionLab(variant: LabVariant = 'full'): Promise<AttentionLab> {
-  return (loadUntyped as (options: { variant: LabVariant }) => Promise<unknown>)({ variant }) as Promise<AttentionLab>;
+/** The API of each variant. */
+export interface LabOf {
+  full: AttentionLab;
+  attention: AttentionOnlyLab;
+  seq2seq: Seq2SeqOnlyLab;
+}
+/** Any variant's API. */
+export type AnyLab = LabOf[LabVariant];
+
+export function loadAttentionLab<V extends LabVariant>(variant: V): Promise<LabOf[V]> {
+  return (loadUntyped as (options: { variant: LabVariant }) => Promise<unknown>)({ variant }) as Promise<LabOf[V]>;
 }

@@ -7,6 +7,7 @@
 
 #include "ops.h"
 #include "tensor.h"
+#include "vectorize.h"
 
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
@@ -217,11 +218,13 @@ void gemm_nn_acc(float* C, long ldc, const float* A, long lda, const float* B, l
       const float* __restrict b1 = b0 + K;
       const float* __restrict b2 = b1 + K;
       const float* __restrict b3 = b2 + K;
+      LAB_VECTORIZE
       for (long k = 0; k < K; ++k) c[k] += a0 * b0[k] + a1 * b1[k] + a2 * b2[k] + a3 * b3[k];
     }
     for (; n < N; ++n) {
       const float an = a[n];
       const float* __restrict b = B + n * K;
+      LAB_VECTORIZE
       for (long k = 0; k < K; ++k) c[k] += an * b[k];
     }
   }
@@ -334,11 +337,13 @@ void linear_backward_small(float* dx, float* dw, float* db, const float* dy, con
           const float* __restrict x1 = x0 + I;
           const float* __restrict x2 = x1 + I;
           const float* __restrict x3 = x2 + I;
+          LAB_VECTORIZE
           for (long i = 0; i < I; ++i) dwo[i] += a0 * x0[i] + a1 * x1[i] + a2 * x2[i] + a3 * x3[i];
         }
         for (; r < R; ++r) {
           const float a = dy[r * O + o];
           const float* __restrict xr = x + r * I;
+          LAB_VECTORIZE
           for (long i = 0; i < I; ++i) dwo[i] += a * xr[i];
         }
       }
@@ -346,6 +351,7 @@ void linear_backward_small(float* dx, float* dw, float* db, const float* dy, con
     // db += Σ_r dy
     if (db) {
       for (long r = 0; r < R; ++r) {
+        LAB_VECTORIZE
         for (long o = 0; o < O; ++o) db[o] += dy[r * O + o];
       }
     }

@@ -59,7 +59,8 @@ struct ParamView {
   long size = 0;
 };
 
-// A mutable window on a parameter's values (to copy weights in and out).
+// A mutable window on a parameter's values (to copy weights in and out); valid until the next
+// adam_step, which swaps the parameter buffer.
 struct ParamRef {
   float* data = nullptr;
   std::vector<long> shape;
@@ -172,7 +173,7 @@ class Seq2SeqModel {
   std::vector<float> params_;  // (P)
   std::vector<float> grads_;   // (P), same layout
   AdamState adam_;
-  std::vector<float> adam_scratch_;     // (3, P)
+  AdamScratch adam_scratch_;            // 3 × (P), swapped with params_ and adam_ by a step
   bool grads_valid_ = false;            // false until a forward_backward with a finite loss
   std::shared_ptr<Workspace> ws_;       // training scratch, resized when the batch shape changes
   std::shared_ptr<Workspace> step_ws_;  // B = 1 scratch for encode / decoder_step

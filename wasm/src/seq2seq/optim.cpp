@@ -5,12 +5,15 @@
 #include <string>
 #include <type_traits>
 
+#include "format.h"
+#include "vectorize.h"
+
 namespace lab {
 
 namespace {
 
 void require(bool ok, const std::string& what, float value) {
-  if (!ok) throw InputError("Adam " + what + " (got " + std::to_string(value) + ")");
+  if (!ok) throw InputError("Adam " + what + " (got " + format_number(value) + ")");
 }
 
 // One branch-free pass over every parameter, which the compiler vectorises (AVX, wasm SIMD): at
@@ -26,6 +29,7 @@ bool adam_pass(long n, const float* __restrict p_old, const float* __restrict gr
                float one_minus_beta1, float one_minus_beta2) {
   const float beta1 = opt.beta1, beta2 = opt.beta2, eps = opt.eps, wd = opt.weight_decay;
   int nonfinite = 0;
+  LAB_VECTORIZE
   for (long i = 0; i < n; ++i) {
     // g ← g + λ p
     const float g = kWeightDecay ? grad[i] + wd * p_old[i] : grad[i];
@@ -63,15 +67,17 @@ void AdamState::reset(long num_params) {
 }
 
 void adam_update(std::vector<float>& params, AdamState& state, const std::vector<float>& grads,
-                 const AdamOptions& opt, std::vector<float>& scratch) {
+                 const AdamOptions& opt, AdamScratch& scratch) {
   opt.validate();
   const size_t P = params.size();
   if (state.exp_avg.size() != P) state.reset(static_cast<long>(P));
-  // scratch (3, P): candidate p, m, v; committed only if all are finite
-  scratch.resize(3 * P);
-  float* new_p = scratch.data();
-  float* new_m = new_p + P;
-  float* new_v = new_m + P;
+  // candidate p, m, v (each P); committed only if all are finite
+  scratch.params.resize(P);
+  scratch.exp_avg.resize(P);
+  scratch.exp_avg_sq.resize(P);
+  float* new_p = scratch.params.data();
+  float* new_m = scratch.exp_avg.data();
+  float* new_v = scratch.exp_avg_sq.data();
 
   const long step = state.step + 1;
   // Bias corrections in double, as PyTorch computes them in Python floats.
@@ -97,9 +103,9 @@ void adam_update(std::vector<float>& params, AdamState& state, const std::vector
         " would make a weight NaN or infinite; the step was not applied (lower the learning "
         "rate or clip the gradients)");
   }
-  std::copy(new_p, new_p + P, params.begin());
-  std::copy(new_m, new_m + P, state.exp_avg.begin());
-  std::copy(new_v, new_v + P, state.exp_avg_sq.begin());
+  params.swap(scratch.params);
+  state.exp_avg.swap(scratch.exp_avg);
+  state.exp_avg_sq.swap(scratch.exp_avg_sq);
   state.step = step;
 }
 
@@ -112,11 +118,11 @@ double grad_l2_norm(const std::vector<float>& grads) {
 float clip_grad_norm(std::vector<float>& grads, float max_norm) {
   if (!(std::isfinite(max_norm) && max_norm > 0.0f)) {
     throw InputError("gradient clipping max_norm must be a positive finite number (got " +
-                     std::to_string(max_norm) + ")");
+                     format_number(max_norm) + ")");
   }
   const double norm = grad_l2_norm(grads);
   if (!std::isfinite(norm)) {
-    throw NonFiniteError("the gradient norm is " + std::to_string(norm) +
+    throw NonFiniteError("the gradient norm is " + format_number(norm) +
                          ": the loss diverged; the step was not applied");
   }
   // clip_coef = max_norm / (‖g‖ + 1e-6), applied only when it shrinks the gradient

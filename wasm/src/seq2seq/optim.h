@@ -36,13 +36,21 @@ struct AdamState {
   void reset(long num_params);
 };
 
+// Adam's candidate weights and moments (each P), kept between steps so that a step allocates
+// nothing. After a committed step they hold the previous values (the buffers are swapped).
+struct AdamScratch {
+  std::vector<float> params, exp_avg, exp_avg_sq;
+};
+
 // One Adam step exactly as torch.optim.Adam (PyTorch 1.13, single-tensor path):
 //   g ← g + λ p;  m ← β1 m + (1 − β1) g;  v ← β2 v + (1 − β2) g²
 //   p ← p − lr / (1 − β1ᵗ) · m / (√v / √(1 − β2ᵗ) + ε)
 // All-or-nothing: the new weights and moments are computed into `scratch` first, and if any of
-// them is not finite a NonFiniteError is thrown with params and state untouched.
+// them is not finite a NonFiniteError is thrown with params and state untouched. The commit swaps
+// the buffers instead of copying 3P floats back (at batch 1 the copy cost a fifth of a step), so
+// pointers into `params` taken before the call point at the old weights afterwards.
 void adam_update(std::vector<float>& params, AdamState& state, const std::vector<float>& grads,
-                 const AdamOptions& opt, std::vector<float>& scratch);
+                 const AdamOptions& opt, AdamScratch& scratch);
 
 // ‖g‖₂ over the whole flat buffer (accumulated in double).
 double grad_l2_norm(const std::vector<float>& grads);

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
+#include "format.h"
 #include "seq2seq/vocab.h"
 
 namespace lab {
@@ -40,7 +40,7 @@ void check_float32(double value, bool allow_zero, const std::string& what) {
     throw InputError(what +
                      (allow_zero ? " must be 0 or a positive finite float32"
                                  : " must be a positive finite float32") +
-                     " (got " + std::to_string(value) + ")");
+                     " (got " + format_number(value) + ")");
   }
 }
 
@@ -118,9 +118,7 @@ TrainResult Seq2SeqSession::train(long steps) {
       const float loss = model_.forward_backward(batch);
       const double diverged_loss = kDivergedLossFactor * std::log(static_cast<double>(Vt));
       if (loss > diverged_loss) {
-        char shown[32];
-        std::snprintf(shown, sizeof shown, "%.3g", static_cast<double>(loss));
-        throw InputError(std::string("the loss ") + shown + " is over " +
+        throw InputError("the loss " + format_number(loss, 3) + " is over " +
                          std::to_string(static_cast<long>(kDivergedLossFactor)) +
                          " times that of a uniform guess");
       }

@@ -9,7 +9,8 @@ import sharedCss from './dot-controls.css?inline';
 import { el, errorText, field, LatestOnly, MessageLine, range, setOptions, mountRoot } from './dom';
 import css from './multihead.css?inline';
 import { MULTIHEAD_STRINGS } from './multihead-strings';
-import { fill, sentenceErrorText } from './self-strings';
+import { fill } from '../i18n';
+import { sentenceErrorText } from './self-strings';
 import { embed, featureLabels, projectionParams, tokenize } from './self-tokens';
 
 const WATCHED: readonly PropName[] = ['seed', 'mh_text', 'mh_d', 'mh_heads'];

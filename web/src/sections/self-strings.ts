@@ -1,5 +1,5 @@
 // Text of the §3.4/§3.5 section; the Chinese follows the note's wording (自注意力的本质是自己对自己的注意).
-import type { Strings } from '../i18n';
+import { fill, type Strings } from '../i18n';
 import { MAX_TOKENS, SentenceError } from './self-tokens';
 
 export const SELF_STRINGS: Strings = {
@@ -72,10 +72,6 @@ export const SELF_STRINGS: Strings = {
   },
 };
 
-/** Fills {name} placeholders of a translated string with values (numbers or table names only). */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (m, key: string) => (key in values ? String(values[key]) : m));
-}
 
 /** The sentence's error in the page's language (SentenceError), or null. */
 export function sentenceErrorText(t: (key: string) => string, err: unknown, prefix: 'self' | 'mh'): string | null {

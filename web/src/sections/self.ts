@@ -11,7 +11,8 @@ import { el, errorText, field, LatestOnly, MessageLine, range, setOptions, mount
 import css from './self.css?inline';
 import { HeadView } from './self-headview';
 import { NeuronView } from './self-neuron';
-import { fill, SELF_STRINGS, sentenceErrorText } from './self-strings';
+import { fill } from '../i18n';
+import { SELF_STRINGS, sentenceErrorText } from './self-strings';
 import { embed, featureLabels, projectionParams, rowOf, tokenize, tokenLabels } from './self-tokens';
 
 const RECOMPUTE: readonly PropName[] = ['seed', 'self_text', 'self_d'];

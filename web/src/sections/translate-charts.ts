@@ -1,21 +1,10 @@
 // §3.3's charts: training loss and accuracy against the step (line charts, long runs averaged into
 // at most MAX_POINTS buckets), and the decoder's top-k candidates at one step (horizontal bars, the
-// chosen word darker). Only the Chart.js parts these need are registered.
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-} from 'chart.js';
+// chosen word darker). Plain canvas (line-chart.ts, bar-chart.ts): drawn off the mount task and at
+// most once a frame while training.
 import type { TokenProb } from '../../../shared/types/seq2seq';
-import { DeferredChart } from '../deferred-chart';
-
-Chart.register(LineController, LineElement, PointElement, BarController, BarElement, LinearScale, CategoryScale, Tooltip);
+import { BarChart } from '../bar-chart';
+import { LineChart } from '../line-chart';
 
 const MAX_POINTS = 400;
 
@@ -44,57 +33,44 @@ export function movingAverage(values: readonly number[], window: number): number
   return out;
 }
 
-function box(host: HTMLElement, className: string, title: string, label: string): HTMLCanvasElement {
+/** A titled figure holding the chart's box (the box sets the chart's size, translate.css). */
+function box(host: HTMLElement, className: string, title: string): HTMLElement {
   const fig = document.createElement('figure');
   fig.className = className;
   const cap = document.createElement('figcaption');
   cap.textContent = title;
   const wrap = document.createElement('div');
   wrap.className = 'tr-chart-box';
-  const canvas = document.createElement('canvas');
-  canvas.setAttribute('role', 'img');
-  canvas.setAttribute('aria-label', label);
-  wrap.append(canvas);
   fig.append(cap, wrap);
   host.append(fig);
-  return canvas;
+  return wrap;
 }
 
-// Charts are built off the mount task and redrawn at most once a frame while training (deferred-chart.ts).
+const CHOSEN = '#1d4ed8';
+const CANDIDATE = '#93c5fd';
+
 export class StepChart {
-  readonly #canvas: HTMLCanvasElement;
-  readonly #chart: DeferredChart<'line', { x: number; y: number }[]>;
+  readonly #chart: LineChart;
+  readonly #title: string;
+  readonly #color: string;
 
   constructor(host: HTMLElement, title: string, xLabel: string, color: string, yRange?: [number, number]) {
-    this.#canvas = box(host, 'tr-step-chart', title, title);
-    this.#chart = new DeferredChart(this.#canvas, {
-      type: 'line',
-      data: { datasets: [{ label: title, data: [], borderColor: color, backgroundColor: color, borderWidth: 1.5, pointRadius: 0 }] },
-      options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        parsing: false,
-        scales: {
-          x: { type: 'linear', min: 0, title: { display: true, text: xLabel } },
-          y: { type: 'linear', min: yRange?.[0] ?? 0, max: yRange?.[1] },
-        },
-        plugins: { legend: { display: false }, tooltip: { intersect: false, mode: 'nearest' } },
-      },
+    this.#title = title;
+    this.#color = color;
+    this.#chart = new LineChart(box(host, 'tr-step-chart', title), {
+      label: title,
+      x: { kind: 'linear', min: 0, integerStep: true, title: xLabel },
+      y: { min: yRange?.[0] ?? 0, max: yRange?.[1] },
     });
   }
 
-  /** The canvas, drawn (built now if it was still waiting): for the PNG export. */
+  /** The canvas, drawn (now if it was still waiting): for the PNG export. */
   get canvas(): HTMLCanvasElement {
-    this.#chart.ensure();
-    return this.#canvas;
+    return this.#chart.ensure();
   }
 
   update(values: readonly number[]): void {
-    const points = downsample(values);
-    this.#chart.change((chart) => {
-      chart.data.datasets[0].data = points;
-    });
+    this.#chart.update({ series: [{ label: this.#title, color: this.#color, width: 1.5, points: downsample(values) }] });
   }
 
   destroy(): void {
@@ -103,32 +79,19 @@ export class StepChart {
 }
 
 export class TopKChart {
-  readonly canvas: HTMLCanvasElement;
-  readonly #chart: DeferredChart<'bar', number[], string>;
+  readonly #chart: BarChart;
 
   constructor(host: HTMLElement, title: string, label: string) {
-    this.canvas = box(host, 'tr-topk-chart', title, label);
-    this.#chart = new DeferredChart(this.canvas, {
-      type: 'bar',
-      data: { labels: [], datasets: [{ label: title, data: [], backgroundColor: [] }] },
-      options: {
-        indexAxis: 'y',
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        scales: { x: { type: 'linear', min: 0, max: 1 }, y: { type: 'category' } },
-        plugins: { legend: { display: false }, tooltip: { callbacks: { label: (item) => `p = ${Number(item.raw).toFixed(4)}` } } },
-      },
-    });
+    this.#chart = new BarChart(box(host, 'tr-topk-chart', title), { label, min: 0, max: 1, format: (p) => p.toFixed(3) });
+  }
+
+  get canvas(): HTMLCanvasElement {
+    return this.#chart.canvas;
   }
 
   /** The candidates, most probable first; `chosen` is drawn darker. */
   update(top: readonly TokenProb[], chosen: string): void {
-    this.#chart.change((c) => {
-      c.data.labels = top.map((p) => p.token);
-      c.data.datasets[0].data = top.map((p) => p.prob);
-      c.data.datasets[0].backgroundColor = top.map((p) => (p.token === chosen ? '#1d4ed8' : '#93c5fd'));
-    });
+    this.#chart.update(top.map((p) => ({ label: p.token, value: p.prob, color: p.token === chosen ? CHOSEN : CANDIDATE })));
   }
 
   destroy(): void {

@@ -6,7 +6,7 @@ import type { BeamNode, DecodeStep, TranslateResult } from '../../../shared/type
 import { Heatmap } from '../heatmap';
 import { TopKChart } from './translate-charts';
 import { el } from './dom';
-import { fill } from './why-strings';
+import { fill } from '../i18n';
 
 const PLAY_MS = 450;
 

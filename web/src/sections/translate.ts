@@ -13,7 +13,7 @@ import { button, el, errorText, field, select, mountRoot } from './dom';
 import { SentenceInput } from './translate-input';
 import { TRANSLATE_STRINGS } from './translate-strings';
 import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
-import { fill } from './why-strings';
+import { fill } from '../i18n';
 
 const MODEL_SETTINGS: readonly PropName[] = ['seed', 's2s_task', 's2s_cell', 's2s_hidden', 's2s_score', 's2s_lr'];
 

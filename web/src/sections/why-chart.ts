@@ -1,84 +1,62 @@
 // §1's chart: token accuracy (solid) and exact match (dotted) against input length for the plain
-// and the attention model. Only the Chart.js parts a line chart needs are registered.
-import { CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
-import { DeferredChart } from '../deferred-chart';
+// and the attention model, on a plain canvas (line-chart.ts): drawn off the mount task, at most once
+// a frame while training.
+import { LineChart, type LineSeries } from '../line-chart';
 import type { WhySnapshot } from './why-run';
-
-Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Legend, Tooltip);
 
 const PLAIN = '#c2410c';
 const ATTENTION = '#1d4ed8';
 
+const percent = (v: number) => `${Math.round(v * 100)}%`;
+const percentPrecise = (v: number) => `${(v * 100).toFixed(1)}%`;
+
 export class WhyChart {
-  readonly #canvas: HTMLCanvasElement;
-  /** built off the mount task, redrawn at most once a frame while training (deferred-chart.ts) */
-  readonly #chart: DeferredChart<'line', (number | null)[], string>;
+  readonly #chart: LineChart;
+  readonly #labels: { plain: string; attention: string; exactPlain: string; exactAttention: string };
 
   constructor(host: HTMLElement, t: (key: string) => string) {
     const box = document.createElement('div');
     box.className = 'why-chart';
-    this.#canvas = document.createElement('canvas');
-    this.#canvas.setAttribute('role', 'img');
-    this.#canvas.setAttribute('aria-label', t('why.chartLabel'));
-    box.append(this.#canvas);
     host.append(box);
-    const line = (label: string, color: string, dashed: boolean) => ({
-      label,
-      data: [] as (number | null)[],
-      borderColor: color,
-      backgroundColor: color,
-      borderDash: dashed ? [3, 3] : [],
-      borderWidth: dashed ? 1.5 : 2.5,
-      pointRadius: dashed ? 2 : 4,
-      pointStyle: color === PLAIN ? ('triangle' as const) : ('circle' as const),
-      spanGaps: true,
-    });
-    this.#chart = new DeferredChart(this.#canvas, {
-      type: 'line',
-      data: {
-        labels: [],
-        datasets: [
-          line(t('why.plain'), PLAIN, false),
-          line(t('why.attention'), ATTENTION, false),
-          line(`${t('why.plain')} · ${t('why.exact')}`, PLAIN, true),
-          line(`${t('why.attention')} · ${t('why.exact')}`, ATTENTION, true),
-        ],
-      },
-      options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        scales: {
-          x: { type: 'category', title: { display: true, text: t('why.axis.length') } },
-          y: {
-            type: 'linear',
-            min: 0,
-            max: 1,
-            title: { display: true, text: t('why.axis.accuracy') },
-            ticks: { callback: (v) => `${Math.round(Number(v) * 100)}%` },
-          },
-        },
-        plugins: {
-          legend: { position: 'bottom', labels: { boxWidth: 18, font: { size: 11 } } },
-          tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${(100 * Number(item.raw)).toFixed(1)}%` } },
-        },
-      },
+    this.#labels = {
+      plain: t('why.plain'),
+      attention: t('why.attention'),
+      exactPlain: `${t('why.plain')} · ${t('why.exact')}`,
+      exactAttention: `${t('why.attention')} · ${t('why.exact')}`,
+    };
+    this.#chart = new LineChart(box, {
+      label: t('why.chartLabel'),
+      x: { kind: 'category', title: t('why.axis.length') },
+      y: { min: 0, max: 1, title: t('why.axis.accuracy'), format: percent, readout: percentPrecise },
+      legend: true,
     });
   }
 
-  /** The canvas, drawn (built now if it was still waiting): for the PNG export. */
+  /** The canvas, drawn (now if it was still waiting): for the PNG export. */
   get canvas(): HTMLCanvasElement {
-    this.#chart.ensure();
-    return this.#canvas;
+    return this.#chart.ensure();
   }
 
   update(s: WhySnapshot): void {
-    this.#chart.change((c) => {
-      c.data.labels = s.lengths.map(String);
-      c.data.datasets[0].data = [...s.plain];
-      c.data.datasets[1].data = [...s.attention];
-      c.data.datasets[2].data = [...s.exactPlain];
-      c.data.datasets[3].data = [...s.exactAttention];
+    // x: the index of the length (a category axis: 5, 10, 20 … equally spaced, as the note's figure)
+    const line = (label: string, color: string, values: readonly (number | null)[], dashed: boolean): LineSeries => ({
+      label,
+      color,
+      points: values.map((y, x) => ({ x, y })),
+      dash: dashed ? [3, 3] : undefined,
+      width: dashed ? 1.5 : 2.5,
+      marker: color === PLAIN ? 'triangle' : 'circle',
+      markerRadius: dashed ? 2 : 4,
+    });
+    const l = this.#labels;
+    this.#chart.update({
+      categories: s.lengths.map(String),
+      series: [
+        line(l.plain, PLAIN, s.plain, false),
+        line(l.attention, ATTENTION, s.attention, false),
+        line(l.exactPlain, PLAIN, s.exactPlain, true),
+        line(l.exactAttention, ATTENTION, s.exactAttention, true),
+      ],
     });
   }
 

@@ -57,8 +57,3 @@ export const WHY_STRINGS: Strings = {
     'why.chartLabel': '折线图：普通模型与注意力模型的词元准确率随输入长度的变化',
   },
 };
-
-/** Fills {name} placeholders (values are numbers or table text, never markup). */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (m, key: string) => (key in values ? String(values[key]) : m));
-}

@@ -9,7 +9,8 @@ import { PROPS } from '../state-table';
 import css from './why.css?inline';
 import { WhyChart } from './why-chart';
 import { WhyRun, type WhySnapshot } from './why-run';
-import { fill, WHY_STRINGS } from './why-strings';
+import { fill } from '../i18n';
+import { WHY_STRINGS } from './why-strings';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
 import { button, el, errorText, field, select, mountRoot } from './dom';
 

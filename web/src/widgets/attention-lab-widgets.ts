@@ -1,6 +1,6 @@
 // The widget bundle (dist/widgets/attention-lab-widgets.js, a stable name): one ES module that
 // registers every AttentionLab custom element. Only the element classes and the state table are in
-// this file's chunk; each section, the heatmap (Chart.js) and the worker client load on first
+// this file's chunk; each section, the heatmap and the worker client load on first
 // visibility of an element that needs them.
 //   <script type="module" src="/widgets/attention-lab-widgets.js"></script>
 //   <attention-playground mechanism="scaled-dot" seed="3"></attention-playground>

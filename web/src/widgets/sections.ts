@@ -1,5 +1,5 @@
 // Which article section each widget mounts, loaded on demand: one dynamic import() per section, so a
-// page with one widget downloads that section's code (and Chart.js parts) and nothing else.
+// page with one widget downloads that section's code (and its charts) and nothing else.
 import type { SectionModule } from '../section';
 import type { SectionId } from '../state-table';
 

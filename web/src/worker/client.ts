@@ -33,9 +33,9 @@ export function createLabClient(options: { variant?: WorkerVariant } = {}): Work
 }
 
 /**
- * Which wasm build the worker loads. 'auto' (widgets): the attention-only build until the first
- * Seq2Seq request. 'full' (the article, which trains anyway): the full build from the start, so
- * the page downloads one module instead of both.
+ * Which wasm builds the worker loads. 'auto' (widgets): the attention-only build for attention
+ * requests and the Seq2Seq-only build for model requests, each on first need. 'full' (the
+ * article, which trains anyway): the full build from the start, one module for everything.
  */
 export type WorkerVariant = 'auto' | 'full';
 

@@ -2,6 +2,7 @@
 // the wasm API (wasm/js/attention-lab.mjs). Kept free of worker globals and of the wasm loader so
 // that Node tests can drive it with the real module or with a fake.
 import type { AttentionLab, Seq2Seq } from '../../../shared/types/attention-lab';
+import type { AnyLab } from '../lab';
 import type { ErrorPayload, Request, ResponseMessage, TrainResult } from './protocol';
 
 /** Returned by handle() for a request that gets no answer (debug.crash). */
@@ -14,15 +15,25 @@ export interface Handled {
 }
 
 export class LabHandlers {
-  readonly #lab: AttentionLab;
+  readonly #lab: AnyLab;
   readonly #crash: () => void;
   readonly #models = new Map<number, Seq2Seq>();
   #nextModel = 1;
 
-  /** `crash` makes the worker die with an uncaught error (debug.crash). */
-  constructor(lab: AttentionLab, crash: () => void) {
+  /** `lab`: any variant; an operation its build lacks is an Error. `crash` makes the worker die (debug.crash). */
+  constructor(lab: AnyLab, crash: () => void) {
     this.#lab = lab;
     this.#crash = crash;
+  }
+
+  /** The lab's method `name`, or an Error naming what this build lacks. */
+  #need<K extends keyof AttentionLab>(name: K): AttentionLab[K] {
+    const lab = this.#lab as Partial<AttentionLab>;
+    const method = lab[name];
+    if (typeof method !== 'function') {
+      throw new Error(`${name}: not in this worker's wasm build (the widgets' lighter builds leave it out)`);
+    }
+    return (method as (...args: unknown[]) => unknown).bind(lab) as AttentionLab[K];
   }
 
   get modelCount(): number {
@@ -37,21 +48,20 @@ export class LabHandlers {
   }
 
   #dispatch(request: Request): unknown {
-    const lab = this.#lab;
     if (typeof request !== 'object' || request === null || typeof request.op !== 'string') {
       throw new TypeError('request must be an object with an op');
     }
     switch (request.op) {
       case 'attention':
-        return lab.attention(request.args);
+        return this.#need('attention')(request.args);
       case 'selfAttention':
-        return lab.selfAttention(request.x, request.params, request.options);
+        return this.#need('selfAttention')(request.x, request.params, request.options);
       case 'multiHeadAttention':
-        return lab.multiHeadAttention(request.x, request.params, request.numHeads, request.options);
+        return this.#need('multiHeadAttention')(request.x, request.params, request.numHeads, request.options);
       case 'seq2seq.create':
-        return this.#adopt(lab.createSeq2Seq(request.config));
+        return this.#adopt(this.#need('createSeq2Seq')(request.config));
       case 'seq2seq.load':
-        return this.#adopt(lab.loadSeq2Seq(request.bytes));
+        return this.#adopt(this.#need('loadSeq2Seq')(request.bytes));
       case 'seq2seq.info':
         return this.#model(request.model).info();
       case 'seq2seq.train':
@@ -73,7 +83,7 @@ export class LabHandlers {
         return null;
       }
       case 'memory':
-        return { ...lab.memoryStats(), models: this.#models.size };
+        return { ...this.#lab.memoryStats(), models: this.#models.size };
       case 'debug.crash':
         this.#crash();
         return NO_RESPONSE;

@@ -17,10 +17,11 @@ function crash(): void {
   }, 0);
 }
 
-// Two builds of the core: the attention-only one is a fraction of the download, so a page whose
-// widgets never train (attention, self-attention, multi-head) fetches only it. The full build is
-// loaded on the first Seq2Seq request, and from then on answers every request.
-const handlers: Record<LabVariant, Promise<LabHandlers> | null> = { attention: null, full: null };
+// Three builds of the core. The article (createLabClient({variant: 'full'})) loads the full one up
+// front: it trains anyway. Widgets (auto) load only what their requests need, each build once: the
+// attention build for attention requests, the Seq2Seq build for model requests; each is a
+// fraction of the full download, and a page whose widgets never train fetches no Seq2Seq code.
+const handlers: Record<LabVariant, Promise<LabHandlers> | null> = { attention: null, seq2seq: null, full: null };
 
 function load(variant: LabVariant): Promise<LabHandlers> {
   let loading = handlers[variant];
@@ -34,12 +35,20 @@ function load(variant: LabVariant): Promise<LabHandlers> {
   return loading;
 }
 
-// The article asks for the full build up front (createLabClient({variant: 'full'})): it trains anyway.
 const fullFromStart = (self as { name?: string }).name === FULL_WORKER_NAME;
 
+/** The build that answers `request`. */
+function variantFor(request: RequestMessage['request'] | undefined): LabVariant {
+  if (fullFromStart) return 'full';
+  const op = typeof request?.op === 'string' ? request.op : '';
+  if (op.startsWith('seq2seq.')) return 'seq2seq';
+  // models and their memory live in the Seq2Seq build once it is loaded
+  if ((op === 'memory' || op === 'debug.crash') && handlers.seq2seq) return 'seq2seq';
+  return 'attention';
+}
+
 function ready(request: RequestMessage['request'] | undefined): Promise<LabHandlers> {
-  const needsFull = typeof request?.op === 'string' && request.op.startsWith('seq2seq.');
-  return load(needsFull || fullFromStart || handlers.full ? 'full' : 'attention');
+  return load(variantFor(request));
 }
 
 scope.addEventListener('message', (event) => {

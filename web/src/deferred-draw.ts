@@ -1,0 +1,134 @@
+// A canvas drawing that keeps the main thread free: the plain-canvas counterpart of
+// deferred-chart.ts (which wraps Chart.js). The first draw happens in a task of its own, soon when
+// the canvas is on or near the screen and when the browser is idle otherwise; later requests are
+// drawn at most once per animation frame, however often the data changes; a change of the canvas's
+// CSS size redraws it. ensure() draws at once, for actions that need the pixels (PNG export,
+// keyboard focus).
+//
+// The owner keeps its data and passes a draw(ctx, width, height) callback; the canvas is sized for
+// devicePixelRatio and cleared (one clearRect per draw) before each call.
+
+/** how far off screen (in viewport heights) a canvas counts as near: drawn right away */
+const NEAR_MARGIN = '100% 0px';
+/** fallback for browsers without requestIdleCallback (Safari) */
+const IDLE_FALLBACK_MS = 150;
+
+const whenIdle = (fn: () => void): (() => void) => {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(fn, { timeout: 2000 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(fn, IDLE_FALLBACK_MS);
+  return () => clearTimeout(id);
+};
+
+/** Draws in CSS pixels: `width` and `height` are the canvas's CSS size. */
+export type DrawFunction = (ctx: CanvasRenderingContext2D, width: number, height: number) => void;
+
+export class DeferredDraw {
+  readonly canvas: HTMLCanvasElement;
+  readonly #draw: DrawFunction;
+  #observer: IntersectionObserver | null;
+  #resize: ResizeObserver | null = null;
+  #cancel: (() => void) | null = null;
+  #frame = 0;
+  #drawn = false;
+  #destroyed = false;
+  #size = '';
+
+  constructor(canvas: HTMLCanvasElement, draw: DrawFunction) {
+    this.canvas = canvas;
+    this.#draw = draw;
+    this.#observer = new IntersectionObserver((entries) => this.#onVisibility(entries), { rootMargin: NEAR_MARGIN });
+    this.#observer.observe(canvas);
+  }
+
+  /** true once the first draw has happened */
+  get drawn(): boolean {
+    return this.#drawn;
+  }
+
+  /** Redraws in the next animation frame (once, however often it is called); before the first draw, nothing. */
+  request(): void {
+    if (this.#destroyed || !this.#drawn || this.#frame !== 0) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#paint();
+    });
+  }
+
+  /** Draws now if the first draw is still waiting. */
+  ensure(): void {
+    if (this.#destroyed || this.#drawn) return;
+    this.#stopWaiting();
+    const start = performance.now();
+    this.#drawn = true;
+    this.#paint();
+    // once per canvas: visible in the browser's performance panel, read by tests/e2e/long-tasks
+    performance.measure(`chart ${this.canvas.getAttribute('aria-label') ?? ''}`, { start, end: performance.now() });
+    this.#resize = new ResizeObserver(() => {
+      if (this.#sizeKey() !== this.#size) this.request();
+    });
+    this.#resize.observe(this.canvas);
+  }
+
+  destroy(): void {
+    this.#destroyed = true;
+    this.#stopWaiting();
+    this.#resize?.disconnect();
+    this.#resize = null;
+    if (this.#frame) cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
+  }
+
+  #sizeKey(): string {
+    const r = this.canvas.getBoundingClientRect();
+    return `${Math.round(r.width)}x${Math.round(r.height)}@${globalThis.devicePixelRatio || 1}`;
+  }
+
+  #paint(): void {
+    const canvas = this.canvas;
+    const rect = canvas.getBoundingClientRect();
+    const width = Math.max(1, Math.round(rect.width));
+    const height = Math.max(1, Math.round(rect.height));
+    const ratio = globalThis.devicePixelRatio || 1;
+    const pw = Math.round(width * ratio);
+    const ph = Math.round(height * ratio);
+    if (canvas.width !== pw) canvas.width = pw;
+    if (canvas.height !== ph) canvas.height = ph;
+    this.#size = this.#sizeKey();
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.clearRect(0, 0, width, height);
+    this.#draw(ctx, width, height);
+  }
+
+  #onVisibility(entries: IntersectionObserverEntry[]): void {
+    if (this.#drawn || this.#destroyed) return;
+    this.#cancel?.();
+    if (entries.some((e) => e.isIntersecting)) {
+      // a task of its own: several canvases becoming visible together must not make one long task
+      const id = setTimeout(() => this.ensure(), 0);
+      this.#cancel = () => clearTimeout(id);
+    } else {
+      this.#waitIdle();
+    }
+  }
+
+  #waitIdle(): void {
+    this.#cancel = whenIdle(() => {
+      this.#cancel = null;
+      // not in the page yet: try again later (the observer reports it once it is on screen)
+      if (this.canvas.isConnected) this.ensure();
+      else this.#waitIdle();
+    });
+  }
+
+  #stopWaiting(): void {
+    this.#cancel?.();
+    this.#cancel = null;
+    this.#observer?.disconnect();
+    this.#observer = null;
+  }
+}

@@ -1,0 +1,85 @@
+// The heatmap's colours: a sequential ramp for values of one sign, a diverging ramp centred on 0 for
+// signed values, and the text colour that stays readable on a cell of either.
+
+type Rgb = readonly [number, number, number];
+
+/** ColorBrewer "Blues": one hue, light → dark, luminance strictly decreasing (reads in greyscale). */
+const RAMP: readonly Rgb[] = [
+  [247, 251, 255],
+  [222, 235, 247],
+  [198, 219, 239],
+  [158, 202, 225],
+  [107, 174, 214],
+  [66, 146, 198],
+  [33, 113, 181],
+  [8, 81, 156],
+  [8, 48, 107],
+];
+
+/**
+ * ColorBrewer "PuOr" (diverging, colour-blind safe): orange for negative, purple for positive, near
+ * white at 0; lightness falls with |value| on both sides, so magnitude still reads in greyscale.
+ */
+const DIVERGING_RAMP: readonly Rgb[] = [
+  [179, 88, 6],
+  [224, 130, 20],
+  [253, 184, 99],
+  [254, 224, 182],
+  [247, 247, 247],
+  [216, 218, 235],
+  [178, 171, 210],
+  [128, 115, 172],
+  [84, 39, 136],
+];
+
+function interpolate(ramp: readonly Rgb[], t: number): string {
+  const x = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (ramp.length - 1);
+  const i = Math.min(ramp.length - 2, Math.floor(x));
+  const f = x - i;
+  const [a, b] = [ramp[i], ramp[i + 1]];
+  const c = a.map((v, k) => Math.round(v + (b[k] - v) * f));
+  return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
+}
+
+/** Colour of t in [0, 1] on the sequential ramp (light → dark). */
+export function rampColor(t: number): string {
+  return interpolate(RAMP, t);
+}
+
+/** Colour of t in [0, 1] on the diverging ramp (0.5 is the centre, value 0). */
+export function divergingColor(t: number): string {
+  return interpolate(DIVERGING_RAMP, t);
+}
+
+const gradientCss = (color: (t: number) => string, n: number) =>
+  `linear-gradient(to right, ${Array.from({ length: n }, (_, i) => color(i / (n - 1))).join(', ')})`;
+
+/** CSS background of the legend bar, for either ramp. */
+export const legendGradient = (diverging: boolean): string =>
+  diverging ? gradientCss(divergingColor, DIVERGING_RAMP.length) : gradientCss(rampColor, RAMP.length);
+
+/** Maps values to cell and text colours over a range [min, max]. */
+export class ColorScale {
+  constructor(
+    readonly min: number,
+    readonly max: number,
+    readonly diverging: boolean,
+  ) {}
+
+  /** position of v in the range, 0..1 (0.5 when the range is empty; NaN and ±∞ pass through) */
+  t(v: number): number {
+    return this.max > this.min ? (v - this.min) / (this.max - this.min) : 0.5;
+  }
+
+  /** the cell's colour (a non-finite position, e.g. of NaN, takes the ramp's first colour) */
+  color(v: number): string {
+    return this.diverging ? divergingColor(this.t(v)) : rampColor(this.t(v));
+  }
+
+  /** Dark text on light cells, light text on dark ones. */
+  textColor(v: number): string {
+    const t = this.t(v);
+    const dark = this.diverging ? Math.abs(t - 0.5) > 0.3 : t > 0.5;
+    return dark ? '#ffffff' : '#0f172a';
+  }
+}

@@ -1,0 +1,47 @@
+// The heatmap's tooltip: a text-only box inside the figure, above the hovered or focused cell (below
+// it when there is no room above), kept within the figure's width. Screen readers get the same text
+// from the figure's focus line, so the box itself is hidden from them.
+
+/** A cell's box in the coordinates of the tooltip's positioned parent (the figure's padding box). */
+export interface AnchorBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** space between the cell and the box */
+const OFFSET = 6;
+
+export class HeatmapTooltip {
+  readonly element: HTMLElement;
+  readonly #title: HTMLElement;
+  readonly #value: HTMLElement;
+
+  constructor() {
+    this.element = document.createElement('div');
+    this.element.className = 'heatmap-tooltip';
+    this.element.setAttribute('aria-hidden', 'true');
+    this.element.hidden = true;
+    this.#title = document.createElement('strong');
+    this.#value = document.createElement('span');
+    this.element.append(this.#title, this.#value);
+  }
+
+  /** Shows title and value next to `anchor`, inside a parent `parentWidth` pixels wide. */
+  show(title: string, value: string, anchor: AnchorBox, parentWidth: number): void {
+    this.#title.textContent = title;
+    this.#value.textContent = value;
+    const box = this.element;
+    box.hidden = false;
+    const { offsetWidth: w, offsetHeight: h } = box;
+    const x = Math.max(0, Math.min(parentWidth - w, anchor.x + anchor.width / 2 - w / 2));
+    const above = anchor.y - h - OFFSET;
+    const y = above >= 0 ? above : anchor.y + anchor.height + OFFSET;
+    box.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+  }
+
+  hide(): void {
+    this.element.hidden = true;
+  }
+}
