@@ -2,10 +2,11 @@
 // (option resolution, text measurement, a forced layout); done for every chart while a section
 // mounts, or redrawn on every training chunk, it froze the page (long tasks of 100-500 ms). So:
 // - the chart is built in a task of its own: soon when its canvas is on or near the screen, when
-//   the browser is idle otherwise (so every chart is still drawn without scrolling);
+//   the browser is idle otherwise (first-draw.ts, shared with deferred-draw.ts);
 // - changes before then go into its configuration; changes after are drawn at most once per
 //   animation frame, however often the data changes;
 // - ensure() builds it at once, for actions that need the pixels (PNG export, keyboard focus).
+import { scheduleFirstDraw } from './first-draw';
 import { Chart, type ChartConfiguration, type ChartData, type ChartOptions, type ChartType, type DefaultDataPoint } from 'chart.js';
 
 /** What a change may touch: the same fields on the configuration (before) and on the chart (after). */
@@ -14,34 +15,19 @@ export interface ChartTarget<TType extends ChartType, TData, TLabel> {
   options: ChartOptions<TType>;
 }
 
-/** how far off screen (in viewport heights) a canvas counts as near: built right away */
-const NEAR_MARGIN = '100% 0px';
-/** fallback for browsers without requestIdleCallback (Safari) */
-const IDLE_FALLBACK_MS = 150;
-
-const whenIdle = (fn: () => void): (() => void) => {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(fn, { timeout: 2000 });
-    return () => cancelIdleCallback(id);
-  }
-  const id = setTimeout(fn, IDLE_FALLBACK_MS);
-  return () => clearTimeout(id);
-};
-
 export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TType>, TLabel = unknown> {
   readonly canvas: HTMLCanvasElement;
   readonly #config: ChartConfiguration<TType, TData, TLabel> & { options: ChartOptions<TType> };
   #chart: Chart<TType, TData, TLabel> | null = null;
-  #observer: IntersectionObserver | null;
-  #cancel: (() => void) | null = null;
+  /** cancels the wait for the build (first-draw.ts) */
+  #cancelFirst: (() => void) | null;
   #frame = 0;
   #destroyed = false;
 
   constructor(canvas: HTMLCanvasElement, config: ChartConfiguration<TType, TData, TLabel>) {
     this.canvas = canvas;
     this.#config = { ...config, options: config.options ?? ({} as ChartOptions<TType>) };
-    this.#observer = new IntersectionObserver((entries) => this.#onVisibility(entries), { rootMargin: NEAR_MARGIN });
-    this.#observer.observe(canvas);
+    this.#cancelFirst = scheduleFirstDraw(canvas, () => this.ensure());
   }
 
   /** The chart, or null while it waits to be built. */
@@ -93,31 +79,8 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
     this.#chart = null;
   }
 
-  #onVisibility(entries: IntersectionObserverEntry[]): void {
-    if (this.#chart || this.#destroyed) return;
-    this.#cancel?.();
-    if (entries.some((e) => e.isIntersecting)) {
-      // a task of its own: several charts becoming visible together must not make one long task
-      const id = setTimeout(() => this.ensure(), 0);
-      this.#cancel = () => clearTimeout(id);
-    } else {
-      this.#waitIdle();
-    }
-  }
-
-  #waitIdle(): void {
-    this.#cancel = whenIdle(() => {
-      this.#cancel = null;
-      // not in the page yet: try again later (the observer reports it once it is on screen)
-      if (this.canvas.isConnected) this.ensure();
-      else this.#waitIdle();
-    });
-  }
-
   #stopWaiting(): void {
-    this.#cancel?.();
-    this.#cancel = null;
-    this.#observer?.disconnect();
-    this.#observer = null;
+    this.#cancelFirst?.();
+    this.#cancelFirst = null;
   }
 }

@@ -7,20 +7,7 @@
 //
 // The owner keeps its data and passes a draw(ctx, width, height) callback; the canvas is sized for
 // devicePixelRatio and cleared (one clearRect per draw) before each call.
-
-/** how far off screen (in viewport heights) a canvas counts as near: drawn right away */
-const NEAR_MARGIN = '100% 0px';
-/** fallback for browsers without requestIdleCallback (Safari) */
-const IDLE_FALLBACK_MS = 150;
-
-const whenIdle = (fn: () => void): (() => void) => {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(fn, { timeout: 2000 });
-    return () => cancelIdleCallback(id);
-  }
-  const id = setTimeout(fn, IDLE_FALLBACK_MS);
-  return () => clearTimeout(id);
-};
+import { scheduleFirstDraw } from './first-draw';
 
 /** Draws in CSS pixels: `width` and `height` are the canvas's CSS size. */
 export type DrawFunction = (ctx: CanvasRenderingContext2D, width: number, height: number) => void;
@@ -28,9 +15,9 @@ export type DrawFunction = (ctx: CanvasRenderingContext2D, width: number, height
 export class DeferredDraw {
   readonly canvas: HTMLCanvasElement;
   readonly #draw: DrawFunction;
-  #observer: IntersectionObserver | null;
   #resize: ResizeObserver | null = null;
-  #cancel: (() => void) | null = null;
+  /** cancels the wait for the first draw (first-draw.ts) */
+  #cancelFirst: (() => void) | null;
   #frame = 0;
   #drawn = false;
   #destroyed = false;
@@ -39,8 +26,7 @@ export class DeferredDraw {
   constructor(canvas: HTMLCanvasElement, draw: DrawFunction) {
     this.canvas = canvas;
     this.#draw = draw;
-    this.#observer = new IntersectionObserver((entries) => this.#onVisibility(entries), { rootMargin: NEAR_MARGIN });
-    this.#observer.observe(canvas);
+    this.#cancelFirst = scheduleFirstDraw(canvas, () => this.ensure());
   }
 
   /** true once the first draw has happened */
@@ -104,31 +90,8 @@ export class DeferredDraw {
     this.#draw(ctx, width, height);
   }
 
-  #onVisibility(entries: IntersectionObserverEntry[]): void {
-    if (this.#drawn || this.#destroyed) return;
-    this.#cancel?.();
-    if (entries.some((e) => e.isIntersecting)) {
-      // a task of its own: several canvases becoming visible together must not make one long task
-      const id = setTimeout(() => this.ensure(), 0);
-      this.#cancel = () => clearTimeout(id);
-    } else {
-      this.#waitIdle();
-    }
-  }
-
-  #waitIdle(): void {
-    this.#cancel = whenIdle(() => {
-      this.#cancel = null;
-      // not in the page yet: try again later (the observer reports it once it is on screen)
-      if (this.canvas.isConnected) this.ensure();
-      else this.#waitIdle();
-    });
-  }
-
   #stopWaiting(): void {
-    this.#cancel?.();
-    this.#cancel = null;
-    this.#observer?.disconnect();
-    this.#observer = null;
+    this.#cancelFirst?.();
+    this.#cancelFirst = null;
   }
 }
