@@ -11,6 +11,7 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, LAUNCH_ARGS } from '../../tests/e2e/harness.mjs';
+import { loadOneWidgetPage, ONE_WIDGET_PAGES } from '../../tests/e2e/one-widget-pages.mjs';
 import { openProbedContext } from '../../scripts/page-probe.mjs';
 import { distDir, startPreview } from '../../scripts/serve.mjs';
 import { fmt, spread, stats, table } from './common.mjs';
@@ -29,14 +30,6 @@ const TRAIN_HASH = {
 };
 const RECIPE_STEPS = { note: 400, dates: 300 };
 
-// One-widget pages (web/examples/test-one-*.html, also checked against the budget by
-// tests/e2e/widgets.test.mjs).
-const WIDGET_PAGES = [
-  { name: 'heatmap with data', path: '/examples/test-one-heatmap.html', element: 'attention-heatmap' },
-  { name: 'live heatmap', path: '/examples/test-one-live-heatmap.html', element: 'attention-heatmap' },
-  { name: 'playground', path: '/examples/test-one-playground.html', element: 'attention-playground' },
-  { name: 'seq2seq-demo', path: '/examples/test-one-seq2seq.html', element: 'seq2seq-demo' },
-];
 
 /** A fresh probed context (scripts/page-probe.mjs): the dot section's heatmap is the one timed. */
 async function openContext(browser) {
@@ -67,15 +60,13 @@ async function loadApp(browser, origin) {
   }
 }
 
-async function loadWidgetPage(browser, origin, { path, element }) {
+/** The download of one widget page (tests/e2e/one-widget-pages.mjs: everything it needs, wasm included). */
+async function loadWidgetPage(browser, origin, spec) {
   const { context, page, problems, transfer } = await openContext(browser);
   try {
-    await page.goto(`${origin}${path}`, { waitUntil: 'load' });
-    await page.waitForFunction((s) => document.querySelector(s)?.dataset.ready !== undefined, element);
-    const ready = await page.evaluate((s) => document.querySelector(s).dataset.ready, element);
-    if (ready !== 'true') throw new Error(`${path}: <${element}> did not start (data-ready=${ready})`);
-    await page.waitForLoadState('networkidle');
-    if (problems.length) throw new Error(`${path} reported errors: ${problems.join('; ')}`);
+    const ready = await loadOneWidgetPage(page, origin, spec);
+    if (ready !== 'true') throw new Error(`${spec.path}: <${spec.element}> did not start (data-ready=${ready})`);
+    if (problems.length) throw new Error(`${spec.path} reported errors: ${problems.join('; ')}`);
     return transfer();
   } finally {
     await context.close();
@@ -174,7 +165,7 @@ export async function browserPart(lab, { loads = 7, trainRuns = 3, windows = 5, 
     delete app.firstHeatmapMs;
 
     const widgets = [];
-    for (const w of WIDGET_PAGES) widgets.push({ page: w.name, path: w.path, ...(await loadWidgetPage(browser, origin, w)) });
+    for (const w of ONE_WIDGET_PAGES) widgets.push({ page: w.label, path: w.path, ...(await loadWidgetPage(browser, origin, w)) });
 
     const training = {};
     for (const task of ['note', 'dates']) {
@@ -206,7 +197,7 @@ export async function browserPart(lab, { loads = 7, trainRuns = 3, windows = 5, 
     table('Browser: download of a page with one widget',
       'Everything the page fetches until the widget is ready and the network is idle, gzip -9 per response.',
       ['page', 'responses', 'gzip', 'raw'],
-      widgets.map((w) => [w.page, String(w.responses), kib(w.gzip), kib(w.raw)]));
+      widgets.map((w) => [`\`${w.page}\``, String(w.responses), kib(w.gzip), kib(w.raw)]));
     table('Browser: training in the worker while the translate section plays',
       `Steps/s from the section's step counter after one recipe of warm-up: ${trainRuns} page loads × ${windows} windows of ${windowS} s, median ± spread. Node: the same config, train(n) calls on the wasm build in this run. Long tasks: main thread, > 50 ms, from the first Play click (median of the runs' longest; counts per run).`,
       ['task', 'config', 'browser steps/s', 'Node wasm steps/s', 'browser / Node', 'longest main-thread task (ms)', 'tasks > 50 ms'],

@@ -161,7 +161,7 @@ export interface Ops {
   ): { loss: number; probs: Tensor; grads?: { logits: Tensor } };
 }
 
-/** What both module variants offer: attention (loadAttentionLab({ variant: 'attention' })). */
+/** The attention build (loadAttentionLab({ variant: 'attention' })); the full module offers it too. */
 export interface AttentionOnlyLab {
   attention(args: AttentionArgs): AttentionResult;
   selfAttention(x: TensorInput, params: ProjectionParams, options?: SelfAttentionOptions): SelfAttentionResult;

@@ -159,6 +159,16 @@ describe('article shell', { timeout: 180_000 }, () => {
     assert.equal(await page.evaluate(() => location.hash), '#seed=1');
   });
 
+  test('the Performance section shows the committed results, their date and notes, as text', async () => {
+    const results = JSON.parse(readFileSync(new URL('../../shared/bench/results.json', import.meta.url), 'utf8'));
+    await site.load('#view=performance');
+    await page.waitForSelector('.perf-machine');
+    assert.match((await page.textContent('.perf-machine')) ?? '', new RegExp(results.date.slice(0, 10)));
+    assert.deepEqual(await page.$$eval('.perf-notes li', (els) => els.map((e) => e.textContent)), results.notes ?? []);
+    const widgetRows = await page.$$eval('.perf-browser th[scope="row"]', (els) => els.map((e) => e.textContent));
+    for (const w of results.browser?.widgets ?? []) assert.ok(widgetRows.some((r) => r?.endsWith(w.page)), `row for ${w.page}`);
+  });
+
   test('a worker crash shows an alert with Restart; restart brings a fresh worker and redraws', async () => {
     await site.load('#view=dot');
     await firstHeatmapDrawn();

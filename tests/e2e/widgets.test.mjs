@@ -9,6 +9,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startPreview } from '../../scripts/serve.mjs';
 import { artifactsDir as artifacts, CHROMIUM, distDir as dist, LAUNCH_ARGS, ProblemCollector } from './harness.mjs';
+import { loadOneWidgetPage, ONE_WIDGET_PAGES, wasmBuildOf } from './one-widget-pages.mjs';
 
 /** the issue's budget for a page with one widget, everything it downloads, gzipped */
 const BUDGET_GZIP_BYTES = 150 * 1024;
@@ -45,8 +46,11 @@ describe('embeddable widgets', { timeout: 180_000 }, () => {
     }
   });
 
-  /** A fresh context and page per test, so worker and request counts are per page. */
-  async function open(path, viewport = { width: 1100, height: 800 }) {
+  /**
+   * A fresh context and page per test, so worker and request counts are per page; it goes to `path`
+   * unless `navigate` is false (for a caller that navigates itself).
+   */
+  async function open(path, viewport = { width: 1100, height: 800 }, navigate = true) {
     await context?.close();
     problems = new ProblemCollector();
     responses = [];
@@ -60,7 +64,7 @@ describe('embeddable widgets', { timeout: 180_000 }, () => {
     context.on('response', (res) => {
       responses.push({ url: res.url(), status: res.status(), body: res.body().catch(() => Buffer.alloc(0)) });
     });
-    return page.goto(`${baseUrl}${path}`, { waitUntil: 'load' });
+    return navigate ? page.goto(`${baseUrl}${path}`, { waitUntil: 'load' }) : null;
   }
 
   afterEach(async () => {
@@ -294,43 +298,17 @@ describe('embeddable widgets', { timeout: 180_000 }, () => {
     return { total: files.reduce((a, f) => a + f.gzip, 0), files };
   }
 
-  test('download of a page with one widget (gzip, all included)', async (t) => {
-    await open('/examples/test-one-heatmap.html');
-    assert.equal(await ready('attention-heatmap'), 'true');
-    const heatmapPage = await download();
-    assert.equal(wasmFetches(), 0, 'a given matrix needs no wasm');
-    assert.equal(workers.length, 0, 'a given matrix needs no worker');
-    t.diagnostic(`one <attention-heatmap data=…>: ${(heatmapPage.total / 1024).toFixed(1)} KB gzip`);
-    for (const f of heatmapPage.files) t.diagnostic(`  ${f.url}: ${f.raw} B, ${f.gzip} B gzip`);
-    assert.ok(heatmapPage.total <= BUDGET_GZIP_BYTES, `${heatmapPage.total} B gzip > budget`);
-
-    await open('/examples/test-one-live-heatmap.html');
-    assert.equal(await ready('attention-heatmap'), 'true');
-    await page.waitForFunction(() => document.querySelector('attention-heatmap').shadowRoot.querySelector('output.heatmap-data')?.value);
-    const livePage = await download();
-    t.diagnostic(`one <attention-heatmap mechanism=self>: ${(livePage.total / 1024).toFixed(1)} KB gzip`);
-    for (const f of livePage.files) t.diagnostic(`  ${f.url}: ${f.raw} B, ${f.gzip} B gzip`);
-    assert.ok(livePage.files.some((f) => /attention_lab_attention-[\w-]+\.wasm$/.test(f.url)), 'a widget that never trains loads the attention-only build');
-    assert.ok(livePage.total <= BUDGET_GZIP_BYTES, `${livePage.total} B gzip`);
-
-    await open('/examples/test-one-playground.html');
-    assert.equal(await ready('attention-playground'), 'true');
-    await page.waitForFunction(() => document.querySelector('attention-playground').shadowRoot.querySelector('canvas'));
-    const playgroundPage = await download();
-    t.diagnostic(`one <attention-playground mechanism=scaled-dot>: ${(playgroundPage.total / 1024).toFixed(1)} KB gzip`);
-    for (const f of playgroundPage.files) t.diagnostic(`  ${f.url}: ${f.raw} B, ${f.gzip} B gzip`);
-    assert.ok(playgroundPage.total <= BUDGET_GZIP_BYTES, `${playgroundPage.total} B gzip`);
-
-    await open('/examples/test-one-seq2seq.html');
-    assert.equal(await ready('seq2seq-demo'), 'true');
-    // the model exists and the page has drawn its charts: everything the widget needs has loaded
-    await page.waitForFunction(() => document.querySelector('seq2seq-demo').shadowRoot.querySelector('canvas'));
-    await page.waitForLoadState('networkidle');
-    const trainerPage = await download();
-    t.diagnostic(`one <seq2seq-demo task=note>: ${(trainerPage.total / 1024).toFixed(1)} KB gzip`);
-    for (const f of trainerPage.files) t.diagnostic(`  ${f.url}: ${f.raw} B, ${f.gzip} B gzip`);
-    assert.ok(trainerPage.files.some((f) => /attention_lab_seq2seq-[\w-]+\.wasm$/.test(f.url)), 'the training widget loads the Seq2Seq build');
-    assert.ok(!trainerPage.files.some((f) => /attention_lab_(core|attention)-[\w-]+\.wasm$/.test(f.url)), 'and no other');
-    assert.ok(trainerPage.total <= BUDGET_GZIP_BYTES, `${trainerPage.total} B gzip > budget`);
-  });
+  for (const spec of ONE_WIDGET_PAGES) {
+    test(`download of a page with one ${spec.label} (gzip, all included)`, async (t) => {
+      await open(spec.path, undefined, false);
+      assert.equal(await loadOneWidgetPage(page, baseUrl, spec), 'true');
+      const { total, files } = await download();
+      t.diagnostic(`one ${spec.label}: ${(total / 1024).toFixed(1)} KB gzip`);
+      for (const f of files) t.diagnostic(`  ${f.url}: ${f.raw} B, ${f.gzip} B gzip`);
+      const builds = files.map((f) => wasmBuildOf(f.url)).filter(Boolean);
+      assert.deepEqual(builds, spec.wasm ? [spec.wasm] : [], `${spec.path} loads the ${spec.wasm ?? 'no'} wasm build`);
+      if (!spec.wasm) assert.equal(workers.length, 0, 'a given matrix needs no worker');
+      assert.ok(total <= BUDGET_GZIP_BYTES, `${spec.path}: ${total} B gzip > budget ${BUDGET_GZIP_BYTES} B`);
+    });
+  }
 });

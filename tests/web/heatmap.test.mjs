@@ -8,7 +8,7 @@ import { loadWeb } from './setup.mjs';
 
 const { rampColor, divergingColor, tickLabel, formatValue } = await loadWeb('heatmap');
 const { paintHeatmap, cellAt, cellRect } = await loadWeb('heatmap-paint');
-const { ColorScale } = await loadWeb('heatmap-color');
+const { ColorScale, NAN_COLOR } = await loadWeb('heatmap-color');
 
 /** WCAG relative luminance of 'rgb(r, g, b)' */
 function luminance(css) {
@@ -92,6 +92,19 @@ function recordingContext() {
   };
   return ctx;
 }
+
+test('a NaN cell is grey, on neither ramp, with readable text; ±∞ take the ends', () => {
+  for (const diverging of [false, true]) {
+    const scale = new ColorScale(-1, 1, diverging);
+    const ramp = steps.map((t) => (diverging ? divergingColor(t) : rampColor(t)));
+    assert.equal(scale.color(Number.NaN), NAN_COLOR);
+    assert.ok(!ramp.includes(NAN_COLOR), 'NaN must not look like a value');
+    assert.equal(scale.color(Number.POSITIVE_INFINITY), scale.color(1));
+    assert.equal(scale.color(Number.NEGATIVE_INFINITY), scale.color(-1));
+    assert.ok(luminance(NAN_COLOR) > 0.2, 'dark text stays readable on it');
+    assert.equal(scale.textColor(Number.NaN), scale.textColor(diverging ? 0 : -1));
+  }
+});
 
 test('painting: one cell per value in the scale colour, values and whole-or-shortened labels, no clearing', () => {
   const rowLabels = ['我', '我', 'internationalization'];

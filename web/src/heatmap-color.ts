@@ -33,7 +33,7 @@ const DIVERGING_RAMP: readonly Rgb[] = [
 ];
 
 function interpolate(ramp: readonly Rgb[], t: number): string {
-  const x = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (ramp.length - 1);
+  const x = Math.min(1, Math.max(0, Number.isNaN(t) ? 0 : t)) * (ramp.length - 1); // ±∞ clamp to the ends
   const i = Math.min(ramp.length - 2, Math.floor(x));
   const f = x - i;
   const [a, b] = [ramp[i], ramp[i + 1]];
@@ -58,6 +58,12 @@ const gradientCss = (color: (t: number) => string, n: number) =>
 export const legendGradient = (diverging: boolean): string =>
   diverging ? gradientCss(divergingColor, DIVERGING_RAMP.length) : gradientCss(rampColor, RAMP.length);
 
+/**
+ * A NaN cell's colour: a mid grey that is on neither ramp, so a missing value never reads as the
+ * smallest (or, on the diverging ramp, the most negative) one. ±∞ take the ramp's ends.
+ */
+export const NAN_COLOR = 'rgb(150, 150, 150)';
+
 /** Maps values to cell and text colours over a range [min, max]. */
 export class ColorScale {
   constructor(
@@ -71,13 +77,15 @@ export class ColorScale {
     return this.max > this.min ? (v - this.min) / (this.max - this.min) : 0.5;
   }
 
-  /** the cell's colour (a non-finite position, e.g. of NaN, takes the ramp's first colour) */
+  /** the cell's colour (NAN_COLOR for NaN; ±∞ clamp to the ramp's ends) */
   color(v: number): string {
+    if (Number.isNaN(v)) return NAN_COLOR;
     return this.diverging ? divergingColor(this.t(v)) : rampColor(this.t(v));
   }
 
   /** Dark text on light cells, light text on dark ones. */
   textColor(v: number): string {
+    if (Number.isNaN(v)) return '#0f172a';
     const t = this.t(v);
     const dark = this.diverging ? Math.abs(t - 0.5) > 0.3 : t > 0.5;
     return dark ? '#ffffff' : '#0f172a';

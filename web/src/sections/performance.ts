@@ -28,6 +28,8 @@ interface AttentionRow {
 export interface BenchResults {
   date: string;
   machine: { cpu: string | null; cores: number; load_before?: number[] };
+  /** what the run skipped or where a figure comes from (English, shown as text) */
+  notes?: string[];
   versions: Record<string, string | null>;
   attention?: AttentionRow[];
   note?: { native: { step: Timing }; wasm: { step: Timing }; torch: { step: Timing } | null; reference_torch_step_us: number };
@@ -272,6 +274,12 @@ export const performanceSection: SectionModule = {
     machine.textContent = `${ctx.t('perf.machine')}: ${data.machine.cpu ?? '?'}, ${data.machine.cores} cores${load} · ${data.date.slice(0, 10)} · ` +
       Object.entries(data.versions).filter(([, v]) => v).map(([k, v]) => `${k} ${short(k, v as string)}`).join(' · ');
     root.append(intro, machine);
+    if (data.notes?.length) {
+      const notes = document.createElement('ul');
+      notes.className = 'perf-notes';
+      for (const note of data.notes) notes.appendChild(document.createElement('li')).textContent = note;
+      root.append(notes);
+    }
     host.append(root);
 
     const sideLabel = (side: Side | 'reference') => ctx.t(`perf.${side}`);

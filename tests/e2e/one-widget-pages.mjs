@@ -1,0 +1,52 @@
+// Every kind of widget alone on a page (web/examples/test-one-*.html), with the wasm build it must
+// load: none for a given matrix, the attention-only build for widgets that never train, the
+// Seq2Seq-only build for those that do. tests/e2e/widgets.test.mjs checks each page's download
+// against the budget; bench/lib/browser.mjs reports it.
+
+/**
+ * @typedef {object} OneWidgetPage
+ * @property {string} path the page, under the site root
+ * @property {string} element the widget's tag name
+ * @property {string} label how reports name it
+ * @property {'attention' | 'seq2seq' | null} wasm the one wasm build it loads, or none
+ * @property {string} [start] the test id of a button the widget waits for before computing anything
+ */
+
+/** @type {OneWidgetPage[]} */
+export const ONE_WIDGET_PAGES = [
+  { path: '/examples/test-one-heatmap.html', element: 'attention-heatmap', label: '<attention-heatmap data=…>', wasm: null },
+  { path: '/examples/test-one-live-heatmap.html', element: 'attention-heatmap', label: '<attention-heatmap mechanism=self>', wasm: 'attention' },
+  { path: '/examples/test-one-playground.html', element: 'attention-playground', label: '<attention-playground mechanism=scaled-dot>', wasm: 'attention' },
+  { path: '/examples/test-one-multihead.html', element: 'multihead-view', label: '<multihead-view>', wasm: 'attention' },
+  { path: '/examples/test-one-encoder-decoder.html', element: 'attention-playground', label: '<attention-playground mechanism=encoder-decoder>', wasm: 'seq2seq' },
+  { path: '/examples/test-one-why.html', element: 'attention-playground', label: '<attention-playground mechanism=why>', wasm: 'seq2seq', start: 'why-start' },
+  { path: '/examples/test-one-seq2seq.html', element: 'seq2seq-demo', label: '<seq2seq-demo task=note>', wasm: 'seq2seq' },
+];
+
+/** The wasm build a response URL is (`attention`, `seq2seq`, `core`), or undefined. */
+export const wasmBuildOf = (url) => /attention_lab_(\w+)-[\w-]+\.wasm$/.exec(url)?.[1];
+
+/**
+ * Opens `spec.path` at `origin` in `page` and resolves once everything the widget needs has arrived:
+ * it has mounted and drawn its first canvas (section code and charts loaded), its wasm has arrived
+ * (it comes later, from the worker; pressing `start` first if the widget waits for it), and the
+ * network has then been idle for 500 ms. Returns the widget's data-ready ('true' or 'error').
+ * @param {import('playwright-core').Page} page
+ * @param {string} origin
+ * @param {OneWidgetPage} spec
+ */
+export async function loadOneWidgetPage(page, origin, { path, element, wasm, start }) {
+  // listening from before navigation, so a fast fetch cannot slip past
+  const wasmArrived = wasm ? page.context().waitForEvent('response', { predicate: (r) => wasmBuildOf(r.url()) !== undefined, timeout: 60_000 }) : null;
+  wasmArrived?.catch(() => {}); // awaited below unless the widget failed to start
+  await page.goto(`${origin}${path}`, { waitUntil: 'load' });
+  await page.locator(element).scrollIntoViewIfNeeded();
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.ready !== undefined, element);
+  const ready = await page.evaluate((s) => document.querySelector(s).dataset.ready, element);
+  if (ready !== 'true') return ready;
+  await page.waitForFunction((s) => document.querySelector(s).shadowRoot.querySelector('canvas'), element);
+  if (start) await page.locator(`[data-testid="${start}"]`).click();
+  if (wasmArrived) await wasmArrived;
+  await page.waitForLoadState('networkidle');
+  return ready;
+}
