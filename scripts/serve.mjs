@@ -18,11 +18,12 @@ export const distDir = process.env.ATTENTION_LAB_DIST
 /**
  * Starts `vite preview` over a built site (default: distDir) on 127.0.0.1, with the CSP headers of
  * web/vite.config.ts.
- * @param {{port?: number, strictPort?: boolean, logLevel?: 'info'|'warn'|'error'|'silent', dist?: string}} [options]
+ * @param {{port?: number, strictPort?: boolean, logLevel?: 'info'|'warn'|'error'|'silent', dist?: string, base?: string}} [options]
  *   port 0 picks any free port; otherwise the given port (default 4173) or the next free one.
+ *   base: the folder the site is served from (default '/'; e.g. '/blog/lab/', as a host's sub-folder).
  * @returns {Promise<{url: string, close: () => Promise<void>}>}
  */
-export async function startPreview({ port = 4173, strictPort = false, logLevel = 'warn', dist = distDir } = {}) {
+export async function startPreview({ port = 4173, strictPort = false, logLevel = 'warn', dist = distDir, base = '/' } = {}) {
   if (!existsSync(`${dist}/index.html`)) {
     throw new Error(`${dist}/index.html is missing: build the page first (npm run build:web).`);
   }
@@ -30,6 +31,7 @@ export async function startPreview({ port = 4173, strictPort = false, logLevel =
     configFile,
     root: fileURLToPath(new URL('../web', import.meta.url)),
     logLevel,
+    base,
     build: { outDir: dist },
     preview: { host: '127.0.0.1', port, strictPort, open: false },
   });

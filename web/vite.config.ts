@@ -1,7 +1,7 @@
 // Vite config for the AttentionLab page. Root is web/; the build lands in ../dist (repo root).
 // The wasm core lives in build/wasm/ (outside web/), so the dev server must be allowed to read the
 // repo root. Both the dev and the preview server send a strict CSP as a header (a <meta> CSP would
-// not cover workers); the wasm glue is built with -sDYNAMIC_EXECUTION=0, so it needs no eval.
+// not cover workers; the dev server's also allows inline styles, see below); the wasm glue is built with -sDYNAMIC_EXECUTION=0, so it needs no eval.
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
@@ -21,24 +21,29 @@ for (const file of readdirSync(`${webRoot}examples`)) {
   if (file.endsWith('.html')) input[`examples/${file.slice(0, -5)}`] = `${webRoot}examples/${file}`;
 }
 
+// The built site's policy (vite preview, the tests): no inline scripts and no inline styles either;
+// the components adopt their CSS as constructable stylesheets (src/adopt-css.ts), which
+// style-src 'self' allows, so widgets keep their styles on hosts as strict as this.
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",
   "worker-src 'self'",
 ].join('; ');
 
-const headers = {
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+const securityHeaders = (csp: string) => ({
+  'Content-Security-Policy': csp,
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
-};
+});
+// The dev server injects imported CSS files as <style> elements (hot reload), so it allows them.
+const DEV_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
 
 export default defineConfig({
   root: webRoot,
-  base: '/',
+  base: './',
   build: {
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,
@@ -58,7 +63,7 @@ export default defineConfig({
   },
   server: {
     host: '127.0.0.1',
-    headers,
+    headers: securityHeaders(DEV_CONTENT_SECURITY_POLICY),
     fs: {
       allow: [repoRoot],
     },
@@ -66,6 +71,6 @@ export default defineConfig({
   preview: {
     host: '127.0.0.1',
     port: 4173,
-    headers,
+    headers: securityHeaders(CONTENT_SECURITY_POLICY),
   },
 });

@@ -39,9 +39,8 @@ describe('Embed button and dialog', { timeout: 180_000 }, () => {
    */
   const parseSnippet = (html) =>
     page.evaluate((text) => {
-      const template = document.createElement('template');
-      template.innerHTML = text;
-      return [...template.content.querySelectorAll('*')].map((e) => ({
+      const doc = new DOMParser().parseFromString(text, 'text/html');
+      return [...doc.querySelectorAll('head *, body *')].map((e) => ({
         tag: e.localName,
         attributes: Object.fromEntries([...e.attributes].map((a) => [a.name, a.value])),
       }));

@@ -43,6 +43,7 @@ describe('article shell', { timeout: 180_000 }, () => {
     const csp = res?.headers()['content-security-policy'] ?? '';
     assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
     assert.doesNotMatch(csp, /(^|\s)'unsafe-eval'/);
+    assert.match(csp, /style-src 'self'(;|$)/, 'no inline styles: the sections adopt their CSS');
     assert.match(await page.title(), /AttentionLab/);
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
     assert.deepEqual(await sectionIds(), ORDER);
@@ -52,6 +53,9 @@ describe('article shell', { timeout: 180_000 }, () => {
     assert.equal(await page.locator('.section-error').count(), 0, 'no section failed to mount');
     assert.ok((await page.locator('math').count()) > 0, 'formulas are MathML');
     await firstHeatmapDrawn();
+    // the sections' and the heatmap's own CSS apply (adopted stylesheets, allowed by that policy)
+    assert.equal(await page.$eval('.dot-note', (e) => getComputedStyle(e).fontSize), '13.6px');
+    assert.equal(await page.$eval('.heatmap', (e) => getComputedStyle(e).position), 'relative');
     assert.equal(await page.evaluate(() => location.hash), '#seed=1', 'the address holds the state');
     // the favicon is served (a 404 would be a problem reported by the collector)
     const icon = await page.evaluate(async () => (await fetch('/favicon.svg')).status);

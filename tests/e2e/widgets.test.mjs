@@ -48,9 +48,10 @@ describe('embeddable widgets', { timeout: 180_000 }, () => {
 
   /**
    * A fresh context and page per test, so worker and request counts are per page; it goes to `path`
-   * unless `navigate` is false (for a caller that navigates itself).
+   * at `origin` (default: the site's) unless `navigate` is false (for a caller that navigates itself).
    */
-  async function open(path, viewport = { width: 1100, height: 800 }, navigate = true) {
+  async function open(path, { navigate = true, origin = baseUrl } = {}) {
+    const viewport = { width: 1100, height: 800 };
     await context?.close();
     problems = new ProblemCollector();
     responses = [];
@@ -58,13 +59,13 @@ describe('embeddable widgets', { timeout: 180_000 }, () => {
     context = await browser.newContext({ viewport });
     page = await context.newPage();
     page.setDefaultTimeout(60_000);
-    problems.attach(page, baseUrl);
+    problems.attach(page, origin);
     page.on('worker', (worker) => workers.push(worker.url()));
     // context-level, so that the worker's own fetches (the wasm) are counted too
     context.on('response', (res) => {
       responses.push({ url: res.url(), status: res.status(), body: res.body().catch(() => Buffer.alloc(0)) });
     });
-    return navigate ? page.goto(`${baseUrl}${path}`, { waitUntil: 'load' }) : null;
+    return navigate ? page.goto(`${origin}${path}`, { waitUntil: 'load' }) : null;
   }
 
   afterEach(async () => {
@@ -123,20 +124,34 @@ describe('embeddable widgets', { timeout: 180_000 }, () => {
   ]) {
     test(`the example post ${file} renders every widget under the strict CSP header`, async () => {
       const res = await open(`/examples/${file}`);
-      assert.match(res.headers()['content-security-policy'] ?? '', /script-src 'self' 'wasm-unsafe-eval'/);
+      const csp = res.headers()['content-security-policy'] ?? '';
+      assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+      // no inline styles either (a <style> element would be refused, and reported as a console error)
+      assert.match(csp, /style-src 'self'(;|$)/);
       const widgets = await page.evaluate(() =>
         [...document.querySelectorAll('attention-heatmap, attention-playground, seq2seq-demo, multihead-view')].map(
           (el, i) => ((el.id ||= `w${i}`), `#${el.id}`),
         ),
       );
       assert.equal(widgets.length, 8, 'a widget in each section');
+      let heatmaps = 0;
       for (const w of widgets) {
         assert.equal(await ready(w), 'true', `${w}: ${await alertText(w)}`);
         assert.equal(await alertText(w), '', `${w} shows an error`);
         // something was rendered into the shadow root (a heatmap canvas or a section's DOM)
         const rendered = await page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('.widget-body').childElementCount, w);
         assert.ok(rendered > 0, `${w} rendered nothing`);
+        // the widget's, the section's and the heatmap's styles apply (adopted stylesheets)
+        const styled = await page.evaluate((s) => {
+          const root = document.querySelector(s).shadowRoot;
+          const radius = (el) => (el ? getComputedStyle(el).borderTopLeftRadius : null);
+          return { body: radius(root.querySelector('.widget-body')), heatmaps: [...root.querySelectorAll('.heatmap')].map(radius) };
+        }, w);
+        assert.equal(styled.body, '8px', `${w}: widget.css does not apply`);
+        assert.ok(styled.heatmaps.every((r) => r === '8px'), `${w}: heatmap.css does not apply (${styled.heatmaps})`);
+        heatmaps += styled.heatmaps.length;
       }
+      assert.ok(heatmaps >= widgets.length - 1, `only ${heatmaps} heatmaps in ${widgets.length} widgets`);
       // the given matrix of §2, drawn exactly as given
       assert.deepEqual(await heatmapValues(widgets[1]), { shape: [3, 3], values: [0.86, 0.09, 0.05, 0.07, 0.88, 0.05, 0.04, 0.06, 0.9] });
       // the host's `p { text-align: justify }` does not reach into a shadow root
@@ -281,6 +296,35 @@ describe('embeddable widgets', { timeout: 180_000 }, () => {
     assert.equal(workers.length, 0);
   });
 
+  test('the built site works from a sub-folder of its host (a GitHub Pages project site)', async () => {
+    const sub = await startPreview({ port: 0, strictPort: true, logLevel: 'error', base: '/blog/lab/' });
+    const origin = new URL(sub.url).origin;
+    try {
+      // widgets of both kinds: the bundle, its chunks, the worker and each wasm build come from the folder
+      for (const build of ['attention', 'seq2seq']) {
+        const spec = ONE_WIDGET_PAGES.find((s) => s.wasm === build && !s.start);
+        await open('', { navigate: false, origin });
+        assert.equal(await loadOneWidgetPage(page, `${origin}/blog/lab`, spec), 'true', spec.path);
+        assert.deepEqual(urls().map((u) => wasmBuildOf(u)).filter(Boolean), [spec.wasm]);
+        const outside = urls().map((u) => new URL(u).pathname).filter((p) => !p.startsWith('/blog/lab/'));
+        assert.deepEqual(outside, [], `${spec.path}: a file was looked for outside the folder`);
+      }
+      // the iframe page and the app
+      await open('/blog/lab/embed.html#view=dot&seed=4&dot_n=2', { origin });
+      await page.waitForFunction(() => document.body.dataset.ready !== undefined);
+      assert.equal(await page.evaluate(() => document.body.dataset.ready), 'true');
+      await page.waitForFunction(() => [...document.querySelectorAll('output.heatmap-data')].some((o) => o.dataset.shape === '2,5'));
+      await open('/blog/lab/#view=dot', { origin });
+      await page.waitForFunction(() => document.body.dataset.ready === 'true');
+      await page.waitForFunction(() => document.querySelector('output.heatmap-data')?.value);
+      assert.deepEqual(urls().map((u) => new URL(u).pathname).filter((p) => !p.startsWith('/blog/lab/')), []);
+    } finally {
+      await context?.close();
+      context = undefined;
+      await sub.close();
+    }
+  });
+
   test('a page without scripts shows a section through the iframe', async () => {
     await open('/examples/test-iframe.html');
     const frame = page.frameLocator('#lab-frame');
@@ -300,7 +344,7 @@ describe('embeddable widgets', { timeout: 180_000 }, () => {
 
   for (const spec of ONE_WIDGET_PAGES) {
     test(`download of a page with one ${spec.label} (gzip, all included)`, async (t) => {
-      await open(spec.path, undefined, false);
+      await open(spec.path, { navigate: false });
       assert.equal(await loadOneWidgetPage(page, baseUrl, spec), 'true');
       const { total, files } = await download();
       t.diagnostic(`one ${spec.label}: ${(total / 1024).toFixed(1)} KB gzip`);

@@ -49,7 +49,7 @@ describe('widget modules', () => {
 
   test('the embed snippets carry the section settings, escaped for HTML', () => {
     const { state } = AppState.fromHash('#seed=7&dot_score=dot&dot_d=6&mh_heads=4&dot_n_hide=1');
-    const { script, iframe } = snippets.embedSnippets(state, 'dot', 'https://lab.example.org/some/page');
+    const { script, iframe } = snippets.embedSnippets(state, 'dot', 'https://lab.example.org/#seed=7');
     assert.equal(
       script,
       '<script type="module" src="https://lab.example.org/widgets/attention-lab-widgets.js"></script>\n' +
@@ -58,7 +58,7 @@ describe('widget modules', () => {
     assert.equal(
       iframe,
       '<iframe src="https://lab.example.org/embed.html#view=dot&amp;seed=7&amp;dot_score=dot&amp;dot_d=6&amp;dot_n_hide=1" ' +
-        'title="AttentionLab: dot" width="100%" height="760" style="border: 0" loading="lazy"></iframe>',
+        'title="AttentionLab: dot" width="100%" height="760" frameborder="0" loading="lazy"></iframe>',
     );
     // mh_heads belongs to another section: not in the dot snippet
     assert.doesNotMatch(script + iframe, /mh_heads/);
@@ -76,7 +76,11 @@ describe('widget modules', () => {
 
     assert.match(snippets.embedSnippets(AppState.fromHash('#mh_d=8').state, 'multihead', 'https://a.b').script, /<multihead-view seed="1" mh_d="8">/);
     assert.match(snippets.embedSnippets(AppState.fromHash('').state, 'self', 'https://a.b').script, /<attention-playground mechanism="self" seed="1">/);
-    assert.throws(() => snippets.embedSnippets(state, 'dot', 'javascript:alert(1)'), /origin must be an http\(s\) address/);
+    // a site in a sub-folder of its host (a GitHub Pages project site): its files are addressed from there
+    const sub = snippets.embedSnippets(state, 'dot', 'https://user.github.io/attention-lab/index.html?x=1#seed=7');
+    assert.match(sub.script, /src="https:\/\/user\.github\.io\/attention-lab\/widgets\/attention-lab-widgets\.js"/);
+    assert.match(sub.iframe, /src="https:\/\/user\.github\.io\/attention-lab\/embed\.html#view=dot&amp;/);
+    assert.throws(() => snippets.embedSnippets(state, 'dot', 'javascript:alert(1)'), /the app's address must be http\(s\)/);
     assert.throws(() => snippets.embedSnippets(state, 'dot', 'not a url'), TypeError);
     assert.throws(() => snippets.embedSnippets(state, 'performance', 'https://a.b'), /cannot be embedded/);
   });

@@ -128,7 +128,7 @@ export class EmbedDialog {
     if (id === null) return;
     for (const s of this.#snippets) s.status.textContent = '';
     try {
-      const { script, iframe } = embedSnippets(this.#state, id, location.origin);
+      const { script, iframe } = embedSnippets(this.#state, id, location.href);
       this.#snippets[0].pre.textContent = script;
       this.#snippets[1].pre.textContent = iframe;
       this.#error.hidden = true;

@@ -2,11 +2,13 @@
 // hosts that allow scripts), and an iframe of embed.html (for hosts that do not). Both carry the
 // section's settings that differ from the defaults, the seed and the language, so the embed shows
 // what the reader sees. Values are escaped for an HTML attribute: the snippet is pasted into HTML.
+// No style attribute: a host page with a strict style-src would refuse it (frameborder="0" instead).
 import type { AppState } from './state';
 import { PROPS, type SectionId } from './state-table';
 
-export const WIDGET_SCRIPT_PATH = '/widgets/attention-lab-widgets.js';
-export const EMBED_PAGE_PATH = '/embed.html';
+/** where the built site keeps them, relative to its root (the app's own folder) */
+export const WIDGET_SCRIPT_PATH = 'widgets/attention-lab-widgets.js';
+export const EMBED_PAGE_PATH = 'embed.html';
 
 /** the element and its own attribute for each section; `from` is the setting that attribute replaces */
 const ELEMENTS: Record<Exclude<SectionId, 'performance'>, (state: AppState) => { tag: string; own: [string, string][]; from?: string }> = {
@@ -37,11 +39,16 @@ export function sectionEntries(state: AppState, sectionId: SectionId): [string, 
   return state.entries().filter(([name]) => mine.has(name) || (name.endsWith('_hide') && mine.has(name.slice(0, -5))));
 }
 
-export function embedSnippets(state: AppState, sectionId: SectionId, origin: string): { script: string; iframe: string } {
+/**
+ * The snippets for `sectionId` as the app at `appUrl` shows it. The app's page is at the root of the
+ * built site, which may itself sit in a sub-folder of its host (https://user.github.io/lab/), so the
+ * files are addressed from the page's folder, not from the host's root.
+ */
+export function embedSnippets(state: AppState, sectionId: SectionId, appUrl: string): { script: string; iframe: string } {
   if (sectionId === 'performance') throw new RangeError('the performance section cannot be embedded');
-  const url = new URL(origin);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RangeError(`origin must be an http(s) address, got ${url.protocol}`);
-  const base = url.origin;
+  const url = new URL(appUrl);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RangeError(`the app's address must be http(s), got ${url.protocol}`);
+  const base = new URL('./', url).href; // the page's folder, without query or hash
   const entries = sectionEntries(state, sectionId);
 
   const { tag, own, from } = ELEMENTS[sectionId](state);
@@ -54,6 +61,6 @@ export function embedSnippets(state: AppState, sectionId: SectionId, origin: str
   const src = `${base}${EMBED_PAGE_PATH}#${hash}`;
   const iframe =
     `<iframe src="${escapeAttribute(src)}" title="AttentionLab: ${sectionId}" width="100%" ` +
-    `height="${IFRAME_HEIGHT[sectionId]}" style="border: 0" loading="lazy"></iframe>`;
+    `height="${IFRAME_HEIGHT[sectionId]}" frameborder="0" loading="lazy"></iframe>`;
   return { script, iframe };
 }

@@ -11,6 +11,7 @@ import { cellAt, cellRect, formatValue, paintHeatmap, tickLabel, type HeatmapLay
 import { HeatmapTooltip } from './heatmap-tooltip';
 import { SHELL_STRINGS, translator } from './i18n';
 import heatmapCss from './heatmap.css?inline';
+import { adoptCss, styleRootOf } from './adopt-css';
 
 export { divergingColor, rampColor } from './heatmap-color';
 export { formatValue, tickLabel } from './heatmap-paint';
@@ -27,20 +28,19 @@ function labelWidthEstimate(label: string): number {
 
 const DEFAULT_T: Translate = translator('en', SHELL_STRINGS);
 
-/** Documents and shadow roots that already hold the heatmap CSS. */
-const styledRoots = new WeakSet<Node>();
+/**
+ * The heatmap's CSS, for a section to adopt with its own when it mounts (mountRoot), so a figure
+ * built before the section is attached is styled from the first frame, not from its first update().
+ */
+export const HEATMAP_CSS: string = heatmapCss;
 
-/** Adds the heatmap CSS to the element's document or shadow root, once (no-op while detached). */
+/**
+ * Adds the heatmap CSS to the element's document or shadow root (no-op while detached: update()
+ * tries again). First, so a section's own CSS can restyle the heatmap.
+ */
 function ensureStyles(element: Element): void {
-  const root = element.getRootNode();
-  if (styledRoots.has(root)) return;
-  const style = document.createElement('style');
-  style.dataset.heatmapCss = '';
-  style.textContent = heatmapCss;
-  if (root instanceof ShadowRoot) root.prepend(style);
-  else if (root instanceof Document) root.head.append(style);
-  else return; // not attached yet: update() tries again
-  styledRoots.add(root);
+  const root = styleRootOf(element);
+  if (root) adoptCss(root, heatmapCss, { first: true });
 }
 
 export interface HeatmapData {

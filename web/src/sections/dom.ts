@@ -1,6 +1,7 @@
 // Small DOM helpers shared by every section: elements, labelled fields, buttons, selects, an
 // inline message line, the section's root with its styles. Every piece of text goes in with
 // textContent (never as markup).
+import { adoptCss, styleRootOf } from '../adopt-css';
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -49,13 +50,15 @@ export function setOptions(select: HTMLSelectElement, options: readonly (readonl
 }
 
 /**
- * Puts a section's root into its host, preceded by its styles: a <style> element inside the host,
- * so the same section works in the article and inside a widget's shadow root.
+ * Puts a section's root into its host and its styles into the host's document or shadow root
+ * (adopted stylesheets: see adopt-css.ts), so the same section works in the article and inside a
+ * widget's shadow root. The host must be attached to one of them.
  */
 export function mountRoot(host: HTMLElement, root: HTMLElement, ...cssTexts: string[]): void {
-  const style = el('style');
-  style.textContent = cssTexts.join('\n');
-  host.append(style, root);
+  const styleRoot = styleRootOf(host);
+  if (!styleRoot) throw new Error('mountRoot: the host is not in a document or shadow root');
+  for (const css of cssTexts) adoptCss(styleRoot, css);
+  host.append(root);
 }
 
 export function range(from: number, to: number): number[] {

@@ -1,7 +1,7 @@
 // §3.1 dot-product and §3.2 scaled dot-product attention, live: editable Q and K (= V), heatmaps of
 // raw scores → scaled scores → softmax weights → output from the core, and the saturation sweep
 // that shows why §3.2 divides by √d (dot-sweep.ts, dot-sweep-chart.ts).
-import { Heatmap } from '../heatmap';
+import { HEATMAP_CSS, Heatmap } from '../heatmap';
 import { DOT_ATTENTION, mathml, SCALED_DOT_ATTENTION, SOFTMAX_ROW } from '../math';
 import { MatrixCellError, MatrixEditor } from '../matrix-editor';
 import { freshSeed, NormalSampler } from '../random';
@@ -56,7 +56,7 @@ class DotView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    mountRoot(host, this.#root, sharedCss, css);
+    mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
 
     this.#root.append(el('p', 'dot-intro', t('dot.intro')));
 

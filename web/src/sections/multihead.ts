@@ -1,7 +1,7 @@
 // §3.6 multi-head attention, live: a sentence → seeded embeddings → the core's multiHeadAttention
 // with seeded Q, K, V and output projections → each head's weights and output side by side, the
 // heads concatenated, and the output projection. The head count offered is always a divisor of d.
-import { Heatmap } from '../heatmap';
+import { HEATMAP_CSS, Heatmap } from '../heatmap';
 import { mathml, MULTI_HEAD } from '../math';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
@@ -50,7 +50,7 @@ class MultiHeadView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    mountRoot(host, this.#root, sharedCss, css);
+    mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
     this.#root.append(el('p', 'mh-intro', t('mh.intro')));
 
     const controls = el('div', 'al-controls');

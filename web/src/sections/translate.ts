@@ -14,6 +14,7 @@ import { SentenceInput } from './translate-input';
 import { TRANSLATE_STRINGS } from './translate-strings';
 import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
 import { fill } from '../i18n';
+import { HEATMAP_CSS } from '../heatmap';
 
 const MODEL_SETTINGS: readonly PropName[] = ['seed', 's2s_task', 's2s_cell', 's2s_hidden', 's2s_score', 's2s_lr'];
 
@@ -45,7 +46,7 @@ class TranslateView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    mountRoot(host, this.#root, css);
+    mountRoot(host, this.#root, HEATMAP_CSS, css);
     this.#root.append(el('p', 'tr-intro', t('tr.intro')));
 
     // Training controls

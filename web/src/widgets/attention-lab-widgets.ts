@@ -2,7 +2,7 @@
 // registers every AttentionLab custom element. Only the element classes and the state table are in
 // this file's chunk; each section, the heatmap and the worker client load on first
 // visibility of an element that needs them.
-//   <script type="module" src="/widgets/attention-lab-widgets.js"></script>
+//   <script type="module" src="/widgets/attention-lab-widgets.js"></script>  (or wherever dist/ sits)
 //   <attention-playground mechanism="scaled-dot" seed="3"></attention-playground>
 import { AttentionHeatmap } from './attention-heatmap';
 import { AttentionPlayground, MultiheadView, Seq2SeqDemo } from './section-widget';

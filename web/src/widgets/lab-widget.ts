@@ -10,6 +10,7 @@ import type { SectionHandle } from '../section';
 import type { LabClient } from '../worker/protocol';
 import { sharedLabClient } from './shared-client';
 import baseCss from './widget.css?inline';
+import { adoptCss } from '../adopt-css';
 
 /** Attributes any HTML element may carry: not settings, never reported as unknown. */
 const GLOBAL_ATTRIBUTES = new Set(['class', 'id', 'style', 'title', 'hidden', 'slot', 'part', 'tabindex', 'dir', 'role', 'translate']);
@@ -53,8 +54,7 @@ export abstract class LabWidget extends HTMLElement {
   constructor() {
     super();
     this.root = this.attachShadow({ mode: 'open' });
-    const style = document.createElement('style');
-    style.textContent = baseCss; // sections and the Heatmap class insert their own CSS
+    adoptCss(this.root, baseCss); // sections and the Heatmap class adopt their own CSS
     this.#alert = document.createElement('div');
     this.#alert.className = 'widget-error';
     this.#alert.setAttribute('role', 'alert');
@@ -68,7 +68,7 @@ export abstract class LabWidget extends HTMLElement {
     const loading = document.createElement('p');
     loading.className = 'widget-loading';
     this.body.append(loading);
-    this.root.append(style, this.#alert, this.#crash, this.body);
+    this.root.append(this.#alert, this.#crash, this.body);
   }
 
   /** Settings, hide switches and the element's own attributes: a change mounts the widget afresh. */
