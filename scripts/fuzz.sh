@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-CXX=clang++ cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Debug -DLAB_FUZZ=ON >/dev/null
+# no build type: no NDEBUG (asserts stay on) and no -g beyond the line tables of LAB_FUZZ_FLAGS
+CXX=clang++ cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE= -DLAB_FUZZ=ON >/dev/null
 cmake --build build/fuzz -j"$(nproc)"
 for target in model_file tokenizer attention_args; do
   work=build/fuzz/corpus-$target
