@@ -35,8 +35,9 @@ const DEFAULT_T: Translate = translator('en', SHELL_STRINGS);
 export const HEATMAP_CSS: string = heatmapCss;
 
 /**
- * Adds the heatmap CSS to the element's document or shadow root (no-op while detached: update()
- * tries again). First, so a section's own CSS can restyle the heatmap.
+ * Adds the heatmap CSS to the element's document or shadow root, first, so a section's own CSS can
+ * restyle the heatmap. A figure built in a detached subtree is styled by its section instead, which
+ * adopts HEATMAP_CSS when it mounts.
  */
 function ensureStyles(element: Element): void {
   const root = styleRootOf(element);
@@ -209,7 +210,6 @@ export class Heatmap {
   update(data: HeatmapData): void {
     const { rows, cols, values, rowLabels, colLabels } = data;
     if (values.length !== rows * cols) throw new Error(`heatmap: expected ${rows * cols} values, got ${values.length}`);
-    ensureStyles(this.element);
 
     if (rowLabels.length !== rows || colLabels.length !== cols) {
       throw new Error(`heatmap: ${rows}×${cols} values but ${rowLabels.length} row and ${colLabels.length} column labels`);

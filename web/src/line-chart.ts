@@ -90,12 +90,20 @@ const READOUT_DIGITS = 4;
 interface LegendItem {
   series: LineSeries;
   x: number;
-  y: number;
+  row: number;
+}
+
+interface LegendLayout {
+  items: LegendItem[];
+  /** the width of each row (index = row), for centring it */
+  rowWidths: number[];
+  height: number;
 }
 
 /** Legend rows of the series labels within `width`: item positions relative to the legend's top left. */
-function layoutLegend(ctx: CanvasRenderingContext2D, series: readonly LineSeries[], width: number): { items: LegendItem[]; height: number } {
+function layoutLegend(ctx: CanvasRenderingContext2D, series: readonly LineSeries[], width: number): LegendLayout {
   const items: LegendItem[] = [];
+  const rowWidths: number[] = [];
   let x = 0;
   let row = 0;
   for (const s of series) {
@@ -104,10 +112,11 @@ function layoutLegend(ctx: CanvasRenderingContext2D, series: readonly LineSeries
       x = 0;
       row++;
     }
-    items.push({ series: s, x, y: row * LINE_HEIGHT });
+    items.push({ series: s, x, row });
+    rowWidths[row] = x + w;
     x += w + LEGEND_GAP;
   }
-  return { items, height: series.length ? (row + 1) * LINE_HEIGHT : 0 };
+  return { items, rowWidths, height: series.length ? (row + 1) * LINE_HEIGHT : 0 };
 }
 
 function drawMarker(ctx: CanvasRenderingContext2D, shape: LineSeries['marker'], x: number, y: number, r: number): void {
@@ -214,7 +223,7 @@ export class LineChart {
     ctx.lineCap = 'butt';
 
     // vertical layout, bottom up: legend, x title, x tick labels
-    const legend = this.#options.legend ? layoutLegend(ctx, series, width - 8) : { items: [], height: 0 };
+    const legend: LegendLayout = this.#options.legend ? layoutLegend(ctx, series, width - 8) : { items: [], rowWidths: [], height: 0 };
     let bottom = height - 2 - legend.height - (legend.height ? 4 : 0);
     const xTitleY = bottom - LINE_HEIGHT / 2;
     if (xOpt.title) bottom -= LINE_HEIGHT;
@@ -362,12 +371,10 @@ export class LineChart {
       ctx.font = CHART_FONT;
       ctx.textAlign = 'left';
       ctx.textBaseline = 'middle';
-      const rowWidths = new Map<number, number>();
-      for (const it of legend.items) rowWidths.set(it.y, it.x + LEGEND_SAMPLE + 4 + ctx.measureText(it.series.label).width);
       const legendTop = height - 2 - legend.height;
       for (const it of legend.items) {
-        const x0 = (width - (rowWidths.get(it.y) ?? 0)) / 2 + it.x;
-        const y0 = legendTop + it.y + LINE_HEIGHT / 2;
+        const x0 = (width - legend.rowWidths[it.row]) / 2 + it.x;
+        const y0 = legendTop + (it.row + 0.5) * LINE_HEIGHT;
         ctx.strokeStyle = it.series.color;
         ctx.fillStyle = it.series.color;
         ctx.lineWidth = it.series.width ?? 1.5;
