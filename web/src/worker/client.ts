@@ -12,6 +12,8 @@ import type {
   ResponseMessage,
   ResultOf,
   TrainResult,
+  TrainStream,
+  TrainStreamOptions,
 } from './protocol';
 import { FULL_WORKER_NAME } from './protocol';
 
@@ -61,6 +63,8 @@ export class LabRequestError extends Error {
 interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
+  /** a training stream's per-slice progress */
+  progress?(progress: TrainResult): void;
 }
 
 export class WorkerLabClient implements LabClient {
@@ -148,17 +152,45 @@ export class WorkerLabClient implements LabClient {
 
   /** Sends one request. Inputs are copied (structured clone), never transferred: callers keep them. */
   request<O extends Op>(request: Extract<Request, { op: O }>): Promise<ResultOf[O]> {
-    if (this.#crashed) return Promise.reject(new WorkerCrashedError(this.#crashed.message));
+    return this.#send(request).promise;
+  }
+
+  /**
+   * Starts a training stream (seq2seq.trainStream): `onProgress` gets each slice the worker posts;
+   * stop() asks the worker to end it after the current slice.
+   */
+  trainStream(model: number, steps: number, options: TrainStreamOptions): TrainStream {
+    const { onProgress, maxStepsPerSecond, sliceMs } = options;
+    const request: Extract<Request, { op: 'seq2seq.trainStream' }> = { op: 'seq2seq.trainStream', model, steps };
+    if (maxStepsPerSecond !== undefined) request.maxStepsPerSecond = maxStepsPerSecond;
+    if (sliceMs !== undefined) request.sliceMs = sliceMs;
+    const { id, promise } = this.#send(request, onProgress);
+    let stopping = false;
+    return {
+      done: promise,
+      stop: () => {
+        if (stopping || id === 0 || !this.#pending.has(id)) return;
+        stopping = true;
+        this.request({ op: 'seq2seq.stopStream', stream: id }).catch(() => {});
+      },
+    };
+  }
+
+  #send<O extends Op>(
+    request: Extract<Request, { op: O }>,
+    progress?: (p: TrainResult) => void,
+  ): { id: number; promise: Promise<ResultOf[O]> } {
+    if (this.#crashed) return { id: 0, promise: Promise.reject(new WorkerCrashedError(this.#crashed.message)) };
     let worker: WorkerLike;
     try {
       worker = this.#ensureWorker();
     } catch (err) {
       this.#crash(`the worker could not start: ${err instanceof Error ? err.message : String(err)}`);
-      return Promise.reject(new WorkerCrashedError(this.#crashed!.message));
+      return { id: 0, promise: Promise.reject(new WorkerCrashedError(this.#crashed!.message)) };
     }
     const id = this.#nextId++;
-    return new Promise<ResultOf[O]>((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+    const promise = new Promise<ResultOf[O]>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject, progress });
       try {
         worker.postMessage({ id, request } satisfies RequestMessage);
       } catch (err) {
@@ -167,6 +199,7 @@ export class WorkerLabClient implements LabClient {
         reject(err instanceof Error ? err : new Error(String(err)));
       }
     });
+    return { id, promise };
   }
 
   #ensureWorker(): WorkerLike {
@@ -193,6 +226,10 @@ export class WorkerLabClient implements LabClient {
     if (!data || typeof data.id !== 'number') return;
     const pending = this.#pending.get(data.id);
     if (!pending) return;
+    if ('progress' in data) {
+      pending.progress?.(data.progress);
+      return;
+    }
     this.#pending.delete(data.id);
     if (data.ok) pending.resolve(data.result);
     else pending.reject(new LabRequestError(data.error ?? { name: 'Error', message: 'unknown worker error' }));
@@ -244,6 +281,13 @@ class RemoteModel implements RemoteSeq2Seq {
   }
   train(steps: number) {
     return this.#send({ op: 'seq2seq.train', model: this.model, steps });
+  }
+  trainStream(steps: number, options: TrainStreamOptions): TrainStream {
+    if (this.generation !== this.#client.generation) {
+      const done = Promise.reject(new WorkerCrashedError('this model was lost when the worker restarted; create it again'));
+      return { done, stop() {} };
+    }
+    return this.#client.trainStream(this.model, steps, options);
   }
   evaluate(options?: Parameters<RemoteSeq2Seq['evaluate']>[0]) {
     return this.#send({ op: 'seq2seq.evaluate', model: this.model, options });

@@ -63,17 +63,17 @@ export class LabHandlers {
       case 'seq2seq.load':
         return this.#adopt(this.#need('loadSeq2Seq')(request.bytes));
       case 'seq2seq.info':
-        return this.#model(request.model).info();
+        return this.model(request.model).info();
       case 'seq2seq.train':
-        return this.#model(request.model).train(request.steps);
+        return this.model(request.model).train(request.steps);
       case 'seq2seq.evaluate':
-        return this.#model(request.model).evaluate(request.options);
+        return this.model(request.model).evaluate(request.options);
       case 'seq2seq.translate':
-        return this.#model(request.model).translate(request.text, request.options);
+        return this.model(request.model).translate(request.text, request.options);
       case 'seq2seq.save':
-        return this.#model(request.model).save();
+        return this.model(request.model).save();
       case 'seq2seq.vocabulary': {
-        const model = this.#model(request.model);
+        const model = this.model(request.model);
         return { source: model.sourceVocabulary(), target: model.targetVocabulary() };
       }
       case 'seq2seq.delete': {
@@ -105,7 +105,8 @@ export class LabHandlers {
     return { model: id, info };
   }
 
-  #model(id: number): Seq2Seq {
+  /** The live model `id`; an Error if it was deleted or lost in a restart. */
+  model(id: number): Seq2Seq {
     const model = this.#models.get(id);
     if (!model) throw new Error(`no model ${id} in the worker (deleted, or lost in a restart)`);
     return model;

@@ -1,8 +1,9 @@
 // The one module worker that owns the wasm core and every Seq2Seq model. It loads the wasm on the
 // first request (once), answers each request with the matching id, and never touches the DOM.
 import { loadAttentionLab, type LabVariant } from '../lab';
-import { LabHandlers, errorPayload, respond } from './handlers';
-import { FULL_WORKER_NAME, type RequestMessage } from './protocol';
+import { LabHandlers, errorPayload } from './handlers';
+import { FULL_WORKER_NAME, type RequestMessage, type ResponseMessage } from './protocol';
+import { TrainStreams, messageChannelYield, serve } from './train-stream';
 
 interface WorkerScope {
   addEventListener(type: 'message', listener: (event: MessageEvent<RequestMessage>) => void): void;
@@ -51,14 +52,19 @@ function ready(request: RequestMessage['request'] | undefined): Promise<LabHandl
   return load(variantFor(request));
 }
 
+const post = (message: ResponseMessage, transfer: ArrayBuffer[]): void => scope.postMessage(message, transfer);
+const streams = new TrainStreams({
+  now: () => performance.now(),
+  yieldNow: messageChannelYield(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  post,
+});
+
 scope.addEventListener('message', (event) => {
   const { id, request } = event.data ?? ({} as RequestMessage);
   if (typeof id !== 'number') return; // not ours
   ready(request).then(
-    (h) => {
-      const reply = respond(id, () => h.handle(request));
-      if (reply) scope.postMessage(reply.message, reply.transfer);
-    },
+    (h) => serve(h, streams, id, request, post),
     (err: unknown) => {
       const error = errorPayload(err);
       error.message = `could not load the wasm core: ${error.message}`;

@@ -54,6 +54,17 @@ export type Request =
   | { op: 'seq2seq.load'; bytes: Uint8Array }
   | { op: 'seq2seq.info'; model: number }
   | { op: 'seq2seq.train'; model: number; steps: number }
+  /**
+   * Trains up to `steps` steps continuously inside the worker, in time slices of about `sliceMs`,
+   * posting one progress message per slice (a StreamProgress with this request's id) and yielding
+   * between slices so other requests and a stop get their turn. `maxStepsPerSecond` throttles it
+   * (the section's speed setting); without it the worker trains as fast as it can. Resolves when
+   * the steps are done or the stream is stopped; a diverged run rejects with `completed` = the
+   * diverging slice's finished steps (earlier slices were already posted).
+   */
+  | { op: 'seq2seq.trainStream'; model: number; steps: number; sliceMs?: number; maxStepsPerSecond?: number }
+  /** stops the training stream started by request `stream` after its current slice */
+  | { op: 'seq2seq.stopStream'; stream: number }
   | { op: 'seq2seq.evaluate'; model: number; options?: EvaluateOptions }
   | { op: 'seq2seq.translate'; model: number; text: string; options?: TranslateOptions }
   | { op: 'seq2seq.save'; model: number }
@@ -74,6 +85,9 @@ export interface ResultOf {
   'seq2seq.load': { model: number; info: Seq2SeqInfo };
   'seq2seq.info': Seq2SeqInfo;
   'seq2seq.train': TrainResult;
+  'seq2seq.trainStream': TrainStreamEnd;
+  /** false when no such stream was running (already finished) */
+  'seq2seq.stopStream': boolean;
   'seq2seq.evaluate': EvaluateResult;
   'seq2seq.translate': TranslateResult;
   'seq2seq.save': Uint8Array;
@@ -91,6 +105,27 @@ export interface RequestMessage {
   request: Request;
 }
 
+/** How a training stream ended: the steps it trained and whether a stop ended it early. */
+export interface TrainStreamEnd {
+  steps: number;
+  stopped: boolean;
+}
+
+/** A training stream's running handle (RemoteSeq2Seq.trainStream). */
+export interface TrainStream {
+  /** resolves when the stream ends; rejects like train() on divergence or a crash */
+  readonly done: Promise<TrainStreamEnd>;
+  /** asks the worker to stop after its current slice; `done` then resolves with stopped: true */
+  stop(): void;
+}
+
+export interface TrainStreamOptions {
+  /** called once per slice, at most about once a frame, with that slice's steps */
+  onProgress(progress: TrainResult): void;
+  maxStepsPerSecond?: number;
+  sliceMs?: number;
+}
+
 /** A failed request: the Error's message and, for a diverged training run, the steps that completed. */
 export interface ErrorPayload {
   name: string;
@@ -101,6 +136,8 @@ export interface ErrorPayload {
 /** worker → page */
 export type ResponseMessage =
   | { id: number; ok: true; result: unknown }
+  /** one slice of a training stream (the request stays pending) */
+  | { id: number; progress: TrainResult }
   | { id: number; ok: false; error: ErrorPayload };
 
 /** A Seq2Seq model living in the worker, seen from the page. */
@@ -112,6 +149,8 @@ export interface RemoteSeq2Seq {
   info(): Promise<Seq2SeqInfo>;
   /** rejects with a TrainDivergedError-like Error ({completed}) when training diverges */
   train(steps: number): Promise<TrainResult>;
+  /** trains continuously in the worker with progress per slice: no round trip per chunk */
+  trainStream(steps: number, options: TrainStreamOptions): TrainStream;
   evaluate(options?: EvaluateOptions): Promise<EvaluateResult>;
   translate(text: string, options?: TranslateOptions): Promise<TranslateResult>;
   save(): Promise<Uint8Array>;
