@@ -91,6 +91,15 @@ TEST(GrammarTask, AlignmentsAreConsistent) {
   EXPECT_LE(task->max_source_tokens(), kGrammarMaxWords);
 }
 
+TEST(GrammarTask, FirstSentenceOfSeedOneIsTheSameOnEveryPlatform) {
+  // tests/wasm/grammar.test.mjs asserts the same sentence from the wasm build.
+  const Example& e = make_task("zh-en", {})->held_out()[0];
+  EXPECT_EQ(e.source, "昨天 漂亮 的 孩子 在 花园 找到 了 我们 的 小 老师");
+  EXPECT_EQ(e.target, "the beautiful child found our small teacher in the garden yesterday");
+  EXPECT_EQ(e.alignment, (std::vector<std::vector<int32_t>>{
+                             {}, {1, 2}, {3}, {6, 7}, {8, 9}, {10}, {11}, {}, {}, {5}, {0}}));
+}
+
 TEST(GrammarTask, HandWrittenSentenceHasTheExpectedAlignment) {
   // Find a sentence with a time word in front and a place phrase, and check the reordering.
   const auto task = make_task("zh-en", {});
