@@ -93,7 +93,8 @@ TEST(GrammarTask, AlignmentsAreConsistent) {
 
 TEST(GrammarTask, FirstSentenceOfSeedOneIsTheSameOnEveryPlatform) {
   // tests/wasm/grammar.test.mjs asserts the same sentence from the wasm build.
-  const Example& e = make_task("zh-en", {})->held_out()[0];
+  const auto task = make_task("zh-en", {});
+  const Example& e = task->held_out()[0];
   EXPECT_EQ(e.source, "昨天 漂亮 的 孩子 在 花园 找到 了 我们 的 小 老师");
   EXPECT_EQ(e.target, "the beautiful child found our small teacher in the garden yesterday");
   EXPECT_EQ(e.alignment, (std::vector<std::vector<int32_t>>{
