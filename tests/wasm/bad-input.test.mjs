@@ -179,6 +179,10 @@ const cases = [
   ['missing task', () => create({ cell: 'rnn' }), /task is missing \(expected note, zh-en, dates, reverse, copy\)/],
   ['extra unknown config key', () => create({ ...NOTE, hiden: 32 }), /config has an unknown key 'hiden'/],
   ['task option out of range', () => create({ task: 'reverse', taskOptions: { train: 1e9 } }), /option train is 1000000000; it must be in \[1, 20000\]/],
+  ['zh-en task option out of range', () => create({ task: 'zh-en', taskOptions: { heldOut: 1e5 } }), /option held_out is 100000; it must be in \[1, 10000\]/],
+  ['held-out count 0', () => note.heldOut(0), /heldOut\(count\): count must be at least 1/],
+  ['held-out count fractional', () => note.heldOut(1.5), /heldOut\(count\): count must be a whole number \(got 1\.5\)/],
+  ['held-out count as a string', () => note.heldOut('3'), /heldOut\(count\): count must be a number/],
   ['bare model without vocabulary sizes', () => own(lab.createSeq2SeqModel({ hidden: 4 })), /source vocabulary size \(padding id 0 included\) must be in \[2, 100000\] \(got 0\)/],
   // Training
   ['negative steps', () => note.train(-5), /steps must be in \[1, 100000\] \(got -5\)/],

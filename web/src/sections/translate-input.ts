@@ -2,7 +2,8 @@
 // model's source vocabulary as clickable words (a click appends the word, or the character for the
 // dates task). Writes only through state.set; shows state errors (too long, control characters).
 import type { SectionContext } from '../section';
-import { button, el, errorText, field } from './dom';
+import { button, el, errorText, field, MessageLine } from './dom';
+import { fill } from '../i18n';
 import { DATE_EXAMPLES, NOTE_SENTENCES } from './translate-strings';
 
 const DEFAULT_TEXT = NOTE_SENTENCES[0];
@@ -14,6 +15,8 @@ export class SentenceInput {
   readonly #examples = el('div', 'tr-examples');
   readonly #vocab = el('div', 'tr-vocab');
   readonly #error = el('p', 'tr-error');
+  /** what the model made of the sentence: unknown words, a spaced form to try, an empty box */
+  readonly #note = new MessageLine('tr-input-note');
   #heldOut: string[] = [];
   /** the reader typed or picked the sentence here: it is used as it is, even if it is the default */
   #chosen = false;
@@ -28,7 +31,8 @@ export class SentenceInput {
       if (e.key === 'Enter') this.set(this.#text.value);
     });
     const textField = field(ctx.t('tr.sentence'), this.#text, ctx.state.isHidden('s2s_text'));
-    this.element.append(textField, this.#examples, this.#vocab, this.#error);
+    this.#note.element.dataset.testid = 's2s-input-note';
+    this.element.append(textField, this.#examples, this.#vocab, this.#error, this.#note.element);
     host.append(this.element);
   }
 
@@ -73,6 +77,26 @@ export class SentenceInput {
 
   showError(text: string): void {
     this.#error.textContent = text;
+  }
+
+  showNote(kind: 'info' | 'error', text: string): void {
+    this.#note.show(kind, text);
+  }
+
+  /** Names the unknown words inline; offers the spaced form of words typed without spaces. */
+  showUnknown(unknown: readonly string[], text: string, chars: boolean, vocabulary: readonly string[]): void {
+    const { t } = this.#ctx;
+    if (unknown.length === 0) {
+      this.#note.show('info', '');
+      return;
+    }
+    const words = [...new Set(unknown)].map((w) => `“${w}”`).join(', ');
+    this.#note.show('error', fill(t(chars ? 'tr.unknownChars' : 'tr.unknownWords'), { words }));
+    const split = chars ? null : splitSuggestion(text, vocabulary);
+    if (split) {
+      const hint = el('span', 'tr-split', ` ${fill(t('tr.split'), { typed: unknown[0], text: split })} `);
+      this.#note.element.append(hint, button(t('tr.split.apply'), 's2s-split', () => this.set(split)));
+    }
   }
 
   /** Re-reads the box from the state and lists the task's examples. */

@@ -5,8 +5,10 @@
 import type { CellName, EvaluateResult, HeldOutExample, Seq2SeqConfig, Seq2SeqInfo, TrainResult } from '../../../shared/types/seq2seq';
 import type { ScoreName } from '../../../shared/types/attention-lab';
 import type { LabClient, RemoteSeq2Seq } from '../worker/protocol';
+import { RECIPE_STEPS, type TaskName } from './translate-recipes';
 
-export type TaskName = 'zh-en' | 'note' | 'dates';
+export type { TaskName } from './translate-recipes';
+export { RECIPE_STEPS, RECIPES } from './translate-recipes';
 export type ScoreSetting = ScoreName | 'none';
 
 export interface TrainSettings {
@@ -17,22 +19,6 @@ export interface TrainSettings {
   lr: number;
   seed: number;
 }
-
-/**
- * Steps of each task's recipe: the note's 400; dates learns to ~97% exact match in 300 at batch
- * 16; zh-en lines up over 90% of its words well within them (node scripts/alignment.mjs).
- */
-export const RECIPE_STEPS: Record<TaskName, number> = { 'zh-en': 800, note: 400, dates: 300 };
-
-/**
- * The settings a task switch applies: a GRU for the grammar corpus (the state table's defaults),
- * the note's recipe, and an LSTM recipe for dates (README).
- */
-export const RECIPES: Record<TaskName, { cell: CellName; hidden: number; lr: number }> = {
-  'zh-en': { cell: 'gru', hidden: 64, lr: 0.01 },
-  note: { cell: 'rnn', hidden: 128, lr: 0.001 },
-  dates: { cell: 'lstm', hidden: 64, lr: 0.005 },
-};
 
 /** Held-out examples fetched for the sentence panel (long sentences of the grammar corpus). */
 const HELD_OUT_FETCHED = 100;

@@ -12,9 +12,9 @@ import { StepChart, movingAverage } from './translate-charts';
 import { DecodeView } from './translate-decode';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
 import { button, el, errorText, field, select, mountRoot, MessageLine } from './dom';
-import { SentenceInput, splitSuggestion } from './translate-input';
+import { SentenceInput } from './translate-input';
 import { CompareView, sentenceAlignment, type CompareRow } from './translate-compare';
-import { PROPS } from '../state-table';
+import { introText, numberProblem } from './translate-text';
 import { TRANSLATE_STRINGS } from './translate-strings';
 import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
 import { fill } from '../i18n';
@@ -48,7 +48,6 @@ class TranslateView implements SectionHandle {
   readonly #notice = new MessageLine('tr-notice');
   readonly #chartsEmpty = el('p', 'tr-note tr-charts-empty');
   readonly #untrained = el('p', 'tr-untrained');
-  readonly #inputNote = new MessageLine('tr-input-note');
   readonly #sentenceAlignment = el('p', 'tr-note tr-sentence-alignment');
   readonly #compare: CompareView;
   readonly #losses = el('output', 'tr-losses');
@@ -145,11 +144,10 @@ class TranslateView implements SectionHandle {
     );
 
     this.#input = new SentenceInput(this.#root, ctx);
-    this.#inputNote.element.dataset.testid = 's2s-input-note';
     this.#untrained.textContent = t('tr.untrained');
     this.#untrained.dataset.testid = 's2s-untrained';
     this.#sentenceAlignment.dataset.testid = 's2s-sentence-alignment';
-    this.#root.append(this.#inputNote.element, this.#untrained);
+    this.#root.append(this.#untrained);
     this.#decode = new DecodeView(this.#root, t);
     this.#root.append(this.#sentenceAlignment);
 
@@ -169,19 +167,12 @@ class TranslateView implements SectionHandle {
     input.addEventListener('change', () => {
       const { t } = this.#ctx;
       const label = t(key);
-      const value = input.value.trim();
-      const def = PROPS.find((p) => p.name === name) as { min: number; max: number; kind: string };
-      const n = Number(value);
-      // Checked here against the state table's limits so the message names the field by its label
-      // and the typed value stays in the box; the state (and so the model) is left as it was.
-      let problem = '';
-      if (value === '' || !Number.isFinite(n)) problem = fill(t('tr.error.number'), { label, value });
-      else if (n < def.min || n > def.max || (def.kind === 'int' && !Number.isInteger(n))) {
-        problem = fill(t('tr.error.range'), { label, min: def.min, max: def.max, value });
-      }
+      // Checked against the state table's limits first, so the message names the field by its
+      // label and the typed value stays in the box; the state (and so the model) is left alone.
+      let problem = numberProblem(name, input.value, label, t);
       if (!problem) {
         try {
-          this.#ctx.state.set(name, n);
+          this.#ctx.state.set(name, Number(input.value));
         } catch (err) {
           problem = `${label}: ${errorText(err)}`;
         }
@@ -370,14 +361,14 @@ class TranslateView implements SectionHandle {
       // Nothing to translate: no old result stays on screen.
       this.#decode.clear();
       this.#decode.element.dataset.modelStep = String(trainer.step);
-      this.#inputNote.show('info', t(trainer.settings.task === 'dates' ? 'tr.empty.dates' : 'tr.empty'));
+      this.#input.showNote('info', t(trainer.settings.task === 'dates' ? 'tr.empty.dates' : 'tr.empty'));
       return;
     }
     try {
       const result = await model.translate(text, beam > 1 ? { beam, topK: 5 } : { topK: 5 });
       if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
       this.#input.showError('');
-      this.#showUnknown(result.source.filter((s) => s.unknown).map((s) => s.text), text, chars);
+      this.#input.showUnknown(result.source.filter((s) => s.unknown).map((s) => s.text), text, chars, trainer.vocabulary.source);
       // Which model state this decoding shows (tests wait for it).
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#decode.show(result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
@@ -390,26 +381,8 @@ class TranslateView implements SectionHandle {
       if (seq !== this.#translateSeq) return;
       // A sentence the model cannot take (too long, say): clear the old result, say why.
       this.#decode.clear();
-      this.#inputNote.show('info', '');
+      this.#input.showNote('info', '');
       this.#input.showError(`${t('error.prefix')}${errorText(err)}`);
-    }
-  }
-
-  /** Names the unknown words inline; offers the spaced form of a sentence typed without spaces. */
-  #showUnknown(unknown: readonly string[], text: string, chars: boolean): void {
-    const { t } = this.#ctx;
-    if (unknown.length === 0) {
-      this.#inputNote.show('info', '');
-      return;
-    }
-    const words = [...new Set(unknown)].map((w) => `“${w}”`).join(', ');
-    this.#inputNote.show('error', fill(t(chars ? 'tr.unknownChars' : 'tr.unknownWords'), { words }));
-    const split = chars ? null : splitSuggestion(text, this.#trainer.vocabulary.source);
-    if (split) {
-      const typed = unknown.find((w) => !this.#trainer.vocabulary.source.includes(w)) ?? unknown[0];
-      const hint = el('span', 'tr-split', ` ${fill(t('tr.split'), { typed, text: split })} `);
-      const apply = button(t('tr.split.apply'), 's2s-split', () => this.#input.set(split));
-      this.#inputNote.element.append(hint, apply);
     }
   }
 
@@ -417,18 +390,7 @@ class TranslateView implements SectionHandle {
   #renderIntro(): void {
     const { t, state } = this.#ctx;
     const task = state.get('s2s_task');
-    const score = state.get('s2s_score');
-    const info = this.#trainer.info;
-    this.#intro.textContent = fill(t(`tr.intro.${task}`), {
-      cell: state.get('s2s_cell').toUpperCase(),
-      hidden: state.get('s2s_hidden'),
-      attention: score === 'none' ? t('tr.intro.plain') : fill(t('tr.intro.attention'), { score }),
-      lr: state.get('s2s_lr'),
-      steps: this.#trainer.recipeSteps,
-      batch: info?.batchSize ?? 32,
-      train: info?.taskOptions.train || 5000,
-      heldOut: info?.taskOptions.heldOut || 500,
-    });
+    this.#intro.textContent = introText(t, this.#settings(), this.#trainer.info, this.#trainer.recipeSteps);
     this.#caption.textContent = task === 'note' ? t('tr.caption.note') : '';
     this.#caption.hidden = task !== 'note';
   }
