@@ -140,7 +140,7 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     await page.fill('[data-testid=s2s-text]', '咖哥喜欢小冰');
     await page.press('[data-testid=s2s-text]', 'Enter');
     await page.waitForSelector(`${SEC} [data-testid=s2s-split]`);
-    assert.match(await page.locator(`${SEC} [data-testid=s2s-input-note]`).textContent(), /vocabulary: “咖哥喜欢小冰”.*Did you mean “咖哥 喜欢 小冰”/);
+    assert.match(await page.locator(`${SEC} [data-testid=s2s-input-note]`).textContent(), /vocabulary: “咖哥喜欢小冰”.*did you mean “咖哥 喜欢 小冰”/);
     await page.click(`${SEC} [data-testid=s2s-split]`);
     await page.waitForFunction(() => document.querySelectorAll('.tr-token').length === 3 && !document.querySelector('.tr-token.unknown'));
     assert.equal(await page.inputValue('[data-testid=s2s-text]'), '咖哥 喜欢 小冰');
@@ -165,7 +165,7 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     assert.equal(await page.locator(`${SEC} [data-testid=s2s-progress]`).getAttribute('max'), '400');
     // the honest caption: five memorised sentences need no alignment
     assert.match(await page.locator(`${SEC} [data-testid=s2s-caption]`).textContent(), /need no alignment/);
-    assert.match(await page.locator(`${SEC} [data-testid=s2s-intro]`).textContent(), /RNN, hidden size 128/);
+    assert.match(await page.locator(`${SEC} [data-testid=s2s-intro]`).textContent(), /RNN, hidden size 128, dot attention, Adam at 0.001, one sentence pair per step, 400 steps/);
     // step trains exactly one step
     await page.click('[data-testid=s2s-step]');
     await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '1');

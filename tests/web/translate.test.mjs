@@ -11,7 +11,8 @@ const { downsample, movingAverage } = await loadWeb('sections/translate-charts')
 const { bestPath, distinctLabels } = await loadWeb('sections/translate-decode');
 const { trainConfig, RECIPE_STEPS, RECIPES } = await loadWeb('sections/translate-train');
 const { splitSuggestion } = await loadWeb('sections/translate-input');
-const { sentenceAlignment } = await loadWeb('sections/translate-compare');
+const { COMPARE_STRINGS, sentenceAlignment } = await loadWeb('sections/translate-compare');
+const { TRANSLATE_STRINGS } = await loadWeb('sections/translate-strings');
 const { PROPS } = await loadWeb('state-table');
 const { LabHandlers, respond } = await loadWeb('worker/handlers');
 const { WorkerLabClient } = await loadWeb('worker/client');
@@ -76,6 +77,14 @@ describe('section helpers', () => {
     assert.equal(RECIPE_STEPS['zh-en'], 800);
     const config = trainConfig({ task: 'zh-en', ...RECIPES['zh-en'], score: 'dot', seed: 1 });
     assert.deepEqual(config, { task: 'zh-en', cell: 'gru', hidden: 64, attention: true, score: 'dot', seed: 1, learningRate: 0.01 });
+  });
+
+  test('§3.3 strings (the section and its comparison table) have the same keys in English and Chinese', () => {
+    for (const table of [TRANSLATE_STRINGS, COMPARE_STRINGS]) {
+      assert.deepEqual(Object.keys(table.zh).sort(), Object.keys(table.en).sort());
+      for (const lang of ['en', 'zh']) for (const [k, v] of Object.entries(table[lang])) assert.ok(v.trim(), `${lang} ${k}`);
+    }
+    for (const task of ['zh-en', 'note', 'dates']) assert.ok(TRANSLATE_STRINGS.en[`tr.intro.${task}`] && TRANSLATE_STRINGS.zh[`tr.intro.${task}`]);
   });
 
   test('splitSuggestion splits words typed without spaces into vocabulary words, longest first', () => {

@@ -1,9 +1,12 @@
 #include "seq2seq/task_grammar.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <initializer_list>
 #include <iterator>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -95,45 +98,52 @@ constexpr const char* kFunctionWords[] = {"the", "a", "in"};
 
 // ---------------------------------------------------------------------------------------------
 // Phrases: Chinese words in Chinese order and English words in English order, each English word
-// with the indices (into this phrase's Chinese words) of the words it translates.
+// with the set of this phrase's Chinese words it translates, as a bit mask (bit i: word i; a
+// sentence has at most 21 words before the length filter). Words point into the lexicon.
 
+using WordSet = uint32_t;
+constexpr size_t kMaxPhraseWords = 32;  // a whole sentence has at most 21 Chinese, 20 English words
+
+// Fixed capacity, no allocation: plain copies, and no growth code in the wasm module.
 struct Phrase {
-  std::vector<std::string> zh;
-  std::vector<std::pair<std::string, std::vector<int32_t>>> en;
+  const char* zh[kMaxPhraseWords] = {};
+  size_t zh_size = 0;
+  std::string_view en[kMaxPhraseWords] = {};
+  WordSet aligned[kMaxPhraseWords] = {};
+  size_t en_size = 0;
 
-  int32_t add_zh(const std::string& word) {
-    zh.push_back(word);
-    return static_cast<int32_t>(zh.size()) - 1;
+  WordSet add_zh(const char* word) {
+    zh[zh_size] = word;
+    return WordSet{1} << zh_size++;
   }
-  // Each space-separated word of `words`, all aligned to `aligned` (empty: function words).
-  void add_en(const std::string& words, const std::vector<int32_t>& aligned) {
-    size_t start = 0;
-    while (start < words.size()) {
-      size_t end = words.find(' ', start);
-      if (end == std::string::npos) end = words.size();
-      en.emplace_back(words.substr(start, end - start), aligned);
-      start = end + 1;
+  // Each space-separated word of `words`, all aligned to `aligned_to` (0: function words).
+  void add_en(std::string_view words, WordSet aligned_to) {
+    while (!words.empty()) {
+      const size_t end = std::min(words.find(' '), words.size());
+      en[en_size] = words.substr(0, end);
+      aligned[en_size++] = aligned_to;
+      words.remove_prefix(std::min(end + 1, words.size()));
     }
   }
 };
 
 // The phrases' Chinese in zh_order and their English in en_order (the same phrases, reordered).
-Phrase combine(const std::vector<const Phrase*>& zh_order,
-               const std::vector<const Phrase*>& en_order) {
+Phrase combine(std::initializer_list<const Phrase*> zh_order,
+               std::initializer_list<const Phrase*> en_order) {
   Phrase out;
-  std::vector<int32_t> offset(en_order.size(), 0);
-  for (const Phrase* part : zh_order) {
-    for (size_t k = 0; k < en_order.size(); ++k) {
-      if (en_order[k] == part) offset[k] = static_cast<int32_t>(out.zh.size());
+  for (const Phrase* part : en_order) {
+    size_t offset = 0;  // where `part` starts in the Chinese order
+    for (const Phrase* before : zh_order) {
+      if (before == part) break;
+      offset += before->zh_size;
     }
-    out.zh.insert(out.zh.end(), part->zh.begin(), part->zh.end());
+    for (size_t i = 0; i < part->en_size; ++i) {
+      out.en[out.en_size] = part->en[i];
+      out.aligned[out.en_size++] = part->aligned[i] << offset;
+    }
   }
-  for (size_t k = 0; k < en_order.size(); ++k) {
-    for (const auto& [word, aligned] : en_order[k]->en) {
-      std::vector<int32_t> shifted;
-      for (int32_t i : aligned) shifted.push_back(i + offset[k]);
-      out.en.emplace_back(word, std::move(shifted));
-    }
+  for (const Phrase* part : zh_order) {
+    for (size_t i = 0; i < part->zh_size; ++i) out.zh[out.zh_size++] = part->zh[i];
   }
   return out;
 }
@@ -149,7 +159,7 @@ bool chance(Rng& rng, long percent) {
 }
 
 bool is_one_character(const char* zh) {
-  return std::string(zh).size() <= 3;  // one CJK character is three UTF-8 bytes
+  return std::string_view(zh).size() <= 3;  // one CJK character is three UTF-8 bytes
 }
 
 // 在 公园 → "in the park"; with `modifier` the 的 of "在 公园 的 猫".
@@ -157,10 +167,10 @@ Phrase place_phrase(Rng& rng, bool modifier) {
   const Pair& place = pick(rng, kPlaces);
   Phrase p;
   p.add_zh("在");
-  const int32_t noun = p.add_zh(place.zh);
+  const WordSet noun = p.add_zh(place.zh);
   if (modifier) p.add_zh("的");
-  p.add_en("in the", {});
-  p.add_en(place.en, {noun});
+  p.add_en("in the", 0);
+  p.add_en(place.en, noun);
   return p;
 }
 
@@ -173,31 +183,30 @@ Phrase noun_phrase(Rng& rng, unsigned kinds, bool allow_number, bool allow_place
   const long roll = rng.below(100);
   if (roll < 25) {
     const Pronoun& owner = pick(rng, kPronouns);
-    const int32_t a = det.add_zh(owner.zh), b = det.add_zh("的");
-    det.add_en(owner.possessive, {a, b});
+    const WordSet words = det.add_zh(owner.zh) | det.add_zh("的");
+    det.add_en(owner.possessive, words);
   } else if (allow_number && roll < 45) {
-    const int32_t a = det.add_zh("一"), b = det.add_zh(noun->measure);
-    (void)a, (void)b;
-    det.add_en("a", {});
+    det.add_zh("一");
+    det.add_zh(noun->measure);
+    det.add_en("a", 0);
   } else if (allow_number && roll < 70) {
     const Pair& number = pick(rng, kNumbers);
-    const int32_t a = det.add_zh(number.zh), b = det.add_zh(noun->measure);
-    det.add_en(number.en, {a, b});
+    const WordSet words = det.add_zh(number.zh) | det.add_zh(noun->measure);
+    det.add_en(number.en, words);
     plural = true;
   } else {
-    det.add_en("the", {});
+    det.add_en("the", 0);
   }
   if (chance(rng, 60)) {
     const Adjective* adjective = nullptr;
     while (adjective == nullptr || (adjective->kinds & noun->kind) == 0) {
       adjective = &pick(rng, kAdjectives);
     }
-    std::vector<int32_t> aligned{adj.add_zh(adjective->zh)};
-    if (!is_one_character(adjective->zh)) aligned.push_back(adj.add_zh("的"));
-    adj.add_en(adjective->en, aligned);
+    WordSet words = adj.add_zh(adjective->zh);
+    if (!is_one_character(adjective->zh)) words |= adj.add_zh("的");
+    adj.add_en(adjective->en, words);
   }
-  const int32_t n = head.add_zh(noun->zh);
-  head.add_en(plural ? noun->plural : noun->en, {n});
+  head.add_en(plural ? noun->plural : noun->en, head.add_zh(noun->zh));
   // A possessive and a place modifier together read badly in both languages: one or the other.
   if (allow_place && roll >= 25 && chance(rng, 35)) {
     const Phrase place = place_phrase(rng, true);
@@ -212,12 +221,12 @@ Phrase argument(Rng& rng, unsigned kinds, bool subject, bool allow_place) {
   const long roll = rng.below(100);
   if ((kinds & kPerson) != 0 && roll < 25) {
     const Pronoun& pronoun = pick(rng, kPronouns);
-    p.add_en(subject ? pronoun.subject : pronoun.object, {p.add_zh(pronoun.zh)});
+    p.add_en(subject ? pronoun.subject : pronoun.object, p.add_zh(pronoun.zh));
     return p;
   }
   if ((kinds & kPerson) != 0 && roll < 45) {
     const Pair& name = pick(rng, kNames);
-    p.add_en(name.en, {p.add_zh(name.zh)});
+    p.add_en(name.en, p.add_zh(name.zh));
     return p;
   }
   return noun_phrase(rng, kinds, !subject, allow_place);
@@ -229,58 +238,63 @@ Phrase sentence(Rng& rng) {
   Phrase time, place, verb_phrase;
   if (chance(rng, 60)) {
     const Pair& when = pick(rng, kTimes);
-    time.add_en(when.en, {time.add_zh(when.zh)});
+    time.add_en(when.en, time.add_zh(when.zh));
   }
   const bool has_place = chance(rng, 50);
   if (has_place) place = place_phrase(rng, false);
-  std::vector<int32_t> verb_words{verb_phrase.add_zh(verb.zh)};
-  if (verb.le) verb_words.push_back(verb_phrase.add_zh("了"));
+  WordSet verb_words = verb_phrase.add_zh(verb.zh);
+  if (verb.le) verb_words |= verb_phrase.add_zh("了");
   verb_phrase.add_en(verb.en, verb_words);
   const Phrase subject = argument(rng, kPerson | kAnimal, true, true);
   const Phrase object = argument(rng, verb.objects, false, !has_place);
-  const std::vector<const Phrase*> en = {&subject, &verb_phrase, &object, &place, &time};
-  if (chance(rng, 50)) return combine({&time, &subject, &place, &verb_phrase, &object}, en);
-  return combine({&subject, &time, &place, &verb_phrase, &object}, en);
+  if (chance(rng, 50)) {
+    return combine({&time, &subject, &place, &verb_phrase, &object},
+                   {&subject, &verb_phrase, &object, &place, &time});
+  }
+  return combine({&subject, &time, &place, &verb_phrase, &object},
+                 {&subject, &verb_phrase, &object, &place, &time});
 }
 
-std::string join(const std::vector<std::string>& words) {
+template <typename Word>
+std::string join(const Word* words, size_t count) {
   std::string text;
-  for (const std::string& word : words) text += (text.empty() ? "" : " ") + word;
+  for (size_t i = 0; i < count; ++i) {
+    if (i > 0) text += ' ';
+    text += words[i];
+  }
   return text;
 }
 
-void add_words(std::vector<std::string>& tokens, const std::string& words) {
-  size_t start = 0;
-  while (start < words.size()) {
-    size_t end = words.find(' ', start);
-    if (end == std::string::npos) end = words.size();
-    tokens.push_back(words.substr(start, end - start));
-    start = end + 1;
+// Appends each space-separated word of `words`.
+void add(std::vector<std::string>& tokens, std::string_view words) {
+  while (!words.empty()) {
+    const size_t end = std::min(words.find(' '), words.size());
+    tokens.emplace_back(words.substr(0, end));
+    words.remove_prefix(std::min(end + 1, words.size()));
   }
 }
 
-// Every word the grammar can produce, in lexicon order, so the ids do not depend on the seed.
+template <size_t N>
+void add_pairs(std::vector<std::string>& zh, std::vector<std::string>& en, const Pair (&pairs)[N]) {
+  for (const Pair& pair : pairs) add(zh, pair.zh), add(en, pair.en);
+}
+
+// Every word the grammar can produce, in lexicon order (Vocab::build skips repeats), so the ids
+// do not depend on the seed.
 std::pair<std::vector<std::string>, std::vector<std::string>> lexicon_words() {
   std::vector<std::string> zh, en;
-  for (const char* w : kSourceParticles) zh.emplace_back(w);
-  for (const char* w : kFunctionWords) en.emplace_back(w);
-  for (const Noun& n : kNouns) {
-    zh.insert(zh.end(), {n.zh, n.measure});
-    en.insert(en.end(), {n.en, n.plural});
-  }
+  for (const char* w : kSourceParticles) add(zh, w);
+  for (const char* w : kFunctionWords) add(en, w);
+  for (const Noun& n : kNouns) add(zh, n.zh), add(zh, n.measure), add(en, n.en), add(en, n.plural);
   for (const Pronoun& p : kPronouns) {
-    zh.emplace_back(p.zh);
-    en.insert(en.end(), {p.subject, p.object, p.possessive});
+    add(zh, p.zh), add(en, p.subject), add(en, p.object), add(en, p.possessive);
   }
-  auto add_pairs = [&](const Pair* pairs, size_t count) {
-    for (size_t i = 0; i < count; ++i) zh.emplace_back(pairs[i].zh), add_words(en, pairs[i].en);
-  };
-  add_pairs(kNames, std::size(kNames));
-  for (const Adjective& a : kAdjectives) zh.emplace_back(a.zh), en.emplace_back(a.en);
-  add_pairs(kNumbers, std::size(kNumbers));
-  add_pairs(kTimes, std::size(kTimes));
-  add_pairs(kPlaces, std::size(kPlaces));
-  for (const Verb& v : kVerbs) zh.emplace_back(v.zh), en.emplace_back(v.en);
+  add_pairs(zh, en, kNames);
+  for (const Adjective& a : kAdjectives) add(zh, a.zh), add(en, a.en);
+  add_pairs(zh, en, kNumbers);
+  add_pairs(zh, en, kTimes);
+  add_pairs(zh, en, kPlaces);
+  for (const Verb& v : kVerbs) add(zh, v.zh), add(en, v.en);
   return {zh, en};
 }
 
@@ -314,18 +328,21 @@ class GrammarTask : public Task {
   Example draw_new(Rng& rng, std::set<std::string>& seen) const {
     for (long attempt = 0; attempt < kMaxRejectedDraws; ++attempt) {
       const Phrase s = sentence(rng);
-      const long words = static_cast<long>(s.zh.size());
+      const long words = static_cast<long>(s.zh_size);
       if (words < kGrammarMinWords || words > kGrammarMaxWords) continue;
-      std::string source = join(s.zh);
+      std::string source = join(s.zh, s.zh_size);
       if (!seen.insert(source).second) continue;
-      std::vector<std::string> target;
-      for (const auto& [word, aligned] : s.en) target.push_back(word);
-      Example example = make_example(std::move(source), join(target));
-      for (const auto& [word, aligned] : s.en) example.alignment.push_back(aligned);
+      Example example = make_example(std::move(source), join(s.en, s.en_size));
+      for (size_t t = 0; t < s.en_size; ++t) {
+        std::vector<int32_t> indices;
+        for (int32_t i = 0; i < words; ++i) {
+          if ((s.aligned[t] >> i) & 1) indices.push_back(i);
+        }
+        example.alignment.push_back(std::move(indices));
+      }
       return example;
     }
-    throw InputError("could not draw " + std::to_string(seen.size() + 1) +
-                     " distinct sentences from the grammar; ask for fewer");
+    throw InputError("the grammar ran out of distinct sentences; ask for fewer");
   }
 
   std::vector<Example> train_;

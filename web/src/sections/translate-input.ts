@@ -94,7 +94,7 @@ export class SentenceInput {
     this.#note.show('error', fill(t(chars ? 'tr.unknownChars' : 'tr.unknownWords'), { words }));
     const split = chars ? null : splitSuggestion(text, vocabulary);
     if (split) {
-      const hint = el('span', 'tr-split', ` ${fill(t('tr.split'), { typed: unknown[0], text: split })} `);
+      const hint = el('span', 'tr-split', ` ${fill(t('tr.split'), { text: split })} `);
       this.#note.element.append(hint, button(t('tr.split.apply'), 's2s-split', () => this.set(split)));
     }
   }

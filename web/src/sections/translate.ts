@@ -13,7 +13,7 @@ import { DecodeView } from './translate-decode';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
 import { button, el, errorText, field, select, mountRoot, MessageLine } from './dom';
 import { SentenceInput } from './translate-input';
-import { CompareView, sentenceAlignment, type CompareRow } from './translate-compare';
+import type { CompareRow, CompareView } from './translate-compare';
 import { introText, numberProblem } from './translate-text';
 import { TRANSLATE_STRINGS } from './translate-strings';
 import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
@@ -49,7 +49,11 @@ class TranslateView implements SectionHandle {
   readonly #chartsEmpty = el('p', 'tr-note tr-charts-empty');
   readonly #untrained = el('p', 'tr-untrained');
   readonly #sentenceAlignment = el('p', 'tr-note tr-sentence-alignment');
-  readonly #compare: CompareView;
+  readonly #compareHost = el('div', 'tr-compare');
+  readonly #compareEmpty = el('p', 'tr-note tr-compare-empty');
+  /** loaded with the first evaluation (translate-compare.ts) */
+  #compare: CompareView | null = null;
+  #compareLoading: Promise<typeof import('./translate-compare')> | null = null;
   readonly #losses = el('output', 'tr-losses');
   readonly #lossChart: StepChart;
   readonly #accChart: StepChart;
@@ -116,8 +120,10 @@ class TranslateView implements SectionHandle {
     this.#notice.element.dataset.testid = 's2s-notice';
     this.#root.append(run, settings, progress, this.#status, this.#error, this.#notice.element, this.#losses);
 
-    this.#compare = new CompareView(t);
-    this.#root.append(this.#compare.element);
+    this.#compareHost.dataset.testid = 's2s-compare';
+    this.#compareEmpty.textContent = t('tr.compare.empty');
+    this.#compareHost.append(el('h3', undefined, t('tr.compare.title')), this.#compareEmpty);
+    this.#root.append(this.#compareHost);
 
     // The charts' empty state lives here, in the DOM around them (the charts draw only data).
     this.#chartsEmpty.textContent = t('tr.charts.empty');
@@ -373,8 +379,10 @@ class TranslateView implements SectionHandle {
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#decode.show(result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
       const example = trainer.heldOut.find((e) => e.source === text.trim().split(/\s+/u).join(' '));
-      const aligned = trainer.step > 0 ? sentenceAlignment(result, example) : null;
-      if (aligned) this.#sentenceAlignment.textContent = fill(t('tr.sentenceAlignment'), aligned);
+      const compare = trainer.step > 0 ? await this.#compareModule() : null;
+      if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
+      const aligned = compare ? compare.sentenceAlignment(result, example) : null;
+      this.#sentenceAlignment.textContent = compare ? compare.alignmentReadout(aligned, this.#ctx.lang) : '';
       this.#sentenceAlignment.dataset.hits = aligned ? String(aligned.hits) : '';
       this.#sentenceAlignment.dataset.scored = aligned ? String(aligned.scored) : '';
     } catch (err) {
@@ -413,18 +421,37 @@ class TranslateView implements SectionHandle {
     this.#renderIntro();
     this.#untrained.hidden = step > 0;
     this.#chartsEmpty.hidden = step > 0;
-    const attentionLabel = fill(t('tr.compare.attention'), { score: trainer.settings.score });
-    const main = trainer.settings.score === 'none' ? 'plain' : 'attention';
+    const score = trainer.settings.score;
     const rows: CompareRow[] = [
-      { id: main, label: main === 'plain' ? t('tr.compare.plain') : attentionLabel, step: trainer.evaluatedAt, evaluation: trainer.evaluation, trainMs: trainer.trainMs },
+      { id: score === 'none' ? 'plain' : 'attention', score, step: trainer.evaluatedAt, evaluation: trainer.evaluation, trainMs: trainer.trainMs },
     ];
-    if (this.#plain) rows.push({ id: 'plain', label: t('tr.compare.plain'), step: this.#plain.evaluatedAt, evaluation: this.#plain.evaluation, trainMs: this.#plain.trainMs });
-    this.#compare.update(rows, trainer.info?.sourceTokenizer === 'chars');
+    const plain = this.#plain;
+    if (plain) rows.push({ id: 'plain', score, step: plain.evaluatedAt, evaluation: plain.evaluation, trainMs: plain.trainMs });
+    this.#renderCompare(rows, trainer.info?.sourceTokenizer === 'chars');
     this.#root.dataset.step = String(step);
     this.#root.dataset.playing = this.#playing ? '1' : '0';
     this.#losses.value = JSON.stringify(trainer.losses);
     this.#lossChart.update(trainer.losses);
     this.#accChart.update(movingAverage(trainer.accuracies, trainer.settings.task === 'note' ? 20 : 10));
+  }
+
+  /** The comparison code, fetched once the model has trained (the first figure needs it). */
+  #compareModule(): Promise<typeof import('./translate-compare')> {
+    this.#compareLoading ??= import('./translate-compare');
+    return this.#compareLoading;
+  }
+
+  /** The table, once there is a figure to show. */
+  #renderCompare(rows: CompareRow[], chars: boolean): void {
+    if (this.#compare) {
+      this.#compare.update(rows, chars);
+    } else if (rows.some((r) => r.evaluation)) {
+      void this.#compareModule().then(({ CompareView }) => {
+        if (this.#destroyed || this.#compare) return;
+        this.#compare = new CompareView(this.#compareHost, this.#compareEmpty, this.#ctx.lang);
+        this.#render();
+      });
+    }
   }
 
   setActive(active: boolean): void {
