@@ -80,16 +80,16 @@ struct Verb {
   const char* zh;
   const char* en;  // simple past
   bool le;         // takes the perfective particle 了
-  unsigned objects;
+  unsigned subjects, objects;
 };
 constexpr Verb kVerbs[] = {
-    {"看见", "saw", true, kAnyKind},
-    {"喜欢", "liked", false, kAnyKind},
-    {"找到", "found", true, kAnyKind},
-    {"画", "drew", true, kAnyKind},
-    {"帮助", "helped", true, kPerson | kAnimal},
-    {"遇见", "met", true, kPerson | kAnimal},
-    {"买", "bought", true, kThing | kAnimal},
+    {"看见", "saw", true, kPerson | kAnimal, kAnyKind},
+    {"喜欢", "liked", false, kPerson | kAnimal, kAnyKind},
+    {"找到", "found", true, kPerson | kAnimal, kAnyKind},
+    {"画", "drew", true, kPerson, kAnyKind},
+    {"帮助", "helped", true, kPerson | kAnimal, kPerson | kAnimal},
+    {"遇见", "met", true, kPerson | kAnimal, kPerson | kAnimal},
+    {"买", "bought", true, kPerson, kThing | kAnimal},
 };
 
 // Words of either side that translate nothing on their own.
@@ -245,7 +245,7 @@ Phrase sentence(Rng& rng) {
   WordSet verb_words = verb_phrase.add_zh(verb.zh);
   if (verb.le) verb_words |= verb_phrase.add_zh("了");
   verb_phrase.add_en(verb.en, verb_words);
-  const Phrase subject = argument(rng, kPerson | kAnimal, true, true);
+  const Phrase subject = argument(rng, verb.subjects, true, true);
   const Phrase object = argument(rng, verb.objects, false, !has_place);
   if (chance(rng, 50)) {
     return combine({&time, &subject, &place, &verb_phrase, &object},
