@@ -25,7 +25,7 @@ export const APP_CONFIGS = {
 // The same settings through the URL hash; s2s_speed = steps per frame, large enough that a frame
 // is mostly worker time (the section trains a frame's steps in ~50 ms worker calls, then redraws).
 const TRAIN_HASH = {
-  note: '#view=translate&seed=1&s2s_speed=80',
+  note: '#view=translate&seed=1&s2s_task=note&s2s_cell=rnn&s2s_hidden=128&s2s_lr=0.001&s2s_speed=80',
   dates: '#view=translate&seed=1&s2s_task=dates&s2s_cell=lstm&s2s_hidden=64&s2s_lr=0.005&s2s_speed=10',
 };
 const RECIPE_STEPS = { note: 400, dates: 300 };

@@ -2,7 +2,11 @@
 // wasm/bindings/seq2seq_bindings.cpp). Written by hand; field names match the bindings exactly.
 import type { ScoreName } from './attention-lab.js';
 
-export type Seq2SeqTaskName = 'note' | 'dates' | 'reverse' | 'copy';
+/**
+ * note: the note's five pairs; zh-en: Chinese → English sentences from a small grammar with
+ * word-order changes (every target word aligned to its source words); dates; reverse; copy.
+ */
+export type Seq2SeqTaskName = 'note' | 'zh-en' | 'dates' | 'reverse' | 'copy';
 export type CellName = 'rnn' | 'gru' | 'lstm';
 
 /** Unknown keys are an error (so a typo does not silently fall back to a default). */
@@ -39,9 +43,9 @@ export interface Seq2SeqConfig {
 export interface Seq2SeqTaskOptions {
   /** draws the task's data; default: the config's seed */
   seed?: number;
-  /** held-out examples, 1–10000; default (or 0): dates 2000, reverse/copy 500 */
+  /** held-out examples, 1–10000; default (or 0): dates 2000, zh-en and reverse/copy 500 */
   heldOut?: number;
-  /** reverse/copy: training strings, 1–20000; default (or 0): 10000 */
+  /** reverse/copy/zh-en: training examples, 1–20000; default (or 0): 10000 (zh-en 5000) */
   train?: number;
   /** reverse/copy: shortest string, 1–64; default 5 */
   minLen?: number;
@@ -112,6 +116,35 @@ export interface EvaluateResult {
   examples: number;
   /** the note's five pairs are both training and test data (never with a length) */
   heldOutIsTrainingData: boolean;
+  /**
+   * Teacher-forced: of the target tokens that translate source tokens (content words, not
+   * the/a/in or <eos>), the fraction whose attention argmax falls on one of them. null without
+   * attention, or for a task without alignments (dates).
+   */
+  alignmentAccuracy: number | null;
+  /** the target tokens alignmentAccuracy was computed over (0 when it is null) */
+  alignedTokens: number;
+  /** greedy exact match per source-length bucket (zh-en: 4–6, 7–9, 10–11, 12–14 words) */
+  exactMatchByLength: LengthBucketResult[];
+}
+
+export interface HeldOutExample {
+  source: string;
+  target: string;
+  /**
+   * Per target token, the indices of the source tokens it translates (empty for a function
+   * word); an empty array for a task without alignments (dates).
+   */
+  alignment: number[][];
+}
+
+export interface LengthBucketResult {
+  /** source tokens, inclusive */
+  minLength: number;
+  maxLength: number;
+  examples: number;
+  /** 0 when the bucket has no examples */
+  exactMatch: number;
 }
 
 export interface TranslateOptions {
@@ -214,11 +247,13 @@ export interface Seq2Seq {
   info(): Seq2SeqInfo;
   /**
    * The tokens translate() knows, in id order, without <pad>, <sos>, <eos> and <unk> (token i has
-   * id i + 4): words for the note's task, single characters for dates/reverse/copy.
+   * id i + 4): words for the note's task and zh-en, single characters for dates/reverse/copy.
    */
   sourceVocabulary(): string[];
   /** The tokens the model can write, in id order, without the four reserved tokens. */
   targetVocabulary(): string[];
+  /** The first `count` (≥ 1) held-out examples, in evaluate()'s order. */
+  heldOut(count: number): HeldOutExample[];
   readonly deleted: boolean;
   /** frees the wasm memory; later calls throw. Safe to call twice. */
   delete(): void;

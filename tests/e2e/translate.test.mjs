@@ -1,12 +1,18 @@
-// §3.3 in the built page (#view=translate): the note's translator trains in the worker (the loss
-// falls), decoding advances one word per step to "KaGe likes XiaoBing", an unknown word is marked
-// (not a crash), beam search shows its beams, and the dates task translates a typed date.
+// §3.3 in the built page (#view=translate). The default, the grammar corpus: the untrained model
+// is labelled, training both models makes the attention model line the words up (alignment
+// accuracy from the held-out table, and the heatmap's argmax on the long default sentence) while
+// the plain one fails the long sentences; bad input (a number out of range, an empty or unspaced
+// sentence, an unknown word) is named and leaves the model alone. Under s2s_task=note, the book's
+// recipe: the loss falls, decoding advances one word per step to "KaGe likes XiaoBing", an unknown
+// word is marked, beam search shows its beams; and the dates task translates a typed date.
 // Needs a build (npm run build:web, or ATTENTION_LAB_DIST=<outDir>). Run: node --test tests/e2e/translate.test.mjs
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { horizontalOverflow, startSite } from './harness.mjs';
 
 const SEC = '#section-translate .tr-section';
+// The note's five sentences with the book's recipe (the section's defaults are the grammar's).
+const NOTE = 's2s_task=note&s2s_cell=rnn&s2s_hidden=128&s2s_lr=0.001';
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
@@ -56,9 +62,110 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     return seen;
   }
 
-  test("training the note's recipe lowers the loss; decoding steps to “KaGe likes XiaoBing”", async () => {
+  const evaluation = (model) =>
+    page.evaluate((m) => {
+      const row = document.querySelector(`[data-testid=s2s-compare] tr[data-model=${m}]`);
+      return row?.dataset.evaluation ? JSON.parse(row.dataset.evaluation) : null;
+    }, model);
+
+  test('grammar corpus (the default): attention lines the words up, the plain model fails the long sentences', async () => {
     await open('#view=translate&seed=1&s2s_speed=50');
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-task]`).inputValue(), 'zh-en');
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-progress]`).getAttribute('max'), '800');
+    assert.match(await page.locator(`${SEC} [data-testid=s2s-intro]`).textContent(), /GRU, hidden size 64, dot attention, Adam at 0.01, 32 sentence pairs per step, 800 steps/);
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-caption]`).isVisible(), false);
+    // before training: labelled, and the empty charts and table say what will fill them
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-untrained]`).isVisible(), true);
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-charts-empty]`).isVisible(), true);
+    assert.match(await page.locator(`${SEC} [data-testid=s2s-compare]`).textContent(), /Train to fill this table/);
+    assert.ok((await page.locator('[data-testid=s2s-play]').getAttribute('class')).includes('primary'));
+    await site.screenshot('translate-grammar-untrained');
+    // the default sentence is a long held-out one
+    await page.waitForFunction(() => document.querySelectorAll('.tr-token').length >= 10);
+
+    await trainRecipe(800);
+    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-compare] tr[data-model=plain]')?.dataset.evaluation?.includes('"step":800'));
+    const attention = await evaluation('attention');
+    const plain = await evaluation('plain');
+    assert.equal(attention.step, 800);
+    assert.ok(attention.alignmentAccuracy >= 0.9, `alignment accuracy ${attention.alignmentAccuracy}`);
+    assert.equal(plain.alignmentAccuracy, null);
+    const longest = (e) => e.exactMatchByLength.at(-1);
+    assert.equal(longest(attention).minLength, 12);
+    assert.ok(longest(attention).exactMatch > longest(plain).exactMatch + 0.3, `12–14 words: ${longest(attention).exactMatch} vs ${longest(plain).exactMatch}`);
+    console.log(`# browser, zh-en default recipe: attention ${(attention.trainMs / 1000).toFixed(1)} s of training, alignment ${(100 * attention.alignmentAccuracy).toFixed(1)}%, exact match ${(100 * attention.exactMatch).toFixed(1)}%; plain ${(plain.trainMs / 1000).toFixed(1)} s, exact match ${(100 * plain.exactMatch).toFixed(1)}%`);
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-untrained]`).isVisible(), false);
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-charts-empty]`).isVisible(), false);
+
+    // the heatmap of the long held-out sentence: each content word's attention peaks on its source word
+    await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.done === '1');
+    const readout = await dataset('[data-testid=s2s-sentence-alignment]');
+    assert.ok(Number(readout.scored) >= 5, `scored ${readout.scored}`);
+    assert.ok(Number(readout.hits) >= 0.8 * Number(readout.scored), `${readout.hits} of ${readout.scored}`);
+    const map = await page.evaluate(() => {
+      const out = document.querySelector('#s2s-attention output.heatmap-data');
+      return { shape: out.dataset.shape.split(',').map(Number), values: JSON.parse(out.value) };
+    });
+    assert.equal(map.shape[1], await page.locator(`${SEC} .tr-token`).count());
+    await site.screenshot('translate-grammar');
+
+    // changing a model setting throws the trained model away, and says so
+    await page.selectOption('[data-testid=s2s-score]', 'scaled');
+    await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '0');
+    assert.match(await page.locator(`${SEC} [data-testid=s2s-notice]`).textContent(), /Attention score.*800 trained steps were discarded/);
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-untrained]`).isVisible(), true);
+  });
+
+  test('bad input is named by its field, keeps what was typed and leaves the model alone', async () => {
+    await open('#view=translate&seed=1&s2s_speed=50');
+    await page.click('[data-testid=s2s-step]');
+    await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '1');
+    // a number out of range
+    await page.fill('[data-testid=s2s-speed]', '500');
+    await page.press('[data-testid=s2s-speed]', 'Enter');
+    await page.locator('[data-testid=s2s-speed]').dispatchEvent('change');
+    const error = page.locator(`${SEC} [data-testid=s2s-error]`);
+    await page.waitForFunction(() => /Steps per frame/.test(document.querySelector('[data-testid=s2s-error]')?.textContent ?? ''));
+    assert.match(await error.textContent(), /Steps per frame: must be between 1 and 200 \(you typed 500\)/);
+    assert.doesNotMatch(await error.textContent(), /s2s_/);
+    assert.equal(await page.inputValue('[data-testid=s2s-speed]'), '500');
+    assert.equal((await dataset('.tr-section')).step, '1');
+    // an empty sentence clears the old result and says what to do
+    await page.fill('[data-testid=s2s-text]', '');
+    await page.press('[data-testid=s2s-text]', 'Enter');
+    await page.waitForFunction(() => document.querySelectorAll('.tr-token').length === 0);
+    assert.equal(await output(), '');
+    assert.match(await page.locator(`${SEC} [data-testid=s2s-input-note]`).textContent(), /Type a sentence/);
+    // a sentence without spaces: the unknown word is named, and the spaced form offered
+    await page.fill('[data-testid=s2s-text]', '咖哥喜欢小冰');
+    await page.press('[data-testid=s2s-text]', 'Enter');
+    await page.waitForSelector(`${SEC} [data-testid=s2s-split]`);
+    assert.match(await page.locator(`${SEC} [data-testid=s2s-input-note]`).textContent(), /vocabulary: “咖哥喜欢小冰”.*did you mean “咖哥 喜欢 小冰”/);
+    await page.click(`${SEC} [data-testid=s2s-split]`);
+    await page.waitForFunction(() => document.querySelectorAll('.tr-token').length === 3 && !document.querySelector('.tr-token.unknown'));
+    assert.equal(await page.inputValue('[data-testid=s2s-text]'), '咖哥 喜欢 小冰');
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-input-note]`).textContent(), '');
+    assert.equal((await dataset('.tr-section')).step, '1');
+  });
+
+  test('grammar corpus in Chinese at 1280 and 390 px', async () => {
+    await open('#view=translate&lang=zh&seed=1');
+    assert.match(await page.locator(`${SEC} [data-testid=s2s-intro]`).textContent(), /语序不同/);
+    assert.match(await page.locator(`${SEC} [data-testid=s2s-untrained]`).textContent(), /未训练/);
+    await site.screenshot('translate-grammar-zh');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(200);
+    assert.ok((await horizontalOverflow(page)) <= 0, 'the section scrolls sideways at 390 px');
+    await site.screenshot('translate-grammar-zh-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  test("training the note's recipe lowers the loss; decoding steps to “KaGe likes XiaoBing”", async () => {
+    await open(`#view=translate&seed=1&s2s_speed=50&${NOTE}`);
     assert.equal(await page.locator(`${SEC} [data-testid=s2s-progress]`).getAttribute('max'), '400');
+    // the honest caption: five memorised sentences need no alignment
+    assert.match(await page.locator(`${SEC} [data-testid=s2s-caption]`).textContent(), /need no alignment/);
+    assert.match(await page.locator(`${SEC} [data-testid=s2s-intro]`).textContent(), /RNN, hidden size 128, dot attention, Adam at 0.001, one sentence pair per step, 400 steps/);
     // step trains exactly one step
     await page.click('[data-testid=s2s-step]');
     await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '1');
@@ -91,7 +198,7 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
   });
 
   test('an unknown word is marked and read as <unk>, not a crash; clicking a vocabulary word adds it', async () => {
-    await open('#view=translate&seed=1&s2s_speed=50&s2s_text=咖哥 讨厌 小冰');
+    await open(`#view=translate&seed=1&s2s_speed=50&${NOTE}&s2s_text=咖哥 讨厌 小冰`);
     await trainRecipe(400);
     const unknown = page.locator(`${SEC} .tr-token.unknown`);
     assert.equal(await unknown.count(), 1);
@@ -99,6 +206,8 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     assert.equal(await page.locator(`${SEC} .tr-token`).count(), 3);
     await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.done === '1');
     assert.ok(((await output()) ?? '').length > 0);
+    // …and said in words next to the sentence
+    assert.match(await page.locator(`${SEC} [data-testid=s2s-input-note]`).textContent(), /vocabulary: “讨厌”.*<unk>/);
 
     await page.fill('[data-testid=s2s-text]', '咖哥');
     await page.press('[data-testid=s2s-text]', 'Enter');
@@ -111,7 +220,7 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
   });
 
   test('beam search shows the beams kept at each step, with scores and parents', async () => {
-    await open('#view=translate&seed=1&s2s_speed=50&s2s_beam=3');
+    await open(`#view=translate&seed=1&s2s_speed=50&s2s_beam=3&${NOTE}`);
     await trainRecipe(400);
     await stepDecoding();
     const tables = page.locator(`${SEC} [data-testid=s2s-beams] table`);
@@ -139,7 +248,7 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
   });
   test('a hostile sentence in the address is only ever text; Chinese at phone width', async () => {
     const hostile = '<img src=x onerror=alert(1)> 咖哥';
-    await open(`#view=translate&lang=zh&s2s_text=${encodeURIComponent(hostile)}`);
+    await open(`#view=translate&lang=zh&${NOTE}&s2s_text=${encodeURIComponent(hostile)}`);
     await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep === '0');
     assert.equal(await page.locator('#section-translate img').count(), 0);
     assert.equal(await page.inputValue('[data-testid=s2s-text]'), hostile);

@@ -174,7 +174,7 @@ TEST(VocabTest, DecodeRejectsIdsOutsideTheVocabulary) {
 // Tasks: common
 
 TEST(TaskTest, UnknownTaskNamesTheChoices) {
-  EXPECT_INPUT_ERROR(make_task("x"), "unknown task 'x' (expected note, dates, reverse, copy)");
+  EXPECT_INPUT_ERROR(make_task("x"), "unknown task 'x' (expected note, zh-en, dates, reverse, copy)");
 }
 
 TEST(TaskTest, MakeBatchPadsAndShiftsTargets) {

@@ -167,7 +167,7 @@ const cases = [
   ['maxLength as a string', () => note.translate('我', { maxLength: '10' }), /maxLength must be a number/],
   ['unknown translate option', () => note.translate('我', { beams: 3 }), /translate options has an unknown key 'beams'/],
   // Configurations
-  ['unknown task name', () => create({ ...NOTE, task: 'klingon' }), /unknown task 'klingon' \(expected note, dates, reverse, copy\)/],
+  ['unknown task name', () => create({ ...NOTE, task: 'klingon' }), /unknown task 'klingon' \(expected note, zh-en, dates, reverse, copy\)/],
   ['unknown cell name', () => create({ ...NOTE, cell: 'transformer' }), /unknown cell "transformer": expected rnn, gru or lstm/],
   ['unknown score name in a config', () => create({ ...NOTE, score: 'magic' }), /unknown score function 'magic'/],
   ['hidden 10^6', () => create({ ...NOTE, hidden: 1e6 }), /hidden size must be in \[1, 4096\] \(got 1000000\)/],
@@ -176,9 +176,13 @@ const cases = [
   ['learning rate NaN', () => create({ ...NOTE, learningRate: NaN }), /learning rate must be a positive finite float32 \(got nan\)/],
   ['hidden as a string', () => create({ ...NOTE, hidden: '32' }), /config\.hidden must be a number/],
   ['attention as a string', () => create({ ...NOTE, attention: 'yes' }), /config\.attention must be true or false \(got yes\)/],
-  ['missing task', () => create({ cell: 'rnn' }), /task is missing \(expected note, dates, reverse, copy\)/],
+  ['missing task', () => create({ cell: 'rnn' }), /task is missing \(expected note, zh-en, dates, reverse, copy\)/],
   ['extra unknown config key', () => create({ ...NOTE, hiden: 32 }), /config has an unknown key 'hiden'/],
   ['task option out of range', () => create({ task: 'reverse', taskOptions: { train: 1e9 } }), /option train is 1000000000; it must be in \[1, 20000\]/],
+  ['zh-en task option out of range', () => create({ task: 'zh-en', taskOptions: { heldOut: 1e5 } }), /option held_out is 100000; it must be in \[1, 10000\]/],
+  ['held-out count 0', () => note.heldOut(0), /heldOut\(count\): count must be at least 1/],
+  ['held-out count fractional', () => note.heldOut(1.5), /heldOut\(count\): count must be a whole number \(got 1\.5\)/],
+  ['held-out count as a string', () => note.heldOut('3'), /heldOut\(count\): count must be a number/],
   ['bare model without vocabulary sizes', () => own(lab.createSeq2SeqModel({ hidden: 4 })), /source vocabulary size \(padding id 0 included\) must be in \[2, 100000\] \(got 0\)/],
   // Training
   ['negative steps', () => note.train(-5), /steps must be in \[1, 100000\] \(got -5\)/],

@@ -78,7 +78,7 @@ test('after 400 steps at hidden 128, greedy translation gives "KaGe likes XiaoBi
   }
   assert.equal(r.beams, undefined);
   const ev = trained.evaluate();
-  assert.deepEqual(Object.keys(ev).sort(), ['exactMatch', 'examples', 'heldOutIsTrainingData', 'loss', 'tokenAccuracy']);
+  assert.deepEqual(Object.keys(ev).sort(), ['alignedTokens', 'alignmentAccuracy', 'exactMatch', 'exactMatchByLength', 'examples', 'heldOutIsTrainingData', 'loss', 'tokenAccuracy']);
   assert.equal(ev.examples, 5);
   assert.equal(ev.heldOutIsTrainingData, true);
   assert.equal(ev.exactMatch, 1);
@@ -161,7 +161,7 @@ test('evaluate: held-out (capped) and fresh strings of one length', () => {
   // Accuracy against length, as the experiments draw it: lengths beyond training (maxLen 12) too.
   const curve = [5, 20, 40].map((length) => m.evaluate({ length, count: 30 }));
   for (const r of curve) {
-    assert.deepEqual(Object.keys(r).sort(), ['exactMatch', 'examples', 'heldOutIsTrainingData', 'loss', 'tokenAccuracy']);
+    assert.deepEqual(Object.keys(r).sort(), ['alignedTokens', 'alignmentAccuracy', 'exactMatch', 'exactMatchByLength', 'examples', 'heldOutIsTrainingData', 'loss', 'tokenAccuracy']);
     assert.equal(r.examples, 30);
     assert.equal(r.heldOutIsTrainingData, false);
     assert.ok(r.tokenAccuracy >= 0 && r.tokenAccuracy <= 1 && Number.isFinite(r.loss));
@@ -208,8 +208,8 @@ const bad = [
   ['beam 2.5', () => trained.translate('我', { beam: 2.5 }), /beam must be a whole number \(got 2\.5\)/],
   ['maxLength 0', () => trained.translate('我', { maxLength: 0 }), /max_length must be in \[1, 1024\] \(got 0\)/],
   ['unknown translate option', () => trained.translate('我', { beams: 3 }), /translate options has an unknown key 'beams'/],
-  ['unknown task', () => create({ ...NOTE, task: 'klingon' }), /unknown task 'klingon' \(expected note, dates, reverse, copy\)/],
-  ['missing task', () => create({ cell: 'rnn' }), /task is missing \(expected note, dates, reverse, copy\)/],
+  ['unknown task', () => create({ ...NOTE, task: 'klingon' }), /unknown task 'klingon' \(expected note, zh-en, dates, reverse, copy\)/],
+  ['missing task', () => create({ cell: 'rnn' }), /task is missing \(expected note, zh-en, dates, reverse, copy\)/],
   ['unknown cell', () => create({ ...NOTE, cell: 'transformer' }), /unknown cell "transformer": expected rnn, gru or lstm/],
   ['unknown score', () => create({ ...NOTE, score: 'magic' }), /unknown score function 'magic'/],
   ['hidden 0', () => create({ ...NOTE, hidden: 0 }), /hidden size must be in \[1, 4096\] \(got 0\)/],

@@ -9,7 +9,11 @@ import { loadWeb } from './setup.mjs';
 const { whyLengths, whyConfig } = await loadWeb('sections/why-run');
 const { downsample, movingAverage } = await loadWeb('sections/translate-charts');
 const { bestPath, distinctLabels } = await loadWeb('sections/translate-decode');
-const { trainConfig, RECIPE_STEPS } = await loadWeb('sections/translate-train');
+const { trainConfig, RECIPE_STEPS, RECIPES } = await loadWeb('sections/translate-train');
+const { splitSuggestion } = await loadWeb('sections/translate-input');
+const { COMPARE_STRINGS, sentenceAlignment } = await loadWeb('sections/translate-compare');
+const { TRANSLATE_STRINGS } = await loadWeb('sections/translate-strings');
+const { PROPS } = await loadWeb('state-table');
 const { LabHandlers, respond } = await loadWeb('worker/handlers');
 const { WorkerLabClient } = await loadWeb('worker/client');
 
@@ -65,6 +69,51 @@ describe('section helpers', () => {
     assert.equal(dates.attentionalTanh, true);
     assert.equal(RECIPE_STEPS.note, 400);
   });
+
+  test('the grammar corpus is the default, and its recipe is the state table’s defaults', () => {
+    const def = (name) => PROPS.find((p) => p.name === name).default;
+    assert.equal(def('s2s_task'), 'zh-en');
+    assert.deepEqual(RECIPES['zh-en'], { cell: def('s2s_cell'), hidden: def('s2s_hidden'), lr: def('s2s_lr') });
+    assert.equal(RECIPE_STEPS['zh-en'], 800);
+    const config = trainConfig({ task: 'zh-en', ...RECIPES['zh-en'], score: 'dot', seed: 1 });
+    assert.deepEqual(config, { task: 'zh-en', cell: 'gru', hidden: 64, attention: true, score: 'dot', seed: 1, learningRate: 0.01 });
+  });
+
+  test('§3.3 strings (the section and its comparison table) have the same keys in English and Chinese', () => {
+    for (const table of [TRANSLATE_STRINGS, COMPARE_STRINGS]) {
+      assert.deepEqual(Object.keys(table.zh).sort(), Object.keys(table.en).sort());
+      for (const lang of ['en', 'zh']) for (const [k, v] of Object.entries(table[lang])) assert.ok(v.trim(), `${lang} ${k}`);
+    }
+    for (const task of ['zh-en', 'note', 'dates']) assert.ok(TRANSLATE_STRINGS.en[`tr.intro.${task}`] && TRANSLATE_STRINGS.zh[`tr.intro.${task}`]);
+  });
+
+  test('splitSuggestion splits words typed without spaces into vocabulary words, longest first', () => {
+    const vocab = ['咖哥', '喜欢', '小冰', '小', '冰', '我'];
+    assert.equal(splitSuggestion('咖哥喜欢小冰', vocab), '咖哥 喜欢 小冰');
+    assert.equal(splitSuggestion('我 喜欢小冰', vocab), '我 喜欢 小冰');
+    assert.equal(splitSuggestion('咖哥 喜欢 小冰', vocab), null, 'nothing to split');
+    assert.equal(splitSuggestion('咖哥讨厌小冰', vocab), null, 'a piece is unknown');
+    assert.equal(splitSuggestion('', vocab), null);
+  });
+
+  test('sentenceAlignment scores the argmax of each correctly translated content word', () => {
+    const example = { source: '昨天 我 看见 猫', target: 'I saw the cat yesterday', alignment: [[1], [2], [], [3], [0]] };
+    const step = (token, attention) => ({ token, prob: 1, top: [], attention: Float32Array.from(attention) });
+    const result = {
+      source: [], output: [], text: '', finished: true,
+      steps: [
+        step('I', [0.1, 0.7, 0.1, 0.1]), // hit
+        step('saw', [0.5, 0.1, 0.3, 0.1]), // miss
+        step('the', [1, 0, 0, 0]), // a function word: not scored
+        step('dog', [0, 0, 0, 1]), // not the reference word: not scored
+        step('yesterday', [0.9, 0, 0, 0.1]), // hit
+        step('<eos>', [0.25, 0.25, 0.25, 0.25]),
+      ],
+    };
+    assert.deepEqual(sentenceAlignment(result, example), { hits: 2, scored: 3 });
+    assert.equal(sentenceAlignment(result, undefined), null);
+    assert.equal(sentenceAlignment({ ...result, steps: undefined }, example), null);
+  });
 });
 
 describe('seq2seq.vocabulary through the worker protocol', () => {
@@ -94,6 +143,9 @@ describe('seq2seq.vocabulary through the worker protocol', () => {
     assert.equal(vocab.source.length, 18);
     assert.deepEqual(vocab.target.slice(0, 3), ['KaGe', 'likes', 'XiaoBing']);
     assert.equal(vocab.target.length + 4, (await model.info()).targetVocabSize);
+    const held = await model.heldOut(2);
+    assert.deepEqual(held[0], { source: '咖哥 喜欢 小冰', target: 'KaGe likes XiaoBing', alignment: [[0], [1], [2]] });
+    assert.equal(held.length, 2);
     await model.delete();
     await assert.rejects(client.request({ op: 'seq2seq.vocabulary', model: model.model }), /no model/);
   });
@@ -114,6 +166,7 @@ describe('TranslateTrainer over a fake worker client', () => {
       generation: 0,
       info: async () => ({ sourceTokenizer: 'words', targetTokenizer: 'words' }),
       vocabulary: async () => ({ source: ['a'], target: ['b'] }),
+      heldOut: async () => [],
       train: async (n) => {
         calls++;
         if (calls === divergeOnCall) {

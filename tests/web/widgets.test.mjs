@@ -65,8 +65,13 @@ describe('widget modules', () => {
 
     const hostile = AppState.fromHash(`#s2s_text=${encodeURIComponent('"><img src=x onerror=alert(1)> & \'')}`).state;
     const t = snippets.embedSnippets(hostile, 'translate', 'http://127.0.0.1:4173');
-    assert.match(t.script, /<seq2seq-demo task="note" seed="1" s2s_text="&quot;&gt;&lt;img src=x onerror=alert\(1\)&gt; &amp; &#39;"><\/seq2seq-demo>$/);
+    assert.match(t.script, /<seq2seq-demo task="zh-en" seed="1" s2s_text="&quot;&gt;&lt;img src=x onerror=alert\(1\)&gt; &amp; &#39;"><\/seq2seq-demo>$/);
     assert.doesNotMatch(t.script + t.iframe, /"><img/);
+    // task="note" brings the book's recipe into the widget: the snippet names what differs from it
+    const book = AppState.fromHash('#s2s_task=note&s2s_cell=rnn&s2s_hidden=128&s2s_lr=0.001').state;
+    assert.match(snippets.embedSnippets(book, 'translate', 'http://127.0.0.1:4173').script, /<seq2seq-demo task="note" seed="1" s2s_cell="rnn" s2s_hidden="128" s2s_lr="0.001"><\/seq2seq-demo>$/);
+    const gru = AppState.fromHash('#s2s_task=note&s2s_hidden=128').state;
+    assert.match(snippets.embedSnippets(gru, 'translate', 'http://127.0.0.1:4173').script, /<seq2seq-demo task="note" s2s_cell="gru" s2s_lr="0.01" seed="1" s2s_hidden="128"><\/seq2seq-demo>$/);
     // the iframe's hash decodes back to the same state
     const src = /src="([^"]+)"/.exec(t.iframe)[1].replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
     const back = AppState.fromHash(new URL(src).hash);

@@ -195,6 +195,18 @@ val Seq2SeqHandle::evaluate(val options) {
     out.set("exactMatch", val(r.exact_match));
     out.set("examples", number(r.examples));
     out.set("heldOutIsTrainingData", val(r.held_out_is_training_data));
+    out.set("alignmentAccuracy", r.alignment_accuracy ? val(*r.alignment_accuracy) : val::null());
+    out.set("alignedTokens", number(r.aligned_tokens));
+    val buckets = val::array();
+    for (const lab::LengthBucketResult& b : r.exact_match_by_length) {
+      val o = val::object();
+      o.set("minLength", number(b.min_words));
+      o.set("maxLength", number(b.max_words));
+      o.set("examples", number(b.examples));
+      o.set("exactMatch", val(b.exact_match));
+      buckets.call<void>("push", o);
+    }
+    out.set("exactMatchByLength", buckets);
     return out;
   });
 }
@@ -269,6 +281,29 @@ val Seq2SeqHandle::targetVocabulary() {
   return guarded([&] { return strings_to_js(session_.target_vocabulary()); });
 }
 
+val Seq2SeqHandle::heldOut(val count_js) {
+  return guarded([&] {
+    const std::vector<lab::Example>& all = session_.task().held_out();
+    const long count = labjs::js_whole(count_js, "heldOut(count): count");
+    if (count < 1) throw lab::InputError("heldOut(count): count must be at least 1");
+    val out = val::array();
+    for (size_t i = 0; i < all.size() && static_cast<long>(i) < count; ++i) {
+      val alignment = val::array();
+      for (const std::vector<int32_t>& aligned : all[i].alignment) {
+        val row = val::array();
+        for (int32_t s : aligned) row.call<void>("push", val(s));
+        alignment.call<void>("push", row);
+      }
+      val o = val::object();
+      o.set("source", val(all[i].source));
+      o.set("target", val(all[i].target));
+      o.set("alignment", alignment);
+      out.call<void>("push", o);
+    }
+    return out;
+  });
+}
+
 }  // namespace labjs
 
 namespace {
@@ -289,6 +324,7 @@ EMSCRIPTEN_BINDINGS(attention_lab_seq2seq) {
       .function("translate", &Seq2SeqHandle::translate)
       .function("info", &Seq2SeqHandle::info)
       .function("sourceVocabulary", &Seq2SeqHandle::sourceVocabulary)
-      .function("targetVocabulary", &Seq2SeqHandle::targetVocabulary);
+      .function("targetVocabulary", &Seq2SeqHandle::targetVocabulary)
+      .function("heldOut", &Seq2SeqHandle::heldOut);
   emscripten::function("createSeq2Seq", &create_seq2seq_js);
 }

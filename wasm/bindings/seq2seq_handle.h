@@ -21,6 +21,7 @@ class Seq2SeqHandle {
   emscripten::val info();
   emscripten::val sourceVocabulary();
   emscripten::val targetVocabulary();
+  emscripten::val heldOut(emscripten::val count);
 
   const lab::Seq2SeqSession& session() const { return session_; }
 

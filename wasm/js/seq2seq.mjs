@@ -47,7 +47,8 @@ export class Seq2Seq {
   }
 
   /**
-   * Loss, token accuracy (teacher-forced) and exact match (greedy) on the task's held-out set,
+   * Loss, token accuracy (teacher-forced), exact match (greedy, overall and by source length) and
+   * alignment accuracy (attention argmax on an aligned source word) on the task's held-out set,
    * or with {length, count?, seed?} on fresh reverse/copy strings of exactly that length.
    */
   evaluate(options) {
@@ -82,6 +83,15 @@ export class Seq2Seq {
   /** The target tokens the model can write, in id order, without <pad>/<sos>/<eos>/<unk>. */
   targetVocabulary() {
     return unwrap(this.#live().targetVocabulary());
+  }
+
+  /**
+   * The first `count` held-out examples (the note: its five pairs), with each target token's
+   * aligned source token indices (empty for function words; [] overall for tasks without).
+   */
+  heldOut(count) {
+    if (typeof count !== 'number') throw new Error('heldOut(count): count must be a number');
+    return unwrap(this.#live().heldOut(count));
   }
 
   get deleted() {

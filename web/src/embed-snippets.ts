@@ -5,6 +5,7 @@
 // No style attribute: a host page with a strict style-src would refuse it (frameborder="0" instead).
 import type { AppState } from './state';
 import { PROPS, type SectionId } from './state-table';
+import { RECIPES, type TaskName } from './sections/translate-recipes';
 
 /** where the built site keeps them, relative to its root (the app's own folder) */
 export const WIDGET_SCRIPT_PATH = 'widgets/attention-lab-widgets.js';
@@ -15,9 +16,23 @@ const ELEMENTS: Record<Exclude<SectionId, 'performance'>, (state: AppState) => {
   dot: (s) => ({ tag: 'attention-playground', own: [['mechanism', s.get('dot_score') === 'dot' ? 'dot' : 'scaled-dot']], from: 'dot_score' }),
   self: () => ({ tag: 'attention-playground', own: [['mechanism', 'self']] }),
   multihead: () => ({ tag: 'multihead-view', own: [] }),
-  translate: (s) => ({ tag: 'seq2seq-demo', own: [['task', s.get('s2s_task')]], from: 's2s_task' }),
+  translate: (s) => ({ tag: 'seq2seq-demo', own: [['task', s.get('s2s_task')], ...offRecipe(s)], from: 's2s_task' }),
   why: () => ({ tag: 'attention-playground', own: [['mechanism', 'why']] }),
 };
+
+/**
+ * `task` brings its recipe's cell, hidden size and learning rate into the widget
+ * (widgets/section-widget.ts): the settings that differ from it go in explicitly, defaults or not.
+ */
+function offRecipe(s: AppState): [string, string][] {
+  const recipe = RECIPES[s.get('s2s_task') as TaskName];
+  const now: [string, string, string][] = [
+    ['s2s_cell', s.get('s2s_cell'), recipe.cell],
+    ['s2s_hidden', String(s.get('s2s_hidden')), String(recipe.hidden)],
+    ['s2s_lr', String(s.get('s2s_lr')), String(recipe.lr)],
+  ];
+  return now.filter(([, value, wanted]) => value !== wanted).map(([name, value]) => [name, value]);
+}
 
 /** iframe heights that fit each section at a typical blog column width */
 const IFRAME_HEIGHT: Record<Exclude<SectionId, 'performance'>, number> = {
@@ -52,7 +67,7 @@ export function embedSnippets(state: AppState, sectionId: SectionId, appUrl: str
   const entries = sectionEntries(state, sectionId);
 
   const { tag, own, from } = ELEMENTS[sectionId](state);
-  const attributes = [...own, ...entries.filter(([name]) => name !== from)]
+  const attributes = [...own, ...entries.filter(([name]) => name !== from && !own.some(([n]) => n === name))]
     .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
     .join('');
   const script = `<script type="module" src="${escapeAttribute(base + WIDGET_SCRIPT_PATH)}"></script>\n<${tag}${attributes}></${tag}>`;

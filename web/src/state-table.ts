@@ -76,12 +76,12 @@ export const PROPS = [
   { name: 'dot_sweep_d', section: 'dot', kind: 'int', default: 64, min: 1, max: 1024, doc: 'feature size of the saturation demo' },
 
   // §3.3 Encoder-decoder attention: the note's translator (and dates)
-  { name: 's2s_task', section: 'translate', kind: 'enum', default: 'note', values: ['note', 'dates'], doc: "the note's five sentences, or dates" },
-  { name: 's2s_cell', section: 'translate', kind: 'enum', default: 'rnn', values: CELLS, doc: 'recurrent cell' },
-  { name: 's2s_hidden', section: 'translate', kind: 'int', default: 128, min: 4, max: 256, doc: 'hidden size' },
+  { name: 's2s_task', section: 'translate', kind: 'enum', default: 'zh-en', values: ['zh-en', 'note', 'dates'], doc: "the grammar corpus (Chinese → English with word-order changes), the note's five sentences (the book's recipe: s2s_cell=rnn, s2s_hidden=128, s2s_lr=0.001), or dates" },
+  { name: 's2s_cell', section: 'translate', kind: 'enum', default: 'gru', values: CELLS, doc: 'recurrent cell' },
+  { name: 's2s_hidden', section: 'translate', kind: 'int', default: 64, min: 4, max: 256, doc: 'hidden size' },
   { name: 's2s_score', section: 'translate', kind: 'enum', default: 'dot', values: ['none', ...SCORES], doc: "attention score, or none (the note's plain Seq2Seq)" },
-  { name: 's2s_lr', section: 'translate', kind: 'number', default: 0.001, min: 1e-6, max: 1e6, doc: "Adam's learning rate (absurd rates allowed: the run diverges, is stopped and keeps its last good weights)" },
-  { name: 's2s_speed', section: 'translate', kind: 'int', default: 2, min: 1, max: 200, doc: 'training steps per frame (the note recipe takes ~2 ms a step)' },
+  { name: 's2s_lr', section: 'translate', kind: 'number', default: 0.01, min: 1e-6, max: 1e6, doc: "Adam's learning rate (absurd rates allowed: the run diverges, is stopped and keeps its last good weights)" },
+  { name: 's2s_speed', section: 'translate', kind: 'int', default: 4, min: 1, max: 200, doc: 'training steps per frame' },
   { name: 's2s_text', section: 'translate', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence to translate' },
   { name: 's2s_beam', section: 'translate', kind: 'int', default: 1, min: 1, max: 8, doc: 'beam width (1: greedy)' },
 

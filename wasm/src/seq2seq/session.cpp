@@ -8,6 +8,7 @@
 #include <string>
 
 #include "format.h"
+#include "seq2seq/alignment.h"
 #include "seq2seq/vocab.h"
 
 namespace lab {
@@ -82,7 +83,8 @@ long default_batch_size(const std::string& task) {
 }
 
 void SessionConfig::validate() const {
-  if (task.empty()) throw InputError("task is missing (expected note, dates, reverse, copy)");
+  if (task.empty())
+    throw InputError("task is missing (expected note, zh-en, dates, reverse, copy)");
   // Everything about the model that does not depend on the vocabularies (hidden and embedding
   // sizes, cell, score, attentional tanh), with the smallest vocabularies as stand-ins.
   model_config(*this, 2, 2).validate();
@@ -174,6 +176,7 @@ EvalResult Seq2SeqSession::evaluate(const EvalOptions& options) {
 
   double loss_sum = 0;
   TokenCount tokens;
+  AlignmentCount alignment;
   long longest_target = task_->max_target_tokens();
   for (size_t start = 0; start < n; start += kEvalChunk) {
     const std::vector<Example> chunk(
@@ -186,14 +189,44 @@ EvalResult Seq2SeqSession::evaluate(const EvalOptions& options) {
     tokens.correct += count.correct;
     tokens.total += count.total;
     longest_target = std::max(longest_target, batch.T - 1);
+    if (out.attention.data.empty()) continue;
+    for (long b = 0; b < batch.B; ++b) {  // attention (B, T, S)
+      const Example& example = chunk[static_cast<size_t>(b)];
+      const AlignmentCount c =
+          count_alignment(out.attention.data.data() + b * batch.T * batch.S, batch.S,
+                          batch.src_len[static_cast<size_t>(b)], example.alignment);
+      alignment.hits += c.hits;
+      alignment.scored += c.scored;
+    }
   }
   DecodeOptions opt = decode_defaults(longest_target);
   opt.top_k = 1;  // the trace is not kept
+  EvalResult result;
+  const std::vector<LengthBucket> buckets = task_->length_buckets().empty() || options.length
+                                                ? equal_width_buckets(all, n)
+                                                : task_->length_buckets();
+  for (const LengthBucket& bucket : buckets) {
+    result.exact_match_by_length.push_back({bucket.min_words, bucket.max_words, 0, 0.0});
+  }
   long exact = 0;
   for (size_t i = 0; i < n; ++i) {
-    exact += greedy_decode(model_, all[i].source_ids, opt).tokens == all[i].target_ids;
+    const bool match = greedy_decode(model_, all[i].source_ids, opt).tokens == all[i].target_ids;
+    exact += match;
+    const long words = static_cast<long>(all[i].source_ids.size());
+    for (LengthBucketResult& bucket : result.exact_match_by_length) {
+      if (words < bucket.min_words || words > bucket.max_words) continue;
+      ++bucket.examples;
+      bucket.exact_match += match;  // a count until divided below
+    }
   }
-  EvalResult result;
+  for (LengthBucketResult& bucket : result.exact_match_by_length) {
+    if (bucket.examples > 0) bucket.exact_match /= static_cast<double>(bucket.examples);
+  }
+  if (alignment.scored > 0) {
+    result.alignment_accuracy =
+        static_cast<double>(alignment.hits) / static_cast<double>(alignment.scored);
+    result.aligned_tokens = alignment.scored;
+  }
   result.loss = loss_sum / static_cast<double>(tokens.total);
   result.token_accuracy = static_cast<double>(tokens.correct) / static_cast<double>(tokens.total);
   result.exact_match = static_cast<double>(exact) / static_cast<double>(n);

@@ -32,7 +32,7 @@ constexpr long kMaxTrainSteps = 100000;
 long default_batch_size(const std::string& task);
 
 struct SessionConfig {
-  std::string task;          // note | dates | reverse | copy
+  std::string task;          // note | zh-en | dates | reverse | copy
   TaskOptions task_options;  // its seed picks the task's data (the front ends default it to seed)
   CellKind cell = CellKind::kRnn;
   long hidden = 128;   // Hd, in [1, 4096]
@@ -79,12 +79,24 @@ struct EvalOptions {
   std::optional<uint64_t> seed;  // with length only; default 1, the same strings for every model
 };
 
+struct LengthBucketResult {
+  long min_words = 0, max_words = 0;  // source lengths, inclusive
+  long examples = 0;
+  double exact_match = 0.0;  // 0 when the bucket has no examples
+};
+
 struct EvalResult {
   double loss = 0.0;            // mean teacher-forced cross-entropy per target token
   double token_accuracy = 0.0;  // teacher-forced argmax = target, over all target tokens
   double exact_match = 0.0;     // greedy translation = reference, over examples
   long examples = 0;
   bool held_out_is_training_data = false;  // the note's five pairs (never with a length)
+  // Teacher-forced: of the target tokens with aligned source tokens, the share whose attention
+  // argmax is one of them (alignment.h). Absent without attention or without alignments (dates).
+  std::optional<double> alignment_accuracy;
+  long aligned_tokens = 0;  // the target tokens it was computed over
+  // Greedy exact match per source-length bucket (the task's, or four of equal width).
+  std::vector<LengthBucketResult> exact_match_by_length;
 };
 
 struct TranslateOptions {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "seq2seq/task_grammar.h"
 #include "tensor.h"
 
 namespace lab {
@@ -161,14 +162,28 @@ std::vector<std::string> tokens_of(const std::vector<std::string>& texts, Tokeni
 struct NotePair {
   const char* source;
   const char* target;
+  // Per target word, the source words it translates (-1: none, a function word; -2: 自然 语言
+  // 处理, the three words NLP abbreviates).
+  int aligned[5];
 };
 constexpr NotePair kNotePairs[] = {
-    {"咖哥 喜欢 小冰", "KaGe likes XiaoBing"},
-    {"我 爱 学习 人工智能", "I love studying AI"},
-    {"深度学习 改变 世界", "DL changed the world"},
-    {"自然 语言 处理 很 强大", "NLP is so powerful"},
-    {"神经网络 非常 复杂", "Neural-Nets are complex"},
+    {"咖哥 喜欢 小冰", "KaGe likes XiaoBing", {0, 1, 2}},
+    {"我 爱 学习 人工智能", "I love studying AI", {0, 1, 2, 3}},
+    {"深度学习 改变 世界", "DL changed the world", {0, 1, -1, 2}},
+    {"自然 语言 处理 很 强大", "NLP is so powerful", {-2, -1, 3, 4}},
+    {"神经网络 非常 复杂", "Neural-Nets are complex", {0, -1, 2}},
 };
+
+std::vector<std::vector<int32_t>> note_alignment(const NotePair& pair, size_t target_words) {
+  std::vector<std::vector<int32_t>> alignment;
+  for (size_t t = 0; t < target_words; ++t) {
+    const int a = pair.aligned[t];
+    alignment.push_back(a >= 0    ? std::vector<int32_t>{a}
+                        : a == -2 ? std::vector<int32_t>{0, 1, 2}
+                                  : std::vector<int32_t>{});
+  }
+  return alignment;
+}
 
 std::vector<std::string> note_texts(bool source) {
   std::vector<std::string> texts;
@@ -184,6 +199,7 @@ class NoteTask : public Task {
              Vocab::build(Tokenizer::kWords, tokens_of(note_texts(false), Tokenizer::kWords))) {
     for (const NotePair& pair : kNotePairs) {
       held_out_.push_back(make_example(pair.source, pair.target));
+      held_out_.back().alignment = note_alignment(pair, held_out_.back().target_ids.size());
     }
     held_out_is_training_data_ = true;
     for (const Example& example : held_out_) {
@@ -532,7 +548,11 @@ class SequenceTask : public Task {
   Example example_for(std::string source) const {
     std::string target = source;
     if (reverse_) std::reverse(target.begin(), target.end());
-    return make_example(std::move(source), std::move(target));
+    const int32_t n = static_cast<int32_t>(source.size());
+    Example example = make_example(std::move(source), std::move(target));
+    // Target symbol i is source symbol n − 1 − i (reverse) or i (copy).
+    for (int32_t i = 0; i < n; ++i) example.alignment.push_back({reverse_ ? n - 1 - i : i});
+    return example;
   }
 
   bool reverse_;
@@ -548,9 +568,10 @@ class SequenceTask : public Task {
 std::unique_ptr<Task> make_task(const std::string& name, const TaskOptions& options) {
   validate_options(options);
   if (name == "note") return std::make_unique<NoteTask>();
+  if (name == "zh-en") return make_grammar_task(options);
   if (name == "dates") return std::make_unique<DatesTask>(options);
   if (name == "reverse" || name == "copy") return std::make_unique<SequenceTask>(name, options);
-  throw InputError("unknown task '" + name + "' (expected note, dates, reverse, copy)");
+  throw InputError("unknown task '" + name + "' (expected note, zh-en, dates, reverse, copy)");
 }
 
 }  // namespace lab

@@ -1,6 +1,8 @@
 // The Seq2Seq tasks: deterministic, seeded data generated locally (no downloads to rot).
 //
 //   note     the note's five Chinese → English pairs (book-code.md §3.3), words as tokens
+//   zh-en    Chinese → English sentences from a small grammar with word-order changes
+//            (task_grammar.h), words as tokens, every target word aligned to its source words
 //   dates    a date in one of 24 human formats → ISO "2015-01-23", characters as tokens
 //            (like the TensorFlow.js date-conversion-attention example)
 //   reverse  a string of letters → the same string reversed, with a length knob: the long-range
@@ -30,6 +32,14 @@ struct Example {
   std::string target;               // the reference output text
   std::vector<int32_t> source_ids;  // no <sos>/<eos>
   std::vector<int32_t> target_ids;  // no <sos>/<eos>
+  // Empty, or one entry per target token: the indices into source_ids of the source tokens it
+  // translates, empty for a function word (the, a) that translates none on its own.
+  std::vector<std::vector<int32_t>> alignment;
+};
+
+// Source lengths [min_words, max_words], inclusive: one bucket of the exact-match-by-length table.
+struct LengthBucket {
+  long min_words = 0, max_words = 0;
 };
 
 // Pads examples into one Batch (layout in batch.h). Throws for no examples or an empty source.
@@ -45,8 +55,8 @@ constexpr long kMaxSymbols = 26;                        // the letters a–z
 
 struct TaskOptions {
   uint64_t seed = 1;
-  long held_out = 0;  // held-out examples; 0: the task's default (dates 2000, reverse/copy 500)
-  long train = 0;     // reverse/copy: training strings; 0: the default 10000
+  long held_out = 0;  // held-out examples; 0: the task's default (dates 2000, others 500)
+  long train = 0;     // reverse/copy/zh-en: training examples; 0: 10000 (zh-en 5000)
   long min_len = 5;   // reverse/copy: string lengths, inclusive
   long max_len = 60;
   long symbols = 20;  // reverse/copy: alphabet size, the first letters a, b, c, …
@@ -84,6 +94,9 @@ class Task {
   // for the accuracy-vs-length table. Other tasks throw InputError.
   virtual std::vector<Example> eval_at_length(long length, long count, uint64_t seed) const;
 
+  // The buckets evaluate() reports exact match in; empty: the session picks four of equal width.
+  const std::vector<LengthBucket>& length_buckets() const { return length_buckets_; }
+
   // Encodes a pair with this task's vocabularies.
   Example make_example(std::string source, std::string target) const;
 
@@ -98,9 +111,10 @@ class Task {
   std::vector<Example> held_out_;
   bool held_out_is_training_data_ = false;
   long max_source_tokens_ = 0, max_target_tokens_ = 0;
+  std::vector<LengthBucket> length_buckets_;
 };
 
-// Throws "unknown task 'x' (expected note, dates, reverse, copy)" and option errors.
+// Throws "unknown task 'x' (expected note, zh-en, dates, reverse, copy)" and option errors.
 std::unique_ptr<Task> make_task(const std::string& name, const TaskOptions& options = {});
 
 // The dates task's calendar and formats, public for tests and for the UI's format list.

@@ -2,7 +2,8 @@
 // model's source vocabulary as clickable words (a click appends the word, or the character for the
 // dates task). Writes only through state.set; shows state errors (too long, control characters).
 import type { SectionContext } from '../section';
-import { button, el, errorText, field } from './dom';
+import { button, el, errorText, field, MessageLine } from './dom';
+import { fill } from '../i18n';
 import { DATE_EXAMPLES, NOTE_SENTENCES } from './translate-strings';
 
 const DEFAULT_TEXT = NOTE_SENTENCES[0];
@@ -14,6 +15,11 @@ export class SentenceInput {
   readonly #examples = el('div', 'tr-examples');
   readonly #vocab = el('div', 'tr-vocab');
   readonly #error = el('p', 'tr-error');
+  /** what the model made of the sentence: unknown words, a spaced form to try, an empty box */
+  readonly #note = new MessageLine('tr-input-note');
+  #heldOut: string[] = [];
+  /** the reader typed or picked the sentence here: it is used as it is, even if it is the default */
+  #chosen = false;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
@@ -25,22 +31,42 @@ export class SentenceInput {
       if (e.key === 'Enter') this.set(this.#text.value);
     });
     const textField = field(ctx.t('tr.sentence'), this.#text, ctx.state.isHidden('s2s_text'));
-    this.element.append(textField, this.#examples, this.#vocab, this.#error);
+    this.#note.element.dataset.testid = 's2s-input-note';
+    this.element.append(textField, this.#examples, this.#vocab, this.#error, this.#note.element);
     host.append(this.element);
   }
 
-  /** The sentence to translate: the setting, or a date when the dates task still has the note's default. */
+    /**
+   * The sentence to translate: the setting, or, while it is still the state's default, the task's
+   * first example (a date; for zh-en a long held-out sentence once the model has listed them).
+   */
   sourceText(): string {
     const text = this.#ctx.state.get('s2s_text');
-    return this.#ctx.state.get('s2s_task') === 'dates' && text === DEFAULT_TEXT ? DATE_EXAMPLES[0] : text;
+    if (text !== DEFAULT_TEXT || this.#chosen) return text;
+    const task = this.#ctx.state.get('s2s_task');
+    if (task === 'dates') return DATE_EXAMPLES[0];
+    if (task === 'zh-en' && this.#heldOut.length > 0) return this.#heldOut[0];
+    return text;
   }
 
-  /** The first example of a task (what a task switch puts in the box). */
-  static firstExample(task: 'note' | 'dates'): string {
+  /** The first example of a task (what a task switch puts in the box; zh-en: see sourceText). */
+  static firstExample(task: 'zh-en' | 'note' | 'dates'): string {
     return task === 'dates' ? DATE_EXAMPLES[0] : DEFAULT_TEXT;
   }
 
+  /** zh-en: held-out sentences to offer, longest first (the first is the default sentence). */
+  setHeldOut(sentences: readonly string[]): void {
+    this.#heldOut = [...sentences];
+    this.sync();
+  }
+
+  /** A task switch: the box shows the new task's example again. */
+  forgetChoice(): void {
+    this.#chosen = false;
+  }
+
   set(text: string): void {
+    this.#chosen = true;
     try {
       this.#ctx.state.set('s2s_text', text);
       this.showError('');
@@ -53,10 +79,31 @@ export class SentenceInput {
     this.#error.textContent = text;
   }
 
+  showNote(kind: 'info' | 'error', text: string): void {
+    this.#note.show(kind, text);
+  }
+
+  /** Names the unknown words inline; offers the spaced form of words typed without spaces. */
+  showUnknown(unknown: readonly string[], text: string, chars: boolean, vocabulary: readonly string[]): void {
+    const { t } = this.#ctx;
+    if (unknown.length === 0) {
+      this.#note.show('info', '');
+      return;
+    }
+    const words = [...new Set(unknown)].map((w) => `“${w}”`).join(', ');
+    this.#note.show('error', fill(t(chars ? 'tr.unknownChars' : 'tr.unknownWords'), { words }));
+    const split = chars ? null : splitSuggestion(text, vocabulary);
+    if (split) {
+      const hint = el('span', 'tr-split', ` ${fill(t('tr.split'), { text: split })} `);
+      this.#note.element.append(hint, button(t('tr.split.apply'), 's2s-split', () => this.set(split)));
+    }
+  }
+
   /** Re-reads the box from the state and lists the task's examples. */
   sync(): void {
     this.#text.value = this.sourceText();
-    const list = this.#ctx.state.get('s2s_task') === 'dates' ? DATE_EXAMPLES : NOTE_SENTENCES;
+    const task = this.#ctx.state.get('s2s_task');
+    const list = task === 'dates' ? DATE_EXAMPLES : task === 'zh-en' ? this.#heldOut : NOTE_SENTENCES;
     this.#examples.replaceChildren(
       el('span', 'tr-label', this.#ctx.t('tr.examples')),
       ...list.map((s, i) => button(s, `s2s-example-${i}`, () => this.set(s))),
@@ -75,4 +122,30 @@ export class SentenceInput {
     });
     this.#vocab.replaceChildren(el('span', 'tr-label', this.#ctx.t('tr.vocab')), ...words);
   }
+}
+
+/**
+ * A typed word that is not in the vocabulary but splits into vocabulary words (longest match
+ * first): "咖哥喜欢小冰" → "咖哥 喜欢 小冰". Returns the whole sentence with such words split, or
+ * null when no unknown word splits.
+ */
+export function splitSuggestion(text: string, vocabulary: readonly string[]): string | null {
+  const known = new Set(vocabulary);
+  const longest = Math.max(1, ...vocabulary.map((w) => [...w].length));
+  let changed = false;
+  const words = text.trim().split(/\s+/u).filter(Boolean).map((word) => {
+    if (known.has(word)) return word;
+    const chars = [...word];
+    const parts: string[] = [];
+    for (let i = 0; i < chars.length; ) {
+      let n = Math.min(longest, chars.length - i);
+      while (n > 0 && !known.has(chars.slice(i, i + n).join(''))) n--;
+      if (n === 0) return word; // some piece is unknown: leave the word as typed
+      parts.push(chars.slice(i, i + n).join(''));
+      i += n;
+    }
+    if (parts.length > 1) changed = true;
+    return parts.join(' ');
+  });
+  return changed ? words.join(' ') : null;
 }

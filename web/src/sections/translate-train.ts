@@ -2,11 +2,13 @@
 // worker call takes about CALL_BUDGET_MS (from the measured time per step), so play / pause / step
 // stay responsive and other sections' calls get their turn. A diverged run keeps the completed
 // steps' losses; the session in the worker keeps its last good weights, so the model stays usable.
-import type { CellName, Seq2SeqConfig, Seq2SeqInfo, TrainResult } from '../../../shared/types/seq2seq';
+import type { CellName, EvaluateResult, HeldOutExample, Seq2SeqConfig, Seq2SeqInfo, TrainResult } from '../../../shared/types/seq2seq';
 import type { ScoreName } from '../../../shared/types/attention-lab';
 import type { LabClient, RemoteSeq2Seq } from '../worker/protocol';
+import { RECIPE_STEPS, type TaskName } from './translate-recipes';
 
-export type TaskName = 'note' | 'dates';
+export type { TaskName } from './translate-recipes';
+export { RECIPE_STEPS, RECIPES } from './translate-recipes';
 export type ScoreSetting = ScoreName | 'none';
 
 export interface TrainSettings {
@@ -18,14 +20,8 @@ export interface TrainSettings {
   seed: number;
 }
 
-/** Steps of each task's recipe: the note's 400; dates learns to ~97% exact match in 300 at batch 16. */
-export const RECIPE_STEPS: Record<TaskName, number> = { note: 400, dates: 300 };
-
-/** The settings a task switch applies: the note's recipe, and an LSTM recipe for dates (README). */
-export const RECIPES: Record<TaskName, { cell: CellName; hidden: number; lr: number }> = {
-  note: { cell: 'rnn', hidden: 128, lr: 0.001 },
-  dates: { cell: 'lstm', hidden: 64, lr: 0.005 },
-};
+/** Held-out examples fetched for the sentence panel (long sentences of the grammar corpus). */
+const HELD_OUT_FETCHED = 100;
 
 const CALL_BUDGET_MS = 50;
 
@@ -55,6 +51,13 @@ export class TranslateTrainer {
   model: RemoteSeq2Seq | null = null;
   info: Seq2SeqInfo | null = null;
   vocabulary: { source: string[]; target: string[] } = { source: [], target: [] };
+  /** the task's first held-out examples with their alignments (the note: its five pairs) */
+  heldOut: HeldOutExample[] = [];
+  /** the last evaluate() on the held-out set, and the step it was taken at */
+  evaluation: EvaluateResult | null = null;
+  evaluatedAt = -1;
+  /** wall time of the train calls so far, in ms (the worker's time, as the page sees it) */
+  trainMs = 0;
   readonly losses: number[] = [];
   readonly accuracies: number[] = [];
   #creating: Promise<RemoteSeq2Seq> | null = null;
@@ -83,9 +86,10 @@ export class TranslateTrainer {
         await model.delete();
         throw new Error('model was reset');
       }
-      const [info, vocabulary] = await Promise.all([model.info(), model.vocabulary()]);
+      const [info, vocabulary, heldOut] = await Promise.all([model.info(), model.vocabulary(), model.heldOut(HELD_OUT_FETCHED)]);
       this.info = info;
       this.vocabulary = vocabulary;
+      this.heldOut = heldOut;
       this.model = model;
       return model;
     })();
@@ -113,10 +117,24 @@ export class TranslateTrainer {
         this.#record(completed);
         throw new DivergedError((err as Error).message);
       }
-      this.#msPerStep = 0.6 * this.#msPerStep + 0.4 * Math.max(0.05, (performance.now() - t0) / chunk);
+      const ms = performance.now() - t0;
+      this.trainMs += ms;
+      this.#msPerStep = 0.6 * this.#msPerStep + 0.4 * Math.max(0.05, ms / chunk);
       this.#record(result);
       left -= chunk;
     }
+  }
+
+  /** Evaluates on the held-out set unless this step is evaluated already. */
+  async evaluate(): Promise<EvaluateResult> {
+    const model = await this.ready();
+    if (this.evaluation && this.evaluatedAt === this.step) return this.evaluation;
+    const step = this.step;
+    // At most 500 examples: all of zh-en's and the note's, a quarter of the dates task's.
+    const result = await model.evaluate({ maxExamples: 500 });
+    this.evaluation = result;
+    this.evaluatedAt = step;
+    return result;
   }
 
   #record(r: TrainResult): void {

@@ -1,7 +1,9 @@
-// §3.3 Encoder-decoder attention: the note's translator trained live in the worker (play / pause /
-// step / reset, speed, progress against the recipe, loss and accuracy charts), then a sentence
-// translated and decoded step by step (translate-decode.ts). Also the dates task, whose inputs
-// readers can invent. Settings live in the s2s_* rows of the state table.
+// §3.3 Encoder-decoder attention: a translator trained live in the worker (play / pause / step /
+// reset, speed, progress against the recipe, loss and accuracy charts), then a sentence translated
+// and decoded step by step (translate-decode.ts). The default task is the grammar corpus (zh-en),
+// where word order differs and a plain Seq2Seq trained beside the attention model shows what
+// attention is for (translate-compare.ts); the note's five sentences (the book's recipe) and the
+// dates task are the other choices. Settings live in the s2s_* rows of the state table.
 import type { CellName } from '../../../shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
@@ -9,14 +11,27 @@ import css from './translate.css?inline';
 import { StepChart, movingAverage } from './translate-charts';
 import { DecodeView } from './translate-decode';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
-import { button, el, errorText, field, select, mountRoot } from './dom';
+import { button, el, errorText, field, select, mountRoot, MessageLine } from './dom';
 import { SentenceInput } from './translate-input';
+import type { CompareRow, CompareView } from './translate-compare';
+import { introText, numberProblem } from './translate-text';
 import { TRANSLATE_STRINGS } from './translate-strings';
 import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
 import { fill } from '../i18n';
 import { HEATMAP_CSS } from '../heatmap';
 
 const MODEL_SETTINGS: readonly PropName[] = ['seed', 's2s_task', 's2s_cell', 's2s_hidden', 's2s_score', 's2s_lr'];
+/** The label of each model setting, for the notice that a change discarded the trained model. */
+const SETTING_LABELS: Partial<Record<PropName, string>> = {
+  seed: 'tr.seed',
+  s2s_task: 'tr.task',
+  s2s_cell: 'tr.cell',
+  s2s_hidden: 'tr.hidden',
+  s2s_score: 'tr.score',
+  s2s_lr: 'tr.lr',
+};
+/** Held-out evaluation while playing, every this many steps (and at every pause). */
+const EVALUATE_EVERY = 200;
 
 class TranslateView implements SectionHandle {
   readonly #ctx: SectionContext;
@@ -28,6 +43,17 @@ class TranslateView implements SectionHandle {
   readonly #progressText = el('span', 'tr-progress-text');
   readonly #status = el('p', 'tr-status');
   readonly #error = el('p', 'tr-error');
+  readonly #intro = el('p', 'tr-intro');
+  readonly #caption = el('p', 'tr-note tr-caption');
+  readonly #notice = new MessageLine('tr-notice');
+  readonly #chartsEmpty = el('p', 'tr-note tr-charts-empty');
+  readonly #untrained = el('p', 'tr-untrained');
+  readonly #sentenceAlignment = el('p', 'tr-note tr-sentence-alignment');
+  readonly #compareHost = el('div', 'tr-compare');
+  readonly #compareEmpty = el('p', 'tr-note tr-compare-empty');
+  /** loaded with the first evaluation (translate-compare.ts) */
+  #compare: CompareView | null = null;
+  #compareLoading: Promise<typeof import('./translate-compare')> | null = null;
   readonly #losses = el('output', 'tr-losses');
   readonly #lossChart: StepChart;
   readonly #accChart: StepChart;
@@ -36,6 +62,8 @@ class TranslateView implements SectionHandle {
   readonly #controls: Partial<Record<PropName, HTMLInputElement | HTMLSelectElement>> = {};
   readonly #unsubscribe: () => void;
   #trainer: TranslateTrainer;
+  /** zh-en with attention: a plain Seq2Seq with the same settings, trained step for step beside it */
+  #plain: TranslateTrainer | null = null;
   #playing = false;
   #active = false;
   #busy = false;
@@ -47,11 +75,15 @@ class TranslateView implements SectionHandle {
     this.#ctx = ctx;
     const { t, state } = ctx;
     mountRoot(host, this.#root, HEATMAP_CSS, css);
-    this.#root.append(el('p', 'tr-intro', t('tr.intro')));
+    this.#intro.dataset.testid = 's2s-intro';
+    this.#caption.dataset.testid = 's2s-caption';
+    this.#root.append(this.#intro, this.#caption);
 
     // Training controls
     const run = el('div', 'al-controls tr-run');
     this.#play = button(t('tr.play'), 's2s-play', () => this.#setPlaying(true));
+    // Train is the section's one primary action.
+    this.#play.classList.add('lab-button', 'primary');
     this.#pause = button(t('tr.pause'), 's2s-pause', () => this.#setPlaying(false));
     this.#stepButton = button(t('tr.step'), 's2s-step', () => void this.#stepOnce());
     run.append(this.#play, this.#pause, this.#stepButton, button(t('tr.reset'), 's2s-reset', () => this.#reset()));
@@ -63,7 +95,7 @@ class TranslateView implements SectionHandle {
 
     // Model settings
     const settings = el('div', 'al-controls tr-settings');
-    const task = select([['note', t('tr.task.note')], ['dates', t('tr.task.dates')]], state.get('s2s_task'), 's2s-task');
+    const task = select([['zh-en', t('tr.task.zh-en')], ['note', t('tr.task.note')], ['dates', t('tr.task.dates')]], state.get('s2s_task'), 's2s-task');
     task.addEventListener('change', () => this.#switchTask(task.value as TaskName));
     this.#controls.s2s_task = task;
     const cell = select(['rnn', 'gru', 'lstm'].map((c) => [c, c.toUpperCase()] as const), state.get('s2s_cell'), 's2s-cell');
@@ -85,8 +117,18 @@ class TranslateView implements SectionHandle {
     this.#error.dataset.testid = 's2s-error';
     this.#losses.hidden = true;
     this.#losses.dataset.testid = 's2s-losses';
-    this.#root.append(run, settings, progress, this.#status, this.#error, this.#losses);
+    this.#notice.element.dataset.testid = 's2s-notice';
+    this.#root.append(run, settings, progress, this.#status, this.#error, this.#notice.element, this.#losses);
 
+    this.#compareHost.dataset.testid = 's2s-compare';
+    this.#compareEmpty.textContent = t('tr.compare.empty');
+    this.#compareHost.append(el('h3', undefined, t('tr.compare.title')), this.#compareEmpty);
+    this.#root.append(this.#compareHost);
+
+    // The charts' empty state lives here, in the DOM around them (the charts draw only data).
+    this.#chartsEmpty.textContent = t('tr.charts.empty');
+    this.#chartsEmpty.dataset.testid = 's2s-charts-empty';
+    this.#root.append(this.#chartsEmpty);
     const charts = el('div', 'tr-charts');
     this.#lossChart = new StepChart(charts, t('tr.loss'), t('tr.axis.step'), '#c2410c');
     this.#accChart = new StepChart(charts, t('tr.accuracy'), t('tr.axis.step'), '#15803d', [0, 1]);
@@ -108,9 +150,15 @@ class TranslateView implements SectionHandle {
     );
 
     this.#input = new SentenceInput(this.#root, ctx);
+    this.#untrained.textContent = t('tr.untrained');
+    this.#untrained.dataset.testid = 's2s-untrained';
+    this.#sentenceAlignment.dataset.testid = 's2s-sentence-alignment';
+    this.#root.append(this.#untrained);
     this.#decode = new DecodeView(this.#root, t);
+    this.#root.append(this.#sentenceAlignment);
 
     this.#trainer = this.#newTrainer();
+    this.#plain = this.#newPlainTrainer();
     this.#unsubscribe = state.subscribe((changed) => this.#onState(changed));
     this.#syncControls();
     this.#render();
@@ -123,12 +171,24 @@ class TranslateView implements SectionHandle {
     input.step = String(step);
     input.dataset.testid = name.replace('_', '-');
     input.addEventListener('change', () => {
-      try {
-        this.#ctx.state.set(name, Number(input.value));
-        input.removeAttribute('aria-invalid');
-      } catch (err) {
+      const { t } = this.#ctx;
+      const label = t(key);
+      // Checked against the state table's limits first, so the message names the field by its
+      // label and the typed value stays in the box; the state (and so the model) is left alone.
+      let problem = numberProblem(name, input.value, label, t);
+      if (!problem) {
+        try {
+          this.#ctx.state.set(name, Number(input.value));
+        } catch (err) {
+          problem = `${label}: ${errorText(err)}`;
+        }
+      }
+      if (problem) {
         input.setAttribute('aria-invalid', 'true');
-        this.#error.textContent = `${this.#ctx.t('error.prefix')}${errorText(err)}`;
+        this.#error.textContent = `${t('error.prefix')}${problem}`;
+      } else {
+        input.removeAttribute('aria-invalid');
+        this.#error.textContent = '';
       }
     });
     this.#controls[name] = input;
@@ -144,16 +204,34 @@ class TranslateView implements SectionHandle {
     return new TranslateTrainer(this.#ctx.lab, this.#settings());
   }
 
+  /** The plain companion: only on the grammar corpus, and only when the main model has attention. */
+  #newPlainTrainer(): TranslateTrainer | null {
+    const settings = this.#settings();
+    if (settings.task !== 'zh-en' || settings.score === 'none') return null;
+    return new TranslateTrainer(this.#ctx.lab, { ...settings, score: 'none' });
+  }
+
   #syncControls(): void {
     const s = this.#ctx.state;
-    for (const [name, control] of Object.entries(this.#controls)) control.value = String(s.get(name as PropName));
+    for (const [name, control] of Object.entries(this.#controls)) {
+      // A box holding a rejected value keeps it (the error names it) until the reader fixes it.
+      if (control.getAttribute('aria-invalid') === 'true') continue;
+      control.value = String(s.get(name as PropName));
+    }
     this.#input.sync();
   }
 
   #onState(changed: readonly PropName[]): void {
     this.#syncControls();
-    if (changed.some((n) => MODEL_SETTINGS.includes(n))) {
+    const setting = changed.find((n) => MODEL_SETTINGS.includes(n));
+    if (setting) {
+      const steps = this.#trainer.step;
       this.#reset();
+      // Say so when the change threw a trained model away.
+      if (steps > 0) {
+        const { t } = this.#ctx;
+        this.#notice.show('info', fill(t('tr.discarded'), { setting: t(SETTING_LABELS[setting] ?? 'tr.task'), steps }));
+      }
     } else if (changed.includes('s2s_text') || changed.includes('s2s_beam')) {
       void this.#translate();
     }
@@ -162,6 +240,7 @@ class TranslateView implements SectionHandle {
   /** A task switch by the reader also applies that task's recipe (cell, size, rate) and an example. */
   #switchTask(task: TaskName): void {
     const r = RECIPES[task];
+    this.#input.forgetChoice();
     this.#ctx.state.update({ s2s_task: task, s2s_cell: r.cell, s2s_hidden: r.hidden, s2s_lr: r.lr, s2s_text: SentenceInput.firstExample(task) });
   }
 
@@ -176,6 +255,11 @@ class TranslateView implements SectionHandle {
     }
     if (trainer !== this.#trainer) return;
     this.#input.showVocabulary(trainer.vocabulary.source, trainer.info?.sourceTokenizer === 'chars');
+    if (trainer.settings.task === 'zh-en') {
+      // Held-out sentences to try, the longest first: the default sentence is a long one.
+      const sentences = trainer.heldOut.map((e) => e.source).sort((a, b) => b.split(' ').length - a.split(' ').length);
+      this.#input.setHeldOut(sentences.slice(0, 5));
+    }
     this.#render();
     await this.#translate();
   }
@@ -183,8 +267,11 @@ class TranslateView implements SectionHandle {
   #reset(): void {
     this.#setPlaying(false);
     void this.#trainer.delete();
+    void this.#plain?.delete();
     this.#trainer = this.#newTrainer();
+    this.#plain = this.#newPlainTrainer();
     this.#error.textContent = '';
+    this.#notice.show('info', '');
     this.#input.showError('');
     this.#decode.clear();
     this.#render();
@@ -196,7 +283,21 @@ class TranslateView implements SectionHandle {
     if (playing) this.#error.textContent = '';
     this.#render();
     if (playing && this.#active) this.#schedule();
-    if (!playing) void this.#translate();
+    if (!playing) void this.#evaluate().then(() => this.#translate());
+  }
+
+  /** Scores the model (and its plain companion) on the held-out set, then redraws the table. */
+  async #evaluate(): Promise<void> {
+    const trainer = this.#trainer;
+    const plain = this.#plain;
+    if (trainer.step === 0) return;
+    try {
+      await trainer.evaluate();
+      if (plain && plain.step > 0) await plain.evaluate();
+    } catch (err) {
+      if (trainer === this.#trainer) this.#error.textContent = `${this.#ctx.t('error.prefix')}${errorText(err)}`;
+    }
+    if (trainer === this.#trainer) this.#render();
   }
 
   #schedule(): void {
@@ -215,15 +316,18 @@ class TranslateView implements SectionHandle {
     let steps = this.#ctx.state.get('s2s_speed');
     // Stop exactly at the end of the recipe (playing again continues beyond it).
     if (trainer.step < recipe) steps = Math.min(steps, recipe - trainer.step);
+    const before = trainer.step;
     await this.#train(steps, () => !this.#playing);
     if (trainer !== this.#trainer) return;
     if (trainer.step === recipe && this.#playing) this.#setPlaying(false);
+    else if (Math.floor(trainer.step / EVALUATE_EVERY) > Math.floor(before / EVALUATE_EVERY)) await this.#evaluate();
     if (this.#playing && this.#active) this.#schedule();
   }
 
   async #stepOnce(): Promise<void> {
     this.#setPlaying(false);
     await this.#train(1, () => false);
+    await this.#evaluate();
     await this.#translate();
   }
 
@@ -231,8 +335,11 @@ class TranslateView implements SectionHandle {
     if (this.#busy) return;
     this.#busy = true;
     const trainer = this.#trainer;
+    const plain = this.#plain;
     try {
       await trainer.train(steps, shouldStop);
+      // The plain model follows step for step, so the two are always compared at equal steps.
+      if (plain && plain.step < trainer.step) await plain.train(trainer.step - plain.step);
     } catch (err) {
       if (trainer !== this.#trainer) return;
       this.#playing = false;
@@ -252,16 +359,48 @@ class TranslateView implements SectionHandle {
     if (!model || this.#destroyed) return;
     const seq = ++this.#translateSeq;
     const beam = this.#ctx.state.get('s2s_beam');
+    const { t } = this.#ctx;
+    const text = this.#input.sourceText();
+    const chars = trainer.info?.sourceTokenizer === 'chars';
+    this.#sentenceAlignment.textContent = '';
+    if (text.trim() === '') {
+      // Nothing to translate: no old result stays on screen.
+      this.#decode.clear();
+      this.#decode.element.dataset.modelStep = String(trainer.step);
+      this.#input.showNote('info', t(trainer.settings.task === 'dates' ? 'tr.empty.dates' : 'tr.empty'));
+      return;
+    }
     try {
-      const result = await model.translate(this.#input.sourceText(), beam > 1 ? { beam, topK: 5 } : { topK: 5 });
+      const result = await model.translate(text, beam > 1 ? { beam, topK: 5 } : { topK: 5 });
       if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
       this.#input.showError('');
+      this.#input.showUnknown(result.source.filter((s) => s.unknown).map((s) => s.text), text, chars, trainer.vocabulary.source);
       // Which model state this decoding shows (tests wait for it).
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#decode.show(result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
+      const example = trainer.heldOut.find((e) => e.source === text.trim().split(/\s+/u).join(' '));
+      const compare = trainer.step > 0 ? await this.#compareModule() : null;
+      if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
+      const aligned = compare ? compare.sentenceAlignment(result, example) : null;
+      this.#sentenceAlignment.textContent = compare ? compare.alignmentReadout(aligned, this.#ctx.lang) : '';
+      this.#sentenceAlignment.dataset.hits = aligned ? String(aligned.hits) : '';
+      this.#sentenceAlignment.dataset.scored = aligned ? String(aligned.scored) : '';
     } catch (err) {
-      if (seq === this.#translateSeq) this.#input.showError(`${this.#ctx.t('error.prefix')}${errorText(err)}`);
+      if (seq !== this.#translateSeq) return;
+      // A sentence the model cannot take (too long, say): clear the old result, say why.
+      this.#decode.clear();
+      this.#input.showNote('info', '');
+      this.#input.showError(`${t('error.prefix')}${errorText(err)}`);
     }
+  }
+
+  /** The intro in the words of the chosen task, with the settings actually in use. */
+  #renderIntro(): void {
+    const { t, state } = this.#ctx;
+    const task = state.get('s2s_task');
+    this.#intro.textContent = introText(t, this.#settings(), this.#trainer.info, this.#trainer.recipeSteps);
+    this.#caption.textContent = task === 'note' ? t('tr.caption.note') : '';
+    this.#caption.hidden = task !== 'note';
   }
 
   #render(): void {
@@ -279,11 +418,40 @@ class TranslateView implements SectionHandle {
       const attention = info.attention ? fill(t('tr.attention.score'), { score: info.score }) : t('tr.attention.none');
       this.#status.textContent = fill(t('tr.status.ready'), { params: info.parameterCount, cell: info.cell.toUpperCase(), hidden: info.hidden, attention });
     }
+    this.#renderIntro();
+    this.#untrained.hidden = step > 0;
+    this.#chartsEmpty.hidden = step > 0;
+    const score = trainer.settings.score;
+    const rows: CompareRow[] = [
+      { id: score === 'none' ? 'plain' : 'attention', score, step: trainer.evaluatedAt, evaluation: trainer.evaluation, trainMs: trainer.trainMs },
+    ];
+    const plain = this.#plain;
+    if (plain) rows.push({ id: 'plain', score, step: plain.evaluatedAt, evaluation: plain.evaluation, trainMs: plain.trainMs });
+    this.#renderCompare(rows, trainer.info?.sourceTokenizer === 'chars');
     this.#root.dataset.step = String(step);
     this.#root.dataset.playing = this.#playing ? '1' : '0';
     this.#losses.value = JSON.stringify(trainer.losses);
     this.#lossChart.update(trainer.losses);
     this.#accChart.update(movingAverage(trainer.accuracies, trainer.settings.task === 'note' ? 20 : 10));
+  }
+
+  /** The comparison code, fetched once the model has trained (the first figure needs it). */
+  #compareModule(): Promise<typeof import('./translate-compare')> {
+    this.#compareLoading ??= import('./translate-compare');
+    return this.#compareLoading;
+  }
+
+  /** The table, once there is a figure to show. */
+  #renderCompare(rows: CompareRow[], chars: boolean): void {
+    if (this.#compare) {
+      this.#compare.update(rows, chars);
+    } else if (rows.some((r) => r.evaluation)) {
+      void this.#compareModule().then(({ CompareView }) => {
+        if (this.#destroyed || this.#compare) return;
+        this.#compare = new CompareView(this.#compareHost, this.#compareEmpty, this.#ctx.lang);
+        this.#render();
+      });
+    }
   }
 
   setActive(active: boolean): void {
@@ -301,6 +469,7 @@ class TranslateView implements SectionHandle {
     if (this.#frame) cancelAnimationFrame(this.#frame);
     this.#unsubscribe();
     void this.#trainer.delete();
+    void this.#plain?.delete();
     this.#decode.destroy();
     this.#lossChart.destroy();
     this.#accChart.destroy();

@@ -1,11 +1,12 @@
 // Widgets that mount one of the article's sections (embedded: no page chrome) in their shadow root:
 // <attention-playground mechanism="dot|scaled-dot|self|multihead|encoder-decoder|why">,
-// <seq2seq-demo task="note|dates">, <multihead-view>. The section's own CSS is inserted by the
+// <seq2seq-demo task="zh-en|note|dates">, <multihead-view>. The section's own CSS is inserted by the
 // section inside its host, which here is inside the shadow root.
 import { SHELL_STRINGS, translator } from '../i18n';
 import type { SectionHandle } from '../section';
 import { LabWidget, type WidgetProblem } from './lab-widget';
 import { MECHANISM_NAMES, MECHANISMS, SECTION_LOADERS, type EmbeddableSection } from './sections';
+import { RECIPES, type TaskName } from '../sections/translate-recipes';
 
 abstract class SectionWidget extends LabWidget {
   /** the section to mount and settings implied by the element's own attributes */
@@ -52,9 +53,14 @@ export class Seq2SeqDemo extends SectionWidget {
 
   protected target() {
     // `task` is the short spelling of s2s_task (validated by the state table like any setting; an
-    // explicit s2s_task attribute wins)
+    // explicit s2s_task attribute wins). It brings the task's recipe along (task="note": the
+    // book's RNN 128 at 0.001), unless the element sets those attributes itself.
     const task = this.getAttribute('task');
-    return { view: 'translate' as const, preset: task === null ? [] : [['s2s_task', task] as [string, string]], problems: [] };
+    if (task === null) return { view: 'translate' as const, preset: [], problems: [] };
+    const preset: [string, string][] = [['s2s_task', task]];
+    const recipe = Object.hasOwn(RECIPES, task) ? RECIPES[task as TaskName] : null;
+    if (recipe) preset.push(['s2s_cell', recipe.cell], ['s2s_hidden', String(recipe.hidden)], ['s2s_lr', String(recipe.lr)]);
+    return { view: 'translate' as const, preset, problems: [] };
   }
 }
 

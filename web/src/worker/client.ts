@@ -301,6 +301,9 @@ class RemoteModel implements RemoteSeq2Seq {
   vocabulary() {
     return this.#send({ op: 'seq2seq.vocabulary', model: this.model });
   }
+  heldOut(count: number) {
+    return this.#send({ op: 'seq2seq.heldOut', model: this.model, count });
+  }
   async delete(): Promise<void> {
     // A model of an older worker is already gone with it.
     if (this.generation !== this.#client.generation || this.#client.crashed) return;

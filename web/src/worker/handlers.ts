@@ -76,6 +76,8 @@ export class LabHandlers {
         const model = this.model(request.model);
         return { source: model.sourceVocabulary(), target: model.targetVocabulary() };
       }
+      case 'seq2seq.heldOut':
+        return this.#model(request.model).heldOut(request.count);
       case 'seq2seq.delete': {
         const model = this.#models.get(request.model);
         model?.delete();

@@ -14,6 +14,7 @@ import type {
 import type {
   EvaluateOptions,
   EvaluateResult,
+  HeldOutExample,
   Seq2SeqConfig,
   Seq2SeqInfo,
   TrainResult,
@@ -70,6 +71,8 @@ export type Request =
   | { op: 'seq2seq.save'; model: number }
   /** the tokens the model knows (translate section: clickable words), reserved tokens left out */
   | { op: 'seq2seq.vocabulary'; model: number }
+  /** the first `count` held-out examples with their alignments (translate section: long sentences) */
+  | { op: 'seq2seq.heldOut'; model: number; count: number }
   | { op: 'seq2seq.delete'; model: number }
   /** wasm heap and live-model diagnostics */
   | { op: 'memory' }
@@ -92,6 +95,7 @@ export interface ResultOf {
   'seq2seq.translate': TranslateResult;
   'seq2seq.save': Uint8Array;
   'seq2seq.vocabulary': { source: string[]; target: string[] };
+  'seq2seq.heldOut': HeldOutExample[];
   'seq2seq.delete': null;
   memory: { heapUsed: number; memorySize: number; handles: number; models: number };
   'debug.crash': never;
@@ -156,6 +160,8 @@ export interface RemoteSeq2Seq {
   save(): Promise<Uint8Array>;
   /** source and target tokens in id order, without <pad>/<sos>/<eos>/<unk> */
   vocabulary(): Promise<ResultOf['seq2seq.vocabulary']>;
+  /** the first `count` held-out examples, with each target word's aligned source words */
+  heldOut(count: number): Promise<HeldOutExample[]>;
   delete(): Promise<void>;
 }
 

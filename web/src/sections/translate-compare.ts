@@ -1,0 +1,134 @@
+// §3.3's plain-against-attention table: for each model, the held-out figures of its last
+// evaluation (alignment accuracy, exact match overall and by source length), and the alignment
+// readout of one translated sentence against the grammar's known alignment. DOM only; the
+// numbers come from the worker (evaluate(), heldOut()). Loaded once the model has trained, its
+// strings with it (the section shows the table's title and empty state until then).
+import type { EvaluateResult, HeldOutExample, TranslateResult } from '../../../shared/types/seq2seq';
+import type { Lang } from '../i18n';
+import { fill, translator, type Strings } from '../i18n';
+import { el } from './dom';
+
+export const COMPARE_STRINGS: Strings = {
+  en: {
+    'tr.compare.model': 'model',
+    'tr.compare.steps': 'steps',
+    'tr.compare.alignment': 'alignment accuracy',
+    'tr.compare.exact': 'exact match',
+    'tr.compare.bucket': '{min}–{max} words ({n})',
+    'tr.compare.bucket.chars': '{min}–{max} characters ({n})',
+    'tr.compare.noAlignment': 'none (no attention)',
+    'tr.compare.caption':
+      '{n} held-out examples. Alignment accuracy: content words whose attention peaks on the source word they translate. Exact match: the greedy translation equals the reference.',
+    'tr.compare.attention': 'attention ({score})',
+    'tr.compare.plain': 'plain (no attention)',
+    'tr.sentenceAlignment': 'This sentence: {hits} of {scored} content words put their largest attention weight on the source word they translate.',
+  },
+  zh: {
+    'tr.compare.model': '模型',
+    'tr.compare.steps': '步数',
+    'tr.compare.alignment': '对齐准确率',
+    'tr.compare.exact': '完全匹配',
+    'tr.compare.bucket': '{min}–{max} 个词（{n}）',
+    'tr.compare.bucket.chars': '{min}–{max} 个字符（{n}）',
+    'tr.compare.noAlignment': '无（没有注意力）',
+    'tr.compare.caption':
+      '{n} 个测试样例。对齐准确率：注意力峰值落在所译源词上的实词比例。完全匹配：贪心解码的译文与参考译文相同。',
+    'tr.compare.attention': '注意力（{score}）',
+    'tr.compare.plain': '普通（无注意力）',
+    'tr.sentenceAlignment': '这个句子：{scored} 个实词中有 {hits} 个把最大的注意力权重放在它所翻译的源词上。',
+  },
+};
+
+export interface CompareRow {
+  /** 'attention' or 'plain' (data-model in the DOM, for tests) */
+  id: 'attention' | 'plain';
+  /** the attention model's score function */
+  score: string;
+  step: number;
+  evaluation: EvaluateResult | null;
+  /** time spent in the worker's train calls so far */
+  trainMs: number;
+}
+
+const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/**
+ * Of the translation's words that equal the reference word at the same position and have an
+ * alignment, how many have their attention argmax on an aligned source word (null when the model
+ * has no attention or the sentence is not a held-out example).
+ */
+export function sentenceAlignment(result: TranslateResult, example: HeldOutExample | undefined): { hits: number; scored: number } | null {
+  if (!example || !result.steps || example.alignment.length === 0) return null;
+  const reference = example.target.split(' ');
+  let hits = 0;
+  let scored = 0;
+  result.steps.forEach((step, t) => {
+    const aligned = example.alignment[t];
+    if (!aligned || aligned.length === 0 || step.token !== reference[t] || step.attention.length === 0) return;
+    let argmax = 0;
+    for (let s = 1; s < step.attention.length; s++) if (step.attention[s] > step.attention[argmax]) argmax = s;
+    scored++;
+    if (aligned.includes(argmax)) hits++;
+  });
+  return scored > 0 ? { hits, scored } : null;
+}
+
+/** The readout of sentenceAlignment in `lang`, or '' when there is none. */
+export function alignmentReadout(aligned: { hits: number; scored: number } | null, lang: Lang): string {
+  return aligned ? fill(translator(lang, COMPARE_STRINGS)('tr.sentenceAlignment'), aligned) : '';
+}
+
+export class CompareView {
+  readonly #t: (key: string) => string;
+  readonly #empty: HTMLElement;
+  readonly #table = el('table', 'tr-compare-table');
+
+  /** Fills `host` (the section's table area; `empty` is its empty-state line). */
+  constructor(host: HTMLElement, empty: HTMLElement, lang: Lang) {
+    this.#t = translator(lang, COMPARE_STRINGS);
+    this.#empty = empty;
+    host.append(this.#table);
+  }
+
+  /** `chars`: lengths count characters (dates), not words. */
+  update(rows: readonly CompareRow[], chars = false): void {
+    const t = this.#t;
+    const evaluated = rows.filter((r) => r.evaluation);
+    this.#empty.hidden = evaluated.length > 0;
+    this.#table.hidden = evaluated.length === 0;
+    if (evaluated.length === 0) return;
+    const buckets = evaluated[0].evaluation!.exactMatchByLength;
+    const head = el('tr');
+    const headers = [t('tr.compare.model'), t('tr.compare.steps'), t('tr.compare.alignment'), t('tr.compare.exact')];
+    for (const b of buckets) headers.push(fill(t(chars ? 'tr.compare.bucket.chars' : 'tr.compare.bucket'), { min: b.minLength, max: b.maxLength, n: b.examples }));
+    for (const h of headers) head.append(el('th', undefined, h));
+    const body = rows.map((r) => {
+      const tr = el('tr');
+      tr.dataset.model = r.id;
+      const e = r.evaluation;
+      // The figures as data, for tests and the browser measurement (scripts/alignment-browser.mjs).
+      if (e) tr.dataset.evaluation = JSON.stringify({ step: r.step, trainMs: Math.round(r.trainMs), ...e });
+      const label = r.id === 'plain' ? t('tr.compare.plain') : fill(t('tr.compare.attention'), { score: r.score });
+      const cells = [label, String(e ? r.step : '—')];
+      if (e) {
+        cells.push(e.alignmentAccuracy === null ? t('tr.compare.noAlignment') : percent(e.alignmentAccuracy), percent(e.exactMatch));
+        for (const b of e.exactMatchByLength) cells.push(b.examples ? percent(b.exactMatch) : '—');
+      } else {
+        cells.push(...headers.slice(2).map(() => '—'));
+      }
+      cells.forEach((c, i) => {
+        const td = el(i === 0 ? 'th' : 'td', undefined, c);
+        if (i === 2) td.dataset.testid = `s2s-alignment-${r.id}`;
+        if (i === headers.length - 1) td.dataset.testid = `s2s-longest-${r.id}`;
+        tr.append(td);
+      });
+      return tr;
+    });
+    const caption = el('caption', undefined, fill(t('tr.compare.caption'), { n: evaluated[0].evaluation!.examples }));
+    const thead = el('thead');
+    thead.append(head);
+    const tbody = el('tbody');
+    tbody.append(...body);
+    this.#table.replaceChildren(caption, thead, tbody);
+  }
+}

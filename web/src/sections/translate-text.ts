@@ -1,0 +1,36 @@
+// §3.3's sentences that depend on the task and the settings: the intro (with the settings in
+// use), and the message for a number outside its field's limits (named by the field's label).
+import type { Seq2SeqInfo } from '../../../shared/types/seq2seq';
+import { fill } from '../i18n';
+import { PROPS } from '../state-table';
+import type { TrainSettings } from './translate-train';
+
+type T = (key: string) => string;
+
+export function introText(t: T, s: TrainSettings, info: Seq2SeqInfo | null, steps: number): string {
+  return fill(t(`tr.intro.${s.task}`), {
+    cell: s.cell.toUpperCase(),
+    hidden: s.hidden,
+    attention: s.score === 'none' ? t('tr.intro.plain') : fill(t('tr.intro.attention'), { score: s.score }),
+    lr: s.lr,
+    steps,
+    batch: info?.batchSize ?? 32,
+    train: info?.taskOptions.train || 5000,
+    heldOut: info?.taskOptions.heldOut || 500,
+  });
+}
+
+/**
+ * What is wrong with `typed` for the number setting `name`, in the reader's terms ('' if
+ * nothing): not a number, or outside the state table's limits (or not whole, for an int).
+ */
+export function numberProblem(name: string, typed: string, label: string, t: T): string {
+  const def = PROPS.find((p) => p.name === name) as { kind: string; min: number; max: number } | undefined;
+  const value = typed.trim();
+  const n = Number(value);
+  if (value === '' || !Number.isFinite(n)) return fill(t('tr.error.number'), { label, value });
+  if (def && (n < def.min || n > def.max || (def.kind === 'int' && !Number.isInteger(n)))) {
+    return fill(t('tr.error.range'), { label, min: def.min, max: def.max, value });
+  }
+  return '';
+}
