@@ -4,7 +4,7 @@
 // steps' losses; the session in the worker keeps its last good weights, so the model stays usable.
 import type { CellName, EvaluateResult, HeldOutExample, Seq2SeqConfig, Seq2SeqInfo, TrainResult } from '../../../shared/types/seq2seq';
 import type { ScoreName } from '../../../shared/types/attention-lab';
-import type { LabClient, RemoteSeq2Seq } from '../worker/protocol';
+import type { LabClient, RemoteSeq2Seq, TrainStream } from '../worker/protocol';
 import { RECIPE_STEPS, type TaskName } from './translate-recipes';
 
 export type { TaskName } from './translate-recipes';
@@ -123,6 +123,44 @@ export class TranslateTrainer {
       this.#record(result);
       left -= chunk;
     }
+  }
+
+  /**
+   * Trains `steps` steps as one stream in the worker (no round trip per chunk), at most
+   * `maxStepsPerSecond`; `onProgress` runs after each slice is recorded. `done` rejects with
+   * DivergedError on divergence (the finished steps are recorded first).
+   */
+  play(steps: number, options: { maxStepsPerSecond?: number; onProgress(): void }): { done: Promise<void>; stop(): void } {
+    let stream: TrainStream | null = null;
+    let stopped = false;
+    const done = (async () => {
+      const model = await this.ready();
+      if (stopped || this.#deleted) return;
+      stream = model.trainStream(steps, {
+        maxStepsPerSecond: options.maxStepsPerSecond,
+        onProgress: (progress, ms) => {
+          if (this.#deleted) return;
+          this.trainMs += ms;
+          this.#record(progress);
+          options.onProgress();
+        },
+      });
+      try {
+        await stream.done;
+      } catch (err) {
+        const completed = (err as { completed?: TrainResult }).completed;
+        if (!completed) throw err;
+        this.#record(completed);
+        throw new DivergedError((err as Error).message);
+      }
+    })();
+    return {
+      done,
+      stop: () => {
+        stopped = true;
+        stream?.stop();
+      },
+    };
   }
 
   /** Evaluates on the held-out set unless this step is evaluated already. */

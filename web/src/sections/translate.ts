@@ -32,6 +32,10 @@ const SETTING_LABELS: Partial<Record<PropName, string>> = {
 };
 /** Held-out evaluation while playing, every this many steps (and at every pause). */
 const EVALUATE_EVERY = 200;
+/** s2s_speed is in steps per frame; the worker's throttle is in steps per second */
+const FRAMES_PER_SECOND = 60;
+/** playing on after the recipe: until paused */
+const OPEN_ENDED_STEPS = 10_000_000;
 
 class TranslateView implements SectionHandle {
   readonly #ctx: SectionContext;
@@ -68,6 +72,9 @@ class TranslateView implements SectionHandle {
   #active = false;
   #busy = false;
   #frame = 0;
+  /** the training streams while playing; #running settles when they have ended */
+  #streams: Array<{ done: Promise<void>; stop(): void }> = [];
+  #running: Promise<void> | null = null;
   #translateSeq = 0;
   #destroyed = false;
 
@@ -280,6 +287,7 @@ class TranslateView implements SectionHandle {
 
   #setPlaying(playing: boolean): void {
     this.#playing = playing;
+    if (!playing) this.#stopStreams();
     if (playing) this.#error.textContent = '';
     this.#render();
     if (playing && this.#active) this.#schedule();
@@ -300,28 +308,76 @@ class TranslateView implements SectionHandle {
     if (trainer === this.#trainer) this.#render();
   }
 
+  /** Starts playing (the training streams) unless they already run. */
   #schedule(): void {
-    if (this.#frame || this.#destroyed) return;
-    this.#frame = requestAnimationFrame(() => {
-      this.#frame = 0;
-      void this.#tick();
+    if (this.#running || this.#destroyed || this.#busy) return;
+    this.#running = this.#run().finally(() => {
+      this.#running = null;
+      // played again (or scrolled back) while the last streams were ending
+      if (this.#playing && this.#active && !this.#destroyed) this.#schedule();
     });
   }
 
-  /** One frame of training: s2s_speed steps (in worker calls of ~50 ms), then a redraw. */
-  async #tick(): Promise<void> {
-    if (!this.#playing || !this.#active || this.#busy) return;
+  /** Redraws at most once a frame, however often the worker reports. */
+  #redrawSoon(): void {
+    if (this.#frame || this.#destroyed) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#render();
+    });
+  }
+
+  #stopStreams(): void {
+    for (const stream of this.#streams) stream.stop();
+  }
+
+  /**
+   * Plays: the model (and its plain companion, to the same step) train as streams inside the
+   * worker, with no request round trip per chunk, at most s2s_speed steps per frame (60 frames a
+   * second); the page redraws once a frame and evaluates every EVALUATE_EVERY steps. It ends at
+   * the end of the recipe (playing again continues beyond it), on pause, or when scrolled away.
+   */
+  async #run(): Promise<void> {
     const trainer = this.#trainer;
+    const plain = this.#plain;
     const recipe = trainer.recipeSteps;
-    let steps = this.#ctx.state.get('s2s_speed');
-    // Stop exactly at the end of the recipe (playing again continues beyond it).
-    if (trainer.step < recipe) steps = Math.min(steps, recipe - trainer.step);
-    const before = trainer.step;
-    await this.#train(steps, () => !this.#playing);
-    if (trainer !== this.#trainer) return;
-    if (trainer.step === recipe && this.#playing) this.#setPlaying(false);
-    else if (Math.floor(trainer.step / EVALUATE_EVERY) > Math.floor(before / EVALUATE_EVERY)) await this.#evaluate();
-    if (this.#playing && this.#active) this.#schedule();
+    const steps = trainer.step < recipe ? recipe - trainer.step : OPEN_ENDED_STEPS;
+    const target = trainer.step + steps;
+    const maxStepsPerSecond = this.#ctx.state.get('s2s_speed') * FRAMES_PER_SECOND;
+    let evaluatedBlock = Math.floor(trainer.step / EVALUATE_EVERY);
+    const onProgress = (): void => {
+      if (trainer !== this.#trainer) return;
+      this.#redrawSoon();
+      const block = Math.floor(trainer.step / EVALUATE_EVERY);
+      if (block > evaluatedBlock && trainer.step < recipe) {
+        evaluatedBlock = block;
+        void this.#evaluate();
+      }
+    };
+    this.#busy = true;
+    this.#streams = [trainer.play(steps, { maxStepsPerSecond, onProgress })];
+    if (plain && plain.step < target) {
+      this.#streams.push(plain.play(target - plain.step, { maxStepsPerSecond, onProgress: () => this.#redrawSoon() }));
+    }
+    try {
+      await Promise.all(this.#streams.map((stream) => stream.done));
+      // A pause can leave the plain model behind: it follows to the same step.
+      if (plain && trainer === this.#trainer && plain.step < trainer.step) await plain.train(trainer.step - plain.step);
+    } catch (err) {
+      this.#stopStreams();
+      if (trainer !== this.#trainer) return;
+      this.#playing = false;
+      const text = err instanceof DivergedError ? `${this.#ctx.t('tr.diverged')} (${err.message})` : errorText(err);
+      this.#error.textContent = `${this.#ctx.t('error.prefix')}${text}`;
+      void this.#translate();
+    } finally {
+      this.#streams = [];
+      this.#busy = false;
+      if (trainer === this.#trainer) {
+        if (trainer.step >= target && this.#playing) this.#setPlaying(false);
+        else this.#render();
+      }
+    }
   }
 
   async #stepOnce(): Promise<void> {
@@ -456,6 +512,8 @@ class TranslateView implements SectionHandle {
 
   setActive(active: boolean): void {
     this.#active = active;
+    // Off-screen it pauses (the streams end), and plays on when it is back in view.
+    if (!active) this.#stopStreams();
     if (active && this.#playing) this.#schedule();
   }
 
@@ -466,6 +524,7 @@ class TranslateView implements SectionHandle {
   destroy(): void {
     this.#destroyed = true;
     this.#playing = false;
+    this.#stopStreams();
     if (this.#frame) cancelAnimationFrame(this.#frame);
     this.#unsubscribe();
     void this.#trainer.delete();

@@ -64,7 +64,7 @@ interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
   /** a training stream's per-slice progress */
-  progress?(progress: TrainResult): void;
+  progress?(progress: TrainResult, ms: number): void;
 }
 
 export class WorkerLabClient implements LabClient {
@@ -178,7 +178,7 @@ export class WorkerLabClient implements LabClient {
 
   #send<O extends Op>(
     request: Extract<Request, { op: O }>,
-    progress?: (p: TrainResult) => void,
+    progress?: (p: TrainResult, ms: number) => void,
   ): { id: number; promise: Promise<ResultOf[O]> } {
     if (this.#crashed) return { id: 0, promise: Promise.reject(new WorkerCrashedError(this.#crashed.message)) };
     let worker: WorkerLike;
@@ -227,7 +227,7 @@ export class WorkerLabClient implements LabClient {
     const pending = this.#pending.get(data.id);
     if (!pending) return;
     if ('progress' in data) {
-      pending.progress?.(data.progress);
+      pending.progress?.(data.progress, data.ms);
       return;
     }
     this.#pending.delete(data.id);

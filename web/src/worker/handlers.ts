@@ -77,7 +77,7 @@ export class LabHandlers {
         return { source: model.sourceVocabulary(), target: model.targetVocabulary() };
       }
       case 'seq2seq.heldOut':
-        return this.#model(request.model).heldOut(request.count);
+        return this.model(request.model).heldOut(request.count);
       case 'seq2seq.delete': {
         const model = this.#models.get(request.model);
         model?.delete();

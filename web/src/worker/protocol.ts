@@ -124,8 +124,8 @@ export interface TrainStream {
 }
 
 export interface TrainStreamOptions {
-  /** called once per slice, at most about once a frame, with that slice's steps */
-  onProgress(progress: TrainResult): void;
+  /** called once per slice, at most about once a frame, with that slice's steps and its training time in ms */
+  onProgress(progress: TrainResult, ms: number): void;
   maxStepsPerSecond?: number;
   sliceMs?: number;
 }
@@ -140,8 +140,8 @@ export interface ErrorPayload {
 /** worker → page */
 export type ResponseMessage =
   | { id: number; ok: true; result: unknown }
-  /** one slice of a training stream (the request stays pending) */
-  | { id: number; progress: TrainResult }
+  /** one slice of a training stream (the request stays pending); ms: the worker's time training it */
+  | { id: number; progress: TrainResult; ms: number }
   | { id: number; ok: false; error: ErrorPayload };
 
 /** A Seq2Seq model living in the worker, seen from the page. */

@@ -111,10 +111,12 @@ export class TrainStreams {
         await sleep(Math.max(1, ((done + 1) / rate) * 1000 - (now() - start)));
         continue;
       }
+      const t0 = now();
       const slice = this.#slice(model, allowed - done, sliceMs);
+      const ms = now() - t0;
       done += slice.losses.length;
       const progress = slice.result();
-      post({ id, progress }, [progress.losses.buffer as ArrayBuffer, progress.tokenAccuracy.buffer as ArrayBuffer]);
+      post({ id, progress, ms }, [progress.losses.buffer as ArrayBuffer, progress.tokenAccuracy.buffer as ArrayBuffer]);
       await yieldNow();
     }
     return { steps: done, stopped: false };
