@@ -26,7 +26,7 @@ const LIMIT_S = Number(limitArg), BLOCK = Number(blockArg), BLOCKS = Number(bloc
 const H = 64, E = 64, BATCH = 128, LR = 1e-3, TARGET = 0.98;
 const PAD = 0, SOS = 1, EOS = 2;
 
-// tfjs issue 8082: the wasm backend has no UnsortedSegmentSum, which tf.gather's gradient (the
+// TF.js 4.22's wasm backend has no UnsortedSegmentSum, which tf.gather's gradient (the
 // embedding's) needs. A plain JS kernel: out[segment[i], …] += x[i, …].
 tf.registerKernel({
   kernelName: 'UnsortedSegmentSum',

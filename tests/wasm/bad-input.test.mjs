@@ -1,4 +1,4 @@
-// Every kind of bad input from JS, in one list (issue 7). Each case is a bad call and what it must
+// Every kind of bad input from JS, in one list. Each case is a bad call and what it must
 // give: a JS Error whose message names the problem (a regex for that problem, never just /error/),
 // or, for text the vocabulary does not know, a translation with those words marked <unk>. After
 // EVERY case, assertStillWorks() proves that the module and the very same models still compute

@@ -2,8 +2,11 @@
 // tests/native/case_runner.cpp, so the wasm build is held to exactly the same references.
 import { readFileSync } from 'node:fs';
 
+/** The repository's root folder, for its shared/ files. */
+export const REPO_ROOT = new URL('../../', import.meta.url);
+
 export function loadReference(file) {
-  return JSON.parse(readFileSync(new URL(`../../shared/reference/${file}`, import.meta.url), 'utf8'));
+  return JSON.parse(readFileSync(new URL(`shared/reference/${file}`, REPO_ROOT), 'utf8'));
 }
 
 export const tensorOf = (t) => ({ shape: t.shape, data: Float32Array.from(t.data) });

@@ -1,5 +1,5 @@
 // Seq2Seq.sourceVocabulary() / targetVocabulary() through the wasm build: the note's corpus words
-// as the book lists them (shared/seed/book-code.md §3.3, in order of first appearance), and for
+// as the note's §3.3 code lists them (in order of first appearance), and for
 // the character tasks every listed token is one translate() knows, with id = index + 4.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -156,7 +156,7 @@ std::vector<std::string> tokens_of(const std::vector<std::string>& texts, Tokeni
 }
 
 // ---------------------------------------------------------------------------------------------
-// note: book-code.md §3.3
+// note: the five sentence pairs of the note's §3.3 code
 
 struct NotePair {
   const char* source;

@@ -1,6 +1,6 @@
 // The Seq2Seq tasks: deterministic, seeded data generated locally (no downloads to rot).
 //
-//   note     the note's five Chinese → English pairs (book-code.md §3.3), words as tokens
+//   note     the note's five Chinese → English pairs (§3.3), words as tokens
 //   dates    a date in one of 24 human formats → ISO "2015-01-23", characters as tokens
 //            (like the TensorFlow.js date-conversion-attention example)
 //   reverse  a string of letters → the same string reversed, with a length knob: the long-range
