@@ -85,7 +85,7 @@ void check_finite(const Tensor& t, const std::string& name) {
 
 void check_finite_result(const Tensor& t, const char* what, const char* advice) {
   for (float v : t.data) {
-    if (!std::isfinite(v)) throw InputError(std::string(what) + " overflow float32: " + advice);
+    if (!std::isfinite(v)) throw OverflowError(std::string(what) + " overflow float32: " + advice);
   }
 }
 

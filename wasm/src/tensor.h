@@ -26,6 +26,13 @@ struct InputError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// A computed value (not an input) that overflowed float32: check_finite_result's error. To a
+// caller of the attention API it is bad input like any other (inputs too large); a training step,
+// whose batch and weights were already checked, reads it as the run diverging.
+struct OverflowError : InputError {
+  using InputError::InputError;
+};
+
 using MatR = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using MapR = Eigen::Map<MatR>;
 using CMapR = Eigen::Map<const MatR>;
@@ -70,7 +77,7 @@ void check_rank(const Tensor& t, int rank, const std::string& name, const char* 
 void check_shape(const Tensor& t, const std::vector<long>& shape, const std::string& name);
 void check_finite(const Tensor& t, const std::string& name);
 void check_nonempty(const Tensor& t, const std::string& name);
-// For computed values: throws InputError("<what> overflow float32: <advice>") if any is NaN/Inf.
+// For computed values: throws OverflowError("<what> overflow float32: <advice>") if any is NaN/Inf.
 void check_finite_result(const Tensor& t, const char* what, const char* advice);
 
 }  // namespace lab

@@ -118,9 +118,9 @@ TrainResult Seq2SeqSession::train(long steps) {
       const float loss = model_.forward_backward(batch);
       const double diverged_loss = kDivergedLossFactor * std::log(static_cast<double>(Vt));
       if (loss > diverged_loss) {
-        throw InputError("the loss " + format_number(loss, 3) + " is over " +
-                         std::to_string(static_cast<long>(kDivergedLossFactor)) +
-                         " times that of a uniform guess");
+        throw NonFiniteError("the loss " + format_number(loss, 3) + " is over " +
+                             std::to_string(static_cast<long>(kDivergedLossFactor)) +
+                             " times that of a uniform guess");
       }
       // Read before the update: the accuracy of the same forward pass as the loss.
       const TokenCount count = count_correct(model_.last_logits(), batch, Vt);
@@ -131,10 +131,17 @@ TrainResult Seq2SeqSession::train(long steps) {
                                       static_cast<float>(count.total));
       result.step = ++step_;
     } catch (const InputError& e) {
-      // The batch came from the task, so any error here is the run diverging: a NaN/Inf loss or
-      // weight, or non-finite activations. Rewinding the Rng leaves the whole session as it was
-      // after the last good step, so a save() now equals one taken right after that step.
+      // Rewinding the Rng leaves the whole session as it was after the last good step, so a
+      // save() now equals one taken right after that step.
       rng_ = before;
+      // Divergence: a NaN/Inf loss, gradient, state or weight (NonFiniteError), a finite loss
+      // far past a uniform guess (above), or a computed value that overflowed float32
+      // (OverflowError: the batch and the weights were finite, so the weights drove it there).
+      // Any other error is a bug or bad input of its own and keeps its own message.
+      if (dynamic_cast<const NonFiniteError*>(&e) == nullptr &&
+          dynamic_cast<const OverflowError*>(&e) == nullptr) {
+        throw;
+      }
       result.step = step_;
       throw TrainingDiverged("training diverged at step " + std::to_string(step_ + 1) + " (" +
                                  e.what() + "); the weights after step " + std::to_string(step_) +
