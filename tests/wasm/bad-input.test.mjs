@@ -9,15 +9,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab, tensor } from '../../wasm/js/attention-lab.mjs';
-import { loadReference, mismatch, runCase, tensorOf } from './case-runner.mjs';
+import { NOTE_PAIRS, loadReference, mismatch, runCase, tensorOf } from './case-runner.mjs';
 
-const NOTE_PAIRS = [
-  ['咖哥 喜欢 小冰', 'KaGe likes XiaoBing'],
-  ['我 爱 学习 人工智能', 'I love studying AI'],
-  ['深度学习 改变 世界', 'DL changed the world'],
-  ['自然 语言 处理 很 强大', 'NLP is so powerful'],
-  ['神经网络 非常 复杂', 'Neural-Nets are complex'],
-];
 const NOTE = { task: 'note', cell: 'rnn', hidden: 32, attention: true, score: 'dot', seed: 1 };
 const BARE = { cell: 'gru', hidden: 4, srcVocab: 5, tgtVocab: 6, seed: 1 };
 const BATCH = { src: { shape: [1, 3], data: [1, 2, 3] }, srcLengths: [3], tgtIn: { shape: [1, 2], data: [1, 4] },
@@ -178,7 +171,7 @@ const cases = [
   ['attention as a string', () => create({ ...NOTE, attention: 'yes' }), /config\.attention must be true or false \(got yes\)/],
   ['missing task', () => create({ cell: 'rnn' }), /task is missing \(expected note, dates, reverse, copy\)/],
   ['extra unknown config key', () => create({ ...NOTE, hiden: 32 }), /config has an unknown key 'hiden'/],
-  ['task option out of range', () => create({ task: 'reverse', taskOptions: { train: 1e9 } }), /option train is 1000000000; it must be in \[1, 20000\]/],
+  ['task option out of range', () => create({ task: 'reverse', taskOptions: { train: 1e9 } }), /option train must be in \[1, 20000\] \(got 1000000000\)/],
   ['bare model without vocabulary sizes', () => own(lab.createSeq2SeqModel({ hidden: 4 })), /source vocabulary size \(padding id 0 included\) must be in \[2, 100000\] \(got 0\)/],
   // Training
   ['negative steps', () => note.train(-5), /steps must be in \[1, 100000\] \(got -5\)/],

@@ -89,6 +89,13 @@ void check_finite_result(const Tensor& t, const char* what, const char* advice) 
   }
 }
 
+void check_range(long value, long lo, long hi, const std::string& what) {
+  if (value < lo || value > hi) {
+    throw InputError(what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                     "] (got " + std::to_string(value) + ")");
+  }
+}
+
 void check_nonempty(const Tensor& t, const std::string& name) {
   for (long d : t.shape) {
     if (d == 0) throw InputError(name + " is empty (shape " + shape_str(t.shape) + ")");

@@ -25,13 +25,6 @@ constexpr double kDivergedLossFactor = 1000.0;
 // Mixed into the seed so that the batch sampler's stream differs from the weight init's.
 constexpr uint64_t kSamplerSeedMix = 0x5EED5EED5EED5EEDULL;
 
-void check_range(long value, long lo, long hi, const std::string& what) {
-  if (value < lo || value > hi) {
-    throw InputError(what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                     "] (got " + std::to_string(value) + ")");
-  }
-}
-
 // A positive (or, with allow_zero, non-negative) value that stays finite as a float32.
 void check_float32(double value, bool allow_zero, const std::string& what) {
   const bool ok =
@@ -67,7 +60,7 @@ TokenCount count_correct(const std::vector<float>& logits, const Batch& batch, l
   TokenCount count;
   for (long i = 0; i < batch.B * batch.T; ++i) {
     const int32_t target = batch.tgt_out[static_cast<size_t>(i)];
-    if (target == kSeq2SeqPadId) continue;
+    if (target == kPadId) continue;
     const float* row = logits.data() + i * Vt;
     count.correct += (std::max_element(row, row + Vt) - row) == target;
     ++count.total;
