@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { mulberry32 } from './lib/common.mjs';
 
 const [dataPath, limitArg, blockArg = '3', blocksArg = '7', everyArg = '50'] = process.argv.slice(2);
 if (!dataPath || !(Number(limitArg) >= 0)) {
@@ -26,7 +27,7 @@ const LIMIT_S = Number(limitArg), BLOCK = Number(blockArg), BLOCKS = Number(bloc
 const H = 64, E = 64, BATCH = 128, LR = 1e-3, TARGET = 0.98;
 const PAD = 0, SOS = 1, EOS = 2;
 
-// tfjs issue 8082: the wasm backend has no UnsortedSegmentSum, which tf.gather's gradient (the
+// TF.js 4.22's wasm backend has no UnsortedSegmentSum, which tf.gather's gradient (the
 // embedding's) needs. A plain JS kernel: out[segment[i], …] += x[i, …].
 tf.registerKernel({
   kernelName: 'UnsortedSegmentSum',
@@ -65,19 +66,8 @@ async function initBackend() {
 
 // Seeded initialisation (mulberry32), PyTorch's schemes: embeddings N(0, 1), LSTM and linear
 // weights U(±1/√fan).
-function seededUniform(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function makeParams(vs, vt, seed) {
-  const u = seededUniform(seed);
+  const u = mulberry32(seed);
   const uniform = (shape, bound) => tf.variable(tf.tensor(Float32Array.from({ length: shape.reduce((a, b) => a * b) }, () => (2 * u() - 1) * bound), shape));
   const normal = (shape) => tf.variable(tf.tensor(Float32Array.from({ length: shape.reduce((a, b) => a * b) }, () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())), shape));
   const k = 1 / Math.sqrt(H);

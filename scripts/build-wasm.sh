@@ -4,7 +4,7 @@
 # loadAttentionLab({ variant: 'attention' }): a fraction of the download) and
 # build/wasm/attention_lab_seq2seq.{mjs,wasm} (attention + Seq2Seq training and decoding, no model
 # files: variant 'seq2seq', for the training widgets).
-# The -D flags work around Debian's emcc 3.1.6 (see ../shared/TOOLCHAIN.md, gotchas 1–3).
+# The -D flags and NODE_PATH work around Debian's emcc 3.1.6: why each one, in docs/build.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 emcmake cmake -S . -B build/wasm-cmake -DCMAKE_BUILD_TYPE=Release \

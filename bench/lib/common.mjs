@@ -39,16 +39,21 @@ export function timeIt(fn) {
   return stats(samples);
 }
 
-// Seeded normal values (mulberry32 + Box–Muller), so runs time the same data.
-export function randomTensor(shape, seed) {
+// mulberry32: a small seeded generator of uniform values in [0, 1), so runs use the same data.
+export function mulberry32(seed) {
   let a = seed >>> 0;
-  const uniform = () => {
+  return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+// Seeded normal values (mulberry32 + Box–Muller), so runs time the same data.
+export function randomTensor(shape, seed) {
+  const uniform = mulberry32(seed);
   const n = shape.reduce((x, y) => x * y, 1);
   const data = new Float32Array(n);
   for (let i = 0; i < n; i++) data[i] = Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());

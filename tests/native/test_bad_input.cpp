@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,49 @@ TEST(BadInput, ExplodingButFiniteLossIsReportedAsDivergence) {
   EXPECT_EQ(s.save(), reference.save());
   const TranslateResult t = s.translate("咖哥 喜欢 小冰");
   EXPECT_FALSE(t.greedy.steps.empty());
+}
+
+// A task whose batches hold a source id outside its own vocabulary (a validation error, as a bug
+// in a task would raise): the step's error is not the run diverging.
+class OutOfVocabularyTask : public Task {
+ public:
+  OutOfVocabularyTask()
+      : Task("out-of-vocabulary", Vocab::build(Tokenizer::kWords, {"a", "b"}),
+             Vocab::build(Tokenizer::kWords, {"x"})) {
+    max_source_tokens_ = 1;
+    max_target_tokens_ = 1;
+  }
+  long train_size() const override { return 1; }
+  Example sample_train(Rng&) const override {
+    Example e;
+    e.source = "a";
+    e.target = "x";
+    e.source_ids = {99};  // the source vocabulary has ids 0 … 5
+    e.target_ids = {4};
+    return e;
+  }
+};
+
+TEST(BadInput, AValidationErrorDuringTrainingKeepsItsOwnMessage) {
+  SessionConfig c = note_at(1e-3);
+  c.hidden = 8;
+  c.batch_size = 2;
+  Seq2SeqSession s(c, std::make_unique<OutOfVocabularyTask>());
+  for (int attempt = 0; attempt < 2; ++attempt) {  // the same error again: nothing was changed
+    try {
+      s.train(3);
+      FAIL() << "a batch with token id 99 must be rejected";
+    } catch (const TrainingDiverged& e) {
+      FAIL() << "relabelled as divergence: " << e.what();
+    } catch (const InputError& e) {
+      EXPECT_NE(std::strstr(e.what(), "batch.src id 99 at (0, 0) is outside the source vocabulary"),
+                nullptr)
+          << e.what();
+      EXPECT_EQ(std::strstr(e.what(), "diverged"), nullptr) << e.what();
+      EXPECT_EQ(std::strstr(e.what(), "learningRate"), nullptr) << e.what();
+    }
+    EXPECT_EQ(s.step(), 0);
+  }
 }
 
 TEST(BadInput, ALargeButSoundLearningRateIsNotCalledDivergence) {

@@ -182,7 +182,7 @@ TEST(Seq2SeqDecodeOptions, RejectsBadSettings) {
   EXPECT_THROW(lab::greedy_decode(model, {}, opt), lab::InputError);
 }
 
-// The note's recipe (book-code.md §3.3): RNN, hidden 128, dot attention, Adam 1e-3, batch 1,
+// The note's recipe (§3.3 of the note's code): RNN, hidden 128, dot attention, Adam 1e-3, batch 1,
 // 400 steps on randomly chosen pairs of the 5 sentence pairs. Ids follow vocab.h: 0 <pad>,
 // 1 <sos>, 2 <eos>, 3 <unk>, then words in order of first appearance.
 struct NotePair {

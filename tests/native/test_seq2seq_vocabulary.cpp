@@ -1,6 +1,6 @@
 // Seq2SeqSession::source_vocabulary / target_vocabulary: the tokens a front end offers as
-// clickable words. Checked against the note's corpus as the book prints it (book-code.md §3.3,
-// words in order of first appearance) and, for every task, against translate()'s own ids.
+// clickable words. Checked against the note's corpus as the note's §3.3 code prints it
+// (words in order of first appearance) and, for every task, against translate()'s own ids.
 #include <gtest/gtest.h>
 
 #include <string>

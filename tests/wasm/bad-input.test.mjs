@@ -1,4 +1,4 @@
-// Every kind of bad input from JS, in one list (issue 7). Each case is a bad call and what it must
+// Every kind of bad input from JS, in one list. Each case is a bad call and what it must
 // give: a JS Error whose message names the problem (a regex for that problem, never just /error/),
 // or, for text the vocabulary does not know, a translation with those words marked <unk>. After
 // EVERY case, assertStillWorks() proves that the module and the very same models still compute
@@ -9,15 +9,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab, tensor } from '../../wasm/js/attention-lab.mjs';
-import { loadReference, mismatch, runCase, tensorOf } from './case-runner.mjs';
+import { NOTE_PAIRS, loadReference, mismatch, runCase, tensorOf } from './case-runner.mjs';
 
-const NOTE_PAIRS = [
-  ['咖哥 喜欢 小冰', 'KaGe likes XiaoBing'],
-  ['我 爱 学习 人工智能', 'I love studying AI'],
-  ['深度学习 改变 世界', 'DL changed the world'],
-  ['自然 语言 处理 很 强大', 'NLP is so powerful'],
-  ['神经网络 非常 复杂', 'Neural-Nets are complex'],
-];
 const NOTE = { task: 'note', cell: 'rnn', hidden: 32, attention: true, score: 'dot', seed: 1 };
 const BARE = { cell: 'gru', hidden: 4, srcVocab: 5, tgtVocab: 6, seed: 1 };
 const BATCH = { src: { shape: [1, 3], data: [1, 2, 3] }, srcLengths: [3], tgtIn: { shape: [1, 2], data: [1, 4] },
@@ -178,8 +171,8 @@ const cases = [
   ['attention as a string', () => create({ ...NOTE, attention: 'yes' }), /config\.attention must be true or false \(got yes\)/],
   ['missing task', () => create({ cell: 'rnn' }), /task is missing \(expected note, zh-en, dates, reverse, copy\)/],
   ['extra unknown config key', () => create({ ...NOTE, hiden: 32 }), /config has an unknown key 'hiden'/],
-  ['task option out of range', () => create({ task: 'reverse', taskOptions: { train: 1e9 } }), /option train is 1000000000; it must be in \[1, 20000\]/],
-  ['zh-en task option out of range', () => create({ task: 'zh-en', taskOptions: { heldOut: 1e5 } }), /option held_out is 100000; it must be in \[1, 10000\]/],
+  ['task option out of range', () => create({ task: 'reverse', taskOptions: { train: 1e9 } }), /option train must be in \[1, 20000\] \(got 1000000000\)/],
+  ['zh-en task option out of range', () => create({ task: 'zh-en', taskOptions: { heldOut: 1e5 } }), /option held_out must be in \[1, 10000\] \(got 100000\)/],
   ['held-out count 0', () => note.heldOut(0), /heldOut\(count\): count must be at least 1/],
   ['held-out count fractional', () => note.heldOut(1.5), /heldOut\(count\): count must be a whole number \(got 1\.5\)/],
   ['held-out count as a string', () => note.heldOut('3'), /heldOut\(count\): count must be a number/],

@@ -2,8 +2,20 @@
 // tests/native/case_runner.cpp, so the wasm build is held to exactly the same references.
 import { readFileSync } from 'node:fs';
 
+/** The note's five sentence pairs (§3.3), source → reference translation. */
+export const NOTE_PAIRS = [
+  ['咖哥 喜欢 小冰', 'KaGe likes XiaoBing'],
+  ['我 爱 学习 人工智能', 'I love studying AI'],
+  ['深度学习 改变 世界', 'DL changed the world'],
+  ['自然 语言 处理 很 强大', 'NLP is so powerful'],
+  ['神经网络 非常 复杂', 'Neural-Nets are complex'],
+];
+
+/** The repository's root folder, for its shared/ files. */
+export const REPO_ROOT = new URL('../../', import.meta.url);
+
 export function loadReference(file) {
-  return JSON.parse(readFileSync(new URL(`../../shared/reference/${file}`, import.meta.url), 'utf8'));
+  return JSON.parse(readFileSync(new URL(`shared/reference/${file}`, REPO_ROOT), 'utf8'));
 }
 
 export const tensorOf = (t) => ({ shape: t.shape, data: Float32Array.from(t.data) });

@@ -29,8 +29,8 @@ test('10 000 attention, multi-head and op calls, half of them errors, leak nothi
     lab.attention({ query: x, key: x, value: x, score: 'additive', params: { w1: ones([3, 8]), w2: ones([3, 8]), b: ones([3]), v: ones([3]) }, gradOutput: x });
     lab.multiHeadAttention(x, params, 2, { mask: { causal: true }, gradOutput: x });
     lab.ops.crossEntropy(ones([3, 4]), { shape: [3], data: [1, 2, 3] }, { gradOutput: 1 });
-    assert.throws(() => lab.attention({ query: x, key: ones([2, 5, 3]), value: x }));
-    assert.throws(() => lab.multiHeadAttention(x, params, 3));
+    assert.throws(() => lab.attention({ query: x, key: ones([2, 5, 3]), value: x }), /key has 3 features but query has 8/);
+    assert.throws(() => lab.multiHeadAttention(x, params, 3), /numHeads 3 does not divide the 8 features of x/);
   }, 2000);
   assert.equal(after.heapUsed, before.heapUsed, 'malloc bytes in use');
   assert.equal(after.handles, before.handles, 'live embind handles');

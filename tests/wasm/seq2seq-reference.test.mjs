@@ -207,21 +207,21 @@ test('the same config and seed give bit-identical forwardBackward', () => {
 test('bad input throws a named Error and the model stays usable', () => {
   assert.throws(() => lab.createSeq2SeqModel({ ...tinyConfig('rnn', VARIANTS[1], 1), hiden: 4 }), /unknown key 'hiden'/);
   assert.throws(() => lab.createSeq2SeqModel({ ...tinyConfig('rnn', VARIANTS[1], 1), srcVocab: 1 }), /source vocabulary/);
-  assert.throws(() => lab.createSeq2SeqModel({ ...tinyConfig('rnn', VARIANTS[0], 1), attentionalTanh: true }), Error);
-  assert.throws(() => lab.createSeq2SeqModel({ ...tinyConfig('rnn', VARIANTS[1], 1), cell: 'transformer' }), Error);
+  assert.throws(() => lab.createSeq2SeqModel({ ...tinyConfig('rnn', VARIANTS[0], 1), attentionalTanh: true }), /attentional_tanh needs attention/);
+  assert.throws(() => lab.createSeq2SeqModel({ ...tinyConfig('rnn', VARIANTS[1], 1), cell: 'transformer' }), /unknown cell "transformer": expected rnn, gru or lstm/);
   withModel(tinyConfig('gru', VARIANTS[2], 1), (m) => {
     const before = m.loss(TINY_BATCH);
     const [{ name, shape }] = m.paramNames();
-    assert.throws(() => m.setParam(name, { shape: [...shape].reverse(), data: new Float32Array(shape[0] * shape[1]) }), Error);
+    assert.throws(() => m.setParam(name, { shape: [...shape].reverse(), data: new Float32Array(shape[0] * shape[1]) }), /must have shape \[5, 3\] but has shape \[3, 5\]/);
     assert.throws(() => m.setParam('no.such.weight', { shape, data: new Float32Array(shape[0] * shape[1]) }), /no parameter/);
     assert.throws(() => m.getParam('decoder.lstm.weight_hh_l0'), /no parameter/);
-    assert.throws(() => m.forwardBackward({ ...TINY_BATCH, src: { shape: [2, 3], data: [1, 3, 9, 2, 4, 0] } }), Error);
-    assert.throws(() => m.forwardBackward({ ...TINY_BATCH, srcLengths: [3, 4] }), Error);
+    assert.throws(() => m.forwardBackward({ ...TINY_BATCH, src: { shape: [2, 3], data: [1, 3, 9, 2, 4, 0] } }), /batch\.src id 9 at \(0, 2\) is outside the source vocabulary of 5/);
+    assert.throws(() => m.forwardBackward({ ...TINY_BATCH, srcLengths: [3, 4] }), /batch\.src_len\[1\] = 4 must be in \[1, S = 3\]/);
     assert.throws(() => m.loss({ ...TINY_BATCH, tgtOut: { shape: [2, 3], data: [3, 5, 2.5, 4, 2, 0] } }), /whole number/);
     assert.throws(() => m.forwardBackward({ ...TINY_BATCH, extra: 1 }), /unknown key 'extra'/);
     assert.throws(() => m.adamStep({ lr: 1e-3 }), /forward_backward/); // no gradients yet
     m.forwardBackward(TINY_BATCH);
-    assert.throws(() => m.adamStep({ lr: -1 }), Error);
+    assert.throws(() => m.adamStep({ lr: -1 }), /Adam learning rate must be a finite number >= 0 \(got -1\)/);
     assert.throws(() => m.adamStep({ lr: 1e-3, momentum: 0.9 }), /unknown key 'momentum'/);
     assert.equal(m.loss(TINY_BATCH), before, 'failed calls change nothing');
     const norm = m.clipGradNorm(1e-3);
@@ -250,9 +250,9 @@ test('500 models created, driven (with errors) and deleted leak nothing', () => 
     m.clipGradNorm(1);
     m.adamStep({ lr: 1e-3 });
     m.loss(TINY_BATCH);
-    assert.throws(() => m.setParam(name, { shape: [1], data: [0] }));
-    assert.throws(() => m.loss({ ...TINY_BATCH, srcLengths: [0, 1] }));
-    assert.throws(() => lab.createSeq2SeqModel({ srcVocab: 5 }));
+    assert.throws(() => m.setParam(name, { shape: [1], data: [0] }), /must have shape \[5, 3\] but has shape \[1\]/);
+    assert.throws(() => m.loss({ ...TINY_BATCH, srcLengths: [0, 1] }), /batch\.src_len\[0\] = 0 must be in \[1, S = 3\]/);
+    assert.throws(() => lab.createSeq2SeqModel({ srcVocab: 5 }), /target vocabulary size .* must be in \[2, 100000\] \(got 0\)/);
     return shape;
   });
   round();

@@ -178,7 +178,7 @@ test('a corrupt or truncated file gives a clear Error', () => {
   corrupt[corrupt.length >> 1] ^= 0x40;
   assert.throws(() => load(corrupt), /checksum mismatch: the file is corrupt/);
   assert.throws(() => load(bytes.slice(0, 100)), /truncated or corrupt/);
-  assert.throws(() => load(new Uint8Array(0)), Error);
+  assert.throws(() => load(new Uint8Array(0)), /model file is truncated: 0 bytes, but even an empty model file has 16/);
   assert.throws(() => load('not bytes'), /needs the bytes of a \.atlb file/);
 });
 

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { loadAttentionLab, tensor } from '../../wasm/js/attention-lab.mjs';
 
-const dts = readFileSync(new URL('../../shared/types/attention-lab.d.ts', import.meta.url), 'utf8');
+const REPO_ROOT = new URL('../../', import.meta.url);
+const dts = readFileSync(new URL('shared/types/attention-lab.d.ts', REPO_ROOT), 'utf8');
 
 // Top-level field names of `interface Name { … }` (nested object types skipped).
 function fieldsOf(name) {

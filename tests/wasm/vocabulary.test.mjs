@@ -1,17 +1,11 @@
 // Seq2Seq.sourceVocabulary() / targetVocabulary() through the wasm build: the note's corpus words
-// as the book lists them (shared/seed/book-code.md §3.3, in order of first appearance), and for
+// as the note's §3.3 code lists them (in order of first appearance), and for
 // the character tasks every listed token is one translate() knows, with id = index + 4.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
+import { NOTE_PAIRS } from './case-runner.mjs';
 
-const NOTE_PAIRS = [
-  ['咖哥 喜欢 小冰', 'KaGe likes XiaoBing'],
-  ['我 爱 学习 人工智能', 'I love studying AI'],
-  ['深度学习 改变 世界', 'DL changed the world'],
-  ['自然 语言 处理 很 强大', 'NLP is so powerful'],
-  ['神经网络 非常 复杂', 'Neural-Nets are complex'],
-];
 const RESERVED = ['<pad>', '<sos>', '<eos>', '<unk>'];
 
 let lab;

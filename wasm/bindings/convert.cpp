@@ -51,10 +51,6 @@ void check_numbers(const val& data, const std::string& name) {
   throw lab::InputError(name + ".data[" + std::to_string(i) + "] is " + type + ", not a number");
 }
 
-bool is_absent(const val& v) {
-  return v.isUndefined() || v.isNull();
-}
-
 std::vector<long> shape_from_js(const val& shape, const std::string& name) {
   if (!val::global("Array").call<bool>("isArray", shape)) {
     throw lab::InputError(name + ".shape must be an array of sizes");
@@ -82,6 +78,14 @@ std::vector<long> shape_from_js(const val& shape, const std::string& name) {
 }
 
 }  // namespace
+
+bool is_absent(const val& v) {
+  return v.isUndefined() || v.isNull();
+}
+
+bool has_value(const val& obj, const char* key) {
+  return !is_absent(obj) && !is_absent(obj[key]);
+}
 
 lab::Tensor tensor_from_js(const val& v, const std::string& name) {
   if (is_absent(v)) throw lab::InputError(name + " is missing");
@@ -143,7 +147,7 @@ val tensor_to_js(const lab::Tensor& t) {
 }
 
 bool js_bool(const val& obj, const char* key, bool fallback, const std::string& name) {
-  if (is_absent(obj) || is_absent(obj[key])) return fallback;
+  if (!has_value(obj, key)) return fallback;
   val v = obj[key];
   if (!v.isTrue() && !v.isFalse()) {
     throw lab::InputError((name.empty() ? std::string(key) : name) +
@@ -154,7 +158,7 @@ bool js_bool(const val& obj, const char* key, bool fallback, const std::string& 
 }
 
 double js_number(const val& obj, const char* key, double fallback, const std::string& name) {
-  if (is_absent(obj) || is_absent(obj[key])) return fallback;
+  if (!has_value(obj, key)) return fallback;
   val v = obj[key];
   if (!v.isNumber()) throw lab::InputError(name + " must be a number");
   return v.as<double>();
@@ -162,7 +166,7 @@ double js_number(const val& obj, const char* key, double fallback, const std::st
 
 std::string js_string(const val& obj, const char* key, const std::string& fallback,
                       const std::string& name) {
-  if (is_absent(obj) || is_absent(obj[key])) return fallback;
+  if (!has_value(obj, key)) return fallback;
   val v = obj[key];
   if (!v.isString()) throw lab::InputError(name + " must be a string");
   return v.as<std::string>();
@@ -179,7 +183,7 @@ std::string js_text(const val& v, const std::string& name) {
 }
 
 std::optional<long> js_whole(const val& obj, const char* key, const std::string& name) {
-  if (is_absent(obj) || is_absent(obj[key])) return std::nullopt;
+  if (!has_value(obj, key)) return std::nullopt;
   return js_whole(obj[key], name);
 }
 
@@ -196,7 +200,7 @@ long js_whole(const val& v, const std::string& name) {
 }
 
 std::optional<uint64_t> js_seed(const val& obj, const char* key, const std::string& name) {
-  if (is_absent(obj) || is_absent(obj[key])) return std::nullopt;
+  if (!has_value(obj, key)) return std::nullopt;
   val v = obj[key];
   const double x = v.isNumber() ? v.as<double>() : -1.0;
   if (!(x >= 0 && x <= 9007199254740991.0 && x == std::floor(x))) {

@@ -16,6 +16,11 @@ namespace labjs {
 
 using emscripten::val;
 
+// The one test for "not given": undefined or null (JS callers pass either for an absent argument).
+bool is_absent(const val& v);
+// obj is given and obj[key] is given.
+bool has_value(const val& obj, const char* key);
+
 // {shape: number[], data: Float32Array | number[]} → Tensor. Throws lab::InputError naming `name`
 // for anything else: missing, not an object, non-integer or negative shape, wrong data length.
 lab::Tensor tensor_from_js(const val& v, const std::string& name);

@@ -21,8 +21,7 @@ val object_with(const char* key, const val& value) {
 }
 
 bool wants_grads(const val& options) {
-  return !(options.isUndefined() || options.isNull() || options["gradOutput"].isUndefined() ||
-           options["gradOutput"].isNull());
+  return labjs::has_value(options, "gradOutput");
 }
 
 Tensor grad_output(const val& options, const std::vector<long>& shape) {
@@ -47,7 +46,7 @@ val linear_js(val x_js, val w_js, val b_js, val options) {
       throw lab::InputError("weight has " + std::to_string(w.dim(1)) + " inputs but x has " +
                             std::to_string(I) + " features");
     }
-    Tensor b = b_js.isUndefined() || b_js.isNull() ? Tensor() : tensor_from_js(b_js, "bias");
+    Tensor b = labjs::is_absent(b_js) ? Tensor() : tensor_from_js(b_js, "bias");
     if (!b.empty()) lab::check_shape(b, {O}, "bias"), lab::check_finite(b, "bias");
     Tensor y({R, O});
     lab::linear_forward(y.ptr(), x.ptr(), w.ptr(), b.empty() ? nullptr : b.ptr(), R, I, O);

@@ -54,7 +54,7 @@ val task_options_to_js(const lab::TaskOptions& o) {
 }
 
 lab::SessionConfig session_config_from_js(const val& js) {
-  if (js.isUndefined() || js.isNull()) {
+  if (labjs::is_absent(js)) {
     throw lab::InputError("createSeq2Seq() needs a config object {task, cell, hidden, ...}");
   }
   labjs::check_keys(js,

@@ -24,12 +24,8 @@ using labjs::guarded;
 
 namespace {
 
-bool absent(const val& v) {
-  return v.isUndefined() || v.isNull();
-}
-
 lab::Seq2SeqConfig model_config_from_js(const val& js) {
-  if (absent(js)) {
+  if (labjs::is_absent(js)) {
     throw lab::InputError(
         "createSeq2SeqModel() needs a config object {cell, hidden, embedding, srcVocab, tgtVocab, "
         "attention, score, attentionalTanh, seed}");
@@ -66,7 +62,8 @@ IdMatrix id_matrix_from_js(const val& v, const std::string& name) {
 }
 
 lab::Batch batch_from_js(const val& js, const lab::Seq2SeqConfig& config) {
-  if (absent(js)) throw lab::InputError("batch must be an object {src, srcLengths, tgtIn, tgtOut}");
+  if (labjs::is_absent(js))
+    throw lab::InputError("batch must be an object {src, srcLengths, tgtIn, tgtOut}");
   labjs::check_keys(js, {"src", "srcLengths", "tgtIn", "tgtOut"}, "batch");
   const IdMatrix src = id_matrix_from_js(js["src"], "batch.src");
   const IdMatrix tgt_in = id_matrix_from_js(js["tgtIn"], "batch.tgtIn");
@@ -78,7 +75,7 @@ lab::Batch batch_from_js(const val& js, const lab::Seq2SeqConfig& config) {
                           lab::shape_str({tgt_out.rows, tgt_out.cols}));
   }
   const val lengths = js["srcLengths"];
-  if (absent(lengths) || !val::global("Array").call<bool>("isArray", lengths)) {
+  if (labjs::is_absent(lengths) || !val::global("Array").call<bool>("isArray", lengths)) {
     throw lab::InputError("batch.srcLengths must be an array of B whole numbers");
   }
   lab::Batch b;
@@ -172,7 +169,7 @@ class Seq2SeqModelHandle {
 
   val adamStep(val options) {
     return guarded([&] {
-      if (absent(options) || absent(options["lr"])) {
+      if (!labjs::has_value(options, "lr")) {
         throw lab::InputError("adamStep() needs options {lr, beta1?, beta2?, eps?, weightDecay?}");
       }
       labjs::check_keys(options, {"lr", "beta1", "beta2", "eps", "weightDecay"},

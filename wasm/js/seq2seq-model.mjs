@@ -6,14 +6,15 @@
 // garbage-collected); any call after delete() throws. Every method rethrows the core's {error} as
 // a JS Error; a failed call leaves the model usable. Types: shared/types/seq2seq-model.d.ts.
 
+import { OwnedHandle } from './owned-handle.mjs';
 import { unwrap } from './unwrap.mjs';
 
 export class Seq2SeqModel {
-  #handle;
+  #owned;
 
   /** @internal Use AttentionLab.createSeq2SeqModel. Takes ownership of `handle`. */
   constructor(handle) {
-    this.#handle = handle;
+    this.#owned = new OwnedHandle(handle, 'Seq2SeqModel');
   }
 
   static create(core, config) {
@@ -21,8 +22,7 @@ export class Seq2SeqModel {
   }
 
   #live() {
-    if (!this.#handle) throw new Error('this Seq2SeqModel has been deleted');
-    return this.#handle;
+    return this.#owned.get();
   }
 
   /** Every parameter in the model's order: PyTorch state-dict name and shape. */
@@ -64,14 +64,11 @@ export class Seq2SeqModel {
   }
 
   get deleted() {
-    return !this.#handle;
+    return this.#owned.deleted;
   }
 
   /** Frees the C++ model. Safe to call twice. */
   delete() {
-    if (this.#handle) {
-      this.#handle.delete();
-      this.#handle = null;
-    }
+    this.#owned.delete();
   }
 }

@@ -4,6 +4,7 @@
 // Every method rethrows the core's {error} as a JS Error; a failed call leaves the session usable.
 // Types: shared/types/seq2seq.d.ts.
 
+import { OwnedHandle } from './owned-handle.mjs';
 import { unwrap } from './unwrap.mjs';
 
 function asBytes(bytes) {
@@ -15,12 +16,12 @@ function asBytes(bytes) {
 
 export class Seq2Seq {
   #core;
-  #handle;
+  #owned;
 
   /** @internal Use AttentionLab.createSeq2Seq / loadSeq2Seq. Takes ownership of `handle`. */
   constructor(core, handle) {
     this.#core = core;
-    this.#handle = handle;
+    this.#owned = new OwnedHandle(handle, 'Seq2Seq model');
   }
 
   static create(core, config) {
@@ -32,8 +33,7 @@ export class Seq2Seq {
   }
 
   #live() {
-    if (!this.#handle) throw new Error('this Seq2Seq model has been deleted');
-    return this.#handle;
+    return this.#owned.get();
   }
 
   /**
@@ -95,14 +95,11 @@ export class Seq2Seq {
   }
 
   get deleted() {
-    return !this.#handle;
+    return this.#owned.deleted;
   }
 
   /** Frees the C++ session. Safe to call twice. */
   delete() {
-    if (this.#handle) {
-      this.#handle.delete();
-      this.#handle = null;
-    }
+    this.#owned.delete();
   }
 }

@@ -85,7 +85,14 @@ void check_finite(const Tensor& t, const std::string& name) {
 
 void check_finite_result(const Tensor& t, const char* what, const char* advice) {
   for (float v : t.data) {
-    if (!std::isfinite(v)) throw InputError(std::string(what) + " overflow float32: " + advice);
+    if (!std::isfinite(v)) throw OverflowError(std::string(what) + " overflow float32: " + advice);
+  }
+}
+
+void check_range(long value, long lo, long hi, const std::string& what) {
+  if (value < lo || value > hi) {
+    throw InputError(what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                     "] (got " + std::to_string(value) + ")");
   }
 }
 

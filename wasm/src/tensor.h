@@ -1,12 +1,22 @@
 // Tensors and the checks every layer uses on them.
 //
-// Dimension letters, used in shape comments throughout the core:
+// Dimension letters, used in shape comments throughout the core. They are defined here only:
+// every other file uses them with these meanings and defines no letter of its own.
 //   B  batch                 N  query positions        M  key/value positions
 //   D  query/key features    Dk key features (when it differs from D)
 //   Dv value features        H  heads                  Dh head size (D / H)
 //   A  additive-score hidden size
-//   R  rows of a 2-D op      I  linear inputs          O  linear outputs
-//   T  time steps            V  vocabulary size        C  embedding/channel size
+//   R  rows of a 2-D op      C  columns of a 2-D op (the softmax axis; an embedding's width)
+//   I  linear inputs         O  linear outputs
+//   V  vocabulary size; Vs of the source, Vt of the target
+//   S  source length. A recurrent cell (seq2seq/cells.h) calls the steps of one run S: the
+//      encoder runs it over the S source steps, the decoder over the T target steps.
+//   T  target length: the decoder's steps (an embedding op counts the ids it looks up as T)
+//   E  embedding size        Hd hidden size of a recurrent cell
+//   G  gates per cell (RNN 1, GRU 3, LSTM 4)
+//   F  features entering the Seq2Seq output layer (Hd, or 2·Hd with attention and no tanh layer)
+//   L  layers of a Transformer stack   Dm Transformer model size   Dff its feed-forward size
+//   P  number of parameters
 //
 // Storage is row-major float32, batch first, exactly as PyTorch lays out a contiguous tensor,
 // so a PyTorch state dict can be copied in without transposes.
@@ -24,6 +34,13 @@ namespace lab {
 // `what()`, so the message must name the argument and the problem.
 struct InputError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
+};
+
+// A computed value (not an input) that overflowed float32: check_finite_result's error. To a
+// caller of the attention API it is bad input like any other (inputs too large); a training step,
+// whose batch and weights were already checked, reads it as the run diverging.
+struct OverflowError : InputError {
+  using InputError::InputError;
 };
 
 using MatR = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -70,7 +87,9 @@ void check_rank(const Tensor& t, int rank, const std::string& name, const char* 
 void check_shape(const Tensor& t, const std::vector<long>& shape, const std::string& name);
 void check_finite(const Tensor& t, const std::string& name);
 void check_nonempty(const Tensor& t, const std::string& name);
-// For computed values: throws InputError("<what> overflow float32: <advice>") if any is NaN/Inf.
+// A size or count: throws InputError("<what> must be in [lo, hi] (got value)") outside.
+void check_range(long value, long lo, long hi, const std::string& what);
+// For computed values: throws OverflowError("<what> overflow float32: <advice>") if any is NaN/Inf.
 void check_finite_result(const Tensor& t, const char* what, const char* advice);
 
 }  // namespace lab

@@ -1,6 +1,6 @@
 // One padded training or evaluation batch, as the tasks hand it to the model.
 //
-// Every array is row-major int32 with padding id 0 (<pad>):
+// Every array is row-major int32 with padding id kPadId (<pad>):
 //   src      (B, S)  source token ids; row b holds src_len[b] real tokens, then padding
 //   src_len  (B)     real source tokens per row, each in [1, S]
 //   tgt_in   (B, T)  decoder input:  <sos> + target, then padding   (teacher forcing)
@@ -12,6 +12,10 @@
 #include <vector>
 
 namespace lab {
+
+// The padding id, in every vocabulary (vocab.h reserves it for "<pad>") and every batch; the loss
+// ignores target positions equal to it.
+constexpr int32_t kPadId = 0;
 
 struct Batch {
   long B = 0, S = 0, T = 0;

@@ -1,8 +1,8 @@
 // Recurrent cells of the note's encoder and decoder (§3.3), in PyTorch's nn.RNN / nn.GRU / nn.LSTM
 // layout so a PyTorch state dict loads without transposes.
 //
-// Dimension letters (besides tensor.h's): S steps of this run (source or target length),
-// E embedding (input) size, Hd hidden size, G gates per cell (RNN 1, GRU 3, LSTM 4).
+// Shapes use tensor.h's dimension letters: B, E (input size), Hd, G, and S for the steps of one
+// run (the source length for the encoder; the decoder's run is its T target steps).
 //
 //   RNN:  h' = tanh(W_ih x + b_ih + W_hh h + b_hh)
 //   GRU:  r = σ(W_ir x + b_ir + W_hr h + b_hr),  z = σ(W_iz x + b_iz + W_hz h + b_hz),

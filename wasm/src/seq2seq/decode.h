@@ -2,7 +2,7 @@
 // trace so a front end can show the top candidates, the attention over the source at every
 // step, and the beam tree. Token ids only (vocab.h turns them into text).
 //
-// Dimension letters as in model.h: S source length, Vt target vocabulary.
+// Dimension letters as in tensor.h: S source length, Vt target vocabulary.
 #pragma once
 
 #include <cstdint>

@@ -91,8 +91,8 @@ void Seq2SeqModel::forward(const Batch& batch) {
   }
   head_forward(B * T, w.dec.out.data(), context, w.concat.data(), w.dense.data(), w.logits.data());
   // loss = mean over non-pad targets of −log softmax(logits)[target]
-  w.loss = cross_entropy_forward(w.probs.data(), w.logits.data(), batch.tgt_out.data(),
-                                 kSeq2SeqPadId, B * T, Vt);
+  w.loss = cross_entropy_forward(w.probs.data(), w.logits.data(), batch.tgt_out.data(), kPadId,
+                                 B * T, Vt);
 }
 
 void Seq2SeqModel::backward(const Batch& batch) {
@@ -107,8 +107,8 @@ void Seq2SeqModel::backward(const Batch& batch) {
   }
 
   // dlogits = (probs − onehot(target)) / count, 0 on pad targets
-  cross_entropy_backward(w.dlogits.data(), w.probs.data(), batch.tgt_out.data(), kSeq2SeqPadId, BT,
-                         Vt, 1.0f);
+  cross_entropy_backward(w.dlogits.data(), w.probs.data(), batch.tgt_out.data(), kPadId, BT, Vt,
+                         1.0f);
   const float* feature = config_.attentional_tanh ? w.dense.data()
                          : config_.attention      ? w.concat.data()
                                                   : w.dec.out.data();

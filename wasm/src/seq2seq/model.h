@@ -6,12 +6,10 @@
 //   attention:        context = attention(dec_out, enc_out), logits = Linear([dec_out; context])
 //   attentional_tanh: logits = Linear(tanh(W_c [dec_out; context] + b_c))      (2Hd → Hd → Vt)
 //
-// Dimension letters (besides tensor.h's): S source length, T target length, Hd hidden size,
-// E embedding size, Vs / Vt source / target vocabulary, F features entering the output layer
-// (Hd, or 2·Hd with attention and no attentional tanh), P number of parameters.
+// Shapes use tensor.h's dimension letters (S source and T target length, E, Hd, Vs, Vt, F, P).
 //
-// Token id 0 is padding in both vocabularies: sources are padded after their length, targets
-// with 0, and the loss ignores target positions equal to 0.
+// Token id kPadId (batch.h) is padding in both vocabularies: sources are padded after their
+// length, targets with it, and the loss ignores target positions equal to it.
 #pragma once
 
 #include <cstdint>
@@ -27,9 +25,6 @@
 #include "tensor.h"
 
 namespace lab {
-
-// Padding id (vocab.h's kPadId): the loss ignores targets equal to it.
-constexpr int32_t kSeq2SeqPadId = 0;
 
 struct Seq2SeqConfig {
   CellKind cell = CellKind::kRnn;
@@ -56,14 +51,6 @@ struct ParamView {
   std::string name;
   std::vector<long> shape;
   long offset = 0;  // into params() / grads()
-  long size = 0;
-};
-
-// A mutable window on a parameter's values (to copy weights in and out); valid until the next
-// adam_step, which swaps the parameter buffer.
-struct ParamRef {
-  float* data = nullptr;
-  std::vector<long> shape;
   long size = 0;
 };
 
@@ -112,7 +99,6 @@ class Seq2SeqModel {
   const std::vector<float>& grads() const { return grads_; }
   std::vector<float>& grads() { return grads_; }
   const ParamView& param(const std::string& name) const;  // throws InputError for unknown names
-  std::vector<std::pair<std::string, ParamRef>> named_params();
   // Copies `values` (row-major, param(name).size floats, all finite) into the named parameter.
   void set_param(const std::string& name, const std::vector<float>& values);
   // Re-draws every weight from config().seed (PyTorch-style init) and resets Adam.
@@ -134,7 +120,6 @@ class Seq2SeqModel {
                  float weight_decay = 0.0f);
   void adam_step(const AdamOptions& options);
   const AdamState& adam_state() const { return adam_; }
-  void reset_optimizer() { adam_.reset(num_params()); }
   // Restores a saved optimiser state (resuming a run). Throws InputError unless both moments
   // have num_params() finite values, every second moment is >= 0 and the step is >= 0.
   void set_adam_state(AdamState state);

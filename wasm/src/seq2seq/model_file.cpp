@@ -1,3 +1,6 @@
+// The .atlb reader and writer (docs/model-format.md). Over the ~400-line guide on purpose: it is
+// one format's both directions, and every check of the untrusted reader sits next to the field
+// it guards; split, the layout rules would live in two files that must change together.
 #include "seq2seq/model_file.h"
 
 #include <algorithm>

@@ -17,13 +17,6 @@ constexpr long kMaxVocab = 100000;
 // 7 floats per parameter, 448 MiB at this limit.
 constexpr long kMaxParams = 1L << 24;
 
-void check_range(long value, long lo, long hi, const std::string& what) {
-  if (value < lo || value > hi) {
-    throw InputError(what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                     "] (got " + std::to_string(value) + ")");
-  }
-}
-
 // Parameter count of a config, in double so absurd sizes cannot overflow before being rejected.
 double count_params(const Seq2SeqConfig& c) {
   const double Hd = c.hidden, E = c.embedding_size(), G = cell_gate_count(c.cell);
@@ -233,14 +226,6 @@ const ParamView& Seq2SeqModel::param(const std::string& name) const {
   std::string known;
   for (const ParamView& v : table_) known += (known.empty() ? "" : ", ") + v.name;
   throw InputError("this model has no parameter \"" + name + "\" (it has: " + known + ")");
-}
-
-std::vector<std::pair<std::string, ParamRef>> Seq2SeqModel::named_params() {
-  std::vector<std::pair<std::string, ParamRef>> out;
-  for (const ParamView& v : table_) {
-    out.push_back({v.name, ParamRef{params_.data() + v.offset, v.shape, v.size}});
-  }
-  return out;
 }
 
 void Seq2SeqModel::set_param(const std::string& name, const std::vector<float>& values) {

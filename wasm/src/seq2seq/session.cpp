@@ -26,13 +26,6 @@ constexpr double kDivergedLossFactor = 1000.0;
 // Mixed into the seed so that the batch sampler's stream differs from the weight init's.
 constexpr uint64_t kSamplerSeedMix = 0x5EED5EED5EED5EEDULL;
 
-void check_range(long value, long lo, long hi, const std::string& what) {
-  if (value < lo || value > hi) {
-    throw InputError(what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                     "] (got " + std::to_string(value) + ")");
-  }
-}
-
 // A positive (or, with allow_zero, non-negative) value that stays finite as a float32.
 void check_float32(double value, bool allow_zero, const std::string& what) {
   const bool ok =
@@ -68,7 +61,7 @@ TokenCount count_correct(const std::vector<float>& logits, const Batch& batch, l
   TokenCount count;
   for (long i = 0; i < batch.B * batch.T; ++i) {
     const int32_t target = batch.tgt_out[static_cast<size_t>(i)];
-    if (target == kSeq2SeqPadId) continue;
+    if (target == kPadId) continue;
     const float* row = logits.data() + i * Vt;
     count.correct += (std::max_element(row, row + Vt) - row) == target;
     ++count.total;
@@ -120,9 +113,9 @@ TrainResult Seq2SeqSession::train(long steps) {
       const float loss = model_.forward_backward(batch);
       const double diverged_loss = kDivergedLossFactor * std::log(static_cast<double>(Vt));
       if (loss > diverged_loss) {
-        throw InputError("the loss " + format_number(loss, 3) + " is over " +
-                         std::to_string(static_cast<long>(kDivergedLossFactor)) +
-                         " times that of a uniform guess");
+        throw NonFiniteError("the loss " + format_number(loss, 3) + " is over " +
+                             std::to_string(static_cast<long>(kDivergedLossFactor)) +
+                             " times that of a uniform guess");
       }
       // Read before the update: the accuracy of the same forward pass as the loss.
       const TokenCount count = count_correct(model_.last_logits(), batch, Vt);
@@ -133,10 +126,17 @@ TrainResult Seq2SeqSession::train(long steps) {
                                       static_cast<float>(count.total));
       result.step = ++step_;
     } catch (const InputError& e) {
-      // The batch came from the task, so any error here is the run diverging: a NaN/Inf loss or
-      // weight, or non-finite activations. Rewinding the Rng leaves the whole session as it was
-      // after the last good step, so a save() now equals one taken right after that step.
+      // Rewinding the Rng leaves the whole session as it was after the last good step, so a
+      // save() now equals one taken right after that step.
       rng_ = before;
+      // Divergence: a NaN/Inf loss, gradient, state or weight (NonFiniteError), a finite loss
+      // far past a uniform guess (above), or a computed value that overflowed float32
+      // (OverflowError: the batch and the weights were finite, so the weights drove it there).
+      // Any other error is a bug or bad input of its own and keeps its own message.
+      if (dynamic_cast<const NonFiniteError*>(&e) == nullptr &&
+          dynamic_cast<const OverflowError*>(&e) == nullptr) {
+        throw;
+      }
       result.step = step_;
       throw TrainingDiverged("training diverged at step " + std::to_string(step_ + 1) + " (" +
                                  e.what() + "); the weights after step " + std::to_string(step_) +

@@ -127,6 +127,8 @@ class Seq2SeqSession {
  public:
   // Validates the config, builds the task and a freshly initialised model. Throws InputError.
   explicit Seq2SeqSession(const SessionConfig& config);
+  // With a task built elsewhere (make_task, or a test's own); config.task is not read.
+  Seq2SeqSession(const SessionConfig& config, std::unique_ptr<Task> task);
   // Movable (the embind handle owns one on the heap), not copyable (the model is not).
   Seq2SeqSession(Seq2SeqSession&&) = default;
   Seq2SeqSession& operator=(Seq2SeqSession&&) = default;
@@ -134,7 +136,8 @@ class Seq2SeqSession {
   Seq2SeqSession& operator=(const Seq2SeqSession&) = delete;
 
   // `steps` Adam steps (in [1, kMaxTrainSteps]) on batches drawn from the task. Throws
-  // TrainingDiverged, with the session as it was after the last good step.
+  // TrainingDiverged when the run diverges, with the session as it was after the last good
+  // step; any other error of a step (a bad batch, a bug) keeps its own type and message.
   TrainResult train(long steps);
   EvalResult evaluate(const EvalOptions& options = {});
   // Tokenizes `text` (unknown tokens flagged, never an error) and decodes it.
@@ -162,7 +165,6 @@ class Seq2SeqSession {
   long embedding_size() const { return model_.config().embedding_size(); }
 
  private:
-  Seq2SeqSession(const SessionConfig& config, std::unique_ptr<Task> task);
   DecodeOptions decode_defaults(long longest_target) const;
 
   SessionConfig config_;

@@ -1,6 +1,6 @@
 // The Seq2Seq tasks: deterministic, seeded data generated locally (no downloads to rot).
 //
-//   note     the note's five Chinese → English pairs (book-code.md §3.3), words as tokens
+//   note     the note's five Chinese → English pairs (§3.3), words as tokens
 //   zh-en    Chinese → English sentences from a small grammar with word-order changes
 //            (task_grammar.h), words as tokens, every target word aligned to its source words
 //   dates    a date in one of 24 human formats → ISO "2015-01-23", characters as tokens

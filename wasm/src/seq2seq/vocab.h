@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "seq2seq/batch.h"  // kPadId
+
 namespace lab {
 
 enum class Tokenizer { kWords, kChars };
@@ -25,7 +27,6 @@ enum class Tokenizer { kWords, kChars };
 Tokenizer parse_tokenizer(const std::string& name);
 const char* tokenizer_name(Tokenizer kind);
 
-constexpr int32_t kPadId = 0;
 constexpr int32_t kSosId = 1;
 constexpr int32_t kEosId = 2;
 constexpr int32_t kUnkId = 3;

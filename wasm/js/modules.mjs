@@ -1,0 +1,87 @@
+// The wasm modules and the JS API each one offers: the JS mirror of the module table in
+// CMakeLists.txt (explained in docs/build.md). Hand-kept; tests/wasm/modules.test.mjs checks it
+// against CMakeLists.txt and against what each built module actually exports.
+//
+// A module's API is decided by the binding files it links (one file, one piece of API), so this
+// file lists, per binding file, the embind names it exports and the methods of the object that
+// loadAttentionLab() resolves to. Loaders and routers ask `moduleFor(method)` instead of
+// guessing from operation names.
+
+/** Per wasm/bindings/<file>.cpp: its embind exports and the lab API methods they back. */
+export const BINDINGS = Object.freeze({
+  convert: { exports: [], api: [] }, // JS ⇄ C++ conversion, used by every binding
+  diagnostics_bindings: { exports: ['heapUsedBytes'], api: ['memoryStats'] },
+  attention_bindings: {
+    exports: ['attention', 'selfAttention', 'multiHeadAttention'],
+    api: ['attention', 'selfAttention', 'multiHeadAttention'],
+  },
+  ops_bindings: { exports: ['linear', 'embedding', 'tanh', 'softmax', 'crossEntropy'], api: ['ops'] },
+  seq2seq_bindings: { exports: ['createSeq2Seq', 'Seq2SeqSession'], api: ['createSeq2Seq'] },
+  seq2seq_model_bindings: {
+    exports: ['createSeq2SeqModel', 'Seq2SeqModelHandle'],
+    api: ['createSeq2SeqModel'],
+  },
+  // 'Seq2Seq.save': a method of the models createSeq2Seq returns (elsewhere it throws, saying so)
+  seq2seq_file_bindings: { exports: ['saveSeq2Seq', 'loadSeq2Seq'], api: ['loadSeq2Seq', 'Seq2Seq.save'] },
+});
+
+/**
+ * The modules, smallest download first (gzip -9 of the .wasm, `bash scripts/build-wasm.sh`
+ * prints them). `variant` is loadAttentionLab's option; `file` the build/wasm/<file>.{mjs,wasm}
+ * pair; `bindings` the BINDINGS row of CMakeLists.txt, in its order.
+ */
+export const MODULES = Object.freeze([
+  {
+    variant: 'attention',
+    file: 'attention_lab_attention',
+    bindings: ['convert', 'diagnostics_bindings', 'attention_bindings'],
+    load: () => import('../../build/wasm/attention_lab_attention.mjs'),
+  },
+  {
+    variant: 'seq2seq',
+    file: 'attention_lab_seq2seq',
+    bindings: ['convert', 'diagnostics_bindings', 'seq2seq_bindings'],
+    load: () => import('../../build/wasm/attention_lab_seq2seq.mjs'),
+  },
+  {
+    variant: 'full',
+    file: 'attention_lab_core',
+    bindings: [
+      'convert',
+      'diagnostics_bindings',
+      'attention_bindings',
+      'ops_bindings',
+      'seq2seq_bindings',
+      'seq2seq_model_bindings',
+      'seq2seq_file_bindings',
+    ],
+    load: () => import('../../build/wasm/attention_lab_core.mjs'),
+  },
+].map((m) => Object.freeze({ ...m, bindings: Object.freeze(m.bindings) })));
+
+/** The embind names a module exports (beyond emscripten's own). */
+export function exportsOf(variant) {
+  return moduleNamed(variant).bindings.flatMap((b) => BINDINGS[b].exports);
+}
+
+/** The lab API methods a module offers ('ops' is an object of functions; 'Seq2Seq.save' a model method). */
+export function apiOf(variant) {
+  return moduleNamed(variant).bindings.flatMap((b) => BINDINGS[b].api);
+}
+
+/** The smallest module that offers every one of `methods` (names as in apiOf); throws if none does. */
+export function moduleFor(...methods) {
+  const found = MODULES.find((m) => methods.every((name) => apiOf(m.variant).includes(name)));
+  if (!found) throw new Error(`no wasm module offers ${methods.join(', ')}`);
+  return found;
+}
+
+function moduleNamed(variant) {
+  const found = MODULES.find((m) => m.variant === variant);
+  if (!found) {
+    throw new Error(
+      `unknown variant ${JSON.stringify(String(variant))}: use ${MODULES.map((m) => `'${m.variant}'`).join(', ')}`,
+    );
+  }
+  return found;
+}
