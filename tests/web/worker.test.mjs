@@ -9,6 +9,8 @@ import { loadWeb } from './setup.mjs';
 const { WorkerLabClient, WorkerCrashedError, LabRequestError } = await loadWeb('worker/client');
 const { LabHandlers, NO_RESPONSE, collectBuffers, respond } = await loadWeb('worker/handlers');
 const { TrainStreams, serve, STREAM_LIMITS } = await loadWeb('worker/train-stream');
+const { ModuleRouter } = await loadWeb('worker/router');
+const { counter } = await loadWeb('worker/handlers');
 
 /** A worker whose answers the test writes by hand. */
 class ScriptedWorker {
@@ -410,5 +412,57 @@ describe('training streams: continuous training in the worker, progress per slic
     assert.equal(step, reported + err.completed.losses.length, 'progress + completed = every step kept');
     assert.equal(typeof (await model.translate('咖哥 喜欢 小冰')).text, 'string');
     await model.delete();
+  });
+});
+
+describe('routing: the smallest build that offers a request, models where they live', () => {
+  function router(article) {
+    const loads = [];
+    const ids = counter();
+    const r = new ModuleRouter(
+      (variant) => {
+        loads.push(variant);
+        return loadAttentionLab({ variant }).then((lab) => new LabHandlers(lab, () => {}, ids));
+      },
+      { article },
+    );
+    return { r, loads };
+  }
+  const ask = async (r, request) => {
+    const h = await r.forRequest(request);
+    return h.handle(request).result;
+  };
+
+  test('widgets: attention from the attention build, models in the Seq2Seq build; memory covers both', { timeout: 120_000 }, async () => {
+    const { r, loads } = router(false);
+    const w = await ask(r, { op: 'attention', args: { query: Q, key: K, value: K } });
+    assert.deepEqual(w.weights.shape, [1, 2, 3]);
+    assert.deepEqual(loads, ['attention'], 'the first answer needs only the smallest build');
+    const { model } = await ask(r, { op: 'seq2seq.create', config: { task: 'note', cell: 'rnn', hidden: 8, seed: 1 } });
+    assert.deepEqual(loads, ['attention', 'seq2seq']);
+    assert.equal(r.variantFor({ op: 'seq2seq.train', model, steps: 1 }), 'seq2seq');
+    assert.equal((await ask(r, { op: 'seq2seq.train', model, steps: 2 })).step, 2);
+    const memory = await r.memory();
+    assert.deepEqual(Object.keys(memory.modules).sort(), ['attention', 'seq2seq']);
+    assert.equal(memory.models, 1);
+    assert.equal(memory.heapUsed, memory.modules.attention.heapUsed + memory.modules.seq2seq.heapUsed);
+    r.warm();
+    assert.deepEqual(loads, ['attention', 'seq2seq'], 'widgets never load the full build unasked');
+  });
+
+  test('the article: first heatmap from the attention build, models in the full build loaded after it; ids unique across builds', { timeout: 120_000 }, async () => {
+    const { r, loads } = router(true);
+    await ask(r, { op: 'attention', args: { query: Q, key: K, value: K } });
+    assert.deepEqual(loads, ['attention']);
+    r.warm();
+    assert.deepEqual(loads, ['attention', 'full'], 'the full build loads in the background after the first answer');
+    const a = await ask(r, { op: 'seq2seq.create', config: { task: 'note', cell: 'rnn', hidden: 8, seed: 1 } });
+    const seq2seqOnly = await r.handlers('seq2seq');
+    const b = seq2seqOnly.handle({ op: 'seq2seq.create', config: { task: 'note', cell: 'rnn', hidden: 8, seed: 2 } }).result;
+    assert.notEqual(a.model, b.model, 'one id sequence for every build');
+    assert.equal(r.variantFor({ op: 'seq2seq.save', model: a.model }), 'full');
+    assert.equal(r.variantFor({ op: 'seq2seq.save', model: b.model }), 'seq2seq');
+    assert.ok((await ask(r, { op: 'seq2seq.save', model: a.model })) instanceof Uint8Array, 'the article can save its models');
+    await assert.rejects(ask(r, { op: 'seq2seq.info', model: 999 }), /no model 999/, 'a model no build holds is named');
   });
 });

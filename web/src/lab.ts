@@ -2,6 +2,8 @@
 // worker (worker/lab-worker.ts) loads it: the page itself never runs wasm on the main thread.
 // @ts-expect-error: the .mjs has no declaration file beside it; its types are shared/types/attention-lab.d.ts
 import { loadAttentionLab as loadUntyped } from '../../wasm/js/attention-lab.mjs';
+// @ts-expect-error: the .mjs has no declaration file beside it; moduleFor is typed below
+import { moduleFor } from '../../wasm/js/modules.mjs';
 import type { AttentionLab, AttentionOnlyLab, Seq2SeqOnlyLab } from '../../shared/types/attention-lab';
 
 export type { AttentionLab, AttentionResult, Seq2Seq, Tensor } from '../../shared/types/attention-lab';
@@ -23,4 +25,9 @@ export type AnyLab = LabOf[LabVariant];
 
 export function loadAttentionLab<V extends LabVariant>(variant: V): Promise<LabOf[V]> {
   return (loadUntyped as (options: { variant: LabVariant }) => Promise<unknown>)({ variant }) as Promise<LabOf[V]>;
+}
+
+/** The smallest build that offers the lab API method `method` (the module table, wasm/js/modules.mjs). */
+export function smallestVariantFor(method: string): LabVariant {
+  return (moduleFor as (name: string) => { variant: LabVariant })(method).variant;
 }

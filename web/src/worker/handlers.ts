@@ -18,12 +18,27 @@ export class LabHandlers {
   readonly #lab: AnyLab;
   readonly #crash: () => void;
   readonly #models = new Map<number, Seq2Seq>();
-  #nextModel = 1;
+  readonly #newModelId: () => number;
 
-  /** `lab`: any variant; an operation its build lacks is an Error. `crash` makes the worker die (debug.crash). */
-  constructor(lab: AnyLab, crash: () => void) {
+  /**
+   * `lab`: any variant; an operation its build lacks is an Error. `crash` makes the worker die
+   * (debug.crash). `newModelId`: where model ids come from; a worker with several builds shares one
+   * counter so that an id names one model across them.
+   */
+  constructor(lab: AnyLab, crash: () => void, newModelId: () => number = counter()) {
     this.#lab = lab;
     this.#crash = crash;
+    this.#newModelId = newModelId;
+  }
+
+  /** This build's heap, memory, embind handles and live models. */
+  memory(): { heapUsed: number; memorySize: number; handles: number; models: number } {
+    return { ...this.#lab.memoryStats(), models: this.#models.size };
+  }
+
+  /** Whether model `id` lives in this build. */
+  hasModel(id: number): boolean {
+    return this.#models.has(id);
   }
 
   /** The lab's method `name`, or an Error naming what this build lacks. */
@@ -85,7 +100,7 @@ export class LabHandlers {
         return null;
       }
       case 'memory':
-        return { ...this.#lab.memoryStats(), models: this.#models.size };
+        return this.memory();
       case 'debug.crash':
         this.#crash();
         return NO_RESPONSE;
@@ -102,7 +117,7 @@ export class LabHandlers {
       model.delete();
       throw err;
     }
-    const id = this.#nextModel++;
+    const id = this.#newModelId();
     this.#models.set(id, model);
     return { model: id, info };
   }
@@ -113,6 +128,12 @@ export class LabHandlers {
     if (!model) throw new Error(`no model ${id} in the worker (deleted, or lost in a restart)`);
     return model;
   }
+}
+
+/** 1, 2, 3, … */
+export function counter(): () => number {
+  let next = 1;
+  return () => next++;
 }
 
 /** Every distinct ArrayBuffer reachable through typed arrays in a result. */

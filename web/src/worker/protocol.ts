@@ -97,7 +97,8 @@ export interface ResultOf {
   'seq2seq.vocabulary': { source: string[]; target: string[] };
   'seq2seq.heldOut': HeldOutExample[];
   'seq2seq.delete': null;
-  memory: { heapUsed: number; memorySize: number; handles: number; models: number };
+  /** summed over the loaded builds; `modules`: each build's own figures (the worker fills it) */
+  memory: MemoryFigures & { modules?: Partial<Record<'full' | 'attention' | 'seq2seq', MemoryFigures>> };
   'debug.crash': never;
 }
 
@@ -107,6 +108,14 @@ export type Op = Request['op'];
 export interface RequestMessage {
   id: number;
   request: Request;
+}
+
+/** One wasm build's heap in use, its memory size, live embind handles and live models. */
+export interface MemoryFigures {
+  heapUsed: number;
+  memorySize: number;
+  handles: number;
+  models: number;
 }
 
 /** How a training stream ended: the steps it trained and whether a stop ended it early. */
