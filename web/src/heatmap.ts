@@ -1,38 +1,31 @@
 // One labelled heatmap, drawn with the plain canvas 2D API (heatmap-paint.ts), with a colour legend,
 // value labels in the cells, a tooltip on hover and on keyboard focus (arrow keys move between
-// cells), token labels on both axes (any script; repeated tokens stay separate cells), PNG/CSV/JSON
-// export buttons, and a hidden <output> holding the last values as JSON (for tests and for
-// copying). Signed data can use a diverging ramp centred on 0. Wide matrices scroll inside their box
-// instead of the page. Drawing is scheduled by DeferredDraw: off the mount task, once per frame.
+// cells), token labels on both axes (any script; repeated tokens stay separate cells), one export
+// menu (PNG and SVG with title, axes and legend; CSV; JSON), and a hidden <output> holding the last
+// values as JSON (for tests and for copying). Signed data can use a diverging ramp centred on 0.
+// Columns shrink to a readable width and no further: a wider matrix scrolls sideways in its box, the
+// row labels stay in view, and a labelled "+N columns →" button says what is out of view and scrolls
+// to it. Several heatmaps can share one colour scale (HeatmapScaleGroup), so their colours compare.
+// Drawing is scheduled by DeferredDraw: off the mount task, once per frame.
 import { DeferredDraw } from './deferred-draw';
-import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons, type Translate } from './export';
+import { downloadCanvas, downloadCsv, downloadJson, downloadSvg, exportButtons, EXPORT_MENU_CSS } from './export';
+import { figureTranslator, langOfNode, type Translate } from './figure-strings';
 import { ColorScale, legendGradient } from './heatmap-color';
-import { cellAt, cellRect, formatValue, paintHeatmap, tickLabel, type HeatmapLayout } from './heatmap-paint';
+import { cellAt, cellRect, formatValue, minimumWidth, paintHeatmap, preferredHeight, visibleColumns, type HeatmapLayout, type HeatmapScene } from './heatmap-paint';
 import { HeatmapTooltip } from './heatmap-tooltip';
-import { SHELL_STRINGS, translator } from './i18n';
+import { fill, type Lang } from './i18n';
 import heatmapCss from './heatmap.css?inline';
 import { adoptCss, styleRootOf } from './adopt-css';
 
 export { divergingColor, rampColor } from './heatmap-color';
 export { formatValue, tickLabel } from './heatmap-paint';
 
-/** East Asian wide characters (Han, kana, Hangul, fullwidth forms): about twice a Latin letter. */
-const WIDE_CHAR = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
-
-/** Width of a 12 px label in CSS pixels, estimated without measuring (no canvas needed yet). */
-function labelWidthEstimate(label: string): number {
-  let width = 0;
-  for (const ch of label) width += WIDE_CHAR.test(ch) ? 12.5 : 9;
-  return width;
-}
-
-const DEFAULT_T: Translate = translator('en', SHELL_STRINGS);
-
 /**
  * The heatmap's CSS, for a section to adopt with its own when it mounts (mountRoot), so a figure
  * built before the section is attached is styled from the first frame, not from its first update().
+ * It includes the export menu's CSS.
  */
-export const HEATMAP_CSS: string = heatmapCss;
+export const HEATMAP_CSS: string = `${EXPORT_MENU_CSS}\n${heatmapCss}`;
 
 /**
  * Adds the heatmap CSS to the element's document or shadow root, first, so a section's own CSS can
@@ -41,7 +34,59 @@ export const HEATMAP_CSS: string = heatmapCss;
  */
 function ensureStyles(element: Element): void {
   const root = styleRootOf(element);
-  if (root) adoptCss(root, heatmapCss, { first: true });
+  if (root) adoptCss(root, HEATMAP_CSS, { first: true });
+}
+
+/** One canvas context to measure text with before a heatmap's own canvas is drawn. */
+let measureContext: CanvasRenderingContext2D | null = null;
+function measurer(): CanvasRenderingContext2D | null {
+  measureContext ??= document.createElement('canvas').getContext('2d');
+  return measureContext;
+}
+
+/**
+ * One colour scale for several heatmaps: each reports its data's range, and all of them colour by
+ * the union of the ranges, so the same colour means the same value in each (e.g. the heads of §3.6).
+ * A member whose range widens the union redraws the others.
+ */
+export class HeatmapScaleGroup {
+  readonly #ranges = new Map<Heatmap, readonly [number, number]>();
+  #union: readonly [number, number] | null = null;
+
+  /** how many heatmaps have reported a range */
+  get size(): number {
+    return this.#ranges.size;
+  }
+
+  get range(): readonly [number, number] | null {
+    return this.#union;
+  }
+
+  /** `member` now shows values in [min, max]; returns the shared range. */
+  report(member: Heatmap, min: number, max: number): readonly [number, number] {
+    const joined = !this.#ranges.has(member);
+    this.#ranges.set(member, [min, max]);
+    return this.#recompute(member, joined);
+  }
+
+  leave(member: Heatmap): void {
+    if (this.#ranges.delete(member)) this.#recompute(null, true);
+  }
+
+  /** `resized`: a member joined or left (the others' legends say how many share the scale) */
+  #recompute(except: Heatmap | null, resized: boolean): readonly [number, number] {
+    let min = Infinity;
+    let max = -Infinity;
+    for (const [a, b] of this.#ranges.values()) {
+      min = Math.min(min, a);
+      max = Math.max(max, b);
+    }
+    const union: readonly [number, number] = min <= max ? [min, max] : [0, 1];
+    const changed = !this.#union || this.#union[0] !== union[0] || this.#union[1] !== union[1];
+    this.#union = union;
+    if (changed || resized) for (const m of this.#ranges.keys()) if (m !== except) m.rescale();
+    return union;
+  }
 }
 
 export interface HeatmapData {
@@ -64,15 +109,19 @@ export interface HeatmapOptions {
    * colour of 0 is the same in every update.
    */
   diverging?: boolean;
+  /** colour by the range shared with the group's other heatmaps (ignored with fixedRange) */
+  scaleGroup?: HeatmapScaleGroup;
   /** axis titles (e.g. "keys", "queries"); none by default */
   xTitle?: string;
   yTitle?: string;
-  /** PNG/CSV/JSON buttons (default true) */
+  /** the export menu (default true) */
   exportable?: boolean;
   /** file name of exports (default: id) */
   exportName?: string;
-  /** labels of the export buttons (default: the shell's English strings) */
+  /** the section's strings (labels of the export menu, axis words); the figure's own fill the gaps */
   t?: Translate;
+  /** language of the figure's own strings (default: t's, else the page's around the figure) */
+  lang?: Lang;
   /** decimals in the cells (default 2; the tooltip shows 4) */
   digits?: number;
 }
@@ -92,15 +141,23 @@ export class Heatmap {
   readonly #title: HTMLElement;
   readonly #canvas: HTMLCanvasElement;
   readonly #box: HTMLElement;
+  readonly #frame: HTMLElement;
   readonly #inner: HTMLElement;
+  readonly #more: HTMLElement;
+  readonly #moreLeft: HTMLButtonElement;
+  readonly #moreRight: HTMLButtonElement;
+  readonly #legend: HTMLElement;
   readonly #legendMin: HTMLElement;
   readonly #legendMax: HTMLElement;
+  readonly #legendNote: HTMLElement;
   readonly #focusText: HTMLElement;
   readonly #output: HTMLOutputElement;
   readonly #tooltip = new HeatmapTooltip();
   /** made on the first update; draws off the mount task, at most once per frame */
   #drawer: DeferredDraw | null = null;
   #data: HeatmapValues | null = null;
+  /** the data's own range (before a shared scale widens it) */
+  #ownRange: readonly [number, number] = [0, 1];
   #scale: ColorScale;
   /** where the last draw put the cells (null before it, or when there are none) */
   #layout: HeatmapLayout | null = null;
@@ -121,24 +178,28 @@ export class Heatmap {
     this.#title.textContent = options.title;
     cap.append(this.#title);
     if (options.exportable !== false) {
-      const t = options.t ?? DEFAULT_T;
+      const t = this.#t();
       cap.append(
         exportButtons(
           t,
           {
-            png: () => {
-              this.#drawer?.ensure(); // drawn now if it was still waiting
-              downloadCanvasPng(this.#fileName(), this.#canvas);
+            png: () => this.#exportPicture('png'),
+            svg: () => this.#exportPicture('svg'),
+            csv: () => {
+              if (this.#data) downloadCsv(this.#fileName(), this.#data.rowLabels, this.#data.colLabels, this.#data.values);
             },
-            csv: () => this.#data && downloadCsv(this.#fileName(), this.#data.rowLabels, this.#data.colLabels, this.#data.values),
-            json: () => this.#data && downloadJson(this.#fileName(), this.exportData()),
+            json: () => {
+              if (this.#data) downloadJson(this.#fileName(), this.exportData());
+            },
           },
-          options.title,
+          options.title || undefined,
         ),
       );
     }
 
-    // box: the visible frame (scrolls sideways on narrow screens); inner: sized to the matrix
+    // frame: holds the fade at a cut edge; box: scrolls sideways; inner: sized to the matrix
+    this.#frame = document.createElement('div');
+    this.#frame.className = 'heatmap-frame';
     this.#box = document.createElement('div');
     this.#box.className = 'chart-box';
     this.#inner = document.createElement('div');
@@ -150,16 +211,36 @@ export class Heatmap {
     this.#canvas.setAttribute('aria-describedby', focusId);
     this.#inner.append(this.#canvas);
     this.#box.append(this.#inner);
+    this.#frame.append(this.#box);
 
-    const legend = document.createElement('div');
-    legend.className = 'legend';
+    // what is out of view, and buttons that scroll to it (hidden while everything fits)
+    this.#more = document.createElement('div');
+    this.#more.className = 'heatmap-more';
+    this.#more.hidden = true;
+    this.#moreLeft = document.createElement('button');
+    this.#moreRight = document.createElement('button');
+    for (const [button, dir] of [
+      [this.#moreLeft, -1],
+      [this.#moreRight, 1],
+    ] as const) {
+      button.type = 'button';
+      button.className = `lab-button heatmap-more-${dir < 0 ? 'left' : 'right'}`;
+      button.addEventListener('click', () => this.#page(dir));
+    }
+    this.#more.append(this.#moreLeft, this.#moreRight);
+
+    this.#legend = document.createElement('div');
+    this.#legend.className = 'legend';
+    this.#legend.setAttribute('role', 'group');
     this.#legendMin = document.createElement('span');
     const bar = document.createElement('span');
     bar.className = 'legend-bar';
     bar.style.backgroundImage = legendGradient(options.diverging === true);
     bar.setAttribute('aria-hidden', 'true');
     this.#legendMax = document.createElement('span');
-    legend.append(this.#legendMin, bar, this.#legendMax);
+    this.#legendNote = document.createElement('span');
+    this.#legendNote.className = 'legend-note';
+    this.#legend.append(this.#legendMin, bar, this.#legendMax, this.#legendNote);
 
     this.#focusText = document.createElement('p');
     this.#focusText.className = 'focus-text';
@@ -170,7 +251,7 @@ export class Heatmap {
     this.#output.className = 'heatmap-data';
     this.#output.hidden = true;
 
-    fig.append(cap, this.#box, legend, this.#focusText, this.#output, this.#tooltip.element);
+    fig.append(cap, this.#frame, this.#more, this.#legend, this.#focusText, this.#output, this.#tooltip.element);
     host.append(fig);
     this.element = fig;
     ensureStyles(fig);
@@ -182,15 +263,28 @@ export class Heatmap {
     this.#canvas.addEventListener('pointermove', (e) => this.#hover(this.#cellAt(e)));
     this.#canvas.addEventListener('pointerdown', (e) => this.#hover(this.#cellAt(e)));
     this.#canvas.addEventListener('pointerleave', () => this.#hover(null));
-    this.#box.addEventListener('scroll', () => this.#hover(null), { passive: true });
+    this.#box.addEventListener(
+      'scroll',
+      () => {
+        this.#hoverIndex = null;
+        this.#drawer?.request(); // the row labels follow the scroll
+      },
+      { passive: true },
+    );
   }
 
   set title(text: string) {
     this.#title.textContent = text;
   }
 
+  /** The figure's own strings in its language, after the section's. */
+  #t(): Translate {
+    const { t, lang } = this.#options;
+    return figureTranslator(t, lang ?? (t ? undefined : langOfNode(this.element ?? null)));
+  }
+
   /** The figure's current numbers, as the JSON export writes them. */
-  exportData(): { title: string; rows: number; cols: number; rowLabels: string[]; colLabels: string[]; values: number[] } | null {
+  exportData(): { title: string; rows: number; cols: number; rowLabels: string[]; colLabels: string[]; values: number[]; range: [number, number] } | null {
     const d = this.#data;
     if (!d) return null;
     return {
@@ -200,11 +294,52 @@ export class Heatmap {
       rowLabels: [...d.rowLabels],
       colLabels: [...d.colLabels],
       values: [...d.values],
+      range: [this.#scale.min, this.#scale.max],
     };
   }
 
   #fileName(): string {
     return this.#options.exportName ?? this.#options.id;
+  }
+
+  #scene(): HeatmapScene | null {
+    const d = this.#data;
+    if (!d) return null;
+    return {
+      ...d,
+      scale: this.#scale,
+      digits: this.#options.digits ?? 2,
+      xTitle: this.#options.xTitle,
+      yTitle: this.#options.yTitle,
+      active: this.#active(),
+      stickyX: this.#box.scrollLeft,
+    };
+  }
+
+  /** PNG or SVG of the whole figure: title, every column, axis titles, legend (code loaded on demand). */
+  async #exportPicture(kind: 'png' | 'svg'): Promise<void> {
+    const scene = this.#scene();
+    if (!scene) return;
+    const { figureCanvas, figureSvg } = await import('./heatmap-export');
+    const group = this.#sharedGroup();
+    const figure = {
+      title: this.#title.textContent ?? '',
+      scene,
+      legend: {
+        min: this.#scale.min,
+        max: this.#scale.max,
+        note: group ? fill(this.#t()('heatmap.legend.shared'), { count: group.size }) : undefined,
+      },
+      gridHeight: Math.max(110, this.#box.clientHeight || this.#data!.rows * 38 + 42),
+    };
+    if (kind === 'svg') downloadSvg(this.#fileName(), figureSvg(figure));
+    else await downloadCanvas(this.#fileName(), figureCanvas(figure, Math.max(2, globalThis.devicePixelRatio || 1)));
+  }
+
+  /** the scale group in effect (none with a fixed range, or alone in it) */
+  #sharedGroup(): HeatmapScaleGroup | null {
+    const group = this.#options.scaleGroup;
+    return group && !this.#options.fixedRange && group.size > 1 ? group : null;
   }
 
   update(data: HeatmapData): void {
@@ -225,38 +360,93 @@ export class Heatmap {
       }
       if (min > max) [min, max] = [0, 1]; // no finite values
     }
-    if (this.#options.diverging) {
-      const m = Math.max(Math.abs(min), Math.abs(max)) || 1;
-      [min, max] = [-m, m];
-    }
-    this.#scale = new ColorScale(min, max, this.#options.diverging === true);
-    this.#legendMin.textContent = formatValue(min);
-    this.#legendMax.textContent = formatValue(max);
-    this.#legendMin.title = this.#options.diverging ? 'most negative (orange)' : 'lightest colour';
-    this.#legendMax.title = this.#options.diverging ? 'most positive (purple)' : 'darkest colour';
+    this.#ownRange = [min, max];
 
-    this.#box.style.height = `${Math.min(380, Math.max(110, rows * 38 + 42))}px`;
-    // at least ~30 px per column (plus the row labels): a wide matrix scrolls, it never squashes
-    const longestRow = Math.max(9, ...rowLabels.map((l) => labelWidthEstimate(tickLabel(l))));
-    this.#inner.style.minWidth = `${Math.ceil(cols * 30 + longestRow + 24)}px`;
-    this.#canvas.setAttribute(
-      'aria-label',
-      `${this.#title.textContent}: ${rows} by ${cols} heatmap, values from ${formatValue(min)} to ${formatValue(max)}. Focus and use the arrow keys to read cells.`,
-    );
+    // columns never narrower than readable: a wide matrix scrolls (row labels stay), it never squashes
+    const measure = measurer();
+    const { xTitle, yTitle } = this.#options;
+    if (measure) {
+      this.#inner.style.minWidth = `${minimumWidth(measure, { rowLabels, colLabels, cols, yTitle })}px`;
+      this.#box.style.height = `${preferredHeight(measure, { rows, cols, colLabels, xTitle, yTitle })}px`;
+    } else {
+      this.#box.style.height = `${Math.min(380, Math.max(110, rows * 38 + 42))}px`;
+    }
     this.#output.dataset.shape = `${rows},${cols}`;
     this.#output.value = JSON.stringify(Array.from(values));
     this.#focusIndex = Math.max(0, Math.min(this.#focusIndex, values.length - 1));
     if (this.#hoverIndex !== null && this.#hoverIndex >= values.length) this.#hoverIndex = null;
 
+    const group = this.#options.fixedRange ? undefined : this.#options.scaleGroup;
+    if (group) group.report(this, min, max);
+    this.rescale();
     if (!this.#drawer) this.#drawer = new DeferredDraw(this.#canvas, (ctx, w, h) => this.#paint(ctx, w, h));
-    else this.#drawer.request();
     if (this.#canvas.matches(':focus')) this.#showFocus();
   }
 
+  /** Recolours by the current range (own, fixed or shared); a scale group calls it when the union moves. */
+  rescale(): void {
+    if (!this.#data) return;
+    const group = this.#options.fixedRange ? undefined : this.#options.scaleGroup;
+    let [min, max] = (group?.range ?? this.#ownRange) as readonly [number, number];
+    if (this.#options.diverging) {
+      const m = Math.max(Math.abs(min), Math.abs(max)) || 1;
+      [min, max] = [-m, m];
+    }
+    this.#scale = new ColorScale(min, max, this.#options.diverging === true);
+    const t = this.#t();
+    const [low, high] = this.#options.diverging ? ['heatmap.legend.negative', 'heatmap.legend.positive'] : ['heatmap.legend.low', 'heatmap.legend.high'];
+    this.#legendMin.textContent = formatValue(min);
+    this.#legendMax.textContent = formatValue(max);
+    this.#legendMin.title = fill(t(low), { value: formatValue(min, 4) });
+    this.#legendMax.title = fill(t(high), { value: formatValue(max, 4) });
+    this.#legend.setAttribute('aria-label', `${t('heatmap.legend.label')}: ${this.#legendMin.title}; ${this.#legendMax.title}`);
+    const shared = this.#sharedGroup();
+    this.#legendNote.textContent = shared ? fill(t('heatmap.legend.shared'), { count: shared.size }) : '';
+    this.#legendNote.hidden = !shared;
+    const d = this.#data;
+    this.#canvas.setAttribute(
+      'aria-label',
+      fill(t('heatmap.aria'), { title: this.#title.textContent ?? '', rows: d.rows, cols: d.cols, min: formatValue(min), max: formatValue(max) }),
+    );
+    this.#drawer?.request();
+  }
+
   destroy(): void {
+    this.#options.scaleGroup?.leave(this);
     this.#drawer?.destroy();
     this.#drawer = null;
     this.element.remove();
+  }
+
+  /** Scrolls a page of columns left (-1) or right (1), keeping one column of overlap. */
+  #page(dir: -1 | 1): void {
+    const layout = this.#layout;
+    if (!layout) return;
+    const step = Math.max(layout.colWidth, this.#box.clientWidth - layout.left - layout.colWidth);
+    this.#box.scrollBy({ left: dir * step, behavior: 'smooth' });
+  }
+
+  /** Shows how many columns are out of view on each side, or nothing when all fit. */
+  #updateMore(): void {
+    const layout = this.#layout;
+    const box = this.#box;
+    if (!layout) {
+      this.#more.hidden = true;
+      return;
+    }
+    const [first, end] = visibleColumns(layout, box.scrollLeft, box.clientWidth);
+    const before = first;
+    const after = layout.cols - end;
+    const t = this.#t();
+    this.#more.hidden = before === 0 && after === 0;
+    this.#frame.dataset.cut = `${before > 0 ? 'left ' : ''}${after > 0 ? 'right' : ''}`.trim();
+    this.#moreLeft.hidden = before === 0;
+    this.#moreRight.hidden = after === 0;
+    this.#moreLeft.textContent = fill(t('heatmap.more.left'), { n: before });
+    this.#moreLeft.setAttribute('aria-label', fill(t('heatmap.more.left.aria'), { n: before }));
+    this.#moreRight.textContent = after === 1 ? t('heatmap.more.right.one') : fill(t('heatmap.more.right'), { n: after });
+    this.#moreRight.setAttribute('aria-label', fill(t('heatmap.more.right.aria'), { n: after, from: first + 1, to: end, cols: layout.cols }));
+    this.#more.dataset.hiddenColumns = `${before},${after}`;
   }
 
   /** The highlighted cell: the hovered one, else the focused one while focus is shown. */
@@ -265,20 +455,18 @@ export class Heatmap {
   }
 
   #paint(ctx: CanvasRenderingContext2D, width: number, height: number): void {
-    const d = this.#data;
-    if (!d || d.values.length === 0) {
+    const scene = this.#scene();
+    if (!scene || scene.values.length === 0) {
       this.#layout = null;
       this.#tooltip.hide();
+      this.#updateMore();
       return;
     }
-    this.#layout = paintHeatmap(ctx, width, height, {
-      ...d,
-      scale: this.#scale,
-      digits: this.#options.digits ?? 2,
-      xTitle: this.#options.xTitle,
-      yTitle: this.#options.yTitle,
-      active: this.#active(),
-    });
+    this.#layout = paintHeatmap(ctx, width, height, scene);
+    // for tests and tools: where every text landed (collision checks in any script)
+    this.#output.dataset.texts = JSON.stringify(this.#layout.texts.map((b) => [b.kind, Math.round(b.x), Math.round(b.y), Math.round(b.width), Math.round(b.height)]));
+    this.#output.dataset.valueFont = String(this.#layout.valueFont);
+    this.#updateMore();
     this.#placeTooltip();
   }
 
@@ -300,7 +488,7 @@ export class Heatmap {
     const y = canvasBox.top - figBox.top - fig.clientTop + cell.y;
     const r = Math.floor(index / d.cols);
     const c = index % d.cols;
-    this.#tooltip.show(`${d.rowLabels[r]} · ${d.colLabels[c]}`, formatValue(d.values[index], 4), { x, y, width: cell.width, height: cell.height }, fig.clientWidth);
+    this.#tooltip.show(`${this.#options.yTitle ? `${this.#options.yTitle} ` : ''}${d.rowLabels[r]} · ${this.#options.xTitle ? `${this.#options.xTitle} ` : ''}${d.colLabels[c]}`, formatValue(d.values[index], 4), { x, y, width: cell.width, height: cell.height }, fig.clientWidth);
   }
 
   #cellAt(e: PointerEvent): number | null {
@@ -360,7 +548,7 @@ export class Heatmap {
     const index = this.#focusIndex;
     const r = Math.floor(index / d.cols);
     const c = index % d.cols;
-    this.#focusText.textContent = `${d.rowLabels[r]} · ${d.colLabels[c]}: ${formatValue(d.values[index], 4)}`;
+    this.#focusText.textContent = fill(this.#t()('heatmap.cell'), { row: d.rowLabels[r], col: d.colLabels[c], value: formatValue(d.values[index], 4) });
   }
 
   /** Scrolls a wide matrix sideways so that the focused cell is in view. */
@@ -368,7 +556,7 @@ export class Heatmap {
     if (!this.#layout) return;
     const cell = cellRect(this.#layout, this.#focusIndex);
     const box = this.#box;
-    if (cell.x < box.scrollLeft) box.scrollLeft = Math.max(0, cell.x - 8);
+    if (cell.x < box.scrollLeft + this.#layout.left) box.scrollLeft = Math.max(0, cell.x - this.#layout.left - 4);
     else if (cell.x + cell.width > box.scrollLeft + box.clientWidth) box.scrollLeft = cell.x + cell.width - box.clientWidth + 8;
   }
 
