@@ -206,4 +206,31 @@ describe('heatmap component', { timeout: 300_000 }, () => {
     const canvas = await fig.locator('canvas').evaluate((c) => [c.width, c.height]);
     assert.ok(h > canvas[1], `the PNG (${w}×${h}) holds more than the canvas (${canvas.join('×')}): title and legend`);
   });
+
+  test('charts: Chart.js arrives after the first heatmap has drawn; a chart\'s SVG has its title, ticks, axis title, legend and marker', async () => {
+    await loadDrawn('#view=dot&seed=3', '.dot-section');
+    const chartBox = page.locator('.dot-sweep-figure');
+    await chartBox.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /chart-setup/.test(e.name)));
+    const order = await page.evaluate(() => {
+      const setup = performance.getEntriesByType('resource').find((e) => /chart-setup/.test(e.name));
+      const heatmaps = performance.getEntriesByType('measure').filter((m) => m.name.startsWith('chart ') && /heatmap/.test(m.name));
+      return { fetched: setup.startTime, firstHeatmap: Math.min(...heatmaps.map((m) => m.startTime + m.duration)) };
+    });
+    assert.ok(Number.isFinite(order.firstHeatmap), 'a heatmap drew');
+    assert.ok(order.fetched >= order.firstHeatmap, `Chart.js fetched at ${order.fetched} ms, before the first heatmap drew (${order.firstHeatmap} ms)`);
+
+    const toggle = chartBox.locator('.export-toggle');
+    await page.waitForFunction(() => performance.getEntriesByType('measure').some((m) => m.name.startsWith('chart ') && !/heatmap/.test(m.name)));
+    await toggle.click();
+    const wait = page.waitForEvent('download');
+    await chartBox.locator('.export-item[data-export="svg"]').click();
+    const svg = readFileSync(await (await wait).path()).toString('utf8');
+    assert.match(svg, /<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    for (const tick of ['1', '16', '1024']) assert.ok(svg.includes(`>${tick}</text>`), `x tick ${tick}`);
+    assert.ok(svg.includes('>d</text>'), 'the x axis title');
+    assert.ok(svg.includes('max weight (scaled)</text>'), 'the legend');
+    assert.ok(/>d = \d+<\/text>/.test(svg), "the marker at the slider's d");
+    assert.ok((svg.match(/<polyline /g) ?? []).length === 6, 'six series');
+  });
 });

@@ -10,17 +10,19 @@
  * @property {string} label how reports name it
  * @property {'attention' | 'seq2seq' | null} wasm the one wasm build it loads, or none
  * @property {string} [start] the test id of a button the widget waits for before computing anything
+ * @property {number} [budgetKB] its download budget, KiB gzip (default: 200, tests/e2e/widgets.test.mjs)
+ * @property {boolean} [charts] it shows line or bar charts: Chart.js is part of its download
  */
 
 /** @type {OneWidgetPage[]} */
 export const ONE_WIDGET_PAGES = [
-  { path: '/examples/test-one-heatmap.html', element: 'attention-heatmap', label: '<attention-heatmap data=…>', wasm: null },
+  { path: '/examples/test-one-heatmap.html', element: 'attention-heatmap', label: '<attention-heatmap data=…>', wasm: null, budgetKB: 30 },
   { path: '/examples/test-one-live-heatmap.html', element: 'attention-heatmap', label: '<attention-heatmap mechanism=self>', wasm: 'attention' },
-  { path: '/examples/test-one-playground.html', element: 'attention-playground', label: '<attention-playground mechanism=scaled-dot>', wasm: 'attention' },
+  { path: '/examples/test-one-playground.html', element: 'attention-playground', label: '<attention-playground mechanism=scaled-dot>', wasm: 'attention', charts: true },
   { path: '/examples/test-one-multihead.html', element: 'multihead-view', label: '<multihead-view>', wasm: 'attention' },
-  { path: '/examples/test-one-encoder-decoder.html', element: 'attention-playground', label: '<attention-playground mechanism=encoder-decoder>', wasm: 'seq2seq' },
-  { path: '/examples/test-one-why.html', element: 'attention-playground', label: '<attention-playground mechanism=why>', wasm: 'seq2seq', start: 'why-start' },
-  { path: '/examples/test-one-seq2seq.html', element: 'seq2seq-demo', label: '<seq2seq-demo task=note>', wasm: 'seq2seq' },
+  { path: '/examples/test-one-encoder-decoder.html', element: 'attention-playground', label: '<attention-playground mechanism=encoder-decoder>', wasm: 'seq2seq', charts: true },
+  { path: '/examples/test-one-why.html', element: 'attention-playground', label: '<attention-playground mechanism=why>', wasm: 'seq2seq', start: 'why-start', charts: true },
+  { path: '/examples/test-one-seq2seq.html', element: 'seq2seq-demo', label: '<seq2seq-demo task=note>', wasm: 'seq2seq', charts: true },
 ];
 
 /** The wasm build a response URL is (`attention`, `seq2seq`, `core`), or undefined. */

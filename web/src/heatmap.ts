@@ -8,6 +8,7 @@
 // to it. Several heatmaps can share one colour scale (HeatmapScaleGroup), so their colours compare.
 // Drawing is scheduled by DeferredDraw: off the mount task, once per frame.
 import { DeferredDraw } from './deferred-draw';
+import { heatmapWaiting } from './first-draw';
 import { downloadCanvas, downloadCsv, downloadJson, downloadSvg, exportButtons, EXPORT_MENU_CSS } from './export';
 import { figureTranslator, langOfNode, type Translate } from './figure-strings';
 import { ColorScale, legendGradient } from './heatmap-color';
@@ -165,6 +166,8 @@ export class Heatmap {
   /** the focused cell is highlighted (keyboard focus, until blur or Escape) */
   #focusShown = false;
   #hoverIndex: number | null = null;
+  /** tells first-draw.ts once this heatmap has drawn (or is gone): the page's charts load after that */
+  readonly #drawnSignal = heatmapWaiting();
 
   constructor(host: HTMLElement, options: HeatmapOptions) {
     this.#options = options;
@@ -412,6 +415,7 @@ export class Heatmap {
   }
 
   destroy(): void {
+    this.#drawnSignal(false);
     this.#options.scaleGroup?.leave(this);
     this.#drawer?.destroy();
     this.#drawer = null;
@@ -463,6 +467,7 @@ export class Heatmap {
       return;
     }
     this.#layout = paintHeatmap(ctx, width, height, scene);
+    this.#drawnSignal();
     // for tests and tools: where every text landed (collision checks in any script)
     this.#output.dataset.texts = JSON.stringify(this.#layout.texts.map((b) => [b.kind, Math.round(b.x), Math.round(b.y), Math.round(b.width), Math.round(b.height)]));
     this.#output.dataset.valueFont = String(this.#layout.valueFont);
