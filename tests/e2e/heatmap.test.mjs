@@ -126,6 +126,11 @@ describe('heatmap component', { timeout: 300_000 }, () => {
           }
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           assert.ok(overflow <= 0, `${hash} ${lang} scrolls sideways at ${width}px by ${overflow}px`);
+          if (root === '.mh-section') {
+            // every visible formula fits its box: none is cut (MathML does not wrap: a phone gets two lines)
+            const cut = await page.$$eval('.mh-section .al-formula math', (ms) => ms.filter((m) => m.getClientRects().length && m.getBoundingClientRect().right > m.closest('.al-formula').getBoundingClientRect().right + 1).length);
+            assert.equal(cut, 0, `${lang} ${width}px: a §3.6 formula is wider than its box`);
+          }
           if (hash.includes('multihead') && (width === 1280 || width === 768 || width === 390)) await site.screenshot(`heatmap-mh-${lang}-${width}`);
         }
       }
@@ -169,6 +174,9 @@ describe('heatmap component', { timeout: 300_000 }, () => {
     assert.equal(await page.locator('.mh-section .export-toggle').count(), figures, 'one menu button per figure');
     assert.equal(await page.locator('.mh-section .export-item:visible').count(), 0, 'menus start closed');
 
+    // each menu button is named after its figure (a head's title is set after it is built)
+    const headTitle = await page.locator('#mh-head-3 h3').textContent();
+    assert.equal(await page.locator('#mh-head-3 .export-toggle').getAttribute('aria-label'), `Export ${headTitle}`);
     const fig = page.locator('#mh-context');
     const toggle = fig.locator('.export-toggle');
     assert.equal(await toggle.getAttribute('aria-expanded'), 'false');

@@ -30,17 +30,20 @@ export const wasmBuildOf = (url) => /attention_lab_(\w+)-[\w-]+\.wasm$/.exec(url
 
 /**
  * Opens `spec.path` at `origin` in `page` and resolves once everything the widget needs has arrived:
- * it has mounted and drawn its first canvas (section code and charts loaded), its wasm has arrived
- * (it comes later, from the worker; pressing `start` first if the widget waits for it), and the
- * network has then been idle for 500 ms. Returns the widget's data-ready ('true' or 'error').
+ * it has mounted and drawn its first canvas (section code loaded), its wasm has arrived (it comes
+ * later, from the worker; pressing `start` first if the widget waits for it), Chart.js too if it has
+ * charts, and the network has then been idle for 500 ms. Returns the widget's data-ready ('true' or 'error').
  * @param {import('playwright-core').Page} page
  * @param {string} origin
  * @param {OneWidgetPage} spec
  */
-export async function loadOneWidgetPage(page, origin, { path, element, wasm, start }) {
+export async function loadOneWidgetPage(page, origin, { path, element, wasm, start, charts }) {
   // listening from before navigation, so a fast fetch cannot slip past
   const wasmArrived = wasm ? page.context().waitForEvent('response', { predicate: (r) => wasmBuildOf(r.url()) !== undefined, timeout: 60_000 }) : null;
   wasmArrived?.catch(() => {}); // awaited below unless the widget failed to start
+  // Chart.js comes on demand, after the page's first heatmap (or at most 2 s): part of the download
+  const chartsArrived = charts ? page.context().waitForEvent('response', { predicate: (r) => /chart-setup/.test(r.url()), timeout: 60_000 }) : null;
+  chartsArrived?.catch(() => {});
   await page.goto(`${origin}${path}`, { waitUntil: 'load' });
   await page.locator(element).scrollIntoViewIfNeeded();
   await page.waitForFunction((s) => document.querySelector(s)?.dataset.ready !== undefined, element);
@@ -49,6 +52,7 @@ export async function loadOneWidgetPage(page, origin, { path, element, wasm, sta
   await page.waitForFunction((s) => document.querySelector(s).shadowRoot.querySelector('canvas'), element);
   if (start) await page.locator(`[data-testid="${start}"]`).click();
   if (wasmArrived) await wasmArrived;
+  if (chartsArrived) await chartsArrived;
   await page.waitForLoadState('networkidle');
   return ready;
 }

@@ -36,7 +36,7 @@ function paintFigure(ctx: PaintContext, fig: FigureExport, width: number, height
 
   ctx.save();
   ctx.translate(MARGIN, MARGIN + TITLE_BLOCK);
-  paintHeatmap(ctx, width - 2 * MARGIN, fig.gridHeight, { ...fig.scene, active: null, stickyX: 0 });
+  paintHeatmap(ctx, width - 2 * MARGIN, fig.gridHeight, { ...fig.scene, active: null, stickyX: 0, viewWidth: undefined });
   ctx.restore();
 
   // the legend: the ramp in slices (a rectangle each: the same on a canvas and in SVG), ends labelled

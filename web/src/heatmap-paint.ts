@@ -69,6 +69,8 @@ export interface HeatmapScene {
   active: number | null;
   /** how far the canvas is scrolled sideways in its box: the row labels are painted there (default 0) */
   stickyX?: number;
+  /** the width of the box the canvas scrolls in (default: the canvas's): the column title stays in it */
+  viewWidth?: number;
 }
 
 /** A painted text's box (axis-aligned; for slanted labels the box of the slanted text). */
@@ -334,7 +336,7 @@ function paintTitles(ctx: PaintContext, scene: HeatmapScene, layout: HeatmapLayo
     const w = ctx.measureText(scene.xTitle).width;
     // centred over the grid's visible part, never left of it
     const from = layout.stickyX + layout.left;
-    const to = Math.min(width, layout.left + layout.cols * layout.colWidth);
+    const to = Math.min(width, layout.stickyX + (scene.viewWidth ?? width), layout.left + layout.cols * layout.colWidth);
     const x = Math.max(from, Math.min(to - w, (from + to - w) / 2));
     ctx.textAlign = 'left';
     ctx.fillText(scene.xTitle, x, PAD + TITLE_LINE / 2);

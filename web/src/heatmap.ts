@@ -278,6 +278,9 @@ export class Heatmap {
 
   set title(text: string) {
     this.#title.textContent = text;
+    // the export menu is named after the figure (many figures, one "Export" each)
+    const toggle = this.element.querySelector('.export-toggle');
+    if (toggle && text) toggle.setAttribute('aria-label', fill(this.#t()('export.menu.aria'), { label: text }));
   }
 
   /** The figure's own strings in its language, after the section's. */
@@ -316,6 +319,7 @@ export class Heatmap {
       yTitle: this.#options.yTitle,
       active: this.#active(),
       stickyX: this.#box.scrollLeft,
+      viewWidth: this.#box.clientWidth || undefined,
     };
   }
 

@@ -22,6 +22,9 @@ export const MAX_HEADS = 16;
 
 const HEAD_FORMULA = `<mrow><msub><mi>head</mi><mi>h</mi></msub><mo>=</mo><mi>softmax</mi><mo>&#x2061;</mo><mrow><mo>(</mo><mfrac><mrow><msub><mi>Q</mi><mi>h</mi></msub><msubsup><mi>K</mi><mi>h</mi><mi mathvariant="normal">T</mi></msubsup></mrow><msqrt><mrow><mi>d</mi><mo>/</mo><mi>h</mi></mrow></msqrt></mfrac><mo>)</mo></mrow><msub><mi>V</mi><mi>h</mi></msub></mrow>`;
 
+/** MULTI_HEAD on two lines (MultiHead(X) = / Concat(…) W_Oᵀ), for a phone: MathML does not wrap. */
+const MULTI_HEAD_TWO_LINES = `<mtable columnalign="left"><mtr><mtd><mrow><mi>MultiHead</mi><mo>(</mo><mi>X</mi><mo>)</mo><mo>=</mo></mrow></mtd></mtr><mtr><mtd><mrow><mspace width="1em"/><mi>Concat</mi><mo>(</mo><msub><mi>head</mi><mn>1</mn></msub><mo>,</mo><mo>…</mo><mo>,</mo><msub><mi>head</mi><mi>h</mi></msub><mo>)</mo><msubsup><mi>W</mi><mi>O</mi><mi mathvariant="normal">T</mi></msubsup></mrow></mtd></mtr></mtable>`;
+
 /** Head counts that divide d, up to MAX_HEADS. */
 export function headChoices(d: number): number[] {
   return range(1, Math.min(d, MAX_HEADS)).filter((h) => d % h === 0);
@@ -92,7 +95,11 @@ class MultiHeadView implements SectionHandle {
     controls.append(textField, dField, headsField, scaleField);
 
     const formulas = el('div', 'al-formula');
-    formulas.append(mathml(HEAD_FORMULA, { display: 'block' }), mathml(MULTI_HEAD, { display: 'block' }));
+    const wide = mathml(MULTI_HEAD, { display: 'block' });
+    wide.classList.add('mh-formula-wide');
+    const narrow = mathml(MULTI_HEAD_TWO_LINES, { display: 'block' });
+    narrow.classList.add('mh-formula-narrow');
+    formulas.append(mathml(HEAD_FORMULA, { display: 'block' }), wide, narrow);
     this.#root.append(controls, this.#message.element, formulas, this.#headsBox);
 
     const features = { t, diverging: true, xTitle: t('mh.axis.features'), yTitle: t('mh.axis.tokens') };
