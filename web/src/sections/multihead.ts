@@ -25,6 +25,12 @@ const HEAD_FORMULA = `<mrow><msub><mi>head</mi><mi>h</mi></msub><mo>=</mo><mi>so
 /** MULTI_HEAD on two lines (MultiHead(X) = / Concat(…) W_Oᵀ), for a phone: MathML does not wrap. */
 const MULTI_HEAD_TWO_LINES = `<mtable columnalign="left"><mtr><mtd><mrow><mi>MultiHead</mi><mo>(</mo><mi>X</mi><mo>)</mo><mo>=</mo></mrow></mtd></mtr><mtr><mtd><mrow><mspace width="1em"/><mi>Concat</mi><mo>(</mo><msub><mi>head</mi><mn>1</mn></msub><mo>,</mo><mo>…</mo><mo>,</mo><msub><mi>head</mi><mi>h</mi></msub><mo>)</mo><msubsup><mi>W</mi><mi>O</mi><mi mathvariant="normal">T</mi></msubsup></mrow></mtd></mtr></mtable>`;
 
+/** The status line: "3 tokens, d = 4, 1 head of 4 features" (singular where a count is 1, in English). */
+export function okMessage(t: (key: string) => string, { count, d, heads, dh }: { count: number; d: number; heads: number; dh: number }): string {
+  const word = (key: string, k: number) => t(`mh.word.${key}${k === 1 ? '' : 's'}`);
+  return fill(t('mh.ok'), { count, d, heads, dh, tokenWord: word('token', count), headWord: word('head', heads), featureWord: word('feature', dh) });
+}
+
 /** Head counts that divide d, up to MAX_HEADS. */
 export function headChoices(d: number): number[] {
   return range(1, Math.min(d, MAX_HEADS)).filter((h) => d % h === 0);
@@ -231,11 +237,7 @@ class MultiHeadView implements SectionHandle {
         const concatLabels = range(1, heads).flatMap((h) => featureLabels(dh).map((f) => `h${h}·${f}`));
         this.#context?.update({ rows: n, cols: d, values: r.context.data, rowLabels: labels, colLabels: concatLabels });
         this.#output.update({ rows: n, cols: d, values: r.output.data, rowLabels: labels, colLabels: featureLabels(d) });
-        const word = (key: string, k: number) => t(`mh.word.${key}${k === 1 ? '' : 's'}`);
-        this.#message.show(
-          'ok',
-          fill(t('mh.ok'), { count: n, d, heads, dh, tokenWord: word('token', n), headWord: word('head', heads), featureWord: word('feature', dh) }),
-        );
+        this.#message.show('ok', okMessage(t, { count: n, d, heads, dh }));
         this.#root.dataset.state = 'ok';
         this.#root.dataset.computeCount = String(++this.#computeCount);
       },
