@@ -221,12 +221,6 @@ export class LineChart {
     this.#chart.redraw();
   }
 
-  /** The canvas, drawn now if Chart.js has arrived and it was still waiting (PNG export). */
-  ensure(): HTMLCanvasElement {
-    this.#chart.ensure();
-    return this.canvas;
-  }
-
   /** PNG and SVG export handlers: the chart under `title`. */
   pictures(name: string, title: string = this.#options.label): { png: () => Promise<void>; svg: () => Promise<void> } {
     return pictureExports(this.#chart, name, () => title);

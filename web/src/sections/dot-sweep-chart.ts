@@ -33,11 +33,6 @@ export class SweepChart {
     });
   }
 
-  /** The canvas, drawn (now if it was still waiting): for the PNG export. */
-  get canvas(): HTMLCanvasElement {
-    return this.#chart.ensure();
-  }
-
   /** PNG and SVG export handlers (the chart under `title`). */
   pictures(name: string, title: string): { png: () => Promise<void>; svg: () => Promise<void> } {
     return this.#chart.pictures(name, title);

@@ -49,11 +49,6 @@ export class StepChart {
     });
   }
 
-  /** The canvas, drawn (now if it was still waiting): for the PNG export. */
-  get canvas(): HTMLCanvasElement {
-    return this.#chart.ensure();
-  }
-
   /** PNG and SVG export handlers (the chart under its title). */
   pictures(name: string): { png: () => Promise<void>; svg: () => Promise<void> } {
     return this.#chart.pictures(name, this.#title);
@@ -73,10 +68,6 @@ export class TopKChart {
 
   constructor(host: HTMLElement, title: string, label: string) {
     this.#chart = new BarChart(box(host, 'tr-topk-chart', title), { label, min: 0, max: 1, format: (p) => p.toFixed(3) });
-  }
-
-  get canvas(): HTMLCanvasElement {
-    return this.#chart.ensure();
   }
 
   pictures(name: string, title: string): { png: () => Promise<void>; svg: () => Promise<void> } {

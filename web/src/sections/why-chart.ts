@@ -32,11 +32,6 @@ export class WhyChart {
     });
   }
 
-  /** The canvas, drawn (now if it was still waiting): for the PNG export. */
-  get canvas(): HTMLCanvasElement {
-    return this.#chart.ensure();
-  }
-
   /** PNG and SVG export handlers (the chart under `title`). */
   pictures(name: string, title: string): { png: () => Promise<void>; svg: () => Promise<void> } {
     return this.#chart.pictures(name, title);
