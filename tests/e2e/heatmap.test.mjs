@@ -240,5 +240,13 @@ describe('heatmap component', { timeout: 300_000 }, () => {
     assert.ok(svg.includes('max weight (scaled)</text>'), 'the legend');
     assert.ok(/>d = \d+<\/text>/.test(svg), "the marker at the slider's d");
     assert.ok((svg.match(/<polyline /g) ?? []).length === 6, 'six series');
+
+    await toggle.click();
+    const waitPng = page.waitForEvent('download');
+    await chartBox.locator('.export-item[data-export="png"]').click();
+    const png = readFileSync(await (await waitPng).path());
+    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+    const canvas = await chartBox.locator('canvas').evaluate((c) => [c.width, c.height]);
+    assert.ok(png.readUInt32BE(20) > canvas[1], 'the PNG has the title above the chart');
   });
 });

@@ -3,7 +3,7 @@
 // axis titles; a legend below the plot; under the pointer, a guide line at the nearest x and the
 // values there (Chart.js's tooltip in index mode). Long series are thinned by Chart.js's decimation
 // plugin (LTTB) on a linear x axis. The same update(data) API as before: sections barely change.
-import type { Chart, ChartConfiguration, ChartDataset, Plugin, Scale } from 'chart.js';
+import type { Chart, ChartConfiguration, ChartDataset, LegendItem, Plugin, Scale } from 'chart.js';
 import { chartOverlays, DeferredChart, pictureExports, type ChartOverlay } from './deferred-chart';
 
 export interface LinePoint {
@@ -67,6 +67,36 @@ export interface LineChartOptions {
    * Drawn over the series, e.g. a marker line; returns what it drew (for the SVG export).
    */
   overlay?: (ctx: CanvasRenderingContext2D, frame: PlotFrame) => ChartOverlay[] | void;
+}
+
+/** A legend sample of a series: a short line in its dash with its marker in the middle (CSS pixels). */
+function legendSample(dataset: { borderColor?: unknown; borderDash?: unknown; borderWidth?: unknown; pointStyle?: unknown; pointRadius?: unknown }): HTMLCanvasElement {
+  const canvas = document.createElement('canvas');
+  canvas.width = 26;
+  canvas.height = 12;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return canvas;
+  const color = typeof dataset.borderColor === 'string' ? dataset.borderColor : '#64748b';
+  ctx.strokeStyle = color;
+  ctx.fillStyle = color;
+  ctx.lineWidth = Math.min(2.5, Number(dataset.borderWidth ?? 1.5));
+  ctx.setLineDash(Array.isArray(dataset.borderDash) ? (dataset.borderDash as number[]) : []);
+  ctx.beginPath();
+  ctx.moveTo(1, 6);
+  ctx.lineTo(25, 6);
+  ctx.stroke();
+  const r = Math.min(3.5, Number(dataset.pointRadius ?? 0));
+  if (r > 0) {
+    ctx.beginPath();
+    if (dataset.pointStyle === 'triangle') {
+      ctx.moveTo(13, 6 - r * 1.2);
+      ctx.lineTo(13 + r * 1.1, 6 + r * 0.8);
+      ctx.lineTo(13 - r * 1.1, 6 + r * 0.8);
+      ctx.closePath();
+    } else ctx.arc(13, 6, r, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+  return canvas;
 }
 
 /** points kept per series when decimating a long run (LTTB keeps its shape) */
@@ -148,7 +178,24 @@ export class LineChart {
           },
         },
         plugins: {
-          legend: { display: o.legend === true, position: 'bottom', labels: { usePointStyle: true, boxWidth: 22, boxHeight: 6, font: { size: 11 } } },
+          legend: {
+            display: o.legend === true,
+            position: 'bottom',
+            labels: {
+              usePointStyle: true,
+              pointStyleWidth: 28,
+              boxHeight: 12,
+              font: { size: 11 },
+              // each series' own line: its dash (solid or dotted) and its marker
+              generateLabels: (chart) => {
+                const defaults = (chart.constructor as unknown as { defaults: { plugins: { legend: { labels: { generateLabels: (c: Chart) => LegendItem[] } } } } }).defaults;
+                return defaults.plugins.legend.labels.generateLabels(chart as unknown as Chart).map((item) => ({
+                  ...item,
+                  pointStyle: legendSample(chart.data.datasets[item.datasetIndex ?? 0] as never),
+                }));
+              },
+            },
+          },
           decimation: { enabled: x.kind === 'linear', algorithm: 'lttb', samples: DECIMATED_POINTS, threshold: DECIMATED_POINTS * 2 },
           tooltip: {
             animation: false,
