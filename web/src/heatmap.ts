@@ -11,15 +11,19 @@ import { DeferredDraw } from './deferred-draw';
 import { heatmapWaiting } from './first-draw';
 import { downloadCanvas, downloadCsv, downloadJson, downloadSvg, exportButtons, EXPORT_MENU_CSS } from './export';
 import { figureTranslator, langOfNode, type Translate } from './figure-strings';
-import { ColorScale, legendGradient } from './heatmap-color';
-import { cellAt, cellRect, formatValue, minimumWidth, paintHeatmap, preferredHeight, visibleColumns, type HeatmapLayout, type HeatmapScene } from './heatmap-paint';
+import { ColorScale } from './heatmap-color';
+import { HeatmapLegend } from './heatmap-legend';
+import { cellAt, cellRect, formatValue, minimumWidth, paintHeatmap, preferredHeight, type HeatmapLayout, type HeatmapScene } from './heatmap-paint';
 import { HeatmapTooltip } from './heatmap-tooltip';
+import { ColumnScroller } from './heatmap-scroller';
+import { HeatmapScaleGroup } from './heatmap-scale';
 import { fill, type Lang } from './i18n';
 import heatmapCss from './heatmap.css?inline';
 import { adoptCss, styleRootOf } from './adopt-css';
 
 export { divergingColor, rampColor } from './heatmap-color';
 export { formatValue, tickLabel } from './heatmap-paint';
+export { HeatmapScaleGroup } from './heatmap-scale';
 
 /**
  * The heatmap's CSS, for a section to adopt with its own when it mounts (mountRoot), so a figure
@@ -43,51 +47,6 @@ let measureContext: CanvasRenderingContext2D | null = null;
 function measurer(): CanvasRenderingContext2D | null {
   measureContext ??= document.createElement('canvas').getContext('2d');
   return measureContext;
-}
-
-/**
- * One colour scale for several heatmaps: each reports its data's range, and all of them colour by
- * the union of the ranges, so the same colour means the same value in each (e.g. the heads of §3.6).
- * A member whose range widens the union redraws the others.
- */
-export class HeatmapScaleGroup {
-  readonly #ranges = new Map<Heatmap, readonly [number, number]>();
-  #union: readonly [number, number] | null = null;
-
-  /** how many heatmaps have reported a range */
-  get size(): number {
-    return this.#ranges.size;
-  }
-
-  get range(): readonly [number, number] | null {
-    return this.#union;
-  }
-
-  /** `member` now shows values in [min, max]; returns the shared range. */
-  report(member: Heatmap, min: number, max: number): readonly [number, number] {
-    const joined = !this.#ranges.has(member);
-    this.#ranges.set(member, [min, max]);
-    return this.#recompute(member, joined);
-  }
-
-  leave(member: Heatmap): void {
-    if (this.#ranges.delete(member)) this.#recompute(null, true);
-  }
-
-  /** `resized`: a member joined or left (the others' legends say how many share the scale) */
-  #recompute(except: Heatmap | null, resized: boolean): readonly [number, number] {
-    let min = Infinity;
-    let max = -Infinity;
-    for (const [a, b] of this.#ranges.values()) {
-      min = Math.min(min, a);
-      max = Math.max(max, b);
-    }
-    const union: readonly [number, number] = min <= max ? [min, max] : [0, 1];
-    const changed = !this.#union || this.#union[0] !== union[0] || this.#union[1] !== union[1];
-    this.#union = union;
-    if (changed || resized) for (const m of this.#ranges.keys()) if (m !== except) m.rescale();
-    return union;
-  }
 }
 
 export interface HeatmapData {
@@ -144,13 +103,8 @@ export class Heatmap {
   readonly #box: HTMLElement;
   readonly #frame: HTMLElement;
   readonly #inner: HTMLElement;
-  readonly #more: HTMLElement;
-  readonly #moreLeft: HTMLButtonElement;
-  readonly #moreRight: HTMLButtonElement;
-  readonly #legend: HTMLElement;
-  readonly #legendMin: HTMLElement;
-  readonly #legendMax: HTMLElement;
-  readonly #legendNote: HTMLElement;
+  readonly #scroller: ColumnScroller;
+  readonly #legend: HeatmapLegend;
   readonly #focusText: HTMLElement;
   readonly #output: HTMLOutputElement;
   readonly #tooltip = new HeatmapTooltip();
@@ -217,33 +171,9 @@ export class Heatmap {
     this.#frame.append(this.#box);
 
     // what is out of view, and buttons that scroll to it (hidden while everything fits)
-    this.#more = document.createElement('div');
-    this.#more.className = 'heatmap-more';
-    this.#more.hidden = true;
-    this.#moreLeft = document.createElement('button');
-    this.#moreRight = document.createElement('button');
-    for (const [button, dir] of [
-      [this.#moreLeft, -1],
-      [this.#moreRight, 1],
-    ] as const) {
-      button.type = 'button';
-      button.className = `lab-button heatmap-more-${dir < 0 ? 'left' : 'right'}`;
-      button.addEventListener('click', () => this.#page(dir));
-    }
-    this.#more.append(this.#moreLeft, this.#moreRight);
+    this.#scroller = new ColumnScroller(this.#frame, this.#box, () => this.#t());
 
-    this.#legend = document.createElement('div');
-    this.#legend.className = 'legend';
-    this.#legend.setAttribute('role', 'group');
-    this.#legendMin = document.createElement('span');
-    const bar = document.createElement('span');
-    bar.className = 'legend-bar';
-    bar.style.backgroundImage = legendGradient(options.diverging === true);
-    bar.setAttribute('aria-hidden', 'true');
-    this.#legendMax = document.createElement('span');
-    this.#legendNote = document.createElement('span');
-    this.#legendNote.className = 'legend-note';
-    this.#legend.append(this.#legendMin, bar, this.#legendMax, this.#legendNote);
+    this.#legend = new HeatmapLegend(options.diverging === true);
 
     this.#focusText = document.createElement('p');
     this.#focusText.className = 'focus-text';
@@ -254,7 +184,7 @@ export class Heatmap {
     this.#output.className = 'heatmap-data';
     this.#output.hidden = true;
 
-    fig.append(cap, this.#frame, this.#more, this.#legend, this.#focusText, this.#output, this.#tooltip.element);
+    fig.append(cap, this.#frame, this.#scroller.element, this.#legend.element, this.#focusText, this.#output, this.#tooltip.element);
     host.append(fig);
     this.element = fig;
     ensureStyles(fig);
@@ -401,15 +331,7 @@ export class Heatmap {
     }
     this.#scale = new ColorScale(min, max, this.#options.diverging === true);
     const t = this.#t();
-    const [low, high] = this.#options.diverging ? ['heatmap.legend.negative', 'heatmap.legend.positive'] : ['heatmap.legend.low', 'heatmap.legend.high'];
-    this.#legendMin.textContent = formatValue(min);
-    this.#legendMax.textContent = formatValue(max);
-    this.#legendMin.title = fill(t(low), { value: formatValue(min, 4) });
-    this.#legendMax.title = fill(t(high), { value: formatValue(max, 4) });
-    this.#legend.setAttribute('aria-label', `${t('heatmap.legend.label')}: ${this.#legendMin.title}; ${this.#legendMax.title}`);
-    const shared = this.#sharedGroup();
-    this.#legendNote.textContent = shared ? fill(t('heatmap.legend.shared'), { count: shared.size }) : '';
-    this.#legendNote.hidden = !shared;
+    this.#legend.show(min, max, t, this.#sharedGroup()?.size ?? null);
     const d = this.#data;
     this.#canvas.setAttribute(
       'aria-label',
@@ -426,37 +348,6 @@ export class Heatmap {
     this.element.remove();
   }
 
-  /** Scrolls a page of columns left (-1) or right (1), keeping one column of overlap. */
-  #page(dir: -1 | 1): void {
-    const layout = this.#layout;
-    if (!layout) return;
-    const step = Math.max(layout.colWidth, this.#box.clientWidth - layout.left - layout.colWidth);
-    this.#box.scrollBy({ left: dir * step, behavior: 'smooth' });
-  }
-
-  /** Shows how many columns are out of view on each side, or nothing when all fit. */
-  #updateMore(): void {
-    const layout = this.#layout;
-    const box = this.#box;
-    if (!layout) {
-      this.#more.hidden = true;
-      return;
-    }
-    const [first, end] = visibleColumns(layout, box.scrollLeft, box.clientWidth);
-    const before = first;
-    const after = layout.cols - end;
-    const t = this.#t();
-    this.#more.hidden = before === 0 && after === 0;
-    this.#frame.dataset.cut = `${before > 0 ? 'left ' : ''}${after > 0 ? 'right' : ''}`.trim();
-    this.#moreLeft.hidden = before === 0;
-    this.#moreRight.hidden = after === 0;
-    this.#moreLeft.textContent = fill(t('heatmap.more.left'), { n: before });
-    this.#moreLeft.setAttribute('aria-label', fill(t('heatmap.more.left.aria'), { n: before }));
-    this.#moreRight.textContent = after === 1 ? t('heatmap.more.right.one') : fill(t('heatmap.more.right'), { n: after });
-    this.#moreRight.setAttribute('aria-label', fill(t('heatmap.more.right.aria'), { n: after, from: first + 1, to: end, cols: layout.cols }));
-    this.#more.dataset.hiddenColumns = `${before},${after}`;
-  }
-
   /** The highlighted cell: the hovered one, else the focused one while focus is shown. */
   #active(): number | null {
     return this.#hoverIndex ?? (this.#focusShown ? this.#focusIndex : null);
@@ -467,7 +358,7 @@ export class Heatmap {
     if (!scene || scene.values.length === 0) {
       this.#layout = null;
       this.#tooltip.hide();
-      this.#updateMore();
+      this.#scroller.update(this.#layout);
       return;
     }
     this.#layout = paintHeatmap(ctx, width, height, scene);
@@ -475,7 +366,7 @@ export class Heatmap {
     // for tests and tools: where every text landed (collision checks in any script)
     this.#output.dataset.texts = JSON.stringify(this.#layout.texts.map((b) => [b.kind, Math.round(b.x), Math.round(b.y), Math.round(b.width), Math.round(b.height)]));
     this.#output.dataset.valueFont = String(this.#layout.valueFont);
-    this.#updateMore();
+    this.#scroller.update(this.#layout);
     this.#placeTooltip();
   }
 
