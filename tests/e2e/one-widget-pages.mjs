@@ -10,17 +10,19 @@
  * @property {string} label how reports name it
  * @property {'attention' | 'seq2seq' | null} wasm the one wasm build it loads, or none
  * @property {string} [start] the test id of a button the widget waits for before computing anything
+ * @property {number} [budgetKB] its download budget, KiB gzip (default: 200, tests/e2e/widgets.test.mjs)
+ * @property {boolean} [charts] it shows line or bar charts: Chart.js is part of its download
  */
 
 /** @type {OneWidgetPage[]} */
 export const ONE_WIDGET_PAGES = [
-  { path: '/examples/test-one-heatmap.html', element: 'attention-heatmap', label: '<attention-heatmap data=…>', wasm: null },
+  { path: '/examples/test-one-heatmap.html', element: 'attention-heatmap', label: '<attention-heatmap data=…>', wasm: null, budgetKB: 30 },
   { path: '/examples/test-one-live-heatmap.html', element: 'attention-heatmap', label: '<attention-heatmap mechanism=self>', wasm: 'attention' },
-  { path: '/examples/test-one-playground.html', element: 'attention-playground', label: '<attention-playground mechanism=scaled-dot>', wasm: 'attention' },
+  { path: '/examples/test-one-playground.html', element: 'attention-playground', label: '<attention-playground mechanism=scaled-dot>', wasm: 'attention', charts: true },
   { path: '/examples/test-one-multihead.html', element: 'multihead-view', label: '<multihead-view>', wasm: 'attention' },
-  { path: '/examples/test-one-encoder-decoder.html', element: 'attention-playground', label: '<attention-playground mechanism=encoder-decoder>', wasm: 'seq2seq' },
-  { path: '/examples/test-one-why.html', element: 'attention-playground', label: '<attention-playground mechanism=why>', wasm: 'seq2seq', start: 'why-start' },
-  { path: '/examples/test-one-seq2seq.html', element: 'seq2seq-demo', label: '<seq2seq-demo task=note>', wasm: 'seq2seq' },
+  { path: '/examples/test-one-encoder-decoder.html', element: 'attention-playground', label: '<attention-playground mechanism=encoder-decoder>', wasm: 'seq2seq', charts: true },
+  { path: '/examples/test-one-why.html', element: 'attention-playground', label: '<attention-playground mechanism=why>', wasm: 'seq2seq', start: 'why-start', charts: true },
+  { path: '/examples/test-one-seq2seq.html', element: 'seq2seq-demo', label: '<seq2seq-demo task=note>', wasm: 'seq2seq', charts: true },
 ];
 
 /** The wasm build a response URL is (`attention`, `seq2seq`, `core`), or undefined. */
@@ -28,17 +30,20 @@ export const wasmBuildOf = (url) => /attention_lab_(\w+)-[\w-]+\.wasm$/.exec(url
 
 /**
  * Opens `spec.path` at `origin` in `page` and resolves once everything the widget needs has arrived:
- * it has mounted and drawn its first canvas (section code and charts loaded), its wasm has arrived
- * (it comes later, from the worker; pressing `start` first if the widget waits for it), and the
- * network has then been idle for 500 ms. Returns the widget's data-ready ('true' or 'error').
+ * it has mounted and drawn its first canvas (section code loaded), its wasm has arrived (it comes
+ * later, from the worker; pressing `start` first if the widget waits for it), Chart.js too if it has
+ * charts, and the network has then been idle for 500 ms. Returns the widget's data-ready ('true' or 'error').
  * @param {import('playwright-core').Page} page
  * @param {string} origin
  * @param {OneWidgetPage} spec
  */
-export async function loadOneWidgetPage(page, origin, { path, element, wasm, start }) {
+export async function loadOneWidgetPage(page, origin, { path, element, wasm, start, charts }) {
   // listening from before navigation, so a fast fetch cannot slip past
   const wasmArrived = wasm ? page.context().waitForEvent('response', { predicate: (r) => wasmBuildOf(r.url()) !== undefined, timeout: 60_000 }) : null;
   wasmArrived?.catch(() => {}); // awaited below unless the widget failed to start
+  // Chart.js comes on demand, after the page's first heatmap (or at most 2 s): part of the download
+  const chartsArrived = charts ? page.context().waitForEvent('response', { predicate: (r) => /chart-setup/.test(r.url()), timeout: 60_000 }) : null;
+  chartsArrived?.catch(() => {});
   await page.goto(`${origin}${path}`, { waitUntil: 'load' });
   await page.locator(element).scrollIntoViewIfNeeded();
   await page.waitForFunction((s) => document.querySelector(s)?.dataset.ready !== undefined, element);
@@ -47,6 +52,7 @@ export async function loadOneWidgetPage(page, origin, { path, element, wasm, sta
   await page.waitForFunction((s) => document.querySelector(s).shadowRoot.querySelector('canvas'), element);
   if (start) await page.locator(`[data-testid="${start}"]`).click();
   if (wasmArrived) await wasmArrived;
+  if (chartsArrived) await chartsArrived;
   await page.waitForLoadState('networkidle');
   return ready;
 }

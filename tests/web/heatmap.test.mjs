@@ -7,7 +7,9 @@ import { test } from 'node:test';
 import { loadWeb } from './setup.mjs';
 
 const { rampColor, divergingColor, tickLabel, formatValue } = await loadWeb('heatmap');
-const { paintHeatmap, cellAt, cellRect } = await loadWeb('heatmap-paint');
+const { paintHeatmap, cellAt, cellRect, preferredHeight, minimumWidth, visibleColumns, MIN_COLUMN_WIDTH } = await loadWeb('heatmap-paint');
+const { HeatmapScaleGroup } = await loadWeb('heatmap');
+const { SvgRecorder } = await loadWeb('heatmap-export');
 const { ColorScale, NAN_COLOR } = await loadWeb('heatmap-color');
 
 /** WCAG relative luminance of 'rgb(r, g, b)' */
@@ -162,4 +164,150 @@ test('hit test: the centre of every painted cell maps back to its index; outside
   assert.equal(cellAt(layout, layout.left + 1, layout.top + rows * layout.rowHeight + 1), null);
   // slanted column labels stay inside the canvas on the right
   assert.ok(layout.left + cols * layout.colWidth <= 520);
+});
+
+/** A recording context whose text is about as wide as a browser's: CJK 1 em per character, Latin 0.6 em. */
+function measuringContext() {
+  const ctx = recordingContext();
+  ctx.measureText = function (text) {
+    const size = Number(/(\d+(?:\.\d+)?)px/.exec(this.font)?.[1] ?? 10);
+    return { width: [...text].reduce((w, ch) => w + (/[\u2e80-\u9fff\uff00-\uffef]/u.test(ch) ? 1 : 0.6) * size, 0) };
+  };
+  const fillText = ctx.fillText;
+  ctx.fillText = function (text, x, y) {
+    fillText.call(this, text, x, y);
+    this.calls.at(-1).font = this.font;
+  };
+  return ctx;
+}
+
+
+test('cell values: one font size for the whole grid, negatives included; none when they cannot fit', () => {
+  const values = [-0.5, 0.25, -12.75, 3, 0.001, -0.3];
+  const scene = { rows: 2, cols: 3, values, rowLabels: ['a', 'b'], colLabels: ['x', 'y', 'z'], scale: new ColorScale(-13, 13, true), digits: 2, active: null };
+  const ctx = measuringContext();
+  const layout = paintHeatmap(ctx, 400, 160, scene);
+  const texts = new Set(values.map((v) => formatValue(v)));
+  const fonts = ctx.calls.filter((c) => c.op === 'fillText' && texts.has(c.text)).map((c) => c.font);
+  assert.equal(fonts.length, values.length);
+  assert.equal(new Set(fonts).size, 1, `one value font, got ${[...new Set(fonts)]}`);
+  assert.ok(layout.valueFont >= 9 && fonts[0].startsWith(`${layout.valueFont}px`));
+  const narrow = measuringContext();
+  const squeezed = paintHeatmap(narrow, 60, 160, scene);
+  assert.equal(squeezed.valueFont, 0, 'too narrow: colour only, never a smaller font for some cells');
+  assert.ok(!narrow.calls.some((c) => c.op === 'fillText' && texts.has(c.text)));
+});
+
+test('axis titles never touch a label: CJK titles and labels of any length, no rotated title', () => {
+  const cases = [
+    { rowLabels: ['咖哥', '喜欢', '小冰'], colLabels: ['咖哥', '喜欢', '小冰'], xTitle: '词元', yTitle: '查询' },
+    { rowLabels: ['a', 'b'], colLabels: ['internationalization', 'x', 'yy'], xTitle: 'keys', yTitle: 'a very long row title' },
+    { rowLabels: Array.from({ length: 16 }, (_, i) => `词${i}`), colLabels: Array.from({ length: 16 }, (_, i) => `自然语言${i}`), xTitle: '键', yTitle: '查询（词）' },
+  ];
+  for (const c of cases) {
+    for (const width of [220, 400, 900]) {
+      const ctx = measuringContext();
+      let rotated = 0;
+      ctx.rotate = () => rotated++;
+      const rows = c.rowLabels.length;
+      const cols = c.colLabels.length;
+      const scene = { rows, cols, values: new Array(rows * cols).fill(0.5), scale: new ColorScale(0, 1, false), digits: 2, active: null, ...c };
+      // the component's box height for this scene
+      const layout = paintHeatmap(ctx, width, preferredHeight(measuringContext(), scene), { rows, cols, values: new Array(rows * cols).fill(0.5), scale: new ColorScale(0, 1, false), digits: 2, active: null, ...c });
+      const boxes = layout.texts;
+      assert.equal(boxes.filter((b) => b.kind === 'row').length, rows);
+      assert.equal(boxes.filter((b) => b.kind === 'col').length, cols);
+      for (let i = 0; i < boxes.length; i++) {
+        for (let j = i + 1; j < boxes.length; j++) {
+          const [a, b] = [boxes[i], boxes[j]];
+          if (a.kind === 'col' && b.kind === 'col') continue;
+          const ox = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+          const oy = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+          assert.ok(!(ox > 0.01 && oy > 0.01), `${width}px: ${a.kind} "${a.text}" overlaps ${b.kind} "${b.text}"`);
+        }
+      }
+      // only slanted column labels rotate (one save/rotate each), never a title
+      const slanted = boxes.filter((b) => b.kind === 'col').length;
+      assert.ok(rotated === 0 || rotated === slanted, `${rotated} rotations for ${slanted} column labels`);
+      // cells sit right of every row label and the row title, below every column label and title
+      for (const b of boxes) {
+        if (b.kind === 'row' || b.kind === 'yTitle') assert.ok(b.x + b.width <= layout.left + 0.01, `${b.kind} "${b.text}" reaches into the cells`);
+        if (b.kind !== 'row') assert.ok(b.y + b.height <= layout.top + 0.01, `${b.kind} "${b.text}" reaches into the cells`);
+      }
+    }
+  }
+});
+
+test('a wide matrix: the minimum width gives every column its readable width; visible columns; sticky row labels', () => {
+  const ctx = measuringContext();
+  const cols = 64;
+  const scene = { rows: 3, cols, values: new Array(3 * cols).fill(0.1), rowLabels: ['咖哥', '喜欢', '小冰'], colLabels: Array.from({ length: cols }, (_, i) => `d${i + 1}`), scale: new ColorScale(0, 1, false), digits: 2, yTitle: 'tokens', active: null };
+  const width = minimumWidth(ctx, scene);
+  const layout = paintHeatmap(measuringContext(), width, 160, scene);
+  assert.ok(Math.abs(layout.colWidth - MIN_COLUMN_WIDTH) < 0.5, `columns ${layout.colWidth} px wide at the minimum width`);
+  assert.ok(layout.valueFont >= 9, 'values readable at the minimum width');
+  // a 340 px box shows the first columns; the rest are counted as out of view
+  const [first, end] = visibleColumns(layout, 0, 340);
+  assert.equal(first, 0);
+  assert.equal(end, Math.floor((340 - layout.left) / layout.colWidth));
+  const [first2, end2] = visibleColumns(layout, 600, 340);
+  assert.ok(first2 > 0 && end2 > end && end2 <= cols);
+  // scrolled 600 px: row labels are painted at the visible left edge, and no cell is hit under them
+  const scrolled = paintHeatmap(measuringContext(), width, 160, { ...scene, stickyX: 600 });
+  for (const b of scrolled.texts.filter((t) => t.kind === 'row' || t.kind === 'yTitle')) assert.ok(b.x >= 600 && b.x + b.width <= 600 + scrolled.left);
+  assert.equal(cellAt(scrolled, 600 + scrolled.left - 2, scrolled.top + 5), null);
+  assert.notEqual(cellAt(scrolled, 600 + scrolled.left + 2, scrolled.top + 5), null);
+});
+
+test('a shared colour scale: the union of its members’ ranges; a member that widens it rescales the others', () => {
+  const group = new HeatmapScaleGroup();
+  const member = (name) => ({ name, rescaled: 0, rescale() { this.rescaled++; } });
+  const [a, b, c] = [member('a'), member('b'), member('c')];
+  assert.deepEqual(group.report(a, -1, 2), [-1, 2]);
+  assert.deepEqual(group.report(b, 0, 5), [-1, 5]);
+  assert.equal(a.rescaled, 1, 'a is recoloured by the wider range');
+  assert.deepEqual(group.report(c, -0.5, 0.5), [-1, 5]);
+  assert.equal(group.size, 3);
+  const before = b.rescaled;
+  group.report(b, 0, 1); // b's data shrinks: the union shrinks to a's range
+  assert.deepEqual(group.range, [-1, 2]);
+  assert.equal(b.rescaled, before, 'the reporter recolours itself');
+  group.leave(a);
+  assert.deepEqual(group.range, [-0.5, 1]);
+  assert.equal(group.size, 2);
+});
+
+test('SVG export: the painter recorded as <rect> and <text>, text escaped, transforms kept', () => {
+  const svg = new SvgRecorder({ font: '', measureText: (t) => ({ width: [...t].length * 7 }) });
+  svg.fillStyle = 'rgb(1, 2, 3)';
+  svg.fillRect(1, 2, 3, 4);
+  svg.font = 'italic 600 12px system-ui, sans-serif';
+  svg.textAlign = 'right';
+  svg.textBaseline = 'middle';
+  svg.save();
+  svg.translate(10, 20);
+  svg.rotate(-Math.PI / 2);
+  svg.fillText('<b>小冰</b> & "x"', 5, 6);
+  svg.restore();
+  svg.fillText('after', 0, 0);
+  const doc = svg.svg(100, 50, 'a <title>');
+  assert.match(doc, /<rect x="1" y="2" width="3" height="4" fill="rgb\(1, 2, 3\)"\/>/);
+  assert.ok(doc.includes('>&#60;b&#62;小冰&#60;/b&#62; &#38; &#34;x&#34;</text>'), 'label text is escaped, never markup');
+  assert.match(doc, /font-style="italic" font-weight="600"[^>]*text-anchor="end" dominant-baseline="central" transform="translate\(10 20\) rotate\(-90\)"/);
+  assert.match(doc, /<text x="0" y="0"[^>]*>after<\/text>/, 'restore() drops the transform');
+  assert.ok(!/<text x="0" y="0"[^>]*transform/.test(doc));
+  assert.ok(doc.includes('<title>a &#60;title&#62;</title>'));
+});
+
+test('figure strings: the same keys and placeholders in English and Chinese; a section translator is extended in its language', async () => {
+  const { FIGURE_STRINGS, figureTranslator } = await loadWeb('figure-strings');
+  const { SHELL_STRINGS, translator } = await loadWeb('i18n');
+  assert.deepEqual(Object.keys(FIGURE_STRINGS.zh).sort(), Object.keys(FIGURE_STRINGS.en).sort());
+  const holes = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  for (const [k, v] of Object.entries(FIGURE_STRINGS.en)) assert.deepEqual(holes(FIGURE_STRINGS.zh[k]), holes(v), k);
+  const zh = figureTranslator(translator('zh', SHELL_STRINGS));
+  assert.equal(zh('export.menu'), '导出');
+  assert.equal(zh('export.png'), SHELL_STRINGS.zh['export.png']);
+  assert.equal(figureTranslator(translator('en', SHELL_STRINGS))('heatmap.more.right.one'), '+1 column →');
+  assert.equal(figureTranslator(undefined, 'zh')('heatmap.legend.label'), '颜色图例');
 });

@@ -1,4 +1,4 @@
-// Pure helpers of the §1 and §3.3 sections (lengths, chart downsampling, the beam path, labels,
+// Pure helpers of the §1 and §3.3 sections (lengths, the moving average, the beam path, labels,
 // model configs), and the worker's seq2seq.vocabulary operation over the real wasm module, through
 // the page's client. Run: node --test tests/web/translate.test.mjs (after npm run build:wasm)
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
 import { loadWeb } from './setup.mjs';
 
 const { whyLengths, whyConfig } = await loadWeb('sections/why-run');
-const { downsample, movingAverage } = await loadWeb('sections/translate-charts');
+const { movingAverage } = await loadWeb('sections/translate-charts');
 const { bestPath, distinctLabels } = await loadWeb('sections/translate-decode');
 const { trainConfig, RECIPE_STEPS, RECIPES } = await loadWeb('sections/translate-train');
 const { splitSuggestion } = await loadWeb('sections/translate-input');
@@ -32,16 +32,6 @@ describe('section helpers', () => {
     assert.deepEqual({ ...plain, attention: true }, attn);
     assert.deepEqual(plain.taskOptions, { minLen: 5, maxLen: 30, train: 5000, heldOut: 100 });
     assert.equal(plain.embedding, 16);
-  });
-
-  test('downsample averages buckets and keeps short series as they are', () => {
-    assert.deepEqual(downsample([3, 1, 2]), [{ x: 1, y: 3 }, { x: 2, y: 1 }, { x: 3, y: 2 }]);
-    const long = Array.from({ length: 1000 }, (_, i) => i);
-    const d = downsample(long, 400);
-    assert.equal(d.length, 334); // buckets of 3 steps, the last holding step 1000 alone
-    assert.deepEqual(d[0], { x: 2, y: 1 }); // steps 1–3 hold 0, 1, 2
-    assert.deepEqual(d[1], { x: 5, y: 4 });
-    assert.deepEqual(d.at(-1), { x: 1000, y: 999 });
   });
 
   test('movingAverage is a trailing mean over the window', () => {

@@ -1,9 +1,10 @@
-// Horizontal bars on a plain canvas: one bar per category (its label on the left, in any script,
-// shortened with … when too wide), a value axis with "nice" ticks below, and each bar's value as
-// text at its end. Drawing is scheduled by deferred-draw.ts (off the mount task, at most once per
-// animation frame).
-import { CHART_FONT, CHART_INK, chartCanvas, fitLabel, formatTick, labelsThatFit, linearScale, niceAxis } from './chart-axes';
-import { DeferredDraw } from './deferred-draw';
+// Horizontal bars drawn by Chart.js (loaded on demand, deferred-chart.ts): one bar per category (its
+// label on the left, in any script, shortened with … when too wide), a value axis below, and each
+// bar's value as text at its end (a small plugin; recorded for the SVG export). Hovering a bar shows
+// its full label and value (Chart.js's tooltip). The same update(bars) API as before.
+import type { Chart, ChartConfiguration } from 'chart.js';
+import { chartOverlays, DeferredChart, pictureExports, type ChartOverlay } from './deferred-chart';
+import { chartCanvas } from './line-chart';
 
 export interface Bar {
   readonly label: string;
@@ -21,14 +22,12 @@ export interface BarChartOptions {
   format?: (value: number) => string;
 }
 
-const TICK_LENGTH = 4;
-const LINE_HEIGHT = 14;
-/** category labels take at most this share of the width */
-const LABEL_SHARE = 0.4;
-const MAX_BAR = 26;
+/** category labels: at most this many characters on the axis (the tooltip shows them whole) */
+const LABEL_CHARS = 14;
+const VALUE_FONT = "11px system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', sans-serif";
 
 /** Text colour that reads on a '#rrggbb' fill: dark on light fills, white on dark ones. */
-function textOn(fill: string): string {
+export function textOn(fill: string): string {
   const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(fill);
   if (!m) return '#0f172a';
   const [r, g, b] = m.slice(1).map((h) => parseInt(h, 16) / 255);
@@ -36,17 +35,83 @@ function textOn(fill: string): string {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55 ? '#0f172a' : '#ffffff';
 }
 
+const shorten = (label: string): string => {
+  const chars = [...label];
+  return chars.length > LABEL_CHARS ? `${chars.slice(0, LABEL_CHARS - 1).join('')}…` : label;
+};
+
 export class BarChart {
   readonly canvas: HTMLCanvasElement;
   readonly #options: BarChartOptions;
-  readonly #draw: DeferredDraw;
+  readonly #chart: DeferredChart<'bar', number[], string>;
   #bars: readonly Bar[] = [];
 
   /** `host` sets the chart's size. */
   constructor(host: HTMLElement, options: BarChartOptions) {
     this.#options = options;
     this.canvas = chartCanvas(host, options.label);
-    this.#draw = new DeferredDraw(this.canvas, (ctx, w, h) => this.#paint(ctx, w, h));
+    this.#chart = new DeferredChart(this.canvas, this.#config());
+  }
+
+  #config(): ChartConfiguration<'bar', number[], string> {
+    const o = this.#options;
+    return {
+      type: 'bar',
+      data: { labels: [], datasets: [] },
+      options: {
+        indexAxis: 'y',
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        layout: { padding: { right: 44 } },
+        scales: {
+          x: { type: 'linear', min: o.min ?? 0, max: o.max ?? 1, grid: { color: '#e2e8f0' } },
+          y: { type: 'category', grid: { display: false }, ticks: { callback: (_v, i) => shorten(this.#bars[i]?.label ?? '') } },
+        },
+        plugins: {
+          legend: { display: false },
+          tooltip: {
+            animation: false,
+            callbacks: {
+              title: (items) => (items.length ? (this.#bars[items[0].dataIndex]?.label ?? '') : ''),
+              label: (item) => this.#format(Number(item.raw)),
+            },
+          },
+        },
+      },
+      plugins: [{ id: 'barValues', afterDatasetsDraw: (chart) => this.#drawValues(chart as unknown as Chart) }],
+    };
+  }
+
+  #format(v: number): string {
+    return this.#options.format?.(v) ?? v.toFixed(3);
+  }
+
+  /** Each bar's value right of it, or inside its end when the bar reaches the edge. */
+  #drawValues(chart: Chart): void {
+    const ctx = chart.ctx;
+    const meta = chart.getDatasetMeta(0);
+    const overlays: ChartOverlay[] = [];
+    ctx.save();
+    ctx.font = VALUE_FONT;
+    ctx.textBaseline = 'middle';
+    meta.data.forEach((el, i) => {
+      const bar = this.#bars[i];
+      if (!bar) return;
+      const { x, y } = el.getProps(['x', 'y'], true) as unknown as { x: number; y: number };
+      const text = this.#format(bar.value);
+      const w = ctx.measureText(text).width;
+      const outside = x + 4 + w <= chart.width - 2;
+      const item: ChartOverlay = outside
+        ? { kind: 'text', x: x + 4, y, text, color: '#475569', align: 'left' }
+        : { kind: 'text', x: x - 4, y, text, color: textOn(bar.color), align: 'right' };
+      ctx.fillStyle = item.color;
+      ctx.textAlign = item.align === 'left' ? 'left' : 'right';
+      ctx.fillText(text, item.x, y);
+      overlays.push(item);
+    });
+    ctx.restore();
+    chartOverlays.set(chart, overlays);
   }
 
   /** The bars, top to bottom. */
@@ -55,84 +120,28 @@ export class BarChart {
       if (!Number.isFinite(b.value)) throw new Error(`BarChart: the value of “${b.label}” is ${b.value}, not a number`);
     }
     this.#bars = bars;
-    this.#draw.request();
+    const { min = 0, max = 1 } = this.#options;
+    this.#chart.change((chart) => {
+      chart.data.labels = bars.map((b) => b.label);
+      chart.data.datasets = [
+        {
+          label: this.#options.label,
+          data: bars.map((b) => Math.min(max, Math.max(min, b.value))),
+          backgroundColor: bars.map((b) => b.color),
+          maxBarThickness: 26,
+          categoryPercentage: 0.8,
+          barPercentage: 0.9,
+        },
+      ];
+    });
   }
 
-  /** The canvas, drawn now if its first draw was still waiting (PNG export). */
-  ensure(): HTMLCanvasElement {
-    this.#draw.ensure();
-    return this.canvas;
+  /** PNG and SVG export handlers: the chart under `title`. */
+  pictures(name: string, title: string = this.#options.label): { png: () => Promise<void>; svg: () => Promise<void> } {
+    return pictureExports(this.#chart, name, () => title);
   }
 
   destroy(): void {
-    this.#draw.destroy();
-  }
-
-  #paint(ctx: CanvasRenderingContext2D, width: number, height: number): void {
-    const bars = this.#bars;
-    const format = this.#options.format ?? ((v: number) => v.toFixed(3));
-    ctx.font = CHART_FONT;
-    const measure = (text: string) => ctx.measureText(text).width;
-
-    const labelWidth = Math.min(width * LABEL_SHARE, Math.max(0, ...bars.map((b) => measure(b.label))));
-    const labels = bars.map((b) => fitLabel(b.label, labelWidth, measure));
-    const top = 6;
-    const bottom = height - LINE_HEIGHT - TICK_LENGTH - 4;
-    const left = 6 + labelWidth + 6;
-
-    const axis = niceAxis(this.#options.min ?? 0, this.#options.max ?? 1, 5, { min: this.#options.min ?? 0, max: this.#options.max ?? 1 });
-    const tickLabels = axis.ticks.map((v) => formatTick(v, axis.step));
-    const right = width - 4 - measure(tickLabels.at(-1) ?? '') / 2;
-    const x = linearScale(axis.min, axis.max, left, right);
-
-    // grid, axis line, ticks (labels thinned on narrow screens)
-    ctx.lineWidth = 1;
-    ctx.strokeStyle = CHART_INK.grid;
-    ctx.beginPath();
-    for (const v of axis.ticks) {
-      const px = Math.round(x(v)) + 0.5;
-      ctx.moveTo(px, top);
-      ctx.lineTo(px, bottom);
-    }
-    ctx.stroke();
-    ctx.strokeStyle = CHART_INK.axis;
-    ctx.beginPath();
-    ctx.moveTo(left + 0.5, top);
-    ctx.lineTo(left + 0.5, bottom + 0.5);
-    ctx.lineTo(right, bottom + 0.5);
-    ctx.stroke();
-    ctx.fillStyle = CHART_INK.text;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    const centers = axis.ticks.map((v) => x(v));
-    for (const i of labelsThatFit(centers, tickLabels.map(measure), 6)) {
-      ctx.fillText(tickLabels[i], centers[i], bottom + TICK_LENGTH + LINE_HEIGHT / 2 + 1);
-    }
-
-    // bars, their category labels and values
-    if (bars.length === 0) return;
-    const band = (bottom - top) / bars.length;
-    const thickness = Math.min(MAX_BAR, band * 0.72);
-    bars.forEach((b, i) => {
-      const cy = top + (i + 0.5) * band;
-      const end = x(Math.min(axis.max, Math.max(axis.min, b.value)));
-      ctx.fillStyle = b.color;
-      ctx.fillRect(left + 1, cy - thickness / 2, Math.max(0, end - left - 1), thickness);
-      ctx.fillStyle = CHART_INK.title;
-      ctx.textAlign = 'right';
-      ctx.fillText(labels[i], left - 6, cy);
-      // the value right of the bar, or inside its end when the bar reaches the edge
-      const text = format(b.value);
-      const w = measure(text);
-      if (end + 4 + w <= width - 2) {
-        ctx.textAlign = 'left';
-        ctx.fillStyle = CHART_INK.text;
-        ctx.fillText(text, end + 4, cy);
-      } else {
-        ctx.textAlign = 'right';
-        ctx.fillStyle = textOn(b.color);
-        ctx.fillText(text, end - 4, cy);
-      }
-    });
+    this.#chart.destroy();
   }
 }

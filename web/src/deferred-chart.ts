@@ -1,13 +1,35 @@
-// A Chart.js chart that keeps the main thread free. Building a chart costs tens of milliseconds
-// (option resolution, text measurement, a forced layout); done for every chart while a section
-// mounts, or redrawn on every training chunk, it froze the page (long tasks of 100-500 ms). So:
+// A Chart.js chart that keeps the main thread free and the first download small. Building a chart
+// costs tens of milliseconds (option resolution, text measurement, a forced layout); done for every
+// chart while a section mounts, or redrawn on every training chunk, it froze the page. So:
+// - Chart.js itself is loaded on demand (chart-setup.ts, a dynamic import), after the page's first
+//   heatmap has drawn (first-draw.ts): a page of heatmaps never downloads it;
 // - the chart is built in a task of its own: soon when its canvas is on or near the screen, when
 //   the browser is idle otherwise (first-draw.ts, shared with deferred-draw.ts);
 // - changes before then go into its configuration; changes after are drawn at most once per
 //   animation frame, however often the data changes;
-// - ensure() builds it at once, for actions that need the pixels (PNG export, keyboard focus).
-import { scheduleFirstDraw } from './first-draw';
-import { Chart, type ChartConfiguration, type ChartData, type ChartOptions, type ChartType, type DefaultDataPoint } from 'chart.js';
+// - ensure() builds it at once if Chart.js has arrived; built() waits for it (exports).
+import type { Chart, ChartConfiguration, ChartData, ChartOptions, ChartType, DefaultDataPoint } from 'chart.js';
+import { downloadCanvas, downloadSvg } from './export';
+import { afterFirstHeatmap, scheduleFirstDraw } from './first-draw';
+
+/** What an app plugin drew over a chart (a marker line, a bar's value), for the SVG export. */
+export type ChartOverlay =
+  | { kind: 'line'; x1: number; y1: number; x2: number; y2: number; color: string; dash?: readonly number[] }
+  | { kind: 'text'; x: number; y: number; text: string; color: string; align: 'left' | 'right' | 'center' };
+/** per chart, the overlays of its last draw (the plugins replace the list on each draw) */
+export const chartOverlays = new WeakMap<object, ChartOverlay[]>();
+
+type ChartModule = typeof import('./chart-setup');
+let chartModule: ChartModule | null = null;
+let loading: Promise<ChartModule> | null = null;
+
+/** Chart.js, registered (loads it the first time, after the first heatmap has drawn). */
+export function loadChartJs(): Promise<ChartModule> {
+  loading ??= afterFirstHeatmap()
+    .then(() => import('./chart-setup'))
+    .then((m) => (chartModule = m));
+  return loading;
+}
 
 /** What a change may touch: the same fields on the configuration (before) and on the chart (after). */
 export interface ChartTarget<TType extends ChartType, TData, TLabel> {
@@ -23,11 +45,14 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
   #cancelFirst: (() => void) | null;
   #frame = 0;
   #destroyed = false;
+  readonly #builtWaiters: ((chart: Chart<TType, TData, TLabel> | null) => void)[] = [];
 
   constructor(canvas: HTMLCanvasElement, config: ChartConfiguration<TType, TData, TLabel>) {
     this.canvas = canvas;
     this.#config = { ...config, options: config.options ?? ({} as ChartOptions<TType>) };
-    this.#cancelFirst = scheduleFirstDraw(canvas, () => this.ensure());
+    this.#cancelFirst = scheduleFirstDraw(canvas, () => {
+      void loadChartJs().then(() => this.ensure());
+    });
   }
 
   /** The chart, or null while it waits to be built. */
@@ -57,17 +82,26 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
     this.change(() => {});
   }
 
-  /** Builds the chart now if it is still waiting; returns it (null once destroyed). */
+  /** Builds the chart now if it is still waiting and Chart.js has arrived; returns it, or null. */
   ensure(): Chart<TType, TData, TLabel> | null {
     if (this.#destroyed) return null;
-    if (!this.#chart) {
+    if (!this.#chart && chartModule) {
       this.#stopWaiting();
       const start = performance.now();
-      this.#chart = new Chart(this.canvas, this.#config);
+      this.#chart = new chartModule.Chart(this.canvas, this.#config) as unknown as Chart<TType, TData, TLabel>;
       // once per chart: visible in the browser's performance panel, read by scripts/measure-page.mjs
       performance.measure(`chart ${this.canvas.getAttribute('aria-label') ?? ''}`, { start, end: performance.now() });
+      for (const fn of this.#builtWaiters.splice(0)) fn(this.#chart);
     }
+    if (!this.#chart && !chartModule) void loadChartJs().then(() => this.ensure());
     return this.#chart;
+  }
+
+  /** The chart once built, now if need be (null once destroyed): for exports. */
+  built(): Promise<Chart<TType, TData, TLabel> | null> {
+    const chart = this.ensure();
+    if (chart || this.#destroyed) return Promise.resolve(chart);
+    return new Promise((resolve) => this.#builtWaiters.push(resolve));
   }
 
   destroy(): void {
@@ -77,10 +111,27 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
     this.#frame = 0;
     this.#chart?.destroy();
     this.#chart = null;
+    for (const fn of this.#builtWaiters.splice(0)) fn(null);
   }
 
   #stopWaiting(): void {
     this.#cancelFirst?.();
     this.#cancelFirst = null;
   }
+}
+
+/** PNG and SVG export handlers for a chart, with its title (chart-export.ts, loaded on export). */
+export function pictureExports(
+  chart: { built(): Promise<Chart<never, never, never> | Chart | null> },
+  name: string,
+  title: () => string,
+): { png: () => Promise<void>; svg: () => Promise<void> } {
+  const picture = async (kind: 'png' | 'svg') => {
+    const c = (await chart.built()) as Chart | null;
+    if (!c) return;
+    const { chartPngCanvas, chartSvg } = await import('./chart-export');
+    if (kind === 'svg') downloadSvg(name, chartSvg(c, title()));
+    else await downloadCanvas(name, chartPngCanvas(c, title()));
+  };
+  return { png: () => picture('png'), svg: () => picture('svg') };
 }

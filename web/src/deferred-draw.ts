@@ -1,4 +1,4 @@
-// A canvas drawing that keeps the main thread free: the plain-canvas counterpart of
+// A canvas drawing that keeps the main thread free (the heatmap's): the plain-canvas counterpart of
 // deferred-chart.ts (which wraps Chart.js). The first draw happens in a task of its own, soon when
 // the canvas is on or near the screen and when the browser is idle otherwise; later requests are
 // drawn at most once per animation frame, however often the data changes; a change of the canvas's

@@ -1,6 +1,11 @@
-// Exports of a view: its picture (PNG) and its numbers (CSV, JSON), downloaded as files made in the
-// page (Blob URLs; nothing is sent anywhere). The text formatting is pure, for the unit tests.
-export type Translate = (key: string) => string;
+// Exports of a view: its picture (PNG, SVG) and its numbers (CSV, JSON), behind one menu button per
+// figure, downloaded as files made in the page (Blob URLs; nothing is sent anywhere). The text formatting is pure, for the unit tests.
+import { adoptCss, styleRootOf } from './adopt-css';
+import { figureTranslator, type Translate } from './figure-strings';
+import { fill } from './i18n';
+import menuCss from './export-menu.css?inline';
+
+export type { Translate };
 
 /** A file name from a view's id: letters, digits, '-', '_' and '.', at most 80 characters. */
 export function safeFileName(name: string, extension: string): string {
@@ -104,38 +109,134 @@ export function downloadCanvasPng(name: string, canvas: HTMLCanvasElement): Prom
   });
 }
 
-export interface ExportHandlers {
-  png?: () => void | Promise<void>;
-  csv?: () => void;
-  json?: () => void;
+export function downloadSvg(name: string, svg: string): void {
+  download(new Blob([svg], { type: 'image/svg+xml;charset=utf-8' }), safeFileName(name, 'svg'));
 }
 
+/** A PNG made elsewhere (e.g. a figure composed with its title and legend), as a file. */
+export function downloadCanvas(name: string, canvas: HTMLCanvasElement): Promise<void> {
+  return new Promise((resolve, reject) => {
+    canvas.toBlob((blob) => {
+      if (!blob) {
+        reject(new Error('PNG export: the canvas could not be encoded'));
+        return;
+      }
+      download(blob, safeFileName(name, 'png'));
+      resolve();
+    }, 'image/png');
+  });
+}
+
+export interface ExportHandlers {
+  png?: () => void | Promise<void>;
+  svg?: () => void | Promise<void>;
+  csv?: () => void | Promise<void>;
+  json?: () => void | Promise<void>;
+}
+
+const KINDS = ['png', 'svg', 'csv', 'json'] as const;
+let menuCount = 0;
+
 /**
- * A row of small buttons (PNG / CSV / JSON, only those with a handler). `t` gives the labels
- * (export.png, export.csv, export.json and their .title tooltips, from SHELL_STRINGS).
+ * One "Export ▾" button per figure opening a menu of PNG / SVG / CSV / JSON (only those with a
+ * handler), instead of a row of buttons. `t` gives the labels (export.* keys; the figure strings fill
+ * in what it lacks); `label` names the figure for screen readers. The menu follows the WAI-ARIA menu
+ * button pattern: Enter/Space/ArrowDown open it on the first item, arrows move, Escape and Tab close.
  */
 export function exportButtons(t: Translate, handlers: ExportHandlers, label?: string): HTMLElement {
-  const group = document.createElement('div');
-  group.className = 'export-buttons';
-  group.setAttribute('role', 'group');
-  if (label) group.setAttribute('aria-label', label);
-  for (const kind of ['png', 'csv', 'json'] as const) {
+  const tt = figureTranslator(t);
+  const wrap = document.createElement('div');
+  wrap.className = 'export-menu';
+  const id = `export-menu-${++menuCount}`;
+  const toggle = document.createElement('button');
+  toggle.type = 'button';
+  toggle.className = 'lab-button export-toggle';
+  toggle.textContent = `${tt('export.menu')} ▾`;
+  toggle.setAttribute('aria-haspopup', 'menu');
+  toggle.setAttribute('aria-expanded', 'false');
+  toggle.setAttribute('aria-controls', id);
+  if (label) toggle.setAttribute('aria-label', fill(tt('export.menu.aria'), { label }));
+  const menu = document.createElement('div');
+  menu.className = 'lab-menu export-list';
+  menu.id = id;
+  menu.setAttribute('role', 'menu');
+  menu.hidden = true;
+  const items: HTMLButtonElement[] = [];
+  for (const kind of KINDS) {
     const handler = handlers[kind];
     if (!handler) continue;
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'export-button';
-    button.dataset.export = kind;
-    button.textContent = t(`export.${kind}`);
-    const title = t(`export.${kind}.title`);
-    if (title !== `export.${kind}.title`) button.title = title;
-    if (label) button.setAttribute('aria-label', `${title !== `export.${kind}.title` ? title : t(`export.${kind}`)}: ${label}`);
-    button.addEventListener('click', () => {
+    const item = document.createElement('button');
+    item.type = 'button';
+    item.className = 'export-item';
+    item.setAttribute('role', 'menuitem');
+    item.tabIndex = -1;
+    item.dataset.export = kind;
+    const name = tt(`export.${kind}`);
+    const title = tt(kind === 'png' && handlers.svg ? 'export.png.figure.title' : `export.${kind}.title`);
+    item.textContent = name;
+    if (title !== `export.${kind}.title`) {
+      item.title = title;
+      item.setAttribute('aria-label', label ? `${title}: ${label}` : title);
+    }
+    item.addEventListener('click', () => {
+      close(true);
       Promise.resolve()
         .then(handler)
         .catch((err: unknown) => console.warn(err instanceof Error ? err.message : err));
     });
-    group.append(button);
+    items.push(item);
   }
-  return group;
+  menu.append(...items);
+  wrap.append(toggle, menu);
+
+  const outside = (e: Event): void => {
+    if (!wrap.contains(e.target as Node)) close(false);
+  };
+  const open = (focusIndex: number): void => {
+    adoptMenuCss(wrap);
+    menu.hidden = false;
+    toggle.setAttribute('aria-expanded', 'true');
+    items.at(focusIndex)?.focus();
+    document.addEventListener('pointerdown', outside, true);
+  };
+  function close(refocus: boolean): void {
+    if (menu.hidden) return;
+    menu.hidden = true;
+    toggle.setAttribute('aria-expanded', 'false');
+    document.removeEventListener('pointerdown', outside, true);
+    if (refocus) toggle.focus();
+  }
+  toggle.addEventListener('click', () => (menu.hidden ? open(0) : close(false)));
+  toggle.addEventListener('keydown', (e) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      open(e.key === 'ArrowDown' ? 0 : -1);
+    }
+  });
+  menu.addEventListener('keydown', (e) => {
+    const at = items.findIndex((i) => i.matches(':focus'));
+    const move = (to: number) => {
+      e.preventDefault();
+      items[(to + items.length) % items.length]?.focus();
+    };
+    if (e.key === 'ArrowDown') move(at + 1);
+    else if (e.key === 'ArrowUp') move(at - 1);
+    else if (e.key === 'Home') move(0);
+    else if (e.key === 'End') move(items.length - 1);
+    else if (e.key === 'Escape') {
+      e.preventDefault();
+      close(true);
+    } else if (e.key === 'Tab') close(false);
+  });
+  // styled once it is in a document or shadow root (sections build their figures detached)
+  requestAnimationFrame(() => adoptMenuCss(wrap));
+  return wrap;
 }
+
+function adoptMenuCss(node: Node): void {
+  const root = styleRootOf(node);
+  if (root) adoptCss(root, menuCss, { first: true });
+}
+
+/** The menu's CSS, for sections that adopt their styles when they mount. */
+export const EXPORT_MENU_CSS: string = menuCss;

@@ -52,3 +52,34 @@ export function scheduleFirstDraw(canvas: HTMLCanvasElement, draw: () => void): 
   observer.observe(canvas);
   return cancel;
 }
+
+// The heatmaps come first: Chart.js (a larger download than everything a heatmap needs) is fetched
+// only after the first heatmap of the page has drawn, at once on a page without heatmaps, and after
+// at most HEATMAP_WAIT_MS when the page's heatmaps wait for something (e.g. §3.3's, for a decode).
+let heatmapsWaiting = 0;
+let heatmapDrawn = false;
+const afterHeatmap: (() => void)[] = [];
+/** heatmaps that have not drawn yet delay the charts' library at most this long */
+const HEATMAP_WAIT_MS = 2000;
+
+/** A heatmap exists and will draw: call the returned function once it has (or is destroyed undrawn). */
+export function heatmapWaiting(): (drawn?: boolean) => void {
+  heatmapsWaiting++;
+  let done = false;
+  return (drawn = true) => {
+    if (done) return;
+    done = true;
+    heatmapsWaiting--;
+    if (drawn) heatmapDrawn = true;
+    if (heatmapDrawn || heatmapsWaiting === 0) for (const fn of afterHeatmap.splice(0)) fn();
+  };
+}
+
+/** Resolves once the page's first heatmap has drawn (at once if there is none; at most 2 s). */
+export function afterFirstHeatmap(): Promise<void> {
+  if (heatmapDrawn || heatmapsWaiting === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    afterHeatmap.push(resolve);
+    setTimeout(resolve, HEATMAP_WAIT_MS);
+  });
+}

@@ -1,15 +1,21 @@
-// Paints a labelled heatmap on a 2D canvas context (CSS pixels): coloured cells with their values,
-// token labels on the left (rows) and on top (columns, slanted when they do not fit their column),
-// optional axis titles, and a highlight around the active (hovered or focused) cell. Returns where
-// the cells landed, for hit tests and the tooltip.
+// Paints a labelled heatmap on a 2D context (CSS pixels): coloured cells with their values (one font
+// size for the whole grid, negatives included), token labels on the left (rows) and on top (columns,
+// slanted when they do not fit their column), optional axis titles, and a highlight around the active
+// (hovered or focused) cell. Axis titles are never rotated: the column title sits on its own line
+// above the column labels, the row title in the corner above the row labels (the row-label column is
+// widened to hold it), so neither can touch a label in any script. When the grid scrolls sideways
+// (`stickyX` > 0) the row labels are painted at the visible left edge, over the cells scrolled under
+// them. The context may be a canvas or the SVG recorder of heatmap-export.ts. Returns where the cells
+// and every text landed, for hit tests, the tooltip and the tests' collision checks.
 import type { ColorScale } from './heatmap-color';
 
-const FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
+export const FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
 const TICK_FONT = `12px ${FONT_FAMILY}`;
-const TITLE_FONT = `11px ${FONT_FAMILY}`;
+const TITLE_FONT = `italic 11px ${FONT_FAMILY}`;
 const TICK_COLOR = '#334155';
 const TITLE_COLOR = '#475569';
 const HIGHLIGHT_COLOR = '#c2410c';
+const STICKY_BACKGROUND = '#ffffff';
 /** line heights of the 12 px labels and the 11 px axis titles */
 const TICK_LINE = 15;
 const TITLE_LINE = 16;
@@ -22,6 +28,11 @@ const MIN_SLANT = Math.PI / 6;
 const MAX_SLANT = Math.PI / 3;
 /** room between neighbouring slanted labels, perpendicular to the text */
 const SLANT_SPACING = TICK_LINE + 8;
+/** cell values: the largest size, and the smallest still drawn (below it the cells carry colour only) */
+const VALUE_FONT_MAX = 13;
+const VALUE_FONT_MIN = 9;
+/** the narrowest column: a value such as "-0.12" still fits at VALUE_FONT_MIN */
+export const MIN_COLUMN_WIDTH = 30;
 
 /** Axis tick text: long tokens are shortened (the tooltip and focus text show them whole). */
 export function tickLabel(label: string, max = 10): string {
@@ -35,6 +46,12 @@ export function formatValue(v: number, digits = 2): string {
   const s = v.toFixed(digits);
   return s === `-${(0).toFixed(digits)}` ? (0).toFixed(digits) : s; // no "-0.00"
 }
+
+/** What the painter needs of a 2D context (a canvas context has it all; so has the SVG recorder). */
+export type PaintContext = Pick<
+  CanvasRenderingContext2D,
+  'save' | 'restore' | 'translate' | 'rotate' | 'measureText' | 'fillRect' | 'fillText' | 'strokeRect' | 'font' | 'fillStyle' | 'strokeStyle' | 'lineWidth' | 'textAlign' | 'textBaseline'
+>;
 
 export interface HeatmapScene {
   rows: number;
@@ -50,6 +67,20 @@ export interface HeatmapScene {
   yTitle?: string;
   /** index of the highlighted cell, or null */
   active: number | null;
+  /** how far the canvas is scrolled sideways in its box: the row labels are painted there (default 0) */
+  stickyX?: number;
+  /** the width of the box the canvas scrolls in (default: the canvas's): the column title stays in it */
+  viewWidth?: number;
+}
+
+/** A painted text's box (axis-aligned; for slanted labels the box of the slanted text). */
+export interface TextBox {
+  kind: 'row' | 'col' | 'xTitle' | 'yTitle';
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
 }
 
 /** Where the cell grid is on the canvas (CSS pixels). */
@@ -60,10 +91,16 @@ export interface HeatmapLayout {
   top: number;
   colWidth: number;
   rowHeight: number;
+  /** the row labels' band starts here (the box's scroll offset): cells under it are hidden */
+  stickyX: number;
+  /** the font size of the cell values, or 0 when they do not fit */
+  valueFont: number;
+  texts: TextBox[];
 }
 
-/** The cell (row-major index) under canvas point (x, y), or null. */
+/** The cell (row-major index) under canvas point (x, y), or null (also under the sticky row labels). */
 export function cellAt(layout: HeatmapLayout, x: number, y: number): number | null {
+  if (x < layout.stickyX + layout.left) return null;
   const c = Math.floor((x - layout.left) / layout.colWidth);
   const r = Math.floor((y - layout.top) / layout.rowHeight);
   if (r < 0 || c < 0 || r >= layout.rows || c >= layout.cols) return null;
@@ -82,6 +119,15 @@ export function cellRect(layout: HeatmapLayout, index: number): { x: number; y: 
   };
 }
 
+/** Columns wholly in view in a box `viewWidth` wide scrolled to `scrollX`: [first, last + 1). */
+export function visibleColumns(layout: HeatmapLayout, scrollX: number, viewWidth: number): [number, number] {
+  const from = scrollX + layout.left;
+  const to = scrollX + viewWidth;
+  const first = Math.max(0, Math.ceil((from - layout.left) / layout.colWidth - 0.02));
+  const end = Math.min(layout.cols, Math.floor((to - layout.left) / layout.colWidth + 0.02));
+  return [Math.min(first, layout.cols), Math.max(end, Math.min(first, layout.cols))];
+}
+
 interface ColumnLabels {
   texts: string[];
   widths: number[];
@@ -89,6 +135,8 @@ interface ColumnLabels {
   slant: number;
   /** height of the label band above the cells */
   band: number;
+  /** room the last slanted labels need right of the grid */
+  overhang: number;
 }
 
 /**
@@ -96,43 +144,102 @@ interface ColumnLabels {
  * enough that neighbours stay apart (30° to 60°), and the grid leaves room on the right for the
  * last slanted labels. A few passes settle it (each narrows the columns only slightly).
  */
-function fitColumns(ctx: CanvasRenderingContext2D, scene: HeatmapScene, gridWidth: number): { colWidth: number; labels: ColumnLabels } {
-  const texts = scene.colLabels.map((l) => tickLabel(l));
+function fitColumns(ctx: PaintContext, colLabels: readonly string[], cols: number, gridWidth: number): { colWidth: number; labels: ColumnLabels } {
+  const texts = colLabels.map((l) => tickLabel(l));
   const widths = texts.map((t) => ctx.measureText(t).width);
   const widest = Math.max(0, ...widths);
   let overhang = 0;
-  let colWidth = gridWidth / scene.cols;
+  let colWidth = gridWidth / cols;
   let slant = 0;
   for (let pass = 0; pass < 3; pass++) {
-    colWidth = Math.max(1, (gridWidth - overhang) / scene.cols);
+    colWidth = Math.max(1, (gridWidth - overhang) / cols);
     // neighbouring slanted labels are colWidth·sin(slant) apart, perpendicular to the text
     const steepness = Math.asin(Math.min(1, SLANT_SPACING / colWidth));
     slant = widest + 4 <= colWidth ? 0 : Math.min(MAX_SLANT, Math.max(MIN_SLANT, steepness));
-    if (slant === 0) break;
+    if (slant === 0) {
+      overhang = 0;
+      break;
+    }
     // right end of label c, from the grid's right edge: its column centre plus the slanted text
-    const reach = widths.map((w, c) => (c + 0.5 - scene.cols) * colWidth + w * Math.cos(slant) + (TICK_LINE / 2) * Math.sin(slant));
+    const reach = widths.map((w, c) => (c + 0.5 - cols) * colWidth + w * Math.cos(slant) + (TICK_LINE / 2) * Math.sin(slant));
     overhang = Math.max(0, ...reach);
   }
   const band = slant === 0 ? TICK_LINE : widest * Math.sin(slant) + TICK_LINE * Math.cos(slant);
-  return { colWidth, labels: { texts, widths, slant, band } };
+  return { colWidth, labels: { texts, widths, slant, band, overhang } };
+}
+
+/** Width of the row-label column (labels, or the row title if wider), left of the cells. */
+function leftOf(ctx: PaintContext, scene: Pick<HeatmapScene, 'rowLabels' | 'yTitle'>): number {
+  ctx.font = TICK_FONT;
+  const rowLabelWidth = Math.max(0, ...scene.rowLabels.map((l) => ctx.measureText(tickLabel(l)).width));
+  ctx.font = TITLE_FONT;
+  const titleWidth = scene.yTitle ? ctx.measureText(scene.yTitle).width : 0;
+  ctx.font = TICK_FONT;
+  return PAD + Math.max(rowLabelWidth, titleWidth) + GAP;
+}
+
+/**
+ * The narrowest canvas that gives every column `columnWidth` (default MIN_COLUMN_WIDTH) pixels:
+ * a box narrower than this scrolls sideways instead of squashing the cells.
+ */
+export function minimumWidth(ctx: PaintContext, scene: Pick<HeatmapScene, 'rowLabels' | 'colLabels' | 'cols' | 'yTitle'>, columnWidth = MIN_COLUMN_WIDTH): number {
+  ctx.save();
+  const left = leftOf(ctx, scene);
+  const { labels } = fitColumns(ctx, scene.colLabels, scene.cols, scene.cols * columnWidth);
+  ctx.restore();
+  return Math.ceil(left + scene.cols * columnWidth + labels.overhang + PAD);
+}
+
+/** rows: this tall each while they fit in ROWS_MAX pixels, shorter beyond (16 rows: 21 px) */
+const ROW_HEIGHT = 34;
+const ROWS_MIN = 68;
+const ROWS_MAX = 340;
+
+/**
+ * The canvas height for a scene: the label band as tall as the most slanted column labels need
+ * (at the narrowest columns) plus the rows, so labels never crowd the rows of a short matrix.
+ */
+export function preferredHeight(ctx: PaintContext, scene: Pick<HeatmapScene, 'rows' | 'cols' | 'colLabels' | 'xTitle' | 'yTitle'>): number {
+  ctx.save();
+  ctx.font = TICK_FONT;
+  const { labels } = fitColumns(ctx, scene.colLabels, scene.cols, scene.cols * MIN_COLUMN_WIDTH);
+  ctx.restore();
+  const band = scene.yTitle ? Math.max(labels.band, TITLE_LINE) : labels.band;
+  const header = PAD + (scene.xTitle ? TITLE_LINE : 0) + band + GAP;
+  return Math.ceil(header + Math.min(ROWS_MAX, Math.max(ROWS_MIN, scene.rows * ROW_HEIGHT)) + PAD);
 }
 
 /** Paints the scene into a cleared context of width × height CSS pixels. */
-export function paintHeatmap(ctx: CanvasRenderingContext2D, width: number, height: number, scene: HeatmapScene): HeatmapLayout {
+export function paintHeatmap(ctx: PaintContext, width: number, height: number, scene: HeatmapScene): HeatmapLayout {
   const { rows, cols } = scene;
+  const stickyX = Math.max(0, scene.stickyX ?? 0);
   ctx.save();
-  ctx.font = TICK_FONT;
-  const rowTexts = scene.rowLabels.map((l) => tickLabel(l));
-  const rowLabelWidth = Math.max(0, ...rowTexts.map((t) => ctx.measureText(t).width));
-  const left = PAD + (scene.yTitle ? TITLE_LINE : 0) + rowLabelWidth + GAP;
-  const { colWidth, labels } = fitColumns(ctx, scene, Math.max(1, width - left - PAD));
-  const top = PAD + (scene.xTitle ? TITLE_LINE : 0) + labels.band + GAP;
-  const layout: HeatmapLayout = { rows, cols, left, top, colWidth, rowHeight: Math.max(1, (height - top - PAD) / rows) };
+  const left = leftOf(ctx, scene);
+  const { colWidth, labels } = fitColumns(ctx, scene.colLabels, cols, Math.max(1, width - left - PAD));
+  // the row title shares the band's bottom line with the column labels: the band is at least its height
+  const band = scene.yTitle ? Math.max(labels.band, TITLE_LINE) : labels.band;
+  const top = PAD + (scene.xTitle ? TITLE_LINE : 0) + band + GAP;
+  const layout: HeatmapLayout = {
+    rows,
+    cols,
+    left,
+    top,
+    colWidth,
+    rowHeight: Math.max(1, (height - top - PAD) / rows),
+    stickyX,
+    valueFont: 0,
+    texts: [],
+  };
 
   paintCells(ctx, scene, layout);
-  paintRowLabels(ctx, rowTexts, layout);
   paintColumnLabels(ctx, labels, layout);
-  paintTitles(ctx, scene, layout);
+  if (stickyX > 0) {
+    // the row labels stay in view: over the cells and column labels scrolled under them
+    ctx.fillStyle = STICKY_BACKGROUND;
+    ctx.fillRect(stickyX, 0, left - CELL_GAP / 2, height);
+  }
+  paintRowLabels(ctx, scene.rowLabels.map((l) => tickLabel(l)), layout);
+  paintTitles(ctx, scene, layout, width);
   if (scene.active !== null && scene.active < rows * cols) {
     const cell = cellRect(layout, scene.active);
     ctx.lineWidth = 3;
@@ -143,68 +250,104 @@ export function paintHeatmap(ctx: CanvasRenderingContext2D, width: number, heigh
   return layout;
 }
 
-/** Cells in their colours, each with its value when the text fits (dark on light, light on dark). */
-function paintCells(ctx: CanvasRenderingContext2D, scene: HeatmapScene, layout: HeatmapLayout): void {
+/**
+ * One font size for every value of the grid: the largest (up to 13 px) at which the widest value
+ * fits its cell; 0 (no values, colour only) when that is below 9 px.
+ */
+function valueFontSize(ctx: PaintContext, texts: readonly string[], layout: HeatmapLayout): number {
+  ctx.font = `10px ${FONT_FAMILY}`;
+  let widest = 0;
+  let longest = 0;
+  // values of equal length are about equally wide: measure only the longest few
+  for (const t of texts) longest = Math.max(longest, t.length);
+  for (const t of texts) if (t.length >= longest - 1) widest = Math.max(widest, ctx.measureText(t).width);
+  const cellWidth = Math.max(1, layout.colWidth - CELL_GAP) - 4;
+  const size = Math.floor(Math.min(VALUE_FONT_MAX, (layout.rowHeight - CELL_GAP) * 0.5, widest > 0 ? (10 * cellWidth) / widest : VALUE_FONT_MAX));
+  return size >= VALUE_FONT_MIN ? size : 0;
+}
+
+/** Cells in their colours, each with its value (dark on light, light on dark). */
+function paintCells(ctx: PaintContext, scene: HeatmapScene, layout: HeatmapLayout): void {
+  const texts = scene.values.map((v) => formatValue(v, scene.digits));
+  layout.valueFont = valueFontSize(ctx, texts, layout);
+  ctx.font = `${layout.valueFont}px ${FONT_FAMILY}`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  let font = '';
   for (let i = 0; i < scene.values.length; i++) {
     const v = scene.values[i];
     const cell = cellRect(layout, i);
     ctx.fillStyle = scene.scale.color(v);
     ctx.fillRect(cell.x, cell.y, cell.width, cell.height);
-    const text = formatValue(v, scene.digits);
-    const size = Math.round(Math.min(13, cell.height * 0.42, (cell.width / Math.max(3, text.length)) * 1.7));
-    if (size < 8) continue;
-    const cellFont = `${size}px system-ui, sans-serif`;
-    if (cellFont !== font) ctx.font = font = cellFont; // parsing a font is the costly part
+    if (layout.valueFont === 0) continue;
     ctx.fillStyle = scene.scale.textColor(v);
-    ctx.fillText(text, cell.x + cell.width / 2, cell.y + cell.height / 2);
+    ctx.fillText(texts[i], cell.x + cell.width / 2, cell.y + cell.height / 2);
   }
 }
 
-function paintRowLabels(ctx: CanvasRenderingContext2D, texts: readonly string[], layout: HeatmapLayout): void {
+function paintRowLabels(ctx: PaintContext, texts: readonly string[], layout: HeatmapLayout): void {
   ctx.font = TICK_FONT;
   ctx.fillStyle = TICK_COLOR;
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
-  texts.forEach((text, r) => ctx.fillText(text, layout.left - GAP, layout.top + (r + 0.5) * layout.rowHeight));
+  const right = layout.stickyX + layout.left - GAP;
+  texts.forEach((text, r) => {
+    const y = layout.top + (r + 0.5) * layout.rowHeight;
+    ctx.fillText(text, right, y);
+    const width = ctx.measureText(text).width;
+    layout.texts.push({ kind: 'row', text, x: right - width, y: y - TICK_LINE / 2, width, height: TICK_LINE });
+  });
 }
 
-function paintColumnLabels(ctx: CanvasRenderingContext2D, labels: ColumnLabels, layout: HeatmapLayout): void {
+function paintColumnLabels(ctx: PaintContext, labels: ColumnLabels, layout: HeatmapLayout): void {
   ctx.font = TICK_FONT;
   ctx.fillStyle = TICK_COLOR;
   const baseY = layout.top - GAP;
+  const { slant } = labels;
   labels.texts.forEach((text, c) => {
     const x = layout.left + (c + 0.5) * layout.colWidth;
-    if (labels.slant === 0) {
+    const w = labels.widths[c];
+    if (slant === 0) {
       ctx.textAlign = 'center';
       ctx.textBaseline = 'bottom';
       ctx.fillText(text, x, baseY);
+      layout.texts.push({ kind: 'col', text, x: x - w / 2, y: baseY - TICK_LINE, width: w, height: TICK_LINE });
       return;
     }
     // starts above its column and runs up to the right; its lowest corner sits on baseY
     ctx.save();
-    ctx.translate(x, baseY - (TICK_LINE / 2) * Math.cos(labels.slant));
-    ctx.rotate(-labels.slant);
+    ctx.translate(x, baseY - (TICK_LINE / 2) * Math.cos(slant));
+    ctx.rotate(-slant);
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
     ctx.fillText(text, 0, 0);
     ctx.restore();
+    const height = w * Math.sin(slant) + TICK_LINE * Math.cos(slant);
+    const x0 = x - (TICK_LINE / 2) * Math.sin(slant);
+    layout.texts.push({ kind: 'col', text, x: x0, y: baseY - height, width: w * Math.cos(slant) + TICK_LINE * Math.sin(slant), height });
   });
 }
 
-function paintTitles(ctx: CanvasRenderingContext2D, scene: HeatmapScene, layout: HeatmapLayout): void {
+/** The column title on its own line above the column labels; the row title in the corner. */
+function paintTitles(ctx: PaintContext, scene: HeatmapScene, layout: HeatmapLayout, width: number): void {
   ctx.font = TITLE_FONT;
   ctx.fillStyle = TITLE_COLOR;
-  ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  if (scene.xTitle) ctx.fillText(scene.xTitle, layout.left + (layout.cols * layout.colWidth) / 2, PAD + TITLE_LINE / 2);
+  if (scene.xTitle) {
+    const w = ctx.measureText(scene.xTitle).width;
+    // centred over the grid's visible part, never left of it
+    const from = layout.stickyX + layout.left;
+    const to = Math.min(width, layout.stickyX + (scene.viewWidth ?? width), layout.left + layout.cols * layout.colWidth);
+    const x = Math.max(from, Math.min(to - w, (from + to - w) / 2));
+    ctx.textAlign = 'left';
+    ctx.fillText(scene.xTitle, x, PAD + TITLE_LINE / 2);
+    layout.texts.push({ kind: 'xTitle', text: scene.xTitle, x, y: PAD, width: w, height: TITLE_LINE });
+  }
   if (scene.yTitle) {
-    ctx.save();
-    ctx.translate(PAD + TITLE_LINE / 2, layout.top + (layout.rows * layout.rowHeight) / 2);
-    ctx.rotate(-Math.PI / 2);
-    ctx.fillText(scene.yTitle, 0, 0);
-    ctx.restore();
+    const w = ctx.measureText(scene.yTitle).width;
+    const right = layout.stickyX + layout.left - GAP;
+    const y = layout.top - GAP - TITLE_LINE / 2;
+    ctx.textAlign = 'right';
+    ctx.fillText(scene.yTitle, right, y);
+    layout.texts.push({ kind: 'yTitle', text: scene.yTitle, x: right - w, y: y - TITLE_LINE / 2, width: w, height: TITLE_LINE });
   }
 }

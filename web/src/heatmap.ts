@@ -1,38 +1,36 @@
 // One labelled heatmap, drawn with the plain canvas 2D API (heatmap-paint.ts), with a colour legend,
 // value labels in the cells, a tooltip on hover and on keyboard focus (arrow keys move between
-// cells), token labels on both axes (any script; repeated tokens stay separate cells), PNG/CSV/JSON
-// export buttons, and a hidden <output> holding the last values as JSON (for tests and for
-// copying). Signed data can use a diverging ramp centred on 0. Wide matrices scroll inside their box
-// instead of the page. Drawing is scheduled by DeferredDraw: off the mount task, once per frame.
+// cells), token labels on both axes (any script; repeated tokens stay separate cells), one export
+// menu (PNG and SVG with title, axes and legend; CSV; JSON), and a hidden <output> holding the last
+// values as JSON (for tests and for copying). Signed data can use a diverging ramp centred on 0.
+// Columns shrink to a readable width and no further: a wider matrix scrolls sideways in its box, the
+// row labels stay in view, and a labelled "+N columns →" button says what is out of view and scrolls
+// to it. Several heatmaps can share one colour scale (HeatmapScaleGroup), so their colours compare.
+// Drawing is scheduled by DeferredDraw: off the mount task, once per frame.
 import { DeferredDraw } from './deferred-draw';
-import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons, type Translate } from './export';
-import { ColorScale, legendGradient } from './heatmap-color';
-import { cellAt, cellRect, formatValue, paintHeatmap, tickLabel, type HeatmapLayout } from './heatmap-paint';
+import { heatmapWaiting } from './first-draw';
+import { downloadCanvas, downloadCsv, downloadJson, downloadSvg, exportButtons, EXPORT_MENU_CSS } from './export';
+import { figureTranslator, langOfNode, type Translate } from './figure-strings';
+import { ColorScale } from './heatmap-color';
+import { HeatmapLegend } from './heatmap-legend';
+import { cellAt, cellRect, formatValue, minimumWidth, paintHeatmap, preferredHeight, type HeatmapLayout, type HeatmapScene } from './heatmap-paint';
 import { HeatmapTooltip } from './heatmap-tooltip';
-import { SHELL_STRINGS, translator } from './i18n';
+import { ColumnScroller } from './heatmap-scroller';
+import { HeatmapScaleGroup } from './heatmap-scale';
+import { fill, type Lang } from './i18n';
 import heatmapCss from './heatmap.css?inline';
 import { adoptCss, styleRootOf } from './adopt-css';
 
 export { divergingColor, rampColor } from './heatmap-color';
 export { formatValue, tickLabel } from './heatmap-paint';
-
-/** East Asian wide characters (Han, kana, Hangul, fullwidth forms): about twice a Latin letter. */
-const WIDE_CHAR = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
-
-/** Width of a 12 px label in CSS pixels, estimated without measuring (no canvas needed yet). */
-function labelWidthEstimate(label: string): number {
-  let width = 0;
-  for (const ch of label) width += WIDE_CHAR.test(ch) ? 12.5 : 9;
-  return width;
-}
-
-const DEFAULT_T: Translate = translator('en', SHELL_STRINGS);
+export { HeatmapScaleGroup } from './heatmap-scale';
 
 /**
  * The heatmap's CSS, for a section to adopt with its own when it mounts (mountRoot), so a figure
  * built before the section is attached is styled from the first frame, not from its first update().
+ * It includes the export menu's CSS.
  */
-export const HEATMAP_CSS: string = heatmapCss;
+export const HEATMAP_CSS: string = `${EXPORT_MENU_CSS}\n${heatmapCss}`;
 
 /**
  * Adds the heatmap CSS to the element's document or shadow root, first, so a section's own CSS can
@@ -41,7 +39,14 @@ export const HEATMAP_CSS: string = heatmapCss;
  */
 function ensureStyles(element: Element): void {
   const root = styleRootOf(element);
-  if (root) adoptCss(root, heatmapCss, { first: true });
+  if (root) adoptCss(root, HEATMAP_CSS, { first: true });
+}
+
+/** One canvas context to measure text with before a heatmap's own canvas is drawn. */
+let measureContext: CanvasRenderingContext2D | null = null;
+function measurer(): CanvasRenderingContext2D | null {
+  measureContext ??= document.createElement('canvas').getContext('2d');
+  return measureContext;
 }
 
 export interface HeatmapData {
@@ -64,15 +69,19 @@ export interface HeatmapOptions {
    * colour of 0 is the same in every update.
    */
   diverging?: boolean;
+  /** colour by the range shared with the group's other heatmaps (ignored with fixedRange) */
+  scaleGroup?: HeatmapScaleGroup;
   /** axis titles (e.g. "keys", "queries"); none by default */
   xTitle?: string;
   yTitle?: string;
-  /** PNG/CSV/JSON buttons (default true) */
+  /** the export menu (default true) */
   exportable?: boolean;
   /** file name of exports (default: id) */
   exportName?: string;
-  /** labels of the export buttons (default: the shell's English strings) */
+  /** the section's strings (labels of the export menu, axis words); the figure's own fill the gaps */
   t?: Translate;
+  /** language of the figure's own strings (default: t's, else the page's around the figure) */
+  lang?: Lang;
   /** decimals in the cells (default 2; the tooltip shows 4) */
   digits?: number;
 }
@@ -92,15 +101,18 @@ export class Heatmap {
   readonly #title: HTMLElement;
   readonly #canvas: HTMLCanvasElement;
   readonly #box: HTMLElement;
+  readonly #frame: HTMLElement;
   readonly #inner: HTMLElement;
-  readonly #legendMin: HTMLElement;
-  readonly #legendMax: HTMLElement;
+  readonly #scroller: ColumnScroller;
+  readonly #legend: HeatmapLegend;
   readonly #focusText: HTMLElement;
   readonly #output: HTMLOutputElement;
   readonly #tooltip = new HeatmapTooltip();
   /** made on the first update; draws off the mount task, at most once per frame */
   #drawer: DeferredDraw | null = null;
   #data: HeatmapValues | null = null;
+  /** the data's own range (before a shared scale widens it) */
+  #ownRange: readonly [number, number] = [0, 1];
   #scale: ColorScale;
   /** where the last draw put the cells (null before it, or when there are none) */
   #layout: HeatmapLayout | null = null;
@@ -108,6 +120,8 @@ export class Heatmap {
   /** the focused cell is highlighted (keyboard focus, until blur or Escape) */
   #focusShown = false;
   #hoverIndex: number | null = null;
+  /** tells first-draw.ts once this heatmap has drawn (or is gone): the page's charts load after that */
+  readonly #drawnSignal = heatmapWaiting();
 
   constructor(host: HTMLElement, options: HeatmapOptions) {
     this.#options = options;
@@ -121,24 +135,28 @@ export class Heatmap {
     this.#title.textContent = options.title;
     cap.append(this.#title);
     if (options.exportable !== false) {
-      const t = options.t ?? DEFAULT_T;
+      const t = this.#t();
       cap.append(
         exportButtons(
           t,
           {
-            png: () => {
-              this.#drawer?.ensure(); // drawn now if it was still waiting
-              downloadCanvasPng(this.#fileName(), this.#canvas);
+            png: () => this.#exportPicture('png'),
+            svg: () => this.#exportPicture('svg'),
+            csv: () => {
+              if (this.#data) downloadCsv(this.#fileName(), this.#data.rowLabels, this.#data.colLabels, this.#data.values);
             },
-            csv: () => this.#data && downloadCsv(this.#fileName(), this.#data.rowLabels, this.#data.colLabels, this.#data.values),
-            json: () => this.#data && downloadJson(this.#fileName(), this.exportData()),
+            json: () => {
+              if (this.#data) downloadJson(this.#fileName(), this.exportData());
+            },
           },
-          options.title,
+          options.title || undefined,
         ),
       );
     }
 
-    // box: the visible frame (scrolls sideways on narrow screens); inner: sized to the matrix
+    // frame: holds the fade at a cut edge; box: scrolls sideways; inner: sized to the matrix
+    this.#frame = document.createElement('div');
+    this.#frame.className = 'heatmap-frame';
     this.#box = document.createElement('div');
     this.#box.className = 'chart-box';
     this.#inner = document.createElement('div');
@@ -150,16 +168,12 @@ export class Heatmap {
     this.#canvas.setAttribute('aria-describedby', focusId);
     this.#inner.append(this.#canvas);
     this.#box.append(this.#inner);
+    this.#frame.append(this.#box);
 
-    const legend = document.createElement('div');
-    legend.className = 'legend';
-    this.#legendMin = document.createElement('span');
-    const bar = document.createElement('span');
-    bar.className = 'legend-bar';
-    bar.style.backgroundImage = legendGradient(options.diverging === true);
-    bar.setAttribute('aria-hidden', 'true');
-    this.#legendMax = document.createElement('span');
-    legend.append(this.#legendMin, bar, this.#legendMax);
+    // what is out of view, and buttons that scroll to it (hidden while everything fits)
+    this.#scroller = new ColumnScroller(this.#frame, this.#box, () => this.#t());
+
+    this.#legend = new HeatmapLegend(options.diverging === true);
 
     this.#focusText = document.createElement('p');
     this.#focusText.className = 'focus-text';
@@ -170,7 +184,7 @@ export class Heatmap {
     this.#output.className = 'heatmap-data';
     this.#output.hidden = true;
 
-    fig.append(cap, this.#box, legend, this.#focusText, this.#output, this.#tooltip.element);
+    fig.append(cap, this.#frame, this.#scroller.element, this.#legend.element, this.#focusText, this.#output, this.#tooltip.element);
     host.append(fig);
     this.element = fig;
     ensureStyles(fig);
@@ -182,15 +196,31 @@ export class Heatmap {
     this.#canvas.addEventListener('pointermove', (e) => this.#hover(this.#cellAt(e)));
     this.#canvas.addEventListener('pointerdown', (e) => this.#hover(this.#cellAt(e)));
     this.#canvas.addEventListener('pointerleave', () => this.#hover(null));
-    this.#box.addEventListener('scroll', () => this.#hover(null), { passive: true });
+    this.#box.addEventListener(
+      'scroll',
+      () => {
+        this.#hoverIndex = null;
+        this.#drawer?.request(); // the row labels follow the scroll
+      },
+      { passive: true },
+    );
   }
 
   set title(text: string) {
     this.#title.textContent = text;
+    // the export menu is named after the figure (many figures, one "Export" each)
+    const toggle = this.element.querySelector('.export-toggle');
+    if (toggle && text) toggle.setAttribute('aria-label', fill(this.#t()('export.menu.aria'), { label: text }));
+  }
+
+  /** The figure's own strings in its language, after the section's. */
+  #t(): Translate {
+    const { t, lang } = this.#options;
+    return figureTranslator(t, lang ?? (t ? undefined : langOfNode(this.element ?? null)));
   }
 
   /** The figure's current numbers, as the JSON export writes them. */
-  exportData(): { title: string; rows: number; cols: number; rowLabels: string[]; colLabels: string[]; values: number[] } | null {
+  exportData(): { title: string; rows: number; cols: number; rowLabels: string[]; colLabels: string[]; values: number[]; range: [number, number] } | null {
     const d = this.#data;
     if (!d) return null;
     return {
@@ -200,11 +230,53 @@ export class Heatmap {
       rowLabels: [...d.rowLabels],
       colLabels: [...d.colLabels],
       values: [...d.values],
+      range: [this.#scale.min, this.#scale.max],
     };
   }
 
   #fileName(): string {
     return this.#options.exportName ?? this.#options.id;
+  }
+
+  #scene(): HeatmapScene | null {
+    const d = this.#data;
+    if (!d) return null;
+    return {
+      ...d,
+      scale: this.#scale,
+      digits: this.#options.digits ?? 2,
+      xTitle: this.#options.xTitle,
+      yTitle: this.#options.yTitle,
+      active: this.#active(),
+      stickyX: this.#box.scrollLeft,
+      viewWidth: this.#box.clientWidth || undefined,
+    };
+  }
+
+  /** PNG or SVG of the whole figure: title, every column, axis titles, legend (code loaded on demand). */
+  async #exportPicture(kind: 'png' | 'svg'): Promise<void> {
+    const scene = this.#scene();
+    if (!scene) return;
+    const { figureCanvas, figureSvg } = await import('./heatmap-export');
+    const group = this.#sharedGroup();
+    const figure = {
+      title: this.#title.textContent ?? '',
+      scene,
+      legend: {
+        min: this.#scale.min,
+        max: this.#scale.max,
+        note: group ? fill(this.#t()('heatmap.legend.shared'), { count: group.size }) : undefined,
+      },
+      gridHeight: Math.max(110, this.#box.clientHeight || this.#data!.rows * 38 + 42),
+    };
+    if (kind === 'svg') downloadSvg(this.#fileName(), figureSvg(figure));
+    else await downloadCanvas(this.#fileName(), figureCanvas(figure, Math.max(2, globalThis.devicePixelRatio || 1)));
+  }
+
+  /** the scale group in effect (none with a fixed range, or alone in it) */
+  #sharedGroup(): HeatmapScaleGroup | null {
+    const group = this.#options.scaleGroup;
+    return group && !this.#options.fixedRange && group.size > 1 ? group : null;
   }
 
   update(data: HeatmapData): void {
@@ -225,35 +297,52 @@ export class Heatmap {
       }
       if (min > max) [min, max] = [0, 1]; // no finite values
     }
-    if (this.#options.diverging) {
-      const m = Math.max(Math.abs(min), Math.abs(max)) || 1;
-      [min, max] = [-m, m];
-    }
-    this.#scale = new ColorScale(min, max, this.#options.diverging === true);
-    this.#legendMin.textContent = formatValue(min);
-    this.#legendMax.textContent = formatValue(max);
-    this.#legendMin.title = this.#options.diverging ? 'most negative (orange)' : 'lightest colour';
-    this.#legendMax.title = this.#options.diverging ? 'most positive (purple)' : 'darkest colour';
+    this.#ownRange = [min, max];
 
-    this.#box.style.height = `${Math.min(380, Math.max(110, rows * 38 + 42))}px`;
-    // at least ~30 px per column (plus the row labels): a wide matrix scrolls, it never squashes
-    const longestRow = Math.max(9, ...rowLabels.map((l) => labelWidthEstimate(tickLabel(l))));
-    this.#inner.style.minWidth = `${Math.ceil(cols * 30 + longestRow + 24)}px`;
-    this.#canvas.setAttribute(
-      'aria-label',
-      `${this.#title.textContent}: ${rows} by ${cols} heatmap, values from ${formatValue(min)} to ${formatValue(max)}. Focus and use the arrow keys to read cells.`,
-    );
+    // columns never narrower than readable: a wide matrix scrolls (row labels stay), it never squashes
+    const measure = measurer();
+    const { xTitle, yTitle } = this.#options;
+    if (measure) {
+      this.#inner.style.minWidth = `${minimumWidth(measure, { rowLabels, colLabels, cols, yTitle })}px`;
+      this.#box.style.height = `${preferredHeight(measure, { rows, cols, colLabels, xTitle, yTitle })}px`;
+    } else {
+      this.#box.style.height = `${Math.min(380, Math.max(110, rows * 38 + 42))}px`;
+    }
     this.#output.dataset.shape = `${rows},${cols}`;
     this.#output.value = JSON.stringify(Array.from(values));
     this.#focusIndex = Math.max(0, Math.min(this.#focusIndex, values.length - 1));
     if (this.#hoverIndex !== null && this.#hoverIndex >= values.length) this.#hoverIndex = null;
 
+    const group = this.#options.fixedRange ? undefined : this.#options.scaleGroup;
+    if (group) group.report(this, min, max);
+    this.rescale();
     if (!this.#drawer) this.#drawer = new DeferredDraw(this.#canvas, (ctx, w, h) => this.#paint(ctx, w, h));
-    else this.#drawer.request();
     if (this.#canvas.matches(':focus')) this.#showFocus();
   }
 
+  /** Recolours by the current range (own, fixed or shared); a scale group calls it when the union moves. */
+  rescale(): void {
+    if (!this.#data) return;
+    const group = this.#options.fixedRange ? undefined : this.#options.scaleGroup;
+    let [min, max] = (group?.range ?? this.#ownRange) as readonly [number, number];
+    if (this.#options.diverging) {
+      const m = Math.max(Math.abs(min), Math.abs(max)) || 1;
+      [min, max] = [-m, m];
+    }
+    this.#scale = new ColorScale(min, max, this.#options.diverging === true);
+    const t = this.#t();
+    this.#legend.show(min, max, t, this.#sharedGroup()?.size ?? null);
+    const d = this.#data;
+    this.#canvas.setAttribute(
+      'aria-label',
+      fill(t('heatmap.aria'), { title: this.#title.textContent ?? '', rows: d.rows, cols: d.cols, min: formatValue(min), max: formatValue(max) }),
+    );
+    this.#drawer?.request();
+  }
+
   destroy(): void {
+    this.#drawnSignal(false);
+    this.#options.scaleGroup?.leave(this);
     this.#drawer?.destroy();
     this.#drawer = null;
     this.element.remove();
@@ -265,20 +354,19 @@ export class Heatmap {
   }
 
   #paint(ctx: CanvasRenderingContext2D, width: number, height: number): void {
-    const d = this.#data;
-    if (!d || d.values.length === 0) {
+    const scene = this.#scene();
+    if (!scene || scene.values.length === 0) {
       this.#layout = null;
       this.#tooltip.hide();
+      this.#scroller.update(this.#layout);
       return;
     }
-    this.#layout = paintHeatmap(ctx, width, height, {
-      ...d,
-      scale: this.#scale,
-      digits: this.#options.digits ?? 2,
-      xTitle: this.#options.xTitle,
-      yTitle: this.#options.yTitle,
-      active: this.#active(),
-    });
+    this.#layout = paintHeatmap(ctx, width, height, scene);
+    this.#drawnSignal();
+    // for tests and tools: where every text landed (collision checks in any script)
+    this.#output.dataset.texts = JSON.stringify(this.#layout.texts.map((b) => [b.kind, Math.round(b.x), Math.round(b.y), Math.round(b.width), Math.round(b.height)]));
+    this.#output.dataset.valueFont = String(this.#layout.valueFont);
+    this.#scroller.update(this.#layout);
     this.#placeTooltip();
   }
 
@@ -300,7 +388,7 @@ export class Heatmap {
     const y = canvasBox.top - figBox.top - fig.clientTop + cell.y;
     const r = Math.floor(index / d.cols);
     const c = index % d.cols;
-    this.#tooltip.show(`${d.rowLabels[r]} · ${d.colLabels[c]}`, formatValue(d.values[index], 4), { x, y, width: cell.width, height: cell.height }, fig.clientWidth);
+    this.#tooltip.show(`${this.#options.yTitle ? `${this.#options.yTitle} ` : ''}${d.rowLabels[r]} · ${this.#options.xTitle ? `${this.#options.xTitle} ` : ''}${d.colLabels[c]}`, formatValue(d.values[index], 4), { x, y, width: cell.width, height: cell.height }, fig.clientWidth);
   }
 
   #cellAt(e: PointerEvent): number | null {
@@ -360,7 +448,7 @@ export class Heatmap {
     const index = this.#focusIndex;
     const r = Math.floor(index / d.cols);
     const c = index % d.cols;
-    this.#focusText.textContent = `${d.rowLabels[r]} · ${d.colLabels[c]}: ${formatValue(d.values[index], 4)}`;
+    this.#focusText.textContent = fill(this.#t()('heatmap.cell'), { row: d.rowLabels[r], col: d.colLabels[c], value: formatValue(d.values[index], 4) });
   }
 
   /** Scrolls a wide matrix sideways so that the focused cell is in view. */
@@ -368,7 +456,7 @@ export class Heatmap {
     if (!this.#layout) return;
     const cell = cellRect(this.#layout, this.#focusIndex);
     const box = this.#box;
-    if (cell.x < box.scrollLeft) box.scrollLeft = Math.max(0, cell.x - 8);
+    if (cell.x < box.scrollLeft + this.#layout.left) box.scrollLeft = Math.max(0, cell.x - this.#layout.left - 4);
     else if (cell.x + cell.width > box.scrollLeft + box.clientWidth) box.scrollLeft = cell.x + cell.width - box.clientWidth + 8;
   }
 

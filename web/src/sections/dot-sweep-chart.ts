@@ -1,6 +1,7 @@
 // The saturation chart of §3.2: max weight, entropy and softmax-Jacobian norm against the feature
 // size d (log axis 1 … 1024, ticks at the computed powers of two), unscaled (dashed) and scaled
-// (solid), with a vertical marker at the slider's d. Plain canvas (line-chart.ts).
+// (solid), with a vertical marker at the slider's d. Chart.js (line-chart.ts).
+import type { ChartOverlay } from '../deferred-chart';
 import { LineChart, type LineSeries, type PlotFrame } from '../line-chart';
 import { MAX_SWEEP_D, SWEEP_GRID, type SoftmaxMetrics, type SweepPoint } from './dot-sweep';
 
@@ -32,9 +33,9 @@ export class SweepChart {
     });
   }
 
-  /** The canvas, drawn (now if it was still waiting): for the PNG export. */
-  get canvas(): HTMLCanvasElement {
-    return this.#chart.ensure();
+  /** PNG and SVG export handlers (the chart under `title`). */
+  pictures(name: string, title: string): { png: () => Promise<void>; svg: () => Promise<void> } {
+    return this.#chart.pictures(name, title);
   }
 
   update(points: readonly SweepPoint[]): void {
@@ -62,10 +63,10 @@ export class SweepChart {
     this.#chart.destroy();
   }
 
-  /** A vertical line at the slider's d, labelled on the side with more room. */
-  #drawMarker(ctx: CanvasRenderingContext2D, { left, right, top, bottom, x: scale }: PlotFrame): void {
+  /** A vertical line at the slider's d, labelled on the side with more room; returns what it drew. */
+  #drawMarker(ctx: CanvasRenderingContext2D, { left, right, top, bottom, x: scale }: PlotFrame): ChartOverlay[] {
     const x = scale(this.#marker);
-    if (!(x >= left && x <= right)) return;
+    if (!(x >= left && x <= right)) return [];
     ctx.save();
     ctx.strokeStyle = MARKER_INK;
     ctx.lineWidth = 1.5;
@@ -78,7 +79,13 @@ export class SweepChart {
     ctx.font = '12px system-ui, sans-serif';
     ctx.textBaseline = 'alphabetic';
     ctx.textAlign = x > (left + right) / 2 ? 'right' : 'left';
-    ctx.fillText(`d = ${this.#marker}`, x + (ctx.textAlign === 'right' ? -4 : 4), top + 12);
+    const align = ctx.textAlign === 'right' ? 'right' : 'left';
+    const label = { x: x + (align === 'right' ? -4 : 4), y: top + 12, text: `d = ${this.#marker}` };
+    ctx.fillText(label.text, label.x, label.y);
     ctx.restore();
+    return [
+      { kind: 'line', x1: x, y1: top, x2: x, y2: bottom, color: MARKER_INK, dash: [2, 3] },
+      { kind: 'text', ...label, y: label.y - 4, color: MARKER_INK, align },
+    ];
   }
 }

@@ -1,6 +1,6 @@
 // The "why divide by √d" panel of §3.2: a slider for d (1 … 1024, log steps), the unscaled and scaled
 // metrics at that d side by side, and the chart over d (computed once per seed).
-import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
+import { downloadCsv, downloadJson, exportButtons } from '../export';
 import { mathml } from '../math';
 import type { SectionContext } from '../section';
 import { el, errorText, field, LatestOnly, MessageLine } from './dom';
@@ -89,7 +89,7 @@ export class SweepView {
     this.#chart = new SweepChart(chartBox, t);
     chartBox.append(
       exportButtons(t, {
-        png: () => downloadCanvasPng('dot-sweep', this.#chart.canvas),
+        ...this.#chart.pictures('dot-sweep', t('dot.sweep.chartLabel')),
         csv: () =>
           downloadCsv(
             'dot-sweep',

@@ -1,7 +1,7 @@
 // §3.6 multi-head attention, live: a sentence → seeded embeddings → the core's multiHeadAttention
 // with seeded Q, K, V and output projections → each head's weights and output side by side, the
 // heads concatenated, and the output projection. The head count offered is always a divisor of d.
-import { HEATMAP_CSS, Heatmap } from '../heatmap';
+import { HEATMAP_CSS, Heatmap, HeatmapScaleGroup } from '../heatmap';
 import { mathml, MULTI_HEAD } from '../math';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
@@ -13,12 +13,23 @@ import { fill } from '../i18n';
 import { sentenceErrorText } from './self-strings';
 import { embed, featureLabels, projectionParams, tokenize } from './self-tokens';
 
-const WATCHED: readonly PropName[] = ['seed', 'mh_text', 'mh_d', 'mh_heads'];
+const WATCHED: readonly PropName[] = ['seed', 'mh_text', 'mh_d', 'mh_heads', 'mh_scale'];
+const SCALES = ['shared', 'per-head'] as const;
+type ScaleMode = (typeof SCALES)[number];
 const D_CHOICES = range(2, 64);
 /** the most heads drawn side by side (the state table's limit for mh_heads) */
 export const MAX_HEADS = 16;
 
 const HEAD_FORMULA = `<mrow><msub><mi>head</mi><mi>h</mi></msub><mo>=</mo><mi>softmax</mi><mo>&#x2061;</mo><mrow><mo>(</mo><mfrac><mrow><msub><mi>Q</mi><mi>h</mi></msub><msubsup><mi>K</mi><mi>h</mi><mi mathvariant="normal">T</mi></msubsup></mrow><msqrt><mrow><mi>d</mi><mo>/</mo><mi>h</mi></mrow></msqrt></mfrac><mo>)</mo></mrow><msub><mi>V</mi><mi>h</mi></msub></mrow>`;
+
+/** MULTI_HEAD on two lines (MultiHead(X) = / Concat(…) W_Oᵀ), for a phone: MathML does not wrap. */
+const MULTI_HEAD_TWO_LINES = `<mtable columnalign="left"><mtr><mtd><mrow><mi>MultiHead</mi><mo>(</mo><mi>X</mi><mo>)</mo><mo>=</mo></mrow></mtd></mtr><mtr><mtd><mrow><mspace width="1em"/><mi>Concat</mi><mo>(</mo><msub><mi>head</mi><mn>1</mn></msub><mo>,</mo><mo>…</mo><mo>,</mo><msub><mi>head</mi><mi>h</mi></msub><mo>)</mo><msubsup><mi>W</mi><mi>O</mi><mi mathvariant="normal">T</mi></msubsup></mrow></mtd></mtr></mtable>`;
+
+/** The status line: "3 tokens, d = 4, 1 head of 4 features" (singular where a count is 1, in English). */
+export function okMessage(t: (key: string) => string, { count, d, heads, dh }: { count: number; d: number; heads: number; dh: number }): string {
+  const word = (key: string, k: number) => t(`mh.word.${key}${k === 1 ? '' : 's'}`);
+  return fill(t('mh.ok'), { count, d, heads, dh, tokenWord: word('token', count), headWord: word('head', heads), featureWord: word('feature', dh) });
+}
 
 /** Head counts that divide d, up to MAX_HEADS. */
 export function headChoices(d: number): number[] {
@@ -38,10 +49,15 @@ class MultiHeadView implements SectionHandle {
   readonly #text = el('input');
   readonly #d = el('select');
   readonly #heads = el('select');
+  readonly #scaleSelect = el('select');
+  readonly #combined = el('div', 'al-heatmaps');
+  /** how the heads' heatmaps are coloured now; and, when shared, the head outputs' one scale */
+  #scaleMode: ScaleMode | null = null;
+  #outputScale: HeatmapScaleGroup | null = null;
   readonly #message = new MessageLine('mh-message');
   readonly #headsBox = el('div', 'mh-heads');
   #headMaps: { weights: Heatmap; output: Heatmap }[] = [];
-  readonly #context: Heatmap;
+  #context: Heatmap | null = null;
   readonly #output: Heatmap;
   readonly #latest = new LatestOnly();
   readonly #unsubscribe: () => void;
@@ -78,17 +94,23 @@ class MultiHeadView implements SectionHandle {
     dField.hidden = state.isHidden('mh_d');
     const headsField = field(t('mh.heads'), this.#heads);
     headsField.hidden = state.isHidden('mh_heads');
-    controls.append(textField, dField, headsField);
+    setOptions(this.#scaleSelect, SCALES.map((v) => [v, t(`mh.scale.${v}`)] as const), state.get('mh_scale'));
+    this.#scaleSelect.addEventListener('change', () => state.set('mh_scale', this.#scaleSelect.value as ScaleMode));
+    const scaleField = field(t('mh.scale'), this.#scaleSelect);
+    scaleField.hidden = state.isHidden('mh_scale');
+    controls.append(textField, dField, headsField, scaleField);
 
     const formulas = el('div', 'al-formula');
-    formulas.append(mathml(HEAD_FORMULA, { display: 'block' }), mathml(MULTI_HEAD, { display: 'block' }));
+    const wide = mathml(MULTI_HEAD, { display: 'block' });
+    wide.classList.add('mh-formula-wide');
+    const narrow = mathml(MULTI_HEAD_TWO_LINES, { display: 'block' });
+    narrow.classList.add('mh-formula-narrow');
+    formulas.append(mathml(HEAD_FORMULA, { display: 'block' }), wide, narrow);
     this.#root.append(controls, this.#message.element, formulas, this.#headsBox);
 
-    const combined = el('div', 'al-heatmaps');
     const features = { t, diverging: true, xTitle: t('mh.axis.features'), yTitle: t('mh.axis.tokens') };
-    this.#context = new Heatmap(combined, { id: 'mh-context', title: t('mh.map.context'), ...features });
-    this.#output = new Heatmap(combined, { id: 'mh-output', title: t('mh.map.output'), ...features });
-    this.#root.append(combined);
+    this.#output = new Heatmap(this.#combined, { id: 'mh-output', title: t('mh.map.output'), ...features });
+    this.#root.append(this.#combined);
 
     this.#unsubscribe = state.subscribe((changed) => {
       if (changed.some((name) => WATCHED.includes(name))) this.#compute();
@@ -101,14 +123,22 @@ class MultiHeadView implements SectionHandle {
     this.#root.dataset.state = 'error';
   }
 
-  /** One weights and one output heatmap per head, rebuilt only when the head count changes. */
-  #ensureHeads(heads: number, dh: number): void {
+  /**
+   * One weights and one output heatmap per head, and the concatenation, rebuilt only when the head
+   * count or the colour-scale mode changes. Shared: weights on [0, 1], and the head outputs with the
+   * concatenation (the same numbers) on one scale; per head: each on its own range.
+   */
+  #ensureHeads(heads: number, dh: number, mode: ScaleMode): void {
     const { t } = this.#ctx;
-    if (this.#headMaps.length !== heads) {
+    if (this.#headMaps.length !== heads || this.#scaleMode !== mode || !this.#context) {
       for (const m of this.#headMaps) {
         m.weights.destroy();
         m.output.destroy();
       }
+      this.#context?.destroy();
+      this.#scaleMode = mode;
+      this.#outputScale = mode === 'shared' ? new HeatmapScaleGroup() : null;
+      const scaleGroup = this.#outputScale ?? undefined;
       this.#headsBox.replaceChildren();
       this.#headMaps = range(1, heads).map((h) => {
         const box = el('section', 'mh-head');
@@ -119,7 +149,7 @@ class MultiHeadView implements SectionHandle {
           weights: new Heatmap(box, {
             id: `mh-weights-${h}`,
             title: '',
-            fixedRange: [0, 1],
+            fixedRange: mode === 'shared' ? [0, 1] : undefined,
             t,
             xTitle: t('mh.axis.keys'),
             yTitle: t('mh.axis.queries'),
@@ -128,12 +158,24 @@ class MultiHeadView implements SectionHandle {
             id: `mh-head-${h}`,
             title: '',
             diverging: true,
+            scaleGroup,
             t,
             xTitle: t('mh.axis.features'),
             yTitle: t('mh.axis.tokens'),
           }),
         };
       });
+      const context = new Heatmap(this.#combined, {
+        id: 'mh-context',
+        title: t('mh.map.context'),
+        t,
+        diverging: true,
+        scaleGroup,
+        xTitle: t('mh.axis.features'),
+        yTitle: t('mh.axis.tokens'),
+      });
+      this.#combined.prepend(context.element);
+      this.#context = context;
     }
     this.#headMaps.forEach((m, i) => {
       m.weights.title = fill(t('mh.head.weights'), { h: i + 1, dh });
@@ -146,7 +188,9 @@ class MultiHeadView implements SectionHandle {
     const text = state.get('mh_text');
     const d = state.get('mh_d');
     const heads = state.get('mh_heads');
+    const mode = state.get('mh_scale') as ScaleMode;
     const seed = state.get('seed');
+    this.#scaleSelect.value = mode;
     if (this.#text.value !== text) this.#text.value = text;
     this.#d.value = String(d);
     const choices = headChoices(d);
@@ -173,7 +217,7 @@ class MultiHeadView implements SectionHandle {
         const n = tokens.length;
         // the heatmap keeps repeated tokens apart itself: label axes with the words as typed
         const labels = tokens;
-        this.#ensureHeads(heads, dh);
+        this.#ensureHeads(heads, dh, mode);
         this.#headMaps.forEach((m, h) => {
           m.weights.update({
             rows: n,
@@ -191,9 +235,9 @@ class MultiHeadView implements SectionHandle {
           });
         });
         const concatLabels = range(1, heads).flatMap((h) => featureLabels(dh).map((f) => `h${h}·${f}`));
-        this.#context.update({ rows: n, cols: d, values: r.context.data, rowLabels: labels, colLabels: concatLabels });
+        this.#context?.update({ rows: n, cols: d, values: r.context.data, rowLabels: labels, colLabels: concatLabels });
         this.#output.update({ rows: n, cols: d, values: r.output.data, rowLabels: labels, colLabels: featureLabels(d) });
-        this.#message.show('ok', fill(t('mh.ok'), { count: n, d, heads, dh }));
+        this.#message.show('ok', okMessage(t, { count: n, d, heads, dh }));
         this.#root.dataset.state = 'ok';
         this.#root.dataset.computeCount = String(++this.#computeCount);
       },
@@ -216,7 +260,7 @@ class MultiHeadView implements SectionHandle {
       m.weights.destroy();
       m.output.destroy();
     }
-    this.#context.destroy();
+    this.#context?.destroy();
     this.#output.destroy();
     this.#root.remove();
   }

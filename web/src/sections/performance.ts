@@ -3,12 +3,10 @@
 // against N per implementation, the note recipe's µs per training step, the dates recipe's
 // training examples per second; and a table of the browser figures (headless Chromium). No worker,
 // no wasm: the numbers were measured by the benchmark.
-import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LogarithmicScale, Tooltip } from 'chart.js';
 import results from '../../../shared/bench/results.json';
-import { DeferredChart } from '../deferred-chart';
+import { DeferredChart, pictureExports } from '../deferred-chart';
+import { downloadCsv, downloadJson, exportButtons } from '../export';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
-
-Chart.register(BarController, BarElement, CategoryScale, LinearScale, LogarithmicScale, Legend, Tooltip);
 
 interface Timing {
   median_s: number;
@@ -140,12 +138,28 @@ export class BarChart {
   /** built off the mount task (deferred-chart.ts) */
   readonly #chart: DeferredChart<'bar', (number | null)[], string>;
   readonly #box: HTMLElement;
+  #data: BarData = { labels: [], series: [] };
 
-  constructor(host: HTMLElement, title: string, axis: string, options: { logarithmic?: boolean; legend?: boolean } = {}) {
+  /** `name`: the export files' name; `t`: the section's strings (the export menu's labels) */
+  constructor(host: HTMLElement, title: string, axis: string, options: { logarithmic?: boolean; legend?: boolean; name?: string; t?: (key: string) => string } = {}) {
     this.#box = document.createElement('figure');
     this.#box.className = 'perf-chart';
     const caption = document.createElement('figcaption');
     caption.textContent = title;
+    if (options.t) {
+      const name = options.name ?? 'performance';
+      caption.append(
+        exportButtons(
+          options.t,
+          {
+            ...pictureExports(this.#chartRef(), name, () => title),
+            csv: () => downloadCsv(name, this.#data.labels, this.#data.series.map((s) => s.label || axis), this.#data.labels.flatMap((_, i) => this.#data.series.map((s) => s.values[i] ?? NaN))),
+            json: () => downloadJson(name, { title, axis, ...this.#data }),
+          },
+          title,
+        ),
+      );
+    }
     const wrap = document.createElement('div');
     wrap.style.position = 'relative';
     wrap.style.height = '260px';
@@ -155,7 +169,7 @@ export class BarChart {
     wrap.append(canvas);
     this.#box.append(caption, wrap);
     host.append(this.#box);
-    this.#chart = new DeferredChart(canvas, {
+    this.#chart = new DeferredChart<'bar', (number | null)[], string>(canvas, {
       type: 'bar',
       data: { labels: [], datasets: [] },
       options: {
@@ -171,7 +185,13 @@ export class BarChart {
     });
   }
 
+  /** the chart for the export handlers, which run only after the constructor */
+  #chartRef(): { built: () => ReturnType<DeferredChart<'bar', (number | null)[], string>['built']> } {
+    return { built: () => this.#chart.built() };
+  }
+
   update(data: BarData): void {
+    this.#data = data;
     this.#chart.change((chart) => {
       chart.data.labels = data.labels;
       chart.data.datasets = data.series.map((s) => ({ label: s.label, data: s.values, backgroundColor: s.color, borderColor: s.color }));
@@ -292,7 +312,7 @@ export const performanceSection: SectionModule = {
     if (data.attention?.length) {
       heading('perf.attention');
       for (const measure of ATTENTION_MEASURES) {
-        const chart = new BarChart(root, ctx.t(`perf.${measure}`), ctx.t('perf.gflops'), { logarithmic: true });
+        const chart = new BarChart(root, ctx.t(`perf.${measure}`), ctx.t('perf.gflops'), { logarithmic: true, name: `perf-${measure}`, t: ctx.t });
         chart.update(attentionBars(data, measure, sideLabel));
         charts.push(chart);
       }
@@ -304,7 +324,7 @@ export const performanceSection: SectionModule = {
         root.append(p);
         continue;
       }
-      const chart = new BarChart(root, ctx.t(key), ctx.t(axis), { logarithmic: true, legend: false });
+      const chart = new BarChart(root, ctx.t(key), ctx.t(axis), { logarithmic: true, legend: false, name: `perf-${recipe}`, t: ctx.t });
       const bars = recipeBars(data, recipe, sideLabel);
       bars.series[0].label = ctx.t(axis);
       chart.update(bars);

@@ -1,25 +1,10 @@
-// §3.3's charts: training loss and accuracy against the step (line charts, long runs averaged into
-// at most MAX_POINTS buckets), and the decoder's top-k candidates at one step (horizontal bars, the
-// chosen word darker). Plain canvas (line-chart.ts, bar-chart.ts): drawn off the mount task and at
-// most once a frame while training.
+// §3.3's charts: training loss and accuracy against the step (line charts; a long run is thinned for
+// drawing by Chart.js's decimation plugin, the exports keep every step), and the decoder's top-k
+// candidates at one step (horizontal bars, the chosen word darker). Chart.js (line-chart.ts,
+// bar-chart.ts), loaded after the first heatmap: built off the mount task, drawn at most once a frame.
 import type { TokenProb } from '../../../shared/types/seq2seq';
 import { BarChart } from '../bar-chart';
 import { LineChart } from '../line-chart';
-
-const MAX_POINTS = 400;
-
-/** Bucket means of `values` (x: the bucket's middle step, 1-based), at most MAX_POINTS of them. */
-export function downsample(values: readonly number[], maxPoints = MAX_POINTS): { x: number; y: number }[] {
-  const size = Math.max(1, Math.ceil(values.length / maxPoints));
-  const out: { x: number; y: number }[] = [];
-  for (let start = 0; start < values.length; start += size) {
-    const end = Math.min(values.length, start + size);
-    let sum = 0;
-    for (let i = start; i < end; i++) sum += values[i];
-    out.push({ x: (start + end + 1) / 2, y: sum / (end - start) });
-  }
-  return out;
-}
 
 /** Trailing moving average over `window` values. */
 export function movingAverage(values: readonly number[], window: number): number[] {
@@ -64,13 +49,13 @@ export class StepChart {
     });
   }
 
-  /** The canvas, drawn (now if it was still waiting): for the PNG export. */
-  get canvas(): HTMLCanvasElement {
-    return this.#chart.ensure();
+  /** PNG and SVG export handlers (the chart under its title). */
+  pictures(name: string): { png: () => Promise<void>; svg: () => Promise<void> } {
+    return this.#chart.pictures(name, this.#title);
   }
 
   update(values: readonly number[]): void {
-    this.#chart.update({ series: [{ label: this.#title, color: this.#color, width: 1.5, points: downsample(values) }] });
+    this.#chart.update({ series: [{ label: this.#title, color: this.#color, width: 1.5, points: values.map((y, i) => ({ x: i + 1, y })) }] });
   }
 
   destroy(): void {
@@ -85,8 +70,8 @@ export class TopKChart {
     this.#chart = new BarChart(box(host, 'tr-topk-chart', title), { label, min: 0, max: 1, format: (p) => p.toFixed(3) });
   }
 
-  get canvas(): HTMLCanvasElement {
-    return this.#chart.canvas;
+  pictures(name: string, title: string): { png: () => Promise<void>; svg: () => Promise<void> } {
+    return this.#chart.pictures(name, title);
   }
 
   /** The candidates, most probable first; `chosen` is drawn darker. */

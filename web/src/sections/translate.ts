@@ -145,7 +145,7 @@ class TranslateView implements SectionHandle {
       exportButtons(
         t,
         {
-          png: () => downloadCanvasPng('s2s-loss', this.#lossChart.canvas),
+          ...this.#lossChart.pictures('s2s-loss'),
           csv: () => {
             const { losses, accuracies } = this.#trainer;
             downloadCsv('s2s-training', losses.map((_, i) => String(i + 1)), ['loss', 'token accuracy'], losses.flatMap((l, i) => [l, accuracies[i]]));

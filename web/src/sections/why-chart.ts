@@ -1,6 +1,6 @@
 // §1's chart: token accuracy (solid) and exact match (dotted) against input length for the plain
-// and the attention model, on a plain canvas (line-chart.ts): drawn off the mount task, at most once
-// a frame while training.
+// and the attention model, drawn by Chart.js (line-chart.ts): built off the mount task, at most once
+// a frame while training; hovering shows every series' value at that length.
 import { LineChart, type LineSeries } from '../line-chart';
 import type { WhySnapshot } from './why-run';
 
@@ -32,9 +32,9 @@ export class WhyChart {
     });
   }
 
-  /** The canvas, drawn (now if it was still waiting): for the PNG export. */
-  get canvas(): HTMLCanvasElement {
-    return this.#chart.ensure();
+  /** PNG and SVG export handlers (the chart under `title`). */
+  pictures(name: string, title: string): { png: () => Promise<void>; svg: () => Promise<void> } {
+    return this.#chart.pictures(name, title);
   }
 
   update(s: WhySnapshot): void {

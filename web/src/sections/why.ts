@@ -85,7 +85,7 @@ class WhyView implements SectionHandle {
       exportButtons(
         t,
         {
-          png: () => downloadCanvasPng('why-accuracy-by-length', this.#chart.canvas),
+          ...this.#chart.pictures('why-accuracy-by-length', t('why.chartLabel')),
           csv: () => {
             const s = this.#run.snapshot;
             const cols = ['plain token accuracy', 'attention token accuracy', 'plain exact match', 'attention exact match'];

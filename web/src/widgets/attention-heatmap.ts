@@ -43,7 +43,7 @@ export class AttentionHeatmap extends LabWidget {
     const { Heatmap } = await import('../heatmap');
     this.body.replaceChildren();
     if (given) {
-      const map = new Heatmap(this.body, { id: 'matrix', title: given.title, fixedRange: given.range ?? undefined });
+      const map = new Heatmap(this.body, { id: 'matrix', title: given.title, fixedRange: given.range ?? undefined, lang: this.language(parsed.state) });
       map.update({
         rows: given.rowLabels.length,
         cols: given.colLabels.length,
@@ -58,7 +58,7 @@ export class AttentionHeatmap extends LabWidget {
     const lang = this.language(state);
     const [lab, { liveWeights }] = await Promise.all([this.lab(lang), import('./live-matrix')]);
     const title = { dot: 'q·k', 'scaled-dot': 'q·k/√d', self: 'self-attention' }[mechanism];
-    const map = new Heatmap(this.body, { id: 'weights', title: `softmax(${title === 'self-attention' ? 'QKᵀ/√d' : title})`, fixedRange: [0, 1] });
+    const map = new Heatmap(this.body, { id: 'weights', title: `softmax(${title === 'self-attention' ? 'QKᵀ/√d' : title})`, fixedRange: [0, 1], lang });
     let drawn = false;
     const draw = async () => {
       try {
