@@ -1,0 +1,426 @@
+// The PyTorch interchange (interchange.h): metadata, vocabularies in a file's order, state-dict
+// names, and decoding with ids that are the file's own.
+#include "seq2seq/interchange.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "io/safetensors.h"
+
+namespace lab {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr const char* kConfigKey = "config";
+constexpr const char* kSrcVocabKey = "src_vocab";
+constexpr const char* kTgtVocabKey = "tgt_vocab";
+
+json parse_metadata_json(const std::string& text, const std::string& what) {
+  try {
+    return json::parse(text);
+  } catch (const json::exception&) {
+    throw InputError("__metadata__ " + what + " is not valid JSON");
+  }
+}
+
+Seq2SeqConfig model_config(const InterchangeConfig& c, long src_vocab, long tgt_vocab) {
+  Seq2SeqConfig m;
+  m.cell = c.cell;
+  m.hidden = c.hidden;
+  m.embedding = c.embedding;
+  m.attention = c.attention;
+  m.score = c.score;
+  m.attentional_tanh = c.attentional_tanh;
+  m.src_vocab = src_vocab;
+  m.tgt_vocab = tgt_vocab;
+  return m;
+}
+
+// The file's name of a core parameter under `names`.
+std::string file_name(const std::string& core_name, StateDictNames names) {
+  if (names == StateDictNames::kBook && core_name.rfind("out.", 0) == 0) {
+    return "decoder." + core_name;
+  }
+  return core_name;
+}
+
+std::string describe(const InterchangeConfig& c) {
+  std::string s = std::string("cell ") + cell_name(c.cell) + ", hidden " +
+                  std::to_string(c.hidden) + ", embedding " +
+                  std::to_string(c.embedding ? c.embedding : c.hidden);
+  if (!c.attention) return s + ", no attention";
+  s += std::string(", ") + score_name(c.score) + " attention";
+  return c.attentional_tanh ? s + " with the tanh layer" : s;
+}
+
+}  // namespace
+
+StateDictNames parse_state_dict_names(const std::string& name) {
+  if (name == "project") return StateDictNames::kProject;
+  if (name == "book") return StateDictNames::kBook;
+  throw InputError("unknown state-dict names '" + name +
+                   "' (expected project: out.weight, or book: decoder.out.weight)");
+}
+
+const char* state_dict_names_name(StateDictNames names) {
+  return names == StateDictNames::kBook ? "book" : "project";
+}
+
+// ---- config
+
+InterchangeConfig InterchangeConfig::from_json_text(const std::string& text) {
+  const json j = parse_metadata_json(text, "config");
+  if (!j.is_object()) throw InputError("__metadata__ config must be a JSON object");
+  static const std::set<std::string> known = {"arch",      "cell",  "hidden",          "embedding",
+                                              "attention", "score", "attentionalTanh", "tokenizer"};
+  for (const auto& item : j.items()) {
+    if (!known.count(item.key())) {
+      throw InputError("__metadata__ config has an unknown key '" + item.key().substr(0, 64) +
+                       "' (expected arch, cell, hidden, embedding, attention, score, "
+                       "attentionalTanh, tokenizer)");
+    }
+  }
+  auto string_of = [&](const char* key, const char* fallback) -> std::string {
+    if (!j.contains(key)) {
+      if (fallback) return fallback;
+      throw InputError(std::string("__metadata__ config has no '") + key + "'");
+    }
+    if (!j[key].is_string()) {
+      throw InputError(std::string("__metadata__ config '") + key + "' must be a string");
+    }
+    return j[key].get<std::string>();
+  };
+  auto whole_of = [&](const char* key, std::optional<long> fallback) -> long {
+    if (!j.contains(key)) {
+      if (fallback) return *fallback;
+      throw InputError(std::string("__metadata__ config has no '") + key + "'");
+    }
+    if (!j[key].is_number_integer()) {
+      throw InputError(std::string("__metadata__ config '") + key + "' must be a whole number");
+    }
+    const long long v = j[key].get<long long>();
+    if (v < 0 || v > kMaxDim) {
+      throw InputError(std::string("__metadata__ config '") + key + "' is out of range (" +
+                       std::to_string(v) + ")");
+    }
+    return static_cast<long>(v);
+  };
+  auto bool_of = [&](const char* key, std::optional<bool> fallback) -> bool {
+    if (!j.contains(key)) {
+      if (fallback) return *fallback;
+      throw InputError(std::string("__metadata__ config has no '") + key + "'");
+    }
+    if (!j[key].is_boolean()) {
+      throw InputError(std::string("__metadata__ config '") + key + "' must be true or false");
+    }
+    return j[key].get<bool>();
+  };
+  const std::string arch = string_of("arch", nullptr);
+  if (arch == "transformer") {
+    throw InputError(
+        "__metadata__ config arch 'transformer': this build loads Seq2Seq RNN translators "
+        "(arch 'seq2seq') only");
+  }
+  if (arch != "seq2seq") {
+    throw InputError("__metadata__ config arch '" + arch.substr(0, 64) +
+                     "' is unknown (expected seq2seq)");
+  }
+  InterchangeConfig c;
+  c.cell = parse_cell(string_of("cell", nullptr).c_str());
+  c.hidden = whole_of("hidden", std::nullopt);
+  c.embedding = whole_of("embedding", 0L);
+  c.attention = bool_of("attention", std::nullopt);
+  c.score = parse_score(string_of("score", "dot"));
+  c.attentional_tanh = bool_of("attentionalTanh", false);
+  c.tokenizer = parse_tokenizer(string_of("tokenizer", "words"));
+  model_config(c, 2, 2).validate();  // sizes, and tanh without attention
+  return c;
+}
+
+std::string InterchangeConfig::to_json_text() const {
+  json j = {{"arch", "seq2seq"},
+            {"cell", cell_name(cell)},
+            {"hidden", hidden},
+            {"embedding", embedding ? embedding : hidden},
+            {"attention", attention},
+            {"score", score_name(score)},
+            {"attentionalTanh", attentional_tanh},
+            {"tokenizer", tokenizer_name(tokenizer)}};
+  return j.dump();
+}
+
+// ---- vocabularies
+
+FileVocab::FileVocab(Tokenizer kind, std::vector<std::string> tokens, const std::string& what)
+    : kind_(kind), tokens_(std::move(tokens)) {
+  if (tokens_.size() < 2 || static_cast<long>(tokens_.size()) > kMaxVocabSize) {
+    throw InputError(what + " has " + std::to_string(tokens_.size()) +
+                     " tokens; it must have 2 to " + std::to_string(kMaxVocabSize));
+  }
+  std::set<std::string_view> seen;
+  for (size_t i = 0; i < tokens_.size(); ++i) {
+    const std::string& t = tokens_[i];
+    const std::string where = what + " token " + std::to_string(i);
+    if (t.empty() || t.size() > kMaxTokenBytes) {
+      throw InputError(where + " must be 1 to " + std::to_string(kMaxTokenBytes) + " bytes long");
+    }
+    check_utf8(t);
+    const bool reserved = std::find(std::begin(kReservedTokens), std::end(kReservedTokens), t) !=
+                          std::end(kReservedTokens);
+    // chars: one code point (a space is a token there); words: what the tokenizer splits out
+    const long code_points = std::count_if(
+        t.begin(), t.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+    const std::vector<std::string_view> pieces = tokenize(t, kind_);
+    const bool one =
+        kind_ == Tokenizer::kChars ? code_points == 1 : pieces.size() == 1 && pieces[0] == t;
+    if (!reserved && !one) {
+      throw InputError(where + " '" + t + "' is not one " +
+                       (kind_ == Tokenizer::kChars ? "character" : "word without spaces"));
+    }
+    if (!seen.insert(t).second) throw InputError(what + " has '" + t + "' twice");
+  }
+}
+
+FileVocab FileVocab::from_json_text(Tokenizer kind, const std::string& text,
+                                    const std::string& what) {
+  const json j = parse_metadata_json(text, what);
+  if (!j.is_array()) throw InputError("__metadata__ " + what + " must be a JSON array of tokens");
+  std::vector<std::string> tokens;
+  for (const json& t : j) {
+    if (!t.is_string()) throw InputError("__metadata__ " + what + " holds a non-string token");
+    tokens.push_back(t.get<std::string>());
+  }
+  return FileVocab(kind, std::move(tokens), what);
+}
+
+std::string FileVocab::to_json_text() const {
+  return json(tokens_).dump();
+}
+
+int32_t FileVocab::find(const std::string& token) const {
+  const auto it = std::find(tokens_.begin(), tokens_.end(), token);
+  return it == tokens_.end() ? -1 : static_cast<int32_t>(it - tokens_.begin());
+}
+
+const std::string& FileVocab::token(int32_t id) const {
+  if (id < 0 || id >= size()) {
+    throw InputError("token id " + std::to_string(id) + " is outside the vocabulary of " +
+                     std::to_string(size()));
+  }
+  return tokens_[static_cast<size_t>(id)];
+}
+
+std::vector<SourceToken> FileVocab::encode(const std::string& text, const std::string& what) const {
+  if (text.size() > kMaxSentenceBytes) {
+    throw InputError("sentence is " + std::to_string(text.size()) + " bytes long; the limit is " +
+                     std::to_string(kMaxSentenceBytes));
+  }
+  const std::vector<std::string_view> words = tokenize(text, kind_);
+  if (words.empty()) throw InputError("sentence is empty");
+  if (static_cast<long>(words.size()) > kDefaultMaxTokens) {
+    throw InputError("sentence has " + std::to_string(words.size()) + " tokens; the limit is " +
+                     std::to_string(kDefaultMaxTokens));
+  }
+  std::vector<SourceToken> out;
+  for (std::string_view w : words) {
+    const std::string word(w);
+    const bool reserved = std::find(std::begin(kReservedTokens), std::end(kReservedTokens), word) !=
+                          std::end(kReservedTokens);
+    const int32_t id = reserved ? -1 : find(word);  // typed "<eos>" is text, not a control token
+    if (id >= 0) {
+      out.push_back({word, word, id, false});
+    } else if (unk() >= 0) {
+      out.push_back({"<unk>", word, unk(), true});
+    } else {
+      throw InputError("'" + word + "' is not in the " + what +
+                       " vocabulary, which has no <unk> token");
+    }
+  }
+  return out;
+}
+
+std::string FileVocab::decode_text(const std::vector<int32_t>& ids) const {
+  std::vector<std::string> words;
+  for (int32_t id : ids) {
+    const std::string& t = token(id);
+    if (t == "<eos>") break;
+    if (t == "<pad>" || t == "<sos>") continue;
+    words.push_back(t);
+  }
+  return join_tokens(words, kind_);
+}
+
+// ---- the model
+
+InterchangeModel::InterchangeModel(InterchangeConfig config, FileVocab src, FileVocab tgt)
+    : config_(config),
+      src_(std::move(src)),
+      tgt_(std::move(tgt)),
+      model_(model_config(config_, src_.size(), tgt_.size())) {
+  if (tgt_.sos() < 0 || tgt_.eos() < 0) {
+    throw InputError(std::string("tgt_vocab has no '") + (tgt_.sos() < 0 ? "<sos>" : "<eos>") +
+                     "' token: decoding starts with <sos> and stops at <eos>");
+  }
+}
+
+InterchangeModel InterchangeModel::read(const uint8_t* data, size_t size) {
+  const SafetensorsFile file = read_safetensors(data, size);
+  for (const char* key : {kConfigKey, kSrcVocabKey, kTgtVocabKey}) {
+    if (!file.metadata.count(key)) {
+      throw InputError(std::string("safetensors __metadata__ has no '") + key +
+                       "': a translator file needs config, src_vocab and tgt_vocab "
+                       "(see docs/safetensors.md)");
+    }
+  }
+  const InterchangeConfig config = InterchangeConfig::from_json_text(file.metadata.at(kConfigKey));
+  InterchangeModel m(
+      config,
+      FileVocab::from_json_text(config.tokenizer, file.metadata.at(kSrcVocabKey), kSrcVocabKey),
+      FileVocab::from_json_text(config.tokenizer, file.metadata.at(kTgtVocabKey), kTgtVocabKey));
+  for (const auto& [key, value] : file.metadata) {
+    if (key != kConfigKey && key != kSrcVocabKey && key != kTgtVocabKey)
+      m.extra_.push_back({key, value});
+  }
+  const bool book = file.find("decoder.out.weight") || file.find("decoder.out.bias");
+  if (book && (file.find("out.weight") || file.find("out.bias"))) {
+    throw InputError("the file has both out.* and decoder.out.* tensors: one output layer only");
+  }
+  m.names_ = book ? StateDictNames::kBook : StateDictNames::kProject;
+
+  std::set<std::string> expected;
+  for (const ParamView& v : m.model_.param_table()) expected.insert(file_name(v.name, m.names_));
+  for (const SafetensorsTensor& t : file.tensors) {
+    if (!expected.count(t.name)) {
+      std::string list;
+      for (const ParamView& v : m.model_.param_table()) {
+        list += (list.empty() ? "" : ", ") + file_name(v.name, m.names_);
+      }
+      throw InputError("tensor '" + t.name + "' is not a parameter of this model (" +
+                       describe(config) + "), whose tensors are " + list);
+    }
+  }
+  for (const ParamView& v : m.model_.param_table()) {
+    const std::string name = file_name(v.name, m.names_);
+    const SafetensorsTensor* t = file.find(name);
+    if (!t) {
+      throw InputError("the file has no tensor '" + name + "', which this model (" +
+                       describe(config) + ") needs");
+    }
+    if (t->tensor.shape != v.shape) {
+      std::string why = describe(config);
+      if (v.name.find("embedding") != std::string::npos || v.name.rfind("out.", 0) == 0) {
+        why += "; src_vocab has " + std::to_string(m.src_.size()) + " tokens, tgt_vocab " +
+               std::to_string(m.tgt_.size());
+      }
+      throw InputError("tensor '" + name + "' has shape " + shape_str(t->tensor.shape) +
+                       ", but the config (" + why + ") needs " + shape_str(v.shape));
+    }
+    m.model_.set_param(v.name, t->tensor.data);
+  }
+  return m;
+}
+
+InterchangeModel InterchangeModel::from_session(const Seq2SeqSession& session) {
+  const SessionConfig& s = session.config();
+  InterchangeConfig c;
+  c.cell = s.cell;
+  c.hidden = s.hidden;
+  c.embedding = session.embedding_size();
+  c.attention = s.attention;
+  c.score = s.score;
+  c.attentional_tanh = s.attentional_tanh;
+  c.tokenizer = session.task().tokenizer();
+  InterchangeModel m(c,
+                     FileVocab(c.tokenizer, session.task().source_vocab().tokens(), kSrcVocabKey),
+                     FileVocab(c.tokenizer, session.task().target_vocab().tokens(), kTgtVocabKey));
+  m.model_.params() = session.model().params();
+  m.extra_.push_back({"task", session.task().name()});
+  return m;
+}
+
+std::vector<uint8_t> InterchangeModel::write(StateDictNames names) const {
+  std::vector<SafetensorsTensor> tensors;
+  const std::vector<float>& params = model_.params();
+  for (const ParamView& v : model_.param_table()) {
+    SafetensorsTensor t;
+    t.name = file_name(v.name, names);
+    t.dtype = "F32";
+    t.tensor = Tensor(
+        v.shape, std::vector<float>(params.begin() + v.offset, params.begin() + v.offset + v.size));
+    tensors.push_back(std::move(t));
+  }
+  std::map<std::string, std::string> metadata(extra_.begin(), extra_.end());
+  metadata[kConfigKey] = config_.to_json_text();
+  metadata[kSrcVocabKey] = src_.to_json_text();
+  metadata[kTgtVocabKey] = tgt_.to_json_text();
+  return write_safetensors(tensors, metadata);
+}
+
+TranslateResult InterchangeModel::translate(const std::string& text,
+                                            const TranslateOptions& options) {
+  TranslateResult result;
+  result.source = src_.encode(text, "source");
+  std::vector<int32_t> ids;
+  for (const SourceToken& t : result.source) ids.push_back(t.id);
+  DecodeOptions opt;
+  opt.sos_id = tgt_.sos();
+  opt.eos_id = tgt_.eos();
+  opt.top_k = std::min<long>(opt.top_k, tgt_.size());
+  if (options.max_length) opt.max_length = *options.max_length;
+  if (options.top_k) opt.top_k = *options.top_k;
+  if (options.beam) opt.beam_width = *options.beam;
+  opt.validate(model_.config());
+  if (!options.beam) {
+    result.greedy = greedy_decode(model_, ids, opt);
+    result.output = result.greedy.tokens;
+    result.finished = result.greedy.finished;
+  } else {
+    result.beam_width = opt.beam_width;
+    result.beam = beam_search(model_, ids, opt);
+    result.output = result.beam.tokens;
+    result.finished = !result.beam.hypotheses.empty() && result.beam.hypotheses.front().finished;
+    for (const BeamHypothesis& h : result.beam.hypotheses) {
+      result.hypothesis_texts.push_back(tgt_.decode_text(h.tokens));
+    }
+  }
+  result.text = tgt_.decode_text(result.output);
+  return result;
+}
+
+TeacherForced InterchangeModel::teacher_forced(const std::string& source,
+                                               const std::string& target) {
+  TeacherForced r;
+  for (const SourceToken& t : src_.encode(source, "source")) r.source_ids.push_back(t.id);
+  r.target_in.push_back(tgt_.sos());
+  for (const SourceToken& t : tgt_.encode(target, "target")) {
+    r.target_in.push_back(t.id);
+    r.target_out.push_back(t.id);
+  }
+  r.target_out.push_back(tgt_.eos());
+  const long T = static_cast<long>(r.target_in.size()), Vt = tgt_.size(),
+             S = static_cast<long>(r.source_ids.size());
+  r.logits = Tensor({T, Vt});
+  if (config_.attention) r.attention = Tensor({T, S});
+  // The decoder's real step, fed the reference tokens: the same numbers as one teacher-forced
+  // PyTorch forward over <sos> + target.
+  DecoderState state = model_.encode(r.source_ids);
+  for (long t = 0; t < T; ++t) {
+    DecoderStepResult step = model_.decoder_step(state, r.target_in[static_cast<size_t>(t)]);
+    std::copy(step.logits.begin(), step.logits.end(), r.logits.ptr() + t * Vt);
+    if (config_.attention) {
+      std::copy(step.attention.begin(), step.attention.end(), r.attention.ptr() + t * S);
+    }
+    state = std::move(step.state);
+  }
+  return r;
+}
+
+std::vector<uint8_t> export_safetensors(const Seq2SeqSession& session, StateDictNames names) {
+  return InterchangeModel::from_session(session).write(names);
+}
+
+}  // namespace lab
