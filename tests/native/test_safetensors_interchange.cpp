@@ -183,6 +183,17 @@ TEST(SafetensorsInterchange, MetadataThatDisagreesWithTheTensorsIsNamed) {
                            R"({"arch":"seq2seq","cell":"rnn","hidden":32,"attention":false})";
                      })),
                      "tensor 'decoder.out.weight' has shape [20, 64], but the config");
+  // A small file that claims a large model is refused before the model is allocated.
+  EXPECT_INPUT_ERROR(load(edited([](lab::SafetensorsFile& f) {
+                       f.metadata["config"] =
+                           R"({"arch":"seq2seq","cell":"rnn","hidden":1400,"attention":false})";
+                     })),
+                     "has shape [18, 32], but the config (cell rnn, hidden 1400");
+  EXPECT_INPUT_ERROR(load(edited([](lab::SafetensorsFile& f) {
+                       f.metadata["config"] =
+                           R"({"arch":"seq2seq","cell":"rnn","hidden":5000,"attention":true})";
+                     })),
+                     "hidden size must be in [1, 4096] (got 5000)");
   EXPECT_INPUT_ERROR(
       load(edited([](lab::SafetensorsFile& f) { f.metadata["src_vocab"] = R"(["咖哥","喜欢"])"; })),
       "src_vocab has 2 tokens");

@@ -18,7 +18,8 @@ Two directions, both written under shared/reference/ and committed, so the tests
 
 2. AttentionLab -> PyTorch. For every file shared/reference/core_*.safetensors (written by
    tests/reference/export_core_models.mjs from models trained in wasm), loads the tensors into the project's
-   reference module (the state-dict names of tests/reference/gen_seq2seq.py) with load_state_dict(strict=True)
+   reference module (the state-dict names of tests/reference/gen_seq2seq.py), or, for a file exported with the
+   book's names (decoder.out.*), into the book's classes above, with load_state_dict(strict=True)
    and writes, under "core", the teacher-forced logits of the five pairs and the greedy translations. The tests
    compare them with the core's own numbers for the same file.
 
@@ -202,7 +203,7 @@ def book_reference(model, cn, en):
     for src, tgt in PAIRS:
         s = torch.tensor([[cn.index(w) for w in src.split()]])
         tin = torch.tensor([[en.index(w) for w in ("<sos> " + tgt).split()]])
-        h0 = torch.zeros(1, 1, HIDDEN, dtype=torch.float64)
+        h0 = torch.zeros(1, 1, m.encoder.hidden_size, dtype=torch.float64)
         with torch.no_grad():
             logits, weights = m(s, h0, tin)
             enc_out, enc_h = m.encoder(s, h0)
@@ -274,6 +275,11 @@ def core_reference(path):
     tensors, metadata = load_safetensors(path)
     c = json.loads(metadata["config"])
     src_vocab, tgt_vocab = json.loads(metadata["src_vocab"]), json.loads(metadata["tgt_vocab"])
+    if "decoder.out.weight" in tensors:   # exported with the book's names: the book's own classes take it
+        book = Seq2Seq(Encoder(len(src_vocab), c["hidden"]), DecoderWithAttention(c["hidden"], len(tgt_vocab)))
+        book.load_state_dict(tensors, strict=True)
+        return {"file": os.path.basename(path), "config": c, "module": "book",
+                "cases": book_reference(book, src_vocab, tgt_vocab)}
     m = Reference(c, len(src_vocab), len(tgt_vocab))
     m.load_state_dict(tensors, strict=True)   # the exported names and shapes are PyTorch's, exactly
     m = m.double()
@@ -296,7 +302,7 @@ def core_reference(path):
             if weights is not None:
                 case["attention"] = enc(weights[0])
             cases.append(case)
-    return {"file": os.path.basename(path), "config": c, "cases": cases}
+    return {"file": os.path.basename(path), "config": c, "module": "reference", "cases": cases}
 
 
 def main():

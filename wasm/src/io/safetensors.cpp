@@ -191,7 +191,8 @@ const SafetensorsTensor* SafetensorsFile::find(const std::string& name) const {
 }
 
 bool looks_like_safetensors(const uint8_t* data, size_t size) {
-  return size >= 9 && data[8] == '{';
+  return size >= 10 && data[8] == '{' &&
+         (data[9] == '"' || data[9] == '}' || data[9] == ' ' || data[9] == '\n');
 }
 
 SafetensorsFile read_safetensors(const uint8_t* data, size_t size) {

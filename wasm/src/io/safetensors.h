@@ -54,8 +54,8 @@ SafetensorsFile read_safetensors(const uint8_t* data, size_t size);
 std::vector<uint8_t> write_safetensors(const std::vector<SafetensorsTensor>& tensors,
                                        const std::map<std::string, std::string>& metadata);
 
-// A cheap content check for front ends that accept several formats: at least 9 bytes, and the
-// header (byte 8) opens with '{'. Says nothing about validity; read_safetensors does.
+// A cheap content check for front ends that accept several formats: the header (byte 8) opens
+// with '{' followed by '"', '}' or white space. Says nothing about validity; read_safetensors does.
 bool looks_like_safetensors(const uint8_t* data, size_t size);
 
 // IEEE 754 half and bfloat16 → float32 (exact: every such value is a float32).

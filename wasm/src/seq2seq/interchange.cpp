@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "io/safetensors.h"
@@ -55,6 +56,42 @@ std::string describe(const InterchangeConfig& c) {
   if (!c.attention) return s + ", no attention";
   s += std::string(", ") + score_name(c.score) + " attention";
   return c.attentional_tanh ? s + " with the tanh layer" : s;
+}
+
+struct ExpectedTensor {
+  std::string name;  // the core's name
+  std::vector<long> shape;
+};
+
+// The model's parameter table (model_params.cpp, build_table) for a config, without allocating
+// the model: a small file must not make the reader allocate a large model before its tensors
+// have been checked against it. Seq2SeqModel's own table is compared with this after loading.
+std::vector<ExpectedTensor> expected_tensors(const Seq2SeqConfig& c) {
+  const long E = c.embedding_size(), Hd = c.hidden, GH = cell_gate_count(c.cell) * Hd;
+  std::vector<ExpectedTensor> t;
+  for (const char* side : {"encoder", "decoder"}) {
+    const std::string p = side;
+    t.push_back({p + ".embedding.weight", {p == "encoder" ? c.src_vocab : c.tgt_vocab, E}});
+    t.push_back({p + ".rnn.weight_ih_l0", {GH, E}});
+    t.push_back({p + ".rnn.weight_hh_l0", {GH, Hd}});
+    t.push_back({p + ".rnn.bias_ih_l0", {GH}});
+    t.push_back({p + ".rnn.bias_hh_l0", {GH}});
+  }
+  if (c.attention && c.score == Score::kGeneral) t.push_back({"attention.w", {Hd, Hd}});
+  if (c.attention && c.score == Score::kAdditive) {
+    t.push_back({"attention.w1", {Hd, Hd}});
+    t.push_back({"attention.w2", {Hd, Hd}});
+    t.push_back({"attention.b", {Hd}});
+    t.push_back({"attention.v", {Hd}});
+  }
+  if (c.attentional_tanh) {
+    t.push_back({"attn_dense.weight", {Hd, 2 * Hd}});
+    t.push_back({"attn_dense.bias", {Hd}});
+  }
+  const long F = c.attention && !c.attentional_tanh ? 2 * Hd : Hd;  // [dec_out; context] or one
+  t.push_back({"out.weight", {c.tgt_vocab, F}});
+  t.push_back({"out.bias", {c.tgt_vocab}});
+  return t;
 }
 
 }  // namespace
@@ -277,49 +314,66 @@ InterchangeModel InterchangeModel::read(const uint8_t* data, size_t size) {
     }
   }
   const InterchangeConfig config = InterchangeConfig::from_json_text(file.metadata.at(kConfigKey));
-  InterchangeModel m(
-      config,
-      FileVocab::from_json_text(config.tokenizer, file.metadata.at(kSrcVocabKey), kSrcVocabKey),
-      FileVocab::from_json_text(config.tokenizer, file.metadata.at(kTgtVocabKey), kTgtVocabKey));
-  for (const auto& [key, value] : file.metadata) {
-    if (key != kConfigKey && key != kSrcVocabKey && key != kTgtVocabKey)
-      m.extra_.push_back({key, value});
-  }
+  FileVocab src =
+      FileVocab::from_json_text(config.tokenizer, file.metadata.at(kSrcVocabKey), kSrcVocabKey);
+  FileVocab tgt =
+      FileVocab::from_json_text(config.tokenizer, file.metadata.at(kTgtVocabKey), kTgtVocabKey);
+  const Seq2SeqConfig model_cfg = model_config(config, src.size(), tgt.size());
+  model_cfg.validate();
+
   const bool book = file.find("decoder.out.weight") || file.find("decoder.out.bias");
   if (book && (file.find("out.weight") || file.find("out.bias"))) {
     throw InputError("the file has both out.* and decoder.out.* tensors: one output layer only");
   }
-  m.names_ = book ? StateDictNames::kBook : StateDictNames::kProject;
-
-  std::set<std::string> expected;
-  for (const ParamView& v : m.model_.param_table()) expected.insert(file_name(v.name, m.names_));
+  const StateDictNames names = book ? StateDictNames::kBook : StateDictNames::kProject;
+  const std::vector<ExpectedTensor> expected = expected_tensors(model_cfg);
+  std::set<std::string> expected_names;
+  std::string list;
+  for (const ExpectedTensor& e : expected) {
+    expected_names.insert(file_name(e.name, names));
+    list += (list.empty() ? "" : ", ") + file_name(e.name, names);
+  }
   for (const SafetensorsTensor& t : file.tensors) {
-    if (!expected.count(t.name)) {
-      std::string list;
-      for (const ParamView& v : m.model_.param_table()) {
-        list += (list.empty() ? "" : ", ") + file_name(v.name, m.names_);
-      }
+    if (!expected_names.count(t.name)) {
       throw InputError("tensor '" + t.name + "' is not a parameter of this model (" +
                        describe(config) + "), whose tensors are " + list);
     }
   }
-  for (const ParamView& v : m.model_.param_table()) {
-    const std::string name = file_name(v.name, m.names_);
+  for (const ExpectedTensor& e : expected) {
+    const std::string name = file_name(e.name, names);
     const SafetensorsTensor* t = file.find(name);
     if (!t) {
       throw InputError("the file has no tensor '" + name + "', which this model (" +
                        describe(config) + ") needs");
     }
-    if (t->tensor.shape != v.shape) {
+    if (t->tensor.shape != e.shape) {
       std::string why = describe(config);
-      if (v.name.find("embedding") != std::string::npos || v.name.rfind("out.", 0) == 0) {
-        why += "; src_vocab has " + std::to_string(m.src_.size()) + " tokens, tgt_vocab " +
-               std::to_string(m.tgt_.size());
+      if (e.name.find("embedding") != std::string::npos || e.name.rfind("out.", 0) == 0) {
+        why += "; src_vocab has " + std::to_string(src.size()) + " tokens, tgt_vocab " +
+               std::to_string(tgt.size());
       }
       throw InputError("tensor '" + name + "' has shape " + shape_str(t->tensor.shape) +
-                       ", but the config (" + why + ") needs " + shape_str(v.shape));
+                       ", but the config (" + why + ") needs " + shape_str(e.shape));
     }
-    m.model_.set_param(v.name, t->tensor.data);
+  }
+
+  // Every tensor is now known to be there with its shape: the model is as large as the file.
+  InterchangeModel m(config, std::move(src), std::move(tgt));
+  m.names_ = names;
+  for (const auto& [key, value] : file.metadata) {
+    if (key != kConfigKey && key != kSrcVocabKey && key != kTgtVocabKey) {
+      m.extra_.push_back({key, value});
+    }
+  }
+  const std::vector<ParamView>& table = m.model_.param_table();
+  if (table.size() != expected.size()) {
+    throw std::logic_error("interchange: the expected tensors differ from the model's table");
+  }
+  for (size_t i = 0; i < table.size(); ++i) {
+    if (table[i].name != expected[i].name || table[i].shape != expected[i].shape) {
+      throw std::logic_error("interchange: the expected tensors differ from the model's table");
+    }
+    m.model_.set_param(table[i].name, file.find(file_name(table[i].name, names))->tensor.data);
   }
   return m;
 }
