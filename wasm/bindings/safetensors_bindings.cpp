@@ -165,6 +165,8 @@ class InterchangeHandle {
       out.set("score", val(std::string(lab::score_name(c.score))));
       out.set("attentionalTanh", val(c.attentional_tanh));
       out.set("tokenizer", val(std::string(lab::tokenizer_name(c.tokenizer))));
+      out.set("sourceTokenizer", val(std::string(lab::tokenizer_name(c.tokenizer))));
+      out.set("targetTokenizer", val(std::string(lab::tokenizer_name(c.tokenizer))));
       out.set("names", val(std::string(lab::state_dict_names_name(model_.names()))));
       out.set("sourceVocabSize", val(static_cast<double>(model_.source_vocab().size())));
       out.set("targetVocabSize", val(static_cast<double>(model_.target_vocab().size())));
