@@ -220,7 +220,7 @@ const cases = [
   ['Adam learning rate NaN', () => bare.adamStep({ lr: NaN }), /Adam learning rate must be a finite number >= 0 \(got nan\)/],
   ['Adam without a learning rate', () => bare.adamStep({}), /adamStep\(\) needs options \{lr, beta1\?, beta2\?, eps\?, weightDecay\?\}/],
   // Model files
-  ['not bytes', () => load('ATLB'), /needs the bytes of a \.atlb or \.safetensors file/],
+  ['not bytes', () => load('ATLB'), /needs the bytes of a \.atlb file \(or a \.safetensors one\)/],
   ['wrong magic', () => load(noteFile((f) => { f.magic = 'ATLX'; })), /not an AttentionLab model file \(it does not start with "ATLB"\)/],
   ['wrong container version', () => load(noteFile((f) => { f.version = 2; })), /model file version 2 is newer than this build supports \(1\)/],
   ['truncated to 10 bytes', () => load(noteBytes.slice(0, 10)), /model file is truncated: 10 bytes, but even an empty model file has 16/],
@@ -239,7 +239,7 @@ const cases = [
   ['negative Adam step in a file', () => load(noteFile((f) => { f.header.training.adamStep = -3; })), /model file: training\.adamStep must be >= 0/],
   ['vocabulary that does not match the task', () => load(noteFile((f) => { const t = f.header.sourceVocab.tokens; [t[4], t[5]] = [t[5], t[4]]; })), /model file's vocabularies do not match task 'note'/],
   // .safetensors files
-  ['safetensors: not bytes', () => load({}), /needs the bytes of a \.atlb or \.safetensors file/],
+  ['safetensors: not bytes', () => load({}), /needs the bytes of a \.atlb file \(or a \.safetensors one\)/],
   ['safetensors: truncated inside the data', () => load(referenceBytes(BOOK).slice(0, -10)), /tensor '[^']+': data_offsets \[\d+, \d+\] go beyond the data buffer \(\d+ bytes\): the file is truncated or corrupt/],
   ['safetensors: header length 9e18', () => load(writeSafetensors(parseSafetensors(referenceBytes(BOOK)), 9000000000000000000n)), /safetensors header length 9000000000000000000 exceeds the file \(\d+ bytes\)/],
   ['safetensors: corrupt header JSON', () => { const b = referenceBytes(BOOK); b[20] = 0x01; return load(b); }, /safetensors header is not valid JSON/],

@@ -11,7 +11,7 @@ export function asBytes(bytes) {
   if (bytes instanceof Uint8Array) return bytes;
   if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
   if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  throw new Error('loadSeq2Seq() needs the bytes of a .atlb or .safetensors file as a Uint8Array or ArrayBuffer');
+  throw new Error('loadSeq2Seq() needs the bytes of a .atlb file (or a .safetensors one) as a Uint8Array or ArrayBuffer');
 }
 
 export class Seq2Seq {

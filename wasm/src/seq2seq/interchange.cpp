@@ -22,7 +22,9 @@ constexpr const char* kTgtVocabKey = "tgt_vocab";
 
 json parse_metadata_json(const std::string& text, const std::string& what) {
   try {
-    return json::parse(text);
+    // The same input type as the container's header (one parser instantiation in the module)
+    const auto* bytes = reinterpret_cast<const uint8_t*>(text.data());
+    return json::parse(bytes, bytes + text.size());
   } catch (const json::exception&) {
     throw InputError("__metadata__ " + what + " is not valid JSON");
   }
