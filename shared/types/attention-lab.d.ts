@@ -182,10 +182,14 @@ export interface AttentionLab extends AttentionOnlyLab {
   /** §3.3: a new Seq2Seq model; the caller owns it and must call .delete(). */
   createSeq2Seq(config: Seq2SeqConfig): Seq2Seq;
   /**
-   * A model from Seq2Seq.save() bytes (.atlb), or from a .safetensors translator (told apart by
-   * content; docs/safetensors.md); the caller owns it and must call .delete().
+   * A model from Seq2Seq.save() bytes (.atlb), or, from a .safetensors translator (told apart by
+   * content; docs/safetensors.md), an ImportedSeq2Seq: the type cannot follow the bytes, so name
+   * it (`lab.loadSeq2Seq<ImportedSeq2Seq>(bytes)`) or use loadSafetensors. The caller owns it and
+   * must call .delete().
    */
-  loadSeq2Seq(bytes: Uint8Array | ArrayBuffer): Seq2Seq | ImportedSeq2Seq;
+  loadSeq2Seq: <M extends Seq2Seq | ImportedSeq2Seq = Seq2Seq>(bytes: Uint8Array | ArrayBuffer) => M;
+  /** A .safetensors translator (docs/safetensors.md); the caller owns it and must call .delete(). */
+  loadSafetensors(bytes: Uint8Array | ArrayBuffer): ImportedSeq2Seq;
   /** The bare encoder-decoder (parameters by PyTorch name, id batches); caller must .delete(). */
   createSeq2SeqModel(config: Seq2SeqModelConfig): Seq2SeqModel;
 }

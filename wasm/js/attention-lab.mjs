@@ -133,6 +133,11 @@ class AttentionLab extends AttentionOnlyLab {
     return Seq2Seq.load(this.#core, b);
   }
 
+  /** A .safetensors translator (docs/safetensors.md), whatever its first bytes. Call .delete(). */
+  loadSafetensors(bytes) {
+    return ImportedSeq2Seq.load(this.#core, asBytes(bytes));
+  }
+
   /**
    * The bare encoder-decoder (no task, no vocabulary): parameters by PyTorch state-dict name,
    * explicit id batches, gradients and Adam steps. The caller owns it: call .delete() when done.
