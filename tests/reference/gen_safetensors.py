@@ -9,7 +9,7 @@ Two directions, both written under shared/reference/ and committed, so the tests
 1. PyTorch -> AttentionLab. The book's translator for the note's five pairs, written with the book's class and
    attribute names (Encoder: embedding, rnn; Decoder: embedding, rnn, attention, out; Seq2Seq: encoder, decoder),
    trained as the book trains it (400 Adam steps at lr 1e-3, one random pair per step, teacher forcing,
-   cross-entropy), seeded. Hidden size 32 instead of the book's 128 keeps the committed file small (about 30 KB).
+   cross-entropy), seeded. Hidden size 32 instead of the book's 128 keeps the committed file small (28 KiB).
    Its vocabularies are the book's word lists: no <pad>, no <unk>, <sos> and <eos> wherever they first appear
    (the book builds them from a set, whose order changes from run to run; first appearance is reproducible).
    Writes book_seq2seq.safetensors (with save_translator below) and, in safetensors.json under "book", for each
