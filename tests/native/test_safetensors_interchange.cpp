@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -141,6 +142,44 @@ TEST(SafetensorsInterchange, EveryArchitectureRoundTripsUnderBothNamings) {
       const lab::SafetensorsFile f = lab::read_safetensors(bytes.data(), bytes.size());
       EXPECT_EQ(f.find("decoder.out.weight") != nullptr, names == StateDictNames::kBook);
     }
+  }
+}
+
+TEST(SafetensorsInterchange, Bfloat16WeightsAreWidenedOnRead) {
+  // The book's model with every weight truncated to bfloat16 (its top 16 bits), written by hand.
+  const std::vector<uint8_t> bytes = read_bytes("book_seq2seq.safetensors");
+  const lab::SafetensorsFile f32 = lab::read_safetensors(bytes.data(), bytes.size());
+  json header = {{"__metadata__", f32.metadata}};
+  std::vector<uint8_t> data;
+  for (const lab::SafetensorsTensor& t : f32.tensors) {
+    header[t.name] = {{"dtype", "BF16"},
+                      {"shape", t.tensor.shape},
+                      {"data_offsets", {data.size(), data.size() + 2 * t.tensor.data.size()}}};
+    for (float x : t.tensor.data) {
+      uint32_t bits;
+      std::memcpy(&bits, &x, sizeof bits);
+      data.push_back(static_cast<uint8_t>(bits >> 16));
+      data.push_back(static_cast<uint8_t>(bits >> 24));
+    }
+  }
+  const std::string text = header.dump();
+  std::vector<uint8_t> file;
+  for (int i = 0; i < 8; ++i)
+    file.push_back(static_cast<uint8_t>(uint64_t{text.size()} >> (8 * i)));
+  file.insert(file.end(), text.begin(), text.end());
+  file.insert(file.end(), data.begin(), data.end());
+
+  InterchangeModel m = load(file);
+  const lab::ParamView& emb = m.model().param("encoder.embedding.weight");
+  const float first = f32.find("encoder.embedding.weight")->tensor.data[0];
+  uint32_t bits;
+  std::memcpy(&bits, &first, sizeof bits);
+  EXPECT_EQ(m.model().params()[static_cast<size_t>(emb.offset)],
+            lab::bf16_to_f32(static_cast<uint16_t>(bits >> 16)));
+  EXPECT_NE(m.model().params()[static_cast<size_t>(emb.offset)], first) << "really truncated";
+  // Three significant digits are enough for this model to translate every pair still.
+  for (const json& c : labtest::load_reference("safetensors.json")["book"]["cases"]) {
+    EXPECT_EQ(m.translate(c["source"].get<std::string>()).text, c["target"].get<std::string>());
   }
 }
 
