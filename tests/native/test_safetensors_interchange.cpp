@@ -178,7 +178,8 @@ TEST(SafetensorsInterchange, Bfloat16WeightsAreWidenedOnRead) {
             lab::bf16_to_f32(static_cast<uint16_t>(bits >> 16)));
   EXPECT_NE(m.model().params()[static_cast<size_t>(emb.offset)], first) << "really truncated";
   // Three significant digits are enough for this model to translate every pair still.
-  for (const json& c : labtest::load_reference("safetensors.json")["book"]["cases"]) {
+  const json cases = labtest::load_reference("safetensors.json")["book"]["cases"];
+  for (const json& c : cases) {
     EXPECT_EQ(m.translate(c["source"].get<std::string>()).text, c["target"].get<std::string>());
   }
 }
