@@ -8,7 +8,7 @@ seconds=${1:-60}
 # no build type: no NDEBUG (asserts stay on) and no -g beyond the line tables of LAB_FUZZ_FLAGS
 CXX=clang++ cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE= -DLAB_FUZZ=ON >/dev/null
 cmake --build build/fuzz -j"$(nproc)"
-for target in model_file tokenizer attention_args; do
+for target in model_file tokenizer attention_args safetensors; do
   work=build/fuzz/corpus-$target
   mkdir -p "$work"
   echo "== fuzz_$target for ${seconds}s =="

@@ -1,7 +1,7 @@
 // Types of the `attention-lab` package (wasm/js/attention-lab.mjs). Written by hand: emcc 3.1.6
 // cannot emit them. Field names match the embind bindings in wasm/bindings/*.cpp exactly; the wasm
 // test suite checks every field listed here is present in the results.
-import type { Seq2Seq, Seq2SeqConfig } from './seq2seq.js';
+import type { ImportedSeq2Seq, Seq2Seq, Seq2SeqConfig } from './seq2seq.js';
 export * from './seq2seq.js';
 import type { Seq2SeqModel, Seq2SeqModelConfig } from './seq2seq-model.js';
 export * from './seq2seq-model.js';
@@ -181,8 +181,15 @@ export interface AttentionLab extends AttentionOnlyLab {
   readonly ops: Ops;
   /** §3.3: a new Seq2Seq model; the caller owns it and must call .delete(). */
   createSeq2Seq(config: Seq2SeqConfig): Seq2Seq;
-  /** A model from Seq2Seq.save() bytes; the caller owns it and must call .delete(). */
-  loadSeq2Seq(bytes: Uint8Array | ArrayBuffer): Seq2Seq;
+  /**
+   * A model from Seq2Seq.save() bytes (.atlb), or, from a .safetensors translator (told apart by
+   * content; docs/safetensors.md), an ImportedSeq2Seq: the type cannot follow the bytes, so name
+   * it (`lab.loadSeq2Seq<ImportedSeq2Seq>(bytes)`) or use loadSafetensors. The caller owns it and
+   * must call .delete().
+   */
+  loadSeq2Seq: <M extends Seq2Seq | ImportedSeq2Seq = Seq2Seq>(bytes: Uint8Array | ArrayBuffer) => M;
+  /** A .safetensors translator (docs/safetensors.md); the caller owns it and must call .delete(). */
+  loadSafetensors(bytes: Uint8Array | ArrayBuffer): ImportedSeq2Seq;
   /** The bare encoder-decoder (parameters by PyTorch name, id batches); caller must .delete(). */
   createSeq2SeqModel(config: Seq2SeqModelConfig): Seq2SeqModel;
 }

@@ -241,9 +241,14 @@ export interface Seq2Seq {
   translate(text: string, options?: TranslateOptions): TranslateResult;
   /**
    * The session as .atlb bytes (docs/model-format.md), a copy: loading them resumes training bit
-   * for bit. Throws in the 'seq2seq' build, which has no model files.
+   * for bit. With { format: 'safetensors' }: the weights as a PyTorch state dict with the config
+   * and vocabularies in its metadata (docs/safetensors.md), under the project's state-dict names
+   * (out.weight) or, with names: 'book', the book's (decoder.out.weight). Throws in the 'seq2seq'
+   * build, which has no model files.
    */
-  save(): Uint8Array;
+  save(options?: SaveOptions): Uint8Array;
+  /** save({ ...options, format: 'safetensors' }) */
+  exportSafetensors(options?: { names?: StateDictNames }): Uint8Array;
   info(): Seq2SeqInfo;
   /**
    * The tokens translate() knows, in id order, without <pad>, <sos>, <eos> and <unk> (token i has
@@ -256,5 +261,69 @@ export interface Seq2Seq {
   heldOut(count: number): HeldOutExample[];
   readonly deleted: boolean;
   /** frees the wasm memory; later calls throw. Safe to call twice. */
+  delete(): void;
+}
+
+/** How a .safetensors state dict names the output layer: 'project' (out.weight) or 'book' (decoder.out.weight). */
+export type StateDictNames = 'project' | 'book';
+
+export interface SaveOptions {
+  /** default 'atlb' (resumable session); 'safetensors': PyTorch's format */
+  format?: 'atlb' | 'safetensors';
+  /** safetensors only; default 'project' */
+  names?: StateDictNames;
+}
+
+export interface ImportedSeq2SeqInfo {
+  format: 'safetensors';
+  arch: 'seq2seq';
+  cell: CellName;
+  hidden: number;
+  embedding: number;
+  attention: boolean;
+  score: ScoreName;
+  attentionalTanh: boolean;
+  tokenizer: 'words' | 'chars';
+  sourceTokenizer: 'words' | 'chars';
+  targetTokenizer: 'words' | 'chars';
+  /** how the file named its output layer */
+  names: StateDictNames;
+  sourceVocabSize: number;
+  targetVocabSize: number;
+  parameterCount: number;
+  /** the file's other __metadata__ entries (a session's export adds `task`) */
+  metadata: Record<string, string>;
+}
+
+/** Decoder fed <sos> + target (teacher forcing), with the file's ids. */
+export interface TeacherForcedResult {
+  sourceIds: number[];
+  targetIn: number[];
+  targetOut: number[];
+  /** (T, Vt): PyTorch's logits, index for index */
+  logits: { shape: number[]; data: Float32Array };
+  /** (T, S); null without attention */
+  attention: { shape: number[]; data: Float32Array } | null;
+}
+
+/**
+ * A translator read from a .safetensors file by AttentionLab.loadSeq2Seq (docs/safetensors.md).
+ * Its vocabularies keep the file's order (ids are PyTorch's); without <unk>, an unknown word is
+ * an Error. It has no task: train() and evaluate() throw. Call delete() when done.
+ */
+export interface ImportedSeq2Seq {
+  translate(text: string, options?: TranslateOptions): TranslateResult;
+  teacherForced(source: string, target: string): TeacherForcedResult;
+  info(): ImportedSeq2SeqInfo;
+  /** every token in id order, as the file lists them (reserved tokens included) */
+  sourceVocabulary(): string[];
+  targetVocabulary(): string[];
+  /** the weights under the project's names, copies */
+  params(): { name: string; tensor: { shape: number[]; data: Float32Array } }[];
+  /** .safetensors bytes again */
+  save(options?: { format?: 'safetensors'; names?: StateDictNames }): Uint8Array;
+  train(): never;
+  evaluate(): never;
+  readonly deleted: boolean;
   delete(): void;
 }

@@ -10,15 +10,17 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab, tensor } from '../../wasm/js/attention-lab.mjs';
 import { NOTE_PAIRS, loadReference, mismatch, runCase, tensorOf } from './case-runner.mjs';
+import { editedFile, parseSafetensors, referenceBytes, writeSafetensors } from './safetensors-file.mjs';
 
 const NOTE = { task: 'note', cell: 'rnn', hidden: 32, attention: true, score: 'dot', seed: 1 };
 const BARE = { cell: 'gru', hidden: 4, srcVocab: 5, tgtVocab: 6, seed: 1 };
 const BATCH = { src: { shape: [1, 3], data: [1, 2, 3] }, srcLengths: [3], tgtIn: { shape: [1, 2], data: [1, 4] },
   tgtOut: { shape: [1, 2], data: [4, 2] } };
+const BOOK = 'book_seq2seq.safetensors';
 const REFERENCE = loadReference('attention.json').cases.filter((c) =>
   ['note_3_2_scaled', 'scaled_key_padding', 'note_3_6_multi_head'].includes(c.name));
 
-let lab, note, noteBytes, dates, bare, handles;
+let lab, note, noteBytes, dates, bare, book, handles;
 const live = new Set(); // sessions a case created: freed after it, so none leaks into the next
 const own = (m) => (live.add(m), m);
 const create = (config) => own(lab.createSeq2Seq(config));
@@ -31,9 +33,10 @@ before(async () => {
   noteBytes = note.save();
   dates = lab.createSeq2Seq({ task: 'dates', hidden: 8, seed: 1 });
   bare = lab.createSeq2SeqModel(BARE);
+  book = lab.loadSeq2Seq(referenceBytes(BOOK)); // the book's model trained in PyTorch (.safetensors)
   handles = lab.memoryStats().handles;
 });
-after(() => [note, dates, bare].forEach((m) => m.delete()));
+after(() => [note, dates, bare, book].forEach((m) => m.delete()));
 
 function assertStillWorks() {
   for (const c of REFERENCE) {
@@ -44,6 +47,7 @@ function assertStillWorks() {
     }
   }
   for (const [source, target] of NOTE_PAIRS) assert.equal(note.translate(source).text, target);
+  for (const [source, target] of NOTE_PAIRS) assert.equal(book.translate(source).text, target);
   assert.ok(Buffer.from(note.save()).equals(Buffer.from(noteBytes)), 'the note model (weights, Adam, sampler) is unchanged');
   const fresh = lab.createSeq2SeqModel(BARE);
   try {
@@ -55,6 +59,12 @@ function assertStillWorks() {
   }
   assert.equal(lab.memoryStats().handles, handles, 'no embind handle leaked');
 }
+
+// ---- .safetensors files (docs/safetensors.md): the book's model with one thing wrong
+const bookFile = (edit) => editedFile(BOOK, edit);
+const bookMeta = (edit) => bookFile((f) => edit(f.header.__metadata__));
+const bookConfig = (edit) => bookMeta((m) => { const c = JSON.parse(m.config); edit(c); m.config = JSON.stringify(c); });
+const shifted = (f, name, by) => { f.header[name].data_offsets = f.header[name].data_offsets.map((o) => o + by); };
 
 // ---- .atlb files (docs/model-format.md) rebuilt with a valid CRC, so the reader sees the damage
 // itself and not a checksum mismatch.
@@ -207,7 +217,7 @@ const cases = [
   ['Adam learning rate NaN', () => bare.adamStep({ lr: NaN }), /Adam learning rate must be a finite number >= 0 \(got nan\)/],
   ['Adam without a learning rate', () => bare.adamStep({}), /adamStep\(\) needs options \{lr, beta1\?, beta2\?, eps\?, weightDecay\?\}/],
   // Model files
-  ['not bytes', () => load('ATLB'), /needs the bytes of a \.atlb file/],
+  ['not bytes', () => load('ATLB'), /needs the bytes of a \.atlb file \(or a \.safetensors one\)/],
   ['wrong magic', () => load(noteFile((f) => { f.magic = 'ATLX'; })), /not an AttentionLab model file \(it does not start with "ATLB"\)/],
   ['wrong container version', () => load(noteFile((f) => { f.version = 2; })), /model file version 2 is newer than this build supports \(1\)/],
   ['truncated to 10 bytes', () => load(noteBytes.slice(0, 10)), /model file is truncated: 10 bytes, but even an empty model file has 16/],
@@ -225,6 +235,37 @@ const cases = [
   ['a required field missing from a file', () => load(noteFile((f) => { delete f.header.config.cell; })), /model file header has no 'config\.cell'/],
   ['negative Adam step in a file', () => load(noteFile((f) => { f.header.training.adamStep = -3; })), /model file: training\.adamStep must be >= 0/],
   ['vocabulary that does not match the task', () => load(noteFile((f) => { const t = f.header.sourceVocab.tokens; [t[4], t[5]] = [t[5], t[4]]; })), /model file's vocabularies do not match task 'note'/],
+  // .safetensors files
+  ['safetensors: not bytes', () => load({}), /needs the bytes of a \.atlb file \(or a \.safetensors one\)/],
+  ['safetensors: truncated inside the data', () => load(referenceBytes(BOOK).slice(0, -10)), /tensor '[^']+': data_offsets \[\d+, \d+\] go beyond the data buffer \(\d+ bytes\): the file is truncated or corrupt/],
+  ['safetensors: header length 9e18', () => load(writeSafetensors(parseSafetensors(referenceBytes(BOOK)), 9000000000000000000n)), /safetensors header length 9000000000000000000 exceeds the file \(\d+ bytes\)/],
+  ['safetensors: corrupt header JSON', () => { const b = referenceBytes(BOOK); b[20] = 0x01; return load(b); }, /safetensors header is not valid JSON/],
+  ['safetensors: oversized header (9 MiB)', () => load(bookMeta((m) => { m.padding = 'x'.repeat(9 << 20); })), /safetensors header is \d+ bytes long; the limit is 8388608/],
+  ['safetensors: overlapping tensors', () => load(bookFile((f) => { const [b, e] = f.header['decoder.out.weight'].data_offsets; f.header['decoder.out.weight'].data_offsets = [0, e - b]; })), /tensor 'decoder\.out\.weight': data_offsets \[0, 5120\] overlap 'encoder\.embedding\.weight'/],
+  ['safetensors: a gap in the data', () => load(bookFile((f) => { shifted(f, 'decoder.out.bias', 4); f.data = Uint8Array.from([...f.data, 0, 0, 0, 0]); })), /safetensors data bytes \[\d+, \d+\] belong to no tensor \(before 'decoder\.out\.bias'\)/],
+  ['safetensors: trailing bytes', () => load(bookFile((f) => { f.data = Uint8Array.from([...f.data, 0, 0]); })), /safetensors data buffer has 2 bytes after its last tensor/],
+  ['safetensors: dtype F64', () => load(bookFile((f) => { f.header['decoder.out.bias'].dtype = 'F64'; })), /tensor 'decoder\.out\.bias' has dtype F64; this reader takes F32, F16 and BF16/],
+  ['safetensors: offsets that disagree with the shape', () => load(bookFile((f) => { f.header['decoder.out.bias'].shape = [21]; })), /tensor 'decoder\.out\.bias': data_offsets \[\d+, \d+\] hold 80 bytes, but F32 of shape \[21\] needs 84/],
+  ['safetensors: NaN weight', () => load(bookFile((f) => { new DataView(f.data.buffer).setFloat32(8, NaN, true); })), /tensor 'encoder\.embedding\.weight' has a non-finite value \(NaN\) at index 2/],
+  ['safetensors: metadata value not a string', () => load(bookMeta((m) => { m.config = { arch: 'seq2seq' }; })), /safetensors __metadata__ value 'config' is not a string/],
+  ['safetensors: no metadata', () => load(bookFile((f) => { delete f.header.__metadata__; })), /safetensors __metadata__ has no 'config': a translator file needs config, src_vocab and tgt_vocab/],
+  ['safetensors: wrong shape for the config', () => load(bookFile((f) => { f.header['encoder.rnn.weight_hh_l0'].shape = [16, 64]; })), /tensor 'encoder\.rnn\.weight_hh_l0' has shape \[16, 64\], but the config \(cell rnn, hidden 32, embedding 32, dot attention\) needs \[32, 32\]/],
+  ['safetensors: config hidden that disagrees with the tensors', () => load(bookConfig((c) => { c.hidden = 16; c.embedding = 16; })), /tensor 'encoder\.embedding\.weight' has shape \[18, 32\], but the config \(cell rnn, hidden 16/],
+  ['safetensors: config cell that disagrees with the tensors', () => load(bookConfig((c) => { c.cell = 'lstm'; })), /tensor 'encoder\.rnn\.weight_ih_l0' has shape \[32, 32\], but the config \(cell lstm.*needs \[128, 32\]/],
+  ['safetensors: vocabulary that disagrees with the tensors', () => load(bookMeta((m) => { m.tgt_vocab = JSON.stringify(JSON.parse(m.tgt_vocab).slice(0, -1)); })), /tensor 'decoder\.embedding\.weight' has shape \[20, 32\], but the config .*tgt_vocab 19\) needs \[19, 32\]/],
+  ['safetensors: unknown tensor name', () => load(bookFile((f) => { f.header['decoder.out.b'] = f.header['decoder.out.bias']; delete f.header['decoder.out.bias']; })), /tensor 'decoder\.out\.b' is not a parameter of this model \(cell rnn, hidden 32, embedding 32, dot attention\), whose tensors are encoder\.embedding\.weight/],
+  ['safetensors: missing tensor', () => load(bookFile((f) => { const [b] = f.header['decoder.out.bias'].data_offsets; delete f.header['decoder.out.bias']; f.data = f.data.slice(0, b); })), /the file has no tensor 'decoder\.out\.bias', which this model \(cell rnn/],
+  ['safetensors: unknown config key', () => load(bookConfig((c) => { c.dropout = 0.1; })), /__metadata__ config has an unknown key 'dropout'/],
+  ['safetensors: arch transformer', () => load(bookConfig((c) => { c.arch = 'transformer'; })), /config arch 'transformer': this build loads Seq2Seq RNN translators/],
+  ['safetensors: absurd config (hidden 10^6)', () => load(bookConfig((c) => { c.hidden = 1e6; })), /hidden size must be in \[1, 4096\] \(got 1000000\)/],
+  ['safetensors: target vocabulary without <eos>', () => load(bookMeta((m) => { m.tgt_vocab = m.tgt_vocab.replace('<eos>', '<end>'); })), /tgt_vocab has no '<eos>' token: decoding starts with <sos> and stops at <eos>/],
+  ['safetensors: a token twice', () => load(bookMeta((m) => { m.src_vocab = m.src_vocab.replace('喜欢', '咖哥'); })), /src_vocab has '咖哥' twice/],
+  ['safetensors: unknown word, no <unk> in the vocabulary', () => book.translate('咖哥 喜欢 猫'), /'猫' is not in the source vocabulary, which has no <unk> token/],
+  ['safetensors: a control token typed as text', () => book.translate('咖哥 <eos>'), /'<eos>' is not in the source vocabulary/],
+  ['safetensors: train an imported model', () => book.train(1), /a model loaded from \.safetensors has no task to train on/],
+  ['safetensors: unknown save format', () => note.save({ format: 'onnx' }), /save\(\): unknown format "onnx" \(expected 'atlb' or 'safetensors'\)/],
+  ['safetensors: unknown state-dict names', () => note.save({ format: 'safetensors', names: 'keras' }), /names must be 'project' \(out\.weight\) or 'book'/],
+  ['safetensors: translate on a deleted import', () => deleted(load(referenceBytes(BOOK))).translate('我'), /this Seq2Seq model has been deleted/],
   // Deleted sessions
   ['translate on a deleted model', () => deleted(create(NOTE)).translate('我'), /this Seq2Seq model has been deleted/],
   ['train on a deleted model', () => deleted(create(NOTE)).train(1), /this Seq2Seq model has been deleted/],

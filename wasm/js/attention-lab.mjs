@@ -1,7 +1,8 @@
 // The package entry point (`import { loadAttentionLab } from 'attention-lab'`): loads the wasm core
 // once, lazily, and wraps its embind functions so that errors become JS Errors. The same file
 // serves Node, the browser main thread and Web Workers. Types: shared/types/attention-lab.d.ts.
-import { Seq2Seq } from './seq2seq.mjs';
+import { Seq2Seq, asBytes } from './seq2seq.mjs';
+import { ImportedSeq2Seq, isSafetensors } from './safetensors.mjs';
 import { Seq2SeqModel } from './seq2seq-model.mjs';
 import { unwrap } from './unwrap.mjs';
 
@@ -121,9 +122,20 @@ class AttentionLab extends AttentionOnlyLab {
     return Seq2Seq.create(this.#core, config);
   }
 
-  /** A Seq2Seq model from .atlb bytes (Seq2Seq.save()). The caller owns it: call .delete(). */
+  /**
+   * A Seq2Seq model from .atlb bytes (Seq2Seq.save()), or an ImportedSeq2Seq from a .safetensors
+   * translator (PyTorch's format, docs/safetensors.md), told apart by content. The caller owns it:
+   * call .delete().
+   */
   loadSeq2Seq(bytes) {
-    return Seq2Seq.load(this.#core, bytes);
+    const b = asBytes(bytes);
+    if (isSafetensors(b)) return ImportedSeq2Seq.load(this.#core, b);
+    return Seq2Seq.load(this.#core, b);
+  }
+
+  /** A .safetensors translator (docs/safetensors.md), whatever its first bytes. Call .delete(). */
+  loadSafetensors(bytes) {
+    return ImportedSeq2Seq.load(this.#core, asBytes(bytes));
   }
 
   /**

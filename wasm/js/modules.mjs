@@ -23,6 +23,11 @@ export const BINDINGS = Object.freeze({
   },
   // 'Seq2Seq.save': a method of the models createSeq2Seq returns (elsewhere it throws, saying so)
   seq2seq_file_bindings: { exports: ['saveSeq2Seq', 'loadSeq2Seq'], api: ['loadSeq2Seq', 'Seq2Seq.save'] },
+  // PyTorch's .safetensors translators in and out (docs/safetensors.md)
+  safetensors_bindings: {
+    exports: ['importSafetensors', 'exportSeq2SeqSafetensors', 'ImportedSeq2Seq'],
+    api: ['loadSafetensors'],
+  },
 });
 
 /**
@@ -54,6 +59,7 @@ export const MODULES = Object.freeze([
       'seq2seq_bindings',
       'seq2seq_model_bindings',
       'seq2seq_file_bindings',
+      'safetensors_bindings',
     ],
     load: () => import('../../build/wasm/attention_lab_core.mjs'),
   },

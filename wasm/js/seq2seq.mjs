@@ -6,12 +6,13 @@
 
 import { OwnedHandle } from './owned-handle.mjs';
 import { unwrap } from './unwrap.mjs';
+import { safetensorsNames } from './safetensors.mjs';
 
-function asBytes(bytes) {
+export function asBytes(bytes) {
   if (bytes instanceof Uint8Array) return bytes;
   if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
   if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  throw new Error('loadSeq2Seq() needs the bytes of a .atlb file as a Uint8Array or ArrayBuffer');
+  throw new Error('loadSeq2Seq() needs the bytes of a .atlb file (or a .safetensors one) as a Uint8Array or ArrayBuffer');
 }
 
 export class Seq2Seq {
@@ -61,14 +62,30 @@ export class Seq2Seq {
     return unwrap(this.#live().translate(text, options ?? null));
   }
 
-  /** The session as .atlb bytes (a copy): loading them resumes training bit for bit. */
-  save() {
+  /**
+   * The session as .atlb bytes (a copy): loading them resumes training bit for bit. With
+   * { format: 'safetensors', names?: 'project' | 'book' }: the weights as a PyTorch state dict
+   * with the config and vocabularies (docs/safetensors.md).
+   */
+  save(options) {
     const handle = this.#live();
     // The 'seq2seq' build (widgets) has no model files; its models cannot be saved.
     if (typeof this.#core.saveSeq2Seq !== 'function') {
       throw new Error("save(): this build has no model files; load the 'full' variant to save models");
     }
+    const o = options ?? {};
+    if (typeof o !== 'object') throw new Error('save(options): options must be an object');
+    const format = o.format ?? 'atlb';
+    if (format === 'safetensors') return unwrap(this.#core.exportSeq2SeqSafetensors(handle, safetensorsNames(o)));
+    if (format !== 'atlb') {
+      throw new Error(`save(): unknown format ${JSON.stringify(String(format))} (expected 'atlb' or 'safetensors')`);
+    }
     return unwrap(this.#core.saveSeq2Seq(handle));
+  }
+
+  /** save({ format: 'safetensors', names }) */
+  exportSafetensors(options) {
+    return this.save({ ...(options ?? {}), format: 'safetensors' });
   }
 
   info() {

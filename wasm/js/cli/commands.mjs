@@ -1,6 +1,6 @@
 // `attention-lab translate`, `evaluate` and `info` (train is in train.mjs).
 import { statSync } from 'node:fs';
-import { readModel } from './session.mjs';
+import { checkWritable, readModel, writeModel } from './session.mjs';
 import { RuntimeError, UsageError } from './options.mjs';
 import { attentionTable, fixed, pct, show, table, toJSON } from './format.mjs';
 
@@ -94,10 +94,29 @@ export function evaluate(lab, o, print) {
   ], 'll').map((l) => `  ${l}`).join('\n'));
 }
 
+export function exportModel(lab, o, print) {
+  checkWritable(o.out);
+  const model = readModel(lab, o.model);
+  const bytes = writeModel(model, o.out, { format: o.format, names: o.names });
+  print(`wrote ${o.out} (${o.format}, ${o.names} state-dict names, ${bytes.toLocaleString('en-US')} bytes)`);
+}
+
 export function info(lab, o, print) {
   const model = readModel(lab, o.model);
   const i = model.info();
   if (o.json) return print(toJSON({ file: o.model, bytes: statSync(o.model).size, ...i }));
+  if (i.format === 'safetensors') {
+    return print(table([
+      ['file', `${o.model} (${(statSync(o.model).size / 1024).toFixed(0)} KiB, safetensors, ${i.names} state-dict names)`],
+      ['cell', i.cell],
+      ['hidden', String(i.hidden)],
+      ['embedding', String(i.embedding)],
+      ['attention', i.attention ? `${i.score}${i.attentionalTanh ? ', with the tanh layer' : ''}` : 'none'],
+      ['source vocabulary', `${i.sourceVocabSize} tokens (${i.sourceTokenizer}, in the file's order)`],
+      ['target vocabulary', `${i.targetVocabSize} tokens (${i.targetTokenizer})`],
+      ['parameters', i.parameterCount.toLocaleString('en-US')],
+    ], 'll').join('\n'));
+  }
   print(table([
     ['file', `${o.model} (${(statSync(o.model).size / 1024).toFixed(0)} KiB)`],
     ['task', i.task],

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { COMMANDS, UsageError, RuntimeError, commandHelp, mainHelp, parseCommand } from './options.mjs';
 import { loadLab, release } from './session.mjs';
 import { train } from './train.mjs';
-import { translate, evaluate, info } from './commands.mjs';
+import { translate, evaluate, info, exportModel } from './commands.mjs';
 
 function version() {
   return JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
@@ -37,6 +37,7 @@ async function run(argv) {
   if (command === 'train') await train(lab, o, print);
   else if (command === 'translate') translate(lab, o, parsed.positionals, print);
   else if (command === 'evaluate') evaluate(lab, o, print);
+  else if (command === 'export') exportModel(lab, o, print);
   else info(lab, o, print);
   return 0;
 }

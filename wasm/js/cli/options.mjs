@@ -12,7 +12,7 @@ export const ATTENTION = ['dot', 'scaled', 'general', 'additive', 'cosine', 'non
 
 // kind: 'int' | 'number' | 'choice' | 'text' | 'flag'. `default` is what the command uses when
 // the option is absent (undefined: required, or the core's own default as the help says).
-const model = { kind: 'text', arg: 'FILE', required: true, help: 'model file written by `attention-lab train`' };
+const model = { kind: 'text', arg: 'FILE', required: true, help: 'model file written by `attention-lab train`, or a .safetensors translator (docs/safetensors.md)' };
 const json = { kind: 'flag', help: 'print JSON instead of text' };
 
 export const COMMANDS = {
@@ -59,6 +59,16 @@ export const COMMANDS = {
       count: { kind: 'int', min: 1, max: 10000, help: 'examples: with --length, how many (default 200); without, use only the first N held-out examples (default all)' },
       seed: { kind: 'int', min: 0, max: 2147483647, help: 'seed of the --length strings (default 1)' },
       json,
+    },
+  },
+  export: {
+    usage: 'attention-lab export --model FILE --format safetensors --out FILE [--names project|book]',
+    summary: 'write a model file as .safetensors, the PyTorch state dict with its config and vocabularies',
+    options: {
+      model: { ...model, help: 'model file written by `attention-lab train` (or a .safetensors file)' },
+      format: { kind: 'choice', choices: ['safetensors'], required: true, help: 'the format to write (docs/safetensors.md)' },
+      names: { kind: 'choice', choices: ['project', 'book'], default: 'project', help: "state-dict names: project (out.weight) or book (the book's decoder.out.weight)" },
+      out: { kind: 'text', arg: 'FILE', required: true, help: 'where to write the file' },
     },
   },
   info: {
@@ -111,6 +121,7 @@ export function mainHelp(version) {
     '  attention-lab translate --model dates.model "JAN 23, 2015" --beam 4',
     '  attention-lab evaluate --model dates.model',
     '  attention-lab info --model dates.model',
+    '  attention-lab export --model dates.model --format safetensors --out dates.safetensors',
     '',
     'Exit codes: 0 success, 1 runtime error (unreadable or corrupt file, diverged training), 2 usage error,',
     '130 interrupted (Ctrl-C; train still writes the last good model).',

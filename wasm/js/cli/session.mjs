@@ -78,8 +78,8 @@ export function checkWritable(path) {
 }
 
 /** Writes the model atomically (temp file + rename), so an interrupted write never leaves half a file. */
-export function writeModel(session, path) {
-  const bytes = session.save();
+export function writeModel(session, path, saveOptions) {
+  const bytes = session.save(saveOptions);
   const tmp = `${resolve(path)}.${process.pid}.tmp`;
   try {
     writeFileSync(tmp, bytes);

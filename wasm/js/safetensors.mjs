@@ -1,0 +1,109 @@
+// Translators in PyTorch's format: a .safetensors state dict with the config and vocabularies in
+// its __metadata__ (docs/safetensors.md; bindings in wasm/bindings/safetensors_bindings.cpp).
+// lab.loadSeq2Seq(bytes) hands .safetensors files here (detected by content) and returns an
+// ImportedSeq2Seq; Seq2Seq.save({ format: 'safetensors' }) exports a training session.
+// The wrapper OWNS the C++ object: call delete() once; any call after delete() throws.
+// Types: shared/types/seq2seq.d.ts.
+
+import { unwrap } from './unwrap.mjs';
+
+/**
+ * True for a .safetensors file (an 8-byte length, then the JSON header: '{' and '"', '}' or a
+ * space), not a .atlb one (which starts with "ATLB"). Validity is the reader's business.
+ */
+export function isSafetensors(bytes) {
+  const atlb = bytes.length >= 4 && bytes[0] === 0x41 && bytes[1] === 0x54 && bytes[2] === 0x4c && bytes[3] === 0x42;
+  return !atlb && bytes.length >= 10 && bytes[8] === 0x7b && [0x22, 0x7d, 0x20, 0x0a].includes(bytes[9]);
+}
+
+/** The options of save({ format: 'safetensors', names }): names is 'project' (out.weight) or 'book'. */
+export function safetensorsNames(options) {
+  const names = options.names ?? 'project';
+  if (names !== 'project' && names !== 'book') {
+    throw new Error(`save(): names must be 'project' (out.weight) or 'book' (decoder.out.weight), not ${JSON.stringify(String(names))}`);
+  }
+  return names;
+}
+
+/**
+ * A translator read from a .safetensors file: decode it (greedy or beam, with the same trace as
+ * Seq2Seq.translate), read its teacher-forced logits and attention, its weights and vocabularies
+ * (in the file's order, ids as in PyTorch), and write it again. It has no task, so it does not
+ * train or evaluate here.
+ */
+export class ImportedSeq2Seq {
+  #handle;
+
+  /** @internal Use AttentionLab.loadSeq2Seq. Takes ownership of `handle`. */
+  constructor(handle) {
+    this.#handle = handle;
+  }
+
+  static load(core, bytes) {
+    return new ImportedSeq2Seq(unwrap(core.importSafetensors(bytes)));
+  }
+
+  #live() {
+    if (!this.#handle) throw new Error('this Seq2Seq model has been deleted');
+    return this.#handle;
+  }
+
+  translate(text, options) {
+    if (typeof text !== 'string') throw new Error('translate(text): text must be a string');
+    return unwrap(this.#live().translate(text, options ?? null));
+  }
+
+  /** Decoder fed <sos> + target: logits (T, Vt) and attention (T, S) or null, as PyTorch computes them. */
+  teacherForced(source, target) {
+    if (typeof source !== 'string' || typeof target !== 'string') {
+      throw new Error('teacherForced(source, target): both must be strings');
+    }
+    return unwrap(this.#live().teacherForced(source, target));
+  }
+
+  info() {
+    return unwrap(this.#live().info());
+  }
+
+  /** Every source token in id order, as the file lists them (reserved tokens included). */
+  sourceVocabulary() {
+    return unwrap(this.#live().sourceVocabulary());
+  }
+
+  targetVocabulary() {
+    return unwrap(this.#live().targetVocabulary());
+  }
+
+  /** [{ name, tensor }] under the project's names (out.weight), copies. */
+  params() {
+    return unwrap(this.#live().params());
+  }
+
+  /** .safetensors bytes again (a model read from a file has no .atlb form: it has no task). */
+  save(options) {
+    const o = options ?? {};
+    if (o.format !== undefined && o.format !== 'safetensors') {
+      throw new Error("save(): a model loaded from .safetensors saves as { format: 'safetensors' } only (it has no task to resume)");
+    }
+    return unwrap(this.#live().save(safetensorsNames(o)));
+  }
+
+  train() {
+    throw new Error('train(): a model loaded from .safetensors has no task to train on; translate it, or train it in PyTorch');
+  }
+
+  evaluate() {
+    throw new Error('evaluate(): a model loaded from .safetensors has no task; use teacherForced(source, target)');
+  }
+
+  get deleted() {
+    return !this.#handle;
+  }
+
+  delete() {
+    if (this.#handle) {
+      this.#handle.delete();
+      this.#handle = null;
+    }
+  }
+}

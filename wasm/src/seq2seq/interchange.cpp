@@ -1,0 +1,286 @@
+// The PyTorch interchange (interchange.h): the model read from and written to a file (state-dict
+// names, shapes checked before allocation), and decoding with ids that are the file's own. The
+// metadata (config, vocabularies) is in interchange_meta.cpp.
+#include "seq2seq/interchange.h"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "io/safetensors.h"
+
+namespace lab {
+
+namespace {
+
+constexpr const char* kConfigKey = "config";
+constexpr const char* kSrcVocabKey = "src_vocab";
+constexpr const char* kTgtVocabKey = "tgt_vocab";
+
+Seq2SeqConfig model_config(const InterchangeConfig& c, long src_vocab, long tgt_vocab) {
+  Seq2SeqConfig m;
+  m.cell = c.cell;
+  m.hidden = c.hidden;
+  m.embedding = c.embedding;
+  m.attention = c.attention;
+  m.score = c.score;
+  m.attentional_tanh = c.attentional_tanh;
+  m.src_vocab = src_vocab;
+  m.tgt_vocab = tgt_vocab;
+  return m;
+}
+
+// The file's name of a core parameter under `names`.
+std::string file_name(const std::string& core_name, StateDictNames names) {
+  if (names == StateDictNames::kBook && core_name.rfind("out.", 0) == 0) {
+    return "decoder." + core_name;
+  }
+  return core_name;
+}
+
+std::string describe(const InterchangeConfig& c) {
+  std::string s = std::string("cell ") + cell_name(c.cell) + ", hidden " +
+                  std::to_string(c.hidden) + ", embedding " +
+                  std::to_string(c.embedding ? c.embedding : c.hidden);
+  if (!c.attention) return s + ", no attention";
+  s += std::string(", ") + score_name(c.score) + " attention";
+  return c.attentional_tanh ? s + " with the tanh layer" : s;
+}
+
+struct ExpectedTensor {
+  std::string name;  // the core's name
+  std::vector<long> shape;
+};
+
+// The model's parameter table (model_params.cpp, build_table) for a config, without allocating
+// the model: a small file must not make the reader allocate a large model before its tensors
+// have been checked against it. Seq2SeqModel's own table is compared with this after loading.
+std::vector<ExpectedTensor> expected_tensors(const Seq2SeqConfig& c) {
+  const long E = c.embedding_size(), Hd = c.hidden, GH = cell_gate_count(c.cell) * Hd;
+  std::vector<ExpectedTensor> t;
+  for (const char* side : {"encoder", "decoder"}) {
+    const std::string p = side;
+    t.push_back({p + ".embedding.weight", {p == "encoder" ? c.src_vocab : c.tgt_vocab, E}});
+    t.push_back({p + ".rnn.weight_ih_l0", {GH, E}});
+    t.push_back({p + ".rnn.weight_hh_l0", {GH, Hd}});
+    t.push_back({p + ".rnn.bias_ih_l0", {GH}});
+    t.push_back({p + ".rnn.bias_hh_l0", {GH}});
+  }
+  if (c.attention && c.score == Score::kGeneral) t.push_back({"attention.w", {Hd, Hd}});
+  if (c.attention && c.score == Score::kAdditive) {
+    t.push_back({"attention.w1", {Hd, Hd}});
+    t.push_back({"attention.w2", {Hd, Hd}});
+    t.push_back({"attention.b", {Hd}});
+    t.push_back({"attention.v", {Hd}});
+  }
+  if (c.attentional_tanh) {
+    t.push_back({"attn_dense.weight", {Hd, 2 * Hd}});
+    t.push_back({"attn_dense.bias", {Hd}});
+  }
+  const long F = c.attention && !c.attentional_tanh ? 2 * Hd : Hd;  // [dec_out; context] or one
+  t.push_back({"out.weight", {c.tgt_vocab, F}});
+  t.push_back({"out.bias", {c.tgt_vocab}});
+  return t;
+}
+
+}  // namespace
+
+StateDictNames parse_state_dict_names(const std::string& name) {
+  if (name == "project") return StateDictNames::kProject;
+  if (name == "book") return StateDictNames::kBook;
+  throw InputError("unknown state-dict names '" + name +
+                   "' (expected project: out.weight, or book: decoder.out.weight)");
+}
+
+const char* state_dict_names_name(StateDictNames names) {
+  return names == StateDictNames::kBook ? "book" : "project";
+}
+
+// ---- the model
+
+InterchangeModel::InterchangeModel(InterchangeConfig config, FileVocab src, FileVocab tgt)
+    : config_(config),
+      src_(std::move(src)),
+      tgt_(std::move(tgt)),
+      model_(model_config(config_, src_.size(), tgt_.size())) {
+  if (tgt_.sos() < 0 || tgt_.eos() < 0) {
+    throw InputError(std::string("tgt_vocab has no '") + (tgt_.sos() < 0 ? "<sos>" : "<eos>") +
+                     "' token: decoding starts with <sos> and stops at <eos>");
+  }
+}
+
+InterchangeModel InterchangeModel::read(const uint8_t* data, size_t size) {
+  const SafetensorsFile file = read_safetensors(data, size);
+  for (const char* key : {kConfigKey, kSrcVocabKey, kTgtVocabKey}) {
+    if (!file.metadata.count(key)) {
+      throw InputError(std::string("safetensors __metadata__ has no '") + key +
+                       "': a translator file needs config, src_vocab and tgt_vocab "
+                       "(see docs/safetensors.md)");
+    }
+  }
+  const InterchangeConfig config = InterchangeConfig::from_json_text(file.metadata.at(kConfigKey));
+  FileVocab src =
+      FileVocab::from_json_text(config.tokenizer, file.metadata.at(kSrcVocabKey), kSrcVocabKey);
+  FileVocab tgt =
+      FileVocab::from_json_text(config.tokenizer, file.metadata.at(kTgtVocabKey), kTgtVocabKey);
+  const Seq2SeqConfig model_cfg = model_config(config, src.size(), tgt.size());
+  model_cfg.validate();
+
+  const bool book = file.find("decoder.out.weight") || file.find("decoder.out.bias");
+  if (book && (file.find("out.weight") || file.find("out.bias"))) {
+    throw InputError("the file has both out.* and decoder.out.* tensors: one output layer only");
+  }
+  const StateDictNames names = book ? StateDictNames::kBook : StateDictNames::kProject;
+  const std::vector<ExpectedTensor> expected = expected_tensors(model_cfg);
+  std::set<std::string> expected_names;
+  std::string list;
+  for (const ExpectedTensor& e : expected) {
+    expected_names.insert(file_name(e.name, names));
+    list += (list.empty() ? "" : ", ") + file_name(e.name, names);
+  }
+  for (const SafetensorsTensor& t : file.tensors) {
+    if (!expected_names.count(t.name)) {
+      throw InputError("tensor '" + t.name + "' is not a parameter of this model (" +
+                       describe(config) + "), whose tensors are " + list);
+    }
+  }
+  for (const ExpectedTensor& e : expected) {
+    const std::string name = file_name(e.name, names);
+    const SafetensorsTensor* t = file.find(name);
+    if (!t) {
+      throw InputError("the file has no tensor '" + name + "', which this model (" +
+                       describe(config) + ") needs");
+    }
+    if (t->tensor.shape != e.shape) {
+      std::string why = describe(config);
+      if (e.name.find("embedding") != std::string::npos || e.name.rfind("out.", 0) == 0) {
+        why += "; src_vocab has " + std::to_string(src.size()) + " tokens, tgt_vocab " +
+               std::to_string(tgt.size());
+      }
+      throw InputError("tensor '" + name + "' has shape " + shape_str(t->tensor.shape) +
+                       ", but the config (" + why + ") needs " + shape_str(e.shape));
+    }
+  }
+
+  // Every tensor is now known to be there with its shape: the model is as large as the file.
+  InterchangeModel m(config, std::move(src), std::move(tgt));
+  m.names_ = names;
+  for (const auto& [key, value] : file.metadata) {
+    if (key != kConfigKey && key != kSrcVocabKey && key != kTgtVocabKey) {
+      m.extra_.push_back({key, value});
+    }
+  }
+  const std::vector<ParamView>& table = m.model_.param_table();
+  if (table.size() != expected.size()) {
+    throw std::logic_error("interchange: the expected tensors differ from the model's table");
+  }
+  for (size_t i = 0; i < table.size(); ++i) {
+    if (table[i].name != expected[i].name || table[i].shape != expected[i].shape) {
+      throw std::logic_error("interchange: the expected tensors differ from the model's table");
+    }
+    m.model_.set_param(table[i].name, file.find(file_name(table[i].name, names))->tensor.data);
+  }
+  return m;
+}
+
+InterchangeModel InterchangeModel::from_session(const Seq2SeqSession& session) {
+  const SessionConfig& s = session.config();
+  InterchangeConfig c;
+  c.cell = s.cell;
+  c.hidden = s.hidden;
+  c.embedding = session.embedding_size();
+  c.attention = s.attention;
+  c.score = s.score;
+  c.attentional_tanh = s.attentional_tanh;
+  c.tokenizer = session.task().tokenizer();
+  InterchangeModel m(c,
+                     FileVocab(c.tokenizer, session.task().source_vocab().tokens(), kSrcVocabKey),
+                     FileVocab(c.tokenizer, session.task().target_vocab().tokens(), kTgtVocabKey));
+  m.model_.params() = session.model().params();
+  m.extra_.push_back({"task", session.task().name()});
+  return m;
+}
+
+std::vector<uint8_t> InterchangeModel::write(StateDictNames names) const {
+  std::vector<SafetensorsTensor> tensors;
+  const std::vector<float>& params = model_.params();
+  for (const ParamView& v : model_.param_table()) {
+    SafetensorsTensor t;
+    t.name = file_name(v.name, names);
+    t.dtype = "F32";
+    t.tensor = Tensor(
+        v.shape, std::vector<float>(params.begin() + v.offset, params.begin() + v.offset + v.size));
+    tensors.push_back(std::move(t));
+  }
+  std::map<std::string, std::string> metadata(extra_.begin(), extra_.end());
+  metadata[kConfigKey] = config_.to_json_text();
+  metadata[kSrcVocabKey] = src_.to_json_text();
+  metadata[kTgtVocabKey] = tgt_.to_json_text();
+  return write_safetensors(tensors, metadata);
+}
+
+TranslateResult InterchangeModel::translate(const std::string& text,
+                                            const TranslateOptions& options) {
+  TranslateResult result;
+  result.source = src_.encode(text, "source");
+  std::vector<int32_t> ids;
+  for (const SourceToken& t : result.source) ids.push_back(t.id);
+  DecodeOptions opt;
+  opt.sos_id = tgt_.sos();
+  opt.eos_id = tgt_.eos();
+  opt.top_k = std::min<long>(opt.top_k, tgt_.size());
+  if (options.max_length) opt.max_length = *options.max_length;
+  if (options.top_k) opt.top_k = *options.top_k;
+  if (options.beam) opt.beam_width = *options.beam;
+  opt.validate(model_.config());
+  if (!options.beam) {
+    result.greedy = greedy_decode(model_, ids, opt);
+    result.output = result.greedy.tokens;
+    result.finished = result.greedy.finished;
+  } else {
+    result.beam_width = opt.beam_width;
+    result.beam = beam_search(model_, ids, opt);
+    result.output = result.beam.tokens;
+    result.finished = !result.beam.hypotheses.empty() && result.beam.hypotheses.front().finished;
+    for (const BeamHypothesis& h : result.beam.hypotheses) {
+      result.hypothesis_texts.push_back(tgt_.decode_text(h.tokens));
+    }
+  }
+  result.text = tgt_.decode_text(result.output);
+  return result;
+}
+
+TeacherForced InterchangeModel::teacher_forced(const std::string& source,
+                                               const std::string& target) {
+  TeacherForced r;
+  for (const SourceToken& t : src_.encode(source, "source")) r.source_ids.push_back(t.id);
+  r.target_in.push_back(tgt_.sos());
+  for (const SourceToken& t : tgt_.encode(target, "target")) {
+    r.target_in.push_back(t.id);
+    r.target_out.push_back(t.id);
+  }
+  r.target_out.push_back(tgt_.eos());
+  const long T = static_cast<long>(r.target_in.size()), Vt = tgt_.size(),
+             S = static_cast<long>(r.source_ids.size());
+  r.logits = Tensor({T, Vt});
+  if (config_.attention) r.attention = Tensor({T, S});
+  // The decoder's real step, fed the reference tokens: the same numbers as one teacher-forced
+  // PyTorch forward over <sos> + target.
+  DecoderState state = model_.encode(r.source_ids);
+  for (long t = 0; t < T; ++t) {
+    DecoderStepResult step = model_.decoder_step(state, r.target_in[static_cast<size_t>(t)]);
+    std::copy(step.logits.begin(), step.logits.end(), r.logits.ptr() + t * Vt);
+    if (config_.attention) {
+      std::copy(step.attention.begin(), step.attention.end(), r.attention.ptr() + t * S);
+    }
+    state = std::move(step.state);
+  }
+  return r;
+}
+
+std::vector<uint8_t> export_safetensors(const Seq2SeqSession& session, StateDictNames names) {
+  return InterchangeModel::from_session(session).write(names);
+}
+
+}  // namespace lab
