@@ -3,7 +3,7 @@
 // test suite checks every field listed here is present in the results.
 import type { Seq2Seq, Seq2SeqConfig } from './seq2seq.js';
 export * from './seq2seq.js';
-import type { Seq2SeqModel, Seq2SeqModelConfig } from './seq2seq-model.js';
+import type { Seq2SeqModel, Seq2SeqModelConfig, TransformerModelConfig, TransformerSeq2SeqModel } from './seq2seq-model.js';
 export * from './seq2seq-model.js';
 
 /** Row-major float32 tensor, batch first. Results always hold copies, never views of wasm memory. */
@@ -183,8 +183,13 @@ export interface AttentionLab extends AttentionOnlyLab {
   createSeq2Seq(config: Seq2SeqConfig): Seq2Seq;
   /** A model from Seq2Seq.save() bytes; the caller owns it and must call .delete(). */
   loadSeq2Seq(bytes: Uint8Array | ArrayBuffer): Seq2Seq;
-  /** The bare encoder-decoder (parameters by PyTorch name, id batches); caller must .delete(). */
-  createSeq2SeqModel(config: Seq2SeqModelConfig): Seq2SeqModel;
+  /**
+   * The bare encoder-decoder (parameters by PyTorch name, id batches), recurrent or, with
+   * arch: 'transformer', the Transformer; the caller must .delete() it.
+   */
+  createSeq2SeqModel: <C extends Seq2SeqModelConfig>(
+    config: C,
+  ) => C extends TransformerModelConfig ? TransformerSeq2SeqModel : Seq2SeqModel;
 }
 
 /**

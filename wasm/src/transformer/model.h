@@ -80,8 +80,9 @@ class TransformerModel {
   explicit TransformerModel(const TransformerConfig& config);
   TransformerModel(const TransformerModel&) = delete;
   TransformerModel& operator=(const TransformerModel&) = delete;
-  TransformerModel(TransformerModel&&) = default;
-  TransformerModel& operator=(TransformerModel&&) = default;
+  // Movable (defined where the workspace type is complete), not copyable.
+  TransformerModel(TransformerModel&&) noexcept;
+  TransformerModel& operator=(TransformerModel&&) noexcept;
   ~TransformerModel();
 
   const TransformerConfig& config() const { return config_; }

@@ -138,6 +138,8 @@ TransformerModel::TransformerModel(const TransformerConfig& config) : config_(co
 }
 
 TransformerModel::~TransformerModel() = default;
+TransformerModel::TransformerModel(TransformerModel&&) noexcept = default;
+TransformerModel& TransformerModel::operator=(TransformerModel&&) noexcept = default;
 
 void TransformerModel::build_table() {
   const long D = config_.d_model, F = config_.d_ff;
