@@ -7,8 +7,8 @@
 
 namespace lab {
 
-void positional_encoding(float* pe, long L, long Dm) {
-  for (long pos = 0; pos < L; ++pos) {
+void positional_encoding(float* pe, long N, long Dm) {
+  for (long pos = 0; pos < N; ++pos) {
     for (long i = 0; i < Dm; i += 2) {
       // angle = pos / 10000^(2i/Dm), with 2i the even column index i here
       const double angle =
@@ -20,13 +20,13 @@ void positional_encoding(float* pe, long L, long Dm) {
 }
 
 void embed_forward(float* y, const int32_t* ids, const float* table, const float* pe, long B,
-                   long L, long V, long Dm) {
+                   long N, long V, long Dm) {
   const float scale = std::sqrt(static_cast<float>(Dm));
-  embedding_forward(y, ids, table, B * L, V, Dm);
+  embedding_forward(y, ids, table, B * N, V, Dm);
   for (long b = 0; b < B; ++b) {
-    MapR Y(y + b * L * Dm, L, Dm);
-    // y = table[id] · √Dm + pe[l]
-    Y = Y * scale + CMapR(pe, L, Dm);
+    MapR Y(y + b * N * Dm, N, Dm);
+    // y = table[id] · √Dm + pe[n]
+    Y = Y * scale + CMapR(pe, N, Dm);
   }
 }
 

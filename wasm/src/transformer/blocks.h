@@ -3,7 +3,7 @@
 // caller owns and zeroes; a null gradient pointer means "not wanted".
 //
 // Dimension letters: tensor.h's, plus transformer/model.h's (Dm model size, F feed-forward size,
-// L positions of one sequence, S / T source / target length).
+// S / T source / target length); N here is the positions of one sequence (S or T).
 #pragma once
 
 #include <cstdint>
@@ -13,15 +13,16 @@ namespace lab {
 // LayerNorm's ε (nn.LayerNorm and nn.Transformer's default layer_norm_eps).
 constexpr float kLayerNormEps = 1e-5f;
 
-// pe (L, Dm): pe[pos, 2i] = sin(pos / 10000^(2i/Dm)), pe[pos, 2i + 1] = cos(pos / 10000^(2i/Dm)).
+// pe (N, Dm): pe[pos, 2i] = sin(pos / 10000^(2i/Dm)), pe[pos, 2i + 1] = cos(pos / 10000^(2i/Dm)).
 // Computed in double and rounded, so native and wasm builds get the same table.
-void positional_encoding(float* pe, long L, long Dm);
+void positional_encoding(float* pe, long N, long Dm);
 
-// y[b, l] = table[ids[b, l]] · √Dm + pe[l]      ids (B, L), table (V, Dm), pe (≥ L, Dm), y (B, L,
-// Dm) Throws InputError for an id outside [0, V).
+// y[b, n] = table[ids[b, n]] · √Dm + pe[n]
+// ids (B, N), table (V, Dm), pe (≥ N, Dm), y (B, N, Dm). Throws InputError for an id outside
+// [0, V).
 void embed_forward(float* y, const int32_t* ids, const float* table, const float* pe, long B,
-                   long L, long V, long Dm);
-// dtable[ids[r]] += dy[r] · √Dm                 dy (R, Dm) with R = B·L
+                   long N, long V, long Dm);
+// dtable[ids[r]] += dy[r] · √Dm                 dy (R, Dm) with R = B·N
 void embed_backward(float* dtable, const float* dy, const int32_t* ids, long R, long Dm);
 
 // y = (x − mean) / √(var + ε) ⊙ w + b per row (biased variance, as nn.LayerNorm)

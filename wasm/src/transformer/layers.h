@@ -1,6 +1,6 @@
 // nn.TransformerEncoderLayer and nn.TransformerDecoderLayer (ReLU, no dropout), post-norm (the
 // default) and pre-norm (norm_first), forward and backward. Dimension letters as in
-// transformer/model.h; R = B·L rows of one side.
+// transformer/model.h; R = B·S (encoder) or B·T (decoder) rows.
 //
 //   encoder, post-norm:  x1 = LN1(x + SA(x)),            out = LN2(x1 + FF(x1))
 //   encoder, pre-norm:   x1 = x + SA(LN1(x)),            out = x1 + FF(LN2(x1))

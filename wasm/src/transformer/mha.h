@@ -9,7 +9,7 @@
 //   out_proj (Dm, Dm)
 //
 // Masks, as PyTorch's boolean masks (True = not allowed): key m is hidden from every query when
-// key_pad[b, m] is 1, and from query n > … when causal and m > n. A query with every key hidden has
+// key_pad[b, m] is 1, and from query n when causal and m > n. A query with every key hidden has
 // no distribution; callers guarantee each row keeps at least one key (softmax_forward throws).
 #pragma once
 
