@@ -3,10 +3,10 @@
 // Transformer and allocates nothing per call). Dimension letters as in transformer/model.h; here
 // N query positions and M key positions of one batch row, Dh = Dm / H.
 //
-//   q = xq Wqᵀ + bq,  k = xkv Wkᵀ + bk,  v = xkv Wvᵀ + bv      (Wq; Wk; Wv) = in_proj_weight (3Dm,
-//   Dm) att_h = softmax(q_h k_hᵀ / √Dh, masked)                    per head h, (N, M) ctx = [att_1
-//   v_1, …, att_H v_H]                             heads concatenated, (N, Dm) out = ctx Woᵀ + bo
-//   out_proj (Dm, Dm)
+//   q = xq Wqᵀ + bq, k = xkv Wkᵀ + bk, v = xkv Wvᵀ + bv   (Wq; Wk; Wv) = in_proj_weight (3Dm, Dm)
+//   att_h = softmax(q_h k_hᵀ / √Dh, masked)              per head h, (N, M)
+//   ctx = [att_1 v_1, …, att_H v_H]                       heads concatenated, (N, Dm)
+//   out = ctx Woᵀ + bo                                    out_proj (Dm, Dm)
 //
 // Masks, as PyTorch's boolean masks (True = not allowed): key m is hidden from every query when
 // key_pad[b, m] is 1, and from query n when causal and m > n. A query with every key hidden has
