@@ -3,7 +3,7 @@
 // test suite checks every field listed here is present in the results.
 import type { ImportedSeq2Seq, Seq2Seq, Seq2SeqConfig } from './seq2seq.js';
 export * from './seq2seq.js';
-import type { Seq2SeqModel, Seq2SeqModelConfig } from './seq2seq-model.js';
+import type { Seq2SeqModel, Seq2SeqModelConfig, TransformerModelConfig, TransformerSeq2SeqModel } from './seq2seq-model.js';
 export * from './seq2seq-model.js';
 
 /** Row-major float32 tensor, batch first. Results always hold copies, never views of wasm memory. */
@@ -190,8 +190,13 @@ export interface AttentionLab extends AttentionOnlyLab {
   loadSeq2Seq: <M extends Seq2Seq | ImportedSeq2Seq = Seq2Seq>(bytes: Uint8Array | ArrayBuffer) => M;
   /** A .safetensors translator (docs/safetensors.md); the caller owns it and must call .delete(). */
   loadSafetensors(bytes: Uint8Array | ArrayBuffer): ImportedSeq2Seq;
-  /** The bare encoder-decoder (parameters by PyTorch name, id batches); caller must .delete(). */
-  createSeq2SeqModel(config: Seq2SeqModelConfig): Seq2SeqModel;
+  /**
+   * The bare encoder-decoder (parameters by PyTorch name, id batches), recurrent or, with
+   * arch: 'transformer', the Transformer; the caller must .delete() it.
+   */
+  createSeq2SeqModel: <C extends Seq2SeqModelConfig>(
+    config: C,
+  ) => C extends TransformerModelConfig ? TransformerSeq2SeqModel : Seq2SeqModel;
 }
 
 /**

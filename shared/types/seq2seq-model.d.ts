@@ -4,8 +4,10 @@
 import type { IdsInput, ScoreName, Tensor, TensorInput } from './attention-lab.js';
 import type { CellName } from './seq2seq.js';
 
-/** Unknown keys are an error (so a typo does not silently fall back to a default). */
-export interface Seq2SeqModelConfig {
+/** The recurrent encoder-decoder. Unknown keys are an error (a typo does not silently fall back to a default). */
+export interface RnnSeq2SeqModelConfig {
+  /** default 'rnn': this recurrent model */
+  arch?: 'rnn';
   /** default 'rnn' */
   cell?: CellName;
   /** hidden size Hd; default 128 */
@@ -27,6 +29,43 @@ export interface Seq2SeqModelConfig {
 }
 
 /**
+ * The encoder-decoder Transformer (docs/transformer.md): nn.Embedding · √dModel + sinusoidal
+ * positions, nn.Transformer (ReLU, no dropout), nn.Linear; parameters under the state-dict names of
+ * that PyTorch module. Unknown keys are an error.
+ */
+export interface TransformerModelConfig {
+  arch: 'transformer';
+  /** encoder layers = decoder layers, 1 – 6; default 2 */
+  layers?: number;
+  /** attention heads, must divide dModel; default 2 */
+  heads?: number;
+  /** model size, ≤ 1024; default 32 */
+  dModel?: number;
+  /** feed-forward size, ≤ 4096; default 64 */
+  dFF?: number;
+  /** pre-norm layers (nn.Transformer's norm_first); default false (post-norm) */
+  normFirst?: boolean;
+  /** source vocabulary size Vs, padding id 0 included (≥ 2) */
+  srcVocab: number;
+  /** target vocabulary size Vt, padding id 0 included (≥ 2) */
+  tgtVocab: number;
+  /** draws the initial weights; whole number 0 – 2^53−1, default 0 */
+  seed?: number;
+}
+
+export type Seq2SeqModelConfig = RnnSeq2SeqModelConfig | TransformerModelConfig;
+
+/** Every layer's per-head attention weights of a Transformer's teacher-forced pass. */
+export interface TransformerAttentionMaps {
+  /** one (B, H, S, S) tensor per encoder layer */
+  encoderSelf: Tensor[];
+  /** one (B, H, T, T) tensor per decoder layer; 0 above the diagonal (causal) */
+  decoderSelf: Tensor[];
+  /** one (B, H, T, S) tensor per decoder layer: cross-attention over the source */
+  cross: Tensor[];
+}
+
+/**
  * A padded, teacher-forced batch of token ids (whole numbers; 0 is padding in both vocabularies,
  * and the loss ignores targets equal to 0).
  */
@@ -35,7 +74,7 @@ export interface Seq2SeqBatch {
   src: IdsInput;
   /** (B) real source tokens per row, each in [1, S] */
   srcLengths: readonly number[];
-  /** (B, T) decoder input: <sos> + target, then padding */
+  /** (B, T) decoder input: <sos> + target, then padding (the Transformer masks inputs equal to 0 as keys; the first must be real) */
   tgtIn: IdsInput;
   /** (B, T) what the loss compares with: target + <eos>, then padding */
   tgtOut: IdsInput;
@@ -58,6 +97,18 @@ export interface Seq2SeqForwardBackwardResult {
   grads: Record<string, Tensor>;
 }
 
+/** What a Transformer's forwardBackward returns. */
+export interface TransformerForwardBackwardResult {
+  /** mean cross-entropy over the non-pad targets */
+  loss: number;
+  /** (B, T, Vt) */
+  logits: Tensor;
+  /** every layer's per-head attention weights */
+  attention: TransformerAttentionMaps;
+  /** the gradient of the loss for every parameter, by PyTorch state-dict name */
+  grads: Record<string, Tensor>;
+}
+
 /** torch.optim.Adam's settings (weightDecay: L2 added to the gradient, not AdamW). */
 export interface AdamStepOptions {
   lr: number;
@@ -69,17 +120,22 @@ export interface AdamStepOptions {
   eps?: number;
   /** default 0 */
   weightDecay?: number;
+  /**
+   * Transformer only: warm-up steps of the Noam schedule, lr · min(step / warmup, √(warmup / step));
+   * default 0 (constant lr)
+   */
+  warmup?: number;
 }
 
 /** Owns wasm memory: call delete() when done (safe twice; any other call afterwards throws). */
-export interface Seq2SeqModel {
+export interface Seq2SeqModel<Result = Seq2SeqForwardBackwardResult> {
   /** every parameter, in the model's order */
   paramNames(): Seq2SeqParamInfo[];
   /** a copy of one parameter's values; throws for an unknown name (the message lists them) */
   getParam(name: string): Tensor;
   /** copies `value` into the parameter; its shape must equal the parameter's, values finite */
   setParam(name: string, value: TensorInput): void;
-  forwardBackward(batch: Seq2SeqBatch): Seq2SeqForwardBackwardResult;
+  forwardBackward(batch: Seq2SeqBatch): Result;
   /** the loss only, no gradients */
   loss(batch: Seq2SeqBatch): number;
   /** one Adam step with the gradients of the last forwardBackward */
@@ -89,3 +145,6 @@ export interface Seq2SeqModel {
   readonly deleted: boolean;
   delete(): void;
 }
+
+/** createSeq2SeqModel({arch: 'transformer', …}): the same methods, with the Transformer's maps. */
+export type TransformerSeq2SeqModel = Seq2SeqModel<TransformerForwardBackwardResult>;

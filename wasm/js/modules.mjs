@@ -23,6 +23,11 @@ export const BINDINGS = Object.freeze({
   },
   // 'Seq2Seq.save': a method of the models createSeq2Seq returns (elsewhere it throws, saying so)
   seq2seq_file_bindings: { exports: ['saveSeq2Seq', 'loadSeq2Seq'], api: ['loadSeq2Seq', 'Seq2Seq.save'] },
+  // the bare Transformer: createSeq2SeqModel({ arch: 'transformer', … }) (docs/transformer.md)
+  transformer_model_bindings: {
+    exports: ['createTransformerModel', 'TransformerModelHandle'],
+    api: ['createSeq2SeqModel'],
+  },
   // PyTorch's .safetensors translators in and out (docs/safetensors.md)
   safetensors_bindings: {
     exports: ['importSafetensors', 'exportSeq2SeqSafetensors', 'ImportedSeq2Seq'],
@@ -60,6 +65,7 @@ export const MODULES = Object.freeze([
       'seq2seq_model_bindings',
       'seq2seq_file_bindings',
       'safetensors_bindings',
+      'transformer_model_bindings',
     ],
     load: () => import('../../build/wasm/attention_lab_core.mjs'),
   },

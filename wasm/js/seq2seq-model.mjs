@@ -17,8 +17,28 @@ export class Seq2SeqModel {
     this.#owned = new OwnedHandle(handle, 'Seq2SeqModel');
   }
 
+  /**
+   * config.arch picks the model: 'rnn' (the default: the recurrent encoder-decoder) or
+   * 'transformer' (wasm/bindings/transformer_model_bindings.cpp, whose handle has the same
+   * methods, so this one class wraps both).
+   */
   static create(core, config) {
-    return new Seq2SeqModel(unwrap(core.createSeq2SeqModel(config ?? null)));
+    const arch = config?.arch;
+    if (arch === 'transformer') {
+      if (typeof core.createTransformerModel !== 'function') {
+        throw new Error("this module variant has no Transformer: load the full module (variant 'full')");
+      }
+      return new Seq2SeqModel(unwrap(core.createTransformerModel(config)));
+    }
+    if (arch !== undefined && arch !== 'rnn') {
+      throw new Error(`config.arch must be 'rnn' or 'transformer' (got ${JSON.stringify(String(arch))})`);
+    }
+    let rnn = config ?? null;
+    if (rnn !== null && typeof rnn === 'object' && Object.hasOwn(rnn, 'arch')) {
+      rnn = { ...rnn }; // the recurrent binding knows no 'arch' key
+      delete rnn.arch;
+    }
+    return new Seq2SeqModel(unwrap(core.createSeq2SeqModel(rnn)));
   }
 
   #live() {

@@ -1,0 +1,125 @@
+// The Transformer against PyTorch (shared/reference/transformer.json from
+// tests/reference/gen_transformer.py): logits, every layer's attention maps, loss, every
+// parameter gradient and the losses of 10 Adam steps, for 1 and 2 layers, 1, 2 and 4 heads,
+// post- and pre-norm, on a padded batch of 3.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "test_transformer_util.h"
+
+namespace {
+
+using nlohmann::json;
+
+std::vector<double> doubles(const json& t) {
+  return t.at("data").get<std::vector<double>>();
+}
+
+void load_params(lab::TransformerModel& model, const json& c) {
+  size_t loaded = 0;
+  for (const auto& [name, t] : c.at("params").items()) {
+    EXPECT_EQ(model.param(name).shape, t.at("shape").get<std::vector<long>>()) << name;
+    model.set_param(name, t.at("data").get<std::vector<float>>());
+    ++loaded;
+  }
+  // Every C++ parameter must come from PyTorch: a leftover would keep its random init.
+  EXPECT_EQ(loaded, model.param_views().size());
+}
+
+// max over elements of |a − e| / (|e| + max|e|): the quantity expect_close bounds by rtol.
+double worst_ratio(const float* actual, const std::vector<double>& expected) {
+  double scale = 0.0, worst = 0.0;
+  for (double e : expected) scale = std::max(scale, std::abs(e));
+  for (size_t i = 0; i < expected.size(); ++i) {
+    worst = std::max(worst, std::abs(actual[i] - expected[i]) / (std::abs(expected[i]) + scale));
+  }
+  return worst;
+}
+
+class TransformerReference : public ::testing::TestWithParam<int> {};
+
+TEST_P(TransformerReference, MatchesPyTorch) {
+  const json& c = tftest::transformer_reference().at("cases").at(GetParam());
+  SCOPED_TRACE(c.at("name").get<std::string>());
+  lab::TransformerModel model(tftest::config_from_json(c.at("config")));
+  load_params(model, c);
+  const lab::Batch batch = s2stest::batch_from_json(c.at("batch"));
+  const double rtol = 1e-4;
+
+  double worst = 0.0;  // largest relative error of the gradients and logits, for the record
+  const float loss = model.forward_backward(batch);
+  EXPECT_NEAR(loss, c.at("loss").get<double>(), rtol * c.at("loss").get<double>());
+  for (const auto& [name, t] : c.at("grads").items()) {
+    const lab::ParamView& v = model.param(name);
+    s2stest::expect_close(model.grads().data() + v.offset, doubles(t), rtol, "grad " + name);
+    worst = std::max(worst, worst_ratio(model.grads().data() + v.offset, doubles(t)));
+  }
+
+  const lab::TransformerOutputs out = model.evaluate(batch);
+  EXPECT_EQ(out.logits.shape, c.at("logits").at("shape").get<std::vector<long>>());
+  s2stest::expect_close(out.logits.ptr(), doubles(c.at("logits")), rtol, "logits");
+  worst = std::max(worst, worst_ratio(out.logits.ptr(), doubles(c.at("logits"))));
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", worst);
+  RecordProperty("max_relative_error", text);
+  const json& att = c.at("attention");
+  const std::pair<const char*, const std::vector<lab::Tensor>*> maps[] = {
+      {"encoder_self", &out.attention.encoder_self},
+      {"decoder_self", &out.attention.decoder_self},
+      {"cross", &out.attention.cross}};
+  for (const auto& [key, tensors] : maps) {
+    ASSERT_EQ(tensors->size(), att.at(key).size()) << key;
+    for (size_t l = 0; l < tensors->size(); ++l) {
+      const json& e = att.at(key).at(l);
+      ASSERT_EQ((*tensors)[l].shape, e.at("shape").get<std::vector<long>>()) << key << l;
+      s2stest::expect_close((*tensors)[l].ptr(), doubles(e), rtol,
+                            std::string(key) + " layer " + std::to_string(l));
+    }
+  }
+
+  // 10 Adam steps from the same weights: the optimiser matches torch.optim.Adam.
+  const json& adam = c.at("adam");
+  const std::vector<double> losses = adam.at("losses").get<std::vector<double>>();
+  lab::AdamOptions o;
+  o.lr = adam.at("lr");
+  o.beta1 = adam.at("beta1");
+  o.beta2 = adam.at("beta2");
+  o.eps = adam.at("eps");
+  for (size_t i = 0; i < losses.size(); ++i) {
+    const float l = model.forward_backward(batch);
+    EXPECT_NEAR(l, losses[i], rtol * losses[i]) << "Adam step " << i;
+    model.adam_step(o);
+  }
+  // The losses must actually move, or matching them would prove nothing about Adam.
+  EXPECT_LT(losses.back(), losses.front() - 0.1);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Transformer, TransformerReference,
+    ::testing::Range(0, static_cast<int>(tftest::transformer_reference().at("cases").size())),
+    [](const ::testing::TestParamInfo<int>& info) {
+      return tftest::transformer_reference()
+          .at("cases")
+          .at(info.param)
+          .at("name")
+          .get<std::string>();
+    });
+
+// The positional table is the formula of the note's Transformer section, checked independently.
+TEST(TransformerPositionalEncoding, SinAtEvenCosAtOddColumns) {
+  lab::TransformerModel model(tftest::tiny_config(1, 2, false));
+  const std::vector<float>& pe = model.positional_table();
+  const long D = 8;
+  for (long pos : {0L, 1L, 7L, 255L}) {
+    for (long i = 0; i < D / 2; ++i) {
+      const double angle = pos / std::pow(10000.0, 2.0 * i / D);
+      EXPECT_NEAR(pe[pos * D + 2 * i], std::sin(angle), 1e-6) << pos << " " << i;
+      EXPECT_NEAR(pe[pos * D + 2 * i + 1], std::cos(angle), 1e-6) << pos << " " << i;
+    }
+  }
+}
+
+}  // namespace

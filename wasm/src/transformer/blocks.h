@@ -1,0 +1,56 @@
+// The Transformer's non-attention building blocks, each a _forward/_backward pair on raw
+// row-major buffers, as in ops.h: backward functions ACCUMULATE (+=) into gradient buffers the
+// caller owns and zeroes; a null gradient pointer means "not wanted".
+//
+// Dimension letters: tensor.h's, plus transformer/model.h's (Dm model size, F feed-forward size,
+// S / T source / target length); N here is the positions of one sequence (S or T).
+#pragma once
+
+#include <cstdint>
+
+namespace lab {
+
+// LayerNorm's ε (nn.LayerNorm and nn.Transformer's default layer_norm_eps).
+constexpr float kLayerNormEps = 1e-5f;
+
+// pe (N, Dm): pe[pos, 2i] = sin(pos / 10000^(2i/Dm)), pe[pos, 2i + 1] = cos(pos / 10000^(2i/Dm)).
+// Computed in double and rounded, so native and wasm builds get the same table.
+void positional_encoding(float* pe, long N, long Dm);
+
+// y[b, n] = table[ids[b, n]] · √Dm + pe[n]
+// ids (B, N), table (V, Dm), pe (≥ N, Dm), y (B, N, Dm). Throws InputError for an id outside
+// [0, V).
+void embed_forward(float* y, const int32_t* ids, const float* table, const float* pe, long B,
+                   long N, long V, long Dm);
+// dtable[ids[r]] += dy[r] · √Dm                 dy (R, Dm) with R = B·N
+void embed_backward(float* dtable, const float* dy, const int32_t* ids, long R, long Dm);
+
+// y = (x − mean) / √(var + ε) ⊙ w + b per row (biased variance, as nn.LayerNorm)
+// x, y (R, C), w, b (C); mean, rstd (R) kept for backward (rstd = 1 / √(var + ε)).
+void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const float* w,
+                       const float* b, long R, long C);
+// x̂ = (x − mean)·rstd, g = dy ⊙ w:
+// dx += rstd · (g − mean_c(g) − x̂ · mean_c(g ⊙ x̂)),  dw += Σ_r dy ⊙ x̂,  db += Σ_r dy
+void layernorm_backward(float* dx, float* dw, float* db, const float* dy, const float* x,
+                        const float* mean, const float* rstd, const float* w, long R, long C);
+
+// y = a + b (the residual connection; its backward is "dy flows to both", done by the callers'
+// accumulation)                                 a, b, y (n)
+void residual_forward(float* y, const float* a, const float* b, long n);
+
+// The position-wise feed-forward network with ReLU:
+//   h = relu(x W1ᵀ + b1)   (R, F),   y = h W2ᵀ + b2   (R, Dm)
+// W1 (F, Dm), b1 (F), W2 (Dm, F), b2 (Dm), as nn.TransformerEncoderLayer's linear1 / linear2.
+template <class P>
+struct FfnP {
+  P w1, b1, w2, b2;
+};
+using FfnW = FfnP<const float*>;
+using FfnG = FfnP<float*>;
+
+void ffn_forward(float* h, float* y, const float* x, const FfnW& w, long R, long Dm, long F);
+// dh (R, F) is scratch (overwritten). dx += dy W2 ⊙ [h > 0] W1, weights' gradients accumulate.
+void ffn_backward(float* dx, const FfnG& g, float* dh, const float* dy, const float* x,
+                  const float* h, const FfnW& w, long R, long Dm, long F);
+
+}  // namespace lab

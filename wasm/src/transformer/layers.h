@@ -1,0 +1,99 @@
+// nn.TransformerEncoderLayer and nn.TransformerDecoderLayer (ReLU, no dropout), post-norm (the
+// default) and pre-norm (norm_first), forward and backward. Dimension letters as in
+// transformer/model.h; R = B·S (encoder) or B·T (decoder) rows.
+//
+//   encoder, post-norm:  x1 = LN1(x + SA(x)),            out = LN2(x1 + FF(x1))
+//   encoder, pre-norm:   x1 = x + SA(LN1(x)),            out = x1 + FF(LN2(x1))
+//   decoder, post-norm:  y1 = LN1(y + SA(y)),  y2 = LN2(y1 + CA(y1, mem)),  out = LN3(y2 + FF(y2))
+//   decoder, pre-norm:   y1 = y + SA(LN1(y)),  y2 = y1 + CA(LN2(y1), mem),  out = y2 + FF(LN3(y2))
+// SA: self-attention (the decoder's causal), CA: cross-attention over the encoder memory.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "transformer/blocks.h"
+#include "transformer/mha.h"
+
+namespace lab {
+
+template <class P>
+struct LayerNormP {
+  P w, b;
+};
+template <class P>
+struct EncoderLayerP {
+  MhaP<P> sa;
+  FfnP<P> ff;
+  LayerNormP<P> n1, n2;
+};
+template <class P>
+struct DecoderLayerP {
+  MhaP<P> sa, ca;
+  FfnP<P> ff;
+  LayerNormP<P> n1, n2, n3;
+};
+using EncoderLayerW = EncoderLayerP<const float*>;
+using EncoderLayerG = EncoderLayerP<float*>;
+using DecoderLayerW = DecoderLayerP<const float*>;
+using DecoderLayerG = DecoderLayerP<float*>;
+
+struct LayerDims {
+  long Dm = 0, H = 0, F = 0;
+  bool norm_first = false;
+};
+
+// LayerNorm activations of R rows: y (R, Dm), mean and rstd (R).
+struct LayerNormActs {
+  std::vector<float> y, mean, rstd;
+  void resize(long R, long C);
+};
+void layernorm_forward(LayerNormActs& a, const float* x, const LayerNormP<const float*>& w, long R,
+                       long C);
+
+struct FfnActs {
+  std::vector<float> h;  // (R, F) after the ReLU
+  std::vector<float> y;  // (R, Dm)
+  void resize(long R, long Dm, long F);
+};
+
+// Backward scratch shared by every layer of one side: three (R, Dm) gradients and (R, F).
+struct LayerScratch {
+  std::vector<float> d1, d2, d3, dh;
+  void resize(long R, long Dm, long F);
+};
+
+struct EncoderLayerActs {
+  LayerNormActs ln1, ln2;
+  MhaActs sa;
+  FfnActs ff;
+  std::vector<float> r1, r2;  // (R, Dm) residual sums (post-norm: inputs of LN1 / LN2)
+  const float* out(bool norm_first) const { return norm_first ? r2.data() : ln2.y.data(); }
+};
+
+struct DecoderLayerActs {
+  LayerNormActs ln1, ln2, ln3;
+  MhaActs sa, ca;
+  FfnActs ff;
+  std::vector<float> r1, r2, r3;  // (R, Dm)
+  const float* out(bool norm_first) const { return norm_first ? r3.data() : ln3.y.data(); }
+};
+
+// x (B, S, Dm); src_pad (B, S) 1 = padding.
+void encoder_layer_forward(EncoderLayerActs& a, const EncoderLayerW& w, const float* x,
+                           const uint8_t* src_pad, long B, long S, const LayerDims& d);
+// dx += ∂L/∂x given dout = ∂L/∂out (R, Dm).
+void encoder_layer_backward(float* dx, const EncoderLayerG& g, EncoderLayerActs& a, LayerScratch& s,
+                            const EncoderLayerW& w, const float* dout, const float* x, long R,
+                            const LayerDims& d);
+
+// y (B, T, Dm), mem (B, S, Dm); tgt_pad (B, T), src_pad (B, S).
+void decoder_layer_forward(DecoderLayerActs& a, const DecoderLayerW& w, const float* y,
+                           const float* mem, const uint8_t* tgt_pad, const uint8_t* src_pad, long B,
+                           long T, long S, const LayerDims& d);
+// dy += ∂L/∂y, dmem += ∂L/∂mem.
+void decoder_layer_backward(float* dy, float* dmem, const DecoderLayerG& g, DecoderLayerActs& a,
+                            LayerScratch& s, const DecoderLayerW& w, const float* dout,
+                            const float* y, const float* mem, long R, const LayerDims& d);
+
+}  // namespace lab

@@ -1,0 +1,195 @@
+// Greedy and beam search over a TransformerModel's incremental decoder, with full traces. The
+// search is seq2seq/decode.cpp's (same ranking, ties, shrinking beam, length score), so a front
+// end shows both kinds of model the same way.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "transformer/decode.h"
+
+namespace lab {
+
+namespace {
+
+// Token ids ordered by logit (descending), ties by id.
+std::vector<int32_t> ranked(const std::vector<float>& logits, long k) {
+  std::vector<int32_t> ids(logits.size());
+  std::iota(ids.begin(), ids.end(), 0);
+  k = std::min<long>(k, static_cast<long>(ids.size()));
+  std::partial_sort(ids.begin(), ids.begin() + k, ids.end(), [&](int32_t a, int32_t b) {
+    return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
+  });
+  ids.resize(static_cast<size_t>(k));
+  return ids;
+}
+
+// log softmax(logits) (Vt), in double: beam scores add many of them.
+std::vector<double> log_softmax(const std::vector<float>& logits) {
+  const double mx = *std::max_element(logits.begin(), logits.end());
+  double sum = 0.0;
+  for (float x : logits) sum += std::exp(x - mx);
+  const double lse = mx + std::log(sum);
+  std::vector<double> out(logits.size());
+  for (size_t i = 0; i < logits.size(); ++i) out[i] = logits[i] - lse;
+  return out;
+}
+
+std::vector<TokenProb> top_candidates(const std::vector<float>& logits,
+                                      const std::vector<double>& logp, long k) {
+  std::vector<TokenProb> top;
+  for (int32_t id : ranked(logits, k)) top.push_back({id, static_cast<float>(std::exp(logp[id]))});
+  return top;
+}
+
+void validate(const DecodeOptions& options, const TransformerConfig& config) {
+  Seq2SeqConfig vocab_only;  // DecodeOptions::validate reads the target vocabulary size only
+  vocab_only.tgt_vocab = config.tgt_vocab;
+  options.validate(vocab_only);
+  if (options.max_length > kTransformerMaxLen) {
+    throw InputError("decode: max_length must be at most " + std::to_string(kTransformerMaxLen) +
+                     ", the positional table's size (got " + std::to_string(options.max_length) +
+                     ")");
+  }
+}
+
+TransformerEncoderTrace encoder_trace(const TransformerMemory& m) {
+  return {m.S, m.self_att, m.rollout};
+}
+
+}  // namespace
+
+TransformerGreedyResult transformer_greedy_decode(const TransformerModel& model,
+                                                  const std::vector<int32_t>& src,
+                                                  const DecodeOptions& options) {
+  validate(options, model.config());
+  TransformerGreedyResult out;
+  auto memory = transformer_encode(model, src);
+  out.encoder = encoder_trace(*memory);
+  TransformerDecoderState state = transformer_decoder_start(model, memory);
+  int32_t input = options.sos_id;
+  for (long t = 0; t < options.max_length; ++t) {
+    TransformerStepResult r = transformer_decoder_step(model, state, input);
+    const std::vector<double> logp = log_softmax(r.logits);
+    GreedyStep step;
+    step.top = top_candidates(r.logits, logp, options.top_k);
+    step.token = step.top.front().id;  // argmax
+    step.prob = step.top.front().prob;
+    step.attention = r.trace.rollout_source;
+    out.result.steps.push_back(std::move(step));
+    out.traces.push_back(std::move(r.trace));
+    input = out.result.steps.back().token;
+    if (input == options.eos_id) {
+      out.result.finished = true;
+      break;
+    }
+    out.result.tokens.push_back(input);
+    state = std::move(r.state);
+  }
+  return out;
+}
+
+TransformerBeamResult transformer_beam_search(const TransformerModel& model,
+                                              const std::vector<int32_t>& src,
+                                              const DecodeOptions& options) {
+  validate(options, model.config());
+  struct Live {
+    TransformerDecoderState state;
+    int32_t input;
+    double log_prob;
+    long node;  // index in the last step's nodes, −1 for the root
+  };
+  struct Candidate {
+    long beam;
+    int32_t token;
+    double log_prob;
+  };
+  TransformerBeamResult out;
+  BeamResult& result = out.result;
+  auto memory = transformer_encode(model, src);
+  out.encoder = encoder_trace(*memory);
+  std::vector<Live> live{{transformer_decoder_start(model, memory), options.sos_id, 0.0, -1}};
+  long finished = 0;
+
+  for (long t = 0; t < options.max_length && !live.empty(); ++t) {
+    std::vector<TransformerStepResult> expanded;
+    std::vector<std::vector<double>> logps;
+    std::vector<Candidate> candidates;
+    for (size_t i = 0; i < live.size(); ++i) {
+      expanded.push_back(transformer_decoder_step(model, live[i].state, live[i].input));
+      logps.push_back(log_softmax(expanded.back().logits));
+      for (int32_t id : ranked(expanded.back().logits, options.beam_width)) {
+        candidates.push_back({static_cast<long>(i), id, live[i].log_prob + logps.back()[id]});
+      }
+    }
+    std::stable_sort(
+        candidates.begin(), candidates.end(),
+        [](const Candidate& a, const Candidate& b) { return a.log_prob > b.log_prob; });
+    candidates.resize(
+        std::min<size_t>(candidates.size(), static_cast<size_t>(options.beam_width - finished)));
+
+    std::vector<BeamNode> nodes;
+    std::vector<TransformerStepTrace> traces;
+    std::vector<Live> next;
+    for (const Candidate& c : candidates) {
+      const Live& parent = live[static_cast<size_t>(c.beam)];
+      BeamNode node;
+      node.token = c.token;
+      node.parent = parent.node;
+      node.prob = static_cast<float>(std::exp(logps[c.beam][c.token]));
+      node.log_prob = c.log_prob;
+      // score = log p / length^α
+      node.score = c.log_prob / std::pow(static_cast<double>(t + 1), options.length_alpha);
+      node.finished = c.token == options.eos_id;
+      node.top = top_candidates(expanded[c.beam].logits, logps[c.beam], options.top_k);
+      node.attention = expanded[c.beam].trace.rollout_source;
+      traces.push_back(expanded[c.beam].trace);
+      if (node.finished) {
+        ++finished;
+      } else {
+        next.push_back(
+            {expanded[c.beam].state, c.token, c.log_prob, static_cast<long>(nodes.size())});
+      }
+      nodes.push_back(std::move(node));
+    }
+    result.steps.push_back(std::move(nodes));
+    out.traces.push_back(std::move(traces));
+    live = std::move(next);
+  }
+
+  // Hypotheses: every finished node, plus the live prefixes if the search hit max_length.
+  const long last = static_cast<long>(result.steps.size()) - 1;
+  for (long t = 0; t <= last; ++t) {
+    for (long n = 0; n < static_cast<long>(result.steps[t].size()); ++n) {
+      const BeamNode& node = result.steps[t][n];
+      if (!node.finished && !(t == last && !live.empty())) continue;
+      BeamHypothesis h;
+      h.log_prob = node.log_prob;
+      h.score = node.score;
+      h.finished = node.finished;
+      h.step = t;
+      h.node = n;
+      long s = t, i = n;
+      while (i >= 0) {
+        const BeamNode& at = result.steps[s][i];
+        if (at.token != options.eos_id) h.tokens.push_back(at.token);
+        i = at.parent;
+        --s;
+      }
+      std::reverse(h.tokens.begin(), h.tokens.end());
+      result.hypotheses.push_back(std::move(h));
+    }
+  }
+  std::stable_sort(result.hypotheses.begin(), result.hypotheses.end(),
+                   [](const BeamHypothesis& a, const BeamHypothesis& b) {
+                     if (a.finished != b.finished) return a.finished;
+                     return a.score > b.score;
+                   });
+  if (!result.hypotheses.empty()) {
+    result.tokens = result.hypotheses.front().tokens;
+    result.score = result.hypotheses.front().score;
+  }
+  return out;
+}
+
+}  // namespace lab
