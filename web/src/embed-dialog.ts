@@ -55,7 +55,7 @@ export class EmbedDialog {
     this.#title = el('h2', 'embed-dialog-title');
     this.#title.id = 'embed-dialog-title';
     this.#dialog.setAttribute('aria-labelledby', this.#title.id);
-    const close = el('button', 'embed-close', t('embed.close'));
+    const close = el('button', 'embed-close lab-button quiet', t('embed.close'));
     close.type = 'button';
     close.dataset.testid = 'embed-close';
     close.addEventListener('click', () => this.#dialog.close());
@@ -92,7 +92,7 @@ export class EmbedDialog {
     pre.dataset.testid = `embed-${kind}`;
     pre.tabIndex = 0; // scrollable and selectable from the keyboard
     pre.setAttribute('aria-labelledby', label.id);
-    const copy = el('button', 'embed-copy', this.#t('embed.copy'));
+    const copy = el('button', 'embed-copy lab-button', this.#t('embed.copy'));
     copy.type = 'button';
     copy.dataset.testid = `embed-copy-${kind}`;
     const status = el('p', 'embed-copy-status');
@@ -149,7 +149,7 @@ export class EmbedDialog {
 
 /** The header button that opens the dialog for one section. */
 export function embedButton(t: Translate, sectionTitle: string, onOpen: (button: HTMLButtonElement) => void): HTMLButtonElement {
-  const button = el('button', 'embed-open', t('embed.button'));
+  const button = el('button', 'embed-open lab-button quiet', t('embed.button'));
   button.type = 'button';
   button.dataset.testid = 'embed-open';
   button.setAttribute('aria-haspopup', 'dialog');

@@ -37,6 +37,13 @@ export const SHELL_STRINGS: Strings = {
     'shell.showAll': 'Show the whole article',
     'shell.footer': 'Settings live in the address: a link reproduces the page, numbers included. Hover or focus a heatmap cell (arrow keys) to read its value.',
     'shell.mountFailed': 'This section could not start:',
+    'shell.performanceLink': 'Performance: how fast the core runs, measured against PyTorch and TF.js (for engineers)',
+    'field.empty': '{label}: enter a value',
+    'field.number': '{label}: must be a number',
+    'field.integer': '{label}: must be a whole number',
+    'field.min': '{label}: at least {min}',
+    'field.max': '{label}: at most {max}',
+    'try.title': 'Try this:',
   },
   zh: {
     'export.png': 'PNG',
@@ -70,6 +77,13 @@ export const SHELL_STRINGS: Strings = {
     'shell.showAll': '显示全文',
     'shell.footer': '所有设置都保存在地址中：分享链接即可重现页面，数值也相同。将鼠标悬停在热力图单元格上，或用键盘（方向键）聚焦，即可读取数值。',
     'shell.mountFailed': '本节无法启动：',
+    'shell.performanceLink': '性能：内核的运行速度，与 PyTorch 和 TF.js 的对比测量（面向工程师）',
+    'field.empty': '{label}：请输入数值',
+    'field.number': '{label}：必须是数字',
+    'field.integer': '{label}：必须是整数',
+    'field.min': '{label}：最小为 {min}',
+    'field.max': '{label}：最大为 {max}',
+    'try.title': '试一试：',
   },
 };
 
