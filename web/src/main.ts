@@ -314,6 +314,13 @@ class Shell {
 }
 
 function boot(): void {
+  // The performance figures moved to a page of their own; old links with view=performance go there.
+  const parsed = AppState.fromHash(location.hash);
+  if (parsed.state.get('view') === 'performance') {
+    const lang = parsed.state.get('lang');
+    location.replace(`./performance.html${lang === 'auto' ? '' : `#lang=${lang}`}`);
+    return;
+  }
   try {
     new Shell(AppState.fromHash(location.hash)); // sets body[data-ready=true] once every section is mounted
   } catch (err) {

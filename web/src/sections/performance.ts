@@ -65,7 +65,7 @@ const ATTENTION_MEASURES = ['scaled_forward', 'scaled_forward_backward', 'mha_fo
 
 const STRINGS = {
   en: {
-    'perf.intro': 'Measured by npm run bench on one machine; run it on yours to compare. Higher is better except where noted.',
+    'perf.intro': 'For engineers: how fast the C++/Eigen core runs natively and as WebAssembly, side by side with PyTorch and TF.js in one run of npm run bench on one machine (medians; ± is the spread of the repeats). Run it on yours to compare. Higher is better except where noted.',
     'perf.machine': 'Machine',
     'perf.attention': 'Attention kernels, GFLOP/s against N (D = 64, batch 1)',
     'perf.scaled_forward': 'Scaled dot-product, forward',
@@ -78,7 +78,7 @@ const STRINGS = {
     'perf.wasm': 'wasm (this page’s engine)',
     'perf.torch': 'PyTorch (1 thread)',
     'perf.tfjs': 'TF.js wasm',
-    'perf.reference': 'issue reference',
+    'perf.reference': 'published figure (another machine)',
     'perf.gflops': 'GFLOP/s',
     'perf.us': 'µs per step',
     'perf.eps': 'examples/s',
@@ -94,7 +94,7 @@ const STRINGS = {
     'perf.b.files': 'files',
   },
   zh: {
-    'perf.intro': '由 npm run bench 在一台机器上测得；在你的机器上运行即可比较。除特别说明外，数值越高越好。',
+    'perf.intro': '面向工程师：C++/Eigen 内核原生运行与编译为 WebAssembly 后的速度，在一台机器上由同一次 npm run bench 与 PyTorch、TF.js 并排测得（中位数；± 为重复测量的波动）。在你的机器上运行即可比较。除特别说明外，数值越高越好。',
     'perf.machine': '机器',
     'perf.attention': '注意力内核：GFLOP/s 随 N 变化（D = 64，批大小 1）',
     'perf.scaled_forward': '缩放点积，前向',
@@ -107,7 +107,7 @@ const STRINGS = {
     'perf.wasm': 'wasm（本页引擎）',
     'perf.torch': 'PyTorch（单线程）',
     'perf.tfjs': 'TF.js wasm',
-    'perf.reference': '议题参考值',
+    'perf.reference': '公开数据（其他机器）',
     'perf.gflops': 'GFLOP/s',
     'perf.us': '每步微秒',
     'perf.eps': '样本/秒',
