@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { canvasInk, horizontalOverflow, startSite } from './harness.mjs';
 
-const ORDER = ['why', 'dot', 'translate', 'self', 'multihead', 'performance'];
+const ORDER = ['why', 'idea', 'dot', 'translate', 'self', 'multihead'];
 
 describe('article shell', { timeout: 180_000 }, () => {
   /** @type {Awaited<ReturnType<typeof startSite>>} */
@@ -163,10 +163,19 @@ describe('article shell', { timeout: 180_000 }, () => {
     assert.equal(await page.evaluate(() => location.hash), '#seed=1');
   });
 
-  test('the Performance section shows the committed results, their date and notes, as text', async () => {
+  test('the Performance page shows the committed results, their date and notes, as text; the footer links it', async () => {
     const results = JSON.parse(readFileSync(new URL('../../shared/bench/results.json', import.meta.url), 'utf8'));
+    await site.load();
+    assert.equal(await page.getAttribute('#site-footer a.footer-link', 'href'), './performance.html');
+    // an old link to the section goes to the page
     await site.load('#view=performance');
+    await page.waitForURL(/performance\.html/);
     await page.waitForSelector('.perf-machine');
+    await site.load('', '/performance.html');
+    await page.waitForSelector('.perf-machine');
+    assert.doesNotMatch((await page.textContent('body')) ?? '', /\bissue/i, 'no issue wording on the page');
+    // plain table: row headers are not bold
+    assert.equal(await page.$eval('.perf-browser th[scope="row"]', (e) => getComputedStyle(e).fontWeight), '400');
     assert.match((await page.textContent('.perf-machine')) ?? '', new RegExp(results.date.slice(0, 10)));
     assert.deepEqual(await page.$$eval('.perf-notes li', (els) => els.map((e) => e.textContent)), results.notes ?? []);
     const widgetRows = await page.$$eval('.perf-browser th[scope="row"]', (els) => els.map((e) => e.textContent));

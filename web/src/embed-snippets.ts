@@ -23,7 +23,7 @@ const ELEMENTS: Record<Exclude<SectionId, 'performance'>, (state: AppState) => {
 /** iframe heights when the view could not be measured (a typical blog column width) */
 const IFRAME_HEIGHT: Record<Exclude<SectionId, 'performance'>, number> = {
   idea: 900,
-  dot: 2000,
+  dot: 760,
   self: 700,
   multihead: 760,
   translate: 860,

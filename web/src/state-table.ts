@@ -67,7 +67,7 @@ export const PROPS = [
   { name: 'why_steps', section: 'why', kind: 'int', default: 400, min: 20, max: 5000, doc: 'training steps per model' },
 
   // §2 The core idea: several questions attend to different words of one sentence
-  { name: 'idea_strength', section: 'idea', kind: 'number', default: 4, min: 0, max: 5, doc: 'length of the fixed questions (0: no content, every word weighted equally)' },
+  { name: 'idea_strength', section: 'idea', kind: 'int', default: 4, min: 0, max: 6, doc: 'length of the fixed questions (0: no content, every word weighted equally)' },
   { name: 'idea_q', section: 'idea', kind: 'numbers', default: [0, 0, 0, 0, 3], maxLength: 5, min: -10, max: 10, doc: "the reader's own question: person, place, time, action, thing" },
 
   // §3.1/§3.2 Dot-product and scaled dot-product

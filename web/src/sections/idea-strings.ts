@@ -28,7 +28,7 @@ export const IDEA_STRINGS: Strings = {
     'idea.axis.words': 'words (keys)',
     'idea.axis.questions': 'questions (queries)',
     'idea.answer': '{question} attends most to “{word}” ({w})',
-    'idea.try.strength': 'Drag the sharpness to 0: every word gets 0.2, a question without content attends to everything equally. Drag it to 5: each question picks one word.',
+    'idea.try.strength': 'Drag the sharpness to 0: every word gets 0.2, a question without content attends to everything equally. Drag it to 6: each question picks one word.',
     'idea.try.yours': 'Give your question place 2 and time 2: its weight splits between “park” and “Saturday”, the two words that answer it.',
     'idea.meaning':
       'What it means: the keys stay the same, only the query changes, and the weights follow it. This is what the decoder of §3.3 does at every output word: its state is the question, the encoder’s words are the keys.',
@@ -59,7 +59,7 @@ export const IDEA_STRINGS: Strings = {
     'idea.axis.words': '词（键）',
     'idea.axis.questions': '问题（查询）',
     'idea.answer': '{question} 最关注“{word}”（{w}）',
-    'idea.try.strength': '把明确程度拖到 0：每个词都得到 0.2，没有内容的问题平等地关注所有词。拖到 5：每个问题只挑出一个词。',
+    'idea.try.strength': '把明确程度拖到 0：每个词都得到 0.2，没有内容的问题平等地关注所有词。拖到 6：每个问题只挑出一个词。',
     'idea.try.yours': '把你的问题的“地点”设为 2、“时间”设为 2：权重分给了“公园”和“周六”，正是回答它的两个词。',
     'idea.meaning':
       '这意味着：键不变，只有查询在变，权重随查询而变。3.3 节的解码器在生成每个输出词时做的正是这件事：它的状态就是问题，编码器的各个词就是键。',

@@ -89,7 +89,7 @@ class IdeaView implements SectionHandle {
 
     const controls = el('div', 'al-controls');
     const { min, max } = limitsOf('idea_strength');
-    Object.assign(this.#strength, { type: 'range', min: String(min), max: String(max), step: '0.5', value: String(state.get('idea_strength')) });
+    Object.assign(this.#strength, { type: 'range', min: String(min), max: String(max), step: '1', value: String(state.get('idea_strength')) });
     this.#strength.className = 'lab-range';
     this.#strength.dataset.testid = 'idea-strength';
     this.#strength.addEventListener('input', () => state.set('idea_strength', Number(this.#strength.value)));
