@@ -132,6 +132,13 @@ class SelfView implements SectionHandle {
   #onText(): void {
     const { t, state } = this.#ctx;
     try {
+      tokenize(this.#text.value); // a sentence the views cannot show stays in the box, not in the state
+    } catch (err) {
+      this.#latest.cancel();
+      this.#showError(sentenceErrorText(t, err, 'self') ?? errorText(err), true);
+      return;
+    }
+    try {
       state.set('self_text', this.#text.value);
     } catch (err) {
       // too long, or control characters: the state refuses it; say why and keep the last result
@@ -143,7 +150,7 @@ class SelfView implements SectionHandle {
   #showError(text: string, inText = false): void {
     const { t } = this.#ctx;
     this.#message.show('error', `${t('error.prefix')}${text}`);
-    if (inText) setFieldError(this.#text, `${t('self.text.short')}: ${text}`);
+    if (inText) setFieldError(this.#text, fill(t('field.named'), { label: t('self.text.short'), message: text }));
     this.#root.dataset.state = 'error';
   }
 
