@@ -174,8 +174,13 @@ class Shell {
     const current = entries.filter((e) => e.isIntersecting).map((e) => (e.target as HTMLElement).dataset.section);
     if (current.length === 0) return; // between two sections: keep the last mark
     for (const b of this.#toc.querySelectorAll<HTMLButtonElement>('.toc-link')) {
-      if (b.dataset.section === current[0]) b.setAttribute('aria-current', 'true');
-      else b.removeAttribute('aria-current');
+      if (b.dataset.section === current[0]) {
+        b.setAttribute('aria-current', 'true');
+        // the compact bar scrolls sideways: bring the marked entry into it (never the page)
+        const list = this.#toc;
+        const offset = b.getBoundingClientRect().left - list.getBoundingClientRect().left;
+        if (offset < 0 || offset + b.offsetWidth > list.clientWidth) list.scrollLeft += offset - 8;
+      } else b.removeAttribute('aria-current');
     }
   }
 
