@@ -192,6 +192,7 @@ class WhyView implements SectionHandle {
     });
     const fewer = button(fill(t('why.confirm.fewer'), { steps: fitting }), 'why-confirm-fewer', () => {
       this.#confirm.hidden = true;
+      this.#narrate(t('why.steps'), String(fitting));
       state.set('why_steps', fitting);
     });
     const cancel = button(t('why.confirm.cancel'), 'why-confirm-cancel', () => {
