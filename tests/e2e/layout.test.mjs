@@ -156,6 +156,36 @@ describe('layout at three widths, two languages', { timeout: 900_000 }, () => {
     }
   }
 
+  for (const [width, hash] of [
+    [1280, '#view=dot&dot_n=8&dot_m=8&dot_d=8'],
+    [736, '#view=dot'],
+    [736, '#view=dot&dot_n=8&dot_m=8&dot_d=8'],
+    [390, '#view=dot&dot_d=8'],
+    [320, '#view=dot&dot_n=8&dot_m=8&dot_d=8'],
+  ]) {
+    test(`§3.1 editors at ${width} px (${hash.slice(1)}): side by side or stacked, never overlapping or clipped`, async () => {
+      const { page } = site;
+      await page.setViewportSize({ width, height: 900 });
+      await site.load(hash);
+      await page.waitForFunction(() => document.querySelector('.dot-section')?.dataset.state === 'ok');
+      const boxes = await page.$$eval('.dot-editor-box', (els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          const table = e.querySelector('table').getBoundingClientRect();
+          return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, scrolls: e.scrollWidth > e.clientWidth + 1, tableRight: table.right };
+        }),
+      );
+      assert.equal(boxes.length, 2);
+      const [a, b] = boxes;
+      const overlap = a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+      assert.ok(!overlap, `the editors overlap: ${JSON.stringify(boxes)}`);
+      // a table wider than its box is scrolled inside it (not cut off by, or spilling over, the card)
+      for (const box of boxes) assert.ok(box.scrolls || box.tableRight <= box.right + 1, JSON.stringify(box));
+      assert.deepEqual(await page.evaluate(overflowingOf, 'dot'), [], 'content past the card');
+      await page.locator('.dot-editors').screenshot({ path: `${artifactsDir}layout-editors-${width}-${boxes.length}-${hash.includes('dot_n=8') ? '888' : 'default'}.png` });
+    });
+  }
+
   // Sections whose fields are checked: [section, how to make one field invalid, expected message].
   // (A section joins this list when it adopts the shared field errors of sections/dom.ts.)
   const INVALID = {
