@@ -98,10 +98,8 @@ function contentsAtMidPage() {
   const toc = document.getElementById('toc');
   const r = toc.getBoundingClientRect();
   const line = innerHeight * 0.4;
-  const inView = [...document.querySelectorAll('main section.article-section')].find((s) => {
-    const b = s.getBoundingClientRect();
-    return b.top <= line && b.bottom >= line;
-  });
+  // the section at the reading line, or, in the gap between two cards, the one above it
+  const inView = [...document.querySelectorAll('main section.article-section')].filter((s) => s.getBoundingClientRect().top <= line).pop();
   const marked = [...toc.querySelectorAll('[aria-current="true"]')].map((b) => b.dataset.section);
   return { top: r.top, bottom: r.bottom, height: r.height, visible: getComputedStyle(toc).display !== 'none', inView: inView?.dataset.section ?? null, marked };
 }

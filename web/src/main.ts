@@ -116,7 +116,7 @@ class Shell {
     this.#toc.replaceChildren();
     if (view !== 'all') this.#article.append(this.#showAllButton());
     this.#observer = new IntersectionObserver((entries) => this.#onVisibility(entries), { rootMargin: '100px 0px' });
-    this.#tocObserver = new IntersectionObserver((entries) => this.#onReading(entries), { rootMargin: '-40% 0px -59% 0px' });
+    this.#tocObserver = new IntersectionObserver(() => this.#onReading(), { rootMargin: '-40% 0px -59% 0px' });
     for (const module of visible) {
       const element = el('section', 'article-section');
       element.id = `section-${module.id}`;
@@ -169,12 +169,18 @@ class Shell {
     this.#tocObserver?.observe(element);
   }
 
-  /** The section crossing the reading line is the current one in the contents. */
-  #onReading(entries: IntersectionObserverEntry[]): void {
-    const current = entries.filter((e) => e.isIntersecting).map((e) => (e.target as HTMLElement).dataset.section);
-    if (current.length === 0) return; // between two sections: keep the last mark
+  /**
+   * The current section in the contents: the last one whose top has passed the reading line (40%
+   * down the viewport), so the gap between two cards still counts as the one above. The observer
+   * only says when to look; the rectangles say which.
+   */
+  #onReading(): void {
+    const line = window.innerHeight * 0.4;
+    let current = this.#mounted[0]?.module.id;
+    for (const m of this.#mounted) if (m.element.getBoundingClientRect().top <= line) current = m.module.id;
     for (const b of this.#toc.querySelectorAll<HTMLButtonElement>('.toc-link')) {
-      if (b.dataset.section === current[0]) {
+      if (b.dataset.section === current) {
+        if (b.getAttribute('aria-current') === 'true') continue;
         b.setAttribute('aria-current', 'true');
         // the compact bar scrolls sideways: bring the marked entry into it (never the page)
         const list = this.#toc;
