@@ -137,7 +137,11 @@ describe('layout at three widths, two languages', { timeout: 900_000 }, () => {
           await page.waitForTimeout(150); // charts draw when they come into view
           assert.deepEqual(await page.evaluate(overflowingOf, id), [], `${id} at ${width} px (${lang}): content past its card`);
           assert.deepEqual(await page.evaluate(hiddenColumnsOf, id), [], `${id} at ${width} px (${lang}): hidden heatmap columns`);
+          // the sticky contents bar would show up in the middle of a stitched card picture (hidden
+          // through the CSSOM: the page's CSP refuses an injected stylesheet)
+          await page.evaluate(() => document.getElementById('toc').style.setProperty('visibility', 'hidden'));
           await card.screenshot({ path: `${artifactsDir}layout-${width}-${lang}-${id}.png` });
+          await page.evaluate(() => document.getElementById('toc').style.removeProperty('visibility'));
         }
         assert.deepEqual(await page.evaluate(unstyledControls), [], `controls with the browser's default look at ${width} px (${lang})`);
 
