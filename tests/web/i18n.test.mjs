@@ -70,3 +70,15 @@ test('field errors name the field and the limit, in both languages', async () =>
   assert.equal(checkNumber(en, 'Hidden size', 'abc', rule), 'Hidden size: must be a number');
   assert.equal(checkNumber(en, 'Longest string', '60', rule), null);
 });
+
+test('§1 run-time estimates read as seconds, minutes, or hours and minutes, in both languages', async () => {
+  const { formatDuration } = await loadWeb('sections/why');
+  const { WHY_STRINGS } = await loadWeb('sections/why-strings');
+  const en = translator('en', WHY_STRINGS);
+  const zh = translator('zh', WHY_STRINGS);
+  assert.equal(formatDuration(en, 42), '42 s');
+  assert.equal(formatDuration(en, 600), '10 min');
+  assert.equal(formatDuration(en, 3 * 3600 + 5 * 60), '3 h 5 min');
+  assert.equal(formatDuration(zh, 3 * 3600 + 5 * 60), '3 小时 5 分钟');
+  assert.equal(formatDuration(en, 0.2), '1 s', 'never "0 s"');
+});

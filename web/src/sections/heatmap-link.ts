@@ -13,7 +13,7 @@ export interface CellRef {
 /** The separator the heatmap puts between the row and the column label. */
 const SEPARATOR = ' · ';
 
-function parseCell(text: string | null | undefined, rows: readonly string[], cols: readonly string[]): CellRef | null {
+export function parseCell(text: string | null | undefined, rows: readonly string[], cols: readonly string[]): CellRef | null {
   if (!text) return null;
   const head = text.split(': ')[0]; // the focus line appends ": value"
   for (let r = 0; r < rows.length; r++) {
