@@ -268,7 +268,8 @@ class DotView implements SectionHandle {
     }
     const { row, col } = cell;
     const f = (x: number) => (Math.abs(x) >= 100 ? x.toPrecision(4) : x.toFixed(2));
-    const terms = Array.from({ length: last.d }, (_, i) => `${f(last.q[row * last.d + i])}×${f(last.k[col * last.d + i])}`);
+    const factor = (x: number) => (x < 0 ? `(${f(x)})` : f(x)); // 1.05×(−1.40), not 1.05×-1.40
+    const terms = Array.from({ length: last.d }, (_, i) => `${factor(last.q[row * last.d + i])}×${factor(last.k[col * last.d + i])}`);
     const index = row * last.m + col;
     const rowScaled = last.scaled.slice(row * last.m, (row + 1) * last.m);
     const q = `q${row + 1}`;
