@@ -40,30 +40,32 @@ export function watchHeatmapCells(
   const focusLine = fig.querySelector<HTMLElement>('.focus-text');
   const canvas = fig.querySelector<HTMLCanvasElement>('canvas');
   let last: CellRef | null = null;
-  const read = () => {
+  /** `keyboard`: the focus line first (it is set at once; the tooltip follows a frame later) */
+  const read = (keyboard = false) => {
     const { rows, cols } = labels();
-    const hovered = tooltip && !tooltip.hidden ? parseCell(tooltip.querySelector('strong')?.textContent, rows, cols) : null;
-    const cell = hovered ?? parseCell(focusLine?.textContent, rows, cols);
+    const hovered = () => (tooltip && !tooltip.hidden ? parseCell(tooltip.querySelector('strong')?.textContent, rows, cols) : null);
+    const focused = () => parseCell(focusLine?.textContent, rows, cols);
+    const cell = keyboard ? (focused() ?? hovered()) : (hovered() ?? focused());
     if (cell?.row === last?.row && cell?.col === last?.col) return;
     last = cell;
     onCell(cell);
   };
-  const observer = new MutationObserver(read);
+  const observer = new MutationObserver(() => read());
   for (const node of [tooltip, focusLine]) {
     if (node) observer.observe(node, { attributes: true, childList: true, subtree: true, characterData: true });
   }
-  const activate = () => {
-    read();
+  const activate = (keyboard: boolean) => {
+    read(keyboard);
     if (last && onActivate) onActivate(last);
   };
   const onKey = (e: KeyboardEvent) => {
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
-      activate();
+      activate(true);
     }
   };
   // the heatmap updates its tooltip on pointerdown; read it once that has happened
-  const onClick = () => queueMicrotask(activate);
+  const onClick = () => queueMicrotask(() => activate(false));
   if (onActivate && canvas) {
     canvas.addEventListener('click', onClick);
     canvas.addEventListener('keydown', onKey);
