@@ -9,12 +9,13 @@ import { defineConfig } from 'vite';
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
-// Pages and entries of the build: the app, the iframe page, the example blog post(s), and the widget
+// Pages and entries of the build: the app, the performance page, the iframe page, the example blog post(s), and the widget
 // bundle, whose file name is stable (no hash) because bloggers reference it by name.
 const WIDGET_ENTRY = 'attention-lab-widgets';
 const input: Record<string, string> = {
   index: `${webRoot}index.html`,
   embed: `${webRoot}embed.html`,
+  performance: `${webRoot}performance.html`,
   [WIDGET_ENTRY]: `${webRoot}src/widgets/attention-lab-widgets.ts`,
 };
 for (const file of readdirSync(`${webRoot}examples`)) {

@@ -62,6 +62,25 @@ describe('§3.1/§3.2 dot-product section', { timeout: 180_000 }, () => {
     await env.screenshot('dot-section', '.dot-section');
   });
 
+  test('linked views: a focused weight cell lights its query and key rows and shows the arithmetic with the page\'s numbers', async () => {
+    await loadOk('#seed=1');
+    const q = await editorValues('dot-query');
+    const k = await editorValues('dot-key');
+    const expected = attention(q, k, 3, 5, 4, Math.sqrt(4));
+    await env.page.locator('#dot-weights canvas').focus();
+    await env.page.keyboard.press('ArrowDown'); // q2
+    await env.page.keyboard.press('ArrowRight'); // k2
+    await env.page.waitForFunction((root) => document.querySelector(root)?.dataset.linked === '1,1', ROOT);
+    assert.equal(await env.page.locator(`${ROOT} table.dot-query tr.matrix-row-linked th`).textContent(), 'q2');
+    assert.equal(await env.page.locator(`${ROOT} table.dot-key tr.matrix-row-linked th`).textContent(), 'k2');
+    const text = (await env.page.locator('[data-testid="dot-link"]').textContent()) ?? '';
+    assert.match(text, /q2·k2 = /);
+    assert.ok(text.includes(`= ${expected.scores[1 * 5 + 1].toFixed(2)}`), `the raw score in: ${text}`);
+    assert.ok(text.includes(expected.weights[1 * 5 + 1].toFixed(4)), `the weight in: ${text}`);
+    // the narration says what the weights look like
+    assert.match((await env.page.locator('.dot-narration').textContent()) ?? '', /largest weight/);
+  });
+
   test('score=dot: no scaling; the softmax takes the raw scores', async () => {
     await loadOk('#seed=5&dot_score=dot&dot_n=2&dot_m=6&dot_d=3');
     const q = await editorValues('dot-query');

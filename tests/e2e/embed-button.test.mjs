@@ -101,6 +101,10 @@ describe('Embed button and dialog', { timeout: 180_000 }, () => {
     assert.equal(params.get('view'), 'dot');
     assert.equal(params.get('dot_d'), '6');
     assert.match(iframe, /dot_d=6/);
+    // the proposed height fits the view as measured in the app (its section body)
+    const bodyHeight = await page.$eval('#section-dot .section-body', (e) => e.getBoundingClientRect().height);
+    const height = Number(frame.attributes.height);
+    assert.ok(height >= bodyHeight && height <= bodyHeight * 1.25 + 60, `iframe height ${height} for a ${bodyHeight} px view`);
 
     // Esc closes and gives the focus back to the button
     await page.keyboard.press('Escape');
@@ -117,6 +121,9 @@ describe('Embed button and dialog', { timeout: 180_000 }, () => {
     const embedWeights = await heatmapValues('dot-weights');
     assert.deepEqual(embedWeights, appWeights, 'weights heatmap values equal');
     assert.deepEqual(await heatmapValues('dot-output'), appOutput, 'output heatmap values equal');
+    // and the embed page, at the app's width, fits into that height (no inner scrollbar)
+    const embedHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+    assert.ok(embedHeight <= height, `embed.html is ${embedHeight} px tall, the iframe ${height}`);
   });
 
   test('hostile URL text is escaped in the snippets and never becomes an element', async () => {

@@ -72,6 +72,17 @@ describe('§3.4/§3.5 self-attention section', { timeout: 180_000 }, () => {
     await env.screenshot('self-section', ROOT);
   });
 
+  test('the neuron view opens from a weights cell (Enter on the focused cell picks its query and key)', async () => {
+    await loadOk('#seed=1');
+    await env.page.locator('#self-weights canvas').focus();
+    await env.page.keyboard.press('ArrowDown');
+    await env.page.keyboard.press('ArrowDown');
+    await env.page.keyboard.press('ArrowRight');
+    await env.page.keyboard.press('Enter');
+    await env.page.waitForFunction(() => /self_focus=2/.test(location.hash) && /self_key=1/.test(location.hash));
+    await checkNeuron(3, 4, 2, 1);
+  });
+
   test('hover and keyboard focus highlight where a token attends; the pair choice is in the URL', async () => {
     await loadOk('#seed=3&self_text=我 爱 学习 人工智能&self_d=6');
     await env.page.locator(`${ROOT} .self-headview-queries li`).nth(2).hover();

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { canvasInk, horizontalOverflow, startSite } from './harness.mjs';
 
-const ORDER = ['why', 'dot', 'translate', 'self', 'multihead', 'performance'];
+const ORDER = ['why', 'idea', 'dot', 'translate', 'self', 'multihead'];
 
 describe('article shell', { timeout: 180_000 }, () => {
   /** @type {Awaited<ReturnType<typeof startSite>>} */
@@ -163,14 +163,51 @@ describe('article shell', { timeout: 180_000 }, () => {
     assert.equal(await page.evaluate(() => location.hash), '#seed=1');
   });
 
-  test('the Performance section shows the committed results, their date and notes, as text', async () => {
+  test('the Performance page shows the committed results, their date and notes, as text; the footer links it', async () => {
     const results = JSON.parse(readFileSync(new URL('../../shared/bench/results.json', import.meta.url), 'utf8'));
+    await site.load();
+    assert.equal(await page.getAttribute('#site-footer a.footer-link', 'href'), './performance.html');
+    // an old link to the section goes to the page
     await site.load('#view=performance');
+    await page.waitForURL(/performance\.html/);
     await page.waitForSelector('.perf-machine');
+    await site.load('', '/performance.html');
+    await page.waitForSelector('.perf-machine');
+    assert.doesNotMatch((await page.textContent('body')) ?? '', /\bissue/i, 'no issue wording on the page');
+    // plain table: row headers are not bold
+    assert.equal(await page.$eval('.perf-browser th[scope="row"]', (e) => getComputedStyle(e).fontWeight), '400');
     assert.match((await page.textContent('.perf-machine')) ?? '', new RegExp(results.date.slice(0, 10)));
     assert.deepEqual(await page.$$eval('.perf-notes li', (els) => els.map((e) => e.textContent)), results.notes ?? []);
     const widgetRows = await page.$$eval('.perf-browser th[scope="row"]', (els) => els.map((e) => e.textContent));
     for (const w of results.browser?.widgets ?? []) assert.ok(widgetRows.some((r) => r?.endsWith(w.page)), `row for ${w.page}`);
+  });
+
+  test('§2: each question attends to its own word; the weights equal softmax(q·k/√5) of the fixed vectors', async () => {
+    await site.load('#view=idea&idea_strength=4&idea_q=0,2,2,0,0');
+    await page.waitForFunction(() => document.querySelector('.idea-section')?.dataset.state === 'ok');
+    await page.waitForFunction(() => document.querySelector('#idea-weights output.heatmap-data')?.value);
+    const shown = await page.evaluate(() => {
+      const out = document.querySelector('#idea-weights output.heatmap-data');
+      return { shape: out.dataset.shape, values: JSON.parse(out.value) };
+    });
+    assert.equal(shown.shape, '5,5');
+    // independent computation: words en order KaGe, reads, novels, park, Saturday; features
+    // person, place, time, action, thing; keys of length 2, questions of length 4
+    const keys = [[2, 0, 0, 0, 0], [0, 0, 0, 2, 0.4], [0, 0, 0, 0.4, 2], [0, 2, 0, 0, 0], [0, 0, 2, 0, 0]];
+    const h = Math.SQRT1_2 * 4;
+    const questions = [[4, 0, 0, 0, 0], [0, 4, 0, 0, 0], [0, 0, 4, 0, 0], [0, 0, 0, h, h], [0, 2, 2, 0, 0]];
+    const expected = questions.flatMap((q) => {
+      const s = keys.map((k) => k.reduce((a, x, i) => a + x * q[i], 0) / Math.sqrt(5));
+      const e = s.map((x) => Math.exp(x - Math.max(...s)));
+      const sum = e.reduce((a, b) => a + b, 0);
+      return e.map((x) => x / sum);
+    });
+    shown.values.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) < 1e-5, `weight ${i}: ${v} vs ${expected[i]}`));
+    const argmax = (r) => shown.values.slice(r * 5, r * 5 + 5).indexOf(Math.max(...shown.values.slice(r * 5, r * 5 + 5)));
+    assert.deepEqual([0, 1, 2].map(argmax), [0, 3, 4], 'who → KaGe, where → park, when → Saturday');
+    // the reader's question (place and time) splits between park and Saturday
+    assert.ok(Math.abs(shown.values[4 * 5 + 3] - shown.values[4 * 5 + 4]) < 1e-6 && shown.values[4 * 5 + 3] > 0.3);
+    await site.screenshot('idea', { fullPage: false });
   });
 
   test('a worker crash shows an alert with Restart; restart brings a fresh worker and redraws', async () => {

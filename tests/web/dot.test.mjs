@@ -68,3 +68,31 @@ test('sweepPoint: metrics from the core equal plain-JS softmax, entropy and ‖d
   const one = await sweepPoint(lab, 3, 1);
   assert.deepEqual(one.unscaled, one.scaled);
 });
+
+test('linked views read a heatmap cell back from its "row · column" text; unknown labels give none', async () => {
+  const { parseCell } = await loadWeb('sections/heatmap-link');
+  const rows = ['q1', 'q2', 'q3'];
+  const cols = ['k1', 'k2', 'k10'];
+  assert.deepEqual(parseCell('q2 · k10', rows, cols), { row: 1, col: 2 });
+  assert.deepEqual(parseCell('q3 · k1: 0.1234', rows, cols), { row: 2, col: 0 }, 'the focus line appends the value');
+  assert.equal(parseCell('q4 · k1', rows, cols), null);
+  assert.equal(parseCell('q1 · k3', rows, cols), null);
+  assert.equal(parseCell('', rows, cols), null);
+  // labels with spaces or the separator's neighbours (Chinese words) still resolve
+  assert.deepEqual(parseCell('咖哥 · 喜欢', ['咖哥', '喜欢'], ['咖哥', '喜欢']), { row: 0, col: 1 });
+});
+
+test('§2 inputs: keys in each language\'s word order, questions scaled by the strength, the reader\'s question last', async () => {
+  const { ideaInputs, IDEA_FEATURES } = await loadWeb('sections/idea');
+  assert.equal(IDEA_FEATURES.length, 5);
+  const en = ideaInputs('en', 4, [0, 1, 2, 3, 4]);
+  const zh = ideaInputs('zh', 4, [0, 1, 2, 3, 4]);
+  assert.deepEqual(en.words, ['KaGe', 'reads', 'novels', 'park', 'Saturday']);
+  assert.deepEqual(zh.words, ['咖哥', '周六', '公园', '读', '小说']);
+  assert.equal(en.keys.length, 25);
+  assert.deepEqual(en.queries.slice(0, 5), [4, 0, 0, 0, 0], 'who? asks for a person');
+  assert.deepEqual(en.queries.slice(20), [0, 1, 2, 3, 4]);
+  // the same word has the same key in both languages (Saturday: time)
+  assert.deepEqual(en.keys.slice(20, 25), zh.keys.slice(5, 10));
+  assert.deepEqual(ideaInputs('en', 0, []).queries, new Array(25).fill(0), 'strength 0 and no question: all zeros');
+});

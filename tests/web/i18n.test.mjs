@@ -34,3 +34,51 @@ test('browser language: the first zh or en tag wins; anything else is English', 
   assert.equal(resolveLang('en'), 'en');
   assert.ok(['en', 'zh'].includes(resolveLang('auto')));
 });
+
+test('the strings of §1, §2, §3.1–3.2 and §3.4–3.5 exist in both languages, none empty, same placeholders', async () => {
+  const tables = {
+    why: (await loadWeb('sections/why-strings')).WHY_STRINGS,
+    idea: (await loadWeb('sections/idea-strings')).IDEA_STRINGS,
+    dot: (await loadWeb('sections/dot-strings')).DOT_STRINGS,
+    self: (await loadWeb('sections/self-strings')).SELF_STRINGS,
+  };
+  const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  for (const [name, table] of Object.entries({ ...tables, shell: SHELL_STRINGS })) {
+    assert.deepEqual(Object.keys(table.zh).sort(), Object.keys(table.en).sort(), name);
+    for (const [k, v] of Object.entries(table.en)) {
+      assert.ok(v.trim() && table.zh[k].trim(), `${name} ${k} is empty`);
+      assert.deepEqual(placeholders(table.zh[k]), placeholders(v), `${name} ${k}: the Chinese has other placeholders`);
+    }
+  }
+  // no user-visible wording about issues anywhere (the performance figures included)
+  const perf = (await loadWeb('sections/performance')).performanceSection.strings;
+  for (const lang of ['en', 'zh']) {
+    for (const [k, v] of Object.entries(perf[lang])) assert.doesNotMatch(v, /\bissue|议题/i, `${lang} ${k}`);
+  }
+});
+
+test('field errors name the field and the limit, in both languages', async () => {
+  const { checkNumber } = await loadWeb('sections/dom');
+  const en = translator('en', SHELL_STRINGS);
+  const zh = translator('zh', SHELL_STRINGS);
+  const rule = { min: 10, max: 60, integer: true };
+  assert.equal(checkNumber(en, 'Longest string', '80', rule), 'Longest string: at most 60');
+  assert.equal(checkNumber(zh, '最长序列', '80', rule), '最长序列：最大为 60');
+  assert.equal(checkNumber(en, 'Hidden size', '-3', { min: 8, max: 256, integer: true }), 'Hidden size: at least 8');
+  assert.equal(checkNumber(en, 'Hidden size', '8.5', { min: 8, max: 256, integer: true }), 'Hidden size: must be a whole number');
+  assert.equal(checkNumber(en, 'Hidden size', '', rule), 'Hidden size: enter a value');
+  assert.equal(checkNumber(en, 'Hidden size', 'abc', rule), 'Hidden size: must be a number');
+  assert.equal(checkNumber(en, 'Longest string', '60', rule), null);
+});
+
+test('§1 run-time estimates read as seconds, minutes, or hours and minutes, in both languages', async () => {
+  const { formatDuration } = await loadWeb('sections/why');
+  const { WHY_STRINGS } = await loadWeb('sections/why-strings');
+  const en = translator('en', WHY_STRINGS);
+  const zh = translator('zh', WHY_STRINGS);
+  assert.equal(formatDuration(en, 42), '42 s');
+  assert.equal(formatDuration(en, 600), '10 min');
+  assert.equal(formatDuration(en, 3 * 3600 + 5 * 60), '3 h 5 min');
+  assert.equal(formatDuration(zh, 3 * 3600 + 5 * 60), '3 小时 5 分钟');
+  assert.equal(formatDuration(en, 0.2), '1 s', 'never "0 s"');
+});

@@ -45,6 +45,8 @@ export class EmbedDialog {
   readonly #snippets: { pre: HTMLElement; status: HTMLElement }[] = [];
   #sectionId: SectionId | null = null;
   #opener: HTMLElement | null = null;
+  /** the height of the section's view as the reader sees it (its body), for the iframe */
+  #measured = 0;
   readonly #unsubscribe: () => void;
 
   constructor(state: AppState, t: Translate) {
@@ -55,7 +57,7 @@ export class EmbedDialog {
     this.#title = el('h2', 'embed-dialog-title');
     this.#title.id = 'embed-dialog-title';
     this.#dialog.setAttribute('aria-labelledby', this.#title.id);
-    const close = el('button', 'embed-close', t('embed.close'));
+    const close = el('button', 'embed-close lab-button quiet', t('embed.close'));
     close.type = 'button';
     close.dataset.testid = 'embed-close';
     close.addEventListener('click', () => this.#dialog.close());
@@ -92,7 +94,7 @@ export class EmbedDialog {
     pre.dataset.testid = `embed-${kind}`;
     pre.tabIndex = 0; // scrollable and selectable from the keyboard
     pre.setAttribute('aria-labelledby', label.id);
-    const copy = el('button', 'embed-copy', this.#t('embed.copy'));
+    const copy = el('button', 'embed-copy lab-button', this.#t('embed.copy'));
     copy.type = 'button';
     copy.dataset.testid = `embed-copy-${kind}`;
     const status = el('p', 'embed-copy-status');
@@ -118,9 +120,16 @@ export class EmbedDialog {
   open(sectionId: SectionId, sectionTitle: string, opener: HTMLElement): void {
     this.#sectionId = sectionId;
     this.#opener = opener;
+    this.#measured = this.#measure(opener);
     this.#title.textContent = `${this.#t('embed.title')}${sectionTitle}`; // the string carries its separator
     this.#refresh();
     if (!this.#dialog.open) this.#dialog.showModal();
+  }
+
+  /** The section body's height next to the button (the view an iframe must fit), 0 when not found. */
+  #measure(opener: HTMLElement): number {
+    const body = opener.closest('section')?.querySelector<HTMLElement>('.section-body');
+    return body ? body.getBoundingClientRect().height : 0;
   }
 
   #refresh(): void {
@@ -128,7 +137,8 @@ export class EmbedDialog {
     if (id === null) return;
     for (const s of this.#snippets) s.status.textContent = '';
     try {
-      const { script, iframe } = embedSnippets(this.#state, id, location.href);
+      if (this.#opener) this.#measured = this.#measure(this.#opener) || this.#measured;
+      const { script, iframe } = embedSnippets(this.#state, id, location.href, { measuredHeight: this.#measured });
       this.#snippets[0].pre.textContent = script;
       this.#snippets[1].pre.textContent = iframe;
       this.#error.hidden = true;
@@ -149,7 +159,7 @@ export class EmbedDialog {
 
 /** The header button that opens the dialog for one section. */
 export function embedButton(t: Translate, sectionTitle: string, onOpen: (button: HTMLButtonElement) => void): HTMLButtonElement {
-  const button = el('button', 'embed-open', t('embed.button'));
+  const button = el('button', 'embed-open lab-button quiet', t('embed.button'));
   button.type = 'button';
   button.dataset.testid = 'embed-open';
   button.setAttribute('aria-haspopup', 'dialog');

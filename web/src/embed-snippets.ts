@@ -18,6 +18,7 @@ const ELEMENTS: Record<Exclude<SectionId, 'performance'>, (state: AppState) => {
   multihead: () => ({ tag: 'multihead-view', own: [] }),
   translate: (s) => ({ tag: 'seq2seq-demo', own: [['task', s.get('s2s_task')], ...offRecipe(s)], from: 's2s_task' }),
   why: () => ({ tag: 'attention-playground', own: [['mechanism', 'why']] }),
+  idea: () => ({ tag: 'attention-playground', own: [['mechanism', 'idea']] }),
 };
 
 /**
@@ -34,8 +35,9 @@ function offRecipe(s: AppState): [string, string][] {
   return now.filter(([, value, wanted]) => value !== wanted).map(([name, value]) => [name, value]);
 }
 
-/** iframe heights that fit each section at a typical blog column width */
+/** iframe heights when the view could not be measured (a typical blog column width) */
 const IFRAME_HEIGHT: Record<Exclude<SectionId, 'performance'>, number> = {
+  idea: 900,
   dot: 760,
   self: 700,
   multihead: 760,
@@ -59,7 +61,24 @@ export function sectionEntries(state: AppState, sectionId: SectionId): [string, 
  * built site, which may itself sit in a sub-folder of its host (https://user.github.io/lab/), so the
  * files are addressed from the page's folder, not from the host's root.
  */
-export function embedSnippets(state: AppState, sectionId: SectionId, appUrl: string): { script: string; iframe: string } {
+/** Bounds of a measured iframe height (CSS pixels). */
+export const IFRAME_MIN_HEIGHT = 240;
+export const IFRAME_MAX_HEIGHT = 6000;
+
+/**
+ * The iframe height for a view measured `measured` px tall in the app: embed.html adds a little
+ * frame around the section, and a narrower blog column wraps text onto more lines (10% more).
+ */
+export function iframeHeight(measured: number): number {
+  return Math.min(IFRAME_MAX_HEIGHT, Math.max(IFRAME_MIN_HEIGHT, Math.ceil((measured * 1.1 + 32) / 10) * 10));
+}
+
+export function embedSnippets(
+  state: AppState,
+  sectionId: SectionId,
+  appUrl: string,
+  { measuredHeight }: { measuredHeight?: number } = {},
+): { script: string; iframe: string } {
   if (sectionId === 'performance') throw new RangeError('the performance section cannot be embedded');
   const url = new URL(appUrl);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RangeError(`the app's address must be http(s), got ${url.protocol}`);
@@ -76,6 +95,6 @@ export function embedSnippets(state: AppState, sectionId: SectionId, appUrl: str
   const src = `${base}${EMBED_PAGE_PATH}#${hash}`;
   const iframe =
     `<iframe src="${escapeAttribute(src)}" title="AttentionLab: ${sectionId}" width="100%" ` +
-    `height="${IFRAME_HEIGHT[sectionId]}" frameborder="0" loading="lazy"></iframe>`;
+    `height="${measuredHeight && measuredHeight > 0 ? iframeHeight(measuredHeight) : IFRAME_HEIGHT[sectionId]}" frameborder="0" loading="lazy"></iframe>`;
   return { script, iframe };
 }

@@ -2,6 +2,7 @@
 // the note in order, each mounted with a SectionContext (section.ts). The state lives in the URL
 // hash (state.ts): read at load, written back on every change, re-read on back/forward. All wasm
 // work happens in the one lab worker (worker/client.ts); if it dies, a banner offers a restart.
+import './design.css';
 import './style.css';
 import { EmbedDialog, embedButton } from './embed-dialog';
 import { SHELL_STRINGS, resolveLang, translator, type Lang } from './i18n';
@@ -9,6 +10,7 @@ import type { SectionContext, SectionHandle, SectionModule } from './section';
 import { SECTIONS } from './sections';
 import { AppState, type ParseResult, type PropName } from './state';
 import { createLabClient } from './worker/client';
+import { isEmbeddable } from './widgets/sections';
 
 const t0 = translator('en', SHELL_STRINGS);
 
@@ -46,6 +48,8 @@ class Shell {
   #lang: Lang = 'en';
   #t = t0;
   #observer: IntersectionObserver | null = null;
+  /** marks the contents entry of the section crossing the reading line (40% down the viewport) */
+  #tocObserver: IntersectionObserver | null = null;
   #banner: HTMLElement | null = null;
   #hashTimer: ReturnType<typeof setTimeout> | null = null;
   #layoutKey = '';
@@ -86,7 +90,12 @@ class Shell {
     byId('site-title', HTMLElement).textContent = t('shell.title');
     byId('site-lede', HTMLElement).textContent = t('shell.lede');
     byId('toc-title', HTMLElement).textContent = t('shell.toc');
-    byId('site-footer', HTMLElement).textContent = t('shell.footer');
+    const footer = byId('site-footer', HTMLElement);
+    const perf = el('a', 'footer-link', t('shell.performanceLink'));
+    perf.href = './performance.html';
+    perf.hreflang = this.#lang === 'zh' ? 'zh' : 'en';
+    footer.replaceChildren(el('p', undefined, t('shell.footer')), el('p', undefined, ''));
+    footer.lastElementChild?.append(perf);
     const langSwitch = byId('lang-switch', HTMLElement);
     langSwitch.setAttribute('aria-label', t('shell.lang'));
     for (const b of langSwitch.querySelectorAll<HTMLButtonElement>('button[data-lang]')) {
@@ -107,6 +116,7 @@ class Shell {
     this.#toc.replaceChildren();
     if (view !== 'all') this.#article.append(this.#showAllButton());
     this.#observer = new IntersectionObserver((entries) => this.#onVisibility(entries), { rootMargin: '100px 0px' });
+    this.#tocObserver = new IntersectionObserver(() => this.#onReading(), { rootMargin: '-40% 0px -59% 0px' });
     for (const module of visible) {
       const element = el('section', 'article-section');
       element.id = `section-${module.id}`;
@@ -117,7 +127,7 @@ class Shell {
       element.setAttribute('aria-labelledby', heading.id);
       const body = el('div', 'section-body');
       element.append(heading);
-      if (module.id !== 'performance') element.append(this.#embedButton(module)); // measures this machine: nothing to embed
+      if (isEmbeddable(module.id)) element.append(this.#embedButton(module));
       element.append(body);
       this.#article.append(element);
       this.#toc.append(this.#tocEntry(module, heading));
@@ -156,11 +166,35 @@ class Shell {
     // visible in the browser's performance panel and read by scripts/measure-page.mjs
     performance.measure(`mount ${module.id}`, { start, end: performance.now() });
     this.#observer?.observe(element);
+    this.#tocObserver?.observe(element);
+  }
+
+  /**
+   * The current section in the contents: the last one whose top has passed the reading line (40%
+   * down the viewport), so the gap between two cards still counts as the one above. The observer
+   * only says when to look; the rectangles say which.
+   */
+  #onReading(): void {
+    const line = window.innerHeight * 0.4;
+    let current = this.#mounted[0]?.module.id;
+    for (const m of this.#mounted) if (m.element.getBoundingClientRect().top <= line) current = m.module.id;
+    for (const b of this.#toc.querySelectorAll<HTMLButtonElement>('.toc-link')) {
+      if (b.dataset.section === current) {
+        if (b.getAttribute('aria-current') === 'true') continue;
+        b.setAttribute('aria-current', 'true');
+        // the compact bar scrolls sideways: bring the marked entry into it (never the page)
+        const list = this.#toc;
+        const offset = b.getBoundingClientRect().left - list.getBoundingClientRect().left;
+        if (offset < 0 || offset + b.offsetWidth > list.clientWidth) list.scrollLeft += offset - 8;
+      } else b.removeAttribute('aria-current');
+    }
   }
 
   #unmountSections(): void {
     this.#observer?.disconnect();
     this.#observer = null;
+    this.#tocObserver?.disconnect();
+    this.#tocObserver = null;
     const old = this.#mounted;
     this.#mounted = [];
     for (const m of old) this.#guard(m, () => m.handle?.destroy());
@@ -183,7 +217,7 @@ class Shell {
   #tocEntry(module: SectionModule, heading: HTMLElement): HTMLLIElement {
     // Buttons, not #fragment links: the hash is the app state.
     const item = el('li');
-    const button = el('button', 'toc-link', module.title[this.#lang]);
+    const button = el('button', 'toc-link lab-link', module.title[this.#lang]);
     button.type = 'button';
     button.dataset.section = module.id;
     button.addEventListener('click', () => {
@@ -203,7 +237,7 @@ class Shell {
   }
 
   #showAllButton(): HTMLElement {
-    const button = el('button', 'show-all', this.#t('shell.showAll'));
+    const button = el('button', 'show-all lab-button', this.#t('shell.showAll'));
     button.type = 'button';
     button.addEventListener('click', () => this.#state.set('view', 'all'));
     return button;
@@ -266,7 +300,7 @@ class Shell {
       li.append(el('span', 'notice-items', shown.join(', '))); // user text: textContent only
       list.append(li);
     }
-    const dismiss = el('button', 'notice-dismiss', t('shell.notice.dismiss'));
+    const dismiss = el('button', 'notice-dismiss lab-button', t('shell.notice.dismiss'));
     dismiss.type = 'button';
     dismiss.addEventListener('click', () => notice.remove());
     notice.append(list, dismiss);
@@ -280,7 +314,7 @@ class Shell {
     banner.setAttribute('role', 'alert');
     const text = el('p');
     text.append(el('span', 'crash-text', t('worker.crashed')), ' ', el('span', 'crash-detail', `(${error.message})`));
-    const restart = el('button', 'crash-restart', t('worker.restart'));
+    const restart = el('button', 'crash-restart lab-button primary', t('worker.restart'));
     restart.type = 'button';
     restart.dataset.testid = 'worker-restart';
     restart.addEventListener('click', () => this.#lab.restart());
@@ -291,6 +325,13 @@ class Shell {
 }
 
 function boot(): void {
+  // The performance figures moved to a page of their own; old links with view=performance go there.
+  const parsed = AppState.fromHash(location.hash);
+  if (parsed.state.get('view') === 'performance') {
+    const lang = parsed.state.get('lang');
+    location.replace(`./performance.html${lang === 'auto' ? '' : `#lang=${lang}`}`);
+    return;
+  }
   try {
     new Shell(AppState.fromHash(location.hash)); // sets body[data-ready=true] once every section is mounted
   } catch (err) {

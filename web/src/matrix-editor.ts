@@ -86,6 +86,7 @@ export class MatrixEditor {
           input.type = 'number';
           input.step = '0.1';
           input.inputMode = 'decimal';
+          input.className = 'lab-input';
           input.dataset.row = String(r);
           input.dataset.col = String(c);
           input.setAttribute('aria-label', `${caption}, ${rowPrefix}${r + 1}, ${colPrefix}${c + 1}`);
@@ -104,6 +105,11 @@ export class MatrixEditor {
       input.value = text;
       input.removeAttribute('aria-invalid');
     });
+  }
+
+  /** Marks one row (linked views: the query or key behind a hovered cell); null clears it. */
+  highlightRow(row: number | null): void {
+    [...this.#body.rows].forEach((tr, r) => tr.classList.toggle('matrix-row-linked', r === row));
   }
 
   /** The current values, row-major (as typed: no float32 rounding, so they round-trip through a URL). */

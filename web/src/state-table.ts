@@ -3,8 +3,8 @@
 // Names are snake_case so they work both as hash keys and as HTML attribute names; each section's
 // settings carry its prefix (dot_, s2s_, why_, self_, mh_).
 
-export type SectionId = 'why' | 'dot' | 'translate' | 'self' | 'multihead' | 'performance';
-export const SECTION_IDS: readonly SectionId[] = ['why', 'dot', 'translate', 'self', 'multihead', 'performance'];
+export type SectionId = 'why' | 'idea' | 'dot' | 'translate' | 'self' | 'multihead' | 'performance';
+export const SECTION_IDS: readonly SectionId[] = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'performance'];
 
 interface Base {
   readonly name: string;
@@ -65,6 +65,10 @@ export const PROPS = [
   { name: 'why_hidden', section: 'why', kind: 'int', default: 32, min: 8, max: 256, doc: 'hidden size of both models (embedding: half of it)' },
   { name: 'why_max_len', section: 'why', kind: 'int', default: 40, min: 10, max: 60, doc: 'longest training and test sequence' },
   { name: 'why_steps', section: 'why', kind: 'int', default: 400, min: 20, max: 5000, doc: 'training steps per model' },
+
+  // §2 The core idea: several questions attend to different words of one sentence
+  { name: 'idea_strength', section: 'idea', kind: 'int', default: 4, min: 0, max: 6, doc: 'length of the fixed questions (0: no content, every word weighted equally)' },
+  { name: 'idea_q', section: 'idea', kind: 'numbers', default: [0, 0, 0, 0, 3], maxLength: 5, min: -10, max: 10, doc: "the reader's own question: person, place, time, action, thing" },
 
   // §3.1/§3.2 Dot-product and scaled dot-product
   { name: 'dot_score', section: 'dot', kind: 'enum', default: 'scaled', values: ['dot', 'scaled'], doc: 'dot (§3.1) or scaled (§3.2)' },

@@ -2,6 +2,11 @@
 // inline message line, the section's root with its styles. Every piece of text goes in with
 // textContent (never as markup).
 import { adoptCss, styleRootOf } from '../adopt-css';
+import designCss from '../design.css?inline';
+import { fill } from '../i18n';
+
+/** The design system's CSS (tokens, controls), adopted first by every section root. */
+export const DESIGN_CSS: string = designCss;
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -20,13 +25,15 @@ export function el<K extends keyof HTMLElementTagNameMap>(
  */
 export function field(label: string, control: HTMLElement, hidden = false): HTMLLabelElement {
   const wrap = el('label', 'al-field');
+  if (control instanceof HTMLInputElement && control.type !== 'range' && control.type !== 'checkbox') control.classList.add('lab-input');
+  if (control instanceof HTMLSelectElement) control.classList.add('lab-menu');
   wrap.append(el('span', 'al-field-label', label), control);
   wrap.hidden = hidden;
   return wrap;
 }
 
 export function button(text: string, testId: string, onClick: () => void): HTMLButtonElement {
-  const b = el('button', 'al-button', text);
+  const b = el('button', 'lab-button al-button', text);
   b.type = 'button';
   b.dataset.testid = testId;
   b.addEventListener('click', onClick);
@@ -34,7 +41,7 @@ export function button(text: string, testId: string, onClick: () => void): HTMLB
 }
 
 export function select(options: readonly (readonly [string, string])[], value: string, testId: string): HTMLSelectElement {
-  const s = el('select');
+  const s = el('select', 'lab-menu');
   s.dataset.testid = testId;
   for (const [v, label] of options) s.add(new Option(label, v));
   s.value = value;
@@ -57,6 +64,7 @@ export function setOptions(select: HTMLSelectElement, options: readonly (readonl
 export function mountRoot(host: HTMLElement, root: HTMLElement, ...cssTexts: string[]): void {
   const styleRoot = styleRootOf(host);
   if (!styleRoot) throw new Error('mountRoot: the host is not in a document or shadow root');
+  adoptCss(styleRoot, DESIGN_CSS, { first: true });
   for (const css of cssTexts) adoptCss(styleRoot, css);
   host.append(root);
 }
@@ -105,4 +113,89 @@ export class LatestOnly {
   cancel(): void {
     this.#ticket++;
   }
+}
+
+/** The section's one primary action (the design system's filled button). */
+export function primaryButton(text: string, testId: string, onClick: () => void): HTMLButtonElement {
+  const b = button(text, testId, onClick);
+  b.classList.add('primary');
+  return b;
+}
+
+/** A "try this" box: a title and a few prompts, each naming what to change and what to watch. */
+export function tryThis(title: string, prompts: readonly string[]): HTMLElement {
+  const box = el('div', 'lab-try');
+  box.dataset.testid = 'try-this';
+  const list = el('ul');
+  for (const p of prompts) list.append(el('li', undefined, p));
+  box.append(el('span', 'lab-try-title', title), list);
+  return box;
+}
+
+/** A line that says in words what the last change did (role=status: screen readers hear it). */
+export function narration(className: string): HTMLParagraphElement {
+  const p = el('p', `lab-narration ${className}`);
+  p.setAttribute('role', 'status');
+  p.setAttribute('aria-live', 'polite');
+  p.dataset.testid = 'narration';
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inline field errors. A refused value stays in its box (the reader sees what they typed), the box
+// is marked aria-invalid, and a message under it names the field by its label and says the limit
+// ("Longest string: at most 60"); the caller leaves the model untouched. Any section uses it:
+//   const message = checkNumber(t, label, input.value, { min, max, integer: true });
+//   setFieldError(input, message);        // null clears it
+//   if (message === null) state.set(name, Number(input.value));
+
+let errorIds = 0;
+
+/** The message line of a control (made on first use, inside its field so it sits under the box). */
+function errorLineOf(control: HTMLElement): HTMLElement {
+  const id = control.getAttribute('aria-errormessage');
+  const root = control.getRootNode() as Document | ShadowRoot;
+  const existing = id ? (root.getElementById?.(id) ?? control.parentElement?.querySelector(`[id="${id}"]`)) : null;
+  if (existing instanceof HTMLElement) return existing;
+  const line = el('span', 'lab-field-error');
+  line.id = `lab-field-error-${++errorIds}`;
+  line.setAttribute('aria-live', 'polite');
+  line.dataset.testid = 'field-error';
+  control.setAttribute('aria-errormessage', line.id);
+  control.setAttribute('aria-describedby', [control.getAttribute('aria-describedby'), line.id].filter(Boolean).join(' '));
+  (control.closest('.al-field') ?? control.parentElement ?? control).append(line);
+  return line;
+}
+
+/** Shows `message` under `control` and marks it invalid; null clears both. */
+export function setFieldError(control: HTMLElement, message: string | null): void {
+  if (message === null) {
+    if (!control.hasAttribute('aria-invalid') && !control.hasAttribute('aria-errormessage')) return;
+    control.removeAttribute('aria-invalid');
+    if (control.hasAttribute('aria-errormessage')) errorLineOf(control).textContent = '';
+    return;
+  }
+  control.setAttribute('aria-invalid', 'true');
+  errorLineOf(control).textContent = message;
+}
+
+export interface NumberRule {
+  min?: number;
+  max?: number;
+  integer?: boolean;
+}
+
+/**
+ * Null when `raw` is a number within the rule, else the message naming the field by `label`
+ * (strings field.* of the shell: every section's `t` falls back to them).
+ */
+export function checkNumber(t: (key: string) => string, label: string, raw: string, rule: NumberRule): string | null {
+  const text = raw.trim();
+  const value = Number(text);
+  if (text === '') return fill(t('field.empty'), { label });
+  if (!Number.isFinite(value)) return fill(t('field.number'), { label });
+  if (rule.integer && !Number.isInteger(value)) return fill(t('field.integer'), { label });
+  if (rule.min !== undefined && value < rule.min) return fill(t('field.min'), { label, min: rule.min });
+  if (rule.max !== undefined && value > rule.max) return fill(t('field.max'), { label, max: rule.max });
+  return null;
 }

@@ -9,7 +9,9 @@ import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import css from './dot.css?inline';
 import sharedCss from './dot-controls.css?inline';
-import { el, errorText, field, LatestOnly, MessageLine, range, setOptions, mountRoot } from './dom';
+import { el, errorText, field, LatestOnly, MessageLine, narration, range, setOptions, mountRoot, tryThis } from './dom';
+import { watchHeatmapCells, type CellRef } from './heatmap-link';
+import { fill } from '../i18n';
 import { DOT_STRINGS } from './dot-strings';
 import { SweepView } from './dot-sweep-view';
 import { featureLabels } from './self-tokens';
@@ -52,13 +54,23 @@ class DotView implements SectionHandle {
   readonly #latest = new LatestOnly();
   readonly #unsubscribe: () => void;
   #computeCount = 0;
+  readonly #narration = narration('dot-narration');
+  readonly #sweepNarration = narration('dot-sweep-narration');
+  readonly #link = el('div', 'dot-link');
+  readonly #stopWatching: (() => void)[] = [];
+  /** what changed since the last computation, for the narration line */
+  #changed: readonly PropName[] = [];
+  #last: { q: number[]; k: number[]; n: number; m: number; d: number; score: string; scores: number[]; scaled: number[]; weights: number[] } | null = null;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
     mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
 
-    this.#root.append(el('p', 'dot-intro', t('dot.intro')));
+    this.#root.append(
+      el('p', 'dot-intro', t('dot.intro')),
+      tryThis(t('try.title'), [t('dot.try.hover'), t('dot.try.cell'), t('dot.try.scale')]),
+    );
 
     const controls = el('div', 'al-controls');
     setOptions(this.#score, [['scaled', t('dot.score.scaled')], ['dot', t('dot.score.dot')]], state.get('dot_score'));
@@ -77,7 +89,8 @@ class DotView implements SectionHandle {
       f.hidden = state.isHidden(name);
       controls.append(f);
     }
-    const randomise = el('button', 'al-button', t('dot.randomise'));
+    const randomise = el('button', 'lab-button primary al-button', t('dot.randomise'));
+    randomise.dataset.testid = 'dot-randomise';
     randomise.type = 'button';
     randomise.title = t('dot.randomise.title');
     randomise.hidden = state.isHidden('controls');
@@ -85,19 +98,26 @@ class DotView implements SectionHandle {
     controls.append(randomise);
     this.#root.append(controls, this.#formula);
 
-    const reset = el('button', 'al-button al-button-quiet', t('dot.reset'));
+    const reset = el('button', 'lab-button quiet al-button al-button-quiet', t('dot.reset'));
     reset.type = 'button';
     reset.addEventListener('click', () => state.update({ dot_q: [], dot_k: [] }));
     this.#edited.append(el('span', undefined, t('dot.edited')), ' ', reset);
 
     const editors = el('div', 'dot-editors');
     const onInput = () => this.#onEdit();
-    this.#query = new MatrixEditor(editors, { caption: t('dot.queries'), rowPrefix: 'q', colPrefix: 'd', onInput });
-    this.#key = new MatrixEditor(editors, { caption: t('dot.keys'), rowPrefix: 'k', colPrefix: 'd', onInput });
+    // each editor in its own box: the boxes wrap onto separate lines when they do not fit side by
+    // side, and a box narrower than its table scrolls it (never overlaps the other)
+    const editorBox = () => {
+      const box = el('div', 'dot-editor-box');
+      editors.append(box);
+      return box;
+    };
+    this.#query = new MatrixEditor(editorBox(), { caption: t('dot.queries'), rowPrefix: 'q', colPrefix: 'd', onInput });
+    this.#key = new MatrixEditor(editorBox(), { caption: t('dot.keys'), rowPrefix: 'k', colPrefix: 'd', onInput });
     this.#query.element.classList.add('dot-query');
     this.#key.element.classList.add('dot-key');
     editors.hidden = state.isHidden('dot_q') && state.isHidden('dot_k');
-    this.#root.append(this.#edited, editors, this.#message.element);
+    this.#root.append(this.#edited, editors, this.#message.element, this.#narration);
 
     const grid = el('div', 'al-heatmaps');
     const axes = { t, xTitle: t('dot.axis.keys'), yTitle: t('dot.axis.queries') };
@@ -116,12 +136,23 @@ class DotView implements SectionHandle {
     };
     const softmax = el('div', 'dot-formula');
     softmax.append(mathml(SOFTMAX_ROW, { display: 'block' }));
-    this.#root.append(grid, softmax);
+    this.#link.setAttribute('aria-live', 'polite');
+    this.#link.dataset.testid = 'dot-link';
+    this.#link.textContent = t('dot.link.hint');
+    this.#root.append(grid, this.#link, softmax);
+    const keyLabels = () => ({ rows: labels('q', state.get('dot_n')), cols: labels('k', state.get('dot_m')) });
+    for (const map of [this.#maps.scores, this.#maps.scaled, this.#maps.weights]) {
+      this.#stopWatching.push(watchHeatmapCells(map, keyLabels, (cell) => this.#showLink(cell)));
+    }
 
     this.#sweep = new SweepView(this.#root, ctx);
+    this.#watchSweep();
 
     this.#unsubscribe = state.subscribe((changed) => {
-      if (changed.some((name) => WATCHED.includes(name))) this.#render();
+      if (changed.some((name) => WATCHED.includes(name))) {
+        this.#changed = changed;
+        this.#render();
+      }
     });
     this.#render();
   }
@@ -180,6 +211,8 @@ class DotView implements SectionHandle {
         this.#maps.output.update({ rows: n, cols: d, values: result.output.data, rowLabels: rows, colLabels: featureLabels(d) });
         this.#message.show('ok', t('dot.ok'));
         this.#root.dataset.state = 'ok';
+        this.#last = { q, k, n, m, d, score, scores: [...result.scores.data], scaled: [...result.scaled.data], weights: [...result.weights.data] };
+        this.#narrate();
         this.#root.dataset.computeCount = String(++this.#computeCount);
       },
       (err) => {
@@ -187,6 +220,105 @@ class DotView implements SectionHandle {
         this.#root.dataset.state = 'error';
       },
     );
+  }
+
+  /** Says in words what the last change did to the weights. */
+  #narrate(): void {
+    const { t } = this.#ctx;
+    const last = this.#last;
+    if (!last) return;
+    const changed = this.#changed;
+    this.#changed = [];
+    let best = { w: -1, r: 0, c: 0 };
+    let sumMax = 0;
+    for (let r = 0; r < last.n; r++) {
+      let rowMax = 0;
+      for (let c = 0; c < last.m; c++) {
+        const w = last.weights[r * last.m + c];
+        rowMax = Math.max(rowMax, w);
+        if (w > best.w) best = { w, r, c };
+      }
+      sumMax += rowMax;
+    }
+    const mean = sumMax / last.n;
+    const verdict = mean > 0.9 ? t('dot.narrate.saturated') : mean < 1.5 / last.m + 0.05 ? t('dot.narrate.flat') : t('dot.narrate.focused');
+    const what = changed.includes('dot_score')
+      ? fill(t('dot.narrate.score'), { score: t(`dot.score.${last.score}`) })
+      : changed.some((c) => c === 'dot_n' || c === 'dot_m' || c === 'dot_d')
+        ? fill(t('dot.narrate.size'), { n: last.n, m: last.m, d: last.d })
+        : changed.includes('dot_q') || changed.includes('dot_k')
+          ? t('dot.narrate.edit')
+          : changed.includes('seed')
+            ? t('dot.narrate.seed')
+            : '';
+    this.#narration.textContent =
+      what + fill(t('dot.narrate.weights'), { mean: mean.toFixed(2), verdict, w: best.w.toFixed(2), q: `q${best.r + 1}`, k: `k${best.c + 1}` });
+  }
+
+  /** Linked views: a hovered or focused score/weight cell lights up its query and key and shows the arithmetic. */
+  #showLink(cell: CellRef | null): void {
+    const { t } = this.#ctx;
+    const last = this.#last;
+    this.#query.highlightRow(cell?.row ?? null);
+    this.#key.highlightRow(cell?.col ?? null);
+    this.#root.dataset.linked = cell ? `${cell.row},${cell.col}` : '';
+    if (!cell || !last || cell.row >= last.n || cell.col >= last.m) {
+      this.#link.textContent = t('dot.link.hint');
+      return;
+    }
+    const { row, col } = cell;
+    const f = (x: number) => (Math.abs(x) >= 100 ? x.toPrecision(4) : x.toFixed(2));
+    const factor = (x: number) => (x < 0 ? `(${f(x)})` : f(x)); // 1.05×(−1.40), not 1.05×-1.40
+    const terms = Array.from({ length: last.d }, (_, i) => `${factor(last.q[row * last.d + i])}×${factor(last.k[col * last.d + i])}`);
+    const index = row * last.m + col;
+    const rowScaled = last.scaled.slice(row * last.m, (row + 1) * last.m);
+    const q = `q${row + 1}`;
+    const k = `k${col + 1}`;
+    const lines = [
+      `${q}·${k} = ${terms.join(' + ')} = ${f(last.scores[index])}`,
+      last.score === 'scaled' ? `${f(last.scores[index])} / √${last.d} = ${f(last.scaled[index])}` : t('dot.link.noScale'),
+      fill(t('dot.link.softmax'), {
+        q,
+        k,
+        value: f(last.scaled[index]),
+        row: rowScaled.map(f).join(', '),
+        w: last.weights[index].toFixed(4),
+      }),
+    ];
+    const title = el('strong', undefined, fill(t('dot.link.title'), { q, k }));
+    const list = el('ol');
+    for (const line of lines) list.append(el('li', undefined, line));
+    this.#link.replaceChildren(title, list);
+  }
+
+  /** The saturation demo's narration: reads the sweep table's numbers as they arrive. */
+  #watchSweep(): void {
+    const { t, state } = this.#ctx;
+    const sweep = this.#root.querySelector<HTMLElement>('.dot-sweep');
+    const table = sweep?.querySelector('table');
+    if (!sweep || !table) return;
+    table.before(this.#sweepNarration);
+    const read = () => {
+      const value = (metric: string, variant: string) =>
+        Number(table.querySelector<HTMLElement>(`[data-metric="${metric}"][data-variant="${variant}"]`)?.dataset.value);
+      const un = value('maxWeight', 'unscaled');
+      const sc = value('maxWeight', 'scaled');
+      if (!Number.isFinite(un) || !Number.isFinite(sc)) return;
+      const state_ = (w: number) => (w > 0.8 ? t('dot.narrate.saturated') : w < 0.3 ? t('dot.narrate.flat') : t('dot.narrate.focused'));
+      this.#sweepNarration.textContent = fill(t('dot.sweep.narrate'), {
+        d: state.get('dot_sweep_d'),
+        un: un.toFixed(2),
+        unState: state_(un),
+        grad: value('jacobian', 'unscaled').toFixed(3),
+        sc: sc.toFixed(2),
+        scState: state_(sc),
+        scGrad: value('jacobian', 'scaled').toFixed(3),
+      });
+    };
+    const observer = new MutationObserver(read);
+    observer.observe(table, { attributes: true, attributeFilter: ['data-value'], subtree: true });
+    this.#stopWatching.push(() => observer.disconnect());
+    read();
   }
 
   setActive(active: boolean): void {
@@ -200,6 +332,7 @@ class DotView implements SectionHandle {
 
   destroy(): void {
     this.#unsubscribe();
+    for (const stop of this.#stopWatching) stop();
     this.#latest.cancel();
     this.#sweep.destroy();
     for (const map of Object.values(this.#maps)) map.destroy();

@@ -63,8 +63,10 @@ const ATTENTION_MEASURES = ['scaled_forward', 'scaled_forward_backward', 'mha_fo
 
 const STRINGS = {
   en: {
-    'perf.intro': 'Measured by npm run bench on one machine; run it on yours to compare. Higher is better except where noted.',
+    'perf.intro': 'For engineers: how fast the C++/Eigen core runs natively and as WebAssembly, side by side with PyTorch and TF.js in one run of npm run bench on one machine (medians; ± is the spread of the repeats). Run it on yours to compare. Higher is better except where noted.',
     'perf.machine': 'Machine',
+    'perf.cores': '{n} cores',
+    'perf.load': 'load before the run',
     'perf.attention': 'Attention kernels, GFLOP/s against N (D = 64, batch 1)',
     'perf.scaled_forward': 'Scaled dot-product, forward',
     'perf.scaled_forward_backward': 'Scaled dot-product, forward + backward',
@@ -76,7 +78,7 @@ const STRINGS = {
     'perf.wasm': 'wasm (this page’s engine)',
     'perf.torch': 'PyTorch (1 thread)',
     'perf.tfjs': 'TF.js wasm',
-    'perf.reference': 'issue reference',
+    'perf.reference': 'published figure (another machine)',
     'perf.gflops': 'GFLOP/s',
     'perf.us': 'µs per step',
     'perf.eps': 'examples/s',
@@ -92,8 +94,10 @@ const STRINGS = {
     'perf.b.files': 'files',
   },
   zh: {
-    'perf.intro': '由 npm run bench 在一台机器上测得；在你的机器上运行即可比较。除特别说明外，数值越高越好。',
+    'perf.intro': '面向工程师：C++/Eigen 内核原生运行与编译为 WebAssembly 后的速度，在一台机器上由同一次 npm run bench 与 PyTorch、TF.js 并排测得（中位数；± 为重复测量的波动）。在你的机器上运行即可比较。除特别说明外，数值越高越好。',
     'perf.machine': '机器',
+    'perf.cores': '{n} 核',
+    'perf.load': '运行前负载',
     'perf.attention': '注意力内核：GFLOP/s 随 N 变化（D = 64，批大小 1）',
     'perf.scaled_forward': '缩放点积，前向',
     'perf.scaled_forward_backward': '缩放点积，前向 + 反向',
@@ -105,7 +109,7 @@ const STRINGS = {
     'perf.wasm': 'wasm（本页引擎）',
     'perf.torch': 'PyTorch（单线程）',
     'perf.tfjs': 'TF.js wasm',
-    'perf.reference': '议题参考值',
+    'perf.reference': '公开数据（其他机器）',
     'perf.gflops': 'GFLOP/s',
     'perf.us': '每步微秒',
     'perf.eps': '样本/秒',
@@ -288,10 +292,10 @@ export const performanceSection: SectionModule = {
     intro.textContent = ctx.t('perf.intro');
     const machine = document.createElement('p');
     machine.className = 'perf-machine';
-    const load = data.machine.load_before ? `, load ${data.machine.load_before.map((x) => x.toFixed(1)).join('/')}` : '';
+    const load = data.machine.load_before ? `, ${ctx.t('perf.load')} ${data.machine.load_before.map((x) => x.toFixed(1)).join('/')}` : '';
     // "emcc (Emscripten …) 3.1.6 ()" → "3.1.6"; the BLAS line → its kind ("reference BLAS (netlib)").
     const short = (name: string, v: string) => (name === 'torch_blas' ? v.split(':')[0] : (/\d+\.\d+\.\d+[\w.]*/.exec(v)?.[0] ?? v));
-    machine.textContent = `${ctx.t('perf.machine')}: ${data.machine.cpu ?? '?'}, ${data.machine.cores} cores${load} · ${data.date.slice(0, 10)} · ` +
+    machine.textContent = `${ctx.t('perf.machine')}: ${data.machine.cpu ?? '?'}, ${ctx.t('perf.cores').replace('{n}', String(data.machine.cores))}${load} · ${data.date.slice(0, 10)} · ` +
       Object.entries(data.versions).filter(([, v]) => v).map(([k, v]) => `${k} ${short(k, v as string)}`).join(' · ');
     root.append(intro, machine);
     if (data.notes?.length) {

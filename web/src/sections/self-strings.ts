@@ -36,6 +36,11 @@ export const SELF_STRINGS: Strings = {
     'self.neuron.scaled': '÷ √d (the core’s scaled score)',
     'self.neuron.weight': 'softmax weight (the core’s)',
     'self.neuron.help': 'Each feature’s product qᵢkᵢ adds to the score; purple cells are positive, orange negative, darker is larger in size.',
+    'self.text.short': 'Sentence',
+    'self.try.cell': 'Click (or press Enter on) any cell of the scores or weights: the neuron view opens on that query and key and shows q·k term by term.',
+    'self.try.repeat': 'Type a word twice, e.g. “我 爱 我”: both copies get the same embedding, so their rows of the weights are identical.',
+    'self.try.hover': 'Hover a word in “Where each word attends”: the thickest line goes to the word it takes the most from.',
+    'self.narrate': '“{query}” attends most to “{best}” ({w}); the neuron view shows its weight on “{key}”: {wk}.',
   },
   zh: {
     'self.intro':
@@ -69,6 +74,11 @@ export const SELF_STRINGS: Strings = {
     'self.neuron.scaled': '÷ √d（核心计算的缩放权重）',
     'self.neuron.weight': 'softmax 权重（核心计算）',
     'self.neuron.help': '先求每组对应元素的积 qᵢkᵢ，再求所有积之和，即为点积；紫色为正，橙色为负，颜色越深绝对值越大。',
+    'self.text.short': '句子',
+    'self.try.cell': '点击原始权重或注意力权重中的任意单元格（或按回车）：神经元视图会打开这对查询和键，逐项展示 q·k。',
+    'self.try.repeat': '输入重复的词，例如“我 爱 我”：两个“我”的词向量相同，所以它们的权重行完全相同。',
+    'self.try.hover': '在“每个词关注哪里”中悬停一个词：最粗的线指向它获取信息最多的词。',
+    'self.narrate': '“{query}”最关注“{best}”（{w}）；神经元视图显示它对“{key}”的权重：{wk}。',
   },
 };
 

@@ -7,7 +7,8 @@ import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import type { SelfAttentionResult } from '../worker/protocol';
 import sharedCss from './dot-controls.css?inline';
-import { el, errorText, field, LatestOnly, MessageLine, range, setOptions, mountRoot } from './dom';
+import { el, errorText, field, LatestOnly, MessageLine, narration, range, setFieldError, setOptions, mountRoot, tryThis } from './dom';
+import { watchHeatmapCells } from './heatmap-link';
 import css from './self.css?inline';
 import { HeadView } from './self-headview';
 import { NeuronView } from './self-neuron';
@@ -39,12 +40,17 @@ class SelfView implements SectionHandle {
   readonly #unsubscribe: () => void;
   #last: Computed | null = null;
   #computeCount = 0;
+  readonly #narration = narration('self-narration');
+  readonly #stopWatching: (() => void)[] = [];
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
     mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
-    this.#root.append(el('p', 'self-intro', t('self.intro')));
+    this.#root.append(
+      el('p', 'self-intro', t('self.intro')),
+      tryThis(t('try.title'), [t('self.try.cell'), t('self.try.repeat'), t('self.try.hover')]),
+    );
 
     const controls = el('div', 'al-controls');
     this.#text.type = 'text';
@@ -63,7 +69,7 @@ class SelfView implements SectionHandle {
 
     const formulas = el('div', 'al-formula');
     formulas.append(mathml(QKV_PROJECTIONS, { display: 'block' }), mathml(SCALED_DOT_ATTENTION, { display: 'block' }));
-    this.#root.append(controls, this.#message.element, formulas);
+    this.#root.append(controls, this.#message.element, this.#narration, formulas);
 
     const grid = el('div', 'al-heatmaps');
     const features = { t, diverging: true, xTitle: t('self.axis.features'), yTitle: t('self.axis.tokens') };
@@ -84,13 +90,15 @@ class SelfView implements SectionHandle {
       { onFocus: (i) => state.set('self_focus', i) },
       { queries: t('self.head.queries'), keys: t('self.head.keys') },
     );
-    const clear = el('button', 'al-button al-button-quiet', t('self.head.clear'));
+    const clear = el('button', 'lab-button quiet al-button al-button-quiet', t('self.head.clear'));
     clear.type = 'button';
     clear.addEventListener('click', () => state.set('self_focus', -1));
     headBox.append(this.#head.element, clear);
 
     const neuronBox = el('section', 'self-neuron-box');
-    neuronBox.append(el('h3', undefined, t('self.neuron.title')));
+    const neuronTitle = el('h3', undefined, t('self.neuron.title'));
+    neuronTitle.tabIndex = -1;
+    neuronBox.append(neuronTitle);
     this.#neuron = new NeuronView(
       t,
       { onQuery: (i) => state.set('self_focus', i), onKey: (j) => state.set('self_key', j) },
@@ -101,6 +109,18 @@ class SelfView implements SectionHandle {
     const views = el('div', 'self-views');
     views.append(headBox, neuronBox);
     this.#root.append(views, grid);
+    // The neuron view opens from any cell of the scores or weights: a click or Enter on a cell
+    // picks its query and key, and the neuron view comes into sight.
+    const tokenAxes = () => ({ rows: this.#last?.tokens ?? [], cols: this.#last?.tokens ?? [] });
+    for (const map of [this.#maps.scores, this.#maps.weights]) {
+      this.#stopWatching.push(
+        watchHeatmapCells(map, tokenAxes, () => {}, ({ row, col }) => {
+          state.update({ self_focus: row, self_key: col });
+          neuronBox.scrollIntoView({ behavior: 'smooth', block: 'nearest' });
+          neuronTitle.focus({ preventScroll: true });
+        }),
+      );
+    }
 
     this.#unsubscribe = state.subscribe((changed) => {
       if (changed.some((name) => RECOMPUTE.includes(name))) this.#compute();
@@ -112,15 +132,25 @@ class SelfView implements SectionHandle {
   #onText(): void {
     const { t, state } = this.#ctx;
     try {
+      tokenize(this.#text.value); // a sentence the views cannot show stays in the box, not in the state
+    } catch (err) {
+      this.#latest.cancel();
+      this.#showError(sentenceErrorText(t, err, 'self') ?? errorText(err), true);
+      return;
+    }
+    try {
       state.set('self_text', this.#text.value);
     } catch (err) {
       // too long, or control characters: the state refuses it; say why and keep the last result
-      this.#showError(fill(t('self.error.text'), { reason: errorText(err) }));
+      this.#showError(fill(t('self.error.text'), { reason: errorText(err) }), true);
     }
   }
 
-  #showError(text: string): void {
-    this.#message.show('error', `${this.#ctx.t('error.prefix')}${text}`);
+  /** `inText`: the sentence box caused it, so the box is marked and the message names it */
+  #showError(text: string, inText = false): void {
+    const { t } = this.#ctx;
+    this.#message.show('error', `${t('error.prefix')}${text}`);
+    if (inText) setFieldError(this.#text, fill(t('field.named'), { label: t('self.text.short'), message: text }));
     this.#root.dataset.state = 'error';
   }
 
@@ -136,7 +166,7 @@ class SelfView implements SectionHandle {
       tokens = tokenize(text);
     } catch (err) {
       this.#latest.cancel();
-      this.#showError(sentenceErrorText(t, err, 'self') ?? errorText(err));
+      this.#showError(sentenceErrorText(t, err, 'self') ?? errorText(err), true);
       return;
     }
     const params = projectionParams(seed, 'self', d, ['q', 'k', 'v'] as const);
@@ -153,6 +183,7 @@ class SelfView implements SectionHandle {
         this.#maps.scores.update({ rows: n, cols: n, values: result.scores.data, rowLabels: tokens, colLabels: tokens });
         this.#maps.weights.update({ rows: n, cols: n, values: result.weights.data, rowLabels: tokens, colLabels: tokens });
         this.#drawPair();
+        setFieldError(this.#text, null);
         this.#message.show('ok', fill(t('self.ok'), { count: n, d }));
         this.#root.dataset.state = 'ok';
         this.#root.dataset.computeCount = String(++this.#computeCount);
@@ -172,6 +203,16 @@ class SelfView implements SectionHandle {
     const query = focus >= 0 && focus < n ? focus : 0;
     const key = Math.min(state.get('self_key'), n - 1);
     const { q, k, scaled, weights } = last.result;
+    const row = last.result.weights.data.slice(query * n, (query + 1) * n);
+    let best = 0;
+    for (let j = 1; j < n; j++) if (row[j] > row[best]) best = j;
+    this.#narration.textContent = fill(this.#ctx.t('self.narrate'), {
+      query: last.tokens[query],
+      best: last.tokens[best],
+      w: row[best].toFixed(2),
+      key: last.tokens[key],
+      wk: row[key].toFixed(2),
+    });
     this.#neuron.update(last.labels, {
       query,
       key,
@@ -192,6 +233,7 @@ class SelfView implements SectionHandle {
 
   destroy(): void {
     this.#unsubscribe();
+    for (const stop of this.#stopWatching) stop();
     this.#latest.cancel();
     for (const map of Object.values(this.#maps)) map.destroy();
     this.#root.remove();

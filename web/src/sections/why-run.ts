@@ -80,6 +80,9 @@ export class WhyRun {
   /** cells evaluated since the last training step: a full sweep after the end marks done */
   #cellsAfterEnd = 0;
   readonly #snap: WhySnapshot;
+  /** wall time and steps of the loop while running (training and evaluation): the speed estimate */
+  #wallMs = 0;
+  #wallSteps = 0;
 
   constructor(lab: LabClient, settings: WhySettings, onUpdate: (s: WhySnapshot) => void, onError: (err: unknown) => void) {
     this.#lab = lab;
@@ -108,6 +111,17 @@ export class WhyRun {
 
   get snapshot(): WhySnapshot {
     return this.#snap;
+  }
+
+  /** Measured seconds per training step of both models together (evaluations included); null before a measurement. */
+  get secondsPerStep(): number | null {
+    return this.#wallSteps > 0 ? this.#wallMs / this.#wallSteps / 1000 : null;
+  }
+
+  /** Seconds the rest of the run takes at the measured speed; null before a measurement. */
+  get secondsLeft(): number | null {
+    const perStep = this.secondsPerStep;
+    return perStep === null ? null : perStep * (this.#snap.total - this.#snap.step);
   }
 
   start(): void {
@@ -141,9 +155,15 @@ export class WhyRun {
         this.#models = [made[0], made[1]];
       }
       while (this.#running && !this.#destroyed && this.#models) {
+        const t0 = performance.now();
+        const before = this.#snap.step;
         if (this.#snap.step < this.#snap.total) await this.#trainBoth(this.#models);
         if (this.#destroyed) return;
         await this.#evaluateNextCell(this.#models);
+        if (this.#snap.step > before) {
+          this.#wallMs += performance.now() - t0;
+          this.#wallSteps += this.#snap.step - before;
+        }
         if (this.#snap.step >= this.#snap.total && this.#cellsAfterEnd >= 2 * this.#snap.lengths.length) {
           this.#snap.done = true;
           this.#running = false;

@@ -12,7 +12,19 @@ import { WhyRun, type WhySnapshot } from './why-run';
 import { fill } from '../i18n';
 import { WHY_STRINGS } from './why-strings';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
-import { button, el, errorText, field, select, mountRoot } from './dom';
+import { button, checkNumber, el, errorText, field, narration, primaryButton, select, setFieldError, mountRoot, tryThis } from './dom';
+
+/** A run longer than this (at the measured speed) asks before it carries on. */
+const LONG_RUN_SECONDS = 60;
+
+/** "45 s", "12 min", "3 h 5 min" in the reader's language. */
+export function formatDuration(t: (key: string) => string, seconds: number): string {
+  const s = Math.max(1, Math.round(seconds));
+  if (s < 90) return fill(t('why.duration.s'), { s });
+  const m = Math.round(s / 60);
+  if (m < 60) return fill(t('why.duration.m'), { m });
+  return fill(t('why.duration.h'), { h: Math.floor(m / 60), m: m % 60 });
+}
 
 const WATCHED: readonly PropName[] = ['seed', 'why_cell', 'why_hidden', 'why_max_len', 'why_steps'];
 
@@ -29,6 +41,11 @@ class WhyView implements SectionHandle {
   readonly #error = el('p', 'why-error');
   readonly #data = el('output', 'why-data');
   readonly #startButton: HTMLButtonElement;
+  readonly #narration = narration('why-narration');
+  readonly #confirm = el('div', 'why-confirm');
+  readonly #empty = el('p', 'lab-empty-hint why-empty');
+  /** the reader agreed to a run longer than LONG_RUN_SECONDS (asked once per run) */
+  #longRunConfirmed = false;
   readonly #unsubscribe: () => void;
   readonly #inputs: Partial<Record<PropName, HTMLInputElement | HTMLSelectElement>> = {};
   #run: WhyRun;
@@ -45,15 +62,21 @@ class WhyView implements SectionHandle {
     problems.append(el('li', undefined, t('why.longDistance')), el('li', undefined, t('why.compression')));
     this.#root.append(problems, el('p', 'why-intro', t('why.intro')));
 
+    this.#root.append(
+      tryThis(t('try.title'), [t('why.try.start'), t('why.try.length'), t('why.try.cell')]),
+    );
     const controls = el('div', 'al-controls why-controls');
-    this.#startButton = button(t('why.start'), 'why-start', () => this.#toggle());
+    this.#startButton = primaryButton(t('why.start'), 'why-start', () => this.#toggle());
     controls.append(this.#startButton, button(t('why.reset'), 'why-reset', () => this.#reset(false)));
     const cell = select(
       ['rnn', 'gru', 'lstm'].map((c) => [c, c.toUpperCase()] as const),
       state.get('why_cell'),
       'why-cell',
     );
-    cell.addEventListener('change', () => state.set('why_cell', cell.value as CellName));
+    cell.addEventListener('change', () => {
+      this.#narrate(t('why.cell'), cell.value.toUpperCase());
+      state.set('why_cell', cell.value as CellName);
+    });
     this.#inputs.why_cell = cell;
     controls.append(field(t('why.cell'), cell, state.isHidden('why_cell')));
     for (const [name, key] of [
@@ -65,20 +88,31 @@ class WhyView implements SectionHandle {
       const { min, max } = limits(name);
       Object.assign(input, { type: 'number', min: String(min), max: String(max), step: '1', value: String(state.get(name)) });
       input.dataset.testid = name.replace(/_/g, '-');
-      input.addEventListener('change', () => {
+      // A refused value stays in the box with a message naming the field; the models are untouched.
+      const apply = () => {
+        const message = checkNumber(t, t(key), input.value, { min, max, integer: true });
+        setFieldError(input, message);
+        if (message !== null) return;
         const v = Number(input.value);
-        if (Number.isInteger(v) && v >= min && v <= max) {
-          input.removeAttribute('aria-invalid');
+        if (v !== state.get(name)) {
+          this.#narrate(t(key), String(v));
           state.set(name, v);
-        } else {
-          input.setAttribute('aria-invalid', 'true');
         }
+      };
+      input.addEventListener('change', apply);
+      input.addEventListener('input', () => {
+        // clear a message as soon as the typed value is fine again (applied on change)
+        if (input.getAttribute('aria-invalid') === 'true' && checkNumber(t, t(key), input.value, { min, max, integer: true }) === null) setFieldError(input, null);
       });
       this.#inputs[name] = input;
       controls.append(field(t(key), input, state.isHidden(name)));
     }
     controls.hidden = state.isHidden('controls');
-    this.#root.append(controls, this.#status, this.#error);
+    this.#confirm.hidden = true;
+    this.#confirm.setAttribute('role', 'alertdialog');
+    this.#confirm.dataset.testid = 'why-confirm';
+    this.#empty.textContent = t('why.empty');
+    this.#root.append(controls, this.#confirm, this.#narration, this.#status, this.#error, this.#empty);
 
     this.#chart = new WhyChart(this.#root, t);
     this.#root.append(
@@ -105,7 +139,11 @@ class WhyView implements SectionHandle {
     this.#render(this.#run.snapshot);
     this.#unsubscribe = state.subscribe((changed) => {
       if (!changed.some((n) => WATCHED.includes(n))) return;
-      for (const [name, input] of Object.entries(this.#inputs)) input.value = String(state.get(name as PropName));
+      for (const [name, input] of Object.entries(this.#inputs)) {
+        if (!changed.includes(name as PropName) && input.getAttribute('aria-invalid') === 'true') continue; // keep what the reader typed
+        input.value = String(state.get(name as PropName));
+        setFieldError(input, null);
+      }
       this.#reset(this.#wanted);
     });
   }
@@ -127,7 +165,44 @@ class WhyView implements SectionHandle {
   #toggle(): void {
     this.#wanted = !this.#wanted;
     this.#error.textContent = '';
+    this.#confirm.hidden = true;
     this.#sync();
+  }
+
+  #narrate(label: string, value: string): void {
+    this.#narration.textContent = fill(this.#ctx.t('why.changed'), { label, value });
+  }
+
+  /** At the measured speed the run would be long: pause and ask, with the estimate. */
+  #askLongRun(secondsLeft: number, secondsPerStep: number): void {
+    const { t, state } = this.#ctx;
+    this.#wanted = false;
+    this.#run.pause();
+    const fitting = Math.max(limits('why_steps').min, Math.floor(LONG_RUN_SECONDS / secondsPerStep / 10) * 10);
+    const text = el(
+      'p',
+      undefined,
+      fill(t('why.confirm.text'), { time: formatDuration(t, secondsLeft), perStep: secondsPerStep < 1 ? `${Math.round(secondsPerStep * 1000)} ms` : `${secondsPerStep.toFixed(1)} s` }),
+    );
+    const go = primaryButton(t('why.confirm.run'), 'why-confirm-run', () => {
+      this.#longRunConfirmed = true;
+      this.#confirm.hidden = true;
+      this.#wanted = true;
+      this.#sync();
+    });
+    const fewer = button(fill(t('why.confirm.fewer'), { steps: fitting }), 'why-confirm-fewer', () => {
+      this.#confirm.hidden = true;
+      this.#narrate(t('why.steps'), String(fitting));
+      state.set('why_steps', fitting);
+    });
+    const cancel = button(t('why.confirm.cancel'), 'why-confirm-cancel', () => {
+      this.#confirm.hidden = true;
+    });
+    const actions = el('div', 'why-confirm-actions');
+    actions.append(go, ...(fitting < state.get('why_steps') ? [fewer] : []), cancel);
+    this.#confirm.replaceChildren(text, actions);
+    this.#confirm.hidden = false;
+    go.focus({ preventScroll: true });
   }
 
   /** Runs exactly when the reader wants it and the section is on screen. */
@@ -141,6 +216,8 @@ class WhyView implements SectionHandle {
     void this.#run.destroy();
     this.#run = this.#newRun();
     this.#wanted = keepRunning;
+    this.#longRunConfirmed = false;
+    this.#confirm.hidden = true;
     this.#error.textContent = '';
     this.#chart.update(this.#run.snapshot);
     this.#sync();
@@ -149,14 +226,21 @@ class WhyView implements SectionHandle {
   #render(snap: WhySnapshot): void {
     const { t } = this.#ctx;
     if (snap.done) this.#wanted = false;
+    const left = this.#run.secondsLeft;
+    const perStep = this.#run.secondsPerStep;
+    if (this.#run.running && !this.#longRunConfirmed && left !== null && perStep !== null && left > LONG_RUN_SECONDS) {
+      this.#askLongRun(left, perStep);
+    }
     const running = this.#run.running;
+    this.#empty.hidden = snap.step > 0;
     this.#startButton.textContent = running ? t('why.pause') : snap.step > 0 && !snap.done ? t('why.resume') : t('why.start');
     this.#startButton.disabled = snap.done;
     const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
     this.#status.textContent = snap.done
       ? fill(t('why.status.done'), { total: snap.total })
       : running
-        ? fill(t('why.status.running'), { step: snap.step, total: snap.total, plain: fmt(snap.lossPlain), attention: fmt(snap.lossAttention) })
+        ? fill(t('why.status.running'), { step: snap.step, total: snap.total, plain: fmt(snap.lossPlain), attention: fmt(snap.lossAttention) }) +
+          (left !== null ? fill(t('why.status.left'), { time: formatDuration(t, left) }) : '')
         : snap.step > 0
           ? fill(t('why.status.paused'), { step: snap.step, total: snap.total })
           : t('why.status.idle');

@@ -10,6 +10,7 @@ export const SECTION_LOADERS: Record<EmbeddableSection, () => Promise<SectionMod
   self: () => import('../sections/self').then((m) => m.selfSection),
   multihead: () => import('../sections/multihead').then((m) => m.multiheadSection),
   why: () => import('../sections/why').then((m) => m.whySection),
+  idea: () => import('../sections/idea').then((m) => m.ideaSection),
   translate: () => import('../sections/translate').then((m) => m.translateSection),
 };
 
@@ -28,5 +29,6 @@ export const MECHANISMS: Record<string, { view: EmbeddableSection; preset: [stri
   multihead: { view: 'multihead', preset: [] },
   'encoder-decoder': { view: 'translate', preset: [] },
   why: { view: 'why', preset: [] },
+  idea: { view: 'idea', preset: [] },
 };
 export const MECHANISM_NAMES = Object.keys(MECHANISMS);

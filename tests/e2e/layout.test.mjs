@@ -1,0 +1,231 @@
+// Layout of the whole article in Debian's Chromium at 1280, 768 and 390 px, in English and Chinese:
+// for every section, nothing sticks out of its card; a heatmap that hides columns (its frame
+// scrolls sideways) shows a "+N columns" affordance (an element with data-more-columns or class
+// more-columns inside the figure); every control carries the design system's styling (not the
+// browser's default look); the contents stay in sight at mid-page and mark the section in view.
+// Invalid input in each section the test lists shows a message naming the field, keeps the typed
+// value, marks the input aria-invalid and leaves the state alone. Screenshots of every section at
+// every width and language go to test-artifacts/layout-<width>-<lang>-<section>.png.
+// Needs `npm run build:web` first. Run: node --test tests/e2e/layout.test.mjs
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { artifactsDir, startSite } from './harness.mjs';
+
+const WIDTHS = [1280, 768, 390];
+const LANGS = ['en', 'zh'];
+const SECTIONS = ['why', 'idea', 'dot', 'translate', 'self', 'multihead'];
+
+/** Elements of `section` that stick out of its card (outside any box that clips or scrolls them). */
+function overflowingOf(sectionId) {
+  const card = document.querySelector(`section.article-section[data-section="${sectionId}"]`);
+  if (!card) return [`no card for ${sectionId}`];
+  const box = card.getBoundingClientRect();
+  const out = [];
+  const clipped = (el) => {
+    for (let p = el.parentElement; p && p !== card; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.overflowX !== 'visible' || s.overflowY !== 'visible') return true;
+    }
+    return false;
+  };
+  for (const el of card.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (getComputedStyle(el).visibility === 'hidden' || el.closest('[hidden], dialog:not([open])')) continue;
+    if (r.left < box.left - 1 || r.right > box.right + 1) {
+      if (clipped(el)) continue;
+      const name = `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
+      out.push(`${name} [${Math.round(r.left)}, ${Math.round(r.right)}] outside [${Math.round(box.left)}, ${Math.round(box.right)}]`);
+    }
+  }
+  return out.slice(0, 5);
+}
+
+/** Heatmaps of `section` whose frame scrolls sideways without a visible "+N columns" affordance. */
+function hiddenColumnsOf(sectionId) {
+  const card = document.querySelector(`section.article-section[data-section="${sectionId}"]`);
+  const out = [];
+  for (const frame of card?.querySelectorAll('figure.heatmap .chart-box') ?? []) {
+    if (frame.scrollWidth <= frame.clientWidth + 1) continue;
+    const fig = frame.closest('figure');
+    const more = [...fig.querySelectorAll('[data-more-columns], .more-columns')].find((m) => {
+      const r = m.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && getComputedStyle(m).visibility !== 'hidden';
+    });
+    if (!more) out.push(`${fig.id}: ${frame.scrollWidth} px of columns in ${frame.clientWidth} px, no affordance`);
+  }
+  return out;
+}
+
+/**
+ * Visible controls (button, input, select) in the page chrome and the article that still look like
+ * the browser's defaults: the defaults are read from a control in an unstyled shadow root.
+ */
+function unstyledControls() {
+  const host = document.createElement('div');
+  document.body.append(host);
+  const shadow = host.attachShadow({ mode: 'open' });
+  const ua = {};
+  for (const tag of ['button', 'input', 'select']) {
+    const c = document.createElement(tag);
+    shadow.append(c);
+    const s = getComputedStyle(c);
+    ua[tag] = { radius: s.borderTopLeftRadius, background: s.backgroundColor, font: s.fontFamily, border: s.borderTopColor };
+  }
+  host.remove();
+  const out = [];
+  for (const c of document.querySelectorAll('header button, #toc button, main button, main input, main select, footer button')) {
+    const r = c.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || c.closest('[hidden]')) continue;
+    const s = getComputedStyle(c);
+    const base = ua[c.tagName.toLowerCase()];
+    const tokenRadius = getComputedStyle(document.documentElement).getPropertyValue('--lab-radius').trim();
+    const named = c.matches('.lab-button, .lab-menu, .lab-input, .lab-link, .lab-range');
+    const looksDefault =
+      s.fontFamily === base.font || (s.borderTopLeftRadius === base.radius && s.backgroundColor === base.background && s.borderTopColor === base.border);
+    // inside the language switch the group carries the rounded border
+    const radiusOk = s.borderTopLeftRadius === tokenRadius || named || c.closest('.lang-switch, .export-buttons') !== null || s.borderTopLeftRadius !== base.radius;
+    if (looksDefault || !radiusOk) {
+      out.push(`${c.tagName.toLowerCase()}.${[...c.classList].join('.')} "${(c.textContent || c.getAttribute('aria-label') || '').trim().slice(0, 30)}" (radius ${s.borderTopLeftRadius}, background ${s.backgroundColor}, font ${s.fontFamily.slice(0, 20)})`);
+    }
+  }
+  return out.slice(0, 8);
+}
+
+/** The contents at mid-page: its box, and which entry is marked against the section at the reading line. */
+function contentsAtMidPage() {
+  const toc = document.getElementById('toc');
+  const r = toc.getBoundingClientRect();
+  const line = innerHeight * 0.4;
+  // the section at the reading line, or, in the gap between two cards, the one above it
+  const inView = [...document.querySelectorAll('main section.article-section')].filter((s) => s.getBoundingClientRect().top <= line).pop();
+  const marked = [...toc.querySelectorAll('[aria-current="true"]')].map((b) => b.dataset.section);
+  return { top: r.top, bottom: r.bottom, height: r.height, visible: getComputedStyle(toc).display !== 'none', inView: inView?.dataset.section ?? null, marked };
+}
+
+describe('layout at three widths, two languages', { timeout: 900_000 }, () => {
+  /** @type {Awaited<ReturnType<typeof startSite>>} */
+  let site;
+  before(async () => {
+    site = await startSite({ viewport: { width: 1280, height: 900 } });
+    mkdirSync(artifactsDir, { recursive: true });
+  });
+  afterEach(() => site.problems.assertNone());
+  after(() => site?.close());
+
+  /** Loads the article and waits until the computed sections have drawn. */
+  async function loadArticle(width, lang) {
+    const { page } = site;
+    await page.setViewportSize({ width, height: 900 });
+    await site.load(`#lang=${lang}`);
+    for (const id of ['idea', 'dot', 'self']) {
+      await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.state === 'ok', `.${id}-section`);
+    }
+    await page.waitForFunction(() => document.fonts.status === 'loaded');
+  }
+
+  for (const width of WIDTHS) {
+    for (const lang of LANGS) {
+      test(`${width} px, ${lang}: cards hold their content, heatmaps show hidden columns, controls are styled, contents follow`, async () => {
+        const { page } = site;
+        await loadArticle(width, lang);
+        assert.deepEqual(await page.$$eval('main section.article-section', (els) => els.map((e) => e.dataset.section)), SECTIONS);
+        for (const id of SECTIONS) {
+          const card = page.locator(`section.article-section[data-section="${id}"]`);
+          await card.scrollIntoViewIfNeeded();
+          await page.waitForTimeout(150); // charts draw when they come into view
+          assert.deepEqual(await page.evaluate(overflowingOf, id), [], `${id} at ${width} px (${lang}): content past its card`);
+          assert.deepEqual(await page.evaluate(hiddenColumnsOf, id), [], `${id} at ${width} px (${lang}): hidden heatmap columns`);
+          // the sticky contents bar would show up in the middle of a stitched card picture (hidden
+          // through the CSSOM: the page's CSP refuses an injected stylesheet)
+          await page.evaluate(() => document.getElementById('toc').style.setProperty('visibility', 'hidden'));
+          await card.screenshot({ path: `${artifactsDir}layout-${width}-${lang}-${id}.png` });
+          await page.evaluate(() => document.getElementById('toc').style.removeProperty('visibility'));
+        }
+        assert.deepEqual(await page.evaluate(unstyledControls), [], `controls with the browser's default look at ${width} px (${lang})`);
+
+        // mid-page: the contents are on screen and mark the section at the reading line
+        await page.evaluate(() => window.scrollTo(0, (document.documentElement.scrollHeight - innerHeight) / 2));
+        await page.waitForFunction(() => document.querySelector('#toc [aria-current="true"]') !== null);
+        await page.waitForTimeout(200);
+        const toc = await page.evaluate(contentsAtMidPage);
+        assert.ok(toc.visible && toc.top >= -1 && toc.top < 900 && toc.height > 0, `contents off screen at mid-page: ${JSON.stringify(toc)}`);
+        assert.ok(toc.bottom <= 900 || width >= 1100, `the compact contents bar covers the page: ${JSON.stringify(toc)}`);
+        assert.deepEqual(toc.marked, [toc.inView], `the contents mark the section in view: ${JSON.stringify(toc)}`);
+        await page.screenshot({ path: `${artifactsDir}layout-${width}-${lang}-midpage.png` });
+      });
+    }
+  }
+
+  for (const [width, hash] of [
+    [1280, '#view=dot&dot_n=8&dot_m=8&dot_d=8'],
+    [736, '#view=dot'],
+    [736, '#view=dot&dot_n=8&dot_m=8&dot_d=8'],
+    [390, '#view=dot&dot_d=8'],
+    [320, '#view=dot&dot_n=8&dot_m=8&dot_d=8'],
+  ]) {
+    test(`§3.1 editors at ${width} px (${hash.slice(1)}): side by side or stacked, never overlapping or clipped`, async () => {
+      const { page } = site;
+      await page.setViewportSize({ width, height: 900 });
+      await site.load(hash);
+      await page.waitForFunction(() => document.querySelector('.dot-section')?.dataset.state === 'ok');
+      const boxes = await page.$$eval('.dot-editor-box', (els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          const table = e.querySelector('table').getBoundingClientRect();
+          return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, scrolls: e.scrollWidth > e.clientWidth + 1, tableRight: table.right };
+        }),
+      );
+      assert.equal(boxes.length, 2);
+      const [a, b] = boxes;
+      const overlap = a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+      assert.ok(!overlap, `the editors overlap: ${JSON.stringify(boxes)}`);
+      // a table wider than its box is scrolled inside it (not cut off by, or spilling over, the card)
+      for (const box of boxes) assert.ok(box.scrolls || box.tableRight <= box.right + 1, JSON.stringify(box));
+      assert.deepEqual(await page.evaluate(overflowingOf, 'dot'), [], 'content past the card');
+      await page.locator('.dot-editors').screenshot({ path: `${artifactsDir}layout-editors-${width}-${boxes.length}-${hash.includes('dot_n=8') ? '888' : 'default'}.png` });
+    });
+  }
+
+  // Sections whose fields are checked: [section, how to make one field invalid, expected message].
+  // (A section joins this list when it adopts the shared field errors of sections/dom.ts.)
+  const INVALID = {
+    en: {
+      why: ['[data-testid="why-max-len"]', '80', 'Longest string: at most 60'],
+      idea: ['[data-testid="idea-q-place"]', '50', 'Your question, place: at most 10'],
+      self: ['.self-text', Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '), 'Sentence:'],
+      dot: ['.dot-query input[data-row="0"][data-col="0"]', '', 'Queries Q q1, d1'],
+    },
+    zh: {
+      why: ['[data-testid="why-max-len"]', '80', '最长序列：最大为 60'],
+      idea: ['[data-testid="idea-q-place"]', '50', '你的问题·地点：最大为 10'],
+      self: ['.self-text', Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '), '句子：'],
+      dot: ['.dot-query input[data-row="0"][data-col="0"]', '', '查询 Q q1, d1'],
+    },
+  };
+
+  for (const lang of LANGS) {
+    test(`${lang}: invalid input names the field, keeps the typed value, marks it and leaves the state alone`, async () => {
+      const { page } = site;
+      await loadArticle(1280, lang);
+      for (const [id, [selector, value, expected]] of Object.entries(INVALID[lang])) {
+        const hashBefore = await page.evaluate(() => location.hash);
+        const input = page.locator(`section[data-section="${id}"] ${selector}`);
+        await input.scrollIntoViewIfNeeded();
+        await input.fill(value);
+        await input.dispatchEvent('change');
+        await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('aria-invalid') === 'true', `section[data-section="${id}"] ${selector}`);
+        const text = await page.locator(`section[data-section="${id}"]`).evaluate((s) => {
+          const lines = [...s.querySelectorAll('.lab-field-error, .al-message[data-kind="error"]')].map((e) => e.textContent);
+          return lines.join(' | ');
+        });
+        assert.ok(text.includes(expected), `${id}: expected a message with "${expected}", got "${text}"`);
+        assert.equal(await input.inputValue(), value, `${id}: the typed value stays in the box`);
+        await page.waitForTimeout(200); // a hash write would happen within 120 ms
+        assert.equal(await page.evaluate(() => location.hash), hashBefore, `${id}: the refused value must not reach the state`);
+        await page.locator(`section[data-section="${id}"]`).screenshot({ path: `${artifactsDir}layout-invalid-${lang}-${id}.png` });
+      }
+    });
+  }
+});

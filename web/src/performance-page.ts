@@ -1,0 +1,51 @@
+// The Performance page (performance.html): the committed benchmark figures, for engineers, on a
+// page of their own (linked from the article's footer). The language comes from the address
+// (#lang=zh, as in the article) or the browser; the switch rewrites the address and re-renders.
+import './design.css';
+import './style.css';
+import './performance.css';
+import { resolveLang, SHELL_STRINGS, translator, type Lang } from './i18n';
+import type { SectionHandle } from './section';
+import { performanceSection } from './sections/performance';
+import { AppState } from './state';
+
+let handle: SectionHandle | null = null;
+
+function render(lang: Lang): void {
+  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  const title = performanceSection.title[lang];
+  document.title = `AttentionLab · ${title}`;
+  const heading = document.getElementById('site-title');
+  if (heading) heading.textContent = title;
+  const back = document.getElementById('back-link');
+  if (back instanceof HTMLAnchorElement) {
+    back.textContent = lang === 'zh' ? '← 返回 AttentionLab 正文' : '← Back to the AttentionLab article';
+    back.href = `./index.html${lang === 'zh' ? '#lang=zh' : ''}`;
+  }
+  const group = document.getElementById('lang-switch');
+  group?.setAttribute('aria-label', translator(lang, SHELL_STRINGS)('shell.lang'));
+  for (const b of document.querySelectorAll<HTMLButtonElement>('#lang-switch button[data-lang]')) {
+    b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
+  }
+  const body = document.getElementById('performance-body');
+  if (!body) return;
+  handle?.destroy();
+  body.replaceChildren();
+  handle = performanceSection.mount(body, {
+    state: AppState.fromHash(location.hash).state,
+    lab: null as never, // the figures are committed numbers: no worker, no wasm
+    lang,
+    t: translator(lang, performanceSection.strings, SHELL_STRINGS),
+    embedded: false,
+  });
+  document.body.dataset.ready = 'true';
+}
+
+for (const b of document.querySelectorAll<HTMLButtonElement>('#lang-switch button[data-lang]')) {
+  b.addEventListener('click', () => {
+    const lang: Lang = b.dataset.lang === 'zh' ? 'zh' : 'en';
+    history.replaceState(history.state, '', `#lang=${lang}`);
+    render(lang);
+  });
+}
+render(resolveLang(AppState.fromHash(location.hash).state.get('lang')));

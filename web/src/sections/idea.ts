@@ -1,0 +1,211 @@
+// §2 The core idea of attention (the note's 关注关键信息): one sentence, several questions, and each
+// question attends to different words. Words and questions are vectors over five features a
+// reader would use (person, place, time, action, thing), fixed so that the numbers can be read;
+// the weights are the core's scaled dot-product attention (lab.attention, score 'scaled').
+import { Heatmap, HEATMAP_CSS } from '../heatmap';
+import { fill, type Lang } from '../i18n';
+import type { SectionContext, SectionHandle, SectionModule } from '../section';
+import type { PropName } from '../state';
+import { PROPS } from '../state-table';
+import css from './idea.css?inline';
+import { checkNumber, el, errorText, field, LatestOnly, MessageLine, mountRoot, narration, setFieldError, tryThis } from './dom';
+import { IDEA_STRINGS } from './idea-strings';
+
+export const IDEA_FEATURES = ['person', 'place', 'time', 'action', 'thing'] as const;
+const D = IDEA_FEATURES.length;
+/** length of every word's main feature: with the default question length 4, q·k/√5 ≈ 3.6, weight ≈ 0.9 */
+const KEY_LENGTH = 2;
+
+interface Word {
+  text: Record<Lang, string>;
+  /** features (person, place, time, action, thing) before KEY_LENGTH */
+  features: readonly number[];
+}
+
+const WORDS: Record<string, Word> = {
+  kage: { text: { en: 'KaGe', zh: '咖哥' }, features: [1, 0, 0, 0, 0] },
+  reads: { text: { en: 'reads', zh: '读' }, features: [0, 0, 0, 1, 0.2] },
+  novel: { text: { en: 'novels', zh: '小说' }, features: [0, 0, 0, 0.2, 1] },
+  park: { text: { en: 'park', zh: '公园' }, features: [0, 1, 0, 0, 0] },
+  saturday: { text: { en: 'Saturday', zh: '周六' }, features: [0, 0, 1, 0, 0] },
+};
+/** the sentence in each language's own word order */
+const ORDER: Record<Lang, readonly string[]> = {
+  en: ['kage', 'reads', 'novel', 'park', 'saturday'],
+  zh: ['kage', 'saturday', 'park', 'reads', 'novel'],
+};
+/** the fixed questions: unit directions, scaled by the idea_strength setting */
+const QUESTIONS: readonly { key: string; direction: readonly number[] }[] = [
+  { key: 'idea.q.who', direction: [1, 0, 0, 0, 0] },
+  { key: 'idea.q.where', direction: [0, 1, 0, 0, 0] },
+  { key: 'idea.q.when', direction: [0, 0, 1, 0, 0] },
+  { key: 'idea.q.what', direction: [0, 0, 0, Math.SQRT1_2, Math.SQRT1_2] },
+];
+
+const WATCHED: readonly PropName[] = ['idea_strength', 'idea_q'];
+
+function limitsOf(name: string): { min: number; max: number } {
+  return PROPS.find((p) => p.name === name) as unknown as { min: number; max: number };
+}
+
+/** The attention inputs of §2: keys (5 × 5) in sentence order and queries (5 × 5), row-major. */
+export function ideaInputs(lang: Lang, strength: number, yours: readonly number[]): { keys: number[]; queries: number[]; words: string[] } {
+  const order = ORDER[lang];
+  const keys = order.flatMap((id) => WORDS[id].features.map((f) => f * KEY_LENGTH));
+  const mine = yours.length === D ? yours : new Array<number>(D).fill(0);
+  const queries = [...QUESTIONS.flatMap((q) => q.direction.map((x) => x * strength)), ...mine];
+  return { keys, queries, words: order.map((id) => WORDS[id].text[lang]) };
+}
+
+class IdeaView implements SectionHandle {
+  readonly #ctx: SectionContext;
+  readonly #root = el('div', 'idea-section');
+  readonly #message = new MessageLine('idea-message');
+  readonly #narration = narration('idea-narration');
+  readonly #answers = el('ul', 'idea-answers');
+  readonly #strength = el('input');
+  readonly #strengthValue = el('output', 'idea-strength-value');
+  readonly #yours: HTMLInputElement[] = [];
+  readonly #map: Heatmap;
+  readonly #latest = new LatestOnly();
+  readonly #unsubscribe: () => void;
+  #computeCount = 0;
+
+  constructor(host: HTMLElement, ctx: SectionContext) {
+    this.#ctx = ctx;
+    const { t, state, lang } = ctx;
+    mountRoot(host, this.#root, HEATMAP_CSS, css);
+    const words = el('ol', 'idea-words');
+    words.setAttribute('aria-label', t('idea.sentence'));
+    for (const id of ORDER[lang]) words.append(el('li', 'idea-word', WORDS[id].text[lang]));
+    words.append(el('li', 'idea-sentence', t('idea.sentence.full')));
+    this.#root.append(
+      el('p', 'idea-intro', t('idea.intro')),
+      el('p', 'al-field-label', t('idea.sentence')),
+      words,
+      el('p', 'idea-setup', t('idea.setup')),
+      tryThis(t('try.title'), [t('idea.try.strength'), t('idea.try.yours')]),
+    );
+
+    const controls = el('div', 'al-controls');
+    const { min, max } = limitsOf('idea_strength');
+    Object.assign(this.#strength, { type: 'range', min: String(min), max: String(max), step: '1', value: String(state.get('idea_strength')) });
+    this.#strength.className = 'lab-range';
+    this.#strength.dataset.testid = 'idea-strength';
+    this.#strength.addEventListener('input', () => state.set('idea_strength', Number(this.#strength.value)));
+    const strengthField = field(t('idea.strength'), this.#strength, state.isHidden('idea_strength'));
+    strengthField.classList.add('idea-strength');
+    const pair = el('span', 'idea-strength-pair');
+    pair.append(this.#strength, this.#strengthValue);
+    strengthField.append(pair);
+    controls.append(strengthField);
+
+    const yours = el('fieldset', 'idea-yours');
+    yours.append(el('legend', undefined, t('idea.yours')));
+    yours.hidden = state.isHidden('idea_q');
+    const qLimits = limitsOf('idea_q');
+    IDEA_FEATURES.forEach((feature, i) => {
+      const input = el('input');
+      Object.assign(input, { type: 'number', step: '0.5', min: String(qLimits.min), max: String(qLimits.max) });
+      input.dataset.testid = `idea-q-${feature}`;
+      const label = fill(t('idea.yours.field'), { feature: t(`idea.feature.${feature}`) });
+      input.addEventListener('change', () => {
+        const message = checkNumber(t, label, input.value, qLimits);
+        setFieldError(input, message);
+        if (message !== null) return; // the typed value stays; the weights keep the last good question
+        const next = this.#question();
+        next[i] = Number(input.value);
+        state.set('idea_q', next);
+      });
+      this.#yours.push(input);
+      const f = field(t(`idea.feature.${feature}`), input);
+      f.setAttribute('aria-label', label);
+      yours.append(f);
+    });
+    controls.hidden = state.isHidden('controls');
+    yours.hidden ||= state.isHidden('controls');
+    this.#root.append(controls, yours, this.#message.element, this.#narration);
+
+    const box = el('div', 'idea-map');
+    this.#map = new Heatmap(box, {
+      id: 'idea-weights',
+      title: t('idea.map'),
+      fixedRange: [0, 1],
+      t,
+      xTitle: t('idea.axis.words'),
+      yTitle: t('idea.axis.questions'),
+    });
+    this.#root.append(box, this.#answers, el('p', 'idea-meaning', t('idea.meaning')));
+
+    this.#unsubscribe = state.subscribe((changed) => {
+      if (changed.some((n) => WATCHED.includes(n))) this.#render(changed);
+    });
+    this.#render([]);
+  }
+
+  /** The reader's question as stored (five numbers; zeros when none is stored). */
+  #question(): number[] {
+    const q = this.#ctx.state.get('idea_q');
+    return q.length === D ? [...q] : new Array<number>(D).fill(0);
+  }
+
+  #render(changed: readonly PropName[]): void {
+    const { t, state, lab, lang } = this.#ctx;
+    const strength = state.get('idea_strength');
+    const question = this.#question();
+    this.#strength.value = String(strength);
+    this.#strengthValue.textContent = String(strength);
+    this.#yours.forEach((input, i) => {
+      if (input.getAttribute('aria-invalid') === 'true' && !changed.includes('idea_q')) return;
+      input.value = String(question[i]);
+      setFieldError(input, null);
+    });
+    const { keys, queries, words } = ideaInputs(lang, strength, question);
+    const key = { shape: [1, D, D], data: keys };
+    const names = [...QUESTIONS.map((q) => t(q.key)), t('idea.q.yoursShort')];
+    void this.#latest.run(
+      () => lab.attention({ query: { shape: [1, names.length, D], data: queries }, key, value: key, score: 'scaled' }),
+      (result) => {
+        const w = result.weights.data;
+        this.#map.update({ rows: names.length, cols: words.length, values: w, rowLabels: names, colLabels: words });
+        const answers = names.map((name, r) => {
+          let best = 0;
+          for (let c = 1; c < words.length; c++) if (w[r * words.length + c] > w[r * words.length + best]) best = c;
+          return { name, word: words[best], w: w[r * words.length + best] };
+        });
+        this.#answers.replaceChildren(...answers.map((a) => el('li', undefined, fill(t('idea.answer'), { question: a.name, word: a.word, w: a.w.toFixed(2) }))));
+        if (changed.length > 0) {
+          const a = changed.includes('idea_q') ? answers[answers.length - 1] : answers[0];
+          this.#narration.textContent = fill(t('idea.answer'), { question: a.name, word: a.word, w: a.w.toFixed(2) });
+        }
+        this.#message.show('ok', t('idea.ok'));
+        this.#root.dataset.state = 'ok';
+        this.#root.dataset.computeCount = String(++this.#computeCount);
+      },
+      (err) => {
+        this.#message.show('error', `${t('error.prefix')}${errorText(err)}`);
+        this.#root.dataset.state = 'error';
+      },
+    );
+  }
+
+  setActive(): void {}
+
+  onWorkerRestart(): void {
+    this.#render([]);
+  }
+
+  destroy(): void {
+    this.#unsubscribe();
+    this.#latest.cancel();
+    this.#map.destroy();
+    this.#root.remove();
+  }
+}
+
+export const ideaSection: SectionModule = {
+  id: 'idea',
+  title: { en: '2. The core idea: attend to what matters', zh: '2. 核心思想：关注关键信息' },
+  strings: IDEA_STRINGS,
+  mount: (host, ctx) => new IdeaView(host, ctx),
+};
