@@ -6,6 +6,7 @@
 
 #include "attention.h"
 #include "convert.h"
+#include "kernels/gemm.h"
 #include "ops.h"
 
 using emscripten::val;
@@ -179,9 +180,28 @@ val multi_head_js(val x_js, val params, double num_heads, val options) {
   });
 }
 
+// For tests/wasm/kernels.test.mjs, which checks the wasm SIMD kernels against naive loops: one
+// kernels/gemm.h product ('nn', 'nt' or 'tn') on copies of the arrays; returns C. Not part of the
+// package API (no wrapper in attention-lab.mjs); sizes are trusted, as in the kernels.
+val kernel_gemm_js(std::string op, int M, int N, int K, int lda, int ldb, int ldc, bool accumulate,
+                   val a, val b, val c, val bias) {
+  std::vector<float> A = emscripten::convertJSArrayToNumberVector<float>(a);
+  std::vector<float> B = emscripten::convertJSArrayToNumberVector<float>(b);
+  std::vector<float> C = emscripten::convertJSArrayToNumberVector<float>(c);
+  std::vector<float> bv =
+      bias.isNull() ? std::vector<float>() : emscripten::convertJSArrayToNumberVector<float>(bias);
+  const float* bp = bias.isNull() ? nullptr : bv.data();
+  auto gemm = op == "nn"   ? &lab::kernels::gemm_nn
+              : op == "nt" ? &lab::kernels::gemm_nt
+                           : &lab::kernels::gemm_tn;
+  gemm(C.data(), ldc, A.data(), lda, B.data(), ldb, M, N, K, accumulate, bp);
+  return val(emscripten::typed_memory_view(C.size(), C.data())).call<val>("slice");
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_attention) {
+  emscripten::function("kernelGemm", &kernel_gemm_js);
   emscripten::function("attention", &attention_js);
   emscripten::function("selfAttention", &self_attention_js);
   emscripten::function("multiHeadAttention", &multi_head_js);

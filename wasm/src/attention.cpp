@@ -4,6 +4,8 @@
 #include <string>
 
 #include "format.h"
+#include "kernels/gemm.h"
+#include "kernels/softmax.h"
 #include "ops.h"
 #include "scores.h"
 
@@ -146,16 +148,16 @@ AttentionForward attention_forward(const AttentionInputs& in, const AttentionCon
   // the softmax would then be a silent NaN.
   check_finite_result(fwd.scaled, "the attention scores", "scale the inputs down");
 
-  // weights = softmax(mask(scaled)) over the key axis
+  // weights = softmax(mask(scores · scale)) over the key axis (build_keep rejected empty rows)
   fwd.weights = Tensor({B, N, M});
-  softmax_forward(fwd.weights.ptr(), fwd.scaled.ptr(), keep.empty() ? nullptr : keep.data(), B * N,
-                  M);
+  kernels::softmax_forward(fwd.weights.ptr(), fwd.scores.ptr(),
+                           keep.empty() ? nullptr : keep.data(), B * N, M, score_scale(in, cfg));
 
   fwd.output = Tensor({B, N, Dv});
   for (long b = 0; b < B; ++b) {
     // output = weights V
-    MapR(fwd.output.ptr() + b * N * Dv, N, Dv).noalias() =
-        CMapR(fwd.weights.ptr() + b * N * M, N, M) * CMapR(in.value.ptr() + b * M * Dv, M, Dv);
+    kernels::gemm_nn(fwd.output.ptr() + b * N * Dv, Dv, fwd.weights.ptr() + b * N * M, M,
+                     in.value.ptr() + b * M * Dv, Dv, N, Dv, M, /*accumulate=*/false);
   }
   return fwd;
 }
@@ -180,17 +182,19 @@ AttentionGrads attention_backward(const AttentionInputs& in, const AttentionConf
 
   Tensor dweights({B, N, M});
   for (long b = 0; b < B; ++b) {
-    CMapR dO(doutput.ptr() + b * N * Dv, N, Dv);
-    CMapR V(in.value.ptr() + b * M * Dv, M, Dv);
+    const float* dO = doutput.ptr() + b * N * Dv;
+    const float* V = in.value.ptr() + b * M * Dv;
     // dweights = dO Vᵀ;  dV += weightsᵀ dO
-    MapR(dweights.ptr() + b * N * M, N, M).noalias() = dO * V.transpose();
-    MapR(g.value.ptr() + b * M * Dv, M, Dv).noalias() +=
-        CMapR(fwd.weights.ptr() + b * N * M, N, M).transpose() * dO;
+    kernels::gemm_nt(dweights.ptr() + b * N * M, M, dO, Dv, V, Dv, N, M, Dv, /*accumulate=*/false);
+    kernels::gemm_tn(g.value.ptr() + b * M * Dv, Dv, fwd.weights.ptr() + b * N * M, M, dO, Dv, M,
+                     Dv, N, /*accumulate=*/true);
   }
-  // Masked weights are 0, so softmax_backward gives them no gradient: no mask needed here.
-  Tensor dscaled({B, N, M});
-  softmax_backward(dscaled.ptr(), dweights.ptr(), fwd.weights.ptr(), B * N, M);
-  score_backward(in, cfg, fwd, dscaled, g);
+  // dscores = scale · weights ⊙ (dweights − Σ dweights ⊙ weights), through the softmax and the
+  // scale at once. Masked weights are 0, so they get no gradient: no mask needed here.
+  Tensor dscores({B, N, M});
+  kernels::softmax_backward(dscores.ptr(), dweights.ptr(), fwd.weights.ptr(), B * N, M,
+                            score_scale(in, cfg), /*accumulate=*/false);
+  score_backward(in, cfg, fwd, dscores, g);
   for (const Tensor* t : {&g.query, &g.key, &g.value, &g.params.w, &g.params.w1, &g.params.w2,
                           &g.params.b, &g.params.v}) {
     check_finite_result(*t, "the attention gradients", "scale the inputs or gradOutput down");

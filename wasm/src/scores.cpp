@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "kernels/gemm.h"
 #include "ops.h"
 
 namespace lab {
@@ -95,20 +96,19 @@ void score_forward(const AttentionInputs& in, const AttentionConfig& cfg, Attent
       case Score::kDot:
       case Score::kScaled:
         // s = Q Kᵀ
-        S.noalias() = Q * K.transpose();
+        kernels::gemm_nt(S.data(), M, Q.data(), D, K.data(), Dk, N, M, D, /*accumulate=*/false);
         break;
       case Score::kGeneral: {
         MapR Kp(fwd.key_proj.ptr() + b * M * D, M, D);
         // Kp = K Wᵀ, so s = q · (W k) = qᵀ W k
-        Kp.noalias() = K * CMapR(p.w.ptr(), D, Dk).transpose();
-        S.noalias() = Q * Kp.transpose();
+        kernels::gemm_nt(Kp.data(), D, K.data(), Dk, p.w.ptr(), Dk, M, D, Dk, false);
+        kernels::gemm_nt(S.data(), M, Q.data(), D, Kp.data(), D, N, M, D, false);
         break;
       }
       case Score::kAdditive: {
         // pq = Q W1ᵀ, pk = K W2ᵀ + b
-        pq.noalias() = Q * CMapR(p.w1.ptr(), A, D).transpose();
-        pk.noalias() = K * CMapR(p.w2.ptr(), A, Dk).transpose();
-        pk.rowwise() += CMapRowV(p.b.ptr(), A);
+        kernels::gemm_nt(pq.data(), A, Q.data(), D, p.w1.ptr(), D, N, A, D, false);
+        kernels::gemm_nt(pk.data(), A, K.data(), Dk, p.w2.ptr(), Dk, M, A, Dk, false, p.b.ptr());
         CMapV v(p.v.ptr(), A);
         for (long n = 0; n < N; ++n) {
           MapR E(fwd.additive_tanh.ptr() + (b * N + n) * M * A, M, A);
@@ -124,56 +124,51 @@ void score_forward(const AttentionInputs& in, const AttentionConfig& cfg, Attent
         normalize_rows_forward(qh, fwd.q_norm.ptr() + b * N, Q.data(), N, D);
         normalize_rows_forward(kh, fwd.k_norm.ptr() + b * M, K.data(), M, D);
         // s = q̂ k̂ᵀ
-        S.noalias() = CMapR(qh, N, D) * CMapR(kh, M, D).transpose();
+        kernels::gemm_nt(S.data(), M, qh, D, kh, D, N, M, D, false);
         break;
       }
     }
   }
 
-  // scaled: what enters the softmax
-  MapV scaled(fwd.scaled.ptr(), fwd.scaled.size());
-  CMapV scores(fwd.scores.ptr(), fwd.scores.size());
-  if (cfg.score == Score::kScaled) {
-    scaled = scores / std::sqrt(static_cast<float>(D));
-  } else if (cfg.score == Score::kCosine) {
-    scaled = scores / cfg.temperature;
-  } else {
-    scaled = scores;
-  }
+  // scaled = scores · score_scale: what enters the softmax
+  MapV(fwd.scaled.ptr(), fwd.scaled.size()) =
+      CMapV(fwd.scores.ptr(), fwd.scores.size()) * score_scale(in, cfg);
+}
+
+float score_scale(const AttentionInputs& in, const AttentionConfig& cfg) {
+  if (cfg.score == Score::kScaled) return 1.0f / std::sqrt(static_cast<float>(in.query.dim(2)));
+  if (cfg.score == Score::kCosine) return 1.0f / cfg.temperature;
+  return 1.0f;
 }
 
 void score_backward(const AttentionInputs& in, const AttentionConfig& cfg,
-                    const AttentionForward& fwd, const Tensor& dscaled, AttentionGrads& g) {
+                    const AttentionForward& fwd, const Tensor& dscores, AttentionGrads& g) {
   const auto [B, N, M, D, Dk] = dims_of(in);
   const ScoreParams& p = in.params;
   const long A = cfg.score == Score::kAdditive ? p.w1.dim(0) : 0;
-  // dscores = dscaled · (d scaled / d scores): a constant factor for every score function
-  float factor = 1.0f;
-  if (cfg.score == Score::kScaled) factor = 1.0f / std::sqrt(static_cast<float>(D));
-  if (cfg.score == Score::kCosine) factor = 1.0f / cfg.temperature;
 
-  MatR dS(N, M), dKp(M, D), dqh(N, D), dkh(M, D), dpq(N, A), dpk(M, A), dpre(M, A);
+  MatR dKp(M, D), dqh(N, D), dkh(M, D), dpq(N, A), dpk(M, A), dpre(M, A);
   for (long b = 0; b < B; ++b) {
     CMapR Q(in.query.ptr() + b * N * D, N, D);
     CMapR K(in.key.ptr() + b * M * Dk, M, Dk);
     MapR dQ(g.query.ptr() + b * N * D, N, D);
     MapR dK(g.key.ptr() + b * M * Dk, M, Dk);
-    dS = CMapR(dscaled.ptr() + b * N * M, N, M) * factor;
+    CMapR dS(dscores.ptr() + b * N * M, N, M);
     switch (cfg.score) {
       case Score::kDot:
       case Score::kScaled:
         // dQ += dS K,  dK += dSᵀ Q
-        dQ.noalias() += dS * K;
-        dK.noalias() += dS.transpose() * Q;
+        kernels::gemm_nn(dQ.data(), D, dS.data(), M, K.data(), Dk, N, D, M, /*accumulate=*/true);
+        kernels::gemm_tn(dK.data(), Dk, dS.data(), M, Q.data(), D, M, Dk, N, /*accumulate=*/true);
         break;
       case Score::kGeneral: {
         CMapR Kp(fwd.key_proj.ptr() + b * M * D, M, D);
         CMapR W(p.w.ptr(), D, Dk);
         // dQ += dS Kp;  dKp = dSᵀ Q;  dK += dKp W;  dW += dKpᵀ K
-        dQ.noalias() += dS * Kp;
-        dKp.noalias() = dS.transpose() * Q;
-        dK.noalias() += dKp * W;
-        MapR(g.params.w.ptr(), D, Dk).noalias() += dKp.transpose() * K;
+        kernels::gemm_nn(dQ.data(), D, dS.data(), M, Kp.data(), D, N, D, M, true);
+        kernels::gemm_tn(dKp.data(), D, dS.data(), M, Q.data(), D, M, D, N, false);
+        kernels::gemm_nn(dK.data(), Dk, dKp.data(), D, W.data(), Dk, M, Dk, D, true);
+        kernels::gemm_tn(g.params.w.ptr(), Dk, dKp.data(), D, K.data(), Dk, D, Dk, M, true);
         break;
       }
       case Score::kAdditive: {
@@ -193,18 +188,18 @@ void score_backward(const AttentionInputs& in, const AttentionConfig& cfg,
         }
         // db += Σ_n dpq[n];  dQ += dpq W1;  dW1 += dpqᵀ Q;  dK += dpk W2;  dW2 += dpkᵀ K
         MapRowV(g.params.b.ptr(), A) += dpq.colwise().sum();
-        dQ.noalias() += dpq * CMapR(p.w1.ptr(), A, D);
-        MapR(g.params.w1.ptr(), A, D).noalias() += dpq.transpose() * Q;
-        dK.noalias() += dpk * CMapR(p.w2.ptr(), A, Dk);
-        MapR(g.params.w2.ptr(), A, Dk).noalias() += dpk.transpose() * K;
+        kernels::gemm_nn(dQ.data(), D, dpq.data(), A, p.w1.ptr(), D, N, D, A, true);
+        kernels::gemm_tn(g.params.w1.ptr(), D, dpq.data(), A, Q.data(), D, A, D, N, true);
+        kernels::gemm_nn(dK.data(), Dk, dpk.data(), A, p.w2.ptr(), Dk, M, Dk, A, true);
+        kernels::gemm_tn(g.params.w2.ptr(), Dk, dpk.data(), A, K.data(), Dk, A, Dk, M, true);
         break;
       }
       case Score::kCosine: {
         const float* qh = fwd.q_hat.ptr() + b * N * D;
         const float* kh = fwd.k_hat.ptr() + b * M * D;
         // dq̂ = dS k̂,  dk̂ = dSᵀ q̂, then back through the normalisation
-        dqh.noalias() = dS * CMapR(kh, M, D);
-        dkh.noalias() = dS.transpose() * CMapR(qh, N, D);
+        kernels::gemm_nn(dqh.data(), D, dS.data(), M, kh, D, N, D, M, false);
+        kernels::gemm_tn(dkh.data(), D, dS.data(), M, qh, D, M, D, N, false);
         normalize_rows_backward(dQ.data(), dqh.data(), qh, fwd.q_norm.ptr() + b * N, N, D);
         normalize_rows_backward(dK.data(), dkh.data(), kh, fwd.k_norm.ptr() + b * M, M, D);
         break;

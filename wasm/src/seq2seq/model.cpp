@@ -113,8 +113,8 @@ void Seq2SeqModel::backward(const Batch& batch) {
                          : config_.attention      ? w.concat.data()
                                                   : w.dec.out.data();
   // dfeature += dlogits W_out,  dW_out += dlogitsᵀ feature,  db_out += Σ dlogits
-  linear_backward_small(w.dfeature.data(), g(ix_.out_w), g(ix_.out_b), w.dlogits.data(), feature,
-                        p(ix_.out_w), BT, F, Vt);
+  linear_backward(w.dfeature.data(), g(ix_.out_w), g(ix_.out_b), w.dlogits.data(), feature,
+                  p(ix_.out_w), BT, F, Vt);
 
   const float* ddec_out = w.dfeature.data();  // (B, T, Hd) without attention
   if (config_.attention) {
@@ -122,8 +122,8 @@ void Seq2SeqModel::backward(const Batch& batch) {
     if (config_.attentional_tanh) {
       // d(pre-tanh) = dfeature ⊙ (1 − dense²)
       tanh_backward(w.ddense_pre.data(), w.dfeature.data(), w.dense.data(), BT * Hd);
-      linear_backward_small(w.dconcat.data(), g(ix_.dense_w), g(ix_.dense_b), w.ddense_pre.data(),
-                            w.concat.data(), p(ix_.dense_w), BT, 2 * Hd, Hd);
+      linear_backward(w.dconcat.data(), g(ix_.dense_w), g(ix_.dense_b), w.ddense_pre.data(),
+                      w.concat.data(), p(ix_.dense_w), BT, 2 * Hd, Hd);
       dconcat = w.dconcat.data();
     }
     // Split d[dec_out; context] (B·T, 2Hd) into its two halves.
