@@ -136,9 +136,10 @@ TEST(Kernels, SoftmaxMatchesNaiveWithScaleAndMask) {
     for (bool masked : {false, true}) {
       const float scale = 0.37f;
       std::vector<float> y(x.size());
-      ASSERT_EQ(lab::kernels::softmax_forward(y.data(), x.data(), masked ? keep.data() : nullptr, R,
-                                              C, scale),
-                -1);
+      const lab::kernels::SoftmaxStatus st = lab::kernels::softmax_forward(
+          y.data(), x.data(), masked ? keep.data() : nullptr, R, C, scale);
+      ASSERT_EQ(st.masked_row, -1);
+      ASSERT_TRUE(st.finite);
       for (long r = 0; r < R; ++r) {
         double mx = -1e300, sum = 0.0;
         for (long c = 0; c < C; ++c)
@@ -169,7 +170,19 @@ TEST(Kernels, SoftmaxReportsAFullyMaskedRow) {
   const float x[] = {1, 2, 3, 4};
   const uint8_t keep[] = {1, 0, 0, 0};
   float y[4];
-  EXPECT_EQ(lab::kernels::softmax_forward(y, x, keep, 2, 2, 1.0f), 1);
+  EXPECT_EQ(lab::kernels::softmax_forward(y, x, keep, 2, 2, 1.0f).masked_row, 1);
+}
+
+TEST(Kernels, SoftmaxReportsNonFiniteScaledScores) {
+  // a finite score that overflows once scaled, and an infinite one that is masked: both reported
+  float y[5];
+  const float x[] = {1, 2, 3e38f, 4, 5};
+  EXPECT_FALSE(lab::kernels::softmax_forward(y, x, nullptr, 1, 5, 10.0f).finite);
+  EXPECT_TRUE(lab::kernels::softmax_forward(y, x, nullptr, 1, 5, 1.0f).finite);
+  const float inf = std::numeric_limits<float>::infinity();
+  const float xi[] = {1, 2, 3, 4, inf};
+  const uint8_t keep[] = {1, 1, 1, 1, 0};
+  EXPECT_FALSE(lab::kernels::softmax_forward(y, xi, keep, 1, 5, 1.0f).finite);
 }
 
 TEST(Kernels, SaturatedSoftmaxFlushesTinyWeightsToExactZero) {
@@ -177,10 +190,10 @@ TEST(Kernels, SaturatedSoftmaxFlushesTinyWeightsToExactZero) {
   // so no weight is a denormal (x86 multiplies those in slow microcode)
   const float x[] = {0, -50, -100, -1000, 0.01f, 0.02f, 0.03f, -0.04f};
   float y[8];
-  ASSERT_EQ(lab::kernels::softmax_forward(y, x, nullptr, 2, 4, 1.0f), -1);
+  ASSERT_EQ(lab::kernels::softmax_forward(y, x, nullptr, 2, 4, 1.0f).masked_row, -1);
   EXPECT_FLOAT_EQ(y[0], 1.0f);
   for (int i = 1; i < 4; ++i) EXPECT_EQ(y[i], 0.0f);
-  ASSERT_EQ(lab::kernels::softmax_forward(y + 4, x + 4, nullptr, 1, 4, 5000.0f), -1);
+  ASSERT_EQ(lab::kernels::softmax_forward(y + 4, x + 4, nullptr, 1, 4, 5000.0f).masked_row, -1);
   for (int i = 0; i < 8; ++i) EXPECT_TRUE(y[i] == 0.0f || std::fabs(y[i]) >= 1e-30f) << y[i];
   // an argument just above the flush threshold keeps its exponential
   float e[2] = {lab::kernels::kExpFlush + 0.5f, lab::kernels::kExpFlush - 0.5f};

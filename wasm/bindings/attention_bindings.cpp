@@ -4,6 +4,9 @@
 // The names of fields here match shared/types/attention-lab.d.ts exactly.
 #include <emscripten/bind.h>
 
+#include <iterator>
+#include <string>
+
 #include "attention.h"
 #include "convert.h"
 #include "kernels/gemm.h"
@@ -30,14 +33,52 @@ bool has(const val& obj, const char* key) {
   return !(obj.isUndefined() || obj.isNull() || obj[key].isUndefined() || obj[key].isNull());
 }
 
+// The forward results lab.attention can return; `outputs` picks some (default: all of them).
+constexpr const char* kAttentionOutputs[] = {"score", "scores", "scaled", "weights", "output"};
+
+// outputs: undefined (everything) or an array of names from kAttentionOutputs; bit i = name i.
+unsigned attention_outputs_from_js(const val& args) {
+  if (!has(args, "outputs")) return (1u << std::size(kAttentionOutputs)) - 1;
+  val outputs = args["outputs"];
+  std::string expected;
+  for (const char* name : kAttentionOutputs)
+    expected += (expected.empty() ? "" : ", ") + std::string(name);
+  if (!val::global("Array").call<bool>("isArray", outputs)) {
+    throw lab::InputError("outputs must be an array of names (" + expected + ")");
+  }
+  unsigned mask = 0;
+  const unsigned n = outputs["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) {
+    val item = outputs[i];
+    const std::string name = item.isString() ? item.as<std::string>() : std::string();
+    unsigned bit = 0;
+    while (bit < std::size(kAttentionOutputs) && name != kAttentionOutputs[bit]) ++bit;
+    if (!item.isString() || bit == std::size(kAttentionOutputs)) {
+      const std::string shown =
+          item.isString() ? "'" + name + "'" : "a " + item.typeOf().as<std::string>();
+      throw lab::InputError("outputs[" + std::to_string(i) + "] is " + shown +
+                            ", not an output of attention (expected " + expected + ")");
+    }
+    mask |= 1u << bit;
+  }
+  return mask;
+}
+
 val attention_js(val args) {
   return guarded([&] {
     if (args.isUndefined() || args.isNull())
       throw lab::InputError("attention() needs {query, key, value}");
     // A misspelt option (scores: 'dot') would otherwise silently fall back to its default.
-    labjs::check_keys(
-        args, {"query", "key", "value", "score", "temperature", "mask", "params", "gradOutput"},
-        "attention() arguments");
+    labjs::check_keys(args,
+                      {"query", "key", "value", "score", "temperature", "mask", "params",
+                       "gradOutput", "outputs"},
+                      "attention() arguments");
+    const unsigned outputs = attention_outputs_from_js(args);
+    auto wants = [&](const char* name) {
+      unsigned bit = 0;
+      while (std::string(kAttentionOutputs[bit]) != name) ++bit;
+      return (outputs >> bit) & 1u;
+    };
     lab::AttentionInputs in;
     in.query = tensor_from_js(args["query"], "query");
     in.key = tensor_from_js(args["key"], "key");
@@ -53,14 +94,17 @@ val attention_js(val args) {
     cfg.score = lab::parse_score(labjs::js_string(args, "score", "scaled", "score"));
     cfg.temperature = static_cast<float>(labjs::js_number(args, "temperature", 1.0, "temperature"));
     cfg.mask = mask_from_js(args);
+    // Only what is asked for is computed (the raw and scaled scores) and copied out.
+    cfg.keep_scores = wants("scores");
+    cfg.keep_scaled = wants("scaled");
 
     lab::AttentionForward fwd = lab::attention_forward(in, cfg);
     val out = val::object();
-    out.set("score", val(std::string(lab::score_name(cfg.score))));
-    out.set("scores", tensor_to_js(fwd.scores));
-    out.set("scaled", tensor_to_js(fwd.scaled));
-    out.set("weights", tensor_to_js(fwd.weights));
-    out.set("output", tensor_to_js(fwd.output));
+    if (wants("score")) out.set("score", val(std::string(lab::score_name(cfg.score))));
+    if (wants("scores")) out.set("scores", tensor_to_js(fwd.scores));
+    if (wants("scaled")) out.set("scaled", tensor_to_js(fwd.scaled));
+    if (wants("weights")) out.set("weights", tensor_to_js(fwd.weights));
+    if (wants("output")) out.set("output", tensor_to_js(fwd.output));
     if (has(args, "gradOutput")) {
       lab::AttentionGrads g =
           lab::attention_backward(in, cfg, fwd, tensor_from_js(args["gradOutput"], "gradOutput"));

@@ -144,14 +144,28 @@ AttentionForward attention_forward(const AttentionInputs& in, const AttentionCon
   if (has_mask(cfg.mask)) keep = build_keep(cfg.mask, B, N, M);
   AttentionForward fwd;
   score_forward(in, cfg, fwd);
+  const float scale = score_scale(in, cfg);
+  if (cfg.keep_scaled) {
+    // scaled = scores · scale: what enters the softmax
+    fwd.scaled = Tensor(fwd.scores.shape);
+    MapV(fwd.scaled.ptr(), fwd.scaled.size()) = CMapV(fwd.scores.ptr(), fwd.scores.size()) * scale;
+  }
+  // weights = softmax(mask(scores · scale)) over the key axis (build_keep rejected empty rows);
+  // without keep_scores the softmax runs in place in the scores' buffer
+  if (cfg.keep_scores) {
+    fwd.weights = Tensor(fwd.scores.shape);
+  } else {
+    fwd.weights = std::move(fwd.scores);
+    fwd.scores = Tensor();
+  }
+  const float* scores = cfg.keep_scores ? fwd.scores.ptr() : fwd.weights.ptr();
+  const kernels::SoftmaxStatus status = kernels::softmax_forward(
+      fwd.weights.ptr(), scores, keep.empty() ? nullptr : keep.data(), B * N, M, scale);
   // Finite inputs can still overflow float32 in q·k (or cos / a tiny temperature); inf − inf in
   // the softmax would then be a silent NaN.
-  check_finite_result(fwd.scaled, "the attention scores", "scale the inputs down");
-
-  // weights = softmax(mask(scores · scale)) over the key axis (build_keep rejected empty rows)
-  fwd.weights = Tensor({B, N, M});
-  kernels::softmax_forward(fwd.weights.ptr(), fwd.scores.ptr(),
-                           keep.empty() ? nullptr : keep.data(), B * N, M, score_scale(in, cfg));
+  if (!status.finite) {
+    throw InputError("the attention scores overflow float32: scale the inputs down");
+  }
 
   fwd.output = Tensor({B, N, Dv});
   for (long b = 0; b < B; ++b) {

@@ -41,6 +41,11 @@ struct AttentionConfig {
   Score score = Score::kScaled;
   float temperature = 1.0f;  // cosine: scaled = cos(q, k) / temperature
   AttentionMask mask;
+  // Whether the forward keeps the raw and the scaled scores (B, N, M) besides the weights. Only
+  // callers that show them need them (backward does not): without, attention_forward skips their
+  // N·M passes and buffers and leaves AttentionForward::scores / scaled empty.
+  bool keep_scores = true;
+  bool keep_scaled = true;
 };
 
 struct AttentionInputs {

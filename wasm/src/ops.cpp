@@ -53,7 +53,7 @@ void tanh_backward(float* dx, const float* dy, const float* y, long n) {
 }
 
 void softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C) {
-  const long r = kernels::softmax_forward(y, x, keep, R, C, 1.0f);
+  const long r = kernels::softmax_forward(y, x, keep, R, C, 1.0f).masked_row;
   if (r >= 0) throw InputError("softmax row " + std::to_string(r) + " has every entry masked");
 }
 

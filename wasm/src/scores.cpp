@@ -75,7 +75,6 @@ void validate_score_params(const AttentionInputs& in, Score score) {
 void score_forward(const AttentionInputs& in, const AttentionConfig& cfg, AttentionForward& fwd) {
   const auto [B, N, M, D, Dk] = dims_of(in);
   fwd.scores = Tensor({B, N, M});
-  fwd.scaled = Tensor({B, N, M});
   const ScoreParams& p = in.params;
   const long A = cfg.score == Score::kAdditive ? p.w1.dim(0) : 0;
   if (cfg.score == Score::kGeneral) fwd.key_proj = Tensor({B, M, D});
@@ -129,10 +128,6 @@ void score_forward(const AttentionInputs& in, const AttentionConfig& cfg, Attent
       }
     }
   }
-
-  // scaled = scores · score_scale: what enters the softmax
-  MapV(fwd.scaled.ptr(), fwd.scaled.size()) =
-      CMapV(fwd.scores.ptr(), fwd.scores.size()) * score_scale(in, cfg);
 }
 
 float score_scale(const AttentionInputs& in, const AttentionConfig& cfg) {

@@ -10,7 +10,7 @@
 
 namespace lab {
 
-// Fills fwd.scores, fwd.scaled (B, N, M) and the score's own backward caches.
+// Fills fwd.scores (B, N, M) and the score's own backward caches.
 void score_forward(const AttentionInputs& in, const AttentionConfig& cfg, AttentionForward& fwd);
 
 // d scaled / d scores: scaled = scores · score_scale (1/√D, 1/temperature or 1).

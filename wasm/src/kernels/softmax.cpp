@@ -66,8 +66,14 @@ void exp_inplace(float* x, long n) {
   for (; i < n; ++i) x[i] = exp_scalar(x[i]);
 }
 
-long softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C, float scale) {
+SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C,
+                              float scale) {
+  SoftmaxStatus status;
   const v128_t s = wasm_f32x4_splat(scale);
+  // Σ (x·s − x·s) stays 0 while every x·s is finite and becomes NaN otherwise: the check of the
+  // scores' finiteness, fused into the pass that reads them anyway
+  v128_t nonfinite4 = wasm_f32x4_splat(0.0f);
+  float nonfinite = 0.0f;
   for (long r = 0; r < R; ++r) {
     const float* xr = x + r * C;
     float* yr = y + r * C;
@@ -80,7 +86,10 @@ long softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long
       for (; c < C; ++c) {
         if (kr[c]) mx = std::max(mx, xr[c]);
       }
-      if (mx == kNegInf) return r;
+      if (mx == kNegInf) {
+        status.masked_row = r;
+        return status;
+      }
     } else {
       v128_t m4 = wasm_f32x4_splat(kNegInf);
       for (; c + 4 <= C; c += 4) m4 = wasm_f32x4_max(m4, wasm_v128_load(xr + c));
@@ -92,7 +101,9 @@ long softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long
     const v128_t m = wasm_f32x4_splat(mx);
     v128_t sum4 = wasm_f32x4_splat(0.0f);
     for (c = 0; c + 4 <= C; c += 4) {
-      v128_t e = exp_f32x4(wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(xr + c), m), s));
+      const v128_t xv = wasm_v128_load(xr + c), xs = wasm_f32x4_mul(xv, s);
+      nonfinite4 = wasm_f32x4_add(nonfinite4, wasm_f32x4_sub(xs, xs));
+      v128_t e = exp_f32x4(wasm_f32x4_mul(wasm_f32x4_sub(xv, m), s));
       if (kr) {
         e = wasm_v128_and(e, wasm_i32x4_make(-(kr[c] != 0), -(kr[c + 1] != 0), -(kr[c + 2] != 0),
                                              -(kr[c + 3] != 0)));
@@ -102,6 +113,8 @@ long softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long
     }
     float sum = hsum(sum4);
     for (; c < C; ++c) {
+      const float xs = xr[c] * scale;
+      nonfinite += xs - xs;
       yr[c] = kr && !kr[c] ? 0.0f : exp_scalar((xr[c] - mx) * scale);
       sum += yr[c];
     }
@@ -112,7 +125,9 @@ long softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long
       wasm_v128_store(yr + c, wasm_f32x4_mul(wasm_v128_load(yr + c), inv4));
     for (; c < C; ++c) yr[c] *= inv;
   }
-  return -1;
+  nonfinite += hsum(nonfinite4);
+  status.finite = nonfinite == 0.0f;
+  return status;
 }
 
 void softmax_backward(float* dx, const float* dy, const float* y, long R, long C, float scale,
@@ -153,7 +168,9 @@ void exp_inplace(float* x, long n) {
   a = (a < 0x1p-64f).select(0.0f, a);
 }
 
-long softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C, float scale) {
+SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C,
+                              float scale) {
+  SoftmaxStatus status;
   for (long r = 0; r < R; ++r) {
     const float* xr = x + r * C;
     float* yr = y + r * C;
@@ -163,7 +180,12 @@ long softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long
     for (long c = 0; c < C; ++c) {
       if (!kr || kr[c]) mx = std::max(mx, xr[c]);
     }
-    if (mx == kNegInf) return r;
+    if (mx == kNegInf) {
+      status.masked_row = r;
+      return status;
+    }
+    // every scale · x finite (masked entries included)
+    for (long c = 0; c < C; ++c) status.finite = status.finite && std::isfinite(xr[c] * scale);
     // y = exp(scale · (x − max)), exactly 0 where masked
     for (long c = 0; c < C; ++c) yr[c] = (xr[c] - mx) * scale;
     exp_inplace(yr, C);
@@ -175,7 +197,7 @@ long softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long
     const float inv = 1.0f / sum;  // sum >= 1: the max entry contributes exp(0)
     for (long c = 0; c < C; ++c) yr[c] *= inv;
   }
-  return -1;
+  return status;
 }
 
 void softmax_backward(float* dx, const float* dy, const float* y, long R, long C, float scale,

@@ -17,10 +17,17 @@ constexpr float kExpFlush = -44.3614195558365f;  // ln(2^-64)
 // x[i] = exp(x[i]) for i < n, relative error ~2 ulp; arguments below kExpFlush give exactly 0.
 void exp_inplace(float* x, long n);
 
+// What softmax_forward found: the first row with every entry masked (its y is left unspecified)
+// or −1, and whether every scale · x (masked entries included) was finite.
+struct SoftmaxStatus {
+  long masked_row = -1;
+  bool finite = true;
+};
+
 // y = softmax(scale · x) over each row of x (R, C) (row stride C); y may be x. keep (R, C) or
-// null: entries with keep == 0 get weight exactly 0. scale > 0. Returns the first row with every
-// entry masked (its y is left unspecified) or −1; the caller reports it.
-long softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C, float scale);
+// null: entries with keep == 0 get weight exactly 0. scale > 0. The caller reports the status.
+SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C,
+                              float scale);
 
 // dx (+)= scale · y ⊙ (dy − Σ_c dy ⊙ y) per row: the gradient of softmax(scale · x) given dy.
 void softmax_backward(float* dx, const float* dy, const float* y, long R, long C, float scale,
