@@ -106,8 +106,10 @@ val attention_js(val args) {
     if (wants("weights")) out.set("weights", tensor_to_js(fwd.weights));
     if (wants("output")) out.set("output", tensor_to_js(fwd.output));
     if (has(args, "gradOutput")) {
-      lab::AttentionGrads g =
-          lab::attention_backward(in, cfg, fwd, tensor_from_js(args["gradOutput"], "gradOutput"));
+      lab::AttentionGradTensors g(in, cfg.score);
+      lab::AttentionWorkspace ws;
+      lab::attention_backward(g.views(), ws, in, cfg, fwd,
+                              tensor_from_js(args["gradOutput"], "gradOutput"));
       val grads = val::object();
       grads.set("query", tensor_to_js(g.query));
       grads.set("key", tensor_to_js(g.key));
@@ -179,7 +181,9 @@ val self_attention_js(val x_js, val params, val options) {
     out.set("output", tensor_to_js(fwd.output));
     if (has(options, "gradOutput")) {
       lab::Tensor dout = tensor_from_js(options["gradOutput"], "gradOutput");
-      out.set("grads", projection_grads_to_js(lab::self_attention_backward(x, p, mask, fwd, dout)));
+      lab::ProjectionGrads g = lab::zero_projection_grads(x, false);
+      lab::self_attention_backward(g, x, p, mask, fwd, dout);
+      out.set("grads", projection_grads_to_js(g));
     }
     return out;
   });
@@ -218,7 +222,9 @@ val multi_head_js(val x_js, val params, double num_heads, val options) {
     out.set("output", tensor_to_js(fwd.output));
     if (has(options, "gradOutput")) {
       lab::Tensor dout = tensor_from_js(options["gradOutput"], "gradOutput");
-      out.set("grads", projection_grads_to_js(lab::multi_head_backward(x, p, H, mask, fwd, dout)));
+      lab::ProjectionGrads g = lab::zero_projection_grads(x, true);
+      lab::multi_head_backward(g, x, p, H, mask, fwd, dout);
+      out.set("grads", projection_grads_to_js(g));
     }
     return out;
   });

@@ -72,25 +72,30 @@ void validate_score_params(const AttentionInputs& in, Score score) {
   }
 }
 
-void score_forward(const AttentionInputs& in, const AttentionConfig& cfg, AttentionForward& fwd) {
+void score_forward(const AttentionInputs& in, const AttentionConfig& cfg, AttentionForward& fwd,
+                   AttentionWorkspace& ws, float* scores) {
   const auto [B, N, M, D, Dk] = dims_of(in);
-  fwd.scores = Tensor({B, N, M});
   const ScoreParams& p = in.params;
   const long A = cfg.score == Score::kAdditive ? p.w1.dim(0) : 0;
-  if (cfg.score == Score::kGeneral) fwd.key_proj = Tensor({B, M, D});
-  if (cfg.score == Score::kAdditive) fwd.additive_tanh = Tensor({B, N, M, A});
-  if (cfg.score == Score::kCosine) {
-    fwd.q_hat = Tensor({B, N, D});
-    fwd.k_hat = Tensor({B, M, D});
-    fwd.q_norm = Tensor({B, N});
-    fwd.k_norm = Tensor({B, M});
+  if (cfg.score == Score::kGeneral) ensure_shape(fwd.key_proj, {B, M, D});
+  if (cfg.score == Score::kAdditive) {
+    ensure_shape(fwd.additive_tanh, {B, N, M, A});
+    ws.pq.resize(N, A);  // W1 q (N, A)
+    ws.pk.resize(M, A);  // W2 k + b (M, A)
   }
-  MatR pq(N, A), pk(M, A);  // additive scratch: W1 q (N, A), W2 k (M, A)
+  if (cfg.score == Score::kCosine) {
+    ensure_shape(fwd.q_hat, {B, N, D});
+    ensure_shape(fwd.k_hat, {B, M, D});
+    ensure_shape(fwd.q_norm, {B, N});
+    ensure_shape(fwd.k_norm, {B, M});
+  }
+  MatR& pq = ws.pq;
+  MatR& pk = ws.pk;
 
   for (long b = 0; b < B; ++b) {
     CMapR Q(in.query.ptr() + b * N * D, N, D);
     CMapR K(in.key.ptr() + b * M * Dk, M, Dk);
-    MapR S(fwd.scores.ptr() + b * N * M, N, M);
+    MapR S(scores + b * N * M, N, M);
     switch (cfg.score) {
       case Score::kDot:
       case Score::kScaled:
@@ -136,18 +141,29 @@ float score_scale(const AttentionInputs& in, const AttentionConfig& cfg) {
   return 1.0f;
 }
 
-void score_backward(const AttentionInputs& in, const AttentionConfig& cfg,
-                    const AttentionForward& fwd, const Tensor& dscores, AttentionGrads& g) {
+void score_backward(const AttentionGrads& g, AttentionWorkspace& ws, const AttentionInputs& in,
+                    const AttentionConfig& cfg, const AttentionForward& fwd,
+                    const Tensor& dscores) {
   const auto [B, N, M, D, Dk] = dims_of(in);
   const ScoreParams& p = in.params;
   const long A = cfg.score == Score::kAdditive ? p.w1.dim(0) : 0;
-
-  MatR dKp(M, D), dqh(N, D), dkh(M, D), dpq(N, A), dpk(M, A), dpre(M, A);
+  // scratch, sized once per shape (resize keeps the buffer when the size is unchanged)
+  if (cfg.score == Score::kGeneral) ws.dkp.resize(M, D);
+  if (cfg.score == Score::kCosine) {
+    ws.dqh.resize(N, D);
+    ws.dkh.resize(M, D);
+  }
+  if (cfg.score == Score::kAdditive) {
+    ws.dpq.resize(N, A);
+    ws.dpk.resize(M, A);
+    ws.dpre.resize(M, A);
+  }
+  MatR &dKp = ws.dkp, &dqh = ws.dqh, &dkh = ws.dkh, &dpq = ws.dpq, &dpk = ws.dpk, &dpre = ws.dpre;
   for (long b = 0; b < B; ++b) {
     CMapR Q(in.query.ptr() + b * N * D, N, D);
     CMapR K(in.key.ptr() + b * M * Dk, M, Dk);
-    MapR dQ(g.query.ptr() + b * N * D, N, D);
-    MapR dK(g.key.ptr() + b * M * Dk, M, Dk);
+    MapR dQ(g.query + b * N * D, N, D);
+    MapR dK(g.key + b * M * Dk, M, Dk);
     CMapR dS(dscores.ptr() + b * N * M, N, M);
     switch (cfg.score) {
       case Score::kDot:
@@ -163,12 +179,12 @@ void score_backward(const AttentionInputs& in, const AttentionConfig& cfg,
         kernels::gemm_nn(dQ.data(), D, dS.data(), M, Kp.data(), D, N, D, M, true);
         kernels::gemm_tn(dKp.data(), D, dS.data(), M, Q.data(), D, M, D, N, false);
         kernels::gemm_nn(dK.data(), Dk, dKp.data(), D, W.data(), Dk, M, Dk, D, true);
-        kernels::gemm_tn(g.params.w.ptr(), Dk, dKp.data(), D, K.data(), Dk, D, Dk, M, true);
+        kernels::gemm_tn(g.w, Dk, dKp.data(), D, K.data(), Dk, D, Dk, M, true);
         break;
       }
       case Score::kAdditive: {
         CMapRowV v(p.v.ptr(), A);
-        MapRowV dv(g.params.v.ptr(), A);
+        MapRowV dv(g.v, A);
         dpq.setZero();
         dpk.setZero();
         for (long n = 0; n < N; ++n) {
@@ -182,11 +198,11 @@ void score_backward(const AttentionInputs& in, const AttentionConfig& cfg,
           dpk += dpre;
         }
         // db += Σ_n dpq[n];  dQ += dpq W1;  dW1 += dpqᵀ Q;  dK += dpk W2;  dW2 += dpkᵀ K
-        MapRowV(g.params.b.ptr(), A) += dpq.colwise().sum();
+        MapRowV(g.b, A) += dpq.colwise().sum();
         kernels::gemm_nn(dQ.data(), D, dpq.data(), A, p.w1.ptr(), D, N, D, A, true);
-        kernels::gemm_tn(g.params.w1.ptr(), D, dpq.data(), A, Q.data(), D, A, D, N, true);
+        kernels::gemm_tn(g.w1, D, dpq.data(), A, Q.data(), D, A, D, N, true);
         kernels::gemm_nn(dK.data(), Dk, dpk.data(), A, p.w2.ptr(), Dk, M, Dk, A, true);
-        kernels::gemm_tn(g.params.w2.ptr(), Dk, dpk.data(), A, K.data(), Dk, A, Dk, M, true);
+        kernels::gemm_tn(g.w2, Dk, dpk.data(), A, K.data(), Dk, A, Dk, M, true);
         break;
       }
       case Score::kCosine: {

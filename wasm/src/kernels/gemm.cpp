@@ -1,7 +1,6 @@
 #include "kernels/gemm.h"
 
 #include <algorithm>
-#include <vector>
 
 #include "tensor.h"
 
@@ -105,11 +104,10 @@ void sum_rows_acc(float* c, const float* A, long lda, long R, long N) {
 
 namespace {
 
-constexpr long kMr = 4;     // rows of a C block (one f32x4 of A per k)
-constexpr long kNr = 8;     // columns of a C block (two f32x4 of B per k)
-constexpr long kKc = 256;   // K block: an A panel (4 KB) and a B panel (8 KB) stay in L1
-constexpr long kMc = 64;    // rows of A packed at a time (64 KB: L2)
-constexpr long kNc = 1024;  // columns of B packed at a time (≤ 1 MB)
+constexpr long kMr = 4;    // rows of a C block (one f32x4 of A per k)
+constexpr long kNr = 8;    // columns of a C block (two f32x4 of B per k)
+constexpr long kKc = 256;  // K block: an A panel (4 KB) and a B panel (8 KB) stay in L1
+constexpr long kMc = 64;   // rows of A packed at a time (64 KB: L2)
 
 // A(m, k) of op(A) (M, K) and B(k, n) of op(B) (K, N), for a row-major A or Aᵀ, B or Bᵀ.
 template <bool kTransA>
@@ -210,34 +208,29 @@ void kernel_4x8(long kc, const float* ap, const float* bp, float* c, long ldc, l
   }
 }
 
+// Packed panels: static (wasm runs one thread), so a product allocates nothing and the heap holds
+// no scratch between calls. 64 KB of A (kMc rows × kKc) and one 8 KB panel of B.
+alignas(16) float a_pack[kMc * kKc];
+alignas(16) float b_pack[kNr * kKc];
+
 template <bool kTransA, bool kTransB>
 void gemm_packed(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
                  long N, long K, bool accumulate, const float* bias) {
-  thread_local std::vector<float> a_pack, b_pack;
-  const long nc_max = std::min(N, kNc), kc_max = std::min(K, kKc);
-  b_pack.resize(static_cast<size_t>((nc_max + kNr - 1) / kNr * kNr * kc_max));
-  a_pack.resize(static_cast<size_t>(kMc * kc_max));
-  for (long n0 = 0; n0 < N; n0 += kNc) {
-    const long n1 = std::min(N, n0 + kNc);
-    for (long k0 = 0; k0 < K; k0 += kKc) {
-      const long kc = std::min(kKc, K - k0);
-      const bool load_c = accumulate || k0 > 0;
-      const bool last = k0 + kc == K;
-      for (long n = n0; n < n1; n += kNr) {
-        pack_b<kTransB>(b_pack.data() + (n - n0) * kc, B, ldb, n, n1, k0, kc);
-      }
-      for (long m0 = 0; m0 < M; m0 += kMc) {
-        const long m1 = std::min(M, m0 + kMc);
+  for (long k0 = 0; k0 < K; k0 += kKc) {
+    const long kc = std::min(kKc, K - k0);
+    const bool load_c = accumulate || k0 > 0;
+    const bool last = k0 + kc == K;
+    for (long m0 = 0; m0 < M; m0 += kMc) {
+      const long m1 = std::min(M, m0 + kMc);
+      for (long m = m0; m < m1; m += kMr)
+        pack_a<kTransA>(a_pack + (m - m0) * kc, A, lda, m, m1, k0, kc);
+      // each panel of B is packed once per block of A rows and then used by all of them
+      for (long n = 0; n < N; n += kNr) {
+        pack_b<kTransB>(b_pack, B, ldb, n, N, k0, kc);
+        const long cols = std::min(kNr, N - n);
         for (long m = m0; m < m1; m += kMr) {
-          pack_a<kTransA>(a_pack.data() + (m - m0) * kc, A, lda, m, m1, k0, kc);
-        }
-        for (long n = n0; n < n1; n += kNr) {
-          const float* bp = b_pack.data() + (n - n0) * kc;
-          const long cols = std::min(kNr, n1 - n);
-          for (long m = m0; m < m1; m += kMr) {
-            kernel_4x8(kc, a_pack.data() + (m - m0) * kc, bp, C + m * ldc + n, ldc,
-                       std::min(kMr, m1 - m), cols, load_c, last && bias ? bias + n : nullptr);
-          }
+          kernel_4x8(kc, a_pack + (m - m0) * kc, b_pack, C + m * ldc + n, ldc,
+                     std::min(kMr, m1 - m), cols, load_c, last && bias ? bias + n : nullptr);
         }
       }
     }
