@@ -67,7 +67,7 @@ for (let r = 0; r < rounds; r++) {
 }
 // On a loaded machine the best round is the steadier figure: also give it.
 const lines = Object.entries(results).map(([key, v]) => {
-  const higherIsBetter = !key.endsWith('_us');
+  const higherIsBetter = !key.includes('_us');
   const best = (xs) => (higherIsBetter ? Math.max(...xs) : Math.min(...xs));
   const a = stats(v.before).median_s, b = stats(v.after).median_s;
   const gain = (x, y) => (Number.isNaN(x) ? '–' : `${fmt(higherIsBetter ? y / x : x / y, 2)}×`);
