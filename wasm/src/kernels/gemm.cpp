@@ -208,29 +208,35 @@ void kernel_4x8(long kc, const float* ap, const float* bp, float* c, long ldc, l
   }
 }
 
-// Packed panels: static (wasm runs one thread), so a product allocates nothing and the heap holds
-// no scratch between calls. 64 KB of A (kMc rows × kKc) and one 8 KB panel of B.
+// Packed panels, static (wasm runs one thread): a product allocates nothing and the heap holds no
+// scratch between calls. A: kMc rows × kKc (64 KB); B: up to kNc columns × kKc (1 MB, zero-filled
+// memory outside the .wasm file), packed once per K block and shared by every block of A rows.
+constexpr long kNc = 1024;
 alignas(16) float a_pack[kMc * kKc];
-alignas(16) float b_pack[kNr * kKc];
+alignas(16) float b_pack[kNc * kKc];
 
 template <bool kTransA, bool kTransB>
 void gemm_packed(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
                  long N, long K, bool accumulate, const float* bias) {
-  for (long k0 = 0; k0 < K; k0 += kKc) {
-    const long kc = std::min(kKc, K - k0);
-    const bool load_c = accumulate || k0 > 0;
-    const bool last = k0 + kc == K;
-    for (long m0 = 0; m0 < M; m0 += kMc) {
-      const long m1 = std::min(M, m0 + kMc);
-      for (long m = m0; m < m1; m += kMr)
-        pack_a<kTransA>(a_pack + (m - m0) * kc, A, lda, m, m1, k0, kc);
-      // each panel of B is packed once per block of A rows and then used by all of them
-      for (long n = 0; n < N; n += kNr) {
-        pack_b<kTransB>(b_pack, B, ldb, n, N, k0, kc);
-        const long cols = std::min(kNr, N - n);
-        for (long m = m0; m < m1; m += kMr) {
-          kernel_4x8(kc, a_pack + (m - m0) * kc, b_pack, C + m * ldc + n, ldc,
-                     std::min(kMr, m1 - m), cols, load_c, last && bias ? bias + n : nullptr);
+  for (long n0 = 0; n0 < N; n0 += kNc) {
+    const long n1 = std::min(N, n0 + kNc);
+    for (long k0 = 0; k0 < K; k0 += kKc) {
+      const long kc = std::min(kKc, K - k0);
+      const bool load_c = accumulate || k0 > 0;
+      const bool last = k0 + kc == K;
+      for (long n = n0; n < n1; n += kNr)
+        pack_b<kTransB>(b_pack + (n - n0) * kc, B, ldb, n, n1, k0, kc);
+      for (long m0 = 0; m0 < M; m0 += kMc) {
+        const long m1 = std::min(M, m0 + kMc);
+        for (long m = m0; m < m1; m += kMr)
+          pack_a<kTransA>(a_pack + (m - m0) * kc, A, lda, m, m1, k0, kc);
+        for (long n = n0; n < n1; n += kNr) {
+          const float* bp = b_pack + (n - n0) * kc;
+          const long cols = std::min(kNr, n1 - n);
+          for (long m = m0; m < m1; m += kMr) {
+            kernel_4x8(kc, a_pack + (m - m0) * kc, bp, C + m * ldc + n, ldc, std::min(kMr, m1 - m),
+                       cols, load_c, last && bias ? bias + n : nullptr);
+          }
         }
       }
     }
