@@ -4,7 +4,7 @@
 // machine, versions and load to bench/results/latest.json. Not a test: nothing asserts.
 // What each part measures: BENCHMARKS.md. Parts live in bench/lib/.
 //
-//   BENCH_ONLY=attention,seq2seq   just these parts (attention | seq2seq | dates | scaling | browser);
+//   BENCH_ONLY=attention,seq2seq   just these parts (kernels | attention | seq2seq | dates | scaling | browser);
 //                                  (dates runs seq2seq too: its examples/s come from there;
 //                                  seq2seq alone skips the run to 98% and TF.js)
 //   BENCH_SIZES=16,64              attention sizes N (default 16 … 1024)
@@ -25,10 +25,11 @@ import { attentionPart } from './lib/attention.mjs';
 import { browserPart } from './lib/browser.mjs';
 import { buildNativeBench, root, runNative } from './lib/common.mjs';
 import { datesPart } from './lib/dates.mjs';
+import { kernelsPart } from './lib/kernels.mjs';
 import { scalingPart } from './lib/scaling.mjs';
 import { seq2seqPart } from './lib/seq2seq.mjs';
 
-const PARTS = ['attention', 'seq2seq', 'dates', 'scaling', 'browser'];
+const PARTS = ['kernels', 'attention', 'seq2seq', 'dates', 'scaling', 'browser'];
 const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 for (const p of only) if (!PARTS.includes(p)) throw new Error(`BENCH_ONLY: unknown part '${p}' (expected ${PARTS.join(', ')})`);
 const want = (p) => only.length === 0 || only.includes(p) || (p === 'seq2seq' && only.includes('dates'));
@@ -87,12 +88,18 @@ const report = {
   notes: [],
 };
 
+if (want('kernels')) report.kernels = kernelsPart();
 if (want('attention')) {
   const a = attentionPart(lab, nativeBinary, SIZES);
   report.attention = a.rows;
   report.attention_growth = a.growth;
   if (a.torch.skipped) report.notes.push(`PyTorch attention column skipped: ${a.torch.skipped}`);
   else Object.assign(report.versions, { torch: a.torch.version, torch_blas: a.torch.blas });
+  if (a.tfjs.skipped) report.notes.push(`TF.js attention column skipped: ${a.tfjs.skipped}`);
+  // each attention figure as a share of the wasm register-loop peak measured in this run
+  if (report.kernels?.peak_gflops) {
+    for (const row of report.attention) if (row.wasm) row.wasm.share_of_peak = row.wasm.gflops / report.kernels.peak_gflops;
+  }
 }
 if (want('seq2seq') || want('dates') || want('scaling')) {
   const create = await seq2seqCreate();

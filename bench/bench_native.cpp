@@ -92,15 +92,20 @@ int main(int argc, char** argv) {
     in.query = random_tensor({1, N, D}, rng);
     in.key = random_tensor({1, N, D}, rng);
     in.value = random_tensor({1, N, D}, rng);
-    lab::AttentionConfig cfg;  // scaled dot-product
+    lab::AttentionConfig cfg;  // scaled dot-product, the output only (as the wasm column asks)
+    cfg.keep_scores = cfg.keep_scaled = false;
     lab::Tensor dout = random_tensor({1, N, D}, rng);
     double med, lo, hi;
-    time_it([&] { lab::attention_forward(in, cfg); }, &med, &lo, &hi);
+    // buffers and workspace reused across calls, as in a training loop
+    lab::AttentionForward f;
+    lab::AttentionWorkspace ws;
+    lab::AttentionGradTensors g(in, cfg.score);
+    time_it([&] { lab::attention_forward(f, ws, in, cfg); }, &med, &lo, &hi);
     print_row("scaled_forward", N, D, med, lo, hi);
     time_it(
         [&] {
-          lab::AttentionForward f = lab::attention_forward(in, cfg);
-          lab::attention_backward(in, cfg, f, dout);
+          lab::attention_forward(f, ws, in, cfg);
+          lab::attention_backward(g.views(), ws, in, cfg, f, dout);
         },
         &med, &lo, &hi);
     print_row("scaled_forward_backward", N, D, med, lo, hi);
@@ -120,8 +125,9 @@ int main(int argc, char** argv) {
     print_row("mha_forward", N, D, med, lo, hi);
     time_it(
         [&] {
-          lab::SelfAttentionForward f = lab::multi_head_forward(in.query, p, kHeads, no_mask);
-          lab::multi_head_backward(in.query, p, kHeads, no_mask, f, dout);
+          lab::SelfAttentionForward mf = lab::multi_head_forward(in.query, p, kHeads, no_mask);
+          lab::ProjectionGrads mg = lab::zero_projection_grads(in.query, true);
+          lab::multi_head_backward(mg, in.query, p, kHeads, no_mask, mf, dout);
         },
         &med, &lo, &hi);
     print_row("mha_forward_backward", N, D, med, lo, hi);

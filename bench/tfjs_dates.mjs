@@ -14,9 +14,8 @@
 // `blocks` timed blocks of `block_steps` steps, after a warm-up) and the training seconds to ≥ 98%
 // held-out exact match (greedy decoding, not timed), or how far it got within limit_s.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import * as tf from '@tensorflow/tfjs';
-import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { initBackend } from './lib/tfjs-wasm.mjs';
 import { mulberry32 } from './lib/common.mjs';
 
 const [dataPath, limitArg, blockArg = '3', blocksArg = '7', everyArg = '50'] = process.argv.slice(2);
@@ -46,23 +45,6 @@ tf.registerKernel({
     return backend.makeOutput([attrs.numSegments, ...x.shape.slice(segmentIds.shape.length)], x.dtype, undefined, out);
   },
 });
-
-async function initBackend() {
-  const require = createRequire(import.meta.url);
-  const dist = require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm').replace(/[^/]*$/, '');
-  // Node 20's fetch() cannot read a file path: hand the backend the bytes through a custom fetch.
-  setWasmPaths(dist, true);
-  const nodeFetch = globalThis.fetch;
-  globalThis.fetch = async (url, init) => {
-    const path = String(url);
-    if (path.startsWith(dist)) return new Response(readFileSync(path), { headers: { 'content-type': 'application/wasm' } });
-    return nodeFetch(url, init);
-  };
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false); // one thread, like our wasm build
-  await tf.setBackend('wasm');
-  await tf.ready();
-  return { backend: tf.getBackend(), simd: await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT') };
-}
 
 // Seeded initialisation (mulberry32), PyTorch's schemes: embeddings N(0, 1), LSTM and linear
 // weights U(±1/√fan).

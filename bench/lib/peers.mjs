@@ -2,6 +2,7 @@
 // and TF.js 4.22 on its wasm backend in Node. A missing peer gives {skipped: reason}, printed
 // as a note under the table; it never fails the benchmark.
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { root } from './common.mjs';
 
 const PYTHON = '/usr/bin/python3';
@@ -16,9 +17,22 @@ export function torchAvailable() {
   }
 }
 
+// PyTorch runs on OpenBLAS (Debian's libopenblas0-pthread, which the issue's reference figures
+// used) when it is installed, one thread either way; BENCH_TORCH_BLAS=default keeps whatever
+// libblas.so.3 the system selects (Debian's default is the reference netlib BLAS). Each script
+// reports the library it really loaded (/proc/self/maps), printed with its tables.
+const OPENBLAS_DIR = '/usr/lib/x86_64-linux-gnu/openblas-pthread';
+export function torchEnv() {
+  const env = { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1' };
+  if (process.env.BENCH_TORCH_BLAS !== 'default' && existsSync(`${OPENBLAS_DIR}/libblas.so.3`)) {
+    env.LD_LIBRARY_PATH = [OPENBLAS_DIR, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':');
+  }
+  return env;
+}
+
 function runPython(script, args) {
   const out = execFileSync(PYTHON, [`${root}bench/${script}`, ...args.map(String)],
-    { encoding: 'utf8', cwd: `${root}bench`, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
+    { encoding: 'utf8', cwd: `${root}bench`, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20, env: torchEnv() });
   return out.trim().split('\n').map((line) => JSON.parse(line));
 }
 
@@ -53,5 +67,18 @@ export function tfjsDates(datesData, limitS, blockSteps, blocks) {
     return JSON.parse(out.trim().split('\n').pop());
   } catch (e) {
     return { skipped: `bench/tfjs_dates.mjs failed: ${e.message.split('\n')[0]}` };
+  }
+}
+
+// bench/tfjs_attention.mjs in its own process: TF.js-wasm's scaled dot-product attention forward.
+export function tfjsAttention(sizes) {
+  if (process.env.BENCH_TFJS === '0') return { skipped: 'BENCH_TFJS=0' };
+  try {
+    const out = execFileSync(process.execPath, [`${root}bench/tfjs_attention.mjs`, ...sizes.map(String)],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const lines = out.trim().split('\n').map((line) => JSON.parse(line));
+    return { rows: lines.filter((l) => l.measure), info: lines.find((l) => l.tfjs).tfjs };
+  } catch (e) {
+    return { skipped: `bench/tfjs_attention.mjs failed: ${e.message.split('\n')[0]}` };
   }
 }

@@ -57,7 +57,16 @@ export interface AttentionArgs {
   params?: ScoreParams;
   /** dL/d(output) (B, N, Dv): when given, the result carries `grads`. */
   gradOutput?: TensorInput;
+  /**
+   * The forward results to compute and copy out (default: all of them). Asking for fewer skips
+   * work: without 'scores' / 'scaled' those (B, N, M) matrices are never built. `grads` comes
+   * with gradOutput either way. An unknown name throws an Error naming it.
+   */
+  outputs?: readonly AttentionOutputName[];
 }
+
+/** The forward results of attention(), for AttentionArgs.outputs. */
+export type AttentionOutputName = 'score' | 'scores' | 'scaled' | 'weights' | 'output';
 
 export interface AttentionResult {
   score: ScoreName;
@@ -163,7 +172,10 @@ export interface Ops {
 
 /** The attention build (loadAttentionLab({ variant: 'attention' })); the full module offers it too. */
 export interface AttentionOnlyLab {
-  attention(args: AttentionArgs): AttentionResult;
+  /** With `outputs`, the result has exactly those fields (and `grads` when gradOutput is given). */
+  attention: <K extends AttentionOutputName = AttentionOutputName>(
+    args: AttentionArgs & { outputs?: readonly K[] },
+  ) => Pick<AttentionResult, K | 'grads'>;
   selfAttention(x: TensorInput, params: ProjectionParams, options?: SelfAttentionOptions): SelfAttentionResult;
   multiHeadAttention(
     x: TensorInput,

@@ -65,7 +65,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (std::fabs(sum - 1.0) > 1e-4) __builtin_trap();
     }
     lab::Tensor dout(f.output.shape, 1.0f);
-    lab::attention_backward(in, cfg, f, dout);
+    lab::AttentionGradTensors g(in, cfg.score);
+    lab::AttentionWorkspace ws;
+    lab::attention_backward(g.views(), ws, in, cfg, f, dout);
   } catch (const lab::InputError&) {
   }
   return 0;

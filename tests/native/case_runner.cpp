@@ -87,7 +87,9 @@ CaseResult run_attention(const json& config, const Named& in, const Tensor& dout
   r.outputs = {
       {"scores", f.scores}, {"scaled", f.scaled}, {"weights", f.weights}, {"output", f.output}};
   if (!bwd) return r;
-  lab::AttentionGrads g = lab::attention_backward(ai, cfg, f, dout);
+  lab::AttentionGradTensors g(ai, cfg.score);
+  lab::AttentionWorkspace ws;
+  lab::attention_backward(g.views(), ws, ai, cfg, f, dout);
   r.grads = {{"query", g.query}, {"key", g.key}, {"value", g.value}};
   for (auto [name, t] : {std::pair{"w", &g.params.w},
                          {"w1", &g.params.w1},
@@ -108,7 +110,11 @@ CaseResult run_self(const json& config, const Named& in, const Tensor& dout, boo
   r.outputs = {{"q", f.qkv.query},        {"k", f.qkv.key},          {"v", f.qkv.value},
                {"scores", f.attn.scores}, {"scaled", f.attn.scaled}, {"weights", f.attn.weights},
                {"output", f.output}};
-  if (bwd) put_projection_grads(r.grads, lab::self_attention_backward(x, p, mask, f, dout));
+  if (bwd) {
+    lab::ProjectionGrads g = lab::zero_projection_grads(x, false);
+    lab::self_attention_backward(g, x, p, mask, f, dout);
+    put_projection_grads(r.grads, g);
+  }
   return r;
 }
 
@@ -128,7 +134,11 @@ CaseResult run_multi_head(const json& config, const Named& in, const Tensor& dou
                {"weights", reshape(f.attn.weights, {B, H, N, N})},
                {"context", f.context},
                {"output", f.output}};
-  if (bwd) put_projection_grads(r.grads, lab::multi_head_backward(x, p, H, mask, f, dout));
+  if (bwd) {
+    lab::ProjectionGrads g = lab::zero_projection_grads(x, true);
+    lab::multi_head_backward(g, x, p, H, mask, f, dout);
+    put_projection_grads(r.grads, g);
+  }
   return r;
 }
 

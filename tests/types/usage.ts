@@ -8,13 +8,17 @@ export async function example(): Promise<number> {
   const x2 = tensor([2, 5, 4], Array.from({ length: 40 }, Math.random));
   const r: AttentionResult = lab.attention({ query: x1, key: x2, value: x2, score: 'scaled', gradOutput: x1 });
   const w: Float32Array = r.weights.data;
+  const few = lab.attention({ query: x1, key: x2, value: x2, outputs: ['output', 'weights'] });
+  const o: Float32Array = few.output.data;
+  // @ts-expect-error: only the outputs asked for are in the result's type
+  few.scores;
   const dq: Float32Array | undefined = r.grads?.query.data;
   const m = (shape: number[]) => tensor(shape, new Array(shape.reduce((a, b) => a * b, 1)).fill(0));
   const p = { wq: m([4, 4]), bq: m([4]), wk: m([4, 4]), bk: m([4]), wv: m([4, 4]), bv: m([4]), wo: m([4, 4]), bo: m([4]) };
   const mh: MultiHeadResult = lab.multiHeadAttention(x1, p, 2, { mask: { causal: true } });
   const s = lab.selfAttention(x1, p, { mask: { keyPadding: m([2, 3]) } });
   const ce = lab.ops.crossEntropy(m([2, 3]), { shape: [2], data: [0, 1] }, { ignoreIndex: 0 });
-  return w[0] + (dq?.[0] ?? 0) + mh.headOutputs.data[0] + s.output.data[0] + ce.loss;
+  return w[0] + o[0] + (dq?.[0] ?? 0) + mh.headOutputs.data[0] + s.output.data[0] + ce.loss;
 }
 
 export async function seq2seqExample(): Promise<string> {

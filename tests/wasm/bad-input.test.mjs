@@ -123,6 +123,7 @@ const cases = [
   // Attention: shapes, values, sizes
   ['key features differ from the query', () => attend({ key: ones([1, 3, 5]) }), /key has 5 features but query has 4/],
   ['data shorter than the shape', () => attend({ query: { shape: [1, 2, 4], data: new Float32Array(7) } }), /query\.data has 7 values but shape \[1, 2, 4\] needs 8/],
+  ['an unknown attention output name', () => attend({ outputs: ['output', 'attn'] }), /outputs\[1\] is 'attn', not an output of attention/],
   ['rank 2 where 3 is needed', () => attend({ query: ones([2, 4]) }), /query must have 3 dimensions/],
   ['NaN in the query', () => attend({ query: tensor([1, 2, 4], [1, 0, NaN, 0, 0, 1, 0, 0]) }), /query contains NaN at flat index 2/],
   ['+Infinity in the key', () => attend({ key: tensor([1, 3, 4], [1, 0, 0, Infinity, 0, 1, 0, 0, 0, 0, 1, 0]) }), /key contains an infinite value at flat index 3/],

@@ -112,3 +112,29 @@ test('finite inputs whose scores overflow float32 are refused, not turned into N
   assert.throws(() => lab.attention({ query: huge, key: huge, value: huge, score: 'dot' }), /the attention scores overflow float32: scale the inputs down/);
   assertStillWorks();
 });
+
+test('outputs: a subset returns exactly those keys, equal to the full call', () => {
+  const q = tensor([2, 3, 4], Array.from({ length: 24 }, (_, i) => Math.sin(i)));
+  const kv = tensor([2, 5, 4], Array.from({ length: 40 }, (_, i) => Math.cos(i)));
+  const gradOutput = tensor([2, 3, 4], Array.from({ length: 24 }, (_, i) => i / 10));
+  for (const score of ['scaled', 'cosine', 'dot']) {
+    const full = lab.attention({ query: q, key: kv, value: kv, score, gradOutput });
+    for (const outputs of [['output'], ['output', 'weights'], ['scores'], ['scaled', 'score'], ['weights', 'scores', 'scaled', 'output', 'score'], []]) {
+      const some = lab.attention({ query: q, key: kv, value: kv, score, outputs });
+      assert.deepEqual(Object.keys(some).sort(), [...new Set(outputs)].sort(), `${score} ${outputs}`);
+      for (const name of outputs) assert.deepEqual(some[name], full[name], `${score}: ${name}`);
+      const withGrads = lab.attention({ query: q, key: kv, value: kv, score, outputs, gradOutput });
+      assert.deepEqual(Object.keys(withGrads).sort(), [...new Set([...outputs, 'grads'])].sort());
+      assert.deepEqual(withGrads.grads, full.grads, `${score} ${outputs}: grads`);
+    }
+  }
+});
+
+test('outputs: an unknown name or a non-array is an Error naming it', () => {
+  const x = tensor([1, 2, 4], new Array(8).fill(0.5));
+  assert.throws(() => lab.attention({ query: x, key: x, value: x, outputs: ['output', 'weigths'] }),
+    /outputs\[1\] is 'weigths', not an output of attention \(expected score, scores, scaled, weights, output\)/);
+  assert.throws(() => lab.attention({ query: x, key: x, value: x, outputs: [3] }), /outputs\[0\] is a number, not an output of attention/);
+  assert.throws(() => lab.attention({ query: x, key: x, value: x, outputs: 'output' }), /outputs must be an array of names/);
+  assert.equal(lab.attention({ query: x, key: x, value: x, outputs: ['output'] }).output.data.length, 8); // still usable
+});

@@ -4,8 +4,12 @@
 // The names of fields here match shared/types/attention-lab.d.ts exactly.
 #include <emscripten/bind.h>
 
+#include <iterator>
+#include <string>
+
 #include "attention.h"
 #include "convert.h"
+#include "kernels/gemm.h"
 #include "ops.h"
 
 using emscripten::val;
@@ -29,14 +33,52 @@ bool has(const val& obj, const char* key) {
   return !(obj.isUndefined() || obj.isNull() || obj[key].isUndefined() || obj[key].isNull());
 }
 
+// The forward results lab.attention can return; `outputs` picks some (default: all of them).
+constexpr const char* kAttentionOutputs[] = {"score", "scores", "scaled", "weights", "output"};
+
+// outputs: undefined (everything) or an array of names from kAttentionOutputs; bit i = name i.
+unsigned attention_outputs_from_js(const val& args) {
+  if (!has(args, "outputs")) return (1u << std::size(kAttentionOutputs)) - 1;
+  val outputs = args["outputs"];
+  std::string expected;
+  for (const char* name : kAttentionOutputs)
+    expected += (expected.empty() ? "" : ", ") + std::string(name);
+  if (!val::global("Array").call<bool>("isArray", outputs)) {
+    throw lab::InputError("outputs must be an array of names (" + expected + ")");
+  }
+  unsigned mask = 0;
+  const unsigned n = outputs["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) {
+    val item = outputs[i];
+    const std::string name = item.isString() ? item.as<std::string>() : std::string();
+    unsigned bit = 0;
+    while (bit < std::size(kAttentionOutputs) && name != kAttentionOutputs[bit]) ++bit;
+    if (!item.isString() || bit == std::size(kAttentionOutputs)) {
+      const std::string shown =
+          item.isString() ? "'" + name + "'" : "a " + item.typeOf().as<std::string>();
+      throw lab::InputError("outputs[" + std::to_string(i) + "] is " + shown +
+                            ", not an output of attention (expected " + expected + ")");
+    }
+    mask |= 1u << bit;
+  }
+  return mask;
+}
+
 val attention_js(val args) {
   return guarded([&] {
     if (args.isUndefined() || args.isNull())
       throw lab::InputError("attention() needs {query, key, value}");
     // A misspelt option (scores: 'dot') would otherwise silently fall back to its default.
-    labjs::check_keys(
-        args, {"query", "key", "value", "score", "temperature", "mask", "params", "gradOutput"},
-        "attention() arguments");
+    labjs::check_keys(args,
+                      {"query", "key", "value", "score", "temperature", "mask", "params",
+                       "gradOutput", "outputs"},
+                      "attention() arguments");
+    const unsigned outputs = attention_outputs_from_js(args);
+    auto wants = [&](const char* name) {
+      unsigned bit = 0;
+      while (std::string(kAttentionOutputs[bit]) != name) ++bit;
+      return (outputs >> bit) & 1u;
+    };
     lab::AttentionInputs in;
     in.query = tensor_from_js(args["query"], "query");
     in.key = tensor_from_js(args["key"], "key");
@@ -52,17 +94,22 @@ val attention_js(val args) {
     cfg.score = lab::parse_score(labjs::js_string(args, "score", "scaled", "score"));
     cfg.temperature = static_cast<float>(labjs::js_number(args, "temperature", 1.0, "temperature"));
     cfg.mask = mask_from_js(args);
+    // Only what is asked for is computed (the raw and scaled scores) and copied out.
+    cfg.keep_scores = wants("scores");
+    cfg.keep_scaled = wants("scaled");
 
     lab::AttentionForward fwd = lab::attention_forward(in, cfg);
     val out = val::object();
-    out.set("score", val(std::string(lab::score_name(cfg.score))));
-    out.set("scores", tensor_to_js(fwd.scores));
-    out.set("scaled", tensor_to_js(fwd.scaled));
-    out.set("weights", tensor_to_js(fwd.weights));
-    out.set("output", tensor_to_js(fwd.output));
+    if (wants("score")) out.set("score", val(std::string(lab::score_name(cfg.score))));
+    if (wants("scores")) out.set("scores", tensor_to_js(fwd.scores));
+    if (wants("scaled")) out.set("scaled", tensor_to_js(fwd.scaled));
+    if (wants("weights")) out.set("weights", tensor_to_js(fwd.weights));
+    if (wants("output")) out.set("output", tensor_to_js(fwd.output));
     if (has(args, "gradOutput")) {
-      lab::AttentionGrads g =
-          lab::attention_backward(in, cfg, fwd, tensor_from_js(args["gradOutput"], "gradOutput"));
+      lab::AttentionGradTensors g(in, cfg.score);
+      lab::AttentionWorkspace ws;
+      lab::attention_backward(g.views(), ws, in, cfg, fwd,
+                              tensor_from_js(args["gradOutput"], "gradOutput"));
       val grads = val::object();
       grads.set("query", tensor_to_js(g.query));
       grads.set("key", tensor_to_js(g.key));
@@ -134,7 +181,9 @@ val self_attention_js(val x_js, val params, val options) {
     out.set("output", tensor_to_js(fwd.output));
     if (has(options, "gradOutput")) {
       lab::Tensor dout = tensor_from_js(options["gradOutput"], "gradOutput");
-      out.set("grads", projection_grads_to_js(lab::self_attention_backward(x, p, mask, fwd, dout)));
+      lab::ProjectionGrads g = lab::zero_projection_grads(x, false);
+      lab::self_attention_backward(g, x, p, mask, fwd, dout);
+      out.set("grads", projection_grads_to_js(g));
     }
     return out;
   });
@@ -173,15 +222,36 @@ val multi_head_js(val x_js, val params, double num_heads, val options) {
     out.set("output", tensor_to_js(fwd.output));
     if (has(options, "gradOutput")) {
       lab::Tensor dout = tensor_from_js(options["gradOutput"], "gradOutput");
-      out.set("grads", projection_grads_to_js(lab::multi_head_backward(x, p, H, mask, fwd, dout)));
+      lab::ProjectionGrads g = lab::zero_projection_grads(x, true);
+      lab::multi_head_backward(g, x, p, H, mask, fwd, dout);
+      out.set("grads", projection_grads_to_js(g));
     }
     return out;
   });
 }
 
+// For tests/wasm/kernels.test.mjs, which checks the wasm SIMD kernels against naive loops: one
+// kernels/gemm.h product ('nn', 'nt' or 'tn') on copies of the arrays; returns C. Not part of the
+// package API (no wrapper in attention-lab.mjs); sizes are trusted, as in the kernels.
+val kernel_gemm_js(std::string op, int M, int N, int K, int lda, int ldb, int ldc, bool accumulate,
+                   val a, val b, val c, val bias) {
+  std::vector<float> A = emscripten::convertJSArrayToNumberVector<float>(a);
+  std::vector<float> B = emscripten::convertJSArrayToNumberVector<float>(b);
+  std::vector<float> C = emscripten::convertJSArrayToNumberVector<float>(c);
+  std::vector<float> bv =
+      bias.isNull() ? std::vector<float>() : emscripten::convertJSArrayToNumberVector<float>(bias);
+  const float* bp = bias.isNull() ? nullptr : bv.data();
+  auto gemm = op == "nn"   ? &lab::kernels::gemm_nn
+              : op == "nt" ? &lab::kernels::gemm_nt
+                           : &lab::kernels::gemm_tn;
+  gemm(C.data(), ldc, A.data(), lda, B.data(), ldb, M, N, K, accumulate, bp);
+  return val(emscripten::typed_memory_view(C.size(), C.data())).call<val>("slice");
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_attention) {
+  emscripten::function("kernelGemm", &kernel_gemm_js);
   emscripten::function("attention", &attention_js);
   emscripten::function("selfAttention", &self_attention_js);
   emscripten::function("multiHeadAttention", &multi_head_js);

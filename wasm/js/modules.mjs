@@ -12,7 +12,8 @@ export const BINDINGS = Object.freeze({
   convert: { exports: [], api: [] }, // JS ⇄ C++ conversion, used by every binding
   diagnostics_bindings: { exports: ['heapUsedBytes'], api: ['memoryStats'] },
   attention_bindings: {
-    exports: ['attention', 'selfAttention', 'multiHeadAttention'],
+    // kernelGemm: the GEMM kernels alone, for their tests (tests/wasm/kernels.test.mjs)
+    exports: ['attention', 'selfAttention', 'multiHeadAttention', 'kernelGemm'],
     api: ['attention', 'selfAttention', 'multiHeadAttention'],
   },
   ops_bindings: { exports: ['linear', 'embedding', 'tanh', 'softmax', 'crossEntropy'], api: ['ops'] },

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "format.h"
+#include "kernels/gemm.h"
+#include "kernels/softmax.h"
 #include "ops.h"
 #include "scores.h"
 
@@ -39,8 +41,8 @@ namespace {
 
 // keep (B, N, M): 1 where query n of batch b may attend to key m. Throws for a query with no key
 // left: softmax over nothing has no meaning, and returning NaN would poison everything after it.
-std::vector<uint8_t> build_keep(const AttentionMask& mask, long B, long N, long M) {
-  std::vector<uint8_t> keep(static_cast<size_t>(B * N * M), 1);
+void build_keep(std::vector<uint8_t>& keep, const AttentionMask& mask, long B, long N, long M) {
+  keep.resize(static_cast<size_t>(B * N * M));
   for (long b = 0; b < B; ++b) {
     for (long n = 0; n < N; ++n) {
       uint8_t* row = keep.data() + (b * N + n) * M;
@@ -57,7 +59,12 @@ std::vector<uint8_t> build_keep(const AttentionMask& mask, long B, long N, long 
       }
     }
   }
-  return keep;
+}
+
+void check_finite_span(const float* p, long n, const char* what, const char* advice) {
+  for (long i = 0; i < n; ++i) {
+    if (!std::isfinite(p[i])) throw InputError(std::string(what) + " overflow float32: " + advice);
+  }
 }
 
 bool has_mask(const AttentionMask& mask) {
@@ -83,8 +90,8 @@ void validate_mask(const AttentionMask& mask, long B, long M) {
 
 namespace {
 
-// Everything validate_attention checks except fully masked rows, which need the keep mask: the
-// forward builds that mask once and gets the check with it.
+// Shapes, finiteness, the score's weights and the mask, except fully masked rows: those need the
+// keep mask, which the forward builds once and gets the check with.
 void validate_inputs(const AttentionInputs& in, const AttentionConfig& cfg) {
   check_rank(in.query, 3, "query", "(batch, queries, features)");
   check_rank(in.key, 3, "key", "(batch, keys, features)");
@@ -130,72 +137,116 @@ void validate_inputs(const AttentionInputs& in, const AttentionConfig& cfg) {
 
 }  // namespace
 
-void validate_attention(const AttentionInputs& in, const AttentionConfig& cfg) {
+AttentionGradTensors::AttentionGradTensors(const AttentionInputs& in, Score score)
+    : query(in.query.shape), key(in.key.shape), value(in.value.shape) {
+  const ScoreParams& p = in.params;
+  if (score == Score::kGeneral) params.w = Tensor(p.w.shape);
+  if (score == Score::kAdditive) {
+    params.w1 = Tensor(p.w1.shape);
+    params.w2 = Tensor(p.w2.shape);
+    params.b = Tensor(p.b.shape);
+    params.v = Tensor(p.v.shape);
+  }
+}
+
+AttentionGrads AttentionGradTensors::views() {
+  AttentionGrads g;
+  g.query = query.ptr();
+  g.key = key.ptr();
+  g.value = value.ptr();
+  g.w = params.w.ptr();
+  g.w1 = params.w1.ptr();
+  g.w2 = params.w2.ptr();
+  g.b = params.b.ptr();
+  g.v = params.v.ptr();
+  return g;
+}
+
+void attention_forward(AttentionForward& fwd, AttentionWorkspace& ws, const AttentionInputs& in,
+                       const AttentionConfig& cfg) {
   validate_inputs(in, cfg);
-  if (has_mask(cfg.mask)) build_keep(cfg.mask, in.query.dim(0), in.query.dim(1), in.key.dim(1));
+  const long B = in.query.dim(0), N = in.query.dim(1), M = in.key.dim(1), Dv = in.value.dim(2);
+  // keep (B, N, M); also rejects a query with every key masked
+  const bool masked = has_mask(cfg.mask);
+  if (masked) build_keep(ws.keep, cfg.mask, B, N, M);
+  // the scores go where the softmax reads them: their own tensor when kept, else the weights'
+  // buffer, where the softmax then runs in place
+  ensure_shape(fwd.weights, {B, N, M});
+  if (cfg.keep_scores) {
+    ensure_shape(fwd.scores, {B, N, M});
+  } else {
+    fwd.scores = Tensor();
+  }
+  float* scores = cfg.keep_scores ? fwd.scores.ptr() : fwd.weights.ptr();
+  score_forward(in, cfg, fwd, ws, scores);
+  const float scale = score_scale(in, cfg);
+  if (cfg.keep_scaled) {
+    // scaled = scores · scale: what enters the softmax
+    ensure_shape(fwd.scaled, {B, N, M});
+    MapV(fwd.scaled.ptr(), fwd.scaled.size()) = CMapV(scores, fwd.scaled.size()) * scale;
+  } else {
+    fwd.scaled = Tensor();
+  }
+  // weights = softmax(mask(scores · scale)) over the key axis (build_keep rejected empty rows)
+  const kernels::SoftmaxStatus status = kernels::softmax_forward(
+      fwd.weights.ptr(), scores, masked ? ws.keep.data() : nullptr, B * N, M, scale);
+  // Finite inputs can still overflow float32 in q·k (or cos / a tiny temperature); inf − inf in
+  // the softmax would then be a silent NaN.
+  if (!status.finite) {
+    throw InputError("the attention scores overflow float32: scale the inputs down");
+  }
+
+  ensure_shape(fwd.output, {B, N, Dv});
+  for (long b = 0; b < B; ++b) {
+    // output = weights V
+    kernels::gemm_nn(fwd.output.ptr() + b * N * Dv, Dv, fwd.weights.ptr() + b * N * M, M,
+                     in.value.ptr() + b * M * Dv, Dv, N, Dv, M, /*accumulate=*/false);
+  }
 }
 
 AttentionForward attention_forward(const AttentionInputs& in, const AttentionConfig& cfg) {
-  validate_inputs(in, cfg);
-  const long B = in.query.dim(0), N = in.query.dim(1), M = in.key.dim(1), Dv = in.value.dim(2);
-  std::vector<uint8_t> keep;  // (B, N, M); also rejects a query with every key masked
-  if (has_mask(cfg.mask)) keep = build_keep(cfg.mask, B, N, M);
   AttentionForward fwd;
-  score_forward(in, cfg, fwd);
-  // Finite inputs can still overflow float32 in q·k (or cos / a tiny temperature); inf − inf in
-  // the softmax would then be a silent NaN.
-  check_finite_result(fwd.scaled, "the attention scores", "scale the inputs down");
-
-  // weights = softmax(mask(scaled)) over the key axis
-  fwd.weights = Tensor({B, N, M});
-  softmax_forward(fwd.weights.ptr(), fwd.scaled.ptr(), keep.empty() ? nullptr : keep.data(), B * N,
-                  M);
-
-  fwd.output = Tensor({B, N, Dv});
-  for (long b = 0; b < B; ++b) {
-    // output = weights V
-    MapR(fwd.output.ptr() + b * N * Dv, N, Dv).noalias() =
-        CMapR(fwd.weights.ptr() + b * N * M, N, M) * CMapR(in.value.ptr() + b * M * Dv, M, Dv);
-  }
+  AttentionWorkspace ws;
+  attention_forward(fwd, ws, in, cfg);
   return fwd;
 }
 
-AttentionGrads attention_backward(const AttentionInputs& in, const AttentionConfig& cfg,
-                                  const AttentionForward& fwd, const Tensor& doutput) {
+void attention_backward(const AttentionGrads& g, AttentionWorkspace& ws, const AttentionInputs& in,
+                        const AttentionConfig& cfg, const AttentionForward& fwd,
+                        const Tensor& doutput) {
   const long B = in.query.dim(0), N = in.query.dim(1), M = in.key.dim(1), Dv = in.value.dim(2);
   check_shape(doutput, fwd.output.shape, "gradOutput");
   check_finite(doutput, "gradOutput");
-  AttentionGrads g;
-  g.query = Tensor(in.query.shape);
-  g.key = Tensor(in.key.shape);
-  g.value = Tensor(in.value.shape);
-  const ScoreParams& p = in.params;
-  if (cfg.score == Score::kGeneral) g.params.w = Tensor(p.w.shape);
-  if (cfg.score == Score::kAdditive) {
-    g.params.w1 = Tensor(p.w1.shape);
-    g.params.w2 = Tensor(p.w2.shape);
-    g.params.b = Tensor(p.b.shape);
-    g.params.v = Tensor(p.v.shape);
-  }
 
-  Tensor dweights({B, N, M});
+  ensure_shape(ws.dweights, {B, N, M});
   for (long b = 0; b < B; ++b) {
-    CMapR dO(doutput.ptr() + b * N * Dv, N, Dv);
-    CMapR V(in.value.ptr() + b * M * Dv, M, Dv);
+    const float* dO = doutput.ptr() + b * N * Dv;
+    const float* V = in.value.ptr() + b * M * Dv;
     // dweights = dO Vᵀ;  dV += weightsᵀ dO
-    MapR(dweights.ptr() + b * N * M, N, M).noalias() = dO * V.transpose();
-    MapR(g.value.ptr() + b * M * Dv, M, Dv).noalias() +=
-        CMapR(fwd.weights.ptr() + b * N * M, N, M).transpose() * dO;
+    kernels::gemm_nt(ws.dweights.ptr() + b * N * M, M, dO, Dv, V, Dv, N, M, Dv,
+                     /*accumulate=*/false);
+    kernels::gemm_tn(g.value + b * M * Dv, Dv, fwd.weights.ptr() + b * N * M, M, dO, Dv, M, Dv, N,
+                     /*accumulate=*/true);
   }
-  // Masked weights are 0, so softmax_backward gives them no gradient: no mask needed here.
-  Tensor dscaled({B, N, M});
-  softmax_backward(dscaled.ptr(), dweights.ptr(), fwd.weights.ptr(), B * N, M);
-  score_backward(in, cfg, fwd, dscaled, g);
-  for (const Tensor* t : {&g.query, &g.key, &g.value, &g.params.w, &g.params.w1, &g.params.w2,
-                          &g.params.b, &g.params.v}) {
-    check_finite_result(*t, "the attention gradients", "scale the inputs or gradOutput down");
+  // dscores = scale · weights ⊙ (dweights − Σ dweights ⊙ weights), through the softmax and the
+  // scale at once. Masked weights are 0, so they get no gradient: no mask needed here.
+  ensure_shape(ws.dscores, {B, N, M});
+  kernels::softmax_backward(ws.dscores.ptr(), ws.dweights.ptr(), fwd.weights.ptr(), B * N, M,
+                            score_scale(in, cfg), /*accumulate=*/false);
+  score_backward(g, ws, in, cfg, fwd, ws.dscores);
+  const char* what = "the attention gradients";
+  const char* advice = "scale the inputs or gradOutput down";
+  check_finite_span(g.query, in.query.size(), what, advice);
+  check_finite_span(g.key, in.key.size(), what, advice);
+  check_finite_span(g.value, in.value.size(), what, advice);
+  const ScoreParams& p = in.params;
+  if (cfg.score == Score::kGeneral) check_finite_span(g.w, p.w.size(), what, advice);
+  if (cfg.score == Score::kAdditive) {
+    check_finite_span(g.w1, p.w1.size(), what, advice);
+    check_finite_span(g.w2, p.w2.size(), what, advice);
+    check_finite_span(g.b, p.b.size(), what, advice);
+    check_finite_span(g.v, p.v.size(), what, advice);
   }
-  return g;
 }
 
 }  // namespace lab

@@ -6,11 +6,13 @@
 //   multi-head:     Q, K, V split into H heads of Dh = D / H, per-head scaled attention,
 //                   heads combined, output = context Woᵀ + bo                            (§3.6)
 //
-// Forward results keep exactly what backward needs. Backward returns fresh gradients of every
-// input and weight for a given dL/d(output).
+// Forward results keep exactly what backward needs. Backward ACCUMULATES (+=) the gradients of
+// every input and weight for a given dL/d(output) into buffers the caller owns (llm.c style).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tensor.h"
 
@@ -41,6 +43,11 @@ struct AttentionConfig {
   Score score = Score::kScaled;
   float temperature = 1.0f;  // cosine: scaled = cos(q, k) / temperature
   AttentionMask mask;
+  // Whether the forward keeps the raw and the scaled scores (B, N, M) besides the weights. Only
+  // callers that show them need them (backward does not): without, attention_forward skips their
+  // N·M passes and buffers and leaves AttentionForward::scores / scaled empty.
+  bool keep_scores = true;
+  bool keep_scaled = true;
 };
 
 struct AttentionInputs {
@@ -62,19 +69,48 @@ struct AttentionForward {
   Tensor q_norm, k_norm;  // cosine: row norms (B, N), (B, M)
 };
 
+// Where attention_backward ACCUMULATES (+=) its gradients: buffers the caller owns and zeroes,
+// shaped like the inputs — query (B, N, D), key (B, M, Dk), value (B, M, Dv) — and like the
+// score's own weights (w for general; w1, w2, b, v for additive; the others are not touched and
+// may be null). key and value may be the same buffer (the Seq2Seq encoder outputs are both).
 struct AttentionGrads {
-  Tensor query, key, value;  // same shapes as the inputs
-  ScoreParams params;        // same shapes as the score weights that were given
+  float* query = nullptr;
+  float* key = nullptr;
+  float* value = nullptr;
+  float *w = nullptr, *w1 = nullptr, *w2 = nullptr, *b = nullptr, *v = nullptr;
 };
 
-// Checks shapes, finiteness, the score's weights and the mask; throws InputError naming the
-// problem (e.g. "key has 5 features but query has 4"). Called by attention_forward.
-void validate_attention(const AttentionInputs& in, const AttentionConfig& cfg);
+// Zeroed gradient tensors for one-off calls (the bindings, the tests): the inputs' shapes, and
+// the shapes of the weights `score` uses.
+struct AttentionGradTensors {
+  Tensor query, key, value;
+  ScoreParams params;
+  AttentionGradTensors(const AttentionInputs& in, Score score);
+  AttentionGrads views();
+};
+
+// Scratch of attention_forward / attention_backward: sized by the first call of a shape and
+// reused by every later one (a training or decoding step allocates nothing).
+struct AttentionWorkspace {
+  std::vector<uint8_t> keep;  // (B, N, M) 1 = may attend
+  Tensor dweights, dscores;   // (B, N, M)
+  MatR dkp, dqh, dkh;  // general: dL/d(K Wᵀ) (M, D); cosine: dL/dq̂ (N, D), dL/dk̂ (M, D)
+  MatR pq, pk, dpq, dpk, dpre;  // additive: W1 q (N, A), W2 k + b (M, A) and their gradients
+};
+
 // Checks mask.key_padding is (B, M) and finite (fully masked rows are caught with the queries).
 void validate_mask(const AttentionMask& mask, long B, long M);
+// Validates the inputs (shapes, finiteness, the score's weights, the mask; InputError naming the
+// problem, e.g. "key has 5 features but query has 4") and computes fwd, reusing its buffers and
+// the workspace's when the shapes are those of the previous call.
+void attention_forward(AttentionForward& fwd, AttentionWorkspace& ws, const AttentionInputs& in,
+                       const AttentionConfig& cfg);
+// The same for a one-off call: fresh result and workspace.
 AttentionForward attention_forward(const AttentionInputs& in, const AttentionConfig& cfg);
-AttentionGrads attention_backward(const AttentionInputs& in, const AttentionConfig& cfg,
-                                  const AttentionForward& fwd, const Tensor& doutput);
+// Accumulates dL/d(inputs) and dL/d(score weights) for a given dL/d(output) into g.
+void attention_backward(const AttentionGrads& g, AttentionWorkspace& ws, const AttentionInputs& in,
+                        const AttentionConfig& cfg, const AttentionForward& fwd,
+                        const Tensor& doutput);
 
 // Learned projections, nn.Linear layout: weight (out, in), bias (out).
 struct ProjectionParams {
@@ -91,23 +127,26 @@ struct SelfAttentionForward {
   Tensor output;  // (B, N, D): attn.output for self-attention, context Woᵀ + bo for multi-head
 };
 
+// Gradients of x and of every projection weight, owned by the caller; *_backward accumulate
+// (+=) into them. zero_projection_grads sizes and zeroes a set.
 struct ProjectionGrads {
   Tensor x;
   ProjectionParams params;
 };
+ProjectionGrads zero_projection_grads(const Tensor& x, bool with_output);
 
 // §3.5: scaled dot-product self-attention with learned Q, K, V; mask as in AttentionConfig.
 SelfAttentionForward self_attention_forward(const Tensor& x, const ProjectionParams& p,
                                             const AttentionMask& mask);
-ProjectionGrads self_attention_backward(const Tensor& x, const ProjectionParams& p,
-                                        const AttentionMask& mask, const SelfAttentionForward& fwd,
-                                        const Tensor& doutput);
+void self_attention_backward(ProjectionGrads& g, const Tensor& x, const ProjectionParams& p,
+                             const AttentionMask& mask, const SelfAttentionForward& fwd,
+                             const Tensor& doutput);
 
 // §3.6: multi-head attention, num_heads must divide D.
 SelfAttentionForward multi_head_forward(const Tensor& x, const ProjectionParams& p, long num_heads,
                                         const AttentionMask& mask);
-ProjectionGrads multi_head_backward(const Tensor& x, const ProjectionParams& p, long num_heads,
-                                    const AttentionMask& mask, const SelfAttentionForward& fwd,
-                                    const Tensor& doutput);
+void multi_head_backward(ProjectionGrads& g, const Tensor& x, const ProjectionParams& p,
+                         long num_heads, const AttentionMask& mask, const SelfAttentionForward& fwd,
+                         const Tensor& doutput);
 
 }  // namespace lab

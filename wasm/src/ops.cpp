@@ -4,29 +4,26 @@
 #include <limits>
 #include <string>
 
+#include "kernels/gemm.h"
+#include "kernels/softmax.h"
 #include "tensor.h"
-#include "vec_exp.h"
 
 namespace lab {
 
 void linear_forward(float* y, const float* x, const float* w, const float* b, long R, long I,
                     long O) {
-  MapR Y(y, R, O);
-  CMapR X(x, R, I), W(w, O, I);
   // y = x Wᵀ + b
-  Y.noalias() = X * W.transpose();
-  if (b) Y.rowwise() += CMapRowV(b, O);
+  kernels::gemm_nt(y, O, x, I, w, I, R, O, I, /*accumulate=*/false, b);
 }
 
 void linear_backward(float* dx, float* dw, float* db, const float* dy, const float* x,
                      const float* w, long R, long I, long O) {
-  CMapR dY(dy, R, O), X(x, R, I), W(w, O, I);
   // dx += dy W
-  if (dx) MapR(dx, R, I).noalias() += dY * W;
+  if (dx) kernels::gemm_nn(dx, I, dy, O, w, I, R, I, O, /*accumulate=*/true);
   // dW += dyᵀ x
-  if (dw) MapR(dw, O, I).noalias() += dY.transpose() * X;
+  if (dw) kernels::gemm_tn(dw, I, dy, O, x, I, O, I, R, /*accumulate=*/true);
   // db += Σ_r dy
-  if (db) MapRowV(db, O) += dY.colwise().sum();
+  if (db) kernels::sum_rows_acc(db, dy, O, R, O);
 }
 
 void embedding_forward(float* y, const int32_t* ids, const float* table, long T, long V, long C) {
@@ -56,38 +53,13 @@ void tanh_backward(float* dx, const float* dy, const float* y, long n) {
 }
 
 void softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C) {
-  for (long r = 0; r < R; ++r) {
-    const float* xr = x + r * C;
-    float* yr = y + r * C;
-    const uint8_t* kr = keep ? keep + r * C : nullptr;
-    // Subtracting the row max keeps exp() in range: scores near 2000 that differ by ~1 still give
-    // the right weights instead of inf/inf.
-    float mx = -std::numeric_limits<float>::infinity();
-    for (long c = 0; c < C; ++c) {
-      if (!kr || kr[c]) mx = std::max(mx, xr[c]);
-    }
-    if (mx == -std::numeric_limits<float>::infinity()) {
-      throw InputError("softmax row " + std::to_string(r) + " has every entry masked");
-    }
-    // y = exp(x − max), vectorised over the row; masked entries then set to exactly 0
-    for (long c = 0; c < C; ++c) yr[c] = xr[c] - mx;
-    exp_inplace(yr, C);
-    float sum = 0.0f;
-    for (long c = 0; c < C; ++c) {
-      if (kr && !kr[c]) yr[c] = 0.0f;
-      sum += yr[c];
-    }
-    float inv = 1.0f / sum;  // sum >= 1: the max entry contributes exp(0)
-    for (long c = 0; c < C; ++c) yr[c] *= inv;
-  }
+  const long r = kernels::softmax_forward(y, x, keep, R, C, 1.0f).masked_row;
+  if (r >= 0) throw InputError("softmax row " + std::to_string(r) + " has every entry masked");
 }
 
 void softmax_backward(float* dx, const float* dy, const float* y, long R, long C) {
-  MapR dX(dx, R, C);
-  CMapR dY(dy, R, C), Y(y, R, C);
   // dx += y ⊙ (dy − Σ_c dy ⊙ y)
-  VecF dot = (dY.array() * Y.array()).rowwise().sum();
-  dX.array() += Y.array() * (dY.colwise() - dot).array();
+  kernels::softmax_backward(dx, dy, y, R, C, 1.0f, /*accumulate=*/true);
 }
 
 float cross_entropy_forward(float* probs, const float* logits, const int32_t* targets,

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "kernels/gemm.h"
 #include "ops.h"
 
 namespace lab {
@@ -71,44 +72,47 @@ void validate_score_params(const AttentionInputs& in, Score score) {
   }
 }
 
-void score_forward(const AttentionInputs& in, const AttentionConfig& cfg, AttentionForward& fwd) {
+void score_forward(const AttentionInputs& in, const AttentionConfig& cfg, AttentionForward& fwd,
+                   AttentionWorkspace& ws, float* scores) {
   const auto [B, N, M, D, Dk] = dims_of(in);
-  fwd.scores = Tensor({B, N, M});
-  fwd.scaled = Tensor({B, N, M});
   const ScoreParams& p = in.params;
   const long A = cfg.score == Score::kAdditive ? p.w1.dim(0) : 0;
-  if (cfg.score == Score::kGeneral) fwd.key_proj = Tensor({B, M, D});
-  if (cfg.score == Score::kAdditive) fwd.additive_tanh = Tensor({B, N, M, A});
-  if (cfg.score == Score::kCosine) {
-    fwd.q_hat = Tensor({B, N, D});
-    fwd.k_hat = Tensor({B, M, D});
-    fwd.q_norm = Tensor({B, N});
-    fwd.k_norm = Tensor({B, M});
+  if (cfg.score == Score::kGeneral) ensure_shape(fwd.key_proj, {B, M, D});
+  if (cfg.score == Score::kAdditive) {
+    ensure_shape(fwd.additive_tanh, {B, N, M, A});
+    ws.pq.resize(N, A);  // W1 q (N, A)
+    ws.pk.resize(M, A);  // W2 k + b (M, A)
   }
-  MatR pq(N, A), pk(M, A);  // additive scratch: W1 q (N, A), W2 k (M, A)
+  if (cfg.score == Score::kCosine) {
+    ensure_shape(fwd.q_hat, {B, N, D});
+    ensure_shape(fwd.k_hat, {B, M, D});
+    ensure_shape(fwd.q_norm, {B, N});
+    ensure_shape(fwd.k_norm, {B, M});
+  }
+  MatR& pq = ws.pq;
+  MatR& pk = ws.pk;
 
   for (long b = 0; b < B; ++b) {
     CMapR Q(in.query.ptr() + b * N * D, N, D);
     CMapR K(in.key.ptr() + b * M * Dk, M, Dk);
-    MapR S(fwd.scores.ptr() + b * N * M, N, M);
+    MapR S(scores + b * N * M, N, M);
     switch (cfg.score) {
       case Score::kDot:
       case Score::kScaled:
         // s = Q Kᵀ
-        S.noalias() = Q * K.transpose();
+        kernels::gemm_nt(S.data(), M, Q.data(), D, K.data(), Dk, N, M, D, /*accumulate=*/false);
         break;
       case Score::kGeneral: {
         MapR Kp(fwd.key_proj.ptr() + b * M * D, M, D);
         // Kp = K Wᵀ, so s = q · (W k) = qᵀ W k
-        Kp.noalias() = K * CMapR(p.w.ptr(), D, Dk).transpose();
-        S.noalias() = Q * Kp.transpose();
+        kernels::gemm_nt(Kp.data(), D, K.data(), Dk, p.w.ptr(), Dk, M, D, Dk, false);
+        kernels::gemm_nt(S.data(), M, Q.data(), D, Kp.data(), D, N, M, D, false);
         break;
       }
       case Score::kAdditive: {
         // pq = Q W1ᵀ, pk = K W2ᵀ + b
-        pq.noalias() = Q * CMapR(p.w1.ptr(), A, D).transpose();
-        pk.noalias() = K * CMapR(p.w2.ptr(), A, Dk).transpose();
-        pk.rowwise() += CMapRowV(p.b.ptr(), A);
+        kernels::gemm_nt(pq.data(), A, Q.data(), D, p.w1.ptr(), D, N, A, D, false);
+        kernels::gemm_nt(pk.data(), A, K.data(), Dk, p.w2.ptr(), Dk, M, A, Dk, false, p.b.ptr());
         CMapV v(p.v.ptr(), A);
         for (long n = 0; n < N; ++n) {
           MapR E(fwd.additive_tanh.ptr() + (b * N + n) * M * A, M, A);
@@ -124,61 +128,63 @@ void score_forward(const AttentionInputs& in, const AttentionConfig& cfg, Attent
         normalize_rows_forward(qh, fwd.q_norm.ptr() + b * N, Q.data(), N, D);
         normalize_rows_forward(kh, fwd.k_norm.ptr() + b * M, K.data(), M, D);
         // s = q̂ k̂ᵀ
-        S.noalias() = CMapR(qh, N, D) * CMapR(kh, M, D).transpose();
+        kernels::gemm_nt(S.data(), M, qh, D, kh, D, N, M, D, false);
         break;
       }
     }
   }
-
-  // scaled: what enters the softmax
-  MapV scaled(fwd.scaled.ptr(), fwd.scaled.size());
-  CMapV scores(fwd.scores.ptr(), fwd.scores.size());
-  if (cfg.score == Score::kScaled) {
-    scaled = scores / std::sqrt(static_cast<float>(D));
-  } else if (cfg.score == Score::kCosine) {
-    scaled = scores / cfg.temperature;
-  } else {
-    scaled = scores;
-  }
 }
 
-void score_backward(const AttentionInputs& in, const AttentionConfig& cfg,
-                    const AttentionForward& fwd, const Tensor& dscaled, AttentionGrads& g) {
+float score_scale(const AttentionInputs& in, const AttentionConfig& cfg) {
+  if (cfg.score == Score::kScaled) return 1.0f / std::sqrt(static_cast<float>(in.query.dim(2)));
+  if (cfg.score == Score::kCosine) return 1.0f / cfg.temperature;
+  return 1.0f;
+}
+
+void score_backward(const AttentionGrads& g, AttentionWorkspace& ws, const AttentionInputs& in,
+                    const AttentionConfig& cfg, const AttentionForward& fwd,
+                    const Tensor& dscores) {
   const auto [B, N, M, D, Dk] = dims_of(in);
   const ScoreParams& p = in.params;
   const long A = cfg.score == Score::kAdditive ? p.w1.dim(0) : 0;
-  // dscores = dscaled · (d scaled / d scores): a constant factor for every score function
-  float factor = 1.0f;
-  if (cfg.score == Score::kScaled) factor = 1.0f / std::sqrt(static_cast<float>(D));
-  if (cfg.score == Score::kCosine) factor = 1.0f / cfg.temperature;
-
-  MatR dS(N, M), dKp(M, D), dqh(N, D), dkh(M, D), dpq(N, A), dpk(M, A), dpre(M, A);
+  // scratch, sized once per shape (resize keeps the buffer when the size is unchanged)
+  if (cfg.score == Score::kGeneral) ws.dkp.resize(M, D);
+  if (cfg.score == Score::kCosine) {
+    ws.dqh.resize(N, D);
+    ws.dkh.resize(M, D);
+  }
+  if (cfg.score == Score::kAdditive) {
+    ws.dpq.resize(N, A);
+    ws.dpk.resize(M, A);
+    ws.dpre.resize(M, A);
+  }
+  MatR &dKp = ws.dkp, &dqh = ws.dqh, &dkh = ws.dkh, &dpq = ws.dpq, &dpk = ws.dpk, &dpre = ws.dpre;
   for (long b = 0; b < B; ++b) {
     CMapR Q(in.query.ptr() + b * N * D, N, D);
     CMapR K(in.key.ptr() + b * M * Dk, M, Dk);
-    MapR dQ(g.query.ptr() + b * N * D, N, D);
-    MapR dK(g.key.ptr() + b * M * Dk, M, Dk);
-    dS = CMapR(dscaled.ptr() + b * N * M, N, M) * factor;
+    MapR dQ(g.query + b * N * D, N, D);
+    MapR dK(g.key + b * M * Dk, M, Dk);
+    CMapR dS(dscores.ptr() + b * N * M, N, M);
     switch (cfg.score) {
       case Score::kDot:
       case Score::kScaled:
         // dQ += dS K,  dK += dSᵀ Q
-        dQ.noalias() += dS * K;
-        dK.noalias() += dS.transpose() * Q;
+        kernels::gemm_nn(dQ.data(), D, dS.data(), M, K.data(), Dk, N, D, M, /*accumulate=*/true);
+        kernels::gemm_tn(dK.data(), Dk, dS.data(), M, Q.data(), D, M, Dk, N, /*accumulate=*/true);
         break;
       case Score::kGeneral: {
         CMapR Kp(fwd.key_proj.ptr() + b * M * D, M, D);
         CMapR W(p.w.ptr(), D, Dk);
         // dQ += dS Kp;  dKp = dSᵀ Q;  dK += dKp W;  dW += dKpᵀ K
-        dQ.noalias() += dS * Kp;
-        dKp.noalias() = dS.transpose() * Q;
-        dK.noalias() += dKp * W;
-        MapR(g.params.w.ptr(), D, Dk).noalias() += dKp.transpose() * K;
+        kernels::gemm_nn(dQ.data(), D, dS.data(), M, Kp.data(), D, N, D, M, true);
+        kernels::gemm_tn(dKp.data(), D, dS.data(), M, Q.data(), D, M, D, N, false);
+        kernels::gemm_nn(dK.data(), Dk, dKp.data(), D, W.data(), Dk, M, Dk, D, true);
+        kernels::gemm_tn(g.w, Dk, dKp.data(), D, K.data(), Dk, D, Dk, M, true);
         break;
       }
       case Score::kAdditive: {
         CMapRowV v(p.v.ptr(), A);
-        MapRowV dv(g.params.v.ptr(), A);
+        MapRowV dv(g.v, A);
         dpq.setZero();
         dpk.setZero();
         for (long n = 0; n < N; ++n) {
@@ -192,19 +198,19 @@ void score_backward(const AttentionInputs& in, const AttentionConfig& cfg,
           dpk += dpre;
         }
         // db += Σ_n dpq[n];  dQ += dpq W1;  dW1 += dpqᵀ Q;  dK += dpk W2;  dW2 += dpkᵀ K
-        MapRowV(g.params.b.ptr(), A) += dpq.colwise().sum();
-        dQ.noalias() += dpq * CMapR(p.w1.ptr(), A, D);
-        MapR(g.params.w1.ptr(), A, D).noalias() += dpq.transpose() * Q;
-        dK.noalias() += dpk * CMapR(p.w2.ptr(), A, Dk);
-        MapR(g.params.w2.ptr(), A, Dk).noalias() += dpk.transpose() * K;
+        MapRowV(g.b, A) += dpq.colwise().sum();
+        kernels::gemm_nn(dQ.data(), D, dpq.data(), A, p.w1.ptr(), D, N, D, A, true);
+        kernels::gemm_tn(g.w1, D, dpq.data(), A, Q.data(), D, A, D, N, true);
+        kernels::gemm_nn(dK.data(), Dk, dpk.data(), A, p.w2.ptr(), Dk, M, Dk, A, true);
+        kernels::gemm_tn(g.w2, Dk, dpk.data(), A, K.data(), Dk, A, Dk, M, true);
         break;
       }
       case Score::kCosine: {
         const float* qh = fwd.q_hat.ptr() + b * N * D;
         const float* kh = fwd.k_hat.ptr() + b * M * D;
         // dq̂ = dS k̂,  dk̂ = dSᵀ q̂, then back through the normalisation
-        dqh.noalias() = dS * CMapR(kh, M, D);
-        dkh.noalias() = dS.transpose() * CMapR(qh, N, D);
+        kernels::gemm_nn(dqh.data(), D, dS.data(), M, kh, D, N, D, M, false);
+        kernels::gemm_tn(dkh.data(), D, dS.data(), M, qh, D, M, D, N, false);
         normalize_rows_backward(dQ.data(), dqh.data(), qh, fwd.q_norm.ptr() + b * N, N, D);
         normalize_rows_backward(dK.data(), dkh.data(), kh, fwd.k_norm.ptr() + b * M, M, D);
         break;

@@ -55,7 +55,9 @@ void project_qkv_backward(ProjectionGrads& g, const Tensor& x, const ProjectionP
                   D, D);
 }
 
-ProjectionGrads zero_grads(const Tensor& x, bool with_output) {
+}  // namespace
+
+ProjectionGrads zero_projection_grads(const Tensor& x, bool with_output) {
   ProjectionGrads g;
   const long D = x.dim(2);
   g.x = Tensor(x.shape);
@@ -67,6 +69,8 @@ ProjectionGrads zero_grads(const Tensor& x, bool with_output) {
   }
   return g;
 }
+
+namespace {
 
 // (B, N, H·Dh) → (B·H, N, Dh): PyTorch's view(B, N, H, Dh).transpose(1, 2)
 Tensor split_heads(const Tensor& t, long H) {
@@ -124,13 +128,14 @@ SelfAttentionForward self_attention_forward(const Tensor& x, const ProjectionPar
   return fwd;
 }
 
-ProjectionGrads self_attention_backward(const Tensor& x, const ProjectionParams& p,
-                                        const AttentionMask& mask, const SelfAttentionForward& fwd,
-                                        const Tensor& doutput) {
-  AttentionGrads ga = attention_backward(fwd.qkv, scaled_config(mask), fwd.attn, doutput);
-  ProjectionGrads g = zero_grads(x, false);
+void self_attention_backward(ProjectionGrads& g, const Tensor& x, const ProjectionParams& p,
+                             const AttentionMask& mask, const SelfAttentionForward& fwd,
+                             const Tensor& doutput) {
+  // dQ, dK, dV (B, N, D), then through the projections into g
+  AttentionGradTensors ga(fwd.qkv, Score::kScaled);
+  AttentionWorkspace ws;
+  attention_backward(ga.views(), ws, fwd.qkv, scaled_config(mask), fwd.attn, doutput);
   project_qkv_backward(g, x, p, ga.query, ga.key, ga.value);
-  return g;
 }
 
 SelfAttentionForward multi_head_forward(const Tensor& x, const ProjectionParams& p, long num_heads,
@@ -155,21 +160,22 @@ SelfAttentionForward multi_head_forward(const Tensor& x, const ProjectionParams&
   return fwd;
 }
 
-ProjectionGrads multi_head_backward(const Tensor& x, const ProjectionParams& p, long num_heads,
-                                    const AttentionMask& mask, const SelfAttentionForward& fwd,
-                                    const Tensor& doutput) {
+void multi_head_backward(ProjectionGrads& g, const Tensor& x, const ProjectionParams& p,
+                         long num_heads, const AttentionMask& mask, const SelfAttentionForward& fwd,
+                         const Tensor& doutput) {
   const long B = x.dim(0), N = x.dim(1), D = x.dim(2);
   check_shape(doutput, fwd.output.shape, "gradOutput");
   check_finite(doutput, "gradOutput");
-  ProjectionGrads g = zero_grads(x, true);
   Tensor dcontext({B, N, D});
   linear_backward(dcontext.ptr(), g.params.wo.ptr(), g.params.bo.ptr(), doutput.ptr(),
                   fwd.context.ptr(), p.wo.ptr(), B * N, D, D);
-  AttentionGrads ga = attention_backward(fwd.qkv, scaled_config(repeat_mask(mask, num_heads)),
-                                         fwd.attn, split_heads(dcontext, num_heads));
+  // per-head dQ, dK, dV (B·H, N, Dh), then combined and through the projections into g
+  AttentionGradTensors ga(fwd.qkv, Score::kScaled);
+  AttentionWorkspace ws;
+  attention_backward(ga.views(), ws, fwd.qkv, scaled_config(repeat_mask(mask, num_heads)), fwd.attn,
+                     split_heads(dcontext, num_heads));
   project_qkv_backward(g, x, p, combine_heads(ga.query, B, num_heads),
                        combine_heads(ga.key, B, num_heads), combine_heads(ga.value, B, num_heads));
-  return g;
 }
 
 }  // namespace lab

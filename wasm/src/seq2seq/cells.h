@@ -15,7 +15,8 @@
 // pack_padded_sequence), output zeros, and pass gradients straight through to the earlier steps.
 //
 // Speed: the input projection of all B·S steps is one GEMM, only h W_hhᵀ is sequential, and the
-// weight gradients are one GEMM each over the per-step buffers kept by the forward.
+// weight gradients are one GEMM each over the per-step buffers kept by the forward; every product
+// is a kernels/gemm.h call.
 #pragma once
 
 #include <cstdint>
@@ -89,13 +90,5 @@ void cell_backward(CellGrads& g, float* dx, float* dh0, float* dc0, CellScratch&
                    const CellActivations& act, const CellWeights& w, const float* x,
                    const int32_t* lengths, const float* dout, const float* dh_last,
                    const float* dc_last);
-
-// ops.h's linear_backward (dx += dy W, dW += dyᵀ x, db += Σ dy; any output may be null) for
-// the few-row products of batch-1 training: in wasm, where Eigen 3.4 has no SIMD kernels, rows up
-// to kSmallRows take f32x4 loops instead of Eigen's scalar GEMM (the profile of the note's
-// recipe: ~45% of a step). Natively, and for more rows, it is linear_backward itself.
-constexpr long kSmallRows = 64;
-void linear_backward_small(float* dx, float* dw, float* db, const float* dy, const float* x,
-                           const float* w, long R, long I, long O);
 
 }  // namespace lab

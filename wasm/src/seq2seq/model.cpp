@@ -86,8 +86,8 @@ void Seq2SeqModel::forward(const Batch& batch) {
         w.attn_cfg.mask.key_padding.data[b * S + s] = s >= batch.src_len[b] ? 1.0f : 0.0f;
       }
     }
-    w.attn = attention_forward(w.attn_in, w.attn_cfg);
-    context = w.attn.output.ptr();  // (B, T, Hd)
+    attention_forward(w.attn, w.attn_ws, w.attn_in, w.attn_cfg);  // reuses its buffers
+    context = w.attn.output.ptr();                                // (B, T, Hd)
   }
   head_forward(B * T, w.dec.out.data(), context, w.concat.data(), w.dense.data(), w.logits.data());
   // loss = mean over non-pad targets of −log softmax(logits)[target]
@@ -113,8 +113,8 @@ void Seq2SeqModel::backward(const Batch& batch) {
                          : config_.attention      ? w.concat.data()
                                                   : w.dec.out.data();
   // dfeature += dlogits W_out,  dW_out += dlogitsᵀ feature,  db_out += Σ dlogits
-  linear_backward_small(w.dfeature.data(), g(ix_.out_w), g(ix_.out_b), w.dlogits.data(), feature,
-                        p(ix_.out_w), BT, F, Vt);
+  linear_backward(w.dfeature.data(), g(ix_.out_w), g(ix_.out_b), w.dlogits.data(), feature,
+                  p(ix_.out_w), BT, F, Vt);
 
   const float* ddec_out = w.dfeature.data();  // (B, T, Hd) without attention
   if (config_.attention) {
@@ -122,27 +122,26 @@ void Seq2SeqModel::backward(const Batch& batch) {
     if (config_.attentional_tanh) {
       // d(pre-tanh) = dfeature ⊙ (1 − dense²)
       tanh_backward(w.ddense_pre.data(), w.dfeature.data(), w.dense.data(), BT * Hd);
-      linear_backward_small(w.dconcat.data(), g(ix_.dense_w), g(ix_.dense_b), w.ddense_pre.data(),
-                            w.concat.data(), p(ix_.dense_w), BT, 2 * Hd, Hd);
+      linear_backward(w.dconcat.data(), g(ix_.dense_w), g(ix_.dense_b), w.ddense_pre.data(),
+                      w.concat.data(), p(ix_.dense_w), BT, 2 * Hd, Hd);
       dconcat = w.dconcat.data();
     }
     // Split d[dec_out; context] (B·T, 2Hd) into its two halves.
     CMapR dcat(dconcat, BT, 2 * Hd);
     MapR(w.dcontext.ptr(), BT, Hd) = dcat.rightCols(Hd);
     MapR(w.ddec_out.data(), BT, Hd) = dcat.leftCols(Hd);
-    AttentionGrads ag = attention_backward(w.attn_in, w.attn_cfg, w.attn, w.dcontext);
-    // The decoder output is the query; the encoder output is both key and value.
-    MapR(w.ddec_out.data(), BT, Hd) += CMapR(ag.query.ptr(), BT, Hd);
-    MapR(w.denc_out.data(), B * S, Hd) += CMapR(ag.key.ptr(), B * S, Hd);
-    MapR(w.denc_out.data(), B * S, Hd) += CMapR(ag.value.ptr(), B * S, Hd);
-    auto add = [&](int index, const Tensor& grad) {
-      if (index >= 0) MapV(g(index), grad.size()) += CMapV(grad.ptr(), grad.size());
-    };
-    add(ix_.att_w, ag.params.w);
-    add(ix_.att_w1, ag.params.w1);
-    add(ix_.att_w2, ag.params.w2);
-    add(ix_.att_b, ag.params.b);
-    add(ix_.att_v, ag.params.v);
+    // Accumulated straight into the model's buffers: the decoder output is the query, the
+    // encoder output both key and value; the score's weights into the flat gradient buffer.
+    AttentionGrads ag;
+    ag.query = w.ddec_out.data();
+    ag.key = ag.value = w.denc_out.data();
+    auto grad_of = [&](int index) { return index >= 0 ? g(index) : nullptr; };
+    ag.w = grad_of(ix_.att_w);
+    ag.w1 = grad_of(ix_.att_w1);
+    ag.w2 = grad_of(ix_.att_w2);
+    ag.b = grad_of(ix_.att_b);
+    ag.v = grad_of(ix_.att_v);
+    attention_backward(ag, w.attn_ws, w.attn_in, w.attn_cfg, w.attn, w.dcontext);
     ddec_out = w.ddec_out.data();
   }
 
@@ -213,8 +212,8 @@ void Seq2SeqModel::adam_step(const AdamOptions& options) {
     throw InputError("adam_step needs the gradients of a forward_backward with a finite loss");
   }
   try {
-    // A NaN/Inf gradient makes Adam's first moment non-finite, so adam_update refuses it too;
-    // only the message differs. Checking first would cost one more pass over every parameter.
+    // adam_update reads the gradients first (finite, bounded) and refuses a NaN/Inf one before
+    // writing anything; here only the message is made specific.
     adam_update(params_, adam_, grads_, options, adam_scratch_);
   } catch (const NonFiniteError&) {
     if (!std::isfinite(grad_l2_norm(grads_))) {

@@ -85,6 +85,7 @@ DecoderStepResult Seq2SeqModel::decoder_step(const DecoderState& state, int32_t 
     in.params = score_params(config_, table_, params_);
     AttentionConfig cfg;
     cfg.score = config_.score;
+    cfg.keep_scores = cfg.keep_scaled = false;  // decoding reads only the weights
     attn = attention_forward(in, cfg);
     context = attn.output.ptr();
     result.attention = attn.weights.data;  // (S)

@@ -121,6 +121,7 @@ void Seq2SeqModel::Workspace::resize(const Seq2SeqConfig& c, long b, long s, lon
     attn_in.key = Tensor({B, S, Hd});
     attn_in.value = Tensor({B, S, Hd});
     attn_cfg.score = c.score;
+    attn_cfg.keep_scores = attn_cfg.keep_scaled = false;  // the model reads only the weights
     attn_cfg.mask.key_padding = Tensor({B, S});
     concat.resize(B * T * 2 * Hd);
     dconcat.resize(B * T * 2 * Hd);

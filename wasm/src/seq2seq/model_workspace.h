@@ -21,8 +21,10 @@ struct Seq2SeqModel::Workspace {
   std::vector<int32_t> dec_len;  // (B) all T: the decoder runs every step, the loss skips pads
   CellActivations enc, dec;      // enc.out (B, S, Hd), dec.out (B, T, Hd)
   CellScratch enc_scratch, dec_scratch;
-  AttentionInputs attn_in;    // query (B, T, Hd) = dec.out, key = value (B, S, Hd) = enc.out
-  AttentionConfig attn_cfg;   // score and key_padding (B, S) from the source lengths
+  AttentionInputs attn_in;   // query (B, T, Hd) = dec.out, key = value (B, S, Hd) = enc.out
+  AttentionConfig attn_cfg;  // score and key_padding (B, S) from the source lengths
+  // the attention's scratch, sized by the first step and reused
+  AttentionWorkspace attn_ws;
   AttentionForward attn;      // weights (B, T, S), output = context (B, T, Hd)
   std::vector<float> concat;  // (B, T, 2Hd) [dec_out; context]
   std::vector<float> dense;   // (B, T, Hd) tanh(W_c concat + b_c)

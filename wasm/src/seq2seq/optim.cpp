@@ -1,12 +1,13 @@
 #include "seq2seq/optim.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <type_traits>
 
 #include "format.h"
-#include "vectorize.h"
+#include "kernels/adam.h"
 
 namespace lab {
 
@@ -14,39 +15,6 @@ namespace {
 
 void require(bool ok, const std::string& what, float value) {
   if (!ok) throw InputError("Adam " + what + " (got " + format_number(value) + ")");
-}
-
-// One branch-free pass over every parameter, which the compiler vectorises (AVX, wasm SIMD): at
-// batch 1 it costs more than the whole forward and backward. sqrt and / are IEEE-exact in vector
-// form too, so the results are bit-identical to a scalar loop. (g++ needs -fno-math-errno, set in
-// CMakeLists.txt, or its errno check on sqrt keeps the loop scalar.) Returns false if any result is
-// NaN or ±Inf (x − x is 0 only for finite x), without a branch in the loop.
-template <bool kWeightDecay>
-bool adam_pass(long n, const float* __restrict p_old, const float* __restrict grad,
-               const float* __restrict m_old, const float* __restrict v_old,
-               float* __restrict p_new, float* __restrict m_new, float* __restrict v_new,
-               const AdamOptions& opt, float step_size, float bias_correction2_sqrt,
-               float one_minus_beta1, float one_minus_beta2) {
-  const float beta1 = opt.beta1, beta2 = opt.beta2, eps = opt.eps, wd = opt.weight_decay;
-  int nonfinite = 0;
-  LAB_VECTORIZE
-  for (long i = 0; i < n; ++i) {
-    // g ← g + λ p
-    const float g = kWeightDecay ? grad[i] + wd * p_old[i] : grad[i];
-    // m ← β1 m + (1 − β1) g
-    const float m = m_old[i] * beta1 + one_minus_beta1 * g;
-    // v ← β2 v + (1 − β2) g²
-    const float v = v_old[i] * beta2 + one_minus_beta2 * (g * g);
-    // p ← p − lr / (1 − β1ᵗ) · m / (√v / √(1 − β2ᵗ) + ε)
-    const float denom = std::sqrt(v) / bias_correction2_sqrt + eps;
-    const float p = p_old[i] - step_size * (m / denom);
-    p_new[i] = p;
-    m_new[i] = m;
-    v_new[i] = v;
-    const float zero_if_finite = (p - p) + (m - m) + (v - v);
-    nonfinite |= zero_if_finite != zero_if_finite;
-  }
-  return nonfinite == 0;
 }
 
 }  // namespace
@@ -64,39 +32,58 @@ void AdamState::reset(long num_params) {
   exp_avg.assign(static_cast<size_t>(num_params), 0.0f);
   exp_avg_sq.assign(static_cast<size_t>(num_params), 0.0f);
   step = 0;
+  max_abs_exp_avg = 0.0f;
+  max_exp_avg_sq = 0.0f;
 }
 
 void adam_update(std::vector<float>& params, AdamState& state, const std::vector<float>& grads,
                  const AdamOptions& opt, AdamScratch& scratch) {
   opt.validate();
   const size_t P = params.size();
-  if (state.exp_avg.size() != P) state.reset(static_cast<long>(P));
-  // candidate p, m, v (each P); committed only if all are finite
-  scratch.params.resize(P);
-  scratch.exp_avg.resize(P);
-  scratch.exp_avg_sq.resize(P);
-  float* new_p = scratch.params.data();
-  float* new_m = scratch.exp_avg.data();
-  float* new_v = scratch.exp_avg_sq.data();
+  const long n = static_cast<long>(P);
+  if (state.exp_avg.size() != P) state.reset(n);
 
   const long step = state.step + 1;
   // Bias corrections in double, as PyTorch computes them in Python floats.
   const double bias_correction1 = 1.0 - std::pow(static_cast<double>(opt.beta1), step);
   const double bias_correction2 = 1.0 - std::pow(static_cast<double>(opt.beta2), step);
-  const float step_size = static_cast<float>(opt.lr / bias_correction1);
-  const float bias_correction2_sqrt = static_cast<float>(std::sqrt(bias_correction2));
-  const float one_minus_beta1 = static_cast<float>(1.0 - opt.beta1);
-  const float one_minus_beta2 = static_cast<float>(1.0 - opt.beta2);
+  kernels::AdamConstants k;
+  k.beta1 = opt.beta1;
+  k.beta2 = opt.beta2;
+  k.eps = opt.eps;
+  k.weight_decay = opt.weight_decay;
+  k.step_size = static_cast<float>(opt.lr / bias_correction1);
+  k.bias_correction2_sqrt = static_cast<float>(std::sqrt(bias_correction2));
+  k.one_minus_beta1 = static_cast<float>(1.0 - opt.beta1);
+  k.one_minus_beta2 = static_cast<float>(1.0 - opt.beta2);
 
-  const bool finite =
-      opt.weight_decay != 0.0f
-          ? adam_pass<true>(static_cast<long>(P), params.data(), grads.data(), state.exp_avg.data(),
-                            state.exp_avg_sq.data(), new_p, new_m, new_v, opt, step_size,
-                            bias_correction2_sqrt, one_minus_beta1, one_minus_beta2)
-          : adam_pass<false>(static_cast<long>(P), params.data(), grads.data(),
-                             state.exp_avg.data(), state.exp_avg_sq.data(), new_p, new_m, new_v,
-                             opt, step_size, bias_correction2_sqrt, one_minus_beta1,
-                             one_minus_beta2);
+  // Before anything is written: G = max |g + λp| (NaN/Inf if any gradient is not finite). With
+  // |m_old| <= Mo and v_old <= Vo (kept by the previous step), m and v are convex combinations:
+  // |m| <= max(Mo, G), v <= max(Vo, G²); the step |lr/(1−β1ᵗ) · m / (√v/√(1−β2ᵗ) + ε)| is at most
+  // step_size · max(Mo, G) / ε (and m / denominator is at most max(Mo, G) / ε, which must be
+  // finite itself). If the step is below 2^100, p − step rounds to a finite float for any
+  // finite p (overflow needs a step of half an ulp of FLT_MAX, 2^103), so every result is finite
+  // and the update may run in place. The bounds carry a factor 2 for rounding.
+  const double G = kernels::adam_max_abs_grad(grads.data(), params.data(), n, opt.weight_decay);
+  const double Mo = state.max_abs_exp_avg, Vo = state.max_exp_avg_sq;
+  const double M_new = 2.0 * std::max(Mo, G), V_new = 2.0 * std::max(Vo, G * G);
+  const bool provably_finite = std::isfinite(G) && Mo >= 0.0 && Vo >= 0.0 && opt.eps > 0.0f &&
+                               M_new < 1e30 && V_new < 1e36 && M_new / opt.eps < 1e37 &&
+                               static_cast<double>(k.step_size) * M_new / opt.eps < 0x1p100;
+  if (provably_finite) {
+    kernels::adam_inplace(params.data(), state.exp_avg.data(), state.exp_avg_sq.data(),
+                          grads.data(), n, k, &state.max_abs_exp_avg, &state.max_exp_avg_sq);
+    state.step = step;
+    return;
+  }
+  // The checked path: candidates p, m, v (each P), committed only if all are finite.
+  scratch.params.resize(P);
+  scratch.exp_avg.resize(P);
+  scratch.exp_avg_sq.resize(P);
+  float max_m = 0.0f, max_v = 0.0f;
+  const bool finite = kernels::adam_candidate(
+      params.data(), state.exp_avg.data(), state.exp_avg_sq.data(), grads.data(), n, k,
+      scratch.params.data(), scratch.exp_avg.data(), scratch.exp_avg_sq.data(), &max_m, &max_v);
   if (!finite) {
     throw NonFiniteError(
         "Adam step " + std::to_string(step) +
@@ -106,6 +93,8 @@ void adam_update(std::vector<float>& params, AdamState& state, const std::vector
   params.swap(scratch.params);
   state.exp_avg.swap(scratch.exp_avg);
   state.exp_avg_sq.swap(scratch.exp_avg_sq);
+  state.max_abs_exp_avg = max_m;
+  state.max_exp_avg_sq = max_v;
   state.step = step;
 }
 

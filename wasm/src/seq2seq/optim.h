@@ -32,12 +32,16 @@ struct AdamState {
   std::vector<float> exp_avg;     // (P) first moment m
   std::vector<float> exp_avg_sq;  // (P) second moment v
   long step = 0;
+  // max |m| and max v, kept by every update (reset: 0); negative = not known (a state assigned
+  // from outside, e.g. a model file): the next update then takes the checked path and learns them.
+  float max_abs_exp_avg = -1.0f;
+  float max_exp_avg_sq = -1.0f;
 
   void reset(long num_params);
 };
 
-// Adam's candidate weights and moments (each P), kept between steps so that a step allocates
-// nothing. After a committed step they hold the previous values (the buffers are swapped).
+// Adam's candidate weights and moments (each P) for the checked path, allocated the first time it
+// runs and kept. After a committed checked step they hold the previous values (swapped).
 struct AdamScratch {
   std::vector<float> params, exp_avg, exp_avg_sq;
 };
@@ -45,10 +49,13 @@ struct AdamScratch {
 // One Adam step exactly as torch.optim.Adam (PyTorch 1.13, single-tensor path):
 //   g ← g + λ p;  m ← β1 m + (1 − β1) g;  v ← β2 v + (1 − β2) g²
 //   p ← p − lr / (1 − β1ᵗ) · m / (√v / √(1 − β2ᵗ) + ε)
-// All-or-nothing: the new weights and moments are computed into `scratch` first, and if any of
-// them is not finite a NonFiniteError is thrown with params and state untouched. The commit swaps
-// the buffers instead of copying 3P floats back (at batch 1 the copy cost a fifth of a step), so
-// pointers into `params` taken before the call point at the old weights afterwards.
+// All-or-nothing: if any new weight or moment would be NaN or ±Inf, a NonFiniteError is thrown
+// with params and state untouched. Usually in place, in one pass: one read of the gradients
+// first checks they are finite and bounds them, and with the kept bounds on the moments that
+// proves every result finite before anything is written. When it cannot (non-finite or huge
+// gradients, an absurd learning rate, unknown bounds) the checked path computes the candidates
+// into `scratch` and swaps them in only if all are finite; pointers into `params` taken before
+// such a step then point at the old weights.
 void adam_update(std::vector<float>& params, AdamState& state, const std::vector<float>& grads,
                  const AdamOptions& opt, AdamScratch& scratch);
 

@@ -1,0 +1,259 @@
+// The kernels layer (wasm/src/kernels) against naive loops in double: every GEMM variant at odd
+// sizes 1…67 with row strides wider than the rows, overwrite and accumulate, with and without a
+// bias; the fused softmax (scale, mask, saturated rows) and Adam (in place vs the checked path,
+// all-or-nothing). tests/wasm/kernels.test.mjs runs the same GEMM checks against the wasm SIMD
+// kernels.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "kernels/adam.h"
+#include "kernels/gemm.h"
+#include "kernels/softmax.h"
+#include "seq2seq/optim.h"
+
+namespace {
+
+enum class Op { kNN, kNT, kTN };
+
+std::vector<float> random_vector(long n, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> v(static_cast<size_t>(n));
+  for (float& x : v) x = u(rng);
+  return v;
+}
+
+// One product against the naive triple loop; strides are the row length + 3 (not a multiple of 4).
+void check_gemm(Op op, long M, long N, long K, bool accumulate, bool with_bias, std::mt19937& rng) {
+  const long a_rows = op == Op::kTN ? K : M, a_cols = op == Op::kTN ? M : K;
+  const long b_rows = op == Op::kNT ? N : K, b_cols = op == Op::kNT ? K : N;
+  const long lda = a_cols + 3, ldb = b_cols + 3, ldc = N + 3;
+  const std::vector<float> A = random_vector(a_rows * lda, rng),
+                           B = random_vector(b_rows * ldb, rng);
+  const std::vector<float> bias = random_vector(N, rng), C0 = random_vector(M * ldc, rng);
+  std::vector<float> C = C0;
+  const float* b = with_bias ? bias.data() : nullptr;
+  switch (op) {
+    case Op::kNN:
+      lab::kernels::gemm_nn(C.data(), ldc, A.data(), lda, B.data(), ldb, M, N, K, accumulate, b);
+      break;
+    case Op::kNT:
+      lab::kernels::gemm_nt(C.data(), ldc, A.data(), lda, B.data(), ldb, M, N, K, accumulate, b);
+      break;
+    case Op::kTN:
+      lab::kernels::gemm_tn(C.data(), ldc, A.data(), lda, B.data(), ldb, M, N, K, accumulate, b);
+      break;
+  }
+  for (long m = 0; m < M; ++m) {
+    for (long n = 0; n < N; ++n) {
+      double want = accumulate ? C0[m * ldc + n] : 0.0;
+      if (with_bias) want += bias[n];
+      for (long k = 0; k < K; ++k) {
+        const double a = op == Op::kTN ? A[k * lda + m] : A[m * lda + k];
+        const double bb = op == Op::kNT ? B[n * ldb + k] : B[k * ldb + n];
+        want += a * bb;
+      }
+      ASSERT_NEAR(C[m * ldc + n], want, 1e-5 * (K + 2))
+          << "op " << static_cast<int>(op) << " M " << M << " N " << N << " K " << K << " at (" << m
+          << ", " << n << ") accumulate " << accumulate << " bias " << with_bias;
+    }
+    // the padding between rows of C is never written
+    for (long n = N; n < ldc && m + 1 < M; ++n) ASSERT_EQ(C[m * ldc + n], C0[m * ldc + n]);
+  }
+}
+
+TEST(Kernels, GemmMatchesNaiveLoopsAtOddSizes) {
+  std::mt19937 rng(7);
+  const long sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33, 67};
+  for (Op op : {Op::kNN, Op::kNT, Op::kTN}) {
+    for (long M : sizes) {
+      for (long N : sizes) {
+        for (long K : sizes) {
+          check_gemm(op, M, N, K, (M + N + K) % 2 == 0, (M * N) % 3 == 0, rng);
+        }
+      }
+    }
+  }
+}
+
+TEST(Kernels, GemmEverySizeFrom1To67) {
+  std::mt19937 rng(11);
+  for (Op op : {Op::kNN, Op::kNT, Op::kTN}) {
+    for (long s = 1; s <= 67; ++s) {
+      check_gemm(op, s, 19, 13, true, true, rng);     // rows
+      check_gemm(op, 21, s, 13, false, true, rng);    // columns
+      check_gemm(op, 21, 19, s, true, false, rng);    // depth
+      check_gemm(op, 1, s, 2 * s, false, true, rng);  // batch 1: a matrix-vector product
+    }
+  }
+}
+
+TEST(Kernels, GemmLargerThanOneBlock) {
+  std::mt19937 rng(3);
+  // K > 256 and M > 64: several K blocks (accumulating into C between them) and M blocks
+  for (Op op : {Op::kNN, Op::kNT, Op::kTN}) {
+    check_gemm(op, 130, 70, 300, false, true, rng);
+    check_gemm(op, 70, 130, 513, true, false, rng);
+  }
+}
+
+TEST(Kernels, GemmWithZeroDepthIsBiasOrZero) {
+  std::vector<float> C = {5, 5, 5, 5};
+  const float bias[] = {1, 2};
+  lab::kernels::gemm_nt(C.data(), 2, nullptr, 0, nullptr, 0, 2, 2, 0, false, bias);
+  EXPECT_EQ(C, (std::vector<float>{1, 2, 1, 2}));
+  lab::kernels::gemm_nn(C.data(), 2, nullptr, 0, nullptr, 0, 2, 2, 0, true, nullptr);
+  EXPECT_EQ(C, (std::vector<float>{1, 2, 1, 2}));
+}
+
+TEST(Kernels, SumRows) {
+  std::mt19937 rng(5);
+  for (long N : {1L, 3L, 4L, 9L, 67L}) {
+    const long R = 5, lda = N + 2;
+    const std::vector<float> A = random_vector(R * lda, rng);
+    std::vector<float> c(static_cast<size_t>(N), 1.0f);
+    lab::kernels::sum_rows_acc(c.data(), A.data(), lda, R, N);
+    for (long n = 0; n < N; ++n) {
+      double want = 1.0;
+      for (long r = 0; r < R; ++r) want += A[r * lda + n];
+      EXPECT_NEAR(c[n], want, 1e-5);
+    }
+  }
+}
+
+TEST(Kernels, SoftmaxMatchesNaiveWithScaleAndMask) {
+  std::mt19937 rng(9);
+  for (long C : {1L, 3L, 4L, 5L, 17L, 67L}) {
+    const long R = 3;
+    std::vector<float> x = random_vector(R * C, rng);
+    for (float& v : x) v *= 10.0f;
+    std::vector<uint8_t> keep(static_cast<size_t>(R * C), 1);
+    for (long i = 0; i < R * C; i += 3) keep[i] = 0;
+    for (long r = 0; r < R; ++r) keep[r * C + C - 1] = 1;  // no row fully masked
+    for (bool masked : {false, true}) {
+      const float scale = 0.37f;
+      std::vector<float> y(x.size());
+      const lab::kernels::SoftmaxStatus st = lab::kernels::softmax_forward(
+          y.data(), x.data(), masked ? keep.data() : nullptr, R, C, scale);
+      ASSERT_EQ(st.masked_row, -1);
+      ASSERT_TRUE(st.finite);
+      for (long r = 0; r < R; ++r) {
+        double mx = -1e300, sum = 0.0;
+        for (long c = 0; c < C; ++c)
+          if (!masked || keep[r * C + c]) mx = std::max(mx, double(x[r * C + c]));
+        std::vector<double> e(static_cast<size_t>(C), 0.0);
+        for (long c = 0; c < C; ++c) {
+          if (!masked || keep[r * C + c]) e[c] = std::exp(scale * (x[r * C + c] - mx));
+          sum += e[c];
+        }
+        for (long c = 0; c < C; ++c) EXPECT_NEAR(y[r * C + c], e[c] / sum, 1e-6) << C;
+      }
+      // backward: dx = scale · y ⊙ (dy − Σ dy ⊙ y), accumulated on top of 1
+      const std::vector<float> dy = random_vector(R * C, rng);
+      std::vector<float> dx(x.size(), 1.0f);
+      lab::kernels::softmax_backward(dx.data(), dy.data(), y.data(), R, C, scale, true);
+      for (long r = 0; r < R; ++r) {
+        double dot = 0.0;
+        for (long c = 0; c < C; ++c) dot += double(dy[r * C + c]) * y[r * C + c];
+        for (long c = 0; c < C; ++c) {
+          EXPECT_NEAR(dx[r * C + c], 1.0 + scale * y[r * C + c] * (dy[r * C + c] - dot), 1e-6);
+        }
+      }
+    }
+  }
+}
+
+TEST(Kernels, SoftmaxReportsAFullyMaskedRow) {
+  const float x[] = {1, 2, 3, 4};
+  const uint8_t keep[] = {1, 0, 0, 0};
+  float y[4];
+  EXPECT_EQ(lab::kernels::softmax_forward(y, x, keep, 2, 2, 1.0f).masked_row, 1);
+}
+
+TEST(Kernels, SoftmaxReportsNonFiniteScaledScores) {
+  // a finite score that overflows once scaled, and an infinite one that is masked: both reported
+  float y[5];
+  const float x[] = {1, 2, 3e38f, 4, 5};
+  EXPECT_FALSE(lab::kernels::softmax_forward(y, x, nullptr, 1, 5, 10.0f).finite);
+  EXPECT_TRUE(lab::kernels::softmax_forward(y, x, nullptr, 1, 5, 1.0f).finite);
+  const float inf = std::numeric_limits<float>::infinity();
+  const float xi[] = {1, 2, 3, 4, inf};
+  const uint8_t keep[] = {1, 1, 1, 1, 0};
+  EXPECT_FALSE(lab::kernels::softmax_forward(y, xi, keep, 1, 5, 1.0f).finite);
+}
+
+TEST(Kernels, SaturatedSoftmaxFlushesTinyWeightsToExactZero) {
+  // scores 0, −50, −100, −1000 (and the same scaled ×1000): e^−50 ≈ 2e−22 < 2^−64 is flushed,
+  // so no weight is a denormal (x86 multiplies those in slow microcode)
+  const float x[] = {0, -50, -100, -1000, 0.01f, 0.02f, 0.03f, -0.04f};
+  float y[8];
+  ASSERT_EQ(lab::kernels::softmax_forward(y, x, nullptr, 2, 4, 1.0f).masked_row, -1);
+  EXPECT_FLOAT_EQ(y[0], 1.0f);
+  for (int i = 1; i < 4; ++i) EXPECT_EQ(y[i], 0.0f);
+  ASSERT_EQ(lab::kernels::softmax_forward(y + 4, x + 4, nullptr, 1, 4, 5000.0f).masked_row, -1);
+  for (int i = 0; i < 8; ++i) EXPECT_TRUE(y[i] == 0.0f || std::fabs(y[i]) >= 1e-30f) << y[i];
+  // an argument just above the flush threshold keeps its exponential
+  float e[2] = {lab::kernels::kExpFlush + 0.5f, lab::kernels::kExpFlush - 0.5f};
+  lab::kernels::exp_inplace(e, 2);
+  EXPECT_NEAR(e[0], std::exp(double(lab::kernels::kExpFlush) + 0.5), 1e-25);
+  EXPECT_EQ(e[1], 0.0f);
+}
+
+lab::AdamOptions adam_options(float lr) {
+  lab::AdamOptions o;
+  o.lr = lr;
+  return o;
+}
+
+TEST(Kernels, AdamInPlaceEqualsTheCheckedPathBitForBit) {
+  std::mt19937 rng(13);
+  const long P = 1001;
+  const std::vector<float> p0 = random_vector(P, rng);
+  std::vector<float> pa = p0, pb = p0;
+  lab::AdamState sa, sb;
+  sa.reset(P);
+  lab::AdamScratch scratch_a, scratch_b;
+  for (int step = 0; step < 5; ++step) {
+    const std::vector<float> g = random_vector(P, rng);
+    lab::adam_update(pa, sa, g, adam_options(1e-2f), scratch_a);  // bounds known: in place
+    // unknown moment bounds force the checked path
+    sb.max_abs_exp_avg = -1.0f;
+    lab::adam_update(pb, sb, g, adam_options(1e-2f), scratch_b);
+    ASSERT_EQ(pa, pb);
+    ASSERT_EQ(sa.exp_avg, sb.exp_avg);
+    ASSERT_EQ(sa.exp_avg_sq, sb.exp_avg_sq);
+  }
+  EXPECT_TRUE(scratch_a.params.empty());  // the in-place path never needed the scratch
+  EXPECT_GT(sa.max_abs_exp_avg, 0.0f);
+}
+
+TEST(Kernels, AdamIsAllOrNothing) {
+  std::mt19937 rng(17);
+  const long P = 37;
+  std::vector<float> p = random_vector(P, rng);
+  lab::AdamState s;
+  s.reset(P);
+  lab::AdamScratch scratch;
+  lab::adam_update(p, s, random_vector(P, rng), adam_options(1e-3f), scratch);
+  const std::vector<float> p1 = p, m1 = s.exp_avg, v1 = s.exp_avg_sq;
+  for (float bad :
+       {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(), 3e38f}) {
+    std::vector<float> g = random_vector(P, rng);
+    g[P - 1] = bad;  // the last element: an in-place pass would have written all the others
+    EXPECT_THROW(lab::adam_update(p, s, g, adam_options(1e-3f), scratch), lab::NonFiniteError);
+    EXPECT_EQ(p, p1);
+    EXPECT_EQ(s.exp_avg, m1);
+    EXPECT_EQ(s.exp_avg_sq, v1);
+    EXPECT_EQ(s.step, 1);
+  }
+  // finite gradients but a learning rate that overflows the weights
+  EXPECT_THROW(lab::adam_update(p, s, random_vector(P, rng), adam_options(3e38f), scratch),
+               lab::NonFiniteError);
+  EXPECT_EQ(p, p1);
+  EXPECT_EQ(s.exp_avg, m1);
+}
+
+}  // namespace

@@ -1,0 +1,108 @@
+#include "kernels/adam.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "vectorize.h"
+
+namespace lab::kernels {
+
+namespace {
+
+// |x| as its bit pattern: for non-negative floats the integer order is the float order, and
+// every NaN or ±Inf is >= the bits of +Inf. Integer max reductions vectorise (f32 max without
+// -ffast-math does not).
+inline uint32_t abs_bits(float x) {
+  uint32_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b & 0x7fffffffu;
+}
+
+inline float from_bits(uint32_t b) {
+  float x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+}
+
+template <bool kWeightDecay, bool kInPlace>
+bool adam_pass(long n, float* __restrict p_io, const float* __restrict grad, float* __restrict m_io,
+               float* __restrict v_io, float* __restrict p_out, float* __restrict m_out,
+               float* __restrict v_out, const AdamConstants& k, float* max_abs_m, float* max_v) {
+  const float beta1 = k.beta1, beta2 = k.beta2, eps = k.eps, wd = k.weight_decay;
+  const float step_size = k.step_size, bc2 = k.bias_correction2_sqrt;
+  const float omb1 = k.one_minus_beta1, omb2 = k.one_minus_beta2;
+  uint32_t m_bits = 0, v_bits = 0, p_bits = 0;
+  LAB_VECTORIZE
+  for (long i = 0; i < n; ++i) {
+    // g ← g + λ p
+    const float g = kWeightDecay ? grad[i] + wd * p_io[i] : grad[i];
+    // m ← β1 m + (1 − β1) g
+    const float m = m_io[i] * beta1 + omb1 * g;
+    // v ← β2 v + (1 − β2) g²
+    const float v = v_io[i] * beta2 + omb2 * (g * g);
+    // p ← p − lr / (1 − β1ᵗ) · m / (√v / √(1 − β2ᵗ) + ε)
+    const float denom = std::sqrt(v) / bc2 + eps;
+    const float p = p_io[i] - step_size * (m / denom);
+    if constexpr (kInPlace) {
+      p_io[i] = p;
+      m_io[i] = m;
+      v_io[i] = v;
+    } else {
+      p_out[i] = p;
+      m_out[i] = m;
+      v_out[i] = v;
+    }
+    const uint32_t mb = abs_bits(m), vb = abs_bits(v), pb = abs_bits(p);
+    m_bits = mb > m_bits ? mb : m_bits;
+    v_bits = vb > v_bits ? vb : v_bits;
+    p_bits = pb > p_bits ? pb : p_bits;
+  }
+  *max_abs_m = from_bits(m_bits);
+  *max_v = from_bits(v_bits);
+  // every result finite iff no bit pattern reached +Inf's
+  return m_bits < 0x7f800000u && v_bits < 0x7f800000u && p_bits < 0x7f800000u;
+}
+
+}  // namespace
+
+float adam_max_abs_grad(const float* g, const float* p, long n, float weight_decay) {
+  uint32_t bits = 0;
+  if (weight_decay != 0.0f) {
+    LAB_VECTORIZE
+    for (long i = 0; i < n; ++i) {
+      const uint32_t b = abs_bits(g[i] + weight_decay * p[i]);
+      bits = b > bits ? b : bits;
+    }
+  } else {
+    LAB_VECTORIZE
+    for (long i = 0; i < n; ++i) {
+      const uint32_t b = abs_bits(g[i]);
+      bits = b > bits ? b : bits;
+    }
+  }
+  return from_bits(bits);  // NaN's bits are above +Inf's: the result is then NaN
+}
+
+void adam_inplace(float* p, float* m, float* v, const float* g, long n, const AdamConstants& k,
+                  float* max_abs_m, float* max_v) {
+  if (k.weight_decay != 0.0f) {
+    adam_pass<true, true>(n, p, g, m, v, nullptr, nullptr, nullptr, k, max_abs_m, max_v);
+  } else {
+    adam_pass<false, true>(n, p, g, m, v, nullptr, nullptr, nullptr, k, max_abs_m, max_v);
+  }
+}
+
+bool adam_candidate(const float* p, const float* m, const float* v, const float* g, long n,
+                    const AdamConstants& k, float* p_new, float* m_new, float* v_new,
+                    float* max_abs_m, float* max_v) {
+  // The pass only reads p, m, v when it writes to the *_new buffers.
+  float* pp = const_cast<float*>(p);
+  float* mp = const_cast<float*>(m);
+  float* vp = const_cast<float*>(v);
+  return k.weight_decay != 0.0f
+             ? adam_pass<true, false>(n, pp, g, mp, vp, p_new, m_new, v_new, k, max_abs_m, max_v)
+             : adam_pass<false, false>(n, pp, g, mp, vp, p_new, m_new, v_new, k, max_abs_m, max_v);
+}
+
+}  // namespace lab::kernels

@@ -1,0 +1,34 @@
+// Matrix products, the bottom layer (kernels → ops → attention → seq2seq / transformer): every
+// GEMM and matrix–vector product of the core goes through these three functions.
+//
+//   gemm_nn:  C (M, N) [+]= A (M, K) · B (K, N)      [+ bias (N) on every row]
+//   gemm_nt:  C (M, N) [+]= A (M, K) · B (N, K)ᵀ     [+ bias]   (x Wᵀ with W in nn.Linear layout)
+//   gemm_tn:  C (M, N) [+]= A (K, M)ᵀ · B (K, N)     [+ bias]   (dW = dyᵀ x)
+//
+// Every matrix is row-major with its own row stride (lda, ldb, ldc ≥ the row length), so a
+// time step of a (B, S, X) buffer or one head of a batch is a matrix without a copy. accumulate
+// = true adds the product to C (llm.c's +=), false overwrites C (C need not be initialised).
+// C must not overlap A, B or bias. Any of M, N, K may be 0 (K = 0 gives C = 0 [+ bias]).
+//
+// Natively these are Eigen (AVX/AVX-512 kernels). In wasm, where Eigen 3.4 has no SIMD packet
+// math, they are hand-written f32x4 kernels (SIMD128 has no FMA: mul + add):
+// - packed: panels of A (4 rows) and B (8 columns) packed into K-major order, then a 4 × 8 block
+//   of C held in 8 registers over a K block (per k: one 4-float load of A split into 4 lanes,
+//   two loads of B, 8 multiplies + 8 adds), blocked over K so the panels stay in cache;
+// - small products (few rows, e.g. batch-1 matrix–vector products), where packing would cost as
+//   much as the product: direct f32x4 loops, dot products along K for NT, axpy along N for NN/TN.
+#pragma once
+
+namespace lab::kernels {
+
+void gemm_nn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
+             long K, bool accumulate, const float* bias = nullptr);
+void gemm_nt(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
+             long K, bool accumulate, const float* bias = nullptr);
+void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
+             long K, bool accumulate, const float* bias = nullptr);
+
+// Σ_r A[r, :] into c (N) with += (the bias gradient db += Σ_r dy): A (R, N), row stride lda.
+void sum_rows_acc(float* c, const float* A, long lda, long R, long N);
+
+}  // namespace lab::kernels

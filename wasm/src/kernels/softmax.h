@@ -1,0 +1,36 @@
+// Row softmax, forward and backward, fused: one function per direction does the scale, the mask,
+// the max, the exponentials, the sum and the normalisation of a row while it is in cache.
+//
+// Saturated rows: an exponential exp(s·(x − max)) below 2^-64 (argument < kExpFlush) is set to
+// exactly 0. Such a weight cannot change a float32 sum it enters (the row's largest weight is at
+// least 1/C, 2^40 times larger for C ≤ 2^24), but if kept it would be a tiny or denormal float,
+// and x86 multiplies denormals in slow microcode: a saturated softmax (large scores) made wasm
+// attention 20–50× slower (BENCHMARKS.md), and wasm has no flush-to-zero mode to switch on.
+#pragma once
+
+#include <cstdint>
+
+namespace lab::kernels {
+
+constexpr float kExpFlush = -44.3614195558365f;  // ln(2^-64)
+
+// x[i] = exp(x[i]) for i < n, relative error ~2 ulp; arguments below kExpFlush give exactly 0.
+void exp_inplace(float* x, long n);
+
+// What softmax_forward found: the first row with every entry masked (its y is left unspecified)
+// or −1, and whether every scale · x (masked entries included) was finite.
+struct SoftmaxStatus {
+  long masked_row = -1;
+  bool finite = true;
+};
+
+// y = softmax(scale · x) over each row of x (R, C) (row stride C); y may be x. keep (R, C) or
+// null: entries with keep == 0 get weight exactly 0. scale > 0. The caller reports the status.
+SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C,
+                              float scale);
+
+// dx (+)= scale · y ⊙ (dy − Σ_c dy ⊙ y) per row: the gradient of softmax(scale · x) given dy.
+void softmax_backward(float* dx, const float* dy, const float* y, long R, long C, float scale,
+                      bool accumulate);
+
+}  // namespace lab::kernels
