@@ -68,7 +68,7 @@ void TransformerModel::forward(const Batch& batch) {
   for (long b = 0; b < B; ++b) {
     for (long s = 0; s < S; ++s) w.src_pad[b * S + s] = s >= batch.src_len[b];
   }
-  for (long i = 0; i < B * T; ++i) w.tgt_pad[i] = batch.tgt_in[i] == kSeq2SeqPadId;
+  for (long i = 0; i < B * T; ++i) w.tgt_pad[i] = batch.tgt_in[i] == kPadId;
 
   // x = src_embedding[src] · √Dm + pe[:S]
   embed_forward(w.src_x.data(), batch.src.data(), p(off_.src_emb), pe_.data(), B, S,
@@ -95,7 +95,7 @@ void TransformerModel::forward(const Batch& batch) {
   linear_forward(w.logits.data(), w.dec_norm.y.data(), p(off_.out_w), p(off_.out_b), B * T, Dm, Vt);
   // loss = mean over non-pad targets of −log softmax(logits)[target]
   w.loss = cross_entropy_forward(w.probs.data(), w.logits.data(), batch.tgt_out.data(),
-                                 kSeq2SeqPadId, B * T, Vt);
+                                 kPadId, B * T, Vt);
 }
 
 void TransformerModel::backward(const Batch& batch) {
@@ -107,7 +107,7 @@ void TransformerModel::backward(const Batch& batch) {
   for (auto* v : {&w.dlogits, &w.dtgt_a, &w.dmem, &w.dsrc_a}) zero(*v);
 
   // dlogits = (probs − onehot(target)) / count, 0 on pad targets
-  cross_entropy_backward(w.dlogits.data(), w.probs.data(), batch.tgt_out.data(), kSeq2SeqPadId,
+  cross_entropy_backward(w.dlogits.data(), w.probs.data(), batch.tgt_out.data(), kPadId,
                          B * T, Vt, 1.0f);
   // dh = dlogits Wout, dWout += dlogitsᵀ h, db_out += Σ dlogits; dh is in dtgt_b
   zero(w.dtgt_b);

@@ -15,7 +15,7 @@
 //   S  source length     T target length (decoder inputs)     Vs / Vt source / target vocabulary
 //   P  number of parameters
 //
-// Padding: token id 0 in both vocabularies (kSeq2SeqPadId). Source positions at or past a row's
+// Padding: token id 0 in both vocabularies (kPadId). Source positions at or past a row's
 // src_len are padding (src_key_padding_mask and memory_key_padding_mask); decoder inputs equal
 // to 0 are padding (tgt_key_padding_mask); the loss ignores targets equal to 0. Every row must
 // keep one real key for every query: src_len ≥ 1 and tgt_in[b, 0] ≠ 0 (validate_batch checks).
@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "seq2seq/batch.h"
-#include "seq2seq/model.h"  // ParamView, kSeq2SeqPadId
+#include "seq2seq/model.h"  // ParamView, kPadId
 #include "seq2seq/optim.h"
 #include "tensor.h"
 #include "transformer/layers.h"

@@ -18,13 +18,6 @@ constexpr long kMaxDff = 4096;
 constexpr long kMaxVocab = 100000;
 constexpr long kMaxParams = 1L << 24;  // 7 floats each (params, grads, Adam m, v, 3P scratch)
 
-void check_range(long value, long lo, long hi, const std::string& what) {
-  if (value < lo || value > hi) {
-    throw InputError(what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                     "] (got " + std::to_string(value) + ")");
-  }
-}
-
 double count_params(const TransformerConfig& c) {
   const double D = c.d_model, F = c.d_ff, L = c.layers;
   const double mha = 4 * D * D + 4 * D, ffn = 2 * D * F + F + D, ln = 2 * D;
@@ -101,7 +94,7 @@ void validate_batch(const Batch& batch, const TransformerConfig& c) {
   check_ids(batch.tgt_out, B, T, c.tgt_vocab, "tgt_out", "target");
   for (long b = 0; b < B; ++b) {
     // tgt_in[b, 0] is the only key the first decoder query may see (causal mask).
-    if (batch.tgt_in[static_cast<size_t>(b * T)] == kSeq2SeqPadId) {
+    if (batch.tgt_in[static_cast<size_t>(b * T)] == kPadId) {
       throw InputError("batch.tgt_in row " + std::to_string(b) +
                        " starts with padding (id 0): every target needs a real first input "
                        "token such as <sos>");
