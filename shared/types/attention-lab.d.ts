@@ -1,7 +1,7 @@
 // Types of the `attention-lab` package (wasm/js/attention-lab.mjs). Written by hand: emcc 3.1.6
 // cannot emit them. Field names match the embind bindings in wasm/bindings/*.cpp exactly; the wasm
 // test suite checks every field listed here is present in the results.
-import type { ImportedSeq2Seq, Seq2Seq, Seq2SeqConfig } from './seq2seq.js';
+import type { ImportedSeq2Seq, Seq2Seq, Seq2SeqConfig, TransformerSeq2Seq, TransformerSeq2SeqConfig } from './seq2seq.js';
 export * from './seq2seq.js';
 import type { Seq2SeqModel, Seq2SeqModelConfig, TransformerModelConfig, TransformerSeq2SeqModel } from './seq2seq-model.js';
 export * from './seq2seq-model.js';
@@ -191,8 +191,13 @@ export interface AttentionOnlyLab {
 export interface AttentionLab extends AttentionOnlyLab {
   /** Only in the full module: the attention build leaves the ops out (widget download size). */
   readonly ops: Ops;
-  /** §3.3: a new Seq2Seq model; the caller owns it and must call .delete(). */
-  createSeq2Seq(config: Seq2SeqConfig): Seq2Seq;
+  /**
+   * §3.3: a new Seq2Seq model, recurrent or, with arch: 'transformer', the Transformer; the
+   * caller owns it and must call .delete().
+   */
+  createSeq2Seq: <C extends Seq2SeqConfig | TransformerSeq2SeqConfig>(
+    config: C,
+  ) => C extends TransformerSeq2SeqConfig ? TransformerSeq2Seq : Seq2Seq;
   /**
    * A model from Seq2Seq.save() bytes (.atlb), or, from a .safetensors translator (told apart by
    * content; docs/safetensors.md), an ImportedSeq2Seq: the type cannot follow the bytes, so name

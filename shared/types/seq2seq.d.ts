@@ -11,6 +11,8 @@ export type CellName = 'rnn' | 'gru' | 'lstm';
 
 /** Unknown keys are an error (so a typo does not silently fall back to a default). */
 export interface Seq2SeqConfig {
+  /** the recurrent translator (the default); 'transformer': see TransformerSeq2SeqConfig */
+  arch?: 'rnn';
   task: Seq2SeqTaskName;
   /** default 'rnn' */
   cell?: CellName;
@@ -232,6 +234,8 @@ export interface TranslateResult {
  * Every method throws a JS Error on bad input; the model stays usable afterwards.
  */
 export interface Seq2Seq {
+  /** 'transformer' only for a session loadSeq2Seq() read from a Transformer's file: then it is a TransformerSeq2Seq */
+  readonly arch: 'rnn' | 'transformer';
   /**
    * `steps` Adam steps (1–100000). If training diverges it throws a TrainDivergedError, keeping
    * the last good weights.
@@ -326,4 +330,100 @@ export interface ImportedSeq2Seq {
   evaluate(): never;
   readonly deleted: boolean;
   delete(): void;
+
+// ---- The Transformer on the same tasks (wasm/bindings/transformer_session_bindings.cpp; the
+// full module only). The same methods and result fields as the recurrent translator, plus every
+// layer's and head's attention in a translation's trace (docs/transformer.md).
+
+/** Unknown keys are an error. */
+export interface TransformerSeq2SeqConfig {
+  arch: 'transformer';
+  task: Seq2SeqTaskName;
+  /** encoder layers = decoder layers, 1–6; default 2 */
+  layers?: number;
+  /** attention heads, must divide dModel; default 4 */
+  heads?: number;
+  /** model size, 1–1024; default 64 */
+  dModel?: number;
+  /** feed-forward size, 1–4096; default 128 */
+  dFF?: number;
+  /** pre-norm layers (true) or PyTorch's default post-norm; default false */
+  normFirst?: boolean;
+  /** Adam's rate rises linearly over this many steps to learningRate, then decays as 1/√step; 0: constant. Default 100 */
+  warmup?: number;
+  /** drives the weights, the task data and the batch sampling; default 1 */
+  seed?: number;
+  /** 1–1024; default 32 */
+  batchSize?: number;
+  /** Adam's peak learning rate: any positive float32; default 2e-3 */
+  learningRate?: number;
+  /** clip the gradient norm to this before each step; 0: no clipping. Default 1 */
+  clipNorm?: number;
+  taskOptions?: Seq2SeqTaskOptions;
+}
+
+export interface TransformerSeq2SeqInfo {
+  arch: 'transformer';
+  task: Seq2SeqTaskName;
+  taskOptions: Required<Seq2SeqTaskOptions>;
+  layers: number;
+  heads: number;
+  dModel: number;
+  dFF: number;
+  normFirst: boolean;
+  warmup: number;
+  seed: number;
+  batchSize: number;
+  learningRate: number;
+  clipNorm: number;
+  sourceVocabSize: number;
+  targetVocabSize: number;
+  sourceTokenizer: 'words' | 'chars';
+  targetTokenizer: 'words' | 'chars';
+  parameterCount: number;
+  step: number;
+}
+
+/** A row-major array: `data` has the product of `shape` values. */
+export interface AttentionMaps {
+  shape: number[];
+  data: Float32Array;
+}
+
+/** What a Transformer adds to each decoding step (greedy step or beam node) at output step t. */
+export interface TransformerStepTrace {
+  /** (L, H, S): every decoder layer's and head's cross-attention over the source */
+  cross: AttentionMaps;
+  /** (L, H, t + 1): every decoder layer's and head's causal self-attention over the prefix */
+  self: AttentionMaps;
+  /** (t + 1) attention rollout onto the decoder's input tokens; with `attention` (the rollout onto the source) it sums to 1 */
+  rolloutTarget: Float32Array;
+}
+
+export interface TransformerDecodeStep extends DecodeStep, TransformerStepTrace {}
+export interface TransformerBeamNode extends BeamNode, TransformerStepTrace {}
+
+export interface TransformerBeamTrace {
+  width: number;
+  hypotheses: BeamHypothesis[];
+  steps: TransformerBeamNode[][];
+}
+
+export interface TransformerTranslateResult {
+  source: SourceToken[];
+  output: string[];
+  text: string;
+  finished: boolean;
+  /** greedy only; each step's `attention` is its rollout onto the source */
+  steps?: TransformerDecodeStep[];
+  /** beam search only */
+  beams?: TransformerBeamTrace;
+  /** the encoder: self-attention (L, H, S, S) of every layer and head, and its rollout (S, S) */
+  encoder: { self: AttentionMaps; rollout: AttentionMaps };
+}
+
+export interface TransformerSeq2Seq extends Omit<Seq2Seq, 'arch' | 'info' | 'translate'> {
+  readonly arch: 'transformer';
+  info(): TransformerSeq2SeqInfo;
+  translate(text: string, options?: TranslateOptions): TransformerTranslateResult;
 }

@@ -1,6 +1,6 @@
 // Type-checked (never run) by tests/wasm/types.test.mjs: the README's API example, against the
 // package's published types, resolved through package.json "exports" like a user's import.
-import { loadAttentionLab, tensor, type AttentionResult, type MultiHeadResult, type Seq2Seq, type Seq2SeqModel, type TranslateResult } from 'attention-lab';
+import { loadAttentionLab, tensor, type AttentionResult, type MultiHeadResult, type Seq2Seq, type Seq2SeqModel, type TranslateResult, type TransformerSeq2Seq } from 'attention-lab';
 
 export async function example(): Promise<number> {
   const lab = await loadAttentionLab();
@@ -73,5 +73,25 @@ export async function seq2seqVariantExample(): Promise<number> {
     return model.train(1).losses[0];
   } finally {
     model.delete();
+  }
+}
+
+// The Transformer through the same createSeq2Seq: its own info and the per-layer/per-head trace.
+export async function transformerExample(): Promise<number> {
+  const lab = await loadAttentionLab();
+  const m = lab.createSeq2Seq({ arch: 'transformer', task: 'dates', layers: 2, heads: 4, dModel: 32, dFF: 64, warmup: 50, seed: 1 });
+  try {
+    const arch: 'transformer' = m.arch;
+    const heads: number = m.info().heads;
+    const r = m.translate('JAN 23, 2015');
+    const cross: number[] = r.steps?.[0]?.cross.shape ?? [];
+    const rollout: number = r.encoder.rollout.data[0] + (r.steps?.[0]?.rolloutTarget[0] ?? 0);
+    const loaded = lab.loadSeq2Seq(m.save());
+    const kind: 'rnn' | 'transformer' = loaded.arch;
+    const again = loaded.arch === 'transformer' ? (loaded as unknown as TransformerSeq2Seq).info().layers : 0;
+    loaded.delete();
+    return again + heads + cross.length + rollout + arch.length + kind.length;
+  } finally {
+    m.delete();
   }
 }

@@ -20,7 +20,11 @@ const BOOK = 'book_seq2seq.safetensors';
 const REFERENCE = loadReference('attention.json').cases.filter((c) =>
   ['note_3_2_scaled', 'scaled_key_padding', 'note_3_6_multi_head'].includes(c.name));
 
-let lab, note, noteBytes, dates, bare, book, handles;
+// A small Transformer on reverse, for its configuration, sentence and file cases.
+const TF = { arch: 'transformer', task: 'reverse', layers: 1, heads: 2, dModel: 8, dFF: 16, seed: 1,
+  taskOptions: { minLen: 3, maxLen: 6, symbols: 6, train: 200, heldOut: 20 } };
+
+let lab, note, noteBytes, dates, bare, book, handles, tf, tfBytes;
 const live = new Set(); // sessions a case created: freed after it, so none leaks into the next
 const own = (m) => (live.add(m), m);
 const create = (config) => own(lab.createSeq2Seq(config));
@@ -34,9 +38,12 @@ before(async () => {
   dates = lab.createSeq2Seq({ task: 'dates', hidden: 8, seed: 1 });
   bare = lab.createSeq2SeqModel(BARE);
   book = lab.loadSeq2Seq(referenceBytes(BOOK)); // the book's model trained in PyTorch (.safetensors)
+  tf = lab.createSeq2Seq(TF);
+  tf.train(5);
+  tfBytes = tf.save();
   handles = lab.memoryStats().handles;
 });
-after(() => [note, dates, bare, book].forEach((m) => m.delete()));
+after(() => [note, dates, bare, book, tf].forEach((m) => m.delete()));
 
 function assertStillWorks() {
   for (const c of REFERENCE) {
@@ -48,6 +55,7 @@ function assertStillWorks() {
   }
   for (const [source, target] of NOTE_PAIRS) assert.equal(note.translate(source).text, target);
   for (const [source, target] of NOTE_PAIRS) assert.equal(book.translate(source).text, target);
+  assert.ok(Buffer.from(tf.save()).equals(Buffer.from(tfBytes)), 'the Transformer (weights, Adam, sampler) is unchanged');
   assert.ok(Buffer.from(note.save()).equals(Buffer.from(noteBytes)), 'the note model (weights, Adam, sampler) is unchanged');
   const fresh = lab.createSeq2SeqModel(BARE);
   try {
@@ -85,8 +93,8 @@ function parseFile(bytes) {
     data: bytes.slice(12 + length, bytes.length - 4) };
 }
 /** A file from the trained note model with `edit` applied to {header, data, version, magic, json}. */
-function noteFile(edit) {
-  const f = { ...parseFile(noteBytes), version: 1, magic: 'ATLB' };
+function noteFile(edit, bytes = noteBytes) {
+  const f = { ...parseFile(bytes), version: 1, magic: 'ATLB' };
   edit(f);
   let json = f.json ?? JSON.stringify(f.header);
   while ((12 + Buffer.byteLength(json)) % 4) json += ' ';
@@ -267,6 +275,20 @@ const cases = [
   ['safetensors: unknown save format', () => note.save({ format: 'onnx' }), /save\(\): unknown format "onnx" \(expected 'atlb' or 'safetensors'\)/],
   ['safetensors: unknown state-dict names', () => note.save({ format: 'safetensors', names: 'keras' }), /names must be 'project' \(out\.weight\) or 'book'/],
   ['safetensors: translate on a deleted import', () => deleted(load(referenceBytes(BOOK))).translate('我'), /this Seq2Seq model has been deleted/],
+  // The Transformer (createSeq2Seq({arch: 'transformer'})): configurations, sentences, files
+  ['Transformer: heads that do not divide dModel', () => create({ ...TF, heads: 3 }), /the number of heads \(3\) must divide the model size dModel \(8\)/],
+  ['Transformer: 0 layers', () => create({ ...TF, layers: 0 }), /number of layers must be in \[1, 6\] \(got 0\)/],
+  ['Transformer: 7 layers', () => create({ ...TF, layers: 7 }), /number of layers must be in \[1, 6\] \(got 7\)/],
+  ['Transformer: dModel beyond the limit', () => create({ ...TF, dModel: 4096 }), /model size dModel must be in \[1, 1024\] \(got 4096\)/],
+  ['Transformer: dFF beyond the limit', () => create({ ...TF, dFF: 100000 }), /feed-forward size dFF must be in \[1, 4096\] \(got 100000\)/],
+  ['Transformer: too many parameters for memory', () => create({ ...TF, layers: 6, heads: 8, dModel: 1024, dFF: 4096 }), /parameters, over the limit of 16777216/],
+  ['Transformer: negative warm-up', () => create({ ...TF, warmup: -1 }), /warmup \(steps; 0: no warm-up\) must be in \[0, 1000000\] \(got -1\)/],
+  ['Transformer: a recurrent option', () => create({ ...TF, hidden: 8 }), /config has an unknown key 'hidden'/],
+  ['Transformer: a sentence longer than the positional table', () => tf.translate('a'.repeat(300)), /sentence has 300 tokens; the Transformer's positional table has 256 positions/],
+  ['Transformer: maxLength beyond the positional table', () => tf.translate('abc', { maxLength: 1000 }), /256/],
+  ['Transformer: NaN weight in a loaded model', () => load(noteFile((f) => { new DataView(f.data.buffer).setFloat32(8, NaN, true); }, tfBytes)), /array 'src_embedding\.weight' has a non-finite value \(NaN\) at index 2/],
+  ['Transformer: heads not dividing dModel in a file', () => load(noteFile((f) => { f.header.config.heads = 3; }, tfBytes)), /the number of heads \(3\) must divide the model size dModel \(8\)/],
+  ['Transformer: unknown architecture', () => create({ ...TF, arch: 'lstm' }), /config\.arch must be 'rnn' or 'transformer' \(got "lstm"\)/],
   // Deleted sessions
   ['translate on a deleted model', () => deleted(create(NOTE)).translate('我'), /this Seq2Seq model has been deleted/],
   ['train on a deleted model', () => deleted(create(NOTE)).train(1), /this Seq2Seq model has been deleted/],

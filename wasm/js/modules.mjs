@@ -29,6 +29,11 @@ export const BINDINGS = Object.freeze({
     exports: ['createTransformerModel', 'TransformerModelHandle'],
     api: ['createSeq2SeqModel'],
   },
+  // the Transformer translator: createSeq2Seq({ arch: 'transformer', … }), its save and load
+  transformer_session_bindings: {
+    exports: ['createTransformerSession', 'TransformerSession', 'saveTransformer', 'loadTransformer', 'isTransformerFile'],
+    api: ['createSeq2Seq.transformer'],
+  },
   // PyTorch's .safetensors translators in and out (docs/safetensors.md)
   safetensors_bindings: {
     exports: ['importSafetensors', 'exportSeq2SeqSafetensors', 'ImportedSeq2Seq'],
@@ -67,6 +72,7 @@ export const MODULES = Object.freeze([
       'seq2seq_file_bindings',
       'safetensors_bindings',
       'transformer_model_bindings',
+      'transformer_session_bindings',
     ],
     load: () => import('../../build/wasm/attention_lab_core.mjs'),
   },

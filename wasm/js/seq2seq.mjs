@@ -25,12 +25,49 @@ export class Seq2Seq {
     this.#owned = new OwnedHandle(handle, 'Seq2Seq model');
   }
 
+  /**
+   * config.arch picks the model: 'rnn' (the default: the recurrent translator) or 'transformer'
+   * (wasm/bindings/transformer_session_bindings.cpp, whose handle has the same methods and
+   * result fields, plus every layer's and head's attention in a translation's trace).
+   */
   static create(core, config) {
-    return new Seq2Seq(core, unwrap(core.createSeq2Seq(config ?? null)));
+    const arch = config?.arch;
+    if (arch === 'transformer') {
+      if (typeof core.createTransformerSession !== 'function') {
+        throw new Error("this module variant has no Transformer: load the full module (variant 'full')");
+      }
+      return new Seq2Seq(core, unwrap(core.createTransformerSession(config)));
+    }
+    if (arch !== undefined && arch !== 'rnn') {
+      throw new Error(`config.arch must be 'rnn' or 'transformer' (got ${JSON.stringify(String(arch))})`);
+    }
+    let rnn = config ?? null;
+    if (rnn !== null && typeof rnn === 'object' && Object.hasOwn(rnn, 'arch')) {
+      rnn = { ...rnn }; // the recurrent binding knows no 'arch' key
+      delete rnn.arch;
+    }
+    return new Seq2Seq(core, unwrap(core.createSeq2Seq(rnn)));
   }
 
+  /** A recurrent or a Transformer session, whichever the file holds. */
   static load(core, bytes) {
-    return new Seq2Seq(core, unwrap(core.loadSeq2Seq(asBytes(bytes))));
+    const data = asBytes(bytes);
+    // isTransformerFile gives {error} for bytes that are no model file: the Seq2Seq loader then
+    // reports what is wrong with them.
+    if (typeof core.isTransformerFile === 'function' && core.isTransformerFile(data) === true) {
+      return new Seq2Seq(core, unwrap(core.loadTransformer(data)));
+    }
+    return new Seq2Seq(core, unwrap(core.loadSeq2Seq(data)));
+  }
+
+  /** 'rnn' or 'transformer'. */
+  get arch() {
+    return this.#isTransformer() ? 'transformer' : 'rnn';
+  }
+
+  #isTransformer() {
+    const T = this.#core.TransformerSession;
+    return typeof T === 'function' && this.#live() instanceof T;
   }
 
   #live() {
@@ -76,11 +113,16 @@ export class Seq2Seq {
     const o = options ?? {};
     if (typeof o !== 'object') throw new Error('save(options): options must be an object');
     const format = o.format ?? 'atlb';
-    if (format === 'safetensors') return unwrap(this.#core.exportSeq2SeqSafetensors(handle, safetensorsNames(o)));
+    if (format === 'safetensors') {
+      if (this.#isTransformer()) {
+        throw new Error("save(): a Transformer has no .safetensors export yet; save it with format 'atlb'");
+      }
+      return unwrap(this.#core.exportSeq2SeqSafetensors(handle, safetensorsNames(o)));
+    }
     if (format !== 'atlb') {
       throw new Error(`save(): unknown format ${JSON.stringify(String(format))} (expected 'atlb' or 'safetensors')`);
     }
-    return unwrap(this.#core.saveSeq2Seq(handle));
+    return unwrap(this.#isTransformer() ? this.#core.saveTransformer(handle) : this.#core.saveSeq2Seq(handle));
   }
 
   /** save({ format: 'safetensors', names }) */

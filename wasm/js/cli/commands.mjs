@@ -17,6 +17,25 @@ function beamPath(beams, hyp) {
   return path;
 }
 
+/**
+ * A Transformer's attention: the cross-attention of every decoder layer and head (rows: output
+ * tokens, columns: source tokens), then the rollout of all layers onto the source.
+ */
+function printTransformerAttention(info, labels, steps, o, print) {
+  const S = labels.length, outputs = steps.map((s) => s.token);
+  for (let l = 0; l < info.layers; ++l) {
+    for (let h = 0; h < info.heads; ++h) {
+      const rows = steps.map((s) => s.cross.data.subarray((l * info.heads + h) * S, (l * info.heads + h + 1) * S));
+      print(`cross-attention, layer ${l + 1} of ${info.layers}, head ${h + 1} of ${info.heads} (rows: output tokens, columns: source tokens):`);
+      print(attentionTable(labels, outputs, rows, { shades: o.shade }).map((line) => `  ${line}`).join('\n'));
+      print('');
+    }
+  }
+  print('attention rollout onto the source (all layers, heads averaged, residuals as 0.5·I; ' +
+    'each row plus its rollout onto the output prefix sums to 1):');
+  print(attentionTable(labels, outputs, steps.map((s) => s.attention), { shades: o.shade }).map((line) => `  ${line}`).join('\n'));
+}
+
 export function translate(lab, o, positionals, print) {
   const sentence = positionals.join(' ');
   if (positionals.length === 0) throw new UsageError('translate needs a sentence, e.g. attention-lab translate --model FILE "咖哥 喜欢 小冰"');
@@ -47,7 +66,9 @@ export function translate(lab, o, positionals, print) {
   print(table([['step', 'token', 'prob', `top ${options.topK}`],
     ...steps.map((s, i) => [String(i + 1), show(s.token), s.prob.toFixed(3), topText(s.top)])], 'rlrl').map((l) => `  ${l}`).join('\n'));
   print('');
-  if (!info.attention) {
+  if (info.arch === 'transformer') {
+    printTransformerAttention(info, labels, steps, o, print);
+  } else if (!info.attention) {
     print('attention: none (the model was trained with --attention none)');
   } else {
     print('attention (rows: output tokens, columns: source tokens; each row sums to 1):');
@@ -105,6 +126,7 @@ export function info(lab, o, print) {
   const model = readModel(lab, o.model);
   const i = model.info();
   if (o.json) return print(toJSON({ file: o.model, bytes: statSync(o.model).size, ...i }));
+  if (i.arch === 'transformer') return printTransformerInfo(o, i, print);
   if (i.format === 'safetensors') {
     return print(table([
       ['file', `${o.model} (${(statSync(o.model).size / 1024).toFixed(0)} KiB, safetensors, ${i.names} state-dict names)`],
@@ -130,6 +152,26 @@ export function info(lab, o, print) {
     ['steps trained', i.step.toLocaleString('en-US')],
     ['batch size', String(i.batchSize)],
     ['learning rate', String(f32(i.learningRate))],
+    ['clip norm', i.clipNorm > 0 ? String(f32(i.clipNorm)) : 'off'],
+    ['seed', String(i.seed)],
+  ], 'll').join('\n'));
+}
+
+function printTransformerInfo(o, i, print) {
+  print(table([
+    ['file', `${o.model} (${(statSync(o.model).size / 1024).toFixed(0)} KiB)`],
+    ['task', i.task],
+    ['model', `transformer, ${i.normFirst ? 'pre' : 'post'}-norm`],
+    ['layers', `${i.layers} (encoder) + ${i.layers} (decoder)`],
+    ['heads', String(i.heads)],
+    ['dModel', String(i.dModel)],
+    ['dFF', String(i.dFF)],
+    ['source vocabulary', `${i.sourceVocabSize} tokens (${i.sourceTokenizer}; <pad> <sos> <eos> <unk> included)`],
+    ['target vocabulary', `${i.targetVocabSize} tokens (${i.targetTokenizer})`],
+    ['parameters', i.parameterCount.toLocaleString('en-US')],
+    ['steps trained', i.step.toLocaleString('en-US')],
+    ['batch size', String(i.batchSize)],
+    ['learning rate', `${f32(i.learningRate)} (peak; warm-up ${i.warmup} steps)`],
     ['clip norm', i.clipNorm > 0 ? String(f32(i.clipNorm)) : 'off'],
     ['seed', String(i.seed)],
   ], 'll').join('\n'));

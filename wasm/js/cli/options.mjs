@@ -8,6 +8,7 @@ export class RuntimeError extends Error {}
 
 export const TASKS = ['note', 'dates', 'reverse', 'copy'];
 export const CELLS = ['rnn', 'gru', 'lstm'];
+export const ARCHS = ['rnn', 'transformer'];
 export const ATTENTION = ['dot', 'scaled', 'general', 'additive', 'cosine', 'none'];
 
 // kind: 'int' | 'number' | 'choice' | 'text' | 'flag'. `default` is what the command uses when
@@ -21,14 +22,21 @@ export const COMMANDS = {
     summary: 'train a Seq2Seq model on a task and write it to a model file',
     options: {
       task: { kind: 'choice', choices: TASKS, required: true, listed: true, help: 'the task: note (the 5 Chinese → English pairs), dates (dates → ISO), reverse or copy (letter strings)' },
-      cell: { kind: 'choice', choices: CELLS, default: 'rnn', help: 'recurrent cell' },
+      arch: { kind: 'choice', choices: ARCHS, default: 'rnn', help: 'the model: the recurrent translator (rnn) or the Transformer' },
+      cell: { kind: 'choice', choices: CELLS, default: 'rnn', help: 'recurrent cell (rnn only)' },
       hidden: { kind: 'int', min: 1, max: 4096, default: 128, help: 'hidden size' },
       embedding: { kind: 'int', min: 0, max: 4096, default: 0, help: 'embedding size; 0: same as --hidden' },
       attention: { kind: 'choice', choices: ATTENTION, default: 'dot', help: 'score function of the Luong attention, or none' },
       'attentional-tanh': { kind: 'flag', help: "add Luong's tanh(W_c[dec; ctx] + b_c) layer (needs attention)" },
-      batch: { kind: 'int', min: 1, max: 1024, help: 'batch size (default: 1 for note, its recipe; 32 otherwise)' },
-      lr: { kind: 'number', positive: true, default: 0.001, help: "Adam's learning rate" },
-      clip: { kind: 'number', min: 0, default: 0, help: 'clip the gradient norm to this before each step; 0: off' },
+      layers: { kind: 'int', min: 1, max: 6, default: 2, help: 'transformer: encoder and decoder layers' },
+      heads: { kind: 'int', min: 1, max: 1024, default: 4, help: 'transformer: attention heads (must divide --d-model)' },
+      'd-model': { kind: 'int', min: 1, max: 1024, default: 64, help: 'transformer: model size' },
+      'd-ff': { kind: 'int', min: 1, max: 4096, default: 128, help: 'transformer: feed-forward size' },
+      'norm-first': { kind: 'flag', help: 'transformer: pre-norm layers (default: post-norm, as PyTorch)' },
+      warmup: { kind: 'int', min: 0, max: 1000000, default: 100, help: 'transformer: steps of linear learning-rate warm-up, then 1/√step decay; 0: constant' },
+      batch: { kind: 'int', min: 1, max: 1024, help: 'batch size (default: 1 for note with rnn, its recipe; 32 otherwise)' },
+      lr: { kind: 'number', positive: true, help: "Adam's learning rate (the peak with --warmup); default 0.001 (rnn), 0.002 (transformer)" },
+      clip: { kind: 'number', min: 0, help: 'clip the gradient norm to this before each step; 0: off; default 0 (rnn), 1 (transformer)' },
       seed: { kind: 'int', min: 0, max: 2147483647, default: 1, help: 'seed of the weights, the data and the batches' },
       steps: { kind: 'int', min: 1, max: 10000000, required: true, help: 'Adam steps to train' },
       'eval-every': { kind: 'int', min: 0, max: 10000000, default: 200, help: 'evaluate on the held-out set every N steps and at the end; 0: never' },
@@ -39,7 +47,7 @@ export const COMMANDS = {
   },
   translate: {
     usage: 'attention-lab translate --model FILE [options] "SENTENCE"',
-    summary: 'translate a sentence and show the decoding steps and the attention matrix',
+    summary: 'translate a sentence and show the decoding steps and the attention matrix (per layer and head for a Transformer)',
     positional: 'SENTENCE',
     options: {
       model,
@@ -118,6 +126,7 @@ export function mainHelp(version) {
     '',
     'examples:',
     '  attention-lab train --task dates --cell lstm --hidden 64 --batch 128 --steps 2000 --out dates.model',
+    '  attention-lab train --task dates --arch transformer --layers 2 --heads 4 --d-model 64 --d-ff 128 --steps 1000 --out tf.model',
     '  attention-lab translate --model dates.model "JAN 23, 2015" --beam 4',
     '  attention-lab evaluate --model dates.model',
     '  attention-lab info --model dates.model',

@@ -8,15 +8,40 @@ import { duration, fixed, pct } from './format.mjs';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
+function transformerConfigFrom(o) {
+  const c = { arch: 'transformer', task: o.task, layers: o.layers, heads: o.heads, dModel: o['d-model'], dFF: o['d-ff'],
+    normFirst: o['norm-first'], warmup: o.warmup, seed: o.seed };
+  if (o.lr !== undefined) c.learningRate = o.lr;
+  if (o.clip !== undefined) c.clipNorm = o.clip;
+  if (o.batch !== undefined) c.batchSize = o.batch;
+  return c;
+}
+
 function configFrom(o) {
+  if (o.arch === 'transformer') return transformerConfigFrom(o);
   if (o['attentional-tanh'] && o.attention === 'none') throw new UsageError('--attentional-tanh needs attention (not --attention none)');
-  const c = { task: o.task, cell: o.cell, hidden: o.hidden, attention: o.attention !== 'none', seed: o.seed, learningRate: o.lr };
+  const c = { task: o.task, cell: o.cell, hidden: o.hidden, attention: o.attention !== 'none', seed: o.seed, learningRate: o.lr ?? 0.001 };
   if (c.attention) c.score = o.attention;
   if (o.embedding > 0) c.embedding = o.embedding;
   if (o['attentional-tanh']) c.attentionalTanh = true;
   if (o.batch !== undefined) c.batchSize = o.batch;
   if (o.clip > 0) c.clipNorm = o.clip;
   return c;
+}
+
+/** The first line of a run: the model, its size and the training settings. */
+function summary(info, o) {
+  const params = `${info.parameterCount.toLocaleString('en-US')} parameters`;
+  const clip = info.clipNorm > 0 ? Number(info.clipNorm.toPrecision(6)) : 'off';
+  const lr = Number(info.learningRate.toPrecision(6));
+  if (info.arch === 'transformer') {
+    return `training ${info.task}: transformer, ${info.layers} layers, ${info.heads} heads, dModel ${info.dModel}, dFF ${info.dFF}, ` +
+      `${info.normFirst ? 'pre' : 'post'}-norm, ${params}; batch ${info.batchSize}, lr ${lr} (warm-up ${info.warmup} steps), ` +
+      `clip ${clip}, seed ${info.seed}; ${o.steps} steps`;
+  }
+  const att = info.attention ? `${info.score} attention${info.attentionalTanh ? ' + tanh layer' : ''}` : 'no attention';
+  return `training ${info.task}: ${info.cell}, hidden ${info.hidden}, embedding ${info.embedding}, ${att}, ` +
+    `${params}; batch ${info.batchSize}, lr ${lr}, clip ${clip}, seed ${info.seed}; ${o.steps} steps`;
 }
 
 /** Token accuracy of a train() result as [sum, count]; the field may be absent, a number or per step. */
@@ -35,10 +60,7 @@ export async function train(lab, o, print) {
   checkWritable(o.out);
   const model = createModel(lab, configFrom(o));
   const info = model.info();
-  const att = info.attention ? `${info.score} attention${info.attentionalTanh ? ' + tanh layer' : ''}` : 'no attention';
-  print(`training ${info.task}: ${info.cell}, hidden ${info.hidden}, embedding ${info.embedding}, ${att}, ` +
-    `${info.parameterCount.toLocaleString('en-US')} parameters; batch ${info.batchSize}, lr ${o.lr}, ` +
-    `clip ${o.clip > 0 ? o.clip : 'off'}, seed ${info.seed}; ${o.steps} steps`);
+  print(summary(info, o));
 
   let interrupted = false;
   const onSigint = () => {

@@ -113,6 +113,8 @@ class TransformerModel {
   // step, warmup) for the step about to be taken.
   void adam_step(const AdamOptions& options, long warmup = 0);
   const AdamState& adam_state() const { return adam_; }
+  // Restores a saved optimiser state (sizes must match, moments finite). Throws InputError.
+  void set_adam_state(AdamState state);
   const std::vector<float>& last_logits() const;  // (B, T, Vt) of the last forward
 
  private:

@@ -265,4 +265,22 @@ float warmup_lr(float peak_lr, long step, long warmup) {
   return static_cast<float>(peak_lr * std::min(s / w, std::sqrt(w / s)));
 }
 
+void TransformerModel::set_adam_state(AdamState state) {
+  const size_t P = params_.size();
+  if (state.exp_avg.size() != P || state.exp_avg_sq.size() != P) {
+    throw InputError("optimizer state has " + std::to_string(state.exp_avg.size()) + " and " +
+                     std::to_string(state.exp_avg_sq.size()) + " moment values but the model has " +
+                     std::to_string(P) + " parameters");
+  }
+  if (state.step < 0) throw InputError("optimizer step must be >= 0");
+  for (size_t i = 0; i < P; ++i) {
+    if (!std::isfinite(state.exp_avg[i]) || !(state.exp_avg_sq[i] >= 0.0f) ||
+        !std::isfinite(state.exp_avg_sq[i])) {
+      throw InputError("optimizer moment " + std::to_string(i) +
+                       " is not finite (or the second moment is negative)");
+    }
+  }
+  adam_ = std::move(state);
+}
+
 }  // namespace lab

@@ -1,0 +1,255 @@
+// TransformerSession: config checks, the training loop, evaluation and translation. Saving and
+// loading are in transformer/session_io.cpp. The loop is the Seq2Seq session's (seq2seq/
+// session.cpp) with the Transformer's model and Adam's warm-up schedule.
+#include "transformer/session.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <string>
+
+#include "format.h"
+#include "seq2seq/vocab.h"
+
+namespace lab {
+
+namespace {
+
+constexpr long kEvalChunk = 256;  // examples per teacher-forced evaluation batch
+constexpr long kDefaultLengthCount = 200;
+constexpr uint64_t kDefaultLengthSeed = 1;
+// As the Seq2Seq session: a loss this many times a uniform guess's means the run has diverged.
+constexpr double kDivergedLossFactor = 1000.0;
+// As the Seq2Seq session: the batch sampler's stream differs from the weight init's.
+constexpr uint64_t kSamplerSeedMix = 0x5EED5EED5EED5EEDULL;
+
+void check_range(long value, long lo, long hi, const std::string& what) {
+  if (value < lo || value > hi) {
+    throw InputError(what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                     "] (got " + std::to_string(value) + ")");
+  }
+}
+
+void check_float32(double value, bool allow_zero, const std::string& what) {
+  const bool ok =
+      std::isfinite(value) && value <= FLT_MAX && (value > 0 || (allow_zero && value == 0));
+  if (!ok) {
+    throw InputError(what +
+                     (allow_zero ? " must be 0 or a positive finite float32"
+                                 : " must be a positive finite float32") +
+                     " (got " + format_number(value) + ")");
+  }
+}
+
+TransformerConfig model_config(const TransformerSessionConfig& c, long src_vocab, long tgt_vocab) {
+  TransformerConfig m;
+  m.layers = c.layers;
+  m.heads = c.heads;
+  m.d_model = c.d_model;
+  m.d_ff = c.d_ff;
+  m.norm_first = c.norm_first;
+  m.src_vocab = src_vocab;
+  m.tgt_vocab = tgt_vocab;
+  m.seed = c.seed;
+  return m;
+}
+
+struct TokenCount {
+  long correct = 0, total = 0;
+};
+
+// Teacher-forced targets whose logit row has its maximum at the target, over non-pad targets.
+TokenCount count_correct(const std::vector<float>& logits, const Batch& batch, long Vt) {
+  TokenCount count;
+  for (long i = 0; i < batch.B * batch.T; ++i) {
+    const int32_t target = batch.tgt_out[static_cast<size_t>(i)];
+    if (target == kSeq2SeqPadId) continue;
+    const float* row = logits.data() + i * Vt;
+    count.correct += (std::max_element(row, row + Vt) - row) == target;
+    ++count.total;
+  }
+  return count;
+}
+
+std::vector<std::string> user_tokens(const Vocab& vocab) {
+  const std::vector<std::string>& all = vocab.tokens();
+  return {all.begin() + kNumReservedTokens, all.end()};
+}
+
+}  // namespace
+
+void TransformerSessionConfig::validate() const {
+  if (task.empty()) throw InputError("task is missing (expected note, dates, reverse, copy)");
+  // The model's own limits (layers, heads dividing dModel, dModel, dFF), with the smallest
+  // vocabularies as stand-ins.
+  model_config(*this, 2, 2).validate();
+  check_range(warmup, 0, kMaxWarmupSteps, "warmup (steps; 0: no warm-up)");
+  check_range(batch_size, 1, kMaxBatchSize, "batch size");
+  check_float32(learning_rate, false, "learning rate");
+  check_float32(clip_norm, true, "clip norm (0: no clipping)");
+}
+
+TransformerSession::TransformerSession(const TransformerSessionConfig& config)
+    : TransformerSession(config, [&] {
+        config.validate();
+        return make_task(config.task, config.task_options);
+      }()) {}
+
+TransformerSession::TransformerSession(const TransformerSessionConfig& config,
+                                       std::unique_ptr<Task> task)
+    : config_(config),
+      task_(std::move(task)),
+      model_(model_config(config, task_->source_vocab().size(), task_->target_vocab().size())),
+      rng_(config.seed ^ kSamplerSeedMix) {
+  adam_.lr = static_cast<float>(config.learning_rate);
+}
+
+TrainResult TransformerSession::train(long steps) {
+  check_range(steps, 1, kMaxTrainSteps, "train: steps");
+  TrainResult result;
+  result.losses.reserve(static_cast<size_t>(steps));
+  result.token_accuracy.reserve(static_cast<size_t>(steps));
+  const long Vt = model_.config().tgt_vocab;
+  for (long i = 0; i < steps; ++i) {
+    const Rng before = rng_;
+    const Batch batch = task_->sample_batch(rng_, config_.batch_size);
+    try {
+      const float loss = model_.forward_backward(batch);
+      const double diverged_loss = kDivergedLossFactor * std::log(static_cast<double>(Vt));
+      if (loss > diverged_loss) {
+        throw InputError("the loss " + format_number(loss, 3) + " is over " +
+                         std::to_string(static_cast<long>(kDivergedLossFactor)) +
+                         " times that of a uniform guess");
+      }
+      const TokenCount count = count_correct(model_.last_logits(), batch, Vt);
+      if (config_.clip_norm > 0) model_.clip_grad_norm(static_cast<float>(config_.clip_norm));
+      model_.adam_step(adam_, config_.warmup);  // all-or-nothing, as the Seq2Seq model's
+      result.losses.push_back(loss);
+      result.token_accuracy.push_back(static_cast<float>(count.correct) /
+                                      static_cast<float>(count.total));
+      result.step = ++step_;
+    } catch (const InputError& e) {
+      // As in the Seq2Seq session: the batch came from the task, so this is the run diverging;
+      // the rewound Rng leaves the session exactly as after the last good step.
+      rng_ = before;
+      result.step = step_;
+      throw TrainingDiverged("training diverged at step " + std::to_string(step_ + 1) + " (" +
+                                 e.what() + "); the weights after step " + std::to_string(step_) +
+                                 " are kept: try a smaller learningRate, a longer warmup or set "
+                                 "clipNorm",
+                             std::move(result));
+    }
+  }
+  return result;
+}
+
+DecodeOptions TransformerSession::decode_defaults(long longest_target) const {
+  DecodeOptions opt;
+  opt.sos_id = kSosId;
+  opt.eos_id = kEosId;
+  opt.max_length =
+      std::min<long>(std::max<long>(opt.max_length, longest_target + 1), kTransformerMaxLen);
+  opt.top_k = std::min<long>(opt.top_k, model_.config().tgt_vocab);
+  return opt;
+}
+
+EvalResult TransformerSession::evaluate(const EvalOptions& options) {
+  if (!options.length && (options.count || options.seed)) {
+    throw InputError("evaluate: count and seed only apply with a length");
+  }
+  if (options.max_examples)
+    check_range(*options.max_examples, 1, kMaxHeldOut, "evaluate: maxExamples");
+  std::vector<Example> fresh;
+  if (options.length) {
+    fresh = task_->eval_at_length(*options.length, options.count.value_or(kDefaultLengthCount),
+                                  options.seed.value_or(kDefaultLengthSeed));
+  } else if (task_->held_out().empty()) {
+    throw InputError("task '" + task_->name() + "' has no held-out set");
+  }
+  const std::vector<Example>& all = options.length ? fresh : task_->held_out();
+  const size_t n = std::min<size_t>(
+      all.size(),
+      static_cast<size_t>(options.max_examples.value_or(static_cast<long>(all.size()))));
+
+  double loss_sum = 0;
+  TokenCount tokens;
+  long longest_target = task_->max_target_tokens();
+  for (size_t start = 0; start < n; start += kEvalChunk) {
+    const std::vector<Example> chunk(
+        all.begin() + static_cast<long>(start),
+        all.begin() + static_cast<long>(std::min(n, start + kEvalChunk)));
+    const Batch batch = make_batch(chunk);
+    const float loss = model_.loss_only(batch);
+    const TokenCount count = count_correct(model_.last_logits(), batch, model_.config().tgt_vocab);
+    loss_sum += static_cast<double>(loss) * count.total;  // the loss is a mean over targets
+    tokens.correct += count.correct;
+    tokens.total += count.total;
+    longest_target = std::max(longest_target, batch.T - 1);
+  }
+  DecodeOptions opt = decode_defaults(longest_target);
+  opt.top_k = 1;
+  long exact = 0;
+  for (size_t i = 0; i < n; ++i) {
+    exact += transformer_greedy_decode(model_, all[i].source_ids, opt).result.tokens ==
+             all[i].target_ids;
+  }
+  EvalResult result;
+  result.loss = loss_sum / static_cast<double>(tokens.total);
+  result.token_accuracy = static_cast<double>(tokens.correct) / static_cast<double>(tokens.total);
+  result.exact_match = static_cast<double>(exact) / static_cast<double>(n);
+  result.examples = static_cast<long>(n);
+  result.held_out_is_training_data = !options.length && task_->held_out_is_training_data();
+  return result;
+}
+
+TransformerTranslateResult TransformerSession::translate(const std::string& text,
+                                                         const TranslateOptions& options) {
+  const Vocab& source_vocab = task_->source_vocab();
+  const Vocab& target_vocab = task_->target_vocab();
+  // A sentence longer than the positional table has positions without an encoding.
+  const long tokens = static_cast<long>(tokenize(text, source_vocab.tokenizer()).size());
+  if (tokens > kTransformerMaxLen) {
+    throw InputError("sentence has " + std::to_string(tokens) +
+                     " tokens; the Transformer's positional table has " +
+                     std::to_string(kTransformerMaxLen) + " positions");
+  }
+  const Encoded encoded = source_vocab.encode(text, kTransformerMaxLen);
+  DecodeOptions opt = decode_defaults(task_->max_target_tokens());
+  if (options.max_length) opt.max_length = *options.max_length;
+  if (options.top_k) opt.top_k = *options.top_k;
+  if (options.beam) opt.beam_width = *options.beam;
+
+  TransformerTranslateResult result;
+  const std::vector<std::string_view> words = tokenize(text, source_vocab.tokenizer());
+  for (size_t i = 0; i < encoded.ids.size(); ++i) {
+    const bool unknown = encoded.unknown[i] != 0;
+    result.source.push_back({source_vocab.token(unknown ? kUnkId : encoded.ids[i]),
+                             std::string(words[i]), encoded.ids[i], unknown});
+  }
+  if (!options.beam) {
+    result.greedy = transformer_greedy_decode(model_, encoded.ids, opt);
+    result.output = result.greedy.result.tokens;
+    result.finished = result.greedy.result.finished;
+  } else {
+    result.beam = transformer_beam_search(model_, encoded.ids, opt);
+    result.beam_width = opt.beam_width;
+    const BeamResult& beam = result.beam.result;
+    result.output = beam.tokens;
+    result.finished = !beam.hypotheses.empty() && beam.hypotheses.front().finished;
+    for (const BeamHypothesis& h : beam.hypotheses) {
+      result.hypothesis_texts.push_back(target_vocab.decode_text(h.tokens));
+    }
+  }
+  result.text = target_vocab.decode_text(result.output);
+  return result;
+}
+
+std::vector<std::string> TransformerSession::source_vocabulary() const {
+  return user_tokens(task_->source_vocab());
+}
+
+std::vector<std::string> TransformerSession::target_vocabulary() const {
+  return user_tokens(task_->target_vocab());
+}
+
+}  // namespace lab

@@ -1,0 +1,104 @@
+// A Transformer training session: the Transformer counterpart of seq2seq/session.h's
+// Seq2SeqSession, with the same tasks, vocabularies, batches, sampler, Adam, evaluation and
+// decoding options, so that every front end (embind, the CLI, the web worker) drives both the
+// same way. What differs: the model (transformer/model.h), Adam's warm-up schedule, and the
+// trace of a translation, which holds every layer's and head's attention (transformer/decode.h).
+//
+// Determinism as the Seq2Seq session: the seed drives the weights and the batch sampling, and a
+// saved session (kind "attention-lab/transformer", docs/model-format.md) holds the weights,
+// Adam's moments and step, the sampler's state and the step counter, so save → load → train(n)
+// gives the losses of an uninterrupted run bit for bit on the same build.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "seq2seq/session.h"  // TrainResult, EvalOptions, EvalResult, TranslateOptions, SourceToken
+#include "seq2seq/tasks.h"
+#include "transformer/decode.h"
+#include "transformer/model.h"
+
+namespace lab {
+
+constexpr long kMaxWarmupSteps = 1000000;
+
+struct TransformerSessionConfig {
+  std::string task;          // note | dates | reverse | copy (any name make_task knows)
+  TaskOptions task_options;  // its seed picks the task's data (the front ends default it to seed)
+  long layers = 2;           // L, in [1, kTransformerMaxLayers]
+  long heads = 4;            // H, must divide d_model
+  long d_model = 64;         // Dm
+  long d_ff = 128;           // F
+  bool norm_first = false;   // pre-norm (true) or PyTorch's default post-norm
+  // Adam's rate follows warmup_lr (transformer/model.h): linear warm-up over this many steps to
+  // learning_rate, then 1/√step decay; 0: learning_rate at every step.
+  long warmup = 100;
+  uint64_t seed = 1;            // the weights and the batch sampling
+  long batch_size = 32;         // in [1, kMaxBatchSize]
+  double learning_rate = 2e-3;  // the peak rate: any positive float32 (as the Seq2Seq session)
+  double clip_norm = 1.0;       // clip the gradient norm to this before each step; 0: no clipping
+
+  // Throws InputError for anything absurd or inconsistent, before any allocation (the parameter
+  // count, which needs the vocabularies, is checked again by the model).
+  void validate() const;
+};
+
+struct TransformerTranslateResult {
+  std::vector<SourceToken> source;
+  std::vector<int32_t> output;  // target ids without <eos>
+  std::string text;
+  bool finished = false;  // <eos> was produced within max_length
+  long beam_width = 0;    // 0: greedy, and `greedy` holds the trace; else `beam` does
+  TransformerGreedyResult greedy;
+  TransformerBeamResult beam;
+  std::vector<std::string> hypothesis_texts;  // beam only: the text of each hypothesis
+};
+
+class TransformerSession {
+ public:
+  explicit TransformerSession(const TransformerSessionConfig& config);
+  TransformerSession(TransformerSession&&) = default;
+  TransformerSession& operator=(TransformerSession&&) = default;
+  TransformerSession(const TransformerSession&) = delete;
+  TransformerSession& operator=(const TransformerSession&) = delete;
+
+  // `steps` Adam steps (in [1, kMaxTrainSteps]). Throws TrainingDiverged with the session as it
+  // was after the last good step.
+  TrainResult train(long steps);
+  EvalResult evaluate(const EvalOptions& options = {});
+  // Tokenizes `text` (unknown tokens flagged) and decodes it, greedily or with a beam.
+  TransformerTranslateResult translate(const std::string& text,
+                                       const TranslateOptions& options = {});
+
+  std::vector<uint8_t> save() const;
+  static TransformerSession load(const uint8_t* data, size_t size);
+  static TransformerSession load(const std::vector<uint8_t>& bytes) {
+    return load(bytes.data(), bytes.size());
+  }
+  // True if `data` is a model file whose header kind is a Transformer session's (for loaders
+  // that accept both kinds). Throws InputError for a file that does not parse.
+  static bool is_transformer_file(const uint8_t* data, size_t size);
+
+  std::vector<std::string> source_vocabulary() const;
+  std::vector<std::string> target_vocabulary() const;
+
+  const TransformerSessionConfig& config() const { return config_; }
+  const Task& task() const { return *task_; }
+  const TransformerModel& model() const { return model_; }
+  long step() const { return step_; }
+
+ private:
+  TransformerSession(const TransformerSessionConfig& config, std::unique_ptr<Task> task);
+  DecodeOptions decode_defaults(long longest_target) const;
+
+  TransformerSessionConfig config_;
+  std::unique_ptr<Task> task_;
+  TransformerModel model_;
+  AdamOptions adam_;
+  Rng rng_;  // draws the training batches
+  long step_ = 0;
+};
+
+}  // namespace lab
