@@ -330,6 +330,7 @@ export interface ImportedSeq2Seq {
   evaluate(): never;
   readonly deleted: boolean;
   delete(): void;
+}
 
 // ---- The Transformer on the same tasks (wasm/bindings/transformer_session_bindings.cpp; the
 // full module only). The same methods and result fields as the recurrent translator, plus every
