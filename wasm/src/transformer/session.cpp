@@ -23,13 +23,6 @@ constexpr double kDivergedLossFactor = 1000.0;
 // As the Seq2Seq session: the batch sampler's stream differs from the weight init's.
 constexpr uint64_t kSamplerSeedMix = 0x5EED5EED5EED5EEDULL;
 
-void check_range(long value, long lo, long hi, const std::string& what) {
-  if (value < lo || value > hi) {
-    throw InputError(what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                     "] (got " + std::to_string(value) + ")");
-  }
-}
-
 void check_float32(double value, bool allow_zero, const std::string& what) {
   const bool ok =
       std::isfinite(value) && value <= FLT_MAX && (value > 0 || (allow_zero && value == 0));
@@ -63,7 +56,7 @@ TokenCount count_correct(const std::vector<float>& logits, const Batch& batch, l
   TokenCount count;
   for (long i = 0; i < batch.B * batch.T; ++i) {
     const int32_t target = batch.tgt_out[static_cast<size_t>(i)];
-    if (target == kSeq2SeqPadId) continue;
+    if (target == kPadId) continue;
     const float* row = logits.data() + i * Vt;
     count.correct += (std::max_element(row, row + Vt) - row) == target;
     ++count.total;
