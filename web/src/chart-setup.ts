@@ -16,16 +16,12 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js';
+import { pageColor } from './deferred-chart';
 
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, LogarithmicScale, Decimation, Legend, Tooltip);
 Chart.defaults.font.family = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
-// Text and grid lines in the page's colours: in dark mode on the app's own pages the design
-// system's tokens (read when a chart resolves its options, i.e. when it is built in view); else, and
-// in a host page without the tokens, the light values.
-function pageColor(token: string, light: string): string {
-  if (typeof document === 'undefined' || !globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches) return light;
-  return getComputedStyle(document.documentElement).getPropertyValue(token).trim() || light;
-}
+// Text and grid lines in the page's colours (pageColor: the tokens in dark mode on the app's own
+// pages), read when a chart resolves its options, i.e. when it is built in view.
 Object.defineProperty(Chart.defaults, 'color', { get: () => pageColor('--lab-ink-soft', '#334155'), set: () => {}, configurable: true });
 Object.defineProperty(Chart.defaults, 'borderColor', { get: () => pageColor('--lab-line', 'rgba(0,0,0,0.1)'), set: () => {}, configurable: true });
 
