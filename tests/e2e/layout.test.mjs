@@ -1,8 +1,8 @@
 // Layout of the whole article in Debian's Chromium at 1280, 768 and 390 px, in English and Chinese:
 // for every section, nothing sticks out of its card; a heatmap that hides columns (its frame
-// scrolls sideways) shows a "+N columns" affordance (an element with data-more-columns or class
-// more-columns inside the figure); every control carries the design system's styling (not the
-// browser's default look); the contents stay in sight at mid-page and mark the section in view.
+// scrolls sideways) shows a "+N columns" affordance (an element with data-more-columns inside the
+// figure); no axis title painted in a heatmap touches a row or column label; every control carries
+// the design system's styling (not the browser's default look); the contents stay in sight at mid-page and mark the section in view.
 // Invalid input in each section the test lists shows a message naming the field, keeps the typed
 // value, marks the input aria-invalid and leaves the state alone. Screenshots of every section at
 // every width and language go to test-artifacts/layout-<width>-<lang>-<section>.png.
@@ -49,13 +49,39 @@ function hiddenColumnsOf(sectionId) {
   for (const frame of card?.querySelectorAll('figure.heatmap .chart-box') ?? []) {
     if (frame.scrollWidth <= frame.clientWidth + 1) continue;
     const fig = frame.closest('figure');
-    const more = [...fig.querySelectorAll('[data-more-columns], .more-columns')].find((m) => {
+    const more = [...fig.querySelectorAll('[data-more-columns]')].find((m) => {
       const r = m.getBoundingClientRect();
       return r.width > 0 && r.height > 0 && getComputedStyle(m).visibility !== 'hidden';
     });
     if (!more) out.push(`${fig.id}: ${frame.scrollWidth} px of columns in ${frame.clientWidth} px, no affordance`);
   }
   return out;
+}
+
+/**
+ * Axis titles of `section`'s painted heatmaps that touch a row or column label. The labels are
+ * painted inside the canvas: each heatmap writes where every text landed (CSS pixels of the
+ * canvas) to its output.heatmap-data's data-texts, [[kind, x, y, width, height]…], at each paint.
+ */
+function titleCollisionsOf(sectionId) {
+  const card = document.querySelector(`section.article-section[data-section="${sectionId}"]`);
+  const hits = [];
+  let painted = 0;
+  for (const fig of card?.querySelectorAll('figure.heatmap') ?? []) {
+    const texts = fig.querySelector('output.heatmap-data')?.dataset.texts;
+    if (!texts || fig.getClientRects().length === 0) continue;
+    painted++;
+    const boxes = JSON.parse(texts);
+    for (const a of boxes.filter((b) => b[0] === 'xTitle' || b[0] === 'yTitle')) {
+      for (const b of boxes.filter((x) => x[0] === 'row' || x[0] === 'col')) {
+        // 1 px of rounding slack
+        const overlapX = Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]);
+        const overlapY = Math.min(a[2] + a[4], b[2] + b[4]) - Math.max(a[2], b[2]);
+        if (overlapX > 1 && overlapY > 1) hits.push(`${fig.id}: ${JSON.stringify(a)} × ${JSON.stringify(b)}`);
+      }
+    }
+  }
+  return { painted, hits: hits.slice(0, 5) };
 }
 
 /**
@@ -137,6 +163,12 @@ describe('layout at three widths, two languages', { timeout: 900_000 }, () => {
           await page.waitForTimeout(150); // charts draw when they come into view
           assert.deepEqual(await page.evaluate(overflowingOf, id), [], `${id} at ${width} px (${lang}): content past its card`);
           assert.deepEqual(await page.evaluate(hiddenColumnsOf, id), [], `${id} at ${width} px (${lang}): hidden heatmap columns`);
+          // the computed sections' heatmaps paint when they come into view: the check must see them
+          if (['dot', 'self', 'multihead'].includes(id)) {
+            await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.texts, `section[data-section="${id}"] figure.heatmap output.heatmap-data`);
+          }
+          const titles = await page.evaluate(titleCollisionsOf, id);
+          assert.deepEqual(titles.hits, [], `${id} at ${width} px (${lang}): an axis title touches a label`);
           // the sticky contents bar would show up in the middle of a stitched card picture (hidden
           // through the CSSOM: the page's CSP refuses an injected stylesheet)
           await page.evaluate(() => document.getElementById('toc').style.setProperty('visibility', 'hidden'));
@@ -189,19 +221,23 @@ describe('layout at three widths, two languages', { timeout: 900_000 }, () => {
   }
 
   // Sections whose fields are checked: [section, how to make one field invalid, expected message].
-  // (A section joins this list when it adopts the shared field errors of sections/dom.ts.)
+  // (Every section uses the shared field errors of sections/dom.ts.)
   const INVALID = {
     en: {
       why: ['[data-testid="why-max-len"]', '80', 'Longest string: at most 60'],
       idea: ['[data-testid="idea-q-place"]', '50', 'Your question, place: at most 10'],
       self: ['.self-text', Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '), 'Sentence:'],
       dot: ['.dot-query input[data-row="0"][data-col="0"]', '', 'Queries Q q1, d1'],
+      translate: ['[data-testid="s2s-speed"]', '500', 'Steps per frame: must be between 1 and 200'],
+      multihead: ['.mh-text', Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '), 'Sentence:'],
     },
     zh: {
       why: ['[data-testid="why-max-len"]', '80', '最长序列：最大为 60'],
       idea: ['[data-testid="idea-q-place"]', '50', '你的问题·地点：最大为 10'],
       self: ['.self-text', Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '), '句子：'],
       dot: ['.dot-query input[data-row="0"][data-col="0"]', '', '查询 Q q1, d1'],
+      translate: ['[data-testid="s2s-speed"]', '500', '每帧训练步数：必须在 1 到 200 之间'],
+      multihead: ['.mh-text', Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '), '句子：'],
     },
   };
 

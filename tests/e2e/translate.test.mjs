@@ -116,6 +116,16 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     assert.equal(await page.locator(`${SEC} [data-testid=s2s-untrained]`).isVisible(), true);
   });
 
+  test('while playing, the time left to the recipe end at the measured speed shows beside the progress', async () => {
+    // one step a frame: the note's 400-step recipe takes several seconds
+    await open('#view=translate&seed=1&s2s_speed=1');
+    await page.click('[data-testid=s2s-play]');
+    await page.waitForFunction(() => /^about \d+ (s|min \d+ s) left at the measured speed$/.test(document.querySelector('[data-testid=s2s-time-left]')?.textContent ?? ''), null, { timeout: 60_000 });
+    await page.click('[data-testid=s2s-pause]');
+    await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.playing === '0');
+    assert.equal(await page.locator('[data-testid=s2s-time-left]').textContent(), '');
+  });
+
   test('bad input is named by its field, keeps what was typed and leaves the model alone', async () => {
     await open('#view=translate&seed=1&s2s_speed=50');
     await page.click('[data-testid=s2s-step]');
@@ -124,8 +134,10 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     await page.fill('[data-testid=s2s-speed]', '500');
     await page.press('[data-testid=s2s-speed]', 'Enter');
     await page.locator('[data-testid=s2s-speed]').dispatchEvent('change');
-    const error = page.locator(`${SEC} [data-testid=s2s-error]`);
-    await page.waitForFunction(() => /Steps per frame/.test(document.querySelector('[data-testid=s2s-error]')?.textContent ?? ''));
+    // the shared field error under the box (sections/dom.ts setFieldError)
+    const error = page.locator(`${SEC} label:has([data-testid=s2s-speed]) .lab-field-error`);
+    await page.waitForFunction(() => /Steps per frame/.test(document.querySelector('.tr-section label:has([data-testid=s2s-speed]) .lab-field-error')?.textContent ?? ''));
+    assert.equal(await page.getAttribute('[data-testid=s2s-speed]', 'aria-invalid'), 'true');
     assert.match(await error.textContent(), /Steps per frame: must be between 1 and 200 \(you typed 500\)/);
     assert.doesNotMatch(await error.textContent(), /s2s_/);
     assert.equal(await page.inputValue('[data-testid=s2s-speed]'), '500');

@@ -13,11 +13,24 @@ const { trainConfig, RECIPE_STEPS, RECIPES } = await loadWeb('sections/translate
 const { splitSuggestion } = await loadWeb('sections/translate-input');
 const { COMPARE_STRINGS, sentenceAlignment } = await loadWeb('sections/translate-compare');
 const { TRANSLATE_STRINGS } = await loadWeb('sections/translate-strings');
+const { timeLeftText } = await loadWeb('sections/translate-text');
 const { PROPS } = await loadWeb('state-table');
 const { LabHandlers, respond } = await loadWeb('worker/handlers');
 const { WorkerLabClient } = await loadWeb('worker/client');
 
 describe('section helpers', () => {
+  test('§3.3 time left to the recipe end at the measured speed, in both languages', () => {
+    const t = (lang) => (key) => TRANSLATE_STRINGS[lang][key];
+    assert.equal(timeLeftText(t('en'), 300, 60), 'about 5 s left at the measured speed');
+    assert.equal(timeLeftText(t('en'), 301, 60), 'about 6 s left at the measured speed');
+    assert.equal(timeLeftText(t('en'), 9000, 60), 'about 2 min 30 s left at the measured speed');
+    assert.equal(timeLeftText(t('zh'), 9000, 60), '按实测速度约剩 2 分 30 秒');
+    // nothing left, or no speed measured yet: no estimate
+    assert.equal(timeLeftText(t('en'), 0, 60), '');
+    assert.equal(timeLeftText(t('en'), 10, 0), '');
+    assert.equal(timeLeftText(t('en'), 10, Infinity), '');
+  });
+
   test('whyLengths: 5, 10, then every 10, ending at the longest', () => {
     assert.deepEqual(whyLengths(30), [5, 10, 20, 30]);
     assert.deepEqual(whyLengths(10), [5, 10]);

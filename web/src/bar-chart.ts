@@ -3,7 +3,7 @@
 // bar's value as text at its end (a small plugin; recorded for the SVG export). Hovering a bar shows
 // its full label and value (Chart.js's tooltip). The same update(bars) API as before.
 import type { Chart, ChartConfiguration } from 'chart.js';
-import { chartOverlays, DeferredChart, pictureExports, type ChartOverlay } from './deferred-chart';
+import { chartOverlays, DeferredChart, pageColor, pictureExports, type ChartOverlay } from './deferred-chart';
 import { chartCanvas } from './line-chart';
 
 export interface Bar {
@@ -65,7 +65,7 @@ export class BarChart {
         maintainAspectRatio: false,
         layout: { padding: { right: 44 } },
         scales: {
-          x: { type: 'linear', min: o.min ?? 0, max: o.max ?? 1, grid: { color: '#e2e8f0' } },
+          x: { type: 'linear', min: o.min ?? 0, max: o.max ?? 1, grid: { color: () => pageColor('--lab-line', '#e2e8f0') } },
           y: { type: 'category', grid: { display: false }, ticks: { callback: (_v, i) => shorten(this.#bars[i]?.label ?? '') } },
         },
         plugins: {
@@ -103,7 +103,7 @@ export class BarChart {
       const w = ctx.measureText(text).width;
       const outside = x + 4 + w <= chart.width - 2;
       const item: ChartOverlay = outside
-        ? { kind: 'text', x: x + 4, y, text, color: '#475569', align: 'left' }
+        ? { kind: 'text', x: x + 4, y, text, color: pageColor('--lab-muted', '#475569'), align: 'left' }
         : { kind: 'text', x: x - 4, y, text, color: textOn(bar.color), align: 'right' };
       ctx.fillStyle = item.color;
       ctx.textAlign = item.align === 'left' ? 'left' : 'right';

@@ -16,9 +16,13 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js';
+import { pageColor } from './deferred-chart';
 
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, LogarithmicScale, Decimation, Legend, Tooltip);
 Chart.defaults.font.family = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
-Chart.defaults.color = '#334155';
+// Text and grid lines in the page's colours (pageColor: the tokens in dark mode on the app's own
+// pages), read when a chart resolves its options, i.e. when it is built in view.
+Object.defineProperty(Chart.defaults, 'color', { get: () => pageColor('--lab-ink-soft', '#334155'), set: () => {}, configurable: true });
+Object.defineProperty(Chart.defaults, 'borderColor', { get: () => pageColor('--lab-line', 'rgba(0,0,0,0.1)'), set: () => {}, configurable: true });
 
 export { Chart };

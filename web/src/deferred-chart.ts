@@ -12,6 +12,15 @@ import type { Chart, ChartConfiguration, ChartData, ChartOptions, ChartType, Def
 import { downloadCanvas, downloadSvg } from './export';
 import { afterFirstHeatmap, scheduleFirstDraw } from './first-draw';
 
+/**
+ * A chart colour: in dark mode on the app's own pages the design system's token `token`; else, and
+ * on a host page without the tokens, the light value.
+ */
+export function pageColor(token: string, light: string): string {
+  if (typeof document === 'undefined' || !globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches) return light;
+  return getComputedStyle(document.documentElement).getPropertyValue(token).trim() || light;
+}
+
 /** What an app plugin drew over a chart (a marker line, a bar's value), for the SVG export. */
 export type ChartOverlay =
   | { kind: 'line'; x1: number; y1: number; x2: number; y2: number; color: string; dash?: readonly number[] }

@@ -71,6 +71,9 @@ export interface HeatmapScene {
   stickyX?: number;
   /** the width of the box the canvas scrolls in (default: the canvas's): the column title stays in it */
   viewWidth?: number;
+  /** the page's colours for the labels, the titles and the row labels' sticky background (default
+   *  the light ones: exports and a page without the design system's tokens) */
+  ink?: { tick: string; title: string; background: string };
 }
 
 /** A painted text's box (axis-aligned; for slanted labels the box of the slanted text). */
@@ -232,13 +235,13 @@ export function paintHeatmap(ctx: PaintContext, width: number, height: number, s
   };
 
   paintCells(ctx, scene, layout);
-  paintColumnLabels(ctx, labels, layout);
+  paintColumnLabels(ctx, labels, layout, scene.ink?.tick || TICK_COLOR);
   if (stickyX > 0) {
     // the row labels stay in view: over the cells and column labels scrolled under them
-    ctx.fillStyle = STICKY_BACKGROUND;
+    ctx.fillStyle = scene.ink?.background || STICKY_BACKGROUND;
     ctx.fillRect(stickyX, 0, left - CELL_GAP / 2, height);
   }
-  paintRowLabels(ctx, scene.rowLabels.map((l) => tickLabel(l)), layout);
+  paintRowLabels(ctx, scene.rowLabels.map((l) => tickLabel(l)), layout, scene.ink?.tick || TICK_COLOR);
   paintTitles(ctx, scene, layout, width);
   if (scene.active !== null && scene.active < rows * cols) {
     const cell = cellRect(layout, scene.active);
@@ -284,9 +287,9 @@ function paintCells(ctx: PaintContext, scene: HeatmapScene, layout: HeatmapLayou
   }
 }
 
-function paintRowLabels(ctx: PaintContext, texts: readonly string[], layout: HeatmapLayout): void {
+function paintRowLabels(ctx: PaintContext, texts: readonly string[], layout: HeatmapLayout, color: string): void {
   ctx.font = TICK_FONT;
-  ctx.fillStyle = TICK_COLOR;
+  ctx.fillStyle = color;
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
   const right = layout.stickyX + layout.left - GAP;
@@ -298,9 +301,9 @@ function paintRowLabels(ctx: PaintContext, texts: readonly string[], layout: Hea
   });
 }
 
-function paintColumnLabels(ctx: PaintContext, labels: ColumnLabels, layout: HeatmapLayout): void {
+function paintColumnLabels(ctx: PaintContext, labels: ColumnLabels, layout: HeatmapLayout, color: string): void {
   ctx.font = TICK_FONT;
-  ctx.fillStyle = TICK_COLOR;
+  ctx.fillStyle = color;
   const baseY = layout.top - GAP;
   const { slant } = labels;
   labels.texts.forEach((text, c) => {
@@ -330,7 +333,7 @@ function paintColumnLabels(ctx: PaintContext, labels: ColumnLabels, layout: Heat
 /** The column title on its own line above the column labels; the row title in the corner. */
 function paintTitles(ctx: PaintContext, scene: HeatmapScene, layout: HeatmapLayout, width: number): void {
   ctx.font = TITLE_FONT;
-  ctx.fillStyle = TITLE_COLOR;
+  ctx.fillStyle = scene.ink?.title || TITLE_COLOR;
   ctx.textBaseline = 'middle';
   if (scene.xTitle) {
     const w = ctx.measureText(scene.xTitle).width;

@@ -21,6 +21,7 @@ export class ColumnScroller {
     this.#t = t;
     this.element = document.createElement('div');
     this.element.className = 'heatmap-more';
+    this.element.dataset.moreColumns = ''; // what the layout test (tests/e2e/layout.test.mjs) looks for
     this.element.hidden = true;
     this.#left = this.#button('left', -1);
     this.#right = this.#button('right', 1);

@@ -361,7 +361,11 @@ export class Heatmap {
       this.#scroller.update(this.#layout);
       return;
     }
-    this.#layout = paintHeatmap(ctx, width, height, scene);
+    // the labels in the page's colours (dark mode): the design system's tokens where they are set
+    const style = getComputedStyle(this.#canvas);
+    const token = (name: string) => style.getPropertyValue(name).trim();
+    const ink = { tick: token('--lab-ink-soft'), title: token('--lab-muted'), background: token('--lab-panel') };
+    this.#layout = paintHeatmap(ctx, width, height, { ...scene, ink });
     this.#drawnSignal();
     // for tests and tools: where every text landed (collision checks in any script)
     this.#output.dataset.texts = JSON.stringify(this.#layout.texts.map((b) => [b.kind, Math.round(b.x), Math.round(b.y), Math.round(b.width), Math.round(b.height)]));

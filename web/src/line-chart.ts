@@ -110,6 +110,8 @@ export function chartCanvas(host: HTMLElement, label: string): HTMLCanvasElement
   const canvas = document.createElement('canvas');
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-label', label);
+  // until Chart.js sizes it (when it comes into view) a canvas is 300 px wide: never wider than its box
+  canvas.style.maxWidth = '100%';
   host.append(canvas);
   return canvas;
 }

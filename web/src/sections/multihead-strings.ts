@@ -6,6 +6,7 @@ export const MULTIHEAD_STRINGS: Strings = {
     'mh.intro':
       'Multi-head attention is the same dot product, scaling, softmax and weighted sum, done in several smaller subspaces at once. Q, K and V (d features) are split into h heads of d/h features; each head attends on its own; the heads’ outputs are concatenated back to d features and mixed by an output projection W_O.',
     'mh.text': 'Sentence (words separated by spaces)',
+    'mh.text.short': 'Sentence',
     'mh.d': 'Model size d',
     'mh.heads': 'Heads h',
     'mh.error.empty': 'the sentence is empty: type at least one word',
@@ -36,6 +37,7 @@ export const MULTIHEAD_STRINGS: Strings = {
     'mh.intro':
       '理解了 QKV 注意力，那么多头注意力仅仅是从更多维度对信息进行点积、缩放、Softmax、加权和而已。Q、K、V（d 维）被拆分成 h 个头，每个头 d/h 维，各自计算注意力；各头的输出再拼接回 d 维，经过输出线性层 W_O 合并。',
     'mh.text': '句子（词之间用空格分隔）',
+    'mh.text.short': '句子',
     'mh.d': '模型维度 d',
     'mh.heads': '头数 h',
     'mh.error.empty': '句子为空：请至少输入一个词',

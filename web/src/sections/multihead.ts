@@ -6,7 +6,7 @@ import { mathml, MULTI_HEAD } from '../math';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import sharedCss from './dot-controls.css?inline';
-import { el, errorText, field, LatestOnly, MessageLine, range, setOptions, mountRoot } from './dom';
+import { el, errorText, field, LatestOnly, MessageLine, range, setFieldError, setOptions, mountRoot } from './dom';
 import css from './multihead.css?inline';
 import { MULTIHEAD_STRINGS } from './multihead-strings';
 import { fill } from '../i18n';
@@ -74,13 +74,7 @@ class MultiHeadView implements SectionHandle {
     this.#text.className = 'mh-text';
     this.#text.spellcheck = false;
     this.#text.value = state.get('mh_text');
-    this.#text.addEventListener('input', () => {
-      try {
-        state.set('mh_text', this.#text.value);
-      } catch (err) {
-        this.#showError(fill(t('mh.error.text'), { reason: errorText(err) }));
-      }
-    });
+    this.#text.addEventListener('input', () => this.#onText());
     const textField = field(t('mh.text'), this.#text);
     textField.classList.add('al-field-wide');
     textField.hidden = state.isHidden('mh_text');
@@ -118,8 +112,28 @@ class MultiHeadView implements SectionHandle {
     this.#compute();
   }
 
-  #showError(text: string): void {
-    this.#message.show('error', `${this.#ctx.t('error.prefix')}${text}`);
+  #onText(): void {
+    const { t, state } = this.#ctx;
+    try {
+      tokenize(this.#text.value); // a sentence the views cannot show stays in the box, not in the state
+    } catch (err) {
+      this.#latest.cancel();
+      this.#showError(sentenceErrorText(t, err, 'mh') ?? errorText(err), true);
+      return;
+    }
+    try {
+      state.set('mh_text', this.#text.value);
+    } catch (err) {
+      // too long, or control characters: the state refuses it; say why and keep the last result
+      this.#showError(fill(t('mh.error.text'), { reason: errorText(err) }), true);
+    }
+  }
+
+  /** `inText`: the sentence box caused it, so the box is marked and the message names it */
+  #showError(text: string, inText = false): void {
+    const { t } = this.#ctx;
+    this.#message.show('error', `${t('error.prefix')}${text}`);
+    if (inText) setFieldError(this.#text, fill(t('field.named'), { label: t('mh.text.short'), message: text }));
     this.#root.dataset.state = 'error';
   }
 
@@ -206,7 +220,7 @@ class MultiHeadView implements SectionHandle {
       tokens = tokenize(text);
     } catch (err) {
       this.#latest.cancel();
-      this.#showError(sentenceErrorText(t, err, 'mh') ?? errorText(err));
+      this.#showError(sentenceErrorText(t, err, 'mh') ?? errorText(err), true);
       return;
     }
     const params = projectionParams(seed, 'mh', d, ['q', 'k', 'v', 'o'] as const);
@@ -237,6 +251,7 @@ class MultiHeadView implements SectionHandle {
         const concatLabels = range(1, heads).flatMap((h) => featureLabels(dh).map((f) => `h${h}·${f}`));
         this.#context?.update({ rows: n, cols: d, values: r.context.data, rowLabels: labels, colLabels: concatLabels });
         this.#output.update({ rows: n, cols: d, values: r.output.data, rowLabels: labels, colLabels: featureLabels(d) });
+        setFieldError(this.#text, null);
         this.#message.show('ok', okMessage(t, { count: n, d, heads, dh }));
         this.#root.dataset.state = 'ok';
         this.#root.dataset.computeCount = String(++this.#computeCount);

@@ -1,5 +1,6 @@
 // §3.3's sentences that depend on the task and the settings: the intro (with the settings in
-// use), and the message for a number outside its field's limits (named by the field's label).
+// use), the message for a number outside its field's limits (named by the field's label), and the
+// time left to the end of the recipe at the measured speed.
 import type { Seq2SeqInfo } from '../../../shared/types/seq2seq';
 import { fill } from '../i18n';
 import { PROPS } from '../state-table';
@@ -33,4 +34,16 @@ export function numberProblem(name: string, typed: string, label: string, t: T):
     return fill(t('tr.error.range'), { label, min: def.min, max: def.max, value });
   }
   return '';
+}
+
+/**
+ * "About 12 s left" to the end of the recipe at `stepsPerSecond` (measured over the current run);
+ * '' when nothing is left or no speed is measured yet.
+ */
+export function timeLeftText(t: T, stepsLeft: number, stepsPerSecond: number): string {
+  if (stepsLeft <= 0 || !(stepsPerSecond > 0) || !Number.isFinite(stepsPerSecond)) return '';
+  const seconds = Math.max(1, Math.ceil(stepsLeft / stepsPerSecond));
+  const time =
+    seconds < 60 ? fill(t('tr.eta.seconds'), { s: seconds }) : fill(t('tr.eta.minutes'), { m: Math.floor(seconds / 60), s: seconds % 60 });
+  return fill(t('tr.eta'), { time });
 }

@@ -11,10 +11,10 @@ import css from './translate.css?inline';
 import { StepChart, movingAverage } from './translate-charts';
 import { DecodeView } from './translate-decode';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
-import { button, el, errorText, field, select, mountRoot, MessageLine } from './dom';
+import { button, el, errorText, field, select, mountRoot, MessageLine, setFieldError } from './dom';
 import { SentenceInput } from './translate-input';
 import type { CompareRow, CompareView } from './translate-compare';
-import { introText, numberProblem } from './translate-text';
+import { introText, numberProblem, timeLeftText } from './translate-text';
 import { TRANSLATE_STRINGS } from './translate-strings';
 import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
 import { fill } from '../i18n';
@@ -45,6 +45,10 @@ class TranslateView implements SectionHandle {
   readonly #stepButton: HTMLButtonElement;
   readonly #progress = el('progress');
   readonly #progressText = el('span', 'tr-progress-text');
+  /** the time left to the end of the recipe at the speed measured over the current run */
+  readonly #timeLeft = el('span', 'tr-progress-text tr-time-left');
+  /** the current run's start (performance.now(), step), or null while not playing */
+  #runStart: { ms: number; step: number } | null = null;
   readonly #status = el('p', 'tr-status');
   readonly #error = el('p', 'tr-error');
   readonly #intro = el('p', 'tr-intro');
@@ -98,7 +102,8 @@ class TranslateView implements SectionHandle {
     this.#progress.dataset.testid = 's2s-progress';
     this.#progress.setAttribute('aria-label', t('tr.progressLabel'));
     const progress = el('div', 'tr-progress');
-    progress.append(this.#progress, this.#progressText);
+    this.#timeLeft.dataset.testid = 's2s-time-left';
+    progress.append(this.#progress, this.#progressText, this.#timeLeft);
 
     // Model settings
     const settings = el('div', 'al-controls tr-settings');
@@ -190,13 +195,8 @@ class TranslateView implements SectionHandle {
           problem = `${label}: ${errorText(err)}`;
         }
       }
-      if (problem) {
-        input.setAttribute('aria-invalid', 'true');
-        this.#error.textContent = `${t('error.prefix')}${problem}`;
-      } else {
-        input.removeAttribute('aria-invalid');
-        this.#error.textContent = '';
-      }
+      // the shared field errors (dom.ts): the message under the box, the box marked aria-invalid
+      setFieldError(input, problem || null);
     });
     this.#controls[name] = input;
     return field(this.#ctx.t(key), input, this.#ctx.state.isHidden(name));
@@ -355,6 +355,7 @@ class TranslateView implements SectionHandle {
       }
     };
     this.#busy = true;
+    this.#runStart = { ms: performance.now(), step: trainer.step };
     this.#streams = [trainer.play(steps, { maxStepsPerSecond, onProgress })];
     if (plain && plain.step < target) {
       this.#streams.push(plain.play(target - plain.step, { maxStepsPerSecond, onProgress: () => this.#redrawSoon() }));
@@ -373,6 +374,7 @@ class TranslateView implements SectionHandle {
     } finally {
       this.#streams = [];
       this.#busy = false;
+      this.#runStart = null;
       if (trainer === this.#trainer) {
         if (trainer.step >= target && this.#playing) this.#setPlaying(false);
         else this.#render();
@@ -459,6 +461,15 @@ class TranslateView implements SectionHandle {
     this.#caption.hidden = task !== 'note';
   }
 
+  /** While playing towards the recipe's end: the time left at the speed measured since play (after a second of it). */
+  #timeLeftText(step: number, recipeSteps: number): string {
+    const start = this.#runStart;
+    if (!this.#playing || !start || step >= recipeSteps) return '';
+    const seconds = (performance.now() - start.ms) / 1000;
+    if (seconds < 1 || step <= start.step) return '';
+    return timeLeftText(this.#ctx.t, recipeSteps - step, (step - start.step) / seconds);
+  }
+
   #render(): void {
     const { t } = this.#ctx;
     const trainer = this.#trainer;
@@ -469,6 +480,7 @@ class TranslateView implements SectionHandle {
     this.#progress.max = recipeSteps;
     this.#progress.value = Math.min(step, recipeSteps);
     this.#progressText.textContent = fill(t(step > recipeSteps || (step === recipeSteps && step > 0) ? 'tr.progress.beyond' : 'tr.progress'), { step, total: recipeSteps });
+    this.#timeLeft.textContent = this.#timeLeftText(step, recipeSteps);
     const info = trainer.info;
     if (info) {
       const attention = info.attention ? fill(t('tr.attention.score'), { score: info.score }) : t('tr.attention.none');
