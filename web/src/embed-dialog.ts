@@ -5,15 +5,9 @@
 import { embedSnippets } from './embed-snippets';
 import type { AppState } from './state';
 import type { SectionId } from './state-table';
+import { el } from './sections/dom';
 
 type Translate = (key: string) => string;
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /** Selects the text of `node`, so that Ctrl+C copies it (the fallback when the clipboard API fails). */
 function selectText(node: Node): void {

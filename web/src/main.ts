@@ -11,6 +11,7 @@ import { SECTIONS } from './sections';
 import { AppState, type ParseResult, type PropName } from './state';
 import { createLabClient } from './worker/client';
 import { isEmbeddable } from './widgets/sections';
+import { el } from './sections/dom';
 
 const t0 = translator('en', SHELL_STRINGS);
 
@@ -18,13 +19,6 @@ function byId<T extends HTMLElement>(id: string, type: { new (): T }): T {
   const el = document.getElementById(id);
   if (!(el instanceof type)) throw new Error(`page is missing #${id}`);
   return el;
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text; // text only: callers may pass URL or user text
-  return node;
 }
 
 interface Mounted {

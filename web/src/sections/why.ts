@@ -5,7 +5,7 @@
 import type { CellName } from '../../../shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
-import { PROPS } from '../state-table';
+import { CELLS, PROPS } from '../state-table';
 import css from './why.css?inline';
 import { WhyChart } from './why-chart';
 import { WhyRun, type WhySnapshot } from './why-run';
@@ -69,7 +69,7 @@ class WhyView implements SectionHandle {
     this.#startButton = primaryButton(t('why.start'), 'why-start', () => this.#toggle());
     controls.append(this.#startButton, button(t('why.reset'), 'why-reset', () => this.#reset(false)));
     const cell = select(
-      ['rnn', 'gru', 'lstm'].map((c) => [c, c.toUpperCase()] as const),
+      CELLS.map((c) => [c, c.toUpperCase()] as const),
       state.get('why_cell'),
       'why-cell',
     );
