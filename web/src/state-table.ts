@@ -4,8 +4,8 @@
 // settings carry its prefix (dot_, s2s_, why_, self_, mh_).
 
 // Type-only imports: scripts/attribute-table.mjs evaluates this file on its own.
-import type { ScoreName } from '../../shared/types/attention-lab';
-import type { CellName } from '../../shared/types/seq2seq';
+import type { ScoreName } from '#shared/types/attention-lab';
+import type { CellName } from '#shared/types/seq2seq';
 
 export type SectionId = 'why' | 'idea' | 'dot' | 'translate' | 'self' | 'multihead' | 'performance';
 export const SECTION_IDS: readonly SectionId[] = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'performance'];

@@ -3,7 +3,7 @@
 // against N per implementation, the note recipe's µs per training step, the dates recipe's
 // training examples per second; and a table of the browser figures (headless Chromium). No worker,
 // no wasm: the numbers were measured by the benchmark.
-import results from '../../../shared/bench/results.json';
+import results from '#shared/bench/results.json';
 import { DeferredChart, pictureExports } from '../deferred-chart';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
