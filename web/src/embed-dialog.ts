@@ -2,6 +2,7 @@
 // and the iframe snippet (embed-snippets.ts), each in a <pre> with a Copy button. A modal <dialog>:
 // focus moves into it, Esc or the close button closes it, focus returns to the button that opened
 // it. Snippets are set with textContent: they quote URL text and must show, never run, as HTML.
+import './embed-dialog.css';
 import { embedSnippets } from './embed-snippets';
 import type { AppState } from './state';
 import type { SectionId } from './state-table';
