@@ -4,7 +4,7 @@
 // training examples per second; and a table of the browser figures (headless Chromium). No worker,
 // no wasm: the numbers were measured by the benchmark.
 import results from '#shared/bench/results.json';
-import { DeferredChart, pictureExports } from '../deferred-chart';
+import { DeferredChart, pictureExports } from '../charts/deferred-chart';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 

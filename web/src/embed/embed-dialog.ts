@@ -4,9 +4,9 @@
 // it. Snippets are set with textContent: they quote URL text and must show, never run, as HTML.
 import './embed-dialog.css';
 import { embedSnippets } from './embed-snippets';
-import type { AppState } from './state';
-import type { SectionId } from './state-table';
-import { el } from './sections/dom';
+import type { AppState } from '../state';
+import type { SectionId } from '../state-table';
+import { el } from '../sections/dom';
 
 type Translate = (key: string) => string;
 

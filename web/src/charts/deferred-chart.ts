@@ -9,8 +9,8 @@
 //   animation frame, however often the data changes;
 // - ensure() builds it at once if Chart.js has arrived; built() waits for it (exports).
 import type { Chart, ChartConfiguration, ChartData, ChartOptions, ChartType, DefaultDataPoint } from 'chart.js';
-import { downloadCanvas, downloadSvg } from './export';
-import { afterFirstHeatmap, scheduleFirstDraw } from './first-draw';
+import { downloadCanvas, downloadSvg } from '../export';
+import { afterFirstHeatmap, scheduleFirstDraw } from '../first-draw';
 
 /** What an app plugin drew over a chart (a marker line, a bar's value), for the SVG export. */
 export type ChartOverlay =
