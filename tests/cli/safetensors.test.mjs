@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/attention-lab.mjs', import.meta.url));
-const BOOK = fileURLToPath(new URL('../../shared/reference/book_seq2seq.safetensors', import.meta.url));
+const BOOK = fileURLToPath(new URL('shared/reference/book_seq2seq.safetensors', new URL('../../', import.meta.url)));
 let dir, model;
 
 function cli(...args) {

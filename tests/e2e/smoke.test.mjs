@@ -164,7 +164,7 @@ describe('article shell', { timeout: 180_000 }, () => {
   });
 
   test('the Performance page shows the committed results, their date and notes, as text; the footer links it', async () => {
-    const results = JSON.parse(readFileSync(new URL('../../shared/bench/results.json', import.meta.url), 'utf8'));
+    const results = JSON.parse(readFileSync(new URL('shared/bench/results.json', new URL('../../', import.meta.url)), 'utf8'));
     await site.load();
     assert.equal(await page.getAttribute('#site-footer a.footer-link', 'href'), './performance.html');
     // an old link to the section goes to the page

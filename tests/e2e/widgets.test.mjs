@@ -1,4 +1,4 @@
-// The embeddable widgets (issue 5) in Debian's Chromium against the built site, served by vite
+// The embeddable widgets in Debian's Chromium against the built site, served by vite
 // preview with the strict CSP header: the example post, one worker shared by several widgets, lazy
 // start below the fold, bad and hostile attributes, the iframe page, and the download of a page with
 // one widget. Needs a build first (npm run build:web, or ATTENTION_LAB_DIST=<outDir> for another one).

@@ -13,7 +13,7 @@ every reference output and gradient is then computed in float64 from those float
 and every tensor is {"shape": [...], "data": [flat row-major values]} (a scalar has shape []).
 The scalar loss is L = sum(main_output * grad_output) and "grads" are dL/d(input) for every float input and
 weight (key_padding masks and integer ids/targets get none). Kinds: attention, self_attention, multi_head,
-linear, embedding, tanh, softmax, cross_entropy. Snippets follow /work/shared/seed/book-code.md 3.1-3.6.
+linear, embedding, tanh, softmax, cross_entropy. Cases follow the note's code for §3.1-3.6.
 """
 import json
 import math

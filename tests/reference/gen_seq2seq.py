@@ -5,7 +5,7 @@ Run from the repository root with Debian's PyTorch (torch 1.13; the pyenv `pytho
     /usr/bin/python3 tests/reference/gen_seq2seq.py
 
 It writes shared/reference/seq2seq.json (committed; byte-identical from run to run: fixed seed per case, one
-thread). The model is the note's translator (/work/shared/seed/book-code.md 3.3) built from nn.Embedding,
+thread). The model is the note's translator (its §3.3 code) built from nn.Embedding,
 nn.RNN / nn.GRU / nn.LSTM (batch_first, one layer) and nn.Linear, with the C++ core's semantics:
   * the encoder runs over pack_padded_sequence(source, lengths): padded steps leave the state unchanged, so the
     decoder starts from the state at each source's own length (h, and c for the LSTM), and padded encoder

@@ -113,3 +113,30 @@ export function mismatch(actual, expected, rtol, absFloor = 1e-6) {
   }
   return null;
 }
+
+// The bare models' references (seq2seq.json, transformer.json) share these.
+
+/** A reference batch ({B, S, T, src, src_len, tgt_in, tgt_out}) as a Seq2SeqModel batch. */
+export const batchOf = (b) => ({
+  src: { shape: [b.B, b.S], data: b.src },
+  srcLengths: b.src_len,
+  tgtIn: { shape: [b.B, b.T], data: b.tgt_in },
+  tgtOut: { shape: [b.B, b.T], data: b.tgt_out },
+});
+
+/** EXPECT_NEAR(loss, e, rtol · e) of the native tests. */
+export function assertLoss(actual, expected, rtol, what) {
+  if (!(Math.abs(actual - expected) <= rtol * expected)) {
+    throw new Error(`${what}: got ${actual}, PyTorch ${expected}`);
+  }
+}
+
+/** Runs fn on a new bare model of `config` and frees the model afterwards, whatever fn does. */
+export function withModel(lab, config, fn) {
+  const model = lab.createSeq2SeqModel(config);
+  try {
+    return fn(model);
+  } finally {
+    model.delete();
+  }
+}

@@ -4,7 +4,7 @@
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
-import { loadReference, mismatch } from './case-runner.mjs';
+import { assertLoss, batchOf, loadReference, mismatch, withModel } from './case-runner.mjs';
 
 // The native rule (test_seq2seq_util.h expect_close): |a − e| ≤ rtol · (|e| + max|e|), no floor.
 const NO_FLOOR = 0;
@@ -17,14 +17,6 @@ before(async () => {
 });
 
 /** Runs fn(model) and always frees the model. */
-function withModel(config, fn) {
-  const model = lab.createSeq2SeqModel(config);
-  try {
-    return fn(model);
-  } finally {
-    model.delete();
-  }
-}
 
 const configOf = (c) => ({
   cell: c.cell,
@@ -37,24 +29,11 @@ const configOf = (c) => ({
   attentionalTanh: c.attentional_tanh,
 });
 
-const batchOf = (b) => ({
-  src: { shape: [b.B, b.S], data: b.src },
-  srcLengths: b.src_len,
-  tgtIn: { shape: [b.B, b.T], data: b.tgt_in },
-  tgtOut: { shape: [b.B, b.T], data: b.tgt_out },
-});
-
-
-// EXPECT_NEAR(loss, e, rtol · e) of the native test.
-function assertLoss(actual, expected, rtol, what) {
-  assert.ok(Math.abs(actual - expected) <= rtol * expected, `${what}: got ${actual}, PyTorch ${expected}`);
-}
-
 describe('Seq2SeqModel matches PyTorch (shared/reference/seq2seq.json)', () => {
   for (const c of cases) {
     test(c.name, () => {
       const rtol = 1e-4;
-      withModel(configOf(c.config), (model) => {
+      withModel(lab, configOf(c.config), (model) => {
         // Load the state dict by name; every wasm parameter must come from PyTorch.
         const names = model.paramNames();
         assert.deepEqual(names.map((p) => p.name).sort(), Object.keys(c.params).sort(), 'parameter names');
@@ -136,7 +115,7 @@ describe('Seq2SeqModel gradients match central differences', () => {
   for (const cell of ['rnn', 'gru', 'lstm']) {
     for (const v of VARIANTS) {
       test(`${cell}_${v.name}`, () => {
-        withModel(tinyConfig(cell, v, 7), (model) => {
+        withModel(lab, tinyConfig(cell, v, 7), (model) => {
           // Weights 2× PyTorch's init, as the native check: with hidden size 4 the default states
           // are so small that the score weights' gradients sink into float32 noise.
           const params = model.paramNames();
@@ -193,14 +172,14 @@ function assertBitIdentical(a, b) {
 test('the same config and seed give bit-identical forwardBackward', () => {
   for (const cell of ['rnn', 'gru', 'lstm']) {
     const config = tinyConfig(cell, VARIANTS[3], 42);
-    const first = withModel(config, (m) => {
+    const first = withModel(lab, config, (m) => {
       const r = m.forwardBackward(TINY_BATCH);
       assertBitIdentical(r, m.forwardBackward(TINY_BATCH)); // same model, twice
       return r;
     });
-    withModel(config, (m) => assertBitIdentical(first, m.forwardBackward(TINY_BATCH)));
+    withModel(lab, config, (m) => assertBitIdentical(first, m.forwardBackward(TINY_BATCH)));
     // A different seed gives different weights.
-    withModel({ ...config, seed: 43 }, (m) => assert.notEqual(m.forwardBackward(TINY_BATCH).loss, first.loss));
+    withModel(lab, { ...config, seed: 43 }, (m) => assert.notEqual(m.forwardBackward(TINY_BATCH).loss, first.loss));
   }
 });
 
@@ -209,7 +188,7 @@ test('bad input throws a named Error and the model stays usable', () => {
   assert.throws(() => lab.createSeq2SeqModel({ ...tinyConfig('rnn', VARIANTS[1], 1), srcVocab: 1 }), /source vocabulary/);
   assert.throws(() => lab.createSeq2SeqModel({ ...tinyConfig('rnn', VARIANTS[0], 1), attentionalTanh: true }), /attentional_tanh needs attention/);
   assert.throws(() => lab.createSeq2SeqModel({ ...tinyConfig('rnn', VARIANTS[1], 1), cell: 'transformer' }), /unknown cell "transformer": expected rnn, gru or lstm/);
-  withModel(tinyConfig('gru', VARIANTS[2], 1), (m) => {
+  withModel(lab, tinyConfig('gru', VARIANTS[2], 1), (m) => {
     const before = m.loss(TINY_BATCH);
     const [{ name, shape }] = m.paramNames();
     assert.throws(() => m.setParam(name, { shape: [...shape].reverse(), data: new Float32Array(shape[0] * shape[1]) }), /must have shape \[5, 3\] but has shape \[3, 5\]/);
@@ -243,7 +222,7 @@ test('delete() is idempotent and a deleted model throws', () => {
 });
 
 test('500 models created, driven (with errors) and deleted leak nothing', () => {
-  const round = () => withModel(tinyConfig('lstm', VARIANTS[3], 5), (m) => {
+  const round = () => withModel(lab, tinyConfig('lstm', VARIANTS[3], 5), (m) => {
     const [{ name, shape }] = m.paramNames();
     m.setParam(name, m.getParam(name));
     m.forwardBackward(TINY_BATCH);

@@ -5,7 +5,7 @@
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
-import { loadReference, mismatch } from './case-runner.mjs';
+import { assertLoss, batchOf, loadReference, mismatch, withModel } from './case-runner.mjs';
 
 // The native rule (test_seq2seq_util.h expect_close): |a − e| ≤ rtol · (|e| + max|e|), no floor.
 const NO_FLOOR = 0;
@@ -16,36 +16,16 @@ before(async () => {
   lab = await loadAttentionLab();
 });
 
-function withModel(config, fn) {
-  const model = lab.createSeq2SeqModel(config);
-  try {
-    return fn(model);
-  } finally {
-    model.delete();
-  }
-}
-
 const configOf = (c) => ({
   arch: 'transformer', layers: c.layers, heads: c.heads, dModel: c.d_model, dFF: c.d_ff,
   normFirst: c.norm_first, srcVocab: c.src_vocab, tgtVocab: c.tgt_vocab,
 });
 
-const batchOf = (b) => ({
-  src: { shape: [b.B, b.S], data: b.src },
-  srcLengths: b.src_len,
-  tgtIn: { shape: [b.B, b.T], data: b.tgt_in },
-  tgtOut: { shape: [b.B, b.T], data: b.tgt_out },
-});
-
-function assertLoss(actual, expected, rtol, what) {
-  assert.ok(Math.abs(actual - expected) <= rtol * expected, `${what}: got ${actual}, PyTorch ${expected}`);
-}
-
 describe('Transformer matches PyTorch (shared/reference/transformer.json)', () => {
   for (const c of cases) {
     test(c.name, () => {
       const rtol = 1e-4;
-      withModel(configOf(c.config), (model) => {
+      withModel(lab, configOf(c.config), (model) => {
         const names = model.paramNames();
         assert.deepEqual(names.map((p) => p.name).sort(), Object.keys(c.params).sort(), 'parameter names');
         for (const { name, shape } of names) {
@@ -103,7 +83,7 @@ describe('Transformer gradients match central differences', () => {
   for (const [layers, heads, normFirst] of [[1, 2, false], [2, 4, true]]) {
     test(`${normFirst ? 'pre' : 'post'}_l${layers}_h${heads}`, () => {
       const config = { arch: 'transformer', layers, heads, dModel: 8, dFF: 12, normFirst, srcVocab: 7, tgtVocab: 9, seed: 5 };
-      withModel(config, (model) => {
+      withModel(lab, config, (model) => {
         const params = model.paramNames();
         // LayerNorm gains and biases away from 1 and 0 (as the native check), deterministic.
         let k = 0;
@@ -152,7 +132,7 @@ test('bad Transformer configs, batches and options throw Errors naming the probl
   assert.throws(() => lab.createSeq2SeqModel({ arch: 'transformer', hidden: 8, srcVocab: 5, tgtVocab: 5 }),
     /unknown key 'hidden'/);
   assert.throws(() => lab.createSeq2SeqModel({ arch: 'lstm', srcVocab: 5, tgtVocab: 5 }), /config.arch must be 'rnn' or 'transformer'/);
-  withModel({ arch: 'transformer', layers: 1, heads: 2, dModel: 8, dFF: 12, srcVocab: 7, tgtVocab: 9, seed: 1 }, (m) => {
+  withModel(lab, { arch: 'transformer', layers: 1, heads: 2, dModel: 8, dFF: 12, srcVocab: 7, tgtVocab: 9, seed: 1 }, (m) => {
     const loss = m.loss(TINY_BATCH);
     assert.throws(() => m.loss({ ...TINY_BATCH, tgtIn: { shape: [2, 3], data: [1, 5, 8, 0, 4, 0] } }),
       /batch.tgt_in row 1 starts with padding/);
@@ -166,7 +146,7 @@ test('bad Transformer configs, batches and options throw Errors naming the probl
     assert.ok(m.loss(TINY_BATCH) < loss);
   });
   // the recurrent model still accepts arch: 'rnn'
-  withModel({ arch: 'rnn', cell: 'gru', hidden: 4, srcVocab: 7, tgtVocab: 9 }, (m) => {
+  withModel(lab, { arch: 'rnn', cell: 'gru', hidden: 4, srcVocab: 7, tgtVocab: 9 }, (m) => {
     assert.ok(Number.isFinite(m.loss(TINY_BATCH)));
   });
 });

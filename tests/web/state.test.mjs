@@ -6,18 +6,8 @@ import { loadWeb } from './setup.mjs';
 
 const { AppState, parseValue, formatValue, MAX_RAW_LENGTH } = await loadWeb('state');
 const { PROPS, SECTION_IDS } = await loadWeb('state-table');
-
-/** mulberry32: a small seeded generator, so a failing case can be replayed */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// the page's own seeded generator (mulberry32), so a failing case can be replayed
+const { mulberry32 } = await loadWeb('random');
 
 // characters that are special in URLs and HTML, Chinese, emoji, spaces inside
 const TEXT_POOL = [...'abc XYZ 咖哥喜欢小冰 &=#+%<>"\'/?;:,.!😀é'];
@@ -81,7 +71,7 @@ describe('state table', () => {
   });
 
   test('random valid states round-trip through the hash exactly (400 states)', () => {
-    const r = rng(20261202);
+    const r = mulberry32(20261202);
     for (let i = 0; i < 400; i++) {
       const values = {};
       for (const p of PROPS) if (r() < 0.6) values[p.name] = randomValue(p, r);

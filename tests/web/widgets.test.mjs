@@ -9,7 +9,7 @@ import { attributeTable, BEGIN, END, loadProps } from '../../scripts/attribute-t
 import { loadWeb } from './setup.mjs';
 
 const spec = await loadWeb('widgets/matrix-spec');
-const snippets = await loadWeb('embed-snippets');
+const snippets = await loadWeb('embed/embed-snippets');
 const { AppState } = await loadWeb('state');
 
 describe('widget modules', () => {

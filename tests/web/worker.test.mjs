@@ -1,46 +1,15 @@
 // The worker protocol: the page's client (web/src/worker/client.ts) against fake workers (ids,
 // errors, crash → rejection + onCrash, restart), and the worker's dispatch (worker/handlers.ts)
-// against the real wasm module, joined end to end through an in-process fake worker.
+// against the real wasm module, joined end to end through an in-process fake worker. Training
+// streams and routing between builds: worker-streams.test.mjs.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
+import { K, Q, ScriptedWorker } from './scripted-worker.mjs';
 import { loadWeb } from './setup.mjs';
 
 const { WorkerLabClient, WorkerCrashedError, LabRequestError } = await loadWeb('worker/client');
 const { LabHandlers, NO_RESPONSE, collectBuffers, respond } = await loadWeb('worker/handlers');
-const { TrainStreams, serve, STREAM_LIMITS } = await loadWeb('worker/train-stream');
-const { ModuleRouter } = await loadWeb('worker/router');
-const { counter } = await loadWeb('worker/handlers');
-
-/** A worker whose answers the test writes by hand. */
-class ScriptedWorker {
-  posted = [];
-  listeners = { message: [], error: [], messageerror: [] };
-  terminated = false;
-  postMessage(message) {
-    this.posted.push(structuredClone(message)); // a real worker clones too (and throws DataCloneError)
-  }
-  addEventListener(type, fn) {
-    this.listeners[type].push(fn);
-  }
-  terminate() {
-    this.terminated = true;
-  }
-  emit(type, event) {
-    for (const fn of this.listeners[type]) fn(event);
-  }
-  answer(id, result) {
-    this.emit('message', { data: { id, ok: true, result } });
-  }
-  refuse(id, error) {
-    this.emit('message', { data: { id, ok: false, error } });
-  }
-  crash(message) {
-    const event = { message, defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
-    this.emit('error', event);
-    return event;
-  }
-}
 
 function scriptedClient() {
   const workers = [];
@@ -53,9 +22,6 @@ function scriptedClient() {
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
-const Q = { shape: [1, 2, 3], data: [1, 0, 2, -1, 0.5, 0] };
-const K = { shape: [1, 3, 3], data: [0.2, 1, -1, 2, 0, 0.5, -0.3, 0.1, 1] };
-
 describe('client against a scripted worker', () => {
   test('starts the worker lazily, once; answers go to the request with their id, in any order', async () => {
     const { client, workers } = scriptedClient();
@@ -293,176 +259,5 @@ describe('handlers over the real wasm module, through the client', () => {
     const found = collectBuffers({ a: { data: buf }, b: [{ data: buf.subarray(1) }, new Uint8Array(2)], n: 1, s: 'x' });
     assert.equal(found.length, 2);
     assert.ok(found.includes(buf.buffer));
-  });
-});
-
-/** A worker in this process that serves like lab-worker.ts: streams included. */
-class StreamingWorker extends ScriptedWorker {
-  constructor(handlers, now = () => performance.now()) {
-    super();
-    this.handlers = handlers;
-    this.progressMessages = 0;
-    this.streams = new TrainStreams({
-      now,
-      yieldNow: () => new Promise((r) => setImmediate(r)),
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-      post: (message, transfer) => {
-        if (this.terminated) return;
-        if ('progress' in message) this.progressMessages++;
-        this.emit('message', { data: structuredClone(message, { transfer }) });
-      },
-    });
-  }
-  postMessage(message) {
-    const { id, request } = structuredClone(message);
-    setTimeout(() => {
-      if (!this.terminated) serve(this.handlers, this.streams, id, request, (m, t) => this.emit('message', { data: structuredClone(m, { transfer: t }) }));
-    }, 0);
-  }
-}
-
-describe('training streams: continuous training in the worker, progress per slice', () => {
-  const config = { task: 'note', cell: 'rnn', hidden: 16, attention: true, score: 'dot', seed: 3 };
-
-  test('a stream trains exactly the steps of plain train() calls, in slices, and reports each', { timeout: 120_000 }, async () => {
-    const lab = await loadAttentionLab();
-    const handlers = new LabHandlers(lab, () => {});
-    // a clock that moves 1 ms at every reading: slices end by the clock, not by this machine's speed
-    let clock = 0;
-    const worker = new StreamingWorker(handlers, () => clock++);
-    const client = new WorkerLabClient(() => worker);
-    const [streamed, plain] = [await client.createSeq2Seq(config), await client.createSeq2Seq(config)];
-    const losses = [];
-    let lastStep = 0;
-    const stream = streamed.trainStream(60, {
-      sliceMs: 2,
-      onProgress: (p) => {
-        assert.ok(p.losses instanceof Float32Array && p.tokenAccuracy.length === p.losses.length);
-        assert.equal(p.step, lastStep + p.losses.length, 'each slice continues where the last ended');
-        lastStep = p.step;
-        losses.push(...p.losses);
-      },
-    });
-    assert.deepEqual(await stream.done, { steps: 60, stopped: false });
-    assert.ok(worker.progressMessages >= 10, `60 steps in 2 ms slices come in many slices, got ${worker.progressMessages}`);
-    const expected = await plain.train(60);
-    assert.deepEqual(losses, Array.from(expected.losses), 'same seed, same steps: bit-identical losses');
-    assert.equal((await streamed.info()).step, 60);
-    await streamed.delete();
-    await plain.delete();
-  });
-
-  test('stop() ends a stream after its current slice; other requests are served meanwhile', { timeout: 120_000 }, async () => {
-    const lab = await loadAttentionLab();
-    const client = new WorkerLabClient(() => new StreamingWorker(new LabHandlers(lab, () => {})));
-    const model = await client.createSeq2Seq(config);
-    let seen = 0;
-    let translatedMidStream = null;
-    const stream = model.trainStream(1_000_000, {
-      sliceMs: 3,
-      onProgress: (p) => {
-        seen += p.losses.length;
-        if (translatedMidStream === null) {
-          translatedMidStream = model.translate('咖哥 喜欢 小冰').then((t) => {
-            stream.stop();
-            return t;
-          });
-        }
-      },
-    });
-    const end = await stream.done;
-    assert.equal(end.stopped, true);
-    assert.ok(end.steps > 0 && end.steps < 1_000_000, `stopped early after ${end.steps} steps`);
-    assert.equal(end.steps, seen, 'every trained step was reported');
-    assert.equal(typeof (await translatedMidStream).text, 'string', 'a translate request was answered between slices');
-    assert.equal((await model.info()).step, end.steps);
-    assert.equal(await client.request({ op: 'seq2seq.stopStream', stream: 12345 }), false, 'stopping a finished stream is a no-op');
-    await model.delete();
-  });
-
-  test('a throttled stream keeps to its rate; bad numbers are Errors naming the field', { timeout: 120_000 }, async () => {
-    const lab = await loadAttentionLab();
-    const client = new WorkerLabClient(() => new StreamingWorker(new LabHandlers(lab, () => {})));
-    const model = await client.createSeq2Seq(config);
-    const t0 = performance.now();
-    const end = await model.trainStream(20, { maxStepsPerSecond: 100, onProgress() {} }).done;
-    const seconds = (performance.now() - t0) / 1000;
-    assert.equal(end.steps, 20);
-    // 20 steps at 100 steps/s cannot finish in much under 0.19 s (the first step is free)
-    assert.ok(seconds >= 0.15, `throttled: 20 steps took ${seconds.toFixed(3)} s`);
-    const onProgress = () => assert.fail('no progress for a refused stream');
-    await assert.rejects(model.trainStream(0, { onProgress }).done, /steps must be a whole number from 1 to/);
-    await assert.rejects(model.trainStream(STREAM_LIMITS.maxSteps + 1, { onProgress }).done, /steps must be a whole number/);
-    await assert.rejects(model.trainStream(5, { onProgress, sliceMs: 0 }).done, /sliceMs must be from 1 to 1000/);
-    await assert.rejects(model.trainStream(5, { onProgress, maxStepsPerSecond: Number.NaN }).done, /maxStepsPerSecond must be a positive number/);
-    await assert.rejects(client.trainStream(999, 5, { onProgress }).done, /no model 999/);
-    assert.equal((await model.train(1)).step, 21, 'the model still trains after the refusals');
-    await model.delete();
-  });
-
-  test('a diverging stream rejects with the steps of its last slice; the model keeps its last good weights', { timeout: 120_000 }, async () => {
-    const lab = await loadAttentionLab();
-    const client = new WorkerLabClient(() => new StreamingWorker(new LabHandlers(lab, () => {})));
-    const model = await client.createSeq2Seq({ ...config, learningRate: 1e6 });
-    let reported = 0;
-    const err = await model.trainStream(500, { sliceMs: 2, onProgress: (p) => (reported += p.losses.length) }).done.catch((e) => e);
-    assert.ok(err instanceof LabRequestError && /diverg/i.test(err.message), String(err));
-    assert.ok(err.completed.losses instanceof Float32Array, "the diverging slice's finished steps come with the error");
-    const step = (await model.info()).step;
-    assert.equal(step, reported + err.completed.losses.length, 'progress + completed = every step kept');
-    assert.equal(typeof (await model.translate('咖哥 喜欢 小冰')).text, 'string');
-    await model.delete();
-  });
-});
-
-describe('routing: the smallest build that offers a request, models where they live', () => {
-  function router(article) {
-    const loads = [];
-    const ids = counter();
-    const r = new ModuleRouter(
-      (variant) => {
-        loads.push(variant);
-        return loadAttentionLab({ variant }).then((lab) => new LabHandlers(lab, () => {}, ids));
-      },
-      { article },
-    );
-    return { r, loads };
-  }
-  const ask = async (r, request) => {
-    const h = await r.forRequest(request);
-    return h.handle(request).result;
-  };
-
-  test('widgets: attention from the attention build, models in the Seq2Seq build; memory covers both', { timeout: 120_000 }, async () => {
-    const { r, loads } = router(false);
-    const w = await ask(r, { op: 'attention', args: { query: Q, key: K, value: K } });
-    assert.deepEqual(w.weights.shape, [1, 2, 3]);
-    assert.deepEqual(loads, ['attention'], 'the first answer needs only the smallest build');
-    const { model } = await ask(r, { op: 'seq2seq.create', config: { task: 'note', cell: 'rnn', hidden: 8, seed: 1 } });
-    assert.deepEqual(loads, ['attention', 'seq2seq']);
-    assert.equal(r.variantFor({ op: 'seq2seq.train', model, steps: 1 }), 'seq2seq');
-    assert.equal((await ask(r, { op: 'seq2seq.train', model, steps: 2 })).step, 2);
-    const memory = await r.memory();
-    assert.deepEqual(Object.keys(memory.modules).sort(), ['attention', 'seq2seq']);
-    assert.equal(memory.models, 1);
-    assert.equal(memory.heapUsed, memory.modules.attention.heapUsed + memory.modules.seq2seq.heapUsed);
-    r.warm();
-    assert.deepEqual(loads, ['attention', 'seq2seq'], 'widgets never load the full build unasked');
-  });
-
-  test('the article: first heatmap from the attention build, models in the full build loaded after it; ids unique across builds', { timeout: 120_000 }, async () => {
-    const { r, loads } = router(true);
-    await ask(r, { op: 'attention', args: { query: Q, key: K, value: K } });
-    assert.deepEqual(loads, ['attention']);
-    r.warm();
-    assert.deepEqual(loads, ['attention', 'full'], 'the full build loads in the background after the first answer');
-    const a = await ask(r, { op: 'seq2seq.create', config: { task: 'note', cell: 'rnn', hidden: 8, seed: 1 } });
-    const seq2seqOnly = await r.handlers('seq2seq');
-    const b = seq2seqOnly.handle({ op: 'seq2seq.create', config: { task: 'note', cell: 'rnn', hidden: 8, seed: 2 } }).result;
-    assert.notEqual(a.model, b.model, 'one id sequence for every build');
-    assert.equal(r.variantFor({ op: 'seq2seq.save', model: a.model }), 'full');
-    assert.equal(r.variantFor({ op: 'seq2seq.save', model: b.model }), 'seq2seq');
-    assert.ok((await ask(r, { op: 'seq2seq.save', model: a.model })) instanceof Uint8Array, 'the article can save its models');
-    await assert.rejects(ask(r, { op: 'seq2seq.info', model: 999 }), /no model 999/, 'a model no build holds is named');
   });
 });

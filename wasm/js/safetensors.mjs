@@ -5,6 +5,7 @@
 // The wrapper OWNS the C++ object: call delete() once; any call after delete() throws.
 // Types: shared/types/seq2seq.d.ts.
 
+import { OwnedHandle } from './owned-handle.mjs';
 import { unwrap } from './unwrap.mjs';
 
 /**
@@ -32,11 +33,11 @@ export function safetensorsNames(options) {
  * train or evaluate here.
  */
 export class ImportedSeq2Seq {
-  #handle;
+  #owned;
 
   /** @internal Use AttentionLab.loadSeq2Seq. Takes ownership of `handle`. */
   constructor(handle) {
-    this.#handle = handle;
+    this.#owned = new OwnedHandle(handle, 'Seq2Seq model');
   }
 
   static load(core, bytes) {
@@ -44,8 +45,7 @@ export class ImportedSeq2Seq {
   }
 
   #live() {
-    if (!this.#handle) throw new Error('this Seq2Seq model has been deleted');
-    return this.#handle;
+    return this.#owned.get();
   }
 
   translate(text, options) {
@@ -97,13 +97,11 @@ export class ImportedSeq2Seq {
   }
 
   get deleted() {
-    return !this.#handle;
+    return this.#owned.deleted;
   }
 
+  /** Frees the C++ model. Safe to call twice. */
   delete() {
-    if (this.#handle) {
-      this.#handle.delete();
-      this.#handle = null;
-    }
+    this.#owned.delete();
   }
 }

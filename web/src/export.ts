@@ -97,16 +97,7 @@ export function downloadCanvasPng(name: string, canvas: HTMLCanvasElement): Prom
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, copy.width, copy.height);
   ctx.drawImage(canvas, 0, 0);
-  return new Promise((resolve, reject) => {
-    copy.toBlob((blob) => {
-      if (!blob) {
-        reject(new Error('PNG export: the canvas could not be encoded'));
-        return;
-      }
-      download(blob, safeFileName(name, 'png'));
-      resolve();
-    }, 'image/png');
-  });
+  return downloadCanvas(name, copy);
 }
 
 export function downloadSvg(name: string, svg: string): void {

@@ -6,7 +6,9 @@
 // Columns shrink to a readable width and no further: a wider matrix scrolls sideways in its box, the
 // row labels stay in view, and a labelled "+N columns →" button says what is out of view and scrolls
 // to it. Several heatmaps can share one colour scale (HeatmapScaleGroup), so their colours compare.
-// Drawing is scheduled by DeferredDraw: off the mount task, once per frame.
+// Drawing is scheduled by DeferredDraw: off the mount task, once per frame. Over the ~400-line guide:
+// painting, colours, export and scrolling are already their own files (heatmap-*.ts); what is left
+// is one component's DOM, events and state, which split would share private fields across files.
 import { DeferredDraw } from './deferred-draw';
 import { heatmapWaiting } from './first-draw';
 import { downloadCanvas, downloadCsv, downloadJson, downloadSvg, exportButtons, EXPORT_MENU_CSS } from './export';

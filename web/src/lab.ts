@@ -4,9 +4,9 @@
 import { loadAttentionLab as loadUntyped } from '../../wasm/js/attention-lab.mjs';
 // @ts-expect-error: the .mjs has no declaration file beside it; moduleFor is typed below
 import { moduleFor } from '../../wasm/js/modules.mjs';
-import type { AttentionLab, AttentionOnlyLab, Seq2SeqOnlyLab } from '../../shared/types/attention-lab';
+import type { AttentionLab, AttentionOnlyLab, Seq2SeqOnlyLab } from '#shared/types/attention-lab';
 
-export type { AttentionLab, AttentionResult, Seq2Seq, Tensor } from '../../shared/types/attention-lab';
+export type { AttentionLab, AttentionResult, Seq2Seq, Tensor } from '#shared/types/attention-lab';
 
 /**
  * 'full' has every op and Seq2Seq with model files; 'attention' (attention only) and 'seq2seq'

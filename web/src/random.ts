@@ -1,9 +1,7 @@
 // Seeded pseudo-random numbers: mulberry32 for uniforms, Box–Muller for standard normals.
 // Same seed → same matrices, so a URL like #seed=3 reproduces a page exactly.
 
-export const MAX_SEED = 0xffffffff;
-
-/** A uniform generator on [0, 1) from a 32-bit seed (mulberry32). */
+/** A uniform generator on [0, 1) from a 32-bit seed (mulberry32): every seed the URL accepts (MAX_SEED, state-table.ts) fits. */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

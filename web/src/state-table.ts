@@ -3,6 +3,10 @@
 // Names are snake_case so they work both as hash keys and as HTML attribute names; each section's
 // settings carry its prefix (dot_, s2s_, why_, self_, mh_).
 
+// Type-only imports: scripts/attribute-table.mjs evaluates this file on its own.
+import type { ScoreName } from '#shared/types/attention-lab';
+import type { CellName } from '#shared/types/seq2seq';
+
 export type SectionId = 'why' | 'idea' | 'dot' | 'translate' | 'self' | 'multihead' | 'performance';
 export const SECTION_IDS: readonly SectionId[] = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'performance'];
 
@@ -50,9 +54,14 @@ export interface NumbersProp extends Base {
 }
 export type PropDef = IntProp | NumberProp | EnumProp | BoolProp | TextProp | NumbersProp;
 
-const SCORES = ['dot', 'scaled', 'general', 'additive', 'cosine'] as const;
-const CELLS = ['rnn', 'gru', 'lstm'] as const;
-const MAX_SEED = 2147483647;
+/** The attention score functions and recurrent cells, in the order the controls list them. */
+export const SCORES = ['dot', 'scaled', 'general', 'additive', 'cosine'] as const satisfies readonly ScoreName[];
+export const CELLS = ['rnn', 'gru', 'lstm'] as const satisfies readonly CellName[];
+/**
+ * The largest seed a URL or attribute may give: 2^31 - 1, so a seed fits a signed 32-bit integer in
+ * whatever reads the URL. The seeds feed mulberry32 (random.ts), which takes any 32 bits.
+ */
+export const MAX_SEED = 2147483647;
 
 export const PROPS = [
   // Page

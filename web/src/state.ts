@@ -43,10 +43,6 @@ const INT_RE = /^[+-]?\d{1,16}$/;
 /** Longest raw value read for any setting: longer values are rejected before parsing. */
 export const MAX_RAW_LENGTH = 2000;
 
-export function propDef(name: string): PropDef | undefined {
-  return BY_NAME.get(name);
-}
-
 /** Parses one raw string for a setting; throws RangeError naming the problem. */
 export function parseValue(def: PropDef, raw: string): unknown {
   if (raw.length > MAX_RAW_LENGTH) throw new RangeError(`${def.name}: value longer than ${MAX_RAW_LENGTH} characters`);

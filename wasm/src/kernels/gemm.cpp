@@ -1,3 +1,6 @@
+// The GEMM kernels behind kernels/gemm.h. Over the ~400-line guide on purpose: each entry point's
+// dispatch (Eigen, or under __wasm_simd128__ the packed 4 × 8 kernel or the small-product path)
+// sits next to the paths it chooses between, so a change of one threshold reads in one place.
 #include "kernels/gemm.h"
 
 #include <algorithm>

@@ -141,6 +141,9 @@ const std::vector<std::string>& format_patterns();
 std::string render(const Date& date, int format);
 std::string iso(const Date& date);
 
+// The dates task (task_dates.cpp), validated options; use make_task("dates", options).
+std::unique_ptr<Task> make_task(const TaskOptions& options);
+
 }  // namespace dates
 
 }  // namespace lab

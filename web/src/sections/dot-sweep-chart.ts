@@ -1,8 +1,8 @@
 // The saturation chart of §3.2: max weight, entropy and softmax-Jacobian norm against the feature
 // size d (log axis 1 … 1024, ticks at the computed powers of two), unscaled (dashed) and scaled
 // (solid), with a vertical marker at the slider's d. Chart.js (line-chart.ts).
-import type { ChartOverlay } from '../deferred-chart';
-import { LineChart, type LineSeries, type PlotFrame } from '../line-chart';
+import type { ChartOverlay } from '../charts/deferred-chart';
+import { LineChart, type LineSeries, type PlotFrame } from '../charts/line-chart';
 import { MAX_SWEEP_D, SWEEP_GRID, type SoftmaxMetrics, type SweepPoint } from './dot-sweep';
 
 const METRICS: readonly { key: keyof SoftmaxMetrics; label: string; color: string }[] = [

@@ -3,8 +3,8 @@
 // against N per implementation, the note recipe's µs per training step, the dates recipe's
 // training examples per second; and a table of the browser figures (headless Chromium). No worker,
 // no wasm: the numbers were measured by the benchmark.
-import results from '../../../shared/bench/results.json';
-import { DeferredChart, pictureExports } from '../deferred-chart';
+import results from '#shared/bench/results.json';
+import { DeferredChart, pictureExports } from '../charts/deferred-chart';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 
@@ -23,7 +23,7 @@ interface AttentionRow {
   torch: Timing | null;
 }
 /** The parts of results.json this section draws (bench/bench.mjs writes it). */
-export interface BenchResults {
+interface BenchResults {
   date: string;
   machine: { cpu: string | null; cores: number; load_before?: number[] };
   /** what the run skipped or where a figure comes from (English, shown as text) */
@@ -49,7 +49,7 @@ interface BrowserTraining {
   long_tasks_over_50ms: number[];
 }
 /** results.browser (bench/lib/browser.mjs). */
-export interface BrowserResults {
+interface BrowserResults {
   chromium: string;
   first_heatmap: Timing;
   app: { responses: number; gzip: number };
@@ -132,13 +132,13 @@ interface BarSeries {
   color: string | string[];
   values: (number | null)[];
 }
-export interface BarData {
+interface BarData {
   labels: string[];
   series: BarSeries[];
 }
 
 /** One titled bar chart; update(data) redraws it with new labels and series. */
-export class BarChart {
+class BarChart {
   /** built off the mount task (deferred-chart.ts) */
   readonly #chart: DeferredChart<'bar', (number | null)[], string>;
   readonly #box: HTMLElement;
@@ -209,7 +209,7 @@ export class BarChart {
 }
 
 /** GFLOP/s per N and implementation for one attention measure; null where a side did not run. */
-export function attentionBars(r: BenchResults, measure: string, label: (side: Side) => string): BarData {
+function attentionBars(r: BenchResults, measure: string, label: (side: Side) => string): BarData {
   const rows = (r.attention ?? []).filter((row) => row.measure === measure).sort((a, b) => a.N - b.N);
   const sides: Side[] = ['native', 'wasm', 'torch'];
   return {
@@ -221,7 +221,7 @@ export function attentionBars(r: BenchResults, measure: string, label: (side: Si
 }
 
 /** One bar per implementation: the note recipe's µs per step, or the dates recipe's examples/s. */
-export function recipeBars(r: BenchResults, recipe: 'note' | 'dates', label: (side: Side | 'reference') => string): BarData {
+function recipeBars(r: BenchResults, recipe: 'note' | 'dates', label: (side: Side | 'reference') => string): BarData {
   const bars: { label: string; value: number | null; color: string }[] = [];
   if (recipe === 'note' && r.note) {
     for (const side of ['native', 'wasm', 'torch'] as const) {
@@ -241,7 +241,7 @@ export function recipeBars(r: BenchResults, recipe: 'note' | 'dates', label: (si
 }
 
 /** The browser figures as [measure, value] rows (plain text: the caller sets textContent). */
-export function browserRows(b: BrowserResults, t: (key: string) => string): [string, string][] {
+function browserRows(b: BrowserResults, t: (key: string) => string): [string, string][] {
   const pct = (m: Timing) => `${Math.round(((m.max_s - m.min_s) / m.median_s) * 100)}%`;
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
   const rows: [string, string][] = [

@@ -2,9 +2,9 @@
 // drawing by Chart.js's decimation plugin, the exports keep every step), and the decoder's top-k
 // candidates at one step (horizontal bars, the chosen word darker). Chart.js (line-chart.ts,
 // bar-chart.ts), loaded after the first heatmap: built off the mount task, drawn at most once a frame.
-import type { TokenProb } from '../../../shared/types/seq2seq';
-import { BarChart } from '../bar-chart';
-import { LineChart } from '../line-chart';
+import type { TokenProb } from '#shared/types/seq2seq';
+import { BarChart } from '../charts/bar-chart';
+import { LineChart } from '../charts/line-chart';
 
 /** Trailing moving average over `window` values. */
 export function movingAverage(values: readonly number[], window: number): number[] {

@@ -2,7 +2,7 @@
 // by step k's attention, the output grows by one word, the top-k candidates of step k are a bar
 // chart, and the attention heatmap grows by one row. With beam search, a table per step lists the
 // kept beams (word, score, parent), the best hypothesis's path marked; the view follows that path.
-import type { BeamNode, DecodeStep, TranslateResult } from '../../../shared/types/seq2seq';
+import type { BeamNode, DecodeStep, TranslateResult } from '#shared/types/seq2seq';
 import { Heatmap } from '../heatmap';
 import { TopKChart } from './translate-charts';
 import { el } from './dom';

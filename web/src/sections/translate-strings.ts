@@ -166,7 +166,7 @@ export const TRANSLATE_STRINGS: Strings = {
   },
 };
 
-/** The note's five source sentences (book-code.md §3.3). */
+/** The note's five source sentences (its §3.3 code). */
 export const NOTE_SENTENCES = ['咖哥 喜欢 小冰', '我 爱 学习 人工智能', '深度学习 改变 世界', '自然 语言 处理 很 强大', '神经网络 非常 复杂'];
 /** Date formats the dates task reads (README: 24 formats); any date of the task's range works. */
 export const DATE_EXAMPLES = ['JAN 23, 2015', '23Jan2015', '01/23/15', 'Friday, January 23, 2015', '2015-01-23'];

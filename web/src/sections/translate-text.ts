@@ -1,7 +1,7 @@
 // §3.3's sentences that depend on the task and the settings: the intro (with the settings in
 // use), the message for a number outside its field's limits (named by the field's label), and the
 // time left to the end of the recipe at the measured speed.
-import type { Seq2SeqInfo } from '../../../shared/types/seq2seq';
+import type { Seq2SeqInfo } from '#shared/types/seq2seq';
 import { fill } from '../i18n';
 import { PROPS } from '../state-table';
 import type { TrainSettings } from './translate-train';

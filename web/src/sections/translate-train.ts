@@ -2,8 +2,8 @@
 // worker call takes about CALL_BUDGET_MS (from the measured time per step), so play / pause / step
 // stay responsive and other sections' calls get their turn. A diverged run keeps the completed
 // steps' losses; the session in the worker keeps its last good weights, so the model stays usable.
-import type { CellName, EvaluateResult, HeldOutExample, Seq2SeqConfig, Seq2SeqInfo, TrainResult } from '../../../shared/types/seq2seq';
-import type { ScoreName } from '../../../shared/types/attention-lab';
+import type { CellName, EvaluateResult, HeldOutExample, Seq2SeqConfig, Seq2SeqInfo, TrainResult } from '#shared/types/seq2seq';
+import type { ScoreName } from '#shared/types/attention-lab';
 import type { LabClient, RemoteSeq2Seq, TrainStream } from '../worker/protocol';
 import { RECIPE_STEPS, type TaskName } from './translate-recipes';
 

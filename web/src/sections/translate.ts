@@ -4,7 +4,7 @@
 // where word order differs and a plain Seq2Seq trained beside the attention model shows what
 // attention is for (translate-compare.ts); the note's five sentences (the book's recipe) and the
 // dates task are the other choices. Settings live in the s2s_* rows of the state table.
-import type { CellName } from '../../../shared/types/seq2seq';
+import type { CellName } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import css from './translate.css?inline';

@@ -1,7 +1,7 @@
 // §1's chart: token accuracy (solid) and exact match (dotted) against input length for the plain
 // and the attention model, drawn by Chart.js (line-chart.ts): built off the mount task, at most once
 // a frame while training; hovering shows every series' value at that length.
-import { LineChart, type LineSeries } from '../line-chart';
+import { LineChart, type LineSeries } from '../charts/line-chart';
 import type { WhySnapshot } from './why-run';
 
 const PLAIN = '#c2410c';

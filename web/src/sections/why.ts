@@ -2,10 +2,10 @@
 // attention Seq2Seq train in the worker on reversing strings (why-run.ts); the chart plots their
 // accuracy against string length as they learn (the shape of Bahdanau et al. 2015, Fig. 2).
 // Training starts when the reader presses start and pauses while the section is off screen.
-import type { CellName } from '../../../shared/types/seq2seq';
+import type { CellName } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
-import { PROPS } from '../state-table';
+import { CELLS, PROPS } from '../state-table';
 import css from './why.css?inline';
 import { WhyChart } from './why-chart';
 import { WhyRun, type WhySnapshot } from './why-run';
@@ -69,7 +69,7 @@ class WhyView implements SectionHandle {
     this.#startButton = primaryButton(t('why.start'), 'why-start', () => this.#toggle());
     controls.append(this.#startButton, button(t('why.reset'), 'why-reset', () => this.#reset(false)));
     const cell = select(
-      ['rnn', 'gru', 'lstm'].map((c) => [c, c.toUpperCase()] as const),
+      CELLS.map((c) => [c, c.toUpperCase()] as const),
       state.get('why_cell'),
       'why-cell',
     );

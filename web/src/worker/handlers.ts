@@ -1,7 +1,7 @@
 // The worker's side of the protocol (protocol.ts): one function per operation, each a thin call into
 // the wasm API (wasm/js/attention-lab.mjs). Kept free of worker globals and of the wasm loader so
 // that Node tests can drive it with the real module or with a fake.
-import type { AttentionLab, Seq2Seq } from '../../../shared/types/attention-lab';
+import type { AttentionLab, Seq2Seq } from '#shared/types/attention-lab';
 import type { AnyLab } from '../lab';
 import type { ErrorPayload, Request, ResponseMessage, TrainResult } from './protocol';
 

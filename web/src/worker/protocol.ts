@@ -10,7 +10,7 @@ import type {
   SelfAttentionOptions,
   SelfAttentionResult,
   TensorInput,
-} from '../../../shared/types/attention-lab';
+} from '#shared/types/attention-lab';
 import type {
   EvaluateOptions,
   EvaluateResult,
@@ -20,7 +20,7 @@ import type {
   TrainResult,
   TranslateOptions,
   TranslateResult,
-} from '../../../shared/types/seq2seq';
+} from '#shared/types/seq2seq';
 
 export type {
   AttentionArgs,

@@ -5,7 +5,7 @@
 // message, then the worker yields to its event loop, where a stop request or another section's
 // call is served, and goes on. Kept free of worker globals (clock, yield, post are injected) so
 // the Node tests drive it with the real wasm module.
-import type { Seq2Seq } from '../../../shared/types/attention-lab';
+import type { Seq2Seq } from '#shared/types/attention-lab';
 import { type LabHandlers, errorPayload, respond } from './handlers';
 import type { Request, RequestMessage, ResponseMessage, TrainResult, TrainStreamEnd } from './protocol';
 

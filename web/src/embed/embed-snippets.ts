@@ -3,9 +3,9 @@
 // section's settings that differ from the defaults, the seed and the language, so the embed shows
 // what the reader sees. Values are escaped for an HTML attribute: the snippet is pasted into HTML.
 // No style attribute: a host page with a strict style-src would refuse it (frameborder="0" instead).
-import type { AppState } from './state';
-import { PROPS, type SectionId } from './state-table';
-import { RECIPES, type TaskName } from './sections/translate-recipes';
+import type { AppState } from '../state';
+import { PROPS, type SectionId } from '../state-table';
+import { RECIPES, type TaskName } from '../sections/translate-recipes';
 
 /** where the built site keeps them, relative to its root (the app's own folder) */
 export const WIDGET_SCRIPT_PATH = 'widgets/attention-lab-widgets.js';

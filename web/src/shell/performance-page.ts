@@ -1,13 +1,13 @@
 // The Performance page (performance.html): the committed benchmark figures, for engineers, on a
 // page of their own (linked from the article's footer). The language comes from the address
 // (#lang=zh, as in the article) or the browser; the switch rewrites the address and re-renders.
-import './design.css';
+import '../design.css';
 import './style.css';
 import './performance.css';
-import { resolveLang, SHELL_STRINGS, translator, type Lang } from './i18n';
-import type { SectionHandle } from './section';
-import { performanceSection } from './sections/performance';
-import { AppState } from './state';
+import { resolveLang, SHELL_STRINGS, translator, type Lang } from '../i18n';
+import type { SectionHandle } from '../section';
+import { performanceSection } from '../sections/performance';
+import { AppState } from '../state';
 
 let handle: SectionHandle | null = null;
 

@@ -2,15 +2,16 @@
 // the note in order, each mounted with a SectionContext (section.ts). The state lives in the URL
 // hash (state.ts): read at load, written back on every change, re-read on back/forward. All wasm
 // work happens in the one lab worker (worker/client.ts); if it dies, a banner offers a restart.
-import './design.css';
+import '../design.css';
 import './style.css';
-import { EmbedDialog, embedButton } from './embed-dialog';
-import { SHELL_STRINGS, resolveLang, translator, type Lang } from './i18n';
-import type { SectionContext, SectionHandle, SectionModule } from './section';
-import { SECTIONS } from './sections';
-import { AppState, type ParseResult, type PropName } from './state';
-import { createLabClient } from './worker/client';
-import { isEmbeddable } from './widgets/sections';
+import { EmbedDialog, embedButton } from '../embed/embed-dialog';
+import { SHELL_STRINGS, resolveLang, translator, type Lang } from '../i18n';
+import type { SectionContext, SectionHandle, SectionModule } from '../section';
+import { SECTIONS } from '../sections';
+import { AppState, type ParseResult, type PropName } from '../state';
+import { createLabClient } from '../worker/client';
+import { isEmbeddable } from '../widgets/sections';
+import { el } from '../sections/dom';
 
 const t0 = translator('en', SHELL_STRINGS);
 
@@ -18,13 +19,6 @@ function byId<T extends HTMLElement>(id: string, type: { new (): T }): T {
   const el = document.getElementById(id);
   if (!(el instanceof type)) throw new Error(`page is missing #${id}`);
   return el;
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text; // text only: callers may pass URL or user text
-  return node;
 }
 
 interface Mounted {

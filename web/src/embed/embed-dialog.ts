@@ -2,18 +2,13 @@
 // and the iframe snippet (embed-snippets.ts), each in a <pre> with a Copy button. A modal <dialog>:
 // focus moves into it, Esc or the close button closes it, focus returns to the button that opened
 // it. Snippets are set with textContent: they quote URL text and must show, never run, as HTML.
+import './embed-dialog.css';
 import { embedSnippets } from './embed-snippets';
-import type { AppState } from './state';
-import type { SectionId } from './state-table';
+import type { AppState } from '../state';
+import type { SectionId } from '../state-table';
+import { el } from '../sections/dom';
 
 type Translate = (key: string) => string;
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /** Selects the text of `node`, so that Ctrl+C copies it (the fallback when the clipboard API fails). */
 function selectText(node: Node): void {

@@ -9,8 +9,8 @@
 //   animation frame, however often the data changes;
 // - ensure() builds it at once if Chart.js has arrived; built() waits for it (exports).
 import type { Chart, ChartConfiguration, ChartData, ChartOptions, ChartType, DefaultDataPoint } from 'chart.js';
-import { downloadCanvas, downloadSvg } from './export';
-import { afterFirstHeatmap, scheduleFirstDraw } from './first-draw';
+import { downloadCanvas, downloadSvg } from '../export';
+import { afterFirstHeatmap, scheduleFirstDraw } from '../first-draw';
 
 /**
  * A chart colour: in dark mode on the app's own pages the design system's token `token`; else, and

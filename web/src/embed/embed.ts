@@ -1,11 +1,11 @@
 // embed.html#view=<section>&<settings>: one section of the article in an iframe, driven by the same
 // state table as the app's URL hash, with no page chrome. Invalid settings are listed as text and
 // ignored; the address is kept in step with the controls (replaceState) so a reload keeps them.
-import { SHELL_STRINGS, translator, resolveLang, type Lang } from './i18n';
-import type { SectionHandle } from './section';
-import { AppState } from './state';
-import { isEmbeddable, SECTION_LOADERS } from './widgets/sections';
-import { sharedLabClient } from './widgets/shared-client';
+import { SHELL_STRINGS, translator, resolveLang, type Lang } from '../i18n';
+import type { SectionHandle } from '../section';
+import { AppState } from '../state';
+import { isEmbeddable, SECTION_LOADERS } from '../widgets/sections';
+import { sharedLabClient } from '../widgets/shared-client';
 import './embed.css';
 
 const errorBox = document.getElementById('embed-error') as HTMLElement;
