@@ -35,9 +35,11 @@ export function createLabClient(options: { variant?: WorkerVariant } = {}): Work
 }
 
 /**
- * Which wasm builds the worker loads. 'auto' (widgets): the attention-only build for attention
- * requests and the Seq2Seq-only build for model requests, each on first need. 'full' (the
- * article, which trains anyway): the full build from the start, one module for everything.
+ * Which wasm builds the worker loads (worker/router.ts). 'auto' (widgets): the smallest build that
+ * offers each request, on first need: the attention build for attention, the Seq2Seq build for
+ * models. 'full' (the article): the same for attention, so the first heatmap comes from the
+ * smallest download, then the full build in the background, which holds the article's models
+ * (it can also save and load them).
  */
 export type WorkerVariant = 'auto' | 'full';
 
