@@ -18,7 +18,7 @@ import { introText, numberProblem, timeLeftText } from './translate-text';
 import { TRANSLATE_STRINGS } from './translate-strings';
 import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
 import { fill } from '../i18n';
-import { HEATMAP_CSS } from '../heatmap';
+import { HEATMAP_CSS } from '../heatmap/heatmap';
 
 const MODEL_SETTINGS: readonly PropName[] = ['seed', 's2s_task', 's2s_cell', 's2s_hidden', 's2s_score', 's2s_lr'];
 /** The label of each model setting, for the notice that a change discarded the trained model. */
