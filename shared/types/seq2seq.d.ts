@@ -1,5 +1,7 @@
 // Types of the Seq2Seq part of the `attention-lab` package (wasm/js/seq2seq.mjs, bindings in
 // wasm/bindings/seq2seq_bindings.cpp). Written by hand; field names match the bindings exactly.
+// Over the ~400-line guide: the types of three kinds of translator (recurrent, imported from
+// .safetensors, Transformer) and their traces, kept in one file so the package has one Seq2Seq entry.
 import type { ScoreName } from './attention-lab.js';
 
 /**

@@ -1,4 +1,4 @@
-// The heatmap's colour ramps and labels (web/src/heatmap.ts): the sequential ramp reads in greyscale
+// The heatmap's colour ramps and labels (web/src/heatmap/heatmap.ts): the sequential ramp reads in greyscale
 // (luminance falls monotonically with the value); the diverging ramp is symmetric in lightness
 // around 0 and tells the sign by hue; long tokens are shortened on the axes only. The canvas
 // painting (heatmap-paint.ts) against a recording 2D context: cells, values, labels, hit test.
@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadWeb } from './setup.mjs';
 
-const { rampColor, divergingColor, tickLabel, formatValue } = await loadWeb('heatmap');
-const { paintHeatmap, cellAt, cellRect, preferredHeight, minimumWidth, visibleColumns, MIN_COLUMN_WIDTH } = await loadWeb('heatmap-paint');
-const { HeatmapScaleGroup } = await loadWeb('heatmap');
-const { SvgRecorder } = await loadWeb('heatmap-export');
-const { ColorScale, NAN_COLOR } = await loadWeb('heatmap-color');
+const { rampColor, divergingColor, tickLabel, formatValue } = await loadWeb('heatmap/heatmap');
+const { paintHeatmap, cellAt, cellRect, preferredHeight, minimumWidth, visibleColumns, MIN_COLUMN_WIDTH } = await loadWeb('heatmap/heatmap-paint');
+const { HeatmapScaleGroup } = await loadWeb('heatmap/heatmap');
+const { SvgRecorder } = await loadWeb('heatmap/heatmap-export');
+const { ColorScale, NAN_COLOR } = await loadWeb('heatmap/heatmap-color');
 
 /** WCAG relative luminance of 'rgb(r, g, b)' */
 function luminance(css) {

@@ -1,7 +1,7 @@
 // §3.1 dot-product and §3.2 scaled dot-product attention, live: editable Q and K (= V), heatmaps of
 // raw scores → scaled scores → softmax weights → output from the core, and the saturation sweep
 // that shows why §3.2 divides by √d (dot-sweep.ts, dot-sweep-chart.ts).
-import { HEATMAP_CSS, Heatmap } from '../heatmap';
+import { HEATMAP_CSS, Heatmap } from '../heatmap/heatmap';
 import { DOT_ATTENTION, mathml, SCALED_DOT_ATTENTION, SOFTMAX_ROW } from '../math';
 import { MatrixCellError, MatrixEditor } from '../matrix-editor';
 import { freshSeed, NormalSampler } from '../random';

@@ -3,7 +3,7 @@
 // its focus line while focused: both show "row label · column label"), and "activate" (a click, or
 // Enter on the focused canvas) on a cell. Labels are mapped back to indices by the caller's label
 // lists; a repeated label resolves to its first occurrence.
-import type { Heatmap } from '../heatmap';
+import type { Heatmap } from '../heatmap/heatmap';
 
 export interface CellRef {
   row: number;

@@ -2,7 +2,7 @@
 // question attends to different words. Words and questions are vectors over five features a
 // reader would use (person, place, time, action, thing), fixed so that the numbers can be read;
 // the weights are the core's scaled dot-product attention (lab.attention, score 'scaled').
-import { Heatmap, HEATMAP_CSS } from '../heatmap';
+import { Heatmap, HEATMAP_CSS } from '../heatmap/heatmap';
 import { fill, type Lang } from '../i18n';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';

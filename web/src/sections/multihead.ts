@@ -1,7 +1,7 @@
 // §3.6 multi-head attention, live: a sentence → seeded embeddings → the core's multiHeadAttention
 // with seeded Q, K, V and output projections → each head's weights and output side by side, the
 // heads concatenated, and the output projection. The head count offered is always a divisor of d.
-import { HEATMAP_CSS, Heatmap, HeatmapScaleGroup } from '../heatmap';
+import { HEATMAP_CSS, Heatmap, HeatmapScaleGroup } from '../heatmap/heatmap';
 import { mathml, MULTI_HEAD } from '../math';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';

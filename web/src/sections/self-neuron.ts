@@ -2,7 +2,7 @@
 // elementwise product q∘k term by term, its sum q·k, the core's scaled score q·k/√d and the core's
 // softmax weight. q, k, the scaled score and the weight are the core's numbers; only the products and
 // their sum are formed here (the e2e test checks Σ q∘k / √d against the core's scaled score).
-import { divergingColor } from '../heatmap';
+import { divergingColor } from '../heatmap/heatmap';
 import { el, setOptions } from './dom';
 
 export interface NeuronPair {

@@ -1,7 +1,7 @@
 // §3.4 QKV and §3.5 self-attention, live: a sentence → seeded embeddings → the core's selfAttention
 // with seeded Linear(d, d) projections → heatmaps of Q, K, V, scores, weights and output; a head view
 // (where each word attends) and a neuron view (q·k term by term for one pair).
-import { HEATMAP_CSS, Heatmap } from '../heatmap';
+import { HEATMAP_CSS, Heatmap } from '../heatmap/heatmap';
 import { mathml, QKV_PROJECTIONS, SCALED_DOT_ATTENTION } from '../math';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';

@@ -3,7 +3,7 @@
 // chart, and the attention heatmap grows by one row. With beam search, a table per step lists the
 // kept beams (word, score, parent), the best hypothesis's path marked; the view follows that path.
 import type { BeamNode, DecodeStep, TranslateResult } from '#shared/types/seq2seq';
-import { Heatmap } from '../heatmap';
+import { Heatmap } from '../heatmap/heatmap';
 import { TopKChart } from './translate-charts';
 import { el } from './dom';
 import { fill } from '../i18n';

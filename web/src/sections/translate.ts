@@ -4,9 +4,12 @@
 // where word order differs and a plain Seq2Seq trained beside the attention model shows what
 // attention is for (translate-compare.ts); the note's five sentences (the book's recipe) and the
 // dates task are the other choices. Settings live in the s2s_* rows of the state table.
+// Over the ~400-line guide: one view class wires training, decoding, comparison and input; the
+// parts with their own logic already live in translate-*.ts.
 import type { CellName } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
+import { CELLS, SCORES } from '../state-table';
 import css from './translate.css?inline';
 import { StepChart, movingAverage } from './translate-charts';
 import { DecodeView } from './translate-decode';
@@ -18,7 +21,7 @@ import { introText, numberProblem, timeLeftText } from './translate-text';
 import { TRANSLATE_STRINGS } from './translate-strings';
 import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
 import { fill } from '../i18n';
-import { HEATMAP_CSS } from '../heatmap';
+import { HEATMAP_CSS } from '../heatmap/heatmap';
 
 const MODEL_SETTINGS: readonly PropName[] = ['seed', 's2s_task', 's2s_cell', 's2s_hidden', 's2s_score', 's2s_lr'];
 /** The label of each model setting, for the notice that a change discarded the trained model. */
@@ -110,10 +113,10 @@ class TranslateView implements SectionHandle {
     const task = select([['zh-en', t('tr.task.zh-en')], ['note', t('tr.task.note')], ['dates', t('tr.task.dates')]], state.get('s2s_task'), 's2s-task');
     task.addEventListener('change', () => this.#switchTask(task.value as TaskName));
     this.#controls.s2s_task = task;
-    const cell = select(['rnn', 'gru', 'lstm'].map((c) => [c, c.toUpperCase()] as const), state.get('s2s_cell'), 's2s-cell');
+    const cell = select(CELLS.map((c) => [c, c.toUpperCase()] as const), state.get('s2s_cell'), 's2s-cell');
     cell.addEventListener('change', () => state.set('s2s_cell', cell.value as CellName));
     this.#controls.s2s_cell = cell;
-    const scores: [ScoreSetting, string][] = [['none', t('tr.score.none')], ['dot', 'dot'], ['scaled', 'scaled dot'], ['general', 'general'], ['additive', 'additive'], ['cosine', 'cosine']];
+    const scores: [ScoreSetting, string][] = [['none', t('tr.score.none')], ...SCORES.map((s) => [s, t(`tr.score.${s}`)] as [ScoreSetting, string])];
     const score = select(scores, state.get('s2s_score'), 's2s-score');
     score.addEventListener('change', () => state.set('s2s_score', score.value as ScoreSetting));
     this.#controls.s2s_score = score;

@@ -40,7 +40,7 @@ export class AttentionHeatmap extends LabWidget {
     }
     this.showProblems(problems);
 
-    const { Heatmap } = await import('../heatmap');
+    const { Heatmap } = await import('../heatmap/heatmap');
     this.body.replaceChildren();
     if (given) {
       const map = new Heatmap(this.body, { id: 'matrix', title: given.title, fixedRange: given.range ?? undefined, lang: this.language(parsed.state) });

@@ -9,19 +9,19 @@
 // Drawing is scheduled by DeferredDraw: off the mount task, once per frame. Over the ~400-line guide:
 // painting, colours, export and scrolling are already their own files (heatmap-*.ts); what is left
 // is one component's DOM, events and state, which split would share private fields across files.
-import { DeferredDraw } from './deferred-draw';
-import { heatmapWaiting } from './first-draw';
-import { downloadCanvas, downloadCsv, downloadJson, downloadSvg, exportButtons, EXPORT_MENU_CSS } from './export';
-import { figureTranslator, langOfNode, type Translate } from './figure-strings';
+import { DeferredDraw } from '../deferred-draw';
+import { heatmapWaiting } from '../first-draw';
+import { downloadCanvas, downloadCsv, downloadJson, downloadSvg, exportButtons, EXPORT_MENU_CSS } from '../export';
+import { figureTranslator, langOfNode, type Translate } from '../figure-strings';
 import { ColorScale } from './heatmap-color';
 import { HeatmapLegend } from './heatmap-legend';
 import { cellAt, cellRect, formatValue, minimumWidth, paintHeatmap, preferredHeight, type HeatmapLayout, type HeatmapScene } from './heatmap-paint';
 import { HeatmapTooltip } from './heatmap-tooltip';
 import { ColumnScroller } from './heatmap-scroller';
 import { HeatmapScaleGroup } from './heatmap-scale';
-import { fill, type Lang } from './i18n';
+import { fill, type Lang } from '../i18n';
 import heatmapCss from './heatmap.css?inline';
-import { adoptCss, styleRootOf } from './adopt-css';
+import { adoptCss, styleRootOf } from '../adopt-css';
 
 export { divergingColor, rampColor } from './heatmap-color';
 export { formatValue, tickLabel } from './heatmap-paint';

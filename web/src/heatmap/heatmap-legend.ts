@@ -1,10 +1,10 @@
 // A heatmap's colour legend: the ramp between its two end values, each end explained in a tooltip
 // and, for screen readers, in the group's label (figure strings, en and zh); when the scale is shared
 // with other heatmaps, a note saying by how many.
-import type { Translate } from './figure-strings';
+import type { Translate } from '../figure-strings';
 import { legendGradient } from './heatmap-color';
 import { formatValue } from './heatmap-paint';
-import { fill } from './i18n';
+import { fill } from '../i18n';
 
 export class HeatmapLegend {
   readonly element: HTMLElement;

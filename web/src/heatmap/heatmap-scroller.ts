@@ -1,9 +1,9 @@
 // What a sideways-scrolling heatmap (heatmap.ts) has out of view, and buttons that scroll to it:
 // "← N" and "+N columns →", each with a label that says which columns are shown; the frame's cut
 // edges fade (CSS, data-cut). Hidden while every column fits.
-import type { Translate } from './figure-strings';
+import type { Translate } from '../figure-strings';
 import { visibleColumns, type HeatmapLayout } from './heatmap-paint';
-import { fill } from './i18n';
+import { fill } from '../i18n';
 
 export class ColumnScroller {
   readonly element: HTMLElement;
