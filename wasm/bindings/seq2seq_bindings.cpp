@@ -114,18 +114,8 @@ val Seq2SeqHandle::info() {
     out.set("attention", val(c.attention));
     out.set("score", val(std::string(lab::score_name(c.score))));
     out.set("attentionalTanh", val(c.attentional_tanh));
-    out.set("seed", number(static_cast<double>(c.seed)));
-    out.set("batchSize", number(c.batch_size));
-    out.set("learningRate", val(c.learning_rate));
-    out.set("clipNorm", val(c.clip_norm));
-    out.set("sourceVocabSize", number(task.source_vocab().size()));
-    out.set("targetVocabSize", number(task.target_vocab().size()));
-    out.set("sourceTokenizer",
-            val(std::string(lab::tokenizer_name(task.source_vocab().tokenizer()))));
-    out.set("targetTokenizer",
-            val(std::string(lab::tokenizer_name(task.target_vocab().tokenizer()))));
-    out.set("parameterCount", number(session_.model().num_params()));
-    out.set("step", number(session_.step()));
+    labjs::set_training_info(out, c.seed, c.batch_size, c.learning_rate, c.clip_norm, task,
+                             session_.model().num_params(), session_.step());
     return out;
   });
 }

@@ -109,6 +109,22 @@ val eval_result_to_js(const lab::EvalResult& r) {
   return out;
 }
 
+void set_training_info(val& out, uint64_t seed, long batch_size, double learning_rate,
+                       double clip_norm, const lab::Task& task, long parameter_count, long step) {
+  out.set("seed", number(static_cast<double>(seed)));
+  out.set("batchSize", number(batch_size));
+  out.set("learningRate", val(learning_rate));
+  out.set("clipNorm", val(clip_norm));
+  out.set("sourceVocabSize", number(task.source_vocab().size()));
+  out.set("targetVocabSize", number(task.target_vocab().size()));
+  out.set("sourceTokenizer",
+          val(std::string(lab::tokenizer_name(task.source_vocab().tokenizer()))));
+  out.set("targetTokenizer",
+          val(std::string(lab::tokenizer_name(task.target_vocab().tokenizer()))));
+  out.set("parameterCount", number(parameter_count));
+  out.set("step", number(step));
+}
+
 lab::TranslateOptions translate_options_from_js(const val& options) {
   check_keys(options, {"beam", "maxLength", "topK"}, "translate options");
   lab::TranslateOptions o;

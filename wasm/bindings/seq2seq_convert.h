@@ -45,6 +45,12 @@ val train_to_js(const val& steps, const std::function<lab::TrainResult(long)>& t
 lab::EvalOptions eval_options_from_js(const val& options);
 val eval_result_to_js(const lab::EvalResult& r);
 
+// info()'s fields of every trained translator, set on `out` in this order: {seed, batchSize,
+// learningRate, clipNorm, sourceVocabSize, targetVocabSize, sourceTokenizer, targetTokenizer,
+// parameterCount, step}.
+void set_training_info(val& out, uint64_t seed, long batch_size, double learning_rate,
+                       double clip_norm, const lab::Task& task, long parameter_count, long step);
+
 // translate(text, options) → lab::TranslateOptions.
 lab::TranslateOptions translate_options_from_js(const val& options);
 

@@ -147,18 +147,8 @@ class TransformerHandle {
       out.set("dFF", number(c.d_ff));
       out.set("normFirst", val(c.norm_first));
       out.set("warmup", number(c.warmup));
-      out.set("seed", number(static_cast<double>(c.seed)));
-      out.set("batchSize", number(c.batch_size));
-      out.set("learningRate", val(c.learning_rate));
-      out.set("clipNorm", val(c.clip_norm));
-      out.set("sourceVocabSize", number(task.source_vocab().size()));
-      out.set("targetVocabSize", number(task.target_vocab().size()));
-      out.set("sourceTokenizer",
-              val(std::string(lab::tokenizer_name(task.source_vocab().tokenizer()))));
-      out.set("targetTokenizer",
-              val(std::string(lab::tokenizer_name(task.target_vocab().tokenizer()))));
-      out.set("parameterCount", number(session_.model().num_params()));
-      out.set("step", number(session_.step()));
+      labjs::set_training_info(out, c.seed, c.batch_size, c.learning_rate, c.clip_norm, task,
+                               session_.model().num_params(), session_.step());
       return out;
     });
   }
