@@ -17,6 +17,7 @@
 #include "convert.h"
 #include "seq2seq/session.h"
 #include "seq2seq/vocab.h"
+#include "seq2seq_convert.h"
 #include "seq2seq_handle.h"
 
 using emscripten::val;
@@ -27,30 +28,6 @@ namespace {
 
 val number(double x) {
   return val(x);
-}
-
-lab::TaskOptions task_options_from_js(const val& obj, uint64_t default_seed) {
-  labjs::check_keys(obj, {"seed", "heldOut", "train", "minLen", "maxLen", "symbols"},
-                    "config.taskOptions");
-  lab::TaskOptions o;
-  o.seed = labjs::js_seed(obj, "seed", "config.taskOptions.seed").value_or(default_seed);
-  o.held_out = labjs::js_whole(obj, "heldOut", "config.taskOptions.heldOut").value_or(o.held_out);
-  o.train = labjs::js_whole(obj, "train", "config.taskOptions.train").value_or(o.train);
-  o.min_len = labjs::js_whole(obj, "minLen", "config.taskOptions.minLen").value_or(o.min_len);
-  o.max_len = labjs::js_whole(obj, "maxLen", "config.taskOptions.maxLen").value_or(o.max_len);
-  o.symbols = labjs::js_whole(obj, "symbols", "config.taskOptions.symbols").value_or(o.symbols);
-  return o;
-}
-
-val task_options_to_js(const lab::TaskOptions& o) {
-  val out = val::object();
-  out.set("seed", number(static_cast<double>(o.seed)));
-  out.set("heldOut", number(o.held_out));
-  out.set("train", number(o.train));
-  out.set("minLen", number(o.min_len));
-  out.set("maxLen", number(o.max_len));
-  out.set("symbols", number(o.symbols));
-  return out;
 }
 
 lab::SessionConfig session_config_from_js(const val& js) {
@@ -71,7 +48,7 @@ lab::SessionConfig session_config_from_js(const val& js) {
   c.attentional_tanh =
       labjs::js_bool(js, "attentionalTanh", c.attentional_tanh, "config.attentionalTanh");
   c.seed = labjs::js_seed(js, "seed", "config.seed").value_or(c.seed);
-  c.task_options = task_options_from_js(js["taskOptions"], c.seed);
+  c.task_options = labjs::task_options_from_js(js["taskOptions"], c.seed);
   c.batch_size = labjs::js_whole(js, "batchSize", "config.batchSize")
                      .value_or(lab::default_batch_size(c.task));
   c.learning_rate = labjs::js_number(js, "learningRate", c.learning_rate, "config.learningRate");
@@ -79,122 +56,19 @@ lab::SessionConfig session_config_from_js(const val& js) {
   return c;
 }
 
-val train_result_to_js(const lab::TrainResult& r) {
-  val out = val::object();
-  out.set("losses", labjs::float_array_to_js(r.losses));
-  out.set("tokenAccuracy", labjs::float_array_to_js(r.token_accuracy));
-  out.set("step", number(r.step));
-  return out;
-}
-
-val strings_to_js(const std::vector<std::string>& strings) {
-  val a = val::array();
-  for (const std::string& s : strings) a.call<void>("push", val(s));
-  return a;
-}
-
-// Ids → their tokens in the target vocabulary (display strings).
-val tokens_to_js(const lab::Vocab& vocab, const std::vector<int32_t>& ids) {
-  val a = val::array();
-  for (int32_t id : ids) a.call<void>("push", val(vocab.token(id)));
-  return a;
-}
-
-val top_to_js(const lab::Vocab& vocab, const std::vector<lab::TokenProb>& top) {
-  val a = val::array();
-  for (const lab::TokenProb& t : top) {
-    val o = val::object();
-    o.set("token", val(vocab.token(t.id)));
-    o.set("prob", val(t.prob));
-    a.call<void>("push", o);
-  }
-  return a;
-}
-
-val greedy_steps_to_js(const lab::Vocab& vocab, const lab::GreedyResult& g) {
-  val steps = val::array();
-  for (const lab::GreedyStep& s : g.steps) {
-    val o = val::object();
-    o.set("token", val(vocab.token(s.token)));
-    o.set("prob", val(s.prob));
-    o.set("top", top_to_js(vocab, s.top));
-    o.set("attention", labjs::float_array_to_js(s.attention));
-    steps.call<void>("push", o);
-  }
-  return steps;
-}
-
-val beam_trace_to_js(const lab::Vocab& vocab, const lab::TranslateResult& r) {
-  val hypotheses = val::array();
-  for (size_t i = 0; i < r.beam.hypotheses.size(); ++i) {
-    const lab::BeamHypothesis& h = r.beam.hypotheses[i];
-    val o = val::object();
-    o.set("output", tokens_to_js(vocab, h.tokens));
-    o.set("text", val(r.hypothesis_texts[i]));
-    o.set("logProb", val(h.log_prob));
-    o.set("score", val(h.score));
-    o.set("finished", val(h.finished));
-    o.set("step", number(h.step));
-    o.set("node", number(h.node));
-    hypotheses.call<void>("push", o);
-  }
-  val tree = val::array();
-  for (const std::vector<lab::BeamNode>& nodes : r.beam.steps) {
-    val row = val::array();
-    for (const lab::BeamNode& n : nodes) {
-      val o = val::object();
-      o.set("token", val(vocab.token(n.token)));
-      o.set("parent", number(n.parent));
-      o.set("prob", val(n.prob));
-      o.set("logProb", val(n.log_prob));
-      o.set("score", val(n.score));
-      o.set("finished", val(n.finished));
-      o.set("top", top_to_js(vocab, n.top));
-      o.set("attention", labjs::float_array_to_js(n.attention));
-      row.call<void>("push", o);
-    }
-    tree.call<void>("push", row);
-  }
-  val beams = val::object();
-  beams.set("width", number(r.beam_width));
-  beams.set("hypotheses", hypotheses);
-  beams.set("steps", tree);
-  return beams;
-}
-
 }  // namespace
 
 namespace labjs {
 
 val Seq2SeqHandle::train(val steps) {
-  return guarded([&] {
-    const long n = labjs::js_whole(steps, "train(steps): steps");
-    try {
-      return train_result_to_js(session_.train(n));
-    } catch (const lab::TrainingDiverged& e) {
-      val out = val::object();
-      out.set("error", val(std::string(e.what())));
-      out.set("completed", train_result_to_js(e.completed));
-      return out;
-    }
-  });
+  return guarded(
+      [&] { return labjs::train_to_js(steps, [&](long n) { return session_.train(n); }); });
 }
 
 val Seq2SeqHandle::evaluate(val options) {
   return guarded([&] {
-    labjs::check_keys(options, {"maxExamples", "length", "count", "seed"}, "evaluate options");
-    lab::EvalOptions o;
-    o.max_examples = labjs::js_whole(options, "maxExamples", "evaluate: maxExamples");
-    o.length = labjs::js_whole(options, "length", "evaluate: length");
-    o.count = labjs::js_whole(options, "count", "evaluate: count");
-    o.seed = labjs::js_seed(options, "seed", "evaluate: seed");
-    const lab::EvalResult r = session_.evaluate(o);
-    val out = val::object();
-    out.set("loss", val(r.loss));
-    out.set("tokenAccuracy", val(r.token_accuracy));
-    out.set("exactMatch", val(r.exact_match));
-    out.set("examples", number(r.examples));
-    out.set("heldOutIsTrainingData", val(r.held_out_is_training_data));
+    const lab::EvalResult r = session_.evaluate(labjs::eval_options_from_js(options));
+    val out = labjs::eval_result_to_js(r);
     out.set("alignmentAccuracy", r.alignment_accuracy ? val(*r.alignment_accuracy) : val::null());
     out.set("alignedTokens", number(r.aligned_tokens));
     val buckets = val::array();
@@ -214,31 +88,14 @@ val Seq2SeqHandle::evaluate(val options) {
 val Seq2SeqHandle::translate(val text_js, val options) {
   return guarded([&] {
     const std::string text = labjs::js_text(text_js, "text");
-    labjs::check_keys(options, {"beam", "maxLength", "topK"}, "translate options");
-    lab::TranslateOptions o;
-    o.beam = labjs::js_whole(options, "beam", "beam");
-    o.max_length = labjs::js_whole(options, "maxLength", "maxLength");
-    o.top_k = labjs::js_whole(options, "topK", "topK");
-    const lab::TranslateResult r = session_.translate(text, o);
-    const lab::Vocab& vocab = session_.task().target_vocab();
-    val source = val::array();
-    for (const lab::SourceToken& t : r.source) {
-      val s = val::object();
-      s.set("token", val(t.token));
-      s.set("text", val(t.text));
-      s.set("id", val(t.id));
-      s.set("unknown", val(t.unknown));
-      source.call<void>("push", s);
-    }
-    val out = val::object();
-    out.set("source", source);
-    out.set("output", tokens_to_js(vocab, r.output));
-    out.set("text", val(r.text));
-    out.set("finished", val(r.finished));
+    const lab::TranslateResult r =
+        session_.translate(text, labjs::translate_options_from_js(options));
+    const labjs::TokenName token = labjs::token_names(session_.task().target_vocab());
+    val out = labjs::translation_to_js(token, r.source, r.output, r.text, r.finished);
     if (r.beam_width == 0) {
-      out.set("steps", greedy_steps_to_js(vocab, r.greedy));
+      out.set("steps", labjs::greedy_steps_to_js(token, r.greedy.steps));
     } else {
-      out.set("beams", beam_trace_to_js(vocab, r));
+      out.set("beams", labjs::beam_trace_to_js(token, r.beam, r.hypothesis_texts, r.beam_width));
     }
     return out;
   });
@@ -250,35 +107,25 @@ val Seq2SeqHandle::info() {
     const lab::Task& task = session_.task();
     val out = val::object();
     out.set("task", val(c.task));
-    out.set("taskOptions", task_options_to_js(c.task_options));
+    out.set("taskOptions", labjs::task_options_to_js(c.task_options));
     out.set("cell", val(std::string(lab::cell_name(c.cell))));
     out.set("hidden", number(c.hidden));
     out.set("embedding", number(session_.embedding_size()));
     out.set("attention", val(c.attention));
     out.set("score", val(std::string(lab::score_name(c.score))));
     out.set("attentionalTanh", val(c.attentional_tanh));
-    out.set("seed", number(static_cast<double>(c.seed)));
-    out.set("batchSize", number(c.batch_size));
-    out.set("learningRate", val(c.learning_rate));
-    out.set("clipNorm", val(c.clip_norm));
-    out.set("sourceVocabSize", number(task.source_vocab().size()));
-    out.set("targetVocabSize", number(task.target_vocab().size()));
-    out.set("sourceTokenizer",
-            val(std::string(lab::tokenizer_name(task.source_vocab().tokenizer()))));
-    out.set("targetTokenizer",
-            val(std::string(lab::tokenizer_name(task.target_vocab().tokenizer()))));
-    out.set("parameterCount", number(session_.model().num_params()));
-    out.set("step", number(session_.step()));
+    labjs::set_training_info(out, c.seed, c.batch_size, c.learning_rate, c.clip_norm, task,
+                             session_.model().num_params(), session_.step());
     return out;
   });
 }
 
 val Seq2SeqHandle::sourceVocabulary() {
-  return guarded([&] { return strings_to_js(session_.source_vocabulary()); });
+  return guarded([&] { return labjs::strings_to_js(session_.source_vocabulary()); });
 }
 
 val Seq2SeqHandle::targetVocabulary() {
-  return guarded([&] { return strings_to_js(session_.target_vocabulary()); });
+  return guarded([&] { return labjs::strings_to_js(session_.target_vocabulary()); });
 }
 
 val Seq2SeqHandle::heldOut(val count_js) {

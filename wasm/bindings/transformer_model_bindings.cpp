@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "convert.h"
+#include "seq2seq_convert.h"
 #include "transformer/model.h"
 
 using emscripten::val;
@@ -22,12 +23,8 @@ using labjs::guarded;
 
 namespace {
 
-bool absent(const val& v) {
-  return v.isUndefined() || v.isNull();
-}
-
 lab::TransformerConfig config_from_js(const val& js) {
-  if (absent(js)) {
+  if (labjs::is_absent(js)) {
     throw lab::InputError(
         "createSeq2SeqModel({arch: 'transformer'}) needs a config object {layers, heads, dModel, "
         "dFF, normFirst, srcVocab, tgtVocab, seed}");
@@ -50,58 +47,6 @@ lab::TransformerConfig config_from_js(const val& js) {
   return c;  // validated by the TransformerModel constructor
 }
 
-struct IdMatrix {
-  long rows = 0, cols = 0;
-  std::vector<int32_t> ids;
-};
-
-IdMatrix id_matrix_from_js(const val& v, const std::string& name) {
-  const lab::Tensor t = labjs::tensor_from_js(v, name);
-  lab::check_rank(t, 2, name, "(B, length)");
-  return IdMatrix{t.shape[0], t.shape[1], labjs::ids_from_js(v, name)};
-}
-
-// The same batch object as the recurrent bare model's {src, srcLengths, tgtIn, tgtOut}.
-lab::Batch batch_from_js(const val& js, const lab::TransformerConfig& config) {
-  if (absent(js)) throw lab::InputError("batch must be an object {src, srcLengths, tgtIn, tgtOut}");
-  labjs::check_keys(js, {"src", "srcLengths", "tgtIn", "tgtOut"}, "batch");
-  const IdMatrix src = id_matrix_from_js(js["src"], "batch.src");
-  const IdMatrix tgt_in = id_matrix_from_js(js["tgtIn"], "batch.tgtIn");
-  const IdMatrix tgt_out = id_matrix_from_js(js["tgtOut"], "batch.tgtOut");
-  if (tgt_in.rows != src.rows || tgt_out.rows != src.rows || tgt_out.cols != tgt_in.cols) {
-    throw lab::InputError("batch.tgtIn and batch.tgtOut must both have shape [B, T] with B = " +
-                          std::to_string(src.rows) + " (the rows of batch.src); got " +
-                          lab::shape_str({tgt_in.rows, tgt_in.cols}) + " and " +
-                          lab::shape_str({tgt_out.rows, tgt_out.cols}));
-  }
-  const val lengths = js["srcLengths"];
-  if (absent(lengths) || !val::global("Array").call<bool>("isArray", lengths)) {
-    throw lab::InputError("batch.srcLengths must be an array of B whole numbers");
-  }
-  lab::Batch b;
-  b.B = src.rows;
-  b.S = src.cols;
-  b.T = tgt_in.cols;
-  b.src = src.ids;
-  b.tgt_in = tgt_in.ids;
-  b.tgt_out = tgt_out.ids;
-  const long n = lengths["length"].as<long>();
-  for (long i = 0; i < n; ++i) {
-    const std::string name = "batch.srcLengths[" + std::to_string(i) + "]";
-    const long len = labjs::js_whole(lengths[i], name);
-    if (len < INT32_MIN || len > INT32_MAX) throw lab::InputError(name + " is out of range");
-    b.src_len.push_back(static_cast<int32_t>(len));
-  }
-  lab::validate_batch(b, config);
-  return b;
-}
-
-val shape_to_js(const std::vector<long>& shape) {
-  val a = val::array();
-  for (long d : shape) a.call<void>("push", val(static_cast<double>(d)));
-  return a;
-}
-
 val tensors_to_js(const std::vector<lab::Tensor>& ts) {
   val a = val::array();
   for (const lab::Tensor& t : ts) a.call<void>("push", labjs::tensor_to_js(t));
@@ -113,29 +58,19 @@ class TransformerModelHandle {
   explicit TransformerModelHandle(const lab::TransformerConfig& config) : model_(config) {}
 
   val paramNames() {
-    return guarded([&] {
-      val out = val::array();
-      for (const lab::ParamView& v : model_.param_views()) {
-        val o = val::object();
-        o.set("name", val(v.name));
-        o.set("shape", shape_to_js(v.shape));
-        out.call<void>("push", o);
-      }
-      return out;
-    });
+    return guarded([&] { return labjs::param_names_to_js(model_.param_views()); });
   }
 
   val getParam(val name) {
     return guarded([&] {
-      const lab::ParamView& v = model_.param(name_from_js(name, "getParam(name)"));
-      const auto begin = model_.params().begin() + v.offset;
-      return labjs::tensor_to_js(lab::Tensor(v.shape, std::vector<float>(begin, begin + v.size)));
+      const lab::ParamView& v = model_.param(labjs::param_name_from_js(name, "getParam(name)"));
+      return labjs::param_to_js(v, model_.params());
     });
   }
 
   val setParam(val name_js, val value) {
     return guarded([&] {
-      const std::string name = name_from_js(name_js, "setParam(name, value)");
+      const std::string name = labjs::param_name_from_js(name_js, "setParam(name, value)");
       const lab::ParamView& v = model_.param(name);
       const lab::Tensor t = labjs::tensor_from_js(value, "setParam value for " + name);
       lab::check_shape(t, v.shape, "setParam value for " + name);
@@ -146,14 +81,9 @@ class TransformerModelHandle {
 
   val forwardBackward(val batch_js) {
     return guarded([&] {
-      const lab::Batch batch = batch_from_js(batch_js, model_.config());
+      const lab::Batch batch = checked_batch(batch_js);
       const float loss = model_.forward_backward(batch);
-      val grads = val::object();
-      for (const lab::ParamView& v : model_.param_views()) {
-        const auto begin = model_.grads().begin() + v.offset;
-        grads.set(v.name, labjs::tensor_to_js(
-                              lab::Tensor(v.shape, std::vector<float>(begin, begin + v.size))));
-      }
+      const val grads = labjs::params_by_name_to_js(model_.param_views(), model_.grads());
       // Logits and attention maps of the same deterministic pass; evaluate() leaves the
       // gradients (and so a following adamStep) untouched.
       const lab::TransformerOutputs outputs = model_.evaluate(batch);
@@ -171,24 +101,14 @@ class TransformerModelHandle {
   }
 
   val loss(val batch_js) {
-    return guarded([&] { return val(model_.loss_only(batch_from_js(batch_js, model_.config()))); });
+    return guarded([&] { return val(model_.loss_only(checked_batch(batch_js))); });
   }
 
   val adamStep(val options) {
     return guarded([&] {
-      if (absent(options) || absent(options["lr"])) {
-        throw lab::InputError(
-            "adamStep() needs options {lr, beta1?, beta2?, eps?, weightDecay?, warmup?}");
-      }
-      labjs::check_keys(options, {"lr", "beta1", "beta2", "eps", "weightDecay", "warmup"},
-                        "adamStep options");
-      lab::AdamOptions o;
-      o.lr = static_cast<float>(labjs::js_number(options, "lr", o.lr, "lr"));
-      o.beta1 = static_cast<float>(labjs::js_number(options, "beta1", o.beta1, "beta1"));
-      o.beta2 = static_cast<float>(labjs::js_number(options, "beta2", o.beta2, "beta2"));
-      o.eps = static_cast<float>(labjs::js_number(options, "eps", o.eps, "eps"));
-      o.weight_decay = static_cast<float>(
-          labjs::js_number(options, "weightDecay", o.weight_decay, "weightDecay"));
+      const lab::AdamOptions o = labjs::adam_options_from_js(
+          options, {"warmup"},
+          "adamStep() needs options {lr, beta1?, beta2?, eps?, weightDecay?, warmup?}");
       const long warmup = labjs::js_whole(options, "warmup", "warmup").value_or(0);
       model_.adam_step(o, warmup);  // validates the options and the warm-up
       return val::undefined();
@@ -196,17 +116,15 @@ class TransformerModelHandle {
   }
 
   val clipGradNorm(val max_norm) {
-    return guarded([&] {
-      if (!max_norm.isNumber())
-        throw lab::InputError("clipGradNorm(maxNorm): maxNorm must be a number");
-      return val(model_.clip_grad_norm(static_cast<float>(max_norm.as<double>())));
-    });
+    return guarded([&] { return val(model_.clip_grad_norm(labjs::max_norm_from_js(max_norm))); });
   }
 
  private:
-  static std::string name_from_js(const val& name, const char* what) {
-    if (!name.isString()) throw lab::InputError(std::string(what) + ": name must be a string");
-    return name.as<std::string>();
+  // The batch, checked against this model's sizes and vocabularies (lab::validate_batch).
+  lab::Batch checked_batch(const val& js) const {
+    lab::Batch b = labjs::batch_from_js(js);
+    lab::validate_batch(b, model_.config());
+    return b;
   }
 
   lab::TransformerModel model_;

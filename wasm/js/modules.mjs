@@ -10,6 +10,7 @@
 /** Per wasm/bindings/<file>.cpp: its embind exports and the lab API methods they back. */
 export const BINDINGS = Object.freeze({
   convert: { exports: [], api: [] }, // JS ⇄ C++ conversion, used by every binding
+  seq2seq_convert: { exports: [], api: [] }, // the translators' and bare models' conversion
   diagnostics_bindings: { exports: ['heapUsedBytes'], api: ['memoryStats'] },
   attention_bindings: {
     // kernelGemm: the GEMM kernels alone, for their tests (tests/wasm/kernels.test.mjs)
@@ -56,7 +57,7 @@ export const MODULES = Object.freeze([
   {
     variant: 'seq2seq',
     file: 'attention_lab_seq2seq',
-    bindings: ['convert', 'diagnostics_bindings', 'seq2seq_bindings'],
+    bindings: ['convert', 'seq2seq_convert', 'diagnostics_bindings', 'seq2seq_bindings'],
     load: () => import('../../build/wasm/attention_lab_seq2seq.mjs'),
   },
   {
@@ -64,6 +65,7 @@ export const MODULES = Object.freeze([
     file: 'attention_lab_core',
     bindings: [
       'convert',
+      'seq2seq_convert',
       'diagnostics_bindings',
       'attention_bindings',
       'ops_bindings',

@@ -1,0 +1,96 @@
+// JS ⇄ core conversion shared by the translator bindings (seq2seq_bindings.cpp,
+// transformer_session_bindings.cpp, safetensors_bindings.cpp) and the bare-model bindings
+// (seq2seq_model_bindings.cpp, transformer_model_bindings.cpp): one place for each option
+// object, result object and batch, so that the Seq2Seq, Transformer and imported translators
+// keep exactly the same JS fields (shared/types/seq2seq.d.ts, seq2seq-model.d.ts). No maths and
+// no range checks: those, and their messages, are the core's.
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "seq2seq/batch.h"
+#include "seq2seq/decode.h"
+#include "seq2seq/model.h"
+#include "seq2seq/optim.h"
+#include "seq2seq/session.h"
+#include "seq2seq/tasks.h"
+
+namespace labjs {
+
+using emscripten::val;
+
+// A target id → its display token (lab::Vocab::token or lab::FileVocab::token).
+using TokenName = std::function<const std::string&(int32_t)>;
+template <class V>
+TokenName token_names(const V& vocab) {
+  return [&vocab](int32_t id) -> const std::string& { return vocab.token(id); };
+}
+
+// config.taskOptions → lab::TaskOptions (its seed defaults to the session's), and back (info()).
+lab::TaskOptions task_options_from_js(const val& obj, uint64_t default_seed);
+val task_options_to_js(const lab::TaskOptions& o);
+
+// train(steps): {losses, tokenAccuracy, step}; a diverged run gives {error, completed}, which
+// the ES module turns into a JS Error carrying the completed steps.
+val train_to_js(const val& steps, const std::function<lab::TrainResult(long)>& train);
+
+// evaluate(options) → lab::EvalOptions; the result's fields every translator has
+// {loss, tokenAccuracy, exactMatch, examples, heldOutIsTrainingData} (callers add the rest).
+lab::EvalOptions eval_options_from_js(const val& options);
+val eval_result_to_js(const lab::EvalResult& r);
+
+// info()'s fields of every trained translator, set on `out` in this order: {seed, batchSize,
+// learningRate, clipNorm, sourceVocabSize, targetVocabSize, sourceTokenizer, targetTokenizer,
+// parameterCount, step}.
+void set_training_info(val& out, uint64_t seed, long batch_size, double learning_rate,
+                       double clip_norm, const lab::Task& task, long parameter_count, long step);
+
+// translate(text, options) → lab::TranslateOptions.
+lab::TranslateOptions translate_options_from_js(const val& options);
+
+val strings_to_js(const std::vector<std::string>& strings);
+val ids_to_js(const std::vector<int32_t>& ids);
+val tokens_to_js(const TokenName& token, const std::vector<int32_t>& ids);
+
+// The fields of every translation: {source, output, text, finished} (then steps or beams).
+val translation_to_js(const TokenName& token, const std::vector<lab::SourceToken>& source,
+                      const std::vector<int32_t>& output, const std::string& text, bool finished);
+
+// Called on each step's (or beam node's) JS object to add a model's own fields (the
+// Transformer's per-layer attention): greedy step i, or beam step t node n.
+using StepExtra = std::function<void(val& step, size_t t, size_t n)>;
+// Greedy steps [{token, prob, top, attention, …extra}].
+val greedy_steps_to_js(const TokenName& token, const std::vector<lab::GreedyStep>& steps,
+                       const StepExtra& extra = nullptr);
+// {width, hypotheses: [{output, text, logProb, score, finished, step, node}],
+//  steps: [[{token, parent, prob, logProb, score, finished, top, attention, …extra}]]}.
+val beam_trace_to_js(const TokenName& token, const lab::BeamResult& beam,
+                     const std::vector<std::string>& hypothesis_texts, long width,
+                     const StepExtra& extra = nullptr);
+
+// The bare models' batch {src, srcLengths, tgtIn, tgtOut}: shapes and whole numbers checked
+// here; sizes, lengths and ids against the model by the caller's lab::validate_batch.
+lab::Batch batch_from_js(const val& js);
+// paramNames(): [{name, shape}]; a parameter (getParam) or gradient tensor out of the flat
+// buffer; every gradient {name: tensor}.
+val param_names_to_js(const std::vector<lab::ParamView>& views);
+val param_to_js(const lab::ParamView& v, const std::vector<float>& buffer);
+val params_by_name_to_js(const std::vector<lab::ParamView>& views,
+                         const std::vector<float>& buffer);
+// getParam(name) / setParam(name, value): the name, which must be a string.
+std::string param_name_from_js(const val& name, const char* what);
+// adamStep(options) → lab::AdamOptions; `extra_keys` the model's own further options (read by
+// the caller) and `usage` the message for a missing lr.
+lab::AdamOptions adam_options_from_js(const val& options,
+                                      const std::vector<std::string>& extra_keys,
+                                      const char* usage);
+// clipGradNorm(maxNorm): the number.
+float max_norm_from_js(const val& max_norm);
+
+}  // namespace labjs
