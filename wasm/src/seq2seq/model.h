@@ -54,6 +54,17 @@ struct ParamView {
   long size = 0;
 };
 
+// The checks every model's batch and parameter setters share (the Transformer's too):
+// - check_batch_arrays: each array's size against B, S, T, every src_len in [1, S] and every id
+//   inside its vocabulary (the caller has checked B, S and T themselves);
+// - write_param: `values` into params at v (named `name`), which must be v.size finite values;
+// - check_adam_state: moments of num_params values each, finite, the second >= 0, step >= 0.
+// Each throws InputError naming the array, position or parameter.
+void check_batch_arrays(const Batch& batch, long src_vocab, long tgt_vocab);
+void write_param(std::vector<float>& params, const ParamView& v, const std::string& name,
+                 const std::vector<float>& values);
+void check_adam_state(const AdamState& state, size_t num_params);
+
 // Teacher-forced results for a batch (the heatmap of the note uses `attention`).
 struct Seq2SeqOutputs {
   float loss = 0.0f;
