@@ -42,6 +42,23 @@ struct Seq2SeqConfig {
   void validate() const;
 };
 
+// The model config of a config that names the architecture with Seq2SeqConfig's field names
+// (the session's SessionConfig, the interchange file's InterchangeConfig), for the given
+// vocabulary sizes. The seed is left 0: only a session has one.
+template <class Architecture>
+Seq2SeqConfig seq2seq_config(const Architecture& a, long src_vocab, long tgt_vocab) {
+  Seq2SeqConfig m;
+  m.cell = a.cell;
+  m.hidden = a.hidden;
+  m.embedding = a.embedding;
+  m.attention = a.attention;
+  m.score = a.score;
+  m.attentional_tanh = a.attentional_tanh;
+  m.src_vocab = src_vocab;
+  m.tgt_vocab = tgt_vocab;
+  return m;
+}
+
 // Checks a padded, teacher-forced Batch (batch.h) against the model: sizes, lengths in [1, S],
 // every id inside its vocabulary. Throws InputError naming the array, position and problem.
 void validate_batch(const Batch& batch, const Seq2SeqConfig& config);

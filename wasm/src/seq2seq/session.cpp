@@ -19,16 +19,8 @@ namespace {
 using namespace session_common;
 
 Seq2SeqConfig model_config(const SessionConfig& c, long src_vocab, long tgt_vocab) {
-  Seq2SeqConfig m;
-  m.cell = c.cell;
-  m.hidden = c.hidden;
-  m.embedding = c.embedding;
-  m.attention = c.attention;
-  m.score = c.score;
-  m.attentional_tanh = c.attentional_tanh;
+  Seq2SeqConfig m = seq2seq_config(c, src_vocab, tgt_vocab);
   m.seed = c.seed;
-  m.src_vocab = src_vocab;
-  m.tgt_vocab = tgt_vocab;
   return m;
 }
 
