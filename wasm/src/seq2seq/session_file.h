@@ -74,6 +74,28 @@ T header_field(const nlohmann::json& obj, const char* key, const std::string& pa
   return v.get<T>();
 }
 
+// Where a saved session stood: its "training" header's step, batch sampler state and Adam step.
+struct SessionProgress {
+  long step = 0;
+  uint64_t sampler_state = 0;
+  long adam_step = 0;
+};
+
+// Reads and checks them from the "training" object `jt` (in that order).
+inline SessionProgress read_session_progress(const nlohmann::json& jt) {
+  SessionProgress progress;
+  progress.step = header_field<long>(jt, "step", "training.step");
+  if (progress.step < 0) throw InputError("model file: training step must be >= 0");
+  progress.sampler_state =
+      parse_hex64(header_field<std::string>(jt, "samplerState", "training.samplerState"),
+                  "training.samplerState");
+  progress.adam_step = header_field<long>(jt, "adamStep", "training.adamStep");
+  // Adam divides by 1 − β^t: a negative t would give the next step an infinite or reversed
+  // update, a corrupted model rather than an error.
+  if (progress.adam_step < 0) throw InputError("model file: training.adamStep must be >= 0");
+  return progress;
+}
+
 // The file's arrays of a session: every weight (params sliced by `table`), then every first
 // moment, then every second moment, each in table order.
 inline std::vector<NamedArray> session_arrays(const std::vector<float>& params,

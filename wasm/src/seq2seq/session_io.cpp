@@ -82,16 +82,9 @@ Seq2SeqSession Seq2SeqSession::load(const uint8_t* data, size_t size) {
     c.learning_rate = header_field<double>(jt, "learningRate", "training.learningRate");
     c.clip_norm = header_field<double>(jt, "clipNorm", "training.clipNorm");
     c.validate();
-    const long step = header_field<long>(jt, "step", "training.step");
-    if (step < 0) throw InputError("model file: training step must be >= 0");
-    const uint64_t sampler_state =
-        parse_hex64(header_field<std::string>(jt, "samplerState", "training.samplerState"),
-                    "training.samplerState");
+    const SessionProgress progress = read_session_progress(jt);
     AdamState adam;
-    adam.step = header_field<long>(jt, "adamStep", "training.adamStep");
-    // Adam divides by 1 − β^t: a negative t would give the next step an infinite or reversed
-    // update, a corrupted model rather than an error.
-    if (adam.step < 0) throw InputError("model file: training.adamStep must be >= 0");
+    adam.step = progress.adam_step;
 
     std::unique_ptr<Task> task = make_task(c.task, c.task_options);
     if (Vocab::from_json(h.at("sourceVocab")).tokens() != task->source_vocab().tokens() ||
@@ -101,8 +94,8 @@ Seq2SeqSession Seq2SeqSession::load(const uint8_t* data, size_t size) {
     Seq2SeqSession session(c, std::move(task));
     Seq2SeqModel& model = session.model_;
     load_session_arrays(file, model, model.param_table(), std::move(adam));
-    session.rng_.set_state(sampler_state);
-    session.step_ = step;
+    session.rng_.set_state(progress.sampler_state);
+    session.step_ = progress.step;
     return session;
   } catch (const nlohmann::json::exception& e) {
     throw InputError(std::string("model file header is missing or has a wrong field: ") + e.what());

@@ -80,14 +80,9 @@ TransformerSession TransformerSession::load(const uint8_t* data, size_t size) {
     c.warmup = header_field<long>(jt, "warmup", "training.warmup");
     c.clip_norm = header_field<double>(jt, "clipNorm", "training.clipNorm");
     c.validate();
-    const long step = header_field<long>(jt, "step", "training.step");
-    if (step < 0) throw InputError("model file: training step must be >= 0");
-    const uint64_t sampler_state =
-        parse_hex64(header_field<std::string>(jt, "samplerState", "training.samplerState"),
-                    "training.samplerState");
+    const SessionProgress progress = read_session_progress(jt);
     AdamState adam;
-    adam.step = header_field<long>(jt, "adamStep", "training.adamStep");
-    if (adam.step < 0) throw InputError("model file: training.adamStep must be >= 0");
+    adam.step = progress.adam_step;
 
     std::unique_ptr<Task> task = make_task(c.task, c.task_options);
     if (!h.contains("sourceVocab") || !h.contains("targetVocab") ||
@@ -98,8 +93,8 @@ TransformerSession TransformerSession::load(const uint8_t* data, size_t size) {
     TransformerSession session(c, std::move(task));
     TransformerModel& model = session.model_;
     load_session_arrays(file, model, model.param_views(), std::move(adam));
-    session.rng_.set_state(sampler_state);
-    session.step_ = step;
+    session.rng_.set_state(progress.sampler_state);
+    session.step_ = progress.step;
     return session;
   } catch (const nlohmann::json::exception& e) {
     throw InputError(std::string("model file header is missing or has a wrong field: ") + e.what());
