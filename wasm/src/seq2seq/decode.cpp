@@ -7,7 +7,7 @@
 
 namespace lab {
 
-namespace {
+namespace decoding {
 
 // Token ids ordered by logit (descending), ties by id: one order for greedy and beam search, so
 // beam width 1 picks exactly greedy's token.
@@ -44,7 +44,51 @@ double length_score(double log_prob, long length, double alpha) {
   return log_prob / std::pow(static_cast<double>(length), alpha);
 }
 
-}  // namespace
+void keep_best(std::vector<BeamCandidate>& candidates, long slots) {
+  std::stable_sort(
+      candidates.begin(), candidates.end(),
+      [](const BeamCandidate& a, const BeamCandidate& b) { return a.log_prob > b.log_prob; });
+  candidates.resize(std::min<size_t>(candidates.size(), static_cast<size_t>(slots)));
+}
+
+void collect_hypotheses(BeamResult& result, bool hit_max_length, int32_t eos_id) {
+  const long last = static_cast<long>(result.steps.size()) - 1;
+  for (long t = 0; t <= last; ++t) {
+    for (long n = 0; n < static_cast<long>(result.steps[t].size()); ++n) {
+      const BeamNode& node = result.steps[t][n];
+      if (!node.finished && !(t == last && hit_max_length)) continue;
+      BeamHypothesis h;
+      h.log_prob = node.log_prob;
+      h.score = node.score;
+      h.finished = node.finished;
+      h.step = t;
+      h.node = n;
+      // Walk the parents back to the root; <eos> is not part of the output.
+      long s = t, i = n;
+      while (i >= 0) {
+        const BeamNode& at = result.steps[s][i];
+        if (at.token != eos_id) h.tokens.push_back(at.token);
+        i = at.parent;
+        --s;
+      }
+      std::reverse(h.tokens.begin(), h.tokens.end());
+      result.hypotheses.push_back(std::move(h));
+    }
+  }
+  std::stable_sort(result.hypotheses.begin(), result.hypotheses.end(),
+                   [](const BeamHypothesis& a, const BeamHypothesis& b) {
+                     if (a.finished != b.finished) return a.finished;
+                     return a.score > b.score;
+                   });
+  if (!result.hypotheses.empty()) {
+    result.tokens = result.hypotheses.front().tokens;
+    result.score = result.hypotheses.front().score;
+  }
+}
+
+}  // namespace decoding
+
+using namespace decoding;
 
 void DecodeOptions::validate(const Seq2SeqConfig& config) const {
   const long V = config.tgt_vocab;
@@ -105,11 +149,6 @@ BeamResult beam_search(Seq2SeqModel& model, const std::vector<int32_t>& src,
     double log_prob;
     long node;  // index in the last step's nodes, −1 for the root
   };
-  struct Candidate {
-    long beam;
-    int32_t token;
-    double log_prob;
-  };
   BeamResult result;
   std::vector<Live> live{{model.encode(src), options.sos_id, 0.0, -1}};
   long finished = 0;
@@ -118,7 +157,7 @@ BeamResult beam_search(Seq2SeqModel& model, const std::vector<int32_t>& src,
     // Expand every live prefix by its beam_width best tokens: enough to fill any beam.
     std::vector<DecoderStepResult> expanded;
     std::vector<std::vector<double>> logps;
-    std::vector<Candidate> candidates;
+    std::vector<BeamCandidate> candidates;
     for (size_t i = 0; i < live.size(); ++i) {
       expanded.push_back(model.decoder_step(live[i].state, live[i].input));
       logps.push_back(log_softmax(expanded.back().logits));
@@ -126,16 +165,11 @@ BeamResult beam_search(Seq2SeqModel& model, const std::vector<int32_t>& src,
         candidates.push_back({static_cast<long>(i), id, live[i].log_prob + logps.back()[id]});
       }
     }
-    // Best cumulative log-probability first; ties keep beam order, then token order.
-    std::stable_sort(
-        candidates.begin(), candidates.end(),
-        [](const Candidate& a, const Candidate& b) { return a.log_prob > b.log_prob; });
-    candidates.resize(
-        std::min<size_t>(candidates.size(), static_cast<size_t>(options.beam_width - finished)));
+    keep_best(candidates, options.beam_width - finished);
 
     std::vector<BeamNode> nodes;
     std::vector<Live> next;
-    for (const Candidate& c : candidates) {
+    for (const BeamCandidate& c : candidates) {
       const Live& parent = live[static_cast<size_t>(c.beam)];
       BeamNode node;
       node.token = c.token;
@@ -159,38 +193,7 @@ BeamResult beam_search(Seq2SeqModel& model, const std::vector<int32_t>& src,
   }
 
   // Hypotheses: every finished node, plus the live prefixes if the search hit max_length.
-  const long last = static_cast<long>(result.steps.size()) - 1;
-  for (long t = 0; t <= last; ++t) {
-    for (long n = 0; n < static_cast<long>(result.steps[t].size()); ++n) {
-      const BeamNode& node = result.steps[t][n];
-      if (!node.finished && !(t == last && !live.empty())) continue;
-      BeamHypothesis h;
-      h.log_prob = node.log_prob;
-      h.score = node.score;
-      h.finished = node.finished;
-      h.step = t;
-      h.node = n;
-      // Walk the parents back to the root; <eos> is not part of the output.
-      long s = t, i = n;
-      while (i >= 0) {
-        const BeamNode& at = result.steps[s][i];
-        if (at.token != options.eos_id) h.tokens.push_back(at.token);
-        i = at.parent;
-        --s;
-      }
-      std::reverse(h.tokens.begin(), h.tokens.end());
-      result.hypotheses.push_back(std::move(h));
-    }
-  }
-  std::stable_sort(result.hypotheses.begin(), result.hypotheses.end(),
-                   [](const BeamHypothesis& a, const BeamHypothesis& b) {
-                     if (a.finished != b.finished) return a.finished;
-                     return a.score > b.score;
-                   });
-  if (!result.hypotheses.empty()) {
-    result.tokens = result.hypotheses.front().tokens;
-    result.score = result.hypotheses.front().score;
-  }
+  collect_hypotheses(result, !live.empty(), options.eos_id);
   return result;
 }
 

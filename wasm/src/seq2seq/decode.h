@@ -68,6 +68,42 @@ struct BeamResult {
   std::vector<std::vector<BeamNode>> steps;  // steps[t]: the beams kept after step t
 };
 
+// The search's pieces, shared with the Transformer's (transformer/search.cpp) so that both kinds
+// of model rank, break ties, shrink the beam and score lengths the same way.
+namespace decoding {
+
+// Token ids ordered by logit (descending), ties by id: one order for greedy and beam search, so
+// beam width 1 picks exactly greedy's token. The first min(k, Vt) of them.
+std::vector<int32_t> ranked(const std::vector<float>& logits, long k);
+
+// log softmax(logits) (Vt), in double: cumulative beam scores add many of them.
+std::vector<double> log_softmax(const std::vector<float>& logits);
+
+// The k most probable tokens (ranked) with their probabilities exp(logp).
+std::vector<TokenProb> top_candidates(const std::vector<float>& logits,
+                                      const std::vector<double>& logp, long k);
+
+// score = log p / length^α
+double length_score(double log_prob, long length, double alpha);
+
+// A live prefix `beam` extended by `token`, with the extended prefix's log-probability.
+struct BeamCandidate {
+  long beam;
+  int32_t token;
+  double log_prob;
+};
+
+// Keeps the `slots` best candidates: best cumulative log-probability first; ties keep beam order,
+// then token order (the order they were added in).
+void keep_best(std::vector<BeamCandidate>& candidates, long slots);
+
+// Fills result.hypotheses (every finished node, plus the last step's nodes if the search stopped
+// at max_length with live prefixes, `hit_max_length`), best first, and result.tokens and .score
+// from the best one. result.steps is the whole beam tree.
+void collect_hypotheses(BeamResult& result, bool hit_max_length, int32_t eos_id);
+
+}  // namespace decoding
+
 // src: source ids (all real tokens, no padding).
 GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
                            const DecodeOptions& options);

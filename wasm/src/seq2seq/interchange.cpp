@@ -19,16 +19,7 @@ constexpr const char* kSrcVocabKey = "src_vocab";
 constexpr const char* kTgtVocabKey = "tgt_vocab";
 
 Seq2SeqConfig model_config(const InterchangeConfig& c, long src_vocab, long tgt_vocab) {
-  Seq2SeqConfig m;
-  m.cell = c.cell;
-  m.hidden = c.hidden;
-  m.embedding = c.embedding;
-  m.attention = c.attention;
-  m.score = c.score;
-  m.attentional_tanh = c.attentional_tanh;
-  m.src_vocab = src_vocab;
-  m.tgt_vocab = tgt_vocab;
-  return m;
+  return seq2seq_config(c, src_vocab, tgt_vocab);
 }
 
 // The file's name of a core parameter under `names`.

@@ -163,10 +163,7 @@ float Seq2SeqModel::forward_backward(const Batch& batch) {
   grads_valid_ = false;
   forward(batch);
   const float loss = ws_->loss;
-  if (!std::isfinite(loss)) {
-    throw NonFiniteError("the loss is " + std::string(std::isnan(loss) ? "NaN" : "infinite") +
-                         ": training diverged (lower the learning rate or clip the gradients)");
-  }
+  check_loss_finite(loss);
   backward(batch);
   grads_valid_ = true;
   return loss;

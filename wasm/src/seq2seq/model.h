@@ -42,6 +42,23 @@ struct Seq2SeqConfig {
   void validate() const;
 };
 
+// The model config of a config that names the architecture with Seq2SeqConfig's field names
+// (the session's SessionConfig, the interchange file's InterchangeConfig), for the given
+// vocabulary sizes. The seed is left 0: only a session has one.
+template <class Architecture>
+Seq2SeqConfig seq2seq_config(const Architecture& a, long src_vocab, long tgt_vocab) {
+  Seq2SeqConfig m;
+  m.cell = a.cell;
+  m.hidden = a.hidden;
+  m.embedding = a.embedding;
+  m.attention = a.attention;
+  m.score = a.score;
+  m.attentional_tanh = a.attentional_tanh;
+  m.src_vocab = src_vocab;
+  m.tgt_vocab = tgt_vocab;
+  return m;
+}
+
 // Checks a padded, teacher-forced Batch (batch.h) against the model: sizes, lengths in [1, S],
 // every id inside its vocabulary. Throws InputError naming the array, position and problem.
 void validate_batch(const Batch& batch, const Seq2SeqConfig& config);
@@ -53,6 +70,17 @@ struct ParamView {
   long offset = 0;  // into params() / grads()
   long size = 0;
 };
+
+// The checks every model's batch and parameter setters share (the Transformer's too):
+// - check_batch_arrays: each array's size against B, S, T, every src_len in [1, S] and every id
+//   inside its vocabulary (the caller has checked B, S and T themselves);
+// - write_param: `values` into params at v (named `name`), which must be v.size finite values;
+// - check_adam_state: moments of num_params values each, finite, the second >= 0, step >= 0.
+// Each throws InputError naming the array, position or parameter.
+void check_batch_arrays(const Batch& batch, long src_vocab, long tgt_vocab);
+void write_param(std::vector<float>& params, const ParamView& v, const std::string& name,
+                 const std::vector<float>& values);
+void check_adam_state(const AdamState& state, size_t num_params);
 
 // Teacher-forced results for a batch (the heatmap of the note uses `attention`).
 struct Seq2SeqOutputs {

@@ -89,6 +89,11 @@ void validate_batch(const Batch& batch, const Seq2SeqConfig& config) {
   // The largest buffers: (B, S, ·) and (B, T, Vt) logits.
   shape_numel({B, S, std::max(config.hidden, config.embedding_size()) * 4}, "source batch");
   shape_numel({B, T, std::max(config.tgt_vocab, 4 * config.hidden)}, "target batch");
+  check_batch_arrays(batch, config.src_vocab, config.tgt_vocab);
+}
+
+void check_batch_arrays(const Batch& batch, long src_vocab, long tgt_vocab) {
+  const long B = batch.B, S = batch.S, T = batch.T;
   check_size(batch.src, B * S, "src", "(B, S)");
   check_size(batch.src_len, B, "src_len", "(B)");
   check_size(batch.tgt_in, B * T, "tgt_in", "(B, T)");
@@ -100,9 +105,9 @@ void validate_batch(const Batch& batch, const Seq2SeqConfig& config) {
                        " must be in [1, S = " + std::to_string(S) + "]");
     }
   }
-  check_ids(batch.src, B, S, config.src_vocab, "src", "source");
-  check_ids(batch.tgt_in, B, T, config.tgt_vocab, "tgt_in", "target");
-  check_ids(batch.tgt_out, B, T, config.tgt_vocab, "tgt_out", "target");
+  check_ids(batch.src, B, S, src_vocab, "src", "source");
+  check_ids(batch.tgt_in, B, T, tgt_vocab, "tgt_in", "target");
+  check_ids(batch.tgt_out, B, T, tgt_vocab, "tgt_out", "target");
 }
 
 void Seq2SeqModel::Workspace::resize(const Seq2SeqConfig& c, long b, long s, long t) {
@@ -230,7 +235,12 @@ const ParamView& Seq2SeqModel::param(const std::string& name) const {
 }
 
 void Seq2SeqModel::set_param(const std::string& name, const std::vector<float>& values) {
-  const ParamView& v = param(name);
+  write_param(params_, param(name), name, values);
+  grads_valid_ = false;
+}
+
+void write_param(std::vector<float>& params, const ParamView& v, const std::string& name,
+                 const std::vector<float>& values) {
   if (static_cast<long>(values.size()) != v.size) {
     throw InputError("parameter " + name + " has shape " + shape_str(v.shape) + " (" +
                      std::to_string(v.size) + " values) but " + std::to_string(values.size()) +
@@ -241,12 +251,16 @@ void Seq2SeqModel::set_param(const std::string& name, const std::vector<float>& 
       throw InputError("parameter " + name + " value " + std::to_string(i) + " is not finite");
     }
   }
-  std::copy(values.begin(), values.end(), params_.begin() + v.offset);
-  grads_valid_ = false;
+  std::copy(values.begin(), values.end(), params.begin() + v.offset);
 }
 
 void Seq2SeqModel::set_adam_state(AdamState state) {
-  const size_t P = params_.size();
+  check_adam_state(state, params_.size());
+  adam_ = std::move(state);
+}
+
+void check_adam_state(const AdamState& state, size_t num_params) {
+  const size_t P = num_params;
   if (state.exp_avg.size() != P || state.exp_avg_sq.size() != P) {
     throw InputError("optimizer state has " + std::to_string(state.exp_avg.size()) + " and " +
                      std::to_string(state.exp_avg_sq.size()) + " moment values but the model has " +
@@ -260,7 +274,6 @@ void Seq2SeqModel::set_adam_state(AdamState state) {
                        " is not finite (or the second moment is negative)");
     }
   }
-  adam_ = std::move(state);
 }
 
 const std::vector<float>& Seq2SeqModel::last_logits() const {

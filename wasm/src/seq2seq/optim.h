@@ -2,6 +2,7 @@
 // buffer: Adam is a single loop over every weight of the model.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,6 +17,14 @@ namespace lab {
 struct NonFiniteError : InputError {
   using InputError::InputError;
 };
+
+// Throws NonFiniteError when a training loss is NaN or infinite (the gradients then mean nothing).
+inline void check_loss_finite(float loss) {
+  if (!std::isfinite(loss)) {
+    throw NonFiniteError("the loss is " + std::string(std::isnan(loss) ? "NaN" : "infinite") +
+                         ": training diverged (lower the learning rate or clip the gradients)");
+  }
+}
 
 struct AdamOptions {
   float lr = 1e-3f;

@@ -94,8 +94,8 @@ void TransformerModel::forward(const Batch& batch) {
   layernorm_forward(w.dec_norm, y, {p(off_.dec_norm.w), p(off_.dec_norm.b)}, B * T, Dm);
   linear_forward(w.logits.data(), w.dec_norm.y.data(), p(off_.out_w), p(off_.out_b), B * T, Dm, Vt);
   // loss = mean over non-pad targets of −log softmax(logits)[target]
-  w.loss = cross_entropy_forward(w.probs.data(), w.logits.data(), batch.tgt_out.data(),
-                                 kPadId, B * T, Vt);
+  w.loss = cross_entropy_forward(w.probs.data(), w.logits.data(), batch.tgt_out.data(), kPadId,
+                                 B * T, Vt);
 }
 
 void TransformerModel::backward(const Batch& batch) {
@@ -107,8 +107,8 @@ void TransformerModel::backward(const Batch& batch) {
   for (auto* v : {&w.dlogits, &w.dtgt_a, &w.dmem, &w.dsrc_a}) zero(*v);
 
   // dlogits = (probs − onehot(target)) / count, 0 on pad targets
-  cross_entropy_backward(w.dlogits.data(), w.probs.data(), batch.tgt_out.data(), kPadId,
-                         B * T, Vt, 1.0f);
+  cross_entropy_backward(w.dlogits.data(), w.probs.data(), batch.tgt_out.data(), kPadId, B * T, Vt,
+                         1.0f);
   // dh = dlogits Wout, dWout += dlogitsᵀ h, db_out += Σ dlogits; dh is in dtgt_b
   zero(w.dtgt_b);
   linear_backward(w.dtgt_b.data(), g(off_.out_w), g(off_.out_b), w.dlogits.data(),
@@ -147,10 +147,7 @@ float TransformerModel::forward_backward(const Batch& batch) {
   grads_valid_ = false;
   forward(batch);
   const float loss = ws_->loss;
-  if (!std::isfinite(loss)) {
-    throw NonFiniteError("the loss is " + std::string(std::isnan(loss) ? "NaN" : "infinite") +
-                         ": training diverged (lower the learning rate or clip the gradients)");
-  }
+  check_loss_finite(loss);
   backward(batch);
   grads_valid_ = true;
   return loss;

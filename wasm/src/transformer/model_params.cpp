@@ -25,27 +25,6 @@ double count_params(const TransformerConfig& c) {
          2 * ln + c.tgt_vocab * (D + 1);
 }
 
-void check_ids(const std::vector<int32_t>& ids, long B, long L, long vocab, const char* name,
-               const char* vocab_name) {
-  for (long b = 0; b < B; ++b) {
-    for (long t = 0; t < L; ++t) {
-      const int32_t id = ids[static_cast<size_t>(b * L + t)];
-      if (id < 0 || id >= vocab) {
-        throw InputError(std::string("batch.") + name + " id " + std::to_string(id) + " at (" +
-                         std::to_string(b) + ", " + std::to_string(t) + ") is outside the " +
-                         vocab_name + " vocabulary of " + std::to_string(vocab));
-      }
-    }
-  }
-}
-
-void check_size(const std::vector<int32_t>& v, long n, const char* name, const char* layout) {
-  if (static_cast<long>(v.size()) != n) {
-    throw InputError(std::string("batch.") + name + " has " + std::to_string(v.size()) +
-                     " ids but its shape " + layout + " needs " + std::to_string(n));
-  }
-}
-
 }  // namespace
 
 void TransformerConfig::validate() const {
@@ -78,20 +57,7 @@ void validate_batch(const Batch& batch, const TransformerConfig& c) {
   shape_numel({c.layers * 3, B * c.heads, T, M}, "attention maps of this batch");
   shape_numel({c.layers * 2, B, M, c.d_ff + 12 * c.d_model}, "activations of this batch");
   shape_numel({3, B, T, c.tgt_vocab}, "logits of this batch");
-  check_size(batch.src, B * S, "src", "(B, S)");
-  check_size(batch.src_len, B, "src_len", "(B)");
-  check_size(batch.tgt_in, B * T, "tgt_in", "(B, T)");
-  check_size(batch.tgt_out, B * T, "tgt_out", "(B, T)");
-  for (long b = 0; b < B; ++b) {
-    const int32_t len = batch.src_len[static_cast<size_t>(b)];
-    if (len < 1 || len > S) {
-      throw InputError("batch.src_len[" + std::to_string(b) + "] = " + std::to_string(len) +
-                       " must be in [1, S = " + std::to_string(S) + "]");
-    }
-  }
-  check_ids(batch.src, B, S, c.src_vocab, "src", "source");
-  check_ids(batch.tgt_in, B, T, c.tgt_vocab, "tgt_in", "target");
-  check_ids(batch.tgt_out, B, T, c.tgt_vocab, "tgt_out", "target");
+  check_batch_arrays(batch, c.src_vocab, c.tgt_vocab);
   for (long b = 0; b < B; ++b) {
     // tgt_in[b, 0] is the only key the first decoder query may see (causal mask).
     if (batch.tgt_in[static_cast<size_t>(b * T)] == kPadId) {
@@ -241,18 +207,7 @@ const ParamView& TransformerModel::param(const std::string& name) const {
 }
 
 void TransformerModel::set_param(const std::string& name, const std::vector<float>& values) {
-  const ParamView& v = param(name);
-  if (static_cast<long>(values.size()) != v.size) {
-    throw InputError("parameter " + name + " has shape " + shape_str(v.shape) + " (" +
-                     std::to_string(v.size) + " values) but " + std::to_string(values.size()) +
-                     " were given");
-  }
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (!std::isfinite(values[i])) {
-      throw InputError("parameter " + name + " value " + std::to_string(i) + " is not finite");
-    }
-  }
-  std::copy(values.begin(), values.end(), params_.begin() + v.offset);
+  write_param(params_, param(name), name, values);
   grads_valid_ = false;
 }
 
@@ -266,20 +221,7 @@ float warmup_lr(float peak_lr, long step, long warmup) {
 }
 
 void TransformerModel::set_adam_state(AdamState state) {
-  const size_t P = params_.size();
-  if (state.exp_avg.size() != P || state.exp_avg_sq.size() != P) {
-    throw InputError("optimizer state has " + std::to_string(state.exp_avg.size()) + " and " +
-                     std::to_string(state.exp_avg_sq.size()) + " moment values but the model has " +
-                     std::to_string(P) + " parameters");
-  }
-  if (state.step < 0) throw InputError("optimizer step must be >= 0");
-  for (size_t i = 0; i < P; ++i) {
-    if (!std::isfinite(state.exp_avg[i]) || !(state.exp_avg_sq[i] >= 0.0f) ||
-        !std::isfinite(state.exp_avg_sq[i])) {
-      throw InputError("optimizer moment " + std::to_string(i) +
-                       " is not finite (or the second moment is negative)");
-    }
-  }
+  check_adam_state(state, params_.size());
   adam_ = std::move(state);
 }
 

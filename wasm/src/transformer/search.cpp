@@ -10,37 +10,9 @@
 
 namespace lab {
 
+using namespace decoding;
+
 namespace {
-
-// Token ids ordered by logit (descending), ties by id.
-std::vector<int32_t> ranked(const std::vector<float>& logits, long k) {
-  std::vector<int32_t> ids(logits.size());
-  std::iota(ids.begin(), ids.end(), 0);
-  k = std::min<long>(k, static_cast<long>(ids.size()));
-  std::partial_sort(ids.begin(), ids.begin() + k, ids.end(), [&](int32_t a, int32_t b) {
-    return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
-  });
-  ids.resize(static_cast<size_t>(k));
-  return ids;
-}
-
-// log softmax(logits) (Vt), in double: beam scores add many of them.
-std::vector<double> log_softmax(const std::vector<float>& logits) {
-  const double mx = *std::max_element(logits.begin(), logits.end());
-  double sum = 0.0;
-  for (float x : logits) sum += std::exp(x - mx);
-  const double lse = mx + std::log(sum);
-  std::vector<double> out(logits.size());
-  for (size_t i = 0; i < logits.size(); ++i) out[i] = logits[i] - lse;
-  return out;
-}
-
-std::vector<TokenProb> top_candidates(const std::vector<float>& logits,
-                                      const std::vector<double>& logp, long k) {
-  std::vector<TokenProb> top;
-  for (int32_t id : ranked(logits, k)) top.push_back({id, static_cast<float>(std::exp(logp[id]))});
-  return top;
-}
 
 void validate(const DecodeOptions& options, const TransformerConfig& config) {
   Seq2SeqConfig vocab_only;  // DecodeOptions::validate reads the target vocabulary size only
@@ -99,11 +71,6 @@ TransformerBeamResult transformer_beam_search(const TransformerModel& model,
     double log_prob;
     long node;  // index in the last step's nodes, −1 for the root
   };
-  struct Candidate {
-    long beam;
-    int32_t token;
-    double log_prob;
-  };
   TransformerBeamResult out;
   BeamResult& result = out.result;
   auto memory = transformer_encode(model, src);
@@ -114,7 +81,7 @@ TransformerBeamResult transformer_beam_search(const TransformerModel& model,
   for (long t = 0; t < options.max_length && !live.empty(); ++t) {
     std::vector<TransformerStepResult> expanded;
     std::vector<std::vector<double>> logps;
-    std::vector<Candidate> candidates;
+    std::vector<BeamCandidate> candidates;
     for (size_t i = 0; i < live.size(); ++i) {
       expanded.push_back(transformer_decoder_step(model, live[i].state, live[i].input));
       logps.push_back(log_softmax(expanded.back().logits));
@@ -122,24 +89,19 @@ TransformerBeamResult transformer_beam_search(const TransformerModel& model,
         candidates.push_back({static_cast<long>(i), id, live[i].log_prob + logps.back()[id]});
       }
     }
-    std::stable_sort(
-        candidates.begin(), candidates.end(),
-        [](const Candidate& a, const Candidate& b) { return a.log_prob > b.log_prob; });
-    candidates.resize(
-        std::min<size_t>(candidates.size(), static_cast<size_t>(options.beam_width - finished)));
+    keep_best(candidates, options.beam_width - finished);
 
     std::vector<BeamNode> nodes;
     std::vector<TransformerStepTrace> traces;
     std::vector<Live> next;
-    for (const Candidate& c : candidates) {
+    for (const BeamCandidate& c : candidates) {
       const Live& parent = live[static_cast<size_t>(c.beam)];
       BeamNode node;
       node.token = c.token;
       node.parent = parent.node;
       node.prob = static_cast<float>(std::exp(logps[c.beam][c.token]));
       node.log_prob = c.log_prob;
-      // score = log p / length^α
-      node.score = c.log_prob / std::pow(static_cast<double>(t + 1), options.length_alpha);
+      node.score = length_score(c.log_prob, t + 1, options.length_alpha);
       node.finished = c.token == options.eos_id;
       node.top = top_candidates(expanded[c.beam].logits, logps[c.beam], options.top_k);
       node.attention = expanded[c.beam].trace.rollout_source;
@@ -158,37 +120,7 @@ TransformerBeamResult transformer_beam_search(const TransformerModel& model,
   }
 
   // Hypotheses: every finished node, plus the live prefixes if the search hit max_length.
-  const long last = static_cast<long>(result.steps.size()) - 1;
-  for (long t = 0; t <= last; ++t) {
-    for (long n = 0; n < static_cast<long>(result.steps[t].size()); ++n) {
-      const BeamNode& node = result.steps[t][n];
-      if (!node.finished && !(t == last && !live.empty())) continue;
-      BeamHypothesis h;
-      h.log_prob = node.log_prob;
-      h.score = node.score;
-      h.finished = node.finished;
-      h.step = t;
-      h.node = n;
-      long s = t, i = n;
-      while (i >= 0) {
-        const BeamNode& at = result.steps[s][i];
-        if (at.token != options.eos_id) h.tokens.push_back(at.token);
-        i = at.parent;
-        --s;
-      }
-      std::reverse(h.tokens.begin(), h.tokens.end());
-      result.hypotheses.push_back(std::move(h));
-    }
-  }
-  std::stable_sort(result.hypotheses.begin(), result.hypotheses.end(),
-                   [](const BeamHypothesis& a, const BeamHypothesis& b) {
-                     if (a.finished != b.finished) return a.finished;
-                     return a.score > b.score;
-                   });
-  if (!result.hypotheses.empty()) {
-    result.tokens = result.hypotheses.front().tokens;
-    result.score = result.hypotheses.front().score;
-  }
+  collect_hypotheses(result, !live.empty(), options.eos_id);
   return out;
 }
 

@@ -9,30 +9,14 @@
 #include <string>
 
 #include "format.h"
+#include "seq2seq/session_common.h"
 #include "seq2seq/vocab.h"
 
 namespace lab {
 
 namespace {
 
-constexpr long kEvalChunk = 256;  // examples per teacher-forced evaluation batch
-constexpr long kDefaultLengthCount = 200;
-constexpr uint64_t kDefaultLengthSeed = 1;
-// As the Seq2Seq session: a loss this many times a uniform guess's means the run has diverged.
-constexpr double kDivergedLossFactor = 1000.0;
-// As the Seq2Seq session: the batch sampler's stream differs from the weight init's.
-constexpr uint64_t kSamplerSeedMix = 0x5EED5EED5EED5EEDULL;
-
-void check_float32(double value, bool allow_zero, const std::string& what) {
-  const bool ok =
-      std::isfinite(value) && value <= FLT_MAX && (value > 0 || (allow_zero && value == 0));
-  if (!ok) {
-    throw InputError(what +
-                     (allow_zero ? " must be 0 or a positive finite float32"
-                                 : " must be a positive finite float32") +
-                     " (got " + format_number(value) + ")");
-  }
-}
+using namespace session_common;
 
 TransformerConfig model_config(const TransformerSessionConfig& c, long src_vocab, long tgt_vocab) {
   TransformerConfig m;
@@ -45,28 +29,6 @@ TransformerConfig model_config(const TransformerSessionConfig& c, long src_vocab
   m.tgt_vocab = tgt_vocab;
   m.seed = c.seed;
   return m;
-}
-
-struct TokenCount {
-  long correct = 0, total = 0;
-};
-
-// Teacher-forced targets whose logit row has its maximum at the target, over non-pad targets.
-TokenCount count_correct(const std::vector<float>& logits, const Batch& batch, long Vt) {
-  TokenCount count;
-  for (long i = 0; i < batch.B * batch.T; ++i) {
-    const int32_t target = batch.tgt_out[static_cast<size_t>(i)];
-    if (target == kPadId) continue;
-    const float* row = logits.data() + i * Vt;
-    count.correct += (std::max_element(row, row + Vt) - row) == target;
-    ++count.total;
-  }
-  return count;
-}
-
-std::vector<std::string> user_tokens(const Vocab& vocab) {
-  const std::vector<std::string>& all = vocab.tokens();
-  return {all.begin() + kNumReservedTokens, all.end()};
 }
 
 }  // namespace
@@ -108,12 +70,7 @@ TrainResult TransformerSession::train(long steps) {
     const Batch batch = task_->sample_batch(rng_, config_.batch_size);
     try {
       const float loss = model_.forward_backward(batch);
-      const double diverged_loss = kDivergedLossFactor * std::log(static_cast<double>(Vt));
-      if (loss > diverged_loss) {
-        throw InputError("the loss " + format_number(loss, 3) + " is over " +
-                         std::to_string(static_cast<long>(kDivergedLossFactor)) +
-                         " times that of a uniform guess");
-      }
+      check_loss_not_diverged(loss, Vt);
       const TokenCount count = count_correct(model_.last_logits(), batch, Vt);
       if (config_.clip_norm > 0) model_.clip_grad_norm(static_cast<float>(config_.clip_norm));
       model_.adam_step(adam_, config_.warmup);  // all-or-nothing, as the Seq2Seq model's
@@ -147,22 +104,9 @@ DecodeOptions TransformerSession::decode_defaults(long longest_target) const {
 }
 
 EvalResult TransformerSession::evaluate(const EvalOptions& options) {
-  if (!options.length && (options.count || options.seed)) {
-    throw InputError("evaluate: count and seed only apply with a length");
-  }
-  if (options.max_examples)
-    check_range(*options.max_examples, 1, kMaxHeldOut, "evaluate: maxExamples");
   std::vector<Example> fresh;
-  if (options.length) {
-    fresh = task_->eval_at_length(*options.length, options.count.value_or(kDefaultLengthCount),
-                                  options.seed.value_or(kDefaultLengthSeed));
-  } else if (task_->held_out().empty()) {
-    throw InputError("task '" + task_->name() + "' has no held-out set");
-  }
-  const std::vector<Example>& all = options.length ? fresh : task_->held_out();
-  const size_t n = std::min<size_t>(
-      all.size(),
-      static_cast<size_t>(options.max_examples.value_or(static_cast<long>(all.size()))));
+  const std::vector<Example>& all = eval_examples(*task_, options, fresh);
+  const size_t n = eval_count(all, options);
 
   double loss_sum = 0;
   TokenCount tokens;
@@ -213,12 +157,7 @@ TransformerTranslateResult TransformerSession::translate(const std::string& text
   if (options.beam) opt.beam_width = *options.beam;
 
   TransformerTranslateResult result;
-  const std::vector<std::string_view> words = tokenize(text, source_vocab.tokenizer());
-  for (size_t i = 0; i < encoded.ids.size(); ++i) {
-    const bool unknown = encoded.unknown[i] != 0;
-    result.source.push_back({source_vocab.token(unknown ? kUnkId : encoded.ids[i]),
-                             std::string(words[i]), encoded.ids[i], unknown});
-  }
+  result.source = source_tokens(text, source_vocab, encoded);
   if (!options.beam) {
     result.greedy = transformer_greedy_decode(model_, encoded.ids, opt);
     result.output = result.greedy.result.tokens;

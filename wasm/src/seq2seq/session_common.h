@@ -1,0 +1,120 @@
+// What the Seq2Seq session (seq2seq/session.cpp) and the Transformer session
+// (transformer/session.cpp) share: their constants, config checks, the divergence test of the
+// training loop, the token counts of teacher-forced evaluation, the choice of evaluation
+// examples and the source tokens of a translation. Only those two files include it.
+#pragma once
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "format.h"
+#include "seq2seq/batch.h"
+#include "seq2seq/optim.h"  // NonFiniteError
+#include "seq2seq/session.h"
+#include "seq2seq/tasks.h"
+#include "seq2seq/vocab.h"
+
+namespace lab::session_common {
+
+inline constexpr long kEvalChunk = 256;  // examples per teacher-forced evaluation batch
+inline constexpr long kDefaultLengthCount =
+    200;  // evaluate({length}) examples when count is absent
+inline constexpr uint64_t kDefaultLengthSeed = 1;
+// A training loss above this many times that of a uniform guess (ln Vt nats per token) means the
+// model puts its probability mass on wrong tokens with logit gaps in the thousands: the run has
+// diverged even though every number is still finite (Adam at lr 1e6 gives losses near 1e7).
+// Sound runs stay far below: at lr 1, the note, dates and reverse tasks peak under 30 ln Vt.
+inline constexpr double kDivergedLossFactor = 1000.0;
+// Mixed into the seed so that the batch sampler's stream differs from the weight init's.
+inline constexpr uint64_t kSamplerSeedMix = 0x5EED5EED5EED5EEDULL;
+
+// A positive (or, with allow_zero, non-negative) value that stays finite as a float32.
+inline void check_float32(double value, bool allow_zero, const std::string& what) {
+  const bool ok =
+      std::isfinite(value) && value <= FLT_MAX && (value > 0 || (allow_zero && value == 0));
+  if (!ok) {
+    throw InputError(what +
+                     (allow_zero ? " must be 0 or a positive finite float32"
+                                 : " must be a positive finite float32") +
+                     " (got " + format_number(value) + ")");
+  }
+}
+
+// Throws NonFiniteError when a finite training loss is past kDivergedLossFactor uniform guesses.
+inline void check_loss_not_diverged(float loss, long Vt) {
+  const double diverged_loss = kDivergedLossFactor * std::log(static_cast<double>(Vt));
+  if (loss > diverged_loss) {
+    throw NonFiniteError("the loss " + format_number(loss, 3) + " is over " +
+                         std::to_string(static_cast<long>(kDivergedLossFactor)) +
+                         " times that of a uniform guess");
+  }
+}
+
+struct TokenCount {
+  long correct = 0, total = 0;
+};
+
+// Teacher-forced targets whose logit row has its maximum at the target, over non-pad targets.
+inline TokenCount count_correct(const std::vector<float>& logits, const Batch& batch, long Vt) {
+  TokenCount count;
+  for (long i = 0; i < batch.B * batch.T; ++i) {
+    const int32_t target = batch.tgt_out[static_cast<size_t>(i)];
+    if (target == kPadId) continue;
+    const float* row = logits.data() + i * Vt;
+    count.correct += (std::max_element(row, row + Vt) - row) == target;
+    ++count.total;
+  }
+  return count;
+}
+
+// The examples evaluate(options) scores: `fresh` (filled here) for options.length, else the
+// task's held-out set. Throws InputError for options that do not go together.
+inline const std::vector<Example>& eval_examples(const Task& task, const EvalOptions& options,
+                                                 std::vector<Example>& fresh) {
+  if (!options.length && (options.count || options.seed)) {
+    throw InputError("evaluate: count and seed only apply with a length");
+  }
+  if (options.max_examples)
+    check_range(*options.max_examples, 1, kMaxHeldOut, "evaluate: maxExamples");
+  if (options.length) {
+    fresh = task.eval_at_length(*options.length, options.count.value_or(kDefaultLengthCount),
+                                options.seed.value_or(kDefaultLengthSeed));
+  } else if (task.held_out().empty()) {
+    throw InputError("task '" + task.name() + "' has no held-out set");
+  }
+  return options.length ? fresh : task.held_out();
+}
+
+// How many of `all` evaluate(options) scores: the first options.max_examples, or all.
+inline size_t eval_count(const std::vector<Example>& all, const EvalOptions& options) {
+  return std::min<size_t>(
+      all.size(),
+      static_cast<size_t>(options.max_examples.value_or(static_cast<long>(all.size()))));
+}
+
+// The source sentence as the model reads it: each token as typed, its id, and whether it is
+// unknown (then shown as "<unk>").
+inline std::vector<SourceToken> source_tokens(const std::string& text, const Vocab& source_vocab,
+                                              const Encoded& encoded) {
+  std::vector<SourceToken> source;
+  const std::vector<std::string_view> words = tokenize(text, source_vocab.tokenizer());
+  for (size_t i = 0; i < encoded.ids.size(); ++i) {
+    const bool unknown = encoded.unknown[i] != 0;
+    source.push_back({source_vocab.token(unknown ? kUnkId : encoded.ids[i]), std::string(words[i]),
+                      encoded.ids[i], unknown});
+  }
+  return source;
+}
+
+// The vocabulary's tokens without the reserved ones (<pad>, <sos>, <eos>, <unk>).
+inline std::vector<std::string> user_tokens(const Vocab& vocab) {
+  const std::vector<std::string>& all = vocab.tokens();
+  return {all.begin() + kNumReservedTokens, all.end()};
+}
+
+}  // namespace lab::session_common
