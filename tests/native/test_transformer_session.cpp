@@ -41,6 +41,47 @@ TransformerSessionConfig small_reverse() {
   return c;
 }
 
+// A task whose batches hold a source id outside its own vocabulary (a validation error, as a bug
+// in a task would raise): the step's error is not the run diverging.
+class OutOfVocabularyTask : public Task {
+ public:
+  OutOfVocabularyTask()
+      : Task("out-of-vocabulary", Vocab::build(Tokenizer::kWords, {"a", "b"}),
+             Vocab::build(Tokenizer::kWords, {"x"})) {
+    max_source_tokens_ = 1;
+    max_target_tokens_ = 1;
+  }
+  long train_size() const override { return 1; }
+  Example sample_train(Rng&) const override {
+    Example e;
+    e.source = "a";
+    e.target = "x";
+    e.source_ids = {99};  // the source vocabulary has ids 0 … 5
+    e.target_ids = {4};
+    return e;
+  }
+};
+
+TEST(TransformerSession, AValidationErrorDuringTrainingKeepsItsOwnMessage) {
+  TransformerSessionConfig c = small_reverse();
+  c.layers = 1;
+  c.heads = 2;
+  c.d_model = 8;
+  c.d_ff = 16;
+  c.batch_size = 2;
+  TransformerSession s(c, std::make_unique<OutOfVocabularyTask>());
+  try {
+    s.train(3);
+    FAIL() << "a batch with token id 99 must be rejected";
+  } catch (const TrainingDiverged& e) {
+    FAIL() << "relabelled as divergence: " << e.what();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::strstr(e.what(), "id 99"), nullptr) << e.what();
+    EXPECT_EQ(std::strstr(e.what(), "diverged"), nullptr) << e.what();
+  }
+  EXPECT_EQ(s.step(), 0);
+}
+
 TEST(TransformerSession, LearnsToReverseUnseenStrings) {
   for (bool norm_first : {false, true}) {
     TransformerSessionConfig c = small_reverse();

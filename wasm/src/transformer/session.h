@@ -89,8 +89,11 @@ class TransformerSession {
   const TransformerModel& model() const { return model_; }
   long step() const { return step_; }
 
- private:
+  // On a task of the caller's (the config's task name is not used): tests train on a task whose
+  // batches are invalid.
   TransformerSession(const TransformerSessionConfig& config, std::unique_ptr<Task> task);
+
+ private:
   DecodeOptions decode_defaults(long longest_target) const;
 
   TransformerSessionConfig config_;
