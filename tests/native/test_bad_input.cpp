@@ -13,6 +13,7 @@
 
 #include "attention.h"
 #include "expect_input_error.h"
+#include "out_of_vocabulary_task.h"
 #include "seq2seq/model_file.h"
 #include "seq2seq/session.h"
 #include "seq2seq/vocab.h"
@@ -53,27 +54,6 @@ TEST(BadInput, ExplodingButFiniteLossIsReportedAsDivergence) {
   const TranslateResult t = s.translate("咖哥 喜欢 小冰");
   EXPECT_FALSE(t.greedy.steps.empty());
 }
-
-// A task whose batches hold a source id outside its own vocabulary (a validation error, as a bug
-// in a task would raise): the step's error is not the run diverging.
-class OutOfVocabularyTask : public Task {
- public:
-  OutOfVocabularyTask()
-      : Task("out-of-vocabulary", Vocab::build(Tokenizer::kWords, {"a", "b"}),
-             Vocab::build(Tokenizer::kWords, {"x"})) {
-    max_source_tokens_ = 1;
-    max_target_tokens_ = 1;
-  }
-  long train_size() const override { return 1; }
-  Example sample_train(Rng&) const override {
-    Example e;
-    e.source = "a";
-    e.target = "x";
-    e.source_ids = {99};  // the source vocabulary has ids 0 … 5
-    e.target_ids = {4};
-    return e;
-  }
-};
 
 TEST(BadInput, AValidationErrorDuringTrainingKeepsItsOwnMessage) {
   SessionConfig c = note_at(1e-3);
