@@ -154,4 +154,22 @@ TEST(AttentionErrors, OverflowingScoresAreAnErrorNotNaN) {
   }
 }
 
+TEST(AttentionErrors, ScoresOverflowingToMinusInfinityUnderAMaskAreAnError) {
+  // the attention fuzzer's case: general score, causal mask, every kept q·Wk = −inf
+  lab::AttentionInputs in;
+  in.query = lab::Tensor({1, 2, 2}, {3e38f, 3e38f, 3e38f, 3e38f});
+  in.key = lab::Tensor({1, 2, 2}, {-3e38f, -3e38f, -3e38f, -3e38f});
+  in.value = in.key;
+  in.params.w = lab::Tensor({2, 2}, {1, 0, 0, 1});
+  lab::AttentionConfig cfg;
+  cfg.score = lab::Score::kGeneral;
+  cfg.mask.causal = true;
+  try {
+    lab::attention_forward(in, cfg);
+    FAIL() << "no error for scores that overflowed to -inf";
+  } catch (const lab::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("overflow float32"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace

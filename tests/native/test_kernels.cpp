@@ -185,6 +185,20 @@ TEST(Kernels, SoftmaxReportsNonFiniteScaledScores) {
   EXPECT_FALSE(lab::kernels::softmax_forward(y, xi, keep, 1, 5, 1.0f).finite);
 }
 
+TEST(Kernels, SoftmaxRowOfMinusInfinityIsNotFiniteNotMasked) {
+  // scores that overflowed to −inf on every kept key (found by the attention fuzzer): reported as
+  // not finite, where they had been taken for a masked row and left as weights 0
+  const float ninf = -std::numeric_limits<float>::infinity();
+  const float x[] = {1, 2, ninf, ninf};
+  float y[4];
+  const uint8_t keep[] = {1, 1, 1, 0};
+  for (const uint8_t* k : {static_cast<const uint8_t*>(nullptr), keep}) {
+    const lab::kernels::SoftmaxStatus s = lab::kernels::softmax_forward(y, x, k, 2, 2, 1.0f);
+    EXPECT_FALSE(s.finite);
+    EXPECT_EQ(s.masked_row, -1);
+  }
+}
+
 TEST(Kernels, SaturatedSoftmaxFlushesTinyWeightsToExactZero) {
   // scores 0, −50, −100, −1000 (and the same scaled ×1000): e^−50 ≈ 2e−22 < 2^−64 is flushed,
   // so no weight is a denormal (x86 multiplies those in slow microcode)

@@ -53,8 +53,15 @@ void tanh_backward(float* dx, const float* dy, const float* y, long n) {
 }
 
 void softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C) {
-  const long r = kernels::softmax_forward(y, x, keep, R, C, 1.0f).masked_row;
-  if (r >= 0) throw InputError("softmax row " + std::to_string(r) + " has every entry masked");
+  const kernels::SoftmaxStatus status = kernels::softmax_forward(y, x, keep, R, C, 1.0f);
+  if (status.masked_row >= 0) {
+    throw InputError("softmax row " + std::to_string(status.masked_row) +
+                     " has every entry masked");
+  }
+  // an infinite or NaN input (e.g. logits that overflowed) would be a silent NaN or an
+  // unspecified row
+  if (!status.finite)
+    throw OverflowError("the softmax input is not finite (it overflowed float32)");
 }
 
 void softmax_backward(float* dx, const float* dy, const float* y, long R, long C) {
@@ -64,7 +71,10 @@ void softmax_backward(float* dx, const float* dy, const float* y, long R, long C
 
 float cross_entropy_forward(float* probs, const float* logits, const int32_t* targets,
                             int32_t ignore_index, long R, long V) {
-  softmax_forward(probs, logits, nullptr, R, V);
+  // Non-finite logits (a diverging run): the loss is NaN, which the models report as divergence.
+  if (!kernels::softmax_forward(probs, logits, nullptr, R, V, 1.0f).finite) {
+    return std::numeric_limits<float>::quiet_NaN();
+  }
   double loss = 0.0;
   long count = 0;
   for (long r = 0; r < R; ++r) {

@@ -32,13 +32,15 @@ void tanh_backward(float* dx, const float* dy, const float* y, long n);
 
 // y = softmax(x) over the last axis of (R, C), numerically stable (row max subtracted first).
 // keep (R, C) or null: entries with keep == 0 get weight exactly 0. A row with nothing kept
-// throws InputError (an all-masked row has no distribution; silently returning NaN would hide it).
+// throws InputError (an all-masked row has no distribution; silently returning NaN would hide it);
+// a non-finite input, OverflowError.
 void softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C);
 // dx += y ⊙ (dy − Σ_c dy ⊙ y)    per row
 void softmax_backward(float* dx, const float* dy, const float* y, long R, long C);
 
 // loss = mean over rows with targets[r] != ignore_index of −log softmax(logits[r])[targets[r]].
-// logits, probs (R, V); probs keeps the softmax for backward. Returns 0 when every row is ignored.
+// logits, probs (R, V); probs keeps the softmax for backward. Returns 0 when every row is ignored,
+// NaN when a logit is not finite (the callers report that as divergence).
 // Throws InputError for a target outside [0, V) that is not ignore_index.
 float cross_entropy_forward(float* probs, const float* logits, const int32_t* targets,
                             int32_t ignore_index, long R, long V);

@@ -83,11 +83,20 @@ SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, lon
     float mx = kNegInf;
     long c = 0;
     if (kr) {
+      bool kept = false;
       for (; c < C; ++c) {
-        if (kr[c]) mx = std::max(mx, xr[c]);
+        if (kr[c]) {
+          kept = true;
+          mx = std::max(mx, xr[c]);
+        }
       }
       if (mx == kNegInf) {
-        status.masked_row = r;
+        // no key kept: a masked row; kept keys that all score −inf: scores that overflowed
+        if (kept) {
+          status.finite = false;
+        } else {
+          status.masked_row = r;
+        }
         return status;
       }
     } else {
@@ -177,11 +186,20 @@ SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, lon
     const uint8_t* kr = keep ? keep + r * C : nullptr;
     // Subtracting the row max keeps exp() in range (scores near 2000 that differ by ~1).
     float mx = kNegInf;
+    bool kept = false;
     for (long c = 0; c < C; ++c) {
-      if (!kr || kr[c]) mx = std::max(mx, xr[c]);
+      if (!kr || kr[c]) {
+        kept = true;
+        mx = std::max(mx, xr[c]);
+      }
     }
     if (mx == kNegInf) {
-      status.masked_row = r;
+      // no key kept: a masked row; kept keys that all score −inf: scores that overflowed
+      if (kept) {
+        status.finite = false;
+      } else {
+        status.masked_row = r;
+      }
       return status;
     }
     // every scale · x finite (masked entries included)

@@ -18,7 +18,9 @@ constexpr float kExpFlush = -44.3614195558365f;  // ln(2^-64)
 void exp_inplace(float* x, long n);
 
 // What softmax_forward found: the first row with every entry masked (its y is left unspecified)
-// or −1, and whether every scale · x (masked entries included) was finite.
+// or −1, and whether every scale · x (masked entries included) was finite. A row whose kept
+// entries are all −inf is not finite (scores that overflowed), not masked. It stops at the first
+// masked or all −inf row, leaving later rows unspecified.
 struct SoftmaxStatus {
   long masked_row = -1;
   bool finite = true;
