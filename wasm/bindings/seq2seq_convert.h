@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "convert.h"
 #include "seq2seq/batch.h"
 #include "seq2seq/decode.h"
 #include "seq2seq/model.h"
@@ -85,6 +86,21 @@ val params_by_name_to_js(const std::vector<lab::ParamView>& views,
                          const std::vector<float>& buffer);
 // getParam(name) / setParam(name, value): the name, which must be a string.
 std::string param_name_from_js(const val& name, const char* what);
+// getParam(name) and setParam(name, value) of a bare model (lab::Seq2SeqModel,
+// lab::TransformerModel): a copy of the parameter out; a tensor of its exact shape in.
+template <class Model>
+val get_param_to_js(const Model& model, const val& name) {
+  const lab::ParamView& v = model.param(param_name_from_js(name, "getParam(name)"));
+  return param_to_js(v, model.params());
+}
+template <class Model>
+void set_param_from_js(Model& model, const val& name_js, const val& value) {
+  const std::string name = param_name_from_js(name_js, "setParam(name, value)");
+  const lab::ParamView& v = model.param(name);
+  const lab::Tensor t = tensor_from_js(value, "setParam value for " + name);
+  lab::check_shape(t, v.shape, "setParam value for " + name);
+  model.set_param(name, t.data);
+}
 // adamStep(options) → lab::AdamOptions; `extra_keys` the model's own further options (read by
 // the caller) and `usage` the message for a missing lr.
 lab::AdamOptions adam_options_from_js(const val& options,

@@ -59,19 +59,12 @@ class Seq2SeqModelHandle {
   }
 
   val getParam(val name) {
-    return guarded([&] {
-      const lab::ParamView& v = model_.param(labjs::param_name_from_js(name, "getParam(name)"));
-      return labjs::param_to_js(v, model_.params());
-    });
+    return guarded([&] { return labjs::get_param_to_js(model_, name); });
   }
 
-  val setParam(val name_js, val value) {
+  val setParam(val name, val value) {
     return guarded([&] {
-      const std::string name = labjs::param_name_from_js(name_js, "setParam(name, value)");
-      const lab::ParamView& v = model_.param(name);
-      const lab::Tensor t = labjs::tensor_from_js(value, "setParam value for " + name);
-      lab::check_shape(t, v.shape, "setParam value for " + name);
-      model_.set_param(name, t.data);
+      labjs::set_param_from_js(model_, name, value);
       return val::undefined();
     });
   }

@@ -79,14 +79,7 @@ TrainResult Seq2SeqSession::train(long steps) {
       // Rewinding the Rng leaves the whole session as it was after the last good step, so a
       // save() now equals one taken right after that step.
       rng_ = before;
-      // Divergence: a NaN/Inf loss, gradient, state or weight (NonFiniteError), a finite loss
-      // far past a uniform guess (above), or a computed value that overflowed float32
-      // (OverflowError: the batch and the weights were finite, so the weights drove it there).
-      // Any other error is a bug or bad input of its own and keeps its own message.
-      if (dynamic_cast<const NonFiniteError*>(&e) == nullptr &&
-          dynamic_cast<const OverflowError*>(&e) == nullptr) {
-        throw;
-      }
+      if (!is_divergence(e)) throw;
       result.step = step_;
       throw TrainingDiverged("training diverged at step " + std::to_string(step_ + 1) + " (" +
                                  e.what() + "); the weights after step " + std::to_string(step_) +

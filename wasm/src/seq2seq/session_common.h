@@ -45,6 +45,15 @@ inline void check_float32(double value, bool allow_zero, const std::string& what
   }
 }
 
+// Whether an error raised during a training step is the run diverging: a NaN/Inf loss, gradient,
+// state or weight (NonFiniteError; check_loss_not_diverged raises one too) or a computed value
+// that overflowed float32 (OverflowError: the batch and the weights were finite, so the weights
+// drove it there). Any other error is a bug or bad input of its own and keeps its own message.
+inline bool is_divergence(const InputError& e) {
+  return dynamic_cast<const NonFiniteError*>(&e) != nullptr ||
+         dynamic_cast<const OverflowError*>(&e) != nullptr;
+}
+
 // Throws NonFiniteError when a finite training loss is past kDivergedLossFactor uniform guesses.
 inline void check_loss_not_diverged(float loss, long Vt) {
   const double diverged_loss = kDivergedLossFactor * std::log(static_cast<double>(Vt));

@@ -79,15 +79,10 @@ TrainResult TransformerSession::train(long steps) {
                                       static_cast<float>(count.total));
       result.step = ++step_;
     } catch (const InputError& e) {
-      // The rewound Rng leaves the session exactly as after the last good step. As in the
-      // Seq2Seq session, only divergence is reported as divergence: a non-finite loss, gradient
-      // or weight (NonFiniteError, the loss check included) or a float32 overflow; any other
-      // error keeps its own type and message.
+      // The rewound Rng leaves the session exactly as after the last good step; only divergence
+      // is reported as divergence, as in the Seq2Seq session.
       rng_ = before;
-      if (dynamic_cast<const NonFiniteError*>(&e) == nullptr &&
-          dynamic_cast<const OverflowError*>(&e) == nullptr) {
-        throw;
-      }
+      if (!is_divergence(e)) throw;
       result.step = step_;
       throw TrainingDiverged("training diverged at step " + std::to_string(step_ + 1) + " (" +
                                  e.what() + "); the weights after step " + std::to_string(step_) +
