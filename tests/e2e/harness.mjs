@@ -42,10 +42,21 @@ export class ProblemCollector {
   /** which page load a request belongs to: leaving a page aborts its requests, which is no fault */
   #epoch = 0;
   #requestEpoch = new WeakMap();
+  /** when the last page was left (ms since 1970, the clock of the browser's request timings) */
+  #leftAt = 0;
 
   /** Call before navigating away: requests of the old page that get aborted are not problems. */
   nextPage() {
     this.#epoch++;
+    this.#leftAt = Date.now();
+  }
+
+  /**
+   * A request the old page started. The epoch alone is not enough: a worker's request reaches Node
+   * on the worker's own channel, so its 'request' event can arrive after the page was left.
+   */
+  #fromLeftPage(req) {
+    return this.#requestEpoch.get(req) !== this.#epoch || req.timing().startTime < this.#leftAt;
   }
 
   /**
@@ -62,14 +73,17 @@ export class ProblemCollector {
     page.on('pageerror', (err) => add(`page error: ${err.message}`));
     page.on('request', (req) => {
       // a new top-level document: whatever the old one still loads may be aborted, harmlessly
-      if (req.isNavigationRequest() && req.frame() === page.mainFrame()) this.#epoch++;
+      if (req.isNavigationRequest() && req.frame() === page.mainFrame()) {
+        this.#epoch++;
+        this.#leftAt = Math.max(this.#leftAt, req.timing().startTime || Date.now());
+      }
       this.#requestEpoch.set(req, this.#epoch);
       const url = req.url();
       if (!url.startsWith(origin) && !/^(data|blob|about):/.test(url)) add(`request to another host: ${url}`);
     });
     page.on('requestfailed', (req) => {
       const error = req.failure()?.errorText ?? '';
-      if (error === 'net::ERR_ABORTED' && this.#requestEpoch.get(req) !== this.#epoch) return;
+      if (error === 'net::ERR_ABORTED' && this.#fromLeftPage(req)) return;
       // Chromium fetches the favicon for its own UI and aborts that fetch when the URL changes (the
       // app rewrites its hash with replaceState); a missing favicon still shows up as an HTTP error.
       if (error === 'net::ERR_ABORTED' && new URL(req.url()).pathname === FAVICON_PATH) return;
