@@ -3,7 +3,8 @@
 # (everything), build/wasm/attention_lab_attention.{mjs,wasm} (attention only: no ops, no Seq2Seq, for
 # loadAttentionLab({ variant: 'attention' }): a fraction of the download) and
 # build/wasm/attention_lab_seq2seq.{mjs,wasm} (attention + Seq2Seq training and decoding, no model
-# files: variant 'seq2seq', for the training widgets).
+# files: variant 'seq2seq', for the training widgets) and build/wasm/attention_lab_transformer.{mjs,wasm}
+# (the Transformer translator, no model files: variant 'transformer', for <transformer-demo>).
 # The -D flags and NODE_PATH work around Debian's emcc 3.1.6: why each one, in docs/build.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,7 @@ emcmake cmake -S . -B build/wasm-cmake -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CXX_LINKER_LAUNCHER=cmake;-E;env;NODE_PATH=/usr/share/nodejs" >/dev/null
 cmake --build build/wasm-cmake -j"$(nproc)"
 mkdir -p build/wasm
-for module in attention_lab_core attention_lab_attention attention_lab_seq2seq; do
+for module in attention_lab_core attention_lab_attention attention_lab_seq2seq attention_lab_transformer; do
   cp "build/wasm-cmake/$module.mjs" "build/wasm-cmake/$module.wasm" build/wasm/
   echo "wasm: build/wasm/$module.mjs ($(wc -c <"build/wasm/$module.wasm") bytes of wasm," \
     "$(gzip -9c "build/wasm/$module.wasm" | wc -c) gzipped)"

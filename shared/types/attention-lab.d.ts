@@ -227,6 +227,18 @@ export interface Seq2SeqOnlyLab {
   memoryStats(): { heapUsed: number; memorySize: number; handles: number };
 }
 
+/**
+ * The Transformer build (loadAttentionLab({ variant: 'transformer' })): train, evaluate and
+ * translate a Transformer, for <transformer-demo>. No attention API, no ops, no recurrent
+ * translators, no model files: its models' save() throws.
+ */
+export interface TransformerOnlyLab {
+  /** §4: a new Transformer translator (config.arch must be 'transformer'); the caller must .delete() it. */
+  createSeq2Seq(config: TransformerSeq2SeqConfig): TransformerSeq2Seq;
+  /** Leak diagnostics: malloc bytes in use, wasm memory size (only grows), live embind handles. */
+  memoryStats(): { heapUsed: number; memorySize: number; handles: number };
+}
+
 /** Loads the wasm module once (per JS realm) and resolves to the API. Throws JS Errors on bad input. */
 export function loadAttentionLab(options?: { variant?: 'full' }): Promise<AttentionLab>;
 /**
@@ -236,6 +248,8 @@ export function loadAttentionLab(options?: { variant?: 'full' }): Promise<Attent
 export function loadAttentionLab(options: { variant: 'attention' }): Promise<AttentionOnlyLab>;
 /** The Seq2Seq-only build (see Seq2SeqOnlyLab), loaded once per realm like the others. */
 export function loadAttentionLab(options: { variant: 'seq2seq' }): Promise<Seq2SeqOnlyLab>;
+/** The Transformer-only build (see TransformerOnlyLab), loaded once per realm like the others. */
+export function loadAttentionLab(options: { variant: 'transformer' }): Promise<TransformerOnlyLab>;
 
 /** A tensor from a shape and values. */
 export function tensor(shape: readonly number[], values: ArrayLike<number>): Tensor;

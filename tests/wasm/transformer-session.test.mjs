@@ -113,3 +113,21 @@ test('the widget module has no Transformer and says so', async () => {
   assert.throws(() => lab.createSeq2Seq({ arch: 'lstm', task: 'reverse' }), /config\.arch must be 'rnn' or 'transformer'/);
 });
 
+test("the 'transformer' module trains and translates like the full one, and has no recurrent translators or files", async () => {
+  const small = await loadAttentionLab({ variant: 'transformer' });
+  const config = { arch: 'transformer', task: 'reverse', layers: 1, heads: 2, dModel: 16, dFF: 32, seed: 3 };
+  const a = small.createSeq2Seq(config);
+  const b = lab.createSeq2Seq(config);
+  try {
+    // the same core, compiled at other levels: the same numbers to float rounding
+    const la = a.train(5).losses, lb = b.train(5).losses;
+    la.forEach((x, i) => assert.ok(Math.abs(x - lb[i]) <= 1e-4 * Math.max(1, Math.abs(lb[i])), `step ${i}: ${x} vs ${lb[i]}`));
+    assert.equal(a.translate('a b c').text, b.translate('a b c').text);
+    assert.throws(() => a.save(), /this build has no model files/);
+  } finally {
+    a.delete();
+    b.delete();
+  }
+  assert.throws(() => small.createSeq2Seq({ task: 'reverse' }), /has only the Transformer/);
+});
+

@@ -10,8 +10,9 @@
 // (L, H, t + 1), `rolloutTarget` (t + 1); the result's `encoder` has `self` (L, H, S, S) and
 // `rollout` (S, S). Field names match shared/types/seq2seq.d.ts.
 //
-// Only the full module has this file (CMakeLists.txt): the widget modules leave the Transformer
-// out. The handle is owned by the JS wrapper, which calls .delete() exactly once.
+// Model files (saveTransformer, loadTransformer) are in transformer_file_bindings.cpp, so that the
+// Transformer widget module can leave the file format out (CMakeLists.txt's module table). The
+// handle is owned by the JS wrapper, which calls .delete() exactly once.
 #include <emscripten/bind.h>
 
 #include <string>
@@ -22,6 +23,7 @@
 #include "seq2seq/vocab.h"
 #include "seq2seq_convert.h"
 #include "transformer/session.h"
+#include "transformer_handle.h"
 
 using emscripten::val;
 using labjs::guarded;
@@ -89,82 +91,71 @@ val encoder_to_js(const lab::TransformerEncoderTrace& e, long H) {
 
 namespace labjs {
 
-// The JS handle of one Transformer session; the same method names as Seq2SeqHandle.
-class TransformerHandle {
- public:
-  explicit TransformerHandle(lab::TransformerSession session) : session_(std::move(session)) {}
+val TransformerHandle::train(val steps) {
+  return guarded(
+      [&] { return labjs::train_to_js(steps, [&](long n) { return session_.train(n); }); });
+}
 
-  val train(val steps) {
-    return guarded(
-        [&] { return labjs::train_to_js(steps, [&](long n) { return session_.train(n); }); });
-  }
+val TransformerHandle::evaluate(val options) {
+  return guarded([&] {
+    return labjs::eval_result_to_js(session_.evaluate(labjs::eval_options_from_js(options)));
+  });
+}
 
-  val evaluate(val options) {
-    return guarded([&] {
-      return labjs::eval_result_to_js(session_.evaluate(labjs::eval_options_from_js(options)));
-    });
-  }
+val TransformerHandle::translate(val text_js, val options) {
+  return guarded([&] {
+    const std::string text = labjs::js_text(text_js, "text");
+    const lab::TransformerTranslateResult r =
+        session_.translate(text, labjs::translate_options_from_js(options));
+    const labjs::TokenName token = labjs::token_names(session_.task().target_vocab());
+    const long L = session_.config().layers, H = session_.config().heads;
+    val out = labjs::translation_to_js(token, r.source, r.output, r.text, r.finished);
+    if (r.beam_width == 0) {
+      const lab::TransformerGreedyResult& g = r.greedy;
+      out.set("steps",
+              labjs::greedy_steps_to_js(token, g.result.steps, [&](val& step, size_t i, size_t) {
+                set_trace(step, g.traces[i], L, H, g.encoder.S);
+              }));
+      out.set("encoder", encoder_to_js(g.encoder, H));
+    } else {
+      const lab::TransformerBeamResult& b = r.beam;
+      out.set("beams", labjs::beam_trace_to_js(token, b.result, r.hypothesis_texts, r.beam_width,
+                                               [&](val& node, size_t t, size_t n) {
+                                                 set_trace(node, b.traces[t][n], L, H, b.encoder.S);
+                                               }));
+      out.set("encoder", encoder_to_js(b.encoder, H));
+    }
+    return out;
+  });
+}
 
-  val translate(val text_js, val options) {
-    return guarded([&] {
-      const std::string text = labjs::js_text(text_js, "text");
-      const lab::TransformerTranslateResult r =
-          session_.translate(text, labjs::translate_options_from_js(options));
-      const labjs::TokenName token = labjs::token_names(session_.task().target_vocab());
-      const long L = session_.config().layers, H = session_.config().heads;
-      val out = labjs::translation_to_js(token, r.source, r.output, r.text, r.finished);
-      if (r.beam_width == 0) {
-        const lab::TransformerGreedyResult& g = r.greedy;
-        out.set("steps",
-                labjs::greedy_steps_to_js(token, g.result.steps, [&](val& step, size_t i, size_t) {
-                  set_trace(step, g.traces[i], L, H, g.encoder.S);
-                }));
-        out.set("encoder", encoder_to_js(g.encoder, H));
-      } else {
-        const lab::TransformerBeamResult& b = r.beam;
-        out.set("beams", labjs::beam_trace_to_js(token, b.result, r.hypothesis_texts, r.beam_width,
-                                                 [&](val& node, size_t t, size_t n) {
-                                                   set_trace(node, b.traces[t][n], L, H,
-                                                             b.encoder.S);
-                                                 }));
-        out.set("encoder", encoder_to_js(b.encoder, H));
-      }
-      return out;
-    });
-  }
+val TransformerHandle::info() {
+  return guarded([&] {
+    const lab::TransformerSessionConfig& c = session_.config();
+    const lab::Task& task = session_.task();
+    val out = val::object();
+    out.set("arch", val(std::string("transformer")));
+    out.set("task", val(c.task));
+    out.set("taskOptions", labjs::task_options_to_js(c.task_options));
+    out.set("layers", number(c.layers));
+    out.set("heads", number(c.heads));
+    out.set("dModel", number(c.d_model));
+    out.set("dFF", number(c.d_ff));
+    out.set("normFirst", val(c.norm_first));
+    out.set("warmup", number(c.warmup));
+    labjs::set_training_info(out, c.seed, c.batch_size, c.learning_rate, c.clip_norm, task,
+                             session_.model().num_params(), session_.step());
+    return out;
+  });
+}
 
-  val info() {
-    return guarded([&] {
-      const lab::TransformerSessionConfig& c = session_.config();
-      const lab::Task& task = session_.task();
-      val out = val::object();
-      out.set("arch", val(std::string("transformer")));
-      out.set("task", val(c.task));
-      out.set("taskOptions", labjs::task_options_to_js(c.task_options));
-      out.set("layers", number(c.layers));
-      out.set("heads", number(c.heads));
-      out.set("dModel", number(c.d_model));
-      out.set("dFF", number(c.d_ff));
-      out.set("normFirst", val(c.norm_first));
-      out.set("warmup", number(c.warmup));
-      labjs::set_training_info(out, c.seed, c.batch_size, c.learning_rate, c.clip_norm, task,
-                               session_.model().num_params(), session_.step());
-      return out;
-    });
-  }
+val TransformerHandle::sourceVocabulary() {
+  return guarded([&] { return labjs::strings_to_js(session_.source_vocabulary()); });
+}
 
-  val sourceVocabulary() {
-    return guarded([&] { return labjs::strings_to_js(session_.source_vocabulary()); });
-  }
-  val targetVocabulary() {
-    return guarded([&] { return labjs::strings_to_js(session_.target_vocabulary()); });
-  }
-
-  const lab::TransformerSession& session() const { return session_; }
-
- private:
-  lab::TransformerSession session_;
-};
+val TransformerHandle::targetVocabulary() {
+  return guarded([&] { return labjs::strings_to_js(session_.target_vocabulary()); });
+}
 
 }  // namespace labjs
 
@@ -175,25 +166,6 @@ using labjs::TransformerHandle;
 val create_transformer_session_js(val config) {
   return guarded(
       [&] { return val(TransformerHandle(lab::TransformerSession(config_from_js(config)))); });
-}
-
-val save_transformer_js(TransformerHandle& handle) {
-  return guarded([&] { return labjs::bytes_to_js(handle.session().save()); });
-}
-
-val load_transformer_js(val bytes) {
-  return guarded([&] {
-    return val(TransformerHandle(
-        lab::TransformerSession::load(labjs::bytes_from_js(bytes, "loadSeq2Seq()"))));
-  });
-}
-
-// true / false, or {error} for bytes that are no model file (the Seq2Seq loader then names it).
-val is_transformer_file_js(val bytes) {
-  return guarded([&] {
-    const std::vector<uint8_t> data = labjs::bytes_from_js(bytes, "loadSeq2Seq()");
-    return val(lab::TransformerSession::is_transformer_file(data.data(), data.size()));
-  });
 }
 
 }  // namespace
@@ -207,7 +179,4 @@ EMSCRIPTEN_BINDINGS(attention_lab_transformer_session) {
       .function("sourceVocabulary", &TransformerHandle::sourceVocabulary)
       .function("targetVocabulary", &TransformerHandle::targetVocabulary);
   emscripten::function("createTransformerSession", &create_transformer_session_js);
-  emscripten::function("saveTransformer", &save_transformer_js);
-  emscripten::function("loadTransformer", &load_transformer_js);
-  emscripten::function("isTransformerFile", &is_transformer_file_js);
 }

@@ -32,8 +32,15 @@ export const BINDINGS = Object.freeze({
   },
   // the Transformer translator: createSeq2Seq({ arch: 'transformer', … }), its save and load
   transformer_session_bindings: {
-    exports: ['createTransformerSession', 'TransformerSession', 'saveTransformer', 'loadTransformer', 'isTransformerFile'],
-    api: ['createSeq2Seq.transformer'],
+    // createSeq2Seq: in the 'transformer' build it makes Transformers only (seq2seq.mjs says so)
+    exports: ['createTransformerSession', 'TransformerSession'],
+    api: ['createSeq2Seq', 'createSeq2Seq.transformer'],
+  },
+  // the Transformer's model files: 'Transformer.save' (a method of its models) and loadSeq2Seq of a
+  // Transformer file
+  transformer_file_bindings: {
+    exports: ['saveTransformer', 'loadTransformer', 'isTransformerFile'],
+    api: ['Transformer.save', 'loadSeq2Seq.transformer'],
   },
   // PyTorch's .safetensors translators in and out (docs/safetensors.md)
   safetensors_bindings: {
@@ -61,6 +68,12 @@ export const MODULES = Object.freeze([
     load: () => import('../../build/wasm/attention_lab_seq2seq.mjs'),
   },
   {
+    variant: 'transformer',
+    file: 'attention_lab_transformer',
+    bindings: ['convert', 'seq2seq_convert', 'diagnostics_bindings', 'transformer_session_bindings'],
+    load: () => import('../../build/wasm/attention_lab_transformer.mjs'),
+  },
+  {
     variant: 'full',
     file: 'attention_lab_core',
     bindings: [
@@ -75,6 +88,7 @@ export const MODULES = Object.freeze([
       'safetensors_bindings',
       'transformer_model_bindings',
       'transformer_session_bindings',
+      'transformer_file_bindings',
     ],
     load: () => import('../../build/wasm/attention_lab_core.mjs'),
   },

@@ -34,7 +34,7 @@ export class Seq2Seq {
     const arch = config?.arch;
     if (arch === 'transformer') {
       if (typeof core.createTransformerSession !== 'function') {
-        throw new Error("this module variant has no Transformer: load the full module (variant 'full')");
+        throw new Error("this module variant has no Transformer: load variant 'transformer' or 'full'");
       }
       return new Seq2Seq(core, unwrap(core.createTransformerSession(config)));
     }
@@ -45,6 +45,9 @@ export class Seq2Seq {
     if (rnn !== null && typeof rnn === 'object' && Object.hasOwn(rnn, 'arch')) {
       rnn = { ...rnn }; // the recurrent binding knows no 'arch' key
       delete rnn.arch;
+    }
+    if (typeof core.createSeq2Seq !== 'function') {
+      throw new Error("this module variant has only the Transformer (config.arch: 'transformer'): load variant 'seq2seq' or 'full' for the recurrent translators");
     }
     return new Seq2Seq(core, unwrap(core.createSeq2Seq(rnn)));
   }
@@ -106,8 +109,8 @@ export class Seq2Seq {
    */
   save(options) {
     const handle = this.#live();
-    // The 'seq2seq' build (widgets) has no model files; its models cannot be saved.
-    if (typeof this.#core.saveSeq2Seq !== 'function') {
+    // The widget builds ('seq2seq', 'transformer') have no model files; their models cannot be saved.
+    if (typeof this.#core[this.#isTransformer() ? 'saveTransformer' : 'saveSeq2Seq'] !== 'function') {
       throw new Error("save(): this build has no model files; load the 'full' variant to save models");
     }
     const o = options ?? {};

@@ -4,21 +4,23 @@
 import { loadAttentionLab as loadUntyped } from '../../wasm/js/attention-lab.mjs';
 // @ts-expect-error: the .mjs has no declaration file beside it; moduleFor is typed below
 import { moduleFor } from '../../wasm/js/modules.mjs';
-import type { AttentionLab, AttentionOnlyLab, Seq2SeqOnlyLab } from '#shared/types/attention-lab';
+import type { AttentionLab, AttentionOnlyLab, Seq2SeqOnlyLab, TransformerOnlyLab } from '#shared/types/attention-lab';
 
 export type { AttentionLab, AttentionResult, Seq2Seq, Tensor } from '#shared/types/attention-lab';
 
 /**
- * 'full' has every op and Seq2Seq with model files; 'attention' (attention only) and 'seq2seq'
- * (Seq2Seq training and decoding only) are fractions of the download, for widgets.
+ * 'full' has every op and Seq2Seq with model files; 'attention' (attention only), 'seq2seq'
+ * (Seq2Seq training and decoding only) and 'transformer' (the Transformer translator only) are
+ * fractions of the download, for widgets.
  */
-export type LabVariant = 'full' | 'attention' | 'seq2seq';
+export type LabVariant = 'full' | 'attention' | 'seq2seq' | 'transformer';
 
 /** The API of each variant. */
 export interface LabOf {
   full: AttentionLab;
   attention: AttentionOnlyLab;
   seq2seq: Seq2SeqOnlyLab;
+  transformer: TransformerOnlyLab;
 }
 /** Any variant's API. */
 export type AnyLab = LabOf[LabVariant];

@@ -98,7 +98,7 @@ export interface ResultOf {
   'seq2seq.heldOut': HeldOutExample[];
   'seq2seq.delete': null;
   /** summed over the loaded builds; `modules`: each build's own figures (the worker fills it) */
-  memory: MemoryFigures & { modules?: Partial<Record<'full' | 'attention' | 'seq2seq', MemoryFigures>> };
+  memory: MemoryFigures & { modules?: Partial<Record<'full' | 'attention' | 'seq2seq' | 'transformer', MemoryFigures>> };
   'debug.crash': never;
 }
 
