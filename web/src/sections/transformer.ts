@@ -1,0 +1,504 @@
+// §4 The Transformer: an encoder-decoder Transformer trained live in the worker (dates by default,
+// the grammar corpus as the other task), every layer's and head's attention of all three kinds
+// drawn as a layer × head grid of small maps on one colour scale (click one to enlarge it), a
+// translation decoded step by step with the source lit by the attention the reader picks (one
+// head, a layer's mean, or the rollout), and a comparison with §3.3's recurrent models measured
+// live. Settings live in the tf_* rows of the state table.
+import type { TransformerTranslateResult } from '#shared/types/seq2seq';
+import { downloadCsv, downloadJson, exportButtons } from '../export';
+import { legendGradient } from '../heatmap/heatmap-color';
+import { HEATMAP_CSS, Heatmap } from '../heatmap/heatmap';
+import { fill } from '../i18n';
+import type { SectionContext, SectionHandle, SectionModule } from '../section';
+import type { PropName } from '../state';
+import { button, el, errorText, field, MessageLine, mountRoot, narration, primaryButton, setFieldError, tryThis } from './dom';
+import { StepChart, movingAverage } from './translate-charts';
+import css from './transformer.css?inline';
+import { CompareView, measureComparison } from './transformer-compare';
+import { MODEL_SETTING_LABELS, TransformerControls } from './transformer-controls';
+import { TransformerDecodeView } from './transformer-decode';
+import { AttentionGrid } from './transformer-grid';
+import { ATTENTION_KINDS, attentionMaps, type AttentionKind, type KindMaps } from './transformer-maps';
+import { RECIPE_STEPS, RECIPES } from './translate-recipes';
+import { TRANSFORMER_BATCH, TRANSFORMER_EXAMPLES, type TransformerSettings } from './transformer-recipes';
+import { TRANSFORMER_STRINGS } from './transformer-strings';
+import { TransformerDivergedError, TransformerTrainer } from './transformer-train';
+import { TrainingClock } from './transformer-clock';
+
+const MODEL_SETTINGS = Object.keys(MODEL_SETTING_LABELS) as PropName[];
+/** While training, the maps are redrawn from a fresh translation at most this often. */
+const RETRANSLATE_MS = 1000;
+
+class TransformerView implements SectionHandle {
+  readonly #ctx: SectionContext;
+  readonly #root = el('div', 'tf-section');
+  readonly #train: HTMLButtonElement;
+  readonly #pause: HTMLButtonElement;
+  readonly #controls: TransformerControls;
+  readonly #progress = el('progress');
+  readonly #progressText = el('span', 'tf-progress-text');
+  readonly #clock: TrainingClock;
+  readonly #settingsLine = el('p', 'tf-note tf-settings-line');
+  readonly #status = el('p', 'tf-status');
+  readonly #error = new MessageLine('tf-error');
+  readonly #notice = new MessageLine('tf-notice');
+  readonly #narration = narration('tf-narration');
+  readonly #untrained = el('p', 'tf-untrained');
+  readonly #chartsEmpty = el('p', 'tf-note tf-charts-empty');
+  readonly #losses = el('output', 'tf-losses');
+  readonly #lossChart: StepChart;
+  readonly #accChart: StepChart;
+  readonly #text = el('input');
+  readonly #examples = el('div', 'tf-examples');
+  readonly #grids: Record<AttentionKind, AttentionGrid>;
+  readonly #zoomBox = el('div', 'tf-zoom');
+  #zoom: { kind: AttentionKind; map: Heatmap } | null = null;
+  readonly #decode: TransformerDecodeView;
+  readonly #compareStatus = el('p', 'tf-note tf-compare-status');
+  readonly #compareExplain = el('p', 'tf-note');
+  readonly #compareButton: HTMLButtonElement;
+  readonly #compareHost = el('div', 'tf-compare');
+  #compare: CompareView | null = null;
+  readonly #unsubscribe: () => void;
+  #trainer: TransformerTrainer;
+  #maps: Record<AttentionKind, KindMaps> | null = null;
+  #result: TransformerTranslateResult | null = null;
+  #translateSeq = 0;
+  #lastTranslate = 0;
+  #active = false;
+  #destroyed = false;
+
+  constructor(host: HTMLElement, ctx: SectionContext) {
+    this.#ctx = ctx;
+    const { t, state } = ctx;
+    mountRoot(host, this.#root, HEATMAP_CSS, css);
+    const intro = el('p', 'tf-intro', t('tf.intro'));
+    intro.dataset.testid = 'tf-intro';
+    this.#settingsLine.dataset.testid = 'tf-settings-line';
+    this.#root.append(intro, this.#settingsLine, tryThis(t('try.title'), [t('tf.try.1'), t('tf.try.2'), t('tf.try.3'), t('tf.try.4')]));
+
+    // One primary action: Train. Pause and Reset beside it, then the settings.
+    const run = el('div', 'al-controls tf-run');
+    this.#train = primaryButton(t('tf.train'), 'tf-train', () => this.#clock.start());
+    this.#pause = button(t('tf.pause'), 'tf-pause', () => this.#clock.stop());
+    run.append(this.#train, this.#pause, button(t('tf.reset'), 'tf-reset', () => this.#rebuild(null)));
+    run.hidden = state.isHidden('controls');
+    this.#controls = new TransformerControls(t, state, (name, value) => {
+      this.#narration.textContent = fill(t('tf.narrate.setting'), { setting: t(MODEL_SETTING_LABELS[name] ?? 'tf.steps'), value });
+    });
+    this.#progress.dataset.testid = 'tf-progress';
+    this.#progress.setAttribute('aria-label', t('tf.progressLabel'));
+    const progress = el('div', 'tf-progress');
+    progress.append(this.#progress, this.#progressText);
+    this.#clock = new TrainingClock(ctx, {
+      trainer: () => this.#trainer,
+      onProgress: () => this.#onProgress(),
+      onEnd: (err) => void this.#onRunEnd(err),
+      onRender: () => this.#render(),
+    });
+    progress.append(this.#clock.eta);
+    this.#status.dataset.testid = 'tf-status';
+    this.#error.element.dataset.testid = 'tf-error';
+    this.#notice.element.dataset.testid = 'tf-notice';
+    this.#root.append(run, this.#controls.element, progress, this.#clock.estimate, this.#clock.confirm, this.#narration, this.#status, this.#error.element, this.#notice.element);
+
+    // Training curves (their empty state in the DOM around them).
+    this.#untrained.textContent = t('tf.untrained');
+    this.#untrained.dataset.testid = 'tf-untrained';
+    this.#chartsEmpty.textContent = t('tf.charts.empty');
+    this.#losses.hidden = true;
+    this.#losses.dataset.testid = 'tf-losses';
+    const charts = el('div', 'tf-charts');
+    this.#lossChart = new StepChart(charts, t('tf.loss'), t('tf.axis.step'), '#c2410c');
+    this.#accChart = new StepChart(charts, t('tf.accuracy'), t('tf.axis.step'), '#15803d', [0, 1]);
+    this.#root.append(
+      this.#untrained,
+      this.#chartsEmpty,
+      charts,
+      exportButtons(
+        t,
+        {
+          ...this.#lossChart.pictures('tf-loss'),
+          csv: () => downloadCsv('tf-training', this.#trainer.losses.map((_, i) => String(i + 1)), ['loss', 'token accuracy'], this.#trainer.losses.flatMap((l, i) => [l, this.#trainer.accuracies[i]])),
+          json: () => downloadJson('tf-training', { settings: this.#trainer.settings, losses: this.#trainer.losses, tokenAccuracy: this.#trainer.accuracies }),
+        },
+        t('tf.loss'),
+      ),
+      this.#losses,
+    );
+
+    // The sentence, with examples.
+    this.#text.type = 'text';
+    this.#text.spellcheck = false;
+    this.#text.dataset.testid = 'tf-text';
+    this.#text.value = state.get('tf_text');
+    this.#text.addEventListener('change', () => this.#onText());
+    const textField = field(t('tf.text'), this.#text, state.isHidden('tf_text'));
+    textField.classList.add('al-field-wide');
+    this.#root.append(textField, this.#examples);
+
+    // The three grids on one colour scale, and the enlarged map.
+    const legend = el('p', 'tf-legend');
+    const bar = el('span', 'tf-legend-bar');
+    bar.style.backgroundImage = legendGradient(false);
+    legend.append(el('span', undefined, `${t('tf.grid.scale')}: 0`), bar, el('span', undefined, '1'));
+    const grids = el('div', 'tf-grids');
+    const pick = (kind: AttentionKind, l: number, h: number) => this.#pick(kind, l, h);
+    this.#grids = { encoder: new AttentionGrid(grids, t, 'encoder', pick), decoder: new AttentionGrid(grids, t, 'decoder', pick), cross: new AttentionGrid(grids, t, 'cross', pick) };
+    this.#zoomBox.dataset.testid = 'tf-zoom';
+    this.#root.append(legend, el('p', 'tf-note', t('tf.zoom.hint')), grids, this.#zoomBox);
+
+    this.#decode = new TransformerDecodeView(this.#root, t, (l, h) => {
+      const what = l === 0 ? t('tf.light.rollout') : h === 0 ? fill(t('tf.light.mean'), { l }) : fill(t('tf.light.head'), { l, h });
+      this.#narration.textContent = fill(t('tf.narrate.light'), { what });
+      state.update({ tf_light_layer: l, tf_light_head: h });
+    });
+
+    // The comparison with §3.3's models, measured on request.
+    this.#compareHost.dataset.testid = 'tf-compare';
+    this.#compareButton = button(t('tf.compare.run'), 'tf-compare-run', () => void this.#runComparison());
+    this.#compareStatus.dataset.testid = 'tf-compare-status';
+    this.#compareHost.append(el('h3', undefined, t('tf.compare.title')), this.#compareExplain, this.#compareButton, this.#compareStatus);
+    this.#root.append(this.#compareHost);
+
+    this.#trainer = new TransformerTrainer(ctx.lab, this.#settings());
+    this.#unsubscribe = state.subscribe((changed) => this.#onState(changed));
+    this.#controls.sync();
+    this.#render();
+    void this.#prepare(this.#trainer, null);
+  }
+
+  #settings(): TransformerSettings {
+    const s = this.#ctx.state;
+    return {
+      task: s.get('tf_task'),
+      layers: s.get('tf_layers'),
+      heads: s.get('tf_heads'),
+      dModel: s.get('tf_dmodel'),
+      dFF: s.get('tf_dff'),
+      normFirst: s.get('tf_norm_first'),
+      lr: s.get('tf_lr'),
+      warmup: s.get('tf_warmup'),
+      seed: s.get('seed'),
+    };
+  }
+
+  #onState(changed: readonly PropName[]): void {
+    this.#controls.sync();
+    const { state } = this.#ctx;
+    if (this.#text.value !== state.get('tf_text') && this.#text.getAttribute('aria-invalid') !== 'true') this.#text.value = state.get('tf_text');
+    if (changed.includes('tf_task')) {
+      // a task switch brings that task's first example along
+      const text = TRANSFORMER_EXAMPLES[state.get('tf_task')][0];
+      if (state.get('tf_text') !== text && !changed.includes('tf_text')) {
+        state.set('tf_text', text);
+        return;
+      }
+    }
+    const setting = changed.find((n) => MODEL_SETTINGS.includes(n));
+    const s = this.#settings();
+    const same = (Object.keys(s) as (keyof TransformerSettings)[]).every((k) => s[k] === this.#trainer.settings[k]);
+    if (setting && !same) this.#rebuild(setting);
+    else if (changed.includes('tf_text')) void this.#translate();
+    if (changed.some((n) => n.startsWith('tf_zoom'))) this.#renderZoom();
+    if (changed.some((n) => n.startsWith('tf_light'))) this.#syncLight();
+    if (changed.includes('tf_steps')) this.#render();
+  }
+
+  /** A new model with the state's settings (a reset: `setting` null). The old one is kept if the core refuses the new one. */
+  #rebuild(setting: PropName | null): void {
+    this.#clock.stop();
+    const old = this.#trainer;
+    const next = new TransformerTrainer(this.#ctx.lab, this.#settings());
+    this.#trainer = next;
+    void this.#prepare(next, setting === null ? null : { old, setting });
+  }
+
+  async #prepare(trainer: TransformerTrainer, change: { old: TransformerTrainer; setting: PropName } | null): Promise<void> {
+    const { t } = this.#ctx;
+    this.#status.textContent = t('tf.status.creating');
+    try {
+      await trainer.ready();
+    } catch (err) {
+      if (trainer !== this.#trainer) return;
+      const reason = errorText(err);
+      const field = change?.setting ?? null;
+      const label = field ? t(MODEL_SETTING_LABELS[field] ?? 'tf.task') : '';
+      if (change && change.old.model) {
+        // the core refused these settings: say so under the field, keep (and show) the last good model
+        this.#controls.showError(field, fill(t('field.named'), { label, message: fill(t('tf.error.create'), { reason }) }));
+        this.#trainer = change.old;
+        const o = change.old.settings;
+        this.#ctx.state.update({ tf_task: o.task, tf_layers: o.layers, tf_heads: o.heads, tf_dmodel: o.dModel, tf_dff: o.dFF, tf_norm_first: o.normFirst, tf_lr: o.lr, tf_warmup: o.warmup, seed: o.seed });
+        this.#render();
+        return;
+      }
+      if (field) this.#controls.showError(field, fill(t('field.named'), { label, message: reason }));
+      this.#error.show('error', `${t('error.prefix')}${field ? `${label}: ` : ''}${reason}`);
+      this.#render();
+      return;
+    }
+    if (trainer !== this.#trainer) return;
+    for (const name of MODEL_SETTINGS) this.#controls.showError(name, null);
+    this.#error.show('info', '');
+    if (change) {
+      const steps = change.old.step;
+      void change.old.delete();
+      this.#notice.show('info', steps > 0 ? fill(t('tf.discarded'), { setting: t(MODEL_SETTING_LABELS[change.setting] ?? 'tf.task'), steps }) : '');
+      this.#compare?.element.remove();
+      this.#compare?.destroy();
+      this.#compare = null;
+      this.#compareStatus.textContent = '';
+    }
+    this.#showExamples(trainer);
+    this.#syncLight();
+    this.#render();
+    await this.#translate();
+  }
+
+  #showExamples(trainer: TransformerTrainer): void {
+    const { t } = this.#ctx;
+    const task = trainer.settings.task;
+    const examples = TRANSFORMER_EXAMPLES[task];
+    this.#examples.replaceChildren(
+      el('span', 'tf-label', t('tf.examples')),
+      ...examples.map((text) => {
+        const b = button(text, 'tf-example', () => {
+          setFieldError(this.#text, null);
+          this.#text.value = text;
+          this.#ctx.state.set('tf_text', text);
+        });
+        b.classList.add('tf-example');
+        return b;
+      }),
+    );
+  }
+
+  #onText(): void {
+    const { t, state } = this.#ctx;
+    try {
+      state.set('tf_text', this.#text.value);
+    } catch (err) {
+      setFieldError(this.#text, fill(t('field.named'), { label: t('tf.text.short'), message: errorText(err) }));
+      return;
+    }
+  }
+
+  #onProgress(): void {
+    // the maps follow the training: a fresh translation about once a second
+    const now = performance.now();
+    if (now - this.#lastTranslate > RETRANSLATE_MS) {
+      this.#lastTranslate = now;
+      void this.#translate(false);
+    }
+  }
+
+  async #onRunEnd(err: unknown): Promise<void> {
+    const { t } = this.#ctx;
+    const trainer = this.#trainer;
+    if (err) {
+      const text = err instanceof TransformerDivergedError ? `${t('tf.diverged')} (${err.message})` : errorText(err);
+      this.#error.show('error', `${t('error.prefix')}${text}`);
+    }
+    if (trainer.step > 0) {
+      try {
+        const e = await trainer.evaluate();
+        if (trainer === this.#trainer) this.#narration.textContent = fill(t('tf.narrate.trained'), { step: trainer.step, exact: `${(100 * e.exactMatch).toFixed(1)}%` });
+      } catch (e2) {
+        if (trainer === this.#trainer) this.#error.show('error', `${t('error.prefix')}${errorText(e2)}`);
+      }
+    }
+    if (trainer !== this.#trainer) return;
+    this.#render();
+    await this.#translate();
+  }
+
+  /** Translates the sentence with the model as it is now; redraws the grids and (with `play`) replays the decoding. */
+  async #translate(play = true): Promise<void> {
+    const trainer = this.#trainer;
+    if (!trainer.model || this.#destroyed) return;
+    const { t } = this.#ctx;
+    const seq = ++this.#translateSeq;
+    const text = this.#ctx.state.get('tf_text');
+    if (text.trim() === '') {
+      this.#showResult(null);
+      this.#error.show('info', t('tf.empty'));
+      return;
+    }
+    try {
+      const result = await trainer.translate(text, { topK: 1 });
+      if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
+      setFieldError(this.#text, null);
+      const unknown = result.source.filter((s) => s.unknown).map((s) => s.text);
+      this.#notice.show('info', unknown.length ? fill(t('tf.unknownWords'), { words: unknown.join(', ') }) : this.#notice.element.dataset.kind === 'info' ? (this.#notice.element.textContent ?? '') : '');
+      this.#showResult(result);
+      this.#root.dataset.translatedAt = String(trainer.step);
+      if (play) this.#decode.show(result, trainer.info?.sourceTokenizer === 'chars');
+    } catch (err) {
+      if (seq !== this.#translateSeq) return;
+      // a sentence the model cannot take (longer than the positional table, say): named, model kept
+      setFieldError(this.#text, fill(t('field.named'), { label: t('tf.text.short'), message: errorText(err) }));
+      this.#showResult(null);
+    }
+  }
+
+  #showResult(result: TransformerTranslateResult | null): void {
+    this.#result = result;
+    this.#maps = result ? attentionMaps(result) : null;
+    if (!result) this.#decode.clear();
+    this.#renderGrids();
+    this.#renderZoom();
+  }
+
+  #renderGrids(): void {
+    const { state } = this.#ctx;
+    const zoom = state.get('tf_zoom');
+    for (const kind of ATTENTION_KINDS) {
+      this.#grids[kind].update(this.#maps?.[kind] ?? null, zoom === kind ? [state.get('tf_zoom_layer'), state.get('tf_zoom_head')] : null);
+    }
+  }
+
+  #pick(kind: AttentionKind, l: number, h: number): void {
+    const { t, state } = this.#ctx;
+    const same = state.get('tf_zoom') === kind && state.get('tf_zoom_layer') === l && state.get('tf_zoom_head') === h;
+    if (!same) this.#narration.textContent = fill(t('tf.narrate.zoom'), { kind: t(`tf.kind.${kind}`), l, h });
+    state.update(same ? { tf_zoom: 'none' } : { tf_zoom: kind, tf_zoom_layer: l, tf_zoom_head: h });
+  }
+
+  /** The enlarged map (tf_zoom), or nothing; a layer or head the model lacks shows its last one. */
+  #renderZoom(): void {
+    const { t, state } = this.#ctx;
+    const kind = state.get('tf_zoom');
+    const maps = kind === 'none' ? null : this.#maps?.[kind];
+    this.#renderGrids();
+    if (kind === 'none' || !maps || maps.maps[0][0].rows === 0) {
+      this.#zoom?.map.destroy();
+      this.#zoom = null;
+      this.#zoomBox.replaceChildren();
+      this.#zoomBox.hidden = true;
+      return;
+    }
+    if (this.#zoom?.kind !== kind) {
+      this.#zoom?.map.destroy();
+      this.#zoomBox.replaceChildren();
+      const close = button(t('tf.zoom.close'), 'tf-zoom-close', () => state.set('tf_zoom', 'none'));
+      const map = new Heatmap(this.#zoomBox, {
+        id: 'tf-zoom-map',
+        title: '',
+        fixedRange: [0, 1],
+        xTitle: kind === 'cross' ? t('tf.axis.source') : t('tf.axis.keys'),
+        yTitle: t('tf.axis.queries'),
+        t,
+      });
+      this.#zoomBox.append(close);
+      this.#zoom = { kind, map };
+    }
+    const l = Math.min(state.get('tf_zoom_layer'), maps.layers);
+    const h = Math.min(state.get('tf_zoom_head'), maps.heads);
+    this.#zoomBox.hidden = false;
+    this.#zoomBox.dataset.kind = kind;
+    this.#zoomBox.dataset.layer = String(l);
+    this.#zoomBox.dataset.head = String(h);
+    this.#zoom.map.title = fill(t('tf.zoom.title'), { kind: t(`tf.kind.${kind}`), l, h });
+    this.#zoom.map.update(maps.maps[l - 1][h - 1]);
+  }
+
+  #syncLight(): void {
+    const { state } = this.#ctx;
+    const s = this.#trainer.settings;
+    this.#decode.setLight(s.layers, s.heads, state.get('tf_light_layer'), state.get('tf_light_head'));
+  }
+
+  async #runComparison(): Promise<void> {
+    const { t, lab } = this.#ctx;
+    const trainer = this.#trainer;
+    if (trainer.step === 0) {
+      this.#compareStatus.textContent = t('tf.compare.needTraining');
+      return;
+    }
+    this.#clock.stop();
+    this.#compareButton.disabled = true;
+    try {
+      const rows = await measureComparison(lab, trainer.settings.task, trainer.settings.seed, trainer, (text) => (this.#compareStatus.textContent = text), t);
+      if (trainer !== this.#trainer || this.#destroyed) return;
+      this.#compare ??= new CompareView(this.#compareHost, t);
+      this.#compare.show(rows);
+      this.#compareStatus.textContent = fill(t('tf.compare.done'), { step: trainer.step });
+      this.#compareHost.dataset.measuredAt = String(trainer.step);
+    } catch (err) {
+      this.#compareStatus.textContent = `${t('error.prefix')}${errorText(err)}`;
+    } finally {
+      this.#compareButton.disabled = false;
+    }
+  }
+
+  #render(): void {
+    const { t, state } = this.#ctx;
+    const trainer = this.#trainer;
+    const s = trainer.settings;
+    const step = trainer.step;
+    const target = this.#clock.target();
+    this.#train.disabled = this.#clock.running;
+    this.#pause.disabled = !this.#clock.running;
+    this.#progress.max = target;
+    this.#progress.value = Math.min(step, target);
+    this.#progressText.textContent = fill(t('tf.progress'), { step, total: target });
+    this.#settingsLine.textContent = fill(t('tf.intro.settings'), {
+      task: t(`tf.task.${s.task}`),
+      layers: s.layers,
+      heads: s.heads,
+      dModel: s.dModel,
+      dFF: s.dFF,
+      norm: t(s.normFirst ? 'tf.norm.pre' : 'tf.norm.post'),
+      lr: s.lr,
+      warmup: s.warmup,
+      batch: TRANSFORMER_BATCH,
+      steps: state.get('tf_steps'),
+    });
+    const info = trainer.info;
+    if (info) {
+      const exact = trainer.evaluation ? `${(100 * trainer.evaluation.exactMatch).toFixed(1)}% (${fill(t('tf.progress'), { step: trainer.evaluatedAt, total: trainer.evaluatedAt })})` : t('tf.status.notScored');
+      this.#status.textContent = fill(t('tf.status.ready'), { params: info.parameterCount.toLocaleString('en-US'), exact });
+      this.#status.dataset.params = String(info.parameterCount);
+    }
+    this.#clock.render();
+    this.#untrained.hidden = step > 0;
+    this.#chartsEmpty.hidden = step > 0;
+    this.#root.dataset.step = String(step);
+    this.#root.dataset.playing = this.#clock.running ? '1' : '0';
+    this.#losses.value = JSON.stringify(trainer.losses);
+    this.#lossChart.update(trainer.losses);
+    this.#accChart.update(movingAverage(trainer.accuracies, 20));
+    const recipe = RECIPES[s.task];
+    this.#compareExplain.textContent = fill(t('tf.compare.explain'), { cell: recipe.cell.toUpperCase(), hidden: recipe.hidden, steps: RECIPE_STEPS[s.task], batch: s.task === 'dates' ? 16 : 32, examples: 500 });
+  }
+
+  setActive(active: boolean): void {
+    this.#active = active;
+    this.#clock.setActive(active);
+  }
+
+  onWorkerRestart(): void {
+    this.#rebuild(null);
+  }
+
+  destroy(): void {
+    this.#destroyed = true;
+    this.#clock.destroy();
+    this.#unsubscribe();
+    void this.#trainer.delete();
+    this.#decode.destroy();
+    this.#zoom?.map.destroy();
+    this.#compare?.destroy();
+    this.#lossChart.destroy();
+    this.#accChart.destroy();
+    this.#root.remove();
+  }
+}
+
+export const transformerSection: SectionModule = {
+  id: 'transformer',
+  title: { en: '4. The Transformer', zh: '4. Transformer' },
+  strings: TRANSFORMER_STRINGS,
+  mount: (host, ctx) => new TransformerView(host, ctx),
+};
