@@ -188,4 +188,63 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     await page.waitForFunction(() => document.querySelector('[data-testid="tf-grid-cross"]')?.dataset.drawn === '1');
     await site.screenshot('transformer-bad-input');
   });
+
+  test('the comparison with the recurrent models is measured live: exact match by length, parameters, time per step', async () => {
+    await open('#view=transformer&seed=1');
+    await page.click('[data-testid=tf-compare-run]');
+    assert.match(await page.locator('[data-testid=tf-compare-status]').textContent(), /Train the Transformer first/);
+    await train(20);
+    await page.click('[data-testid=tf-compare-run]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=tf-compare-data]')?.value, null, { timeout: 180_000 });
+    const rows = await page.evaluate(() => JSON.parse(document.querySelector('[data-testid=tf-compare-data]').value));
+    assert.deepEqual(rows.map((r) => r.id), ['plain', 'attention', 'transformer']);
+    const params = Number((await dataset('[data-testid=tf-status]')).params);
+    assert.equal(rows[2].parameters, params);
+    assert.deepEqual(rows.map((r) => r.steps), [300, 300, await stepOf()]);
+    for (const r of rows) {
+      assert.equal(r.evaluation.examples, 500, r.id);
+      assert.ok(r.msPerStep > 0, r.id);
+      // four length buckets, the same for all three models, their examples adding up to the 500
+      assert.deepEqual(r.evaluation.exactMatchByLength.map((b) => [b.minLength, b.maxLength]), rows[0].evaluation.exactMatchByLength.map((b) => [b.minLength, b.maxLength]));
+      assert.equal(r.evaluation.exactMatchByLength.reduce((a, b) => a + b.examples, 0), 500, r.id);
+      const weighted = r.evaluation.exactMatchByLength.reduce((a, b) => a + b.exactMatch * b.examples, 0) / 500;
+      assert.ok(Math.abs(weighted - r.evaluation.exactMatch) < 1e-9, `${r.id}: buckets ${weighted} vs total ${r.evaluation.exactMatch}`);
+    }
+    // §3.3's LSTM recipe learns dates in its 300 steps; without attention it does worse
+    assert.ok(rows[1].evaluation.exactMatch > rows[0].evaluation.exactMatch, `attention ${rows[1].evaluation.exactMatch} vs plain ${rows[0].evaluation.exactMatch}`);
+    assert.equal(await page.locator('[data-testid=tf-compare] tr[data-model]').count(), 3);
+    console.log(`# comparison on dates: ${rows.map((r) => `${r.id} ${r.parameters} params, ${r.steps} steps, ${r.msPerStep.toFixed(1)} ms/step, exact ${(100 * r.evaluation.exactMatch).toFixed(1)}%`).join('; ')}`);
+    await page.locator('[data-testid=tf-compare]').screenshot({ path: `${process.cwd()}/test-artifacts/transformer-compare.png` });
+  });
+
+  test('a run estimated at over a minute asks first; the grammar corpus trains and translates words', async () => {
+    await open('#view=transformer&seed=1&tf_steps=100000');
+    await page.click('[data-testid=tf-train]');
+    // after its first second of measuring, the run pauses and asks with the estimate
+    await page.waitForFunction(() => document.querySelector('[data-testid=tf-confirm]')?.hidden === false, null, { timeout: 60_000 });
+    assert.match(await page.locator('[data-testid=tf-confirm]').textContent(), /At the measured [\d.]+ ms per step, the \d+ steps left take about \d+ min/);
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.playing === '0', SEC);
+    await page.click('[data-testid=tf-confirm-cancel]');
+    const stopped = await stepOf();
+    assert.ok(stopped > 0 && stopped < 100000, `stopped at ${stopped}`);
+    await page.waitForTimeout(300);
+    assert.equal(await stepOf(), stopped, 'paused');
+    assert.match(await page.locator('[data-testid=tf-estimate]').textContent(), /About .* for \d+ steps at the measured/);
+
+    // the grammar corpus: a task switch brings its example sentence; training it works the same way
+    await page.selectOption('[data-testid=tf-task]', 'zh-en');
+    await page.waitForFunction(() => /tf_task=zh-en/.test(location.hash));
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.step === '0' && document.querySelector(s)?.dataset.translatedAt === '0', SEC);
+    assert.equal(await page.locator('[data-testid=tf-text]').inputValue(), '昨天 咖哥 在 公园 看见 了 小冰');
+    assert.match(await page.locator('[data-testid=tf-notice]').textContent(), /Changing “Task” started a new, untrained model; the \d+ trained steps were discarded/);
+    await train(5);
+    assert.equal(await page.locator(`${SEC} .tf-token`).count(), 7);
+    const cross = await dataset('[data-testid="tf-grid-cross"] [data-testid=tf-thumb]');
+    assert.match(cross.shape, /^\d+,7$/);
+    // an unknown word is named
+    await page.fill('[data-testid=tf-text]', '咖哥 读 小冰');
+    await page.dispatchEvent('[data-testid=tf-text]', 'change');
+    await page.waitForFunction(() => /读/.test(document.querySelector('[data-testid=tf-notice]')?.textContent ?? ''));
+    await site.screenshot('transformer-zh-en');
+  });
 });

@@ -7,7 +7,7 @@ import type { AppState, PropName } from '../state';
 import { PROPS } from '../state-table';
 import { fill } from '../i18n';
 import { checkNumber, el, field, select, setFieldError } from './dom';
-import { headDivisors } from './transformer-recipes';
+import { headDivisors, TRANSFORMER_EXAMPLES, type TransformerTask } from './transformer-recipes';
 
 type T = (key: string) => string;
 
@@ -73,7 +73,10 @@ export class TransformerControls {
     task.addEventListener('change', () => {
       this.lastChanged = 'tf_task';
       onChange('tf_task', task.options[task.selectedIndex].text);
-      state.set('tf_task', task.value as 'dates' | 'zh-en');
+      // a task switch by the reader brings that task's first example along
+      const next = task.value as TransformerTask;
+      setFieldError(this.#textBox(), null);
+      state.update({ tf_task: next, tf_text: TRANSFORMER_EXAMPLES[next][0] });
     });
     this.inputs.tf_task = task;
     const norm = select([['1', t('tf.norm.pre')], ['0', t('tf.norm.post')]], state.get('tf_norm_first') ? '1' : '0', 'tf-norm-first');
@@ -112,6 +115,11 @@ export class TransformerControls {
     });
     this.inputs[name] = input;
     return field(t(NUMBER_LABELS[name]), input, state.isHidden(name));
+  }
+
+  /** the sentence box (outside these fields), whose refusal a task switch clears */
+  #textBox(): HTMLElement {
+    return this.element.closest('.tf-section')?.querySelector<HTMLElement>('[data-testid="tf-text"]') ?? this.element;
   }
 
   /** Shows the state's values (a box holding a refused value keeps it). */

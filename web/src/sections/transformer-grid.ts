@@ -52,7 +52,6 @@ export class AttentionGrid {
 
   /** Draws every layer's and head's map; `selected`: the enlarged one's [layer, head] (1-based), if of this kind. */
   update(maps: KindMaps | null, selected: [number, number] | null): void {
-    const t = this.#t;
     const ready = maps !== null && maps.maps.length > 0 && maps.maps[0][0].rows > 0;
     this.#empty.hidden = ready;
     this.#grid.hidden = !ready;
@@ -71,7 +70,6 @@ export class AttentionGrid {
     );
     this.element.dataset.layers = String(maps.layers);
     this.element.dataset.heads = String(maps.heads);
-    void t;
   }
 
   #build(layers: number, heads: number): void {

@@ -187,14 +187,6 @@ class TransformerView implements SectionHandle {
     this.#controls.sync();
     const { state } = this.#ctx;
     if (this.#text.value !== state.get('tf_text') && this.#text.getAttribute('aria-invalid') !== 'true') this.#text.value = state.get('tf_text');
-    if (changed.includes('tf_task')) {
-      // a task switch brings that task's first example along
-      const text = TRANSFORMER_EXAMPLES[state.get('tf_task')][0];
-      if (state.get('tf_text') !== text && !changed.includes('tf_text')) {
-        state.set('tf_text', text);
-        return;
-      }
-    }
     const setting = changed.find((n) => MODEL_SETTINGS.includes(n));
     const s = this.#settings();
     const same = (Object.keys(s) as (keyof TransformerSettings)[]).every((k) => s[k] === this.#trainer.settings[k]);
