@@ -141,7 +141,7 @@ class TransformerView implements SectionHandle {
     const legend = el('p', 'tf-legend');
     const bar = el('span', 'tf-legend-bar');
     bar.style.backgroundImage = legendGradient(false);
-    legend.append(el('span', undefined, `${t('tf.grid.scale')}: 0`), bar, el('span', undefined, '1'));
+    legend.append(el('span', undefined, t('tf.grid.scale')), el('span', undefined, '0'), bar, el('span', undefined, '1'));
     const grids = el('div', 'tf-grids');
     const pick = (kind: AttentionKind, l: number, h: number) => this.#pick(kind, l, h);
     this.#grids = { encoder: new AttentionGrid(grids, t, 'encoder', pick), decoder: new AttentionGrid(grids, t, 'decoder', pick), cross: new AttentionGrid(grids, t, 'cross', pick) };
