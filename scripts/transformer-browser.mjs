@@ -29,7 +29,7 @@ try {
     await page.waitForTimeout(100);
   }
   const wall = (Date.now() - t0) / 1000;
-  await page.waitForFunction(() => /\d+\.\d%/.test(document.querySelector('[data-testid=tf-status]')?.textContent ?? ''), null, { timeout: 120_000 });
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=tf-status]')?.dataset.evaluatedAt) >= n, steps, { timeout: 120_000 });
   const status = await page.locator('[data-testid=tf-status]').textContent();
   const estimate = await page.locator('[data-testid=tf-estimate]').textContent();
   const version = await page.evaluate(() => navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent);

@@ -13,7 +13,7 @@ import { LineChart } from '../charts/line-chart';
 import { fill } from '../i18n';
 import type { LabClient } from '../worker/protocol';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
-import { el } from './dom';
+import { button, el, errorText } from './dom';
 import { RECIPE_STEPS, RECIPES, TranslateTrainer } from './translate-train';
 import type { TransformerTask } from './transformer-recipes';
 import type { TransformerTrainer } from './transformer-train';
@@ -171,5 +171,72 @@ export class CompareView {
 
   destroy(): void {
     this.#chart.destroy();
+  }
+}
+
+/** The comparison's title, explanation, button and result, below the section. */
+export class ComparePanel {
+  readonly element = el('div', 'tf-compare');
+  readonly #t: T;
+  readonly #lab: LabClient;
+  readonly #status = el('p', 'tf-note tf-compare-status');
+  readonly #explain = el('p', 'tf-note');
+  readonly #button: HTMLButtonElement;
+  #view: CompareView | null = null;
+  #trainer: TransformerTrainer | null = null;
+
+  /** `beforeRun`: pauses the section's training (the comparison trains in the same worker) */
+  constructor(host: HTMLElement, t: T, lab: LabClient, beforeRun: () => void) {
+    this.#t = t;
+    this.#lab = lab;
+    this.element.dataset.testid = 'tf-compare';
+    this.#button = button(t('tf.compare.run'), 'tf-compare-run', () => {
+      beforeRun();
+      void this.#run();
+    });
+    this.#status.dataset.testid = 'tf-compare-status';
+    this.element.append(el('h3', undefined, t('tf.compare.title')), this.#explain, this.#button, this.#status);
+    host.append(this.element);
+  }
+
+  /** The model to compare; a new model clears the last result. */
+  setTrainer(trainer: TransformerTrainer): void {
+    if (trainer === this.#trainer) return;
+    this.#trainer = trainer;
+    this.#view?.element.remove();
+    this.#view?.destroy();
+    this.#view = null;
+    this.#status.textContent = '';
+    const task = trainer.settings.task;
+    const recipe = RECIPES[task];
+    this.#explain.textContent = fill(this.#t('tf.compare.explain'), { cell: recipe.cell.toUpperCase(), hidden: recipe.hidden, steps: RECIPE_STEPS[task], batch: task === 'dates' ? 16 : 32, examples: 500 });
+  }
+
+  async #run(): Promise<void> {
+    const t = this.#t;
+    const trainer = this.#trainer;
+    if (!trainer) return;
+    if (trainer.step === 0) {
+      this.#status.textContent = t('tf.compare.needTraining');
+      return;
+    }
+    this.#button.disabled = true;
+    try {
+      const rows = await measureComparison(this.#lab, trainer.settings.task, trainer.settings.seed, trainer, (text) => (this.#status.textContent = text), t);
+      if (trainer !== this.#trainer) return;
+      this.#view ??= new CompareView(this.element, t);
+      this.#view.show(rows);
+      this.#status.textContent = fill(t('tf.compare.done'), { step: trainer.step });
+      this.element.dataset.measuredAt = String(trainer.step);
+    } catch (err) {
+      if (trainer === this.#trainer) this.#status.textContent = `${t('error.prefix')}${errorText(err)}`;
+    } finally {
+      this.#button.disabled = false;
+    }
+  }
+
+  destroy(): void {
+    this.#trainer = null;
+    this.#view?.destroy();
   }
 }

@@ -4,22 +4,20 @@
 // translation decoded step by step with the source lit by the attention the reader picks (one
 // head, a layer's mean, or the rollout), and a comparison with §3.3's recurrent models measured
 // live. Settings live in the tf_* rows of the state table.
-import type { TransformerTranslateResult } from '#shared/types/seq2seq';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
-import { legendGradient } from '../heatmap/heatmap-color';
-import { HEATMAP_CSS, Heatmap } from '../heatmap/heatmap';
+import { HEATMAP_CSS } from '../heatmap/heatmap';
 import { fill } from '../i18n';
+import type { TransformerTranslateResult } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import { button, el, errorText, field, MessageLine, mountRoot, narration, primaryButton, setFieldError, tryThis } from './dom';
 import { StepChart, movingAverage } from './translate-charts';
 import css from './transformer.css?inline';
-import { CompareView, measureComparison } from './transformer-compare';
+import { ComparePanel } from './transformer-compare';
 import { MODEL_SETTING_LABELS, TransformerControls } from './transformer-controls';
 import { TransformerDecodeView } from './transformer-decode';
-import { AttentionGrid } from './transformer-grid';
-import { ATTENTION_KINDS, attentionMaps, type AttentionKind, type KindMaps } from './transformer-maps';
-import { RECIPE_STEPS, RECIPES } from './translate-recipes';
+import { AttentionGrids } from './transformer-grids';
+import { attentionMaps } from './transformer-maps';
 import { TRANSFORMER_BATCH, TRANSFORMER_EXAMPLES, type TransformerSettings } from './transformer-recipes';
 import { TRANSFORMER_STRINGS } from './transformer-strings';
 import { TransformerDivergedError, TransformerTrainer } from './transformer-train';
@@ -50,22 +48,13 @@ class TransformerView implements SectionHandle {
   readonly #accChart: StepChart;
   readonly #text = el('input');
   readonly #examples = el('div', 'tf-examples');
-  readonly #grids: Record<AttentionKind, AttentionGrid>;
-  readonly #zoomBox = el('div', 'tf-zoom');
-  #zoom: { kind: AttentionKind; map: Heatmap } | null = null;
+  readonly #grids: AttentionGrids;
   readonly #decode: TransformerDecodeView;
-  readonly #compareStatus = el('p', 'tf-note tf-compare-status');
-  readonly #compareExplain = el('p', 'tf-note');
-  readonly #compareButton: HTMLButtonElement;
-  readonly #compareHost = el('div', 'tf-compare');
-  #compare: CompareView | null = null;
+  readonly #compare: ComparePanel;
   readonly #unsubscribe: () => void;
   #trainer: TransformerTrainer;
-  #maps: Record<AttentionKind, KindMaps> | null = null;
-  #result: TransformerTranslateResult | null = null;
   #translateSeq = 0;
   #lastTranslate = 0;
-  #active = false;
   #destroyed = false;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
@@ -138,15 +127,7 @@ class TransformerView implements SectionHandle {
     this.#root.append(textField, this.#examples);
 
     // The three grids on one colour scale, and the enlarged map.
-    const legend = el('p', 'tf-legend');
-    const bar = el('span', 'tf-legend-bar');
-    bar.style.backgroundImage = legendGradient(false);
-    legend.append(el('span', undefined, t('tf.grid.scale')), el('span', undefined, '0'), bar, el('span', undefined, '1'));
-    const grids = el('div', 'tf-grids');
-    const pick = (kind: AttentionKind, l: number, h: number) => this.#pick(kind, l, h);
-    this.#grids = { encoder: new AttentionGrid(grids, t, 'encoder', pick), decoder: new AttentionGrid(grids, t, 'decoder', pick), cross: new AttentionGrid(grids, t, 'cross', pick) };
-    this.#zoomBox.dataset.testid = 'tf-zoom';
-    this.#root.append(legend, el('p', 'tf-note', t('tf.zoom.hint')), grids, this.#zoomBox);
+    this.#grids = new AttentionGrids(this.#root, t, state, (text) => (this.#narration.textContent = text));
 
     this.#decode = new TransformerDecodeView(this.#root, t, (l, h) => {
       const what = l === 0 ? t('tf.light.rollout') : h === 0 ? fill(t('tf.light.mean'), { l }) : fill(t('tf.light.head'), { l, h });
@@ -155,11 +136,7 @@ class TransformerView implements SectionHandle {
     });
 
     // The comparison with §3.3's models, measured on request.
-    this.#compareHost.dataset.testid = 'tf-compare';
-    this.#compareButton = button(t('tf.compare.run'), 'tf-compare-run', () => void this.#runComparison());
-    this.#compareStatus.dataset.testid = 'tf-compare-status';
-    this.#compareHost.append(el('h3', undefined, t('tf.compare.title')), this.#compareExplain, this.#compareButton, this.#compareStatus);
-    this.#root.append(this.#compareHost);
+    this.#compare = new ComparePanel(this.#root, t, ctx.lab, () => this.#clock.stop());
 
     this.#trainer = new TransformerTrainer(ctx.lab, this.#settings());
     this.#unsubscribe = state.subscribe((changed) => this.#onState(changed));
@@ -192,7 +169,7 @@ class TransformerView implements SectionHandle {
     const same = (Object.keys(s) as (keyof TransformerSettings)[]).every((k) => s[k] === this.#trainer.settings[k]);
     if (setting && !same) this.#rebuild(setting);
     else if (changed.includes('tf_text')) void this.#translate();
-    if (changed.some((n) => n.startsWith('tf_zoom'))) this.#renderZoom();
+    if (changed.some((n) => n.startsWith('tf_zoom'))) this.#grids.render();
     if (changed.some((n) => n.startsWith('tf_light'))) this.#syncLight();
     if (changed.includes('tf_steps')) this.#render();
   }
@@ -237,11 +214,8 @@ class TransformerView implements SectionHandle {
       const steps = change.old.step;
       void change.old.delete();
       this.#notice.show('info', steps > 0 ? fill(t('tf.discarded'), { setting: t(MODEL_SETTING_LABELS[change.setting] ?? 'tf.task'), steps }) : '');
-      this.#compare?.element.remove();
-      this.#compare?.destroy();
-      this.#compare = null;
-      this.#compareStatus.textContent = '';
     }
+    this.#compare.setTrainer(trainer);
     this.#showExamples(trainer);
     this.#syncLight();
     this.#render();
@@ -335,93 +309,14 @@ class TransformerView implements SectionHandle {
   }
 
   #showResult(result: TransformerTranslateResult | null): void {
-    this.#result = result;
-    this.#maps = result ? attentionMaps(result) : null;
     if (!result) this.#decode.clear();
-    this.#renderGrids();
-    this.#renderZoom();
-  }
-
-  #renderGrids(): void {
-    const { state } = this.#ctx;
-    const zoom = state.get('tf_zoom');
-    for (const kind of ATTENTION_KINDS) {
-      this.#grids[kind].update(this.#maps?.[kind] ?? null, zoom === kind ? [state.get('tf_zoom_layer'), state.get('tf_zoom_head')] : null);
-    }
-  }
-
-  #pick(kind: AttentionKind, l: number, h: number): void {
-    const { t, state } = this.#ctx;
-    const same = state.get('tf_zoom') === kind && state.get('tf_zoom_layer') === l && state.get('tf_zoom_head') === h;
-    if (!same) this.#narration.textContent = fill(t('tf.narrate.zoom'), { kind: t(`tf.kind.${kind}`), l, h });
-    state.update(same ? { tf_zoom: 'none' } : { tf_zoom: kind, tf_zoom_layer: l, tf_zoom_head: h });
-  }
-
-  /** The enlarged map (tf_zoom), or nothing; a layer or head the model lacks shows its last one. */
-  #renderZoom(): void {
-    const { t, state } = this.#ctx;
-    const kind = state.get('tf_zoom');
-    const maps = kind === 'none' ? null : this.#maps?.[kind];
-    this.#renderGrids();
-    if (kind === 'none' || !maps || maps.maps[0][0].rows === 0) {
-      this.#zoom?.map.destroy();
-      this.#zoom = null;
-      this.#zoomBox.replaceChildren();
-      this.#zoomBox.hidden = true;
-      return;
-    }
-    if (this.#zoom?.kind !== kind) {
-      this.#zoom?.map.destroy();
-      this.#zoomBox.replaceChildren();
-      const close = button(t('tf.zoom.close'), 'tf-zoom-close', () => state.set('tf_zoom', 'none'));
-      const map = new Heatmap(this.#zoomBox, {
-        id: 'tf-zoom-map',
-        title: '',
-        fixedRange: [0, 1],
-        xTitle: kind === 'cross' ? t('tf.axis.source') : t('tf.axis.keys'),
-        yTitle: t('tf.axis.queries'),
-        t,
-      });
-      this.#zoomBox.append(close);
-      this.#zoom = { kind, map };
-    }
-    const l = Math.min(state.get('tf_zoom_layer'), maps.layers);
-    const h = Math.min(state.get('tf_zoom_head'), maps.heads);
-    this.#zoomBox.hidden = false;
-    this.#zoomBox.dataset.kind = kind;
-    this.#zoomBox.dataset.layer = String(l);
-    this.#zoomBox.dataset.head = String(h);
-    this.#zoom.map.title = fill(t('tf.zoom.title'), { kind: t(`tf.kind.${kind}`), l, h });
-    this.#zoom.map.update(maps.maps[l - 1][h - 1]);
+    this.#grids.show(result ? attentionMaps(result) : null);
   }
 
   #syncLight(): void {
     const { state } = this.#ctx;
     const s = this.#trainer.settings;
     this.#decode.setLight(s.layers, s.heads, state.get('tf_light_layer'), state.get('tf_light_head'));
-  }
-
-  async #runComparison(): Promise<void> {
-    const { t, lab } = this.#ctx;
-    const trainer = this.#trainer;
-    if (trainer.step === 0) {
-      this.#compareStatus.textContent = t('tf.compare.needTraining');
-      return;
-    }
-    this.#clock.stop();
-    this.#compareButton.disabled = true;
-    try {
-      const rows = await measureComparison(lab, trainer.settings.task, trainer.settings.seed, trainer, (text) => (this.#compareStatus.textContent = text), t);
-      if (trainer !== this.#trainer || this.#destroyed) return;
-      this.#compare ??= new CompareView(this.#compareHost, t);
-      this.#compare.show(rows);
-      this.#compareStatus.textContent = fill(t('tf.compare.done'), { step: trainer.step });
-      this.#compareHost.dataset.measuredAt = String(trainer.step);
-    } catch (err) {
-      this.#compareStatus.textContent = `${t('error.prefix')}${errorText(err)}`;
-    } finally {
-      this.#compareButton.disabled = false;
-    }
   }
 
   #render(): void {
@@ -449,9 +344,10 @@ class TransformerView implements SectionHandle {
     });
     const info = trainer.info;
     if (info) {
-      const exact = trainer.evaluation ? `${(100 * trainer.evaluation.exactMatch).toFixed(1)}% (${fill(t('tf.progress'), { step: trainer.evaluatedAt, total: trainer.evaluatedAt })})` : t('tf.status.notScored');
+      const exact = trainer.evaluation ? fill(t('tf.status.at'), { exact: `${(100 * trainer.evaluation.exactMatch).toFixed(1)}%`, step: trainer.evaluatedAt }) : t('tf.status.notScored');
       this.#status.textContent = fill(t('tf.status.ready'), { params: info.parameterCount.toLocaleString('en-US'), exact });
       this.#status.dataset.params = String(info.parameterCount);
+      this.#status.dataset.evaluatedAt = String(trainer.evaluation ? trainer.evaluatedAt : -1);
     }
     this.#clock.render();
     this.#untrained.hidden = step > 0;
@@ -461,12 +357,9 @@ class TransformerView implements SectionHandle {
     this.#losses.value = JSON.stringify(trainer.losses);
     this.#lossChart.update(trainer.losses);
     this.#accChart.update(movingAverage(trainer.accuracies, 20));
-    const recipe = RECIPES[s.task];
-    this.#compareExplain.textContent = fill(t('tf.compare.explain'), { cell: recipe.cell.toUpperCase(), hidden: recipe.hidden, steps: RECIPE_STEPS[s.task], batch: s.task === 'dates' ? 16 : 32, examples: 500 });
   }
 
   setActive(active: boolean): void {
-    this.#active = active;
     this.#clock.setActive(active);
   }
 
@@ -480,8 +373,8 @@ class TransformerView implements SectionHandle {
     this.#unsubscribe();
     void this.#trainer.delete();
     this.#decode.destroy();
-    this.#zoom?.map.destroy();
-    this.#compare?.destroy();
+    this.#grids.destroy();
+    this.#compare.destroy();
     this.#lossChart.destroy();
     this.#accChart.destroy();
     this.#root.remove();
