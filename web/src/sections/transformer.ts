@@ -53,6 +53,8 @@ class TransformerView implements SectionHandle {
   readonly #compare: ComparePanel;
   readonly #unsubscribe: () => void;
   #trainer: TransformerTrainer;
+  /** the last model that was made, kept while a replacement is being made */
+  #good: TransformerTrainer | null = null;
   #translateSeq = 0;
   #lastTranslate = 0;
   #destroyed = false;
@@ -177,13 +179,17 @@ class TransformerView implements SectionHandle {
   /** A new model with the state's settings (a reset: `setting` null). The old one is kept if the core refuses the new one. */
   #rebuild(setting: PropName | null): void {
     this.#clock.stop();
-    const old = this.#trainer;
+    const previous = this.#trainer;
+    // the model to fall back on: the last one that was made (one still being made is dropped)
+    const old = previous.model ? previous : this.#good;
+    if (previous !== old) void previous.delete();
     const next = new TransformerTrainer(this.#ctx.lab, this.#settings());
     this.#trainer = next;
-    void this.#prepare(next, setting === null ? null : { old, setting });
+    void this.#prepare(next, old ? { old, setting } : null);
   }
 
-  async #prepare(trainer: TransformerTrainer, change: { old: TransformerTrainer; setting: PropName } | null): Promise<void> {
+  /** `change`: the model this one replaces and the setting that caused it (null: a reset) */
+  async #prepare(trainer: TransformerTrainer, change: { old: TransformerTrainer; setting: PropName | null } | null): Promise<void> {
     const { t } = this.#ctx;
     this.#status.textContent = t('tf.status.creating');
     try {
@@ -193,10 +199,11 @@ class TransformerView implements SectionHandle {
       const reason = errorText(err);
       const field = change?.setting ?? null;
       const label = field ? t(MODEL_SETTING_LABELS[field] ?? 'tf.task') : '';
-      if (change && change.old.model) {
+      if (change && change.setting && change.old.model) {
         // the core refused these settings: say so under the field, keep (and show) the last good model
         this.#controls.showError(field, fill(t('field.named'), { label, message: fill(t('tf.error.create'), { reason }) }));
         this.#trainer = change.old;
+        this.#compare.setTrainer(change.old);
         const o = change.old.settings;
         this.#ctx.state.update({ tf_task: o.task, tf_layers: o.layers, tf_heads: o.heads, tf_dmodel: o.dModel, tf_dff: o.dFF, tf_norm_first: o.normFirst, tf_lr: o.lr, tf_warmup: o.warmup, seed: o.seed });
         this.#render();
@@ -212,9 +219,11 @@ class TransformerView implements SectionHandle {
     this.#error.show('info', '');
     if (change) {
       const steps = change.old.step;
+      if (change.old === this.#good) this.#good = null;
       void change.old.delete();
-      this.#notice.show('info', steps > 0 ? fill(t('tf.discarded'), { setting: t(MODEL_SETTING_LABELS[change.setting] ?? 'tf.task'), steps }) : '');
+      this.#notice.show('info', steps > 0 && change.setting ? fill(t('tf.discarded'), { setting: t(MODEL_SETTING_LABELS[change.setting] ?? 'tf.task'), steps }) : '');
     }
+    this.#good = trainer;
     this.#compare.setTrainer(trainer);
     this.#showExamples(trainer);
     this.#syncLight();
@@ -372,6 +381,7 @@ class TransformerView implements SectionHandle {
     this.#clock.destroy();
     this.#unsubscribe();
     void this.#trainer.delete();
+    if (this.#good && this.#good !== this.#trainer) void this.#good.delete();
     this.#decode.destroy();
     this.#grids.destroy();
     this.#compare.destroy();
