@@ -85,6 +85,7 @@ export class AttentionGrids {
   }
 
   destroy(): void {
+    for (const k of ATTENTION_KINDS) this.#grids[k].destroy();
     this.#zoom?.map.destroy();
   }
 }

@@ -393,7 +393,7 @@ class TransformerView implements SectionHandle {
 
 export const transformerSection: SectionModule = {
   id: 'transformer',
-  title: { en: '4. The Transformer', zh: '4. Transformer' },
+  title: { en: '4. The Transformer', zh: '4. Transformer 模型' },
   strings: TRANSFORMER_STRINGS,
   mount: (host, ctx) => new TransformerView(host, ctx),
 };
