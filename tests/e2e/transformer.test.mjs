@@ -247,4 +247,23 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     await page.waitForFunction(() => /读/.test(document.querySelector('[data-testid=tf-notice]')?.textContent ?? ''));
     await site.screenshot('transformer-zh-en');
   });
+
+  test('<transformer-demo> and <attention-playground mechanism=transformer> train and draw in their shadow roots', async () => {
+    for (const [path, element] of [['/examples/test-one-transformer.html', 'transformer-demo'], ['/examples/test-one-playground-transformer.html', 'attention-playground']]) {
+      site.problems.nextPage();
+      await page.goto(new URL(path, site.url).href, { waitUntil: 'load' });
+      await page.waitForFunction((e) => document.querySelector(e)?.dataset.ready === 'true', element, { timeout: 60_000 });
+      const widget = page.locator(element);
+      await widget.locator('.tf-section[data-translated-at="0"]').waitFor({ timeout: 60_000 });
+      assert.equal(await widget.locator('[data-testid=tf-task]').inputValue(), 'dates');
+      await widget.locator('[data-testid=tf-steps]').fill('10');
+      await widget.locator('[data-testid=tf-steps]').dispatchEvent('change');
+      await widget.locator('[data-testid=tf-train]').click();
+      await widget.locator('.tf-section[data-translated-at="10"]').waitFor({ timeout: 60_000 });
+      assert.equal(await widget.locator('[data-testid="tf-grid-cross"][data-drawn="1"] [data-testid=tf-thumb]').count(), 8);
+      await widget.locator('[data-testid="tf-grid-encoder"] [data-testid=tf-thumb]').first().click();
+      await widget.locator('[data-testid=tf-zoom][data-kind=encoder]').waitFor();
+      await widget.screenshot({ path: `${process.cwd()}/test-artifacts/transformer-widget-${element}.png` });
+    }
+  });
 });
