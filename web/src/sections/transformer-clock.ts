@@ -21,6 +21,12 @@ export function formatSeconds(t: T, seconds: number): string {
   return s < 60 ? fill(t('tf.duration.s'), { s }) : fill(t('tf.duration.m'), { m: Math.floor(s / 60), s: s % 60 });
 }
 
+/** What the time per step depends on: the task and the model's sizes (not its rate or seed). */
+function architecture(trainer: TransformerTrainer): string {
+  const s = trainer.settings;
+  return [s.task, s.layers, s.heads, s.dModel, s.dFF, s.normFirst].join(',');
+}
+
 interface ClockHooks {
   trainer(): TransformerTrainer;
   onProgress(): void;
@@ -45,6 +51,8 @@ export class TrainingClock {
   /** where the current run started: wall clock and step */
   #runStart: { ms: number; step: number } | null = null;
   #frame = 0;
+  /** ms per step measured for each architecture (task and sizes): a new model of the same one is estimated at once */
+  readonly #speeds = new Map<string, number>();
 
   constructor(ctx: SectionContext, hooks: ClockHooks) {
     this.#ctx = ctx;
@@ -116,6 +124,7 @@ export class TrainingClock {
     if (this.#stream !== stream) return;
     this.#stream = null;
     this.#runStart = null;
+    if (trainer.msPerStep !== null) this.#speeds.set(architecture(trainer), trainer.msPerStep);
     if (err || trainer.step >= (this.#target?.step ?? 0)) this.#wanted = false;
     if (trainer !== this.#hooks.trainer()) return;
     this.#hooks.onEnd(err);
@@ -191,7 +200,7 @@ export class TrainingClock {
     }
     const steps = this.#ctx.state.get('tf_steps');
     const next = trainer.step >= target ? steps : target - trainer.step;
-    const perStep = trainer.msPerStep;
+    const perStep = trainer.msPerStep ?? this.#speeds.get(architecture(trainer)) ?? null;
     this.estimate.textContent =
       perStep !== null ? fill(t('tf.estimate'), { time: formatSeconds(t, (next * perStep) / 1000), steps: next, ms: perStep.toFixed(1) }) : t('tf.estimate.first');
   }
