@@ -181,6 +181,14 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     await page.waitForFunction(() => document.querySelector('[data-testid=tf-text]')?.getAttribute('aria-invalid') === 'true');
     e = await fieldError('tf-text');
     assert.match(e.text, /Sentence: .*positional table has 256 positions/);
+    // longer than the state keeps (300 characters): named, in the reader's words
+    await page.fill('[data-testid=tf-text]', '1'.repeat(301));
+    await page.dispatchEvent('[data-testid=tf-text]', 'change');
+    await page.waitForFunction(() => {
+      const input = document.querySelector('[data-testid=tf-text]');
+      return /at most 300/.test(document.getElementById(input.getAttribute('aria-errormessage') ?? '')?.textContent ?? '');
+    });
+    assert.equal((await fieldError('tf-text')).text, 'Sentence: at most 300 characters (you typed 301)');
     // and a good one translates again
     await page.fill('[data-testid=tf-text]', '01/23/15');
     await page.dispatchEvent('[data-testid=tf-text]', 'change');

@@ -10,6 +10,7 @@ import { fill } from '../i18n';
 import type { TransformerTranslateResult } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
+import { PROPS } from '../state-table';
 import { button, el, errorText, field, MessageLine, mountRoot, narration, primaryButton, setFieldError, tryThis } from './dom';
 import { StepChart, movingAverage } from './translate-charts';
 import css from './transformer.css?inline';
@@ -26,6 +27,8 @@ import { TrainingClock } from './transformer-clock';
 const MODEL_SETTINGS = Object.keys(MODEL_SETTING_LABELS) as PropName[];
 /** While training, the maps are redrawn from a fresh translation at most this often. */
 const RETRANSLATE_MS = 1000;
+/** the longest sentence the state table keeps (tf_text) */
+const TEXT_LIMIT = (PROPS.find((p) => p.name === 'tf_text') as { maxLength: number }).maxLength;
 
 class TransformerView implements SectionHandle {
   readonly #ctx: SectionContext;
@@ -251,12 +254,21 @@ class TransformerView implements SectionHandle {
 
   #onText(): void {
     const { t, state } = this.#ctx;
-    try {
-      state.set('tf_text', this.#text.value);
-    } catch (err) {
-      setFieldError(this.#text, fill(t('field.named'), { label: t('tf.text.short'), message: errorText(err) }));
-      return;
+    const text = this.#text.value;
+    const length = [...text].length;
+    // the state's limits, in the reader's words (the state's own message names the URL key)
+    const problem =
+      length > TEXT_LIMIT ? fill(t('tf.error.long'), { max: TEXT_LIMIT, n: length }) : /[\u0000-\u001f\u007f]/u.test(text) ? t('tf.error.control') : null;
+    if (problem === null) {
+      try {
+        state.set('tf_text', text);
+        return;
+      } catch (err) {
+        setFieldError(this.#text, fill(t('field.named'), { label: t('tf.text.short'), message: errorText(err).replace(/^tf_text: /u, '') }));
+        return;
+      }
     }
+    setFieldError(this.#text, fill(t('field.named'), { label: t('tf.text.short'), message: problem }));
   }
 
   #onProgress(): void {
