@@ -129,6 +129,7 @@ class TransformerView implements SectionHandle {
     this.#text.addEventListener('change', () => this.#onText());
     const textField = field(t('tf.text'), this.#text, state.isHidden('tf_text'));
     textField.classList.add('al-field-wide');
+    this.#examples.hidden = state.isHidden('tf_text');
     this.#root.append(textField, this.#examples);
 
     // The three grids on one colour scale, and the enlarged map.
