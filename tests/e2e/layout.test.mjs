@@ -14,7 +14,7 @@ import { artifactsDir, startSite } from './harness.mjs';
 
 const WIDTHS = [1280, 768, 390];
 const LANGS = ['en', 'zh'];
-const SECTIONS = ['why', 'idea', 'dot', 'translate', 'self', 'multihead'];
+const SECTIONS = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'transformer'];
 
 /** Elements of `section` that stick out of its card (outside any box that clips or scrolls them). */
 function overflowingOf(sectionId) {
@@ -144,10 +144,13 @@ describe('layout at three widths, two languages', { timeout: 900_000 }, () => {
   async function loadArticle(width, lang) {
     const { page } = site;
     await page.setViewportSize({ width, height: 900 });
-    await site.load(`#lang=${lang}`);
+    // §4 with a map enlarged: the enlarged heatmap is laid out too
+    await site.load(`#lang=${lang}&tf_zoom=cross&tf_zoom_layer=2&tf_zoom_head=4`);
     for (const id of ['idea', 'dot', 'self']) {
       await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.state === 'ok', `.${id}-section`);
     }
+    // §4's grids are drawn from its first translation
+    await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.translatedAt !== undefined, null, { timeout: 60_000 });
     await page.waitForFunction(() => document.fonts.status === 'loaded');
   }
 
@@ -230,6 +233,7 @@ describe('layout at three widths, two languages', { timeout: 900_000 }, () => {
       dot: ['.dot-query input[data-row="0"][data-col="0"]', '', 'Queries Q q1, d1'],
       translate: ['[data-testid="s2s-speed"]', '500', 'Steps per frame: must be between 1 and 200'],
       multihead: ['.mh-text', Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '), 'Sentence:'],
+      transformer: ['[data-testid="tf-heads"]', '3', 'Heads: must divide the model size 32'],
     },
     zh: {
       why: ['[data-testid="why-max-len"]', '80', '最长序列：最大为 60'],
@@ -238,6 +242,7 @@ describe('layout at three widths, two languages', { timeout: 900_000 }, () => {
       dot: ['.dot-query input[data-row="0"][data-col="0"]', '', '查询 Q q1, d1'],
       translate: ['[data-testid="s2s-speed"]', '500', '每帧训练步数：必须在 1 到 200 之间'],
       multihead: ['.mh-text', Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '), '句子：'],
+      transformer: ['[data-testid="tf-heads"]', '3', '头数：必须整除模型维度 32'],
     },
   };
 

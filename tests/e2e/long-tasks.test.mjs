@@ -153,7 +153,7 @@ describe('main thread while training', { timeout: 240_000 }, () => {
         loadTasks: window.__probe.longTasks,
       };
     });
-    assert.equal(mounts.length, 6, 'six sections mounted');
+    assert.equal(mounts.length, 7, 'seven sections mounted');
     for (const c of charts) {
       const inside = mounts.find((m) => c.start < m.end && c.end > m.start);
       assert.equal(inside, undefined, `${c.name} was built inside ${inside?.name}`);

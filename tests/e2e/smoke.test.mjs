@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { canvasInk, horizontalOverflow, startSite } from './harness.mjs';
 
-const ORDER = ['why', 'idea', 'dot', 'translate', 'self', 'multihead'];
+const ORDER = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'transformer'];
 
 describe('article shell', { timeout: 180_000 }, () => {
   /** @type {Awaited<ReturnType<typeof startSite>>} */

@@ -81,6 +81,11 @@ describe('widget modules', () => {
 
     assert.match(snippets.embedSnippets(AppState.fromHash('#mh_d=8').state, 'multihead', 'https://a.b').script, /<multihead-view seed="1" mh_d="8">/);
     assert.match(snippets.embedSnippets(AppState.fromHash('').state, 'self', 'https://a.b').script, /<attention-playground mechanism="self" seed="1">/);
+    // §4: <transformer-demo>, its task as the short `task` attribute, the other tf_ settings as they are
+    const tf = snippets.embedSnippets(AppState.fromHash('#tf_task=zh-en&tf_heads=2&mh_d=8').state, 'transformer', 'https://a.b');
+    assert.match(tf.script, /<transformer-demo task="zh-en" [^>]*tf_heads="2"[^>]*><\/transformer-demo>$/);
+    assert.doesNotMatch(tf.script, /tf_task|mh_d/);
+    assert.match(tf.iframe, /embed\.html#view=transformer&amp;[^"]*tf_task=zh-en/);
     // a site in a sub-folder of its host (a GitHub Pages project site): its files are addressed from there
     const sub = snippets.embedSnippets(state, 'dot', 'https://user.github.io/attention-lab/index.html?x=1#seed=7');
     assert.match(sub.script, /src="https:\/\/user\.github\.io\/attention-lab\/widgets\/attention-lab-widgets\.js"/);

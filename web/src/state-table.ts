@@ -1,14 +1,14 @@
 // Every setting of the app, in one table: name (the URL-hash key and the widget attribute), kind,
 // default and limits. The state (state.ts) parses and validates against this table and nothing else.
 // Names are snake_case so they work both as hash keys and as HTML attribute names; each section's
-// settings carry its prefix (dot_, s2s_, why_, self_, mh_).
+// settings carry its prefix (dot_, s2s_, why_, self_, mh_, tf_).
 
 // Type-only imports: scripts/attribute-table.mjs evaluates this file on its own.
 import type { ScoreName } from '#shared/types/attention-lab';
 import type { CellName } from '#shared/types/seq2seq';
 
-export type SectionId = 'why' | 'idea' | 'dot' | 'translate' | 'self' | 'multihead' | 'performance';
-export const SECTION_IDS: readonly SectionId[] = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'performance'];
+export type SectionId = 'why' | 'idea' | 'dot' | 'translate' | 'self' | 'multihead' | 'performance' | 'transformer';
+export const SECTION_IDS: readonly SectionId[] = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'performance', 'transformer'];
 
 interface Base {
   readonly name: string;
@@ -109,4 +109,20 @@ export const PROPS = [
   { name: 'mh_d', section: 'multihead', kind: 'int', default: 4, min: 2, max: 64, doc: 'model size d' },
   { name: 'mh_heads', section: 'multihead', kind: 'int', default: 2, min: 1, max: 16, doc: 'number of heads (must divide mh_d)' },
   { name: 'mh_scale', section: 'multihead', kind: 'enum', default: 'shared', values: ['shared', 'per-head'], doc: "colour scale of the heads' heatmaps: one shared by all heads (colours compare across heads) or one per head" },
+  // §4 The Transformer: an encoder-decoder Transformer trained live, every layer's and head's attention
+  { name: 'tf_task', section: 'transformer', kind: 'enum', default: 'dates', values: ['dates', 'zh-en'], doc: 'dates (24 formats → ISO, characters as tokens) or the grammar corpus (Chinese → English)' },
+  { name: 'tf_layers', section: 'transformer', kind: 'int', default: 2, min: 1, max: 6, doc: 'encoder layers (= decoder layers)' },
+  { name: 'tf_heads', section: 'transformer', kind: 'int', default: 4, min: 1, max: 16, doc: 'attention heads per layer (must divide tf_dmodel)' },
+  { name: 'tf_dmodel', section: 'transformer', kind: 'int', default: 32, min: 4, max: 1024, doc: 'model size d_model (the core refuses a model over its memory limit, and says so)' },
+  { name: 'tf_dff', section: 'transformer', kind: 'int', default: 64, min: 4, max: 4096, doc: 'feed-forward size' },
+  { name: 'tf_norm_first', section: 'transformer', kind: 'bool', default: true, doc: 'pre-norm layers (1) or post-norm, nn.Transformer\'s default (0)' },
+  { name: 'tf_lr', section: 'transformer', kind: 'number', default: 0.01, min: 1e-6, max: 10, doc: "Adam's peak learning rate" },
+  { name: 'tf_warmup', section: 'transformer', kind: 'int', default: 200, min: 0, max: 100000, doc: 'warm-up steps of the learning-rate schedule (0: constant rate)' },
+  { name: 'tf_steps', section: 'transformer', kind: 'int', default: 3000, min: 10, max: 100000, doc: 'training steps of a run (a run estimated at over a minute asks first)' },
+  { name: 'tf_text', section: 'transformer', kind: 'text', default: 'JAN 23, 2015', maxLength: 300, doc: 'the sentence or date to translate' },
+  { name: 'tf_zoom', section: 'transformer', kind: 'enum', default: 'none', values: ['none', 'encoder', 'decoder', 'cross'], doc: 'which kind of attention has a map enlarged (none: the grids only)' },
+  { name: 'tf_zoom_layer', section: 'transformer', kind: 'int', default: 1, min: 1, max: 6, doc: 'layer of the enlarged map' },
+  { name: 'tf_zoom_head', section: 'transformer', kind: 'int', default: 1, min: 1, max: 16, doc: 'head of the enlarged map' },
+  { name: 'tf_light_layer', section: 'transformer', kind: 'int', default: 0, min: 0, max: 6, doc: 'the cross-attention that lights the source tokens while decoding: this layer (0: the rollout over all layers)' },
+  { name: 'tf_light_head', section: 'transformer', kind: 'int', default: 0, min: 0, max: 16, doc: 'and this head (0: the mean of the heads)' },
 ] as const satisfies readonly PropDef[];

@@ -19,6 +19,7 @@ const ELEMENTS: Record<Exclude<SectionId, 'performance'>, (state: AppState) => {
   translate: (s) => ({ tag: 'seq2seq-demo', own: [['task', s.get('s2s_task')], ...offRecipe(s)], from: 's2s_task' }),
   why: () => ({ tag: 'attention-playground', own: [['mechanism', 'why']] }),
   idea: () => ({ tag: 'attention-playground', own: [['mechanism', 'idea']] }),
+  transformer: (s) => ({ tag: 'transformer-demo', own: [['task', s.get('tf_task')]], from: 'tf_task' }),
 };
 
 /**
@@ -43,6 +44,7 @@ const IFRAME_HEIGHT: Record<Exclude<SectionId, 'performance'>, number> = {
   multihead: 760,
   translate: 860,
   why: 720,
+  transformer: 1500,
 };
 
 export function escapeAttribute(value: string): string {

@@ -33,7 +33,7 @@ async function start(): Promise<void> {
   ];
   const view = state.get('view');
   if (!isEmbeddable(view)) {
-    showProblems([...problems, `${t('error.prefix')}view must name one section: dot, self, multihead, translate or why`]);
+    showProblems([...problems, `${t('error.prefix')}view must name one section: dot, self, multihead, translate, why, idea or transformer`]);
     document.body.dataset.ready = 'error';
     return;
   }

@@ -1,4 +1,4 @@
-// The article's sections, in the note's order: §1, §2, §3.1–3.2, §3.3, §3.4–3.5, §3.6. The shell
+// The article's sections, in the note's order: §1, §2, §3.1–3.2, §3.3, §3.4–3.5, §3.6, §4. The shell
 // (main.ts) mounts them from this list; the performance figures have their own page
 // (performance.html, performance-page.ts).
 import type { SectionModule } from '../section';
@@ -7,6 +7,7 @@ import { ideaSection } from './idea';
 import { multiheadSection } from './multihead';
 import { selfSection } from './self';
 import { translateSection } from './translate';
+import { transformerSection } from './transformer';
 import { whySection } from './why';
 
 export const SECTIONS: SectionModule[] = [
@@ -16,4 +17,5 @@ export const SECTIONS: SectionModule[] = [
   translateSection,
   selfSection,
   multiheadSection,
+  transformerSection,
 ];

@@ -5,13 +5,14 @@
 //   <script type="module" src="/widgets/attention-lab-widgets.js"></script>  (or wherever dist/ sits)
 //   <attention-playground mechanism="scaled-dot" seed="3"></attention-playground>
 import { AttentionHeatmap } from './attention-heatmap';
-import { AttentionPlayground, MultiheadView, Seq2SeqDemo } from './section-widget';
+import { AttentionPlayground, MultiheadView, Seq2SeqDemo, TransformerDemo } from './section-widget';
 
 const ELEMENTS: [string, CustomElementConstructor][] = [
   ['attention-heatmap', AttentionHeatmap],
   ['attention-playground', AttentionPlayground],
   ['seq2seq-demo', Seq2SeqDemo],
   ['multihead-view', MultiheadView],
+  ['transformer-demo', TransformerDemo],
 ];
 
 for (const [name, element] of ELEMENTS) {

@@ -1,12 +1,13 @@
 // Widgets that mount one of the article's sections (embedded: no page chrome) in their shadow root:
-// <attention-playground mechanism="dot|scaled-dot|self|multihead|encoder-decoder|why">,
-// <seq2seq-demo task="zh-en|note|dates">, <multihead-view>. The section's own CSS is inserted by the
+// <attention-playground mechanism="dot|scaled-dot|self|multihead|encoder-decoder|why|transformer">,
+// <seq2seq-demo task="zh-en|note|dates">, <multihead-view>, <transformer-demo task="dates|zh-en">. The section's own CSS is inserted by the
 // section inside its host, which here is inside the shadow root.
 import { SHELL_STRINGS, translator } from '../i18n';
 import type { SectionHandle } from '../section';
 import { LabWidget, type WidgetProblem } from './lab-widget';
 import { MECHANISM_NAMES, MECHANISMS, SECTION_LOADERS, type EmbeddableSection } from './sections';
 import { RECIPES, type TaskName } from '../sections/translate-recipes';
+import { TRANSFORMER_EXAMPLES } from '../sections/transformer-recipes';
 
 abstract class SectionWidget extends LabWidget {
   /** the section to mount and settings implied by the element's own attributes */
@@ -67,5 +68,18 @@ export class Seq2SeqDemo extends SectionWidget {
 export class MultiheadView extends SectionWidget {
   protected target() {
     return { view: 'multihead' as const, preset: [], problems: [] };
+  }
+}
+
+export class TransformerDemo extends SectionWidget {
+  protected static override readonly ownAttributes = ['task'];
+
+  protected target() {
+    // `task` is the short spelling of tf_task (validated by the state table; an explicit tf_task
+    // attribute wins), with that task's first example as the sentence unless tf_text is given.
+    const task = this.getAttribute('task');
+    const preset: [string, string][] = task === null ? [] : [['tf_task', task]];
+    if (task === 'zh-en') preset.push(['tf_text', TRANSFORMER_EXAMPLES['zh-en'][0]]);
+    return { view: 'transformer' as const, preset, problems: [] };
   }
 }

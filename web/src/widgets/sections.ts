@@ -12,6 +12,7 @@ export const SECTION_LOADERS: Record<EmbeddableSection, () => Promise<SectionMod
   why: () => import('../sections/why').then((m) => m.whySection),
   idea: () => import('../sections/idea').then((m) => m.ideaSection),
   translate: () => import('../sections/translate').then((m) => m.translateSection),
+  transformer: () => import('../sections/transformer').then((m) => m.transformerSection),
 };
 
 export function isEmbeddable(id: string): id is EmbeddableSection {
@@ -30,5 +31,6 @@ export const MECHANISMS: Record<string, { view: EmbeddableSection; preset: [stri
   'encoder-decoder': { view: 'translate', preset: [] },
   why: { view: 'why', preset: [] },
   idea: { view: 'idea', preset: [] },
+  transformer: { view: 'transformer', preset: [] },
 };
 export const MECHANISM_NAMES = Object.keys(MECHANISMS);

@@ -74,7 +74,8 @@ export class LabHandlers {
       case 'multiHeadAttention':
         return this.#need('multiHeadAttention')(request.x, request.params, request.numHeads, request.options);
       case 'seq2seq.create':
-        return this.#adopt(this.#need('createSeq2Seq')(request.config));
+        // a Transformer has the same methods; its info and translations carry more fields
+        return this.#adopt(this.#need('createSeq2Seq')(request.config) as Seq2Seq);
       case 'seq2seq.load':
         return this.#adopt(this.#need('loadSeq2Seq')(request.bytes));
       case 'seq2seq.info':

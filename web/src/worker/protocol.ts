@@ -18,6 +18,7 @@ import type {
   Seq2SeqConfig,
   Seq2SeqInfo,
   TrainResult,
+  TransformerSeq2SeqConfig,
   TranslateOptions,
   TranslateResult,
 } from '#shared/types/seq2seq';
@@ -51,7 +52,7 @@ export type Request =
       numHeads: number;
       options?: SelfAttentionOptions;
     }
-  | { op: 'seq2seq.create'; config: Seq2SeqConfig }
+  | { op: 'seq2seq.create'; config: Seq2SeqConfig | TransformerSeq2SeqConfig }
   | { op: 'seq2seq.load'; bytes: Uint8Array }
   | { op: 'seq2seq.info'; model: number }
   | { op: 'seq2seq.train'; model: number; steps: number }
@@ -184,7 +185,8 @@ export interface LabClient {
     numHeads: number,
     options?: SelfAttentionOptions,
   ): Promise<MultiHeadResult>;
-  createSeq2Seq(config: Seq2SeqConfig): Promise<RemoteSeq2Seq>;
+  /** a recurrent translator, or with arch: 'transformer' a Transformer (its info and translations carry the Transformer's fields) */
+  createSeq2Seq(config: Seq2SeqConfig | TransformerSeq2SeqConfig): Promise<RemoteSeq2Seq>;
   loadSeq2Seq(bytes: Uint8Array): Promise<RemoteSeq2Seq>;
   memory(): Promise<ResultOf['memory']>;
   /** increases on every restart */

@@ -61,6 +61,10 @@ export class ModuleRouter {
       return this.#loaded.keys().next().value ?? this.#defaultVariant();
     }
     if (op === 'seq2seq.create' && this.#article) return 'full';
+    // a Transformer lives in the smallest build that has it, not in the recurrent translators' one
+    if (op === 'seq2seq.create' && (request as { config?: { arch?: unknown } }).config?.arch === 'transformer') {
+      return smallestVariantFor('createSeq2Seq.transformer');
+    }
     const method = METHOD_OF[op as Request['op']];
     if (method) return smallestVariantFor(method);
     // debug.crash and unknown operations: whichever build is there, else the smallest

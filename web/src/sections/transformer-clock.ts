@@ -1,0 +1,213 @@
+// §4's training runs: Train runs the model to the step target (tf_steps, or tf_steps more once it
+// is reached) as one stream in the worker; the time it will take is shown before a run (at the
+// speed measured so far) and while it runs. A run estimated at over a minute pauses after its first
+// second of measuring and asks: all of it, about a minute of it, or pause. Off screen it pauses
+// and goes on when back in view.
+import { fill } from '../i18n';
+import type { SectionContext } from '../section';
+import { button, el, primaryButton } from './dom';
+import type { TransformerTrainer } from './transformer-train';
+
+/** A run longer than this (at the measured speed) asks before it carries on. */
+export const LONG_RUN_SECONDS = 60;
+/** The speed is measured over at least this long before a run is judged long. */
+const MEASURE_MS = 1000;
+
+type T = (key: string) => string;
+
+/** "45 s", "2 min 5 s" in the reader's language. */
+export function formatSeconds(t: T, seconds: number): string {
+  const s = Math.max(1, Math.round(seconds));
+  return s < 60 ? fill(t('tf.duration.s'), { s }) : fill(t('tf.duration.m'), { m: Math.floor(s / 60), s: s % 60 });
+}
+
+/** What the time per step depends on: the task and the model's sizes (not its rate or seed). */
+function architecture(trainer: TransformerTrainer): string {
+  const s = trainer.settings;
+  return [s.task, s.layers, s.heads, s.dModel, s.dFF, s.normFirst].join(',');
+}
+
+interface ClockHooks {
+  trainer(): TransformerTrainer;
+  onProgress(): void;
+  /** the run ended (finished, paused, or failed with `err`) */
+  onEnd(err: unknown): void;
+  onRender(): void;
+}
+
+export class TrainingClock {
+  readonly eta = el('span', 'tf-progress-text tf-eta');
+  readonly estimate = el('p', 'tf-note tf-estimate');
+  readonly confirm = el('div', 'tf-confirm');
+  readonly #ctx: SectionContext;
+  readonly #hooks: ClockHooks;
+  /** the target step of the current (or last) run, for the trainer it was set for */
+  #target: { trainer: TransformerTrainer; step: number } | null = null;
+  #stream: { done: Promise<void>; stop(): void } | null = null;
+  /** the reader wants it to train (pressed Train, not Pause); off screen it waits */
+  #wanted = false;
+  #active = true;
+  #confirmed = false;
+  /** where the current run started: wall clock and step */
+  #runStart: { ms: number; step: number } | null = null;
+  #frame = 0;
+  /** ms per step measured for each architecture (task and sizes): a new model of the same one is estimated at once */
+  readonly #speeds = new Map<string, number>();
+
+  constructor(ctx: SectionContext, hooks: ClockHooks) {
+    this.#ctx = ctx;
+    this.#hooks = hooks;
+    this.eta.dataset.testid = 'tf-eta';
+    this.estimate.dataset.testid = 'tf-estimate';
+    this.confirm.hidden = true;
+    this.confirm.setAttribute('role', 'alertdialog');
+    this.confirm.dataset.testid = 'tf-confirm';
+  }
+
+  get running(): boolean {
+    return this.#stream !== null;
+  }
+
+  /** The step the current run trains to, or the one Train would train to. */
+  target(): number {
+    const trainer = this.#hooks.trainer();
+    const steps = this.#ctx.state.get('tf_steps');
+    if (this.#target?.trainer === trainer) return this.#target.step;
+    return Math.max(steps, trainer.step);
+  }
+
+  start(): void {
+    const trainer = this.#hooks.trainer();
+    if (this.#target?.trainer !== trainer || trainer.step >= this.#target.step) {
+      const steps = this.#ctx.state.get('tf_steps');
+      this.#target = { trainer, step: trainer.step >= steps ? trainer.step + steps : steps };
+      this.#confirmed = false;
+    }
+    this.confirm.hidden = true;
+    this.#wanted = true;
+    this.#run();
+  }
+
+  /** Pause: the stream ends after its current slice. */
+  stop(): void {
+    this.#wanted = false;
+    this.confirm.hidden = true;
+    this.#stream?.stop();
+    this.#hooks.onRender();
+  }
+
+  setActive(active: boolean): void {
+    this.#active = active;
+    if (!active) this.#stream?.stop();
+    else if (this.#wanted) this.#run();
+  }
+
+  #run(): void {
+    if (this.#stream || !this.#active || !this.#wanted) return;
+    const trainer = this.#hooks.trainer();
+    const target = this.#target?.step ?? 0;
+    if (trainer.step >= target) {
+      this.#wanted = false;
+      return;
+    }
+    this.#runStart = { ms: performance.now(), step: trainer.step };
+    const stream = trainer.play(target - trainer.step, () => this.#progress(trainer));
+    this.#stream = stream;
+    this.#hooks.onRender();
+    stream.done.then(
+      () => this.#ended(stream, trainer, null),
+      (err: unknown) => this.#ended(stream, trainer, err),
+    );
+  }
+
+  #ended(stream: { stop(): void }, trainer: TransformerTrainer, err: unknown): void {
+    if (this.#stream !== stream) return;
+    this.#stream = null;
+    this.#runStart = null;
+    if (trainer.msPerStep !== null) this.#speeds.set(architecture(trainer), trainer.msPerStep);
+    if (err || trainer.step >= (this.#target?.step ?? 0)) this.#wanted = false;
+    if (trainer !== this.#hooks.trainer()) return;
+    this.#hooks.onEnd(err);
+    // scrolled away and back while the stream was ending, or a confirm chose to go on
+    if (this.#wanted && this.#active && !err) this.#run();
+  }
+
+  #progress(trainer: TransformerTrainer): void {
+    if (trainer !== this.#hooks.trainer()) return;
+    const perStep = this.#measuredMs(trainer);
+    const left = (this.#target?.step ?? 0) - trainer.step;
+    if (perStep !== null && !this.#confirmed && (left * perStep) / 1000 > LONG_RUN_SECONDS) {
+      this.#ask(left, perStep);
+    }
+    this.#hooks.onProgress();
+    if (!this.#frame) {
+      this.#frame = requestAnimationFrame(() => {
+        this.#frame = 0;
+        this.#hooks.onRender();
+      });
+    }
+  }
+
+  /** ms per step over the current run once it has run MEASURE_MS, else null. */
+  #measuredMs(trainer: TransformerTrainer): number | null {
+    const start = this.#runStart;
+    if (!start) return null;
+    const ms = performance.now() - start.ms;
+    const steps = trainer.step - start.step;
+    return ms >= MEASURE_MS && steps > 0 ? ms / steps : null;
+  }
+
+  #ask(left: number, perStep: number): void {
+    const t = this.#ctx.t;
+    this.#wanted = false;
+    this.#stream?.stop();
+    const trainer = this.#hooks.trainer();
+    const fitting = Math.max(10, Math.floor((LONG_RUN_SECONDS * 1000) / perStep / 10) * 10);
+    const text = el('p', undefined, fill(t('tf.confirm.text'), { ms: perStep.toFixed(1), steps: left, time: formatSeconds(t, (left * perStep) / 1000) }));
+    const all = primaryButton(t('tf.confirm.run'), 'tf-confirm-run', () => {
+      this.#confirmed = true;
+      this.confirm.hidden = true;
+      this.#wanted = true;
+      this.#run();
+    });
+    const fewer = button(fill(t('tf.confirm.fewer'), { steps: trainer.step + fitting }), 'tf-confirm-fewer', () => {
+      this.#target = { trainer, step: trainer.step + fitting };
+      this.#confirmed = true;
+      this.confirm.hidden = true;
+      this.#wanted = true;
+      this.#run();
+    });
+    const cancel = button(t('tf.confirm.cancel'), 'tf-confirm-cancel', () => {
+      this.confirm.hidden = true;
+    });
+    const actions = el('div', 'tf-confirm-actions');
+    actions.append(all, ...(fitting < left ? [fewer] : []), cancel);
+    this.confirm.replaceChildren(text, actions);
+    this.confirm.hidden = false;
+  }
+
+  /** The time left while running, and the estimate of what Train would do before. */
+  render(): void {
+    const t = this.#ctx.t;
+    const trainer = this.#hooks.trainer();
+    const target = this.target();
+    const running = this.#stream !== null;
+    const measured = running ? this.#measuredMs(trainer) : null;
+    this.eta.textContent = running && measured !== null && target > trainer.step ? fill(t('tf.eta'), { time: formatSeconds(t, ((target - trainer.step) * measured) / 1000) }) : '';
+    if (running) {
+      this.estimate.textContent = '';
+      return;
+    }
+    const steps = this.#ctx.state.get('tf_steps');
+    const next = trainer.step >= target ? steps : target - trainer.step;
+    const perStep = trainer.msPerStep ?? this.#speeds.get(architecture(trainer)) ?? null;
+    this.estimate.textContent =
+      perStep !== null ? fill(t('tf.estimate'), { time: formatSeconds(t, (next * perStep) / 1000), steps: next, ms: perStep.toFixed(1) }) : t('tf.estimate.first');
+  }
+
+  destroy(): void {
+    this.#wanted = false;
+    this.#stream?.stop();
+    if (this.#frame) cancelAnimationFrame(this.#frame);
+  }
+}

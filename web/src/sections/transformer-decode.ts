@@ -1,0 +1,165 @@
+// §4's decoding, step by step: at output step k the source tokens light up by step k's
+// cross-attention (one layer and head, a layer's mean over its heads, or the rollout through every
+// layer: the reader picks), the output grows by one token, and a heatmap lists step k's
+// cross-attention of every layer and head over the source with the rollout as its last row.
+import type { TransformerTranslateResult } from '#shared/types/seq2seq';
+import { Heatmap } from '../heatmap/heatmap';
+import { fill } from '../i18n';
+import { button, el, field, setOptions } from './dom';
+import { sourceLight, stepMatrix } from './transformer-maps';
+
+type T = (key: string) => string;
+const PLAY_MS = 400;
+
+/** The choices of what lights the source: [layer, head] (0, 0: rollout; l, 0: layer l's mean). */
+export function lightChoices(layers: number, heads: number): [number, number][] {
+  const out: [number, number][] = [[0, 0]];
+  for (let l = 1; l <= layers; l++) {
+    out.push([l, 0]);
+    for (let h = 1; h <= heads; h++) out.push([l, h]);
+  }
+  return out;
+}
+
+export class TransformerDecodeView {
+  readonly element = el('div', 'tf-decode');
+  readonly #t: T;
+  readonly #progress = el('p', 'tf-decode-progress');
+  readonly #source = el('div', 'tf-source');
+  readonly #output = el('output', 'tf-output');
+  readonly #light = el('select');
+  readonly #playButton: HTMLButtonElement;
+  readonly #heatmap: Heatmap;
+  #result: TransformerTranslateResult | null = null;
+  #joiner = '';
+  #pos = 0;
+  #layer = 0;
+  #head = 0;
+  #timer: ReturnType<typeof setInterval> | null = null;
+
+  /** `onLight`: the reader picked what lights the source (the section stores it in the state) */
+  constructor(host: HTMLElement, t: T, onLight: (layer: number, head: number) => void) {
+    this.#t = t;
+    const controls = el('div', 'al-controls tf-decode-controls');
+    this.#playButton = button(t('tf.decode.play'), 'tf-decode-play', () => this.play());
+    const step = button(t('tf.decode.step'), 'tf-decode-step', () => {
+      this.stop();
+      this.#go(this.#pos + 1);
+    });
+    const restart = button(t('tf.decode.restart'), 'tf-decode-restart', () => {
+      this.stop();
+      this.#go(0);
+    });
+    this.#light.dataset.testid = 'tf-light';
+    this.#light.addEventListener('change', () => {
+      const [l, h] = this.#light.value.split(',').map(Number);
+      onLight(l, h);
+    });
+    controls.append(this.#playButton, step, restart, field(t('tf.decode.light'), this.#light));
+    this.#output.dataset.testid = 'tf-output';
+    this.#source.dataset.testid = 'tf-source';
+    const outRow = el('p', 'tf-output-row');
+    outRow.append(el('span', 'tf-label', t('tf.decode.output')), this.#output);
+    const mapBox = el('div', 'tf-step-map');
+    this.#heatmap = new Heatmap(mapBox, {
+      id: 'tf-step-cross',
+      title: t('tf.decode.map'),
+      fixedRange: [0, 1],
+      xTitle: t('tf.axis.source'),
+      yTitle: t('tf.axis.layerHead'),
+      t,
+    });
+    this.element.append(el('h3', undefined, t('tf.decode')), controls, this.#progress, el('p', 'tf-label', t('tf.decode.source')), this.#source, outRow, mapBox);
+    host.append(this.element);
+    this.#go(0);
+  }
+
+  /** The layers and heads to offer, and the current choice. */
+  setLight(layers: number, heads: number, layer: number, head: number): void {
+    const t = this.#t;
+    const options = lightChoices(layers, heads).map(([l, h]) => {
+      const text = l === 0 ? t('tf.light.rollout') : h === 0 ? fill(t('tf.light.mean'), { l }) : fill(t('tf.light.head'), { l, h });
+      return [`${l},${h}`, text] as const;
+    });
+    this.#layer = Math.min(layer, layers);
+    this.#head = this.#layer === 0 ? 0 : Math.min(head, heads);
+    setOptions(this.#light, options, `${this.#layer},${this.#head}`);
+    this.#go(this.#pos);
+  }
+
+  /** A new translation, from its first step, played. */
+  show(result: TransformerTranslateResult, chars: boolean): void {
+    this.stop();
+    this.#result = result;
+    this.#joiner = chars ? '' : ' ';
+    this.#go(0);
+    this.play();
+  }
+
+  clear(): void {
+    this.stop();
+    this.#result = null;
+    this.#go(0);
+  }
+
+  play(): void {
+    this.stop();
+    if (!this.#result) return;
+    if (this.#pos >= this.#total()) this.#go(0);
+    this.#playButton.disabled = true;
+    this.#timer = setInterval(() => {
+      if (this.#pos >= this.#total()) this.stop();
+      else this.#go(this.#pos + 1);
+    }, PLAY_MS);
+  }
+
+  stop(): void {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    this.#playButton.disabled = false;
+  }
+
+  destroy(): void {
+    this.stop();
+    this.#heatmap.destroy();
+  }
+
+  #total(): number {
+    return this.#result?.steps?.length ?? 0;
+  }
+
+  #go(pos: number): void {
+    const t = this.#t;
+    const r = this.#result;
+    const total = this.#total();
+    this.#pos = Math.max(0, Math.min(pos, total));
+    this.element.dataset.step = String(this.#pos);
+    this.element.dataset.steps = String(total);
+    this.element.dataset.done = r && this.#pos === total ? '1' : '0';
+    this.#progress.textContent = r ? fill(t('tf.decode.progress'), { step: this.#pos, total }) : t('tf.decode.waiting');
+    const k = this.#pos - 1;
+    const light = r && k >= 0 ? sourceLight(r, k, this.#layer, this.#head) : null;
+    this.element.dataset.light = light ? JSON.stringify(Array.from(light, (w) => Number(w.toFixed(4)))) : '';
+    this.#source.replaceChildren(
+      ...(r?.source ?? []).map((s, i) => {
+        const chip = el('span', s.unknown ? 'tf-token unknown' : 'tf-token');
+        chip.append(el('span', 'tf-token-text', s.text === ' ' ? '␣' : s.text));
+        if (s.unknown) chip.title = t('tf.unknown');
+        const w = light ? (light[i] ?? 0) : 0;
+        chip.style.setProperty('--w', w.toFixed(3));
+        if (w > 0.5) chip.classList.add('strong');
+        if (light) chip.append(el('span', 'tf-token-weight', w.toFixed(2)));
+        return chip;
+      }),
+    );
+    const steps = r?.steps ?? [];
+    const written = steps.slice(0, this.#pos).map((s) => s.token).filter((tok) => tok !== '<eos>');
+    this.#output.value = r && this.#pos === total ? r.text : written.join(this.#joiner);
+    const m = r && k >= 0 ? stepMatrix(r, k, t('tf.light.rolloutRow')) : null;
+    this.#heatmap.element.hidden = !m;
+    if (m) {
+      this.#heatmap.title = fill(t('tf.decode.mapAt'), { step: k + 1, token: steps[k].token });
+      this.#heatmap.update(m);
+    }
+  }
+}

@@ -1,0 +1,119 @@
+// §4's attention grids: for one kind of attention (encoder self, decoder causal self, cross), a
+// layer × head grid of small heatmaps, every one on the same colour scale (weights 0 … 1, the
+// section's one legend), each a button that enlarges its map into the full heatmap below the
+// grids (labelled axes, values on hover and focus, export). Thumbnails are drawn as the heatmaps
+// are (deferred-draw.ts): off the task that made them, at most once a frame.
+import { DeferredDraw } from '../deferred-draw';
+import { rampColor } from '../heatmap/heatmap';
+import { fill } from '../i18n';
+import { el } from './dom';
+import type { AttentionKind, AttentionMatrix, KindMaps } from './transformer-maps';
+
+type T = (key: string) => string;
+
+/** Paints `m` over a width × height (CSS pixels) canvas, one rectangle per weight, on the shared scale [0, 1]. */
+export function paintThumbnail(ctx: CanvasRenderingContext2D, m: AttentionMatrix, width: number, height: number): void {
+  const w = width / Math.max(1, m.cols);
+  const h = height / Math.max(1, m.rows);
+  for (let r = 0; r < m.rows; r++) {
+    for (let c = 0; c < m.cols; c++) {
+      ctx.fillStyle = rampColor(m.values[r * m.cols + c]);
+      // whole pixels, overlapping by one, so no seam shows between cells
+      ctx.fillRect(Math.floor(c * w), Math.floor(r * h), Math.ceil(w) + 1, Math.ceil(h) + 1);
+    }
+  }
+}
+
+/** One thumbnail: its button, the matrix it shows, and its drawing (off the caller's task, once a frame). */
+interface Thumb {
+  button: HTMLButtonElement;
+  matrix: AttentionMatrix | null;
+  drawer: DeferredDraw | null;
+}
+
+export class AttentionGrid {
+  readonly element: HTMLElement;
+  readonly #t: T;
+  readonly #kind: AttentionKind;
+  readonly #grid = el('div', 'tf-grid');
+  readonly #empty = el('p', 'tf-note tf-grid-empty');
+  readonly #onPick: (kind: AttentionKind, layer: number, head: number) => void;
+  #thumbs: Thumb[][] = [];
+  #shape = '';
+
+  constructor(host: HTMLElement, t: T, kind: AttentionKind, onPick: (kind: AttentionKind, layer: number, head: number) => void) {
+    this.#t = t;
+    this.#kind = kind;
+    this.#onPick = onPick;
+    this.element = el('figure', 'tf-grid-figure');
+    this.element.dataset.kind = kind;
+    this.element.dataset.testid = `tf-grid-${kind}`;
+    const cap = el('figcaption');
+    cap.append(el('strong', undefined, t(`tf.kind.${kind}`)), el('span', 'tf-note', ` ${t(`tf.kind.${kind}.shape`)}`));
+    this.#empty.textContent = t('tf.grid.empty');
+    const scroll = el('div', 'tf-grid-scroll');
+    scroll.append(this.#grid);
+    this.element.append(cap, this.#empty, scroll);
+    host.append(this.element);
+  }
+
+  /** Draws every layer's and head's map; `selected`: the enlarged one's [layer, head] (1-based), if of this kind. */
+  update(maps: KindMaps | null, selected: [number, number] | null): void {
+    const ready = maps !== null && maps.maps.length > 0 && maps.maps[0][0].rows > 0;
+    this.#empty.hidden = ready;
+    this.#grid.hidden = !ready;
+    this.element.dataset.drawn = ready ? '1' : '0';
+    if (!ready || !maps) return;
+    const shape = `${maps.layers}x${maps.heads}`;
+    if (shape !== this.#shape) this.#build(maps.layers, maps.heads);
+    maps.maps.forEach((row, l) =>
+      row.forEach((m, h) => {
+        const thumb = this.#thumbs[l][h];
+        const b = thumb.button;
+        thumb.matrix = m;
+        if (thumb.drawer) thumb.drawer.request();
+        else thumb.drawer = new DeferredDraw(b.firstElementChild as HTMLCanvasElement, (ctx, width, height) => thumb.matrix && paintThumbnail(ctx, thumb.matrix, width, height));
+        b.setAttribute('aria-pressed', String(selected !== null && selected[0] === l + 1 && selected[1] === h + 1));
+        b.dataset.shape = `${m.rows},${m.cols}`;
+      }),
+    );
+    this.element.dataset.layers = String(maps.layers);
+    this.element.dataset.heads = String(maps.heads);
+  }
+
+  #build(layers: number, heads: number): void {
+    const t = this.#t;
+    this.#shape = `${layers}x${heads}`;
+    this.#grid.style.gridTemplateColumns = `auto repeat(${heads}, minmax(1.6rem, 3.5rem))`;
+    const cells: HTMLElement[] = [el('span', 'tf-grid-corner')];
+    for (let h = 1; h <= heads; h++) cells.push(el('span', 'tf-grid-head', fill(t('tf.grid.head'), { h })));
+    this.destroy();
+    this.#thumbs = [];
+    for (let l = 1; l <= layers; l++) {
+      cells.push(el('span', 'tf-grid-layer', fill(t('tf.grid.layer'), { l })));
+      const row: Thumb[] = [];
+      for (let h = 1; h <= heads; h++) {
+        const b = el('button', 'tf-thumb');
+        b.type = 'button';
+        b.dataset.layer = String(l);
+        b.dataset.head = String(h);
+        b.dataset.testid = 'tf-thumb';
+        b.setAttribute('aria-label', fill(t('tf.grid.enlarge'), { kind: t(`tf.kind.${this.#kind}`), l, h }));
+        b.title = b.getAttribute('aria-label') ?? '';
+        const canvas = el('canvas');
+        canvas.setAttribute('aria-hidden', 'true');
+        canvas.setAttribute('aria-label', b.title);
+        b.append(canvas);
+        b.addEventListener('click', () => this.#onPick(this.#kind, l, h));
+        row.push({ button: b, matrix: null, drawer: null });
+        cells.push(b);
+      }
+      this.#thumbs.push(row);
+    }
+    this.#grid.replaceChildren(...cells);
+  }
+
+  destroy(): void {
+    for (const row of this.#thumbs) for (const thumb of row) thumb.drawer?.destroy();
+  }
+}

@@ -1,0 +1,91 @@
+// §4's three grids (encoder self, decoder causal self, cross: transformer-grid.ts) under their one
+// colour legend, and the enlarged map: the full heatmap of the map the reader clicked (tf_zoom,
+// tf_zoom_layer, tf_zoom_head), with labelled axes, values on hover and focus, and export.
+import { Heatmap } from '../heatmap/heatmap';
+import { legendGradient } from '../heatmap/heatmap-color';
+import { fill } from '../i18n';
+import type { AppState } from '../state';
+import { button, el } from './dom';
+import { AttentionGrid } from './transformer-grid';
+import { ATTENTION_KINDS, type AttentionKind, type KindMaps } from './transformer-maps';
+
+type T = (key: string) => string;
+
+export class AttentionGrids {
+  readonly #t: T;
+  readonly #state: AppState;
+  readonly #grids: Record<AttentionKind, AttentionGrid>;
+  readonly #zoomBox = el('div', 'tf-zoom');
+  #zoom: { kind: AttentionKind; map: Heatmap } | null = null;
+  #maps: Record<AttentionKind, KindMaps> | null = null;
+
+  /** `onZoom(text)`: the narration of an enlargement */
+  constructor(host: HTMLElement, t: T, state: AppState, onZoom: (text: string) => void) {
+    this.#t = t;
+    this.#state = state;
+    const legend = el('p', 'tf-legend');
+    const bar = el('span', 'tf-legend-bar');
+    bar.style.backgroundImage = legendGradient(false);
+    legend.append(el('span', undefined, t('tf.grid.scale')), el('span', undefined, '0'), bar, el('span', undefined, '1'));
+    const grids = el('div', 'tf-grids');
+    const pick = (kind: AttentionKind, l: number, h: number) => {
+      const same = state.get('tf_zoom') === kind && state.get('tf_zoom_layer') === l && state.get('tf_zoom_head') === h;
+      if (!same) onZoom(fill(t('tf.narrate.zoom'), { kind: t(`tf.kind.${kind}`), l, h }));
+      state.update(same ? { tf_zoom: 'none' } : { tf_zoom: kind, tf_zoom_layer: l, tf_zoom_head: h });
+    };
+    this.#grids = {
+      encoder: new AttentionGrid(grids, t, 'encoder', pick),
+      decoder: new AttentionGrid(grids, t, 'decoder', pick),
+      cross: new AttentionGrid(grids, t, 'cross', pick),
+    };
+    this.#zoomBox.dataset.testid = 'tf-zoom';
+    host.append(legend, el('p', 'tf-note', t('tf.zoom.hint')), grids, this.#zoomBox);
+  }
+
+  /** A translation's maps (null: none to show). */
+  show(maps: Record<AttentionKind, KindMaps> | null): void {
+    this.#maps = maps;
+    this.render();
+  }
+
+  /** Redraws the grids and the enlarged map from the state; a layer or head the model lacks shows its last one. */
+  render(): void {
+    const t = this.#t;
+    const state = this.#state;
+    const kind = state.get('tf_zoom');
+    for (const k of ATTENTION_KINDS) this.#grids[k].update(this.#maps?.[k] ?? null, kind === k ? [state.get('tf_zoom_layer'), state.get('tf_zoom_head')] : null);
+    const maps = kind === 'none' ? null : this.#maps?.[kind];
+    if (kind === 'none' || !maps || maps.maps[0][0].rows === 0) {
+      this.#zoom?.map.destroy();
+      this.#zoom = null;
+      this.#zoomBox.replaceChildren();
+      this.#zoomBox.hidden = true;
+      return;
+    }
+    if (this.#zoom?.kind !== kind) {
+      this.#zoom?.map.destroy();
+      this.#zoomBox.replaceChildren();
+      const map = new Heatmap(this.#zoomBox, {
+        id: 'tf-zoom-map',
+        title: '',
+        fixedRange: [0, 1],
+        xTitle: kind === 'cross' ? t('tf.axis.source') : t('tf.axis.keys'),
+        yTitle: t('tf.axis.queries'),
+        t,
+      });
+      this.#zoomBox.append(button(t('tf.zoom.close'), 'tf-zoom-close', () => state.set('tf_zoom', 'none')));
+      this.#zoom = { kind, map };
+    }
+    const l = Math.min(state.get('tf_zoom_layer'), maps.layers);
+    const h = Math.min(state.get('tf_zoom_head'), maps.heads);
+    this.#zoomBox.hidden = false;
+    Object.assign(this.#zoomBox.dataset, { kind, layer: String(l), head: String(h) });
+    this.#zoom.map.title = fill(t('tf.zoom.title'), { kind: t(`tf.kind.${kind}`), l, h });
+    this.#zoom.map.update(maps.maps[l - 1][h - 1]);
+  }
+
+  destroy(): void {
+    for (const k of ATTENTION_KINDS) this.#grids[k].destroy();
+    this.#zoom?.map.destroy();
+  }
+}

@@ -1,0 +1,412 @@
+// §4 The Transformer: an encoder-decoder Transformer trained live in the worker (dates by default,
+// the grammar corpus as the other task), every layer's and head's attention of all three kinds
+// drawn as a layer × head grid of small maps on one colour scale (click one to enlarge it), a
+// translation decoded step by step with the source lit by the attention the reader picks (one
+// head, a layer's mean, or the rollout), and a comparison with §3.3's recurrent models measured
+// live. Settings live in the tf_* rows of the state table.
+import { downloadCsv, downloadJson, exportButtons } from '../export';
+import { HEATMAP_CSS } from '../heatmap/heatmap';
+import { fill } from '../i18n';
+import type { TransformerTranslateResult } from '#shared/types/seq2seq';
+import type { SectionContext, SectionHandle, SectionModule } from '../section';
+import type { PropName } from '../state';
+import { PROPS } from '../state-table';
+import { button, el, errorText, field, MessageLine, mountRoot, narration, primaryButton, setFieldError, tryThis } from './dom';
+import { StepChart, movingAverage } from './translate-charts';
+import css from './transformer.css?inline';
+import { ComparePanel } from './transformer-compare';
+import { MODEL_SETTING_LABELS, TransformerControls } from './transformer-controls';
+import { TransformerDecodeView } from './transformer-decode';
+import { AttentionGrids } from './transformer-grids';
+import { attentionMaps } from './transformer-maps';
+import { TRANSFORMER_BATCH, TRANSFORMER_EXAMPLES, type TransformerSettings } from './transformer-recipes';
+import { TRANSFORMER_STRINGS } from './transformer-strings';
+import { TransformerDivergedError, TransformerTrainer } from './transformer-train';
+import { TrainingClock } from './transformer-clock';
+
+const MODEL_SETTINGS = Object.keys(MODEL_SETTING_LABELS) as PropName[];
+/** While training, the maps are redrawn from a fresh translation at most this often. */
+const RETRANSLATE_MS = 1000;
+/** the longest sentence the state table keeps (tf_text) */
+const TEXT_LIMIT = (PROPS.find((p) => p.name === 'tf_text') as { maxLength: number }).maxLength;
+
+class TransformerView implements SectionHandle {
+  readonly #ctx: SectionContext;
+  readonly #root = el('div', 'tf-section');
+  readonly #train: HTMLButtonElement;
+  readonly #pause: HTMLButtonElement;
+  readonly #controls: TransformerControls;
+  readonly #progress = el('progress');
+  readonly #progressText = el('span', 'tf-progress-text');
+  readonly #clock: TrainingClock;
+  readonly #settingsLine = el('p', 'tf-note tf-settings-line');
+  readonly #status = el('p', 'tf-status');
+  readonly #error = new MessageLine('tf-error');
+  readonly #notice = new MessageLine('tf-notice');
+  readonly #narration = narration('tf-narration');
+  readonly #untrained = el('p', 'tf-untrained');
+  readonly #chartsEmpty = el('p', 'tf-note tf-charts-empty');
+  readonly #losses = el('output', 'tf-losses');
+  readonly #lossChart: StepChart;
+  readonly #accChart: StepChart;
+  readonly #text = el('input');
+  readonly #examples = el('div', 'tf-examples');
+  readonly #grids: AttentionGrids;
+  readonly #decode: TransformerDecodeView;
+  readonly #compare: ComparePanel;
+  readonly #unsubscribe: () => void;
+  #trainer: TransformerTrainer;
+  /** the last model that was made, kept while a replacement is being made */
+  #good: TransformerTrainer | null = null;
+  #translateSeq = 0;
+  #lastTranslate = 0;
+  #destroyed = false;
+
+  constructor(host: HTMLElement, ctx: SectionContext) {
+    this.#ctx = ctx;
+    const { t, state } = ctx;
+    mountRoot(host, this.#root, HEATMAP_CSS, css);
+    const intro = el('p', 'tf-intro', t('tf.intro'));
+    intro.dataset.testid = 'tf-intro';
+    this.#settingsLine.dataset.testid = 'tf-settings-line';
+    this.#root.append(intro, this.#settingsLine, tryThis(t('try.title'), [t('tf.try.1'), t('tf.try.2'), t('tf.try.3'), t('tf.try.4')]));
+
+    // One primary action: Train. Pause and Reset beside it, then the settings.
+    const run = el('div', 'al-controls tf-run');
+    this.#train = primaryButton(t('tf.train'), 'tf-train', () => this.#clock.start());
+    this.#pause = button(t('tf.pause'), 'tf-pause', () => this.#clock.stop());
+    run.append(this.#train, this.#pause, button(t('tf.reset'), 'tf-reset', () => this.#rebuild(null)));
+    run.hidden = state.isHidden('controls');
+    this.#controls = new TransformerControls(t, state, (name, value) => {
+      this.#narration.textContent = fill(t('tf.narrate.setting'), { setting: t(MODEL_SETTING_LABELS[name] ?? 'tf.steps'), value });
+    });
+    this.#progress.dataset.testid = 'tf-progress';
+    this.#progress.setAttribute('aria-label', t('tf.progressLabel'));
+    const progress = el('div', 'tf-progress');
+    progress.append(this.#progress, this.#progressText);
+    this.#clock = new TrainingClock(ctx, {
+      trainer: () => this.#trainer,
+      onProgress: () => this.#onProgress(),
+      onEnd: (err) => void this.#onRunEnd(err),
+      onRender: () => this.#render(),
+    });
+    progress.append(this.#clock.eta);
+    this.#status.dataset.testid = 'tf-status';
+    this.#error.element.dataset.testid = 'tf-error';
+    this.#notice.element.dataset.testid = 'tf-notice';
+    this.#root.append(run, this.#controls.element, progress, this.#clock.estimate, this.#clock.confirm, this.#narration, this.#status, this.#error.element, this.#notice.element);
+
+    // Training curves (their empty state in the DOM around them).
+    this.#untrained.textContent = t('tf.untrained');
+    this.#untrained.dataset.testid = 'tf-untrained';
+    this.#chartsEmpty.textContent = t('tf.charts.empty');
+    this.#losses.hidden = true;
+    this.#losses.dataset.testid = 'tf-losses';
+    const charts = el('div', 'tf-charts');
+    this.#lossChart = new StepChart(charts, t('tf.loss'), t('tf.axis.step'), '#c2410c');
+    this.#accChart = new StepChart(charts, t('tf.accuracy'), t('tf.axis.step'), '#15803d', [0, 1]);
+    this.#root.append(
+      this.#untrained,
+      this.#chartsEmpty,
+      charts,
+      exportButtons(
+        t,
+        {
+          ...this.#lossChart.pictures('tf-loss'),
+          csv: () => downloadCsv('tf-training', this.#trainer.losses.map((_, i) => String(i + 1)), ['loss', 'token accuracy'], this.#trainer.losses.flatMap((l, i) => [l, this.#trainer.accuracies[i]])),
+          json: () => downloadJson('tf-training', { settings: this.#trainer.settings, losses: this.#trainer.losses, tokenAccuracy: this.#trainer.accuracies }),
+        },
+        t('tf.loss'),
+      ),
+      this.#losses,
+    );
+
+    // The sentence, with examples.
+    this.#text.type = 'text';
+    this.#text.spellcheck = false;
+    this.#text.dataset.testid = 'tf-text';
+    this.#text.value = state.get('tf_text');
+    this.#text.addEventListener('change', () => this.#onText());
+    const textField = field(t('tf.text'), this.#text, state.isHidden('tf_text'));
+    textField.classList.add('al-field-wide');
+    this.#examples.hidden = state.isHidden('tf_text');
+    this.#root.append(textField, this.#examples);
+
+    // The three grids on one colour scale, and the enlarged map.
+    this.#grids = new AttentionGrids(this.#root, t, state, (text) => (this.#narration.textContent = text));
+
+    this.#decode = new TransformerDecodeView(this.#root, t, (l, h) => {
+      const what = l === 0 ? t('tf.light.rollout') : h === 0 ? fill(t('tf.light.mean'), { l }) : fill(t('tf.light.head'), { l, h });
+      this.#narration.textContent = fill(t('tf.narrate.light'), { what });
+      state.update({ tf_light_layer: l, tf_light_head: h });
+    });
+
+    // The comparison with §3.3's models, measured on request.
+    this.#compare = new ComparePanel(this.#root, t, ctx.lab, () => this.#clock.stop());
+
+    this.#trainer = new TransformerTrainer(ctx.lab, this.#settings());
+    this.#unsubscribe = state.subscribe((changed) => this.#onState(changed));
+    this.#controls.sync();
+    this.#render();
+    void this.#prepare(this.#trainer, null);
+  }
+
+  #settings(): TransformerSettings {
+    const s = this.#ctx.state;
+    return {
+      task: s.get('tf_task'),
+      layers: s.get('tf_layers'),
+      heads: s.get('tf_heads'),
+      dModel: s.get('tf_dmodel'),
+      dFF: s.get('tf_dff'),
+      normFirst: s.get('tf_norm_first'),
+      lr: s.get('tf_lr'),
+      warmup: s.get('tf_warmup'),
+      seed: s.get('seed'),
+    };
+  }
+
+  #onState(changed: readonly PropName[]): void {
+    this.#controls.sync();
+    const { state } = this.#ctx;
+    if (this.#text.value !== state.get('tf_text') && this.#text.getAttribute('aria-invalid') !== 'true') this.#text.value = state.get('tf_text');
+    const setting = changed.find((n) => MODEL_SETTINGS.includes(n));
+    const s = this.#settings();
+    const same = (Object.keys(s) as (keyof TransformerSettings)[]).every((k) => s[k] === this.#trainer.settings[k]);
+    if (setting && !same) this.#rebuild(setting);
+    else if (changed.includes('tf_text')) void this.#translate();
+    if (changed.some((n) => n.startsWith('tf_zoom'))) this.#grids.render();
+    if (changed.some((n) => n.startsWith('tf_light'))) this.#syncLight();
+    if (changed.includes('tf_steps')) this.#render();
+  }
+
+  /** A new model with the state's settings (a reset: `setting` null). The old one is kept if the core refuses the new one. */
+  #rebuild(setting: PropName | null): void {
+    this.#clock.stop();
+    const previous = this.#trainer;
+    // the model to fall back on: the last one that was made (one still being made is dropped)
+    const old = previous.model ? previous : this.#good;
+    if (previous !== old) void previous.delete();
+    const next = new TransformerTrainer(this.#ctx.lab, this.#settings());
+    this.#trainer = next;
+    void this.#prepare(next, old ? { old, setting } : null);
+  }
+
+  /** `change`: the model this one replaces and the setting that caused it (null: a reset) */
+  async #prepare(trainer: TransformerTrainer, change: { old: TransformerTrainer; setting: PropName | null } | null): Promise<void> {
+    const { t } = this.#ctx;
+    this.#status.textContent = t('tf.status.creating');
+    try {
+      await trainer.ready();
+    } catch (err) {
+      if (trainer !== this.#trainer) return;
+      const reason = errorText(err);
+      const field = change?.setting ?? null;
+      const label = field ? t(MODEL_SETTING_LABELS[field] ?? 'tf.task') : '';
+      if (change && change.setting && change.old.model) {
+        // the core refused these settings: say so under the field, keep (and show) the last good model
+        this.#controls.showError(field, fill(t('field.named'), { label, message: fill(t('tf.error.create'), { reason }) }));
+        this.#trainer = change.old;
+        this.#compare.setTrainer(change.old);
+        const o = change.old.settings;
+        this.#ctx.state.update({ tf_task: o.task, tf_layers: o.layers, tf_heads: o.heads, tf_dmodel: o.dModel, tf_dff: o.dFF, tf_norm_first: o.normFirst, tf_lr: o.lr, tf_warmup: o.warmup, seed: o.seed });
+        this.#render();
+        return;
+      }
+      if (field) this.#controls.showError(field, fill(t('field.named'), { label, message: reason }));
+      this.#error.show('error', `${t('error.prefix')}${field ? `${label}: ` : ''}${reason}`);
+      this.#render();
+      return;
+    }
+    if (trainer !== this.#trainer) return;
+    for (const name of MODEL_SETTINGS) this.#controls.showError(name, null);
+    this.#error.show('info', '');
+    if (change) {
+      const steps = change.old.step;
+      if (change.old === this.#good) this.#good = null;
+      void change.old.delete();
+      this.#notice.show('info', steps > 0 && change.setting ? fill(t('tf.discarded'), { setting: t(MODEL_SETTING_LABELS[change.setting] ?? 'tf.task'), steps }) : '');
+    }
+    this.#good = trainer;
+    this.#compare.setTrainer(trainer);
+    this.#showExamples(trainer);
+    this.#syncLight();
+    this.#render();
+    await this.#translate();
+  }
+
+  #showExamples(trainer: TransformerTrainer): void {
+    const { t } = this.#ctx;
+    const task = trainer.settings.task;
+    const examples = TRANSFORMER_EXAMPLES[task];
+    this.#examples.replaceChildren(
+      el('span', 'tf-label', t('tf.examples')),
+      ...examples.map((text) => {
+        const b = button(text, 'tf-example', () => {
+          setFieldError(this.#text, null);
+          this.#text.value = text;
+          this.#ctx.state.set('tf_text', text);
+        });
+        b.classList.add('tf-example');
+        return b;
+      }),
+    );
+  }
+
+  #onText(): void {
+    const { t, state } = this.#ctx;
+    const text = this.#text.value;
+    const length = [...text].length;
+    // the state's limits, in the reader's words (the state's own message names the URL key)
+    const problem =
+      length > TEXT_LIMIT ? fill(t('tf.error.long'), { max: TEXT_LIMIT, n: length }) : /[\u0000-\u001f\u007f]/u.test(text) ? t('tf.error.control') : null;
+    if (problem === null) {
+      try {
+        state.set('tf_text', text);
+        return;
+      } catch (err) {
+        setFieldError(this.#text, fill(t('field.named'), { label: t('tf.text.short'), message: errorText(err).replace(/^tf_text: /u, '') }));
+        return;
+      }
+    }
+    setFieldError(this.#text, fill(t('field.named'), { label: t('tf.text.short'), message: problem }));
+  }
+
+  #onProgress(): void {
+    // the maps follow the training: a fresh translation about once a second
+    const now = performance.now();
+    if (now - this.#lastTranslate > RETRANSLATE_MS) {
+      this.#lastTranslate = now;
+      void this.#translate(false);
+    }
+  }
+
+  async #onRunEnd(err: unknown): Promise<void> {
+    const { t } = this.#ctx;
+    const trainer = this.#trainer;
+    if (err) {
+      const text = err instanceof TransformerDivergedError ? `${t('tf.diverged')} (${err.message})` : errorText(err);
+      this.#error.show('error', `${t('error.prefix')}${text}`);
+    }
+    if (trainer.step > 0) {
+      try {
+        const e = await trainer.evaluate();
+        if (trainer === this.#trainer) this.#narration.textContent = fill(t('tf.narrate.trained'), { step: trainer.step, exact: `${(100 * e.exactMatch).toFixed(1)}%` });
+      } catch (e2) {
+        if (trainer === this.#trainer) this.#error.show('error', `${t('error.prefix')}${errorText(e2)}`);
+      }
+    }
+    if (trainer !== this.#trainer) return;
+    this.#render();
+    await this.#translate();
+  }
+
+  /** Translates the sentence with the model as it is now; redraws the grids and (with `play`) replays the decoding. */
+  async #translate(play = true): Promise<void> {
+    const trainer = this.#trainer;
+    if (!trainer.model || this.#destroyed) return;
+    const { t } = this.#ctx;
+    const seq = ++this.#translateSeq;
+    const text = this.#ctx.state.get('tf_text');
+    if (text.trim() === '') {
+      this.#showResult(null);
+      this.#error.show('info', t('tf.empty'));
+      return;
+    }
+    try {
+      const result = await trainer.translate(text, { topK: 1 });
+      if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
+      setFieldError(this.#text, null);
+      const unknown = result.source.filter((s) => s.unknown).map((s) => s.text);
+      this.#notice.show('info', unknown.length ? fill(t('tf.unknownWords'), { words: unknown.join(', ') }) : this.#notice.element.dataset.kind === 'info' ? (this.#notice.element.textContent ?? '') : '');
+      this.#showResult(result);
+      this.#root.dataset.translatedAt = String(trainer.step);
+      if (play) this.#decode.show(result, trainer.info?.sourceTokenizer === 'chars');
+    } catch (err) {
+      if (seq !== this.#translateSeq) return;
+      // a sentence the model cannot take (longer than the positional table, say): named, model kept
+      setFieldError(this.#text, fill(t('field.named'), { label: t('tf.text.short'), message: errorText(err) }));
+      this.#showResult(null);
+    }
+  }
+
+  #showResult(result: TransformerTranslateResult | null): void {
+    if (!result) this.#decode.clear();
+    this.#grids.show(result ? attentionMaps(result) : null);
+  }
+
+  #syncLight(): void {
+    const { state } = this.#ctx;
+    const s = this.#trainer.settings;
+    this.#decode.setLight(s.layers, s.heads, state.get('tf_light_layer'), state.get('tf_light_head'));
+  }
+
+  #render(): void {
+    const { t, state } = this.#ctx;
+    const trainer = this.#trainer;
+    const s = trainer.settings;
+    const step = trainer.step;
+    const target = this.#clock.target();
+    this.#train.disabled = this.#clock.running;
+    this.#pause.disabled = !this.#clock.running;
+    this.#progress.max = target;
+    this.#progress.value = Math.min(step, target);
+    this.#progressText.textContent = fill(t('tf.progress'), { step, total: target });
+    this.#settingsLine.textContent = fill(t('tf.intro.settings'), {
+      task: t(`tf.task.${s.task}`),
+      layers: s.layers,
+      heads: s.heads,
+      dModel: s.dModel,
+      dFF: s.dFF,
+      norm: t(s.normFirst ? 'tf.norm.pre' : 'tf.norm.post'),
+      lr: s.lr,
+      warmup: s.warmup,
+      batch: TRANSFORMER_BATCH,
+      steps: state.get('tf_steps'),
+    });
+    const info = trainer.info;
+    if (info) {
+      const exact = trainer.evaluation ? fill(t('tf.status.at'), { exact: `${(100 * trainer.evaluation.exactMatch).toFixed(1)}%`, step: trainer.evaluatedAt }) : t('tf.status.notScored');
+      this.#status.textContent = fill(t('tf.status.ready'), { params: info.parameterCount.toLocaleString('en-US'), exact });
+      this.#status.dataset.params = String(info.parameterCount);
+      this.#status.dataset.evaluatedAt = String(trainer.evaluation ? trainer.evaluatedAt : -1);
+    }
+    this.#clock.render();
+    this.#untrained.hidden = step > 0;
+    this.#chartsEmpty.hidden = step > 0;
+    this.#root.dataset.step = String(step);
+    this.#root.dataset.playing = this.#clock.running ? '1' : '0';
+    this.#losses.value = JSON.stringify(trainer.losses);
+    this.#lossChart.update(trainer.losses);
+    this.#accChart.update(movingAverage(trainer.accuracies, 20));
+  }
+
+  setActive(active: boolean): void {
+    this.#clock.setActive(active);
+  }
+
+  onWorkerRestart(): void {
+    this.#rebuild(null);
+  }
+
+  destroy(): void {
+    this.#destroyed = true;
+    this.#clock.destroy();
+    this.#unsubscribe();
+    void this.#trainer.delete();
+    if (this.#good && this.#good !== this.#trainer) void this.#good.delete();
+    this.#decode.destroy();
+    this.#grids.destroy();
+    this.#compare.destroy();
+    this.#lossChart.destroy();
+    this.#accChart.destroy();
+    this.#root.remove();
+  }
+}
+
+export const transformerSection: SectionModule = {
+  id: 'transformer',
+  title: { en: '4. The Transformer', zh: '4. Transformer 模型' },
+  strings: TRANSFORMER_STRINGS,
+  mount: (host, ctx) => new TransformerView(host, ctx),
+};
