@@ -159,14 +159,9 @@ void Seq2SeqModel::backward(const Batch& batch) {
 }
 
 float Seq2SeqModel::forward_backward(const Batch& batch) {
-  validate_batch(batch, config_);
+  validate_batch(batch, config_);  // first, so that a bad batch leaves the last gradients valid
   return model_forward_backward(
-      grads_valid_,
-      [&] {
-        forward(batch);
-        return ws_->loss;
-      },
-      [&] { backward(batch); });
+      grads_valid_, [&] { return loss_only(batch); }, [&] { backward(batch); });
 }
 
 float Seq2SeqModel::loss_only(const Batch& batch) {

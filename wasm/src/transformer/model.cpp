@@ -143,14 +143,9 @@ void TransformerModel::backward(const Batch& batch) {
 }
 
 float TransformerModel::forward_backward(const Batch& batch) {
-  validate_batch(batch, config_);
+  validate_batch(batch, config_);  // first, so that a bad batch leaves the last gradients valid
   return model_forward_backward(
-      grads_valid_,
-      [&] {
-        forward(batch);
-        return ws_->loss;
-      },
-      [&] { backward(batch); });
+      grads_valid_, [&] { return loss_only(batch); }, [&] { backward(batch); });
 }
 
 float TransformerModel::loss_only(const Batch& batch) {
