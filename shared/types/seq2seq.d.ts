@@ -59,17 +59,11 @@ export interface Seq2SeqTaskOptions {
   symbols?: number;
 }
 
-export interface Seq2SeqInfo {
+/** What info() of every training session reports besides its architecture. */
+export interface SessionInfo {
   task: Seq2SeqTaskName;
   /** every option, defaults filled in */
   taskOptions: Required<Seq2SeqTaskOptions>;
-  cell: CellName;
-  hidden: number;
-  /** the effective embedding size */
-  embedding: number;
-  attention: boolean;
-  score: ScoreName;
-  attentionalTanh: boolean;
   seed: number;
   batchSize: number;
   learningRate: number;
@@ -82,6 +76,16 @@ export interface Seq2SeqInfo {
   parameterCount: number;
   /** Adam steps trained so far */
   step: number;
+}
+
+export interface Seq2SeqInfo extends SessionInfo {
+  cell: CellName;
+  hidden: number;
+  /** the effective embedding size */
+  embedding: number;
+  attention: boolean;
+  score: ScoreName;
+  attentionalTanh: boolean;
 }
 
 export interface TrainResult {
@@ -365,26 +369,14 @@ export interface TransformerSeq2SeqConfig {
   taskOptions?: Seq2SeqTaskOptions;
 }
 
-export interface TransformerSeq2SeqInfo {
+export interface TransformerSeq2SeqInfo extends SessionInfo {
   arch: 'transformer';
-  task: Seq2SeqTaskName;
-  taskOptions: Required<Seq2SeqTaskOptions>;
   layers: number;
   heads: number;
   dModel: number;
   dFF: number;
   normFirst: boolean;
   warmup: number;
-  seed: number;
-  batchSize: number;
-  learningRate: number;
-  clipNorm: number;
-  sourceVocabSize: number;
-  targetVocabSize: number;
-  sourceTokenizer: 'words' | 'chars';
-  targetTokenizer: 'words' | 'chars';
-  parameterCount: number;
-  step: number;
 }
 
 /** A row-major array: `data` has the product of `shape` values. */
