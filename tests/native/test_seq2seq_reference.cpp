@@ -24,13 +24,7 @@ TEST_P(Seq2SeqReference, MatchesPyTorch) {
   const lab::Batch batch = s2stest::batch_from_json(c.at("batch"));
   const double rtol = 1e-4;
 
-  const float loss = model.forward_backward(batch);
-  EXPECT_NEAR(loss, c.at("loss").get<double>(), rtol * c.at("loss").get<double>());
-  for (const auto& [name, t] : c.at("grads").items()) {
-    const lab::ParamView& v = model.param(name);
-    s2stest::expect_close(model.grads().data() + v.offset, s2stest::doubles(t), rtol,
-                          "grad " + name);
-  }
+  s2stest::expect_loss_and_grads(model, batch, c, rtol);
 
   const lab::Seq2SeqOutputs out = model.evaluate(batch);
   EXPECT_EQ(out.logits.shape, c.at("logits").at("shape").get<std::vector<long>>());

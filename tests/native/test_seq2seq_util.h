@@ -112,6 +112,33 @@ void load_reference_params(Model& model, const nlohmann::json& params,
   EXPECT_EQ(loaded, table.size());
 }
 
+// max over elements of |a − e| / (|e| + max|e|): the quantity expect_close bounds by rtol.
+inline double worst_ratio(const float* actual, const std::vector<double>& expected) {
+  double scale = 0.0, worst = 0.0;
+  for (double e : expected) scale = std::max(scale, std::abs(e));
+  for (size_t i = 0; i < expected.size(); ++i) {
+    worst = std::max(worst, std::abs(actual[i] - expected[i]) / (std::abs(expected[i]) + scale));
+  }
+  return worst;
+}
+
+// forward_backward on `batch`: the loss and every gradient of the reference case `c` ("loss",
+// "grads") within rtol of PyTorch's. Returns the gradients' worst_ratio, for the record.
+template <class Model>
+double expect_loss_and_grads(Model& model, const lab::Batch& batch, const nlohmann::json& c,
+                             double rtol) {
+  const float loss = model.forward_backward(batch);
+  const double expected = c.at("loss").template get<double>();
+  EXPECT_NEAR(loss, expected, rtol * expected);
+  double worst = 0.0;
+  for (const auto& [name, t] : c.at("grads").items()) {
+    const float* grad = model.grads().data() + model.param(name).offset;
+    expect_close(grad, doubles(t), rtol, "grad " + name);
+    worst = std::max(worst, worst_ratio(grad, doubles(t)));
+  }
+  return worst;
+}
+
 // The reference case's Adam steps ({lr, beta1, beta2, eps, losses}) from the model's current
 // weights: each step's loss must match torch.optim.Adam's within rtol.
 template <class Model>

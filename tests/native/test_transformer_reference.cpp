@@ -14,16 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-// max over elements of |a − e| / (|e| + max|e|): the quantity expect_close bounds by rtol.
-double worst_ratio(const float* actual, const std::vector<double>& expected) {
-  double scale = 0.0, worst = 0.0;
-  for (double e : expected) scale = std::max(scale, std::abs(e));
-  for (size_t i = 0; i < expected.size(); ++i) {
-    worst = std::max(worst, std::abs(actual[i] - expected[i]) / (std::abs(expected[i]) + scale));
-  }
-  return worst;
-}
-
 class TransformerReference : public ::testing::TestWithParam<int> {};
 
 TEST_P(TransformerReference, MatchesPyTorch) {
@@ -34,20 +24,13 @@ TEST_P(TransformerReference, MatchesPyTorch) {
   const lab::Batch batch = s2stest::batch_from_json(c.at("batch"));
   const double rtol = 1e-4;
 
-  double worst = 0.0;  // largest relative error of the gradients and logits, for the record
-  const float loss = model.forward_backward(batch);
-  EXPECT_NEAR(loss, c.at("loss").get<double>(), rtol * c.at("loss").get<double>());
-  for (const auto& [name, t] : c.at("grads").items()) {
-    const lab::ParamView& v = model.param(name);
-    s2stest::expect_close(model.grads().data() + v.offset, s2stest::doubles(t), rtol,
-                          "grad " + name);
-    worst = std::max(worst, worst_ratio(model.grads().data() + v.offset, s2stest::doubles(t)));
-  }
+  // largest relative error of the gradients and logits, for the record
+  double worst = s2stest::expect_loss_and_grads(model, batch, c, rtol);
 
   const lab::TransformerOutputs out = model.evaluate(batch);
   EXPECT_EQ(out.logits.shape, c.at("logits").at("shape").get<std::vector<long>>());
   s2stest::expect_close(out.logits.ptr(), s2stest::doubles(c.at("logits")), rtol, "logits");
-  worst = std::max(worst, worst_ratio(out.logits.ptr(), s2stest::doubles(c.at("logits"))));
+  worst = std::max(worst, s2stest::worst_ratio(out.logits.ptr(), s2stest::doubles(c.at("logits"))));
   char text[32];
   std::snprintf(text, sizeof text, "%.3g", worst);
   RecordProperty("max_relative_error", text);
