@@ -78,7 +78,8 @@ export interface SessionInfo {
   step: number;
 }
 
-export interface Seq2SeqInfo extends SessionInfo {
+/** A recurrent translator's architecture, as info() reports it (a session's or a file's). */
+export interface RecurrentArchitecture {
   cell: CellName;
   hidden: number;
   /** the effective embedding size */
@@ -87,6 +88,8 @@ export interface Seq2SeqInfo extends SessionInfo {
   score: ScoreName;
   attentionalTanh: boolean;
 }
+
+export interface Seq2SeqInfo extends SessionInfo, RecurrentArchitecture {}
 
 export interface TrainResult {
   /** the training loss of each step of this call */
@@ -284,15 +287,9 @@ export interface SaveOptions {
   names?: StateDictNames;
 }
 
-export interface ImportedSeq2SeqInfo {
+export interface ImportedSeq2SeqInfo extends RecurrentArchitecture {
   format: 'safetensors';
   arch: 'seq2seq';
-  cell: CellName;
-  hidden: number;
-  embedding: number;
-  attention: boolean;
-  score: ScoreName;
-  attentionalTanh: boolean;
   tokenizer: 'words' | 'chars';
   sourceTokenizer: 'words' | 'chars';
   targetTokenizer: 'words' | 'chars';
