@@ -4,10 +4,7 @@
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
-import { assertAdamLosses, assertForwardBackward, assertGradientsMatch, assertLoss, batchOf, loadReference, loadReferenceParams, mismatch, withModel } from './case-runner.mjs';
-
-// The native rule (test_seq2seq_util.h expect_close): |a − e| ≤ rtol · (|e| + max|e|), no floor.
-const NO_FLOOR = 0;
+import { assertAdamLosses, assertForwardBackward, assertGradientsMatch, assertLoss, batchOf, loadReference, loadReferenceParams, mismatch, NO_FLOOR, withModel } from './case-runner.mjs';
 
 const { cases } = loadReference('seq2seq.json');
 
