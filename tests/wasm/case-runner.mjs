@@ -121,7 +121,7 @@ export function mismatch(actual, expected, rtol, absFloor = 1e-6) {
 export const NO_FLOOR = 0;
 
 /** A reference batch ({B, S, T, src, src_len, tgt_in, tgt_out}) as a Seq2SeqModel batch. */
-export const batchOf = (b) => ({
+const batchOf = (b) => ({
   src: { shape: [b.B, b.S], data: b.src },
   srcLengths: b.src_len,
   tgtIn: { shape: [b.B, b.T], data: b.tgt_in },
@@ -129,7 +129,7 @@ export const batchOf = (b) => ({
 });
 
 /** EXPECT_NEAR(loss, e, rtol · e) of the native tests. */
-export function assertLoss(actual, expected, rtol, what) {
+function assertLoss(actual, expected, rtol, what) {
   if (!(Math.abs(actual - expected) <= rtol * expected)) {
     throw new Error(`${what}: got ${actual}, PyTorch ${expected}`);
   }
@@ -159,7 +159,7 @@ export function using(handle, fn) {
  * the model's names must be exactly the file's (every wasm parameter comes from PyTorch), each
  * shape the file's, and each value must read back bit for bit.
  */
-export function loadReferenceParams(model, params) {
+function loadReferenceParams(model, params) {
   const names = model.paramNames();
   assert.deepEqual(names.map((p) => p.name).sort(), Object.keys(params).sort(), 'parameter names');
   for (const { name, shape } of names) {
@@ -175,7 +175,7 @@ export function loadReferenceParams(model, params) {
  * (|a − e| ≤ rtol · (|e| + max|e|), the native expect_close, no floor), and exactly its set of
  * gradients, each within the same bound. Returns the result for the model's own outputs.
  */
-export function assertForwardBackward(model, batch, c, rtol) {
+function assertForwardBackward(model, batch, c, rtol) {
   const r = model.forwardBackward(batch);
   assertLoss(r.loss, c.loss, rtol, 'loss');
   assert.equal(mismatch(r.logits, c.logits, rtol, NO_FLOOR), null, 'logits');
@@ -191,7 +191,7 @@ export function assertForwardBackward(model, batch, c, rtol) {
  * weights: each step's loss matches torch.optim.Adam's, and the losses move (else matching them
  * would prove nothing about Adam).
  */
-export function assertAdamLosses(model, batch, { lr, beta1, beta2, eps, losses }, rtol) {
+function assertAdamLosses(model, batch, { lr, beta1, beta2, eps, losses }, rtol) {
   losses.forEach((expected, i) => {
     assertLoss(model.forwardBackward(batch).loss, expected, rtol, `Adam step ${i}`);
     model.adamStep({ lr, beta1, beta2, eps });
@@ -260,4 +260,22 @@ export function assertGradientsMatch(model, batch, { samples, eps, rtol, atol, n
     assert.ok(err < tol, `${name}: ‖analytic − numeric‖ ${err}, ‖numeric‖ ${norms.numeric}`);
   }
   return worst;
+}
+
+/**
+ * A bare model of `config` with the weights of the reference case `c`, against the case: loss,
+ * logits and every gradient (assertForwardBackward), its attention (checkAttention(r.attention),
+ * the model's own layout), loss() and the Adam steps (assertAdamLosses).
+ */
+export function assertMatchesReference(lab, config, c, rtol, checkAttention) {
+  withModel(lab, config, (model) => {
+    // Load the state dict by name; every wasm parameter must come from PyTorch.
+    loadReferenceParams(model, c.params);
+    const batch = batchOf(c.batch);
+    const r = assertForwardBackward(model, batch, c, rtol);
+    checkAttention(r.attention);
+    assertLoss(model.loss(batch), c.loss, rtol, 'loss()');
+    // 10 Adam steps from the same weights: the optimiser matches torch.optim.Adam.
+    assertAdamLosses(model, batch, c.adam, rtol);
+  });
 }

@@ -4,7 +4,7 @@
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
-import { assertAdamLosses, assertForwardBackward, assertGradientsMatch, assertLoss, batchOf, loadReference, loadReferenceParams, mismatch, NO_FLOOR, withModel } from './case-runner.mjs';
+import { assertGradientsMatch, assertMatchesReference, loadReference, mismatch, NO_FLOOR, withModel } from './case-runner.mjs';
 
 const { cases } = loadReference('seq2seq.json');
 
@@ -28,21 +28,12 @@ describe('Seq2SeqModel matches PyTorch (shared/reference/seq2seq.json)', () => {
   for (const c of cases) {
     test(c.name, () => {
       const rtol = 1e-4;
-      withModel(lab, configOf(c.config), (model) => {
-        // Load the state dict by name; every wasm parameter must come from PyTorch.
-        loadReferenceParams(model, c.params);
-        const batch = batchOf(c.batch);
-
-        const r = assertForwardBackward(model, batch, c, rtol);
+      assertMatchesReference(lab, configOf(c.config), c, rtol, (attention) => {
         if (c.attention === null) {
-          assert.equal(r.attention, undefined, 'no attention without attention');
+          assert.equal(attention, undefined, 'no attention without attention');
         } else {
-          assert.equal(mismatch(r.attention, c.attention, rtol, NO_FLOOR), null, 'attention');
+          assert.equal(mismatch(attention, c.attention, rtol, NO_FLOOR), null, 'attention');
         }
-        assertLoss(model.loss(batch), c.loss, rtol, 'loss()');
-
-        // 10 Adam steps from the same weights: the optimiser matches torch.optim.Adam.
-        assertAdamLosses(model, batch, c.adam, rtol);
       });
     });
   }

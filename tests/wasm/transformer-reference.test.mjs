@@ -5,7 +5,7 @@
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
-import { assertAdamLosses, assertForwardBackward, assertGradientsMatch, assertLoss, batchOf, loadReference, loadReferenceParams, mismatch, NO_FLOOR, withModel } from './case-runner.mjs';
+import { assertGradientsMatch, assertMatchesReference, loadReference, mismatch, NO_FLOOR, withModel } from './case-runner.mjs';
 
 const { cases } = loadReference('transformer.json');
 
@@ -23,17 +23,12 @@ describe('Transformer matches PyTorch (shared/reference/transformer.json)', () =
   for (const c of cases) {
     test(c.name, () => {
       const rtol = 1e-4;
-      withModel(lab, configOf(c.config), (model) => {
-        loadReferenceParams(model, c.params);
-        const batch = batchOf(c.batch);
-        const r = assertForwardBackward(model, batch, c, rtol);
+      assertMatchesReference(lab, configOf(c.config), c, rtol, (attention) => {
         for (const [key, expected] of [['encoderSelf', c.attention.encoder_self],
           ['decoderSelf', c.attention.decoder_self], ['cross', c.attention.cross]]) {
-          assert.equal(r.attention[key].length, expected.length, `${key} layers`);
-          expected.forEach((e, l) => assert.equal(mismatch(r.attention[key][l], e, rtol, NO_FLOOR), null, `${key} ${l}`));
+          assert.equal(attention[key].length, expected.length, `${key} layers`);
+          expected.forEach((e, l) => assert.equal(mismatch(attention[key][l], e, rtol, NO_FLOOR), null, `${key} ${l}`));
         }
-        assertLoss(model.loss(batch), c.loss, rtol, 'loss()');
-        assertAdamLosses(model, batch, c.adam, rtol);
       });
     });
   }
