@@ -57,8 +57,10 @@ double median_seconds(F&& f, double flops) {
 }
 
 void report(const char* name, long M, long N, long K, double seconds, double flops) {
-  std::printf("{\"kernel\": \"%s\", \"M\": %ld, \"N\": %ld, \"K\": %ld, \"median_s\": %.9g, \"gflops\": %.4g}\n",
-              name, M, N, K, seconds, flops / seconds / 1e9);
+  std::printf(
+      "{\"kernel\": \"%s\", \"M\": %ld, \"N\": %ld, \"K\": %ld, \"median_s\": %.9g, \"gflops\": "
+      "%.4g}\n",
+      name, M, N, K, seconds, flops / seconds / 1e9);
 }
 
 }  // namespace
@@ -70,7 +72,9 @@ int main() {
   const long iters = iters_at_run_time;
   const double peak_flops = 68.0 * iters;
   const double s = median_seconds(
-      [&] { sink = sink + wasm_f32x4_extract_lane(peak_loop(iters, m_at_run_time, a_at_run_time), 0); },
+      [&] {
+        sink = sink + wasm_f32x4_extract_lane(peak_loop(iters, m_at_run_time, a_at_run_time), 0);
+      },
       peak_flops);
   report("peak_register_loop", 0, 0, 0, s, peak_flops);
 
@@ -79,7 +83,8 @@ int main() {
     long M, N, K;
   };
   // attention N = 1024, D = 64: QKᵀ (nt), weights·V (nn), dV = weightsᵀ dO (tn);
-  // Seq2Seq: the dates recurrence (128 × 256 × 64) and batch-1 matrix-vector products (1 × 512 × 128)
+  // Seq2Seq: the dates recurrence (128 × 256 × 64) and batch-1 matrix-vector products (1 × 512 ×
+  // 128)
   const Shape shapes[] = {{"nt", 1024, 1024, 64}, {"nn", 1024, 64, 1024}, {"tn", 1024, 64, 1024},
                           {"nt", 256, 256, 64},   {"nt", 128, 256, 64},   {"nn", 128, 64, 256},
                           {"tn", 256, 64, 3328},  {"nt", 1, 512, 128},    {"nn", 1, 128, 512},

@@ -3,6 +3,8 @@
 #   LAB_SANITIZE=1 builds only the suite, in build/native-asan, with AddressSanitizer +
 #   UndefinedBehaviorSanitizer (no build type: no NDEBUG, so Eigen's own asserts stay on; the
 #   sanitizer flags, -O1 and line tables, come from CMakeLists.txt).
+# Release (-O3 -DNDEBUG): the training tests and the benchmark need the optimised core (why each
+# native flag is there: the comments beside them in CMakeLists.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=build/native

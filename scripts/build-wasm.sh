@@ -5,7 +5,8 @@
 # build/wasm/attention_lab_seq2seq.{mjs,wasm} (attention + Seq2Seq training and decoding, no model
 # files: variant 'seq2seq', for the training widgets) and build/wasm/attention_lab_transformer.{mjs,wasm}
 # (the Transformer translator, no model files: variant 'transformer', for <transformer-demo>).
-# The -D flags and NODE_PATH work around Debian's emcc 3.1.6: why each one, in docs/build.md.
+# The -D flags and NODE_PATH (most of them work around Debian's emcc 3.1.6): why each one, in
+# docs/build.md, "The configure step".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 emcmake cmake -S . -B build/wasm-cmake -DCMAKE_BUILD_TYPE=Release \

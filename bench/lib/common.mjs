@@ -2,6 +2,7 @@
 // benchmark binary, seeded data, and markdown tables.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
+import { mulberry32 } from '../../web/src/mulberry32.mjs';
 
 export const root = new URL('../..', import.meta.url).pathname;
 
@@ -39,17 +40,8 @@ export function timeIt(fn) {
   return stats(samples);
 }
 
-// mulberry32: a small seeded generator of uniform values in [0, 1), so runs use the same data.
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// mulberry32 (web/src/mulberry32.mjs): the page's seeded uniform generator, so runs use the same data.
+export { mulberry32 };
 
 // Seeded normal values (mulberry32 + Box–Muller), so runs time the same data.
 export function randomTensor(shape, seed) {

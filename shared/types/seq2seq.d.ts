@@ -59,17 +59,11 @@ export interface Seq2SeqTaskOptions {
   symbols?: number;
 }
 
-export interface Seq2SeqInfo {
+/** What info() of every training session reports besides its architecture. */
+export interface SessionInfo {
   task: Seq2SeqTaskName;
   /** every option, defaults filled in */
   taskOptions: Required<Seq2SeqTaskOptions>;
-  cell: CellName;
-  hidden: number;
-  /** the effective embedding size */
-  embedding: number;
-  attention: boolean;
-  score: ScoreName;
-  attentionalTanh: boolean;
   seed: number;
   batchSize: number;
   learningRate: number;
@@ -83,6 +77,19 @@ export interface Seq2SeqInfo {
   /** Adam steps trained so far */
   step: number;
 }
+
+/** A recurrent translator's architecture, as info() reports it (a session's or a file's). */
+export interface RecurrentArchitecture {
+  cell: CellName;
+  hidden: number;
+  /** the effective embedding size */
+  embedding: number;
+  attention: boolean;
+  score: ScoreName;
+  attentionalTanh: boolean;
+}
+
+export interface Seq2SeqInfo extends SessionInfo, RecurrentArchitecture {}
 
 export interface TrainResult {
   /** the training loss of each step of this call */
@@ -280,15 +287,9 @@ export interface SaveOptions {
   names?: StateDictNames;
 }
 
-export interface ImportedSeq2SeqInfo {
+export interface ImportedSeq2SeqInfo extends RecurrentArchitecture {
   format: 'safetensors';
   arch: 'seq2seq';
-  cell: CellName;
-  hidden: number;
-  embedding: number;
-  attention: boolean;
-  score: ScoreName;
-  attentionalTanh: boolean;
   tokenizer: 'words' | 'chars';
   sourceTokenizer: 'words' | 'chars';
   targetTokenizer: 'words' | 'chars';
@@ -365,26 +366,14 @@ export interface TransformerSeq2SeqConfig {
   taskOptions?: Seq2SeqTaskOptions;
 }
 
-export interface TransformerSeq2SeqInfo {
+export interface TransformerSeq2SeqInfo extends SessionInfo {
   arch: 'transformer';
-  task: Seq2SeqTaskName;
-  taskOptions: Required<Seq2SeqTaskOptions>;
   layers: number;
   heads: number;
   dModel: number;
   dFF: number;
   normFirst: boolean;
   warmup: number;
-  seed: number;
-  batchSize: number;
-  learningRate: number;
-  clipNorm: number;
-  sourceVocabSize: number;
-  targetVocabSize: number;
-  sourceTokenizer: 'words' | 'chars';
-  targetTokenizer: 'words' | 'chars';
-  parameterCount: number;
-  step: number;
 }
 
 /** A row-major array: `data` has the product of `shape` values. */

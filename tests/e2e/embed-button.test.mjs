@@ -5,8 +5,8 @@
 // focus returns to the button; the iframe snippet's embed.html address shows the same numbers.
 // Build first: npx vite build --config web/vite.config.ts --outDir /tmp/x && ATTENTION_LAB_DIST=/tmp/x node --test tests/e2e/embed-button.test.mjs
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { startSite } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { startSite, useSite } from './harness.mjs';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
@@ -15,13 +15,10 @@ describe('Embed button and dialog', { timeout: 180_000 }, () => {
   let site;
   /** @type {import('playwright-core').Page} */
   let page;
-
-  before(async () => {
-    site = await startSite();
-    page = site.page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
   });
-  afterEach(() => site.problems.assertNone());
-  after(() => site?.close());
 
   const dialog = () => page.locator('[data-testid="embed-dialog"]');
   const snippet = (kind) => page.locator(`[data-testid="embed-${kind}"]`).textContent();

@@ -9,8 +9,12 @@
 //   site.problems.assertNone();                   // in afterEach()
 //   await site.screenshot('dot');                 // test-artifacts/dot.png
 //   await site.close();                           // in after()
+// or, inside a describe(), all three hooks at once:
+//   let site, page;
+//   useSite((s) => { site = s; page = s.page; });
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
+import { after, afterEach, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { distDir, startPreview } from '../../scripts/serve.mjs';
@@ -182,6 +186,24 @@ export async function startSite({ viewport = { width: 1280, height: 900 }, dist 
       }
     },
   };
+}
+
+/**
+ * The hooks of a describe() that drives one site: startSite(options) before its tests, then
+ * onStart(site) (which keeps the site, its page, and may prepare them); after each test, that
+ * nothing went wrong (the problem collector); after the suite, the site closed.
+ * @param {(site: Awaited<ReturnType<typeof startSite>>) => unknown} onStart
+ * @param {Parameters<typeof startSite>[0]} [options]
+ */
+export function useSite(onStart, options) {
+  /** @type {Awaited<ReturnType<typeof startSite>> | undefined} */
+  let site;
+  before(async () => {
+    site = await startSite(options);
+    await onStart(site);
+  });
+  afterEach(() => site.problems.assertNone());
+  after(() => site?.close());
 }
 
 /** Sideways overflow of the page in CSS pixels (0 when nothing scrolls horizontally). */

@@ -7,8 +7,8 @@
 // the legend.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { startSite } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { startSite, useSite } from './harness.mjs';
 
 /** Every heatmap's painted text boxes: [{id, boxes: [[kind, x, y, w, h]…], canvasWidth}]. */
 const textBoxes = (page) =>
@@ -42,13 +42,12 @@ function collisions(boxes) {
 describe('heatmap component', { timeout: 300_000 }, () => {
   /** @type {Awaited<ReturnType<typeof startSite>>} */
   let site;
+  /** @type {import('playwright-core').Page} */
   let page;
-  before(async () => {
-    site = await startSite();
-    page = site.page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
   });
-  after(() => site?.close());
-  afterEach(() => site.problems.assertNone());
 
   /** Loads `hash` and waits until every visible heatmap has been painted. */
   async function loadDrawn(hash, root) {

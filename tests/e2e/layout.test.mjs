@@ -9,8 +9,8 @@
 // Needs `npm run build:web` first. Run: node --test tests/e2e/layout.test.mjs
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { artifactsDir, startSite } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { artifactsDir, startSite, useSite } from './harness.mjs';
 
 const WIDTHS = [1280, 768, 390];
 const LANGS = ['en', 'zh'];
@@ -133,12 +133,10 @@ function contentsAtMidPage() {
 describe('layout at three widths, two languages', { timeout: 900_000 }, () => {
   /** @type {Awaited<ReturnType<typeof startSite>>} */
   let site;
-  before(async () => {
-    site = await startSite({ viewport: { width: 1280, height: 900 } });
+  useSite((s) => {
+    site = s;
     mkdirSync(artifactsDir, { recursive: true });
-  });
-  afterEach(() => site.problems.assertNone());
-  after(() => site?.close());
+  }, { viewport: { width: 1280, height: 900 } });
 
   /** Loads the article and waits until the computed sections have drawn. */
   async function loadArticle(width, lang) {

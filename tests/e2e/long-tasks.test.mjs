@@ -7,8 +7,8 @@
 // The longest main-thread task seen (PerformanceObserver 'longtask') is printed as a diagnostic.
 // Build first: npx vite build --config web/vite.config.ts --outDir /tmp/x && ATTENTION_LAB_DIST=/tmp/x node --test tests/e2e/long-tasks.test.mjs
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { startSite } from './harness.mjs';
+import { after, describe, test } from 'node:test';
+import { startSite, useSite } from './harness.mjs';
 
 /** Runs in the page before its scripts: counts long tasks, canvas redraws, frames and wasm calls. */
 function instrument() {
@@ -56,16 +56,12 @@ describe('main thread while training', { timeout: 240_000 }, () => {
   /** longest long task per phase, for the report */
   const longest = {};
 
-  before(async () => {
-    site = await startSite();
-    page = site.page;
+  useSite(async (s) => {
+    site = s;
+    page = s.page;
     await page.addInitScript(instrument);
   });
-  afterEach(() => site.problems.assertNone());
-  after(async () => {
-    console.log(`# longest main-thread task (ms, not asserted): ${JSON.stringify(longest)}`);
-    await site?.close();
-  });
+  after(() => console.log(`# longest main-thread task (ms, not asserted): ${JSON.stringify(longest)}`));
 
   const snapshot = () =>
     page.evaluate(() => {

@@ -5,8 +5,8 @@
 // Needs `npm run build:web` first. Run: node --test tests/e2e/smoke.test.mjs
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { canvasInk, horizontalOverflow, startSite } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { canvasInk, horizontalOverflow, startSite, useSite } from './harness.mjs';
 
 const ORDER = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'transformer'];
 
@@ -15,13 +15,10 @@ describe('article shell', { timeout: 180_000 }, () => {
   let site;
   /** @type {import('playwright-core').Page} */
   let page;
-
-  before(async () => {
-    site = await startSite();
-    page = site.page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
   });
-  afterEach(() => site.problems.assertNone());
-  after(() => site?.close());
 
   const sectionIds = () => page.$$eval('main section.article-section', (els) => els.map((e) => e.dataset.section));
   const headings = () => page.$$eval('main section.article-section > h2', (els) => els.map((e) => e.textContent));

@@ -7,8 +7,8 @@
 // word is marked, beam search shows its beams; and the dates task translates a typed date.
 // Needs a build (npm run build:web, or ATTENTION_LAB_DIST=<outDir>). Run: node --test tests/e2e/translate.test.mjs
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { horizontalOverflow, startSite } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { horizontalOverflow, startSite, useSite } from './harness.mjs';
 
 const SEC = '#section-translate .tr-section';
 // The note's five sentences with the book's recipe (the section's defaults are the grammar's).
@@ -16,16 +16,14 @@ const NOTE = 's2s_task=note&s2s_cell=rnn&s2s_hidden=128&s2s_lr=0.001';
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
+  /** @type {Awaited<ReturnType<typeof startSite>>} */
   let site;
   /** @type {import('playwright-core').Page} */
   let page;
-
-  before(async () => {
-    site = await startSite();
-    page = site.page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
   });
-  afterEach(() => site.problems.assertNone());
-  after(() => site?.close());
 
   /** Loads the section and waits until its model exists (the vocabulary is listed). */
   async function open(hash) {

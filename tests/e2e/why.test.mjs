@@ -4,22 +4,20 @@
 // Bahdanau Fig. 2 ordering; tests/wasm/long-sequence.test.mjs checks the same claim in Node).
 // Logs how long the run took (not asserted: the machines are shared).
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { canvasInk, horizontalOverflow, startSite } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { canvasInk, horizontalOverflow, startSite, useSite } from './harness.mjs';
 
 const SEC = '#section-why .why-section';
 
 describe('§1 why attention', { timeout: 400_000 }, () => {
+  /** @type {Awaited<ReturnType<typeof startSite>>} */
   let site;
   /** @type {import('playwright-core').Page} */
   let page;
-
-  before(async () => {
-    site = await startSite();
-    page = site.page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
   });
-  afterEach(() => site.problems.assertNone());
-  after(() => site?.close());
 
   const snapshot = () => page.evaluate(() => JSON.parse(document.querySelector('[data-testid=why-data]').value));
 

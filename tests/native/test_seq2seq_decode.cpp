@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "expect_input_error.h"
 #include "seq2seq/decode.h"
 #include "test_seq2seq_util.h"
 
@@ -173,13 +174,16 @@ TEST(Seq2SeqDecodeOptions, RejectsBadSettings) {
   lab::Seq2SeqModel model(decode_config(lab::CellKind::kRnn, true, lab::Score::kDot, false));
   lab::DecodeOptions opt;
   opt.beam_width = 0;
-  EXPECT_THROW(lab::beam_search(model, kSource, opt), lab::InputError);
+  EXPECT_INPUT_ERROR(lab::beam_search(model, kSource, opt),
+                     "decode: beam_width must be in [1, 64] (got 0");
   opt = {};
   opt.eos_id = 9;
-  EXPECT_THROW(lab::greedy_decode(model, kSource, opt), lab::InputError);
+  EXPECT_INPUT_ERROR(lab::greedy_decode(model, kSource, opt),
+                     "<eos> id 9 must be inside the target vocabulary of 9");
   opt = {};
-  EXPECT_THROW(lab::greedy_decode(model, {3, 12}, opt), lab::InputError);  // id 12 ≥ Vs
-  EXPECT_THROW(lab::greedy_decode(model, {}, opt), lab::InputError);
+  EXPECT_INPUT_ERROR(lab::greedy_decode(model, {3, 12}, opt),
+                     "source id 12 at position 1 is outside the source vocabulary of 12");
+  EXPECT_INPUT_ERROR(lab::greedy_decode(model, {}, opt), "source length 0 must be in [1, 0]");
 }
 
 // The note's recipe (§3.3 of the note's code): RNN, hidden 128, dot attention, Adam 1e-3, batch 1,

@@ -60,22 +60,13 @@ TEST_P(Seq2SeqGradCheck, EveryParameterGroupMatchesCentralDifferences) {
   const lab::Batch batch = s2stest::make_batch({3, 2}, {3, 2}, 5, 6, 11);
   model.forward_backward(batch);
   const std::vector<float> analytic = model.grads();
-  std::vector<float>& w = model.params();
   const float eps = 1e-2f;
   double worst = 0.0;  // largest error / tolerance, printed to show the margin
 
   for (const lab::ParamView& v : model.param_table()) {
     double diff2 = 0.0, num2 = 0.0;
     for (long i = 0; i < v.size; ++i) {
-      float& x = w[v.offset + i];
-      const float saved = x;
-      x = saved + eps;
-      const double up = model.loss_only(batch);
-      x = saved - eps;
-      const double down = model.loss_only(batch);
-      x = saved;
-      // dL/dx ≈ (L(x + ε) − L(x − ε)) / 2ε
-      const double numeric = (up - down) / (2.0 * eps);
+      const double numeric = s2stest::central_difference(model, batch, v.offset + i, eps);
       diff2 += std::pow(analytic[v.offset + i] - numeric, 2);
       num2 += numeric * numeric;
     }

@@ -9,20 +9,9 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<double> doubles(const json& t) {
-  return t.at("data").get<std::vector<double>>();
-}
-
 lab::Seq2SeqModel model_from_case(const json& c) {
   lab::Seq2SeqModel model(s2stest::config_from_json(c.at("config")));
-  size_t loaded = 0;
-  for (const auto& [name, t] : c.at("params").items()) {
-    EXPECT_EQ(model.param(name).shape, t.at("shape").get<std::vector<long>>()) << name;
-    model.set_param(name, t.at("data").get<std::vector<float>>());
-    ++loaded;
-  }
-  // Every C++ parameter must come from PyTorch: a leftover would keep its random init.
-  EXPECT_EQ(loaded, model.param_table().size());
+  s2stest::load_reference_params(model, c.at("params"), model.param_table());
   return model;
 }
 
@@ -35,34 +24,21 @@ TEST_P(Seq2SeqReference, MatchesPyTorch) {
   const lab::Batch batch = s2stest::batch_from_json(c.at("batch"));
   const double rtol = 1e-4;
 
-  const float loss = model.forward_backward(batch);
-  EXPECT_NEAR(loss, c.at("loss").get<double>(), rtol * c.at("loss").get<double>());
-  for (const auto& [name, t] : c.at("grads").items()) {
-    const lab::ParamView& v = model.param(name);
-    s2stest::expect_close(model.grads().data() + v.offset, doubles(t), rtol, "grad " + name);
-  }
+  s2stest::expect_loss_and_grads(model, batch, c, rtol);
 
   const lab::Seq2SeqOutputs out = model.evaluate(batch);
   EXPECT_EQ(out.logits.shape, c.at("logits").at("shape").get<std::vector<long>>());
-  s2stest::expect_close(out.logits.ptr(), doubles(c.at("logits")), rtol, "logits");
+  s2stest::expect_close(out.logits.ptr(), s2stest::doubles(c.at("logits")), rtol, "logits");
   if (c.at("attention").is_null()) {
     EXPECT_TRUE(out.attention.data.empty());
   } else {
     ASSERT_EQ(out.attention.shape, c.at("attention").at("shape").get<std::vector<long>>());
-    s2stest::expect_close(out.attention.ptr(), doubles(c.at("attention")), rtol, "attention");
+    s2stest::expect_close(out.attention.ptr(), s2stest::doubles(c.at("attention")), rtol,
+                          "attention");
   }
 
   // 10 Adam steps from the same weights: the optimiser matches torch.optim.Adam.
-  const json& adam = c.at("adam");
-  const std::vector<double> losses = adam.at("losses").get<std::vector<double>>();
-  for (size_t i = 0; i < losses.size(); ++i) {
-    const float l = model.forward_backward(batch);
-    EXPECT_NEAR(l, losses[i], rtol * losses[i]) << "Adam step " << i;
-    model.adam_step(adam.at("lr").get<float>(), adam.at("beta1").get<float>(),
-                    adam.at("beta2").get<float>(), adam.at("eps").get<float>());
-  }
-  // The losses must actually move, or matching them would prove nothing about Adam.
-  EXPECT_LT(losses.back(), losses.front() - 0.1);
+  s2stest::expect_adam_losses(model, batch, c.at("adam"), rtol);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "expect_input_error.h"
 #include "test_seq2seq_util.h"
 
 namespace {
@@ -127,8 +128,11 @@ TEST(Seq2SeqTraining, NanLossRaisesAndBlocksTheStep) {
   model.params()[model.param("out.bias").offset] = std::numeric_limits<float>::quiet_NaN();
   const std::vector<float> before = model.params();
   EXPECT_THROW(model.forward_backward(batch), lab::NonFiniteError);
-  EXPECT_THROW(model.adam_step(1e-3f), lab::InputError);  // no valid gradients to apply
-  EXPECT_THROW(model.clip_grad_norm(1.0f), lab::InputError);
+  // no valid gradients to apply
+  EXPECT_INPUT_ERROR(model.adam_step(1e-3f),
+                     "adam_step needs the gradients of a forward_backward with a finite loss");
+  EXPECT_INPUT_ERROR(model.clip_grad_norm(1.0f),
+                     "clip_grad_norm needs the gradients of a successful forward_backward");
   for (size_t i = 0; i < before.size(); ++i) {
     ASSERT_TRUE(model.params()[i] == before[i] || std::isnan(before[i]));
   }
@@ -149,7 +153,8 @@ TEST(Seq2SeqTraining, ClipGradNormMatchesTorchSemantics) {
   EXPECT_NEAR(lab::grad_l2_norm(model.grads()), 0.1, 1e-5);
   const size_t big = std::max_element(g.begin(), g.end()) - g.begin();
   EXPECT_NEAR(model.grads()[big] / g[big], 0.1 / norm, 1e-5);
-  EXPECT_THROW(model.clip_grad_norm(0.0f), lab::InputError);
+  EXPECT_INPUT_ERROR(model.clip_grad_norm(0.0f),
+                     "gradient clipping max_norm must be a positive finite number (got 0)");
 }
 
 TEST(Seq2SeqTraining, ConfigValidationRejectsAbsurdValues) {

@@ -1,4 +1,5 @@
-// Helpers shared by the Seq2Seq tests: reference JSON loading, tiny models and batches.
+// Helpers shared by the Seq2Seq and Transformer tests: reference JSON loading, tiny models and
+// batches, the PyTorch-reference steps both models' reference tests take, central differences.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "seq2seq/model.h"
+#include "seq2seq/optim.h"
 #include "seq2seq/rng.h"
 
 namespace s2stest {
@@ -89,6 +91,85 @@ inline lab::Batch make_batch(const std::vector<int>& src_len, const std::vector<
     b.tgt_out[i * b.T + tgt_len[i] - 1] = 2;
   }
   return b;
+}
+
+// A reference tensor's values ({shape, data}).
+inline std::vector<double> doubles(const nlohmann::json& t) {
+  return t.at("data").get<std::vector<double>>();
+}
+
+// Sets every parameter of `model` from a reference case's "params" ({name: {shape, data}}).
+// Every C++ parameter must come from PyTorch: a leftover would keep its random init.
+template <class Model>
+void load_reference_params(Model& model, const nlohmann::json& params,
+                           const std::vector<lab::ParamView>& table) {
+  size_t loaded = 0;
+  for (const auto& [name, t] : params.items()) {
+    EXPECT_EQ(model.param(name).shape, t.at("shape").template get<std::vector<long>>()) << name;
+    model.set_param(name, t.at("data").template get<std::vector<float>>());
+    ++loaded;
+  }
+  EXPECT_EQ(loaded, table.size());
+}
+
+// max over elements of |a − e| / (|e| + max|e|): the quantity expect_close bounds by rtol.
+inline double worst_ratio(const float* actual, const std::vector<double>& expected) {
+  double scale = 0.0, worst = 0.0;
+  for (double e : expected) scale = std::max(scale, std::abs(e));
+  for (size_t i = 0; i < expected.size(); ++i) {
+    worst = std::max(worst, std::abs(actual[i] - expected[i]) / (std::abs(expected[i]) + scale));
+  }
+  return worst;
+}
+
+// forward_backward on `batch`: the loss and every gradient of the reference case `c` ("loss",
+// "grads") within rtol of PyTorch's. Returns the gradients' worst_ratio, for the record.
+template <class Model>
+double expect_loss_and_grads(Model& model, const lab::Batch& batch, const nlohmann::json& c,
+                             double rtol) {
+  const float loss = model.forward_backward(batch);
+  const double expected = c.at("loss").template get<double>();
+  EXPECT_NEAR(loss, expected, rtol * expected);
+  double worst = 0.0;
+  for (const auto& [name, t] : c.at("grads").items()) {
+    const float* grad = model.grads().data() + model.param(name).offset;
+    expect_close(grad, doubles(t), rtol, "grad " + name);
+    worst = std::max(worst, worst_ratio(grad, doubles(t)));
+  }
+  return worst;
+}
+
+// The reference case's Adam steps ({lr, beta1, beta2, eps, losses}) from the model's current
+// weights: each step's loss must match torch.optim.Adam's within rtol.
+template <class Model>
+void expect_adam_losses(Model& model, const lab::Batch& batch, const nlohmann::json& adam,
+                        double rtol) {
+  const std::vector<double> losses = adam.at("losses").get<std::vector<double>>();
+  lab::AdamOptions o;
+  o.lr = adam.at("lr");
+  o.beta1 = adam.at("beta1");
+  o.beta2 = adam.at("beta2");
+  o.eps = adam.at("eps");
+  for (size_t i = 0; i < losses.size(); ++i) {
+    const float l = model.forward_backward(batch);
+    EXPECT_NEAR(l, losses[i], rtol * losses[i]) << "Adam step " << i;
+    model.adam_step(o);
+  }
+  // The losses must actually move, or matching them would prove nothing about Adam.
+  EXPECT_LT(losses.back(), losses.front() - 0.1);
+}
+
+// dL/dx ≈ (L(x + ε) − L(x − ε)) / 2ε for the weight x = model.params()[i] (restored after).
+template <class Model>
+double central_difference(Model& model, const lab::Batch& batch, long i, float eps) {
+  float& x = model.params()[static_cast<size_t>(i)];
+  const float saved = x;
+  x = saved + eps;
+  const double up = model.loss_only(batch);
+  x = saved - eps;
+  const double down = model.loss_only(batch);
+  x = saved;
+  return (up - down) / (2.0 * eps);
 }
 
 }  // namespace s2stest

@@ -16,7 +16,8 @@ namespace lab {
 namespace {
 
 TEST(TaskTest, UnknownTaskNamesTheChoices) {
-  EXPECT_INPUT_ERROR(make_task("x"), "unknown task 'x' (expected note, zh-en, dates, reverse, copy)");
+  EXPECT_INPUT_ERROR(make_task("x"),
+                     "unknown task 'x' (expected note, zh-en, dates, reverse, copy)");
 }
 
 TEST(TaskTest, MakeBatchPadsAndShiftsTargets) {

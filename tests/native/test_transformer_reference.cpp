@@ -14,54 +14,23 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<double> doubles(const json& t) {
-  return t.at("data").get<std::vector<double>>();
-}
-
-void load_params(lab::TransformerModel& model, const json& c) {
-  size_t loaded = 0;
-  for (const auto& [name, t] : c.at("params").items()) {
-    EXPECT_EQ(model.param(name).shape, t.at("shape").get<std::vector<long>>()) << name;
-    model.set_param(name, t.at("data").get<std::vector<float>>());
-    ++loaded;
-  }
-  // Every C++ parameter must come from PyTorch: a leftover would keep its random init.
-  EXPECT_EQ(loaded, model.param_views().size());
-}
-
-// max over elements of |a − e| / (|e| + max|e|): the quantity expect_close bounds by rtol.
-double worst_ratio(const float* actual, const std::vector<double>& expected) {
-  double scale = 0.0, worst = 0.0;
-  for (double e : expected) scale = std::max(scale, std::abs(e));
-  for (size_t i = 0; i < expected.size(); ++i) {
-    worst = std::max(worst, std::abs(actual[i] - expected[i]) / (std::abs(expected[i]) + scale));
-  }
-  return worst;
-}
-
 class TransformerReference : public ::testing::TestWithParam<int> {};
 
 TEST_P(TransformerReference, MatchesPyTorch) {
   const json& c = tftest::transformer_reference().at("cases").at(GetParam());
   SCOPED_TRACE(c.at("name").get<std::string>());
   lab::TransformerModel model(tftest::config_from_json(c.at("config")));
-  load_params(model, c);
+  s2stest::load_reference_params(model, c.at("params"), model.param_views());
   const lab::Batch batch = s2stest::batch_from_json(c.at("batch"));
   const double rtol = 1e-4;
 
-  double worst = 0.0;  // largest relative error of the gradients and logits, for the record
-  const float loss = model.forward_backward(batch);
-  EXPECT_NEAR(loss, c.at("loss").get<double>(), rtol * c.at("loss").get<double>());
-  for (const auto& [name, t] : c.at("grads").items()) {
-    const lab::ParamView& v = model.param(name);
-    s2stest::expect_close(model.grads().data() + v.offset, doubles(t), rtol, "grad " + name);
-    worst = std::max(worst, worst_ratio(model.grads().data() + v.offset, doubles(t)));
-  }
+  // largest relative error of the gradients and logits, for the record
+  double worst = s2stest::expect_loss_and_grads(model, batch, c, rtol);
 
   const lab::TransformerOutputs out = model.evaluate(batch);
   EXPECT_EQ(out.logits.shape, c.at("logits").at("shape").get<std::vector<long>>());
-  s2stest::expect_close(out.logits.ptr(), doubles(c.at("logits")), rtol, "logits");
-  worst = std::max(worst, worst_ratio(out.logits.ptr(), doubles(c.at("logits"))));
+  s2stest::expect_close(out.logits.ptr(), s2stest::doubles(c.at("logits")), rtol, "logits");
+  worst = std::max(worst, s2stest::worst_ratio(out.logits.ptr(), s2stest::doubles(c.at("logits"))));
   char text[32];
   std::snprintf(text, sizeof text, "%.3g", worst);
   RecordProperty("max_relative_error", text);
@@ -75,26 +44,13 @@ TEST_P(TransformerReference, MatchesPyTorch) {
     for (size_t l = 0; l < tensors->size(); ++l) {
       const json& e = att.at(key).at(l);
       ASSERT_EQ((*tensors)[l].shape, e.at("shape").get<std::vector<long>>()) << key << l;
-      s2stest::expect_close((*tensors)[l].ptr(), doubles(e), rtol,
+      s2stest::expect_close((*tensors)[l].ptr(), s2stest::doubles(e), rtol,
                             std::string(key) + " layer " + std::to_string(l));
     }
   }
 
   // 10 Adam steps from the same weights: the optimiser matches torch.optim.Adam.
-  const json& adam = c.at("adam");
-  const std::vector<double> losses = adam.at("losses").get<std::vector<double>>();
-  lab::AdamOptions o;
-  o.lr = adam.at("lr");
-  o.beta1 = adam.at("beta1");
-  o.beta2 = adam.at("beta2");
-  o.eps = adam.at("eps");
-  for (size_t i = 0; i < losses.size(); ++i) {
-    const float l = model.forward_backward(batch);
-    EXPECT_NEAR(l, losses[i], rtol * losses[i]) << "Adam step " << i;
-    model.adam_step(o);
-  }
-  // The losses must actually move, or matching them would prove nothing about Adam.
-  EXPECT_LT(losses.back(), losses.front() - 0.1);
+  s2stest::expect_adam_losses(model, batch, c.at("adam"), rtol);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -8,9 +8,10 @@
 //
 // Seeded and deterministic: the first step's loss is the native build's up to float rounding
 // (later losses drift apart by rounding, so only the bar is asserted, not the losses).
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
+import { withSession } from './case-runner.mjs';
 
 const STEPS = 300;
 const BAR = 0.98;
@@ -18,38 +19,26 @@ const BAR = 0.98;
 const NATIVE_FIRST_LOSS = { 1: 2.727919, 2: 2.712083 };
 
 let lab;
-const live = new Set();
-
 before(async () => {
   lab = await loadAttentionLab();
 });
 
-after(() => {
-  for (const m of live) m.delete();
-  live.clear();
+const datesConfig = (seed) => ({
+  task: 'dates',
+  cell: 'lstm',
+  hidden: 64,
+  embedding: 64,
+  attention: true,
+  score: 'dot',
+  attentionalTanh: true,
+  seed,
+  batchSize: 128,
+  learningRate: 5e-3,
+  clipNorm: 1,
 });
 
-function datesModel(seed) {
-  const m = lab.createSeq2Seq({
-    task: 'dates',
-    cell: 'lstm',
-    hidden: 64,
-    embedding: 64,
-    attention: true,
-    score: 'dot',
-    attentionalTanh: true,
-    seed,
-    batchSize: 128,
-    learningRate: 5e-3,
-    clipNorm: 1,
-  });
-  live.add(m);
-  return m;
-}
-
 for (const seed of [1, 2]) {
-  test(`dates, seed ${seed}: ≥ 98 % exact match on the 2000 held-out dates after ${STEPS} steps`, () => {
-    const m = datesModel(seed);
+  test(`dates, seed ${seed}: ≥ 98 % exact match on the 2000 held-out dates after ${STEPS} steps`, () => withSession(lab, datesConfig(seed), (m) => {
     const t0 = performance.now();
     const { losses, step } = m.train(STEPS);
     const t1 = performance.now();
@@ -69,7 +58,5 @@ for (const seed of [1, 2]) {
       `first loss ${losses[0]} differs from the native build's ${expected}: not the same config?`);
     assert.ok(losses[STEPS - 1] < 0.05 * losses[0], `loss only fell from ${losses[0]} to ${losses[STEPS - 1]}`);
     assert.ok(ev.exactMatch >= BAR, `exact match ${ev.exactMatch} < ${BAR} after ${STEPS} steps`);
-    m.delete();
-    live.delete(m);
-  });
+  }));
 }

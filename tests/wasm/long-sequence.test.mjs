@@ -6,28 +6,22 @@
 //
 // It can fail: if attention did not reach the decoder's output (a context of zeros, wrong
 // weights, a mask hiding the source), the two models would score alike and the margin would go.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
+import { withSession } from './case-runner.mjs';
 
 const STEPS = 150;
 const LENGTH = 30;
 const MARGIN = 0.3; // attention's token accuracy must exceed plain's by 30 points at length 30 (seen: ~50)
 
 let lab;
-const live = new Set();
-
 before(async () => {
   lab = await loadAttentionLab();
 });
 
-after(() => {
-  for (const m of live) m.delete();
-  live.clear();
-});
-
 function trainAndEvaluate(attention) {
-  const m = lab.createSeq2Seq({
+  const config = {
     task: 'reverse',
     taskOptions: { minLen: 5, maxLen: LENGTH, train: 5000, heldOut: 100 },
     cell: 'gru',
@@ -39,15 +33,14 @@ function trainAndEvaluate(attention) {
     batchSize: 32,
     learningRate: 1e-2,
     clipNorm: 1,
+  };
+  return withSession(lab, config, (m) => {
+    const { losses } = m.train(STEPS);
+    assert.ok(losses.every(Number.isFinite));
+    const atLength = m.evaluate({ length: LENGTH, count: 100, seed: 1 });
+    const short = m.evaluate({ length: 5, count: 100, seed: 1 });
+    return { atLength, short, loss: losses[STEPS - 1] };
   });
-  live.add(m);
-  const { losses } = m.train(STEPS);
-  assert.ok(losses.every(Number.isFinite));
-  const atLength = m.evaluate({ length: LENGTH, count: 100, seed: 1 });
-  const short = m.evaluate({ length: 5, count: 100, seed: 1 });
-  m.delete();
-  live.delete(m);
-  return { atLength, short, loss: losses[STEPS - 1] };
 }
 
 test(`reverse at length ${LENGTH}: attention beats a plain encoder-decoder by > ${100 * MARGIN} points of token accuracy`, () => {

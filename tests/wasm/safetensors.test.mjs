@@ -4,7 +4,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
-import { loadReference } from './case-runner.mjs';
+import { loadReference, using } from './case-runner.mjs';
 import { parseSafetensors, referenceBytes } from './safetensors-file.mjs';
 
 const REF = loadReference('safetensors.json');
@@ -14,14 +14,6 @@ let lab;
 before(async () => {
   lab = await loadAttentionLab();
 });
-
-function withModel(model, fn) {
-  try {
-    return fn(model);
-  } finally {
-    model.delete();
-  }
-}
 
 /** Every value within 1e-5 of PyTorch's (float64 from the same float32 weights); the largest gap. */
 function assertClose(actual, expected, what) {
@@ -47,7 +39,7 @@ function assertMatchesPyTorch(model, cases, file) {
 
 describe('the book model trained in PyTorch', () => {
   test('loads through loadSeq2Seq, translates all five sentences, with PyTorch logits', () => {
-    withModel(lab.loadSeq2Seq(referenceBytes(REF.book.file)), (m) => {
+    using(lab.loadSeq2Seq(referenceBytes(REF.book.file)), (m) => {
       const info = m.info();
       assert.equal(info.format, 'safetensors');
       assert.equal(info.names, 'book');
@@ -66,7 +58,7 @@ describe('the book model trained in PyTorch', () => {
   });
 
   test('the teacher-forced ids are the file ids, <sos> and <eos> where the book put them', () => {
-    withModel(lab.loadSeq2Seq(referenceBytes(REF.book.file)), (m) => {
+    using(lab.loadSeq2Seq(referenceBytes(REF.book.file)), (m) => {
       const tf = m.teacherForced(...PAIRS[0]);
       const en = REF.book.tgt_vocab;
       assert.deepEqual(tf.targetIn, ['<sos>', 'KaGe', 'likes', 'XiaoBing'].map((w) => en.indexOf(w)));
@@ -78,7 +70,7 @@ describe('the book model trained in PyTorch', () => {
 describe('models trained here, checked in PyTorch', () => {
   for (const core of REF.core) {
     test(`${core.file} gives PyTorch's logits (${core.module} module)`, () => {
-      withModel(lab.loadSeq2Seq(referenceBytes(core.file)), (m) => {
+      using(lab.loadSeq2Seq(referenceBytes(core.file)), (m) => {
         assert.equal(m.info().names, core.module === 'book' ? 'book' : 'project');
         assertMatchesPyTorch(m, core.cases, core.file);
       });
@@ -87,7 +79,7 @@ describe('models trained here, checked in PyTorch', () => {
 
   test('the export tool\'s recipe reproduces the committed file byte for byte', () => {
     // tests/reference/export_core_models.mjs, first model
-    withModel(lab.createSeq2Seq({ task: 'note', seed: 3, learningRate: 1e-2, cell: 'rnn', hidden: 8, embedding: 6, attention: false }), (s) => {
+    using(lab.createSeq2Seq({ task: 'note', seed: 3, learningRate: 1e-2, cell: 'rnn', hidden: 8, embedding: 6, attention: false }), (s) => {
       s.train(300);
       assert.ok(Buffer.from(s.save({ format: 'safetensors' })).equals(Buffer.from(referenceBytes('core_rnn_plain.safetensors'))));
     });
@@ -112,7 +104,7 @@ describe('export and import of a session', () => {
       assert.equal(header.__metadata__.task, 'note');
       assert.equal(header['encoder.rnn.weight_ih_l0'].dtype, 'F32');
       assert.deepEqual(header['encoder.rnn.weight_ih_l0'].shape, [48, 12], 'PyTorch\'s LSTM layout (4·Hd, E)');
-      withModel(lab.loadSeq2Seq(bytes), (m) => {
+      using(lab.loadSeq2Seq(bytes), (m) => {
         for (const [source] of PAIRS) {
           const a = session.translate(source), b = m.translate(source);
           assert.equal(b.text, a.text);
@@ -128,7 +120,7 @@ describe('export and import of a session', () => {
   }
 
   test('loadSeq2Seq still takes .atlb files (told apart by content)', () => {
-    withModel(lab.loadSeq2Seq(session.save()), (m) => {
+    using(lab.loadSeq2Seq(session.save()), (m) => {
       assert.equal(m.translate(PAIRS[0][0]).text, session.translate(PAIRS[0][0]).text);
       assert.equal(typeof m.train, 'function');
       assert.equal(m.info().step, 200);

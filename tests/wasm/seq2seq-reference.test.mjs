@@ -4,10 +4,7 @@
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
-import { assertLoss, batchOf, loadReference, mismatch, withModel } from './case-runner.mjs';
-
-// The native rule (test_seq2seq_util.h expect_close): |a − e| ≤ rtol · (|e| + max|e|), no floor.
-const NO_FLOOR = 0;
+import { assertGradientsMatch, assertMatchesReference, loadReference, mismatch, NO_FLOOR, withModel } from './case-runner.mjs';
 
 const { cases } = loadReference('seq2seq.json');
 
@@ -15,8 +12,6 @@ let lab;
 before(async () => {
   lab = await loadAttentionLab();
 });
-
-/** Runs fn(model) and always frees the model. */
 
 const configOf = (c) => ({
   cell: c.cell,
@@ -33,39 +28,12 @@ describe('Seq2SeqModel matches PyTorch (shared/reference/seq2seq.json)', () => {
   for (const c of cases) {
     test(c.name, () => {
       const rtol = 1e-4;
-      withModel(lab, configOf(c.config), (model) => {
-        // Load the state dict by name; every wasm parameter must come from PyTorch.
-        const names = model.paramNames();
-        assert.deepEqual(names.map((p) => p.name).sort(), Object.keys(c.params).sort(), 'parameter names');
-        for (const { name, shape } of names) {
-          assert.deepEqual(shape, c.params[name].shape, `shape of ${name}`);
-          model.setParam(name, { shape: c.params[name].shape, data: Float32Array.from(c.params[name].data) });
-          assert.deepEqual(Array.from(model.getParam(name).data), Array.from(Float32Array.from(c.params[name].data)), `${name} round trip`);
-        }
-        const batch = batchOf(c.batch);
-
-        const r = model.forwardBackward(batch);
-        assertLoss(r.loss, c.loss, rtol, 'loss');
-        assert.equal(mismatch(r.logits, c.logits, rtol, NO_FLOOR), null, 'logits');
+      assertMatchesReference(lab, configOf(c.config), c, rtol, (attention) => {
         if (c.attention === null) {
-          assert.equal(r.attention, undefined, 'no attention without attention');
+          assert.equal(attention, undefined, 'no attention without attention');
         } else {
-          assert.equal(mismatch(r.attention, c.attention, rtol, NO_FLOOR), null, 'attention');
+          assert.equal(mismatch(attention, c.attention, rtol, NO_FLOOR), null, 'attention');
         }
-        assert.deepEqual(Object.keys(r.grads).sort(), Object.keys(c.grads).sort(), 'set of gradients');
-        for (const [name, expected] of Object.entries(c.grads)) {
-          assert.equal(mismatch(r.grads[name], expected, rtol, NO_FLOOR), null, `gradient of ${name}`);
-        }
-        assertLoss(model.loss(batch), c.loss, rtol, 'loss()');
-
-        // 10 Adam steps from the same weights: the optimiser matches torch.optim.Adam.
-        const { lr, beta1, beta2, eps, losses } = c.adam;
-        losses.forEach((expected, i) => {
-          assertLoss(model.forwardBackward(batch).loss, expected, rtol, `Adam step ${i}`);
-          model.adamStep({ lr, beta1, beta2, eps });
-        });
-        // The losses must actually move, or matching them would prove nothing about Adam.
-        assert.ok(losses.at(-1) < losses[0] - 0.1);
       });
     });
   }
@@ -98,19 +66,6 @@ const SAMPLES = 6;   // elements perturbed per parameter
 const EPS = 1e-2;    // as the native check, in float32
 const NOISE_FLOOR = 2e-5;
 
-// The element with the largest analytic gradient (so the sample is never all zeros) plus evenly
-// spaced others; every element when the parameter is small.
-function sampleIndices(grad) {
-  const n = grad.length;
-  if (n <= SAMPLES) return [...Array(n).keys()];
-  let top = 0;
-  for (let i = 1; i < n; i++) if (Math.abs(grad[i]) > Math.abs(grad[top])) top = i;
-  // SAMPLES distinct evenly spaced indices (n > SAMPLES); the top one replaces one of them.
-  const picked = new Set([top]);
-  for (let k = 0; k < SAMPLES && picked.size < SAMPLES; k++) picked.add(Math.floor((k * n) / SAMPLES));
-  return [...picked];
-}
-
 describe('Seq2SeqModel gradients match central differences', () => {
   for (const cell of ['rnn', 'gru', 'lstm']) {
     for (const v of VARIANTS) {
@@ -123,33 +78,11 @@ describe('Seq2SeqModel gradients match central differences', () => {
             const w = model.getParam(name);
             model.setParam(name, { shape, data: w.data.map((x) => x * 2) });
           }
-          const { grads } = model.forwardBackward(TINY_BATCH);
-          let worst = 0;
-          for (const { name, shape } of params) {
-            const w = model.getParam(name).data;
-            const analytic = grads[name].data;
-            let diff2 = 0, num2 = 0;
-            for (const i of sampleIndices(analytic)) {
-              const saved = w[i];
-              w[i] = saved + EPS; // Float32Array: rounded to float32 like the native float
-              model.setParam(name, { shape, data: w });
-              const up = model.loss(TINY_BATCH);
-              w[i] = saved - EPS;
-              model.setParam(name, { shape, data: w });
-              const down = model.loss(TINY_BATCH);
-              w[i] = saved;
-              model.setParam(name, { shape, data: w });
-              const numeric = (up - down) / (2 * EPS);
-              diff2 += (analytic[i] - numeric) ** 2;
-              num2 += numeric ** 2;
-            }
-            // The sample must see a gradient, or the check below would be vacuous.
-            assert.ok(Math.sqrt(num2) > 1e-5, `${name} has no gradient on this batch`);
-            // ‖analytic − numeric‖ < 2e-2 ‖numeric‖ + the float32 noise floor (native rule).
-            const err = Math.sqrt(diff2), tol = 2e-2 * Math.sqrt(num2) + NOISE_FLOOR;
-            worst = Math.max(worst, err / tol);
-            assert.ok(err < tol, `${name}: ‖analytic − numeric‖ ${err}, ‖numeric‖ ${Math.sqrt(num2)}`);
-          }
+          // ‖analytic − numeric‖ < 2e-2 ‖numeric‖ + the float32 noise floor (native rule); the
+          // sample must see a numeric gradient.
+          const worst = assertGradientsMatch(model, TINY_BATCH, {
+            samples: SAMPLES, eps: EPS, rtol: 2e-2, atol: NOISE_FLOOR, nonZero: { of: 'numeric', above: 1e-5 },
+          });
           assert.ok(worst < 1);
         });
       });

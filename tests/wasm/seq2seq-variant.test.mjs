@@ -6,25 +6,16 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
+import { withSession } from './case-runner.mjs';
 
 let full, trainer;
 before(async () => {
   [full, trainer] = await Promise.all([loadAttentionLab(), loadAttentionLab({ variant: 'seq2seq' })]);
 });
 
-/** Runs fn(model) on a new model of `lab` and always frees it. */
-function withModel(lab, config, fn) {
-  const model = lab.createSeq2Seq(config);
-  try {
-    return fn(model);
-  } finally {
-    model.delete();
-  }
-}
-
 /** Everything a run shows: training curves, held-out scores, info, greedy and beam traces. */
 function run(lab, config, steps, sentence) {
-  return withModel(lab, config, (m) => {
+  return withSession(lab, config, (m) => {
     const trained = m.train(steps);
     return {
       losses: Array.from(trained.losses),
@@ -70,12 +61,12 @@ test('the same errors as the full module, and the model still works after each',
     (lab) => lab.createSeq2Seq({ ...NOTE, hidden: 0 }),
     (lab) => lab.createSeq2Seq({ ...NOTE, learningRate: NaN }),
     (lab) => lab.createSeq2Seq({ ...NOTE, hiden: 3 }),
-    (lab) => withModel(lab, NOTE, (m) => m.translate('')),
-    (lab) => withModel(lab, NOTE, (m) => m.translate('我 '.repeat(65))),
-    (lab) => withModel(lab, NOTE, (m) => m.translate('我', { beam: 0 })),
-    (lab) => withModel(lab, NOTE, (m) => m.train(0)),
-    (lab) => withModel(lab, NOTE, (m) => m.evaluate({ length: 5 })),
-    (lab) => withModel(lab, { ...NOTE, learningRate: 1e6 }, (m) => m.train(50)),
+    (lab) => withSession(lab, NOTE, (m) => m.translate('')),
+    (lab) => withSession(lab, NOTE, (m) => m.translate('我 '.repeat(65))),
+    (lab) => withSession(lab, NOTE, (m) => m.translate('我', { beam: 0 })),
+    (lab) => withSession(lab, NOTE, (m) => m.train(0)),
+    (lab) => withSession(lab, NOTE, (m) => m.evaluate({ length: 5 })),
+    (lab) => withSession(lab, { ...NOTE, learningRate: 1e6 }, (m) => m.train(50)),
   ];
   const messageOf = (lab, call) => {
     try {
@@ -94,7 +85,7 @@ test('the same errors as the full module, and the model still works after each',
 });
 
 test('save() is a clear Error (no model files in this build) and the model keeps working', () => {
-  withModel(trainer, { task: 'note', hidden: 16, seed: 6 }, (m) => {
+  withSession(trainer, { task: 'note', hidden: 16, seed: 6 }, (m) => {
     m.train(2);
     assert.throws(() => m.save(), /save\(\): this build has no model files; load the 'full' variant/);
     assert.equal(m.train(1).step, 3);
@@ -106,12 +97,12 @@ test('save() is a clear Error (no model files in this build) and the model keeps
 // rebuilt per shape), so passes are compared within 1 KB; a leak of one byte per call adds more.
 test('training, decoding and errors leak nothing; a deleted model gives back all its memory', () => {
   // first use of each path allocates once (embind's type tables, the reverse task's static tables)
-  withModel(trainer, { task: 'note', cell: 'gru', hidden: 16, seed: 7 }, (w) => {
+  withSession(trainer, { task: 'note', cell: 'gru', hidden: 16, seed: 7 }, (w) => {
     w.train(2);
     w.translate('咖哥', { beam: 2 });
     assert.throws(() => w.translate(''), /sentence is empty/);
   });
-  withModel(trainer, { task: 'reverse', hidden: 8, seed: 1 }, (r) => r.train(1));
+  withSession(trainer, { task: 'reverse', hidden: 8, seed: 1 }, (r) => r.train(1));
   const start = trainer.memoryStats();
   const m = trainer.createSeq2Seq({ task: 'note', cell: 'gru', hidden: 16, seed: 7 });
   m.train(50);
@@ -121,7 +112,7 @@ test('training, decoding and errors leak nothing; a deleted model gives back all
       m.train(5);
       m.translate('咖哥 喜欢 小冰', { beam: 2 });
       assert.throws(() => m.translate(''), /sentence is empty/);
-      withModel(trainer, { task: 'reverse', hidden: 8, seed: 1 }, (r) => r.train(1));
+      withSession(trainer, { task: 'reverse', hidden: 8, seed: 1 }, (r) => r.train(1));
     }
     return trainer.memoryStats();
   };

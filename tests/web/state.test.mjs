@@ -160,7 +160,7 @@ describe('rejections', () => {
   test('bools: 1/0/true/false/empty only', () => {
     const p = { name: 'b', kind: 'bool', default: false };
     for (const [raw, v] of [['1', true], ['true', true], ['', true], ['0', false], ['false', false]]) assert.equal(parseValue(p, raw), v);
-    assert.throws(() => parseValue(p, 'yes'), RangeError);
+    assert.throws(() => parseValue(p, 'yes'), { name: 'RangeError', message: 'b: expected 1/0 or true/false' });
   });
 
   test('unknown keys are reported as text, cut to 64 characters, and change nothing', () => {
@@ -211,10 +211,10 @@ describe('set, update, subscribe, assign', () => {
     const before = state.values();
     let notified = 0;
     state.subscribe(() => notified++);
-    assert.throws(() => state.set('dot_d', 99), RangeError);
-    assert.throws(() => state.set('s2s_lr', Number.NaN), RangeError);
-    assert.throws(() => state.set('s2s_lr', Infinity), RangeError);
-    assert.throws(() => state.update({ dot_n: 2, dot_d: 1e309 }), RangeError);
+    assert.throws(() => state.set('dot_d', 99), { name: 'RangeError', message: 'dot_d: outside 1 … 8' });
+    assert.throws(() => state.set('s2s_lr', Number.NaN), { name: 'RangeError', message: 's2s_lr: not a number' });
+    assert.throws(() => state.set('s2s_lr', Infinity), { name: 'RangeError', message: 's2s_lr: not a number' });
+    assert.throws(() => state.update({ dot_n: 2, dot_d: 1e309 }), { name: 'RangeError', message: 'dot_d: not a whole number' });
     assert.throws(() => state.update({ nonsense: 1 }), /unknown setting nonsense/);
     assert.throws(() => state.set('s2s_text', 'a\nb'), /control characters/);
     assert.deepEqual(state.values(), before);

@@ -91,7 +91,7 @@ describe('widget modules', () => {
     assert.match(sub.script, /src="https:\/\/user\.github\.io\/attention-lab\/widgets\/attention-lab-widgets\.js"/);
     assert.match(sub.iframe, /src="https:\/\/user\.github\.io\/attention-lab\/embed\.html#view=dot&amp;/);
     assert.throws(() => snippets.embedSnippets(state, 'dot', 'javascript:alert(1)'), /the app's address must be http\(s\)/);
-    assert.throws(() => snippets.embedSnippets(state, 'dot', 'not a url'), TypeError);
+    assert.throws(() => snippets.embedSnippets(state, 'dot', 'not a url'), { name: 'RangeError', message: `the app's address must be an absolute http(s) URL, got "not a url"` });
     assert.throws(() => snippets.embedSnippets(state, 'performance', 'https://a.b'), /cannot be embedded/);
   });
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "convert.h"
+#include "model_handle.h"
 #include "seq2seq/model.h"
 #include "seq2seq_convert.h"
 
@@ -49,72 +50,26 @@ lab::Seq2SeqConfig model_config_from_js(const val& js) {
   return c;  // validated by the Seq2SeqModel constructor
 }
 
-// The JS handle: a lab::Seq2SeqModel and nothing else.
-class Seq2SeqModelHandle {
- public:
-  explicit Seq2SeqModelHandle(const lab::Seq2SeqConfig& config) : model_(config) {}
-
-  val paramNames() {
-    return guarded([&] { return labjs::param_names_to_js(model_.param_table()); });
+// What the bare Seq2Seq model's handle does its own way (model_handle.h).
+struct Seq2SeqModelApi {
+  static const std::vector<lab::ParamView>& table(const lab::Seq2SeqModel& model) {
+    return model.param_table();
   }
-
-  val getParam(val name) {
-    return guarded([&] { return labjs::get_param_to_js(model_, name); });
+  // evaluate() leaves the gradients, and so a following adamStep, untouched.
+  static void outputs_to_js(val& out, lab::Seq2SeqModel& model, const lab::Batch& batch) {
+    const lab::Seq2SeqOutputs outputs = model.evaluate(batch);
+    out.set("logits", labjs::tensor_to_js(outputs.logits));
+    if (!outputs.attention.data.empty()) {
+      out.set("attention", labjs::tensor_to_js(outputs.attention));
+    }
   }
-
-  val setParam(val name, val value) {
-    return guarded([&] {
-      labjs::set_param_from_js(model_, name, value);
-      return val::undefined();
-    });
+  static void adam_step(lab::Seq2SeqModel& model, const val& options) {
+    model.adam_step(labjs::adam_options_from_js(
+        options, {}, "adamStep() needs options {lr, beta1?, beta2?, eps?, weightDecay?}"));
   }
-
-  val forwardBackward(val batch_js) {
-    return guarded([&] {
-      const lab::Batch batch = checked_batch(batch_js);
-      const float loss = model_.forward_backward(batch);
-      const val grads = labjs::params_by_name_to_js(model_.param_table(), model_.grads());
-      // Logits and attention weights of the same (deterministic) teacher-forced pass; evaluate()
-      // leaves the gradients, and so a following adamStep, untouched.
-      const lab::Seq2SeqOutputs outputs = model_.evaluate(batch);
-      val out = val::object();
-      out.set("loss", val(loss));
-      out.set("logits", labjs::tensor_to_js(outputs.logits));
-      if (!outputs.attention.data.empty()) {
-        out.set("attention", labjs::tensor_to_js(outputs.attention));
-      }
-      out.set("grads", grads);
-      return out;
-    });
-  }
-
-  val loss(val batch_js) {
-    return guarded([&] { return val(model_.loss_only(checked_batch(batch_js))); });
-  }
-
-  val adamStep(val options) {
-    return guarded([&] {
-      const lab::AdamOptions o = labjs::adam_options_from_js(
-          options, {}, "adamStep() needs options {lr, beta1?, beta2?, eps?, weightDecay?}");
-      model_.adam_step(o);  // validates the options
-      return val::undefined();
-    });
-  }
-
-  val clipGradNorm(val max_norm) {
-    return guarded([&] { return val(model_.clip_grad_norm(labjs::max_norm_from_js(max_norm))); });
-  }
-
- private:
-  // The batch, checked against this model's sizes and vocabularies (lab::validate_batch).
-  lab::Batch checked_batch(const val& js) const {
-    lab::Batch b = labjs::batch_from_js(js);
-    lab::validate_batch(b, model_.config());
-    return b;
-  }
-
-  lab::Seq2SeqModel model_;
 };
+
+using Seq2SeqModelHandle = labjs::ModelHandle<lab::Seq2SeqModel, Seq2SeqModelApi>;
 
 // The new handle or {error}. val(T&&) moves the handle into a heap object whose JS handle owns
 // it: handle.delete() runs ~Seq2SeqModelHandle and frees it.
@@ -125,13 +80,6 @@ val create_seq2seq_model_js(val config) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_seq2seq_model) {
-  emscripten::class_<Seq2SeqModelHandle>("Seq2SeqModelHandle")
-      .function("paramNames", &Seq2SeqModelHandle::paramNames)
-      .function("getParam", &Seq2SeqModelHandle::getParam)
-      .function("setParam", &Seq2SeqModelHandle::setParam)
-      .function("forwardBackward", &Seq2SeqModelHandle::forwardBackward)
-      .function("loss", &Seq2SeqModelHandle::loss)
-      .function("adamStep", &Seq2SeqModelHandle::adamStep)
-      .function("clipGradNorm", &Seq2SeqModelHandle::clipGradNorm);
+  Seq2SeqModelHandle::register_class("Seq2SeqModelHandle");
   emscripten::function("createSeq2SeqModel", &create_seq2seq_model_js);
 }

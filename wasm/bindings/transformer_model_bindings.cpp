@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "convert.h"
+#include "model_handle.h"
 #include "seq2seq_convert.h"
 #include "transformer/model.h"
 
@@ -53,75 +54,31 @@ val tensors_to_js(const std::vector<lab::Tensor>& ts) {
   return a;
 }
 
-class TransformerModelHandle {
- public:
-  explicit TransformerModelHandle(const lab::TransformerConfig& config) : model_(config) {}
-
-  val paramNames() {
-    return guarded([&] { return labjs::param_names_to_js(model_.param_views()); });
+// What the bare Transformer's handle does its own way (model_handle.h).
+struct TransformerModelApi {
+  static const std::vector<lab::ParamView>& table(const lab::TransformerModel& model) {
+    return model.param_views();
   }
-
-  val getParam(val name) {
-    return guarded([&] { return labjs::get_param_to_js(model_, name); });
+  // Logits and every layer's attention maps; evaluate() leaves the gradients (and so a following
+  // adamStep) untouched.
+  static void outputs_to_js(val& out, lab::TransformerModel& model, const lab::Batch& batch) {
+    const lab::TransformerOutputs outputs = model.evaluate(batch);
+    val attention = val::object();
+    attention.set("encoderSelf", tensors_to_js(outputs.attention.encoder_self));
+    attention.set("decoderSelf", tensors_to_js(outputs.attention.decoder_self));
+    attention.set("cross", tensors_to_js(outputs.attention.cross));
+    out.set("logits", labjs::tensor_to_js(outputs.logits));
+    out.set("attention", attention);
   }
-
-  val setParam(val name, val value) {
-    return guarded([&] {
-      labjs::set_param_from_js(model_, name, value);
-      return val::undefined();
-    });
+  static void adam_step(lab::TransformerModel& model, const val& options) {
+    const lab::AdamOptions o = labjs::adam_options_from_js(
+        options, {"warmup"},
+        "adamStep() needs options {lr, beta1?, beta2?, eps?, weightDecay?, warmup?}");
+    model.adam_step(o, labjs::js_whole(options, "warmup", "warmup").value_or(0));
   }
-
-  val forwardBackward(val batch_js) {
-    return guarded([&] {
-      const lab::Batch batch = checked_batch(batch_js);
-      const float loss = model_.forward_backward(batch);
-      const val grads = labjs::params_by_name_to_js(model_.param_views(), model_.grads());
-      // Logits and attention maps of the same deterministic pass; evaluate() leaves the
-      // gradients (and so a following adamStep) untouched.
-      const lab::TransformerOutputs outputs = model_.evaluate(batch);
-      val attention = val::object();
-      attention.set("encoderSelf", tensors_to_js(outputs.attention.encoder_self));
-      attention.set("decoderSelf", tensors_to_js(outputs.attention.decoder_self));
-      attention.set("cross", tensors_to_js(outputs.attention.cross));
-      val out = val::object();
-      out.set("loss", val(loss));
-      out.set("logits", labjs::tensor_to_js(outputs.logits));
-      out.set("attention", attention);
-      out.set("grads", grads);
-      return out;
-    });
-  }
-
-  val loss(val batch_js) {
-    return guarded([&] { return val(model_.loss_only(checked_batch(batch_js))); });
-  }
-
-  val adamStep(val options) {
-    return guarded([&] {
-      const lab::AdamOptions o = labjs::adam_options_from_js(
-          options, {"warmup"},
-          "adamStep() needs options {lr, beta1?, beta2?, eps?, weightDecay?, warmup?}");
-      const long warmup = labjs::js_whole(options, "warmup", "warmup").value_or(0);
-      model_.adam_step(o, warmup);  // validates the options and the warm-up
-      return val::undefined();
-    });
-  }
-
-  val clipGradNorm(val max_norm) {
-    return guarded([&] { return val(model_.clip_grad_norm(labjs::max_norm_from_js(max_norm))); });
-  }
-
- private:
-  // The batch, checked against this model's sizes and vocabularies (lab::validate_batch).
-  lab::Batch checked_batch(const val& js) const {
-    lab::Batch b = labjs::batch_from_js(js);
-    lab::validate_batch(b, model_.config());
-    return b;
-  }
-
-  lab::TransformerModel model_;
 };
+
+using TransformerModelHandle = labjs::ModelHandle<lab::TransformerModel, TransformerModelApi>;
 
 val create_transformer_model_js(val config) {
   return guarded([&] { return val(TransformerModelHandle(config_from_js(config))); });
@@ -130,13 +87,6 @@ val create_transformer_model_js(val config) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_transformer_model) {
-  emscripten::class_<TransformerModelHandle>("TransformerModelHandle")
-      .function("paramNames", &TransformerModelHandle::paramNames)
-      .function("getParam", &TransformerModelHandle::getParam)
-      .function("setParam", &TransformerModelHandle::setParam)
-      .function("forwardBackward", &TransformerModelHandle::forwardBackward)
-      .function("loss", &TransformerModelHandle::loss)
-      .function("adamStep", &TransformerModelHandle::adamStep)
-      .function("clipGradNorm", &TransformerModelHandle::clipGradNorm);
+  TransformerModelHandle::register_class("TransformerModelHandle");
   emscripten::function("createTransformerModel", &create_transformer_model_js);
 }

@@ -5,7 +5,7 @@
 // The wrapper OWNS the C++ object: call delete() once; any call after delete() throws.
 // Types: shared/types/seq2seq.d.ts.
 
-import { OwnedHandle } from './owned-handle.mjs';
+import { LIVE, OwnedTranslator } from './owned-handle.mjs';
 import { unwrap } from './unwrap.mjs';
 
 /**
@@ -32,25 +32,14 @@ export function safetensorsNames(options) {
  * (in the file's order, ids as in PyTorch), and write it again. It has no task, so it does not
  * train or evaluate here.
  */
-export class ImportedSeq2Seq {
-  #owned;
-
+export class ImportedSeq2Seq extends OwnedTranslator {
   /** @internal Use AttentionLab.loadSeq2Seq. Takes ownership of `handle`. */
   constructor(handle) {
-    this.#owned = new OwnedHandle(handle, 'Seq2Seq model');
+    super(handle, 'Seq2Seq model');
   }
 
   static load(core, bytes) {
     return new ImportedSeq2Seq(unwrap(core.importSafetensors(bytes)));
-  }
-
-  #live() {
-    return this.#owned.get();
-  }
-
-  translate(text, options) {
-    if (typeof text !== 'string') throw new Error('translate(text): text must be a string');
-    return unwrap(this.#live().translate(text, options ?? null));
   }
 
   /** Decoder fed <sos> + target: logits (T, Vt) and attention (T, S) or null, as PyTorch computes them. */
@@ -58,25 +47,15 @@ export class ImportedSeq2Seq {
     if (typeof source !== 'string' || typeof target !== 'string') {
       throw new Error('teacherForced(source, target): both must be strings');
     }
-    return unwrap(this.#live().teacherForced(source, target));
+    return unwrap(this[LIVE]().teacherForced(source, target));
   }
 
-  info() {
-    return unwrap(this.#live().info());
-  }
-
-  /** Every source token in id order, as the file lists them (reserved tokens included). */
-  sourceVocabulary() {
-    return unwrap(this.#live().sourceVocabulary());
-  }
-
-  targetVocabulary() {
-    return unwrap(this.#live().targetVocabulary());
-  }
+  // translate, info, the vocabularies and delete: OwnedTranslator's. The vocabularies list every
+  // token in id order, as the file does (reserved tokens included).
 
   /** [{ name, tensor }] under the project's names (out.weight), copies. */
   params() {
-    return unwrap(this.#live().params());
+    return unwrap(this[LIVE]().params());
   }
 
   /** .safetensors bytes again (a model read from a file has no .atlb form: it has no task). */
@@ -85,7 +64,7 @@ export class ImportedSeq2Seq {
     if (o.format !== undefined && o.format !== 'safetensors') {
       throw new Error("save(): a model loaded from .safetensors saves as { format: 'safetensors' } only (it has no task to resume)");
     }
-    return unwrap(this.#live().save(safetensorsNames(o)));
+    return unwrap(this[LIVE]().save(safetensorsNames(o)));
   }
 
   train() {
@@ -94,14 +73,5 @@ export class ImportedSeq2Seq {
 
   evaluate() {
     throw new Error('evaluate(): a model loaded from .safetensors has no task; use teacherForced(source, target)');
-  }
-
-  get deleted() {
-    return this.#owned.deleted;
-  }
-
-  /** Frees the C++ model. Safe to call twice. */
-  delete() {
-    this.#owned.delete();
   }
 }

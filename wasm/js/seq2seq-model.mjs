@@ -6,6 +6,7 @@
 // garbage-collected); any call after delete() throws. Every method rethrows the core's {error} as
 // a JS Error; a failed call leaves the model usable. Types: shared/types/seq2seq-model.d.ts.
 
+import { createByArch } from './arch.mjs';
 import { OwnedHandle } from './owned-handle.mjs';
 import { unwrap } from './unwrap.mjs';
 
@@ -23,22 +24,7 @@ export class Seq2SeqModel {
    * methods, so this one class wraps both).
    */
   static create(core, config) {
-    const arch = config?.arch;
-    if (arch === 'transformer') {
-      if (typeof core.createTransformerModel !== 'function') {
-        throw new Error("this module variant has no Transformer: load the full module (variant 'full')");
-      }
-      return new Seq2SeqModel(unwrap(core.createTransformerModel(config)));
-    }
-    if (arch !== undefined && arch !== 'rnn') {
-      throw new Error(`config.arch must be 'rnn' or 'transformer' (got ${JSON.stringify(String(arch))})`);
-    }
-    let rnn = config ?? null;
-    if (rnn !== null && typeof rnn === 'object' && Object.hasOwn(rnn, 'arch')) {
-      rnn = { ...rnn }; // the recurrent binding knows no 'arch' key
-      delete rnn.arch;
-    }
-    return new Seq2SeqModel(unwrap(core.createSeq2SeqModel(rnn)));
+    return new Seq2SeqModel(createByArch(core, config, { recurrent: 'createSeq2SeqModel', transformer: 'createTransformerModel' }));
   }
 
   #live() {

@@ -4,7 +4,8 @@
 // Every method rethrows the core's {error} as a JS Error; a failed call leaves the session usable.
 // Types: shared/types/seq2seq.d.ts.
 
-import { OwnedHandle } from './owned-handle.mjs';
+import { createByArch } from './arch.mjs';
+import { LIVE, OwnedTranslator } from './owned-handle.mjs';
 import { unwrap } from './unwrap.mjs';
 import { safetensorsNames } from './safetensors.mjs';
 
@@ -15,14 +16,13 @@ export function asBytes(bytes) {
   throw new Error('loadSeq2Seq() needs the bytes of a .atlb file (or a .safetensors one) as a Uint8Array or ArrayBuffer');
 }
 
-export class Seq2Seq {
+export class Seq2Seq extends OwnedTranslator {
   #core;
-  #owned;
 
   /** @internal Use AttentionLab.createSeq2Seq / loadSeq2Seq. Takes ownership of `handle`. */
   constructor(core, handle) {
+    super(handle, 'Seq2Seq model');
     this.#core = core;
-    this.#owned = new OwnedHandle(handle, 'Seq2Seq model');
   }
 
   /**
@@ -31,25 +31,7 @@ export class Seq2Seq {
    * result fields, plus every layer's and head's attention in a translation's trace).
    */
   static create(core, config) {
-    const arch = config?.arch;
-    if (arch === 'transformer') {
-      if (typeof core.createTransformerSession !== 'function') {
-        throw new Error("this module variant has no Transformer: load variant 'transformer' or 'full'");
-      }
-      return new Seq2Seq(core, unwrap(core.createTransformerSession(config)));
-    }
-    if (arch !== undefined && arch !== 'rnn') {
-      throw new Error(`config.arch must be 'rnn' or 'transformer' (got ${JSON.stringify(String(arch))})`);
-    }
-    let rnn = config ?? null;
-    if (rnn !== null && typeof rnn === 'object' && Object.hasOwn(rnn, 'arch')) {
-      rnn = { ...rnn }; // the recurrent binding knows no 'arch' key
-      delete rnn.arch;
-    }
-    if (typeof core.createSeq2Seq !== 'function') {
-      throw new Error("this module variant has only the Transformer (config.arch: 'transformer'): load variant 'seq2seq' or 'full' for the recurrent translators");
-    }
-    return new Seq2Seq(core, unwrap(core.createSeq2Seq(rnn)));
+    return new Seq2Seq(core, createByArch(core, config, { recurrent: 'createSeq2Seq', transformer: 'createTransformerSession' }));
   }
 
   /** A recurrent or a Transformer session, whichever the file holds. */
@@ -70,11 +52,7 @@ export class Seq2Seq {
 
   #isTransformer() {
     const T = this.#core.TransformerSession;
-    return typeof T === 'function' && this.#live() instanceof T;
-  }
-
-  #live() {
-    return this.#owned.get();
+    return typeof T === 'function' && this[LIVE]() instanceof T;
   }
 
   /**
@@ -84,7 +62,7 @@ export class Seq2Seq {
    */
   train(steps) {
     if (typeof steps !== 'number') throw new Error('train(steps): steps must be a number');
-    return unwrap(this.#live().train(steps));
+    return unwrap(this[LIVE]().train(steps));
   }
 
   /**
@@ -93,13 +71,7 @@ export class Seq2Seq {
    * or with {length, count?, seed?} on fresh reverse/copy strings of exactly that length.
    */
   evaluate(options) {
-    return unwrap(this.#live().evaluate(options ?? null));
-  }
-
-  /** Greedy decoding, or beam search with {beam: width}; with the per-step trace. */
-  translate(text, options) {
-    if (typeof text !== 'string') throw new Error('translate(text): text must be a string');
-    return unwrap(this.#live().translate(text, options ?? null));
+    return unwrap(this[LIVE]().evaluate(options ?? null));
   }
 
   /**
@@ -108,7 +80,7 @@ export class Seq2Seq {
    * with the config and vocabularies (docs/safetensors.md).
    */
   save(options) {
-    const handle = this.#live();
+    const handle = this[LIVE]();
     // The widget builds ('seq2seq', 'transformer') have no model files; their models cannot be saved.
     if (typeof this.#core[this.#isTransformer() ? 'saveTransformer' : 'saveSeq2Seq'] !== 'function') {
       throw new Error("save(): this build has no model files; load the 'full' variant to save models");
@@ -133,19 +105,9 @@ export class Seq2Seq {
     return this.save({ ...(options ?? {}), format: 'safetensors' });
   }
 
-  info() {
-    return unwrap(this.#live().info());
-  }
-
-  /** The source tokens a user can type, in id order, without <pad>/<sos>/<eos>/<unk>. */
-  sourceVocabulary() {
-    return unwrap(this.#live().sourceVocabulary());
-  }
-
-  /** The target tokens the model can write, in id order, without <pad>/<sos>/<eos>/<unk>. */
-  targetVocabulary() {
-    return unwrap(this.#live().targetVocabulary());
-  }
+  // translate, info, the vocabularies and delete: OwnedTranslator's. The vocabularies list the
+  // tokens a user can type (source) and the model can write (target), in id order, without
+  // <pad>/<sos>/<eos>/<unk>.
 
   /**
    * The first `count` held-out examples (the note: its five pairs), with each target token's
@@ -153,15 +115,6 @@ export class Seq2Seq {
    */
   heldOut(count) {
     if (typeof count !== 'number') throw new Error('heldOut(count): count must be a number');
-    return unwrap(this.#live().heldOut(count));
-  }
-
-  get deleted() {
-    return this.#owned.deleted;
-  }
-
-  /** Frees the C++ session. Safe to call twice. */
-  delete() {
-    this.#owned.delete();
+    return unwrap(this[LIVE]().heldOut(count));
   }
 }

@@ -1,17 +1,8 @@
 // Seeded pseudo-random numbers: mulberry32 for uniforms, Box–Muller for standard normals.
 // Same seed → same matrices, so a URL like #seed=3 reproduces a page exactly.
+import { mulberry32 } from './mulberry32.mjs';
 
-/** A uniform generator on [0, 1) from a 32-bit seed (mulberry32): every seed the URL accepts (MAX_SEED, state-table.ts) fits. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 /** Standard normal samples (like torch.randn) via Box–Muller, using both values of each pair. */
 export class NormalSampler {

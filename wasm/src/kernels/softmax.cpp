@@ -14,6 +14,29 @@ namespace lab::kernels {
 
 namespace {
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// The largest kept score of row r (keep row kr; null: every key kept), or −inf when the row has no
+// finite kept score. Subtracting it keeps exp() in range: scores near 2000 that differ by ~1 still
+// give the right weights instead of inf/inf. For −inf it records in `status` why: no key kept (a
+// masked row), or kept keys that all score −inf (scores that overflowed).
+float kept_row_max(const float* xr, const uint8_t* kr, long C, long r, SoftmaxStatus& status) {
+  float mx = kNegInf;
+  bool kept = false;
+  for (long c = 0; c < C; ++c) {
+    if (!kr || kr[c]) {
+      kept = true;
+      mx = std::max(mx, xr[c]);
+    }
+  }
+  if (mx == kNegInf) {
+    if (kept) {
+      status.finite = false;
+    } else {
+      status.masked_row = r;
+    }
+  }
+  return mx;
+}
 }  // namespace
 
 #ifdef __wasm_simd128__
@@ -78,27 +101,11 @@ SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, lon
     const float* xr = x + r * C;
     float* yr = y + r * C;
     const uint8_t* kr = keep ? keep + r * C : nullptr;
-    // Subtracting the row max keeps exp() in range: scores near 2000 that differ by ~1 still give
-    // the right weights instead of inf/inf.
     float mx = kNegInf;
     long c = 0;
     if (kr) {
-      bool kept = false;
-      for (; c < C; ++c) {
-        if (kr[c]) {
-          kept = true;
-          mx = std::max(mx, xr[c]);
-        }
-      }
-      if (mx == kNegInf) {
-        // no key kept: a masked row; kept keys that all score −inf: scores that overflowed
-        if (kept) {
-          status.finite = false;
-        } else {
-          status.masked_row = r;
-        }
-        return status;
-      }
+      mx = kept_row_max(xr, kr, C, r, status);
+      if (mx == kNegInf) return status;
     } else {
       v128_t m4 = wasm_f32x4_splat(kNegInf);
       for (; c + 4 <= C; c += 4) m4 = wasm_f32x4_max(m4, wasm_v128_load(xr + c));
@@ -184,24 +191,8 @@ SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, lon
     const float* xr = x + r * C;
     float* yr = y + r * C;
     const uint8_t* kr = keep ? keep + r * C : nullptr;
-    // Subtracting the row max keeps exp() in range (scores near 2000 that differ by ~1).
-    float mx = kNegInf;
-    bool kept = false;
-    for (long c = 0; c < C; ++c) {
-      if (!kr || kr[c]) {
-        kept = true;
-        mx = std::max(mx, xr[c]);
-      }
-    }
-    if (mx == kNegInf) {
-      // no key kept: a masked row; kept keys that all score −inf: scores that overflowed
-      if (kept) {
-        status.finite = false;
-      } else {
-        status.masked_row = r;
-      }
-      return status;
-    }
+    const float mx = kept_row_max(xr, kr, C, r, status);
+    if (mx == kNegInf) return status;
     // every scale · x finite (masked entries included)
     for (long c = 0; c < C; ++c) status.finite = status.finite && std::isfinite(xr[c] * scale);
     // y = exp(scale · (x − max)), exactly 0 where masked

@@ -159,14 +159,9 @@ void Seq2SeqModel::backward(const Batch& batch) {
 }
 
 float Seq2SeqModel::forward_backward(const Batch& batch) {
-  validate_batch(batch, config_);
-  grads_valid_ = false;
-  forward(batch);
-  const float loss = ws_->loss;
-  check_loss_finite(loss);
-  backward(batch);
-  grads_valid_ = true;
-  return loss;
+  validate_batch(batch, config_);  // first, so that a bad batch leaves the last gradients valid
+  return model_forward_backward(
+      grads_valid_, [&] { return loss_only(batch); }, [&] { backward(batch); });
 }
 
 float Seq2SeqModel::loss_only(const Batch& batch) {
@@ -187,10 +182,7 @@ Seq2SeqOutputs Seq2SeqModel::evaluate(const Batch& batch) {
 }
 
 float Seq2SeqModel::clip_grad_norm(float max_norm) {
-  if (!grads_valid_) {
-    throw InputError("clip_grad_norm needs the gradients of a successful forward_backward");
-  }
-  return lab::clip_grad_norm(grads_, max_norm);
+  return model_clip_grad_norm(grads_, grads_valid_, max_norm);
 }
 
 void Seq2SeqModel::adam_step(float lr, float beta1, float beta2, float eps, float weight_decay) {
@@ -205,21 +197,7 @@ void Seq2SeqModel::adam_step(float lr, float beta1, float beta2, float eps, floa
 
 void Seq2SeqModel::adam_step(const AdamOptions& options) {
   options.validate();
-  if (!grads_valid_) {
-    throw InputError("adam_step needs the gradients of a forward_backward with a finite loss");
-  }
-  try {
-    // adam_update reads the gradients first (finite, bounded) and refuses a NaN/Inf one before
-    // writing anything; here only the message is made specific.
-    adam_update(params_, adam_, grads_, options, adam_scratch_);
-  } catch (const NonFiniteError&) {
-    if (!std::isfinite(grad_l2_norm(grads_))) {
-      throw NonFiniteError(
-          "the gradient norm is not finite: training diverged; the step was not "
-          "applied");
-    }
-    throw;
-  }
+  model_adam_step(params_, adam_, grads_, grads_valid_, options, adam_scratch_);
 }
 
 }  // namespace lab

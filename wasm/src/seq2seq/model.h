@@ -71,6 +71,22 @@ struct ParamView {
   long size = 0;
 };
 
+// The limits and the parameter table every model shares (the Transformer's too):
+// - kMaxVocab, kMaxParams: 16 Mi parameters, because a model keeps params, grads, Adam m and v
+//   and a 3·P Adam scratch, i.e. 7 floats per parameter, 448 MiB at this limit;
+// - check_vocab_sizes: both vocabularies in [2, kMaxVocab] (padding id 0 included);
+// - check_param_count: `count` (in double, so absurd sizes cannot overflow before being
+//   rejected) within kMaxParams, else an InputError that ends with `advice`;
+// - append_param: adds the view `name` of `shape` after the table's last one and returns it;
+// - find_param: the view `name`, or nullptr (each model names its parameters in its message).
+inline constexpr long kMaxVocab = 100000;
+inline constexpr long kMaxParams = 1L << 24;
+void check_vocab_sizes(long src_vocab, long tgt_vocab);
+void check_param_count(double count, const char* advice);
+const ParamView& append_param(std::vector<ParamView>& table, const std::string& name,
+                              std::vector<long> shape);
+const ParamView* find_param(const std::vector<ParamView>& table, const std::string& name);
+
 // The checks every model's batch and parameter setters share (the Transformer's too):
 // - check_batch_arrays: each array's size against B, S, T, every src_len in [1, S] and every id
 //   inside its vocabulary (the caller has checked B, S and T themselves);

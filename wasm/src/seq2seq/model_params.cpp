@@ -12,10 +12,6 @@ namespace lab {
 namespace {
 
 constexpr long kMaxHidden = 4096;
-constexpr long kMaxVocab = 100000;
-// 16 Mi parameters: the model keeps params, grads, Adam m and v and a 3·P Adam scratch, i.e.
-// 7 floats per parameter, 448 MiB at this limit.
-constexpr long kMaxParams = 1L << 24;
 
 // Parameter count of a config, in double so absurd sizes cannot overflow before being rejected.
 double count_params(const Seq2SeqConfig& c) {
@@ -62,8 +58,7 @@ void Seq2SeqConfig::validate() const {
   }
   check_range(hidden, 1, kMaxHidden, "hidden size");
   check_range(embedding, 0, kMaxHidden, "embedding size (0 = same as hidden)");
-  check_range(src_vocab, 2, kMaxVocab, "source vocabulary size (padding id 0 included)");
-  check_range(tgt_vocab, 2, kMaxVocab, "target vocabulary size (padding id 0 included)");
+  check_vocab_sizes(src_vocab, tgt_vocab);
   if (score != Score::kDot && score != Score::kScaled && score != Score::kGeneral &&
       score != Score::kAdditive && score != Score::kCosine) {
     throw InputError("unknown attention score");
@@ -73,12 +68,38 @@ void Seq2SeqConfig::validate() const {
         "attentional_tanh needs attention: it combines the decoder output with the "
         "attention context");
   }
-  const double n = count_params(*this);
-  if (n > kMaxParams) {
-    throw InputError("this configuration has " + std::to_string(static_cast<long long>(n)) +
-                     " parameters, over the limit of " + std::to_string(kMaxParams) +
-                     "; use a smaller hidden size or vocabulary");
+  check_param_count(count_params(*this), "use a smaller hidden size or vocabulary");
+}
+
+void check_vocab_sizes(long src_vocab, long tgt_vocab) {
+  check_range(src_vocab, 2, kMaxVocab, "source vocabulary size (padding id 0 included)");
+  check_range(tgt_vocab, 2, kMaxVocab, "target vocabulary size (padding id 0 included)");
+}
+
+void check_param_count(double count, const char* advice) {
+  if (count > kMaxParams) {
+    throw InputError("this configuration has " + std::to_string(static_cast<long long>(count)) +
+                     " parameters, over the limit of " + std::to_string(kMaxParams) + "; " +
+                     advice);
   }
+}
+
+const ParamView& append_param(std::vector<ParamView>& table, const std::string& name,
+                              std::vector<long> shape) {
+  ParamView v;
+  v.name = name;
+  v.size = shape_numel(shape, name);
+  v.shape = std::move(shape);
+  v.offset = table.empty() ? 0 : table.back().offset + table.back().size;
+  table.push_back(std::move(v));
+  return table.back();
+}
+
+const ParamView* find_param(const std::vector<ParamView>& table, const std::string& name) {
+  for (const ParamView& v : table) {
+    if (v.name == name) return &v;
+  }
+  return nullptr;
 }
 
 void validate_batch(const Batch& batch, const Seq2SeqConfig& config) {
@@ -162,15 +183,8 @@ Seq2SeqModel::Seq2SeqModel(const Seq2SeqConfig& config) : config_(config) {
 void Seq2SeqModel::build_table() {
   const long E = config_.embedding_size(), Hd = config_.hidden,
              GH = cell_gate_count(config_.cell) * Hd;
-  long offset = 0;
   auto add = [&](const std::string& name, std::vector<long> shape) {
-    ParamView v;
-    v.name = name;
-    v.size = shape_numel(shape, name);
-    v.shape = std::move(shape);
-    v.offset = offset;
-    offset += v.size;
-    table_.push_back(std::move(v));
+    append_param(table_, name, std::move(shape));
     return static_cast<int>(table_.size() - 1);
   };
   ix_.enc_emb = add("encoder.embedding.weight", {config_.src_vocab, E});
@@ -226,9 +240,7 @@ void Seq2SeqModel::reset_parameters() {
 }
 
 const ParamView& Seq2SeqModel::param(const std::string& name) const {
-  for (const ParamView& v : table_) {
-    if (v.name == name) return v;
-  }
+  if (const ParamView* v = find_param(table_, name)) return *v;
   std::string known;
   for (const ParamView& v : table_) known += (known.empty() ? "" : ", ") + v.name;
   throw InputError("this model has no parameter \"" + name + "\" (it has: " + known + ")");

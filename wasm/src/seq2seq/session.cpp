@@ -56,38 +56,9 @@ Seq2SeqSession::Seq2SeqSession(const SessionConfig& config, std::unique_ptr<Task
 }
 
 TrainResult Seq2SeqSession::train(long steps) {
-  check_range(steps, 1, kMaxTrainSteps, "train: steps");
-  TrainResult result;
-  result.losses.reserve(static_cast<size_t>(steps));
-  result.token_accuracy.reserve(static_cast<size_t>(steps));
-  const long Vt = model_.config().tgt_vocab;
-  for (long i = 0; i < steps; ++i) {
-    const Rng before = rng_;
-    const Batch batch = task_->sample_batch(rng_, config_.batch_size);
-    try {
-      const float loss = model_.forward_backward(batch);
-      check_loss_not_diverged(loss, Vt);
-      // Read before the update: the accuracy of the same forward pass as the loss.
-      const TokenCount count = count_correct(model_.last_logits(), batch, Vt);
-      if (config_.clip_norm > 0) model_.clip_grad_norm(static_cast<float>(config_.clip_norm));
-      model_.adam_step(adam_);  // all-or-nothing: a bad step leaves weights and moments alone
-      result.losses.push_back(loss);
-      result.token_accuracy.push_back(static_cast<float>(count.correct) /
-                                      static_cast<float>(count.total));
-      result.step = ++step_;
-    } catch (const InputError& e) {
-      // Rewinding the Rng leaves the whole session as it was after the last good step, so a
-      // save() now equals one taken right after that step.
-      rng_ = before;
-      if (!is_divergence(e)) throw;
-      result.step = step_;
-      throw TrainingDiverged("training diverged at step " + std::to_string(step_ + 1) + " (" +
-                                 e.what() + "); the weights after step " + std::to_string(step_) +
-                                 " are kept: try a smaller learningRate or set clipNorm",
-                             std::move(result));
-    }
-  }
-  return result;
+  return train_steps(
+      steps, *task_, config_.batch_size, config_.clip_norm, rng_, step_, model_,
+      [&] { model_.adam_step(adam_); }, "try a smaller learningRate or set clipNorm");
 }
 
 DecodeOptions Seq2SeqSession::decode_defaults(long longest_target) const {
@@ -104,32 +75,21 @@ EvalResult Seq2SeqSession::evaluate(const EvalOptions& options) {
   const std::vector<Example>& all = eval_examples(*task_, options, fresh);
   const size_t n = eval_count(all, options);
 
-  double loss_sum = 0;
-  TokenCount tokens;
   AlignmentCount alignment;
-  long longest_target = task_->max_target_tokens();
-  for (size_t start = 0; start < n; start += kEvalChunk) {
-    const std::vector<Example> chunk(
-        all.begin() + static_cast<long>(start),
-        all.begin() + static_cast<long>(std::min(n, start + kEvalChunk)));
-    const Batch batch = make_batch(chunk);
-    const Seq2SeqOutputs out = model_.evaluate(batch);
-    const TokenCount count = count_correct(out.logits.data, batch, model_.config().tgt_vocab);
-    loss_sum += static_cast<double>(out.loss) * count.total;  // the loss is a mean over targets
-    tokens.correct += count.correct;
-    tokens.total += count.total;
-    longest_target = std::max(longest_target, batch.T - 1);
-    if (out.attention.data.empty()) continue;
-    for (long b = 0; b < batch.B; ++b) {  // attention (B, T, S)
-      const Example& example = chunk[static_cast<size_t>(b)];
-      const AlignmentCount c =
-          count_alignment(out.attention.data.data() + b * batch.T * batch.S, batch.S,
-                          batch.src_len[static_cast<size_t>(b)], example.alignment);
-      alignment.hits += c.hits;
-      alignment.scored += c.scored;
-    }
-  }
-  DecodeOptions opt = decode_defaults(longest_target);
+  const TeacherForcedTotals totals = teacher_forced_totals(
+      model_, all, n, task_->max_target_tokens(),
+      [&](const std::vector<Example>& chunk, const Batch& batch) {
+        const Seq2SeqOutputs out = model_.evaluate(batch);
+        for (long b = 0; b < batch.B && !out.attention.data.empty(); ++b) {  // (B, T, S)
+          const AlignmentCount c = count_alignment(
+              out.attention.data.data() + b * batch.T * batch.S, batch.S,
+              batch.src_len[static_cast<size_t>(b)], chunk[static_cast<size_t>(b)].alignment);
+          alignment.hits += c.hits;
+          alignment.scored += c.scored;
+        }
+        return out.loss;
+      });
+  DecodeOptions opt = decode_defaults(totals.longest_target);
   opt.top_k = 1;  // the trace is not kept
   EvalResult result;
   const std::vector<LengthBucket> buckets = task_->length_buckets().empty() || options.length
@@ -157,11 +117,7 @@ EvalResult Seq2SeqSession::evaluate(const EvalOptions& options) {
         static_cast<double>(alignment.hits) / static_cast<double>(alignment.scored);
     result.aligned_tokens = alignment.scored;
   }
-  result.loss = loss_sum / static_cast<double>(tokens.total);
-  result.token_accuracy = static_cast<double>(tokens.correct) / static_cast<double>(tokens.total);
-  result.exact_match = static_cast<double>(exact) / static_cast<double>(n);
-  result.examples = static_cast<long>(n);
-  result.held_out_is_training_data = !options.length && task_->held_out_is_training_data();
+  fill_eval_result(result, totals, exact, n, options, *task_);
   return result;
 }
 
@@ -170,10 +126,8 @@ TranslateResult Seq2SeqSession::translate(const std::string& text,
   const Vocab& source_vocab = task_->source_vocab();
   const Vocab& target_vocab = task_->target_vocab();
   const Encoded encoded = source_vocab.encode(text);
-  DecodeOptions opt = decode_defaults(task_->max_target_tokens());
-  if (options.max_length) opt.max_length = *options.max_length;
-  if (options.top_k) opt.top_k = *options.top_k;
-  if (options.beam) opt.beam_width = *options.beam;
+  const DecodeOptions opt =
+      with_translate_options(decode_defaults(task_->max_target_tokens()), options);
   opt.validate(model_.config());
 
   TranslateResult result;
@@ -186,10 +140,7 @@ TranslateResult Seq2SeqSession::translate(const std::string& text,
     result.beam_width = opt.beam_width;
     result.beam = beam_search(model_, encoded.ids, opt);
     result.output = result.beam.tokens;
-    result.finished = !result.beam.hypotheses.empty() && result.beam.hypotheses.front().finished;
-    for (const BeamHypothesis& h : result.beam.hypotheses) {
-      result.hypothesis_texts.push_back(target_vocab.decode_text(h.tokens));
-    }
+    result.finished = beam_texts(result.beam, target_vocab, result.hypothesis_texts);
   }
   result.text = target_vocab.decode_text(result.output);
   return result;

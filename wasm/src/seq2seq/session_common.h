@@ -1,7 +1,7 @@
 // What the Seq2Seq session (seq2seq/session.cpp) and the Transformer session
-// (transformer/session.cpp) share: their constants, config checks, the divergence test of the
-// training loop, the token counts of teacher-forced evaluation, the choice of evaluation
-// examples and the source tokens of a translation. Only those two files include it.
+// (transformer/session.cpp) share: their constants, config checks, the training loop and its
+// divergence test, the teacher-forced part of evaluation, the choice of evaluation examples, the
+// decoding options of a translation and its source tokens. Only those two files include it.
 #pragma once
 
 #include <algorithm>
@@ -68,6 +68,51 @@ struct TokenCount {
   long correct = 0, total = 0;
 };
 
+// Forward declaration: train_steps below reads a step's token accuracy.
+inline TokenCount count_correct(const std::vector<float>& logits, const Batch& batch, long Vt);
+
+// The training loop of both sessions: `steps` steps (in [1, kMaxTrainSteps]), each on a batch of
+// `batch_size` drawn from `task` with `rng`: model.forward_backward, the divergence test, the
+// clipping to `clip_norm` (0: none), then update(), the model's Adam step, which is
+// all-or-nothing: a bad step leaves weights and moments alone. `step` counts the steps trained in
+// total. A step that diverges throws TrainingDiverged (its message ends with `advice`), with the
+// Rng rewound, so the session is exactly as after the last good step and a save() now equals one
+// taken right after that step; any other error keeps its own type and message.
+template <class Model, class Update>
+TrainResult train_steps(long steps, const Task& task, long batch_size, double clip_norm, Rng& rng,
+                        long& step, Model& model, const Update& update, const char* advice) {
+  check_range(steps, 1, kMaxTrainSteps, "train: steps");
+  TrainResult result;
+  result.losses.reserve(static_cast<size_t>(steps));
+  result.token_accuracy.reserve(static_cast<size_t>(steps));
+  const long Vt = model.config().tgt_vocab;
+  for (long i = 0; i < steps; ++i) {
+    const Rng before = rng;
+    const Batch batch = task.sample_batch(rng, batch_size);
+    try {
+      const float loss = model.forward_backward(batch);
+      check_loss_not_diverged(loss, Vt);
+      // Read before the update: the accuracy of the same forward pass as the loss.
+      const TokenCount count = count_correct(model.last_logits(), batch, Vt);
+      if (clip_norm > 0) model.clip_grad_norm(static_cast<float>(clip_norm));
+      update();
+      result.losses.push_back(loss);
+      result.token_accuracy.push_back(static_cast<float>(count.correct) /
+                                      static_cast<float>(count.total));
+      result.step = ++step;
+    } catch (const InputError& e) {
+      rng = before;
+      if (!is_divergence(e)) throw;
+      result.step = step;
+      throw TrainingDiverged("training diverged at step " + std::to_string(step + 1) + " (" +
+                                 e.what() + "); the weights after step " + std::to_string(step) +
+                                 " are kept: " + advice,
+                             std::move(result));
+    }
+  }
+  return result;
+}
+
 // Teacher-forced targets whose logit row has its maximum at the target, over non-pad targets.
 inline TokenCount count_correct(const std::vector<float>& logits, const Batch& batch, long Vt) {
   TokenCount count;
@@ -104,6 +149,64 @@ inline size_t eval_count(const std::vector<Example>& all, const EvalOptions& opt
   return std::min<size_t>(
       all.size(),
       static_cast<size_t>(options.max_examples.value_or(static_cast<long>(all.size()))));
+}
+
+// The teacher-forced part of evaluate(): the first n of `all`, in batches of kEvalChunk.
+struct TeacherForcedTotals {
+  double loss_sum = 0;      // Σ chunk loss × its targets (each chunk's loss is a mean over them)
+  TokenCount tokens;        // over all non-pad targets
+  long longest_target = 0;  // the longest target (without <eos>) seen, or the caller's floor
+};
+
+// score_chunk(chunk, batch) runs the model's teacher-forced forward pass on the batch of the
+// examples `chunk` and returns its loss; model.last_logits() then holds that pass's logits.
+template <class Model, class ScoreChunk>
+TeacherForcedTotals teacher_forced_totals(const Model& model, const std::vector<Example>& all,
+                                          size_t n, long longest_target,
+                                          const ScoreChunk& score_chunk) {
+  TeacherForcedTotals totals;
+  totals.longest_target = longest_target;
+  for (size_t start = 0; start < n; start += kEvalChunk) {
+    const std::vector<Example> chunk(
+        all.begin() + static_cast<long>(start),
+        all.begin() + static_cast<long>(std::min(n, start + kEvalChunk)));
+    const Batch batch = make_batch(chunk);
+    const float loss = score_chunk(chunk, batch);
+    const TokenCount count = count_correct(model.last_logits(), batch, model.config().tgt_vocab);
+    totals.loss_sum += static_cast<double>(loss) * count.total;
+    totals.tokens.correct += count.correct;
+    totals.tokens.total += count.total;
+    totals.longest_target = std::max(totals.longest_target, batch.T - 1);
+  }
+  return totals;
+}
+
+// The fields of evaluate()'s result that both sessions fill the same way, from the teacher-forced
+// totals and the count of the n greedy translations that equal their reference.
+inline void fill_eval_result(EvalResult& result, const TeacherForcedTotals& totals, long exact,
+                             size_t n, const EvalOptions& options, const Task& task) {
+  result.loss = totals.loss_sum / static_cast<double>(totals.tokens.total);
+  result.token_accuracy =
+      static_cast<double>(totals.tokens.correct) / static_cast<double>(totals.tokens.total);
+  result.exact_match = static_cast<double>(exact) / static_cast<double>(n);
+  result.examples = static_cast<long>(n);
+  result.held_out_is_training_data = !options.length && task.held_out_is_training_data();
+}
+
+// A translation's decoding options: the session's defaults with what the caller set.
+inline DecodeOptions with_translate_options(DecodeOptions opt, const TranslateOptions& options) {
+  if (options.max_length) opt.max_length = *options.max_length;
+  if (options.top_k) opt.top_k = *options.top_k;
+  if (options.beam) opt.beam_width = *options.beam;
+  return opt;
+}
+
+// The texts of a beam search's hypotheses, best first, and whether the best one finished.
+inline bool beam_texts(const BeamResult& beam, const Vocab& target_vocab,
+                       std::vector<std::string>& texts) {
+  for (const BeamHypothesis& h : beam.hypotheses)
+    texts.push_back(target_vocab.decode_text(h.tokens));
+  return !beam.hypotheses.empty() && beam.hypotheses.front().finished;
 }
 
 // The source sentence as the model reads it: each token as typed, its id, and whether it is

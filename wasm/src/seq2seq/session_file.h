@@ -1,8 +1,10 @@
 // The pieces of a resumable session's .atlb file (model_file.h) that the Seq2Seq session
 // (seq2seq/session_io.cpp) and the Transformer session (transformer/session_io.cpp) share: the
-// checked header-field reader, the 64-bit Rng state as hex, and the arrays (the weights under
-// their parameter names, then Adam's two moments of each, "adam.exp_avg.<name>" and
-// "adam.exp_avg_sq.<name>"). Each session keeps its own kind, version and config keys.
+// checked header-field reader, the 64-bit Rng state as hex, the header keys both sessions have
+// (kind, version, task, taskOptions, config.seed, the training state, the vocabularies), and the
+// arrays (the weights under their parameter names, then Adam's two moments of each,
+// "adam.exp_avg.<name>" and "adam.exp_avg_sq.<name>"). Each session keeps its own kind, version
+// and architecture keys.
 #pragma once
 
 #include <algorithm>
@@ -19,6 +21,9 @@
 #include "seq2seq/model.h"  // ParamView
 #include "seq2seq/model_file.h"
 #include "seq2seq/optim.h"  // AdamState
+#include "seq2seq/rng.h"
+#include "seq2seq/tasks.h"
+#include "seq2seq/vocab.h"
 
 namespace lab {
 
@@ -126,13 +131,96 @@ inline const std::vector<float>& session_array_like(const ModelFileContents& fil
   return t.data;
 }
 
-// Sets the model's weights and Adam's moments from the file's arrays (written by session_arrays)
-// and gives the model `adam` (its step already read from the header). Model is Seq2SeqModel or
-// TransformerModel: params(), set_param(name, values), set_adam_state(state); `table` is its
+// The header of a session's file but for its architecture: "kind", "version", "task",
+// "taskOptions", "config": {"seed"}, "training": {batchSize, learningRate, clipNorm, step,
+// samplerState, adamStep} and both vocabularies. Config is SessionConfig or
+// TransformerSessionConfig; the caller adds its architecture's keys to "config" (and any of its
+// own to "training").
+template <class Config, class Model>
+nlohmann::json session_header(const char* kind, long version, const Config& c, const Task& task,
+                              const Model& model, long step, const Rng& sampler) {
+  nlohmann::json h = nlohmann::json::object();
+  h["kind"] = kind;
+  h["version"] = version;
+  h["task"] = c.task;
+  h["taskOptions"] = task_options_to_json(c.task_options);
+  h["config"] = {{"seed", c.seed}};
+  h["training"] = {{"batchSize", c.batch_size},
+                   {"learningRate", c.learning_rate},
+                   {"clipNorm", c.clip_norm},
+                   {"step", step},
+                   {"samplerState", hex64(sampler.state())},
+                   {"adamStep", model.adam_state().step}};
+  h["sourceVocab"] = task.source_vocab().to_json();
+  h["targetVocab"] = task.target_vocab().to_json();
+  return h;
+}
+
+// Checks the header's kind (`model` names it in the message: "Seq2Seq", "Transformer") and
+// version, and that it has both "config" and "training".
+inline void check_session_header(const nlohmann::json& h, const char* kind, const char* model,
+                                 long version) {
+  if (h.value("kind", "") != kind) {
+    throw InputError(std::string("model file is not a ") + model + " model (header kind must be '" +
+                     kind + "')");
+  }
+  const long got = header_field<long>(h, "version", "version");
+  if (got != version) {
+    throw InputError(std::string("model file has ") + model + " version " + std::to_string(got) +
+                     "; this build reads version " + std::to_string(version));
+  }
+  if (!h.contains("config") || !h.contains("training")) {
+    throw InputError("model file header needs both 'config' and 'training'");
+  }
+}
+
+// Reads what session_header wrote of the config into c: task, taskOptions, config.seed and
+// training.{batchSize, learningRate, clipNorm}.
+template <class Config>
+void read_session_config(const nlohmann::json& h, Config& c) {
+  const nlohmann::json& jt = h.at("training");
+  c.task = header_field<std::string>(h, "task", "task");
+  if (!h.contains("taskOptions")) throw InputError("model file header has no 'taskOptions'");
+  c.task_options = task_options_from_json(h.at("taskOptions"));
+  c.seed = header_field<uint64_t>(h.at("config"), "seed", "config.seed");
+  c.batch_size = header_field<long>(jt, "batchSize", "training.batchSize");
+  c.learning_rate = header_field<double>(jt, "learningRate", "training.learningRate");
+  c.clip_norm = header_field<double>(jt, "clipNorm", "training.clipNorm");
+}
+
+// The task the file was trained on, rebuilt from its name and options, whose vocabularies must
+// be the file's.
+inline std::unique_ptr<Task> session_task(const nlohmann::json& h, const std::string& name,
+                                          const TaskOptions& options) {
+  std::unique_ptr<Task> task = make_task(name, options);
+  if (!h.contains("sourceVocab") || !h.contains("targetVocab") ||
+      Vocab::from_json(h.at("sourceVocab")).tokens() != task->source_vocab().tokens() ||
+      Vocab::from_json(h.at("targetVocab")).tokens() != task->target_vocab().tokens()) {
+    throw InputError("model file's vocabularies do not match task '" + task->name() + "'");
+  }
+  return task;
+}
+
+// read(), with a JSON error from reading the header reported as an InputError.
+template <class Read>
+auto reading_session_header(const Read& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(std::string("model file header is missing or has a wrong field: ") + e.what());
+  }
+}
+
+// Sets the model's weights and Adam's moments from the file's arrays (written by session_arrays),
+// Adam's step, the sampler's state and the step counter from `progress`. Model is Seq2SeqModel
+// or TransformerModel: params(), set_param(name, values), set_adam_state(state); `table` is its
 // parameter table.
 template <class Model>
-void load_session_arrays(const ModelFileContents& file, Model& model,
-                         const std::vector<ParamView>& table, AdamState adam) {
+void restore_session(const ModelFileContents& file, Model& model,
+                     const std::vector<ParamView>& table, const SessionProgress& progress,
+                     Rng& sampler, long& step) {
+  AdamState adam;
+  adam.step = progress.adam_step;
   const size_t expected = 3 * table.size();  // weights and both moments
   if (file.arrays.size() != expected) {
     throw InputError("model file has " + std::to_string(file.arrays.size()) +
@@ -149,6 +237,8 @@ void load_session_arrays(const ModelFileContents& file, Model& model,
     std::copy(v.begin(), v.end(), adam.exp_avg_sq.begin() + p.offset);
   }
   model.set_adam_state(std::move(adam));
+  sampler.set_state(progress.sampler_state);
+  step = progress.step;
 }
 
 }  // namespace lab

@@ -143,14 +143,9 @@ void TransformerModel::backward(const Batch& batch) {
 }
 
 float TransformerModel::forward_backward(const Batch& batch) {
-  validate_batch(batch, config_);
-  grads_valid_ = false;
-  forward(batch);
-  const float loss = ws_->loss;
-  check_loss_finite(loss);
-  backward(batch);
-  grads_valid_ = true;
-  return loss;
+  validate_batch(batch, config_);  // first, so that a bad batch leaves the last gradients valid
+  return model_forward_backward(
+      grads_valid_, [&] { return loss_only(batch); }, [&] { backward(batch); });
 }
 
 float TransformerModel::loss_only(const Batch& batch) {
@@ -184,20 +179,14 @@ const std::vector<float>& TransformerModel::last_logits() const {
 }
 
 float TransformerModel::clip_grad_norm(float max_norm) {
-  if (!grads_valid_) {
-    throw InputError("clip_grad_norm needs the gradients of a successful forward_backward");
-  }
-  return lab::clip_grad_norm(grads_, max_norm);
+  return model_clip_grad_norm(grads_, grads_valid_, max_norm);
 }
 
 void TransformerModel::adam_step(const AdamOptions& options, long warmup) {
-  options.validate();
-  if (!grads_valid_) {
-    throw InputError("adam_step needs the gradients of a forward_backward with a finite loss");
-  }
+  options.validate();  // the caller's rate, before the schedule scales it
   AdamOptions o = options;
   o.lr = warmup_lr(options.lr, adam_.step + 1, warmup);
-  adam_update(params_, adam_, grads_, o, adam_scratch_);
+  model_adam_step(params_, adam_, grads_, grads_valid_, o, adam_scratch_);
 }
 
 }  // namespace lab

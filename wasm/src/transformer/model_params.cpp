@@ -15,8 +15,6 @@ namespace {
 
 constexpr long kMaxDModel = 1024;
 constexpr long kMaxDff = 4096;
-constexpr long kMaxVocab = 100000;
-constexpr long kMaxParams = 1L << 24;  // 7 floats each (params, grads, Adam m, v, 3P scratch)
 
 double count_params(const TransformerConfig& c) {
   const double D = c.d_model, F = c.d_ff, L = c.layers;
@@ -36,14 +34,8 @@ void TransformerConfig::validate() const {
                      ") must divide the model size dModel (" + std::to_string(d_model) + ")");
   }
   check_range(d_ff, 1, kMaxDff, "feed-forward size dFF");
-  check_range(src_vocab, 2, kMaxVocab, "source vocabulary size (padding id 0 included)");
-  check_range(tgt_vocab, 2, kMaxVocab, "target vocabulary size (padding id 0 included)");
-  const double n = count_params(*this);
-  if (n > kMaxParams) {
-    throw InputError("this configuration has " + std::to_string(static_cast<long long>(n)) +
-                     " parameters, over the limit of " + std::to_string(kMaxParams) +
-                     "; use a smaller dModel, dFF, vocabulary or fewer layers");
-  }
+  check_vocab_sizes(src_vocab, tgt_vocab);
+  check_param_count(count_params(*this), "use a smaller dModel, dFF, vocabulary or fewer layers");
 }
 
 void validate_batch(const Batch& batch, const TransformerConfig& c) {
@@ -102,16 +94,8 @@ TransformerModel& TransformerModel::operator=(TransformerModel&&) noexcept = def
 
 void TransformerModel::build_table() {
   const long D = config_.d_model, F = config_.d_ff;
-  long offset = 0;
   auto add = [&](const std::string& name, std::vector<long> shape) {
-    ParamView v;
-    v.name = name;
-    v.size = shape_numel(shape, name);
-    v.shape = std::move(shape);
-    v.offset = offset;
-    offset += v.size;
-    table_.push_back(std::move(v));
-    return table_.back().offset;
+    return append_param(table_, name, std::move(shape)).offset;
   };
   auto mha = [&](const std::string& pre) {
     MhaP<long> m;
@@ -199,9 +183,7 @@ void TransformerModel::reset_parameters() {
 }
 
 const ParamView& TransformerModel::param(const std::string& name) const {
-  for (const ParamView& v : table_) {
-    if (v.name == name) return v;
-  }
+  if (const ParamView* v = find_param(table_, name)) return *v;
   throw InputError("this Transformer has no parameter \"" + name + "\" (names follow PyTorch's " +
                    "state dict, e.g. " + table_[2].name + ")");
 }

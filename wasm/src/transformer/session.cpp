@@ -60,38 +60,10 @@ TransformerSession::TransformerSession(const TransformerSessionConfig& config,
 }
 
 TrainResult TransformerSession::train(long steps) {
-  check_range(steps, 1, kMaxTrainSteps, "train: steps");
-  TrainResult result;
-  result.losses.reserve(static_cast<size_t>(steps));
-  result.token_accuracy.reserve(static_cast<size_t>(steps));
-  const long Vt = model_.config().tgt_vocab;
-  for (long i = 0; i < steps; ++i) {
-    const Rng before = rng_;
-    const Batch batch = task_->sample_batch(rng_, config_.batch_size);
-    try {
-      const float loss = model_.forward_backward(batch);
-      check_loss_not_diverged(loss, Vt);
-      const TokenCount count = count_correct(model_.last_logits(), batch, Vt);
-      if (config_.clip_norm > 0) model_.clip_grad_norm(static_cast<float>(config_.clip_norm));
-      model_.adam_step(adam_, config_.warmup);  // all-or-nothing, as the Seq2Seq model's
-      result.losses.push_back(loss);
-      result.token_accuracy.push_back(static_cast<float>(count.correct) /
-                                      static_cast<float>(count.total));
-      result.step = ++step_;
-    } catch (const InputError& e) {
-      // The rewound Rng leaves the session exactly as after the last good step; only divergence
-      // is reported as divergence, as in the Seq2Seq session.
-      rng_ = before;
-      if (!is_divergence(e)) throw;
-      result.step = step_;
-      throw TrainingDiverged("training diverged at step " + std::to_string(step_ + 1) + " (" +
-                                 e.what() + "); the weights after step " + std::to_string(step_) +
-                                 " are kept: try a smaller learningRate, a longer warmup or set "
-                                 "clipNorm",
-                             std::move(result));
-    }
-  }
-  return result;
+  return train_steps(
+      steps, *task_, config_.batch_size, config_.clip_norm, rng_, step_, model_,
+      [&] { model_.adam_step(adam_, config_.warmup); },
+      "try a smaller learningRate, a longer warmup or set clipNorm");
 }
 
 DecodeOptions TransformerSession::decode_defaults(long longest_target) const {
@@ -109,22 +81,10 @@ EvalResult TransformerSession::evaluate(const EvalOptions& options) {
   const std::vector<Example>& all = eval_examples(*task_, options, fresh);
   const size_t n = eval_count(all, options);
 
-  double loss_sum = 0;
-  TokenCount tokens;
-  long longest_target = task_->max_target_tokens();
-  for (size_t start = 0; start < n; start += kEvalChunk) {
-    const std::vector<Example> chunk(
-        all.begin() + static_cast<long>(start),
-        all.begin() + static_cast<long>(std::min(n, start + kEvalChunk)));
-    const Batch batch = make_batch(chunk);
-    const float loss = model_.loss_only(batch);
-    const TokenCount count = count_correct(model_.last_logits(), batch, model_.config().tgt_vocab);
-    loss_sum += static_cast<double>(loss) * count.total;  // the loss is a mean over targets
-    tokens.correct += count.correct;
-    tokens.total += count.total;
-    longest_target = std::max(longest_target, batch.T - 1);
-  }
-  DecodeOptions opt = decode_defaults(longest_target);
+  const TeacherForcedTotals totals = teacher_forced_totals(
+      model_, all, n, task_->max_target_tokens(),
+      [&](const std::vector<Example>&, const Batch& batch) { return model_.loss_only(batch); });
+  DecodeOptions opt = decode_defaults(totals.longest_target);
   opt.top_k = 1;
   long exact = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -132,11 +92,7 @@ EvalResult TransformerSession::evaluate(const EvalOptions& options) {
              all[i].target_ids;
   }
   EvalResult result;
-  result.loss = loss_sum / static_cast<double>(tokens.total);
-  result.token_accuracy = static_cast<double>(tokens.correct) / static_cast<double>(tokens.total);
-  result.exact_match = static_cast<double>(exact) / static_cast<double>(n);
-  result.examples = static_cast<long>(n);
-  result.held_out_is_training_data = !options.length && task_->held_out_is_training_data();
+  fill_eval_result(result, totals, exact, n, options, *task_);
   return result;
 }
 
@@ -152,10 +108,8 @@ TransformerTranslateResult TransformerSession::translate(const std::string& text
                      std::to_string(kTransformerMaxLen) + " positions");
   }
   const Encoded encoded = source_vocab.encode(text, kTransformerMaxLen);
-  DecodeOptions opt = decode_defaults(task_->max_target_tokens());
-  if (options.max_length) opt.max_length = *options.max_length;
-  if (options.top_k) opt.top_k = *options.top_k;
-  if (options.beam) opt.beam_width = *options.beam;
+  const DecodeOptions opt =
+      with_translate_options(decode_defaults(task_->max_target_tokens()), options);
 
   TransformerTranslateResult result;
   result.source = source_tokens(text, source_vocab, encoded);
@@ -166,12 +120,8 @@ TransformerTranslateResult TransformerSession::translate(const std::string& text
   } else {
     result.beam = transformer_beam_search(model_, encoded.ids, opt);
     result.beam_width = opt.beam_width;
-    const BeamResult& beam = result.beam.result;
-    result.output = beam.tokens;
-    result.finished = !beam.hypotheses.empty() && beam.hypotheses.front().finished;
-    for (const BeamHypothesis& h : beam.hypotheses) {
-      result.hypothesis_texts.push_back(target_vocab.decode_text(h.tokens));
-    }
+    result.output = result.beam.result.tokens;
+    result.finished = beam_texts(result.beam.result, target_vocab, result.hypothesis_texts);
   }
   result.text = target_vocab.decode_text(result.output);
   return result;

@@ -82,7 +82,12 @@ export function embedSnippets(
   { measuredHeight }: { measuredHeight?: number } = {},
 ): { script: string; iframe: string } {
   if (sectionId === 'performance') throw new RangeError('the performance section cannot be embedded');
-  const url = new URL(appUrl);
+  let url: URL;
+  try {
+    url = new URL(appUrl);
+  } catch {
+    throw new RangeError(`the app's address must be an absolute http(s) URL, got ${JSON.stringify(appUrl.slice(0, 80))}`);
+  }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RangeError(`the app's address must be http(s), got ${url.protocol}`);
   const base = new URL('./', url).href; // the page's folder, without query or hash
   const entries = sectionEntries(state, sectionId);

@@ -10,8 +10,8 @@ import { el, errorText, field, LatestOnly, MessageLine, range, setFieldError, se
 import css from './multihead.css?inline';
 import { MULTIHEAD_STRINGS } from './multihead-strings';
 import { fill } from '../i18n';
-import { sentenceErrorText } from './self-strings';
-import { embed, featureLabels, projectionParams, tokenize } from './self-tokens';
+import { SentenceBox } from './sentence-box';
+import { embed, featureLabels, projectionParams } from './self-tokens';
 
 const WATCHED: readonly PropName[] = ['seed', 'mh_text', 'mh_d', 'mh_heads', 'mh_scale'];
 const SCALES = ['shared', 'per-head'] as const;
@@ -60,11 +60,15 @@ class MultiHeadView implements SectionHandle {
   #context: Heatmap | null = null;
   readonly #output: Heatmap;
   readonly #latest = new LatestOnly();
+  readonly #sentence: SentenceBox;
   readonly #unsubscribe: () => void;
   #computeCount = 0;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
+    this.#sentence = new SentenceBox({
+      ctx, prefix: 'mh', key: 'mh_text', input: this.#text, message: this.#message, root: this.#root, latest: this.#latest,
+    });
     const { t, state } = ctx;
     mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
     this.#root.append(el('p', 'mh-intro', t('mh.intro')));
@@ -74,7 +78,7 @@ class MultiHeadView implements SectionHandle {
     this.#text.className = 'mh-text';
     this.#text.spellcheck = false;
     this.#text.value = state.get('mh_text');
-    this.#text.addEventListener('input', () => this.#onText());
+    this.#text.addEventListener('input', () => this.#sentence.onInput());
     const textField = field(t('mh.text'), this.#text);
     textField.classList.add('al-field-wide');
     textField.hidden = state.isHidden('mh_text');
@@ -110,31 +114,6 @@ class MultiHeadView implements SectionHandle {
       if (changed.some((name) => WATCHED.includes(name))) this.#compute();
     });
     this.#compute();
-  }
-
-  #onText(): void {
-    const { t, state } = this.#ctx;
-    try {
-      tokenize(this.#text.value); // a sentence the views cannot show stays in the box, not in the state
-    } catch (err) {
-      this.#latest.cancel();
-      this.#showError(sentenceErrorText(t, err, 'mh') ?? errorText(err), true);
-      return;
-    }
-    try {
-      state.set('mh_text', this.#text.value);
-    } catch (err) {
-      // too long, or control characters: the state refuses it; say why and keep the last result
-      this.#showError(fill(t('mh.error.text'), { reason: errorText(err) }), true);
-    }
-  }
-
-  /** `inText`: the sentence box caused it, so the box is marked and the message names it */
-  #showError(text: string, inText = false): void {
-    const { t } = this.#ctx;
-    this.#message.show('error', `${t('error.prefix')}${text}`);
-    if (inText) setFieldError(this.#text, fill(t('field.named'), { label: t('mh.text.short'), message: text }));
-    this.#root.dataset.state = 'error';
   }
 
   /**
@@ -212,17 +191,11 @@ class MultiHeadView implements SectionHandle {
     if (!choices.includes(heads)) {
       // only a hand-written URL gets here: the selector offers divisors only
       this.#latest.cancel();
-      this.#showError(fill(t('mh.error.heads'), { heads, d, divisors: choices.join(', ') }));
+      this.#sentence.showError(fill(t('mh.error.heads'), { heads, d, divisors: choices.join(', ') }));
       return;
     }
-    let tokens: string[];
-    try {
-      tokens = tokenize(text);
-    } catch (err) {
-      this.#latest.cancel();
-      this.#showError(sentenceErrorText(t, err, 'mh') ?? errorText(err), true);
-      return;
-    }
+    const tokens = this.#sentence.tokens(text);
+    if (tokens === null) return;
     const params = projectionParams(seed, 'mh', d, ['q', 'k', 'v', 'o'] as const);
     const dh = d / heads;
     void this.#latest.run(
@@ -256,7 +229,7 @@ class MultiHeadView implements SectionHandle {
         this.#root.dataset.state = 'ok';
         this.#root.dataset.computeCount = String(++this.#computeCount);
       },
-      (err) => this.#showError(errorText(err)),
+      (err) => this.#sentence.showError(errorText(err)),
     );
   }
 

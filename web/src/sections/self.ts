@@ -9,12 +9,13 @@ import type { SelfAttentionResult } from '../worker/protocol';
 import sharedCss from './dot-controls.css?inline';
 import { el, errorText, field, LatestOnly, MessageLine, narration, range, setFieldError, setOptions, mountRoot, tryThis } from './dom';
 import { watchHeatmapCells } from './heatmap-link';
+import { SentenceBox } from './sentence-box';
 import css from './self.css?inline';
 import { HeadView } from './self-headview';
 import { NeuronView } from './self-neuron';
 import { fill } from '../i18n';
-import { SELF_STRINGS, sentenceErrorText } from './self-strings';
-import { embed, featureLabels, projectionParams, rowOf, tokenize, tokenLabels } from './self-tokens';
+import { SELF_STRINGS } from './self-strings';
+import { embed, featureLabels, projectionParams, rowOf, tokenLabels } from './self-tokens';
 
 const RECOMPUTE: readonly PropName[] = ['seed', 'self_text', 'self_d'];
 const D_CHOICES = range(2, 64);
@@ -37,6 +38,7 @@ class SelfView implements SectionHandle {
   readonly #head: HeadView;
   readonly #neuron: NeuronView;
   readonly #latest = new LatestOnly();
+  readonly #sentence: SentenceBox;
   readonly #unsubscribe: () => void;
   #last: Computed | null = null;
   #computeCount = 0;
@@ -45,6 +47,9 @@ class SelfView implements SectionHandle {
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
+    this.#sentence = new SentenceBox({
+      ctx, prefix: 'self', key: 'self_text', input: this.#text, message: this.#message, root: this.#root, latest: this.#latest,
+    });
     const { t, state } = ctx;
     mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
     this.#root.append(
@@ -57,7 +62,7 @@ class SelfView implements SectionHandle {
     this.#text.className = 'self-text';
     this.#text.value = state.get('self_text');
     this.#text.spellcheck = false;
-    this.#text.addEventListener('input', () => this.#onText());
+    this.#text.addEventListener('input', () => this.#sentence.onInput());
     const textField = field(t('self.text'), this.#text);
     textField.classList.add('al-field-wide');
     textField.hidden = state.isHidden('self_text');
@@ -129,31 +134,6 @@ class SelfView implements SectionHandle {
     this.#compute();
   }
 
-  #onText(): void {
-    const { t, state } = this.#ctx;
-    try {
-      tokenize(this.#text.value); // a sentence the views cannot show stays in the box, not in the state
-    } catch (err) {
-      this.#latest.cancel();
-      this.#showError(sentenceErrorText(t, err, 'self') ?? errorText(err), true);
-      return;
-    }
-    try {
-      state.set('self_text', this.#text.value);
-    } catch (err) {
-      // too long, or control characters: the state refuses it; say why and keep the last result
-      this.#showError(fill(t('self.error.text'), { reason: errorText(err) }), true);
-    }
-  }
-
-  /** `inText`: the sentence box caused it, so the box is marked and the message names it */
-  #showError(text: string, inText = false): void {
-    const { t } = this.#ctx;
-    this.#message.show('error', `${t('error.prefix')}${text}`);
-    if (inText) setFieldError(this.#text, fill(t('field.named'), { label: t('self.text.short'), message: text }));
-    this.#root.dataset.state = 'error';
-  }
-
   #compute(): void {
     const { t, state, lab } = this.#ctx;
     const text = state.get('self_text');
@@ -161,14 +141,8 @@ class SelfView implements SectionHandle {
     const seed = state.get('seed');
     if (this.#text.value !== text) this.#text.value = text;
     this.#d.value = String(d);
-    let tokens: string[];
-    try {
-      tokens = tokenize(text);
-    } catch (err) {
-      this.#latest.cancel();
-      this.#showError(sentenceErrorText(t, err, 'self') ?? errorText(err), true);
-      return;
-    }
+    const tokens = this.#sentence.tokens(text);
+    if (tokens === null) return;
     const params = projectionParams(seed, 'self', d, ['q', 'k', 'v'] as const);
     void this.#latest.run(
       () => lab.selfAttention(embed(tokens, d, seed), params),
@@ -188,7 +162,7 @@ class SelfView implements SectionHandle {
         this.#root.dataset.state = 'ok';
         this.#root.dataset.computeCount = String(++this.#computeCount);
       },
-      (err) => this.#showError(errorText(err)),
+      (err) => this.#sentence.showError(errorText(err)),
     );
   }
 

@@ -1,0 +1,61 @@
+// The sentence box of §3.5 and §3.6 (self.ts, multihead.ts): a typed sentence becomes the state's
+// text only when the views can show it; otherwise it stays in the box, the box is marked invalid
+// and the section's message line names the problem, and the last result stays on screen.
+import { fill } from '../i18n';
+import type { SectionContext } from '../section';
+import { errorText, type LatestOnly, type MessageLine, setFieldError } from './dom';
+import { sentenceErrorText } from './self-strings';
+import { tokenize } from './self-tokens';
+
+export interface SentenceBoxParts {
+  readonly ctx: SectionContext;
+  /** the section's string prefix: `${prefix}.error.text`, `${prefix}.text.short` */
+  readonly prefix: 'self' | 'mh';
+  /** the state's text setting the box edits */
+  readonly key: 'self_text' | 'mh_text';
+  readonly input: HTMLInputElement;
+  readonly message: MessageLine;
+  /** the section root, whose data-state says "error" while a problem is shown */
+  readonly root: HTMLElement;
+  /** the section's pending computation, cancelled when the sentence cannot be shown */
+  readonly latest: LatestOnly;
+}
+
+export class SentenceBox {
+  readonly #p: SentenceBoxParts;
+
+  constructor(parts: SentenceBoxParts) {
+    this.#p = parts;
+  }
+
+  /** The tokens of `text`, or null after the problem was shown (and the pending work cancelled). */
+  tokens(text: string): string[] | null {
+    try {
+      return tokenize(text);
+    } catch (err) {
+      this.#p.latest.cancel();
+      this.showError(sentenceErrorText(this.#p.ctx.t, err, this.#p.prefix) ?? errorText(err), true);
+      return null;
+    }
+  }
+
+  /** The box's input handler: a sentence the views can show goes into the state. */
+  onInput(): void {
+    const { ctx, input, key, prefix } = this.#p;
+    if (this.tokens(input.value) === null) return;
+    try {
+      ctx.state.set(key, input.value);
+    } catch (err) {
+      // too long, or control characters: the state refuses it; say why and keep the last result
+      this.showError(fill(ctx.t(`${prefix}.error.text`), { reason: errorText(err) }), true);
+    }
+  }
+
+  /** `inText`: the sentence box caused it, so the box is marked and the message names it */
+  showError(text: string, inText = false): void {
+    const { ctx, input, message, prefix, root } = this.#p;
+    message.show('error', `${ctx.t('error.prefix')}${text}`);
+    if (inText) setFieldError(input, fill(ctx.t('field.named'), { label: ctx.t(`${prefix}.text.short`), message: text }));
+    root.dataset.state = 'error';
+  }
+}
