@@ -3,7 +3,7 @@
 // ticks and titles, each dataset's drawn points or bars, the legend's items, the overlays the app's
 // plugins recorded), so text stays text. Loaded only on export.
 import type { Chart } from 'chart.js';
-import { chartOverlays } from './deferred-chart';
+import { chartOverlays, DARK_SERIES, pageColor } from './deferred-chart';
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
 const TITLE_BLOCK = 30;
@@ -11,9 +11,13 @@ const MARGIN = 10;
 
 const esc = (s: string): string => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const n = (v: number): string => String(Math.round(v * 10) / 10);
-const colorOf = (c: unknown, i = 0): string => (Array.isArray(c) ? String(c[i % c.length] ?? '#000') : typeof c === 'string' ? c : '#64748b');
+/** dark-mode series colours back to their light twins: the SVG is always drawn on white */
+const LIGHT_OF = new Map(Object.entries(DARK_SERIES).map(([light, dark]) => [dark, light]));
+const onWhite = (c: string): string => LIGHT_OF.get(c.toLowerCase()) ?? c;
+const colorOf = (c: unknown, i = 0): string => onWhite(Array.isArray(c) ? String(c[i % c.length] ?? '#000') : typeof c === 'string' ? c : '#64748b');
 
-/** The chart under its title on a white canvas, at the chart's own pixel ratio. */
+/** The chart under its title, at the chart's own pixel ratio, on the panel's colour (white, or the
+ *  dark panel in dark mode, whose light text the chart was drawn with). */
 export function chartPngCanvas(chart: Chart, title: string): HTMLCanvasElement {
   const ratio = chart.currentDevicePixelRatio || 1;
   const width = chart.width + 2 * MARGIN;
@@ -24,9 +28,9 @@ export function chartPngCanvas(chart: Chart, title: string): HTMLCanvasElement {
   const ctx = out.getContext('2d');
   if (!ctx) throw new Error('PNG export: no 2D canvas context');
   ctx.scale(ratio, ratio);
-  ctx.fillStyle = '#ffffff';
+  ctx.fillStyle = pageColor('--lab-panel', '#ffffff');
   ctx.fillRect(0, 0, width, height);
-  ctx.fillStyle = '#0f172a';
+  ctx.fillStyle = pageColor('--lab-ink', '#0f172a');
   ctx.font = `600 15px ${FONT}`;
   ctx.textBaseline = 'middle';
   ctx.fillText(title, MARGIN, TITLE_BLOCK / 2 + 2);
@@ -101,8 +105,8 @@ export function chartSvg(chart: Chart, title: string): string {
   });
 
   for (const o of chartOverlays.get(chart) ?? []) {
-    if (o.kind === 'line') parts.push(`<line x1="${n(o.x1)}" y1="${n(o.y1)}" x2="${n(o.x2)}" y2="${n(o.y2)}" stroke="${esc(o.color)}" stroke-width="1.5"${o.dash ? ` stroke-dasharray="${o.dash.join(' ')}"` : ''}/>`);
-    else parts.push(text(o.x, o.y, o.text, { anchor: o.align === 'right' ? 'end' : o.align === 'center' ? 'middle' : 'start', baseline: 'central', fill: o.color }));
+    if (o.kind === 'line') parts.push(`<line x1="${n(o.x1)}" y1="${n(o.y1)}" x2="${n(o.x2)}" y2="${n(o.y2)}" stroke="${esc(onWhite(o.color))}" stroke-width="1.5"${o.dash ? ` stroke-dasharray="${o.dash.join(' ')}"` : ''}/>`);
+    else parts.push(text(o.x, o.y, o.text, { anchor: o.align === 'right' ? 'end' : o.align === 'center' ? 'middle' : 'start', baseline: 'central', fill: onWhite(o.color) }));
   }
 
   const legend = chart.legend as unknown as { options?: { display?: boolean }; legendItems?: { text: string; fillStyle?: unknown; strokeStyle?: unknown; lineDash?: number[]; hidden?: boolean }[]; legendHitBoxes?: { left: number; top: number; width: number; height: number }[] } | undefined;

@@ -1,10 +1,11 @@
 // A line chart drawn by Chart.js (loaded on demand, deferred-chart.ts): several series, dashed or
 // solid, with optional point markers; a linear, log or category x axis; a fixed or automatic y range;
 // axis titles; a legend below the plot; under the pointer, a guide line at the nearest x and the
-// values there (Chart.js's tooltip in index mode). Long series are thinned by Chart.js's decimation
-// plugin (LTTB) on a linear x axis. The same update(data) API as before: sections barely change.
-import type { Chart, ChartConfiguration, ChartDataset, LegendItem, Plugin, Scale } from 'chart.js';
-import { chartOverlays, DeferredChart, pictureExports, type ChartOverlay } from './deferred-chart';
+// values there (the project's readout, chart-readout.ts, on Chart.js's index-mode hover). Long
+// series are thinned by Chart.js's decimation plugin (LTTB) on a linear x axis. The same update(data) API as before: sections barely change.
+import type { ActiveElement, Chart, ChartConfiguration, ChartDataset, LegendItem, Plugin, Scale } from 'chart.js';
+import { readoutPlugin } from './chart-readout';
+import { chartOverlays, DeferredChart, pictureExports, seriesColor, type ChartOverlay } from './deferred-chart';
 
 export interface LinePoint {
   readonly x: number;
@@ -116,6 +117,11 @@ export function chartCanvas(host: HTMLElement, label: string): HTMLCanvasElement
   return canvas;
 }
 
+/** The data point an active element stands for (after decimation: the drawn one). */
+function pointOf(chart: Chart, item: ActiveElement): { x: number; y: number | null } | undefined {
+  return chart.data.datasets[item.datasetIndex]?.data[item.index] as { x: number; y: number | null } | undefined;
+}
+
 /** Formats x for the readout. */
 function formatX(options: LineChartOptions, categories: readonly string[], v: number): string {
   if (options.x.kind === 'category') return categories[v] ?? String(v);
@@ -153,6 +159,17 @@ export class LineChart {
             }
           : { type: 'linear', min: x.min, max: x.max, title: xTitle, ticks: { precision: x.integerStep ? 0 : undefined } };
     const plugins: Plugin<'line'>[] = [
+      readoutPlugin({
+        title: (items, chart) => {
+          const p = items.length ? pointOf(chart, items[0]) : undefined;
+          return p ? `${o.xName ?? o.x.title ?? 'x'} ${formatX(o, this.#categories, p.x)}` : '';
+        },
+        line: (item, chart) => {
+          const y = pointOf(chart, item)?.y;
+          const label = chart.data.datasets[item.datasetIndex]?.label ?? '';
+          return y === null || y === undefined || !Number.isFinite(y) ? '' : `${label}: ${o.y.readout?.(y) ?? String(Number(y.toPrecision(4)))}`;
+        },
+      }) as Plugin<'line'>,
       {
         id: 'guideAndOverlay',
         afterDatasetsDraw: (chart) => this.#afterDraw(chart as unknown as Chart),
@@ -199,16 +216,6 @@ export class LineChart {
             },
           },
           decimation: { enabled: x.kind === 'linear', algorithm: 'lttb', samples: DECIMATED_POINTS, threshold: DECIMATED_POINTS * 2 },
-          tooltip: {
-            animation: false,
-            callbacks: {
-              title: (items) => (items.length ? `${o.xName ?? o.x.title ?? 'x'} ${formatX(o, this.#categories, (items[0].raw as { x: number }).x)}` : ''),
-              label: (item) => {
-                const y = (item.raw as { y: number | null }).y;
-                return y === null || !Number.isFinite(y) ? '' : `${item.dataset.label}: ${o.y.readout?.(y) ?? String(Number(y.toPrecision(4)))}`;
-              },
-            },
-          },
         },
       },
       plugins,
@@ -219,7 +226,7 @@ export class LineChart {
   #afterDraw(chart: Chart): void {
     const { ctx, chartArea: a } = chart;
     const overlays: ChartOverlay[] = [];
-    const active = chart.tooltip?.getActiveElements() ?? [];
+    const active = chart.getActiveElements();
     if (active.length) {
       const px = Math.round(active[0].element.x) + 0.5;
       ctx.save();
@@ -250,8 +257,8 @@ export class LineChart {
     const datasets: ChartDataset<'line', { x: number; y: number | null }[]>[] = data.series.map((s) => ({
       label: s.label,
       data: s.points.map((p) => ({ x: p.x, y: p.y === null || Number.isNaN(p.y) ? null : p.y })),
-      borderColor: s.color,
-      backgroundColor: s.color,
+      borderColor: seriesColor(s.color),
+      backgroundColor: seriesColor(s.color),
       borderWidth: s.width ?? 1.5,
       borderDash: s.dash ? [...s.dash] : [],
       pointStyle: s.marker === 'triangle' ? 'triangle' : 'circle',

@@ -4,7 +4,9 @@
 // training examples per second; and a table of the browser figures (headless Chromium). No worker,
 // no wasm: the numbers were measured by the benchmark.
 import results from '#shared/bench/results.json';
-import { DeferredChart, pictureExports } from '../charts/deferred-chart';
+import type { Plugin } from 'chart.js';
+import { readoutPlugin } from '../charts/chart-readout';
+import { DeferredChart, pictureExports, seriesColor } from '../charts/deferred-chart';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 
@@ -184,8 +186,19 @@ class BarChart {
           x: { type: 'category' },
           y: { type: options.logarithmic ? 'logarithmic' : 'linear', title: { display: true, text: axis } },
         },
+        interaction: { mode: 'index', intersect: false },
         plugins: { legend: { display: options.legend ?? true, position: 'bottom', labels: { boxWidth: 14, font: { size: 11 } } } },
       },
+      plugins: [
+        readoutPlugin({
+          title: (items) => (items.length ? (this.#data.labels[items[0].index] ?? '') : ''),
+          line: (item) => {
+            const s = this.#data.series[item.datasetIndex];
+            const v = s?.values[item.index];
+            return s && v !== null && v !== undefined ? `${s.label || axis}: ${Number(v.toPrecision(4))}` : '';
+          },
+        }) as Plugin<'bar'>,
+      ],
     });
   }
 
@@ -198,7 +211,10 @@ class BarChart {
     this.#data = data;
     this.#chart.change((chart) => {
       chart.data.labels = data.labels;
-      chart.data.datasets = data.series.map((s) => ({ label: s.label, data: s.values, backgroundColor: s.color, borderColor: s.color }));
+      chart.data.datasets = data.series.map((s) => {
+        const color = typeof s.color === 'string' ? seriesColor(s.color) : s.color.map(seriesColor);
+        return { label: s.label, data: s.values, backgroundColor: color, borderColor: color };
+      });
     });
   }
 
