@@ -1,9 +1,11 @@
 // A line chart drawn by Chart.js (loaded on demand, deferred-chart.ts): several series, dashed or
 // solid, with optional point markers; a linear, log or category x axis; a fixed or automatic y range;
-// axis titles; a legend below the plot; under the pointer, a guide line at the nearest x and the
-// values there (the project's readout, chart-readout.ts, on Chart.js's index-mode hover). Long
-// series are thinned by Chart.js's decimation plugin (LTTB) on a linear x axis. The same update(data) API as before: sections barely change.
-import type { ActiveElement, Chart, ChartConfiguration, ChartDataset, LegendItem, Plugin, Scale } from 'chart.js';
+// axis titles; a legend below the plot (HTML, chart-legend.ts); under the pointer, a guide line at
+// the nearest x and the values there (the project's readout, chart-readout.ts, on Chart.js's
+// index-mode hover). Long series are thinned by Chart.js's decimation plugin (LTTB) on a linear x
+// axis. The same update(data) API as before: sections barely change.
+import type { ActiveElement, Chart, ChartConfiguration, ChartDataset, Plugin, Scale } from 'chart.js';
+import type { ChartLegend, LegendEntry } from './chart-legend';
 import { readoutPlugin } from './chart-readout';
 import { chartOverlays, DeferredChart, pictureExports, seriesColor, type ChartOverlay } from './deferred-chart';
 
@@ -70,36 +72,6 @@ export interface LineChartOptions {
   overlay?: (ctx: CanvasRenderingContext2D, frame: PlotFrame) => ChartOverlay[] | void;
 }
 
-/** A legend sample of a series: a short line in its dash with its marker in the middle (CSS pixels). */
-function legendSample(dataset: { borderColor?: unknown; borderDash?: unknown; borderWidth?: unknown; pointStyle?: unknown; pointRadius?: unknown }): HTMLCanvasElement {
-  const canvas = document.createElement('canvas');
-  canvas.width = 26;
-  canvas.height = 12;
-  const ctx = canvas.getContext('2d');
-  if (!ctx) return canvas;
-  const color = typeof dataset.borderColor === 'string' ? dataset.borderColor : '#64748b';
-  ctx.strokeStyle = color;
-  ctx.fillStyle = color;
-  ctx.lineWidth = Math.min(2.5, Number(dataset.borderWidth ?? 1.5));
-  ctx.setLineDash(Array.isArray(dataset.borderDash) ? (dataset.borderDash as number[]) : []);
-  ctx.beginPath();
-  ctx.moveTo(1, 6);
-  ctx.lineTo(25, 6);
-  ctx.stroke();
-  const r = Math.min(3.5, Number(dataset.pointRadius ?? 0));
-  if (r > 0) {
-    ctx.beginPath();
-    if (dataset.pointStyle === 'triangle') {
-      ctx.moveTo(13, 6 - r * 1.2);
-      ctx.lineTo(13 + r * 1.1, 6 + r * 0.8);
-      ctx.lineTo(13 - r * 1.1, 6 + r * 0.8);
-      ctx.closePath();
-    } else ctx.arc(13, 6, r, 0, 2 * Math.PI);
-    ctx.fill();
-  }
-  return canvas;
-}
-
 /** points kept per series when decimating a long run (LTTB keeps its shape) */
 const DECIMATED_POINTS = 400;
 const GUIDE_INK = '#64748b';
@@ -132,13 +104,17 @@ export class LineChart {
   readonly canvas: HTMLCanvasElement;
   readonly #options: LineChartOptions;
   readonly #chart: DeferredChart<'line', { x: number; y: number | null }[], string>;
+  /** the legend, loaded with its chart only where there is one (most charts have none) */
+  readonly #legend: Promise<ChartLegend> | null;
+  #legendEntries: readonly LegendEntry[] = [];
   #categories: readonly string[] = [];
 
-  /** `host` sets the chart's size. */
+  /** `host` sets the chart's size; the legend (if any) goes right after it. */
   constructor(host: HTMLElement, options: LineChartOptions) {
     this.#options = options;
     this.canvas = chartCanvas(host, options.label);
     this.#chart = new DeferredChart(this.canvas, this.#config());
+    this.#legend = options.legend ? import('./chart-legend').then((m) => new m.ChartLegend(host, this.canvas)) : null;
   }
 
   #config(): LineConfig {
@@ -197,24 +173,6 @@ export class LineChart {
           },
         },
         plugins: {
-          legend: {
-            display: o.legend === true,
-            position: 'bottom',
-            labels: {
-              usePointStyle: true,
-              pointStyleWidth: 28,
-              boxHeight: 12,
-              font: { size: 11 },
-              // each series' own line: its dash (solid or dotted) and its marker
-              generateLabels: (chart) => {
-                const defaults = (chart.constructor as unknown as { defaults: { plugins: { legend: { labels: { generateLabels: (c: Chart) => LegendItem[] } } } } }).defaults;
-                return defaults.plugins.legend.labels.generateLabels(chart as unknown as Chart).map((item) => ({
-                  ...item,
-                  pointStyle: legendSample(chart.data.datasets[item.datasetIndex ?? 0] as never),
-                }));
-              },
-            },
-          },
           decimation: { enabled: x.kind === 'linear', algorithm: 'lttb', samples: DECIMATED_POINTS, threshold: DECIMATED_POINTS * 2 },
         },
       },
@@ -270,6 +228,10 @@ export class LineChart {
       chart.data.labels = [...this.#categories];
       chart.data.datasets = datasets;
     });
+    if (this.#legend) {
+      this.#legendEntries = data.series.map((s) => ({ label: s.label, color: s.color, dashed: Boolean(s.dash?.length), marker: s.marker }));
+      void this.#legend.then((legend) => legend.update(this.#legendEntries));
+    }
   }
 
   /** Redraws with the same data (an overlay's own state changed). */
@@ -284,5 +246,6 @@ export class LineChart {
 
   destroy(): void {
     this.#chart.destroy();
+    void this.#legend?.then((legend) => legend.remove());
   }
 }

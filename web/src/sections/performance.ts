@@ -5,6 +5,7 @@
 // no wasm: the numbers were measured by the benchmark.
 import results from '#shared/bench/results.json';
 import type { Plugin } from 'chart.js';
+import { ChartLegend } from '../charts/chart-legend';
 import { readoutPlugin } from '../charts/chart-readout';
 import { DeferredChart, pictureExports, seriesColor } from '../charts/deferred-chart';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
@@ -144,6 +145,7 @@ class BarChart {
   /** built off the mount task (deferred-chart.ts) */
   readonly #chart: DeferredChart<'bar', (number | null)[], string>;
   readonly #box: HTMLElement;
+  readonly #legend: ChartLegend | null;
   #data: BarData = { labels: [], series: [] };
 
   /** `name`: the export files' name; `t`: the section's strings (the export menu's labels) */
@@ -175,6 +177,7 @@ class BarChart {
     wrap.append(canvas);
     this.#box.append(caption, wrap);
     host.append(this.#box);
+    this.#legend = (options.legend ?? true) ? new ChartLegend(wrap, canvas) : null;
     this.#chart = new DeferredChart<'bar', (number | null)[], string>(canvas, {
       type: 'bar',
       data: { labels: [], datasets: [] },
@@ -187,7 +190,6 @@ class BarChart {
           y: { type: options.logarithmic ? 'logarithmic' : 'linear', title: { display: true, text: axis } },
         },
         interaction: { mode: 'index', intersect: false },
-        plugins: { legend: { display: options.legend ?? true, position: 'bottom', labels: { boxWidth: 14, font: { size: 11 } } } },
       },
       plugins: [
         readoutPlugin({
@@ -209,6 +211,7 @@ class BarChart {
 
   update(data: BarData): void {
     this.#data = data;
+    this.#legend?.update(data.series.map((s) => ({ label: s.label, color: typeof s.color === 'string' ? s.color : (s.color[0] ?? ''), box: true })));
     this.#chart.change((chart) => {
       chart.data.labels = data.labels;
       chart.data.datasets = data.series.map((s) => {

@@ -6,6 +6,7 @@ import '../design.css';
 import './style.css';
 import { EmbedDialog, embedButton } from '../embed/embed-dialog';
 import { SHELL_STRINGS, resolveLang, translator, type Lang } from '../i18n';
+import { PAGE_STRINGS } from './page-strings';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import { SECTIONS } from '../sections';
 import { AppState, type ParseResult, type PropName } from '../state';
@@ -13,7 +14,7 @@ import { createLabClient } from '../worker/client';
 import { isEmbeddable } from '../widgets/sections';
 import { el } from '../sections/dom';
 
-const t0 = translator('en', SHELL_STRINGS);
+const t0 = translator('en', PAGE_STRINGS, SHELL_STRINGS);
 
 function byId<T extends HTMLElement>(id: string, type: { new (): T }): T {
   const el = document.getElementById(id);
@@ -76,7 +77,7 @@ class Shell {
   /** Re-renders the chrome and re-mounts the sections when language, view or hide switches change. */
   #render(): void {
     this.#lang = resolveLang(this.#state.get('lang'));
-    this.#t = translator(this.#lang, SHELL_STRINGS);
+    this.#t = translator(this.#lang, PAGE_STRINGS, SHELL_STRINGS);
     this.#layoutKey = this.#layoutOf(this.#state);
     const t = this.#t;
     document.documentElement.lang = this.#lang === 'zh' ? 'zh-CN' : 'en';
