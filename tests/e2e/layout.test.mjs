@@ -136,9 +136,10 @@ function contentsAtMidPage() {
  * Text of `section` that does not stand out from what it is drawn on: for every visible element
  * with its own text, the WCAG contrast ratio of its colour against the first opaque background
  * behind it (the element's or an ancestor's; the page's if none). Returns the lowest ones under
- * `min`, with the worst ratio seen.
+ * `min`, with the worst ratio seen. With `swatches` (a selector), the same for those elements'
+ * own colour (a legend's line or box) instead of text.
  */
-function lowContrastOf([sectionId, min]) {
+function lowContrastOf([sectionId, min, swatches]) {
   const card = document.querySelector(`section.article-section[data-section="${sectionId}"]`);
   if (!card) return { worst: 0, low: [`no card for ${sectionId}`] };
   const probe = document.createElement('canvas').getContext('2d');
@@ -168,21 +169,22 @@ function lowContrastOf([sectionId, min]) {
   };
   const low = [];
   let worst = Infinity;
-  for (const el of card.querySelectorAll('*')) {
+  // with `swatches`: those elements' own colour (a line's top border, or a box's fill) against what is behind them
+  for (const el of card.querySelectorAll(swatches ?? '*')) {
     const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
-    if (!own || el.closest('[hidden], [aria-hidden="true"]')) continue;
+    if (!swatches && (!own || el.closest('[hidden], [aria-hidden="true"]'))) continue;
     const s = getComputedStyle(el);
     const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0 || s.visibility === 'hidden' || Number(s.opacity) === 0) continue;
-    const fg = rgba(s.color);
-    const bg = backgroundOf(el);
+    if (r.width === 0 || s.visibility === 'hidden' || Number(s.opacity) === 0 || (r.height === 0 && !swatches)) continue;
+    const fg = rgba(swatches ? (s.borderTopStyle !== 'none' && parseFloat(s.borderTopWidth) > 0 ? s.borderTopColor : s.backgroundColor) : s.color);
+    const bg = backgroundOf(swatches ? el.parentElement : el);
     // a translucent text colour over its background
     const ink = fg.slice(0, 3).map((c, i) => c * fg[3] + bg[i] * (1 - fg[3]));
     const [hi, lo] = [luminance(ink), luminance(bg)].sort((a, b) => b - a);
     // a disabled control is meant to look faint
     const ratio = (hi + 0.05) / (lo + 0.05) * (el.closest(':disabled') ? 2 : 1);
     worst = Math.min(worst, ratio);
-    if (ratio < min) low.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${el.textContent.trim().slice(0, 24)}" ${s.color} on rgb(${bg.slice(0, 3).join(',')}): ${ratio.toFixed(2)}`);
+    if (ratio < min) low.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${(swatches ? el.parentElement : el).textContent.trim().slice(0, 24)}" rgb(${fg.slice(0, 3).join(',')}) on rgb(${bg.slice(0, 3).join(',')}): ${ratio.toFixed(2)}`);
   }
   return { worst: Number(worst.toFixed(2)), low: low.slice(0, 6) };
 }
@@ -298,6 +300,9 @@ describe('layout at three widths, two languages', { timeout: 900_000 }, () => {
           for (const chart of await page.evaluate(darkChartInkOf, id)) {
             assert.ok(chart.black <= chart.opaque * 0.01, `${id}: chart "${chart.label}" drawn in dark ink on the dark page: ${JSON.stringify(chart)}`);
           }
+          // the series colours, as the legends show them (the same seriesColor as the lines): 3:1, WCAG's non-text minimum
+          const { low: faint } = await page.evaluate(lowContrastOf, [id, 3, '.lab-chart-legend-line, .lab-chart-legend-box']);
+          assert.deepEqual(faint, [], `${id}: series colours that do not stand out in dark mode`);
           const cardBg = await card.evaluate((c) => getComputedStyle(c).backgroundColor);
           assert.notEqual(cardBg, 'rgb(255, 255, 255)', `${id}: a white card on the dark page`);
           await page.evaluate(() => document.getElementById('toc').style.setProperty('visibility', 'hidden'));
