@@ -2,7 +2,9 @@
 // for every section, nothing sticks out of its card; a heatmap that hides columns (its frame
 // scrolls sideways) shows a "+N columns" affordance (an element with data-more-columns inside the
 // figure); no axis title painted in a heatmap touches a row or column label; every control carries
-// the design system's styling (not the browser's default look); the contents stay in sight at mid-page and mark the section in view.
+// the design system's styling (not the browser's default look); every section has "Try this"
+// prompts and at most one primary action; the contents stay in sight at mid-page and mark the
+// section in view.
 // Invalid input in each section the test lists shows a message naming the field, keeps the typed
 // value, marks the input aria-invalid and leaves the state alone. In dark mode (the system setting)
 // every section's text keeps a 4.5:1 contrast with its background. Screenshots of every section at
@@ -250,6 +252,13 @@ describe('layout at three widths, two languages', { timeout: 900_000 }, () => {
           if (['dot', 'self', 'multihead'].includes(id)) {
             await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.texts, `section[data-section="${id}"] figure.heatmap output.heatmap-data`);
           }
+          // guidance: "Try this" prompts in every section, and at most one primary action
+          const guide = await card.evaluate((c) => ({
+            prompts: c.querySelectorAll('.lab-try li').length,
+            primaries: [...c.querySelectorAll('.lab-button.primary')].filter((b) => b.getClientRects().length > 0).map((b) => b.textContent),
+          }));
+          assert.ok(guide.prompts >= 2, `${id} (${lang}): ${guide.prompts} "Try this" prompts`);
+          assert.ok(guide.primaries.length <= 1, `${id} (${lang}): several primary actions ${JSON.stringify(guide.primaries)}`);
           const titles = await page.evaluate(titleCollisionsOf, id);
           assert.deepEqual(titles.hits, [], `${id} at ${width} px (${lang}): an axis title touches a label`);
           // the sticky contents bar would show up in the middle of a stitched card picture (hidden

@@ -12,6 +12,15 @@ export const TRANSLATE_STRINGS: Strings = {
     'tr.intro.dates':
       'A date in one of 24 formats (23Jan2015, 01/23/15, Friday, January 23, 2015 …) becomes ISO 2015-01-23, character by character; attention picks out the day, month and year characters wherever the format put them. Here: {cell}, hidden size {hidden}, {attention}, Adam at {lr}, 16 dates per step, {steps} steps.',
     'tr.intro.attention': '{score} attention',
+    'tr.try.zh-en.1':
+      'Press Train, and when the steps are done read the held-out table: alignment accuracy is how often the attention model looks at the Chinese word it is translating; compare the two models’ exact match on the longest sentences.',
+    'tr.try.zh-en.2':
+      'Then press Next word under Decoding: the Chinese word that lights up is the one the decoder reads for that English word. English puts time and place last, so near the end the attention jumps back to them (前天, 在 图书馆 in the first sentence).',
+    'tr.try.zh-en.3': 'Change Attention score to “additive” or “cosine” and train again: does the alignment still form?',
+    'tr.try.note.1': 'Press Train: both models learn the five sentences by heart, and the attention heatmap lines little up (the note above says why).',
+    'tr.try.note.2': 'Then switch Task to the grammar corpus and train: on sentences it has never seen, the attention has to find the words.',
+    'tr.try.dates.1': 'Press Train, then decode with Next word: each ISO character looks at the input characters that carry it, wherever the format put them.',
+    'tr.try.dates.2': 'Type a date in another format (e.g. 23/01/2015): do the year digits still light up for 2015?',
     'tr.intro.plain': 'no attention (a plain Seq2Seq)',
     'tr.task.zh-en': 'grammar corpus: Chinese → English',
     'tr.untrained': 'Untrained model: its output is noise until you train it.',
@@ -98,6 +107,13 @@ export const TRANSLATE_STRINGS: Strings = {
     'tr.intro.dates':
       '24 种格式之一的日期（23Jan2015、01/23/15、Friday, January 23, 2015 …）逐字符转换成 ISO 格式 2015-01-23；无论格式把日、月、年放在哪里，注意力都能找到对应的字符。这里：{cell}，隐藏层大小 {hidden}，{attention}，Adam 学习率 {lr}，每步 16 个日期，共 {steps} 步。',
     'tr.intro.attention': '{score} 注意力',
+    'tr.try.zh-en.1': '按“训练”，训练完成后看留出测试表：对齐准确率是注意力模型在翻译时看向对应中文词的比例；再比较两个模型在最长句子上的完全匹配率。',
+    'tr.try.zh-en.2': '然后在“解码”下按“下一个词”：亮起的中文词就是解码器写这个英文词时读的词。英文把时间和地点放在最后，所以快结束时注意力会跳回它们（第一句中的“前天”“在 图书馆”）。',
+    'tr.try.zh-en.3': '把注意力打分函数换成“加性”或“余弦”再训练一次：对齐还会形成吗？',
+    'tr.try.note.1': '按“训练”：两个模型都会把这五句背下来，注意力热力图几乎对不齐（上面的说明解释了原因）。',
+    'tr.try.note.2': '然后把任务切换为语法语料再训练：面对从未见过的句子，注意力必须找到对应的词。',
+    'tr.try.dates.1': '按“训练”，再用“下一个词”逐步解码：每个 ISO 字符都会看向承载它的输入字符，无论格式把它们放在哪里。',
+    'tr.try.dates.2': '输入另一种格式的日期（例如 23/01/2015）：年份数字还会为 2015 亮起吗？',
     'tr.intro.plain': '无注意力（普通 Seq2Seq）',
     'tr.task.zh-en': '语法语料：中文 → 英文',
     'tr.untrained': '未训练的模型：训练之前，它的输出只是噪声。',

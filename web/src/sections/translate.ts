@@ -14,10 +14,10 @@ import css from './translate.css?inline';
 import { StepChart, movingAverage } from './translate-charts';
 import { DecodeView } from './translate-decode';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
-import { button, el, errorText, field, select, mountRoot, MessageLine, setFieldError } from './dom';
+import { button, el, errorText, field, select, mountRoot, MessageLine, setFieldError, tryThis } from './dom';
 import { SentenceInput } from './translate-input';
 import type { CompareRow, CompareView } from './translate-compare';
-import { introText, numberProblem, timeLeftText } from './translate-text';
+import { introText, numberProblem, timeLeftText, tryPrompts } from './translate-text';
 import { TRANSLATE_STRINGS } from './translate-strings';
 import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
 import { fill } from '../i18n';
@@ -56,6 +56,8 @@ class TranslateView implements SectionHandle {
   readonly #error = el('p', 'tr-error');
   readonly #intro = el('p', 'tr-intro');
   readonly #caption = el('p', 'tr-note tr-caption');
+  /** the "Try this" prompts of the chosen task */
+  readonly #try = el('div', 'tr-try');
   readonly #notice = new MessageLine('tr-notice');
   readonly #chartsEmpty = el('p', 'tr-note tr-charts-empty');
   readonly #untrained = el('p', 'tr-untrained');
@@ -91,7 +93,7 @@ class TranslateView implements SectionHandle {
     mountRoot(host, this.#root, HEATMAP_CSS, css);
     this.#intro.dataset.testid = 's2s-intro';
     this.#caption.dataset.testid = 's2s-caption';
-    this.#root.append(this.#intro, this.#caption);
+    this.#root.append(this.#intro, this.#caption, this.#try);
 
     // Training controls
     const run = el('div', 'al-controls tr-run');
@@ -462,6 +464,8 @@ class TranslateView implements SectionHandle {
     this.#intro.textContent = introText(t, this.#settings(), this.#trainer.info, this.#trainer.recipeSteps);
     this.#caption.textContent = task === 'note' ? t('tr.caption.note') : '';
     this.#caption.hidden = task !== 'note';
+    const prompts = tryPrompts(t, task);
+    this.#try.replaceChildren(...(prompts.length ? [tryThis(t('try.title'), prompts)] : []));
   }
 
   /** While playing towards the recipe's end: the time left at the speed measured since play (after a second of it). */
