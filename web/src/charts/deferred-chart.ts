@@ -13,18 +13,18 @@ import { downloadCanvas, downloadSvg } from '../export';
 import { afterFirstHeatmap, scheduleFirstDraw } from '../first-draw';
 
 /**
- * A chart colour: in dark mode on the app's own pages the design system's token `token`; else, and
- * on a host page without the tokens, the light value.
+ * A chart colour: in dark mode on the app's own pages the design system's token `token`; else (a
+ * widget's host page, the iframe page) the light value.
  */
 export function pageColor(token: string, light: string): string {
   if (!darkPage()) return light;
   return getComputedStyle(document.documentElement).getPropertyValue(token).trim() || light;
 }
 
-/** Dark mode on one of the app's own pages (the design system's tokens are set on the document). */
+/** Dark mode on one of the app's own pages: the page has the dark tokens (design-dark.css says so). */
 export function darkPage(): boolean {
   if (typeof document === 'undefined' || !globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches) return false;
-  return getComputedStyle(document.documentElement).getPropertyValue('--lab-ink').trim() !== '';
+  return getComputedStyle(document.documentElement).getPropertyValue('--lab-scheme').trim() === 'dark';
 }
 
 /**

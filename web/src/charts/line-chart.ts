@@ -4,9 +4,10 @@
 // the nearest x and the values there (the project's readout, chart-readout.ts, on Chart.js's
 // index-mode hover). Long series are thinned by Chart.js's decimation plugin (LTTB) on a linear x
 // axis. The same update(data) API as before: sections barely change.
-import type { ActiveElement, Chart, ChartConfiguration, ChartDataset, Plugin, Scale } from 'chart.js';
+import type { ActiveElement, Chart, ChartConfiguration, ChartDataset, Plugin } from 'chart.js';
 import type { ChartLegend, LegendEntry } from './chart-legend';
 import { readoutPlugin } from './chart-readout';
+import { fromLog, logScaleOptions, toLog } from './log-axis';
 import { chartOverlays, DeferredChart, pictureExports, seriesColor, type ChartOverlay } from './deferred-chart';
 
 export interface LinePoint {
@@ -97,7 +98,7 @@ function pointOf(chart: Chart, item: ActiveElement): { x: number; y: number | nu
 /** Formats x for the readout. */
 function formatX(options: LineChartOptions, categories: readonly string[], v: number): string {
   if (options.x.kind === 'category') return categories[v] ?? String(v);
-  return String(Number(v.toPrecision(6)));
+  return String(Number((options.x.kind === 'log' ? fromLog(v) : v).toPrecision(6)));
 }
 
 export class LineChart {
@@ -125,14 +126,7 @@ export class LineChart {
       x.kind === 'category'
         ? { type: 'category', title: xTitle }
         : x.kind === 'log'
-          ? {
-              type: 'logarithmic',
-              min: x.min,
-              max: x.max,
-              title: xTitle,
-              afterBuildTicks: x.ticks ? (axis: Scale) => void (axis.ticks = x.ticks!.map((value) => ({ value }))) : undefined,
-              ticks: { callback: (v: number | string) => String(v) },
-            }
+          ? { ...logScaleOptions(x.min, x.max, x.ticks), title: xTitle }
           : { type: 'linear', min: x.min, max: x.max, title: xTitle, ticks: { precision: x.integerStep ? 0 : undefined } };
     const plugins: Plugin<'line'>[] = [
       readoutPlugin({
@@ -202,7 +196,7 @@ export class LineChart {
         top: a.top,
         right: a.right,
         bottom: a.bottom,
-        x: (v) => chart.scales.x.getPixelForValue(v),
+        x: (v) => chart.scales.x.getPixelForValue(this.#options.x.kind === 'log' ? toLog(v) : v),
         y: (v) => chart.scales.y.getPixelForValue(v),
       };
       overlays.push(...(this.#options.overlay(ctx, frame) ?? []));
@@ -212,9 +206,11 @@ export class LineChart {
 
   update(data: LineChartData): void {
     this.#categories = data.categories ?? [];
+    // a log x axis is drawn linear over log10(x) (log-axis.ts)
+    const log = this.#options.x.kind === 'log';
     const datasets: ChartDataset<'line', { x: number; y: number | null }[]>[] = data.series.map((s) => ({
       label: s.label,
-      data: s.points.map((p) => ({ x: p.x, y: p.y === null || Number.isNaN(p.y) ? null : p.y })),
+      data: s.points.map((p) => ({ x: log ? toLog(p.x) : p.x, y: p.y === null || Number.isNaN(p.y) ? null : p.y })),
       borderColor: seriesColor(s.color),
       backgroundColor: seriesColor(s.color),
       borderWidth: s.width ?? 1.5,

@@ -7,6 +7,7 @@ import results from '#shared/bench/results.json';
 import type { Plugin } from 'chart.js';
 import { ChartLegend } from '../charts/chart-legend';
 import { readoutPlugin } from '../charts/chart-readout';
+import { logScaleOptions, toLog } from '../charts/log-axis';
 import { DeferredChart, pictureExports, seriesColor } from '../charts/deferred-chart';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
@@ -146,10 +147,13 @@ class BarChart {
   readonly #chart: DeferredChart<'bar', (number | null)[], string>;
   readonly #box: HTMLElement;
   readonly #legend: ChartLegend | null;
+  /** a log value axis, drawn linear over log10 (log-axis.ts) */
+  readonly #log: boolean;
   #data: BarData = { labels: [], series: [] };
 
   /** `name`: the export files' name; `t`: the section's strings (the export menu's labels) */
   constructor(host: HTMLElement, title: string, axis: string, options: { logarithmic?: boolean; legend?: boolean; name?: string; t?: (key: string) => string } = {}) {
+    this.#log = options.logarithmic ?? false;
     this.#box = document.createElement('figure');
     this.#box.className = 'perf-chart';
     const caption = document.createElement('figcaption');
@@ -187,7 +191,7 @@ class BarChart {
         maintainAspectRatio: false,
         scales: {
           x: { type: 'category' },
-          y: { type: options.logarithmic ? 'logarithmic' : 'linear', title: { display: true, text: axis } },
+          y: { type: 'linear', title: { display: true, text: axis } },
         },
         interaction: { mode: 'index', intersect: false },
       },
@@ -212,11 +216,17 @@ class BarChart {
   update(data: BarData): void {
     this.#data = data;
     this.#legend?.update(data.series.map((s) => ({ label: s.label, color: typeof s.color === 'string' ? s.color : (s.color[0] ?? ''), box: true })));
+    // a log axis spans the powers of ten around the data; bars rise from its bottom
+    const positive = data.series.flatMap((s) => s.values).filter((v): v is number => v !== null && v > 0);
+    const lo = positive.length ? 10 ** Math.floor(toLog(Math.min(...positive))) : 1;
+    const hi = positive.length ? 10 ** Math.ceil(toLog(Math.max(...positive))) : 10;
     this.#chart.change((chart) => {
       chart.data.labels = data.labels;
+      if (this.#log) chart.options.scales = { ...chart.options.scales, y: { ...chart.options.scales?.y, ...logScaleOptions(lo, hi) } as never };
       chart.data.datasets = data.series.map((s) => {
         const color = typeof s.color === 'string' ? seriesColor(s.color) : s.color.map(seriesColor);
-        return { label: s.label, data: s.values, backgroundColor: color, borderColor: color };
+        const values = this.#log ? s.values.map((v) => (v !== null && v > 0 ? toLog(v) : null)) : s.values;
+        return { label: s.label, data: values, backgroundColor: color, borderColor: color, ...(this.#log ? { base: toLog(lo) } : {}) };
       });
     });
   }

@@ -3,6 +3,8 @@
 // hash (state.ts): read at load, written back on every change, re-read on back/forward. All wasm
 // work happens in the one lab worker (worker/client.ts); if it dies, a banner offers a restart.
 import '../design.css';
+import darkCss from '../design-dark.css?inline';
+import { adoptCss } from '../adopt-css';
 import './style.css';
 import { EmbedDialog, embedButton } from '../embed/embed-dialog';
 import { SHELL_STRINGS, resolveLang, translator, type Lang } from '../i18n';
@@ -13,6 +15,9 @@ import { AppState, type ParseResult, type PropName } from '../state';
 import { createLabClient } from '../worker/client';
 import { isEmbeddable } from '../widgets/sections';
 import { el } from '../sections/dom';
+
+// dark mode on this page (the sections adopt design.css before it: design-dark.css's tokens win)
+adoptCss(document, darkCss);
 
 const t0 = translator('en', PAGE_STRINGS, SHELL_STRINGS);
 

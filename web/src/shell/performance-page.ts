@@ -2,6 +2,8 @@
 // page of their own (linked from the article's footer). The language comes from the address
 // (#lang=zh, as in the article) or the browser; the switch rewrites the address and re-renders.
 import '../design.css';
+import darkCss from '../design-dark.css?inline';
+import { adoptCss } from '../adopt-css';
 import './style.css';
 import './performance.css';
 import { resolveLang, SHELL_STRINGS, translator, type Lang } from '../i18n';
@@ -9,6 +11,9 @@ import { PAGE_STRINGS } from './page-strings';
 import type { SectionHandle } from '../section';
 import { performanceSection } from '../sections/performance';
 import { AppState } from '../state';
+
+// dark mode on this page (the sections adopt design.css before it: design-dark.css's tokens win)
+adoptCss(document, darkCss);
 
 let handle: SectionHandle | null = null;
 
