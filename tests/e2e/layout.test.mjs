@@ -1,4 +1,4 @@
-// Layout of the whole article in Debian's Chromium at 1280, 768 and 390 px, in English and Chinese:
+// Layout of the whole article in Debian's Chromium at 1280, 768, 390 and 320 px, in English and Chinese:
 // for every section, nothing sticks out of its card; a heatmap that hides columns (its frame
 // scrolls sideways) shows a "+N columns" affordance (an element with data-more-columns inside the
 // figure); no axis title painted in a heatmap touches a row or column label; every control carries
@@ -16,7 +16,7 @@ import { mkdirSync } from 'node:fs';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { artifactsDir, startSite } from './harness.mjs';
 
-const WIDTHS = [1280, 768, 390];
+const WIDTHS = [1280, 768, 390, 320];
 const LANGS = ['en', 'zh'];
 const SECTIONS = ['why', 'idea', 'dot', 'translate', 'self', 'multihead'];
 
