@@ -156,7 +156,7 @@ export const TRANSLATE_STRINGS: Strings = {
     'tr.eta.seconds': '{s} 秒',
     'tr.eta.minutes': '{m} 分 {s} 秒',
     'tr.loss': '训练损失',
-    'tr.accuracy': '词元准确率（Teacher Forcing，滑动平均）',
+    'tr.accuracy': '词元准确率（教师强制，滑动平均）',
     'tr.axis.step': '步',
     'tr.axis.source': '源词元',
     'tr.axis.output': '输出词元',
