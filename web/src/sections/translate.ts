@@ -58,11 +58,14 @@ class TranslateView implements SectionHandle {
   readonly #caption = el('p', 'tr-note tr-caption');
   /** the "Try this" prompts of the chosen task */
   readonly #try = el('div', 'tr-try');
+  /** what the prompts and the score table's heading were last written for: a task, or zh-en 'compare' / 'single' */
+  #taskShown = '';
   readonly #notice = new MessageLine('tr-notice');
   readonly #chartsEmpty = el('p', 'tr-note tr-charts-empty');
   readonly #untrained = el('p', 'tr-untrained');
   readonly #sentenceAlignment = el('p', 'tr-note tr-sentence-alignment');
   readonly #compareHost = el('div', 'tr-compare');
+  readonly #compareTitle = el('h3');
   readonly #compareEmpty = el('p', 'tr-note tr-compare-empty');
   /** loaded with the first evaluation (translate-compare.ts) */
   #compare: CompareView | null = null;
@@ -138,8 +141,7 @@ class TranslateView implements SectionHandle {
     this.#root.append(run, settings, progress, this.#status, this.#error, this.#notice.element, this.#losses);
 
     this.#compareHost.dataset.testid = 's2s-compare';
-    this.#compareEmpty.textContent = t('tr.compare.empty');
-    this.#compareHost.append(el('h3', undefined, t('tr.compare.title')), this.#compareEmpty);
+    this.#compareHost.append(this.#compareTitle, this.#compareEmpty);
     this.#root.append(this.#compareHost);
 
     // The charts' empty state lives here, in the DOM around them (the charts draw only data).
@@ -464,8 +466,15 @@ class TranslateView implements SectionHandle {
     this.#intro.textContent = introText(t, this.#settings(), this.#trainer.info, this.#trainer.recipeSteps);
     this.#caption.textContent = task === 'note' ? t('tr.caption.note') : '';
     this.#caption.hidden = task !== 'note';
-    const prompts = tryPrompts(t, task);
-    this.#try.replaceChildren(...(prompts.length ? [tryThis(t('try.title'), prompts)] : []));
+    // the prompts and the score table's heading follow the task (redrawn only when it changes)
+    const kind = task !== 'zh-en' ? task : this.#plain ? 'compare' : 'single';
+    if (kind !== this.#taskShown) {
+      this.#taskShown = kind;
+      const prompts = tryPrompts(t, task);
+      this.#try.replaceChildren(...(prompts.length ? [tryThis(t('try.title'), prompts)] : []));
+      this.#compareTitle.textContent = t(kind === 'compare' ? 'tr.compare.title' : `tr.compare.title.${kind}`);
+      this.#compareEmpty.textContent = t(kind === 'compare' ? 'tr.compare.empty' : `tr.compare.empty.${kind}`);
+    }
   }
 
   /** While playing towards the recipe's end: the time left at the speed measured since play (after a second of it). */
