@@ -215,7 +215,7 @@ function darkChartInkOf(sectionId) {
   return out;
 }
 
-describe('layout at three widths, two languages', { timeout: 900_000 }, () => {
+describe('layout at four widths, two languages, and in dark mode', { timeout: 900_000 }, () => {
   /** @type {Awaited<ReturnType<typeof startSite>>} */
   let site;
   before(async () => {
