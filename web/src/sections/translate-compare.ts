@@ -50,6 +50,8 @@ export interface CompareRow {
   id: 'attention' | 'plain';
   /** the attention model's score function */
   score: string;
+  /** its name in the reader's language (the section's score menu), if not `score` */
+  scoreLabel?: string;
   step: number;
   evaluation: EvaluateResult | null;
   /** time spent in the worker's train calls so far */
@@ -114,7 +116,7 @@ export class CompareView {
       const e = r.evaluation;
       // The figures as data, for tests and the browser measurement (scripts/alignment-browser.mjs).
       if (e) tr.dataset.evaluation = JSON.stringify({ step: r.step, trainMs: Math.round(r.trainMs), ...e });
-      const label = r.id === 'plain' ? t('tr.compare.plain') : fill(t('tr.compare.attention'), { score: r.score });
+      const label = r.id === 'plain' ? t('tr.compare.plain') : fill(t('tr.compare.attention'), { score: r.scoreLabel ?? r.score });
       const cells = [label, String(e ? r.step : '—')];
       if (e) {
         // null: the plain model has no attention, or the task no alignments (dates)

@@ -507,7 +507,7 @@ class TranslateView implements SectionHandle {
     this.#chartsEmpty.hidden = step > 0;
     const score = trainer.settings.score;
     const rows: CompareRow[] = [
-      { id: score === 'none' ? 'plain' : 'attention', score, step: trainer.evaluatedAt, evaluation: trainer.evaluation, trainMs: trainer.trainMs },
+      { id: score === 'none' ? 'plain' : 'attention', score, scoreLabel: t(`tr.score.${score}`), step: trainer.evaluatedAt, evaluation: trainer.evaluation, trainMs: trainer.trainMs },
     ];
     const plain = this.#plain;
     if (plain) rows.push({ id: 'plain', score, step: plain.evaluatedAt, evaluation: plain.evaluation, trainMs: plain.trainMs });
