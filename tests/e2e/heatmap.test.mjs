@@ -247,5 +247,20 @@ describe('heatmap component', { timeout: 300_000 }, () => {
     assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
     const canvas = await chartBox.locator('canvas').evaluate((c) => [c.width, c.height]);
     assert.ok(png.readUInt32BE(20) > canvas[1], 'the PNG has the title above the chart');
+
+    // the hover readout (the project's own, not Chart.js's tooltip): the d under the pointer and every series' value there
+    await page.keyboard.press('Escape');
+    const box = await chartBox.locator('canvas').boundingBox();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+    const readout = chartBox.locator('.lab-chart-readout');
+    await readout.waitFor({ state: 'visible' });
+    const text = await readout.innerText();
+    assert.match(text, /^d = \d+\n/, `the readout names the hovered d: ${JSON.stringify(text)}`);
+    assert.equal((text.match(/: \d/g) ?? []).length, 6, `a value for each of the six series: ${JSON.stringify(text)}`);
+    assert.ok(text.includes('max weight (scaled): '), text);
+    const [r, c] = [await readout.boundingBox(), box];
+    assert.ok(r.x >= c.x - 1 && r.x + r.width <= c.x + c.width + 1, 'the readout stays over the chart');
+    await page.mouse.move(box.x + box.width + 40, box.y - 40);
+    await readout.waitFor({ state: 'hidden' });
   });
 });

@@ -1,18 +1,22 @@
-// Layout of the whole article in Debian's Chromium at 1280, 768 and 390 px, in English and Chinese:
+// Layout of the whole article in Debian's Chromium at 1280, 768, 390 and 320 px, in English and Chinese:
 // for every section, nothing sticks out of its card; a heatmap that hides columns (its frame
 // scrolls sideways) shows a "+N columns" affordance (an element with data-more-columns inside the
 // figure); no axis title painted in a heatmap touches a row or column label; every control carries
-// the design system's styling (not the browser's default look); the contents stay in sight at mid-page and mark the section in view.
+// the design system's styling (not the browser's default look); every section has "Try this"
+// prompts and at most one primary action; the contents stay in sight at mid-page and mark the
+// section in view.
 // Invalid input in each section the test lists shows a message naming the field, keeps the typed
-// value, marks the input aria-invalid and leaves the state alone. Screenshots of every section at
-// every width and language go to test-artifacts/layout-<width>-<lang>-<section>.png.
+// value, marks the input aria-invalid and leaves the state alone. In dark mode (the system setting)
+// every section's text keeps a 4.5:1 contrast with its background. Screenshots of every section at
+// every width and language go to test-artifacts/layout-<width>-<lang>-<section>.png (dark mode:
+// layout-dark-…).
 // Needs `npm run build:web` first. Run: node --test tests/e2e/layout.test.mjs
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { artifactsDir, startSite, useSite } from './harness.mjs';
 
-const WIDTHS = [1280, 768, 390];
+const WIDTHS = [1280, 768, 390, 320];
 const LANGS = ['en', 'zh'];
 const SECTIONS = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'transformer'];
 
@@ -130,7 +134,88 @@ function contentsAtMidPage() {
   return { top: r.top, bottom: r.bottom, height: r.height, visible: getComputedStyle(toc).display !== 'none', inView: inView?.dataset.section ?? null, marked };
 }
 
-describe('layout at three widths, two languages', { timeout: 900_000 }, () => {
+/**
+ * Text of `section` that does not stand out from what it is drawn on: for every visible element
+ * with its own text, the WCAG contrast ratio of its colour against the first opaque background
+ * behind it (the element's or an ancestor's; the page's if none). Returns the lowest ones under
+ * `min`, with the worst ratio seen. With `swatches` (a selector), the same for those elements'
+ * own colour (a legend's line or box) instead of text.
+ */
+function lowContrastOf([sectionId, min, swatches]) {
+  const card = document.querySelector(`section.article-section[data-section="${sectionId}"]`);
+  if (!card) return { worst: 0, low: [`no card for ${sectionId}`] };
+  const probe = document.createElement('canvas').getContext('2d');
+  /** [r, g, b, a] of any CSS colour (the canvas normalises oklab, color-mix…) */
+  const rgba = (css) => {
+    const m = /rgba?\(([^)]+)\)/.exec(css);
+    if (m) {
+      const [r, g, b, a = 1] = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+      return [r, g, b, a];
+    }
+    probe.clearRect(0, 0, 1, 1);
+    probe.fillStyle = css;
+    probe.fillRect(0, 0, 1, 1);
+    const d = probe.getImageData(0, 0, 1, 1).data;
+    return [d[0], d[1], d[2], d[3] / 255];
+  };
+  const luminance = ([r, g, b]) => {
+    const lin = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  };
+  const backgroundOf = (el) => {
+    for (let p = el; p; p = p.parentElement) {
+      const c = rgba(getComputedStyle(p).backgroundColor);
+      if (c[3] >= 0.9) return c;
+    }
+    return rgba(getComputedStyle(document.body).backgroundColor);
+  };
+  const low = [];
+  let worst = Infinity;
+  // with `swatches`: those elements' own colour (a line's top border, or a box's fill) against what is behind them
+  for (const el of card.querySelectorAll(swatches ?? '*')) {
+    const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (!swatches && (!own || el.closest('[hidden], [aria-hidden="true"]'))) continue;
+    const s = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || s.visibility === 'hidden' || Number(s.opacity) === 0 || (r.height === 0 && !swatches)) continue;
+    const fg = rgba(swatches ? (s.borderTopStyle !== 'none' && parseFloat(s.borderTopWidth) > 0 ? s.borderTopColor : s.backgroundColor) : s.color);
+    const bg = backgroundOf(swatches ? el.parentElement : el);
+    // a translucent text colour over its background
+    const ink = fg.slice(0, 3).map((c, i) => c * fg[3] + bg[i] * (1 - fg[3]));
+    const [hi, lo] = [luminance(ink), luminance(bg)].sort((a, b) => b - a);
+    // a disabled control is meant to look faint
+    const ratio = (hi + 0.05) / (lo + 0.05) * (el.closest(':disabled') ? 2 : 1);
+    worst = Math.min(worst, ratio);
+    if (ratio < min) low.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${(swatches ? el.parentElement : el).textContent.trim().slice(0, 24)}" rgb(${fg.slice(0, 3).join(',')}) on rgb(${bg.slice(0, 3).join(',')}): ${ratio.toFixed(2)}`);
+  }
+  return { worst: Number(worst.toFixed(2)), low: low.slice(0, 6) };
+}
+
+/**
+ * The chart canvases of `section` (Chart.js, outside the heatmaps) that are drawn and how much of
+ * their ink is near-black: in dark mode text, ticks and lines must all be light (the light mode's
+ * #0f172a ink has a luminance of 0.009, dark mode's grid lines 0.05 and more).
+ */
+function darkChartInkOf(sectionId) {
+  const card = document.querySelector(`section.article-section[data-section="${sectionId}"]`);
+  const out = [];
+  for (const canvas of card?.querySelectorAll('canvas') ?? []) {
+    if (canvas.closest('figure.heatmap') || canvas.getClientRects().length === 0 || canvas.width === 0) continue;
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let opaque = 0;
+    let black = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] < 200) continue;
+      opaque++;
+      const lin = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+      if (0.2126 * lin(data[i]) + 0.7152 * lin(data[i + 1]) + 0.0722 * lin(data[i + 2]) < 0.03) black++;
+    }
+    out.push({ label: canvas.getAttribute('aria-label'), opaque, black });
+  }
+  return out;
+}
+
+describe('layout at four widths, two languages, and in dark mode', { timeout: 900_000 }, () => {
   /** @type {Awaited<ReturnType<typeof startSite>>} */
   let site;
   useSite((s) => {
@@ -168,6 +253,13 @@ describe('layout at three widths, two languages', { timeout: 900_000 }, () => {
           if (['dot', 'self', 'multihead'].includes(id)) {
             await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.texts, `section[data-section="${id}"] figure.heatmap output.heatmap-data`);
           }
+          // guidance: "Try this" prompts in every section, and at most one primary action
+          const guide = await card.evaluate((c) => ({
+            prompts: c.querySelectorAll('.lab-try li').length,
+            primaries: [...c.querySelectorAll('.lab-button.primary')].filter((b) => b.getClientRects().length > 0).map((b) => b.textContent),
+          }));
+          assert.ok(guide.prompts >= 2, `${id} (${lang}): ${guide.prompts} "Try this" prompts`);
+          assert.ok(guide.primaries.length <= 1, `${id} (${lang}): several primary actions ${JSON.stringify(guide.primaries)}`);
           const titles = await page.evaluate(titleCollisionsOf, id);
           assert.deepEqual(titles.hits, [], `${id} at ${width} px (${lang}): an axis title touches a label`);
           // the sticky contents bar would show up in the middle of a stitched card picture (hidden
@@ -189,6 +281,61 @@ describe('layout at three widths, two languages', { timeout: 900_000 }, () => {
         await page.screenshot({ path: `${artifactsDir}layout-${width}-${lang}-midpage.png` });
       });
     }
+  }
+
+  // Dark mode (the system setting): every section's text stands out from its background, the page
+  // itself is dark (so the check is not run on the light page by mistake), and the charts, drawn
+  // on canvas, use the dark tokens. Screenshots: test-artifacts/layout-dark-<width>-<lang>-<section>.png.
+  for (const [width, lang] of [
+    [1280, 'en'],
+    [390, 'zh'],
+  ]) {
+    test(`dark mode at ${width} px, ${lang}: every section's text reads on its background`, async () => {
+      const { page } = site;
+      await page.emulateMedia({ colorScheme: 'dark' });
+      try {
+        await loadArticle(width, lang);
+        const pageBg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        assert.notEqual(pageBg, 'rgb(255, 255, 255)', 'the page is not dark');
+        for (const id of SECTIONS) {
+          const card = page.locator(`section.article-section[data-section="${id}"]`);
+          await card.scrollIntoViewIfNeeded();
+          await page.waitForTimeout(150);
+          const { worst, low } = await page.evaluate(lowContrastOf, [id, 4.5]);
+          assert.deepEqual(low, [], `${id} in dark mode at ${width} px (${lang}): text below 4.5:1 (worst ${worst})`);
+          // charts are built when they come into view, after Chart.js has arrived
+          await page
+            .waitForFunction((sid) => [...document.querySelectorAll(`section[data-section="${sid}"] canvas`)].filter((c) => !c.closest('figure.heatmap') && c.getClientRects().length).every((c) => c.style.width !== ''), id, { timeout: 10_000 })
+            .catch(() => {});
+          for (const chart of await page.evaluate(darkChartInkOf, id)) {
+            assert.ok(chart.black <= chart.opaque * 0.01, `${id}: chart "${chart.label}" drawn in dark ink on the dark page: ${JSON.stringify(chart)}`);
+          }
+          // the series colours, as the legends show them (the same seriesColor as the lines): 3:1, WCAG's non-text minimum
+          const { low: faint } = await page.evaluate(lowContrastOf, [id, 3, '.lab-chart-legend-line, .lab-chart-legend-box']);
+          assert.deepEqual(faint, [], `${id}: series colours that do not stand out in dark mode`);
+          const cardBg = await card.evaluate((c) => getComputedStyle(c).backgroundColor);
+          assert.notEqual(cardBg, 'rgb(255, 255, 255)', `${id}: a white card on the dark page`);
+          await page.evaluate(() => document.getElementById('toc').style.setProperty('visibility', 'hidden'));
+          await card.screenshot({ path: `${artifactsDir}layout-dark-${width}-${lang}-${id}.png` });
+          await page.evaluate(() => document.getElementById('toc').style.removeProperty('visibility'));
+        }
+        // an open export menu (a white pop-up on a dark page until it used the tokens)
+        const toggle = page.locator('section[data-section="dot"] .export-toggle').first();
+        await toggle.scrollIntoViewIfNeeded();
+        await toggle.click();
+        const menu = await page.evaluate(() => {
+          const list = document.querySelector('section[data-section="dot"] .export-list:not([hidden])');
+          return list && { bg: getComputedStyle(list).backgroundColor, item: getComputedStyle(list.querySelector('.export-item')).color };
+        });
+        assert.ok(menu, 'the export menu opened');
+        assert.notEqual(menu.bg, 'rgb(255, 255, 255)', `the export menu is white in dark mode: ${JSON.stringify(menu)}`);
+        const { low } = await page.evaluate(lowContrastOf, ['dot', 4.5]);
+        assert.deepEqual(low, [], 'the open export menu');
+        await page.keyboard.press('Escape');
+      } finally {
+        await page.emulateMedia({ colorScheme: 'light' });
+      }
+    });
   }
 
   for (const [width, hash] of [

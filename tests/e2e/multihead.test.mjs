@@ -64,7 +64,7 @@ describe('§3.6 multi-head section', { timeout: 180_000 }, () => {
     await env.load('#seed=1&mh_d=4&mh_heads=3', ROOT);
     await env.page.waitForSelector(`${ROOT}[data-state="error"]`);
     const message = (await env.page.locator(`${ROOT} .mh-message`).textContent()) ?? '';
-    assert.match(message, /mh_heads = 3 does not divide mh_d = 4; choose one of 1, 2, 4/);
+    assert.match(message, /Heads h: 3 does not divide Model size d = 4; choose one of 1, 2, 4/);
     await env.page.selectOption(`${ROOT} select >> nth=1`, '4');
     await env.waitComputed(ROOT);
     assert.equal(await env.page.getAttribute(ROOT, 'data-state'), 'ok');

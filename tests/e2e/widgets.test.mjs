@@ -14,19 +14,6 @@ import { loadOneWidgetPage, ONE_WIDGET_PAGES, wasmBuildOf } from './one-widget-p
 /** the budget for a page with one widget, everything it downloads, gzipped (a page's own: one-widget-pages.mjs) */
 const BUDGET_GZIP_BYTES = 200 * 1024;
 
-/**
- * Pages known to be over their budget, each with why. The test reports them as TODO (the run
- * shows them, and the figure above) instead of failing, and fails once such a page fits again, so
- * that the entry is removed and the budget enforced.
- */
-const OVER_BUDGET = {
-  '/examples/test-one-seq2seq.html':
-    'about 203 KiB: the Seq2Seq wasm (95 KiB, with the grammar corpus) and Chart.js (55 KiB, Tooltip 5 of them) leave no room for the rest',
-  '/examples/test-one-encoder-decoder.html': 'the same page as <seq2seq-demo>, through the playground',
-  '/examples/test-one-transformer.html':
-    'about 405 KiB: the Transformer is only in the full wasm build (287 KiB gzip alone); it needs a lighter build of its own, and even then Chart.js (55 KiB) leaves little room',
-  '/examples/test-one-playground-transformer.html': 'the same page as <transformer-demo>, through the playground',
-};
 
 describe('embeddable widgets', { timeout: 180_000 }, () => {
   let server;
@@ -361,7 +348,7 @@ describe('embeddable widgets', { timeout: 180_000 }, () => {
       await open(spec.path, { navigate: false });
       assert.equal(await loadOneWidgetPage(page, baseUrl, spec), 'true');
       const { total, files } = await download();
-      t.diagnostic(`one ${spec.label}: ${(total / 1024).toFixed(1)} KB gzip`);
+      t.diagnostic(`one ${spec.label}: ${total} B = ${(total / 1024).toFixed(1)} KiB gzip (budget ${(spec.budgetKB ?? BUDGET_GZIP_BYTES / 1024)} KiB)`);
       for (const f of files) t.diagnostic(`  ${f.url}: ${f.raw} B, ${f.gzip} B gzip`);
       const builds = files.map((f) => wasmBuildOf(f.url)).filter(Boolean);
       assert.deepEqual(builds, spec.wasm ? [spec.wasm] : [], `${spec.path} loads the ${spec.wasm ?? 'no'} wasm build`);
@@ -369,15 +356,8 @@ describe('embeddable widgets', { timeout: 180_000 }, () => {
       // Chart.js comes only with the charts: never for a page of heatmaps alone
       if (!spec.charts) assert.ok(!files.some((f) => /chart-setup/.test(f.url)), `${spec.path} downloaded Chart.js`);
       else assert.ok(files.some((f) => /chart-setup/.test(f.url)), `${spec.path} has charts but no Chart.js`);
-      // last: a TODO page's other checks above still fail the run
       const budget = (spec.budgetKB ?? BUDGET_GZIP_BYTES / 1024) * 1024;
-      const known = OVER_BUDGET[spec.path];
-      if (known) {
-        assert.ok(total > budget, `${spec.path} fits its budget again (${total} B gzip): remove it from OVER_BUDGET`);
-        t.todo(`${spec.path}: ${total} B gzip > budget ${budget} B (${known})`);
-      } else {
-        assert.ok(total <= budget, `${spec.path}: ${total} B gzip > budget ${budget} B`);
-      }
+      assert.ok(total <= budget, `${spec.path}: ${total} B gzip > budget ${budget} B`);
     });
   }
 });

@@ -311,3 +311,30 @@ test('figure strings: the same keys and placeholders in English and Chinese; a s
   assert.equal(figureTranslator(translator('en', SHELL_STRINGS))('heatmap.more.right.one'), '+1 column →');
   assert.equal(figureTranslator(undefined, 'zh')('heatmap.legend.label'), '颜色图例');
 });
+
+test('cell text: white or dark ink, whichever contrasts more with the cell (WCAG ratio), on both ramps', () => {
+  const lum = (css) => {
+    const hex = /^#(..)(..)(..)$/.exec(css);
+    const [r, g, b] = hex ? hex.slice(1).map((x) => parseInt(x, 16)) : /rgb\((\d+), (\d+), (\d+)\)/.exec(css).slice(1).map(Number);
+    const lin = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  };
+  const ratio = (a, b) => {
+    const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  for (const diverging of [false, true]) {
+    const scale = new ColorScale(-1, 1, diverging);
+    for (let i = 0; i <= 100; i++) {
+      const v = -1 + i / 50;
+      const cell = scale.color(v);
+      const ink = scale.textColor(v);
+      const other = ink === '#ffffff' ? '#0f172a' : '#ffffff';
+      assert.ok(ratio(ink, cell) >= ratio(other, cell), `${cell}: ${ink} (${ratio(ink, cell).toFixed(2)}) over ${other} (${ratio(other, cell).toFixed(2)})`);
+      // the best of the two is never below 4.2:1 (the worst case of any colour)
+      assert.ok(ratio(ink, cell) >= 4.2, `${cell}: ${ink} only ${ratio(ink, cell).toFixed(2)}:1`);
+    }
+  }
+  // the mid purple a neuron-view cell of 0.6 × max takes: white was 3.1:1 on it
+  assert.equal(new ColorScale(-1, 1, true).textColor(0.6), '#0f172a');
+});

@@ -43,7 +43,8 @@ test('the strings of §1, §2, §3.1–3.2 and §3.4–3.5 exist in both languag
     self: (await loadWeb('sections/self-strings')).SELF_STRINGS,
   };
   const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-  for (const [name, table] of Object.entries({ ...tables, shell: SHELL_STRINGS })) {
+  const page = (await loadWeb('shell/page-strings')).PAGE_STRINGS;
+  for (const [name, table] of Object.entries({ ...tables, shell: SHELL_STRINGS, page })) {
     assert.deepEqual(Object.keys(table.zh).sort(), Object.keys(table.en).sort(), name);
     for (const [k, v] of Object.entries(table.en)) {
       assert.ok(v.trim() && table.zh[k].trim(), `${name} ${k} is empty`);
@@ -81,4 +82,19 @@ test('§1 run-time estimates read as seconds, minutes, or hours and minutes, in 
   assert.equal(formatDuration(en, 3 * 3600 + 5 * 60), '3 h 5 min');
   assert.equal(formatDuration(zh, 3 * 3600 + 5 * 60), '3 小时 5 分钟');
   assert.equal(formatDuration(en, 0.2), '1 s', 'never "0 s"');
+});
+
+test("the page's own strings (shell/page-strings.ts) are used by the page's modules only: a widget would show their keys", async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const page = (await loadWeb('shell/page-strings')).PAGE_STRINGS;
+  const keys = Object.keys(page.en);
+  assert.ok(keys.length > 10);
+  for (const key of keys) assert.equal(SHELL_STRINGS.en[key], undefined, `${key} is in both tables`);
+  const src = new URL('../../web/src/', import.meta.url);
+  for (const dir of ['sections', 'widgets', 'heatmap', 'charts', 'worker', '.']) {
+    for (const file of readdirSync(new URL(`${dir}/`, src)).filter((f) => f.endsWith('.ts'))) {
+      const text = readFileSync(new URL(`${dir}/${file}`, src), 'utf8');
+      for (const key of keys) assert.ok(!text.includes(`'${key}'`), `${dir}/${file} uses the page string ${key}`);
+    }
+  }
 });

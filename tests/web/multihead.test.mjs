@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadWeb } from './setup.mjs';
 
-const { headChoices, nearestHeads, okMessage, MAX_HEADS } = await loadWeb('sections/multihead');
+const { headChoices, nearestHeads, okMessage, strongestLinks, MAX_HEADS } = await loadWeb('sections/multihead');
 const { PROPS } = await loadWeb('state-table');
 const { MULTIHEAD_STRINGS } = await loadWeb('sections/multihead-strings');
 const { translator } = await loadWeb('i18n');
@@ -36,4 +36,20 @@ test('mh_scale: shared (the default) or per-head', () => {
   const prop = PROPS.find((p) => p.name === 'mh_scale');
   assert.equal(prop.default, 'shared');
   assert.deepEqual(prop.values, ['shared', 'per-head']);
+});
+
+test('the narration names each head’s largest weight and says whether the heads agree', () => {
+  const en = translator('en', MULTIHEAD_STRINGS);
+  const zh = translator('zh', MULTIHEAD_STRINGS);
+  const tokens = ['咖哥', '喜欢', '小冰'];
+  // head 1 (rows: queries): largest at (咖哥, 喜欢); head 2: largest at (小冰, 咖哥)
+  const w = [0.1, 0.7, 0.2, 0.3, 0.3, 0.4, 0.2, 0.3, 0.5, 0.3, 0.3, 0.4, 0.2, 0.2, 0.6, 0.8, 0.1, 0.1];
+  assert.equal(strongestLinks(en, w, 2, tokens), 'Strongest link of each head: head 1: 咖哥 → 喜欢 (0.70); head 2: 小冰 → 咖哥 (0.80). The heads look at different words.');
+  assert.equal(strongestLinks(zh, w, 2, tokens), '每个头最强的连接：第 1 个头：咖哥 → 喜欢（0.70）；第 2 个头：小冰 → 咖哥（0.80）。各个头关注的是不同的词。');
+  assert.equal(strongestLinks(en, w.slice(0, 9), 1, tokens), 'Strongest link of each head: head 1: 咖哥 → 喜欢 (0.70).');
+  const same = [...w.slice(0, 9), ...w.slice(0, 9)];
+  assert.match(strongestLinks(en, same, 2, tokens), /same pair\.$/);
+  // more heads than are named: the rest are counted
+  const six = Array.from({ length: 6 }, () => w.slice(0, 9)).flat();
+  assert.match(strongestLinks(en, six, 6, tokens), /head 4: [^;]+; … \(2 more heads\)\. Every head/);
 });

@@ -13,7 +13,7 @@ const { trainConfig, RECIPE_STEPS, RECIPES } = await loadWeb('sections/translate
 const { splitSuggestion } = await loadWeb('sections/translate-input');
 const { COMPARE_STRINGS, sentenceAlignment } = await loadWeb('sections/translate-compare');
 const { TRANSLATE_STRINGS } = await loadWeb('sections/translate-strings');
-const { timeLeftText } = await loadWeb('sections/translate-text');
+const { timeLeftText, tryPrompts } = await loadWeb('sections/translate-text');
 const { PROPS } = await loadWeb('state-table');
 const { LabHandlers, respond } = await loadWeb('worker/handlers');
 const { WorkerLabClient } = await loadWeb('worker/client');
@@ -197,4 +197,27 @@ describe('TranslateTrainer over a fake worker client', () => {
     assert.equal(trainer.step, 5);
     assert.deepEqual(trainer.vocabulary, { source: ['a'], target: ['b'] });
   });
+});
+
+test('every task has its own "Try this" prompts, in both languages, naming controls that exist', async () => {
+  const { TRANSLATE_STRINGS } = await loadWeb('sections/translate-strings');
+  const { translator } = await loadWeb('i18n');
+  const { PROPS } = await loadWeb('state-table');
+  const tasks = PROPS.find((p) => p.name === 's2s_task').values;
+  for (const lang of ['en', 'zh']) {
+    const t = translator(lang, TRANSLATE_STRINGS);
+    const seen = new Set();
+    for (const task of tasks) {
+      const prompts = tryPrompts(t, task);
+      assert.ok(prompts.length >= 2, `${lang} ${task}: ${prompts.length} prompts`);
+      for (const p of prompts) {
+        assert.ok(!seen.has(p), `${lang} ${task}: a prompt of another task`);
+        seen.add(p);
+      }
+      // the buttons and fields a prompt names carry those labels on the page
+      const named = ['tr.play', 'tr.decode.step', 'tr.score', 'tr.task'].map((k) => t(k));
+      assert.ok(prompts.some((p) => named.some((label) => p.includes(label))), `${lang} ${task}: names no control`);
+    }
+    assert.deepEqual(tryPrompts(t, 'no-such-task'), []);
+  }
 });

@@ -1,9 +1,10 @@
 // Horizontal bars drawn by Chart.js (loaded on demand, deferred-chart.ts): one bar per category (its
 // label on the left, in any script, shortened with … when too wide), a value axis below, and each
 // bar's value as text at its end (a small plugin; recorded for the SVG export). Hovering a bar shows
-// its full label and value (Chart.js's tooltip). The same update(bars) API as before.
-import type { Chart, ChartConfiguration } from 'chart.js';
-import { chartOverlays, DeferredChart, pageColor, pictureExports, type ChartOverlay } from './deferred-chart';
+// its full label and value (the project's readout, chart-readout.ts). The same update(bars) API as before.
+import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
+import { readoutPlugin } from './chart-readout';
+import { chartOverlays, DeferredChart, pageColor, pictureExports, seriesColor, type ChartOverlay } from './deferred-chart';
 import { chartCanvas } from './line-chart';
 
 export interface Bar {
@@ -22,7 +23,7 @@ export interface BarChartOptions {
   format?: (value: number) => string;
 }
 
-/** category labels: at most this many characters on the axis (the tooltip shows them whole) */
+/** category labels: at most this many characters on the axis (the readout shows them whole) */
 const LABEL_CHARS = 14;
 const VALUE_FONT = "11px system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', sans-serif";
 
@@ -61,6 +62,7 @@ export class BarChart {
       options: {
         indexAxis: 'y',
         animation: false,
+        interaction: { mode: 'index', intersect: false, axis: 'y' },
         responsive: true,
         maintainAspectRatio: false,
         layout: { padding: { right: 44 } },
@@ -70,16 +72,18 @@ export class BarChart {
         },
         plugins: {
           legend: { display: false },
-          tooltip: {
-            animation: false,
-            callbacks: {
-              title: (items) => (items.length ? (this.#bars[items[0].dataIndex]?.label ?? '') : ''),
-              label: (item) => this.#format(Number(item.raw)),
-            },
-          },
         },
       },
-      plugins: [{ id: 'barValues', afterDatasetsDraw: (chart) => this.#drawValues(chart as unknown as Chart) }],
+      plugins: [
+        { id: 'barValues', afterDatasetsDraw: (chart) => this.#drawValues(chart as unknown as Chart) },
+        readoutPlugin({
+          title: (items) => (items.length ? (this.#bars[items[0].index]?.label ?? '') : ''),
+          line: (item) => {
+            const bar = this.#bars[item.index];
+            return bar ? this.#format(bar.value) : '';
+          },
+        }) as Plugin<'bar'>,
+      ],
     };
   }
 
@@ -102,10 +106,11 @@ export class BarChart {
       const text = this.#format(bar.value);
       const w = ctx.measureText(text).width;
       const outside = x + 4 + w <= chart.width - 2;
+      // recorded in the light colours (the SVG is drawn on white), drawn in the page's
       const item: ChartOverlay = outside
-        ? { kind: 'text', x: x + 4, y, text, color: pageColor('--lab-muted', '#475569'), align: 'left' }
+        ? { kind: 'text', x: x + 4, y, text, color: '#475569', align: 'left' }
         : { kind: 'text', x: x - 4, y, text, color: textOn(bar.color), align: 'right' };
-      ctx.fillStyle = item.color;
+      ctx.fillStyle = outside ? pageColor('--lab-muted', '#475569') : textOn(seriesColor(bar.color));
       ctx.textAlign = item.align === 'left' ? 'left' : 'right';
       ctx.fillText(text, item.x, y);
       overlays.push(item);
@@ -127,7 +132,7 @@ export class BarChart {
         {
           label: this.#options.label,
           data: bars.map((b) => Math.min(max, Math.max(min, b.value))),
-          backgroundColor: bars.map((b) => b.color),
+          backgroundColor: bars.map((b) => seriesColor(b.color)),
           maxBarThickness: 26,
           categoryPercentage: 0.8,
           barPercentage: 0.9,

@@ -1,9 +1,11 @@
-// A Chart.js chart as a picture file, with its title: PNG (the chart's own pixels, axis titles and
-// legend included, under the title) and SVG, written from the chart's laid-out state (its scales'
-// ticks and titles, each dataset's drawn points or bars, the legend's items, the overlays the app's
-// plugins recorded), so text stays text. Loaded only on export.
+// A Chart.js chart as a picture file, with its title and legend: PNG (the chart's own pixels, axis
+// titles included, under the title, the legend drawn under it) and SVG, written from the chart's
+// laid-out state (its scales' ticks and titles, each dataset's drawn points or bars, the overlays
+// the app's plugins recorded) and its legend entries (chart-legend.ts), so text stays text. Loaded
+// only on export.
 import type { Chart } from 'chart.js';
-import { chartOverlays } from './deferred-chart';
+import { chartLegends, type LegendEntry } from './chart-legend';
+import { chartOverlays, DARK_SERIES, pageColor, seriesColor } from './deferred-chart';
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
 const TITLE_BLOCK = 30;
@@ -11,26 +13,92 @@ const MARGIN = 10;
 
 const esc = (s: string): string => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const n = (v: number): string => String(Math.round(v * 10) / 10);
-const colorOf = (c: unknown, i = 0): string => (Array.isArray(c) ? String(c[i % c.length] ?? '#000') : typeof c === 'string' ? c : '#64748b');
+/** dark-mode series colours back to their light twins: the SVG is always drawn on white */
+const LIGHT_OF = new Map(Object.entries(DARK_SERIES).map(([light, dark]) => [dark, light]));
+const onWhite = (c: string): string => LIGHT_OF.get(c.toLowerCase()) ?? c;
+const colorOf = (c: unknown, i = 0): string => onWhite(Array.isArray(c) ? String(c[i % c.length] ?? '#000') : typeof c === 'string' ? c : '#64748b');
 
-/** The chart under its title on a white canvas, at the chart's own pixel ratio. */
+/** One legend entry's place in the picture: its sample from x to x + SAMPLE, its text after it. */
+interface PlacedEntry {
+  entry: LegendEntry;
+  x: number;
+  y: number;
+}
+const SAMPLE = 22;
+const ENTRY_GAP = 16;
+const LEGEND_ROW = 18;
+const LEGEND_FONT = `12px ${FONT}`;
+
+/** The chart's legend entries in rows of at most `width` px, under y = 0; and the rows' height. */
+function placeLegend(entries: readonly LegendEntry[], width: number): { placed: PlacedEntry[]; height: number } {
+  const measure = document.createElement('canvas').getContext('2d');
+  if (measure) measure.font = LEGEND_FONT;
+  const placed: PlacedEntry[] = [];
+  let x = 0;
+  let row = 0;
+  for (const entry of entries) {
+    const w = SAMPLE + 6 + (measure?.measureText(entry.label).width ?? entry.label.length * 7);
+    if (x > 0 && x + w > width) {
+      x = 0;
+      row++;
+    }
+    placed.push({ entry, x, y: row * LEGEND_ROW + LEGEND_ROW / 2 });
+    x += w + ENTRY_GAP;
+  }
+  return { placed, height: entries.length ? (row + 1) * LEGEND_ROW + 6 : 0 };
+}
+
+/** The chart under its title, its legend under it, at the chart's own pixel ratio, on the panel's
+ *  colour (white, or the dark panel in dark mode, whose light text the chart was drawn with). */
 export function chartPngCanvas(chart: Chart, title: string): HTMLCanvasElement {
   const ratio = chart.currentDevicePixelRatio || 1;
+  const legend = placeLegend(chartLegends.get(chart.canvas) ?? [], chart.width);
   const width = chart.width + 2 * MARGIN;
-  const height = chart.height + TITLE_BLOCK + MARGIN;
+  const height = chart.height + TITLE_BLOCK + legend.height + MARGIN;
   const out = document.createElement('canvas');
   out.width = Math.round(width * ratio);
   out.height = Math.round(height * ratio);
   const ctx = out.getContext('2d');
   if (!ctx) throw new Error('PNG export: no 2D canvas context');
   ctx.scale(ratio, ratio);
-  ctx.fillStyle = '#ffffff';
+  ctx.fillStyle = pageColor('--lab-panel', '#ffffff');
   ctx.fillRect(0, 0, width, height);
-  ctx.fillStyle = '#0f172a';
+  ctx.fillStyle = pageColor('--lab-ink', '#0f172a');
   ctx.font = `600 15px ${FONT}`;
   ctx.textBaseline = 'middle';
   ctx.fillText(title, MARGIN, TITLE_BLOCK / 2 + 2);
   ctx.drawImage(chart.canvas, MARGIN, TITLE_BLOCK, chart.width, chart.height);
+  ctx.font = LEGEND_FONT;
+  const top = TITLE_BLOCK + chart.height;
+  for (const { entry, x, y } of legend.placed) {
+    const color = seriesColor(entry.color);
+    ctx.fillStyle = color;
+    ctx.strokeStyle = color;
+    const [x0, cy] = [MARGIN + x, top + y];
+    if (entry.box) ctx.fillRect(x0 + 5, cy - 6, 12, 12);
+    else {
+      ctx.lineWidth = 2;
+      ctx.setLineDash(entry.dashed ? [3, 3] : []);
+      ctx.beginPath();
+      ctx.moveTo(x0, cy);
+      ctx.lineTo(x0 + SAMPLE, cy);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      if (entry.marker === 'circle' || entry.marker === 'triangle') {
+        ctx.beginPath();
+        if (entry.marker === 'circle') ctx.arc(x0 + SAMPLE / 2, cy, 3.5, 0, 2 * Math.PI);
+        else {
+          ctx.moveTo(x0 + SAMPLE / 2, cy - 4.2);
+          ctx.lineTo(x0 + SAMPLE / 2 + 3.9, cy + 2.8);
+          ctx.lineTo(x0 + SAMPLE / 2 - 3.9, cy + 2.8);
+          ctx.closePath();
+        }
+        ctx.fill();
+      }
+    }
+    ctx.fillStyle = pageColor('--lab-ink-soft', '#334155');
+    ctx.fillText(entry.label, x0 + SAMPLE + 6, cy);
+  }
   return out;
 }
 
@@ -101,23 +169,23 @@ export function chartSvg(chart: Chart, title: string): string {
   });
 
   for (const o of chartOverlays.get(chart) ?? []) {
-    if (o.kind === 'line') parts.push(`<line x1="${n(o.x1)}" y1="${n(o.y1)}" x2="${n(o.x2)}" y2="${n(o.y2)}" stroke="${esc(o.color)}" stroke-width="1.5"${o.dash ? ` stroke-dasharray="${o.dash.join(' ')}"` : ''}/>`);
-    else parts.push(text(o.x, o.y, o.text, { anchor: o.align === 'right' ? 'end' : o.align === 'center' ? 'middle' : 'start', baseline: 'central', fill: o.color }));
+    if (o.kind === 'line') parts.push(`<line x1="${n(o.x1)}" y1="${n(o.y1)}" x2="${n(o.x2)}" y2="${n(o.y2)}" stroke="${esc(onWhite(o.color))}" stroke-width="1.5"${o.dash ? ` stroke-dasharray="${o.dash.join(' ')}"` : ''}/>`);
+    else parts.push(text(o.x, o.y, o.text, { anchor: o.align === 'right' ? 'end' : o.align === 'center' ? 'middle' : 'start', baseline: 'central', fill: onWhite(o.color) }));
   }
 
-  const legend = chart.legend as unknown as { options?: { display?: boolean }; legendItems?: { text: string; fillStyle?: unknown; strokeStyle?: unknown; lineDash?: number[]; hidden?: boolean }[]; legendHitBoxes?: { left: number; top: number; width: number; height: number }[] } | undefined;
-  if (legend?.options?.display && legend.legendItems && legend.legendHitBoxes) {
-    legend.legendItems.forEach((item, i) => {
-      const box = legend.legendHitBoxes?.[i];
-      if (!box) return;
-      const color = esc(colorOf(item.strokeStyle ?? item.fillStyle));
-      const cy = box.top + box.height / 2;
-      parts.push(`<line x1="${n(box.left)}" y1="${n(cy)}" x2="${n(box.left + 18)}" y2="${n(cy)}" stroke="${color}" stroke-width="2"${item.lineDash?.length ? ` stroke-dasharray="${item.lineDash.join(' ')}"` : ''}/>`);
-      parts.push(text(box.left + 24, cy, item.text, { baseline: 'central' }));
-    });
+  const legend = placeLegend(chartLegends.get(chart.canvas) ?? [], chart.width);
+  for (const { entry, x, y } of legend.placed) {
+    const color = esc(colorOf(entry.color));
+    const cy = chart.height + y;
+    if (entry.box) parts.push(`<rect x="${n(x + 5)}" y="${n(cy - 6)}" width="12" height="12" fill="${color}"/>`);
+    else {
+      parts.push(`<line x1="${n(x)}" y1="${n(cy)}" x2="${n(x + SAMPLE)}" y2="${n(cy)}" stroke="${color}" stroke-width="2"${entry.dashed ? ' stroke-dasharray="3 3"' : ''}/>`);
+      parts.push(marker(entry.marker, x + SAMPLE / 2, cy, entry.marker === 'circle' || entry.marker === 'triangle' ? 3.5 : 0, color));
+    }
+    parts.push(text(x + SAMPLE + 6, cy, entry.label, { baseline: 'central' }));
   }
   parts.push('</g>');
   const width = Math.ceil(chart.width + 2 * MARGIN);
-  const height = Math.ceil(chart.height + TITLE_BLOCK + MARGIN);
+  const height = Math.ceil(chart.height + TITLE_BLOCK + legend.height + MARGIN);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">\n<title>${esc(title)}</title>\n<rect width="100%" height="100%" fill="#ffffff"/>\n${parts.join('\n')}\n</svg>\n`;
 }

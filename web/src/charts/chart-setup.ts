@@ -1,24 +1,24 @@
 // Chart.js, with only the parts the app's charts use registered (the rest is tree-shaken away): line
-// and bar charts on linear, logarithmic and category scales, legend, tooltip (the hover readout) and
-// decimation (long training runs). (Exported pictures draw their title themselves.) Loaded on demand by
-// deferred-chart.ts, never by the heatmap: a page of heatmaps alone does not download it.
+// and bar charts on linear and category scales (a log axis is a linear one over log10:
+// log-axis.ts), and decimation (long training runs). The hover readout and the legend are the
+// project's own HTML (chart-readout.ts, chart-legend.ts): Chart.js's Tooltip and Legend plugins
+// would add about 8 KB gzip to every page with a chart. (Exported pictures draw their title
+// themselves.) Loaded on demand by deferred-chart.ts, never by the heatmap: a page of heatmaps
+// alone does not download it.
 import {
   BarController,
   BarElement,
   CategoryScale,
   Chart,
   Decimation,
-  Legend,
   LinearScale,
   LineController,
   LineElement,
-  LogarithmicScale,
   PointElement,
-  Tooltip,
 } from 'chart.js';
 import { pageColor } from './deferred-chart';
 
-Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, LogarithmicScale, Decimation, Legend, Tooltip);
+Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Decimation);
 Chart.defaults.font.family = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
 // Text and grid lines in the page's colours (pageColor: the tokens in dark mode on the app's own
 // pages), read when a chart resolves its options, i.e. when it is built in view.

@@ -13,12 +13,38 @@ import { downloadCanvas, downloadSvg } from '../export';
 import { afterFirstHeatmap, scheduleFirstDraw } from '../first-draw';
 
 /**
- * A chart colour: in dark mode on the app's own pages the design system's token `token`; else, and
- * on a host page without the tokens, the light value.
+ * A chart colour: in dark mode on the app's own pages the design system's token `token`; else (a
+ * widget's host page, the iframe page) the light value.
  */
 export function pageColor(token: string, light: string): string {
-  if (typeof document === 'undefined' || !globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches) return light;
+  if (!darkPage()) return light;
   return getComputedStyle(document.documentElement).getPropertyValue(token).trim() || light;
+}
+
+/** Dark mode on one of the app's own pages: the page has the dark tokens (design-dark.css says so). */
+export function darkPage(): boolean {
+  if (typeof document === 'undefined' || !globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches) return false;
+  return getComputedStyle(document.documentElement).getPropertyValue('--lab-scheme').trim() === 'dark';
+}
+
+/**
+ * The series colours the sections use (light: Tailwind's 700 shades, ≥ 4.5:1 on white) and the same
+ * hues for a dark panel (the 400 shades, ≥ 6:1 on --lab-panel's #111827); a light bar fill becomes a
+ * muted one so that the highlighted bar still stands out.
+ */
+export const DARK_SERIES: Readonly<Record<string, string>> = {
+  '#1d4ed8': '#60a5fa',
+  '#c2410c': '#fb923c',
+  '#15803d': '#4ade80',
+  '#475569': '#94a3b8',
+  '#94a3b8': '#64748b',
+  '#93c5fd': '#334e7e',
+  '#0f172a': '#e2e8f0',
+};
+
+/** A series colour (one of DARK_SERIES's keys) as drawn on this page: its dark twin in dark mode. */
+export function seriesColor(light: string): string {
+  return darkPage() ? (DARK_SERIES[light.toLowerCase()] ?? light) : light;
 }
 
 /** What an app plugin drew over a chart (a marker line, a bar's value), for the SVG export. */

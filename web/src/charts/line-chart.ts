@@ -1,10 +1,14 @@
 // A line chart drawn by Chart.js (loaded on demand, deferred-chart.ts): several series, dashed or
 // solid, with optional point markers; a linear, log or category x axis; a fixed or automatic y range;
-// axis titles; a legend below the plot; under the pointer, a guide line at the nearest x and the
-// values there (Chart.js's tooltip in index mode). Long series are thinned by Chart.js's decimation
-// plugin (LTTB) on a linear x axis. The same update(data) API as before: sections barely change.
-import type { Chart, ChartConfiguration, ChartDataset, LegendItem, Plugin, Scale } from 'chart.js';
-import { chartOverlays, DeferredChart, pictureExports, type ChartOverlay } from './deferred-chart';
+// axis titles; a legend below the plot (HTML, chart-legend.ts); under the pointer, a guide line at
+// the nearest x and the values there (the project's readout, chart-readout.ts, on Chart.js's
+// index-mode hover). Long series are thinned by Chart.js's decimation plugin (LTTB) on a linear x
+// axis. The same update(data) API as before: sections barely change.
+import type { ActiveElement, Chart, ChartConfiguration, ChartDataset, Plugin } from 'chart.js';
+import type { ChartLegend, LegendEntry } from './chart-legend';
+import { readoutPlugin } from './chart-readout';
+import { fromLog, logScaleOptions, toLog } from './log-axis';
+import { chartOverlays, DeferredChart, pictureExports, seriesColor, type ChartOverlay } from './deferred-chart';
 
 export interface LinePoint {
   readonly x: number;
@@ -69,36 +73,6 @@ export interface LineChartOptions {
   overlay?: (ctx: CanvasRenderingContext2D, frame: PlotFrame) => ChartOverlay[] | void;
 }
 
-/** A legend sample of a series: a short line in its dash with its marker in the middle (CSS pixels). */
-function legendSample(dataset: { borderColor?: unknown; borderDash?: unknown; borderWidth?: unknown; pointStyle?: unknown; pointRadius?: unknown }): HTMLCanvasElement {
-  const canvas = document.createElement('canvas');
-  canvas.width = 26;
-  canvas.height = 12;
-  const ctx = canvas.getContext('2d');
-  if (!ctx) return canvas;
-  const color = typeof dataset.borderColor === 'string' ? dataset.borderColor : '#64748b';
-  ctx.strokeStyle = color;
-  ctx.fillStyle = color;
-  ctx.lineWidth = Math.min(2.5, Number(dataset.borderWidth ?? 1.5));
-  ctx.setLineDash(Array.isArray(dataset.borderDash) ? (dataset.borderDash as number[]) : []);
-  ctx.beginPath();
-  ctx.moveTo(1, 6);
-  ctx.lineTo(25, 6);
-  ctx.stroke();
-  const r = Math.min(3.5, Number(dataset.pointRadius ?? 0));
-  if (r > 0) {
-    ctx.beginPath();
-    if (dataset.pointStyle === 'triangle') {
-      ctx.moveTo(13, 6 - r * 1.2);
-      ctx.lineTo(13 + r * 1.1, 6 + r * 0.8);
-      ctx.lineTo(13 - r * 1.1, 6 + r * 0.8);
-      ctx.closePath();
-    } else ctx.arc(13, 6, r, 0, 2 * Math.PI);
-    ctx.fill();
-  }
-  return canvas;
-}
-
 /** points kept per series when decimating a long run (LTTB keeps its shape) */
 const DECIMATED_POINTS = 400;
 const GUIDE_INK = '#64748b';
@@ -116,23 +90,32 @@ export function chartCanvas(host: HTMLElement, label: string): HTMLCanvasElement
   return canvas;
 }
 
+/** The data point an active element stands for (after decimation: the drawn one). */
+function pointOf(chart: Chart, item: ActiveElement): { x: number; y: number | null } | undefined {
+  return chart.data.datasets[item.datasetIndex]?.data[item.index] as { x: number; y: number | null } | undefined;
+}
+
 /** Formats x for the readout. */
 function formatX(options: LineChartOptions, categories: readonly string[], v: number): string {
   if (options.x.kind === 'category') return categories[v] ?? String(v);
-  return String(Number(v.toPrecision(6)));
+  return String(Number((options.x.kind === 'log' ? fromLog(v) : v).toPrecision(6)));
 }
 
 export class LineChart {
   readonly canvas: HTMLCanvasElement;
   readonly #options: LineChartOptions;
   readonly #chart: DeferredChart<'line', { x: number; y: number | null }[], string>;
+  /** the legend, loaded with its chart only where there is one (most charts have none) */
+  readonly #legend: Promise<ChartLegend> | null;
+  #legendEntries: readonly LegendEntry[] = [];
   #categories: readonly string[] = [];
 
-  /** `host` sets the chart's size. */
+  /** `host` sets the chart's size; the legend (if any) goes right after it. */
   constructor(host: HTMLElement, options: LineChartOptions) {
     this.#options = options;
     this.canvas = chartCanvas(host, options.label);
     this.#chart = new DeferredChart(this.canvas, this.#config());
+    this.#legend = options.legend ? import('./chart-legend').then((m) => new m.ChartLegend(host, this.canvas)) : null;
   }
 
   #config(): LineConfig {
@@ -143,16 +126,20 @@ export class LineChart {
       x.kind === 'category'
         ? { type: 'category', title: xTitle }
         : x.kind === 'log'
-          ? {
-              type: 'logarithmic',
-              min: x.min,
-              max: x.max,
-              title: xTitle,
-              afterBuildTicks: x.ticks ? (axis: Scale) => void (axis.ticks = x.ticks!.map((value) => ({ value }))) : undefined,
-              ticks: { callback: (v: number | string) => String(v) },
-            }
+          ? { ...logScaleOptions(x.min, x.max, x.ticks), title: xTitle }
           : { type: 'linear', min: x.min, max: x.max, title: xTitle, ticks: { precision: x.integerStep ? 0 : undefined } };
     const plugins: Plugin<'line'>[] = [
+      readoutPlugin({
+        title: (items, chart) => {
+          const p = items.length ? pointOf(chart, items[0]) : undefined;
+          return p ? `${o.xName ?? o.x.title ?? 'x'} ${formatX(o, this.#categories, p.x)}` : '';
+        },
+        line: (item, chart) => {
+          const y = pointOf(chart, item)?.y;
+          const label = chart.data.datasets[item.datasetIndex]?.label ?? '';
+          return y === null || y === undefined || !Number.isFinite(y) ? '' : `${label}: ${o.y.readout?.(y) ?? String(Number(y.toPrecision(4)))}`;
+        },
+      }) as Plugin<'line'>,
       {
         id: 'guideAndOverlay',
         afterDatasetsDraw: (chart) => this.#afterDraw(chart as unknown as Chart),
@@ -180,35 +167,7 @@ export class LineChart {
           },
         },
         plugins: {
-          legend: {
-            display: o.legend === true,
-            position: 'bottom',
-            labels: {
-              usePointStyle: true,
-              pointStyleWidth: 28,
-              boxHeight: 12,
-              font: { size: 11 },
-              // each series' own line: its dash (solid or dotted) and its marker
-              generateLabels: (chart) => {
-                const defaults = (chart.constructor as unknown as { defaults: { plugins: { legend: { labels: { generateLabels: (c: Chart) => LegendItem[] } } } } }).defaults;
-                return defaults.plugins.legend.labels.generateLabels(chart as unknown as Chart).map((item) => ({
-                  ...item,
-                  pointStyle: legendSample(chart.data.datasets[item.datasetIndex ?? 0] as never),
-                }));
-              },
-            },
-          },
           decimation: { enabled: x.kind === 'linear', algorithm: 'lttb', samples: DECIMATED_POINTS, threshold: DECIMATED_POINTS * 2 },
-          tooltip: {
-            animation: false,
-            callbacks: {
-              title: (items) => (items.length ? `${o.xName ?? o.x.title ?? 'x'} ${formatX(o, this.#categories, (items[0].raw as { x: number }).x)}` : ''),
-              label: (item) => {
-                const y = (item.raw as { y: number | null }).y;
-                return y === null || !Number.isFinite(y) ? '' : `${item.dataset.label}: ${o.y.readout?.(y) ?? String(Number(y.toPrecision(4)))}`;
-              },
-            },
-          },
         },
       },
       plugins,
@@ -219,7 +178,7 @@ export class LineChart {
   #afterDraw(chart: Chart): void {
     const { ctx, chartArea: a } = chart;
     const overlays: ChartOverlay[] = [];
-    const active = chart.tooltip?.getActiveElements() ?? [];
+    const active = chart.getActiveElements();
     if (active.length) {
       const px = Math.round(active[0].element.x) + 0.5;
       ctx.save();
@@ -237,7 +196,7 @@ export class LineChart {
         top: a.top,
         right: a.right,
         bottom: a.bottom,
-        x: (v) => chart.scales.x.getPixelForValue(v),
+        x: (v) => chart.scales.x.getPixelForValue(this.#options.x.kind === 'log' ? toLog(v) : v),
         y: (v) => chart.scales.y.getPixelForValue(v),
       };
       overlays.push(...(this.#options.overlay(ctx, frame) ?? []));
@@ -247,11 +206,13 @@ export class LineChart {
 
   update(data: LineChartData): void {
     this.#categories = data.categories ?? [];
+    // a log x axis is drawn linear over log10(x) (log-axis.ts)
+    const log = this.#options.x.kind === 'log';
     const datasets: ChartDataset<'line', { x: number; y: number | null }[]>[] = data.series.map((s) => ({
       label: s.label,
-      data: s.points.map((p) => ({ x: p.x, y: p.y === null || Number.isNaN(p.y) ? null : p.y })),
-      borderColor: s.color,
-      backgroundColor: s.color,
+      data: s.points.map((p) => ({ x: log ? toLog(p.x) : p.x, y: p.y === null || Number.isNaN(p.y) ? null : p.y })),
+      borderColor: seriesColor(s.color),
+      backgroundColor: seriesColor(s.color),
       borderWidth: s.width ?? 1.5,
       borderDash: s.dash ? [...s.dash] : [],
       pointStyle: s.marker === 'triangle' ? 'triangle' : 'circle',
@@ -263,6 +224,10 @@ export class LineChart {
       chart.data.labels = [...this.#categories];
       chart.data.datasets = datasets;
     });
+    if (this.#legend) {
+      this.#legendEntries = data.series.map((s) => ({ label: s.label, color: s.color, dashed: Boolean(s.dash?.length), marker: s.marker }));
+      void this.#legend.then((legend) => legend.update(this.#legendEntries));
+    }
   }
 
   /** Redraws with the same data (an overlay's own state changed). */
@@ -277,5 +242,6 @@ export class LineChart {
 
   destroy(): void {
     this.#chart.destroy();
+    void this.#legend?.then((legend) => legend.remove());
   }
 }

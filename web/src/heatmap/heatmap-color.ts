@@ -41,6 +41,23 @@ function interpolate(ramp: readonly Rgb[], t: number): string {
   return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
 }
 
+const DARK_INK = '#0f172a';
+/** WCAG relative luminance of DARK_INK */
+const DARK_INK_LUMINANCE = 0.0089;
+
+/**
+ * The text colour for a cell of colour `fill` ('rgb(r, g, b)', as the ramps give): white or the
+ * dark ink, whichever has the higher WCAG contrast ratio with it (a mid purple takes dark text:
+ * white on it is 3.1:1, the dark ink 5.8:1).
+ */
+export function inkOn(fill: string): string {
+  const m = /rgb\((\d+), (\d+), (\d+)\)/.exec(fill);
+  if (!m) return DARK_INK;
+  const lin = (c: number) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const l = 0.2126 * lin(Number(m[1])) + 0.7152 * lin(Number(m[2])) + 0.0722 * lin(Number(m[3]));
+  return 1.05 / (l + 0.05) > (l + 0.05) / (DARK_INK_LUMINANCE + 0.05) ? '#ffffff' : DARK_INK;
+}
+
 /** Colour of t in [0, 1] on the sequential ramp (light → dark). */
 export function rampColor(t: number): string {
   return interpolate(RAMP, t);
@@ -83,11 +100,9 @@ export class ColorScale {
     return this.diverging ? divergingColor(this.t(v)) : rampColor(this.t(v));
   }
 
-  /** Dark text on light cells, light text on dark ones. */
+  /** Dark text on light cells, light text on dark ones (whichever contrasts more). */
   textColor(v: number): string {
-    if (Number.isNaN(v)) return '#0f172a';
-    const t = this.t(v);
-    const dark = this.diverging ? Math.abs(t - 0.5) > 0.3 : t > 0.5;
-    return dark ? '#ffffff' : '#0f172a';
+    if (Number.isNaN(v)) return DARK_INK;
+    return inkOn(this.color(v));
   }
 }

@@ -23,7 +23,7 @@ import { fill, type Lang } from '../i18n';
 import heatmapCss from './heatmap.css?inline';
 import { adoptCss, styleRootOf } from '../adopt-css';
 
-export { divergingColor, rampColor } from './heatmap-color';
+export { divergingColor, inkOn, rampColor } from './heatmap-color';
 export { formatValue, tickLabel } from './heatmap-paint';
 export { HeatmapScaleGroup } from './heatmap-scale';
 

@@ -1,7 +1,7 @@
 // The saturation chart of §3.2: max weight, entropy and softmax-Jacobian norm against the feature
 // size d (log axis 1 … 1024, ticks at the computed powers of two), unscaled (dashed) and scaled
 // (solid), with a vertical marker at the slider's d. Chart.js (line-chart.ts).
-import type { ChartOverlay } from '../charts/deferred-chart';
+import { seriesColor, type ChartOverlay } from '../charts/deferred-chart';
 import { LineChart, type LineSeries, type PlotFrame } from '../charts/line-chart';
 import { MAX_SWEEP_D, SWEEP_GRID, type SoftmaxMetrics, type SweepPoint } from './dot-sweep';
 
@@ -67,15 +67,16 @@ export class SweepChart {
   #drawMarker(ctx: CanvasRenderingContext2D, { left, right, top, bottom, x: scale }: PlotFrame): ChartOverlay[] {
     const x = scale(this.#marker);
     if (!(x >= left && x <= right)) return [];
+    const ink = seriesColor(MARKER_INK); // light on a dark page
     ctx.save();
-    ctx.strokeStyle = MARKER_INK;
+    ctx.strokeStyle = ink;
     ctx.lineWidth = 1.5;
     ctx.setLineDash([2, 3]);
     ctx.beginPath();
     ctx.moveTo(x, top);
     ctx.lineTo(x, bottom);
     ctx.stroke();
-    ctx.fillStyle = MARKER_INK;
+    ctx.fillStyle = ink;
     ctx.font = '12px system-ui, sans-serif';
     ctx.textBaseline = 'alphabetic';
     ctx.textAlign = x > (left + right) / 2 ? 'right' : 'left';

@@ -12,7 +12,12 @@ const VARIANTS = ['unscaled', 'scaled'] as const;
 /** slider steps per doubling of d */
 const STEPS_PER_OCTAVE = 10;
 
-const FORMULA_VARIANCE = `<math display="block"><mi>Var</mi><mo>(</mo><mi>q</mi><mo>·</mo><mi>k</mi><mo>)</mo><mo>=</mo><munderover><mo>∑</mo><mrow><mi>i</mi><mo>=</mo><mn>1</mn></mrow><mi>d</mi></munderover><mi>Var</mi><mo>(</mo><msub><mi>q</mi><mi>i</mi></msub><msub><mi>k</mi><mi>i</mi></msub><mo>)</mo><mo>=</mo><mi>d</mi><mo>,</mo><mspace width="1em"/><mi>Var</mi><mo>(</mo><mfrac><mrow><mi>q</mi><mo>·</mo><mi>k</mi></mrow><msqrt><mi>d</mi></msqrt></mfrac><mo>)</mo><mo>=</mo><mn>1</mn><mo>,</mo><mspace width="1em"/><mfrac><mrow><mo>∂</mo><msub><mi>a</mi><mi>i</mi></msub></mrow><mrow><mo>∂</mo><msub><mi>s</mi><mi>j</mi></msub></mrow></mfrac><mo>=</mo><msub><mi>a</mi><mi>i</mi></msub><mo>(</mo><msub><mi>δ</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>−</mo><msub><mi>a</mi><mi>j</mi></msub><mo>)</mo></math>`;
+/** the three facts of the sweep, one formula each: set side by side, they stack on a phone (MathML does not wrap) */
+const FORMULAS_VARIANCE = [
+  `<math display="block"><mi>Var</mi><mo>(</mo><mi>q</mi><mo>·</mo><mi>k</mi><mo>)</mo><mo>=</mo><munderover><mo>∑</mo><mrow><mi>i</mi><mo>=</mo><mn>1</mn></mrow><mi>d</mi></munderover><mi>Var</mi><mo>(</mo><msub><mi>q</mi><mi>i</mi></msub><msub><mi>k</mi><mi>i</mi></msub><mo>)</mo><mo>=</mo><mi>d</mi><mo>,</mo></math>`,
+  `<math display="block"><mi>Var</mi><mo>(</mo><mfrac><mrow><mi>q</mi><mo>·</mo><mi>k</mi></mrow><msqrt><mi>d</mi></msqrt></mfrac><mo>)</mo><mo>=</mo><mn>1</mn><mo>,</mo></math>`,
+  `<math display="block"><mfrac><mrow><mo>∂</mo><msub><mi>a</mi><mi>i</mi></msub></mrow><mrow><mo>∂</mo><msub><mi>s</mi><mi>j</mi></msub></mrow></mfrac><mo>=</mo><msub><mi>a</mi><mi>i</mi></msub><mo>(</mo><msub><mi>δ</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>−</mo><msub><mi>a</mi><mi>j</mi></msub><mo>)</mo></math>`,
+];
 
 export const sliderToD = (position: number) => Math.min(MAX_SWEEP_D, Math.max(1, Math.round(2 ** (position / STEPS_PER_OCTAVE))));
 export const dToSlider = (d: number) => Math.round(Math.log2(d) * STEPS_PER_OCTAVE);
@@ -36,8 +41,8 @@ export class SweepView {
     this.#ctx = ctx;
     const { t, state } = ctx;
     this.#root.append(el('h3', undefined, t('dot.sweep.title')), el('p', undefined, t('dot.sweep.intro')));
-    const formula = el('div', 'dot-formula');
-    formula.append(mathml(FORMULA_VARIANCE));
+    const formula = el('div', 'dot-formula dot-sweep-formulas');
+    formula.append(...FORMULAS_VARIANCE.map((m) => mathml(m)));
     this.#root.append(formula);
 
     this.#slider.type = 'range';
@@ -68,7 +73,11 @@ export class SweepView {
     const table = el('table', 'dot-sweep-table');
     const head = table.createTHead().insertRow();
     head.append(el('th', undefined, t('dot.sweep.quantity')));
-    for (const v of VARIANTS) head.append(el('th', undefined, t(`dot.variant.${v}`)));
+    for (const v of VARIANTS) {
+      const th = el('th', undefined, t(`dot.variant.${v}`));
+      th.scope = 'col';
+      head.append(th);
+    }
     const body = table.createTBody();
     for (const key of METRIC_KEYS) {
       const row = body.insertRow();

@@ -6,7 +6,7 @@ import { mathml, MULTI_HEAD } from '../math';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import sharedCss from './dot-controls.css?inline';
-import { el, errorText, field, LatestOnly, MessageLine, range, setFieldError, setOptions, mountRoot } from './dom';
+import { el, errorText, field, LatestOnly, MessageLine, mountRoot, narration, range, setFieldError, setOptions, tryThis } from './dom';
 import css from './multihead.css?inline';
 import { MULTIHEAD_STRINGS } from './multihead-strings';
 import { fill } from '../i18n';
@@ -29,6 +29,30 @@ const MULTI_HEAD_TWO_LINES = `<mtable columnalign="left"><mtr><mtd><mrow><mi>Mul
 export function okMessage(t: (key: string) => string, { count, d, heads, dh }: { count: number; d: number; heads: number; dh: number }): string {
   const word = (key: string, k: number) => t(`mh.word.${key}${k === 1 ? '' : 's'}`);
   return fill(t('mh.ok'), { count, d, heads, dh, tokenWord: word('token', count), headWord: word('head', heads), featureWord: word('feature', dh) });
+}
+
+/** heads named in the narration; the rest are counted */
+const NARRATED_HEADS = 4;
+
+/**
+ * The narration: each head's largest weight, as "head 1: 咖哥 → 喜欢 (0.73)", and whether the
+ * heads agree on it. `weights` is (heads, n, n), rows the queries.
+ */
+export function strongestLinks(t: (key: string) => string, weights: ArrayLike<number>, heads: number, tokens: readonly string[]): string {
+  const n = tokens.length;
+  const best = range(0, heads - 1).map((h) => {
+    let at = 0;
+    for (let i = 1; i < n * n; i++) if (weights[h * n * n + i] > weights[h * n * n + at]) at = i;
+    return { h: h + 1, query: Math.floor(at / n), key: at % n, w: weights[h * n * n + at] };
+  });
+  const links = best
+    .slice(0, NARRATED_HEADS)
+    .map((b) => fill(t('mh.narrate.link'), { h: b.h, query: tokens[b.query], key: tokens[b.key], w: b.w.toFixed(2) }));
+  if (heads > NARRATED_HEADS) links.push(fill(t('mh.narrate.more'), { count: heads - NARRATED_HEADS }));
+  const text = fill(t('mh.narrate'), { links: links.join(t('mh.narrate.sep')) });
+  if (heads === 1) return text;
+  const same = best.every((b) => b.query === best[0].query && b.key === best[0].key);
+  return fill(t('mh.narrate.verdict'), { links: text, verdict: t(same ? 'mh.narrate.same' : 'mh.narrate.differ') });
 }
 
 /** Head counts that divide d, up to MAX_HEADS. */
@@ -55,6 +79,7 @@ class MultiHeadView implements SectionHandle {
   #scaleMode: ScaleMode | null = null;
   #outputScale: HeatmapScaleGroup | null = null;
   readonly #message = new MessageLine('mh-message');
+  readonly #narration = narration('mh-narration');
   readonly #headsBox = el('div', 'mh-heads');
   #headMaps: { weights: Heatmap; output: Heatmap }[] = [];
   #context: Heatmap | null = null;
@@ -71,7 +96,7 @@ class MultiHeadView implements SectionHandle {
     });
     const { t, state } = ctx;
     mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
-    this.#root.append(el('p', 'mh-intro', t('mh.intro')));
+    this.#root.append(el('p', 'mh-intro', t('mh.intro')), tryThis(t('try.title'), [t('mh.try.heads'), t('mh.try.scale'), t('mh.try.repeat')]));
 
     const controls = el('div', 'al-controls');
     this.#text.type = 'text';
@@ -104,7 +129,7 @@ class MultiHeadView implements SectionHandle {
     const narrow = mathml(MULTI_HEAD_TWO_LINES, { display: 'block' });
     narrow.classList.add('mh-formula-narrow');
     formulas.append(mathml(HEAD_FORMULA, { display: 'block' }), wide, narrow);
-    this.#root.append(controls, this.#message.element, formulas, this.#headsBox);
+    this.#root.append(controls, this.#message.element, this.#narration, formulas, this.#headsBox);
 
     const features = { t, diverging: true, xTitle: t('mh.axis.features'), yTitle: t('mh.axis.tokens') };
     this.#output = new Heatmap(this.#combined, { id: 'mh-output', title: t('mh.map.output'), ...features });
@@ -226,6 +251,7 @@ class MultiHeadView implements SectionHandle {
         this.#output.update({ rows: n, cols: d, values: r.output.data, rowLabels: labels, colLabels: featureLabels(d) });
         setFieldError(this.#text, null);
         this.#message.show('ok', okMessage(t, { count: n, d, heads, dh }));
+        this.#narration.textContent = strongestLinks(t, r.weights.data, heads, labels);
         this.#root.dataset.state = 'ok';
         this.#root.dataset.computeCount = String(++this.#computeCount);
       },

@@ -4,7 +4,11 @@
 // training examples per second; and a table of the browser figures (headless Chromium). No worker,
 // no wasm: the numbers were measured by the benchmark.
 import results from '#shared/bench/results.json';
-import { DeferredChart, pictureExports } from '../charts/deferred-chart';
+import type { Plugin } from 'chart.js';
+import { ChartLegend } from '../charts/chart-legend';
+import { readoutPlugin } from '../charts/chart-readout';
+import { logScaleOptions, toLog } from '../charts/log-axis';
+import { DeferredChart, pictureExports, seriesColor } from '../charts/deferred-chart';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 
@@ -142,10 +146,14 @@ class BarChart {
   /** built off the mount task (deferred-chart.ts) */
   readonly #chart: DeferredChart<'bar', (number | null)[], string>;
   readonly #box: HTMLElement;
+  readonly #legend: ChartLegend | null;
+  /** a log value axis, drawn linear over log10 (log-axis.ts) */
+  readonly #log: boolean;
   #data: BarData = { labels: [], series: [] };
 
   /** `name`: the export files' name; `t`: the section's strings (the export menu's labels) */
   constructor(host: HTMLElement, title: string, axis: string, options: { logarithmic?: boolean; legend?: boolean; name?: string; t?: (key: string) => string } = {}) {
+    this.#log = options.logarithmic ?? false;
     this.#box = document.createElement('figure');
     this.#box.className = 'perf-chart';
     const caption = document.createElement('figcaption');
@@ -173,6 +181,7 @@ class BarChart {
     wrap.append(canvas);
     this.#box.append(caption, wrap);
     host.append(this.#box);
+    this.#legend = (options.legend ?? true) ? new ChartLegend(wrap, canvas) : null;
     this.#chart = new DeferredChart<'bar', (number | null)[], string>(canvas, {
       type: 'bar',
       data: { labels: [], datasets: [] },
@@ -182,10 +191,20 @@ class BarChart {
         maintainAspectRatio: false,
         scales: {
           x: { type: 'category' },
-          y: { type: options.logarithmic ? 'logarithmic' : 'linear', title: { display: true, text: axis } },
+          y: { type: 'linear', title: { display: true, text: axis } },
         },
-        plugins: { legend: { display: options.legend ?? true, position: 'bottom', labels: { boxWidth: 14, font: { size: 11 } } } },
+        interaction: { mode: 'index', intersect: false },
       },
+      plugins: [
+        readoutPlugin({
+          title: (items) => (items.length ? (this.#data.labels[items[0].index] ?? '') : ''),
+          line: (item) => {
+            const s = this.#data.series[item.datasetIndex];
+            const v = s?.values[item.index];
+            return s && v !== null && v !== undefined ? `${s.label || axis}: ${Number(v.toPrecision(4))}` : '';
+          },
+        }) as Plugin<'bar'>,
+      ],
     });
   }
 
@@ -196,9 +215,19 @@ class BarChart {
 
   update(data: BarData): void {
     this.#data = data;
+    this.#legend?.update(data.series.map((s) => ({ label: s.label, color: typeof s.color === 'string' ? s.color : (s.color[0] ?? ''), box: true })));
+    // a log axis spans the powers of ten around the data; bars rise from its bottom
+    const positive = data.series.flatMap((s) => s.values).filter((v): v is number => v !== null && v > 0);
+    const lo = positive.length ? 10 ** Math.floor(toLog(Math.min(...positive))) : 1;
+    const hi = positive.length ? 10 ** Math.ceil(toLog(Math.max(...positive))) : 10;
     this.#chart.change((chart) => {
       chart.data.labels = data.labels;
-      chart.data.datasets = data.series.map((s) => ({ label: s.label, data: s.values, backgroundColor: s.color, borderColor: s.color }));
+      if (this.#log) chart.options.scales = { ...chart.options.scales, y: { ...chart.options.scales?.y, ...logScaleOptions(lo, hi) } as never };
+      chart.data.datasets = data.series.map((s) => {
+        const color = typeof s.color === 'string' ? seriesColor(s.color) : s.color.map(seriesColor);
+        const values = this.#log ? s.values.map((v) => (v !== null && v > 0 ? toLog(v) : null)) : s.values;
+        return { label: s.label, data: values, backgroundColor: color, borderColor: color, ...(this.#log ? { base: toLog(lo) } : {}) };
+      });
     });
   }
 

@@ -2,7 +2,7 @@
 // elementwise product q∘k term by term, its sum q·k, the core's scaled score q·k/√d and the core's
 // softmax weight. q, k, the scaled score and the weight are the core's numbers; only the products and
 // their sum are formed here (the e2e test checks Σ q∘k / √d against the core's scaled score).
-import { divergingColor } from '../heatmap/heatmap';
+import { divergingColor, inkOn } from '../heatmap/heatmap';
 import { el, setOptions } from './dom';
 
 export interface NeuronPair {
@@ -26,7 +26,8 @@ export interface NeuronEvents {
  */
 function cellColors(v: number, maxAbs: number): { background: string; ink: string } {
   const t = maxAbs > 0 ? 0.5 + (0.5 * v) / maxAbs : 0.5;
-  return { background: divergingColor(t), ink: Math.abs(t - 0.5) > 0.3 ? '#ffffff' : '#0f172a' };
+  const background = divergingColor(t);
+  return { background, ink: inkOn(background) };
 }
 
 export class NeuronView {

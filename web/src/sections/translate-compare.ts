@@ -17,6 +17,9 @@ export const COMPARE_STRINGS: Strings = {
     'tr.compare.bucket': '{min}–{max} words ({n})',
     'tr.compare.bucket.chars': '{min}–{max} characters ({n})',
     'tr.compare.noAlignment': 'none (no attention)',
+    'tr.compare.noAlignmentData': '— (no word alignments in this task)',
+    'tr.compare.caption.training':
+      '{n} examples: the training data itself (the note has no others). Alignment accuracy: content words whose attention peaks on the source word they translate. Exact match: the greedy translation equals the reference.',
     'tr.compare.caption':
       '{n} held-out examples. Alignment accuracy: content words whose attention peaks on the source word they translate. Exact match: the greedy translation equals the reference.',
     'tr.compare.attention': 'attention ({score})',
@@ -31,6 +34,9 @@ export const COMPARE_STRINGS: Strings = {
     'tr.compare.bucket': '{min}–{max} 个词（{n}）',
     'tr.compare.bucket.chars': '{min}–{max} 个字符（{n}）',
     'tr.compare.noAlignment': '无（没有注意力）',
+    'tr.compare.noAlignmentData': '—（这个任务没有词对齐）',
+    'tr.compare.caption.training':
+      '{n} 个样例：就是训练数据本身（笔记中没有别的句子）。对齐准确率：注意力峰值落在所译源词上的实词比例。完全匹配：贪心解码的译文与参考译文相同。',
     'tr.compare.caption':
       '{n} 个测试样例。对齐准确率：注意力峰值落在所译源词上的实词比例。完全匹配：贪心解码的译文与参考译文相同。',
     'tr.compare.attention': '注意力（{score}）',
@@ -44,6 +50,8 @@ export interface CompareRow {
   id: 'attention' | 'plain';
   /** the attention model's score function */
   score: string;
+  /** its name in the reader's language (the section's score menu), if not `score` */
+  scoreLabel?: string;
   step: number;
   evaluation: EvaluateResult | null;
   /** time spent in the worker's train calls so far */
@@ -108,10 +116,12 @@ export class CompareView {
       const e = r.evaluation;
       // The figures as data, for tests and the browser measurement (scripts/alignment-browser.mjs).
       if (e) tr.dataset.evaluation = JSON.stringify({ step: r.step, trainMs: Math.round(r.trainMs), ...e });
-      const label = r.id === 'plain' ? t('tr.compare.plain') : fill(t('tr.compare.attention'), { score: r.score });
+      const label = r.id === 'plain' ? t('tr.compare.plain') : fill(t('tr.compare.attention'), { score: r.scoreLabel ?? r.score });
       const cells = [label, String(e ? r.step : '—')];
       if (e) {
-        cells.push(e.alignmentAccuracy === null ? t('tr.compare.noAlignment') : percent(e.alignmentAccuracy), percent(e.exactMatch));
+        // null: the plain model has no attention, or the task no alignments (dates)
+        const noAlignment = r.score === 'none' || r.id === 'plain' ? 'tr.compare.noAlignment' : 'tr.compare.noAlignmentData';
+        cells.push(e.alignmentAccuracy === null ? t(noAlignment) : percent(e.alignmentAccuracy), percent(e.exactMatch));
         for (const b of e.exactMatchByLength) cells.push(b.examples ? percent(b.exactMatch) : '—');
       } else {
         cells.push(...headers.slice(2).map(() => '—'));
@@ -124,7 +134,8 @@ export class CompareView {
       });
       return tr;
     });
-    const caption = el('caption', undefined, fill(t('tr.compare.caption'), { n: evaluated[0].evaluation!.examples }));
+    const first = evaluated[0].evaluation!;
+    const caption = el('caption', undefined, fill(t(first.heldOutIsTrainingData ? 'tr.compare.caption.training' : 'tr.compare.caption'), { n: first.examples }));
     const thead = el('thead');
     thead.append(head);
     const tbody = el('tbody');

@@ -1,6 +1,6 @@
 // §3.3's sentences that depend on the task and the settings: the intro (with the settings in
-// use), the message for a number outside its field's limits (named by the field's label), and the
-// time left to the end of the recipe at the measured speed.
+// use), the "Try this" prompts, the message for a number outside its field's limits (named by the
+// field's label), and the time left to the end of the recipe at the measured speed.
 import type { Seq2SeqInfo } from '#shared/types/seq2seq';
 import { fill } from '../i18n';
 import { PROPS } from '../state-table';
@@ -19,6 +19,17 @@ export function introText(t: T, s: TrainSettings, info: Seq2SeqInfo | null, step
     train: info?.taskOptions.train || 5000,
     heldOut: info?.taskOptions.heldOut || 500,
   });
+}
+
+/** The "Try this" prompts of `task`: what to change and what to watch (tr.try.<task>.1, .2, …). */
+export function tryPrompts(t: T, task: string): string[] {
+  const prompts: string[] = [];
+  for (let i = 1; ; i++) {
+    const key = `tr.try.${task}.${i}`;
+    const text = t(key);
+    if (text === key) return prompts;
+    prompts.push(text);
+  }
 }
 
 /**

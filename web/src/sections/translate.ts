@@ -14,10 +14,10 @@ import css from './translate.css?inline';
 import { StepChart, movingAverage } from './translate-charts';
 import { DecodeView } from './translate-decode';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
-import { button, el, errorText, field, select, mountRoot, MessageLine, setFieldError } from './dom';
+import { button, el, errorText, field, select, mountRoot, MessageLine, setFieldError, tryThis } from './dom';
 import { SentenceInput } from './translate-input';
 import type { CompareRow, CompareView } from './translate-compare';
-import { introText, numberProblem, timeLeftText } from './translate-text';
+import { introText, numberProblem, timeLeftText, tryPrompts } from './translate-text';
 import { TRANSLATE_STRINGS } from './translate-strings';
 import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
 import { fill } from '../i18n';
@@ -56,11 +56,16 @@ class TranslateView implements SectionHandle {
   readonly #error = el('p', 'tr-error');
   readonly #intro = el('p', 'tr-intro');
   readonly #caption = el('p', 'tr-note tr-caption');
+  /** the "Try this" prompts of the chosen task */
+  readonly #try = el('div', 'tr-try');
+  /** what the prompts and the score table's heading were last written for: a task, or zh-en 'compare' / 'single' */
+  #taskShown = '';
   readonly #notice = new MessageLine('tr-notice');
   readonly #chartsEmpty = el('p', 'tr-note tr-charts-empty');
   readonly #untrained = el('p', 'tr-untrained');
   readonly #sentenceAlignment = el('p', 'tr-note tr-sentence-alignment');
   readonly #compareHost = el('div', 'tr-compare');
+  readonly #compareTitle = el('h3');
   readonly #compareEmpty = el('p', 'tr-note tr-compare-empty');
   /** loaded with the first evaluation (translate-compare.ts) */
   #compare: CompareView | null = null;
@@ -91,7 +96,7 @@ class TranslateView implements SectionHandle {
     mountRoot(host, this.#root, HEATMAP_CSS, css);
     this.#intro.dataset.testid = 's2s-intro';
     this.#caption.dataset.testid = 's2s-caption';
-    this.#root.append(this.#intro, this.#caption);
+    this.#root.append(this.#intro, this.#caption, this.#try);
 
     // Training controls
     const run = el('div', 'al-controls tr-run');
@@ -136,8 +141,7 @@ class TranslateView implements SectionHandle {
     this.#root.append(run, settings, progress, this.#status, this.#error, this.#notice.element, this.#losses);
 
     this.#compareHost.dataset.testid = 's2s-compare';
-    this.#compareEmpty.textContent = t('tr.compare.empty');
-    this.#compareHost.append(el('h3', undefined, t('tr.compare.title')), this.#compareEmpty);
+    this.#compareHost.append(this.#compareTitle, this.#compareEmpty);
     this.#root.append(this.#compareHost);
 
     // The charts' empty state lives here, in the DOM around them (the charts draw only data).
@@ -462,6 +466,15 @@ class TranslateView implements SectionHandle {
     this.#intro.textContent = introText(t, this.#settings(), this.#trainer.info, this.#trainer.recipeSteps);
     this.#caption.textContent = task === 'note' ? t('tr.caption.note') : '';
     this.#caption.hidden = task !== 'note';
+    // the prompts and the score table's heading follow the task (redrawn only when it changes)
+    const kind = task !== 'zh-en' ? task : this.#plain ? 'compare' : 'single';
+    if (kind !== this.#taskShown) {
+      this.#taskShown = kind;
+      const prompts = tryPrompts(t, task);
+      this.#try.replaceChildren(...(prompts.length ? [tryThis(t('try.title'), prompts)] : []));
+      this.#compareTitle.textContent = t(kind === 'compare' ? 'tr.compare.title' : `tr.compare.title.${kind}`);
+      this.#compareEmpty.textContent = t(kind === 'compare' ? 'tr.compare.empty' : `tr.compare.empty.${kind}`);
+    }
   }
 
   /** While playing towards the recipe's end: the time left at the speed measured since play (after a second of it). */
@@ -494,7 +507,7 @@ class TranslateView implements SectionHandle {
     this.#chartsEmpty.hidden = step > 0;
     const score = trainer.settings.score;
     const rows: CompareRow[] = [
-      { id: score === 'none' ? 'plain' : 'attention', score, step: trainer.evaluatedAt, evaluation: trainer.evaluation, trainMs: trainer.trainMs },
+      { id: score === 'none' ? 'plain' : 'attention', score, scoreLabel: t(`tr.score.${score}`), step: trainer.evaluatedAt, evaluation: trainer.evaluation, trainMs: trainer.trainMs },
     ];
     const plain = this.#plain;
     if (plain) rows.push({ id: 'plain', score, step: plain.evaluatedAt, evaluation: plain.evaluation, trainMs: plain.trainMs });

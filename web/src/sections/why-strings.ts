@@ -65,7 +65,7 @@ export const WHY_STRINGS: Strings = {
     'why.status.running': '第 {step} / {total} 步 · 训练损失：普通 {plain}，注意力 {attention}',
     'why.status.done': '完成：每个模型 {total} 步。比较两条曲线在最长序列处的差距。',
     'why.status.paused': '已暂停，第 {step} / {total} 步。',
-    'why.chance': '随机猜测的准确率：1/20。实线：词元准确率（Teacher Forcing）；虚线：完全匹配（贪心解码，整串正确）。',
+    'why.chance': '随机猜测的准确率：1/20。实线：词元准确率（教师强制，teacher forcing）；虚线：完全匹配（贪心解码，整串正确）。',
     'why.exact': '完全匹配',
     'why.chartLabel': '折线图：普通模型与注意力模型的词元准确率随输入长度的变化',
     'why.try.start': '点击“开始训练”，观察图的右端（最长的序列）：普通模型的曲线逐渐降到随机水平，注意力模型的曲线保持在高处。',

@@ -3,9 +3,12 @@
 // hash (state.ts): read at load, written back on every change, re-read on back/forward. All wasm
 // work happens in the one lab worker (worker/client.ts); if it dies, a banner offers a restart.
 import '../design.css';
+import darkCss from '../design-dark.css?inline';
+import { adoptCss } from '../adopt-css';
 import './style.css';
 import { EmbedDialog, embedButton } from '../embed/embed-dialog';
 import { SHELL_STRINGS, resolveLang, translator, type Lang } from '../i18n';
+import { PAGE_STRINGS } from './page-strings';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import { SECTIONS } from '../sections';
 import { AppState, type ParseResult, type PropName } from '../state';
@@ -13,7 +16,10 @@ import { createLabClient } from '../worker/client';
 import { isEmbeddable } from '../widgets/sections';
 import { el } from '../sections/dom';
 
-const t0 = translator('en', SHELL_STRINGS);
+// dark mode on this page (the sections adopt design.css before it: design-dark.css's tokens win)
+adoptCss(document, darkCss);
+
+const t0 = translator('en', PAGE_STRINGS, SHELL_STRINGS);
 
 function byId<T extends HTMLElement>(id: string, type: { new (): T }): T {
   const el = document.getElementById(id);
@@ -76,7 +82,7 @@ class Shell {
   /** Re-renders the chrome and re-mounts the sections when language, view or hide switches change. */
   #render(): void {
     this.#lang = resolveLang(this.#state.get('lang'));
-    this.#t = translator(this.#lang, SHELL_STRINGS);
+    this.#t = translator(this.#lang, PAGE_STRINGS, SHELL_STRINGS);
     this.#layoutKey = this.#layoutOf(this.#state);
     const t = this.#t;
     document.documentElement.lang = this.#lang === 'zh' ? 'zh-CN' : 'en';

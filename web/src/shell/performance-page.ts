@@ -2,12 +2,18 @@
 // page of their own (linked from the article's footer). The language comes from the address
 // (#lang=zh, as in the article) or the browser; the switch rewrites the address and re-renders.
 import '../design.css';
+import darkCss from '../design-dark.css?inline';
+import { adoptCss } from '../adopt-css';
 import './style.css';
 import './performance.css';
 import { resolveLang, SHELL_STRINGS, translator, type Lang } from '../i18n';
+import { PAGE_STRINGS } from './page-strings';
 import type { SectionHandle } from '../section';
 import { performanceSection } from '../sections/performance';
 import { AppState } from '../state';
+
+// dark mode on this page (the sections adopt design.css before it: design-dark.css's tokens win)
+adoptCss(document, darkCss);
 
 let handle: SectionHandle | null = null;
 
@@ -23,7 +29,7 @@ function render(lang: Lang): void {
     back.href = `./index.html${lang === 'zh' ? '#lang=zh' : ''}`;
   }
   const group = document.getElementById('lang-switch');
-  group?.setAttribute('aria-label', translator(lang, SHELL_STRINGS)('shell.lang'));
+  group?.setAttribute('aria-label', translator(lang, PAGE_STRINGS, SHELL_STRINGS)('shell.lang'));
   for (const b of document.querySelectorAll<HTMLButtonElement>('#lang-switch button[data-lang]')) {
     b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
   }
@@ -35,7 +41,7 @@ function render(lang: Lang): void {
     state: AppState.fromHash(location.hash).state,
     lab: null as never, // the figures are committed numbers: no worker, no wasm
     lang,
-    t: translator(lang, performanceSection.strings, SHELL_STRINGS),
+    t: translator(lang, performanceSection.strings, PAGE_STRINGS, SHELL_STRINGS),
     embedded: false,
   });
   document.body.dataset.ready = 'true';

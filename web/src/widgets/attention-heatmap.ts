@@ -4,7 +4,7 @@
 // A given matrix needs no worker and no wasm: only the heatmap code is downloaded.
 import type { SectionHandle } from '../section';
 import { LabWidget, WidgetError, type WidgetProblem } from './lab-widget';
-import { parseMatrixSpec, type MatrixSpec } from './matrix-spec';
+import type { MatrixSpec } from './matrix-spec';
 import type { LiveMechanism } from './live-matrix';
 
 const LIVE_MECHANISMS: readonly LiveMechanism[] = ['dot', 'scaled-dot', 'self'];
@@ -12,19 +12,22 @@ const LIVE_MECHANISMS: readonly LiveMechanism[] = ['dot', 'scaled-dot', 'self'];
 export class AttentionHeatmap extends LabWidget {
   protected static override readonly ownAttributes = ['data', 'mechanism', 'text'];
 
-  /** The given matrix, or null for live mode; throws when the given one is invalid. */
-  #givenMatrix(): MatrixSpec | null {
+  /**
+   * The given matrix, or null for live mode; throws when the given one is invalid. Its parser is
+   * loaded only by a heatmap that is given one: the widget bundle every page loads stays small.
+   */
+  async #givenMatrix(): Promise<MatrixSpec | null> {
     const attr = this.getAttribute('data');
-    if (attr !== null) return parseMatrixSpec(attr);
-    const script = this.querySelector(':scope > script[type="application/json"]');
-    if (script) return parseMatrixSpec(script.textContent ?? '');
-    return null;
+    const script = attr === null ? this.querySelector(':scope > script[type="application/json"]') : null;
+    if (attr === null && !script) return null;
+    const { parseMatrixSpec } = await import('./matrix-spec');
+    return parseMatrixSpec(attr ?? script?.textContent ?? '');
   }
 
   protected async mount(): Promise<SectionHandle> {
     let given: MatrixSpec | null;
     try {
-      given = this.#givenMatrix();
+      given = await this.#givenMatrix();
     } catch (err) {
       throw new WidgetError([{ name: 'data', reason: (err as Error).message }]);
     }
