@@ -9,6 +9,7 @@
 #include <string>
 
 #include "format.h"
+#include "seq2seq/alignment.h"  // equal_width_buckets
 #include "seq2seq/session_common.h"
 #include "seq2seq/vocab.h"
 
@@ -42,6 +43,22 @@ void TransformerSessionConfig::validate() const {
   check_range(batch_size, 1, kMaxBatchSize, "batch size");
   check_float32(learning_rate, false, "learning rate");
   check_float32(clip_norm, true, "clip norm (0: no clipping)");
+}
+
+TransformerSessionConfig transformer_session_defaults(const std::string& task) {
+  TransformerSessionConfig c;
+  c.task = task;
+  if (task == "dates") {
+    c.norm_first = true;
+    c.layers = 1;
+    c.heads = 4;
+    c.d_model = 32;
+    c.d_ff = 64;
+    c.batch_size = 32;
+    c.learning_rate = 1e-2;
+    c.warmup = 200;
+  }
+  return c;
 }
 
 TransformerSession::TransformerSession(const TransformerSessionConfig& config)
@@ -126,12 +143,30 @@ EvalResult TransformerSession::evaluate(const EvalOptions& options) {
   }
   DecodeOptions opt = decode_defaults(longest_target);
   opt.top_k = 1;
+  EvalResult result;
+  // Exact match by source length, in the Seq2Seq session's buckets (the task's, or four of equal
+  // width), so both kinds of translator are compared on the same lengths.
+  const std::vector<LengthBucket> buckets = task_->length_buckets().empty() || options.length
+                                                ? equal_width_buckets(all, n)
+                                                : task_->length_buckets();
+  for (const LengthBucket& bucket : buckets) {
+    result.exact_match_by_length.push_back({bucket.min_words, bucket.max_words, 0, 0.0});
+  }
   long exact = 0;
   for (size_t i = 0; i < n; ++i) {
-    exact += transformer_greedy_decode(model_, all[i].source_ids, opt).result.tokens ==
-             all[i].target_ids;
+    const bool match = transformer_greedy_decode(model_, all[i].source_ids, opt).result.tokens ==
+                       all[i].target_ids;
+    exact += match;
+    const long words = static_cast<long>(all[i].source_ids.size());
+    for (LengthBucketResult& bucket : result.exact_match_by_length) {
+      if (words < bucket.min_words || words > bucket.max_words) continue;
+      ++bucket.examples;
+      bucket.exact_match += match;  // a count until divided below
+    }
   }
-  EvalResult result;
+  for (LengthBucketResult& bucket : result.exact_match_by_length) {
+    if (bucket.examples > 0) bucket.exact_match /= static_cast<double>(bucket.examples);
+  }
   result.loss = loss_sum / static_cast<double>(tokens.total);
   result.token_accuracy = static_cast<double>(tokens.correct) / static_cast<double>(tokens.total);
   result.exact_match = static_cast<double>(exact) / static_cast<double>(n);
