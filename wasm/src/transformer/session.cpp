@@ -57,6 +57,15 @@ TransformerSessionConfig transformer_session_defaults(const std::string& task) {
     c.batch_size = 32;
     c.learning_rate = 1e-2;
     c.warmup = 200;
+  } else if (task == "zh-en") {
+    c.norm_first = true;
+    c.layers = 2;
+    c.heads = 4;
+    c.d_model = 32;
+    c.d_ff = 64;
+    c.batch_size = 32;
+    c.learning_rate = 1e-2;
+    c.warmup = 200;
   }
   return c;
 }
