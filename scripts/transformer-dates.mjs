@@ -87,6 +87,11 @@ for (const s of summary) {
     : `| ${s.seed} | not within ${s.steps} | ${s.seconds.toFixed(1)} (never) | ${s.msPerStep.toFixed(2)} | ${s.cpuMsPerStep.toFixed(2)} | – |`);
 }
 const worst = summary.every((s) => s.reached) ? Math.max(...summary.map((s) => s.reached.seconds)) : null;
+const worstCpu = summary.every((s) => s.reached) ? Math.max(...summary.map((s) => (s.reached.steps * s.cpuMsPerStep) / 1000)) : null;
 console.log(worst !== null && worst <= run['goal-seconds']
   ? `\nGoal met on this run: every seed reached ${pct(run.target)} within ${run['goal-seconds']} s of training (the slowest after ${worst.toFixed(1)} s).`
   : `\nGoal NOT met on this run: ${worst === null ? `a seed never reached ${pct(run.target)}` : `the slowest seed needed ${worst.toFixed(1)} s`} (goal: ${pct(run.target)} within ${run['goal-seconds']} s).`);
+if (worstCpu !== null) {
+  console.log(`At this run's CPU time per step the slowest seed's steps take ${worstCpu.toFixed(1)} s of one core: ` +
+    `${worstCpu <= run['goal-seconds'] ? 'within' : 'beyond'} the ${run['goal-seconds']} s goal on an unloaded core.`);
+}
