@@ -111,6 +111,12 @@ test('the dates task trains with the Transformer defaults', () => {
     const late = r.losses.slice(-10).reduce((a, b) => a + b) / 10;
     assert.ok(late < 0.3 * r.losses[0], `loss ${r.losses[0]} → ${late}`);
     assert.match(m.translate('JAN 23, 2015').text, /^[0-9-]*$/);
+    // exact match by source length: the buckets partition the evaluated dates and average to exactMatch
+    const ev = m.evaluate({ maxExamples: 60 });
+    assert.ok(ev.exactMatchByLength.length >= 1);
+    assert.equal(ev.exactMatchByLength.reduce((a, b) => a + b.examples, 0), 60);
+    const matched = ev.exactMatchByLength.reduce((a, b) => a + b.exactMatch * b.examples, 0);
+    assert.ok(Math.abs(matched - ev.exactMatch * 60) < 1e-9, `${matched} vs ${ev.exactMatch * 60}`);
   } finally {
     m.delete();
     other.delete();
