@@ -4,7 +4,7 @@
 // machine, versions and load to bench/results/latest.json. Not a test: nothing asserts.
 // What each part measures: BENCHMARKS.md. Parts live in bench/lib/.
 //
-//   BENCH_ONLY=attention,seq2seq   just these parts (kernels | attention | seq2seq | dates | scaling | browser);
+//   BENCH_ONLY=attention,seq2seq   just these parts (kernels | attention | seq2seq | dates | transformer | scaling | browser);
 //                                  (dates runs seq2seq too: its examples/s come from there;
 //                                  seq2seq alone skips the run to 98% and TF.js)
 //   BENCH_SIZES=16,64              attention sizes N (default 16 … 1024)
@@ -28,8 +28,9 @@ import { datesPart } from './lib/dates.mjs';
 import { kernelsPart } from './lib/kernels.mjs';
 import { scalingPart } from './lib/scaling.mjs';
 import { seq2seqPart } from './lib/seq2seq.mjs';
+import { transformerPart } from './lib/transformer.mjs';
 
-const PARTS = ['kernels', 'attention', 'seq2seq', 'dates', 'scaling', 'browser'];
+const PARTS = ['kernels', 'attention', 'seq2seq', 'dates', 'transformer', 'scaling', 'browser'];
 const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 for (const p of only) if (!PARTS.includes(p)) throw new Error(`BENCH_ONLY: unknown part '${p}' (expected ${PARTS.join(', ')})`);
 const want = (p) => only.length === 0 || only.includes(p) || (p === 'seq2seq' && only.includes('dates'));
@@ -101,10 +102,10 @@ if (want('attention')) {
     for (const row of report.attention) if (row.wasm) row.wasm.share_of_peak = row.wasm.gflops / report.kernels.peak_gflops;
   }
 }
-if (want('seq2seq') || want('dates') || want('scaling')) {
+if (want('seq2seq') || want('dates') || want('transformer') || want('scaling')) {
   const create = await seq2seqCreate();
+  const data = want('seq2seq') || want('transformer') ? taskData() : null;
   if (want('seq2seq')) {
-    const data = taskData();
     const s = seq2seqPart(create, nativeBinary, SCALE, data);
     report.note = s.note;
     if (s.torch.skipped) report.notes.push(`PyTorch Seq2Seq column skipped: ${s.torch.skipped}`);
@@ -114,6 +115,12 @@ if (want('seq2seq') || want('dates') || want('scaling')) {
     report.dates = datesPart(create, nativeBinary, s.dates, data.dates, { ...datesOptions, toTarget: full });
     report.versions.tfjs = report.dates.tfjs_version;
     if (full && !report.dates.tfjs) report.notes.push('TF.js dates column skipped (see the printed note)');
+  }
+  if (want('transformer')) {
+    const t = transformerPart(create, nativeBinary, SCALE, data.dates);
+    report.transformer = t.rows;
+    if (t.torch.skipped) report.notes.push(`PyTorch Transformer column skipped: ${t.torch.skipped}`);
+    else Object.assign(report.versions, { torch: t.torch.version, torch_blas: t.torch.blas });
   }
   if (want('scaling')) report.scaling = scalingPart(create, nativeBinary, SCALE);
 }

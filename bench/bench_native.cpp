@@ -6,6 +6,8 @@
 //   bench_native scaling [scale]                training time vs hidden size and length
 //   bench_native to-target <limit_s> <every>    dates: training seconds to 98% exact match
 //   bench_native task-data <task> <count> <out> the task's data as JSON for the peers' scripts
+//   bench_native transformer <recipes.json> [scale]   Transformer training steps
+//   (bench_transformer.cpp)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -58,6 +60,8 @@ int bench_seq2seq(double scale, const char* only);
 int bench_scaling(double scale);
 int bench_to_target(double limit_s, long every);
 int dump_task_data(const char* task, long count, const char* path);
+// bench_transformer.cpp
+int bench_transformer(const char* recipes_path, double scale);
 
 void print_row(const char* measure, long N, long D, double med, double lo, double hi) {
   std::printf(
@@ -78,6 +82,9 @@ int main(int argc, char** argv) {
   }
   if (argc > 3 && std::strcmp(argv[1], "to-target") == 0) {
     return bench_to_target(std::atof(argv[2]), std::atol(argv[3]));
+  }
+  if (argc > 2 && std::strcmp(argv[1], "transformer") == 0) {
+    return bench_transformer(argv[2], argc > 3 ? std::atof(argv[3]) : 1.0);
   }
   if (argc > 4 && std::strcmp(argv[1], "task-data") == 0) {
     return dump_task_data(argv[2], std::atol(argv[3]), argv[4]);

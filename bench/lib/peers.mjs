@@ -82,3 +82,14 @@ export function tfjsAttention(sizes) {
     return { skipped: `bench/tfjs_attention.mjs failed: ${e.message.split('\n')[0]}` };
   }
 }
+
+// Transformer training steps: {version, threads, blas, steps: {recipe name: timing}}.
+export function torchTransformer(datesData, recipesFile, scale) {
+  const why = torchAvailable();
+  if (why) return { skipped: why };
+  try {
+    return runPython('torch_transformer.py', [datesData, recipesFile, scale]).pop();
+  } catch (e) {
+    return { skipped: `bench/torch_transformer.py failed: ${e.message.split('\n')[0]}` };
+  }
+}

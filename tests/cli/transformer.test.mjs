@@ -77,6 +77,19 @@ test('--json has the per-layer, per-head trace; beam search works; info describe
   assert.match(e.out, /exact match +100\.0%/);
 });
 
+test('train --arch transformer on dates takes the session\'s tuned dates recipe unless told otherwise', () => {
+  const out = join(dir, 'dates-tf.model');
+  const r = cli('train', '--task', 'dates', '--arch', 'transformer', '--steps', '2', '--eval-every', '0', '--out', out);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^training dates: transformer, 1 layers, 4 heads, dModel 32, dFF 64, pre-norm, [\d,]+ parameters; batch 32, lr 0\.01 \(warm-up 200 steps\), clip 1, seed 1; 2 steps$/m);
+  const post = cli('train', '--task', 'dates', '--arch', 'transformer', '--post-norm', '--layers', '2', '--steps', '1', '--eval-every', '0', '--out', out);
+  assert.equal(post.code, 0, post.err);
+  assert.match(post.out, /^training dates: transformer, 2 layers, 4 heads, dModel 32, dFF 64, post-norm, /m);
+  const both = cli('train', '--task', 'dates', '--arch', 'transformer', '--post-norm', '--norm-first', '--steps', '1', '--out', out);
+  assert.equal(both.code, 2);
+  assert.match(both.err, /--norm-first and --post-norm exclude each other/);
+});
+
 test('Transformer usage errors name the problem', () => {
   const out = join(dir, 'x.model');
   const bad = (args, pattern) => {

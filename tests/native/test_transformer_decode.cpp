@@ -13,18 +13,23 @@
 
 namespace {
 
-// Non-default weights so that attention is far from uniform and every block matters.
+// Non-default weights so that attention is far from uniform and every block matters; the
+// embeddings N(0, 4), as large as nn.Embedding's N(0, 1) init doubled (the model's own init is
+// N(0, 1/Dm)).
 void perturb(lab::TransformerModel& model, uint64_t seed) {
   lab::Rng rng(seed);
   for (const lab::ParamView& v : model.param_views()) {
     const bool gain =
         v.name.find("norm") != std::string::npos && v.name.find(".weight") != std::string::npos;
+    const bool embedding = v.name.find("embedding") != std::string::npos;
     for (long i = 0; i < v.size; ++i) {
       float& x = model.params()[v.offset + i];
       if (gain)
         x = 1.0f + 0.3f * rng.normal();
       else if (v.shape.size() == 1)
         x = 0.2f * rng.normal();
+      else if (embedding)
+        x = 2.0f * rng.normal();
       else
         x *= 2.0f;
     }

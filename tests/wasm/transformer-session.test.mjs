@@ -96,14 +96,30 @@ test('save → load resumes bit-identically and loadSeq2Seq tells both kinds apa
 
 test('the dates task trains with the Transformer defaults', () => {
   const m = lab.createSeq2Seq({ arch: 'transformer', task: 'dates', seed: 1 });
+  const other = lab.createSeq2Seq({ arch: 'transformer', task: 'reverse', seed: 1, dModel: 32 });
   try {
-    const info = m.info();
-    assert.equal(info.warmup, 100);
-    const r = m.train(5);
+    // dates takes its tuned recipe (transformer_session_defaults); a setting given still wins
+    const pick = (i) => [i.layers, i.heads, i.dModel, i.dFF, i.normFirst, i.warmup, i.batchSize, i.learningRate, i.clipNorm];
+    assert.deepEqual(pick(m.info()), [1, 4, 32, 64, true, 200, 32, 1e-2, 1]);
+    assert.deepEqual(pick(other.info()), [2, 4, 32, 128, false, 100, 32, 2e-3, 1]);
+    const tuned = lab.createSeq2Seq({ arch: 'transformer', task: 'dates', seed: 1, layers: 2, normFirst: false });
+    assert.deepEqual(pick(tuned.info()).slice(0, 5), [2, 4, 32, 64, false]);
+    tuned.delete();
+    // 200 steps of the recipe: the loss falls well below its start, and the output is an ISO-like string
+    const r = m.train(200);
     assert.ok(r.losses.every(Number.isFinite));
+    const late = r.losses.slice(-10).reduce((a, b) => a + b) / 10;
+    assert.ok(late < 0.3 * r.losses[0], `loss ${r.losses[0]} → ${late}`);
     assert.match(m.translate('JAN 23, 2015').text, /^[0-9-]*$/);
+    // exact match by source length: the buckets partition the evaluated dates and average to exactMatch
+    const ev = m.evaluate({ maxExamples: 60 });
+    assert.ok(ev.exactMatchByLength.length >= 1);
+    assert.equal(ev.exactMatchByLength.reduce((a, b) => a + b.examples, 0), 60);
+    const matched = ev.exactMatchByLength.reduce((a, b) => a + b.exactMatch * b.examples, 0);
+    assert.ok(Math.abs(matched - ev.exactMatch * 60) < 1e-9, `${matched} vs ${ev.exactMatch * 60}`);
   } finally {
     m.delete();
+    other.delete();
   }
 });
 

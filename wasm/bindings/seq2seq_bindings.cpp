@@ -71,16 +71,6 @@ val Seq2SeqHandle::evaluate(val options) {
     val out = labjs::eval_result_to_js(r);
     out.set("alignmentAccuracy", r.alignment_accuracy ? val(*r.alignment_accuracy) : val::null());
     out.set("alignedTokens", number(r.aligned_tokens));
-    val buckets = val::array();
-    for (const lab::LengthBucketResult& b : r.exact_match_by_length) {
-      val o = val::object();
-      o.set("minLength", number(b.min_words));
-      o.set("maxLength", number(b.max_words));
-      o.set("examples", number(b.examples));
-      o.set("exactMatch", val(b.exact_match));
-      buckets.call<void>("push", o);
-    }
-    out.set("exactMatchByLength", buckets);
     return out;
   });
 }

@@ -106,6 +106,16 @@ val eval_result_to_js(const lab::EvalResult& r) {
   out.set("exactMatch", val(r.exact_match));
   out.set("examples", number(r.examples));
   out.set("heldOutIsTrainingData", val(r.held_out_is_training_data));
+  val buckets = val::array();
+  for (const lab::LengthBucketResult& b : r.exact_match_by_length) {
+    val o = val::object();
+    o.set("minLength", number(b.min_words));
+    o.set("maxLength", number(b.max_words));
+    o.set("examples", number(b.examples));
+    o.set("exactMatch", val(b.exact_match));
+    buckets.call<void>("push", o);
+  }
+  out.set("exactMatchByLength", buckets);
   return out;
 }
 

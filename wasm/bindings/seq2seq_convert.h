@@ -42,7 +42,8 @@ val task_options_to_js(const lab::TaskOptions& o);
 val train_to_js(const val& steps, const std::function<lab::TrainResult(long)>& train);
 
 // evaluate(options) → lab::EvalOptions; the result's fields every translator has
-// {loss, tokenAccuracy, exactMatch, examples, heldOutIsTrainingData} (callers add the rest).
+// {loss, tokenAccuracy, exactMatch, examples, heldOutIsTrainingData, exactMatchByLength}
+// (callers add the rest).
 lab::EvalOptions eval_options_from_js(const val& options);
 val eval_result_to_js(const lab::EvalResult& r);
 

@@ -44,8 +44,9 @@ lab::TransformerSessionConfig config_from_js(const val& js) {
                     {"arch", "task", "layers", "heads", "dModel", "dFF", "normFirst", "warmup",
                      "seed", "batchSize", "learningRate", "clipNorm", "taskOptions"},
                     "config");
-  lab::TransformerSessionConfig c;
-  c.task = labjs::js_string(js, "task", "", "config.task");
+  // Every setting not given takes the session's default for the task.
+  lab::TransformerSessionConfig c =
+      lab::transformer_session_defaults(labjs::js_string(js, "task", "", "config.task"));
   c.layers = labjs::js_whole(js, "layers", "config.layers").value_or(c.layers);
   c.heads = labjs::js_whole(js, "heads", "config.heads").value_or(c.heads);
   c.d_model = labjs::js_whole(js, "dModel", "config.dModel").value_or(c.d_model);

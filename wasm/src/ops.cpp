@@ -52,8 +52,8 @@ void tanh_backward(float* dx, const float* dy, const float* y, long n) {
   MapV(dx, n).array() += CMapV(dy, n).array() * (1.0f - Y.array().square());
 }
 
-void softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C) {
-  const kernels::SoftmaxStatus status = kernels::softmax_forward(y, x, keep, R, C, 1.0f);
+void softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C, float scale) {
+  const kernels::SoftmaxStatus status = kernels::softmax_forward(y, x, keep, R, C, scale);
   if (status.masked_row >= 0) {
     throw InputError("softmax row " + std::to_string(status.masked_row) +
                      " has every entry masked");

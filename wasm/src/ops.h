@@ -33,8 +33,9 @@ void tanh_backward(float* dx, const float* dy, const float* y, long n);
 // y = softmax(x) over the last axis of (R, C), numerically stable (row max subtracted first).
 // keep (R, C) or null: entries with keep == 0 get weight exactly 0. A row with nothing kept
 // throws InputError (an all-masked row has no distribution; silently returning NaN would hide it);
-// a non-finite input, OverflowError.
-void softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C);
+// a non-finite input, OverflowError. With `scale`: y = softmax(scale · x) (scale > 0).
+void softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C,
+                     float scale = 1.0f);
 // dx += y ⊙ (dy − Σ_c dy ⊙ y)    per row
 void softmax_backward(float* dx, const float* dy, const float* y, long R, long C);
 

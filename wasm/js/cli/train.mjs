@@ -8,9 +8,17 @@ import { duration, fixed, pct } from './format.mjs';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
+// Options not given are left out: the session then takes its default for the task.
 function transformerConfigFrom(o) {
-  const c = { arch: 'transformer', task: o.task, layers: o.layers, heads: o.heads, dModel: o['d-model'], dFF: o['d-ff'],
-    normFirst: o['norm-first'], warmup: o.warmup, seed: o.seed };
+  if (o['norm-first'] && o['post-norm']) throw new UsageError('--norm-first and --post-norm exclude each other');
+  const c = { arch: 'transformer', task: o.task, seed: o.seed };
+  if (o.layers !== undefined) c.layers = o.layers;
+  if (o.heads !== undefined) c.heads = o.heads;
+  if (o['d-model'] !== undefined) c.dModel = o['d-model'];
+  if (o['d-ff'] !== undefined) c.dFF = o['d-ff'];
+  if (o['norm-first']) c.normFirst = true;
+  if (o['post-norm']) c.normFirst = false;
+  if (o.warmup !== undefined) c.warmup = o.warmup;
   if (o.lr !== undefined) c.learningRate = o.lr;
   if (o.clip !== undefined) c.clipNorm = o.clip;
   if (o.batch !== undefined) c.batchSize = o.batch;

@@ -92,26 +92,9 @@ EvalResult Seq2SeqSession::evaluate(const EvalOptions& options) {
   DecodeOptions opt = decode_defaults(totals.longest_target);
   opt.top_k = 1;  // the trace is not kept
   EvalResult result;
-  const std::vector<LengthBucket> buckets = task_->length_buckets().empty() || options.length
-                                                ? equal_width_buckets(all, n)
-                                                : task_->length_buckets();
-  for (const LengthBucket& bucket : buckets) {
-    result.exact_match_by_length.push_back({bucket.min_words, bucket.max_words, 0, 0.0});
-  }
-  long exact = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const bool match = greedy_decode(model_, all[i].source_ids, opt).tokens == all[i].target_ids;
-    exact += match;
-    const long words = static_cast<long>(all[i].source_ids.size());
-    for (LengthBucketResult& bucket : result.exact_match_by_length) {
-      if (words < bucket.min_words || words > bucket.max_words) continue;
-      ++bucket.examples;
-      bucket.exact_match += match;  // a count until divided below
-    }
-  }
-  for (LengthBucketResult& bucket : result.exact_match_by_length) {
-    if (bucket.examples > 0) bucket.exact_match /= static_cast<double>(bucket.examples);
-  }
+  const long exact = count_exact_matches(result, *task_, all, n, options, [&](size_t i) {
+    return greedy_decode(model_, all[i].source_ids, opt).tokens == all[i].target_ids;
+  });
   if (alignment.scored > 0) {
     result.alignment_accuracy =
         static_cast<double>(alignment.hits) / static_cast<double>(alignment.scored);

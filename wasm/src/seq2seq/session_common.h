@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "format.h"
+#include "seq2seq/alignment.h"  // equal_width_buckets
 #include "seq2seq/batch.h"
 #include "seq2seq/optim.h"  // NonFiniteError
 #include "seq2seq/session.h"
@@ -179,6 +180,36 @@ TeacherForcedTotals teacher_forced_totals(const Model& model, const std::vector<
     totals.longest_target = std::max(totals.longest_target, batch.T - 1);
   }
   return totals;
+}
+
+// The n greedy translations of evaluate(): how many equal their reference, in all and by source
+// length (result.exact_match_by_length), in the task's length buckets, or four of equal width when
+// the task has none or the caller chose the lengths, so that both kinds of translator are compared
+// on the same lengths. matches(i): does the translation of all[i] equal its reference?
+template <class Matches>
+long count_exact_matches(EvalResult& result, const Task& task, const std::vector<Example>& all,
+                         size_t n, const EvalOptions& options, Matches matches) {
+  const std::vector<LengthBucket> buckets = task.length_buckets().empty() || options.length
+                                                ? equal_width_buckets(all, n)
+                                                : task.length_buckets();
+  for (const LengthBucket& bucket : buckets) {
+    result.exact_match_by_length.push_back({bucket.min_words, bucket.max_words, 0, 0.0});
+  }
+  long exact = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const bool match = matches(i);
+    exact += match;
+    const long words = static_cast<long>(all[i].source_ids.size());
+    for (LengthBucketResult& bucket : result.exact_match_by_length) {
+      if (words < bucket.min_words || words > bucket.max_words) continue;
+      ++bucket.examples;
+      bucket.exact_match += match;  // a count until divided below
+    }
+  }
+  for (LengthBucketResult& bucket : result.exact_match_by_length) {
+    if (bucket.examples > 0) bucket.exact_match /= static_cast<double>(bucket.examples);
+  }
+  return exact;
 }
 
 // The fields of evaluate()'s result that both sessions fill the same way, from the teacher-forced

@@ -51,11 +51,12 @@ void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const
     var /= C;
     // rstd = 1 / √(var + ε)
     const double rs = 1.0 / std::sqrt(var + kLayerNormEps);
-    mean[r] = static_cast<float>(m);
-    rstd[r] = static_cast<float>(rs);
+    const float mf = static_cast<float>(m), rsf = static_cast<float>(rs);
+    mean[r] = mf;
+    rstd[r] = rsf;
     float* yr = y + r * C;
-    // y = (x − mean)·rstd ⊙ w + b
-    for (long c = 0; c < C; ++c) yr[c] = static_cast<float>((xr[c] - m) * rs) * w[c] + b[c];
+    // y = (x − mean)·rstd ⊙ w + b  (in float, so that the loop vectorises)
+    for (long c = 0; c < C; ++c) yr[c] = (xr[c] - mf) * rsf * w[c] + b[c];
   }
 }
 
@@ -73,17 +74,21 @@ void layernorm_backward(float* dx, float* dw, float* db, const float* dy, const 
       g_mean += g;
       gx_mean += g * xhat;
     }
-    g_mean /= C;
-    gx_mean /= C;
-    for (long c = 0; c < C; ++c) {
-      const float xhat = (xr[c] - m) * rs;
-      // dw += dy ⊙ x̂,  db += dy
-      if (dw) dw[c] += dyr[c] * xhat;
-      if (db) db[c] += dyr[c];
-      // dx += rstd · (g − mean(g) − x̂ · mean(g ⊙ x̂))
-      if (dx) {
-        const double g = static_cast<double>(dyr[c]) * w[c];
-        dx[r * C + c] += static_cast<float>(rs * (g - g_mean - xhat * gx_mean));
+    const float gm = static_cast<float>(g_mean / C), gxm = static_cast<float>(gx_mean / C);
+    // One loop per output, in float, so that each vectorises.
+    // dw += dy ⊙ x̂,  db += dy
+    if (dw) {
+      for (long c = 0; c < C; ++c) dw[c] += dyr[c] * ((xr[c] - m) * rs);
+    }
+    if (db) {
+      for (long c = 0; c < C; ++c) db[c] += dyr[c];
+    }
+    // dx += rstd · (g − mean(g) − x̂ · mean(g ⊙ x̂))
+    if (dx) {
+      float* dxr = dx + r * C;
+      for (long c = 0; c < C; ++c) {
+        const float xhat = (xr[c] - m) * rs;
+        dxr[c] += rs * (dyr[c] * w[c] - gm - xhat * gxm);
       }
     }
   }
@@ -108,10 +113,9 @@ void ffn_backward(float* dx, const FfnG& g, float* dh, const float* dy, const fl
   MapV(dh, R * F).setZero();
   // dh = dy W2,  dW2 += dyᵀ h,  db2 += Σ dy
   linear_backward(dh, g.w2, g.b2, dy, h, w.w2, R, F, Dm);
-  // through the ReLU: d(pre) = dh ⊙ [h > 0]  (h = relu(pre) > 0 exactly where pre > 0)
-  for (long i = 0; i < R * F; ++i) {
-    if (!(h[i] > 0.0f)) dh[i] = 0.0f;
-  }
+  // through the ReLU: d(pre) = dh ⊙ [h > 0]  (h = relu(pre) > 0 exactly where pre > 0); a
+  // select, not a branch, so that the loop vectorises
+  for (long i = 0; i < R * F; ++i) dh[i] = h[i] > 0.0f ? dh[i] : 0.0f;
   // dx += d(pre) W1,  dW1 += d(pre)ᵀ x,  db1 += Σ d(pre)
   linear_backward(dx, g.w1, g.b1, dh, x, w.w1, R, Dm, F);
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernels/gemm.h"
+#include "kernels/softmax.h"  // softmax_backward with the scale
 #include "ops.h"
 #include "tensor.h"
 
@@ -31,16 +33,15 @@ void heads_forward(float* ctx, float* att, const float* q, const float* k, const
                    const uint8_t* keep, long N, long M, long Dm, long H) {
   const long Dh = Dm / H;
   const float scale = 1.0f / std::sqrt(static_cast<float>(Dh));
-  CMapR Q(q, N, Dm), K(k, M, Dm), V(v, M, Dm);
-  MapR C(ctx, N, Dm);
   for (long h = 0; h < H; ++h) {
-    MapR A(att + h * N * M, N, M);
-    // scores = q_h k_hᵀ / √Dh
-    A.noalias() = (Q.middleCols(h * Dh, Dh) * scale) * K.middleCols(h * Dh, Dh).transpose();
-    // att_h = softmax(scores) over the visible keys (in place: softmax reads x before writing y)
-    softmax_forward(A.data(), A.data(), keep, N, M);
+    float* A = att + h * N * M;  // (N, M)
+    const long c0 = h * Dh;      // head h's columns of q, k, v and ctx (row stride Dm)
+    // scores = q_h k_hᵀ (the 1/√Dh is applied inside the softmax)
+    kernels::gemm_nt(A, M, q + c0, Dm, k + c0, Dm, N, M, Dh, /*accumulate=*/false);
+    // att_h = softmax(scores / √Dh) over the visible keys (in place)
+    softmax_forward(A, A, keep, N, M, scale);
     // ctx_h = att_h v_h
-    C.middleCols(h * Dh, Dh).noalias() = A * V.middleCols(h * Dh, Dh);
+    kernels::gemm_nn(ctx + c0, Dm, A, M, v + c0, Dm, N, Dh, M, /*accumulate=*/false);
   }
 }
 
@@ -69,24 +70,27 @@ void mha_backward(float* dxq, float* dxkv, const MhaG& g, MhaActs& a, const MhaW
   for (auto* x : {&a.dq, &a.dk, &a.dv, &a.dctx}) std::fill(x->begin(), x->end(), 0.0f);
   // dctx = dout Wo,  dWo += doutᵀ ctx,  dbo += Σ dout
   linear_backward(a.dctx.data(), g.out_w, g.out_b, dout, a.ctx.data(), w.out_w, B * N, Dm, Dm);
+  float* dA = a.datt.data();  // (N, M) ∂L/∂att_h of one batch row and head
+  float* dS = a.dsc.data();   // (N, M) ∂L/∂(q_h k_hᵀ), the unscaled scores
   for (long b = 0; b < B; ++b) {
-    CMapR Q(a.q.data() + b * N * Dm, N, Dm), K(a.k.data() + b * M * Dm, M, Dm),
-        V(a.v.data() + b * M * Dm, M, Dm), dC(a.dctx.data() + b * N * Dm, N, Dm);
-    MapR dQ(a.dq.data() + b * N * Dm, N, Dm), dK(a.dk.data() + b * M * Dm, M, Dm),
-        dV(a.dv.data() + b * M * Dm, M, Dm);
-    MapR dA(a.datt.data(), N, M), dS(a.dsc.data(), N, M);
+    const float* q = a.q.data() + b * N * Dm;
+    const float* k = a.k.data() + b * M * Dm;
+    const float* v = a.v.data() + b * M * Dm;
+    const float* dc = a.dctx.data() + b * N * Dm;
+    float* dq = a.dq.data() + b * N * Dm;
+    float* dk = a.dk.data() + b * M * Dm;
+    float* dv = a.dv.data() + b * M * Dm;
     for (long h = 0; h < H; ++h) {
-      CMapR A(a.att.data() + (b * H + h) * N * M, N, M);
+      const float* A = a.att.data() + (b * H + h) * N * M;
       const long c0 = h * Dh;
       // datt = dctx_h v_hᵀ,  dv_h += attᵀ dctx_h
-      dA.noalias() = dC.middleCols(c0, Dh) * V.middleCols(c0, Dh).transpose();
-      dV.middleCols(c0, Dh).noalias() += A.transpose() * dC.middleCols(c0, Dh);
-      // dscores = softmax backward (0 at masked keys, where att = 0)
-      dS.setZero();
-      softmax_backward(dS.data(), dA.data(), A.data(), N, M);
-      // dq_h += dscores k_h / √Dh,  dk_h += dscoresᵀ q_h / √Dh
-      dQ.middleCols(c0, Dh).noalias() += (dS * K.middleCols(c0, Dh)) * scale;
-      dK.middleCols(c0, Dh).noalias() += (dS.transpose() * Q.middleCols(c0, Dh)) * scale;
+      kernels::gemm_nt(dA, M, dc + c0, Dm, v + c0, Dm, N, M, Dh, /*accumulate=*/false);
+      kernels::gemm_tn(dv + c0, Dm, A, M, dc + c0, Dm, M, Dh, N, /*accumulate=*/true);
+      // dscores = softmax backward of softmax(scores / √Dh) (0 at masked keys, where att = 0)
+      kernels::softmax_backward(dS, dA, A, N, M, scale, /*accumulate=*/false);
+      // dq_h += dscores k_h,  dk_h += dscoresᵀ q_h
+      kernels::gemm_nn(dq + c0, Dm, dS, M, k + c0, Dm, N, Dh, M, /*accumulate=*/true);
+      kernels::gemm_tn(dk + c0, Dm, dS, M, q + c0, Dm, M, Dh, N, /*accumulate=*/true);
     }
   }
   // Through the input projections: dx += dq Wq (and k, v), dW += dᵀ x, db += Σ d.

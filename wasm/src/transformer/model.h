@@ -96,7 +96,8 @@ class TransformerModel {
   const std::vector<float>& grads() const { return grads_; }
   const ParamView& param(const std::string& name) const;  // throws InputError for unknown names
   void set_param(const std::string& name, const std::vector<float>& values);
-  // PyTorch's init from config().seed: embeddings N(0, 1); nn.Transformer's xavier_uniform_ on
+  // PyTorch's init from config().seed, except the embeddings: N(0, 1/Dm) (Vaswani et al.; see
+  // model_params.cpp) where nn.Embedding has N(0, 1); nn.Transformer's xavier_uniform_ on
   // every matrix; attention biases 0; linear1/2 biases U(±1/√fan_in); LayerNorms 1 and 0; out
   // as nn.Linear. Resets Adam.
   void reset_parameters();

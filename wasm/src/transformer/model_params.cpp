@@ -154,8 +154,12 @@ void TransformerModel::reset_parameters() {
     const auto has = [&](const char* s) { return v.name.find(s) != std::string::npos; };
     const bool matrix = v.shape.size() == 2;
     if (has("embedding")) {
-      // nn.Embedding: N(0, 1)
-      for (long i = 0; i < v.size; ++i) data[i] = rng.normal();
+      // N(0, 1/Dm), as Vaswani et al. and fairseq, not nn.Embedding's N(0, 1): the forward
+      // multiplies by √Dm, so token vectors start at unit scale like the positional encoding
+      // instead of √Dm times larger, which hid the positions (dates: 18% held-out exact match
+      // after 500 steps with N(0, 1), 69% with this; docs/transformer.md).
+      const float std = 1.0f / std::sqrt(static_cast<float>(config_.d_model));
+      for (long i = 0; i < v.size; ++i) data[i] = std * rng.normal();
     } else if (v.name.rfind("out.", 0) == 0) {
       // nn.Linear(Dm, Vt): weight and bias U(±1/√Dm)
       const float bound = 1.0f / std::sqrt(static_cast<float>(config_.d_model));

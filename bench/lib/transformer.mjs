@@ -1,0 +1,72 @@
+// The Transformer part of `npm run bench`: one training step (forward, backward, gradient
+// clipping, Adam) of the encoder-decoder Transformer on dates, native (bench_native transformer,
+// TransformerSession::train), wasm (the JS API's train(n), the same loop) and PyTorch
+// (bench/torch_transformer.py: nn.Transformer, OpenBLAS, one thread), on the same recipes and
+// the same dates, side by side in one run. The recipes: the session's dates default and a larger
+// model, where PyTorch's per-operation overhead weighs less.
+import { writeFileSync } from 'node:fs';
+import { fmt, root, runNative, spread, stats, table } from './common.mjs';
+import { torchTransformer } from './peers.mjs';
+
+const LARGER = { name: 'larger', task: 'dates', layers: 2, heads: 4, dModel: 64, dFF: 256, normFirst: false, batchSize: 64 };
+export const TRANSFORMER_GOAL = 5;  // wasm at least 5× faster per step than PyTorch
+
+// Seconds per step: 7 calls of train(block) after a warm-up of `warmup` steps (bench_transformer.cpp's scheme).
+function wasmPerStep(create, recipe, warmup, block) {
+  const { name, ...config } = recipe;
+  const model = create({ arch: 'transformer', seed: 1, ...config });
+  try {
+    model.train(warmup);
+    const samples = [], cpu = [];
+    let losses;
+    for (let r = 0; r < 7; r++) {
+      const t0 = performance.now(), c0 = process.cpuUsage();
+      losses = model.train(block).losses;
+      samples.push((performance.now() - t0) / 1000 / block);
+      const c = process.cpuUsage(c0);
+      cpu.push((c.user + c.system) / 1e6 / block);
+    }
+    return { recipe: name, steps_per_sample: block, ...stats(samples), cpu_s: stats(cpu).median_s, final_loss: losses[losses.length - 1], parameters: model.info().parameterCount };
+  } finally {
+    model.delete();
+  }
+}
+
+// The session's defaults for dates, read from the session itself.
+function datesDefault(create) {
+  const model = create({ arch: 'transformer', task: 'dates' });
+  const i = model.info();
+  model.delete();
+  return { name: 'dates default', task: 'dates', layers: i.layers, heads: i.heads, dModel: i.dModel, dFF: i.dFF, normFirst: i.normFirst, batchSize: i.batchSize };
+}
+
+export function transformerPart(create, nativeBinary, scale, datesData) {
+  const n = (x) => Math.max(1, Math.round(x * scale));
+  const TRANSFORMER_RECIPES = [datesDefault(create), LARGER];
+  const recipesFile = `${root}build/native-bench/transformer-recipes.json`;
+  writeFileSync(recipesFile, JSON.stringify(TRANSFORMER_RECIPES));
+  const native = runNative(nativeBinary, ['transformer', recipesFile, scale]);
+  const wasm = TRANSFORMER_RECIPES.map((r) => wasmPerStep(create, r, n(10), n(20)));
+  const torch = torchTransformer(datesData, recipesFile, scale);
+  const ms = (m) => (m ? `${fmt(m.median_s * 1e3, 2)} ± ${spread(m)}` : '–');
+  const rows = TRANSFORMER_RECIPES.map((r, i) => {
+    const nat = native.find((m) => m.recipe === r.name), w = wasm[i], t = torch.steps?.[r.name];
+    return { recipe: r, native: nat, wasm: w, torch: t ?? null, wasm_vs_native: nat ? w.median_s / nat.median_s : null,
+      torch_vs_wasm: t ? t.median_s / w.median_s : null, torch_vs_wasm_cpu: t ? t.cpu_s / w.cpu_s : null };
+  });
+  const cpuMs = (m) => (m ? fmt(m.cpu_s * 1e3, 2) : '–');
+  const ratio = (x) => (x ? `${fmt(x, 1)}×` : '–');
+  table('Transformer: one training step (forward + backward + clipping + Adam) on dates',
+    'The same recipes and dates on every side; wall-clock ms per step (median ± spread of 7 blocks) and the process\'s CPU ms per step (median), ' +
+    'which on a shared machine is what the step itself costs. "PyTorch ÷ wasm": how many times faster wasm is, by wall clock and by CPU time (goal ≥ 5×).',
+    ['recipe', 'parameters', 'native', 'wasm', 'PyTorch (1 thread)', 'CPU: native', 'CPU: wasm', 'CPU: PyTorch', 'wasm ÷ native', 'PyTorch ÷ wasm', 'PyTorch ÷ wasm (CPU)', `goal ≥ ${TRANSFORMER_GOAL}× (CPU)`],
+    rows.map((r) => [
+      `${r.recipe.name}: ${r.recipe.layers} layer${r.recipe.layers > 1 ? 's' : ''}, ${r.recipe.heads} heads, dModel ${r.recipe.dModel}, dFF ${r.recipe.dFF}, ${r.recipe.normFirst ? 'pre' : 'post'}-norm, batch ${r.recipe.batchSize}`,
+      r.wasm.parameters.toLocaleString('en-US'), ms(r.native), ms(r.wasm), ms(r.torch), cpuMs(r.native), cpuMs(r.wasm), cpuMs(r.torch),
+      r.wasm_vs_native ? `${fmt(r.wasm_vs_native, 2)}×` : '–', ratio(r.torch_vs_wasm), ratio(r.torch_vs_wasm_cpu),
+      r.torch_vs_wasm_cpu ? (r.torch_vs_wasm_cpu >= TRANSFORMER_GOAL ? 'met' : 'not met') : '–',
+    ]));
+  if (torch.skipped) console.log(`\nPyTorch column skipped: ${torch.skipped}`);
+  else console.log(`\nPyTorch ${torch.version}, ${torch.threads} thread, ${torch.blas}`);
+  return { rows, torch: torch.skipped ? { skipped: torch.skipped } : { version: torch.version, blas: torch.blas } };
+}

@@ -1,0 +1,112 @@
+"""The PyTorch column of the Transformer measure of `npm run bench` (bench/lib/transformer.mjs runs it with
+/usr/bin/python3 when that can import torch), one thread: seconds per training step (forward, backward, gradient
+clipping to norm 1, torch.optim.Adam) of tests/reference/gen_transformer.py's module (nn.Embedding · √d_model +
+sinusoidal positions, nn.Transformer with dropout 0 and batch_first, nn.Linear; the one our C++ core matches
+number for number), in float32, training mode. It trains on the very dates our sampler draws, from
+`bench_native task-data dates <count> <file>`, batched as batch.h lays them out (bench/torch_seq2seq.py's
+batches); batches are prepared up front, so the timing is the training step alone, as in ours.
+
+Usage: torch_transformer.py <dates-data.json> <recipes.json> [scale]; recipes.json is a list of
+{name, layers, heads, dModel, dFF, normFirst, batchSize}. Prints one JSON object (last line):
+{version, threads, blas, steps: {name: {median_s, min_s, max_s, cpu_s, steps_per_sample, final_loss}}}.
+"""
+import json
+import math
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from torch_common import describe, stats
+from torch_seq2seq import batches
+
+
+def positional_table(length, d):
+    pe = torch.zeros(length, d)
+    pos = torch.arange(length, dtype=torch.float64).unsqueeze(1)
+    i = torch.arange(0, d, 2, dtype=torch.float64)
+    angle = pos / torch.pow(10000.0, i / d)
+    pe[:, 0::2] = torch.sin(angle).float()
+    pe[:, 1::2] = torch.cos(angle)[:, : d // 2].float()
+    return pe
+
+
+class TransformerSeq2Seq(nn.Module):
+    def __init__(self, src_vocab, tgt_vocab, d_model, nhead, layers, dim_ff, norm_first):
+        super().__init__()
+        self.d_model = d_model
+        self.src_embedding = nn.Embedding(src_vocab, d_model)
+        self.tgt_embedding = nn.Embedding(tgt_vocab, d_model)
+        self.transformer = nn.Transformer(d_model, nhead, layers, layers, dim_ff, dropout=0.0,
+                                          batch_first=True, norm_first=norm_first)
+        self.out = nn.Linear(d_model, tgt_vocab)
+        self.register_buffer("pe", positional_table(256, d_model))  # computed once, as ours
+
+    def forward(self, src, tgt_in, src_pad, tgt_pad):
+        x = self.src_embedding(src) * math.sqrt(self.d_model) + self.pe[: src.shape[1]]
+        y = self.tgt_embedding(tgt_in) * math.sqrt(self.d_model) + self.pe[: tgt_in.shape[1]]
+        t = tgt_in.shape[1]
+        causal = torch.triu(torch.ones(t, t, dtype=torch.bool), diagonal=1)
+        h = self.transformer(x, y, tgt_mask=causal, src_key_padding_mask=src_pad, tgt_key_padding_mask=tgt_pad,
+                             memory_key_padding_mask=src_pad)
+        return self.out(h)
+
+
+class Trainer:
+    def __init__(self, data, r):
+        torch.manual_seed(1)
+        self.vt = len(data["target_vocab"])
+        self.model = TransformerSeq2Seq(len(data["source_vocab"]), self.vt, r["dModel"], r["heads"], r["layers"],
+                                        r["dFF"], r["normFirst"])
+        self.model.train()
+        self.opt = torch.optim.Adam(self.model.parameters(), lr=1e-3)
+        stream = batches(data, r["batchSize"])
+        self.batches = []
+        for _ in range(min(len(data["train"]["src"]) // r["batchSize"], 200)):
+            src, src_len, t_in, t_out = next(stream)
+            src_pad = torch.arange(src.shape[1]).unsqueeze(0) >= src_len.unsqueeze(1)
+            self.batches.append((src, t_in, t_out, src_pad, t_in == 0))
+        self.i = 0
+
+    def train(self, steps):
+        for _ in range(steps):
+            src, t_in, t_out, src_pad, tgt_pad = self.batches[self.i % len(self.batches)]
+            self.i += 1
+            self.opt.zero_grad()
+            logits = self.model(src, t_in, src_pad, tgt_pad)
+            loss = F.cross_entropy(logits.reshape(-1, self.vt), t_out.reshape(-1), ignore_index=0)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
+            self.opt.step()
+        return loss.item()
+
+
+def per_step(make, warmup, block, reps):
+    """Wall-clock seconds per step (median, min, max) and the process's CPU seconds per step (median:
+    on a shared machine the CPU time is what the step itself costs)."""
+    t = make()
+    t.train(warmup)
+    samples, cpu = [], []
+    for _ in range(reps):
+        t0, c0 = time.perf_counter(), time.process_time()
+        loss = t.train(block)
+        samples.append((time.perf_counter() - t0) / block)
+        cpu.append((time.process_time() - c0) / block)
+    return {**stats(samples), "cpu_s": stats(cpu)["median_s"], "steps_per_sample": block, "final_loss": loss}
+
+
+def main():
+    data = json.load(open(sys.argv[1]))
+    recipes = json.load(open(sys.argv[2]))
+    scale = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
+    n = lambda x: max(1, round(x * scale))
+    out = {**describe(), "steps": {}}
+    for r in recipes:
+        out["steps"][r["name"]] = per_step(lambda: Trainer(data, r), n(10), n(20), 7)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
