@@ -6,13 +6,47 @@ import type { ScoreName } from './attention-lab.js';
 
 /**
  * note: the note's five pairs; zh-en: Chinese → English sentences from a small grammar with
- * word-order changes (every target word aligned to its source words); dates; reverse; copy.
+ * word-order changes (every target word aligned to its source words); dates; reverse; copy;
+ * pairs: your own sentence pairs (Seq2SeqPairsOptions).
  */
-export type Seq2SeqTaskName = 'note' | 'zh-en' | 'dates' | 'reverse' | 'copy';
+export type Seq2SeqTaskName = 'note' | 'zh-en' | 'dates' | 'reverse' | 'copy' | 'pairs';
+
+/**
+ * Task 'pairs': your own sentence pairs, given with the config (any other task with these keys
+ * is an error). Each bad line is an Error naming it: "line 7: no tab between source and
+ * target", "line 12: the target has 83 words; at most 64".
+ */
+export interface Seq2SeqPairsOptions {
+  /**
+   * One `source<TAB>target` per line; blank lines and lines starting with # are skipped, a CRLF
+   * or a leading byte-order mark is fine. At most 20000 pairs, 64 tokens and 4096 bytes a side,
+   * 1 MiB in all. Identical pairs count once. Required with task 'pairs'.
+   */
+  pairs?: string;
+  /** 'words' (split at whitespace) or 'chars' (one token per character, whitespace dropped, also from what you translate); default 'words' */
+  tokenize?: 'words' | 'chars';
+  /**
+   * The share of the distinct pairs held out (never trained on; evaluate() scores them), 0–0.5,
+   * chosen by a shuffle seeded by taskOptions.seed; default 0.1. 0: nothing is held out and
+   * evaluate() scores the training pairs (heldOutIsTrainingData). A share that holds none out
+   * (3 pairs at 0.1) is an Error. The vocabularies come from the training pairs only.
+   */
+  heldOut?: number;
+}
+
+/** info().pairs of a pairs session. */
+export interface Seq2SeqPairsInfo {
+  tokenize: 'words' | 'chars';
+  /** the share held out */
+  heldOut: number;
+  trainPairs: number;
+  /** 0 when nothing is held out */
+  heldOutPairs: number;
+}
 export type CellName = 'rnn' | 'gru' | 'lstm';
 
 /** Unknown keys are an error (so a typo does not silently fall back to a default). */
-export interface Seq2SeqConfig {
+export interface Seq2SeqConfig extends Seq2SeqPairsOptions {
   /** the recurrent translator (the default); 'transformer': see TransformerSeq2SeqConfig */
   arch?: 'rnn';
   task: Seq2SeqTaskName;
@@ -82,6 +116,8 @@ export interface Seq2SeqInfo {
   parameterCount: number;
   /** Adam steps trained so far */
   step: number;
+  /** task 'pairs' only */
+  pairs?: Seq2SeqPairsInfo;
 }
 
 export interface TrainResult {
@@ -339,7 +375,7 @@ export interface ImportedSeq2Seq {
 // layer's and head's attention in a translation's trace (docs/transformer.md).
 
 /** Unknown keys are an error. */
-export interface TransformerSeq2SeqConfig {
+export interface TransformerSeq2SeqConfig extends Seq2SeqPairsOptions {
   arch: 'transformer';
   task: Seq2SeqTaskName;
   /** encoder layers = decoder layers, 1–6; default 2 */
@@ -385,6 +421,8 @@ export interface TransformerSeq2SeqInfo {
   targetTokenizer: 'words' | 'chars';
   parameterCount: number;
   step: number;
+  /** task 'pairs' only */
+  pairs?: Seq2SeqPairsInfo;
 }
 
 /** A row-major array: `data` has the product of `shape` values. */

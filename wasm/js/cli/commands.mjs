@@ -105,7 +105,7 @@ export function evaluate(lab, o, print) {
   }
   if (o.json) return print(toJSON({ task: info.task, ...options, ...ev }));
   const set = options?.length !== undefined ? `${ev.examples} fresh strings of length ${options.length} (seed ${options.seed})`
-    : ev.heldOutIsTrainingData ? `its ${ev.examples} training pairs (the note's task has no held-out set)`
+    : ev.heldOutIsTrainingData ? `its ${ev.examples} training pairs (${info.task === 'pairs' ? 'none was held out' : "the note's task has no held-out set"})`
     : `${ev.examples} held-out examples`;
   print(`${info.task} model after ${info.step} steps, on ${set}:`);
   print(table([
@@ -120,6 +120,13 @@ export function exportModel(lab, o, print) {
   const model = readModel(lab, o.model);
   const bytes = writeModel(model, o.out, { format: o.format, names: o.names });
   print(`wrote ${o.out} (${o.format}, ${o.names} state-dict names, ${bytes.toLocaleString('en-US')} bytes)`);
+}
+
+/** The task, and for your own pairs how many there are and how they split. */
+function taskLine(i) {
+  if (!i.pairs) return i.task;
+  const p = i.pairs;
+  return `pairs: ${p.trainPairs} training, ${p.heldOutPairs} held out (${Number((p.heldOut * 100).toPrecision(6))}%), ${p.tokenize} as tokens`;
 }
 
 export function info(lab, o, print) {
@@ -141,7 +148,7 @@ export function info(lab, o, print) {
   }
   print(table([
     ['file', `${o.model} (${(statSync(o.model).size / 1024).toFixed(0)} KiB)`],
-    ['task', i.task],
+    ['task', taskLine(i)],
     ['cell', i.cell],
     ['hidden', String(i.hidden)],
     ['embedding', String(i.embedding)],
@@ -160,7 +167,7 @@ export function info(lab, o, print) {
 function printTransformerInfo(o, i, print) {
   print(table([
     ['file', `${o.model} (${(statSync(o.model).size / 1024).toFixed(0)} KiB)`],
-    ['task', i.task],
+    ['task', taskLine(i)],
     ['model', `transformer, ${i.normFirst ? 'pre' : 'post'}-norm`],
     ['layers', `${i.layers} (encoder) + ${i.layers} (decoder)`],
     ['heads', String(i.heads)],

@@ -3,7 +3,7 @@
 #include "seq2seq/task_pairs.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <initializer_list>
 #include <set>
 #include <utility>
 
@@ -16,6 +16,35 @@ namespace {
 
 // Mixed into the seed so that the split's shuffle differs from the weights' and the sampler's.
 constexpr uint64_t kSplitSeedMix = 0x5A1D5A1D5A1D5A1DULL;
+
+// One piece of an error message: text or a whole number. fail() builds every message of this
+// file from such pieces in one place: a string concatenation inlined at each throw weighed
+// several KB in the lean widget module.
+struct Piece {
+  Piece(const char* s) : text(s) {}
+  Piece(std::string_view s) : text(s) {}
+  Piece(const std::string& s) : text(s) {}
+  Piece(long n) : number(n), is_number(true) {}
+  std::string_view text;
+  long number = 0;
+  bool is_number = false;
+};
+
+[[noreturn]] __attribute__((noinline)) void fail(std::initializer_list<Piece> pieces) {
+  std::string message;
+  for (const Piece& p : pieces) {
+    if (p.is_number) {
+      message += std::to_string(p.number);
+    } else {
+      message += p.text;
+    }
+  }
+  throw InputError(message);
+}
+
+long size_of(size_t n) {
+  return static_cast<long>(n);
+}
 
 const char* unit(Tokenizer kind, long count) {
   if (kind == Tokenizer::kWords) return count == 1 ? "word" : "words";
@@ -44,26 +73,24 @@ std::vector<std::string_view> side_tokens(std::string_view text, Tokenizer kind)
 // One side of a pair line, checked, as the text its tokens join back into.
 std::string read_side(std::string_view text, Tokenizer kind, const char* side) {
   if (text.size() > kMaxSentenceBytes) {
-    throw InputError(std::string("the ") + side + " is " + std::to_string(text.size()) +
-                     " bytes long; at most " + std::to_string(kMaxSentenceBytes));
+    fail({"the ", side, " is ", size_of(text.size()), " bytes long; at most ",
+          size_of(kMaxSentenceBytes)});
   }
   const std::vector<std::string_view> tokens = side_tokens(text, kind);
-  if (tokens.empty()) throw InputError(std::string("the ") + side + " is empty");
-  const long n = static_cast<long>(tokens.size());
+  if (tokens.empty()) fail({"the ", side, " is empty"});
+  const long n = size_of(tokens.size());
   if (n > kMaxPairTokens) {
-    throw InputError(std::string("the ") + side + " has " + std::to_string(n) + " " +
-                     unit(kind, n) + "; at most " + std::to_string(kMaxPairTokens));
+    fail({"the ", side, " has ", n, " ", unit(kind, n), "; at most ", kMaxPairTokens});
   }
   std::vector<std::string> joined;
   for (std::string_view token : tokens) {
     if (token.size() > kMaxTokenBytes) {
-      throw InputError(std::string("the ") + side + " has a word of " +
-                       std::to_string(token.size()) + " bytes; at most " +
-                       std::to_string(kMaxTokenBytes));
+      fail({"the ", side, " has a word of ", size_of(token.size()), " bytes; at most ",
+            size_of(kMaxTokenBytes)});
     }
     if (is_reserved_token(token)) {
-      throw InputError(std::string("the ") + side + " has the word '" + std::string(token) +
-                       "', which is reserved (<pad>, <sos>, <eos>, <unk>)");
+      fail({"the ", side, " has the word '", token,
+            "', which is reserved (<pad>, <sos>, <eos>, <unk>)"});
     }
     joined.emplace_back(token);
   }
@@ -74,9 +101,9 @@ std::string read_side(std::string_view text, Tokenizer kind, const char* side) {
 void check_controls(std::string_view line) {
   for (unsigned char c : line) {
     if ((c < 0x20 && c != '\t') || c == 0x7F) {
-      char code[8];
-      std::snprintf(code, sizeof code, "U+%04X", c);
-      throw InputError(std::string("has the control character ") + code);
+      // U+00XX by hand: printf's formatting code would weigh more than this whole task.
+      const char hex[] = {"0123456789ABCDEF"[c >> 4], "0123456789ABCDEF"[c & 15], 0};
+      fail({"has the control character U+00", static_cast<const char*>(hex)});
     }
   }
 }
@@ -85,12 +112,9 @@ PairLine parse_line(std::string_view line, long number, Tokenizer kind) {
   check_controls(line);
   check_utf8(line);
   const size_t tab = line.find('\t');
-  if (tab == std::string_view::npos) throw InputError("no tab between source and target");
+  if (tab == std::string_view::npos) fail({"no tab between source and target"});
   const long tabs = static_cast<long>(std::count(line.begin(), line.end(), '\t'));
-  if (tabs > 1) {
-    throw InputError("has " + std::to_string(tabs) +
-                     " tabs; a line is source<TAB>target with exactly one");
-  }
+  if (tabs > 1) fail({"has ", tabs, " tabs; a line is source<TAB>target with exactly one"});
   PairLine pair;
   pair.line = number;
   pair.source = read_side(line.substr(0, tab), kind, "source");
@@ -149,10 +173,25 @@ class PairsTask : public Task {
 
 }  // namespace
 
+void check_pairs_options(const TaskOptions& o) {
+  if (!(o.held_out_fraction >= 0 && o.held_out_fraction <= kMaxHeldOutFraction)) {
+    fail({"option heldOut (the share of pairs held out) must be from 0 to 0.5 (got ",
+          format_number(o.held_out_fraction), ")"});
+  }
+  if (o.pairs.size() > kMaxPairsBytes) {
+    fail({"the pairs text is ", size_of(o.pairs.size()), " bytes; at most ",
+          size_of(kMaxPairsBytes), " (1 MiB)"});
+  }
+}
+
+void pairs_for_another_task(const std::string& task) {
+  fail({"sentence pairs are for task 'pairs' only (the task is '", task, "')"});
+}
+
 std::vector<PairLine> parse_pairs(std::string_view text, Tokenizer kind) {
   if (text.size() > kMaxPairsBytes) {
-    throw InputError("the pairs text is " + std::to_string(text.size()) + " bytes; at most " +
-                     std::to_string(kMaxPairsBytes) + " (1 MiB)");
+    fail({"the pairs text is ", size_of(text.size()), " bytes; at most ", size_of(kMaxPairsBytes),
+          " (1 MiB)"});
   }
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a byte-order mark
   std::vector<PairLine> pairs;
@@ -165,54 +204,51 @@ std::vector<PairLine> parse_pairs(std::string_view text, Tokenizer kind) {
     ++number;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (is_blank(line) || line.front() == '#') continue;
-    if (static_cast<long>(pairs.size()) == kMaxPairs) {
-      throw InputError("line " + std::to_string(number) + ": more than " +
-                       std::to_string(kMaxPairs) + " pairs; at most " + std::to_string(kMaxPairs));
+    if (size_of(pairs.size()) == kMaxPairs) {
+      fail({"line ", number, ": more than ", kMaxPairs, " pairs; at most ", kMaxPairs});
     }
     try {
       pairs.push_back(parse_line(line, number, kind));
     } catch (const InputError& e) {
-      throw InputError("line " + std::to_string(number) + ": " + e.what());
+      fail({"line ", number, ": ", e.what()});
     }
   }
   if (pairs.empty()) {
-    throw InputError(
-        "the pairs text has no pairs (every line is blank or a # comment); write one "
-        "source<TAB>target per line");
+    fail(
+        {"the pairs text has no pairs (every line is blank or a # comment); write one "
+         "source<TAB>target per line"});
   }
   return pairs;
 }
 
 std::unique_ptr<Task> make_pairs_task(const TaskOptions& options) {
   if (options.held_out != 0 || options.train != 0) {
-    throw InputError(
-        "task 'pairs' takes the share held out as heldOut (a fraction), not as a count of "
-        "examples, and trains on every pair that is not held out");
+    fail(
+        {"task 'pairs' takes the share held out as heldOut (a fraction), not as a count of "
+         "examples, and trains on every pair that is not held out"});
   }
   std::vector<PairLine> lines = parse_pairs(options.pairs, options.tokenize);
   // Identical pairs count once: a repeat would otherwise put one pair on both sides of the split.
   std::vector<PairLine> distinct;
-  std::set<std::pair<std::string, std::string>> seen;
+  std::set<std::string> seen;  // source TAB target: neither side holds a tab
   for (PairLine& p : lines) {
-    if (seen.insert({p.source, p.target}).second) distinct.push_back(std::move(p));
+    if (seen.insert(p.source + '\t' + p.target).second) distinct.push_back(std::move(p));
   }
   const long n = static_cast<long>(distinct.size());
-  const long repeats = static_cast<long>(lines.size()) - n;
+  const long repeats = size_of(lines.size()) - n;
   const double fraction = options.held_out_fraction;
   // floor(n × fraction), with a margin for fractions such as 0.1 that binary cannot hold exactly.
   const long held = static_cast<long>(static_cast<double>(n) * fraction + 1e-9);
   if (fraction > 0 && held == 0) {
     const long needed = static_cast<long>(1.0 / fraction - 1e-9) + 1;
-    std::string message = std::to_string(n) +
-                          (n == 1 ? " distinct pair is" : " distinct pairs are") +
-                          " too few to hold " + format_number(fraction * 100, 4) +
-                          "% out: that needs at least " + std::to_string(needed);
-    if (repeats > 0) {
-      message += " (" + std::to_string(repeats) + " of the " + std::to_string(lines.size()) +
-                 " lines repeat an earlier pair and count once)";
-    }
-    throw InputError(message +
-                     "; add pairs, or set heldOut to 0 to evaluate on the training pairs");
+    const std::string percent = format_number(fraction * 100, 4);
+    const char* const advice = "; add pairs, or set heldOut to 0 to evaluate on the training pairs";
+    const char* const few = n == 1 ? " distinct pair is" : " distinct pairs are";
+    if (repeats == 0)
+      fail({n, few, " too few to hold ", percent, "% out: that needs at least ", needed, advice});
+    fail({n, few, " too few to hold ", percent, "% out: that needs at least ", needed, " (",
+          repeats, " of the ", size_of(lines.size()),
+          " lines repeat an earlier pair and count once)", advice});
   }
   // Fisher–Yates over the distinct pairs; the first `held` are held out, kept in file order.
   std::vector<long> order(static_cast<size_t>(n));

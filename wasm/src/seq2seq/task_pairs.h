@@ -43,6 +43,12 @@ struct PairLine {
 // is too long, has more than kMaxPairs pairs or none at all.
 std::vector<PairLine> parse_pairs(std::string_view text, Tokenizer kind);
 
+// Throws unless options.held_out_fraction is in [0, kMaxHeldOutFraction] and options.pairs
+// within kMaxPairsBytes (every task's options are checked: these have defaults that pass).
+void check_pairs_options(const TaskOptions& options);
+// Throws "sentence pairs are for task 'pairs' only (the task is 'note')".
+[[noreturn]] void pairs_for_another_task(const std::string& task);
+
 // The task named "pairs": options.pairs (the text), options.tokenize, options.held_out_fraction
 // and options.seed (the split). Throws parse_pairs' errors and "12 distinct pairs are too few
 // to hold 5% out …" when the fraction holds none out or leaves nothing to train on.

@@ -67,14 +67,7 @@ void validate_options(const TaskOptions& o) {
                      std::to_string(o.min_len) + ")");
   }
   check_option("symbols", o.symbols, 2, kMaxSymbols);
-  if (!(o.held_out_fraction >= 0 && o.held_out_fraction <= kMaxHeldOutFraction)) {
-    throw InputError("option heldOut (the share of pairs held out) must be from 0 to 0.5 (got " +
-                     format_number(o.held_out_fraction) + ")");
-  }
-  if (o.pairs.size() > kMaxPairsBytes) {
-    throw InputError("the pairs text is " + std::to_string(o.pairs.size()) + " bytes; at most " +
-                     std::to_string(kMaxPairsBytes) + " (1 MiB)");
-  }
+  check_pairs_options(o);
 }
 
 }  // namespace
@@ -360,9 +353,7 @@ class SequenceTask : public Task {
 
 std::unique_ptr<Task> make_task(const std::string& name, const TaskOptions& options) {
   validate_options(options);
-  if (name != "pairs" && !options.pairs.empty()) {
-    throw InputError("sentence pairs are for task 'pairs' only (the task is '" + name + "')");
-  }
+  if (name != "pairs" && !options.pairs.empty()) pairs_for_another_task(name);
   if (name == "note") return std::make_unique<NoteTask>();
   if (name == "zh-en") return make_grammar_task(options);
   if (name == "dates") return dates::make_task(options);
