@@ -337,6 +337,26 @@ export interface ImportedSeq2SeqInfo {
   metadata: Record<string, string>;
 }
 
+/** info() of a Transformer read from .safetensors (config arch 'transformer'). */
+export interface ImportedTransformerInfo {
+  format: 'safetensors';
+  arch: 'transformer';
+  layers: number;
+  heads: number;
+  dModel: number;
+  dFF: number;
+  normFirst: boolean;
+  tokenizer: 'words' | 'chars';
+  sourceTokenizer: 'words' | 'chars';
+  targetTokenizer: 'words' | 'chars';
+  /** always 'project': the reference module's names */
+  names: 'project';
+  sourceVocabSize: number;
+  targetVocabSize: number;
+  parameterCount: number;
+  metadata: Record<string, string>;
+}
+
 /** Decoder fed <sos> + target (teacher forcing), with the file's ids. */
 export interface TeacherForcedResult {
   sourceIds: number[];
@@ -355,8 +375,10 @@ export interface TeacherForcedResult {
  */
 export interface ImportedSeq2Seq {
   translate(text: string, options?: TranslateOptions): TranslateResult;
+  /** attention is null for a Transformer (its translate() trace has every layer's and head's) */
   teacherForced(source: string, target: string): TeacherForcedResult;
-  info(): ImportedSeq2SeqInfo;
+  /** a Transformer file gives ImportedTransformerInfo (arch 'transformer') */
+  info(): ImportedSeq2SeqInfo | ImportedTransformerInfo;
   /** every token in id order, as the file lists them (reserved tokens included) */
   sourceVocabulary(): string[];
   targetVocabulary(): string[];

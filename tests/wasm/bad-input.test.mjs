@@ -24,7 +24,12 @@ const REFERENCE = loadReference('attention.json').cases.filter((c) =>
 const TF = { arch: 'transformer', task: 'reverse', layers: 1, heads: 2, dModel: 8, dFF: 16, seed: 1,
   taskOptions: { minLen: 3, maxLen: 6, symbols: 6, train: 200, heldOut: 20 } };
 
-let lab, note, noteBytes, dates, bare, book, handles, tf, tfBytes;
+// Your own sentence pairs: the shared cases (the native suite runs them too) and a small corpus.
+const PAIRS_CASES = loadReference('pairs-cases.json').errors;
+const PAIRS = { task: 'pairs', pairs: NOTE_PAIRS.map(([s, t]) => `${s}\t${t}`).join('\n'), heldOut: 0, hidden: 8, seed: 1 };
+const literal = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+
+let lab, note, noteBytes, dates, bare, book, handles, tf, tfBytes, pairsBytes;
 const live = new Set(); // sessions a case created: freed after it, so none leaks into the next
 const own = (m) => (live.add(m), m);
 const create = (config) => own(lab.createSeq2Seq(config));
@@ -41,6 +46,10 @@ before(async () => {
   tf = lab.createSeq2Seq(TF);
   tf.train(5);
   tfBytes = tf.save();
+  const pairs = lab.createSeq2Seq(PAIRS);
+  pairs.train(2);
+  pairsBytes = pairs.save();
+  pairs.delete();
   handles = lab.memoryStats().handles;
 });
 after(() => [note, dates, bare, book, tf].forEach((m) => m.delete()));
@@ -179,7 +188,7 @@ const cases = [
   ['maxLength as a string', () => note.translate('我', { maxLength: '10' }), /maxLength must be a number/],
   ['unknown translate option', () => note.translate('我', { beams: 3 }), /translate options has an unknown key 'beams'/],
   // Configurations
-  ['unknown task name', () => create({ ...NOTE, task: 'klingon' }), /unknown task 'klingon' \(expected note, zh-en, dates, reverse, copy\)/],
+  ['unknown task name', () => create({ ...NOTE, task: 'klingon' }), /unknown task 'klingon' \(expected note, zh-en, dates, reverse, copy, pairs\)/],
   ['unknown cell name', () => create({ ...NOTE, cell: 'transformer' }), /unknown cell "transformer": expected rnn, gru or lstm/],
   ['unknown score name in a config', () => create({ ...NOTE, score: 'magic' }), /unknown score function 'magic'/],
   ['hidden 10^6', () => create({ ...NOTE, hidden: 1e6 }), /hidden size must be in \[1, 4096\] \(got 1000000\)/],
@@ -188,7 +197,7 @@ const cases = [
   ['learning rate NaN', () => create({ ...NOTE, learningRate: NaN }), /learning rate must be a positive finite float32 \(got nan\)/],
   ['hidden as a string', () => create({ ...NOTE, hidden: '32' }), /config\.hidden must be a number/],
   ['attention as a string', () => create({ ...NOTE, attention: 'yes' }), /config\.attention must be true or false \(got yes\)/],
-  ['missing task', () => create({ cell: 'rnn' }), /task is missing \(expected note, zh-en, dates, reverse, copy\)/],
+  ['missing task', () => create({ cell: 'rnn' }), /task is missing \(expected note, zh-en, dates, reverse, copy, pairs\)/],
   ['extra unknown config key', () => create({ ...NOTE, hiden: 32 }), /config has an unknown key 'hiden'/],
   ['task option out of range', () => create({ task: 'reverse', taskOptions: { train: 1e9 } }), /option train must be in \[1, 20000\] \(got 1000000000\)/],
   ['zh-en task option out of range', () => create({ task: 'zh-en', taskOptions: { heldOut: 1e5 } }), /option held_out must be in \[1, 10000\] \(got 100000\)/],
@@ -265,7 +274,7 @@ const cases = [
   ['safetensors: unknown tensor name', () => load(bookFile((f) => { f.header['decoder.out.b'] = f.header['decoder.out.bias']; delete f.header['decoder.out.bias']; })), /tensor 'decoder\.out\.b' is not a parameter of this model \(cell rnn, hidden 32, embedding 32, dot attention\), whose tensors are encoder\.embedding\.weight/],
   ['safetensors: missing tensor', () => load(bookFile((f) => { const [b] = f.header['decoder.out.bias'].data_offsets; delete f.header['decoder.out.bias']; f.data = f.data.slice(0, b); })), /the file has no tensor 'decoder\.out\.bias', which this model \(cell rnn/],
   ['safetensors: unknown config key', () => load(bookConfig((c) => { c.dropout = 0.1; })), /__metadata__ config has an unknown key 'dropout'/],
-  ['safetensors: arch transformer', () => load(bookConfig((c) => { c.arch = 'transformer'; })), /config arch 'transformer': this build loads Seq2Seq RNN translators/],
+  ['safetensors: arch transformer with a recurrent config', () => load(bookConfig((c) => { c.arch = 'transformer'; })), /__metadata__ config has an unknown key 'attention' \(a Transformer's are arch, layers, heads, dModel, dFF, normFirst, tokenizer\)/],
   ['safetensors: absurd config (hidden 10^6)', () => load(bookConfig((c) => { c.hidden = 1e6; })), /hidden size must be in \[1, 4096\] \(got 1000000\)/],
   ['safetensors: target vocabulary without <eos>', () => load(bookMeta((m) => { m.tgt_vocab = m.tgt_vocab.replace('<eos>', '<end>'); })), /tgt_vocab has no '<eos>' token: decoding starts with <sos> and stops at <eos>/],
   ['safetensors: a token twice', () => load(bookMeta((m) => { m.src_vocab = m.src_vocab.replace('喜欢', '咖哥'); })), /src_vocab has '咖哥' twice/],
@@ -289,6 +298,22 @@ const cases = [
   ['Transformer: NaN weight in a loaded model', () => load(noteFile((f) => { new DataView(f.data.buffer).setFloat32(8, NaN, true); }, tfBytes)), /array 'src_embedding\.weight' has a non-finite value \(NaN\) at index 2/],
   ['Transformer: heads not dividing dModel in a file', () => load(noteFile((f) => { f.header.config.heads = 3; }, tfBytes)), /the number of heads \(3\) must divide the model size dModel \(8\)/],
   ['Transformer: unknown architecture', () => create({ ...TF, arch: 'lstm' }), /config\.arch must be 'rnn' or 'transformer' \(got "lstm"\)/],
+  // Your own sentence pairs (createSeq2Seq({task: 'pairs', pairs, tokenize, heldOut})): each bad
+  // line is named by its number
+  ...PAIRS_CASES.map((c) => [`pairs: ${c.name}`, () => create({ ...PAIRS, pairs: c.text, tokenize: c.tokenize ?? 'words', heldOut: c.heldOut ?? 0.1 }), literal(c.error)]),
+  ['pairs: more than 20000 pairs', () => create({ ...PAIRS, pairs: Array.from({ length: 20001 }, (_, i) => `s${i}\tt${i}`).join('\n') }), /line 20001: more than 20000 pairs; at most 20000/],
+  ['pairs: over 1 MiB of text', () => create({ ...PAIRS, pairs: `a\t${'b'.repeat(1 << 20)}` }), /the pairs text is 1048578 bytes; at most 1048576 \(1 MiB\)/],
+  ['pairs: an unpaired surrogate', () => create({ ...PAIRS, pairs: 'a\tb\uDC00' }), /config\.pairs has an unpaired UTF-16 surrogate at position 3/],
+  ['pairs: task pairs without pairs', () => create({ ...PAIRS, pairs: undefined }), /task 'pairs' needs config\.pairs: the sentence pairs, one source<TAB>target per line/],
+  ['pairs: pairs for another task', () => create({ ...NOTE, pairs: 'a\tb' }), /config\.pairs, config\.tokenize and config\.heldOut are for task 'pairs' only \(the task is 'note'\)/],
+  ['pairs: pairs that are not text', () => create({ ...PAIRS, pairs: ['a', 'b'] }), /config\.pairs must be a string/],
+  ['pairs: unknown tokenize', () => create({ ...PAIRS, tokenize: 'bpe' }), /unknown tokenizer 'bpe' \(expected words, chars\)/],
+  ['pairs: heldOut not a number', () => create({ ...PAIRS, heldOut: '10%' }), /config\.heldOut must be a number/],
+  ['pairs: heldOut NaN', () => create({ ...PAIRS, heldOut: NaN }), /option heldOut \(the share of pairs held out\) must be from 0 to 0\.5 \(got nan\)/],
+  ['pairs: a held-out count in taskOptions', () => create({ ...PAIRS, taskOptions: { heldOut: 5 } }), /task 'pairs' takes the share held out as heldOut \(a fraction\)/],
+  ['pairs: the Transformer with a malformed line', () => create({ ...TF, task: 'pairs', taskOptions: undefined, pairs: 'a\tb\nc d\n' }), /line 2: no tab between source and target/],
+  ['pairs: a model file whose stored pairs have a malformed line', () => load(noteFile((f) => { f.header.taskOptions.pairs += '\nno tab'; }, pairsBytes)), /line 6: no tab between source and target/],
+  ['pairs: a model file whose stored pairs disagree with its vocabularies', () => load(noteFile((f) => { f.header.taskOptions.pairs = f.header.taskOptions.pairs.replace('小冰', '小红'); }, pairsBytes)), /vocabularies do not match task 'pairs'/],
   // Deleted sessions
   ['translate on a deleted model', () => deleted(create(NOTE)).translate('我'), /this Seq2Seq model has been deleted/],
   ['train on a deleted model', () => deleted(create(NOTE)).train(1), /this Seq2Seq model has been deleted/],

@@ -21,7 +21,9 @@
 #include "convert.h"
 #include "seq2seq/vocab.h"
 #include "seq2seq_convert.h"
+#include "transformer/interchange.h"
 #include "transformer/session.h"
+#include "transformer_trace.h"
 
 using emscripten::val;
 using labjs::guarded;
@@ -38,10 +40,11 @@ lab::TransformerSessionConfig config_from_js(const val& js) {
         "createSeq2Seq({arch: 'transformer'}) needs a config object {task, layers, heads, "
         "dModel, ...}");
   }
-  labjs::check_keys(js,
-                    {"arch", "task", "layers", "heads", "dModel", "dFF", "normFirst", "warmup",
-                     "seed", "batchSize", "learningRate", "clipNorm", "taskOptions"},
-                    "config");
+  labjs::check_keys(
+      js,
+      {"arch", "task", "layers", "heads", "dModel", "dFF", "normFirst", "warmup", "seed",
+       "batchSize", "learningRate", "clipNorm", "taskOptions", "pairs", "tokenize", "heldOut"},
+      "config");
   lab::TransformerSessionConfig c;
   c.task = labjs::js_string(js, "task", "", "config.task");
   c.layers = labjs::js_whole(js, "layers", "config.layers").value_or(c.layers);
@@ -52,6 +55,7 @@ lab::TransformerSessionConfig config_from_js(const val& js) {
   c.warmup = labjs::js_whole(js, "warmup", "config.warmup").value_or(c.warmup);
   c.seed = labjs::js_seed(js, "seed", "config.seed").value_or(c.seed);
   c.task_options = labjs::task_options_from_js(js["taskOptions"], c.seed);
+  labjs::pairs_options_from_js(js, c.task, c.task_options);
   c.batch_size = labjs::js_whole(js, "batchSize", "config.batchSize").value_or(c.batch_size);
   c.learning_rate = labjs::js_number(js, "learningRate", c.learning_rate, "config.learningRate");
   c.clip_norm = labjs::js_number(js, "clipNorm", c.clip_norm, "config.clipNorm");
@@ -89,6 +93,26 @@ val encoder_to_js(const lab::TransformerEncoderTrace& e, long H) {
 
 namespace labjs {
 
+val transformer_translation_to_js(const TokenName& token, const lab::TransformerTranslateResult& r,
+                                  long L, long H) {
+  val out = translation_to_js(token, r.source, r.output, r.text, r.finished);
+  if (r.beam_width == 0) {
+    const lab::TransformerGreedyResult& g = r.greedy;
+    out.set("steps", greedy_steps_to_js(token, g.result.steps, [&](val& step, size_t i, size_t) {
+              set_trace(step, g.traces[i], L, H, g.encoder.S);
+            }));
+    out.set("encoder", encoder_to_js(g.encoder, H));
+  } else {
+    const lab::TransformerBeamResult& b = r.beam;
+    out.set("beams", beam_trace_to_js(token, b.result, r.hypothesis_texts, r.beam_width,
+                                      [&](val& node, size_t t, size_t n) {
+                                        set_trace(node, b.traces[t][n], L, H, b.encoder.S);
+                                      }));
+    out.set("encoder", encoder_to_js(b.encoder, H));
+  }
+  return out;
+}
+
 // The JS handle of one Transformer session; the same method names as Seq2SeqHandle.
 class TransformerHandle {
  public:
@@ -110,26 +134,9 @@ class TransformerHandle {
       const std::string text = labjs::js_text(text_js, "text");
       const lab::TransformerTranslateResult r =
           session_.translate(text, labjs::translate_options_from_js(options));
-      const labjs::TokenName token = labjs::token_names(session_.task().target_vocab());
-      const long L = session_.config().layers, H = session_.config().heads;
-      val out = labjs::translation_to_js(token, r.source, r.output, r.text, r.finished);
-      if (r.beam_width == 0) {
-        const lab::TransformerGreedyResult& g = r.greedy;
-        out.set("steps",
-                labjs::greedy_steps_to_js(token, g.result.steps, [&](val& step, size_t i, size_t) {
-                  set_trace(step, g.traces[i], L, H, g.encoder.S);
-                }));
-        out.set("encoder", encoder_to_js(g.encoder, H));
-      } else {
-        const lab::TransformerBeamResult& b = r.beam;
-        out.set("beams", labjs::beam_trace_to_js(token, b.result, r.hypothesis_texts, r.beam_width,
-                                                 [&](val& node, size_t t, size_t n) {
-                                                   set_trace(node, b.traces[t][n], L, H,
-                                                             b.encoder.S);
-                                                 }));
-        out.set("encoder", encoder_to_js(b.encoder, H));
-      }
-      return out;
+      return labjs::transformer_translation_to_js(
+          labjs::token_names(session_.task().target_vocab()), r, session_.config().layers,
+          session_.config().heads);
     });
   }
 
@@ -147,6 +154,7 @@ class TransformerHandle {
       out.set("dFF", number(c.d_ff));
       out.set("normFirst", val(c.norm_first));
       out.set("warmup", number(c.warmup));
+      labjs::set_pairs_info(out, c.task_options, task);
       labjs::set_training_info(out, c.seed, c.batch_size, c.learning_rate, c.clip_norm, task,
                                session_.model().num_params(), session_.step());
       return out;
@@ -181,6 +189,13 @@ val save_transformer_js(TransformerHandle& handle) {
   return guarded([&] { return labjs::bytes_to_js(handle.session().save()); });
 }
 
+// The session as a .safetensors state dict for the reference module (transformer/interchange.h).
+val export_transformer_safetensors_js(TransformerHandle& handle) {
+  return guarded([&] {
+    return labjs::bytes_to_js(lab::TransformerInterchange::from_session(handle.session()).write());
+  });
+}
+
 val load_transformer_js(val bytes) {
   return guarded([&] {
     return val(TransformerHandle(
@@ -208,6 +223,7 @@ EMSCRIPTEN_BINDINGS(attention_lab_transformer_session) {
       .function("targetVocabulary", &TransformerHandle::targetVocabulary);
   emscripten::function("createTransformerSession", &create_transformer_session_js);
   emscripten::function("saveTransformer", &save_transformer_js);
+  emscripten::function("exportTransformerSafetensors", &export_transformer_safetensors_js);
   emscripten::function("loadTransformer", &load_transformer_js);
   emscripten::function("isTransformerFile", &is_transformer_file_js);
 }
