@@ -165,21 +165,28 @@ export function info(lab, o, print) {
 }
 
 function printTransformerInfo(o, i, print) {
-  print(table([
-    ['file', `${o.model} (${(statSync(o.model).size / 1024).toFixed(0)} KiB)`],
-    ['task', taskLine(i)],
+  const imported = i.format === 'safetensors'; // read from .safetensors: no task, no training state
+  const kib = (statSync(o.model).size / 1024).toFixed(0);
+  const rows = [
+    ['file', imported ? `${o.model} (${kib} KiB, safetensors, the reference module's state-dict names)` : `${o.model} (${kib} KiB)`],
+    ...(imported ? [] : [['task', taskLine(i)]]),
     ['model', `transformer, ${i.normFirst ? 'pre' : 'post'}-norm`],
     ['layers', `${i.layers} (encoder) + ${i.layers} (decoder)`],
     ['heads', String(i.heads)],
     ['dModel', String(i.dModel)],
     ['dFF', String(i.dFF)],
-    ['source vocabulary', `${i.sourceVocabSize} tokens (${i.sourceTokenizer}; <pad> <sos> <eos> <unk> included)`],
+    ['source vocabulary', `${i.sourceVocabSize} tokens (${i.sourceTokenizer}${imported ? ", in the file's order" : '; <pad> <sos> <eos> <unk> included'})`],
     ['target vocabulary', `${i.targetVocabSize} tokens (${i.targetTokenizer})`],
     ['parameters', i.parameterCount.toLocaleString('en-US')],
-    ['steps trained', i.step.toLocaleString('en-US')],
-    ['batch size', String(i.batchSize)],
-    ['learning rate', `${f32(i.learningRate)} (peak; warm-up ${i.warmup} steps)`],
-    ['clip norm', i.clipNorm > 0 ? String(f32(i.clipNorm)) : 'off'],
-    ['seed', String(i.seed)],
-  ], 'll').join('\n'));
+  ];
+  if (!imported) {
+    rows.push(
+      ['steps trained', i.step.toLocaleString('en-US')],
+      ['batch size', String(i.batchSize)],
+      ['learning rate', `${f32(i.learningRate)} (peak; warm-up ${i.warmup} steps)`],
+      ['clip norm', i.clipNorm > 0 ? String(f32(i.clipNorm)) : 'off'],
+      ['seed', String(i.seed)],
+    );
+  }
+  print(table(rows, 'll').join('\n'));
 }
