@@ -109,4 +109,10 @@ export const PROPS = [
   { name: 'mh_d', section: 'multihead', kind: 'int', default: 4, min: 2, max: 64, doc: 'model size d' },
   { name: 'mh_heads', section: 'multihead', kind: 'int', default: 2, min: 1, max: 16, doc: 'number of heads (must divide mh_d)' },
   { name: 'mh_scale', section: 'multihead', kind: 'enum', default: 'shared', values: ['shared', 'per-head'], doc: "colour scale of the heads' heatmaps: one shared by all heads (colours compare across heads) or one per head" },
+
+  // §3.3 Your own sentence pairs (translate-pairs.ts)
+  { name: 's2s_pairs', section: 'translate', kind: 'text', default: '', maxLength: 2000, doc: 'your own sentence pairs, source and target separated by \\t, pairs by \\n (a backslash as \\\\); a longer corpus is not put in the link (empty: the example pairs)' },
+  { name: 's2s_tokenize', section: 'translate', kind: 'enum', default: 'words', values: ['words', 'chars'], doc: 'tokens of your own pairs: words (split at spaces) or characters (spaces dropped)' },
+  { name: 's2s_held_out', section: 'translate', kind: 'int', default: 10, min: 0, max: 50, doc: 'percent of your own pairs held out (never trained on; the scores are measured on it)' },
+  { name: 's2s_pairs_steps', section: 'translate', kind: 'int', default: 300, min: 10, max: 5000, doc: 'training steps on your own pairs' },
 ] as const satisfies readonly PropDef[];
