@@ -8,10 +8,20 @@
 import type { SectionContext } from '../section';
 import type { RemoteSeq2Seq, SaveOptions, Seq2SeqInfo } from '../worker/protocol';
 import { fill } from '../i18n';
+import { MODEL_FILE_STRINGS } from './model-file-strings';
 import { button, el, errorText, field, MessageLine } from './dom';
 import { DecodeView } from './translate-decode';
 
-type Ctx = Pick<SectionContext, 'lab' | 't'>;
+type Ctx = Pick<SectionContext, 'lab' | 't' | 'lang'>;
+
+/**
+ * The context with this file's strings (model-file-strings.ts) looked up first: the panels are
+ * loaded on demand, so the section's own string table need not carry them.
+ */
+export function withStrings<C extends Ctx>(ctx: C): C {
+  const own = MODEL_FILE_STRINGS[ctx.lang] ?? MODEL_FILE_STRINGS.en;
+  return { ...ctx, t: (key: string) => own[key] ?? ctx.t(key) };
+}
 
 /** Files above this are refused before reading them (a browser tab's memory, not the format's limit). */
 export const MAX_MODEL_FILE_MIB = 256;

@@ -22,10 +22,7 @@ import { TRANSLATE_STRINGS } from './translate-strings';
 import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
 import { fill } from '../i18n';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
-import { ModelDownloads, ModelFilePanel } from './model-file';
-import { MODEL_FILE_STRINGS } from './model-file-strings';
-import { PairsPanel } from './translate-pairs';
-import modelFileCss from './model-file.css?inline';
+import type { ByoPanels } from './translate-byo';
 
 const MODEL_SETTINGS: readonly PropName[] = ['seed', 's2s_task', 's2s_cell', 's2s_hidden', 's2s_score', 's2s_lr'];
 /** The label of each model setting, for the notice that a change discarded the trained model. */
@@ -88,14 +85,13 @@ class TranslateView implements SectionHandle {
   #running: Promise<void> | null = null;
   #translateSeq = 0;
   #destroyed = false;
-  /** bring your own: the pairs panel and the model-file picker (model-file.ts, translate-pairs.ts) */
-  #pairs: PairsPanel;
-  #modelFile: ModelFilePanel;
+  /** bring your own (translate-byo.ts): downloads, own pairs, model files; loaded on demand, not in widgets */
+  #byo: ByoPanels | null = null;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    mountRoot(host, this.#root, HEATMAP_CSS, css, modelFileCss);
+    mountRoot(host, this.#root, HEATMAP_CSS, css);
     this.#intro.dataset.testid = 's2s-intro';
     this.#caption.dataset.testid = 's2s-caption';
     this.#root.append(this.#intro, this.#caption);
@@ -178,9 +174,14 @@ class TranslateView implements SectionHandle {
     this.#root.append(this.#untrained);
     this.#decode = new DecodeView(this.#root, t);
     this.#root.append(this.#sentenceAlignment);
-    new ModelDownloads(this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), () => `attention-lab-${this.#trainer.settings.task}`);
-    this.#pairs = new PairsPanel(this.#root, ctx);
-    this.#modelFile = new ModelFilePanel(this.#root, ctx);
+    if (!ctx.embedded) {
+      const byoHost = el('div', 'tr-byo');
+      this.#root.append(byoHost);
+      void import('./translate-byo').then(({ mountByo }) => {
+        if (this.#destroyed) return;
+        this.#byo = mountByo(byoHost, this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), () => this.#trainer.settings.task);
+      });
+    }
 
     this.#trainer = this.#newTrainer();
     this.#plain = this.#newPlainTrainer();
@@ -555,8 +556,7 @@ class TranslateView implements SectionHandle {
     void this.#trainer.delete();
     void this.#plain?.delete();
     this.#decode.destroy();
-    this.#pairs.destroy();
-    this.#modelFile.destroy();
+    this.#byo?.destroy();
     this.#lossChart.destroy();
     this.#accChart.destroy();
     this.#root.remove();
@@ -566,6 +566,6 @@ class TranslateView implements SectionHandle {
 export const translateSection: SectionModule = {
   id: 'translate',
   title: { en: '3.3 Encoder-decoder attention', zh: '3.3 解码器-编码器注意力' },
-  strings: { en: { ...TRANSLATE_STRINGS.en, ...MODEL_FILE_STRINGS.en }, zh: { ...TRANSLATE_STRINGS.zh, ...MODEL_FILE_STRINGS.zh } },
+  strings: TRANSLATE_STRINGS,
   mount: (host, ctx) => new TranslateView(host, ctx),
 };
