@@ -135,3 +135,12 @@ test('pairs with the Transformer, characters as tokens: train, evaluate, save an
   assert.equal(again.translate('abc').text, m.translate('abc').text);
   assert.deepEqual(Array.from(again.train(3).losses), Array.from(m.train(3).losses));
 });
+
+test("the widgets' Seq2Seq module leaves the pairs task out and says so", async () => {
+  const small = await loadAttentionLab({ variant: 'seq2seq' });
+  assert.throws(() => small.createSeq2Seq({ task: 'pairs', pairs: NOTE_TSV, heldOut: 0, hidden: 8 }),
+    /task 'pairs' is not in this build \(the widgets' Seq2Seq module\): load the 'full' variant/);
+  const note = small.createSeq2Seq({ task: 'note', hidden: 8 }); // and keeps working
+  assert.equal(note.train(2).losses.length, 2);
+  note.delete();
+});
