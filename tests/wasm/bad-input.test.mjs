@@ -17,6 +17,7 @@ const BARE = { cell: 'gru', hidden: 4, srcVocab: 5, tgtVocab: 6, seed: 1 };
 const BATCH = { src: { shape: [1, 3], data: [1, 2, 3] }, srcLengths: [3], tgtIn: { shape: [1, 2], data: [1, 4] },
   tgtOut: { shape: [1, 2], data: [4, 2] } };
 const BOOK = 'book_seq2seq.safetensors';
+const TF_FILE = 'transformer_note.safetensors';
 const REFERENCE = loadReference('attention.json').cases.filter((c) =>
   ['note_3_2_scaled', 'scaled_key_padding', 'note_3_6_multi_head'].includes(c.name));
 
@@ -284,6 +285,13 @@ const cases = [
   ['safetensors: unknown save format', () => note.save({ format: 'onnx' }), /save\(\): unknown format "onnx" \(expected 'atlb' or 'safetensors'\)/],
   ['safetensors: unknown state-dict names', () => note.save({ format: 'safetensors', names: 'keras' }), /names must be 'project' \(out\.weight\) or 'book'/],
   ['safetensors: translate on a deleted import', () => deleted(load(referenceBytes(BOOK))).translate('我'), /this Seq2Seq model has been deleted/],
+  // A Transformer's .safetensors (transformer_note.safetensors, exported from wasm) with one thing wrong
+  ['Transformer safetensors: wrong shape', () => load(editedFile(TF_FILE, (f) => { f.header['transformer.encoder.layers.0.linear1.weight'].shape = [16, 32]; })), /tensor 'transformer\.encoder\.layers\.0\.linear1\.weight' has shape \[16, 32\], but the config \(transformer, 2 layers, 2 heads, dModel 16, dFF 32; src_vocab has 22 tokens, tgt_vocab 22\) needs \[32, 16\]/],
+  ['Transformer safetensors: unknown tensor name', () => load(editedFile(TF_FILE, (f) => { f.header['generator.bias'] = f.header['out.bias']; delete f.header['out.bias']; })), /tensor 'generator\.bias' is not a parameter of this model \(transformer, 2 layers, 2 heads, dModel 16, dFF 32\)/],
+  ['Transformer safetensors: dtype I32', () => load(editedFile(TF_FILE, (f) => { f.header['out.bias'].dtype = 'I32'; })), /tensor 'out\.bias' has dtype I32; this reader takes F32, F16 and BF16/],
+  ['Transformer safetensors: config dModel that disagrees with the tensors', () => load(editedFile(TF_FILE, (f) => { const c = JSON.parse(f.header.__metadata__.config); c.dModel = 32; f.header.__metadata__.config = JSON.stringify(c); })), /tensor 'src_embedding\.weight' has shape \[22, 16\], but the config \(transformer, 2 layers, 2 heads, dModel 32/],
+  ['Transformer safetensors: a vocabulary without <pad> at id 0', () => load(editedFile(TF_FILE, (f) => { f.header.__metadata__.src_vocab = f.header.__metadata__.src_vocab.replace('<pad>', '<nil>'); })), /src_vocab must have <pad> at id 0: a Transformer's padding masks are id 0/],
+  ['Transformer safetensors: book names', () => tf.save({ format: 'safetensors', names: 'book' }), /a Transformer has one naming, the reference module's/],
   // The Transformer (createSeq2Seq({arch: 'transformer'})): configurations, sentences, files
   ['Transformer: heads that do not divide dModel', () => create({ ...TF, heads: 3 }), /the number of heads \(3\) must divide the model size dModel \(8\)/],
   ['Transformer: 0 layers', () => create({ ...TF, layers: 0 }), /number of layers must be in \[1, 6\] \(got 0\)/],
