@@ -68,6 +68,7 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
     await page.click('[data-testid=mf-translate]');
     await page.waitForFunction(() => document.querySelector('[data-testid=mf-output]')?.textContent === 'I love studying AI');
     await site.screenshot('byo-picker-1280');
+    await site.screenshot('byo-picker-panel-1280', { target: page.locator(`${SEC} .mf-panel`) });
   });
 
   test('a dropped Transformer file shows its layers; a broken file is named and changes nothing', async () => {
@@ -122,7 +123,7 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
     // The link carries the pairs: a reload restores them.
     const hash = await page.evaluate(() => location.hash);
     assert.match(hash, /s2s_pairs=/);
-    assert.match(await text('s2s-pairs-link'), /^The link above carries these pairs \(\d+ characters\)\.$/);
+    assert.match(await text('s2s-pairs-link'), /^The page’s address carries these pairs \(\d+ characters\): a link to it brings them back\.$/);
 
     const saved = async (testId) => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid=${testId}]`)]);
@@ -143,6 +144,7 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
     await page.waitForFunction(() => /my-pairs\.atlb/.test(document.querySelector('[data-testid=mf-message]')?.textContent ?? ''));
     assert.match(await text('mf-config'), /taskpairs/);
     await site.screenshot('byo-pairs-1280');
+    await site.screenshot('byo-pairs-panel-1280', { target: page.locator(`${SEC} .tr-pairs`) });
 
     await site.load(hash);
     assert.equal(await page.inputValue('[data-testid=s2s-pairs-text]'), `# mine\n${pairs.map((p) => p.join('\t')).join('\n')}\n`);
@@ -153,7 +155,7 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
     const long = Array.from({ length: 150 }, (_, i) => `词${i} 和 词\tword${i} and word`).join('\n');
     await page.fill('[data-testid=s2s-pairs-text]', long);
     await page.dispatchEvent('[data-testid=s2s-pairs-text]', 'change');
-    assert.match(await text('s2s-pairs-link'), /^These pairs \(\d+ characters\) are too long for the link, which carries up to 2000: the link keeps the settings but not the pairs\.$/);
+    assert.match(await text('s2s-pairs-link'), /^These pairs \(\d+ characters\) are too long for the page’s address, which carries up to 2000: a link keeps the settings but not the pairs\.$/);
     await page.waitForFunction(() => !location.hash.includes('s2s_pairs='));
 
     await page.click('[data-testid=mf-download-safetensors]');
@@ -176,6 +178,7 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
       assert.equal(await p.locator(`${SEC} .tr-pairs > h3`).textContent(), '你自己的句对');
       assert.equal(await horizontalOverflow(p), 0, 'nothing scrolls sideways at 390 px');
       await narrow.screenshot('byo-picker-390');
+      await narrow.screenshot('byo-picker-panel-390', { target: p.locator(`${SEC} .mf-panel`) });
       narrow.problems.assertNone();
     } finally {
       await narrow.close();
