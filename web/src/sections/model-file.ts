@@ -1,8 +1,13 @@
 // Bring your own model: a file picker with drag and drop for .safetensors translators (PyTorch's
 // state dict with its config and vocabularies, docs/safetensors.md) and this project's own model
-// files, and the "Download model" buttons. Reusable: any section (§3.3 here, §4's Transformer)
-// mounts a ModelFilePanel and ModelDownloads with its own context; the strings are
-// model-file-strings.ts, merged into the section's. A loaded file shows its configuration, its
+// files, and the "Download model" buttons. Reusable: any section (§3.3 here, through
+// translate-byo.ts; §4's Transformer likewise) mounts them with its own context:
+//   const own = withStrings(ctx);            // model-file-strings.ts, looked up first
+//   adoptCss(styleRootOf(root)!, css);       // model-file.css?inline
+//   const picker = new ModelFilePanel(host, own, 'tf-file');   // test ids tf-file-…
+//   new ModelDownloads(host, own, () => trainedModel, () => 'my-transformer');
+//   … picker.destroy() when the section goes.
+// A loaded file shows its configuration, its
 // vocabularies and, for a sentence, the decoding view (step-by-step attention heatmaps). Every
 // problem is shown inline, as text, naming it (the core's own message); the page keeps working.
 import type { SectionContext } from '../section';
