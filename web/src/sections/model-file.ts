@@ -123,9 +123,11 @@ export class ModelFilePanel {
   #model: RemoteSeq2Seq | null = null;
   #info: AnyInfo | null = null;
   #seq = 0;
+  readonly #testId: string;
 
   constructor(host: HTMLElement, ctx: Ctx, testId = 'mf') {
     this.#ctx = ctx;
+    this.#testId = testId;
     const { t } = ctx;
     this.element.dataset.testid = testId;
     this.element.append(el('h3', undefined, t('mf.title')), el('p', 'tr-note', t('mf.intro')));
@@ -225,7 +227,7 @@ export class ModelFilePanel {
   #show(info: AnyInfo, vocabulary: { source: string[]; target: string[] }): void {
     const { t } = this.#ctx;
     const table = el('table', 'mf-config');
-    table.dataset.testid = 'mf-config';
+    table.dataset.testid = `${this.#testId}-config`;
     table.append(el('caption', undefined, t('mf.config')));
     for (const [key, value] of configRows(info, t)) {
       const tr = el('tr');
@@ -233,11 +235,11 @@ export class ModelFilePanel {
       table.append(tr);
     }
     const source = el('div', 'mf-vocabulary');
-    source.dataset.testid = 'mf-vocab-source';
+    source.dataset.testid = `${this.#testId}-vocab-source`;
     const count = (tokens: string[]) => tokens.filter((x) => !RESERVED.has(x)).length;
     source.append(el('p', 'tr-label', fill(t('mf.vocab.source'), { count: count(vocabulary.source) })), vocabList(vocabulary.source, t));
     const target = el('div', 'mf-vocabulary');
-    target.dataset.testid = 'mf-vocab-target';
+    target.dataset.testid = `${this.#testId}-vocab-target`;
     target.append(el('p', 'tr-label', fill(t('mf.vocab.target'), { count: count(vocabulary.target) })), vocabList(vocabulary.target, t));
     const row = this.#details.lastElementChild;
     this.#details.replaceChildren(table, source, target);
