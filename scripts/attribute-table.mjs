@@ -41,6 +41,7 @@ function values(p) {
 function defaultText(p) {
   if (p.kind === 'numbers') return p.default.length ? `\`${p.default.join(',')}\`` : '(empty)';
   if (p.kind === 'bool') return p.default ? '`1`' : '`0`';
+  if (p.default === '') return '(empty)';
   return `\`${p.default}\``;
 }
 

@@ -6,13 +6,47 @@ import type { ScoreName } from './attention-lab.js';
 
 /**
  * note: the note's five pairs; zh-en: Chinese → English sentences from a small grammar with
- * word-order changes (every target word aligned to its source words); dates; reverse; copy.
+ * word-order changes (every target word aligned to its source words); dates; reverse; copy;
+ * pairs: your own sentence pairs (Seq2SeqPairsOptions).
  */
-export type Seq2SeqTaskName = 'note' | 'zh-en' | 'dates' | 'reverse' | 'copy';
+export type Seq2SeqTaskName = 'note' | 'zh-en' | 'dates' | 'reverse' | 'copy' | 'pairs';
+
+/**
+ * Task 'pairs': your own sentence pairs, given with the config (any other task with these keys
+ * is an error). Each bad line is an Error naming it: "line 7: no tab between source and
+ * target", "line 12: the target has 83 words; at most 64".
+ */
+export interface Seq2SeqPairsOptions {
+  /**
+   * One `source<TAB>target` per line; blank lines and lines starting with # are skipped, a CRLF
+   * or a leading byte-order mark is fine. At most 20000 pairs, 64 tokens and 4096 bytes a side,
+   * 1 MiB in all. Identical pairs count once. Required with task 'pairs'.
+   */
+  pairs?: string;
+  /** 'words' (split at whitespace) or 'chars' (one token per character, whitespace dropped, also from what you translate); default 'words' */
+  tokenize?: 'words' | 'chars';
+  /**
+   * The share of the distinct pairs held out (never trained on; evaluate() scores them), 0–0.5,
+   * chosen by a shuffle seeded by taskOptions.seed; default 0.1. 0: nothing is held out and
+   * evaluate() scores the training pairs (heldOutIsTrainingData). A share that holds none out
+   * (3 pairs at 0.1) is an Error. The vocabularies come from the training pairs only.
+   */
+  heldOut?: number;
+}
+
+/** info().pairs of a pairs session. */
+export interface Seq2SeqPairsInfo {
+  tokenize: 'words' | 'chars';
+  /** the share held out */
+  heldOut: number;
+  trainPairs: number;
+  /** 0 when nothing is held out */
+  heldOutPairs: number;
+}
 export type CellName = 'rnn' | 'gru' | 'lstm';
 
 /** Unknown keys are an error (so a typo does not silently fall back to a default). */
-export interface Seq2SeqConfig {
+export interface Seq2SeqConfig extends Seq2SeqPairsOptions {
   /** the recurrent translator (the default); 'transformer': see TransformerSeq2SeqConfig */
   arch?: 'rnn';
   task: Seq2SeqTaskName;
@@ -76,6 +110,8 @@ export interface SessionInfo {
   parameterCount: number;
   /** Adam steps trained so far */
   step: number;
+  /** task 'pairs' only */
+  pairs?: Seq2SeqPairsInfo;
 }
 
 /** A recurrent translator's architecture, as info() reports it (a session's or a file's). */
@@ -302,6 +338,26 @@ export interface ImportedSeq2SeqInfo extends RecurrentArchitecture {
   metadata: Record<string, string>;
 }
 
+/** info() of a Transformer read from .safetensors (config arch 'transformer'). */
+export interface ImportedTransformerInfo {
+  format: 'safetensors';
+  arch: 'transformer';
+  layers: number;
+  heads: number;
+  dModel: number;
+  dFF: number;
+  normFirst: boolean;
+  tokenizer: 'words' | 'chars';
+  sourceTokenizer: 'words' | 'chars';
+  targetTokenizer: 'words' | 'chars';
+  /** always 'project': the reference module's names */
+  names: 'project';
+  sourceVocabSize: number;
+  targetVocabSize: number;
+  parameterCount: number;
+  metadata: Record<string, string>;
+}
+
 /** Decoder fed <sos> + target (teacher forcing), with the file's ids. */
 export interface TeacherForcedResult {
   sourceIds: number[];
@@ -320,8 +376,10 @@ export interface TeacherForcedResult {
  */
 export interface ImportedSeq2Seq {
   translate(text: string, options?: TranslateOptions): TranslateResult;
+  /** attention is null for a Transformer (its translate() trace has every layer's and head's) */
   teacherForced(source: string, target: string): TeacherForcedResult;
-  info(): ImportedSeq2SeqInfo;
+  /** a Transformer file gives ImportedTransformerInfo (arch 'transformer') */
+  info(): ImportedSeq2SeqInfo | ImportedTransformerInfo;
   /** every token in id order, as the file lists them (reserved tokens included) */
   sourceVocabulary(): string[];
   targetVocabulary(): string[];
@@ -345,7 +403,7 @@ export interface ImportedSeq2Seq {
  * learningRate 1e-2, warmup 200: the recipe tuned to reach 98% held-out exact match fastest)
  * and zh-en; docs/transformer.md lists both with their measurements.
  */
-export interface TransformerSeq2SeqConfig {
+export interface TransformerSeq2SeqConfig extends Seq2SeqPairsOptions {
   arch: 'transformer';
   task: Seq2SeqTaskName;
   /** encoder layers = decoder layers, 1–6; default 2 */

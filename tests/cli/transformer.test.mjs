@@ -102,3 +102,21 @@ test('Transformer usage errors name the problem', () => {
   bad(['--layers', '7'], /--layers must be a whole number in \[1, 6\]/);
   bad(['--arch', 'gpt'], /unknown arch 'gpt' for --arch \(expected rnn, transformer\)/);
 });
+
+test('export --format safetensors writes the Transformer; translate and info read it back', () => {
+  const st = join(dir, 'note-tf.safetensors');
+  const e = cli('export', '--model', model, '--format', 'safetensors', '--out', st);
+  assert.equal(e.code, 0, e.err);
+  const fromModel = cli('translate', '--model', model, '咖哥 喜欢 小冰');
+  const fromFile = cli('translate', '--model', st, '咖哥 喜欢 小冰');
+  assert.equal(fromFile.code, 0, fromFile.err);
+  assert.equal(fromFile.out, fromModel.out, 'the same translation, steps and attention tables');
+  const i = cli('info', '--model', st);
+  assert.equal(i.code, 0, i.err);
+  assert.match(i.out, /^file +.*note-tf\.safetensors \(\d+ KiB, safetensors, the reference module's state-dict names\)$/m);
+  assert.match(i.out, /^layers +2 \(encoder\) \+ 2 \(decoder\)$/m);
+  assert.doesNotMatch(i.out, /steps trained/);
+  const ev = cli('evaluate', '--model', st);
+  assert.notEqual(ev.code, 0);
+  assert.match(ev.err, /has no task/);
+});

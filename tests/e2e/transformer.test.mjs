@@ -50,7 +50,8 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
   }
 
   test('mounts untrained, trains a few steps, draws the three grids, enlarges a map and steps the decoding', async () => {
-    await open('#view=transformer&seed=1');
+    // two layers (the default is one): the grids and the rollout then have layers to tell apart
+    await open('#view=transformer&seed=1&tf_layers=2');
     assert.match(await page.locator('section[data-section="transformer"] h2').first().textContent(), /4\. The Transformer/);
     assert.equal(await page.locator(`${SEC} [data-testid=tf-untrained]`).isVisible(), true);
     assert.ok((await page.locator('[data-testid=tf-train]').getAttribute('class')).includes('primary'));

@@ -1,11 +1,13 @@
-// libFuzzer target: tokenizers, vocabulary files and sentence encoding on arbitrary bytes. The
-// first byte picks what to exercise; the rest is the text. Bad input must be an InputError.
+// libFuzzer target: tokenizers, vocabulary files, sentence encoding and the reader's own sentence
+// pairs (task_pairs.h) on arbitrary bytes. The first byte picks what to exercise; the rest is the
+// text. Bad input must be an InputError.
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
+#include "seq2seq/task_pairs.h"
 #include "seq2seq/vocab.h"
 #include "tensor.h"
 
@@ -15,7 +17,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
   const lab::Tokenizer kind = (mode & 1) ? lab::Tokenizer::kChars : lab::Tokenizer::kWords;
   try {
-    if (mode & 2) {
+    if (mode & 4) {
+      // Tab-separated pairs, as pasted: every kept pair must have both sides, and the task built
+      // on them (nothing held out, or a fifth) must batch its examples.
+      for (const lab::PairLine& p : lab::parse_pairs(text, kind)) {
+        if (p.source.empty() || p.target.empty() || p.line < 1) __builtin_trap();
+      }
+      lab::TaskOptions options;
+      options.pairs = std::string(text);
+      options.tokenize = kind;
+      options.held_out_fraction = (mode & 8) ? 0.2 : 0.0;
+      const auto task = lab::make_task("pairs", options);
+      lab::Rng rng(mode);
+      task->sample_batch(rng, 4);
+      if (task->held_out().empty()) __builtin_trap();
+    } else if (mode & 2) {
       // A vocabulary as a model file would carry it.
       nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
       if (j.is_discarded()) return 0;

@@ -230,7 +230,7 @@ TEST(Seq2SeqSession, ConfigValidationRejectsAbsurdValues) {
   // The session checks what validate() cannot: the task's name and options, the vocab-sized
   // parameter count. Each before allocating anything large.
   EXPECT_INPUT_ERROR(Seq2SeqSession(with([](SessionConfig& c) { c.task = "klingon"; })),
-                     "unknown task 'klingon' (expected note, zh-en, dates, reverse, copy)");
+                     "unknown task 'klingon' (expected note, zh-en, dates, reverse, copy, pairs)");
   EXPECT_INPUT_ERROR(Seq2SeqSession(with([](SessionConfig& c) {
                        c.task = "reverse";
                        c.task_options.max_len = 100;

@@ -16,8 +16,7 @@ namespace lab {
 namespace {
 
 TEST(TaskTest, UnknownTaskNamesTheChoices) {
-  EXPECT_INPUT_ERROR(make_task("x"),
-                     "unknown task 'x' (expected note, zh-en, dates, reverse, copy)");
+  EXPECT_INPUT_ERROR(make_task("x"), "unknown task 'x' (expected note, zh-en, dates, reverse, copy, pairs)");
 }
 
 TEST(TaskTest, MakeBatchPadsAndShiftsTargets) {
@@ -76,7 +75,7 @@ TEST(TaskTest, OptionsFromJson) {
   EXPECT_EQ(task_options_to_json(back), task_options_to_json(options));
   EXPECT_INPUT_ERROR(task_options_from_json(json{{"colour", 1}}),
                      "unknown task option 'colour' (expected seed, held_out, train, min_len, "
-                     "max_len, symbols)");
+                     "max_len, symbols, pairs, tokenize, held_out_fraction)");
   EXPECT_INPUT_ERROR(task_options_from_json(json{{"min_len", 2.5}}), "must be an integer");
   EXPECT_INPUT_ERROR(task_options_from_json(json{{"seed", -1}}), "seed must be an integer >= 0");
   EXPECT_INPUT_ERROR(task_options_from_json(json{{"max_len", 1e300}}), "must be an integer");

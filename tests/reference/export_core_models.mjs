@@ -1,7 +1,8 @@
 // Trains small translators on the note's five pairs in wasm and exports each as .safetensors into
-// shared/reference/ (core_*.safetensors, committed). tests/reference/gen_safetensors.py then loads
-// them into PyTorch modules with load_state_dict and records PyTorch's logits, which the native and
-// wasm suites compare with the core's. Run after `bash scripts/build-wasm.sh`:
+// shared/reference/ (core_*.safetensors and transformer_note.safetensors, committed).
+// tests/reference/gen_safetensors.py then loads them into PyTorch modules with load_state_dict and
+// records PyTorch's logits, which the native and wasm suites compare with the core's. Run after
+// `bash scripts/build-wasm.sh`:
 //
 //   node tests/reference/export_core_models.mjs && /usr/bin/python3 tests/reference/gen_safetensors.py
 //
@@ -23,8 +24,12 @@ const MODELS = [
   { file: 'core_rnn_dot_book.safetensors', config: { cell: 'rnn', hidden: 16, score: 'dot' }, names: 'book' },
 ];
 
+// A Transformer on the same pairs, for gen_transformer.py's TransformerSeq2Seq.
+const TRANSFORMER = { file: 'transformer_note.safetensors',
+  config: { arch: 'transformer', layers: 2, heads: 2, dModel: 16, dFF: 32, batchSize: 5, warmup: 0 } };
+
 const lab = await loadAttentionLab();
-for (const { file, config, names } of MODELS) {
+for (const { file, config, names } of [...MODELS, TRANSFORMER]) {
   const model = lab.createSeq2Seq({ task: 'note', seed: 3, learningRate: 1e-2, ...config });
   const { losses } = model.train(300);
   const bytes = model.save({ format: 'safetensors', names: names ?? 'project' });

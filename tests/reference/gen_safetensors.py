@@ -23,6 +23,11 @@ Two directions, both written under shared/reference/ and committed, so the tests
    and writes, under "core", the teacher-forced logits of the five pairs and the greedy translations. The tests
    compare them with the core's own numbers for the same file.
 
+3. The Transformer, AttentionLab -> PyTorch. shared/reference/transformer_note.safetensors (a Transformer trained
+   in wasm on the note's pairs by export_core_models.mjs) loads into tests/reference/gen_transformer.py's
+   TransformerSeq2Seq with load_state_dict(strict=True); "transformer" holds its teacher-forced logits of the five
+   pairs and its greedy translations.
+
 The safetensors package is not in Debian, so the format is read and written here with struct and json (it is
 an 8-byte little-endian header length, a JSON header, and the raw little-endian data).
 """
@@ -32,9 +37,12 @@ import math
 import os
 import random
 import struct
+import sys
 
 import torch
 import torch.nn as nn
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # gen_transformer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REF = os.path.join(ROOT, "shared", "reference")
@@ -305,6 +313,44 @@ def core_reference(path):
     return {"file": os.path.basename(path), "config": c, "module": "reference", "cases": cases}
 
 
+# ---- 3. the Transformer, AttentionLab -> PyTorch
+
+
+def transformer_reference(path):
+    """A Transformer exported from wasm (transformer_note.safetensors) into gen_transformer.py's
+    TransformerSeq2Seq with load_state_dict(strict=True): the teacher-forced logits of the five pairs
+    (float64, training mode with dropout 0: PyTorch's plain math path) and the greedy translations."""
+    from gen_transformer import TransformerSeq2Seq
+
+    tensors, metadata = load_safetensors(path)
+    c = json.loads(metadata["config"])
+    src_vocab, tgt_vocab = json.loads(metadata["src_vocab"]), json.loads(metadata["tgt_vocab"])
+    m = TransformerSeq2Seq(len(src_vocab), len(tgt_vocab), c["dModel"], c["heads"], c["layers"], c["dFF"],
+                           c["normFirst"])
+    m.load_state_dict(tensors, strict=True)   # the exported names and shapes are PyTorch's, exactly
+    m = m.double()
+    m.train()
+    no_pad = lambda x: torch.zeros_like(x, dtype=torch.bool)
+    cases = []
+    with torch.no_grad():
+        for src, tgt in PAIRS:
+            s = torch.tensor([[src_vocab.index(w) for w in src.split()]])
+            tin = torch.tensor([[tgt_vocab.index(w) for w in ("<sos> " + tgt).split()]])
+            logits = m(s, tin, no_pad(s), no_pad(tin))
+
+            ids, prefix = [], [tgt_vocab.index("<sos>")]
+            for _ in range(32):
+                t = torch.tensor([prefix])
+                token = int(torch.argmax(m(s, t, no_pad(s), no_pad(t))[0, -1]))
+                if token == tgt_vocab.index("<eos>"):
+                    break
+                ids.append(token)
+                prefix.append(token)
+            cases.append({"source": src, "target": tgt, "logits": enc(logits[0]),
+                          "greedy": " ".join(tgt_vocab[i] for i in ids)})
+    return {"file": os.path.basename(path), "config": c, "module": "TransformerSeq2Seq", "cases": cases}
+
+
 def main():
     model, cn, en = book_model()
     config = {"arch": "seq2seq", "cell": "rnn", "hidden": HIDDEN, "embedding": HIDDEN, "attention": True,
@@ -312,12 +358,15 @@ def main():
     save_translator(BOOK_FILE, model, config, cn, en)
     ref = {"book": {"file": os.path.basename(BOOK_FILE), "config": config, "src_vocab": cn, "tgt_vocab": en,
                     "cases": book_reference(model, cn, en)},
-           "core": [core_reference(p) for p in sorted(glob.glob(os.path.join(REF, "core_*.safetensors")))]}
+           "core": [core_reference(p) for p in sorted(glob.glob(os.path.join(REF, "core_*.safetensors")))],
+           "transformer": transformer_reference(os.path.join(REF, "transformer_note.safetensors"))}
     for case in ref["book"]["cases"]:
         print(f"book model: {case['source']} -> {case['greedy']}")
     for core in ref["core"]:
         for case in core["cases"]:
             print(f"{core['file']} in PyTorch: {case['source']} -> {case['greedy']}")
+    for case in ref["transformer"]["cases"]:
+        print(f"transformer_note.safetensors in PyTorch: {case['source']} -> {case['greedy']}")
     with open(OUT, "w", encoding="utf-8") as f:
         json.dump(ref, f, ensure_ascii=False, separators=(",", ":"))
         f.write("\n")

@@ -17,6 +17,7 @@ const BARE = { cell: 'gru', hidden: 4, srcVocab: 5, tgtVocab: 6, seed: 1 };
 const BATCH = { src: { shape: [1, 3], data: [1, 2, 3] }, srcLengths: [3], tgtIn: { shape: [1, 2], data: [1, 4] },
   tgtOut: { shape: [1, 2], data: [4, 2] } };
 const BOOK = 'book_seq2seq.safetensors';
+const TF_FILE = 'transformer_note.safetensors';
 const REFERENCE = loadReference('attention.json').cases.filter((c) =>
   ['note_3_2_scaled', 'scaled_key_padding', 'note_3_6_multi_head'].includes(c.name));
 
@@ -24,7 +25,12 @@ const REFERENCE = loadReference('attention.json').cases.filter((c) =>
 const TF = { arch: 'transformer', task: 'reverse', layers: 1, heads: 2, dModel: 8, dFF: 16, seed: 1,
   taskOptions: { minLen: 3, maxLen: 6, symbols: 6, train: 200, heldOut: 20 } };
 
-let lab, note, noteBytes, dates, bare, book, handles, tf, tfBytes;
+// Your own sentence pairs: the shared cases (the native suite runs them too) and a small corpus.
+const PAIRS_CASES = loadReference('pairs-cases.json').errors;
+const PAIRS = { task: 'pairs', pairs: NOTE_PAIRS.map(([s, t]) => `${s}\t${t}`).join('\n'), heldOut: 0, hidden: 8, seed: 1 };
+const literal = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+
+let lab, note, noteBytes, dates, bare, book, handles, tf, tfBytes, pairsBytes;
 const live = new Set(); // sessions a case created: freed after it, so none leaks into the next
 const own = (m) => (live.add(m), m);
 const create = (config) => own(lab.createSeq2Seq(config));
@@ -41,6 +47,10 @@ before(async () => {
   tf = lab.createSeq2Seq(TF);
   tf.train(5);
   tfBytes = tf.save();
+  const pairs = lab.createSeq2Seq(PAIRS);
+  pairs.train(2);
+  pairsBytes = pairs.save();
+  pairs.delete();
   handles = lab.memoryStats().handles;
 });
 after(() => [note, dates, bare, book, tf].forEach((m) => m.delete()));
@@ -179,7 +189,7 @@ const cases = [
   ['maxLength as a string', () => note.translate('我', { maxLength: '10' }), /maxLength must be a number/],
   ['unknown translate option', () => note.translate('我', { beams: 3 }), /translate options has an unknown key 'beams'/],
   // Configurations
-  ['unknown task name', () => create({ ...NOTE, task: 'klingon' }), /unknown task 'klingon' \(expected note, zh-en, dates, reverse, copy\)/],
+  ['unknown task name', () => create({ ...NOTE, task: 'klingon' }), /unknown task 'klingon' \(expected note, zh-en, dates, reverse, copy, pairs\)/],
   ['unknown cell name', () => create({ ...NOTE, cell: 'transformer' }), /unknown cell "transformer": expected rnn, gru or lstm/],
   ['unknown score name in a config', () => create({ ...NOTE, score: 'magic' }), /unknown score function 'magic'/],
   ['hidden 10^6', () => create({ ...NOTE, hidden: 1e6 }), /hidden size must be in \[1, 4096\] \(got 1000000\)/],
@@ -188,7 +198,7 @@ const cases = [
   ['learning rate NaN', () => create({ ...NOTE, learningRate: NaN }), /learning rate must be a positive finite float32 \(got nan\)/],
   ['hidden as a string', () => create({ ...NOTE, hidden: '32' }), /config\.hidden must be a number/],
   ['attention as a string', () => create({ ...NOTE, attention: 'yes' }), /config\.attention must be true or false \(got yes\)/],
-  ['missing task', () => create({ cell: 'rnn' }), /task is missing \(expected note, zh-en, dates, reverse, copy\)/],
+  ['missing task', () => create({ cell: 'rnn' }), /task is missing \(expected note, zh-en, dates, reverse, copy, pairs\)/],
   ['extra unknown config key', () => create({ ...NOTE, hiden: 32 }), /config has an unknown key 'hiden'/],
   ['task option out of range', () => create({ task: 'reverse', taskOptions: { train: 1e9 } }), /option train must be in \[1, 20000\] \(got 1000000000\)/],
   ['zh-en task option out of range', () => create({ task: 'zh-en', taskOptions: { heldOut: 1e5 } }), /option held_out must be in \[1, 10000\] \(got 100000\)/],
@@ -265,7 +275,7 @@ const cases = [
   ['safetensors: unknown tensor name', () => load(bookFile((f) => { f.header['decoder.out.b'] = f.header['decoder.out.bias']; delete f.header['decoder.out.bias']; })), /tensor 'decoder\.out\.b' is not a parameter of this model \(cell rnn, hidden 32, embedding 32, dot attention\), whose tensors are encoder\.embedding\.weight/],
   ['safetensors: missing tensor', () => load(bookFile((f) => { const [b] = f.header['decoder.out.bias'].data_offsets; delete f.header['decoder.out.bias']; f.data = f.data.slice(0, b); })), /the file has no tensor 'decoder\.out\.bias', which this model \(cell rnn/],
   ['safetensors: unknown config key', () => load(bookConfig((c) => { c.dropout = 0.1; })), /__metadata__ config has an unknown key 'dropout'/],
-  ['safetensors: arch transformer', () => load(bookConfig((c) => { c.arch = 'transformer'; })), /config arch 'transformer': this build loads Seq2Seq RNN translators/],
+  ['safetensors: arch transformer with a recurrent config', () => load(bookConfig((c) => { c.arch = 'transformer'; })), /__metadata__ config has an unknown key 'attention' \(a Transformer's are arch, layers, heads, dModel, dFF, normFirst, tokenizer\)/],
   ['safetensors: absurd config (hidden 10^6)', () => load(bookConfig((c) => { c.hidden = 1e6; })), /hidden size must be in \[1, 4096\] \(got 1000000\)/],
   ['safetensors: target vocabulary without <eos>', () => load(bookMeta((m) => { m.tgt_vocab = m.tgt_vocab.replace('<eos>', '<end>'); })), /tgt_vocab has no '<eos>' token: decoding starts with <sos> and stops at <eos>/],
   ['safetensors: a token twice', () => load(bookMeta((m) => { m.src_vocab = m.src_vocab.replace('喜欢', '咖哥'); })), /src_vocab has '咖哥' twice/],
@@ -275,6 +285,13 @@ const cases = [
   ['safetensors: unknown save format', () => note.save({ format: 'onnx' }), /save\(\): unknown format "onnx" \(expected 'atlb' or 'safetensors'\)/],
   ['safetensors: unknown state-dict names', () => note.save({ format: 'safetensors', names: 'keras' }), /names must be 'project' \(out\.weight\) or 'book'/],
   ['safetensors: translate on a deleted import', () => deleted(load(referenceBytes(BOOK))).translate('我'), /this Seq2Seq model has been deleted/],
+  // A Transformer's .safetensors (transformer_note.safetensors, exported from wasm) with one thing wrong
+  ['Transformer safetensors: wrong shape', () => load(editedFile(TF_FILE, (f) => { f.header['transformer.encoder.layers.0.linear1.weight'].shape = [16, 32]; })), /tensor 'transformer\.encoder\.layers\.0\.linear1\.weight' has shape \[16, 32\], but the config \(transformer, 2 layers, 2 heads, dModel 16, dFF 32; src_vocab has 22 tokens, tgt_vocab 22\) needs \[32, 16\]/],
+  ['Transformer safetensors: unknown tensor name', () => load(editedFile(TF_FILE, (f) => { f.header['generator.bias'] = f.header['out.bias']; delete f.header['out.bias']; })), /tensor 'generator\.bias' is not a parameter of this model \(transformer, 2 layers, 2 heads, dModel 16, dFF 32\)/],
+  ['Transformer safetensors: dtype I32', () => load(editedFile(TF_FILE, (f) => { f.header['out.bias'].dtype = 'I32'; })), /tensor 'out\.bias' has dtype I32; this reader takes F32, F16 and BF16/],
+  ['Transformer safetensors: config dModel that disagrees with the tensors', () => load(editedFile(TF_FILE, (f) => { const c = JSON.parse(f.header.__metadata__.config); c.dModel = 32; f.header.__metadata__.config = JSON.stringify(c); })), /tensor 'src_embedding\.weight' has shape \[22, 16\], but the config \(transformer, 2 layers, 2 heads, dModel 32/],
+  ['Transformer safetensors: a vocabulary without <pad> at id 0', () => load(editedFile(TF_FILE, (f) => { f.header.__metadata__.src_vocab = f.header.__metadata__.src_vocab.replace('<pad>', '<nil>'); })), /src_vocab must have <pad> at id 0: a Transformer's padding masks are id 0/],
+  ['Transformer safetensors: book names', () => tf.save({ format: 'safetensors', names: 'book' }), /a Transformer has one naming, the reference module's/],
   // The Transformer (createSeq2Seq({arch: 'transformer'})): configurations, sentences, files
   ['Transformer: heads that do not divide dModel', () => create({ ...TF, heads: 3 }), /the number of heads \(3\) must divide the model size dModel \(8\)/],
   ['Transformer: 0 layers', () => create({ ...TF, layers: 0 }), /number of layers must be in \[1, 6\] \(got 0\)/],
@@ -289,6 +306,22 @@ const cases = [
   ['Transformer: NaN weight in a loaded model', () => load(noteFile((f) => { new DataView(f.data.buffer).setFloat32(8, NaN, true); }, tfBytes)), /array 'src_embedding\.weight' has a non-finite value \(NaN\) at index 2/],
   ['Transformer: heads not dividing dModel in a file', () => load(noteFile((f) => { f.header.config.heads = 3; }, tfBytes)), /the number of heads \(3\) must divide the model size dModel \(8\)/],
   ['Transformer: unknown architecture', () => create({ ...TF, arch: 'lstm' }), /config\.arch must be 'rnn' or 'transformer' \(got "lstm"\)/],
+  // Your own sentence pairs (createSeq2Seq({task: 'pairs', pairs, tokenize, heldOut})): each bad
+  // line is named by its number
+  ...PAIRS_CASES.map((c) => [`pairs: ${c.name}`, () => create({ ...PAIRS, pairs: c.text, tokenize: c.tokenize ?? 'words', heldOut: c.heldOut ?? 0.1 }), literal(c.error)]),
+  ['pairs: more than 20000 pairs', () => create({ ...PAIRS, pairs: Array.from({ length: 20001 }, (_, i) => `s${i}\tt${i}`).join('\n') }), /line 20001: more than 20000 pairs; at most 20000/],
+  ['pairs: over 1 MiB of text', () => create({ ...PAIRS, pairs: `a\t${'b'.repeat(1 << 20)}` }), /the pairs text is 1048578 bytes; at most 1048576 \(1 MiB\)/],
+  ['pairs: an unpaired surrogate', () => create({ ...PAIRS, pairs: 'a\tb\uDC00' }), /config\.pairs has an unpaired UTF-16 surrogate at position 3/],
+  ['pairs: task pairs without pairs', () => create({ ...PAIRS, pairs: undefined }), /task 'pairs' needs config\.pairs: the sentence pairs, one source<TAB>target per line/],
+  ['pairs: pairs for another task', () => create({ ...NOTE, pairs: 'a\tb' }), /config\.pairs, config\.tokenize and config\.heldOut are for task 'pairs' only \(the task is 'note'\)/],
+  ['pairs: pairs that are not text', () => create({ ...PAIRS, pairs: ['a', 'b'] }), /config\.pairs must be a string/],
+  ['pairs: unknown tokenize', () => create({ ...PAIRS, tokenize: 'bpe' }), /unknown tokenizer 'bpe' \(expected words, chars\)/],
+  ['pairs: heldOut not a number', () => create({ ...PAIRS, heldOut: '10%' }), /config\.heldOut must be a number/],
+  ['pairs: heldOut NaN', () => create({ ...PAIRS, heldOut: NaN }), /option heldOut \(the share of pairs held out\) must be from 0 to 0\.5 \(got nan\)/],
+  ['pairs: a held-out count in taskOptions', () => create({ ...PAIRS, taskOptions: { heldOut: 5 } }), /task 'pairs' takes the share held out as heldOut \(a fraction\)/],
+  ['pairs: the Transformer with a malformed line', () => create({ ...TF, task: 'pairs', taskOptions: undefined, pairs: 'a\tb\nc d\n' }), /line 2: no tab between source and target/],
+  ['pairs: a model file whose stored pairs have a malformed line', () => load(noteFile((f) => { f.header.taskOptions.pairs += '\nno tab'; }, pairsBytes)), /line 6: no tab between source and target/],
+  ['pairs: a model file whose stored pairs disagree with its vocabularies', () => load(noteFile((f) => { f.header.taskOptions.pairs = f.header.taskOptions.pairs.replace('小冰', '小红'); }, pairsBytes)), /vocabularies do not match task 'pairs'/],
   // Deleted sessions
   ['translate on a deleted model', () => deleted(create(NOTE)).translate('我'), /this Seq2Seq model has been deleted/],
   ['train on a deleted model', () => deleted(create(NOTE)).train(1), /this Seq2Seq model has been deleted/],

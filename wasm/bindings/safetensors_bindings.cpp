@@ -16,6 +16,8 @@
 #include "seq2seq/interchange.h"
 #include "seq2seq_convert.h"
 #include "seq2seq_handle.h"
+#include "transformer/interchange.h"
+#include "transformer_trace.h"
 
 using emscripten::val;
 using labjs::guarded;
@@ -120,10 +122,104 @@ class InterchangeHandle {
   lab::InterchangeModel model_;
 };
 
+// A Transformer read from .safetensors: the same methods as InterchangeHandle.
+class TransformerInterchangeHandle {
+ public:
+  explicit TransformerInterchangeHandle(lab::TransformerInterchange model)
+      : model_(std::move(model)) {}
+
+  val translate(val text_js, val options) {
+    return guarded([&] {
+      const std::string text = labjs::js_text(text_js, "text");
+      const lab::TransformerTranslateResult r =
+          model_.translate(text, labjs::translate_options_from_js(options));
+      return labjs::transformer_translation_to_js(labjs::token_names(model_.target_vocab()), r,
+                                                  model_.config().layers, model_.config().heads);
+    });
+  }
+
+  val teacherForced(val source_js, val target_js) {
+    return guarded([&] {
+      const lab::TeacherForced r = model_.teacher_forced(labjs::js_text(source_js, "source"),
+                                                         labjs::js_text(target_js, "target"));
+      val out = val::object();
+      out.set("sourceIds", labjs::ids_to_js(r.source_ids));
+      out.set("targetIn", labjs::ids_to_js(r.target_in));
+      out.set("targetOut", labjs::ids_to_js(r.target_out));
+      out.set("logits", labjs::tensor_to_js(r.logits));
+      out.set("attention", val::null());
+      return out;
+    });
+  }
+
+  val info() {
+    return guarded([&] {
+      const lab::TransformerInterchangeConfig& c = model_.config();
+      val out = val::object();
+      out.set("format", val(std::string("safetensors")));
+      out.set("arch", val(std::string("transformer")));
+      out.set("layers", val(static_cast<double>(c.layers)));
+      out.set("heads", val(static_cast<double>(c.heads)));
+      out.set("dModel", val(static_cast<double>(c.d_model)));
+      out.set("dFF", val(static_cast<double>(c.d_ff)));
+      out.set("normFirst", val(c.norm_first));
+      out.set("tokenizer", val(std::string(lab::tokenizer_name(c.tokenizer))));
+      out.set("sourceTokenizer", val(std::string(lab::tokenizer_name(c.tokenizer))));
+      out.set("targetTokenizer", val(std::string(lab::tokenizer_name(c.tokenizer))));
+      out.set("names", val(std::string("project")));
+      out.set("sourceVocabSize", val(static_cast<double>(model_.source_vocab().size())));
+      out.set("targetVocabSize", val(static_cast<double>(model_.target_vocab().size())));
+      out.set("parameterCount", val(static_cast<double>(model_.model().num_params())));
+      val metadata = val::object();
+      for (const auto& [key, value] : model_.extra_metadata()) metadata.set(key, val(value));
+      out.set("metadata", metadata);
+      return out;
+    });
+  }
+
+  val sourceVocabulary() {
+    return guarded([&] { return labjs::strings_to_js(model_.source_vocab().tokens()); });
+  }
+  val targetVocabulary() {
+    return guarded([&] { return labjs::strings_to_js(model_.target_vocab().tokens()); });
+  }
+
+  val params() {
+    return guarded([&] {
+      val a = val::array();
+      for (const lab::ParamView& v : model_.model().param_views()) {
+        val o = val::object();
+        o.set("name", val(v.name));
+        o.set("tensor", labjs::param_to_js(v, model_.model().params()));
+        a.call<void>("push", o);
+      }
+      return a;
+    });
+  }
+
+  val save(val names) {
+    return guarded([&] {
+      if (names_from_js(names) != lab::StateDictNames::kProject) {
+        throw lab::InputError(
+            "a Transformer has one naming, the reference module's: names 'book' is for the "
+            "book's recurrent translator");
+      }
+      return labjs::bytes_to_js(model_.write());
+    });
+  }
+
+ private:
+  lab::TransformerInterchange model_;
+};
+
 val import_safetensors_js(val bytes) {
   return guarded([&] {
     const std::vector<uint8_t> data = labjs::bytes_from_js(bytes, "loadSeq2Seq()");
-    return val(InterchangeHandle(lab::InterchangeModel::read(data.data(), data.size())));
+    const lab::SafetensorsFile file = lab::read_safetensors(data.data(), data.size());
+    if (lab::is_transformer_interchange(file)) {
+      return val(TransformerInterchangeHandle(lab::TransformerInterchange::read(file)));
+    }
+    return val(InterchangeHandle(lab::InterchangeModel::read(file)));
   });
 }
 
@@ -144,6 +240,14 @@ EMSCRIPTEN_BINDINGS(attention_lab_safetensors) {
       .function("targetVocabulary", &InterchangeHandle::targetVocabulary)
       .function("params", &InterchangeHandle::params)
       .function("save", &InterchangeHandle::save);
+  emscripten::class_<TransformerInterchangeHandle>("ImportedTransformer")
+      .function("translate", &TransformerInterchangeHandle::translate)
+      .function("teacherForced", &TransformerInterchangeHandle::teacherForced)
+      .function("info", &TransformerInterchangeHandle::info)
+      .function("sourceVocabulary", &TransformerInterchangeHandle::sourceVocabulary)
+      .function("targetVocabulary", &TransformerInterchangeHandle::targetVocabulary)
+      .function("params", &TransformerInterchangeHandle::params)
+      .function("save", &TransformerInterchangeHandle::save);
   emscripten::function("importSafetensors", &import_safetensors_js);
   emscripten::function("exportSeq2SeqSafetensors", &export_safetensors_js);
 }

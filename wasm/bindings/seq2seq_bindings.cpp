@@ -34,10 +34,11 @@ lab::SessionConfig session_config_from_js(const val& js) {
   if (labjs::is_absent(js)) {
     throw lab::InputError("createSeq2Seq() needs a config object {task, cell, hidden, ...}");
   }
-  labjs::check_keys(js,
-                    {"task", "cell", "hidden", "embedding", "attention", "score", "attentionalTanh",
-                     "seed", "batchSize", "learningRate", "clipNorm", "taskOptions"},
-                    "config");
+  labjs::check_keys(
+      js,
+      {"task", "cell", "hidden", "embedding", "attention", "score", "attentionalTanh", "seed",
+       "batchSize", "learningRate", "clipNorm", "taskOptions", "pairs", "tokenize", "heldOut"},
+      "config");
   lab::SessionConfig c;
   c.task = labjs::js_string(js, "task", "", "config.task");
   c.cell = lab::parse_cell(labjs::js_string(js, "cell", "rnn", "config.cell").c_str());
@@ -49,6 +50,7 @@ lab::SessionConfig session_config_from_js(const val& js) {
       labjs::js_bool(js, "attentionalTanh", c.attentional_tanh, "config.attentionalTanh");
   c.seed = labjs::js_seed(js, "seed", "config.seed").value_or(c.seed);
   c.task_options = labjs::task_options_from_js(js["taskOptions"], c.seed);
+  labjs::pairs_options_from_js(js, c.task, c.task_options);
   c.batch_size = labjs::js_whole(js, "batchSize", "config.batchSize")
                      .value_or(lab::default_batch_size(c.task));
   c.learning_rate = labjs::js_number(js, "learningRate", c.learning_rate, "config.learningRate");
@@ -104,6 +106,7 @@ val Seq2SeqHandle::info() {
     out.set("attention", val(c.attention));
     out.set("score", val(std::string(lab::score_name(c.score))));
     out.set("attentionalTanh", val(c.attentional_tanh));
+    labjs::set_pairs_info(out, c.task_options, task);
     labjs::set_training_info(out, c.seed, c.batch_size, c.learning_rate, c.clip_norm, task,
                              session_.model().num_params(), session_.step());
     return out;

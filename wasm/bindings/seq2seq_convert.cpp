@@ -77,6 +77,39 @@ val task_options_to_js(const lab::TaskOptions& o) {
   return out;
 }
 
+void pairs_options_from_js(const val& config, const std::string& task, lab::TaskOptions& o) {
+  const bool any =
+      has_value(config, "pairs") || has_value(config, "tokenize") || has_value(config, "heldOut");
+  if (task != "pairs") {
+    if (any) {
+      throw lab::InputError(
+          "config.pairs, config.tokenize and config.heldOut are for task 'pairs' only (the task is "
+          "'" +
+          task + "')");
+    }
+    return;
+  }
+  if (!has_value(config, "pairs")) {
+    throw lab::InputError(
+        "task 'pairs' needs config.pairs: the sentence pairs, one source<TAB>target per line");
+  }
+  o.pairs = js_text(config["pairs"], "config.pairs");
+  o.tokenize = lab::parse_tokenizer(js_string(config, "tokenize", "words", "config.tokenize"));
+  o.held_out_fraction = js_number(config, "heldOut", o.held_out_fraction, "config.heldOut");
+}
+
+void set_pairs_info(val& info, const lab::TaskOptions& o, const lab::Task& task) {
+  if (task.name() != "pairs") return;
+  val out = val::object();
+  out.set("tokenize", val(std::string(lab::tokenizer_name(o.tokenize))));
+  out.set("heldOut", val(o.held_out_fraction));
+  out.set("trainPairs", number(task.train_size()));
+  out.set(
+      "heldOutPairs",
+      number(task.held_out_is_training_data() ? 0 : static_cast<double>(task.held_out().size())));
+  info.set("pairs", out);
+}
+
 val train_to_js(const val& steps, const std::function<lab::TrainResult(long)>& train) {
   const long n = js_whole(steps, "train(steps): steps");
   try {

@@ -36,6 +36,13 @@ TokenName token_names(const V& vocab) {
 // config.taskOptions → lab::TaskOptions (its seed defaults to the session's), and back (info()).
 lab::TaskOptions task_options_from_js(const val& obj, uint64_t default_seed);
 val task_options_to_js(const lab::TaskOptions& o);
+// A config's sentence pairs (task 'pairs'): config.pairs (the tab-separated text), config.tokenize
+// ('words' or 'chars') and config.heldOut (the share held out, 0 … 0.5) into `o`. Throws when
+// task 'pairs' has no pairs or another task has any of the three.
+void pairs_options_from_js(const val& config, const std::string& task, lab::TaskOptions& o);
+// Sets info().pairs of a pairs session: {tokenize, heldOut, trainPairs, heldOutPairs}; other
+// tasks' info has no such key.
+void set_pairs_info(val& out, const lab::TaskOptions& o, const lab::Task& task);
 
 // train(steps): {losses, tokenAccuracy, step}; a diverged run gives {error, completed}, which
 // the ES module turns into a JS Error carrying the completed steps.

@@ -1,5 +1,6 @@
 // embind surface of Transformer model files (.atlb, wasm/src/transformer/session_io.cpp): save a
-// session, load one, and tell a Transformer file from a Seq2Seq one. Kept apart from
+// session, load one, tell a Transformer file from a Seq2Seq one, and export the session as a
+// .safetensors state dict (wasm/src/transformer/interchange.h). Kept apart from
 // transformer_session_bindings.cpp because the file format pulls in the JSON header code and CRC
 // checks, which the transformer module for widgets (train, evaluate, translate) leaves out.
 // Errors come back as {error} (guarded), which wasm/js/seq2seq.mjs rethrows as a JS Error.
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "convert.h"
+#include "transformer/interchange.h"
 #include "transformer_handle.h"
 
 using emscripten::val;
@@ -19,6 +21,13 @@ namespace {
 
 val save_transformer_js(TransformerHandle& handle) {
   return guarded([&] { return labjs::bytes_to_js(handle.session().save()); });
+}
+
+// The session as a .safetensors state dict for the reference module (transformer/interchange.h).
+val export_transformer_safetensors_js(TransformerHandle& handle) {
+  return guarded([&] {
+    return labjs::bytes_to_js(lab::TransformerInterchange::from_session(handle.session()).write());
+  });
 }
 
 val load_transformer_js(val bytes) {
@@ -40,6 +49,7 @@ val is_transformer_file_js(val bytes) {
 
 EMSCRIPTEN_BINDINGS(attention_lab_transformer_files) {
   emscripten::function("saveTransformer", &save_transformer_js);
+  emscripten::function("exportTransformerSafetensors", &export_transformer_safetensors_js);
   emscripten::function("loadTransformer", &load_transformer_js);
   emscripten::function("isTransformerFile", &is_transformer_file_js);
 }

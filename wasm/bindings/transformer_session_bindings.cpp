@@ -10,9 +10,10 @@
 // (L, H, t + 1), `rolloutTarget` (t + 1); the result's `encoder` has `self` (L, H, S, S) and
 // `rollout` (S, S). Field names match shared/types/seq2seq.d.ts.
 //
-// Model files (saveTransformer, loadTransformer) are in transformer_file_bindings.cpp, so that the
-// Transformer widget module can leave the file format out (CMakeLists.txt's module table). The
-// handle is owned by the JS wrapper, which calls .delete() exactly once.
+// Model files (saveTransformer, loadTransformer, the .safetensors export) are in
+// transformer_file_bindings.cpp, so that the Transformer widget module can leave the file formats
+// out (CMakeLists.txt's module table). The handle is owned by the JS wrapper, which calls
+// .delete() exactly once.
 #include <emscripten/bind.h>
 
 #include <string>
@@ -24,6 +25,7 @@
 #include "seq2seq_convert.h"
 #include "transformer/session.h"
 #include "transformer_handle.h"
+#include "transformer_trace.h"
 
 using emscripten::val;
 using labjs::guarded;
@@ -40,10 +42,11 @@ lab::TransformerSessionConfig config_from_js(const val& js) {
         "createSeq2Seq({arch: 'transformer'}) needs a config object {task, layers, heads, "
         "dModel, ...}");
   }
-  labjs::check_keys(js,
-                    {"arch", "task", "layers", "heads", "dModel", "dFF", "normFirst", "warmup",
-                     "seed", "batchSize", "learningRate", "clipNorm", "taskOptions"},
-                    "config");
+  labjs::check_keys(
+      js,
+      {"arch", "task", "layers", "heads", "dModel", "dFF", "normFirst", "warmup", "seed",
+       "batchSize", "learningRate", "clipNorm", "taskOptions", "pairs", "tokenize", "heldOut"},
+      "config");
   // Every setting not given takes the session's default for the task.
   lab::TransformerSessionConfig c =
       lab::transformer_session_defaults(labjs::js_string(js, "task", "", "config.task"));
@@ -55,6 +58,7 @@ lab::TransformerSessionConfig config_from_js(const val& js) {
   c.warmup = labjs::js_whole(js, "warmup", "config.warmup").value_or(c.warmup);
   c.seed = labjs::js_seed(js, "seed", "config.seed").value_or(c.seed);
   c.task_options = labjs::task_options_from_js(js["taskOptions"], c.seed);
+  labjs::pairs_options_from_js(js, c.task, c.task_options);
   c.batch_size = labjs::js_whole(js, "batchSize", "config.batchSize").value_or(c.batch_size);
   c.learning_rate = labjs::js_number(js, "learningRate", c.learning_rate, "config.learningRate");
   c.clip_norm = labjs::js_number(js, "clipNorm", c.clip_norm, "config.clipNorm");
@@ -92,6 +96,26 @@ val encoder_to_js(const lab::TransformerEncoderTrace& e, long H) {
 
 namespace labjs {
 
+val transformer_translation_to_js(const TokenName& token, const lab::TransformerTranslateResult& r,
+                                  long L, long H) {
+  val out = translation_to_js(token, r.source, r.output, r.text, r.finished);
+  if (r.beam_width == 0) {
+    const lab::TransformerGreedyResult& g = r.greedy;
+    out.set("steps", greedy_steps_to_js(token, g.result.steps, [&](val& step, size_t i, size_t) {
+              set_trace(step, g.traces[i], L, H, g.encoder.S);
+            }));
+    out.set("encoder", encoder_to_js(g.encoder, H));
+  } else {
+    const lab::TransformerBeamResult& b = r.beam;
+    out.set("beams", beam_trace_to_js(token, b.result, r.hypothesis_texts, r.beam_width,
+                                      [&](val& node, size_t t, size_t n) {
+                                        set_trace(node, b.traces[t][n], L, H, b.encoder.S);
+                                      }));
+    out.set("encoder", encoder_to_js(b.encoder, H));
+  }
+  return out;
+}
+
 val TransformerHandle::train(val steps) {
   return guarded(
       [&] { return labjs::train_to_js(steps, [&](long n) { return session_.train(n); }); });
@@ -108,25 +132,9 @@ val TransformerHandle::translate(val text_js, val options) {
     const std::string text = labjs::js_text(text_js, "text");
     const lab::TransformerTranslateResult r =
         session_.translate(text, labjs::translate_options_from_js(options));
-    const labjs::TokenName token = labjs::token_names(session_.task().target_vocab());
-    const long L = session_.config().layers, H = session_.config().heads;
-    val out = labjs::translation_to_js(token, r.source, r.output, r.text, r.finished);
-    if (r.beam_width == 0) {
-      const lab::TransformerGreedyResult& g = r.greedy;
-      out.set("steps",
-              labjs::greedy_steps_to_js(token, g.result.steps, [&](val& step, size_t i, size_t) {
-                set_trace(step, g.traces[i], L, H, g.encoder.S);
-              }));
-      out.set("encoder", encoder_to_js(g.encoder, H));
-    } else {
-      const lab::TransformerBeamResult& b = r.beam;
-      out.set("beams", labjs::beam_trace_to_js(token, b.result, r.hypothesis_texts, r.beam_width,
-                                               [&](val& node, size_t t, size_t n) {
-                                                 set_trace(node, b.traces[t][n], L, H, b.encoder.S);
-                                               }));
-      out.set("encoder", encoder_to_js(b.encoder, H));
-    }
-    return out;
+    return labjs::transformer_translation_to_js(labjs::token_names(session_.task().target_vocab()),
+                                                r, session_.config().layers,
+                                                session_.config().heads);
   });
 }
 
@@ -144,6 +152,7 @@ val TransformerHandle::info() {
     out.set("dFF", number(c.d_ff));
     out.set("normFirst", val(c.norm_first));
     out.set("warmup", number(c.warmup));
+    labjs::set_pairs_info(out, c.task_options, task);
     labjs::set_training_info(out, c.seed, c.batch_size, c.learning_rate, c.clip_norm, task,
                              session_.model().num_params(), session_.step());
     return out;

@@ -39,7 +39,7 @@ export const BINDINGS = Object.freeze({
   // the Transformer's model files: 'Transformer.save' (a method of its models) and loadSeq2Seq of a
   // Transformer file
   transformer_file_bindings: {
-    exports: ['saveTransformer', 'loadTransformer', 'isTransformerFile'],
+    exports: ['saveTransformer', 'exportTransformerSafetensors', 'loadTransformer', 'isTransformerFile'],
     api: ['Transformer.save', 'loadSeq2Seq.transformer'],
   },
   // PyTorch's .safetensors translators in and out (docs/safetensors.md)

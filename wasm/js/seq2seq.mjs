@@ -90,7 +90,10 @@ export class Seq2Seq extends OwnedTranslator {
     const format = o.format ?? 'atlb';
     if (format === 'safetensors') {
       if (this.#isTransformer()) {
-        throw new Error("save(): a Transformer has no .safetensors export yet; save it with format 'atlb'");
+        if ((o.names ?? 'project') !== 'project') {
+          throw new Error("save(): a Transformer has one naming, the reference module's (names 'project'); 'book' is the book's recurrent translator");
+        }
+        return unwrap(this.#core.exportTransformerSafetensors(handle));
       }
       return unwrap(this.#core.exportSeq2SeqSafetensors(handle, safetensorsNames(o)));
     }

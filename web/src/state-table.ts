@@ -111,18 +111,24 @@ export const PROPS = [
   { name: 'mh_scale', section: 'multihead', kind: 'enum', default: 'shared', values: ['shared', 'per-head'], doc: "colour scale of the heads' heatmaps: one shared by all heads (colours compare across heads) or one per head" },
   // §4 The Transformer: an encoder-decoder Transformer trained live, every layer's and head's attention
   { name: 'tf_task', section: 'transformer', kind: 'enum', default: 'dates', values: ['dates', 'zh-en'], doc: 'dates (24 formats → ISO, characters as tokens) or the grammar corpus (Chinese → English)' },
-  { name: 'tf_layers', section: 'transformer', kind: 'int', default: 2, min: 1, max: 6, doc: 'encoder layers (= decoder layers)' },
+  { name: 'tf_layers', section: 'transformer', kind: 'int', default: 1, min: 1, max: 6, doc: 'encoder layers (= decoder layers; one learns dates fastest, docs/transformer.md)' },
   { name: 'tf_heads', section: 'transformer', kind: 'int', default: 4, min: 1, max: 16, doc: 'attention heads per layer (must divide tf_dmodel)' },
   { name: 'tf_dmodel', section: 'transformer', kind: 'int', default: 32, min: 4, max: 1024, doc: 'model size d_model (the core refuses a model over its memory limit, and says so)' },
   { name: 'tf_dff', section: 'transformer', kind: 'int', default: 64, min: 4, max: 4096, doc: 'feed-forward size' },
   { name: 'tf_norm_first', section: 'transformer', kind: 'bool', default: true, doc: 'pre-norm layers (1) or post-norm, nn.Transformer\'s default (0)' },
   { name: 'tf_lr', section: 'transformer', kind: 'number', default: 0.01, min: 1e-6, max: 10, doc: "Adam's peak learning rate" },
   { name: 'tf_warmup', section: 'transformer', kind: 'int', default: 200, min: 0, max: 100000, doc: 'warm-up steps of the learning-rate schedule (0: constant rate)' },
-  { name: 'tf_steps', section: 'transformer', kind: 'int', default: 3000, min: 10, max: 100000, doc: 'training steps of a run (a run estimated at over a minute asks first)' },
+  { name: 'tf_steps', section: 'transformer', kind: 'int', default: 2500, min: 10, max: 100000, doc: 'training steps of a run (a run estimated at over a minute asks first)' },
   { name: 'tf_text', section: 'transformer', kind: 'text', default: 'JAN 23, 2015', maxLength: 300, doc: 'the sentence or date to translate' },
   { name: 'tf_zoom', section: 'transformer', kind: 'enum', default: 'none', values: ['none', 'encoder', 'decoder', 'cross'], doc: 'which kind of attention has a map enlarged (none: the grids only)' },
   { name: 'tf_zoom_layer', section: 'transformer', kind: 'int', default: 1, min: 1, max: 6, doc: 'layer of the enlarged map' },
   { name: 'tf_zoom_head', section: 'transformer', kind: 'int', default: 1, min: 1, max: 16, doc: 'head of the enlarged map' },
   { name: 'tf_light_layer', section: 'transformer', kind: 'int', default: 0, min: 0, max: 6, doc: 'the cross-attention that lights the source tokens while decoding: this layer (0: the rollout over all layers)' },
   { name: 'tf_light_head', section: 'transformer', kind: 'int', default: 0, min: 0, max: 16, doc: 'and this head (0: the mean of the heads)' },
+
+  // §3.3 Your own sentence pairs (translate-pairs.ts)
+  { name: 's2s_pairs', section: 'translate', kind: 'text', default: '', maxLength: 2000, doc: 'your own sentence pairs, source and target separated by \\t, pairs by \\n (a backslash as \\\\); a longer corpus is not put in the link (empty: the example pairs)' },
+  { name: 's2s_tokenize', section: 'translate', kind: 'enum', default: 'words', values: ['words', 'chars'], doc: 'tokens of your own pairs: words (split at spaces) or characters (spaces dropped)' },
+  { name: 's2s_held_out', section: 'translate', kind: 'int', default: 10, min: 0, max: 50, doc: 'percent of your own pairs held out (never trained on; the scores are measured on it)' },
+  { name: 's2s_pairs_steps', section: 'translate', kind: 'int', default: 300, min: 10, max: 5000, doc: 'training steps on your own pairs' },
 ] as const satisfies readonly PropDef[];

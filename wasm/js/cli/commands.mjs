@@ -105,7 +105,7 @@ export function evaluate(lab, o, print) {
   }
   if (o.json) return print(toJSON({ task: info.task, ...options, ...ev }));
   const set = options?.length !== undefined ? `${ev.examples} fresh strings of length ${options.length} (seed ${options.seed})`
-    : ev.heldOutIsTrainingData ? `its ${ev.examples} training pairs (the note's task has no held-out set)`
+    : ev.heldOutIsTrainingData ? `its ${ev.examples} training pairs (${info.task === 'pairs' ? 'none was held out' : "the note's task has no held-out set"})`
     : `${ev.examples} held-out examples`;
   print(`${info.task} model after ${info.step} steps, on ${set}:`);
   print(table([
@@ -120,6 +120,13 @@ export function exportModel(lab, o, print) {
   const model = readModel(lab, o.model);
   const bytes = writeModel(model, o.out, { format: o.format, names: o.names });
   print(`wrote ${o.out} (${o.format}, ${o.names} state-dict names, ${bytes.toLocaleString('en-US')} bytes)`);
+}
+
+/** The task, and for your own pairs how many there are and how they split. */
+function taskLine(i) {
+  if (!i.pairs) return i.task;
+  const p = i.pairs;
+  return `pairs: ${p.trainPairs} training, ${p.heldOutPairs} held out (${Number((p.heldOut * 100).toPrecision(6))}%), ${p.tokenize} as tokens`;
 }
 
 export function info(lab, o, print) {
@@ -141,7 +148,7 @@ export function info(lab, o, print) {
   }
   print(table([
     ['file', `${o.model} (${(statSync(o.model).size / 1024).toFixed(0)} KiB)`],
-    ['task', i.task],
+    ['task', taskLine(i)],
     ['cell', i.cell],
     ['hidden', String(i.hidden)],
     ['embedding', String(i.embedding)],
@@ -158,21 +165,28 @@ export function info(lab, o, print) {
 }
 
 function printTransformerInfo(o, i, print) {
-  print(table([
-    ['file', `${o.model} (${(statSync(o.model).size / 1024).toFixed(0)} KiB)`],
-    ['task', i.task],
+  const imported = i.format === 'safetensors'; // read from .safetensors: no task, no training state
+  const kib = (statSync(o.model).size / 1024).toFixed(0);
+  const rows = [
+    ['file', imported ? `${o.model} (${kib} KiB, safetensors, the reference module's state-dict names)` : `${o.model} (${kib} KiB)`],
+    ...(imported ? [] : [['task', taskLine(i)]]),
     ['model', `transformer, ${i.normFirst ? 'pre' : 'post'}-norm`],
     ['layers', `${i.layers} (encoder) + ${i.layers} (decoder)`],
     ['heads', String(i.heads)],
     ['dModel', String(i.dModel)],
     ['dFF', String(i.dFF)],
-    ['source vocabulary', `${i.sourceVocabSize} tokens (${i.sourceTokenizer}; <pad> <sos> <eos> <unk> included)`],
+    ['source vocabulary', `${i.sourceVocabSize} tokens (${i.sourceTokenizer}${imported ? ", in the file's order" : '; <pad> <sos> <eos> <unk> included'})`],
     ['target vocabulary', `${i.targetVocabSize} tokens (${i.targetTokenizer})`],
     ['parameters', i.parameterCount.toLocaleString('en-US')],
-    ['steps trained', i.step.toLocaleString('en-US')],
-    ['batch size', String(i.batchSize)],
-    ['learning rate', `${f32(i.learningRate)} (peak; warm-up ${i.warmup} steps)`],
-    ['clip norm', i.clipNorm > 0 ? String(f32(i.clipNorm)) : 'off'],
-    ['seed', String(i.seed)],
-  ], 'll').join('\n'));
+  ];
+  if (!imported) {
+    rows.push(
+      ['steps trained', i.step.toLocaleString('en-US')],
+      ['batch size', String(i.batchSize)],
+      ['learning rate', `${f32(i.learningRate)} (peak; warm-up ${i.warmup} steps)`],
+      ['clip norm', i.clipNorm > 0 ? String(f32(i.clipNorm)) : 'off'],
+      ['seed', String(i.seed)],
+    );
+  }
+  print(table(rows, 'll').join('\n'));
 }

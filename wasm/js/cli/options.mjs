@@ -18,10 +18,13 @@ const json = { kind: 'flag', help: 'print JSON instead of text' };
 
 export const COMMANDS = {
   train: {
-    usage: 'attention-lab train --task NAME --steps N --out FILE [options]',
-    summary: 'train a Seq2Seq model on a task and write it to a model file',
+    usage: 'attention-lab train (--task NAME | --pairs FILE) --steps N --out FILE [options]',
+    summary: 'train a Seq2Seq model on a task, or on your own sentence pairs, and write it to a model file',
     options: {
-      task: { kind: 'choice', choices: TASKS, required: true, listed: true, help: 'the task: note (the 5 Chinese → English pairs), dates (dates → ISO), reverse or copy (letter strings)' },
+      task: { kind: 'choice', choices: TASKS, listed: true, help: 'the task: note (the 5 Chinese → English pairs), dates (dates → ISO), reverse or copy (letter strings); this or --pairs is required' },
+      pairs: { kind: 'text', arg: 'FILE', help: 'train on your own sentence pairs: a UTF-8 text file, one source<TAB>target per line (blank lines and lines starting with # are skipped; at most 20000 pairs, 64 tokens a side)' },
+      tokenize: { kind: 'choice', choices: ['words', 'chars'], default: 'words', help: 'with --pairs: split each side into words (at whitespace) or into characters (whitespace dropped)' },
+      'held-out': { kind: 'number', min: 0, help: 'with --pairs: the share of the distinct pairs held out for evaluation, 0 … 0.5 (0: evaluate on the training pairs); default 0.1' },
       arch: { kind: 'choice', choices: ARCHS, default: 'rnn', help: 'the model: the recurrent translator (rnn) or the Transformer' },
       cell: { kind: 'choice', choices: CELLS, default: 'rnn', help: 'recurrent cell (rnn only)' },
       hidden: { kind: 'int', min: 1, max: 4096, default: 128, help: 'hidden size' },
@@ -127,6 +130,7 @@ export function mainHelp(version) {
     '',
     'examples:',
     '  attention-lab train --task dates --cell lstm --hidden 64 --batch 128 --steps 2000 --out dates.model',
+    '  attention-lab train --pairs my-pairs.tsv --tokenize chars --steps 2000 --out mine.model',
     '  attention-lab train --task dates --arch transformer --steps 1500 --out tf.model',
     '  attention-lab translate --model dates.model "JAN 23, 2015" --beam 4',
     '  attention-lab evaluate --model dates.model',

@@ -41,7 +41,7 @@ export function createModel(lab, config) {
   }
 }
 
-function ioMessage(e) {
+export function ioMessage(e) {
   return { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory', ENOTDIR: 'not a directory' }[e.code]
     ?? e.message;
 }

@@ -2,16 +2,37 @@
 // between two Adam steps; prints a progress line every --log-every steps and a held-out evaluation
 // every --eval-every steps; writes the model at the end, on Ctrl-C, or after divergence (the
 // weights of the last good step).
-import { createModel, checkWritable, release, writeModel } from './session.mjs';
+import { readFileSync } from 'node:fs';
+import { createModel, checkWritable, ioMessage, release, writeModel } from './session.mjs';
 import { RuntimeError, UsageError } from './options.mjs';
 import { duration, fixed, pct } from './format.mjs';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
+/** --task or --pairs FILE (read here: a file that cannot be read is a usage error naming it). */
+function taskFrom(o) {
+  if (o.pairs === undefined) {
+    if (o.task === undefined) throw new UsageError("train needs --task NAME or --pairs FILE (see 'attention-lab train --help')");
+    if (o['held-out'] !== undefined) throw new UsageError('--held-out applies to --pairs only (the tasks have their own held-out sets)');
+    if (o.tokenize !== 'words') throw new UsageError('--tokenize applies to --pairs only (the tasks have their own tokens)');
+    return { task: o.task };
+  }
+  if (o.task !== undefined) throw new UsageError(`--pairs trains on your own pairs; leave out --task ${o.task}`);
+  let text;
+  try {
+    text = readFileSync(o.pairs, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read the pairs file '${o.pairs}': ${ioMessage(e)}`);
+  }
+  const c = { task: 'pairs', pairs: text, tokenize: o.tokenize };
+  if (o['held-out'] !== undefined) c.heldOut = o['held-out'];
+  return c;
+}
+
 // Options not given are left out: the session then takes its default for the task.
 function transformerConfigFrom(o) {
   if (o['norm-first'] && o['post-norm']) throw new UsageError('--norm-first and --post-norm exclude each other');
-  const c = { arch: 'transformer', task: o.task, seed: o.seed };
+  const c = { arch: 'transformer', ...taskFrom(o), seed: o.seed };
   if (o.layers !== undefined) c.layers = o.layers;
   if (o.heads !== undefined) c.heads = o.heads;
   if (o['d-model'] !== undefined) c.dModel = o['d-model'];
@@ -28,7 +49,7 @@ function transformerConfigFrom(o) {
 function configFrom(o) {
   if (o.arch === 'transformer') return transformerConfigFrom(o);
   if (o['attentional-tanh'] && o.attention === 'none') throw new UsageError('--attentional-tanh needs attention (not --attention none)');
-  const c = { task: o.task, cell: o.cell, hidden: o.hidden, attention: o.attention !== 'none', seed: o.seed, learningRate: o.lr ?? 0.001 };
+  const c = { ...taskFrom(o), cell: o.cell, hidden: o.hidden, attention: o.attention !== 'none', seed: o.seed, learningRate: o.lr ?? 0.001 };
   if (c.attention) c.score = o.attention;
   if (o.embedding > 0) c.embedding = o.embedding;
   if (o['attentional-tanh']) c.attentionalTanh = true;
@@ -40,15 +61,16 @@ function configFrom(o) {
 /** The first line of a run: the model, its size and the training settings. */
 function summary(info, o) {
   const params = `${info.parameterCount.toLocaleString('en-US')} parameters`;
+  const task = info.pairs ? `${o.pairs} (${info.pairs.trainPairs} pairs, ${info.pairs.heldOutPairs} held out, ${info.pairs.tokenize})` : info.task;
   const clip = info.clipNorm > 0 ? Number(info.clipNorm.toPrecision(6)) : 'off';
   const lr = Number(info.learningRate.toPrecision(6));
   if (info.arch === 'transformer') {
-    return `training ${info.task}: transformer, ${info.layers} layers, ${info.heads} heads, dModel ${info.dModel}, dFF ${info.dFF}, ` +
+    return `training ${task}: transformer, ${info.layers} layers, ${info.heads} heads, dModel ${info.dModel}, dFF ${info.dFF}, ` +
       `${info.normFirst ? 'pre' : 'post'}-norm, ${params}; batch ${info.batchSize}, lr ${lr} (warm-up ${info.warmup} steps), ` +
       `clip ${clip}, seed ${info.seed}; ${o.steps} steps`;
   }
   const att = info.attention ? `${info.score} attention${info.attentionalTanh ? ' + tanh layer' : ''}` : 'no attention';
-  return `training ${info.task}: ${info.cell}, hidden ${info.hidden}, embedding ${info.embedding}, ${att}, ` +
+  return `training ${task}: ${info.cell}, hidden ${info.hidden}, embedding ${info.embedding}, ${att}, ` +
     `${params}; batch ${info.batchSize}, lr ${lr}, clip ${clip}, seed ${info.seed}; ${o.steps} steps`;
 }
 
@@ -66,7 +88,15 @@ function accuracyOf(r, steps) {
 
 export async function train(lab, o, print) {
   checkWritable(o.out);
-  const model = createModel(lab, configFrom(o));
+  const config = configFrom(o);
+  let model;
+  try {
+    model = createModel(lab, config);
+  } catch (e) {
+    // The core names the line; the file's name makes it findable.
+    if (config.task === 'pairs') throw new UsageError(`${o.pairs}: ${e.message}`);
+    throw e;
+  }
   const info = model.info();
   print(summary(info, o));
 

@@ -102,7 +102,10 @@ InterchangeModel::InterchangeModel(InterchangeConfig config, FileVocab src, File
 }
 
 InterchangeModel InterchangeModel::read(const uint8_t* data, size_t size) {
-  const SafetensorsFile file = read_safetensors(data, size);
+  return read(read_safetensors(data, size));
+}
+
+InterchangeModel InterchangeModel::read(const SafetensorsFile& file) {
   for (const char* key : {kConfigKey, kSrcVocabKey, kTgtVocabKey}) {
     if (!file.metadata.count(key)) {
       throw InputError(std::string("safetensors __metadata__ has no '") + key +

@@ -27,6 +27,8 @@
 
 namespace lab {
 
+struct SafetensorsFile;  // io/safetensors.h
+
 // How the state dict names the output layer: "out.weight" (the project's reference modules) or
 // "decoder.out.weight" (the book's Decoder, which owns its output layer). Every other name is
 // the same in both.
@@ -96,6 +98,7 @@ class InterchangeModel {
   // Throws InputError for anything read_safetensors rejects, then for missing or bad metadata,
   // a config the core rejects, missing, unknown or misshapen tensors (naming each).
   static InterchangeModel read(const uint8_t* data, size_t size);
+  static InterchangeModel read(const SafetensorsFile& file);
   // A copy of a training session's model and vocabularies.
   static InterchangeModel from_session(const Seq2SeqSession& session);
 

@@ -32,7 +32,7 @@ long default_batch_size(const std::string& task) {
 
 void SessionConfig::validate() const {
   if (task.empty())
-    throw InputError("task is missing (expected note, zh-en, dates, reverse, copy)");
+    throw InputError("task is missing (expected note, zh-en, dates, reverse, copy, pairs)");
   // Everything about the model that does not depend on the vocabularies (hidden and embedding
   // sizes, cell, score, attentional tanh), with the smallest vocabularies as stand-ins.
   model_config(*this, 2, 2).validate();
@@ -104,8 +104,9 @@ EvalResult Seq2SeqSession::evaluate(const EvalOptions& options) {
   return result;
 }
 
-TranslateResult Seq2SeqSession::translate(const std::string& text,
+TranslateResult Seq2SeqSession::translate(const std::string& typed,
                                           const TranslateOptions& options) {
+  const std::string text = task_->input_text(typed);
   const Vocab& source_vocab = task_->source_vocab();
   const Vocab& target_vocab = task_->target_vocab();
   const Encoded encoded = source_vocab.encode(text);

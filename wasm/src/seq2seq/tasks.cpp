@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <set>
 
+#include "format.h"
 #include "seq2seq/task_grammar.h"
+#include "seq2seq/task_pairs.h"
 #include "tensor.h"
 
 namespace lab {
@@ -65,6 +67,9 @@ void validate_options(const TaskOptions& o) {
                      std::to_string(o.min_len) + ")");
   }
   check_option("symbols", o.symbols, 2, kMaxSymbols);
+#ifndef LAB_NO_PAIRS_TASK
+  check_pairs_options(o);
+#endif
 }
 
 }  // namespace
@@ -75,6 +80,20 @@ TaskOptions task_options_from_json(const nlohmann::json& j) {
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& key = it.key();
     const nlohmann::json& value = it.value();
+    if (key == "pairs" || key == "tokenize") {
+      if (!value.is_string()) throw InputError("option " + key + " must be a string");
+      if (key == "pairs") {
+        options.pairs = value.get<std::string>();
+      } else {
+        options.tokenize = parse_tokenizer(value.get<std::string>());
+      }
+      continue;
+    }
+    if (key == "held_out_fraction") {
+      if (!value.is_number()) throw InputError("option held_out_fraction must be a number");
+      options.held_out_fraction = value.get<double>();
+      continue;
+    }
     if (key == "seed") {
       // JSON numbers travel through JavaScript doubles, so only exact non-negative integers.
       bool non_negative =
@@ -91,7 +110,8 @@ TaskOptions task_options_from_json(const nlohmann::json& j) {
                                      : nullptr;
     if (field == nullptr) {
       throw InputError("unknown task option '" + key +
-                       "' (expected seed, held_out, train, min_len, max_len, symbols)");
+                       "' (expected seed, held_out, train, min_len, max_len, symbols, pairs, "
+                       "tokenize, held_out_fraction)");
     }
     if (!value.is_number_integer()) throw InputError("option " + key + " must be an integer");
     // Clamp before narrowing so a huge value reports itself as out of range, not wrapped.
@@ -105,8 +125,14 @@ TaskOptions task_options_from_json(const nlohmann::json& j) {
 }
 
 nlohmann::json task_options_to_json(const TaskOptions& o) {
-  return {{"seed", o.seed},       {"held_out", o.held_out}, {"train", o.train},
-          {"min_len", o.min_len}, {"max_len", o.max_len},   {"symbols", o.symbols}};
+  nlohmann::json j = {{"seed", o.seed},       {"held_out", o.held_out}, {"train", o.train},
+                      {"min_len", o.min_len}, {"max_len", o.max_len},   {"symbols", o.symbols}};
+  if (!o.pairs.empty()) {
+    j["pairs"] = o.pairs;
+    j["tokenize"] = tokenizer_name(o.tokenize);
+    j["held_out_fraction"] = o.held_out_fraction;
+  }
+  return j;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -329,11 +355,25 @@ class SequenceTask : public Task {
 
 std::unique_ptr<Task> make_task(const std::string& name, const TaskOptions& options) {
   validate_options(options);
+#ifndef LAB_NO_PAIRS_TASK
+  if (name != "pairs" && !options.pairs.empty()) pairs_for_another_task(name);
+#endif
   if (name == "note") return std::make_unique<NoteTask>();
   if (name == "zh-en") return make_grammar_task(options);
   if (name == "dates") return dates::make_task(options);
+#ifdef LAB_NO_PAIRS_TASK
+  // The widgets' Seq2Seq module (CMakeLists.txt) leaves the reader's own pairs out: no widget
+  // offers them, and they cost it about 5 KB of gzipped wasm.
+  if (name == "pairs") {
+    throw InputError(
+        "task 'pairs' is not in this build (the widgets' Seq2Seq module): load the 'full' variant");
+  }
+#else
+  if (name == "pairs") return make_pairs_task(options);
+#endif
   if (name == "reverse" || name == "copy") return std::make_unique<SequenceTask>(name, options);
-  throw InputError("unknown task '" + name + "' (expected note, zh-en, dates, reverse, copy)");
+  throw InputError("unknown task '" + name +
+                   "' (expected note, zh-en, dates, reverse, copy, pairs)");
 }
 
 }  // namespace lab

@@ -8,6 +8,8 @@
 //   reverse  a string of letters → the same string reversed, with a length knob: the long-range
 //            task on which a fixed-size context fails and attention does not
 //   copy     the same strings → themselves
+//   pairs    the reader's own tab-separated sentence pairs, words or characters as tokens
+//            (task_pairs.h)
 //
 // Every random choice goes through lab::Rng (splitmix64, rng.h) with integer arithmetic only, so
 // a seed gives the same data on every platform, native and wasm alike (std::*_distribution is
@@ -60,9 +62,16 @@ struct TaskOptions {
   long min_len = 5;   // reverse/copy: string lengths, inclusive
   long max_len = 60;
   long symbols = 20;  // reverse/copy: alphabet size, the first letters a, b, c, …
+  // pairs: the tab-separated text (task_pairs.h), how its sides split into tokens, and the
+  // share of its distinct pairs held out, in [0, 0.5].
+  std::string pairs;
+  Tokenizer tokenize = Tokenizer::kWords;
+  double held_out_fraction = 0.1;
 };
 
 // {"seed": 1, "held_out": 0, ...}; unknown keys, non-integers and values beyond the limits throw.
+// The pairs fields ("pairs", "tokenize", "held_out_fraction") are written only for a non-empty
+// pairs text, so the other tasks' files are as before.
 TaskOptions task_options_from_json(const nlohmann::json& j);
 nlohmann::json task_options_to_json(const TaskOptions& options);
 
@@ -97,6 +106,10 @@ class Task {
   // The buckets evaluate() reports exact match in; empty: the session picks four of equal width.
   const std::vector<LengthBucket>& length_buckets() const { return length_buckets_; }
 
+  // The text translate() reads when the user types `text`: as is, except that the pairs task
+  // with characters as tokens drops whitespace, as it did from its training pairs.
+  virtual std::string input_text(const std::string& text) const { return text; }
+
   // Encodes a pair with this task's vocabularies.
   Example make_example(std::string source, std::string target) const;
 
@@ -114,7 +127,7 @@ class Task {
   std::vector<LengthBucket> length_buckets_;
 };
 
-// Throws "unknown task 'x' (expected note, zh-en, dates, reverse, copy)" and option errors.
+// Throws "unknown task 'x' (expected note, zh-en, dates, reverse, copy, pairs)" and option errors.
 std::unique_ptr<Task> make_task(const std::string& name, const TaskOptions& options = {});
 
 // The dates task's calendar and formats, public for tests and for the UI's format list.

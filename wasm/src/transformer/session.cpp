@@ -34,7 +34,8 @@ TransformerConfig model_config(const TransformerSessionConfig& c, long src_vocab
 }  // namespace
 
 void TransformerSessionConfig::validate() const {
-  if (task.empty()) throw InputError("task is missing (expected note, dates, reverse, copy)");
+  if (task.empty())
+    throw InputError("task is missing (expected note, zh-en, dates, reverse, copy, pairs)");
   // The model's own limits (layers, heads dividing dModel, dModel, dFF), with the smallest
   // vocabularies as stand-ins.
   model_config(*this, 2, 2).validate();
@@ -112,8 +113,9 @@ EvalResult TransformerSession::evaluate(const EvalOptions& options) {
   return result;
 }
 
-TransformerTranslateResult TransformerSession::translate(const std::string& text,
+TransformerTranslateResult TransformerSession::translate(const std::string& typed,
                                                          const TranslateOptions& options) {
+  const std::string text = task_->input_text(typed);
   const Vocab& source_vocab = task_->source_vocab();
   const Vocab& target_vocab = task_->target_vocab();
   // A sentence longer than the positional table has positions without an encoding.

@@ -22,6 +22,7 @@ import { TRANSLATE_STRINGS } from './translate-strings';
 import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
 import { fill } from '../i18n';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
+import type { ByoPanels } from './translate-byo';
 
 const MODEL_SETTINGS: readonly PropName[] = ['seed', 's2s_task', 's2s_cell', 's2s_hidden', 's2s_score', 's2s_lr'];
 /** The label of each model setting, for the notice that a change discarded the trained model. */
@@ -89,6 +90,8 @@ class TranslateView implements SectionHandle {
   #running: Promise<void> | null = null;
   #translateSeq = 0;
   #destroyed = false;
+  /** bring your own (translate-byo.ts): downloads, own pairs, model files; loaded on demand, not in widgets */
+  #byo: ByoPanels | null = null;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
@@ -175,6 +178,14 @@ class TranslateView implements SectionHandle {
     this.#root.append(this.#untrained);
     this.#decode = new DecodeView(this.#root, t);
     this.#root.append(this.#sentenceAlignment);
+    if (!ctx.embedded) {
+      const byoHost = el('div', 'tr-byo');
+      this.#root.append(byoHost);
+      void import('./translate-byo').then(({ mountByo }) => {
+        if (this.#destroyed) return;
+        this.#byo = mountByo(byoHost, this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), () => this.#trainer.settings.task);
+      });
+    }
 
     this.#trainer = this.#newTrainer();
     this.#plain = this.#newPlainTrainer();
@@ -558,6 +569,7 @@ class TranslateView implements SectionHandle {
     void this.#trainer.delete();
     void this.#plain?.delete();
     this.#decode.destroy();
+    this.#byo?.destroy();
     this.#lossChart.destroy();
     this.#accChart.destroy();
     this.#root.remove();

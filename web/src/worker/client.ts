@@ -297,8 +297,8 @@ class RemoteModel implements RemoteSeq2Seq {
   translate(text: string, options?: Parameters<RemoteSeq2Seq['translate']>[1]) {
     return this.#send({ op: 'seq2seq.translate', model: this.model, text, options });
   }
-  save() {
-    return this.#send({ op: 'seq2seq.save', model: this.model });
+  save(options?: Parameters<RemoteSeq2Seq['save']>[0]) {
+    return this.#send({ op: 'seq2seq.save', model: this.model, options });
   }
   vocabulary() {
     return this.#send({ op: 'seq2seq.vocabulary', model: this.model });

@@ -87,7 +87,7 @@ export class LabHandlers {
       case 'seq2seq.translate':
         return this.model(request.model).translate(request.text, request.options);
       case 'seq2seq.save':
-        return this.model(request.model).save();
+        return this.model(request.model).save(request.options);
       case 'seq2seq.vocabulary': {
         const model = this.model(request.model);
         return { source: model.sourceVocabulary(), target: model.targetVocabulary() };

@@ -69,7 +69,8 @@ export type Request =
   | { op: 'seq2seq.stopStream'; stream: number }
   | { op: 'seq2seq.evaluate'; model: number; options?: EvaluateOptions }
   | { op: 'seq2seq.translate'; model: number; text: string; options?: TranslateOptions }
-  | { op: 'seq2seq.save'; model: number }
+  /** the model file: .atlb (default) or, with format 'safetensors', PyTorch's state dict */
+  | { op: 'seq2seq.save'; model: number; options?: SaveOptions }
   /** the tokens the model knows (translate section: clickable words), reserved tokens left out */
   | { op: 'seq2seq.vocabulary'; model: number }
   /** the first `count` held-out examples with their alignments (translate section: long sentences) */
@@ -79,6 +80,12 @@ export type Request =
   | { op: 'memory' }
   /** makes the worker die (an uncaught error): tests use it to check the crash banner and restart */
   | { op: 'debug.crash' };
+
+/** Seq2Seq.save's options (wasm/js/seq2seq.mjs). */
+export interface SaveOptions {
+  format?: 'atlb' | 'safetensors';
+  names?: 'project' | 'book';
+}
 
 /** What each operation resolves to. */
 export interface ResultOf {
@@ -167,7 +174,8 @@ export interface RemoteSeq2Seq {
   trainStream(steps: number, options: TrainStreamOptions): TrainStream;
   evaluate(options?: EvaluateOptions): Promise<EvaluateResult>;
   translate(text: string, options?: TranslateOptions): Promise<TranslateResult>;
-  save(): Promise<Uint8Array>;
+  /** .atlb bytes, or with { format: 'safetensors' } the PyTorch state dict */
+  save(options?: SaveOptions): Promise<Uint8Array>;
   /** source and target tokens in id order, without <pad>/<sos>/<eos>/<unk> */
   vocabulary(): Promise<ResultOf['seq2seq.vocabulary']>;
   /** the first `count` held-out examples, with each target word's aligned source words */

@@ -1,0 +1,187 @@
+// Bring your own, in §3.3 of the built page: the model-file picker (a .safetensors file chosen in
+// the dialog and one dropped on the zone: the book's model trained in PyTorch and a Transformer
+// exported from wasm) shows the config, the vocabularies and the decoding heatmaps; a broken file
+// is named inline and the page keeps working; your own pairs train, score on the held-out share,
+// decode and download (.safetensors and the page's format, which load back in the picker); a bad
+// line is named; the pairs travel in the link when short and the page says when they do not.
+// Screenshots at 1280 and 390 px in test-artifacts/. Needs a build (npm run build:web).
+// Run: node --test tests/e2e/bring-your-own.test.mjs
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { canvasInk, horizontalOverflow, startSite } from './harness.mjs';
+
+const REF = (file) => fileURLToPath(new URL(`../../shared/reference/${file}`, import.meta.url));
+const SEC = '#section-translate .tr-section';
+
+describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
+  let site;
+  /** @type {import('playwright-core').Page} */
+  let page;
+
+  before(async () => {
+    site = await startSite();
+    page = site.page;
+  });
+  afterEach(() => site.problems.assertNone());
+  after(() => site?.close());
+
+  const text = (testId) => page.locator(`${SEC} [data-testid=${testId}]`).textContent();
+  /** Waits until the decoding view `prefix` has played to its end and returns its output. */
+  async function decoded(prefix) {
+    await page.waitForFunction((p) => {
+      const d = document.querySelector(`[data-testid=${p}-decode] .tr-decode`);
+      return d && d.dataset.steps && d.dataset.step === d.dataset.steps;
+    }, prefix);
+    return text(`${prefix}-output`);
+  }
+
+  /** Drops a file made of `bytes` on the zone, as a browser does for a file dragged in. */
+  async function drop(name, bytes) {
+    await page.evaluate(({ name, bytes }) => {
+      const zone = document.querySelector('[data-testid=mf-drop]');
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(bytes)], name));
+      zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, { name, bytes: [...bytes] });
+  }
+
+  test("the picker opens the book's PyTorch model: config, vocabularies, heatmaps", async () => {
+    await site.load('#view=translate');
+    await page.setInputFiles('[data-testid=mf-input]', REF('book_seq2seq.safetensors'));
+    await page.waitForFunction(() => document.querySelector('[data-testid=mf-message]')?.dataset.kind === 'ok');
+    assert.match(await text('mf-message'), /^Loaded book_seq2seq\.safetensors: RNN, [\d,]+ parameters\.$/);
+    const config = await text('mf-config');
+    assert.match(config, /format\.safetensors \(book names\)/);
+    assert.match(config, /cellRNN/);
+    assert.match(config, /hidden size32/);
+    assert.match(config, /attentiondot/);
+    assert.match(await text('mf-vocab-source'), /Source vocabulary \(18 tokens\)咖哥 喜欢 小冰 我 爱/);
+    assert.match(await text('mf-vocab-target'), /KaGe/);
+    assert.equal(await page.inputValue('[data-testid=mf-sentence]'), '咖哥 喜欢 小冰');
+    assert.equal(await decoded('mf'), 'KaGe likes XiaoBing');
+    assert.ok((await canvasInk(page, '[data-testid=mf-decode] canvas')) > 0.05, 'the attention heatmap is drawn');
+    // Another sentence of the book
+    await page.fill('[data-testid=mf-sentence]', '我 爱 学习 人工智能');
+    await page.click('[data-testid=mf-translate]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=mf-output]')?.textContent === 'I love studying AI');
+    await site.screenshot('byo-picker-1280');
+    await site.screenshot('byo-picker-panel-1280', { target: page.locator(`${SEC} .mf-panel`) });
+  });
+
+  test('a dropped Transformer file shows its layers; a broken file is named and changes nothing', async () => {
+    await drop('transformer_note.safetensors', readFileSync(REF('transformer_note.safetensors')));
+    await page.waitForFunction(() => /Transformer/.test(document.querySelector('[data-testid=mf-message]')?.textContent ?? ''));
+    const config = await text('mf-config');
+    assert.match(config, /modelTransformer/);
+    assert.match(config, /layers2/);
+    assert.match(config, /heads2/);
+    assert.match(config, /tasknote/);
+    await page.waitForFunction(() => document.querySelector('[data-testid=mf-output]')?.textContent === 'KaGe likes XiaoBing');
+    assert.ok((await canvasInk(page, '[data-testid=mf-decode] canvas')) > 0.05, "the Transformer's attention heatmap is drawn");
+
+    const broken = readFileSync(REF('book_seq2seq.safetensors')).subarray(0, 400);
+    await drop('broken.safetensors', broken);
+    await page.waitForFunction(() => document.querySelector('[data-testid=mf-message]')?.dataset.kind === 'error');
+    assert.match(await text('mf-message'), /^Could not open broken\.safetensors: .*(truncated|beyond)/);
+    // The last good model is still there and still translates.
+    assert.match(await text('mf-config'), /modelTransformer/);
+    await page.click('[data-testid=mf-translate]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=mf-output]')?.textContent === 'KaGe likes XiaoBing');
+    // Markup in a file name is text, never HTML.
+    await drop('<img src=x onerror=alert(1)>.atlb', new TextEncoder().encode('not a model'));
+    await page.waitForFunction(() => /not a model|ATLB|model file/i.test(document.querySelector('[data-testid=mf-message]')?.textContent ?? ''));
+    assert.equal(await page.locator(`${SEC} [data-testid=mf-message] img`).count(), 0);
+  });
+
+  test('a bad pair line is named; your own pairs train, score, decode and download', async () => {
+    await site.load('#view=translate');
+    await page.fill('[data-testid=s2s-pairs-text]', '咖哥 喜欢 小冰\tKaGe likes XiaoBing\nno tab on this line\n');
+    await page.click('[data-testid=s2s-pairs-train]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-pairs-message]')?.dataset.kind === 'error');
+    assert.equal(await text('s2s-pairs-message'), 'Your pairs: line 2: no tab between source and target');
+
+    const pairs = [
+      ['咖哥 喜欢 小冰', 'KaGe likes XiaoBing'],
+      ['我 爱 学习 人工智能', 'I love studying AI'],
+      ['深度学习 改变 世界', 'DL changed the world'],
+      ['自然 语言 处理 很 强大', 'NLP is so powerful'],
+      ['神经网络 非常 复杂', 'Neural-Nets are complex'],
+    ];
+    await page.fill('[data-testid=s2s-pairs-text]', `# mine\n${pairs.map((p) => p.join('\t')).join('\n')}\n`);
+    await page.fill('[data-testid=s2s-held-out]', '0');
+    await page.dispatchEvent('[data-testid=s2s-held-out]', 'change');
+    await page.fill('[data-testid=s2s-pairs-steps]', '150');
+    await page.dispatchEvent('[data-testid=s2s-pairs-steps]', 'change');
+    await page.click('[data-testid=s2s-pairs-train]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-pairs-message]')?.dataset.kind === 'ok', null, { timeout: 120_000 });
+    assert.match(await text('s2s-pairs-message'), /^Trained 150 steps on 5 pairs\. Nothing was held out, so these scores are on the training pairs: exact match \d+\.\d%, token accuracy \d+\.\d%\.$/);
+    assert.ok((await decoded('s2s-pairs')).length > 0);
+
+    // The link carries the pairs: a reload restores them.
+    const hash = await page.evaluate(() => location.hash);
+    assert.match(hash, /s2s_pairs=/);
+    assert.match(await text('s2s-pairs-link'), /^The page’s address carries these pairs \(\d+ characters\): a link to it brings them back\.$/);
+
+    const saved = async (testId) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid=${testId}]`)]);
+      return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
+    };
+    const st = await saved('s2s-pairs-download-safetensors');
+    assert.equal(st.name, 'my-pairs.safetensors');
+    const n = Number(st.bytes.readBigUInt64LE(0));
+    const header = JSON.parse(st.bytes.subarray(8, 8 + n).toString('utf8'));
+    assert.equal(JSON.parse(header.__metadata__.config).arch, 'seq2seq');
+    assert.equal(header.__metadata__.task, 'pairs');
+    assert.ok(header['encoder.embedding.weight'], 'a PyTorch state dict');
+    const atlb = await saved('s2s-pairs-download-atlb');
+    assert.equal(atlb.name, 'my-pairs.atlb');
+    assert.equal(atlb.bytes.subarray(0, 4).toString(), 'ATLB');
+    // Both load back in the picker.
+    await drop('my-pairs.atlb', atlb.bytes);
+    await page.waitForFunction(() => /my-pairs\.atlb/.test(document.querySelector('[data-testid=mf-message]')?.textContent ?? ''));
+    assert.match(await text('mf-config'), /taskpairs/);
+    await site.screenshot('byo-pairs-1280');
+    await site.screenshot('byo-pairs-panel-1280', { target: page.locator(`${SEC} .tr-pairs`) });
+
+    await site.load(hash);
+    assert.equal(await page.inputValue('[data-testid=s2s-pairs-text]'), `# mine\n${pairs.map((p) => p.join('\t')).join('\n')}\n`);
+    assert.equal(await page.inputValue('[data-testid=s2s-held-out]'), '0');
+  });
+
+  test('a corpus too long for the link says so; the main model downloads after training', async () => {
+    const long = Array.from({ length: 150 }, (_, i) => `词${i} 和 词\tword${i} and word`).join('\n');
+    await page.fill('[data-testid=s2s-pairs-text]', long);
+    await page.dispatchEvent('[data-testid=s2s-pairs-text]', 'change');
+    assert.match(await text('s2s-pairs-link'), /^These pairs \(\d+ characters\) are too long for the page’s address, which carries up to 2000: a link keeps the settings but not the pairs\.$/);
+    await page.waitForFunction(() => !location.hash.includes('s2s_pairs='));
+
+    await page.click('[data-testid=mf-download-safetensors]');
+    assert.equal(await text('mf-download-message'), 'Train the model first: there is nothing to download yet.');
+    await page.click('[data-testid=s2s-step]');
+    await page.waitForFunction(() => Number(document.querySelector('.tr-section')?.dataset.step) >= 1);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=mf-download-safetensors]')]);
+    assert.match(download.suggestedFilename(), /^attention-lab-zh-en\.safetensors$/);
+  });
+
+  test('390 px and Chinese: the panels fit and speak Chinese', async () => {
+    const narrow = await startSite({ viewport: { width: 390, height: 844 } });
+    try {
+      await narrow.load('#view=translate&lang=zh');
+      const p = narrow.page;
+      await p.setInputFiles('[data-testid=mf-input]', REF('book_seq2seq.safetensors'));
+      await p.waitForFunction(() => document.querySelector('[data-testid=mf-message]')?.dataset.kind === 'ok');
+      assert.match(await p.locator('[data-testid=mf-message]').textContent(), /^已载入 book_seq2seq\.safetensors/);
+      assert.equal(await p.locator(`${SEC} .mf-panel > h3`).textContent(), '打开模型文件');
+      assert.equal(await p.locator(`${SEC} .tr-pairs > h3`).textContent(), '你自己的句对');
+      assert.equal(await horizontalOverflow(p), 0, 'nothing scrolls sideways at 390 px');
+      await narrow.screenshot('byo-picker-390');
+      await narrow.screenshot('byo-picker-panel-390', { target: p.locator(`${SEC} .mf-panel`) });
+      narrow.problems.assertNone();
+    } finally {
+      await narrow.close();
+    }
+  });
+});
