@@ -115,19 +115,31 @@ void DecodeOptions::validate(const Seq2SeqConfig& config) const {
 }
 
 GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
-                           const DecodeOptions& options) {
+                           const DecodeOptions& options,
+                           const std::vector<Intervention>& interventions) {
   options.validate(model.config());
+  validate_interventions(interventions, model.config(), static_cast<long>(src.size()), options);
   GreedyResult result;
   DecoderState state = model.encode(src);
   int32_t input = options.sos_id;
   for (long t = 0; t < options.max_length; ++t) {
-    DecoderStepResult r = model.decoder_step(state, input);
+    const AttentionEdit edit = attention_edit(interventions, t);
+    DecoderStepResult r = model.decoder_step(state, input, edit);
     const std::vector<double> logp = log_softmax(r.logits);
     GreedyStep step;
     step.top = top_candidates(r.logits, logp, options.top_k);
     step.token = step.top.front().id;  // argmax
     step.prob = step.top.front().prob;
+    for (const Intervention& v : interventions) {
+      if (v.step != t || v.kind != InterventionKind::kForceToken) continue;
+      step.token = v.token;  // the reader's word instead of the argmax
+      step.prob = static_cast<float>(std::exp(logp[static_cast<size_t>(v.token)]));
+      step.forced_token = true;
+    }
+    step.edited_attention = edit != nullptr;
     step.attention = std::move(r.attention);
+    step.logits = std::move(r.logits);
+    step.context = std::move(r.context);
     result.steps.push_back(std::move(step));
     input = result.steps.back().token;
     if (input == options.eos_id) {
@@ -136,6 +148,16 @@ GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
     }
     result.tokens.push_back(input);
     state = std::move(r.state);
+  }
+  const long taken = static_cast<long>(result.steps.size());
+  for (size_t i = 0; i < interventions.size(); ++i) {
+    if (interventions[i].step >= taken) {
+      throw InputError("intervention " + std::to_string(i) + " (" +
+                       intervention_kind_name(interventions[i].kind) + " at step " +
+                       std::to_string(interventions[i].step) +
+                       "): the step is beyond the translation, which ended after " +
+                       std::to_string(taken) + " steps (0 … " + std::to_string(taken - 1) + ")");
+    }
   }
   return result;
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "seq2seq/model.h"
@@ -29,11 +30,39 @@ struct TokenProb {
 };
 
 struct GreedyStep {
-  int32_t token = 0;             // argmax of this step's distribution
-  float prob = 0.0f;             // its probability
-  std::vector<TokenProb> top;    // top_k candidates, most probable first
-  std::vector<float> attention;  // (S) weights over the source; empty without attention
+  int32_t token = 0;              // argmax of this step's distribution (or the forced token)
+  float prob = 0.0f;              // its probability
+  std::vector<TokenProb> top;     // top_k candidates, most probable first
+  std::vector<float> attention;   // (S) weights over the source; empty without attention
+  std::vector<float> logits;      // (Vt) this step's logits
+  std::vector<float> context;     // (Hd) the attention's output; empty without attention
+  bool forced_token = false;      // token was chosen by a force-token intervention
+  bool edited_attention = false;  // attention was changed by an intervention
 };
+
+// What a reader can do to one decoding step (greedy decoding only):
+// - kForceAttention: all the attention on source token `source` (a one-hot row);
+// - kEditAttention: the row replaced by `weights` (S non-negative numbers), renormalised;
+// - kMaskSource: source token `source` removed from the row, the rest renormalised;
+// - kForceToken: `token` is the step's output (and the next step's input) instead of the argmax.
+// At one step: at most one force or edit, then any masks, and at most one forced token.
+enum class InterventionKind { kForceAttention, kEditAttention, kMaskSource, kForceToken };
+
+struct Intervention {
+  long step = 0;  // 0-based decoding step
+  InterventionKind kind = InterventionKind::kForceAttention;
+  long source = -1;            // force-attention, mask-source: 0-based source position
+  std::vector<float> weights;  // edit-attention: (S)
+  int32_t token = -1;          // force-token: target id
+};
+
+const char* intervention_kind_name(InterventionKind kind);
+InterventionKind parse_intervention_kind(const std::string& name);  // throws InputError
+
+// Checks every intervention against the model, the source length S and the options before any
+// decoding; the messages name the intervention by its index, kind and step. Throws InputError.
+void validate_interventions(const std::vector<Intervention>& interventions,
+                            const Seq2SeqConfig& config, long S, const DecodeOptions& options);
 
 struct GreedyResult {
   std::vector<int32_t> tokens;    // the output without <eos>
@@ -104,9 +133,15 @@ void collect_hypotheses(BeamResult& result, bool hit_max_length, int32_t eos_id)
 
 }  // namespace decoding
 
-// src: source ids (all real tokens, no padding).
+// The edit that step t's attention interventions make to its row (nullptr: none at step t).
+AttentionEdit attention_edit(const std::vector<Intervention>& interventions, long t);
+
+// src: source ids (all real tokens, no padding). With interventions (validated first), each is
+// applied at its step and decoding goes on from there; one whose step the decoding does not
+// reach (it ended earlier) is an InputError. An empty list is plain greedy decoding, bit for bit.
 GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
-                           const DecodeOptions& options);
+                           const DecodeOptions& options,
+                           const std::vector<Intervention>& interventions = {});
 
 // Keeps the beam_width best prefixes by log-probability; a prefix ending in <eos> leaves the beam
 // as a finished hypothesis and the beam shrinks by one, so the search ends when beam_width

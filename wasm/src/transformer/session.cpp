@@ -157,6 +157,12 @@ TransformerTranslateResult TransformerSession::translate(const std::string& text
   if (options.top_k) opt.top_k = *options.top_k;
   if (options.beam) opt.beam_width = *options.beam;
 
+  if (!options.interventions.empty()) {
+    throw InputError(
+        "interventions: the Transformer translator does not take them yet (the RNN "
+        "translators do)");
+  }
+
   TransformerTranslateResult result;
   result.source = source_tokens(text, source_vocab, encoded);
   if (!options.beam) {
