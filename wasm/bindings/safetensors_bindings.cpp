@@ -16,6 +16,7 @@
 #include "seq2seq/interchange.h"
 #include "seq2seq_convert.h"
 #include "seq2seq_handle.h"
+#include "why_convert.h"
 
 using emscripten::val;
 using labjs::guarded;
@@ -27,7 +28,7 @@ val translation_to_js(const lab::FileVocab& vocab, const lab::TranslateResult& r
   const labjs::TokenName token = labjs::token_names(vocab);
   val out = labjs::translation_to_js(token, r.source, r.output, r.text, r.finished);
   if (r.beam_width == 0) {
-    out.set("steps", labjs::greedy_steps_to_js(token, r.greedy.steps));
+    labjs::set_greedy_translation_to_js(out, token, r);
   } else {
     out.set("beams", labjs::beam_trace_to_js(token, r.beam, r.hypothesis_texts, r.beam_width));
   }

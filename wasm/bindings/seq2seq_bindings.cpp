@@ -19,6 +19,7 @@
 #include "seq2seq/vocab.h"
 #include "seq2seq_convert.h"
 #include "seq2seq_handle.h"
+#include "why_convert.h"
 
 using emscripten::val;
 using labjs::guarded;
@@ -93,11 +94,41 @@ val Seq2SeqHandle::translate(val text_js, val options) {
     const labjs::TokenName token = labjs::token_names(session_.task().target_vocab());
     val out = labjs::translation_to_js(token, r.source, r.output, r.text, r.finished);
     if (r.beam_width == 0) {
-      out.set("steps", labjs::greedy_steps_to_js(token, r.greedy.steps));
+      labjs::set_greedy_translation_to_js(out, token, r);
     } else {
       out.set("beams", labjs::beam_trace_to_js(token, r.beam, r.hypothesis_texts, r.beam_width));
     }
     return out;
+  });
+}
+
+val Seq2SeqHandle::attribution(val text_js, val options) {
+  return guarded([&] {
+    const std::string text = labjs::js_text(text_js, "text");
+    return labjs::session_attribution_to_js(
+        session_.attribution(text, labjs::attribution_request_from_js(options, true)));
+  });
+}
+
+val Seq2SeqHandle::recordTimeline(val text_js, val options) {
+  return guarded([&] {
+    long every = 0, capacity = 0;
+    labjs::timeline_options_from_js(options, every, capacity);
+    session_.record_timeline(labjs::js_text(text_js, "probe"), every, capacity);
+    return val::undefined();
+  });
+}
+
+val Seq2SeqHandle::stopTimeline() {
+  return guarded([&] {
+    session_.stop_timeline();
+    return val::undefined();
+  });
+}
+
+val Seq2SeqHandle::timeline() {
+  return guarded([&] {
+    return labjs::timeline_to_js(labjs::token_names(session_.task().target_vocab()), session_);
   });
 }
 
@@ -169,6 +200,10 @@ EMSCRIPTEN_BINDINGS(attention_lab_seq2seq) {
       .function("train", &Seq2SeqHandle::train)
       .function("evaluate", &Seq2SeqHandle::evaluate)
       .function("translate", &Seq2SeqHandle::translate)
+      .function("attribution", &Seq2SeqHandle::attribution)
+      .function("recordTimeline", &Seq2SeqHandle::recordTimeline)
+      .function("stopTimeline", &Seq2SeqHandle::stopTimeline)
+      .function("timeline", &Seq2SeqHandle::timeline)
       .function("info", &Seq2SeqHandle::info)
       .function("sourceVocabulary", &Seq2SeqHandle::sourceVocabulary)
       .function("targetVocabulary", &Seq2SeqHandle::targetVocabulary)

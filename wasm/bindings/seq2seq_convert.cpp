@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "convert.h"
+#include "why_convert.h"
 
 namespace labjs {
 
@@ -126,11 +127,12 @@ void set_training_info(val& out, uint64_t seed, long batch_size, double learning
 }
 
 lab::TranslateOptions translate_options_from_js(const val& options) {
-  check_keys(options, {"beam", "maxLength", "topK"}, "translate options");
+  check_keys(options, {"beam", "maxLength", "topK", "interventions"}, "translate options");
   lab::TranslateOptions o;
   o.beam = js_whole(options, "beam", "beam");
   o.max_length = js_whole(options, "maxLength", "maxLength");
   o.top_k = js_whole(options, "topK", "topK");
+  if (!is_absent(options)) o.interventions = interventions_from_js(options["interventions"]);
   return o;
 }
 

@@ -18,6 +18,10 @@ class Seq2SeqHandle {
   emscripten::val train(emscripten::val steps);
   emscripten::val evaluate(emscripten::val options);
   emscripten::val translate(emscripten::val text_js, emscripten::val options);
+  emscripten::val attribution(emscripten::val text_js, emscripten::val options);
+  emscripten::val recordTimeline(emscripten::val text_js, emscripten::val options);
+  emscripten::val stopTimeline();
+  emscripten::val timeline();
   emscripten::val info();
   emscripten::val sourceVocabulary();
   emscripten::val targetVocabulary();

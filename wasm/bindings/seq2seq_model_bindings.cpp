@@ -19,6 +19,7 @@
 #include "convert.h"
 #include "seq2seq/model.h"
 #include "seq2seq_convert.h"
+#include "why_convert.h"
 
 using emscripten::val;
 using labjs::guarded;
@@ -88,6 +89,25 @@ class Seq2SeqModelHandle {
     });
   }
 
+  // attribution({src, target, method?, steps?}): src and target id arrays (target: the output
+  // words after <sos>, <eos> included if attributed), no padding.
+  val attribution(val request) {
+    return guarded([&] {
+      if (labjs::is_absent(request)) {
+        throw lab::InputError("attribution() needs {src, target, method?, steps?}");
+      }
+      labjs::check_keys(request, {"src", "target", "method", "steps"}, "attribution request");
+      const std::vector<int32_t> src = labjs::ids_from_js(request["src"], "attribution: src");
+      const std::vector<int32_t> target =
+          labjs::ids_from_js(request["target"], "attribution: target");
+      val options = val::object();
+      if (labjs::has_value(request, "method")) options.set("method", request["method"]);
+      if (labjs::has_value(request, "steps")) options.set("steps", request["steps"]);
+      const lab::AttributionRequest r = labjs::attribution_request_from_js(options, false);
+      return labjs::attribution_result_to_js(lab::attribute(model_, src, target, r.options));
+    });
+  }
+
   val loss(val batch_js) {
     return guarded([&] { return val(model_.loss_only(checked_batch(batch_js))); });
   }
@@ -131,6 +151,7 @@ EMSCRIPTEN_BINDINGS(attention_lab_seq2seq_model) {
       .function("setParam", &Seq2SeqModelHandle::setParam)
       .function("forwardBackward", &Seq2SeqModelHandle::forwardBackward)
       .function("loss", &Seq2SeqModelHandle::loss)
+      .function("attribution", &Seq2SeqModelHandle::attribution)
       .function("adamStep", &Seq2SeqModelHandle::adamStep)
       .function("clipGradNorm", &Seq2SeqModelHandle::clipGradNorm);
   emscripten::function("createSeq2SeqModel", &create_seq2seq_model_js);

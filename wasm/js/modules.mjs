@@ -11,6 +11,7 @@
 export const BINDINGS = Object.freeze({
   convert: { exports: [], api: [] }, // JS ⇄ C++ conversion, used by every binding
   seq2seq_convert: { exports: [], api: [] }, // the translators' and bare models' conversion
+  why_convert: { exports: [], api: [] }, // interventions and attribution: their conversion
   diagnostics_bindings: { exports: ['heapUsedBytes'], api: ['memoryStats'] },
   attention_bindings: {
     // kernelGemm: the GEMM kernels alone, for their tests (tests/wasm/kernels.test.mjs)
@@ -57,7 +58,7 @@ export const MODULES = Object.freeze([
   {
     variant: 'seq2seq',
     file: 'attention_lab_seq2seq',
-    bindings: ['convert', 'seq2seq_convert', 'diagnostics_bindings', 'seq2seq_bindings'],
+    bindings: ['convert', 'seq2seq_convert', 'why_convert', 'diagnostics_bindings', 'seq2seq_bindings'],
     load: () => import('../../build/wasm/attention_lab_seq2seq.mjs'),
   },
   {
@@ -66,6 +67,7 @@ export const MODULES = Object.freeze([
     bindings: [
       'convert',
       'seq2seq_convert',
+      'why_convert',
       'diagnostics_bindings',
       'attention_bindings',
       'ops_bindings',

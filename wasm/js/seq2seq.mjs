@@ -93,10 +93,60 @@ export class Seq2Seq {
     return unwrap(this.#live().evaluate(options ?? null));
   }
 
-  /** Greedy decoding, or beam search with {beam: width}; with the per-step trace. */
+  /**
+   * Greedy decoding, or beam search with {beam: width}; with the per-step trace. With
+   * {interventions: [{step, kind, source?, weights?, token?}]} (greedy only): the intervened
+   * translation, and in `intervention` the plain one beside it and which steps changed.
+   */
   translate(text, options) {
     if (typeof text !== 'string') throw new Error('translate(text): text must be a string');
     return unwrap(this.#live().translate(text, options ?? null));
+  }
+
+  /**
+   * Records the attention of the probe sentence now and every `every` training steps while this
+   * model trains ({every = 10, capacity = 200}: at most capacity frames, thinned evenly when full).
+   */
+  recordTimeline(probe, options) {
+    if (typeof probe !== 'string') throw new Error('recordTimeline(probe): probe must be a string');
+    const handle = this.#timelineHandle();
+    unwrap(handle.recordTimeline(probe, options ?? null));
+  }
+
+  /** Stops recording; the frames stay. */
+  stopTimeline() {
+    unwrap(this.#timelineHandle().stopTimeline());
+  }
+
+  /** The timeline's frames (copies): {probe, every, capacity, startStep, recording, frames}. */
+  timeline() {
+    return unwrap(this.#timelineHandle().timeline());
+  }
+
+  /** The timeline as one JSON text (typed arrays as plain arrays). */
+  exportTimeline() {
+    return JSON.stringify(this.timeline(), (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
+  }
+
+  #timelineHandle() {
+    const handle = this.#live();
+    if (typeof handle.recordTimeline !== 'function') {
+      throw new Error('timeline: the Transformer translator does not record one yet (the RNN translators do)');
+    }
+    return handle;
+  }
+
+  /**
+   * Each word of the greedy translation attributed to the source tokens by gradient × input or
+   * integrated gradients ({method, steps}), beside its attention and their rank correlation.
+   */
+  attribution(text, options) {
+    if (typeof text !== 'string') throw new Error('attribution(text): text must be a string');
+    const handle = this.#live();
+    if (typeof handle.attribution !== 'function') {
+      throw new Error('attribution(): the Transformer translator does not offer it yet (the RNN translators do)');
+    }
+    return unwrap(handle.attribution(text, options ?? null));
   }
 
   /**

@@ -87,6 +87,7 @@ TrainResult Seq2SeqSession::train(long steps) {
                                  " are kept: try a smaller learningRate or set clipNorm",
                              std::move(result));
     }
+    timeline_.after_step(step_, model_);  // decoding only: changes nothing training reads
   }
   return result;
 }
@@ -209,6 +210,14 @@ TranslateResult Seq2SeqSession::translate(const std::string& text,
   }
   result.text = target_vocab.decode_text(result.output);
   return result;
+}
+
+void Seq2SeqSession::record_timeline(const std::string& probe, long every, long capacity) {
+  const Encoded encoded = task_->source_vocab().encode(probe);
+  DecodeOptions opt = decode_defaults(task_->max_target_tokens());
+  opt.top_k = 1;
+  timeline_.start(encoded.ids, every, capacity, step_, model_, opt);
+  timeline_probe_ = source_tokens(probe, task_->source_vocab(), encoded);
 }
 
 SessionAttribution Seq2SeqSession::attribution(const std::string& text,

@@ -22,6 +22,7 @@
 #include "seq2seq/optim.h"
 #include "seq2seq/rng.h"
 #include "seq2seq/tasks.h"
+#include "seq2seq/timeline.h"
 
 namespace lab {
 
@@ -178,6 +179,13 @@ class Seq2SeqSession {
   EvalResult evaluate(const EvalOptions& options = {});
   // Tokenizes `text` (unknown tokens flagged, never an error) and decodes it.
   TranslateResult translate(const std::string& text, const TranslateOptions& options = {});
+  // Records the attention of `probe` (tokenized like translate's text) now and every `every`
+  // training steps, at most `capacity` frames (timeline.h). Replaces any earlier timeline.
+  void record_timeline(const std::string& probe, long every, long capacity);
+  void stop_timeline() { timeline_.stop(); }
+  const AttentionTimeline& timeline() const { return timeline_; }
+  const std::vector<SourceToken>& timeline_probe() const { return timeline_probe_; }
+
   // Attributes each word of the greedy translation of `text` to its source tokens.
   SessionAttribution attribution(const std::string& text, const AttributionRequest& request = {});
 
@@ -211,6 +219,8 @@ class Seq2SeqSession {
   AdamOptions adam_;
   Rng rng_;  // draws the training batches
   long step_ = 0;
+  AttentionTimeline timeline_;  // not saved: a view of this run, not part of the model
+  std::vector<SourceToken> timeline_probe_;
 };
 
 }  // namespace lab
