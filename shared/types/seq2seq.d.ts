@@ -159,7 +159,7 @@ export interface TranslateOptions {
   /** candidates kept per step in the trace; default 5 */
   topK?: number;
   /**
-   * Greedy decoding only (not with beam; the RNN translators, not yet the Transformer): applied at
+   * Greedy decoding only (not with beam): applied at
    * their steps, decoding going on from there. The result is the intervened translation, with the
    * plain one beside it in `intervention`.
    */
@@ -177,13 +177,27 @@ export interface TranslateOptions {
  *   next step's input instead of the argmax (another top-k candidate, for instance).
  * At one step: at most one force or edit (masks come after it) and one forced token. A step the
  * decoding does not reach is an Error.
+ *
+ * The Transformer takes 'force-attention' (its cross-attention: head `head` of layer `layer`, or
+ * every head / layer when left out; that head's context is then exactly value row `source`),
+ * 'force-token' and
+ * - 'zero-head': head `head` of layer `layer` of one `attention` ('encoder-self', 'decoder-self' or
+ *   'cross', the default) outputs zeros, at step `step` or, without a step, at every step (the
+ *   encoder's self-attention runs once: no step).
  */
 export interface Intervention {
-  step: number;
-  kind: 'force-attention' | 'edit-attention' | 'mask-source' | 'force-token';
+  /** required except for zero-head */
+  step?: number;
+  kind: 'force-attention' | 'edit-attention' | 'mask-source' | 'force-token' | 'zero-head';
   source?: number;
   weights?: ArrayLike<number>;
   token?: string;
+  /** Transformer only; default 'cross' */
+  attention?: 'cross' | 'encoder-self' | 'decoder-self';
+  /** Transformer only (0-based); absent: every layer */
+  layer?: number;
+  /** Transformer only (0-based); absent: every head */
+  head?: number;
 }
 
 /** translate()'s `intervention`: the plain translation beside the intervened one. */
@@ -193,8 +207,10 @@ export interface InterventionComparison {
   changed: boolean[];
   /** the first changed step; -1: the same words */
   firstChange: number;
-  /** (S, Hd) the encoder outputs the attention mixes; null without attention */
+  /** (S, Hd) the encoder outputs the attention mixes; null without attention and for the Transformer */
   encoderOutputs: { shape: number[]; data: Float32Array } | null;
+  /** Transformer only: (L, S, Dm) the values each layer's cross-attention mixes */
+  crossValues?: { shape: number[]; data: Float32Array };
 }
 
 /** A step of an intervened translation. */
@@ -203,8 +219,10 @@ export interface IntervenedDecodeStep extends DecodeStep {
   forcedToken: boolean;
   /** the attention row was forced, edited or masked (attention holds the row used) */
   editedAttention: boolean;
-  /** (Hd) Σ_s attention[s] · encoderOutputs[s]; empty without attention */
-  context: Float32Array;
+  /** recurrent translators: (Hd) Σ_s attention[s] · encoderOutputs[s]; empty without attention */
+  context?: Float32Array;
+  /** Transformer: (L, Dm) each layer's cross-attention context, heads concatenated (head h: columns h·Dh … (h+1)·Dh − 1) */
+  crossContext?: { shape: number[]; data: Float32Array };
 }
 
 export interface AttributionOptions {

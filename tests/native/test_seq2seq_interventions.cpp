@@ -210,8 +210,8 @@ TEST(InterventionErrors, NameTheProblemAndLeaveDecodingUnchanged) {
   const std::vector<Intervention> mask = {make(0, InterventionKind::kMaskSource, 0)};
   EXPECT_INPUT_ERROR(lab::greedy_decode(plain, kSource, options(), mask),
                      "this model has no attention to intervene on");
-  EXPECT_INPUT_ERROR(lab::parse_intervention_kind("zero-head"),
-                     "intervention kind 'zero-head' is unknown");
+  EXPECT_INPUT_ERROR(lab::parse_intervention_kind("swap-heads"),
+                     "intervention kind 'swap-heads' is unknown");
   const lab::GreedyResult after = lab::greedy_decode(model, kSource, options());
   ASSERT_EQ(after.steps.size(), before.steps.size());
   for (size_t t = 0; t < after.steps.size(); ++t) {

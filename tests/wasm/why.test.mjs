@@ -193,3 +193,41 @@ describe('training timeline', () => {
     }
   });
 });
+
+describe('Transformer interventions', () => {
+  const TF = { arch: 'transformer', task: 'reverse', layers: 2, heads: 2, dModel: 8, dFF: 16, seed: 1,
+    taskOptions: { minLen: 3, maxLen: 6, symbols: 6, train: 200, heldOut: 20 } };
+  let tf;
+  before(() => {
+    tf = lab.createSeq2Seq(TF);
+    tf.train(60);
+  });
+  after(() => tf.delete());
+
+  test('a forced one-hot cross-attention makes that head\'s context exactly value row j', () => {
+    const S = tf.translate('abcd').source.length, Dm = 8, Dh = 4;
+    for (let layer = 0; layer < 2; layer++) {
+      for (let head = 0; head < 2; head++) {
+        for (let j = 0; j < S; j++) {
+          const r = tf.translate('abcd', { interventions: [{ step: 0, kind: 'force-attention', layer, head, source: j }] });
+          const ctx = r.steps[0].crossContext.data.subarray(layer * Dm + head * Dh, layer * Dm + (head + 1) * Dh);
+          const v = r.intervention.crossValues.data.subarray((layer * S + j) * Dm + head * Dh, (layer * S + j) * Dm + (head + 1) * Dh);
+          assert.ok(bits(ctx).equals(bits(v)), `layer ${layer} head ${head} source ${j}`);
+        }
+      }
+    }
+  });
+
+  test('zero-head for each kind of attention changes the numbers; an empty list does not', () => {
+    const plain = tf.translate('abcd');
+    assert.deepEqual(tf.translate('abcd', { interventions: [] }), plain);
+    for (const attention of ['encoder-self', 'decoder-self', 'cross']) {
+      const r = tf.translate('abcd', { interventions: [{ kind: 'zero-head', attention, layer: 1, head: 0 }] });
+      assert.ok(r.steps[0].editedAttention);
+      const same = r.steps.length === plain.steps.length &&
+        r.steps.every((s, t) => s.token === plain.steps[t].token && s.prob === plain.steps[t].prob);
+      assert.ok(!same, `zeroing a ${attention} head changed nothing`);
+      assert.equal(r.intervention.original.text, plain.text);
+    }
+  });
+});

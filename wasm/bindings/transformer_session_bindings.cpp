@@ -22,6 +22,7 @@
 #include "seq2seq/vocab.h"
 #include "seq2seq_convert.h"
 #include "transformer/session.h"
+#include "why_convert.h"
 
 using emscripten::val;
 using labjs::guarded;
@@ -118,8 +119,25 @@ class TransformerHandle {
         out.set("steps",
                 labjs::greedy_steps_to_js(token, g.result.steps, [&](val& step, size_t i, size_t) {
                   set_trace(step, g.traces[i], L, H, g.encoder.S);
+                  if (r.intervention) {
+                    labjs::set_step_flags(step, g.result.steps[i]);
+                    step.set("crossContext",
+                             labjs::tensor_to_js(lab::Tensor(
+                                 {L, static_cast<long>(g.traces[i].cross_context.size()) / L},
+                                 g.traces[i].cross_context)));
+                  }
                 }));
         out.set("encoder", encoder_to_js(g.encoder, H));
+        if (r.intervention) {
+          val iv = labjs::intervention_to_js(token, *r.intervention, g.encoder.S);
+          std::vector<float> values;  // (L, S, Dm)
+          for (const std::vector<float>& v : g.encoder.cross_v) {
+            values.insert(values.end(), v.begin(), v.end());
+          }
+          iv.set("crossValues", labjs::tensor_to_js(lab::Tensor(
+                                    {L, g.encoder.S, session_.config().d_model}, values)));
+          out.set("intervention", iv);
+        }
       } else {
         const lab::TransformerBeamResult& b = r.beam;
         out.set("beams", labjs::beam_trace_to_js(token, b.result, r.hypothesis_texts, r.beam_width,

@@ -33,21 +33,33 @@ std::vector<lab::InterventionRequest> interventions_from_js(const val& list) {
     if (is_absent(js) || js.typeOf().as<std::string>() != "object") {
       throw lab::InputError(what + " must be an object {step, kind, …}");
     }
-    check_keys(js, {"step", "kind", "source", "weights", "token"}, what);
+    check_keys(js, {"step", "kind", "source", "weights", "token", "attention", "layer", "head"},
+               what);
     lab::InterventionRequest r;
-    if (!has_value(js, "step")) throw lab::InputError(what + ".step must be a number");
-    r.intervention.step = js_whole(js["step"], what + ".step");
     if (!has_value(js, "kind")) {
       throw lab::InputError(what +
-                            ".kind must be force-attention, edit-attention, mask-source "
-                            "or force-token");
+                            ".kind must be force-attention, edit-attention, mask-source, "
+                            "force-token or zero-head");
     }
     r.intervention.kind = lab::parse_intervention_kind(js_string(js, "kind", "", what + ".kind"));
+    if (has_value(js, "step")) {
+      r.intervention.step = js_whole(js["step"], what + ".step");
+    } else if (r.intervention.kind == lab::InterventionKind::kZeroHead) {
+      r.intervention.step = -1;  // every step
+    } else {
+      throw lab::InputError(what + ".step must be a number");
+    }
+    if (has_value(js, "attention")) {
+      r.intervention.attention =
+          lab::parse_attention_site(js_string(js, "attention", "cross", what + ".attention"));
+    }
+    r.intervention.layer = js_whole(js, "layer", what + ".layer").value_or(-1);
+    r.intervention.head = js_whole(js, "head", what + ".head").value_or(-1);
     r.intervention.source = js_whole(js, "source", what + ".source").value_or(-1);
     if (has_value(js, "weights")) {
       const val w = js["weights"];
-      if (!val::global("Array").call<bool>("isArray", w) && !w.instanceof
-          (val::global("Float32Array"))) {
+      const bool typed = w.instanceof (val::global("Float32Array"));
+      if (!val::global("Array").call<bool>("isArray", w) && !typed) {
         throw lab::InputError(what + ".weights must be an array of numbers");
       }
       const long m = w["length"].as<long>();
@@ -74,18 +86,12 @@ std::vector<lab::InterventionRequest> interventions_from_js(const val& list) {
   return out;
 }
 
-void set_greedy_translation_to_js(val& out, const TokenName& token, const lab::TranslateResult& r) {
-  if (!r.intervention) {
-    out.set("steps", greedy_steps_to_js(token, r.greedy.steps));
-    return;
-  }
-  const std::vector<lab::GreedyStep>& steps = r.greedy.steps;
-  out.set("steps", greedy_steps_to_js(token, steps, [&](val& o, size_t t, size_t) {
-            o.set("forcedToken", val(steps[t].forced_token));
-            o.set("editedAttention", val(steps[t].edited_attention));
-            o.set("context", float_array_to_js(steps[t].context));
-          }));
-  const lab::InterventionComparison& cmp = *r.intervention;
+void set_step_flags(val& o, const lab::GreedyStep& s) {
+  o.set("forcedToken", val(s.forced_token));
+  o.set("editedAttention", val(s.edited_attention));
+}
+
+val intervention_to_js(const TokenName& token, const lab::InterventionComparison& cmp, long S) {
   val original = val::object();
   original.set("output", tokens_to_js(token, cmp.original.tokens));
   original.set("text", val(cmp.original_text));
@@ -98,14 +104,27 @@ void set_greedy_translation_to_js(val& out, const TokenName& token, const lab::T
   o.set("changed", changed);
   o.set("firstChange", number(cmp.first_change));
   if (!cmp.encoder_outputs.empty()) {
-    const long S = static_cast<long>(r.source.size());
     o.set("encoderOutputs",
           tensor_to_js(
               matrix(S, static_cast<long>(cmp.encoder_outputs.size()) / S, cmp.encoder_outputs)));
   } else {
     o.set("encoderOutputs", val::null());
   }
-  out.set("intervention", o);
+  return o;
+}
+
+void set_greedy_translation_to_js(val& out, const TokenName& token, const lab::TranslateResult& r) {
+  if (!r.intervention) {
+    out.set("steps", greedy_steps_to_js(token, r.greedy.steps));
+    return;
+  }
+  const std::vector<lab::GreedyStep>& steps = r.greedy.steps;
+  out.set("steps", greedy_steps_to_js(token, steps, [&](val& o, size_t t, size_t) {
+            set_step_flags(o, steps[t]);
+            o.set("context", float_array_to_js(steps[t].context));
+          }));
+  out.set("intervention",
+          intervention_to_js(token, *r.intervention, static_cast<long>(r.source.size())));
 }
 
 lab::AttributionRequest attribution_request_from_js(const val& options, bool with_max_length) {

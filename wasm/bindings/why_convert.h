@@ -23,6 +23,9 @@ std::vector<lab::InterventionRequest> interventions_from_js(const val& list);
 // out.steps gets {forcedToken, editedAttention, context} on each step, and out.intervention =
 // {original: {output, text, finished, steps}, changed, firstChange, encoderOutputs}.
 void set_greedy_translation_to_js(val& out, const TokenName& token, const lab::TranslateResult& r);
+// The pieces: an intervened step's {forcedToken, editedAttention}, and the comparison object.
+void set_step_flags(val& o, const lab::GreedyStep& s);
+val intervention_to_js(const TokenName& token, const lab::InterventionComparison& cmp, long S);
 
 // attribution options {method, steps, maxLength} (maxLength: the session's translation only).
 lab::AttributionRequest attribution_request_from_js(const val& options, bool with_max_length);

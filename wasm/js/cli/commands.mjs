@@ -48,8 +48,8 @@ export function translate(lab, o, positionals, print) {
   if (o['max-length'] !== undefined) options.maxLength = o['max-length'];
   const asking = o['force-attention'].length > 0 || o['force-token'].length > 0;
   if (asking && o.beam !== undefined) throw new UsageError('--force-attention and --force-token need greedy decoding: leave out --beam');
-  if ((asking || o.attribution) && info.arch === 'transformer') {
-    throw new UsageError('--force-attention, --force-token and --attribution work with the recurrent translators, not yet the Transformer');
+  if (o.attribution && info.arch === 'transformer') {
+    throw new UsageError('--attribution works with the recurrent translators, not yet the Transformer');
   }
   let r, interventions, attribution;
   try {

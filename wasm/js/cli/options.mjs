@@ -55,7 +55,7 @@ export const COMMANDS = {
       'top-k': { kind: 'int', min: 1, max: 1024, default: 3, help: 'candidates shown per decoding step' },
       'max-length': { kind: 'int', min: 1, max: 1024, help: "output tokens at most, <eos> included (default: the task's longest target + 1, at least 32)" },
       shade: { kind: 'flag', help: 'add a shade character ( ░▒▓█) to each attention cell' },
-      'force-attention': { kind: 'pair', multiple: true, arg: 'STEP:SOURCE', help: 'intervene: at decoding step STEP put all the attention on source token SOURCE (both counted from 1, as the tables show them) and decode on; shows the original beside it; repeatable' },
+      'force-attention': { kind: 'pair', multiple: true, arg: 'STEP:SOURCE', help: 'intervene: at decoding step STEP put all the attention (a Transformer: every cross-attention head) on source token SOURCE (both counted from 1, as the tables show them) and decode on; shows the original beside it; repeatable' },
       'force-token': { kind: 'pair', multiple: true, text: true, arg: 'STEP:WORD', help: 'intervene: at decoding step STEP write WORD (another candidate) instead of the most probable word and decode on; repeatable' },
       attribution: { kind: 'choice', choices: ['gradient-input', 'integrated-gradients'], optionalValue: 'gradient-input', arg: '[METHOD]', listed: true, help: "also attribute each output word to the source tokens by gradients: gradient-input (the default) or integrated-gradients, with each word's rank correlation to its attention" },
       'ig-steps': { kind: 'int', min: 1, max: 1024, default: 32, help: 'integrated gradients: steps from the zero embedding' },

@@ -149,16 +149,7 @@ GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
     result.tokens.push_back(input);
     state = std::move(r.state);
   }
-  const long taken = static_cast<long>(result.steps.size());
-  for (size_t i = 0; i < interventions.size(); ++i) {
-    if (interventions[i].step >= taken) {
-      throw InputError("intervention " + std::to_string(i) + " (" +
-                       intervention_kind_name(interventions[i].kind) + " at step " +
-                       std::to_string(interventions[i].step) +
-                       "): the step is beyond the translation, which ended after " +
-                       std::to_string(taken) + " steps (0 … " + std::to_string(taken - 1) + ")");
-    }
-  }
+  check_steps_reached(interventions, static_cast<long>(result.steps.size()));
   return result;
 }
 

@@ -46,18 +46,41 @@ struct GreedyStep {
 // - kMaskSource: source token `source` removed from the row, the rest renormalised;
 // - kForceToken: `token` is the step's output (and the next step's input) instead of the argmax.
 // At one step: at most one force or edit, then any masks, and at most one forced token.
-enum class InterventionKind { kForceAttention, kEditAttention, kMaskSource, kForceToken };
+// The Transformer (transformer/decode.h) takes force-attention (its cross-attention, per layer
+// and head), force-token and
+// - kZeroHead: head `head` of layer `layer` of one kind of attention outputs zeros, at one step
+//   or (step −1) at every step; the encoder's self-attention runs once, so only with step −1.
+enum class InterventionKind {
+  kForceAttention,
+  kEditAttention,
+  kMaskSource,
+  kForceToken,
+  kZeroHead
+};
+
+// Which attention of a Transformer an intervention acts on.
+enum class AttentionSite { kCross, kEncoderSelf, kDecoderSelf };
 
 struct Intervention {
-  long step = 0;  // 0-based decoding step
+  long step = 0;  // 0-based decoding step; −1: every step (zero-head only)
   InterventionKind kind = InterventionKind::kForceAttention;
   long source = -1;            // force-attention, mask-source: 0-based source position
   std::vector<float> weights;  // edit-attention: (S)
   int32_t token = -1;          // force-token: target id
+  // Transformer only: the attention, layer and head (−1: every layer / every head).
+  AttentionSite attention = AttentionSite::kCross;
+  long layer = -1, head = -1;
 };
 
 const char* intervention_kind_name(InterventionKind kind);
 InterventionKind parse_intervention_kind(const std::string& name);  // throws InputError
+const char* attention_site_name(AttentionSite site);
+AttentionSite parse_attention_site(const std::string& name);  // throws InputError
+// "intervention 2 (mask-source at step 3)": how every message names an intervention.
+std::string describe_intervention(size_t index, const Intervention& v);
+// Throws "… the step is beyond the translation, which ended after N steps" for an intervention
+// at a step the decoding did not reach (`taken` steps).
+void check_steps_reached(const std::vector<Intervention>& interventions, long taken);
 
 // Checks every intervention against the model, the source length S and the options before any
 // decoding; the messages name the intervention by its index, kind and step. Throws InputError.

@@ -10,17 +10,46 @@ namespace lab {
 
 namespace {
 
-// "intervention 2 (mask-source at step 3)": how every message names the intervention.
-std::string describe(size_t index, const Intervention& v) {
-  return "intervention " + std::to_string(index) + " (" + intervention_kind_name(v.kind) +
-         " at step " + std::to_string(v.step) + ")";
-}
-
 bool is_attention_kind(InterventionKind kind) {
   return kind != InterventionKind::kForceToken;
 }
 
 }  // namespace
+
+std::string describe_intervention(size_t index, const Intervention& v) {
+  return "intervention " + std::to_string(index) + " (" + intervention_kind_name(v.kind) +
+         (v.step < 0 ? " at every step" : " at step " + std::to_string(v.step)) + ")";
+}
+
+void check_steps_reached(const std::vector<Intervention>& interventions, long taken) {
+  for (size_t i = 0; i < interventions.size(); ++i) {
+    if (interventions[i].step >= taken) {
+      throw InputError(describe_intervention(i, interventions[i]) +
+                       ": the step is beyond the translation, which ended after " +
+                       std::to_string(taken) + " steps (0 … " + std::to_string(taken - 1) + ")");
+    }
+  }
+}
+
+const char* attention_site_name(AttentionSite site) {
+  switch (site) {
+    case AttentionSite::kCross:
+      return "cross";
+    case AttentionSite::kEncoderSelf:
+      return "encoder-self";
+    case AttentionSite::kDecoderSelf:
+      return "decoder-self";
+  }
+  return "?";
+}
+
+AttentionSite parse_attention_site(const std::string& name) {
+  for (AttentionSite a :
+       {AttentionSite::kCross, AttentionSite::kEncoderSelf, AttentionSite::kDecoderSelf}) {
+    if (name == attention_site_name(a)) return a;
+  }
+  throw InputError("attention '" + name + "' is unknown: use cross, encoder-self or decoder-self");
+}
 
 const char* intervention_kind_name(InterventionKind kind) {
   switch (kind) {
@@ -32,18 +61,21 @@ const char* intervention_kind_name(InterventionKind kind) {
       return "mask-source";
     case InterventionKind::kForceToken:
       return "force-token";
+    case InterventionKind::kZeroHead:
+      return "zero-head";
   }
   return "?";
 }
 
 InterventionKind parse_intervention_kind(const std::string& name) {
   for (InterventionKind k : {InterventionKind::kForceAttention, InterventionKind::kEditAttention,
-                             InterventionKind::kMaskSource, InterventionKind::kForceToken}) {
+                             InterventionKind::kMaskSource, InterventionKind::kForceToken,
+                             InterventionKind::kZeroHead}) {
     if (name == intervention_kind_name(k)) return k;
   }
   throw InputError("intervention kind '" + name +
-                   "' is unknown: use force-attention, edit-attention, mask-source or "
-                   "force-token");
+                   "' is unknown: use force-attention, edit-attention, mask-source, force-token "
+                   "or zero-head (the Transformer's)");
 }
 
 void validate_interventions(const std::vector<Intervention>& interventions,
@@ -55,7 +87,10 @@ void validate_interventions(const std::vector<Intervention>& interventions,
   }
   for (size_t i = 0; i < interventions.size(); ++i) {
     const Intervention& v = interventions[i];
-    const std::string what = describe(i, v);
+    const std::string what = describe_intervention(i, v);
+    if (v.kind == InterventionKind::kZeroHead || v.layer >= 0 || v.head >= 0) {
+      throw InputError(what + ": this translator has no heads or layers (the Transformer has)");
+    }
     if (v.step < 0 || v.step >= options.max_length) {
       throw InputError(what + ": the step must be in [0, " + std::to_string(options.max_length) +
                        ") (decoding stops after max_length steps)");

@@ -40,14 +40,11 @@ inline std::vector<Intervention> resolve_interventions(
 }
 
 // Marks each step of `intervened` whose token differs from `original`'s at the same step (or
-// that the original never reached), and keeps the encoder outputs of src the contexts mix.
+// that the original never reached).
 inline InterventionComparison compare_with_original(GreedyResult original,
                                                     std::string original_text,
-                                                    const GreedyResult& intervened,
-                                                    Seq2SeqModel& model,
-                                                    const std::vector<int32_t>& src) {
+                                                    const GreedyResult& intervened) {
   InterventionComparison cmp;
-  if (model.config().attention) cmp.encoder_outputs = model.encode(src).memory->outputs;
   cmp.original = std::move(original);
   cmp.original_text = std::move(original_text);
   const std::vector<GreedyStep>& orig = cmp.original.steps;
@@ -57,6 +54,18 @@ inline InterventionComparison compare_with_original(GreedyResult original,
     cmp.changed[t] = differs ? 1 : 0;
     if (differs && cmp.first_change < 0) cmp.first_change = static_cast<long>(t);
   }
+  return cmp;
+}
+
+// compare_with_original for a recurrent model, with the encoder outputs of src the contexts mix.
+inline InterventionComparison compare_with_original(GreedyResult original,
+                                                    std::string original_text,
+                                                    const GreedyResult& intervened,
+                                                    Seq2SeqModel& model,
+                                                    const std::vector<int32_t>& src) {
+  InterventionComparison cmp =
+      compare_with_original(std::move(original), std::move(original_text), intervened);
+  if (model.config().attention) cmp.encoder_outputs = model.encode(src).memory->outputs;
   return cmp;
 }
 
