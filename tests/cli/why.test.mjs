@@ -95,3 +95,21 @@ test('bad questions: one line on stderr, exit code 2', () => {
     assert.equal(r.err.trimEnd().split('\n').length, 1);
   }
 });
+
+test('--force-attention on a Transformer forces every cross-attention head; --attribution says it is for the RNNs', () => {
+  const tf = join(dir, 'tf.model');
+  const t = cli('train', '--task', 'reverse', '--arch', 'transformer', '--layers', '1', '--heads', '2', '--d-model', '8',
+    '--d-ff', '16', '--steps', '20', '--eval-every', '0', '--out', tf);
+  assert.equal(t.code, 0, t.err);
+  const r = cli('translate', '--model', tf, 'abc', '--force-attention', '1:2', '--json');
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.steps[0].editedAttention, true);
+  const [S, Dm] = [3, 8];
+  // Layer 0, both heads: the context is value row 1 (the second source token), exactly.
+  assert.deepEqual(j.steps[0].crossContext.data, j.intervention.crossValues.data.slice(1 * Dm, 2 * Dm));
+  assert.equal(j.intervention.crossValues.shape.join(), [1, S, Dm].join());
+  const a = cli('translate', '--model', tf, 'abc', '--attribution');
+  assert.equal(a.code, 2);
+  assert.match(a.err, /--attribution works with the recurrent translators, not yet the Transformer/);
+});
