@@ -47,8 +47,9 @@ class InterchangeHandle {
   val translate(val text_js, val options) {
     return guarded([&] {
       const std::string text = labjs::js_text(text_js, "text");
-      return translation_to_js(model_.target_vocab(),
-                               model_.translate(text, labjs::translate_options_from_js(options)));
+      return translation_to_js(
+          model_.target_vocab(),
+          model_.translate(text, labjs::translate_options_with_interventions_from_js(options)));
     });
   }
 

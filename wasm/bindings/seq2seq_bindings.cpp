@@ -19,7 +19,6 @@
 #include "seq2seq/vocab.h"
 #include "seq2seq_convert.h"
 #include "seq2seq_handle.h"
-#include "why_convert.h"
 
 using emscripten::val;
 using labjs::guarded;
@@ -86,49 +85,34 @@ val Seq2SeqHandle::evaluate(val options) {
   });
 }
 
+val (*Seq2SeqHandle::intervened_translate)(lab::Seq2SeqSession&, const std::string&,
+                                           const val&) = nullptr;
+
 val Seq2SeqHandle::translate(val text_js, val options) {
   return guarded([&] {
     const std::string text = labjs::js_text(text_js, "text");
+    // An empty list is plain decoding (bit for bit); anything else is the intervened one's.
+    const bool empty_list = labjs::has_value(options, "interventions") &&
+                            val::global("Array").call<bool>("isArray", options["interventions"]) &&
+                            options["interventions"]["length"].as<long>() == 0;
+    if (labjs::has_value(options, "interventions") && !empty_list) {
+      if (!intervened_translate) {
+        throw lab::InputError(
+            "interventions: this build (the 'seq2seq' module for widgets) has none; the full "
+            "module has them");
+      }
+      return intervened_translate(session_, text, options);
+    }
     const lab::TranslateResult r =
-        session_.translate(text, labjs::translate_options_from_js(options));
+        session_.translate(text, labjs::translate_options_from_js(options, empty_list));
     const labjs::TokenName token = labjs::token_names(session_.task().target_vocab());
     val out = labjs::translation_to_js(token, r.source, r.output, r.text, r.finished);
     if (r.beam_width == 0) {
-      labjs::set_greedy_translation_to_js(out, token, r);
+      out.set("steps", labjs::greedy_steps_to_js(token, r.greedy.steps));
     } else {
       out.set("beams", labjs::beam_trace_to_js(token, r.beam, r.hypothesis_texts, r.beam_width));
     }
     return out;
-  });
-}
-
-val Seq2SeqHandle::attribution(val text_js, val options) {
-  return guarded([&] {
-    const std::string text = labjs::js_text(text_js, "text");
-    return labjs::session_attribution_to_js(
-        session_.attribution(text, labjs::attribution_request_from_js(options, true)));
-  });
-}
-
-val Seq2SeqHandle::recordTimeline(val text_js, val options) {
-  return guarded([&] {
-    long every = 0, capacity = 0;
-    labjs::timeline_options_from_js(options, every, capacity);
-    session_.record_timeline(labjs::js_text(text_js, "probe"), every, capacity);
-    return val::undefined();
-  });
-}
-
-val Seq2SeqHandle::stopTimeline() {
-  return guarded([&] {
-    session_.stop_timeline();
-    return val::undefined();
-  });
-}
-
-val Seq2SeqHandle::timeline() {
-  return guarded([&] {
-    return labjs::timeline_to_js(labjs::token_names(session_.task().target_vocab()), session_);
   });
 }
 
@@ -200,10 +184,6 @@ EMSCRIPTEN_BINDINGS(attention_lab_seq2seq) {
       .function("train", &Seq2SeqHandle::train)
       .function("evaluate", &Seq2SeqHandle::evaluate)
       .function("translate", &Seq2SeqHandle::translate)
-      .function("attribution", &Seq2SeqHandle::attribution)
-      .function("recordTimeline", &Seq2SeqHandle::recordTimeline)
-      .function("stopTimeline", &Seq2SeqHandle::stopTimeline)
-      .function("timeline", &Seq2SeqHandle::timeline)
       .function("info", &Seq2SeqHandle::info)
       .function("sourceVocabulary", &Seq2SeqHandle::sourceVocabulary)
       .function("targetVocabulary", &Seq2SeqHandle::targetVocabulary)

@@ -126,13 +126,15 @@ void set_training_info(val& out, uint64_t seed, long batch_size, double learning
   out.set("step", number(step));
 }
 
-lab::TranslateOptions translate_options_from_js(const val& options) {
+lab::TranslateOptions translate_options_from_js(const val& options, bool interventions) {
   check_keys(options, {"beam", "maxLength", "topK", "interventions"}, "translate options");
+  if (!interventions && has_value(options, "interventions")) {
+    throw lab::InputError("interventions: this translator's build does not take them");
+  }
   lab::TranslateOptions o;
   o.beam = js_whole(options, "beam", "beam");
   o.max_length = js_whole(options, "maxLength", "maxLength");
   o.top_k = js_whole(options, "topK", "topK");
-  if (!is_absent(options)) o.interventions = interventions_from_js(options["interventions"]);
   return o;
 }
 

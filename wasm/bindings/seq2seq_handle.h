@@ -5,6 +5,7 @@
 
 #include <emscripten/val.h>
 
+#include <string>
 #include <utility>
 
 #include "seq2seq/session.h"
@@ -18,16 +19,19 @@ class Seq2SeqHandle {
   emscripten::val train(emscripten::val steps);
   emscripten::val evaluate(emscripten::val options);
   emscripten::val translate(emscripten::val text_js, emscripten::val options);
-  emscripten::val attribution(emscripten::val text_js, emscripten::val options);
-  emscripten::val recordTimeline(emscripten::val text_js, emscripten::val options);
-  emscripten::val stopTimeline();
-  emscripten::val timeline();
   emscripten::val info();
   emscripten::val sourceVocabulary();
   emscripten::val targetVocabulary();
   emscripten::val heldOut(emscripten::val count);
 
   const lab::Seq2SeqSession& session() const { return session_; }
+  lab::Seq2SeqSession& session() { return session_; }
+
+  // translate(text, {interventions, …}): set by seq2seq_why_bindings.cpp in the modules that link
+  // it (the full one); null elsewhere, where translate says the build has no interventions.
+  static emscripten::val (*intervened_translate)(lab::Seq2SeqSession& session,
+                                                 const std::string& text,
+                                                 const emscripten::val& options);
 
  private:
   lab::Seq2SeqSession session_;

@@ -110,7 +110,7 @@ class TransformerHandle {
     return guarded([&] {
       const std::string text = labjs::js_text(text_js, "text");
       const lab::TransformerTranslateResult r =
-          session_.translate(text, labjs::translate_options_from_js(options));
+          session_.translate(text, labjs::translate_options_with_interventions_from_js(options));
       const labjs::TokenName token = labjs::token_names(session_.task().target_vocab());
       const long L = session_.config().layers, H = session_.config().heads;
       val out = labjs::translation_to_js(token, r.source, r.output, r.text, r.finished);

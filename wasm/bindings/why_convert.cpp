@@ -86,6 +86,12 @@ std::vector<lab::InterventionRequest> interventions_from_js(const val& list) {
   return out;
 }
 
+lab::TranslateOptions translate_options_with_interventions_from_js(const val& options) {
+  lab::TranslateOptions o = translate_options_from_js(options, true);
+  if (!is_absent(options)) o.interventions = interventions_from_js(options["interventions"]);
+  return o;
+}
+
 void set_step_flags(val& o, const lab::GreedyStep& s) {
   o.set("forcedToken", val(s.forced_token));
   o.set("editedAttention", val(s.edited_attention));

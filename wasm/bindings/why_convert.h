@@ -18,6 +18,8 @@ using emscripten::val;
 
 // translate options' interventions: [{step, kind, source?, weights?, token?}] (absent: none).
 std::vector<lab::InterventionRequest> interventions_from_js(const val& list);
+// translate(text, options) with its interventions → lab::TranslateOptions.
+lab::TranslateOptions translate_options_with_interventions_from_js(const val& options);
 
 // A greedy translation's steps, and with interventions its comparison with the plain one:
 // out.steps gets {forcedToken, editedAttention, context} on each step, and out.intervention =

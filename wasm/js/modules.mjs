@@ -20,6 +20,12 @@ export const BINDINGS = Object.freeze({
   },
   ops_bindings: { exports: ['linear', 'embedding', 'tanh', 'softmax', 'crossEntropy'], api: ['ops'] },
   seq2seq_bindings: { exports: ['createSeq2Seq', 'Seq2SeqSession'], api: ['createSeq2Seq'] },
+  // interventions, attribution and the timeline of a Seq2Seq session: model methods, and
+  // translate's interventions (elsewhere they throw, saying so)
+  seq2seq_why_bindings: {
+    exports: ['seq2seqAttribution', 'seq2seqRecordTimeline', 'seq2seqStopTimeline', 'seq2seqTimeline'],
+    api: ['Seq2Seq.attribution', 'Seq2Seq.timeline'],
+  },
   seq2seq_model_bindings: {
     exports: ['createSeq2SeqModel', 'Seq2SeqModelHandle'],
     api: ['createSeq2SeqModel'],
@@ -58,7 +64,7 @@ export const MODULES = Object.freeze([
   {
     variant: 'seq2seq',
     file: 'attention_lab_seq2seq',
-    bindings: ['convert', 'seq2seq_convert', 'why_convert', 'diagnostics_bindings', 'seq2seq_bindings'],
+    bindings: ['convert', 'seq2seq_convert', 'diagnostics_bindings', 'seq2seq_bindings'],
     load: () => import('../../build/wasm/attention_lab_seq2seq.mjs'),
   },
   {
@@ -72,6 +78,7 @@ export const MODULES = Object.freeze([
       'attention_bindings',
       'ops_bindings',
       'seq2seq_bindings',
+      'seq2seq_why_bindings',
       'seq2seq_model_bindings',
       'seq2seq_file_bindings',
       'safetensors_bindings',

@@ -109,18 +109,18 @@ export class Seq2Seq {
    */
   recordTimeline(probe, options) {
     if (typeof probe !== 'string') throw new Error('recordTimeline(probe): probe must be a string');
-    const handle = this.#timelineHandle();
-    unwrap(handle.recordTimeline(probe, options ?? null));
+    const handle = this.#whyHandle('timeline', 'record one');
+    unwrap(this.#core.seq2seqRecordTimeline(handle, probe, options ?? null));
   }
 
   /** Stops recording; the frames stay. */
   stopTimeline() {
-    unwrap(this.#timelineHandle().stopTimeline());
+    unwrap(this.#core.seq2seqStopTimeline(this.#whyHandle('timeline', 'record one')));
   }
 
   /** The timeline's frames (copies): {probe, every, capacity, startStep, recording, frames}. */
   timeline() {
-    return unwrap(this.#timelineHandle().timeline());
+    return unwrap(this.#core.seq2seqTimeline(this.#whyHandle('timeline', 'record one')));
   }
 
   /** The timeline as one JSON text (typed arrays as plain arrays). */
@@ -128,10 +128,14 @@ export class Seq2Seq {
     return JSON.stringify(this.timeline(), (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
   }
 
-  #timelineHandle() {
+  /** The live recurrent session's handle, for seq2seq_why_bindings.cpp's functions. */
+  #whyHandle(what, verb) {
     const handle = this.#live();
-    if (typeof handle.recordTimeline !== 'function') {
-      throw new Error('timeline: the Transformer translator does not record one yet (the RNN translators do)');
+    if (this.#isTransformer()) {
+      throw new Error(`${what}: the Transformer translator does not ${verb} yet (the RNN translators do)`);
+    }
+    if (typeof this.#core.seq2seqAttribution !== 'function') {
+      throw new Error(`${what}: this build (the 'seq2seq' module for widgets) has none; the full module has`);
     }
     return handle;
   }
@@ -142,11 +146,8 @@ export class Seq2Seq {
    */
   attribution(text, options) {
     if (typeof text !== 'string') throw new Error('attribution(text): text must be a string');
-    const handle = this.#live();
-    if (typeof handle.attribution !== 'function') {
-      throw new Error('attribution(): the Transformer translator does not offer it yet (the RNN translators do)');
-    }
-    return unwrap(handle.attribution(text, options ?? null));
+    const handle = this.#whyHandle('attribution()', 'offer it');
+    return unwrap(this.#core.seq2seqAttribution(handle, text, options ?? null));
   }
 
   /**

@@ -159,12 +159,16 @@ void collect_hypotheses(BeamResult& result, bool hit_max_length, int32_t eos_id)
 // The edit that step t's attention interventions make to its row (nullptr: none at step t).
 AttentionEdit attention_edit(const std::vector<Intervention>& interventions, long t);
 
-// src: source ids (all real tokens, no padding). With interventions (validated first), each is
-// applied at its step and decoding goes on from there; one whose step the decoding does not
-// reach (it ended earlier) is an InputError. An empty list is plain greedy decoding, bit for bit.
+// src: source ids (all real tokens, no padding).
+GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
+                           const DecodeOptions& options);
+// The same search with interventions (intervention.cpp; validated first): each is applied at its
+// step and decoding goes on from there; one whose step the decoding does not reach (it ended
+// earlier) is an InputError. An empty list gives plain greedy decoding, bit for bit. A separate
+// function, so that a build without interventions (the widgets' module) links none of it.
 GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
                            const DecodeOptions& options,
-                           const std::vector<Intervention>& interventions = {});
+                           const std::vector<Intervention>& interventions);
 
 // Keeps the beam_width best prefixes by log-probability; a prefix ending in <eos> leaves the beam
 // as a finished hypothesis and the beam shrinks by one, so the search ends when beam_width

@@ -186,4 +186,46 @@ AttentionEdit attention_edit(const std::vector<Intervention>& interventions, lon
   };
 }
 
+using namespace decoding;
+
+GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
+                           const DecodeOptions& options,
+                           const std::vector<Intervention>& interventions) {
+  options.validate(model.config());
+  validate_interventions(interventions, model.config(), static_cast<long>(src.size()), options);
+  GreedyResult result;
+  DecoderState state = model.encode(src);
+  int32_t input = options.sos_id;
+  // The loop of greedy_decode (decode.cpp), with each step's interventions applied.
+  for (long t = 0; t < options.max_length; ++t) {
+    const AttentionEdit edit = attention_edit(interventions, t);
+    DecoderStepResult r = model.decoder_step(state, input, edit);
+    const std::vector<double> logp = log_softmax(r.logits);
+    GreedyStep step;
+    step.top = top_candidates(r.logits, logp, options.top_k);
+    step.token = step.top.front().id;  // argmax
+    step.prob = step.top.front().prob;
+    for (const Intervention& v : interventions) {
+      if (v.step != t || v.kind != InterventionKind::kForceToken) continue;
+      step.token = v.token;  // the reader's word instead of the argmax
+      step.prob = static_cast<float>(std::exp(logp[static_cast<size_t>(v.token)]));
+      step.forced_token = true;
+    }
+    step.edited_attention = edit != nullptr;
+    step.attention = std::move(r.attention);
+    step.logits = std::move(r.logits);
+    step.context = std::move(r.context);
+    result.steps.push_back(std::move(step));
+    input = result.steps.back().token;
+    if (input == options.eos_id) {
+      result.finished = true;
+      break;
+    }
+    result.tokens.push_back(input);
+    state = std::move(r.state);
+  }
+  check_steps_reached(interventions, static_cast<long>(result.steps.size()));
+  return result;
+}
+
 }  // namespace lab

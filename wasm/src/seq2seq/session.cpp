@@ -10,7 +10,6 @@
 #include "format.h"
 #include "seq2seq/alignment.h"
 #include "seq2seq/session_common.h"
-#include "seq2seq/session_why.h"
 #include "seq2seq/vocab.h"
 
 namespace lab {
@@ -181,21 +180,9 @@ TranslateResult Seq2SeqSession::translate(const std::string& text,
   TranslateResult result;
   result.source = source_tokens(text, source_vocab, encoded);
   if (!options.interventions.empty()) {
-    if (options.beam) {
-      throw InputError("interventions need greedy decoding: leave out beam");
-    }
-    const std::vector<Intervention> list =
-        resolve_interventions(options.interventions, [&](const std::string& word) {
-          return target_vocab.contains(word) ? target_vocab.id(word) : -1;
-        });
-    result.greedy = greedy_decode(model_, encoded.ids, opt, list);  // checks them first
-    GreedyResult original = greedy_decode(model_, encoded.ids, opt);
-    std::string original_text = target_vocab.decode_text(original.tokens);
-    result.intervention = compare_with_original(std::move(original), std::move(original_text),
-                                                result.greedy, model_, encoded.ids);
-    result.output = result.greedy.tokens;
-    result.finished = result.greedy.finished;
-  } else if (!options.beam) {
+    throw InputError("interventions: translate_intervened() takes them, translate() does not");
+  }
+  if (!options.beam) {
     result.greedy = greedy_decode(model_, encoded.ids, opt);
     result.output = result.greedy.tokens;
     result.finished = result.greedy.finished;
@@ -210,34 +197,6 @@ TranslateResult Seq2SeqSession::translate(const std::string& text,
   }
   result.text = target_vocab.decode_text(result.output);
   return result;
-}
-
-void Seq2SeqSession::record_timeline(const std::string& probe, long every, long capacity) {
-  const Encoded encoded = task_->source_vocab().encode(probe);
-  DecodeOptions opt = decode_defaults(task_->max_target_tokens());
-  opt.top_k = 1;
-  timeline_.start(encoded.ids, every, capacity, step_, model_, opt);
-  timeline_probe_ = source_tokens(probe, task_->source_vocab(), encoded);
-}
-
-SessionAttribution Seq2SeqSession::attribution(const std::string& text,
-                                               const AttributionRequest& request) {
-  request.options.validate();
-  const Vocab& source_vocab = task_->source_vocab();
-  const Vocab& target_vocab = task_->target_vocab();
-  const Encoded encoded = source_vocab.encode(text);
-  DecodeOptions opt = decode_defaults(task_->max_target_tokens());
-  if (request.max_length) opt.max_length = *request.max_length;
-  opt.top_k = 1;
-  const GreedyResult greedy = greedy_decode(model_, encoded.ids, opt);
-  SessionAttribution out;
-  out.source = source_tokens(text, source_vocab, encoded);
-  out.text = target_vocab.decode_text(greedy.tokens);
-  AttributionOptions options = request.options;
-  options.sos_id = opt.sos_id;
-  out.attribution = attribute(model_, encoded.ids, attributed_words(greedy), options);
-  for (int32_t id : out.attribution.target) out.words.push_back(target_vocab.token(id));
-  return out;
 }
 
 std::vector<std::string> Seq2SeqSession::source_vocabulary() const {

@@ -177,8 +177,12 @@ class Seq2SeqSession {
   // step; any other error of a step (a bad batch, a bug) keeps its own type and message.
   TrainResult train(long steps);
   EvalResult evaluate(const EvalOptions& options = {});
-  // Tokenizes `text` (unknown tokens flagged, never an error) and decodes it.
+  // Tokenizes `text` (unknown tokens flagged, never an error) and decodes it. Interventions
+  // are translate_intervened's (an InputError here).
   TranslateResult translate(const std::string& text, const TranslateOptions& options = {});
+  // Greedy decoding with options.interventions (decode.h), and the plain decoding beside it in
+  // `intervention` (session_why.cpp).
+  TranslateResult translate_intervened(const std::string& text, const TranslateOptions& options);
   // Records the attention of `probe` (tokenized like translate's text) now and every `every`
   // training steps, at most `capacity` frames (timeline.h). Replaces any earlier timeline.
   void record_timeline(const std::string& probe, long every, long capacity);

@@ -14,7 +14,7 @@ import css from './translate.css?inline';
 import whyCss from './translate-why.css?inline';
 import { StepChart, movingAverage } from './translate-charts';
 import { DecodeView } from './translate-decode';
-import { WhyView } from './translate-why';
+import { LazyWhyView } from './translate-why-lazy';
 import { WHY_STRINGS } from './translate-why-strings';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
 import { button, el, errorText, field, select, mountRoot, MessageLine, setFieldError } from './dom';
@@ -73,7 +73,8 @@ class TranslateView implements SectionHandle {
   readonly #accChart: StepChart;
   readonly #input: SentenceInput;
   readonly #decode: DecodeView;
-  readonly #why: WhyView;
+  // The article's only: widgets load the seq2seq module, which has no interventions or attribution.
+  readonly #why: LazyWhyView | null;
   readonly #controls: Partial<Record<PropName, HTMLInputElement | HTMLSelectElement>> = {};
   readonly #unsubscribe: () => void;
   #trainer: TranslateTrainer;
@@ -174,7 +175,7 @@ class TranslateView implements SectionHandle {
     this.#sentenceAlignment.dataset.testid = 's2s-sentence-alignment';
     this.#root.append(this.#untrained);
     this.#decode = new DecodeView(this.#root, t);
-    this.#why = new WhyView(this.#root, t);
+    this.#why = ctx.embedded ? null : new LazyWhyView(this.#root, t);
     this.#root.append(this.#sentenceAlignment);
 
     this.#trainer = this.#newTrainer();
@@ -432,7 +433,7 @@ class TranslateView implements SectionHandle {
     if (text.trim() === '') {
       // Nothing to translate: no old result stays on screen.
       this.#decode.clear();
-      this.#why.clear();
+      this.#why?.clear();
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#input.showNote('info', t(trainer.settings.task === 'dates' ? 'tr.empty.dates' : 'tr.empty'));
       return;
@@ -445,7 +446,7 @@ class TranslateView implements SectionHandle {
       // Which model state this decoding shows (tests wait for it).
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#decode.show(result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
-      this.#why.show(model, text, result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
+      this.#why?.show(model, text, result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
       const example = trainer.heldOut.find((e) => e.source === text.trim().split(/\s+/u).join(' '));
       const compare = trainer.step > 0 ? await this.#compareModule() : null;
       if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
@@ -457,7 +458,7 @@ class TranslateView implements SectionHandle {
       if (seq !== this.#translateSeq) return;
       // A sentence the model cannot take (too long, say): clear the old result, say why.
       this.#decode.clear();
-      this.#why.clear();
+      this.#why?.clear();
       this.#input.showNote('info', '');
       this.#input.showError(`${t('error.prefix')}${errorText(err)}`);
     }
@@ -553,7 +554,7 @@ class TranslateView implements SectionHandle {
     void this.#trainer.delete();
     void this.#plain?.delete();
     this.#decode.destroy();
-    this.#why.destroy();
+    this.#why?.destroy();
     this.#lossChart.destroy();
     this.#accChart.destroy();
     this.#root.remove();
