@@ -2,7 +2,7 @@
 // bindings in wasm/bindings/seq2seq_model_bindings.cpp): no task or vocabulary, parameters by
 // PyTorch state-dict name, explicit id batches. Written by hand; field names match the bindings.
 import type { IdsInput, ScoreName, Tensor, TensorInput } from './attention-lab.js';
-import type { CellName } from './seq2seq.js';
+import type { AttributionResult, CellName } from './seq2seq.js';
 
 /** The recurrent encoder-decoder. Unknown keys are an error (a typo does not silently fall back to a default). */
 export interface RnnSeq2SeqModelConfig {
@@ -142,6 +142,17 @@ export interface Seq2SeqModel<Result = Seq2SeqForwardBackwardResult> {
   adamStep(options: AdamStepOptions): void;
   /** torch.nn.utils.clip_grad_norm_; returns the norm before clipping */
   clipGradNorm(maxNorm: number): number;
+  /**
+   * Attribution of each target word (after <sos>, teacher-forced) to the source tokens
+   * (seq2seq.d.ts AttributionResult); src and target are (S) and (T) id tensors without padding.
+   * The RNN models only: the bare Transformer's throws.
+   */
+  attribution(request: {
+    src: IdsInput;
+    target: IdsInput;
+    method?: 'gradient-input' | 'integrated-gradients';
+    steps?: number;
+  }): AttributionResult;
   readonly deleted: boolean;
   delete(): void;
 }

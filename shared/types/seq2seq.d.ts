@@ -201,6 +201,136 @@ export interface TranslateOptions {
   maxLength?: number;
   /** candidates kept per step in the trace; default 5 */
   topK?: number;
+  /**
+   * Greedy decoding only (not with beam): applied at
+   * their steps, decoding going on from there. The result is the intervened translation, with the
+   * plain one beside it in `intervention`.
+   */
+  interventions?: Intervention[];
+}
+
+/**
+ * One change to one decoding step t (0-based):
+ * - 'force-attention': all the attention on source token `source` (0-based), a one-hot row, so
+ *   the step's context is exactly that token's encoder output;
+ * - 'edit-attention': the row replaced by `weights` (one number ≥ 0 per source token, summing to
+ *   more than 0), renormalised;
+ * - 'mask-source': source token `source` taken out of the row, the rest renormalised;
+ * - 'force-token': `token` (a target word, or '<eos>' to stop there) is the step's output and the
+ *   next step's input instead of the argmax (another top-k candidate, for instance).
+ * At one step: at most one force or edit (masks come after it) and one forced token. A step the
+ * decoding does not reach is an Error.
+ *
+ * The Transformer takes 'force-attention' (its cross-attention: head `head` of layer `layer`, or
+ * every head / layer when left out; that head's context is then exactly value row `source`),
+ * 'force-token' and
+ * - 'zero-head': head `head` of layer `layer` of one `attention` ('encoder-self', 'decoder-self' or
+ *   'cross', the default) outputs zeros, at step `step` or, without a step, at every step (the
+ *   encoder's self-attention runs once: no step).
+ */
+export interface Intervention {
+  /** required except for zero-head */
+  step?: number;
+  kind: 'force-attention' | 'edit-attention' | 'mask-source' | 'force-token' | 'zero-head';
+  source?: number;
+  weights?: ArrayLike<number>;
+  token?: string;
+  /** Transformer only; default 'cross' */
+  attention?: 'cross' | 'encoder-self' | 'decoder-self';
+  /** Transformer only (0-based); absent: every layer */
+  layer?: number;
+  /** Transformer only (0-based); absent: every head */
+  head?: number;
+}
+
+/** translate()'s `intervention`: the plain translation beside the intervened one. */
+export interface InterventionComparison {
+  original: { output: string[]; text: string; finished: boolean; steps: DecodeStep[] };
+  /** per step of the intervened translation: its token differs from the original's at that step (or the original had ended) */
+  changed: boolean[];
+  /** the first changed step; -1: the same words */
+  firstChange: number;
+  /** (S, Hd) the encoder outputs the attention mixes; null without attention and for the Transformer */
+  encoderOutputs: { shape: number[]; data: Float32Array } | null;
+  /** Transformer only: (L, S, Dm) the values each layer's cross-attention mixes */
+  crossValues?: { shape: number[]; data: Float32Array };
+}
+
+/** A step of an intervened translation. */
+export interface IntervenedDecodeStep extends DecodeStep {
+  /** the token was forced (prob is then the model's probability of it) */
+  forcedToken: boolean;
+  /** the attention row was forced, edited or masked (attention holds the row used) */
+  editedAttention: boolean;
+  /** recurrent translators: (Hd) Σ_s attention[s] · encoderOutputs[s]; empty without attention */
+  context?: Float32Array;
+  /** Transformer: (L, Dm) each layer's cross-attention context, heads concatenated (head h: columns h·Dh … (h+1)·Dh − 1) */
+  crossContext?: { shape: number[]; data: Float32Array };
+}
+
+export interface AttributionOptions {
+  /** default 'gradient-input' */
+  method?: 'gradient-input' | 'integrated-gradients';
+  /** integrated gradients' n (1–1024); default 32 */
+  steps?: number;
+  /** of the greedy translation whose words are attributed */
+  maxLength?: number;
+}
+
+/**
+ * Each output word's log-probability f_t = log p(y_t | source, y_<t) (teacher-forced) attributed
+ * to the source tokens through the model's own backward pass: gradient × input
+ * a[t, s] = Σ_e x[s, e] ∂f_t/∂x[s, e] on the source embeddings x, or integrated gradients from the
+ * zero embedding (n midpoint steps; Σ_s a[t, s] ≈ f_t(x) − f_t(0)).
+ */
+export interface AttributionResult {
+  method: 'gradient-input' | 'integrated-gradients';
+  steps: number;
+  /** (T, S) a[t, s] */
+  scores: { shape: number[]; data: Float32Array };
+  /** (T, S) the attention of the same words; null without attention */
+  attention: { shape: number[]; data: Float32Array } | null;
+  /** (T) f_t(x) */
+  logProb: Float32Array;
+  /** (T) f_t(0): integrated gradients only */
+  baselineLogProb: Float32Array | null;
+  /** (T) Spearman's ρ of scores[t] and attention[t]; null without attention or when a row is constant */
+  rankCorrelation: (number | null)[];
+}
+
+export interface TimelineOptions {
+  /** record every this many training steps (1–1000000); default 10 */
+  every?: number;
+  /** frames kept at most (2–4096); when full, every other frame is dropped and `every` doubles. Default 200 */
+  capacity?: number;
+}
+
+export interface TimelineFrame {
+  /** training steps taken when recorded */
+  step: number;
+  /** the probe's greedy translation, '<eos>' included when produced */
+  output: string[];
+  /** (T, S) its attention; null without attention */
+  attention: { shape: number[]; data: Float32Array } | null;
+}
+
+/** The attention of a fixed probe sentence during training (not saved with the model). */
+export interface AttentionTimeline {
+  probe: SourceToken[];
+  /** the current spacing of the frames, in steps */
+  every: number;
+  capacity: number;
+  startStep: number;
+  recording: boolean;
+  frames: TimelineFrame[];
+}
+
+/** Seq2Seq.attribution(): the words of the greedy translation (its steps, '<eos>' included). */
+export interface TranslationAttribution extends AttributionResult {
+  source: SourceToken[];
+  text: string;
+  /** (T) the attributed output words */
+  words: string[];
 }
 
 export interface SourceToken {
@@ -268,10 +398,12 @@ export interface TranslateResult {
   text: string;
   /** <eos> was produced within maxLength */
   finished: boolean;
-  /** greedy decoding only */
-  steps?: DecodeStep[];
+  /** greedy decoding only (IntervenedDecodeStep with interventions) */
+  steps?: DecodeStep[] | IntervenedDecodeStep[];
   /** beam search only */
   beams?: BeamTrace;
+  /** with interventions only */
+  intervention?: InterventionComparison;
 }
 
 /**
@@ -288,6 +420,15 @@ export interface Seq2Seq {
   train(steps: number): TrainResult;
   evaluate(options?: EvaluateOptions): EvaluateResult;
   translate(text: string, options?: TranslateOptions): TranslateResult;
+  /** Attributes each word of the greedy translation of `text` to its source tokens (RNN translators; the Transformer's throws). */
+  attribution(text: string, options?: AttributionOptions): TranslationAttribution;
+  /** Records the attention of `probe` now and every `every` training steps (RNN translators; the Transformer's throws). */
+  recordTimeline(probe: string, options?: TimelineOptions): void;
+  /** Stops recording; the frames stay. */
+  stopTimeline(): void;
+  timeline(): AttentionTimeline;
+  /** timeline() as one JSON text */
+  exportTimeline(): string;
   /**
    * The session as .atlb bytes (docs/model-format.md), a copy: loading them resumes training bit
    * for bit. With { format: 'safetensors' }: the weights as a PyTorch state dict with the config

@@ -29,7 +29,14 @@ export async function seq2seqExample(): Promise<string> {
     const r: TranslateResult = m.translate('咖哥 喜欢 小冰', { beam: 3 });
     const copy = lab.loadSeq2Seq(m.save());
     copy.delete();
-    return `${losses[0]} ${r.text} ${r.steps?.[0]?.attention[0]} ${r.beams?.hypotheses[0]?.score}`;
+    // Asking why: an intervention, an attribution, a training timeline.
+    const w = m.translate('咖哥 喜欢 小冰', { interventions: [{ step: 1, kind: 'force-attention', source: 0 }, { step: 2, kind: 'force-token', token: 'KaGe' }] });
+    const changed: boolean | undefined = w.intervention?.changed[0];
+    const a = m.attribution('咖哥 喜欢 小冰', { method: 'integrated-gradients', steps: 16 });
+    const rho: number | null = a.rankCorrelation[0];
+    m.recordTimeline('咖哥 喜欢 小冰', { every: 5, capacity: 50 });
+    const frames: number = m.timeline().frames.length + m.exportTimeline().length;
+    return `${losses[0]} ${r.text} ${r.steps?.[0]?.attention[0]} ${r.beams?.hypotheses[0]?.score} ${changed} ${a.scores.data[0]} ${rho} ${frames}`;
   } finally {
     m.delete();
   }
@@ -45,7 +52,8 @@ export async function seq2seqModelExample(): Promise<number> {
     const r = m.forwardBackward(batch);
     const norm: number = m.clipGradNorm(1);
     m.adamStep({ lr: 1e-3, beta1: 0.9 });
-    return r.loss + r.logits.data[0] + (r.attention?.data[0] ?? 0) + r.grads[name].data[0] + m.getParam(name).data[0] + m.loss(batch) + norm;
+    const a = m.attribution({ src: { shape: [2], data: [3, 4] }, target: { shape: [2], data: [3, 2] }, method: 'gradient-input' });
+    return r.loss + r.logits.data[0] + (r.attention?.data[0] ?? 0) + r.grads[name].data[0] + m.getParam(name).data[0] + m.loss(batch) + norm + a.logProb[0];
   } finally {
     m.delete();
   }

@@ -2,7 +2,7 @@
 // load, must train and translate exactly as the full module does: the same losses, accuracies,
 // translations, attention traces and error messages, bit for bit (same core, other compile levels
 // and allocator: CMakeLists.txt). It differs only in what it leaves out: model files, the
-// attention API, the ops.
+// attention API, the ops, interventions, attribution and the training timeline.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
@@ -88,6 +88,19 @@ test('save() is a clear Error (no model files in this build) and the model keeps
   withSession(trainer, { task: 'note', hidden: 16, seed: 6 }, (m) => {
     m.train(2);
     assert.throws(() => m.save(), /save\(\): this build has no model files; load the 'full' variant/);
+    assert.equal(m.train(1).step, 3);
+  });
+});
+
+test('interventions, attribution and the timeline are clear Errors (the full module has them); the model keeps working', () => {
+  withModel(trainer, { task: 'note', hidden: 16, seed: 6 }, (m) => {
+    m.train(2);
+    const plain = m.translate('咖哥 喜欢 小冰');
+    assert.throws(() => m.translate('咖哥 喜欢 小冰', { interventions: [{ step: 0, kind: 'mask-source', source: 0 }] }),
+      /interventions: this build \(the 'seq2seq' module for widgets\) has none; the full module has them/);
+    assert.throws(() => m.attribution('咖哥 喜欢 小冰'), /attribution\(\): this build \(the 'seq2seq' module for widgets\) has none/);
+    assert.throws(() => m.recordTimeline('咖哥 喜欢 小冰'), /timeline: this build \(the 'seq2seq' module for widgets\) has none/);
+    assert.deepEqual(m.translate('咖哥 喜欢 小冰'), plain);
     assert.equal(m.train(1).step, 3);
   });
 });

@@ -68,9 +68,13 @@ class ModelHandle {
         [&] { return emscripten::val(model_.clip_grad_norm(max_norm_from_js(max_norm))); });
   }
 
-  // Registers the handle's class under `name` (inside an EMSCRIPTEN_BINDINGS block).
-  static void register_class(const char* name) {
-    emscripten::class_<ModelHandle>(name)
+  // The model, for methods one kind of model has alone (bound as functions taking the handle).
+  Model& model() { return model_; }
+
+  // Registers the handle's class under `name` (inside an EMSCRIPTEN_BINDINGS block); the class is
+  // returned so that a binding file can add its model's own methods.
+  static emscripten::class_<ModelHandle> register_class(const char* name) {
+    return emscripten::class_<ModelHandle>(name)
         .function("paramNames", &ModelHandle::paramNames)
         .function("getParam", &ModelHandle::getParam)
         .function("setParam", &ModelHandle::setParam)

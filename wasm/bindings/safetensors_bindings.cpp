@@ -18,6 +18,7 @@
 #include "seq2seq_handle.h"
 #include "transformer/interchange.h"
 #include "transformer_trace.h"
+#include "why_convert.h"
 
 using emscripten::val;
 using labjs::guarded;
@@ -29,7 +30,7 @@ val translation_to_js(const lab::FileVocab& vocab, const lab::TranslateResult& r
   const labjs::TokenName token = labjs::token_names(vocab);
   val out = labjs::translation_to_js(token, r.source, r.output, r.text, r.finished);
   if (r.beam_width == 0) {
-    out.set("steps", labjs::greedy_steps_to_js(token, r.greedy.steps));
+    labjs::set_greedy_translation_to_js(out, token, r);
   } else {
     out.set("beams", labjs::beam_trace_to_js(token, r.beam, r.hypothesis_texts, r.beam_width));
   }
@@ -48,8 +49,9 @@ class InterchangeHandle {
   val translate(val text_js, val options) {
     return guarded([&] {
       const std::string text = labjs::js_text(text_js, "text");
-      return translation_to_js(model_.target_vocab(),
-                               model_.translate(text, labjs::translate_options_from_js(options)));
+      return translation_to_js(
+          model_.target_vocab(),
+          model_.translate(text, labjs::translate_options_with_interventions_from_js(options)));
     });
   }
 

@@ -77,11 +77,26 @@ val Seq2SeqHandle::evaluate(val options) {
   });
 }
 
+val (*Seq2SeqHandle::intervened_translate)(lab::Seq2SeqSession&, const std::string&,
+                                           const val&) = nullptr;
+
 val Seq2SeqHandle::translate(val text_js, val options) {
   return guarded([&] {
     const std::string text = labjs::js_text(text_js, "text");
+    // An empty list is plain decoding (bit for bit); anything else is the intervened one's.
+    const bool empty_list = labjs::has_value(options, "interventions") &&
+                            val::global("Array").call<bool>("isArray", options["interventions"]) &&
+                            options["interventions"]["length"].as<long>() == 0;
+    if (labjs::has_value(options, "interventions") && !empty_list) {
+      if (!intervened_translate) {
+        throw lab::InputError(
+            "interventions: this build (the 'seq2seq' module for widgets) has none; the full "
+            "module has them");
+      }
+      return intervened_translate(session_, text, options);
+    }
     const lab::TranslateResult r =
-        session_.translate(text, labjs::translate_options_from_js(options));
+        session_.translate(text, labjs::translate_options_from_js(options, empty_list));
     const labjs::TokenName token = labjs::token_names(session_.task().target_vocab());
     val out = labjs::translation_to_js(token, r.source, r.output, r.text, r.finished);
     if (r.beam_width == 0) {

@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "convert.h"
+#include "why_convert.h"
 
 namespace labjs {
 
@@ -168,8 +169,11 @@ void set_training_info(val& out, uint64_t seed, long batch_size, double learning
   out.set("step", number(step));
 }
 
-lab::TranslateOptions translate_options_from_js(const val& options) {
-  check_keys(options, {"beam", "maxLength", "topK"}, "translate options");
+lab::TranslateOptions translate_options_from_js(const val& options, bool interventions) {
+  check_keys(options, {"beam", "maxLength", "topK", "interventions"}, "translate options");
+  if (!interventions && has_value(options, "interventions")) {
+    throw lab::InputError("interventions: this translator's build does not take them");
+  }
   lab::TranslateOptions o;
   o.beam = js_whole(options, "beam", "beam");
   o.max_length = js_whole(options, "maxLength", "maxLength");

@@ -60,8 +60,10 @@ val eval_result_to_js(const lab::EvalResult& r);
 void set_training_info(val& out, uint64_t seed, long batch_size, double learning_rate,
                        double clip_norm, const lab::Task& task, long parameter_count, long step);
 
-// translate(text, options) → lab::TranslateOptions.
-lab::TranslateOptions translate_options_from_js(const val& options);
+// translate(text, options) → lab::TranslateOptions, without the interventions: with
+// `interventions` false their key is an InputError, with true the caller parses it
+// (why_convert.h's translate_options_with_interventions_from_js).
+lab::TranslateOptions translate_options_from_js(const val& options, bool interventions = false);
 
 val strings_to_js(const std::vector<std::string>& strings);
 val ids_to_js(const std::vector<int32_t>& ids);

@@ -5,6 +5,7 @@
 
 #include <emscripten/val.h>
 
+#include <string>
 #include <utility>
 
 #include "seq2seq/session.h"
@@ -24,6 +25,13 @@ class Seq2SeqHandle {
   emscripten::val heldOut(emscripten::val count);
 
   const lab::Seq2SeqSession& session() const { return session_; }
+  lab::Seq2SeqSession& session() { return session_; }
+
+  // translate(text, {interventions, …}): set by seq2seq_why_bindings.cpp in the modules that link
+  // it (the full one); null elsewhere, where translate says the build has no interventions.
+  static emscripten::val (*intervened_translate)(lab::Seq2SeqSession& session,
+                                                 const std::string& text,
+                                                 const emscripten::val& options);
 
  private:
   lab::Seq2SeqSession session_;

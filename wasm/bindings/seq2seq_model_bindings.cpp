@@ -20,6 +20,7 @@
 #include "model_handle.h"
 #include "seq2seq/model.h"
 #include "seq2seq_convert.h"
+#include "why_convert.h"
 
 using emscripten::val;
 using labjs::guarded;
@@ -77,9 +78,29 @@ val create_seq2seq_model_js(val config) {
   return guarded([&] { return val(Seq2SeqModelHandle(model_config_from_js(config))); });
 }
 
+// attribution({src, target, method?, steps?}): src and target id arrays (target: the output words
+// after <sos>, <eos> included if attributed), no padding.
+val seq2seq_model_attribution_js(Seq2SeqModelHandle& handle, val request) {
+  return guarded([&] {
+    if (labjs::is_absent(request)) {
+      throw lab::InputError("attribution() needs {src, target, method?, steps?}");
+    }
+    labjs::check_keys(request, {"src", "target", "method", "steps"}, "attribution request");
+    const std::vector<int32_t> src = labjs::ids_from_js(request["src"], "attribution: src");
+    const std::vector<int32_t> target =
+        labjs::ids_from_js(request["target"], "attribution: target");
+    val options = val::object();
+    if (labjs::has_value(request, "method")) options.set("method", request["method"]);
+    if (labjs::has_value(request, "steps")) options.set("steps", request["steps"]);
+    const lab::AttributionRequest r = labjs::attribution_request_from_js(options, false);
+    return labjs::attribution_result_to_js(lab::attribute(handle.model(), src, target, r.options));
+  });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_seq2seq_model) {
-  Seq2SeqModelHandle::register_class("Seq2SeqModelHandle");
+  Seq2SeqModelHandle::register_class("Seq2SeqModelHandle")
+      .function("attribution", &seq2seq_model_attribution_js);
   emscripten::function("createSeq2SeqModel", &create_seq2seq_model_js);
 }

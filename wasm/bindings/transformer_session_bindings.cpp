@@ -26,6 +26,7 @@
 #include "transformer/session.h"
 #include "transformer_handle.h"
 #include "transformer_trace.h"
+#include "why_convert.h"
 
 using emscripten::val;
 using labjs::guarded;
@@ -131,10 +132,32 @@ val TransformerHandle::translate(val text_js, val options) {
   return guarded([&] {
     const std::string text = labjs::js_text(text_js, "text");
     const lab::TransformerTranslateResult r =
-        session_.translate(text, labjs::translate_options_from_js(options));
-    return labjs::transformer_translation_to_js(labjs::token_names(session_.task().target_vocab()),
-                                                r, session_.config().layers,
-                                                session_.config().heads);
+        session_.translate(text, labjs::translate_options_with_interventions_from_js(options));
+    const labjs::TokenName token = labjs::token_names(session_.task().target_vocab());
+    const long L = session_.config().layers, H = session_.config().heads;
+    val out = labjs::transformer_translation_to_js(token, r, L, H);
+    if (r.intervention && r.beam_width == 0) {
+      // What an intervention adds (types: seq2seq.d.ts): per step which word or head was forced
+      // and each layer's cross-attention context; the plain translation and the value rows.
+      const lab::TransformerGreedyResult& g = r.greedy;
+      val steps = out["steps"];
+      for (size_t i = 0; i < g.result.steps.size(); ++i) {
+        val step = steps[i];
+        labjs::set_step_flags(step, g.result.steps[i]);
+        const std::vector<float>& context = g.traces[i].cross_context;  // (L, Dm)
+        step.set("crossContext", labjs::tensor_to_js(lab::Tensor(
+                                     {L, static_cast<long>(context.size()) / L}, context)));
+      }
+      val iv = labjs::intervention_to_js(token, *r.intervention, g.encoder.S);
+      std::vector<float> values;  // (L, S, Dm)
+      for (const std::vector<float>& v : g.encoder.cross_v) {
+        values.insert(values.end(), v.begin(), v.end());
+      }
+      iv.set("crossValues",
+             labjs::tensor_to_js(lab::Tensor({L, g.encoder.S, session_.config().d_model}, values)));
+      out.set("intervention", iv);
+    }
+    return out;
   });
 }
 

@@ -11,6 +11,7 @@
 export const BINDINGS = Object.freeze({
   convert: { exports: [], api: [] }, // JS ⇄ C++ conversion, used by every binding
   seq2seq_convert: { exports: [], api: [] }, // the translators' and bare models' conversion
+  why_convert: { exports: [], api: [] }, // interventions and attribution: their conversion
   diagnostics_bindings: { exports: ['heapUsedBytes'], api: ['memoryStats'] },
   attention_bindings: {
     // kernelGemm: the GEMM kernels alone, for their tests (tests/wasm/kernels.test.mjs)
@@ -19,6 +20,12 @@ export const BINDINGS = Object.freeze({
   },
   ops_bindings: { exports: ['linear', 'embedding', 'tanh', 'softmax', 'crossEntropy'], api: ['ops'] },
   seq2seq_bindings: { exports: ['createSeq2Seq', 'Seq2SeqSession'], api: ['createSeq2Seq'] },
+  // interventions, attribution and the timeline of a Seq2Seq session: model methods, and
+  // translate's interventions (elsewhere they throw, saying so)
+  seq2seq_why_bindings: {
+    exports: ['seq2seqAttribution', 'seq2seqRecordTimeline', 'seq2seqStopTimeline', 'seq2seqTimeline'],
+    api: ['Seq2Seq.attribution', 'Seq2Seq.timeline'],
+  },
   seq2seq_model_bindings: {
     exports: ['createSeq2SeqModel', 'Seq2SeqModelHandle'],
     api: ['createSeq2SeqModel'],
@@ -70,7 +77,7 @@ export const MODULES = Object.freeze([
   {
     variant: 'transformer',
     file: 'attention_lab_transformer',
-    bindings: ['convert', 'seq2seq_convert', 'diagnostics_bindings', 'transformer_session_bindings'],
+    bindings: ['convert', 'seq2seq_convert', 'why_convert', 'diagnostics_bindings', 'transformer_session_bindings'],
     load: () => import('../../build/wasm/attention_lab_transformer.mjs'),
   },
   {
@@ -79,10 +86,12 @@ export const MODULES = Object.freeze([
     bindings: [
       'convert',
       'seq2seq_convert',
+      'why_convert',
       'diagnostics_bindings',
       'attention_bindings',
       'ops_bindings',
       'seq2seq_bindings',
+      'seq2seq_why_bindings',
       'seq2seq_model_bindings',
       'seq2seq_file_bindings',
       'safetensors_bindings',

@@ -51,7 +51,11 @@ export class OwnedTranslator {
     return this.#owned.get();
   }
 
-  /** Greedy decoding, or beam search with {beam: width}; with the per-step trace. */
+  /**
+   * Greedy decoding, or beam search with {beam: width}; with the per-step trace. With
+   * {interventions: [{step, kind, source?, weights?, token?}]} (greedy only): the intervened
+   * translation, and in `intervention` the plain one beside it and which steps changed.
+   */
   translate(text, options) {
     if (typeof text !== 'string') throw new Error('translate(text): text must be a string');
     return unwrap(this[LIVE]().translate(text, options ?? null));

@@ -54,6 +54,18 @@ export class Seq2SeqModel {
     return unwrap(this.#live().forwardBackward(batch ?? null));
   }
 
+  /**
+   * Attribution of each target word's log-probability to the source tokens' embeddings:
+   * {src, target: id tensors, method?: 'gradient-input' | 'integrated-gradients', steps?}.
+   */
+  attribution(request) {
+    const handle = this.#live();
+    if (typeof handle.attribution !== 'function') {
+      throw new Error('attribution(): the bare Transformer does not offer it yet (the RNN models do)');
+    }
+    return unwrap(handle.attribution(request ?? null));
+  }
+
   /** The loss of a batch, without gradients. */
   loss(batch) {
     return unwrap(this.#live().loss(batch ?? null));

@@ -75,6 +75,53 @@ export class Seq2Seq extends OwnedTranslator {
   }
 
   /**
+   * Records the attention of the probe sentence now and every `every` training steps while this
+   * model trains ({every = 10, capacity = 200}: at most capacity frames, thinned evenly when full).
+   */
+  recordTimeline(probe, options) {
+    if (typeof probe !== 'string') throw new Error('recordTimeline(probe): probe must be a string');
+    const handle = this.#whyHandle('timeline', 'record one');
+    unwrap(this.#core.seq2seqRecordTimeline(handle, probe, options ?? null));
+  }
+
+  /** Stops recording; the frames stay. */
+  stopTimeline() {
+    unwrap(this.#core.seq2seqStopTimeline(this.#whyHandle('timeline', 'record one')));
+  }
+
+  /** The timeline's frames (copies): {probe, every, capacity, startStep, recording, frames}. */
+  timeline() {
+    return unwrap(this.#core.seq2seqTimeline(this.#whyHandle('timeline', 'record one')));
+  }
+
+  /** The timeline as one JSON text (typed arrays as plain arrays). */
+  exportTimeline() {
+    return JSON.stringify(this.timeline(), (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
+  }
+
+  /** The live recurrent session's handle, for seq2seq_why_bindings.cpp's functions. */
+  #whyHandle(what, verb) {
+    const handle = this[LIVE]();
+    if (this.#isTransformer()) {
+      throw new Error(`${what}: the Transformer translator does not ${verb} yet (the RNN translators do)`);
+    }
+    if (typeof this.#core.seq2seqAttribution !== 'function') {
+      throw new Error(`${what}: this build (the 'seq2seq' module for widgets) has none; the full module has`);
+    }
+    return handle;
+  }
+
+  /**
+   * Each word of the greedy translation attributed to the source tokens by gradient × input or
+   * integrated gradients ({method, steps}), beside its attention and their rank correlation.
+   */
+  attribution(text, options) {
+    if (typeof text !== 'string') throw new Error('attribution(text): text must be a string');
+    const handle = this.#whyHandle('attribution()', 'offer it');
+    return unwrap(this.#core.seq2seqAttribution(handle, text, options ?? null));
+  }
+
+  /**
    * The session as .atlb bytes (a copy): loading them resumes training bit for bit. With
    * { format: 'safetensors', names?: 'project' | 'book' }: the weights as a PyTorch state dict
    * with the config and vocabularies (docs/safetensors.md).

@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { checkWritable, readModel, writeModel } from './session.mjs';
 import { RuntimeError, UsageError } from './options.mjs';
 import { attentionTable, fixed, pct, show, table, toJSON } from './format.mjs';
+import { interventionsOf, printAttribution, printIntervention } from './why.mjs';
 
 const f32 = (x) => Number(x.toPrecision(6)); // 0.0010000000474974513 → 0.001
 
@@ -45,24 +46,40 @@ export function translate(lab, o, positionals, print) {
   const options = { topK: Math.min(o['top-k'], info.targetVocabSize) };
   if (o.beam !== undefined) options.beam = o.beam;
   if (o['max-length'] !== undefined) options.maxLength = o['max-length'];
-  let r;
+  const asking = o['force-attention'].length > 0 || o['force-token'].length > 0;
+  if (asking && o.beam !== undefined) throw new UsageError('--force-attention and --force-token need greedy decoding: leave out --beam');
+  if (o.attribution && info.arch === 'transformer') {
+    throw new UsageError('--attribution works with the recurrent translators, not yet the Transformer');
+  }
+  let r, interventions, attribution;
   try {
     r = model.translate(sentence, options);
+    if (asking) {
+      interventions = interventionsOf(o, r);
+      r = model.translate(sentence, { ...options, interventions });
+    }
+    if (o.attribution) {
+      if (typeof model.attribution !== 'function') throw new UsageError('--attribution: this model file cannot be attributed (the recurrent translators trained here can)');
+      attribution = model.attribution(sentence, { method: o.attribution, steps: o['ig-steps'], maxLength: options.maxLength });
+    }
   } catch (e) {
-    throw new UsageError(e.message); // the sentence: too long, …
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(asking ? `${e.message} (the API counts steps and source tokens from 0; the command line from 1)` : e.message);
   }
-  if (o.json) return print(toJSON(r));
+  if (o.json) return print(toJSON(attribution ? { ...r, attribution } : r));
 
   const steps = r.beams ? beamPath(r.beams, r.beams.hypotheses[0]) : r.steps;
   const unknown = r.source.some((t) => t.unknown);
   const labels = r.source.map((t) => show(t.text) + (t.unknown ? '*' : ''));
-  print(r.text === '' ? '(empty translation)' : r.text);
+  if (interventions) printIntervention(r, interventions, labels, print);
+  else print(r.text === '' ? '(empty translation)' : r.text);
   if (!r.finished) print(`(no <eos> within ${steps.length} tokens: the translation is cut off; see --max-length)`);
   print('');
   print(`source (${info.sourceTokenizer}, ${r.source.length} tokens): ${labels.join(' ')}` +
     (unknown ? '\n  * unknown: not in the vocabulary, encoded as <unk>' : ''));
   print('');
-  print(r.beams ? `decoding: beam search, width ${r.beams.width}; the best hypothesis, step by step:` : 'decoding: greedy');
+  print(r.beams ? `decoding: beam search, width ${r.beams.width}; the best hypothesis, step by step:`
+    : interventions ? 'decoding: greedy, intervened, with the model\'s own candidates at each step' : 'decoding: greedy');
   print(table([['step', 'token', 'prob', `top ${options.topK}`],
     ...steps.map((s, i) => [String(i + 1), show(s.token), s.prob.toFixed(3), topText(s.top)])], 'rlrl').map((l) => `  ${l}`).join('\n'));
   print('');
@@ -71,10 +88,11 @@ export function translate(lab, o, positionals, print) {
   } else if (!info.attention) {
     print('attention: none (the model was trained with --attention none)');
   } else {
-    print('attention (rows: output tokens, columns: source tokens; each row sums to 1):');
+    print(`attention${interventions ? ' of the intervened decoding' : ''} (rows: output tokens, columns: source tokens; each row sums to 1):`);
     print(attentionTable(labels, steps.map((s) => s.token), steps.map((s) => s.attention), { shades: o.shade })
       .map((l) => `  ${l}`).join('\n'));
   }
+  if (attribution) printAttribution(attribution, labels, print);
   if (r.beams) {
     print('');
     print('hypotheses (best first; score = log-probability / length^α):');

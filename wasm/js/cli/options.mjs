@@ -59,6 +59,10 @@ export const COMMANDS = {
       'top-k': { kind: 'int', min: 1, max: 1024, default: 3, help: 'candidates shown per decoding step' },
       'max-length': { kind: 'int', min: 1, max: 1024, help: "output tokens at most, <eos> included (default: the task's longest target + 1, at least 32)" },
       shade: { kind: 'flag', help: 'add a shade character ( ░▒▓█) to each attention cell' },
+      'force-attention': { kind: 'pair', multiple: true, arg: 'STEP:SOURCE', help: 'intervene: at decoding step STEP put all the attention (a Transformer: every cross-attention head) on source token SOURCE (both counted from 1, as the tables show them) and decode on; shows the original beside it; repeatable' },
+      'force-token': { kind: 'pair', multiple: true, text: true, arg: 'STEP:WORD', help: 'intervene: at decoding step STEP write WORD (another candidate) instead of the most probable word and decode on; repeatable' },
+      attribution: { kind: 'choice', choices: ['gradient-input', 'integrated-gradients'], optionalValue: 'gradient-input', arg: '[METHOD]', listed: true, help: "also attribute each output word to the source tokens by gradients: gradient-input (the default) or integrated-gradients, with each word's rank correlation to its attention" },
+      'ig-steps': { kind: 'int', min: 1, max: 1024, default: 32, help: 'integrated gradients: steps from the zero embedding' },
       json: { kind: 'flag', help: 'print the full trace as JSON instead' },
     },
   },
@@ -133,6 +137,7 @@ export function mainHelp(version) {
     '  attention-lab train --pairs my-pairs.tsv --tokenize chars --steps 2000 --out mine.model',
     '  attention-lab train --task dates --arch transformer --steps 1500 --out tf.model',
     '  attention-lab translate --model dates.model "JAN 23, 2015" --beam 4',
+    '  attention-lab translate --model note.model "咖哥 喜欢 小冰" --force-attention 1:3 --attribution',
     '  attention-lab evaluate --model dates.model',
     '  attention-lab info --model dates.model',
     '  attention-lab export --model dates.model --format safetensors --out dates.safetensors',
@@ -145,8 +150,20 @@ export function mainHelp(version) {
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
+// STEP:SOURCE (both whole numbers ≥ 1) or STEP:WORD → {step, value}, as typed (1-based).
+function convertPair(name, spec, raw) {
+  const m = /^(\d+):(.+)$/s.exec(raw);
+  const step = m ? Number(m[1]) : NaN;
+  if (!m || !(step >= 1)) throw new UsageError(`--${name} takes ${spec.arg} with STEP a whole number from 1 (got '${raw}')`);
+  if (spec.text) return { step, value: m[2] };
+  const source = /^\d+$/.test(m[2]) ? Number(m[2]) : NaN;
+  if (!(source >= 1)) throw new UsageError(`--${name} takes ${spec.arg} with SOURCE a whole number from 1 (got '${raw}')`);
+  return { step, value: source };
+}
+
 function convert(name, spec, raw) {
   if (spec.kind === 'flag') return raw;
+  if (spec.kind === 'pair') return raw.map((r) => convertPair(name, spec, r));
   if (spec.kind === 'text') {
     if (raw === '') throw new UsageError(`--${name} must not be empty`);
     return raw;
@@ -191,7 +208,15 @@ function parseError(e, command) {
 export function parseCommand(command, args) {
   const c = COMMANDS[command];
   const options = { help: { type: 'boolean', short: 'h' } };
-  for (const [n, s] of Object.entries(c.options)) options[n] = { type: s.kind === 'flag' ? 'boolean' : 'string' };
+  for (const [n, s] of Object.entries(c.options)) {
+    options[n] = { type: s.kind === 'flag' ? 'boolean' : 'string', ...(s.multiple ? { multiple: true } : {}) };
+  }
+  // An option whose value may be left out (--attribution [METHOD]): bare, it takes its default.
+  args = args.map((a, i) => {
+    const spec = a.startsWith('--') ? c.options[a.slice(2)] : undefined;
+    if (!spec?.optionalValue) return a;
+    return spec.choices.includes(args[i + 1]) ? a : `${a}=${spec.optionalValue}`;
+  });
   let parsed;
   try {
     parsed = parseArgs({ args, options, strict: true, allowPositionals: Boolean(c.positional) });
@@ -205,7 +230,7 @@ export function parseCommand(command, args) {
     const raw = parsed.values[n];
     if (raw === undefined) {
       if (s.required) throw new UsageError(`${command} needs --${n} (see 'attention-lab ${command} --help')`);
-      values[n] = s.kind === 'flag' ? false : s.default;
+      values[n] = s.kind === 'flag' ? false : s.multiple ? [] : s.default;
     } else {
       values[n] = convert(n, s, raw);
     }

@@ -128,6 +128,8 @@ GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
     step.token = step.top.front().id;  // argmax
     step.prob = step.top.front().prob;
     step.attention = std::move(r.attention);
+    step.logits = std::move(r.logits);
+    step.context = std::move(r.context);
     result.steps.push_back(std::move(step));
     input = result.steps.back().token;
     if (input == options.eos_id) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "seq2seq/model.h"
@@ -29,11 +30,62 @@ struct TokenProb {
 };
 
 struct GreedyStep {
-  int32_t token = 0;             // argmax of this step's distribution
-  float prob = 0.0f;             // its probability
-  std::vector<TokenProb> top;    // top_k candidates, most probable first
-  std::vector<float> attention;  // (S) weights over the source; empty without attention
+  int32_t token = 0;              // argmax of this step's distribution (or the forced token)
+  float prob = 0.0f;              // its probability
+  std::vector<TokenProb> top;     // top_k candidates, most probable first
+  std::vector<float> attention;   // (S) weights over the source; empty without attention
+  std::vector<float> logits;      // (Vt) this step's logits
+  std::vector<float> context;     // (Hd) the attention's output; empty without attention
+  bool forced_token = false;      // token was chosen by a force-token intervention
+  bool edited_attention = false;  // attention was changed by an intervention
 };
+
+// What a reader can do to one decoding step (greedy decoding only):
+// - kForceAttention: all the attention on source token `source` (a one-hot row);
+// - kEditAttention: the row replaced by `weights` (S non-negative numbers), renormalised;
+// - kMaskSource: source token `source` removed from the row, the rest renormalised;
+// - kForceToken: `token` is the step's output (and the next step's input) instead of the argmax.
+// At one step: at most one force or edit, then any masks, and at most one forced token.
+// The Transformer (transformer/decode.h) takes force-attention (its cross-attention, per layer
+// and head), force-token and
+// - kZeroHead: head `head` of layer `layer` of one kind of attention outputs zeros, at one step
+//   or (step −1) at every step; the encoder's self-attention runs once, so only with step −1.
+enum class InterventionKind {
+  kForceAttention,
+  kEditAttention,
+  kMaskSource,
+  kForceToken,
+  kZeroHead
+};
+
+// Which attention of a Transformer an intervention acts on.
+enum class AttentionSite { kCross, kEncoderSelf, kDecoderSelf };
+
+struct Intervention {
+  long step = 0;  // 0-based decoding step; −1: every step (zero-head only)
+  InterventionKind kind = InterventionKind::kForceAttention;
+  long source = -1;            // force-attention, mask-source: 0-based source position
+  std::vector<float> weights;  // edit-attention: (S)
+  int32_t token = -1;          // force-token: target id
+  // Transformer only: the attention, layer and head (−1: every layer / every head).
+  AttentionSite attention = AttentionSite::kCross;
+  long layer = -1, head = -1;
+};
+
+const char* intervention_kind_name(InterventionKind kind);
+InterventionKind parse_intervention_kind(const std::string& name);  // throws InputError
+const char* attention_site_name(AttentionSite site);
+AttentionSite parse_attention_site(const std::string& name);  // throws InputError
+// "intervention 2 (mask-source at step 3)": how every message names an intervention.
+std::string describe_intervention(size_t index, const Intervention& v);
+// Throws "… the step is beyond the translation, which ended after N steps" for an intervention
+// at a step the decoding did not reach (`taken` steps).
+void check_steps_reached(const std::vector<Intervention>& interventions, long taken);
+
+// Checks every intervention against the model, the source length S and the options before any
+// decoding; the messages name the intervention by its index, kind and step. Throws InputError.
+void validate_interventions(const std::vector<Intervention>& interventions,
+                            const Seq2SeqConfig& config, long S, const DecodeOptions& options);
 
 struct GreedyResult {
   std::vector<int32_t> tokens;    // the output without <eos>
@@ -104,9 +156,19 @@ void collect_hypotheses(BeamResult& result, bool hit_max_length, int32_t eos_id)
 
 }  // namespace decoding
 
+// The edit that step t's attention interventions make to its row (nullptr: none at step t).
+AttentionEdit attention_edit(const std::vector<Intervention>& interventions, long t);
+
 // src: source ids (all real tokens, no padding).
 GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
                            const DecodeOptions& options);
+// The same search with interventions (intervention.cpp; validated first): each is applied at its
+// step and decoding goes on from there; one whose step the decoding does not reach (it ended
+// earlier) is an InputError. An empty list gives plain greedy decoding, bit for bit. A separate
+// function, so that a build without interventions (the widgets' module) links none of it.
+GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
+                           const DecodeOptions& options,
+                           const std::vector<Intervention>& interventions);
 
 // Keeps the beam_width best prefixes by log-probability; a prefix ending in <eos> leaves the beam
 // as a finished hypothesis and the beam shrinks by one, so the search ends when beam_width

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "io/safetensors.h"
+#include "seq2seq/session_why.h"
 
 namespace lab {
 
@@ -228,7 +229,18 @@ TranslateResult InterchangeModel::translate(const std::string& text,
   if (options.top_k) opt.top_k = *options.top_k;
   if (options.beam) opt.beam_width = *options.beam;
   opt.validate(model_.config());
-  if (!options.beam) {
+  if (!options.interventions.empty()) {
+    if (options.beam) throw InputError("interventions need greedy decoding: leave out beam");
+    const std::vector<Intervention> list = resolve_interventions(
+        options.interventions, [&](const std::string& word) { return tgt_.find(word); });
+    result.greedy = greedy_decode(model_, ids, opt, list);  // checks them first
+    GreedyResult original = greedy_decode(model_, ids, opt);
+    std::string original_text = tgt_.decode_text(original.tokens);
+    result.intervention = compare_with_original(std::move(original), std::move(original_text),
+                                                result.greedy, model_, ids);
+    result.output = result.greedy.tokens;
+    result.finished = result.greedy.finished;
+  } else if (!options.beam) {
     result.greedy = greedy_decode(model_, ids, opt);
     result.output = result.greedy.tokens;
     result.finished = result.greedy.finished;

@@ -59,9 +59,13 @@ void Seq2SeqModel::forward(const Batch& batch) {
   const long Vt = config_.tgt_vocab;
   const bool lstm = config_.cell == CellKind::kLstm;
 
-  // enc_emb = encoder.embedding[src]    (B, S, E)
-  embedding_forward(w.enc_emb.data(), batch.src.data(), p(ix_.enc_emb), B * S, config_.src_vocab,
-                    E);
+  // enc_emb = encoder.embedding[src]    (B, S, E), or the embeddings attribution gives
+  if (src_emb_override_) {
+    std::copy(src_emb_override_, src_emb_override_ + B * S * E, w.enc_emb.begin());
+  } else {
+    embedding_forward(w.enc_emb.data(), batch.src.data(), p(ix_.enc_emb), B * S, config_.src_vocab,
+                      E);
+  }
   // enc.out (B, S, Hd); enc.h_last / c_last (B, Hd) = state at each source's own length
   cell_forward(w.enc, cell_weights(false), w.enc_emb.data(), batch.src_len.data(), nullptr,
                nullptr);

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -122,6 +123,19 @@ struct DecoderStepResult {
   DecoderState state;
   std::vector<float> logits;     // (Vt)
   std::vector<float> attention;  // (S) weights over source tokens; empty without attention
+  std::vector<float> context;    // (Hd) Σ_s attention[s] · enc_out[s]; empty without attention
+};
+
+// An intervention on one step's attention (decode.h): given the model's own weights (S), leaves
+// the weights the context is computed from (S), a distribution over the source.
+using AttentionEdit = std::function<void(std::vector<float>& weights)>;
+
+// What attribution (attribution.h) differentiates: the batch's loss and its gradient with respect
+// to the source embeddings, which are given instead of looked up.
+struct SourceEmbeddingGradient {
+  float loss = 0.0f;
+  std::vector<float> logits;  // (B, T, Vt)
+  std::vector<float> grad;    // (B, S, E) d loss / d source embeddings
 };
 
 class Seq2SeqModel {
@@ -175,8 +189,20 @@ class Seq2SeqModel {
   // Runs the encoder over src[0, length) (length = src.size() when negative) and returns the
   // decoder's initial state: the encoder's last state plus its outputs for attention.
   DecoderState encode(const std::vector<int32_t>& src, long length = -1);
-  // One real autoregressive step: feed `token` (Vt id) into the decoder.
-  DecoderStepResult decoder_step(const DecoderState& state, int32_t token);
+  // One real autoregressive step: feed `token` (Vt id) into the decoder. With `edit`, the
+  // context is computed from the edited weights (which the result's attention then holds):
+  //   context = Σ_s weights[s] · enc_out[s]
+  // so a one-hot row on source j gives exactly encoder output j.
+  DecoderStepResult decoder_step(const DecoderState& state, int32_t token,
+                                 const AttentionEdit& edit = nullptr);
+
+  // The teacher-forced loss of `batch` with the source embeddings src_emb (B, S, E) in place of
+  // the looked-up ones, and its gradient with respect to them: the core's own backward pass.
+  // The parameter gradients (and whether they are valid for an Adam step) are left as they were.
+  SourceEmbeddingGradient source_embedding_gradient(const Batch& batch,
+                                                    const std::vector<float>& src_emb);
+  // encoder.embedding[src]   (S·E): the input that attribution scales.
+  std::vector<float> source_embeddings(const std::vector<int32_t>& src) const;
 
   struct Workspace;  // scratch buffers of one batch shape (model_workspace.h)
 
@@ -202,8 +228,9 @@ class Seq2SeqModel {
   std::vector<float> params_;  // (P)
   std::vector<float> grads_;   // (P), same layout
   AdamState adam_;
-  AdamScratch adam_scratch_;            // 3 × (P), swapped with params_ and adam_ by a step
-  bool grads_valid_ = false;            // false until a forward_backward with a finite loss
+  AdamScratch adam_scratch_;                 // 3 × (P), swapped with params_ and adam_ by a step
+  bool grads_valid_ = false;                 // false until a forward_backward with a finite loss
+  const float* src_emb_override_ = nullptr;  // (B, S, E) forward's source embeddings, if set
   std::shared_ptr<Workspace> ws_;       // training scratch, resized when the batch shape changes
   std::shared_ptr<Workspace> step_ws_;  // B = 1 scratch for encode / decoder_step
 

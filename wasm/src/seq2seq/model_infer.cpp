@@ -43,7 +43,8 @@ DecoderState Seq2SeqModel::encode(const std::vector<int32_t>& src, long length) 
   return state;
 }
 
-DecoderStepResult Seq2SeqModel::decoder_step(const DecoderState& state, int32_t token) {
+DecoderStepResult Seq2SeqModel::decoder_step(const DecoderState& state, int32_t token,
+                                             const AttentionEdit& edit) {
   const long E = config_.embedding_size(), Hd = config_.hidden, Vt = config_.tgt_vocab;
   const bool lstm = config_.cell == CellKind::kLstm;
   if (!state.memory)
@@ -89,6 +90,18 @@ DecoderStepResult Seq2SeqModel::decoder_step(const DecoderState& state, int32_t 
     attn = attention_forward(in, cfg);
     context = attn.output.ptr();
     result.attention = attn.weights.data;  // (S)
+    if (edit) {
+      edit(result.attention);
+      float* ctx = attn.output.ptr();  // (Hd)
+      std::fill(ctx, ctx + Hd, 0.0f);
+      for (long s = 0; s < S; ++s) {
+        const float a = result.attention[static_cast<size_t>(s)];
+        if (a == 0.0f) continue;  // a masked or unforced source token adds nothing, exactly
+        // context += weights[s] · enc_out[s]
+        for (long h = 0; h < Hd; ++h) ctx[h] += a * memory.outputs[static_cast<size_t>(s * Hd + h)];
+      }
+    }
+    result.context.assign(context, context + Hd);
   }
   result.logits.resize(Vt);
   head_forward(1, w.dec.out.data(), context, w.concat.data(), w.dense.data(), result.logits.data());
@@ -96,6 +109,51 @@ DecoderStepResult Seq2SeqModel::decoder_step(const DecoderState& state, int32_t 
   result.state.h = w.dec.h_last;
   result.state.c = w.dec.c_last;
   return result;
+}
+
+std::vector<float> Seq2SeqModel::source_embeddings(const std::vector<int32_t>& src) const {
+  const long S = static_cast<long>(src.size()), E = config_.embedding_size();
+  for (long s = 0; s < S; ++s) {
+    if (src[s] < 0 || src[s] >= config_.src_vocab) {
+      throw InputError("source id " + std::to_string(src[s]) + " at position " + std::to_string(s) +
+                       " is outside the source vocabulary of " + std::to_string(config_.src_vocab));
+    }
+  }
+  std::vector<float> out(static_cast<size_t>(S * E));  // (S, E)
+  embedding_forward(out.data(), src.data(), p(ix_.enc_emb), S, config_.src_vocab, E);
+  return out;
+}
+
+SourceEmbeddingGradient Seq2SeqModel::source_embedding_gradient(const Batch& batch,
+                                                                const std::vector<float>& src_emb) {
+  validate_batch(batch, config_);
+  const long E = config_.embedding_size();
+  if (static_cast<long>(src_emb.size()) != batch.B * batch.S * E) {
+    throw InputError("source embeddings: " + std::to_string(src_emb.size()) +
+                     " values, expected B·S·E = " + std::to_string(batch.B * batch.S * E));
+  }
+  // The parameter gradients belong to training: kept aside and put back, whatever happens.
+  std::vector<float> kept = grads_;
+  const bool kept_valid = grads_valid_;
+  struct Restore {
+    Seq2SeqModel& m;
+    std::vector<float>& kept;
+    bool valid;
+    ~Restore() {
+      m.src_emb_override_ = nullptr;
+      m.grads_.swap(kept);
+      m.grads_valid_ = valid;
+    }
+  } restore{*this, kept, kept_valid};
+  src_emb_override_ = src_emb.data();
+  forward(batch);
+  SourceEmbeddingGradient out;
+  out.loss = ws_->loss;
+  check_loss_finite(out.loss);
+  backward(batch);
+  out.logits = ws_->logits;
+  out.grad = ws_->denc_emb;  // (B, S, E)
+  return out;
 }
 
 }  // namespace lab

@@ -58,7 +58,9 @@ Seq2SeqSession::Seq2SeqSession(const SessionConfig& config, std::unique_ptr<Task
 TrainResult Seq2SeqSession::train(long steps) {
   return train_steps(
       steps, *task_, config_.batch_size, config_.clip_norm, rng_, step_, model_,
-      [&] { model_.adam_step(adam_); }, "try a smaller learningRate or set clipNorm");
+      [&] { model_.adam_step(adam_); }, "try a smaller learningRate or set clipNorm",
+      // decoding only: changes nothing training reads
+      [&] { timeline_.after_step(step_, model_); });
 }
 
 DecodeOptions Seq2SeqSession::decode_defaults(long longest_target) const {
@@ -116,6 +118,9 @@ TranslateResult Seq2SeqSession::translate(const std::string& typed,
 
   TranslateResult result;
   result.source = source_tokens(text, source_vocab, encoded);
+  if (!options.interventions.empty()) {
+    throw InputError("interventions: translate_intervened() takes them, translate() does not");
+  }
   if (!options.beam) {
     result.greedy = greedy_decode(model_, encoded.ids, opt);
     result.output = result.greedy.tokens;

@@ -15,12 +15,14 @@
 #include <vector>
 
 #include "attention.h"
+#include "seq2seq/attribution.h"
 #include "seq2seq/cells.h"
 #include "seq2seq/decode.h"
 #include "seq2seq/model.h"
 #include "seq2seq/optim.h"
 #include "seq2seq/rng.h"
 #include "seq2seq/tasks.h"
+#include "seq2seq/timeline.h"
 
 namespace lab {
 
@@ -99,10 +101,30 @@ struct EvalResult {
   std::vector<LengthBucketResult> exact_match_by_length;
 };
 
+// An intervention as a front end names it: force-token's word as text (decode.h has its id).
+struct InterventionRequest {
+  Intervention intervention;  // .token is ignored: `token` names it
+  std::string token;          // force-token: a target word, or "<eos>" to end there
+};
+
 struct TranslateOptions {
   std::optional<long> beam;        // absent: greedy decoding; else beam search of this width
   std::optional<long> max_length;  // absent: max(32, the task's longest target + 1)
   std::optional<long> top_k;       // absent: min(5, target vocabulary)
+  // Greedy decoding only: decode once plainly and once with these (decode.h), and compare.
+  std::vector<InterventionRequest> interventions;
+};
+
+// The plain translation beside an intervened one (TranslateResult::greedy holds the intervened).
+struct InterventionComparison {
+  GreedyResult original;
+  std::string original_text;
+  // (steps of the intervened decoding) 1 where its token differs from the original's at the
+  // same step, or the original had already ended there.
+  std::vector<uint8_t> changed;
+  long first_change = -1;  // the first such step; −1: the same words
+  // (S, Hd) what the attention mixes: a step forced onto source j has context row j exactly.
+  std::vector<float> encoder_outputs;
 };
 
 struct SourceToken {
@@ -121,6 +143,21 @@ struct TranslateResult {
   GreedyResult greedy;
   BeamResult beam;
   std::vector<std::string> hypothesis_texts;  // beam only: the text of each beam.hypotheses[i]
+  std::optional<InterventionComparison> intervention;  // with interventions only
+};
+
+struct AttributionRequest {
+  AttributionOptions options;
+  std::optional<long> max_length;  // of the greedy translation whose words are attributed
+};
+
+// attribution(text): the greedy translation and its words' attribution (attribution.h), one row
+// per decoding step (<eos> included when it was produced).
+struct SessionAttribution {
+  std::vector<SourceToken> source;
+  std::string text;
+  std::vector<std::string> words;  // (T) the attributed output words
+  AttributionResult attribution;
 };
 
 class Seq2SeqSession {
@@ -140,8 +177,21 @@ class Seq2SeqSession {
   // step; any other error of a step (a bad batch, a bug) keeps its own type and message.
   TrainResult train(long steps);
   EvalResult evaluate(const EvalOptions& options = {});
-  // Tokenizes `text` (unknown tokens flagged, never an error) and decodes it.
+  // Tokenizes `text` (unknown tokens flagged, never an error) and decodes it. Interventions
+  // are translate_intervened's (an InputError here).
   TranslateResult translate(const std::string& text, const TranslateOptions& options = {});
+  // Greedy decoding with options.interventions (decode.h), and the plain decoding beside it in
+  // `intervention` (session_why.cpp).
+  TranslateResult translate_intervened(const std::string& text, const TranslateOptions& options);
+  // Records the attention of `probe` (tokenized like translate's text) now and every `every`
+  // training steps, at most `capacity` frames (timeline.h). Replaces any earlier timeline.
+  void record_timeline(const std::string& probe, long every, long capacity);
+  void stop_timeline() { timeline_.stop(); }
+  const AttentionTimeline& timeline() const { return timeline_; }
+  const std::vector<SourceToken>& timeline_probe() const { return timeline_probe_; }
+
+  // Attributes each word of the greedy translation of `text` to its source tokens.
+  SessionAttribution attribution(const std::string& text, const AttributionRequest& request = {});
 
   // The .atlb file (docs/model-format.md): everything a bit-identical resume needs.
   std::vector<uint8_t> save() const;
@@ -173,6 +223,8 @@ class Seq2SeqSession {
   AdamOptions adam_;
   Rng rng_;  // draws the training batches
   long step_ = 0;
+  AttentionTimeline timeline_;  // not saved: a view of this run, not part of the model
+  std::vector<SourceToken> timeline_probe_;
 };
 
 }  // namespace lab

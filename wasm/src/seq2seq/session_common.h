@@ -79,9 +79,16 @@ inline TokenCount count_correct(const std::vector<float>& logits, const Batch& b
 // total. A step that diverges throws TrainingDiverged (its message ends with `advice`), with the
 // Rng rewound, so the session is exactly as after the last good step and a save() now equals one
 // taken right after that step; any other error keeps its own type and message.
-template <class Model, class Update>
+// What train_steps runs after each good step by default: nothing.
+struct NoAfterStep {
+  void operator()() const {}
+};
+
+// after_step() runs after each good step (the Seq2Seq session's training timeline records there).
+template <class Model, class Update, class AfterStep = NoAfterStep>
 TrainResult train_steps(long steps, const Task& task, long batch_size, double clip_norm, Rng& rng,
-                        long& step, Model& model, const Update& update, const char* advice) {
+                        long& step, Model& model, const Update& update, const char* advice,
+                        const AfterStep& after_step = AfterStep()) {
   check_range(steps, 1, kMaxTrainSteps, "train: steps");
   TrainResult result;
   result.losses.reserve(static_cast<size_t>(steps));
@@ -110,6 +117,7 @@ TrainResult train_steps(long steps, const Task& task, long batch_size, double cl
                                  " are kept: " + advice,
                              std::move(result));
     }
+    after_step();
   }
   return result;
 }

@@ -2,6 +2,7 @@
 // position per step against cached self-attention keys/values; attention rollout alongside.
 #include "transformer/decode.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -18,10 +19,55 @@ void ln_row(float* y, const float* x, const LayerNormP<const float*>& w, long Dm
   layernorm_forward(y, &mean, &rstd, x, w.w, w.b, 1, Dm);
 }
 
+// Head h of every layer l at step t: zeroed (1) or not, per attention; forced source (−1: none).
+struct HeadEdits {
+  std::vector<uint8_t> zero_self, zero_cross;  // (L, H)
+  std::vector<long> force;                     // (L, H) cross-attention
+};
+
+HeadEdits head_edits(const std::vector<Intervention>& list, long t, long L, long H) {
+  HeadEdits e{std::vector<uint8_t>(L * H, 0), std::vector<uint8_t>(L * H, 0),
+              std::vector<long>(L * H, -1)};
+  for (const Intervention& v : list) {
+    if (v.step >= 0 && v.step != t) continue;
+    const bool zero = v.kind == InterventionKind::kZeroHead;
+    if (!zero && v.kind != InterventionKind::kForceAttention) continue;
+    for (long l = 0; l < L; ++l) {
+      for (long h = 0; h < H; ++h) {
+        if ((v.layer >= 0 && v.layer != l) || (v.head >= 0 && v.head != h)) continue;
+        if (!zero)
+          e.force[l * H + h] = v.source;
+        else if (v.attention == AttentionSite::kCross)
+          e.zero_cross[l * H + h] = 1;
+        else if (v.attention == AttentionSite::kDecoderSelf)
+          e.zero_self[l * H + h] = 1;
+      }
+    }
+  }
+  return e;
+}
+
+// The interventions on one head's output: ctx (Dm) and att (H, M) of one query; V (M, Dm).
+//   forced onto j:  att[h] = onehot(j), ctx_h = V[j]_h  (exactly: 1·v + Σ 0)
+//   zeroed:         ctx_h = 0
+void edit_heads(float* ctx, float* att, const float* V, const uint8_t* zero, const long* force,
+                long M, long Dm, long H) {
+  const long Dh = Dm / H;
+  for (long h = 0; h < H; ++h) {
+    if (force && force[h] >= 0) {
+      std::fill_n(att + h * M, M, 0.0f);
+      att[h * M + force[h]] = 1.0f;
+      std::copy_n(V + force[h] * Dm + h * Dh, Dh, ctx + h * Dh);
+    }
+    if (zero[h]) std::fill_n(ctx + h * Dh, Dh, 0.0f);
+  }
+}
+
 // The decoder self-attention of position t: q from x, (k, v) of x appended to the cache, then
 // attention over positions 0 … t (no mask needed: the cache holds only the prefix).
 void self_attention_step(float* out, float* att, const float* x, const MhaW& w,
-                         std::vector<float>& K, std::vector<float>& V, long t, long Dm, long H) {
+                         std::vector<float>& K, std::vector<float>& V, long t, long Dm, long H,
+                         const uint8_t* zero) {
   std::vector<float> q(Dm), ctx(Dm);
   K.resize((t + 1) * Dm);
   V.resize((t + 1) * Dm);
@@ -30,18 +76,21 @@ void self_attention_step(float* out, float* att, const float* x, const MhaW& w,
   linear_forward(K.data() + t * Dm, x, w.in_w + Dm * Dm, w.in_b + Dm, 1, Dm, Dm);
   linear_forward(V.data() + t * Dm, x, w.in_w + 2 * Dm * Dm, w.in_b + 2 * Dm, 1, Dm, Dm);
   heads_forward(ctx.data(), att, q.data(), K.data(), V.data(), nullptr, 1, t + 1, Dm, H);
+  edit_heads(ctx.data(), att, V.data(), zero, nullptr, t + 1, Dm, H);
   // out = ctx Woᵀ + bo
   linear_forward(out, ctx.data(), w.out_w, w.out_b, 1, Dm, Dm);
 }
 
 // The cross-attention of one query over the memory's precomputed keys and values.
-void cross_attention_step(float* out, float* att, const float* x, const MhaW& w,
+// ctx (Dm): the heads' contexts, kept for the trace.
+void cross_attention_step(float* out, float* att, float* ctx, const float* x, const MhaW& w,
                           const std::vector<float>& K, const std::vector<float>& V, long S, long Dm,
-                          long H) {
-  std::vector<float> q(Dm), ctx(Dm);
+                          long H, const uint8_t* zero, const long* force) {
+  std::vector<float> q(Dm);
   linear_forward(q.data(), x, w.in_w, w.in_b, 1, Dm, Dm);
-  heads_forward(ctx.data(), att, q.data(), K.data(), V.data(), nullptr, 1, S, Dm, H);
-  linear_forward(out, ctx.data(), w.out_w, w.out_b, 1, Dm, Dm);
+  heads_forward(ctx, att, q.data(), K.data(), V.data(), nullptr, 1, S, Dm, H);
+  edit_heads(ctx, att, V.data(), zero, force, S, Dm, H);
+  linear_forward(out, ctx, w.out_w, w.out_b, 1, Dm, Dm);
 }
 
 // Ā = mean over heads of att (H, M) → (M)
@@ -68,8 +117,9 @@ std::vector<float> encoder_rollout(const std::vector<std::vector<float>>& self_a
   return std::vector<float>(R.data(), R.data() + S * S);
 }
 
-std::shared_ptr<const TransformerMemory> transformer_encode(const TransformerModel& model,
-                                                            const std::vector<int32_t>& src) {
+std::shared_ptr<const TransformerMemory> transformer_encode(
+    const TransformerModel& model, const std::vector<int32_t>& src,
+    const std::vector<Intervention>& interventions) {
   const TransformerConfig& c = model.config();
   const long S = static_cast<long>(src.size()), Dm = c.d_model, H = c.heads;
   if (S < 1 || S > kTransformerMaxLen) {
@@ -84,9 +134,23 @@ std::shared_ptr<const TransformerMemory> transformer_encode(const TransformerMod
                 c.src_vocab, Dm);
   const LayerDims d = model.dims();
   std::vector<EncoderLayerActs> acts(c.layers);
+  // (L, H) encoder self-attention heads zeroed by interventions
+  std::vector<uint8_t> zero(c.layers * H, 0);
+  bool any_zero = false;
+  for (const Intervention& v : interventions) {
+    if (v.kind != InterventionKind::kZeroHead || v.attention != AttentionSite::kEncoderSelf)
+      continue;
+    for (long l = 0; l < c.layers; ++l) {
+      for (long h = 0; h < H; ++h) {
+        if ((v.layer < 0 || v.layer == l) && (v.head < 0 || v.head == h)) zero[l * H + h] = 1;
+      }
+    }
+    any_zero = true;
+  }
   const float* in = x.data();
   for (long l = 0; l < c.layers; ++l) {
-    encoder_layer_forward(acts[l], model.encoder_layer(l), in, nullptr, 1, S, d);
+    encoder_layer_forward(acts[l], model.encoder_layer(l), in, nullptr, 1, S, d,
+                          any_zero ? zero.data() + l * H : nullptr);
     in = acts[l].out(d.norm_first);
     mem->self_att.emplace_back(acts[l].sa.att.begin(), acts[l].sa.att.begin() + H * S * S);
   }
@@ -120,8 +184,8 @@ TransformerDecoderState transformer_decoder_start(const TransformerModel& model,
 }
 
 TransformerStepResult transformer_decoder_step(const TransformerModel& model,
-                                               const TransformerDecoderState& state,
-                                               int32_t token) {
+                                               const TransformerDecoderState& state, int32_t token,
+                                               const std::vector<Intervention>& interventions) {
   const TransformerConfig& c = model.config();
   const long Dm = c.d_model, H = c.heads, L = c.layers, t = state.t, S = state.memory->S;
   const bool pre = c.norm_first;
@@ -135,6 +199,8 @@ TransformerStepResult transformer_decoder_step(const TransformerModel& model,
   TransformerDecoderState& next = r.state;
   r.trace.self.resize(L * H * (t + 1));
   r.trace.cross.resize(L * H * S);
+  r.trace.cross_context.resize(L * Dm);
+  const HeadEdits edits = head_edits(interventions, t, L, H);
 
   // y = tgt_embedding[token] · √Dm + pe[t]
   std::vector<float> y(Dm);
@@ -150,16 +216,20 @@ TransformerStepResult transformer_decoder_step(const TransformerModel& model,
     const DecoderLayerW w = model.decoder_layer(l);
     float* self_att = r.trace.self.data() + l * H * (t + 1);
     float* cross_att = r.trace.cross.data() + l * H * S;
+    float* cross_ctx = r.trace.cross_context.data() + l * Dm;
+    const uint8_t* zero_self = edits.zero_self.data() + l * H;
+    const uint8_t* zero_cross = edits.zero_cross.data() + l * H;
+    const long* force = edits.force.data() + l * H;
     // the same sub-blocks as decoder_layer_forward, for one position
     if (pre) {
       // y1 = y + SA(LN1(y)),  y2 = y1 + CA(LN2(y1)),  out = y2 + FF(LN3(y2))
       ln_row(n.data(), y.data(), w.n1, Dm);
       self_attention_step(a.data(), self_att, n.data(), w.sa, next.self_k[l], next.self_v[l], t, Dm,
-                          H);
+                          H, zero_self);
       residual_forward(y.data(), y.data(), a.data(), Dm);
       ln_row(n.data(), y.data(), w.n2, Dm);
-      cross_attention_step(a.data(), cross_att, n.data(), w.ca, mem.cross_k[l], mem.cross_v[l], S,
-                           Dm, H);
+      cross_attention_step(a.data(), cross_att, cross_ctx, n.data(), w.ca, mem.cross_k[l],
+                           mem.cross_v[l], S, Dm, H, zero_cross, force);
       residual_forward(y.data(), y.data(), a.data(), Dm);
       ln_row(n.data(), y.data(), w.n3, Dm);
       ffn_forward(h.data(), f.data(), n.data(), w.ff, 1, Dm, c.d_ff);
@@ -167,11 +237,11 @@ TransformerStepResult transformer_decoder_step(const TransformerModel& model,
     } else {
       // y1 = LN1(y + SA(y)),  y2 = LN2(y1 + CA(y1)),  out = LN3(y2 + FF(y2))
       self_attention_step(a.data(), self_att, y.data(), w.sa, next.self_k[l], next.self_v[l], t, Dm,
-                          H);
+                          H, zero_self);
       residual_forward(n.data(), y.data(), a.data(), Dm);
       ln_row(y.data(), n.data(), w.n1, Dm);
-      cross_attention_step(a.data(), cross_att, y.data(), w.ca, mem.cross_k[l], mem.cross_v[l], S,
-                           Dm, H);
+      cross_attention_step(a.data(), cross_att, cross_ctx, y.data(), w.ca, mem.cross_k[l],
+                           mem.cross_v[l], S, Dm, H, zero_cross, force);
       residual_forward(n.data(), y.data(), a.data(), Dm);
       ln_row(y.data(), n.data(), w.n2, Dm);
       ffn_forward(h.data(), f.data(), y.data(), w.ff, 1, Dm, c.d_ff);

@@ -52,6 +52,9 @@ struct TransformerStepTrace {
   std::vector<float> cross;           // (L, H, S) cross-attention over the source
   std::vector<float> rollout_target;  // (t + 1) rollout onto the decoder's input tokens
   std::vector<float> rollout_source;  // (S) rollout onto the source tokens
+  // (L, Dm) each layer's cross-attention context, heads concatenated, before out_proj: head h's
+  // columns [h·Dh, (h + 1)·Dh) are Σ_s cross[l, h, s] · v_l[s] (v_l = the memory's cross values)
+  std::vector<float> cross_context;
 };
 
 struct TransformerStepResult {
@@ -60,20 +63,35 @@ struct TransformerStepResult {
   TransformerStepTrace trace;
 };
 
-// Runs the encoder on src (all real tokens, 1 … kTransformerMaxLen of them).
-std::shared_ptr<const TransformerMemory> transformer_encode(const TransformerModel& model,
-                                                            const std::vector<int32_t>& src);
+// Interventions (seq2seq/decode.h) as the Transformer applies them: force-attention puts head h
+// of layer l's cross-attention (every head or layer for −1) on one source token, so that head's
+// context is exactly value row j of the memory; zero-head zeroes a head's context (its weights
+// stay in the trace as computed); force-token as for the RNN. Throws InputError naming the
+// intervention for anything else (edit-attention, mask-source), a layer or head out of range, a
+// step of the encoder, a source outside the sentence.
+void validate_transformer_interventions(const std::vector<Intervention>& interventions,
+                                        const TransformerConfig& config, long S,
+                                        const DecodeOptions& options);
+
+// Runs the encoder on src (all real tokens, 1 … kTransformerMaxLen of them), with the
+// encoder-self zero-head interventions of `interventions` (already validated).
+std::shared_ptr<const TransformerMemory> transformer_encode(
+    const TransformerModel& model, const std::vector<int32_t>& src,
+    const std::vector<Intervention>& interventions = {});
 TransformerDecoderState transformer_decoder_start(const TransformerModel& model,
                                                   std::shared_ptr<const TransformerMemory> memory);
-// One autoregressive step: feeds `token` at position state.t, attending over the cached prefix.
+// One autoregressive step: feeds `token` at position state.t, attending over the cached prefix,
+// with the decoder's interventions at step state.t (already validated).
 TransformerStepResult transformer_decoder_step(const TransformerModel& model,
-                                               const TransformerDecoderState& state, int32_t token);
+                                               const TransformerDecoderState& state, int32_t token,
+                                               const std::vector<Intervention>& interventions = {});
 
 // The encoder's side of a trace.
 struct TransformerEncoderTrace {
   long S = 0;
   std::vector<std::vector<float>> self_att;  // L × (H, S, S)
   std::vector<float> rollout;                // (S, S)
+  std::vector<std::vector<float>> cross_v;   // L × (S, Dm) the values the cross-attention mixes
 };
 
 // GreedyResult's steps[i].attention is the step's rollout onto the source (S); traces[i] holds
@@ -92,9 +110,10 @@ struct TransformerBeamResult {
   TransformerEncoderTrace encoder;
 };
 
-TransformerGreedyResult transformer_greedy_decode(const TransformerModel& model,
-                                                  const std::vector<int32_t>& src,
-                                                  const DecodeOptions& options);
+// With interventions (validated first; an empty list is plain decoding, bit for bit).
+TransformerGreedyResult transformer_greedy_decode(
+    const TransformerModel& model, const std::vector<int32_t>& src, const DecodeOptions& options,
+    const std::vector<Intervention>& interventions = {});
 // Same search as seq2seq/decode.h's beam_search: beam width 1 is exactly greedy decoding.
 TransformerBeamResult transformer_beam_search(const TransformerModel& model,
                                               const std::vector<int32_t>& src,

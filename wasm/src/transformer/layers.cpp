@@ -42,9 +42,10 @@ void LayerScratch::resize(long R, long Dm, long F) {
 }
 
 void encoder_layer_forward(EncoderLayerActs& a, const EncoderLayerW& w, const float* x,
-                           const uint8_t* src_pad, long B, long S, const LayerDims& d) {
+                           const uint8_t* src_pad, long B, long S, const LayerDims& d,
+                           const uint8_t* zero_head) {
   const long R = B * S, Dm = d.Dm;
-  const MhaMask mask{src_pad, false};
+  const MhaMask mask{src_pad, false, zero_head};
   a.r1.resize(R * Dm);
   a.r2.resize(R * Dm);
   a.ff.resize(R, Dm, d.F);

@@ -79,9 +79,11 @@ struct DecoderLayerActs {
   const float* out(bool norm_first) const { return norm_first ? r3.data() : ln3.y.data(); }
 };
 
-// x (B, S, Dm); src_pad (B, S) 1 = padding.
+// x (B, S, Dm); src_pad (B, S) 1 = padding; zero_head (H) or null: self-attention heads whose
+// output is zeroed (decoding's interventions).
 void encoder_layer_forward(EncoderLayerActs& a, const EncoderLayerW& w, const float* x,
-                           const uint8_t* src_pad, long B, long S, const LayerDims& d);
+                           const uint8_t* src_pad, long B, long S, const LayerDims& d,
+                           const uint8_t* zero_head = nullptr);
 // dx += ∂L/∂x given dout = ∂L/∂out (R, Dm).
 void encoder_layer_backward(float* dx, const EncoderLayerG& g, EncoderLayerActs& a, LayerScratch& s,
                             const EncoderLayerW& w, const float* dout, const float* x, long R,

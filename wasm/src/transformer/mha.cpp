@@ -59,6 +59,14 @@ void mha_forward(MhaActs& a, const MhaW& w, const float* xq, const float* xkv, c
                   a.k.data() + b * M * Dm, a.v.data() + b * M * Dm,
                   masked ? a.keep.data() : nullptr, N, M, Dm, H);
   }
+  if (mask.zero_head) {
+    const long Dh = Dm / H;
+    for (long r = 0; r < B * N; ++r) {
+      for (long h = 0; h < H; ++h) {
+        if (mask.zero_head[h]) std::fill_n(a.ctx.data() + r * Dm + h * Dh, Dh, 0.0f);
+      }
+    }
+  }
   // out = ctx Woᵀ + bo
   linear_forward(a.out.data(), a.ctx.data(), w.out_w, w.out_b, B * N, Dm, Dm);
 }

@@ -28,6 +28,8 @@ using MhaG = MhaP<float*>;
 struct MhaMask {
   const uint8_t* key_pad = nullptr;  // (B, M) 1 = padding, or null
   bool causal = false;               // query n sees keys 0 … n only
+  // (H) 1: that head's context is zeroed (an intervention in decoding; forward only), or null
+  const uint8_t* zero_head = nullptr;
 };
 
 // Activations of one call (kept for backward) and backward scratch, sized by resize().

@@ -26,28 +26,105 @@ void validate(const DecodeOptions& options, const TransformerConfig& config) {
 }
 
 TransformerEncoderTrace encoder_trace(const TransformerMemory& m) {
-  return {m.S, m.self_att, m.rollout};
+  return {m.S, m.self_att, m.rollout, m.cross_v};
+}
+
+// "layer 2 is out of range: the model has 2 layers (0 … 1, or −1 for every one)"
+void check_index(long i, long n, const std::string& what, const char* name, const char* plural) {
+  if (i < -1 || i >= n) {
+    throw InputError(what + ": " + name + " " + std::to_string(i) +
+                     " is out of range: the model has " + std::to_string(n) + " " + plural +
+                     " (0 … " + std::to_string(n - 1) + "; leave it out for every one)");
+  }
 }
 
 }  // namespace
 
+void validate_transformer_interventions(const std::vector<Intervention>& interventions,
+                                        const TransformerConfig& config, long S,
+                                        const DecodeOptions& options) {
+  if (static_cast<long>(interventions.size()) > options.max_length * 8 + 64) {
+    throw InputError("interventions: " + std::to_string(interventions.size()) + " is too many");
+  }
+  for (size_t i = 0; i < interventions.size(); ++i) {
+    const Intervention& v = interventions[i];
+    const std::string what = describe_intervention(i, v);
+    if (v.kind == InterventionKind::kEditAttention || v.kind == InterventionKind::kMaskSource) {
+      throw InputError(what +
+                       ": the Transformer takes force-attention, zero-head and force-token "
+                       "(edit-attention and mask-source: the recurrent translators)");
+    }
+    const bool every_step = v.kind == InterventionKind::kZeroHead && v.step == -1;
+    if (!every_step && (v.step < 0 || v.step >= options.max_length)) {
+      throw InputError(what + ": the step must be in [0, " + std::to_string(options.max_length) +
+                       ")" +
+                       (v.kind == InterventionKind::kZeroHead ? " (or left out: every step)" : ""));
+    }
+    if (v.kind == InterventionKind::kZeroHead && v.attention == AttentionSite::kEncoderSelf &&
+        !every_step) {
+      throw InputError(what +
+                       ": the encoder runs once per sentence, before any step: leave out "
+                       "step for attention encoder-self");
+    }
+    if (v.kind == InterventionKind::kForceAttention && v.attention != AttentionSite::kCross) {
+      throw InputError(what +
+                       ": only the cross-attention can be forced onto a source token "
+                       "(attention: cross)");
+    }
+    check_index(v.layer, config.layers, what, "layer", "layers");
+    check_index(v.head, config.heads, what, "head", "heads");
+    if (v.kind == InterventionKind::kForceAttention && (v.source < 0 || v.source >= S)) {
+      throw InputError(what + ": source token " + std::to_string(v.source) +
+                       " is outside the sentence of " + std::to_string(S) + " tokens (0 … " +
+                       std::to_string(S - 1) + ")");
+    }
+    if (v.kind == InterventionKind::kForceToken) {
+      if (v.token < 0 || v.token >= config.tgt_vocab || v.token == kPadId ||
+          v.token == options.sos_id) {
+        throw InputError(what + ": token " + std::to_string(v.token) +
+                         " is not a word the model can write");
+      }
+      for (size_t j = 0; j < i; ++j) {
+        if (interventions[j].kind == InterventionKind::kForceToken &&
+            interventions[j].step == v.step) {
+          throw InputError(what + " conflicts with intervention " + std::to_string(j) +
+                           " (force-token) at the same step");
+        }
+      }
+    }
+  }
+}
+
 TransformerGreedyResult transformer_greedy_decode(const TransformerModel& model,
                                                   const std::vector<int32_t>& src,
-                                                  const DecodeOptions& options) {
+                                                  const DecodeOptions& options,
+                                                  const std::vector<Intervention>& interventions) {
   validate(options, model.config());
+  validate_transformer_interventions(interventions, model.config(), static_cast<long>(src.size()),
+                                     options);
   TransformerGreedyResult out;
-  auto memory = transformer_encode(model, src);
+  auto memory = transformer_encode(model, src, interventions);
   out.encoder = encoder_trace(*memory);
   TransformerDecoderState state = transformer_decoder_start(model, memory);
   int32_t input = options.sos_id;
   for (long t = 0; t < options.max_length; ++t) {
-    TransformerStepResult r = transformer_decoder_step(model, state, input);
+    TransformerStepResult r = transformer_decoder_step(model, state, input, interventions);
     const std::vector<double> logp = log_softmax(r.logits);
     GreedyStep step;
     step.top = top_candidates(r.logits, logp, options.top_k);
     step.token = step.top.front().id;  // argmax
     step.prob = step.top.front().prob;
+    for (const Intervention& v : interventions) {
+      if (v.step == t && v.kind == InterventionKind::kForceToken) {
+        step.token = v.token;  // the reader's word instead of the argmax
+        step.prob = static_cast<float>(std::exp(logp[static_cast<size_t>(v.token)]));
+        step.forced_token = true;
+      } else if (v.kind != InterventionKind::kForceToken && (v.step == t || v.step < 0)) {
+        step.edited_attention = true;
+      }
+    }
     step.attention = r.trace.rollout_source;
+    step.logits = r.logits;
     out.result.steps.push_back(std::move(step));
     out.traces.push_back(std::move(r.trace));
     input = out.result.steps.back().token;
@@ -58,6 +135,7 @@ TransformerGreedyResult transformer_greedy_decode(const TransformerModel& model,
     out.result.tokens.push_back(input);
     state = std::move(r.state);
   }
+  check_steps_reached(interventions, static_cast<long>(out.result.steps.size()));
   return out;
 }
 

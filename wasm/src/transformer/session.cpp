@@ -10,6 +10,7 @@
 
 #include "format.h"
 #include "seq2seq/session_common.h"
+#include "seq2seq/session_why.h"
 #include "seq2seq/vocab.h"
 
 namespace lab {
@@ -131,7 +132,20 @@ TransformerTranslateResult TransformerSession::translate(const std::string& type
 
   TransformerTranslateResult result;
   result.source = source_tokens(text, source_vocab, encoded);
-  if (!options.beam) {
+  if (!options.interventions.empty()) {
+    if (options.beam) throw InputError("interventions need greedy decoding: leave out beam");
+    const std::vector<Intervention> list =
+        resolve_interventions(options.interventions, [&](const std::string& word) {
+          return target_vocab.contains(word) ? target_vocab.id(word) : -1;
+        });
+    result.greedy = transformer_greedy_decode(model_, encoded.ids, opt, list);  // checks them
+    GreedyResult original = transformer_greedy_decode(model_, encoded.ids, opt).result;
+    std::string original_text = target_vocab.decode_text(original.tokens);
+    result.intervention =
+        compare_with_original(std::move(original), std::move(original_text), result.greedy.result);
+    result.output = result.greedy.result.tokens;
+    result.finished = result.greedy.result.finished;
+  } else if (!options.beam) {
     result.greedy = transformer_greedy_decode(model_, encoded.ids, opt);
     result.output = result.greedy.result.tokens;
     result.finished = result.greedy.result.finished;

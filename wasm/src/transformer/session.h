@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,7 +67,8 @@ struct TransformerTranslateResult {
   long beam_width = 0;    // 0: greedy, and `greedy` holds the trace; else `beam` does
   TransformerGreedyResult greedy;
   TransformerBeamResult beam;
-  std::vector<std::string> hypothesis_texts;  // beam only: the text of each hypothesis
+  std::vector<std::string> hypothesis_texts;           // beam only: the text of each hypothesis
+  std::optional<InterventionComparison> intervention;  // with interventions only (greedy)
 };
 
 class TransformerSession {

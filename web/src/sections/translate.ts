@@ -11,8 +11,11 @@ import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import { CELLS, SCORES } from '../state-table';
 import css from './translate.css?inline';
+import whyCss from './translate-why.css?inline';
 import { StepChart, movingAverage } from './translate-charts';
 import { DecodeView } from './translate-decode';
+import { LazyWhyView } from './translate-why-lazy';
+import { WHY_STRINGS } from './translate-why-strings';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
 import { button, el, errorText, field, select, mountRoot, MessageLine, setFieldError, tryThis } from './dom';
 import { SentenceInput } from './translate-input';
@@ -76,6 +79,8 @@ class TranslateView implements SectionHandle {
   readonly #accChart: StepChart;
   readonly #input: SentenceInput;
   readonly #decode: DecodeView;
+  // The article's only: widgets load the seq2seq module, which has no interventions or attribution.
+  readonly #why: LazyWhyView | null;
   readonly #controls: Partial<Record<PropName, HTMLInputElement | HTMLSelectElement>> = {};
   readonly #unsubscribe: () => void;
   #trainer: TranslateTrainer;
@@ -96,7 +101,7 @@ class TranslateView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    mountRoot(host, this.#root, HEATMAP_CSS, css);
+    mountRoot(host, this.#root, HEATMAP_CSS, css, whyCss);
     this.#intro.dataset.testid = 's2s-intro';
     this.#caption.dataset.testid = 's2s-caption';
     this.#root.append(this.#intro, this.#caption, this.#try);
@@ -177,6 +182,7 @@ class TranslateView implements SectionHandle {
     this.#sentenceAlignment.dataset.testid = 's2s-sentence-alignment';
     this.#root.append(this.#untrained);
     this.#decode = new DecodeView(this.#root, t);
+    this.#why = ctx.embedded ? null : new LazyWhyView(this.#root, t);
     this.#root.append(this.#sentenceAlignment);
     if (!ctx.embedded) {
       const byoHost = el('div', 'tr-byo');
@@ -442,6 +448,7 @@ class TranslateView implements SectionHandle {
     if (text.trim() === '') {
       // Nothing to translate: no old result stays on screen.
       this.#decode.clear();
+      this.#why?.clear();
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#input.showNote('info', t(trainer.settings.task === 'dates' ? 'tr.empty.dates' : 'tr.empty'));
       return;
@@ -454,6 +461,7 @@ class TranslateView implements SectionHandle {
       // Which model state this decoding shows (tests wait for it).
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#decode.show(result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
+      this.#why?.show(model, text, result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
       const example = trainer.heldOut.find((e) => e.source === text.trim().split(/\s+/u).join(' '));
       const compare = trainer.step > 0 ? await this.#compareModule() : null;
       if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
@@ -465,6 +473,7 @@ class TranslateView implements SectionHandle {
       if (seq !== this.#translateSeq) return;
       // A sentence the model cannot take (too long, say): clear the old result, say why.
       this.#decode.clear();
+      this.#why?.clear();
       this.#input.showNote('info', '');
       this.#input.showError(`${t('error.prefix')}${errorText(err)}`);
     }
@@ -570,6 +579,7 @@ class TranslateView implements SectionHandle {
     void this.#plain?.delete();
     this.#decode.destroy();
     this.#byo?.destroy();
+    this.#why?.destroy();
     this.#lossChart.destroy();
     this.#accChart.destroy();
     this.#root.remove();
@@ -579,6 +589,6 @@ class TranslateView implements SectionHandle {
 export const translateSection: SectionModule = {
   id: 'translate',
   title: { en: '3.3 Encoder-decoder attention', zh: '3.3 解码器-编码器注意力' },
-  strings: TRANSLATE_STRINGS,
+  strings: { en: { ...TRANSLATE_STRINGS.en, ...WHY_STRINGS.en }, zh: { ...TRANSLATE_STRINGS.zh, ...WHY_STRINGS.zh } },
   mount: (host, ctx) => new TranslateView(host, ctx),
 };

@@ -297,6 +297,9 @@ class RemoteModel implements RemoteSeq2Seq {
   translate(text: string, options?: Parameters<RemoteSeq2Seq['translate']>[1]) {
     return this.#send({ op: 'seq2seq.translate', model: this.model, text, options });
   }
+  attribution(text: string, options?: Parameters<RemoteSeq2Seq['attribution']>[1]) {
+    return this.#send({ op: 'seq2seq.attribution', model: this.model, text, options });
+  }
   save(options?: Parameters<RemoteSeq2Seq['save']>[0]) {
     return this.#send({ op: 'seq2seq.save', model: this.model, options });
   }

@@ -86,6 +86,8 @@ export class LabHandlers {
         return this.model(request.model).evaluate(request.options);
       case 'seq2seq.translate':
         return this.model(request.model).translate(request.text, request.options);
+      case 'seq2seq.attribution':
+        return this.model(request.model).attribution(request.text, request.options);
       case 'seq2seq.save':
         return this.model(request.model).save(request.options);
       case 'seq2seq.vocabulary': {

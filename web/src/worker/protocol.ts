@@ -12,6 +12,7 @@ import type {
   TensorInput,
 } from '#shared/types/attention-lab';
 import type {
+  AttributionOptions,
   EvaluateOptions,
   EvaluateResult,
   HeldOutExample,
@@ -21,6 +22,7 @@ import type {
   TransformerSeq2SeqConfig,
   TranslateOptions,
   TranslateResult,
+  TranslationAttribution,
 } from '#shared/types/seq2seq';
 
 export type {
@@ -69,6 +71,8 @@ export type Request =
   | { op: 'seq2seq.stopStream'; stream: number }
   | { op: 'seq2seq.evaluate'; model: number; options?: EvaluateOptions }
   | { op: 'seq2seq.translate'; model: number; text: string; options?: TranslateOptions }
+  /** each word of the greedy translation attributed to the source words (translate: ask why) */
+  | { op: 'seq2seq.attribution'; model: number; text: string; options?: AttributionOptions }
   /** the model file: .atlb (default) or, with format 'safetensors', PyTorch's state dict */
   | { op: 'seq2seq.save'; model: number; options?: SaveOptions }
   /** the tokens the model knows (translate section: clickable words), reserved tokens left out */
@@ -101,6 +105,7 @@ export interface ResultOf {
   'seq2seq.stopStream': boolean;
   'seq2seq.evaluate': EvaluateResult;
   'seq2seq.translate': TranslateResult;
+  'seq2seq.attribution': TranslationAttribution;
   'seq2seq.save': Uint8Array;
   'seq2seq.vocabulary': { source: string[]; target: string[] };
   'seq2seq.heldOut': HeldOutExample[];
@@ -174,6 +179,7 @@ export interface RemoteSeq2Seq {
   trainStream(steps: number, options: TrainStreamOptions): TrainStream;
   evaluate(options?: EvaluateOptions): Promise<EvaluateResult>;
   translate(text: string, options?: TranslateOptions): Promise<TranslateResult>;
+  attribution(text: string, options?: AttributionOptions): Promise<TranslationAttribution>;
   /** .atlb bytes, or with { format: 'safetensors' } the PyTorch state dict */
   save(options?: SaveOptions): Promise<Uint8Array>;
   /** source and target tokens in id order, without <pad>/<sos>/<eos>/<unk> */

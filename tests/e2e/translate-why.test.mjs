@@ -1,0 +1,77 @@
+// §3.3's "ask the model why" panel in the built page, on the book's recipe (s2s_task=note): after
+// training, clicking a cell of the grid forces that step's attention and shows the intervened
+// translation beside the original; a candidate rewrites a word (changed words marked); undo and
+// reset step back; the attribution of both methods appears with a ρ per word; the Chinese page
+// has the panel in Chinese. Needs a build. Run: node --test tests/e2e/translate-why.test.mjs
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { join } from 'node:path';
+import { artifactsDir, startSite } from './harness.mjs';
+
+const SEC = '#section-translate .tr-section';
+const WHY = `${SEC} [data-testid=s2s-why]`;
+const NOTE = 's2s_task=note&s2s_cell=rnn&s2s_hidden=128&s2s_lr=0.001';
+
+describe('§3.3 ask the model why', { timeout: 400_000 }, () => {
+  let site;
+  /** @type {import('playwright-core').Page} */
+  let page;
+  before(async () => {
+    site = await startSite();
+    page = site.page;
+  });
+  afterEach(() => site.problems.assertNone());
+  after(() => site?.close());
+
+  const why = () => page.evaluate((s) => ({ ...document.querySelector(s)?.dataset }), WHY);
+  const waitWhy = (key, value) => page.waitForFunction(([s, k, v]) => document.querySelector(s)?.dataset[k] === v, [WHY, key, value]);
+
+  test('force an attention, rewrite a word, undo, reset; attribution beside attention', async () => {
+    await site.load(`#view=translate&seed=1&s2s_speed=200&${NOTE}`);
+    await page.waitForSelector(`${SEC} .tr-vocab-word`);
+    await page.click('[data-testid=s2s-play]');
+    await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '400', null, { timeout: 240_000 });
+    await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep === '400');
+    await page.waitForSelector(`${WHY}:not([hidden])`);
+    await waitWhy('attribution', 'gradient-input');
+    assert.equal(await page.locator(`${WHY} [data-testid=s2s-why-original]`).textContent(), 'KaGe likes XiaoBing');
+    assert.equal(await page.locator(`${WHY} [data-testid=s2s-why-rho] li`).count(), 4);
+    assert.match(await page.locator(WHY).textContent(), /Jain & Wallace \(2019\)[\s\S]*Wiegreffe & Pinter \(2019\)/);
+
+    // Step 2's attention all on 咖哥.
+    await page.click(`${WHY} .tr-why-cell[data-step="1"][data-source="0"]`);
+    await waitWhy('interventions', '1');
+    assert.match(await page.locator(`${WHY} [data-testid=s2s-why-status]`).textContent(), /The same words|Changed from step 2/);
+    assert.match(await page.locator(`${WHY} .tr-why-list`).textContent(), /Step 2: all attention on “咖哥”/);
+    // Then step 1 writes another candidate: the translation changes from step 1.
+    const candidate = page.locator(`${WHY} .tr-why-candidate[data-step="0"]`).first();
+    const word = await candidate.getAttribute('data-token');
+    await candidate.click();
+    await waitWhy('interventions', '2');
+    assert.equal((await why()).firstChange, '0');
+    assert.equal(await page.locator(`${WHY} [data-testid=s2s-why-intervened] .tr-why-word`).first().textContent(), word);
+    assert.ok(await page.locator(`${WHY} [data-testid=s2s-why-intervened] [data-changed="1"]`).count() >= 1);
+    assert.equal(await page.locator(`${WHY} [data-testid=s2s-why-original]`).textContent(), 'KaGe likes XiaoBing');
+    await page.locator(WHY).screenshot({ path: join(artifactsDir, 'translate-why.png') });
+
+    await page.click(`${WHY} [data-testid=s2s-why-undo]`);
+    await waitWhy('interventions', '1');
+    await page.click(`${WHY} [data-testid=s2s-why-reset]`);
+    await waitWhy('interventions', '0');
+    assert.match(await page.locator(`${WHY} [data-testid=s2s-why-status]`).textContent(), /No intervention yet/);
+
+    await page.click(`${WHY} [data-testid=s2s-why-ig]`);
+    await waitWhy('attribution', 'integrated-gradients');
+    const rhos = await page.locator(`${WHY} [data-testid=s2s-why-rho] li`).evaluateAll((items) => items.map((li) => li.dataset.rho));
+    assert.equal(rhos.length, 4);
+    for (const r of rhos) assert.ok(r === '' || Math.abs(Number(r)) <= 1, r);
+  });
+
+  test('the panel speaks Chinese on the Chinese page', async () => {
+    await site.load(`#view=translate&lang=zh&seed=1&${NOTE}`);
+    await page.waitForSelector(`${SEC} .tr-vocab-word`);
+    await page.waitForSelector(`${WHY}:not([hidden])`);
+    assert.match(await page.locator(`${WHY} > h3`).textContent(), /问问模型为什么/);
+    assert.match(await page.locator(WHY).textContent(), /注意力是解释吗/);
+  });
+});

@@ -1,0 +1,185 @@
+// Attribution (seq2seq/attribution.h) against PyTorch autograd (shared/reference/attribution.json
+// from tests/reference/gen_attribution.py), its gradient against central finite differences,
+// integrated gradients' completeness, Spearman's ρ, and its bad input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "expect_input_error.h"
+#include "seq2seq/attribution.h"
+#include "test_seq2seq_util.h"
+
+namespace {
+
+using nlohmann::json;
+
+const json& reference() {
+  static const json j = [] {
+    std::ifstream f(std::string(LAB_REFERENCE_DIR) + "/attribution.json");
+    if (!f) throw std::runtime_error("cannot open shared/reference/attribution.json");
+    return json::parse(f);
+  }();
+  return j;
+}
+
+lab::Seq2SeqModel model_from_case(const json& c) {
+  lab::Seq2SeqModel model(s2stest::config_from_json(c.at("config")));
+  size_t loaded = 0;
+  for (const auto& [name, t] : c.at("params").items()) {
+    model.set_param(name, t.at("data").get<std::vector<float>>());
+    ++loaded;
+  }
+  EXPECT_EQ(loaded, model.param_table().size());
+  return model;
+}
+
+std::vector<double> doubles(const json& t) {
+  return t.at("data").get<std::vector<double>>();
+}
+
+std::vector<double> to_doubles(const std::vector<float>& v) {
+  return std::vector<double>(v.begin(), v.end());
+}
+
+class AttributionReference : public ::testing::TestWithParam<int> {};
+
+TEST_P(AttributionReference, MatchesPyTorchAutograd) {
+  const json& c = reference().at("cases").at(GetParam());
+  SCOPED_TRACE(c.at("name").get<std::string>());
+  lab::Seq2SeqModel model = model_from_case(c);
+  const std::vector<int32_t> src = c.at("src"), target = c.at("target");
+  const double rtol = 1e-4;
+  for (const char* method : {"gradient_input", "integrated_gradients"}) {
+    SCOPED_TRACE(method);
+    lab::AttributionOptions o;
+    o.method = std::string(method) == "gradient_input"
+                   ? lab::AttributionMethod::kGradientInput
+                   : lab::AttributionMethod::kIntegratedGradients;
+    o.steps = c.at("ig_steps");
+    const lab::AttributionResult r = lab::attribute(model, src, target, o);
+    ASSERT_EQ(r.T, static_cast<long>(target.size()));
+    ASSERT_EQ(r.S, static_cast<long>(src.size()));
+    s2stest::expect_close(r.scores.data(), doubles(c.at(method)), rtol, "scores");
+    s2stest::expect_close(r.log_prob.data(), c.at("log_prob").get<std::vector<double>>(), rtol,
+                          "log p");
+    if (o.method == lab::AttributionMethod::kIntegratedGradients) {
+      s2stest::expect_close(r.baseline_log_prob.data(),
+                            c.at("baseline_log_prob").get<std::vector<double>>(), rtol,
+                            "baseline log p");
+    } else {
+      EXPECT_TRUE(r.baseline_log_prob.empty());
+    }
+    if (c.at("attention").is_null()) {
+      EXPECT_TRUE(r.attention.empty());
+      for (const auto& rho : r.rank_correlation) EXPECT_FALSE(rho.has_value());
+      continue;
+    }
+    s2stest::expect_close(r.attention.data(), doubles(c.at("attention")), rtol, "attention");
+    const json& rho = c.at("rank_correlation").at(method);
+    for (long t = 0; t < r.T; ++t) {
+      if (rho.at(t).is_null()) {
+        EXPECT_FALSE(r.rank_correlation[t].has_value()) << t;
+      } else {
+        ASSERT_TRUE(r.rank_correlation[t].has_value()) << t;
+        EXPECT_NEAR(*r.rank_correlation[t], rho.at(t).get<double>(), 1e-9) << t;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, AttributionReference, ::testing::Range(0, 4));
+
+// The gradient attribution reads (the core's backward into the source embeddings) against
+// central differences of the same loss, in float64 arithmetic on float32 perturbations.
+TEST(Attribution, SourceEmbeddingGradientMatchesFiniteDifferences) {
+  for (int i = 0; i < 4; ++i) {
+    const json& c = reference().at("cases").at(i);
+    SCOPED_TRACE(c.at("name").get<std::string>());
+    lab::Seq2SeqModel model = model_from_case(c);
+    const std::vector<int32_t> src = c.at("src");
+    lab::Batch b;
+    b.B = 1;
+    b.S = static_cast<long>(src.size());
+    b.T = 3;
+    b.src = src;
+    b.src_len = {static_cast<int32_t>(b.S)};
+    b.tgt_in = {1, 4, 6};
+    b.tgt_out = {4, 6, 2};
+    std::vector<float> x = model.source_embeddings(src);
+    const lab::SourceEmbeddingGradient g = model.source_embedding_gradient(b, x);
+    const float h = 1e-2f;
+    for (size_t k = 0; k < x.size(); k += 3) {
+      const float keep = x[k];
+      x[k] = keep + h;
+      const double up = model.source_embedding_gradient(b, x).loss;
+      x[k] = keep - h;
+      const double down = model.source_embedding_gradient(b, x).loss;
+      x[k] = keep;
+      const double fd = (up - down) / (2.0 * h);
+      EXPECT_NEAR(g.grad[k], fd, 2e-3 * (1.0 + std::abs(fd))) << "element " << k;
+    }
+  }
+}
+
+// Σ_s a[t, s] → f_t(x) − f_t(0) as n grows (the midpoint rule's error falls as 1/n²).
+TEST(Attribution, IntegratedGradientsAreComplete) {
+  const json& c = reference().at("cases").at(2);  // LSTM, additive score, tanh layer
+  lab::Seq2SeqModel model = model_from_case(c);
+  lab::AttributionOptions o;
+  o.method = lab::AttributionMethod::kIntegratedGradients;
+  double previous_error = 0.0;
+  for (long n : {4L, 64L}) {
+    o.steps = n;
+    const lab::AttributionResult r = lab::attribute(model, c.at("src"), c.at("target"), o);
+    double worst = 0.0;
+    for (long t = 0; t < r.T; ++t) {
+      double sum = 0.0;
+      for (long s = 0; s < r.S; ++s) sum += r.scores[t * r.S + s];
+      const double gap = r.log_prob[t] - r.baseline_log_prob[t];
+      worst = std::max(worst, std::abs(sum - gap) / std::max(1e-3, std::abs(gap)));
+    }
+    if (n == 64) {
+      EXPECT_LT(worst, 1e-3) << "relative completeness error at n = 64";
+      EXPECT_LT(worst, previous_error) << "more steps, closer to complete";
+    }
+    previous_error = worst;
+  }
+}
+
+TEST(Attribution, LeavesTrainingGradientsAlone) {
+  const json& c = reference().at("cases").at(0);
+  lab::Seq2SeqModel model = model_from_case(c);
+  const lab::Batch b = s2stest::make_batch({4, 3}, {3, 2}, 7, 8, 5);
+  model.forward_backward(b);
+  const std::vector<float> grads = model.grads();
+  lab::attribute(model, c.at("src"), c.at("target"), {});
+  EXPECT_EQ(model.grads(), grads);
+  model.adam_step(1e-2f);  // still a valid step
+}
+
+TEST(Attribution, Spearman) {
+  EXPECT_NEAR(*lab::spearman({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0, 1e-12);
+  EXPECT_NEAR(*lab::spearman({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0, 1e-12);
+  // ranks (1.5, 1.5, 3) and (1, 2, 3): ρ = 0.866…
+  EXPECT_NEAR(*lab::spearman({5, 5, 7}, {1, 2, 3}), std::sqrt(3.0) / 2.0, 1e-12);
+  EXPECT_FALSE(lab::spearman({1, 1, 1}, {1, 2, 3}).has_value());
+  EXPECT_FALSE(lab::spearman({1}, {1}).has_value());
+}
+
+TEST(Attribution, BadInput) {
+  const json& c = reference().at("cases").at(0);
+  lab::Seq2SeqModel model = model_from_case(c);
+  lab::AttributionOptions o;
+  o.method = lab::AttributionMethod::kIntegratedGradients;
+  o.steps = 0;
+  EXPECT_INPUT_ERROR(lab::attribute(model, {1, 2}, {3}, o), "steps must be in [1, 1024] (got 0)");
+  o.steps = 1000000;
+  EXPECT_INPUT_ERROR(lab::attribute(model, {1, 2}, {3}, o), "(got 1000000)");
+  EXPECT_INPUT_ERROR(lab::attribute(model, {1, 2}, {}, {}), "no output word");
+  EXPECT_INPUT_ERROR(lab::attribute(model, {1, 2}, {3, 99}, {}), "output word 1 has id 99");
+  EXPECT_INPUT_ERROR(lab::attribute(model, {1, 70}, {3}, {}), "source id 70 at position 1");
+  EXPECT_INPUT_ERROR(lab::parse_attribution_method("saliency"), "'saliency' is unknown");
+}
+
+}  // namespace

@@ -1,0 +1,63 @@
+// The training timeline (seq2seq/timeline.h) through a session: frames of the probe's attention
+// every k steps, thinned evenly within the capacity, each equal to translating the probe at that
+// step, and training bit-identical with and without it.
+#include <gtest/gtest.h>
+
+#include "expect_input_error.h"
+#include "seq2seq/session.h"
+
+namespace {
+
+lab::SessionConfig note() {
+  lab::SessionConfig c;
+  c.task = "note";
+  c.hidden = 16;
+  c.batch_size = 1;
+  c.learning_rate = 1e-2;
+  c.seed = 3;
+  return c;
+}
+
+const char* kProbe = "咖哥 喜欢 小冰";
+
+TEST(Timeline, FramesAreThinnedEvenlyAndMatchTheTranslationAtTheirStep) {
+  lab::Seq2SeqSession plain(note()), recorded(note());
+  recorded.record_timeline(kProbe, 2, 4);
+  // Frame at step 0, then every 2 steps; at 8 steps the fifth frame is due: thinned to every 4.
+  std::vector<std::vector<float>> at_step(21);
+  for (long s = 1; s <= 20; ++s) {
+    const lab::TrainResult a = plain.train(1), b = recorded.train(1);
+    EXPECT_EQ(a.losses, b.losses) << "step " << s;  // bit-identical training
+    at_step[static_cast<size_t>(s)].clear();
+    const lab::TranslateResult t = plain.translate(kProbe);
+    for (const lab::GreedyStep& g : t.greedy.steps) {
+      at_step[static_cast<size_t>(s)].insert(at_step[static_cast<size_t>(s)].end(),
+                                             g.attention.begin(), g.attention.end());
+    }
+  }
+  const lab::AttentionTimeline& tl = recorded.timeline();
+  EXPECT_EQ(tl.every(), 8);  // 2 → 4 (at step 8) → 8 (at step 16)
+  std::vector<long> steps;
+  for (const lab::TimelineFrame& f : tl.frames()) steps.push_back(f.step);
+  EXPECT_EQ(steps, (std::vector<long>{0, 8, 16}));
+  EXPECT_LE(static_cast<long>(tl.frames().size()), tl.capacity());
+  for (const lab::TimelineFrame& f : tl.frames()) {
+    if (f.step == 0) continue;
+    EXPECT_EQ(f.attention, at_step[static_cast<size_t>(f.step)]) << "frame of step " << f.step;
+  }
+  EXPECT_EQ(plain.save(), recorded.save());
+}
+
+TEST(Timeline, BadOptionsAreNamedAndKeepTheOldTimeline) {
+  lab::Seq2SeqSession s(note());
+  s.record_timeline(kProbe, 5, 10);
+  EXPECT_INPUT_ERROR(s.record_timeline(kProbe, 0, 10),
+                     "every must be in [1, 1000000] steps (got 0)");
+  EXPECT_INPUT_ERROR(s.record_timeline(kProbe, 1, 1),
+                     "capacity must be in [2, 4096] frames (got 1)");
+  EXPECT_INPUT_ERROR(s.record_timeline("", 1, 10), "sentence is empty");
+  EXPECT_EQ(s.timeline().every(), 5);
+  EXPECT_TRUE(s.timeline().active());
+}
+
+}  // namespace

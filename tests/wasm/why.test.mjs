@@ -1,0 +1,233 @@
+// Asking a translator why, through the public JS API of the wasm build: interventions in greedy
+// decoding (translate(text, {interventions})) and attribution (attribution(text, options), and
+// the bare model's against PyTorch autograd, shared/reference/attribution.json). The same checks
+// as tests/native/test_seq2seq_interventions.cpp and test_seq2seq_attribution.cpp.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
+import { NOTE_PAIRS, loadReference, mismatch, tensorOf } from './case-runner.mjs';
+import { referenceBytes } from './safetensors-file.mjs';
+
+const NOTE = { task: 'note', cell: 'rnn', hidden: 32, attention: true, score: 'dot', seed: 1 };
+const TEXT = NOTE_PAIRS[0][0];
+
+let lab, note, book;
+before(async () => {
+  lab = await loadAttentionLab();
+  note = lab.createSeq2Seq(NOTE);
+  note.train(300);
+  book = lab.loadSeq2Seq(referenceBytes('book_seq2seq.safetensors'));
+});
+after(() => [note, book].forEach((m) => m.delete()));
+
+const bits = (a) => Buffer.from(Float32Array.from(a).buffer);
+
+describe('interventions', () => {
+  test('an empty list is bit-identical to plain decoding', () => {
+    const plain = note.translate(TEXT);
+    const empty = note.translate(TEXT, { interventions: [] });
+    assert.equal(empty.intervention, undefined);
+    assert.deepEqual(empty, plain);
+    for (let t = 0; t < plain.steps.length; t++) {
+      assert.ok(bits(empty.steps[t].attention).equals(bits(plain.steps[t].attention)), `step ${t}`);
+    }
+  });
+
+  test('a forced one-hot attention on source j makes the context exactly encoder output j', () => {
+    for (const model of [note, book]) {
+      const S = model.translate(TEXT).source.length;
+      for (let j = 0; j < S; j++) {
+        const r = model.translate(TEXT, { interventions: [{ step: 1, kind: 'force-attention', source: j }] });
+        const { encoderOutputs } = r.intervention;
+        const Hd = encoderOutputs.shape[1];
+        assert.deepEqual(Array.from(r.steps[1].attention), Array.from({ length: S }, (_, s) => (s === j ? 1 : 0)));
+        assert.ok(r.steps[1].editedAttention && !r.steps[0].editedAttention);
+        assert.ok(bits(r.steps[1].context).equals(bits(encoderOutputs.data.subarray(j * Hd, (j + 1) * Hd))), `source ${j}`);
+      }
+    }
+  });
+
+  test('forcing another top-k candidate decodes on from it, beside the original', () => {
+    const plain = note.translate(TEXT);
+    const other = plain.steps[1].top[1].token;
+    const r = note.translate(TEXT, { interventions: [{ step: 1, kind: 'force-token', token: other }] });
+    assert.equal(r.steps[1].token, other);
+    assert.ok(r.steps[1].forcedToken);
+    assert.equal(r.steps[1].prob, plain.steps[1].top[1].prob);
+    assert.equal(r.intervention.original.text, plain.text);
+    assert.deepEqual(r.intervention.original.steps, plain.steps);
+    assert.equal(r.intervention.firstChange, 1);
+    assert.deepEqual(r.intervention.changed.slice(0, 2), [false, true]);
+    // Step 0 is untouched, bit for bit.
+    assert.ok(bits(r.steps[0].attention).equals(bits(plain.steps[0].attention)));
+  });
+
+  test('a forced prefix gives the teacher-forced logits (the PyTorch-trained book model)', () => {
+    const [source, target] = NOTE_PAIRS[2];
+    const words = target.split(' ').reverse(); // a prefix the model would not write
+    const vocab = book.targetVocabulary();
+    const interventions = words.map((token, step) => ({ step, kind: 'force-token', token }));
+    const r = book.translate(source, { interventions, topK: 5 });
+    const tf = book.teacherForced(source, words.join(' '));
+    const [T, V] = tf.logits.shape;
+    assert.equal(T, words.length + 1);
+    for (let t = 0; t < T; t++) {
+      const row = tf.logits.data.subarray(t * V, (t + 1) * V);
+      const max = Math.max(...row);
+      const sum = row.reduce((a, z) => a + Math.exp(z - max), 0);
+      for (const { token, prob } of r.steps[t].top) {
+        const expected = Math.exp(row[vocab.indexOf(token)] - max) / sum;
+        assert.ok(Math.abs(prob - expected) <= 1e-5, `step ${t} ${token}: ${prob} vs ${expected}`);
+      }
+    }
+  });
+
+  test('mask-source and edit-attention renormalise the row', () => {
+    const plain = note.translate(TEXT);
+    const w = plain.steps[0].attention;
+    const masked = note.translate(TEXT, { interventions: [{ step: 0, kind: 'mask-source', source: 0 }] });
+    masked.steps[0].attention.forEach((x, s) => assert.ok(Math.abs(x - (s === 0 ? 0 : w[s] / (1 - w[0]))) < 1e-6));
+    const edited = note.translate(TEXT, { interventions: [{ step: 0, kind: 'edit-attention', weights: [1, 1, 2] }] });
+    assert.deepEqual(Array.from(edited.steps[0].attention), [0.25, 0.25, 0.5]);
+  });
+});
+
+describe('attribution', () => {
+  const { cases } = loadReference('attribution.json');
+  for (const c of cases) {
+    test(`matches PyTorch autograd: ${c.name}`, () => {
+      const cfg = c.config;
+      const model = lab.createSeq2SeqModel({ cell: cfg.cell, hidden: cfg.hidden, embedding: cfg.embedding,
+        srcVocab: cfg.src_vocab, tgtVocab: cfg.tgt_vocab, attention: cfg.attention, score: cfg.score,
+        attentionalTanh: cfg.attentional_tanh });
+      try {
+        for (const [name, t] of Object.entries(c.params)) model.setParam(name, tensorOf(t));
+        const ids = (a) => ({ shape: [a.length], data: a });
+        for (const [method, key] of [['gradient-input', 'gradient_input'], ['integrated-gradients', 'integrated_gradients']]) {
+          const r = model.attribution({ src: ids(c.src), target: ids(c.target), method, steps: c.ig_steps });
+          assert.equal(r.method, method);
+          assert.equal(mismatch(r.scores, c[key], 1e-4, 0), null, `${method} scores`);
+          assert.equal(mismatch({ shape: [c.target.length], data: r.logProb }, { shape: [c.target.length], data: c.log_prob }, 1e-4, 0), null);
+          if (method === 'integrated-gradients') {
+            assert.equal(mismatch({ shape: [c.target.length], data: r.baselineLogProb }, { shape: [c.target.length], data: c.baseline_log_prob }, 1e-4, 0), null);
+          } else {
+            assert.equal(r.baselineLogProb, null);
+          }
+          if (c.attention === null) {
+            assert.equal(r.attention, null);
+            assert.ok(r.rankCorrelation.every((x) => x === null));
+          } else {
+            assert.equal(mismatch(r.attention, c.attention, 1e-4, 0), null, 'attention');
+            c.rank_correlation[key].forEach((e, t) => {
+              if (e === null) assert.equal(r.rankCorrelation[t], null);
+              else assert.ok(Math.abs(r.rankCorrelation[t] - e) < 1e-9, `ρ of word ${t}`);
+            });
+          }
+        }
+      } finally {
+        model.delete();
+      }
+    });
+  }
+
+  test('a session attributes the words of its greedy translation, IG complete', () => {
+    const plain = note.translate(TEXT);
+    const r = note.attribution(TEXT, { method: 'integrated-gradients', steps: 64 });
+    assert.equal(r.text, plain.text);
+    assert.deepEqual(r.words, plain.steps.map((s) => s.token));
+    const [T, S] = r.scores.shape;
+    assert.deepEqual([T, S], [plain.steps.length, plain.source.length]);
+    for (let t = 0; t < T; t++) {
+      // The teacher-forced attention of each word is the decoding's.
+      r.attention.data.subarray(t * S, (t + 1) * S).forEach((a, s) => assert.ok(Math.abs(a - plain.steps[t].attention[s]) < 1e-5));
+      let sum = 0;
+      for (let s = 0; s < S; s++) sum += r.scores.data[t * S + s];
+      const gap = r.logProb[t] - r.baselineLogProb[t];
+      assert.ok(Math.abs(sum - gap) <= 1e-3 * Math.max(1, Math.abs(gap)), `word ${t}: Σ a = ${sum}, f(x) − f(0) = ${gap}`);
+      assert.ok(r.rankCorrelation[t] === null || Math.abs(r.rankCorrelation[t]) <= 1);
+    }
+    const gxi = note.attribution(TEXT);
+    assert.equal(gxi.method, 'gradient-input');
+    assert.equal(gxi.baselineLogProb, null);
+  });
+});
+
+describe('training timeline', () => {
+  test('frames of the probe every k steps, thinned within the capacity, exported as one JSON', () => {
+    const a = lab.createSeq2Seq({ ...NOTE, hidden: 16 });
+    const b = lab.createSeq2Seq({ ...NOTE, hidden: 16 });
+    try {
+      a.recordTimeline(TEXT, { every: 3, capacity: 4 });
+      const before = a.timeline();
+      assert.deepEqual(before.frames.map((f) => f.step), [0]);
+      assert.equal(before.recording, true);
+      assert.deepEqual(before.probe.map((t) => t.text), TEXT.split(' '));
+      const la = a.train(30).losses, lb = b.train(30).losses;
+      assert.deepEqual(la, lb, 'training is bit-identical with a timeline');
+      const tl = a.timeline();
+      // 0, 3, 6, 9 fill it; at 12 it thins to 0, 6 and records every 6: 12, 18; at 24 to 0, 12 and every 12: 24.
+      assert.deepEqual(tl.frames.map((f) => f.step), [0, 12, 24]);
+      assert.equal(tl.every, 12);
+      // The last frame is the probe's translation after 24 steps: a twin trained 24 steps says so.
+      const last = tl.frames.at(-1);
+      assert.equal(last.attention.shape[1], 3);
+      const twin = lab.createSeq2Seq({ ...NOTE, hidden: 16 });
+      try {
+        twin.train(24);
+        const t = twin.translate(TEXT);
+        assert.deepEqual(last.output, t.steps.map((s) => s.token));
+        assert.deepEqual(Array.from(last.attention.data), t.steps.flatMap((s) => Array.from(s.attention)));
+      } finally {
+        twin.delete();
+      }
+      const json = JSON.parse(a.exportTimeline());
+      assert.deepEqual(json.frames.map((f) => f.step), [0, 12, 24]);
+      assert.ok(Array.isArray(json.frames[2].attention.data));
+      a.stopTimeline();
+      a.train(12);
+      assert.equal(a.timeline().frames.length, 3, 'stopped: no more frames');
+      assert.equal(a.timeline().recording, false);
+    } finally {
+      a.delete();
+      b.delete();
+    }
+  });
+});
+
+describe('Transformer interventions', () => {
+  const TF = { arch: 'transformer', task: 'reverse', layers: 2, heads: 2, dModel: 8, dFF: 16, seed: 1,
+    taskOptions: { minLen: 3, maxLen: 6, symbols: 6, train: 200, heldOut: 20 } };
+  let tf;
+  before(() => {
+    tf = lab.createSeq2Seq(TF);
+    tf.train(60);
+  });
+  after(() => tf.delete());
+
+  test('a forced one-hot cross-attention makes that head\'s context exactly value row j', () => {
+    const S = tf.translate('abcd').source.length, Dm = 8, Dh = 4;
+    for (let layer = 0; layer < 2; layer++) {
+      for (let head = 0; head < 2; head++) {
+        for (let j = 0; j < S; j++) {
+          const r = tf.translate('abcd', { interventions: [{ step: 0, kind: 'force-attention', layer, head, source: j }] });
+          const ctx = r.steps[0].crossContext.data.subarray(layer * Dm + head * Dh, layer * Dm + (head + 1) * Dh);
+          const v = r.intervention.crossValues.data.subarray((layer * S + j) * Dm + head * Dh, (layer * S + j) * Dm + (head + 1) * Dh);
+          assert.ok(bits(ctx).equals(bits(v)), `layer ${layer} head ${head} source ${j}`);
+        }
+      }
+    }
+  });
+
+  test('zero-head for each kind of attention changes the numbers; an empty list does not', () => {
+    const plain = tf.translate('abcd');
+    assert.deepEqual(tf.translate('abcd', { interventions: [] }), plain);
+    for (const attention of ['encoder-self', 'decoder-self', 'cross']) {
+      const r = tf.translate('abcd', { interventions: [{ kind: 'zero-head', attention, layer: 1, head: 0 }] });
+      assert.ok(r.steps[0].editedAttention);
+      const same = r.steps.length === plain.steps.length &&
+        r.steps.every((s, t) => s.token === plain.steps[t].token && s.prob === plain.steps[t].prob);
+      assert.ok(!same, `zeroing a ${attention} head changed nothing`);
+      assert.equal(r.intervention.original.text, plain.text);
+    }
+  });
+});

@@ -1,0 +1,74 @@
+// `attention-lab translate`'s questions to the model: --force-attention / --force-token
+// (interventions, decoded beside the original) and --attribution (gradients beside attention).
+// Steps and source tokens are counted from 1 here, as the tables show them; the API counts from 0.
+import { UsageError } from './options.mjs';
+import { show, table } from './format.mjs';
+
+/** The interventions of the options, checked against the plain translation `plain`. */
+export function interventionsOf(o, plain) {
+  const S = plain.source.length, T = plain.steps.length;
+  const stepIn = (name, step) => {
+    if (step > T) throw new UsageError(`--${name}: step ${step} is beyond the translation, which has ${T} steps`);
+    return step - 1;
+  };
+  return [
+    ...o['force-attention'].map(({ step, value }) => {
+      if (value > S) throw new UsageError(`--force-attention: source token ${value} is beyond the sentence, which has ${S} tokens`);
+      return { step: stepIn('force-attention', step), kind: 'force-attention', source: value - 1 };
+    }),
+    ...o['force-token'].map(({ step, value }) => ({ step: stepIn('force-token', step), kind: 'force-token', token: value })),
+  ];
+}
+
+const described = (v, labels) => (v.kind === 'force-attention'
+  ? `step ${v.step + 1}: all the attention on source token ${v.source + 1} (${labels[v.source]})`
+  : `step ${v.step + 1}: the word ${show(v.token)} instead of the most probable one`);
+
+/** Prints the intervened decoding beside the original. */
+export function printIntervention(r, interventions, labels, print) {
+  const { original, changed, firstChange } = r.intervention;
+  print(`original:   ${original.text === '' ? '(empty translation)' : original.text}`);
+  print(`intervened: ${r.text === '' ? '(empty translation)' : r.text}` +
+    (firstChange < 0 ? '  (the same words)' : `  (changed from step ${firstChange + 1})`));
+  print('');
+  print('interventions:');
+  for (const v of interventions) print(`  ${described(v, labels)}`);
+  print('');
+  print('decoding: greedy, intervened (* a changed word; ! forced)');
+  const T = Math.max(r.steps.length, original.steps.length);
+  const rows = [['step', 'original', 'intervened', 'prob', '']];
+  for (let t = 0; t < T; t++) {
+    const s = r.steps[t];
+    rows.push([String(t + 1), original.steps[t] ? show(original.steps[t].token) : '', s ? show(s.token) : '',
+      s ? s.prob.toFixed(3) : '', s ? `${changed[t] ? '*' : ''}${s.forcedToken || s.editedAttention ? '!' : ''}` : '']);
+  }
+  print(table(rows, 'rllrl').map((l) => `  ${l}`).join('\n'));
+}
+
+/** Prints the attribution table: one row per output word, one column per source token, and ρ. */
+export function printAttribution(a, labels, print) {
+  const [T, S] = a.scores.shape;
+  const what = a.method === 'integrated-gradients'
+    ? `integrated gradients (${a.steps} steps from the zero embedding)` : 'gradient × input';
+  print('');
+  print(`attribution: ${what} of each output word's log-probability to the source embeddings`);
+  print("(rows: output words, columns: source tokens; ρ: Spearman's rank correlation with the word's attention)");
+  const header = ['', ...labels, ...(a.attention ? ['ρ'] : [])];
+  const body = [];
+  for (let t = 0; t < T; t++) {
+    const row = Array.from(a.scores.data.subarray(t * S, (t + 1) * S), (v) => v.toFixed(3));
+    if (a.attention) row.push(a.rankCorrelation[t] === null ? '-' : a.rankCorrelation[t].toFixed(2));
+    body.push([show(a.words[t]), ...row]);
+  }
+  print(table([header, ...body]).map((l) => `  ${l}`).join('\n'));
+  if (a.method === 'integrated-gradients') {
+    let worst = 0;
+    for (let t = 0; t < T; t++) {
+      let sum = 0;
+      for (let s = 0; s < S; s++) sum += a.scores.data[t * S + s];
+      worst = Math.max(worst, Math.abs(sum - (a.logProb[t] - a.baselineLogProb[t])));
+    }
+    print(`  completeness: |Σ attribution − (log p(x) − log p(0))| ≤ ${worst.toExponential(2)} over the words`);
+  }
+}
+
