@@ -93,7 +93,7 @@ test('save() is a clear Error (no model files in this build) and the model keeps
 });
 
 test('interventions, attribution and the timeline are clear Errors (the full module has them); the model keeps working', () => {
-  withModel(trainer, { task: 'note', hidden: 16, seed: 6 }, (m) => {
+  withSession(trainer, { task: 'note', hidden: 16, seed: 6 }, (m) => {
     m.train(2);
     const plain = m.translate('咖哥 喜欢 小冰');
     assert.throws(() => m.translate('咖哥 喜欢 小冰', { interventions: [{ step: 0, kind: 'mask-source', source: 0 }] }),
