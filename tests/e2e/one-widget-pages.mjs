@@ -8,7 +8,7 @@
  * @property {string} path the page, under the site root
  * @property {string} element the widget's tag name
  * @property {string} label how reports name it
- * @property {'attention' | 'seq2seq' | 'core' | null} wasm the one wasm build it loads, or none
+ * @property {'attention' | 'seq2seq' | 'transformer' | 'core' | null} wasm the one wasm build it loads, or none
  * @property {string} [start] the test id of a button the widget waits for before computing anything
  * @property {number} [budgetKB] its download budget, KiB gzip (default: 200, tests/e2e/widgets.test.mjs)
  * @property {boolean} [charts] it shows line or bar charts: Chart.js is part of its download
@@ -24,11 +24,11 @@ export const ONE_WIDGET_PAGES = [
   { path: '/examples/test-one-why.html', element: 'attention-playground', label: '<attention-playground mechanism=why>', wasm: 'seq2seq', start: 'why-start', charts: true },
   { path: '/examples/test-one-seq2seq.html', element: 'seq2seq-demo', label: '<seq2seq-demo task=note>', wasm: 'seq2seq', charts: true },
   // the Transformer is only in the full build (wasm/js/modules.mjs)
-  { path: '/examples/test-one-transformer.html', element: 'transformer-demo', label: '<transformer-demo task=dates>', wasm: 'core', charts: true },
-  { path: '/examples/test-one-playground-transformer.html', element: 'attention-playground', label: '<attention-playground mechanism=transformer>', wasm: 'core', charts: true },
+  { path: '/examples/test-one-transformer.html', element: 'transformer-demo', label: '<transformer-demo task=dates>', wasm: 'transformer', charts: true },
+  { path: '/examples/test-one-playground-transformer.html', element: 'attention-playground', label: '<attention-playground mechanism=transformer>', wasm: 'transformer', charts: true },
 ];
 
-/** The wasm build a response URL is (`attention`, `seq2seq`, `core`), or undefined. */
+/** The wasm build a response URL is (`attention`, `seq2seq`, `transformer`, `core`), or undefined. */
 export const wasmBuildOf = (url) => /attention_lab_(\w+)-[\w-]+\.wasm$/.exec(url)?.[1];
 
 /**

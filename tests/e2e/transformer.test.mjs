@@ -269,7 +269,8 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
       await widget.locator('[data-testid=tf-steps]').dispatchEvent('change');
       await widget.locator('[data-testid=tf-train]').click();
       await widget.locator('.tf-section[data-translated-at="10"]').waitFor({ timeout: 60_000 });
-      assert.equal(await widget.locator('[data-testid="tf-grid-cross"][data-drawn="1"] [data-testid=tf-thumb]').count(), 8);
+      // the default model: 1 layer × 4 heads
+      assert.equal(await widget.locator('[data-testid="tf-grid-cross"][data-drawn="1"] [data-testid=tf-thumb]').count(), 4);
       await widget.locator('[data-testid="tf-grid-encoder"] [data-testid=tf-thumb]').first().click();
       await widget.locator('[data-testid=tf-zoom][data-kind=encoder]').waitFor();
       await widget.screenshot({ path: `${process.cwd()}/test-artifacts/transformer-widget-${element}.png` });

@@ -9,7 +9,7 @@ import type { SectionContext } from '../section';
 import type { RemoteSeq2Seq } from '../worker/protocol';
 import { fill } from '../i18n';
 import { PROPS } from '../state-table';
-import { el, errorText, field, MessageLine, primaryButton, select, setFieldError } from './dom';
+import { button, el, errorText, field, MessageLine, select, setFieldError } from './dom';
 import { ModelDownloads, retagDecode, sampleSentence } from './model-file';
 import { DecodeView } from './translate-decode';
 
@@ -71,7 +71,7 @@ export class PairsPanel {
     this.#tokenize.addEventListener('change', () => state.set('s2s_tokenize', this.#tokenize.value as 'words' | 'chars'));
     this.#number(this.#heldOut, 's2s_held_out', '1');
     this.#number(this.#steps, 's2s_pairs_steps', '1');
-    this.#train = primaryButton(t('pairs.train'), 's2s-pairs-train', () => void this.train());
+    this.#train = button(t('pairs.train'), 's2s-pairs-train', () => void this.train());
     const controls = el('div', 'al-controls');
     controls.append(
       field(t('pairs.upload'), this.#upload),
@@ -113,7 +113,9 @@ export class PairsPanel {
     const escaped = escapePairs(this.#text.value).trim();
     const length = [...escaped].length;
     const fits = length <= LINK_LIMIT && !/[\u0000-\u001f\u007f]/.test(escaped);
-    state.set('s2s_pairs', fits ? escaped : '');
+    // The example pairs are the setting's default (empty): a link need not carry them.
+    const isExample = this.#text.value === t('pairs.example');
+    state.set('s2s_pairs', fits && !isExample ? escaped : '');
     this.#link.textContent = fits ? fill(t('pairs.link.kept'), { length }) : fill(t('pairs.link.tooLong'), { length, limit: LINK_LIMIT });
   }
 
