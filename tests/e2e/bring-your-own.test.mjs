@@ -4,6 +4,7 @@
 // is named inline and the page keeps working; your own pairs train, score on the held-out share,
 // decode and download (.safetensors and the page's format, which load back in the picker); a bad
 // line is named; the pairs travel in the link when short and the page says when they do not.
+// §4 mounts the same picker and download for its Transformer.
 // Screenshots at 1280 and 390 px in test-artifacts/. Needs a build (npm run build:web).
 // Run: node --test tests/e2e/bring-your-own.test.mjs
 import assert from 'node:assert/strict';
@@ -164,6 +165,25 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
     await page.waitForFunction(() => Number(document.querySelector('.tr-section')?.dataset.step) >= 1);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=mf-download-safetensors]')]);
     assert.match(download.suggestedFilename(), /^attention-lab-zh-en\.safetensors$/);
+  });
+
+  test('§4 has the same picker and download: a Transformer file opens there; the trained Transformer downloads as .safetensors', async () => {
+    await site.load('#view=transformer&seed=1');
+    const TF = '#section-transformer .tf-section';
+    await page.locator(`${TF} [data-testid=tf-file-input]`).waitFor({ state: 'attached' });
+    await page.setInputFiles(`${TF} [data-testid=tf-file-input]`, REF('transformer_note.safetensors'));
+    await page.waitForFunction((s) => document.querySelector(`${s} [data-testid=tf-file-message]`)?.dataset.kind === 'ok', TF);
+    assert.match(await page.locator(`${TF} [data-testid=tf-file-message]`).textContent(), /Transformer/);
+    assert.match(await page.locator(`${TF} [data-testid=tf-file-config]`).textContent(), /modelTransformer/);
+
+    await page.click(`${TF} [data-testid=tf-download-safetensors]`);
+    assert.equal(await page.locator(`${TF} [data-testid=tf-download-message]`).textContent(), 'Train the model first: there is nothing to download yet.');
+    await page.fill('[data-testid=tf-steps]', '2');
+    await page.dispatchEvent('[data-testid=tf-steps]', 'change');
+    await page.click('[data-testid=tf-train]');
+    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 2, TF);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${TF} [data-testid=tf-download-safetensors]`)]);
+    assert.match(download.suggestedFilename(), /^attention-lab-transformer-dates\.safetensors$/);
   });
 
   test('390 px and Chinese: the panels fit and speak Chinese', async () => {

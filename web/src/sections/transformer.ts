@@ -4,6 +4,7 @@
 // translation decoded step by step with the source lit by the attention the reader picks (one
 // head, a layer's mean, or the rollout), and a comparison with §3.3's recurrent models measured
 // live. Settings live in the tf_* rows of the state table.
+import type { TransformerByoPanels } from './transformer-byo';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
 import { fill } from '../i18n';
@@ -61,6 +62,8 @@ class TransformerView implements SectionHandle {
   #translateSeq = 0;
   #lastTranslate = 0;
   #destroyed = false;
+  /** model files in and out (transformer-byo.ts), loaded on demand in the article only */
+  #byo: TransformerByoPanels | null = null;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
@@ -145,6 +148,15 @@ class TransformerView implements SectionHandle {
     this.#compare = new ComparePanel(this.#root, t, ctx.lab, () => this.#clock.stop());
 
     this.#trainer = new TransformerTrainer(ctx.lab, this.#settings());
+    // Model files in and out, as in §3.3 (the article only: loaded on demand, not in widgets).
+    if (!ctx.embedded) {
+      const byoHost = el('div', 'tf-byo');
+      this.#root.append(byoHost);
+      void import('./transformer-byo').then(({ mountTransformerByo }) => {
+        if (this.#destroyed) return;
+        this.#byo = mountTransformerByo(byoHost, this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), () => this.#trainer.settings.task);
+      });
+    }
     this.#unsubscribe = state.subscribe((changed) => this.#onState(changed));
     this.#controls.sync();
     this.#render();
@@ -398,6 +410,7 @@ class TransformerView implements SectionHandle {
     this.#decode.destroy();
     this.#grids.destroy();
     this.#compare.destroy();
+    this.#byo?.destroy();
     this.#lossChart.destroy();
     this.#accChart.destroy();
     this.#root.remove();
