@@ -9,9 +9,9 @@
 // Run: node --test tests/e2e/bring-your-own.test.mjs
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { canvasInk, horizontalOverflow, startSite } from './harness.mjs';
+import { canvasInk, horizontalOverflow, startSite, useSite } from './harness.mjs';
 
 const REF = (file) => fileURLToPath(new URL(`../../shared/reference/${file}`, import.meta.url));
 const SEC = '#section-translate .tr-section';
@@ -21,12 +21,10 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
   /** @type {import('playwright-core').Page} */
   let page;
 
-  before(async () => {
-    site = await startSite();
-    page = site.page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
   });
-  afterEach(() => site.problems.assertNone());
-  after(() => site?.close());
 
   const text = (testId) => page.locator(`${SEC} [data-testid=${testId}]`).textContent();
   /** Waits until the decoding view `prefix` has played to its end and returns its output. */

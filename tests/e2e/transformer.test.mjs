@@ -7,8 +7,8 @@
 // longer than the positional table) with a message naming the field while the model keeps working.
 // Needs a build (npm run build:web). Run: node --test tests/e2e/transformer.test.mjs
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { horizontalOverflow, startSite } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { horizontalOverflow, useSite } from './harness.mjs';
 
 const SEC = 'section[data-section="transformer"] .tf-section';
 
@@ -17,12 +17,10 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
   /** @type {import('playwright-core').Page} */
   let page;
 
-  before(async () => {
-    site = await startSite();
-    page = site.page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
   });
-  afterEach(() => site.problems.assertNone());
-  after(() => site?.close());
 
   const dataset = (selector) => page.evaluate((s) => ({ ...document.querySelector(s)?.dataset }), selector);
   const stepOf = async () => Number((await dataset(SEC)).step);

@@ -4,9 +4,9 @@
 // reset step back; the attribution of both methods appears with a ρ per word; the Chinese page
 // has the panel in Chinese. Needs a build. Run: node --test tests/e2e/translate-why.test.mjs
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { join } from 'node:path';
-import { artifactsDir, startSite } from './harness.mjs';
+import { artifactsDir, useSite } from './harness.mjs';
 
 const SEC = '#section-translate .tr-section';
 const WHY = `${SEC} [data-testid=s2s-why]`;
@@ -16,12 +16,10 @@ describe('§3.3 ask the model why', { timeout: 400_000 }, () => {
   let site;
   /** @type {import('playwright-core').Page} */
   let page;
-  before(async () => {
-    site = await startSite();
-    page = site.page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
   });
-  afterEach(() => site.problems.assertNone());
-  after(() => site?.close());
 
   const why = () => page.evaluate((s) => ({ ...document.querySelector(s)?.dataset }), WHY);
   const waitWhy = (key, value) => page.waitForFunction(([s, k, v]) => document.querySelector(s)?.dataset[k] === v, [WHY, key, value]);
