@@ -4,14 +4,14 @@
 // shows once the run has ended (500 held-out examples, greedy). "train s" is the worker's own time
 // inside its training slices; the wall time runs from Train to the run's end (before scoring).
 //
-//   npx vite build --config web/vite.config.ts && node scripts/transformer-browser.mjs [--steps 3000] [--seed 1] [--task dates]
-// The section's defaults: 2 layers, 4 heads, d_model 32, d_ff 64, pre-norm, peak lr 0.01 after 200
+//   npx vite build --config web/vite.config.ts && node scripts/transformer-browser.mjs [--steps 2500] [--seed 1] [--task dates]
+// The section's defaults: 1 layer, 4 heads, d_model 32, d_ff 64, pre-norm, peak lr 0.01 after 200
 // warm-up steps, batch 32 (the recipe of node scripts/transformer-dates.mjs, which measures it in Node).
 import { parseArgs } from 'node:util';
 import { startSite } from '../tests/e2e/harness.mjs';
 
 const { values: o } = parseArgs({
-  options: { seed: { type: 'string', default: '1' }, steps: { type: 'string', default: '3000' }, task: { type: 'string', default: 'dates' } },
+  options: { seed: { type: 'string', default: '1' }, steps: { type: 'string', default: '2500' }, task: { type: 'string', default: 'dates' } },
 });
 const steps = Number(o.steps);
 const site = await startSite();
