@@ -4,7 +4,7 @@
 // translation decoded step by step with the source lit by the attention the reader picks (one
 // head, a layer's mean, or the rollout), and a comparison with §3.3's recurrent models measured
 // live. Settings live in the tf_* rows of the state table.
-import type { TransformerByoPanels } from './transformer-byo';
+import type { ByoPanels } from './translate-byo';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
 import { fill } from '../i18n';
@@ -62,8 +62,8 @@ class TransformerView implements SectionHandle {
   #translateSeq = 0;
   #lastTranslate = 0;
   #destroyed = false;
-  /** model files in and out (transformer-byo.ts), loaded on demand in the article only */
-  #byo: TransformerByoPanels | null = null;
+  /** model files in and out (translate-byo.ts), loaded on demand in the article only */
+  #byo: ByoPanels | null = null;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
@@ -152,9 +152,13 @@ class TransformerView implements SectionHandle {
     if (!ctx.embedded) {
       const byoHost = el('div', 'tf-byo');
       this.#root.append(byoHost);
-      void import('./transformer-byo').then(({ mountTransformerByo }) => {
+      void import('./translate-byo').then(({ mountByo }) => {
         if (this.#destroyed) return;
-        this.#byo = mountTransformerByo(byoHost, this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), () => this.#trainer.settings.task);
+        this.#byo = mountByo(byoHost, this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), {
+          prefix: 'tf',
+          baseName: () => `attention-lab-transformer-${this.#trainer.settings.task}`,
+          pairs: false,
+        });
       });
     }
     this.#unsubscribe = state.subscribe((changed) => this.#onState(changed));

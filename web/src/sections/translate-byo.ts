@@ -1,6 +1,7 @@
-// §3.3's bring-your-own panels, loaded on demand by translate.ts (the article only, not the
-// widgets, whose download they would grow): "Download model" for the section's trained model, your
-// own pairs (translate-pairs.ts) and the model-file picker (model-file.ts), with their styles.
+// The bring-your-own panels, loaded on demand by translate.ts (§3.3) and transformer.ts (§4), in the
+// article only, not the widgets, whose download they would grow: "Download model" for the section's
+// trained model, in §3.3 your own pairs (translate-pairs.ts), and the model-file picker
+// (model-file.ts), with their styles.
 import type { SectionContext } from '../section';
 import type { RemoteSeq2Seq } from '../worker/protocol';
 import { adoptCss, styleRootOf } from '../adopt-css';
@@ -12,23 +13,32 @@ export interface ByoPanels {
   destroy(): void;
 }
 
+/** How a section mounts the panels: its test-id prefix and whether it offers your own pairs. */
+export interface ByoOptions {
+  /** '' for §3.3's mf-…, mf-download-…; 'tf' for §4's tf-file-…, tf-download-… */
+  prefix: '' | 'tf';
+  /** the file name of a download, without its extension */
+  baseName: () => string;
+  pairs: boolean;
+}
+
 /** Mounts the panels into `host`; `model` is the section's trained model (null before training). */
 export function mountByo(
   host: HTMLElement,
   root: HTMLElement,
   ctx: SectionContext,
   model: () => RemoteSeq2Seq | null,
-  task: () => string,
+  { prefix, baseName, pairs }: ByoOptions,
 ): ByoPanels {
   const styleRoot = styleRootOf(root);
   if (styleRoot) adoptCss(styleRoot, css);
   const own = withStrings(ctx);
-  new ModelDownloads(host, own, model, () => `attention-lab-${task()}`);
-  const pairs = new PairsPanel(host, own);
-  const file = new ModelFilePanel(host, own);
+  new ModelDownloads(host, own, model, baseName, prefix ? `${prefix}-download` : 'mf-download');
+  const pairsPanel = pairs ? new PairsPanel(host, own) : null;
+  const file = new ModelFilePanel(host, own, prefix ? `${prefix}-file` : 'mf');
   return {
     destroy() {
-      pairs.destroy();
+      pairsPanel?.destroy();
       file.destroy();
     },
   };

@@ -189,7 +189,11 @@ class TranslateView implements SectionHandle {
       this.#root.append(byoHost);
       void import('./translate-byo').then(({ mountByo }) => {
         if (this.#destroyed) return;
-        this.#byo = mountByo(byoHost, this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), () => this.#trainer.settings.task);
+        this.#byo = mountByo(byoHost, this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), {
+          prefix: '',
+          baseName: () => `attention-lab-${this.#trainer.settings.task}`,
+          pairs: true,
+        });
       });
     }
 
