@@ -97,6 +97,10 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
 
   test('a bad pair line is named; your own pairs train, score, decode and download', async () => {
     await site.load('#view=translate');
+    // the example pairs are the default: the link need not carry them, and the panel says so
+    await page.locator('[data-testid=s2s-pairs-link]').waitFor();
+    assert.equal(await text('s2s-pairs-link'), 'These are the example pairs: a link to the page brings them back without carrying them.');
+    assert.doesNotMatch(await page.evaluate(() => location.hash), /s2s_pairs=/);
     await page.fill('[data-testid=s2s-pairs-text]', '咖哥 喜欢 小冰\tKaGe likes XiaoBing\nno tab on this line\n');
     await page.click('[data-testid=s2s-pairs-train]');
     await page.waitForFunction(() => document.querySelector('[data-testid=s2s-pairs-message]')?.dataset.kind === 'error');

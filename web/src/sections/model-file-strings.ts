@@ -59,6 +59,7 @@ export const MODEL_FILE_STRINGS: Strings = {
       'Trained {steps} steps on {train} pairs. Nothing was held out, so these scores are on the training pairs: exact match {exact}, token accuracy {accuracy}.',
     'pairs.error': 'Your pairs: {message}',
     'pairs.link.kept': 'The page’s address carries these pairs ({length} characters): a link to it brings them back.',
+    'pairs.link.example': 'These are the example pairs: a link to the page brings them back without carrying them.',
     'pairs.link.tooLong':
       'These pairs ({length} characters) are too long for the page’s address, which carries up to {limit}: a link keeps the settings but not the pairs.',
     'pairs.example':
@@ -118,6 +119,7 @@ export const MODEL_FILE_STRINGS: Strings = {
       '已在 {train} 对句子上训练 {steps} 步。没有留出句对，所以这些分数是在训练句对上测得的：完全匹配 {exact}，词元准确率 {accuracy}。',
     'pairs.error': '你的句对：{message}',
     'pairs.link.kept': '本页地址包含这些句对（{length} 个字符）：打开这个链接就能恢复它们。',
+    'pairs.link.example': '这些是示例句对：打开本页链接即可恢复，地址无需包含它们。',
     'pairs.link.tooLong': '这些句对有 {length} 个字符，超过本页地址能携带的 {limit} 个：链接只保留设置，不包含句对。',
     'pairs.example':
       '# 中文 → 英文，词之间用空格分开\n咖哥 喜欢 小冰\tKaGe likes XiaoBing\n我 爱 学习 人工智能\tI love studying AI\n深度学习 改变 世界\tDL changed the world\n自然 语言 处理 很 强大\tNLP is so powerful\n神经网络 非常 复杂\tNeural-Nets are complex',

@@ -116,7 +116,11 @@ export class PairsPanel {
     // The example pairs are the setting's default (empty): a link need not carry them.
     const isExample = this.#text.value === t('pairs.example');
     state.set('s2s_pairs', fits && !isExample ? escaped : '');
-    this.#link.textContent = fits ? fill(t('pairs.link.kept'), { length }) : fill(t('pairs.link.tooLong'), { length, limit: LINK_LIMIT });
+    this.#link.textContent = isExample
+      ? t('pairs.link.example')
+      : fits
+        ? fill(t('pairs.link.kept'), { length })
+        : fill(t('pairs.link.tooLong'), { length, limit: LINK_LIMIT });
   }
 
   async #read(): Promise<void> {
