@@ -2,8 +2,6 @@
 // once, lazily, and wraps its embind functions so that errors become JS Errors. The same file
 // serves Node, the browser main thread and Web Workers. Types: shared/types/attention-lab.d.ts.
 import { Seq2Seq, asBytes } from './seq2seq.mjs';
-import { ImportedSeq2Seq, isSafetensors } from './safetensors.mjs';
-import { Seq2SeqModel } from './seq2seq-model.mjs';
 import { MODULES, apiOf } from './modules.mjs';
 import { unwrap } from './unwrap.mjs';
 
@@ -15,8 +13,20 @@ import { unwrap } from './unwrap.mjs';
 const DEFAULT_VARIANT = 'full';
 
 /**
- * Per lab API method (the names of BINDINGS[…].api in modules.mjs): given the module instance,
- * the function the API object offers. Errors from the bindings become JS Errors (unwrap).
+ * The wrappers of the model files and of the bare models, imported with a build whose API has
+ * these methods (the full one): the widgets' builds have none of them, so a widget's worker does
+ * not download them (about 2 KB gzip).
+ */
+const WRAPPERS = Object.freeze({
+  loadSeq2Seq: () => import('./safetensors.mjs'),
+  loadSafetensors: () => import('./safetensors.mjs'),
+  createSeq2SeqModel: () => import('./seq2seq-model.mjs'),
+});
+
+/**
+ * Per lab API method (the names of BINDINGS[…].api in modules.mjs): given the module instance
+ * and the WRAPPERS it needs (one object of their exports), the function the API object offers.
+ * Errors from the bindings become JS Errors (unwrap).
  */
 const METHODS = Object.freeze({
   /**
@@ -63,29 +73,31 @@ const METHODS = Object.freeze({
    * translator (PyTorch's format, docs/safetensors.md), told apart by content. The caller owns it:
    * call .delete().
    */
-  loadSeq2Seq: (core) => (bytes) => {
+  loadSeq2Seq: (core, { ImportedSeq2Seq, isSafetensors }) => (bytes) => {
     const b = asBytes(bytes);
     return isSafetensors(b) ? ImportedSeq2Seq.load(core, b) : Seq2Seq.load(core, b);
   },
 
   /** A .safetensors translator (docs/safetensors.md), whatever its first bytes. Call .delete(). */
-  loadSafetensors: (core) => (bytes) => ImportedSeq2Seq.load(core, asBytes(bytes)),
+  loadSafetensors: (core, { ImportedSeq2Seq }) => (bytes) => ImportedSeq2Seq.load(core, asBytes(bytes)),
 
   /**
    * The bare encoder-decoder (no task, no vocabulary): parameters by PyTorch state-dict name,
    * explicit id batches, gradients and Adam steps. The caller owns it: call .delete() when done.
    */
-  createSeq2SeqModel: (core) => (config) => Seq2SeqModel.create(core, config),
+  createSeq2SeqModel: (core, { Seq2SeqModel }) => (config) => Seq2SeqModel.create(core, config),
 });
 
 /** The API object of one variant: exactly apiOf(variant), without model methods ('Seq2Seq.save'). */
-function apiObject(variant, core) {
+async function apiObject(variant, core) {
   const names = [...new Set(apiOf(variant).filter((name) => !name.includes('.')))];
+  const loads = [...new Set(names.filter((name) => Object.hasOwn(WRAPPERS, name)).map((name) => WRAPPERS[name]))];
+  const wrappers = Object.assign({}, ...(await Promise.all(loads.map((load) => load()))));
   return Object.freeze(
     Object.fromEntries(
       names.map((name) => {
         if (!Object.hasOwn(METHODS, name)) throw new Error(`modules.mjs lists ${name}, which attention-lab.mjs lacks`);
-        return [name, METHODS[name](core)];
+        return [name, METHODS[name](core, wrappers)];
       }),
     ),
   );

@@ -2,11 +2,13 @@
 // its __metadata__ (docs/safetensors.md; bindings in wasm/bindings/safetensors_bindings.cpp).
 // lab.loadSeq2Seq(bytes) hands .safetensors files here (detected by content) and returns an
 // ImportedSeq2Seq; Seq2Seq.save({ format: 'safetensors' }) exports a training session.
+// attention-lab.mjs imports this file only with a build that reads model files (not the widgets').
 // The wrapper OWNS the C++ object: call delete() once; any call after delete() throws.
 // Types: shared/types/seq2seq.d.ts.
 
 import { LIVE, OwnedTranslator } from './owned-handle.mjs';
 import { unwrap } from './unwrap.mjs';
+import { safetensorsNames } from './seq2seq.mjs';
 
 /**
  * True for a .safetensors file (an 8-byte length, then the JSON header: '{' and '"', '}' or a
@@ -15,15 +17,6 @@ import { unwrap } from './unwrap.mjs';
 export function isSafetensors(bytes) {
   const atlb = bytes.length >= 4 && bytes[0] === 0x41 && bytes[1] === 0x54 && bytes[2] === 0x4c && bytes[3] === 0x42;
   return !atlb && bytes.length >= 10 && bytes[8] === 0x7b && [0x22, 0x7d, 0x20, 0x0a].includes(bytes[9]);
-}
-
-/** The options of save({ format: 'safetensors', names }): names is 'project' (out.weight) or 'book'. */
-export function safetensorsNames(options) {
-  const names = options.names ?? 'project';
-  if (names !== 'project' && names !== 'book') {
-    throw new Error(`save(): names must be 'project' (out.weight) or 'book' (decoder.out.weight), not ${JSON.stringify(String(names))}`);
-  }
-  return names;
 }
 
 /**

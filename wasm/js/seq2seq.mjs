@@ -7,13 +7,21 @@
 import { createByArch } from './arch.mjs';
 import { LIVE, OwnedTranslator } from './owned-handle.mjs';
 import { unwrap } from './unwrap.mjs';
-import { safetensorsNames } from './safetensors.mjs';
 
 export function asBytes(bytes) {
   if (bytes instanceof Uint8Array) return bytes;
   if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
   if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   throw new Error('loadSeq2Seq() needs the bytes of a .atlb file (or a .safetensors one) as a Uint8Array or ArrayBuffer');
+}
+
+/** The options of save({ format: 'safetensors', names }): names is 'project' (out.weight) or 'book'. */
+export function safetensorsNames(options) {
+  const names = options.names ?? 'project';
+  if (names !== 'project' && names !== 'book') {
+    throw new Error(`save(): names must be 'project' (out.weight) or 'book' (decoder.out.weight), not ${JSON.stringify(String(names))}`);
+  }
+  return names;
 }
 
 export class Seq2Seq extends OwnedTranslator {
