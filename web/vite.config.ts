@@ -2,7 +2,7 @@
 // The wasm core lives in build/wasm/ (outside web/), so the dev server must be allowed to read the
 // repo root. Both the dev and the preview server send a strict CSP as a header (a <meta> CSP would
 // not cover workers; the dev server's also allows inline styles, see below); the wasm glue is built with -sDYNAMIC_EXECUTION=0, so it needs no eval.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -51,6 +51,7 @@ const DOC_ENTRY = /,\s*doc:\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?=\s*\
 function stripStateTableDocs(): Plugin {
   return {
     name: 'attention-lab:strip-state-table-docs',
+    apply: 'build', // the dev server and the unit tests (tests/web, through Vite) keep the rows whole
     enforce: 'pre',
     transform(code, id) {
       if (!STATE_TABLE.test(id.split('?')[0])) return null;
@@ -63,9 +64,90 @@ function stripStateTableDocs(): Plugin {
   };
 }
 
+// Each section's string tables (web/src/sections/*-strings.ts: `export const X: Strings = { en: {…},
+// zh: {…} };`) ship one language per chunk: the section's own chunk keeps an empty table that
+// i18n.ts fills with the languages the page uses (the mounter awaits useLanguage after importing
+// the section), so a page or widget downloads the language it shows, not both (about 3 KB gzip for
+// §3.3 or §4). The source files stay as they are (both languages side by side, for translators and
+// for the tests, which import them directly); a table in another shape stops the build, naming the
+// file. Tables of modules that load after their section has mounted (the model-file panel, article
+// only) stay whole: nothing would wait for their language.
+const SECTION_STRINGS = /\/web\/src\/sections\/(?!model-file-strings)[\w-]+-strings\.ts$/;
+const LANGS = ['en', 'zh'] as const;
+const ONE_LANGUAGE = 'virtual:one-language-strings/';
+
+interface TableSpan {
+  name: string;
+  /** line indexes: the `export const` line, each language's `  en: {` line and its `  },` line, the closing `};` */
+  start: number;
+  langs: Record<(typeof LANGS)[number], [number, number]>;
+  end: number;
+}
+
+function stringTables(code: string, file: string): { lines: string[]; tables: TableSpan[] } {
+  const lines = code.split('\n');
+  const tables: TableSpan[] = [];
+  const fail = (line: number, what: string): never => {
+    throw new Error(`${file}:${line + 1}: ${what} (a string table is \`export const NAME: Strings = {\`, then \`  en: {\` … \`  },\`, \`  zh: {\` … \`  },\`, \`};\`)`);
+  };
+  lines.forEach((line, i) => {
+    const m = /^export const (\w+): Strings = \{$/.exec(line);
+    if (!m) {
+      if (/:\s*Strings\b/.test(line) && /^export/.test(line)) fail(i, 'a Strings table in another form');
+      return;
+    }
+    let at = i + 1;
+    const langs = {} as TableSpan['langs'];
+    for (const lang of LANGS) {
+      if (lines[at] !== `  ${lang}: {`) fail(at, `expected \`  ${lang}: {\``);
+      const close = lines.indexOf('  },', at + 1);
+      if (close < 0) fail(at, `no \`  },\` closes ${lang}`);
+      langs[lang] = [at, close];
+      at = close + 1;
+    }
+    if (lines[at] !== '};') fail(at, 'expected `};` after zh');
+    tables.push({ name: m[1], start: i, langs, end: at });
+  });
+  return { lines, tables };
+}
+
+function oneLanguageStrings(): Plugin {
+  return {
+    name: 'attention-lab:one-language-strings',
+    apply: 'build', // the dev server and the unit tests (tests/web) keep both languages in each table
+    enforce: 'pre',
+    resolveId(source) {
+      return source.startsWith(ONE_LANGUAGE) ? `\0${source}` : null;
+    },
+    load(id) {
+      if (!id.startsWith(`\0${ONE_LANGUAGE}`)) return null;
+      // virtual:one-language-strings/<lang>/<table>/<file>
+      const [lang, name, ...path] = id.slice(ONE_LANGUAGE.length + 1).split('/');
+      const file = `/${path.join('/')}`;
+      this.addWatchFile(file);
+      const { lines, tables } = stringTables(readFileSync(file, 'utf8'), file);
+      const table = tables.find((t) => t.name === name);
+      if (!table) this.error(`${file}: no string table ${name}`);
+      const [open, close] = table.langs[lang as (typeof LANGS)[number]];
+      return `export default {\n${lines.slice(open + 1, close).join('\n')}\n};\n`;
+    },
+    transform(code, id) {
+      const file = id.split('?')[0];
+      if (!SECTION_STRINGS.test(file) || id.includes('?')) return null;
+      const { lines, tables } = stringTables(code, file);
+      if (tables.length === 0) return null;
+      for (const t of [...tables].reverse()) {
+        const loaders = LANGS.map((lang) => `${lang}: () => import(${JSON.stringify(`${ONE_LANGUAGE}${lang}/${t.name}${file}`)})`);
+        lines.splice(t.start, t.end - t.start + 1, `export const ${t.name}: Strings = oneLanguageStrings({ ${loaders.join(', ')} });`);
+      }
+      return { code: `import { oneLanguageStrings } from '../i18n';\n${lines.join('\n')}`, map: null };
+    },
+  };
+}
+
 export default defineConfig({
   root: webRoot,
-  plugins: [stripStateTableDocs()],
+  plugins: [stripStateTableDocs(), oneLanguageStrings()],
   base: './',
   resolve: {
     // Chart.js's colour helper: the few operations it uses, without the CSS colour-name tables

@@ -46,6 +46,66 @@ export const SHELL_STRINGS: Strings = {
   },
 };
 
+// One language per page: in the build, each section's string table arrives empty and is filled
+// here with the languages in use (web/vite.config.ts, oneLanguageStrings), so that a widget
+// downloads the language it shows. Whoever mounts a section imports it, then awaits
+// useLanguage(lang), then mounts. Outside the build (Node tests) the tables are plain objects.
+type Table = Record<string, string>;
+interface LazyStrings {
+  readonly strings: Strings;
+  readonly load: Record<Lang, () => Promise<{ default: Table }>>;
+  readonly loading: Partial<Record<Lang, Promise<void>>>;
+}
+const lazyTables: LazyStrings[] = [];
+const languagesInUse = new Set<Lang>();
+
+function fillTable(entry: LazyStrings, lang: Lang): Promise<void> {
+  entry.loading[lang] ??= entry.load[lang]().then((m) => {
+    Object.assign(entry.strings[lang], m.default);
+  });
+  return entry.loading[lang];
+}
+
+/** The build's form of a section's string table: empty, filled per language (see above). */
+export function oneLanguageStrings(load: LazyStrings['load']): Strings {
+  const entry: LazyStrings = { strings: { en: {}, zh: {} }, load, loading: {} };
+  lazyTables.push(entry);
+  for (const lang of languagesInUse) void fillTable(entry, lang).catch(() => {}); // awaited by useLanguage
+  return entry.strings;
+}
+
+/** Resolves once every section string table imported so far has `lang`. Call before mounting. */
+export async function useLanguage(lang: Lang): Promise<void> {
+  languagesInUse.add(lang);
+  await Promise.all(lazyTables.map((entry) => fillTable(entry, lang)));
+}
+
+/**
+ * Several tables read as one (later tables win, as with object spread), looked up when used: a
+ * table filled after this call (useLanguage) is seen, which a spread copy would miss.
+ */
+export function mergeStrings(...tables: Strings[]): Strings {
+  const view = (lang: Lang): Table => {
+    const find = (key: string | symbol) => {
+      for (let i = tables.length - 1; i >= 0; i--) {
+        if (typeof key === 'string' && Object.hasOwn(tables[i][lang], key)) return tables[i][lang];
+      }
+      return undefined;
+    };
+    const keys = () => [...new Set(tables.flatMap((t) => Object.keys(t[lang])))];
+    return new Proxy({} as Table, {
+      get: (_, key) => find(key)?.[key as string],
+      has: (_, key) => find(key) !== undefined,
+      ownKeys: keys,
+      getOwnPropertyDescriptor: (_, key) => {
+        const table = find(key);
+        return table ? { value: table[key as string], enumerable: true, configurable: true, writable: false } : undefined;
+      },
+    });
+  };
+  return { en: view('en'), zh: view('zh') };
+}
+
 /** 'zh' when the browser prefers Chinese, else 'en'. */
 export function browserLang(languages: readonly string[] = navigatorLanguages()): Lang {
   for (const l of languages) {

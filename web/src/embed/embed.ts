@@ -1,7 +1,7 @@
 // embed.html#view=<section>&<settings>: one section of the article in an iframe, driven by the same
 // state table as the app's URL hash, with no page chrome. Invalid settings are listed as text and
 // ignored; the address is kept in step with the controls (replaceState) so a reload keeps them.
-import { SHELL_STRINGS, translator, resolveLang, type Lang } from '../i18n';
+import { SHELL_STRINGS, translator, resolveLang, useLanguage, type Lang } from '../i18n';
 import type { SectionHandle } from '../section';
 import { AppState } from '../state';
 import { isEmbeddable, SECTION_LOADERS } from '../widgets/sections';
@@ -40,6 +40,7 @@ async function start(): Promise<void> {
   showProblems(problems);
 
   const [section, lab] = await Promise.all([SECTION_LOADERS[view](), sharedLabClient()]);
+  await useLanguage(lang); // the section's strings, in this language only (i18n.ts)
   document.title = `AttentionLab · ${section.title[lang]}`;
   const host = document.createElement('section');
   host.className = `embed-section embed-${view}`;

@@ -23,7 +23,7 @@ import type { CompareRow, CompareView } from './translate-compare';
 import { introText, numberProblem, timeLeftText, tryPrompts } from './translate-text';
 import { TRANSLATE_STRINGS } from './translate-strings';
 import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
-import { fill } from '../i18n';
+import { fill, mergeStrings } from '../i18n';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
 import type { ByoPanels } from './translate-byo';
 
@@ -593,6 +593,6 @@ class TranslateView implements SectionHandle {
 export const translateSection: SectionModule = {
   id: 'translate',
   title: { en: '3.3 Encoder-decoder attention', zh: '3.3 解码器-编码器注意力' },
-  strings: { en: { ...TRANSLATE_STRINGS.en, ...WHY_STRINGS.en }, zh: { ...TRANSLATE_STRINGS.zh, ...WHY_STRINGS.zh } },
+  strings: mergeStrings(TRANSLATE_STRINGS, WHY_STRINGS),
   mount: (host, ctx) => new TranslateView(host, ctx),
 };

@@ -7,7 +7,7 @@ import darkCss from '../design-dark.css?inline';
 import { adoptCss } from '../adopt-css';
 import './style.css';
 import { EmbedDialog, embedButton } from '../embed/embed-dialog';
-import { SHELL_STRINGS, resolveLang, translator, type Lang } from '../i18n';
+import { SHELL_STRINGS, resolveLang, translator, useLanguage, type Lang } from '../i18n';
 import { PAGE_STRINGS } from './page-strings';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import { SECTIONS } from '../sections';
@@ -145,7 +145,8 @@ class Shell {
       this.#mountOne(this.#mounted[i]);
       setTimeout(() => mountFrom(i + 1), 0);
     };
-    mountFrom(0);
+    // the sections' strings in this language first (i18n.ts: a page loads the language it shows)
+    void useLanguage(this.#lang).finally(() => mountFrom(0));
   }
 
   #mountOne(mounted: Mounted): void {

@@ -2,7 +2,7 @@
 // <attention-playground mechanism="dot|scaled-dot|self|multihead|encoder-decoder|why|transformer">,
 // <seq2seq-demo task="zh-en|note|dates">, <multihead-view>, <transformer-demo task="dates|zh-en">. The section's own CSS is inserted by the
 // section inside its host, which here is inside the shadow root.
-import { SHELL_STRINGS, translator } from '../i18n';
+import { SHELL_STRINGS, translator, useLanguage } from '../i18n';
 import type { SectionHandle } from '../section';
 import { LabWidget, type WidgetProblem } from './lab-widget';
 import { MECHANISM_NAMES, MECHANISMS, SECTION_LOADERS, type EmbeddableSection } from './sections';
@@ -21,6 +21,7 @@ abstract class SectionWidget extends LabWidget {
     this.showProblems([...problems, ...this.stateProblems(parsed)]);
     const lang = this.language(state);
     const [section, lab] = await Promise.all([SECTION_LOADERS[view](), this.lab(lang)]);
+    await useLanguage(lang); // the section's strings, in this language only (i18n.ts)
     const host = document.createElement('div');
     host.className = `widget-section widget-${view}`;
     host.lang = lang;
