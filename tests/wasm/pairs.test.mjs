@@ -136,11 +136,18 @@ test('pairs with the Transformer, characters as tokens: train, evaluate, save an
   assert.deepEqual(Array.from(again.train(3).losses), Array.from(m.train(3).losses));
 });
 
-test("the widgets' Seq2Seq module leaves the pairs task out and says so", async () => {
+test("the widgets' Seq2Seq and Transformer modules leave the pairs task out and say so", async () => {
   const small = await loadAttentionLab({ variant: 'seq2seq' });
   assert.throws(() => small.createSeq2Seq({ task: 'pairs', pairs: NOTE_TSV, heldOut: 0, hidden: 8 }),
-    /task 'pairs' is not in this build \(the widgets' Seq2Seq module\): load the 'full' variant/);
+    /task 'pairs' is not in this build \(a widgets' module\): load the 'full' variant/);
   const note = small.createSeq2Seq({ task: 'note', hidden: 8 }); // and keeps working
   assert.equal(note.train(2).losses.length, 2);
   note.delete();
+  const transformer = await loadAttentionLab({ variant: 'transformer' });
+  const config = { arch: 'transformer', layers: 1, heads: 2, dModel: 16, dFF: 32 };
+  assert.throws(() => transformer.createSeq2Seq({ ...config, task: 'pairs', pairs: NOTE_TSV, heldOut: 0 }),
+    /task 'pairs' is not in this build \(a widgets' module\): load the 'full' variant/);
+  const reverse = transformer.createSeq2Seq({ ...config, task: 'reverse' }); // and keeps working
+  assert.equal(reverse.train(2).losses.length, 2);
+  reverse.delete();
 });

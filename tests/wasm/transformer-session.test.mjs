@@ -129,7 +129,7 @@ test('the widget module has no Transformer and says so', async () => {
   assert.throws(() => lab.createSeq2Seq({ arch: 'lstm', task: 'reverse' }), /config\.arch must be 'rnn' or 'transformer'/);
 });
 
-test("the 'transformer' module trains and translates like the full one, and has no recurrent translators or files", async () => {
+test("the 'transformer' module trains and translates like the full one, and has no recurrent translators, files, interventions or beam search", async () => {
   const small = await loadAttentionLab({ variant: 'transformer' });
   const config = { arch: 'transformer', task: 'reverse', layers: 1, heads: 2, dModel: 16, dFF: 32, seed: 3 };
   const a = small.createSeq2Seq(config);
@@ -140,6 +140,15 @@ test("the 'transformer' module trains and translates like the full one, and has 
     la.forEach((x, i) => assert.ok(Math.abs(x - lb[i]) <= 1e-4 * Math.max(1, Math.abs(lb[i])), `step ${i}: ${x} vs ${lb[i]}`));
     assert.equal(a.translate('a b c').text, b.translate('a b c').text);
     assert.throws(() => a.save(), /this build has no model files/);
+    // no interventions either (the full module has them); an empty list is plain decoding
+    assert.throws(() => a.translate('a b c', { interventions: [{ kind: 'zero-head', attention: 'cross', layer: 0, head: 0 }] }),
+      /interventions: this build \(the 'transformer' module for widgets\) has none; the full module has them/);
+    assert.equal(a.translate('a b c', { interventions: [] }).text, b.translate('a b c').text);
+    assert.equal(b.translate('a b c', { interventions: [{ kind: 'zero-head', attention: 'cross', layer: 0, head: 0 }] }).intervention !== undefined, true);
+    // nor beam search (§4 decodes greedily); the model keeps working after the Error
+    assert.throws(() => a.translate('a b c', { beam: 3 }), /beam: this build \(the 'transformer' module for widgets\) has no beam search; the full module has it/);
+    assert.equal(b.translate('a b c', { beam: 3 }).beams.width, 3);
+    assert.equal(a.translate('a b c').text, b.translate('a b c').text);
   } finally {
     a.delete();
     b.delete();

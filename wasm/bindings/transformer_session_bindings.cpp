@@ -26,7 +26,9 @@
 #include "transformer/session.h"
 #include "transformer_handle.h"
 #include "transformer_trace.h"
+#ifndef LAB_NO_INTERVENTIONS
 #include "why_convert.h"
+#endif
 
 using emscripten::val;
 using labjs::guarded;
@@ -107,12 +109,14 @@ val transformer_translation_to_js(const TokenName& token, const lab::Transformer
             }));
     out.set("encoder", encoder_to_js(g.encoder, H));
   } else {
+#ifndef LAB_NO_BEAM  // the widgets' Transformer module has no beam search (session.cpp)
     const lab::TransformerBeamResult& b = r.beam;
     out.set("beams", beam_trace_to_js(token, b.result, r.hypothesis_texts, r.beam_width,
                                       [&](val& node, size_t t, size_t n) {
                                         set_trace(node, b.traces[t][n], L, H, b.encoder.S);
                                       }));
     out.set("encoder", encoder_to_js(b.encoder, H));
+#endif
   }
   return out;
 }
@@ -131,11 +135,27 @@ val TransformerHandle::evaluate(val options) {
 val TransformerHandle::translate(val text_js, val options) {
   return guarded([&] {
     const std::string text = labjs::js_text(text_js, "text");
+#ifdef LAB_NO_INTERVENTIONS
+    // The widgets' Transformer module (CMakeLists.txt) leaves interventions out; an empty list is
+    // plain decoding, as in the full module.
+    const bool empty_list = labjs::has_value(options, "interventions") &&
+                            val::global("Array").call<bool>("isArray", options["interventions"]) &&
+                            options["interventions"]["length"].as<long>() == 0;
+    if (labjs::has_value(options, "interventions") && !empty_list) {
+      throw lab::InputError(
+          "interventions: this build (the 'transformer' module for widgets) has none; the full "
+          "module has them");
+    }
+    const lab::TransformerTranslateResult r =
+        session_.translate(text, labjs::translate_options_from_js(options, empty_list));
+#else
     const lab::TransformerTranslateResult r =
         session_.translate(text, labjs::translate_options_with_interventions_from_js(options));
+#endif
     const labjs::TokenName token = labjs::token_names(session_.task().target_vocab());
     const long L = session_.config().layers, H = session_.config().heads;
     val out = labjs::transformer_translation_to_js(token, r, L, H);
+#ifndef LAB_NO_INTERVENTIONS
     if (r.intervention && r.beam_width == 0) {
       // What an intervention adds (types: seq2seq.d.ts): per step which word or head was forced
       // and each layer's cross-attention context; the plain translation and the value rows.
@@ -157,6 +177,7 @@ val TransformerHandle::translate(val text_js, val options) {
              labjs::tensor_to_js(lab::Tensor({L, g.encoder.S, session_.config().d_model}, values)));
       out.set("intervention", iv);
     }
+#endif
     return out;
   });
 }

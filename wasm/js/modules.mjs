@@ -77,7 +77,7 @@ export const MODULES = Object.freeze([
   {
     variant: 'transformer',
     file: 'attention_lab_transformer',
-    bindings: ['convert', 'seq2seq_convert', 'why_convert', 'diagnostics_bindings', 'transformer_session_bindings'],
+    bindings: ['convert', 'seq2seq_convert', 'diagnostics_bindings', 'transformer_session_bindings'],
     load: () => import('../../build/wasm/attention_lab_transformer.mjs'),
   },
   {

@@ -362,11 +362,11 @@ std::unique_ptr<Task> make_task(const std::string& name, const TaskOptions& opti
   if (name == "zh-en") return make_grammar_task(options);
   if (name == "dates") return dates::make_task(options);
 #ifdef LAB_NO_PAIRS_TASK
-  // The widgets' Seq2Seq module (CMakeLists.txt) leaves the reader's own pairs out: no widget
-  // offers them, and they cost it about 5 KB of gzipped wasm.
+  // The widgets' Seq2Seq and Transformer modules (CMakeLists.txt) leave the reader's own pairs
+  // out: no widget offers them (the Seq2Seq module: about 5 KB of gzipped wasm).
   if (name == "pairs") {
     throw InputError(
-        "task 'pairs' is not in this build (the widgets' Seq2Seq module): load the 'full' variant");
+        "task 'pairs' is not in this build (a widgets' module): load the 'full' variant");
   }
 #else
   if (name == "pairs") return make_pairs_task(options);

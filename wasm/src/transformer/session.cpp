@@ -133,6 +133,10 @@ TransformerTranslateResult TransformerSession::translate(const std::string& type
   TransformerTranslateResult result;
   result.source = source_tokens(text, source_vocab, encoded);
   if (!options.interventions.empty()) {
+#ifdef LAB_NO_INTERVENTIONS
+    // the widgets' Transformer module (CMakeLists.txt); its binding says so first
+    throw InputError("interventions: this build has none; the full module has them");
+#else
     if (options.beam) throw InputError("interventions need greedy decoding: leave out beam");
     const std::vector<Intervention> list =
         resolve_interventions(options.interventions, [&](const std::string& word) {
@@ -145,15 +149,23 @@ TransformerTranslateResult TransformerSession::translate(const std::string& type
         compare_with_original(std::move(original), std::move(original_text), result.greedy.result);
     result.output = result.greedy.result.tokens;
     result.finished = result.greedy.result.finished;
+#endif
   } else if (!options.beam) {
     result.greedy = transformer_greedy_decode(model_, encoded.ids, opt);
     result.output = result.greedy.result.tokens;
     result.finished = result.greedy.result.finished;
   } else {
+#ifdef LAB_NO_BEAM
+    // the widgets' Transformer module (CMakeLists.txt): §4 decodes greedily
+    throw InputError(
+        "beam: this build (the 'transformer' module for widgets) has no beam search; "
+        "the full module has it");
+#else
     result.beam = transformer_beam_search(model_, encoded.ids, opt);
     result.beam_width = opt.beam_width;
     result.output = result.beam.result.tokens;
     result.finished = beam_texts(result.beam.result, target_vocab, result.hypothesis_texts);
+#endif
   }
   result.text = target_vocab.decode_text(result.output);
   return result;
