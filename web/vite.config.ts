@@ -73,6 +73,9 @@ function stripStateTableDocs(): Plugin {
 // file. Tables of modules that load after their section has mounted (the model-file panel, article
 // only) stay whole: nothing would wait for their language.
 const SECTION_STRINGS = /\/web\/src\/sections\/(?!model-file-strings)[\w-]+-strings\.ts$/;
+// Tables only the article uses (§3.3's "ask the model why" panel, which widgets and the iframe page
+// never mount): filled by the article's useLanguage only, so a widget does not download them.
+const ARTICLE_ONLY_STRINGS = /\/web\/src\/sections\/translate-why-strings\.ts$/;
 const LANGS = ['en', 'zh'] as const;
 const ONE_LANGUAGE = 'virtual:one-language-strings/';
 
@@ -138,7 +141,8 @@ function oneLanguageStrings(): Plugin {
       if (tables.length === 0) return null;
       for (const t of [...tables].reverse()) {
         const loaders = LANGS.map((lang) => `${lang}: () => import(${JSON.stringify(`${ONE_LANGUAGE}${lang}/${t.name}${file}`)})`);
-        lines.splice(t.start, t.end - t.start + 1, `export const ${t.name}: Strings = oneLanguageStrings({ ${loaders.join(', ')} });`);
+        const articleOnly = ARTICLE_ONLY_STRINGS.test(file) ? ', { articleOnly: true }' : '';
+        lines.splice(t.start, t.end - t.start + 1, `export const ${t.name}: Strings = oneLanguageStrings({ ${loaders.join(', ')} }${articleOnly});`);
       }
       return { code: `import { oneLanguageStrings } from '../i18n';\n${lines.join('\n')}`, map: null };
     },

@@ -1,7 +1,9 @@
 // Every kind of widget alone on a page (web/examples/test-one-*.html), with the wasm build it must
 // load: none for a given matrix, the attention-only build for widgets that never train, the
-// Seq2Seq-only build for those that do, the full build for the Transformer. tests/e2e/widgets.test.mjs checks each page's download
-// against the budget; bench/lib/browser.mjs reports it.
+// Seq2Seq-only build for those that do, the Transformer-only build for the Transformer; the two
+// largest pages in Chinese as well (a page downloads its strings in one language, and the Chinese
+// ones are the larger). tests/e2e/widgets.test.mjs checks each page's download against the budget;
+// bench/lib/browser.mjs reports it.
 
 /**
  * @typedef {object} OneWidgetPage
@@ -23,8 +25,10 @@ export const ONE_WIDGET_PAGES = [
   { path: '/examples/test-one-encoder-decoder.html', element: 'attention-playground', label: '<attention-playground mechanism=encoder-decoder>', wasm: 'seq2seq', charts: true },
   { path: '/examples/test-one-why.html', element: 'attention-playground', label: '<attention-playground mechanism=why>', wasm: 'seq2seq', start: 'why-start', charts: true },
   { path: '/examples/test-one-seq2seq.html', element: 'seq2seq-demo', label: '<seq2seq-demo task=note>', wasm: 'seq2seq', charts: true },
-  // the Transformer is only in the full build (wasm/js/modules.mjs)
+  { path: '/examples/test-one-seq2seq.zh.html', element: 'seq2seq-demo', label: '<seq2seq-demo task=note lang=zh>', wasm: 'seq2seq', charts: true },
+  // the Transformer has its own widget build (wasm/js/modules.mjs)
   { path: '/examples/test-one-transformer.html', element: 'transformer-demo', label: '<transformer-demo task=dates>', wasm: 'transformer', charts: true },
+  { path: '/examples/test-one-transformer.zh.html', element: 'transformer-demo', label: '<transformer-demo task=dates lang=zh>', wasm: 'transformer', charts: true },
   { path: '/examples/test-one-playground-transformer.html', element: 'attention-playground', label: '<attention-playground mechanism=transformer>', wasm: 'transformer', charts: true },
 ];
 

@@ -14,21 +14,6 @@ import { loadOneWidgetPage, ONE_WIDGET_PAGES, wasmBuildOf } from './one-widget-p
 /** the budget for a page with one widget, everything it downloads, gzipped (a page's own: one-widget-pages.mjs) */
 const BUDGET_GZIP_BYTES = 200 * 1024;
 
-/**
- * Pages known to be over their budget, each with why. The test reports them as TODO (the run
- * shows them, and the figure above) instead of failing, and fails once such a page fits again, so
- * that the entry is removed and the budget enforced.
- */
-const OVER_BUDGET = {
-  '/examples/test-one-seq2seq.html':
-    'about 202.5 KiB: the Seq2Seq wasm grew to 96 KiB with the decoding interventions and the training timeline, which this widget does not offer',
-  '/examples/test-one-encoder-decoder.html': 'the same page as <seq2seq-demo>, through the playground',
-  '/examples/test-one-transformer.html':
-    "about 215 KiB: the Transformer's own wasm build (106 KiB, with its interventions) and Chart.js (43 KiB) leave about 50 KiB for the rest",
-  '/examples/test-one-playground-transformer.html': 'the same page as <transformer-demo>, through the playground',
-};
-
-
 describe('embeddable widgets', { timeout: 180_000 }, () => {
   let server;
   let baseUrl;
@@ -371,13 +356,8 @@ describe('embeddable widgets', { timeout: 180_000 }, () => {
       if (!spec.charts) assert.ok(!files.some((f) => /chart-setup/.test(f.url)), `${spec.path} downloaded Chart.js`);
       else assert.ok(files.some((f) => /chart-setup/.test(f.url)), `${spec.path} has charts but no Chart.js`);
       const budget = (spec.budgetKB ?? BUDGET_GZIP_BYTES / 1024) * 1024;
-      const known = OVER_BUDGET[spec.path];
-      if (known) {
-        assert.ok(total > budget, `${spec.path} fits its budget again (${total} B gzip): remove it from OVER_BUDGET`);
-        t.todo(`${spec.path}: ${total} B gzip > budget ${budget} B (${known})`);
-      } else {
-        assert.ok(total <= budget, `${spec.path}: ${total} B gzip > budget ${budget} B`);
-      }
+      t.diagnostic(`  headroom: ${((budget - total) / 1024).toFixed(1)} KiB`);
+      assert.ok(total <= budget, `${spec.path}: ${total} B gzip > budget ${budget} B`);
     });
   }
 });

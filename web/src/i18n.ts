@@ -55,9 +55,12 @@ interface LazyStrings {
   readonly strings: Strings;
   readonly load: Record<Lang, () => Promise<{ default: Table }>>;
   readonly loading: Partial<Record<Lang, Promise<void>>>;
+  /** only the article fills it (a panel that widgets never mount: web/vite.config.ts) */
+  readonly articleOnly: boolean;
 }
 const lazyTables: LazyStrings[] = [];
 const languagesInUse = new Set<Lang>();
+let article = false;
 
 function fillTable(entry: LazyStrings, lang: Lang): Promise<void> {
   entry.loading[lang] ??= entry.load[lang]().then((m) => {
@@ -67,17 +70,21 @@ function fillTable(entry: LazyStrings, lang: Lang): Promise<void> {
 }
 
 /** The build's form of a section's string table: empty, filled per language (see above). */
-export function oneLanguageStrings(load: LazyStrings['load']): Strings {
-  const entry: LazyStrings = { strings: { en: {}, zh: {} }, load, loading: {} };
+export function oneLanguageStrings(load: LazyStrings['load'], options?: { articleOnly?: boolean }): Strings {
+  const entry: LazyStrings = { strings: { en: {}, zh: {} }, load, loading: {}, articleOnly: options?.articleOnly ?? false };
   lazyTables.push(entry);
-  for (const lang of languagesInUse) void fillTable(entry, lang).catch(() => {}); // awaited by useLanguage
+  if (!entry.articleOnly || article) for (const lang of languagesInUse) void fillTable(entry, lang).catch(() => {}); // awaited by useLanguage
   return entry.strings;
 }
 
-/** Resolves once every section string table imported so far has `lang`. Call before mounting. */
-export async function useLanguage(lang: Lang): Promise<void> {
+/**
+ * Resolves once every section string table imported so far has `lang`. Call before mounting.
+ * `article`: the article page, which also mounts the panels widgets never show.
+ */
+export async function useLanguage(lang: Lang, options?: { article?: boolean }): Promise<void> {
   languagesInUse.add(lang);
-  await Promise.all(lazyTables.map((entry) => fillTable(entry, lang)));
+  if (options?.article) article = true;
+  await Promise.all(lazyTables.filter((entry) => !entry.articleOnly || article).map((entry) => fillTable(entry, lang)));
 }
 
 /**

@@ -81,10 +81,17 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
   #frame = 0;
   #destroyed = false;
   readonly #builtWaiters: ((chart: Chart<TType, TData, TLabel> | null) => void)[] = [];
+  /** what the configuration still waits for (`before`), null once it has arrived */
+  #before: Promise<unknown> | null;
 
-  constructor(canvas: HTMLCanvasElement, config: ChartConfiguration<TType, TData, TLabel>) {
+  /** `before`: the chart is built only once it has settled (e.g. the code of a log axis, loaded on demand) */
+  constructor(canvas: HTMLCanvasElement, config: ChartConfiguration<TType, TData, TLabel>, before?: Promise<unknown>) {
     this.canvas = canvas;
     this.#config = { ...config, options: config.options ?? ({} as ChartOptions<TType>) };
+    this.#before = before?.finally(() => {
+      this.#before = null;
+      this.ensure();
+    }) ?? null;
     this.#cancelFirst = scheduleFirstDraw(canvas, () => {
       void loadChartJs().then(() => this.ensure());
     });
@@ -119,7 +126,7 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
 
   /** Builds the chart now if it is still waiting and Chart.js has arrived; returns it, or null. */
   ensure(): Chart<TType, TData, TLabel> | null {
-    if (this.#destroyed) return null;
+    if (this.#destroyed || this.#before) return null;
     if (!this.#chart && chartModule) {
       this.#stopWaiting();
       const start = performance.now();

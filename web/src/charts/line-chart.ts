@@ -7,8 +7,12 @@
 import type { ActiveElement, Chart, ChartConfiguration, ChartDataset, Plugin } from 'chart.js';
 import type { ChartLegend, LegendEntry } from './chart-legend';
 import { readoutPlugin } from './chart-readout';
-import { fromLog, logScaleOptions, toLog } from './log-axis';
 import { chartOverlays, DeferredChart, pictureExports, seriesColor, type ChartOverlay } from './deferred-chart';
+
+// A log x axis is drawn linear over log10 of the values (log-axis.ts, loaded with the charts that
+// have one: most have none). These two are all the rest of the chart needs of it.
+const toLog = (v: number): number => Math.log10(v);
+const fromLog = (p: number): number => 10 ** p;
 
 export interface LinePoint {
   readonly x: number;
@@ -114,7 +118,15 @@ export class LineChart {
   constructor(host: HTMLElement, options: LineChartOptions) {
     this.#options = options;
     this.canvas = chartCanvas(host, options.label);
-    this.#chart = new DeferredChart(this.canvas, this.#config());
+    const x = options.x;
+    // the log axis's ticks and labels: built into the configuration before the chart is built
+    const logAxis =
+      x.kind === 'log'
+        ? import('./log-axis').then(({ logScaleOptions }) =>
+            this.#chart.change((target) => Object.assign(target.options.scales!.x!, logScaleOptions(x.min, x.max, x.ticks))),
+          )
+        : undefined;
+    this.#chart = new DeferredChart(this.canvas, this.#config(), logAxis);
     this.#legend = options.legend ? import('./chart-legend').then((m) => new m.ChartLegend(host, this.canvas)) : null;
   }
 
@@ -126,7 +138,7 @@ export class LineChart {
       x.kind === 'category'
         ? { type: 'category', title: xTitle }
         : x.kind === 'log'
-          ? { ...logScaleOptions(x.min, x.max, x.ticks), title: xTitle }
+          ? { type: 'linear', min: toLog(x.min), max: toLog(x.max), title: xTitle } // the rest: the constructor
           : { type: 'linear', min: x.min, max: x.max, title: xTitle, ticks: { precision: x.integerStep ? 0 : undefined } };
     const plugins: Plugin<'line'>[] = [
       readoutPlugin({

@@ -146,7 +146,7 @@ class Shell {
       setTimeout(() => mountFrom(i + 1), 0);
     };
     // the sections' strings in this language first (i18n.ts: a page loads the language it shows)
-    void useLanguage(this.#lang).finally(() => mountFrom(0));
+    void useLanguage(this.#lang, { article: true }).finally(() => mountFrom(0));
   }
 
   #mountOne(mounted: Mounted): void {
