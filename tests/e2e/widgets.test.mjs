@@ -325,6 +325,29 @@ describe('embeddable widgets', { timeout: 180_000 }, () => {
     }
   });
 
+  // A page downloads its sections' strings in one language (web/vite.config.ts, i18n.ts): the
+  // widgets of §3.3 and §4 must still show every text in theirs, at every width.
+  for (const [path, element, lang] of [
+    ['/examples/test-one-seq2seq.html', 'seq2seq-demo', 'en'],
+    ['/examples/test-one-seq2seq.zh.html', 'seq2seq-demo', 'zh'],
+    ['/examples/test-one-transformer.html', 'transformer-demo', 'en'],
+    ['/examples/test-one-transformer.zh.html', 'transformer-demo', 'zh'],
+  ]) {
+    test(`<${element}> in ${lang} shows its own strings, no keys, at 1280, 768 and 390 px`, async () => {
+      await open(path);
+      for (const width of [1280, 768, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.waitForFunction((s) => document.querySelector(s)?.dataset.ready === 'true', element);
+        const text = await page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('.widget-body').innerText, element);
+        // a string missing from its table shows as its key (i18n.ts's translator)
+        assert.doesNotMatch(text, /\b(?:tf|tr|s2s|why|mh|self|dot|idea|try|export|field|heatmap)\.[a-z][\w.]*\b/, `${path} at ${width} px shows a string key`);
+        if (lang === 'zh') assert.match(text, /[\u4e00-\u9fff]{4}/, `${path}: Chinese text`);
+        assert.match(text, lang === 'zh' ? /训练/ : /\bTrain\b/, `${path} at ${width} px: the Train button in ${lang}`);
+        await page.screenshot({ path: `${artifacts}widgets-one-${element}-${lang}-${width}.png`, fullPage: true });
+      }
+    });
+  }
+
   test('a page without scripts shows a section through the iframe', async () => {
     await open('/examples/test-iframe.html');
     const frame = page.frameLocator('#lab-frame');

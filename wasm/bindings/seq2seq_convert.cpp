@@ -90,6 +90,10 @@ void pairs_options_from_js(const val& config, const std::string& task, lab::Task
     }
     return;
   }
+#ifdef LAB_NO_PAIRS_TASK
+  // the widgets' modules (CMakeLists.txt): make_task says this build has no task 'pairs'
+  (void)o;
+#else
   if (!has_value(config, "pairs")) {
     throw lab::InputError(
         "task 'pairs' needs config.pairs: the sentence pairs, one source<TAB>target per line");
@@ -97,9 +101,14 @@ void pairs_options_from_js(const val& config, const std::string& task, lab::Task
   o.pairs = js_text(config["pairs"], "config.pairs");
   o.tokenize = lab::parse_tokenizer(js_string(config, "tokenize", "words", "config.tokenize"));
   o.held_out_fraction = js_number(config, "heldOut", o.held_out_fraction, "config.heldOut");
+#endif
 }
 
 void set_pairs_info(val& info, const lab::TaskOptions& o, const lab::Task& task) {
+#ifdef LAB_NO_PAIRS_TASK
+  (void)info, (void)o, (void)task;  // no task 'pairs' in this build
+  return;
+#endif
   if (task.name() != "pairs") return;
   val out = val::object();
   out.set("tokenize", val(std::string(lab::tokenizer_name(o.tokenize))));
