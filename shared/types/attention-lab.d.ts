@@ -229,8 +229,9 @@ export interface Seq2SeqOnlyLab {
 
 /**
  * The Transformer build (loadAttentionLab({ variant: 'transformer' })): train, evaluate and
- * translate a Transformer, for <transformer-demo>. No attention API, no ops, no recurrent
- * translators, no model files: its models' save() throws.
+ * translate a Transformer greedily, for <transformer-demo>. No attention API, no ops, no recurrent
+ * translators, no model files, no task 'pairs', no interventions, no beam search: its models'
+ * save(), and translate() with `beam` or `interventions`, throw Errors saying so.
  */
 export interface TransformerOnlyLab {
   /** §4: a new Transformer translator (config.arch must be 'transformer'); the caller must .delete() it. */
