@@ -14,7 +14,8 @@ import { loadOneWidgetPage, ONE_WIDGET_PAGES, wasmBuildOf } from './one-widget-p
 /** the budget for a page with one widget, everything it downloads, gzipped (a page's own: one-widget-pages.mjs) */
 const BUDGET_GZIP_BYTES = 200 * 1024;
 
-describe('embeddable widgets', { timeout: 180_000 }, () => {
+// the whole suite: 28 tests, four of them at three widths; minutes on a loaded 2-core machine
+describe('embeddable widgets', { timeout: 420_000 }, () => {
   let server;
   let baseUrl;
   /** @type {import('playwright-core').Browser} */
