@@ -47,7 +47,7 @@ const DEV_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("style-src '
 // build: about 1 KB gzip off every page. A `doc` in any other form than a plain string literal stops
 // the build, so that none ships unnoticed.
 const STATE_TABLE = /\/web\/src\/state-table\.ts$/;
-const DOC_ENTRY = /,\s*doc:\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?=\s*\})/g;
+const DOC_ENTRY = /,\s*doc:\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?=\s*[,}])/g;
 function stripStateTableDocs(): Plugin {
   return {
     name: 'attention-lab:strip-state-table-docs',
@@ -58,21 +58,23 @@ function stripStateTableDocs(): Plugin {
       const stripped = code.replace(DOC_ENTRY, '');
       const rows = stripped.indexOf('export const PROPS');
       const left = /\bdoc:/.exec(stripped.slice(rows));
-      if (rows < 0 || left) this.error(`state-table.ts: no PROPS, or a doc that is not one plain string literal at the end of its row: ${stripped.slice(rows + (left?.index ?? 0), rows + (left?.index ?? 0) + 80)}`);
+      if (rows < 0 || left) this.error(`state-table.ts: no PROPS, or a doc that is not one plain string literal: ${stripped.slice(rows + (left?.index ?? 0), rows + (left?.index ?? 0) + 80)}`);
       return { code: stripped, map: null };
     },
   };
 }
 
-// Each section's string tables (web/src/sections/*-strings.ts: `export const X: Strings = { en: {…},
+// Section string tables (web/src/sections/*-strings.ts: `export const X: Strings = { en: {…},
 // zh: {…} };`) ship one language per chunk: the section's own chunk keeps an empty table that
 // i18n.ts fills with the languages the page uses (the mounter awaits useLanguage after importing
 // the section), so a page or widget downloads the language it shows, not both (about 3 KB gzip for
 // §3.3 or §4). The source files stay as they are (both languages side by side, for translators and
-// for the tests, which import them directly); a table in another shape stops the build, naming the
-// file. Tables of modules that load after their section has mounted (the model-file panel, article
-// only) stay whole: nothing would wait for their language.
-const SECTION_STRINGS = /\/web\/src\/sections\/(?!model-file-strings)[\w-]+-strings\.ts$/;
+// for the tests, which import them directly); a listed table in another shape stops the build,
+// naming the file. Only the tables listed here, each imported by its section's module itself: a
+// table whose module loads after its section has mounted (a panel loaded on demand, such as the
+// model-file panel) would be filled too late, so it stays whole unless it joins its section's
+// strings (as §3.3 merges the "ask the model why" panel's).
+const SECTION_STRINGS = /\/web\/src\/sections\/(dot|idea|multihead|self|transformer|translate|translate-why|why)-strings\.ts$/;
 // Tables only the article uses (§3.3's "ask the model why" panel, which widgets and the iframe page
 // never mount): filled by the article's useLanguage only, so a widget does not download them.
 const ARTICLE_ONLY_STRINGS = /\/web\/src\/sections\/translate-why-strings\.ts$/;
