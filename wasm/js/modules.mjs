@@ -18,7 +18,11 @@ export const BINDINGS = Object.freeze({
     exports: ['attention', 'selfAttention', 'multiHeadAttention', 'kernelGemm'],
     api: ['attention', 'selfAttention', 'multiHeadAttention'],
   },
-  ops_bindings: { exports: ['linear', 'embedding', 'tanh', 'softmax', 'crossEntropy'], api: ['ops'] },
+  ops_bindings: {
+    // kernelActivation: the wasm sigmoid / tanh / exp kernels alone, for tests/wasm/kernels.test.mjs
+    exports: ['linear', 'embedding', 'tanh', 'softmax', 'crossEntropy', 'kernelActivation'],
+    api: ['ops'],
+  },
   seq2seq_bindings: { exports: ['createSeq2Seq', 'Seq2SeqSession'], api: ['createSeq2Seq'] },
   // interventions, attribution and the timeline of a Seq2Seq session: model methods, and
   // translate's interventions (elsewhere they throw, saying so)

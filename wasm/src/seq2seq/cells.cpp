@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "kernels/activation.h"
 #include "kernels/gemm.h"
 #include "ops.h"
 #include "tensor.h"
@@ -21,10 +22,6 @@ using CMapA = Eigen::Map<const Eigen::ArrayXf>;
 
 StepMap step_rows(std::vector<float>& buf, long t, long B, long S, long X) {
   return StepMap(buf.data() + t * X, B, X, Eigen::OuterStride<>(S * X));
-}
-
-ArrF sigmoid(const ArrF& a) {
-  return 1.0f / (1.0f + (-a).exp());
 }
 
 }  // namespace
@@ -127,34 +124,39 @@ void cell_forward(CellActivations& act, const CellWeights& w, const float* x,
       CMapA xp(act.x_proj.data() + row * GH, GH), hp(act.h_proj.data() + row * GH, GH);
       MapA gates(act.gates.data() + row * GH, GH);
       MapA h_b(act.h_last.data() + b * Hd, Hd);
+      float* g = gates.data();
       switch (s.kind) {
         case CellKind::kRnn:
           // h' = tanh(W_ih x + b_ih + W_hh h + b_hh)
-          gates = (xp + hp).tanh();
+          gates = xp + hp;
+          kernels::tanh_inplace(g, GH);
           h_b = gates;
           break;
         case CellKind::kGru: {
           // r, z = σ(x_proj + h_proj) over the first 2·Hd rows
-          gates.head(2 * Hd) = sigmoid(xp.head(2 * Hd) + hp.head(2 * Hd));
+          gates.head(2 * Hd) = xp.head(2 * Hd) + hp.head(2 * Hd);
+          kernels::sigmoid_inplace(g, 2 * Hd);
           // n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn))
-          gates.tail(Hd) = (xp.tail(Hd) + gates.head(Hd) * hp.tail(Hd)).tanh();
+          gates.tail(Hd) = xp.tail(Hd) + gates.head(Hd) * hp.tail(Hd);
+          kernels::tanh_inplace(g + 2 * Hd, Hd);
           // h' = (1 − z) ⊙ n + z ⊙ h
-          ArrF z = gates.segment(Hd, Hd);
+          auto z = gates.segment(Hd, Hd);
           h_b = (1.0f - z) * gates.tail(Hd) + z * h_b;
           break;
         }
         case CellKind::kLstm: {
-          ArrF pre = xp + hp;
-          // i, f = σ(·), g = tanh(·), o = σ(·)
-          gates.head(2 * Hd) = sigmoid(pre.head(2 * Hd));
-          gates.segment(2 * Hd, Hd) = pre.segment(2 * Hd, Hd).tanh();
-          gates.tail(Hd) = sigmoid(pre.tail(Hd));
+          // i, f = σ(·), g = tanh(·), o = σ(·) of x_proj + h_proj
+          gates = xp + hp;
+          kernels::sigmoid_inplace(g, 2 * Hd);
+          kernels::tanh_inplace(g + 2 * Hd, Hd);
+          kernels::sigmoid_inplace(g + 3 * Hd, Hd);
           MapA c_b(act.c_last.data() + b * Hd, Hd);
           MapA(act.c_prev.data() + row * Hd, Hd) = c_b;
           // c' = f ⊙ c + i ⊙ g
           c_b = gates.segment(Hd, Hd) * c_b + gates.head(Hd) * gates.segment(2 * Hd, Hd);
           MapA tanh_c(act.tanh_c.data() + row * Hd, Hd);
-          tanh_c = c_b.tanh();
+          tanh_c = c_b;
+          kernels::tanh_inplace(tanh_c.data(), Hd);
           // h' = o ⊙ tanh(c')
           h_b = gates.tail(Hd) * tanh_c;
           break;
