@@ -14,8 +14,9 @@ export const BINDINGS = Object.freeze({
   why_convert: { exports: [], api: [] }, // interventions and attribution: their conversion
   diagnostics_bindings: { exports: ['heapUsedBytes'], api: ['memoryStats'] },
   attention_bindings: {
-    // kernelGemm: the GEMM kernels alone, for their tests (tests/wasm/kernels.test.mjs)
-    exports: ['attention', 'selfAttention', 'multiHeadAttention', 'kernelGemm'],
+    // kernelGemm: the GEMM kernels alone, for their tests (tests/wasm/kernels.test.mjs);
+    // attentionStage / attentionRunStaged: attention's staged path (staged-attention.mjs)
+    exports: ['attention', 'selfAttention', 'multiHeadAttention', 'kernelGemm', 'attentionStage', 'attentionRunStaged'],
     api: ['attention', 'selfAttention', 'multiHeadAttention'],
   },
   ops_bindings: {
