@@ -32,7 +32,7 @@ const builds = [
 // attention as the package's lab.attention calls it: through the staged path (small calls) in the
 // builds that have it, else the object path
 for (const b of builds) {
-  const staged = b.core.attentionStage ? stagedAttention(b.core) : () => undefined;
+  const staged = stagedAttention(b.core);
   b.core.labAttention = (args) => unwrap(staged(args) ?? b.core.attention(args));
 }
 

@@ -48,6 +48,8 @@ function causalOnly(mask) {
  * must take the object path. The result is the object path's, field for field.
  */
 export function stagedAttention(core) {
+  // a build without the staged bindings (or a loader without the heap views) takes the object path
+  if (typeof core.attentionStage !== 'function' || !core.HEAPF32 || !core.HEAPU32) return () => undefined;
   return (args) => {
     if (typeof args !== 'object' || args === null) return undefined;
     for (const k of Object.keys(args)) if (!KEYS.has(k)) return undefined;
