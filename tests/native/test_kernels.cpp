@@ -1,8 +1,8 @@
 // The kernels layer (wasm/src/kernels) against naive loops in double: every GEMM variant at odd
 // sizes 1…67 with row strides wider than the rows, overwrite and accumulate, with and without a
-// bias; the fused softmax (scale, mask, saturated rows) and Adam (in place vs the checked path,
-// all-or-nothing). tests/wasm/kernels.test.mjs runs the same GEMM checks against the wasm SIMD
-// kernels.
+// bias; σ and tanh against std:: in double; the fused softmax (scale, mask, saturated rows) and
+// Adam (in place vs the checked path, all-or-nothing). tests/wasm/kernels.test.mjs runs the same
+// GEMM and activation checks against the wasm SIMD kernels.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/activation.h"
 #include "kernels/adam.h"
 #include "kernels/gemm.h"
 #include "kernels/softmax.h"
@@ -214,6 +215,62 @@ TEST(Kernels, SaturatedSoftmaxFlushesTinyWeightsToExactZero) {
   lab::kernels::exp_inplace(e, 2);
   EXPECT_NEAR(e[0], std::exp(double(lab::kernels::kExpFlush) + 0.5), 1e-25);
   EXPECT_EQ(e[1], 0.0f);
+}
+
+// The arguments of the activation checks: a fine grid over [−lo, lo] (spacing 1/1024, not a
+// multiple of 4 long, so the f32x4 tail runs) and ±10^e for e in [−30, 1] (tanh near 0 must keep
+// its relative precision).
+std::vector<float> activation_arguments(float lo) {
+  std::vector<float> x;
+  for (long i = -static_cast<long>(lo * 1024); i <= static_cast<long>(lo * 1024); ++i)
+    x.push_back(static_cast<float>(i) / 1024.0f);
+  for (int e = -30; e <= 1; ++e) {
+    x.push_back(std::pow(10.0f, static_cast<float>(e)));
+    x.push_back(-std::pow(10.0f, static_cast<float>(e)));
+  }
+  x.push_back(0.3f);  // odd count
+  return x;
+}
+
+// max over x of |f(x) − want(x)| / |want(x)|, want in double
+template <typename Kernel, typename Want>
+double max_relative_error(Kernel kernel, Want want, const std::vector<float>& x) {
+  std::vector<float> y = x;
+  kernel(y.data(), static_cast<long>(y.size()));
+  double worst = 0.0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double w = want(static_cast<double>(x[i]));
+    worst = std::max(worst, std::fabs(y[i] - w) / std::fabs(w));
+  }
+  return worst;
+}
+
+TEST(Kernels, SigmoidAndTanhWithin1e6RelativeOfStd) {
+  // σ over [−80, 80]: below that σ(x) < 1.8e−35 approaches the denormals (exp's clamp)
+  EXPECT_LE(max_relative_error(
+                lab::kernels::sigmoid_inplace, [](double v) { return 1.0 / (1.0 + std::exp(-v)); },
+                activation_arguments(80.0f)),
+            1e-6);
+  EXPECT_LE(max_relative_error(
+                lab::kernels::tanh_inplace, [](double v) { return std::tanh(v); },
+                activation_arguments(20.0f)),
+            1e-6);
+  // saturation and non-finite arguments
+  const float inf = std::numeric_limits<float>::infinity();
+  float t[] = {30.0f, -30.0f, inf, -inf, std::nanf("")};
+  lab::kernels::tanh_inplace(t, 5);
+  EXPECT_EQ(t[0], 1.0f);
+  EXPECT_EQ(t[1], -1.0f);
+  EXPECT_EQ(t[2], 1.0f);
+  EXPECT_EQ(t[3], -1.0f);
+  EXPECT_TRUE(std::isnan(t[4]));
+  float s[] = {50.0f, inf, -inf, std::nanf("")};
+  lab::kernels::sigmoid_inplace(s, 4);
+  EXPECT_EQ(s[0], 1.0f);
+  EXPECT_EQ(s[1], 1.0f);
+  EXPECT_LE(s[2], 1e-37f);
+  EXPECT_GE(s[2], 0.0f);
+  EXPECT_TRUE(std::isnan(s[3]));
 }
 
 lab::AdamOptions adam_options(float lr) {

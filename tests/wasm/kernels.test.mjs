@@ -1,4 +1,5 @@
-// The wasm SIMD GEMM kernels (wasm/src/kernels/gemm.cpp) against naive loops in double: the checks
+// The wasm SIMD GEMM kernels (wasm/src/kernels/gemm.cpp) against naive loops in double, and the
+// f32x4 σ / tanh / exp against Math in double: the checks
 // of tests/native/test_kernels.cpp (which, natively, exercise Eigen behind the same interface),
 // through the core's kernelGemm diagnostic. Odd sizes 1…67, row strides wider than the rows,
 // overwrite and accumulate, with and without a bias, every operand layout, and products larger
@@ -63,3 +64,47 @@ for (const op of ['nn', 'nt', 'tn']) {
     checkGemm(op, 70, 130, 513, true, false);
   });
 }
+
+// σ, tanh and exp of kernels/activation.h and kernels/softmax.h (f32x4 code in wasm) against
+// Math.exp / Math.tanh in double: within 1e-6 relative (tests/native/test_kernels.cpp checks the
+// native build the same way). The arguments: a fine grid (spacing 1/1024, an odd count, so the
+// f32x4 tail runs) and ±10^e, e in [−30, 1] (tanh near 0 keeps its relative precision).
+function activationArguments(lo) {
+  const x = [];
+  for (let i = -lo * 1024; i <= lo * 1024; ++i) x.push(i / 1024);
+  for (let e = -30; e <= 1; ++e) x.push(10 ** e, -(10 ** e));
+  x.push(0.3);
+  return Float32Array.from(x);
+}
+function maxRelativeError(name, want, x) {
+  const y = core.kernelActivation(name, x);
+  let worst = 0, at = 0;
+  for (let i = 0; i < x.length; ++i) {
+    const w = want(x[i]);
+    const r = Math.abs(y[i] - w) / Math.abs(w);
+    if (!(r <= worst)) [worst, at] = [r, x[i]];
+  }
+  return { worst, at };
+}
+test('sigmoid, tanh and exp within 1e-6 relative of Math in double', () => {
+  const checks = [
+    // σ over [−80, 80]: below that σ(x) < 1.8e−35 approaches the denormals (exp's clamp)
+    ['sigmoid', (v) => 1 / (1 + Math.exp(-v)), activationArguments(80)],
+    ['tanh', Math.tanh, activationArguments(20)],
+    // exp above its flush threshold (ln 2^−64 ≈ −44.36) and below its clamp
+    ['exp', Math.exp, activationArguments(44).filter((v) => v > -44)],
+  ];
+  for (const [name, want, x] of checks) {
+    const { worst, at } = maxRelativeError(name, want, x);
+    assert.ok(worst <= 1e-6, `${name}: relative error ${worst} at ${at}`);
+  }
+});
+test('sigmoid and tanh saturate, and NaN stays NaN', () => {
+  const t = core.kernelActivation('tanh', Float32Array.of(30, -30, Infinity, -Infinity, NaN));
+  assert.deepEqual([...t.slice(0, 4)], [1, -1, 1, -1]);
+  assert.ok(Number.isNaN(t[4]));
+  const s = core.kernelActivation('sigmoid', Float32Array.of(50, Infinity, -Infinity, NaN));
+  assert.deepEqual([...s.slice(0, 2)], [1, 1]);
+  assert.ok(s[2] >= 0 && s[2] <= 1e-37, `σ(−∞) = ${s[2]}`);
+  assert.ok(Number.isNaN(s[3]));
+});

@@ -4,6 +4,7 @@
 // The names of fields here match shared/types/attention-lab.d.ts exactly.
 #include <emscripten/bind.h>
 
+#include <cstdint>
 #include <iterator>
 #include <string>
 
@@ -126,6 +127,74 @@ val attention_js(val args) {
       out.set("grads", grads);
     }
     return out;
+  });
+}
+
+// The staged path of attention() for small calls, without the embind conversion of the argument
+// object (for a 16 × 16 call, reading query/key/value property by property through embind took
+// most of the call's time): wasm/js/staged-attention.mjs writes query, key and value straight into
+// these buffers (HEAPF32), runs the call, and copies out of the result buffers only the outputs
+// asked for. One set of buffers per module instance, reused while the shapes repeat; calls larger
+// than kStagedMaxFloats per buffer take the object path, so the set stays small.
+constexpr long kStagedMaxFloats = 1 << 16;
+
+struct StagedAttention {
+  lab::AttentionInputs in;  // query (B, N, D), key (B, M, Dk), value (B, M, Dv)
+  lab::AttentionForward fwd;
+  lab::AttentionWorkspace ws;
+  // The data addresses the JS side reads: the inputs after attentionStage, the outputs (scores,
+  // scaled, weights, output) after attentionRunStaged.
+  uint32_t inputs[3] = {0, 0, 0};
+  uint32_t outputs[4] = {0, 0, 0, 0};
+};
+
+StagedAttention& staged_attention() {
+  static StagedAttention staged;
+  return staged;
+}
+
+uint32_t address_of(const lab::Tensor& t) {
+  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(t.data.data()));
+}
+
+// Sizes the staged query (B, N, D), key (B, M, Dk) and value (B, M, Dv); returns the address of
+// the 3 data addresses to write them at, or 0 when a size is out of the staged path's range (the
+// caller then takes the object path).
+uint32_t attention_stage_js(int B, int N, int M, int D, int Dk, int Dv) {
+  const long b = B, n = N, m = M;
+  for (long size : {b * n * D, b * m * Dk, b * m * Dv, b * n * m}) {
+    if (size < 1 || size > kStagedMaxFloats) return 0;
+  }
+  StagedAttention& s = staged_attention();
+  lab::Tensor* inputs[] = {&s.in.query, &s.in.key, &s.in.value};
+  const long shapes[3][3] = {{b, n, D}, {b, m, Dk}, {b, m, Dv}};
+  for (int i = 0; i < 3; ++i) {
+    inputs[i]->shape.assign(shapes[i], shapes[i] + 3);
+    inputs[i]->data.resize(shapes[i][0] * shapes[i][1] * shapes[i][2]);
+    s.inputs[i] = address_of(*inputs[i]);
+  }
+  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(s.inputs));
+}
+
+// Runs attention on the staged inputs with a score that needs no weights ('scaled', 'dot',
+// 'cosine'). outputs: bits of kAttentionOutputs. Returns the address of the 4 output data
+// addresses (scores, scaled, weights, output; scores and scaled only when asked for), or {error}.
+val attention_run_staged_js(std::string score, double temperature, bool causal, unsigned outputs) {
+  return guarded([&] {
+    StagedAttention& s = staged_attention();
+    lab::AttentionConfig cfg;
+    cfg.score = lab::parse_score(score);
+    if (cfg.score == lab::Score::kGeneral || cfg.score == lab::Score::kAdditive) {
+      throw lab::InputError("the staged path has no score weights: use attention()");
+    }
+    cfg.temperature = static_cast<float>(temperature);
+    cfg.mask.causal = causal;
+    cfg.keep_scores = (outputs >> 1) & 1u;
+    cfg.keep_scaled = (outputs >> 2) & 1u;
+    lab::attention_forward(s.fwd, s.ws, s.in, cfg);
+    const lab::Tensor* results[] = {&s.fwd.scores, &s.fwd.scaled, &s.fwd.weights, &s.fwd.output};
+    for (int i = 0; i < 4; ++i) s.outputs[i] = address_of(*results[i]);
+    return val(static_cast<double>(reinterpret_cast<uintptr_t>(s.outputs)));
   });
 }
 
@@ -253,6 +322,8 @@ val kernel_gemm_js(std::string op, int M, int N, int K, int lda, int ldb, int ld
 EMSCRIPTEN_BINDINGS(attention_lab_attention) {
   emscripten::function("kernelGemm", &kernel_gemm_js);
   emscripten::function("attention", &attention_js);
+  emscripten::function("attentionStage", &attention_stage_js);
+  emscripten::function("attentionRunStaged", &attention_run_staged_js);
   emscripten::function("selfAttention", &self_attention_js);
   emscripten::function("multiHeadAttention", &multi_head_js);
 }

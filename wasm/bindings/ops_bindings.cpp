@@ -3,7 +3,12 @@
 // themselves trust their callers (the attention and Seq2Seq layers).
 #include <emscripten/bind.h>
 
+#include <string>
+#include <vector>
+
 #include "convert.h"
+#include "kernels/activation.h"
+#include "kernels/softmax.h"
 #include "ops.h"
 
 using emscripten::val;
@@ -142,9 +147,26 @@ val cross_entropy_js(val logits_js, val targets_js, val options) {
   });
 }
 
+// For tests/wasm/kernels.test.mjs, which checks the wasm SIMD non-linearities against Math.exp /
+// Math.tanh: kernels/activation.h's 'sigmoid' or 'tanh' (anything else: exp_inplace) on a copy of
+// x; returns the copy. Not part of the package API (no wrapper in attention-lab.mjs).
+val kernel_activation_js(std::string name, val x) {
+  std::vector<float> y = emscripten::convertJSArrayToNumberVector<float>(x);
+  const long n = static_cast<long>(y.size());
+  if (name == "sigmoid") {
+    lab::kernels::sigmoid_inplace(y.data(), n);
+  } else if (name == "tanh") {
+    lab::kernels::tanh_inplace(y.data(), n);
+  } else {
+    lab::kernels::exp_inplace(y.data(), n);
+  }
+  return val(emscripten::typed_memory_view(y.size(), y.data())).call<val>("slice");
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_ops) {
+  emscripten::function("kernelActivation", &kernel_activation_js);
   emscripten::function("linear", &linear_js);
   emscripten::function("embedding", &embedding_js);
   emscripten::function("tanh", &tanh_js);

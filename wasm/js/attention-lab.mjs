@@ -3,6 +3,7 @@
 // serves Node, the browser main thread and Web Workers. Types: shared/types/attention-lab.d.ts.
 import { Seq2Seq, asBytes } from './seq2seq.mjs';
 import { MODULES, apiOf } from './modules.mjs';
+import { stagedAttention } from './staged-attention.mjs';
 import { unwrap } from './unwrap.mjs';
 
 // The builds of the same core are the rows of MODULES (wasm/js/modules.mjs, the JS mirror of
@@ -39,8 +40,15 @@ const METHODS = Object.freeze({
     handles: core.count_emval_handles(),
   }),
 
-  /** Attention of queries over keys with any score function; see the .d.ts for every field. */
-  attention: (core) => (args) => unwrap(core.attention(args ?? null)),
+  /**
+   * Attention of queries over keys with any score function; see the .d.ts for every field. Small
+   * calls without weights or gradients take the staged path (staged-attention.mjs), the same
+   * computation without converting the argument object through embind.
+   */
+  attention: (core) => {
+    const staged = stagedAttention(core);
+    return (args) => unwrap(staged(args) ?? core.attention(args ?? null));
+  },
 
   /** §3.5: scaled dot-product self-attention with learned Q, K, V projections. */
   selfAttention: (core) => (x, params, options) =>

@@ -14,11 +14,16 @@ export const BINDINGS = Object.freeze({
   why_convert: { exports: [], api: [] }, // interventions and attribution: their conversion
   diagnostics_bindings: { exports: ['heapUsedBytes'], api: ['memoryStats'] },
   attention_bindings: {
-    // kernelGemm: the GEMM kernels alone, for their tests (tests/wasm/kernels.test.mjs)
-    exports: ['attention', 'selfAttention', 'multiHeadAttention', 'kernelGemm'],
+    // kernelGemm: the GEMM kernels alone, for their tests (tests/wasm/kernels.test.mjs);
+    // attentionStage / attentionRunStaged: attention's staged path (staged-attention.mjs)
+    exports: ['attention', 'selfAttention', 'multiHeadAttention', 'kernelGemm', 'attentionStage', 'attentionRunStaged'],
     api: ['attention', 'selfAttention', 'multiHeadAttention'],
   },
-  ops_bindings: { exports: ['linear', 'embedding', 'tanh', 'softmax', 'crossEntropy'], api: ['ops'] },
+  ops_bindings: {
+    // kernelActivation: the wasm sigmoid / tanh / exp kernels alone, for tests/wasm/kernels.test.mjs
+    exports: ['linear', 'embedding', 'tanh', 'softmax', 'crossEntropy', 'kernelActivation'],
+    api: ['ops'],
+  },
   seq2seq_bindings: { exports: ['createSeq2Seq', 'Seq2SeqSession'], api: ['createSeq2Seq'] },
   // interventions, attribution and the timeline of a Seq2Seq session: model methods, and
   // translate's interventions (elsewhere they throw, saying so)

@@ -1,9 +1,11 @@
 #include "ops.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
+#include "kernels/activation.h"
 #include "kernels/gemm.h"
 #include "kernels/softmax.h"
 #include "tensor.h"
@@ -43,7 +45,8 @@ void embedding_backward(float* dtable, const float* dy, const int32_t* ids, long
 }
 
 void tanh_forward(float* y, const float* x, long n) {
-  MapV(y, n) = CMapV(x, n).array().tanh().matrix();
+  if (y != x) std::copy(x, x + n, y);
+  kernels::tanh_inplace(y, n);
 }
 
 void tanh_backward(float* dx, const float* dy, const float* y, long n) {

@@ -4,11 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/simd_math.h"
 #include "tensor.h"
-
-#ifdef __wasm_simd128__
-#include <wasm_simd128.h>
-#endif
 
 namespace lab::kernels {
 
@@ -41,40 +38,6 @@ float kept_row_max(const float* xr, const uint8_t* kr, long C, long r, SoftmaxSt
 
 #ifdef __wasm_simd128__
 namespace {
-
-// exp(x) = 2^n · exp(r), n = round(x / ln 2), r = x − n ln 2 ∈ [−ln2/2, ln2/2], with exp(r) from
-// Cephes' degree-5 minimax polynomial (as in Eigen's pexp_float and sse_mathfun's exp_ps); 0 for
-// x < kExpFlush, NaN stays NaN. (Eigen 3.4 has no WebAssembly SIMD packet math.)
-v128_t exp_f32x4(v128_t x) {
-  const v128_t flushed = wasm_f32x4_lt(x, wasm_f32x4_splat(kExpFlush));
-  x = wasm_f32x4_pmin(wasm_f32x4_pmax(x, wasm_f32x4_splat(kExpFlush)),
-                      wasm_f32x4_splat(88.3762626647950f));
-  // n = floor(x log2(e) + 1/2)
-  v128_t n = wasm_f32x4_floor(wasm_f32x4_add(
-      wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)), wasm_f32x4_splat(0.5f)));
-  // r = x − n ln 2, with ln 2 split in two so the product is exact
-  x = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
-  x = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
-  // exp(r) ≈ 1 + r + r² · p(r)
-  v128_t p = wasm_f32x4_splat(1.9875691500e-4f);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, x), wasm_f32x4_splat(1.3981999507e-3f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, x), wasm_f32x4_splat(8.3334519073e-3f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, x), wasm_f32x4_splat(4.1665795894e-2f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, x), wasm_f32x4_splat(1.6666665459e-1f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, x), wasm_f32x4_splat(5.0000001201e-1f));
-  v128_t y = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(p, wasm_f32x4_mul(x, x)), x),
-                            wasm_f32x4_splat(1.0f));
-  // 2^n: n + 127 in the exponent bits
-  v128_t e =
-      wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
-  return wasm_v128_andnot(wasm_f32x4_mul(y, e), flushed);
-}
-
-float exp_scalar(float x) {
-  alignas(16) float v[4];
-  wasm_v128_store(v, exp_f32x4(wasm_f32x4_splat(x)));
-  return v[0];
-}
 
 float hsum(v128_t v) {
   return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) +

@@ -10,9 +10,9 @@
 
 #include <cstdint>
 
-namespace lab::kernels {
+#include "kernels/simd_math.h"
 
-constexpr float kExpFlush = -44.3614195558365f;  // ln(2^-64)
+namespace lab::kernels {
 
 // x[i] = exp(x[i]) for i < n, relative error ~2 ulp; arguments below kExpFlush give exactly 0.
 void exp_inplace(float* x, long n);

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "kernels/activation.h"
 #include "kernels/gemm.h"
 #include "ops.h"
 #include "tensor.h"
@@ -19,12 +20,16 @@ using ArrF = Eigen::ArrayXf;
 using MapA = Eigen::Map<Eigen::ArrayXf>;
 using CMapA = Eigen::Map<const Eigen::ArrayXf>;
 
-StepMap step_rows(std::vector<float>& buf, long t, long B, long S, long X) {
-  return StepMap(buf.data() + t * X, B, X, Eigen::OuterStride<>(S * X));
+// v holds at least n floats. The per-step buffers only grow: batches are padded to their own
+// longest sequence, so S changes from batch to batch, and resize() would zero-fill the grown part
+// of each (B, S, G·Hd) buffer every time (megabytes per dates step: 18% of a step in wasm's
+// profile). Nothing reads a float of them that this step has not written first.
+void grow_to(std::vector<float>& v, long n) {
+  if (static_cast<long>(v.size()) < n) v.resize(static_cast<size_t>(n));
 }
 
-ArrF sigmoid(const ArrF& a) {
-  return 1.0f / (1.0f + (-a).exp());
+StepMap step_rows(std::vector<float>& buf, long t, long B, long S, long X) {
+  return StepMap(buf.data() + t * X, B, X, Eigen::OuterStride<>(S * X));
 }
 
 }  // namespace
@@ -65,12 +70,12 @@ void CellActivations::resize(const CellShape& s) {
   shape = s;
   const long rows = s.B * s.S, gh = s.G() * s.Hd;
   const bool lstm = s.kind == CellKind::kLstm;
-  x_proj.resize(rows * gh);
-  h_proj.resize(rows * gh);
-  gates.resize(rows * gh);
-  h_prev.resize(rows * s.Hd);
-  c_prev.resize(lstm ? rows * s.Hd : 0);
-  tanh_c.resize(lstm ? rows * s.Hd : 0);
+  grow_to(x_proj, rows * gh);
+  grow_to(h_proj, rows * gh);
+  grow_to(gates, rows * gh);
+  grow_to(h_prev, rows * s.Hd);
+  grow_to(c_prev, lstm ? rows * s.Hd : 0);
+  grow_to(tanh_c, lstm ? rows * s.Hd : 0);
   out.resize(rows * s.Hd);
   h_last.resize(s.B * s.Hd);
   c_last.resize(lstm ? s.B * s.Hd : 0);
@@ -78,8 +83,8 @@ void CellActivations::resize(const CellShape& s) {
 
 void CellScratch::resize(const CellShape& s) {
   const long rows = s.B * s.S, gh = s.G() * s.Hd;
-  dx_proj.resize(rows * gh);
-  dh_proj.resize(rows * gh);
+  grow_to(dx_proj, rows * gh);
+  grow_to(dh_proj, rows * gh);
   dh.resize(s.B * s.Hd);
   dc.resize(s.B * s.Hd);
   dh_next.resize(s.B * s.Hd);
@@ -127,34 +132,39 @@ void cell_forward(CellActivations& act, const CellWeights& w, const float* x,
       CMapA xp(act.x_proj.data() + row * GH, GH), hp(act.h_proj.data() + row * GH, GH);
       MapA gates(act.gates.data() + row * GH, GH);
       MapA h_b(act.h_last.data() + b * Hd, Hd);
+      float* g = gates.data();
       switch (s.kind) {
         case CellKind::kRnn:
           // h' = tanh(W_ih x + b_ih + W_hh h + b_hh)
-          gates = (xp + hp).tanh();
+          gates = xp + hp;
+          kernels::tanh_inplace(g, GH);
           h_b = gates;
           break;
         case CellKind::kGru: {
           // r, z = σ(x_proj + h_proj) over the first 2·Hd rows
-          gates.head(2 * Hd) = sigmoid(xp.head(2 * Hd) + hp.head(2 * Hd));
+          gates.head(2 * Hd) = xp.head(2 * Hd) + hp.head(2 * Hd);
+          kernels::sigmoid_inplace(g, 2 * Hd);
           // n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn))
-          gates.tail(Hd) = (xp.tail(Hd) + gates.head(Hd) * hp.tail(Hd)).tanh();
+          gates.tail(Hd) = xp.tail(Hd) + gates.head(Hd) * hp.tail(Hd);
+          kernels::tanh_inplace(g + 2 * Hd, Hd);
           // h' = (1 − z) ⊙ n + z ⊙ h
-          ArrF z = gates.segment(Hd, Hd);
+          auto z = gates.segment(Hd, Hd);
           h_b = (1.0f - z) * gates.tail(Hd) + z * h_b;
           break;
         }
         case CellKind::kLstm: {
-          ArrF pre = xp + hp;
-          // i, f = σ(·), g = tanh(·), o = σ(·)
-          gates.head(2 * Hd) = sigmoid(pre.head(2 * Hd));
-          gates.segment(2 * Hd, Hd) = pre.segment(2 * Hd, Hd).tanh();
-          gates.tail(Hd) = sigmoid(pre.tail(Hd));
+          // i, f = σ(·), g = tanh(·), o = σ(·) of x_proj + h_proj
+          gates = xp + hp;
+          kernels::sigmoid_inplace(g, 2 * Hd);
+          kernels::tanh_inplace(g + 2 * Hd, Hd);
+          kernels::sigmoid_inplace(g + 3 * Hd, Hd);
           MapA c_b(act.c_last.data() + b * Hd, Hd);
           MapA(act.c_prev.data() + row * Hd, Hd) = c_b;
           // c' = f ⊙ c + i ⊙ g
           c_b = gates.segment(Hd, Hd) * c_b + gates.head(Hd) * gates.segment(2 * Hd, Hd);
           MapA tanh_c(act.tanh_c.data() + row * Hd, Hd);
-          tanh_c = c_b.tanh();
+          tanh_c = c_b;
+          kernels::tanh_inplace(tanh_c.data(), Hd);
           // h' = o ⊙ tanh(c')
           h_b = gates.tail(Hd) * tanh_c;
           break;

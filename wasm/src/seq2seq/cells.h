@@ -16,7 +16,7 @@
 //
 // Speed: the input projection of all B·S steps is one GEMM, only h W_hhᵀ is sequential, and the
 // weight gradients are one GEMM each over the per-step buffers kept by the forward; every product
-// is a kernels/gemm.h call.
+// is a kernels/gemm.h call; the gates' σ and tanh are kernels/activation.h calls.
 #pragma once
 
 #include <cstdint>

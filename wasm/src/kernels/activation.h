@@ -1,0 +1,19 @@
+// Element-wise non-linearities of the recurrent cells' gates and of ops::tanh: y = σ(x), tanh(x),
+// in place over n floats.
+//
+// Natively these are Eigen's vectorised expressions (the same arithmetic as before this layer). In
+// wasm, where Eigen 3.4 has no SIMD packet math and so calls scalar exp / tanh per element (the
+// LSTM's gates were most of a dates training step), they are f32x4 code built on exp_f32x4
+// (kernels/simd_math.h), within ~1e-6 relative of std:: (tests/native/test_kernels.cpp and
+// tests/wasm/kernels.test.mjs check both builds against std:: in double).
+#pragma once
+
+namespace lab::kernels {
+
+// x[i] = σ(x[i]) = 1 / (1 + exp(−x[i])) for i < n.
+void sigmoid_inplace(float* x, long n);
+
+// x[i] = tanh(x[i]) for i < n.
+void tanh_inplace(float* x, long n);
+
+}  // namespace lab::kernels

@@ -1,0 +1,51 @@
+// f32x4 exp for the kernels that need it (softmax, activation): Eigen 3.4 has no WebAssembly SIMD
+// packet math, so its exp in wasm is a scalar call per element. The functions are wasm-only.
+#pragma once
+
+namespace lab::kernels {
+
+constexpr float kExpFlush = -44.3614195558365f;  // ln(2^-64): below it, exp gives exactly 0
+
+}  // namespace lab::kernels
+
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+
+namespace lab::kernels {
+
+// exp(x) = 2^n · exp(r), n = round(x / ln 2), r = x − n ln 2 ∈ [−ln2/2, ln2/2], with exp(r) from
+// Cephes' degree-5 minimax polynomial (as in Eigen's pexp_float and sse_mathfun's exp_ps), ~2 ulp;
+// 0 for x < kExpFlush, arguments above 88.376 clamped there (largest finite result), NaN stays NaN.
+inline v128_t exp_f32x4(v128_t x) {
+  const v128_t flushed = wasm_f32x4_lt(x, wasm_f32x4_splat(kExpFlush));
+  x = wasm_f32x4_pmin(wasm_f32x4_pmax(x, wasm_f32x4_splat(kExpFlush)),
+                      wasm_f32x4_splat(88.3762626647950f));
+  // n = floor(x log2(e) + 1/2)
+  v128_t n = wasm_f32x4_floor(wasm_f32x4_add(
+      wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)), wasm_f32x4_splat(0.5f)));
+  // r = x − n ln 2, with ln 2 split in two so the product is exact
+  x = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
+  x = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
+  // exp(r) ≈ 1 + r + r² · p(r)
+  v128_t p = wasm_f32x4_splat(1.9875691500e-4f);
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, x), wasm_f32x4_splat(1.3981999507e-3f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, x), wasm_f32x4_splat(8.3334519073e-3f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, x), wasm_f32x4_splat(4.1665795894e-2f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, x), wasm_f32x4_splat(1.6666665459e-1f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, x), wasm_f32x4_splat(5.0000001201e-1f));
+  v128_t y = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(p, wasm_f32x4_mul(x, x)), x),
+                            wasm_f32x4_splat(1.0f));
+  // 2^n: n + 127 in the exponent bits
+  v128_t e =
+      wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+  return wasm_v128_andnot(wasm_f32x4_mul(y, e), flushed);
+}
+
+// One float through the f32x4 path (the tail of a row), so every element gets the same function.
+inline float exp_scalar(float x) {
+  return wasm_f32x4_extract_lane(exp_f32x4(wasm_f32x4_splat(x)), 0);
+}
+
+}  // namespace lab::kernels
+
+#endif
