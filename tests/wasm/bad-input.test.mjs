@@ -18,6 +18,7 @@ const BATCH = { src: { shape: [1, 3], data: [1, 2, 3] }, srcLengths: [3], tgtIn:
   tgtOut: { shape: [1, 2], data: [4, 2] } };
 const BOOK = 'book_seq2seq.safetensors';
 const TF_FILE = 'transformer_note.safetensors';
+const TF_BARE = { arch: 'transformer', layers: 1, heads: 2, dModel: 8, dFF: 16, srcVocab: 5, tgtVocab: 6, seed: 1 };
 const REFERENCE = loadReference('attention.json').cases.filter((c) =>
   ['note_3_2_scaled', 'scaled_key_padding', 'note_3_6_multi_head'].includes(c.name));
 
@@ -219,7 +220,8 @@ const cases = [
   ['a timeline of 1 frame', () => note.recordTimeline('咖哥 喜欢 小冰', { capacity: 1 }), /timeline: capacity must be in \[2, 4096\] frames \(got 1\)/],
   ['a timeline of an empty probe', () => note.recordTimeline(''), /sentence is empty/],
   ['a timeline with a misspelt option', () => note.recordTimeline('咖哥', { evry: 2 }), /recordTimeline options has an unknown key 'evry'/],
-  ['a timeline on the Transformer', () => tf.recordTimeline('abc'), /timeline: the Transformer translator does not record one yet/],
+  ['a Transformer timeline recorded every 0 steps', () => tf.recordTimeline('abc', { every: 0 }), /timeline: every must be in \[1, 1000000\] steps \(got 0\)/],
+  ['a Transformer timeline of 1 frame', () => tf.recordTimeline('abc', { capacity: 1 }), /timeline: capacity must be in \[2, 4096\] frames \(got 1\)/],
   ['bare attribution of a word outside the vocabulary', () => bare.attribution({ src: { shape: [2], data: [1, 2] }, target: { shape: [2], data: [4, 9] } }), /output word 1 has id 9, outside the target vocabulary of 6/],
   ['bare attribution of a source id outside the vocabulary', () => bare.attribution({ src: { shape: [2], data: [1, 7] }, target: { shape: [1], data: [4] } }), /source id 7 at position 1 is outside the source vocabulary of 5/],
   // Configurations
@@ -364,7 +366,11 @@ const cases = [
   ['forcing the decoder self-attention', () => tf.translate('abc', { interventions: [{ step: 0, kind: 'force-attention', attention: 'decoder-self', source: 0 }] }), /only the cross-attention can be forced onto a source token/],
   ['an unknown kind of attention', () => tf.translate('abc', { interventions: [{ kind: 'zero-head', attention: 'self' }] }), /attention 'self' is unknown: use cross, encoder-self or decoder-self/],
   ['a Transformer intervention beyond the translation', () => tf.translate('abc', { maxLength: 3, interventions: [{ step: 3, kind: 'force-attention', source: 0 }] }), /the step must be in \[0, 3\)/],
-  ['attribution on the Transformer', () => tf.attribution('abc'), /attribution\(\): the Transformer translator does not offer it yet/],
+  ['Transformer integrated gradients with 0 steps', () => tf.attribution('abc', { method: 'integrated-gradients', steps: 0 }), /steps must be in \[1, 1024\] \(got 0\)/],
+  ['Transformer integrated gradients with an absurd step count', () => tf.attribution('abc', { method: 'integrated-gradients', steps: 1e9 }), /steps must be in \[1, 1024\] \(got 1000000000\)/],
+  ['an unknown Transformer attribution method', () => tf.attribution('abc', { method: 'saliency' }), /attribution method 'saliency' is unknown/],
+  ['bare Transformer attribution of a word outside the vocabulary', () => own(lab.createSeq2SeqModel(TF_BARE)).attribution({ src: { shape: [2], data: [1, 2] }, target: { shape: [2], data: [4, 9] } }), /output word 1 has id 9, outside the target vocabulary of 6/],
+  ['bare Transformer attribution of a source id outside the vocabulary', () => own(lab.createSeq2SeqModel(TF_BARE)).attribution({ src: { shape: [2], data: [1, 7] }, target: { shape: [1], data: [4] } }), /source id 7 at position 1 is outside the source vocabulary of 5/],
   // Deleted sessions
   ['translate on a deleted model', () => deleted(create(NOTE)).translate('我'), /this Seq2Seq model has been deleted/],
   ['train on a deleted model', () => deleted(create(NOTE)).train(1), /this Seq2Seq model has been deleted/],

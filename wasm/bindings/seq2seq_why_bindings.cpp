@@ -60,7 +60,8 @@ val stop_timeline_js(Seq2SeqHandle& handle) {
 val timeline_js(Seq2SeqHandle& handle) {
   return guarded([&] {
     const lab::Seq2SeqSession& s = handle.session();
-    return labjs::timeline_to_js(labjs::token_names(s.task().target_vocab()), s);
+    return labjs::timeline_to_js(labjs::token_names(s.task().target_vocab()), s.timeline(),
+                                 s.timeline_probe());
   });
 }
 

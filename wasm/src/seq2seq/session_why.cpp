@@ -46,7 +46,7 @@ void Seq2SeqSession::record_timeline(const std::string& probe, long every, long 
   const Encoded encoded = task_->source_vocab().encode(probe);
   DecodeOptions opt = decode_defaults(task_->max_target_tokens());
   opt.top_k = 1;
-  timeline_.start(encoded.ids, every, capacity, step_, model_, opt);
+  timeline_.start(encoded.ids, every, capacity, step_, opt, probe_decoder());
   timeline_probe_ = source_tokens(probe, task_->source_vocab(), encoded);
 }
 
