@@ -221,9 +221,10 @@ export interface TranslateOptions {
  * At one step: at most one force or edit (masks come after it) and one forced token. A step the
  * decoding does not reach is an Error.
  *
- * The Transformer takes 'force-attention' (its cross-attention: head `head` of layer `layer`, or
- * every head / layer when left out; that head's context is then exactly value row `source`),
- * 'force-token' and
+ * On the Transformer, 'force-attention', 'edit-attention' and 'mask-source' change the row of its
+ * cross-attention's head `head` of layer `layer` (every head / layer when left out), and that
+ * head's context is the new row's mix of the value rows (forced onto `source`: exactly value row
+ * `source`); at one step, one force or edit per head. 'force-token' as above, and
  * - 'zero-head': head `head` of layer `layer` of one `attention` ('encoder-self', 'decoder-self' or
  *   'cross', the default) outputs zeros, at step `step` or, without a step, at every step (the
  *   encoder's self-attention runs once: no step).

@@ -1,7 +1,8 @@
 // Asking a translator why, through the public JS API of the wasm build: interventions in greedy
 // decoding (translate(text, {interventions})) and attribution (attribution(text, options), and
 // the bare model's against PyTorch autograd, shared/reference/attribution.json). The same checks
-// as tests/native/test_seq2seq_interventions.cpp and test_seq2seq_attribution.cpp.
+// as tests/native/test_seq2seq_interventions.cpp, test_transformer_interventions.cpp and
+// test_seq2seq_attribution.cpp.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
@@ -214,6 +215,22 @@ describe('Transformer interventions', () => {
           const v = r.intervention.crossValues.data.subarray((layer * S + j) * Dm + head * Dh, (layer * S + j) * Dm + (head + 1) * Dh);
           assert.ok(bits(ctx).equals(bits(v)), `layer ${layer} head ${head} source ${j}`);
         }
+      }
+    }
+  });
+
+  test('an edited one-hot row, or every other source masked, makes that head\'s context exactly value row j', () => {
+    const S = tf.translate('abcd').source.length, Dm = 8, Dh = 4, layer = 1, head = 0;
+    for (let j = 0; j < S; j++) {
+      const weights = Array.from({ length: S }, (_, s) => (s === j ? 2 : 0));
+      const masks = Array.from({ length: S }, (_, s) => s).filter((s) => s !== j)
+        .map((source) => ({ step: 0, kind: 'mask-source', layer, head, source }));
+      for (const interventions of [[{ step: 0, kind: 'edit-attention', layer, head, weights }], masks]) {
+        const r = tf.translate('abcd', { interventions });
+        const ctx = r.steps[0].crossContext.data.subarray(layer * Dm + head * Dh, layer * Dm + (head + 1) * Dh);
+        const v = r.intervention.crossValues.data.subarray((layer * S + j) * Dm + head * Dh, (layer * S + j) * Dm + (head + 1) * Dh);
+        assert.ok(bits(ctx).equals(bits(v)), `${interventions[0].kind}: source ${j}`);
+        assert.ok(r.steps[0].editedAttention);
       }
     }
   });
