@@ -109,9 +109,9 @@ test('--force-attention on a Transformer forces every cross-attention head; --at
   // Layer 0, both heads: the context is value row 1 (the second source token), exactly.
   assert.deepEqual(j.steps[0].crossContext.data, j.intervention.crossValues.data.slice(1 * Dm, 2 * Dm));
   assert.equal(j.intervention.crossValues.shape.join(), [1, S, Dm].join());
-  const a = cli('translate', '--model', tf, 'abc', '--attribution', 'integrated-gradients', '--ig-steps', '1024');
+  const a = cli('translate', '--model', tf, 'abc', '--attribution', 'integrated-gradients', '--ig-steps', '128');
   assert.equal(a.code, 0, a.err);
-  assert.match(a.out, /attribution: integrated gradients \(1024 steps from the zero embedding\) of each output word's log-probability to the source token embeddings/);
+  assert.match(a.out, /attribution: integrated gradients \(128 steps from the zero embedding\) of each output word's log-probability to the source token embeddings/);
   assert.match(a.out, /Spearman's rank correlation with the word's attention rollout onto the source/);
   const completeness = Number(a.out.match(/completeness: \|Σ attribution − \(log p\(x\) − log p\(0\)\)\| ≤ (\S+) over the words/)[1]);
   assert.ok(completeness < 1e-2, `completeness ${completeness}`);

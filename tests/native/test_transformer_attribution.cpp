@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 
+#include "attribution_reference.h"
 #include "expect_input_error.h"
 #include "test_transformer_util.h"
 #include "transformer/attribution.h"
@@ -16,11 +16,7 @@ namespace {
 using nlohmann::json;
 
 const json& reference() {
-  static const json j = [] {
-    std::ifstream f(std::string(LAB_REFERENCE_DIR) + "/transformer_attribution.json");
-    if (!f) throw std::runtime_error("cannot open shared/reference/transformer_attribution.json");
-    return json::parse(f);
-  }();
+  static const json j = attrtest::load("transformer_attribution.json");
   return j;
 }
 
@@ -35,49 +31,15 @@ lab::TransformerModel model_from_case(const json& c) {
   return model;
 }
 
-std::vector<double> doubles(const json& t) {
-  return t.at("data").get<std::vector<double>>();
-}
-
 class TransformerAttributionReference : public ::testing::TestWithParam<int> {};
 
 TEST_P(TransformerAttributionReference, MatchesPyTorchAutograd) {
   const json& c = reference().at("cases").at(GetParam());
   SCOPED_TRACE(c.at("name").get<std::string>());
   lab::TransformerModel model = model_from_case(c);
-  const std::vector<int32_t> src = c.at("src"), target = c.at("target");
-  const double rtol = 1e-4;
-  for (const char* method : {"gradient_input", "integrated_gradients"}) {
-    SCOPED_TRACE(method);
-    lab::AttributionOptions o;
-    o.method = std::string(method) == "gradient_input"
-                   ? lab::AttributionMethod::kGradientInput
-                   : lab::AttributionMethod::kIntegratedGradients;
-    o.steps = c.at("ig_steps");
-    const lab::AttributionResult r = lab::attribute(model, src, target, o);
-    ASSERT_EQ(r.T, static_cast<long>(target.size()));
-    ASSERT_EQ(r.S, static_cast<long>(src.size()));
-    s2stest::expect_close(r.scores.data(), doubles(c.at(method)), rtol, "scores");
-    s2stest::expect_close(r.log_prob.data(), c.at("log_prob").get<std::vector<double>>(), rtol,
-                          "log p");
-    if (o.method == lab::AttributionMethod::kIntegratedGradients) {
-      s2stest::expect_close(r.baseline_log_prob.data(),
-                            c.at("baseline_log_prob").get<std::vector<double>>(), rtol,
-                            "baseline log p");
-    } else {
-      EXPECT_TRUE(r.baseline_log_prob.empty());
-    }
-    s2stest::expect_close(r.attention.data(), doubles(c.at("attention")), rtol, "rollout");
-    const json& rho = c.at("rank_correlation").at(method);
-    for (long t = 0; t < r.T; ++t) {
-      if (rho.at(t).is_null()) {
-        EXPECT_FALSE(r.rank_correlation[t].has_value()) << t;
-      } else {
-        ASSERT_TRUE(r.rank_correlation[t].has_value()) << t;
-        EXPECT_NEAR(*r.rank_correlation[t], rho.at(t).get<double>(), 1e-9) << t;
-      }
-    }
-  }
+  attrtest::expect_matches_reference(c, [&](const lab::AttributionOptions& o) {
+    return lab::attribute(model, c.at("src"), c.at("target"), o);
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, TransformerAttributionReference, ::testing::Range(0, 3));
@@ -134,13 +96,7 @@ TEST(TransformerAttribution, IntegratedGradientsAreComplete) {
     for (long n : {4L, 64L, 1024L}) {
       o.steps = n;
       const lab::AttributionResult r = lab::attribute(model, c.at("src"), c.at("target"), o);
-      double worst = 0.0;
-      for (long t = 0; t < r.T; ++t) {
-        double sum = 0.0;
-        for (long s = 0; s < r.S; ++s) sum += r.scores[t * r.S + s];
-        const double gap = r.log_prob[t] - r.baseline_log_prob[t];
-        worst = std::max(worst, std::abs(sum - gap) / std::max(1e-3, std::abs(gap)));
-      }
+      const double worst = attrtest::completeness_error(r);
       if (n > 4) EXPECT_LT(worst, previous_error) << "more steps, closer to complete: n = " << n;
       if (n == 1024) EXPECT_LT(worst, 2e-3) << "relative completeness error at n = 1024";
       previous_error = worst;

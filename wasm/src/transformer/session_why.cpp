@@ -50,15 +50,12 @@ SessionAttribution TransformerSession::attribution(const std::string& typed,
   DecodeOptions opt = decode_defaults(task_->max_target_tokens());
   if (request.max_length) opt.max_length = *request.max_length;
   opt.top_k = 1;
-  const GreedyResult greedy = transformer_greedy_decode(model_, encoded.ids, opt).result;
-  SessionAttribution out;
-  out.source = source_tokens(text, source_vocab, encoded);
-  out.text = target_vocab.decode_text(greedy.tokens);
-  AttributionOptions options = request.options;
-  options.sos_id = opt.sos_id;
-  out.attribution = attribute(model_, encoded.ids, attributed_words(greedy), options);
-  for (int32_t id : out.attribution.target) out.words.push_back(target_vocab.token(id));
-  return out;
+  return attribute_translation(
+      source_tokens(text, source_vocab, encoded), target_vocab,
+      transformer_greedy_decode(model_, encoded.ids, opt).result, opt, request.options,
+      [&](const std::vector<int32_t>& words, const AttributionOptions& options) {
+        return attribute(model_, encoded.ids, words, options);
+      });
 }
 
 }  // namespace lab
