@@ -73,6 +73,39 @@ inline void expect_matches_reference(
   }
 }
 
+// The gradient attribution reads (the model's backward into the source embeddings) against
+// central differences of the same loss, on a 3-word teacher-forced batch of source `src`.
+template <class Model>
+void expect_source_gradient_matches_finite_differences(Model& model,
+                                                       const std::vector<int32_t>& src) {
+  lab::Batch b;
+  b.B = 1;
+  b.S = static_cast<long>(src.size());
+  b.T = 3;
+  b.src = src;
+  b.src_len = {static_cast<int32_t>(b.S)};
+  b.tgt_in = {1, 4, 6};
+  b.tgt_out = {4, 6, 2};
+  std::vector<float> x = model.source_embeddings(src);
+  const lab::SourceEmbeddingGradient g = model.source_embedding_gradient(b, x);
+  // The given embeddings are the looked-up ones: the loss is the model's own.
+  EXPECT_FLOAT_EQ(g.loss, model.loss_only(b));
+  const float h = 1e-2f;
+  double largest = 0.0;
+  for (size_t k = 0; k < x.size(); k += 3) {
+    const float keep = x[k];
+    x[k] = keep + h;
+    const double up = model.source_embedding_gradient(b, x).loss;
+    x[k] = keep - h;
+    const double down = model.source_embedding_gradient(b, x).loss;
+    x[k] = keep;
+    const double fd = (up - down) / (2.0 * h);
+    largest = std::max(largest, std::abs(fd));
+    EXPECT_NEAR(g.grad[k], fd, 2e-3 * (1.0 + std::abs(fd))) << "element " << k;
+  }
+  EXPECT_GT(largest, 1e-3) << "the loss must depend on the source for the check to mean anything";
+}
+
 // max over words of |Σ_s a[t, s] − (f_t(x) − f_t(0))| / max(1e-3, |f_t(x) − f_t(0)|)
 inline double completeness_error(const lab::AttributionResult& r) {
   double worst = 0.0;
