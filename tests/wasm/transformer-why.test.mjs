@@ -89,3 +89,22 @@ describe('Transformer training timeline', () => {
     }
   });
 });
+
+describe("the 'transformer' module for widgets", () => {
+  test('attribution and the timeline are clear Errors (the full module has them); interventions, edit and mask included, work', async () => {
+    const widget = await loadAttentionLab({ variant: 'transformer' });
+    const m = widget.createSeq2Seq(TF);
+    try {
+      m.train(5);
+      const plain = m.translate(TEXT);
+      assert.throws(() => m.attribution(TEXT), /attribution\(\): this build \(the 'transformer' module for widgets\) has none; the full module has/);
+      assert.throws(() => m.recordTimeline(TEXT), /timeline: this build \(the 'transformer' module for widgets\) has none/);
+      const r = m.translate(TEXT, { interventions: [{ step: 0, kind: 'mask-source', source: 0 }, { step: 0, kind: 'edit-attention', layer: 1, weights: [1, 0, 0, 1] }] });
+      assert.ok(r.steps[0].editedAttention);
+      assert.deepEqual(m.translate(TEXT), plain);
+      assert.equal(m.train(1).step, 6);
+    } finally {
+      m.delete();
+    }
+  });
+});
