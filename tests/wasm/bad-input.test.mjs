@@ -5,7 +5,7 @@
 // the right answers: attention against PyTorch's numbers, the trained note model translating all
 // five sentences with its saved bytes unchanged, and the bare model's loss equal to a fresh
 // identical model's. Cases also in errors.test.mjs / seq2seq.test.mjs are repeated on purpose:
-// this is the one list of what is refused (SECURITY.md points here).
+// this is the one list of what is refused (SECURITY.md points here), hence one file over 400 lines.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab, tensor } from '../../wasm/js/attention-lab.mjs';
