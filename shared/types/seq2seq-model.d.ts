@@ -145,7 +145,7 @@ export interface Seq2SeqModel<Result = Seq2SeqForwardBackwardResult> {
   /**
    * Attribution of each target word (after <sos>, teacher-forced) to the source tokens
    * (seq2seq.d.ts AttributionResult); src and target are (S) and (T) id tensors without padding.
-   * The RNN models only: the bare Transformer's throws.
+   * A Transformer's `attention` is each word's rollout onto the source (docs/transformer.md).
    */
   attribution(request: {
     src: IdsInput;

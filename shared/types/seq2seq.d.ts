@@ -221,9 +221,10 @@ export interface TranslateOptions {
  * At one step: at most one force or edit (masks come after it) and one forced token. A step the
  * decoding does not reach is an Error.
  *
- * The Transformer takes 'force-attention' (its cross-attention: head `head` of layer `layer`, or
- * every head / layer when left out; that head's context is then exactly value row `source`),
- * 'force-token' and
+ * On the Transformer, 'force-attention', 'edit-attention' and 'mask-source' change the row of its
+ * cross-attention's head `head` of layer `layer` (every head / layer when left out), and that
+ * head's context is the new row's mix of the value rows (forced onto `source`: exactly value row
+ * `source`); at one step, one force or edit per head. 'force-token' as above, and
  * - 'zero-head': head `head` of layer `layer` of one `attention` ('encoder-self', 'decoder-self' or
  *   'cross', the default) outputs zeros, at step `step` or, without a step, at every step (the
  *   encoder's self-attention runs once: no step).
@@ -281,7 +282,9 @@ export interface AttributionOptions {
  * Each output word's log-probability f_t = log p(y_t | source, y_<t) (teacher-forced) attributed
  * to the source tokens through the model's own backward pass: gradient × input
  * a[t, s] = Σ_e x[s, e] ∂f_t/∂x[s, e] on the source embeddings x, or integrated gradients from the
- * zero embedding (n midpoint steps; Σ_s a[t, s] ≈ f_t(x) − f_t(0)).
+ * zero embedding (n midpoint steps; Σ_s a[t, s] ≈ f_t(x) − f_t(0)). For a Transformer x is the
+ * token embedding before √dModel and the positional encoding (the baseline keeps the positions),
+ * and `attention` is each word's rollout onto the source (docs/transformer.md).
  */
 export interface AttributionResult {
   method: 'gradient-input' | 'integrated-gradients';
@@ -310,7 +313,7 @@ export interface TimelineFrame {
   step: number;
   /** the probe's greedy translation, '<eos>' included when produced */
   output: string[];
-  /** (T, S) its attention; null without attention */
+  /** (T, S) its attention (a Transformer's: each step's rollout onto the source); null without attention */
   attention: { shape: number[]; data: Float32Array } | null;
 }
 
@@ -420,9 +423,9 @@ export interface Seq2Seq {
   train(steps: number): TrainResult;
   evaluate(options?: EvaluateOptions): EvaluateResult;
   translate(text: string, options?: TranslateOptions): TranslateResult;
-  /** Attributes each word of the greedy translation of `text` to its source tokens (RNN translators; the Transformer's throws). */
+  /** Attributes each word of the greedy translation of `text` to its source tokens (the full module; the widget modules throw). */
   attribution(text: string, options?: AttributionOptions): TranslationAttribution;
-  /** Records the attention of `probe` now and every `every` training steps (RNN translators; the Transformer's throws). */
+  /** Records the attention of `probe` now and every `every` training steps (the full module; the widget modules throw). */
   recordTimeline(probe: string, options?: TimelineOptions): void;
   /** Stops recording; the frames stay. */
   stopTimeline(): void;

@@ -96,7 +96,7 @@ test('bad questions: one line on stderr, exit code 2', () => {
   }
 });
 
-test('--force-attention on a Transformer forces every cross-attention head; --attribution says it is for the RNNs', () => {
+test('--force-attention on a Transformer forces every cross-attention head; --attribution attributes its words', () => {
   const tf = join(dir, 'tf.model');
   const t = cli('train', '--task', 'reverse', '--arch', 'transformer', '--layers', '1', '--heads', '2', '--d-model', '8',
     '--d-ff', '16', '--steps', '20', '--eval-every', '0', '--out', tf);
@@ -109,7 +109,16 @@ test('--force-attention on a Transformer forces every cross-attention head; --at
   // Layer 0, both heads: the context is value row 1 (the second source token), exactly.
   assert.deepEqual(j.steps[0].crossContext.data, j.intervention.crossValues.data.slice(1 * Dm, 2 * Dm));
   assert.equal(j.intervention.crossValues.shape.join(), [1, S, Dm].join());
-  const a = cli('translate', '--model', tf, 'abc', '--attribution');
-  assert.equal(a.code, 2);
-  assert.match(a.err, /--attribution works with the recurrent translators, not yet the Transformer/);
+  const a = cli('translate', '--model', tf, 'abc', '--attribution', 'integrated-gradients', '--ig-steps', '128');
+  assert.equal(a.code, 0, a.err);
+  assert.match(a.out, /attribution: integrated gradients \(128 steps from the zero embedding\) of each output word's log-probability to the source token embeddings/);
+  assert.match(a.out, /Spearman's rank correlation with the word's attention rollout onto the source/);
+  const completeness = Number(a.out.match(/completeness: \|Σ attribution − \(log p\(x\) − log p\(0\)\)\| ≤ (\S+) over the words/)[1]);
+  assert.ok(completeness < 1e-2, `completeness ${completeness}`);
+  const aj = JSON.parse(cli('translate', '--model', tf, 'abc', '--attribution', '--json').out);
+  const plain = JSON.parse(cli('translate', '--model', tf, 'abc', '--json').out);
+  assert.equal(aj.attribution.method, 'gradient-input');
+  assert.deepEqual(aj.attribution.scores.shape, [plain.steps.length, S]);
+  assert.deepEqual(aj.attribution.words, plain.steps.map((s) => s.token));
+  assert.deepEqual(aj.attribution.attention.data, plain.steps.flatMap((s) => s.attention));
 });

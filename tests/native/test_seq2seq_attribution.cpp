@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 
+#include "attribution_reference.h"
 #include "expect_input_error.h"
 #include "seq2seq/attribution.h"
 #include "test_seq2seq_util.h"
@@ -15,11 +15,7 @@ namespace {
 using nlohmann::json;
 
 const json& reference() {
-  static const json j = [] {
-    std::ifstream f(std::string(LAB_REFERENCE_DIR) + "/attribution.json");
-    if (!f) throw std::runtime_error("cannot open shared/reference/attribution.json");
-    return json::parse(f);
-  }();
+  static const json j = attrtest::load("attribution.json");
   return j;
 }
 
@@ -34,58 +30,15 @@ lab::Seq2SeqModel model_from_case(const json& c) {
   return model;
 }
 
-std::vector<double> doubles(const json& t) {
-  return t.at("data").get<std::vector<double>>();
-}
-
-std::vector<double> to_doubles(const std::vector<float>& v) {
-  return std::vector<double>(v.begin(), v.end());
-}
-
 class AttributionReference : public ::testing::TestWithParam<int> {};
 
 TEST_P(AttributionReference, MatchesPyTorchAutograd) {
   const json& c = reference().at("cases").at(GetParam());
   SCOPED_TRACE(c.at("name").get<std::string>());
   lab::Seq2SeqModel model = model_from_case(c);
-  const std::vector<int32_t> src = c.at("src"), target = c.at("target");
-  const double rtol = 1e-4;
-  for (const char* method : {"gradient_input", "integrated_gradients"}) {
-    SCOPED_TRACE(method);
-    lab::AttributionOptions o;
-    o.method = std::string(method) == "gradient_input"
-                   ? lab::AttributionMethod::kGradientInput
-                   : lab::AttributionMethod::kIntegratedGradients;
-    o.steps = c.at("ig_steps");
-    const lab::AttributionResult r = lab::attribute(model, src, target, o);
-    ASSERT_EQ(r.T, static_cast<long>(target.size()));
-    ASSERT_EQ(r.S, static_cast<long>(src.size()));
-    s2stest::expect_close(r.scores.data(), doubles(c.at(method)), rtol, "scores");
-    s2stest::expect_close(r.log_prob.data(), c.at("log_prob").get<std::vector<double>>(), rtol,
-                          "log p");
-    if (o.method == lab::AttributionMethod::kIntegratedGradients) {
-      s2stest::expect_close(r.baseline_log_prob.data(),
-                            c.at("baseline_log_prob").get<std::vector<double>>(), rtol,
-                            "baseline log p");
-    } else {
-      EXPECT_TRUE(r.baseline_log_prob.empty());
-    }
-    if (c.at("attention").is_null()) {
-      EXPECT_TRUE(r.attention.empty());
-      for (const auto& rho : r.rank_correlation) EXPECT_FALSE(rho.has_value());
-      continue;
-    }
-    s2stest::expect_close(r.attention.data(), doubles(c.at("attention")), rtol, "attention");
-    const json& rho = c.at("rank_correlation").at(method);
-    for (long t = 0; t < r.T; ++t) {
-      if (rho.at(t).is_null()) {
-        EXPECT_FALSE(r.rank_correlation[t].has_value()) << t;
-      } else {
-        ASSERT_TRUE(r.rank_correlation[t].has_value()) << t;
-        EXPECT_NEAR(*r.rank_correlation[t], rho.at(t).get<double>(), 1e-9) << t;
-      }
-    }
-  }
+  attrtest::expect_matches_reference(c, [&](const lab::AttributionOptions& o) {
+    return lab::attribute(model, c.at("src"), c.at("target"), o);
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, AttributionReference, ::testing::Range(0, 4));
@@ -97,28 +50,7 @@ TEST(Attribution, SourceEmbeddingGradientMatchesFiniteDifferences) {
     const json& c = reference().at("cases").at(i);
     SCOPED_TRACE(c.at("name").get<std::string>());
     lab::Seq2SeqModel model = model_from_case(c);
-    const std::vector<int32_t> src = c.at("src");
-    lab::Batch b;
-    b.B = 1;
-    b.S = static_cast<long>(src.size());
-    b.T = 3;
-    b.src = src;
-    b.src_len = {static_cast<int32_t>(b.S)};
-    b.tgt_in = {1, 4, 6};
-    b.tgt_out = {4, 6, 2};
-    std::vector<float> x = model.source_embeddings(src);
-    const lab::SourceEmbeddingGradient g = model.source_embedding_gradient(b, x);
-    const float h = 1e-2f;
-    for (size_t k = 0; k < x.size(); k += 3) {
-      const float keep = x[k];
-      x[k] = keep + h;
-      const double up = model.source_embedding_gradient(b, x).loss;
-      x[k] = keep - h;
-      const double down = model.source_embedding_gradient(b, x).loss;
-      x[k] = keep;
-      const double fd = (up - down) / (2.0 * h);
-      EXPECT_NEAR(g.grad[k], fd, 2e-3 * (1.0 + std::abs(fd))) << "element " << k;
-    }
+    attrtest::expect_source_gradient_matches_finite_differences(model, c.at("src"));
   }
 }
 
@@ -132,13 +64,7 @@ TEST(Attribution, IntegratedGradientsAreComplete) {
   for (long n : {4L, 64L}) {
     o.steps = n;
     const lab::AttributionResult r = lab::attribute(model, c.at("src"), c.at("target"), o);
-    double worst = 0.0;
-    for (long t = 0; t < r.T; ++t) {
-      double sum = 0.0;
-      for (long s = 0; s < r.S; ++s) sum += r.scores[t * r.S + s];
-      const double gap = r.log_prob[t] - r.baseline_log_prob[t];
-      worst = std::max(worst, std::abs(sum - gap) / std::max(1e-3, std::abs(gap)));
-    }
+    const double worst = attrtest::completeness_error(r);
     if (n == 64) {
       EXPECT_LT(worst, 1e-3) << "relative completeness error at n = 64";
       EXPECT_LT(worst, previous_error) << "more steps, closer to complete";

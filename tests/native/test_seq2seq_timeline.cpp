@@ -1,14 +1,15 @@
-// The training timeline (seq2seq/timeline.h) through a session: frames of the probe's attention
-// every k steps, thinned evenly within the capacity, each equal to translating the probe at that
-// step, and training bit-identical with and without it.
+// The training timeline (seq2seq/timeline.h) through both sessions, recurrent and Transformer:
+// frames of the probe's attention every k steps, thinned evenly within the capacity, each equal
+// to translating the probe at that step, and training bit-identical with and without it.
 #include <gtest/gtest.h>
 
 #include "expect_input_error.h"
 #include "seq2seq/session.h"
+#include "transformer/session.h"
 
 namespace {
 
-lab::SessionConfig note() {
+lab::SessionConfig config_for(lab::Seq2SeqSession*) {
   lab::SessionConfig c;
   c.task = "note";
   c.hidden = 16;
@@ -18,21 +19,51 @@ lab::SessionConfig note() {
   return c;
 }
 
+lab::TransformerSessionConfig config_for(lab::TransformerSession*) {
+  lab::TransformerSessionConfig c;
+  c.task = "note";
+  c.layers = 1;
+  c.heads = 2;
+  c.d_model = 16;
+  c.d_ff = 32;
+  c.batch_size = 1;
+  c.learning_rate = 1e-2;
+  c.warmup = 0;
+  c.seed = 3;
+  return c;
+}
+
+// The greedy steps of a translation (with their attention: the Transformer's rollout).
+const std::vector<lab::GreedyStep>& steps_of(const lab::TranslateResult& r) {
+  return r.greedy.steps;
+}
+const std::vector<lab::GreedyStep>& steps_of(const lab::TransformerTranslateResult& r) {
+  return r.greedy.result.steps;
+}
+
 const char* kProbe = "咖哥 喜欢 小冰";
 
-TEST(Timeline, FramesAreThinnedEvenlyAndMatchTheTranslationAtTheirStep) {
-  lab::Seq2SeqSession plain(note()), recorded(note());
+template <class Session>
+class Timeline : public ::testing::Test {
+ protected:
+  static Session make() { return Session(config_for(static_cast<Session*>(nullptr))); }
+};
+
+using Sessions = ::testing::Types<lab::Seq2SeqSession, lab::TransformerSession>;
+TYPED_TEST_SUITE(Timeline, Sessions);
+
+TYPED_TEST(Timeline, FramesAreThinnedEvenlyAndMatchTheTranslationAtTheirStep) {
+  TypeParam plain = this->make(), recorded = this->make();
   recorded.record_timeline(kProbe, 2, 4);
   // Frame at step 0, then every 2 steps; at 8 steps the fifth frame is due: thinned to every 4.
   std::vector<std::vector<float>> at_step(21);
   for (long s = 1; s <= 20; ++s) {
     const lab::TrainResult a = plain.train(1), b = recorded.train(1);
     EXPECT_EQ(a.losses, b.losses) << "step " << s;  // bit-identical training
-    at_step[static_cast<size_t>(s)].clear();
-    const lab::TranslateResult t = plain.translate(kProbe);
-    for (const lab::GreedyStep& g : t.greedy.steps) {
-      at_step[static_cast<size_t>(s)].insert(at_step[static_cast<size_t>(s)].end(),
-                                             g.attention.begin(), g.attention.end());
+    std::vector<float>& row = at_step[static_cast<size_t>(s)];
+    const auto translation = plain.translate(kProbe);
+    for (const lab::GreedyStep& g : steps_of(translation)) {
+      row.insert(row.end(), g.attention.begin(), g.attention.end());
     }
   }
   const lab::AttentionTimeline& tl = recorded.timeline();
@@ -42,14 +73,15 @@ TEST(Timeline, FramesAreThinnedEvenlyAndMatchTheTranslationAtTheirStep) {
   EXPECT_EQ(steps, (std::vector<long>{0, 8, 16}));
   EXPECT_LE(static_cast<long>(tl.frames().size()), tl.capacity());
   for (const lab::TimelineFrame& f : tl.frames()) {
+    EXPECT_FALSE(f.attention.empty());
     if (f.step == 0) continue;
     EXPECT_EQ(f.attention, at_step[static_cast<size_t>(f.step)]) << "frame of step " << f.step;
   }
   EXPECT_EQ(plain.save(), recorded.save());
 }
 
-TEST(Timeline, BadOptionsAreNamedAndKeepTheOldTimeline) {
-  lab::Seq2SeqSession s(note());
+TYPED_TEST(Timeline, BadOptionsAreNamedAndKeepTheOldTimeline) {
+  TypeParam s = this->make();
   s.record_timeline(kProbe, 5, 10);
   EXPECT_INPUT_ERROR(s.record_timeline(kProbe, 0, 10),
                      "every must be in [1, 1000000] steps (got 0)");

@@ -1,7 +1,9 @@
 // Interventions in the Transformer's greedy decoding (transformer/decode.h): a forced one-hot
-// cross-attention makes that head's context exactly value row j; zeroing a head equals zeroing
-// its columns of out_proj (for each kind of attention); a forced prefix gives the teacher-forced
-// logits; an empty list is bit-identical; bad interventions are named.
+// cross-attention makes that head's context exactly value row j, and so does an edited one-hot
+// row or masking every other source token; an edited row is renormalised and mixes the value
+// rows by it; zeroing a head equals zeroing its columns of out_proj (for each kind of attention);
+// a forced prefix gives the teacher-forced logits; an empty list is bit-identical; bad
+// interventions are named.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -83,6 +85,76 @@ TEST_P(TransformerInterventions, ForcedOneHotCrossAttentionMakesTheHeadsContextV
         EXPECT_TRUE(r.result.steps[0].edited_attention);
       }
     }
+  }
+}
+
+// Edit-attention and mask-source on one head: a one-hot edited row, or every other source masked,
+// gives value row j exactly (the forced row's context); a general edited row is renormalised and
+// the head's context is Σ_s w'[s] · value row s.
+TEST_P(TransformerInterventions, EditedAndMaskedRowsMixTheValueRowsByTheNewWeights) {
+  const lab::TransformerModel model = model_with(7, GetParam());
+  const long Dm = model.config().d_model, Dh = Dm / kHeads, S = 5, l = 1, h = 0;
+  for (long j = 0; j < S; ++j) {
+    Intervention edit;
+    edit.kind = InterventionKind::kEditAttention;
+    edit.step = 0;
+    edit.layer = l;
+    edit.head = h;
+    edit.weights.assign(S, 0.0f);
+    edit.weights[j] = 3.0f;  // renormalised to 1
+    std::vector<Intervention> masks;
+    for (long s = 0; s < S; ++s) {
+      if (s == j) continue;
+      Intervention m = edit;
+      m.kind = InterventionKind::kMaskSource;
+      m.weights.clear();
+      m.source = s;
+      masks.push_back(m);
+    }
+    for (const std::vector<Intervention>& list : {std::vector<Intervention>{edit}, masks}) {
+      const lab::TransformerGreedyResult r =
+          lab::transformer_greedy_decode(model, kSource, options(), list);
+      const lab::TransformerStepTrace& tr = r.traces.at(0);
+      const float* value = r.encoder.cross_v[l].data() + j * Dm + h * Dh;
+      EXPECT_TRUE(same_bits(tr.cross_context.data() + l * Dm + h * Dh, value, Dh))
+          << (list.front().kind == InterventionKind::kEditAttention ? "edit" : "masks");
+      for (long s = 0; s < S; ++s)
+        EXPECT_EQ(tr.cross[(l * kHeads + h) * S + s], s == j ? 1.f : 0.f);
+      EXPECT_TRUE(r.result.steps[0].edited_attention);
+    }
+  }
+  Intervention edit;
+  edit.kind = InterventionKind::kEditAttention;
+  edit.step = 0;
+  edit.layer = l;
+  edit.head = h;
+  edit.weights = {1.0f, 0.0f, 2.0f, 0.0f, 1.0f};  // → 0.25, 0, 0.5, 0, 0.25
+  const lab::TransformerGreedyResult r =
+      lab::transformer_greedy_decode(model, kSource, options(), {edit});
+  const lab::TransformerStepTrace& tr = r.traces.at(0);
+  const std::vector<float> expected_row = {0.25f, 0.0f, 0.5f, 0.0f, 0.25f};
+  for (long s = 0; s < S; ++s) EXPECT_EQ(tr.cross[(l * kHeads + h) * S + s], expected_row[s]);
+  for (long i = 0; i < Dh; ++i) {
+    double mix = 0.0;
+    for (long s = 0; s < S; ++s) mix += expected_row[s] * r.encoder.cross_v[l][s * Dm + h * Dh + i];
+    EXPECT_NEAR(tr.cross_context[l * Dm + h * Dh + i], mix, 1e-6);
+  }
+  // Masking one source renormalises the rest of the computed row.
+  const lab::TransformerGreedyResult plain =
+      lab::transformer_greedy_decode(model, kSource, options());
+  Intervention mask;
+  mask.kind = InterventionKind::kMaskSource;
+  mask.step = 0;
+  mask.layer = l;
+  mask.head = h;
+  mask.source = 2;
+  const lab::TransformerGreedyResult masked =
+      lab::transformer_greedy_decode(model, kSource, options(), {mask});
+  const float* before = plain.traces[0].cross.data() + (l * kHeads + h) * S;
+  const float* after = masked.traces[0].cross.data() + (l * kHeads + h) * S;
+  EXPECT_EQ(after[2], 0.0f);
+  for (long s = 0; s < S; ++s) {
+    if (s != 2) EXPECT_NEAR(after[s], before[s] / (1.0 - before[2]), 1e-6) << s;
   }
 }
 
@@ -187,9 +259,16 @@ TEST(TransformerInterventionErrors, NameTheProblem) {
   Intervention force_far = force_self;
   force_far.attention = AttentionSite::kCross;
   force_far.source = 5;
-  Intervention mask;
-  mask.kind = InterventionKind::kMaskSource;
-  mask.source = 0;
+  Intervention mask_self;
+  mask_self.kind = InterventionKind::kMaskSource;
+  mask_self.attention = AttentionSite::kDecoderSelf;
+  mask_self.source = 0;
+  Intervention zero_row;
+  zero_row.kind = InterventionKind::kEditAttention;
+  zero_row.weights.assign(5, 0.0f);
+  Intervention twice = zero_row;
+  twice.weights[1] = 1.0f;
+  twice.layer = 1;
   Intervention beyond = force_far;
   beyond.source = 0;
   beyond.step = 5;
@@ -197,14 +276,20 @@ TEST(TransformerInterventionErrors, NameTheProblem) {
       {far, "layer 2 is out of range: the model has 2 layers (0 … 1"},
       {head, "head 2 is out of range: the model has 2 heads"},
       {enc_step, "the encoder runs once per sentence"},
-      {force_self, "only the cross-attention can be forced"},
+      {force_self, "only the cross-attention's rows can be forced"},
       {force_far, "source token 5 is outside the sentence of 5 tokens"},
-      {mask, "the Transformer takes force-attention, zero-head and force-token"},
+      {mask_self, "only the cross-attention's rows can be forced, edited or masked"},
+      {zero_row, "the edited row must sum to a positive number"},
   };
   for (const auto& [v, message] : cases) {
     EXPECT_INPUT_ERROR(lab::transformer_greedy_decode(model, kSource, options(), {v}),
                        message.c_str());
   }
+  Intervention force_all = force_far;
+  force_all.source = 1;  // every layer and head, so it overlaps `twice` (layer 1)
+  EXPECT_INPUT_ERROR(lab::transformer_greedy_decode(model, kSource, options(), {force_all, twice}),
+                     "intervention 1 (edit-attention at step 0) conflicts with intervention 0 "
+                     "(force-attention) on the same head at the same step");
   const lab::TransformerGreedyResult plain =
       lab::transformer_greedy_decode(model, kSource, options());
   if (static_cast<long>(plain.result.steps.size()) <= 5) {

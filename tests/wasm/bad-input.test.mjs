@@ -5,7 +5,7 @@
 // the right answers: attention against PyTorch's numbers, the trained note model translating all
 // five sentences with its saved bytes unchanged, and the bare model's loss equal to a fresh
 // identical model's. Cases also in errors.test.mjs / seq2seq.test.mjs are repeated on purpose:
-// this is the one list of what is refused (SECURITY.md points here).
+// this is the one list of what is refused (SECURITY.md points here), hence one file over 400 lines.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab, tensor } from '../../wasm/js/attention-lab.mjs';
@@ -18,6 +18,7 @@ const BATCH = { src: { shape: [1, 3], data: [1, 2, 3] }, srcLengths: [3], tgtIn:
   tgtOut: { shape: [1, 2], data: [4, 2] } };
 const BOOK = 'book_seq2seq.safetensors';
 const TF_FILE = 'transformer_note.safetensors';
+const TF_BARE = { arch: 'transformer', layers: 1, heads: 2, dModel: 8, dFF: 16, srcVocab: 5, tgtVocab: 6, seed: 1 };
 const REFERENCE = loadReference('attention.json').cases.filter((c) =>
   ['note_3_2_scaled', 'scaled_key_padding', 'note_3_6_multi_head'].includes(c.name));
 
@@ -219,7 +220,8 @@ const cases = [
   ['a timeline of 1 frame', () => note.recordTimeline('咖哥 喜欢 小冰', { capacity: 1 }), /timeline: capacity must be in \[2, 4096\] frames \(got 1\)/],
   ['a timeline of an empty probe', () => note.recordTimeline(''), /sentence is empty/],
   ['a timeline with a misspelt option', () => note.recordTimeline('咖哥', { evry: 2 }), /recordTimeline options has an unknown key 'evry'/],
-  ['a timeline on the Transformer', () => tf.recordTimeline('abc'), /timeline: the Transformer translator does not record one yet/],
+  ['a Transformer timeline recorded every 0 steps', () => tf.recordTimeline('abc', { every: 0 }), /timeline: every must be in \[1, 1000000\] steps \(got 0\)/],
+  ['a Transformer timeline of 1 frame', () => tf.recordTimeline('abc', { capacity: 1 }), /timeline: capacity must be in \[2, 4096\] frames \(got 1\)/],
   ['bare attribution of a word outside the vocabulary', () => bare.attribution({ src: { shape: [2], data: [1, 2] }, target: { shape: [2], data: [4, 9] } }), /output word 1 has id 9, outside the target vocabulary of 6/],
   ['bare attribution of a source id outside the vocabulary', () => bare.attribution({ src: { shape: [2], data: [1, 7] }, target: { shape: [1], data: [4] } }), /source id 7 at position 1 is outside the source vocabulary of 5/],
   // Configurations
@@ -356,15 +358,27 @@ const cases = [
   ['pairs: the Transformer with a malformed line', () => create({ ...TF, task: 'pairs', taskOptions: undefined, pairs: 'a\tb\nc d\n' }), /line 2: no tab between source and target/],
   ['pairs: a model file whose stored pairs have a malformed line', () => load(noteFile((f) => { f.header.taskOptions.pairs += '\nno tab'; }, pairsBytes)), /line 6: no tab between source and target/],
   ['pairs: a model file whose stored pairs disagree with its vocabularies', () => load(noteFile((f) => { f.header.taskOptions.pairs = f.header.taskOptions.pairs.replace('小冰', '小红'); }, pairsBytes)), /vocabularies do not match task 'pairs'/],
-  ['mask-source on the Transformer', () => tf.translate('abc', { interventions: [{ step: 0, kind: 'mask-source', source: 0 }] }), /the Transformer takes force-attention, zero-head and force-token/],
+  ['masking away every source token of a Transformer head', () => tf.translate('abc', { interventions: [0, 1, 2].map((source) => ({ step: 0, kind: 'mask-source', layer: 0, head: 1, source })) }), /mask-source at step 0: the masked tokens held all of the attention/],
+  ['a Transformer edited row that sums to 0', () => tf.translate('abc', { interventions: [{ step: 0, kind: 'edit-attention', weights: [0, 0, 0] }] }), /intervention 0 \(edit-attention at step 0\): the edited row must sum to a positive number/],
+  ['a Transformer edited row of the wrong length', () => tf.translate('abc', { interventions: [{ step: 0, kind: 'edit-attention', weights: [1, 2] }] }), /the edited row has 2 weights but the sentence has 3 tokens/],
+  ['a Transformer edited row on a head out of range', () => tf.translate('abc', { interventions: [{ step: 0, kind: 'edit-attention', layer: 0, head: 5, weights: [1, 1, 1] }] }), /intervention 0 \(edit-attention at step 0\): head 5 is out of range: the model has 2 heads/],
+  ['a Transformer mask on a layer out of range', () => tf.translate('abc', { interventions: [{ step: 0, kind: 'mask-source', layer: 3, source: 0 }] }), /layer 3 is out of range: the model has 1 layers/],
+  ['masking the Transformer decoder self-attention', () => tf.translate('abc', { interventions: [{ step: 0, kind: 'mask-source', attention: 'decoder-self', source: 0 }] }), /only the cross-attention's rows can be forced, edited or masked/],
+  ['two edited rows of one Transformer head at one step', () => tf.translate('abc', { interventions: [{ step: 0, kind: 'edit-attention', weights: [1, 0, 0] }, { step: 0, kind: 'force-attention', head: 1, source: 2 }] }), /intervention 1 \(force-attention at step 0\) conflicts with intervention 0 \(edit-attention\) on the same head at the same step/],
+  ['a Transformer mask beyond the translation', () => tf.translate('abc', { interventions: [{ step: 0, kind: 'force-token', token: '<eos>' }, { step: 1, kind: 'mask-source', source: 0 }] }), /intervention 1 \(mask-source at step 1\): the step is beyond the translation, which ended after 1 steps/],
+  ['a word the Transformer does not know', () => tf.translate('abc', { interventions: [{ step: 0, kind: 'force-token', token: 'Xyz' }] }), /force-token at step 0\): 'Xyz' is not in the target vocabulary/],
   ['a Transformer layer out of range', () => tf.translate('abc', { interventions: [{ kind: 'zero-head', attention: 'cross', layer: 1, head: 0 }] }), /intervention 0 \(zero-head at every step\): layer 1 is out of range: the model has 1 layers \(0 … 0; leave it out for every one\)/],
   ['a Transformer head out of range', () => tf.translate('abc', { interventions: [{ kind: 'zero-head', attention: 'decoder-self', layer: 0, head: 2 }] }), /head 2 is out of range: the model has 2 heads/],
   ['a negative Transformer head', () => tf.translate('abc', { interventions: [{ kind: 'zero-head', head: -3 }] }), /head -3 is out of range/],
   ['an encoder head zeroed at one step', () => tf.translate('abc', { interventions: [{ step: 1, kind: 'zero-head', attention: 'encoder-self', layer: 0, head: 0 }] }), /the encoder runs once per sentence, before any step: leave out step/],
-  ['forcing the decoder self-attention', () => tf.translate('abc', { interventions: [{ step: 0, kind: 'force-attention', attention: 'decoder-self', source: 0 }] }), /only the cross-attention can be forced onto a source token/],
+  ['forcing the decoder self-attention', () => tf.translate('abc', { interventions: [{ step: 0, kind: 'force-attention', attention: 'decoder-self', source: 0 }] }), /only the cross-attention's rows can be forced/],
   ['an unknown kind of attention', () => tf.translate('abc', { interventions: [{ kind: 'zero-head', attention: 'self' }] }), /attention 'self' is unknown: use cross, encoder-self or decoder-self/],
   ['a Transformer intervention beyond the translation', () => tf.translate('abc', { maxLength: 3, interventions: [{ step: 3, kind: 'force-attention', source: 0 }] }), /the step must be in \[0, 3\)/],
-  ['attribution on the Transformer', () => tf.attribution('abc'), /attribution\(\): the Transformer translator does not offer it yet/],
+  ['Transformer integrated gradients with 0 steps', () => tf.attribution('abc', { method: 'integrated-gradients', steps: 0 }), /steps must be in \[1, 1024\] \(got 0\)/],
+  ['Transformer integrated gradients with an absurd step count', () => tf.attribution('abc', { method: 'integrated-gradients', steps: 1e9 }), /steps must be in \[1, 1024\] \(got 1000000000\)/],
+  ['an unknown Transformer attribution method', () => tf.attribution('abc', { method: 'saliency' }), /attribution method 'saliency' is unknown/],
+  ['bare Transformer attribution of a word outside the vocabulary', () => own(lab.createSeq2SeqModel(TF_BARE)).attribution({ src: { shape: [2], data: [1, 2] }, target: { shape: [2], data: [4, 9] } }), /output word 1 has id 9, outside the target vocabulary of 6/],
+  ['bare Transformer attribution of a source id outside the vocabulary', () => own(lab.createSeq2SeqModel(TF_BARE)).attribution({ src: { shape: [2], data: [1, 7] }, target: { shape: [1], data: [4] } }), /source id 7 at position 1 is outside the source vocabulary of 5/],
   // Deleted sessions
   ['translate on a deleted model', () => deleted(create(NOTE)).translate('我'), /this Seq2Seq model has been deleted/],
   ['train on a deleted model', () => deleted(create(NOTE)).train(1), /this Seq2Seq model has been deleted/],

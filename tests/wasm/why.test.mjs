@@ -1,12 +1,14 @@
 // Asking a translator why, through the public JS API of the wasm build: interventions in greedy
 // decoding (translate(text, {interventions})) and attribution (attribution(text, options), and
 // the bare model's against PyTorch autograd, shared/reference/attribution.json). The same checks
-// as tests/native/test_seq2seq_interventions.cpp and test_seq2seq_attribution.cpp.
+// as tests/native/test_seq2seq_interventions.cpp, test_transformer_interventions.cpp and
+// test_seq2seq_attribution.cpp.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
-import { NOTE_PAIRS, loadReference, mismatch, tensorOf } from './case-runner.mjs';
+import { NOTE_PAIRS, loadReference, tensorOf } from './case-runner.mjs';
 import { referenceBytes } from './safetensors-file.mjs';
+import { expectComplete, expectMatchesReference } from './attribution-reference.mjs';
 
 const NOTE = { task: 'note', cell: 'rnn', hidden: 32, attention: true, score: 'dot', seed: 1 };
 const TEXT = NOTE_PAIRS[0][0];
@@ -102,28 +104,7 @@ describe('attribution', () => {
         attentionalTanh: cfg.attentional_tanh });
       try {
         for (const [name, t] of Object.entries(c.params)) model.setParam(name, tensorOf(t));
-        const ids = (a) => ({ shape: [a.length], data: a });
-        for (const [method, key] of [['gradient-input', 'gradient_input'], ['integrated-gradients', 'integrated_gradients']]) {
-          const r = model.attribution({ src: ids(c.src), target: ids(c.target), method, steps: c.ig_steps });
-          assert.equal(r.method, method);
-          assert.equal(mismatch(r.scores, c[key], 1e-4, 0), null, `${method} scores`);
-          assert.equal(mismatch({ shape: [c.target.length], data: r.logProb }, { shape: [c.target.length], data: c.log_prob }, 1e-4, 0), null);
-          if (method === 'integrated-gradients') {
-            assert.equal(mismatch({ shape: [c.target.length], data: r.baselineLogProb }, { shape: [c.target.length], data: c.baseline_log_prob }, 1e-4, 0), null);
-          } else {
-            assert.equal(r.baselineLogProb, null);
-          }
-          if (c.attention === null) {
-            assert.equal(r.attention, null);
-            assert.ok(r.rankCorrelation.every((x) => x === null));
-          } else {
-            assert.equal(mismatch(r.attention, c.attention, 1e-4, 0), null, 'attention');
-            c.rank_correlation[key].forEach((e, t) => {
-              if (e === null) assert.equal(r.rankCorrelation[t], null);
-              else assert.ok(Math.abs(r.rankCorrelation[t] - e) < 1e-9, `ρ of word ${t}`);
-            });
-          }
-        }
+        expectMatchesReference(model, c);
       } finally {
         model.delete();
       }
@@ -140,12 +121,9 @@ describe('attribution', () => {
     for (let t = 0; t < T; t++) {
       // The teacher-forced attention of each word is the decoding's.
       r.attention.data.subarray(t * S, (t + 1) * S).forEach((a, s) => assert.ok(Math.abs(a - plain.steps[t].attention[s]) < 1e-5));
-      let sum = 0;
-      for (let s = 0; s < S; s++) sum += r.scores.data[t * S + s];
-      const gap = r.logProb[t] - r.baselineLogProb[t];
-      assert.ok(Math.abs(sum - gap) <= 1e-3 * Math.max(1, Math.abs(gap)), `word ${t}: Σ a = ${sum}, f(x) − f(0) = ${gap}`);
       assert.ok(r.rankCorrelation[t] === null || Math.abs(r.rankCorrelation[t]) <= 1);
     }
+    expectComplete(r, 1e-3);
     const gxi = note.attribution(TEXT);
     assert.equal(gxi.method, 'gradient-input');
     assert.equal(gxi.baselineLogProb, null);
@@ -214,6 +192,22 @@ describe('Transformer interventions', () => {
           const v = r.intervention.crossValues.data.subarray((layer * S + j) * Dm + head * Dh, (layer * S + j) * Dm + (head + 1) * Dh);
           assert.ok(bits(ctx).equals(bits(v)), `layer ${layer} head ${head} source ${j}`);
         }
+      }
+    }
+  });
+
+  test('an edited one-hot row, or every other source masked, makes that head\'s context exactly value row j', () => {
+    const S = tf.translate('abcd').source.length, Dm = 8, Dh = 4, layer = 1, head = 0;
+    for (let j = 0; j < S; j++) {
+      const weights = Array.from({ length: S }, (_, s) => (s === j ? 2 : 0));
+      const masks = Array.from({ length: S }, (_, s) => s).filter((s) => s !== j)
+        .map((source) => ({ step: 0, kind: 'mask-source', layer, head, source }));
+      for (const interventions of [[{ step: 0, kind: 'edit-attention', layer, head, weights }], masks]) {
+        const r = tf.translate('abcd', { interventions });
+        const ctx = r.steps[0].crossContext.data.subarray(layer * Dm + head * Dh, layer * Dm + (head + 1) * Dh);
+        const v = r.intervention.crossValues.data.subarray((layer * S + j) * Dm + head * Dh, (layer * S + j) * Dm + (head + 1) * Dh);
+        assert.ok(bits(ctx).equals(bits(v)), `${interventions[0].kind}: source ${j}`);
+        assert.ok(r.steps[0].editedAttention);
       }
     }
   });

@@ -78,22 +78,12 @@ val create_seq2seq_model_js(val config) {
   return guarded([&] { return val(Seq2SeqModelHandle(model_config_from_js(config))); });
 }
 
-// attribution({src, target, method?, steps?}): src and target id arrays (target: the output words
-// after <sos>, <eos> included if attributed), no padding.
+// attribution({src, target, method?, steps?}) (why_convert.h)
 val seq2seq_model_attribution_js(Seq2SeqModelHandle& handle, val request) {
   return guarded([&] {
-    if (labjs::is_absent(request)) {
-      throw lab::InputError("attribution() needs {src, target, method?, steps?}");
-    }
-    labjs::check_keys(request, {"src", "target", "method", "steps"}, "attribution request");
-    const std::vector<int32_t> src = labjs::ids_from_js(request["src"], "attribution: src");
-    const std::vector<int32_t> target =
-        labjs::ids_from_js(request["target"], "attribution: target");
-    val options = val::object();
-    if (labjs::has_value(request, "method")) options.set("method", request["method"]);
-    if (labjs::has_value(request, "steps")) options.set("steps", request["steps"]);
-    const lab::AttributionRequest r = labjs::attribution_request_from_js(options, false);
-    return labjs::attribution_result_to_js(lab::attribute(handle.model(), src, target, r.options));
+    const labjs::ModelAttributionRequest r = labjs::model_attribution_request_from_js(request);
+    return labjs::attribution_result_to_js(
+        lab::attribute(handle.model(), r.src, r.target, r.options));
   });
 }
 

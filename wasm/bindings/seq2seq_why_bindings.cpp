@@ -11,10 +11,10 @@
 #include "convert.h"
 #include "seq2seq_convert.h"
 #include "seq2seq_handle.h"
+#include "why_bindings.h"
 #include "why_convert.h"
 
 using emscripten::val;
-using labjs::guarded;
 using labjs::Seq2SeqHandle;
 
 namespace {
@@ -33,43 +33,12 @@ val translate_intervened_js(lab::Seq2SeqSession& session, const std::string& tex
 // Before any call can reach translate(): static initialisation of the module.
 const bool kRegistered = (Seq2SeqHandle::intervened_translate = &translate_intervened_js, true);
 
-val attribution_js(Seq2SeqHandle& handle, val text_js, val options) {
-  return guarded([&] {
-    const std::string text = labjs::js_text(text_js, "text");
-    return labjs::session_attribution_to_js(
-        handle.session().attribution(text, labjs::attribution_request_from_js(options, true)));
-  });
-}
-
-val record_timeline_js(Seq2SeqHandle& handle, val text_js, val options) {
-  return guarded([&] {
-    long every = 0, capacity = 0;
-    labjs::timeline_options_from_js(options, every, capacity);
-    handle.session().record_timeline(labjs::js_text(text_js, "probe"), every, capacity);
-    return val::undefined();
-  });
-}
-
-val stop_timeline_js(Seq2SeqHandle& handle) {
-  return guarded([&] {
-    handle.session().stop_timeline();
-    return val::undefined();
-  });
-}
-
-val timeline_js(Seq2SeqHandle& handle) {
-  return guarded([&] {
-    const lab::Seq2SeqSession& s = handle.session();
-    return labjs::timeline_to_js(labjs::token_names(s.task().target_vocab()), s);
-  });
-}
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_seq2seq_why) {
   (void)kRegistered;
-  emscripten::function("seq2seqAttribution", &attribution_js);
-  emscripten::function("seq2seqRecordTimeline", &record_timeline_js);
-  emscripten::function("seq2seqStopTimeline", &stop_timeline_js);
-  emscripten::function("seq2seqTimeline", &timeline_js);
+  emscripten::function("seq2seqAttribution", &labjs::attribution_js<Seq2SeqHandle>);
+  emscripten::function("seq2seqRecordTimeline", &labjs::record_timeline_js<Seq2SeqHandle>);
+  emscripten::function("seq2seqStopTimeline", &labjs::stop_timeline_js<Seq2SeqHandle>);
+  emscripten::function("seq2seqTimeline", &labjs::timeline_js<Seq2SeqHandle>);
 }

@@ -24,6 +24,7 @@ class TransformerHandle {
   emscripten::val targetVocabulary();
 
   const lab::TransformerSession& session() const { return session_; }
+  lab::TransformerSession& session() { return session_; }
 
  private:
   lab::TransformerSession session_;

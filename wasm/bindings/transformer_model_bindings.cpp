@@ -17,7 +17,9 @@
 #include "convert.h"
 #include "model_handle.h"
 #include "seq2seq_convert.h"
+#include "transformer/attribution.h"
 #include "transformer/model.h"
+#include "why_convert.h"
 
 using emscripten::val;
 using labjs::guarded;
@@ -80,6 +82,16 @@ struct TransformerModelApi {
 
 using TransformerModelHandle = labjs::ModelHandle<lab::TransformerModel, TransformerModelApi>;
 
+// attribution({src, target, method?, steps?}) (why_convert.h); the attention each row is
+// compared with is the rollout onto the source (transformer/attribution.h).
+val transformer_model_attribution_js(TransformerModelHandle& handle, val request) {
+  return guarded([&] {
+    const labjs::ModelAttributionRequest r = labjs::model_attribution_request_from_js(request);
+    return labjs::attribution_result_to_js(
+        lab::attribute(handle.model(), r.src, r.target, r.options));
+  });
+}
+
 val create_transformer_model_js(val config) {
   return guarded([&] { return val(TransformerModelHandle(config_from_js(config))); });
 }
@@ -87,6 +99,7 @@ val create_transformer_model_js(val config) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_transformer_model) {
-  TransformerModelHandle::register_class("TransformerModelHandle");
+  TransformerModelHandle::register_class("TransformerModelHandle")
+      .function("attribution", &transformer_model_attribution_js);
   emscripten::function("createTransformerModel", &create_transformer_model_js);
 }

@@ -147,6 +147,21 @@ lab::AttributionRequest attribution_request_from_js(const val& options, bool wit
   return r;
 }
 
+ModelAttributionRequest model_attribution_request_from_js(const val& request) {
+  if (is_absent(request)) {
+    throw lab::InputError("attribution() needs {src, target, method?, steps?}");
+  }
+  check_keys(request, {"src", "target", "method", "steps"}, "attribution request");
+  ModelAttributionRequest r;
+  r.src = ids_from_js(request["src"], "attribution: src");
+  r.target = ids_from_js(request["target"], "attribution: target");
+  val options = val::object();
+  if (has_value(request, "method")) options.set("method", request["method"]);
+  if (has_value(request, "steps")) options.set("steps", request["steps"]);
+  r.options = attribution_request_from_js(options, false).options;
+  return r;
+}
+
 val attribution_result_to_js(const lab::AttributionResult& r) {
   val out = val::object();
   out.set("method", val(std::string(lab::attribution_method_name(r.method))));
@@ -183,9 +198,9 @@ void timeline_options_from_js(const val& options, long& every, long& capacity) {
   capacity = js_whole(options, "capacity", "recordTimeline: capacity").value_or(200);
 }
 
-val timeline_to_js(const TokenName& token, const lab::Seq2SeqSession& session) {
-  const lab::AttentionTimeline& tl = session.timeline();
-  val out = translation_to_js(token, session.timeline_probe(), {}, "", false);
+val timeline_to_js(const TokenName& token, const lab::AttentionTimeline& tl,
+                   const std::vector<lab::SourceToken>& probe) {
+  val out = translation_to_js(token, probe, {}, "", false);
   out.delete_("output");
   out.delete_("text");
   out.delete_("finished");

@@ -31,6 +31,13 @@ val intervention_to_js(const TokenName& token, const lab::InterventionComparison
 
 // attribution options {method, steps, maxLength} (maxLength: the session's translation only).
 lab::AttributionRequest attribution_request_from_js(const val& options, bool with_max_length);
+// A bare model's attribution({src, target, method?, steps?}): src and target id arrays (target:
+// the output words after <sos>, <eos> included if attributed), no padding.
+struct ModelAttributionRequest {
+  std::vector<int32_t> src, target;
+  lab::AttributionOptions options;
+};
+ModelAttributionRequest model_attribution_request_from_js(const val& request);
 // {method, steps, scores (T, S), attention (T, S) | null, logProb, baselineLogProb | null,
 //  rankCorrelation: (number | null)[]}
 val attribution_result_to_js(const lab::AttributionResult& r);
@@ -41,6 +48,8 @@ val session_attribution_to_js(const lab::SessionAttribution& a);
 void timeline_options_from_js(const val& options, long& every, long& capacity);
 // {probe: SourceToken[], every, capacity, startStep, recording,
 //  frames: [{step, output: string[], attention: {shape: [T, S], data} | null}]}
-val timeline_to_js(const TokenName& token, const lab::Seq2SeqSession& session);
+// (either session's timeline, with its probe's tokens)
+val timeline_to_js(const TokenName& token, const lab::AttentionTimeline& timeline,
+                   const std::vector<lab::SourceToken>& probe);
 
 }  // namespace labjs

@@ -48,6 +48,12 @@ export const BINDINGS = Object.freeze({
     exports: ['createTransformerSession', 'TransformerSession'],
     api: ['createSeq2Seq', 'createSeq2Seq.transformer'],
   },
+  // attribution and the timeline of a Transformer session (translate's interventions are the
+  // session bindings')
+  transformer_why_bindings: {
+    exports: ['transformerAttribution', 'transformerRecordTimeline', 'transformerStopTimeline', 'transformerTimeline'],
+    api: ['Transformer.attribution', 'Transformer.timeline'],
+  },
   // the Transformer's model files: 'Transformer.save' (a method of its models) and loadSeq2Seq of a
   // Transformer file
   transformer_file_bindings: {
@@ -102,6 +108,7 @@ export const MODULES = Object.freeze([
       'safetensors_bindings',
       'transformer_model_bindings',
       'transformer_session_bindings',
+      'transformer_why_bindings',
       'transformer_file_bindings',
     ],
     load: () => import('../../build/wasm/attention_lab_core.mjs'),

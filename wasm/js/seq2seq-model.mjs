@@ -56,14 +56,11 @@ export class Seq2SeqModel {
 
   /**
    * Attribution of each target word's log-probability to the source tokens' embeddings:
-   * {src, target: id tensors, method?: 'gradient-input' | 'integrated-gradients', steps?}.
+   * {src, target: id tensors, method?: 'gradient-input' | 'integrated-gradients', steps?}. A
+   * Transformer's `attention` is each word's rollout onto the source (docs/transformer.md).
    */
   attribution(request) {
-    const handle = this.#live();
-    if (typeof handle.attribution !== 'function') {
-      throw new Error('attribution(): the bare Transformer does not offer it yet (the RNN models do)');
-    }
-    return unwrap(handle.attribution(request ?? null));
+    return unwrap(this.#live().attribution(request ?? null));
   }
 
   /** The loss of a batch, without gradients. */

@@ -88,18 +88,20 @@ export class Seq2Seq extends OwnedTranslator {
    */
   recordTimeline(probe, options) {
     if (typeof probe !== 'string') throw new Error('recordTimeline(probe): probe must be a string');
-    const handle = this.#whyHandle('timeline', 'record one');
-    unwrap(this.#core.seq2seqRecordTimeline(handle, probe, options ?? null));
+    unwrap(this.#why('timeline', 'RecordTimeline')(this[LIVE](), probe, options ?? null));
   }
 
   /** Stops recording; the frames stay. */
   stopTimeline() {
-    unwrap(this.#core.seq2seqStopTimeline(this.#whyHandle('timeline', 'record one')));
+    unwrap(this.#why('timeline', 'StopTimeline')(this[LIVE]()));
   }
 
-  /** The timeline's frames (copies): {probe, every, capacity, startStep, recording, frames}. */
+  /**
+   * The timeline's frames (copies): {probe, every, capacity, startStep, recording, frames}. A
+   * Transformer's frames hold each step's rollout onto the source (translate()'s `attention`).
+   */
   timeline() {
-    return unwrap(this.#core.seq2seqTimeline(this.#whyHandle('timeline', 'record one')));
+    return unwrap(this.#why('timeline', 'Timeline')(this[LIVE]()));
   }
 
   /** The timeline as one JSON text (typed arrays as plain arrays). */
@@ -107,26 +109,27 @@ export class Seq2Seq extends OwnedTranslator {
     return JSON.stringify(this.timeline(), (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
   }
 
-  /** The live recurrent session's handle, for seq2seq_why_bindings.cpp's functions. */
-  #whyHandle(what, verb) {
-    const handle = this[LIVE]();
-    if (this.#isTransformer()) {
-      throw new Error(`${what}: the Transformer translator does not ${verb} yet (the RNN translators do)`);
+  /**
+   * The core function `<seq2seq|transformer><name>` of the why bindings (seq2seq_why_bindings.cpp,
+   * transformer_why_bindings.cpp) for this session's architecture; the widget modules have none.
+   */
+  #why(what, name) {
+    const arch = this.#isTransformer() ? 'transformer' : 'seq2seq';
+    const fn = this.#core[arch + name];
+    if (typeof fn !== 'function') {
+      throw new Error(`${what}: this build (the '${arch}' module for widgets) has none; the full module has`);
     }
-    if (typeof this.#core.seq2seqAttribution !== 'function') {
-      throw new Error(`${what}: this build (the 'seq2seq' module for widgets) has none; the full module has`);
-    }
-    return handle;
+    return fn;
   }
 
   /**
    * Each word of the greedy translation attributed to the source tokens by gradient × input or
-   * integrated gradients ({method, steps}), beside its attention and their rank correlation.
+   * integrated gradients ({method, steps}), beside its attention and their rank correlation (a
+   * Transformer's attention: the rollout onto the source).
    */
   attribution(text, options) {
     if (typeof text !== 'string') throw new Error('attribution(text): text must be a string');
-    const handle = this.#whyHandle('attribution()', 'offer it');
-    return unwrap(this.#core.seq2seqAttribution(handle, text, options ?? null));
+    return unwrap(this.#why('attribution()', 'Attribution')(this[LIVE](), text, options ?? null));
   }
 
   /**

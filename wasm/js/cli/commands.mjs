@@ -48,9 +48,6 @@ export function translate(lab, o, positionals, print) {
   if (o['max-length'] !== undefined) options.maxLength = o['max-length'];
   const asking = o['force-attention'].length > 0 || o['force-token'].length > 0;
   if (asking && o.beam !== undefined) throw new UsageError('--force-attention and --force-token need greedy decoding: leave out --beam');
-  if (o.attribution && info.arch === 'transformer') {
-    throw new UsageError('--attribution works with the recurrent translators, not yet the Transformer');
-  }
   let r, interventions, attribution;
   try {
     r = model.translate(sentence, options);
@@ -59,7 +56,7 @@ export function translate(lab, o, positionals, print) {
       r = model.translate(sentence, { ...options, interventions });
     }
     if (o.attribution) {
-      if (typeof model.attribution !== 'function') throw new UsageError('--attribution: this model file cannot be attributed (the recurrent translators trained here can)');
+      if (typeof model.attribution !== 'function') throw new UsageError('--attribution: a model read from .safetensors cannot be attributed yet (models trained here can, recurrent or Transformer)');
       attribution = model.attribution(sentence, { method: o.attribution, steps: o['ig-steps'], maxLength: options.maxLength });
     }
   } catch (e) {
@@ -92,7 +89,7 @@ export function translate(lab, o, positionals, print) {
     print(attentionTable(labels, steps.map((s) => s.token), steps.map((s) => s.attention), { shades: o.shade })
       .map((l) => `  ${l}`).join('\n'));
   }
-  if (attribution) printAttribution(attribution, labels, print);
+  if (attribution) printAttribution(attribution, labels, info.arch, print);
   if (r.beams) {
     print('');
     print('hypotheses (best first; score = log-probability / length^α):');

@@ -45,14 +45,18 @@ export function printIntervention(r, interventions, labels, print) {
   print(table(rows, 'rllrl').map((l) => `  ${l}`).join('\n'));
 }
 
-/** Prints the attribution table: one row per output word, one column per source token, and ρ. */
-export function printAttribution(a, labels, print) {
+/**
+ * Prints the attribution table: one row per output word, one column per source token, and ρ
+ * (with the word's attention; a Transformer's: its rollout onto the source).
+ */
+export function printAttribution(a, labels, arch, print) {
   const [T, S] = a.scores.shape;
   const what = a.method === 'integrated-gradients'
     ? `integrated gradients (${a.steps} steps from the zero embedding)` : 'gradient × input';
+  const attention = arch === 'transformer' ? 'attention rollout onto the source' : 'attention';
   print('');
-  print(`attribution: ${what} of each output word's log-probability to the source embeddings`);
-  print("(rows: output words, columns: source tokens; ρ: Spearman's rank correlation with the word's attention)");
+  print(`attribution: ${what} of each output word's log-probability to the source ${arch === 'transformer' ? 'token embeddings (before √dModel and the positions)' : 'embeddings'}`);
+  print(`(rows: output words, columns: source tokens; ρ: Spearman's rank correlation with the word's ${attention})`);
   const header = ['', ...labels, ...(a.attention ? ['ρ'] : [])];
   const body = [];
   for (let t = 0; t < T; t++) {

@@ -12,27 +12,6 @@ namespace lab {
 
 namespace {
 
-// The teacher-forced batch of T rows that attributes every output word at once: each row is the
-// same source and decoder input [<sos>, y_0 … y_{T−2}], and row t keeps only target y_t (the others
-// are <pad>, which the loss skips). The loss is then (1/T) Σ_t −f_t, so row t's gradient is
-// −(1/T) ∂f_t/∂x.
-Batch attribution_batch(const std::vector<int32_t>& src, const std::vector<int32_t>& target,
-                        int32_t sos_id) {
-  Batch b;
-  b.B = static_cast<long>(target.size());
-  b.S = static_cast<long>(src.size());
-  b.T = static_cast<long>(target.size());
-  for (long r = 0; r < b.B; ++r) {
-    b.src.insert(b.src.end(), src.begin(), src.end());
-    b.src_len.push_back(static_cast<int32_t>(b.S));
-    for (long t = 0; t < b.T; ++t) {
-      b.tgt_in.push_back(t == 0 ? sos_id : target[static_cast<size_t>(t - 1)]);
-      b.tgt_out.push_back(t == r ? target[static_cast<size_t>(t)] : kPadId);
-    }
-  }
-  return b;
-}
-
 // f_t = log softmax(logits[t, t])[y_t] for every row t of the batch's (T, T, Vt) logits.
 std::vector<float> row_log_probs(const std::vector<float>& logits, const std::vector<int32_t>& y,
                                  long Vt) {
@@ -78,6 +57,35 @@ AttributionMethod parse_attribution_method(const std::string& name) {
                    "' is unknown: use gradient-input or integrated-gradients");
 }
 
+Batch attribution_batch(const std::vector<int32_t>& src, const std::vector<int32_t>& target,
+                        int32_t sos_id) {
+  Batch b;
+  b.B = static_cast<long>(target.size());
+  b.S = static_cast<long>(src.size());
+  b.T = static_cast<long>(target.size());
+  for (long r = 0; r < b.B; ++r) {
+    b.src.insert(b.src.end(), src.begin(), src.end());
+    b.src_len.push_back(static_cast<int32_t>(b.S));
+    for (long t = 0; t < b.T; ++t) {
+      b.tgt_in.push_back(t == 0 ? sos_id : target[static_cast<size_t>(t - 1)]);
+      b.tgt_out.push_back(t == r ? target[static_cast<size_t>(t)] : kPadId);
+    }
+  }
+  return b;
+}
+
+void check_attributed_words(const std::vector<int32_t>& target, long Vt) {
+  if (target.empty()) throw InputError("attribution: there is no output word to attribute");
+  for (size_t t = 0; t < target.size(); ++t) {
+    const int32_t y = target[t];
+    if (y <= kPadId || y >= Vt) {
+      throw InputError("attribution: output word " + std::to_string(t) + " has id " +
+                       std::to_string(y) + ", outside the target vocabulary of " +
+                       std::to_string(Vt) + " (or <pad>)");
+    }
+  }
+}
+
 void AttributionOptions::validate() const {
   if (steps < 1 || steps > kMaxAttributionSteps) {
     throw InputError("attribution: integrated gradients' steps must be in [1, " +
@@ -101,23 +109,11 @@ std::optional<double> spearman(const std::vector<float>& a, const std::vector<fl
   return cov / std::sqrt(va * vb);
 }
 
-AttributionResult attribute(Seq2SeqModel& model, const std::vector<int32_t>& src,
-                            const std::vector<int32_t>& target, const AttributionOptions& options) {
-  options.validate();
-  const Seq2SeqConfig& config = model.config();
-  if (target.empty()) throw InputError("attribution: there is no output word to attribute");
-  const long S = static_cast<long>(src.size()), T = static_cast<long>(target.size());
-  const long E = config.embedding_size(), Vt = config.tgt_vocab;
-  for (long t = 0; t < T; ++t) {
-    const int32_t y = target[static_cast<size_t>(t)];
-    if (y <= kPadId || y >= Vt) {
-      throw InputError("attribution: output word " + std::to_string(t) + " has id " +
-                       std::to_string(y) + ", outside the target vocabulary of " +
-                       std::to_string(Vt) + " (or <pad>)");
-    }
-  }
-  const Batch batch = attribution_batch(src, target, options.sos_id);
-  const std::vector<float> x = model.source_embeddings(src);  // (S, E)
+AttributionResult attribute_embeddings(const std::vector<float>& x, long S, long E, long Vt,
+                                       const std::vector<int32_t>& target,
+                                       const AttributionOptions& options,
+                                       const EmbeddingGradientFn& gradient) {
+  const long T = static_cast<long>(target.size());
   // The T rows' embeddings α·x (T, S, E) and the mean gradient of f_t over the α's (T, S, E).
   std::vector<float> scaled(static_cast<size_t>(T * S * E));
   std::vector<float> mean_grad(scaled.size(), 0.0f);
@@ -125,7 +121,7 @@ AttributionResult attribute(Seq2SeqModel& model, const std::vector<int32_t>& src
     for (long r = 0; r < T; ++r) {
       for (long i = 0; i < S * E; ++i) scaled[r * S * E + i] = static_cast<float>(alpha * x[i]);
     }
-    return model.source_embedding_gradient(batch, scaled);
+    return gradient(scaled);
   };
 
   AttributionResult result;
@@ -160,7 +156,35 @@ AttributionResult attribute(Seq2SeqModel& model, const std::vector<int32_t>& src
       result.scores[t * S + s] = static_cast<float>(factor * sum);
     }
   }
+  return result;
+}
 
+void set_rank_correlation(AttributionResult& result) {
+  const long S = result.S, T = result.T;
+  result.rank_correlation.assign(static_cast<size_t>(T), std::nullopt);
+  if (result.attention.empty()) return;
+  for (long t = 0; t < T; ++t) {
+    const auto row = [&](const std::vector<float>& m) {
+      return std::vector<float>(m.begin() + t * S, m.begin() + (t + 1) * S);
+    };
+    result.rank_correlation[static_cast<size_t>(t)] =
+        spearman(row(result.scores), row(result.attention));
+  }
+}
+
+AttributionResult attribute(Seq2SeqModel& model, const std::vector<int32_t>& src,
+                            const std::vector<int32_t>& target, const AttributionOptions& options) {
+  options.validate();
+  const Seq2SeqConfig& config = model.config();
+  check_attributed_words(target, config.tgt_vocab);
+  const long S = static_cast<long>(src.size()), T = static_cast<long>(target.size());
+  const Batch batch = attribution_batch(src, target, options.sos_id);
+  const std::vector<float> x = model.source_embeddings(src);  // (S, E)
+  AttributionResult result =
+      attribute_embeddings(x, S, config.embedding_size(), config.tgt_vocab, target, options,
+                           [&](const std::vector<float>& src_emb) {
+                             return model.source_embedding_gradient(batch, src_emb);
+                           });
   if (config.attention) {
     // Teacher-forced attention of each output word: row t of batch row t (every row is the same).
     const Seq2SeqOutputs out = model.evaluate(batch);
@@ -170,15 +194,7 @@ AttributionResult attribute(Seq2SeqModel& model, const std::vector<int32_t>& src
                   result.attention.begin() + t * S);
     }
   }
-  result.rank_correlation.resize(static_cast<size_t>(T));
-  for (long t = 0; t < T; ++t) {
-    if (result.attention.empty()) continue;
-    const auto row = [&](const std::vector<float>& m) {
-      return std::vector<float>(m.begin() + t * S, m.begin() + (t + 1) * S);
-    };
-    result.rank_correlation[static_cast<size_t>(t)] =
-        spearman(row(result.scores), row(result.attention));
-  }
+  set_rank_correlation(result);
   return result;
 }
 

@@ -2,7 +2,8 @@
 // attention (the "attention is not explanation" debate: Jain & Wallace 2019; Wiegreffe & Pinter
 // 2019). Both methods differentiate f_t = log p(y_t | x, y_<t), the log-probability of output
 // word t under teacher forcing, with respect to the source embeddings x (S, E), through the
-// model's own backward pass (Seq2SeqModel::source_embedding_gradient):
+// model's own backward pass (Seq2SeqModel::source_embedding_gradient; the Transformer's is
+// transformer/attribution.h, which shares everything below but the model):
 //
 //   gradient × input:      a[t, s] = Σ_e x[s, e] · ∂f_t/∂x[s, e]
 //   integrated gradients:  a[t, s] = Σ_e x[s, e] · (1/n) Σ_{k=1..n} ∂f_t/∂x[s, e] at α_k·x,
@@ -16,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +58,30 @@ struct AttributionResult {
 // is one of them), fed back teacher-forced after <sos>. Throws InputError for bad ids or options.
 AttributionResult attribute(Seq2SeqModel& model, const std::vector<int32_t>& src,
                             const std::vector<int32_t>& target, const AttributionOptions& options);
+
+// ---- the model-independent part, shared with the Transformer's (transformer/attribution.h)
+
+// The teacher-forced batch of T rows that attributes every output word at once: each row is the
+// same source and decoder input [<sos>, y_0 … y_{T−2}], and row t keeps only target y_t (the
+// others are <pad>, which the loss skips). The loss is then (1/T) Σ_t −f_t, so row t's gradient
+// is −(1/T) ∂f_t/∂x.
+Batch attribution_batch(const std::vector<int32_t>& src, const std::vector<int32_t>& target,
+                        int32_t sos_id);
+// Throws InputError unless every output word is an id of the target vocabulary (Vt) other than
+// <pad>, and there is at least one.
+void check_attributed_words(const std::vector<int32_t>& target, long Vt);
+// The model's loss of attribution_batch and its gradient with respect to the source embeddings
+// (T, S, E) given in place of the looked-up ones.
+using EmbeddingGradientFn =
+    std::function<SourceEmbeddingGradient(const std::vector<float>& src_emb)>;
+// Everything of AttributionResult but the attention and ρ: x (S, E) the source embeddings,
+// Vt the target vocabulary, `gradient` the model's backward pass.
+AttributionResult attribute_embeddings(const std::vector<float>& x, long S, long E, long Vt,
+                                       const std::vector<int32_t>& target,
+                                       const AttributionOptions& options,
+                                       const EmbeddingGradientFn& gradient);
+// rank_correlation (T) from scores and attention (each absent when attention is empty).
+void set_rank_correlation(AttributionResult& result);
 
 // Spearman's ρ of two rows of equal length (average ranks for ties); absent if either is
 // constant.

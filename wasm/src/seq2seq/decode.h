@@ -82,6 +82,11 @@ std::string describe_intervention(size_t index, const Intervention& v);
 // at a step the decoding did not reach (`taken` steps).
 void check_steps_reached(const std::vector<Intervention>& interventions, long taken);
 
+// The source token of force-attention / mask-source inside the sentence of S tokens, and
+// edit-attention's row: S finite weights ≥ 0 summing to a positive number. Throws InputError
+// starting with `what` (describe_intervention).
+void check_attention_row(const std::string& what, const Intervention& v, long S);
+
 // Checks every intervention against the model, the source length S and the options before any
 // decoding; the messages name the intervention by its index, kind and step. Throws InputError.
 void validate_interventions(const std::vector<Intervention>& interventions,

@@ -78,6 +78,35 @@ InterventionKind parse_intervention_kind(const std::string& name) {
                    "or zero-head (the Transformer's)");
 }
 
+void check_attention_row(const std::string& what, const Intervention& v, long S) {
+  const bool takes_source =
+      v.kind == InterventionKind::kForceAttention || v.kind == InterventionKind::kMaskSource;
+  if (takes_source && (v.source < 0 || v.source >= S)) {
+    throw InputError(what + ": source token " + std::to_string(v.source) +
+                     " is outside the sentence of " + std::to_string(S) + " tokens (0 … " +
+                     std::to_string(S - 1) + ")");
+  }
+  if (v.kind == InterventionKind::kEditAttention) {
+    if (static_cast<long>(v.weights.size()) != S) {
+      throw InputError(what + ": the edited row has " + std::to_string(v.weights.size()) +
+                       " weights but the sentence has " + std::to_string(S) + " tokens");
+    }
+    double sum = 0.0;
+    for (size_t s = 0; s < v.weights.size(); ++s) {
+      if (!std::isfinite(v.weights[s]) || v.weights[s] < 0.0f) {
+        throw InputError(what + ": weight " + std::to_string(s) +
+                         " must be a finite number >= 0 (got " + std::to_string(v.weights[s]) +
+                         ")");
+      }
+      sum += v.weights[s];
+    }
+    if (!(sum > 0.0) || !std::isfinite(sum)) {
+      throw InputError(what +
+                       ": the edited row must sum to a positive number (it is renormalised)");
+    }
+  }
+}
+
 void validate_interventions(const std::vector<Intervention>& interventions,
                             const Seq2SeqConfig& config, long S, const DecodeOptions& options) {
   if (static_cast<long>(interventions.size()) > options.max_length * 8) {
@@ -98,32 +127,7 @@ void validate_interventions(const std::vector<Intervention>& interventions,
     if (is_attention_kind(v.kind) && !config.attention) {
       throw InputError(what + ": this model has no attention to intervene on");
     }
-    const bool takes_source =
-        v.kind == InterventionKind::kForceAttention || v.kind == InterventionKind::kMaskSource;
-    if (takes_source && (v.source < 0 || v.source >= S)) {
-      throw InputError(what + ": source token " + std::to_string(v.source) +
-                       " is outside the sentence of " + std::to_string(S) + " tokens (0 … " +
-                       std::to_string(S - 1) + ")");
-    }
-    if (v.kind == InterventionKind::kEditAttention) {
-      if (static_cast<long>(v.weights.size()) != S) {
-        throw InputError(what + ": the edited row has " + std::to_string(v.weights.size()) +
-                         " weights but the sentence has " + std::to_string(S) + " tokens");
-      }
-      double sum = 0.0;
-      for (size_t s = 0; s < v.weights.size(); ++s) {
-        if (!std::isfinite(v.weights[s]) || v.weights[s] < 0.0f) {
-          throw InputError(what + ": weight " + std::to_string(s) +
-                           " must be a finite number >= 0 (got " + std::to_string(v.weights[s]) +
-                           ")");
-        }
-        sum += v.weights[s];
-      }
-      if (!(sum > 0.0) || !std::isfinite(sum)) {
-        throw InputError(what +
-                         ": the edited row must sum to a positive number (it is renormalised)");
-      }
-    }
+    check_attention_row(what, v, S);
     if (v.kind == InterventionKind::kForceToken &&
         (v.token < 0 || v.token >= config.tgt_vocab || v.token == kPadId ||
          v.token == options.sos_id)) {

@@ -60,7 +60,7 @@ TrainResult Seq2SeqSession::train(long steps) {
       steps, *task_, config_.batch_size, config_.clip_norm, rng_, step_, model_,
       [&] { model_.adam_step(adam_); }, "try a smaller learningRate or set clipNorm",
       // decoding only: changes nothing training reads
-      [&] { timeline_.after_step(step_, model_); });
+      [&] { timeline_.after_step(step_, probe_decoder()); });
 }
 
 DecodeOptions Seq2SeqSession::decode_defaults(long longest_target) const {

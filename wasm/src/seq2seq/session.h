@@ -216,6 +216,12 @@ class Seq2SeqSession {
 
  private:
   DecodeOptions decode_defaults(long longest_target) const;
+  // The timeline's decoder (timeline.h): greedy decoding of this session's model.
+  auto probe_decoder() {
+    return [this](const std::vector<int32_t>& probe, const DecodeOptions& options) {
+      return greedy_decode(model_, probe, options);
+    };
+  }
 
   SessionConfig config_;
   std::unique_ptr<Task> task_;

@@ -46,7 +46,7 @@ void Seq2SeqSession::record_timeline(const std::string& probe, long every, long 
   const Encoded encoded = task_->source_vocab().encode(probe);
   DecodeOptions opt = decode_defaults(task_->max_target_tokens());
   opt.top_k = 1;
-  timeline_.start(encoded.ids, every, capacity, step_, model_, opt);
+  timeline_.start(encoded.ids, every, capacity, step_, opt, probe_decoder());
   timeline_probe_ = source_tokens(probe, task_->source_vocab(), encoded);
 }
 
@@ -59,15 +59,12 @@ SessionAttribution Seq2SeqSession::attribution(const std::string& text,
   DecodeOptions opt = decode_defaults(task_->max_target_tokens());
   if (request.max_length) opt.max_length = *request.max_length;
   opt.top_k = 1;
-  const GreedyResult greedy = greedy_decode(model_, encoded.ids, opt);
-  SessionAttribution out;
-  out.source = source_tokens(text, source_vocab, encoded);
-  out.text = target_vocab.decode_text(greedy.tokens);
-  AttributionOptions options = request.options;
-  options.sos_id = opt.sos_id;
-  out.attribution = attribute(model_, encoded.ids, attributed_words(greedy), options);
-  for (int32_t id : out.attribution.target) out.words.push_back(target_vocab.token(id));
-  return out;
+  return attribute_translation(
+      source_tokens(text, source_vocab, encoded), target_vocab,
+      greedy_decode(model_, encoded.ids, opt), opt, request.options,
+      [&](const std::vector<int32_t>& words, const AttributionOptions& options) {
+        return attribute(model_, encoded.ids, words, options);
+      });
 }
 
 }  // namespace lab

@@ -77,4 +77,21 @@ inline std::vector<int32_t> attributed_words(const GreedyResult& greedy) {
   return out;
 }
 
+// attribution(text)'s result for either session: the source tokens, the text of the greedy
+// translation `greedy` (decoded with `options`) and its words' attribution by
+// `attribute(words, attribution_options)`.
+template <class Attribute>
+SessionAttribution attribute_translation(std::vector<SourceToken> source, const Vocab& target_vocab,
+                                         const GreedyResult& greedy, const DecodeOptions& options,
+                                         AttributionOptions attribution_options,
+                                         const Attribute& attribute) {
+  SessionAttribution out;
+  out.source = std::move(source);
+  out.text = target_vocab.decode_text(greedy.tokens);
+  attribution_options.sos_id = options.sos_id;
+  out.attribution = attribute(attributed_words(greedy), attribution_options);
+  for (int32_t id : out.attribution.target) out.words.push_back(target_vocab.token(id));
+  return out;
+}
+
 }  // namespace lab

@@ -1,11 +1,11 @@
+// The timeline's bounds and thinning (timeline.h); the decoding is the caller's.
 #include "seq2seq/timeline.h"
 
 #include <string>
 
 namespace lab {
 
-void AttentionTimeline::start(std::vector<int32_t> probe, long every, long capacity, long step,
-                              Seq2SeqModel& model, const DecodeOptions& options) {
+void AttentionTimeline::check_limits(long every, long capacity) {
   if (every < 1 || every > 1000000) {
     throw InputError("timeline: every must be in [1, 1000000] steps (got " + std::to_string(every) +
                      ")");
@@ -14,20 +14,10 @@ void AttentionTimeline::start(std::vector<int32_t> probe, long every, long capac
     throw InputError("timeline: capacity must be in [2, " + std::to_string(kMaxTimelineFrames) +
                      "] frames (got " + std::to_string(capacity) + ")");
   }
-  options.validate(model.config());
-  AttentionTimeline next;
-  next.probe_ = std::move(probe);
-  next.every_ = every;
-  next.capacity_ = capacity;
-  next.start_ = step;
-  next.options_ = options;
-  next.record(step, model);  // the probe is checked by decoding it, before anything is replaced
-  next.active_ = true;
-  *this = std::move(next);
 }
 
-void AttentionTimeline::after_step(long step, Seq2SeqModel& model) {
-  if (!active_ || (step - start_) % every_ != 0) return;
+bool AttentionTimeline::due(long step) {
+  if (!active_ || (step - start_) % every_ != 0) return false;
   if (static_cast<long>(frames_.size()) >= capacity_) {
     // Keep the frames at multiples of 2·every (from the start): evenly spaced, half as many.
     std::vector<TimelineFrame> kept;
@@ -36,16 +26,15 @@ void AttentionTimeline::after_step(long step, Seq2SeqModel& model) {
     }
     frames_ = std::move(kept);
     every_ *= 2;
-    if ((step - start_) % every_ != 0) return;
+    if ((step - start_) % every_ != 0) return false;
   }
-  record(step, model);
+  return true;
 }
 
-void AttentionTimeline::record(long step, Seq2SeqModel& model) {
-  const GreedyResult g = greedy_decode(model, probe_, options_);
+void AttentionTimeline::record(long step, const GreedyResult& decoded) {
   TimelineFrame f;
   f.step = step;
-  for (const GreedyStep& s : g.steps) {
+  for (const GreedyStep& s : decoded.steps) {
     f.output.push_back(s.token);
     f.attention.insert(f.attention.end(), s.attention.begin(), s.attention.end());
   }

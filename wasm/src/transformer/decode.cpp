@@ -19,45 +19,58 @@ void ln_row(float* y, const float* x, const LayerNormP<const float*>& w, long Dm
   layernorm_forward(y, &mean, &rstd, x, w.w, w.b, 1, Dm);
 }
 
-// Head h of every layer l at step t: zeroed (1) or not, per attention; forced source (−1: none).
+// Head h of every layer l at step t: zeroed (1) or not, per attention; the cross-attention row's
+// edit (force, edit or mask; nullptr: none), seq2seq/decode.h's attention_edit of the
+// interventions that reach that head.
 struct HeadEdits {
   std::vector<uint8_t> zero_self, zero_cross;  // (L, H)
-  std::vector<long> force;                     // (L, H) cross-attention
+  std::vector<AttentionEdit> cross;            // (L, H)
+  // (L, H) the force / edit / mask interventions of each head at step t, which `cross` points
+  // into (a moved vector keeps its buffer)
+  std::vector<std::vector<Intervention>> rows;
 };
+
+bool reaches(const Intervention& v, long l, long h) {
+  return (v.layer < 0 || v.layer == l) && (v.head < 0 || v.head == h);
+}
 
 HeadEdits head_edits(const std::vector<Intervention>& list, long t, long L, long H) {
   HeadEdits e{std::vector<uint8_t>(L * H, 0), std::vector<uint8_t>(L * H, 0),
-              std::vector<long>(L * H, -1)};
-  for (const Intervention& v : list) {
-    if (v.step >= 0 && v.step != t) continue;
-    const bool zero = v.kind == InterventionKind::kZeroHead;
-    if (!zero && v.kind != InterventionKind::kForceAttention) continue;
-    for (long l = 0; l < L; ++l) {
-      for (long h = 0; h < H; ++h) {
-        if ((v.layer >= 0 && v.layer != l) || (v.head >= 0 && v.head != h)) continue;
-        if (!zero)
-          e.force[l * H + h] = v.source;
-        else if (v.attention == AttentionSite::kCross)
-          e.zero_cross[l * H + h] = 1;
-        else if (v.attention == AttentionSite::kDecoderSelf)
-          e.zero_self[l * H + h] = 1;
+              std::vector<AttentionEdit>(L * H), std::vector<std::vector<Intervention>>(L * H)};
+  for (long l = 0; l < L; ++l) {
+    for (long h = 0; h < H; ++h) {
+      for (const Intervention& v : list) {
+        if ((v.step >= 0 && v.step != t) || !reaches(v, l, h)) continue;
+        if (v.kind == InterventionKind::kZeroHead) {
+          if (v.attention == AttentionSite::kCross) e.zero_cross[l * H + h] = 1;
+          if (v.attention == AttentionSite::kDecoderSelf) e.zero_self[l * H + h] = 1;
+        } else if (v.kind != InterventionKind::kForceToken) {
+          e.rows[l * H + h].push_back(v);
+        }
       }
+      if (!e.rows[l * H + h].empty()) e.cross[l * H + h] = attention_edit(e.rows[l * H + h], t);
     }
   }
   return e;
 }
 
-// The interventions on one head's output: ctx (Dm) and att (H, M) of one query; V (M, Dm).
-//   forced onto j:  att[h] = onehot(j), ctx_h = V[j]_h  (exactly: 1·v + Σ 0)
-//   zeroed:         ctx_h = 0
-void edit_heads(float* ctx, float* att, const float* V, const uint8_t* zero, const long* force,
-                long M, long Dm, long H) {
+// The interventions on one query's heads: ctx (Dm) and att (H, M); V (M, Dm).
+//   row edited (forced, edited, masked):  att[h] = w' (renormalised), ctx_h = Σ_m w'[m] V[m]_h
+//     (forced onto j: exactly V[j]_h, as 1·v + Σ 0·v' = v in floating point)
+//   zeroed:                               ctx_h = 0
+void edit_heads(float* ctx, float* att, const float* V, const uint8_t* zero,
+                const AttentionEdit* edit, long M, long Dm, long H) {
   const long Dh = Dm / H;
   for (long h = 0; h < H; ++h) {
-    if (force && force[h] >= 0) {
-      std::fill_n(att + h * M, M, 0.0f);
-      att[h * M + force[h]] = 1.0f;
-      std::copy_n(V + force[h] * Dm + h * Dh, Dh, ctx + h * Dh);
+    if (edit && edit[h]) {
+      std::vector<float> w(att + h * M, att + (h + 1) * M);
+      edit[h](w);
+      std::copy(w.begin(), w.end(), att + h * M);
+      std::fill_n(ctx + h * Dh, Dh, 0.0f);
+      for (long m = 0; m < M; ++m) {
+        // ctx_h += w'[m] · V[m]_h
+        for (long i = 0; i < Dh; ++i) ctx[h * Dh + i] += w[m] * V[m * Dm + h * Dh + i];
+      }
     }
     if (zero[h]) std::fill_n(ctx + h * Dh, Dh, 0.0f);
   }
@@ -85,11 +98,11 @@ void self_attention_step(float* out, float* att, const float* x, const MhaW& w,
 // ctx (Dm): the heads' contexts, kept for the trace.
 void cross_attention_step(float* out, float* att, float* ctx, const float* x, const MhaW& w,
                           const std::vector<float>& K, const std::vector<float>& V, long S, long Dm,
-                          long H, const uint8_t* zero, const long* force) {
+                          long H, const uint8_t* zero, const AttentionEdit* edit) {
   std::vector<float> q(Dm);
   linear_forward(q.data(), x, w.in_w, w.in_b, 1, Dm, Dm);
   heads_forward(ctx, att, q.data(), K.data(), V.data(), nullptr, 1, S, Dm, H);
-  edit_heads(ctx, att, V.data(), zero, force, S, Dm, H);
+  edit_heads(ctx, att, V.data(), zero, edit, S, Dm, H);
   linear_forward(out, ctx, w.out_w, w.out_b, 1, Dm, Dm);
 }
 
@@ -219,7 +232,7 @@ TransformerStepResult transformer_decoder_step(const TransformerModel& model,
     float* cross_ctx = r.trace.cross_context.data() + l * Dm;
     const uint8_t* zero_self = edits.zero_self.data() + l * H;
     const uint8_t* zero_cross = edits.zero_cross.data() + l * H;
-    const long* force = edits.force.data() + l * H;
+    const AttentionEdit* edit = edits.cross.data() + l * H;
     // the same sub-blocks as decoder_layer_forward, for one position
     if (pre) {
       // y1 = y + SA(LN1(y)),  y2 = y1 + CA(LN2(y1)),  out = y2 + FF(LN3(y2))
@@ -229,7 +242,7 @@ TransformerStepResult transformer_decoder_step(const TransformerModel& model,
       residual_forward(y.data(), y.data(), a.data(), Dm);
       ln_row(n.data(), y.data(), w.n2, Dm);
       cross_attention_step(a.data(), cross_att, cross_ctx, n.data(), w.ca, mem.cross_k[l],
-                           mem.cross_v[l], S, Dm, H, zero_cross, force);
+                           mem.cross_v[l], S, Dm, H, zero_cross, edit);
       residual_forward(y.data(), y.data(), a.data(), Dm);
       ln_row(n.data(), y.data(), w.n3, Dm);
       ffn_forward(h.data(), f.data(), n.data(), w.ff, 1, Dm, c.d_ff);
@@ -241,7 +254,7 @@ TransformerStepResult transformer_decoder_step(const TransformerModel& model,
       residual_forward(n.data(), y.data(), a.data(), Dm);
       ln_row(y.data(), n.data(), w.n1, Dm);
       cross_attention_step(a.data(), cross_att, cross_ctx, y.data(), w.ca, mem.cross_k[l],
-                           mem.cross_v[l], S, Dm, H, zero_cross, force);
+                           mem.cross_v[l], S, Dm, H, zero_cross, edit);
       residual_forward(n.data(), y.data(), a.data(), Dm);
       ln_row(y.data(), n.data(), w.n2, Dm);
       ffn_forward(h.data(), f.data(), y.data(), w.ff, 1, Dm, c.d_ff);

@@ -63,12 +63,16 @@ struct TransformerStepResult {
   TransformerStepTrace trace;
 };
 
-// Interventions (seq2seq/decode.h) as the Transformer applies them: force-attention puts head h
-// of layer l's cross-attention (every head or layer for −1) on one source token, so that head's
-// context is exactly value row j of the memory; zero-head zeroes a head's context (its weights
-// stay in the trace as computed); force-token as for the RNN. Throws InputError naming the
-// intervention for anything else (edit-attention, mask-source), a layer or head out of range, a
-// step of the encoder, a source outside the sentence.
+// Interventions (seq2seq/decode.h) as the Transformer applies them: force-attention,
+// edit-attention and mask-source change the cross-attention row of head h of layer l (every head
+// or layer for −1) as they change a recurrent translator's row (attention_edit: forced one-hot,
+// or replaced, then masked, then renormalised), and that head's context is then the edited row's
+// mix of the memory's value rows (forced onto j: exactly value row j); zero-head zeroes a head's
+// context (its weights stay in the trace as computed); force-token as for the RNN. Throws
+// InputError naming the intervention for a layer or head out of range, a row intervention on
+// another attention than the cross-attention, a step of the encoder, a source outside the
+// sentence, an edited row that is not S weights ≥ 0 with a positive sum, two row replacements of
+// one head at one step.
 void validate_transformer_interventions(const std::vector<Intervention>& interventions,
                                         const TransformerConfig& config, long S,
                                         const DecodeOptions& options);

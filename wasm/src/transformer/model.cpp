@@ -58,21 +58,30 @@ DecoderLayerG TransformerModel::dec_g(long l) {
           at<float*>(o.n1, b), at<float*>(o.n2, b), at<float*>(o.n3, b)};
 }
 
-void TransformerModel::forward(const Batch& batch) {
+void TransformerModel::forward_begin(const Batch& batch) {
   TransformerWorkspace& w = *ws_;
-  const long B = batch.B, S = batch.S, T = batch.T, Dm = config_.d_model, Vt = config_.tgt_vocab;
-  const long L = config_.layers;
-  const LayerDims d = dims();
+  const long B = batch.B, S = batch.S, T = batch.T;
   w.resize(config_, B, S, T);
   // src_pad (B, S): 1 past each source's length; tgt_pad (B, T): 1 where tgt_in is <pad>
   for (long b = 0; b < B; ++b) {
     for (long s = 0; s < S; ++s) w.src_pad[b * S + s] = s >= batch.src_len[b];
   }
   for (long i = 0; i < B * T; ++i) w.tgt_pad[i] = batch.tgt_in[i] == kPadId;
+}
 
+void TransformerModel::forward(const Batch& batch) {
+  forward_begin(batch);
   // x = src_embedding[src] · √Dm + pe[:S]
-  embed_forward(w.src_x.data(), batch.src.data(), p(off_.src_emb), pe_.data(), B, S,
-                config_.src_vocab, Dm);
+  embed_forward(ws_->src_x.data(), batch.src.data(), p(off_.src_emb), pe_.data(), batch.B, batch.S,
+                config_.src_vocab, config_.d_model);
+  forward_from_source(batch);
+}
+
+void TransformerModel::forward_from_source(const Batch& batch) {
+  TransformerWorkspace& w = *ws_;
+  const long B = batch.B, S = batch.S, T = batch.T, Dm = config_.d_model, Vt = config_.tgt_vocab;
+  const long L = config_.layers;
+  const LayerDims d = dims();
   const float* x = w.src_x.data();
   for (long l = 0; l < L; ++l) {
     encoder_layer_forward(w.enc[l], enc_w(l), x, w.src_pad.data(), B, S, d);

@@ -118,9 +118,23 @@ class TransformerModel {
   void set_adam_state(AdamState state);
   const std::vector<float>& last_logits() const;  // (B, T, Vt) of the last forward
 
+  // ---- attribution (transformer/attribution.cpp)
+  // The teacher-forced loss of `batch` with the source token embeddings src_emb (B, S, Dm) in
+  // place of the looked-up src_embedding[src] (still scaled by √Dm, still plus pe), and its
+  // gradient with respect to them. The parameter gradients (and whether they are valid for an
+  // Adam step) are left as they were.
+  SourceEmbeddingGradient source_embedding_gradient(const Batch& batch,
+                                                    const std::vector<float>& src_emb);
+  // src_embedding[src] (S, Dm): the input that attribution scales. Throws InputError for bad ids.
+  std::vector<float> source_embeddings(const std::vector<int32_t>& src) const;
+
  private:
   void build_table();
   void forward(const Batch& batch);
+  // forward's two halves, around the source embedding (x = src_embedding[src] · √Dm + pe):
+  // masks and scratch for the batch's shape; then everything from x to the loss.
+  void forward_begin(const Batch& batch);
+  void forward_from_source(const Batch& batch);
   void backward(const Batch& batch);
   EncoderLayerW enc_w(long l) const;
   DecoderLayerW dec_w(long l) const;

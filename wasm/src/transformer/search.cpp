@@ -49,11 +49,6 @@ void validate_transformer_interventions(const std::vector<Intervention>& interve
   for (size_t i = 0; i < interventions.size(); ++i) {
     const Intervention& v = interventions[i];
     const std::string what = describe_intervention(i, v);
-    if (v.kind == InterventionKind::kEditAttention || v.kind == InterventionKind::kMaskSource) {
-      throw InputError(what +
-                       ": the Transformer takes force-attention, zero-head and force-token "
-                       "(edit-attention and mask-source: the recurrent translators)");
-    }
     const bool every_step = v.kind == InterventionKind::kZeroHead && v.step == -1;
     if (!every_step && (v.step < 0 || v.step >= options.max_length)) {
       throw InputError(what + ": the step must be in [0, " + std::to_string(options.max_length) +
@@ -66,17 +61,29 @@ void validate_transformer_interventions(const std::vector<Intervention>& interve
                        ": the encoder runs once per sentence, before any step: leave out "
                        "step for attention encoder-self");
     }
-    if (v.kind == InterventionKind::kForceAttention && v.attention != AttentionSite::kCross) {
+    const bool row =
+        v.kind != InterventionKind::kZeroHead && v.kind != InterventionKind::kForceToken;
+    if (row && v.attention != AttentionSite::kCross) {
       throw InputError(what +
-                       ": only the cross-attention can be forced onto a source token "
-                       "(attention: cross)");
+                       ": only the cross-attention's rows can be forced, edited or masked onto "
+                       "source tokens (attention: cross)");
     }
     check_index(v.layer, config.layers, what, "layer", "layers");
     check_index(v.head, config.heads, what, "head", "heads");
-    if (v.kind == InterventionKind::kForceAttention && (v.source < 0 || v.source >= S)) {
-      throw InputError(what + ": source token " + std::to_string(v.source) +
-                       " is outside the sentence of " + std::to_string(S) + " tokens (0 … " +
-                       std::to_string(S - 1) + ")");
+    if (row) check_attention_row(what, v, S);
+    // At one step and head: one row replacement (force or edit); masks may be several.
+    const bool replaces =
+        v.kind == InterventionKind::kForceAttention || v.kind == InterventionKind::kEditAttention;
+    for (size_t j = 0; replaces && j < i; ++j) {
+      const Intervention& u = interventions[j];
+      const bool overlap = (u.layer < 0 || v.layer < 0 || u.layer == v.layer) &&
+                           (u.head < 0 || v.head < 0 || u.head == v.head);
+      if (u.step == v.step && overlap &&
+          (u.kind == InterventionKind::kForceAttention ||
+           u.kind == InterventionKind::kEditAttention)) {
+        throw InputError(what + " conflicts with intervention " + std::to_string(j) + " (" +
+                         intervention_kind_name(u.kind) + ") on the same head at the same step");
+      }
     }
     if (v.kind == InterventionKind::kForceToken) {
       if (v.token < 0 || v.token >= config.tgt_vocab || v.token == kPadId ||

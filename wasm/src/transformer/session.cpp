@@ -78,11 +78,17 @@ TransformerSession::TransformerSession(const TransformerSessionConfig& config,
   adam_.lr = static_cast<float>(config.learning_rate);
 }
 
+void (*TransformerSession::timeline_after_step_)(TransformerSession&) = nullptr;
+
 TrainResult TransformerSession::train(long steps) {
   return train_steps(
       steps, *task_, config_.batch_size, config_.clip_norm, rng_, step_, model_,
       [&] { model_.adam_step(adam_, config_.warmup); },
-      "try a smaller learningRate, a longer warmup or set clipNorm");
+      "try a smaller learningRate, a longer warmup or set clipNorm",
+      // decoding only: changes nothing training reads
+      [&] {
+        if (timeline_after_step_) timeline_after_step_(*this);
+      });
 }
 
 DecodeOptions TransformerSession::decode_defaults(long longest_target) const {

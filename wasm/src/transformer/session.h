@@ -96,6 +96,15 @@ class TransformerSession {
   // that accept both kinds). Throws InputError for a file that does not parse.
   static bool is_transformer_file(const uint8_t* data, size_t size);
 
+  // ---- asking the model why (transformer/session_why.cpp; bound in the full module only), as
+  // the Seq2Seq session's: the attribution of the greedy translation's words
+  // (transformer/attribution.h) and the training timeline of a probe (seq2seq/timeline.h).
+  SessionAttribution attribution(const std::string& text, const AttributionRequest& request = {});
+  void record_timeline(const std::string& probe, long every, long capacity);
+  void stop_timeline() { timeline_.stop(); }
+  const AttentionTimeline& timeline() const { return timeline_; }
+  const std::vector<SourceToken>& timeline_probe() const { return timeline_probe_; }
+
   std::vector<std::string> source_vocabulary() const;
   std::vector<std::string> target_vocabulary() const;
 
@@ -117,6 +126,11 @@ class TransformerSession {
   AdamOptions adam_;
   Rng rng_;  // draws the training batches
   long step_ = 0;
+  // train() reaches the timeline through this pointer, which record_timeline sets: a build
+  // that never records one (the widgets' module) links none of its code.
+  static void (*timeline_after_step_)(TransformerSession& session);
+  AttentionTimeline timeline_;  // not saved: a view of this run, not part of the model
+  std::vector<SourceToken> timeline_probe_;
 };
 
 }  // namespace lab

@@ -1,0 +1,43 @@
+// What the attribution tests of both kinds of model share: a bare model's attribution of one case
+// of an attribution reference file (tests/reference/gen_attribution.py,
+// gen_transformer_attribution.py) checked method by method, as tests/native/attribution_reference.h.
+import assert from 'node:assert/strict';
+import { mismatch } from './case-runner.mjs';
+
+const vector = (data) => ({ shape: [data.length], data });
+
+/** Both methods of case `c` on `model` (its parameters already set): rtol 1e-4, ρ to 1e-9. */
+export function expectMatchesReference(model, c) {
+  for (const [method, key] of [['gradient-input', 'gradient_input'], ['integrated-gradients', 'integrated_gradients']]) {
+    const r = model.attribution({ src: vector(c.src), target: vector(c.target), method, steps: c.ig_steps });
+    assert.equal(r.method, method);
+    assert.equal(mismatch(r.scores, c[key], 1e-4, 0), null, `${method} scores`);
+    assert.equal(mismatch(vector(r.logProb), vector(c.log_prob), 1e-4, 0), null, 'log p');
+    if (method === 'integrated-gradients') {
+      assert.equal(mismatch(vector(r.baselineLogProb), vector(c.baseline_log_prob), 1e-4, 0), null, 'baseline log p');
+    } else {
+      assert.equal(r.baselineLogProb, null);
+    }
+    if (c.attention === null) {
+      assert.equal(r.attention, null);
+      assert.ok(r.rankCorrelation.every((x) => x === null));
+      continue;
+    }
+    assert.equal(mismatch(r.attention, c.attention, 1e-4, 0), null, 'attention');
+    c.rank_correlation[key].forEach((e, t) => {
+      if (e === null) assert.equal(r.rankCorrelation[t], null);
+      else assert.ok(Math.abs(r.rankCorrelation[t] - e) < 1e-9, `ρ of word ${t}`);
+    });
+  }
+}
+
+/** For a session's attribution `r`: each word's |Σ_s a[t, s] − (f_t(x) − f_t(0))| ≤ tol·max(1, |f_t(x) − f_t(0)|). */
+export function expectComplete(r, tol) {
+  const [T, S] = r.scores.shape;
+  for (let t = 0; t < T; t++) {
+    let sum = 0;
+    for (let s = 0; s < S; s++) sum += r.scores.data[t * S + s];
+    const gap = r.logProb[t] - r.baselineLogProb[t];
+    assert.ok(Math.abs(sum - gap) <= tol * Math.max(1, Math.abs(gap)), `word ${t}: Σ a = ${sum}, f(x) − f(0) = ${gap}`);
+  }
+}
