@@ -5,10 +5,11 @@
 // head, a layer's mean, or the rollout), and a comparison with §3.3's recurrent models measured
 // live. Settings live in the tf_* rows of the state table.
 import type { ByoPanels } from './translate-byo';
+import type { LazyWhyView } from './translate-why-lazy';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
 import { fill } from '../i18n';
-import type { TransformerTranslateResult } from '#shared/types/seq2seq';
+import type { TransformerTranslateResult, TranslateResult } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import { PROPS } from '../state-table';
@@ -64,6 +65,8 @@ class TransformerView implements SectionHandle {
   #destroyed = false;
   /** model files in and out (translate-byo.ts), loaded on demand in the article only */
   #byo: ByoPanels | null = null;
+  /** ask the model why (translate-why.ts): the article only, loaded on demand */
+  #why: LazyWhyView | null = null;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
@@ -144,6 +147,20 @@ class TransformerView implements SectionHandle {
       state.update({ tf_light_layer: l, tf_light_head: h });
     });
 
+    // Ask the model why: interventions in the decoding (the article only; its code loads on demand).
+    const whyHost = el('div');
+    this.#root.append(whyHost);
+    if (!ctx.embedded) {
+      void import('./translate-why-lazy').then(({ LazyWhyView }) => {
+        if (this.#destroyed) return;
+        this.#why = new LazyWhyView(whyHost, ctx, {
+          prefix: 'tf',
+          link: { name: 'tf_why', get: () => state.get('tf_why'), set: (text) => state.set('tf_why', text) },
+        });
+        void this.#translate(false);
+      });
+    }
+
     // The comparison with §3.3's models, measured on request.
     this.#compare = new ComparePanel(this.#root, t, ctx.lab, () => this.#clock.stop());
 
@@ -189,6 +206,9 @@ class TransformerView implements SectionHandle {
     const setting = changed.find((n) => MODEL_SETTINGS.includes(n));
     const s = this.#settings();
     const same = (Object.keys(s) as (keyof TransformerSettings)[]).every((k) => s[k] === this.#trainer.settings[k]);
+    // a new sentence: the interventions were about the old one's steps and tokens
+    if (changed.includes('tf_text') && !changed.includes('tf_why')) state.set('tf_why', '');
+    else if (changed.includes('tf_why')) this.#why?.linkChanged();
     if (setting && !same) this.#rebuild(setting);
     else if (changed.includes('tf_text')) void this.#translate();
     if (changed.some((n) => n.startsWith('tf_zoom'))) this.#grids.render();
@@ -330,7 +350,8 @@ class TransformerView implements SectionHandle {
       return;
     }
     try {
-      const result = await trainer.translate(text, { topK: 1 });
+      // five candidates a step: the ask-why panel offers them
+      const result = await trainer.translate(text, { topK: 5 });
       if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
       setFieldError(this.#text, null);
       const unknown = result.source.filter((s) => s.unknown).map((s) => s.text);
@@ -338,6 +359,11 @@ class TransformerView implements SectionHandle {
       this.#showResult(result);
       this.#root.dataset.translatedAt = String(trainer.step);
       if (play) this.#decode.show(result, trainer.info?.sourceTokenizer === 'chars');
+      // the panel follows the finished runs, not the redraws while training
+      if (trainer.model && (play || !this.#clock.running)) {
+        const s = trainer.settings;
+        this.#why?.show(trainer.model, text, result as unknown as TranslateResult, trainer.info?.targetTokenizer ?? 'chars', true, { layers: s.layers, heads: s.heads });
+      }
     } catch (err) {
       if (seq !== this.#translateSeq) return;
       // a sentence the model cannot take (longer than the positional table, say): named, model kept
@@ -347,7 +373,10 @@ class TransformerView implements SectionHandle {
   }
 
   #showResult(result: TransformerTranslateResult | null): void {
-    if (!result) this.#decode.clear();
+    if (!result) {
+      this.#decode.clear();
+      this.#why?.clear();
+    }
     this.#grids.show(result ? attentionMaps(result) : null);
   }
 
@@ -415,6 +444,7 @@ class TransformerView implements SectionHandle {
     this.#grids.destroy();
     this.#compare.destroy();
     this.#byo?.destroy();
+    this.#why?.destroy();
     this.#lossChart.destroy();
     this.#accChart.destroy();
     this.#root.remove();

@@ -11,11 +11,9 @@ import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import { CELLS, SCORES } from '../state-table';
 import css from './translate.css?inline';
-import whyCss from './translate-why.css?inline';
 import { StepChart, movingAverage } from './translate-charts';
 import { DecodeView } from './translate-decode';
-import { LazyWhyView } from './translate-why-lazy';
-import { WHY_STRINGS } from './translate-why-strings';
+import type { ArticleExtras } from './translate-article';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
 import { button, el, errorText, field, select, mountRoot, MessageLine, setFieldError, tryThis } from './dom';
 import { SentenceInput } from './translate-input';
@@ -25,7 +23,6 @@ import { TRANSLATE_STRINGS } from './translate-strings';
 import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
 import { fill } from '../i18n';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
-import type { ByoPanels } from './translate-byo';
 
 const MODEL_SETTINGS: readonly PropName[] = ['seed', 's2s_task', 's2s_cell', 's2s_hidden', 's2s_score', 's2s_lr'];
 /** The label of each model setting, for the notice that a change discarded the trained model. */
@@ -79,8 +76,8 @@ class TranslateView implements SectionHandle {
   readonly #accChart: StepChart;
   readonly #input: SentenceInput;
   readonly #decode: DecodeView;
-  // The article's only: widgets load the seq2seq module, which has no interventions or attribution.
-  readonly #why: LazyWhyView | null;
+  /** the article's only (translate-article.ts): ask why, the timeline, bring your own; null in widgets */
+  #extras: ArticleExtras | null = null;
   readonly #controls: Partial<Record<PropName, HTMLInputElement | HTMLSelectElement>> = {};
   readonly #unsubscribe: () => void;
   #trainer: TranslateTrainer;
@@ -95,13 +92,11 @@ class TranslateView implements SectionHandle {
   #running: Promise<void> | null = null;
   #translateSeq = 0;
   #destroyed = false;
-  /** bring your own (translate-byo.ts): downloads, own pairs, model files; loaded on demand, not in widgets */
-  #byo: ByoPanels | null = null;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    mountRoot(host, this.#root, HEATMAP_CSS, css, whyCss);
+    mountRoot(host, this.#root, HEATMAP_CSS, css);
     this.#intro.dataset.testid = 's2s-intro';
     this.#caption.dataset.testid = 's2s-caption';
     this.#root.append(this.#intro, this.#caption, this.#try);
@@ -182,18 +177,15 @@ class TranslateView implements SectionHandle {
     this.#sentenceAlignment.dataset.testid = 's2s-sentence-alignment';
     this.#root.append(this.#untrained);
     this.#decode = new DecodeView(this.#root, t);
-    this.#why = ctx.embedded ? null : new LazyWhyView(this.#root, t);
-    this.#root.append(this.#sentenceAlignment);
+    const whyHost = el('div');
+    this.#root.append(whyHost, this.#sentenceAlignment);
     if (!ctx.embedded) {
-      const byoHost = el('div', 'tr-byo');
-      this.#root.append(byoHost);
-      void import('./translate-byo').then(({ mountByo }) => {
+      void import('./translate-article').then(({ ArticleExtras }) => {
         if (this.#destroyed) return;
-        this.#byo = mountByo(byoHost, this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), {
-          prefix: '',
-          baseName: () => `attention-lab-${this.#trainer.settings.task}`,
-          pairs: true,
-        });
+        this.#extras = new ArticleExtras(whyHost, this.#root, ctx, () => this.#trainer);
+        // the model made before this code arrived records from its first step too
+        if (this.#trainer.model && this.#trainer.step === 0) void this.#extras.startTimeline(this.#trainer, this.#input.sourceText());
+        void this.#translate();
       });
     }
 
@@ -258,6 +250,7 @@ class TranslateView implements SectionHandle {
 
   #onState(changed: readonly PropName[]): void {
     this.#syncControls();
+    this.#extras?.onState(changed);
     const setting = changed.find((n) => MODEL_SETTINGS.includes(n));
     if (setting) {
       const steps = this.#trainer.step;
@@ -288,6 +281,8 @@ class TranslateView implements SectionHandle {
       if (trainer === this.#trainer) this.#error.textContent = `${this.#ctx.t('error.prefix')}${errorText(err)}`;
       return;
     }
+    if (trainer !== this.#trainer) return;
+    await this.#extras?.startTimeline(trainer, this.#input.sourceText());
     if (trainer !== this.#trainer) return;
     this.#input.showVocabulary(trainer.vocabulary.source, trainer.info?.sourceTokenizer === 'chars');
     if (trainer.settings.task === 'zh-en') {
@@ -333,7 +328,10 @@ class TranslateView implements SectionHandle {
     } catch (err) {
       if (trainer === this.#trainer) this.#error.textContent = `${this.#ctx.t('error.prefix')}${errorText(err)}`;
     }
-    if (trainer === this.#trainer) this.#render();
+    if (trainer === this.#trainer) {
+      this.#render();
+      this.#extras?.refreshTimeline(trainer);
+    }
   }
 
   /** Starts playing (the training streams) unless they already run. */
@@ -452,7 +450,7 @@ class TranslateView implements SectionHandle {
     if (text.trim() === '') {
       // Nothing to translate: no old result stays on screen.
       this.#decode.clear();
-      this.#why?.clear();
+      this.#extras?.clear();
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#input.showNote('info', t(trainer.settings.task === 'dates' ? 'tr.empty.dates' : 'tr.empty'));
       return;
@@ -465,7 +463,7 @@ class TranslateView implements SectionHandle {
       // Which model state this decoding shows (tests wait for it).
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#decode.show(result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
-      this.#why?.show(model, text, result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
+      this.#extras?.show(trainer, text, result);
       const example = trainer.heldOut.find((e) => e.source === text.trim().split(/\s+/u).join(' '));
       const compare = trainer.step > 0 ? await this.#compareModule() : null;
       if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
@@ -477,7 +475,7 @@ class TranslateView implements SectionHandle {
       if (seq !== this.#translateSeq) return;
       // A sentence the model cannot take (too long, say): clear the old result, say why.
       this.#decode.clear();
-      this.#why?.clear();
+      this.#extras?.clear();
       this.#input.showNote('info', '');
       this.#input.showError(`${t('error.prefix')}${errorText(err)}`);
     }
@@ -582,8 +580,7 @@ class TranslateView implements SectionHandle {
     void this.#trainer.delete();
     void this.#plain?.delete();
     this.#decode.destroy();
-    this.#byo?.destroy();
-    this.#why?.destroy();
+    this.#extras?.destroy();
     this.#lossChart.destroy();
     this.#accChart.destroy();
     this.#root.remove();
@@ -593,6 +590,6 @@ class TranslateView implements SectionHandle {
 export const translateSection: SectionModule = {
   id: 'translate',
   title: { en: '3.3 Encoder-decoder attention', zh: '3.3 解码器-编码器注意力' },
-  strings: { en: { ...TRANSLATE_STRINGS.en, ...WHY_STRINGS.en }, zh: { ...TRANSLATE_STRINGS.zh, ...WHY_STRINGS.zh } },
+  strings: TRANSLATE_STRINGS,
   mount: (host, ctx) => new TranslateView(host, ctx),
 };
