@@ -24,6 +24,8 @@ type Kind = NonNullable<Intervention['attention']>;
 const KINDS: readonly Kind[] = ['cross', 'decoder-self', 'encoder-self'];
 
 const label = (text: string) => (text === ' ' ? '␣' : text);
+/** never offered as a candidate: not words the model can be made to write (<eos> is: it stops there) */
+const RESERVED = new Set(['<pad>', '<sos>', '<unk>']);
 
 export interface WhyOptions {
   /** test-id prefix: 's2s' (§3.3) or 'tf' (§4) */
@@ -241,7 +243,7 @@ export class WhyView {
       ...base.steps!.map((step, i) => {
         const line = el('p', 'tr-why-candidate-row');
         line.append(el('span', 'tr-label', `${i + 1}.`));
-        for (const c of step.top.filter((c) => c.token !== step.token)) {
+        for (const c of step.top.filter((c) => c.token !== step.token && !RESERVED.has(c.token))) {
           const b = el('button', 'lab-button quiet al-button tr-why-candidate', `${c.token} ${c.prob.toFixed(2)}`);
           b.type = 'button';
           b.dataset.step = String(i);
