@@ -12,8 +12,7 @@ import { fill } from '../i18n';
 import type { TransformerTranslateResult, TranslateResult } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
-import { PROPS } from '../state-table';
-import { button, el, errorText, field, MessageLine, mountRoot, narration, primaryButton, setFieldError, tryThis } from './dom';
+import { button, el, errorText, MessageLine, mountRoot, narration, primaryButton, tryThis } from './dom';
 import { StepChart, movingAverage } from './translate-charts';
 import css from './transformer.css?inline';
 import { ComparePanel } from './transformer-compare';
@@ -21,16 +20,15 @@ import { MODEL_SETTING_LABELS, TransformerControls } from './transformer-control
 import { TransformerDecodeView } from './transformer-decode';
 import { AttentionGrids } from './transformer-grids';
 import { attentionMaps } from './transformer-maps';
-import { TRANSFORMER_BATCH, TRANSFORMER_EXAMPLES, type TransformerSettings } from './transformer-recipes';
+import { TRANSFORMER_BATCH, type TransformerSettings } from './transformer-recipes';
 import { TRANSFORMER_STRINGS } from './transformer-strings';
 import { TransformerDivergedError, TransformerTrainer } from './transformer-train';
+import { TransformerSentence } from './transformer-sentence';
 import { TrainingClock } from './transformer-clock';
 
 const MODEL_SETTINGS = Object.keys(MODEL_SETTING_LABELS) as PropName[];
 /** While training, the maps are redrawn from a fresh translation at most this often. */
 const RETRANSLATE_MS = 1000;
-/** the longest sentence the state table keeps (tf_text) */
-const TEXT_LIMIT = (PROPS.find((p) => p.name === 'tf_text') as { maxLength: number }).maxLength;
 
 class TransformerView implements SectionHandle {
   readonly #ctx: SectionContext;
@@ -51,8 +49,7 @@ class TransformerView implements SectionHandle {
   readonly #losses = el('output', 'tf-losses');
   readonly #lossChart: StepChart;
   readonly #accChart: StepChart;
-  readonly #text = el('input');
-  readonly #examples = el('div', 'tf-examples');
+  readonly #sentence: TransformerSentence;
   readonly #grids: AttentionGrids;
   readonly #decode: TransformerDecodeView;
   readonly #compare: ComparePanel;
@@ -128,15 +125,7 @@ class TransformerView implements SectionHandle {
     );
 
     // The sentence, with examples.
-    this.#text.type = 'text';
-    this.#text.spellcheck = false;
-    this.#text.dataset.testid = 'tf-text';
-    this.#text.value = state.get('tf_text');
-    this.#text.addEventListener('change', () => this.#onText());
-    const textField = field(t('tf.text'), this.#text, state.isHidden('tf_text'));
-    textField.classList.add('al-field-wide');
-    this.#examples.hidden = state.isHidden('tf_text');
-    this.#root.append(textField, this.#examples);
+    this.#sentence = new TransformerSentence(this.#root, ctx);
 
     // The three grids on one colour scale, and the enlarged map.
     this.#grids = new AttentionGrids(this.#root, t, state, (text) => (this.#narration.textContent = text));
@@ -202,7 +191,7 @@ class TransformerView implements SectionHandle {
   #onState(changed: readonly PropName[]): void {
     this.#controls.sync();
     const { state } = this.#ctx;
-    if (this.#text.value !== state.get('tf_text') && this.#text.getAttribute('aria-invalid') !== 'true') this.#text.value = state.get('tf_text');
+    this.#sentence.sync();
     const setting = changed.find((n) => MODEL_SETTINGS.includes(n));
     const s = this.#settings();
     const same = (Object.keys(s) as (keyof TransformerSettings)[]).every((k) => s[k] === this.#trainer.settings[k]);
@@ -265,47 +254,10 @@ class TransformerView implements SectionHandle {
     }
     this.#good = trainer;
     this.#compare.setTrainer(trainer);
-    this.#showExamples(trainer);
+    this.#sentence.showExamples(trainer.settings.task);
     this.#syncLight();
     this.#render();
     await this.#translate();
-  }
-
-  #showExamples(trainer: TransformerTrainer): void {
-    const { t } = this.#ctx;
-    const task = trainer.settings.task;
-    const examples = TRANSFORMER_EXAMPLES[task];
-    this.#examples.replaceChildren(
-      el('span', 'tf-label', t('tf.examples')),
-      ...examples.map((text) => {
-        const b = button(text, 'tf-example', () => {
-          setFieldError(this.#text, null);
-          this.#text.value = text;
-          this.#ctx.state.set('tf_text', text);
-        });
-        b.classList.add('tf-example');
-        return b;
-      }),
-    );
-  }
-
-  #onText(): void {
-    const { t, state } = this.#ctx;
-    const text = this.#text.value;
-    const length = [...text].length;
-    // the state's limits, in the reader's words (the state's own message names the URL key)
-    const problem =
-      length > TEXT_LIMIT ? fill(t('tf.error.long'), { max: TEXT_LIMIT, n: length }) : /[\u0000-\u001f\u007f]/u.test(text) ? t('tf.error.control') : null;
-    if (problem === null) {
-      try {
-        state.set('tf_text', text);
-        return;
-      } catch (err) {
-        setFieldError(this.#text, fill(t('field.named'), { label: t('tf.text.short'), message: errorText(err).replace(/^tf_text: /u, '') }));
-        return;
-      }
-    }
-    setFieldError(this.#text, fill(t('field.named'), { label: t('tf.text.short'), message: problem }));
   }
 
   #onProgress(): void {
@@ -353,7 +305,7 @@ class TransformerView implements SectionHandle {
       // five candidates a step: the ask-why panel offers them
       const result = await trainer.translate(text, { topK: 5 });
       if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
-      setFieldError(this.#text, null);
+      this.#sentence.showError(null);
       const unknown = result.source.filter((s) => s.unknown).map((s) => s.text);
       this.#notice.show('info', unknown.length ? fill(t('tf.unknownWords'), { words: unknown.join(', ') }) : this.#notice.element.dataset.kind === 'info' ? (this.#notice.element.textContent ?? '') : '');
       this.#showResult(result);
@@ -367,7 +319,7 @@ class TransformerView implements SectionHandle {
     } catch (err) {
       if (seq !== this.#translateSeq) return;
       // a sentence the model cannot take (longer than the positional table, say): named, model kept
-      setFieldError(this.#text, fill(t('field.named'), { label: t('tf.text.short'), message: errorText(err) }));
+      this.#sentence.showError(errorText(err));
       this.#showResult(null);
     }
   }

@@ -4,42 +4,25 @@
 // where word order differs and a plain Seq2Seq trained beside the attention model shows what
 // attention is for (translate-compare.ts); the note's five sentences (the book's recipe) and the
 // dates task are the other choices. Settings live in the s2s_* rows of the state table.
-// Over the ~400-line guide: one view class wires training, decoding, comparison and input; the
-// parts with their own logic already live in translate-*.ts.
-import type { CellName } from '#shared/types/seq2seq';
+// The parts with their own logic live in translate-*.ts: the controls, the player, the decoding,
+// the comparison, the sentence box, and what only the article has (translate-article.ts).
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
-import { CELLS, SCORES } from '../state-table';
 import css from './translate.css?inline';
 import { StepChart, movingAverage } from './translate-charts';
 import { DecodeView } from './translate-decode';
 import type { ArticleExtras } from './translate-article';
-import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
-import { button, el, errorText, field, select, mountRoot, MessageLine, setFieldError, tryThis } from './dom';
+import { downloadCsv, downloadJson, exportButtons } from '../export';
+import { button, el, errorText, mountRoot, MessageLine, tryThis } from './dom';
 import { SentenceInput } from './translate-input';
 import type { CompareRow, CompareView } from './translate-compare';
-import { introText, numberProblem, timeLeftText, tryPrompts } from './translate-text';
+import { introText, tryPrompts } from './translate-text';
 import { TRANSLATE_STRINGS } from './translate-strings';
-import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
+import { RECIPES, TranslateTrainer, type TaskName } from './translate-train';
+import { MODEL_SETTINGS, SETTING_LABELS, TranslateControls } from './translate-controls';
+import { TranslatePlayer } from './translate-play';
 import { fill } from '../i18n';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
-
-const MODEL_SETTINGS: readonly PropName[] = ['seed', 's2s_task', 's2s_cell', 's2s_hidden', 's2s_score', 's2s_lr'];
-/** The label of each model setting, for the notice that a change discarded the trained model. */
-const SETTING_LABELS: Partial<Record<PropName, string>> = {
-  seed: 'tr.seed',
-  s2s_task: 'tr.task',
-  s2s_cell: 'tr.cell',
-  s2s_hidden: 'tr.hidden',
-  s2s_score: 'tr.score',
-  s2s_lr: 'tr.lr',
-};
-/** Held-out evaluation while playing, every this many steps (and at every pause). */
-const EVALUATE_EVERY = 200;
-/** s2s_speed is in steps per frame; the worker's throttle is in steps per second */
-const FRAMES_PER_SECOND = 60;
-/** playing on after the recipe: until paused */
-const OPEN_ENDED_STEPS = 10_000_000;
 
 class TranslateView implements SectionHandle {
   readonly #ctx: SectionContext;
@@ -51,8 +34,6 @@ class TranslateView implements SectionHandle {
   readonly #progressText = el('span', 'tr-progress-text');
   /** the time left to the end of the recipe at the speed measured over the current run */
   readonly #timeLeft = el('span', 'tr-progress-text tr-time-left');
-  /** the current run's start (performance.now(), step), or null while not playing */
-  #runStart: { ms: number; step: number } | null = null;
   readonly #status = el('p', 'tr-status');
   readonly #error = el('p', 'tr-error');
   readonly #intro = el('p', 'tr-intro');
@@ -78,18 +59,13 @@ class TranslateView implements SectionHandle {
   readonly #decode: DecodeView;
   /** the article's only (translate-article.ts): ask why, the timeline, bring your own; null in widgets */
   #extras: ArticleExtras | null = null;
-  readonly #controls: Partial<Record<PropName, HTMLInputElement | HTMLSelectElement>> = {};
+  readonly #controls: TranslateControls;
   readonly #unsubscribe: () => void;
   #trainer: TranslateTrainer;
   /** zh-en with attention: a plain Seq2Seq with the same settings, trained step for step beside it */
   #plain: TranslateTrainer | null = null;
-  #playing = false;
-  #active = false;
-  #busy = false;
-  #frame = 0;
-  /** the training streams while playing; #running settles when they have ended */
-  #streams: Array<{ done: Promise<void>; stop(): void }> = [];
-  #running: Promise<void> | null = null;
+  /** play / pause / step (translate-play.ts) */
+  readonly #player: TranslatePlayer;
   #translateSeq = 0;
   #destroyed = false;
 
@@ -103,39 +79,31 @@ class TranslateView implements SectionHandle {
 
     // Training controls
     const run = el('div', 'al-controls tr-run');
-    this.#play = button(t('tr.play'), 's2s-play', () => this.#setPlaying(true));
+    this.#player = new TranslatePlayer({
+      trainer: () => this.#trainer,
+      plain: () => this.#plain,
+      speed: () => state.get('s2s_speed'),
+      t,
+      evaluate: () => this.#evaluate(),
+      translate: () => this.#translate(),
+      render: () => this.#render(),
+      showError: (text) => (this.#error.textContent = text),
+    });
+    this.#play = button(t('tr.play'), 's2s-play', () => this.#player.setPlaying(true));
     // Train is the section's one primary action.
     this.#play.classList.add('lab-button', 'primary');
-    this.#pause = button(t('tr.pause'), 's2s-pause', () => this.#setPlaying(false));
-    this.#stepButton = button(t('tr.step'), 's2s-step', () => void this.#stepOnce());
+    this.#pause = button(t('tr.pause'), 's2s-pause', () => this.#player.setPlaying(false));
+    this.#stepButton = button(t('tr.step'), 's2s-step', () => void this.#player.stepOnce());
     run.append(this.#play, this.#pause, this.#stepButton, button(t('tr.reset'), 's2s-reset', () => this.#reset()));
-    run.append(this.#numberInput('s2s_speed', 'tr.speed', 1));
+    this.#controls = new TranslateControls(ctx, (task) => this.#switchTask(task));
+    run.append(this.#controls.speed);
     this.#progress.dataset.testid = 's2s-progress';
     this.#progress.setAttribute('aria-label', t('tr.progressLabel'));
     const progress = el('div', 'tr-progress');
     this.#timeLeft.dataset.testid = 's2s-time-left';
     progress.append(this.#progress, this.#progressText, this.#timeLeft);
 
-    // Model settings
-    const settings = el('div', 'al-controls tr-settings');
-    const task = select([['zh-en', t('tr.task.zh-en')], ['note', t('tr.task.note')], ['dates', t('tr.task.dates')]], state.get('s2s_task'), 's2s-task');
-    task.addEventListener('change', () => this.#switchTask(task.value as TaskName));
-    this.#controls.s2s_task = task;
-    const cell = select(CELLS.map((c) => [c, c.toUpperCase()] as const), state.get('s2s_cell'), 's2s-cell');
-    cell.addEventListener('change', () => state.set('s2s_cell', cell.value as CellName));
-    this.#controls.s2s_cell = cell;
-    const scores: [ScoreSetting, string][] = [['none', t('tr.score.none')], ...SCORES.map((s) => [s, t(`tr.score.${s}`)] as [ScoreSetting, string])];
-    const score = select(scores, state.get('s2s_score'), 's2s-score');
-    score.addEventListener('change', () => state.set('s2s_score', score.value as ScoreSetting));
-    this.#controls.s2s_score = score;
-    settings.append(
-      field(t('tr.task'), task, state.isHidden('s2s_task')),
-      field(t('tr.cell'), cell, state.isHidden('s2s_cell')),
-      this.#numberInput('s2s_hidden', 'tr.hidden', 1),
-      field(t('tr.score'), score, state.isHidden('s2s_score')),
-      this.#numberInput('s2s_lr', 'tr.lr', 'any'),
-      this.#numberInput('s2s_beam', 'tr.beam', 1),
-    );
+    const settings = this.#controls.settings;
     run.hidden = settings.hidden = state.isHidden('controls');
     this.#error.dataset.testid = 's2s-error';
     this.#losses.hidden = true;
@@ -197,31 +165,6 @@ class TranslateView implements SectionHandle {
     void this.#prepare();
   }
 
-  #numberInput(name: 's2s_speed' | 's2s_hidden' | 's2s_lr' | 's2s_beam', key: string, step: number | 'any'): HTMLLabelElement {
-    const input = el('input');
-    input.type = 'number';
-    input.step = String(step);
-    input.dataset.testid = name.replace('_', '-');
-    input.addEventListener('change', () => {
-      const { t } = this.#ctx;
-      const label = t(key);
-      // Checked against the state table's limits first, so the message names the field by its
-      // label and the typed value stays in the box; the state (and so the model) is left alone.
-      let problem = numberProblem(name, input.value, label, t);
-      if (!problem) {
-        try {
-          this.#ctx.state.set(name, Number(input.value));
-        } catch (err) {
-          problem = `${label}: ${errorText(err)}`;
-        }
-      }
-      // the shared field errors (dom.ts): the message under the box, the box marked aria-invalid
-      setFieldError(input, problem || null);
-    });
-    this.#controls[name] = input;
-    return field(this.#ctx.t(key), input, this.#ctx.state.isHidden(name));
-  }
-
   #settings() {
     const s = this.#ctx.state;
     return { task: s.get('s2s_task'), cell: s.get('s2s_cell'), hidden: s.get('s2s_hidden'), score: s.get('s2s_score'), lr: s.get('s2s_lr'), seed: s.get('seed') };
@@ -239,12 +182,7 @@ class TranslateView implements SectionHandle {
   }
 
   #syncControls(): void {
-    const s = this.#ctx.state;
-    for (const [name, control] of Object.entries(this.#controls)) {
-      // A box holding a rejected value keeps it (the error names it) until the reader fixes it.
-      if (control.getAttribute('aria-invalid') === 'true') continue;
-      control.value = String(s.get(name as PropName));
-    }
+    this.#controls.sync();
     this.#input.sync();
   }
 
@@ -295,7 +233,7 @@ class TranslateView implements SectionHandle {
   }
 
   #reset(): void {
-    this.#setPlaying(false);
+    this.#player.setPlaying(false);
     void this.#trainer.delete();
     void this.#plain?.delete();
     this.#trainer = this.#newTrainer();
@@ -306,15 +244,6 @@ class TranslateView implements SectionHandle {
     this.#decode.clear();
     this.#render();
     void this.#prepare();
-  }
-
-  #setPlaying(playing: boolean): void {
-    this.#playing = playing;
-    if (!playing) this.#stopStreams();
-    if (playing) this.#error.textContent = '';
-    this.#render();
-    if (playing && this.#active) this.#schedule();
-    if (!playing) void this.#evaluate().then(() => this.#translate());
   }
 
   /** Scores the model (and its plain companion) on the held-out set, then redraws the table. */
@@ -331,108 +260,6 @@ class TranslateView implements SectionHandle {
     if (trainer === this.#trainer) {
       this.#render();
       this.#extras?.refreshTimeline(trainer);
-    }
-  }
-
-  /** Starts playing (the training streams) unless they already run. */
-  #schedule(): void {
-    if (this.#running || this.#destroyed || this.#busy) return;
-    this.#running = this.#run().finally(() => {
-      this.#running = null;
-      // played again (or scrolled back) while the last streams were ending
-      if (this.#playing && this.#active && !this.#destroyed) this.#schedule();
-    });
-  }
-
-  /** Redraws at most once a frame, however often the worker reports. */
-  #redrawSoon(): void {
-    if (this.#frame || this.#destroyed) return;
-    this.#frame = requestAnimationFrame(() => {
-      this.#frame = 0;
-      this.#render();
-    });
-  }
-
-  #stopStreams(): void {
-    for (const stream of this.#streams) stream.stop();
-  }
-
-  /**
-   * Plays: the model (and its plain companion, to the same step) train as streams inside the
-   * worker, with no request round trip per chunk, at most s2s_speed steps per frame (60 frames a
-   * second); the page redraws once a frame and evaluates every EVALUATE_EVERY steps. It ends at
-   * the end of the recipe (playing again continues beyond it), on pause, or when scrolled away.
-   */
-  async #run(): Promise<void> {
-    const trainer = this.#trainer;
-    const plain = this.#plain;
-    const recipe = trainer.recipeSteps;
-    const steps = trainer.step < recipe ? recipe - trainer.step : OPEN_ENDED_STEPS;
-    const target = trainer.step + steps;
-    const maxStepsPerSecond = this.#ctx.state.get('s2s_speed') * FRAMES_PER_SECOND;
-    let evaluatedBlock = Math.floor(trainer.step / EVALUATE_EVERY);
-    const onProgress = (): void => {
-      if (trainer !== this.#trainer) return;
-      this.#redrawSoon();
-      const block = Math.floor(trainer.step / EVALUATE_EVERY);
-      if (block > evaluatedBlock && trainer.step < recipe) {
-        evaluatedBlock = block;
-        void this.#evaluate();
-      }
-    };
-    this.#busy = true;
-    this.#runStart = { ms: performance.now(), step: trainer.step };
-    this.#streams = [trainer.play(steps, { maxStepsPerSecond, onProgress })];
-    if (plain && plain.step < target) {
-      this.#streams.push(plain.play(target - plain.step, { maxStepsPerSecond, onProgress: () => this.#redrawSoon() }));
-    }
-    try {
-      await Promise.all(this.#streams.map((stream) => stream.done));
-      // A pause can leave the plain model behind: it follows to the same step.
-      if (plain && trainer === this.#trainer && plain.step < trainer.step) await plain.train(trainer.step - plain.step);
-    } catch (err) {
-      this.#stopStreams();
-      if (trainer !== this.#trainer) return;
-      this.#playing = false;
-      const text = err instanceof DivergedError ? `${this.#ctx.t('tr.diverged')} (${err.message})` : errorText(err);
-      this.#error.textContent = `${this.#ctx.t('error.prefix')}${text}`;
-      void this.#translate();
-    } finally {
-      this.#streams = [];
-      this.#busy = false;
-      this.#runStart = null;
-      if (trainer === this.#trainer) {
-        if (trainer.step >= target && this.#playing) this.#setPlaying(false);
-        else this.#render();
-      }
-    }
-  }
-
-  async #stepOnce(): Promise<void> {
-    this.#setPlaying(false);
-    await this.#train(1, () => false);
-    await this.#evaluate();
-    await this.#translate();
-  }
-
-  async #train(steps: number, shouldStop: () => boolean): Promise<void> {
-    if (this.#busy) return;
-    this.#busy = true;
-    const trainer = this.#trainer;
-    const plain = this.#plain;
-    try {
-      await trainer.train(steps, shouldStop);
-      // The plain model follows step for step, so the two are always compared at equal steps.
-      if (plain && plain.step < trainer.step) await plain.train(trainer.step - plain.step);
-    } catch (err) {
-      if (trainer !== this.#trainer) return;
-      this.#playing = false;
-      const text = err instanceof DivergedError ? `${this.#ctx.t('tr.diverged')} (${err.message})` : errorText(err);
-      this.#error.textContent = `${this.#ctx.t('error.prefix')}${text}`;
-      void this.#translate();
-    } finally {
-      this.#busy = false;
-      if (trainer === this.#trainer) this.#render();
     }
   }
 
@@ -499,26 +326,17 @@ class TranslateView implements SectionHandle {
     }
   }
 
-  /** While playing towards the recipe's end: the time left at the speed measured since play (after a second of it). */
-  #timeLeftText(step: number, recipeSteps: number): string {
-    const start = this.#runStart;
-    if (!this.#playing || !start || step >= recipeSteps) return '';
-    const seconds = (performance.now() - start.ms) / 1000;
-    if (seconds < 1 || step <= start.step) return '';
-    return timeLeftText(this.#ctx.t, recipeSteps - step, (step - start.step) / seconds);
-  }
-
   #render(): void {
     const { t } = this.#ctx;
     const trainer = this.#trainer;
     const { step, recipeSteps } = trainer;
-    this.#play.disabled = this.#playing;
-    this.#pause.disabled = !this.#playing;
-    this.#stepButton.disabled = this.#busy;
+    this.#play.disabled = this.#player.playing;
+    this.#pause.disabled = !this.#player.playing;
+    this.#stepButton.disabled = this.#player.busy;
     this.#progress.max = recipeSteps;
     this.#progress.value = Math.min(step, recipeSteps);
     this.#progressText.textContent = fill(t(step > recipeSteps || (step === recipeSteps && step > 0) ? 'tr.progress.beyond' : 'tr.progress'), { step, total: recipeSteps });
-    this.#timeLeft.textContent = this.#timeLeftText(step, recipeSteps);
+    this.#timeLeft.textContent = this.#player.timeLeft(step, recipeSteps);
     const info = trainer.info;
     if (info) {
       const attention = info.attention ? fill(t('tr.attention.score'), { score: info.score }) : t('tr.attention.none');
@@ -535,7 +353,7 @@ class TranslateView implements SectionHandle {
     if (plain) rows.push({ id: 'plain', score, step: plain.evaluatedAt, evaluation: plain.evaluation, trainMs: plain.trainMs });
     this.#renderCompare(rows, trainer.info?.sourceTokenizer === 'chars');
     this.#root.dataset.step = String(step);
-    this.#root.dataset.playing = this.#playing ? '1' : '0';
+    this.#root.dataset.playing = this.#player.playing ? '1' : '0';
     this.#losses.value = JSON.stringify(trainer.losses);
     this.#lossChart.update(trainer.losses);
     this.#accChart.update(movingAverage(trainer.accuracies, trainer.settings.task === 'note' ? 20 : 10));
@@ -561,10 +379,7 @@ class TranslateView implements SectionHandle {
   }
 
   setActive(active: boolean): void {
-    this.#active = active;
-    // Off-screen it pauses (the streams end), and plays on when it is back in view.
-    if (!active) this.#stopStreams();
-    if (active && this.#playing) this.#schedule();
+    this.#player.setActive(active);
   }
 
   onWorkerRestart(): void {
@@ -573,9 +388,7 @@ class TranslateView implements SectionHandle {
 
   destroy(): void {
     this.#destroyed = true;
-    this.#playing = false;
-    this.#stopStreams();
-    if (this.#frame) cancelAnimationFrame(this.#frame);
+    this.#player.destroy();
     this.#unsubscribe();
     void this.#trainer.delete();
     void this.#plain?.delete();
