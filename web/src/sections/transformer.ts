@@ -136,10 +136,11 @@ class TransformerView implements SectionHandle {
       state.update({ tf_light_layer: l, tf_light_head: h });
     });
 
-    // Ask the model why: interventions in the decoding (the article only; its code loads on demand).
+    // Ask the model why: interventions in the decoding, its code loaded on demand: in the article
+    // at once, in a widget when the reader asks (the widget's page carries only the button).
     const whyHost = el('div');
     this.#root.append(whyHost);
-    if (!ctx.embedded) {
+    const mountWhy = () =>
       void import('./translate-why-lazy').then(({ LazyWhyView }) => {
         if (this.#destroyed) return;
         this.#why = new LazyWhyView(whyHost, ctx, {
@@ -148,6 +149,14 @@ class TransformerView implements SectionHandle {
         });
         void this.#translate(false);
       });
+    if (!ctx.embedded) mountWhy();
+    else {
+      const open = button(t('tf.why.open'), 'tf-why-open', () => {
+        open.remove();
+        mountWhy();
+      });
+      open.classList.add('quiet');
+      whyHost.append(open);
     }
 
     // The comparison with §3.3's models, measured on request.

@@ -32,6 +32,8 @@ export const WHY_STRINGS: Strings = {
     'why.error': 'Could not intervene: {message}',
     'why.axis.source': 'source words',
     'why.axis.output': 'output words',
+    'why.axis.source.tf': 'source tokens',
+    'why.axis.output.tf': 'output tokens',
     'why.hint.tf':
       'Click a cell to put all of that step’s cross-attention (every layer and head) on that source token, pick a candidate to make the model write it, or zero one head; the model decodes on from there and the intervened translation appears beside the original.',
     'why.grid.tf': 'Force the cross-attention (rows: steps of the original translation, columns: source tokens; the numbers are the rollout)',
@@ -92,6 +94,8 @@ export const WHY_STRINGS: Strings = {
     'why.error': '无法干预：{message}',
     'why.axis.source': '源词',
     'why.axis.output': '输出词',
+    'why.axis.source.tf': '源词元',
+    'why.axis.output.tf': '输出词元',
     'why.hint.tf': '点一个格子，把那一步的交叉注意力（所有层、所有头）全部放到那个源词元上；点一个候选词让模型改写它；或把某个头置零。模型从那里继续解码，干预后的译文显示在原译文旁边。',
     'why.grid.tf': '强制交叉注意力（行：原译文的各步，列：源词元；数字是注意力展开值）',
     'why.force.tf': '第 {step} 步：交叉注意力全部放在“{word}”',

@@ -111,15 +111,16 @@ export class WhyView {
     headsBox.hidden = true;
     this.#heads.dataset.box = '1';
 
+    // the Transformer's strings say so (its tokens are characters on dates)
+    const tf = options.prefix === 'tf' ? '.tf' : '';
     const sides = el('div', 'tr-why-sides');
     const side = (key: string, text: HTMLElement, mapId: string, mapKey: string) => {
       const box = el('div', 'tr-why-side');
       box.append(el('p', 'tr-label', t(key)), text);
-      const map = new Heatmap(box, { id: mapId, title: t(mapKey), fixedRange: [0, 1], xTitle: t('why.axis.source'), yTitle: t('why.axis.output'), t });
+      const map = new Heatmap(box, { id: mapId, title: t(mapKey), fixedRange: [0, 1], xTitle: t(`why.axis.source${tf}`), yTitle: t(`why.axis.output${tf}`), t });
       sides.append(box);
       return map;
     };
-    const tf = options.prefix === 'tf' ? '.tf' : '';
     this.#maps = [
       side('why.original', this.#original, id('-attention-original'), `why.attention.original${tf}`),
       side('why.intervened', this.#intervened, id('-attention-intervened'), `why.attention.intervened${tf}`),
@@ -135,7 +136,7 @@ export class WhyView {
     this.#methods = { 'gradient-input': method('gradient-input', 'why.attr.gxi'), 'integrated-gradients': method('integrated-gradients', 'why.attr.ig') };
     methods.append(this.#methods['gradient-input'], this.#methods['integrated-gradients']);
     const mapHost = el('div');
-    this.#attrMap = new Heatmap(mapHost, { id: id('-attribution'), title: t('why.attr.heatmap'), diverging: true, xTitle: t('why.axis.source'), yTitle: t('why.axis.output'), t, digits: 3 });
+    this.#attrMap = new Heatmap(mapHost, { id: id('-attribution'), title: t('why.attr.heatmap'), diverging: true, xTitle: t(`why.axis.source${tf}`), yTitle: t(`why.axis.output${tf}`), t, digits: 3 });
     this.#rho.dataset.testid = id('-rho');
     this.#attrNote.dataset.testid = id('-attr-note');
     this.#attrBody.append(methods, mapHost, el('p', 'tr-label', t('why.attr.rho')), this.#rho);
