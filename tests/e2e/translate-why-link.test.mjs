@@ -104,6 +104,7 @@ describe('§3.3 ask why: the link and the timeline', { timeout: 600_000 }, () =>
     const [png] = await Promise.all([page.waitForEvent('download'), page.click(`${TL} [data-testid=s2s-timeline-png]`)]);
     assert.equal(png.suggestedFilename(), 's2s-timeline-frames.png');
     const bytes = readFileSync(await png.path());
+    await png.saveAs(join(artifactsDir, 'translate-timeline-sheet.png'));
     assert.equal(bytes.subarray(1, 4).toString(), 'PNG');
     assert.equal((await data(TL)).sheetFrames, String(Math.min(12, frames)));
     await screenshots('en');

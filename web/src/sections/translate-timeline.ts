@@ -23,6 +23,8 @@ import css from './translate-why.css?inline';
 export const SHEET_FRAMES = 12;
 const SHEET_COLUMNS = 4;
 const REPLAY_MS = 150;
+/** device pixels per CSS pixel of the contact sheet (crisp when zoomed or printed) */
+const SHEET_RATIO = 2;
 
 const label = (text: string) => (text === ' ' ? '␣' : text);
 
@@ -199,13 +201,13 @@ export class TimelineView {
         scene: { rows, cols: n, values: Array.from(a.data), rowLabels: distinctLabels(frame.output.slice(0, rows)), colLabels: distinctLabels(cols), scale: new ColorScale(0, 1, false), digits: 2, xTitle: t('tl.axis.source'), yTitle: t('tl.axis.output'), active: null },
         legend: { min: 0, max: 1 },
         gridHeight: rows * 30 + 42,
-      }, 1)];
+      }, SHEET_RATIO)];
     });
     if (figures.length === 0) return;
     const width = Math.max(...figures.map((c) => c.width));
     const height = Math.max(...figures.map((c) => c.height));
     const across = Math.min(SHEET_COLUMNS, figures.length);
-    const header = 40;
+    const header = 40 * SHEET_RATIO;
     const sheet = document.createElement('canvas');
     sheet.width = across * width;
     sheet.height = header + Math.ceil(figures.length / across) * height;
@@ -214,9 +216,9 @@ export class TimelineView {
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, sheet.width, sheet.height);
     ctx.fillStyle = '#0f172a';
-    ctx.font = '600 18px system-ui, sans-serif';
+    ctx.font = `600 ${18 * SHEET_RATIO}px system-ui, sans-serif`;
     ctx.textBaseline = 'middle';
-    ctx.fillText(fill(t('tl.sheet.title'), { probe: cols.join(' ') }), 12, header / 2);
+    ctx.fillText(fill(t('tl.sheet.title'), { probe: cols.join(' ') }), 12 * SHEET_RATIO, header / 2);
     figures.forEach((c, k) => ctx.drawImage(c, (k % across) * width, header + Math.floor(k / across) * height));
     this.element.dataset.sheetFrames = String(figures.length);
     await downloadCanvas('s2s-timeline-frames', sheet);
