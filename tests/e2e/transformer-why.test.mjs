@@ -31,7 +31,12 @@ describe('§4 ask the model why', { timeout: 400_000 }, () => {
     await site.load(`${hash}&tf_steps=${steps}`);
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC, { timeout: 60_000 });
     await page.click('[data-testid="tf-train"]');
-    await page.waitForFunction(([s, n]) => Number(document.querySelector(s)?.dataset.step) >= n && document.querySelector(s)?.dataset.playing === '0', [SEC, steps], { timeout: 180_000 });
+    // on a loaded machine the time estimate may pass a minute: the section then asks first
+    await page.waitForFunction(([s, n]) => {
+      const confirm = document.querySelector('[data-testid=tf-confirm]');
+      if (confirm && !confirm.hidden) document.querySelector('[data-testid=tf-confirm-run]')?.click();
+      return Number(document.querySelector(s)?.dataset.step) >= n && document.querySelector(s)?.dataset.playing === '0';
+    }, [SEC, steps], { timeout: 180_000, polling: 250 });
     await page.waitForFunction(([s, n]) => document.querySelector(s)?.dataset.translatedAt === String(n), [SEC, steps]);
     await page.waitForSelector(`${WHY}:not([hidden])`);
   }
