@@ -24,6 +24,7 @@ import { TRANSFORMER_BATCH, type TransformerSettings } from './transformer-recip
 import { TRANSFORMER_STRINGS } from './transformer-strings';
 import { TransformerDivergedError, TransformerTrainer } from './transformer-train';
 import { TransformerSentence } from './transformer-sentence';
+import { mountTransformerWhy } from './transformer-why';
 import { TrainingClock } from './transformer-clock';
 
 const MODEL_SETTINGS = Object.keys(MODEL_SETTING_LABELS) as PropName[];
@@ -136,28 +137,12 @@ class TransformerView implements SectionHandle {
       state.update({ tf_light_layer: l, tf_light_head: h });
     });
 
-    // Ask the model why: interventions in the decoding, its code loaded on demand: in the article
-    // at once, in a widget when the reader asks (the widget's page carries only the button).
-    const whyHost = el('div');
-    this.#root.append(whyHost);
-    const mountWhy = () =>
-      void import('./translate-why-lazy').then(({ LazyWhyView }) => {
-        if (this.#destroyed) return;
-        this.#why = new LazyWhyView(whyHost, ctx, {
-          prefix: 'tf',
-          link: { name: 'tf_why', get: () => state.get('tf_why'), set: (text) => state.set('tf_why', text) },
-        });
-        void this.#translate(false);
-      });
-    if (!ctx.embedded) mountWhy();
-    else {
-      const open = button(t('tf.why.open'), 'tf-why-open', () => {
-        open.remove();
-        mountWhy();
-      });
-      open.classList.add('quiet');
-      whyHost.append(open);
-    }
+    // Ask the model why (transformer-why.ts): the article at once, a widget on request.
+    mountTransformerWhy(this.#root, ctx, (view) => {
+      if (this.#destroyed) return view.destroy();
+      this.#why = view;
+      void this.#translate(false);
+    });
 
     // The comparison with §3.3's models, measured on request.
     this.#compare = new ComparePanel(this.#root, t, ctx.lab, () => this.#clock.stop());
