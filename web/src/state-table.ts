@@ -97,6 +97,7 @@ export const PROPS = [
   { name: 's2s_speed', section: 'translate', kind: 'int', default: 4, min: 1, max: 200, doc: 'training steps per frame' },
   { name: 's2s_text', section: 'translate', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence to translate' },
   { name: 's2s_beam', section: 'translate', kind: 'int', default: 1, min: 1, max: 8, doc: 'beam width (1: greedy)' },
+  { name: 's2s_why', section: 'translate', kind: 'text', default: '', maxLength: 600, doc: "ask-why interventions, from 1, comma-separated: a3:2 (step 3's attention on source token 2), w1:likes (step 1 writes likes)" },
 
   // §3.4/§3.5 QKV and self-attention
   { name: 'self_text', section: 'self', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence (words separated by spaces)' },
@@ -125,6 +126,7 @@ export const PROPS = [
   { name: 'tf_zoom_head', section: 'transformer', kind: 'int', default: 1, min: 1, max: 16, doc: 'head of the enlarged map' },
   { name: 'tf_light_layer', section: 'transformer', kind: 'int', default: 0, min: 0, max: 6, doc: 'the cross-attention that lights the source tokens while decoding: this layer (0: the rollout over all layers)' },
   { name: 'tf_light_head', section: 'transformer', kind: 'int', default: 0, min: 0, max: 16, doc: 'and this head (0: the mean of the heads)' },
+  { name: 'tf_why', section: 'transformer', kind: 'text', default: '', maxLength: 600, doc: "as s2s_why, plus zc1.2 (zero head 2 of layer 1; c cross, d decoder self, e encoder self; @4: at step 4 only)" },
 
   // §3.3 Your own sentence pairs (translate-pairs.ts)
   { name: 's2s_pairs', section: 'translate', kind: 'text', default: '', maxLength: 2000, doc: 'your own sentence pairs, source and target separated by \\t, pairs by \\n (a backslash as \\\\); a longer corpus is not put in the link (empty: the example pairs)' },

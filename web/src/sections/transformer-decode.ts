@@ -5,7 +5,8 @@
 import type { TransformerTranslateResult } from '#shared/types/seq2seq';
 import { Heatmap } from '../heatmap/heatmap';
 import { fill } from '../i18n';
-import { button, el, field, setOptions } from './dom';
+import { el, field, setOptions } from './dom';
+import { StepPlayer } from './translate-step-player';
 import { sourceLight, stepMatrix } from './transformer-maps';
 
 type T = (key: string) => string;
@@ -28,34 +29,35 @@ export class TransformerDecodeView {
   readonly #source = el('div', 'tf-source');
   readonly #output = el('output', 'tf-output');
   readonly #light = el('select');
-  readonly #playButton: HTMLButtonElement;
+  readonly #player: StepPlayer;
   readonly #heatmap: Heatmap;
   #result: TransformerTranslateResult | null = null;
   #joiner = '';
-  #pos = 0;
   #layer = 0;
   #head = 0;
-  #timer: ReturnType<typeof setInterval> | null = null;
 
   /** `onLight`: the reader picked what lights the source (the section stores it in the state) */
   constructor(host: HTMLElement, t: T, onLight: (layer: number, head: number) => void) {
     this.#t = t;
-    const controls = el('div', 'al-controls tf-decode-controls');
-    this.#playButton = button(t('tf.decode.play'), 'tf-decode-play', () => this.play());
-    const step = button(t('tf.decode.step'), 'tf-decode-step', () => {
-      this.stop();
-      this.#go(this.#pos + 1);
+    this.#player = new StepPlayer({
+      view: this.element,
+      progress: this.#progress,
+      t,
+      keys: { play: 'tf.decode.play', step: 'tf.decode.step', restart: 'tf.decode.restart', progress: 'tf.decode.progress', waiting: 'tf.decode.waiting' },
+      testPrefix: 'tf-decode',
+      className: 'tf-decode-controls',
+      ms: PLAY_MS,
+      total: () => this.#total(),
+      loaded: () => this.#result !== null,
+      render: (pos) => this.#render(pos),
     });
-    const restart = button(t('tf.decode.restart'), 'tf-decode-restart', () => {
-      this.stop();
-      this.#go(0);
-    });
+    const controls = this.#player.controls;
     this.#light.dataset.testid = 'tf-light';
     this.#light.addEventListener('change', () => {
       const [l, h] = this.#light.value.split(',').map(Number);
       onLight(l, h);
     });
-    controls.append(this.#playButton, step, restart, field(t('tf.decode.light'), this.#light));
+    controls.append(field(t('tf.decode.light'), this.#light));
     this.#output.dataset.testid = 'tf-output';
     this.#source.dataset.testid = 'tf-source';
     const outRow = el('p', 'tf-output-row');
@@ -84,7 +86,7 @@ export class TransformerDecodeView {
     this.#layer = Math.min(layer, layers);
     this.#head = this.#layer === 0 ? 0 : Math.min(head, heads);
     setOptions(this.#light, options, `${this.#layer},${this.#head}`);
-    this.#go(this.#pos);
+    this.#go(this.#player.pos);
   }
 
   /** A new translation, from its first step, played. */
@@ -103,20 +105,11 @@ export class TransformerDecodeView {
   }
 
   play(): void {
-    this.stop();
-    if (!this.#result) return;
-    if (this.#pos >= this.#total()) this.#go(0);
-    this.#playButton.disabled = true;
-    this.#timer = setInterval(() => {
-      if (this.#pos >= this.#total()) this.stop();
-      else this.#go(this.#pos + 1);
-    }, PLAY_MS);
+    this.#player.play();
   }
 
   stop(): void {
-    if (this.#timer !== null) clearInterval(this.#timer);
-    this.#timer = null;
-    this.#playButton.disabled = false;
+    this.#player.stop();
   }
 
   destroy(): void {
@@ -129,15 +122,15 @@ export class TransformerDecodeView {
   }
 
   #go(pos: number): void {
+    this.#player.go(pos);
+  }
+
+  /** Step `pos` of the translation shown (the player has set the progress line). */
+  #render(pos: number): void {
     const t = this.#t;
     const r = this.#result;
     const total = this.#total();
-    this.#pos = Math.max(0, Math.min(pos, total));
-    this.element.dataset.step = String(this.#pos);
-    this.element.dataset.steps = String(total);
-    this.element.dataset.done = r && this.#pos === total ? '1' : '0';
-    this.#progress.textContent = r ? fill(t('tf.decode.progress'), { step: this.#pos, total }) : t('tf.decode.waiting');
-    const k = this.#pos - 1;
+    const k = pos - 1;
     const light = r && k >= 0 ? sourceLight(r, k, this.#layer, this.#head) : null;
     this.element.dataset.light = light ? JSON.stringify(Array.from(light, (w) => Number(w.toFixed(4)))) : '';
     this.#source.replaceChildren(
@@ -153,8 +146,8 @@ export class TransformerDecodeView {
       }),
     );
     const steps = r?.steps ?? [];
-    const written = steps.slice(0, this.#pos).map((s) => s.token).filter((tok) => tok !== '<eos>');
-    this.#output.value = r && this.#pos === total ? r.text : written.join(this.#joiner);
+    const written = steps.slice(0, pos).map((s) => s.token).filter((tok) => tok !== '<eos>');
+    this.#output.value = r && pos === total ? r.text : written.join(this.#joiner);
     const m = r && k >= 0 ? stepMatrix(r, k, t('tf.light.rolloutRow')) : null;
     this.#heatmap.element.hidden = !m;
     if (m) {

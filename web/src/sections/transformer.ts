@@ -5,14 +5,14 @@
 // head, a layer's mean, or the rollout), and a comparison with §3.3's recurrent models measured
 // live. Settings live in the tf_* rows of the state table.
 import type { ByoPanels } from './translate-byo';
+import type { LazyWhyView } from './translate-why-lazy';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
 import { fill } from '../i18n';
-import type { TransformerTranslateResult } from '#shared/types/seq2seq';
+import type { TransformerTranslateResult, TranslateResult } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
-import { PROPS } from '../state-table';
-import { button, el, errorText, field, MessageLine, mountRoot, narration, primaryButton, setFieldError, tryThis } from './dom';
+import { button, el, errorText, MessageLine, mountRoot, narration, primaryButton, tryThis } from './dom';
 import { StepChart, movingAverage } from './translate-charts';
 import css from './transformer.css?inline';
 import { ComparePanel } from './transformer-compare';
@@ -20,16 +20,16 @@ import { MODEL_SETTING_LABELS, TransformerControls } from './transformer-control
 import { TransformerDecodeView } from './transformer-decode';
 import { AttentionGrids } from './transformer-grids';
 import { attentionMaps } from './transformer-maps';
-import { TRANSFORMER_BATCH, TRANSFORMER_EXAMPLES, type TransformerSettings } from './transformer-recipes';
+import { TRANSFORMER_BATCH, type TransformerSettings } from './transformer-recipes';
 import { TRANSFORMER_STRINGS } from './transformer-strings';
 import { TransformerDivergedError, TransformerTrainer } from './transformer-train';
+import { TransformerSentence } from './transformer-sentence';
+import { mountTransformerWhy } from './transformer-why';
 import { TrainingClock } from './transformer-clock';
 
 const MODEL_SETTINGS = Object.keys(MODEL_SETTING_LABELS) as PropName[];
 /** While training, the maps are redrawn from a fresh translation at most this often. */
 const RETRANSLATE_MS = 1000;
-/** the longest sentence the state table keeps (tf_text) */
-const TEXT_LIMIT = (PROPS.find((p) => p.name === 'tf_text') as { maxLength: number }).maxLength;
 
 class TransformerView implements SectionHandle {
   readonly #ctx: SectionContext;
@@ -50,8 +50,7 @@ class TransformerView implements SectionHandle {
   readonly #losses = el('output', 'tf-losses');
   readonly #lossChart: StepChart;
   readonly #accChart: StepChart;
-  readonly #text = el('input');
-  readonly #examples = el('div', 'tf-examples');
+  readonly #sentence: TransformerSentence;
   readonly #grids: AttentionGrids;
   readonly #decode: TransformerDecodeView;
   readonly #compare: ComparePanel;
@@ -64,6 +63,8 @@ class TransformerView implements SectionHandle {
   #destroyed = false;
   /** model files in and out (translate-byo.ts), loaded on demand in the article only */
   #byo: ByoPanels | null = null;
+  /** ask the model why (translate-why.ts): the article only, loaded on demand */
+  #why: LazyWhyView | null = null;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
@@ -125,15 +126,7 @@ class TransformerView implements SectionHandle {
     );
 
     // The sentence, with examples.
-    this.#text.type = 'text';
-    this.#text.spellcheck = false;
-    this.#text.dataset.testid = 'tf-text';
-    this.#text.value = state.get('tf_text');
-    this.#text.addEventListener('change', () => this.#onText());
-    const textField = field(t('tf.text'), this.#text, state.isHidden('tf_text'));
-    textField.classList.add('al-field-wide');
-    this.#examples.hidden = state.isHidden('tf_text');
-    this.#root.append(textField, this.#examples);
+    this.#sentence = new TransformerSentence(this.#root, ctx);
 
     // The three grids on one colour scale, and the enlarged map.
     this.#grids = new AttentionGrids(this.#root, t, state, (text) => (this.#narration.textContent = text));
@@ -142,6 +135,13 @@ class TransformerView implements SectionHandle {
       const what = l === 0 ? t('tf.light.rollout') : h === 0 ? fill(t('tf.light.mean'), { l }) : fill(t('tf.light.head'), { l, h });
       this.#narration.textContent = fill(t('tf.narrate.light'), { what });
       state.update({ tf_light_layer: l, tf_light_head: h });
+    });
+
+    // Ask the model why (transformer-why.ts): the article at once, a widget on request.
+    mountTransformerWhy(this.#root, ctx, (view) => {
+      if (this.#destroyed) return view.destroy();
+      this.#why = view;
+      void this.#translate(false);
     });
 
     // The comparison with §3.3's models, measured on request.
@@ -185,10 +185,13 @@ class TransformerView implements SectionHandle {
   #onState(changed: readonly PropName[]): void {
     this.#controls.sync();
     const { state } = this.#ctx;
-    if (this.#text.value !== state.get('tf_text') && this.#text.getAttribute('aria-invalid') !== 'true') this.#text.value = state.get('tf_text');
+    this.#sentence.sync();
     const setting = changed.find((n) => MODEL_SETTINGS.includes(n));
     const s = this.#settings();
     const same = (Object.keys(s) as (keyof TransformerSettings)[]).every((k) => s[k] === this.#trainer.settings[k]);
+    // a new sentence: the interventions were about the old one's steps and tokens
+    if (changed.includes('tf_text') && !changed.includes('tf_why')) state.set('tf_why', '');
+    else if (changed.includes('tf_why')) this.#why?.linkChanged();
     if (setting && !same) this.#rebuild(setting);
     else if (changed.includes('tf_text')) void this.#translate();
     if (changed.some((n) => n.startsWith('tf_zoom'))) this.#grids.render();
@@ -245,47 +248,10 @@ class TransformerView implements SectionHandle {
     }
     this.#good = trainer;
     this.#compare.setTrainer(trainer);
-    this.#showExamples(trainer);
+    this.#sentence.showExamples(trainer.settings.task);
     this.#syncLight();
     this.#render();
     await this.#translate();
-  }
-
-  #showExamples(trainer: TransformerTrainer): void {
-    const { t } = this.#ctx;
-    const task = trainer.settings.task;
-    const examples = TRANSFORMER_EXAMPLES[task];
-    this.#examples.replaceChildren(
-      el('span', 'tf-label', t('tf.examples')),
-      ...examples.map((text) => {
-        const b = button(text, 'tf-example', () => {
-          setFieldError(this.#text, null);
-          this.#text.value = text;
-          this.#ctx.state.set('tf_text', text);
-        });
-        b.classList.add('tf-example');
-        return b;
-      }),
-    );
-  }
-
-  #onText(): void {
-    const { t, state } = this.#ctx;
-    const text = this.#text.value;
-    const length = [...text].length;
-    // the state's limits, in the reader's words (the state's own message names the URL key)
-    const problem =
-      length > TEXT_LIMIT ? fill(t('tf.error.long'), { max: TEXT_LIMIT, n: length }) : /[\u0000-\u001f\u007f]/u.test(text) ? t('tf.error.control') : null;
-    if (problem === null) {
-      try {
-        state.set('tf_text', text);
-        return;
-      } catch (err) {
-        setFieldError(this.#text, fill(t('field.named'), { label: t('tf.text.short'), message: errorText(err).replace(/^tf_text: /u, '') }));
-        return;
-      }
-    }
-    setFieldError(this.#text, fill(t('field.named'), { label: t('tf.text.short'), message: problem }));
   }
 
   #onProgress(): void {
@@ -330,24 +296,33 @@ class TransformerView implements SectionHandle {
       return;
     }
     try {
-      const result = await trainer.translate(text, { topK: 1 });
+      // five candidates a step: the ask-why panel offers them
+      const result = await trainer.translate(text, { topK: 5 });
       if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
-      setFieldError(this.#text, null);
+      this.#sentence.showError(null);
       const unknown = result.source.filter((s) => s.unknown).map((s) => s.text);
       this.#notice.show('info', unknown.length ? fill(t('tf.unknownWords'), { words: unknown.join(', ') }) : this.#notice.element.dataset.kind === 'info' ? (this.#notice.element.textContent ?? '') : '');
       this.#showResult(result);
       this.#root.dataset.translatedAt = String(trainer.step);
       if (play) this.#decode.show(result, trainer.info?.sourceTokenizer === 'chars');
+      // the panel follows the finished runs, not the redraws while training
+      if (trainer.model && (play || !this.#clock.running)) {
+        const s = trainer.settings;
+        this.#why?.show(trainer.model, text, result as unknown as TranslateResult, trainer.info?.targetTokenizer ?? 'chars', true, { layers: s.layers, heads: s.heads });
+      }
     } catch (err) {
       if (seq !== this.#translateSeq) return;
       // a sentence the model cannot take (longer than the positional table, say): named, model kept
-      setFieldError(this.#text, fill(t('field.named'), { label: t('tf.text.short'), message: errorText(err) }));
+      this.#sentence.showError(errorText(err));
       this.#showResult(null);
     }
   }
 
   #showResult(result: TransformerTranslateResult | null): void {
-    if (!result) this.#decode.clear();
+    if (!result) {
+      this.#decode.clear();
+      this.#why?.clear();
+    }
     this.#grids.show(result ? attentionMaps(result) : null);
   }
 
@@ -415,6 +390,7 @@ class TransformerView implements SectionHandle {
     this.#grids.destroy();
     this.#compare.destroy();
     this.#byo?.destroy();
+    this.#why?.destroy();
     this.#lossChart.destroy();
     this.#accChart.destroy();
     this.#root.remove();

@@ -6,7 +6,7 @@ import type { BeamNode, DecodeStep, TranslateResult } from '#shared/types/seq2se
 import { Heatmap } from '../heatmap/heatmap';
 import { TopKChart } from './translate-charts';
 import { el } from './dom';
-import { fill } from '../i18n';
+import { StepPlayer } from './translate-step-player';
 
 const PLAY_MS = 450;
 
@@ -45,35 +45,28 @@ export class DecodeView {
   readonly #heatmap: Heatmap;
   readonly #noAttention = el('p', 'tr-note');
   readonly #beams = el('div', 'tr-beams');
-  readonly #playButton: HTMLButtonElement;
+  readonly #player: StepPlayer;
   #result: TranslateResult | null = null;
   #views: StepView[] = [];
   #path: number[] = [];
   #joiner = ' ';
   #hasAttention = true;
-  #pos = 0;
-  #timer: ReturnType<typeof setInterval> | null = null;
 
   constructor(host: HTMLElement, t: (key: string) => string) {
     this.#t = t;
-    const controls = el('div', 'al-controls tr-decode-controls');
-    const mk = (key: string, testId: string, fn: () => void) => {
-      const b = el('button', 'al-button', t(key));
-      b.type = 'button';
-      b.dataset.testid = testId;
-      b.addEventListener('click', fn);
-      controls.append(b);
-      return b;
-    };
-    this.#playButton = mk('tr.decode.play', 's2s-decode-play', () => this.play());
-    mk('tr.decode.step', 's2s-decode-step', () => {
-      this.stop();
-      this.#go(this.#pos + 1);
+    this.#player = new StepPlayer({
+      view: this.element,
+      progress: this.#progress,
+      t,
+      keys: { play: 'tr.decode.play', step: 'tr.decode.step', restart: 'tr.decode.restart', progress: 'tr.decode.progress', waiting: 'tr.decode.waiting' },
+      testPrefix: 's2s-decode',
+      className: 'tr-decode-controls',
+      ms: PLAY_MS,
+      total: () => this.#views.length,
+      loaded: () => this.#result !== null,
+      render: (pos) => this.#render(pos),
     });
-    mk('tr.decode.restart', 's2s-decode-restart', () => {
-      this.stop();
-      this.#go(0);
-    });
+    const controls = this.#player.controls;
     this.#output.dataset.testid = 's2s-output';
     this.#source.dataset.testid = 's2s-source';
     this.#beams.dataset.testid = 's2s-beams';
@@ -135,20 +128,11 @@ export class DecodeView {
   }
 
   play(): void {
-    this.stop();
-    if (!this.#result) return;
-    if (this.#pos >= this.#views.length) this.#go(0);
-    this.#playButton.disabled = true;
-    this.#timer = setInterval(() => {
-      if (this.#pos >= this.#views.length) this.stop();
-      else this.#go(this.#pos + 1);
-    }, PLAY_MS);
+    this.#player.play();
   }
 
   stop(): void {
-    if (this.#timer !== null) clearInterval(this.#timer);
-    this.#timer = null;
-    this.#playButton.disabled = false;
+    this.#player.stop();
   }
 
   destroy(): void {
@@ -158,16 +142,16 @@ export class DecodeView {
   }
 
   #go(pos: number): void {
-    const total = this.#views.length;
-    this.#pos = Math.max(0, Math.min(pos, total));
+    this.#player.go(pos);
+  }
+
+  /** Step `pos` of the translation shown (the player has set the progress line). */
+  #render(pos: number): void {
     const t = this.#t;
     const r = this.#result;
-    this.element.dataset.step = String(this.#pos);
-    this.element.dataset.steps = String(total);
-    this.element.dataset.done = r && this.#pos === total ? '1' : '0';
-    this.#progress.textContent = r ? fill(t('tr.decode.progress'), { step: this.#pos, total }) : t('tr.decode.waiting');
+    const total = this.#views.length;
 
-    const current = this.#pos > 0 ? this.#views[this.#pos - 1] : null;
+    const current = pos > 0 ? this.#views[pos - 1] : null;
     // Source words, shaded by the current step's attention; unknown words marked.
     this.#source.replaceChildren(
       ...(r?.source ?? []).map((s, i) => {
@@ -184,14 +168,14 @@ export class DecodeView {
         return chip;
       }),
     );
-    const shown = this.#views.slice(0, this.#pos).map((v) => v.token).filter((tok) => tok !== '<eos>');
-    this.#output.value = r && this.#pos === total ? r.text : shown.join(this.#joiner);
+    const shown = this.#views.slice(0, pos).map((v) => v.token).filter((tok) => tok !== '<eos>');
+    this.#output.value = r && pos === total ? r.text : shown.join(this.#joiner);
     this.#output.dataset.eos = current?.token === '<eos>' ? '1' : '0';
 
     if (current) this.#topk.update(current.top, current.token);
     else this.#topk.update([], '');
 
-    const rows = this.#views.slice(0, this.#pos);
+    const rows = this.#views.slice(0, pos);
     const showMap = this.#hasAttention && rows.length > 0 && r !== null;
     this.#heatmap.element.hidden = !showMap;
     this.#noAttention.hidden = this.#hasAttention || r === null;
@@ -207,7 +191,7 @@ export class DecodeView {
         colLabels: distinctLabels(r.source.map((s) => (s.text === ' ' ? '␣' : s.text))),
       });
     }
-    if (r?.beams) this.#renderBeams(this.#pos);
+    if (r?.beams) this.#renderBeams(pos);
   }
 
   /** One table per decoded step up to `pos`: every kept beam's word, score and parent. */

@@ -1,7 +1,8 @@
-// The "ask the model why" panel (translate-why.ts), loaded on first use: the article mounts it,
-// and pages that never show it (the widgets) never download its code. Calls made before the code
-// arrived are replayed (the last translation shown).
-import type { WhyView } from './translate-why';
+// The "ask the model why" panel (translate-why.ts), loaded on first use: the article mounts it in
+// §3.3 and §4, and pages that never show it (the widgets) never download its code, strings or
+// stylesheet. Calls made before the code arrived are replayed (the last translation shown).
+import type { WhyOptions, WhyView } from './translate-why';
+import { useLanguage, type Lang } from '../i18n';
 import { el } from './dom';
 
 type ShowArgs = Parameters<WhyView['show']>;
@@ -12,12 +13,18 @@ export class LazyWhyView {
   #pending: ShowArgs | null = null;
   #dead = false;
 
-  constructor(host: HTMLElement, t: (key: string) => string) {
+  constructor(host: HTMLElement, ctx: { t: (key: string) => string; lang: Lang }, options: WhyOptions) {
     host.append(this.#slot);
+    // the panel's string table arrives with its code: in the build it is filled per language
+    // (web/vite.config.ts), so wait for the page's language before the first label is read
     void import('./translate-why')
+      .then(async (module) => {
+        await useLanguage(ctx.lang);
+        return module;
+      })
       .then(({ WhyView }) => {
         if (this.#dead) return;
-        this.#view = new WhyView(this.#slot, t);
+        this.#view = new WhyView(this.#slot, ctx, options);
         if (this.#pending) this.#view.show(...this.#pending);
       })
       .catch(() => this.#slot.remove()); // no panel rather than a broken one
@@ -26,6 +33,11 @@ export class LazyWhyView {
   show(...args: ShowArgs): void {
     this.#pending = args;
     this.#view?.show(...args);
+  }
+
+  /** the state's interventions changed (a link, undo, or the panel itself) */
+  linkChanged(): void {
+    this.#view?.linkChanged();
   }
 
   clear(): void {

@@ -1,30 +1,63 @@
-// §3.3's "ask the model why" panel, under the decoding view: click a cell of the grid (step ×
-// source word) to force that step's attention onto the word, or a candidate to make the model
-// write it; the worker decodes on from there (translate with interventions) and the intervened
-// translation is shown beside the original, changed words marked, with both attention maps.
-// Interventions stack (undo, reset). Below: gradient × input or integrated gradients for each
-// output word beside its attention, with their rank correlation, and the debate in one sentence.
+// The "ask the model why" panel under a decoding view (§3.3's recurrent translator, §4's
+// Transformer): click a cell of the grid (step × source token) to force that step's attention onto
+// the token, or a candidate to make the model write it; for the Transformer, zero one head of one
+// layer and kind of attention. The worker decodes on from there (translate with interventions) and
+// the intervened translation is shown beside the original, changed words marked, with both
+// attention maps. Interventions stack (undo, reset) and live in the link (s2s_why / tf_why,
+// translate-why-link.ts): a reloaded link applies them again once the model is there. Below:
+// gradient × input or integrated gradients for each output word beside its attention, with their
+// rank correlation, when the model offers attribution (the panel says so when it does not).
+// Loaded on demand (translate-why-lazy.ts) with its own strings and stylesheet.
 import type { Intervention, TranslateResult, TranslationAttribution } from '#shared/types/seq2seq';
 import type { RemoteSeq2Seq } from '../worker/protocol';
 import { Heatmap } from '../heatmap/heatmap';
+import { adoptCss, styleRootOf } from '../adopt-css';
 import { distinctLabels } from './translate-decode';
-import { el } from './dom';
-import { fill } from '../i18n';
+import { button, el, errorText, field, select, setOptions } from './dom';
+import { fill, type Lang } from '../i18n';
+import css from './translate-why.css?inline';
+import { WHY_STRINGS } from './translate-why-strings';
+import { formatInterventions, parseInterventions } from './translate-why-link';
 
 type Method = 'gradient-input' | 'integrated-gradients';
+type Kind = NonNullable<Intervention['attention']>;
+const KINDS: readonly Kind[] = ['cross', 'decoder-self', 'encoder-self'];
 
 const label = (text: string) => (text === ' ' ? '␣' : text);
+/** never offered as a candidate: not words the model can be made to write (<eos> is: it stops there) */
+const RESERVED = new Set(['<pad>', '<sos>', '<unk>']);
+
+export interface WhyOptions {
+  /** test-id prefix: 's2s' (§3.3) or 'tf' (§4) */
+  prefix: 's2s' | 'tf';
+  /** the interventions' text in the link (a state row) */
+  link: { name: string; get(): string; set(text: string): void };
+}
+
+/** A Transformer's shape: the zero-head controls list its layers and heads. */
+export interface TransformerShape {
+  layers: number;
+  heads: number;
+}
 
 export class WhyView {
   readonly element = el('section', 'tr-why');
   readonly #t: (key: string) => string;
+  readonly #options: WhyOptions;
   readonly #grid = el('div', 'tr-why-grid');
   readonly #candidates = el('div', 'tr-why-candidates');
+  readonly #heads = el('div', 'al-controls tr-why-heads');
+  readonly #headKind: HTMLSelectElement;
+  readonly #headLayer: HTMLSelectElement;
+  readonly #headHead: HTMLSelectElement;
+  readonly #headStep: HTMLSelectElement;
   readonly #list = el('ol', 'tr-why-list');
   readonly #status = el('p', 'tr-why-status');
+  readonly #linkError = el('p', 'lab-field-error tr-why-link-error');
   readonly #original = el('p', 'tr-why-text');
   readonly #intervened = el('p', 'tr-why-text');
   readonly #maps: [Heatmap, Heatmap];
+  readonly #attrBody = el('div');
   readonly #attrMap: Heatmap;
   readonly #rho = el('ul', 'tr-why-rho');
   readonly #attrNote = el('p', 'tr-note');
@@ -34,74 +67,115 @@ export class WhyView {
   #base: TranslateResult | null = null;
   #joiner = ' ';
   #hasAttention = true;
+  #transformer: TransformerShape | null = null;
   #interventions: Intervention[] = [];
   #method: Method = 'gradient-input';
   #seq = 0;
+  /** attribution runs beside interventions: its own sequence */
+  #attrSeq = 0;
 
-  constructor(host: HTMLElement, t: (key: string) => string) {
+  constructor(host: HTMLElement, ctx: { t: (key: string) => string; lang: Lang }, options: WhyOptions) {
+    const own = WHY_STRINGS[ctx.lang] ?? WHY_STRINGS.en;
+    const t = (key: string) => own[key] ?? ctx.t(key);
     this.#t = t;
-    this.element.dataset.testid = 's2s-why';
-    const button = (text: string, testId: string, fn: () => void) => {
-      const b = el('button', 'al-button', text);
-      b.type = 'button';
-      b.dataset.testid = testId;
-      b.addEventListener('click', fn);
-      return b;
-    };
+    this.#options = options;
+    const id = (name: string) => `${options.prefix}-why${name}`;
+    this.element.dataset.testid = id('');
     const controls = el('div', 'al-controls');
     controls.append(
-      button(t('why.undo'), 's2s-why-undo', () => this.#apply(this.#interventions.slice(0, -1))),
-      button(t('why.reset'), 's2s-why-reset', () => this.#apply([])),
+      button(t('why.undo'), id('-undo'), () => void this.#apply(this.#interventions.slice(0, -1))),
+      button(t('why.reset'), id('-reset'), () => void this.#apply([])),
     );
-    this.#original.dataset.testid = 's2s-why-original';
-    this.#intervened.dataset.testid = 's2s-why-intervened';
-    this.#status.dataset.testid = 's2s-why-status';
+    this.#original.dataset.testid = id('-original');
+    this.#intervened.dataset.testid = id('-intervened');
+    this.#status.dataset.testid = id('-status');
+    this.#status.setAttribute('role', 'status');
+    this.#linkError.dataset.testid = id('-link-error');
+    this.#linkError.setAttribute('role', 'alert');
+
+    // The Transformer's heads: kind, layer, head, step, and the button (options filled by show()).
+    this.#headKind = select(KINDS.map((k) => [k, t(`why.kind.${k}`)] as const), 'cross', id('-head-kind'));
+    this.#headLayer = select([], '', id('-head-layer'));
+    this.#headHead = select([], '', id('-head-head'));
+    this.#headStep = select([], '', id('-head-step'));
+    this.#headKind.addEventListener('change', () => (this.#headStep.disabled = this.#headKind.value === 'encoder-self'));
+    this.#heads.append(
+      field(t('why.head.kind'), this.#headKind),
+      field(t('why.head.layer'), this.#headLayer),
+      field(t('why.head.head'), this.#headHead),
+      field(t('why.head.step'), this.#headStep),
+      button(t('why.head.zero'), id('-zero'), () => this.#zeroHead()),
+    );
+    const headsBox = el('div');
+    headsBox.append(el('p', 'tr-label', t('why.heads')), this.#heads);
+    headsBox.hidden = true;
+    this.#heads.dataset.box = '1';
+
+    // the Transformer's strings say so (its tokens are characters on dates)
+    const tf = options.prefix === 'tf' ? '.tf' : '';
     const sides = el('div', 'tr-why-sides');
-    const side = (key: string, text: HTMLElement, id: string, mapKey: string) => {
+    const side = (key: string, text: HTMLElement, mapId: string, mapKey: string) => {
       const box = el('div', 'tr-why-side');
       box.append(el('p', 'tr-label', t(key)), text);
-      const map = new Heatmap(box, { id, title: t(mapKey), fixedRange: [0, 1], xTitle: t('why.axis.source'), yTitle: t('why.axis.output'), t });
+      const map = new Heatmap(box, { id: mapId, title: t(mapKey), fixedRange: [0, 1], xTitle: t(`why.axis.source${tf}`), yTitle: t(`why.axis.output${tf}`), t });
       sides.append(box);
       return map;
     };
     this.#maps = [
-      side('why.original', this.#original, 's2s-why-attention-original', 'why.attention.original'),
-      side('why.intervened', this.#intervened, 's2s-why-attention-intervened', 'why.attention.intervened'),
+      side('why.original', this.#original, id('-attention-original'), `why.attention.original${tf}`),
+      side('why.intervened', this.#intervened, id('-attention-intervened'), `why.attention.intervened${tf}`),
     ];
 
     const attr = el('div', 'tr-why-attr');
     const methods = el('div', 'al-controls');
-    this.#methods = {
-      'gradient-input': button(t('why.attr.gxi'), 's2s-why-gxi', () => this.#attribute('gradient-input')),
-      'integrated-gradients': button(t('why.attr.ig'), 's2s-why-ig', () => this.#attribute('integrated-gradients')),
+    const method = (m: Method, key: string) => {
+      const b = button(t(key), id(m === 'gradient-input' ? '-gxi' : '-ig'), () => void this.#attribute(m));
+      b.setAttribute('aria-pressed', 'false');
+      return b;
     };
+    this.#methods = { 'gradient-input': method('gradient-input', 'why.attr.gxi'), 'integrated-gradients': method('integrated-gradients', 'why.attr.ig') };
     methods.append(this.#methods['gradient-input'], this.#methods['integrated-gradients']);
     const mapHost = el('div');
-    this.#attrMap = new Heatmap(mapHost, { id: 's2s-why-attribution', title: t('why.attr.heatmap'), diverging: true, xTitle: t('why.axis.source'), yTitle: t('why.axis.output'), t, digits: 3 });
-    this.#rho.dataset.testid = 's2s-why-rho';
-    attr.append(el('h4', undefined, t('why.attr.title')), methods, mapHost, el('p', 'tr-label', t('why.attr.rho')), this.#rho,
-      this.#attrNote, el('p', 'tr-note', t('why.attr.debate')));
+    this.#attrMap = new Heatmap(mapHost, { id: id('-attribution'), title: t('why.attr.heatmap'), diverging: true, xTitle: t(`why.axis.source${tf}`), yTitle: t(`why.axis.output${tf}`), t, digits: 3 });
+    this.#rho.dataset.testid = id('-rho');
+    this.#attrNote.dataset.testid = id('-attr-note');
+    this.#attrBody.append(methods, mapHost, el('p', 'tr-label', t('why.attr.rho')), this.#rho);
+    attr.append(el('h4', undefined, t('why.attr.title')), this.#attrBody, this.#attrNote, el('p', 'tr-note', t('why.attr.debate')));
 
-    this.element.append(el('h3', undefined, t('why.title')), el('p', 'tr-note', t('why.hint')),
-      el('p', 'tr-label', t('why.grid')), this.#grid, el('p', 'tr-label', t('why.candidates')), this.#candidates,
+    this.element.append(el('h3', undefined, t('why.title')), el('p', 'tr-note', t(`why.hint${tf}`)), this.#linkError,
+      el('p', 'tr-label', t(`why.grid${tf}`)), this.#grid, el('p', 'tr-label', t('why.candidates')), this.#candidates, headsBox,
       controls, this.#list, this.#status, sides, attr);
     this.element.hidden = true;
     host.append(this.element);
+    const root = styleRootOf(this.element);
+    if (root) adoptCss(root, css);
   }
 
-  /** A new plain greedy translation (beam search: the panel hides). */
-  show(model: RemoteSeq2Seq, text: string, result: TranslateResult, tokenizer: 'words' | 'chars', hasAttention: boolean): void {
+  /**
+   * A new plain greedy translation (beam search: the panel hides); the link's interventions are
+   * applied to it. `transformer`: the model's layers and heads (null: a recurrent translator).
+   */
+  show(model: RemoteSeq2Seq, text: string, result: TranslateResult, tokenizer: 'words' | 'chars', hasAttention: boolean, transformer: TransformerShape | null = null): void {
+    this.#seq++;
     this.#model = model;
     this.#text = text;
     this.#base = result.steps ? result : null;
     this.#joiner = tokenizer === 'chars' ? '' : ' ';
     this.#hasAttention = hasAttention;
+    this.#transformer = transformer;
     this.#interventions = [];
     this.element.hidden = this.#base === null;
     if (!this.#base) return;
     this.#renderGrid();
     this.#render(this.#base);
+    this.#fromLink();
     void this.#attribute(this.#method);
+  }
+
+  /** The link's text changed: apply it unless it is what the panel shows already. */
+  linkChanged(): void {
+    if (!this.#base || this.#options.link.get() === formatInterventions(this.#interventions)) return;
+    this.#fromLink();
   }
 
   clear(): void {
@@ -116,10 +190,30 @@ export class WhyView {
     this.#attrMap.destroy();
   }
 
-  /** The grid of the original translation: a button per (step, source word), and the candidates. */
+  /** Applies the link's interventions; a malformed link is named (field and item) and ignored. */
+  #fromLink(): void {
+    const t = this.#t;
+    const parsed = parseInterventions(this.#options.link.get(), this.#transformer !== null);
+    this.element.dataset.linkError = parsed.ok ? '0' : '1';
+    if (!parsed.ok) {
+      this.#linkError.textContent = fill(t('why.link.error'), {
+        field: t('why.link.field'),
+        name: this.#options.link.name,
+        item: parsed.item,
+        text: parsed.text,
+        problem: t(`why.link.problem.${parsed.problem}`),
+      });
+      return;
+    }
+    this.#linkError.textContent = '';
+    if (parsed.list.length) void this.#apply(parsed.list, true);
+  }
+
+  /** The grid of the original translation: a button per (step, source token), and the candidates. */
   #renderGrid(): void {
     const base = this.#base!;
     const t = this.#t;
+    const forceKey = this.#transformer ? 'why.force.tf' : 'why.force';
     const table = el('table', 'tr-why-table');
     const head = el('tr');
     head.append(el('th'));
@@ -135,7 +229,8 @@ export class WhyView {
         b.disabled = !this.#hasAttention;
         b.dataset.step = String(i);
         b.dataset.source = String(j);
-        b.title = fill(t('why.force'), { step: i + 1, word: label(s.text) });
+        b.title = fill(t(forceKey), { step: i + 1, word: label(s.text) });
+        b.setAttribute('aria-label', b.title);
         b.style.setProperty('--w', (step.attention[j] ?? 0).toFixed(3));
         if ((step.attention[j] ?? 0) > 0.5) b.classList.add('strong');
         b.addEventListener('click', () => this.#push({ step: i, kind: 'force-attention', source: j }));
@@ -149,8 +244,8 @@ export class WhyView {
       ...base.steps!.map((step, i) => {
         const line = el('p', 'tr-why-candidate-row');
         line.append(el('span', 'tr-label', `${i + 1}.`));
-        for (const c of step.top.filter((c) => c.token !== step.token)) {
-          const b = el('button', 'al-button tr-why-candidate', `${c.token} ${c.prob.toFixed(2)}`);
+        for (const c of step.top.filter((c) => c.token !== step.token && !RESERVED.has(c.token))) {
+          const b = el('button', 'lab-button quiet al-button tr-why-candidate', `${c.token} ${c.prob.toFixed(2)}`);
           b.type = 'button';
           b.dataset.step = String(i);
           b.dataset.token = c.token;
@@ -161,20 +256,41 @@ export class WhyView {
         return line;
       }),
     );
+    // the Transformer's heads
+    const shape = this.#transformer;
+    (this.#heads.parentElement as HTMLElement).hidden = shape === null;
+    if (shape) {
+      const numbers = (n: number) => Array.from({ length: n }, (_, i) => [String(i), String(i + 1)] as const);
+      setOptions(this.#headLayer, numbers(shape.layers), this.#headLayer.value || '0');
+      setOptions(this.#headHead, numbers(shape.heads), this.#headHead.value || '0');
+      setOptions(this.#headStep, [['all', t('why.head.every')], ...numbers(base.steps!.length)], this.#headStep.value || 'all');
+      // a smaller model than the last: back to the first choice
+      for (const s of [this.#headLayer, this.#headHead, this.#headStep]) if (s.value === '') s.selectedIndex = 0;
+    }
+  }
+
+  #zeroHead(): void {
+    const attention = this.#headKind.value as Kind;
+    const v: Intervention = { kind: 'zero-head', attention, layer: Number(this.#headLayer.value), head: Number(this.#headHead.value) };
+    if (attention !== 'encoder-self' && this.#headStep.value !== 'all') v.step = Number(this.#headStep.value);
+    this.#push(v);
   }
 
   #push(v: Intervention): void {
-    // One intervention per step and kind: a new one at the same step replaces the old.
-    this.#apply([...this.#interventions.filter((u) => !(u.step === v.step && u.kind === v.kind)), v]);
+    // One intervention per step and kind (and head): a new one at the same place replaces the old.
+    const key = (u: Intervention) => [u.step, u.kind, u.attention, u.layer, u.head].join('/');
+    this.#apply([...this.#interventions.filter((u) => key(u) !== key(v)), v]);
   }
 
-  async #apply(list: Intervention[]): Promise<void> {
+  async #apply(list: Intervention[], fromLink = false): Promise<void> {
     const model = this.#model, base = this.#base;
     if (!model || !base) return;
     const seq = ++this.#seq;
+    const link = this.#options.link;
     if (list.length === 0) {
       this.#interventions = [];
       this.#render(base);
+      link.set('');
       return;
     }
     try {
@@ -182,12 +298,31 @@ export class WhyView {
       if (seq !== this.#seq) return;
       this.#interventions = list;
       this.#render(r);
+      link.set(formatInterventions(list));
     } catch (err) {
       if (seq !== this.#seq) return;
-      // The intervened step lies past the end of the new translation, say: keep the last good one.
-      this.#status.textContent = fill(this.#t('why.error'), { message: err instanceof Error ? err.message : String(err) });
+      // The intervened step lies past the end of this translation, say: keep the last good one.
+      // A link's list stays in the link (a longer translation, after more training, may take it).
+      const message = errorText(err);
+      this.#status.textContent = fromLink
+        ? fill(this.#t('why.link.failed'), { field: this.#t('why.link.field'), name: link.name, message })
+        : fill(this.#t('why.error'), { message });
       this.#status.dataset.error = '1';
     }
+  }
+
+  #describe(v: Intervention): string {
+    const t = this.#t;
+    const base = this.#base!;
+    const step = (v.step ?? 0) + 1;
+    if (v.kind === 'force-attention') return fill(t(this.#transformer ? 'why.force.tf' : 'why.force'), { step, word: label(base.source[v.source ?? 0]?.text ?? '') });
+    if (v.kind === 'force-token') return fill(t('why.token'), { step, word: v.token ?? '' });
+    return fill(t(v.step === undefined ? 'why.zero.all' : 'why.zero.step'), {
+      kind: t(`why.kind.${v.attention ?? 'cross'}`),
+      layer: (v.layer ?? 0) + 1,
+      head: (v.head ?? 0) + 1,
+      step,
+    });
   }
 
   /** Original beside intervened (both the base translation when there is no intervention). */
@@ -196,9 +331,7 @@ export class WhyView {
     const base = this.#base!;
     const steps = r.steps ?? [];
     const changed = r.intervention?.changed ?? steps.map(() => false);
-    this.#list.replaceChildren(...this.#interventions.map((v) => el('li', undefined, v.kind === 'force-attention'
-      ? fill(t('why.force'), { step: (v.step ?? 0) + 1, word: label(base.source[v.source ?? 0]?.text ?? '') })
-      : fill(t('why.token'), { step: (v.step ?? 0) + 1, word: v.token ?? '' }))));
+    this.#list.replaceChildren(...this.#interventions.map((v) => el('li', undefined, this.#describe(v))));
     this.#status.dataset.error = '0';
     this.#status.textContent = !r.intervention ? t('why.none')
       : r.intervention.firstChange < 0 ? t('why.same') : fill(t('why.changed'), { step: r.intervention.firstChange + 1 });
@@ -210,6 +343,7 @@ export class WhyView {
     }));
     this.element.dataset.interventions = String(this.#interventions.length);
     this.element.dataset.firstChange = String(r.intervention?.firstChange ?? -1);
+    this.element.dataset.intervened = r.text;
     for (const [map, shown] of [[this.#maps[0], base], [this.#maps[1], r]] as const) {
       const rows = shown.steps ?? [];
       const cols = base.source.length;
@@ -222,20 +356,25 @@ export class WhyView {
     }
   }
 
+  /** The attribution of the base translation, or a plain sentence when the model has none. */
   async #attribute(method: Method): Promise<void> {
     const model = this.#model, base = this.#base;
     if (!model || !base) return;
     this.#method = method;
-    for (const [m, b] of Object.entries(this.#methods)) b.classList.toggle('primary', m === method);
-    const seq = this.#seq;
+    for (const [m, b] of Object.entries(this.#methods)) b.setAttribute('aria-pressed', String(m === method));
+    const seq = ++this.#attrSeq;
     let a: TranslationAttribution;
     try {
       a = await model.attribution(this.#text, method === 'integrated-gradients' ? { method, steps: 32 } : { method });
     } catch (err) {
-      this.#attrNote.textContent = err instanceof Error ? err.message : String(err);
+      if (seq !== this.#attrSeq || base !== this.#base) return;
+      this.#attrBody.hidden = true;
+      this.#attrNote.textContent = fill(this.#t('why.attr.unavailable'), { message: errorText(err) });
+      this.element.dataset.attribution = 'unavailable';
       return;
     }
-    if (seq !== this.#seq || base !== this.#base) return;
+    if (seq !== this.#attrSeq || base !== this.#base) return;
+    this.#attrBody.hidden = false;
     const [T, S] = a.scores.shape;
     this.#attrMap.update({ rows: T, cols: S, values: a.scores.data, rowLabels: distinctLabels(a.words),
       colLabels: distinctLabels(a.source.map((s) => label(s.text))) });

@@ -4,45 +4,25 @@
 // where word order differs and a plain Seq2Seq trained beside the attention model shows what
 // attention is for (translate-compare.ts); the note's five sentences (the book's recipe) and the
 // dates task are the other choices. Settings live in the s2s_* rows of the state table.
-// Over the ~400-line guide: one view class wires training, decoding, comparison and input; the
-// parts with their own logic already live in translate-*.ts.
-import type { CellName } from '#shared/types/seq2seq';
+// The parts with their own logic live in translate-*.ts: the controls, the player, the decoding,
+// the comparison, the sentence box, and what only the article has (translate-article.ts).
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
-import { CELLS, SCORES } from '../state-table';
 import css from './translate.css?inline';
-import whyCss from './translate-why.css?inline';
 import { StepChart, movingAverage } from './translate-charts';
 import { DecodeView } from './translate-decode';
-import { LazyWhyView } from './translate-why-lazy';
-import { WHY_STRINGS } from './translate-why-strings';
-import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
-import { button, el, errorText, field, select, mountRoot, MessageLine, setFieldError, tryThis } from './dom';
+import type { ArticleExtras } from './translate-article';
+import { downloadCsv, downloadJson, exportButtons } from '../export';
+import { button, el, errorText, mountRoot, MessageLine, tryThis } from './dom';
 import { SentenceInput } from './translate-input';
 import type { CompareRow, CompareView } from './translate-compare';
-import { introText, numberProblem, timeLeftText, tryPrompts } from './translate-text';
+import { introText, tryPrompts } from './translate-text';
 import { TRANSLATE_STRINGS } from './translate-strings';
-import { DivergedError, RECIPES, TranslateTrainer, type ScoreSetting, type TaskName } from './translate-train';
-import { fill, mergeStrings } from '../i18n';
+import { RECIPES, TranslateTrainer, type TaskName } from './translate-train';
+import { MODEL_SETTINGS, SETTING_LABELS, TranslateControls } from './translate-controls';
+import { TranslatePlayer } from './translate-play';
+import { fill } from '../i18n';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
-import type { ByoPanels } from './translate-byo';
-
-const MODEL_SETTINGS: readonly PropName[] = ['seed', 's2s_task', 's2s_cell', 's2s_hidden', 's2s_score', 's2s_lr'];
-/** The label of each model setting, for the notice that a change discarded the trained model. */
-const SETTING_LABELS: Partial<Record<PropName, string>> = {
-  seed: 'tr.seed',
-  s2s_task: 'tr.task',
-  s2s_cell: 'tr.cell',
-  s2s_hidden: 'tr.hidden',
-  s2s_score: 'tr.score',
-  s2s_lr: 'tr.lr',
-};
-/** Held-out evaluation while playing, every this many steps (and at every pause). */
-const EVALUATE_EVERY = 200;
-/** s2s_speed is in steps per frame; the worker's throttle is in steps per second */
-const FRAMES_PER_SECOND = 60;
-/** playing on after the recipe: until paused */
-const OPEN_ENDED_STEPS = 10_000_000;
 
 class TranslateView implements SectionHandle {
   readonly #ctx: SectionContext;
@@ -54,8 +34,6 @@ class TranslateView implements SectionHandle {
   readonly #progressText = el('span', 'tr-progress-text');
   /** the time left to the end of the recipe at the speed measured over the current run */
   readonly #timeLeft = el('span', 'tr-progress-text tr-time-left');
-  /** the current run's start (performance.now(), step), or null while not playing */
-  #runStart: { ms: number; step: number } | null = null;
   readonly #status = el('p', 'tr-status');
   readonly #error = el('p', 'tr-error');
   readonly #intro = el('p', 'tr-intro');
@@ -79,68 +57,53 @@ class TranslateView implements SectionHandle {
   readonly #accChart: StepChart;
   readonly #input: SentenceInput;
   readonly #decode: DecodeView;
-  // The article's only: widgets load the seq2seq module, which has no interventions or attribution.
-  readonly #why: LazyWhyView | null;
-  readonly #controls: Partial<Record<PropName, HTMLInputElement | HTMLSelectElement>> = {};
+  /** the article's only (translate-article.ts): ask why, the timeline, bring your own; null in widgets */
+  #extras: ArticleExtras | null = null;
+  readonly #controls: TranslateControls;
   readonly #unsubscribe: () => void;
   #trainer: TranslateTrainer;
   /** zh-en with attention: a plain Seq2Seq with the same settings, trained step for step beside it */
   #plain: TranslateTrainer | null = null;
-  #playing = false;
-  #active = false;
-  #busy = false;
-  #frame = 0;
-  /** the training streams while playing; #running settles when they have ended */
-  #streams: Array<{ done: Promise<void>; stop(): void }> = [];
-  #running: Promise<void> | null = null;
+  /** play / pause / step (translate-play.ts) */
+  readonly #player: TranslatePlayer;
   #translateSeq = 0;
   #destroyed = false;
-  /** bring your own (translate-byo.ts): downloads, own pairs, model files; loaded on demand, not in widgets */
-  #byo: ByoPanels | null = null;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    mountRoot(host, this.#root, HEATMAP_CSS, css, whyCss);
+    mountRoot(host, this.#root, HEATMAP_CSS, css);
     this.#intro.dataset.testid = 's2s-intro';
     this.#caption.dataset.testid = 's2s-caption';
     this.#root.append(this.#intro, this.#caption, this.#try);
 
     // Training controls
     const run = el('div', 'al-controls tr-run');
-    this.#play = button(t('tr.play'), 's2s-play', () => this.#setPlaying(true));
+    this.#player = new TranslatePlayer({
+      trainer: () => this.#trainer,
+      plain: () => this.#plain,
+      speed: () => state.get('s2s_speed'),
+      t,
+      evaluate: () => this.#evaluate(),
+      translate: () => this.#translate(),
+      render: () => this.#render(),
+      showError: (text) => (this.#error.textContent = text),
+    });
+    this.#play = button(t('tr.play'), 's2s-play', () => this.#player.setPlaying(true));
     // Train is the section's one primary action.
     this.#play.classList.add('lab-button', 'primary');
-    this.#pause = button(t('tr.pause'), 's2s-pause', () => this.#setPlaying(false));
-    this.#stepButton = button(t('tr.step'), 's2s-step', () => void this.#stepOnce());
+    this.#pause = button(t('tr.pause'), 's2s-pause', () => this.#player.setPlaying(false));
+    this.#stepButton = button(t('tr.step'), 's2s-step', () => void this.#player.stepOnce());
     run.append(this.#play, this.#pause, this.#stepButton, button(t('tr.reset'), 's2s-reset', () => this.#reset()));
-    run.append(this.#numberInput('s2s_speed', 'tr.speed', 1));
+    this.#controls = new TranslateControls(ctx, (task) => this.#switchTask(task));
+    run.append(this.#controls.speed);
     this.#progress.dataset.testid = 's2s-progress';
     this.#progress.setAttribute('aria-label', t('tr.progressLabel'));
     const progress = el('div', 'tr-progress');
     this.#timeLeft.dataset.testid = 's2s-time-left';
     progress.append(this.#progress, this.#progressText, this.#timeLeft);
 
-    // Model settings
-    const settings = el('div', 'al-controls tr-settings');
-    const task = select([['zh-en', t('tr.task.zh-en')], ['note', t('tr.task.note')], ['dates', t('tr.task.dates')]], state.get('s2s_task'), 's2s-task');
-    task.addEventListener('change', () => this.#switchTask(task.value as TaskName));
-    this.#controls.s2s_task = task;
-    const cell = select(CELLS.map((c) => [c, c.toUpperCase()] as const), state.get('s2s_cell'), 's2s-cell');
-    cell.addEventListener('change', () => state.set('s2s_cell', cell.value as CellName));
-    this.#controls.s2s_cell = cell;
-    const scores: [ScoreSetting, string][] = [['none', t('tr.score.none')], ...SCORES.map((s) => [s, t(`tr.score.${s}`)] as [ScoreSetting, string])];
-    const score = select(scores, state.get('s2s_score'), 's2s-score');
-    score.addEventListener('change', () => state.set('s2s_score', score.value as ScoreSetting));
-    this.#controls.s2s_score = score;
-    settings.append(
-      field(t('tr.task'), task, state.isHidden('s2s_task')),
-      field(t('tr.cell'), cell, state.isHidden('s2s_cell')),
-      this.#numberInput('s2s_hidden', 'tr.hidden', 1),
-      field(t('tr.score'), score, state.isHidden('s2s_score')),
-      this.#numberInput('s2s_lr', 'tr.lr', 'any'),
-      this.#numberInput('s2s_beam', 'tr.beam', 1),
-    );
+    const settings = this.#controls.settings;
     run.hidden = settings.hidden = state.isHidden('controls');
     this.#error.dataset.testid = 's2s-error';
     this.#losses.hidden = true;
@@ -182,18 +145,15 @@ class TranslateView implements SectionHandle {
     this.#sentenceAlignment.dataset.testid = 's2s-sentence-alignment';
     this.#root.append(this.#untrained);
     this.#decode = new DecodeView(this.#root, t);
-    this.#why = ctx.embedded ? null : new LazyWhyView(this.#root, t);
-    this.#root.append(this.#sentenceAlignment);
+    const whyHost = el('div');
+    this.#root.append(whyHost, this.#sentenceAlignment);
     if (!ctx.embedded) {
-      const byoHost = el('div', 'tr-byo');
-      this.#root.append(byoHost);
-      void import('./translate-byo').then(({ mountByo }) => {
+      void import('./translate-article').then(({ ArticleExtras }) => {
         if (this.#destroyed) return;
-        this.#byo = mountByo(byoHost, this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), {
-          prefix: '',
-          baseName: () => `attention-lab-${this.#trainer.settings.task}`,
-          pairs: true,
-        });
+        this.#extras = new ArticleExtras(whyHost, this.#root, ctx, () => this.#trainer);
+        // the model made before this code arrived records from its first step too
+        if (this.#trainer.model && this.#trainer.step === 0) void this.#extras.startTimeline(this.#trainer, this.#input.sourceText());
+        void this.#translate();
       });
     }
 
@@ -203,31 +163,6 @@ class TranslateView implements SectionHandle {
     this.#syncControls();
     this.#render();
     void this.#prepare();
-  }
-
-  #numberInput(name: 's2s_speed' | 's2s_hidden' | 's2s_lr' | 's2s_beam', key: string, step: number | 'any'): HTMLLabelElement {
-    const input = el('input');
-    input.type = 'number';
-    input.step = String(step);
-    input.dataset.testid = name.replace('_', '-');
-    input.addEventListener('change', () => {
-      const { t } = this.#ctx;
-      const label = t(key);
-      // Checked against the state table's limits first, so the message names the field by its
-      // label and the typed value stays in the box; the state (and so the model) is left alone.
-      let problem = numberProblem(name, input.value, label, t);
-      if (!problem) {
-        try {
-          this.#ctx.state.set(name, Number(input.value));
-        } catch (err) {
-          problem = `${label}: ${errorText(err)}`;
-        }
-      }
-      // the shared field errors (dom.ts): the message under the box, the box marked aria-invalid
-      setFieldError(input, problem || null);
-    });
-    this.#controls[name] = input;
-    return field(this.#ctx.t(key), input, this.#ctx.state.isHidden(name));
   }
 
   #settings() {
@@ -247,17 +182,13 @@ class TranslateView implements SectionHandle {
   }
 
   #syncControls(): void {
-    const s = this.#ctx.state;
-    for (const [name, control] of Object.entries(this.#controls)) {
-      // A box holding a rejected value keeps it (the error names it) until the reader fixes it.
-      if (control.getAttribute('aria-invalid') === 'true') continue;
-      control.value = String(s.get(name as PropName));
-    }
+    this.#controls.sync();
     this.#input.sync();
   }
 
   #onState(changed: readonly PropName[]): void {
     this.#syncControls();
+    this.#extras?.onState(changed);
     const setting = changed.find((n) => MODEL_SETTINGS.includes(n));
     if (setting) {
       const steps = this.#trainer.step;
@@ -289,6 +220,8 @@ class TranslateView implements SectionHandle {
       return;
     }
     if (trainer !== this.#trainer) return;
+    await this.#extras?.startTimeline(trainer, this.#input.sourceText());
+    if (trainer !== this.#trainer) return;
     this.#input.showVocabulary(trainer.vocabulary.source, trainer.info?.sourceTokenizer === 'chars');
     if (trainer.settings.task === 'zh-en') {
       // Held-out sentences to try, the longest first: the default sentence is a long one.
@@ -300,7 +233,7 @@ class TranslateView implements SectionHandle {
   }
 
   #reset(): void {
-    this.#setPlaying(false);
+    this.#player.setPlaying(false);
     void this.#trainer.delete();
     void this.#plain?.delete();
     this.#trainer = this.#newTrainer();
@@ -311,15 +244,6 @@ class TranslateView implements SectionHandle {
     this.#decode.clear();
     this.#render();
     void this.#prepare();
-  }
-
-  #setPlaying(playing: boolean): void {
-    this.#playing = playing;
-    if (!playing) this.#stopStreams();
-    if (playing) this.#error.textContent = '';
-    this.#render();
-    if (playing && this.#active) this.#schedule();
-    if (!playing) void this.#evaluate().then(() => this.#translate());
   }
 
   /** Scores the model (and its plain companion) on the held-out set, then redraws the table. */
@@ -333,108 +257,9 @@ class TranslateView implements SectionHandle {
     } catch (err) {
       if (trainer === this.#trainer) this.#error.textContent = `${this.#ctx.t('error.prefix')}${errorText(err)}`;
     }
-    if (trainer === this.#trainer) this.#render();
-  }
-
-  /** Starts playing (the training streams) unless they already run. */
-  #schedule(): void {
-    if (this.#running || this.#destroyed || this.#busy) return;
-    this.#running = this.#run().finally(() => {
-      this.#running = null;
-      // played again (or scrolled back) while the last streams were ending
-      if (this.#playing && this.#active && !this.#destroyed) this.#schedule();
-    });
-  }
-
-  /** Redraws at most once a frame, however often the worker reports. */
-  #redrawSoon(): void {
-    if (this.#frame || this.#destroyed) return;
-    this.#frame = requestAnimationFrame(() => {
-      this.#frame = 0;
+    if (trainer === this.#trainer) {
       this.#render();
-    });
-  }
-
-  #stopStreams(): void {
-    for (const stream of this.#streams) stream.stop();
-  }
-
-  /**
-   * Plays: the model (and its plain companion, to the same step) train as streams inside the
-   * worker, with no request round trip per chunk, at most s2s_speed steps per frame (60 frames a
-   * second); the page redraws once a frame and evaluates every EVALUATE_EVERY steps. It ends at
-   * the end of the recipe (playing again continues beyond it), on pause, or when scrolled away.
-   */
-  async #run(): Promise<void> {
-    const trainer = this.#trainer;
-    const plain = this.#plain;
-    const recipe = trainer.recipeSteps;
-    const steps = trainer.step < recipe ? recipe - trainer.step : OPEN_ENDED_STEPS;
-    const target = trainer.step + steps;
-    const maxStepsPerSecond = this.#ctx.state.get('s2s_speed') * FRAMES_PER_SECOND;
-    let evaluatedBlock = Math.floor(trainer.step / EVALUATE_EVERY);
-    const onProgress = (): void => {
-      if (trainer !== this.#trainer) return;
-      this.#redrawSoon();
-      const block = Math.floor(trainer.step / EVALUATE_EVERY);
-      if (block > evaluatedBlock && trainer.step < recipe) {
-        evaluatedBlock = block;
-        void this.#evaluate();
-      }
-    };
-    this.#busy = true;
-    this.#runStart = { ms: performance.now(), step: trainer.step };
-    this.#streams = [trainer.play(steps, { maxStepsPerSecond, onProgress })];
-    if (plain && plain.step < target) {
-      this.#streams.push(plain.play(target - plain.step, { maxStepsPerSecond, onProgress: () => this.#redrawSoon() }));
-    }
-    try {
-      await Promise.all(this.#streams.map((stream) => stream.done));
-      // A pause can leave the plain model behind: it follows to the same step.
-      if (plain && trainer === this.#trainer && plain.step < trainer.step) await plain.train(trainer.step - plain.step);
-    } catch (err) {
-      this.#stopStreams();
-      if (trainer !== this.#trainer) return;
-      this.#playing = false;
-      const text = err instanceof DivergedError ? `${this.#ctx.t('tr.diverged')} (${err.message})` : errorText(err);
-      this.#error.textContent = `${this.#ctx.t('error.prefix')}${text}`;
-      void this.#translate();
-    } finally {
-      this.#streams = [];
-      this.#busy = false;
-      this.#runStart = null;
-      if (trainer === this.#trainer) {
-        if (trainer.step >= target && this.#playing) this.#setPlaying(false);
-        else this.#render();
-      }
-    }
-  }
-
-  async #stepOnce(): Promise<void> {
-    this.#setPlaying(false);
-    await this.#train(1, () => false);
-    await this.#evaluate();
-    await this.#translate();
-  }
-
-  async #train(steps: number, shouldStop: () => boolean): Promise<void> {
-    if (this.#busy) return;
-    this.#busy = true;
-    const trainer = this.#trainer;
-    const plain = this.#plain;
-    try {
-      await trainer.train(steps, shouldStop);
-      // The plain model follows step for step, so the two are always compared at equal steps.
-      if (plain && plain.step < trainer.step) await plain.train(trainer.step - plain.step);
-    } catch (err) {
-      if (trainer !== this.#trainer) return;
-      this.#playing = false;
-      const text = err instanceof DivergedError ? `${this.#ctx.t('tr.diverged')} (${err.message})` : errorText(err);
-      this.#error.textContent = `${this.#ctx.t('error.prefix')}${text}`;
-      void this.#translate();
-    } finally {
-      this.#busy = false;
-      if (trainer === this.#trainer) this.#render();
+      this.#extras?.refreshTimeline(trainer);
     }
   }
 
@@ -452,7 +277,7 @@ class TranslateView implements SectionHandle {
     if (text.trim() === '') {
       // Nothing to translate: no old result stays on screen.
       this.#decode.clear();
-      this.#why?.clear();
+      this.#extras?.clear();
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#input.showNote('info', t(trainer.settings.task === 'dates' ? 'tr.empty.dates' : 'tr.empty'));
       return;
@@ -465,7 +290,7 @@ class TranslateView implements SectionHandle {
       // Which model state this decoding shows (tests wait for it).
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#decode.show(result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
-      this.#why?.show(model, text, result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
+      this.#extras?.show(trainer, text, result);
       const example = trainer.heldOut.find((e) => e.source === text.trim().split(/\s+/u).join(' '));
       const compare = trainer.step > 0 ? await this.#compareModule() : null;
       if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
@@ -477,7 +302,7 @@ class TranslateView implements SectionHandle {
       if (seq !== this.#translateSeq) return;
       // A sentence the model cannot take (too long, say): clear the old result, say why.
       this.#decode.clear();
-      this.#why?.clear();
+      this.#extras?.clear();
       this.#input.showNote('info', '');
       this.#input.showError(`${t('error.prefix')}${errorText(err)}`);
     }
@@ -501,26 +326,17 @@ class TranslateView implements SectionHandle {
     }
   }
 
-  /** While playing towards the recipe's end: the time left at the speed measured since play (after a second of it). */
-  #timeLeftText(step: number, recipeSteps: number): string {
-    const start = this.#runStart;
-    if (!this.#playing || !start || step >= recipeSteps) return '';
-    const seconds = (performance.now() - start.ms) / 1000;
-    if (seconds < 1 || step <= start.step) return '';
-    return timeLeftText(this.#ctx.t, recipeSteps - step, (step - start.step) / seconds);
-  }
-
   #render(): void {
     const { t } = this.#ctx;
     const trainer = this.#trainer;
     const { step, recipeSteps } = trainer;
-    this.#play.disabled = this.#playing;
-    this.#pause.disabled = !this.#playing;
-    this.#stepButton.disabled = this.#busy;
+    this.#play.disabled = this.#player.playing;
+    this.#pause.disabled = !this.#player.playing;
+    this.#stepButton.disabled = this.#player.busy;
     this.#progress.max = recipeSteps;
     this.#progress.value = Math.min(step, recipeSteps);
     this.#progressText.textContent = fill(t(step > recipeSteps || (step === recipeSteps && step > 0) ? 'tr.progress.beyond' : 'tr.progress'), { step, total: recipeSteps });
-    this.#timeLeft.textContent = this.#timeLeftText(step, recipeSteps);
+    this.#timeLeft.textContent = this.#player.timeLeft(step, recipeSteps);
     const info = trainer.info;
     if (info) {
       const attention = info.attention ? fill(t('tr.attention.score'), { score: info.score }) : t('tr.attention.none');
@@ -537,7 +353,7 @@ class TranslateView implements SectionHandle {
     if (plain) rows.push({ id: 'plain', score, step: plain.evaluatedAt, evaluation: plain.evaluation, trainMs: plain.trainMs });
     this.#renderCompare(rows, trainer.info?.sourceTokenizer === 'chars');
     this.#root.dataset.step = String(step);
-    this.#root.dataset.playing = this.#playing ? '1' : '0';
+    this.#root.dataset.playing = this.#player.playing ? '1' : '0';
     this.#losses.value = JSON.stringify(trainer.losses);
     this.#lossChart.update(trainer.losses);
     this.#accChart.update(movingAverage(trainer.accuracies, trainer.settings.task === 'note' ? 20 : 10));
@@ -563,10 +379,7 @@ class TranslateView implements SectionHandle {
   }
 
   setActive(active: boolean): void {
-    this.#active = active;
-    // Off-screen it pauses (the streams end), and plays on when it is back in view.
-    if (!active) this.#stopStreams();
-    if (active && this.#playing) this.#schedule();
+    this.#player.setActive(active);
   }
 
   onWorkerRestart(): void {
@@ -575,15 +388,12 @@ class TranslateView implements SectionHandle {
 
   destroy(): void {
     this.#destroyed = true;
-    this.#playing = false;
-    this.#stopStreams();
-    if (this.#frame) cancelAnimationFrame(this.#frame);
+    this.#player.destroy();
     this.#unsubscribe();
     void this.#trainer.delete();
     void this.#plain?.delete();
     this.#decode.destroy();
-    this.#byo?.destroy();
-    this.#why?.destroy();
+    this.#extras?.destroy();
     this.#lossChart.destroy();
     this.#accChart.destroy();
     this.#root.remove();
@@ -593,6 +403,6 @@ class TranslateView implements SectionHandle {
 export const translateSection: SectionModule = {
   id: 'translate',
   title: { en: '3.3 Encoder-decoder attention', zh: '3.3 解码器-编码器注意力' },
-  strings: mergeStrings(TRANSLATE_STRINGS, WHY_STRINGS),
+  strings: TRANSLATE_STRINGS,
   mount: (host, ctx) => new TranslateView(host, ctx),
 };

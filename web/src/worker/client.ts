@@ -300,6 +300,18 @@ class RemoteModel implements RemoteSeq2Seq {
   attribution(text: string, options?: Parameters<RemoteSeq2Seq['attribution']>[1]) {
     return this.#send({ op: 'seq2seq.attribution', model: this.model, text, options });
   }
+  async recordTimeline(probe: string, options?: Parameters<RemoteSeq2Seq['recordTimeline']>[1]) {
+    await this.#send({ op: 'seq2seq.recordTimeline', model: this.model, probe, options });
+  }
+  async stopTimeline() {
+    await this.#send({ op: 'seq2seq.stopTimeline', model: this.model });
+  }
+  timeline() {
+    return this.#send({ op: 'seq2seq.timeline', model: this.model });
+  }
+  exportTimeline() {
+    return this.#send({ op: 'seq2seq.exportTimeline', model: this.model });
+  }
   save(options?: Parameters<RemoteSeq2Seq['save']>[0]) {
     return this.#send({ op: 'seq2seq.save', model: this.model, options });
   }

@@ -88,6 +88,16 @@ export class LabHandlers {
         return this.model(request.model).translate(request.text, request.options);
       case 'seq2seq.attribution':
         return this.model(request.model).attribution(request.text, request.options);
+      case 'seq2seq.recordTimeline':
+        this.model(request.model).recordTimeline(request.probe, request.options);
+        return null;
+      case 'seq2seq.stopTimeline':
+        this.model(request.model).stopTimeline();
+        return null;
+      case 'seq2seq.timeline':
+        return this.model(request.model).timeline();
+      case 'seq2seq.exportTimeline':
+        return this.model(request.model).exportTimeline();
       case 'seq2seq.save':
         return this.model(request.model).save(request.options);
       case 'seq2seq.vocabulary': {

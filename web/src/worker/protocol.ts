@@ -23,6 +23,8 @@ import type {
   TranslateOptions,
   TranslateResult,
   TranslationAttribution,
+  AttentionTimeline,
+  TimelineOptions,
 } from '#shared/types/seq2seq';
 
 export type {
@@ -73,6 +75,13 @@ export type Request =
   | { op: 'seq2seq.translate'; model: number; text: string; options?: TranslateOptions }
   /** each word of the greedy translation attributed to the source words (translate: ask why) */
   | { op: 'seq2seq.attribution'; model: number; text: string; options?: AttributionOptions }
+  /** the probe's attention recorded every k training steps from now on, in bounded memory (ask why: the timeline) */
+  | { op: 'seq2seq.recordTimeline'; model: number; probe: string; options?: TimelineOptions }
+  | { op: 'seq2seq.stopTimeline'; model: number }
+  /** the frames recorded so far */
+  | { op: 'seq2seq.timeline'; model: number }
+  /** timeline() as one JSON text (the download) */
+  | { op: 'seq2seq.exportTimeline'; model: number }
   /** the model file: .atlb (default) or, with format 'safetensors', PyTorch's state dict */
   | { op: 'seq2seq.save'; model: number; options?: SaveOptions }
   /** the tokens the model knows (translate section: clickable words), reserved tokens left out */
@@ -106,6 +115,10 @@ export interface ResultOf {
   'seq2seq.evaluate': EvaluateResult;
   'seq2seq.translate': TranslateResult;
   'seq2seq.attribution': TranslationAttribution;
+  'seq2seq.recordTimeline': null;
+  'seq2seq.stopTimeline': null;
+  'seq2seq.timeline': AttentionTimeline;
+  'seq2seq.exportTimeline': string;
   'seq2seq.save': Uint8Array;
   'seq2seq.vocabulary': { source: string[]; target: string[] };
   'seq2seq.heldOut': HeldOutExample[];
@@ -180,6 +193,11 @@ export interface RemoteSeq2Seq {
   evaluate(options?: EvaluateOptions): Promise<EvaluateResult>;
   translate(text: string, options?: TranslateOptions): Promise<TranslateResult>;
   attribution(text: string, options?: AttributionOptions): Promise<TranslationAttribution>;
+  /** records `probe`'s attention now and every `every` training steps (recurrent translators with the full build) */
+  recordTimeline(probe: string, options?: TimelineOptions): Promise<void>;
+  stopTimeline(): Promise<void>;
+  timeline(): Promise<AttentionTimeline>;
+  exportTimeline(): Promise<string>;
   /** .atlb bytes, or with { format: 'safetensors' } the PyTorch state dict */
   save(options?: SaveOptions): Promise<Uint8Array>;
   /** source and target tokens in id order, without <pad>/<sos>/<eos>/<unk> */

@@ -1,0 +1,74 @@
+// §4's sentence box and its examples, bound to tf_text: a value over the state's limits is named
+// under the box in the reader's words (not the URL key) and stays in the box; the model and the
+// last translation are left alone until the reader fixes it.
+import { fill } from '../i18n';
+import type { SectionContext } from '../section';
+import { PROPS } from '../state-table';
+import { button, el, errorText, field, setFieldError } from './dom';
+import { TRANSFORMER_EXAMPLES } from './transformer-recipes';
+
+/** the longest sentence the state table keeps (tf_text) */
+const TEXT_LIMIT = (PROPS.find((p) => p.name === 'tf_text') as { maxLength: number }).maxLength;
+
+export class TransformerSentence {
+  readonly #ctx: SectionContext;
+  readonly #text = el('input');
+  readonly #examples = el('div', 'tf-examples');
+
+  constructor(host: HTMLElement, ctx: SectionContext) {
+    this.#ctx = ctx;
+    const { t, state } = ctx;
+    this.#text.type = 'text';
+    this.#text.spellcheck = false;
+    this.#text.dataset.testid = 'tf-text';
+    this.#text.value = state.get('tf_text');
+    this.#text.addEventListener('change', () => this.#onText());
+    const textField = field(t('tf.text'), this.#text, state.isHidden('tf_text'));
+    textField.classList.add('al-field-wide');
+    this.#examples.hidden = state.isHidden('tf_text');
+    host.append(textField, this.#examples);
+  }
+
+  /** The box follows the state, unless it holds a rejected value. */
+  sync(): void {
+    const text = this.#ctx.state.get('tf_text');
+    if (this.#text.value !== text && this.#text.getAttribute('aria-invalid') !== 'true') this.#text.value = text;
+  }
+
+  /** A problem with the sentence named under the box (null clears it). */
+  showError(message: string | null): void {
+    setFieldError(this.#text, message === null ? null : fill(this.#ctx.t('field.named'), { label: this.#ctx.t('tf.text.short'), message }));
+  }
+
+  /** The task's example sentences, as buttons. */
+  showExamples(task: keyof typeof TRANSFORMER_EXAMPLES): void {
+    const { t } = this.#ctx;
+    this.#examples.replaceChildren(
+      el('span', 'tf-label', t('tf.examples')),
+      ...TRANSFORMER_EXAMPLES[task].map((text) => {
+        const b = button(text, 'tf-example', () => {
+          this.showError(null);
+          this.#text.value = text;
+          this.#ctx.state.set('tf_text', text);
+        });
+        b.classList.add('tf-example');
+        return b;
+      }),
+    );
+  }
+
+  #onText(): void {
+    const { t, state } = this.#ctx;
+    const text = this.#text.value;
+    const length = [...text].length;
+    // the state's limits, in the reader's words (the state's own message names the URL key)
+    const problem =
+      length > TEXT_LIMIT ? fill(t('tf.error.long'), { max: TEXT_LIMIT, n: length }) : /[\u0000-\u001f\u007f]/u.test(text) ? t('tf.error.control') : null;
+    if (problem !== null) return this.showError(problem);
+    try {
+      state.set('tf_text', text);
+    } catch (err) {
+      this.showError(errorText(err).replace(/^tf_text: /u, ''));
+    }
+  }
+}

@@ -1,0 +1,97 @@
+// What §3.3 has in the article and not in its widget: the "ask the model why" panel (its
+// interventions in the link, s2s_why), the training timeline of the probe sentence, and bring your
+// own (downloads, own pairs, model files). Each part's code loads on demand, so a widget page never
+// fetches it (the widgets' seq2seq module has none of asking why either).
+import type { TranslateResult } from '#shared/types/seq2seq';
+import type { SectionContext } from '../section';
+import type { PropName } from '../state';
+import type { ByoPanels } from './translate-byo';
+import type { TimelineView } from './translate-timeline';
+import type { TranslateTrainer } from './translate-train';
+import { el } from './dom';
+import { LazyWhyView } from './translate-why-lazy';
+
+/** Frames the timeline keeps at most (the core thins them evenly when full). */
+const TIMELINE_CAPACITY = 100;
+/** Frames over the recipe's steps (one every recipe / this many steps). */
+const TIMELINE_FRAMES = 50;
+
+export class ArticleExtras {
+  readonly #ctx: SectionContext;
+  readonly #why: LazyWhyView;
+  readonly #timelineHost = el('div', 'tr-timeline-host');
+  #timeline: TimelineView | null = null;
+  #byo: ByoPanels | null = null;
+  #dead = false;
+
+  /** `whyHost`: under the decoding view; `host`: the section's end; `trainer`: the current model */
+  constructor(whyHost: HTMLElement, host: HTMLElement, ctx: SectionContext, trainer: () => TranslateTrainer) {
+    this.#ctx = ctx;
+    const { state } = ctx;
+    this.#why = new LazyWhyView(whyHost, ctx, {
+      prefix: 's2s',
+      link: { name: 's2s_why', get: () => state.get('s2s_why'), set: (text) => state.set('s2s_why', text) },
+    });
+    host.append(this.#timelineHost);
+    void import('./translate-timeline').then(({ TimelineView }) => {
+      if (this.#dead) return;
+      this.#timeline = new TimelineView(this.#timelineHost, ctx);
+      const model = trainer().model;
+      if (model && trainer().step > 0) void this.#timeline.refresh(model);
+    });
+    const byoHost = el('div', 'tr-byo');
+    host.append(byoHost);
+    void import('./translate-byo').then(({ mountByo }) => {
+      if (this.#dead) return;
+      this.#byo = mountByo(byoHost, host, ctx, () => (trainer().step > 0 ? trainer().model : null), {
+        prefix: '',
+        baseName: () => `attention-lab-${trainer().settings.task}`,
+        pairs: true,
+      });
+    });
+  }
+
+  /** A new plain translation of `text` (the panel applies the link's interventions to it). */
+  show(trainer: TranslateTrainer, text: string, result: TranslateResult): void {
+    if (!trainer.model) return;
+    this.#why.show(trainer.model, text, result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
+  }
+
+  clear(): void {
+    this.#why.clear();
+  }
+
+  onState(changed: readonly PropName[]): void {
+    // A new sentence: the interventions were about the old one's steps and words.
+    if (changed.includes('s2s_text') && !changed.includes('s2s_why')) this.#ctx.state.set('s2s_why', '');
+    else if (changed.includes('s2s_why')) this.#why.linkChanged();
+  }
+
+  /**
+   * A new model: its probe sentence's attention is recorded from its first step (in the worker,
+   * with the training). A model that cannot record (the widgets' build) has no timeline.
+   */
+  async startTimeline(trainer: TranslateTrainer, probe: string): Promise<void> {
+    this.#timeline?.clear();
+    const model = trainer.model;
+    if (!model || probe.trim() === '') return;
+    const every = Math.max(1, Math.round(trainer.recipeSteps / TIMELINE_FRAMES));
+    try {
+      await model.recordTimeline(probe, { every, capacity: TIMELINE_CAPACITY });
+    } catch {
+      // a sentence the model cannot take: no timeline (the sentence box says why)
+    }
+  }
+
+  /** The frames so far (after an evaluation or a pause). */
+  refreshTimeline(trainer: TranslateTrainer): void {
+    if (trainer.model && trainer.step > 0) void this.#timeline?.refresh(trainer.model);
+  }
+
+  destroy(): void {
+    this.#dead = true;
+    this.#why.destroy();
+    this.#timeline?.destroy();
+    this.#byo?.destroy();
+  }
+}

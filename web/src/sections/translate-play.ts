@@ -1,0 +1,180 @@
+// §3.3's play / pause / step: the model (and its plain companion, to the same step) train as
+// streams inside the worker, with no request round trip per chunk, at most s2s_speed steps per
+// frame (60 frames a second); the page redraws once a frame and evaluates every EVALUATE_EVERY
+// steps. A run ends at the end of the recipe (playing again continues beyond it), on pause, or
+// when the section is scrolled away (it plays on when back in view). The section (translate.ts)
+// owns the models and the page; this file owns the running state.
+import { errorText } from './dom';
+import { timeLeftText } from './translate-text';
+import { DivergedError, type TranslateTrainer } from './translate-train';
+
+/** Held-out evaluation while playing, every this many steps (and at every pause). */
+const EVALUATE_EVERY = 200;
+/** s2s_speed is in steps per frame; the worker's throttle is in steps per second */
+const FRAMES_PER_SECOND = 60;
+/** playing on after the recipe: until paused */
+const OPEN_ENDED_STEPS = 10_000_000;
+
+/** What the player needs from the section. */
+export interface PlayerHost {
+  trainer(): TranslateTrainer;
+  plain(): TranslateTrainer | null;
+  /** s2s_speed: steps per frame */
+  speed(): number;
+  t(key: string): string;
+  evaluate(): Promise<void>;
+  translate(): Promise<void>;
+  render(): void;
+  /** the section's error line ('' clears it) */
+  showError(text: string): void;
+}
+
+export class TranslatePlayer {
+  readonly #host: PlayerHost;
+  playing = false;
+  /** a training call or stream is running */
+  busy = false;
+  /** the current run's start (performance.now(), step), or null while not playing */
+  runStart: { ms: number; step: number } | null = null;
+  #active = false;
+  #frame = 0;
+  #destroyed = false;
+  /** the training streams while playing; #running settles when they have ended */
+  #streams: Array<{ done: Promise<void>; stop(): void }> = [];
+  #running: Promise<void> | null = null;
+
+  constructor(host: PlayerHost) {
+    this.#host = host;
+  }
+
+  /** While playing towards the recipe's end: the time left at the speed measured since play (after a second of it). */
+  timeLeft(step: number, recipeSteps: number): string {
+    const start = this.runStart;
+    if (!this.playing || !start || step >= recipeSteps) return '';
+    const seconds = (performance.now() - start.ms) / 1000;
+    if (seconds < 1 || step <= start.step) return '';
+    return timeLeftText(this.#host.t, recipeSteps - step, (step - start.step) / seconds);
+  }
+
+  setPlaying(playing: boolean): void {
+    this.playing = playing;
+    if (!playing) this.#stopStreams();
+    if (playing) this.#host.showError('');
+    this.#host.render();
+    if (playing && this.#active) this.#schedule();
+    if (!playing) void this.#host.evaluate().then(() => this.#host.translate());
+  }
+
+  /** Off-screen it pauses (the streams end), and plays on when it is back in view. */
+  setActive(active: boolean): void {
+    this.#active = active;
+    if (!active) this.#stopStreams();
+    if (active && this.playing) this.#schedule();
+  }
+
+  async stepOnce(): Promise<void> {
+    this.setPlaying(false);
+    await this.#train(1, () => false);
+    await this.#host.evaluate();
+    await this.#host.translate();
+  }
+
+  destroy(): void {
+    this.#destroyed = true;
+    this.playing = false;
+    this.#stopStreams();
+    if (this.#frame) cancelAnimationFrame(this.#frame);
+  }
+
+  /** Starts playing (the training streams) unless they already run. */
+  #schedule(): void {
+    if (this.#running || this.#destroyed || this.busy) return;
+    this.#running = this.#run().finally(() => {
+      this.#running = null;
+      // played again (or scrolled back) while the last streams were ending
+      if (this.playing && this.#active && !this.#destroyed) this.#schedule();
+    });
+  }
+
+  /** Redraws at most once a frame, however often the worker reports. */
+  #redrawSoon(): void {
+    if (this.#frame || this.#destroyed) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#host.render();
+    });
+  }
+
+  #stopStreams(): void {
+    for (const stream of this.#streams) stream.stop();
+  }
+
+  #failed(err: unknown): void {
+    this.playing = false;
+    const text = err instanceof DivergedError ? `${this.#host.t('tr.diverged')} (${err.message})` : errorText(err);
+    this.#host.showError(`${this.#host.t('error.prefix')}${text}`);
+    void this.#host.translate();
+  }
+
+  async #run(): Promise<void> {
+    const host = this.#host;
+    const trainer = host.trainer();
+    const plain = host.plain();
+    const recipe = trainer.recipeSteps;
+    const steps = trainer.step < recipe ? recipe - trainer.step : OPEN_ENDED_STEPS;
+    const target = trainer.step + steps;
+    const maxStepsPerSecond = host.speed() * FRAMES_PER_SECOND;
+    let evaluatedBlock = Math.floor(trainer.step / EVALUATE_EVERY);
+    const onProgress = (): void => {
+      if (trainer !== host.trainer()) return;
+      this.#redrawSoon();
+      const block = Math.floor(trainer.step / EVALUATE_EVERY);
+      if (block > evaluatedBlock && trainer.step < recipe) {
+        evaluatedBlock = block;
+        void host.evaluate();
+      }
+    };
+    this.busy = true;
+    this.runStart = { ms: performance.now(), step: trainer.step };
+    this.#streams = [trainer.play(steps, { maxStepsPerSecond, onProgress })];
+    if (plain && plain.step < target) {
+      this.#streams.push(plain.play(target - plain.step, { maxStepsPerSecond, onProgress: () => this.#redrawSoon() }));
+    }
+    try {
+      await Promise.all(this.#streams.map((stream) => stream.done));
+      // A pause can leave the plain model behind: it follows to the same step.
+      if (plain && trainer === host.trainer() && plain.step < trainer.step) await plain.train(trainer.step - plain.step);
+    } catch (err) {
+      this.#stopStreams();
+      if (trainer !== host.trainer()) return;
+      this.#failed(err);
+    } finally {
+      this.#streams = [];
+      this.busy = false;
+      this.runStart = null;
+      if (trainer === host.trainer()) {
+        if (trainer.step >= target && this.playing) this.setPlaying(false);
+        else host.render();
+      }
+    }
+  }
+
+  async #train(steps: number, shouldStop: () => boolean): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    const host = this.#host;
+    const trainer = host.trainer();
+    const plain = host.plain();
+    try {
+      await trainer.train(steps, shouldStop);
+      // The plain model follows step for step, so the two are always compared at equal steps.
+      if (plain && plain.step < trainer.step) await plain.train(trainer.step - plain.step);
+    } catch (err) {
+      if (trainer !== host.trainer()) return;
+      this.#failed(err);
+    } finally {
+      this.busy = false;
+      if (trainer === host.trainer()) host.render();
+    }
+  }
+}
