@@ -122,22 +122,14 @@ describe('§4 ask the model why', { timeout: 400_000 }, () => {
     assert.equal(await page.locator(`${WHY} [data-testid=tf-why-intervened]`).textContent(), original);
   });
 
-  test('the Transformer widget: a button loads the panel on demand, and a forced attention re-decodes', async () => {
+  test('the Transformer widget carries no ask-why panel: its module has no interventions, and the page downloads none of the panel', async () => {
     const requested = [];
     const onRequest = (r) => requested.push(r.url());
     page.on('request', onRequest);
     await site.load('', '/examples/test-one-playground-transformer.html');
-    const W = 'attention-playground [data-testid=tf-why]';
-    await page.waitForSelector('attention-playground [data-testid=tf-why-open]');
     await page.waitForFunction(() => document.querySelector('attention-playground')?.shadowRoot?.querySelector('.tf-section')?.dataset.translatedAt !== undefined, null, { timeout: 60_000 });
     assert.deepEqual(requested.filter((u) => /translate-why|translate-timeline/u.test(u)), [], 'the panel is not part of the widget page');
-    await page.click('attention-playground [data-testid=tf-why-open]');
-    await page.waitForSelector(`${W}:not([hidden])`);
-    await page.click(`${W} .tr-why-cell[data-step="0"][data-source="1"]`);
-    await page.waitForFunction((q) => document.querySelector('attention-playground').shadowRoot.querySelector('[data-testid=tf-why]')?.dataset.interventions === '1', W);
-    assert.match(await page.locator(`${W} .tr-why-list`).textContent(), /Step 1: all cross-attention on “A”/);
-    assert.ok(requested.some((u) => /translate-why/u.test(u)));
-    await page.locator(W).screenshot({ path: join(artifactsDir, 'transformer-why-widget.png') });
+    assert.equal(await page.locator('attention-playground [data-testid=tf-why]').count(), 0);
     page.off('request', onRequest);
   });
 
