@@ -60,7 +60,7 @@ GreedyStep greedy_choice(const std::vector<float>& logits, const std::vector<dou
   return step;
 }
 
-bool append_greedy_step(GreedyResult& result, GreedyStep step, int32_t eos_id) {
+bool append_greedy_step(GreedyResult& result, GreedyStep&& step, int32_t eos_id) {
   result.steps.push_back(std::move(step));
   const int32_t token = result.steps.back().token;
   if (token == eos_id) {

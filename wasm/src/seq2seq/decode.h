@@ -162,7 +162,7 @@ GreedyStep greedy_choice(const std::vector<float>& logits, const std::vector<dou
 
 // Appends a greedy step to `result`: false when its token is <eos> (the decoding is finished),
 // else true with the token added to the output.
-bool append_greedy_step(GreedyResult& result, GreedyStep step, int32_t eos_id);
+bool append_greedy_step(GreedyResult& result, GreedyStep&& step, int32_t eos_id);
 
 // The beam search of both kinds of model. `start` is the decoder state after the encoder;
 // `step(state, input)` runs the decoder once and returns a step result with `.logits` (Vt) and
