@@ -1,6 +1,6 @@
 """The PyTorch column of the Transformer measure of `npm run bench` (bench/lib/transformer.mjs runs it with
 /usr/bin/python3 when that can import torch), one thread: seconds per training step (forward, backward, gradient
-clipping to norm 1, torch.optim.Adam) of tests/reference/gen_transformer.py's module (nn.Embedding · √d_model +
+clipping to norm 1, torch.optim.Adam) of tests/reference/transformer_module.py's module (nn.Embedding · √d_model +
 sinusoidal positions, nn.Transformer with dropout 0 and batch_first, nn.Linear; the one our C++ core matches
 number for number), in float32, training mode. It trains on the very dates our sampler draws, from
 `bench_native task-data dates <count> <file>`, batched as batch.h lays them out (bench/torch_seq2seq.py's
@@ -11,54 +11,36 @@ Usage: torch_transformer.py <dates-data.json> <recipes.json> [scale]; recipes.js
 {version, threads, blas, steps: {name: {median_s, min_s, max_s, cpu_s, steps_per_sample, final_loss}}}.
 """
 import json
-import math
+import os
 import sys
 import time
 
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
 from torch_common import describe, stats
 from torch_seq2seq import batches
 
-
-def positional_table(length, d):
-    pe = torch.zeros(length, d)
-    pos = torch.arange(length, dtype=torch.float64).unsqueeze(1)
-    i = torch.arange(0, d, 2, dtype=torch.float64)
-    angle = pos / torch.pow(10000.0, i / d)
-    pe[:, 0::2] = torch.sin(angle).float()
-    pe[:, 1::2] = torch.cos(angle)[:, : d // 2].float()
-    return pe
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "reference"))
+from transformer_module import TransformerSeq2Seq, positional_table  # noqa: E402
 
 
-class TransformerSeq2Seq(nn.Module):
-    def __init__(self, src_vocab, tgt_vocab, d_model, nhead, layers, dim_ff, norm_first):
-        super().__init__()
-        self.d_model = d_model
-        self.src_embedding = nn.Embedding(src_vocab, d_model)
-        self.tgt_embedding = nn.Embedding(tgt_vocab, d_model)
-        self.transformer = nn.Transformer(d_model, nhead, layers, layers, dim_ff, dropout=0.0,
-                                          batch_first=True, norm_first=norm_first)
-        self.out = nn.Linear(d_model, tgt_vocab)
-        self.register_buffer("pe", positional_table(256, d_model))  # computed once, as ours
+class BenchTransformer(TransformerSeq2Seq):
+    """The reference module with its positional table computed once (256 positions), as ours."""
 
-    def forward(self, src, tgt_in, src_pad, tgt_pad):
-        x = self.src_embedding(src) * math.sqrt(self.d_model) + self.pe[: src.shape[1]]
-        y = self.tgt_embedding(tgt_in) * math.sqrt(self.d_model) + self.pe[: tgt_in.shape[1]]
-        t = tgt_in.shape[1]
-        causal = torch.triu(torch.ones(t, t, dtype=torch.bool), diagonal=1)
-        h = self.transformer(x, y, tgt_mask=causal, src_key_padding_mask=src_pad, tgt_key_padding_mask=tgt_pad,
-                             memory_key_padding_mask=src_pad)
-        return self.out(h)
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.register_buffer("pe", positional_table(256, self.d_model).float())
+
+    def positions(self, length):
+        return self.pe[:length]
 
 
 class Trainer:
     def __init__(self, data, r):
         torch.manual_seed(1)
         self.vt = len(data["target_vocab"])
-        self.model = TransformerSeq2Seq(len(data["source_vocab"]), self.vt, r["dModel"], r["heads"], r["layers"],
+        self.model = BenchTransformer(len(data["source_vocab"]), self.vt, r["dModel"], r["heads"], r["layers"],
                                         r["dFF"], r["normFirst"])
         self.model.train()
         self.opt = torch.optim.Adam(self.model.parameters(), lr=1e-3)

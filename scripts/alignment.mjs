@@ -8,6 +8,7 @@
 //                              [--score dot] [--seed 1] [--every 200] [--variant seq2seq]
 import { parseArgs } from 'node:util';
 import { loadAttentionLab } from '../wasm/js/attention-lab.mjs';
+import { pct, printTable, trainSideBySide } from './side-by-side.mjs';
 
 const { values: o } = parseArgs({
   options: {
@@ -27,33 +28,16 @@ const every = Number(o.every);
 const lab = await loadAttentionLab({ variant: o.variant });
 const base = { task: 'zh-en', cell: o.cell, hidden: Number(o.hidden), learningRate: Number(o.lr), batchSize: Number(o.batch), seed: Number(o.seed) };
 const models = [
-  { name: 'plain', model: lab.createSeq2Seq({ ...base, attention: false }), seconds: 0 },
-  { name: `attention (${o.score})`, model: lab.createSeq2Seq({ ...base, attention: true, score: o.score }), seconds: 0 },
+  { name: 'plain', model: lab.createSeq2Seq({ ...base, attention: false }) },
+  { name: `attention (${o.score})`, model: lab.createSeq2Seq({ ...base, attention: true, score: o.score }) },
 ];
 
-const pct = (x) => (x == null ? '—' : `${(100 * x).toFixed(1)}%`);
-const rows = [];
-for (let done = 0; done < steps; ) {
-  const chunk = Math.min(every, steps - done);
-  // Interleaved, so both models see the same machine load.
-  for (const m of models) {
-    const t0 = performance.now();
-    m.model.train(chunk);
-    m.seconds += (performance.now() - t0) / 1000;
-  }
-  done += chunk;
-  for (const m of models) {
-    const ev = m.model.evaluate();
-    rows.push([m.name, done, m.seconds.toFixed(1), pct(ev.alignmentAccuracy), pct(ev.exactMatch), ...ev.exactMatchByLength.map((b) => pct(b.exactMatch))]);
-    if (done === steps) m.final = ev;
-  }
-}
+const rows = trainSideBySide(models, steps, every, (m, done, ev) => [
+  m.name, done, m.seconds.toFixed(1), pct(ev.alignmentAccuracy), pct(ev.exactMatch),
+  ...ev.exactMatchByLength.map((b) => pct(b.exactMatch)),
+]);
 const buckets = models[0].final.exactMatchByLength;
 const header = ['model', 'steps', 'train s', 'alignment', 'exact match', ...buckets.map((b) => `EM ${b.minLength}–${b.maxLength} (${b.examples})`)];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-const line = (r) => `| ${r.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
 console.log(`zh-en, ${o.cell.toUpperCase()} ${o.hidden}, lr ${o.lr}, batch ${o.batch}, seed ${o.seed}, wasm (${o.variant}) in Node ${process.version}; ${models[0].final.examples} held-out sentences`);
-console.log(line(header));
-console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-for (const r of rows) console.log(line(r));
+printTable(header, rows);
 for (const m of models) m.model.delete();

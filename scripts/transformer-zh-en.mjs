@@ -12,6 +12,7 @@
 // the RNN with attention's. Needs `bash scripts/build-wasm.sh`.
 import { parseArgs } from 'node:util';
 import { loadAttentionLab } from '../wasm/js/attention-lab.mjs';
+import { pct, printTable, trainSideBySide } from './side-by-side.mjs';
 
 const { values: o } = parseArgs({
   options: {
@@ -30,38 +31,21 @@ for (const [name, v] of [['steps', steps], ['every', every], ['seed', seed]]) {
 
 const lab = await loadAttentionLab();
 const models = [
-  { name: 'RNN with attention (GRU 64, dot)', model: lab.createSeq2Seq({ task: 'zh-en', cell: 'gru', hidden: 64, attention: true, score: 'dot', learningRate: 0.01, batchSize: 32, seed }), seconds: 0 },
-  { name: 'Transformer', model: lab.createSeq2Seq({ arch: 'transformer', task: 'zh-en', seed }), seconds: 0 },
+  { name: 'RNN with attention (GRU 64, dot)', model: lab.createSeq2Seq({ task: 'zh-en', cell: 'gru', hidden: 64, attention: true, score: 'dot', learningRate: 0.01, batchSize: 32, seed }) },
+  { name: 'Transformer', model: lab.createSeq2Seq({ arch: 'transformer', task: 'zh-en', seed }) },
 ];
 const t = models[1].model.info();
-const pct = (x) => (x == null ? '—' : `${(100 * x).toFixed(1)}%`);
-const rows = [];
-for (let done = 0; done < steps; ) {
-  const chunk = Math.min(every, steps - done);
-  for (const m of models) {
-    const t0 = performance.now();
-    m.model.train(chunk);
-    m.seconds += (performance.now() - t0) / 1000;
-  }
-  done += chunk;
-  for (const m of models) {
-    const ev = m.model.evaluate();
-    m.final = ev;
-    rows.push([m.name, done, m.seconds.toFixed(1), pct(ev.exactMatch), ...ev.exactMatchByLength.map((b) => pct(b.exactMatch))]);
-  }
-}
+const rows = trainSideBySide(models, steps, every, (m, done, ev) => [
+  m.name, done, m.seconds.toFixed(1), pct(ev.exactMatch), ...ev.exactMatchByLength.map((b) => pct(b.exactMatch)),
+]);
 const buckets = models[0].final.exactMatchByLength;
 const header = ['model', 'steps', 'train s', 'exact match', ...buckets.map((b) => `EM ${b.minLength}–${b.maxLength} words (${b.examples})`)];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-const line = (r) => `| ${r.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
 console.log(`zh-en, ${models[0].final.examples} held-out sentences, seed ${seed}, wasm in Node ${process.version}. ` +
   `Transformer at its zh-en defaults: ${t.layers} layer${t.layers > 1 ? 's' : ''}, ${t.heads} heads, dModel ${t.dModel}, dFF ${t.dFF}, ` +
   `${t.normFirst ? 'pre' : 'post'}-norm, ${t.parameterCount.toLocaleString('en-US')} parameters, batch ${t.batchSize}, ` +
   `peak lr ${Number(t.learningRate.toPrecision(6))} after ${t.warmup} warm-up steps; RNN with attention: ` +
   `${models[0].model.info().parameterCount.toLocaleString('en-US')} parameters.`);
-console.log(line(header));
-console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-for (const r of rows) console.log(line(r));
+printTable(header, rows);
 const longest = (m) => m.final.exactMatchByLength[m.final.exactMatchByLength.length - 1];
 const [rnn, tf] = models.map(longest);
 console.log(`\nLongest sentences (${rnn.minLength}–${rnn.maxLength} words, ${rnn.examples} held out): Transformer ${pct(tf.exactMatch)}, ` +

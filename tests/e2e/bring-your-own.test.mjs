@@ -13,7 +13,8 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { canvasInk, horizontalOverflow, startSite, useSite } from './harness.mjs';
 
-const REF = (file) => fileURLToPath(new URL(`../../shared/reference/${file}`, import.meta.url));
+const REPO_ROOT = new URL('../../', import.meta.url);
+const REF = (file) => fileURLToPath(new URL(`shared/reference/${file}`, REPO_ROOT));
 const SEC = '#section-translate .tr-section';
 
 describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {

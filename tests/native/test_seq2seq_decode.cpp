@@ -11,32 +11,13 @@
 
 namespace {
 
+// Every model here starts from seed 21.
 lab::Seq2SeqConfig decode_config(lab::CellKind cell, bool attention, lab::Score score, bool tanh) {
-  lab::Seq2SeqConfig c;
-  c.cell = cell;
-  c.hidden = 16;
-  c.src_vocab = 12;
-  c.tgt_vocab = 9;
-  c.attention = attention;
-  c.score = score;
-  c.attentional_tanh = tanh;
-  c.seed = 21;
-  return c;
+  return s2stest::decode_config(cell, attention, score, tanh, 21);
 }
 
-// A model trained a little on one batch, so its distributions are not flat (ties would make the
-// argmax comparisons fragile) but decoding still has real choices to make.
-lab::Seq2SeqModel trained(const lab::Seq2SeqConfig& c) {
-  lab::Seq2SeqModel model(c);
-  const lab::Batch b = s2stest::make_batch({5, 4, 6}, {5, 3, 6}, c.src_vocab, c.tgt_vocab, 8);
-  for (int i = 0; i < 15; ++i) {
-    model.forward_backward(b);
-    model.adam_step(2e-2f);
-  }
-  return model;
-}
-
-const std::vector<int32_t> kSource = {3, 7, 1, 9, 4};
+using s2stest::trained_a_little;
+const std::vector<int32_t>& kSource = s2stest::kDecodeSource;
 
 struct DecodeCase {
   lab::CellKind cell;
@@ -51,7 +32,7 @@ class Seq2SeqDecode : public ::testing::TestWithParam<DecodeCase> {};
 // of the whole model fed its own outputs: the same tokens, probabilities and attention.
 TEST_P(Seq2SeqDecode, GreedyEqualsTeacherForcedRerun) {
   const DecodeCase p = GetParam();
-  lab::Seq2SeqModel model = trained(decode_config(p.cell, p.attention, p.score, p.tanh));
+  lab::Seq2SeqModel model = trained_a_little(decode_config(p.cell, p.attention, p.score, p.tanh));
   lab::DecodeOptions opt;
   opt.max_length = 8;
   const lab::GreedyResult g = lab::greedy_decode(model, kSource, opt);
@@ -93,7 +74,7 @@ TEST_P(Seq2SeqDecode, GreedyEqualsTeacherForcedRerun) {
 
 TEST_P(Seq2SeqDecode, BeamWidthOneIsGreedy) {
   const DecodeCase p = GetParam();
-  lab::Seq2SeqModel model = trained(decode_config(p.cell, p.attention, p.score, p.tanh));
+  lab::Seq2SeqModel model = trained_a_little(decode_config(p.cell, p.attention, p.score, p.tanh));
   lab::DecodeOptions opt;
   opt.max_length = 8;
   opt.beam_width = 1;
@@ -113,7 +94,7 @@ TEST_P(Seq2SeqDecode, BeamWidthOneIsGreedy) {
 // teacher-forced run of the model gives for that sequence.
 TEST_P(Seq2SeqDecode, BeamTreeIsConsistentWithTheModel) {
   const DecodeCase p = GetParam();
-  lab::Seq2SeqModel model = trained(decode_config(p.cell, p.attention, p.score, p.tanh));
+  lab::Seq2SeqModel model = trained_a_little(decode_config(p.cell, p.attention, p.score, p.tanh));
   lab::DecodeOptions opt;
   opt.max_length = 7;
   opt.beam_width = 4;

@@ -17,31 +17,13 @@ namespace {
 using lab::Intervention;
 using lab::InterventionKind;
 
+// Every model here starts from seed 33.
 lab::Seq2SeqConfig config(lab::CellKind cell, bool attention, lab::Score score, bool tanh) {
-  lab::Seq2SeqConfig c;
-  c.cell = cell;
-  c.hidden = 16;
-  c.src_vocab = 12;
-  c.tgt_vocab = 9;
-  c.attention = attention;
-  c.score = score;
-  c.attentional_tanh = tanh;
-  c.seed = 33;
-  return c;
+  return s2stest::decode_config(cell, attention, score, tanh, 33);
 }
 
-// Trained a little, so the distributions are not flat and decoding has real choices.
-lab::Seq2SeqModel trained(const lab::Seq2SeqConfig& c) {
-  lab::Seq2SeqModel model(c);
-  const lab::Batch b = s2stest::make_batch({5, 4, 6}, {5, 3, 6}, c.src_vocab, c.tgt_vocab, 8);
-  for (int i = 0; i < 15; ++i) {
-    model.forward_backward(b);
-    model.adam_step(2e-2f);
-  }
-  return model;
-}
-
-const std::vector<int32_t> kSource = {3, 7, 1, 9, 4};
+using s2stest::trained_a_little;
+const std::vector<int32_t>& kSource = s2stest::kDecodeSource;
 
 lab::DecodeOptions options() {
   lab::DecodeOptions o;
@@ -72,7 +54,7 @@ class Interventions : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Interventions, ForcedOneHotAttentionMakesTheContextThatEncoderOutput) {
   const Case p = GetParam();
-  lab::Seq2SeqModel model = trained(config(p.cell, true, p.score, p.tanh));
+  lab::Seq2SeqModel model = trained_a_little(config(p.cell, true, p.score, p.tanh));
   const long Hd = model.config().hidden, S = static_cast<long>(kSource.size());
   const std::vector<float> enc = model.encode(kSource).memory->outputs;  // (S, Hd)
   for (long j = 0; j < S; ++j) {
@@ -91,7 +73,7 @@ TEST_P(Interventions, ForcedOneHotAttentionMakesTheContextThatEncoderOutput) {
 
 TEST_P(Interventions, ForcedPrefixGivesTheTeacherForcedLogits) {
   const Case p = GetParam();
-  lab::Seq2SeqModel model = trained(config(p.cell, true, p.score, p.tanh));
+  lab::Seq2SeqModel model = trained_a_little(config(p.cell, true, p.score, p.tanh));
   const std::vector<int32_t> prefix = {5, 3, 8};  // not what the model writes
   std::vector<Intervention> list;
   for (size_t t = 0; t < prefix.size(); ++t) {
@@ -104,17 +86,8 @@ TEST_P(Interventions, ForcedPrefixGivesTheTeacherForcedLogits) {
     EXPECT_EQ(g.steps[t].token, prefix[t]);
   }
   // Teacher forcing on <sos> + prefix: logits of steps 0 … |prefix| (the one after it included).
-  const long S = static_cast<long>(kSource.size()), T = static_cast<long>(prefix.size()) + 1;
-  lab::Batch b;
-  b.B = 1;
-  b.S = S;
-  b.T = T;
-  b.src = kSource;
-  b.src_len = {static_cast<int32_t>(S)};
-  b.tgt_in = {1};
-  b.tgt_in.insert(b.tgt_in.end(), prefix.begin(), prefix.end());
-  b.tgt_out.assign(static_cast<size_t>(T), 4);
-  const lab::Seq2SeqOutputs tf = model.evaluate(b);
+  const long T = static_cast<long>(prefix.size()) + 1;
+  const lab::Seq2SeqOutputs tf = model.evaluate(s2stest::prefix_batch(kSource, prefix));
   const long Vt = model.config().tgt_vocab;
   for (long t = 0; t < T; ++t) {
     std::vector<double> expected(tf.logits.data.begin() + t * Vt,
@@ -126,7 +99,7 @@ TEST_P(Interventions, ForcedPrefixGivesTheTeacherForcedLogits) {
 
 TEST_P(Interventions, AnInterventionThatChangesNothingIsBitIdentical) {
   const Case p = GetParam();
-  lab::Seq2SeqModel model = trained(config(p.cell, true, p.score, p.tanh));
+  lab::Seq2SeqModel model = trained_a_little(config(p.cell, true, p.score, p.tanh));
   const lab::GreedyResult plain = lab::greedy_decode(model, kSource, options());
   const lab::GreedyResult empty = lab::greedy_decode(model, kSource, options(), {});
   // Forcing the argmax the model writes anyway changes no bit of any step.
@@ -146,7 +119,7 @@ TEST_P(Interventions, AnInterventionThatChangesNothingIsBitIdentical) {
 
 TEST_P(Interventions, MaskAndEditRenormalise) {
   const Case p = GetParam();
-  lab::Seq2SeqModel model = trained(config(p.cell, true, p.score, p.tanh));
+  lab::Seq2SeqModel model = trained_a_little(config(p.cell, true, p.score, p.tanh));
   const lab::GreedyResult plain = lab::greedy_decode(model, kSource, options());
   const std::vector<float>& w = plain.steps.at(1).attention;
   const lab::GreedyResult masked =
@@ -170,7 +143,8 @@ INSTANTIATE_TEST_SUITE_P(Cells, Interventions,
                                                 true}));
 
 TEST(InterventionErrors, NameTheProblemAndLeaveDecodingUnchanged) {
-  lab::Seq2SeqModel model = trained(config(lab::CellKind::kGru, true, lab::Score::kDot, false));
+  lab::Seq2SeqModel model =
+      trained_a_little(config(lab::CellKind::kGru, true, lab::Score::kDot, false));
   const lab::GreedyResult before = lab::greedy_decode(model, kSource, options());
   const long taken = static_cast<long>(before.steps.size());
   Intervention bad_row = make(0, InterventionKind::kEditAttention);
@@ -206,7 +180,8 @@ TEST(InterventionErrors, NameTheProblemAndLeaveDecodingUnchanged) {
   for (const auto& [list, message] : cases) {
     EXPECT_INPUT_ERROR(lab::greedy_decode(model, kSource, options(), list), message.c_str());
   }
-  lab::Seq2SeqModel plain = trained(config(lab::CellKind::kGru, false, lab::Score::kDot, false));
+  lab::Seq2SeqModel plain =
+      trained_a_little(config(lab::CellKind::kGru, false, lab::Score::kDot, false));
   const std::vector<Intervention> mask = {make(0, InterventionKind::kMaskSource, 0)};
   EXPECT_INPUT_ERROR(lab::greedy_decode(plain, kSource, options(), mask),
                      "this model has no attention to intervene on");

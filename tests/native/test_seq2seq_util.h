@@ -172,4 +172,50 @@ double central_difference(Model& model, const lab::Batch& batch, long i, float e
   return (up - down) / (2.0 * eps);
 }
 
+// The decoding tests' model (hidden 16, vocabularies 12 and 9), initialised from `seed`.
+inline lab::Seq2SeqConfig decode_config(lab::CellKind cell, bool attention, lab::Score score,
+                                        bool tanh, uint64_t seed) {
+  lab::Seq2SeqConfig c;
+  c.cell = cell;
+  c.hidden = 16;
+  c.src_vocab = 12;
+  c.tgt_vocab = 9;
+  c.attention = attention;
+  c.score = score;
+  c.attentional_tanh = tanh;
+  c.seed = seed;
+  return c;
+}
+
+// A model trained a little on one batch, so its distributions are not flat (ties would make the
+// argmax comparisons fragile) but decoding still has real choices to make.
+inline lab::Seq2SeqModel trained_a_little(const lab::Seq2SeqConfig& c) {
+  lab::Seq2SeqModel model(c);
+  const lab::Batch b = make_batch({5, 4, 6}, {5, 3, 6}, c.src_vocab, c.tgt_vocab, 8);
+  for (int i = 0; i < 15; ++i) {
+    model.forward_backward(b);
+    model.adam_step(2e-2f);
+  }
+  return model;
+}
+
+// The source sentence the decoding tests translate (ids inside decode_config's vocabulary).
+inline const std::vector<int32_t> kDecodeSource = {3, 7, 1, 9, 4};
+
+// One sentence `src` teacher-forced on <sos>=1 + `prefix`: T = |prefix| + 1 decoder steps (the
+// outputs are a filler id, 4: the tests compare the logits only).
+inline lab::Batch prefix_batch(const std::vector<int32_t>& src,
+                               const std::vector<int32_t>& prefix) {
+  lab::Batch b;
+  b.B = 1;
+  b.S = static_cast<long>(src.size());
+  b.T = static_cast<long>(prefix.size()) + 1;
+  b.src = src;
+  b.src_len = {static_cast<int32_t>(b.S)};
+  b.tgt_in = {1};
+  b.tgt_in.insert(b.tgt_in.end(), prefix.begin(), prefix.end());
+  b.tgt_out.assign(static_cast<size_t>(b.T), 4);
+  return b;
+}
+
 }  // namespace s2stest

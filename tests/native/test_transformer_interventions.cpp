@@ -213,17 +213,8 @@ TEST_P(TransformerInterventions, ForcedPrefixGivesTheTeacherForcedLogits) {
   lab::DecodeOptions o = options();
   const lab::TransformerGreedyResult r = lab::transformer_greedy_decode(model, kSource, o, list);
   ASSERT_GT(r.result.steps.size(), prefix.size());
-  const long S = 5, T = static_cast<long>(prefix.size()) + 1, Vt = 9;
-  lab::Batch b;
-  b.B = 1;
-  b.S = S;
-  b.T = T;
-  b.src = kSource;
-  b.src_len = {static_cast<int32_t>(S)};
-  b.tgt_in = {1};
-  b.tgt_in.insert(b.tgt_in.end(), prefix.begin(), prefix.end());
-  b.tgt_out.assign(static_cast<size_t>(T), 4);
-  const lab::TransformerOutputs tf = model.evaluate(b);
+  const long T = static_cast<long>(prefix.size()) + 1, Vt = 9;
+  const lab::TransformerOutputs tf = model.evaluate(s2stest::prefix_batch(kSource, prefix));
   for (long t = 0; t < T; ++t) {
     for (long v = 0; v < Vt; ++v) {
       EXPECT_NEAR(r.result.steps[t].logits[v], tf.logits.data[t * Vt + v], 1e-5) << "step " << t;

@@ -27,12 +27,13 @@ average_attn_weights=False): encoder_self (B, H, S, S), decoder_self (B, H, T, T
 before step i + 1.
 """
 import json
-import math
 import os
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from transformer_module import TransformerSeq2Seq
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "shared", "reference", "transformer.json")
@@ -54,37 +55,6 @@ def short(x):
 def enc(t):
     t = t.detach()
     return {"shape": list(t.shape), "data": [short(x) for x in t.flatten().tolist()]}
-
-
-def positional_table(length, d):
-    pe = torch.zeros(length, d, dtype=torch.float64)
-    pos = torch.arange(length, dtype=torch.float64).unsqueeze(1)
-    i = torch.arange(0, d, 2, dtype=torch.float64)
-    angle = pos / torch.pow(10000.0, i / d)
-    pe[:, 0::2] = torch.sin(angle)
-    pe[:, 1::2] = torch.cos(angle)[:, : d // 2]
-    return pe
-
-
-class TransformerSeq2Seq(nn.Module):
-    def __init__(self, src_vocab, tgt_vocab, d_model, nhead, layers, dim_ff, norm_first):
-        super().__init__()
-        self.d_model = d_model
-        self.src_embedding = nn.Embedding(src_vocab, d_model)
-        self.tgt_embedding = nn.Embedding(tgt_vocab, d_model)
-        self.transformer = nn.Transformer(d_model, nhead, layers, layers, dim_ff, dropout=0.0,
-                                          batch_first=True, norm_first=norm_first)
-        self.out = nn.Linear(d_model, tgt_vocab)
-
-    def forward(self, src, tgt_in, src_pad, tgt_pad):
-        pe = positional_table(max(src.shape[1], tgt_in.shape[1]), self.d_model).to(self.out.weight.dtype)
-        x = self.src_embedding(src) * math.sqrt(self.d_model) + pe[: src.shape[1]]
-        y = self.tgt_embedding(tgt_in) * math.sqrt(self.d_model) + pe[: tgt_in.shape[1]]
-        t = tgt_in.shape[1]
-        causal = torch.triu(torch.ones(t, t, dtype=torch.bool), diagonal=1)
-        h = self.transformer(x, y, tgt_mask=causal, src_key_padding_mask=src_pad, tgt_key_padding_mask=tgt_pad,
-                             memory_key_padding_mask=src_pad)
-        return self.out(h)
 
 
 # Every nn.MultiheadAttention call also returns its per-head weights, recorded in call order.

@@ -6,31 +6,18 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
 import { loadReference, NOTE_PAIRS } from './case-runner.mjs';
+import { liveModels } from './live-models.mjs';
 
 let lab;
-const live = new Set();
+const { create, load, deleteAll } = liveModels(() => lab);
 const cases = loadReference('pairs-cases.json');
 const NOTE_TSV = NOTE_PAIRS.map(([s, t]) => `${s}\t${t}\n`).join('');
-
-function create(config) {
-  const m = lab.createSeq2Seq(config);
-  live.add(m);
-  return m;
-}
-function load(bytes) {
-  const m = lab.loadSeq2Seq(bytes);
-  live.add(m);
-  return m;
-}
 
 before(async () => {
   lab = await loadAttentionLab();
 });
 
-after(() => {
-  for (const m of live) m.delete();
-  live.clear();
-});
+after(deleteAll);
 
 const configOf = (c) => ({ task: 'pairs', pairs: c.text, tokenize: c.tokenize ?? 'words', heldOut: c.heldOut ?? 0.1, hidden: 8 });
 

@@ -1,28 +1,14 @@
 // The Seq2Seq bindings end to end: training on the note's task, greedy and beam translation with
 // their traces, save/load, and bad input. Every session is .delete()d (the JS wrapper owns the
-// C++ object); `live` tracks them so a failing test cannot leak one into the next.
+// C++ object); liveModels tracks them so a failing test cannot leak one into the next.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
+import { liveModels } from './live-models.mjs';
 
 let lab;
 let trained; // note, RNN, hidden 128, dot attention, 400 steps: the note's recipe
-const live = new Set();
-
-function create(config) {
-  const m = lab.createSeq2Seq(config);
-  live.add(m);
-  return m;
-}
-function load(bytes) {
-  const m = lab.loadSeq2Seq(bytes);
-  live.add(m);
-  return m;
-}
-function free(m) {
-  m.delete();
-  live.delete(m);
-}
+const { create, load, free, deleteAll } = liveModels(() => lab);
 
 const NOTE = { task: 'note', cell: 'rnn', attention: true, score: 'dot', seed: 1 };
 
@@ -32,10 +18,7 @@ before(async () => {
   trained.train(400);
 });
 
-after(() => {
-  for (const m of live) m.delete();
-  live.clear();
-});
+after(deleteAll);
 
 const mean = (a) => a.reduce((s, x) => s + x, 0) / a.length;
 

@@ -7,19 +7,17 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
 import { NOTE_PAIRS, loadReference } from './case-runner.mjs';
+import { liveModels } from './live-models.mjs';
 import { parseSafetensors, referenceBytes } from './safetensors-file.mjs';
 
 const REF = loadReference('safetensors.json').transformer;
 let lab;
-const live = new Set();
-const own = (m) => (live.add(m), m);
+const { own, deleteAll } = liveModels(() => lab);
 
 before(async () => {
   lab = await loadAttentionLab();
 });
-after(() => {
-  for (const m of live) m.delete();
-});
+after(deleteAll);
 
 test("the exported reference Transformer gives PyTorch's logits and translations", () => {
   const m = own(lab.loadSeq2Seq(referenceBytes(REF.file)));

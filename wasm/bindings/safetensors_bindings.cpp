@@ -42,19 +42,26 @@ lab::StateDictNames names_from_js(const val& names) {
   return lab::parse_state_dict_names(labjs::js_text(names, "names"));
 }
 
-class InterchangeHandle {
+// The handle of a translator read from .safetensors, `Model` a lab::InterchangeModel or a
+// lab::TransformerInterchange. What differs between the two comes from `Api`, a struct of static
+// functions:
+//   Api::translate(model, text, options)  the translation's JS object;
+//   Api::config_to_js(out, model)         sets "arch" and the architecture's config fields;
+//   Api::names(model)                     how the file named its output layer;
+//   Api::table(model)                     the model's parameter table;
+//   Api::write(model, names)              the .safetensors bytes under `names`.
+template <class Model, class Api>
+class ImportedHandle {
  public:
-  explicit InterchangeHandle(lab::InterchangeModel model) : model_(std::move(model)) {}
+  explicit ImportedHandle(Model model) : model_(std::move(model)) {}
 
   val translate(val text_js, val options) {
-    return guarded([&] {
-      const std::string text = labjs::js_text(text_js, "text");
-      return translation_to_js(
-          model_.target_vocab(),
-          model_.translate(text, labjs::translate_options_with_interventions_from_js(options)));
-    });
+    return guarded(
+        [&] { return Api::translate(model_, labjs::js_text(text_js, "text"), options); });
   }
 
+  // {sourceIds, targetIn, targetOut, logits, attention}: attention null where the model has no
+  // single cross-attention row per step (no attention, or a Transformer).
   val teacherForced(val source_js, val target_js) {
     return guarded([&] {
       const lab::TeacherForced r = model_.teacher_forced(labjs::js_text(source_js, "source"),
@@ -71,20 +78,14 @@ class InterchangeHandle {
 
   val info() {
     return guarded([&] {
-      const lab::InterchangeConfig& c = model_.config();
+      const std::string tokenizer = lab::tokenizer_name(model_.config().tokenizer);
       val out = val::object();
       out.set("format", val(std::string("safetensors")));
-      out.set("arch", val(std::string("seq2seq")));
-      out.set("cell", val(std::string(lab::cell_name(c.cell))));
-      out.set("hidden", val(static_cast<double>(c.hidden)));
-      out.set("embedding", val(static_cast<double>(model_.model().config().embedding_size())));
-      out.set("attention", val(c.attention));
-      out.set("score", val(std::string(lab::score_name(c.score))));
-      out.set("attentionalTanh", val(c.attentional_tanh));
-      out.set("tokenizer", val(std::string(lab::tokenizer_name(c.tokenizer))));
-      out.set("sourceTokenizer", val(std::string(lab::tokenizer_name(c.tokenizer))));
-      out.set("targetTokenizer", val(std::string(lab::tokenizer_name(c.tokenizer))));
-      out.set("names", val(std::string(lab::state_dict_names_name(model_.names()))));
+      Api::config_to_js(out, model_);
+      out.set("tokenizer", val(tokenizer));
+      out.set("sourceTokenizer", val(tokenizer));
+      out.set("targetTokenizer", val(tokenizer));
+      out.set("names", val(std::string(lab::state_dict_names_name(Api::names(model_)))));
       out.set("sourceVocabSize", val(static_cast<double>(model_.source_vocab().size())));
       out.set("targetVocabSize", val(static_cast<double>(model_.target_vocab().size())));
       out.set("parameterCount", val(static_cast<double>(model_.model().num_params())));
@@ -106,7 +107,7 @@ class InterchangeHandle {
   val params() {
     return guarded([&] {
       val a = val::array();
-      for (const lab::ParamView& v : model_.model().param_table()) {
+      for (const lab::ParamView& v : Api::table(model_)) {
         val o = val::object();
         o.set("name", val(v.name));
         o.set("tensor", labjs::param_to_js(v, model_.model().params()));
@@ -117,102 +118,86 @@ class InterchangeHandle {
   }
 
   val save(val names) {
-    return guarded([&] { return labjs::bytes_to_js(model_.write(names_from_js(names))); });
+    return guarded([&] { return labjs::bytes_to_js(Api::write(model_, names_from_js(names))); });
+  }
+
+  // Registers the handle's class under `name` (inside an EMSCRIPTEN_BINDINGS block).
+  static void register_class(const char* name) {
+    emscripten::class_<ImportedHandle>(name)
+        .function("translate", &ImportedHandle::translate)
+        .function("teacherForced", &ImportedHandle::teacherForced)
+        .function("info", &ImportedHandle::info)
+        .function("sourceVocabulary", &ImportedHandle::sourceVocabulary)
+        .function("targetVocabulary", &ImportedHandle::targetVocabulary)
+        .function("params", &ImportedHandle::params)
+        .function("save", &ImportedHandle::save);
   }
 
  private:
-  lab::InterchangeModel model_;
+  Model model_;
 };
 
-// A Transformer read from .safetensors: the same methods as InterchangeHandle.
-class TransformerInterchangeHandle {
- public:
-  explicit TransformerInterchangeHandle(lab::TransformerInterchange model)
-      : model_(std::move(model)) {}
-
-  val translate(val text_js, val options) {
-    return guarded([&] {
-      const std::string text = labjs::js_text(text_js, "text");
-      const lab::TransformerTranslateResult r =
-          model_.translate(text, labjs::translate_options_from_js(options));
-      return labjs::transformer_translation_to_js(labjs::token_names(model_.target_vocab()), r,
-                                                  model_.config().layers, model_.config().heads);
-    });
+struct RecurrentApi {
+  static val translate(lab::InterchangeModel& m, const std::string& text, const val& options) {
+    return translation_to_js(
+        m.target_vocab(),
+        m.translate(text, labjs::translate_options_with_interventions_from_js(options)));
   }
-
-  val teacherForced(val source_js, val target_js) {
-    return guarded([&] {
-      const lab::TeacherForced r = model_.teacher_forced(labjs::js_text(source_js, "source"),
-                                                         labjs::js_text(target_js, "target"));
-      val out = val::object();
-      out.set("sourceIds", labjs::ids_to_js(r.source_ids));
-      out.set("targetIn", labjs::ids_to_js(r.target_in));
-      out.set("targetOut", labjs::ids_to_js(r.target_out));
-      out.set("logits", labjs::tensor_to_js(r.logits));
-      out.set("attention", val::null());
-      return out;
-    });
+  static void config_to_js(val& out, const lab::InterchangeModel& m) {
+    const lab::InterchangeConfig& c = m.config();
+    out.set("arch", val(std::string("seq2seq")));
+    out.set("cell", val(std::string(lab::cell_name(c.cell))));
+    out.set("hidden", val(static_cast<double>(c.hidden)));
+    out.set("embedding", val(static_cast<double>(m.model().config().embedding_size())));
+    out.set("attention", val(c.attention));
+    out.set("score", val(std::string(lab::score_name(c.score))));
+    out.set("attentionalTanh", val(c.attentional_tanh));
   }
-
-  val info() {
-    return guarded([&] {
-      const lab::TransformerInterchangeConfig& c = model_.config();
-      val out = val::object();
-      out.set("format", val(std::string("safetensors")));
-      out.set("arch", val(std::string("transformer")));
-      out.set("layers", val(static_cast<double>(c.layers)));
-      out.set("heads", val(static_cast<double>(c.heads)));
-      out.set("dModel", val(static_cast<double>(c.d_model)));
-      out.set("dFF", val(static_cast<double>(c.d_ff)));
-      out.set("normFirst", val(c.norm_first));
-      out.set("tokenizer", val(std::string(lab::tokenizer_name(c.tokenizer))));
-      out.set("sourceTokenizer", val(std::string(lab::tokenizer_name(c.tokenizer))));
-      out.set("targetTokenizer", val(std::string(lab::tokenizer_name(c.tokenizer))));
-      out.set("names", val(std::string("project")));
-      out.set("sourceVocabSize", val(static_cast<double>(model_.source_vocab().size())));
-      out.set("targetVocabSize", val(static_cast<double>(model_.target_vocab().size())));
-      out.set("parameterCount", val(static_cast<double>(model_.model().num_params())));
-      val metadata = val::object();
-      for (const auto& [key, value] : model_.extra_metadata()) metadata.set(key, val(value));
-      out.set("metadata", metadata);
-      return out;
-    });
+  static lab::StateDictNames names(const lab::InterchangeModel& m) { return m.names(); }
+  static const std::vector<lab::ParamView>& table(const lab::InterchangeModel& m) {
+    return m.model().param_table();
   }
-
-  val sourceVocabulary() {
-    return guarded([&] { return labjs::strings_to_js(model_.source_vocab().tokens()); });
+  static std::vector<uint8_t> write(const lab::InterchangeModel& m, lab::StateDictNames names) {
+    return m.write(names);
   }
-  val targetVocabulary() {
-    return guarded([&] { return labjs::strings_to_js(model_.target_vocab().tokens()); });
-  }
-
-  val params() {
-    return guarded([&] {
-      val a = val::array();
-      for (const lab::ParamView& v : model_.model().param_views()) {
-        val o = val::object();
-        o.set("name", val(v.name));
-        o.set("tensor", labjs::param_to_js(v, model_.model().params()));
-        a.call<void>("push", o);
-      }
-      return a;
-    });
-  }
-
-  val save(val names) {
-    return guarded([&] {
-      if (names_from_js(names) != lab::StateDictNames::kProject) {
-        throw lab::InputError(
-            "a Transformer has one naming, the reference module's: names 'book' is for the "
-            "book's recurrent translator");
-      }
-      return labjs::bytes_to_js(model_.write());
-    });
-  }
-
- private:
-  lab::TransformerInterchange model_;
 };
+using InterchangeHandle = ImportedHandle<lab::InterchangeModel, RecurrentApi>;
+
+struct TransformerApi {
+  static val translate(lab::TransformerInterchange& m, const std::string& text,
+                       const val& options) {
+    const lab::TransformerTranslateResult r =
+        m.translate(text, labjs::translate_options_from_js(options));
+    return labjs::transformer_translation_to_js(labjs::token_names(m.target_vocab()), r,
+                                                m.config().layers, m.config().heads);
+  }
+  static void config_to_js(val& out, const lab::TransformerInterchange& m) {
+    const lab::TransformerInterchangeConfig& c = m.config();
+    out.set("arch", val(std::string("transformer")));
+    out.set("layers", val(static_cast<double>(c.layers)));
+    out.set("heads", val(static_cast<double>(c.heads)));
+    out.set("dModel", val(static_cast<double>(c.d_model)));
+    out.set("dFF", val(static_cast<double>(c.d_ff)));
+    out.set("normFirst", val(c.norm_first));
+  }
+  // One naming, the reference module's.
+  static lab::StateDictNames names(const lab::TransformerInterchange&) {
+    return lab::StateDictNames::kProject;
+  }
+  static const std::vector<lab::ParamView>& table(const lab::TransformerInterchange& m) {
+    return m.model().param_views();
+  }
+  static std::vector<uint8_t> write(const lab::TransformerInterchange& m,
+                                    lab::StateDictNames names) {
+    if (names != lab::StateDictNames::kProject) {
+      throw lab::InputError(
+          "a Transformer has one naming, the reference module's: names 'book' is for the "
+          "book's recurrent translator");
+    }
+    return m.write();
+  }
+};
+using TransformerInterchangeHandle = ImportedHandle<lab::TransformerInterchange, TransformerApi>;
 
 val import_safetensors_js(val bytes) {
   return guarded([&] {
@@ -234,22 +219,8 @@ val export_safetensors_js(labjs::Seq2SeqHandle& handle, val names) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_safetensors) {
-  emscripten::class_<InterchangeHandle>("ImportedSeq2Seq")
-      .function("translate", &InterchangeHandle::translate)
-      .function("teacherForced", &InterchangeHandle::teacherForced)
-      .function("info", &InterchangeHandle::info)
-      .function("sourceVocabulary", &InterchangeHandle::sourceVocabulary)
-      .function("targetVocabulary", &InterchangeHandle::targetVocabulary)
-      .function("params", &InterchangeHandle::params)
-      .function("save", &InterchangeHandle::save);
-  emscripten::class_<TransformerInterchangeHandle>("ImportedTransformer")
-      .function("translate", &TransformerInterchangeHandle::translate)
-      .function("teacherForced", &TransformerInterchangeHandle::teacherForced)
-      .function("info", &TransformerInterchangeHandle::info)
-      .function("sourceVocabulary", &TransformerInterchangeHandle::sourceVocabulary)
-      .function("targetVocabulary", &TransformerInterchangeHandle::targetVocabulary)
-      .function("params", &TransformerInterchangeHandle::params)
-      .function("save", &TransformerInterchangeHandle::save);
+  InterchangeHandle::register_class("ImportedSeq2Seq");
+  TransformerInterchangeHandle::register_class("ImportedTransformer");
   emscripten::function("importSafetensors", &import_safetensors_js);
   emscripten::function("exportSeq2SeqSafetensors", &export_safetensors_js);
 }

@@ -51,6 +51,26 @@ void keep_best(std::vector<BeamCandidate>& candidates, long slots) {
   candidates.resize(std::min<size_t>(candidates.size(), static_cast<size_t>(slots)));
 }
 
+GreedyStep greedy_choice(const std::vector<float>& logits, const std::vector<double>& logp,
+                         long top_k) {
+  GreedyStep step;
+  step.top = top_candidates(logits, logp, top_k);
+  step.token = step.top.front().id;  // argmax
+  step.prob = step.top.front().prob;
+  return step;
+}
+
+bool append_greedy_step(GreedyResult& result, GreedyStep&& step, int32_t eos_id) {
+  result.steps.push_back(std::move(step));
+  const int32_t token = result.steps.back().token;
+  if (token == eos_id) {
+    result.finished = true;
+    return false;
+  }
+  result.tokens.push_back(token);
+  return true;
+}
+
 void collect_hypotheses(BeamResult& result, bool hit_max_length, int32_t eos_id) {
   const long last = static_cast<long>(result.steps.size()) - 1;
   for (long t = 0; t <= last; ++t) {
@@ -123,20 +143,12 @@ GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
   for (long t = 0; t < options.max_length; ++t) {
     DecoderStepResult r = model.decoder_step(state, input);
     const std::vector<double> logp = log_softmax(r.logits);
-    GreedyStep step;
-    step.top = top_candidates(r.logits, logp, options.top_k);
-    step.token = step.top.front().id;  // argmax
-    step.prob = step.top.front().prob;
+    GreedyStep step = greedy_choice(r.logits, logp, options.top_k);
     step.attention = std::move(r.attention);
     step.logits = std::move(r.logits);
     step.context = std::move(r.context);
-    result.steps.push_back(std::move(step));
+    if (!append_greedy_step(result, std::move(step), options.eos_id)) break;
     input = result.steps.back().token;
-    if (input == options.eos_id) {
-      result.finished = true;
-      break;
-    }
-    result.tokens.push_back(input);
     state = std::move(r.state);
   }
   return result;
@@ -145,57 +157,11 @@ GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
 BeamResult beam_search(Seq2SeqModel& model, const std::vector<int32_t>& src,
                        const DecodeOptions& options) {
   options.validate(model.config());
-  struct Live {
-    DecoderState state;
-    int32_t input;
-    double log_prob;
-    long node;  // index in the last step's nodes, −1 for the root
-  };
   BeamResult result;
-  std::vector<Live> live{{model.encode(src), options.sos_id, 0.0, -1}};
-  long finished = 0;
-
-  for (long t = 0; t < options.max_length && !live.empty(); ++t) {
-    // Expand every live prefix by its beam_width best tokens: enough to fill any beam.
-    std::vector<DecoderStepResult> expanded;
-    std::vector<std::vector<double>> logps;
-    std::vector<BeamCandidate> candidates;
-    for (size_t i = 0; i < live.size(); ++i) {
-      expanded.push_back(model.decoder_step(live[i].state, live[i].input));
-      logps.push_back(log_softmax(expanded.back().logits));
-      for (int32_t id : ranked(expanded.back().logits, options.beam_width)) {
-        candidates.push_back({static_cast<long>(i), id, live[i].log_prob + logps.back()[id]});
-      }
-    }
-    keep_best(candidates, options.beam_width - finished);
-
-    std::vector<BeamNode> nodes;
-    std::vector<Live> next;
-    for (const BeamCandidate& c : candidates) {
-      const Live& parent = live[static_cast<size_t>(c.beam)];
-      BeamNode node;
-      node.token = c.token;
-      node.parent = parent.node;
-      node.prob = static_cast<float>(std::exp(logps[c.beam][c.token]));
-      node.log_prob = c.log_prob;
-      node.score = length_score(c.log_prob, t + 1, options.length_alpha);
-      node.finished = c.token == options.eos_id;
-      node.top = top_candidates(expanded[c.beam].logits, logps[c.beam], options.top_k);
-      node.attention = expanded[c.beam].attention;
-      if (node.finished) {
-        ++finished;
-      } else {
-        next.push_back(
-            {expanded[c.beam].state, c.token, c.log_prob, static_cast<long>(nodes.size())});
-      }
-      nodes.push_back(std::move(node));
-    }
-    result.steps.push_back(std::move(nodes));
-    live = std::move(next);
-  }
-
-  // Hypotheses: every finished node, plus the live prefixes if the search hit max_length.
-  collect_hypotheses(result, !live.empty(), options.eos_id);
+  run_beam(
+      result, model.encode(src), options,
+      [&](const DecoderState& state, int32_t input) { return model.decoder_step(state, input); },
+      [](long, BeamNode& node, const DecoderStepResult& r) { node.attention = r.attention; });
   return result;
 }
 

@@ -5,6 +5,7 @@
 // Dimension letters as in tensor.h: S source length, Vt target vocabulary.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -158,6 +159,74 @@ void keep_best(std::vector<BeamCandidate>& candidates, long slots);
 // at max_length with live prefixes, `hit_max_length`), best first, and result.tokens and .score
 // from the best one. result.steps is the whole beam tree.
 void collect_hypotheses(BeamResult& result, bool hit_max_length, int32_t eos_id);
+
+// A greedy step's choice: the top_k candidates of `logits` (log-probabilities `logp`) and the
+// argmax with its probability.
+GreedyStep greedy_choice(const std::vector<float>& logits, const std::vector<double>& logp,
+                         long top_k);
+
+// Appends a greedy step to `result`: false when its token is <eos> (the decoding is finished),
+// else true with the token added to the output.
+bool append_greedy_step(GreedyResult& result, GreedyStep&& step, int32_t eos_id);
+
+// The beam search of both kinds of model. `start` is the decoder state after the encoder;
+// `step(state, input)` runs the decoder once and returns a step result with `.logits` (Vt) and
+// `.state`; `record(t, node, expanded)` fills what a node keeps of the step result it came from
+// (its attention, a trace). Every live prefix is expanded by its beam_width best tokens (enough
+// to fill any beam), the best `beam_width − finished` candidates are kept, and a hypothesis
+// ends at <eos>; result gets the whole beam tree and its hypotheses (collect_hypotheses).
+template <class State, class StepFn, class RecordFn>
+void run_beam(BeamResult& result, State start, const DecodeOptions& options, StepFn step,
+              RecordFn record) {
+  struct Live {
+    State state;
+    int32_t input;
+    double log_prob;
+    long node;  // index in the last step's nodes, −1 for the root
+  };
+  std::vector<Live> live;
+  live.push_back({std::move(start), options.sos_id, 0.0, -1});
+  long finished = 0;
+  for (long t = 0; t < options.max_length && !live.empty(); ++t) {
+    std::vector<decltype(step(live[0].state, live[0].input))> expanded;
+    std::vector<std::vector<double>> logps;
+    std::vector<BeamCandidate> candidates;
+    for (size_t i = 0; i < live.size(); ++i) {
+      expanded.push_back(step(live[i].state, live[i].input));
+      logps.push_back(log_softmax(expanded.back().logits));
+      for (int32_t id : ranked(expanded.back().logits, options.beam_width)) {
+        candidates.push_back({static_cast<long>(i), id, live[i].log_prob + logps.back()[id]});
+      }
+    }
+    keep_best(candidates, options.beam_width - finished);
+
+    std::vector<BeamNode> nodes;
+    std::vector<Live> next;
+    for (const BeamCandidate& c : candidates) {
+      const Live& parent = live[static_cast<size_t>(c.beam)];
+      BeamNode node;
+      node.token = c.token;
+      node.parent = parent.node;
+      node.prob = static_cast<float>(std::exp(logps[c.beam][c.token]));
+      node.log_prob = c.log_prob;
+      node.score = length_score(c.log_prob, t + 1, options.length_alpha);
+      node.finished = c.token == options.eos_id;
+      node.top = top_candidates(expanded[c.beam].logits, logps[c.beam], options.top_k);
+      record(t, node, expanded[c.beam]);
+      if (node.finished) {
+        ++finished;
+      } else {
+        next.push_back(
+            {expanded[c.beam].state, c.token, c.log_prob, static_cast<long>(nodes.size())});
+      }
+      nodes.push_back(std::move(node));
+    }
+    result.steps.push_back(std::move(nodes));
+    live = std::move(next);
+  }
+  // Hypotheses: every finished node, plus the live prefixes if the search hit max_length.
+  collect_hypotheses(result, !live.empty(), options.eos_id);
+}
 
 }  // namespace decoding
 

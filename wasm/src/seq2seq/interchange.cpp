@@ -1,6 +1,7 @@
-// The PyTorch interchange (interchange.h): the model read from and written to a file (state-dict
-// names, shapes checked before allocation), and decoding with ids that are the file's own. The
-// metadata (config, vocabularies) is in interchange_meta.cpp.
+// The PyTorch interchange (interchange.h): the recurrent model read from and written to a file
+// (state-dict names, shapes checked before allocation), and decoding with ids that are the file's
+// own. The contract every translator file shares (metadata, vocabularies, the tensor checks) is
+// interchange_contract.cpp's.
 #include "seq2seq/interchange.h"
 
 #include <algorithm>
@@ -15,9 +16,7 @@ namespace lab {
 
 namespace {
 
-constexpr const char* kConfigKey = "config";
-constexpr const char* kSrcVocabKey = "src_vocab";
-constexpr const char* kTgtVocabKey = "tgt_vocab";
+using namespace interchange;
 
 Seq2SeqConfig model_config(const InterchangeConfig& c, long src_vocab, long tgt_vocab) {
   return seq2seq_config(c, src_vocab, tgt_vocab);
@@ -40,15 +39,10 @@ std::string describe(const InterchangeConfig& c) {
   return c.attentional_tanh ? s + " with the tanh layer" : s;
 }
 
-struct ExpectedTensor {
-  std::string name;  // the core's name
-  std::vector<long> shape;
-};
-
 // The model's parameter table (model_params.cpp, build_table) for a config, without allocating
 // the model: a small file must not make the reader allocate a large model before its tensors
 // have been checked against it. Seq2SeqModel's own table is compared with this after loading.
-std::vector<ExpectedTensor> expected_tensors(const Seq2SeqConfig& c) {
+std::vector<ExpectedTensor> expected_tensors(const Seq2SeqConfig& c, StateDictNames names) {
   const long E = c.embedding_size(), Hd = c.hidden, GH = cell_gate_count(c.cell) * Hd;
   std::vector<ExpectedTensor> t;
   for (const char* side : {"encoder", "decoder"}) {
@@ -73,6 +67,7 @@ std::vector<ExpectedTensor> expected_tensors(const Seq2SeqConfig& c) {
   const long F = c.attention && !c.attentional_tanh ? 2 * Hd : Hd;  // [dec_out; context] or one
   t.push_back({"out.weight", {c.tgt_vocab, F}});
   t.push_back({"out.bias", {c.tgt_vocab}});
+  for (ExpectedTensor& e : t) e.file_name = file_name(e.name, names);
   return t;
 }
 
@@ -107,18 +102,9 @@ InterchangeModel InterchangeModel::read(const uint8_t* data, size_t size) {
 }
 
 InterchangeModel InterchangeModel::read(const SafetensorsFile& file) {
-  for (const char* key : {kConfigKey, kSrcVocabKey, kTgtVocabKey}) {
-    if (!file.metadata.count(key)) {
-      throw InputError(std::string("safetensors __metadata__ has no '") + key +
-                       "': a translator file needs config, src_vocab and tgt_vocab "
-                       "(see docs/safetensors.md)");
-    }
-  }
-  const InterchangeConfig config = InterchangeConfig::from_json_text(file.metadata.at(kConfigKey));
-  FileVocab src =
-      FileVocab::from_json_text(config.tokenizer, file.metadata.at(kSrcVocabKey), kSrcVocabKey);
-  FileVocab tgt =
-      FileVocab::from_json_text(config.tokenizer, file.metadata.at(kTgtVocabKey), kTgtVocabKey);
+  const InterchangeFile contract(file);
+  const InterchangeConfig config = InterchangeConfig::from_json_text(contract.config_text());
+  auto [src, tgt] = contract.read_vocabularies(config.tokenizer);
   const Seq2SeqConfig model_cfg = model_config(config, src.size(), tgt.size());
   model_cfg.validate();
 
@@ -127,55 +113,19 @@ InterchangeModel InterchangeModel::read(const SafetensorsFile& file) {
     throw InputError("the file has both out.* and decoder.out.* tensors: one output layer only");
   }
   const StateDictNames names = book ? StateDictNames::kBook : StateDictNames::kProject;
-  const std::vector<ExpectedTensor> expected = expected_tensors(model_cfg);
-  std::set<std::string> expected_names;
+  const std::vector<ExpectedTensor> expected = expected_tensors(model_cfg, names);
   std::string list;
-  for (const ExpectedTensor& e : expected) {
-    expected_names.insert(file_name(e.name, names));
-    list += (list.empty() ? "" : ", ") + file_name(e.name, names);
-  }
-  for (const SafetensorsTensor& t : file.tensors) {
-    if (!expected_names.count(t.name)) {
-      throw InputError("tensor '" + t.name + "' is not a parameter of this model (" +
-                       describe(config) + "), whose tensors are " + list);
-    }
-  }
-  for (const ExpectedTensor& e : expected) {
-    const std::string name = file_name(e.name, names);
-    const SafetensorsTensor* t = file.find(name);
-    if (!t) {
-      throw InputError("the file has no tensor '" + name + "', which this model (" +
-                       describe(config) + ") needs");
-    }
-    if (t->tensor.shape != e.shape) {
-      std::string why = describe(config);
-      if (e.name.find("embedding") != std::string::npos || e.name.rfind("out.", 0) == 0) {
-        why += "; src_vocab has " + std::to_string(src.size()) + " tokens, tgt_vocab " +
-               std::to_string(tgt.size());
-      }
-      throw InputError("tensor '" + name + "' has shape " + shape_str(t->tensor.shape) +
-                       ", but the config (" + why + ") needs " + shape_str(e.shape));
-    }
-  }
+  for (const ExpectedTensor& e : expected) list += (list.empty() ? "" : ", ") + e.file_name;
+  contract.check_tensors(
+      expected, describe(config), list, src.size(), tgt.size(), [](const ExpectedTensor& e) {
+        return e.name.find("embedding") != std::string::npos || e.name.rfind("out.", 0) == 0;
+      });
 
   // Every tensor is now known to be there with its shape: the model is as large as the file.
   InterchangeModel m(config, std::move(src), std::move(tgt));
   m.names_ = names;
-  for (const auto& [key, value] : file.metadata) {
-    if (key != kConfigKey && key != kSrcVocabKey && key != kTgtVocabKey) {
-      m.extra_.push_back({key, value});
-    }
-  }
-  const std::vector<ParamView>& table = m.model_.param_table();
-  if (table.size() != expected.size()) {
-    throw std::logic_error("interchange: the expected tensors differ from the model's table");
-  }
-  for (size_t i = 0; i < table.size(); ++i) {
-    if (table[i].name != expected[i].name || table[i].shape != expected[i].shape) {
-      throw std::logic_error("interchange: the expected tensors differ from the model's table");
-    }
-    m.model_.set_param(table[i].name, file.find(file_name(table[i].name, names))->tensor.data);
-  }
+  m.extra_ = contract.extra_metadata();
+  contract.load(m.model_, m.model_.param_table(), expected);
   return m;
 }
 
@@ -198,21 +148,10 @@ InterchangeModel InterchangeModel::from_session(const Seq2SeqSession& session) {
 }
 
 std::vector<uint8_t> InterchangeModel::write(StateDictNames names) const {
-  std::vector<SafetensorsTensor> tensors;
-  const std::vector<float>& params = model_.params();
-  for (const ParamView& v : model_.param_table()) {
-    SafetensorsTensor t;
-    t.name = file_name(v.name, names);
-    t.dtype = "F32";
-    t.tensor = Tensor(
-        v.shape, std::vector<float>(params.begin() + v.offset, params.begin() + v.offset + v.size));
-    tensors.push_back(std::move(t));
-  }
-  std::map<std::string, std::string> metadata(extra_.begin(), extra_.end());
-  metadata[kConfigKey] = config_.to_json_text();
-  metadata[kSrcVocabKey] = src_.to_json_text();
-  metadata[kTgtVocabKey] = tgt_.to_json_text();
-  return write_safetensors(tensors, metadata);
+  return write_interchange(
+      model_.param_table(), model_.params(),
+      [names](const std::string& name) { return file_name(name, names); }, extra_,
+      config_.to_json_text(), src_, tgt_);
 }
 
 TranslateResult InterchangeModel::translate(const std::string& text,
@@ -221,13 +160,7 @@ TranslateResult InterchangeModel::translate(const std::string& text,
   result.source = src_.encode(text, "source");
   std::vector<int32_t> ids;
   for (const SourceToken& t : result.source) ids.push_back(t.id);
-  DecodeOptions opt;
-  opt.sos_id = tgt_.sos();
-  opt.eos_id = tgt_.eos();
-  opt.top_k = std::min<long>(opt.top_k, tgt_.size());
-  if (options.max_length) opt.max_length = *options.max_length;
-  if (options.top_k) opt.top_k = *options.top_k;
-  if (options.beam) opt.beam_width = *options.beam;
+  const DecodeOptions opt = interchange_decode_options(tgt_, options);
   opt.validate(model_.config());
   if (!options.interventions.empty()) {
     if (options.beam) throw InputError("interventions need greedy decoding: leave out beam");
@@ -259,14 +192,7 @@ TranslateResult InterchangeModel::translate(const std::string& text,
 
 TeacherForced InterchangeModel::teacher_forced(const std::string& source,
                                                const std::string& target) {
-  TeacherForced r;
-  for (const SourceToken& t : src_.encode(source, "source")) r.source_ids.push_back(t.id);
-  r.target_in.push_back(tgt_.sos());
-  for (const SourceToken& t : tgt_.encode(target, "target")) {
-    r.target_in.push_back(t.id);
-    r.target_out.push_back(t.id);
-  }
-  r.target_out.push_back(tgt_.eos());
+  TeacherForced r = teacher_forced_ids(src_, tgt_, source, target);
   const long T = static_cast<long>(r.target_in.size()), Vt = tgt_.size(),
              S = static_cast<long>(r.source_ids.size());
   r.logits = Tensor({T, Vt});

@@ -21,13 +21,11 @@
 #include <string>
 #include <vector>
 
+#include "seq2seq/interchange_contract.h"
 #include "seq2seq/model.h"
 #include "seq2seq/session.h"
-#include "seq2seq/vocab.h"
 
 namespace lab {
-
-struct SafetensorsFile;  // io/safetensors.h
 
 // How the state dict names the output layer: "out.weight" (the project's reference modules) or
 // "decoder.out.weight" (the book's Decoder, which owns its output layer). Every other name is
@@ -50,46 +48,6 @@ struct InterchangeConfig {
   // load yet).
   static InterchangeConfig from_json_text(const std::string& text);
   std::string to_json_text() const;
-};
-
-// A vocabulary in a file's order (see above).
-class FileVocab {
- public:
-  // Throws InputError naming `what` ("src_vocab") for duplicates, empty or oversized tokens,
-  // tokens the tokenizer could never produce, and more than kMaxVocabSize tokens.
-  FileVocab(Tokenizer kind, std::vector<std::string> tokens, const std::string& what);
-  // The "src_vocab" / "tgt_vocab" metadata string: a JSON array of strings.
-  static FileVocab from_json_text(Tokenizer kind, const std::string& text, const std::string& what);
-  std::string to_json_text() const;
-
-  long size() const { return static_cast<long>(tokens_.size()); }
-  const std::vector<std::string>& tokens() const { return tokens_; }
-  Tokenizer tokenizer() const { return kind_; }
-  // The id of a token; −1 when absent.
-  int32_t find(const std::string& token) const;
-  const std::string& token(int32_t id) const;  // throws for an id outside the vocabulary
-  int32_t sos() const { return find("<sos>"); }
-  int32_t eos() const { return find("<eos>"); }
-  int32_t unk() const { return find("<unk>"); }
-
-  // A sentence's tokens and ids. A word outside the vocabulary (or a reserved name typed as
-  // text) becomes <unk> and is flagged when the vocabulary has <unk>; without it, it throws
-  // "'foo' is not in the source vocabulary, which has no <unk> token". The project's length
-  // limits apply (vocab.h).
-  std::vector<SourceToken> encode(const std::string& text, const std::string& what) const;
-  // Output ids → text: stops at <eos>, skips <pad> and <sos>.
-  std::string decode_text(const std::vector<int32_t>& ids) const;
-
- private:
-  Tokenizer kind_;
-  std::vector<std::string> tokens_;
-};
-
-// Teacher-forced outputs of one pair: decoder inputs <sos> + target, outputs target + <eos>.
-struct TeacherForced {
-  std::vector<int32_t> source_ids, target_in, target_out;
-  Tensor logits;     // (T, Vt)
-  Tensor attention;  // (T, S); empty without attention
 };
 
 // A translator read from (or to be written as) a .safetensors file.

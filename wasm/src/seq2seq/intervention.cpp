@@ -205,10 +205,7 @@ GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
     const AttentionEdit edit = attention_edit(interventions, t);
     DecoderStepResult r = model.decoder_step(state, input, edit);
     const std::vector<double> logp = log_softmax(r.logits);
-    GreedyStep step;
-    step.top = top_candidates(r.logits, logp, options.top_k);
-    step.token = step.top.front().id;  // argmax
-    step.prob = step.top.front().prob;
+    GreedyStep step = greedy_choice(r.logits, logp, options.top_k);
     for (const Intervention& v : interventions) {
       if (v.step != t || v.kind != InterventionKind::kForceToken) continue;
       step.token = v.token;  // the reader's word instead of the argmax
@@ -219,13 +216,8 @@ GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
     step.attention = std::move(r.attention);
     step.logits = std::move(r.logits);
     step.context = std::move(r.context);
-    result.steps.push_back(std::move(step));
+    if (!append_greedy_step(result, std::move(step), options.eos_id)) break;
     input = result.steps.back().token;
-    if (input == options.eos_id) {
-      result.finished = true;
-      break;
-    }
-    result.tokens.push_back(input);
     state = std::move(r.state);
   }
   check_steps_reached(interventions, static_cast<long>(result.steps.size()));

@@ -14,27 +14,11 @@ namespace lab {
 namespace {
 
 using json = nlohmann::json;
-
-constexpr const char* kConfigKey = "config";
-constexpr const char* kSrcVocabKey = "src_vocab";
-constexpr const char* kTgtVocabKey = "tgt_vocab";
-
-json parse_config(const std::string& text) {
-  try {
-    const auto* bytes = reinterpret_cast<const uint8_t*>(text.data());
-    return json::parse(bytes, bytes + text.size());
-  } catch (const json::exception&) {
-    throw InputError("__metadata__ config is not valid JSON");
-  }
-}
+using namespace interchange;
 
 TransformerConfig model_config(const TransformerInterchangeConfig& c, long src, long tgt) {
   TransformerConfig m;
-  m.layers = c.layers;
-  m.heads = c.heads;
-  m.d_model = c.d_model;
-  m.d_ff = c.d_ff;
-  m.norm_first = c.norm_first;
+  copy_transformer_sizes(m, c);
   m.src_vocab = src;
   m.tgt_vocab = tgt;
   return m;
@@ -44,11 +28,6 @@ std::string describe(const TransformerInterchangeConfig& c) {
   return "transformer, " + std::to_string(c.layers) + " layers, " + std::to_string(c.heads) +
          " heads, dModel " + std::to_string(c.d_model) + ", dFF " + std::to_string(c.d_ff);
 }
-
-struct ExpectedTensor {
-  std::string name;
-  std::vector<long> shape;
-};
 
 // transformer/model_params.cpp's table for a config, without allocating the model (a small file
 // must not make the reader allocate a large one); compared with the model's own after loading.
@@ -93,6 +72,7 @@ std::vector<ExpectedTensor> expected_tensors(const TransformerConfig& c) {
   norm("transformer.decoder.norm");
   t.push_back({"out.weight", {c.tgt_vocab, D}});
   t.push_back({"out.bias", {c.tgt_vocab}});
+  for (ExpectedTensor& e : t) e.file_name = e.name;  // PyTorch's names are the model's
   return t;
 }
 
@@ -101,49 +81,20 @@ std::vector<ExpectedTensor> expected_tensors(const TransformerConfig& c) {
 // ---- config
 
 TransformerInterchangeConfig TransformerInterchangeConfig::from_json_text(const std::string& text) {
-  const json j = parse_config(text);
-  if (!j.is_object()) throw InputError("__metadata__ config must be a JSON object");
-  static const std::set<std::string> known = {"arch", "layers",    "heads",    "dModel",
-                                              "dFF",  "normFirst", "tokenizer"};
-  for (const auto& item : j.items()) {
-    if (!known.count(item.key())) {
-      throw InputError("__metadata__ config has an unknown key '" + item.key().substr(0, 64) +
-                       "' (a Transformer's are arch, layers, heads, dModel, dFF, normFirst, "
-                       "tokenizer)");
-    }
-  }
+  const json j =
+      parse_config(text, {"arch", "layers", "heads", "dModel", "dFF", "normFirst", "tokenizer"},
+                   "a Transformer's are arch, layers, heads, dModel, dFF, normFirst, "
+                   "tokenizer");
   if (!j.contains("arch") || !j["arch"].is_string() || j["arch"] != "transformer") {
     throw InputError("__metadata__ config arch must be 'transformer' for a Transformer file");
   }
-  auto whole = [&](const char* key) -> long {
-    if (!j.contains(key)) throw InputError(std::string("__metadata__ config has no '") + key + "'");
-    if (!j[key].is_number_integer()) {
-      throw InputError(std::string("__metadata__ config '") + key + "' must be a whole number");
-    }
-    const long long v = j[key].get<long long>();
-    if (v < 0 || v > kMaxDim) {
-      throw InputError(std::string("__metadata__ config '") + key + "' is out of range (" +
-                       std::to_string(v) + ")");
-    }
-    return static_cast<long>(v);
-  };
   TransformerInterchangeConfig c;
-  c.layers = whole("layers");
-  c.heads = whole("heads");
-  c.d_model = whole("dModel");
-  c.d_ff = whole("dFF");
-  if (j.contains("normFirst")) {
-    if (!j["normFirst"].is_boolean()) {
-      throw InputError("__metadata__ config 'normFirst' must be true or false");
-    }
-    c.norm_first = j["normFirst"].get<bool>();
-  }
-  if (j.contains("tokenizer")) {
-    if (!j["tokenizer"].is_string()) {
-      throw InputError("__metadata__ config 'tokenizer' must be a string");
-    }
-    c.tokenizer = parse_tokenizer(j["tokenizer"].get<std::string>());
-  }
+  c.layers = config_whole(j, "layers", std::nullopt);
+  c.heads = config_whole(j, "heads", std::nullopt);
+  c.d_model = config_whole(j, "dModel", std::nullopt);
+  c.d_ff = config_whole(j, "dFF", std::nullopt);
+  c.norm_first = config_bool(j, "normFirst", false);
+  c.tokenizer = parse_tokenizer(config_string(j, "tokenizer", "words"));
   return c;
 }
 
@@ -162,7 +113,7 @@ bool is_transformer_interchange(const SafetensorsFile& file) {
   auto it = file.metadata.find(kConfigKey);
   if (it == file.metadata.end()) return false;
   try {
-    const json j = parse_config(it->second);
+    const json j = parse_json(it->second, kConfigKey);
     return j.is_object() && j.contains("arch") && j["arch"] == "transformer";
   } catch (const InputError&) {
     return false;
@@ -179,19 +130,10 @@ TransformerInterchange::TransformerInterchange(TransformerInterchangeConfig conf
       model_(model_config(config_, src_.size(), tgt_.size())) {}
 
 TransformerInterchange TransformerInterchange::read(const SafetensorsFile& file) {
-  for (const char* key : {kConfigKey, kSrcVocabKey, kTgtVocabKey}) {
-    if (!file.metadata.count(key)) {
-      throw InputError(std::string("safetensors __metadata__ has no '") + key +
-                       "': a translator file needs config, src_vocab and tgt_vocab "
-                       "(see docs/safetensors.md)");
-    }
-  }
+  const InterchangeFile contract(file);
   const TransformerInterchangeConfig config =
-      TransformerInterchangeConfig::from_json_text(file.metadata.at(kConfigKey));
-  FileVocab src =
-      FileVocab::from_json_text(config.tokenizer, file.metadata.at(kSrcVocabKey), kSrcVocabKey);
-  FileVocab tgt =
-      FileVocab::from_json_text(config.tokenizer, file.metadata.at(kTgtVocabKey), kTgtVocabKey);
+      TransformerInterchangeConfig::from_json_text(contract.config_text());
+  auto [src, tgt] = contract.read_vocabularies(config.tokenizer);
   for (const FileVocab* v : {&src, &tgt}) {
     if (v->find("<pad>") != kPadId) {
       throw InputError(std::string(v == &src ? kSrcVocabKey : kTgtVocabKey) +
@@ -206,58 +148,22 @@ TransformerInterchange TransformerInterchange::read(const SafetensorsFile& file)
   model_cfg.validate();
 
   const std::vector<ExpectedTensor> expected = expected_tensors(model_cfg);
-  std::set<std::string> names;
-  for (const ExpectedTensor& e : expected) names.insert(e.name);
-  for (const SafetensorsTensor& t : file.tensors) {
-    if (!names.count(t.name)) {
-      throw InputError("tensor '" + t.name + "' is not a parameter of this model (" +
-                       describe(config) + "), whose tensors are " + expected.front().name + ", " +
-                       expected[1].name + ", transformer.encoder.layers.0… and out.*");
-    }
-  }
-  for (const ExpectedTensor& e : expected) {
-    const SafetensorsTensor* t = file.find(e.name);
-    if (!t) {
-      throw InputError("the file has no tensor '" + e.name + "', which this model (" +
-                       describe(config) + ") needs");
-    }
-    if (t->tensor.shape != e.shape) {
-      throw InputError("tensor '" + e.name + "' has shape " + shape_str(t->tensor.shape) +
-                       ", but the config (" + describe(config) + "; src_vocab has " +
-                       std::to_string(src.size()) + " tokens, tgt_vocab " +
-                       std::to_string(tgt.size()) + ") needs " + shape_str(e.shape));
-    }
-  }
+  contract.check_tensors(
+      expected, describe(config),
+      expected.front().name + ", " + expected[1].name + ", transformer.encoder.layers.0… and out.*",
+      src.size(), tgt.size(), [](const ExpectedTensor&) { return true; });
 
   // Every tensor is there with its shape: the model is as large as the file.
   TransformerInterchange m(config, std::move(src), std::move(tgt));
-  for (const auto& [key, value] : file.metadata) {
-    if (key != kConfigKey && key != kSrcVocabKey && key != kTgtVocabKey) {
-      m.extra_.push_back({key, value});
-    }
-  }
-  const std::vector<ParamView>& table = m.model_.param_views();
-  if (table.size() != expected.size()) {
-    throw std::logic_error("transformer interchange: the expected tensors differ from the model's");
-  }
-  for (size_t i = 0; i < table.size(); ++i) {
-    if (table[i].name != expected[i].name || table[i].shape != expected[i].shape) {
-      throw std::logic_error(
-          "transformer interchange: the expected tensors differ from the model's");
-    }
-    m.model_.set_param(table[i].name, file.find(table[i].name)->tensor.data);
-  }
+  m.extra_ = contract.extra_metadata();
+  contract.load(m.model_, m.model_.param_views(), expected);
   return m;
 }
 
 TransformerInterchange TransformerInterchange::from_session(const TransformerSession& session) {
   const TransformerSessionConfig& s = session.config();
   TransformerInterchangeConfig c;
-  c.layers = s.layers;
-  c.heads = s.heads;
-  c.d_model = s.d_model;
-  c.d_ff = s.d_ff;
-  c.norm_first = s.norm_first;
+  copy_transformer_sizes(c, s);
   c.tokenizer = session.task().tokenizer();
   TransformerInterchange m(
       c, FileVocab(c.tokenizer, session.task().source_vocab().tokens(), kSrcVocabKey),
@@ -268,21 +174,9 @@ TransformerInterchange TransformerInterchange::from_session(const TransformerSes
 }
 
 std::vector<uint8_t> TransformerInterchange::write() const {
-  std::vector<SafetensorsTensor> tensors;
-  const std::vector<float>& params = model_.params();
-  for (const ParamView& v : model_.param_views()) {
-    SafetensorsTensor t;
-    t.name = v.name;
-    t.dtype = "F32";
-    t.tensor = Tensor(
-        v.shape, std::vector<float>(params.begin() + v.offset, params.begin() + v.offset + v.size));
-    tensors.push_back(std::move(t));
-  }
-  std::map<std::string, std::string> metadata(extra_.begin(), extra_.end());
-  metadata[kConfigKey] = config_.to_json_text();
-  metadata[kSrcVocabKey] = src_.to_json_text();
-  metadata[kTgtVocabKey] = tgt_.to_json_text();
-  return write_safetensors(tensors, metadata);
+  return write_interchange(
+      model_.param_views(), model_.params(), [](const std::string& name) { return name; }, extra_,
+      config_.to_json_text(), src_, tgt_);
 }
 
 TransformerTranslateResult TransformerInterchange::translate(const std::string& text,
@@ -291,13 +185,7 @@ TransformerTranslateResult TransformerInterchange::translate(const std::string& 
   result.source = src_.encode(text, "source");
   std::vector<int32_t> ids;
   for (const SourceToken& t : result.source) ids.push_back(t.id);
-  DecodeOptions opt;
-  opt.sos_id = tgt_.sos();
-  opt.eos_id = tgt_.eos();
-  opt.top_k = std::min<long>(opt.top_k, tgt_.size());
-  if (options.max_length) opt.max_length = *options.max_length;
-  if (options.top_k) opt.top_k = *options.top_k;
-  if (options.beam) opt.beam_width = *options.beam;
+  const DecodeOptions opt = interchange_decode_options(tgt_, options);
   if (!options.beam) {
     result.greedy = transformer_greedy_decode(model_, ids, opt);
     result.output = result.greedy.result.tokens;
@@ -318,14 +206,7 @@ TransformerTranslateResult TransformerInterchange::translate(const std::string& 
 
 TeacherForced TransformerInterchange::teacher_forced(const std::string& source,
                                                      const std::string& target) {
-  TeacherForced r;
-  for (const SourceToken& t : src_.encode(source, "source")) r.source_ids.push_back(t.id);
-  r.target_in.push_back(tgt_.sos());
-  for (const SourceToken& t : tgt_.encode(target, "target")) {
-    r.target_in.push_back(t.id);
-    r.target_out.push_back(t.id);
-  }
-  r.target_out.push_back(tgt_.eos());
+  TeacherForced r = teacher_forced_ids(src_, tgt_, source, target);
   const long S = static_cast<long>(r.source_ids.size()), T = static_cast<long>(r.target_in.size());
   if (S > kTransformerMaxLen || T > kTransformerMaxLen) {
     throw InputError("the pair is longer than the Transformer's positional table (" +

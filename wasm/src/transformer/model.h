@@ -52,6 +52,17 @@ struct TransformerConfig {
   void validate() const;
 };
 
+// The architecture's five sizes (layers, heads, d_model, d_ff, norm_first), copied between the
+// configs that carry them: the model's, a session's, an interchange file's.
+template <class To, class From>
+void copy_transformer_sizes(To& to, const From& from) {
+  to.layers = from.layers;
+  to.heads = from.heads;
+  to.d_model = from.d_model;
+  to.d_ff = from.d_ff;
+  to.norm_first = from.norm_first;
+}
+
 void validate_batch(const Batch& batch, const TransformerConfig& config);
 
 // Attention weights of every layer for one teacher-forced batch.

@@ -123,10 +123,7 @@ TransformerGreedyResult transformer_greedy_decode(const TransformerModel& model,
   for (long t = 0; t < options.max_length; ++t) {
     TransformerStepResult r = transformer_decoder_step(model, state, input, interventions);
     const std::vector<double> logp = log_softmax(r.logits);
-    GreedyStep step;
-    step.top = top_candidates(r.logits, logp, options.top_k);
-    step.token = step.top.front().id;  // argmax
-    step.prob = step.top.front().prob;
+    GreedyStep step = greedy_choice(r.logits, logp, options.top_k);
     for (const Intervention& v : interventions) {
       if (v.step == t && v.kind == InterventionKind::kForceToken) {
         step.token = v.token;  // the reader's word instead of the argmax
@@ -138,14 +135,9 @@ TransformerGreedyResult transformer_greedy_decode(const TransformerModel& model,
     }
     step.attention = r.trace.rollout_source;
     step.logits = r.logits;
-    out.result.steps.push_back(std::move(step));
     out.traces.push_back(std::move(r.trace));
+    if (!append_greedy_step(out.result, std::move(step), options.eos_id)) break;
     input = out.result.steps.back().token;
-    if (input == options.eos_id) {
-      out.result.finished = true;
-      break;
-    }
-    out.result.tokens.push_back(input);
     state = std::move(r.state);
   }
   check_steps_reached(interventions, static_cast<long>(out.result.steps.size()));
@@ -156,62 +148,19 @@ TransformerBeamResult transformer_beam_search(const TransformerModel& model,
                                               const std::vector<int32_t>& src,
                                               const DecodeOptions& options) {
   validate(options, model.config());
-  struct Live {
-    TransformerDecoderState state;
-    int32_t input;
-    double log_prob;
-    long node;  // index in the last step's nodes, −1 for the root
-  };
   TransformerBeamResult out;
-  BeamResult& result = out.result;
   auto memory = transformer_encode(model, src);
   out.encoder = encoder_trace(*memory);
-  std::vector<Live> live{{transformer_decoder_start(model, memory), options.sos_id, 0.0, -1}};
-  long finished = 0;
-
-  for (long t = 0; t < options.max_length && !live.empty(); ++t) {
-    std::vector<TransformerStepResult> expanded;
-    std::vector<std::vector<double>> logps;
-    std::vector<BeamCandidate> candidates;
-    for (size_t i = 0; i < live.size(); ++i) {
-      expanded.push_back(transformer_decoder_step(model, live[i].state, live[i].input));
-      logps.push_back(log_softmax(expanded.back().logits));
-      for (int32_t id : ranked(expanded.back().logits, options.beam_width)) {
-        candidates.push_back({static_cast<long>(i), id, live[i].log_prob + logps.back()[id]});
-      }
-    }
-    keep_best(candidates, options.beam_width - finished);
-
-    std::vector<BeamNode> nodes;
-    std::vector<TransformerStepTrace> traces;
-    std::vector<Live> next;
-    for (const BeamCandidate& c : candidates) {
-      const Live& parent = live[static_cast<size_t>(c.beam)];
-      BeamNode node;
-      node.token = c.token;
-      node.parent = parent.node;
-      node.prob = static_cast<float>(std::exp(logps[c.beam][c.token]));
-      node.log_prob = c.log_prob;
-      node.score = length_score(c.log_prob, t + 1, options.length_alpha);
-      node.finished = c.token == options.eos_id;
-      node.top = top_candidates(expanded[c.beam].logits, logps[c.beam], options.top_k);
-      node.attention = expanded[c.beam].trace.rollout_source;
-      traces.push_back(expanded[c.beam].trace);
-      if (node.finished) {
-        ++finished;
-      } else {
-        next.push_back(
-            {expanded[c.beam].state, c.token, c.log_prob, static_cast<long>(nodes.size())});
-      }
-      nodes.push_back(std::move(node));
-    }
-    result.steps.push_back(std::move(nodes));
-    out.traces.push_back(std::move(traces));
-    live = std::move(next);
-  }
-
-  // Hypotheses: every finished node, plus the live prefixes if the search hit max_length.
-  collect_hypotheses(result, !live.empty(), options.eos_id);
+  run_beam(
+      out.result, transformer_decoder_start(model, memory), options,
+      [&](const TransformerDecoderState& state, int32_t input) {
+        return transformer_decoder_step(model, state, input);
+      },
+      [&](long t, BeamNode& node, const TransformerStepResult& r) {
+        node.attention = r.trace.rollout_source;
+        out.traces.resize(static_cast<size_t>(t) + 1);  // traces[t]: one per node of step t
+        out.traces.back().push_back(r.trace);
+      });
   return out;
 }
 

@@ -21,11 +21,7 @@ using namespace session_common;
 
 TransformerConfig model_config(const TransformerSessionConfig& c, long src_vocab, long tgt_vocab) {
   TransformerConfig m;
-  m.layers = c.layers;
-  m.heads = c.heads;
-  m.d_model = c.d_model;
-  m.d_ff = c.d_ff;
-  m.norm_first = c.norm_first;
+  copy_transformer_sizes(m, c);
   m.src_vocab = src_vocab;
   m.tgt_vocab = tgt_vocab;
   m.seed = c.seed;

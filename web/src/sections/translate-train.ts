@@ -1,10 +1,11 @@
-// The §3.3 model in the worker and its training history. Training runs in chunks sized so that one
-// worker call takes about CALL_BUDGET_MS (from the measured time per step), so play / pause / step
-// stay responsive and other sections' calls get their turn. A diverged run keeps the completed
-// steps' losses; the session in the worker keeps its last good weights, so the model stays usable.
-import type { CellName, EvaluateResult, HeldOutExample, Seq2SeqConfig, Seq2SeqInfo, TrainResult } from '#shared/types/seq2seq';
+// The §3.3 model in the worker and its training history (trainer.ts: created on first use, one
+// stream per play, scored on the held-out set). Step-by-step training runs in chunks sized so that
+// one worker call takes about CALL_BUDGET_MS (from the measured time per step), so play / pause /
+// step stay responsive and other sections' calls get their turn.
+import type { CellName, HeldOutExample, Seq2SeqConfig, Seq2SeqInfo } from '#shared/types/seq2seq';
 import type { ScoreName } from '#shared/types/attention-lab';
-import type { LabClient, RemoteSeq2Seq, TrainStream } from '../worker/protocol';
+import type { LabClient, RemoteSeq2Seq } from '../worker/protocol';
+import { DivergedError, Trainer, type PlayOptions } from './trainer';
 import { RECIPE_STEPS, type TaskName } from './translate-recipes';
 
 export type { TaskName } from './translate-recipes';
@@ -42,85 +43,46 @@ export function trainConfig(s: TrainSettings): Seq2SeqConfig {
   return config;
 }
 
-/** Thrown by train() when the run diverged; its steps that did complete are already in the history. */
-export class DivergedError extends Error {}
+export { DivergedError } from './trainer';
 
-export class TranslateTrainer {
-  readonly #lab: LabClient;
+export class TranslateTrainer extends Trainer<Seq2SeqInfo> {
   readonly settings: TrainSettings;
-  model: RemoteSeq2Seq | null = null;
-  info: Seq2SeqInfo | null = null;
-  vocabulary: { source: string[]; target: string[] } = { source: [], target: [] };
   /** the task's first held-out examples with their alignments (the note: its five pairs) */
   heldOut: HeldOutExample[] = [];
-  /** the last evaluate() on the held-out set, and the step it was taken at */
-  evaluation: EvaluateResult | null = null;
-  evaluatedAt = -1;
-  /** wall time of the train calls so far, in ms (the worker's time, as the page sees it) */
-  trainMs = 0;
-  readonly losses: number[] = [];
-  readonly accuracies: number[] = [];
-  #creating: Promise<RemoteSeq2Seq> | null = null;
   #msPerStep = 5;
-  #deleted = false;
 
   constructor(lab: LabClient, settings: TrainSettings) {
-    this.#lab = lab;
+    super(lab, DivergedError);
     this.settings = settings;
-  }
-
-  get step(): number {
-    return this.losses.length;
   }
 
   get recipeSteps(): number {
     return RECIPE_STEPS[this.settings.task];
   }
 
-  /** The model, created on first use. */
-  ready(): Promise<RemoteSeq2Seq> {
-    if (this.model) return Promise.resolve(this.model);
-    this.#creating ??= (async () => {
-      const model = await this.#lab.createSeq2Seq(trainConfig(this.settings));
-      if (this.#deleted) {
-        await model.delete();
-        throw new Error('model was reset');
-      }
-      const [info, vocabulary, heldOut] = await Promise.all([model.info(), model.vocabulary(), model.heldOut(HELD_OUT_FETCHED)]);
-      this.info = info;
-      this.vocabulary = vocabulary;
-      this.heldOut = heldOut;
-      this.model = model;
-      return model;
-    })();
-    const creating = this.#creating;
-    // A failed creation (say, the worker restarting) may be retried by the next call.
-    creating.catch(() => {
-      if (this.#creating === creating) this.#creating = null;
-    });
-    return creating;
+  protected config(): Seq2SeqConfig {
+    return trainConfig(this.settings);
+  }
+
+  protected async loaded(model: RemoteSeq2Seq): Promise<void> {
+    const [info, vocabulary, heldOut] = await Promise.all([model.info(), model.vocabulary(), model.heldOut(HELD_OUT_FETCHED)]);
+    this.info = info;
+    this.vocabulary = vocabulary;
+    this.heldOut = heldOut;
   }
 
   /** Trains `steps` steps in calls of about CALL_BUDGET_MS; throws DivergedError on divergence. */
   async train(steps: number, shouldStop: () => boolean = () => false): Promise<void> {
     const model = await this.ready();
     let left = steps;
-    while (left > 0 && !this.#deleted && !shouldStop()) {
+    while (left > 0 && !this.deleted && !shouldStop()) {
       const chunk = Math.max(1, Math.min(left, Math.floor(CALL_BUDGET_MS / this.#msPerStep)));
       const t0 = performance.now();
-      let result: TrainResult;
-      try {
-        result = await model.train(chunk);
-      } catch (err) {
-        const completed = (err as { completed?: TrainResult }).completed;
-        if (!completed) throw err;
-        this.#record(completed);
-        throw new DivergedError((err as Error).message);
-      }
+      const result = await this.recordingDivergence(model.train(chunk));
       const ms = performance.now() - t0;
       this.trainMs += ms;
       this.#msPerStep = 0.6 * this.#msPerStep + 0.4 * Math.max(0.05, ms / chunk);
-      this.#record(result);
+      this.record(result);
       left -= chunk;
     }
   }
@@ -130,62 +92,7 @@ export class TranslateTrainer {
    * `maxStepsPerSecond`; `onProgress` runs after each slice is recorded. `done` rejects with
    * DivergedError on divergence (the finished steps are recorded first).
    */
-  play(steps: number, options: { maxStepsPerSecond?: number; onProgress(): void }): { done: Promise<void>; stop(): void } {
-    let stream: TrainStream | null = null;
-    let stopped = false;
-    const done = (async () => {
-      const model = await this.ready();
-      if (stopped || this.#deleted) return;
-      stream = model.trainStream(steps, {
-        maxStepsPerSecond: options.maxStepsPerSecond,
-        onProgress: (progress, ms) => {
-          if (this.#deleted) return;
-          this.trainMs += ms;
-          this.#record(progress);
-          options.onProgress();
-        },
-      });
-      try {
-        await stream.done;
-      } catch (err) {
-        const completed = (err as { completed?: TrainResult }).completed;
-        if (!completed) throw err;
-        this.#record(completed);
-        throw new DivergedError((err as Error).message);
-      }
-    })();
-    return {
-      done,
-      stop: () => {
-        stopped = true;
-        stream?.stop();
-      },
-    };
-  }
-
-  /** Evaluates on the held-out set unless this step is evaluated already. */
-  async evaluate(): Promise<EvaluateResult> {
-    const model = await this.ready();
-    if (this.evaluation && this.evaluatedAt === this.step) return this.evaluation;
-    const step = this.step;
-    // At most 500 examples: all of zh-en's and the note's, a quarter of the dates task's.
-    const result = await model.evaluate({ maxExamples: 500 });
-    this.evaluation = result;
-    this.evaluatedAt = step;
-    return result;
-  }
-
-  #record(r: TrainResult): void {
-    for (let i = 0; i < r.losses.length; i++) {
-      this.losses.push(r.losses[i]);
-      this.accuracies.push(r.tokenAccuracy[i]);
-    }
-  }
-
-  async delete(): Promise<void> {
-    this.#deleted = true;
-    const model = this.model;
-    this.model = null;
-    if (model) await model.delete().catch(() => {});
+  play(steps: number, options: PlayOptions): { done: Promise<void>; stop(): void } {
+    return this.playStream(steps, options);
   }
 }

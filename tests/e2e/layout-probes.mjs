@@ -1,0 +1,197 @@
+// The probes tests/e2e/layout.test.mjs runs in the page with page.evaluate (each is serialised on
+// its own: it may use only the page's globals and its argument), each returning what it found
+// wrong, [] when nothing.
+/** Elements of `section` that stick out of its card (outside any box that clips or scrolls them). */
+export function overflowingOf(sectionId) {
+  const card = document.querySelector(`section.article-section[data-section="${sectionId}"]`);
+  if (!card) return [`no card for ${sectionId}`];
+  const box = card.getBoundingClientRect();
+  const out = [];
+  const clipped = (el) => {
+    for (let p = el.parentElement; p && p !== card; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.overflowX !== 'visible' || s.overflowY !== 'visible') return true;
+    }
+    return false;
+  };
+  for (const el of card.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (getComputedStyle(el).visibility === 'hidden' || el.closest('[hidden], dialog:not([open])')) continue;
+    if (r.left < box.left - 1 || r.right > box.right + 1) {
+      if (clipped(el)) continue;
+      const name = `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
+      out.push(`${name} [${Math.round(r.left)}, ${Math.round(r.right)}] outside [${Math.round(box.left)}, ${Math.round(box.right)}]`);
+    }
+  }
+  return out.slice(0, 5);
+}
+
+/** Heatmaps of `section` whose frame scrolls sideways without a visible "+N columns" affordance. */
+export function hiddenColumnsOf(sectionId) {
+  const card = document.querySelector(`section.article-section[data-section="${sectionId}"]`);
+  const out = [];
+  for (const frame of card?.querySelectorAll('figure.heatmap .chart-box') ?? []) {
+    if (frame.scrollWidth <= frame.clientWidth + 1) continue;
+    const fig = frame.closest('figure');
+    const more = [...fig.querySelectorAll('[data-more-columns]')].find((m) => {
+      const r = m.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && getComputedStyle(m).visibility !== 'hidden';
+    });
+    if (!more) out.push(`${fig.id}: ${frame.scrollWidth} px of columns in ${frame.clientWidth} px, no affordance`);
+  }
+  return out;
+}
+
+/**
+ * Axis titles of `section`'s painted heatmaps that touch a row or column label. The labels are
+ * painted inside the canvas: each heatmap writes where every text landed (CSS pixels of the
+ * canvas) to its output.heatmap-data's data-texts, [[kind, x, y, width, height]…], at each paint.
+ */
+export function titleCollisionsOf(sectionId) {
+  const card = document.querySelector(`section.article-section[data-section="${sectionId}"]`);
+  const hits = [];
+  let painted = 0;
+  for (const fig of card?.querySelectorAll('figure.heatmap') ?? []) {
+    const texts = fig.querySelector('output.heatmap-data')?.dataset.texts;
+    if (!texts || fig.getClientRects().length === 0) continue;
+    painted++;
+    const boxes = JSON.parse(texts);
+    for (const a of boxes.filter((b) => b[0] === 'xTitle' || b[0] === 'yTitle')) {
+      for (const b of boxes.filter((x) => x[0] === 'row' || x[0] === 'col')) {
+        // 1 px of rounding slack
+        const overlapX = Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]);
+        const overlapY = Math.min(a[2] + a[4], b[2] + b[4]) - Math.max(a[2], b[2]);
+        if (overlapX > 1 && overlapY > 1) hits.push(`${fig.id}: ${JSON.stringify(a)} × ${JSON.stringify(b)}`);
+      }
+    }
+  }
+  return { painted, hits: hits.slice(0, 5) };
+}
+
+/**
+ * Visible controls (button, input, select) in the page chrome and the article that still look like
+ * the browser's defaults: the defaults are read from a control in an unstyled shadow root.
+ */
+export function unstyledControls() {
+  const host = document.createElement('div');
+  document.body.append(host);
+  const shadow = host.attachShadow({ mode: 'open' });
+  const ua = {};
+  for (const tag of ['button', 'input', 'select']) {
+    const c = document.createElement(tag);
+    shadow.append(c);
+    const s = getComputedStyle(c);
+    ua[tag] = { radius: s.borderTopLeftRadius, background: s.backgroundColor, font: s.fontFamily, border: s.borderTopColor };
+  }
+  host.remove();
+  const out = [];
+  for (const c of document.querySelectorAll('header button, #toc button, main button, main input, main select, footer button')) {
+    const r = c.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || c.closest('[hidden]')) continue;
+    const s = getComputedStyle(c);
+    const base = ua[c.tagName.toLowerCase()];
+    const tokenRadius = getComputedStyle(document.documentElement).getPropertyValue('--lab-radius').trim();
+    const named = c.matches('.lab-button, .lab-menu, .lab-input, .lab-link, .lab-range');
+    const looksDefault =
+      s.fontFamily === base.font || (s.borderTopLeftRadius === base.radius && s.backgroundColor === base.background && s.borderTopColor === base.border);
+    // inside the language switch the group carries the rounded border
+    const radiusOk = s.borderTopLeftRadius === tokenRadius || named || c.closest('.lang-switch, .export-buttons') !== null || s.borderTopLeftRadius !== base.radius;
+    if (looksDefault || !radiusOk) {
+      out.push(`${c.tagName.toLowerCase()}.${[...c.classList].join('.')} "${(c.textContent || c.getAttribute('aria-label') || '').trim().slice(0, 30)}" (radius ${s.borderTopLeftRadius}, background ${s.backgroundColor}, font ${s.fontFamily.slice(0, 20)})`);
+    }
+  }
+  return out.slice(0, 8);
+}
+
+/** The contents at mid-page: its box, and which entry is marked against the section at the reading line. */
+export function contentsAtMidPage() {
+  const toc = document.getElementById('toc');
+  const r = toc.getBoundingClientRect();
+  const line = innerHeight * 0.4;
+  // the section at the reading line, or, in the gap between two cards, the one above it
+  const inView = [...document.querySelectorAll('main section.article-section')].filter((s) => s.getBoundingClientRect().top <= line).pop();
+  const marked = [...toc.querySelectorAll('[aria-current="true"]')].map((b) => b.dataset.section);
+  return { top: r.top, bottom: r.bottom, height: r.height, visible: getComputedStyle(toc).display !== 'none', inView: inView?.dataset.section ?? null, marked };
+}
+
+/**
+ * Text of `section` that does not stand out from what it is drawn on: for every visible element
+ * with its own text, the WCAG contrast ratio of its colour against the first opaque background
+ * behind it (the element's or an ancestor's; the page's if none). Returns the lowest ones under
+ * `min`, with the worst ratio seen. With `swatches` (a selector), the same for those elements'
+ * own colour (a legend's line or box) instead of text.
+ */
+export function lowContrastOf([sectionId, min, swatches]) {
+  const card = document.querySelector(`section.article-section[data-section="${sectionId}"]`);
+  if (!card) return { worst: 0, low: [`no card for ${sectionId}`] };
+  const probe = document.createElement('canvas').getContext('2d');
+  /** [r, g, b, a] of any CSS colour (the canvas normalises oklab, color-mix…) */
+  const rgba = (css) => {
+    const m = /rgba?\(([^)]+)\)/.exec(css);
+    if (m) {
+      const [r, g, b, a = 1] = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+      return [r, g, b, a];
+    }
+    probe.clearRect(0, 0, 1, 1);
+    probe.fillStyle = css;
+    probe.fillRect(0, 0, 1, 1);
+    const d = probe.getImageData(0, 0, 1, 1).data;
+    return [d[0], d[1], d[2], d[3] / 255];
+  };
+  const luminance = ([r, g, b]) => {
+    const lin = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  };
+  const backgroundOf = (el) => {
+    for (let p = el; p; p = p.parentElement) {
+      const c = rgba(getComputedStyle(p).backgroundColor);
+      if (c[3] >= 0.9) return c;
+    }
+    return rgba(getComputedStyle(document.body).backgroundColor);
+  };
+  const low = [];
+  let worst = Infinity;
+  // with `swatches`: those elements' own colour (a line's top border, or a box's fill) against what is behind them
+  for (const el of card.querySelectorAll(swatches ?? '*')) {
+    const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (!swatches && (!own || el.closest('[hidden], [aria-hidden="true"]'))) continue;
+    const s = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || s.visibility === 'hidden' || Number(s.opacity) === 0 || (r.height === 0 && !swatches)) continue;
+    const fg = rgba(swatches ? (s.borderTopStyle !== 'none' && parseFloat(s.borderTopWidth) > 0 ? s.borderTopColor : s.backgroundColor) : s.color);
+    const bg = backgroundOf(swatches ? el.parentElement : el);
+    // a translucent text colour over its background
+    const ink = fg.slice(0, 3).map((c, i) => c * fg[3] + bg[i] * (1 - fg[3]));
+    const [hi, lo] = [luminance(ink), luminance(bg)].sort((a, b) => b - a);
+    // a disabled control is meant to look faint
+    const ratio = (hi + 0.05) / (lo + 0.05) * (el.closest(':disabled') ? 2 : 1);
+    worst = Math.min(worst, ratio);
+    if (ratio < min) low.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${(swatches ? el.parentElement : el).textContent.trim().slice(0, 24)}" rgb(${fg.slice(0, 3).join(',')}) on rgb(${bg.slice(0, 3).join(',')}): ${ratio.toFixed(2)}`);
+  }
+  return { worst: Number(worst.toFixed(2)), low: low.slice(0, 6) };
+}
+
+/**
+ * The chart canvases of `section` (Chart.js, outside the heatmaps) that are drawn and how much of
+ * their ink is near-black: in dark mode text, ticks and lines must all be light (the light mode's
+ * #0f172a ink has a luminance of 0.009, dark mode's grid lines 0.05 and more).
+ */
+export function darkChartInkOf(sectionId) {
+  const card = document.querySelector(`section.article-section[data-section="${sectionId}"]`);
+  const out = [];
+  for (const canvas of card?.querySelectorAll('canvas') ?? []) {
+    if (canvas.closest('figure.heatmap') || canvas.getClientRects().length === 0 || canvas.width === 0) continue;
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let opaque = 0;
+    let black = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] < 200) continue;
+      opaque++;
+      const lin = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+      if (0.2126 * lin(data[i]) + 0.7152 * lin(data[i + 1]) + 0.0722 * lin(data[i + 2]) < 0.03) black++;
+    }
+    out.push({ label: canvas.getAttribute('aria-label'), opaque, black });
+  }
+  return out;
+}
