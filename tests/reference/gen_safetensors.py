@@ -2,7 +2,12 @@
 
 Run from the repository root with Debian's PyTorch (the pyenv `python3` on PATH has no torch):
 
-    /usr/bin/python3 tests/reference/gen_safetensors.py
+    LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/blas /usr/bin/python3 tests/reference/gen_safetensors.py
+
+The output is byte-for-byte reproducible for one BLAS: the committed files come from Debian's reference BLAS
+(the LD_LIBRARY_PATH above; with libopenblas0-pthread installed, libblas.so.3 is OpenBLAS, whose different
+rounding changes the last bits of the book model's training). Any BLAS gives files the tests accept: each
+side of the check is computed from the committed weights.
 
 Two directions, both written under shared/reference/ and committed, so the tests never need torch:
 

@@ -91,7 +91,7 @@ describe('Transformer training timeline', () => {
 });
 
 describe("the 'transformer' module for widgets", () => {
-  test('attribution and the timeline are clear Errors (the full module has them); interventions, edit and mask included, work', async () => {
+  test('attribution, the timeline, interventions and beam search are clear Errors (the full module has them); plain decoding and training work', async () => {
     const widget = await loadAttentionLab({ variant: 'transformer' });
     const m = widget.createSeq2Seq(TF);
     try {
@@ -99,9 +99,11 @@ describe("the 'transformer' module for widgets", () => {
       const plain = m.translate(TEXT);
       assert.throws(() => m.attribution(TEXT), /attribution\(\): this build \(the 'transformer' module for widgets\) has none; the full module has/);
       assert.throws(() => m.recordTimeline(TEXT), /timeline: this build \(the 'transformer' module for widgets\) has none/);
-      const r = m.translate(TEXT, { interventions: [{ step: 0, kind: 'mask-source', source: 0 }, { step: 0, kind: 'edit-attention', layer: 1, weights: [1, 0, 0, 1] }] });
-      assert.ok(r.steps[0].editedAttention);
-      assert.deepEqual(m.translate(TEXT), plain);
+      assert.throws(
+        () => m.translate(TEXT, { interventions: [{ step: 0, kind: 'mask-source', source: 0 }] }),
+        /interventions: this build \(the 'transformer' module for widgets\) has none; the full module has them/,
+      );
+      assert.deepEqual(m.translate(TEXT), plain, 'a refused call leaves decoding as it was');
       assert.equal(m.train(1).step, 6);
     } finally {
       m.delete();
