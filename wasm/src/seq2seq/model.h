@@ -138,6 +138,27 @@ struct SourceEmbeddingGradient {
   std::vector<float> grad;    // (B, S, E) d loss / d source embeddings
 };
 
+// Keeps a model's parameter gradients (and whether they are valid) aside while it lives and puts
+// them back when it goes, whatever happens: attribution runs the training backward pass, and the
+// gradients belong to training. Both translators' source_embedding_gradient hold one.
+class GradientsKeptAside {
+ public:
+  GradientsKeptAside(std::vector<float>& grads, bool& valid)
+      : grads_(grads), valid_(valid), kept_(grads), kept_valid_(valid) {}
+  GradientsKeptAside(const GradientsKeptAside&) = delete;
+  GradientsKeptAside& operator=(const GradientsKeptAside&) = delete;
+  ~GradientsKeptAside() {
+    grads_.swap(kept_);
+    valid_ = kept_valid_;
+  }
+
+ private:
+  std::vector<float>& grads_;
+  bool& valid_;
+  std::vector<float> kept_;
+  bool kept_valid_;
+};
+
 class Seq2SeqModel {
  public:
   explicit Seq2SeqModel(const Seq2SeqConfig& config);

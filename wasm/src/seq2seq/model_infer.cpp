@@ -132,19 +132,12 @@ SourceEmbeddingGradient Seq2SeqModel::source_embedding_gradient(const Batch& bat
     throw InputError("source embeddings: " + std::to_string(src_emb.size()) +
                      " values, expected B·S·E = " + std::to_string(batch.B * batch.S * E));
   }
-  // The parameter gradients belong to training: kept aside and put back, whatever happens.
-  std::vector<float> kept = grads_;
-  const bool kept_valid = grads_valid_;
-  struct Restore {
+  const GradientsKeptAside training_grads(grads_, grads_valid_);
+  // the given embeddings replace the looked-up ones for this forward only, whatever happens
+  struct EndOverride {
     Seq2SeqModel& m;
-    std::vector<float>& kept;
-    bool valid;
-    ~Restore() {
-      m.src_emb_override_ = nullptr;
-      m.grads_.swap(kept);
-      m.grads_valid_ = valid;
-    }
-  } restore{*this, kept, kept_valid};
+    ~EndOverride() { m.src_emb_override_ = nullptr; }
+  } end_override{*this};
   src_emb_override_ = src_emb.data();
   forward(batch);
   SourceEmbeddingGradient out;

@@ -35,18 +35,7 @@ SourceEmbeddingGradient TransformerModel::source_embedding_gradient(
     throw InputError("source embeddings: " + std::to_string(src_emb.size()) +
                      " values, expected B·S·Dm = " + std::to_string(B * S * Dm));
   }
-  // The parameter gradients belong to training: kept aside and put back, whatever happens.
-  std::vector<float> kept = grads_;
-  const bool kept_valid = grads_valid_;
-  struct Restore {
-    TransformerModel& m;
-    std::vector<float>& kept;
-    bool valid;
-    ~Restore() {
-      m.grads_.swap(kept);
-      m.grads_valid_ = valid;
-    }
-  } restore{*this, kept, kept_valid};
+  const GradientsKeptAside training_grads(grads_, grads_valid_);
 
   forward_begin(batch);
   TransformerWorkspace& w = *ws_;
