@@ -121,6 +121,8 @@ if (want('seq2seq') || want('dates') || want('transformer') || want('scaling')) 
     report.transformer = t.rows;
     if (t.torch.skipped) report.notes.push(`PyTorch Transformer column skipped: ${t.torch.skipped}`);
     else Object.assign(report.versions, { torch: t.torch.version, torch_blas: t.torch.blas });
+    if (t.tfjs.skipped) report.notes.push(`TF.js Transformer column skipped: ${t.tfjs.skipped}`);
+    else report.versions.tfjs = t.tfjs.version;
   }
   if (want('scaling')) report.scaling = scalingPart(create, nativeBinary, SCALE);
 }

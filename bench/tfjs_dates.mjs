@@ -15,8 +15,7 @@
 // held-out exact match (greedy decoding, not timed), or how far it got within limit_s.
 import { readFileSync } from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
-import { initBackend } from './lib/tfjs-wasm.mjs';
-import { mulberry32 } from './lib/common.mjs';
+import { EOS, initBackend, maskedCrossEntropy, paddedBatch, seededVariables, SOS } from './lib/tfjs-wasm.mjs';
 
 const [dataPath, limitArg, blockArg = '3', blocksArg = '7', everyArg = '50'] = process.argv.slice(2);
 if (!dataPath || !(Number(limitArg) >= 0)) {
@@ -24,34 +23,11 @@ if (!dataPath || !(Number(limitArg) >= 0)) {
 }
 const LIMIT_S = Number(limitArg), BLOCK = Number(blockArg), BLOCKS = Number(blocksArg), EVERY = Number(everyArg);
 const H = 64, E = 64, BATCH = 128, LR = 1e-3, TARGET = 0.98;
-const PAD = 0, SOS = 1, EOS = 2;
-
-// TF.js 4.22's wasm backend has no UnsortedSegmentSum, which tf.gather's gradient (the
-// embedding's) needs. A plain JS kernel: out[segment[i], …] += x[i, …].
-tf.registerKernel({
-  kernelName: 'UnsortedSegmentSum',
-  backendName: 'wasm',
-  kernelFunc: ({ inputs, backend, attrs }) => {
-    const { x, segmentIds } = inputs;
-    const values = backend.readSync(x.dataId);
-    const ids = backend.readSync(segmentIds.dataId);
-    const inner = x.shape.slice(segmentIds.shape.length).reduce((a, b) => a * b, 1);
-    const out = new Float32Array(attrs.numSegments * inner);
-    for (let i = 0; i < ids.length; i++) {
-      const s = ids[i];
-      if (s < 0 || s >= attrs.numSegments) continue;
-      for (let j = 0; j < inner; j++) out[s * inner + j] += values[i * inner + j];
-    }
-    return backend.makeOutput([attrs.numSegments, ...x.shape.slice(segmentIds.shape.length)], x.dtype, undefined, out);
-  },
-});
 
 // Seeded initialisation (mulberry32), PyTorch's schemes: embeddings N(0, 1), LSTM and linear
 // weights U(±1/√fan).
 function makeParams(vs, vt, seed) {
-  const u = mulberry32(seed);
-  const uniform = (shape, bound) => tf.variable(tf.tensor(Float32Array.from({ length: shape.reduce((a, b) => a * b) }, () => (2 * u() - 1) * bound), shape));
-  const normal = (shape) => tf.variable(tf.tensor(Float32Array.from({ length: shape.reduce((a, b) => a * b) }, () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())), shape));
+  const { uniform, normal } = seededVariables(seed);
   const k = 1 / Math.sqrt(H);
   const lstm = () => ({ wih: uniform([4 * H, E], k), whh: uniform([4 * H, H], k), b: uniform([4 * H], k), b2: uniform([4 * H], k) });
   return {
@@ -112,24 +88,7 @@ function loss(p, batch, vt) {
     [h, c] = lstmStep(p.dec, xw, h, c);
     outs.push(h);
   }
-  const logits = readout(p, tf.stack(outs, 1), enc);
-  const target = batch.tgtOut.reshape([-1]);
-  const nll = tf.neg(tf.sum(tf.mul(tf.oneHot(target, vt), tf.logSoftmax(logits)), 1));
-  const real = tf.cast(tf.notEqual(target, PAD), 'float32');
-  return tf.div(tf.sum(tf.mul(nll, real)), tf.sum(real));
-}
-
-// Pads examples as batch.h lays them out: src, src mask, <sos> + target, target + <eos>.
-function makeBatch(srcs, tgts) {
-  const B = srcs.length, S = Math.max(...srcs.map((s) => s.length)), T = Math.max(...tgts.map((t) => t.length)) + 1;
-  const src = new Int32Array(B * S), mask = new Float32Array(B * S), tin = new Int32Array(B * T), tout = new Int32Array(B * T);
-  for (let b = 0; b < B; b++) {
-    srcs[b].forEach((id, s) => { src[b * S + s] = id; mask[b * S + s] = 1; });
-    tin[b * T] = SOS;
-    tgts[b].forEach((id, t) => { tin[b * T + t + 1] = id; tout[b * T + t] = id; });
-    tout[b * T + tgts[b].length] = EOS;
-  }
-  return { src: tf.tensor2d(src, [B, S], 'int32'), srcMask: tf.tensor2d(mask, [B, S]), tgtIn: tf.tensor2d(tin, [B, T], 'int32'), tgtOut: tf.tensor2d(tout, [B, T], 'int32') };
+  return maskedCrossEntropy(readout(p, tf.stack(outs, 1), enc), batch.tgtOut, vt);
 }
 
 // Greedy decoding of the held-out set: exact match = the target's tokens, then <eos>.
@@ -139,7 +98,7 @@ function exactMatch(p, heldOut) {
     const srcs = heldOut.src.slice(start, start + 500), tgts = heldOut.tgt.slice(start, start + 500);
     const steps = Math.max(...tgts.map((t) => t.length)) + 1;
     const predicted = tf.tidy(() => {
-      const batch = makeBatch(srcs, tgts);
+      const batch = paddedBatch(srcs, tgts);
       const enc = encode(p, batch.src, batch.srcMask);
       let h = enc.h, c = enc.c, token = tf.fill([srcs.length], SOS, 'int32');
       const tokens = [];
@@ -171,7 +130,7 @@ function trainer(data, seed) {
       srcs.push(data.train.src[next]);
       tgts.push(data.train.tgt[next]);
     }
-    const batch = makeBatch(srcs, tgts);
+    const batch = paddedBatch(srcs, tgts);
     const value = optimizer.minimize(() => loss(params, batch, data.target_vocab.length), true, vars);
     const l = value.dataSync()[0]; // waits for the step, as our train() does
     tf.dispose([value, ...Object.values(batch)]);

@@ -8,7 +8,7 @@ batches); batches are prepared up front, so the timing is the training step alon
 
 Usage: torch_transformer.py <dates-data.json> <recipes.json> [scale]; recipes.json is a list of
 {name, layers, heads, dModel, dFF, normFirst, batchSize}. Prints one JSON object (last line):
-{version, threads, blas, steps: {name: {median_s, min_s, max_s, cpu_s, steps_per_sample, final_loss}}}.
+{version, threads, blas, steps: {name: {median_s, min_s, max_s, cpu_s, steps_per_sample, first_loss, final_loss}}}.
 """
 import json
 import os
@@ -69,14 +69,17 @@ def per_step(make, warmup, block, reps):
     """Wall-clock seconds per step (median, min, max) and the process's CPU seconds per step (median:
     on a shared machine the CPU time is what the step itself costs)."""
     t = make()
-    t.train(warmup)
+    first_loss = t.train(1)  # step 0's loss, ≈ ln(target vocabulary)
+    if warmup > 1:
+        t.train(warmup - 1)
     samples, cpu = [], []
     for _ in range(reps):
         t0, c0 = time.perf_counter(), time.process_time()
         loss = t.train(block)
         samples.append((time.perf_counter() - t0) / block)
         cpu.append((time.process_time() - c0) / block)
-    return {**stats(samples), "cpu_s": stats(cpu)["median_s"], "steps_per_sample": block, "final_loss": loss}
+    return {**stats(samples), "cpu_s": stats(cpu)["median_s"], "steps_per_sample": block, "first_loss": first_loss,
+            "final_loss": loss}
 
 
 def main():

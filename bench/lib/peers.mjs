@@ -70,6 +70,18 @@ export function tfjsDates(datesData, limitS, blockSteps, blocks) {
   }
 }
 
+// bench/tfjs_transformer.mjs in its own process: {tfjs, backend, simd, threads, steps: {recipe name: timing}}.
+export function tfjsTransformer(datesData, recipesFile, scale) {
+  if (process.env.BENCH_TFJS === '0') return { skipped: 'BENCH_TFJS=0' };
+  try {
+    const out = execFileSync(process.execPath, [`${root}bench/tfjs_transformer.mjs`, datesData, recipesFile, scale],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    return JSON.parse(out.trim().split('\n').pop());
+  } catch (e) {
+    return { skipped: `bench/tfjs_transformer.mjs failed: ${e.message.split('\n')[0]}` };
+  }
+}
+
 // bench/tfjs_attention.mjs in its own process: TF.js-wasm's scaled dot-product attention forward.
 export function tfjsAttention(sizes) {
   if (process.env.BENCH_TFJS === '0') return { skipped: 'BENCH_TFJS=0' };

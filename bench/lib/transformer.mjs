@@ -1,12 +1,13 @@
 // The Transformer part of `npm run bench`: one training step (forward, backward, gradient
 // clipping, Adam) of the encoder-decoder Transformer on dates, native (bench_native transformer,
-// TransformerSession::train), wasm (the JS API's train(n), the same loop) and PyTorch
-// (bench/torch_transformer.py: nn.Transformer, OpenBLAS, one thread), on the same recipes and
-// the same dates, side by side in one run. The recipes: the session's dates default and a larger
-// model, where PyTorch's per-operation overhead weighs less.
-import { writeFileSync } from 'node:fs';
+// TransformerSession::train), wasm (the JS API's train(n), the same loop), PyTorch
+// (bench/torch_transformer.py: nn.Transformer, OpenBLAS, one thread) and TF.js-wasm
+// (bench/tfjs_transformer.mjs: the same model in tf.* ops, XNNPACK, SIMD, one thread), on the same
+// recipes and the same dates, side by side in one run. The recipes: the session's dates default and
+// a larger model, where the peers' per-operation overhead weighs less.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fmt, root, runNative, spread, stats, table } from './common.mjs';
-import { torchTransformer } from './peers.mjs';
+import { tfjsTransformer, torchTransformer } from './peers.mjs';
 
 const LARGER = { name: 'larger', task: 'dates', layers: 2, heads: 4, dModel: 64, dFF: 256, normFirst: false, batchSize: 64 };
 export const TRANSFORMER_GOAL = 5;  // wasm at least 5× faster per step than PyTorch
@@ -16,7 +17,7 @@ function wasmPerStep(create, recipe, warmup, block) {
   const { name, ...config } = recipe;
   const model = create({ arch: 'transformer', seed: 1, ...config });
   try {
-    model.train(warmup);
+    const firstLoss = model.train(warmup).losses[0];
     const samples = [], cpu = [];
     let losses;
     for (let r = 0; r < 7; r++) {
@@ -26,7 +27,7 @@ function wasmPerStep(create, recipe, warmup, block) {
       const c = process.cpuUsage(c0);
       cpu.push((c.user + c.system) / 1e6 / block);
     }
-    return { recipe: name, steps_per_sample: block, ...stats(samples), cpu_s: stats(cpu).median_s, final_loss: losses[losses.length - 1], parameters: model.info().parameterCount };
+    return { recipe: name, steps_per_sample: block, ...stats(samples), cpu_s: stats(cpu).median_s, first_loss: firstLoss, final_loss: losses[losses.length - 1], parameters: model.info().parameterCount };
   } finally {
     model.delete();
   }
@@ -48,25 +49,38 @@ export function transformerPart(create, nativeBinary, scale, datesData) {
   const native = runNative(nativeBinary, ['transformer', recipesFile, scale]);
   const wasm = TRANSFORMER_RECIPES.map((r) => wasmPerStep(create, r, n(10), n(20)));
   const torch = torchTransformer(datesData, recipesFile, scale);
+  const tfjs = tfjsTransformer(datesData, recipesFile, scale);
   const ms = (m) => (m ? `${fmt(m.median_s * 1e3, 2)} ± ${spread(m)}` : '–');
   const rows = TRANSFORMER_RECIPES.map((r, i) => {
-    const nat = native.find((m) => m.recipe === r.name), w = wasm[i], t = torch.steps?.[r.name];
-    return { recipe: r, native: nat, wasm: w, torch: t ?? null, wasm_vs_native: nat ? w.median_s / nat.median_s : null,
-      torch_vs_wasm: t ? t.median_s / w.median_s : null, torch_vs_wasm_cpu: t ? t.cpu_s / w.cpu_s : null };
+    const nat = native.find((m) => m.recipe === r.name), w = wasm[i], t = torch.steps?.[r.name], j = tfjs.steps?.[r.name];
+    return { recipe: r, native: nat, wasm: w, torch: t ?? null, tfjs: j ?? null, wasm_vs_native: nat ? w.median_s / nat.median_s : null,
+      torch_vs_wasm: t ? t.median_s / w.median_s : null, torch_vs_wasm_cpu: t ? t.cpu_s / w.cpu_s : null,
+      tfjs_vs_wasm: j ? j.median_s / w.median_s : null, tfjs_vs_wasm_cpu: j ? j.cpu_s / w.cpu_s : null };
   });
   const cpuMs = (m) => (m ? fmt(m.cpu_s * 1e3, 2) : '–');
   const ratio = (x) => (x ? `${fmt(x, 1)}×` : '–');
   table('Transformer: one training step (forward + backward + clipping + Adam) on dates',
     'The same recipes and dates on every side; wall-clock ms per step (median ± spread of 7 blocks) and the process\'s CPU ms per step (median), ' +
-    'which on a shared machine is what the step itself costs. "PyTorch ÷ wasm": how many times faster wasm is, by wall clock and by CPU time (goal ≥ 5×).',
-    ['recipe', 'parameters', 'native', 'wasm', 'PyTorch (1 thread)', 'CPU: native', 'CPU: wasm', 'CPU: PyTorch', 'wasm ÷ native', 'PyTorch ÷ wasm', 'PyTorch ÷ wasm (CPU)', `goal ≥ ${TRANSFORMER_GOAL}× (CPU)`],
+    'which on a shared machine is what the step itself costs. "PyTorch ÷ wasm", "TF.js ÷ wasm": how many times faster wasm is, by wall clock and by CPU time (goal ≥ 5× PyTorch).',
+    ['recipe', 'parameters', 'native', 'wasm', 'PyTorch (1 thread)', 'TF.js-wasm (1 thread)', 'CPU: native', 'CPU: wasm', 'CPU: PyTorch', 'CPU: TF.js',
+      'wasm ÷ native', 'PyTorch ÷ wasm', 'PyTorch ÷ wasm (CPU)', 'TF.js ÷ wasm', 'TF.js ÷ wasm (CPU)', `goal ≥ ${TRANSFORMER_GOAL}× PyTorch (CPU)`],
     rows.map((r) => [
       `${r.recipe.name}: ${r.recipe.layers} layer${r.recipe.layers > 1 ? 's' : ''}, ${r.recipe.heads} heads, dModel ${r.recipe.dModel}, dFF ${r.recipe.dFF}, ${r.recipe.normFirst ? 'pre' : 'post'}-norm, batch ${r.recipe.batchSize}`,
-      r.wasm.parameters.toLocaleString('en-US'), ms(r.native), ms(r.wasm), ms(r.torch), cpuMs(r.native), cpuMs(r.wasm), cpuMs(r.torch),
-      r.wasm_vs_native ? `${fmt(r.wasm_vs_native, 2)}×` : '–', ratio(r.torch_vs_wasm), ratio(r.torch_vs_wasm_cpu),
+      r.wasm.parameters.toLocaleString('en-US'), ms(r.native), ms(r.wasm), ms(r.torch), ms(r.tfjs), cpuMs(r.native), cpuMs(r.wasm), cpuMs(r.torch), cpuMs(r.tfjs),
+      r.wasm_vs_native ? `${fmt(r.wasm_vs_native, 2)}×` : '–', ratio(r.torch_vs_wasm), ratio(r.torch_vs_wasm_cpu), ratio(r.tfjs_vs_wasm), ratio(r.tfjs_vs_wasm_cpu),
       r.torch_vs_wasm_cpu ? (r.torch_vs_wasm_cpu >= TRANSFORMER_GOAL ? 'met' : 'not met') : '–',
     ]));
   if (torch.skipped) console.log(`\nPyTorch column skipped: ${torch.skipped}`);
   else console.log(`\nPyTorch ${torch.version}, ${torch.threads} thread, ${torch.blas}`);
-  return { rows, torch: torch.skipped ? { skipped: torch.skipped } : { version: torch.version, blas: torch.blas } };
+  if (tfjs.skipped) console.log(`TF.js column skipped: ${tfjs.skipped}`);
+  else console.log(`TF.js ${tfjs.tfjs}, backend ${tfjs.backend} (XNNPACK), SIMD ${tfjs.simd ? 'on' : 'off'}, ${tfjs.threads} thread`);
+  // The peers build the same model: the same parameter count, and step 0's loss near ln(target vocabulary).
+  const lnVt = Math.log(JSON.parse(readFileSync(datesData, 'utf8')).target_vocab.length);
+  for (const r of rows) {
+    const count = (m) => (m ? `${m.parameters.toLocaleString('en-US')}${m.parameters === r.wasm.parameters ? ' (= ours)' : ' (≠ ours: not the same model)'}` : '–');
+    console.log(`${r.recipe.name}: loss at step 0 (ln Vt = ${fmt(lnVt, 4)}): wasm ${fmt(r.wasm.first_loss, 4)}, PyTorch ${fmt(r.torch?.first_loss, 4)}, ` +
+      `TF.js ${fmt(r.tfjs?.first_loss, 4)}; parameters: ours ${r.wasm.parameters.toLocaleString('en-US')}, TF.js ${count(r.tfjs)}`);
+  }
+  return { rows, torch: torch.skipped ? { skipped: torch.skipped } : { version: torch.version, blas: torch.blas },
+    tfjs: tfjs.skipped ? { skipped: tfjs.skipped } : { version: tfjs.tfjs, backend: tfjs.backend, simd: tfjs.simd, threads: tfjs.threads } };
 }
