@@ -8,7 +8,8 @@ batches); batches are prepared up front, so the timing is the training step alon
 
 Usage: torch_transformer.py <dates-data.json> <recipes.json> [scale]; recipes.json is a list of
 {name, layers, heads, dModel, dFF, normFirst, batchSize}. Prints one JSON object (last line):
-{version, threads, blas, steps: {name: {median_s, min_s, max_s, cpu_s, steps_per_sample, first_loss, final_loss}}}.
+{version, threads, blas, steps: {name: {median_s, min_s, max_s, cpu_s, steps_per_sample, parameters,
+first_loss, final_loss}}}.
 """
 import json
 import os
@@ -78,8 +79,8 @@ def per_step(make, warmup, block, reps):
         loss = t.train(block)
         samples.append((time.perf_counter() - t0) / block)
         cpu.append((time.process_time() - c0) / block)
-    return {**stats(samples), "cpu_s": stats(cpu)["median_s"], "steps_per_sample": block, "first_loss": first_loss,
-            "final_loss": loss}
+    return {**stats(samples), "cpu_s": stats(cpu)["median_s"], "steps_per_sample": block,
+            "parameters": sum(p.numel() for p in t.model.parameters()), "first_loss": first_loss, "final_loss": loss}
 
 
 def main():

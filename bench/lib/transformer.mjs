@@ -79,7 +79,7 @@ export function transformerPart(create, nativeBinary, scale, datesData) {
   for (const r of rows) {
     const count = (m) => (m ? `${m.parameters.toLocaleString('en-US')}${m.parameters === r.wasm.parameters ? ' (= ours)' : ' (≠ ours: not the same model)'}` : '–');
     console.log(`${r.recipe.name}: loss at step 0 (ln Vt = ${fmt(lnVt, 4)}): wasm ${fmt(r.wasm.first_loss, 4)}, PyTorch ${fmt(r.torch?.first_loss, 4)}, ` +
-      `TF.js ${fmt(r.tfjs?.first_loss, 4)}; parameters: ours ${r.wasm.parameters.toLocaleString('en-US')}, TF.js ${count(r.tfjs)}`);
+      `TF.js ${fmt(r.tfjs?.first_loss, 4)}; parameters: ours ${r.wasm.parameters.toLocaleString('en-US')}, PyTorch ${count(r.torch)}, TF.js ${count(r.tfjs)}`);
   }
   return { rows, torch: torch.skipped ? { skipped: torch.skipped } : { version: torch.version, blas: torch.blas },
     tfjs: tfjs.skipped ? { skipped: tfjs.skipped } : { version: tfjs.tfjs, backend: tfjs.backend, simd: tfjs.simd, threads: tfjs.threads } };
