@@ -1,10 +1,13 @@
-// §3.3's charts: training loss and accuracy against the step (line charts; a long run is thinned for
-// drawing by Chart.js's decimation plugin, the exports keep every step), and the decoder's top-k
-// candidates at one step (horizontal bars, the chosen word darker). Chart.js (line-chart.ts,
+// The charts of §3.3 and §4: training loss and accuracy against the step (line charts; a long run is
+// thinned for drawing by Chart.js's decimation plugin, the exports keep every step) with their export
+// menu and empty state (TrainingCurves, one for both sections), and §3.3's top-k candidates of the
+// decoder at one step (horizontal bars, the chosen word darker). Chart.js (line-chart.ts,
 // bar-chart.ts), loaded after the first heatmap: built off the mount task, drawn at most once a frame.
 import type { TokenProb } from '#shared/types/seq2seq';
 import { BarChart } from '../charts/bar-chart';
 import { LineChart } from '../charts/line-chart';
+import { downloadCsv, downloadJson, exportButtons } from '../export';
+import { el } from './dom';
 
 /** Trailing moving average over `window` values. */
 export function movingAverage(values: readonly number[], window: number): number[] {
@@ -60,6 +63,73 @@ export class StepChart {
 
   destroy(): void {
     this.#chart.destroy();
+  }
+}
+
+/** What a trainer has run through, as the curves read it. */
+interface TrainingHistory {
+  step: number;
+  losses: readonly number[];
+  accuracies: readonly number[];
+  settings: unknown;
+}
+
+/**
+ * A section's training curves: loss and token accuracy (a moving average) against the step, one
+ * export menu for both (PNG and SVG of the loss chart; CSV and JSON of every step, the settings in
+ * the JSON), a line saying there is nothing to draw yet, and the losses as JSON in a hidden
+ * <output> (tests read it). The section places the four parts. `prefix` is the string keys' and
+ * classes' ('tr', 'tf'), `id` the test ids' and file names' ('s2s', 'tf').
+ */
+export class TrainingCurves {
+  readonly empty: HTMLParagraphElement;
+  readonly charts: HTMLDivElement;
+  readonly menu: HTMLElement;
+  readonly losses: HTMLOutputElement;
+  readonly #loss: StepChart;
+  readonly #accuracy: StepChart;
+  readonly #history: () => TrainingHistory;
+
+  constructor(t: (key: string) => string, prefix: 'tr' | 'tf', id: 's2s' | 'tf', history: () => TrainingHistory) {
+    this.#history = history;
+    this.empty = el('p', `${prefix}-note ${prefix}-charts-empty`, t(`${prefix}.charts.empty`));
+    this.empty.dataset.testid = `${id}-charts-empty`;
+    this.charts = el('div', `${prefix}-charts`);
+    this.#loss = new StepChart(this.charts, t(`${prefix}.loss`), t(`${prefix}.axis.step`), '#c2410c');
+    this.#accuracy = new StepChart(this.charts, t(`${prefix}.accuracy`), t(`${prefix}.axis.step`), '#15803d', [0, 1]);
+    const file = `${id}-training`;
+    this.menu = exportButtons(
+      t,
+      {
+        ...this.#loss.pictures(`${id}-loss`),
+        csv: () => {
+          const { losses, accuracies } = history();
+          downloadCsv(file, losses.map((_, i) => String(i + 1)), ['loss', 'token accuracy'], losses.flatMap((l, i) => [l, accuracies[i]]));
+        },
+        json: () => {
+          const { settings, losses, accuracies } = history();
+          downloadJson(file, { settings, losses, tokenAccuracy: accuracies });
+        },
+      },
+      t(`${prefix}.loss`),
+    );
+    this.losses = el('output', `${prefix}-losses`);
+    this.losses.hidden = true;
+    this.losses.dataset.testid = `${id}-losses`;
+  }
+
+  /** Redraws from the history; the accuracy is averaged over the last `window` steps. */
+  update(window: number): void {
+    const { step, losses, accuracies } = this.#history();
+    this.empty.hidden = step > 0;
+    this.losses.value = JSON.stringify(losses);
+    this.#loss.update(losses);
+    this.#accuracy.update(movingAverage(accuracies, window));
+  }
+
+  destroy(): void {
+    this.#loss.destroy();
+    this.#accuracy.destroy();
   }
 }
 
