@@ -6,7 +6,7 @@ import type { BeamNode, DecodeStep, TranslateResult } from '#shared/types/seq2se
 import { Heatmap } from '../heatmap/heatmap';
 import { TopKChart } from './translate-charts';
 import { el } from './dom';
-import { StepPlayer } from './translate-step-player';
+import { sourceChips, StepPlayer } from './translate-step-player';
 
 const PLAY_MS = 450;
 
@@ -98,12 +98,11 @@ export class DecodeView {
       this.#beams,
     );
     host.append(this.element);
-    this.#go(0);
+    this.#player.go(0);
   }
 
   /** Shows a new translation from its first step and plays it. */
   show(result: TranslateResult, tokenizer: 'words' | 'chars', hasAttention: boolean): void {
-    this.stop();
     this.#result = result;
     this.#joiner = tokenizer === 'chars' ? '' : ' ';
     this.#hasAttention = hasAttention;
@@ -116,33 +115,19 @@ export class DecodeView {
       this.#views = (result.steps ?? []).map((s: DecodeStep) => s);
     }
     this.#renderBeams(0);
-    this.#go(0);
-    this.play();
+    this.#player.start();
   }
 
   clear(): void {
-    this.stop();
     this.#result = null;
     this.#views = [];
-    this.#go(0);
-  }
-
-  play(): void {
-    this.#player.play();
-  }
-
-  stop(): void {
-    this.#player.stop();
+    this.#player.rewind();
   }
 
   destroy(): void {
-    this.stop();
+    this.#player.stop();
     this.#topk.destroy();
     this.#heatmap.destroy();
-  }
-
-  #go(pos: number): void {
-    this.#player.go(pos);
   }
 
   /** Step `pos` of the translation shown (the player has set the progress line). */
@@ -153,21 +138,7 @@ export class DecodeView {
 
     const current = pos > 0 ? this.#views[pos - 1] : null;
     // Source words, shaded by the current step's attention; unknown words marked.
-    this.#source.replaceChildren(
-      ...(r?.source ?? []).map((s, i) => {
-        const chip = el('span', s.unknown ? 'tr-token unknown' : 'tr-token');
-        chip.append(el('span', 'tr-token-text', s.text === ' ' ? '␣' : s.text));
-        if (s.unknown) {
-          chip.title = t('tr.unknown');
-          chip.dataset.unknown = '1';
-        }
-        const w = current && this.#hasAttention ? (current.attention[i] ?? 0) : 0;
-        chip.style.setProperty('--w', w.toFixed(3));
-        if (w > 0.5) chip.classList.add('strong');
-        if (current && this.#hasAttention) chip.append(el('span', 'tr-token-weight', w.toFixed(2)));
-        return chip;
-      }),
-    );
+    this.#source.replaceChildren(...sourceChips(r?.source ?? [], current && this.#hasAttention ? current.attention : null, 'tr', t('tr.unknown')));
     const shown = this.#views.slice(0, pos).map((v) => v.token).filter((tok) => tok !== '<eos>');
     this.#output.value = r && pos === total ? r.text : shown.join(this.#joiner);
     this.#output.dataset.eos = current?.token === '<eos>' ? '1' : '0';
