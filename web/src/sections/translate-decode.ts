@@ -2,13 +2,34 @@
 // by step k's attention, the output grows by one word, the top-k candidates of step k are a bar
 // chart, and the attention heatmap grows by one row. With beam search, a table per step lists the
 // kept beams (word, score, parent), the best hypothesis's path marked; the view follows that path.
-import type { BeamNode, DecodeStep, TranslateResult } from '#shared/types/seq2seq';
+import type { BeamNode, DecodeStep, TokenProb, TranslateResult } from '#shared/types/seq2seq';
+import { BarChart } from '../charts/bar-chart';
 import { Heatmap } from '../heatmap/heatmap';
-import { TopKChart } from './translate-charts';
+import { chartBox } from './translate-charts';
 import { el } from './dom';
 import { sourceChips, StepPlayer } from './translate-step-player';
 
 const PLAY_MS = 450;
+const CHOSEN = '#1d4ed8';
+const CANDIDATE = '#93c5fd';
+
+/** The decoder's top-k candidates at one step: horizontal bars, the chosen word darker. */
+class TopKChart {
+  readonly #chart: BarChart;
+
+  constructor(host: HTMLElement, title: string, label: string) {
+    this.#chart = new BarChart(chartBox(host, 'tr-topk-chart', title), { label, min: 0, max: 1, format: (p) => p.toFixed(3) });
+  }
+
+  /** The candidates, most probable first; `chosen` is drawn darker. */
+  update(top: readonly TokenProb[], chosen: string): void {
+    this.#chart.update(top.map((p) => ({ label: p.token, value: p.prob, color: p.token === chosen ? CHOSEN : CANDIDATE })));
+  }
+
+  destroy(): void {
+    this.#chart.destroy();
+  }
+}
 
 /** What one step of either decoder shows. */
 interface StepView {
