@@ -5,7 +5,8 @@
 // attention is for (translate-compare.ts); the note's five sentences (the book's recipe) and the
 // dates task are the other choices. Settings live in the s2s_* rows of the state table.
 // The parts with their own logic live in translate-*.ts: the controls, the player, the decoding,
-// the comparison, the sentence box, and what only the article has (translate-article.ts).
+// the comparison, the sentence box, the training curves (§4's too, translate-charts.ts), and what
+// only the article has (translate-article.ts).
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import css from './translate.css?inline';
