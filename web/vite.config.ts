@@ -171,17 +171,22 @@ export default defineConfig({
       treeshake: { propertyReadSideEffects: false },
       output: {
         entryFileNames: (chunk) => (chunk.name === WIDGET_ENTRY ? `widgets/${WIDGET_ENTRY}.js` : 'assets/[name]-[hash].js'),
-        // Two groups of small modules that pages load together, each as one chunk (not their
+        // Groups of small modules that pages load together, each as one chunk (not their
         // dependencies: the export menu is the heatmaps' too), because one file compresses better
         // than several: the app's chart wrappers (about 1 KB gzip off §3.3's and §4's widget pages;
-        // a page with line charts only gets the bar chart's 1 KB as well, with room to spare), and
-        // what every widget loads before its section (state, its table, strings, the shared worker
-        // client, the section loaders, the recipes, Vite's preload helper: 1.2 KB off every widget
-        // page; the article loads all of it anyway).
+        // a page with line charts only gets the bar chart's 1 KB as well, with room to spare); what
+        // §3.3 and §4 share (the trainer, the training curves, the step player: loaded by exactly
+        // their pages) and §3.3's decoding view and trainer (§3.3's pages load both; §4's
+        // comparison, on request, and the article's panels that need one get the other too), about
+        // 0.1 KB gzip each off those widget pages; and what every widget loads before its section
+        // (state, its table, strings, the shared worker client, the section loaders, the recipes,
+        // Vite's preload helper: 1.2 KB off every widget page; the article loads all of it anyway).
         codeSplitting: {
           includeDependenciesRecursively: false,
           groups: [
             { name: 'charts', test: /\/web\/src\/charts\/(deferred-chart|line-chart|chart-readout|bar-chart)\.ts$/ },
+            { name: 'training', test: /\/web\/src\/sections\/(trainer|translate-charts|translate-step-player)\.ts$/ },
+            { name: 'translate-parts', test: /\/web\/src\/sections\/(translate-decode|translate-train)\.ts$/ },
             { name: 'lab-core', test: /\/web\/src\/(state|state-table|i18n|adopt-css|widgets\/shared-client|widgets\/sections|sections\/translate-recipes|sections\/transformer-recipes)\.ts$|preload-helper/ },
           ],
         },

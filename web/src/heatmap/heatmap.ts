@@ -44,6 +44,16 @@ function ensureStyles(element: Element): void {
   if (root) adoptCss(root, HEATMAP_CSS, { first: true });
 }
 
+/** Where each key moves the keyboard focus from cell (r, c) of a rows × cols matrix (clamped to it). */
+const KEY_MOVES = new Map<string, (r: number, c: number, rows: number, cols: number) => [number, number]>([
+  ['ArrowLeft', (r, c) => [r, c - 1]],
+  ['ArrowRight', (r, c) => [r, c + 1]],
+  ['ArrowUp', (r, c) => [r - 1, c]],
+  ['ArrowDown', (r, c) => [r + 1, c]],
+  ['Home', (r) => [r, 0]],
+  ['End', (r, _c, _rows, cols) => [r, cols - 1]],
+]);
+
 /** One canvas context to measure text with before a heatmap's own canvas is drawn. */
 let measureContext: CanvasRenderingContext2D | null = null;
 function measurer(): CanvasRenderingContext2D | null {
@@ -410,35 +420,12 @@ export class Heatmap {
   #onKey(e: KeyboardEvent): void {
     const d = this.#data;
     if (!d) return;
-    let r = Math.floor(this.#focusIndex / d.cols);
-    let c = this.#focusIndex % d.cols;
-    switch (e.key) {
-      case 'ArrowLeft':
-        c = Math.max(0, c - 1);
-        break;
-      case 'ArrowRight':
-        c = Math.min(d.cols - 1, c + 1);
-        break;
-      case 'ArrowUp':
-        r = Math.max(0, r - 1);
-        break;
-      case 'ArrowDown':
-        r = Math.min(d.rows - 1, r + 1);
-        break;
-      case 'Home':
-        c = 0;
-        break;
-      case 'End':
-        c = d.cols - 1;
-        break;
-      case 'Escape':
-        this.#clearFocus();
-        return;
-      default:
-        return;
-    }
+    if (e.key === 'Escape') return this.#clearFocus();
+    const move = KEY_MOVES.get(e.key);
+    if (!move) return;
     e.preventDefault();
-    this.#focusIndex = r * d.cols + c;
+    const [r, c] = move(Math.floor(this.#focusIndex / d.cols), this.#focusIndex % d.cols, d.rows, d.cols);
+    this.#focusIndex = Math.max(0, Math.min(r, d.rows - 1)) * d.cols + Math.max(0, Math.min(c, d.cols - 1));
     this.#showFocus();
   }
 

@@ -24,17 +24,12 @@ export const NUMBER_LABELS: Record<NumberSetting, string> = {
   tf_steps: 'tf.steps',
 };
 
-/** The label key of every setting that makes a new model. */
+/** The label key of every setting that makes a new model: all but the number of steps. */
 export const MODEL_SETTING_LABELS: Partial<Record<PropName, string>> = {
   seed: 'tr.seed',
   tf_task: 'tf.task',
   tf_norm_first: 'tf.norm',
-  tf_layers: 'tf.layers',
-  tf_heads: 'tf.heads',
-  tf_dmodel: 'tf.dmodel',
-  tf_dff: 'tf.dff',
-  tf_lr: 'tf.lr',
-  tf_warmup: 'tf.warmup',
+  ...Object.fromEntries(Object.entries(NUMBER_LABELS).filter(([name]) => name !== 'tf_steps')),
 };
 
 function limits(name: NumberSetting): { min: number; max: number; integer: boolean } {

@@ -6,7 +6,7 @@ import type { TransformerTranslateResult } from '#shared/types/seq2seq';
 import { Heatmap } from '../heatmap/heatmap';
 import { fill } from '../i18n';
 import { el, field, setOptions } from './dom';
-import { StepPlayer } from './translate-step-player';
+import { sourceChips, StepPlayer } from './translate-step-player';
 import { sourceLight, stepMatrix } from './transformer-maps';
 
 type T = (key: string) => string;
@@ -73,7 +73,7 @@ export class TransformerDecodeView {
     });
     this.element.append(el('h3', undefined, t('tf.decode')), controls, this.#progress, el('p', 'tf-label', t('tf.decode.source')), this.#source, outRow, mapBox);
     host.append(this.element);
-    this.#go(0);
+    this.#player.go(0);
   }
 
   /** The layers and heads to offer, and the current choice. */
@@ -86,43 +86,28 @@ export class TransformerDecodeView {
     this.#layer = Math.min(layer, layers);
     this.#head = this.#layer === 0 ? 0 : Math.min(head, heads);
     setOptions(this.#light, options, `${this.#layer},${this.#head}`);
-    this.#go(this.#player.pos);
+    this.#player.go(this.#player.pos);
   }
 
   /** A new translation, from its first step, played. */
   show(result: TransformerTranslateResult, chars: boolean): void {
-    this.stop();
     this.#result = result;
     this.#joiner = chars ? '' : ' ';
-    this.#go(0);
-    this.play();
+    this.#player.start();
   }
 
   clear(): void {
-    this.stop();
     this.#result = null;
-    this.#go(0);
-  }
-
-  play(): void {
-    this.#player.play();
-  }
-
-  stop(): void {
-    this.#player.stop();
+    this.#player.rewind();
   }
 
   destroy(): void {
-    this.stop();
+    this.#player.stop();
     this.#heatmap.destroy();
   }
 
   #total(): number {
     return this.#result?.steps?.length ?? 0;
-  }
-
-  #go(pos: number): void {
-    this.#player.go(pos);
   }
 
   /** Step `pos` of the translation shown (the player has set the progress line). */
@@ -133,18 +118,7 @@ export class TransformerDecodeView {
     const k = pos - 1;
     const light = r && k >= 0 ? sourceLight(r, k, this.#layer, this.#head) : null;
     this.element.dataset.light = light ? JSON.stringify(Array.from(light, (w) => Number(w.toFixed(4)))) : '';
-    this.#source.replaceChildren(
-      ...(r?.source ?? []).map((s, i) => {
-        const chip = el('span', s.unknown ? 'tf-token unknown' : 'tf-token');
-        chip.append(el('span', 'tf-token-text', s.text === ' ' ? '␣' : s.text));
-        if (s.unknown) chip.title = t('tf.unknown');
-        const w = light ? (light[i] ?? 0) : 0;
-        chip.style.setProperty('--w', w.toFixed(3));
-        if (w > 0.5) chip.classList.add('strong');
-        if (light) chip.append(el('span', 'tf-token-weight', w.toFixed(2)));
-        return chip;
-      }),
-    );
+    this.#source.replaceChildren(...sourceChips(r?.source ?? [], light, 'tf', t('tf.unknown')));
     const steps = r?.steps ?? [];
     const written = steps.slice(0, pos).map((s) => s.token).filter((tok) => tok !== '<eos>');
     this.#output.value = r && pos === total ? r.text : written.join(this.#joiner);

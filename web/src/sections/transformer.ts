@@ -6,14 +6,13 @@
 // live. Settings live in the tf_* rows of the state table.
 import type { ByoPanels } from './translate-byo';
 import type { LazyWhyView } from './translate-why-lazy';
-import { downloadCsv, downloadJson, exportButtons } from '../export';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
 import { fill } from '../i18n';
 import type { TransformerTranslateResult, TranslateResult } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import { button, el, errorText, MessageLine, mountRoot, narration, primaryButton, tryThis } from './dom';
-import { StepChart, movingAverage } from './translate-charts';
+import { TrainingCurves } from './translate-charts';
 import css from './transformer.css?inline';
 import { ComparePanel } from './transformer-compare';
 import { MODEL_SETTING_LABELS, TransformerControls } from './transformer-controls';
@@ -46,10 +45,7 @@ class TransformerView implements SectionHandle {
   readonly #notice = new MessageLine('tf-notice');
   readonly #narration = narration('tf-narration');
   readonly #untrained = el('p', 'tf-untrained');
-  readonly #chartsEmpty = el('p', 'tf-note tf-charts-empty');
-  readonly #losses = el('output', 'tf-losses');
-  readonly #lossChart: StepChart;
-  readonly #accChart: StepChart;
+  readonly #curves: TrainingCurves;
   readonly #sentence: TransformerSentence;
   readonly #grids: AttentionGrids;
   readonly #decode: TransformerDecodeView;
@@ -103,27 +99,9 @@ class TransformerView implements SectionHandle {
     // Training curves (their empty state in the DOM around them).
     this.#untrained.textContent = t('tf.untrained');
     this.#untrained.dataset.testid = 'tf-untrained';
-    this.#chartsEmpty.textContent = t('tf.charts.empty');
-    this.#losses.hidden = true;
-    this.#losses.dataset.testid = 'tf-losses';
-    const charts = el('div', 'tf-charts');
-    this.#lossChart = new StepChart(charts, t('tf.loss'), t('tf.axis.step'), '#c2410c');
-    this.#accChart = new StepChart(charts, t('tf.accuracy'), t('tf.axis.step'), '#15803d', [0, 1]);
-    this.#root.append(
-      this.#untrained,
-      this.#chartsEmpty,
-      charts,
-      exportButtons(
-        t,
-        {
-          ...this.#lossChart.pictures('tf-loss'),
-          csv: () => downloadCsv('tf-training', this.#trainer.losses.map((_, i) => String(i + 1)), ['loss', 'token accuracy'], this.#trainer.losses.flatMap((l, i) => [l, this.#trainer.accuracies[i]])),
-          json: () => downloadJson('tf-training', { settings: this.#trainer.settings, losses: this.#trainer.losses, tokenAccuracy: this.#trainer.accuracies }),
-        },
-        t('tf.loss'),
-      ),
-      this.#losses,
-    );
+    this.#curves = new TrainingCurves(t, 'tf', 'tf', () => this.#trainer);
+    const curves = this.#curves;
+    this.#root.append(this.#untrained, curves.empty, curves.charts, curves.menu, curves.losses);
 
     // The sentence, with examples.
     this.#sentence = new TransformerSentence(this.#root, ctx);
@@ -364,12 +342,9 @@ class TransformerView implements SectionHandle {
     }
     this.#clock.render();
     this.#untrained.hidden = step > 0;
-    this.#chartsEmpty.hidden = step > 0;
     this.#root.dataset.step = String(step);
     this.#root.dataset.playing = this.#clock.running ? '1' : '0';
-    this.#losses.value = JSON.stringify(trainer.losses);
-    this.#lossChart.update(trainer.losses);
-    this.#accChart.update(movingAverage(trainer.accuracies, 20));
+    this.#curves.update(20);
   }
 
   setActive(active: boolean): void {
@@ -391,8 +366,7 @@ class TransformerView implements SectionHandle {
     this.#compare.destroy();
     this.#byo?.destroy();
     this.#why?.destroy();
-    this.#lossChart.destroy();
-    this.#accChart.destroy();
+    this.#curves.destroy();
     this.#root.remove();
   }
 }

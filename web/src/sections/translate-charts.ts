@@ -1,10 +1,11 @@
-// §3.3's charts: training loss and accuracy against the step (line charts; a long run is thinned for
-// drawing by Chart.js's decimation plugin, the exports keep every step), and the decoder's top-k
-// candidates at one step (horizontal bars, the chosen word darker). Chart.js (line-chart.ts,
-// bar-chart.ts), loaded after the first heatmap: built off the mount task, drawn at most once a frame.
-import type { TokenProb } from '#shared/types/seq2seq';
-import { BarChart } from '../charts/bar-chart';
+// The training curves of §3.3 and §4: loss and accuracy against the step (line charts; a long run is
+// thinned for drawing by Chart.js's decimation plugin, the exports keep every step) with their export
+// menu and empty state (TrainingCurves, one for both sections), and the titled box every chart of the
+// two sections sits in (§3.3's top-k bars too, translate-decode.ts). Chart.js (line-chart.ts), loaded
+// after the first heatmap: built off the mount task, drawn at most once a frame.
 import { LineChart } from '../charts/line-chart';
+import { downloadCsv, downloadJson, exportButtons } from '../export';
+import { el } from './dom';
 
 /** Trailing moving average over `window` values. */
 export function movingAverage(values: readonly number[], window: number): number[] {
@@ -19,22 +20,16 @@ export function movingAverage(values: readonly number[], window: number): number
 }
 
 /** A titled figure holding the chart's box (the box sets the chart's size, translate.css). */
-function box(host: HTMLElement, className: string, title: string): HTMLElement {
-  const fig = document.createElement('figure');
-  fig.className = className;
-  const cap = document.createElement('figcaption');
-  cap.textContent = title;
-  const wrap = document.createElement('div');
-  wrap.className = 'tr-chart-box';
-  fig.append(cap, wrap);
+export function chartBox(host: HTMLElement, className: string, title: string): HTMLElement {
+  const fig = el('figure', className);
+  const wrap = el('div', 'tr-chart-box');
+  fig.append(el('figcaption', undefined, title), wrap);
   host.append(fig);
   return wrap;
 }
 
-const CHOSEN = '#1d4ed8';
-const CANDIDATE = '#93c5fd';
-
-export class StepChart {
+/** One line against the step, titled, in one colour. */
+class StepChart {
   readonly #chart: LineChart;
   readonly #title: string;
   readonly #color: string;
@@ -42,7 +37,7 @@ export class StepChart {
   constructor(host: HTMLElement, title: string, xLabel: string, color: string, yRange?: [number, number]) {
     this.#title = title;
     this.#color = color;
-    this.#chart = new LineChart(box(host, 'tr-step-chart', title), {
+    this.#chart = new LineChart(chartBox(host, 'tr-step-chart', title), {
       label: title,
       x: { kind: 'linear', min: 0, integerStep: true, title: xLabel },
       y: { min: yRange?.[0] ?? 0, max: yRange?.[1] },
@@ -63,23 +58,70 @@ export class StepChart {
   }
 }
 
-export class TopKChart {
-  readonly #chart: BarChart;
+/** What a trainer has run through, as the curves read it. */
+interface TrainingHistory {
+  step: number;
+  losses: readonly number[];
+  accuracies: readonly number[];
+  settings: unknown;
+}
 
-  constructor(host: HTMLElement, title: string, label: string) {
-    this.#chart = new BarChart(box(host, 'tr-topk-chart', title), { label, min: 0, max: 1, format: (p) => p.toFixed(3) });
+/**
+ * A section's training curves: loss and token accuracy (a moving average) against the step, one
+ * export menu for both (PNG and SVG of the loss chart; CSV and JSON of every step, the settings in
+ * the JSON), a line saying there is nothing to draw yet, and the losses as JSON in a hidden
+ * <output> (tests read it). The section places the four parts. `prefix` is the string keys' and
+ * classes' ('tr', 'tf'), `id` the test ids' and file names' ('s2s', 'tf').
+ */
+export class TrainingCurves {
+  readonly empty: HTMLParagraphElement;
+  readonly charts: HTMLDivElement;
+  readonly menu: HTMLElement;
+  readonly losses: HTMLOutputElement;
+  readonly #loss: StepChart;
+  readonly #accuracy: StepChart;
+  readonly #history: () => TrainingHistory;
+
+  constructor(t: (key: string) => string, prefix: 'tr' | 'tf', id: 's2s' | 'tf', history: () => TrainingHistory) {
+    this.#history = history;
+    this.empty = el('p', `${prefix}-note ${prefix}-charts-empty`, t(`${prefix}.charts.empty`));
+    this.empty.dataset.testid = `${id}-charts-empty`;
+    this.charts = el('div', `${prefix}-charts`);
+    const stepTitle = t(`${prefix}.axis.step`);
+    this.#loss = new StepChart(this.charts, t(`${prefix}.loss`), stepTitle, '#c2410c');
+    this.#accuracy = new StepChart(this.charts, t(`${prefix}.accuracy`), stepTitle, '#15803d', [0, 1]);
+    const file = `${id}-training`;
+    this.menu = exportButtons(
+      t,
+      {
+        ...this.#loss.pictures(`${id}-loss`),
+        csv: () => {
+          const { losses, accuracies } = history();
+          downloadCsv(file, losses.map((_, i) => String(i + 1)), ['loss', 'token accuracy'], losses.flatMap((l, i) => [l, accuracies[i]]));
+        },
+        json: () => {
+          const { settings, losses, accuracies } = history();
+          downloadJson(file, { settings, losses, tokenAccuracy: accuracies });
+        },
+      },
+      t(`${prefix}.loss`),
+    );
+    this.losses = el('output', `${prefix}-losses`);
+    this.losses.hidden = true;
+    this.losses.dataset.testid = `${id}-losses`;
   }
 
-  pictures(name: string, title: string): { png: () => Promise<void>; svg: () => Promise<void> } {
-    return this.#chart.pictures(name, title);
-  }
-
-  /** The candidates, most probable first; `chosen` is drawn darker. */
-  update(top: readonly TokenProb[], chosen: string): void {
-    this.#chart.update(top.map((p) => ({ label: p.token, value: p.prob, color: p.token === chosen ? CHOSEN : CANDIDATE })));
+  /** Redraws from the history; the accuracy is averaged over the last `window` steps. */
+  update(window: number): void {
+    const { step, losses, accuracies } = this.#history();
+    this.empty.hidden = step > 0;
+    this.losses.value = JSON.stringify(losses);
+    this.#loss.update(losses);
+    this.#accuracy.update(movingAverage(accuracies, window));
   }
 
   destroy(): void {
-    this.#chart.destroy();
+    this.#loss.destroy();
+    this.#accuracy.destroy();
   }
 }

@@ -2,13 +2,34 @@
 // by step k's attention, the output grows by one word, the top-k candidates of step k are a bar
 // chart, and the attention heatmap grows by one row. With beam search, a table per step lists the
 // kept beams (word, score, parent), the best hypothesis's path marked; the view follows that path.
-import type { BeamNode, DecodeStep, TranslateResult } from '#shared/types/seq2seq';
+import type { BeamNode, DecodeStep, TokenProb, TranslateResult } from '#shared/types/seq2seq';
+import { BarChart } from '../charts/bar-chart';
 import { Heatmap } from '../heatmap/heatmap';
-import { TopKChart } from './translate-charts';
+import { chartBox } from './translate-charts';
 import { el } from './dom';
-import { StepPlayer } from './translate-step-player';
+import { sourceChips, StepPlayer } from './translate-step-player';
 
 const PLAY_MS = 450;
+const CHOSEN = '#1d4ed8';
+const CANDIDATE = '#93c5fd';
+
+/** The decoder's top-k candidates at one step: horizontal bars, the chosen word darker. */
+class TopKChart {
+  readonly #chart: BarChart;
+
+  constructor(host: HTMLElement, title: string, label: string) {
+    this.#chart = new BarChart(chartBox(host, 'tr-topk-chart', title), { label, min: 0, max: 1, format: (p) => p.toFixed(3) });
+  }
+
+  /** The candidates, most probable first; `chosen` is drawn darker. */
+  update(top: readonly TokenProb[], chosen: string): void {
+    this.#chart.update(top.map((p) => ({ label: p.token, value: p.prob, color: p.token === chosen ? CHOSEN : CANDIDATE })));
+  }
+
+  destroy(): void {
+    this.#chart.destroy();
+  }
+}
 
 /** What one step of either decoder shows. */
 interface StepView {
@@ -98,12 +119,11 @@ export class DecodeView {
       this.#beams,
     );
     host.append(this.element);
-    this.#go(0);
+    this.#player.go(0);
   }
 
   /** Shows a new translation from its first step and plays it. */
   show(result: TranslateResult, tokenizer: 'words' | 'chars', hasAttention: boolean): void {
-    this.stop();
     this.#result = result;
     this.#joiner = tokenizer === 'chars' ? '' : ' ';
     this.#hasAttention = hasAttention;
@@ -116,33 +136,19 @@ export class DecodeView {
       this.#views = (result.steps ?? []).map((s: DecodeStep) => s);
     }
     this.#renderBeams(0);
-    this.#go(0);
-    this.play();
+    this.#player.start();
   }
 
   clear(): void {
-    this.stop();
     this.#result = null;
     this.#views = [];
-    this.#go(0);
-  }
-
-  play(): void {
-    this.#player.play();
-  }
-
-  stop(): void {
-    this.#player.stop();
+    this.#player.rewind();
   }
 
   destroy(): void {
-    this.stop();
+    this.#player.stop();
     this.#topk.destroy();
     this.#heatmap.destroy();
-  }
-
-  #go(pos: number): void {
-    this.#player.go(pos);
   }
 
   /** Step `pos` of the translation shown (the player has set the progress line). */
@@ -153,21 +159,7 @@ export class DecodeView {
 
     const current = pos > 0 ? this.#views[pos - 1] : null;
     // Source words, shaded by the current step's attention; unknown words marked.
-    this.#source.replaceChildren(
-      ...(r?.source ?? []).map((s, i) => {
-        const chip = el('span', s.unknown ? 'tr-token unknown' : 'tr-token');
-        chip.append(el('span', 'tr-token-text', s.text === ' ' ? '␣' : s.text));
-        if (s.unknown) {
-          chip.title = t('tr.unknown');
-          chip.dataset.unknown = '1';
-        }
-        const w = current && this.#hasAttention ? (current.attention[i] ?? 0) : 0;
-        chip.style.setProperty('--w', w.toFixed(3));
-        if (w > 0.5) chip.classList.add('strong');
-        if (current && this.#hasAttention) chip.append(el('span', 'tr-token-weight', w.toFixed(2)));
-        return chip;
-      }),
-    );
+    this.#source.replaceChildren(...sourceChips(r?.source ?? [], current && this.#hasAttention ? current.attention : null, 'tr', t('tr.unknown')));
     const shown = this.#views.slice(0, pos).map((v) => v.token).filter((tok) => tok !== '<eos>');
     this.#output.value = r && pos === total ? r.text : shown.join(this.#joiner);
     this.#output.dataset.eos = current?.token === '<eos>' ? '1' : '0';

@@ -1,9 +1,30 @@
-// The step player shared by the decoding views of §3.3 (translate-decode.ts) and §4
-// (transformer-decode.ts): Play (one output step every `ms` until the end), Step and Restart, the
-// progress line, and the view's data-step / data-steps / data-done (tests wait for them). The
-// view draws the step itself (`render`).
+// What the decoding views of §3.3 (translate-decode.ts) and §4 (transformer-decode.ts) share: the
+// step player (Play: one output step every `ms` until the end; Step and Restart; the progress line;
+// the view's data-step / data-steps / data-done, which tests wait for), and the source tokens as
+// chips shaded by the step's attention. The view draws the step itself (`render`).
+import type { SourceToken } from '#shared/types/seq2seq';
 import { fill } from '../i18n';
 import { button, el } from './dom';
+
+/**
+ * The source tokens as chips (class `${prefix}-token`), each shaded by its weight and labelled with
+ * it; `weights` null: none shaded. An unknown token is marked (data-unknown, class, `unknownTitle`).
+ */
+export function sourceChips(source: readonly SourceToken[], weights: ArrayLike<number> | null, prefix: string, unknownTitle: string): HTMLElement[] {
+  return source.map((s, i) => {
+    const chip = el('span', s.unknown ? `${prefix}-token unknown` : `${prefix}-token`);
+    chip.append(el('span', `${prefix}-token-text`, s.text === ' ' ? '␣' : s.text));
+    if (s.unknown) {
+      chip.title = unknownTitle;
+      chip.dataset.unknown = '1';
+    }
+    const w = weights ? (weights[i] ?? 0) : 0;
+    chip.style.setProperty('--w', w.toFixed(3));
+    if (w > 0.5) chip.classList.add('strong');
+    if (weights) chip.append(el('span', `${prefix}-token-weight`, w.toFixed(2)));
+    return chip;
+  });
+}
 
 export interface StepPlayerOptions {
   /** the view: its data-step, data-steps and data-done follow the player */
@@ -44,10 +65,7 @@ export class StepPlayer {
       this.stop();
       this.go(this.pos + 1);
     });
-    const restart = button(t(keys.restart), `${testPrefix}-restart`, () => {
-      this.stop();
-      this.go(0);
-    });
+    const restart = button(t(keys.restart), `${testPrefix}-restart`, () => this.rewind());
     this.controls.append(this.#playButton, step, restart);
   }
 
@@ -66,6 +84,18 @@ export class StepPlayer {
     if (this.#timer !== null) clearInterval(this.#timer);
     this.#timer = null;
     this.#playButton.disabled = false;
+  }
+
+  /** A new translation: from its first step, played. */
+  start(): void {
+    this.go(0);
+    this.play();
+  }
+
+  /** Stopped at the first step (the translation cleared, or Restart). */
+  rewind(): void {
+    this.stop();
+    this.go(0);
   }
 
   /** Shows step `pos` (clamped to 0 … total). */

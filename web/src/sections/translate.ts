@@ -5,14 +5,14 @@
 // attention is for (translate-compare.ts); the note's five sentences (the book's recipe) and the
 // dates task are the other choices. Settings live in the s2s_* rows of the state table.
 // The parts with their own logic live in translate-*.ts: the controls, the player, the decoding,
-// the comparison, the sentence box, and what only the article has (translate-article.ts).
+// the comparison, the sentence box, the training curves (§4's too, translate-charts.ts), and what
+// only the article has (translate-article.ts).
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import css from './translate.css?inline';
-import { StepChart, movingAverage } from './translate-charts';
+import { TrainingCurves } from './translate-charts';
 import { DecodeView } from './translate-decode';
 import type { ArticleExtras } from './translate-article';
-import { downloadCsv, downloadJson, exportButtons } from '../export';
 import { button, el, errorText, mountRoot, MessageLine, tryThis } from './dom';
 import { SentenceInput } from './translate-input';
 import type { CompareRow, CompareView } from './translate-compare';
@@ -43,7 +43,6 @@ class TranslateView implements SectionHandle {
   /** what the prompts and the score table's heading were last written for: a task, or zh-en 'compare' / 'single' */
   #taskShown = '';
   readonly #notice = new MessageLine('tr-notice');
-  readonly #chartsEmpty = el('p', 'tr-note tr-charts-empty');
   readonly #untrained = el('p', 'tr-untrained');
   readonly #sentenceAlignment = el('p', 'tr-note tr-sentence-alignment');
   readonly #compareHost = el('div', 'tr-compare');
@@ -52,9 +51,7 @@ class TranslateView implements SectionHandle {
   /** loaded with the first evaluation (translate-compare.ts) */
   #compare: CompareView | null = null;
   #compareLoading: Promise<typeof import('./translate-compare')> | null = null;
-  readonly #losses = el('output', 'tr-losses');
-  readonly #lossChart: StepChart;
-  readonly #accChart: StepChart;
+  readonly #curves: TrainingCurves;
   readonly #input: SentenceInput;
   readonly #decode: DecodeView;
   /** the article's only (translate-article.ts): ask why, the timeline, bring your own; null in widgets */
@@ -106,38 +103,16 @@ class TranslateView implements SectionHandle {
     const settings = this.#controls.settings;
     run.hidden = settings.hidden = state.isHidden('controls');
     this.#error.dataset.testid = 's2s-error';
-    this.#losses.hidden = true;
-    this.#losses.dataset.testid = 's2s-losses';
     this.#notice.element.dataset.testid = 's2s-notice';
-    this.#root.append(run, settings, progress, this.#status, this.#error, this.#notice.element, this.#losses);
+    this.#curves = new TrainingCurves(t, 'tr', 's2s', () => this.#trainer);
+    this.#root.append(run, settings, progress, this.#status, this.#error, this.#notice.element, this.#curves.losses);
 
     this.#compareHost.dataset.testid = 's2s-compare';
     this.#compareHost.append(this.#compareTitle, this.#compareEmpty);
     this.#root.append(this.#compareHost);
 
-    // The charts' empty state lives here, in the DOM around them (the charts draw only data).
-    this.#chartsEmpty.textContent = t('tr.charts.empty');
-    this.#chartsEmpty.dataset.testid = 's2s-charts-empty';
-    this.#root.append(this.#chartsEmpty);
-    const charts = el('div', 'tr-charts');
-    this.#lossChart = new StepChart(charts, t('tr.loss'), t('tr.axis.step'), '#c2410c');
-    this.#accChart = new StepChart(charts, t('tr.accuracy'), t('tr.axis.step'), '#15803d', [0, 1]);
-    const history = () => ({ losses: this.#trainer.losses, tokenAccuracy: this.#trainer.accuracies, settings: this.#trainer.settings });
-    this.#root.append(
-      charts,
-      exportButtons(
-        t,
-        {
-          ...this.#lossChart.pictures('s2s-loss'),
-          csv: () => {
-            const { losses, accuracies } = this.#trainer;
-            downloadCsv('s2s-training', losses.map((_, i) => String(i + 1)), ['loss', 'token accuracy'], losses.flatMap((l, i) => [l, accuracies[i]]));
-          },
-          json: () => downloadJson('s2s-training', history()),
-        },
-        t('tr.loss'),
-      ),
-    );
+    // The charts' empty state lives in the DOM around them (the charts draw only data).
+    this.#root.append(this.#curves.empty, this.#curves.charts, this.#curves.menu);
 
     this.#input = new SentenceInput(this.#root, ctx);
     this.#untrained.textContent = t('tr.untrained');
@@ -344,7 +319,6 @@ class TranslateView implements SectionHandle {
     }
     this.#renderIntro();
     this.#untrained.hidden = step > 0;
-    this.#chartsEmpty.hidden = step > 0;
     const score = trainer.settings.score;
     const rows: CompareRow[] = [
       { id: score === 'none' ? 'plain' : 'attention', score, scoreLabel: t(`tr.score.${score}`), step: trainer.evaluatedAt, evaluation: trainer.evaluation, trainMs: trainer.trainMs },
@@ -354,9 +328,7 @@ class TranslateView implements SectionHandle {
     this.#renderCompare(rows, trainer.info?.sourceTokenizer === 'chars');
     this.#root.dataset.step = String(step);
     this.#root.dataset.playing = this.#player.playing ? '1' : '0';
-    this.#losses.value = JSON.stringify(trainer.losses);
-    this.#lossChart.update(trainer.losses);
-    this.#accChart.update(movingAverage(trainer.accuracies, trainer.settings.task === 'note' ? 20 : 10));
+    this.#curves.update(trainer.settings.task === 'note' ? 20 : 10);
   }
 
   /** The comparison code, fetched once the model has trained (the first figure needs it). */
@@ -394,8 +366,7 @@ class TranslateView implements SectionHandle {
     void this.#plain?.delete();
     this.#decode.destroy();
     this.#extras?.destroy();
-    this.#lossChart.destroy();
-    this.#accChart.destroy();
+    this.#curves.destroy();
     this.#root.remove();
   }
 }
