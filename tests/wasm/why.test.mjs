@@ -2,13 +2,13 @@
 // decoding (translate(text, {interventions})) and attribution (attribution(text, options), and
 // the bare model's against PyTorch autograd, shared/reference/attribution.json). The same checks
 // as tests/native/test_seq2seq_interventions.cpp, test_transformer_interventions.cpp and
-// test_seq2seq_attribution.cpp.
+// test_attribution.cpp.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
-import { NOTE_PAIRS, loadReference, tensorOf } from './case-runner.mjs';
+import { NOTE_PAIRS } from './case-runner.mjs';
 import { referenceBytes } from './safetensors-file.mjs';
-import { expectComplete, expectMatchesReference } from './attribution-reference.mjs';
+import { expectSessionAttribution, testReferenceCases } from './attribution-reference.mjs';
 
 const NOTE = { task: 'note', cell: 'rnn', hidden: 32, attention: true, score: 'dot', seed: 1 };
 const TEXT = NOTE_PAIRS[0][0];
@@ -95,38 +95,14 @@ describe('interventions', () => {
 });
 
 describe('attribution', () => {
-  const { cases } = loadReference('attribution.json');
-  for (const c of cases) {
-    test(`matches PyTorch autograd: ${c.name}`, () => {
-      const cfg = c.config;
-      const model = lab.createSeq2SeqModel({ cell: cfg.cell, hidden: cfg.hidden, embedding: cfg.embedding,
-        srcVocab: cfg.src_vocab, tgtVocab: cfg.tgt_vocab, attention: cfg.attention, score: cfg.score,
-        attentionalTanh: cfg.attentional_tanh });
-      try {
-        for (const [name, t] of Object.entries(c.params)) model.setParam(name, tensorOf(t));
-        expectMatchesReference(model, c);
-      } finally {
-        model.delete();
-      }
-    });
-  }
+  testReferenceCases('attribution.json', () => lab, (cfg) => ({ cell: cfg.cell, hidden: cfg.hidden,
+    embedding: cfg.embedding, srcVocab: cfg.src_vocab, tgtVocab: cfg.tgt_vocab, attention: cfg.attention,
+    score: cfg.score, attentionalTanh: cfg.attentional_tanh }));
 
   test('a session attributes the words of its greedy translation, IG complete', () => {
-    const plain = note.translate(TEXT);
-    const r = note.attribution(TEXT, { method: 'integrated-gradients', steps: 64 });
-    assert.equal(r.text, plain.text);
-    assert.deepEqual(r.words, plain.steps.map((s) => s.token));
-    const [T, S] = r.scores.shape;
-    assert.deepEqual([T, S], [plain.steps.length, plain.source.length]);
-    for (let t = 0; t < T; t++) {
+    expectSessionAttribution(note, TEXT, { steps: 64, tol: 1e-3,
       // The teacher-forced attention of each word is the decoding's.
-      r.attention.data.subarray(t * S, (t + 1) * S).forEach((a, s) => assert.ok(Math.abs(a - plain.steps[t].attention[s]) < 1e-5));
-      assert.ok(r.rankCorrelation[t] === null || Math.abs(r.rankCorrelation[t]) <= 1);
-    }
-    expectComplete(r, 1e-3);
-    const gxi = note.attribution(TEXT);
-    assert.equal(gxi.method, 'gradient-input');
-    assert.equal(gxi.baselineLogProb, null);
+      expectSameAttention: (row, decoded) => row.forEach((a, s) => assert.ok(Math.abs(a - decoded[s]) < 1e-5)) });
   });
 });
 
