@@ -6,6 +6,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
 import { expectSessionAttribution, testReferenceCases } from './attribution-reference.mjs';
+import { expectTimelineOfTraining } from './timeline-runner.mjs';
 
 const TF = { arch: 'transformer', task: 'reverse', layers: 2, heads: 2, dModel: 8, dFF: 16, seed: 1,
   taskOptions: { minLen: 3, maxLen: 6, symbols: 6, train: 200, heldOut: 20 } };
@@ -35,34 +36,7 @@ describe('Transformer attribution', () => {
 
 describe('Transformer training timeline', () => {
   test('frames of the probe every k steps, thinned within the capacity, training bit-identical', () => {
-    const a = lab.createSeq2Seq(TF);
-    const b = lab.createSeq2Seq(TF);
-    const twin = lab.createSeq2Seq(TF);
-    try {
-      a.recordTimeline(TEXT, { every: 3, capacity: 4 });
-      assert.deepEqual(a.timeline().frames.map((f) => f.step), [0]);
-      assert.equal(a.timeline().recording, true);
-      assert.deepEqual(a.timeline().probe.map((t) => t.text), TEXT.split(''));
-      assert.deepEqual(a.train(30).losses, b.train(30).losses, 'training is bit-identical with a timeline');
-      assert.deepEqual(a.save(), b.save());
-      const tl = a.timeline();
-      assert.deepEqual(tl.frames.map((f) => f.step), [0, 12, 24]);
-      assert.equal(tl.every, 12);
-      // The last frame is the probe's translation after 24 steps (each step's rollout onto the source).
-      twin.train(24);
-      const t = twin.translate(TEXT);
-      const last = tl.frames.at(-1);
-      assert.deepEqual(last.output, t.steps.map((s) => s.token));
-      assert.deepEqual(Array.from(last.attention.data), t.steps.flatMap((s) => Array.from(s.attention)));
-      const json = JSON.parse(a.exportTimeline());
-      assert.deepEqual(json.frames.map((f) => f.step), [0, 12, 24]);
-      assert.ok(Array.isArray(json.frames[2].attention.data));
-      a.stopTimeline();
-      a.train(12);
-      assert.equal(a.timeline().frames.length, 3, 'stopped: no more frames');
-    } finally {
-      [a, b, twin].forEach((m) => m.delete());
-    }
+    expectTimelineOfTraining(() => lab.createSeq2Seq(TF), TEXT, TEXT.split(''));
   });
 });
 

@@ -9,6 +9,7 @@ import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
 import { NOTE_PAIRS } from './case-runner.mjs';
 import { referenceBytes } from './safetensors-file.mjs';
 import { expectSessionAttribution, testReferenceCases } from './attribution-reference.mjs';
+import { expectTimelineOfTraining } from './timeline-runner.mjs';
 
 const NOTE = { task: 'note', cell: 'rnn', hidden: 32, attention: true, score: 'dot', seed: 1 };
 const TEXT = NOTE_PAIRS[0][0];
@@ -108,43 +109,7 @@ describe('attribution', () => {
 
 describe('training timeline', () => {
   test('frames of the probe every k steps, thinned within the capacity, exported as one JSON', () => {
-    const a = lab.createSeq2Seq({ ...NOTE, hidden: 16 });
-    const b = lab.createSeq2Seq({ ...NOTE, hidden: 16 });
-    try {
-      a.recordTimeline(TEXT, { every: 3, capacity: 4 });
-      const before = a.timeline();
-      assert.deepEqual(before.frames.map((f) => f.step), [0]);
-      assert.equal(before.recording, true);
-      assert.deepEqual(before.probe.map((t) => t.text), TEXT.split(' '));
-      const la = a.train(30).losses, lb = b.train(30).losses;
-      assert.deepEqual(la, lb, 'training is bit-identical with a timeline');
-      const tl = a.timeline();
-      // 0, 3, 6, 9 fill it; at 12 it thins to 0, 6 and records every 6: 12, 18; at 24 to 0, 12 and every 12: 24.
-      assert.deepEqual(tl.frames.map((f) => f.step), [0, 12, 24]);
-      assert.equal(tl.every, 12);
-      // The last frame is the probe's translation after 24 steps: a twin trained 24 steps says so.
-      const last = tl.frames.at(-1);
-      assert.equal(last.attention.shape[1], 3);
-      const twin = lab.createSeq2Seq({ ...NOTE, hidden: 16 });
-      try {
-        twin.train(24);
-        const t = twin.translate(TEXT);
-        assert.deepEqual(last.output, t.steps.map((s) => s.token));
-        assert.deepEqual(Array.from(last.attention.data), t.steps.flatMap((s) => Array.from(s.attention)));
-      } finally {
-        twin.delete();
-      }
-      const json = JSON.parse(a.exportTimeline());
-      assert.deepEqual(json.frames.map((f) => f.step), [0, 12, 24]);
-      assert.ok(Array.isArray(json.frames[2].attention.data));
-      a.stopTimeline();
-      a.train(12);
-      assert.equal(a.timeline().frames.length, 3, 'stopped: no more frames');
-      assert.equal(a.timeline().recording, false);
-    } finally {
-      a.delete();
-      b.delete();
-    }
+    expectTimelineOfTraining(() => lab.createSeq2Seq({ ...NOTE, hidden: 16 }), TEXT, TEXT.split(' '));
   });
 });
 
