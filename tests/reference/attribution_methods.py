@@ -7,7 +7,12 @@ For output word t, f_t = log softmax(logits[t])[y_t], with the source embeddings
     integrated gradients:  a[t, s] = sum_e x[s, e] * (1/n) sum_{k=1..n} df_t/dx[s, e] at ((k - 1/2)/n) x
 
 (zero-embedding baseline, midpoint rule), with f_t(x) and f_t(0), and Spearman's rho between each attention row
-and each attribution row (average ranks for ties; null when either row is constant).
+and each attribution row (average ranks for ties; null when either row is constant). Computed on one thread with
+PyTorch's deterministic algorithms, so that a generator's output is the same from run to run.
+
+Per case: {"name", "config", "src", "target", "params", "ig_steps", "log_prob", "baseline_log_prob",
+"gradient_input", "integrated_gradients", "attention", "rank_correlation": {"gradient_input": [...],
+"integrated_gradients": [...]}}, tensors as {"shape": [...], "data": [flat row-major values]}.
 """
 import json
 import os
@@ -15,6 +20,12 @@ import os
 import torch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+torch.set_num_threads(1)
+torch.use_deterministic_algorithms(True)
+
+# Every case: a source of S tokens, a target of T words (<eos> last), integrated gradients in IG_STEPS steps.
+S, T, IG_STEPS = 5, 4, 8
 
 
 def grads_at(log_probs, x):

@@ -28,9 +28,7 @@ encoder's rollout), computed here in matrix form from the teacher-forced per-hea
 Spearman's rho between each attention row and each attribution row. Weights are drawn in float32
 (torch.manual_seed(3100 + case index)) and stored exactly; the rest is computed in float64 from them.
 
-Per case: {"name", "config", "src", "target", "params", "ig_steps", "log_prob", "baseline_log_prob",
-"gradient_input", "integrated_gradients", "attention", "rank_correlation": {"gradient_input": [...],
-"integrated_gradients": [...]}}, tensors as {"shape": [...], "data": [flat row-major values]}.
+The file's layout: attribution_methods.py.
 """
 import math
 import os
@@ -39,14 +37,9 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attribution_methods import attribution_fields, write_cases  # noqa: E402
+from attribution_methods import IG_STEPS, S, T, attribution_fields, write_cases  # noqa: E402
 from gen_transformer import _RECORD, D_FF, D_MODEL, TransformerSeq2Seq, enc, perturb  # noqa: E402
 from transformer_module import positional_table  # noqa: E402
-
-torch.set_num_threads(1)
-torch.use_deterministic_algorithms(True)
-
-S, T, IG_STEPS = 5, 4, 8
 
 
 def log_probs(model, e, tgt_in, y):
