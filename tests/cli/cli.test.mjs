@@ -2,28 +2,22 @@
 // runs it: help and version, train → translate / evaluate / info on the note's task, the JSON
 // trace, unknown words, Ctrl-C during training, and bad input (one `attention-lab: …` line on
 // stderr, exit code 2 for usage and 1 for runtime errors, never a stack trace).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BIN, cliWithTimeout, withScratchFolder } from './run-cli.mjs';
 
-const BIN = fileURLToPath(new URL('../../bin/attention-lab.mjs', import.meta.url));
 const VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 let dir, model;
 
-function cli(...args) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = cliWithTimeout(20000);
 
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'attention-lab-cli-'));
+withScratchFolder('attention-lab-cli-', (folder) => {
+  dir = folder;
   model = join(dir, 'note.model');
 });
-after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('--help lists the commands; every command has --help; --version', () => {
   const h = cli('--help');

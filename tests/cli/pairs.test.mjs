@@ -1,21 +1,15 @@
 // `attention-lab train --pairs file.tsv [--tokenize chars] [--held-out X]`: your own sentence
 // pairs from a file, trained, written, then translated, evaluated, described and exported like any
 // model; a bad line is one `attention-lab: FILE: line N: …` on stderr with exit code 2.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cliWithTimeout, withScratchFolder } from './run-cli.mjs';
 
-const BIN = fileURLToPath(new URL('../../bin/attention-lab.mjs', import.meta.url));
 let dir;
 
-function cli(...args) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = cliWithTimeout(60000);
 
 const NOTE_TSV = [
   '# the note\'s five pairs',
@@ -27,11 +21,10 @@ const NOTE_TSV = [
   '神经网络 非常 复杂\tNeural-Nets are complex',
 ].join('\n');
 
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'attention-lab-pairs-'));
+withScratchFolder('attention-lab-pairs-', (folder) => {
+  dir = folder;
   writeFileSync(join(dir, 'note.tsv'), NOTE_TSV);
 });
-after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('train --pairs trains on the file, and the model translates, evaluates, describes and exports', () => {
   const model = join(dir, 'note.model');

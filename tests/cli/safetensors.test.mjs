@@ -1,30 +1,24 @@
 // `attention-lab export --format safetensors` and `translate --model x.safetensors`, run as a child
 // process: a trained model exported under both namings translates the same, the book's model
 // trained in PyTorch translates from the command line, and bad input gives one line and an exit code.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliWithTimeout, withScratchFolder } from './run-cli.mjs';
 
-const BIN = fileURLToPath(new URL('../../bin/attention-lab.mjs', import.meta.url));
 const BOOK = fileURLToPath(new URL('shared/reference/book_seq2seq.safetensors', new URL('../../', import.meta.url)));
 let dir, model;
 
-function cli(...args) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = cliWithTimeout(20000);
 
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'attention-lab-safetensors-'));
+withScratchFolder('attention-lab-safetensors-', (folder) => {
+  dir = folder;
   model = join(dir, 'note.model');
   const t = cli('train', '--task', 'note', '--hidden', '16', '--lr', '0.01', '--steps', '300', '--eval-every', '0', '--out', model);
   assert.equal(t.code, 0, t.err);
 });
-after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('export under both namings; translate from each gives the .atlb model\'s translation', () => {
   const expected = cli('translate', '--model', model, '--json', '咖哥 喜欢 小冰');

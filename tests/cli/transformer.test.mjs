@@ -1,27 +1,19 @@
 // `attention-lab train --arch transformer` and `translate` on a Transformer's model file, run as a
 // child process: the summary line, the cross-attention of every layer and head (rows summing to
 // 1), the rollout table, the JSON trace's shapes, info, and the Transformer's usage errors.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cliWithTimeout, withScratchFolder } from './run-cli.mjs';
 
-const BIN = fileURLToPath(new URL('../../bin/attention-lab.mjs', import.meta.url));
 let dir, model;
 
-function cli(...args) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = cliWithTimeout(120000);
 
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'attention-lab-cli-tf-'));
+withScratchFolder('attention-lab-cli-tf-', (folder) => {
+  dir = folder;
   model = join(dir, 'note-tf.model');
 });
-after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('train --arch transformer learns the note and writes a model', () => {
   const r = cli('train', '--task', 'note', '--arch', 'transformer', '--layers', '2', '--heads', '4', '--d-model', '32',

@@ -1,30 +1,22 @@
 // `attention-lab translate`'s questions to the model, run as a user runs them: --force-attention
 // STEP:SOURCE and --force-token STEP:WORD (the intervened decoding beside the original) and
 // --attribution [METHOD] (gradients beside the attention), in text and JSON, and their bad input.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cliWithTimeout, withScratchFolder } from './run-cli.mjs';
 
-const BIN = fileURLToPath(new URL('../../bin/attention-lab.mjs', import.meta.url));
 const TEXT = '咖哥 喜欢 小冰';
 let dir, model;
 
-function cli(...args) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 30000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = cliWithTimeout(30000);
 
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'attention-lab-why-'));
+withScratchFolder('attention-lab-why-', (folder) => {
+  dir = folder;
   model = join(dir, 'note.model');
   const r = cli('train', '--task', 'note', '--cell', 'rnn', '--hidden', '32', '--steps', '300', '--out', model);
   assert.equal(r.code, 0, r.err);
 });
-after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('--force-attention STEP:SOURCE decodes with that step on one source token, beside the original', () => {
   const r = cli('translate', '--model', model, TEXT, '--force-attention', '2:1');

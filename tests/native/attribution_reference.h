@@ -1,32 +1,24 @@
-// What the attribution tests of both kinds of model share: a case of an attribution reference
-// file (tests/reference/gen_attribution.py, gen_transformer_attribution.py) checked method by
-// method, and integrated gradients' completeness error.
+// The attribution checks test_attribution.cpp runs on both kinds of model: a case of an
+// attribution reference file (tests/reference/gen_attribution.py, gen_transformer_attribution.py)
+// checked method by method, the source-embedding gradient against central differences, and
+// integrated gradients' completeness error.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "seq2seq/attribution.h"
-#include "test_seq2seq_util.h"  // expect_close
+#include "test_seq2seq_util.h"  // expect_close, doubles
 
 namespace attrtest {
 
-inline nlohmann::json load(const std::string& file) {
-  std::ifstream f(std::string(LAB_REFERENCE_DIR) + "/" + file);
-  if (!f) throw std::runtime_error("cannot open shared/reference/" + file);
-  return nlohmann::json::parse(f);
-}
-
-inline std::vector<double> doubles(const nlohmann::json& t) {
-  return t.at("data").get<std::vector<double>>();
-}
+using s2stest::doubles;
 
 // Both methods of case c against the reference (rtol 1e-4 as expect_close; ρ to 1e-9), with
 // `attribute` the model's attribute(src, target, options).

@@ -26,7 +26,21 @@ struct DecodeCase {
   bool tanh;
 };
 
-class Seq2SeqDecode : public ::testing::TestWithParam<DecodeCase> {};
+class Seq2SeqDecode : public ::testing::TestWithParam<DecodeCase> {
+ protected:
+  // The case's model, trained a little.
+  lab::Seq2SeqModel model() const {
+    const DecodeCase p = GetParam();
+    return trained_a_little(decode_config(p.cell, p.attention, p.score, p.tanh));
+  }
+};
+
+lab::DecodeOptions decode_options(long max_length, long beam_width) {
+  lab::DecodeOptions opt;
+  opt.max_length = max_length;
+  opt.beam_width = beam_width;
+  return opt;
+}
 
 // Greedy decoding, one real autoregressive step at a time, must agree with a teacher-forced run
 // of the whole model fed its own outputs: the same tokens, probabilities and attention.
@@ -73,11 +87,8 @@ TEST_P(Seq2SeqDecode, GreedyEqualsTeacherForcedRerun) {
 }
 
 TEST_P(Seq2SeqDecode, BeamWidthOneIsGreedy) {
-  const DecodeCase p = GetParam();
-  lab::Seq2SeqModel model = trained_a_little(decode_config(p.cell, p.attention, p.score, p.tanh));
-  lab::DecodeOptions opt;
-  opt.max_length = 8;
-  opt.beam_width = 1;
+  lab::Seq2SeqModel model = this->model();
+  const lab::DecodeOptions opt = decode_options(8, 1);
   const lab::GreedyResult g = lab::greedy_decode(model, kSource, opt);
   const lab::BeamResult beam = lab::beam_search(model, kSource, opt);
   EXPECT_EQ(beam.tokens, g.tokens);
@@ -93,11 +104,8 @@ TEST_P(Seq2SeqDecode, BeamWidthOneIsGreedy) {
 // The beam tree is consistent, and the best hypothesis' log-probability is what an independent
 // teacher-forced run of the model gives for that sequence.
 TEST_P(Seq2SeqDecode, BeamTreeIsConsistentWithTheModel) {
-  const DecodeCase p = GetParam();
-  lab::Seq2SeqModel model = trained_a_little(decode_config(p.cell, p.attention, p.score, p.tanh));
-  lab::DecodeOptions opt;
-  opt.max_length = 7;
-  opt.beam_width = 4;
+  lab::Seq2SeqModel model = this->model();
+  const lab::DecodeOptions opt = decode_options(7, 4);
   const lab::BeamResult beam = lab::beam_search(model, kSource, opt);
   ASSERT_FALSE(beam.hypotheses.empty());
   for (size_t t = 0; t < beam.steps.size(); ++t) {
@@ -183,15 +191,9 @@ const NotePair kNotePairs[] = {
 
 TEST(Seq2SeqNoteRecipe, TranslatesAllFivePairsForThreeSeeds) {
   for (uint64_t seed : {1, 2, 3}) {
-    lab::Seq2SeqConfig c;
-    c.cell = lab::CellKind::kRnn;
-    c.hidden = 128;
-    c.src_vocab = 22;
-    c.tgt_vocab = 22;
-    c.attention = true;
-    c.score = lab::Score::kDot;
-    c.seed = seed;
-    lab::Seq2SeqModel model(c);
+    // The note's RNN: 128 units, both vocabularies 22 words, dot-product attention.
+    lab::Seq2SeqModel model(s2stest::model_config(lab::CellKind::kRnn, 128, 22, 22, true,
+                                                  lab::Score::kDot, false, seed));
     lab::Rng pick(seed + 1000);
     float first = 0, last = 0;
     for (int step = 0; step < 400; ++step) {

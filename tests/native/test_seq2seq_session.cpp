@@ -12,6 +12,7 @@
 #include "expect_input_error.h"
 #include "seq2seq/model_file.h"
 #include "seq2seq/session.h"
+#include "session_util.h"
 
 namespace lab {
 namespace {
@@ -21,12 +22,7 @@ namespace {
 SessionConfig small_reverse() {
   SessionConfig c;
   c.task = "reverse";
-  c.task_options.seed = 3;
-  c.task_options.train = 400;
-  c.task_options.held_out = 50;
-  c.task_options.min_len = 3;
-  c.task_options.max_len = 10;
-  c.task_options.symbols = 6;
+  c.task_options = sessiontest::reverse_task(3, 400, 50, 3, 10, 6);
   c.cell = CellKind::kGru;
   c.hidden = 16;
   c.attention = true;
@@ -49,22 +45,7 @@ SessionConfig note(long hidden) {
 }
 
 TEST(Seq2SeqSession, ResumeFromFileIsBitIdentical) {
-  Seq2SeqSession straight(small_reverse());
-  const TrainResult first = straight.train(12);
-  const TrainResult expected = straight.train(8);
-
-  Seq2SeqSession interrupted(small_reverse());
-  EXPECT_EQ(interrupted.train(12).losses, first.losses);
-  const std::vector<uint8_t> file = interrupted.save();
-  Seq2SeqSession resumed = Seq2SeqSession::load(file);
-  EXPECT_EQ(resumed.step(), 12);
-  const TrainResult after = resumed.train(8);
-  EXPECT_EQ(after.losses, expected.losses);  // bitwise
-  EXPECT_EQ(after.token_accuracy, expected.token_accuracy);
-  EXPECT_EQ(after.step, 20);
-  // Everything else matches too: weights, moments, sampler, step.
-  EXPECT_EQ(resumed.save(), straight.save());
-  EXPECT_EQ(Seq2SeqSession::load(file).save(), file) << "load → save gives the same bytes";
+  sessiontest::expect_resume_is_bit_identical<Seq2SeqSession>(small_reverse(), 12, 8);
 }
 
 TEST(Seq2SeqSession, TrainReturnsLossAndTokenAccuracyPerStep) {

@@ -5,6 +5,7 @@
 
 #include "expect_input_error.h"
 #include "seq2seq/session.h"
+#include "session_util.h"
 #include "transformer/session.h"
 
 namespace {
@@ -20,15 +21,7 @@ lab::SessionConfig config_for(lab::Seq2SeqSession*) {
 }
 
 lab::TransformerSessionConfig config_for(lab::TransformerSession*) {
-  lab::TransformerSessionConfig c;
-  c.task = "note";
-  c.layers = 1;
-  c.heads = 2;
-  c.d_model = 16;
-  c.d_ff = 32;
-  c.batch_size = 1;
-  c.learning_rate = 1e-2;
-  c.warmup = 0;
+  lab::TransformerSessionConfig c = sessiontest::transformer_session("note", {1, 2, 16, 32}, 1, 0);
   c.seed = 3;
   return c;
 }

@@ -12,16 +12,9 @@
 
 namespace {
 
+// Hidden 8, vocabularies 9 and 10, dot-product attention.
 lab::Seq2SeqConfig small_config(lab::CellKind cell, uint64_t seed) {
-  lab::Seq2SeqConfig c;
-  c.cell = cell;
-  c.hidden = 8;
-  c.src_vocab = 9;
-  c.tgt_vocab = 10;
-  c.attention = true;
-  c.score = lab::Score::kDot;
-  c.seed = seed;
-  return c;
+  return s2stest::model_config(cell, 8, 9, 10, true, lab::Score::kDot, false, seed);
 }
 
 std::vector<float> train_losses(const lab::Seq2SeqConfig& config, int steps) {

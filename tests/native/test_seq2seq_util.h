@@ -17,12 +17,15 @@
 
 namespace s2stest {
 
+// A reference file of shared/reference (made by a generator in tests/reference), parsed.
+inline nlohmann::json load_reference(const std::string& file) {
+  std::ifstream f(std::string(LAB_REFERENCE_DIR) + "/" + file);
+  if (!f) throw std::runtime_error("cannot open shared/reference/" + file);
+  return nlohmann::json::parse(f);
+}
+
 inline const nlohmann::json& seq2seq_reference() {
-  static const nlohmann::json j = [] {
-    std::ifstream f(std::string(LAB_REFERENCE_DIR) + "/seq2seq.json");
-    if (!f) throw std::runtime_error("cannot open shared/reference/seq2seq.json");
-    return nlohmann::json::parse(f);
-  }();
+  static const nlohmann::json j = load_reference("seq2seq.json");
   return j;
 }
 
@@ -172,19 +175,27 @@ double central_difference(Model& model, const lab::Batch& batch, long i, float e
   return (up - down) / (2.0 * eps);
 }
 
-// The decoding tests' model (hidden 16, vocabularies 12 and 9), initialised from `seed`.
-inline lab::Seq2SeqConfig decode_config(lab::CellKind cell, bool attention, lab::Score score,
-                                        bool tanh, uint64_t seed) {
+// A model of `cell` with `hidden` units, vocabularies `src_vocab` and `tgt_vocab`, and attention
+// (`score`, with the tanh layer or not) or none, initialised from `seed`.
+inline lab::Seq2SeqConfig model_config(lab::CellKind cell, long hidden, long src_vocab,
+                                       long tgt_vocab, bool attention, lab::Score score, bool tanh,
+                                       uint64_t seed) {
   lab::Seq2SeqConfig c;
   c.cell = cell;
-  c.hidden = 16;
-  c.src_vocab = 12;
-  c.tgt_vocab = 9;
+  c.hidden = hidden;
+  c.src_vocab = src_vocab;
+  c.tgt_vocab = tgt_vocab;
   c.attention = attention;
   c.score = score;
   c.attentional_tanh = tanh;
   c.seed = seed;
   return c;
+}
+
+// The decoding tests' model (hidden 16, vocabularies 12 and 9), initialised from `seed`.
+inline lab::Seq2SeqConfig decode_config(lab::CellKind cell, bool attention, lab::Score score,
+                                        bool tanh, uint64_t seed) {
+  return model_config(cell, 16, 12, 9, attention, score, tanh, seed);
 }
 
 // A model trained a little on one batch, so its distributions are not flat (ties would make the

@@ -14,6 +14,7 @@
 #include "seq2seq/session.h"
 #include "seq2seq/task_pairs.h"
 #include "seq2seq/tasks.h"
+#include "session_util.h"
 #include "transformer/session.h"
 
 namespace lab {
@@ -227,16 +228,8 @@ TEST(PairsSession, TransformerTrainsOnCharactersAndResumes) {
     std::reverse(reversed.begin(), reversed.end());
     text += std::string(w) + "\t" + reversed + "\n";
   }
-  TransformerSessionConfig c;
-  c.task = "pairs";
+  TransformerSessionConfig c = sessiontest::transformer_session("pairs", {1, 2, 16, 32}, 8, 10);
   c.task_options = pairs_options(text, Tokenizer::kChars, 0.2);
-  c.layers = 1;
-  c.heads = 2;
-  c.d_model = 16;
-  c.d_ff = 32;
-  c.batch_size = 8;
-  c.warmup = 10;
-  c.learning_rate = 1e-2;
   TransformerSession s(c);
   const TrainResult r = s.train(80);
   EXPECT_LT(r.losses.back(), r.losses.front());

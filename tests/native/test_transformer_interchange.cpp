@@ -14,6 +14,7 @@
 #include "case_runner.h"
 #include "expect_input_error.h"
 #include "io/safetensors.h"
+#include "session_util.h"
 #include "transformer/interchange.h"
 
 namespace {
@@ -58,16 +59,7 @@ TEST(TransformerInterchange, AModelTrainedHereGivesPyTorchsLogits) {
 }
 
 lab::TransformerSession small_session() {
-  lab::TransformerSessionConfig c;
-  c.task = "note";
-  c.layers = 1;
-  c.heads = 2;
-  c.d_model = 8;
-  c.d_ff = 12;
-  c.batch_size = 5;
-  c.learning_rate = 1e-2;
-  c.warmup = 0;
-  lab::TransformerSession s(c);
+  lab::TransformerSession s(sessiontest::transformer_session("note", {1, 2, 8, 12}, 5, 0));
   s.train(30);
   return s;
 }

@@ -37,14 +37,25 @@ lab::DecodeOptions options() {
   return o;
 }
 
-Intervention zero(AttentionSite site, long layer, long head) {
+// An intervention of `kind` on head `head` of layer `layer`'s `site` at decoding step `step` (-1:
+// every step).
+Intervention on_head(InterventionKind kind, long step, AttentionSite site, long layer, long head) {
   Intervention v;
-  v.kind = InterventionKind::kZeroHead;
-  v.step = -1;
+  v.kind = kind;
+  v.step = step;
   v.attention = site;
   v.layer = layer;
   v.head = head;
   return v;
+}
+
+Intervention zero(AttentionSite site, long layer, long head) {
+  return on_head(InterventionKind::kZeroHead, -1, site, layer, head);
+}
+
+// The same on the cross-attention at the first step.
+Intervention on_cross_head(InterventionKind kind, long layer, long head) {
+  return on_head(kind, 0, AttentionSite::kCross, layer, head);
 }
 
 bool same_bits(const float* a, const float* b, size_t n) {
@@ -61,11 +72,7 @@ TEST_P(TransformerInterventions, ForcedOneHotCrossAttentionMakesTheHeadsContextV
   for (long l = 0; l < kLayers; ++l) {
     for (long h = 0; h < kHeads; ++h) {
       for (long j = 0; j < S; ++j) {
-        Intervention v;
-        v.kind = InterventionKind::kForceAttention;
-        v.step = 0;
-        v.layer = l;
-        v.head = h;
+        Intervention v = on_cross_head(InterventionKind::kForceAttention, l, h);
         v.source = j;
         const lab::TransformerGreedyResult r =
             lab::transformer_greedy_decode(model, kSource, options(), {v});
@@ -95,11 +102,7 @@ TEST_P(TransformerInterventions, EditedAndMaskedRowsMixTheValueRowsByTheNewWeigh
   const lab::TransformerModel model = model_with(7, GetParam());
   const long Dm = model.config().d_model, Dh = Dm / kHeads, S = 5, l = 1, h = 0;
   for (long j = 0; j < S; ++j) {
-    Intervention edit;
-    edit.kind = InterventionKind::kEditAttention;
-    edit.step = 0;
-    edit.layer = l;
-    edit.head = h;
+    Intervention edit = on_cross_head(InterventionKind::kEditAttention, l, h);
     edit.weights.assign(S, 0.0f);
     edit.weights[j] = 3.0f;  // renormalised to 1
     std::vector<Intervention> masks;
@@ -123,11 +126,7 @@ TEST_P(TransformerInterventions, EditedAndMaskedRowsMixTheValueRowsByTheNewWeigh
       EXPECT_TRUE(r.result.steps[0].edited_attention);
     }
   }
-  Intervention edit;
-  edit.kind = InterventionKind::kEditAttention;
-  edit.step = 0;
-  edit.layer = l;
-  edit.head = h;
+  Intervention edit = on_cross_head(InterventionKind::kEditAttention, l, h);
   edit.weights = {1.0f, 0.0f, 2.0f, 0.0f, 1.0f};  // → 0.25, 0, 0.5, 0, 0.25
   const lab::TransformerGreedyResult r =
       lab::transformer_greedy_decode(model, kSource, options(), {edit});
@@ -142,11 +141,7 @@ TEST_P(TransformerInterventions, EditedAndMaskedRowsMixTheValueRowsByTheNewWeigh
   // Masking one source renormalises the rest of the computed row.
   const lab::TransformerGreedyResult plain =
       lab::transformer_greedy_decode(model, kSource, options());
-  Intervention mask;
-  mask.kind = InterventionKind::kMaskSource;
-  mask.step = 0;
-  mask.layer = l;
-  mask.head = h;
+  Intervention mask = on_cross_head(InterventionKind::kMaskSource, l, h);
   mask.source = 2;
   const lab::TransformerGreedyResult masked =
       lab::transformer_greedy_decode(model, kSource, options(), {mask});

@@ -15,6 +15,7 @@
 #include "expect_input_error.h"
 #include "out_of_vocabulary_task.h"
 #include "seq2seq/model_file.h"
+#include "session_util.h"
 #include "transformer/session.h"
 
 namespace lab {
@@ -22,22 +23,9 @@ namespace {
 
 // Reverse 3–6 letters of 8: held-out strings are unseen (the task keeps them disjoint).
 TransformerSessionConfig small_reverse() {
-  TransformerSessionConfig c;
-  c.task = "reverse";
-  c.task_options.seed = 3;
-  c.task_options.train = 2000;
-  c.task_options.held_out = 100;
-  c.task_options.min_len = 3;
-  c.task_options.max_len = 6;
-  c.task_options.symbols = 8;
-  c.layers = 2;
-  c.heads = 4;
-  c.d_model = 32;
-  c.d_ff = 64;
-  c.warmup = 100;
+  TransformerSessionConfig c = sessiontest::transformer_session("reverse", {2, 4, 32, 64}, 32, 100);
+  c.task_options = sessiontest::reverse_task(3, 2000, 100, 3, 6, 8);
   c.seed = 5;
-  c.batch_size = 32;
-  c.learning_rate = 1e-2;
   c.clip_norm = 1.0;
   return c;
 }
@@ -76,23 +64,11 @@ TEST(TransformerSession, LearnsToReverseUnseenStrings) {
   }
 }
 
+// Bit for bit: the weights, Adam's moments, the warm-up step and the sampler.
 TEST(TransformerSession, ResumeFromFileIsBitIdentical) {
-  TransformerSession straight(small_reverse());
-  const TrainResult first = straight.train(30);
-  const TrainResult expected = straight.train(20);
-
-  TransformerSession interrupted(small_reverse());
-  EXPECT_EQ(interrupted.train(30).losses, first.losses);
-  const std::vector<uint8_t> file = interrupted.save();
-  TransformerSession resumed = TransformerSession::load(file);
+  const std::vector<uint8_t> file =
+      sessiontest::expect_resume_is_bit_identical<TransformerSession>(small_reverse(), 30, 20);
   EXPECT_TRUE(TransformerSession::is_transformer_file(file.data(), file.size()));
-  EXPECT_EQ(resumed.step(), 30);
-  const TrainResult after = resumed.train(20);
-  EXPECT_EQ(after.losses, expected.losses);  // bitwise: weights, Adam, warm-up step, sampler
-  EXPECT_EQ(after.token_accuracy, expected.token_accuracy);
-  EXPECT_EQ(after.step, 50);
-  EXPECT_EQ(resumed.save(), straight.save());
-  EXPECT_EQ(TransformerSession::load(file).save(), file) << "load → save gives the same bytes";
 }
 
 float sum(const std::vector<float>& v, size_t from, size_t n) {

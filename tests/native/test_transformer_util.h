@@ -3,22 +3,17 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "test_seq2seq_util.h"  // expect_close, batch_from_json, make_batch
+#include "test_seq2seq_util.h"  // load_reference, expect_close, batch_from_json, make_batch
 #include "transformer/model.h"
 
 namespace tftest {
 
 inline const nlohmann::json& transformer_reference() {
-  static const nlohmann::json j = [] {
-    std::ifstream f(std::string(LAB_REFERENCE_DIR) + "/transformer.json");
-    if (!f) throw std::runtime_error("cannot open shared/reference/transformer.json");
-    return nlohmann::json::parse(f);
-  }();
+  static const nlohmann::json j = s2stest::load_reference("transformer.json");
   return j;
 }
 

@@ -4,7 +4,11 @@ PyTorch autograd, and each word's attention rollout onto the source.
 
 Run from the repository root with Debian's PyTorch (the pyenv `python3` on PATH has no torch):
 
-    /usr/bin/python3 tests/reference/gen_transformer_attribution.py
+    OPENBLAS_CORETYPE=SkylakeX /usr/bin/python3 tests/reference/gen_transformer_attribution.py
+
+The variable picks OpenBLAS's Skylake-X (AVX-512) kernels, with which the committed file is reproduced byte for
+byte (checked on an AMD EPYC with AVX-512); other kernels (OpenBLAS's default choice on that CPU, Debian's
+reference BLAS) move the last bits of some float64 values, far inside the tests' tolerances.
 
 It writes shared/reference/transformer_attribution.json (committed; byte-identical from run to run: fixed seed
 per case, one thread). The model is gen_transformer.py's TransformerSeq2Seq (the same modules and state-dict
@@ -15,24 +19,17 @@ encoding:
     x = e * sqrt(d_model) + pe[:S]
 
 teacher-forced on the target y (T words, <eos> last) after <sos>. For output word t, f_t = log softmax(logits[t])
-[y_t] (the recurrent translators' definition, gen_attribution.py):
-
-    gradient x input:      a[t, s] = sum_d e[s, d] * df_t/de[s, d]
-    integrated gradients:  a[t, s] = sum_d e[s, d] * (1/n) sum_{k=1..n} df_t/de[s, d] at ((k - 1/2)/n) e
-
-(zero-embedding baseline: the source's tokens blanked, their positions kept; midpoint rule), with f_t(e) and
-f_t(0). "attention" (T, S) is each word's attention rollout onto the source (Abnar & Zuidema 2020, as
-docs/transformer.md defines it for the decoder: A_hat = 0.5 mean_h A + 0.5 I per attention, the cross-attention
-sending half of each row through the encoder's rollout), computed here in matrix form from the teacher-forced
-per-head weights; "rank_correlation" is Spearman's rho between each attention row and each attribution row
-(average ranks for ties; null when either row is constant). Weights are drawn in float32
+[y_t] (the recurrent translators' definition, gen_attribution.py); gradient x input and integrated gradients
+(attribution_methods.py, shared with gen_attribution.py) of f_t with respect to e, with the zero-embedding
+baseline (the source's tokens blanked, their positions kept), f_t(e) and f_t(0). "attention" (T, S) is each
+word's attention rollout onto the source (Abnar & Zuidema 2020, as docs/transformer.md defines it for the
+decoder: A_hat = 0.5 mean_h A + 0.5 I per attention, the cross-attention sending half of each row through the
+encoder's rollout), computed here in matrix form from the teacher-forced per-head weights; "rank_correlation" is
+Spearman's rho between each attention row and each attribution row. Weights are drawn in float32
 (torch.manual_seed(3100 + case index)) and stored exactly; the rest is computed in float64 from them.
 
-Per case: {"name", "config", "src", "target", "params", "ig_steps", "log_prob", "baseline_log_prob",
-"gradient_input", "integrated_gradients", "attention", "rank_correlation": {"gradient_input": [...],
-"integrated_gradients": [...]}}, tensors as {"shape": [...], "data": [flat row-major values]}.
+The file's layout: attribution_methods.py.
 """
-import json
 import math
 import os
 import sys
@@ -40,16 +37,9 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_attribution import spearman  # noqa: E402
-from gen_transformer import _RECORD, D_FF, D_MODEL, TransformerSeq2Seq, enc, perturb, positional_table  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OUT = os.path.join(ROOT, "shared", "reference", "transformer_attribution.json")
-
-torch.set_num_threads(1)
-torch.use_deterministic_algorithms(True)
-
-S, T, IG_STEPS = 5, 4, 8
+from attribution_methods import IG_STEPS, S, T, attribution_fields, write_cases  # noqa: E402
+from gen_transformer import _RECORD, D_FF, D_MODEL, TransformerSeq2Seq, enc, perturb  # noqa: E402
+from transformer_module import positional_table  # noqa: E402
 
 
 def log_probs(model, e, tgt_in, y):
@@ -62,13 +52,6 @@ def log_probs(model, e, tgt_in, y):
     h = model.transformer(x.unsqueeze(0), yy.unsqueeze(0), tgt_mask=causal)
     logp = torch.log_softmax(model.out(h)[0], dim=-1)                             # (T, Vt)
     return logp[torch.arange(len(y)), y]
-
-
-def grads_at(model, e, tgt_in, y):
-    """(T, S, Dm): df_t/de at e, one autograd call per output word."""
-    e = e.clone().requires_grad_(True)
-    f = log_probs(model, e, tgt_in, y)
-    return torch.stack([torch.autograd.grad(f[t], e, retain_graph=True)[0] for t in range(len(y))])
 
 
 def rollout(model, e, tgt_in, y):
@@ -102,27 +85,14 @@ def case(layers, heads, norm_first, vs, vt):
     model = model.double().train()  # dropout 0; training mode keeps PyTorch off its fast path
     e = model.src_embedding.weight[src].detach()                                  # (S, Dm)
 
-    f_e = log_probs(model, e, tgt_in, y)
-    f_0 = log_probs(model, torch.zeros_like(e), tgt_in, y)
-    gxi = (e * grads_at(model, e, tgt_in, y)).sum(-1)                           # (T, S)
-    mean = sum(grads_at(model, ((k - 0.5) / IG_STEPS) * e, tgt_in, y) for k in range(1, IG_STEPS + 1)) / IG_STEPS
-    ig = (e * mean).sum(-1)
-    weights = rollout(model, e, tgt_in, y)
-    w = weights.tolist()
-    rho = {"gradient_input": [spearman(gxi[t].tolist(), w[t]) for t in range(T)],
-           "integrated_gradients": [spearman(ig[t].tolist(), w[t]) for t in range(T)]}
+    f = lambda e: log_probs(model, e, tgt_in, y)  # noqa: E731
     return {
         "name": f"{'pre' if norm_first else 'post'}_l{layers}_h{heads}",
         "config": {"layers": layers, "heads": heads, "d_model": D_MODEL, "d_ff": D_FF, "norm_first": norm_first,
                    "src_vocab": vs, "tgt_vocab": vt},
         "src": src.tolist(), "target": y.tolist(),
         "params": {k: enc(v) for k, v in params.items()},
-        "ig_steps": IG_STEPS,
-        "log_prob": [float("%.9g" % v) for v in f_e.detach().tolist()],
-        "baseline_log_prob": [float("%.9g" % v) for v in f_0.detach().tolist()],
-        "gradient_input": enc(gxi), "integrated_gradients": enc(ig),
-        "attention": enc(weights),
-        "rank_correlation": rho,
+        **attribution_fields(f, e, IG_STEPS, rollout(model, e, tgt_in, y), enc, log_prob_digits=9),
     }
 
 
@@ -135,13 +105,7 @@ def main():
     for i, c in enumerate(CASES):
         torch.manual_seed(3100 + i)
         cases.append(case(*c))
-    dump = lambda o: json.dumps(o, indent=None, separators=(",", ":"), allow_nan=False)  # noqa: E731
-    text = ('{"generator":' + dump("tests/reference/gen_transformer_attribution.py") + ',"torch":'
-            + dump(str(torch.__version__)) + ',"cases":[\n' + ",\n".join(dump(c) for c in cases) + "\n]}\n")
-    json.loads(text)
-    with open(OUT, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    print(f"gen_transformer_attribution: {len(cases)} cases, {len(text.encode())} bytes -> {os.path.relpath(OUT, ROOT)}")
+    write_cases("gen_transformer_attribution", "transformer_attribution.json", cases)
 
 
 if __name__ == "__main__":

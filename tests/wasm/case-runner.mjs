@@ -145,6 +145,29 @@ export function withSession(lab, config, fn) {
   return using(lab.createSeq2Seq(config), fn);
 }
 
+/**
+ * The leak check of a session `model` of `lab` made after `start` (lab.memoryStats() then): after three
+ * identical runs of `pass`, the heap in use is the first run's within 1 KB (it wobbles with the last
+ * batch's shape, the training workspace being rebuilt per shape; a leak of one byte per call adds more),
+ * and so are the live embind handles and the wasm memory's size; deleting the model then gives back
+ * all the memory and handles it took.
+ */
+export function assertPassesLeakNothing(lab, start, model, pass) {
+  const ends = [1, 2, 3].map(() => {
+    pass();
+    return lab.memoryStats();
+  });
+  for (const end of ends.slice(1)) {
+    assert.ok(Math.abs(end.heapUsed - ends[0].heapUsed) < 1024, `heap in use drifted from ${ends[0].heapUsed} to ${end.heapUsed} bytes`);
+    assert.equal(end.handles, ends[0].handles, 'live embind handles');
+    assert.equal(end.memorySize, ends[0].memorySize, 'wasm memory grew');
+  }
+  model.delete();
+  const end = lab.memoryStats();
+  assert.equal(end.heapUsed, start.heapUsed, 'a deleted model gives back all its memory');
+  assert.equal(end.handles, start.handles, 'a deleted model leaves no handles');
+}
+
 /** fn(handle), then handle.delete(), whatever fn does. */
 export function using(handle, fn) {
   try {
@@ -159,7 +182,7 @@ export function using(handle, fn) {
  * the model's names must be exactly the file's (every wasm parameter comes from PyTorch), each
  * shape the file's, and each value must read back bit for bit.
  */
-function loadReferenceParams(model, params) {
+export function loadReferenceParams(model, params) {
   const names = model.paramNames();
   assert.deepEqual(names.map((p) => p.name).sort(), Object.keys(params).sort(), 'parameter names');
   for (const { name, shape } of names) {

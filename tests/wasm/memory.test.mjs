@@ -4,6 +4,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab, tensor } from '../../wasm/js/attention-lab.mjs';
+import { assertPassesLeakNothing } from './case-runner.mjs';
 
 let lab;
 before(async () => {
@@ -44,26 +45,13 @@ test('10 000 training steps and 1 000 translations leak nothing; sessions free t
   model.train(100);
   model.translate('咖哥 喜欢 小冰');
   model.translate('我 爱 学习 人工智能', { beam: 3 });
-  // Three identical passes of ~3 300 steps and ~330 translations (10 000 and 1 000 in all). The
-  // heap in use at the end of a pass depends on the last batch's shape (the training workspace
-  // is rebuilt for a new shape), so it wobbles by a few hundred bytes; a leak of even one byte
-  // per call would add more than 3 KB per pass.
-  const pass = () => {
+  // Three identical passes of ~3 300 steps and ~330 translations (10 000 and 1 000 in all): a leak
+  // of even one byte per call would add more than 3 KB per pass.
+  assertPassesLeakNothing(lab, start, model, () => {
     for (let i = 0; i < 33; i++) model.train(101);
     for (let i = 0; i < 167; i++) {
       model.translate('咖哥 喜欢 小冰');
       model.translate('我 爱 学习 人工智能', { beam: 3 });
     }
-    return lab.memoryStats();
-  };
-  const ends = [pass(), pass(), pass()];
-  for (const end of ends.slice(1)) {
-    assert.ok(Math.abs(end.heapUsed - ends[0].heapUsed) < 1024, `heap in use drifted from ${ends[0].heapUsed} to ${end.heapUsed} bytes`);
-    assert.equal(end.handles, ends[0].handles, 'live embind handles');
-    assert.equal(end.memorySize, ends[0].memorySize, 'wasm memory grew');
-  }
-  model.delete();
-  const end = lab.memoryStats();
-  assert.equal(end.heapUsed, start.heapUsed, 'a deleted session gives back all its memory');
-  assert.equal(end.handles, start.handles, 'a deleted session leaves no handles');
+  });
 });

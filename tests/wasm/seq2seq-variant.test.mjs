@@ -6,7 +6,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
-import { withSession } from './case-runner.mjs';
+import { assertPassesLeakNothing, withSession } from './case-runner.mjs';
 
 let full, trainer;
 before(async () => {
@@ -106,8 +106,6 @@ test('interventions, attribution and the timeline are clear Errors (the full mod
 });
 
 // emmalloc here, dlmalloc in the full build: the leak checks of memory.test.mjs on this allocator.
-// The heap in use after a pass wobbles with the last batch's shape (the training workspace is
-// rebuilt per shape), so passes are compared within 1 KB; a leak of one byte per call adds more.
 test('training, decoding and errors leak nothing; a deleted model gives back all its memory', () => {
   // first use of each path allocates once (embind's type tables, the reverse task's static tables)
   withSession(trainer, { task: 'note', cell: 'gru', hidden: 16, seed: 7 }, (w) => {
@@ -120,23 +118,12 @@ test('training, decoding and errors leak nothing; a deleted model gives back all
   const m = trainer.createSeq2Seq({ task: 'note', cell: 'gru', hidden: 16, seed: 7 });
   m.train(50);
   m.translate('咖哥 喜欢 小冰', { beam: 2 });
-  const pass = () => {
+  assertPassesLeakNothing(trainer, start, m, () => {
     for (let i = 0; i < 40; i++) {
       m.train(5);
       m.translate('咖哥 喜欢 小冰', { beam: 2 });
       assert.throws(() => m.translate(''), /sentence is empty/);
       withSession(trainer, { task: 'reverse', hidden: 8, seed: 1 }, (r) => r.train(1));
     }
-    return trainer.memoryStats();
-  };
-  const ends = [pass(), pass(), pass()];
-  for (const end of ends.slice(1)) {
-    assert.ok(Math.abs(end.heapUsed - ends[0].heapUsed) < 1024, `heap in use drifted from ${ends[0].heapUsed} to ${end.heapUsed} bytes`);
-    assert.equal(end.handles, ends[0].handles, 'live embind handles');
-    assert.equal(end.memorySize, ends[0].memorySize, 'wasm memory grew');
-  }
-  m.delete();
-  const end = trainer.memoryStats();
-  assert.equal(end.heapUsed, start.heapUsed, 'a deleted model gives back all its memory');
-  assert.equal(end.handles, start.handles, 'a deleted model leaves no handles');
+  });
 });

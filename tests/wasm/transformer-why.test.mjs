@@ -1,12 +1,12 @@
 // Asking the Transformer why, through the public JS API of the wasm build: attribution (the bare
 // model's against PyTorch autograd, shared/reference/transformer_attribution.json; a session's of
 // its greedy translation) and the training timeline. The same checks as
-// tests/native/test_transformer_attribution.cpp and test_seq2seq_timeline.cpp.
+// tests/native/test_attribution.cpp and test_seq2seq_timeline.cpp.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
-import { loadReference, tensorOf } from './case-runner.mjs';
-import { expectComplete, expectMatchesReference } from './attribution-reference.mjs';
+import { expectSessionAttribution, testReferenceCases } from './attribution-reference.mjs';
+import { expectTimelineOfTraining } from './timeline-runner.mjs';
 
 const TF = { arch: 'transformer', task: 'reverse', layers: 2, heads: 2, dModel: 8, dFF: 16, seed: 1,
   taskOptions: { minLen: 3, maxLen: 6, symbols: 6, train: 200, heldOut: 20 } };
@@ -21,72 +21,22 @@ before(async () => {
 after(() => tf.delete());
 
 describe('Transformer attribution', () => {
-  const { cases } = loadReference('transformer_attribution.json');
-  for (const c of cases) {
-    test(`matches PyTorch autograd: ${c.name}`, () => {
-      const cfg = c.config;
-      const model = lab.createSeq2SeqModel({ arch: 'transformer', layers: cfg.layers, heads: cfg.heads, dModel: cfg.d_model,
-        dFF: cfg.d_ff, normFirst: cfg.norm_first, srcVocab: cfg.src_vocab, tgtVocab: cfg.tgt_vocab });
-      try {
-        for (const [name, t] of Object.entries(c.params)) model.setParam(name, tensorOf(t));
-        expectMatchesReference(model, c);
-      } finally {
-        model.delete();
-      }
-    });
-  }
+  testReferenceCases('transformer_attribution.json', () => lab, (cfg) => ({ arch: 'transformer', layers: cfg.layers,
+    heads: cfg.heads, dModel: cfg.d_model, dFF: cfg.d_ff, normFirst: cfg.norm_first, srcVocab: cfg.src_vocab,
+    tgtVocab: cfg.tgt_vocab }));
 
   test('a session attributes the words of its greedy translation beside their rollout, IG complete', () => {
-    const plain = tf.translate(TEXT);
     // 1024 steps: the ReLUs make the gradient jump along the path, so the error falls as ~1/n
-    const r = tf.attribution(TEXT, { method: 'integrated-gradients', steps: 1024 });
-    assert.equal(r.text, plain.text);
-    assert.deepEqual(r.words, plain.steps.map((s) => s.token));
-    const [T, S] = r.scores.shape;
-    assert.deepEqual([T, S], [plain.steps.length, plain.source.length]);
-    for (let t = 0; t < T; t++) {
+    const plain = expectSessionAttribution(tf, TEXT, { steps: 1024, tol: 2e-3,
       // The attention of each word is the decoding's: the same incremental decoder, bit for bit.
-      assert.deepEqual(Array.from(r.attention.data.subarray(t * S, (t + 1) * S)), Array.from(plain.steps[t].attention));
-      assert.ok(r.rankCorrelation[t] === null || Math.abs(r.rankCorrelation[t]) <= 1);
-    }
-    expectComplete(r, 2e-3);
-    const gxi = tf.attribution(TEXT);
-    assert.equal(gxi.method, 'gradient-input');
-    assert.equal(gxi.baselineLogProb, null);
+      expectSameAttention: (row, decoded) => assert.deepEqual(Array.from(row), Array.from(decoded)) });
     assert.deepEqual(tf.translate(TEXT), plain, 'attribution changes nothing the model decodes with');
   });
 });
 
 describe('Transformer training timeline', () => {
   test('frames of the probe every k steps, thinned within the capacity, training bit-identical', () => {
-    const a = lab.createSeq2Seq(TF);
-    const b = lab.createSeq2Seq(TF);
-    const twin = lab.createSeq2Seq(TF);
-    try {
-      a.recordTimeline(TEXT, { every: 3, capacity: 4 });
-      assert.deepEqual(a.timeline().frames.map((f) => f.step), [0]);
-      assert.equal(a.timeline().recording, true);
-      assert.deepEqual(a.timeline().probe.map((t) => t.text), TEXT.split(''));
-      assert.deepEqual(a.train(30).losses, b.train(30).losses, 'training is bit-identical with a timeline');
-      assert.deepEqual(a.save(), b.save());
-      const tl = a.timeline();
-      assert.deepEqual(tl.frames.map((f) => f.step), [0, 12, 24]);
-      assert.equal(tl.every, 12);
-      // The last frame is the probe's translation after 24 steps (each step's rollout onto the source).
-      twin.train(24);
-      const t = twin.translate(TEXT);
-      const last = tl.frames.at(-1);
-      assert.deepEqual(last.output, t.steps.map((s) => s.token));
-      assert.deepEqual(Array.from(last.attention.data), t.steps.flatMap((s) => Array.from(s.attention)));
-      const json = JSON.parse(a.exportTimeline());
-      assert.deepEqual(json.frames.map((f) => f.step), [0, 12, 24]);
-      assert.ok(Array.isArray(json.frames[2].attention.data));
-      a.stopTimeline();
-      a.train(12);
-      assert.equal(a.timeline().frames.length, 3, 'stopped: no more frames');
-    } finally {
-      [a, b, twin].forEach((m) => m.delete());
-    }
+    expectTimelineOfTraining(() => lab.createSeq2Seq(TF), TEXT, TEXT.split(''));
   });
 });
 

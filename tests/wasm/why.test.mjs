@@ -2,13 +2,14 @@
 // decoding (translate(text, {interventions})) and attribution (attribution(text, options), and
 // the bare model's against PyTorch autograd, shared/reference/attribution.json). The same checks
 // as tests/native/test_seq2seq_interventions.cpp, test_transformer_interventions.cpp and
-// test_seq2seq_attribution.cpp.
+// test_attribution.cpp.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
-import { NOTE_PAIRS, loadReference, tensorOf } from './case-runner.mjs';
+import { NOTE_PAIRS } from './case-runner.mjs';
 import { referenceBytes } from './safetensors-file.mjs';
-import { expectComplete, expectMatchesReference } from './attribution-reference.mjs';
+import { expectSessionAttribution, testReferenceCases } from './attribution-reference.mjs';
+import { expectTimelineOfTraining } from './timeline-runner.mjs';
 
 const NOTE = { task: 'note', cell: 'rnn', hidden: 32, attention: true, score: 'dot', seed: 1 };
 const TEXT = NOTE_PAIRS[0][0];
@@ -95,80 +96,20 @@ describe('interventions', () => {
 });
 
 describe('attribution', () => {
-  const { cases } = loadReference('attribution.json');
-  for (const c of cases) {
-    test(`matches PyTorch autograd: ${c.name}`, () => {
-      const cfg = c.config;
-      const model = lab.createSeq2SeqModel({ cell: cfg.cell, hidden: cfg.hidden, embedding: cfg.embedding,
-        srcVocab: cfg.src_vocab, tgtVocab: cfg.tgt_vocab, attention: cfg.attention, score: cfg.score,
-        attentionalTanh: cfg.attentional_tanh });
-      try {
-        for (const [name, t] of Object.entries(c.params)) model.setParam(name, tensorOf(t));
-        expectMatchesReference(model, c);
-      } finally {
-        model.delete();
-      }
-    });
-  }
+  testReferenceCases('attribution.json', () => lab, (cfg) => ({ cell: cfg.cell, hidden: cfg.hidden,
+    embedding: cfg.embedding, srcVocab: cfg.src_vocab, tgtVocab: cfg.tgt_vocab, attention: cfg.attention,
+    score: cfg.score, attentionalTanh: cfg.attentional_tanh }));
 
   test('a session attributes the words of its greedy translation, IG complete', () => {
-    const plain = note.translate(TEXT);
-    const r = note.attribution(TEXT, { method: 'integrated-gradients', steps: 64 });
-    assert.equal(r.text, plain.text);
-    assert.deepEqual(r.words, plain.steps.map((s) => s.token));
-    const [T, S] = r.scores.shape;
-    assert.deepEqual([T, S], [plain.steps.length, plain.source.length]);
-    for (let t = 0; t < T; t++) {
+    expectSessionAttribution(note, TEXT, { steps: 64, tol: 1e-3,
       // The teacher-forced attention of each word is the decoding's.
-      r.attention.data.subarray(t * S, (t + 1) * S).forEach((a, s) => assert.ok(Math.abs(a - plain.steps[t].attention[s]) < 1e-5));
-      assert.ok(r.rankCorrelation[t] === null || Math.abs(r.rankCorrelation[t]) <= 1);
-    }
-    expectComplete(r, 1e-3);
-    const gxi = note.attribution(TEXT);
-    assert.equal(gxi.method, 'gradient-input');
-    assert.equal(gxi.baselineLogProb, null);
+      expectSameAttention: (row, decoded) => row.forEach((a, s) => assert.ok(Math.abs(a - decoded[s]) < 1e-5)) });
   });
 });
 
 describe('training timeline', () => {
   test('frames of the probe every k steps, thinned within the capacity, exported as one JSON', () => {
-    const a = lab.createSeq2Seq({ ...NOTE, hidden: 16 });
-    const b = lab.createSeq2Seq({ ...NOTE, hidden: 16 });
-    try {
-      a.recordTimeline(TEXT, { every: 3, capacity: 4 });
-      const before = a.timeline();
-      assert.deepEqual(before.frames.map((f) => f.step), [0]);
-      assert.equal(before.recording, true);
-      assert.deepEqual(before.probe.map((t) => t.text), TEXT.split(' '));
-      const la = a.train(30).losses, lb = b.train(30).losses;
-      assert.deepEqual(la, lb, 'training is bit-identical with a timeline');
-      const tl = a.timeline();
-      // 0, 3, 6, 9 fill it; at 12 it thins to 0, 6 and records every 6: 12, 18; at 24 to 0, 12 and every 12: 24.
-      assert.deepEqual(tl.frames.map((f) => f.step), [0, 12, 24]);
-      assert.equal(tl.every, 12);
-      // The last frame is the probe's translation after 24 steps: a twin trained 24 steps says so.
-      const last = tl.frames.at(-1);
-      assert.equal(last.attention.shape[1], 3);
-      const twin = lab.createSeq2Seq({ ...NOTE, hidden: 16 });
-      try {
-        twin.train(24);
-        const t = twin.translate(TEXT);
-        assert.deepEqual(last.output, t.steps.map((s) => s.token));
-        assert.deepEqual(Array.from(last.attention.data), t.steps.flatMap((s) => Array.from(s.attention)));
-      } finally {
-        twin.delete();
-      }
-      const json = JSON.parse(a.exportTimeline());
-      assert.deepEqual(json.frames.map((f) => f.step), [0, 12, 24]);
-      assert.ok(Array.isArray(json.frames[2].attention.data));
-      a.stopTimeline();
-      a.train(12);
-      assert.equal(a.timeline().frames.length, 3, 'stopped: no more frames');
-      assert.equal(a.timeline().recording, false);
-    } finally {
-      a.delete();
-      b.delete();
-    }
+    expectTimelineOfTraining(() => lab.createSeq2Seq({ ...NOTE, hidden: 16 }), TEXT, TEXT.split(' '));
   });
 });
 
