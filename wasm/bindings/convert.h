@@ -16,6 +16,11 @@ namespace labjs {
 
 using emscripten::val;
 
+// A JS number from a count or size (every one here is far below 2^53, so exact as a double).
+inline val number(double x) {
+  return val(x);
+}
+
 // The one test for "not given": undefined or null (JS callers pass either for an absent argument).
 bool is_absent(const val& v);
 // obj is given and obj[key] is given.

@@ -26,10 +26,6 @@ using labjs::Seq2SeqHandle;
 
 namespace {
 
-val number(double x) {
-  return val(x);
-}
-
 lab::SessionConfig session_config_from_js(const val& js) {
   if (labjs::is_absent(js)) {
     throw lab::InputError("createSeq2Seq() needs a config object {task, cell, hidden, ...}");
@@ -41,31 +37,15 @@ lab::SessionConfig session_config_from_js(const val& js) {
       "config");
   lab::SessionConfig c;
   c.task = labjs::js_string(js, "task", "", "config.task");
-  c.cell = lab::parse_cell(labjs::js_string(js, "cell", "rnn", "config.cell").c_str());
-  c.hidden = labjs::js_whole(js, "hidden", "config.hidden").value_or(c.hidden);
-  c.embedding = labjs::js_whole(js, "embedding", "config.embedding").value_or(c.embedding);
-  c.attention = labjs::js_bool(js, "attention", c.attention, "config.attention");
-  c.score = lab::parse_score(labjs::js_string(js, "score", "dot", "config.score"));
-  c.attentional_tanh =
-      labjs::js_bool(js, "attentionalTanh", c.attentional_tanh, "config.attentionalTanh");
-  c.seed = labjs::js_seed(js, "seed", "config.seed").value_or(c.seed);
-  c.task_options = labjs::task_options_from_js(js["taskOptions"], c.seed);
-  labjs::pairs_options_from_js(js, c.task, c.task_options);
-  c.batch_size = labjs::js_whole(js, "batchSize", "config.batchSize")
-                     .value_or(lab::default_batch_size(c.task));
-  c.learning_rate = labjs::js_number(js, "learningRate", c.learning_rate, "config.learningRate");
-  c.clip_norm = labjs::js_number(js, "clipNorm", c.clip_norm, "config.clipNorm");
+  labjs::seq2seq_architecture_from_js(js, c);
+  c.batch_size = lab::default_batch_size(c.task);
+  labjs::session_training_from_js(js, c);
   return c;
 }
 
 }  // namespace
 
 namespace labjs {
-
-val Seq2SeqHandle::train(val steps) {
-  return guarded(
-      [&] { return labjs::train_to_js(steps, [&](long n) { return session_.train(n); }); });
-}
 
 val Seq2SeqHandle::evaluate(val options) {
   return guarded([&] {
@@ -83,20 +63,11 @@ val (*Seq2SeqHandle::intervened_translate)(lab::Seq2SeqSession&, const std::stri
 val Seq2SeqHandle::translate(val text_js, val options) {
   return guarded([&] {
     const std::string text = labjs::js_text(text_js, "text");
-    // An empty list is plain decoding (bit for bit); anything else is the intervened one's.
-    const bool empty_list = labjs::has_value(options, "interventions") &&
-                            val::global("Array").call<bool>("isArray", options["interventions"]) &&
-                            options["interventions"]["length"].as<long>() == 0;
-    if (labjs::has_value(options, "interventions") && !empty_list) {
-      if (!intervened_translate) {
-        throw lab::InputError(
-            "interventions: this build (the 'seq2seq' module for widgets) has none; the full "
-            "module has them");
-      }
+    if (intervened_translate && labjs::asks_interventions(options)) {
       return intervened_translate(session_, text, options);
     }
     const lab::TranslateResult r =
-        session_.translate(text, labjs::translate_options_from_js(options, empty_list));
+        session_.translate(text, labjs::plain_translate_options_from_js(options, "seq2seq"));
     const labjs::TokenName token = labjs::token_names(session_.task().target_vocab());
     val out = labjs::translation_to_js(token, r.source, r.output, r.text, r.finished);
     if (r.beam_width == 0) {
@@ -126,14 +97,6 @@ val Seq2SeqHandle::info() {
                              session_.model().num_params(), session_.step());
     return out;
   });
-}
-
-val Seq2SeqHandle::sourceVocabulary() {
-  return guarded([&] { return labjs::strings_to_js(session_.source_vocabulary()); });
-}
-
-val Seq2SeqHandle::targetVocabulary() {
-  return guarded([&] { return labjs::strings_to_js(session_.target_vocabulary()); });
 }
 
 val Seq2SeqHandle::heldOut(val count_js) {
@@ -173,13 +136,7 @@ val create_seq2seq_js(val config) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_seq2seq) {
-  emscripten::class_<Seq2SeqHandle>("Seq2SeqSession")
-      .function("train", &Seq2SeqHandle::train)
-      .function("evaluate", &Seq2SeqHandle::evaluate)
-      .function("translate", &Seq2SeqHandle::translate)
-      .function("info", &Seq2SeqHandle::info)
-      .function("sourceVocabulary", &Seq2SeqHandle::sourceVocabulary)
-      .function("targetVocabulary", &Seq2SeqHandle::targetVocabulary)
+  labjs::register_session_handle<Seq2SeqHandle>("Seq2SeqSession")
       .function("heldOut", &Seq2SeqHandle::heldOut);
   emscripten::function("createSeq2Seq", &create_seq2seq_js);
 }

@@ -10,10 +10,6 @@ namespace labjs {
 
 namespace {
 
-val number(double x) {
-  return val(x);
-}
-
 val top_to_js(const TokenName& token, const std::vector<lab::TokenProb>& top) {
   val a = val::array();
   for (const lab::TokenProb& t : top) {
@@ -188,6 +184,20 @@ lab::TranslateOptions translate_options_from_js(const val& options, bool interve
   o.max_length = js_whole(options, "maxLength", "maxLength");
   o.top_k = js_whole(options, "topK", "topK");
   return o;
+}
+
+bool asks_interventions(const val& options) {
+  return has_value(options, "interventions") &&
+         !(val::global("Array").call<bool>("isArray", options["interventions"]) &&
+           options["interventions"]["length"].as<long>() == 0);
+}
+
+lab::TranslateOptions plain_translate_options_from_js(const val& options, const char* module) {
+  if (asks_interventions(options)) {
+    throw lab::InputError(std::string("interventions: this build (the '") + module +
+                          "' module for widgets) has none; the full module has them");
+  }
+  return translate_options_from_js(options, has_value(options, "interventions"));
 }
 
 val strings_to_js(const std::vector<std::string>& strings) {

@@ -36,6 +36,28 @@ TokenName token_names(const V& vocab) {
 // config.taskOptions → lab::TaskOptions (its seed defaults to the session's), and back (info()).
 lab::TaskOptions task_options_from_js(const val& obj, uint64_t default_seed);
 val task_options_to_js(const lab::TaskOptions& o);
+// Config keys that a model's and a session's config share, read alike into either (keys not given
+// keep c's values). Seq2Seq's architecture {cell, hidden, embedding, attention, score,
+// attentionalTanh} into lab::Seq2SeqConfig or lab::SessionConfig:
+template <class Config>
+void seq2seq_architecture_from_js(const val& js, Config& c) {
+  c.cell = lab::parse_cell(js_string(js, "cell", "rnn", "config.cell").c_str());
+  c.hidden = js_whole(js, "hidden", "config.hidden").value_or(c.hidden);
+  c.embedding = js_whole(js, "embedding", "config.embedding").value_or(c.embedding);
+  c.attention = js_bool(js, "attention", c.attention, "config.attention");
+  c.score = lab::parse_score(js_string(js, "score", "dot", "config.score"));
+  c.attentional_tanh = js_bool(js, "attentionalTanh", c.attentional_tanh, "config.attentionalTanh");
+}
+// The Transformer's sizes {layers, heads, dModel, dFF, normFirst} into lab::TransformerConfig or
+// lab::TransformerSessionConfig:
+template <class Config>
+void transformer_sizes_from_js(const val& js, Config& c) {
+  c.layers = js_whole(js, "layers", "config.layers").value_or(c.layers);
+  c.heads = js_whole(js, "heads", "config.heads").value_or(c.heads);
+  c.d_model = js_whole(js, "dModel", "config.dModel").value_or(c.d_model);
+  c.d_ff = js_whole(js, "dFF", "config.dFF").value_or(c.d_ff);
+  c.norm_first = js_bool(js, "normFirst", c.norm_first, "config.normFirst");
+}
 // A config's sentence pairs (task 'pairs'): config.pairs (the tab-separated text), config.tokenize
 // ('words' or 'chars') and config.heldOut (the share held out, 0 … 0.5) into `o`. Throws when
 // task 'pairs' has no pairs or another task has any of the three.
@@ -43,6 +65,18 @@ void pairs_options_from_js(const val& config, const std::string& task, lab::Task
 // Sets info().pairs of a pairs session: {tokenize, heldOut, trainPairs, heldOutPairs}; other
 // tasks' info has no such key.
 void set_pairs_info(val& out, const lab::TaskOptions& o, const lab::Task& task);
+// A training session's {seed, taskOptions, pairs, tokenize, heldOut, batchSize, learningRate,
+// clipNorm} into lab::SessionConfig or lab::TransformerSessionConfig, whose task is set; keys not
+// given keep c's values.
+template <class Config>
+void session_training_from_js(const val& js, Config& c) {
+  c.seed = js_seed(js, "seed", "config.seed").value_or(c.seed);
+  c.task_options = task_options_from_js(js["taskOptions"], c.seed);
+  pairs_options_from_js(js, c.task, c.task_options);
+  c.batch_size = js_whole(js, "batchSize", "config.batchSize").value_or(c.batch_size);
+  c.learning_rate = js_number(js, "learningRate", c.learning_rate, "config.learningRate");
+  c.clip_norm = js_number(js, "clipNorm", c.clip_norm, "config.clipNorm");
+}
 
 // train(steps): {losses, tokenAccuracy, step}; a diverged run gives {error, completed}, which
 // the ES module turns into a JS Error carrying the completed steps.
@@ -64,6 +98,12 @@ void set_training_info(val& out, uint64_t seed, long batch_size, double learning
 // `interventions` false their key is an InputError, with true the caller parses it
 // (why_convert.h's translate_options_with_interventions_from_js).
 lab::TranslateOptions translate_options_from_js(const val& options, bool interventions = false);
+// Whether translate's options ask for interventions: a non-empty `interventions` list (an empty
+// one is plain decoding, bit for bit).
+bool asks_interventions(const val& options);
+// translate's options in a widget module without interventions (`module`: 'seq2seq' or
+// 'transformer'): asking for any is an InputError that names the module; an empty list is taken.
+lab::TranslateOptions plain_translate_options_from_js(const val& options, const char* module);
 
 val strings_to_js(const std::vector<std::string>& strings);
 val ids_to_js(const std::vector<int32_t>& ids);

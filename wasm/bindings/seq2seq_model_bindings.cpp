@@ -38,15 +38,9 @@ lab::Seq2SeqConfig model_config_from_js(const val& js) {
                      "attentionalTanh", "seed"},
                     "config");
   lab::Seq2SeqConfig c;
-  c.cell = lab::parse_cell(labjs::js_string(js, "cell", "rnn", "config.cell").c_str());
-  c.hidden = labjs::js_whole(js, "hidden", "config.hidden").value_or(c.hidden);
-  c.embedding = labjs::js_whole(js, "embedding", "config.embedding").value_or(c.embedding);
+  labjs::seq2seq_architecture_from_js(js, c);
   c.src_vocab = labjs::js_whole(js, "srcVocab", "config.srcVocab").value_or(c.src_vocab);
   c.tgt_vocab = labjs::js_whole(js, "tgtVocab", "config.tgtVocab").value_or(c.tgt_vocab);
-  c.attention = labjs::js_bool(js, "attention", c.attention, "config.attention");
-  c.score = lab::parse_score(labjs::js_string(js, "score", "dot", "config.score"));
-  c.attentional_tanh =
-      labjs::js_bool(js, "attentionalTanh", c.attentional_tanh, "config.attentionalTanh");
   c.seed = labjs::js_seed(js, "seed", "config.seed").value_or(c.seed);
   return c;  // validated by the Seq2SeqModel constructor
 }

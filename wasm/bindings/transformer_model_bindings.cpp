@@ -39,11 +39,7 @@ lab::TransformerConfig config_from_js(const val& js) {
     throw lab::InputError("config.arch must be 'transformer' for this model");
   }
   lab::TransformerConfig c;
-  c.layers = labjs::js_whole(js, "layers", "config.layers").value_or(c.layers);
-  c.heads = labjs::js_whole(js, "heads", "config.heads").value_or(c.heads);
-  c.d_model = labjs::js_whole(js, "dModel", "config.dModel").value_or(c.d_model);
-  c.d_ff = labjs::js_whole(js, "dFF", "config.dFF").value_or(c.d_ff);
-  c.norm_first = labjs::js_bool(js, "normFirst", c.norm_first, "config.normFirst");
+  labjs::transformer_sizes_from_js(js, c);
   c.src_vocab = labjs::js_whole(js, "srcVocab", "config.srcVocab").value_or(c.src_vocab);
   c.tgt_vocab = labjs::js_whole(js, "tgtVocab", "config.tgtVocab").value_or(c.tgt_vocab);
   c.seed = labjs::js_seed(js, "seed", "config.seed").value_or(c.seed);

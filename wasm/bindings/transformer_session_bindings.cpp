@@ -35,10 +35,6 @@ using labjs::guarded;
 
 namespace {
 
-val number(double x) {
-  return val(x);
-}
-
 lab::TransformerSessionConfig config_from_js(const val& js) {
   if (labjs::is_absent(js)) {
     throw lab::InputError(
@@ -53,18 +49,9 @@ lab::TransformerSessionConfig config_from_js(const val& js) {
   // Every setting not given takes the session's default for the task.
   lab::TransformerSessionConfig c =
       lab::transformer_session_defaults(labjs::js_string(js, "task", "", "config.task"));
-  c.layers = labjs::js_whole(js, "layers", "config.layers").value_or(c.layers);
-  c.heads = labjs::js_whole(js, "heads", "config.heads").value_or(c.heads);
-  c.d_model = labjs::js_whole(js, "dModel", "config.dModel").value_or(c.d_model);
-  c.d_ff = labjs::js_whole(js, "dFF", "config.dFF").value_or(c.d_ff);
-  c.norm_first = labjs::js_bool(js, "normFirst", c.norm_first, "config.normFirst");
+  labjs::transformer_sizes_from_js(js, c);
   c.warmup = labjs::js_whole(js, "warmup", "config.warmup").value_or(c.warmup);
-  c.seed = labjs::js_seed(js, "seed", "config.seed").value_or(c.seed);
-  c.task_options = labjs::task_options_from_js(js["taskOptions"], c.seed);
-  labjs::pairs_options_from_js(js, c.task, c.task_options);
-  c.batch_size = labjs::js_whole(js, "batchSize", "config.batchSize").value_or(c.batch_size);
-  c.learning_rate = labjs::js_number(js, "learningRate", c.learning_rate, "config.learningRate");
-  c.clip_norm = labjs::js_number(js, "clipNorm", c.clip_norm, "config.clipNorm");
+  labjs::session_training_from_js(js, c);
   return c;
 }
 
@@ -121,11 +108,6 @@ val transformer_translation_to_js(const TokenName& token, const lab::Transformer
   return out;
 }
 
-val TransformerHandle::train(val steps) {
-  return guarded(
-      [&] { return labjs::train_to_js(steps, [&](long n) { return session_.train(n); }); });
-}
-
 val TransformerHandle::evaluate(val options) {
   return guarded([&] {
     return labjs::eval_result_to_js(session_.evaluate(labjs::eval_options_from_js(options)));
@@ -136,18 +118,9 @@ val TransformerHandle::translate(val text_js, val options) {
   return guarded([&] {
     const std::string text = labjs::js_text(text_js, "text");
 #ifdef LAB_NO_INTERVENTIONS
-    // The widgets' Transformer module (CMakeLists.txt) leaves interventions out; an empty list is
-    // plain decoding, as in the full module.
-    const bool empty_list = labjs::has_value(options, "interventions") &&
-                            val::global("Array").call<bool>("isArray", options["interventions"]) &&
-                            options["interventions"]["length"].as<long>() == 0;
-    if (labjs::has_value(options, "interventions") && !empty_list) {
-      throw lab::InputError(
-          "interventions: this build (the 'transformer' module for widgets) has none; the full "
-          "module has them");
-    }
+    // The widgets' Transformer module (CMakeLists.txt) leaves interventions out.
     const lab::TransformerTranslateResult r =
-        session_.translate(text, labjs::translate_options_from_js(options, empty_list));
+        session_.translate(text, labjs::plain_translate_options_from_js(options, "transformer"));
 #else
     const lab::TransformerTranslateResult r =
         session_.translate(text, labjs::translate_options_with_interventions_from_js(options));
@@ -203,14 +176,6 @@ val TransformerHandle::info() {
   });
 }
 
-val TransformerHandle::sourceVocabulary() {
-  return guarded([&] { return labjs::strings_to_js(session_.source_vocabulary()); });
-}
-
-val TransformerHandle::targetVocabulary() {
-  return guarded([&] { return labjs::strings_to_js(session_.target_vocabulary()); });
-}
-
 }  // namespace labjs
 
 namespace {
@@ -225,12 +190,6 @@ val create_transformer_session_js(val config) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_transformer_session) {
-  emscripten::class_<TransformerHandle>("TransformerSession")
-      .function("train", &TransformerHandle::train)
-      .function("evaluate", &TransformerHandle::evaluate)
-      .function("translate", &TransformerHandle::translate)
-      .function("info", &TransformerHandle::info)
-      .function("sourceVocabulary", &TransformerHandle::sourceVocabulary)
-      .function("targetVocabulary", &TransformerHandle::targetVocabulary);
+  labjs::register_session_handle<TransformerHandle>("TransformerSession");
   emscripten::function("createTransformerSession", &create_transformer_session_js);
 }

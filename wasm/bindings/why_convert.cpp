@@ -9,10 +9,6 @@ namespace labjs {
 
 namespace {
 
-val number(double x) {
-  return val(x);
-}
-
 lab::Tensor matrix(long rows, long cols, const std::vector<float>& data) {
   return lab::Tensor({rows, cols}, data);
 }

@@ -5,11 +5,8 @@
 
 #include <algorithm>
 
+#include "kernels/simd_math.h"  // hsum, dot (wasm)
 #include "tensor.h"
-
-#ifdef __wasm_simd128__
-#include <wasm_simd128.h>
-#endif
 
 namespace lab::kernels {
 
@@ -156,6 +153,8 @@ void pack_b(float* bp, const float* B, long ldb, long n0, long N, long k0, long 
 }
 
 // The 4 × 8 block of C at c (rows × cols valid) (+)= ap · bp over kc: 8 accumulators in registers.
+// The four rows stay written out one by one on purpose: this is the GEMM's hot loop, and eight
+// named accumulators leave nothing to the compiler's choice of unrolling an array of them.
 void kernel_4x8(long kc, const float* ap, const float* bp, float* c, long ldc, long rows, long cols,
                 bool load_c, const float* bias) {
   v128_t c00 = wasm_f32x4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
@@ -294,11 +293,6 @@ void gemm_axpy(float* C, long ldc, const float* A, long lda, const float* B, lon
   }
 }
 
-float hsum(v128_t v) {
-  return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) +
-         (wasm_f32x4_extract_lane(v, 2) + wasm_f32x4_extract_lane(v, 3));
-}
-
 // [Σa0, Σa1, Σa2, Σa3]
 v128_t hsum4(v128_t a0, v128_t a1, v128_t a2, v128_t a3) {
   const v128_t s01 = wasm_f32x4_add(wasm_i32x4_shuffle(a0, a1, 0, 4, 2, 6),
@@ -307,17 +301,6 @@ v128_t hsum4(v128_t a0, v128_t a1, v128_t a2, v128_t a3) {
                                     wasm_i32x4_shuffle(a2, a3, 1, 5, 3, 7));
   return wasm_f32x4_add(wasm_i32x4_shuffle(s01, s23, 0, 1, 4, 5),
                         wasm_i32x4_shuffle(s01, s23, 2, 3, 6, 7));
-}
-
-// Σ_k a[k] b[k]
-float dot(const float* a, const float* b, long K) {
-  v128_t s = wasm_f32x4_splat(0.0f);
-  long k = 0;
-  for (; k + 4 <= K; k += 4)
-    s = wasm_f32x4_add(s, wasm_f32x4_mul(wasm_v128_load(a + k), wasm_v128_load(b + k)));
-  float r = hsum(s);
-  for (; k < K; ++k) r += a[k] * b[k];
-  return r;
 }
 
 // Small NT products (x Wᵀ at batch 1): dot products along K, 2 rows of A × 4 rows of B per block.

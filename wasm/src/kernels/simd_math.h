@@ -1,5 +1,6 @@
 // f32x4 exp for the kernels that need it (softmax, activation): Eigen 3.4 has no WebAssembly SIMD
-// packet math, so its exp in wasm is a scalar call per element. The functions are wasm-only.
+// packet math, so its exp in wasm is a scalar call per element. Also the horizontal sum and the
+// dot product that gemm.cpp and softmax.cpp share. The functions are wasm-only.
 #pragma once
 
 namespace lab::kernels {
@@ -39,6 +40,23 @@ inline v128_t exp_f32x4(v128_t x) {
   v128_t e =
       wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
   return wasm_v128_andnot(wasm_f32x4_mul(y, e), flushed);
+}
+
+// The sum of the four lanes, in the order (v0 + v1) + (v2 + v3) every kernel uses.
+inline float hsum(v128_t v) {
+  return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) +
+         (wasm_f32x4_extract_lane(v, 2) + wasm_f32x4_extract_lane(v, 3));
+}
+
+// Σ_k a[k] b[k]: four partial sums over the f32x4 part, summed by hsum, then the tail in order.
+inline float dot(const float* a, const float* b, long K) {
+  v128_t s = wasm_f32x4_splat(0.0f);
+  long k = 0;
+  for (; k + 4 <= K; k += 4)
+    s = wasm_f32x4_add(s, wasm_f32x4_mul(wasm_v128_load(a + k), wasm_v128_load(b + k)));
+  float r = hsum(s);
+  for (; k < K; ++k) r += a[k] * b[k];
+  return r;
 }
 
 // One float through the f32x4 path (the tail of a row), so every element gets the same function.

@@ -37,15 +37,6 @@ float kept_row_max(const float* xr, const uint8_t* kr, long C, long r, SoftmaxSt
 }  // namespace
 
 #ifdef __wasm_simd128__
-namespace {
-
-float hsum(v128_t v) {
-  return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) +
-         (wasm_f32x4_extract_lane(v, 2) + wasm_f32x4_extract_lane(v, 3));
-}
-
-}  // namespace
-
 void exp_inplace(float* x, long n) {
   long i = 0;
   for (; i + 4 <= n; i += 4) wasm_v128_store(x + i, exp_f32x4(wasm_v128_load(x + i)));
@@ -115,23 +106,19 @@ void softmax_backward(float* dx, const float* dy, const float* y, long R, long C
     const float* dyr = dy + r * C;
     const float* yr = y + r * C;
     float* dxr = dx + r * C;
-    // dot = Σ_c dy ⊙ y
-    v128_t d4 = wasm_f32x4_splat(0.0f);
+    // dyy = Σ_c dy ⊙ y
+    const float dyy = dot(dyr, yr, C);
+    // dx (+)= scale · y ⊙ (dy − dyy)
+    const v128_t d = wasm_f32x4_splat(dyy), s = wasm_f32x4_splat(scale);
     long c = 0;
-    for (; c + 4 <= C; c += 4)
-      d4 = wasm_f32x4_add(d4, wasm_f32x4_mul(wasm_v128_load(dyr + c), wasm_v128_load(yr + c)));
-    float dot = hsum(d4);
-    for (; c < C; ++c) dot += dyr[c] * yr[c];
-    // dx (+)= scale · y ⊙ (dy − dot)
-    const v128_t d = wasm_f32x4_splat(dot), s = wasm_f32x4_splat(scale);
-    for (c = 0; c + 4 <= C; c += 4) {
+    for (; c + 4 <= C; c += 4) {
       v128_t g = wasm_f32x4_mul(
           wasm_f32x4_mul(wasm_v128_load(yr + c), wasm_f32x4_sub(wasm_v128_load(dyr + c), d)), s);
       if (accumulate) g = wasm_f32x4_add(wasm_v128_load(dxr + c), g);
       wasm_v128_store(dxr + c, g);
     }
     for (; c < C; ++c) {
-      const float g = yr[c] * (dyr[c] - dot) * scale;
+      const float g = yr[c] * (dyr[c] - dyy) * scale;
       dxr[c] = accumulate ? dxr[c] + g : g;
     }
   }

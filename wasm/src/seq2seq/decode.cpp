@@ -137,21 +137,9 @@ void DecodeOptions::validate(const Seq2SeqConfig& config) const {
 GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
                            const DecodeOptions& options) {
   options.validate(model.config());
-  GreedyResult result;
-  DecoderState state = model.encode(src);
-  int32_t input = options.sos_id;
-  for (long t = 0; t < options.max_length; ++t) {
-    DecoderStepResult r = model.decoder_step(state, input);
-    const std::vector<double> logp = log_softmax(r.logits);
-    GreedyStep step = greedy_choice(r.logits, logp, options.top_k);
-    step.attention = std::move(r.attention);
-    step.logits = std::move(r.logits);
-    step.context = std::move(r.context);
-    if (!append_greedy_step(result, std::move(step), options.eos_id)) break;
-    input = result.steps.back().token;
-    state = std::move(r.state);
-  }
-  return result;
+  return run_greedy(
+      model, src, options, [](long) { return AttentionEdit(); },
+      [](long, GreedyStep&, const std::vector<double>&) {});
 }
 
 BeamResult beam_search(Seq2SeqModel& model, const std::vector<int32_t>& src,

@@ -126,6 +126,17 @@ struct BeamResult {
   std::vector<std::vector<BeamNode>> steps;  // steps[t]: the beams kept after step t
 };
 
+// The texts of a beam search's hypotheses, best first, appended to `texts` by the target
+// vocabulary's decode_text (a session's Vocab, an interchange file's FileVocab); returns whether
+// the best one finished.
+template <class TargetVocab>
+bool beam_texts(const BeamResult& beam, const TargetVocab& target_vocab,
+                std::vector<std::string>& texts) {
+  for (const BeamHypothesis& h : beam.hypotheses)
+    texts.push_back(target_vocab.decode_text(h.tokens));
+  return !beam.hypotheses.empty() && beam.hypotheses.front().finished;
+}
+
 // The search's pieces, shared with the Transformer's (transformer/search.cpp) so that both kinds
 // of model rank, break ties, shrink the beam and score lengths the same way.
 namespace decoding {
@@ -226,6 +237,32 @@ void run_beam(BeamResult& result, State start, const DecodeOptions& options, Ste
   }
   // Hypotheses: every finished node, plus the live prefixes if the search hit max_length.
   collect_hypotheses(result, !live.empty(), options.eos_id);
+}
+
+// The recurrent model's greedy loop, plain (greedy_decode, decode.cpp) or with interventions
+// (intervention.cpp): step t runs the decoder under the attention edit edit_for(t) (null: none),
+// and adjust(t, step, logp) may change the chosen step (a forced word) before it is appended.
+template <class EditFor, class Adjust>
+GreedyResult run_greedy(Seq2SeqModel& model, const std::vector<int32_t>& src,
+                        const DecodeOptions& options, EditFor edit_for, Adjust adjust) {
+  GreedyResult result;
+  DecoderState state = model.encode(src);
+  int32_t input = options.sos_id;
+  for (long t = 0; t < options.max_length; ++t) {
+    const AttentionEdit edit = edit_for(t);
+    DecoderStepResult r = model.decoder_step(state, input, edit);
+    const std::vector<double> logp = log_softmax(r.logits);
+    GreedyStep step = greedy_choice(r.logits, logp, options.top_k);
+    adjust(t, step, logp);
+    step.edited_attention = edit != nullptr;
+    step.attention = std::move(r.attention);
+    step.logits = std::move(r.logits);
+    step.context = std::move(r.context);
+    if (!append_greedy_step(result, std::move(step), options.eos_id)) break;
+    input = result.steps.back().token;
+    state = std::move(r.state);
+  }
+  return result;
 }
 
 }  // namespace decoding

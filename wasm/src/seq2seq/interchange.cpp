@@ -18,10 +18,6 @@ namespace {
 
 using namespace interchange;
 
-Seq2SeqConfig model_config(const InterchangeConfig& c, long src_vocab, long tgt_vocab) {
-  return seq2seq_config(c, src_vocab, tgt_vocab);
-}
-
 // The file's name of a core parameter under `names`.
 std::string file_name(const std::string& core_name, StateDictNames names) {
   if (names == StateDictNames::kBook && core_name.rfind("out.", 0) == 0) {
@@ -90,7 +86,7 @@ InterchangeModel::InterchangeModel(InterchangeConfig config, FileVocab src, File
     : config_(config),
       src_(std::move(src)),
       tgt_(std::move(tgt)),
-      model_(model_config(config_, src_.size(), tgt_.size())) {
+      model_(seq2seq_config(config_, src_.size(), tgt_.size())) {
   if (tgt_.sos() < 0 || tgt_.eos() < 0) {
     throw InputError(std::string("tgt_vocab has no '") + (tgt_.sos() < 0 ? "<sos>" : "<eos>") +
                      "' token: decoding starts with <sos> and stops at <eos>");
@@ -105,7 +101,7 @@ InterchangeModel InterchangeModel::read(const SafetensorsFile& file) {
   const InterchangeFile contract(file);
   const InterchangeConfig config = InterchangeConfig::from_json_text(contract.config_text());
   auto [src, tgt] = contract.read_vocabularies(config.tokenizer);
-  const Seq2SeqConfig model_cfg = model_config(config, src.size(), tgt.size());
+  const Seq2SeqConfig model_cfg = seq2seq_config(config, src.size(), tgt.size());
   model_cfg.validate();
 
   const bool book = file.find("decoder.out.weight") || file.find("decoder.out.bias");
@@ -181,10 +177,7 @@ TranslateResult InterchangeModel::translate(const std::string& text,
     result.beam_width = opt.beam_width;
     result.beam = beam_search(model_, ids, opt);
     result.output = result.beam.tokens;
-    result.finished = !result.beam.hypotheses.empty() && result.beam.hypotheses.front().finished;
-    for (const BeamHypothesis& h : result.beam.hypotheses) {
-      result.hypothesis_texts.push_back(tgt_.decode_text(h.tokens));
-    }
+    result.finished = beam_texts(result.beam, tgt_, result.hypothesis_texts);
   }
   result.text = tgt_.decode_text(result.output);
   return result;

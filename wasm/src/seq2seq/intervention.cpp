@@ -197,29 +197,18 @@ GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
                            const std::vector<Intervention>& interventions) {
   options.validate(model.config());
   validate_interventions(interventions, model.config(), static_cast<long>(src.size()), options);
-  GreedyResult result;
-  DecoderState state = model.encode(src);
-  int32_t input = options.sos_id;
-  // The loop of greedy_decode (decode.cpp), with each step's interventions applied.
-  for (long t = 0; t < options.max_length; ++t) {
-    const AttentionEdit edit = attention_edit(interventions, t);
-    DecoderStepResult r = model.decoder_step(state, input, edit);
-    const std::vector<double> logp = log_softmax(r.logits);
-    GreedyStep step = greedy_choice(r.logits, logp, options.top_k);
-    for (const Intervention& v : interventions) {
-      if (v.step != t || v.kind != InterventionKind::kForceToken) continue;
-      step.token = v.token;  // the reader's word instead of the argmax
-      step.prob = static_cast<float>(std::exp(logp[static_cast<size_t>(v.token)]));
-      step.forced_token = true;
-    }
-    step.edited_attention = edit != nullptr;
-    step.attention = std::move(r.attention);
-    step.logits = std::move(r.logits);
-    step.context = std::move(r.context);
-    if (!append_greedy_step(result, std::move(step), options.eos_id)) break;
-    input = result.steps.back().token;
-    state = std::move(r.state);
-  }
+  // greedy_decode's loop (decoding::run_greedy) with each step's interventions: the attention
+  // edit of its step, and the reader's word instead of the argmax.
+  GreedyResult result = run_greedy(
+      model, src, options, [&](long t) { return attention_edit(interventions, t); },
+      [&](long t, GreedyStep& step, const std::vector<double>& logp) {
+        for (const Intervention& v : interventions) {
+          if (v.step != t || v.kind != InterventionKind::kForceToken) continue;
+          step.token = v.token;  // the reader's word instead of the argmax
+          step.prob = static_cast<float>(std::exp(logp[static_cast<size_t>(v.token)]));
+          step.forced_token = true;
+        }
+      });
   check_steps_reached(interventions, static_cast<long>(result.steps.size()));
   return result;
 }

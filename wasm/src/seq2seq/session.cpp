@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <climits>
 #include <cmath>
 #include <string>
 
@@ -64,12 +65,8 @@ TrainResult Seq2SeqSession::train(long steps) {
 }
 
 DecodeOptions Seq2SeqSession::decode_defaults(long longest_target) const {
-  DecodeOptions opt;
-  opt.sos_id = kSosId;
-  opt.eos_id = kEosId;
-  opt.max_length = std::max<long>(opt.max_length, longest_target + 1);  // + <eos>
-  opt.top_k = std::min<long>(opt.top_k, model_.config().tgt_vocab);
-  return opt;
+  // no limit on the length: the recurrent decoder has no positional table
+  return session_decode_defaults(longest_target, model_.config().tgt_vocab, LONG_MAX);
 }
 
 EvalResult Seq2SeqSession::evaluate(const EvalOptions& options) {

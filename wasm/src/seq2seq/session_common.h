@@ -232,20 +232,24 @@ inline void fill_eval_result(EvalResult& result, const TeacherForcedTotals& tota
   result.held_out_is_training_data = !options.length && task.held_out_is_training_data();
 }
 
+// A session's decoding defaults: <sos> and <eos> ids, room for the longest target and its <eos>
+// (at most max_length_limit), and at most as many top tokens as the target vocabulary has.
+inline DecodeOptions session_decode_defaults(long longest_target, long tgt_vocab,
+                                             long max_length_limit) {
+  DecodeOptions opt;
+  opt.sos_id = kSosId;
+  opt.eos_id = kEosId;
+  opt.max_length = std::min(std::max<long>(opt.max_length, longest_target + 1), max_length_limit);
+  opt.top_k = std::min<long>(opt.top_k, tgt_vocab);
+  return opt;
+}
+
 // A translation's decoding options: the session's defaults with what the caller set.
 inline DecodeOptions with_translate_options(DecodeOptions opt, const TranslateOptions& options) {
   if (options.max_length) opt.max_length = *options.max_length;
   if (options.top_k) opt.top_k = *options.top_k;
   if (options.beam) opt.beam_width = *options.beam;
   return opt;
-}
-
-// The texts of a beam search's hypotheses, best first, and whether the best one finished.
-inline bool beam_texts(const BeamResult& beam, const Vocab& target_vocab,
-                       std::vector<std::string>& texts) {
-  for (const BeamHypothesis& h : beam.hypotheses)
-    texts.push_back(target_vocab.decode_text(h.tokens));
-  return !beam.hypotheses.empty() && beam.hypotheses.front().finished;
 }
 
 // The source sentence as the model reads it: each token as typed, its id, and whether it is

@@ -16,14 +16,6 @@ namespace {
 using json = nlohmann::json;
 using namespace interchange;
 
-TransformerConfig model_config(const TransformerInterchangeConfig& c, long src, long tgt) {
-  TransformerConfig m;
-  copy_transformer_sizes(m, c);
-  m.src_vocab = src;
-  m.tgt_vocab = tgt;
-  return m;
-}
-
 std::string describe(const TransformerInterchangeConfig& c) {
   return "transformer, " + std::to_string(c.layers) + " layers, " + std::to_string(c.heads) +
          " heads, dModel " + std::to_string(c.d_model) + ", dFF " + std::to_string(c.d_ff);
@@ -127,7 +119,7 @@ TransformerInterchange::TransformerInterchange(TransformerInterchangeConfig conf
     : config_(config),
       src_(std::move(src)),
       tgt_(std::move(tgt)),
-      model_(model_config(config_, src_.size(), tgt_.size())) {}
+      model_(transformer_config(config_, src_.size(), tgt_.size())) {}
 
 TransformerInterchange TransformerInterchange::read(const SafetensorsFile& file) {
   const InterchangeFile contract(file);
@@ -144,7 +136,7 @@ TransformerInterchange TransformerInterchange::read(const SafetensorsFile& file)
     throw InputError(std::string("tgt_vocab has no '") + (tgt.sos() < 0 ? "<sos>" : "<eos>") +
                      "' token: decoding starts with <sos> and stops at <eos>");
   }
-  const TransformerConfig model_cfg = model_config(config, src.size(), tgt.size());
+  const TransformerConfig model_cfg = transformer_config(config, src.size(), tgt.size());
   model_cfg.validate();
 
   const std::vector<ExpectedTensor> expected = expected_tensors(model_cfg);
@@ -193,12 +185,8 @@ TransformerTranslateResult TransformerInterchange::translate(const std::string& 
   } else {
     result.beam = transformer_beam_search(model_, ids, opt);
     result.beam_width = opt.beam_width;
-    const BeamResult& beam = result.beam.result;
-    result.output = beam.tokens;
-    result.finished = !beam.hypotheses.empty() && beam.hypotheses.front().finished;
-    for (const BeamHypothesis& h : beam.hypotheses) {
-      result.hypothesis_texts.push_back(tgt_.decode_text(h.tokens));
-    }
+    result.output = result.beam.result.tokens;
+    result.finished = beam_texts(result.beam.result, tgt_, result.hypothesis_texts);
   }
   result.text = tgt_.decode_text(result.output);
   return result;

@@ -63,6 +63,18 @@ void copy_transformer_sizes(To& to, const From& from) {
   to.norm_first = from.norm_first;
 }
 
+// The model config of a config that carries the five sizes (a session's, an interchange file's),
+// for the given vocabulary sizes, as seq2seq_config (seq2seq/model.h). The seed is left 0: only a
+// session has one.
+template <class Architecture>
+TransformerConfig transformer_config(const Architecture& a, long src_vocab, long tgt_vocab) {
+  TransformerConfig m;
+  copy_transformer_sizes(m, a);
+  m.src_vocab = src_vocab;
+  m.tgt_vocab = tgt_vocab;
+  return m;
+}
+
 void validate_batch(const Batch& batch, const TransformerConfig& config);
 
 // Attention weights of every layer for one teacher-forced batch.

@@ -20,10 +20,7 @@ namespace {
 using namespace session_common;
 
 TransformerConfig model_config(const TransformerSessionConfig& c, long src_vocab, long tgt_vocab) {
-  TransformerConfig m;
-  copy_transformer_sizes(m, c);
-  m.src_vocab = src_vocab;
-  m.tgt_vocab = tgt_vocab;
+  TransformerConfig m = transformer_config(c, src_vocab, tgt_vocab);
   m.seed = c.seed;
   return m;
 }
@@ -88,13 +85,7 @@ TrainResult TransformerSession::train(long steps) {
 }
 
 DecodeOptions TransformerSession::decode_defaults(long longest_target) const {
-  DecodeOptions opt;
-  opt.sos_id = kSosId;
-  opt.eos_id = kEosId;
-  opt.max_length =
-      std::min<long>(std::max<long>(opt.max_length, longest_target + 1), kTransformerMaxLen);
-  opt.top_k = std::min<long>(opt.top_k, model_.config().tgt_vocab);
-  return opt;
+  return session_decode_defaults(longest_target, model_.config().tgt_vocab, kTransformerMaxLen);
 }
 
 EvalResult TransformerSession::evaluate(const EvalOptions& options) {
