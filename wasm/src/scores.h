@@ -10,9 +10,13 @@
 
 namespace lab {
 
-// t keeps its buffer when it already has this shape (the contents are then overwritten).
+// t takes this shape in the buffer it has: a batch of another length (the Seq2Seq recipes pad
+// each batch to its own longest sentence) zero-fills only the part that grew, not a new tensor.
+// Every caller overwrites all of t, so the values it keeps from the last shape are never read.
 inline void ensure_shape(Tensor& t, const std::vector<long>& shape) {
-  if (t.shape != shape) t = Tensor(shape);
+  if (t.shape == shape) return;
+  t.data.resize(static_cast<size_t>(shape_numel(shape, "attention buffer")));
+  t.shape = shape;
 }
 
 // Writes the scores (B, N, M) to `scores` and fills the score's own backward caches in fwd.

@@ -105,8 +105,10 @@ void Seq2SeqModel::backward(const Batch& batch) {
   const long Hd = config_.hidden, Vt = config_.tgt_vocab, F = output_features(config_);
   const bool lstm = config_.cell == CellKind::kLstm;
   zero(grads_);
-  for (auto* v : {&w.dlogits, &w.dfeature, &w.ddense_pre, &w.dconcat, &w.ddec_out, &w.denc_out,
-                  &w.ddec_emb, &w.denc_emb, &w.dh0, &w.dc0}) {
+  // Only the buffers the passes below accumulate into (+=); ddec_out is assigned from dconcat
+  // before the attention adds to it.
+  for (auto* v : {&w.dlogits, &w.dfeature, &w.ddense_pre, &w.dconcat, &w.denc_out, &w.ddec_emb,
+                  &w.denc_emb, &w.dh0, &w.dc0}) {
     zero(*v);
   }
 

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "seq2seq/model.h"
 #include "seq2seq/model_workspace.h"
@@ -44,6 +46,15 @@ void check_size(const std::vector<int32_t>& v, long n, const char* name, const c
     throw InputError(std::string("batch.") + name + " has " + std::to_string(v.size()) +
                      " ids but its shape " + layout + " needs " + std::to_string(n));
   }
+}
+
+// t takes this shape in the buffer it has. The recipes pad each batch to its own longest
+// sentence, so S changes from step to step: a new Tensor would zero-fill (and allocate) megabytes
+// per step, where resizing zero-fills only the part that grew. Every tensor passed here is
+// overwritten by the forward or backward pass before it is read.
+void reshape_in_place(Tensor& t, std::vector<long> shape) {
+  t.data.resize(static_cast<size_t>(shape_numel(shape, "workspace tensor")));
+  t.shape = std::move(shape);
 }
 
 }  // namespace
@@ -143,15 +154,15 @@ void Seq2SeqModel::Workspace::resize(const Seq2SeqConfig& c, long b, long s, lon
   enc_scratch.resize(enc.shape);
   dec_scratch.resize(dec.shape);
   if (c.attention) {
-    attn_in.query = Tensor({B, T, Hd});
-    attn_in.key = Tensor({B, S, Hd});
-    attn_in.value = Tensor({B, S, Hd});
+    reshape_in_place(attn_in.query, {B, T, Hd});
+    reshape_in_place(attn_in.key, {B, S, Hd});
+    reshape_in_place(attn_in.value, {B, S, Hd});
     attn_cfg.score = c.score;
     attn_cfg.keep_scores = attn_cfg.keep_scaled = false;  // the model reads only the weights
-    attn_cfg.mask.key_padding = Tensor({B, S});
+    reshape_in_place(attn_cfg.mask.key_padding, {B, S});
     concat.resize(B * T * 2 * Hd);
     dconcat.resize(B * T * 2 * Hd);
-    dcontext = Tensor({B, T, Hd});
+    reshape_in_place(dcontext, {B, T, Hd});
   }
   if (c.attentional_tanh) {
     dense.resize(B * T * Hd);

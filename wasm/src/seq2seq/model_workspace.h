@@ -30,7 +30,8 @@ struct Seq2SeqModel::Workspace {
   std::vector<float> dense;   // (B, T, Hd) tanh(W_c concat + b_c)
   std::vector<float> logits;  // (B, T, Vt)
   std::vector<float> probs;   // (B, T, Vt) softmax of the logits, kept for the loss gradient
-  // Gradients of the activations above (accumulated with +=, zeroed per backward).
+  // Gradients of the activations above (accumulated with +=, zeroed per backward; ddec_out is
+  // assigned first).
   std::vector<float> dlogits;     // (B, T, Vt)
   std::vector<float> dfeature;    // (B, T, F)
   std::vector<float> ddense_pre;  // (B, T, Hd) before the tanh
