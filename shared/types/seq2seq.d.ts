@@ -482,15 +482,20 @@ export interface ImportedSeq2SeqInfo extends RecurrentArchitecture {
   metadata: Record<string, string>;
 }
 
-/** info() of a Transformer read from .safetensors (config arch 'transformer'). */
-export interface ImportedTransformerInfo {
-  format: 'safetensors';
-  arch: 'transformer';
+/** A Transformer's sizes, as its info() reports them (trained here or read from a file). */
+export interface TransformerSizes {
   layers: number;
   heads: number;
   dModel: number;
   dFF: number;
+  /** pre-norm layers (true) or PyTorch's default post-norm */
   normFirst: boolean;
+}
+
+/** info() of a Transformer read from .safetensors (config arch 'transformer'). */
+export interface ImportedTransformerInfo extends TransformerSizes {
+  format: 'safetensors';
+  arch: 'transformer';
   tokenizer: 'words' | 'chars';
   sourceTokenizer: 'words' | 'chars';
   targetTokenizer: 'words' | 'chars';
@@ -573,13 +578,8 @@ export interface TransformerSeq2SeqConfig extends Seq2SeqPairsOptions {
   taskOptions?: Seq2SeqTaskOptions;
 }
 
-export interface TransformerSeq2SeqInfo extends SessionInfo {
+export interface TransformerSeq2SeqInfo extends SessionInfo, TransformerSizes {
   arch: 'transformer';
-  layers: number;
-  heads: number;
-  dModel: number;
-  dFF: number;
-  normFirst: boolean;
   warmup: number;
 }
 
