@@ -140,8 +140,10 @@ export async function startSite({ viewport = { width: 1280, height: 900 }, dist 
   }
   const context = await browser.newContext({ viewport, locale });
   const page = await context.newPage();
-  // Waits end as soon as their condition holds; the limit only matters on a loaded 2-core machine.
-  page.setDefaultTimeout(30_000);
+  // Waits end as soon as their condition holds; the limit only matters on a loaded machine, and
+  // scripts/test-all.sh runs the e2e files side by side (one per core): a page training while
+  // another Chromium trains can take twice as long as alone.
+  page.setDefaultTimeout(60_000);
   const origin = new URL(server.url).origin;
   const problems = new ProblemCollector();
   problems.attach(page, origin);
