@@ -178,6 +178,12 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
     await page.waitForFunction((s) => document.querySelector(`${s} [data-testid=tf-file-message]`)?.dataset.kind === 'ok', TF);
     assert.match(await page.locator(`${TF} [data-testid=tf-file-message]`).textContent(), /Transformer/);
     assert.match(await page.locator(`${TF} [data-testid=tf-file-config]`).textContent(), /modelTransformer/);
+    // the decoding view under the file speaks words, not string keys (its labels are §3.3's)
+    const keys = await page.locator(`${TF} .tf-byo`).evaluate((host) => {
+      const texts = [host.innerText, ...[...host.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label'))];
+      return texts.flatMap((x) => x.match(/\b(?:tr|mf|tf)\.[a-zA-Z.]+\b/g) ?? []);
+    });
+    assert.deepEqual(keys, [], 'no raw string keys in §4’s model-file panel');
 
     await page.click(`${TF} [data-testid=tf-download-safetensors]`);
     assert.equal(await page.locator(`${TF} [data-testid=tf-download-message]`).textContent(), 'Train the model first: there is nothing to download yet.');

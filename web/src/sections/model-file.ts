@@ -12,20 +12,28 @@
 // problem is shown inline, as text, naming it (the core's own message); the page keeps working.
 import type { SectionContext } from '../section';
 import type { RemoteSeq2Seq, SaveOptions, Seq2SeqInfo } from '../worker/protocol';
-import { fill } from '../i18n';
+import { fill, translator } from '../i18n';
 import { MODEL_FILE_STRINGS } from './model-file-strings';
+import { TRANSLATE_STRINGS } from './translate-strings';
 import { button, el, errorText, field, MessageLine } from './dom';
 import { DecodeView } from './translate-decode';
 
 type Ctx = Pick<SectionContext, 'lab' | 't' | 'lang'>;
 
 /**
- * The context with this file's strings (model-file-strings.ts) looked up first: the panels are
- * loaded on demand, so the section's own string table need not carry them.
+ * The context with this file's strings (model-file-strings.ts) looked up first, then §3.3's
+ * (translate-strings.ts: the decoding view's labels, which §4's panel shows too), then the
+ * section's own: the panels are loaded on demand, so no section's table need carry them.
  */
 export function withStrings<C extends Ctx>(ctx: C): C {
-  const own = MODEL_FILE_STRINGS[ctx.lang] ?? MODEL_FILE_STRINGS.en;
-  return { ...ctx, t: (key: string) => own[key] ?? ctx.t(key) };
+  const own = translator(ctx.lang, MODEL_FILE_STRINGS, TRANSLATE_STRINGS);
+  return {
+    ...ctx,
+    t: (key: string) => {
+      const s = own(key);
+      return s === key ? ctx.t(key) : s;
+    },
+  };
 }
 
 /** Files above this are refused before reading them (a browser tab's memory, not the format's limit). */
