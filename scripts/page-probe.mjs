@@ -3,13 +3,14 @@
 import { gzipSync } from 'node:zlib';
 
 /**
- * Runs in the page before its scripts (context.addInitScript(pageProbe, selector)), recording in
+ * Runs in the page before its scripts (context.addInitScript(pageProbe, options)), recording in
  * window.__probe: main-thread long tasks (> 50 ms, buffered), the time of the first animation frame
- * in which a canvas matching `heatmapSelector` has ink, canvas clears (every chart clears its
- * canvas once before each draw: redraws) and wasm compilations on the main thread (must stay 0: the wasm runs in the worker).
- * @param {string} heatmapSelector
+ * in which a canvas matching `heatmapSelector` has ink (`inWidgets`: inside the page's widgets'
+ * shadow roots too), canvas clears (every chart clears its canvas once before each draw: redraws)
+ * and wasm compilations on the main thread (must stay 0: the wasm runs in the worker).
+ * @param {{heatmapSelector: string, inWidgets?: boolean}} options
  */
-export function pageProbe(heatmapSelector) {
+export function pageProbe({ heatmapSelector, inWidgets = false }) {
   const w = /** @type {any} */ (window);
   w.__probe = { longTasks: [], firstHeatmap: null, clears: 0, wasm: 0 };
   const clearRect = CanvasRenderingContext2D.prototype.clearRect;
@@ -34,7 +35,9 @@ export function pageProbe(heatmapSelector) {
     return false;
   };
   const poll = () => {
-    if ([...document.querySelectorAll(heatmapSelector)].some(inked)) w.__probe.firstHeatmap = performance.now();
+    const roots = [document];
+    if (inWidgets) for (const e of document.querySelectorAll('*')) if (e.shadowRoot) roots.push(e.shadowRoot);
+    if (roots.some((r) => [...r.querySelectorAll(heatmapSelector)].some(inked))) w.__probe.firstHeatmap = performance.now();
     else requestAnimationFrame(poll);
   };
   requestAnimationFrame(poll);
@@ -45,11 +48,11 @@ export function pageProbe(heatmapSelector) {
  * its pages and their workers (context-level, so the worker's wasm fetch counts), each body gzip -9
  * here: what a static host with gzip sends (vite preview itself does not compress).
  * @param {import('playwright-core').Browser} browser
- * @param {{heatmapSelector?: string}} [options]
+ * @param {{heatmapSelector?: string, inWidgets?: boolean}} [options]
  */
-export async function openProbedContext(browser, { heatmapSelector = '.heatmap canvas' } = {}) {
+export async function openProbedContext(browser, { heatmapSelector = '.heatmap canvas', inWidgets = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addInitScript(pageProbe, heatmapSelector);
+  await context.addInitScript(pageProbe, { heatmapSelector, inWidgets });
   const bodies = [];
   context.on('response', (res) => {
     bodies.push(

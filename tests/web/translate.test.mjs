@@ -7,7 +7,6 @@ import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
 import { loadWeb } from './setup.mjs';
 
 const { whyLengths, whyConfig } = await loadWeb('sections/why-run');
-const { movingAverage } = await loadWeb('sections/translate-charts');
 const { bestPath, distinctLabels } = await loadWeb('sections/translate-decode');
 const { trainConfig, RECIPE_STEPS, RECIPES } = await loadWeb('sections/translate-train');
 const { splitSuggestion } = await loadWeb('sections/translate-input');
@@ -45,11 +44,6 @@ describe('section helpers', () => {
     assert.deepEqual({ ...plain, attention: true }, attn);
     assert.deepEqual(plain.taskOptions, { minLen: 5, maxLen: 30, train: 5000, heldOut: 100 });
     assert.equal(plain.embedding, 16);
-  });
-
-  test('movingAverage is a trailing mean over the window', () => {
-    assert.deepEqual(movingAverage([2, 4, 6, 8], 2), [2, 3, 5, 7]);
-    assert.deepEqual(movingAverage([1], 20), [1]);
   });
 
   test('bestPath follows the parents back to the root', () => {

@@ -81,6 +81,9 @@ export interface LineChartOptions {
 const DECIMATED_POINTS = 400;
 const GUIDE_INK = '#64748b';
 
+/** what besides its points makes a series look as it does: a change rebuilds the datasets */
+const STYLE_KEYS = ['label', 'borderColor', 'backgroundColor', 'borderWidth', 'borderDash', 'pointStyle', 'pointRadius', 'pointHoverRadius'] as const;
+
 type LineConfig = ChartConfiguration<'line', { x: number; y: number | null }[], string>;
 
 /** The canvas of a chart; `host` (positioned, with a height) sets its size, Chart.js follows it. */
@@ -234,7 +237,14 @@ export class LineChart {
     }));
     this.#chart.change((chart) => {
       chart.data.labels = [...this.#categories];
-      chart.data.datasets = datasets;
+      // Same series, new points (a training curve at every frame): the dataset objects stay, so
+      // Chart.js keeps their controllers and resolved options instead of rebuilding them.
+      const current = chart.data.datasets;
+      const sameStyle =
+        current.length === datasets.length &&
+        current.every((d, i) => STYLE_KEYS.every((k) => JSON.stringify(d[k]) === JSON.stringify(datasets[i][k])));
+      if (sameStyle) current.forEach((d, i) => (d.data = datasets[i].data));
+      else chart.data.datasets = datasets;
     });
     if (this.#legend) {
       this.#legendEntries = data.series.map((s) => ({ label: s.label, color: s.color, dashed: Boolean(s.dash?.length), marker: s.marker }));

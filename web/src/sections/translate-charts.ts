@@ -1,23 +1,16 @@
 // The training curves of §3.3 and §4: loss and accuracy against the step (line charts; a long run is
-// thinned for drawing by Chart.js's decimation plugin, the exports keep every step) with their export
+// thinned for drawing as it grows, step-series.ts, the exports keep every step) with their export
 // menu and empty state (TrainingCurves, one for both sections), and the titled box every chart of the
 // two sections sits in (§3.3's top-k bars too, translate-decode.ts). Chart.js (line-chart.ts), loaded
 // after the first heatmap: built off the mount task, drawn at most once a frame.
 import { LineChart } from '../charts/line-chart';
+import { RunningAverage, StepThinning } from '../charts/step-series';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
 import { el } from './dom';
 
-/** Trailing moving average over `window` values. */
-export function movingAverage(values: readonly number[], window: number): number[] {
-  const out: number[] = [];
-  let sum = 0;
-  for (let i = 0; i < values.length; i++) {
-    sum += values[i];
-    if (i >= window) sum -= values[i - window];
-    out.push(sum / Math.min(i + 1, window));
-  }
-  return out;
-}
+/** Below this many steps the losses output is rewritten at every update; above, every LOSSES_WRITE_MS. */
+const LOSSES_WRITTEN_EVERY_FRAME = 2000;
+const LOSSES_WRITE_MS = 500;
 
 /** A titled figure holding the chart's box (the box sets the chart's size, translate.css). */
 export function chartBox(host: HTMLElement, className: string, title: string): HTMLElement {
@@ -33,6 +26,7 @@ class StepChart {
   readonly #chart: LineChart;
   readonly #title: string;
   readonly #color: string;
+  readonly #thinning = new StepThinning();
 
   constructor(host: HTMLElement, title: string, xLabel: string, color: string, yRange?: [number, number]) {
     this.#title = title;
@@ -49,8 +43,9 @@ class StepChart {
     return this.#chart.pictures(name, this.#title);
   }
 
+  /** `values`: one per step, an array that grows (a trainer's history): only new values are read. */
   update(values: readonly number[]): void {
-    this.#chart.update({ series: [{ label: this.#title, color: this.#color, width: 1.5, points: values.map((y, i) => ({ x: i + 1, y })) }] });
+    this.#chart.update({ series: [{ label: this.#title, color: this.#color, width: 1.5, points: this.#thinning.points(values) }] });
   }
 
   destroy(): void {
@@ -81,6 +76,10 @@ export class TrainingCurves {
   readonly #loss: StepChart;
   readonly #accuracy: StepChart;
   readonly #history: () => TrainingHistory;
+  readonly #accuracyAverage = new RunningAverage();
+  /** the losses output: how many it holds, when it was written, and the write it waits for */
+  #lossesWritten = { count: -1, at: 0, source: null as readonly number[] | null };
+  #lossesTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(t: (key: string) => string, prefix: 'tr' | 'tf', id: 's2s' | 'tf', history: () => TrainingHistory) {
     this.#history = history;
@@ -115,12 +114,37 @@ export class TrainingCurves {
   update(window: number): void {
     const { step, losses, accuracies } = this.#history();
     this.empty.hidden = step > 0;
-    this.losses.value = JSON.stringify(losses);
+    this.#writeLosses();
     this.#loss.update(losses);
-    this.#accuracy.update(movingAverage(accuracies, window));
+    this.#accuracy.update(this.#accuracyAverage.of(accuracies, window));
+  }
+
+  /**
+   * The losses as JSON in the hidden output: every step's, so the text grows with the run. While
+   * a long run plays it is rewritten at most every LOSSES_WRITE_MS (not at every frame), and once
+   * more when the updates stop.
+   */
+  #writeLosses(): void {
+    const { losses } = this.#history();
+    const written = this.#lossesWritten;
+    if (losses === written.source && losses.length === written.count) return;
+    const now = performance.now();
+    const wait = losses.length < LOSSES_WRITTEN_EVERY_FRAME || losses !== written.source ? 0 : written.at + LOSSES_WRITE_MS - now;
+    if (this.#lossesTimer !== null) clearTimeout(this.#lossesTimer);
+    this.#lossesTimer = null;
+    if (wait > 0) {
+      this.#lossesTimer = setTimeout(() => {
+        this.#lossesTimer = null;
+        this.#writeLosses();
+      }, wait);
+      return;
+    }
+    this.losses.value = JSON.stringify(losses);
+    this.#lossesWritten = { count: losses.length, at: now, source: losses };
   }
 
   destroy(): void {
+    if (this.#lossesTimer !== null) clearTimeout(this.#lossesTimer);
     this.#loss.destroy();
     this.#accuracy.destroy();
   }

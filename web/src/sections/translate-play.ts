@@ -12,6 +12,8 @@ import { DivergedError, type TranslateTrainer } from './translate-train';
 const EVALUATE_EVERY = 200;
 /** s2s_speed is in steps per frame; the worker's throttle is in steps per second */
 const FRAMES_PER_SECOND = 60;
+/** while playing, the page redraws at most this often (about 30 times a second) */
+const REDRAW_MS = 1000 / 30 - 2;
 /** playing on after the recipe: until paused */
 const OPEN_ENDED_STEPS = 10_000_000;
 
@@ -38,6 +40,9 @@ export class TranslatePlayer {
   runStart: { ms: number; step: number } | null = null;
   #active = false;
   #frame = 0;
+  /** a redraw waiting for REDRAW_MS to pass, and the time of the last one */
+  #timer = 0;
+  #lastRedraw = -Infinity;
   #destroyed = false;
   /** the training streams while playing; #running settles when they have ended */
   #streams: Array<{ done: Promise<void>; stop(): void }> = [];
@@ -84,6 +89,7 @@ export class TranslatePlayer {
     this.playing = false;
     this.#stopStreams();
     if (this.#frame) cancelAnimationFrame(this.#frame);
+    if (this.#timer) clearTimeout(this.#timer);
   }
 
   /** Starts playing (the training streams) unless they already run. */
@@ -96,13 +102,23 @@ export class TranslatePlayer {
     });
   }
 
-  /** Redraws at most once a frame, however often the worker reports. */
+  /**
+   * Redraws at most once a frame and at most every REDRAW_MS while playing, however often the
+   * worker reports: the main thread's drawing shares the machine's cores with the training worker.
+   */
   #redrawSoon(): void {
-    if (this.#frame || this.#destroyed) return;
-    this.#frame = requestAnimationFrame(() => {
-      this.#frame = 0;
-      this.#host.render();
-    });
+    if (this.#frame || this.#timer || this.#destroyed) return;
+    const wait = this.#lastRedraw + REDRAW_MS - performance.now();
+    const frame = (): void => {
+      this.#timer = 0;
+      this.#frame = requestAnimationFrame((now) => {
+        this.#frame = 0;
+        this.#lastRedraw = now;
+        this.#host.render();
+      });
+    };
+    if (wait > 0) this.#timer = window.setTimeout(frame, wait);
+    else frame();
   }
 
   #stopStreams(): void {

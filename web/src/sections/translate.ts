@@ -65,6 +65,8 @@ class TranslateView implements SectionHandle {
   readonly #player: TranslatePlayer;
   #translateSeq = 0;
   #destroyed = false;
+  /** the frame of a pending #renderSoon(), 0 if none */
+  #renderFrame = 0;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
@@ -233,9 +235,21 @@ class TranslateView implements SectionHandle {
       if (trainer === this.#trainer) this.#error.textContent = `${this.#ctx.t('error.prefix')}${errorText(err)}`;
     }
     if (trainer === this.#trainer) {
-      this.#render();
+      this.#renderSoon();
       this.#extras?.refreshTimeline(trainer);
     }
+  }
+
+  /**
+   * Renders in the next frame, once however often it is asked: a fast run finishes several
+   * evaluations between two frames, and the player redraws at frame rate too.
+   */
+  #renderSoon(): void {
+    if (this.#renderFrame || this.#destroyed) return;
+    this.#renderFrame = requestAnimationFrame(() => {
+      this.#renderFrame = 0;
+      if (!this.#destroyed) this.#render();
+    });
   }
 
   /** Translates the current sentence with the model as it is now and plays the decoding. */
@@ -360,6 +374,7 @@ class TranslateView implements SectionHandle {
 
   destroy(): void {
     this.#destroyed = true;
+    if (this.#renderFrame) cancelAnimationFrame(this.#renderFrame);
     this.#player.destroy();
     this.#unsubscribe();
     void this.#trainer.delete();

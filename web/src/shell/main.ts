@@ -74,6 +74,7 @@ class Shell {
       this.#banner = null;
       for (const m of this.#mounted) this.#guard(m, () => m.handle?.onWorkerRestart());
     });
+    this.#lab.start(); // the wasm loads while the sections' strings arrive and they mount
     this.#render();
     this.#showParseNotice(parsed);
     this.#writeHash();

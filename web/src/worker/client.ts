@@ -152,6 +152,20 @@ export class WorkerLabClient implements LabClient {
     for (const fn of [...this.#restartListeners]) fn();
   }
 
+  /**
+   * Starts the worker now rather than on the first request: the article calls it before its
+   * sections load their strings and mount, so the worker's script and first wasm build download
+   * and compile meanwhile (lab-worker.ts loads the article's first build on start).
+   */
+  start(): void {
+    if (this.#crashed) return;
+    try {
+      this.#ensureWorker();
+    } catch (err) {
+      this.#crash(`the worker could not start: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
   /** Sends one request. Inputs are copied (structured clone), never transferred: callers keep them. */
   request<O extends Op>(request: Extract<Request, { op: O }>): Promise<ResultOf[O]> {
     return this.#send(request).promise;

@@ -1,6 +1,6 @@
 // The one module worker that owns the wasm core and every Seq2Seq model. It loads the wasm on the
 // first request (once), answers each request with the matching id, and never touches the DOM.
-import { loadAttentionLab } from '../lab';
+import { loadAttentionLab, smallestVariantFor } from '../lab';
 import { LabHandlers, counter, errorPayload } from './handlers';
 import { ModuleRouter } from './router';
 import { FULL_WORKER_NAME, type RequestMessage, type ResponseMessage } from './protocol';
@@ -19,10 +19,14 @@ function crash(): void {
   }, 0);
 }
 
+const article = (self as { name?: string }).name === FULL_WORKER_NAME;
 const router = new ModuleRouter(
   (variant) => loadAttentionLab(variant).then((lab) => new LabHandlers(lab, crash, newModelId)),
-  { article: (self as { name?: string }).name === FULL_WORKER_NAME },
+  { article },
 );
+// The article's first requests are attention's: its build loads at once, before they arrive (the
+// page starts this worker before it mounts). Widgets load what their first request needs.
+if (article) void router.handlers(smallestVariantFor('attention')).catch(() => {});
 /** one id sequence for the models of every build */
 const newModelId = counter();
 
