@@ -10,7 +10,10 @@
 //   training: steps per second as the translate section plays (its step counter, data-step), with
 //     s2s_speed high enough that the worker, not the frame rate, is the limit; the same model config
 //     trained through the Node wasm build in this run gives the ratio;
-//   long tasks: main-thread tasks > 50 ms (PerformanceObserver 'longtask', buffered) while training.
+//   long tasks: main-thread tasks > 50 ms (PerformanceObserver 'longtask', buffered) while training;
+//   main thread busy: the share of the timed play the page's main thread spent in tasks (the
+//     DevTools protocol's Performance.getMetrics TaskDuration), which the worker competes with for
+//     the machine's cores.
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, LAUNCH_ARGS } from '../../tests/e2e/harness.mjs';
@@ -127,8 +130,15 @@ async function trainInPage(browser, origin, task, windows, windowS) {
       return s?.dataset.step === String(n) && s.dataset.playing === '0';
     }, RECIPE_STEPS[task]);
     const timedFrom = await page.evaluate(() => performance.now());
+    // the main thread's busy time (its tasks' CPU time, Chrome's own metric) while playing on
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+    const taskSeconds = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+    const busy0 = await taskSeconds();
+    const wall0 = performance.now();
     await page.click('[data-testid="s2s-play"]');
     await page.waitForTimeout(windows * windowS * 1000 + 500);
+    const mainThreadBusy = (await taskSeconds() - busy0) / ((performance.now() - wall0) / 1000);
     await page.click('[data-testid="s2s-pause"]');
     const { steps, longTasks } = await page.evaluate(() => window.__probe);
     if (problems.length) throw new Error(`training ${task} reported errors: ${problems.join('; ')}`);
@@ -144,6 +154,7 @@ async function trainInPage(browser, origin, task, windows, windowS) {
     const training = longTasks.filter((t) => t.start >= playedAt);
     return {
       rates,
+      main_thread_busy: mainThreadBusy,
       longest_task_ms: training.reduce((a, t) => Math.max(a, t.duration), 0),
       long_tasks: training.length,
       training_s: (steps[steps.length - 1][0] - playedAt) / 1000,
@@ -219,6 +230,7 @@ export async function browserPart(lab, { loads = 7, trainRuns = 3, windows = 5, 
         node_steps_per_s: 1 / nodeStep.median_s,
         browser_vs_node: nodeStep.median_s / browserStep.median_s,
         longest_task_ms: { median: stats(longest).median_s, max: Math.max(...longest), runs: longest },
+        main_thread_busy: runs.map((r) => Number(r.main_thread_busy.toFixed(3))),
         long_tasks_over_50ms: runs.map((r) => r.long_tasks),
         seconds_per_run: runs.map((r) => Number(r.training_s.toFixed(1))),
       };
@@ -237,14 +249,14 @@ export async function browserPart(lab, { loads = 7, trainRuns = 3, windows = 5, 
       ['page', 'responses', 'gzip', 'raw'],
       widgets.map((w) => [`\`${w.page}\``, String(w.responses), kib(w.gzip), kib(w.raw)]));
     table('Browser: training in the worker while the translate section plays',
-      `Steps/s from the section's step counter after one recipe of warm-up: ${trainRuns} page loads × ${windows} windows of ${windowS} s, median ± spread. Node: the same config, train(n) calls on the wasm build in this run. Long tasks: main thread, > 50 ms, from the first Play click (median of the runs' longest; counts per run).`,
-      ['task', 'config', 'browser steps/s', 'Node wasm steps/s', 'browser / Node', 'longest main-thread task (ms)', 'tasks > 50 ms'],
+      `Steps/s from the section's step counter after one recipe of warm-up: ${trainRuns} page loads × ${windows} windows of ${windowS} s, median ± spread. Node: the same config, train(n) calls on the wasm build in this run. Main thread busy: its tasks' time over the played seconds (Chrome's TaskDuration metric; per load). Long tasks: main thread, > 50 ms, from the first Play click (median of the runs' longest; counts per run).`,
+      ['task', 'config', 'browser steps/s', 'Node wasm steps/s', 'browser / Node', 'main thread busy', 'longest main-thread task (ms)', 'tasks > 50 ms'],
       ['note', 'dates'].map((task) => {
         const t = training[task];
         const c = t.config;
         return [task, `${c.cell.toUpperCase()} ${c.hidden}, batch ${c.batchSize ?? 1}, speed ${t.s2s_speed}/frame`,
           `${fmt(t.browser_steps_per_s, 0)} ± ${spread(t.browser_step)}`, `${fmt(t.node_steps_per_s, 0)} ± ${spread(t.node_step)}`,
-          fmt(t.browser_vs_node, 2), `${fmt(t.longest_task_ms.median, 0)} (max ${fmt(t.longest_task_ms.max, 0)})`, t.long_tasks_over_50ms.join(', ')];
+          fmt(t.browser_vs_node, 2), t.main_thread_busy.map((b) => `${fmt(100 * b, 0)}%`).join(', '), `${fmt(t.longest_task_ms.median, 0)} (max ${fmt(t.longest_task_ms.max, 0)})`, t.long_tasks_over_50ms.join(', ')];
       }));
     return { chromium: chromiumVersion, loads, first_heatmap: firstHeatmap, app, widgets, training };
   } finally {

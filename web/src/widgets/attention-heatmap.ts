@@ -25,6 +25,10 @@ export class AttentionHeatmap extends LabWidget {
   }
 
   protected async mount(): Promise<SectionHandle> {
+    // The heatmap's code is fetched while the given matrix is parsed, and in live mode while the
+    // worker starts: round trips side by side, not one after another.
+    const heatmapCode = import('../heatmap/heatmap');
+    heatmapCode.catch(() => {}); // awaited below, unless the settings are refused first
     let given: MatrixSpec | null;
     try {
       given = await this.#givenMatrix();
@@ -43,10 +47,14 @@ export class AttentionHeatmap extends LabWidget {
     }
     this.showProblems(problems);
 
-    const { Heatmap } = await import('../heatmap/heatmap');
+    const state = parsed.state;
+    const lang = this.language(state);
+    const live = given ? null : Promise.all([this.lab(lang), import('./live-matrix')]);
+    live?.catch(() => {}); // awaited below
+    const { Heatmap } = await heatmapCode;
     this.body.replaceChildren();
     if (given) {
-      const map = new Heatmap(this.body, { id: 'matrix', title: given.title, fixedRange: given.range ?? undefined, lang: this.language(parsed.state) });
+      const map = new Heatmap(this.body, { id: 'matrix', title: given.title, fixedRange: given.range ?? undefined, lang });
       map.update({
         rows: given.rowLabels.length,
         cols: given.colLabels.length,
@@ -57,9 +65,7 @@ export class AttentionHeatmap extends LabWidget {
       return { setActive() {}, onWorkerRestart() {}, destroy: () => map.destroy() };
     }
 
-    const state = parsed.state;
-    const lang = this.language(state);
-    const [lab, { liveWeights }] = await Promise.all([this.lab(lang), import('./live-matrix')]);
+    const [lab, { liveWeights }] = await live!;
     const title = { dot: 'q·k', 'scaled-dot': 'q·k/√d', self: 'self-attention' }[mechanism];
     const map = new Heatmap(this.body, { id: 'weights', title: `softmax(${title === 'self-attention' ? 'QKᵀ/√d' : title})`, fixedRange: [0, 1], lang });
     let drawn = false;
