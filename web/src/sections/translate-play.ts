@@ -1,9 +1,9 @@
 // §3.3's play / pause / step: the model (and its plain companion, to the same step) train as
 // streams inside the worker, with no request round trip per chunk, at most s2s_speed steps per
-// frame (60 frames a second); the page redraws once a frame and evaluates every EVALUATE_EVERY
-// steps. A run ends at the end of the recipe (playing again continues beyond it), on pause, or
-// when the section is scrolled away (it plays on when back in view). The section (translate.ts)
-// owns the models and the page; this file owns the running state.
+// frame (60 frames a second); the page redraws at most 30 times a second and evaluates every
+// EVALUATE_EVERY steps. A run ends at the end of the recipe (playing again continues beyond it), on
+// pause, or when the section is scrolled away (it plays on when back in view). The section
+// (translate.ts) owns the models and the page; this file owns the running state.
 import { errorText } from './dom';
 import { timeLeftText } from './translate-text';
 import { DivergedError, type TranslateTrainer } from './translate-train';
