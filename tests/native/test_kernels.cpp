@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -299,6 +300,46 @@ TEST(Kernels, AdamInPlaceEqualsTheCheckedPathBitForBit) {
   }
   EXPECT_TRUE(scratch_a.params.empty());  // the in-place path never needed the scratch
   EXPECT_GT(sa.max_abs_exp_avg, 0.0f);
+}
+
+TEST(Kernels, AdamZeroingTheGradientsGivesTheSameStep) {
+  std::mt19937 rng(19);
+  const long P = 1003;  // not a multiple of 4: the loop's tail too
+  const std::vector<float> p0 = random_vector(P, rng);
+  std::vector<float> pa = p0, pb = p0;
+  lab::AdamState sa, sb;
+  sa.reset(P);
+  sb.reset(P);
+  lab::AdamScratch scratch_a, scratch_b;
+  for (float weight_decay : {0.0f, 0.01f}) {
+    lab::AdamOptions o = adam_options(1e-2f);
+    o.weight_decay = weight_decay;
+    const std::vector<float> g = random_vector(P, rng);
+    std::vector<float> spent = g;
+    lab::adam_update(pa, sa, g, o, scratch_a);
+    EXPECT_TRUE(lab::adam_update_zeroing_grads(pb, sb, spent, o, scratch_b));
+    ASSERT_EQ(pa, pb);
+    ASSERT_EQ(sa.exp_avg, sb.exp_avg);
+    ASSERT_EQ(sa.exp_avg_sq, sb.exp_avg_sq);
+    EXPECT_EQ(sa.max_abs_exp_avg, sb.max_abs_exp_avg);
+    EXPECT_EQ(spent, std::vector<float>(P, 0.0f));
+  }
+  // The checked path (unknown bounds) applies the same step and leaves the gradients as they were.
+  const std::vector<float> g = random_vector(P, rng);
+  std::vector<float> kept = g;
+  sb.max_abs_exp_avg = -1.0f;
+  lab::adam_update(pa, sa, g, adam_options(1e-2f), scratch_a);
+  EXPECT_FALSE(lab::adam_update_zeroing_grads(pb, sb, kept, adam_options(1e-2f), scratch_b));
+  EXPECT_EQ(pa, pb);
+  EXPECT_EQ(kept, g);
+  // A refused step leaves them too.
+  std::vector<float> bad = random_vector(P, rng);
+  bad[5] = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> bad_copy = bad;
+  EXPECT_THROW(lab::adam_update_zeroing_grads(pb, sb, bad, adam_options(1e-2f), scratch_b),
+               lab::NonFiniteError);
+  EXPECT_EQ(pa, pb);
+  EXPECT_EQ(std::memcmp(bad.data(), bad_copy.data(), sizeof(float) * P), 0);
 }
 
 TEST(Kernels, AdamIsAllOrNothing) {

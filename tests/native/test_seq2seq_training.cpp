@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "expect_input_error.h"
 #include "test_seq2seq_util.h"
@@ -47,6 +48,27 @@ TEST(Seq2SeqTraining, SameSeedGivesIdenticalRuns) {
     EXPECT_EQ(a, b) << lab::cell_name(cell);  // bitwise
     EXPECT_NE(a, other) << lab::cell_name(cell);
     EXPECT_LT(a.back(), 0.7f * a.front()) << lab::cell_name(cell) << ": training should learn";
+  }
+}
+
+TEST(Seq2SeqTraining, ConsumingTheGradientsTrainsTheSameWeights) {
+  // A training loop's step zeroes the gradients in Adam's pass, and the next backward then skips
+  // clearing them: the same weights as adam_step + a backward that clears, bit for bit.
+  for (lab::CellKind cell : {lab::CellKind::kRnn, lab::CellKind::kGru, lab::CellKind::kLstm}) {
+    lab::Seq2SeqModel kept(small_config(cell, 8)), spent(small_config(cell, 8));
+    const lab::Batch batch = s2stest::make_batch({5, 3, 4}, {4, 2, 5}, 9, 10, 1);
+    lab::AdamOptions o;
+    o.lr = 1e-2f;
+    for (int i = 0; i < 6; ++i) {
+      ASSERT_EQ(kept.forward_backward(batch), spent.forward_backward(batch));
+      ASSERT_EQ(kept.grads(), spent.grads());
+      kept.adam_step(o);
+      spent.adam_step_consuming_grads(o);
+      ASSERT_EQ(kept.params(), spent.params());
+      EXPECT_EQ(spent.grads(), std::vector<float>(spent.grads().size(), 0.0f));
+    }
+    EXPECT_INPUT_ERROR(spent.adam_step_consuming_grads(o),
+                       "adam_step needs the gradients of a forward_backward with a finite loss");
   }
 }
 

@@ -22,6 +22,12 @@ float adam_max_abs_grad(const float* g, const float* p, long n, float weight_dec
 void adam_inplace(float* p, float* m, float* v, const float* g, long n, const AdamConstants& k,
                   float* max_abs_m, float* max_v);
 
+// adam_inplace, and g ← 0 in the same pass (optimizer.zero_grad() after the step, without a
+// second pass over the gradients: the loop is bound by its division and square root, so the
+// extra store is free).
+void adam_inplace_zeroing_grads(float* p, float* m, float* v, float* g, long n,
+                                const AdamConstants& k, float* max_abs_m, float* max_v);
+
 // The same update into separate buffers (p_new, m_new, v_new): returns false, with the old
 // buffers untouched, when any result is NaN or ±Inf. Writes max |m_new| and max v_new.
 bool adam_candidate(const float* p, const float* m, const float* v, const float* g, long n,

@@ -104,7 +104,8 @@ void Seq2SeqModel::backward(const Batch& batch) {
   const long B = batch.B, S = batch.S, T = batch.T, BT = B * T, E = config_.embedding_size();
   const long Hd = config_.hidden, Vt = config_.tgt_vocab, F = output_features(config_);
   const bool lstm = config_.cell == CellKind::kLstm;
-  zero(grads_);
+  if (!grads_zero_) zero(grads_);
+  grads_zero_ = false;
   // Only the buffers the passes below accumulate into (+=); ddec_out is assigned from dconcat
   // before the attention adds to it.
   for (auto* v : {&w.dlogits, &w.dfeature, &w.ddense_pre, &w.dconcat, &w.denc_out, &w.ddec_emb,
@@ -204,6 +205,14 @@ void Seq2SeqModel::adam_step(float lr, float beta1, float beta2, float eps, floa
 void Seq2SeqModel::adam_step(const AdamOptions& options) {
   options.validate();
   model_adam_step(params_, adam_, grads_, grads_valid_, options, adam_scratch_);
+}
+
+void Seq2SeqModel::adam_step_consuming_grads(const AdamOptions& options) {
+  options.validate();
+  bool zeroed = false;
+  model_adam_step(params_, adam_, grads_, grads_valid_, options, adam_scratch_, &zeroed);
+  grads_valid_ = false;
+  grads_zero_ = zeroed;
 }
 
 }  // namespace lab

@@ -198,6 +198,10 @@ class Seq2SeqModel {
   void adam_step(float lr, float beta1 = 0.9f, float beta2 = 0.999f, float eps = 1e-8f,
                  float weight_decay = 0.0f);
   void adam_step(const AdamOptions& options);
+  // adam_step, after which the gradients are spent: zeroed in the update's own pass, so the next
+  // backward need not clear them (a training loop's step; grads() then reads zeros, and another
+  // adam_step needs another forward_backward).
+  void adam_step_consuming_grads(const AdamOptions& options);
   const AdamState& adam_state() const { return adam_; }
   // Restores a saved optimiser state (resuming a run). Throws InputError unless both moments
   // have num_params() finite values, every second moment is >= 0 and the step is >= 0.
@@ -249,8 +253,9 @@ class Seq2SeqModel {
   std::vector<float> params_;  // (P)
   std::vector<float> grads_;   // (P), same layout
   AdamState adam_;
-  AdamScratch adam_scratch_;                 // 3 × (P), swapped with params_ and adam_ by a step
-  bool grads_valid_ = false;                 // false until a forward_backward with a finite loss
+  AdamScratch adam_scratch_;  // 3 × (P), swapped with params_ and adam_ by a step
+  bool grads_valid_ = false;  // false until a forward_backward with a finite loss
+  bool grads_zero_ = false;   // grads_ is known to be all zeros (backward skips clearing it)
   const float* src_emb_override_ = nullptr;  // (B, S, E) forward's source embeddings, if set
   std::shared_ptr<Workspace> ws_;       // training scratch, resized when the batch shape changes
   std::shared_ptr<Workspace> step_ws_;  // B = 1 scratch for encode / decoder_step

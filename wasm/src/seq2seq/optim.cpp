@@ -36,8 +36,12 @@ void AdamState::reset(long num_params) {
   max_exp_avg_sq = 0.0f;
 }
 
-void adam_update(std::vector<float>& params, AdamState& state, const std::vector<float>& grads,
-                 const AdamOptions& opt, AdamScratch& scratch) {
+namespace {
+
+// adam_update; with zero_grads (the same buffer as grads), g ← 0 in the in-place pass. Returns
+// whether it did.
+bool adam_update_impl(std::vector<float>& params, AdamState& state, const std::vector<float>& grads,
+                      const AdamOptions& opt, AdamScratch& scratch, float* zero_grads) {
   opt.validate();
   const size_t P = params.size();
   const long n = static_cast<long>(P);
@@ -71,10 +75,16 @@ void adam_update(std::vector<float>& params, AdamState& state, const std::vector
                                M_new < 1e30 && V_new < 1e36 && M_new / opt.eps < 1e37 &&
                                static_cast<double>(k.step_size) * M_new / opt.eps < 0x1p100;
   if (provably_finite) {
-    kernels::adam_inplace(params.data(), state.exp_avg.data(), state.exp_avg_sq.data(),
-                          grads.data(), n, k, &state.max_abs_exp_avg, &state.max_exp_avg_sq);
+    if (zero_grads) {
+      kernels::adam_inplace_zeroing_grads(params.data(), state.exp_avg.data(),
+                                          state.exp_avg_sq.data(), zero_grads, n, k,
+                                          &state.max_abs_exp_avg, &state.max_exp_avg_sq);
+    } else {
+      kernels::adam_inplace(params.data(), state.exp_avg.data(), state.exp_avg_sq.data(),
+                            grads.data(), n, k, &state.max_abs_exp_avg, &state.max_exp_avg_sq);
+    }
     state.step = step;
-    return;
+    return zero_grads != nullptr;
   }
   // The checked path: candidates p, m, v (each P), committed only if all are finite.
   scratch.params.resize(P);
@@ -96,6 +106,20 @@ void adam_update(std::vector<float>& params, AdamState& state, const std::vector
   state.max_abs_exp_avg = max_m;
   state.max_exp_avg_sq = max_v;
   state.step = step;
+  return false;
+}
+
+}  // namespace
+
+void adam_update(std::vector<float>& params, AdamState& state, const std::vector<float>& grads,
+                 const AdamOptions& opt, AdamScratch& scratch) {
+  adam_update_impl(params, state, grads, opt, scratch, nullptr);
+}
+
+bool adam_update_zeroing_grads(std::vector<float>& params, AdamState& state,
+                               std::vector<float>& grads, const AdamOptions& opt,
+                               AdamScratch& scratch) {
+  return adam_update_impl(params, state, grads, opt, scratch, grads.data());
 }
 
 double grad_l2_norm(const std::vector<float>& grads) {
@@ -130,15 +154,20 @@ float model_clip_grad_norm(std::vector<float>& grads, bool grads_valid, float ma
   return clip_grad_norm(grads, max_norm);
 }
 
-void model_adam_step(std::vector<float>& params, AdamState& state, const std::vector<float>& grads,
-                     bool grads_valid, const AdamOptions& opt, AdamScratch& scratch) {
+void model_adam_step(std::vector<float>& params, AdamState& state, std::vector<float>& grads,
+                     bool grads_valid, const AdamOptions& opt, AdamScratch& scratch,
+                     bool* grads_zeroed) {
   if (!grads_valid) {
     throw InputError("adam_step needs the gradients of a forward_backward with a finite loss");
   }
   try {
     // adam_update reads the gradients first (finite, bounded) and refuses a NaN/Inf one before
     // writing anything; here only the message is made specific.
-    adam_update(params, state, grads, opt, scratch);
+    if (grads_zeroed) {
+      *grads_zeroed = adam_update_zeroing_grads(params, state, grads, opt, scratch);
+    } else {
+      adam_update(params, state, grads, opt, scratch);
+    }
   } catch (const NonFiniteError&) {
     if (!std::isfinite(grad_l2_norm(grads))) {
       throw NonFiniteError(

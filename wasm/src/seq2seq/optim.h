@@ -55,9 +55,11 @@ struct AdamScratch {
   std::vector<float> params, exp_avg, exp_avg_sq;
 };
 
-// One Adam step exactly as torch.optim.Adam (PyTorch 1.13, single-tensor path):
+// One Adam step as torch.optim.Adam (PyTorch 1.13, single-tensor path):
 //   g ← g + λ p;  m ← β1 m + (1 − β1) g;  v ← β2 v + (1 − β2) g²
 //   p ← p − lr / (1 − β1ᵗ) · m / (√v / √(1 − β2ᵗ) + ε)
+// (kernels/adam.cpp computes the last line with one division instead of two: the same up to
+// rounding, which the PyTorch reference tests' tolerances cover).
 // All-or-nothing: if any new weight or moment would be NaN or ±Inf, a NonFiniteError is thrown
 // with params and state untouched. Usually in place, in one pass: one read of the gradients
 // first checks they are finite and bounds them, and with the kept bounds on the moments that
@@ -67,6 +69,13 @@ struct AdamScratch {
 // such a step then point at the old weights.
 void adam_update(std::vector<float>& params, AdamState& state, const std::vector<float>& grads,
                  const AdamOptions& opt, AdamScratch& scratch);
+
+// adam_update, then g ← 0 (optimizer.zero_grad()) in the same pass when the step runs in place.
+// Returns whether g is now all zeros; the checked path leaves g as it was (and so does a refused
+// step).
+bool adam_update_zeroing_grads(std::vector<float>& params, AdamState& state,
+                               std::vector<float>& grads, const AdamOptions& opt,
+                               AdamScratch& scratch);
 
 // ‖g‖₂ over the whole flat buffer (accumulated in double).
 double grad_l2_norm(const std::vector<float>& grads);
@@ -82,7 +91,8 @@ float clip_grad_norm(std::vector<float>& grads, float max_norm);
 //   backward(); grads_valid ← true; returns the loss;
 // - model_clip_grad_norm: clip_grad_norm of those gradients;
 // - model_adam_step: adam_update with them (the caller has validated its options), with a
-//   specific message when the gradient norm is not finite.
+//   specific message when the gradient norm is not finite; given `grads_zeroed`, it is
+//   adam_update_zeroing_grads, and *grads_zeroed says whether the gradients are now zeros.
 // The last two throw InputError when grads_valid is false.
 template <class Forward, class Backward>
 float model_forward_backward(bool& grads_valid, const Forward& forward, const Backward& backward) {
@@ -94,7 +104,8 @@ float model_forward_backward(bool& grads_valid, const Forward& forward, const Ba
   return loss;
 }
 float model_clip_grad_norm(std::vector<float>& grads, bool grads_valid, float max_norm);
-void model_adam_step(std::vector<float>& params, AdamState& state, const std::vector<float>& grads,
-                     bool grads_valid, const AdamOptions& opt, AdamScratch& scratch);
+void model_adam_step(std::vector<float>& params, AdamState& state, std::vector<float>& grads,
+                     bool grads_valid, const AdamOptions& opt, AdamScratch& scratch,
+                     bool* grads_zeroed = nullptr);
 
 }  // namespace lab

@@ -59,7 +59,8 @@ Seq2SeqSession::Seq2SeqSession(const SessionConfig& config, std::unique_ptr<Task
 TrainResult Seq2SeqSession::train(long steps) {
   return train_steps(
       steps, *task_, config_.batch_size, config_.clip_norm, rng_, step_, model_,
-      [&] { model_.adam_step(adam_); }, "try a smaller learningRate or set clipNorm",
+      [&] { model_.adam_step_consuming_grads(adam_); },
+      "try a smaller learningRate or set clipNorm",
       // decoding only: changes nothing training reads
       [&] { timeline_.after_step(step_, probe_decoder()); });
 }
