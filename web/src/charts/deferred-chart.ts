@@ -79,6 +79,8 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
   /** cancels the wait for the build (first-draw.ts) */
   #cancelFirst: (() => void) | null;
   #frame = 0;
+  /** the setTimeout of a pending update (see change) */
+  #task = 0;
   #destroyed = false;
   readonly #builtWaiters: ((chart: Chart<TType, TData, TLabel> | null) => void)[] = [];
   /** what the configuration still waits for (`before`), null once it has arrived */
@@ -111,10 +113,16 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
       return;
     }
     mutate(chart);
-    if (this.#frame === 0) {
+    if (this.#frame === 0 && this.#task === 0) {
+      // At most once a frame, and in a task of its own after the frame's callbacks: the charts
+      // and heatmaps that change together (§3.3's loss, accuracy and attention while it plays)
+      // then never add up to one long task, which would hold up the page's input.
       this.#frame = requestAnimationFrame(() => {
         this.#frame = 0;
-        this.#chart?.update('none');
+        this.#task = window.setTimeout(() => {
+          this.#task = 0;
+          this.#chart?.update('none');
+        }, 0);
       });
     }
   }
@@ -150,7 +158,9 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
     this.#destroyed = true;
     this.#stopWaiting();
     if (this.#frame) cancelAnimationFrame(this.#frame);
+    if (this.#task) clearTimeout(this.#task);
     this.#frame = 0;
+    this.#task = 0;
     this.#chart?.destroy();
     this.#chart = null;
     for (const fn of this.#builtWaiters.splice(0)) fn(null);
