@@ -54,11 +54,18 @@ export async function openProbedContext(browser, { heatmapSelector = '.heatmap c
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.addInitScript(pageProbe, { heatmapSelector, inWidgets });
   const bodies = [];
+  const sizes = (url, b) => ({ url, raw: b.length, gzip: gzipSync(b, { level: 9 }).length });
   context.on('response', (res) => {
     bodies.push(
       res.body().then(
-        (b) => ({ url: res.url(), raw: b.length, gzip: gzipSync(b, { level: 9 }).length }),
-        () => null, // redirects and aborted requests have no body
+        (b) => sizes(res.url(), b),
+        // Redirects and aborted requests have no body. A served file's body can also be gone from
+        // the browser's buffers by the time it is asked for (seen on a loaded machine: Chart.js's
+        // 43 KB left out of every widget page's total): fetch it again from the static server.
+        () =>
+          res.status() === 200
+            ? fetch(res.url()).then(async (r) => (r.ok ? sizes(res.url(), Buffer.from(await r.arrayBuffer())) : null), () => null)
+            : null,
       ),
     );
   });

@@ -177,6 +177,10 @@ describe('article shell', { timeout: 180_000 }, () => {
     assert.deepEqual(await page.$$eval('.perf-notes li', (els) => els.map((e) => e.textContent)), results.notes ?? []);
     const widgetRows = await page.$$eval('.perf-browser th[scope="row"]', (els) => els.map((e) => e.textContent));
     for (const w of results.browser?.widgets ?? []) assert.ok(widgetRows.some((r) => r?.endsWith(w.page)), `row for ${w.page}`);
+    // every timed page of the first heatmap has its row, and no figure reads NaN or undefined
+    const timed = results.browser?.first_heatmap;
+    for (const m of Array.isArray(timed) ? timed : []) assert.ok(widgetRows.some((r) => r?.endsWith(m.page.replaceAll('`', ''))), `first-heatmap row for ${m.page}`);
+    assert.doesNotMatch((await page.textContent('.perf-browser')) ?? '', /NaN|undefined/);
   });
 
   test('§2: each question attends to its own word; the weights equal softmax(q·k/√5) of the fixed vectors', async () => {

@@ -55,7 +55,8 @@ interface BrowserTraining {
 /** results.browser (bench/lib/browser.mjs). */
 interface BrowserResults {
   chromium: string;
-  first_heatmap: Timing;
+  /** one timing per page (the bench times several, the browser's floor first); older runs: one */
+  first_heatmap: Timing | (Timing & { page: string })[];
   app: { responses: number; gzip: number };
   widgets: { page: string; responses: number; gzip: number }[];
   training: { note?: BrowserTraining; dates?: BrowserTraining };
@@ -273,10 +274,11 @@ function recipeBars(r: BenchResults, recipe: 'note' | 'dates', label: (side: Sid
 function browserRows(b: BrowserResults, t: (key: string) => string): [string, string][] {
   const pct = (m: Timing) => `${Math.round(((m.max_s - m.min_s) / m.median_s) * 100)}%`;
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
-  const rows: [string, string][] = [
-    [t('perf.b.heatmap'), `${Math.round(b.first_heatmap.median_s * 1000)} ms ± ${pct(b.first_heatmap)}`],
-    [t('perf.b.app'), `${kib(b.app.gzip)} (${b.app.responses} ${t('perf.b.files')})`],
-  ];
+  const timing = (m: Timing) => `${Math.round(m.median_s * 1000)} ms ± ${pct(m)}`;
+  const rows: [string, string][] = Array.isArray(b.first_heatmap)
+    ? b.first_heatmap.map((m) => [`${t('perf.b.heatmap')}: ${m.page.replaceAll('`', '')}`, timing(m)])
+    : [[t('perf.b.heatmap'), timing(b.first_heatmap)]];
+  rows.push([t('perf.b.app'), `${kib(b.app.gzip)} (${b.app.responses} ${t('perf.b.files')})`]);
   for (const w of b.widgets) rows.push([`${t('perf.b.widget')} ${w.page}`, `${kib(w.gzip)} (${w.responses} ${t('perf.b.files')})`]);
   for (const task of ['note', 'dates'] as const) {
     const r = b.training[task];
