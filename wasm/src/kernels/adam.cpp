@@ -89,23 +89,31 @@ float adam_max_abs_grad(const float* g, const float* p, long n, float weight_dec
   return from_bits(bits);  // NaN's bits are above +Inf's: the result is then NaN
 }
 
+namespace {
+
+// The in-place pass for the weight decay at hand (a compile-time flag: the loop stays branch-free).
+template <bool kZeroGrad>
+void inplace_pass(float* p, float* m, float* v, float* g, long n, const AdamConstants& k,
+                  float* max_abs_m, float* max_v) {
+  if (k.weight_decay != 0.0f) {
+    adam_pass<true, true, kZeroGrad>(n, p, g, m, v, nullptr, nullptr, nullptr, k, max_abs_m, max_v);
+  } else {
+    adam_pass<false, true, kZeroGrad>(n, p, g, m, v, nullptr, nullptr, nullptr, k, max_abs_m,
+                                      max_v);
+  }
+}
+
+}  // namespace
+
 void adam_inplace(float* p, float* m, float* v, const float* g, long n, const AdamConstants& k,
                   float* max_abs_m, float* max_v) {
-  float* gp = const_cast<float*>(g);  // only read without kZeroGrad
-  if (k.weight_decay != 0.0f) {
-    adam_pass<true, true>(n, p, gp, m, v, nullptr, nullptr, nullptr, k, max_abs_m, max_v);
-  } else {
-    adam_pass<false, true>(n, p, gp, m, v, nullptr, nullptr, nullptr, k, max_abs_m, max_v);
-  }
+  // only read: kZeroGrad is false
+  inplace_pass<false>(p, m, v, const_cast<float*>(g), n, k, max_abs_m, max_v);
 }
 
 void adam_inplace_zeroing_grads(float* p, float* m, float* v, float* g, long n,
                                 const AdamConstants& k, float* max_abs_m, float* max_v) {
-  if (k.weight_decay != 0.0f) {
-    adam_pass<true, true, true>(n, p, g, m, v, nullptr, nullptr, nullptr, k, max_abs_m, max_v);
-  } else {
-    adam_pass<false, true, true>(n, p, g, m, v, nullptr, nullptr, nullptr, k, max_abs_m, max_v);
-  }
+  inplace_pass<true>(p, m, v, g, n, k, max_abs_m, max_v);
 }
 
 bool adam_candidate(const float* p, const float* m, const float* v, const float* g, long n,
