@@ -3,7 +3,7 @@
 //   first heatmap: navigation start → the first animation frame in which a heatmap's canvas has
 //     ink, on five pages (FIRST_HEATMAP): the browser's floor (a page whose one script fills a
 //     canvas), a widget given its matrix (no wasm), a widget computing in the worker (the smallest
-//     build), the article opened at §2, and the article from its top (§2's heatmap is then below
+//     build), the article opened at §3.1–3.2, and the article from its top (§3.1–3.2's heatmap is then below
 //     the fold and is drawn when the browser is idle);
 //   transfer: every response of a page and its worker, each body gzip -9 here, summed (what a static
 //     host with gzip sends: vite preview itself does not compress), for the app and one-widget pages;
@@ -42,8 +42,8 @@ const FIRST_HEATMAP = [
   { label: 'a canvas filled by the page’s one script (the browser’s floor)', path: FLOOR_PATH, selector: 'canvas' },
   { label: '`<attention-heatmap data=…>` (given matrix, no wasm)', path: '/examples/test-one-heatmap.html', selector: '.heatmap canvas', inWidgets: true },
   { label: '`<attention-heatmap mechanism=self>` (the attention build, in a worker)', path: '/examples/test-one-live-heatmap.html', selector: '.heatmap canvas', inWidgets: true },
-  { label: 'the article opened at §2 (`#view=dot`): its first heatmap', path: '/#view=dot', selector: '#section-dot .heatmap canvas' },
-  { label: 'the article from the top: §2’s heatmap, below the fold (drawn when idle)', path: '/', selector: '#section-dot .heatmap canvas' },
+  { label: 'the article opened at §3.1–3.2 (`#view=dot`): its first heatmap', path: '/#view=dot', selector: '#section-dot .heatmap canvas' },
+  { label: 'the article from the top: §3.1–3.2’s heatmap, below the fold (drawn when idle)', path: '/', selector: '#section-dot .heatmap canvas' },
 ];
 
 

@@ -35,8 +35,6 @@ export interface SectionHandle {
 
 export interface SectionModule {
   readonly id: SectionId;
-  /** heading in each language */
-  readonly title: Record<Lang, string>;
   /** the section's own strings, one key set for both languages */
   readonly strings: Strings;
   mount(host: HTMLElement, ctx: SectionContext): SectionHandle;

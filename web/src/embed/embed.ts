@@ -5,6 +5,7 @@ import { SHELL_STRINGS, translator, resolveLang, useLanguage, type Lang } from '
 import type { SectionHandle } from '../section';
 import { AppState } from '../state';
 import { isEmbeddable, SECTION_LOADERS } from '../widgets/sections';
+import { SECTION_TITLES } from '../sections/titles';
 import { sharedLabClient } from '../widgets/shared-client';
 import './embed.css';
 
@@ -41,10 +42,10 @@ async function start(): Promise<void> {
 
   const [section, lab] = await Promise.all([SECTION_LOADERS[view](), sharedLabClient()]);
   await useLanguage(lang); // the section's strings, in this language only (i18n.ts)
-  document.title = `AttentionLab · ${section.title[lang]}`;
+  document.title = `AttentionLab · ${SECTION_TITLES[view][lang]}`;
   const host = document.createElement('section');
   host.className = `embed-section embed-${view}`;
-  host.setAttribute('aria-label', section.title[lang]);
+  host.setAttribute('aria-label', SECTION_TITLES[view][lang]);
   root.append(host);
   const handle: SectionHandle = section.mount(host, {
     state,

@@ -145,6 +145,9 @@ class DotView implements SectionHandle {
       this.#stopWatching.push(watchHeatmapCells(map, keyLabels, (cell) => this.#showLink(cell)));
     }
 
+    // The heatmaps' request first: the worker answers in order, and the sweep below asks for a
+    // grid of feature sizes, which would otherwise hold up the section's first picture.
+    this.#render();
     this.#sweep = new SweepView(this.#root, ctx);
     this.#watchSweep();
 
@@ -154,7 +157,6 @@ class DotView implements SectionHandle {
         this.#render();
       }
     });
-    this.#render();
   }
 
   /** A size changed: drop stored edits that no longer fit it, so the URL holds only what is used. */
@@ -342,7 +344,6 @@ class DotView implements SectionHandle {
 
 export const dotSection: SectionModule = {
   id: 'dot',
-  title: { en: '3.1–3.2 Dot-product and scaled dot-product attention', zh: '3.1–3.2 点积注意力与缩放点积注意力' },
   strings: DOT_STRINGS,
   mount: (host, ctx) => new DotView(host, ctx),
 };

@@ -205,7 +205,6 @@ class IdeaView implements SectionHandle {
 
 export const ideaSection: SectionModule = {
   id: 'idea',
-  title: { en: '2. The core idea: attend to what matters', zh: '2. 核心思想：关注关键信息' },
   strings: IDEA_STRINGS,
   mount: (host, ctx) => new IdeaView(host, ctx),
 };

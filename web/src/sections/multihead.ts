@@ -282,7 +282,6 @@ class MultiHeadView implements SectionHandle {
 
 export const multiheadSection: SectionModule = {
   id: 'multihead',
-  title: { en: '3.6 Multi-head attention', zh: '3.6 多头注意力' },
   strings: MULTIHEAD_STRINGS,
   mount: (host, ctx) => new MultiHeadView(host, ctx),
 };

@@ -10,6 +10,7 @@ import { readoutPlugin } from '../charts/chart-readout';
 import { logScaleOptions, toLog } from '../charts/log-axis';
 import { DeferredChart, pictureExports, seriesColor } from '../charts/deferred-chart';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
+import type { Lang } from '../i18n';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 
 interface Timing {
@@ -311,9 +312,11 @@ function browserTable(b: BrowserResults, t: (key: string) => string): HTMLTableE
   return table;
 }
 
+/** the Performance page's heading in each language */
+export const PERFORMANCE_TITLE: Record<Lang, string> = { en: 'Performance', zh: '性能' };
+
 export const performanceSection: SectionModule = {
   id: 'performance',
-  title: { en: 'Performance', zh: '性能' },
   strings: STRINGS,
   mount(host: HTMLElement, ctx: SectionContext): SectionHandle {
     const data = results as unknown as BenchResults;

@@ -216,7 +216,6 @@ class SelfView implements SectionHandle {
 
 export const selfSection: SectionModule = {
   id: 'self',
-  title: { en: '3.4–3.5 QKV and self-attention', zh: '3.4–3.5 QKV 与自注意力' },
   strings: SELF_STRINGS,
   mount: (host, ctx) => new SelfView(host, ctx),
 };

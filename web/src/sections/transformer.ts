@@ -7,7 +7,7 @@
 import type { ByoPanels } from './translate-byo';
 import type { LazyWhyView } from './translate-why-lazy';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
-import { fill } from '../i18n';
+import { fill, useLanguage } from '../i18n';
 import type { TransformerTranslateResult, TranslateResult } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
@@ -130,14 +130,20 @@ class TransformerView implements SectionHandle {
     if (!ctx.embedded) {
       const byoHost = el('div', 'tf-byo');
       this.#root.append(byoHost);
-      void import('./translate-byo').then(({ mountByo }) => {
-        if (this.#destroyed) return;
-        this.#byo = mountByo(byoHost, this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), {
-          prefix: 'tf',
-          baseName: () => `attention-lab-transformer-${this.#trainer.settings.task}`,
-          pairs: false,
+      void import('./translate-byo')
+        .then(async (byo) => {
+          // its labels are §3.3's, whose strings arrive with this code: wait for them (i18n.ts)
+          await useLanguage(ctx.lang, { article: true }).catch(() => {});
+          return byo;
+        })
+        .then(({ mountByo }) => {
+          if (this.#destroyed) return;
+          this.#byo = mountByo(byoHost, this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), {
+            prefix: 'tf',
+            baseName: () => `attention-lab-transformer-${this.#trainer.settings.task}`,
+            pairs: false,
+          });
         });
-      });
     }
     this.#unsubscribe = state.subscribe((changed) => this.#onState(changed));
     this.#controls.sync();
@@ -373,7 +379,6 @@ class TransformerView implements SectionHandle {
 
 export const transformerSection: SectionModule = {
   id: 'transformer',
-  title: { en: '4. The Transformer', zh: '4. Transformer 模型' },
   strings: TRANSFORMER_STRINGS,
   mount: (host, ctx) => new TransformerView(host, ctx),
 };

@@ -388,7 +388,6 @@ class TranslateView implements SectionHandle {
 
 export const translateSection: SectionModule = {
   id: 'translate',
-  title: { en: '3.3 Encoder-decoder attention', zh: '3.3 解码器-编码器注意力' },
   strings: TRANSLATE_STRINGS,
   mount: (host, ctx) => new TranslateView(host, ctx),
 };

@@ -269,7 +269,6 @@ class WhyView implements SectionHandle {
 
 export const whySection: SectionModule = {
   id: 'why',
-  title: { en: '1. Why attention: long sequences', zh: '1. 问题：长距离依赖与信息压缩' },
   strings: WHY_STRINGS,
   mount: (host, ctx) => new WhyView(host, ctx),
 };

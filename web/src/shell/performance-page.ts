@@ -9,7 +9,7 @@ import './performance.css';
 import { resolveLang, SHELL_STRINGS, translator, type Lang } from '../i18n';
 import { PAGE_STRINGS } from './page-strings';
 import type { SectionHandle } from '../section';
-import { performanceSection } from '../sections/performance';
+import { PERFORMANCE_TITLE, performanceSection } from '../sections/performance';
 import { AppState } from '../state';
 
 // dark mode on this page (the sections adopt design.css before it: design-dark.css's tokens win)
@@ -19,7 +19,7 @@ let handle: SectionHandle | null = null;
 
 function render(lang: Lang): void {
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
-  const title = performanceSection.title[lang];
+  const title = PERFORMANCE_TITLE[lang];
   document.title = `AttentionLab · ${title}`;
   const heading = document.getElementById('site-title');
   if (heading) heading.textContent = title;

@@ -1,0 +1,377 @@
+// The article's shell: header, language switch, table of contents, notices, and the sections of
+// the note in order, each mounted with a SectionContext (section.ts). The state lives in the URL
+// hash (state.ts): read at load, written back on every change, re-read on back/forward. All wasm
+// work happens in the one lab worker (worker/client.ts), which the entry (main.ts) has started
+// before this code arrived; if it dies, a banner offers a restart.
+import darkCss from '../design-dark.css?inline';
+import { adoptCss } from '../adopt-css';
+import { EmbedDialog, embedButton } from '../embed/embed-dialog';
+import { SHELL_STRINGS, resolveLang, translator, useLanguage, type Lang } from '../i18n';
+import { PAGE_STRINGS } from './page-strings';
+import type { SectionContext, SectionHandle, SectionModule } from '../section';
+import { ARTICLE_SECTIONS } from '../sections';
+import { SECTION_TITLES } from '../sections/titles';
+import { AppState, type ParseResult, type PropName } from '../state';
+import type { WorkerLabClient } from '../worker/client';
+import { SECTION_LOADERS, type EmbeddableSection } from '../widgets/sections';
+import { el } from '../sections/dom';
+
+// dark mode on this page (the sections adopt design.css before it: design-dark.css's tokens win)
+adoptCss(document, darkCss);
+
+const t0 = translator('en', PAGE_STRINGS, SHELL_STRINGS);
+
+function byId<T extends HTMLElement>(id: string, type: { new (): T }): T {
+  const el = document.getElementById(id);
+  if (!(el instanceof type)) throw new Error(`page is missing #${id}`);
+  return el;
+}
+
+interface Mounted {
+  id: EmbeddableSection;
+  element: HTMLElement;
+  /** null until the section's code has arrived */
+  module: SectionModule | null;
+  handle: SectionHandle | null;
+}
+
+/** How many unknown keys a notice lists (a hash may hold thousands). */
+const MAX_LISTED = 8;
+/** Hash writes are coalesced: a dragged slider must not flood history.replaceState. */
+const HASH_WRITE_DELAY_MS = 120;
+
+class Shell {
+  readonly #state: AppState;
+  readonly #lab: WorkerLabClient;
+  readonly #article = byId('article', HTMLElement);
+  readonly #toc = byId('toc-list', HTMLOListElement);
+  readonly #notices = byId('notices', HTMLElement);
+  #mounted: Mounted[] = [];
+  #lang: Lang = 'en';
+  #t = t0;
+  #observer: IntersectionObserver | null = null;
+  /** marks the contents entry of the section crossing the reading line (40% down the viewport) */
+  #tocObserver: IntersectionObserver | null = null;
+  #banner: HTMLElement | null = null;
+  #hashTimer: ReturnType<typeof setTimeout> | null = null;
+  #layoutKey = '';
+  #embedDialog: EmbedDialog | null = null;
+  /** counts re-renders: a staged mount of an older render stops */
+  #mountRun = 0;
+
+  constructor(parsed: ParseResult, lab: WorkerLabClient) {
+    this.#lab = lab;
+    this.#state = parsed.state;
+    this.#state.subscribe((changed) => this.#onStateChange(changed));
+    window.addEventListener('hashchange', () => this.#onHashChange());
+    window.addEventListener('pagehide', () => this.#writeHash()); // a pending write must not be lost
+    for (const button of document.querySelectorAll<HTMLButtonElement>('#lang-switch button[data-lang]')) {
+      button.addEventListener('click', () => {
+        const lang = button.dataset.lang === 'zh' ? 'zh' : 'en';
+        this.#state.set('lang', lang);
+      });
+    }
+    this.#lab.onCrash((error) => this.#showCrash(error));
+    // it may have died while this code loaded
+    if (this.#lab.crashed) this.#showCrash(new Error('the worker stopped while the page was loading'));
+    this.#lab.onRestart(() => {
+      this.#banner?.remove();
+      this.#banner = null;
+      for (const m of this.#mounted) this.#guard(m, () => m.handle?.onWorkerRestart());
+    });
+    this.#render();
+    this.#showParseNotice(parsed);
+    this.#writeHash();
+  }
+
+  /** Re-renders the chrome and re-mounts the sections when language, view or hide switches change. */
+  #render(): void {
+    this.#lang = resolveLang(this.#state.get('lang'));
+    this.#t = translator(this.#lang, PAGE_STRINGS, SHELL_STRINGS);
+    this.#layoutKey = this.#layoutOf(this.#state);
+    const t = this.#t;
+    document.documentElement.lang = this.#lang === 'zh' ? 'zh-CN' : 'en';
+    document.title = `${t('shell.title')} · ${this.#lang === 'zh' ? '注意力机制，在浏览器中实时运行' : 'attention, live in the browser'}`;
+    byId('site-title', HTMLElement).textContent = t('shell.title');
+    byId('site-lede', HTMLElement).textContent = t('shell.lede');
+    byId('toc-title', HTMLElement).textContent = t('shell.toc');
+    const footer = byId('site-footer', HTMLElement);
+    const perf = el('a', 'footer-link', t('shell.performanceLink'));
+    perf.href = './performance.html';
+    perf.hreflang = this.#lang === 'zh' ? 'zh' : 'en';
+    footer.replaceChildren(el('p', undefined, t('shell.footer')), el('p', undefined, ''));
+    footer.lastElementChild?.append(perf);
+    const langSwitch = byId('lang-switch', HTMLElement);
+    langSwitch.setAttribute('aria-label', t('shell.lang'));
+    for (const b of langSwitch.querySelectorAll<HTMLButtonElement>('button[data-lang]')) {
+      b.setAttribute('aria-pressed', String(b.dataset.lang === this.#lang));
+    }
+    this.#banner?.querySelector('.crash-text')?.replaceChildren(t('worker.crashed'));
+    this.#embedDialog?.destroy(); // its strings are in the old language
+    this.#embedDialog = null;
+    this.#mountSections();
+  }
+
+  #mountSections(): void {
+    this.#unmountSections();
+    const view = this.#state.get('view');
+    document.body.dataset.view = view;
+    const visible = ARTICLE_SECTIONS.filter((id) => view === 'all' || id === view);
+    this.#article.replaceChildren();
+    this.#toc.replaceChildren();
+    if (view !== 'all') this.#article.append(this.#showAllButton());
+    this.#observer = new IntersectionObserver((entries) => this.#onVisibility(entries), { rootMargin: '100px 0px' });
+    this.#tocObserver = new IntersectionObserver(() => this.#onReading(), { rootMargin: '-40% 0px -59% 0px' });
+    for (const id of visible) {
+      const title = SECTION_TITLES[id][this.#lang];
+      const element = el('section', 'article-section');
+      element.id = `section-${id}`;
+      element.dataset.section = id;
+      const heading = el('h2', 'section-title', title);
+      heading.id = `section-${id}-title`;
+      heading.tabIndex = -1;
+      element.setAttribute('aria-labelledby', heading.id);
+      const body = el('div', 'section-body');
+      element.append(heading, this.#embedButton(id, title), body);
+      this.#article.append(element);
+      this.#toc.append(this.#tocEntry(id, title, heading));
+      this.#mounted.push({ id, element, module: null, handle: null });
+    }
+    // The page's language first: a section's strings then load with its code (i18n.ts). Every
+    // section's code is requested at once, in the note's order, and each one mounts as soon as it
+    // and its strings are in, one per task (mounting builds many charts, and one long task would
+    // freeze the page): the section on screen does not wait for the code of the others.
+    const run = ++this.#mountRun;
+    void useLanguage(this.#lang, { article: true }).catch(() => {}); // sections imported from now on fill at once
+    let left = this.#mounted.length;
+    const settle = () => {
+      if (--left === 0) document.body.dataset.ready = 'true';
+    };
+    if (left === 0) document.body.dataset.ready = 'true';
+    for (const mounted of this.#mounted) {
+      SECTION_LOADERS[mounted.id]()
+        .then(async (module) => {
+          // its strings (a table that failed to load shows its keys rather than no section)
+          await useLanguage(this.#lang, { article: true }).catch(() => {});
+          return module;
+        })
+        .then(
+          (module) =>
+            setTimeout(() => {
+              if (run !== this.#mountRun) return; // re-rendered meanwhile
+              mounted.module = module;
+              this.#mountOne(mounted);
+              settle();
+            }, 0),
+          (err: unknown) => {
+            if (run !== this.#mountRun) return;
+            this.#showSectionError(mounted, err);
+            settle();
+          },
+        );
+    }
+  }
+
+  #mountOne(mounted: Mounted): void {
+    const { module, element } = mounted;
+    const body = element.querySelector<HTMLElement>('.section-body');
+    if (!body || !module) return;
+    const ctx: SectionContext = {
+      state: this.#state,
+      lab: this.#lab,
+      lang: this.#lang,
+      t: translator(this.#lang, module.strings, SHELL_STRINGS),
+      embedded: false,
+    };
+    const start = performance.now();
+    this.#guard(mounted, () => {
+      mounted.handle = module.mount(body, ctx);
+    });
+    // visible in the browser's performance panel and read by scripts/measure-page.mjs
+    performance.measure(`mount ${mounted.id}`, { start, end: performance.now() });
+    this.#observer?.observe(element);
+    this.#tocObserver?.observe(element);
+  }
+
+  /**
+   * The current section in the contents: the last one whose top has passed the reading line (40%
+   * down the viewport), so the gap between two cards still counts as the one above. The observer
+   * only says when to look; the rectangles say which.
+   */
+  #onReading(): void {
+    const line = window.innerHeight * 0.4;
+    let current = this.#mounted[0]?.id;
+    for (const m of this.#mounted) if (m.element.getBoundingClientRect().top <= line) current = m.id;
+    for (const b of this.#toc.querySelectorAll<HTMLButtonElement>('.toc-link')) {
+      if (b.dataset.section === current) {
+        if (b.getAttribute('aria-current') === 'true') continue;
+        b.setAttribute('aria-current', 'true');
+        // the compact bar scrolls sideways: bring the marked entry into it (never the page)
+        const list = this.#toc;
+        const offset = b.getBoundingClientRect().left - list.getBoundingClientRect().left;
+        if (offset < 0 || offset + b.offsetWidth > list.clientWidth) list.scrollLeft += offset - 8;
+      } else b.removeAttribute('aria-current');
+    }
+  }
+
+  #unmountSections(): void {
+    this.#observer?.disconnect();
+    this.#observer = null;
+    this.#tocObserver?.disconnect();
+    this.#tocObserver = null;
+    const old = this.#mounted;
+    this.#mounted = [];
+    for (const m of old) this.#guard(m, () => m.handle?.destroy());
+  }
+
+  /** Runs a section's hook; a throwing section shows its error in place and the rest carry on. */
+  #guard(m: Mounted, run: () => void): void {
+    try {
+      run();
+    } catch (err) {
+      console.warn(`section ${m.id}:`, err);
+      this.#showSectionError(m, err);
+    }
+  }
+
+  /** A section that failed to load or to mount says so in place (its message as text, never HTML). */
+  #showSectionError(m: Mounted, err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    m.element.querySelector('.section-error')?.remove();
+    const p = el('p', 'section-error', `${this.#t('shell.mountFailed')} ${message}`);
+    p.setAttribute('role', 'alert');
+    m.element.append(p);
+  }
+
+  #tocEntry(id: EmbeddableSection, title: string, heading: HTMLElement): HTMLLIElement {
+    // Buttons, not #fragment links: the hash is the app state.
+    const item = el('li');
+    const button = el('button', 'toc-link lab-link', title);
+    button.type = 'button';
+    button.dataset.section = id;
+    button.addEventListener('click', () => {
+      heading.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      heading.focus({ preventScroll: true });
+    });
+    item.append(button);
+    return item;
+  }
+
+  #embedButton(id: EmbeddableSection, title: string): HTMLButtonElement {
+    return embedButton(this.#t, title, (button) => {
+      this.#embedDialog ??= new EmbedDialog(this.#state, this.#t);
+      this.#embedDialog.open(id, title, button);
+    });
+  }
+
+  #showAllButton(): HTMLElement {
+    const button = el('button', 'show-all lab-button', this.#t('shell.showAll'));
+    button.type = 'button';
+    button.addEventListener('click', () => this.#state.set('view', 'all'));
+    return button;
+  }
+
+  #onVisibility(entries: IntersectionObserverEntry[]): void {
+    for (const entry of entries) {
+      const m = this.#mounted.find((x) => x.element === entry.target);
+      if (m) this.#guard(m, () => m.handle?.setActive(entry.isIntersecting));
+    }
+  }
+
+  #layoutOf(state: AppState): string {
+    return [resolveLang(state.get('lang')), state.get('view'), ...state.hidden()].join('|');
+  }
+
+  #onStateChange(changed: readonly PropName[]): void {
+    if (changed.includes('lang') || changed.includes('view')) this.#render();
+    this.#scheduleHashWrite();
+  }
+
+  #scheduleHashWrite(): void {
+    if (this.#hashTimer !== null) return;
+    this.#hashTimer = setTimeout(() => this.#writeHash(), HASH_WRITE_DELAY_MS);
+  }
+
+  #writeHash(): void {
+    if (this.#hashTimer !== null) clearTimeout(this.#hashTimer);
+    this.#hashTimer = null;
+    const hash = this.#state.toHash();
+    if (location.hash !== hash) history.replaceState(history.state, '', hash);
+  }
+
+  /** Back/forward or an edited address: apply what parses, report the rest. */
+  #onHashChange(): void {
+    const parsed = AppState.fromHash(location.hash);
+    const relayout = this.#layoutOf(parsed.state) !== this.#layoutKey;
+    this.#state.assign(parsed.state); // notifies the sections of changed values
+    if (relayout && this.#layoutOf(this.#state) !== this.#layoutKey) this.#render();
+    this.#showParseNotice(parsed);
+    this.#writeHash();
+  }
+
+  #showParseNotice({ rejected, unknown }: ParseResult): void {
+    this.#notices.querySelector('.notice-settings')?.remove();
+    if (rejected.length === 0 && unknown.length === 0) return;
+    const t = this.#t;
+    const notice = el('div', 'notice notice-settings');
+    notice.setAttribute('role', 'status');
+    const list = el('ul');
+    if (rejected.length) {
+      const li = el('li', undefined, `${t('shell.notice.rejected')} `);
+      li.append(el('span', 'notice-items', rejected.map((r) => r.reason).join('; ')));
+      list.append(li);
+    }
+    if (unknown.length) {
+      const li = el('li', undefined, `${t('shell.notice.unknown')} `);
+      const shown = unknown.slice(0, MAX_LISTED).map((k) => JSON.stringify(k));
+      if (unknown.length > MAX_LISTED) shown.push(`… (+${unknown.length - MAX_LISTED})`);
+      li.append(el('span', 'notice-items', shown.join(', '))); // user text: textContent only
+      list.append(li);
+    }
+    const dismiss = el('button', 'notice-dismiss lab-button', t('shell.notice.dismiss'));
+    dismiss.type = 'button';
+    dismiss.addEventListener('click', () => notice.remove());
+    notice.append(list, dismiss);
+    this.#notices.append(notice);
+  }
+
+  #showCrash(error: Error): void {
+    this.#banner?.remove();
+    const t = this.#t;
+    const banner = el('div', 'notice crash-banner');
+    banner.setAttribute('role', 'alert');
+    const text = el('p');
+    text.append(el('span', 'crash-text', t('worker.crashed')), ' ', el('span', 'crash-detail', `(${error.message})`));
+    const restart = el('button', 'crash-restart lab-button primary', t('worker.restart'));
+    restart.type = 'button';
+    restart.dataset.testid = 'worker-restart';
+    restart.addEventListener('click', () => this.#lab.restart());
+    banner.append(text, restart);
+    this.#notices.prepend(banner);
+    this.#banner = banner;
+  }
+}
+
+/** Starts the article on the worker the entry started (main.ts). */
+export function boot(lab: WorkerLabClient): void {
+  // The performance figures moved to a page of their own; old links with view=performance go there.
+  const parsed = AppState.fromHash(location.hash);
+  if (parsed.state.get('view') === 'performance') {
+    const lang = parsed.state.get('lang');
+    location.replace(`./performance.html${lang === 'auto' ? '' : `#lang=${lang}`}`);
+    return;
+  }
+  try {
+    new Shell(AppState.fromHash(location.hash), lab); // sets body[data-ready=true] once every section is mounted
+  } catch (err) {
+    showBootError(err);
+    throw err;
+  }
+}
+
+/** The page could not start: say why where the article would be. */
+function showBootError(err: unknown): void {
+  const status = document.getElementById('boot-status') ?? document.body.appendChild(el('p'));
+  status.textContent = `Could not start: ${err instanceof Error ? err.message : String(err)}`;
+  document.body.dataset.ready = 'error';
+}
