@@ -47,8 +47,13 @@ __attribute__((noinline)) v128_t peak_loop(const float* a_panel, const float* b_
   return wasm_f32x4_add(s0, s1);
 }
 
+struct Timing {
+  double median_s, best_s;
+};
+
+// Seconds per call of f: 7 batches of calls, each batch at least 20 ms long.
 template <typename F>
-double median_seconds(F&& f, double flops) {
+Timing time_calls(F&& f) {
   f();
   long inner = 1;
   for (;;) {  // batches of at least 20 ms
@@ -64,15 +69,16 @@ double median_seconds(F&& f, double flops) {
     samples.push_back((emscripten_get_now() - t0) / 1000.0 / inner);
   }
   std::sort(samples.begin(), samples.end());
-  (void)flops;
-  return samples[samples.size() / 2];
+  return {samples[samples.size() / 2], samples.front()};
 }
 
-void report(const char* name, long M, long N, long K, double seconds, double flops) {
+// One JSON line; `statistic` names the time reported ("median" or "best" of the batches).
+void report(const char* name, long M, long N, long K, const char* statistic, double seconds,
+            double flops) {
   std::printf(
-      "{\"kernel\": \"%s\", \"M\": %ld, \"N\": %ld, \"K\": %ld, \"median_s\": %.9g, \"gflops\": "
+      "{\"kernel\": \"%s\", \"M\": %ld, \"N\": %ld, \"K\": %ld, \"%s_s\": %.9g, \"gflops\": "
       "%.4g}\n",
-      name, M, N, K, seconds, flops / seconds / 1e9);
+      name, M, N, K, statistic, seconds, flops / seconds / 1e9);
 }
 
 }  // namespace
@@ -86,12 +92,13 @@ int main() {
   for (size_t i = 0; i < a_panel.size(); ++i) a_panel[i] = 0.5f + 1e-4f * static_cast<float>(i);
   for (size_t i = 0; i < b_panel.size(); ++i) b_panel[i] = 0.25f - 1e-4f * static_cast<float>(i);
   const double peak_flops = 2.0 * 4 * 8 * kPeakK * reps;
-  const double s = median_seconds(
-      [&] {
+  // The peak is the best batch, not the median: on a shared machine the other batches measure
+  // the machine's other jobs too, and a peak below the kernels it bounds would mean nothing.
+  const double s =
+      time_calls([&] {
         sink = sink + wasm_f32x4_extract_lane(peak_loop(a_panel.data(), b_panel.data(), reps), 0);
-      },
-      peak_flops);
-  report("peak_register_loop", 0, 0, 0, s, peak_flops);
+      }).best_s;
+  report("peak_register_loop", 0, 0, 0, "best", s, peak_flops);
 
   struct Shape {
     const char* op;
@@ -111,11 +118,12 @@ int main() {
     const long lda = tn ? M : K, ldb = nt ? K : N;
     auto gemm = tn ? &lab::kernels::gemm_tn : nt ? &lab::kernels::gemm_nt : &lab::kernels::gemm_nn;
     const double flops = 2.0 * M * N * K;
-    const double t = median_seconds(
-        [&] { gemm(C.data(), N, A.data(), lda, B.data(), ldb, M, N, K, false, nullptr); }, flops);
+    const double t = time_calls([&] {
+                       gemm(C.data(), N, A.data(), lda, B.data(), ldb, M, N, K, false, nullptr);
+                     }).median_s;
     char name[16];
     std::snprintf(name, sizeof name, "gemm_%s", sh.op);
-    report(name, M, N, K, t, flops);
+    report(name, M, N, K, "median", t, flops);
   }
   return sink == 12345.0f;
 }

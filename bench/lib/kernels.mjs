@@ -20,7 +20,7 @@ export function kernelsPart() {
   const rows = execFileSync(process.execPath, [out], { encoding: 'utf8' }).trim().split('\n').map((l) => JSON.parse(l));
   const peak = rows.find((r) => r.kernel === 'peak_register_loop');
   table('wasm kernels alone (no JS API): GFLOP/s and share of the register-loop peak',
-    'Peak: the GEMM micro-kernel alone, 8 accumulators c += a·b (f32x4 mul + add, no FMA in SIMD128) over L1-resident panels, no packing, edges or stores.',
+    'Peak: the GEMM micro-kernel alone, 8 accumulators c += a·b (f32x4 mul + add, no FMA in SIMD128) over L1-resident panels, no packing, edges or stores; its best batch of 7 (the kernels: their median).',
     ['kernel', 'M × N × K', 'GFLOP/s', 'share of peak'],
     rows.map((r) => [r.kernel, r.kernel === peak.kernel ? '–' : `${r.M} × ${r.N} × ${r.K}`, fmt(r.gflops, 2), `${fmt((100 * r.gflops) / peak.gflops, 0)}%`]));
   return { peak_gflops: peak.gflops, rows };
