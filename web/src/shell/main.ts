@@ -1,6 +1,6 @@
-// The article page's entry. It starts the lab worker before anything else, so that the worker's
-// script and the first wasm build download and compile while the page's own code arrives (the
-// first heatmap waits for both), then loads the shell (shell.ts) and the page's styles.
+// The article page's entry: the page's styles, then the lab worker, started before the rest of the
+// page's code is even requested, so that the worker's script and its first wasm build download and
+// compile while that code arrives (the first heatmap waits for both); then the shell (shell.ts).
 import '../design.css';
 import './style.css';
 import { createLabClient } from '../worker/client';
