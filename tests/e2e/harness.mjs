@@ -224,3 +224,16 @@ export function canvasInk(page, selector) {
     return painted / (data.length / 4);
   }, selector);
 }
+
+/**
+ * canvasInk, polled until the canvas has some (a resize clears a canvas, and its redraw may land
+ * a few frames later on a loaded machine); 0 if it has none within `timeoutMs`.
+ */
+export async function waitForCanvasInk(page, selector, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ink = await canvasInk(page, selector);
+    if (ink > 0 || Date.now() >= deadline) return ink;
+    await page.waitForTimeout(100);
+  }
+}

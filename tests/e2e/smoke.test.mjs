@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { canvasInk, horizontalOverflow, startSite, useSite } from './harness.mjs';
+import { horizontalOverflow, startSite, useSite, waitForCanvasInk } from './harness.mjs';
 
 const ORDER = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'transformer'];
 
@@ -327,18 +327,7 @@ describe('article shell', { timeout: 180_000 }, () => {
       // wide content scrolls inside its own box: every section fits the viewport
       const widest = await page.$$eval('main section.article-section', (els) => Math.max(...els.map((e) => e.getBoundingClientRect().right)));
       assert.ok(widest <= 375, `a section reaches ${widest}px`);
-      // The resize clears a canvas and its redraw may land a few frames later on a loaded machine,
-      // so wait for the first heatmap's ink rather than sampling it once.
-      const inked = await page
-        .waitForFunction(() => {
-          const c = document.querySelector('.heatmap canvas');
-          if (!(c instanceof HTMLCanvasElement) || c.width < 20 || c.height < 20) return false;
-          const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
-          for (let i = 3; i < data.length; i += 4) if (data[i] > 0) return true;
-          return false;
-        }, undefined, { timeout: 15000 })
-        .then(() => true, () => false);
-      assert.ok(inked && (await canvasInk(page, '.heatmap canvas')) > 0, 'heatmaps still draw at phone width');
+      assert.ok((await waitForCanvasInk(page, '.heatmap canvas')) > 0, 'heatmaps still draw at phone width');
       await site.screenshot('shell-375');
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
