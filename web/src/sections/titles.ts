@@ -1,7 +1,8 @@
-// Each section's heading, in the note's numbering: the article's headings and contents, written
-// before any section's code has arrived (the shell loads each section on demand), and embed.html's
-// title. Not part of the sections themselves, so a widget (whose headings are the host's) does not
-// download them.
+// The article's sections in the note's order (§1, §2, §3.1–3.2, §3.3, §3.4–3.5, §3.6, §4) and each
+// one's heading: the shell writes every heading and the contents before any section's code has
+// arrived (it loads each section on demand, through widgets/sections.ts), and embed.html takes its
+// title from here. Not part of the sections themselves, so a widget (whose headings are the
+// host's) does not download them. The performance figures have their own page.
 import type { Lang } from '../i18n';
 import type { EmbeddableSection } from '../widgets/sections';
 
@@ -14,3 +15,6 @@ export const SECTION_TITLES: Record<EmbeddableSection, Record<Lang, string>> = {
   multihead: { en: '3.6 Multi-head attention', zh: '3.6 多头注意力' },
   transformer: { en: '4. The Transformer', zh: '4. Transformer 模型' },
 };
+
+/** The article's order: the table's, so that no section can be in one list and not the other. */
+export const ARTICLE_SECTIONS = Object.keys(SECTION_TITLES) as EmbeddableSection[];

@@ -4,14 +4,8 @@
 import '../design.css';
 import './style.css';
 import { createLabClient } from '../worker/client';
+import { showBootError } from './boot-error';
 
 const lab = createLabClient({ variant: 'full' }); // the article trains: one client, one worker
 lab.start();
-import('./shell').then(
-  ({ boot }) => boot(lab),
-  (err: unknown) => {
-    const status = document.getElementById('boot-status');
-    if (status) status.textContent = `Could not start: ${err instanceof Error ? err.message : String(err)}`;
-    document.body.dataset.ready = 'error';
-  },
-);
+import('./shell').then(({ boot }) => boot(lab), showBootError);

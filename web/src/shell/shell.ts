@@ -9,12 +9,12 @@ import { EmbedDialog, embedButton } from '../embed/embed-dialog';
 import { SHELL_STRINGS, resolveLang, translator, useLanguage, type Lang } from '../i18n';
 import { PAGE_STRINGS } from './page-strings';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
-import { ARTICLE_SECTIONS } from '../sections';
-import { SECTION_TITLES } from '../sections/titles';
+import { ARTICLE_SECTIONS, SECTION_TITLES } from '../sections/titles';
 import { AppState, type ParseResult, type PropName } from '../state';
 import type { WorkerLabClient } from '../worker/client';
 import { SECTION_LOADERS, type EmbeddableSection } from '../widgets/sections';
 import { el } from '../sections/dom';
+import { showBootError } from './boot-error';
 
 // dark mode on this page (the sections adopt design.css before it: design-dark.css's tokens win)
 adoptCss(document, darkCss);
@@ -362,16 +362,9 @@ export function boot(lab: WorkerLabClient): void {
     return;
   }
   try {
-    new Shell(AppState.fromHash(location.hash), lab); // sets body[data-ready=true] once every section is mounted
+    new Shell(parsed, lab); // sets body[data-ready=true] once every section is mounted
   } catch (err) {
     showBootError(err);
     throw err;
   }
-}
-
-/** The page could not start: say why where the article would be. */
-function showBootError(err: unknown): void {
-  const status = document.getElementById('boot-status') ?? document.body.appendChild(el('p'));
-  status.textContent = `Could not start: ${err instanceof Error ? err.message : String(err)}`;
-  document.body.dataset.ready = 'error';
 }
