@@ -17,8 +17,11 @@ import {
   PointElement,
 } from 'chart.js';
 import { pageColor } from './deferred-chart';
+import { linearTickLabel } from './tick-label';
 
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Decimation);
+// Linear axes label their ticks without Intl (tick-label.ts); an axis with its own callback keeps it.
+Chart.defaults.scales.linear.ticks.callback = (value, _index, ticks) => linearTickLabel(Number(value), ticks);
 Chart.defaults.font.family = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
 // Text and grid lines in the page's colours (pageColor: the tokens in dark mode on the app's own
 // pages), read when a chart resolves its options, i.e. when it is built in view.

@@ -4,9 +4,10 @@
 // - Chart.js itself is loaded on demand (chart-setup.ts, a dynamic import), after the page's first
 //   heatmap has drawn (first-draw.ts): a page of heatmaps never downloads it;
 // - the chart is built in a task of its own: soon when its canvas is on or near the screen, when
-//   the browser is idle otherwise (first-draw.ts, shared with deferred-draw.ts);
-// - changes before then go into its configuration; changes after are drawn at most once per
-//   animation frame, however often the data changes;
+//   the browser is idle otherwise (first-draw.ts, shared with deferred-draw.ts). Charts whose turn
+//   comes together (all of them when Chart.js arrives) queue, one build per task (buildSoon);
+// - changes before then go into its configuration; changes after are drawn in a task of their
+//   own, at most once a frame's time, however often the data changes;
 // - ensure() builds it at once if Chart.js has arrived; built() waits for it (exports).
 import type { Chart, ChartConfiguration, ChartData, ChartOptions, ChartType, DefaultDataPoint } from 'chart.js';
 import { downloadCanvas, downloadSvg } from '../export';
@@ -66,6 +67,31 @@ export function loadChartJs(): Promise<ChartModule> {
   return loading;
 }
 
+/** a frame's time at 60 frames a second: a chart updates at most this often */
+const FRAME_MS = 1000 / 60;
+
+// Builds waiting for a task of their own, oldest first. Without the queue, every chart that asked
+// for Chart.js before it arrived was built in that promise's callbacks, one after another in one
+// task: on a 2-core machine with the worker busy, 150 ms and more.
+const buildQueue: (() => void)[] = [];
+let buildTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** Runs `build` in a task of its own, after the builds queued before it. */
+export function buildSoon(build: () => void): void {
+  buildQueue.push(build);
+  buildTimer ??= setTimeout(buildNext, 0);
+}
+
+function buildNext(): void {
+  buildTimer = null;
+  try {
+    buildQueue.shift()?.();
+  } finally {
+    // a build that throws (reported as any uncaught error) does not hold up the others
+    if (buildQueue.length > 0) buildTimer = setTimeout(buildNext, 0);
+  }
+}
+
 /** What a change may touch: the same fields on the configuration (before) and on the chart (after). */
 export interface ChartTarget<TType extends ChartType, TData, TLabel> {
   data: ChartData<TType, TData, TLabel>;
@@ -78,9 +104,9 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
   #chart: Chart<TType, TData, TLabel> | null = null;
   /** cancels the wait for the build (first-draw.ts) */
   #cancelFirst: (() => void) | null;
-  #frame = 0;
-  /** the setTimeout of a pending update (see change) */
+  /** the setTimeout of a pending update, and when the last one ran (see change) */
   #task = 0;
+  #updatedAt = -Infinity;
   #destroyed = false;
   readonly #builtWaiters: ((chart: Chart<TType, TData, TLabel> | null) => void)[] = [];
   /** what the configuration still waits for (`before`), null once it has arrived */
@@ -92,10 +118,10 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
     this.#config = { ...config, options: config.options ?? ({} as ChartOptions<TType>) };
     this.#before = before?.finally(() => {
       this.#before = null;
-      this.ensure();
+      buildSoon(() => this.ensure());
     }) ?? null;
     this.#cancelFirst = scheduleFirstDraw(canvas, () => {
-      void loadChartJs().then(() => this.ensure());
+      void loadChartJs().then(() => buildSoon(() => this.ensure()));
     });
   }
 
@@ -113,17 +139,17 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
       return;
     }
     mutate(chart);
-    if (this.#frame === 0 && this.#task === 0) {
-      // At most once a frame, and in a task of its own after the frame's callbacks: the charts
-      // and heatmaps that change together (§3.3's loss, accuracy and attention while it plays)
-      // then never add up to one long task, which would hold up the page's input.
-      this.#frame = requestAnimationFrame(() => {
-        this.#frame = 0;
-        this.#task = window.setTimeout(() => {
-          this.#task = 0;
-          this.#chart?.update('none');
-        }, 0);
-      });
+    if (this.#task === 0) {
+      // In a task of its own: the charts and heatmaps that change together (§3.3's loss, accuracy
+      // and attention while it plays) then never add up to one long task, which would hold up the
+      // page's input. At most once a frame's time, however often the data changes; not in an
+      // animation-frame callback, which would draw the chart a frame after the rest of the change.
+      const wait = Math.max(0, this.#updatedAt + FRAME_MS - performance.now());
+      this.#task = window.setTimeout(() => {
+        this.#task = 0;
+        this.#updatedAt = performance.now();
+        this.#chart?.update('none');
+      }, wait);
     }
   }
 
@@ -143,7 +169,7 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
       performance.measure(`chart ${this.canvas.getAttribute('aria-label') ?? ''}`, { start, end: performance.now() });
       for (const fn of this.#builtWaiters.splice(0)) fn(this.#chart);
     }
-    if (!this.#chart && !chartModule) void loadChartJs().then(() => this.ensure());
+    if (!this.#chart && !chartModule) void loadChartJs().then(() => buildSoon(() => this.ensure()));
     return this.#chart;
   }
 
@@ -157,9 +183,7 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
   destroy(): void {
     this.#destroyed = true;
     this.#stopWaiting();
-    if (this.#frame) cancelAnimationFrame(this.#frame);
     if (this.#task) clearTimeout(this.#task);
-    this.#frame = 0;
     this.#task = 0;
     this.#chart?.destroy();
     this.#chart = null;

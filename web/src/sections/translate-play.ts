@@ -12,7 +12,7 @@ import { DivergedError, type TranslateTrainer } from './translate-train';
 const EVALUATE_EVERY = 200;
 /** s2s_speed is in steps per frame; the worker's throttle is in steps per second */
 const FRAMES_PER_SECOND = 60;
-/** while playing, the page redraws at most this often (about 30 times a second) */
+/** while playing, the page redraws at most this often (about 30 times a second, so at most once a frame) */
 const REDRAW_MS = 1000 / 30 - 2;
 /** playing on after the recipe: until paused */
 const OPEN_ENDED_STEPS = 10_000_000;
@@ -39,7 +39,6 @@ export class TranslatePlayer {
   /** the current run's start (performance.now(), step), or null while not playing */
   runStart: { ms: number; step: number } | null = null;
   #active = false;
-  #frame = 0;
   /** a redraw waiting for REDRAW_MS to pass, and the time of the last one */
   #timer = 0;
   #lastRedraw = -Infinity;
@@ -88,7 +87,6 @@ export class TranslatePlayer {
     this.#destroyed = true;
     this.playing = false;
     this.#stopStreams();
-    if (this.#frame) cancelAnimationFrame(this.#frame);
     if (this.#timer) clearTimeout(this.#timer);
   }
 
@@ -103,22 +101,20 @@ export class TranslatePlayer {
   }
 
   /**
-   * Redraws at most once a frame and at most every REDRAW_MS while playing, however often the
-   * worker reports: the main thread's drawing shares the machine's cores with the training worker.
+   * Redraws at most every REDRAW_MS while playing, however often the worker reports: the main
+   * thread's drawing shares the machine's cores with the training worker. In a task of its own,
+   * not an animation-frame callback: the heatmaps and charts that the redraw changes then draw in
+   * the next frame with it, instead of one or two frames later (each frame a style, layout, paint
+   * and commit of its own).
    */
   #redrawSoon(): void {
-    if (this.#frame || this.#timer || this.#destroyed) return;
-    const wait = this.#lastRedraw + REDRAW_MS - performance.now();
-    const frame = (): void => {
+    if (this.#timer || this.#destroyed) return;
+    const wait = Math.max(0, this.#lastRedraw + REDRAW_MS - performance.now());
+    this.#timer = window.setTimeout(() => {
       this.#timer = 0;
-      this.#frame = requestAnimationFrame((now) => {
-        this.#frame = 0;
-        this.#lastRedraw = now;
-        this.#host.render();
-      });
-    };
-    if (wait > 0) this.#timer = window.setTimeout(frame, wait);
-    else frame();
+      this.#lastRedraw = performance.now();
+      this.#host.render();
+    }, wait);
   }
 
   #stopStreams(): void {
