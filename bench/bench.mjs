@@ -22,7 +22,6 @@ import os from 'node:os';
 import { dirname } from 'node:path';
 import { loadAttentionLab } from '../wasm/js/attention-lab.mjs';
 import { attentionPart } from './lib/attention.mjs';
-import { browserPart } from './lib/browser.mjs';
 import { buildNativeBench, root, runNative } from './lib/common.mjs';
 import { datesPart } from './lib/dates.mjs';
 import { kernelsPart } from './lib/kernels.mjs';
@@ -128,6 +127,9 @@ if (want('seq2seq') || want('dates') || want('transformer') || want('scaling')) 
 }
 // The built site (dist/, `npm run bench` builds it) in headless Chromium; skipped without Chromium.
 if (want('browser')) {
+  // imported here, not at the top: Playwright and Vite in the process slowed and scattered the
+  // other parts' fastest calls (one attention call at N = 16: 9.8 → 11–12 µs, spread ± 100%)
+  const { browserPart } = await import('./lib/browser.mjs');
   report.browser = await browserPart(lab);
   if (report.browser.skipped) report.notes.push(`Browser part skipped: ${report.browser.skipped}`);
 }

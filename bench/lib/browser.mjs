@@ -30,11 +30,26 @@ export const APP_CONFIGS = {
 };
 // The same settings through the URL hash; s2s_speed = steps per frame, its cap (× 60 frames a
 // second) above what Node trains of each (note: 200 = 12 000 steps/s), so the worker sets the pace.
-const TRAIN_HASH = {
+export const TRAIN_HASH = {
   note: '#view=translate&seed=1&s2s_task=note&s2s_cell=rnn&s2s_hidden=128&s2s_lr=0.001&s2s_speed=200',
   dates: '#view=translate&seed=1&s2s_task=dates&s2s_cell=lstm&s2s_hidden=64&s2s_lr=0.005&s2s_speed=10',
 };
 const RECIPE_STEPS = { note: 400, dates: 300 };
+
+/** The translate section of the app at `origin` with `task`'s settings (TRAIN_HASH), ready to play. */
+export async function openTrainingPage(page, origin, task) {
+  await page.goto(`${origin}/${TRAIN_HASH[task]}`, { waitUntil: 'load' });
+  await page.waitForSelector('#section-translate .tr-vocab-word');
+}
+
+/** Clicks Play and waits for the recipe's end (the section stops at its last step). */
+export async function playRecipe(page, task) {
+  await page.click('[data-testid="s2s-play"]');
+  await page.waitForFunction((n) => {
+    const s = document.querySelector('#section-translate .tr-section');
+    return s?.dataset.step === String(n) && s.dataset.playing === '0';
+  }, RECIPE_STEPS[task]);
+}
 
 // The pages whose first heatmap is timed (the floor page is served by the bench itself).
 const FLOOR_PATH = '/bench-floor.html';
@@ -115,8 +130,7 @@ async function loadWidgetPage(browser, origin, spec) {
 async function trainInPage(browser, origin, task, windows, windowS) {
   const { context, page, problems } = await openContext(browser);
   try {
-    await page.goto(`${origin}/${TRAIN_HASH[task]}`, { waitUntil: 'load' });
-    await page.waitForSelector('#section-translate .tr-vocab-word');
+    await openTrainingPage(page, origin, task);
     await page.evaluate(() => {
       const w = /** @type {any} */ (window);
       const section = document.querySelector('#section-translate .tr-section');
@@ -124,11 +138,7 @@ async function trainInPage(browser, origin, task, windows, windowS) {
       new MutationObserver(() => w.__probe.steps.push([performance.now(), Number(section.dataset.step)])).observe(section, { attributes: true, attributeFilter: ['data-step'] });
     });
     const playedAt = await page.evaluate(() => performance.now());
-    await page.click('[data-testid="s2s-play"]');
-    await page.waitForFunction((n) => {
-      const s = document.querySelector('#section-translate .tr-section');
-      return s?.dataset.step === String(n) && s.dataset.playing === '0';
-    }, RECIPE_STEPS[task]);
+    await playRecipe(page, task);
     const timedFrom = await page.evaluate(() => performance.now());
     // the main thread's busy time (its tasks' CPU time, Chrome's own metric) while playing on
     const cdp = await context.newCDPSession(page);
