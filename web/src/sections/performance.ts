@@ -96,7 +96,7 @@ const STRINGS = {
     'perf.b.app': 'Download of the app, gzip',
     'perf.b.widget': 'Download of a page with one widget, gzip:',
     'perf.b.steps': 'Training steps/s in the worker (vs the same in Node):',
-    'perf.b.longest': 'Longest main-thread task while training (tasks > 50 ms per run):',
+    'perf.b.longest': 'Longest main-thread task while training, in any run (tasks > 50 ms in each run):',
     'perf.b.files': 'files',
   },
   zh: {
@@ -127,7 +127,7 @@ const STRINGS = {
     'perf.b.app': '整个应用的下载量（gzip）',
     'perf.b.widget': '只含一个组件的页面的下载量（gzip）：',
     'perf.b.steps': 'Worker 中每秒训练步数（对比 Node 中的同一模型）：',
-    'perf.b.longest': '训练时主线程最长任务（每次运行中超过 50 ms 的任务数）：',
+    'perf.b.longest': '训练时主线程最长任务，取所有运行中最长者（每次运行中超过 50 ms 的任务数）：',
     'perf.b.files': '个文件',
   },
 };
@@ -285,7 +285,8 @@ function browserRows(b: BrowserResults, t: (key: string) => string): [string, st
     const r = b.training[task];
     if (!r) continue;
     rows.push([`${t('perf.b.steps')} ${task}`, `${Math.round(r.browser_steps_per_s)} ± ${pct(r.browser_step)} (Node ${Math.round(r.node_steps_per_s)}, ×${r.browser_vs_node.toFixed(2)})`]);
-    rows.push([`${t('perf.b.longest')} ${task}`, `${Math.round(r.longest_task_ms.median)} ms (${r.long_tasks_over_50ms.join(', ')})`]);
+    // the longest of every run (a median of the runs' longest hid a task that one run had)
+    rows.push([`${t('perf.b.longest')} ${task}`, `${Math.round(r.longest_task_ms.max)} ms (${r.long_tasks_over_50ms.join(', ')})`]);
   }
   return rows;
 }
