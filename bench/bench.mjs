@@ -127,8 +127,8 @@ if (want('seq2seq') || want('dates') || want('transformer') || want('scaling')) 
 }
 // The built site (dist/, `npm run bench` builds it) in headless Chromium; skipped without Chromium.
 if (want('browser')) {
-  // imported here, not at the top: Playwright and Vite in the process slowed and scattered the
-  // other parts' fastest calls (one attention call at N = 16: 9.8 → 11–12 µs, spread ± 100%)
+  // imported here, not at the top: with Playwright and Vite loaded, the other parts' fastest calls
+  // ran slower (one attention call at N = 16: 23 µs in this process, 10 µs without them)
   const { browserPart } = await import('./lib/browser.mjs');
   report.browser = await browserPart(lab);
   if (report.browser.skipped) report.notes.push(`Browser part skipped: ${report.browser.skipped}`);
