@@ -7,41 +7,27 @@
 //   node bench/ab-first-heatmap.mjs /tmp/site-before dist '/#view=dot' '#section-dot .heatmap canvas' [loads]
 //
 // A widget page (a path under /examples/) is probed inside the widgets' shadow roots.
-import { resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, LAUNCH_ARGS } from '../tests/e2e/harness.mjs';
 import { openProbedContext } from '../scripts/page-probe.mjs';
-import { startPreview } from '../scripts/serve.mjs';
 import { table } from './lib/common.mjs';
+import { interleavedLoads, loadsArgument } from './lib/site-ab.mjs';
 
 const [distA, distB, path, selector, loadsArg] = process.argv.slice(2);
 if (!distA || !distB || !path || !selector) {
   throw new Error('usage: node bench/ab-first-heatmap.mjs <before dist> <after dist> <path> <canvas selector> [loads]');
 }
-const loads = Number(loadsArg ?? 9);
-if (!Number.isInteger(loads) || loads < 1 || loads > 100) throw new Error('loads: a whole number from 1 to 100');
+const loads = loadsArgument(loadsArg, 9);
 
-const servers = [await startPreview({ dist: resolve(distA), port: 0 }), await startPreview({ dist: resolve(distB), port: 0 })];
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-const times = [[], []];
-try {
-  for (let i = 0; i < loads; i++) {
-    for (const k of [0, 1]) {
-      const { context } = await openProbedContext(browser, { heatmapSelector: selector, inWidgets: path.startsWith('/examples/') });
-      try {
-        const page = await context.newPage();
-        await page.goto(`${servers[k].url}${path.replace(/^\//, '')}`);
-        await page.waitForFunction(() => window.__probe.firstHeatmap !== null, null, { timeout: 60_000 });
-        times[k].push(await page.evaluate(() => window.__probe.firstHeatmap));
-      } finally {
-        await context.close();
-      }
-    }
+const times = await interleavedLoads(distA, distB, loads, async (browser, origin) => {
+  const { context } = await openProbedContext(browser, { heatmapSelector: selector, inWidgets: path.startsWith('/examples/') });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${origin}/${path.replace(/^\//, '')}`);
+    await page.waitForFunction(() => window.__probe.firstHeatmap !== null, null, { timeout: 60_000 });
+    return await page.evaluate(() => window.__probe.firstHeatmap);
+  } finally {
+    await context.close();
   }
-} finally {
-  await browser.close();
-  await Promise.all(servers.map((s) => s.close()));
-}
+});
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const ms = (v) => String(Math.round(v));
 table(`A/B: navigation → first heatmap of ${path} (${loads} loads each, interleaved)`, `A: ${distA}; B: ${distB}.`,

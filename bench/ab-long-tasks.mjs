@@ -7,19 +7,15 @@
 //   npx vite build --config web/vite.config.ts --outDir /tmp/site-before   (on the "before" tree)
 //   npm run build:web                                                       (the "after" tree → dist/)
 //   node bench/ab-long-tasks.mjs /tmp/site-before dist note|dates [loads] [seconds]
-import { resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, LAUNCH_ARGS } from '../tests/e2e/harness.mjs';
 import { openProbedContext } from '../scripts/page-probe.mjs';
-import { startPreview } from '../scripts/serve.mjs';
 import { openTrainingPage, playRecipe, TRAIN_HASH } from './lib/browser.mjs';
 import { table } from './lib/common.mjs';
+import { interleavedLoads, loadsArgument } from './lib/site-ab.mjs';
 
 const [distA, distB, task, loadsArg, secondsArg] = process.argv.slice(2);
 if (!distA || !distB || !TRAIN_HASH[task]) throw new Error('usage: node bench/ab-long-tasks.mjs <before dist> <after dist> note|dates [loads] [seconds]');
-const loads = Number(loadsArg ?? 7);
+const loads = loadsArgument(loadsArg, 7);
 const seconds = Number(secondsArg ?? 5);
-if (!Number.isInteger(loads) || loads < 1 || loads > 100) throw new Error('loads: a whole number from 1 to 100');
 if (!(seconds >= 0 && seconds <= 600)) throw new Error('seconds: from 0 to 600');
 
 /** One load: the long tasks (start after the click, duration), in ms. */
@@ -41,15 +37,7 @@ async function longTasks(browser, origin) {
   }
 }
 
-const servers = [await startPreview({ dist: resolve(distA), port: 0 }), await startPreview({ dist: resolve(distB), port: 0 })];
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-const runs = [[], []];
-try {
-  for (let i = 0; i < loads; i++) for (const k of [0, 1]) runs[k].push(await longTasks(browser, new URL(servers[k].url).origin));
-} finally {
-  await browser.close();
-  await Promise.all(servers.map((s) => s.close()));
-}
+const runs = await interleavedLoads(distA, distB, loads, longTasks);
 const row = (name, r) => [
   name,
   r.map((tasks) => tasks.length).join(', '),

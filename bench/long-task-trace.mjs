@@ -14,12 +14,12 @@ import { CHROMIUM, LAUNCH_ARGS } from '../tests/e2e/harness.mjs';
 import { startPreview } from '../scripts/serve.mjs';
 import { openTrainingPage, playRecipe, TRAIN_HASH } from './lib/browser.mjs';
 import { table } from './lib/common.mjs';
+import { loadsArgument } from './lib/site-ab.mjs';
 
 const [task, loadsArg, secondsArg] = process.argv.slice(2);
 if (!TRAIN_HASH[task]) throw new Error('usage: node bench/long-task-trace.mjs note|dates [loads] [seconds]');
-const loads = Number(loadsArg ?? 5);
+const loads = loadsArgument(loadsArg, 5);
 const seconds = Number(secondsArg ?? 5);
-if (!Number.isInteger(loads) || loads < 1 || loads > 100) throw new Error('loads: a whole number from 1 to 100');
 if (!(seconds >= 0 && seconds <= 120)) throw new Error('seconds: from 0 to 120');
 
 /** the parts a task is reported by: trace event names → a part */
