@@ -21,7 +21,25 @@ import { distDir, startPreview } from '../../scripts/serve.mjs';
 
 export { distDir };
 export const CHROMIUM = '/usr/bin/chromium';
+// Playwright's own --disable-features list (its chromiumSwitches, playwright-core 1.65.1). Chromium
+// reads only the last --disable-features of a command line, so ours must repeat it:
+// tests/e2e/launch-args.test.mjs checks that a browser launched with LAUNCH_ARGS still has every
+// feature a default launch disables.
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
+  'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+// Every page Playwright opens is a new browser window, and Chromium 156 loads each window's address
+// bar popup as a web page of its own, in a renderer: about 100 scripts, and 200-250 ms of a core
+// while the page under test loads. A reader's browser has its popup loaded once, long before, so
+// it is no part of a page load: with 2 cores here, it slowed the article's first heatmap from
+// about 550 to about 800 ms. The page-load figures (bench/lib/browser.mjs) are the page's own
+// without it.
+export const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 export const LAUNCH_ARGS = [
+  `--disable-features=${DISABLED_FEATURES.join(',')}`,
   '--no-sandbox',
   '--disable-gpu',
   '--disable-dev-shm-usage',

@@ -6,8 +6,10 @@
 // keyboard focus).
 //
 // The owner keeps its data and passes a draw(ctx, width, height) callback; the canvas is sized for
-// devicePixelRatio and cleared (one clearRect per draw) before each call.
-import { scheduleFirstDraw } from './first-draw';
+// devicePixelRatio and cleared (one clearRect per draw) before each call. An owner that has no data
+// yet creates it with `ready: false` and calls ready() when the data arrives: the wait for the canvas
+// to come on screen has then already run, so a visible canvas draws in the next task.
+import { scheduleFirstDraw, type FirstDraw } from './first-draw';
 
 /** Draws in CSS pixels: `width` and `height` are the canvas's CSS size. */
 export type DrawFunction = (ctx: CanvasRenderingContext2D, width: number, height: number) => void;
@@ -16,17 +18,22 @@ export class DeferredDraw {
   readonly canvas: HTMLCanvasElement;
   readonly #draw: DrawFunction;
   #resize: ResizeObserver | null = null;
-  /** cancels the wait for the first draw (first-draw.ts) */
-  #cancelFirst: (() => void) | null;
+  /** the wait for the first draw (first-draw.ts) */
+  #first: FirstDraw | null;
   #frame = 0;
   #drawn = false;
   #destroyed = false;
   #size = '';
 
-  constructor(canvas: HTMLCanvasElement, draw: DrawFunction) {
+  constructor(canvas: HTMLCanvasElement, draw: DrawFunction, options: { ready?: boolean } = {}) {
     this.canvas = canvas;
     this.#draw = draw;
-    this.#cancelFirst = scheduleFirstDraw(canvas, () => this.ensure());
+    this.#first = scheduleFirstDraw(canvas, () => this.ensure(), options);
+  }
+
+  /** There is something to draw now (for a drawing created with `ready: false`). */
+  ready(): void {
+    this.#first?.ready();
   }
 
   /** true once the first draw has happened */
@@ -91,7 +98,7 @@ export class DeferredDraw {
   }
 
   #stopWaiting(): void {
-    this.#cancelFirst?.();
-    this.#cancelFirst = null;
+    this.#first?.cancel();
+    this.#first = null;
   }
 }

@@ -8,6 +8,37 @@ const NEAR_MARGIN = '100% 0px';
 /** fallback for browsers without requestIdleCallback (Safari) */
 const IDLE_FALLBACK_MS = 150;
 
+// A canvas on screen draws in the next task, ahead of the page's other queued work where the browser
+// can say so (scheduler.postTask, Chromium): a timeout's task waited behind loading tasks and a
+// frame, 50-80 ms of the article's first heatmap here.
+interface TaskScheduler {
+  postTask(callback: () => void, options: { priority: 'user-blocking'; signal: AbortSignal }): Promise<void>;
+}
+const nextTask = (fn: () => void): (() => void) => {
+  const scheduler = (globalThis as { scheduler?: Partial<TaskScheduler> }).scheduler;
+  if (typeof scheduler?.postTask === 'function') {
+    const abort = new AbortController();
+    let ran = false;
+    const run = (): void => {
+      ran = true;
+      fn();
+    };
+    // the promise rejects when the task is aborted (nothing to report) or when fn throws: that error
+    // is thrown again, uncaught, as a timeout's would be
+    scheduler.postTask(run, { priority: 'user-blocking', signal: abort.signal }).catch((err: unknown) => {
+      if (!ran) return;
+      setTimeout(() => {
+        throw err;
+      }, 0);
+    });
+    return () => {
+      if (!ran) abort.abort();
+    };
+  }
+  const id = setTimeout(fn, 0);
+  return () => clearTimeout(id);
+};
+
 const whenIdle = (fn: () => void): (() => void) => {
   if (typeof requestIdleCallback === 'function') {
     const id = requestIdleCallback(fn, { timeout: 2000 });
@@ -17,10 +48,35 @@ const whenIdle = (fn: () => void): (() => void) => {
   return () => clearTimeout(id);
 };
 
-/** Calls `draw` once, at the first of the moments above; returns a function that cancels the wait. */
-export function scheduleFirstDraw(canvas: HTMLCanvasElement, draw: () => void): () => void {
+/** A first draw that is waiting (scheduleFirstDraw). */
+export interface FirstDraw {
+  /** stops waiting: `draw` is not called */
+  cancel(): void;
+  /** the owner has something to draw now (a wait started with `ready: false`) */
+  ready(): void;
+}
+
+/**
+ * Calls `draw` once, at the first of the moments above. `ready: false` starts watching the canvas
+ * before there is anything to draw (a heatmap waiting for the worker's answer): `draw` then waits
+ * for ready() too, and a canvas already known to be on screen draws in the next task after it,
+ * without waiting for the observer's next frame.
+ */
+export function scheduleFirstDraw(canvas: HTMLCanvasElement, draw: () => void, options: { ready?: boolean } = {}): FirstDraw {
+  let isReady = options.ready ?? true;
+  /** what the observer said last: on or near the screen, away from it, or nothing yet */
+  let near: boolean | null = null;
   let cancelTimer: (() => void) | null = null;
+  const stopTimer = (): void => {
+    cancelTimer?.();
+    cancelTimer = null;
+  };
+  const soon = (): void => {
+    stopTimer();
+    cancelTimer = nextTask(fire);
+  };
   const waitIdle = (): void => {
+    stopTimer();
     cancelTimer = whenIdle(() => {
       cancelTimer = null;
       // not in the page yet: try again later (the observer reports it once it is on screen)
@@ -28,21 +84,20 @@ export function scheduleFirstDraw(canvas: HTMLCanvasElement, draw: () => void): 
       else waitIdle();
     });
   };
+  const decide = (): void => {
+    if (!isReady || near === null) return;
+    if (near) soon();
+    else waitIdle();
+  };
   const observer = new IntersectionObserver(
     (entries) => {
-      cancelTimer?.();
-      if (entries.some((e) => e.isIntersecting)) {
-        const id = setTimeout(fire, 0);
-        cancelTimer = () => clearTimeout(id);
-      } else {
-        waitIdle();
-      }
+      near = entries[entries.length - 1].isIntersecting;
+      decide();
     },
     { rootMargin: NEAR_MARGIN },
   );
   const cancel = (): void => {
-    cancelTimer?.();
-    cancelTimer = null;
+    stopTimer();
     observer.disconnect();
   };
   function fire(): void {
@@ -50,7 +105,14 @@ export function scheduleFirstDraw(canvas: HTMLCanvasElement, draw: () => void): 
     draw();
   }
   observer.observe(canvas);
-  return cancel;
+  return {
+    cancel,
+    ready: () => {
+      if (isReady) return;
+      isReady = true;
+      decide();
+    },
+  };
 }
 
 // The heatmaps come first: Chart.js (a larger download than everything a heatmap needs) is fetched

@@ -122,7 +122,7 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
     }) ?? null;
     this.#cancelFirst = scheduleFirstDraw(canvas, () => {
       void loadChartJs().then(() => buildSoon(() => this.ensure()));
-    });
+    }).cancel;
   }
 
   /** The chart, or null while it waits to be built. */

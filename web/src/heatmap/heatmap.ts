@@ -120,8 +120,12 @@ export class Heatmap {
   readonly #focusText: HTMLElement;
   readonly #output: HTMLOutputElement;
   readonly #tooltip = new HeatmapTooltip();
-  /** made on the first update; draws off the mount task, at most once per frame */
-  #drawer: DeferredDraw | null = null;
+  /**
+   * Draws off the mount task, at most once per frame. Made with the figure, before any data, so that
+   * whether the canvas is on screen is known when the first data arrives (a visible heatmap then
+   * draws in the next task); null once destroyed.
+   */
+  #drawer: DeferredDraw | null;
   #data: HeatmapValues | null = null;
   /** the data's own range (before a shared scale widens it) */
   #ownRange: readonly [number, number] = [0, 1];
@@ -200,6 +204,7 @@ export class Heatmap {
     host.append(fig);
     this.element = fig;
     ensureStyles(fig);
+    this.#drawer = new DeferredDraw(this.#canvas, (ctx, w, h) => this.#paint(ctx, w, h), { ready: false });
 
     this.#canvas.addEventListener('focus', () => this.#showFocus());
     this.#canvas.addEventListener('blur', () => this.#clearFocus());
@@ -328,7 +333,7 @@ export class Heatmap {
     const group = this.#options.fixedRange ? undefined : this.#options.scaleGroup;
     if (group) group.report(this, min, max);
     this.rescale();
-    if (!this.#drawer) this.#drawer = new DeferredDraw(this.#canvas, (ctx, w, h) => this.#paint(ctx, w, h));
+    this.#drawer?.ready();
     if (this.#canvas.matches(':focus')) this.#showFocus();
   }
 
