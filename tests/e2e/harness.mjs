@@ -25,7 +25,7 @@ export const CHROMIUM = '/usr/bin/chromium';
 // reads only the last --disable-features of a command line, so ours must repeat it:
 // tests/e2e/launch-args.test.mjs checks that a browser launched with LAUNCH_ARGS still has every
 // feature a default launch disables.
-export const PLAYWRIGHT_DISABLED_FEATURES = [
+const PLAYWRIGHT_DISABLED_FEATURES = [
   'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
   'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
   'TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
@@ -37,7 +37,7 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
 // it is no part of a page load: with 2 cores here, it slowed the article's first heatmap from
 // about 550 to about 800 ms. The page-load figures (bench/lib/browser.mjs) are the page's own
 // without it.
-export const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 export const LAUNCH_ARGS = [
   `--disable-features=${DISABLED_FEATURES.join(',')}`,
   '--no-sandbox',

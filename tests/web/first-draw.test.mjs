@@ -47,70 +47,66 @@ afterEach(() => {
 
 const { scheduleFirstDraw } = await loadWeb('first-draw');
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
-const canvas = () => ({ isConnected: true });
+/** A canvas in the page, its first draw scheduled with `options`, and how often it has drawn. */
+const watched = (options) => {
+  const canvas = { isConnected: true };
+  let count = 0;
+  const first = scheduleFirstDraw(canvas, () => count++, options);
+  return { canvas, first, draws: () => count };
+};
 
 test('a canvas on screen waits for its data, then draws in the next task', async () => {
-  const c = canvas();
-  let draws = 0;
-  const first = scheduleFirstDraw(c, () => draws++, { ready: false });
-  report(c, true);
+  const { canvas, first, draws } = watched({ ready: false });
+  report(canvas, true);
   await nextTask();
-  assert.equal(draws, 0, 'no data yet: no draw');
+  assert.equal(draws(), 0, 'no data yet: no draw');
   first.ready();
-  assert.equal(draws, 0, 'not in the task that brought the data');
+  assert.equal(draws(), 0, 'not in the task that brought the data');
   await nextTask();
-  assert.equal(draws, 1);
+  assert.equal(draws(), 1);
   first.ready();
-  report(c, true);
+  report(canvas, true);
   await nextTask();
-  assert.equal(draws, 1, 'drawn once only');
+  assert.equal(draws(), 1, 'drawn once only');
 });
 
 test('data before the observer has reported: the draw waits for the report', async () => {
-  const c = canvas();
-  let draws = 0;
-  const first = scheduleFirstDraw(c, () => draws++, { ready: false });
+  const { canvas, first, draws } = watched({ ready: false });
   first.ready();
   await nextTask();
-  assert.equal(draws, 0);
-  report(c, true);
+  assert.equal(draws(), 0);
+  report(canvas, true);
   await nextTask();
-  assert.equal(draws, 1);
+  assert.equal(draws(), 1);
 });
 
 test('a canvas off screen draws when the browser is idle, or as soon as it comes on screen', async () => {
-  const c = canvas();
-  let draws = 0;
-  const first = scheduleFirstDraw(c, () => draws++, { ready: false });
-  report(c, false);
+  const away = watched({ ready: false });
+  report(away.canvas, false);
   idle();
-  assert.equal(draws, 0, 'idle before the data: nothing to draw');
-  first.ready();
+  assert.equal(away.draws(), 0, 'idle before the data: nothing to draw');
+  away.first.ready();
   await nextTask();
-  assert.equal(draws, 0, 'off screen: not drawn in the next task');
+  assert.equal(away.draws(), 0, 'off screen: not drawn in the next task');
   idle();
-  assert.equal(draws, 1, 'drawn when idle');
+  assert.equal(away.draws(), 1, 'drawn when idle');
 
-  const d = canvas();
-  let drawsD = 0;
-  scheduleFirstDraw(d, () => drawsD++);
-  report(d, false);
-  report(d, true);
+  const coming = watched();
+  report(coming.canvas, false);
+  report(coming.canvas, true);
   await nextTask();
-  assert.equal(drawsD, 1, 'came on screen: drawn without waiting for idle');
+  assert.equal(coming.draws(), 1, 'came on screen: drawn without waiting for idle');
   idle();
-  assert.equal(drawsD, 1);
+  assert.equal(coming.draws(), 1);
 });
 
 test('cancel() stops a draw that was due', async () => {
-  const c = canvas();
-  let draws = 0;
-  const first = scheduleFirstDraw(c, () => draws++);
-  report(c, true);
+  const { canvas, first, draws } = watched();
+  report(canvas, true);
   first.cancel();
   await nextTask();
   idle();
-  assert.equal(draws, 0);
+  assert.equal(draws(), 0);
 });
 
 test('where the browser has scheduler.postTask, the draw is a user-blocking task, aborted by cancel()', async () => {
@@ -128,23 +124,19 @@ test('where the browser has scheduler.postTask, the draw is a user-blocking task
     },
   };
   try {
-    const c = canvas();
-    let draws = 0;
-    const first = scheduleFirstDraw(c, () => draws++, { ready: false });
-    report(c, true);
-    first.ready();
+    const shown = watched({ ready: false });
+    report(shown.canvas, true);
+    shown.first.ready();
     assert.deepEqual(posted, ['user-blocking']);
     await nextTask();
-    assert.equal(draws, 1);
+    assert.equal(shown.draws(), 1);
 
-    const d = canvas();
-    let drawsD = 0;
-    const second = scheduleFirstDraw(d, () => drawsD++);
-    report(d, true);
-    second.cancel();
+    const cancelled = watched();
+    report(cancelled.canvas, true);
+    cancelled.first.cancel();
     await nextTask();
     await nextTask();
-    assert.equal(drawsD, 0, 'aborted');
+    assert.equal(cancelled.draws(), 0, 'aborted');
   } finally {
     delete globalThis.scheduler;
   }
