@@ -22,7 +22,15 @@ describe('§3.3 ask the model why', { timeout: 400_000 }, () => {
   });
 
   const why = () => page.evaluate((s) => ({ ...document.querySelector(s)?.dataset }), WHY);
-  const waitWhy = (key, value) => page.waitForFunction(([s, k, v]) => document.querySelector(s)?.dataset[k] === v, [WHY, key, value]);
+  /** Waits for the panel's data-`key` to read `value`; a timeout says what the panel shows instead. */
+  const waitWhy = async (key, value) => {
+    try {
+      await page.waitForFunction(([s, k, v]) => document.querySelector(s)?.dataset[k] === v, [WHY, key, value]);
+    } catch (err) {
+      const status = await page.locator(`${WHY} [data-testid=s2s-why-status]`).textContent().catch(() => '(none)');
+      throw new Error(`the panel's data-${key} never read ${value}: its data ${JSON.stringify(await why())}, its status "${status}" (${String(err).split('\n')[0]})`);
+    }
+  };
 
   test('force an attention, rewrite a word, undo, reset; attribution beside attention', async () => {
     await site.load(`#view=translate&seed=1&s2s_speed=200&${NOTE}`);
