@@ -22,9 +22,14 @@ export function pageColor(token: string, light: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(token).trim() || light;
 }
 
+/** the reader's colour-scheme query (live), made once: charts ask for every series at every redraw */
+let darkQuery: MediaQueryList | null | undefined;
+
 /** Dark mode on one of the app's own pages: the page has the dark tokens (design-dark.css says so). */
 export function darkPage(): boolean {
-  if (typeof document === 'undefined' || !globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches) return false;
+  if (typeof document === 'undefined') return false;
+  darkQuery ??= globalThis.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
+  if (!darkQuery?.matches) return false;
   return getComputedStyle(document.documentElement).getPropertyValue('--lab-scheme').trim() === 'dark';
 }
 

@@ -20,6 +20,15 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 }
 
 /**
+ * Sets `node`'s text only when it differs. A section that redraws many times a second (§3.3 while
+ * training) rewrites mostly the same strings, and each textContent write replaces the text node:
+ * the browser then lays out and paints it again though nothing changed.
+ */
+export function setText(node: Node, text: string): void {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/**
  * A label wrapping its text and control (implicit association: no ids to collide across widgets);
  * `hidden` hides the whole field (the `<name>_hide` switches).
  */

@@ -86,10 +86,19 @@ export function alignmentReadout(aligned: { hits: number; scored: number } | nul
   return aligned ? fill(translator(lang, COMPARE_STRINGS)('tr.sentenceAlignment'), aligned) : '';
 }
 
+/** A row's figures as data, for tests and the browser measurement (scripts/alignment-browser.mjs). */
+function evaluationData(r: CompareRow): string {
+  return JSON.stringify({ step: r.step, trainMs: Math.round(r.trainMs), ...r.evaluation });
+}
+
 export class CompareView {
   readonly #t: (key: string) => string;
   readonly #empty: HTMLElement;
   readonly #table = el('table', 'tr-compare-table');
+  /** what the table shows (everything but the training time), to rebuild it only when that changes */
+  #shown: { key: string; evaluations: (EvaluateResult | null)[] } = { key: '', evaluations: [] };
+  /** the rows as built, by model id, for the training time in their data */
+  #rowElements = new Map<string, HTMLTableRowElement>();
 
   /** Fills `host` (the section's table area; `empty` is its empty-state line). */
   constructor(host: HTMLElement, empty: HTMLElement, lang: Lang) {
@@ -105,6 +114,18 @@ export class CompareView {
     this.#empty.hidden = evaluated.length > 0;
     this.#table.hidden = evaluated.length === 0;
     if (evaluated.length === 0) return;
+    // The section redraws many times a second while training; the figures change only at each
+    // evaluation. Between two, only the rows' training time (in their data) moves.
+    const shown = { key: JSON.stringify([chars, rows.map((r) => [r.id, r.score, r.scoreLabel, r.step])]), evaluations: rows.map((r) => r.evaluation) };
+    if (shown.key === this.#shown.key && shown.evaluations.every((e, i) => e === this.#shown.evaluations[i])) {
+      for (const r of rows) {
+        const tr = this.#rowElements.get(r.id);
+        if (tr && r.evaluation) tr.dataset.evaluation = evaluationData(r);
+      }
+      return;
+    }
+    this.#shown = shown;
+    this.#rowElements.clear();
     const buckets = evaluated[0].evaluation!.exactMatchByLength;
     const head = el('tr');
     const headers = [t('tr.compare.model'), t('tr.compare.steps'), t('tr.compare.alignment'), t('tr.compare.exact')];
@@ -113,9 +134,9 @@ export class CompareView {
     const body = rows.map((r) => {
       const tr = el('tr');
       tr.dataset.model = r.id;
+      this.#rowElements.set(r.id, tr);
       const e = r.evaluation;
-      // The figures as data, for tests and the browser measurement (scripts/alignment-browser.mjs).
-      if (e) tr.dataset.evaluation = JSON.stringify({ step: r.step, trainMs: Math.round(r.trainMs), ...e });
+      if (e) tr.dataset.evaluation = evaluationData(r);
       const label = r.id === 'plain' ? t('tr.compare.plain') : fill(t('tr.compare.attention'), { score: r.scoreLabel ?? r.score });
       const cells = [label, String(e ? r.step : '—')];
       if (e) {

@@ -1,9 +1,9 @@
 // §3.3's play / pause / step: the model (and its plain companion, to the same step) train as
 // streams inside the worker, with no request round trip per chunk, at most s2s_speed steps per
-// frame (60 frames a second); the page redraws at most 30 times a second and evaluates every
-// EVALUATE_EVERY steps. A run ends at the end of the recipe (playing again continues beyond it), on
-// pause, or when the section is scrolled away (it plays on when back in view). The section
-// (translate.ts) owns the models and the page; this file owns the running state.
+// frame (60 frames a second); the page redraws at most 30 times a second (15 below 4 cores) and
+// evaluates every EVALUATE_EVERY steps. A run ends at the end of the recipe (playing again
+// continues beyond it), on pause, or when the section is scrolled away (it plays on when back in
+// view). The section (translate.ts) owns the models and the page; this file owns the running state.
 import { errorText } from './dom';
 import { timeLeftText } from './translate-text';
 import { DivergedError, type TranslateTrainer } from './translate-train';
@@ -12,8 +12,18 @@ import { DivergedError, type TranslateTrainer } from './translate-train';
 const EVALUATE_EVERY = 200;
 /** s2s_speed is in steps per frame; the worker's throttle is in steps per second */
 const FRAMES_PER_SECOND = 60;
-/** while playing, the page redraws at most this often (about 30 times a second, so at most once a frame) */
-const REDRAW_MS = 1000 / 30 - 2;
+/**
+ * While playing, the page redraws at most once in this many ms (2 ms under the period, so that a
+ * redraw is never put off by a frame). A redraw (two Chart.js charts, then style, paint and the
+ * compositor's commit) takes about 20 ms of a core in Chromium, and shares the machine's cores with
+ * the training worker. With cores to spare (4 or more), 30 redraws a second. With 2, 15: at 30 the
+ * page's threads took 0.8 of a core and the worker trained dates at about 0.8× Node's speed; at 15,
+ * at about 0.9× (BENCHMARKS.md, measure 5).
+ */
+export function redrawIntervalMs(cores: number | undefined): number {
+  return (cores ?? 2) >= 4 ? 1000 / 30 - 2 : 1000 / 15 - 2;
+}
+const REDRAW_MS = redrawIntervalMs(globalThis.navigator?.hardwareConcurrency);
 /** playing on after the recipe: until paused */
 const OPEN_ENDED_STEPS = 10_000_000;
 

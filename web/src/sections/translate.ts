@@ -13,7 +13,7 @@ import css from './translate.css?inline';
 import { TrainingCurves } from './translate-charts';
 import { DecodeView } from './translate-decode';
 import type { ArticleExtras } from './translate-article';
-import { button, el, errorText, mountRoot, MessageLine, tryThis } from './dom';
+import { button, el, errorText, mountRoot, MessageLine, setText, tryThis } from './dom';
 import { SentenceInput } from './translate-input';
 import type { CompareRow, CompareView } from './translate-compare';
 import { introText, tryPrompts } from './translate-text';
@@ -301,8 +301,8 @@ class TranslateView implements SectionHandle {
   #renderIntro(): void {
     const { t, state } = this.#ctx;
     const task = state.get('s2s_task');
-    this.#intro.textContent = introText(t, this.#settings(), this.#trainer.info, this.#trainer.recipeSteps);
-    this.#caption.textContent = task === 'note' ? t('tr.caption.note') : '';
+    setText(this.#intro, introText(t, this.#settings(), this.#trainer.info, this.#trainer.recipeSteps));
+    setText(this.#caption, task === 'note' ? t('tr.caption.note') : '');
     this.#caption.hidden = task !== 'note';
     // the prompts and the score table's heading follow the task (redrawn only when it changes)
     const kind = task !== 'zh-en' ? task : this.#plain ? 'compare' : 'single';
@@ -324,12 +324,12 @@ class TranslateView implements SectionHandle {
     this.#stepButton.disabled = this.#player.busy;
     this.#progress.max = recipeSteps;
     this.#progress.value = Math.min(step, recipeSteps);
-    this.#progressText.textContent = fill(t(step > recipeSteps || (step === recipeSteps && step > 0) ? 'tr.progress.beyond' : 'tr.progress'), { step, total: recipeSteps });
-    this.#timeLeft.textContent = this.#player.timeLeft(step, recipeSteps);
+    setText(this.#progressText, fill(t(step > recipeSteps || (step === recipeSteps && step > 0) ? 'tr.progress.beyond' : 'tr.progress'), { step, total: recipeSteps }));
+    setText(this.#timeLeft, this.#player.timeLeft(step, recipeSteps));
     const info = trainer.info;
     if (info) {
       const attention = info.attention ? fill(t('tr.attention.score'), { score: info.score }) : t('tr.attention.none');
-      this.#status.textContent = fill(t('tr.status.ready'), { params: info.parameterCount, cell: info.cell.toUpperCase(), hidden: info.hidden, attention });
+      setText(this.#status, fill(t('tr.status.ready'), { params: info.parameterCount, cell: info.cell.toUpperCase(), hidden: info.hidden, attention }));
     }
     this.#renderIntro();
     this.#untrained.hidden = step > 0;

@@ -1,0 +1,122 @@
+// What §3.3 rewrites while it plays. The page redraws up to 30 times a second while the worker
+// trains, and each redraw's style, layout and paint takes time from the worker: so a redraw writes
+// only the text that changed (setText), the comparison table is rebuilt only at an evaluation (the
+// rows' training time in their data moves in between), and on 2 cores the page redraws half as often.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadWeb } from './setup.mjs';
+
+/** Just enough of an element for the section's DOM helpers: counts how often its children are replaced. */
+class FakeElement {
+  constructor(tag) {
+    this.tagName = tag.toUpperCase();
+    this.children = [];
+    this.dataset = {};
+    this.hidden = false;
+    this.className = '';
+    this.textContent = '';
+    this.replaced = 0;
+  }
+  append(...nodes) {
+    this.children.push(...nodes);
+  }
+  replaceChildren(...nodes) {
+    this.children = nodes;
+    this.replaced++;
+  }
+}
+globalThis.document ??= { createElement: (tag) => new FakeElement(tag) };
+
+const { setText } = await loadWeb('sections/dom');
+const { CompareView } = await loadWeb('sections/translate-compare');
+const { redrawIntervalMs } = await loadWeb('sections/translate-play');
+
+test('setText writes a node’s text only when it differs', () => {
+  let writes = 0;
+  let text = 'step 10 of 300';
+  const node = {
+    get textContent() {
+      return text;
+    },
+    set textContent(value) {
+      writes++;
+      text = value;
+    },
+  };
+  setText(node, 'step 10 of 300');
+  assert.equal(writes, 0);
+  setText(node, 'step 11 of 300');
+  assert.equal(writes, 1);
+  assert.equal(text, 'step 11 of 300');
+  setText(node, '');
+  assert.equal(writes, 2);
+});
+
+function evaluation(exactMatch) {
+  return {
+    loss: 1.5,
+    tokenAccuracy: 0.5,
+    exactMatch,
+    examples: 20,
+    heldOutIsTrainingData: false,
+    alignmentAccuracy: 0.25,
+    alignedTokens: 40,
+    exactMatchByLength: [
+      { minLength: 4, maxLength: 6, examples: 10, exactMatch },
+      { minLength: 7, maxLength: 9, examples: 10, exactMatch: 0 },
+    ],
+  };
+}
+
+test('the comparison table is rebuilt at an evaluation, not at every redraw', () => {
+  const host = new FakeElement('div');
+  const empty = new FakeElement('p');
+  const view = new CompareView(host, empty, 'en');
+  const table = host.children[0];
+  const rowOf = (id) => table.children[2].children.find((tr) => tr.dataset.model === id);
+  const trainMsOf = (id) => JSON.parse(rowOf(id).dataset.evaluation).trainMs;
+
+  view.update([{ id: 'attention', score: 'dot', step: 0, evaluation: null, trainMs: 0 }]);
+  assert.equal(table.replaced, 0, 'nothing to show before the first evaluation');
+  assert.equal(empty.hidden, false);
+
+  const first = evaluation(0.1);
+  view.update([{ id: 'attention', score: 'dot', step: 200, evaluation: first, trainMs: 1000.4 }]);
+  assert.equal(table.replaced, 1);
+  assert.equal(empty.hidden, true);
+  const row = rowOf('attention');
+  assert.equal(trainMsOf('attention'), 1000);
+  assert.equal(row.children[3].textContent, '10.0%', 'exact match');
+
+  // redraws while training on: the same evaluation, more training time
+  view.update([{ id: 'attention', score: 'dot', step: 200, evaluation: first, trainMs: 1500 }]);
+  view.update([{ id: 'attention', score: 'dot', step: 200, evaluation: first, trainMs: 2100 }]);
+  assert.equal(table.replaced, 1, 'not rebuilt between evaluations');
+  assert.equal(rowOf('attention'), row);
+  assert.equal(trainMsOf('attention'), 2100, 'the row’s data follows the training time');
+
+  // the next evaluation, a new model beside it, or another tokenization: rebuilt
+  view.update([{ id: 'attention', score: 'dot', step: 400, evaluation: evaluation(0.3), trainMs: 2500 }]);
+  assert.equal(table.replaced, 2);
+  assert.equal(rowOf('attention').children[3].textContent, '30.0%');
+  const second = rowOf('attention').dataset.evaluation;
+  view.update([
+    { id: 'attention', score: 'dot', step: 400, evaluation: JSON.parse(second), trainMs: 2500 },
+    { id: 'plain', score: 'dot', step: 400, evaluation: evaluation(0.2), trainMs: 2400 },
+  ]);
+  assert.equal(table.replaced, 3);
+  assert.equal(trainMsOf('plain'), 2400);
+  const rows = [{ id: 'attention', score: 'dot', step: 400, evaluation: first, trainMs: 2600 }];
+  view.update(rows);
+  view.update(rows, true);
+  assert.equal(table.replaced, 5, 'characters instead of words: the bucket headings change');
+});
+
+test('while training, the page redraws about 30 times a second with cores to spare, 15 on 2', () => {
+  const perSecond = (cores) => 1000 / redrawIntervalMs(cores);
+  assert.ok(perSecond(8) > 30 && perSecond(8) < 33, `8 cores: ${perSecond(8)}`);
+  assert.equal(redrawIntervalMs(4), redrawIntervalMs(8));
+  assert.ok(perSecond(2) > 15 && perSecond(2) < 16, `2 cores: ${perSecond(2)}`);
+  assert.equal(redrawIntervalMs(1), redrawIntervalMs(2));
+  assert.equal(redrawIntervalMs(undefined), redrawIntervalMs(2), 'a browser that does not say: as on 2 cores');
+});
