@@ -5,7 +5,8 @@
 // and goes on when back in view.
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
-import { button, el, primaryButton } from './dom';
+import { button, el, primaryButton, setText } from './dom';
+import { RedrawPacer } from './redraw-pacer';
 import type { TransformerTrainer } from './transformer-train';
 
 /** A run longer than this (at the measured speed) asks before it carries on. */
@@ -50,13 +51,15 @@ export class TrainingClock {
   #confirmed = false;
   /** where the current run started: wall clock and step */
   #runStart: { ms: number; step: number } | null = null;
-  #frame = 0;
+  /** the redraws while training (redraw-pacer.ts: 30 a second, 15 below 4 cores) */
+  readonly #redraws: RedrawPacer;
   /** ms per step measured for each architecture (task and sizes): a new model of the same one is estimated at once */
   readonly #speeds = new Map<string, number>();
 
   constructor(ctx: SectionContext, hooks: ClockHooks) {
     this.#ctx = ctx;
     this.#hooks = hooks;
+    this.#redraws = new RedrawPacer(() => this.#hooks.onRender());
     this.eta.dataset.testid = 'tf-eta';
     this.estimate.dataset.testid = 'tf-estimate';
     this.confirm.hidden = true;
@@ -140,12 +143,7 @@ export class TrainingClock {
       this.#ask(left, perStep);
     }
     this.#hooks.onProgress();
-    if (!this.#frame) {
-      this.#frame = requestAnimationFrame(() => {
-        this.#frame = 0;
-        this.#hooks.onRender();
-      });
-    }
+    this.#redraws.soon();
   }
 
   /** ms per step over the current run once it has run MEASURE_MS, else null. */
@@ -193,9 +191,9 @@ export class TrainingClock {
     const target = this.target();
     const running = this.#stream !== null;
     const measured = running ? this.#measuredMs(trainer) : null;
-    this.eta.textContent = running && measured !== null && target > trainer.step ? fill(t('tf.eta'), { time: formatSeconds(t, ((target - trainer.step) * measured) / 1000) }) : '';
+    setText(this.eta, running && measured !== null && target > trainer.step ? fill(t('tf.eta'), { time: formatSeconds(t, ((target - trainer.step) * measured) / 1000) }) : '');
     if (running) {
-      this.estimate.textContent = '';
+      setText(this.estimate, '');
       return;
     }
     const steps = this.#ctx.state.get('tf_steps');
@@ -208,6 +206,6 @@ export class TrainingClock {
   destroy(): void {
     this.#wanted = false;
     this.#stream?.stop();
-    if (this.#frame) cancelAnimationFrame(this.#frame);
+    this.#redraws.stop();
   }
 }

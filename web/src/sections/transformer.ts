@@ -11,7 +11,7 @@ import { fill, useLanguage } from '../i18n';
 import type { TransformerTranslateResult, TranslateResult } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
-import { button, el, errorText, MessageLine, mountRoot, narration, primaryButton, tryThis } from './dom';
+import { button, el, errorText, MessageLine, mountRoot, narration, primaryButton, setText, tryThis } from './dom';
 import { TrainingCurves } from './translate-charts';
 import css from './transformer.css?inline';
 import { ComparePanel } from './transformer-compare';
@@ -326,8 +326,8 @@ class TransformerView implements SectionHandle {
     this.#pause.disabled = !this.#clock.running;
     this.#progress.max = target;
     this.#progress.value = Math.min(step, target);
-    this.#progressText.textContent = fill(t('tf.progress'), { step, total: target });
-    this.#settingsLine.textContent = fill(t('tf.intro.settings'), {
+    setText(this.#progressText, fill(t('tf.progress'), { step, total: target }));
+    setText(this.#settingsLine, fill(t('tf.intro.settings'), {
       task: t(`tf.task.${s.task}`),
       layers: s.layers,
       heads: s.heads,
@@ -338,11 +338,11 @@ class TransformerView implements SectionHandle {
       warmup: s.warmup,
       batch: TRANSFORMER_BATCH,
       steps: state.get('tf_steps'),
-    });
+    }));
     const info = trainer.info;
     if (info) {
       const exact = trainer.evaluation ? fill(t('tf.status.at'), { exact: `${(100 * trainer.evaluation.exactMatch).toFixed(1)}%`, step: trainer.evaluatedAt }) : t('tf.status.notScored');
-      this.#status.textContent = fill(t('tf.status.ready'), { params: info.parameterCount.toLocaleString('en-US'), exact });
+      setText(this.#status, fill(t('tf.status.ready'), { params: info.parameterCount.toLocaleString('en-US'), exact }));
       this.#status.dataset.params = String(info.parameterCount);
       this.#status.dataset.evaluatedAt = String(trainer.evaluation ? trainer.evaluatedAt : -1);
     }

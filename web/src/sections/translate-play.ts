@@ -5,6 +5,7 @@
 // continues beyond it), on pause, or when the section is scrolled away (it plays on when back in
 // view). The section (translate.ts) owns the models and the page; this file owns the running state.
 import { errorText } from './dom';
+import { RedrawPacer } from './redraw-pacer';
 import { timeLeftText } from './translate-text';
 import { DivergedError, type TranslateTrainer } from './translate-train';
 
@@ -12,18 +13,6 @@ import { DivergedError, type TranslateTrainer } from './translate-train';
 const EVALUATE_EVERY = 200;
 /** s2s_speed is in steps per frame; the worker's throttle is in steps per second */
 const FRAMES_PER_SECOND = 60;
-/**
- * While playing, the page redraws at most once in this many ms (2 ms under the period, so that a
- * redraw is never put off by a frame). A redraw (two Chart.js charts, then style, paint and the
- * compositor's commit) takes about 20 ms of a core in Chromium, and shares the machine's cores with
- * the training worker. With cores to spare (4 or more), 30 redraws a second. With 2, 15: at 30 the
- * page's threads took 0.8 of a core and the worker trained dates at about 0.8× Node's speed; at 15,
- * at about 0.9× (BENCHMARKS.md, measure 5).
- */
-export function redrawIntervalMs(cores: number | undefined): number {
-  return (cores ?? 2) >= 4 ? 1000 / 30 - 2 : 1000 / 15 - 2;
-}
-const REDRAW_MS = redrawIntervalMs(globalThis.navigator?.hardwareConcurrency);
 /** playing on after the recipe: until paused */
 const OPEN_ENDED_STEPS = 10_000_000;
 
@@ -49,9 +38,8 @@ export class TranslatePlayer {
   /** the current run's start (performance.now(), step), or null while not playing */
   runStart: { ms: number; step: number } | null = null;
   #active = false;
-  /** a redraw waiting for REDRAW_MS to pass, and the time of the last one */
-  #timer = 0;
-  #lastRedraw = -Infinity;
+  /** the redraws while playing (redraw-pacer.ts: 30 a second, 15 below 4 cores) */
+  readonly #redraws: RedrawPacer;
   #destroyed = false;
   /** the training streams while playing; #running settles when they have ended */
   #streams: Array<{ done: Promise<void>; stop(): void }> = [];
@@ -59,6 +47,7 @@ export class TranslatePlayer {
 
   constructor(host: PlayerHost) {
     this.#host = host;
+    this.#redraws = new RedrawPacer(() => this.#host.render());
   }
 
   /** While playing towards the recipe's end: the time left at the speed measured since play (after a second of it). */
@@ -97,7 +86,7 @@ export class TranslatePlayer {
     this.#destroyed = true;
     this.playing = false;
     this.#stopStreams();
-    if (this.#timer) clearTimeout(this.#timer);
+    this.#redraws.stop();
   }
 
   /** Starts playing (the training streams) unless they already run. */
@@ -108,23 +97,6 @@ export class TranslatePlayer {
       // played again (or scrolled back) while the last streams were ending
       if (this.playing && this.#active && !this.#destroyed) this.#schedule();
     });
-  }
-
-  /**
-   * Redraws at most every REDRAW_MS while playing, however often the worker reports: the main
-   * thread's drawing shares the machine's cores with the training worker. In a task of its own,
-   * not an animation-frame callback: the heatmaps and charts that the redraw changes then draw in
-   * the next frame with it, instead of one or two frames later (each frame a style, layout, paint
-   * and commit of its own).
-   */
-  #redrawSoon(): void {
-    if (this.#timer || this.#destroyed) return;
-    const wait = Math.max(0, this.#lastRedraw + REDRAW_MS - performance.now());
-    this.#timer = window.setTimeout(() => {
-      this.#timer = 0;
-      this.#lastRedraw = performance.now();
-      this.#host.render();
-    }, wait);
   }
 
   #stopStreams(): void {
@@ -149,7 +121,7 @@ export class TranslatePlayer {
     let evaluatedBlock = Math.floor(trainer.step / EVALUATE_EVERY);
     const onProgress = (): void => {
       if (trainer !== host.trainer()) return;
-      this.#redrawSoon();
+      this.#redraws.soon();
       const block = Math.floor(trainer.step / EVALUATE_EVERY);
       if (block > evaluatedBlock && trainer.step < recipe) {
         evaluatedBlock = block;
@@ -160,7 +132,7 @@ export class TranslatePlayer {
     this.runStart = { ms: performance.now(), step: trainer.step };
     this.#streams = [trainer.play(steps, { maxStepsPerSecond, onProgress })];
     if (plain && plain.step < target) {
-      this.#streams.push(plain.play(target - plain.step, { maxStepsPerSecond, onProgress: () => this.#redrawSoon() }));
+      this.#streams.push(plain.play(target - plain.step, { maxStepsPerSecond, onProgress: () => this.#redraws.soon() }));
     }
     try {
       await Promise.all(this.#streams.map((stream) => stream.done));

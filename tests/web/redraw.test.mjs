@@ -1,7 +1,8 @@
-// What §3.3 rewrites while it plays. The page redraws up to 30 times a second while the worker
-// trains, and each redraw's style, layout and paint takes time from the worker: so a redraw writes
-// only the text that changed (setText), the comparison table is rebuilt only at an evaluation (the
-// rows' training time in their data moves in between), and on 2 cores the page redraws half as often.
+// What §3.3 and §4 do while their model trains. The worker reports after every slice of training,
+// and each redraw's style, layout and paint takes time from it: so a section redraws at most 30
+// times a second, or 15 below 4 cores (RedrawPacer); a redraw writes only the text that changed
+// (setText); and §3.3's comparison table is rebuilt only at an evaluation (the rows' training time
+// in their data moves in between).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadWeb } from './setup.mjs';
@@ -29,7 +30,7 @@ globalThis.document ??= { createElement: (tag) => new FakeElement(tag) };
 
 const { setText } = await loadWeb('sections/dom');
 const { CompareView } = await loadWeb('sections/translate-compare');
-const { redrawIntervalMs } = await loadWeb('sections/translate-play');
+const { RedrawPacer, redrawIntervalMs } = await loadWeb('sections/redraw-pacer');
 
 test('setText writes a node’s text only when it differs', () => {
   let writes = 0;
@@ -119,4 +120,24 @@ test('while training, the page redraws about 30 times a second with cores to spa
   assert.ok(perSecond(2) > 15 && perSecond(2) < 16, `2 cores: ${perSecond(2)}`);
   assert.equal(redrawIntervalMs(1), redrawIntervalMs(2));
   assert.equal(redrawIntervalMs(undefined), redrawIntervalMs(2), 'a browser that does not say: as on 2 cores');
+});
+
+test('RedrawPacer: one redraw however often it is asked, the next one an interval later, none after stop()', async () => {
+  const times = [];
+  const start = performance.now();
+  const pacer = new RedrawPacer(() => times.push(performance.now() - start), 40);
+  for (let i = 0; i < 10; i++) pacer.soon();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(times.length, 1, 'the first redraw comes in the next task');
+  for (let i = 0; i < 10; i++) pacer.soon();
+  await new Promise((resolve) => setTimeout(resolve, 15));
+  assert.equal(times.length, 1, 'the second waits for the interval');
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  assert.equal(times.length, 2);
+  assert.ok(times[1] - times[0] >= 39, `${times[1] - times[0]} ms apart`);
+  pacer.soon();
+  pacer.stop();
+  pacer.soon();
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  assert.equal(times.length, 2, 'nothing after stop()');
 });
