@@ -7,9 +7,10 @@
 //     the fold and is drawn when the browser is idle);
 //   transfer: every response of a page and its worker, each body gzip -9 here, summed (what a static
 //     host with gzip sends: vite preview itself does not compress), for the app and one-widget pages;
-//   training: steps per second as the translate section plays (its step counter, data-step), with
-//     s2s_speed high enough that the worker, not the frame rate, is the limit; the same model config
-//     trained through the Node wasm build in this run gives the ratio;
+//   training: steps per second as §3.3 plays (note and dates, with s2s_speed high enough that the
+//     worker, not the frame rate, is the limit) and as §4 trains its Transformer, from the
+//     section's step counter (data-step); the same model config trained through the Node wasm
+//     build in this run gives the ratio;
 //   long tasks: main-thread tasks > 50 ms (PerformanceObserver 'longtask', buffered) while training;
 //   main thread busy: the share of the timed play the page's main thread spent in tasks (the
 //     DevTools protocol's Performance.getMetrics TaskDuration), which the worker competes with for
@@ -22,11 +23,14 @@ import { openProbedContext } from '../../scripts/page-probe.mjs';
 import { distDir, startPreview } from '../../scripts/serve.mjs';
 import { fmt, spread, stats, table } from './common.mjs';
 
-// The app's model for each task: trainConfig() and RECIPES in web/src/sections/translate-train.ts
-// with the state table's defaults (seed 1, dot score). Node trains exactly this.
+// The app's model for each task, with the state table's defaults (seed 1, dot score): §3.3's
+// trainConfig() and RECIPES (web/src/sections/translate-train.ts), §4's transformerConfig()
+// (web/src/sections/transformer-recipes.ts). Node trains exactly this; each training run checks
+// that the page asked its worker for this very model.
 export const APP_CONFIGS = {
   note: { task: 'note', cell: 'rnn', hidden: 128, attention: true, score: 'dot', seed: 1, learningRate: 0.001 },
   dates: { task: 'dates', cell: 'lstm', hidden: 64, attention: true, score: 'dot', seed: 1, learningRate: 0.005, batchSize: 16, clipNorm: 1, attentionalTanh: true },
+  transformer: { arch: 'transformer', task: 'dates', layers: 1, heads: 4, dModel: 32, dFF: 64, normFirst: true, warmup: 200, seed: 1, batchSize: 32, learningRate: 0.01, clipNorm: 1 },
 };
 // The same settings through the URL hash; s2s_speed = steps per frame, its cap (× 60 frames a
 // second) above what Node trains of each (note: 200 = 12 000 steps/s), so the worker sets the pace.
@@ -34,7 +38,9 @@ export const TRAIN_HASH = {
   note: '#view=translate&seed=1&s2s_task=note&s2s_cell=rnn&s2s_hidden=128&s2s_lr=0.001&s2s_speed=200',
   dates: '#view=translate&seed=1&s2s_task=dates&s2s_cell=lstm&s2s_hidden=64&s2s_lr=0.005&s2s_speed=10',
 };
-const RECIPE_STEPS = { note: 400, dates: 300 };
+const RECIPE_STEPS = { note: 400, dates: 300, transformer: 300 };
+// §4 trains one run to tf_steps: long enough for its warm-up (RECIPE_STEPS) and the timed windows.
+const TRANSFORMER_HASH = '#view=transformer&seed=1&tf_steps=5000';
 
 /** The translate section of the app at `origin` with `task`'s settings (TRAIN_HASH), ready to play. */
 export async function openTrainingPage(page, origin, task) {
@@ -122,23 +128,79 @@ async function loadWidgetPage(browser, origin, spec) {
   }
 }
 
+/** Each section's training as the bench times it: its root (data-step) and its pause button's test id. */
+const TRAINING_SECTIONS = {
+  translate: { section: '#section-translate .tr-section', pause: 's2s-pause' },
+  transformer: { section: '#section-transformer .tf-section', pause: 'tf-pause' },
+};
+
 /**
- * One training run of `task` in the translate section: plays the recipe once (warm-up: the wasm
- * tiers up, the charts fill), plays on for `windows` × `windowS` seconds, and returns the steps per
- * second of each window (from the section's data-step, read at each redraw) and the long tasks.
+ * Warm-up (the wasm tiers up, the charts fill), then training goes on. §3.3 plays its recipe to the
+ * end and plays on; §4 trains one run of tf_steps (a run it judges long asks first: all of it).
+ */
+async function warmUp(page, task) {
+  if (task !== 'transformer') {
+    await playRecipe(page, task);
+    await page.click('[data-testid="s2s-play"]');
+    return;
+  }
+  await page.click('[data-testid="tf-train"]');
+  await page.waitForFunction((n) => {
+    document.querySelector('[data-testid="tf-confirm-run"]:not([hidden] *)')?.click();
+    return Number(document.querySelector('#section-transformer .tf-section')?.dataset.step) >= n;
+  }, RECIPE_STEPS.transformer, { polling: 100 });
+}
+
+/** Fails unless the page asked its worker for APP_CONFIGS[task] (recorded by recordCreates). */
+async function checkConfig(page, task) {
+  const asked = await page.evaluate(() => window.__creates);
+  const canonical = (c) => JSON.stringify(Object.fromEntries(Object.entries(c).sort(([a], [b]) => a.localeCompare(b))));
+  if (!asked.some((c) => canonical(c) === canonical(APP_CONFIGS[task]))) {
+    throw new Error(`training ${task}: the page's models are not the one Node trains (APP_CONFIGS.${task}): ${asked.map(canonical).join('; ')}`);
+  }
+}
+
+/** Records every model the page asks its workers to create (window.__creates). */
+function recordCreates(context) {
+  return context.addInitScript(() => {
+    const post = Worker.prototype.postMessage;
+    window.__creates = [];
+    Worker.prototype.postMessage = function (message, ...rest) {
+      if (message?.request?.op === 'seq2seq.create') window.__creates.push(message.request.config);
+      return post.call(this, message, ...rest);
+    };
+  });
+}
+
+/**
+ * One training run of `task` in its section: a warm-up (warmUp), then `windows` × `windowS`
+ * seconds of training on, and returns the steps per second of each window (from the section's
+ * data-step, read at each redraw) and the long tasks.
  */
 async function trainInPage(browser, origin, task, windows, windowS) {
   const { context, page, problems } = await openContext(browser);
+  const where = TRAINING_SECTIONS[task === 'transformer' ? 'transformer' : 'translate'];
   try {
-    await openTrainingPage(page, origin, task);
-    await page.evaluate(() => {
+    await recordCreates(context);
+    if (task === 'transformer') {
+      await page.goto(`${origin}/${TRANSFORMER_HASH}`, { waitUntil: 'load' });
+      await page.waitForSelector('[data-testid="tf-train"]:not([disabled])');
+      // Train once the page's code is in, as a reader would (its curves are Chart.js's first
+      // charts, built as the code arrives: clicked at once, Chart.js's first build, ~60 ms on
+      // 2 cores with the worker training, could be the measured long task)
+      await page.waitForLoadState('networkidle');
+    } else {
+      await openTrainingPage(page, origin, task);
+    }
+    await page.evaluate((selector) => {
       const w = /** @type {any} */ (window);
-      const section = document.querySelector('#section-translate .tr-section');
+      const section = document.querySelector(selector);
       w.__probe.steps = [];
       new MutationObserver(() => w.__probe.steps.push([performance.now(), Number(section.dataset.step)])).observe(section, { attributes: true, attributeFilter: ['data-step'] });
-    });
+    }, where.section);
     const playedAt = await page.evaluate(() => performance.now());
-    await playRecipe(page, task);
+    await warmUp(page, task);
+    await checkConfig(page, task);
     const timedFrom = await page.evaluate(() => performance.now());
     // the main thread's busy time (its tasks' CPU time, Chrome's own metric) while playing on
     const cdp = await context.newCDPSession(page);
@@ -146,10 +208,9 @@ async function trainInPage(browser, origin, task, windows, windowS) {
     const taskSeconds = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
     const busy0 = await taskSeconds();
     const wall0 = performance.now();
-    await page.click('[data-testid="s2s-play"]');
     await page.waitForTimeout(windows * windowS * 1000 + 500);
     const mainThreadBusy = (await taskSeconds() - busy0) / ((performance.now() - wall0) / 1000);
-    await page.click('[data-testid="s2s-pause"]');
+    await page.click(`[data-testid="${where.pause}"]`);
     const { steps, longTasks } = await page.evaluate(() => window.__probe);
     if (problems.length) throw new Error(`training ${task} reported errors: ${problems.join('; ')}`);
     // consecutive windows of equal numbers of redraws, each timed from its first to its last redraw
@@ -224,7 +285,7 @@ export async function browserPart(lab, { loads = 7, trainRuns = 3, windows = 5, 
     for (const w of ONE_WIDGET_PAGES) widgets.push({ page: w.label, path: w.path, ...(await loadWidgetPage(browser, origin, w)) });
 
     const training = {};
-    for (const task of ['note', 'dates']) {
+    for (const task of ['note', 'dates', 'transformer']) {
       const runs = [];
       for (let r = 0; r < trainRuns; r++) runs.push(await trainInPage(browser, origin, task, windows, windowS));
       const rates = runs.flatMap((r) => r.rates);
@@ -233,7 +294,7 @@ export async function browserPart(lab, { loads = 7, trainRuns = 3, windows = 5, 
       const longest = runs.map((r) => r.longest_task_ms);
       training[task] = {
         config: APP_CONFIGS[task],
-        s2s_speed: Number(/s2s_speed=(\d+)/.exec(TRAIN_HASH[task])[1]),
+        s2s_speed: task === 'transformer' ? null : Number(/s2s_speed=(\d+)/.exec(TRAIN_HASH[task])[1]),
         browser_step: browserStep,
         browser_steps_per_s: 1 / browserStep.median_s,
         node_step: nodeStep,
@@ -258,15 +319,18 @@ export async function browserPart(lab, { loads = 7, trainRuns = 3, windows = 5, 
       'Everything the page fetches until the widget is ready and the network is idle, gzip -9 per response.',
       ['page', 'responses', 'gzip', 'raw'],
       widgets.map((w) => [`\`${w.page}\``, String(w.responses), kib(w.gzip), kib(w.raw)]));
-    table('Browser: training in the worker while the translate section plays',
-      `Steps/s from the section's step counter after one recipe of warm-up: ${trainRuns} page loads × ${windows} windows of ${windowS} s, median ± spread. Node: the same config, train(n) calls on the wasm build in this run. Main thread busy: its tasks' time over the played seconds (Chrome's TaskDuration metric; per load). Long tasks: main thread, > 50 ms, from the first Play click (median of the runs' longest; counts per run).`,
+    table('Browser: training in the worker while a section trains (§3.3 plays, §4 trains)',
+      `Steps/s from the section's step counter after a warm-up (§3.3: one recipe; §4: ${RECIPE_STEPS.transformer} steps): ${trainRuns} page loads × ${windows} windows of ${windowS} s, median ± spread. Node: the same config, train(n) calls on the wasm build in this run. Main thread busy: its tasks' time over the timed seconds (Chrome's TaskDuration metric; per load). Long tasks: main thread, > 50 ms, from the first Play or Train click (the longest of all runs, each run's in brackets; counts per run).`,
       ['task', 'config', 'browser steps/s', 'Node wasm steps/s', 'browser / Node', 'main thread busy', 'longest main-thread task (ms)', 'tasks > 50 ms'],
-      ['note', 'dates'].map((task) => {
+      ['note', 'dates', 'transformer'].map((task) => {
         const t = training[task];
         const c = t.config;
-        return [task, `${c.cell.toUpperCase()} ${c.hidden}, batch ${c.batchSize ?? 1}, speed ${t.s2s_speed}/frame`,
+        const model = c.arch === 'transformer'
+          ? `§4 Transformer (${c.task}) ${c.layers} layer, ${c.heads} heads, d ${c.dModel}, batch ${c.batchSize}`
+          : `${c.cell.toUpperCase()} ${c.hidden}, batch ${c.batchSize ?? 1}, speed ${t.s2s_speed}/frame`;
+        return [task, model,
           `${fmt(t.browser_steps_per_s, 0)} ± ${spread(t.browser_step)}`, `${fmt(t.node_steps_per_s, 0)} ± ${spread(t.node_step)}`,
-          fmt(t.browser_vs_node, 2), t.main_thread_busy.map((b) => `${fmt(100 * b, 0)}%`).join(', '), `${fmt(t.longest_task_ms.median, 0)} (max ${fmt(t.longest_task_ms.max, 0)})`, t.long_tasks_over_50ms.join(', ')];
+          fmt(t.browser_vs_node, 2), t.main_thread_busy.map((b) => `${fmt(100 * b, 0)}%`).join(', '), `${fmt(t.longest_task_ms.max, 0)} (${t.longest_task_ms.runs.map((ms) => fmt(ms, 0)).join(', ')})`, t.long_tasks_over_50ms.join(', ')];
       }));
     return { chromium: chromiumVersion, loads, first_heatmap: firstHeatmap, app, widgets, training };
   } finally {

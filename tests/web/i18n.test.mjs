@@ -101,3 +101,24 @@ test("the page's own strings (shell/page-strings.ts) are used by the page's modu
     }
   }
 });
+
+test('importWithStrings: the module once its strings are in; a table that fails to load leaves its keys; a failed import rejects', async () => {
+  const { importWithStrings, oneLanguageStrings, translator } = await loadWeb('i18n');
+  const good = oneLanguageStrings({ en: async () => ({ default: { 'k.good': 'Good' } }), zh: async () => ({ default: { 'k.good': '好' } }) });
+  const broken = oneLanguageStrings({
+    en: async () => {
+      throw new Error('the strings did not load');
+    },
+    zh: async () => ({ default: {} }),
+  });
+  const module = { name: 'section' };
+  assert.equal(await importWithStrings(async () => module, 'en'), module);
+  assert.equal(translator('en', good)('k.good'), 'Good');
+  assert.equal(translator('en', broken)('k.broken'), 'k.broken', 'the key stands in for the missing string');
+  await assert.rejects(
+    importWithStrings(async () => {
+      throw new Error('chunk failed');
+    }, 'en'),
+    /chunk failed/,
+  );
+});

@@ -88,6 +88,17 @@ export async function useLanguage(lang: Lang, options?: { article?: boolean }): 
 }
 
 /**
+ * `load()` (a section's or a panel's code, whose string table arrives with it), then its strings in
+ * `lang` (useLanguage). A string table that fails to load leaves its keys on screen rather than no
+ * section or panel; a failed `load()` rejects.
+ */
+export async function importWithStrings<M>(load: () => Promise<M>, lang: Lang, options?: { article?: boolean }): Promise<M> {
+  const module = await load();
+  await useLanguage(lang, options).catch(() => {});
+  return module;
+}
+
+/**
  * Several tables read as one (later tables win, as with object spread), looked up when used: a
  * table filled after this call (useLanguage) is seen, which a spread copy would miss.
  */

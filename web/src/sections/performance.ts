@@ -60,7 +60,7 @@ interface BrowserResults {
   first_heatmap: Timing | (Timing & { page: string })[];
   app: { responses: number; gzip: number };
   widgets: { page: string; responses: number; gzip: number }[];
-  training: { note?: BrowserTraining; dates?: BrowserTraining };
+  training: { note?: BrowserTraining; dates?: BrowserTraining; transformer?: BrowserTraining };
 }
 
 const COLORS = { native: '#475569', wasm: '#1d4ed8', torch: '#c2410c', tfjs: '#15803d' } as const;
@@ -281,10 +281,10 @@ function browserRows(b: BrowserResults, t: (key: string) => string): [string, st
     : [[t('perf.b.heatmap'), timing(b.first_heatmap)]];
   rows.push([t('perf.b.app'), `${kib(b.app.gzip)} (${b.app.responses} ${t('perf.b.files')})`]);
   for (const w of b.widgets) rows.push([`${t('perf.b.widget')} ${w.page}`, `${kib(w.gzip)} (${w.responses} ${t('perf.b.files')})`]);
-  for (const task of ['note', 'dates'] as const) {
+  for (const task of ['note', 'dates', 'transformer'] as const) {
     const r = b.training[task];
     if (!r) continue;
-    rows.push([`${t('perf.b.steps')} ${task}`, `${Math.round(r.browser_steps_per_s)} ± ${pct(r.browser_step)} (Node ${Math.round(r.node_steps_per_s)}, ×${r.browser_vs_node.toFixed(2)})`]);
+    rows.push([`${t('perf.b.steps')} ${task === 'transformer' ? '§4 Transformer' : task}`, `${Math.round(r.browser_steps_per_s)} ± ${pct(r.browser_step)} (Node ${Math.round(r.node_steps_per_s)}, ×${r.browser_vs_node.toFixed(2)})`]);
     // the longest of every run (a median of the runs' longest hid a task that one run had)
     rows.push([`${t('perf.b.longest')} ${task}`, `${Math.round(r.longest_task_ms.max)} ms (${r.long_tasks_over_50ms.join(', ')})`]);
   }

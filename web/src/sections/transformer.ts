@@ -7,7 +7,7 @@
 import type { ByoPanels } from './translate-byo';
 import type { LazyWhyView } from './translate-why-lazy';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
-import { fill, useLanguage } from '../i18n';
+import { fill, importWithStrings } from '../i18n';
 import type { TransformerTranslateResult, TranslateResult } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
@@ -130,12 +130,8 @@ class TransformerView implements SectionHandle {
     if (!ctx.embedded) {
       const byoHost = el('div', 'tf-byo');
       this.#root.append(byoHost);
-      void import('./translate-byo')
-        .then(async (byo) => {
-          // its labels are §3.3's, whose strings arrive with this code: wait for them (i18n.ts)
-          await useLanguage(ctx.lang, { article: true }).catch(() => {});
-          return byo;
-        })
+      // its labels are §3.3's, whose strings arrive with this code
+      void importWithStrings(() => import('./translate-byo'), ctx.lang, { article: true })
         .then(({ mountByo }) => {
           if (this.#destroyed) return;
           this.#byo = mountByo(byoHost, this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), {

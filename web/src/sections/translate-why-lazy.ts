@@ -2,7 +2,7 @@
 // §3.3 and §4, and pages that never show it (the widgets) never download its code, strings or
 // stylesheet. Calls made before the code arrived are replayed (the last translation shown).
 import type { WhyOptions, WhyView } from './translate-why';
-import { useLanguage, type Lang } from '../i18n';
+import { importWithStrings, type Lang } from '../i18n';
 import { el } from './dom';
 
 type ShowArgs = Parameters<WhyView['show']>;
@@ -17,11 +17,7 @@ export class LazyWhyView {
     host.append(this.#slot);
     // the panel's string table arrives with its code: in the build it is filled per language
     // (web/vite.config.ts), so wait for the page's language before the first label is read
-    void import('./translate-why')
-      .then(async (module) => {
-        await useLanguage(ctx.lang);
-        return module;
-      })
+    void importWithStrings(() => import('./translate-why'), ctx.lang)
       .then(({ WhyView }) => {
         if (this.#dead) return;
         this.#view = new WhyView(this.#slot, ctx, options);

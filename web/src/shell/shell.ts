@@ -6,7 +6,7 @@
 import darkCss from '../design-dark.css?inline';
 import { adoptCss } from '../adopt-css';
 import { EmbedDialog, embedButton } from '../embed/embed-dialog';
-import { SHELL_STRINGS, resolveLang, translator, useLanguage, type Lang } from '../i18n';
+import { SHELL_STRINGS, importWithStrings, resolveLang, translator, useLanguage, type Lang } from '../i18n';
 import { PAGE_STRINGS } from './page-strings';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import { ARTICLE_SECTIONS, SECTION_TITLES } from '../sections/titles';
@@ -149,12 +149,7 @@ class Shell {
     };
     if (left === 0) document.body.dataset.ready = 'true';
     for (const mounted of this.#mounted) {
-      SECTION_LOADERS[mounted.id]()
-        .then(async (module) => {
-          // its strings (a table that failed to load shows its keys rather than no section)
-          await useLanguage(this.#lang, { article: true }).catch(() => {});
-          return module;
-        })
+      importWithStrings(SECTION_LOADERS[mounted.id], this.#lang, { article: true })
         .then(
           (module) =>
             setTimeout(() => {
