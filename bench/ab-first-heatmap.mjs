@@ -7,7 +7,7 @@
 //   node bench/ab-first-heatmap.mjs /tmp/site-before dist '/#view=dot' '#section-dot .heatmap canvas' [loads]
 //
 // A widget page (a path under /examples/) is probed inside the widgets' shadow roots.
-import { openProbedContext } from '../scripts/page-probe.mjs';
+import { gotoFirstHeatmap, openProbedContext } from '../scripts/page-probe.mjs';
 import { table } from './lib/common.mjs';
 import { interleavedLoads, loadsArgument } from './lib/site-ab.mjs';
 
@@ -21,9 +21,7 @@ const times = await interleavedLoads(distA, distB, loads, async (browser, origin
   const { context } = await openProbedContext(browser, { heatmapSelector: selector, inWidgets: path.startsWith('/examples/') });
   try {
     const page = await context.newPage();
-    await page.goto(`${origin}/${path.replace(/^\//, '')}`);
-    await page.waitForFunction(() => window.__probe.firstHeatmap !== null, null, { timeout: 60_000 });
-    return await page.evaluate(() => window.__probe.firstHeatmap);
+    return await gotoFirstHeatmap(page, `${origin}/${path.replace(/^\//, '')}`);
   } finally {
     await context.close();
   }

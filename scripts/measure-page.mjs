@@ -15,7 +15,7 @@
 //   entries "mount <id>" and "chart <label>"), median over the runs.
 import { chromium } from 'playwright-core';
 import { CHROMIUM, LAUNCH_ARGS } from '../tests/e2e/harness.mjs';
-import { openProbedContext } from './page-probe.mjs';
+import { gotoFirstHeatmap, openProbedContext } from './page-probe.mjs';
 import { distDir, startPreview } from './serve.mjs';
 
 function option(name, fallback) {
@@ -35,10 +35,8 @@ const summarize = (tasks) => ({
 async function measureOnce(browser, url, trainSeconds) {
   const { context, transfer } = await openProbedContext(browser);
   const page = await context.newPage();
-  await page.goto(url, { waitUntil: 'load' });
-  await page.waitForFunction(() => window.__probe.firstHeatmap !== null, null, { timeout: 60_000 });
+  const firstHeatmap = await gotoFirstHeatmap(page, url);
   await page.waitForLoadState('networkidle');
-  const firstHeatmap = await page.evaluate(() => window.__probe.firstHeatmap);
   const loadTasks = summarize(await page.evaluate(() => window.__probe.longTasks));
   await page.waitForTimeout(3000); // charts off screen are built when the browser is idle
   const { mounts, charts } = await page.evaluate(() => {

@@ -19,7 +19,7 @@ import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, LAUNCH_ARGS } from '../../tests/e2e/harness.mjs';
 import { loadOneWidgetPage, ONE_WIDGET_PAGES } from '../../tests/e2e/one-widget-pages.mjs';
-import { openProbedContext } from '../../scripts/page-probe.mjs';
+import { gotoFirstHeatmap, openProbedContext } from '../../scripts/page-probe.mjs';
 import { distDir, startPreview } from '../../scripts/serve.mjs';
 import { fmt, spread, stats, table } from './common.mjs';
 
@@ -106,10 +106,9 @@ async function loadApp(browser, origin) {
 async function firstHeatmapMs(browser, origin, target) {
   const { context, page, problems } = await openContext(browser, target);
   try {
-    await page.goto(`${origin}${target.path}`);
-    await page.waitForFunction(() => window.__probe.firstHeatmap !== null);
+    const ms = await gotoFirstHeatmap(page, `${origin}${target.path}`);
     if (problems.length) throw new Error(`${target.path} reported errors: ${problems.join('; ')}`);
-    return await page.evaluate(() => window.__probe.firstHeatmap);
+    return ms;
   } finally {
     await context.close();
   }
