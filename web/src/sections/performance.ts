@@ -284,9 +284,10 @@ function browserRows(b: BrowserResults, t: (key: string) => string): [string, st
   for (const task of ['note', 'dates', 'transformer'] as const) {
     const r = b.training[task];
     if (!r) continue;
-    rows.push([`${t('perf.b.steps')} ${task === 'transformer' ? '§4 Transformer' : task}`, `${Math.round(r.browser_steps_per_s)} ± ${pct(r.browser_step)} (Node ${Math.round(r.node_steps_per_s)}, ×${r.browser_vs_node.toFixed(2)})`]);
+    const label = task === 'transformer' ? '§4 Transformer' : task;
+    rows.push([`${t('perf.b.steps')} ${label}`, `${Math.round(r.browser_steps_per_s)} ± ${pct(r.browser_step)} (Node ${Math.round(r.node_steps_per_s)}, ×${r.browser_vs_node.toFixed(2)})`]);
     // the longest of every run (a median of the runs' longest hid a task that one run had)
-    rows.push([`${t('perf.b.longest')} ${task}`, `${Math.round(r.longest_task_ms.max)} ms (${r.long_tasks_over_50ms.join(', ')})`]);
+    rows.push([`${t('perf.b.longest')} ${label}`, `${Math.round(r.longest_task_ms.max)} ms (${r.long_tasks_over_50ms.join(', ')})`]);
   }
   return rows;
 }
