@@ -33,7 +33,7 @@ const summarize = (tasks) => ({
 });
 
 async function measureOnce(browser, url, trainSeconds) {
-  const { context, transfer } = await openProbedContext(browser);
+  const { context, transfer } = await openProbedContext(browser, { tally: true }); // its first heatmap includes the tally's cost (page-probe.mjs)
   const page = await context.newPage();
   const firstHeatmap = await gotoFirstHeatmap(page, url);
   await page.waitForLoadState('networkidle');
