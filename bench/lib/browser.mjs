@@ -38,7 +38,7 @@ export const TRAIN_HASH = {
   note: '#view=translate&seed=1&s2s_task=note&s2s_cell=rnn&s2s_hidden=128&s2s_lr=0.001&s2s_speed=200',
   dates: '#view=translate&seed=1&s2s_task=dates&s2s_cell=lstm&s2s_hidden=64&s2s_lr=0.005&s2s_speed=10',
 };
-const RECIPE_STEPS = { note: 400, dates: 300, transformer: 300 };
+export const RECIPE_STEPS = { note: 400, dates: 300, transformer: 300 };
 // §4 trains one run to tf_steps: long enough for its warm-up (RECIPE_STEPS) and the timed windows
 // (about 28 s at the 180 steps/s seen here; a machine over twice as fast needs more).
 const TRANSFORMER_HASH = '#view=transformer&seed=1&tf_steps=5000';
