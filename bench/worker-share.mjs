@@ -15,7 +15,7 @@ import { CHROMIUM, LAUNCH_ARGS } from '../tests/e2e/harness.mjs';
 import { openProbedContext } from '../scripts/page-probe.mjs';
 import { distDir, startPreview } from '../scripts/serve.mjs';
 import { loadAttentionLab } from '../wasm/js/attention-lab.mjs';
-import { APP_CONFIGS, RECIPE_STEPS, openTrainingPage, playRecipe } from './lib/browser.mjs';
+import { APP_CONFIGS, RECIPE_STEPS, nodeStepsPerSecond, openTrainingPage, playRecipe } from './lib/browser.mjs';
 import { fmt, table } from './lib/common.mjs';
 
 const [task = 'dates', secondsArg = '6'] = process.argv.slice(2);
@@ -56,19 +56,8 @@ function shares(before, after, s) {
   return [...after].map(([key, t]) => [key, (t - (before.get(key) ?? 0)) / CLOCK_TICKS / s]).filter(([, share]) => share >= 0.005);
 }
 
-/** Steps/s of `task` in Node: train(n) after the recipe's steps. */
-function nodeRate(lab) {
-  const model = lab.createSeq2Seq(APP_CONFIGS[task]);
-  try {
-    model.train(RECIPE_STEPS[task]);
-    const n = task === 'note' ? 2000 : 200;
-    const t0 = performance.now();
-    model.train(n);
-    return n / ((performance.now() - t0) / 1000);
-  } finally {
-    model.delete();
-  }
-}
+/** Steps/s of `task` in Node: the bench's own measure (median of 9 train() calls after the recipe's steps). */
+const nodeRate = (lab) => 1 / nodeStepsPerSecond(lab, task).median_s;
 
 /** Records the worker's progress messages: [time, steps, ms the worker spent training them]. */
 const recordProgress = () => {
@@ -151,7 +140,7 @@ try {
   node.push(nodeRate(lab));
   const nodeMean = (node[0] + node[1]) / 2;
   table(`Where a core goes while ${task} trains (${seconds} s windows)`,
-    `Node: train(n) before and after the pages (${node.map((r) => fmt(r, 0)).join(', ')} steps/s). Steps/s from the worker's progress messages; "in its slices": over the time the worker reports training. CPU: share of one core over the window.`,
+    `Node: the bench's train(n) samples, before and after the pages (${node.map((r) => fmt(r, 0)).join(', ')} steps/s). Steps/s from the worker's progress messages; "in its slices": over the time the worker reports training. CPU: share of one core over the window.`,
     ['', 'idle page (worker only)', 'app page (§3.3 playing)'],
     [
       ['steps/s', fmt(results.idle.perSecond, 0), fmt(results.app.perSecond, 0)],

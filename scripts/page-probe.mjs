@@ -2,17 +2,20 @@
 // page: a probe that runs before the page's own scripts, and a gzip tally of every response.
 import { gzipSync } from 'node:zlib';
 
+/** The probe's console message once a heatmap has ink. */
+export const FIRST_HEATMAP_MESSAGE = 'page-probe:first-heatmap';
+
 /**
  * Runs in the page before its scripts (context.addInitScript(pageProbe, options)), recording in
  * window.__probe: main-thread long tasks (> 50 ms, buffered), the time of the first animation frame
  * in which a canvas matching `heatmapSelector` has ink (`inWidgets`: inside the page's widgets'
  * shadow roots too), canvas clears (every chart clears its canvas once before each draw: redraws)
- * and wasm compilations on the main thread (must stay 0: the wasm runs in the worker). It says
- * when the first heatmap has ink with a console message (FIRST_HEATMAP_MESSAGE; see
- * gotoFirstHeatmap).
- * @param {{heatmapSelector: string, inWidgets?: boolean}} options
+ * and wasm compilations on the main thread (must stay 0: the wasm runs in the worker). When the
+ * first heatmap has ink it logs `firstHeatmapMessage` to the console (openProbedContext passes
+ * FIRST_HEATMAP_MESSAGE, which gotoFirstHeatmap waits for).
+ * @param {{heatmapSelector: string, inWidgets?: boolean, firstHeatmapMessage: string}} options
  */
-export function pageProbe({ heatmapSelector, inWidgets = false }) {
+export function pageProbe({ heatmapSelector, inWidgets = false, firstHeatmapMessage }) {
   const w = /** @type {any} */ (window);
   w.__probe = { longTasks: [], firstHeatmap: null, clears: 0, wasm: 0 };
   const clearRect = CanvasRenderingContext2D.prototype.clearRect;
@@ -41,14 +44,12 @@ export function pageProbe({ heatmapSelector, inWidgets = false }) {
     if (inWidgets) for (const e of document.querySelectorAll('*')) if (e.shadowRoot) roots.push(e.shadowRoot);
     if (roots.some((r) => [...r.querySelectorAll(heatmapSelector)].some(inked))) {
       w.__probe.firstHeatmap = performance.now();
-      console.debug('page-probe:first-heatmap'); // FIRST_HEATMAP_MESSAGE (this function runs in the page)
+      console.debug(firstHeatmapMessage);
     } else requestAnimationFrame(poll);
   };
   requestAnimationFrame(poll);
 }
 
-/** The probe's console message once a heatmap has ink. */
-export const FIRST_HEATMAP_MESSAGE = 'page-probe:first-heatmap';
 
 /**
  * Loads `url` in `page` (a probed context's) and returns the probe's first-heatmap time (ms after
@@ -80,7 +81,7 @@ export async function gotoFirstHeatmap(page, url, timeout = 60_000) {
  */
 export async function openProbedContext(browser, { heatmapSelector = '.heatmap canvas', inWidgets = false, tally = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addInitScript(pageProbe, { heatmapSelector, inWidgets });
+  await context.addInitScript(pageProbe, { heatmapSelector, inWidgets, firstHeatmapMessage: FIRST_HEATMAP_MESSAGE });
   if (!tally) {
     const transfer = () => Promise.reject(new Error('openProbedContext: this context was opened without { tally: true }'));
     return { context, transfer };

@@ -244,7 +244,7 @@ async function trainInPage(browser, origin, task, windows, windowS) {
 }
 
 /** Steps per second of the same config in Node (one train(block) call per sample, after a warm-up). */
-function nodeStepsPerSecond(lab, task) {
+export function nodeStepsPerSecond(lab, task) {
   const block = task === 'note' ? 200 : 20;
   const model = lab.createSeq2Seq(APP_CONFIGS[task]);
   try {
