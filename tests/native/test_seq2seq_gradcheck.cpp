@@ -58,6 +58,8 @@ TEST_P(Seq2SeqGradCheck, EveryParameterGroupMatchesCentralDifferences) {
   for (float& x : model.params()) x *= 2.0f;
   // Source lengths 3 and 2 (one padded step), target lengths 3 and 2 (one ignored target).
   const lab::Batch batch = s2stest::make_batch({3, 2}, {3, 2}, 5, 6, 11);
+  // the encoder's inputs projected through the vocabulary, the decoder's row by row (model.h)
+  ASSERT_EQ(s2stest::input_projection_paths(model.config(), batch), 3);
   model.forward_backward(batch);
   const std::vector<float> analytic = model.grads();
   const float eps = 1e-2f;

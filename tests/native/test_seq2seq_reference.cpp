@@ -1,6 +1,7 @@
 // The Seq2Seq model against PyTorch (shared/reference/seq2seq.json from
 // tests/reference/gen_seq2seq.py): logits, attention, loss, every parameter gradient, and the
-// losses of 10 Adam steps, for RNN / GRU / LSTM × (plain, dot, general+tanh, additive+tanh).
+// losses of 10 Adam steps, for RNN / GRU / LSTM × (plain, dot, general+tanh, additive+tanh). Each
+// case's encoder projects its inputs through the vocabulary and its decoder row by row.
 #include <gtest/gtest.h>
 
 #include "test_seq2seq_util.h"
@@ -39,6 +40,17 @@ TEST_P(Seq2SeqReference, MatchesPyTorch) {
 
   // 10 Adam steps from the same weights: the optimiser matches torch.optim.Adam.
   s2stest::expect_adam_losses(model, batch, c.at("adam"), rtol);
+}
+
+// The model projects a cell's embedded input through the vocabulary or row by row, whichever is
+// cheaper for the batch (model.h): PyTorch's numbers must check both.
+TEST(Seq2SeqReferenceCoverage, CasesTakeBothInputProjections) {
+  for (const json& c : s2stest::seq2seq_reference().at("cases")) {
+    SCOPED_TRACE(c.at("name").get<std::string>());
+    EXPECT_EQ(s2stest::input_projection_paths(s2stest::config_from_json(c.at("config")),
+                                              s2stest::batch_from_json(c.at("batch"))),
+              3);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -229,4 +229,20 @@ inline lab::Batch prefix_batch(const std::vector<int32_t>& src,
   return b;
 }
 
+// Which ways a batch makes `config`'s model project its cells' embedded inputs (model.h's
+// projects_by_vocabulary): bit 1 = through the vocabulary, bit 2 = row by row, for the encoder and
+// the decoder together. A batch that goes through the vocabulary must also repeat an id there, so
+// that its scatter sums more than one row into an entry.
+inline int input_projection_paths(const lab::Seq2SeqConfig& config, const lab::Batch& batch) {
+  auto path = [](long V, const std::vector<int32_t>& ids) {
+    if (!lab::projects_by_vocabulary(V, static_cast<long>(ids.size()))) return 2;
+    std::vector<int32_t> sorted = ids;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_NE(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end())
+        << "a batch projected through the vocabulary repeats no id";
+    return 1;
+  };
+  return path(config.src_vocab, batch.src) | path(config.tgt_vocab, batch.tgt_in);
+}
+
 }  // namespace s2stest

@@ -92,12 +92,22 @@ void CellScratch::resize(const CellShape& s) {
 
 void cell_forward(CellActivations& act, const CellWeights& w, const float* x,
                   const int32_t* lengths, const float* h0, const float* c0) {
-  const CellShape& s = act.shape;
-  const long B = s.B, S = s.S, E = s.E, Hd = s.Hd, GH = s.G() * Hd;
-  const bool lstm = s.kind == CellKind::kLstm;
+  cell_project_inputs(act, w, x);
+  cell_forward_steps(act, w, lengths, h0, c0);
+}
 
+void cell_project_inputs(CellActivations& act, const CellWeights& w, const float* x) {
+  const CellShape& s = act.shape;
+  const long E = s.E, GH = s.G() * s.Hd;
   // x_proj = x W_ihᵀ + b_ih     all B·S steps in one GEMM: the inputs do not depend on the state
-  kernels::gemm_nt(act.x_proj.data(), GH, x, E, w.w_ih, E, B * S, GH, E, false, w.b_ih);
+  kernels::gemm_nt(act.x_proj.data(), GH, x, E, w.w_ih, E, s.B * s.S, GH, E, false, w.b_ih);
+}
+
+void cell_forward_steps(CellActivations& act, const CellWeights& w, const int32_t* lengths,
+                        const float* h0, const float* c0) {
+  const CellShape& s = act.shape;
+  const long B = s.B, S = s.S, Hd = s.Hd, GH = s.G() * Hd;
+  const bool lstm = s.kind == CellKind::kLstm;
 
   // The running state lives in h_last / c_last (B, Hd): after the loop it is the final state.
   MapR h(act.h_last.data(), B, Hd);
@@ -179,8 +189,18 @@ void cell_backward(CellGrads& g, float* dx, float* dh0, float* dc0, CellScratch&
                    const CellActivations& act, const CellWeights& w, const float* x,
                    const int32_t* lengths, const float* dout, const float* dh_last,
                    const float* dc_last) {
+  cell_backward_steps(g, dh0, dc0, scratch, act, w, lengths, dout, dh_last, dc_last);
   const CellShape& s = act.shape;
-  const long B = s.B, S = s.S, E = s.E, Hd = s.Hd, GH = s.G() * Hd;
+  // dW_ih += dx_projᵀ x,  db_ih += Σ dx_proj,  dx += dx_proj W_ih      (one GEMM each, all steps)
+  linear_backward(dx, g.dw_ih, g.db_ih, scratch.dx_proj.data(), x, w.w_ih, s.B * s.S, s.E,
+                  s.G() * s.Hd);
+}
+
+void cell_backward_steps(CellGrads& g, float* dh0, float* dc0, CellScratch& scratch,
+                         const CellActivations& act, const CellWeights& w, const int32_t* lengths,
+                         const float* dout, const float* dh_last, const float* dc_last) {
+  const CellShape& s = act.shape;
+  const long B = s.B, S = s.S, Hd = s.Hd, GH = s.G() * Hd;
   const bool lstm = s.kind == CellKind::kLstm;
 
   // dx_proj / dh_proj: every real row is assigned below, padded rows are zeroed there (no memset
@@ -269,8 +289,6 @@ void cell_backward(CellGrads& g, float* dx, float* dh0, float* dc0, CellScratch&
   if (dh0) MapR(dh0, B, Hd) += CMapR(scratch.dh.data(), B, Hd);
   if (lstm && dc0) MapR(dc0, B, Hd) += CMapR(scratch.dc.data(), B, Hd);
 
-  // dW_ih += dx_projᵀ x,  db_ih += Σ dx_proj,  dx += dx_proj W_ih      (one GEMM each, all steps)
-  linear_backward(dx, g.dw_ih, g.db_ih, scratch.dx_proj.data(), x, w.w_ih, B * S, E, GH);
   // dW_hh += dh_projᵀ h_prev,  db_hh += Σ dh_proj
   linear_backward(nullptr, g.dw_hh, g.db_hh, scratch.dh_proj.data(), act.h_prev.data(), w.w_hh,
                   B * S, Hd, GH);

@@ -79,16 +79,30 @@ struct CellScratch {
 };
 
 // x (B, S, E) inputs; lengths (B) in [0, S]; h0, c0 (B, Hd) initial state (c0 ignored unless
-// LSTM; null means zeros).
+// LSTM; null means zeros). cell_project_inputs, then cell_forward_steps.
 void cell_forward(CellActivations& act, const CellWeights& w, const float* x,
                   const int32_t* lengths, const float* h0, const float* c0);
 
+// The two halves of cell_forward, for a caller that fills act.x_proj itself (the model does, from
+// a token table, when the input is an embedding lookup: seq2seq/model.cpp).
+//   x_proj = x W_ihᵀ + b_ih    (B·S, G·Hd), one GEMM
+void cell_project_inputs(CellActivations& act, const CellWeights& w, const float* x);
+// The recurrence over act.x_proj: h_proj, gates, states and outputs of every step.
+void cell_forward_steps(CellActivations& act, const CellWeights& w, const int32_t* lengths,
+                        const float* h0, const float* c0);
+
 // dout (B, S, Hd) gradient on the outputs (ignored at padded steps), dh_last / dc_last (B, Hd)
 // gradient on the final state (null = none). Accumulates dx (B, S, E), dh0, dc0 (B, Hd) and the
-// weight gradients; any of dx, dh0, dc0 may be null.
+// weight gradients; any of dx, dh0, dc0 may be null. cell_backward_steps, then the input's linear.
 void cell_backward(CellGrads& g, float* dx, float* dh0, float* dc0, CellScratch& scratch,
                    const CellActivations& act, const CellWeights& w, const float* x,
                    const int32_t* lengths, const float* dout, const float* dh_last,
                    const float* dc_last);
+
+// cell_backward without the input's linear: through time, leaving dL/dx_proj in scratch.dx_proj
+// (B·S, G·Hd; 0 at padded steps) for the caller, and accumulating dW_hh, db_hh, dh0 and dc0.
+void cell_backward_steps(CellGrads& g, float* dh0, float* dc0, CellScratch& scratch,
+                         const CellActivations& act, const CellWeights& w, const int32_t* lengths,
+                         const float* dout, const float* dh_last, const float* dc_last);
 
 }  // namespace lab

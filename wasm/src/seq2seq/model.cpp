@@ -10,10 +10,59 @@
 
 namespace lab {
 
+// A cell's input is an embedding lookup, so its projection x_proj = x W_ihᵀ + b_ih takes one value
+// per vocabulary entry. With fewer entries than rows (the dates recipe: 60 source and 15 target
+// characters, for 128 rows a time step), the vocabulary is projected once and its rows gathered:
+//   table = Emb W_ihᵀ + b_ih   (V, G·Hd),   x_proj[r] = table[id_r]
+// and the backward scatters dx_proj by id, then runs one linear backward over the V rows:
+//   dtable[v] = Σ_{r : id_r = v} dx_proj[r],
+//   dEmb += dtable W_ih,  dW_ih += dtableᵀ Emb,  db_ih += Σ_v dtable[v]
+// These are the sums of the lookup-then-project path grouped by id: the same gradients in another
+// rounding order, for V rows of GEMM instead of B·S.
+bool projects_by_vocabulary(long V, long rows) {
+  return V < rows;
+}
+
 namespace {
 
 void zero(std::vector<float>& v) {
   std::fill(v.begin(), v.end(), 0.0f);
+}
+
+// x_proj of the cell `act` from token ids (B·S of them) and the embedding table emb (V, E): through
+// the vocabulary (above), or as a lookup into x (B·S, E) and one GEMM.
+void embedded_input_forward(CellActivations& act, bool by_vocab, std::vector<float>& x,
+                            std::vector<float>& table, const CellWeights& w, const float* emb,
+                            const int32_t* ids, long V) {
+  const long rows = act.shape.B * act.shape.S, E = act.shape.E;
+  if (by_vocab) {
+    const long GH = act.shape.G() * act.shape.Hd;
+    linear_forward(table.data(), emb, w.w_ih, w.b_ih, V, E, GH);
+    embedding_forward(act.x_proj.data(), ids, table.data(), rows, V, GH);
+  } else {
+    embedding_forward(x.data(), ids, emb, rows, V, E);
+    cell_project_inputs(act, w, x.data());
+  }
+}
+
+// The backward of embedded_input_forward from scratch.dx_proj: accumulates dEmb, dW_ih and db_ih.
+// dx (B·S, E) or dtable (V, G·Hd), whichever the path uses, is overwritten.
+void embedded_input_backward(CellGrads& g, float* demb, std::vector<float>& dx,
+                             std::vector<float>& dtable, const CellScratch& scratch,
+                             const CellActivations& act, bool by_vocab, const CellWeights& w,
+                             const float* emb, const float* x, const int32_t* ids, long V) {
+  const long rows = act.shape.B * act.shape.S, E = act.shape.E;
+  const long GH = act.shape.G() * act.shape.Hd;
+  if (by_vocab) {
+    // dtable[v] = Σ_{r : id_r = v} dx_proj[r]
+    zero(dtable);
+    embedding_backward(dtable.data(), scratch.dx_proj.data(), ids, rows, GH);
+    linear_backward(demb, g.dw_ih, g.db_ih, dtable.data(), emb, w.w_ih, V, E, GH);
+  } else {
+    zero(dx);
+    linear_backward(dx.data(), g.dw_ih, g.db_ih, scratch.dx_proj.data(), x, w.w_ih, rows, E, GH);
+    embedding_backward(demb, dx.data(), ids, rows, E);
+  }
 }
 
 }  // namespace
@@ -59,21 +108,26 @@ void Seq2SeqModel::forward(const Batch& batch) {
   const long Vt = config_.tgt_vocab;
   const bool lstm = config_.cell == CellKind::kLstm;
 
-  // enc_emb = encoder.embedding[src]    (B, S, E), or the embeddings attribution gives
+  // enc.x_proj = encoder.embedding[src] W_ihᵀ + b_ih    (B, S, G·Hd); from the embeddings
+  // attribution gives, when it gives them
+  const CellWeights enc_w = cell_weights(false), dec_w = cell_weights(true);
+  w.enc_by_vocab = !src_emb_override_ && projects_by_vocabulary(config_.src_vocab, B * S);
   if (src_emb_override_) {
     std::copy(src_emb_override_, src_emb_override_ + B * S * E, w.enc_emb.begin());
+    cell_project_inputs(w.enc, enc_w, w.enc_emb.data());
   } else {
-    embedding_forward(w.enc_emb.data(), batch.src.data(), p(ix_.enc_emb), B * S, config_.src_vocab,
-                      E);
+    embedded_input_forward(w.enc, w.enc_by_vocab, w.enc_emb, w.enc_table, enc_w, p(ix_.enc_emb),
+                           batch.src.data(), config_.src_vocab);
   }
   // enc.out (B, S, Hd); enc.h_last / c_last (B, Hd) = state at each source's own length
-  cell_forward(w.enc, cell_weights(false), w.enc_emb.data(), batch.src_len.data(), nullptr,
-               nullptr);
-  // dec_emb = decoder.embedding[tgt_in]  (B, T, E)
-  embedding_forward(w.dec_emb.data(), batch.tgt_in.data(), p(ix_.dec_emb), B * T, Vt, E);
+  cell_forward_steps(w.enc, enc_w, batch.src_len.data(), nullptr, nullptr);
+  // dec.x_proj = decoder.embedding[tgt_in] W_ihᵀ + b_ih  (B, T, G·Hd)
+  w.dec_by_vocab = projects_by_vocabulary(Vt, B * T);
+  embedded_input_forward(w.dec, w.dec_by_vocab, w.dec_emb, w.dec_table, dec_w, p(ix_.dec_emb),
+                         batch.tgt_in.data(), Vt);
   // The decoder starts from the encoder's last state: the note's whole "fixed-size context".
-  cell_forward(w.dec, cell_weights(true), w.dec_emb.data(), w.dec_len.data(), w.enc.h_last.data(),
-               lstm ? w.enc.c_last.data() : nullptr);
+  cell_forward_steps(w.dec, dec_w, w.dec_len.data(), w.enc.h_last.data(),
+                     lstm ? w.enc.c_last.data() : nullptr);
 
   const float* context = nullptr;
   if (config_.attention) {
@@ -101,15 +155,15 @@ void Seq2SeqModel::forward(const Batch& batch) {
 
 void Seq2SeqModel::backward(const Batch& batch) {
   Workspace& w = *ws_;
-  const long B = batch.B, S = batch.S, T = batch.T, BT = B * T, E = config_.embedding_size();
+  const long B = batch.B, T = batch.T, BT = B * T;
   const long Hd = config_.hidden, Vt = config_.tgt_vocab, F = output_features(config_);
   const bool lstm = config_.cell == CellKind::kLstm;
   if (!grads_zero_) zero(grads_);
   grads_zero_ = false;
   // Only the buffers the passes below accumulate into (+=); ddec_out is assigned from dconcat
   // before the attention adds to it.
-  for (auto* v : {&w.dlogits, &w.dfeature, &w.ddense_pre, &w.dconcat, &w.denc_out, &w.ddec_emb,
-                  &w.denc_emb, &w.dh0, &w.dc0}) {
+  for (auto* v :
+       {&w.dlogits, &w.dfeature, &w.ddense_pre, &w.dconcat, &w.denc_out, &w.dh0, &w.dc0}) {
     zero(*v);
   }
 
@@ -154,15 +208,20 @@ void Seq2SeqModel::backward(const Batch& batch) {
 
   // Decoder through time; the gradient on its initial state flows into the encoder's last state.
   CellGrads dec_grads = cell_grads(true);
-  cell_backward(dec_grads, w.ddec_emb.data(), w.dh0.data(), lstm ? w.dc0.data() : nullptr,
-                w.dec_scratch, w.dec, cell_weights(true), w.dec_emb.data(), w.dec_len.data(),
-                ddec_out, nullptr, nullptr);
-  embedding_backward(g(ix_.dec_emb), w.ddec_emb.data(), batch.tgt_in.data(), BT, E);
+  const CellWeights enc_w = cell_weights(false), dec_w = cell_weights(true);
+  cell_backward_steps(dec_grads, w.dh0.data(), lstm ? w.dc0.data() : nullptr, w.dec_scratch, w.dec,
+                      dec_w, w.dec_len.data(), ddec_out, nullptr, nullptr);
+  embedded_input_backward(dec_grads, g(ix_.dec_emb), w.ddec_emb, w.ddec_table, w.dec_scratch, w.dec,
+                          w.dec_by_vocab, dec_w, p(ix_.dec_emb), w.dec_emb.data(),
+                          batch.tgt_in.data(), Vt);
   CellGrads enc_grads = cell_grads(false);
-  cell_backward(enc_grads, w.denc_emb.data(), nullptr, nullptr, w.enc_scratch, w.enc,
-                cell_weights(false), w.enc_emb.data(), batch.src_len.data(), w.denc_out.data(),
-                w.dh0.data(), lstm ? w.dc0.data() : nullptr);
-  embedding_backward(g(ix_.enc_emb), w.denc_emb.data(), batch.src.data(), B * S, E);
+  cell_backward_steps(enc_grads, nullptr, nullptr, w.enc_scratch, w.enc, enc_w,
+                      batch.src_len.data(), w.denc_out.data(), w.dh0.data(),
+                      lstm ? w.dc0.data() : nullptr);
+  // (with attribution's embeddings, denc_emb is its answer: the gradient on each given row)
+  embedded_input_backward(enc_grads, g(ix_.enc_emb), w.denc_emb, w.denc_table, w.enc_scratch, w.enc,
+                          w.enc_by_vocab, enc_w, p(ix_.enc_emb), w.enc_emb.data(), batch.src.data(),
+                          config_.src_vocab);
 }
 
 float Seq2SeqModel::forward_backward(const Batch& batch) {

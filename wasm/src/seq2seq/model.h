@@ -64,6 +64,11 @@ Seq2SeqConfig seq2seq_config(const Architecture& a, long src_vocab, long tgt_voc
 // every id inside its vocabulary. Throws InputError naming the array, position and problem.
 void validate_batch(const Batch& batch, const Seq2SeqConfig& config);
 
+// Whether the training forward projects a cell's embedded input through its vocabulary of V
+// entries (once per entry) rather than row by row, for `rows` = B·S ids (model.cpp says how).
+// The reference and finite-difference tests check that their batches take both paths.
+bool projects_by_vocabulary(long V, long rows);
+
 // One named parameter inside the flat buffer (PyTorch state-dict key and shape).
 struct ParamView {
   std::string name;

@@ -20,6 +20,10 @@ struct Seq2SeqModel::Workspace {
   std::vector<float> dec_emb;    // (B, T, E) decoder-input embeddings
   std::vector<int32_t> dec_len;  // (B) all T: the decoder runs every step, the loss skips pads
   CellActivations enc, dec;      // enc.out (B, S, Hd), dec.out (B, T, Hd)
+  // Input projections through the vocabulary (VocabularyProjection, model.cpp): whether this
+  // forward took that path, and its tables, (Vs, G·Hd) and (Vt, G·Hd), with their gradients.
+  bool enc_by_vocab = false, dec_by_vocab = false;
+  std::vector<float> enc_table, dec_table, denc_table, ddec_table;
   CellScratch enc_scratch, dec_scratch;
   AttentionInputs attn_in;   // query (B, T, Hd) = dec.out, key = value (B, S, Hd) = enc.out
   AttentionConfig attn_cfg;  // score and key_padding (B, S) from the source lengths
