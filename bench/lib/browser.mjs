@@ -136,28 +136,48 @@ async function loadWidgetPage(browser, origin, spec) {
   }
 }
 
-/** Each section's training as the bench times it: its root (data-step) and its pause button's test id. */
-const TRAINING_SECTIONS = {
-  translate: { section: '#section-translate .tr-section', pause: 's2s-pause' },
-  transformer: { section: '#section-transformer .tf-section', pause: 'tf-pause' },
-};
-
 /**
- * Warm-up (the wasm tiers up, the charts fill), then training goes on. §3.3 plays its recipe to the
- * end and plays on; §4 trains one run of tf_steps (a run it judges long asks first: all of it).
+ * How the bench trains each task in the page: how it opens the page; how it warms up (the wasm
+ * tiers up, the charts fill) and leaves training going; the root whose data-step counts the steps;
+ * the pause button's test id; the steps per frame (§3.3's s2s_speed; §4 has none: its worker
+ * trains in time slices).
  */
-async function warmUp(page, task) {
-  if (task !== 'transformer') {
+const translateTraining = (task) => ({
+  section: '#section-translate .tr-section',
+  pause: 's2s-pause',
+  stepsPerFrame: Number(/s2s_speed=(\d+)/.exec(TRAIN_HASH[task])[1]),
+  open: (page, origin) => openTrainingPage(page, origin, task),
+  // §3.3 plays its recipe to the end, then plays on
+  warmUp: async (page) => {
     await playRecipe(page, task);
     await page.click('[data-testid="s2s-play"]');
-    return;
-  }
-  await page.click('[data-testid="tf-train"]');
-  await page.waitForFunction((n) => {
-    document.querySelector('[data-testid="tf-confirm-run"]:not([hidden] *)')?.click();
-    return Number(document.querySelector('#section-transformer .tf-section')?.dataset.step) >= n;
-  }, RECIPE_STEPS.transformer, { polling: 100 });
-}
+  },
+});
+const TRAINING = {
+  note: translateTraining('note'),
+  dates: translateTraining('dates'),
+  transformer: {
+    section: '#section-transformer .tf-section',
+    pause: 'tf-pause',
+    stepsPerFrame: null,
+    open: async (page, origin) => {
+      await page.goto(`${origin}/${TRANSFORMER_HASH}`, { waitUntil: 'load' });
+      await page.waitForSelector('[data-testid="tf-train"]:not([disabled])');
+      // Train once the page's code is in, as a reader would (its curves are Chart.js's first
+      // charts, built as the code arrives: clicked at once, Chart.js's first build, ~60 ms on
+      // 2 cores with the worker training, could be the measured long task)
+      await page.waitForLoadState('networkidle');
+    },
+    // §4 trains one run of tf_steps (a run it judges long asks first: all of it)
+    warmUp: async (page) => {
+      await page.click('[data-testid="tf-train"]');
+      await page.waitForFunction((n) => {
+        document.querySelector('[data-testid="tf-confirm-run"]:not([hidden] *)')?.click();
+        return Number(document.querySelector('#section-transformer .tf-section')?.dataset.step) >= n;
+      }, RECIPE_STEPS.transformer, { polling: 100 });
+    },
+  },
+};
 
 /** Fails unless the page asked its worker for APP_CONFIGS[task] (recorded by recordCreates). */
 async function checkConfig(page, task) {
@@ -181,33 +201,24 @@ function recordCreates(context) {
 }
 
 /**
- * One training run of `task` in its section: a warm-up (warmUp), then `windows` × `windowS`
- * seconds of training on, and returns the steps per second of each window (from the section's
- * data-step, read at each redraw) and the long tasks.
+ * One training run of `task` in its section, opened and warmed up as TRAINING[task] says, then
+ * `windows` × `windowS` seconds of training on; returns the steps per second of each window (from
+ * the section's data-step, read at each redraw) and the long tasks.
  */
 async function trainInPage(browser, origin, task, windows, windowS) {
   const { context, page, problems } = await openContext(browser);
-  const where = TRAINING_SECTIONS[task === 'transformer' ? 'transformer' : 'translate'];
+  const how = TRAINING[task];
   try {
     await recordCreates(context);
-    if (task === 'transformer') {
-      await page.goto(`${origin}/${TRANSFORMER_HASH}`, { waitUntil: 'load' });
-      await page.waitForSelector('[data-testid="tf-train"]:not([disabled])');
-      // Train once the page's code is in, as a reader would (its curves are Chart.js's first
-      // charts, built as the code arrives: clicked at once, Chart.js's first build, ~60 ms on
-      // 2 cores with the worker training, could be the measured long task)
-      await page.waitForLoadState('networkidle');
-    } else {
-      await openTrainingPage(page, origin, task);
-    }
+    await how.open(page, origin);
     await page.evaluate((selector) => {
       const w = /** @type {any} */ (window);
       const section = document.querySelector(selector);
       w.__probe.steps = [];
       new MutationObserver(() => w.__probe.steps.push([performance.now(), Number(section.dataset.step)])).observe(section, { attributes: true, attributeFilter: ['data-step'] });
-    }, where.section);
+    }, how.section);
     const playedAt = await page.evaluate(() => performance.now());
-    await warmUp(page, task);
+    await how.warmUp(page);
     await checkConfig(page, task);
     const timedFrom = await page.evaluate(() => performance.now());
     // the main thread's busy time (its tasks' CPU time, Chrome's own metric) while playing on
@@ -218,7 +229,7 @@ async function trainInPage(browser, origin, task, windows, windowS) {
     const wall0 = performance.now();
     await page.waitForTimeout(windows * windowS * 1000 + 500);
     const mainThreadBusy = (await taskSeconds() - busy0) / ((performance.now() - wall0) / 1000);
-    await page.click(`[data-testid="${where.pause}"]`);
+    await page.click(`[data-testid="${how.pause}"]`);
     const { steps, longTasks } = await page.evaluate(() => window.__probe);
     if (problems.length) throw new Error(`training ${task} reported errors: ${problems.join('; ')}`);
     // consecutive windows of equal numbers of redraws, each timed from its first to its last redraw
@@ -293,7 +304,7 @@ export async function browserPart(lab, { loads = 7, trainRuns = 3, windows = 5, 
     for (const w of ONE_WIDGET_PAGES) widgets.push({ page: w.label, path: w.path, ...(await loadWidgetPage(browser, origin, w)) });
 
     const training = {};
-    for (const task of ['note', 'dates', 'transformer']) {
+    for (const task of Object.keys(TRAINING)) {
       const runs = [];
       for (let r = 0; r < trainRuns; r++) runs.push(await trainInPage(browser, origin, task, windows, windowS));
       const rates = runs.flatMap((r) => r.rates);
@@ -302,7 +313,7 @@ export async function browserPart(lab, { loads = 7, trainRuns = 3, windows = 5, 
       const longest = runs.map((r) => r.longest_task_ms);
       training[task] = {
         config: APP_CONFIGS[task],
-        s2s_speed: task === 'transformer' ? null : Number(/s2s_speed=(\d+)/.exec(TRAIN_HASH[task])[1]),
+        s2s_speed: TRAINING[task].stepsPerFrame,
         browser_step: browserStep,
         browser_steps_per_s: 1 / browserStep.median_s,
         node_step: nodeStep,
@@ -330,7 +341,7 @@ export async function browserPart(lab, { loads = 7, trainRuns = 3, windows = 5, 
     table('Browser: training in the worker while a section trains (§3.3 plays, §4 trains)',
       `Steps/s from the section's step counter after a warm-up (§3.3: one recipe; §4: ${RECIPE_STEPS.transformer} steps): ${trainRuns} page loads × ${windows} windows of ${windowS} s, median ± spread. Node: the same config, train(n) calls on the wasm build in this run. Main thread busy: its tasks' time over the timed seconds (Chrome's TaskDuration metric; per load). Long tasks: main thread, > 50 ms, from the first Play or Train click (the longest of all runs, each run's in brackets; counts per run).`,
       ['task', 'config', 'browser steps/s', 'Node wasm steps/s', 'browser / Node', 'main thread busy', 'longest main-thread task (ms)', 'tasks > 50 ms'],
-      ['note', 'dates', 'transformer'].map((task) => {
+      Object.keys(TRAINING).map((task) => {
         const t = training[task];
         const c = t.config;
         const model = c.arch === 'transformer'
