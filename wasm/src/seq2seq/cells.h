@@ -14,9 +14,11 @@
 // leave the state as it was (so the final state is the state at the sequence's length, as with
 // pack_padded_sequence), output zeros, and pass gradients straight through to the earlier steps.
 //
-// Speed: the input projection of all B·S steps is one GEMM, only h W_hhᵀ is sequential, and the
-// weight gradients are one GEMM each over the per-step buffers kept by the forward; every product
-// is a kernels/gemm.h call; the gates' σ and tanh are kernels/activation.h calls.
+// Speed: the input projection of all B·S steps is one GEMM (or, when the input is an embedding
+// lookup from a small vocabulary, the model's gather from a projected table: seq2seq/model.cpp),
+// only h W_hhᵀ is sequential, and the weight gradients are one GEMM each over the per-step buffers
+// kept by the forward; every product is a kernels/gemm.h call; the gates' σ and tanh are
+// kernels/activation.h calls.
 #pragma once
 
 #include <cstdint>
