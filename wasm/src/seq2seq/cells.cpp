@@ -185,17 +185,6 @@ void cell_forward_steps(CellActivations& act, const CellWeights& w, const int32_
   }
 }
 
-void cell_backward(CellGrads& g, float* dx, float* dh0, float* dc0, CellScratch& scratch,
-                   const CellActivations& act, const CellWeights& w, const float* x,
-                   const int32_t* lengths, const float* dout, const float* dh_last,
-                   const float* dc_last) {
-  cell_backward_steps(g, dh0, dc0, scratch, act, w, lengths, dout, dh_last, dc_last);
-  const CellShape& s = act.shape;
-  // dW_ih += dx_projᵀ x,  db_ih += Σ dx_proj,  dx += dx_proj W_ih      (one GEMM each, all steps)
-  linear_backward(dx, g.dw_ih, g.db_ih, scratch.dx_proj.data(), x, w.w_ih, s.B * s.S, s.E,
-                  s.G() * s.Hd);
-}
-
 void cell_backward_steps(CellGrads& g, float* dh0, float* dc0, CellScratch& scratch,
                          const CellActivations& act, const CellWeights& w, const int32_t* lengths,
                          const float* dout, const float* dh_last, const float* dc_last) {

@@ -93,16 +93,11 @@ void cell_project_inputs(CellActivations& act, const CellWeights& w, const float
 void cell_forward_steps(CellActivations& act, const CellWeights& w, const int32_t* lengths,
                         const float* h0, const float* c0);
 
-// dout (B, S, Hd) gradient on the outputs (ignored at padded steps), dh_last / dc_last (B, Hd)
-// gradient on the final state (null = none). Accumulates dx (B, S, E), dh0, dc0 (B, Hd) and the
-// weight gradients; any of dx, dh0, dc0 may be null. cell_backward_steps, then the input's linear.
-void cell_backward(CellGrads& g, float* dx, float* dh0, float* dc0, CellScratch& scratch,
-                   const CellActivations& act, const CellWeights& w, const float* x,
-                   const int32_t* lengths, const float* dout, const float* dh_last,
-                   const float* dc_last);
-
-// cell_backward without the input's linear: through time, leaving dL/dx_proj in scratch.dx_proj
-// (B·S, G·Hd; 0 at padded steps) for the caller, and accumulating dW_hh, db_hh, dh0 and dc0.
+// The backward of cell_forward_steps. dout (B, S, Hd) gradient on the outputs (ignored at padded
+// steps), dh_last / dc_last (B, Hd) gradient on the final state (null = none). Leaves dL/dx_proj in
+// scratch.dx_proj (B·S, G·Hd; 0 at padded steps) for the caller, whose input made x_proj (the
+// model: seq2seq/model.cpp), and accumulates dW_hh, db_hh, and dh0, dc0 (B, Hd; either may be
+// null).
 void cell_backward_steps(CellGrads& g, float* dh0, float* dc0, CellScratch& scratch,
                          const CellActivations& act, const CellWeights& w, const int32_t* lengths,
                          const float* dout, const float* dh_last, const float* dc_last);

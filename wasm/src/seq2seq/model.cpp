@@ -37,6 +37,7 @@ void embedded_input_forward(CellActivations& act, bool by_vocab, std::vector<flo
   const long rows = act.shape.B * act.shape.S, E = act.shape.E;
   if (by_vocab) {
     const long GH = act.shape.G() * act.shape.Hd;
+    table.resize(static_cast<size_t>(V * GH));
     linear_forward(table.data(), emb, w.w_ih, w.b_ih, V, E, GH);
     embedding_forward(act.x_proj.data(), ids, table.data(), rows, V, GH);
   } else {
@@ -55,7 +56,7 @@ void embedded_input_backward(CellGrads& g, float* demb, std::vector<float>& dx,
   const long GH = act.shape.G() * act.shape.Hd;
   if (by_vocab) {
     // dtable[v] = Σ_{r : id_r = v} dx_proj[r]
-    zero(dtable);
+    dtable.assign(static_cast<size_t>(V * GH), 0.0f);
     embedding_backward(dtable.data(), scratch.dx_proj.data(), ids, rows, GH);
     linear_backward(demb, g.dw_ih, g.db_ih, dtable.data(), emb, w.w_ih, V, E, GH);
   } else {

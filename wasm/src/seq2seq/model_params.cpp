@@ -153,11 +153,6 @@ void Seq2SeqModel::Workspace::resize(const Seq2SeqConfig& c, long b, long s, lon
   dec.resize({c.cell, B, T, E, Hd});
   enc_scratch.resize(enc.shape);
   dec_scratch.resize(dec.shape);
-  const long GH = enc.shape.G() * Hd;
-  enc_table.resize(c.src_vocab * GH);
-  denc_table.resize(c.src_vocab * GH);
-  dec_table.resize(Vt * GH);
-  ddec_table.resize(Vt * GH);
   if (c.attention) {
     reshape_in_place(attn_in.query, {B, T, Hd});
     reshape_in_place(attn_in.key, {B, S, Hd});

@@ -20,8 +20,9 @@ struct Seq2SeqModel::Workspace {
   std::vector<float> dec_emb;    // (B, T, E) decoder-input embeddings
   std::vector<int32_t> dec_len;  // (B) all T: the decoder runs every step, the loss skips pads
   CellActivations enc, dec;      // enc.out (B, S, Hd), dec.out (B, T, Hd)
-  // Input projections through the vocabulary (VocabularyProjection, model.cpp): whether this
-  // forward took that path, and its tables, (Vs, G·Hd) and (Vt, G·Hd), with their gradients.
+  // Input projections through the vocabulary (projects_by_vocabulary, model.cpp): whether this
+  // forward took that path, and its tables (Vs or Vt, G·Hd) with their gradients, sized only when
+  // it does (then smaller than the (B·S, G·Hd) buffers, so a large vocabulary costs nothing).
   bool enc_by_vocab = false, dec_by_vocab = false;
   std::vector<float> enc_table, dec_table, denc_table, ddec_table;
   CellScratch enc_scratch, dec_scratch;
