@@ -1,7 +1,8 @@
 // web/src/first-draw.ts: when a canvas gets its first draw. A heatmap starts watching its canvas
 // before its data exists (`ready: false`), so that a canvas already known to be on screen draws in
 // the task after its data arrives, without another wait for the observer; one off screen waits for
-// the browser to be idle; nothing draws before ready(), and nothing after cancel().
+// the browser to be idle; nothing draws before ready(), and nothing after cancel(); canvases ready
+// together draw one per frame.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import { loadWeb } from './setup.mjs';
@@ -139,5 +140,57 @@ test('where the browser has scheduler.postTask, the draw is a user-blocking task
     assert.equal(cancelled.draws(), 0, 'aborted');
   } finally {
     delete globalThis.scheduler;
+  }
+});
+
+test('canvases ready together draw one per frame: the browser shows the first before the next draws', async () => {
+  /** animation-frame callbacks by id, run by frame() (the browser's next frame) */
+  const frameQueue = new Map();
+  let lastId = 0;
+  const frame = () => {
+    const due = [...frameQueue.values()];
+    frameQueue.clear();
+    for (const fn of due) fn();
+  };
+  globalThis.requestAnimationFrame = (fn) => {
+    frameQueue.set(++lastId, fn);
+    return lastId;
+  };
+  globalThis.cancelAnimationFrame = (id) => frameQueue.delete(id);
+  try {
+    const maps = [watched({ ready: false }), watched({ ready: false }), watched({ ready: false })];
+    for (const m of maps) report(m.canvas, true);
+    for (const m of maps) m.first.ready(); // one answer fills all three
+    await nextTask();
+    assert.deepEqual(maps.map((m) => m.draws()), [1, 0, 0], 'the first draws; the others wait for the frame');
+    await nextTask();
+    assert.deepEqual(maps.map((m) => m.draws()), [1, 0, 0], 'no second draw before the frame');
+    frame();
+    await nextTask();
+    assert.deepEqual(maps.map((m) => m.draws()), [1, 1, 0], 'after the frame, the next one');
+    frame();
+    await nextTask();
+    assert.deepEqual(maps.map((m) => m.draws()), [1, 1, 1]);
+    frame();
+
+    // a draw waiting for the frame is still stopped by cancel()
+    const drawn = watched();
+    const waiting = watched();
+    report(drawn.canvas, true);
+    report(waiting.canvas, true);
+    await nextTask();
+    assert.equal(drawn.draws(), 1);
+    waiting.first.cancel();
+    frame();
+    await nextTask();
+    frame();
+    await nextTask();
+    assert.equal(waiting.draws(), 0, 'cancelled while waiting for the frame');
+    assert.equal(frameQueue.size, 0, 'nothing left waiting');
+  } finally {
+    frame(); // the module's "drawn since the last frame" flag back to false for the other tests
+    await nextTask();
+    delete globalThis.requestAnimationFrame;
+    delete globalThis.cancelAnimationFrame;
   }
 });

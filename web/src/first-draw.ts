@@ -48,6 +48,32 @@ const whenIdle = (fn: () => void): (() => void) => {
   return () => clearTimeout(id);
 };
 
+// One first draw per frame: canvases that become ready together (the four heatmaps of §3.1–3.2,
+// which one answer of the worker fills) would otherwise draw in back-to-back tasks of the
+// user-blocking priority above, and the browser would show none of them until the last had drawn
+// (about 20 ms of the article's first heatmap here). A second first draw before the next frame
+// waits for that frame, then takes the next task.
+let drewBeforeFrame = false;
+/** null: draw now; otherwise `fn` runs in the task after the next frame, and this cancels it */
+const afterFrameIfDrawn = (fn: () => void): (() => void) | null => {
+  if (typeof requestAnimationFrame !== 'function') return null;
+  if (drewBeforeFrame) {
+    let cancelTask: (() => void) | null = null;
+    const id = requestAnimationFrame(() => {
+      cancelTask = nextTask(fn);
+    });
+    return () => {
+      cancelAnimationFrame(id);
+      cancelTask?.();
+    };
+  }
+  drewBeforeFrame = true;
+  requestAnimationFrame(() => {
+    drewBeforeFrame = false;
+  });
+  return null;
+};
+
 /** A first draw that is waiting (scheduleFirstDraw). */
 export interface FirstDraw {
   /** stops waiting: `draw` is not called */
@@ -102,7 +128,8 @@ export function scheduleFirstDraw(canvas: HTMLCanvasElement, draw: () => void, o
   };
   function fire(): void {
     cancel();
-    draw();
+    cancelTimer = afterFrameIfDrawn(fire);
+    if (!cancelTimer) draw();
   }
   observer.observe(canvas);
   return {
