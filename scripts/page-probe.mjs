@@ -50,7 +50,6 @@ export function pageProbe({ heatmapSelector, inWidgets = false, firstHeatmapMess
   requestAnimationFrame(poll);
 }
 
-
 /**
  * Loads `url` in `page` (a probed context's) and returns the probe's first-heatmap time (ms after
  * navigation). It waits for the probe's console message rather than with page.waitForFunction,
