@@ -4,7 +4,7 @@
 // not cover workers; the dev server's also allows inline styles, see below); the wasm glue is built with -sDYNAMIC_EXECUTION=0, so it needs no eval.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -151,15 +151,125 @@ function oneLanguageStrings(): Plugin {
   };
 }
 
-export default defineConfig({
+const resolve = {
+  // Chart.js's colour helper: the few operations it uses, without the CSS colour-name tables
+  // (3.7 KB gzip of every page with a chart; web/src/charts/color-lite.ts says what it keeps)
+  alias: [{ find: /^@kurkle\/color$/, replacement: fileURLToPath(new URL('src/charts/color-lite.ts', import.meta.url)) }],
+};
+
+/** Groups of small modules loaded together, each one chunk (explained at the app's build below). */
+const CHUNK_GROUPS = [
+  { name: 'charts', test: /\/web\/src\/charts\/(deferred-chart|line-chart|chart-readout|bar-chart)\.ts$/ },
+  { name: 'training', test: /\/web\/src\/sections\/(trainer|translate-charts|translate-step-player)\.ts$/ },
+  { name: 'translate-parts', test: /\/web\/src\/sections\/(translate-decode|translate-train)\.ts$/ },
+  { name: 'lab-core', test: /\/web\/src\/(state|state-table|i18n|adopt-css|widgets\/shared-client|widgets\/start-worker|widgets\/sections|sections\/translate-recipes|sections\/transformer-recipes)\.ts$|preload-helper/ },
+];
+
+// The widget kit (`--mode kit`, scripts/build-kit.mjs): the folder a blogger copies. Its module
+// entry has a stable name beside the classic loader (web/src/embed/kit/attention-lab-widgets.js),
+// every other file is in assets/, and everything is addressed relative to the importing file (base
+// './'), so the folder works wherever it is put. Modules that widgets never load are replaced by a
+// stub that throws, so they are not in the folder at all: the full core (only the article's worker
+// loads it), the model-file wrappers that only its API uses, and the article's own panels.
+export const KIT_DIR = 'attention-lab-widgets';
+const KIT_ONLY_IN_ARTICLE = [
+  /\/build\/wasm\/attention_lab_core\.mjs$/,
+  /\/wasm\/js\/(safetensors|seq2seq-model)\.mjs$/,
+  /\/web\/src\/sections\/(translate-article|translate-byo|translate-why-lazy)\.ts$/,
+];
+const STUB = '\0attention-lab-kit-stub:';
+function articleOnlyStubs(patterns: RegExp[]): Plugin {
+  return {
+    name: 'attention-lab:kit-stubs',
+    apply: 'build',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (source.startsWith(STUB)) return source;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved && patterns.some((p) => p.test(resolved.id)) ? `${STUB}${resolved.id}` : null;
+    },
+    load(id) {
+      if (!id.startsWith(STUB)) return null;
+      const file = id.slice(STUB.length).split('/').pop();
+      return `throw new Error(${JSON.stringify(`${file} is not in the widget kit: only the AttentionLab article loads it`)});\n`;
+    },
+  };
+}
+
+// The kit's file:// fallback (`--mode kit-file`): one classic script (IIFE) that the loader adds
+// when the page was opened from disk, where module scripts, workers and wasm cannot load. It draws
+// given matrices and puts a notice in place of every other widget. Its worker client is a stub that
+// refuses with that notice (so no worker is bundled into it).
+const FILE_CLIENT = /\/web\/src\/widgets\/shared-client\.ts$/;
+function fileModeClient(): Plugin {
+  return {
+    name: 'attention-lab:file-mode-client',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved && FILE_CLIENT.test(resolved.id) ? fileURLToPath(new URL('src/widgets/file-client.ts', import.meta.url)) : null;
+    },
+  };
+}
+
+// embed.html's `<link rel="icon" href="data:,">` keeps a top-level load of the site's copy from
+// fetching a favicon; in the kit the page is only ever framed (frames fetch no favicon), and a host
+// whose CSP has no `img-src data:` would report the link as a violation.
+function framedOnly(): Plugin {
+  return {
+    name: 'attention-lab:kit-embed-page',
+    transformIndexHtml: (html) => html.replace(/\s*<!--[^>]*favicon[^>]*-->\s*<link rel="icon" href="data:," \/>/, ''),
+  };
+}
+
+function kitConfig(mode: 'kit' | 'kit-file'): UserConfig {
+  const outDir = fileURLToPath(new URL(`../dist/${KIT_DIR}`, import.meta.url));
+  if (mode === 'kit-file') {
+    return {
+      root: webRoot,
+      base: './',
+      publicDir: false,
+      plugins: [stripStateTableDocs(), fileModeClient()],
+      resolve,
+      build: {
+        outDir,
+        emptyOutDir: false,
+        target: 'es2022',
+        lib: { entry: `${webRoot}src/widgets/file-fallback.ts`, formats: ['iife'], name: 'AttentionLabFile', fileName: () => 'attention-lab-file.js' },
+      },
+    };
+  }
+  const stubs = () => [articleOnlyStubs(KIT_ONLY_IN_ARTICLE)];
+  return {
+    root: webRoot,
+    base: './',
+    publicDir: false,
+    plugins: [stripStateTableDocs(), oneLanguageStrings(), framedOnly(), ...stubs()],
+    resolve,
+    build: {
+      outDir,
+      emptyOutDir: true,
+      target: 'es2022',
+      rolldownOptions: {
+        input: { embed: `${webRoot}embed.html`, [WIDGET_ENTRY]: `${webRoot}src/widgets/attention-lab-widgets.ts` },
+        treeshake: { propertyReadSideEffects: false },
+        output: {
+          entryFileNames: (chunk) => (chunk.name === WIDGET_ENTRY ? `${WIDGET_ENTRY}.mjs` : 'assets/[name]-[hash].js'),
+          chunkFileNames: 'assets/[name]-[hash].js',
+          assetFileNames: 'assets/[name]-[hash][extname]',
+          codeSplitting: { includeDependenciesRecursively: false, groups: CHUNK_GROUPS },
+        },
+      },
+    },
+    worker: { format: 'es', plugins: stubs },
+  };
+}
+
+const appConfig: UserConfig = {
   root: webRoot,
   plugins: [stripStateTableDocs(), oneLanguageStrings()],
   base: './',
-  resolve: {
-    // Chart.js's colour helper: the few operations it uses, without the CSS colour-name tables
-    // (3.7 KB gzip of every page with a chart; web/src/charts/color-lite.ts says what it keeps)
-    alias: [{ find: /^@kurkle\/color$/, replacement: fileURLToPath(new URL('src/charts/color-lite.ts', import.meta.url)) }],
-  },
+  resolve,
   build: {
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,
@@ -181,15 +291,7 @@ export default defineConfig({
         // 0.1 KB gzip each off those widget pages; and what every widget loads before its section
         // (state, its table, strings, the shared worker client, the section loaders, the recipes,
         // Vite's preload helper: 1.2 KB off every widget page; the article loads all of it anyway).
-        codeSplitting: {
-          includeDependenciesRecursively: false,
-          groups: [
-            { name: 'charts', test: /\/web\/src\/charts\/(deferred-chart|line-chart|chart-readout|bar-chart)\.ts$/ },
-            { name: 'training', test: /\/web\/src\/sections\/(trainer|translate-charts|translate-step-player)\.ts$/ },
-            { name: 'translate-parts', test: /\/web\/src\/sections\/(translate-decode|translate-train)\.ts$/ },
-            { name: 'lab-core', test: /\/web\/src\/(state|state-table|i18n|adopt-css|widgets\/shared-client|widgets\/sections|sections\/translate-recipes|sections\/transformer-recipes)\.ts$|preload-helper/ },
-          ],
-        },
+        codeSplitting: { includeDependenciesRecursively: false, groups: CHUNK_GROUPS },
       },
     },
   },
@@ -208,4 +310,7 @@ export default defineConfig({
     port: 4173,
     headers: securityHeaders(CONTENT_SECURITY_POLICY),
   },
-});
+};
+
+// `vite build --config web/vite.config.ts` builds the site; `--mode kit` and `--mode kit-file` the widget kit.
+export default defineConfig(({ mode }) => (mode === 'kit' || mode === 'kit-file' ? kitConfig(mode) : appConfig));

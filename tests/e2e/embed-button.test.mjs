@@ -83,7 +83,7 @@ describe('Embed button and dialog', { timeout: 180_000 }, () => {
     await site.screenshot('embed-dialog', { fullPage: false });
     assert.match(script, /dot_d="6"/);
     assert.match(script, /seed="3"/);
-    assert.match(script, /^<script type="module" src="http:\/\/[^"]+\/widgets\/attention-lab-widgets\.js"><\/script>/);
+    assert.match(script, /^<script src="\.\/attention-lab-widgets\/attention-lab-widgets\.js" defer><\/script>/);
     const [scriptTag, widget] = await parseSnippet(script);
     assert.equal(scriptTag.tag, 'script');
     assert.equal(widget.tag, 'attention-playground');
@@ -91,9 +91,10 @@ describe('Embed button and dialog', { timeout: 180_000 }, () => {
 
     const [frame] = await parseSnippet(iframe);
     assert.equal(frame.tag, 'iframe');
-    const src = new URL(frame.attributes.src);
+    // the kit's embed.html, beside the post (here: the kit the site itself serves)
+    const src = new URL(frame.attributes.src, site.url);
     assert.equal(src.origin, site.origin);
-    assert.equal(src.pathname, '/embed.html');
+    assert.equal(src.pathname, '/attention-lab-widgets/embed.html');
     const params = new URLSearchParams(src.hash.slice(1));
     assert.equal(params.get('view'), 'dot');
     assert.equal(params.get('dot_d'), '6');
@@ -109,7 +110,9 @@ describe('Embed button and dialog', { timeout: 180_000 }, () => {
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'embed-open');
 
     // the iframe's page, loaded as the snippet says, computes the same numbers
-    await site.load('', `${src.pathname}${src.hash}`);
+    // (the site's own embed.html: the same page as the kit's, which is only ever framed and so has
+    // no favicon link; tests/e2e/embed-kit.test.mjs loads that one in its iframe on a blog)
+    await site.load('', `/embed.html${src.hash}`);
     await page.waitForFunction(() => document.body.dataset.ready === 'true');
     await page.waitForFunction(() => {
       const out = document.querySelector('#dot-weights output.heatmap-data');
@@ -138,8 +141,17 @@ describe('Embed button and dialog', { timeout: 180_000 }, () => {
     assert.equal(widget.tag, 'seq2seq-demo');
     assert.equal(widget.attributes.s2s_text, HOSTILE);
     const elements = await parseSnippet(iframe);
-    assert.deepEqual(elements.map((e) => e.tag), ['iframe']);
-    assert.equal(new URLSearchParams(new URL(elements[0].attributes.src).hash.slice(1)).get('s2s_text'), HOSTILE);
+    assert.deepEqual(elements.map((e) => e.tag), ['iframe', 'script']);
+    assert.equal(new URLSearchParams(new URL(elements[0].attributes.src, site.url).hash.slice(1)).get('s2s_text'), HOSTILE);
+    // a kit place that cannot go into a snippet is refused next to the field, never escaped into one
+    const place = page.locator('[data-testid="embed-kit-place"]');
+    await place.fill('./my "kit"/');
+    assert.equal(await place.getAttribute('aria-invalid'), 'true');
+    assert.match(await page.locator('#embed-kit-error').textContent(), /may not contain spaces, quotes/);
+    assert.equal(await snippet('script'), '');
+    await place.fill('../static/lab');
+    assert.equal(await place.getAttribute('aria-invalid'), null);
+    assert.match(await snippet('script'), /^<script src="\.\.\/static\/lab\/attention-lab-widgets\.js" defer>/);
     await page.click('[data-testid="embed-close"]');
     await dialog().waitFor({ state: 'hidden' });
   });

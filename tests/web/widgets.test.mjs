@@ -47,52 +47,73 @@ describe('widget modules', () => {
     for (const [text, message] of cases) assert.throws(() => spec.parseMatrixSpec(text), message, text.slice(0, 60));
   });
 
-  test('the embed snippets carry the section settings, escaped for HTML', () => {
+  test('the embed snippets carry the section settings, escaped for HTML, addressed from the kit', () => {
     const { state } = AppState.fromHash('#seed=7&dot_score=dot&dot_d=6&mh_heads=4&dot_n_hide=1');
-    const { script, iframe } = snippets.embedSnippets(state, 'dot', 'https://lab.example.org/#seed=7');
+    const kit = snippets.kitPlace(snippets.DEFAULT_KIT_PLACE);
+    const { script, iframe, markdown, csp } = snippets.embedSnippets(state, 'dot', kit);
     assert.equal(
       script,
-      '<script type="module" src="https://lab.example.org/widgets/attention-lab-widgets.js"></script>\n' +
+      '<script src="./attention-lab-widgets/attention-lab-widgets.js" defer></script>\n' +
         '<attention-playground mechanism="dot" seed="7" dot_d="6" dot_n_hide="1"></attention-playground>',
     );
     assert.equal(
       iframe,
-      '<iframe src="https://lab.example.org/embed.html#view=dot&amp;seed=7&amp;dot_score=dot&amp;dot_d=6&amp;dot_n_hide=1" ' +
-        'title="AttentionLab: dot" width="100%" height="760" frameborder="0" loading="lazy"></iframe>',
+      '<iframe data-attention-lab src="./attention-lab-widgets/embed.html#view=dot&amp;seed=7&amp;dot_score=dot&amp;dot_d=6&amp;dot_n_hide=1" ' +
+        'title="AttentionLab: dot" width="100%" height="760" frameborder="0" loading="lazy"></iframe>\n' +
+        '<script src="./attention-lab-widgets/embed-resize.js" defer></script>',
     );
+    assert.equal(markdown, `{% raw %}\n${script}\n{% endraw %}`);
+    assert.equal(csp, "Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; frame-src 'self'");
     // mh_heads belongs to another section: not in the dot snippet
     assert.doesNotMatch(script + iframe, /mh_heads/);
 
     const hostile = AppState.fromHash(`#s2s_text=${encodeURIComponent('"><img src=x onerror=alert(1)> & \'')}`).state;
-    const t = snippets.embedSnippets(hostile, 'translate', 'http://127.0.0.1:4173');
+    const t = snippets.embedSnippets(hostile, 'translate', kit);
     assert.match(t.script, /<seq2seq-demo task="zh-en" seed="1" s2s_text="&quot;&gt;&lt;img src=x onerror=alert\(1\)&gt; &amp; &#39;"><\/seq2seq-demo>$/);
     assert.doesNotMatch(t.script + t.iframe, /"><img/);
     // task="note" brings the book's recipe into the widget: the snippet names what differs from it
     const book = AppState.fromHash('#s2s_task=note&s2s_cell=rnn&s2s_hidden=128&s2s_lr=0.001').state;
-    assert.match(snippets.embedSnippets(book, 'translate', 'http://127.0.0.1:4173').script, /<seq2seq-demo task="note" seed="1" s2s_cell="rnn" s2s_hidden="128" s2s_lr="0.001"><\/seq2seq-demo>$/);
+    assert.match(snippets.embedSnippets(book, 'translate', kit).script, /<seq2seq-demo task="note" seed="1" s2s_cell="rnn" s2s_hidden="128" s2s_lr="0.001"><\/seq2seq-demo>$/);
     const gru = AppState.fromHash('#s2s_task=note&s2s_hidden=128').state;
-    assert.match(snippets.embedSnippets(gru, 'translate', 'http://127.0.0.1:4173').script, /<seq2seq-demo task="note" s2s_cell="gru" s2s_lr="0.01" seed="1" s2s_hidden="128"><\/seq2seq-demo>$/);
+    assert.match(snippets.embedSnippets(gru, 'translate', kit).script, /<seq2seq-demo task="note" s2s_cell="gru" s2s_lr="0.01" seed="1" s2s_hidden="128"><\/seq2seq-demo>$/);
     // the iframe's hash decodes back to the same state
     const src = /src="([^"]+)"/.exec(t.iframe)[1].replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
-    const back = AppState.fromHash(new URL(src).hash);
+    const back = AppState.fromHash(new URL(src, 'https://blog.example/post/').hash);
     assert.equal(back.state.get('s2s_text'), hostile.get('s2s_text'));
     assert.equal(back.state.get('view'), 'translate');
     assert.deepEqual(back.rejected, []);
 
-    assert.match(snippets.embedSnippets(AppState.fromHash('#mh_d=8').state, 'multihead', 'https://a.b').script, /<multihead-view seed="1" mh_d="8">/);
-    assert.match(snippets.embedSnippets(AppState.fromHash('').state, 'self', 'https://a.b').script, /<attention-playground mechanism="self" seed="1">/);
+    assert.match(snippets.embedSnippets(AppState.fromHash('#mh_d=8').state, 'multihead', kit).script, /<multihead-view seed="1" mh_d="8">/);
+    assert.match(snippets.embedSnippets(AppState.fromHash('').state, 'self', kit).script, /<attention-playground mechanism="self" seed="1">/);
     // §4: <transformer-demo>, its task as the short `task` attribute, the other tf_ settings as they are
-    const tf = snippets.embedSnippets(AppState.fromHash('#tf_task=zh-en&tf_heads=2&mh_d=8').state, 'transformer', 'https://a.b');
+    const tf = snippets.embedSnippets(AppState.fromHash('#tf_task=zh-en&tf_heads=2&mh_d=8').state, 'transformer', kit);
     assert.match(tf.script, /<transformer-demo task="zh-en" [^>]*tf_heads="2"[^>]*><\/transformer-demo>$/);
     assert.doesNotMatch(tf.script, /tf_task|mh_d/);
     assert.match(tf.iframe, /embed\.html#view=transformer&amp;[^"]*tf_task=zh-en/);
-    // a site in a sub-folder of its host (a GitHub Pages project site): its files are addressed from there
-    const sub = snippets.embedSnippets(state, 'dot', 'https://user.github.io/attention-lab/index.html?x=1#seed=7');
-    assert.match(sub.script, /src="https:\/\/user\.github\.io\/attention-lab\/widgets\/attention-lab-widgets\.js"/);
-    assert.match(sub.iframe, /src="https:\/\/user\.github\.io\/attention-lab\/embed\.html#view=dot&amp;/);
-    assert.throws(() => snippets.embedSnippets(state, 'dot', 'javascript:alert(1)'), /the app's address must be http\(s\)/);
-    assert.throws(() => snippets.embedSnippets(state, 'dot', 'not a url'), { name: 'RangeError', message: `the app's address must be an absolute http(s) URL, got "not a url"` });
-    assert.throws(() => snippets.embedSnippets(state, 'performance', 'https://a.b'), /cannot be embedded/);
+    assert.throws(() => snippets.embedSnippets(state, 'performance', kit), /cannot be embedded/);
+  });
+
+  test("the kit's place: relative folders, absolute https folders with their CSP, and refusals", () => {
+    assert.deepEqual(snippets.kitPlace('  ../static/lab '), { folder: '../static/lab/', origin: null });
+    assert.deepEqual(snippets.kitPlace('/assets/lab/'), { folder: '/assets/lab/', origin: null });
+    const cdn = snippets.kitPlace('https://cdn.example.org/lab');
+    assert.deepEqual(cdn, { folder: 'https://cdn.example.org/lab/', origin: 'https://cdn.example.org' });
+    assert.match(snippets.embedSnippets(AppState.fromHash('').state, 'self', cdn).script, /^<script src="https:\/\/cdn\.example\.org\/lab\/attention-lab-widgets\.js" defer>/);
+    assert.equal(
+      snippets.hostCsp(cdn),
+      "Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval' https://cdn.example.org; connect-src 'self' https://cdn.example.org; worker-src 'self' blob:; frame-src 'self' https://cdn.example.org",
+    );
+    const refused = [
+      ['', /empty/],
+      ['./a"b/', /quotes/],
+      ['./<x>/', /angle brackets/],
+      ['./my kit/', /spaces/],
+      ['javascript:alert(1)', /path or an http\(s\) address, not javascript:/],
+      ['//cdn.example.org/lab/', /https:\/\//],
+      ['./kit/?v=1', /\?query or #hash/],
+      ['x'.repeat(301), /longer than 300/],
+    ];
+    for (const [text, message] of refused) assert.throws(() => snippets.kitPlace(text), message, text);
   });
 
   test("README's attribute table is the one generated from PROPS", async () => {

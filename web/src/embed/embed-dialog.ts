@@ -1,14 +1,24 @@
-// The "Embed" dialog of the article: for one section and the current state, the script-tag snippet
-// and the iframe snippet (embed-snippets.ts), each in a <pre> with a Copy button. A modal <dialog>:
+// The "Embed" dialog of the article: for one section and the current state (or for one figure's
+// numbers), the snippets for the reader's own site (embed-snippets.ts): it asks where the widget kit
+// will be (default ./attention-lab-widgets/, beside the post) and links the kit's zip, then gives the
+// script tag and element, the iframe, a Markdown form and the CSP line, each in a <pre> with a Copy
+// button. A modal <dialog>:
 // focus moves into it, Esc or the close button closes it, focus returns to the button that opened
 // it. Snippets are set with textContent: they quote URL text and must show, never run, as HTML.
 import './embed-dialog.css';
-import { embedSnippets } from './embed-snippets';
+import { DEFAULT_KIT_PLACE, embedSnippets, kitPlace, matrixSnippets, type KitPlace, type Snippets } from './embed-snippets';
 import type { AppState } from '../state';
 import type { SectionId } from '../state-table';
 import { el } from '../sections/dom';
 
 type Translate = (key: string) => string;
+type SnippetKind = keyof Snippets;
+const KINDS: readonly SnippetKind[] = ['script', 'iframe', 'markdown', 'csp'];
+/** the kit's zip, beside the app's page (scripts/build-kit.mjs) */
+const KIT_ZIP = 'attention-lab-widgets.zip';
+
+/** What the dialog shows snippets for: a section as the reader sees it, or one figure's numbers. */
+type Target = { kind: 'section'; id: SectionId } | { kind: 'matrix'; json: string };
 
 /** Selects the text of `node`, so that Ctrl+C copies it (the fallback when the clipboard API fails). */
 function selectText(node: Node): void {
@@ -32,19 +42,21 @@ async function writeClipboard(text: string): Promise<boolean> {
 }
 
 export class EmbedDialog {
-  readonly #state: AppState;
+  readonly #state: AppState | null;
   readonly #t: Translate;
   readonly #dialog: HTMLDialogElement;
   readonly #title: HTMLElement;
   readonly #error: HTMLElement;
-  readonly #snippets: { pre: HTMLElement; status: HTMLElement }[] = [];
-  #sectionId: SectionId | null = null;
+  readonly #place: HTMLInputElement;
+  readonly #snippets = new Map<SnippetKind, { block: HTMLElement; pre: HTMLElement; status: HTMLElement }>();
+  #target: Target | null = null;
   #opener: HTMLElement | null = null;
   /** the height of the section's view as the reader sees it (its body), for the iframe */
   #measured = 0;
   readonly #unsubscribe: () => void;
 
-  constructor(state: AppState, t: Translate) {
+  /** `state`: the app's (null for a dialog that only embeds figures) */
+  constructor(state: AppState | null, t: Translate) {
     this.#state = state;
     this.#t = t;
     this.#dialog = el('dialog', 'embed-dialog');
@@ -62,9 +74,23 @@ export class EmbedDialog {
     this.#error = el('p', 'embed-error');
     this.#error.setAttribute('role', 'alert');
     this.#error.hidden = true;
-    this.#dialog.append(head, intro, this.#error, this.#snippetBlock('script'), this.#snippetBlock('iframe'));
+    this.#place = el('input', 'lab-input embed-kit-place');
+    this.#place.type = 'text';
+    this.#place.value = DEFAULT_KIT_PLACE;
+    this.#place.spellcheck = false;
+    this.#place.dataset.testid = 'embed-kit-place';
+    this.#place.setAttribute('aria-describedby', 'embed-kit-error');
+    this.#error.id = 'embed-kit-error';
+    this.#place.addEventListener('input', () => this.#refresh());
+    const placeLabel = el('label', 'embed-kit-field');
+    placeLabel.append(el('span', 'embed-kit-label', t('embed.kit.label')), this.#place);
+    const zip = el('a', 'embed-kit-download lab-link', t('embed.kit.download'));
+    zip.href = new URL(KIT_ZIP, document.baseURI).href;
+    zip.download = KIT_ZIP;
+    zip.dataset.testid = 'embed-kit-download';
+    this.#dialog.append(head, intro, placeLabel, zip, this.#error, ...KINDS.map((kind) => this.#snippetBlock(kind)));
     this.#dialog.addEventListener('close', () => {
-      this.#sectionId = null;
+      this.#target = null;
       this.#opener?.focus();
       this.#opener = null;
     });
@@ -77,10 +103,10 @@ export class EmbedDialog {
     });
     document.body.append(this.#dialog);
     // The reader may change a setting behind the dialog (e.g. back/forward): keep the snippets current.
-    this.#unsubscribe = state.subscribe(() => this.#refresh());
+    this.#unsubscribe = state ? state.subscribe(() => this.#refresh()) : () => {};
   }
 
-  #snippetBlock(kind: 'script' | 'iframe'): HTMLElement {
+  #snippetBlock(kind: SnippetKind): HTMLElement {
     const block = el('section', `embed-snippet embed-snippet-${kind}`);
     const label = el('h3', 'embed-snippet-title', this.#t(`embed.${kind}.title`));
     label.id = `embed-${kind}-title`;
@@ -95,7 +121,7 @@ export class EmbedDialog {
     const status = el('p', 'embed-copy-status');
     status.setAttribute('aria-live', 'polite');
     copy.addEventListener('click', () => void this.#copy(pre, status));
-    this.#snippets.push({ pre, status });
+    this.#snippets.set(kind, { block, pre, status });
     block.append(label, hint, pre, copy, status);
     return block;
   }
@@ -113,10 +139,20 @@ export class EmbedDialog {
 
   /** Shows the snippets of `sectionId` for the current state; `opener` gets the focus back on close. */
   open(sectionId: SectionId, sectionTitle: string, opener: HTMLElement): void {
-    this.#sectionId = sectionId;
+    this.#target = { kind: 'section', id: sectionId };
+    this.#show(`${this.#t('embed.title')}${sectionTitle}`, opener); // the string carries its separator
+  }
+
+  /** Shows the snippets of one figure: an <attention-heatmap> given `json` (its JSON export). */
+  openMatrix(json: string, figureTitle: string, opener: HTMLElement): void {
+    this.#target = { kind: 'matrix', json };
+    this.#show(`${this.#t('embed.figure.title')}${figureTitle}`, opener);
+  }
+
+  #show(title: string, opener: HTMLElement): void {
     this.#opener = opener;
     this.#measured = this.#measure(opener);
-    this.#title.textContent = `${this.#t('embed.title')}${sectionTitle}`; // the string carries its separator
+    this.#title.textContent = title;
     this.#refresh();
     if (!this.#dialog.open) this.#dialog.showModal();
   }
@@ -128,19 +164,31 @@ export class EmbedDialog {
   }
 
   #refresh(): void {
-    const id = this.#sectionId;
-    if (id === null) return;
-    for (const s of this.#snippets) s.status.textContent = '';
+    const target = this.#target;
+    if (target === null) return;
+    for (const s of this.#snippets.values()) s.status.textContent = '';
     try {
-      if (this.#opener) this.#measured = this.#measure(this.#opener) || this.#measured;
-      const { script, iframe } = embedSnippets(this.#state, id, location.href, { measuredHeight: this.#measured });
-      this.#snippets[0].pre.textContent = script;
-      this.#snippets[1].pre.textContent = iframe;
+      const place: KitPlace = kitPlace(this.#place.value);
+      let snippets: Snippets;
+      if (target.kind === 'section') {
+        if (!this.#state) throw new Error('no view to embed');
+        if (this.#opener) this.#measured = this.#measure(this.#opener) || this.#measured;
+        snippets = embedSnippets(this.#state, target.id, place, { measuredHeight: this.#measured });
+      } else {
+        snippets = matrixSnippets(target.json, place);
+      }
+      for (const kind of KINDS) {
+        const s = this.#snippets.get(kind)!;
+        s.pre.textContent = snippets[kind];
+        s.block.hidden = snippets[kind] === ''; // one figure has no iframe form
+      }
+      this.#place.removeAttribute('aria-invalid');
       this.#error.hidden = true;
     } catch (err) {
-      // e.g. a page opened from file:// has no http(s) origin to point the snippets at
-      for (const s of this.#snippets) s.pre.textContent = '';
-      this.#error.textContent = `${this.#t('error.prefix')}${err instanceof Error ? err.message : String(err)}`;
+      // the kit's folder as typed cannot go into a snippet: say why, next to the field
+      for (const s of this.#snippets.values()) s.pre.textContent = '';
+      this.#place.setAttribute('aria-invalid', 'true');
+      this.#error.textContent = `${this.#t('embed.kit.label')}: ${err instanceof Error ? err.message : String(err)}`;
       this.#error.hidden = false;
     }
   }

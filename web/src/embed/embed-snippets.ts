@@ -7,9 +7,12 @@ import type { AppState } from '../state';
 import { PROPS, type SectionId } from '../state-table';
 import { RECIPES, type TaskName } from '../sections/translate-recipes';
 
-/** where the built site keeps them, relative to its root (the app's own folder) */
-export const WIDGET_SCRIPT_PATH = 'widgets/attention-lab-widgets.js';
-export const EMBED_PAGE_PATH = 'embed.html';
+/** the kit's files a snippet names, relative to the kit's folder (scripts/build-kit.mjs writes them) */
+export const KIT_SCRIPT = 'attention-lab-widgets.js';
+export const KIT_EMBED_PAGE = 'embed.html';
+export const KIT_RESIZE_SCRIPT = 'embed-resize.js';
+/** where the dialog proposes to put the kit: a folder beside the post */
+export const DEFAULT_KIT_PLACE = './attention-lab-widgets/';
 
 /** the element and its own attribute for each section; `from` is the setting that attribute replaces */
 const ELEMENTS: Record<Exclude<SectionId, 'performance'>, (state: AppState) => { tag: string; own: [string, string][]; from?: string }> = {
@@ -58,50 +61,110 @@ export function sectionEntries(state: AppState, sectionId: SectionId): [string, 
   return state.entries().filter(([name]) => mine.has(name) || (name.endsWith('_hide') && mine.has(name.slice(0, -5))));
 }
 
-/**
- * The snippets for `sectionId` as the app at `appUrl` shows it. The app's page is at the root of the
- * built site, which may itself sit in a sub-folder of its host (https://user.github.io/lab/), so the
- * files are addressed from the page's folder, not from the host's root.
- */
 /** Bounds of a measured iframe height (CSS pixels). */
 export const IFRAME_MIN_HEIGHT = 240;
 export const IFRAME_MAX_HEIGHT = 6000;
 
 /**
- * The iframe height for a view measured `measured` px tall in the app: embed.html adds a little
- * frame around the section, and a narrower blog column wraps text onto more lines (10% more).
+ * The iframe's first height for a view measured `measured` px tall in the app (embed-resize.js then
+ * sizes it to its content): embed.html adds a little frame around the section, and a narrower blog
+ * column wraps text onto more lines (10% more).
  */
 export function iframeHeight(measured: number): number {
   return Math.min(IFRAME_MAX_HEIGHT, Math.max(IFRAME_MIN_HEIGHT, Math.ceil((measured * 1.1 + 32) / 10) * 10));
 }
 
-export function embedSnippets(
-  state: AppState,
-  sectionId: SectionId,
-  appUrl: string,
-  { measuredHeight }: { measuredHeight?: number } = {},
-): { script: string; iframe: string } {
-  if (sectionId === 'performance') throw new RangeError('the performance section cannot be embedded');
-  let url: URL;
-  try {
-    url = new URL(appUrl);
-  } catch {
-    throw new RangeError(`the app's address must be an absolute http(s) URL, got ${JSON.stringify(appUrl.slice(0, 80))}`);
+/** Where the kit lives, as the reader typed it: its folder's address (ending in '/') and its origin, if another. */
+export interface KitPlace {
+  /** the folder, as it goes into the snippets: relative ('./x/', '../x/', '/x/') or absolute http(s) */
+  folder: string;
+  /** the kit's origin when the folder is an absolute URL, for the CSP lines */
+  origin: string | null;
+}
+
+/**
+ * Checks the kit's place the reader typed (the dialog's "Where will the kit be" field): a relative
+ * path or an http(s) URL of a folder; quotes, angle brackets, spaces and other schemes are refused
+ * with a message, never escaped into something else.
+ */
+export function kitPlace(text: string): KitPlace {
+  const t = text.trim();
+  if (t === '') throw new RangeError('the kit’s folder is empty: give a path such as ./attention-lab-widgets/');
+  if (/["'<>`\s\\]/.test(t)) throw new RangeError('the kit’s folder may not contain spaces, quotes, angle brackets or backslashes');
+  if (t.length > 300) throw new RangeError('the kit’s folder is longer than 300 characters');
+  const folder = t.endsWith('/') ? t : `${t}/`;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(folder)) {
+    let url: URL;
+    try {
+      url = new URL(folder);
+    } catch {
+      throw new RangeError(`the kit’s folder is not a valid address: ${t.slice(0, 80)}`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RangeError(`the kit’s folder must be a path or an http(s) address, not ${url.protocol}`);
+    if (url.search || url.hash) throw new RangeError('the kit’s folder may not have a ?query or #hash');
+    return { folder: url.href, origin: url.origin };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RangeError(`the app's address must be http(s), got ${url.protocol}`);
-  const base = new URL('./', url).href; // the page's folder, without query or hash
+  if (/[?#]/.test(folder)) throw new RangeError('the kit’s folder may not have a ?query or #hash');
+  if (folder.startsWith('//')) throw new RangeError('the kit’s folder must be a path or an address with https://');
+  return { folder, origin: null };
+}
+
+/** The Content-Security-Policy the host needs for widgets and iframes from `place`. */
+export function hostCsp(place: KitPlace): string {
+  if (!place.origin) {
+    return "Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; frame-src 'self'";
+  }
+  // from another origin: the module import and the wasm fetch are CORS requests to it, and the
+  // worker starts through a same-origin blob: module (widgets/start-worker.ts)
+  const o = place.origin;
+  return `Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval' ${o}; connect-src 'self' ${o}; worker-src 'self' blob:; frame-src 'self' ${o}`;
+}
+
+export interface Snippets {
+  /** the kit's script tag and the element */
+  script: string;
+  /** the iframe of the kit's embed.html and the script that sizes it */
+  iframe: string;
+  /** the element for Hexo and Jekyll posts (a raw block, so their template engines leave it alone) */
+  markdown: string;
+  /** the policy line the host's server sends */
+  csp: string;
+}
+
+/** The script tag every snippet starts with (once per page). */
+export function kitScriptTag(place: KitPlace): string {
+  return `<script src="${escapeAttribute(place.folder + KIT_SCRIPT)}" defer></script>`;
+}
+
+/** Wraps HTML for Hexo (Nunjucks) and Jekyll (Liquid), whose template tags `{{`/`{%` it may contain. */
+export function markdownBlock(html: string): string {
+  return `{% raw %}\n${html}\n{% endraw %}`;
+}
+
+/** The snippets for `sectionId` as the reader sees it now, for a kit at `place`. */
+export function embedSnippets(state: AppState, sectionId: SectionId, place: KitPlace, { measuredHeight }: { measuredHeight?: number } = {}): Snippets {
+  if (sectionId === 'performance') throw new RangeError('the performance section cannot be embedded');
   const entries = sectionEntries(state, sectionId);
 
   const { tag, own, from } = ELEMENTS[sectionId](state);
   const attributes = [...own, ...entries.filter(([name]) => name !== from && !own.some(([n]) => n === name))]
     .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
     .join('');
-  const script = `<script type="module" src="${escapeAttribute(base + WIDGET_SCRIPT_PATH)}"></script>\n<${tag}${attributes}></${tag}>`;
+  const element = `<${tag}${attributes}></${tag}>`;
+  const script = `${kitScriptTag(place)}\n${element}`;
 
   const hash = new URLSearchParams([['view', sectionId], ...entries]).toString();
-  const src = `${base}${EMBED_PAGE_PATH}#${hash}`;
+  const src = `${place.folder}${KIT_EMBED_PAGE}#${hash}`;
+  const height = measuredHeight && measuredHeight > 0 ? iframeHeight(measuredHeight) : IFRAME_HEIGHT[sectionId];
   const iframe =
-    `<iframe src="${escapeAttribute(src)}" title="AttentionLab: ${sectionId}" width="100%" ` +
-    `height="${measuredHeight && measuredHeight > 0 ? iframeHeight(measuredHeight) : IFRAME_HEIGHT[sectionId]}" frameborder="0" loading="lazy"></iframe>`;
-  return { script, iframe };
+    `<iframe data-attention-lab src="${escapeAttribute(src)}" title="AttentionLab: ${sectionId}" width="100%" ` +
+    `height="${height}" frameborder="0" loading="lazy"></iframe>\n` +
+    `<script src="${escapeAttribute(place.folder + KIT_RESIZE_SCRIPT)}" defer></script>`;
+  return { script, iframe, markdown: markdownBlock(script), csp: hostCsp(place) };
+}
+
+/** The snippets of one given matrix: an <attention-heatmap> with its numbers in the data attribute. */
+export function matrixSnippets(dataJson: string, place: KitPlace): Snippets {
+  const script = `${kitScriptTag(place)}\n<attention-heatmap data="${escapeAttribute(dataJson)}"></attention-heatmap>`;
+  return { script, iframe: '', markdown: markdownBlock(script), csp: hostCsp(place) };
 }

@@ -75,6 +75,25 @@ async function start(): Promise<void> {
   document.body.dataset.ready = 'true';
 }
 
+/**
+ * Tells the page around the iframe how tall the content is, whenever that changes, so that the kit's
+ * embed-resize.js sizes the frame to it (no inner scrollbar, no blank space). Only a height goes
+ * out, to any parent: the host's origin is unknown here, and a height reveals nothing.
+ */
+function postHeight(): void {
+  if (window.parent === window) return;
+  let last = 0;
+  const send = () => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height === last) return;
+    last = height;
+    window.parent.postMessage({ type: 'attention-lab:height', height }, '*');
+  };
+  new ResizeObserver(send).observe(document.documentElement);
+  send();
+}
+postHeight();
+
 start().catch((err: unknown) => {
   showProblems([`${SHELL_STRINGS.en['error.prefix']}${err instanceof Error ? err.message : String(err)}`]);
   document.body.dataset.ready = 'error';

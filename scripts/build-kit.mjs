@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// Builds the widget kit, the one folder a blogger copies onto their site, and its zip:
+//   dist/attention-lab-widgets/        attention-lab-widgets.js (the classic loader a page includes),
+//                                      attention-lab-widgets.mjs and assets/ (the widgets' modules,
+//                                      worker and wasm: only what widgets load), attention-lab-file.js
+//                                      (the file:// fallback), embed.html + embed-resize.js (iframes),
+//                                      README.html (the snippets), LICENSE
+//   dist/attention-lab-widgets.zip     the same files (store-only zip, scripts/zip-store.mjs)
+// `npm run build:web` runs it after the site's build. node scripts/build-kit.mjs [--dist DIR]
+// (default: $ATTENTION_LAB_DIST or dist/).
+import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { distDir } from './serve.mjs';
+import { zipStore } from './zip-store.mjs';
+import { kitReadme } from './kit-readme.mjs';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const configFile = join(repoRoot, 'web/vite.config.ts');
+export const KIT_DIR = 'attention-lab-widgets';
+
+/** Every file under `dir`, as paths relative to it with '/', sorted. */
+export function listFiles(dir) {
+  const out = [];
+  const walk = (d) => {
+    for (const name of readdirSync(d).sort()) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.push(relative(dir, path).split('\\').join('/'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+export async function buildKit(dist = distDir) {
+  const kit = join(dist, KIT_DIR);
+  // the modules, worker, wasm and embed.html; then the file:// fallback beside them
+  await build({ configFile, mode: 'kit', logLevel: 'warn', build: { outDir: kit } });
+  await build({ configFile, mode: 'kit-file', logLevel: 'warn', build: { outDir: kit } });
+  for (const file of ['attention-lab-widgets.js', 'embed-resize.js']) copyFileSync(join(repoRoot, 'web/src/embed/kit', file), join(kit, file));
+  copyFileSync(join(repoRoot, 'LICENSE'), join(kit, 'LICENSE'));
+  writeFileSync(join(kit, 'README.html'), kitReadme());
+  const files = listFiles(kit);
+  const zip = zipStore(files.map((f) => [`${KIT_DIR}/${f}`, readFileSync(join(kit, f))]));
+  writeFileSync(join(dist, `${KIT_DIR}.zip`), zip);
+  return { kit, files };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const i = process.argv.indexOf('--dist');
+  const dist = i >= 0 ? resolve(process.argv[i + 1]) : distDir;
+  const { kit, files } = await buildKit(dist);
+  console.log(`widget kit: ${files.length} files in ${relative(process.cwd(), kit) || kit} (and ${KIT_DIR}.zip)`);
+}

@@ -1,0 +1,188 @@
+// The blogger's journey with the widget kit: open the site's Embed dialog for each kind of view,
+// read its snippets (default kit place ./attention-lab-widgets/), copy ONLY the kit folder into a
+// post's folder on another origin served with the dialog's own strict CSP line, paste the snippets
+// into the post, and see every widget paint, the live ones compute and train, the iframe size itself
+// to its content, and no console error. The kit holds no full-core wasm and no article-only module.
+// Needs `npm run build:web` (it writes dist/attention-lab-widgets/).
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { listFiles } from '../../scripts/build-kit.mjs';
+import { startBlog } from './blog-server.mjs';
+import { distDir, ProblemCollector, startSite } from './harness.mjs';
+
+const KIT = join(distDir, 'attention-lab-widgets');
+const POST_DIR = 'posts/2026/attention'; // a sub-folder of the blog
+/** the views a blogger embeds, one of each kind of widget element */
+const VIEWS = [
+  { hash: '#view=dot&seed=3&dot_d=6', section: 'dot', tag: 'attention-playground' },
+  { hash: '#view=multihead&seed=2', section: 'multihead', tag: 'multihead-view' },
+  { hash: '#view=translate&s2s_task=dates&seed=1', section: 'translate', tag: 'seq2seq-demo' },
+  { hash: '#view=transformer&tf_task=dates&seed=1', section: 'transformer', tag: 'transformer-demo' },
+];
+
+/** The post: the pasted snippets (the script tag once), between paragraphs of prose. */
+export function postHtml(title, snippets, { lang = 'en', head = '' } = {}) {
+  const script = snippets[0].split('\n')[0];
+  const bodies = snippets.map((s) => s.split('\n').filter((line) => line !== script).join('\n'));
+  return `<!doctype html>
+<html lang="${lang}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>
+${head}${script}
+</head>
+<body>
+<h1>${title}</h1>
+${bodies.map((b, i) => `<p>Paragraph ${i + 1} of the post, before the figure.</p>\n${b}`).join('\n')}
+<p>The end.</p>
+</body>
+</html>
+`;
+}
+
+describe('the widget kit on a blog of another origin', { timeout: 600_000 }, () => {
+  /** @type {Awaited<ReturnType<typeof startSite>>} */
+  let site;
+  let blog;
+  let root;
+  /** @type {Record<string, {script: string, iframe: string, markdown: string, csp: string}>} */
+  const snippets = {};
+
+  before(async () => {
+    if (!existsSync(`${KIT}/attention-lab-widgets.js`)) throw new Error(`${KIT} is missing: run npm run build:web`);
+    site = await startSite();
+    const page = site.page;
+    for (const view of VIEWS) {
+      await site.load(view.hash);
+      const open = page.locator(`#section-${view.section} [data-testid="embed-open"]`);
+      await open.click();
+      const dialog = page.locator('[data-testid="embed-dialog"]');
+      await dialog.waitFor({ state: 'visible' });
+      assert.equal(await page.locator('[data-testid="embed-kit-place"]').inputValue(), './attention-lab-widgets/');
+      const read = (kind) => page.locator(`[data-testid="embed-${kind}"]`).textContent();
+      snippets[view.section] = { script: await read('script'), iframe: await read('iframe'), markdown: await read('markdown'), csp: await read('csp') };
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+    }
+    site.problems.assertNone();
+    // the blog: only the kit, copied beside the post
+    root = mkdtempSync(join(tmpdir(), 'attention-blog-'));
+    mkdirSync(join(root, POST_DIR), { recursive: true });
+    writeFileSync(join(root, 'favicon.ico'), ''); // the blog's own (browsers ask for it)
+    cpSync(KIT, join(root, POST_DIR, 'attention-lab-widgets'), { recursive: true });
+    const csp = snippets.dot.csp.replace(/^Content-Security-Policy:\s*/, '');
+    blog = await startBlog(root, csp);
+    assert.notEqual(blog.origin, site.origin);
+  });
+
+  after(async () => {
+    await site?.close();
+    await blog?.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  /** A page of the blog (its own problem collector: the blog is its origin). */
+  async function openPost(file, html, { colorScheme = 'light', viewport = { width: 1000, height: 900 } } = {}) {
+    writeFileSync(join(root, POST_DIR, file), html);
+    const context = await site.browser.newContext({ viewport, colorScheme });
+    const page = await context.newPage();
+    page.setDefaultTimeout(90_000);
+    const problems = new ProblemCollector();
+    problems.attach(page, blog.origin);
+    const requested = [];
+    page.on('request', (r) => requested.push(r.url()));
+    context.on('serviceworker', () => {});
+    await page.goto(`${blog.origin}/${POST_DIR}/${file}`, { waitUntil: 'load' });
+    return { context, page, problems, requested };
+  }
+
+  test('the dialog writes kit-relative snippets and the CSP a host needs', () => {
+    const dot = snippets.dot;
+    assert.match(dot.script, /^<script src="\.\/attention-lab-widgets\/attention-lab-widgets\.js" defer><\/script>\n<attention-playground mechanism="scaled-dot" seed="3" dot_d="6"><\/attention-playground>$/);
+    assert.match(dot.iframe, /^<iframe data-attention-lab src="\.\/attention-lab-widgets\/embed\.html#view=dot&amp;seed=3&amp;dot_d=6" [^>]*><\/iframe>\n<script src="\.\/attention-lab-widgets\/embed-resize\.js" defer><\/script>$/);
+    assert.equal(dot.markdown, `{% raw %}\n${dot.script}\n{% endraw %}`);
+    assert.equal(dot.csp, "Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; frame-src 'self'");
+    for (const s of Object.values(snippets)) assert.doesNotMatch(s.script + s.iframe, /127\.0\.0\.1|localhost|http/, 'no address of the demo site');
+  });
+
+  test('every widget from the snippets paints, computes and trains under the strict CSP', async () => {
+    const html = postHtml('A post with every widget', [...VIEWS.map((v) => snippets[v.section].script), snippets.dot.iframe]);
+    const { context, page, problems, requested } = await openPost('index.html', html);
+    try {
+      for (const view of VIEWS) {
+        const widget = page.locator(view.tag);
+        await widget.scrollIntoViewIfNeeded();
+        await page.waitForFunction((tag) => document.querySelector(tag)?.dataset.ready === 'true', view.tag);
+      }
+      // the playground and the multi-head view computed their heatmaps in the worker
+      for (const tag of ['attention-playground', 'multihead-view']) {
+        const widget = page.locator(tag);
+        await widget.scrollIntoViewIfNeeded();
+        await widget.locator('output.heatmap-data').first().waitFor({ state: 'attached' });
+        await page.waitForFunction((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('output.heatmap-data')].some((o) => o.value !== ''), tag);
+      }
+      const shape = await page.locator('attention-playground #dot-output output.heatmap-data').getAttribute('data-shape');
+      assert.equal(shape, '3,6', 'the dialog’s dot_d=6 reached the widget');
+      // the Seq2Seq demo trains
+      const s2s = page.locator('seq2seq-demo');
+      await s2s.scrollIntoViewIfNeeded();
+      await s2s.locator('[data-testid=s2s-play]').click();
+      await page.waitForFunction(() => Number(document.querySelector('seq2seq-demo').shadowRoot.querySelector('.tr-section')?.dataset.step) >= 20, null, { timeout: 180_000 });
+      await s2s.locator('[data-testid=s2s-play]').click(); // pause
+      // the Transformer trains 10 steps and translates
+      const tf = page.locator('transformer-demo');
+      await tf.scrollIntoViewIfNeeded();
+      await tf.locator('.tf-section[data-translated-at="0"]').waitFor({ timeout: 90_000 });
+      await tf.locator('[data-testid=tf-steps]').fill('10');
+      await tf.locator('[data-testid=tf-steps]').dispatchEvent('change');
+      await tf.locator('[data-testid=tf-train]').click();
+      await tf.locator('.tf-section[data-translated-at="10"]').waitFor({ timeout: 180_000 });
+      // the iframe: the kit's embed.html computes, and embed-resize.js sizes the frame to its content
+      const frameEl = page.locator('iframe[data-attention-lab]');
+      await frameEl.scrollIntoViewIfNeeded();
+      const frame = page.frameLocator('iframe[data-attention-lab]');
+      await frame.locator('#dot-output output.heatmap-data[data-shape="3,6"]').waitFor({ state: 'attached' });
+      await page.waitForFunction(() => {
+        const f = document.querySelector('iframe[data-attention-lab]');
+        const inner = f?.contentDocument?.documentElement.getBoundingClientRect().height ?? 0;
+        return inner > 0 && Math.abs(Number(f.height) - Math.ceil(inner)) <= 1;
+      });
+      const { outer, inner, scroll } = await page.evaluate(() => {
+        const f = document.querySelector('iframe[data-attention-lab]');
+        const d = f.contentDocument.documentElement;
+        return { outer: f.getBoundingClientRect().height, inner: d.getBoundingClientRect().height, scroll: d.scrollHeight - d.clientHeight };
+      });
+      assert.ok(Math.abs(outer - inner) <= 2, `the frame is ${outer} px tall for ${inner} px of content`);
+      assert.ok(scroll <= 1, `no inner scrollbar (${scroll} px hidden)`);
+      problems.assertNone('the blog page reported problems');
+
+      // every file the page asked for is in the kit, beside the post; none of the app's
+      const kitUrl = `${blog.origin}/${POST_DIR}/attention-lab-widgets/`;
+      const fromBlog = requested.filter((u) => u.startsWith(blog.origin));
+      for (const url of fromBlog) assert.ok(url.startsWith(kitUrl) || url.startsWith(`${blog.origin}/${POST_DIR}/index.html`), url);
+      const used = new Set(fromBlog.map((u) => u.slice(kitUrl.length).split('#')[0]));
+      const unused = listFiles(KIT).filter((f) => !used.has(f));
+      console.log(`# kit files this page did not load (other language, exports, on-request panels, docs): ${unused.join(' ')}`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the kit holds only what widgets load: no full-core wasm, article-only modules are 0.1 KB stubs', () => {
+    const files = listFiles(KIT);
+    assert.ok(!files.some((f) => /attention_lab_core.*\.wasm$/.test(f)), 'no full-core wasm');
+    for (const f of ['attention-lab-widgets.js', 'attention-lab-widgets.mjs', 'attention-lab-file.js', 'embed.html', 'embed-resize.js', 'README.html', 'LICENSE']) {
+      assert.ok(files.includes(f), `${f} in the kit`);
+    }
+    for (const variant of ['attention', 'seq2seq', 'transformer']) assert.ok(files.some((f) => new RegExp(`attention_lab_${variant}-.*\\.wasm$`).test(f)), variant);
+    for (const f of files.filter((f) => /(attention_lab_core|safetensors|seq2seq-model|translate-article|translate-byo|translate-why-lazy)-[\w-]+\.js$/.test(f))) {
+      assert.match(readFileSync(join(KIT, f), 'utf8'), /^throw Error\(`[\w.-]+ is not in the widget kit/, f);
+    }
+    assert.ok(!files.some((f) => /^(index|performance)\.html$|^examples\/|^widgets\//.test(f)), 'none of the site’s pages');
+    assert.equal(readFileSync(join(KIT, 'LICENSE'), 'utf8'), readFileSync(new URL('../../LICENSE', import.meta.url), 'utf8'));
+    // the zip holds the same files under attention-lab-widgets/
+    const zip = readFileSync(join(distDir, 'attention-lab-widgets.zip'));
+    for (const f of files) assert.ok(zip.includes(Buffer.from(`attention-lab-widgets/${f}`)), `${f} in the zip`);
+  });
+});
