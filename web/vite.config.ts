@@ -229,8 +229,10 @@ function kitConfig(mode: 'kit' | 'kit-file'): UserConfig {
       root: webRoot,
       base: './',
       publicDir: false,
-      plugins: [stripStateTableDocs(), fileModeClient()],
+      // a page opened from disk cannot read the kit's files, so it cannot make a standalone copy
+      plugins: [stripStateTableDocs(), fileModeClient(), articleOnlyStubs([/\/web\/src\/embed\/standalone\.ts$/])],
       resolve,
+      define: { __KIT_FILE_SCRIPT__: JSON.stringify('./attention-lab-file.js') },
       build: {
         outDir,
         emptyOutDir: false,
@@ -246,6 +248,7 @@ function kitConfig(mode: 'kit' | 'kit-file'): UserConfig {
     publicDir: false,
     plugins: [stripStateTableDocs(), oneLanguageStrings(), framedOnly(), ...stubs()],
     resolve,
+    define: { __KIT_FILE_SCRIPT__: JSON.stringify('../attention-lab-file.js') }, // seen from the kit's assets/
     build: {
       outDir,
       emptyOutDir: true,
@@ -270,6 +273,8 @@ const appConfig: UserConfig = {
   plugins: [stripStateTableDocs(), oneLanguageStrings()],
   base: './',
   resolve,
+  // the kit's file:// script, seen from the site's assets/ (embed/standalone.ts inlines it)
+  define: { __KIT_FILE_SCRIPT__: JSON.stringify(`../${KIT_DIR}/attention-lab-file.js`) },
   build: {
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,

@@ -22,6 +22,15 @@ describe('widget modules', () => {
     assert.equal(flat.range, null);
   });
 
+  test("a heatmap's JSON export (counts plus labels) is taken as it is", () => {
+    const exported = { title: 'softmax(q·k/√d)', rows: 2, cols: 3, rowLabels: ['q1', 'q2'], colLabels: ['k1', 'k2', 'k3'], values: [0.2, 0.3, 0.5, 1, 0, 0], range: [0, 1] };
+    assert.deepEqual(spec.parseMatrixSpec(JSON.stringify(exported)), { rowLabels: ['q1', 'q2'], colLabels: ['k1', 'k2', 'k3'], values: exported.values, title: exported.title, range: [0, 1] });
+    // a constant matrix exports its own range, min = max
+    assert.deepEqual(spec.parseMatrixSpec('{"rows": 1, "cols": 1, "values": [2], "range": [2, 2]}').range, [2, 2]);
+    assert.throws(() => spec.parseMatrixSpec(JSON.stringify({ ...exported, rows: 3 })), /rows must be the number of rowLabels \(2\) when both are given/);
+    assert.throws(() => spec.parseMatrixSpec(JSON.stringify({ ...exported, colLabels: 'k' })), /colLabels is missing/);
+  });
+
   test('bad matrices are rejected with a message naming the problem', () => {
     const cases = [
       ['not json', /not valid JSON/],

@@ -83,6 +83,10 @@ export function downloadCsv(
   download(new Blob(['\ufeff', matrixCsv(rowLabels, colLabels, values)], { type: 'text/csv;charset=utf-8' }), safeFileName(name, 'csv'));
 }
 
+export function downloadHtml(name: string, html: string): void {
+  download(new Blob([html], { type: 'text/html;charset=utf-8' }), safeFileName(name, 'html'));
+}
+
 export function downloadJson(name: string, data: unknown): void {
   download(new Blob([exportJson(data)], { type: 'application/json' }), safeFileName(name, 'json'));
 }
@@ -123,14 +127,18 @@ export interface ExportHandlers {
   svg?: () => void | Promise<void>;
   csv?: () => void | Promise<void>;
   json?: () => void | Promise<void>;
+  /** one .html file that shows the view offline (embed/standalone.ts) */
+  html?: () => void | Promise<void>;
+  /** the Embed dialog's snippets for this figure (the article only: embed/figure-embed.ts) */
+  embed?: () => void | Promise<void>;
 }
 
-const KINDS = ['png', 'svg', 'csv', 'json'] as const;
+const KINDS = ['png', 'svg', 'csv', 'json', 'html', 'embed'] as const;
 let menuCount = 0;
 
 /**
- * One "Export ▾" button per figure opening a menu of PNG / SVG / CSV / JSON (only those with a
- * handler), instead of a row of buttons. `t` gives the labels (export.* keys; the figure strings fill
+ * One "Export ▾" button per figure opening a menu of PNG / SVG / CSV / JSON / Standalone HTML /
+ * Embed (only those with a handler), instead of a row of buttons. `t` gives the labels (export.* keys; the figure strings fill
  * in what it lacks); `label` names the figure for screen readers. The menu follows the WAI-ARIA menu
  * button pattern: Enter/Space/ArrowDown open it on the first item, arrows move, Escape and Tab close.
  */
@@ -180,8 +188,9 @@ export function exportButtons(t: Translate, handlers: ExportHandlers, label?: st
   menu.append(...items);
   wrap.append(toggle, menu);
 
+  // composedPath, not target: in a widget's shadow root the document sees the widget as the target
   const outside = (e: Event): void => {
-    if (!wrap.contains(e.target as Node)) close(false);
+    if (!e.composedPath().includes(wrap)) close(false);
   };
   const open = (focusIndex: number): void => {
     adoptMenuCss(wrap);

@@ -23,6 +23,10 @@ export const FIGURE_STRINGS: Strings = {
     'export.svg': 'SVG',
     'export.svg.title': 'Download the picture as vector graphics (SVG)',
     'export.png.figure.title': 'Download the picture (PNG, with title and legend)',
+    'export.html': 'Standalone HTML',
+    'export.html.title': 'Download one HTML file that shows this figure, opens by double-click and works offline',
+    'export.embed': 'Embed…',
+    'export.embed.title': 'Snippets that put this figure, its numbers included, on your own site',
   },
   zh: {
     'heatmap.aria': '{title}：{rows} 行 × {cols} 列的热力图，数值从 {min} 到 {max}。聚焦后用方向键逐格读取数值。',
@@ -43,6 +47,10 @@ export const FIGURE_STRINGS: Strings = {
     'export.svg': 'SVG',
     'export.svg.title': '下载矢量图（SVG）',
     'export.png.figure.title': '下载图片（PNG，含标题和图例）',
+    'export.html': '独立 HTML',
+    'export.html.title': '下载一个显示此图的 HTML 文件：双击即可打开，离线可用',
+    'export.embed': '嵌入…',
+    'export.embed.title': '把此图（连同数值）放到你自己网站上的代码',
   },
 };
 

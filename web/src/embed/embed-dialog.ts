@@ -144,14 +144,14 @@ export class EmbedDialog {
   }
 
   /** Shows the snippets of one figure: an <attention-heatmap> given `json` (its JSON export). */
-  openMatrix(json: string, figureTitle: string, opener: HTMLElement): void {
+  openMatrix(json: string, figureTitle: string, opener: HTMLElement | null): void {
     this.#target = { kind: 'matrix', json };
     this.#show(`${this.#t('embed.figure.title')}${figureTitle}`, opener);
   }
 
-  #show(title: string, opener: HTMLElement): void {
+  #show(title: string, opener: HTMLElement | null): void {
     this.#opener = opener;
-    this.#measured = this.#measure(opener);
+    this.#measured = opener ? this.#measure(opener) : 0;
     this.#title.textContent = title;
     this.#refresh();
     if (!this.#dialog.open) this.#dialog.showModal();

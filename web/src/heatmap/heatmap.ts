@@ -22,6 +22,7 @@ import { HeatmapScaleGroup } from './heatmap-scale';
 import { fill, type Lang } from '../i18n';
 import heatmapCss from './heatmap.css?inline';
 import { adoptCss, styleRootOf } from '../adopt-css';
+import { figureEmbedHandler } from '../embed/figure-embed';
 
 export { divergingColor, inkOn, rampColor } from './heatmap-color';
 export { formatValue, tickLabel } from './heatmap-paint';
@@ -164,6 +165,11 @@ export class Heatmap {
             json: () => {
               if (this.#data) downloadJson(this.#fileName(), this.exportData());
             },
+            html: () => {
+              const data = this.exportData();
+              if (data) return import('../embed/standalone').then((m) => m.downloadStandaloneMatrix(this.#fileName(), data));
+            },
+            embed: figureEmbedHandler(() => this.exportData()),
           },
           options.title || undefined,
         ),

@@ -6,6 +6,7 @@
 import darkCss from '../design-dark.css?inline';
 import { adoptCss } from '../adopt-css';
 import { EmbedDialog, embedButton } from '../embed/embed-dialog';
+import { setFigureEmbed } from '../embed/figure-embed';
 import { SHELL_STRINGS, importWithStrings, resolveLang, translator, useLanguage, type Lang } from '../i18n';
 import { PAGE_STRINGS } from './page-strings';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
@@ -65,6 +66,11 @@ class Shell {
     this.#state.subscribe((changed) => this.#onStateChange(changed));
     window.addEventListener('hashchange', () => this.#onHashChange());
     window.addEventListener('pagehide', () => this.#writeHash()); // a pending write must not be lost
+    // a figure's "Embed…" (its Export menu) opens the same dialog, for that figure's numbers
+    setFigureEmbed((json, title, opener) => {
+      this.#embedDialog ??= new EmbedDialog(this.#state, this.#t);
+      this.#embedDialog.openMatrix(json, title, opener);
+    });
     for (const button of document.querySelectorAll<HTMLButtonElement>('#lang-switch button[data-lang]')) {
       button.addEventListener('click', () => {
         const lang = button.dataset.lang === 'zh' ? 'zh' : 'en';

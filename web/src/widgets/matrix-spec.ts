@@ -1,5 +1,8 @@
 // The matrix an <attention-heatmap> draws when it is given one (attribute `data` or an inline
-// <script type="application/json"> child): {rows, cols, values, title?, range?}. Validated strictly
+// <script type="application/json"> child): {rows, cols, values, title?, range?}, where rows and cols
+// are labels or counts; or a heatmap's own JSON export as it is ({title, rows, cols, rowLabels,
+// colLabels, values, range}: counts plus labels), so a figure exported from the site pastes straight
+// into the attribute. Validated strictly
 // (unknown keys, wrong shapes, non-finite numbers are errors naming the problem) because the text
 // comes from a host page we do not control. Labels are only ever rendered as text.
 
@@ -16,7 +19,7 @@ export interface MatrixSpec {
 export const MAX_MATRIX_SIDE = 64;
 export const MAX_LABEL_LENGTH = 40;
 export const MAX_JSON_LENGTH = 100_000;
-const KEYS = new Set(['rows', 'cols', 'values', 'title', 'range']);
+const KEYS = new Set(['rows', 'cols', 'rowLabels', 'colLabels', 'values', 'title', 'range']);
 
 /** Parses and checks the JSON text of a matrix; throws an Error naming the first problem. */
 export function parseMatrixSpec(text: string): MatrixSpec {
@@ -35,8 +38,8 @@ export function parseMatrixSpec(text: string): MatrixSpec {
     // the key is host text: report it quoted and cut short, it is rendered as text only
     if (!KEYS.has(key)) throw new Error(`matrix data has an unknown key "${key.slice(0, 20)}"`);
   }
-  const rowLabels = labels(obj.rows, 'rows');
-  const colLabels = labels(obj.cols, 'cols');
+  const rowLabels = axis(obj, 'rows', 'rowLabels');
+  const colLabels = axis(obj, 'cols', 'colLabels');
   const values = matrixValues(obj.values, rowLabels.length, colLabels.length);
   let title = '';
   if (obj.title !== undefined) {
@@ -46,12 +49,26 @@ export function parseMatrixSpec(text: string): MatrixSpec {
   let range: [number, number] | null = null;
   if (obj.range !== undefined) {
     const r = obj.range;
-    if (!Array.isArray(r) || r.length !== 2 || !r.every((v) => typeof v === 'number' && Number.isFinite(v)) || r[0] >= r[1]) {
-      throw new Error('range must be [min, max] with finite min < max');
+    // min = max is a constant matrix's own range (its export says so): every cell the middle colour
+    if (!Array.isArray(r) || r.length !== 2 || !r.every((v) => typeof v === 'number' && Number.isFinite(v)) || r[0] > r[1]) {
+      throw new Error('range must be [min, max] with finite min ≤ max');
     }
     range = [r[0], r[1]];
   }
   return { rowLabels, colLabels, values, title, range };
+}
+
+/**
+ * One axis's labels: `rows` alone (a count or the labels), or the export's form, `rowLabels` with
+ * `rows` as their count (which must agree).
+ */
+function axis(obj: Record<string, unknown>, name: 'rows' | 'cols', labelsKey: 'rowLabels' | 'colLabels'): string[] {
+  if (obj[labelsKey] === undefined) return labels(obj[name], name);
+  const given = labels(obj[labelsKey], labelsKey);
+  if (obj[name] !== undefined && obj[name] !== given.length) {
+    throw new Error(`${name} must be the number of ${labelsKey} (${given.length}) when both are given`);
+  }
+  return given;
 }
 
 /** `rows`/`cols`: a count (labels 1 … n) or an array of label strings. */
