@@ -48,6 +48,10 @@ describe('the widget kit on a blog of another origin', { timeout: 600_000 }, () 
   let root;
   /** @type {Record<string, {script: string, iframe: string, markdown: string, csp: string}>} */
   const snippets = {};
+  /** the values of the figure embedded from its Export menu */
+  let figureCells;
+  /** the post: every view's snippet, the figure's and the iframe */
+  const allSnippets = () => [...VIEWS.map((v) => snippets[v.section].script), snippets.figure.script, snippets.dot.iframe];
 
   before(async () => {
     if (!existsSync(`${KIT}/attention-lab-widgets.js`)) throw new Error(`${KIT} is missing: run npm run build:web`);
@@ -65,6 +69,15 @@ describe('the widget kit on a blog of another origin', { timeout: 600_000 }, () 
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
     }
+    // one figure: the dot section's weights, from its Export menu's Embed…
+    await site.load('#view=dot&seed=3');
+    await page.locator('#dot-weights output.heatmap-data[data-shape="3,5"]').waitFor({ state: 'attached' });
+    await page.locator('#dot-weights .export-toggle').click();
+    await page.locator('#dot-weights [data-export="embed"]').click();
+    await page.locator('[data-testid="embed-dialog"]').waitFor({ state: 'visible' });
+    figureCells = JSON.parse(await page.locator('#dot-weights output.heatmap-data').evaluate((o) => o.value));
+    snippets.figure = { script: await page.locator('[data-testid="embed-script"]').textContent() };
+    await page.keyboard.press('Escape');
     site.problems.assertNone();
     // the blog: only the kit, copied beside the post
     root = mkdtempSync(join(tmpdir(), 'attention-blog-'));
@@ -107,7 +120,7 @@ describe('the widget kit on a blog of another origin', { timeout: 600_000 }, () 
   });
 
   test('every widget from the snippets paints, computes and trains under the strict CSP', async () => {
-    const html = postHtml('A post with every widget', [...VIEWS.map((v) => snippets[v.section].script), snippets.dot.iframe]);
+    const html = postHtml('A post with every widget', allSnippets());
     const { context, page, problems, requested } = await openPost('index.html', html);
     try {
       for (const view of VIEWS) {
@@ -122,6 +135,11 @@ describe('the widget kit on a blog of another origin', { timeout: 600_000 }, () 
         await widget.locator('output.heatmap-data').first().waitFor({ state: 'attached' });
         await page.waitForFunction((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('output.heatmap-data')].some((o) => o.value !== ''), tag);
       }
+      // the figure, with its numbers inline
+      const figure = page.locator('attention-heatmap');
+      await figure.scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelector('attention-heatmap')?.dataset.ready === 'true');
+      assert.deepEqual(JSON.parse(await figure.locator('output.heatmap-data').evaluate((o) => o.value)), figureCells);
       const shape = await page.locator('attention-playground #dot-output output.heatmap-data').getAttribute('data-shape');
       assert.equal(shape, '3,6', 'the dialog’s dot_d=6 reached the widget');
       // the Seq2Seq demo trains
@@ -166,6 +184,77 @@ describe('the widget kit on a blog of another origin', { timeout: 600_000 }, () 
       console.log(`# kit files this page did not load (other language, exports, on-request panels, docs): ${unused.join(' ')}`);
     } finally {
       await context.close();
+    }
+  });
+
+  /** Every widget of the post mounted (scrolled through), and each one's frame colour and scheme. */
+  async function widgetLooks(page) {
+    const tags = [...VIEWS.map((v) => v.tag), 'attention-heatmap'];
+    for (const tag of tags) {
+      await page.locator(tag).first().scrollIntoViewIfNeeded();
+      await page.waitForFunction((t) => document.querySelector(t)?.dataset.ready === 'true', tag);
+    }
+    return page.evaluate((ts) => ts.map((t) => {
+      const el = document.querySelector(t);
+      const body = el.shadowRoot.querySelector('.widget-body');
+      const panel = el.shadowRoot.querySelector('.section-body, figure, .widget-section') ?? body;
+      return { tag: t, scheme: el.dataset.scheme, background: getComputedStyle(body).backgroundColor, ink: getComputedStyle(panel).color };
+    }), tags);
+  }
+  const channels = (rgb) => rgb.match(/[\d.]+/g).slice(0, 3).map(Number);
+  const isDark = (rgb) => Math.max(...channels(rgb)) < 80;
+  const isLight = (rgb) => Math.min(...channels(rgb)) > 180;
+
+  test("widgets follow the blog's dark theme, the reader's preference and theme=; screenshots at 390 and 736 px", async () => {
+    writeFileSync(join(root, POST_DIR, 'dark.css'), ':root { color-scheme: dark; background: #0f1115; color: #e5e7eb; }\n');
+    writeFileSync(join(root, POST_DIR, 'both.css'), ':root { color-scheme: light dark; }\n');
+    const post = (css, extra = '') => postHtml('Attention, in a post', [...allSnippets().slice(0, -1), extra].filter(Boolean), { head: css ? `<link rel="stylesheet" href="${css}">\n` : '' });
+    const shots = [];
+    for (const [scheme, css] of [['light', null], ['dark', 'dark.css']]) {
+      for (const width of [390, 736]) {
+        const file = `${scheme}-${width}.html`;
+        const { context, page, problems } = await openPost(file, post(css), { viewport: { width, height: 900 } });
+        try {
+          const looks = await widgetLooks(page);
+          for (const look of looks) {
+            assert.equal(look.scheme, scheme, `${look.tag} on the ${scheme} blog`);
+            assert.ok(scheme === 'dark' ? isDark(look.background) : isLight(look.background), `${look.tag}: frame ${look.background} on the ${scheme} blog`);
+            assert.ok(scheme === 'dark' ? isLight(look.ink) : isDark(look.ink), `${look.tag}: text ${look.ink} on the ${scheme} blog`);
+          }
+          await page.evaluate(() => scrollTo(0, 0));
+          const path = `${process.cwd()}/test-artifacts/kit-blog-${scheme}-${width}.png`;
+          await page.screenshot({ path, fullPage: true });
+          shots.push(path);
+          problems.assertNone();
+        } finally {
+          await context.close();
+        }
+      }
+    }
+    console.log(`# screenshots: ${shots.join(' ')}`);
+
+    // a blog that offers both schemes (color-scheme: light dark): the reader's preference decides,
+    // and theme="light" on an element keeps that one light
+    const pinned = '<attention-heatmap theme="light" id="pinned" data=\'{"rows":2,"cols":2,"values":[1,0,0,1]}\'></attention-heatmap>';
+    for (const colorScheme of ['dark', 'light']) {
+      const { context, page, problems } = await openPost(`both-${colorScheme}.html`, post('both.css', pinned), { colorScheme });
+      try {
+        const looks = await widgetLooks(page);
+        for (const look of looks) assert.equal(look.scheme, colorScheme, `${look.tag} when the reader prefers ${colorScheme}`);
+        await page.locator('#pinned').scrollIntoViewIfNeeded();
+        await page.waitForFunction(() => document.querySelector('#pinned')?.dataset.ready === 'true');
+        assert.equal(await page.locator('#pinned').getAttribute('data-scheme'), 'light');
+        // the attribute switches it without a remount
+        await page.locator('#pinned').evaluate((e) => e.setAttribute('theme', 'dark'));
+        assert.equal(await page.locator('#pinned').getAttribute('data-scheme'), 'dark');
+        assert.ok(isDark(await page.locator('#pinned').evaluate((e) => getComputedStyle(e.shadowRoot.querySelector('.widget-body')).backgroundColor)));
+        // a host sets a token on the element from outside the shadow root
+        await page.locator('#pinned').evaluate((e) => e.style.setProperty('--lab-panel', 'rgb(1, 2, 3)'));
+        assert.equal(await page.locator('#pinned').evaluate((e) => getComputedStyle(e.shadowRoot.querySelector('.widget-body')).backgroundColor), 'rgb(1, 2, 3)');
+        problems.assertNone();
+      } finally {
+        await context.close();
+      }
     }
   });
 

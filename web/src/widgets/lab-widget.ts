@@ -10,10 +10,14 @@ import type { SectionHandle } from '../section';
 import type { LabClient } from '../worker/protocol';
 import { sharedLabClient } from './shared-client';
 import baseCss from './widget.css?inline';
+import designCss from '../design.css?inline';
 import { adoptCss } from '../adopt-css';
+import { watchHostScheme, widgetIsDark, WIDGET_THEME_CSS } from './widget-theme';
 
 /** Attributes any HTML element may carry: not settings, never reported as unknown. */
 const GLOBAL_ATTRIBUTES = new Set(['class', 'id', 'style', 'title', 'hidden', 'slot', 'part', 'tabindex', 'dir', 'role', 'translate']);
+/** Attributes of every widget that are not settings: they restyle it, never remount it. */
+const LOOK_ATTRIBUTES = new Set(['theme']);
 /** Start loading a little before the element is on screen, so it is ready when it arrives. */
 const ROOT_MARGIN = '150px 0px';
 
@@ -47,6 +51,8 @@ export abstract class LabWidget extends HTMLElement {
   #generation = 0;
   #visible = false;
   #unsubscribe: (() => void)[] = [];
+  readonly #internals: ElementInternals;
+  #stopScheme: (() => void) | null = null;
 
   /** Attributes this element reads itself (besides the state table), e.g. mechanism or data. */
   protected static readonly ownAttributes: readonly string[] = [];
@@ -54,7 +60,12 @@ export abstract class LabWidget extends HTMLElement {
   constructor() {
     super();
     this.root = this.attachShadow({ mode: 'open' });
-    adoptCss(this.root, baseCss); // sections and the Heatmap class adopt their own CSS
+    this.#internals = this.attachInternals();
+    // the design system's tokens first (sections adopt it too: the same sheet), then the frame and
+    // the dark tokens; sections and the Heatmap class adopt their own CSS
+    adoptCss(this.root, designCss, { first: true });
+    adoptCss(this.root, baseCss);
+    adoptCss(this.root, WIDGET_THEME_CSS);
     this.#alert = document.createElement('div');
     this.#alert.className = 'widget-error';
     this.#alert.setAttribute('role', 'alert');
@@ -73,10 +84,23 @@ export abstract class LabWidget extends HTMLElement {
 
   /** Settings, hide switches and the element's own attributes: a change mounts the widget afresh. */
   static get observedAttributes(): string[] {
-    return [...PROPS.map((p) => p.name), 'controls_hide', ...this.ownAttributes];
+    return [...PROPS.map((p) => p.name), 'controls_hide', ...this.ownAttributes, ...LOOK_ATTRIBUTES];
   }
 
-  attributeChangedCallback(_name: string, oldValue: string | null, newValue: string | null): void {
+  /** Light or dark (widget-theme.ts): the `theme` attribute, else the host page. */
+  #applyTheme(): void {
+    const dark = widgetIsDark(this, this.getAttribute('theme'));
+    const states = this.#internals.states;
+    states.delete(dark ? 'light' : 'dark');
+    states.add(dark ? 'dark' : 'light');
+    this.dataset.scheme = dark ? 'dark' : 'light';
+  }
+
+  attributeChangedCallback(name: string, oldValue: string | null, newValue: string | null): void {
+    if (LOOK_ATTRIBUTES.has(name)) {
+      if (this.isConnected) this.#applyTheme();
+      return;
+    }
     // Before the first mount the attributes are simply read then; afterwards a changed attribute is
     // a new app state, and mounting afresh keeps the widget consistent with its attributes.
     if (oldValue === newValue || !this.#mounting) return;
@@ -86,6 +110,7 @@ export abstract class LabWidget extends HTMLElement {
   }
 
   connectedCallback(): void {
+    this.#stopScheme ??= watchHostScheme(() => this.#applyTheme());
     if (this.#observer) return;
     const loading = this.body.querySelector('.widget-loading');
     if (loading) loading.textContent = SHELL_STRINGS[this.language(this.readState().state)].loading;
@@ -99,6 +124,8 @@ export abstract class LabWidget extends HTMLElement {
       if (this.isConnected) return;
       this.#observer?.disconnect();
       this.#observer = null;
+      this.#stopScheme?.();
+      this.#stopScheme = null;
       this.#teardown(); // mounted afresh if it is inserted again
       for (const off of this.#unsubscribe) off();
       this.#unsubscribe = [];
@@ -109,7 +136,7 @@ export abstract class LabWidget extends HTMLElement {
   protected readState(presets: [string, string][] = []): ParseResult {
     const own = new Set((this.constructor as typeof LabWidget).ownAttributes);
     const attributes = Array.from(this.attributes, (a) => [a.name, a.value] as [string, string]).filter(
-      ([name]) => !own.has(name) && !GLOBAL_ATTRIBUTES.has(name) && !name.startsWith('aria-') && !name.startsWith('data-'),
+      ([name]) => !own.has(name) && !GLOBAL_ATTRIBUTES.has(name) && !LOOK_ATTRIBUTES.has(name) && !name.startsWith('aria-') && !name.startsWith('data-'),
     );
     const given = new Set(attributes.map(([n]) => n));
     return AppState.fromEntries([...presets.filter(([n]) => !given.has(n)), ...attributes]);
