@@ -6,9 +6,10 @@
 //                                      (the file:// fallback), embed.html + embed-resize.js (iframes),
 //                                      README.html (the snippets), LICENSE
 //   dist/attention-lab-widgets.zip     the same files (store-only zip, scripts/zip-store.mjs)
+//   dist/standalone/attention-lab-<wasm build>.js  the scripts the site's Standalone HTML inlines
 // `npm run build:web` runs it after the site's build. node scripts/build-kit.mjs [--dist DIR]
 // (default: $ATTENTION_LAB_DIST or dist/).
-import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
@@ -19,6 +20,7 @@ import { kitReadme } from './kit-readme.mjs';
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const configFile = join(repoRoot, 'web/vite.config.ts');
 export const KIT_DIR = 'attention-lab-widgets';
+export const STANDALONE_DIR = 'standalone';
 
 /** Every file under `dir`, as paths relative to it with '/', sorted. */
 export function listFiles(dir) {
@@ -39,6 +41,13 @@ export async function buildKit(dist = distDir) {
   // the modules, worker, wasm and embed.html; then the file:// fallback beside them
   await build({ configFile, mode: 'kit', logLevel: 'warn', build: { outDir: kit } });
   await build({ configFile, mode: 'kit-file', logLevel: 'warn', build: { outDir: kit } });
+  // the scripts of the site's Standalone HTML exports (beside the kit, not in it): one per wasm build
+  rmSync(join(dist, STANDALONE_DIR), { recursive: true, force: true });
+  for (const wasm of ['attention', 'seq2seq', 'transformer']) {
+    await build({ configFile, mode: `kit-standalone-${wasm}`, logLevel: 'warn', build: { outDir: join(dist, STANDALONE_DIR) } });
+  }
+  // the classic worker each one inlines is also written out on its own by the library build: unused
+  rmSync(join(dist, STANDALONE_DIR, 'assets'), { recursive: true, force: true });
   for (const file of ['attention-lab-widgets.js', 'embed-resize.js']) copyFileSync(join(repoRoot, 'web/src/embed/kit', file), join(kit, file));
   copyFileSync(join(repoRoot, 'LICENSE'), join(kit, 'LICENSE'));
   writeFileSync(join(kit, 'README.html'), kitReadme());

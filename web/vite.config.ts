@@ -222,6 +222,45 @@ function framedOnly(): Plugin {
   };
 }
 
+// The scripts of the standalone pages (`--mode kit-standalone-<build>`, scripts/build-kit.mjs): one
+// classic script per wasm build with every widget and everything they load inlined, the worker
+// too (widgets/standalone-client.ts), and that build's wasm as a data: URL inside the worker; the
+// other builds are stubs. The site's Standalone HTML export inlines the one a view needs.
+export const STANDALONE_DIR = 'standalone';
+const WASM_BUILDS = ['attention', 'seq2seq', 'transformer', 'core'] as const;
+const STANDALONE_CLIENT = fileURLToPath(new URL('src/widgets/standalone-client.ts', import.meta.url));
+function standaloneClient(): Plugin {
+  return {
+    name: 'attention-lab:standalone-client',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved && FILE_CLIENT.test(resolved.id) ? STANDALONE_CLIENT : null;
+    },
+  };
+}
+
+function standaloneConfig(build: string): UserConfig {
+  const others = WASM_BUILDS.filter((b) => b !== build).map((b) => new RegExp(`/build/wasm/attention_lab_${b === 'core' ? 'core' : b}\\.mjs$`));
+  const stubs = () => [articleOnlyStubs([...KIT_ONLY_IN_ARTICLE, ...others, /\/web\/src\/embed\/standalone\.ts$/])];
+  return {
+    root: webRoot,
+    base: './',
+    publicDir: false,
+    plugins: [stripStateTableDocs(), standaloneClient(), ...stubs()],
+    resolve,
+    build: {
+      outDir: fileURLToPath(new URL(`../dist/${STANDALONE_DIR}`, import.meta.url)),
+      emptyOutDir: false,
+      target: 'es2022',
+      assetsInlineLimit: () => true,
+      lib: { entry: `${webRoot}src/widgets/standalone-entry.ts`, formats: ['iife'], name: 'AttentionLabStandalone', fileName: () => `attention-lab-${build}.js` },
+    },
+    // a classic worker: Chromium starts a blob: classic worker on a file:// page, not a module one
+    worker: { format: 'iife', plugins: stubs },
+  };
+}
+
 function kitConfig(mode: 'kit' | 'kit-file'): UserConfig {
   const outDir = fileURLToPath(new URL(`../dist/${KIT_DIR}`, import.meta.url));
   if (mode === 'kit-file') {
@@ -232,7 +271,7 @@ function kitConfig(mode: 'kit' | 'kit-file'): UserConfig {
       // a page opened from disk cannot read the kit's files, so it cannot make a standalone copy
       plugins: [stripStateTableDocs(), fileModeClient(), articleOnlyStubs([/\/web\/src\/embed\/standalone\.ts$/])],
       resolve,
-      define: { __KIT_FILE_SCRIPT__: JSON.stringify('./attention-lab-file.js') },
+      define: { __KIT_FILE_SCRIPT__: JSON.stringify('./attention-lab-file.js'), __STANDALONE_SCRIPTS__: JSON.stringify('./') },
       build: {
         outDir,
         emptyOutDir: false,
@@ -248,7 +287,8 @@ function kitConfig(mode: 'kit' | 'kit-file'): UserConfig {
     publicDir: false,
     plugins: [stripStateTableDocs(), oneLanguageStrings(), framedOnly(), ...stubs()],
     resolve,
-    define: { __KIT_FILE_SCRIPT__: JSON.stringify('../attention-lab-file.js') }, // seen from the kit's assets/
+    // seen from the kit's assets/; a widget's figures make standalone files, sections only in the article
+    define: { __KIT_FILE_SCRIPT__: JSON.stringify('../attention-lab-file.js'), __STANDALONE_SCRIPTS__: JSON.stringify('../no-standalone-scripts-in-the-kit/') },
     build: {
       outDir,
       emptyOutDir: true,
@@ -274,7 +314,7 @@ const appConfig: UserConfig = {
   base: './',
   resolve,
   // the kit's file:// script, seen from the site's assets/ (embed/standalone.ts inlines it)
-  define: { __KIT_FILE_SCRIPT__: JSON.stringify(`../${KIT_DIR}/attention-lab-file.js`) },
+  define: { __KIT_FILE_SCRIPT__: JSON.stringify(`../${KIT_DIR}/attention-lab-file.js`), __STANDALONE_SCRIPTS__: JSON.stringify(`../${STANDALONE_DIR}/`) },
   build: {
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,
@@ -318,4 +358,8 @@ const appConfig: UserConfig = {
 };
 
 // `vite build --config web/vite.config.ts` builds the site; `--mode kit` and `--mode kit-file` the widget kit.
-export default defineConfig(({ mode }) => (mode === 'kit' || mode === 'kit-file' ? kitConfig(mode) : appConfig));
+export default defineConfig(({ mode }) => {
+  if (mode === 'kit' || mode === 'kit-file') return kitConfig(mode);
+  if (mode.startsWith('kit-standalone-')) return standaloneConfig(mode.slice('kit-standalone-'.length));
+  return appConfig;
+});

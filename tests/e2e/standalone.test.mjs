@@ -132,6 +132,54 @@ describe('a figure as JSON, as an element, as one HTML file; a post opened from 
     }
   });
 
+  test('Standalone HTML of each kind of live view opens from disk, offline, computes and trains', async () => {
+    const page = site.page;
+    const views = [
+      { hash: '#view=dot&seed=3&dot_d=6', section: 'dot', tag: 'attention-playground' },
+      { hash: '#view=multihead&seed=2', section: 'multihead', tag: 'multihead-view' },
+      { hash: '#view=translate&s2s_task=dates&seed=1', section: 'translate', tag: 'seq2seq-demo' },
+      { hash: '#view=transformer&tf_task=dates&seed=1', section: 'transformer', tag: 'transformer-demo' },
+    ];
+    const sizes = [];
+    for (const view of views) {
+      await site.load(view.hash);
+      await page.locator(`#section-${view.section} [data-testid="embed-open"]`).click();
+      await page.locator('[data-testid="embed-dialog"]').waitFor({ state: 'visible' });
+      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="embed-standalone"]').click()]);
+      const text = readFileSync(await download.path(), 'utf8');
+      await page.keyboard.press('Escape');
+      site.problems.assertNone();
+      const path = join(root, download.suggestedFilename());
+      writeFileSync(path, text);
+      sizes.push(`${download.suggestedFilename()} ${(Buffer.byteLength(text) / 1024).toFixed(0)} KB`);
+      const { context, page: disk, problems } = await newPage('file://', { offline: true });
+      try {
+        await disk.goto(pathToFileURL(path).href);
+        await disk.waitForFunction((t) => document.querySelector(t)?.dataset.ready === 'true', view.tag);
+        const widget = disk.locator(view.tag);
+        if (view.section === 'translate') {
+          await widget.locator('[data-testid=s2s-play]').click();
+          await disk.waitForFunction(() => Number(document.querySelector('seq2seq-demo').shadowRoot.querySelector('.tr-section')?.dataset.step) >= 20, null, { timeout: 180_000 });
+          await widget.locator('[data-testid=s2s-play]').click();
+        } else if (view.section === 'transformer') {
+          await widget.locator('.tf-section[data-translated-at="0"]').waitFor({ timeout: 90_000 });
+          await widget.locator('[data-testid=tf-steps]').fill('10');
+          await widget.locator('[data-testid=tf-steps]').dispatchEvent('change');
+          await widget.locator('[data-testid=tf-train]').click();
+          await widget.locator('.tf-section[data-translated-at="10"]').waitFor({ timeout: 180_000 });
+        } else {
+          await disk.waitForFunction((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('output.heatmap-data')].some((o) => o.value !== ''), view.tag);
+          if (view.section === 'dot') assert.equal(await widget.locator('#dot-output output.heatmap-data').getAttribute('data-shape'), '3,6', 'the view’s settings came along');
+        }
+        await disk.screenshot({ path: `${process.cwd()}/test-artifacts/standalone-${view.section}.png` });
+        problems.assertNone(`${view.section} standalone`);
+      } finally {
+        await context.close();
+      }
+    }
+    console.log(`# standalone HTML files: ${sizes.join(', ')}`);
+  });
+
   test('a post with the kit opened from disk: the given matrix draws, each live widget says a web server is needed', async () => {
     const post = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>from disk</title><script src="./attention-lab-widgets/attention-lab-widgets.js" defer></script></head>
 <body>

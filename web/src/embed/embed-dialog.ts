@@ -18,7 +18,7 @@ const KINDS: readonly SnippetKind[] = ['script', 'iframe', 'markdown', 'csp'];
 const KIT_ZIP = 'attention-lab-widgets.zip';
 
 /** What the dialog shows snippets for: a section as the reader sees it, or one figure's numbers. */
-type Target = { kind: 'section'; id: SectionId } | { kind: 'matrix'; json: string };
+type Target = { kind: 'section'; id: SectionId; title: string } | { kind: 'matrix'; json: string; title: string };
 
 /** Selects the text of `node`, so that Ctrl+C copies it (the fallback when the clipboard API fails). */
 function selectText(node: Node): void {
@@ -88,7 +88,7 @@ export class EmbedDialog {
     zip.href = new URL(KIT_ZIP, document.baseURI).href;
     zip.download = KIT_ZIP;
     zip.dataset.testid = 'embed-kit-download';
-    this.#dialog.append(head, intro, placeLabel, zip, this.#error, ...KINDS.map((kind) => this.#snippetBlock(kind)));
+    this.#dialog.append(head, intro, placeLabel, zip, this.#error, ...KINDS.map((kind) => this.#snippetBlock(kind)), this.#standaloneBlock());
     this.#dialog.addEventListener('close', () => {
       this.#target = null;
       this.#opener?.focus();
@@ -126,6 +126,34 @@ export class EmbedDialog {
     return block;
   }
 
+  /** "Standalone HTML": the view as one file that works offline (standalone.ts, loaded on click). */
+  #standaloneBlock(): HTMLElement {
+    const block = el('section', 'embed-snippet embed-standalone');
+    const title = el('h3', 'embed-snippet-title', this.#t('embed.standalone.title'));
+    const hint = el('p', 'embed-snippet-hint', this.#t('embed.standalone.hint'));
+    const button = el('button', 'lab-button', this.#t('embed.standalone.button'));
+    button.type = 'button';
+    button.dataset.testid = 'embed-standalone';
+    const status = el('p', 'embed-copy-status');
+    status.setAttribute('aria-live', 'polite');
+    button.addEventListener('click', () => {
+      const target = this.#target;
+      if (!target) return;
+      status.textContent = '';
+      import('./standalone')
+        .then((m) => {
+          if (target.kind === 'matrix') return m.downloadStandaloneMatrix('attention-lab-figure', JSON.parse(target.json) as { title: string });
+          if (!this.#state) throw new Error('no view to save');
+          return m.downloadStandaloneSection(this.#state, target.id, target.title);
+        })
+        .catch((err: unknown) => {
+          status.textContent = `${this.#t('error.prefix')}${err instanceof Error ? err.message : String(err)}`;
+        });
+    });
+    block.append(title, hint, button, status);
+    return block;
+  }
+
   async #copy(pre: HTMLElement, status: HTMLElement): Promise<void> {
     const text = pre.textContent ?? '';
     if (await writeClipboard(text)) {
@@ -139,13 +167,13 @@ export class EmbedDialog {
 
   /** Shows the snippets of `sectionId` for the current state; `opener` gets the focus back on close. */
   open(sectionId: SectionId, sectionTitle: string, opener: HTMLElement): void {
-    this.#target = { kind: 'section', id: sectionId };
+    this.#target = { kind: 'section', id: sectionId, title: sectionTitle };
     this.#show(`${this.#t('embed.title')}${sectionTitle}`, opener); // the string carries its separator
   }
 
   /** Shows the snippets of one figure: an <attention-heatmap> given `json` (its JSON export). */
   openMatrix(json: string, figureTitle: string, opener: HTMLElement | null): void {
-    this.#target = { kind: 'matrix', json };
+    this.#target = { kind: 'matrix', json, title: figureTitle };
     this.#show(`${this.#t('embed.figure.title')}${figureTitle}`, opener);
   }
 

@@ -1,12 +1,29 @@
-// "Export → Standalone HTML": one .html file that shows the view with nothing else, opens by
-// double-click (file://) and works offline. A figure's file is its <attention-heatmap data=…> and the
-// kit's file:// script (attention-lab-file.js: the widgets that need no worker) inlined; nothing is
-// fetched when it opens. The kit's script is read from the kit built beside this code.
+// "Standalone HTML": one .html file that shows the view with nothing else, opens by double-click
+// (file://) and works offline; nothing is fetched when it opens. A figure's file is its
+// <attention-heatmap data=…> with the kit's file:// script (attention-lab-file.js: the widgets that
+// need no worker) inlined. A section's file is its widget element (the Embed dialog's) with the
+// standalone script of the one wasm build it uses inlined: every widget, its worker and that wasm
+// as a data: URL (vite.config.ts, kit-standalone), started as a blob: worker, which Chromium allows
+// on a file:// page. The scripts are read from the builds beside this code.
 import { downloadHtml } from '../export';
-import { escapeAttribute } from './embed-snippets';
+import type { AppState } from '../state';
+import type { SectionId } from '../state-table';
+import { escapeAttribute, embedSnippets, kitPlace, DEFAULT_KIT_PLACE } from './embed-snippets';
 
-/** where the kit's file:// script is, relative to this module (vite.config.ts defines it per build) */
+/** where the kit's file:// script and the standalone scripts are, relative to this module (vite.config.ts) */
 declare const __KIT_FILE_SCRIPT__: string;
+declare const __STANDALONE_SCRIPTS__: string;
+
+/** The wasm build each section computes with (the one its standalone file carries). */
+const WASM_BUILD_OF: Record<Exclude<SectionId, 'performance'>, 'attention' | 'seq2seq' | 'transformer'> = {
+  dot: 'attention',
+  self: 'attention',
+  multihead: 'attention',
+  idea: 'attention',
+  translate: 'seq2seq',
+  why: 'seq2seq',
+  transformer: 'transformer',
+};
 
 /** A script's text made safe inside an inline <script> element (no early `</script>`, no `<!--`). */
 export function inlineScript(code: string): string {
@@ -34,11 +51,25 @@ ${body}
 `;
 }
 
-async function kitFileScript(): Promise<string> {
-  const url = new URL(__KIT_FILE_SCRIPT__, import.meta.url);
+async function builtScript(path: string): Promise<string> {
+  const url = new URL(path, import.meta.url);
   const res = await fetch(url);
-  if (!res.ok) throw new Error(`Standalone HTML: the widget kit's ${url.pathname.split('/').pop()} is not beside this page (HTTP ${res.status}); build it with npm run build:web`);
+  if (!res.ok) throw new Error(`Standalone HTML: ${url.pathname.split('/').pop()} is not beside this page (HTTP ${res.status}); build it with npm run build:web`);
   return res.text();
+}
+
+const kitFileScript = () => builtScript(__KIT_FILE_SCRIPT__);
+
+/** A section's page: its widget element as the Embed dialog writes it, the standalone script inlined. */
+export async function standaloneSectionHtml(state: AppState, sectionId: SectionId, title: string): Promise<string> {
+  if (sectionId === 'performance') throw new RangeError('the performance section cannot be embedded');
+  const element = embedSnippets(state, sectionId, kitPlace(DEFAULT_KIT_PLACE)).script.split('\n')[1];
+  const script = await builtScript(`${__STANDALONE_SCRIPTS__}attention-lab-${WASM_BUILD_OF[sectionId]}.js`);
+  return standalonePage({ title: `AttentionLab · ${title}`, lang: state.get('lang') === 'zh' ? 'zh' : 'en', body: element, script });
+}
+
+export async function downloadStandaloneSection(state: AppState, sectionId: SectionId, title: string): Promise<void> {
+  downloadHtml(`attention-lab-${sectionId}`, await standaloneSectionHtml(state, sectionId, title));
 }
 
 /** One figure's page: its numbers in <attention-heatmap data=…>, drawn by the inlined kit script. */
