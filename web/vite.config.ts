@@ -200,14 +200,16 @@ function articleOnlyStubs(patterns: RegExp[]): Plugin {
 // when the page was opened from disk, where module scripts, workers and wasm cannot load. It draws
 // given matrices and puts a notice in place of every other widget. Its worker client is a stub that
 // refuses with that notice (so no worker is bundled into it).
-const FILE_CLIENT = /\/web\/src\/widgets\/shared-client\.ts$/;
-function fileModeClient(): Plugin {
+const SHARED_CLIENT = /\/web\/src\/widgets\/shared-client\.ts$/;
+/** Builds the widgets with another worker client (`file` in web/src/widgets/) in place of shared-client.ts. */
+function workerClient(file: string): Plugin {
+  const replacement = fileURLToPath(new URL(`src/widgets/${file}`, import.meta.url));
   return {
-    name: 'attention-lab:file-mode-client',
+    name: `attention-lab:worker-client-${file}`,
     enforce: 'pre',
     async resolveId(source, importer, options) {
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-      return resolved && FILE_CLIENT.test(resolved.id) ? fileURLToPath(new URL('src/widgets/file-client.ts', import.meta.url)) : null;
+      return resolved && SHARED_CLIENT.test(resolved.id) ? replacement : null;
     },
   };
 }
@@ -228,17 +230,6 @@ function framedOnly(): Plugin {
 // other builds are stubs. The site's Standalone HTML export inlines the one a view needs.
 export const STANDALONE_DIR = 'standalone';
 const WASM_BUILDS = ['attention', 'seq2seq', 'transformer', 'core'] as const;
-const STANDALONE_CLIENT = fileURLToPath(new URL('src/widgets/standalone-client.ts', import.meta.url));
-function standaloneClient(): Plugin {
-  return {
-    name: 'attention-lab:standalone-client',
-    enforce: 'pre',
-    async resolveId(source, importer, options) {
-      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-      return resolved && FILE_CLIENT.test(resolved.id) ? STANDALONE_CLIENT : null;
-    },
-  };
-}
 
 function standaloneConfig(build: string): UserConfig {
   const others = WASM_BUILDS.filter((b) => b !== build).map((b) => new RegExp(`/build/wasm/attention_lab_${b === 'core' ? 'core' : b}\\.mjs$`));
@@ -247,7 +238,7 @@ function standaloneConfig(build: string): UserConfig {
     root: webRoot,
     base: './',
     publicDir: false,
-    plugins: [stripStateTableDocs(), standaloneClient(), ...stubs()],
+    plugins: [stripStateTableDocs(), workerClient('standalone-client.ts'), ...stubs()],
     resolve,
     build: {
       outDir: fileURLToPath(new URL(`../dist/${STANDALONE_DIR}`, import.meta.url)),
@@ -269,7 +260,7 @@ function kitConfig(mode: 'kit' | 'kit-file'): UserConfig {
       base: './',
       publicDir: false,
       // a page opened from disk cannot read the kit's files, so it cannot make a standalone copy
-      plugins: [stripStateTableDocs(), fileModeClient(), articleOnlyStubs([/\/web\/src\/embed\/standalone\.ts$/])],
+      plugins: [stripStateTableDocs(), workerClient('file-client.ts'), articleOnlyStubs([/\/web\/src\/embed\/standalone\.ts$/])],
       resolve,
       define: { __KIT_FILE_SCRIPT__: JSON.stringify('./attention-lab-file.js'), __STANDALONE_SCRIPTS__: JSON.stringify('./') },
       build: {
