@@ -181,7 +181,7 @@ describe('heatmap component', { timeout: 300_000 }, () => {
     assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
     await toggle.click();
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
-    assert.deepEqual(await fig.locator('.export-item:visible').evaluateAll((els) => els.map((e) => e.dataset.export)), ['png', 'svg', 'csv', 'json']);
+    assert.deepEqual(await fig.locator('.export-item:visible').evaluateAll((els) => els.map((e) => e.dataset.export)), ['png', 'svg', 'csv', 'json', 'html', 'embed']);
     await page.keyboard.press('ArrowDown');
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.export), 'svg', 'arrow keys move in the menu');
     await page.keyboard.press('Escape');
