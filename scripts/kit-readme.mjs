@@ -35,7 +35,7 @@ export function kitReadme() {
     '<h2>Content-Security-Policy</h2>',
     '<p>With the kit on your own site, a strict policy only needs <code>\'wasm-unsafe-eval\'</code> (the widgets compute in WebAssembly):</p>',
     code("Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; frame-src 'self'"),
-    '<p>Loading the kit from another origin instead needs that origin in <code>script-src</code> and <code>connect-src</code>, <code>worker-src blob:</code> (the worker is started through a small blob: module), and an <code>Access-Control-Allow-Origin</code> header on the kit’s server. Copying the folder is simpler.</p>',
+    '<p>Loading the kit from another origin instead needs that origin in <code>script-src</code>, <code>connect-src</code> and <code>worker-src</code>, plus <code>worker-src blob:</code> (the worker is started through a small blob: module), and an <code>Access-Control-Allow-Origin</code> header on the kit’s server. Copying the folder is simpler.</p>',
     '<h2>Markdown (Hexo, Hugo, Jekyll)</h2>',
     '<p>Put the lines in a raw HTML block: a blank line before and after, no indentation. Hugo’s Goldmark needs <code>markup.goldmark.renderer.unsafe = true</code>; markdown-it (Hexo’s renderer and VitePress) needs <code>html: true</code>; Jekyll’s kramdown passes HTML blocks through as they are. Without that, the renderer escapes the elements and the page shows them as text.</p>',
     '<h2>Themes</h2>',

@@ -162,7 +162,8 @@ const CHUNK_GROUPS = [
   { name: 'charts', test: /\/web\/src\/charts\/(deferred-chart|line-chart|chart-readout|bar-chart)\.ts$/ },
   { name: 'training', test: /\/web\/src\/sections\/(trainer|translate-charts|translate-step-player)\.ts$/ },
   { name: 'translate-parts', test: /\/web\/src\/sections\/(translate-decode|translate-train)\.ts$/ },
-  { name: 'lab-core', test: /\/web\/src\/(state|state-table|i18n|adopt-css|widgets\/shared-client|widgets\/start-worker|widgets\/sections|sections\/translate-recipes|sections\/transformer-recipes)\.ts$|preload-helper/ },
+  // (with the design system's CSS, the widgets' theme and the worker's address: every widget page's too)
+  { name: 'lab-core', test: /\/web\/src\/(state|state-table|i18n|adopt-css|widgets\/shared-client|widgets\/widget-theme|widgets\/sections|embed\/figure-embed|sections\/translate-recipes|sections\/transformer-recipes)\.ts$|\/web\/src\/design(-dark)?\.css\?inline$|\/web\/src\/worker\/lab-worker\.ts\?worker&url$|preload-helper/ },
 ];
 
 // The widget kit (`--mode kit`, scripts/build-kit.mjs): the folder a blogger copies. Its module

@@ -258,6 +258,47 @@ describe('the widget kit on a blog of another origin', { timeout: 600_000 }, () 
     }
   });
 
+  test('a kit loaded from another origin: the worker starts through a blob: module, or the widget says which CSP line is missing', async () => {
+    // the kit stays on the AttentionLab site; the post names it by its address, as the dialog does
+    const page0 = site.page;
+    await site.load('#view=dot&seed=3');
+    await page0.locator('#section-dot [data-testid="embed-open"]').click();
+    await page0.locator('[data-testid="embed-kit-place"]').fill(`${site.origin}/attention-lab-widgets/`);
+    const script = await page0.locator('[data-testid="embed-script"]').textContent();
+    const csp = (await page0.locator('[data-testid="embed-csp"]').textContent()).replace(/^Content-Security-Policy:\s*/, '');
+    await page0.keyboard.press('Escape');
+    assert.match(csp, /worker-src 'self' blob: http:/);
+    const kitOrigin = site.origin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    for (const [name, policy, works] of [['cross-origin-ok', csp, true], ['cross-origin-refused', csp.replace(' blob:', ''), false]]) {
+      const dir = join(root, name);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'index.html'), postHtml('A post with a kit elsewhere', [script]));
+      const other = await startBlog(root, policy);
+      const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
+      const page = await context.newPage();
+      const problems = new ProblemCollector();
+      problems.attach(page, other.origin);
+      problems.allow(new RegExp(`request to another host: ${kitOrigin}/attention-lab-widgets/`));
+      if (!works) problems.allow(/Content Security Policy|worker-src/);
+      try {
+        await page.goto(`${other.origin}/${name}/index.html`);
+        if (works) {
+          await page.waitForFunction(() => document.querySelector('attention-playground')?.dataset.ready === 'true', null, { timeout: 60_000 });
+          await page.waitForFunction(() => [...document.querySelector('attention-playground').shadowRoot.querySelectorAll('output.heatmap-data')].some((o) => o.value !== ''), null, { timeout: 60_000 });
+        } else {
+          await page.waitForFunction(() => /does not allow the blob: worker/.test(document.querySelector('attention-playground')?.shadowRoot?.textContent ?? ''), null, { timeout: 60_000 });
+          const text = await page.locator('attention-playground').evaluate((e) => e.shadowRoot.textContent);
+          assert.match(text, /Copy the attention-lab-widgets folder onto this site/);
+          assert.match(text, /add `worker-src blob:`/);
+        }
+        problems.assertNone(name);
+      } finally {
+        await context.close();
+        await other.close();
+      }
+    }
+  });
+
   test('the kit holds only what widgets load: no full-core wasm, article-only modules are 0.1 KB stubs', () => {
     const files = listFiles(KIT);
     assert.ok(!files.some((f) => /attention_lab_core.*\.wasm$/.test(f)), 'no full-core wasm');

@@ -110,7 +110,7 @@ describe('widget modules', () => {
     assert.match(snippets.embedSnippets(AppState.fromHash('').state, 'self', cdn).script, /^<script src="https:\/\/cdn\.example\.org\/lab\/attention-lab-widgets\.js" defer>/);
     assert.equal(
       snippets.hostCsp(cdn),
-      "Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval' https://cdn.example.org; connect-src 'self' https://cdn.example.org; worker-src 'self' blob:; frame-src 'self' https://cdn.example.org",
+      "Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval' https://cdn.example.org; connect-src 'self' https://cdn.example.org; worker-src 'self' blob: https://cdn.example.org; frame-src 'self' https://cdn.example.org",
     );
     const refused = [
       ['', /empty/],

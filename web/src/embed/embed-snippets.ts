@@ -115,9 +115,10 @@ export function hostCsp(place: KitPlace): string {
     return "Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; frame-src 'self'";
   }
   // from another origin: the module import and the wasm fetch are CORS requests to it, and the
-  // worker starts through a same-origin blob: module (widgets/start-worker.ts)
+  // worker starts through a same-origin blob: module (widgets/start-worker.ts) whose imports, being
+  // a worker's, are checked against worker-src
   const o = place.origin;
-  return `Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval' ${o}; connect-src 'self' ${o}; worker-src 'self' blob:; frame-src 'self' ${o}`;
+  return `Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval' ${o}; connect-src 'self' ${o}; worker-src 'self' blob: ${o}; frame-src 'self' ${o}`;
 }
 
 export interface Snippets {

@@ -5,7 +5,7 @@
 import { AttentionHeatmap } from './attention-heatmap';
 import { LabWidget, WidgetError } from './lab-widget';
 import type { SectionHandle } from '../section';
-import { FILE_PAGE_MESSAGE } from './start-worker';
+import { FILE_PAGE_MESSAGE } from './file-client';
 
 class FileNotice extends LabWidget {
   protected mount(): Promise<SectionHandle> {
