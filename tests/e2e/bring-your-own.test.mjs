@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { canvasInk, horizontalOverflow, startSite, useSite } from './harness.mjs';
+import { canvasInk, horizontalOverflow, openPanel, startSite, useSite } from './harness.mjs';
 
 const REPO_ROOT = new URL('../../', import.meta.url);
 const REF = (file) => fileURLToPath(new URL(`shared/reference/${file}`, REPO_ROOT));
@@ -50,6 +50,7 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
 
   test("the picker opens the book's PyTorch model: config, vocabularies, heatmaps", async () => {
     await site.load('#view=translate');
+    await openPanel(page, 's2s-panel-files');
     await page.setInputFiles('[data-testid=mf-input]', REF('book_seq2seq.safetensors'));
     await page.waitForFunction(() => document.querySelector('[data-testid=mf-message]')?.dataset.kind === 'ok');
     assert.match(await text('mf-message'), /^Loaded book_seq2seq\.safetensors: RNN, [\d,]+ parameters\.$/);
@@ -98,6 +99,8 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
 
   test('a bad pair line is named; your own pairs train, score, decode and download', async () => {
     await site.load('#view=translate');
+    await openPanel(page, 's2s-panel-pairs');
+    await openPanel(page, 's2s-panel-files');
     // the example pairs are the default: the link need not carry them, and the panel says so
     await page.locator('[data-testid=s2s-pairs-link]').waitFor();
     assert.equal(await text('s2s-pairs-link'), 'These are the example pairs: a link to the page brings them back without carrying them.');
@@ -162,6 +165,7 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
     assert.match(await text('s2s-pairs-link'), /^These pairs \(\d+ characters\) are too long for the page’s address, which carries up to 2000: a link keeps the settings but not the pairs\.$/);
     await page.waitForFunction(() => !location.hash.includes('s2s_pairs='));
 
+    await openPanel(page, 's2s-panel-files');
     await page.click('[data-testid=mf-download-safetensors]');
     assert.equal(await text('mf-download-message'), 'Train the model first: there is nothing to download yet.');
     await page.click('[data-testid=s2s-step]');
@@ -172,6 +176,8 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
 
   test('§4 has the same picker and download: a Transformer file opens there; the trained Transformer downloads as .safetensors', async () => {
     await site.load('#view=transformer&seed=1');
+    await openPanel(page, 'tf-panel-files');
+    await openPanel(page, 'tf-panel-settings');
     const TF = '#section-transformer .tf-section';
     await page.locator(`${TF} [data-testid=tf-file-input]`).waitFor({ state: 'attached' });
     await page.setInputFiles(`${TF} [data-testid=tf-file-input]`, REF('transformer_note.safetensors'));
@@ -200,6 +206,8 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
     try {
       await narrow.load('#view=translate&lang=zh');
       const p = narrow.page;
+      await openPanel(p, 's2s-panel-files');
+      await openPanel(p, 's2s-panel-pairs');
       await p.setInputFiles('[data-testid=mf-input]', REF('book_seq2seq.safetensors'));
       await p.waitForFunction(() => document.querySelector('[data-testid=mf-message]')?.dataset.kind === 'ok');
       assert.match(await p.locator('[data-testid=mf-message]').textContent(), /^已载入 book_seq2seq\.safetensors/);

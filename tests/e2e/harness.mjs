@@ -255,3 +255,15 @@ export async function waitForCanvasInk(page, selector, timeoutMs = 15_000) {
     await page.waitForTimeout(100);
   }
 }
+
+/**
+ * Opens a section's collapsed panel (sections/panel.ts) as a reader does, by clicking its title,
+ * unless it is open already; waits until it is open. `testId`: the panel's data-testid.
+ * @param {import('playwright-core').Page} page
+ * @param {string} testId
+ */
+export async function openPanel(page, testId) {
+  const panel = page.locator(`details[data-testid="${testId}"]`);
+  if (!(await panel.evaluate((d) => d.open))) await panel.locator(':scope > summary').click();
+  await page.waitForFunction((id) => document.querySelector(`details[data-testid="${id}"]`)?.open === true, testId);
+}

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { startSite, useSite } from './harness.mjs';
+import { openPanel, startSite, useSite } from './harness.mjs';
 
 /** Every heatmap's painted text boxes: [{id, boxes: [[kind, x, y, w, h]…], canvasWidth}]. */
 const textBoxes = (page) =>
@@ -176,6 +176,7 @@ describe('heatmap component', { timeout: 300_000 }, () => {
     // each menu button is named after its figure (a head's title is set after it is built)
     const headTitle = await page.locator('#mh-head-3 h3').textContent();
     assert.equal(await page.locator('#mh-head-3 .export-toggle').getAttribute('aria-label'), `Export ${headTitle}`);
+    await openPanel(page, 'mh-panel-combine');
     const fig = page.locator('#mh-context');
     const toggle = fig.locator('.export-toggle');
     assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
@@ -216,6 +217,7 @@ describe('heatmap component', { timeout: 300_000 }, () => {
 
   test('charts: Chart.js arrives after the first heatmap has drawn; a chart\'s SVG has its title, ticks, axis title, legend and marker', async () => {
     await loadDrawn('#view=dot&seed=3', '.dot-section');
+    await openPanel(page, 'dot-panel-sweep');
     const chartBox = page.locator('.dot-sweep-figure');
     await chartBox.scrollIntoViewIfNeeded();
     await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /chart-setup/.test(e.name)));

@@ -14,12 +14,16 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { artifactsDir, startSite, useSite } from './harness.mjs';
+import { artifactsDir, openPanel, startSite, useSite } from './harness.mjs';
 import { overflowingOf, hiddenColumnsOf, titleCollisionsOf, unstyledControls, contentsAtMidPage, lowContrastOf, darkChartInkOf } from './layout-probes.mjs';
 
 const WIDTHS = [1280, 768, 390, 320];
 const LANGS = ['en', 'zh'];
 const SECTIONS = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'transformer'];
+/** The hash that opens every collapsed panel (sections/panel.ts: the *_open_* settings). */
+const ALL_PANELS = ['dot_open_sweep', 'mh_open_combine', 's2s_open_settings', 's2s_open_words', 's2s_open_why', 's2s_open_timeline', 's2s_open_pairs', 's2s_open_files', 'tf_open_settings', 'tf_open_why', 'tf_open_compare', 'tf_open_files']
+  .map((name) => `${name}=1`)
+  .join('&');
 
 describe('layout at four widths, two languages, and in dark mode', { timeout: 900_000 }, () => {
   /** @type {Awaited<ReturnType<typeof startSite>>} */
@@ -33,8 +37,9 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
   async function loadArticle(width, lang) {
     const { page } = site;
     await page.setViewportSize({ width, height: 900 });
-    // §4 with a map enlarged: the enlarged heatmap is laid out too
-    await site.load(`#lang=${lang}&tf_zoom=cross&tf_zoom_layer=2&tf_zoom_head=4`);
+    // §4 with a map enlarged: the enlarged heatmap is laid out too; every collapsed panel open, so
+    // that what they hold is laid out and checked too
+    await site.load(`#lang=${lang}&tf_zoom=cross&tf_zoom_layer=2&tf_zoom_head=4&${ALL_PANELS}`);
     for (const id of ['idea', 'dot', 'self']) {
       await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.state === 'ok', `.${id}-section`);
     }
@@ -197,17 +202,36 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
     },
   };
 
+  // The collapsed panel that holds a section's checked field (the reader opens it first).
+  const PANELS = { transformer: 'tf-panel-settings' };
+  /** Where the section's other fields are on the page (the message must not move them). */
+  const otherFields = (id, selector) =>
+    site.page.evaluate(([sec, sel]) => {
+      const section = document.querySelector(`section[data-section="${sec}"]`);
+      const own = section.querySelector(sel)?.closest('.al-field');
+      return [...section.querySelectorAll('.al-field')]
+        .filter((f) => f !== own && f.getClientRects().length > 0)
+        .map((f) => {
+          const r = f.getBoundingClientRect();
+          return `${Math.round(r.left)},${Math.round(r.top + scrollY)}`;
+        });
+    }, [id, selector]);
+
   for (const lang of LANGS) {
-    test(`${lang}: invalid input names the field, keeps the typed value, marks it and leaves the state alone`, async () => {
+    test(`${lang}: invalid input names the field, keeps the typed value, marks it, moves no other control and leaves the state alone`, async () => {
       const { page } = site;
       await loadArticle(1280, lang);
       for (const [id, [selector, value, expected]] of Object.entries(INVALID[lang])) {
+        if (PANELS[id]) await openPanel(page, PANELS[id]);
+        await page.waitForTimeout(200); // the panel's hash write
         const hashBefore = await page.evaluate(() => location.hash);
         const input = page.locator(`section[data-section="${id}"] ${selector}`);
         await input.scrollIntoViewIfNeeded();
+        const fieldsBefore = await otherFields(id, selector);
         await input.fill(value);
         await input.dispatchEvent('change');
         await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('aria-invalid') === 'true', `section[data-section="${id}"] ${selector}`);
+        assert.deepEqual(await otherFields(id, selector), fieldsBefore, `${id}: the message moved the section's other controls`);
         const text = await page.locator(`section[data-section="${id}"]`).evaluate((s) => {
           const lines = [...s.querySelectorAll('.lab-field-error, .al-message[data-kind="error"]')].map((e) => e.textContent);
           return lines.join(' | ');

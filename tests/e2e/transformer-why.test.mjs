@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { join } from 'node:path';
-import { artifactsDir, useSite } from './harness.mjs';
+import { artifactsDir, openPanel, useSite } from './harness.mjs';
 
 const SEC = 'section[data-section="transformer"] .tf-section';
 const WHY = `${SEC} [data-testid=tf-why]`;
@@ -29,6 +29,7 @@ describe('§4 ask the model why', { timeout: 400_000 }, () => {
   /** Loads `hash` and trains `steps` steps (the run's length set in the link). */
   async function loadTrained(hash, steps) {
     await site.load(`${hash}&tf_steps=${steps}`);
+    await openPanel(page, 'tf-panel-why');
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC, { timeout: 60_000 });
     await page.click('[data-testid="tf-train"]');
     // on a loaded machine the time estimate may pass a minute: the section then asks first

@@ -8,7 +8,7 @@
 // Needs a build (npm run build:web). Run: node --test tests/e2e/transformer.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { horizontalOverflow, useSite } from './harness.mjs';
+import { horizontalOverflow, openPanel, useSite } from './harness.mjs';
 
 const SEC = 'section[data-section="transformer"] .tf-section';
 
@@ -31,9 +31,10 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
       return { invalid: input.getAttribute('aria-invalid'), text: line?.textContent ?? '', value: input.value };
     }, testid);
 
-  /** Loads the section and waits for its model and first translation. */
+  /** Loads the section, opens its settings panel, and waits for its model and first translation. */
   async function open(hash) {
     await site.load(hash);
+    await openPanel(page, 'tf-panel-settings');
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC, { timeout: 60_000 });
   }
 
@@ -198,6 +199,7 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
 
   test('the comparison with the recurrent models is measured live: exact match by length, parameters, time per step', async () => {
     await open('#view=transformer&seed=1');
+    await openPanel(page, 'tf-panel-compare');
     await page.click('[data-testid=tf-compare-run]');
     assert.match(await page.locator('[data-testid=tf-compare-status]').textContent(), /Train the Transformer first/);
     await train(20);
@@ -263,6 +265,7 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
       const widget = page.locator(element);
       await widget.locator('.tf-section[data-translated-at="0"]').waitFor({ timeout: 60_000 });
       assert.equal(await widget.locator('[data-testid=tf-task]').inputValue(), 'dates');
+      await widget.locator('details[data-testid=tf-panel-settings] > summary').click();
       await widget.locator('[data-testid=tf-steps]').fill('10');
       await widget.locator('[data-testid=tf-steps]').dispatchEvent('change');
       await widget.locator('[data-testid=tf-train]').click();

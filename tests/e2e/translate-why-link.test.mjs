@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { artifactsDir, useSite } from './harness.mjs';
+import { artifactsDir, openPanel, useSite } from './harness.mjs';
 import { join } from 'node:path';
 
 const SEC = '#section-translate .tr-section';
@@ -34,6 +34,9 @@ describe('§3.3 ask why: the link and the timeline', { timeout: 600_000 }, () =>
   /** Loads `hash`, trains the recipe's 400 steps and waits for the decoding of the trained model. */
   async function loadTrained(hash) {
     await site.load(hash);
+    await openPanel(page, 's2s-panel-words');
+    await openPanel(page, 's2s-panel-why');
+    await openPanel(page, 's2s-panel-timeline');
     await page.waitForSelector(`${SEC} .tr-vocab-word`);
     await page.click('[data-testid=s2s-play]');
     await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '400', null, { timeout: 240_000 });
@@ -133,6 +136,10 @@ describe('§3.3 ask why: the link and the timeline', { timeout: 600_000 }, () =>
     assert.match(error, /链接中的干预（s2s_why）：第 2 项“<img src=x onerror=alert\(1\)>”/);
     assert.equal(await page.locator(`${WHY} img`).count(), 0);
     assert.equal((await data(WHY)).interventions, '0');
+    // a link with interventions opened the ask-why panel; the timeline is the reader's to open
+    assert.equal(await page.locator('details[data-testid=s2s-panel-why]').evaluate((d) => d.open), true);
+    await openPanel(page, 's2s-panel-timeline');
+    await page.waitForSelector(`${SEC} [data-testid=s2s-timeline]`);
     assert.match(await page.locator(`${SEC} [data-testid=s2s-timeline]`).textContent(), /训练中对齐是怎样形成的/);
     assert.match(await page.locator(`${WHY} > h3`).textContent(), /问问模型为什么/);
 
@@ -150,6 +157,7 @@ describe('§3.3 ask why: the link and the timeline', { timeout: 600_000 }, () =>
     await site.load(`#view=translate&seed=1&${NOTE}&s2s_why=a1:1`);
     await page.waitForSelector(`${WHY}:not([hidden])`);
     await waitData(WHY, 'interventions', '1');
+    await openPanel(page, 's2s-panel-words');
     await page.locator(`${SEC} .tr-vocab-word`).first().click();
     await page.waitForFunction(() => !new URLSearchParams(location.hash.slice(1)).has('s2s_why'));
   });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { join } from 'node:path';
-import { artifactsDir, useSite } from './harness.mjs';
+import { artifactsDir, openPanel, useSite } from './harness.mjs';
 
 const SEC = '#section-translate .tr-section';
 const WHY = `${SEC} [data-testid=s2s-why]`;
@@ -34,6 +34,8 @@ describe('§3.3 ask the model why', { timeout: 400_000 }, () => {
 
   test('force an attention, rewrite a word, undo, reset; attribution beside attention', async () => {
     await site.load(`#view=translate&seed=1&s2s_speed=200&${NOTE}`);
+    await openPanel(page, 's2s-panel-words');
+    await openPanel(page, 's2s-panel-why');
     await page.waitForSelector(`${SEC} .tr-vocab-word`);
     await page.click('[data-testid=s2s-play]');
     await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '400', null, { timeout: 240_000 });
@@ -75,6 +77,8 @@ describe('§3.3 ask the model why', { timeout: 400_000 }, () => {
 
   test('the panel speaks Chinese on the Chinese page', async () => {
     await site.load(`#view=translate&lang=zh&seed=1&${NOTE}`);
+    await openPanel(page, 's2s-panel-words');
+    await openPanel(page, 's2s-panel-why');
     await page.waitForSelector(`${SEC} .tr-vocab-word`);
     await page.waitForSelector(`${WHY}:not([hidden])`);
     assert.match(await page.locator(`${WHY} > h3`).textContent(), /问问模型为什么/);

@@ -8,7 +8,7 @@
 // Needs a build (npm run build:web, or ATTENTION_LAB_DIST=<outDir>). Run: node --test tests/e2e/translate.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { horizontalOverflow, startSite, useSite } from './harness.mjs';
+import { horizontalOverflow, openPanel, startSite, useSite } from './harness.mjs';
 
 const SEC = '#section-translate .tr-section';
 // The note's five sentences with the book's recipe (the section's defaults are the grammar's).
@@ -25,9 +25,10 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     page = s.page;
   });
 
-  /** Loads the section and waits until its model exists (the vocabulary is listed). */
+  /** Loads the section and waits until its model exists (the vocabulary is listed, in its panel). */
   async function open(hash) {
     await site.load(hash);
+    await openPanel(page, 's2s-panel-words');
     await page.waitForSelector(`${SEC} .tr-vocab-word`);
   }
   const dataset = (selector) => page.evaluate((s) => ({ ...document.querySelector(s)?.dataset }), selector);
@@ -108,6 +109,7 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     await site.screenshot('translate-grammar');
 
     // changing a model setting throws the trained model away, and says so
+    await openPanel(page, 's2s-panel-settings');
     await page.selectOption('[data-testid=s2s-score]', 'scaled');
     await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '0');
     assert.match(await page.locator(`${SEC} [data-testid=s2s-notice]`).textContent(), /Attention score.*800 trained steps were discarded/);

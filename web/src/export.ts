@@ -194,6 +194,9 @@ export function exportButtons(t: Translate, handlers: ExportHandlers, label?: st
   };
   const open = (focusIndex: number): void => {
     adoptMenuCss(wrap);
+    // under the button, opening towards the side with room: a button in the left half opens rightwards
+    const box = toggle.getBoundingClientRect();
+    menu.classList.toggle('from-start', box.left + box.width / 2 < document.documentElement.clientWidth / 2);
     menu.hidden = false;
     toggle.setAttribute('aria-expanded', 'true');
     items.at(focusIndex)?.focus();

@@ -87,6 +87,7 @@ export const PROPS = [
   { name: 'dot_q', section: 'dot', kind: 'numbers', default: [], maxLength: 64, min: -1e6, max: 1e6, doc: 'query values, row by row (empty: drawn from the seed)' },
   { name: 'dot_k', section: 'dot', kind: 'numbers', default: [], maxLength: 64, min: -1e6, max: 1e6, doc: 'key (= value) values, row by row (empty: drawn from the seed)' },
   { name: 'dot_sweep_d', section: 'dot', kind: 'int', default: 64, min: 1, max: 1024, doc: 'feature size of the saturation demo' },
+  { name: 'dot_open_sweep', section: 'dot', kind: 'bool', default: false, doc: 'the saturation demo (why divide by √d) is open (a link with dot_sweep_d opens it too)' },
 
   // §3.3 Encoder-decoder attention: the note's translator (and dates)
   { name: 's2s_task', section: 'translate', kind: 'enum', default: 'zh-en', values: ['zh-en', 'note', 'dates'], doc: "the grammar corpus (Chinese → English with word-order changes), the note's five sentences (the book's recipe: s2s_cell=rnn, s2s_hidden=128, s2s_lr=0.001), or dates" },
@@ -98,6 +99,13 @@ export const PROPS = [
   { name: 's2s_text', section: 'translate', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence to translate' },
   { name: 's2s_beam', section: 'translate', kind: 'int', default: 1, min: 1, max: 8, doc: 'beam width (1: greedy)' },
   { name: 's2s_why', section: 'translate', kind: 'text', default: '', maxLength: 600, doc: "ask-why interventions, from 1, comma-separated: a3:2 (step 3's attention on source token 2), w1:likes (step 1 writes likes)" },
+  // §3.3's collapsed panels (sections/panel.ts): open (1) or closed (0)
+  { name: 's2s_open_settings', section: 'translate', kind: 'bool', default: false, doc: 'the model settings panel is open (task, cell, size, score, rate, beam)' },
+  { name: 's2s_open_words', section: 'translate', kind: 'bool', default: false, doc: 'the panel of the words the model knows is open' },
+  { name: 's2s_open_why', section: 'translate', kind: 'bool', default: false, doc: 'the ask-why panel is open (a link with s2s_why opens it too)' },
+  { name: 's2s_open_timeline', section: 'translate', kind: 'bool', default: false, doc: 'the training timeline panel is open' },
+  { name: 's2s_open_pairs', section: 'translate', kind: 'bool', default: false, doc: 'the panel of your own sentence pairs is open (a link with s2s_pairs opens it too)' },
+  { name: 's2s_open_files', section: 'translate', kind: 'bool', default: false, doc: 'the model files panel is open (download, open a file)' },
 
   // §3.4/§3.5 QKV and self-attention
   { name: 'self_text', section: 'self', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence (words separated by spaces)' },
@@ -109,6 +117,7 @@ export const PROPS = [
   { name: 'mh_text', section: 'multihead', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence (words separated by spaces)' },
   { name: 'mh_d', section: 'multihead', kind: 'int', default: 4, min: 2, max: 64, doc: 'model size d' },
   { name: 'mh_heads', section: 'multihead', kind: 'int', default: 2, min: 1, max: 16, doc: 'number of heads (must divide mh_d)' },
+  { name: 'mh_open_combine', section: 'multihead', kind: 'bool', default: false, doc: 'the panel of how the heads combine (concatenation, output projection) is open' },
   { name: 'mh_scale', section: 'multihead', kind: 'enum', default: 'shared', values: ['shared', 'per-head'], doc: "colour scale of the heads' heatmaps: one shared by all heads (colours compare across heads) or one per head" },
   // §4 The Transformer: an encoder-decoder Transformer trained live, every layer's and head's attention
   { name: 'tf_task', section: 'transformer', kind: 'enum', default: 'dates', values: ['dates', 'zh-en'], doc: 'dates (24 formats → ISO, characters as tokens) or the grammar corpus (Chinese → English)' },
@@ -127,6 +136,10 @@ export const PROPS = [
   { name: 'tf_light_layer', section: 'transformer', kind: 'int', default: 0, min: 0, max: 6, doc: 'the cross-attention that lights the source tokens while decoding: this layer (0: the rollout over all layers)' },
   { name: 'tf_light_head', section: 'transformer', kind: 'int', default: 0, min: 0, max: 16, doc: 'and this head (0: the mean of the heads)' },
   { name: 'tf_why', section: 'transformer', kind: 'text', default: '', maxLength: 600, doc: "as s2s_why, plus zc1.2 (zero head 2 of layer 1; c cross, d decoder self, e encoder self; @4: at step 4 only)" },
+  { name: 'tf_open_settings', section: 'transformer', kind: 'bool', default: false, doc: 'the model settings panel is open (task, sizes, norm, rate, warm-up, steps)' },
+  { name: 'tf_open_why', section: 'transformer', kind: 'bool', default: false, doc: 'the ask-why panel is open (a link with tf_why opens it too)' },
+  { name: 'tf_open_compare', section: 'transformer', kind: 'bool', default: false, doc: 'the comparison with the recurrent models is open' },
+  { name: 'tf_open_files', section: 'transformer', kind: 'bool', default: false, doc: 'the model files panel is open (download, open a file)' },
 
   // §3.3 Your own sentence pairs (translate-pairs.ts)
   { name: 's2s_pairs', section: 'translate', kind: 'text', default: '', maxLength: 2000, doc: 'your own sentence pairs, source and target separated by \\t, pairs by \\n (a backslash as \\\\); a longer corpus is not put in the link (empty: the example pairs)' },

@@ -58,6 +58,7 @@ export const DOT_STRINGS: Strings = {
     'dot.link.noScale': 'no scaling (§3.1): the raw score goes into the softmax',
     'dot.link.softmax': 'softmax over the row of {q} ({row}): e^{value} / Σ e^… = {w}',
     'dot.sweep.narrate': 'd = {d}. Unscaled: max weight {un}, {unState} (gradient size {grad}). Scaled by √d: max weight {sc}, {scState} (gradient size {scGrad}).',
+    'dot.panel.sweep': 'Why divide by √d? Watch softmax saturate as the feature size d grows',
   },
   zh: {
     'dot.intro':
@@ -114,5 +115,6 @@ export const DOT_STRINGS: Strings = {
     'dot.link.noScale': '不缩放（3.1）：原始权重直接进入 softmax',
     'dot.link.softmax': '对 {q} 这一行做 softmax（{row}）：e^{value} / Σ e^… = {w}',
     'dot.sweep.narrate': 'd = {d}。未缩放：最大权重 {un}，{unState}（梯度大小 {grad}）。除以 √d 后：最大权重 {sc}，{scState}（梯度大小 {scGrad}）。',
+    'dot.panel.sweep': '为什么要除以 √d？看特征维度 d 变大时 softmax 怎样饱和',
   },
 };

@@ -14,6 +14,7 @@ import { watchHeatmapCells, type CellRef } from './heatmap-link';
 import { fill } from '../i18n';
 import { DOT_STRINGS } from './dot-strings';
 import { SweepView } from './dot-sweep-view';
+import { Panel } from './panel';
 import { featureLabels } from './self-tokens';
 
 const SIZE_MAX = 8;
@@ -50,7 +51,11 @@ class DotView implements SectionHandle {
   readonly #query: MatrixEditor;
   readonly #key: MatrixEditor;
   readonly #maps: { scores: Heatmap; scaled: Heatmap; weights: Heatmap; output: Heatmap };
-  readonly #sweep: SweepView;
+  #sweep: SweepView | null = null;
+  readonly #sweepPanel: Panel;
+  /** on screen (the sweep, made later, starts in this state) */
+  #active = false;
+  #dead = false;
   readonly #latest = new LatestOnly();
   readonly #unsubscribe: () => void;
   #computeCount = 0;
@@ -148,8 +153,17 @@ class DotView implements SectionHandle {
     // The heatmaps' request first: the worker answers in order, and the sweep below asks for a
     // grid of feature sizes, which would otherwise hold up the section's first picture.
     this.#render();
-    this.#sweep = new SweepView(this.#root, ctx);
-    this.#watchSweep();
+    // The sweep is §3.2's second idea: a named panel, its view (and its worker request) made on first open.
+    const sweepPanel = new Panel(state, 'dot_open_sweep', t('dot.panel.sweep'), 'dot-panel-sweep');
+    this.#sweepPanel = sweepPanel;
+    this.#root.append(sweepPanel.element);
+    if (state.get('dot_sweep_d') !== 64) sweepPanel.show();
+    void sweepPanel.opened.then(() => {
+      if (this.#dead) return;
+      this.#sweep = new SweepView(sweepPanel.body, ctx);
+      this.#watchSweep();
+      this.#sweep.setActive(this.#active);
+    });
 
     this.#unsubscribe = state.subscribe((changed) => {
       if (changed.some((name) => WATCHED.includes(name))) {
@@ -324,11 +338,12 @@ class DotView implements SectionHandle {
   }
 
   setActive(active: boolean): void {
-    this.#sweep.setActive(active);
+    this.#active = active;
+    this.#sweep?.setActive(active);
   }
 
   onWorkerRestart(): void {
-    this.#sweep.reset();
+    this.#sweep?.reset();
     this.#render();
   }
 
@@ -336,7 +351,9 @@ class DotView implements SectionHandle {
     this.#unsubscribe();
     for (const stop of this.#stopWatching) stop();
     this.#latest.cancel();
-    this.#sweep.destroy();
+    this.#dead = true;
+    this.#sweep?.destroy();
+    this.#sweepPanel.destroy();
     for (const map of Object.values(this.#maps)) map.destroy();
     this.#root.remove();
   }

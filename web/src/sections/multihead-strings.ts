@@ -42,6 +42,7 @@ export const MULTIHEAD_STRINGS: Strings = {
     'mh.narrate.differ': 'The heads look at different words.',
     'mh.narrate.sep': '; ',
     'mh.narrate.verdict': '{links} {verdict}',
+    'mh.panel.combine': 'How the heads combine: concatenated, then mixed by the output projection W_O',
   },
   zh: {
     'mh.intro':
@@ -83,5 +84,6 @@ export const MULTIHEAD_STRINGS: Strings = {
     'mh.narrate.differ': '各个头关注的是不同的词。',
     'mh.narrate.sep': '；',
     'mh.narrate.verdict': '{links}{verdict}',
+    'mh.panel.combine': '各个头如何合并：先拼接，再由输出投影 W_O 混合',
   },
 };

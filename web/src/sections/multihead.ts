@@ -12,6 +12,8 @@ import { MULTIHEAD_STRINGS } from './multihead-strings';
 import { fill } from '../i18n';
 import { SentenceBox } from './sentence-box';
 import { embed, featureLabels, projectionParams } from './self-tokens';
+import { Panel } from './panel';
+
 
 const WATCHED: readonly PropName[] = ['seed', 'mh_text', 'mh_d', 'mh_heads', 'mh_scale'];
 const SCALES = ['shared', 'per-head'] as const;
@@ -75,6 +77,7 @@ class MultiHeadView implements SectionHandle {
   readonly #heads = el('select');
   readonly #scaleSelect = el('select');
   readonly #combined = el('div', 'al-heatmaps');
+  readonly #combinePanel: Panel;
   /** how the heads' heatmaps are coloured now; and, when shared, the head outputs' one scale */
   #scaleMode: ScaleMode | null = null;
   #outputScale: HeatmapScaleGroup | null = null;
@@ -133,7 +136,10 @@ class MultiHeadView implements SectionHandle {
 
     const features = { t, diverging: true, xTitle: t('mh.axis.features'), yTitle: t('mh.axis.tokens') };
     this.#output = new Heatmap(this.#combined, { id: 'mh-output', title: t('mh.map.output'), ...features });
-    this.#root.append(this.#combined);
+    // how the heads combine (concatenation, output projection): a named panel beside the heads' own idea
+    this.#combinePanel = new Panel(state, 'mh_open_combine', t('mh.panel.combine'), 'mh-panel-combine');
+    this.#combinePanel.body.append(this.#combined);
+    this.#root.append(this.#combinePanel.element);
 
     this.#unsubscribe = state.subscribe((changed) => {
       if (changed.some((name) => WATCHED.includes(name))) this.#compute();
@@ -276,6 +282,7 @@ class MultiHeadView implements SectionHandle {
     }
     this.#context?.destroy();
     this.#output.destroy();
+    this.#combinePanel.destroy();
     this.#root.remove();
   }
 }

@@ -6,8 +6,11 @@ import type { SectionContext } from '../section';
 import type { LazyWhyView } from './translate-why-lazy';
 import { el } from './dom';
 
-/** Mounts the panel under `host` (the article only); `ready` gets it once its code has arrived. */
-export function mountTransformerWhy(host: HTMLElement, ctx: SectionContext, ready: (view: LazyWhyView) => void): void {
+/**
+ * Mounts the panel under `host` (the article only); its code loads once `gate` resolves (its
+ * collapsed panel first opens), and `ready` gets it once that code has arrived.
+ */
+export function mountTransformerWhy(host: HTMLElement, ctx: SectionContext, gate: Promise<void>, ready: (view: LazyWhyView) => void): void {
   if (ctx.embedded) return;
   const { state } = ctx;
   const slot = el('div');
@@ -16,6 +19,6 @@ export function mountTransformerWhy(host: HTMLElement, ctx: SectionContext, read
     ready(new LazyWhyView(slot, ctx, {
       prefix: 'tf',
       link: { name: 'tf_why', get: () => state.get('tf_why'), set: (text) => state.set('tf_why', text) },
-    }));
+    }, gate));
   });
 }

@@ -25,6 +25,9 @@ import { TransformerDivergedError, TransformerTrainer } from './transformer-trai
 import { TransformerSentence } from './transformer-sentence';
 import { mountTransformerWhy } from './transformer-why';
 import { TrainingClock } from './transformer-clock';
+import { Panel, type PanelSetting } from './panel';
+import diagramCss from '../diagrams/diagram.css?inline';
+import { TransformerDiagramLink } from '../diagrams/transformer-link';
 
 const MODEL_SETTINGS = Object.keys(MODEL_SETTING_LABELS) as PropName[];
 /** While training, the maps are redrawn from a fresh translation at most this often. */
@@ -50,6 +53,7 @@ class TransformerView implements SectionHandle {
   readonly #grids: AttentionGrids;
   readonly #decode: TransformerDecodeView;
   readonly #compare: ComparePanel;
+  readonly #architecture: TransformerDiagramLink;
   readonly #unsubscribe: () => void;
   #trainer: TransformerTrainer;
   /** the last model that was made, kept while a replacement is being made */
@@ -61,11 +65,14 @@ class TransformerView implements SectionHandle {
   #byo: ByoPanels | null = null;
   /** ask the model why (translate-why.ts): the article only, loaded on demand */
   #why: LazyWhyView | null = null;
+  #whyPanel: Panel | null = null;
+  /** the collapsed panels (sections/panel.ts) */
+  readonly #panels: Panel[] = [];
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    mountRoot(host, this.#root, HEATMAP_CSS, css);
+    mountRoot(host, this.#root, HEATMAP_CSS, css, diagramCss);
     const intro = el('p', 'tf-intro', t('tf.intro'));
     intro.dataset.testid = 'tf-intro';
     this.#settingsLine.dataset.testid = 'tf-settings-line';
@@ -94,7 +101,11 @@ class TransformerView implements SectionHandle {
     this.#status.dataset.testid = 'tf-status';
     this.#error.element.dataset.testid = 'tf-error';
     this.#notice.element.dataset.testid = 'tf-notice';
-    this.#root.append(run, this.#controls.element, progress, this.#clock.estimate, this.#clock.confirm, this.#narration, this.#status, this.#error.element, this.#notice.element);
+    // the model settings are an advanced part: a collapsed panel (open in the link: tf_open_settings)
+    const settingsPanel = this.#panel('tf_open_settings', 'tf.panel.settings', 'tf-panel-settings');
+    settingsPanel.body.append(this.#controls.element);
+    settingsPanel.element.hidden = state.isHidden('controls');
+    this.#root.append(run, settingsPanel.element, progress, this.#clock.estimate, this.#clock.confirm, this.#narration, this.#status, this.#error.element, this.#notice.element);
 
     // Training curves (their empty state in the DOM around them).
     this.#untrained.textContent = t('tf.untrained');
@@ -115,29 +126,44 @@ class TransformerView implements SectionHandle {
       state.update({ tf_light_layer: l, tf_light_head: h });
     });
 
-    // Ask the model why (transformer-why.ts): the article at once, a widget on request.
-    mountTransformerWhy(this.#root, ctx, (view) => {
+    // The picture of the model and of its positions, above the maps it explains.
+    this.#architecture = new TransformerDiagramLink(t, state, this.#root, () => settingsPanel.show());
+    this.#root.insertBefore(this.#architecture.element, this.#root.querySelector('.tf-grids'));
+    this.#architecture.linkViews(this.#root);
+
+    // Ask the model why (transformer-why.ts): the article only, loaded when its panel first opens.
+    if (!ctx.embedded) {
+      const whyPanel = this.#panel('tf_open_why', 'tf.panel.why', 'tf-panel-why');
+      this.#whyPanel = whyPanel;
+      this.#root.append(whyPanel.element);
+      if (state.get('tf_why') !== '') whyPanel.show();
+    }
+    mountTransformerWhy(this.#whyPanel?.body ?? this.#root, ctx, this.#whyPanel?.opened ?? Promise.resolve(), (view) => {
       if (this.#destroyed) return view.destroy();
       this.#why = view;
       void this.#translate(false);
     });
 
     // The comparison with §3.3's models, measured on request.
-    this.#compare = new ComparePanel(this.#root, t, ctx.lab, () => this.#clock.stop());
+    const comparePanel = this.#panel('tf_open_compare', 'tf.panel.compare', 'tf-panel-compare');
+    this.#root.append(comparePanel.element);
+    this.#compare = new ComparePanel(comparePanel.body, t, ctx.lab, () => this.#clock.stop());
 
     this.#trainer = new TransformerTrainer(ctx.lab, this.#settings());
     // Model files in and out, as in §3.3 (the article only: loaded on demand, not in widgets).
     if (!ctx.embedded) {
       const byoHost = el('div', 'tf-byo');
-      this.#root.append(byoHost);
+      const filesPanel = this.#panel('tf_open_files', 'tf.panel.files', 'tf-panel-files');
+      filesPanel.body.append(byoHost);
+      this.#root.append(filesPanel.element);
       // its labels are §3.3's, whose strings arrive with this code
-      void importWithStrings(() => import('./translate-byo'), ctx.lang, { article: true })
+      void filesPanel.opened
+        .then(() => importWithStrings(() => import('./translate-byo'), ctx.lang, { article: true }))
         .then(({ mountByo }) => {
           if (this.#destroyed) return;
-          this.#byo = mountByo(byoHost, this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), {
+          this.#byo = mountByo({ files: byoHost }, this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), {
             prefix: 'tf',
             baseName: () => `attention-lab-transformer-${this.#trainer.settings.task}`,
-            pairs: false,
           });
         });
     }
@@ -145,6 +171,12 @@ class TransformerView implements SectionHandle {
     this.#controls.sync();
     this.#render();
     void this.#prepare(this.#trainer, null);
+  }
+
+  #panel(name: PanelSetting, key: string, testId: string): Panel {
+    const panel = new Panel(this.#ctx.state, name, this.#ctx.t(key), testId);
+    this.#panels.push(panel);
+    return panel;
   }
 
   #settings(): TransformerSettings {
@@ -171,7 +203,10 @@ class TransformerView implements SectionHandle {
     const same = (Object.keys(s) as (keyof TransformerSettings)[]).every((k) => s[k] === this.#trainer.settings[k]);
     // a new sentence: the interventions were about the old one's steps and tokens
     if (changed.includes('tf_text') && !changed.includes('tf_why')) state.set('tf_why', '');
-    else if (changed.includes('tf_why')) this.#why?.linkChanged();
+    else if (changed.includes('tf_why')) {
+      if (state.get('tf_why') !== '') this.#whyPanel?.show();
+      this.#why?.linkChanged();
+    }
     if (setting && !same) this.#rebuild(setting);
     else if (changed.includes('tf_text')) void this.#translate();
     if (changed.some((n) => n.startsWith('tf_zoom'))) this.#grids.render();
@@ -368,6 +403,8 @@ class TransformerView implements SectionHandle {
     this.#compare.destroy();
     this.#byo?.destroy();
     this.#why?.destroy();
+    for (const panel of this.#panels) panel.destroy();
+    this.#architecture.destroy();
     this.#curves.destroy();
     this.#root.remove();
   }

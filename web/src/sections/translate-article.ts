@@ -9,6 +9,7 @@ import type { ByoPanels } from './translate-byo';
 import type { TimelineView } from './translate-timeline';
 import type { TranslateTrainer } from './translate-train';
 import { el } from './dom';
+import { Panel } from './panel';
 import { LazyWhyView } from './translate-why-lazy';
 
 /** Frames the timeline keeps at most (the core thins them evenly when full). */
@@ -19,6 +20,11 @@ const TIMELINE_FRAMES = 50;
 export class ArticleExtras {
   readonly #ctx: SectionContext;
   readonly #why: LazyWhyView;
+  /** collapsed panels, each rendering its content when first opened */
+  readonly #whyPanel: Panel;
+  readonly #timelinePanel: Panel;
+  readonly #pairsPanel: Panel;
+  readonly #filesPanel: Panel;
   readonly #timelineHost = el('div', 'tr-timeline-host');
   #timeline: TimelineView | null = null;
   #byo: ByoPanels | null = null;
@@ -27,28 +33,45 @@ export class ArticleExtras {
   /** `whyHost`: under the decoding view; `host`: the section's end; `trainer`: the current model */
   constructor(whyHost: HTMLElement, host: HTMLElement, ctx: SectionContext, trainer: () => TranslateTrainer) {
     this.#ctx = ctx;
-    const { state } = ctx;
-    this.#why = new LazyWhyView(whyHost, ctx, {
-      prefix: 's2s',
-      link: { name: 's2s_why', get: () => state.get('s2s_why'), set: (text) => state.set('s2s_why', text) },
-    });
-    host.append(this.#timelineHost);
-    void import('./translate-timeline').then(({ TimelineView }) => {
-      if (this.#dead) return;
-      this.#timeline = new TimelineView(this.#timelineHost, ctx);
-      const model = trainer().model;
-      if (model && trainer().step > 0) void this.#timeline.refresh(model);
-    });
-    const byoHost = el('div', 'tr-byo');
-    host.append(byoHost);
-    void import('./translate-byo').then(({ mountByo }) => {
-      if (this.#dead) return;
-      this.#byo = mountByo(byoHost, host, ctx, () => (trainer().step > 0 ? trainer().model : null), {
-        prefix: '',
-        baseName: () => `attention-lab-${trainer().settings.task}`,
-        pairs: true,
+    const { state, t } = ctx;
+    this.#whyPanel = new Panel(state, 's2s_open_why', t('tr.panel.why'), 's2s-panel-why');
+    whyHost.append(this.#whyPanel.element);
+    // a link with interventions is about the panel: it opens
+    if (state.get('s2s_why') !== '') this.#whyPanel.show();
+    this.#why = new LazyWhyView(
+      this.#whyPanel.body,
+      ctx,
+      { prefix: 's2s', link: { name: 's2s_why', get: () => state.get('s2s_why'), set: (text) => state.set('s2s_why', text) } },
+      this.#whyPanel.opened,
+    );
+    this.#timelinePanel = new Panel(state, 's2s_open_timeline', t('tr.panel.timeline'), 's2s-panel-timeline');
+    this.#timelinePanel.body.append(this.#timelineHost);
+    host.append(this.#timelinePanel.element);
+    void this.#timelinePanel.opened
+      .then(() => import('./translate-timeline'))
+      .then(({ TimelineView }) => {
+        if (this.#dead) return;
+        this.#timeline = new TimelineView(this.#timelineHost, ctx);
+        const model = trainer().model;
+        if (model && trainer().step > 0) void this.#timeline.refresh(model);
       });
-    });
+    this.#pairsPanel = new Panel(state, 's2s_open_pairs', t('tr.panel.pairs'), 's2s-panel-pairs');
+    this.#filesPanel = new Panel(state, 's2s_open_files', t('tr.panel.files'), 's2s-panel-files');
+    if (state.get('s2s_pairs') !== '') this.#pairsPanel.show();
+    const pairsHost = el('div', 'tr-byo');
+    const filesHost = el('div', 'tr-byo');
+    this.#pairsPanel.body.append(pairsHost);
+    this.#filesPanel.body.append(filesHost);
+    host.append(this.#pairsPanel.element, this.#filesPanel.element);
+    void Promise.race([this.#pairsPanel.opened, this.#filesPanel.opened])
+      .then(() => import('./translate-byo'))
+      .then(({ mountByo }) => {
+        if (this.#dead) return;
+        this.#byo = mountByo({ files: filesHost, pairs: pairsHost }, host, ctx, () => (trainer().step > 0 ? trainer().model : null), {
+          prefix: '',
+          baseName: () => `attention-lab-${trainer().settings.task}`,
+        });
+      });
   }
 
   /** A new plain translation of `text` (the panel applies the link's interventions to it). */
@@ -64,7 +87,10 @@ export class ArticleExtras {
   onState(changed: readonly PropName[]): void {
     // A new sentence: the interventions were about the old one's steps and words.
     if (changed.includes('s2s_text') && !changed.includes('s2s_why')) this.#ctx.state.set('s2s_why', '');
-    else if (changed.includes('s2s_why')) this.#why.linkChanged();
+    else if (changed.includes('s2s_why')) {
+      if (this.#ctx.state.get('s2s_why') !== '') this.#whyPanel.show();
+      this.#why.linkChanged();
+    }
   }
 
   /**
@@ -90,6 +116,7 @@ export class ArticleExtras {
 
   destroy(): void {
     this.#dead = true;
+    for (const panel of [this.#whyPanel, this.#timelinePanel, this.#pairsPanel, this.#filesPanel]) panel.destroy();
     this.#why.destroy();
     this.#timeline?.destroy();
     this.#byo?.destroy();

@@ -13,29 +13,34 @@ export interface ByoPanels {
   destroy(): void;
 }
 
-/** How a section mounts the panels: its test-id prefix and whether it offers your own pairs. */
+/** How a section mounts the panels: its test-id prefix and the downloads' file name. */
 export interface ByoOptions {
   /** '' for §3.3's mf-…, mf-download-…; 'tf' for §4's tf-file-…, tf-download-… */
   prefix: '' | 'tf';
   /** the file name of a download, without its extension */
   baseName: () => string;
-  pairs: boolean;
 }
 
-/** Mounts the panels into `host`; `model` is the section's trained model (null before training). */
+/** Where they go: the downloads and the file picker in `files`, your own pairs (if offered) in `pairs`. */
+export interface ByoHosts {
+  files: HTMLElement;
+  pairs?: HTMLElement;
+}
+
+/** Mounts the panels into `hosts`; `model` is the section's trained model (null before training). */
 export function mountByo(
-  host: HTMLElement,
+  hosts: ByoHosts,
   root: HTMLElement,
   ctx: SectionContext,
   model: () => RemoteSeq2Seq | null,
-  { prefix, baseName, pairs }: ByoOptions,
+  { prefix, baseName }: ByoOptions,
 ): ByoPanels {
   const styleRoot = styleRootOf(root);
   if (styleRoot) adoptCss(styleRoot, css);
   const own = withStrings(ctx);
-  new ModelDownloads(host, own, model, baseName, prefix ? `${prefix}-download` : 'mf-download');
-  const pairsPanel = pairs ? new PairsPanel(host, own) : null;
-  const file = new ModelFilePanel(host, own, prefix ? `${prefix}-file` : 'mf');
+  new ModelDownloads(hosts.files, own, model, baseName, prefix ? `${prefix}-download` : 'mf-download');
+  const pairsPanel = hosts.pairs ? new PairsPanel(hosts.pairs, own) : null;
+  const file = new ModelFilePanel(hosts.files, own, prefix ? `${prefix}-file` : 'mf');
   return {
     destroy() {
       pairsPanel?.destroy();

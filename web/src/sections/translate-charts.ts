@@ -114,6 +114,8 @@ export class TrainingCurves {
   update(window: number): void {
     const { step, losses, accuracies } = this.#history();
     this.empty.hidden = step > 0;
+    // empty axes say nothing: the charts and their menu show from the first step (the line says what fills them)
+    this.charts.hidden = this.menu.hidden = step === 0;
     this.#writeLosses();
     this.#loss.update(losses);
     this.#accuracy.update(this.#accuracyAverage.of(accuracies, window));

@@ -5,6 +5,7 @@ import type { SectionContext } from '../section';
 import { button, el, errorText, field, MessageLine } from './dom';
 import { fill } from '../i18n';
 import { DATE_EXAMPLES, NOTE_SENTENCES } from './translate-strings';
+import { Panel } from './panel';
 
 const DEFAULT_TEXT = NOTE_SENTENCES[0];
 
@@ -14,6 +15,9 @@ export class SentenceInput {
   readonly #text = el('input', 'tr-text');
   readonly #examples = el('div', 'tr-examples');
   readonly #vocab = el('div', 'tr-vocab');
+  /** the vocabulary's buttons (a hundred or more), rendered when the reader opens this panel */
+  readonly #words: Panel;
+  #tokens: { list: readonly string[]; chars: boolean } | null = null;
   readonly #error = el('p', 'tr-error');
   /** what the model made of the sentence: unknown words, a spaced form to try, an empty box */
   readonly #note = new MessageLine('tr-input-note');
@@ -32,8 +36,15 @@ export class SentenceInput {
     });
     const textField = field(ctx.t('tr.sentence'), this.#text, ctx.state.isHidden('s2s_text'));
     this.#note.element.dataset.testid = 's2s-input-note';
-    this.element.append(textField, this.#examples, this.#vocab, this.#error, this.#note.element);
+    this.#words = new Panel(ctx.state, 's2s_open_words', ctx.t('tr.panel.words'), 's2s-panel-words');
+    this.#words.body.append(this.#vocab);
+    void this.#words.opened.then(() => this.#renderVocabulary());
+    this.element.append(textField, this.#examples, this.#error, this.#note.element, this.#words.element);
     host.append(this.element);
+  }
+
+  destroy(): void {
+    this.#words.destroy();
   }
 
     /**
@@ -112,6 +123,13 @@ export class SentenceInput {
 
   /** The model's source tokens as buttons; `chars`: the dates task's character tokens. */
   showVocabulary(tokens: readonly string[], chars: boolean): void {
+    this.#tokens = { list: tokens, chars };
+    if (this.#words.wasOpened) this.#renderVocabulary();
+  }
+
+  #renderVocabulary(): void {
+    if (!this.#tokens) return;
+    const { list: tokens, chars } = this.#tokens;
     const words = tokens.map((tok) => {
       const b = button(tok === ' ' ? '␣' : tok, 's2s-vocab-word', () => {
         const current = this.#text.value;

@@ -13,11 +13,13 @@ export class LazyWhyView {
   #pending: ShowArgs | null = null;
   #dead = false;
 
-  constructor(host: HTMLElement, ctx: { t: (key: string) => string; lang: Lang }, options: WhyOptions) {
+  /** `gate`: resolves when the view is wanted (its collapsed panel first opens) */
+  constructor(host: HTMLElement, ctx: { t: (key: string) => string; lang: Lang }, options: WhyOptions, gate: Promise<void> = Promise.resolve()) {
     host.append(this.#slot);
     // the panel's string table arrives with its code: in the build it is filled per language
     // (web/vite.config.ts), so wait for the page's language before the first label is read
-    void importWithStrings(() => import('./translate-why'), ctx.lang)
+    void gate
+      .then(() => importWithStrings(() => import('./translate-why'), ctx.lang))
       .then(({ WhyView }) => {
         if (this.#dead) return;
         this.#view = new WhyView(this.#slot, ctx, options);

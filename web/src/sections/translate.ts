@@ -23,6 +23,9 @@ import { MODEL_SETTINGS, SETTING_LABELS, TranslateControls } from './translate-c
 import { TranslatePlayer } from './translate-play';
 import { fill } from '../i18n';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
+import { Panel } from './panel';
+import diagramCss from '../diagrams/diagram.css?inline';
+import { Seq2SeqDiagramLink } from '../diagrams/seq2seq-link';
 
 class TranslateView implements SectionHandle {
   readonly #ctx: SectionContext;
@@ -54,9 +57,11 @@ class TranslateView implements SectionHandle {
   readonly #curves: TrainingCurves;
   readonly #input: SentenceInput;
   readonly #decode: DecodeView;
+  readonly #diagram: Seq2SeqDiagramLink;
   /** the article's only (translate-article.ts): ask why, the timeline, bring your own; null in widgets */
   #extras: ArticleExtras | null = null;
   readonly #controls: TranslateControls;
+  readonly #settingsPanel: Panel;
   readonly #unsubscribe: () => void;
   #trainer: TranslateTrainer;
   /** zh-en with attention: a plain Seq2Seq with the same settings, trained step for step beside it */
@@ -71,7 +76,7 @@ class TranslateView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    mountRoot(host, this.#root, HEATMAP_CSS, css);
+    mountRoot(host, this.#root, HEATMAP_CSS, css, diagramCss);
     this.#intro.dataset.testid = 's2s-intro';
     this.#caption.dataset.testid = 's2s-caption';
     this.#root.append(this.#intro, this.#caption, this.#try);
@@ -102,7 +107,10 @@ class TranslateView implements SectionHandle {
     this.#timeLeft.dataset.testid = 's2s-time-left';
     progress.append(this.#progress, this.#progressText, this.#timeLeft);
 
-    const settings = this.#controls.settings;
+    // the model settings are an advanced part: a collapsed panel (open in the link: s2s_open_settings)
+    this.#settingsPanel = new Panel(state, 's2s_open_settings', t('tr.panel.settings'), 's2s-panel-settings');
+    this.#settingsPanel.body.append(this.#controls.settings);
+    const settings = this.#settingsPanel.element;
     run.hidden = settings.hidden = state.isHidden('controls');
     this.#error.dataset.testid = 's2s-error';
     this.#notice.element.dataset.testid = 's2s-notice';
@@ -122,6 +130,8 @@ class TranslateView implements SectionHandle {
     this.#sentenceAlignment.dataset.testid = 's2s-sentence-alignment';
     this.#root.append(this.#untrained);
     this.#decode = new DecodeView(this.#root, t);
+    // the picture of the architecture, just above the decoding it follows step by step
+    this.#diagram = new Seq2SeqDiagramLink(this.#root, this.#decode.element, t, this.#decode.element);
     const whyHost = el('div');
     this.#root.append(whyHost, this.#sentenceAlignment);
     if (!ctx.embedded) {
@@ -219,6 +229,7 @@ class TranslateView implements SectionHandle {
     this.#notice.show('info', '');
     this.#input.showError('');
     this.#decode.clear();
+    this.#diagram.setResult(null);
     this.#render();
     void this.#prepare();
   }
@@ -266,6 +277,7 @@ class TranslateView implements SectionHandle {
     if (text.trim() === '') {
       // Nothing to translate: no old result stays on screen.
       this.#decode.clear();
+      this.#diagram.setResult(null);
       this.#extras?.clear();
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#input.showNote('info', t(trainer.settings.task === 'dates' ? 'tr.empty.dates' : 'tr.empty'));
@@ -279,6 +291,7 @@ class TranslateView implements SectionHandle {
       // Which model state this decoding shows (tests wait for it).
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#decode.show(result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
+      this.#diagram.setResult(result);
       this.#extras?.show(trainer, text, result);
       const example = trainer.heldOut.find((e) => e.source === text.trim().split(/\s+/u).join(' '));
       const compare = trainer.step > 0 ? await this.#compareModule() : null;
@@ -291,6 +304,7 @@ class TranslateView implements SectionHandle {
       if (seq !== this.#translateSeq) return;
       // A sentence the model cannot take (too long, say): clear the old result, say why.
       this.#decode.clear();
+      this.#diagram.setResult(null);
       this.#extras?.clear();
       this.#input.showNote('info', '');
       this.#input.showError(`${t('error.prefix')}${errorText(err)}`);
@@ -377,9 +391,12 @@ class TranslateView implements SectionHandle {
     if (this.#renderFrame) cancelAnimationFrame(this.#renderFrame);
     this.#player.destroy();
     this.#unsubscribe();
+    this.#settingsPanel.destroy();
+    this.#input.destroy();
     void this.#trainer.delete();
     void this.#plain?.delete();
     this.#decode.destroy();
+    this.#diagram.destroy();
     this.#extras?.destroy();
     this.#curves.destroy();
     this.#root.remove();

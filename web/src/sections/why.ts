@@ -233,6 +233,8 @@ class WhyView implements SectionHandle {
     }
     const running = this.#run.running;
     this.#empty.hidden = snap.step > 0;
+    // empty axes say nothing: the chart, its legend and menu show from the first step (why.css)
+    this.#root.toggleAttribute('data-chart-empty', snap.step === 0);
     this.#startButton.textContent = running ? t('why.pause') : snap.step > 0 && !snap.done ? t('why.resume') : t('why.start');
     this.#startButton.disabled = snap.done;
     const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');

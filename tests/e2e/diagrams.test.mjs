@@ -1,0 +1,200 @@
+// The architecture diagrams (web/src/diagrams/) and the positional-encoding figure, as a reader
+// uses them: in §3.3 and §4 every part of the SVG is a named button and the SVG has a title and
+// description in the page's language; hovering a view lights the parts it shows, stepping the
+// decoding lights the step's path, and activating a part brings its view into sight and focus (at
+// once when the reader asked for reduced motion). §4's diagram follows the settings (heads, pre- or
+// post-norm). The figure of 我 爱 我: the two 我 rows of the self-attention output are equal without
+// positions and differ with them, in English and Chinese; its sinusoid table holds
+// sin/cos(pos / 10000^(2i/d)). Export menus open at their button. Screenshots of §3.3 and §4 at
+// 1280, 768 and 390 px in both languages go to test-artifacts/diagrams-<lang>-<width>-<section>.png.
+// Needs `npm run build:web` first. Run: node --test tests/e2e/diagrams.test.mjs
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { artifactsDir, useSite } from './harness.mjs';
+
+const TR = '#section-translate .tr-section';
+const TF = '#section-transformer .tf-section';
+const lit = (page, testId) => page.locator(`[data-testid=${testId}]`).evaluate((f) => f.dataset.lit ?? '');
+
+describe('architecture diagrams and positional encoding', { timeout: 400_000 }, () => {
+  let site;
+  /** @type {import('playwright-core').Page} */
+  let page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
+  });
+
+  const waitTranslated = async () => {
+    await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep !== undefined, null, { timeout: 90_000 });
+    await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.translatedAt !== undefined, null, { timeout: 90_000 });
+  };
+
+  test('§3.3: named parts; hover lights, stepping lights the path, a part goes to its view', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await site.load('#lang=en&seed=1');
+    await waitTranslated();
+    const fig = page.locator(`${TR} [data-testid=s2s-diagram]`);
+    assert.equal(await fig.locator('svg > title').textContent(), 'The encoder-decoder with attention');
+    assert.match(await fig.locator('svg > desc').textContent(), /context vector/);
+    const parts = await fig.locator('[role=button]').evaluateAll((els) => els.map((e) => [e.dataset.part, e.getAttribute('aria-label'), e.getAttribute('tabindex')]));
+    assert.deepEqual(parts.map((p) => p[0]), ['enc', 'dec', 'scores', 'weights', 'context', 'output']);
+    for (const [id, name, tabindex] of parts) {
+      assert.ok(name && name.length > 10, `${id} has a name`);
+      assert.equal(tabindex, '0', `${id} is a Tab stop`);
+    }
+
+    // hovering a view lights the parts it shows
+    await page.locator(`${TR} figure#s2s-attention`).hover();
+    assert.equal(await lit(page, 's2s-diagram'), 'scores weights');
+    await page.locator(`${TR} [data-testid=s2s-source]`).hover();
+    assert.equal(await lit(page, 's2s-diagram'), 'enc');
+    await page.mouse.move(1, 1);
+
+    // stepping: from the start nothing, then step 1's path and its attention in the weight cells
+    await page.click(`${TR} [data-testid=s2s-decode-restart]`);
+    await page.mouse.move(1, 1); // off the decoding controls, which light the path while hovered
+    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-diagram]')?.dataset.lit === '');
+    await page.click(`${TR} [data-testid=s2s-decode-step]`);
+    await page.mouse.move(1, 1);
+    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-diagram]')?.dataset.lit === 'dec scores weights context output');
+    const sourceCount = await page.locator(`${TR} [data-testid=s2s-source] .tr-token`).count();
+    const weights = await fig.locator('[data-part=weights] rect.lab-diagram-cell').evaluateAll((rs) => rs.map((r) => Number(r.style.fillOpacity)));
+    assert.equal(weights.length, Math.min(8, sourceCount));
+    assert.ok(weights.some((w) => w > 0.04), 'the cells carry the step’s weights');
+    assert.match(await fig.locator('[data-part=dec] text').textContent(), /Decoder state s1/);
+
+    // activating a part (keyboard) brings its view into sight and focus
+    await fig.locator('[data-part=weights]').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.id === 's2s-attention');
+    const box = await page.locator(`${TR} figure#s2s-attention`).boundingBox();
+    assert.ok(box && box.y < 900 && box.y + box.height > 0, 'the attention map is in sight');
+
+    // with reduced motion, the jump is immediate (no smooth scroll)
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await fig.locator('[data-part=enc]').scrollIntoViewIfNeeded();
+    const before = await page.evaluate(() => scrollY);
+    await fig.locator('[data-part=output]').click();
+    const after = await page.evaluate(() => scrollY);
+    assert.notEqual(after, before, 'the page moved at once');
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('tr-output-row')), true);
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+  });
+
+  test('§4: drawn from the settings; the maps light their kind of attention; a part opens its setting', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await site.load('#lang=en&seed=1&view=transformer');
+    await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.translatedAt !== undefined, null, { timeout: 90_000 });
+    const fig = page.locator(`${TF} [data-testid=tf-diagram]`);
+    assert.equal(await fig.locator('svg > title').textContent(), 'The encoder-decoder Transformer');
+    const labels = await fig.locator('[role=button][tabindex="0"]').evaluateAll((els) => els.map((e) => e.dataset.part));
+    assert.deepEqual(labels, ['embed', 'norm', 'enc-self', 'residual', 'ff', 'dec-self', 'cross', 'out']);
+    assert.match(await fig.locator('[data-part=cross] text').textContent(), /Cross-attention · 4 heads/);
+    // pre-norm (the default): a norm sits under each sublayer; post-norm: above its ⊕
+    const normUnder = () =>
+      fig.evaluate((f) => {
+        const y = (sel) => f.querySelector(sel).getBBox().y;
+        return y('[data-part=norm]') > y('[data-part=enc-self]');
+      });
+    assert.equal(await normUnder(), true);
+
+    for (const [kind, part] of [['encoder', 'enc-self'], ['decoder', 'dec-self'], ['cross', 'cross']]) {
+      await page.locator(`${TF} [data-testid=tf-grid-${kind}]`).hover();
+      assert.equal(await lit(page, 'tf-diagram'), part);
+    }
+    await page.locator(`${TF} [data-testid=tf-positional]`).hover();
+    assert.equal(await lit(page, 'tf-diagram'), 'embed');
+    await page.mouse.move(1, 1);
+    await page.click(`${TF} [data-testid=tf-decode-restart]`);
+    await page.click(`${TF} [data-testid=tf-decode-step]`);
+    await page.mouse.move(1, 1);
+    await page.waitForFunction(() => document.querySelector('[data-testid=tf-diagram]')?.dataset.lit === 'embed dec-self cross ff out');
+
+    // the norm part opens the settings panel at the norm setting; switching to post-norm redraws
+    await fig.locator('[data-part=norm]').first().click();
+    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'tf-norm-first');
+    assert.equal(await page.locator('details[data-testid=tf-panel-settings]').evaluate((d) => d.open), true);
+    await page.selectOption(`${TF} [data-testid=tf-norm-first]`, '0');
+    await page.waitForFunction(() => /tf_norm_first=0/.test(location.hash));
+    assert.equal(await normUnder(), false);
+    await page.fill(`${TF} [data-testid=tf-heads]`, '2');
+    await page.dispatchEvent(`${TF} [data-testid=tf-heads]`, 'change');
+    await page.waitForFunction(() => /Cross-attention · 2 heads/.test(document.querySelector('[data-testid=tf-diagram] [data-part=cross]')?.textContent ?? ''));
+    // the embeddings part goes to the positional encoding
+    await fig.locator('[data-part=embed]').first().click();
+    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'tf-positional');
+  });
+
+  for (const lang of ['en', 'zh']) {
+    test(`${lang}: 我 爱 我 — equal rows without positions, different with them; the sinusoid table`, async () => {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await site.load(`#lang=${lang}&seed=1&view=transformer`);
+      const pe = page.locator(`${TF} [data-testid=tf-positional]`);
+      await pe.waitFor();
+      const rows = (testId) => page.locator(`${TF} [data-testid=${testId}] tbody tr`).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+      const without = await rows('tf-pe-without');
+      const withPositions = await rows('tf-pe-with');
+      assert.equal(without.length, 3);
+      assert.deepEqual(without[0], without[2], 'without positions the two 我 rows are equal');
+      assert.notDeepEqual(without[0], without[1]);
+      assert.notDeepEqual(withPositions[0], withPositions[2], 'with positions the two 我 rows differ');
+      assert.equal(Number(await page.locator(`${TF} [data-testid=tf-pe-without]`).getAttribute('data-distance')), 0);
+      assert.ok(Number(await page.locator(`${TF} [data-testid=tf-pe-with]`).getAttribute('data-distance')) > 0.05);
+      const verdicts = await pe.locator('.lab-positional-verdict').allTextContents();
+      if (lang === 'en') assert.deepEqual([verdicts[0], verdicts[1].replace(/[\d.]+\.$/, 'N.')], ['Rows 1 and 3 (both 我): equal.', 'Rows 1 and 3 (both 我): differ, by up to N.']);
+      else assert.deepEqual([verdicts[0], verdicts[1].replace(/[\d.]+。$/, 'N。')], ['第 1 行和第 3 行（都是“我”）：相等。', '第 1 行和第 3 行（都是“我”）：不同，最多相差 N。']);
+      // the table: 6 positions × 12 dimensions of sin/cos(pos / 10000^(2i/d))
+      await page.locator('#tf-positions').scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelector('#tf-positions output.heatmap-data')?.value);
+      const table = await page.evaluate(() => {
+        const out = document.querySelector('#tf-positions output.heatmap-data');
+        return { shape: out.dataset.shape, values: JSON.parse(out.value) };
+      });
+      assert.equal(table.shape, '6,12');
+      const flat = table.values.flat();
+      for (const [pos, c] of [[1, 0], [3, 1], [5, 4], [2, 11]]) {
+        const i = c - (c % 2);
+        const angle = pos / 10000 ** (i / 12);
+        const expected = c % 2 ? Math.cos(angle) : Math.sin(angle);
+        assert.ok(Math.abs(flat[pos * 12 + c] - expected) < 1e-6, `PE(${pos}, ${c})`);
+      }
+    });
+  }
+
+  test('an export menu opens at its button', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await site.load('#lang=en&seed=1');
+    await waitTranslated();
+    for (const selector of ['#tf-positions', `${TR} figure#s2s-attention`, '#section-dot figure.heatmap', '#section-multihead figure.heatmap']) {
+      const toggle = page.locator(`${selector} .export-toggle`).first();
+      await toggle.scrollIntoViewIfNeeded();
+      await toggle.click();
+      const [t, l] = await Promise.all([toggle.boundingBox(), page.locator(`${selector} .export-list:not([hidden])`).first().boundingBox()]);
+      assert.ok(l.y >= t.y + t.height - 1 && l.y <= t.y + t.height + 10, `${selector}: the menu opens just under its button`);
+      const near = Math.min(Math.abs(l.x - t.x), Math.abs(l.x + l.width - (t.x + t.width)));
+      assert.ok(near <= 2, `${selector}: the menu lines up with its button (${JSON.stringify({ t, l })})`);
+      await page.keyboard.press('Escape');
+    }
+  });
+
+  test('screenshots of §3.3 and §4 at three widths in both languages', async () => {
+    for (const lang of ['en', 'zh']) {
+      for (const width of [1280, 768, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await site.load(`#lang=${lang}&seed=1`);
+        await waitTranslated();
+        await page.evaluate(() => document.getElementById('toc')?.style.setProperty('visibility', 'hidden'));
+        for (const id of ['translate', 'transformer']) {
+          const card = page.locator(`section.article-section[data-section="${id}"]`);
+          await card.scrollIntoViewIfNeeded();
+          await page.waitForTimeout(200);
+          await card.screenshot({ path: `${artifactsDir}diagrams-${lang}-${width}-${id}.png` });
+        }
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+        assert.equal(overflow, 0, `${lang} ${width} px: nothing scrolls sideways`);
+      }
+    }
+  });
+});

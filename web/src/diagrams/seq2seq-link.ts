@@ -1,0 +1,70 @@
+// §3.3's diagram linked to its decoding view: the parts go to the views that show them, the views
+// light the parts they show (the source words: the encoder states; the attention map: scores and
+// weights; the output: the output), and each step of the decoding lights the step's path and puts
+// the step's attention and word into the diagram. The step is read from the view's data-step, the
+// number the step player writes for every step shown.
+import type { TranslateResult } from '#shared/types/seq2seq';
+import { Seq2SeqDiagram, STEP_PATH } from './seq2seq-diagram';
+
+type T = (key: string) => string;
+
+export class Seq2SeqDiagramLink {
+  readonly #diagram: Seq2SeqDiagram;
+  readonly #decode: HTMLElement;
+  readonly #observer: MutationObserver;
+  #result: TranslateResult | null = null;
+
+  /** `decode`: the decoding view's element (translate-decode.ts) */
+  constructor(host: HTMLElement, before: Node | null, t: T, decode: HTMLElement) {
+    this.#decode = decode;
+    const q = (selector: string) => () => decode.querySelector<HTMLElement>(selector);
+    const map = q('figure#s2s-attention');
+    this.#diagram = new Seq2SeqDiagram(t, {
+      enc: q('[data-testid=s2s-source]'),
+      dec: q('[data-testid=s2s-decode-step]'),
+      scores: map,
+      weights: map,
+      context: map,
+      output: q('.tr-output-row'),
+    });
+    const d = this.#diagram.diagram;
+    host.insertBefore(d.element, before);
+    const link = (selector: string, ids: readonly string[]) => {
+      const view = decode.querySelector(selector);
+      if (view) d.link(view, ids);
+    };
+    link('[data-testid=s2s-source]', ['enc']);
+    link('figure#s2s-attention', ['scores', 'weights']);
+    link('.tr-output-row', ['output']);
+    link('.tr-decode-controls', STEP_PATH);
+    this.#observer = new MutationObserver(() => this.#render());
+    this.#observer.observe(decode, { attributes: true, attributeFilter: ['data-step'] });
+  }
+
+  /** A new translation (null: none shown). */
+  setResult(result: TranslateResult | null): void {
+    this.#result = result;
+    this.#render();
+  }
+
+  #render(): void {
+    const result = this.#result;
+    const pos = Number(this.#decode.dataset.step ?? 0);
+    if (!result) {
+      this.#diagram.show([], null);
+      this.#diagram.step(false);
+      return;
+    }
+    const source = result.source.map((s) => s.text);
+    const step = pos > 0 ? result.steps?.[pos - 1] : undefined;
+    const token = step?.token ?? result.output[pos - 1] ?? '<eos>';
+    const attention = step && step.attention.length ? step.attention : null;
+    this.#diagram.show(source, pos > 0 ? { index: pos, attention, token } : null);
+    this.#diagram.step(pos > 0);
+  }
+
+  destroy(): void {
+    this.#observer.disconnect();
+    this.#diagram.diagram.destroy();
+  }
+}

@@ -1,0 +1,162 @@
+// §4's picture of the encoder-decoder Transformer, drawn from the section's settings: embeddings
+// plus positions, the encoder layer (self-attention, feed-forward), the decoder layer (masked
+// self-attention, cross-attention on the encoder's output, feed-forward), each sublayer with its
+// norm and residual connection in the order the model uses (pre-norm: x + f(norm(x)); post-norm:
+// norm(x + f(x))), "× L" layers, and the output layer. The heads and layers are the model's.
+import { Diagram, svg, type Box, type Target } from './diagram';
+
+type T = (key: string) => string;
+
+export type TransformerPart = 'embed' | 'enc-self' | 'dec-self' | 'cross' | 'ff' | 'norm' | 'residual' | 'out';
+export type TransformerTargets = Record<TransformerPart, Target>;
+
+export interface TransformerShape {
+  layers: number;
+  heads: number;
+  normFirst: boolean;
+}
+
+const WIDTH = 640;
+const HEIGHT = 306;
+const BOX_H = 24;
+const NORM_H = 15;
+const GAP = 7;
+const R = 7;
+/** the encoder column and the decoder column: left edge and width */
+const ENC = { x: 40, w: 240 };
+const DEC = { x: 370, w: 250 };
+
+/** The parts a decoding step goes through, bottom to top. */
+export const DECODE_PATH: readonly TransformerPart[] = ['embed', 'dec-self', 'cross', 'ff', 'out'];
+
+export class TransformerDiagram {
+  readonly diagram: Diagram;
+  readonly #t: T;
+  readonly #targets: TransformerTargets;
+
+  constructor(t: T, targets: TransformerTargets) {
+    this.#t = t;
+    this.#targets = targets;
+    this.diagram = new Diagram({ title: t('tf.diagram.title'), desc: t('tf.diagram.desc'), caption: t('tf.diagram.caption'), width: WIDTH, height: HEIGHT, testId: 'tf-diagram', idPrefix: 'tf-diagram' });
+  }
+
+  /** Draws the model of `shape` (again, after a settings change). */
+  draw(shape: TransformerShape): void {
+    const d = this.diagram;
+    const t = this.#t;
+    d.clear();
+    const heads = (key: string) => t(key).replace('{heads}', String(shape.heads));
+    const enc = new Column(d, t, this.#targets, ENC.x, ENC.w, shape.normFirst);
+    enc.box('embed', 'tf.diagram.embed.source', t('tf.diagram.embed.source'));
+    const encStart = enc.bottomOfNext();
+    enc.block('enc-self', heads('tf.diagram.encSelf'));
+    enc.block('ff', t('tf.diagram.ff'));
+    const encTop = enc.top;
+    enc.layers(encStart, encTop, shape.layers);
+    enc.title(t('tf.diagram.encoder'));
+
+    const dec = new Column(d, t, this.#targets, DEC.x, DEC.w, shape.normFirst);
+    dec.box('embed', 'tf.diagram.embed.output', t('tf.diagram.embed.output'));
+    const decStart = dec.bottomOfNext();
+    dec.block('dec-self', heads('tf.diagram.decSelf'));
+    const cross = dec.block('cross', heads('tf.diagram.cross'));
+    dec.block('ff', t('tf.diagram.ff'));
+    const decTop = dec.top;
+    dec.layers(decStart, decTop, shape.layers);
+    dec.box('out', 'tf.diagram.out', t('tf.diagram.out'));
+    dec.title(t('tf.diagram.decoder'));
+    // the encoder's output feeds every decoder layer's cross-attention (its keys and values)
+    // (from the right of its last ⊕, clear of the column's title)
+    const from = ENC.x + ENC.w / 2 + R;
+    const out = encTop + R;
+    const y = cross.y + cross.h / 2;
+    const bend = ENC.x + ENC.w + 22;
+    d.arrow('enc-self', 'cross', [from, out, bend, out, bend, y, cross.x, y]);
+  }
+
+  /** Lights a decoding step's path (or nothing). */
+  step(on: boolean): void {
+    this.diagram.lightPath(on ? DECODE_PATH : []);
+  }
+}
+
+/** One column, built bottom up: boxes joined by arrows, sublayer blocks with norm and residual. */
+class Column {
+  /** the top of the last thing drawn */
+  top = HEIGHT - 6;
+  #last: string | null = null;
+  readonly #d: Diagram;
+  readonly #t: T;
+  readonly #targets: TransformerTargets;
+  readonly #x: number;
+  readonly #w: number;
+  readonly #normFirst: boolean;
+
+  constructor(d: Diagram, t: T, targets: TransformerTargets, x: number, w: number, normFirst: boolean) {
+    this.#d = d;
+    this.#t = t;
+    this.#targets = targets;
+    this.#x = x;
+    this.#w = w;
+    this.#normFirst = normFirst;
+  }
+
+  get #cx(): number {
+    return this.#x + this.#w / 2;
+  }
+
+  /** where the next element's bottom will be */
+  bottomOfNext(): number {
+    return this.top - GAP;
+  }
+
+  #place(id: string, h: number, w: number): Box {
+    const b = { x: this.#cx - w / 2, y: this.top - GAP - h, w, h };
+    if (this.#last !== null) this.#d.arrow(this.#last, id, [this.#cx, this.top, this.#cx, b.y + b.h]);
+    this.top = b.y;
+    this.#last = id;
+    return b;
+  }
+
+  box(id: 'embed' | 'out', nameKey: string, label: string): Box {
+    const b = this.#place(id, BOX_H, this.#w);
+    this.#d.boxPart(id, this.#t(`${nameKey}.name`), b, label, this.#targets[id]);
+    return b;
+  }
+
+  #norm(): void {
+    const b = this.#place('norm', NORM_H, 64);
+    this.#d.boxPart('norm', this.#t('tf.diagram.norm.name'), b, this.#t('tf.diagram.norm'), this.#targets.norm);
+  }
+
+  /** A sublayer with its norm and its residual connection (drawn from its input to the ⊕). */
+  block(id: 'enc-self' | 'dec-self' | 'cross' | 'ff', label: string): Box {
+    const input = this.top - GAP / 2;
+    if (this.#normFirst) this.#norm();
+    const b = this.#place(id, BOX_H, this.#w - 40);
+    this.#d.boxPart(id, this.#t(`tf.diagram.${id}.name`), b, label, this.#targets[id]);
+    const plus = this.#place('residual', 2 * R, 2 * R);
+    const cy = plus.y + R;
+    this.#d.part('residual', this.#t('tf.diagram.residual.name'), [
+      svg('circle', { cx: this.#cx, cy, r: R, class: 'lab-diagram-box' }),
+      svg('path', { d: `M${this.#cx - 4},${cy} h8 M${this.#cx},${cy - 4} v8`, class: 'lab-diagram-arrow' }),
+    ], this.#targets.residual);
+    const side = this.#x + 6;
+    this.#d.arrow('residual', 'residual', [this.#cx, input, side, input, side, cy, this.#cx - R, cy], true);
+    if (!this.#normFirst) this.#norm();
+    return b;
+  }
+
+  /** The "× L" bracket beside the layer's blocks (from `bottom` up to `top`). */
+  layers(bottom: number, top: number, layers: number): void {
+    const x = this.#x - 8;
+    this.#d.svg.append(
+      svg('path', { d: `M${x + 5},${bottom} h-5 V${top} h5`, class: 'lab-diagram-arrow lab-diagram-drawn' }),
+      svg('text', { x: x - 4, y: top + 10, class: 'lab-diagram-small lab-diagram-drawn', 'text-anchor': 'end', 'dominant-baseline': 'central' }, `× ${layers}`),
+    );
+  }
+
+  title(text: string): void {
+    this.#d.svg.append(svg('text', { x: this.#cx, y: this.top - 6, class: 'lab-diagram-label lab-diagram-drawn', 'text-anchor': 'middle' }, text));
+  }
+}

@@ -1,0 +1,80 @@
+// §4's architecture row: the Transformer diagram drawn from the section's settings, beside the
+// positional-encoding figure, linked to the section's views. Each part goes to its view (the three
+// grids, the output, the positions figure; the norms, residuals and feed-forward to their settings,
+// opening that panel); hovering or focusing a view lights its parts; each decoding step lights the
+// decoder's path (read from the decoding view's data-step, which the step player writes).
+import type { AppState } from '../state';
+import { PositionalFigure } from './positional-figure';
+import { DECODE_PATH, TransformerDiagram, type TransformerPart } from './transformer-diagram';
+
+type T = (key: string) => string;
+
+export class TransformerDiagramLink {
+  readonly element = document.createElement('div');
+  readonly #diagram: TransformerDiagram;
+  readonly #positions: PositionalFigure;
+  readonly #state: AppState;
+  readonly #observer: MutationObserver;
+  readonly #unsubscribe: () => void;
+
+  /** `root`: the section's root (its views are found there); `openSettings`: opens the settings panel */
+  constructor(t: T, state: AppState, root: HTMLElement, openSettings: () => void) {
+    this.#state = state;
+    this.element.className = 'lab-architecture';
+    const q = (selector: string) => () => root.querySelector<HTMLElement>(selector);
+    const setting = (selector: string) => () => {
+      openSettings();
+      return root.querySelector<HTMLElement>(selector);
+    };
+    this.#positions = new PositionalFigure(t);
+    this.#diagram = new TransformerDiagram(t, {
+      embed: () => this.#positions.element,
+      'enc-self': q('[data-testid=tf-grid-encoder]'),
+      'dec-self': q('[data-testid=tf-grid-decoder]'),
+      cross: q('[data-testid=tf-grid-cross]'),
+      ff: setting('[data-testid=tf-dff]'),
+      norm: setting('[data-testid=tf-norm-first]'),
+      residual: setting('[data-testid=tf-norm-first]'),
+      out: q('[data-testid=tf-output]'),
+    });
+    this.element.append(this.#diagram.diagram.element, this.#positions.element);
+    this.#draw();
+    this.#positions.show(state.get('seed'));
+    this.#unsubscribe = state.subscribe((changed) => {
+      if (changed.some((n) => n === 'tf_layers' || n === 'tf_heads' || n === 'tf_norm_first')) this.#draw();
+      if (changed.includes('seed')) this.#positions.show(state.get('seed'));
+    });
+    this.#observer = new MutationObserver(() => this.#diagram.step(Number(root.querySelector<HTMLElement>('.tf-decode')?.dataset.step ?? 0) > 0));
+    const decode = root.querySelector('.tf-decode');
+    if (decode) this.#observer.observe(decode, { attributes: true, attributeFilter: ['data-step'] });
+  }
+
+  /** Links the section's views to the parts they show (call once the views exist). */
+  linkViews(root: HTMLElement): void {
+    const d = this.#diagram.diagram;
+    const link = (selector: string, ids: readonly TransformerPart[]) => {
+      const view = root.querySelector(selector);
+      if (view) d.link(view, ids);
+    };
+    link('[data-testid=tf-grid-encoder]', ['enc-self']);
+    link('[data-testid=tf-grid-decoder]', ['dec-self']);
+    link('[data-testid=tf-grid-cross]', ['cross']);
+    link('[data-testid=tf-source]', ['cross']);
+    link('[data-testid=tf-output]', ['out']);
+    link('.tf-decode-controls', DECODE_PATH);
+    link('[data-testid=tf-positional]', ['embed']);
+    link('label:has([data-testid=tf-text])', ['embed']);
+  }
+
+  #draw(): void {
+    const s = this.#state;
+    this.#diagram.draw({ layers: s.get('tf_layers'), heads: s.get('tf_heads'), normFirst: s.get('tf_norm_first') });
+  }
+
+  destroy(): void {
+    this.#observer.disconnect();
+    this.#unsubscribe();
+    this.#diagram.diagram.destroy();
+    this.#positions.destroy();
+  }
+}
