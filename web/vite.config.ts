@@ -74,10 +74,10 @@ function stripStateTableDocs(): Plugin {
 // table whose module loads after its section has mounted (a panel loaded on demand, such as the
 // model-file panel) would be filled too late, so it stays whole unless it joins its section's
 // strings (as §3.3 merges the "ask the model why" panel's).
-const SECTION_STRINGS = /\/web\/src\/sections\/(dot|idea|multihead|self|transformer|translate|translate-why|why)-strings\.ts$/;
+const SECTION_STRINGS = /\/web\/src\/sections\/(diagram|dot|idea|multihead|self|transformer|translate|translate-why|why)-strings\.ts$/;
 // Tables only the article uses (§3.3's "ask the model why" panel, which widgets and the iframe page
 // never mount): filled by the article's useLanguage only, so a widget does not download them.
-const ARTICLE_ONLY_STRINGS = /\/web\/src\/sections\/translate-why-strings\.ts$/;
+const ARTICLE_ONLY_STRINGS = /\/web\/src\/sections\/(diagram|translate-why)-strings\.ts$/;
 const LANGS = ['en', 'zh'] as const;
 const ONE_LANGUAGE = 'virtual:one-language-strings/';
 

@@ -51,7 +51,7 @@ describe('article shell', { timeout: 180_000 }, () => {
     assert.ok((await page.locator('math').count()) > 0, 'formulas are MathML');
     await firstHeatmapDrawn();
     // the sections' and the heatmap's own CSS apply (adopted stylesheets, allowed by that policy)
-    assert.equal(await page.$eval('.dot-note', (e) => getComputedStyle(e).fontSize), '13.6px');
+    assert.equal(await page.$eval('.dot-formula', (e) => getComputedStyle(e).fontSize), '16.8px');
     assert.equal(await page.$eval('.heatmap', (e) => getComputedStyle(e).position), 'relative');
     assert.equal(await page.evaluate(() => location.hash), '#seed=1', 'the address holds the state');
     // the favicon is served (a 404 would be a problem reported by the collector)

@@ -4,9 +4,9 @@
 // the step's attention and word into the diagram. The step is read from the view's data-step, the
 // number the step player writes for every step shown.
 import type { TranslateResult } from '#shared/types/seq2seq';
+import type { Lang } from '../i18n';
+import { diagramText, type T } from './diagram-text';
 import { Seq2SeqDiagram, STEP_PATH } from './seq2seq-diagram';
-
-type T = (key: string) => string;
 
 export class Seq2SeqDiagramLink {
   readonly #diagram: Seq2SeqDiagram;
@@ -14,9 +14,10 @@ export class Seq2SeqDiagramLink {
   readonly #observer: MutationObserver;
   #result: TranslateResult | null = null;
 
-  /** `decode`: the decoding view's element (translate-decode.ts) */
-  constructor(host: HTMLElement, before: Node | null, t: T, decode: HTMLElement) {
+  /** `decode`: the decoding view's element (translate-decode.ts); `t`: the section's strings */
+  constructor(host: HTMLElement, before: Node | null, sectionT: T, lang: Lang, decode: HTMLElement) {
     this.#decode = decode;
+    const t = diagramText(host, sectionT, lang);
     const q = (selector: string) => () => decode.querySelector<HTMLElement>(selector);
     const map = q('figure#s2s-attention');
     this.#diagram = new Seq2SeqDiagram(t, {

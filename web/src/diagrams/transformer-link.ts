@@ -3,11 +3,11 @@
 // grids, the output, the positions figure; the norms, residuals and feed-forward to their settings,
 // opening that panel); hovering or focusing a view lights its parts; each decoding step lights the
 // decoder's path (read from the decoding view's data-step, which the step player writes).
+import type { Lang } from '../i18n';
 import type { AppState } from '../state';
+import { diagramText, type T } from './diagram-text';
 import { PositionalFigure } from './positional-figure';
 import { DECODE_PATH, TransformerDiagram, type TransformerPart } from './transformer-diagram';
-
-type T = (key: string) => string;
 
 export class TransformerDiagramLink {
   readonly element = document.createElement('div');
@@ -18,8 +18,9 @@ export class TransformerDiagramLink {
   readonly #unsubscribe: () => void;
 
   /** `root`: the section's root (its views are found there); `openSettings`: opens the settings panel */
-  constructor(t: T, state: AppState, root: HTMLElement, openSettings: () => void) {
+  constructor(sectionT: T, lang: Lang, state: AppState, root: HTMLElement, openSettings: () => void) {
     this.#state = state;
+    const t = diagramText(root, sectionT, lang);
     this.element.className = 'lab-architecture';
     const q = (selector: string) => () => root.querySelector<HTMLElement>(selector);
     const setting = (selector: string) => () => {
@@ -44,9 +45,11 @@ export class TransformerDiagramLink {
       if (changed.some((n) => n === 'tf_layers' || n === 'tf_heads' || n === 'tf_norm_first')) this.#draw();
       if (changed.includes('seed')) this.#positions.show(state.get('seed'));
     });
-    this.#observer = new MutationObserver(() => this.#diagram.step(Number(root.querySelector<HTMLElement>('.tf-decode')?.dataset.step ?? 0) > 0));
+    const stepped = () => this.#diagram.step(Number(root.querySelector<HTMLElement>('.tf-decode')?.dataset.step ?? 0) > 0);
+    this.#observer = new MutationObserver(stepped);
     const decode = root.querySelector('.tf-decode');
     if (decode) this.#observer.observe(decode, { attributes: true, attributeFilter: ['data-step'] });
+    stepped();
   }
 
   /** Links the section's views to the parts they show (call once the views exist). */

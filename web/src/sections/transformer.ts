@@ -26,8 +26,7 @@ import { TransformerSentence } from './transformer-sentence';
 import { mountTransformerWhy } from './transformer-why';
 import { TrainingClock } from './transformer-clock';
 import { Panel, type PanelSetting } from './panel';
-import diagramCss from '../diagrams/diagram.css?inline';
-import { TransformerDiagramLink } from '../diagrams/transformer-link';
+import type { TransformerDiagramLink } from '../diagrams/transformer-link';
 
 const MODEL_SETTINGS = Object.keys(MODEL_SETTING_LABELS) as PropName[];
 /** While training, the maps are redrawn from a fresh translation at most this often. */
@@ -53,7 +52,8 @@ class TransformerView implements SectionHandle {
   readonly #grids: AttentionGrids;
   readonly #decode: TransformerDecodeView;
   readonly #compare: ComparePanel;
-  readonly #architecture: TransformerDiagramLink;
+  /** the article's diagram and positions figure (loaded on demand) */
+  #architecture: TransformerDiagramLink | null = null;
   readonly #unsubscribe: () => void;
   #trainer: TransformerTrainer;
   /** the last model that was made, kept while a replacement is being made */
@@ -72,7 +72,7 @@ class TransformerView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    mountRoot(host, this.#root, HEATMAP_CSS, css, diagramCss);
+    mountRoot(host, this.#root, HEATMAP_CSS, css);
     const intro = el('p', 'tf-intro', t('tf.intro'));
     intro.dataset.testid = 'tf-intro';
     this.#settingsLine.dataset.testid = 'tf-settings-line';
@@ -126,10 +126,16 @@ class TransformerView implements SectionHandle {
       state.update({ tf_light_layer: l, tf_light_head: h });
     });
 
-    // The picture of the model and of its positions, above the maps it explains.
-    this.#architecture = new TransformerDiagramLink(t, state, this.#root, () => settingsPanel.show());
-    this.#root.insertBefore(this.#architecture.element, this.#root.querySelector('.tf-grids'));
-    this.#architecture.linkViews(this.#root);
+    // The article's picture of the model and of its positions, above the maps it explains.
+    if (!ctx.embedded) {
+      void importWithStrings(() => import('../diagrams/transformer-link'), ctx.lang, { article: true }).then(({ TransformerDiagramLink }) => {
+        if (this.#destroyed) return;
+        const architecture = new TransformerDiagramLink(t, ctx.lang, state, this.#root, () => settingsPanel.show());
+        this.#architecture = architecture;
+        this.#root.insertBefore(architecture.element, this.#root.querySelector('.tf-grids'));
+        architecture.linkViews(this.#root);
+      });
+    }
 
     // Ask the model why (transformer-why.ts): the article only, loaded when its panel first opens.
     if (!ctx.embedded) {
@@ -404,7 +410,7 @@ class TransformerView implements SectionHandle {
     this.#byo?.destroy();
     this.#why?.destroy();
     for (const panel of this.#panels) panel.destroy();
-    this.#architecture.destroy();
+    this.#architecture?.destroy();
     this.#curves.destroy();
     this.#root.remove();
   }

@@ -24,8 +24,9 @@ import { TranslatePlayer } from './translate-play';
 import { fill } from '../i18n';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
 import { Panel } from './panel';
-import diagramCss from '../diagrams/diagram.css?inline';
-import { Seq2SeqDiagramLink } from '../diagrams/seq2seq-link';
+import type { Seq2SeqDiagramLink } from '../diagrams/seq2seq-link';
+import type { TranslateResult } from '#shared/types/seq2seq';
+import { importWithStrings } from '../i18n';
 
 class TranslateView implements SectionHandle {
   readonly #ctx: SectionContext;
@@ -57,7 +58,9 @@ class TranslateView implements SectionHandle {
   readonly #curves: TrainingCurves;
   readonly #input: SentenceInput;
   readonly #decode: DecodeView;
-  readonly #diagram: Seq2SeqDiagramLink;
+  /** the article's diagram (loaded on demand), and the translation it shows */
+  #diagram: Seq2SeqDiagramLink | null = null;
+  #shown: TranslateResult | null = null;
   /** the article's only (translate-article.ts): ask why, the timeline, bring your own; null in widgets */
   #extras: ArticleExtras | null = null;
   readonly #controls: TranslateControls;
@@ -76,7 +79,7 @@ class TranslateView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    mountRoot(host, this.#root, HEATMAP_CSS, css, diagramCss);
+    mountRoot(host, this.#root, HEATMAP_CSS, css);
     this.#intro.dataset.testid = 's2s-intro';
     this.#caption.dataset.testid = 's2s-caption';
     this.#root.append(this.#intro, this.#caption, this.#try);
@@ -130,8 +133,14 @@ class TranslateView implements SectionHandle {
     this.#sentenceAlignment.dataset.testid = 's2s-sentence-alignment';
     this.#root.append(this.#untrained);
     this.#decode = new DecodeView(this.#root, t);
-    // the picture of the architecture, just above the decoding it follows step by step
-    this.#diagram = new Seq2SeqDiagramLink(this.#root, this.#decode.element, t, this.#decode.element);
+    // the article's picture of the architecture, just above the decoding it follows step by step
+    if (!ctx.embedded) {
+      void importWithStrings(() => import('../diagrams/seq2seq-link'), ctx.lang, { article: true }).then(({ Seq2SeqDiagramLink }) => {
+        if (this.#destroyed) return;
+        this.#diagram = new Seq2SeqDiagramLink(this.#root, this.#decode.element, t, ctx.lang, this.#decode.element);
+        this.#diagram.setResult(this.#shown);
+      });
+    }
     const whyHost = el('div');
     this.#root.append(whyHost, this.#sentenceAlignment);
     if (!ctx.embedded) {
@@ -229,7 +238,7 @@ class TranslateView implements SectionHandle {
     this.#notice.show('info', '');
     this.#input.showError('');
     this.#decode.clear();
-    this.#diagram.setResult(null);
+    this.#showInDiagram(null);
     this.#render();
     void this.#prepare();
   }
@@ -277,7 +286,7 @@ class TranslateView implements SectionHandle {
     if (text.trim() === '') {
       // Nothing to translate: no old result stays on screen.
       this.#decode.clear();
-      this.#diagram.setResult(null);
+      this.#showInDiagram(null);
       this.#extras?.clear();
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#input.showNote('info', t(trainer.settings.task === 'dates' ? 'tr.empty.dates' : 'tr.empty'));
@@ -291,7 +300,7 @@ class TranslateView implements SectionHandle {
       // Which model state this decoding shows (tests wait for it).
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#decode.show(result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
-      this.#diagram.setResult(result);
+      this.#showInDiagram(result);
       this.#extras?.show(trainer, text, result);
       const example = trainer.heldOut.find((e) => e.source === text.trim().split(/\s+/u).join(' '));
       const compare = trainer.step > 0 ? await this.#compareModule() : null;
@@ -304,11 +313,16 @@ class TranslateView implements SectionHandle {
       if (seq !== this.#translateSeq) return;
       // A sentence the model cannot take (too long, say): clear the old result, say why.
       this.#decode.clear();
-      this.#diagram.setResult(null);
+      this.#showInDiagram(null);
       this.#extras?.clear();
       this.#input.showNote('info', '');
       this.#input.showError(`${t('error.prefix')}${errorText(err)}`);
     }
+  }
+
+  #showInDiagram(result: TranslateResult | null): void {
+    this.#shown = result;
+    this.#diagram?.setResult(result);
   }
 
   /** The intro in the words of the chosen task, with the settings actually in use. */
@@ -396,7 +410,7 @@ class TranslateView implements SectionHandle {
     void this.#trainer.delete();
     void this.#plain?.delete();
     this.#decode.destroy();
-    this.#diagram.destroy();
+    this.#diagram?.destroy();
     this.#extras?.destroy();
     this.#curves.destroy();
     this.#root.remove();
