@@ -179,6 +179,29 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
     }
   });
 
+  test("a field's error overlays what follows: the other controls of its row stay where they were", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await site.load('#lang=en&seed=1&s2s_open_settings=1&tf_open_settings=1');
+    await waitTranslated();
+    for (const [input, value] of [[`${TR} [data-testid=s2s-speed]`, '500'], [`${TR} [data-testid=s2s-hidden]`, '9999'], [`${TF} [data-testid=tf-heads]`, '3']]) {
+      const others = () =>
+        page.locator(input).evaluate((el) => {
+          const own = el.closest('.al-field');
+          return [...el.closest('.al-controls').querySelectorAll(':scope > *')].filter((f) => f !== own).map((f) => {
+            const r = f.getBoundingClientRect();
+            return [Math.round(r.left), Math.round(r.top + scrollY)];
+          });
+        });
+      await page.locator(input).scrollIntoViewIfNeeded();
+      const before = await others();
+      await page.fill(input, value);
+      await page.dispatchEvent(input, 'change');
+      await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('aria-invalid') === 'true', input);
+      assert.ok((await page.locator(input).evaluate((el) => el.closest('.al-field').querySelector('.lab-field-error').textContent)).length > 0);
+      assert.deepEqual(await others(), before, `${input}: its message moved the row's other controls`);
+    }
+  });
+
   test('screenshots of §3.3 and §4 at three widths in both languages', async () => {
     for (const lang of ['en', 'zh']) {
       for (const width of [1280, 768, 390]) {
