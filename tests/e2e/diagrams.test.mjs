@@ -186,10 +186,13 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
     for (const [input, value] of [[`${TR} [data-testid=s2s-speed]`, '500'], [`${TR} [data-testid=s2s-hidden]`, '9999'], [`${TF} [data-testid=tf-heads]`, '3']]) {
       const others = () =>
         page.locator(input).evaluate((el) => {
+          // relative to the row: whatever loads above it may move the whole page meanwhile
           const own = el.closest('.al-field');
-          return [...el.closest('.al-controls').querySelectorAll(':scope > *')].filter((f) => f !== own).map((f) => {
+          const row = el.closest('.al-controls');
+          const top = row.getBoundingClientRect();
+          return [...row.querySelectorAll(':scope > *')].filter((f) => f !== own).map((f) => {
             const r = f.getBoundingClientRect();
-            return [Math.round(r.left), Math.round(r.top + scrollY)];
+            return [Math.round(r.left - top.left), Math.round(r.top - top.top)];
           });
         });
       await page.locator(input).scrollIntoViewIfNeeded();
