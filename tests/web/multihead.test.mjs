@@ -29,7 +29,7 @@ test('the status line counts in words: singular for 1 in English, "每个头 1 �
   const zh = translator('zh', MULTIHEAD_STRINGS);
   assert.equal(okMessage(en, { count: 3, d: 8, heads: 8, dh: 1 }), 'Computed by the wasm core: 3 tokens, d = 8, 8 heads of 1 feature.');
   assert.equal(okMessage(en, { count: 1, d: 4, heads: 1, dh: 4 }), 'Computed by the wasm core: 1 token, d = 4, 1 head of 4 features.');
-  assert.equal(okMessage(zh, { count: 3, d: 8, heads: 8, dh: 1 }), '由 wasm 核心计算：3 个词，d = 8，8 个头，每个头 1 维。');
+  assert.equal(okMessage(zh, { count: 3, d: 8, heads: 8, dh: 1 }), '由计算内核算出：3 个词，d = 8，8 个头，每个头 1 维。');
 });
 
 test('mh_scale: shared (the default) or per-head', () => {
@@ -44,11 +44,15 @@ test('the narration names each head’s largest weight and says whether the head
   const tokens = ['咖哥', '喜欢', '小冰'];
   // head 1 (rows: queries): largest at (咖哥, 喜欢); head 2: largest at (小冰, 咖哥)
   const w = [0.1, 0.7, 0.2, 0.3, 0.3, 0.4, 0.2, 0.3, 0.5, 0.3, 0.3, 0.4, 0.2, 0.2, 0.6, 0.8, 0.1, 0.1];
-  assert.equal(strongestLinks(en, w, 2, tokens), 'Strongest link of each head: head 1: 咖哥 → 喜欢 (0.70); head 2: 小冰 → 咖哥 (0.80). The heads look at different words.');
-  assert.equal(strongestLinks(zh, w, 2, tokens), '每个头最强的连接：第 1 个头：咖哥 → 喜欢（0.70）；第 2 个头：小冰 → 咖哥（0.80）。各个头关注的是不同的词。');
+  assert.equal(strongestLinks(en, w, 2, tokens), 'Strongest link of each head: head 1: 咖哥 → 喜欢 (0.70); head 2: 小冰 → 咖哥 (0.80). Each head’s strongest link is a different pair of words.');
+  assert.equal(strongestLinks(zh, w, 2, tokens), '每个头最强的连接：第 1 个头：咖哥 → 喜欢（0.70）；第 2 个头：小冰 → 咖哥（0.80）。每个头最强的连接都是不同的一对词。');
   assert.equal(strongestLinks(en, w.slice(0, 9), 1, tokens), 'Strongest link of each head: head 1: 咖哥 → 喜欢 (0.70).');
   const same = [...w.slice(0, 9), ...w.slice(0, 9)];
   assert.match(strongestLinks(en, same, 2, tokens), /same pair\.$/);
+  // two of three heads share a pair: the verdict names them instead of calling the heads different
+  const three = [...w, ...w.slice(0, 9)];
+  assert.match(strongestLinks(en, three, 3, tokens), /\(0\.70\)\. Heads 1 and 3 share their strongest link\.$/);
+  assert.match(strongestLinks(zh, three, 3, tokens), /第 1、3 个头的最强连接相同。$/);
   // more heads than are named: the rest are counted
   const six = Array.from({ length: 6 }, () => w.slice(0, 9)).flat();
   assert.match(strongestLinks(en, six, 6, tokens), /head 4: [^;]+; … \(2 more heads\)\. Every head/);

@@ -57,7 +57,7 @@ export const SOFTMAX_ROW = `<mrow><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mr
 
 /** §3.4 QKV projections: Q = XW_Qᵀ, K = XW_Kᵀ, V = XW_Vᵀ */
 export const QKV_PROJECTIONS = ['Q', 'K', 'V']
-  .map((m) => `<mrow><mi>${m}</mi><mo>=</mo><mi>X</mi><msubsup><mi>W</mi><mi>${m}</mi><mi mathvariant="normal">T</mi></msubsup></mrow>`)
+  .map((m) => `<mrow><mi>${m}</mi><mo>=</mo><mi>X</mi><msubsup><mi>W</mi><mi>${m}</mi><mi mathvariant="normal">T</mi></msubsup><mo>+</mo><msub><mi>b</mi><mi>${m}</mi></msub></mrow>`)
   .join('<mo>,</mo><mspace width="1em"></mspace>');
 
 /** §3.6 multi-head: MultiHead(X) = Concat(head₁, …, head_h) W_Oᵀ */

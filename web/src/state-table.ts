@@ -133,7 +133,7 @@ export const PROPS = [
   { name: 'tf_zoom', section: 'transformer', kind: 'enum', default: 'none', values: ['none', 'encoder', 'decoder', 'cross'], doc: 'which kind of attention has a map enlarged (none: the grids only)' },
   { name: 'tf_zoom_layer', section: 'transformer', kind: 'int', default: 1, min: 1, max: 6, doc: 'layer of the enlarged map' },
   { name: 'tf_zoom_head', section: 'transformer', kind: 'int', default: 1, min: 1, max: 16, doc: 'head of the enlarged map' },
-  { name: 'tf_light_layer', section: 'transformer', kind: 'int', default: 0, min: 0, max: 6, doc: 'the cross-attention that lights the source tokens while decoding: this layer (0: the rollout over all layers)' },
+  { name: 'tf_light_layer', section: 'transformer', kind: 'int', default: 1, min: 0, max: 6, doc: 'the cross-attention that lights the source tokens while decoding: this layer (0: the rollout over all layers, whose rows put only about half on the source; the default, layer 1, sums to 1)' },
   { name: 'tf_light_head', section: 'transformer', kind: 'int', default: 0, min: 0, max: 16, doc: 'and this head (0: the mean of the heads)' },
   { name: 'tf_why', section: 'transformer', kind: 'text', default: '', maxLength: 600, doc: "as s2s_why, plus zc1.2 (zero head 2 of layer 1; c cross, d decoder self, e encoder self; @4: at step 4 only)" },
   { name: 'tf_open_settings', section: 'transformer', kind: 'bool', default: false, doc: 'the model settings panel is open (task, sizes, norm, rate, warm-up, steps)' },

@@ -39,7 +39,8 @@ const QUESTIONS: readonly { key: string; direction: readonly number[] }[] = [
   { key: 'idea.q.who', direction: [1, 0, 0, 0, 0] },
   { key: 'idea.q.where', direction: [0, 1, 0, 0, 0] },
   { key: 'idea.q.when', direction: [0, 0, 1, 0, 0] },
-  { key: 'idea.q.what', direction: [0, 0, 0, Math.SQRT1_2, Math.SQRT1_2] },
+  // 做什么 / "What does he do?": the action, so that a sharp question picks "reads" alone
+  { key: 'idea.q.what', direction: [0, 0, 0, 1, 0] },
 ];
 
 const WATCHED: readonly PropName[] = ['idea_strength', 'idea_q'];
@@ -55,6 +56,22 @@ export function ideaInputs(lang: Lang, strength: number, yours: readonly number[
   const mine = yours.length === D ? yours : new Array<number>(D).fill(0);
   const queries = [...QUESTIONS.flatMap((q) => q.direction.map((x) => x * strength)), ...mine];
   return { keys, queries, words: order.map((id) => WORDS[id].text[lang]) };
+}
+
+/** weights closer than this read as a tie (they print alike at two decimals) */
+const TIE = 0.005;
+
+/**
+ * What one question's row of weights says, in words: the word it attends to most, the words it
+ * splits its weight between when they tie, or that it weighs every word alike (a question with no
+ * content).
+ */
+export function answerOf(t: (key: string) => string, question: string, words: readonly string[], row: ArrayLike<number>): string {
+  const top = Math.max(...Array.from(row));
+  const tied = words.filter((_, c) => top - row[c] < TIE);
+  if (tied.length === words.length) return fill(t('idea.answer.even'), { question, w: top.toFixed(2) });
+  if (tied.length > 1) return fill(t('idea.answer.split'), { question, words: tied.map((word) => fill(t('idea.quoted'), { word })).join(t('idea.and')), w: top.toFixed(2) });
+  return fill(t('idea.answer'), { question, word: tied[0], w: top.toFixed(2) });
 }
 
 class IdeaView implements SectionHandle {
@@ -168,16 +185,10 @@ class IdeaView implements SectionHandle {
       (result) => {
         const w = result.weights.data;
         this.#map.update({ rows: names.length, cols: words.length, values: w, rowLabels: names, colLabels: words });
-        const answers = names.map((name, r) => {
-          let best = 0;
-          for (let c = 1; c < words.length; c++) if (w[r * words.length + c] > w[r * words.length + best]) best = c;
-          return { name, word: words[best], w: w[r * words.length + best] };
-        });
-        this.#answers.replaceChildren(...answers.map((a) => el('li', undefined, fill(t('idea.answer'), { question: a.name, word: a.word, w: a.w.toFixed(2) }))));
-        if (changed.length > 0) {
-          const a = changed.includes('idea_q') ? answers[answers.length - 1] : answers[0];
-          this.#narration.textContent = fill(t('idea.answer'), { question: a.name, word: a.word, w: a.w.toFixed(2) });
-        }
+        const answers = names.map((name, r) => answerOf(t, name, words, w.slice(r * words.length, (r + 1) * words.length)));
+        this.#answers.replaceChildren(...answers.map((a) => el('li', undefined, a)));
+        // the row the change moved: the reader's own question, or the first fixed one for the sharpness
+        if (changed.length > 0) this.#narration.textContent = changed.includes('idea_q') ? answers[answers.length - 1] : answers[0];
         this.#message.show('ok', t('idea.ok'));
         this.#root.dataset.state = 'ok';
         this.#root.dataset.computeCount = String(++this.#computeCount);

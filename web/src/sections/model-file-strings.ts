@@ -91,7 +91,7 @@ export const MODEL_FILE_STRINGS: Strings = {
     'mf.key.attention': '注意力',
     'mf.key.layers': '层数',
     'mf.key.heads': '头数',
-    'mf.key.dModel': '模型维度 dModel',
+    'mf.key.dModel': '模型维度',
     'mf.key.dFF': '前馈维度 dFF',
     'mf.key.tokenizer': '词元',
     'mf.key.parameters': '参数',
@@ -105,7 +105,7 @@ export const MODEL_FILE_STRINGS: Strings = {
     'pairs.title': '你自己的句对',
     'pairs.intro':
       '粘贴或上传句对，每行一对：源句、一个制表符、目标句。以 # 开头的行和空行会被跳过。其中一部分留作测试：模型从不在上面训练，下面的分数就是在这部分上测得的。',
-    'pairs.text': '句对（每行：源句<TAB>目标句）',
+    'pairs.text': '句对（每行：源句、制表符、目标句）',
     'pairs.upload': '上传 .tsv 文件…',
     'pairs.tokenize': '词元',
     'pairs.tokenize.words': '词（按空格切分）',

@@ -1,4 +1,4 @@
-// Text of the §3.6 section; the Chinese follows the note (多头注意力仅仅是从更多维度对信息进行点积、缩放、Softmax、加权和而已).
+// Text of the §3.6 section; the Chinese follows the note (多头注意力仅仅是从更多维度对信息进行点积、缩放、softmax、加权和而已).
 import type { Strings } from '../i18n';
 
 export const MULTIHEAD_STRINGS: Strings = {
@@ -39,14 +39,16 @@ export const MULTIHEAD_STRINGS: Strings = {
     'mh.narrate.link': 'head {h}: {query} → {key} ({w})',
     'mh.narrate.more': '… ({count} more heads)',
     'mh.narrate.same': 'Every head puts its largest weight on the same pair.',
-    'mh.narrate.differ': 'The heads look at different words.',
+    'mh.narrate.differ': 'Each head’s strongest link is a different pair of words.',
+    'mh.narrate.shared': 'Heads {heads} share their strongest link.',
+    'mh.narrate.headSep': ' and ',
     'mh.narrate.sep': '; ',
     'mh.narrate.verdict': '{links} {verdict}',
     'mh.panel.combine': 'How the heads combine: concatenated, then mixed by the output projection W_O',
   },
   zh: {
     'mh.intro':
-      '理解了 QKV 注意力，那么多头注意力仅仅是从更多维度对信息进行点积、缩放、Softmax、加权和而已。Q、K、V（d 维）被拆分成 h 个头，每个头 d/h 维，各自计算注意力；各头的输出再拼接回 d 维，经过输出线性层 W_O 合并。',
+      '理解了 QKV 注意力，那么多头注意力仅仅是从更多维度对信息进行点积、缩放、softmax、加权和而已。Q、K、V（d 维）被拆分成 h 个头，每个头 d/h 维，各自计算注意力；各头的输出再拼接回 d 维，经过输出线性层 W_O 合并。',
     'mh.text': '句子（词之间用空格分隔）',
     'mh.text.short': '句子',
     'mh.d': '模型维度 d',
@@ -58,13 +60,13 @@ export const MULTIHEAD_STRINGS: Strings = {
     'mh.head': '第 {h} 个头',
     'mh.head.weights': '第 {h} 个头：权重 softmax(Q_h K_hᵀ/√{dh})',
     'mh.head.output': '第 {h} 个头：输出（权重 · V_h）',
-    'mh.map.context': '拼接各头的输出：Concat(head₁ … head_h)',
-    'mh.map.output': '输出线性层：Concat(…) W_Oᵀ + b_O',
+    'mh.map.context': '拼接各头的输出：拼接(头₁ … 头_h)',
+    'mh.map.output': '输出线性层：拼接(…) W_Oᵀ + b_O',
     'mh.axis.features': '特征',
     'mh.axis.tokens': '词',
     'mh.axis.keys': '键',
     'mh.axis.queries': '查询',
-    'mh.ok': '由 wasm 核心计算：{count} {tokenWord}，d = {d}，{heads} {headWord}，每个头 {dh} {featureWord}。',
+    'mh.ok': '由计算内核算出：{count} {tokenWord}，d = {d}，{heads} {headWord}，每个头 {dh} {featureWord}。',
     'mh.word.token': '个词',
     'mh.word.tokens': '个词',
     'mh.word.head': '个头',
@@ -81,7 +83,9 @@ export const MULTIHEAD_STRINGS: Strings = {
     'mh.narrate.link': '第 {h} 个头：{query} → {key}（{w}）',
     'mh.narrate.more': '……（另有 {count} 个头）',
     'mh.narrate.same': '每个头都把最大的权重放在同一对词上。',
-    'mh.narrate.differ': '各个头关注的是不同的词。',
+    'mh.narrate.differ': '每个头最强的连接都是不同的一对词。',
+    'mh.narrate.shared': '第 {heads} 个头的最强连接相同。',
+    'mh.narrate.headSep': '、',
     'mh.narrate.sep': '；',
     'mh.narrate.verdict': '{links}{verdict}',
     'mh.panel.combine': '各个头如何合并：先拼接，再由输出投影 W_O 混合',

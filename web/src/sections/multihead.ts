@@ -53,8 +53,14 @@ export function strongestLinks(t: (key: string) => string, weights: ArrayLike<nu
   if (heads > NARRATED_HEADS) links.push(fill(t('mh.narrate.more'), { count: heads - NARRATED_HEADS }));
   const text = fill(t('mh.narrate'), { links: links.join(t('mh.narrate.sep')) });
   if (heads === 1) return text;
-  const same = best.every((b) => b.query === best[0].query && b.key === best[0].key);
-  return fill(t('mh.narrate.verdict'), { links: text, verdict: t(same ? 'mh.narrate.same' : 'mh.narrate.differ') });
+  // heads grouped by the pair they link most: one group, all alike; no group of two, all differ
+  const groups = new Map<number, number[]>();
+  for (const b of best) groups.set(b.query * n + b.key, [...(groups.get(b.query * n + b.key) ?? []), b.h]);
+  const shared = [...groups.values()].filter((g) => g.length > 1);
+  let verdict = t('mh.narrate.differ');
+  if (groups.size === 1) verdict = t('mh.narrate.same');
+  else if (shared.length > 0) verdict = shared.map((g) => fill(t('mh.narrate.shared'), { heads: g.join(t('mh.narrate.headSep')) })).join(' ');
+  return fill(t('mh.narrate.verdict'), { links: text, verdict });
 }
 
 /** Head counts that divide d, up to MAX_HEADS. */

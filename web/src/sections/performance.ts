@@ -109,7 +109,7 @@ const STRINGS = {
     'perf.scaled_forward_backward': '缩放点积，前向 + 反向',
     'perf.mha_forward': '多头（4 头），前向',
     'perf.mha_forward_backward': '多头（4 头），前向 + 反向',
-    'perf.note': '笔记的训练配方：每步微秒数（越低越好）',
+    'perf.note': '笔记的训练方案：每步微秒数（越低越好）',
     'perf.dates': '日期任务：每秒训练样本数',
     'perf.native': '原生 C++',
     'perf.wasm': 'wasm（本页引擎）',

@@ -5,7 +5,7 @@ import { MAX_TOKENS, SentenceError } from './self-tokens';
 export const SELF_STRINGS: Strings = {
   en: {
     'self.intro':
-      'Self-attention is a sequence attending to itself. Each word gets an embedding x (a seeded random vector: the same word always gets the same one); three linear maps turn it into a query q, a key k and a value v. Query = X1; key and value are also X1, only through different linear maps. Each word’s output is the softmax-weighted sum of every word’s value.',
+      'Self-attention is a sequence attending to itself. Each word gets an embedding x (a seeded random vector: the same word always gets the same one); three linear maps (weights W_Q, W_K, W_V and biases b_Q, b_K, b_V) turn it into a query q, a key k and a value v. These maps are random and untrained here, drawn from the seed like the embeddings: the weights show how the arithmetic works, not what a trained model would attend to. Query = X1; key and value are also X1, only through different linear maps. Each word’s output is the softmax-weighted sum of every word’s value.',
     'self.text': 'Sentence (words separated by spaces)',
     'self.d': 'Features d',
     'self.error.empty': 'the sentence is empty: type at least one word',
@@ -44,7 +44,7 @@ export const SELF_STRINGS: Strings = {
   },
   zh: {
     'self.intro':
-      '自注意力的本质是自己对自己的注意。每个词有一个词向量 x（由随机种子生成：同一个词总是得到同一个向量），经过三个线性变换得到查询 q、键 k 和值 v。Query 就是向量 X1；Key、Value 也是向量 X1，只是线性变换的公式不同而已。每个词的输出，是所有词的值按 softmax 权重的加权和。',
+      '自注意力的本质是自己对自己的注意。每个词有一个词向量 x（由随机种子生成：同一个词总是得到同一个向量），经过三个线性变换（权重 W_Q、W_K、W_V 和偏置 b_Q、b_K、b_V）得到查询 q、键 k 和值 v。这里的线性变换是随机的、未经训练，和词向量一样由随机种子生成：权重展示的是计算过程，而不是训练好的模型会关注什么。查询就是向量 X1；键、值也是向量 X1，只是线性变换的公式不同而已。每个词的输出，是所有词的值按 softmax 权重的加权和。',
     'self.text': '句子（词之间用空格分隔）',
     'self.d': '特征维度 d',
     'self.error.empty': '句子为空：请至少输入一个词',
@@ -60,7 +60,7 @@ export const SELF_STRINGS: Strings = {
     'self.axis.tokens': '词',
     'self.axis.keys': '键',
     'self.axis.queries': '查询',
-    'self.ok': '由 wasm 核心计算：{count} 个词，d = {d}。',
+    'self.ok': '由计算内核算出：{count} 个词，d = {d}。',
     'self.head.title': '每个词关注哪里',
     'self.head.help': '将鼠标悬停在左侧的词上，或用 Tab 键聚焦：连向右侧各词的线条粗细与注意力权重成正比。未选择词时显示全部连线，权重越小越淡。',
     'self.head.queries': '查询',

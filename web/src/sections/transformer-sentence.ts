@@ -52,6 +52,7 @@ export class TransformerSentence {
           this.#ctx.state.set('tf_text', text);
         });
         b.classList.add('tf-example');
+        b.lang = task === 'dates' ? 'en' : 'zh'; // an example input, in its own language
         return b;
       }),
     );

@@ -12,7 +12,7 @@ export function introText(t: T, s: TrainSettings, info: Seq2SeqInfo | null, step
   return fill(t(`tr.intro.${s.task}`), {
     cell: s.cell.toUpperCase(),
     hidden: s.hidden,
-    attention: s.score === 'none' ? t('tr.intro.plain') : fill(t('tr.intro.attention'), { score: s.score }),
+    attention: s.score === 'none' ? t('tr.intro.plain') : fill(t('tr.intro.attention'), { score: t(`tr.score.${s.score}`) }),
     lr: s.lr,
     steps,
     batch: info?.batchSize ?? 32,

@@ -87,6 +87,8 @@ export class WhyView {
       button(t('why.reset'), id('-reset'), () => void this.#apply([])),
     );
     this.#original.dataset.testid = id('-original');
+    this.#original.lang = 'en'; // translations: data in the target language
+    this.#intervened.lang = 'en';
     this.#intervened.dataset.testid = id('-intervened');
     this.#status.dataset.testid = id('-status');
     this.#status.setAttribute('role', 'status');
@@ -221,7 +223,9 @@ export class WhyView {
     table.append(head);
     base.steps!.forEach((step, i) => {
       const row = el('tr');
-      row.append(el('th', undefined, step.token));
+      const word = el('th', undefined, step.token);
+      word.lang = 'en'; // the output word: data in the target language
+      row.append(word);
       base.source.forEach((s, j) => {
         const cell = el('td');
         const b = el('button', 'tr-why-cell', this.#hasAttention ? (step.attention[j] ?? 0).toFixed(2) : '·');
@@ -246,6 +250,7 @@ export class WhyView {
         line.append(el('span', 'tr-label', `${i + 1}.`));
         for (const c of step.top.filter((c) => c.token !== step.token && !RESERVED.has(c.token))) {
           const b = el('button', 'lab-button quiet al-button tr-why-candidate', `${c.token} ${c.prob.toFixed(2)}`);
+          b.lang = 'en'; // a word the model may write: data in the target language
           b.type = 'button';
           b.dataset.step = String(i);
           b.dataset.token = c.token;
@@ -338,6 +343,7 @@ export class WhyView {
     this.#original.textContent = base.text;
     this.#intervened.replaceChildren(...steps.filter((s) => s.token !== '<eos>').flatMap((s, i) => {
       const word = el('span', changed[i] ? 'tr-why-word changed' : 'tr-why-word', s.token);
+      word.lang = 'en';
       if (changed[i]) word.dataset.changed = '1';
       return i > 0 && this.#joiner ? [document.createTextNode(this.#joiner), word] : [word];
     }));
@@ -380,7 +386,10 @@ export class WhyView {
       colLabels: distinctLabels(a.source.map((s) => label(s.text))) });
     this.#rho.replaceChildren(...a.words.map((w, i) => {
       const rho = a.rankCorrelation[i];
-      const item = el('li', undefined, `${w}: ${rho === null ? this.#t('why.attr.undefined') : rho.toFixed(2)}`);
+      const item = el('li');
+      const word = el('span', undefined, w);
+      word.lang = 'en'; // the output word: data in the target language
+      item.append(word, `: ${rho === null ? this.#t('why.attr.undefined') : rho.toFixed(2)}`);
       item.dataset.rho = rho === null ? '' : String(rho);
       return item;
     }));

@@ -356,7 +356,7 @@ class TranslateView implements SectionHandle {
     setText(this.#timeLeft, this.#player.timeLeft(step, recipeSteps));
     const info = trainer.info;
     if (info) {
-      const attention = info.attention ? fill(t('tr.attention.score'), { score: info.score }) : t('tr.attention.none');
+      const attention = info.attention ? fill(t('tr.attention.score'), { score: t(`tr.score.${info.score}`) }) : t('tr.attention.none');
       setText(this.#status, fill(t('tr.status.ready'), { params: info.parameterCount, cell: info.cell.toUpperCase(), hidden: info.hidden, attention }));
     }
     this.#renderIntro();

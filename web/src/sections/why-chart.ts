@@ -6,13 +6,16 @@ import type { WhySnapshot } from './why-run';
 
 const PLAIN = '#c2410c';
 const ATTENTION = '#1d4ed8';
+const CHANCE = '#6b7280';
+/** a blind guess among the task's 20 letters */
+export const WHY_CHANCE = 1 / 20;
 
 const percent = (v: number) => `${Math.round(v * 100)}%`;
 const percentPrecise = (v: number) => `${(v * 100).toFixed(1)}%`;
 
 export class WhyChart {
   readonly #chart: LineChart;
-  readonly #labels: { plain: string; attention: string; exactPlain: string; exactAttention: string };
+  readonly #labels: { plain: string; attention: string; exactPlain: string; exactAttention: string; chance: string };
 
   constructor(host: HTMLElement, t: (key: string) => string) {
     const box = document.createElement('div');
@@ -23,10 +26,12 @@ export class WhyChart {
       attention: t('why.attention'),
       exactPlain: `${t('why.plain')} · ${t('why.exact')}`,
       exactAttention: `${t('why.attention')} · ${t('why.exact')}`,
+      chance: t('why.chance.line'),
     };
     this.#chart = new LineChart(box, {
       label: t('why.chartLabel'),
-      x: { kind: 'category', title: t('why.axis.length') },
+      // lengths to scale: 5 → 10 is half as far as 10 → 20
+      x: { kind: 'linear', min: 0, integerStep: true, title: t('why.axis.length') },
       y: { min: 0, max: 1, title: t('why.axis.accuracy'), format: percent, readout: percentPrecise },
       legend: true,
     });
@@ -38,11 +43,10 @@ export class WhyChart {
   }
 
   update(s: WhySnapshot): void {
-    // x: the index of the length (a category axis: 5, 10, 20 … equally spaced, as the note's figure)
     const line = (label: string, color: string, values: readonly (number | null)[], dashed: boolean): LineSeries => ({
       label,
       color,
-      points: values.map((y, x) => ({ x, y })),
+      points: values.map((y, i) => ({ x: s.lengths[i], y })),
       dash: dashed ? [3, 3] : undefined,
       width: dashed ? 1.5 : 2.5,
       marker: color === PLAIN ? 'triangle' : 'circle',
@@ -50,8 +54,8 @@ export class WhyChart {
     });
     const l = this.#labels;
     this.#chart.update({
-      categories: s.lengths.map(String),
       series: [
+        { label: l.chance, color: CHANCE, points: s.lengths.map((x) => ({ x, y: WHY_CHANCE })), dash: [6, 4], width: 1.5, marker: 'none' },
         line(l.plain, PLAIN, s.plain, false),
         line(l.attention, ATTENTION, s.attention, false),
         line(l.exactPlain, PLAIN, s.exactPlain, true),

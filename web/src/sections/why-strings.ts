@@ -4,7 +4,7 @@ import type { Strings } from '../i18n';
 export const WHY_STRINGS: Strings = {
   en: {
     'why.intro':
-      'Two encoder-decoders learn to reverse strings of letters, side by side: the same cell, size, seed and batches; only one of them may look back at the source (attention). The chart shows how many output letters each gets right at each string length, while they learn.',
+      'A Seq2Seq model (sequence to sequence) turns one sequence into another with two recurrent networks: an encoder reads the input and sums it up in its last hidden state, the context vector, and a decoder writes the output from that one vector. Two such encoder-decoders learn to reverse strings of letters, side by side: the same cell, size, seed and batches; only one of them may look back at the source (attention). The chart shows how many output letters each gets right at each string length, while they learn.',
     'why.longDistance':
       'Long-distance dependency: the decoder reads only the encoder’s last state, so by the end it has forgotten the beginning (“read the back, forget the front”).',
     'why.compression':
@@ -24,12 +24,13 @@ export const WHY_STRINGS: Strings = {
     'why.status.idle': 'Press start: both models train in the worker, taking turns.',
     'why.status.creating': 'Creating the two models…',
     'why.status.running': 'Step {step} of {total} · training loss: plain {plain}, attention {attention}',
-    'why.status.done': 'Done: {total} steps each. Compare the two curves at the longest strings.',
+    'why.status.done': 'Done: {total} steps each. At the longest strings ({length} letters) the plain model gets {plain} of the letters right, the attention model {attention}; a blind guess gets {chance}.',
     'why.status.paused': 'Paused at step {step} of {total}.',
-    'why.chance': 'Chance level: 1 in 20 letters. Solid: token accuracy (teacher-forced); dotted: exact match (greedy decoding, whole string right).',
+    'why.chance': 'The grey dashed line is chance: a blind guess gets 1 letter in 20 right. Solid: token accuracy (teacher-forced); dotted: exact match (greedy decoding, whole string right).',
+    'why.chance.line': 'chance (1 in 20)',
     'why.exact': 'exact match',
     'why.chartLabel': 'Line chart: token accuracy against input length, plain and attention models',
-    'why.try.start': 'Press Start training and watch the right end of the chart (the longest strings): the plain model’s curve sinks towards chance while the attention model’s stays high.',
+    'why.try.start': 'Press Start training and watch the right end of the chart (the longest strings): the plain model’s curve falls to about a fifth of the letters right, far below the attention model’s, though still above chance (the grey dashed line).',
     'why.try.length': 'Set Longest string to 60 and start again: where does the plain model’s curve begin to fall?',
     'why.try.cell': 'Switch the Cell to LSTM: does a cell with a better memory close the gap at the longest strings?',
     'why.empty': 'The chart fills in once training starts: press Start training.',
@@ -45,7 +46,7 @@ export const WHY_STRINGS: Strings = {
   },
   zh: {
     'why.intro':
-      '两个编码器-解码器并排学习把一串字母倒过来：相同的单元、隐藏层大小、随机种子和批次，只有一个可以回看源序列（注意力）。图中是训练过程中，两者在每种长度上答对的输出字母比例。',
+      'Seq2Seq（序列到序列）模型用两个循环神经网络把一个序列变成另一个序列：编码器读入输入，把它概括成最后的隐藏状态，即上下文向量；解码器只凭这一个向量写出输出。两个这样的编码器-解码器并排学习把一串字母倒过来：相同的单元、隐藏层大小、随机种子和批次，只有一个可以回看源序列（注意力）。图中是训练过程中，两者在每种长度上答对的输出字母比例。',
     'why.longDistance': '长距离依赖问题：读了后面，忘了前面——解码器只拿到编码器最后的隐藏状态。',
     'why.compression': '信息压缩问题：Seq2Seq的上下文向量是固定长度的，很难将无限的信息压缩到有限长度的向量中。',
     'why.start': '开始训练',
@@ -63,12 +64,13 @@ export const WHY_STRINGS: Strings = {
     'why.status.idle': '点击开始：两个模型在后台线程中轮流训练。',
     'why.status.creating': '正在创建两个模型…',
     'why.status.running': '第 {step} / {total} 步 · 训练损失：普通 {plain}，注意力 {attention}',
-    'why.status.done': '完成：每个模型 {total} 步。比较两条曲线在最长序列处的差距。',
+    'why.status.done': '完成：每个模型 {total} 步。在最长的序列（{length} 个字母）上，普通模型答对 {plain} 的字母，注意力模型答对 {attention}；随机猜测答对 {chance}。',
     'why.status.paused': '已暂停，第 {step} / {total} 步。',
-    'why.chance': '随机猜测的准确率：1/20。实线：词元准确率（教师强制，teacher forcing）；虚线：完全匹配（贪心解码，整串正确）。',
+    'why.chance': '灰色虚线是随机猜测的水平：盲猜每 20 个字母猜对 1 个。实线：词元准确率（教师强制）；点线：完全匹配（贪心解码，整串都对）。',
+    'why.chance.line': '随机猜测（1/20）',
     'why.exact': '完全匹配',
     'why.chartLabel': '折线图：普通模型与注意力模型的词元准确率随输入长度的变化',
-    'why.try.start': '点击“开始训练”，观察图的右端（最长的序列）：普通模型的曲线逐渐降到随机水平，注意力模型的曲线保持在高处。',
+    'why.try.start': '点击“开始训练”，观察图的右端（最长的序列）：普通模型的曲线降到只答对约五分之一的字母，远低于注意力模型，但仍高于随机猜测（灰色虚线）。',
     'why.try.length': '把“最长序列”设为 60 再训练一次：普通模型的曲线从哪个长度开始下降？',
     'why.try.cell': '把循环单元换成 LSTM：记忆能力更强的单元能否缩小最长序列处的差距？',
     'why.empty': '开始训练后图中才会出现曲线：请点击“开始训练”。',

@@ -7,12 +7,15 @@ import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import { CELLS, PROPS } from '../state-table';
 import css from './why.css?inline';
-import { WhyChart } from './why-chart';
+import { WHY_CHANCE, WhyChart } from './why-chart';
 import { WhyRun, type WhySnapshot } from './why-run';
 import { fill } from '../i18n';
 import { WHY_STRINGS } from './why-strings';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
 import { button, checkNumber, el, errorText, field, narration, primaryButton, select, setFieldError, mountRoot, tryThis } from './dom';
+
+/** 0.213 → "21%"; no value yet → "–" */
+const percentText = (x: number | null | undefined): string => (typeof x === 'number' && Number.isFinite(x) ? `${Math.round(100 * x)}%` : '–');
 
 /** A run longer than this (at the measured speed) asks before it carries on. */
 const LONG_RUN_SECONDS = 60;
@@ -239,7 +242,13 @@ class WhyView implements SectionHandle {
     this.#startButton.disabled = snap.done;
     const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
     this.#status.textContent = snap.done
-      ? fill(t('why.status.done'), { total: snap.total })
+      ? fill(t('why.status.done'), {
+          total: snap.total,
+          length: snap.lengths.at(-1) ?? 0,
+          plain: percentText(snap.plain.at(-1)),
+          attention: percentText(snap.attention.at(-1)),
+          chance: percentText(WHY_CHANCE),
+        })
       : running
         ? fill(t('why.status.running'), { step: snap.step, total: snap.total, plain: fmt(snap.lossPlain), attention: fmt(snap.lossAttention) }) +
           (left !== null ? fill(t('why.status.left'), { time: formatDuration(t, left) }) : '')

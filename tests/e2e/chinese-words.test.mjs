@@ -1,0 +1,77 @@
+// The article in Chinese speaks Chinese: every section rendered with lang=zh (collapsed panels
+// opened), every visible text node and every aria-label, aria-description, title, alt and
+// placeholder walked, and any Latin word outside the allow-list fails, with where it was found.
+// Not words of the page's language, so not checked: mathematics (<math>, and symbols such as q1,
+// W_Q, b_K: one letter with digits or a subscript), code and data fields (pre, code, textarea,
+// the hidden <output> elements tests read), data shown in its own language (an element with
+// lang="en", e.g. the English a model writes or a date typed in English), and English quoted as
+// such in Chinese prose (between “ and ”, e.g. 译成“met”).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { useSite } from './harness.mjs';
+
+/** The note's own terms and the few names the Chinese page keeps in Latin letters. */
+export const ALLOWED = new Set([
+  // the note's terms and the names of models and methods it uses
+  'Q', 'K', 'V', 'QKV', 'GRU', 'LSTM', 'RNN', 'Adam', 'softmax', 'ISO', 'Seq2Seq', 'Transformer',
+  // file formats
+  'PNG', 'SVG', 'CSV', 'JSON', 'safetensors', 'tsv',
+  // software and the authors of cited papers
+  'PyTorch', 'TF.js', 'Jain', 'Wallace', 'Wiegreffe', 'Pinter',
+  // keys
+  'Tab', 'Ctrl', 'Mac',
+]);
+const MATH = /^([A-Za-z](\d+|_[A-Za-z0-9]+)?|ln)$/;
+
+describe('the Chinese page', { timeout: 240_000 }, () => {
+  let site;
+  let page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
+  });
+
+  /** Every Latin word of the page outside the allow-list, with where it was found. */
+  async function latinWords() {
+    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+    await page.waitForTimeout(500);
+    const found = await page.evaluate(() => {
+      const words = /[A-Za-z][A-Za-z0-9_]*(?:[-'.][A-Za-z0-9_]+)*/g;
+      const skipped = (el) => el.closest('math, script, style, pre, code, textarea, output, [hidden], [lang]:not([lang^="zh"])');
+      const unquoted = (s) => s.replace(/“[^”]*”/g, ' ');
+      const out = [];
+      const note = (text, where) => {
+        for (const m of unquoted(text).matchAll(words)) out.push({ word: m[0], where: where.slice(0, 100) });
+      };
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (n.nodeType === Node.TEXT_NODE) {
+          if (n.parentElement && !skipped(n.parentElement)) note(n.textContent ?? '', (n.textContent ?? '').trim());
+        } else if (!skipped(n)) {
+          for (const name of ['aria-label', 'aria-description', 'title', 'alt', 'placeholder']) {
+            const value = n.getAttribute(name);
+            if (value) note(value, `${n.tagName.toLowerCase()}[${name}]: ${value}`);
+          }
+        }
+      }
+      return out;
+    });
+    const bad = found.filter((f) => !ALLOWED.has(f.word) && !MATH.test(f.word));
+    return [...new Map(bad.map((b) => [b.word, b])).values()].map((b) => `${b.word} — ${b.where}`);
+  }
+
+  test('the article: no Latin word outside the allow-list, in any section, its text or its labels', async () => {
+    await site.load('#lang=zh');
+    await page.waitForFunction(() => [...document.querySelectorAll('.article-section')].every((s) => s.querySelector('.section-body > *')));
+    await page.waitForTimeout(1500); // first computations fill their views
+    const report = await latinWords();
+    assert.deepEqual(report, [], `Latin words in the Chinese page:\n${report.join('\n')}`);
+  });
+
+  test('the performance page: no Latin word outside the allow-list', { todo: 'its rows and captions come from the bench’s English labels (bench/, BENCHMARKS.md): they need Chinese labels there' }, async () => {
+    await site.load('#lang=zh', '/performance.html');
+    await page.waitForSelector('table');
+    const report = await latinWords();
+    assert.deepEqual(report, [], `Latin words in the Chinese performance page:\n${report.join('\n')}`);
+  });
+});

@@ -1,0 +1,91 @@
+// §3.6's claims (registry.mjs), in English and Chinese, on the default settings.
+import assert from 'node:assert/strict';
+import { describe } from 'node:test';
+import { useSite } from '../harness.mjs';
+import { assertPrompt, claim, fieldControl, fill, heatmap, row, text } from './claims-harness.mjs';
+
+
+describe('§3.6 claims', { timeout: 120_000 }, () => {
+  let site;
+  let page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
+  });
+
+  const root = () => page.locator('#section-multihead .section-body > div').first();
+  const count = () => root().evaluate((r) => Number(r.dataset.computeCount ?? 0));
+  async function after(change) {
+    const before = await count();
+    await change();
+    await page.waitForFunction((n) => Number(document.querySelector('#section-multihead .section-body > div')?.dataset.computeCount ?? 0) > n, before);
+  }
+  async function open(lang) {
+    await site.load(`#view=multihead&lang=${lang}`);
+    await page.waitForFunction(() => Number(document.querySelector('#section-multihead .section-body > div')?.dataset.computeCount ?? 0) > 0);
+  }
+  const headsSelect = (lang) => fieldControl(page, text(lang, 'mh.heads'));
+  /** each head's weights: its strongest (query, key) pair and weight */
+  async function strongest(heads) {
+    const out = [];
+    for (let h = 1; h <= heads; h++) {
+      const map = await heatmap(page, `mh-weights-${h}`);
+      let at = 0;
+      map.values.forEach((w, i) => (w > map.values[at] ? (at = i) : 0));
+      out.push({ query: Math.floor(at / map.shape[1]), key: at % map.shape[1], w: map.values[at] });
+    }
+    return out;
+  }
+
+  claim('mh-heads', async (lang) => {
+    await open(lang);
+    await assertPrompt(page, lang, 'mh.try.heads');
+    for (const heads of [1, 2, 4]) {
+      await after(() => headsSelect(lang).selectOption(String(heads)));
+      const best = await strongest(heads);
+      const line = (await page.locator('[data-testid=narration]').textContent()) ?? '';
+      const tokens = ['咖哥', '喜欢', '小冰'];
+      for (const [i, b] of best.entries()) {
+        assert.ok(line.includes(fill(text(lang, 'mh.narrate.link'), { h: i + 1, query: tokens[b.query], key: tokens[b.key], w: b.w.toFixed(2) })), `head ${i + 1} in: ${line}`);
+      }
+      if (heads === 1) continue;
+      const pairs = best.map((b) => `${b.query},${b.key}`);
+      const distinct = new Set(pairs).size;
+      if (distinct === 1) assert.ok(line.endsWith(text(lang, 'mh.narrate.same')), line);
+      else if (distinct === heads) assert.ok(line.endsWith(text(lang, 'mh.narrate.differ')), line);
+      else {
+        assert.ok(!line.includes(text(lang, 'mh.narrate.differ')), `heads share a link, yet: ${line}`);
+        for (const p of new Set(pairs)) {
+          const group = pairs.flatMap((x, i) => (x === p ? [i + 1] : []));
+          if (group.length > 1) assert.ok(line.includes(fill(text(lang, 'mh.narrate.shared'), { heads: group.join(text(lang, 'mh.narrate.headSep')) })), `heads ${group} in: ${line}`);
+        }
+      }
+      console.log(`# mh-heads ${lang}, ${heads} heads: ${line}`);
+    }
+  });
+
+  claim('mh-scale', async (lang) => {
+    await open(lang);
+    await assertPrompt(page, lang, 'mh.try.scale');
+    const legendEnds = (h) => page.locator(`#mh-weights-${h} .legend > span`).evaluateAll((spans) => [spans[0].title, spans[2].title]);
+    const number = (title) => Number(/-?\d+(\.\d+)?(e-?\d+)?(?=\D*$)/.exec(title)?.[0]);
+    for (const h of [1, 2]) assert.deepEqual((await legendEnds(h)).map(number), [0, 1], 'shared: every head on 0 … 1');
+    await after(() => fieldControl(page, text(lang, 'mh.scale')).selectOption('per-head'));
+    for (const h of [1, 2]) {
+      const values = (await heatmap(page, `mh-weights-${h}`)).values;
+      const [low, high] = (await legendEnds(h)).map(number);
+      assert.ok(Math.abs(low - Math.min(...values)) < 1e-3 && Math.abs(high - Math.max(...values)) < 1e-3, `head ${h}: legend ${low} … ${high}, weights ${Math.min(...values)} … ${Math.max(...values)}`);
+    }
+  });
+
+  claim('mh-repeat', async (lang) => {
+    await open(lang);
+    await assertPrompt(page, lang, 'mh.try.repeat');
+    await after(() => fieldControl(page, text(lang, 'mh.text')).fill('我 爱 我'));
+    for (const h of [1, 2]) {
+      const map = await heatmap(page, `mh-weights-${h}`);
+      assert.deepEqual(map.shape, [3, 3]);
+      assert.deepEqual(row(map, 0), row(map, 2), `head ${h}: the two 我 rows`);
+    }
+  });
+});

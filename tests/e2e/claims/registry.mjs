@@ -1,0 +1,69 @@
+// Every sentence of the article that tells the reader what to try or states what they will see,
+// and the e2e test that does it on the default settings, in English and in Chinese, and checks the
+// outcome. One entry per claim: `keys` are its string keys (the same key in both languages'
+// tables), `file` the test file in this folder, and the test is `claim('<id>', …)` there.
+// tests/web/claims-registry.test.mjs fails when a strings file gains a "Try this" prompt
+// (a key with ".try.") or a sentence that reads like an outcome (OUTCOME below) that no entry
+// lists, and when an entry names a key or a test that does not exist.
+
+/** @typedef {{ id: string, section: string, keys: string[], file: string, what: string }} Claim */
+
+/** @type {Claim[]} */
+export const CLAIMS = [
+  // §1 why attention
+  { id: 'why-start', section: 'why', keys: ['why.try.start', 'why.status.done', 'why.chance'], file: 'why.test.mjs', what: 'after training, the plain model ends far below attention at the longest strings, near a fifth right, above the drawn chance line' },
+  { id: 'why-length', section: 'why', keys: ['why.try.length'], file: 'why.test.mjs', what: 'Longest string 60 restarts both models and the chart reaches length 60' },
+  { id: 'why-cell', section: 'why', keys: ['why.try.cell', 'why.changed'], file: 'why.test.mjs', what: 'switching the cell to LSTM restarts both models from the same seed' },
+  // §2 the core idea
+  { id: 'idea-sharpness', section: 'idea', keys: ['idea.try.strength', 'idea.answer.even'], file: 'idea.test.mjs', what: 'sharpness 0 weighs every word alike and says so; 6 picks one word per fixed question; the reader’s row does not move' },
+  { id: 'idea-yours', section: 'idea', keys: ['idea.try.yours', 'idea.answer.split'], file: 'idea.test.mjs', what: 'thing 0, place 2, time 2 splits the weight evenly between park and Saturday, ahead of every other word' },
+  { id: 'idea-meaning', section: 'idea', keys: ['idea.meaning'], file: 'idea.test.mjs', what: 'changing only the reader’s question changes only its row of weights' },
+  // §3.1–3.2 dot product
+  { id: 'dot-hover', section: 'dot', keys: ['dot.try.hover'], file: 'dot.test.mjs', what: 'a focused weight cell lights its query and key rows and shows its arithmetic' },
+  { id: 'dot-cell', section: 'dot', keys: ['dot.try.cell'], file: 'dot.test.mjs', what: '5 in q1’s first box moves q1’s largest weight onto the key with the largest positive first number' },
+  { id: 'dot-scale', section: 'dot', keys: ['dot.try.scale', 'dot.sweep.intro'], file: 'dot.test.mjs', what: 'dot at d = 8 is sharper than the default; at d = 512 the unscaled max weight is above 0.9 and higher than at 64, the scaled one stays low' },
+  // §3.4–3.5 QKV and self-attention
+  { id: 'self-cell', section: 'self', keys: ['self.try.cell'], file: 'self.test.mjs', what: 'clicking a weight cell opens the neuron view on that query and key' },
+  { id: 'self-repeat', section: 'self', keys: ['self.try.repeat'], file: 'self.test.mjs', what: '“我 爱 我” gives two identical rows of weights' },
+  { id: 'self-hover', section: 'self', keys: ['self.try.hover'], file: 'self.test.mjs', what: 'the thickest line from a hovered word goes to its largest weight' },
+  // §3.6 multi-head
+  { id: 'mh-heads', section: 'multihead', keys: ['mh.try.heads', 'mh.narrate.differ', 'mh.narrate.same', 'mh.narrate.shared'], file: 'multihead.test.mjs', what: 'the line under the controls names each head’s strongest link, and its verdict matches the weights' },
+  { id: 'mh-scale', section: 'multihead', keys: ['mh.try.scale'], file: 'multihead.test.mjs', what: 'one scale per head stretches each head’s colours to its own range' },
+  { id: 'mh-repeat', section: 'multihead', keys: ['mh.try.repeat'], file: 'multihead.test.mjs', what: '“我 爱 我”: in every head the two copies’ rows are identical' },
+  // §3.3 encoder-decoder attention
+  { id: 'tr-train', section: 'translate', keys: ['tr.try.zh-en.1'], file: 'translate.test.mjs', what: 'trained on the defaults, alignment accuracy is high and the attention model beats the plain one on the longest sentences' },
+  { id: 'tr-decode', section: 'translate', keys: ['tr.try.zh-en.2'], file: 'translate.test.mjs', what: 'each lit source word is one its English word translates (met, saw: 了 counts); the time and place at the end look back at them' },
+  { id: 'tr-score', section: 'translate', keys: ['tr.try.zh-en.3'], file: 'translate.test.mjs', what: 'changing the score starts a new untrained model to train again' },
+  { id: 'tr-note', section: 'translate', keys: ['tr.try.note.1', 'tr.try.note.2', 'tr.caption.note'], file: 'translate.test.mjs', what: 'the note’s recipe learns the five sentences by heart; its plain model does as well' },
+  { id: 'tr-dates', section: 'translate', keys: ['tr.try.dates.1', 'tr.try.dates.2', 'tr.intro.dates'], file: 'translate.test.mjs', what: 'on dates, the year characters of the output look at the year of the input, in two formats' },
+  // §4 the Transformer
+  { id: 'tf-intro', section: 'transformer', keys: ['tf.intro'], file: 'transformer.test.mjs', what: 'the decoder has two kinds of attention (causal self and cross), the page draws three' },
+  { id: 'tf-decode', section: 'transformer', keys: ['tf.try.1'], file: 'transformer.test.mjs', what: 'trained on the defaults, the year, month and day of the output light the year, month and day of the source' },
+  { id: 'tf-heads', section: 'transformer', keys: ['tf.try.2'], file: 'transformer.test.mjs', what: 'heads 3 is refused by its field and the model stays' },
+  { id: 'tf-rollout', section: 'transformer', keys: ['tf.try.3'], file: 'transformer.test.mjs', what: 'the rollout’s chips sum to about 0.5, one head’s and the default layer mean’s to 1' },
+  { id: 'tf-norm', section: 'transformer', keys: ['tf.try.4'], file: 'transformer.test.mjs', what: 'post-norm starts a new model whose loss curve can be compared' },
+];
+
+/**
+ * English text that reads like an outcome: a sentence with one of these must be a claim above or
+ * be listed in NOT_CLAIMS with the reason it is not one.
+ */
+export const OUTCOME =
+  /\b(watch|lights? up|stays?|sinks?|picks? out|reach(es)?|falls?|learns?|lines? up|fails?|wins?|saturates?|vanish(es)?|identical|sharper|jumps?|beats?)\b/i;
+
+/** Keys whose English matches OUTCOME but that state no outcome of a demo (or are checked elsewhere). */
+export const NOT_CLAIMS = {
+  'why.intro': 'describes the set-up (two models learn to reverse strings); the outcome is why-start',
+  'idea.intro': 'the idea in general, no outcome of the demo',
+  'self.intro': 'describes the computation (the maps are random and untrained)',
+  'mh.intro': 'describes the computation',
+  'tr.intro.zh-en': 'describes the corpus and the recipe',
+  'tr.decode.waiting': 'an instruction before training, no outcome',
+  'tl.empty': 'an instruction before training, no outcome',
+  'tl.note': 'describes the recorded timeline; the alignment it shows is tr-train',
+  'tf.narrate.light': 'a status line naming the reader’s choice',
+  'tf.compare.title': 'a chart title',
+  'tf.compare.explain': 'says what the comparison measures; tests/e2e/transformer.test.mjs checks its numbers',
+  'why.same': 'a computed verdict of an intervention (tests/e2e/translate-why.test.mjs)',
+  'self.narrate': 'computed from the weights shown',
+};

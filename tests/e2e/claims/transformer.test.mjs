@@ -1,0 +1,132 @@
+// §4's claims (registry.mjs), in English and Chinese, on the default settings. One default run
+// (2500 steps) per language serves tf-decode and tf-rollout.
+import assert from 'node:assert/strict';
+import { describe } from 'node:test';
+import { useSite } from '../harness.mjs';
+import { argmax, assertPrompt, claim, claimsByLanguage, fieldControl, text } from './claims-harness.mjs';
+
+const SEC = '.tf-section';
+const DATE = 'JAN 23, 2015';
+
+describe('§4 claims', { timeout: 1_800_000 }, () => {
+  let site;
+  let page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
+  });
+
+  const dataset = (selector) => page.evaluate((s) => ({ ...document.querySelector(s)?.dataset }), selector);
+  const stepOf = async () => Number((await dataset(SEC)).step);
+  async function open(lang) {
+    await site.load(`#view=transformer&lang=${lang}`);
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC, { timeout: 60_000 });
+  }
+  /** Presses Train and waits for the run's end (saying yes if a loaded machine makes it ask first). */
+  async function trainToEnd(steps) {
+    await page.click('[data-testid="tf-train"]');
+    const deadline = Date.now() + 900_000;
+    while ((await stepOf()) < steps || (await dataset(SEC)).playing !== '0') {
+      assert.ok(Date.now() < deadline, 'training did not finish');
+      const confirm = page.locator('[data-testid=tf-confirm-run]');
+      if (await confirm.isVisible()) await confirm.click();
+      await page.waitForTimeout(1000);
+    }
+    await page.waitForFunction(([s, n]) => document.querySelector(s)?.dataset.translatedAt === String(n), [SEC, await stepOf()]);
+  }
+  /** Steps the decoding from the start; the source lighting at each output token. */
+  async function stepLights() {
+    await page.click('[data-testid=tf-decode-restart]');
+    const total = Number((await dataset('.tf-decode')).steps);
+    const lights = [];
+    for (let k = 1; k <= total; k++) {
+      await page.click('[data-testid=tf-decode-step]');
+      await page.waitForFunction((n) => document.querySelector('.tf-decode')?.dataset.step === String(n), k);
+      lights.push(JSON.parse((await dataset('.tf-decode')).light));
+    }
+    return lights;
+  }
+  const output = async () => ((await page.locator('[data-testid=tf-output]').textContent()) ?? '').replace(/\s/g, '');
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+
+  const trained = {};
+  async function trainedDefault(lang) {
+    if (trained[lang]) return;
+    await open(lang);
+    await trainToEnd(2500);
+    trained[lang] = true;
+  }
+
+  claim('tf-intro', async (lang) => {
+    await open(lang);
+    assert.equal(await page.locator('[data-testid=tf-intro]').textContent(), text(lang, 'tf.intro'));
+    // three kinds drawn: the encoder's self-attention and the decoder's two
+    for (const kind of ['encoder', 'decoder', 'cross']) assert.equal(await page.locator(`[data-testid=tf-grid-${kind}]`).count(), 1, kind);
+    const settings = (await page.locator('[data-testid=tf-settings-line]').textContent()) ?? '';
+    assert.doesNotMatch(settings, /\b1 layers\b/);
+  });
+
+  claimsByLanguage([
+    [
+      'tf-decode',
+      async (lang) => {
+        await trainedDefault(lang);
+        await assertPrompt(page, lang, 'tf.try.1');
+        const lights = await stepLights();
+        assert.equal(await output(), '2015-01-23');
+        // source "JAN 23, 2015": the month at 0–2, the day at 4–5, the year at 8–11
+        const parts = { year: [[0, 1, 2, 3], [8, 11]], month: [[5, 6], [0, 2]], day: [[8, 9], [4, 5]] };
+        for (const [part, [steps, [from, to]]] of Object.entries(parts)) {
+          for (const t of steps) {
+            const at = argmax(lights[t]);
+            assert.ok(at >= from && at <= to, `${part}: output ${t + 1} lights “${DATE[at]}” (${at}): ${lights[t].map((x) => x.toFixed(2))}`);
+          }
+        }
+      },
+    ],
+    [
+      'tf-rollout',
+      async (lang) => {
+        await trainedDefault(lang);
+        await assertPrompt(page, lang, 'tf.try.3');
+        // the default: layer 1's mean of heads, all of it on the source
+        assert.equal(await page.locator('[data-testid=tf-light]').inputValue(), '1,0');
+        for (const light of await stepLights()) assert.ok(Math.abs(sum(light) - 1) < 1e-3, `layer mean sums to ${sum(light)}`);
+        await page.selectOption('[data-testid=tf-light]', '1,1');
+        for (const light of await stepLights()) assert.ok(Math.abs(sum(light) - 1) < 1e-3, `one head sums to ${sum(light)}`);
+        await page.selectOption('[data-testid=tf-light]', '0,0');
+        const rollout = await stepLights();
+        for (const light of rollout) assert.ok(Math.abs(sum(light) - 0.5) < 0.05, `rollout sums to ${sum(light)}`);
+        console.log(`# tf-rollout ${lang}: rollout sums ${rollout.map((l) => sum(l).toFixed(3)).join(' ')}`);
+      },
+    ],
+  ]);
+
+  claim('tf-heads', async (lang) => {
+    await open(lang);
+    await assertPrompt(page, lang, 'tf.try.2');
+    const hash = await page.evaluate(() => location.hash);
+    const params = (await dataset('[data-testid=tf-status]')).params;
+    await page.fill('[data-testid=tf-heads]', '3');
+    await page.dispatchEvent('[data-testid=tf-heads]', 'change');
+    assert.equal(await page.getAttribute('[data-testid=tf-heads]', 'aria-invalid'), 'true');
+    const error = await page.evaluate(() => document.getElementById(document.querySelector('[data-testid=tf-heads]').getAttribute('aria-errormessage'))?.textContent);
+    assert.ok(error.includes('1, 2, 4, 8, 16'), error);
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate(() => location.hash), hash, 'the settings stay');
+    assert.equal((await dataset('[data-testid=tf-status]')).params, params, 'the model stays');
+  });
+
+  claim('tf-norm', async (lang) => {
+    await open(lang);
+    await assertPrompt(page, lang, 'tf.try.4');
+    await fieldControl(page, text(lang, 'tf.norm')).selectOption('0');
+    await page.waitForFunction(() => /tf_norm_first=0/.test(location.hash));
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC);
+    await page.fill('[data-testid="tf-steps"]', '30');
+    await page.dispatchEvent('[data-testid="tf-steps"]', 'change');
+    await trainToEnd(30);
+    const losses = await page.evaluate(() => JSON.parse(document.querySelector('[data-testid=tf-losses]').value));
+    assert.ok(losses.length >= 30 && losses.every(Number.isFinite), 'the loss curve to compare');
+  });
+});

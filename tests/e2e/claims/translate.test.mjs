@@ -1,0 +1,153 @@
+// §3.3's claims (registry.mjs), in English and Chinese, on the default settings. s2s_speed (steps
+// per frame) only paces the run: the model, its batches and its scores are the same at any speed.
+import assert from 'node:assert/strict';
+import { describe } from 'node:test';
+import { useSite } from '../harness.mjs';
+import { argmax, assertPrompt, claim, claimsByLanguage, heatmap, row, text } from './claims-harness.mjs';
+
+const SEC = '#section-translate .tr-section';
+const FAST = 's2s_speed=50';
+/** the grammar's time and place words, English → Chinese (wasm/src/seq2seq/task_grammar.cpp) */
+const TIME_PLACE = { yesterday: ['昨天', '前天'], night: ['昨晚'], week: ['上周'], year: ['去年'], month: ['上个月'], park: ['公园'], school: ['学校'], shop: ['商店'], garden: ['花园'], library: ['图书馆'], kitchen: ['厨房'] };
+
+describe('§3.3 claims', { timeout: 1_800_000 }, () => {
+  let site;
+  let page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
+  });
+
+  async function open(hash) {
+    await site.load(hash);
+    await page.waitForSelector(`${SEC} .tr-vocab-word, ${SEC} .tr-token`);
+  }
+  async function trainRecipe(steps) {
+    await page.click('[data-testid=s2s-play]');
+    await page.waitForFunction((n) => document.querySelector('.tr-section')?.dataset.step === String(n), steps, { timeout: 600_000 });
+    await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.playing === '0');
+    await page.waitForFunction((n) => document.querySelector('.tr-decode')?.dataset.modelStep === String(n), steps);
+  }
+  const evaluation = (model) =>
+    page.evaluate((m) => {
+      const tr = document.querySelector(`[data-testid=s2s-compare] tr[data-model=${m}]`);
+      return tr?.dataset.evaluation ? JSON.parse(tr.dataset.evaluation) : null;
+    }, model);
+  /** Restarts the decoding and steps it to the end with Next token; the source and output tokens and the map. */
+  async function decode() {
+    await page.click('[data-testid=s2s-decode-restart]');
+    const total = Number(await page.evaluate(() => document.querySelector('.tr-decode')?.dataset.steps));
+    for (let k = 1; k <= total; k++) {
+      await page.click('[data-testid=s2s-decode-step]');
+      await page.waitForFunction((n) => document.querySelector('.tr-decode')?.dataset.step === String(n), k);
+    }
+    const source = await page.locator(`${SEC} .tr-token .tr-token-text`).allTextContents();
+    const output = ((await page.locator(`${SEC} [data-testid=s2s-output]`).textContent()) ?? '').trim();
+    const map = await heatmap(page, 's2s-attention');
+    return { source, output, map };
+  }
+
+  // one trained page per language serves tr-train and tr-decode
+  const trained = {};
+  async function trainedGrammar(lang) {
+    if (trained[lang] !== undefined) return;
+    await open(`#view=translate&lang=${lang}&${FAST}`);
+    await trainRecipe(800);
+    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-compare] tr[data-model=plain]')?.dataset.evaluation?.includes('"step":800'));
+    trained[lang] = true;
+  }
+
+  claimsByLanguage([
+    [
+      'tr-train',
+      async (lang) => {
+        await trainedGrammar(lang);
+        await assertPrompt(page, lang, 'tr.try.zh-en.1');
+        const attention = await evaluation('attention');
+        const plain = await evaluation('plain');
+        assert.ok(attention.alignmentAccuracy >= 0.9, `alignment accuracy ${attention.alignmentAccuracy}`);
+        const longest = (e) => e.exactMatchByLength.at(-1).exactMatch;
+        assert.ok(longest(attention) > longest(plain) + 0.3, `longest sentences: attention ${longest(attention)}, plain ${longest(plain)}`);
+        console.log(`# tr-train ${lang}: alignment ${attention.alignmentAccuracy.toFixed(3)}; longest exact match attention ${longest(attention).toFixed(3)}, plain ${longest(plain).toFixed(3)}`);
+      },
+    ],
+    [
+      'tr-decode',
+      async (lang) => {
+        await trainedGrammar(lang);
+        await assertPrompt(page, lang, 'tr.try.zh-en.2');
+        const { source, output, map } = await decode();
+        const words = output.split(' ');
+        console.log(`# tr-decode ${lang}: ${source.join(' ')} → ${output}; argmax ${words.map((w, t) => `${w}→${source[argmax(row(map, t))]}`).join(' ')}`);
+        // the sentence's own readout: content words whose largest weight is on the word they translate
+        const readout = await page.evaluate(() => ({ ...document.querySelector('[data-testid=s2s-sentence-alignment]')?.dataset }));
+        assert.ok(Number(readout.scored) >= 5 && Number(readout.hits) >= 0.8 * Number(readout.scored), `${readout.hits} of ${readout.scored}`);
+        // time and place come last in English, and look back at their Chinese words
+        let checked = 0;
+        words.forEach((w, t) => {
+          const zh = TIME_PLACE[w]?.filter((x) => source.includes(x));
+          if (!zh?.length) return;
+          checked++;
+          assert.ok(zh.includes(source[argmax(row(map, t))]), `${w} looks at ${source[argmax(row(map, t))]}, not ${zh}`);
+        });
+        assert.ok(checked >= 2, `the first sentence has a time and a place: ${output}`);
+        // a past-tense verb looks at its verb or at 了
+        words.forEach((w, t) => {
+          if (w !== 'met' && w !== 'saw') return;
+          assert.ok([w === 'met' ? '遇见' : '看见', '了'].includes(source[argmax(row(map, t))]), `${w} looks at ${source[argmax(row(map, t))]}`);
+        });
+      },
+    ],
+  ]);
+
+  claim('tr-score', async (lang) => {
+    await open(`#view=translate&lang=${lang}`);
+    await assertPrompt(page, lang, 'tr.try.zh-en.3');
+    await page.selectOption('[data-testid=s2s-score]', 'additive');
+    await page.waitForFunction(() => /s2s_score=additive/.test(location.hash));
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-untrained]`).isVisible(), true, 'a new model, to train again');
+  });
+
+  claim('tr-note', async (lang) => {
+    await open(`#view=translate&lang=${lang}&${FAST}`);
+    await page.selectOption('[data-testid=s2s-task]', 'note');
+    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-progress]')?.getAttribute('max') === '400');
+    await assertPrompt(page, lang, 'tr.try.note.1');
+    await assertPrompt(page, lang, 'tr.try.note.2');
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-caption]`).textContent(), text(lang, 'tr.caption.note'));
+    await trainRecipe(400);
+    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-compare] tr[data-model=attention]')?.dataset.evaluation?.includes('"step":400'));
+    // by heart: all five sentences exactly; and with attention “none”, the plain model as well
+    assert.equal((await evaluation('attention')).exactMatch, 1);
+    await page.selectOption('[data-testid=s2s-score]', 'none');
+    await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '0');
+    await trainRecipe(400);
+    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-compare] tr[data-model=plain]')?.dataset.evaluation?.includes('"step":400'));
+    assert.equal((await evaluation('plain')).exactMatch, 1);
+    // then the grammar corpus: its prompts, a new model
+    await page.selectOption('[data-testid=s2s-task]', 'zh-en');
+    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-progress]')?.getAttribute('max') === '800');
+    await assertPrompt(page, lang, 'tr.try.zh-en.1');
+  });
+
+  claim('tr-dates', async (lang) => {
+    await open(`#view=translate&lang=${lang}&s2s_speed=200`);
+    await page.selectOption('[data-testid=s2s-task]', 'dates');
+    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-progress]')?.getAttribute('max') === '300');
+    await assertPrompt(page, lang, 'tr.try.dates.1');
+    await assertPrompt(page, lang, 'tr.try.dates.2');
+    await trainRecipe(300);
+    for (const date of ['January 23, 2015', '23/01/2015']) {
+      await page.fill('[data-testid=s2s-text]', date);
+      await page.press('[data-testid=s2s-text]', 'Enter');
+      await page.waitForFunction((n) => document.querySelectorAll('.tr-token').length === n, date.length);
+      const { source, output, map } = await decode();
+      const year = source.join('').indexOf('2015');
+      assert.equal(output.replace(/ /g, '').slice(0, 4), '2015', `${date} → ${output}`);
+      for (let t = 0; t < 4; t++) {
+        const at = argmax(row(map, t));
+        assert.ok(at >= year && at < year + 4, `${date}: output ${t + 1} (“${output[t]}”) looks at source ${at} (“${source[at]}”), not the year`);
+      }
+    }
+  });
+});
