@@ -210,6 +210,9 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     const params = Number((await dataset('[data-testid=tf-status]')).params);
     assert.equal(rows[2].parameters, params);
     assert.deepEqual(rows.map((r) => r.steps), [300, 300, await stepOf()]);
+    // the chart says what its lines compare: each model's steps and batch, which differ
+    const chartCaption = (await page.locator('[data-testid=tf-compare-chart-caption]').textContent()) ?? '';
+    for (const r of rows) assert.ok(chartCaption.includes(`${r.steps} steps of ${r.batch} examples`), `${r.id} in: ${chartCaption}`);
     for (const r of rows) {
       assert.equal(r.evaluation.examples, 500, r.id);
       assert.ok(r.msPerStep > 0, r.id);
@@ -247,6 +250,8 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     assert.equal(await page.locator('[data-testid=tf-text]').inputValue(), '昨天 咖哥 在 公园 看见 了 小冰');
     assert.match(await page.locator('[data-testid=tf-notice]').textContent(), /Changing “Task” started a new, untrained model; the \d+ trained steps were discarded/);
     await train(5);
+    // the new model has trained: the discarded steps are old news
+    assert.doesNotMatch((await page.locator('[data-testid=tf-notice]').textContent()) ?? '', /discarded/);
     assert.equal(await page.locator(`${SEC} .tf-token`).count(), 7);
     const cross = await dataset('[data-testid="tf-grid-cross"] [data-testid=tf-thumb]');
     assert.match(cross.shape, /^\d+,7$/);
@@ -255,6 +260,14 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     await page.dispatchEvent('[data-testid=tf-text]', 'change');
     await page.waitForFunction(() => /读/.test(document.querySelector('[data-testid=tf-notice]')?.textContent ?? ''));
     await site.screenshot('transformer-zh-en');
+    // messages belong to the input they describe: an empty box asks for text, a good sentence
+    // clears both that and the unknown-word list
+    await page.fill('[data-testid=tf-text]', '');
+    await page.dispatchEvent('[data-testid=tf-text]', 'change');
+    await page.waitForFunction(() => /Type something to translate/.test(document.querySelector('[data-testid=tf-error]')?.textContent ?? ''));
+    await page.fill('[data-testid=tf-text]', '咖哥 喜欢 小冰');
+    await page.dispatchEvent('[data-testid=tf-text]', 'change');
+    await page.waitForFunction(() => document.querySelector('[data-testid=tf-error]')?.textContent === '' && document.querySelector('[data-testid=tf-notice]')?.textContent === '');
   });
 
   test('<transformer-demo> and <attention-playground mechanism=transformer> train and draw in their shadow roots', async () => {

@@ -101,6 +101,8 @@ export class CompareView {
   readonly #chart: LineChart;
   readonly #table = el('table', 'tf-compare-table');
   readonly #data = el('output', 'tf-compare-data');
+  /** what the lines compare: each model's steps and batch (they differ) */
+  readonly #chartCaption = el('p', 'tf-compare-chart-caption');
   #rows: CompareRow[] = [];
 
   constructor(host: HTMLElement, t: T) {
@@ -122,13 +124,14 @@ export class CompareView {
         ...this.#chart.pictures('tf-comparison', t('tf.compare.chart')),
         csv: () => {
           const buckets = this.#rows[0]?.evaluation.exactMatchByLength ?? [];
-          downloadCsv('tf-comparison', this.#rows.map((r) => r.id), buckets.map((b) => `exact match ${b.minLength}-${b.maxLength}`), this.#rows.flatMap((r) => r.evaluation.exactMatchByLength.map((b) => b.exactMatch)));
+          downloadCsv('tf-comparison', this.#rows.map((r) => t(`tf.compare.${r.id}`)), buckets.map((b) => `${t('tf.compare.exact')} ${b.minLength}–${b.maxLength}`), this.#rows.flatMap((r) => r.evaluation.exactMatchByLength.map((b) => b.exactMatch)));
         },
         json: () => downloadJson('tf-comparison', JSON.parse(this.#data.value || '[]')),
       },
       t('tf.compare.chart'),
     );
-    this.element.append(box, exports, scroll, this.#data);
+    this.#chartCaption.dataset.testid = 'tf-compare-chart-caption';
+    this.element.append(box, this.#chartCaption, exports, scroll, this.#data);
     host.append(this.element);
   }
 
@@ -163,6 +166,8 @@ export class CompareView {
       return tr;
     });
     const caption = el('caption', undefined, fill(t('tf.compare.caption'), { examples: rows[0]?.evaluation.examples ?? 0 }));
+    const runs = rows.map((r) => fill(t('tf.compare.runOf'), { model: t(`tf.compare.${r.id}`), steps: r.steps, batch: r.batch }));
+    this.#chartCaption.textContent = fill(t('tf.compare.chart.caption'), { runs: runs.join(t('tf.compare.runSep')), examples: rows[0]?.evaluation.examples ?? 0 });
     this.#table.replaceChildren(caption, head, ...body);
     this.#data.value = JSON.stringify(rows.map((r) => ({ ...r, evaluation: { exactMatch: r.evaluation.exactMatch, tokenAccuracy: r.evaluation.tokenAccuracy, examples: r.evaluation.examples, exactMatchByLength: r.evaluation.exactMatchByLength } })));
   }

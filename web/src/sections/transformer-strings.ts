@@ -121,6 +121,9 @@ export const TRANSFORMER_STRINGS: Strings = {
     'tf.panel.why': 'Ask the model why: change its attention, zero a head, and see what it writes',
     'tf.panel.compare': 'Compare with the recurrent models of §3.3 (measured on request)',
     'tf.panel.files': 'Model files: download this model, open one',
+    'tf.compare.chart.caption': 'What the lines compare: {runs}; all three scored on the same {examples} held-out examples. The runs differ in steps and batch size, so this compares the models as trained here, not the architectures at equal training.',
+    'tf.compare.runOf': '{model}, {steps} steps of {batch} examples',
+    'tf.compare.runSep': '; ',
   },
   zh: {
     'tf.intro':
@@ -241,5 +244,8 @@ export const TRANSFORMER_STRINGS: Strings = {
     'tf.panel.why': '问问模型为什么：改动它的注意力、把一个头置零，看它会怎么写',
     'tf.panel.compare': '与 3.3 节的循环模型比较（按需测量）',
     'tf.panel.files': '模型文件：下载这个模型，或打开一个模型文件',
+    'tf.compare.chart.caption': '各条曲线比较的是：{runs}；三者都在同样的 {examples} 个留出样本上评分。三次训练的步数和批大小不同，所以这里比较的是本页训练出的模型，而不是同等训练下的架构。',
+    'tf.compare.runOf': '{model}：{steps} 步，每步 {batch} 个样本',
+    'tf.compare.runSep': '；',
   },
 };

@@ -45,6 +45,8 @@ class TransformerView implements SectionHandle {
   readonly #status = el('p', 'tf-status');
   readonly #error = new MessageLine('tf-error');
   readonly #notice = new MessageLine('tf-notice');
+  /** "… trained steps were discarded": said until the new model trains (then it is old news) */
+  #discarded = '';
   readonly #narration = narration('tf-narration');
   readonly #untrained = el('p', 'tf-untrained');
   readonly #curves: TrainingCurves;
@@ -265,7 +267,8 @@ class TransformerView implements SectionHandle {
       const steps = change.old.step;
       if (change.old === this.#good) this.#good = null;
       void change.old.delete();
-      this.#notice.show('info', steps > 0 && change.setting ? fill(t('tf.discarded'), { setting: t(MODEL_SETTING_LABELS[change.setting] ?? 'tf.task'), steps }) : '');
+      this.#discarded = steps > 0 && change.setting ? fill(t('tf.discarded'), { setting: t(MODEL_SETTING_LABELS[change.setting] ?? 'tf.task'), steps }) : '';
+      this.#notice.show('info', this.#discarded);
     }
     this.#good = trainer;
     this.#compare.setTrainer(trainer);
@@ -321,8 +324,11 @@ class TransformerView implements SectionHandle {
       const result = await trainer.translate(text, { topK: 5 });
       if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
       this.#sentence.showError(null);
+      // the messages of the last input go with it: "type something" and the unknown words
+      if (this.#error.element.textContent === t('tf.empty')) this.#error.show('info', '');
+      if (trainer.step > 0) this.#discarded = '';
       const unknown = result.source.filter((s) => s.unknown).map((s) => s.text);
-      this.#notice.show('info', unknown.length ? fill(t('tf.unknownWords'), { words: unknown.join(', ') }) : this.#notice.element.dataset.kind === 'info' ? (this.#notice.element.textContent ?? '') : '');
+      this.#notice.show('info', unknown.length ? fill(t('tf.unknownWords'), { words: unknown.join(', ') }) : this.#discarded);
       this.#showResult(result);
       this.#root.dataset.translatedAt = String(trainer.step);
       if (play) this.#decode.show(result, trainer.info?.sourceTokenizer === 'chars');

@@ -26,6 +26,8 @@ export const WHY_STRINGS: Strings = {
     'why.attr.heatmap': 'Attribution of each output word to the source words',
     'why.attr.rho': 'Rank correlation with the attention (Spearman’s ρ), per output word:',
     'why.attr.undefined': 'undefined',
+    'why.attr.tiedRow': 'all ties (no ranking)',
+    'why.attr.ties': 'For {n} of the {total} output words every source word gets the same attribution (to three decimals): those rows rank nothing, so no ρ is given for them.',
     'why.attr.debate':
       'Is attention an explanation? Jain & Wallace (2019) found attention weights often disagree with gradient-based importance and can be swapped without changing the output; Wiegreffe & Pinter (2019) answered that this does not make attention meaningless. Compare the two maps, and the ρ of each word, for yourself.',
     'why.attr.none': 'This model has no attention to compare with; the attribution alone is shown.',
@@ -88,6 +90,8 @@ export const WHY_STRINGS: Strings = {
     'why.attr.heatmap': '每个输出词对各源词的归因',
     'why.attr.rho': '与注意力的斯皮尔曼等级相关系数 ρ，逐个输出词：',
     'why.attr.undefined': '无定义',
+    'why.attr.tiedRow': '全部相同（无法排序）',
+    'why.attr.ties': '{total} 个输出词中有 {n} 个，每个源词得到的归因都相同（精确到小数点后三位）：这些行无法排序，所以不给出它们的 ρ。',
     'why.attr.debate':
       '注意力是解释吗？Jain 与 Wallace（2019）发现注意力权重常与基于梯度的重要性不一致，换掉它也未必改变输出；Wiegreffe 与 Pinter（2019）回应说，这并不意味着注意力毫无意义。请自己对照这两张图和每个词的 ρ。',
     'why.attr.none': '这个模型没有注意力可供对照，只显示归因。',

@@ -20,6 +20,22 @@ import { WHY_STRINGS } from './translate-why-strings';
 import { formatInterventions, parseInterventions } from './translate-why-link';
 
 type Method = 'gradient-input' | 'integrated-gradients';
+
+/** scores printed alike at three decimals are ties */
+const TIE = 5e-4;
+
+/** For each of the T rows of a T × S attribution: are all its S scores ties (nothing to rank)? */
+export function tiedRows(scores: ArrayLike<number>, T: number, S: number): boolean[] {
+  return Array.from({ length: T }, (_, i) => {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let j = 0; j < S; j++) {
+      lo = Math.min(lo, scores[i * S + j]);
+      hi = Math.max(hi, scores[i * S + j]);
+    }
+    return hi - lo < TIE;
+  });
+}
 type Kind = NonNullable<Intervention['attention']>;
 const KINDS: readonly Kind[] = ['cross', 'decoder-self', 'encoder-self'];
 
@@ -384,16 +400,22 @@ export class WhyView {
     const [T, S] = a.scores.shape;
     this.#attrMap.update({ rows: T, cols: S, values: a.scores.data, rowLabels: distinctLabels(a.words),
       colLabels: distinctLabels(a.source.map((s) => label(s.text))) });
+    const tied = tiedRows(a.scores.data, T, S);
     this.#rho.replaceChildren(...a.words.map((w, i) => {
       const rho = a.rankCorrelation[i];
       const item = el('li');
       const word = el('span', undefined, w);
       word.lang = 'en'; // the output word: data in the target language
-      item.append(word, `: ${rho === null ? this.#t('why.attr.undefined') : rho.toFixed(2)}`);
-      item.dataset.rho = rho === null ? '' : String(rho);
+      // a row of ties ranks nothing: its ρ would only rank the ties' rounding
+      const value = tied[i] ? this.#t('why.attr.tiedRow') : rho === null ? this.#t('why.attr.undefined') : rho.toFixed(2);
+      item.append(word, `: ${value}`);
+      item.dataset.rho = rho === null || tied[i] ? '' : String(rho);
       return item;
     }));
-    this.#attrNote.textContent = a.attention ? '' : this.#t('why.attr.none');
+    const ties = tied.filter(Boolean).length;
+    this.#attrNote.textContent = [a.attention ? '' : this.#t('why.attr.none'), ties > 0 ? fill(this.#t('why.attr.ties'), { n: ties, total: T }) : '']
+      .filter(Boolean)
+      .join(' ');
     this.element.dataset.attribution = method;
   }
 }

@@ -1,0 +1,59 @@
+// On a phone (390 px) the Chinese page never splits a number or a word inside a table cell: every
+// cell whose text is one token ("98.6%", "完全匹配", "最大权重": no space, bracket, dash or
+// punctuation to break at) renders on one line.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { useSite } from './harness.mjs';
+
+describe('table cells on a phone, in Chinese', { timeout: 600_000 }, () => {
+  let site;
+  let page;
+  useSite(
+    (s) => {
+      site = s;
+      page = s.page;
+    },
+    { viewport: { width: 390, height: 844 } },
+  );
+
+  /** Cells whose text is one token but renders on more than one line. */
+  const splitCells = () =>
+    page.evaluate(() => {
+      const out = [];
+      for (const cell of document.querySelectorAll('td, th')) {
+        const text = (cell.textContent ?? '').trim();
+        // one word or one number: no space, bracket, dash or punctuation a line may break at
+        if (!/^[^\s（）()—，、；：]+$/.test(text) || !cell.getClientRects().length) continue;
+        // the lines of its text (text nodes only: a button's own box is no line)
+        const tops = new Set();
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const range = document.createRange();
+          range.selectNodeContents(n);
+          for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+        }
+        if (tops.size > 1) out.push(`${text} (${tops.size} lines)`);
+      }
+      return out;
+    });
+
+  test('the article: a one-token cell is never split across lines', async () => {
+    await site.load('#lang=zh');
+    await page.waitForFunction(() => [...document.querySelectorAll('.article-section')].every((s) => s.querySelector('.section-body > *')));
+    await page.waitForTimeout(1500);
+    const split = await splitCells();
+    assert.deepEqual(split, [], `cells split mid-token at 390 px:\n${split.join('\n')}`);
+  });
+
+  test('§3.3’s score table after training (percentages, 完全匹配): no cell split mid-token', async () => {
+    await site.load('#view=translate&lang=zh&s2s_speed=200');
+    await page.selectOption('[data-testid=s2s-task]', 'dates');
+    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-progress]')?.getAttribute('max') === '300');
+    await page.click('[data-testid=s2s-play]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-compare] tr[data-model]')?.dataset.evaluation?.includes('"step":300'), null, { timeout: 300_000 });
+    const cells = await page.locator('[data-testid=s2s-compare] td, [data-testid=s2s-compare] th').allTextContents();
+    assert.ok(cells.some((c) => /%$/.test(c.trim())), `percentages in the table: ${cells}`);
+    const split = await splitCells();
+    assert.deepEqual(split, [], `cells split mid-token at 390 px:\n${split.join('\n')}`);
+  });
+});
