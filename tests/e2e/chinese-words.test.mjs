@@ -68,6 +68,30 @@ describe('the Chinese page', { timeout: 240_000 }, () => {
     assert.deepEqual(report, [], `Latin words in the Chinese page:\n${report.join('\n')}`);
   });
 
+  test('the article: Chinese punctuation in Chinese text (no ASCII colon, comma or bracket after a Chinese character)', async () => {
+    await site.load('#lang=zh');
+    await page.waitForFunction(() => [...document.querySelectorAll('.article-section')].every((s) => s.querySelector('.section-body > *')));
+    await page.waitForTimeout(1500);
+    const found = await page.evaluate(() => {
+      const ascii = /[\u4e00-\u9fff\uff09][:;!?]|[\u4e00-\u9fff],|[\u4e00-\u9fff\uff09] ?\(/;
+      const out = new Set();
+      const skipped = (el) => el.closest('math, script, style, pre, code, textarea, output, [hidden], [lang]:not([lang^="zh"])');
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (n.nodeType === Node.TEXT_NODE) {
+          if (n.parentElement && !skipped(n.parentElement) && ascii.test(n.textContent ?? '')) out.add((n.textContent ?? '').trim().slice(0, 80));
+        } else if (!skipped(n)) {
+          for (const name of ['aria-label', 'title']) {
+            const value = n.getAttribute(name);
+            if (value && ascii.test(value)) out.add(`${n.tagName.toLowerCase()}[${name}]: ${value.slice(0, 80)}`);
+          }
+        }
+      }
+      return [...out];
+    });
+    assert.deepEqual(found, [], `ASCII punctuation in Chinese text:\n${found.join('\n')}`);
+  });
+
   test('the performance page: no Latin word outside the allow-list', { todo: 'its rows and captions come from the bench’s English labels (bench/, BENCHMARKS.md): they need Chinese labels there' }, async () => {
     await site.load('#lang=zh', '/performance.html');
     await page.waitForSelector('table');

@@ -175,7 +175,7 @@ export function exportButtons(t: Translate, handlers: ExportHandlers, label?: st
     item.textContent = name;
     if (title !== `export.${kind}.title`) {
       item.title = title;
-      item.setAttribute('aria-label', label ? `${title}: ${label}` : title);
+      item.setAttribute('aria-label', label ? fill(tt('label.pair'), { a: title, b: label }) : title);
     }
     item.addEventListener('click', () => {
       close(true);

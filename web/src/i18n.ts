@@ -24,6 +24,10 @@ export const SHELL_STRINGS: Strings = {
     'field.min': '{label}: at least {min}',
     'field.max': '{label}: at most {max}',
     'try.title': 'Try this:',
+    // joining a label to its value, and two values: the punctuation of each language
+    'label.pair': '{a}: {b}',
+    'label.paren': '{a} ({b})',
+    'label.sep': '; ',
   },
   zh: {
     'export.png': 'PNG',
@@ -43,6 +47,9 @@ export const SHELL_STRINGS: Strings = {
     'field.min': '{label}：最小为 {min}',
     'field.max': '{label}：最大为 {max}',
     'try.title': '试一试：',
+    'label.pair': '{a}：{b}',
+    'label.paren': '{a}（{b}）',
+    'label.sep': '；',
   },
 };
 

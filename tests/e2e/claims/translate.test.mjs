@@ -101,11 +101,20 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
   ]);
 
   claim('tr-score', async (lang) => {
-    await open(`#view=translate&lang=${lang}`);
+    await open(`#view=translate&lang=${lang}&${FAST}`);
     await assertPrompt(page, lang, 'tr.try.zh-en.3');
-    await page.selectOption('[data-testid=s2s-score]', 'additive');
-    await page.waitForFunction(() => /s2s_score=additive/.test(location.hash));
+    await page.selectOption('[data-testid=s2s-score]', 'cosine');
+    await page.waitForFunction(() => /s2s_score=cosine/.test(location.hash));
     assert.equal(await page.locator(`${SEC} [data-testid=s2s-untrained]`).isVisible(), true, 'a new model, to train again');
+    await trainRecipe(800);
+    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-compare] tr[data-model=attention]')?.dataset.evaluation?.includes('"step":800'));
+    // the alignment forms, though the first sentence's map stays flat: no weight reaches 0.2
+    const { alignmentAccuracy } = await evaluation('attention');
+    const { map } = await decode();
+    const top = Math.max(...map.values);
+    console.log(`# tr-score ${lang}: cosine alignment ${alignmentAccuracy.toFixed(3)}, largest weight on the first sentence ${top.toFixed(3)}`);
+    assert.ok(alignmentAccuracy >= 0.6, `cosine alignment accuracy ${alignmentAccuracy}`);
+    assert.ok(top < 0.2, `largest weight ${top}`);
   });
 
   claim('tr-note', async (lang) => {

@@ -10,6 +10,7 @@ import { DEFAULT_KIT_PLACE, embedSnippets, kitPlace, matrixSnippets, type KitPla
 import type { AppState } from '../state';
 import type { SectionId } from '../state-table';
 import { el } from '../sections/dom';
+import { fill } from '../i18n';
 
 type Translate = (key: string) => string;
 type SnippetKind = keyof Snippets;
@@ -234,7 +235,7 @@ export function embedButton(t: Translate, sectionTitle: string, onOpen: (button:
   button.type = 'button';
   button.dataset.testid = 'embed-open';
   button.setAttribute('aria-haspopup', 'dialog');
-  button.title = `${t('embed.button')}: ${sectionTitle}`;
+  button.title = fill(t('label.pair'), { a: t('embed.button'), b: sectionTitle });
   button.addEventListener('click', () => onOpen(button));
   return button;
 }

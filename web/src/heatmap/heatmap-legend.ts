@@ -37,7 +37,7 @@ export class HeatmapLegend {
     this.#max.textContent = formatValue(max);
     this.#min.title = fill(t(low), { value: formatValue(min, 4) });
     this.#max.title = fill(t(high), { value: formatValue(max, 4) });
-    this.element.setAttribute('aria-label', `${t('heatmap.legend.label')}: ${this.#min.title}; ${this.#max.title}`);
+    this.element.setAttribute('aria-label', fill(t('label.pair'), { a: t('heatmap.legend.label'), b: `${this.#min.title}${t('label.sep')}${this.#max.title}` }));
     this.#note.textContent = sharedBy !== null ? fill(t('heatmap.legend.shared'), { count: sharedBy }) : '';
     this.#note.hidden = sharedBy === null;
   }

@@ -4,6 +4,7 @@
 import { seriesColor, type ChartOverlay } from '../charts/deferred-chart';
 import { LineChart, type LineSeries, type PlotFrame } from '../charts/line-chart';
 import { MAX_SWEEP_D, SWEEP_GRID, type SoftmaxMetrics, type SweepPoint } from './dot-sweep';
+import { fill } from '../i18n';
 
 const METRICS: readonly { key: keyof SoftmaxMetrics; label: string; color: string }[] = [
   { key: 'maxWeight', label: 'dot.metric.maxWeight', color: '#1d4ed8' },
@@ -42,7 +43,7 @@ export class SweepChart {
     const t = this.#t;
     const series: LineSeries[] = METRICS.flatMap((metric) =>
       VARIANTS.map((variant) => ({
-        label: `${t(metric.label)} (${t(`dot.variant.${variant}`)})`,
+        label: fill(t('label.paren'), { a: t(metric.label), b: t(`dot.variant.${variant}`) }),
         color: metric.color,
         points: points.map((p) => ({ x: p.d, y: p[variant][metric.key] })),
         dash: variant === 'unscaled' ? [6, 4] : undefined,

@@ -63,7 +63,8 @@ class WhyView implements SectionHandle {
 
     const problems = el('ul', 'why-problems');
     problems.append(el('li', undefined, t('why.longDistance')), el('li', undefined, t('why.compression')));
-    this.#root.append(problems, el('p', 'why-intro', t('why.intro')));
+    // the intro first: it says what Seq2Seq and its context vector are, which the problems name
+    this.#root.append(el('p', 'why-intro', t('why.intro')), problems);
 
     this.#root.append(
       tryThis(t('try.title'), [t('why.try.start'), t('why.try.length'), t('why.try.cell')]),

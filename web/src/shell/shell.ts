@@ -9,6 +9,7 @@ import { EmbedDialog, embedButton } from '../embed/embed-dialog';
 import { setFigureEmbed } from '../embed/figure-embed';
 import { SHELL_STRINGS, importWithStrings, resolveLang, translator, useLanguage, type Lang } from '../i18n';
 import { PAGE_STRINGS } from './page-strings';
+import { glossaryList, keepTermsMarked } from './glossary';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import { ARTICLE_SECTIONS, SECTION_TITLES } from '../sections/titles';
 import { AppState, type ParseResult, type PropName } from '../state';
@@ -57,6 +58,7 @@ class Shell {
   #hashTimer: ReturnType<typeof setTimeout> | null = null;
   #layoutKey = '';
   #embedDialog: EmbedDialog | null = null;
+  #stopGlossary: (() => void) | null = null;
   /** counts re-renders: a staged mount of an older render stops */
   #mountRun = 0;
 
@@ -151,7 +153,10 @@ class Shell {
     void useLanguage(this.#lang, { article: true }).catch(() => {}); // sections imported from now on fill at once
     let left = this.#mounted.length;
     const settle = () => {
-      if (--left === 0) document.body.dataset.ready = 'true';
+      if (--left === 0) {
+        document.body.dataset.ready = 'true';
+        this.#glossary(run);
+      }
     };
     if (left === 0) document.body.dataset.ready = 'true';
     for (const mounted of this.#mounted) {
@@ -171,6 +176,22 @@ class Shell {
           },
         );
     }
+  }
+
+  /**
+   * The glossary closes the article, and each term's first appearance in the prose shows its
+   * definition (kept there as the sections write their prose: glossary.ts).
+   */
+  #glossary(run: number): void {
+    if (this.#state.get('view') !== 'all') return;
+    const section = el('section', 'glossary-section');
+    section.id = 'section-glossary';
+    const heading = el('h2', 'section-title', this.#t('shell.glossary'));
+    heading.id = 'section-glossary-title';
+    section.setAttribute('aria-labelledby', heading.id);
+    section.append(heading, glossaryList(this.#lang));
+    this.#article.append(section);
+    if (run === this.#mountRun) this.#stopGlossary = keepTermsMarked(this.#article, this.#lang);
   }
 
   #mountOne(mounted: Mounted): void {
@@ -216,6 +237,8 @@ class Shell {
   }
 
   #unmountSections(): void {
+    this.#stopGlossary?.();
+    this.#stopGlossary = null;
     this.#observer?.disconnect();
     this.#observer = null;
     this.#tocObserver?.disconnect();
