@@ -96,8 +96,16 @@ export function sourceLight(r: TransformerTranslateResult, t: number, layer: num
   return mean;
 }
 
-/** At step t, every layer's and head's cross-attention over the source as rows ("L1 H1" …), then the rollout. */
-export function stepMatrix(r: TransformerTranslateResult, t: number, rolloutLabel: string): AttentionMatrix | null {
+/**
+ * At step t, every layer's and head's cross-attention over the source as rows (named by
+ * `headLabel`, "L1 H1" in English), then the rollout.
+ */
+export function stepMatrix(
+  r: TransformerTranslateResult,
+  t: number,
+  rolloutLabel: string,
+  headLabel: (l: number, h: number) => string = (l, h) => `L${l} H${h}`,
+): AttentionMatrix | null {
   const step = r.steps?.[t];
   if (!step) return null;
   const [L, H, S] = step.cross.shape;
@@ -106,7 +114,7 @@ export function stepMatrix(r: TransformerTranslateResult, t: number, rolloutLabe
   values.set(step.cross.data.subarray(0, L * H * S));
   values.set(step.attention.subarray(0, S), L * H * S);
   const rowLabels: string[] = [];
-  for (let l = 1; l <= L; l++) for (let h = 1; h <= H; h++) rowLabels.push(`L${l} H${h}`);
+  for (let l = 1; l <= L; l++) for (let h = 1; h <= H; h++) rowLabels.push(headLabel(l, h));
   rowLabels.push(rolloutLabel);
   return { rows, cols: S, values, rowLabels, colLabels: distinct(traceLabels(r).source) };
 }
