@@ -21,7 +21,7 @@ describe('glossary', { timeout: 240_000 }, () => {
     test(`${lang}: every term's first appearance in the prose is where it is defined`, async () => {
       await site.load(`#lang=${lang}`);
       await page.waitForSelector('#section-glossary .gloss-list');
-      await page.waitForTimeout(2500); // the marking passes that follow the sections' later prose
+      await page.waitForTimeout(4500); // the marking passes that follow the sections' later prose
       const report = await page.evaluate(
         ({ entries, lang, prose, notProse }) => {
           const article = document.getElementById('article');

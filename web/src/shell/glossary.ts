@@ -189,11 +189,17 @@ function isProse(node: Text): boolean {
  */
 export function markTerms(root: HTMLElement, lang: Lang): string[] {
   const found: string[] = [];
+  // one walk for all the terms; walked again only after a term moved (its text nodes split)
+  const proseNodes = (): Text[] => {
+    const nodes: Text[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) if (isProse(node)) nodes.push(node);
+    return nodes;
+  };
+  let nodes = proseNodes();
   for (const entry of GLOSSARY) {
     const pattern = termPattern(entry.term[lang], lang);
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
-      if (!isProse(node)) continue;
+    for (const node of nodes) {
       const parent = node.parentElement as HTMLElement;
       if (parent.classList.contains('gloss-term')) {
         if (parent.dataset.term !== entry.id) continue;
@@ -209,6 +215,7 @@ export function markTerms(root: HTMLElement, lang: Lang): string[] {
       after.data = after.data.slice(match[0].length);
       parent.insertBefore(termButton(match[0], entry, lang), after);
       found.push(entry.id);
+      nodes = proseNodes();
       break;
     }
   }
@@ -217,17 +224,18 @@ export function markTerms(root: HTMLElement, lang: Lang): string[] {
 
 /**
  * Keeps the definitions at each term's first appearance while the sections write and rewrite
- * their prose: marks now, then at most once a second while the article changes. Returns a stop.
+ * their prose: marks now, then at most every two seconds while the article changes. Returns a stop.
  */
 export function keepTermsMarked(root: HTMLElement, lang: Lang): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
-  // at most once a second: a section that redraws while training would otherwise put it off forever
+  // at most once every two seconds (one walk of the article's text): a section that redraws while
+  // training changes the article all the time
   const observer = new MutationObserver(() => {
     if (timer !== null) return;
     timer = setTimeout(() => {
       timer = null;
       markTerms(root, lang);
-    }, 1000);
+    }, 2000);
   });
   markTerms(root, lang);
   observer.observe(root, { childList: true, subtree: true, characterData: true });
