@@ -17,7 +17,7 @@
 #include <random>
 #include <vector>
 
-#include "attention.h"
+#include "attention/attention.h"
 
 namespace {
 
@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
         [&] {
           lab::SelfAttentionForward mf = lab::multi_head_forward(in.query, p, kHeads, no_mask);
           lab::ProjectionGrads mg = lab::zero_projection_grads(in.query, true);
-          lab::multi_head_backward(mg, in.query, p, kHeads, no_mask, mf, dout);
+          lab::multi_head_backward(mg, in.query, p, mf, dout);
         },
         &med, &lo, &hi);
     print_row("mha_forward_backward", N, D, med, lo, hi);

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "attention.h"
+#include "attention/attention.h"
 
 namespace {
 

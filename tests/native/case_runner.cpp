@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "attention.h"
+#include "attention/attention.h"
 #include "ops.h"
 
 using lab::Tensor;
@@ -112,7 +112,7 @@ CaseResult run_self(const json& config, const Named& in, const Tensor& dout, boo
                {"output", f.output}};
   if (bwd) {
     lab::ProjectionGrads g = lab::zero_projection_grads(x, false);
-    lab::self_attention_backward(g, x, p, mask, f, dout);
+    lab::self_attention_backward(g, x, p, f, dout);
     put_projection_grads(r.grads, g);
   }
   return r;
@@ -136,7 +136,7 @@ CaseResult run_multi_head(const json& config, const Named& in, const Tensor& dou
                {"output", f.output}};
   if (bwd) {
     lab::ProjectionGrads g = lab::zero_projection_grads(x, true);
-    lab::multi_head_backward(g, x, p, H, mask, f, dout);
+    lab::multi_head_backward(g, x, p, f, dout);
     put_projection_grads(r.grads, g);
   }
   return r;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "attention.h"
+#include "attention/attention.h"
 #include "case_runner.h"
 
 using lab::Tensor;

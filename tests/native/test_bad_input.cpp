@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "attention.h"
+#include "attention/attention.h"
 #include "expect_input_error.h"
 #include "out_of_vocabulary_task.h"
 #include "seq2seq/model_file.h"

@@ -8,7 +8,7 @@
 #include <iterator>
 #include <string>
 
-#include "attention.h"
+#include "attention/attention.h"
 #include "convert.h"
 #include "kernels/gemm.h"
 #include "ops.h"
@@ -251,7 +251,7 @@ val self_attention_js(val x_js, val params, val options) {
     if (has(options, "gradOutput")) {
       lab::Tensor dout = tensor_from_js(options["gradOutput"], "gradOutput");
       lab::ProjectionGrads g = lab::zero_projection_grads(x, false);
-      lab::self_attention_backward(g, x, p, mask, fwd, dout);
+      lab::self_attention_backward(g, x, p, fwd, dout);
       out.set("grads", projection_grads_to_js(g));
     }
     return out;
@@ -292,7 +292,7 @@ val multi_head_js(val x_js, val params, double num_heads, val options) {
     if (has(options, "gradOutput")) {
       lab::Tensor dout = tensor_from_js(options["gradOutput"], "gradOutput");
       lab::ProjectionGrads g = lab::zero_projection_grads(x, true);
-      lab::multi_head_backward(g, x, p, H, mask, fwd, dout);
+      lab::multi_head_backward(g, x, p, fwd, dout);
       out.set("grads", projection_grads_to_js(g));
     }
     return out;

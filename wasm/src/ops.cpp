@@ -56,7 +56,10 @@ void tanh_backward(float* dx, const float* dy, const float* y, long n) {
 }
 
 void softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C, float scale) {
-  const kernels::SoftmaxStatus status = kernels::softmax_forward(y, x, keep, R, C, scale);
+  check_softmax_status(kernels::softmax_forward(y, x, keep, R, C, scale));
+}
+
+void check_softmax_status(const kernels::SoftmaxStatus& status) {
   if (status.masked_row >= 0) {
     throw InputError("softmax row " + std::to_string(status.masked_row) +
                      " has every entry masked");

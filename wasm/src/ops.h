@@ -12,6 +12,10 @@
 
 namespace lab {
 
+namespace kernels {
+struct SoftmaxStatus;
+}
+
 // y = x Wᵀ + b          x (R, I), W (O, I), b (O) or null, y (R, O)
 void linear_forward(float* y, const float* x, const float* w, const float* b, long R, long I,
                     long O);
@@ -36,6 +40,8 @@ void tanh_backward(float* dx, const float* dy, const float* y, long n);
 // a non-finite input, OverflowError. With `scale`: y = softmax(scale · x) (scale > 0).
 void softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C,
                      float scale = 1.0f);
+// Throws what softmax_forward throws for what kernels::softmax_forward reported.
+void check_softmax_status(const kernels::SoftmaxStatus& status);
 // dx += y ⊙ (dy − Σ_c dy ⊙ y)    per row
 void softmax_backward(float* dx, const float* dy, const float* y, long R, long C);
 

@@ -106,7 +106,7 @@ void Seq2SeqModel::forward(const Batch& batch) {
   Workspace& w = *ws_;
   w.resize(config_, batch.B, batch.S, batch.T);
   const long B = batch.B, S = batch.S, T = batch.T, E = config_.embedding_size();
-  const long Vt = config_.tgt_vocab;
+  const long Hd = config_.hidden, Vt = config_.tgt_vocab;
   const bool lstm = config_.cell == CellKind::kLstm;
 
   // enc.x_proj = encoder.embedding[src] W_ihᵀ + b_ih    (B, S, G·Hd); from the embeddings
@@ -134,19 +134,24 @@ void Seq2SeqModel::forward(const Batch& batch) {
   if (config_.attention) {
     throw_if_diverged(w.enc.out);
     throw_if_diverged(w.dec.out);
-    // One attention call for all T steps: the note's decoder does not feed the context back.
-    std::copy(w.dec.out.begin(), w.dec.out.end(), w.attn_in.query.data.begin());
-    std::copy(w.enc.out.begin(), w.enc.out.end(), w.attn_in.key.data.begin());
-    std::copy(w.enc.out.begin(), w.enc.out.end(), w.attn_in.value.data.begin());
-    w.attn_in.params = score_params(config_, table_, params_);
-    // key_padding (B, S): 1 at source positions past the length
+    // One attention call per batch row for all T steps (the note's decoder does not feed the
+    // context back): queries dec.out (T, Hd), keys = values enc.out (S, Hd).
+    const attn::ScoreWeights sw = score_weights();
+    const attn::Dims d = attn::contiguous(T, S, Hd, Hd, Hd);
     for (long b = 0; b < B; ++b) {
-      for (long s = 0; s < S; ++s) {
-        w.attn_cfg.mask.key_padding.data[b * S + s] = s >= batch.src_len[b] ? 1.0f : 0.0f;
+      // keep (T, S): the source positions within the length
+      uint8_t* keep = w.keep.data() + b * T * S;
+      for (long t = 0; t < T; ++t) {
+        for (long s = 0; s < S; ++s) keep[t * S + s] = s < batch.src_len[b];
       }
+      const float* enc_out = w.enc.out.data() + b * S * Hd;
+      const kernels::SoftmaxStatus status =
+          attn::attention_forward(w.context.data() + b * T * Hd, w.attn_weights.ptr() + b * T * S,
+                                  nullptr, w.score_acts.at(b), w.attn_scratch.score, sw, keep,
+                                  w.dec.out.data() + b * T * Hd, enc_out, enc_out, d);
+      throw_if_overflowed(status);
     }
-    attention_forward(w.attn, w.attn_ws, w.attn_in, w.attn_cfg);  // reuses its buffers
-    context = w.attn.output.ptr();                                // (B, T, Hd)
+    context = w.context.data();  // (B, T, Hd)
   }
   head_forward(B * T, w.dec.out.data(), context, w.concat.data(), w.dense.data(), w.logits.data());
   // loss = mean over non-pad targets of −log softmax(logits)[target]
@@ -190,20 +195,24 @@ void Seq2SeqModel::backward(const Batch& batch) {
     }
     // Split d[dec_out; context] (B·T, 2Hd) into its two halves.
     CMapR dcat(dconcat, BT, 2 * Hd);
-    MapR(w.dcontext.ptr(), BT, Hd) = dcat.rightCols(Hd);
+    MapR(w.dcontext.data(), BT, Hd) = dcat.rightCols(Hd);
     MapR(w.ddec_out.data(), BT, Hd) = dcat.leftCols(Hd);
     // Accumulated straight into the model's buffers: the decoder output is the query, the
     // encoder output both key and value; the score's weights into the flat gradient buffer.
-    AttentionGrads ag;
-    ag.query = w.ddec_out.data();
-    ag.key = ag.value = w.denc_out.data();
-    auto grad_of = [&](int index) { return index >= 0 ? g(index) : nullptr; };
-    ag.w = grad_of(ix_.att_w);
-    ag.w1 = grad_of(ix_.att_w1);
-    ag.w2 = grad_of(ix_.att_w2);
-    ag.b = grad_of(ix_.att_b);
-    ag.v = grad_of(ix_.att_v);
-    attention_backward(ag, w.attn_ws, w.attn_in, w.attn_cfg, w.attn, w.dcontext);
+    const attn::ScoreWeights sw = score_weights();
+    const attn::ScoreGrads sg{g(ix_.att_w), g(ix_.att_w1), g(ix_.att_w2), g(ix_.att_b),
+                              g(ix_.att_v)};
+    const long S = batch.S;
+    const attn::Dims d = attn::contiguous(T, S, Hd, Hd, Hd);
+    const attn::ScoreActsBuffer& acts = w.score_acts;
+    for (long b = 0; b < B; ++b) {
+      float* denc_out = w.denc_out.data() + b * S * Hd;
+      const float* enc_out = w.enc.out.data() + b * S * Hd;
+      attn::attention_backward(w.ddec_out.data() + b * T * Hd, denc_out, denc_out, sg,
+                               w.attn_scratch, sw, acts.at(b), w.dcontext.data() + b * T * Hd,
+                               w.attn_weights.ptr() + b * T * S, w.dec.out.data() + b * T * Hd,
+                               enc_out, enc_out, d);
+    }
     ddec_out = w.ddec_out.data();
   }
 
@@ -244,7 +253,7 @@ Seq2SeqOutputs Seq2SeqModel::evaluate(const Batch& batch) {
   Seq2SeqOutputs out;
   out.loss = w.loss;
   out.logits = Tensor({batch.B, batch.T, config_.tgt_vocab}, w.logits);
-  if (config_.attention) out.attention = w.attn.weights;
+  if (config_.attention) out.attention = w.attn_weights;
   return out;
 }
 

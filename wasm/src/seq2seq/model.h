@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "attention.h"
+#include "attention/score.h"
 #include "seq2seq/batch.h"
 #include "seq2seq/cells.h"
 #include "seq2seq/optim.h"
@@ -248,6 +248,8 @@ class Seq2SeqModel {
   }
   CellWeights cell_weights(bool decoder) const;
   CellGrads cell_grads(bool decoder);
+  // The score's weights: views into params_ (none but for general and additive).
+  attn::ScoreWeights score_weights() const;
   // The layers after the decoder cell for R rows: concat = [dec_out; context], dense =
   // tanh(W_c concat + b_c), logits = feature W_outᵀ + b_out. Returns the feature rows (R, F).
   const float* head_forward(long R, const float* dec_out, const float* context, float* concat,

@@ -74,25 +74,23 @@ DecoderStepResult Seq2SeqModel::decoder_step(const DecoderState& state, int32_t 
 
   DecoderStepResult result;
   const float* context = nullptr;
-  AttentionForward attn;
   if (config_.attention) {
-    // The new decoder output (1, 1, Hd) attends over all S encoder outputs (1, S, Hd).
+    // The new decoder output (1, Hd) attends over all S encoder outputs (S, Hd).
     throw_if_diverged(w.dec.out);
     throw_if_diverged(memory.outputs);
-    AttentionInputs in;
-    in.query = Tensor({1, 1, Hd}, w.dec.out);
-    in.key = Tensor({1, S, Hd}, memory.outputs);
-    in.value = in.key;
-    in.params = score_params(config_, table_, params_);
-    AttentionConfig cfg;
-    cfg.score = config_.score;
-    cfg.keep_scores = cfg.keep_scaled = false;  // decoding reads only the weights
-    attn = attention_forward(in, cfg);
-    context = attn.output.ptr();
-    result.attention = attn.weights.data;  // (S)
+    reshape_in_place(w.attn_weights, {1, 1, S});
+    w.context.resize(Hd);
+    w.score_acts.resize(config_.score, 1, 1, S, Hd, additive_size(config_));
+    const float* enc_out = memory.outputs.data();
+    throw_if_overflowed(attn::attention_forward(w.context.data(), w.attn_weights.ptr(), nullptr,
+                                                w.score_acts.at(0), w.attn_scratch.score,
+                                                score_weights(), nullptr, w.dec.out.data(), enc_out,
+                                                enc_out, attn::contiguous(1, S, Hd, Hd, Hd)));
+    context = w.context.data();
+    result.attention = w.attn_weights.data;  // (S)
     if (edit) {
       edit(result.attention);
-      float* ctx = attn.output.ptr();  // (Hd)
+      float* ctx = w.context.data();  // (Hd)
       std::fill(ctx, ctx + Hd, 0.0f);
       for (long s = 0; s < S; ++s) {
         const float a = result.attention[static_cast<size_t>(s)];

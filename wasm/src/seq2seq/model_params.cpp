@@ -48,15 +48,6 @@ void check_size(const std::vector<int32_t>& v, long n, const char* name, const c
   }
 }
 
-// t takes this shape in the buffer it has. The recipes pad each batch to its own longest
-// sentence, so S changes from step to step: a new Tensor would zero-fill (and allocate) megabytes
-// per step, where resizing zero-fills only the part that grew. Every tensor passed here is
-// overwritten by the forward or backward pass before it is read.
-void reshape_in_place(Tensor& t, std::vector<long> shape) {
-  t.data.resize(static_cast<size_t>(shape_numel(shape, "workspace tensor")));
-  t.shape = std::move(shape);
-}
-
 }  // namespace
 
 long output_features(const Seq2SeqConfig& config) {
@@ -154,15 +145,13 @@ void Seq2SeqModel::Workspace::resize(const Seq2SeqConfig& c, long b, long s, lon
   enc_scratch.resize(enc.shape);
   dec_scratch.resize(dec.shape);
   if (c.attention) {
-    reshape_in_place(attn_in.query, {B, T, Hd});
-    reshape_in_place(attn_in.key, {B, S, Hd});
-    reshape_in_place(attn_in.value, {B, S, Hd});
-    attn_cfg.score = c.score;
-    attn_cfg.keep_scores = attn_cfg.keep_scaled = false;  // the model reads only the weights
-    reshape_in_place(attn_cfg.mask.key_padding, {B, S});
+    keep.resize(B * T * S);
+    reshape_in_place(attn_weights, {B, T, S});
+    context.resize(B * T * Hd);
+    score_acts.resize(c.score, B, T, S, Hd, additive_size(c));
     concat.resize(B * T * 2 * Hd);
     dconcat.resize(B * T * 2 * Hd);
-    reshape_in_place(dcontext, {B, T, Hd});
+    dcontext.resize(B * T * Hd);
   }
   if (c.attentional_tanh) {
     dense.resize(B * T * Hd);
@@ -311,26 +300,35 @@ void throw_if_diverged(const std::vector<float>& states) {
   }
 }
 
-ScoreParams score_params(const Seq2SeqConfig& config, const std::vector<ParamView>& table,
-                         const std::vector<float>& params) {
-  ScoreParams sp;
-  auto take = [&](const char* name) {
-    for (const ParamView& v : table) {
-      if (v.name == name) {
-        return Tensor(v.shape, std::vector<float>(params.begin() + v.offset,
-                                                  params.begin() + v.offset + v.size));
-      }
-    }
-    return Tensor();
-  };
-  if (config.score == Score::kGeneral) sp.w = take("attention.w");
-  if (config.score == Score::kAdditive) {
-    sp.w1 = take("attention.w1");
-    sp.w2 = take("attention.w2");
-    sp.b = take("attention.b");
-    sp.v = take("attention.v");
+// t takes this shape in the buffer it has. The recipes pad each batch to its own longest
+// sentence, so S changes from step to step: a new Tensor would zero-fill (and allocate) megabytes
+// per step, where resizing zero-fills only the part that grew. Every tensor passed here is
+// overwritten by the forward or backward pass before it is read.
+void reshape_in_place(Tensor& t, std::vector<long> shape) {
+  t.data.resize(static_cast<size_t>(shape_numel(shape, "workspace tensor")));
+  t.shape = std::move(shape);
+}
+
+void throw_if_overflowed(const kernels::SoftmaxStatus& status) {
+  if (!status.finite) {
+    throw InputError("the attention scores overflow float32: scale the inputs down");
   }
-  return sp;
+}
+
+long additive_size(const Seq2SeqConfig& config) {
+  return config.score == Score::kAdditive ? config.hidden : 0;
+}
+
+attn::ScoreWeights Seq2SeqModel::score_weights() const {
+  attn::ScoreWeights sw;
+  sw.score = config_.score;
+  sw.A = additive_size(config_);
+  sw.w = p(ix_.att_w);
+  sw.w1 = p(ix_.att_w1);
+  sw.w2 = p(ix_.att_w2);
+  sw.b = p(ix_.att_b);
+  sw.v = p(ix_.att_v);
+  return sw;
 }
 
 }  // namespace lab

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "attention.h"
+#include "attention/core.h"
 #include "seq2seq/cells.h"
 #include "seq2seq/model.h"
 
@@ -26,11 +26,13 @@ struct Seq2SeqModel::Workspace {
   bool enc_by_vocab = false, dec_by_vocab = false;
   std::vector<float> enc_table, dec_table, denc_table, ddec_table;
   CellScratch enc_scratch, dec_scratch;
-  AttentionInputs attn_in;   // query (B, T, Hd) = dec.out, key = value (B, S, Hd) = enc.out
-  AttentionConfig attn_cfg;  // score and key_padding (B, S) from the source lengths
-  // the attention's scratch, sized by the first step and reused
-  AttentionWorkspace attn_ws;
-  AttentionForward attn;      // weights (B, T, S), output = context (B, T, Hd)
+  // The attention of the decoder outputs dec.out (queries) over the encoder outputs enc.out (keys
+  // and values), on the model's buffers (attention/core.h):
+  std::vector<uint8_t> keep;         // (B, T, S) 1 where s < src_len[b]
+  Tensor attn_weights;               // (B, T, S) (evaluate returns it)
+  std::vector<float> context;        // (B, T, Hd)
+  attn::ScoreActsBuffer score_acts;  // what the score's backward needs
+  attn::AttentionScratch attn_scratch;
   std::vector<float> concat;  // (B, T, 2Hd) [dec_out; context]
   std::vector<float> dense;   // (B, T, Hd) tanh(W_c concat + b_c)
   std::vector<float> logits;  // (B, T, Vt)
@@ -41,7 +43,7 @@ struct Seq2SeqModel::Workspace {
   std::vector<float> dfeature;    // (B, T, F)
   std::vector<float> ddense_pre;  // (B, T, Hd) before the tanh
   std::vector<float> dconcat;     // (B, T, 2Hd)
-  Tensor dcontext;                // (B, T, Hd)
+  std::vector<float> dcontext;    // (B, T, Hd)
   std::vector<float> ddec_out;    // (B, T, Hd)
   std::vector<float> denc_out;    // (B, S, Hd)
   std::vector<float> ddec_emb;    // (B, T, E)
@@ -57,9 +59,13 @@ long output_features(const Seq2SeqConfig& config);
 // Diverged weights surface first as non-finite recurrent states: throws NonFiniteError saying so,
 // before the attention layer would reject its (internal) query with a confusing message.
 void throw_if_diverged(const std::vector<float>& states);
+// Finite states can still give scores that overflow float32: throws InputError saying so.
+void throw_if_overflowed(const kernels::SoftmaxStatus& status);
 
-// Copies the score function's weights out of the flat buffer into the attention API's struct.
-ScoreParams score_params(const Seq2SeqConfig& config, const std::vector<ParamView>& table,
-                         const std::vector<float>& params);
+// t takes this shape in the buffer it has (model_params.cpp says why).
+void reshape_in_place(Tensor& t, std::vector<long> shape);
+
+// A Seq2Seq step that attends over the source: the additive score's hidden size A = Hd.
+long additive_size(const Seq2SeqConfig& config);
 
 }  // namespace lab

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "attention.h"
+#include "attention/score.h"
 #include "seq2seq/attribution.h"
 #include "seq2seq/cells.h"
 #include "seq2seq/decode.h"

@@ -88,7 +88,8 @@ void self_attention_step(float* out, float* att, const float* x, const MhaW& w,
   linear_forward(q.data(), x, w.in_w, w.in_b, 1, Dm, Dm);
   linear_forward(K.data() + t * Dm, x, w.in_w + Dm * Dm, w.in_b + Dm, 1, Dm, Dm);
   linear_forward(V.data() + t * Dm, x, w.in_w + 2 * Dm * Dm, w.in_b + 2 * Dm, 1, Dm, Dm);
-  heads_forward(ctx.data(), att, q.data(), K.data(), V.data(), nullptr, 1, t + 1, Dm, H);
+  check_softmax_status(
+      heads_forward(ctx.data(), att, q.data(), K.data(), V.data(), nullptr, 1, t + 1, Dm, H));
   edit_heads(ctx.data(), att, V.data(), zero, nullptr, t + 1, Dm, H);
   // out = ctx Woᵀ + bo
   linear_forward(out, ctx.data(), w.out_w, w.out_b, 1, Dm, Dm);
@@ -101,7 +102,7 @@ void cross_attention_step(float* out, float* att, float* ctx, const float* x, co
                           long H, const uint8_t* zero, const AttentionEdit* edit) {
   std::vector<float> q(Dm);
   linear_forward(q.data(), x, w.in_w, w.in_b, 1, Dm, Dm);
-  heads_forward(ctx, att, q.data(), K.data(), V.data(), nullptr, 1, S, Dm, H);
+  check_softmax_status(heads_forward(ctx, att, q.data(), K.data(), V.data(), nullptr, 1, S, Dm, H));
   edit_heads(ctx, att, V.data(), zero, edit, S, Dm, H);
   linear_forward(out, ctx, w.out_w, w.out_b, 1, Dm, Dm);
 }

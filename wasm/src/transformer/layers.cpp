@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ops.h"
+
 namespace lab {
 
 namespace {
@@ -52,7 +54,8 @@ void encoder_layer_forward(EncoderLayerActs& a, const EncoderLayerW& w, const fl
   if (d.norm_first) {
     // x1 = x + SA(LN1(x))
     layernorm_forward(a.ln1, x, w.n1, R, Dm);
-    mha_forward(a.sa, w.sa, a.ln1.y.data(), a.ln1.y.data(), mask, B, S, S, Dm, d.H);
+    check_softmax_status(
+        mha_forward(a.sa, w.sa, a.ln1.y.data(), a.ln1.y.data(), mask, B, S, S, Dm, d.H));
     residual_forward(a.r1.data(), x, a.sa.out.data(), R * Dm);
     // out = x1 + FF(LN2(x1))
     layernorm_forward(a.ln2, a.r1.data(), w.n2, R, Dm);
@@ -60,7 +63,7 @@ void encoder_layer_forward(EncoderLayerActs& a, const EncoderLayerW& w, const fl
     residual_forward(a.r2.data(), a.r1.data(), a.ff.y.data(), R * Dm);
   } else {
     // x1 = LN1(x + SA(x))
-    mha_forward(a.sa, w.sa, x, x, mask, B, S, S, Dm, d.H);
+    check_softmax_status(mha_forward(a.sa, w.sa, x, x, mask, B, S, S, Dm, d.H));
     residual_forward(a.r1.data(), x, a.sa.out.data(), R * Dm);
     layernorm_forward(a.ln1, a.r1.data(), w.n1, R, Dm);
     // out = LN2(x1 + FF(x1))
@@ -111,11 +114,13 @@ void decoder_layer_forward(DecoderLayerActs& a, const DecoderLayerW& w, const fl
   if (d.norm_first) {
     // y1 = y + SA(LN1(y))
     layernorm_forward(a.ln1, y, w.n1, R, Dm);
-    mha_forward(a.sa, w.sa, a.ln1.y.data(), a.ln1.y.data(), self_mask, B, T, T, Dm, d.H);
+    check_softmax_status(
+        mha_forward(a.sa, w.sa, a.ln1.y.data(), a.ln1.y.data(), self_mask, B, T, T, Dm, d.H));
     residual_forward(a.r1.data(), y, a.sa.out.data(), R * Dm);
     // y2 = y1 + CA(LN2(y1), mem)
     layernorm_forward(a.ln2, a.r1.data(), w.n2, R, Dm);
-    mha_forward(a.ca, w.ca, a.ln2.y.data(), mem, cross_mask, B, T, S, Dm, d.H);
+    check_softmax_status(
+        mha_forward(a.ca, w.ca, a.ln2.y.data(), mem, cross_mask, B, T, S, Dm, d.H));
     residual_forward(a.r2.data(), a.r1.data(), a.ca.out.data(), R * Dm);
     // out = y2 + FF(LN3(y2))
     layernorm_forward(a.ln3, a.r2.data(), w.n3, R, Dm);
@@ -123,11 +128,12 @@ void decoder_layer_forward(DecoderLayerActs& a, const DecoderLayerW& w, const fl
     residual_forward(a.r3.data(), a.r2.data(), a.ff.y.data(), R * Dm);
   } else {
     // y1 = LN1(y + SA(y))
-    mha_forward(a.sa, w.sa, y, y, self_mask, B, T, T, Dm, d.H);
+    check_softmax_status(mha_forward(a.sa, w.sa, y, y, self_mask, B, T, T, Dm, d.H));
     residual_forward(a.r1.data(), y, a.sa.out.data(), R * Dm);
     layernorm_forward(a.ln1, a.r1.data(), w.n1, R, Dm);
     // y2 = LN2(y1 + CA(y1, mem))
-    mha_forward(a.ca, w.ca, a.ln1.y.data(), mem, cross_mask, B, T, S, Dm, d.H);
+    check_softmax_status(
+        mha_forward(a.ca, w.ca, a.ln1.y.data(), mem, cross_mask, B, T, S, Dm, d.H));
     residual_forward(a.r2.data(), a.ln1.y.data(), a.ca.out.data(), R * Dm);
     layernorm_forward(a.ln2, a.r2.data(), w.n2, R, Dm);
     // out = LN3(y2 + FF(y2))

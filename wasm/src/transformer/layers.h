@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "attention/mha.h"
 #include "transformer/blocks.h"
-#include "transformer/mha.h"
 
 namespace lab {
 

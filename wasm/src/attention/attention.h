@@ -1,5 +1,8 @@
-// Attention mechanisms of the note (§3.1–3.6) and the survey's score functions, each a
-// _forward/_backward pair on Tensors. Layering: ops → scores → attention → seq2seq → bindings.
+// §3.1–3.6's attention API on Tensors: validates user tensors (shapes, finiteness, masks; an
+// InputError naming the argument), then runs the attention core on them — attention/core.h for
+// attention with any score, attention/mha.h for self- and multi-head attention — so the page,
+// the bench and the Transformer run the same code. Layering: kernels → ops → attention → models
+// → bindings. Dimension letters as in tensor.h.
 //
 //   attention:      weights = softmax(mask(score(Q, K))) over the key axis, output = weights V
 //   self-attention: Q, K, V = x Wqᵀ + bq, x Wkᵀ + bk, x Wvᵀ + bv; scaled attention     (§3.5)
@@ -14,16 +17,11 @@
 #include <string>
 #include <vector>
 
+#include "attention/core.h"
+#include "attention/mha.h"
 #include "tensor.h"
 
 namespace lab {
-
-// The survey's alignment functions a(q, k). Scaled is the default, as in the Transformer.
-enum class Score { kDot, kScaled, kGeneral, kAdditive, kCosine };
-
-// Throws InputError naming the valid choices for an unknown name.
-Score parse_score(const std::string& name);
-const char* score_name(Score score);
 
 // The score function's own weights; only the ones its score uses are set.
 struct ScoreParams {
@@ -60,24 +58,20 @@ struct AttentionInputs {
 struct AttentionForward {
   Tensor scores;  // (B, N, M) alignment a(q_n, k_m), unmasked
   Tensor scaled;  // (B, N, M) what enters the softmax: scores / √D, scores / temperature, or scores
-  Tensor weights;  // (B, N, M) softmax over keys; exactly 0 where masked
-  Tensor output;   // (B, N, Dv) weights · V
-  // Kept for backward only.
-  Tensor key_proj;        // general: K Wᵀ (B, M, D)
-  Tensor additive_tanh;   // additive: tanh(W1 q_n + W2 k_m + b) (B, N, M, A)
-  Tensor q_hat, k_hat;    // cosine: normalised rows (B, N, D), (B, M, D)
-  Tensor q_norm, k_norm;  // cosine: row norms (B, N), (B, M)
+  Tensor weights;                    // (B, N, M) softmax over keys; exactly 0 where masked
+  Tensor output;                     // (B, N, Dv) weights · V
+  attn::ScoreActsBuffer score_acts;  // kept for backward only: the score's own activations
 };
 
 // Where attention_backward ACCUMULATES (+=) its gradients: buffers the caller owns and zeroes,
 // shaped like the inputs — query (B, N, D), key (B, M, Dk), value (B, M, Dv) — and like the
 // score's own weights (w for general; w1, w2, b, v for additive; the others are not touched and
-// may be null). key and value may be the same buffer (the Seq2Seq encoder outputs are both).
+// may be null). key and value may be the same buffer.
 struct AttentionGrads {
   float* query = nullptr;
   float* key = nullptr;
   float* value = nullptr;
-  float *w = nullptr, *w1 = nullptr, *w2 = nullptr, *b = nullptr, *v = nullptr;
+  attn::ScoreGrads score;
 };
 
 // Zeroed gradient tensors for one-off calls (the bindings, the tests): the inputs' shapes, and
@@ -92,10 +86,9 @@ struct AttentionGradTensors {
 // Scratch of attention_forward / attention_backward: sized by the first call of a shape and
 // reused by every later one (a training or decoding step allocates nothing).
 struct AttentionWorkspace {
-  std::vector<uint8_t> keep;  // (B, N, M) 1 = may attend
-  Tensor dweights, dscores;   // (B, N, M)
-  MatR dkp, dqh, dkh;  // general: dL/d(K Wᵀ) (M, D); cosine: dL/dq̂ (N, D), dL/dk̂ (M, D)
-  MatR pq, pk, dpq, dpk, dpre;  // additive: W1 q (N, A), W2 k + b (M, A) and their gradients
+  std::vector<uint8_t> key_pad;  // (B, M) 1 = padding
+  std::vector<uint8_t> keep;     // (B, N, M) 1 = may attend
+  attn::AttentionScratch scratch;
 };
 
 // Checks mask.key_padding is (B, M) and finite (fully masked rows are caught with the queries).
@@ -119,12 +112,14 @@ struct ProjectionParams {
 };
 
 struct SelfAttentionForward {
-  // query, key, value = the projected Q, K, V: (B, N, D) for self-attention; for multi-head the
-  // heads are split out, (B·H, N, Dh), the same memory as PyTorch's (B, H, N, Dh) after transpose.
+  // What the caller reads, copied out of `acts`. query, key, value = the projected Q, K, V:
+  // (B, N, D) for self-attention; for multi-head the heads are split out, (B·H, N, Dh), the same
+  // memory as PyTorch's (B, H, N, Dh) after transpose.
   AttentionInputs qkv;
   AttentionForward attn;  // scores … output; multi-head: batch axis B·H, e.g. weights (B·H, N, N)
   Tensor context;         // multi-head: heads combined (B, N, D)
   Tensor output;  // (B, N, D): attn.output for self-attention, context Woᵀ + bo for multi-head
+  MhaActs acts;   // the core's activations, for backward
 };
 
 // Gradients of x and of every projection weight, owned by the caller; *_backward accumulate
@@ -138,15 +133,14 @@ ProjectionGrads zero_projection_grads(const Tensor& x, bool with_output);
 // §3.5: scaled dot-product self-attention with learned Q, K, V; mask as in AttentionConfig.
 SelfAttentionForward self_attention_forward(const Tensor& x, const ProjectionParams& p,
                                             const AttentionMask& mask);
+// fwd: the forward's result (its activations serve as the backward's scratch).
 void self_attention_backward(ProjectionGrads& g, const Tensor& x, const ProjectionParams& p,
-                             const AttentionMask& mask, const SelfAttentionForward& fwd,
-                             const Tensor& doutput);
+                             SelfAttentionForward& fwd, const Tensor& doutput);
 
 // §3.6: multi-head attention, num_heads must divide D.
 SelfAttentionForward multi_head_forward(const Tensor& x, const ProjectionParams& p, long num_heads,
                                         const AttentionMask& mask);
 void multi_head_backward(ProjectionGrads& g, const Tensor& x, const ProjectionParams& p,
-                         long num_heads, const AttentionMask& mask, const SelfAttentionForward& fwd,
-                         const Tensor& doutput);
+                         SelfAttentionForward& fwd, const Tensor& doutput);
 
 }  // namespace lab

@@ -1,0 +1,127 @@
+#include "attention/mha.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "attention/core.h"
+#include "ops.h"
+
+namespace lab {
+
+namespace {
+
+// The status of several softmax calls: the first masked row, finite if every one was.
+void merge(kernels::SoftmaxStatus& into, const kernels::SoftmaxStatus& s) {
+  if (into.masked_row < 0) into.masked_row = s.masked_row;
+  into.finite = into.finite && s.finite;
+}
+
+// Head h's view: columns h·Dh … (h+1)·Dh of q, k, v and ctx, rows Dm apart.
+attn::Dims head_dims(long N, long M, long Dm, long H) {
+  const long Dh = Dm / H;
+  return {N, M, Dh, Dh, Dh, Dm, Dm, Dm, Dm};
+}
+
+}  // namespace
+
+void MhaActs::resize(long b, long n, long m, long dm, long h) {
+  B = b, N = n, M = m, Dm = dm, H = h;
+  for (auto* x : {&q, &dq, &ctx, &dctx, &out}) x->resize(B * N * Dm);
+  for (auto* x : {&k, &v, &dk, &dv}) x->resize(B * M * Dm);
+  att.resize(B * H * N * M);
+  if (keep_scores) scores.resize(B * H * N * M);
+  keep.resize(N * M);
+  datt.resize(N * M);
+  dsc.resize(N * M);
+}
+
+kernels::SoftmaxStatus heads_forward(float* ctx, float* att, const float* q, const float* k,
+                                     const float* v, const uint8_t* keep, long N, long M, long Dm,
+                                     long H, float* scores) {
+  const attn::Dims d = head_dims(N, M, Dm, H);
+  const float scale = 1.0f / std::sqrt(static_cast<float>(d.D));
+  kernels::SoftmaxStatus status;
+  for (long h = 0; h < H; ++h) {
+    float* A = att + h * N * M;                  // (N, M)
+    float* S = scores ? scores + h * N * M : A;  // the scores, or the weights' buffer (in place)
+    const long c0 = h * d.D;                     // head h's columns
+    // S = q_h k_hᵀ (the 1/√Dh is applied inside the softmax)
+    attn::dot_score_forward(S, q + c0, k + c0, d);
+    // att_h = softmax(S / √Dh) over the visible keys,  ctx_h = att_h v_h
+    merge(status, attn::attend_forward(ctx + c0, A, S, keep, v + c0, scale, d));
+  }
+  return status;
+}
+
+void heads_backward(float* dq, float* dk, float* dv, float* datt, float* dsc, const float* dctx,
+                    const float* att, const float* q, const float* k, const float* v, long N,
+                    long M, long Dm, long H) {
+  const attn::Dims d = head_dims(N, M, Dm, H);
+  const float scale = 1.0f / std::sqrt(static_cast<float>(d.D));
+  for (long h = 0; h < H; ++h) {
+    const float* A = att + h * N * M;
+    const long c0 = h * d.D;
+    // dv_h += att_hᵀ dctx_h;  dsc = ∂L/∂(q_h k_hᵀ) through the softmax (0 at masked keys)
+    attn::attend_backward(dsc, dv + c0, datt, dctx + c0, A, v + c0, scale, d);
+    // dq_h += dsc k_h,  dk_h += dscᵀ q_h
+    attn::dot_score_backward(dq + c0, dk + c0, dsc, q + c0, k + c0, d);
+  }
+}
+
+kernels::SoftmaxStatus mha_forward(MhaActs& a, const MhaW& w, const float* xq, const float* xkv,
+                                   const MhaMask& mask, long B, long N, long M, long Dm, long H) {
+  a.resize(B, N, M, Dm, H);
+  // q = xq Wqᵀ + bq, k = xkv Wkᵀ + bk, v = xkv Wvᵀ + bv (row blocks of in_proj)
+  linear_forward(a.q.data(), xq, w.in_w, w.in_b, B * N, Dm, Dm);
+  linear_forward(a.k.data(), xkv, w.in_w + Dm * Dm, w.in_b + Dm, B * M, Dm, Dm);
+  linear_forward(a.v.data(), xkv, w.in_w + 2 * Dm * Dm, w.in_b + 2 * Dm, B * M, Dm, Dm);
+  const bool masked = mask.key_pad || mask.causal;
+  kernels::SoftmaxStatus status;
+  for (long b = 0; b < B; ++b) {
+    if (masked) {
+      attn::keep_mask(a.keep.data(), mask.key_pad ? mask.key_pad + b * M : nullptr, mask.causal, N,
+                      M);
+    }
+    merge(status, heads_forward(a.ctx.data() + b * N * Dm, a.att.data() + b * H * N * M,
+                                a.q.data() + b * N * Dm, a.k.data() + b * M * Dm,
+                                a.v.data() + b * M * Dm, masked ? a.keep.data() : nullptr, N, M, Dm,
+                                H, a.keep_scores ? a.scores.data() + b * H * N * M : nullptr));
+  }
+  if (mask.zero_head) {
+    const long Dh = Dm / H;
+    for (long r = 0; r < B * N; ++r) {
+      for (long h = 0; h < H; ++h) {
+        if (mask.zero_head[h]) std::fill_n(a.ctx.data() + r * Dm + h * Dh, Dh, 0.0f);
+      }
+    }
+  }
+  // out = ctx Woᵀ + bo
+  if (w.out_w) linear_forward(a.out.data(), a.ctx.data(), w.out_w, w.out_b, B * N, Dm, Dm);
+  return status;
+}
+
+void mha_backward(float* dxq, float* dxkv, const MhaG& g, MhaActs& a, const MhaW& w,
+                  const float* dout, const float* xq, const float* xkv) {
+  const long B = a.B, N = a.N, M = a.M, Dm = a.Dm, H = a.H;
+  for (auto* x : {&a.dq, &a.dk, &a.dv, &a.dctx}) std::fill(x->begin(), x->end(), 0.0f);
+  const float* dctx = dout;  // without an output projection, out = ctx
+  if (w.out_w) {
+    // dctx = dout Wo,  dWo += doutᵀ ctx,  dbo += Σ dout
+    linear_backward(a.dctx.data(), g.out_w, g.out_b, dout, a.ctx.data(), w.out_w, B * N, Dm, Dm);
+    dctx = a.dctx.data();
+  }
+  for (long b = 0; b < B; ++b) {
+    heads_backward(a.dq.data() + b * N * Dm, a.dk.data() + b * M * Dm, a.dv.data() + b * M * Dm,
+                   a.datt.data(), a.dsc.data(), dctx + b * N * Dm, a.att.data() + b * H * N * M,
+                   a.q.data() + b * N * Dm, a.k.data() + b * M * Dm, a.v.data() + b * M * Dm, N, M,
+                   Dm, H);
+  }
+  // Through the input projections: dx += dq Wq (and k, v), dW += dᵀ x, db += Σ d.
+  linear_backward(dxq, g.in_w, g.in_b, a.dq.data(), xq, w.in_w, B * N, Dm, Dm);
+  linear_backward(dxkv, g.in_w ? g.in_w + Dm * Dm : nullptr, g.in_b ? g.in_b + Dm : nullptr,
+                  a.dk.data(), xkv, w.in_w + Dm * Dm, B * M, Dm, Dm);
+  linear_backward(dxkv, g.in_w ? g.in_w + 2 * Dm * Dm : nullptr, g.in_b ? g.in_b + 2 * Dm : nullptr,
+                  a.dv.data(), xkv, w.in_w + 2 * Dm * Dm, B * M, Dm, Dm);
+}
+
+}  // namespace lab

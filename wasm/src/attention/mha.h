@@ -1,0 +1,77 @@
+// Multi-head attention (nn.MultiheadAttention) on raw buffers, forward and backward, with
+// key-padding and causal masks: what the Transformer trains with, and what §3.5–3.6's
+// self_attention / multi_head (attention/attention.h) run after validating their tensors. Each
+// head is one call of the attention core (attention/core.h) on a view of its columns. Dimension
+// letters as in tensor.h; here N query positions and M key positions of one batch row,
+// Dh = Dm / H.
+//
+//   q = xq Wqᵀ + bq, k = xkv Wkᵀ + bk, v = xkv Wvᵀ + bv   (Wq; Wk; Wv) = in_proj_weight (3Dm, Dm)
+//   att_h = softmax(q_h k_hᵀ / √Dh, masked)              per head h, (N, M)
+//   ctx = [att_1 v_1, …, att_H v_H]                       heads concatenated, (N, Dm)
+//   out = ctx Woᵀ + bo                                    out_proj (Dm, Dm); without it, ctx
+//
+// Masks, as PyTorch's boolean masks (True = not allowed): key m is hidden from every query when
+// key_pad[b, m] is 1, and from query n when causal and m > n. A query with every key hidden has
+// no distribution: the forward reports it in its status (kernels/softmax.h), as it does scores
+// that overflowed; the caller decides what to throw (check_softmax_status in ops.h).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/softmax.h"
+
+namespace lab {
+
+template <class P>
+struct MhaP {
+  // in_proj_weight (3Dm, Dm), in_proj_bias (3Dm), out_proj (Dm, Dm), (Dm). out_w null: no
+  // output projection (§3.5's self-attention), out = ctx.
+  P in_w, in_b, out_w, out_b;
+};
+using MhaW = MhaP<const float*>;
+using MhaG = MhaP<float*>;
+
+struct MhaMask {
+  const uint8_t* key_pad = nullptr;  // (B, M) 1 = padding, or null
+  bool causal = false;               // query n sees keys 0 … n only
+  // (H) 1: that head's context is zeroed (an intervention in decoding; forward only), or null
+  const uint8_t* zero_head = nullptr;
+};
+
+// Activations of one call (kept for backward) and backward scratch, sized by resize().
+struct MhaActs {
+  long B = 0, N = 0, M = 0, Dm = 0, H = 0;
+  bool keep_scores = false;   // set by the caller: whether the forward keeps `scores`
+  std::vector<float> q;       // (B, N, Dm)
+  std::vector<float> k;       // (B, M, Dm)
+  std::vector<float> v;       // (B, M, Dm)
+  std::vector<float> scores;  // (B, H, N, M) q_h k_hᵀ, when keep_scores
+  std::vector<float> att;     // (B, H, N, M) attention weights, 0 where masked
+  std::vector<float> ctx;     // (B, N, Dm) heads concatenated
+  std::vector<float> out;     // (B, N, Dm) with an output projection
+  std::vector<uint8_t> keep;  // (N, M) 1 = allowed, one batch row at a time
+  std::vector<float> dq, dk, dv, dctx, datt, dsc;  // backward scratch; datt, dsc (N, M)
+
+  void resize(long B, long N, long M, long Dm, long H);
+};
+
+// The per-head core for one batch row: att (H, N, M), ctx (N, Dm) from q (N, Dm), k, v (M, Dm).
+// keep (N, M) or null (every key visible); scores (H, N, M) keeps q_h k_hᵀ, or null.
+kernels::SoftmaxStatus heads_forward(float* ctx, float* att, const float* q, const float* k,
+                                     const float* v, const uint8_t* keep, long N, long M, long Dm,
+                                     long H, float* scores = nullptr);
+// Its backward: dq += ∂L/∂q, dk += ∂L/∂k, dv += ∂L/∂v for dctx (N, Dm); datt, dsc (N, M) scratch.
+void heads_backward(float* dq, float* dk, float* dv, float* datt, float* dsc, const float* dctx,
+                    const float* att, const float* q, const float* k, const float* v, long N,
+                    long M, long Dm, long H);
+
+// xq (B, N, Dm), xkv (B, M, Dm) (the same pointer for self-attention). Output in a.out (a.ctx
+// without an output projection).
+kernels::SoftmaxStatus mha_forward(MhaActs& a, const MhaW& w, const float* xq, const float* xkv,
+                                   const MhaMask& mask, long B, long N, long M, long Dm, long H);
+// dxq += ∂L/∂xq, dxkv += ∂L/∂xkv (may alias dxq for self-attention), weights' gradients += .
+void mha_backward(float* dxq, float* dxkv, const MhaG& g, MhaActs& a, const MhaW& w,
+                  const float* dout, const float* xq, const float* xkv);
+
+}  // namespace lab
