@@ -77,6 +77,15 @@ export function projectionParams<L extends string>(
   return out as Record<`w${L}` | `b${L}`, TensorInput>;
 }
 
+/**
+ * §3.5's self-attention inputs for a sentence: its embeddings x and the Q, K, V projections, all
+ * from (seed, d). §3.5 and <attention-heatmap mechanism="self"> both call the core with these, so
+ * the same settings show the same weights in both.
+ */
+export function selfAttentionInputs(tokens: readonly string[], d: number, seed: number) {
+  return { x: embed(tokens, d, seed), params: projectionParams(seed, 'self', d, ['q', 'k', 'v'] as const) };
+}
+
 /** The feature labels d1 … dN. */
 export function featureLabels(count: number, prefix = 'd'): string[] {
   return Array.from({ length: count }, (_, i) => `${prefix}${i + 1}`);

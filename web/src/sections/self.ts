@@ -15,7 +15,7 @@ import { HeadView } from './self-headview';
 import { NeuronView } from './self-neuron';
 import { fill } from '../i18n';
 import { SELF_STRINGS } from './self-strings';
-import { embed, featureLabels, projectionParams, rowOf, tokenLabels } from './self-tokens';
+import { featureLabels, rowOf, selfAttentionInputs, tokenLabels } from './self-tokens';
 
 const RECOMPUTE: readonly PropName[] = ['seed', 'self_text', 'self_d'];
 const D_CHOICES = range(2, 64);
@@ -143,9 +143,9 @@ class SelfView implements SectionHandle {
     this.#d.value = String(d);
     const tokens = this.#sentence.tokens(text);
     if (tokens === null) return;
-    const params = projectionParams(seed, 'self', d, ['q', 'k', 'v'] as const);
+    const { x, params } = selfAttentionInputs(tokens, d, seed);
     void this.#latest.run(
-      () => lab.selfAttention(embed(tokens, d, seed), params),
+      () => lab.selfAttention(x, params),
       (result) => {
         const labels = tokenLabels(tokens);
         this.#last = { tokens, labels, d, result };
