@@ -267,3 +267,15 @@ export async function openPanel(page, testId) {
   if (!(await panel.evaluate((d) => d.open))) await panel.locator(':scope > summary').click();
   await page.waitForFunction((id) => document.querySelector(`details[data-testid="${id}"]`)?.open === true, testId);
 }
+
+/** Scrolls to the bottom in steps of most of a screen, so every part that starts when seen has started. */
+export async function scrollThrough(page) {
+  for (let i = 0; i < 80; i++) {
+    const done = await page.evaluate(() => {
+      window.scrollBy(0, window.innerHeight * 0.8);
+      return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+    });
+    await page.waitForTimeout(150);
+    if (done) break;
+  }
+}

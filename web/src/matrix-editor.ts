@@ -1,6 +1,7 @@
 // An editable matrix: a table of number inputs with row labels (q1.. or k1..) and column labels
 // (d1..). read() returns the values or throws a MatrixCellError naming the first bad cell (the
 // section words the message in its language).
+import { RovingFocus } from './sections/keyboard';
 
 export interface MatrixEditorOptions {
   /** accessible name of the table, e.g. "Queries Q" */
@@ -33,6 +34,8 @@ export class MatrixEditor {
   readonly #head: HTMLTableRowElement;
   readonly #body: HTMLTableSectionElement;
   #inputs: HTMLInputElement[] = [];
+  /** one Tab stop for the whole matrix; the arrow keys move from cell to cell, as in a spreadsheet */
+  readonly #focus: RovingFocus;
   #rows = 0;
   #cols = 0;
 
@@ -50,6 +53,7 @@ export class MatrixEditor {
       if (t instanceof HTMLInputElement) t.removeAttribute('aria-invalid');
       options.onInput();
     });
+    this.#focus = new RovingFocus(this.#body, () => Array.from(this.#body.rows, (tr) => Array.from(tr.querySelectorAll('input'))));
     host.append(table);
   }
 
@@ -96,6 +100,7 @@ export class MatrixEditor {
       }
       this.#rows = rows;
       this.#cols = cols;
+      this.#focus.update();
     }
     this.#inputs.forEach((input, i) => {
       // 7 significant digits: a float32 such as 1.3999999762 shows as 1.4

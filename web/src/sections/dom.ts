@@ -99,6 +99,11 @@ export class MessageLine {
   }
 }
 
+/** How a scroll the page makes moves: at once for a reader who asked for reduced motion. */
+export function scrollBehavior(): ScrollBehavior {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
+}
+
 /** Error text of anything thrown (a worker error arrives as an Error with the core's message). */
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

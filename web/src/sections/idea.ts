@@ -135,9 +135,8 @@ class IdeaView implements SectionHandle {
         state.set('idea_q', next);
       });
       this.#yours.push(input);
-      const f = field(t(`idea.feature.${feature}`), input);
-      f.setAttribute('aria-label', label);
-      yours.append(f);
+      // named by its label ("person") within the fieldset's legend ("Your question"), as it reads
+      yours.append(field(t(`idea.feature.${feature}`), input));
     });
     controls.hidden = state.isHidden('controls');
     yours.hidden ||= state.isHidden('controls');

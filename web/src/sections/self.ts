@@ -7,7 +7,7 @@ import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import type { SelfAttentionResult } from '../worker/protocol';
 import sharedCss from './dot-controls.css?inline';
-import { el, errorText, field, LatestOnly, MessageLine, narration, range, setFieldError, setOptions, mountRoot, tryThis } from './dom';
+import { el, errorText, field, LatestOnly, MessageLine, narration, range, setFieldError, setOptions, mountRoot, scrollBehavior, tryThis } from './dom';
 import { watchHeatmapCells } from './heatmap-link';
 import { SentenceBox } from './sentence-box';
 import css from './self.css?inline';
@@ -121,7 +121,7 @@ class SelfView implements SectionHandle {
       this.#stopWatching.push(
         watchHeatmapCells(map, tokenAxes, () => {}, ({ row, col }) => {
           state.update({ self_focus: row, self_key: col });
-          neuronBox.scrollIntoView({ behavior: 'smooth', block: 'nearest' });
+          neuronBox.scrollIntoView({ behavior: scrollBehavior(), block: 'nearest' });
           neuronTitle.focus({ preventScroll: true });
         }),
       );

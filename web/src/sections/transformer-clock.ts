@@ -181,7 +181,11 @@ export class TrainingClock {
     const actions = el('div', 'tf-confirm-actions');
     actions.append(all, ...(fitting < left ? [fewer] : []), cancel);
     this.confirm.replaceChildren(text, actions);
+    const root = this.confirm.getRootNode() as Document | ShadowRoot;
+    const hadFocus = root.activeElement instanceof Node && this.confirm.parentElement?.contains(root.activeElement);
     this.confirm.hidden = false;
+    // the run paused to ask: a reader at the Pause button is taken to the question
+    if (hadFocus) all.focus({ preventScroll: true });
   }
 
   /** The time left while running, and the estimate of what Train would do before. */

@@ -6,7 +6,8 @@ import type { TransformerTranslateResult } from '#shared/types/seq2seq';
 import { Heatmap } from '../heatmap/heatmap';
 import { fill } from '../i18n';
 import { el, field, setOptions } from './dom';
-import { sourceChips, StepPlayer } from './translate-step-player';
+import { sourceChips, sourceList, StepPlayer } from './translate-step-player';
+import type { RovingFocus } from './keyboard';
 import { sourceLight, stepMatrix } from './transformer-maps';
 
 type T = (key: string) => string;
@@ -27,6 +28,7 @@ export class TransformerDecodeView {
   readonly #t: T;
   readonly #progress = el('p', 'tf-decode-progress');
   readonly #source = el('div', 'tf-source');
+  readonly #sourceFocus: RovingFocus;
   readonly #output = el('output', 'tf-output');
   readonly #light = el('select');
   readonly #player: StepPlayer;
@@ -59,7 +61,11 @@ export class TransformerDecodeView {
     });
     controls.append(field(t('tf.decode.light'), this.#light));
     this.#output.dataset.testid = 'tf-output';
+    // the translation is said when it changes (a new one, or a step of the decoding)
+    this.#output.setAttribute('aria-live', 'polite');
+    this.#output.setAttribute('aria-atomic', 'true');
     this.#source.dataset.testid = 'tf-source';
+    this.#sourceFocus = sourceList(this.#source, t('tf.decode.source'));
     const outRow = el('p', 'tf-output-row');
     outRow.append(el('span', 'tf-label', t('tf.decode.output')), this.#output);
     const mapBox = el('div', 'tf-step-map');
@@ -89,11 +95,11 @@ export class TransformerDecodeView {
     this.#player.go(this.#player.pos);
   }
 
-  /** A new translation, from its first step, played. */
+  /** A new translation, shown whole (the reader steps or plays it). */
   show(result: TransformerTranslateResult, chars: boolean): void {
     this.#result = result;
     this.#joiner = chars ? '' : ' ';
-    this.#player.start();
+    this.#player.show();
   }
 
   clear(): void {
@@ -118,7 +124,7 @@ export class TransformerDecodeView {
     const k = pos - 1;
     const light = r && k >= 0 ? sourceLight(r, k, this.#layer, this.#head) : null;
     this.element.dataset.light = light ? JSON.stringify(Array.from(light, (w) => Number(w.toFixed(4)))) : '';
-    this.#source.replaceChildren(...sourceChips(r?.source ?? [], light, 'tf', t('tf.unknown')));
+    this.#sourceFocus.update(() => this.#source.replaceChildren(...sourceChips(r?.source ?? [], light, 'tf', t('tf.unknown'))));
     const steps = r?.steps ?? [];
     const written = steps.slice(0, pos).map((s) => s.token).filter((tok) => tok !== '<eos>');
     this.#output.value = r && pos === total ? r.text : written.join(this.#joiner);

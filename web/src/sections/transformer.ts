@@ -27,6 +27,8 @@ import { mountTransformerWhy } from './transformer-why';
 import { TrainingClock } from './transformer-clock';
 import { Panel, type PanelSetting } from './panel';
 import type { TransformerDiagramLink } from '../diagrams/transformer-link';
+import { Announcer } from './announcer';
+import { setRunning } from './keyboard';
 
 const MODEL_SETTINGS = Object.keys(MODEL_SETTING_LABELS) as PropName[];
 /** While training, the maps are redrawn from a fresh translation at most this often. */
@@ -43,6 +45,8 @@ class TransformerView implements SectionHandle {
   readonly #clock: TrainingClock;
   readonly #settingsLine = el('p', 'tf-note tf-settings-line');
   readonly #status = el('p', 'tf-status');
+  /** says the run's start, progress (every few seconds), pause and end to a screen reader */
+  readonly #announcer: Announcer;
   readonly #error = new MessageLine('tf-error');
   readonly #notice = new MessageLine('tf-notice');
   /** "… trained steps were discarded": said until the new model trains (then it is old news) */
@@ -101,13 +105,15 @@ class TransformerView implements SectionHandle {
     });
     progress.append(this.#clock.eta);
     this.#status.dataset.testid = 'tf-status';
+    this.#status.setAttribute('aria-live', 'polite');
+    this.#announcer = new Announcer(ctx.lang);
     this.#error.element.dataset.testid = 'tf-error';
     this.#notice.element.dataset.testid = 'tf-notice';
     // the model settings are an advanced part: a collapsed panel (open in the link: tf_open_settings)
     const settingsPanel = this.#panel('tf_open_settings', 'tf.panel.settings', 'tf-panel-settings');
     settingsPanel.body.append(this.#controls.element);
     settingsPanel.element.hidden = state.isHidden('controls');
-    this.#root.append(run, settingsPanel.element, progress, this.#clock.estimate, this.#clock.confirm, this.#narration, this.#status, this.#error.element, this.#notice.element);
+    this.#root.append(run, settingsPanel.element, progress, this.#clock.estimate, this.#clock.confirm, this.#announcer.element, this.#narration, this.#status, this.#error.element, this.#notice.element);
 
     // Training curves (their empty state in the DOM around them).
     this.#untrained.textContent = t('tf.untrained');
@@ -307,7 +313,7 @@ class TransformerView implements SectionHandle {
     await this.#translate();
   }
 
-  /** Translates the sentence with the model as it is now; redraws the grids and (with `play`) replays the decoding. */
+  /** Translates the sentence with the model as it is now; redraws the grids and (with `play`) shows the new decoding. */
   async #translate(play = true): Promise<void> {
     const trainer = this.#trainer;
     if (!trainer.model || this.#destroyed) return;
@@ -365,8 +371,8 @@ class TransformerView implements SectionHandle {
     const s = trainer.settings;
     const step = trainer.step;
     const target = this.#clock.target();
-    this.#train.disabled = this.#clock.running;
-    this.#pause.disabled = !this.#clock.running;
+    const running = this.#clock.running;
+    setRunning(running, this.#train, this.#pause);
     this.#progress.max = target;
     this.#progress.value = Math.min(step, target);
     setText(this.#progressText, fill(t('tf.progress'), { step, total: target }));
@@ -390,6 +396,8 @@ class TransformerView implements SectionHandle {
       this.#status.dataset.evaluatedAt = String(trainer.evaluation ? trainer.evaluatedAt : -1);
     }
     this.#clock.render();
+    const phase = running ? 'training' : step === 0 ? 'idle' : step >= target ? 'done' : 'paused';
+    this.#announcer.track(phase, [this.#progressText.textContent, this.#clock.eta.textContent]);
     this.#untrained.hidden = step > 0;
     this.#root.dataset.step = String(step);
     this.#root.dataset.playing = this.#clock.running ? '1' : '0';
@@ -407,6 +415,7 @@ class TransformerView implements SectionHandle {
   destroy(): void {
     this.#destroyed = true;
     this.#clock.destroy();
+    this.#announcer.destroy();
     this.#unsubscribe();
     void this.#trainer.delete();
     if (this.#good && this.#good !== this.#trainer) void this.#good.delete();

@@ -7,7 +7,8 @@ import { BarChart } from '../charts/bar-chart';
 import { Heatmap } from '../heatmap/heatmap';
 import { chartBox } from './translate-charts';
 import { el } from './dom';
-import { sourceChips, StepPlayer } from './translate-step-player';
+import { sourceChips, sourceList, StepPlayer } from './translate-step-player';
+import type { RovingFocus } from './keyboard';
 
 const PLAY_MS = 450;
 const CHOSEN = '#1d4ed8';
@@ -61,6 +62,7 @@ export class DecodeView {
   readonly #t: (key: string) => string;
   readonly #progress = el('p', 'tr-decode-progress');
   readonly #source = el('div', 'tr-source');
+  readonly #sourceFocus: RovingFocus;
   readonly #output = el('output', 'tr-output');
   readonly #topk: TopKChart;
   readonly #heatmap: Heatmap;
@@ -89,7 +91,11 @@ export class DecodeView {
     });
     const controls = this.#player.controls;
     this.#output.dataset.testid = 's2s-output';
+    // the translation is said when it changes (a new one, or a step of the decoding)
+    this.#output.setAttribute('aria-live', 'polite');
+    this.#output.setAttribute('aria-atomic', 'true');
     this.#source.dataset.testid = 's2s-source';
+    this.#sourceFocus = sourceList(this.#source, t('tr.source'));
     this.#beams.dataset.testid = 's2s-beams';
     const outRow = el('p', 'tr-output-row');
     outRow.append(el('span', 'tr-label', t('tr.output')), this.#output);
@@ -122,7 +128,7 @@ export class DecodeView {
     this.#player.go(0);
   }
 
-  /** Shows a new translation from its first step and plays it. */
+  /** Shows a new translation, whole (the reader steps or plays it). */
   show(result: TranslateResult, tokenizer: 'words' | 'chars', hasAttention: boolean): void {
     this.#result = result;
     this.#joiner = tokenizer === 'chars' ? '' : ' ';
@@ -136,7 +142,7 @@ export class DecodeView {
       this.#views = (result.steps ?? []).map((s: DecodeStep) => s);
     }
     this.#renderBeams(0);
-    this.#player.start();
+    this.#player.show();
   }
 
   clear(): void {
@@ -159,7 +165,7 @@ export class DecodeView {
 
     const current = pos > 0 ? this.#views[pos - 1] : null;
     // Source words, shaded by the current step's attention; unknown words marked.
-    this.#source.replaceChildren(...sourceChips(r?.source ?? [], current && this.#hasAttention ? current.attention : null, 'tr', t('tr.unknown')));
+    this.#sourceFocus.update(() => this.#source.replaceChildren(...sourceChips(r?.source ?? [], current && this.#hasAttention ? current.attention : null, 'tr', t('tr.unknown'))));
     const shown = this.#views.slice(0, pos).map((v) => v.token).filter((tok) => tok !== '<eos>');
     this.#output.value = r && pos === total ? r.text : shown.join(this.#joiner);
     this.#output.dataset.eos = current?.token === '<eos>' ? '1' : '0';

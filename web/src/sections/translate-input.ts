@@ -6,6 +6,7 @@ import { button, el, errorText, field, MessageLine } from './dom';
 import { fill } from '../i18n';
 import { DATE_EXAMPLES, NOTE_SENTENCES } from './translate-strings';
 import { Panel } from './panel';
+import { RovingFocus } from './keyboard';
 
 const DEFAULT_TEXT = NOTE_SENTENCES[0];
 
@@ -18,6 +19,9 @@ export class SentenceInput {
   /** the vocabulary's buttons (a hundred or more), rendered when the reader opens this panel */
   readonly #words: Panel;
   #tokens: { list: readonly string[]; chars: boolean } | null = null;
+  /** the examples and the vocabulary are one Tab stop each, arrow keys inside */
+  readonly #examplesFocus = new RovingFocus(this.#examples, () => [Array.from(this.#examples.querySelectorAll<HTMLElement>('button'))]);
+  readonly #vocabFocus = new RovingFocus(this.#vocab, () => [Array.from(this.#vocab.querySelectorAll<HTMLElement>('button'))]);
   readonly #error = el('p', 'tr-error');
   /** what the model made of the sentence: unknown words, a spaced form to try, an empty box */
   readonly #note = new MessageLine('tr-input-note');
@@ -115,9 +119,11 @@ export class SentenceInput {
     this.#text.value = this.sourceText();
     const task = this.#ctx.state.get('s2s_task');
     const list = task === 'dates' ? DATE_EXAMPLES : task === 'zh-en' ? this.#heldOut : NOTE_SENTENCES;
-    this.#examples.replaceChildren(
-      el('span', 'tr-label', this.#ctx.t('tr.examples')),
-      ...list.map((s, i) => button(s, `s2s-example-${i}`, () => this.set(s))),
+    this.#examplesFocus.update(() =>
+      this.#examples.replaceChildren(
+        el('span', 'tr-label', this.#ctx.t('tr.examples')),
+        ...list.map((s, i) => button(s, `s2s-example-${i}`, () => this.set(s))),
+      ),
     );
   }
 
@@ -138,7 +144,7 @@ export class SentenceInput {
       b.classList.add('tr-vocab-word');
       return b;
     });
-    this.#vocab.replaceChildren(el('span', 'tr-label', this.#ctx.t('tr.vocab')), ...words);
+    this.#vocabFocus.update(() => this.#vocab.replaceChildren(el('span', 'tr-label', this.#ctx.t('tr.vocab')), ...words));
   }
 }
 

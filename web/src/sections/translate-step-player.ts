@@ -1,18 +1,28 @@
 // What the decoding views of §3.3 (translate-decode.ts) and §4 (transformer-decode.ts) share: the
-// step player (Play: one output step every `ms` until the end; Step and Restart; the progress line;
+// step player (a new translation shows whole and nothing moves by itself; Play: one output step
+// every `ms` until the end; Step and Restart; the progress line;
 // the view's data-step / data-steps / data-done, which tests wait for), and the source tokens as
 // chips shaded by the step's attention. The view draws the step itself (`render`).
 import type { SourceToken } from '#shared/types/seq2seq';
 import { fill } from '../i18n';
 import { button, el } from './dom';
+import { RovingFocus, setDisabled } from './keyboard';
 
 /**
- * The source tokens as chips (class `${prefix}-token`), each shaded by its weight and labelled with
- * it; `weights` null: none shaded. An unknown token is marked (data-unknown, class, `unknownTitle`).
+ * From this weight on a chip or cell is drawn "strong": the light text on a deep tint (the CSS
+ * deepens it to at least 0.82 of the heat colour). Below it, the ink on the weight's own tint. On
+ * the light panel the ink reads (≥ 4.5:1) up to a tint of 0.75, the light text from 0.82 on.
+ */
+export const STRONG_WEIGHT = 0.75;
+
+/**
+ * The source tokens as chips (class `${prefix}-token`, list items of the view's source list), each
+ * shaded by its weight and labelled with it; `weights` null: none shaded. An unknown token is marked (data-unknown, class, `unknownTitle`).
  */
 export function sourceChips(source: readonly SourceToken[], weights: ArrayLike<number> | null, prefix: string, unknownTitle: string): HTMLElement[] {
   return source.map((s, i) => {
     const chip = el('span', s.unknown ? `${prefix}-token unknown` : `${prefix}-token`);
+    chip.setAttribute('role', 'listitem'); // the source is a list (role=list), one Tab stop, arrows inside
     chip.append(el('span', `${prefix}-token-text`, s.text === ' ' ? '␣' : s.text));
     if (s.unknown) {
       chip.title = unknownTitle;
@@ -20,10 +30,20 @@ export function sourceChips(source: readonly SourceToken[], weights: ArrayLike<n
     }
     const w = weights ? (weights[i] ?? 0) : 0;
     chip.style.setProperty('--w', w.toFixed(3));
-    if (w > 0.5) chip.classList.add('strong');
+    if (w >= STRONG_WEIGHT) chip.classList.add('strong');
     if (weights) chip.append(el('span', `${prefix}-token-weight`, w.toFixed(2)));
     return chip;
   });
+}
+
+/**
+ * The source list of a decoding view: one Tab stop, arrow keys from token to token (each reads its
+ * text and weight). Draw its chips through `update`.
+ */
+export function sourceList(source: HTMLElement, label: string): RovingFocus {
+  source.setAttribute('role', 'list');
+  source.setAttribute('aria-label', label);
+  return new RovingFocus(source, () => [Array.from(source.children) as HTMLElement[]]);
 }
 
 export interface StepPlayerOptions {
@@ -54,6 +74,7 @@ export class StepPlayer {
   pos = 0;
   readonly #o: StepPlayerOptions;
   readonly #playButton: HTMLButtonElement;
+  readonly #stepButton: HTMLButtonElement;
   #timer: ReturnType<typeof setInterval> | null = null;
 
   constructor(o: StepPlayerOptions) {
@@ -61,19 +82,20 @@ export class StepPlayer {
     const { t, keys, testPrefix } = o;
     this.controls = el('div', `al-controls ${o.className}`);
     this.#playButton = button(t(keys.play), `${testPrefix}-play`, () => this.play());
-    const step = button(t(keys.step), `${testPrefix}-step`, () => {
+    this.#stepButton = button(t(keys.step), `${testPrefix}-step`, () => {
       this.stop();
       this.go(this.pos + 1);
     });
     const restart = button(t(keys.restart), `${testPrefix}-restart`, () => this.rewind());
-    this.controls.append(this.#playButton, step, restart);
+    this.controls.append(this.#playButton, this.#stepButton, restart);
   }
 
   play(): void {
     this.stop();
     if (!this.#o.loaded()) return;
     if (this.pos >= this.#o.total()) this.go(0);
-    this.#playButton.disabled = true;
+    // Play is disabled while it plays: the focus goes on to Step (which stops it, one step on)
+    setDisabled(this.#playButton, true, this.#stepButton);
     this.#timer = setInterval(() => {
       if (this.pos >= this.#o.total()) this.stop();
       else this.go(this.pos + 1);
@@ -86,10 +108,13 @@ export class StepPlayer {
     this.#playButton.disabled = false;
   }
 
-  /** A new translation: from its first step, played. */
-  start(): void {
-    this.go(0);
-    this.play();
+  /**
+   * A new translation: shown whole, every step drawn. It does not play by itself (motion the
+   * reader did not ask for, and a live output that would speak word by word); Play or Step replays it.
+   */
+  show(): void {
+    this.stop();
+    this.go(this.#o.total());
   }
 
   /** Stopped at the first step (the translation cleared, or Restart). */

@@ -13,11 +13,13 @@ import type { RemoteSeq2Seq } from '../worker/protocol';
 import { Heatmap } from '../heatmap/heatmap';
 import { adoptCss, styleRootOf } from '../adopt-css';
 import { distinctLabels } from './translate-decode';
-import { button, el, errorText, field, select, setOptions } from './dom';
+import { STRONG_WEIGHT } from './translate-step-player';
+import { button, el, errorText, field, select, setOptions, setText } from './dom';
 import { fill, type Lang } from '../i18n';
 import css from './translate-why.css?inline';
 import { WHY_STRINGS } from './translate-why-strings';
 import { formatInterventions, parseInterventions } from './translate-why-link';
+import { RovingFocus } from './keyboard';
 
 type Method = 'gradient-input' | 'integrated-gradients';
 
@@ -62,6 +64,11 @@ export class WhyView {
   readonly #options: WhyOptions;
   readonly #grid = el('div', 'tr-why-grid');
   readonly #candidates = el('div', 'tr-why-candidates');
+  /** the grid and the candidates are one Tab stop each, arrow keys inside */
+  readonly #gridFocus = new RovingFocus(this.#grid, () => Array.from(this.#grid.querySelectorAll('tr'), (tr) => [...tr.querySelectorAll<HTMLElement>('.tr-why-cell')]));
+  readonly #candidateFocus = new RovingFocus(this.#candidates, () =>
+    Array.from(this.#candidates.querySelectorAll('.tr-why-candidate-row'), (row) => [...row.querySelectorAll<HTMLElement>('.tr-why-candidate')]),
+  );
   readonly #heads = el('div', 'al-controls tr-why-heads');
   readonly #headKind: HTMLSelectElement;
   readonly #headLayer: HTMLSelectElement;
@@ -250,17 +257,18 @@ export class WhyView {
         b.dataset.step = String(i);
         b.dataset.source = String(j);
         b.title = fill(t(forceKey), { step: i + 1, word: label(s.text) });
-        b.setAttribute('aria-label', b.title);
+        // the name starts with what the cell shows (its weight), then what pressing it does
+        b.setAttribute('aria-label', `${b.textContent}, ${b.title}`);
         b.style.setProperty('--w', (step.attention[j] ?? 0).toFixed(3));
-        if ((step.attention[j] ?? 0) > 0.5) b.classList.add('strong');
+        if ((step.attention[j] ?? 0) >= STRONG_WEIGHT) b.classList.add('strong');
         b.addEventListener('click', () => this.#push({ step: i, kind: 'force-attention', source: j }));
         cell.append(b);
         row.append(cell);
       });
       table.append(row);
     });
-    this.#grid.replaceChildren(table);
-    this.#candidates.replaceChildren(
+    this.#gridFocus.update(() => this.#grid.replaceChildren(table));
+    this.#candidateFocus.update(() => this.#candidates.replaceChildren(
       ...base.steps!.map((step, i) => {
         const line = el('p', 'tr-why-candidate-row');
         line.append(el('span', 'tr-label', `${i + 1}.`));
@@ -276,7 +284,7 @@ export class WhyView {
         }
         return line;
       }),
-    );
+    ));
     // the Transformer's heads
     const shape = this.#transformer;
     (this.#heads.parentElement as HTMLElement).hidden = shape === null;
@@ -354,8 +362,9 @@ export class WhyView {
     const changed = r.intervention?.changed ?? steps.map(() => false);
     this.#list.replaceChildren(...this.#interventions.map((v) => el('li', undefined, this.#describe(v))));
     this.#status.dataset.error = '0';
-    this.#status.textContent = !r.intervention ? t('why.none')
-      : r.intervention.firstChange < 0 ? t('why.same') : fill(t('why.changed'), { step: r.intervention.firstChange + 1 });
+    // a live region: the same words again are not said again
+    setText(this.#status, !r.intervention ? t('why.none')
+      : r.intervention.firstChange < 0 ? t('why.same') : fill(t('why.changed'), { step: r.intervention.firstChange + 1 }));
     this.#original.textContent = base.text;
     this.#intervened.replaceChildren(...steps.filter((s) => s.token !== '<eos>').flatMap((s, i) => {
       const word = el('span', changed[i] ? 'tr-why-word changed' : 'tr-why-word', s.token);

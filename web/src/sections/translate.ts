@@ -27,6 +27,8 @@ import { Panel } from './panel';
 import type { Seq2SeqDiagramLink } from '../diagrams/seq2seq-link';
 import type { TranslateResult } from '#shared/types/seq2seq';
 import { importWithStrings } from '../i18n';
+import { Announcer } from './announcer';
+import { setRunning } from './keyboard';
 
 class TranslateView implements SectionHandle {
   readonly #ctx: SectionContext;
@@ -39,6 +41,8 @@ class TranslateView implements SectionHandle {
   /** the time left to the end of the recipe at the speed measured over the current run */
   readonly #timeLeft = el('span', 'tr-progress-text tr-time-left');
   readonly #status = el('p', 'tr-status');
+  /** says the run's start, progress (every few seconds), pause and end to a screen reader */
+  readonly #announcer: Announcer;
   readonly #error = el('p', 'tr-error');
   readonly #intro = el('p', 'tr-intro');
   readonly #caption = el('p', 'tr-note tr-caption');
@@ -100,7 +104,10 @@ class TranslateView implements SectionHandle {
     // Train is the section's one primary action.
     this.#play.classList.add('lab-button', 'primary');
     this.#pause = button(t('tr.pause'), 's2s-pause', () => this.#player.setPlaying(false));
-    this.#stepButton = button(t('tr.step'), 's2s-step', () => void this.#player.stepOnce());
+    // Step stays focusable while a step runs (aria-disabled, not disabled: the focus would drop to the page)
+    this.#stepButton = button(t('tr.step'), 's2s-step', () => {
+      if (this.#stepButton.getAttribute('aria-disabled') !== 'true') void this.#player.stepOnce();
+    });
     run.append(this.#play, this.#pause, this.#stepButton, button(t('tr.reset'), 's2s-reset', () => this.#reset()));
     this.#controls = new TranslateControls(ctx, (task) => this.#switchTask(task));
     run.append(this.#controls.speed);
@@ -118,7 +125,9 @@ class TranslateView implements SectionHandle {
     this.#error.dataset.testid = 's2s-error';
     this.#notice.element.dataset.testid = 's2s-notice';
     this.#curves = new TrainingCurves(t, 'tr', 's2s', () => this.#trainer);
-    this.#root.append(run, settings, progress, this.#status, this.#error, this.#notice.element, this.#curves.losses);
+    this.#status.setAttribute('aria-live', 'polite');
+    this.#announcer = new Announcer(ctx.lang);
+    this.#root.append(run, settings, progress, this.#announcer.element, this.#status, this.#error, this.#notice.element, this.#curves.losses);
 
     this.#compareHost.dataset.testid = 's2s-compare';
     this.#compareHost.append(this.#compareTitle, this.#compareEmpty);
@@ -272,7 +281,7 @@ class TranslateView implements SectionHandle {
     });
   }
 
-  /** Translates the current sentence with the model as it is now and plays the decoding. */
+  /** Translates the current sentence with the model as it is now and shows its decoding. */
   async #translate(): Promise<void> {
     const trainer = this.#trainer;
     const model = trainer.model;
@@ -347,13 +356,15 @@ class TranslateView implements SectionHandle {
     const { t } = this.#ctx;
     const trainer = this.#trainer;
     const { step, recipeSteps } = trainer;
-    this.#play.disabled = this.#player.playing;
-    this.#pause.disabled = !this.#player.playing;
-    this.#stepButton.disabled = this.#player.busy;
+    const playing = this.#player.playing;
+    setRunning(playing, this.#play, this.#pause);
+    this.#stepButton.setAttribute('aria-disabled', String(this.#player.busy));
     this.#progress.max = recipeSteps;
     this.#progress.value = Math.min(step, recipeSteps);
     setText(this.#progressText, fill(t(step > recipeSteps || (step === recipeSteps && step > 0) ? 'tr.progress.beyond' : 'tr.progress'), { step, total: recipeSteps }));
     setText(this.#timeLeft, this.#player.timeLeft(step, recipeSteps));
+    const phase = playing ? 'training' : step === 0 ? 'idle' : step === recipeSteps ? 'done' : 'paused';
+    this.#announcer.track(phase, [this.#progressText.textContent, this.#timeLeft.textContent]);
     const info = trainer.info;
     if (info) {
       const attention = info.attention ? fill(t('tr.attention.score'), { score: t(`tr.score.${info.score}`) }) : t('tr.attention.none');
@@ -404,6 +415,7 @@ class TranslateView implements SectionHandle {
     this.#destroyed = true;
     if (this.#renderFrame) cancelAnimationFrame(this.#renderFrame);
     this.#player.destroy();
+    this.#announcer.destroy();
     this.#unsubscribe();
     this.#settingsPanel.destroy();
     this.#input.destroy();

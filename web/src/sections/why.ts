@@ -13,6 +13,8 @@ import { fill } from '../i18n';
 import { WHY_STRINGS } from './why-strings';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
 import { button, checkNumber, el, errorText, field, narration, primaryButton, select, setFieldError, mountRoot, tryThis } from './dom';
+import { Announcer } from './announcer';
+import { setDisabled } from './keyboard';
 
 /** 0.213 → "21%"; no value yet → "–" */
 const percentText = (x: number | null | undefined): string => (typeof x === 'number' && Number.isFinite(x) ? `${Math.round(100 * x)}%` : '–');
@@ -44,6 +46,9 @@ class WhyView implements SectionHandle {
   readonly #error = el('p', 'why-error');
   readonly #data = el('output', 'why-data');
   readonly #startButton: HTMLButtonElement;
+  readonly #resetButton: HTMLButtonElement;
+  /** says the run's start, progress (every few seconds), pause and end to a screen reader */
+  readonly #announcer: Announcer;
   readonly #narration = narration('why-narration');
   readonly #confirm = el('div', 'why-confirm');
   readonly #empty = el('p', 'lab-empty-hint why-empty');
@@ -71,7 +76,8 @@ class WhyView implements SectionHandle {
     );
     const controls = el('div', 'al-controls why-controls');
     this.#startButton = primaryButton(t('why.start'), 'why-start', () => this.#toggle());
-    controls.append(this.#startButton, button(t('why.reset'), 'why-reset', () => this.#reset(false)));
+    this.#resetButton = button(t('why.reset'), 'why-reset', () => this.#reset(false));
+    controls.append(this.#startButton, this.#resetButton);
     const cell = select(
       CELLS.map((c) => [c, c.toUpperCase()] as const),
       state.get('why_cell'),
@@ -116,7 +122,8 @@ class WhyView implements SectionHandle {
     this.#confirm.setAttribute('role', 'alertdialog');
     this.#confirm.dataset.testid = 'why-confirm';
     this.#empty.textContent = t('why.empty');
-    this.#root.append(controls, this.#confirm, this.#narration, this.#status, this.#error, this.#empty);
+    this.#announcer = new Announcer(ctx.lang);
+    this.#root.append(controls, this.#confirm, this.#announcer.element, this.#narration, this.#status, this.#error, this.#empty);
 
     this.#chart = new WhyChart(this.#root, t);
     this.#root.append(
@@ -240,7 +247,8 @@ class WhyView implements SectionHandle {
     // empty axes say nothing: the chart, its legend and menu show from the first step (why.css)
     this.#root.toggleAttribute('data-chart-empty', snap.step === 0);
     this.#startButton.textContent = running ? t('why.pause') : snap.step > 0 && !snap.done ? t('why.resume') : t('why.start');
-    this.#startButton.disabled = snap.done;
+    // done: Start disables itself, and a reader on it goes on to Reset
+    setDisabled(this.#startButton, snap.done, this.#resetButton);
     const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
     this.#status.textContent = snap.done
       ? fill(t('why.status.done'), {
@@ -256,6 +264,7 @@ class WhyView implements SectionHandle {
         : snap.step > 0
           ? fill(t('why.status.paused'), { step: snap.step, total: snap.total })
           : t('why.status.idle');
+    this.#announcer.track(snap.done ? 'done' : running ? 'training' : snap.step > 0 ? 'paused' : 'idle', this.#status.textContent ?? '', { named: false });
     this.#root.dataset.step = String(snap.step);
     this.#root.dataset.state = snap.done ? 'done' : running ? 'running' : 'idle';
     this.#data.value = JSON.stringify(snap);
@@ -273,6 +282,7 @@ class WhyView implements SectionHandle {
 
   destroy(): void {
     this.#unsubscribe();
+    this.#announcer.destroy();
     void this.#run.destroy();
     this.#chart.destroy();
     this.#root.remove();

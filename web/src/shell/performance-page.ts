@@ -7,6 +7,7 @@ import { adoptCss } from '../adopt-css';
 import './style.css';
 import './performance.css';
 import { resolveLang, SHELL_STRINGS, translator, type Lang } from '../i18n';
+import { watchLanguageRuns } from './lang-runs';
 import { PAGE_STRINGS } from './page-strings';
 import type { SectionHandle } from '../section';
 import { PERFORMANCE_TITLE, performanceSection } from '../sections/performance';
@@ -55,3 +56,4 @@ for (const b of document.querySelectorAll<HTMLButtonElement>('#lang-switch butto
   });
 }
 render(resolveLang(AppState.fromHash(location.hash).state.get('lang')));
+watchLanguageRuns(document.body); // the other language's words read in their own voice

@@ -7,7 +7,7 @@ import darkCss from '../design-dark.css?inline';
 import { adoptCss } from '../adopt-css';
 import { EmbedDialog, embedButton } from '../embed/embed-dialog';
 import { setFigureEmbed } from '../embed/figure-embed';
-import { SHELL_STRINGS, importWithStrings, resolveLang, translator, useLanguage, type Lang } from '../i18n';
+import { fill, SHELL_STRINGS, importWithStrings, resolveLang, translator, useLanguage, type Lang } from '../i18n';
 import { PAGE_STRINGS } from './page-strings';
 import { glossaryList, keepTermsMarked } from './glossary';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
@@ -15,8 +15,9 @@ import { ARTICLE_SECTIONS, SECTION_TITLES } from '../sections/titles';
 import { AppState, type ParseResult, type PropName } from '../state';
 import type { WorkerLabClient } from '../worker/client';
 import { SECTION_LOADERS, type EmbeddableSection } from '../widgets/sections';
-import { el } from '../sections/dom';
+import { el, scrollBehavior } from '../sections/dom';
 import { showBootError } from './boot-error';
+import { watchLanguageRuns } from './lang-runs';
 
 // dark mode on this page (the sections adopt design.css before it: design-dark.css's tokens win)
 adoptCss(document, darkCss);
@@ -79,6 +80,12 @@ class Shell {
         this.#state.set('lang', lang);
       });
     }
+    // to the content past the header and contents (a link for its role; the hash is the app state)
+    byId('skip-link', HTMLAnchorElement).addEventListener('click', (e) => {
+      e.preventDefault();
+      this.#article.focus({ preventScroll: true });
+      this.#article.scrollIntoView({ behavior: scrollBehavior(), block: 'start' });
+    });
     this.#lab.onCrash((error) => this.#showCrash(error));
     // it may have died while this code loaded
     if (this.#lab.crashed) this.#showCrash(new Error('the worker stopped while the page was loading'));
@@ -90,6 +97,7 @@ class Shell {
     this.#render();
     this.#showParseNotice(parsed);
     this.#writeHash();
+    watchLanguageRuns(document.body); // Chinese words on the English page read as Chinese, and back
   }
 
   /** Re-renders the chrome and re-mounts the sections when language, view or hide switches change. */
@@ -103,6 +111,7 @@ class Shell {
     byId('site-title', HTMLElement).textContent = t('shell.title');
     byId('site-lede', HTMLElement).textContent = t('shell.lede');
     byId('toc-title', HTMLElement).textContent = t('shell.toc');
+    byId('skip-link', HTMLAnchorElement).textContent = t('shell.skip');
     const footer = byId('site-footer', HTMLElement);
     const perf = el('a', 'footer-link', t('shell.performanceLink'));
     perf.href = './performance.html';
@@ -145,6 +154,7 @@ class Shell {
       this.#toc.append(this.#tocEntry(id, title, heading));
       this.#mounted.push({ id, element, module: null, handle: null });
     }
+    this.#mounted.forEach((m, i) => m.element.querySelector('.section-title')?.after(this.#skipFigure(this.#mounted[i + 1]?.element ?? null)));
     // The page's language first: a section's strings then load with its code (i18n.ts). Every
     // section's code is requested at once, in the note's order, and each one mounts as soon as it
     // and its strings are in, one per task (mounting builds many charts, and one long task would
@@ -274,11 +284,27 @@ class Shell {
     button.type = 'button';
     button.dataset.section = id;
     button.addEventListener('click', () => {
-      heading.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      heading.scrollIntoView({ behavior: scrollBehavior(), block: 'start' });
       heading.focus({ preventScroll: true });
     });
     item.append(button);
     return item;
+  }
+
+  /**
+   * A link past the section's figure to the next section's heading (or the footer): a keyboard
+   * reader need not Tab through every control of a figure they do not want. Shown when focused.
+   */
+  #skipFigure(next: HTMLElement | null): HTMLAnchorElement {
+    const target = next?.querySelector<HTMLElement>('.section-title') ?? byId('site-footer', HTMLElement);
+    const link = el('a', 'skip-link skip-figure', next ? fill(this.#t('shell.skipFigure'), { next: target.textContent ?? '' }) : this.#t('shell.skipFigure.last'));
+    link.href = `#${target.id}`;
+    link.addEventListener('click', (e) => {
+      e.preventDefault(); // the hash is the app state
+      target.focus({ preventScroll: true });
+      target.scrollIntoView({ behavior: scrollBehavior(), block: 'start' });
+    });
+    return link;
   }
 
   #embedButton(id: EmbeddableSection, title: string): HTMLButtonElement {

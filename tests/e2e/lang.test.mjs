@@ -1,0 +1,60 @@
+// Every run of the other language carries its own `lang`, so a screen reader reads it with the right
+// voice: on the English article no text with Chinese characters sits outside an element whose lang
+// starts with zh, and on the Chinese article no English words (two letters or more, without Chinese
+// characters) sit outside one whose lang starts with en. Checked after the page has been scrolled
+// through (every section drawn) and again after §3.3 translated a typed sentence.
+// Needs a build. Run: node --test tests/e2e/lang.test.mjs
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { scrollThrough, useSite } from './harness.mjs';
+
+/** The text nodes of the page whose language is not marked (up to 10 of them, and the count). */
+const unmarked = (page) =>
+  page.evaluate(() => {
+    const zhPage = document.documentElement.lang.startsWith('zh');
+    const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
+    const WORD = /[A-Za-z]{2,}/;
+    const found = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const parent = n.parentElement;
+      if (!parent || parent.closest('script, style, [hidden], output.heatmap-data')) continue;
+      const text = n.data.trim();
+      if (!text) continue;
+      const lang = (parent.closest('[lang]')?.getAttribute('lang') ?? '').toLowerCase();
+      const bad = zhPage ? WORD.test(text) && !HAN.test(text) && !lang.startsWith('en') : HAN.test(text) && !lang.startsWith('zh');
+      if (bad) found.push(`${parent.tagName.toLowerCase()}.${parent.className}: ${text.slice(0, 50)}`);
+    }
+    return { count: found.length, some: found.slice(0, 10) };
+  });
+
+describe('the other language marked with its lang', { timeout: 300_000 }, () => {
+  let site;
+  /** @type {import('playwright-core').Page} */
+  let page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
+  });
+
+  for (const [lang, sentence] of [['en', '咖哥 喜欢 小冰'], ['zh', '小冰 喜欢 咖哥']]) {
+    test(`the ${lang === 'en' ? 'English' : 'Chinese'} article`, async () => {
+      await site.load(`#lang=${lang}`);
+      await page.waitForSelector('[data-testid=s2s-why] .tr-why-cell', { state: 'attached', timeout: 60_000 });
+      await scrollThrough(page);
+      await page.waitForTimeout(500);
+      const loaded = await unmarked(page);
+      console.log(`${lang} article: ${loaded.count} text runs of the other language without their lang`);
+      assert.deepEqual(loaded.some, [], `${loaded.count} unmarked`);
+
+      await page.selectOption('[data-testid=s2s-task]', 'note');
+      await page.waitForSelector('#section-translate .tr-vocab-word');
+      await page.fill('[data-testid=s2s-text]', sentence);
+      await page.press('[data-testid=s2s-text]', 'Enter');
+      await page.waitForFunction((s) => document.querySelector('[data-testid=s2s-why]')?.dataset.intervened !== undefined && document.querySelector('[data-testid=s2s-text]').value === s, sentence);
+      await page.waitForTimeout(300);
+      const translated = await unmarked(page);
+      assert.deepEqual(translated.some, [], `after a translation: ${translated.count} unmarked`);
+    });
+  }
+});
