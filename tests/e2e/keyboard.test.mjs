@@ -75,6 +75,17 @@ describe('the article by keyboard', { timeout: 400_000 }, () => {
     assert.equal(await page.evaluate(() => location.hash.includes('section')), false, 'the app state in the hash is left alone');
   });
 
+  test('§4: Train and Pause hand the focus to each other', async () => {
+    await site.load('#view=transformer&seed=1');
+    await page.waitForSelector('[data-testid=tf-status][data-params]', { state: 'attached', timeout: 120_000 }); // the model is made
+    await page.focus('[data-testid=tf-train]');
+    await page.keyboard.press('Enter');
+    assert.equal((await focused()).testid, 'tf-pause', 'Train disabled itself: the focus moved to Pause');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.playing === '0');
+    assert.equal((await focused()).testid, 'tf-train', 'Pause disabled itself: the focus moved back to Train');
+  });
+
   test('reduced motion: the decodings stay still after load, the contents jump without a smooth scroll', async () => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     try {

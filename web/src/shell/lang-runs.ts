@@ -29,7 +29,8 @@ function runs(text: string, page: Page): [number, number][] {
 function markText(node: Text, page: Page): void {
   const parent = node.parentElement;
   const text = node.data;
-  if (!parent || SKIP.has(parent.tagName) || text.trim() === '') return;
+  // a hidden <output> carries a figure's data for scripts and tests, not text to read
+  if (!parent || SKIP.has(parent.tagName) || (parent.tagName === 'OUTPUT' && parent.hidden) || text.trim() === '') return;
   const other = page === 'en' ? 'zh-CN' : 'en';
   const inOther = langOf(node).startsWith(other.slice(0, 2));
   if (inOther) return;

@@ -297,7 +297,7 @@ class Shell {
    */
   #skipFigure(next: HTMLElement | null): HTMLAnchorElement {
     const target = next?.querySelector<HTMLElement>('.section-title') ?? byId('site-footer', HTMLElement);
-    const link = el('a', 'skip-link skip-figure', next ? fill(this.#t('shell.skipFigure'), { next: target.textContent ?? '' }) : this.#t('shell.skipFigure.last'));
+    const link = el('a', 'skip-figure', next ? fill(this.#t('shell.skipFigure'), { next: target.textContent ?? '' }) : this.#t('shell.skipFigure.last'));
     link.href = `#${target.id}`;
     link.addEventListener('click', (e) => {
       e.preventDefault(); // the hash is the app state
