@@ -69,19 +69,6 @@ test('sweepPoint: metrics from the core equal plain-JS softmax, entropy and ‖d
   assert.deepEqual(one.unscaled, one.scaled);
 });
 
-test('linked views read a heatmap cell back from its "row · column" text; unknown labels give none', async () => {
-  const { parseCell } = await loadWeb('sections/heatmap-link');
-  const rows = ['q1', 'q2', 'q3'];
-  const cols = ['k1', 'k2', 'k10'];
-  assert.deepEqual(parseCell('q2 · k10', rows, cols), { row: 1, col: 2 });
-  assert.deepEqual(parseCell('q3 · k1: 0.1234', rows, cols), { row: 2, col: 0 }, 'the focus line appends the value');
-  assert.equal(parseCell('q4 · k1', rows, cols), null);
-  assert.equal(parseCell('q1 · k3', rows, cols), null);
-  assert.equal(parseCell('', rows, cols), null);
-  // labels with spaces or the separator's neighbours (Chinese words) still resolve
-  assert.deepEqual(parseCell('咖哥 · 喜欢', ['咖哥', '喜欢'], ['咖哥', '喜欢']), { row: 0, col: 1 });
-});
-
 test('§2 inputs: keys in each language\'s word order, questions scaled by the strength, the reader\'s question last', async () => {
   const { ideaInputs, IDEA_FEATURES } = await loadWeb('sections/idea');
   assert.equal(IDEA_FEATURES.length, 5);

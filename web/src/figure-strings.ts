@@ -5,7 +5,8 @@ import { SHELL_STRINGS, type Lang, type Strings } from './i18n';
 
 export const FIGURE_STRINGS: Strings = {
   en: {
-    'heatmap.aria': '{title}: heatmap of {rows} rows by {cols} columns, values from {min} to {max}. Focus it and use the arrow keys to read cells.',
+    'heatmap.aria': '{title}: heatmap of {rows} rows by {cols} columns, values from {min} to {max}. Focus it and use the arrow keys to read cells; the table after it holds every value.',
+    'heatmap.loading': 'Heatmap (loading)',
     'heatmap.legend.low': 'lightest colour: {value}',
     'heatmap.legend.high': 'darkest colour: {value}',
     'heatmap.legend.negative': 'most negative (orange): {value}',
@@ -14,9 +15,9 @@ export const FIGURE_STRINGS: Strings = {
     'heatmap.legend.label': 'colour legend',
     'heatmap.more.right': '+{n} columns →',
     'heatmap.more.right.one': '+1 column →',
-    'heatmap.more.right.aria': 'Scroll right: {n} more columns ({from}–{to} of {cols} shown)',
+    'heatmap.more.right.aria': '{text}: scroll right, {n} more columns ({from}–{to} of {cols} shown)',
     'heatmap.more.left': '← {n}',
-    'heatmap.more.left.aria': 'Scroll left: {n} columns before',
+    'heatmap.more.left.aria': '{text}: scroll left, {n} columns before',
     'heatmap.cell': '{row} · {col}: {value}',
     'export.menu': 'Export',
     'export.menu.aria': 'Export {label}',
@@ -29,7 +30,8 @@ export const FIGURE_STRINGS: Strings = {
     'export.embed.title': 'Snippets that put this figure, its numbers included, on your own site',
   },
   zh: {
-    'heatmap.aria': '{title}：{rows} 行 × {cols} 列的热力图，数值从 {min} 到 {max}。聚焦后用方向键逐格读取数值。',
+    'heatmap.aria': '{title}：{rows} 行 × {cols} 列的热力图，数值从 {min} 到 {max}。聚焦后用方向键逐格读取数值；其后的表格列出全部数值。',
+    'heatmap.loading': '热力图（加载中）',
     'heatmap.legend.low': '最浅的颜色：{value}',
     'heatmap.legend.high': '最深的颜色：{value}',
     'heatmap.legend.negative': '最负（橙色）：{value}',
@@ -38,9 +40,9 @@ export const FIGURE_STRINGS: Strings = {
     'heatmap.legend.label': '颜色图例',
     'heatmap.more.right': '还有 {n} 列 →',
     'heatmap.more.right.one': '还有 1 列 →',
-    'heatmap.more.right.aria': '向右滚动：还有 {n} 列（显示第 {from}–{to} 列，共 {cols} 列）',
+    'heatmap.more.right.aria': '{text}：向右滚动，还有 {n} 列（显示第 {from}–{to} 列，共 {cols} 列）',
     'heatmap.more.left': '← {n} 列',
-    'heatmap.more.left.aria': '向左滚动：前面还有 {n} 列',
+    'heatmap.more.left.aria': '{text}：向左滚动，前面还有 {n} 列',
     'heatmap.cell': '{row} · {col}：{value}',
     'export.menu': '导出',
     'export.menu.aria': '导出{label}',

@@ -12,6 +12,10 @@ export interface MatrixEditorOptions {
   colPrefix: string;
   /** called on every edit */
   onInput: () => void;
+  /** a row's box took the focus (linked views: that query or key) */
+  onRowFocus?: (row: number) => void;
+  /** the mouse went over a row (null: off the table) */
+  onRowHover?: (row: number | null) => void;
 }
 
 /** Values beyond this would overflow float32 in QKᵀ; they are rejected with a message. */
@@ -54,6 +58,20 @@ export class MatrixEditor {
       options.onInput();
     });
     this.#focus = new RovingFocus(this.#body, () => Array.from(this.#body.rows, (tr) => Array.from(tr.querySelectorAll('input'))));
+    const rowOf = (target: EventTarget | null) => {
+      const tr = target instanceof Element ? target.closest('tr') : null;
+      return tr && tr.parentElement === this.#body ? tr.sectionRowIndex : null;
+    };
+    table.addEventListener('focusin', (event) => {
+      const row = rowOf(event.target);
+      if (row !== null) options.onRowFocus?.(row);
+    });
+    table.addEventListener('pointerover', (event) => {
+      if (event.pointerType === 'mouse') options.onRowHover?.(rowOf(event.target));
+    });
+    table.addEventListener('pointerleave', (event) => {
+      if (event.pointerType === 'mouse') options.onRowHover?.(null);
+    });
     host.append(table);
   }
 

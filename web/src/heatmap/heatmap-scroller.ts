@@ -61,10 +61,11 @@ export class ColumnScroller {
     this.#frame.dataset.cut = `${before > 0 ? 'left ' : ''}${after > 0 ? 'right' : ''}`.trim();
     this.#left.hidden = before === 0;
     this.#right.hidden = after === 0;
+    // each name starts with the button's visible text (what a speech-input user says to press it)
     this.#left.textContent = fill(t('heatmap.more.left'), { n: before });
-    this.#left.setAttribute('aria-label', fill(t('heatmap.more.left.aria'), { n: before }));
+    this.#left.setAttribute('aria-label', fill(t('heatmap.more.left.aria'), { text: this.#left.textContent, n: before }));
     this.#right.textContent = after === 1 ? t('heatmap.more.right.one') : fill(t('heatmap.more.right'), { n: after });
-    this.#right.setAttribute('aria-label', fill(t('heatmap.more.right.aria'), { n: after, from: first + 1, to: end, cols: layout.cols }));
+    this.#right.setAttribute('aria-label', fill(t('heatmap.more.right.aria'), { text: this.#right.textContent, n: after, from: first + 1, to: end, cols: layout.cols }));
     this.element.dataset.hiddenColumns = `${before},${after}`;
   }
 }

@@ -1,8 +1,11 @@
 // One labelled heatmap, drawn with the plain canvas 2D API (heatmap-paint.ts), with a colour legend,
 // value labels in the cells, a tooltip on hover and on keyboard focus (arrow keys move between
 // cells), token labels on both axes (any script; repeated tokens stay separate cells), one export
-// menu (PNG and SVG with title, axes and legend; CSV; JSON), and a hidden <output> holding the last
-// values as JSON (for tests and for copying). Signed data can use a diverging ramp centred on 0.
+// menu (PNG and SVG with title, axes and legend; CSV; JSON), the numbers as a visually hidden table
+// for screen readers (heatmap-table.ts), and a hidden <output> holding the last values as JSON (for
+// tests and for copying). Signed data can use a diverging ramp centred on 0. It emits typed cell
+// events (heatmap-cells.ts: hover, select, leave; by pointer, touch or keyboard) for linked views,
+// and draws a cell chosen in another view (showCell).
 // Columns shrink to a readable width and no further: a wider matrix scrolls sideways in its box, the
 // row labels stay in view, and a labelled "+N columns →" button says what is out of view and scrolls
 // to it. Several heatmaps can share one colour scale (HeatmapScaleGroup), so their colours compare.
@@ -17,6 +20,8 @@ import { ColorScale } from './heatmap-color';
 import { HeatmapLegend } from './heatmap-legend';
 import { cellAt, cellRect, formatValue, minimumWidth, paintHeatmap, preferredHeight, type HeatmapLayout, type HeatmapScene } from './heatmap-paint';
 import { HeatmapTooltip } from './heatmap-tooltip';
+import { HeatmapTable } from './heatmap-table';
+import { cellAfterKey, cellUnderPoint, sourceOfPointer, type CellEmitter, type CellListener, type CellRef, type CellSource } from './heatmap-cells';
 import { ColumnScroller } from './heatmap-scroller';
 import { HeatmapScaleGroup } from './heatmap-scale';
 import { fill, type Lang } from '../i18n';
@@ -27,6 +32,7 @@ import { figureEmbedHandler } from '../embed/figure-embed';
 export { divergingColor, inkOn, rampColor } from './heatmap-color';
 export { formatValue, tickLabel } from './heatmap-paint';
 export { HeatmapScaleGroup } from './heatmap-scale';
+export type { CellEvent, CellRef } from './heatmap-cells';
 
 /**
  * The heatmap's CSS, for a section to adopt with its own when it mounts (mountRoot), so a figure
@@ -44,16 +50,6 @@ function ensureStyles(element: Element): void {
   const root = styleRootOf(element);
   if (root) adoptCss(root, HEATMAP_CSS, { first: true });
 }
-
-/** Where each key moves the keyboard focus from cell (r, c) of a rows × cols matrix (clamped to it). */
-const KEY_MOVES = new Map<string, (r: number, c: number, rows: number, cols: number) => [number, number]>([
-  ['ArrowLeft', (r, c) => [r, c - 1]],
-  ['ArrowRight', (r, c) => [r, c + 1]],
-  ['ArrowUp', (r, c) => [r - 1, c]],
-  ['ArrowDown', (r, c) => [r + 1, c]],
-  ['Home', (r) => [r, 0]],
-  ['End', (r, _c, _rows, cols) => [r, cols - 1]],
-]);
 
 /** One canvas context to measure text with before a heatmap's own canvas is drawn. */
 let measureContext: CanvasRenderingContext2D | null = null;
@@ -108,7 +104,7 @@ interface HeatmapValues {
   colLabels: string[];
 }
 
-export class Heatmap {
+export class Heatmap implements CellEmitter {
   readonly element: HTMLElement;
   readonly #options: HeatmapOptions;
   readonly #title: HTMLElement;
@@ -121,6 +117,8 @@ export class Heatmap {
   readonly #focusText: HTMLElement;
   readonly #output: HTMLOutputElement;
   readonly #tooltip = new HeatmapTooltip();
+  readonly #table = new HeatmapTable();
+  readonly #listeners = new Set<CellListener>();
   /**
    * Draws off the mount task, at most once per frame. Made with the figure, before any data, so that
    * whether the canvas is on screen is known when the first data arrives (a visible heatmap then
@@ -133,10 +131,13 @@ export class Heatmap {
   #scale: ColorScale;
   /** where the last draw put the cells (null before it, or when there are none) */
   #layout: HeatmapLayout | null = null;
+  /** the selected cell (clicked, tapped, walked to, or chosen in a linked view): where the keyboard moves from */
   #focusIndex = 0;
-  /** the focused cell is highlighted (keyboard focus, until blur or Escape) */
+  /** the selected cell is highlighted (until Escape, or until the linked views choose none) */
   #focusShown = false;
   #hoverIndex: number | null = null;
+  /** the pointer pressed on the canvas and has not clicked yet: the focus it gives is not the keyboard's */
+  #pressedBy: string | null = null;
   /** tells first-draw.ts once this heatmap has drawn (or is gone): the page's charts load after that */
   readonly #drawnSignal = heatmapWaiting();
 
@@ -188,6 +189,8 @@ export class Heatmap {
     this.#canvas.setAttribute('role', 'img');
     const focusId = `${options.id}-focus`;
     this.#canvas.setAttribute('aria-describedby', focusId);
+    // named before its data arrives (a figure that is still loading is an image with a name)
+    this.#canvas.setAttribute('aria-label', options.title || this.#t()('heatmap.loading'));
     this.#inner.append(this.#canvas);
     this.#box.append(this.#inner);
     this.#frame.append(this.#box);
@@ -206,23 +209,40 @@ export class Heatmap {
     this.#output.className = 'heatmap-data';
     this.#output.hidden = true;
 
-    fig.append(cap, this.#frame, this.#scroller.element, this.#legend.element, this.#focusText, this.#output, this.#tooltip.element);
+    this.#table.caption = options.title;
+    fig.append(cap, this.#frame, this.#scroller.element, this.#legend.element, this.#focusText, this.#table.element, this.#output, this.#tooltip.element);
     host.append(fig);
     this.element = fig;
     ensureStyles(fig);
     this.#drawer = new DeferredDraw(this.#canvas, (ctx, w, h) => this.#paint(ctx, w, h), { ready: false });
 
-    this.#canvas.addEventListener('focus', () => this.#showFocus());
-    this.#canvas.addEventListener('blur', () => this.#clearFocus());
+    // Tab onto the canvas selects the keyboard's cell; a press's focus waits for its click
+    this.#canvas.addEventListener('focus', () => {
+      if (this.#pressedBy === null) this.#select(this.#focusIndex, 'keyboard');
+    });
+    this.#canvas.addEventListener('blur', () => {
+      this.#pressedBy = null;
+      this.#drawer?.request();
+    });
     this.#canvas.addEventListener('keydown', (e) => this.#onKey(e));
-    // pointer events cover the mouse and a tap on a touch screen
-    this.#canvas.addEventListener('pointermove', (e) => this.#hover(this.#cellAt(e)));
-    this.#canvas.addEventListener('pointerdown', (e) => this.#hover(this.#cellAt(e)));
-    this.#canvas.addEventListener('pointerleave', () => this.#hover(null));
+    // the mouse hovers (a finger's moves are scrolling, not pointing); a click or a tap selects
+    this.#canvas.addEventListener('pointermove', (e) => {
+      if (e.pointerType !== 'touch') this.#hover(this.#cellAt(e), sourceOfPointer(e.pointerType));
+    });
+    this.#canvas.addEventListener('pointerleave', (e) => this.#hover(null, sourceOfPointer(e.pointerType)));
+    this.#canvas.addEventListener('pointerdown', (e) => (this.#pressedBy = e.pointerType));
+    this.#canvas.addEventListener('pointercancel', () => (this.#pressedBy = null));
+    this.#canvas.addEventListener('click', (e) => {
+      const type = this.#pressedBy ?? ((e as PointerEvent).pointerType || 'mouse');
+      this.#pressedBy = null;
+      this.#drawer?.ensure(); // the cells must be placed to know which one is under the pointer
+      const index = this.#cellAt(e);
+      if (index !== null) this.#select(index, sourceOfPointer(type));
+    });
     this.#box.addEventListener(
       'scroll',
       () => {
-        this.#hoverIndex = null;
+        this.#hover(null, 'pointer');
         this.#drawer?.request(); // the row labels follow the scroll
       },
       { passive: true },
@@ -231,6 +251,8 @@ export class Heatmap {
 
   set title(text: string) {
     this.#title.textContent = text;
+    this.#table.caption = text;
+    if (!this.#data) this.#canvas.setAttribute('aria-label', text || this.#t()('heatmap.loading'));
     // the export menu is named after the figure (many figures, one "Export" each)
     const toggle = this.element.querySelector('.export-toggle');
     if (toggle && text) toggle.setAttribute('aria-label', fill(this.#t()('export.menu.aria'), { label: text }));
@@ -333,6 +355,7 @@ export class Heatmap {
     }
     this.#output.dataset.shape = `${rows},${cols}`;
     this.#output.value = JSON.stringify(Array.from(values));
+    this.#table.update(this.#data, this.#options.digits ?? 2, [this.#options.yTitle, this.#options.xTitle].filter(Boolean).join(' \\ '));
     this.#focusIndex = Math.max(0, Math.min(this.#focusIndex, values.length - 1));
     if (this.#hoverIndex !== null && this.#hoverIndex >= values.length) this.#hoverIndex = null;
 
@@ -340,7 +363,28 @@ export class Heatmap {
     if (group) group.report(this, min, max);
     this.rescale();
     this.#drawer?.ready();
-    if (this.#canvas.matches(':focus')) this.#showFocus();
+    if (this.#focusShown && this.#canvas.matches(':focus')) this.#announce();
+  }
+
+  /** Calls `listener` with every cell event (hover, select, leave); returns a function that stops it. */
+  onCell(listener: CellListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Highlights a cell chosen in a linked view (null: none), without an event or an announcement. */
+  showCell(cell: CellRef | null): void {
+    const d = this.#data;
+    if (!cell || !d || cell.row >= d.rows || cell.col >= d.cols || cell.row < 0 || cell.col < 0) {
+      if (!this.#focusShown) return;
+      this.#focusShown = false;
+    } else {
+      const index = cell.row * d.cols + cell.col;
+      if (this.#focusShown && index === this.#focusIndex) return;
+      this.#focusIndex = index;
+      this.#focusShown = true;
+    }
+    this.#drawer?.request();
   }
 
   /** Recolours by the current range (own, fixed or shared); a scale group calls it when the union moves. */
@@ -376,6 +420,11 @@ export class Heatmap {
     return this.#hoverIndex ?? (this.#focusShown ? this.#focusIndex : null);
   }
 
+  /** The cell the tooltip is over: the hovered one, else the selected one while the canvas has focus. */
+  #tipped(): number | null {
+    return this.#hoverIndex ?? (this.#focusShown && this.#canvas.matches(':focus') ? this.#focusIndex : null);
+  }
+
   #paint(ctx: CanvasRenderingContext2D, width: number, height: number): void {
     const scene = this.#scene();
     if (!scene || scene.values.length === 0) {
@@ -393,13 +442,16 @@ export class Heatmap {
     // for tests and tools: where every text landed (collision checks in any script)
     this.#output.dataset.texts = JSON.stringify(this.#layout.texts.map((b) => [b.kind, Math.round(b.x), Math.round(b.y), Math.round(b.width), Math.round(b.height)]));
     this.#output.dataset.valueFont = String(this.#layout.valueFont);
+    // where the cells are on the canvas (CSS pixels): left, top, column width, row height
+    const { left, top, colWidth, rowHeight } = this.#layout;
+    this.#output.dataset.grid = [left, top, colWidth, rowHeight].map((v) => Math.round(v * 100) / 100).join(',');
     this.#scroller.update(this.#layout);
     this.#placeTooltip();
   }
 
   /** The tooltip over the active cell (after a draw: it needs the cells' places). */
   #placeTooltip(): void {
-    const index = this.#active();
+    const index = this.#tipped();
     const d = this.#data;
     const layout = this.#layout;
     if (index === null || !d || !layout || index >= d.values.length) {
@@ -418,41 +470,65 @@ export class Heatmap {
     this.#tooltip.show(`${this.#options.yTitle ? `${this.#options.yTitle} ` : ''}${d.rowLabels[r]} · ${this.#options.xTitle ? `${this.#options.xTitle} ` : ''}${d.colLabels[c]}`, formatValue(d.values[index], 4), { x, y, width: cell.width, height: cell.height }, fig.clientWidth);
   }
 
-  #cellAt(e: PointerEvent): number | null {
-    return this.#layout ? cellAt(this.#layout, e.offsetX, e.offsetY) : null;
+  #cellAt(e: MouseEvent): number | null {
+    const cell = cellUnderPoint(this.#layout, this.#canvas.getBoundingClientRect(), e.clientX, e.clientY);
+    return cell && this.#data ? cell.row * this.#data.cols + cell.col : null;
   }
 
-  #hover(index: number | null): void {
-    if (index === this.#hoverIndex) return;
+  #emit(index: number, kind: 'hover' | 'select' | 'leave', source: CellSource): void {
+    const d = this.#data;
+    if (!d || index >= d.values.length) return;
+    const event = { row: Math.floor(index / d.cols), col: index % d.cols, value: d.values[index], source, kind };
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  #hover(index: number | null, source: CellSource): void {
+    const was = this.#hoverIndex;
+    if (index === was) return;
     this.#hoverIndex = index;
     this.#drawer?.request();
+    if (index !== null) this.#emit(index, 'hover', source);
+    else if (was !== null) this.#emit(was, 'leave', source);
+  }
+
+  /** The reader chose cell `index`: highlighted, announced, and told to the linked views. */
+  #select(index: number, source: CellSource): void {
+    const d = this.#data;
+    const drawer = this.#drawer;
+    if (!drawer || !d || d.values.length === 0) return;
+    this.#focusIndex = Math.max(0, Math.min(index, d.values.length - 1));
+    this.#focusShown = true;
+    if (source !== 'pointer') this.#hoverIndex = null; // the keyboard or the finger takes over the highlight
+    drawer.ensure(); // the cells must be placed now (scrolling to the cell, the tooltip)
+    if (source === 'keyboard') this.#scrollToFocus();
+    drawer.request();
+    this.#announce();
+    this.#emit(this.#focusIndex, 'select', source);
+  }
+
+  /** The selected cell in words, in the polite live region the canvas is described by. */
+  #announce(): void {
+    const d = this.#data;
+    if (!d) return;
+    const index = this.#focusIndex;
+    const r = Math.floor(index / d.cols);
+    const c = index % d.cols;
+    this.#focusText.textContent = fill(this.#t()('heatmap.cell'), { row: d.rowLabels[r], col: d.colLabels[c], value: formatValue(d.values[index], 4) });
   }
 
   #onKey(e: KeyboardEvent): void {
     const d = this.#data;
     if (!d) return;
     if (e.key === 'Escape') return this.#clearFocus();
-    const move = KEY_MOVES.get(e.key);
-    if (!move) return;
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      return this.#select(this.#focusIndex, 'keyboard');
+    }
+    const from = { row: Math.floor(this.#focusIndex / d.cols), col: this.#focusIndex % d.cols };
+    const to = cellAfterKey(e.key, from, d.rows, d.cols);
+    if (!to) return;
     e.preventDefault();
-    const [r, c] = move(Math.floor(this.#focusIndex / d.cols), this.#focusIndex % d.cols, d.rows, d.cols);
-    this.#focusIndex = Math.max(0, Math.min(r, d.rows - 1)) * d.cols + Math.max(0, Math.min(c, d.cols - 1));
-    this.#showFocus();
-  }
-
-  #showFocus(): void {
-    const d = this.#data;
-    const drawer = this.#drawer;
-    if (!drawer || !d || d.values.length === 0) return;
-    this.#focusShown = true;
-    this.#hoverIndex = null; // the keyboard takes over the highlight
-    drawer.ensure(); // keyboard focus: the cells must be placed now
-    this.#scrollToFocus();
-    drawer.request();
-    const index = this.#focusIndex;
-    const r = Math.floor(index / d.cols);
-    const c = index % d.cols;
-    this.#focusText.textContent = fill(this.#t()('heatmap.cell'), { row: d.rowLabels[r], col: d.colLabels[c], value: formatValue(d.values[index], 4) });
+    this.#select(to.row * d.cols + to.col, 'keyboard');
   }
 
   /** Scrolls a wide matrix sideways so that the focused cell is in view. */
@@ -464,10 +540,12 @@ export class Heatmap {
     else if (cell.x + cell.width > box.scrollLeft + box.clientWidth) box.scrollLeft = cell.x + cell.width - box.clientWidth + 8;
   }
 
+  /** Escape: no cell selected any more (the linked views are told). */
   #clearFocus(): void {
     if (!this.#focusShown) return;
     this.#focusShown = false;
     this.#drawer?.request();
     this.#focusText.textContent = '';
+    this.#emit(this.#focusIndex, 'leave', 'keyboard');
   }
 }

@@ -10,7 +10,7 @@ import type { PropName } from '../state';
 import css from './dot.css?inline';
 import sharedCss from './dot-controls.css?inline';
 import { el, errorText, field, LatestOnly, MessageLine, narration, range, setOptions, mountRoot, tryThis } from './dom';
-import { watchHeatmapCells, type CellRef } from './heatmap-link';
+import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
 import { fill } from '../i18n';
 import { DOT_STRINGS } from './dot-strings';
 import { SweepView } from './dot-sweep-view';
@@ -62,6 +62,8 @@ class DotView implements SectionHandle {
   readonly #narration = narration('dot-narration');
   readonly #sweepNarration = narration('dot-sweep-narration');
   readonly #link = el('div', 'dot-link');
+  /** the (query, key) pair every view shows: the score and weight maps, both editors, the arithmetic */
+  readonly #selection = new CellSelection();
   readonly #stopWatching: (() => void)[] = [];
   /** what changed since the last computation, for the narration line */
   #changed: readonly PropName[] = [];
@@ -117,8 +119,15 @@ class DotView implements SectionHandle {
       editors.append(box);
       return box;
     };
-    this.#query = new MatrixEditor(editorBox(), { caption: t('dot.queries'), rowPrefix: 'q', colPrefix: 'd', onInput });
-    this.#key = new MatrixEditor(editorBox(), { caption: t('dot.keys'), rowPrefix: 'k', colPrefix: 'd', onInput });
+    // a query's or key's row, focused or pointed at in its editor, picks that side of the pair
+    const pick = (side: 'row' | 'col', hover: boolean) => (index: number | null) => {
+      const at = this.#selection.current ?? { row: 0, col: 0 };
+      const cell = index === null ? null : { ...at, [side]: index };
+      if (hover) this.#selection.hover(cell);
+      else if (cell) this.#selection.select(cell, 'keyboard');
+    };
+    this.#query = new MatrixEditor(editorBox(), { caption: t('dot.queries'), rowPrefix: 'q', colPrefix: 'd', onInput, onRowFocus: pick('row', false), onRowHover: pick('row', true) });
+    this.#key = new MatrixEditor(editorBox(), { caption: t('dot.keys'), rowPrefix: 'k', colPrefix: 'd', onInput, onRowFocus: pick('col', false), onRowHover: pick('col', true) });
     this.#query.element.classList.add('dot-query');
     this.#key.element.classList.add('dot-key');
     editors.hidden = state.isHidden('dot_q') && state.isHidden('dot_k');
@@ -145,10 +154,9 @@ class DotView implements SectionHandle {
     this.#link.dataset.testid = 'dot-link';
     this.#link.textContent = t('dot.link.hint');
     this.#root.append(grid, this.#link, softmax);
-    const keyLabels = () => ({ rows: labels('q', state.get('dot_n')), cols: labels('k', state.get('dot_m')) });
-    for (const map of [this.#maps.scores, this.#maps.scaled, this.#maps.weights]) {
-      this.#stopWatching.push(watchHeatmapCells(map, keyLabels, (cell) => this.#showLink(cell)));
-    }
+    const same = (cell: CellRef) => cell;
+    for (const map of [this.#maps.scores, this.#maps.scaled, this.#maps.weights]) this.#stopWatching.push(link(this.#selection, map, same, same));
+    this.#stopWatching.push(this.#selection.subscribe((cell) => this.#showLink(cell)));
 
     // The heatmaps' request first: the worker answers in order, and the sweep below asks for a
     // grid of feature sizes, which would otherwise hold up the section's first picture.
@@ -229,6 +237,7 @@ class DotView implements SectionHandle {
         this.#root.dataset.state = 'ok';
         this.#last = { q, k, n, m, d, score, scores: [...result.scores.data], scaled: [...result.scaled.data], weights: [...result.weights.data] };
         this.#narrate();
+        this.#showLink(this.#selection.current);
         this.#root.dataset.computeCount = String(++this.#computeCount);
       },
       (err) => {
@@ -271,7 +280,7 @@ class DotView implements SectionHandle {
       what + fill(t('dot.narrate.weights'), { mean: mean.toFixed(2), verdict, w: best.w.toFixed(2), q: `q${best.r + 1}`, k: `k${best.c + 1}` });
   }
 
-  /** Linked views: a hovered or focused score/weight cell lights up its query and key and shows the arithmetic. */
+  /** Linked views: the selected (query, key) lights up its rows in the editors and shows the arithmetic. */
   #showLink(cell: CellRef | null): void {
     const { t } = this.#ctx;
     const last = this.#last;

@@ -189,7 +189,7 @@ export class ModelFilePanel {
     const decodeHost = el('div', 'mf-decode');
     decodeHost.dataset.testid = `${testId}-decode`;
     decodeHost.hidden = true;
-    this.#decode = new DecodeView(decodeHost, t);
+    this.#decode = new DecodeView(decodeHost, t, 'model-file-attention');
     retagDecode(decodeHost, testId);
     this.#details.append(row);
     this.element.append(decodeHost);

@@ -45,6 +45,9 @@ export const MULTIHEAD_STRINGS: Strings = {
     'mh.narrate.sep': '; ',
     'mh.narrate.verdict': '{links} {verdict}',
     'mh.panel.combine': 'How the heads combine: concatenated, then mixed by the output projection W_O',
+    'mh.link.hint': 'Point at, tap or arrow to a cell of a head’s output or of the concatenation: the same number lights up in the other.',
+    'mh.link.feature': '{token}, head {h}, feature d{f}: {value} in head {h}’s output = column {col} of the concatenation ({label}) = {concat}.',
+    'mh.link.weight': 'Head {h}: {query} → {key}, weight {w}. {query}’s output from head {h} is columns {from}–{to} of the concatenation.',
   },
   zh: {
     'mh.intro':
@@ -89,5 +92,8 @@ export const MULTIHEAD_STRINGS: Strings = {
     'mh.narrate.sep': '；',
     'mh.narrate.verdict': '{links}{verdict}',
     'mh.panel.combine': '各个头如何合并：先拼接，再由输出投影 W_O 混合',
+    'mh.link.hint': '指向、轻触或用方向键选中某个头的输出或拼接结果中的一格：另一张图里的同一个数随之高亮。',
+    'mh.link.feature': '{token}，第 {h} 个头，特征 d{f}：第 {h} 个头的输出为 {value}，即拼接结果的第 {col} 列（{label}）= {concat}。',
+    'mh.link.weight': '第 {h} 个头：{query} → {key}，权重 {w}。{query} 在第 {h} 个头的输出是拼接结果的第 {from}–{to} 列。',
   },
 };

@@ -14,6 +14,16 @@ import { SentenceBox } from './sentence-box';
 import { embed, featureLabels, projectionParams } from './self-tokens';
 import { Panel } from './panel';
 
+import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
+import type { MultiHeadResult } from '../worker/protocol';
+
+/** A cell of one head (0-based): a weight (row = query, key) or an output feature (row = token, feature). */
+export interface HeadCell {
+  head: number;
+  row: number;
+  key?: number;
+  feature?: number;
+}
 
 const WATCHED: readonly PropName[] = ['seed', 'mh_text', 'mh_d', 'mh_heads', 'mh_scale'];
 const SCALES = ['shared', 'per-head'] as const;
@@ -97,6 +107,11 @@ class MultiHeadView implements SectionHandle {
   readonly #sentence: SentenceBox;
   readonly #unsubscribe: () => void;
   #computeCount = 0;
+  /** the head cell every view shows: its head's maps, the concatenation's column, the line below */
+  readonly #selection = new CellSelection<HeadCell>();
+  readonly #link = el('p', 'mh-link');
+  #unlink: (() => void)[] = [];
+  #last: { tokens: string[]; heads: number; dh: number; r: MultiHeadResult } | null = null;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
@@ -142,10 +157,12 @@ class MultiHeadView implements SectionHandle {
 
     const features = { t, diverging: true, xTitle: t('mh.axis.features'), yTitle: t('mh.axis.tokens') };
     this.#output = new Heatmap(this.#combined, { id: 'mh-output', title: t('mh.map.output'), ...features });
+    this.#link.dataset.testid = 'mh-link';
     // how the heads combine (concatenation, output projection): a named panel beside the heads' own idea
     this.#combinePanel = new Panel(state, 'mh_open_combine', t('mh.panel.combine'), 'mh-panel-combine');
     this.#combinePanel.body.append(this.#combined);
-    this.#root.append(this.#combinePanel.element);
+    this.#root.append(this.#link, this.#combinePanel.element);
+    this.#selection.subscribe((cell) => this.#showLink(cell));
 
     this.#unsubscribe = state.subscribe((changed) => {
       if (changed.some((name) => WATCHED.includes(name))) this.#compute();
@@ -206,6 +223,7 @@ class MultiHeadView implements SectionHandle {
       });
       this.#combined.prepend(context.element);
       this.#context = context;
+      this.#linkHeads(dh);
     }
     this.#headMaps.forEach((m, i) => {
       m.weights.title = fill(t('mh.head.weights'), { h: i + 1, dh });
@@ -261,6 +279,8 @@ class MultiHeadView implements SectionHandle {
         const concatLabels = range(1, heads).flatMap((h) => featureLabels(dh).map((f) => `h${h}·${f}`));
         this.#context?.update({ rows: n, cols: d, values: r.context.data, rowLabels: labels, colLabels: concatLabels });
         this.#output.update({ rows: n, cols: d, values: r.output.data, rowLabels: labels, colLabels: featureLabels(d) });
+        this.#last = { tokens, heads, dh, r };
+        this.#showLink(this.#selection.current);
         setFieldError(this.#text, null);
         this.#message.show('ok', okMessage(t, { count: n, d, heads, dh }));
         this.#narration.textContent = strongestLinks(t, r.weights.data, heads, labels);
@@ -269,6 +289,62 @@ class MultiHeadView implements SectionHandle {
       },
       (err) => this.#sentence.showError(errorText(err)),
     );
+  }
+
+  /** Ties every head's maps and the concatenation to the section's selection (after a rebuild). */
+  #linkHeads(dh: number): void {
+    for (const stop of this.#unlink) stop();
+    this.#selection.select(null);
+    this.#unlink = this.#headMaps.flatMap((m, head) => {
+      const box = m.weights.element.closest<HTMLElement>('.mh-head');
+      return [
+        link(this.#selection, m.weights, (c) => ({ head, row: c.row, key: c.col }), (s) => (s.head === head && s.key !== undefined ? { row: s.row, col: s.key } : null)),
+        link(this.#selection, m.output, (c) => ({ head, row: c.row, feature: c.col }), (s) => (s.head === head && s.feature !== undefined ? { row: s.row, col: s.feature } : null)),
+        this.#selection.subscribe((s) => box?.classList.toggle('mh-head-linked', s?.head === head)),
+      ];
+    });
+    if (this.#context) {
+      const toCell = (c: CellRef): HeadCell => ({ head: Math.floor(c.col / dh), row: c.row, feature: c.col % dh });
+      this.#unlink.push(link(this.#selection, this.#context, toCell, (s) => (s.feature !== undefined ? { row: s.row, col: s.head * dh + s.feature } : null)));
+    }
+  }
+
+  /** The line under the heads: the selected cell's numbers in its head and in the concatenation. */
+  #showLink(cell: HeadCell | null): void {
+    const { t } = this.#ctx;
+    const last = this.#last;
+    const n = last?.tokens.length ?? 0;
+    if (!cell || !last || cell.head >= last.heads || cell.row >= n) {
+      this.#link.textContent = t('mh.link.hint');
+      delete this.#link.dataset.cell;
+      return;
+    }
+    const { tokens, dh, r } = last;
+    const d = dh * last.heads;
+    const h = cell.head + 1;
+    if (cell.feature !== undefined) {
+      const col = cell.head * dh + cell.feature;
+      this.#link.textContent = fill(t('mh.link.feature'), {
+        token: tokens[cell.row],
+        h,
+        f: cell.feature + 1,
+        value: r.headOutputs.data[(cell.head * n + cell.row) * dh + cell.feature].toFixed(4),
+        col: col + 1,
+        label: `h${h}·d${cell.feature + 1}`,
+        concat: r.context.data[cell.row * d + col].toFixed(4),
+      });
+    } else {
+      const key = cell.key ?? 0;
+      this.#link.textContent = fill(t('mh.link.weight'), {
+        h,
+        query: tokens[cell.row],
+        key: tokens[key],
+        w: r.weights.data[(cell.head * n + cell.row) * n + key].toFixed(4),
+        from: cell.head * dh + 1,
+        to: (cell.head + 1) * dh,
+      });
+    }
+    this.#link.dataset.cell = JSON.stringify(cell);
   }
 
   setActive(_active: boolean): void {
@@ -281,6 +357,7 @@ class MultiHeadView implements SectionHandle {
 
   destroy(): void {
     this.#unsubscribe();
+    for (const stop of this.#unlink) stop();
     this.#latest.cancel();
     for (const m of this.#headMaps) {
       m.weights.destroy();

@@ -8,6 +8,8 @@ import { el, setOptions } from './dom';
 export interface NeuronPair {
   query: number;
   key: number;
+  /** one feature picked in the Q or K map (its column is marked), if any */
+  feature?: number;
   q: number[];
   k: number[];
   /** the core's q·k/√d and softmax weight for this pair */
@@ -80,7 +82,7 @@ export class NeuronView {
 
     const head = el('tr');
     head.append(el('td'));
-    for (let i = 0; i < d; i++) head.append(el('th', undefined, `d${i + 1}`));
+    for (let i = 0; i < d; i++) head.append(el('th', i === pair.feature ? 'linked' : undefined, `d${i + 1}`));
     const rows: [string, number[]][] = [
       [`q (${labels[pair.query]})`, pair.q],
       [`k (${labels[pair.key]})`, pair.k],
@@ -92,8 +94,8 @@ export class NeuronView {
       const th = el('th', undefined, name);
       th.scope = 'row';
       tr.append(th);
-      for (const v of values) {
-        const td = el('td', undefined, v.toFixed(3));
+      for (const [i, v] of values.entries()) {
+        const td = el('td', i === pair.feature ? 'linked' : undefined, v.toFixed(3));
         const { background, ink } = cellColors(v, maxAbs);
         td.style.backgroundColor = background;
         td.style.color = ink;

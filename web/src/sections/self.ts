@@ -7,8 +7,8 @@ import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import type { SelfAttentionResult } from '../worker/protocol';
 import sharedCss from './dot-controls.css?inline';
-import { el, errorText, field, LatestOnly, MessageLine, narration, range, setFieldError, setOptions, mountRoot, scrollBehavior, tryThis } from './dom';
-import { watchHeatmapCells } from './heatmap-link';
+import { el, errorText, field, LatestOnly, MessageLine, narration, range, setFieldError, setOptions, mountRoot, tryThis } from './dom';
+import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
 import { SentenceBox } from './sentence-box';
 import css from './self.css?inline';
 import { HeadView } from './self-headview';
@@ -19,6 +19,11 @@ import { featureLabels, rowOf, selfAttentionInputs, tokenLabels } from './self-t
 
 const RECOMPUTE: readonly PropName[] = ['seed', 'self_text', 'self_d'];
 const D_CHOICES = range(2, 64);
+
+/** The (query, key) pair the views show; `feature`: one feature of q and k picked in the Q or K map. */
+interface PairCell extends CellRef {
+  feature?: number;
+}
 
 interface Computed {
   tokens: string[];
@@ -44,9 +49,15 @@ class SelfView implements SectionHandle {
   #computeCount = 0;
   readonly #narration = narration('self-narration');
   readonly #stopWatching: (() => void)[] = [];
+  /**
+   * The (query, key) pair every view shows: the score and weight maps, the head view and the neuron
+   * view. Its selected pair is the URL's self_focus and self_key; a hovered cell shows while hovered.
+   */
+  readonly #selection: CellSelection<PairCell>;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
+    this.#selection = new CellSelection<PairCell>({ row: ctx.state.get('self_focus'), col: ctx.state.get('self_key') });
     this.#sentence = new SentenceBox({
       ctx, prefix: 'self', key: 'self_text', input: this.#text, message: this.#message, root: this.#root, latest: this.#latest,
     });
@@ -114,22 +125,36 @@ class SelfView implements SectionHandle {
     const views = el('div', 'self-views');
     views.append(headBox, neuronBox);
     this.#root.append(views, grid);
-    // The neuron view opens from any cell of the scores or weights: a click or Enter on a cell
-    // picks its query and key, and the neuron view comes into sight.
-    const tokenAxes = () => ({ rows: this.#last?.tokens ?? [], cols: this.#last?.tokens ?? [] });
-    for (const map of [this.#maps.scores, this.#maps.weights]) {
-      this.#stopWatching.push(
-        watchHeatmapCells(map, tokenAxes, () => {}, ({ row, col }) => {
-          state.update({ self_focus: row, self_key: col });
-          neuronBox.scrollIntoView({ behavior: scrollBehavior(), block: 'nearest' });
-          neuronTitle.focus({ preventScroll: true });
-        }),
-      );
-    }
+    // Any cell of the scores or weights, hovered, clicked, tapped or walked to, is the pair the head
+    // view and the neuron view show; a chosen one (not a hovered one) goes into the URL.
+    // a cell of Q (query i, feature f) or K (key j, feature f): that vector and feature in the neuron view
+    const same = (cell: CellRef): PairCell => cell;
+    const pair = (s: PairCell): CellRef => ({ row: s.row, col: s.col });
+    for (const map of [this.#maps.scores, this.#maps.weights]) this.#stopWatching.push(link(this.#selection, map, same, pair));
+    const at = () => this.#selection.current ?? { row: 0, col: 0 };
+    const feature = (row: number, s: PairCell) => (s.feature !== undefined ? { row, col: s.feature } : null);
+    this.#stopWatching.push(
+      link(this.#selection, this.#maps.q, (c) => ({ row: c.row, col: at().col, feature: c.col }), (s) => feature(s.row, s)),
+      link(this.#selection, this.#maps.k, (c) => ({ row: at().row, col: c.row, feature: c.col }), (s) => feature(s.col, s)),
+    );
+    this.#stopWatching.push(
+      this.#selection.subscribe((cell, source) => {
+        const chosen = this.#selection.selected;
+        if (source !== null && chosen && cell === chosen && chosen.row >= 0 && (chosen.row !== state.get('self_focus') || chosen.col !== state.get('self_key'))) {
+          state.update({ self_focus: chosen.row, self_key: chosen.col });
+        }
+        this.#drawPair();
+      }),
+    );
 
     this.#unsubscribe = state.subscribe((changed) => {
       if (changed.some((name) => RECOMPUTE.includes(name))) this.#compute();
-      else if (changed.includes('self_focus') || changed.includes('self_key')) this.#drawPair();
+      else if (changed.includes('self_focus') || changed.includes('self_key')) {
+        const chosen = this.#selection.selected;
+        const focus = state.get('self_focus');
+        const key = state.get('self_key');
+        if (chosen?.row !== focus || chosen?.col !== key) this.#selection.select({ row: focus, col: key });
+      }
     });
     this.#compute();
   }
@@ -170,12 +195,12 @@ class SelfView implements SectionHandle {
   #drawPair(): void {
     const last = this.#last;
     if (!last) return;
-    const { state } = this.#ctx;
     const n = last.tokens.length;
-    const focus = state.get('self_focus');
+    const pair = this.#selection.current ?? { row: -1, col: 0 };
+    const focus = pair.row;
     this.#head.update(last.tokens, last.result.weights.data, focus);
     const query = focus >= 0 && focus < n ? focus : 0;
-    const key = Math.min(state.get('self_key'), n - 1);
+    const key = Math.max(0, Math.min(pair.col, n - 1));
     const { q, k, scaled, weights } = last.result;
     const row = last.result.weights.data.slice(query * n, (query + 1) * n);
     let best = 0;
@@ -190,6 +215,7 @@ class SelfView implements SectionHandle {
     this.#neuron.update(last.labels, {
       query,
       key,
+      feature: pair.feature,
       q: rowOf(q.data, last.d, query),
       k: rowOf(k.data, last.d, key),
       scaled: scaled.data[query * n + key],

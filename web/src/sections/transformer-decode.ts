@@ -1,12 +1,16 @@
 // §4's decoding, step by step: at output step k the source tokens light up by step k's
 // cross-attention (one layer and head, a layer's mean over its heads, or the rollout through every
 // layer: the reader picks), the output grows by one token, and a heatmap lists step k's
-// cross-attention of every layer and head over the source with the rollout as its last row.
+// cross-attention of every layer and head over the source with the rollout as its last row. Source
+// and map are linked by one selection (a row of the map, a source word): a row pointed at, tapped or
+// walked to lights the source by that layer and head (a chosen one becomes the reader's choice of
+// what lights the source), its word marked; pointing at a source word marks its cell.
 import type { TransformerTranslateResult } from '#shared/types/seq2seq';
 import { Heatmap } from '../heatmap/heatmap';
+import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
 import { fill } from '../i18n';
 import { el, field, setOptions } from './dom';
-import { sourceChips, sourceList, StepPlayer } from './translate-step-player';
+import { argmax, sourceChips, sourceList, StepPlayer } from './translate-step-player';
 import type { RovingFocus } from './keyboard';
 import { sourceLight, stepMatrix } from './transformer-maps';
 
@@ -37,10 +41,15 @@ export class TransformerDecodeView {
   #joiner = '';
   #layer = 0;
   #head = 0;
+  /** (row of the step's map, source word) that the source, the map and the line under them show */
+  readonly #selection = new CellSelection();
+  readonly #link = el('p', 'tf-link');
+  readonly #onLight: (layer: number, head: number) => void;
 
   /** `onLight`: the reader picked what lights the source (the section stores it in the state) */
   constructor(host: HTMLElement, t: T, onLight: (layer: number, head: number) => void) {
     this.#t = t;
+    this.#onLight = onLight;
     this.#player = new StepPlayer({
       view: this.element,
       progress: this.#progress,
@@ -77,7 +86,11 @@ export class TransformerDecodeView {
       yTitle: t('tf.axis.layerHead'),
       t,
     });
-    this.element.append(el('h3', undefined, t('tf.decode')), controls, this.#progress, el('p', 'tf-label', t('tf.decode.source')), this.#source, outRow, mapBox);
+    this.#link.dataset.testid = 'tf-link';
+    const same = (cell: CellRef) => cell;
+    link(this.#selection, this.#heatmap, same, same);
+    this.#selection.subscribe((cell, source) => this.#showLight(cell, source));
+    this.element.append(el('h3', undefined, t('tf.decode')), controls, this.#progress, el('p', 'tf-label', t('tf.decode.source')), this.#source, outRow, this.#link, mapBox);
     host.append(this.element);
     this.#player.go(0);
   }
@@ -122,9 +135,6 @@ export class TransformerDecodeView {
     const r = this.#result;
     const total = this.#total();
     const k = pos - 1;
-    const light = r && k >= 0 ? sourceLight(r, k, this.#layer, this.#head) : null;
-    this.element.dataset.light = light ? JSON.stringify(Array.from(light, (w) => Number(w.toFixed(4)))) : '';
-    this.#sourceFocus.update(() => this.#source.replaceChildren(...sourceChips(r?.source ?? [], light, 'tf', t('tf.unknown'))));
     const steps = r?.steps ?? [];
     const written = steps.slice(0, pos).map((s) => s.token).filter((tok) => tok !== '<eos>');
     this.#output.value = r && pos === total ? r.text : written.join(this.#joiner);
@@ -134,5 +144,65 @@ export class TransformerDecodeView {
       this.#heatmap.title = fill(t('tf.decode.mapAt'), { step: k + 1, token: steps[k].token });
       this.#heatmap.update(m);
     }
+    // the reader's choice of light is the selected row, at the word it lights most (or the word
+    // already marked)
+    const row = r && k >= 0 ? this.#rowOf(this.#layer, this.#head) : null;
+    const light = r && k >= 0 ? sourceLight(r, k, this.#layer, this.#head) : null;
+    const kept = this.#selection.selected;
+    const col = kept && kept.row === row && kept.col < (r?.source.length ?? 0) ? kept.col : light ? argmax(light) : 0;
+    this.#selection.select(row !== null ? { row, col } : null);
+  }
+
+  /** The shape of the step's cross-attention: layers and heads (0, 0 before a translation). */
+  #shape(): [number, number] {
+    const step = this.#result?.steps?.[0];
+    return step ? [step.cross.shape[0], step.cross.shape[1]] : [0, 0];
+  }
+
+  /** The map's row of a light choice: layer l head h; the rollout is the last row; a layer's mean has none. */
+  #rowOf(layer: number, head: number): number | null {
+    const [, H] = this.#shape();
+    if (layer === 0) return this.#shape()[0] * H;
+    return head === 0 ? null : (layer - 1) * H + (head - 1);
+  }
+
+  /** The light choice of a map row ([layer, head]; [0, 0]: the rollout). */
+  #lightOf(row: number): [number, number] {
+    const [L, H] = this.#shape();
+    return row >= L * H ? [0, 0] : [Math.floor(row / H) + 1, (row % H) + 1];
+  }
+
+  /** The source lit by the selected row (else by the reader's choice), its word marked, the line in words. */
+  #showLight(cell: CellRef | null, source: string | null): void {
+    const t = this.#t;
+    const r = this.#result;
+    const k = this.#player.pos - 1;
+    const [layer, head] = cell ? this.#lightOf(cell.row) : [this.#layer, this.#head];
+    // a row chosen by the reader (not one pointed at) becomes what lights the source
+    if (cell && source !== null && cell === this.#selection.selected && (layer !== this.#layer || head !== this.#head)) {
+      this.#onLight(layer, head);
+      return;
+    }
+    const light = r && k >= 0 ? sourceLight(r, k, layer, head) : null;
+    this.element.dataset.light = light ? JSON.stringify(Array.from(light, (w) => Number(w.toFixed(4)))) : '';
+    const chips = sourceChips(r?.source ?? [], light, 'tf', t('tf.unknown'));
+    chips.forEach((chip, i) => {
+      if (!cell) return;
+      chip.classList.toggle('linked', i === cell.col);
+      chip.addEventListener('mouseenter', () => this.#selection.hover({ row: cell.row, col: i }));
+      chip.addEventListener('mouseleave', () => this.#selection.hover(null));
+    });
+    this.#sourceFocus.update(() => this.#source.replaceChildren(...chips));
+    const step = r?.steps?.[k];
+    if (!cell || !light || !step || !r || cell.col >= r.source.length) {
+      this.#link.textContent = '';
+      delete this.#link.dataset.cell;
+      return;
+    }
+    const which = layer === 0 ? t('tf.light.rollout') : fill(t('tf.light.head'), { l: layer, h: head });
+    const word = r.source[cell.col].text;
+    this.#link.textContent = fill(t('tf.link'), { which, step: k + 1, token: step.token, source: word === ' ' ? '␣' : word, w: light[cell.col].toFixed(4) });
+    this.#link.dataset.cell = `${cell.row},${cell.col}`;
+    this.#link.dataset.light = `${layer},${head}`;
   }
 }

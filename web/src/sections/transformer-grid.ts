@@ -2,7 +2,8 @@
 // layer × head grid of small heatmaps, every one on the same colour scale (weights 0 … 1, the
 // section's one legend), each a button that enlarges its map into the full heatmap below the
 // grids (labelled axes, values on hover and focus, export). Thumbnails are drawn as the heatmaps
-// are (deferred-draw.ts): off the task that made them, at most once a frame.
+// are (deferred-draw.ts): off the task that made them, at most once a frame. The grid is one Tab
+// stop (roving tabindex): the arrow keys, Home and End move between its maps.
 import { DeferredDraw } from '../deferred-draw';
 import { rampColor } from '../heatmap/heatmap';
 import { fill } from '../i18n';
@@ -51,6 +52,7 @@ export class AttentionGrid {
     const cap = el('figcaption');
     cap.append(el('strong', undefined, t(`tf.kind.${kind}`)), el('span', 'tf-note', ` ${t(`tf.kind.${kind}.shape`)}`));
     this.#empty.textContent = t('tf.grid.empty');
+    this.#grid.addEventListener('keydown', (e) => this.#onKey(e));
     const scroll = el('div', 'tf-grid-scroll');
     scroll.append(this.#grid);
     this.element.append(cap, this.#empty, scroll);
@@ -73,7 +75,9 @@ export class AttentionGrid {
         thumb.matrix = m;
         if (thumb.drawer) thumb.drawer.request();
         else thumb.drawer = new DeferredDraw(b.firstElementChild as HTMLCanvasElement, (ctx, width, height) => thumb.matrix && paintThumbnail(ctx, thumb.matrix, width, height));
-        b.setAttribute('aria-pressed', String(selected !== null && selected[0] === l + 1 && selected[1] === h + 1));
+        const pressed = selected !== null && selected[0] === l + 1 && selected[1] === h + 1;
+        b.setAttribute('aria-pressed', String(pressed));
+        if (pressed) this.#rove(l, h);
         b.dataset.shape = `${m.rows},${m.cols}`;
       }),
     );
@@ -104,13 +108,44 @@ export class AttentionGrid {
         canvas.setAttribute('aria-hidden', 'true');
         canvas.setAttribute('aria-label', b.title);
         b.append(canvas);
-        b.addEventListener('click', () => this.#onPick(this.#kind, l, h));
+        b.tabIndex = l === 1 && h === 1 ? 0 : -1;
+        b.addEventListener('click', () => {
+          this.#rove(l - 1, h - 1);
+          this.#onPick(this.#kind, l, h);
+        });
         row.push({ button: b, matrix: null, drawer: null });
         cells.push(b);
       }
       this.#thumbs.push(row);
     }
     this.#grid.replaceChildren(...cells);
+  }
+
+  /** Makes map (layer, head) (0-based) the grid's one Tab stop. */
+  #rove(layer: number, head: number): HTMLButtonElement | undefined {
+    this.#thumbs.forEach((row, l) => row.forEach((thumb, h) => (thumb.button.tabIndex = l === layer && h === head ? 0 : -1)));
+    return this.#thumbs[layer]?.[head]?.button;
+  }
+
+  /** Arrow keys move between the maps (left/right: heads, up/down: layers), Home and End to a row's ends. */
+  #onKey(e: KeyboardEvent): void {
+    const layers = this.#thumbs.length;
+    const heads = this.#thumbs[0]?.length ?? 0;
+    const l = this.#thumbs.findIndex((row) => row.some((thumb) => thumb.button === e.target));
+    const h = l >= 0 ? this.#thumbs[l].findIndex((thumb) => thumb.button === e.target) : -1;
+    if (l < 0 || h < 0) return;
+    const moves: Record<string, [number, number]> = {
+      ArrowLeft: [l, h - 1],
+      ArrowRight: [l, h + 1],
+      ArrowUp: [l - 1, h],
+      ArrowDown: [l + 1, h],
+      Home: [l, 0],
+      End: [l, heads - 1],
+    };
+    const to = moves[e.key];
+    if (!to) return;
+    e.preventDefault();
+    this.#rove(Math.max(0, Math.min(to[0], layers - 1)), Math.max(0, Math.min(to[1], heads - 1)))?.focus();
   }
 
   destroy(): void {

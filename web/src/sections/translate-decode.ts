@@ -2,12 +2,17 @@
 // by step k's attention, the output grows by one word, the top-k candidates of step k are a bar
 // chart, and the attention heatmap grows by one row. With beam search, a table per step lists the
 // kept beams (word, score, parent), the best hypothesis's path marked; the view follows that path.
+// Source, step and map are linked by one selection (step, source word): the step played selects its
+// row; a cell pointed at, tapped or walked to in the map shades the source by that step's attention
+// and marks its word; pointing at a source word marks its cell in the step's row.
 import type { BeamNode, DecodeStep, TokenProb, TranslateResult } from '#shared/types/seq2seq';
 import { BarChart } from '../charts/bar-chart';
 import { Heatmap } from '../heatmap/heatmap';
+import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
+import { fill } from '../i18n';
 import { chartBox } from './translate-charts';
 import { el } from './dom';
-import { sourceChips, sourceList, StepPlayer } from './translate-step-player';
+import { argmax, sourceChips, sourceList, StepPlayer } from './translate-step-player';
 import type { RovingFocus } from './keyboard';
 
 const PLAY_MS = 450;
@@ -74,8 +79,13 @@ export class DecodeView {
   #path: number[] = [];
   #joiner = ' ';
   #hasAttention = true;
+  /** (output step, source word) that the source, the map and the line under them show */
+  readonly #selection = new CellSelection();
+  readonly #link = el('p', 'tr-link');
+  readonly #stopLink: () => void;
 
-  constructor(host: HTMLElement, t: (key: string) => string) {
+  /** `id`: the map's element id, one per view on the page */
+  constructor(host: HTMLElement, t: (key: string) => string, id = 's2s-attention') {
     this.#t = t;
     this.#player = new StepPlayer({
       view: this.element,
@@ -104,7 +114,7 @@ export class DecodeView {
     const right = el('div');
     this.#topk = new TopKChart(left, t('tr.topk'), t('tr.topkLabel'));
     this.#heatmap = new Heatmap(right, {
-      id: 's2s-attention',
+      id,
       title: t('tr.heatmap'),
       fixedRange: [0, 1],
       xTitle: t('tr.axis.source'),
@@ -113,6 +123,10 @@ export class DecodeView {
     });
     right.append(this.#noAttention);
     this.#noAttention.textContent = t('tr.noAttention');
+    this.#link.dataset.testid = 's2s-link';
+    const same = (cell: CellRef) => cell;
+    this.#stopLink = link(this.#selection, this.#heatmap, same, same);
+    this.#selection.subscribe((cell) => this.#showStep(cell));
     panels.append(left, right);
     this.element.append(
       el('h3', undefined, t('tr.decode')),
@@ -121,6 +135,7 @@ export class DecodeView {
       el('p', 'tr-label', t('tr.source')),
       this.#source,
       outRow,
+      this.#link,
       panels,
       this.#beams,
     );
@@ -153,6 +168,7 @@ export class DecodeView {
 
   destroy(): void {
     this.#player.stop();
+    this.#stopLink();
     this.#topk.destroy();
     this.#heatmap.destroy();
   }
@@ -164,8 +180,6 @@ export class DecodeView {
     const total = this.#views.length;
 
     const current = pos > 0 ? this.#views[pos - 1] : null;
-    // Source words, shaded by the current step's attention; unknown words marked.
-    this.#sourceFocus.update(() => this.#source.replaceChildren(...sourceChips(r?.source ?? [], current && this.#hasAttention ? current.attention : null, 'tr', t('tr.unknown'))));
     const shown = this.#views.slice(0, pos).map((v) => v.token).filter((tok) => tok !== '<eos>');
     this.#output.value = r && pos === total ? r.text : shown.join(this.#joiner);
     this.#output.dataset.eos = current?.token === '<eos>' ? '1' : '0';
@@ -190,6 +204,33 @@ export class DecodeView {
       });
     }
     if (r?.beams) this.#renderBeams(pos);
+    // the step played is the one selected, at its strongest source word
+    const cols = r?.source.length ?? 0;
+    const strongest = current && this.#hasAttention && cols > 0 ? argmax(current.attention.subarray(0, cols)) : -1;
+    this.#selection.select(strongest >= 0 ? { row: pos - 1, col: strongest } : null);
+  }
+
+  /** The source shaded by the selected step's attention, its word marked, and the step in words. */
+  #showStep(cell: CellRef | null): void {
+    const t = this.#t;
+    const r = this.#result;
+    const step = cell && this.#hasAttention ? this.#views[cell.row] : undefined;
+    const chips = sourceChips(r?.source ?? [], step ? step.attention : null, 'tr', t('tr.unknown'));
+    chips.forEach((chip, i) => {
+      if (!step || !cell) return;
+      chip.classList.toggle('linked', i === cell.col);
+      chip.addEventListener('mouseenter', () => this.#selection.hover({ row: cell.row, col: i }));
+      chip.addEventListener('mouseleave', () => this.#selection.hover(null));
+    });
+    this.#sourceFocus.update(() => this.#source.replaceChildren(...chips));
+    if (!step || !cell || !r || cell.col >= r.source.length) {
+      this.#link.textContent = '';
+      delete this.#link.dataset.cell;
+      return;
+    }
+    const word = r.source[cell.col].text;
+    this.#link.textContent = fill(t('tr.link'), { step: cell.row + 1, token: step.token, source: word === ' ' ? '␣' : word, w: step.attention[cell.col].toFixed(4) });
+    this.#link.dataset.cell = `${cell.row},${cell.col}`;
   }
 
   /** One table per decoded step up to `pos`: every kept beam's word, score and parent. */

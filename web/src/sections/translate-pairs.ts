@@ -85,7 +85,7 @@ export class PairsPanel {
     this.#decodeHost.dataset.testid = 's2s-pairs-decode';
     this.#decodeHost.hidden = true;
     this.element.append(textField, controls, this.#link, this.#message.element, this.#decodeHost);
-    this.#decode = new DecodeView(this.#decodeHost, t);
+    this.#decode = new DecodeView(this.#decodeHost, t, 's2s-pairs-attention');
     retagDecode(this.#decodeHost, 's2s-pairs');
     new ModelDownloads(this.element, ctx, () => this.#model, () => 'my-pairs', 's2s-pairs-download');
     host.append(this.element);

@@ -46,6 +46,13 @@ export function sourceList(source: HTMLElement, label: string): RovingFocus {
   return new RovingFocus(source, () => [Array.from(source.children) as HTMLElement[]]);
 }
 
+/** The index of the largest value (the first of equals): a step's strongest source word. */
+export function argmax(values: ArrayLike<number>): number {
+  let best = 0;
+  for (let i = 1; i < values.length; i++) if (values[i] > values[best]) best = i;
+  return best;
+}
+
 export interface StepPlayerOptions {
   /** the view: its data-step, data-steps and data-done follow the player */
   view: HTMLElement;

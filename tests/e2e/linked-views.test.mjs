@@ -1,0 +1,292 @@
+// Linked views, as a reader uses them: in every section with more than one view, the mouse (hover,
+// then click) at 1280 px, a finger (a tap on a touch phone) at 390 px and the keyboard (focus the
+// map, arrow keys) each select the cell under them in the section's largest map, and the linked
+// view shows that cell: §3.1–3.2's arithmetic and editor rows, §3.4–3.5's neuron view, §3.6's
+// head/concatenation line, §3.3's and §4's source words and step line. The last cell is used (a
+// selection that fell back to the first cell, or to the one selected before, fails), and a repeated
+// token (the second 我 of "我 爱 我") stays its own row. The cell's point on screen comes from the
+// heatmap's drawn grid (its output's data-grid), after scrolling it into view, sideways too.
+// Needs a build (npm run build:web). Run: node --test tests/e2e/linked-views.test.mjs
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { artifactsDir, ProblemCollector, useSite } from './harness.mjs';
+
+/** Waits for two frames (a heatmap redraws once a frame). */
+const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/** The numbers a heatmap last drew: {rows, cols, values}. */
+async function mapData(page, fig) {
+  return page.evaluate((sel) => {
+    const out = document.querySelector(`${sel} output.heatmap-data`);
+    const [rows, cols] = out.dataset.shape.split(',').map(Number);
+    return { rows, cols, values: JSON.parse(out.value) };
+  }, fig);
+}
+
+/**
+ * The viewport point of cell (row, col) of the heatmap `fig`, after scrolling the page and the map's
+ * sideways scroller so that the cell is in view (the scroller as a reader would: to its end for a
+ * last column).
+ */
+async function cellPoint(page, fig, row, col) {
+  await page.locator(fig).scrollIntoViewIfNeeded();
+  await page.evaluate(
+    ([sel, c]) => {
+      const box = document.querySelector(`${sel} .chart-box`);
+      const [, cols] = document.querySelector(`${sel} output.heatmap-data`).dataset.shape.split(',').map(Number);
+      if (c === cols - 1) box.scrollLeft = box.scrollWidth;
+    },
+    [fig, col],
+  );
+  await frames(page);
+  const point = () =>
+    page.evaluate(
+      ([sel, r, c]) => {
+        const [left, top, colWidth, rowHeight] = document.querySelector(`${sel} output.heatmap-data`).dataset.grid.split(',').map(Number);
+        const rect = document.querySelector(`${sel} canvas`).getBoundingClientRect();
+        return { x: rect.left + left + (c + 0.5) * colWidth, y: rect.top + top + (r + 0.5) * rowHeight };
+      },
+      [fig, row, col],
+    );
+  let p = await point();
+  if (p.y < 40 || p.y > (await page.evaluate(() => innerHeight)) - 40) {
+    await page.evaluate((dy) => scrollBy(0, dy), p.y - (await page.evaluate(() => innerHeight)) / 2);
+    await frames(page);
+    p = await point();
+  }
+  return p;
+}
+
+/** Waits for the decoding view's translation, then shows it to its end as a reader does (Step). */
+async function stepToEnd(page, view, stepButton) {
+  await page.waitForFunction((v) => Number(document.querySelector(v)?.dataset.steps) > 0, view);
+  for (let i = 0; i < 80 && (await page.evaluate((v) => document.querySelector(v).dataset.done, view)) !== '1'; i++) await page.click(stepButton);
+}
+
+/** Each section: how to open it, its largest linked map, and what its linked view says of a cell. */
+const SECTIONS = {
+  dot: {
+    hash: '#view=dot&seed=1',
+    ready: (page) => page.waitForSelector('.dot-section[data-state="ok"]'),
+    map: '#dot-weights',
+    /** the cell the linked views show, and the value they print for it */
+    linked: (page) =>
+      page.evaluate(() => {
+        const root = document.querySelector('.dot-section');
+        const [row, col] = (root.dataset.linked || '-1,-1').split(',').map(Number);
+        return {
+          row,
+          col,
+          text: document.querySelector('[data-testid="dot-link"]').textContent,
+          editors: [...document.querySelectorAll('.dot-section tr.matrix-row-linked th')].map((th) => th.textContent),
+        };
+      }),
+    check(seen, row, col, value) {
+      assert.deepEqual([seen.row, seen.col], [row, col]);
+      assert.ok(seen.text.includes(`q${row + 1}·k${col + 1} = `), seen.text);
+      assert.ok(seen.text.includes(value.toFixed(4)), `the weight ${value.toFixed(4)} in: ${seen.text}`);
+      assert.deepEqual(seen.editors, [`q${row + 1}`, `k${col + 1}`], 'the query and key rows light up in the editors');
+    },
+  },
+  self: {
+    hash: '#view=self&seed=1',
+    ready: (page) => page.waitForSelector('.self-section[data-state="ok"]'),
+    map: '#self-weights',
+    linked: (page) => page.locator('.self-section .self-neuron-data').evaluate((o) => JSON.parse(o.value)),
+    check(seen, row, col, value) {
+      assert.deepEqual([seen.query, seen.key], [row, col], 'the neuron view shows the query and key of the cell');
+      assert.equal(seen.weight, value);
+    },
+  },
+  multihead: {
+    hash: '#view=multihead&seed=1&mh_heads=2&mh_d=8',
+    ready: (page) => page.waitForSelector('.mh-section[data-state="ok"]'),
+    map: '#mh-context',
+    linked: (page) =>
+      page.evaluate(() => {
+        const line = document.querySelector('[data-testid="mh-link"]');
+        return { cell: line.dataset.cell ? JSON.parse(line.dataset.cell) : null, text: line.textContent, head: document.querySelector('.mh-head.mh-head-linked')?.dataset.head ?? null };
+      }),
+    check(seen, row, col, value, data) {
+      const heads = 2;
+      const dh = data.cols / heads;
+      assert.deepEqual(seen.cell, { head: Math.floor(col / dh), row, feature: col % dh });
+      assert.equal(seen.head, String(Math.floor(col / dh) + 1), 'the head of the column is marked');
+      // the same number in the head's output and in the concatenation
+      assert.equal(seen.text.split(value.toFixed(4)).length - 1, 2, `${value.toFixed(4)} twice in: ${seen.text}`);
+    },
+  },
+  translate: {
+    hash: '#view=translate&seed=1',
+    async ready(page) {
+      await stepToEnd(page, '.tr-section .tr-decode', '.tr-section [data-testid=s2s-decode-step]');
+    },
+    map: '#s2s-attention',
+    linked: (page) =>
+      page.evaluate(() => {
+        const line = document.querySelector('.tr-section [data-testid="s2s-link"]');
+        const chips = [...document.querySelectorAll('.tr-section [data-testid=s2s-source] .tr-token')];
+        return { cell: line.dataset.cell ?? '', text: line.textContent, marked: chips.findIndex((c) => c.classList.contains('linked')), weights: chips.map((c) => c.querySelector('.tr-token-weight')?.textContent) };
+      }),
+    check(seen, row, col, value, data) {
+      assert.equal(seen.cell, `${row},${col}`);
+      assert.ok(seen.text.startsWith(`Step ${row + 1} wrote`), seen.text);
+      assert.ok(seen.text.includes(value.toFixed(4)), `${value.toFixed(4)} in: ${seen.text}`);
+      assert.equal(seen.marked, col, 'the source word of the cell is marked');
+      // the source is shaded by that step's attention (the map's row)
+      assert.deepEqual(seen.weights, data.values.slice(row * data.cols, (row + 1) * data.cols).map((w) => w.toFixed(2)));
+    },
+  },
+  transformer: {
+    hash: '#view=transformer&seed=1&tf_layers=2',
+    async ready(page) {
+      await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.translatedAt !== undefined, null, { timeout: 60_000 });
+      await stepToEnd(page, '.tf-decode', '[data-testid=tf-decode-step]');
+    },
+    map: '#tf-step-cross',
+    linked: (page) =>
+      page.evaluate(() => {
+        const line = document.querySelector('[data-testid="tf-link"]');
+        const chips = [...document.querySelectorAll('[data-testid=tf-source] .tf-token')];
+        return { cell: line.dataset.cell ?? '', light: line.dataset.light ?? '', text: line.textContent, marked: chips.findIndex((c) => c.classList.contains('linked')), lit: JSON.parse(document.querySelector('.tf-decode').dataset.light || '[]') };
+      }),
+    check(seen, row, col, value, data) {
+      assert.equal(seen.cell, `${row},${col}`);
+      const heads = (data.rows - 1) / 2;
+      const light = row === data.rows - 1 ? '0,0' : `${Math.floor(row / heads) + 1},${(row % heads) + 1}`;
+      assert.equal(seen.light, light, 'the row is what lights the source');
+      assert.ok(seen.text.includes(value.toFixed(4)), `${value.toFixed(4)} in: ${seen.text}`);
+      assert.equal(seen.marked, col);
+      const row0 = data.values.slice(row * data.cols, (row + 1) * data.cols);
+      seen.lit.forEach((w, i) => assert.ok(Math.abs(w - row0[i]) < 1e-4, `source word ${i} lit ${w}, map ${row0[i]}`));
+    },
+  },
+};
+
+describe('linked views: mouse, touch and keyboard select the cell under them', { timeout: 400_000 }, () => {
+  /** @type {Awaited<ReturnType<import('./harness.mjs').startSite>>} */
+  let site;
+  /** @type {import('playwright-core').Page} */
+  let page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
+  });
+
+  /** a phone: 390 px, touch, its own page and problem collector */
+  const phone = { context: null, page: null, problems: new ProblemCollector() };
+  before(async () => {
+    phone.context = await site.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+    phone.page = await phone.context.newPage();
+    phone.page.setDefaultTimeout(60_000);
+    phone.problems.attach(phone.page, site.origin);
+  });
+  after(() => phone.context?.close());
+
+  async function open(p, hash, section) {
+    const problems = p === page ? site.problems : phone.problems;
+    problems.nextPage();
+    await p.goto('about:blank');
+    problems.nextPage();
+    await p.goto(new URL(`/${hash}`, site.url).href, { waitUntil: 'load' });
+    await p.waitForFunction(() => document.body.dataset.ready === 'true');
+    await section.ready(p);
+  }
+
+  for (const [name, section] of Object.entries(SECTIONS)) {
+    test(`${name}, 1280 px, mouse: hovering the last cell of ${section.map} shows it in the linked view; a click keeps it`, async () => {
+      await open(page, section.hash, section);
+      const data = await mapData(page, section.map);
+      const row = data.rows - 1;
+      const col = data.cols - 1;
+      const value = data.values[row * data.cols + col];
+      const { x, y } = await cellPoint(page, section.map, row, col);
+      await page.mouse.move(x, y);
+      await frames(page);
+      section.check(await section.linked(page), row, col, value, data);
+      await page.mouse.click(x, y);
+      await frames(page);
+      section.check(await section.linked(page), row, col, value, data);
+      // the pointer leaves: the clicked cell stays selected
+      await page.mouse.move(1, 1);
+      await frames(page);
+      section.check(await section.linked(page), row, col, value, data);
+      if (name === 'dot' || name === 'translate') await site.screenshot(`linked-${name}-1280`, { fullPage: false });
+    });
+
+    test(`${name}, 390 px, touch: a tap on the last cell of ${section.map} shows its value in the linked view`, async () => {
+      await open(phone.page, section.hash, section);
+      const data = await mapData(phone.page, section.map);
+      const row = data.rows - 1;
+      const col = data.cols - 1;
+      const { x, y } = await cellPoint(phone.page, section.map, row, col);
+      await phone.page.touchscreen.tap(x, y);
+      await frames(phone.page);
+      section.check(await section.linked(phone.page), row, col, data.values[row * data.cols + col], data);
+      // the heatmap's own readout (a polite live region) says the same cell
+      const readout = await phone.page.locator(`${section.map} .focus-text`).textContent();
+      assert.ok(readout.endsWith(data.values[row * data.cols + col].toFixed(4)), readout);
+      await phone.page.screenshot({ path: `${artifactsDir}linked-${name}-390.png` });
+      phone.problems.assertNone();
+    });
+  }
+
+  test('keyboard: focus a map, arrow to a cell; each linked view follows', async () => {
+    for (const [name, section] of Object.entries(SECTIONS)) {
+      await open(page, section.hash, section);
+      const data = await mapData(page, section.map);
+      await page.locator(`${section.map} canvas`).focus();
+      // from wherever the section's selection is: End and PageDown reach the last cell
+      await page.keyboard.press('PageDown');
+      await page.keyboard.press('End');
+      let row = data.rows - 1;
+      let col = data.cols - 1;
+      section.check(await section.linked(page), row, col, data.values[row * data.cols + col], data);
+      if (data.rows > 1) {
+        await page.keyboard.press('ArrowUp');
+        row -= 1;
+      }
+      if (data.cols > 1) {
+        await page.keyboard.press('ArrowLeft');
+        col -= 1;
+      }
+      section.check(await section.linked(page), row, col, data.values[row * data.cols + col], data);
+      const readout = await page.locator(`${section.map} .focus-text`).textContent();
+      assert.ok(readout.endsWith(data.values[row * data.cols + col].toFixed(4)), `${name}: ${readout}`);
+    }
+  });
+
+  test('a repeated token stays its own cell: the second 我 of "我 爱 我" opens the neuron view on 我#3', async () => {
+    await open(page, '#view=self&seed=4&self_text=我 爱 我', SECTIONS.self);
+    const data = await mapData(page, '#self-weights');
+    const { x, y } = await cellPoint(page, '#self-weights', 2, 1);
+    await page.mouse.click(x, y);
+    await page.waitForFunction(() => /self_focus=2/.test(location.hash) && /self_key=1/.test(location.hash));
+    const pair = await SECTIONS.self.linked(page);
+    assert.deepEqual([pair.query, pair.key], [2, 1]);
+    assert.equal(pair.weight, data.values[2 * 3 + 1]);
+    assert.equal(await page.locator('.self-section .self-neuron select >> nth=0').evaluate((s) => s.selectedOptions[0].textContent), '我#3');
+    assert.equal(await page.locator('.self-section .self-headview').getAttribute('data-focus'), '2', 'the head view follows: the second 我');
+    // a feature of Q: that query and feature in the neuron view
+    const q = await mapData(page, '#self-q');
+    const p = await cellPoint(page, '#self-q', 2, q.cols - 1);
+    await page.mouse.click(p.x, p.y);
+    await frames(page);
+    const withFeature = await SECTIONS.self.linked(page);
+    assert.deepEqual([withFeature.query, withFeature.feature], [2, q.cols - 1]);
+    assert.equal(withFeature.q[q.cols - 1], q.values[2 * q.cols + q.cols - 1]);
+    assert.equal(await page.locator('.self-section .self-neuron-table td.linked').count(), 3, 'the feature is marked in q, k and q∘k');
+  });
+
+  test('§4: each layer × head grid is one Tab stop; the arrow keys move between its maps', async () => {
+    await open(page, SECTIONS.transformer.hash, SECTIONS.transformer);
+    const stops = await page.$$eval('[data-testid^="tf-grid-"]', (grids) => grids.map((g) => g.querySelectorAll('button.tf-thumb[tabindex="0"]').length));
+    assert.deepEqual(stops, [1, 1, 1]);
+    await page.locator('[data-testid="tf-grid-encoder"] button.tf-thumb[tabindex="0"]').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    const focused = await page.evaluate(() => ({ ...document.activeElement.dataset }));
+    assert.deepEqual([focused.layer, focused.head], ['2', '2']);
+    assert.equal(await page.$$eval('[data-testid="tf-grid-encoder"] button.tf-thumb[tabindex="0"]', (b) => b.length), 1);
+  });
+});
