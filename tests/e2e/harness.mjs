@@ -279,3 +279,34 @@ export async function scrollThrough(page) {
     if (done) break;
   }
 }
+
+/**
+ * A phone beside a describe()'s site (call after useSite): a 390 × 844 touch page in its own browser
+ * context, with its own problem collector. `open(hash)` loads the app there and waits for the shell.
+ * @param {() => Awaited<ReturnType<typeof startSite>>} getSite
+ */
+export function usePhone(getSite) {
+  const phone = {
+    /** @type {import('playwright-core').Page} */
+    page: undefined,
+    problems: new ProblemCollector(),
+    context: undefined,
+    async open(hash) {
+      phone.problems.nextPage();
+      await phone.page.goto('about:blank');
+      phone.problems.nextPage();
+      await phone.page.goto(new URL(`/${hash}`, getSite().url).href, { waitUntil: 'load' });
+      await phone.page.waitForFunction(() => document.body.dataset.ready === 'true');
+    },
+  };
+  before(async () => {
+    const site = getSite();
+    phone.context = await site.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+    phone.page = await phone.context.newPage();
+    phone.page.setDefaultTimeout(60_000);
+    phone.problems.attach(phone.page, site.origin);
+  });
+  afterEach(() => phone.problems.assertNone());
+  after(() => phone.context?.close());
+  return phone;
+}

@@ -8,8 +8,8 @@
 // heatmap's drawn grid (its output's data-grid), after scrolling it into view, sideways too.
 // Needs a build (npm run build:web). Run: node --test tests/e2e/linked-views.test.mjs
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { artifactsDir, ProblemCollector, useSite } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { artifactsDir, usePhone, useSite } from './harness.mjs';
 
 /** Waits for two frames (a heatmap redraws once a frame). */
 const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -174,22 +174,10 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
   });
 
   /** a phone: 390 px, touch, its own page and problem collector */
-  const phone = { context: null, page: null, problems: new ProblemCollector() };
-  before(async () => {
-    phone.context = await site.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
-    phone.page = await phone.context.newPage();
-    phone.page.setDefaultTimeout(60_000);
-    phone.problems.attach(phone.page, site.origin);
-  });
-  after(() => phone.context?.close());
+  const phone = usePhone(() => site);
 
   async function open(p, hash, section) {
-    const problems = p === page ? site.problems : phone.problems;
-    problems.nextPage();
-    await p.goto('about:blank');
-    problems.nextPage();
-    await p.goto(new URL(`/${hash}`, site.url).href, { waitUntil: 'load' });
-    await p.waitForFunction(() => document.body.dataset.ready === 'true');
+    await (p === page ? site.load(hash) : phone.open(hash));
     await section.ready(p);
   }
 
@@ -227,7 +215,6 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
       const readout = await phone.page.locator(`${section.map} .focus-text`).textContent();
       assert.ok(readout.endsWith(data.values[row * data.cols + col].toFixed(4)), readout);
       await phone.page.screenshot({ path: `${artifactsDir}linked-${name}-390.png` });
-      phone.problems.assertNone();
     });
   }
 

@@ -2,8 +2,10 @@
 // label on the left, in any script, shortened with … when too wide), a value axis below, and each
 // bar's value as text at its end (a small plugin; recorded for the SVG export). Hovering a bar shows
 // its full label and value (the project's readout, chart-readout.ts). The same update(bars) API as before.
-import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
-import { readoutPlugin } from './chart-readout';
+import type { ActiveElement, Chart, ChartConfiguration, Plugin } from 'chart.js';
+import { ChartReadout } from './chart-readout';
+import { figureTranslator, langOfNode } from '../figure-strings';
+import { fill } from '../i18n';
 import { chartOverlays, DeferredChart, pageColor, pictureExports, seriesColor, type ChartOverlay } from './deferred-chart';
 import { chartCanvas } from './line-chart';
 
@@ -46,12 +48,22 @@ export class BarChart {
   readonly #options: BarChartOptions;
   readonly #chart: DeferredChart<'bar', number[], string>;
   #bars: readonly Bar[] = [];
+  readonly #readout = new ChartReadout({
+    title: (items) => (items.length ? (this.#bars[items[0].index]?.label ?? '') : ''),
+    line: (item) => {
+      const bar = this.#bars[item.index];
+      return bar ? this.#format(bar.value) : '';
+    },
+    // each bar, top to bottom
+    stops: (chart) => chart.getDatasetMeta(0).data.map((element, index) => [{ datasetIndex: 0, index, element } as ActiveElement]),
+  });
 
   /** `host` sets the chart's size. */
   constructor(host: HTMLElement, options: BarChartOptions) {
     this.#options = options;
     this.canvas = chartCanvas(host, options.label);
     this.#chart = new DeferredChart(this.canvas, this.#config());
+    this.#readout.attach(this.canvas, () => this.#chart.chart as unknown as Chart | null);
   }
 
   #config(): ChartConfiguration<'bar', number[], string> {
@@ -76,13 +88,7 @@ export class BarChart {
       },
       plugins: [
         { id: 'barValues', afterDatasetsDraw: (chart) => this.#drawValues(chart as unknown as Chart) },
-        readoutPlugin({
-          title: (items) => (items.length ? (this.#bars[items[0].index]?.label ?? '') : ''),
-          line: (item) => {
-            const bar = this.#bars[item.index];
-            return bar ? this.#format(bar.value) : '';
-          },
-        }) as Plugin<'bar'>,
+        this.#readout.plugin as Plugin<'bar'>,
       ],
     };
   }
@@ -126,6 +132,10 @@ export class BarChart {
     }
     this.#bars = bars;
     const { min = 0, max = 1 } = this.#options;
+    // the name says what the chart holds, not only its title
+    const t = figureTranslator(undefined, langOfNode(this.canvas));
+    const list = bars.map((b) => `${b.label} ${this.#format(b.value)}`).join(', ');
+    this.canvas.setAttribute('aria-label', bars.length ? fill(t('chart.aria.bar'), { label: this.#options.label, count: bars.length, bars: list }) : this.#options.label);
     this.#chart.change((chart) => {
       chart.data.labels = bars.map((b) => b.label);
       chart.data.datasets = [

@@ -84,9 +84,10 @@ export function chartPngCanvas(chart: Chart, title: string): HTMLCanvasElement {
       ctx.lineTo(x0 + SAMPLE, cy);
       ctx.stroke();
       ctx.setLineDash([]);
-      if (entry.marker === 'circle' || entry.marker === 'triangle') {
+      if (entry.marker === 'circle' || entry.marker === 'triangle' || entry.marker === 'rect') {
         ctx.beginPath();
         if (entry.marker === 'circle') ctx.arc(x0 + SAMPLE / 2, cy, 3.5, 0, 2 * Math.PI);
+        else if (entry.marker === 'rect') ctx.rect(x0 + SAMPLE / 2 - 3.5, cy - 3.5, 7, 7);
         else {
           ctx.moveTo(x0 + SAMPLE / 2, cy - 4.2);
           ctx.lineTo(x0 + SAMPLE / 2 + 3.9, cy + 2.8);
@@ -109,6 +110,7 @@ const text = (x: number, y: number, s: string, o: { anchor?: string; baseline?: 
 
 function marker(style: unknown, x: number, y: number, r: number, fill: string): string {
   if (!(r > 0)) return '';
+  if (style === 'rect') return `<rect x="${n(x - r)}" y="${n(y - r)}" width="${n(2 * r)}" height="${n(2 * r)}" fill="${fill}"/>`;
   if (style === 'triangle') return `<path d="M${n(x)} ${n(y - r * 1.2)}L${n(x + r * 1.1)} ${n(y + r * 0.8)}L${n(x - r * 1.1)} ${n(y + r * 0.8)}Z" fill="${fill}"/>`;
   return `<circle cx="${n(x)}" cy="${n(y)}" r="${n(r)}" fill="${fill}"/>`;
 }
@@ -180,7 +182,7 @@ export function chartSvg(chart: Chart, title: string): string {
     if (entry.box) parts.push(`<rect x="${n(x + 5)}" y="${n(cy - 6)}" width="12" height="12" fill="${color}"/>`);
     else {
       parts.push(`<line x1="${n(x)}" y1="${n(cy)}" x2="${n(x + SAMPLE)}" y2="${n(cy)}" stroke="${color}" stroke-width="2"${entry.dashed ? ' stroke-dasharray="3 3"' : ''}/>`);
-      parts.push(marker(entry.marker, x + SAMPLE / 2, cy, entry.marker === 'circle' || entry.marker === 'triangle' ? 3.5 : 0, color));
+      parts.push(marker(entry.marker, x + SAMPLE / 2, cy, entry.marker && entry.marker !== 'none' ? 3.5 : 0, color));
     }
     parts.push(text(x + SAMPLE + 6, cy, entry.label, { baseline: 'central' }));
   }

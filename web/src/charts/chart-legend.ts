@@ -12,7 +12,7 @@ export interface LegendEntry {
   /** a bar series (a filled box) rather than a line */
   readonly box?: boolean;
   readonly dashed?: boolean;
-  readonly marker?: 'none' | 'circle' | 'triangle';
+  readonly marker?: 'none' | 'circle' | 'triangle' | 'rect';
 }
 
 /** per chart canvas, its legend entries (read by the exports) */

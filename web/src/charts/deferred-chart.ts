@@ -171,7 +171,7 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
       const start = performance.now();
       this.#chart = new chartModule.Chart(this.canvas, this.#config) as unknown as Chart<TType, TData, TLabel>;
       // once per chart: visible in the browser's performance panel, read by scripts/measure-page.mjs
-      performance.measure(`chart ${this.canvas.getAttribute('aria-label') ?? ''}`, { start, end: performance.now() });
+      performance.measure(`chart ${this.canvas.dataset.chartLabel ?? this.canvas.getAttribute('aria-label') ?? ''}`, { start, end: performance.now() });
       for (const fn of this.#builtWaiters.splice(0)) fn(this.#chart);
     }
     if (!this.#chart && !chartModule) void loadChartJs().then(() => buildSoon(() => this.ensure()));

@@ -6,7 +6,9 @@
 // axis. The same update(data) API as before: sections barely change.
 import type { ActiveElement, Chart, ChartConfiguration, ChartDataset, Plugin } from 'chart.js';
 import type { ChartLegend, LegendEntry } from './chart-legend';
-import { readoutPlugin } from './chart-readout';
+import { ChartReadout, indexStops } from './chart-readout';
+import { figureTranslator, langOfNode } from '../figure-strings';
+import { fill } from '../i18n';
 import { chartOverlays, DeferredChart, pictureExports, seriesColor, type ChartOverlay } from './deferred-chart';
 
 // A log x axis is drawn linear over log10 of the values (log-axis.ts, loaded with the charts that
@@ -27,7 +29,7 @@ export interface LineSeries {
   /** dash pattern, e.g. [6, 4]; solid when absent */
   readonly dash?: readonly number[];
   readonly width?: number;
-  readonly marker?: 'none' | 'circle' | 'triangle';
+  readonly marker?: 'none' | 'circle' | 'triangle' | 'rect';
   readonly markerRadius?: number;
 }
 
@@ -91,6 +93,8 @@ export function chartCanvas(host: HTMLElement, label: string): HTMLCanvasElement
   const canvas = document.createElement('canvas');
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-label', label);
+  canvas.dataset.chartLabel = label;
+  canvas.classList.add('lab-chart-canvas');
   // until Chart.js sizes it (when it comes into view) a canvas is 300 px wide: never wider than its box
   canvas.style.maxWidth = '100%';
   host.append(canvas);
@@ -116,10 +120,24 @@ export class LineChart {
   readonly #legend: Promise<ChartLegend> | null;
   #legendEntries: readonly LegendEntry[] = [];
   #categories: readonly string[] = [];
+  readonly #readout: ChartReadout;
 
   /** `host` sets the chart's size; the legend (if any) goes right after it. */
   constructor(host: HTMLElement, options: LineChartOptions) {
     this.#options = options;
+    this.#readout = new ChartReadout({
+      title: (items, chart) => {
+        const p = items.length ? pointOf(chart, items[0]) : undefined;
+        return p ? `${options.xName ?? options.x.title ?? 'x'} ${formatX(options, this.#categories, p.x)}` : '';
+      },
+      line: (item, chart) => {
+        const y = pointOf(chart, item)?.y;
+        const label = chart.data.datasets[item.datasetIndex]?.label ?? '';
+        return y === null || y === undefined || !Number.isFinite(y) ? '' : `${label}: ${options.y.readout?.(y) ?? String(Number(y.toPrecision(4)))}`;
+      },
+      // every series at each drawn x, left to right (the index-mode hover's groups)
+      stops: indexStops,
+    });
     this.canvas = chartCanvas(host, options.label);
     const x = options.x;
     // the log axis's ticks and labels: built into the configuration before the chart is built
@@ -130,6 +148,7 @@ export class LineChart {
           )
         : undefined;
     this.#chart = new DeferredChart(this.canvas, this.#config(), logAxis);
+    this.#readout.attach(this.canvas, () => this.#chart.chart as unknown as Chart | null);
     this.#legend = options.legend ? import('./chart-legend').then((m) => new m.ChartLegend(host, this.canvas)) : null;
   }
 
@@ -144,17 +163,7 @@ export class LineChart {
           ? { type: 'linear', min: toLog(x.min), max: toLog(x.max), title: xTitle } // the rest: the constructor
           : { type: 'linear', min: x.min, max: x.max, title: xTitle, ticks: { precision: x.integerStep ? 0 : undefined } };
     const plugins: Plugin<'line'>[] = [
-      readoutPlugin({
-        title: (items, chart) => {
-          const p = items.length ? pointOf(chart, items[0]) : undefined;
-          return p ? `${o.xName ?? o.x.title ?? 'x'} ${formatX(o, this.#categories, p.x)}` : '';
-        },
-        line: (item, chart) => {
-          const y = pointOf(chart, item)?.y;
-          const label = chart.data.datasets[item.datasetIndex]?.label ?? '';
-          return y === null || y === undefined || !Number.isFinite(y) ? '' : `${label}: ${o.y.readout?.(y) ?? String(Number(y.toPrecision(4)))}`;
-        },
-      }) as Plugin<'line'>,
+      this.#readout.plugin as Plugin<'line'>,
       {
         id: 'guideAndOverlay',
         afterDatasetsDraw: (chart) => this.#afterDraw(chart as unknown as Chart),
@@ -230,7 +239,7 @@ export class LineChart {
       backgroundColor: seriesColor(s.color),
       borderWidth: s.width ?? 1.5,
       borderDash: s.dash ? [...s.dash] : [],
-      pointStyle: s.marker === 'triangle' ? 'triangle' : 'circle',
+      pointStyle: s.marker === 'triangle' || s.marker === 'rect' ? s.marker : 'circle',
       pointRadius: s.marker && s.marker !== 'none' ? (s.markerRadius ?? 3) : 0,
       pointHoverRadius: s.marker && s.marker !== 'none' ? (s.markerRadius ?? 3) + 2 : 3,
       indexAxis: 'x',
@@ -246,6 +255,13 @@ export class LineChart {
       if (sameStyle) current.forEach((d, i) => (d.data = datasets[i].data));
       else chart.data.datasets = datasets;
     });
+    // the name says what the chart holds, not only its title
+    const t = figureTranslator(undefined, langOfNode(this.canvas));
+    const o = this.#options;
+    this.canvas.setAttribute(
+      'aria-label',
+      fill(t('chart.aria.line'), { label: o.label, series: data.series.map((s) => s.label).join(', '), x: o.x.title ?? o.xName ?? 'x', y: o.y.title ?? 'y' }),
+    );
     if (this.#legend) {
       this.#legendEntries = data.series.map((s) => ({ label: s.label, color: s.color, dashed: Boolean(s.dash?.length), marker: s.marker }));
       void this.#legend.then((legend) => legend.update(this.#legendEntries));

@@ -1,15 +1,17 @@
 // The saturation chart of §3.2: max weight, entropy and softmax-Jacobian norm against the feature
 // size d (log axis 1 … 1024, ticks at the computed powers of two), unscaled (dashed) and scaled
-// (solid), with a vertical marker at the slider's d. Chart.js (line-chart.ts).
+// (solid), with a vertical marker at the slider's d. Chart.js (line-chart.ts). Each metric has its
+// own marker as well as its colour, so the series stay apart for a reader who cannot tell the
+// colours apart (orange and green under protanopia).
 import { seriesColor, type ChartOverlay } from '../charts/deferred-chart';
 import { LineChart, type LineSeries, type PlotFrame } from '../charts/line-chart';
 import { MAX_SWEEP_D, SWEEP_GRID, type SoftmaxMetrics, type SweepPoint } from './dot-sweep';
 import { fill } from '../i18n';
 
-const METRICS: readonly { key: keyof SoftmaxMetrics; label: string; color: string }[] = [
-  { key: 'maxWeight', label: 'dot.metric.maxWeight', color: '#1d4ed8' },
-  { key: 'entropy', label: 'dot.metric.entropy', color: '#c2410c' },
-  { key: 'jacobian', label: 'dot.metric.jacobian', color: '#15803d' },
+const METRICS: readonly { key: keyof SoftmaxMetrics; label: string; color: string; marker: 'circle' | 'triangle' | 'rect' }[] = [
+  { key: 'maxWeight', label: 'dot.metric.maxWeight', color: '#1d4ed8', marker: 'circle' },
+  { key: 'entropy', label: 'dot.metric.entropy', color: '#c2410c', marker: 'triangle' },
+  { key: 'jacobian', label: 'dot.metric.jacobian', color: '#15803d', marker: 'rect' },
 ];
 const VARIANTS = ['unscaled', 'scaled'] as const;
 const MARKER_INK = '#0f172a';
@@ -47,7 +49,7 @@ export class SweepChart {
         color: metric.color,
         points: points.map((p) => ({ x: p.d, y: p[variant][metric.key] })),
         dash: variant === 'unscaled' ? [6, 4] : undefined,
-        marker: variant === 'unscaled' ? ('triangle' as const) : ('circle' as const),
+        marker: metric.marker,
         markerRadius: 3,
         width: 2,
       })),

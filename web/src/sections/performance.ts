@@ -4,9 +4,9 @@
 // training examples per second; and a table of the browser figures (headless Chromium). No worker,
 // no wasm: the numbers were measured by the benchmark.
 import results from '#shared/bench/results.json';
-import type { Plugin } from 'chart.js';
+import type { Chart, Plugin } from 'chart.js';
 import { ChartLegend } from '../charts/chart-legend';
-import { readoutPlugin } from '../charts/chart-readout';
+import { ChartReadout, indexStops } from '../charts/chart-readout';
 import { logScaleOptions, toLog } from '../charts/log-axis';
 import { DeferredChart, pictureExports, seriesColor } from '../charts/deferred-chart';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
@@ -184,6 +184,15 @@ class BarChart {
     this.#box.append(caption, wrap);
     host.append(this.#box);
     this.#legend = (options.legend ?? true) ? new ChartLegend(wrap, canvas) : null;
+    const readout = new ChartReadout({
+      title: (items) => (items.length ? (this.#data.labels[items[0].index] ?? '') : ''),
+      line: (item) => {
+        const s = this.#data.series[item.datasetIndex];
+        const v = s?.values[item.index];
+        return s && v !== null && v !== undefined ? `${s.label || axis}: ${Number(v.toPrecision(4))}` : '';
+      },
+      stops: indexStops,
+    });
     this.#chart = new DeferredChart<'bar', (number | null)[], string>(canvas, {
       type: 'bar',
       data: { labels: [], datasets: [] },
@@ -197,17 +206,9 @@ class BarChart {
         },
         interaction: { mode: 'index', intersect: false },
       },
-      plugins: [
-        readoutPlugin({
-          title: (items) => (items.length ? (this.#data.labels[items[0].index] ?? '') : ''),
-          line: (item) => {
-            const s = this.#data.series[item.datasetIndex];
-            const v = s?.values[item.index];
-            return s && v !== null && v !== undefined ? `${s.label || axis}: ${Number(v.toPrecision(4))}` : '';
-          },
-        }) as Plugin<'bar'>,
-      ],
+      plugins: [readout.plugin as Plugin<'bar'>],
     });
+    readout.attach(canvas, () => this.#chart.chart as unknown as Chart | null);
   }
 
   /** the chart for the export handlers, which run only after the constructor */
