@@ -6,7 +6,7 @@
 // Needs a build (npm run build:web). Run: node --test tests/e2e/chart-access.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { usePhone, useSite } from './harness.mjs';
+import { usePhone, useSite, waitForCanvasInk } from './harness.mjs';
 
 const SWEEP = '.dot-sweep canvas';
 
@@ -27,6 +27,8 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
     await (p === page ? site.load('#view=dot&seed=1') : phone.open('#view=dot&seed=1'));
     await p.locator(SWEEP).scrollIntoViewIfNeeded();
     await p.waitForFunction(() => document.querySelectorAll('.dot-sweep .lab-chart-legend li').length === 6);
+    // Chart.js has built and drawn the chart (it builds in a task of its own once in view)
+    assert.ok((await waitForCanvasInk(p, SWEEP)) > 0, 'the chart is drawn');
   }
 
   const readout = (p) =>
@@ -36,14 +38,19 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
       return { shown: Boolean(box && !box.hidden), hiddenFromAt: box?.closest('[aria-hidden="true"]') !== null, text: box?.querySelector('.lab-chart-readout-title')?.textContent ?? '', live: live?.textContent ?? '', politeness: live?.getAttribute('aria-live') };
     });
 
+  /** Waits until the readout's heading says `title` (the keyboard's code loads with the first key). */
+  const readoutSays = (p, title) =>
+    p.waitForFunction((t) => document.querySelector('.dot-sweep .lab-chart-readout-title')?.textContent === t && !document.querySelector('.dot-sweep .lab-chart-readout').hidden, title);
+
   test('§3.2 sweep: one Tab stop, arrow keys walk d = 1 … 1024, the readout is shown and said politely', async () => {
     await openSweep(page);
     const canvas = page.locator(SWEEP);
     assert.equal(await canvas.getAttribute('tabindex'), '0');
     const name = await canvas.getAttribute('aria-label');
-    assert.match(name, /^Max weight, entropy and softmax gradient size against d.*: line chart of .*max weight.*; x axis: d; .*arrow keys/i);
+    assert.match(name, /^Max weight, entropy and softmax gradient size against d.*: line chart of .*max weight.*; x: d, y: /i);
     await canvas.focus();
     await page.keyboard.press('Home');
+    await readoutSays(page, 'd = 1');
     let r = await readout(page);
     assert.ok(r.shown, 'the readout shows for the keyboard');
     assert.equal(r.hiddenFromAt, false, 'the readout is not hidden from assistive technology');
@@ -51,10 +58,12 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
     assert.equal(r.politeness, 'polite');
     assert.match(r.live, /^d = 1; /);
     await page.keyboard.press('ArrowRight');
+    await readoutSays(page, 'd = 2');
     r = await readout(page);
     assert.equal(r.text, 'd = 2');
     assert.match(r.live, /^d = 2; /);
     await page.keyboard.press('End');
+    await readoutSays(page, 'd = 1024');
     r = await readout(page);
     assert.equal(r.text, 'd = 1024');
     // six series at each d: every one is read
@@ -66,7 +75,14 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
     await page.mouse.move(box.x + box.width / 2 + 30, box.y + box.height / 2);
     assert.equal((await readout(page)).live, before);
     await page.keyboard.press('Escape');
-    assert.equal((await readout(page)).shown, false);
+    await page.waitForFunction(() => document.querySelector('.dot-sweep .lab-chart-readout').hidden);
+    // the same numbers as a table, behind "Data table"
+    await page.locator('.dot-sweep details.lab-chart-table summary').click();
+    const table = await page.$$eval('.dot-sweep details.lab-chart-table tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    assert.equal(table[0].length, 7, 'd and six series');
+    const last = table.find((row) => row[0] === '1024');
+    assert.ok(last, 'a row for d = 1024');
+    assert.deepEqual(last.slice(1), before.split('; ').slice(1).map((line) => line.split(': ').at(-1)));
   });
 
   test('§3.2 sweep: each metric has its own marker, each variant its own dash (not colour alone)', async () => {
@@ -84,6 +100,8 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
     await openSweep(phone.page);
     const box = await phone.page.locator(SWEEP).boundingBox();
     await phone.page.touchscreen.tap(box.x + box.width * 0.9, box.y + box.height / 2);
+    // Chart.js handles events in the next animation frame
+    await phone.page.waitForFunction(() => document.querySelector('.dot-sweep .lab-chart-live')?.textContent);
     const r = await readout(phone.page);
     assert.ok(r.shown);
     assert.match(r.text, /^d = \d+/);
@@ -95,11 +113,12 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
     const canvas = page.locator('.tr-section .tr-topk-chart canvas').first();
     await page.waitForFunction(() => Number(document.querySelector('.tr-section .tr-decode')?.dataset.steps) > 0);
     await page.click('.tr-section [data-testid=s2s-decode-step]');
-    await page.waitForFunction(() => /bar chart of \d+ bars/.test(document.querySelector('.tr-section .tr-topk-chart canvas').getAttribute('aria-label')));
+    await page.waitForFunction(() => /bar chart, \d+ bars/.test(document.querySelector('.tr-section .tr-topk-chart canvas').getAttribute('aria-label')));
     assert.equal(await canvas.getAttribute('tabindex'), '0');
     await canvas.scrollIntoViewIfNeeded();
     await canvas.focus();
     await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => document.querySelector('.tr-section .tr-topk-chart .lab-chart-live')?.textContent);
     const text = await page.locator('.tr-section .tr-topk-chart .lab-chart-live').first().textContent();
     const name = await canvas.getAttribute('aria-label');
     // the first bar: its word and probability, as the name lists it first

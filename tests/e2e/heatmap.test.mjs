@@ -73,6 +73,7 @@ describe('heatmap component', { timeout: 300_000 }, () => {
       const right = fig.locator('.heatmap-more-right');
       assert.equal(await right.textContent(), `+${after0} columns →`);
       assert.match(await right.getAttribute('aria-label'), new RegExp(`${after0} more columns \\(1–${64 - after0} of 64 shown\\)`));
+      assert.ok((await right.getAttribute('aria-label')).startsWith(`+${after0} columns →`), 'the name starts with the visible text');
       assert.ok(!(await fig.locator('.heatmap-more-left').isVisible()), 'nothing is cut on the left yet');
       assert.ok(Number(await fig.locator('output.heatmap-data').getAttribute('data-value-font')) >= 9, 'values stay readable');
       await site.screenshot('heatmap-wide-390', { target: fig });

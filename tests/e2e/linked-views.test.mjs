@@ -124,7 +124,7 @@ const SECTIONS = {
     map: '#s2s-attention',
     linked: (page) =>
       page.evaluate(() => {
-        const line = document.querySelector('.tr-section [data-testid="s2s-link"]');
+        const line = document.querySelector('.tr-section [data-testid="s2s-step-link"]');
         const chips = [...document.querySelectorAll('.tr-section [data-testid=s2s-source] .tr-token')];
         return { cell: line.dataset.cell ?? '', text: line.textContent, marked: chips.findIndex((c) => c.classList.contains('linked')), weights: chips.map((c) => c.querySelector('.tr-token-weight')?.textContent) };
       }),
@@ -148,13 +148,13 @@ const SECTIONS = {
       page.evaluate(() => {
         const line = document.querySelector('[data-testid="tf-link"]');
         const chips = [...document.querySelectorAll('[data-testid=tf-source] .tf-token')];
-        return { cell: line.dataset.cell ?? '', light: line.dataset.light ?? '', text: line.textContent, marked: chips.findIndex((c) => c.classList.contains('linked')), lit: JSON.parse(document.querySelector('.tf-decode').dataset.light || '[]') };
+        return { cell: line.dataset.cell ?? '', text: line.textContent, marked: chips.findIndex((c) => c.classList.contains('linked')), lit: JSON.parse(document.querySelector('.tf-decode').dataset.light || '[]') };
       }),
     check(seen, row, col, value, data) {
       assert.equal(seen.cell, `${row},${col}`);
       const heads = (data.rows - 1) / 2;
-      const light = row === data.rows - 1 ? '0,0' : `${Math.floor(row / heads) + 1},${(row % heads) + 1}`;
-      assert.equal(seen.light, light, 'the row is what lights the source');
+      const which = row === data.rows - 1 ? 'rollout (all layers)' : `layer ${Math.floor(row / heads) + 1}, head ${(row % heads) + 1}`;
+      assert.ok(seen.text.startsWith(`${which}, step `), `the row is what lights the source: ${seen.text}`);
       assert.ok(seen.text.includes(value.toFixed(4)), `${value.toFixed(4)} in: ${seen.text}`);
       assert.equal(seen.marked, col);
       const row0 = data.values.slice(row * data.cols, (row + 1) * data.cols);
@@ -223,8 +223,8 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
       await open(page, section.hash, section);
       const data = await mapData(page, section.map);
       await page.locator(`${section.map} canvas`).focus();
-      // from wherever the section's selection is: End and PageDown reach the last cell
-      await page.keyboard.press('PageDown');
+      // from wherever the section's selection is: End and ArrowDown (clamped at the edge) reach the last cell
+      for (let r = 0; r < data.rows; r++) await page.keyboard.press('ArrowDown');
       await page.keyboard.press('End');
       let row = data.rows - 1;
       let col = data.cols - 1;
@@ -241,6 +241,32 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
       const readout = await page.locator(`${section.map} .focus-text`).textContent();
       assert.ok(readout.endsWith(data.values[row * data.cols + col].toFixed(4)), `${name}: ${readout}`);
     }
+  });
+
+  test('screen readers get each heatmap as a table: caption, headers and the numbers the cells show', async () => {
+    await open(page, '#view=self&seed=4&self_text=我 爱 我', SECTIONS.self);
+    const data = await mapData(page, '#self-weights');
+    const table = await page.evaluate(() => {
+      const t = document.querySelector('#self-weights table.heatmap-table');
+      return { caption: t.caption.textContent, title: document.querySelector('#self-weights h3').textContent, rows: [...t.rows].map((tr) => [...tr.cells].map((c) => [c.tagName, c.scope || '', c.textContent])) };
+    });
+    assert.equal(table.caption, table.title);
+    assert.deepEqual(table.rows[0].slice(1), ['我', '爱', '我'].map((w) => ['TH', 'col', w]));
+    table.rows.slice(1).forEach((row, r) => {
+      assert.deepEqual(row[0], ['TH', 'row', ['我', '爱', '我'][r]]);
+      assert.deepEqual(row.slice(1).map((c) => c[2]), data.values.slice(r * 3, r * 3 + 3).map((v) => v.toFixed(2)));
+    });
+  });
+
+  test('§3.1–3.2 editors → maps: a focused query box and a pointed-at key row pick that side of the pair', async () => {
+    await open(page, SECTIONS.dot.hash, SECTIONS.dot);
+    await page.locator('.dot-section table.dot-query tbody tr').nth(1).locator('input').first().focus();
+    await page.locator('.dot-section table.dot-key tbody tr').nth(3).locator('input').first().hover();
+    const data = await mapData(page, '#dot-weights');
+    SECTIONS.dot.check(await SECTIONS.dot.linked(page), 1, 3, data.values[1 * data.cols + 3], data);
+    // the mouse leaves the keys: back to the focused query's pair
+    await page.mouse.move(1, 1);
+    assert.deepEqual((await SECTIONS.dot.linked(page)).editors[0], 'q2');
   });
 
   test('a repeated token stays its own cell: the second 我 of "我 爱 我" opens the neuron view on 我#3', async () => {

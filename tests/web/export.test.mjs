@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadWeb } from './setup.mjs';
 
-const { matrixCsv, csvField, csvNumber, exportJson, safeFileName } = await loadWeb('export');
+const { matrixCsv, csvField, csvNumber, exportJson, safeFileName } = await loadWeb('export-files');
 
 /** RFC 4180 reader: quoted fields with doubled quotes, CRLF records. */
 function readCsv(text) {

@@ -5,10 +5,11 @@ import { SHELL_STRINGS, type Lang, type Strings } from './i18n';
 
 export const FIGURE_STRINGS: Strings = {
   en: {
-    'heatmap.aria': '{title}: heatmap of {rows} rows by {cols} columns, values from {min} to {max}. Focus it and use the arrow keys to read cells; the table after it holds every value.',
-    'heatmap.loading': 'Heatmap (loading)',
-    'chart.aria.line': '{label}: line chart of {series}; x axis: {x}; y axis: {y}. Focus it and use the arrow keys to read each point.',
-    'chart.aria.bar': '{label}: bar chart of {count} bars: {bars}. Focus it and use the arrow keys to read each bar.',
+    'heatmap.aria': '{title}: heatmap of {rows} rows by {cols} columns, values from {min} to {max}. Focus it and use the arrow keys to read cells.',
+    'heatmap.loading': 'Heatmap',
+    'chart.table': 'Data table',
+    'chart.aria.line': '{label}: line chart of {series}; x: {x}, y: {y}.',
+    'chart.aria.bar': '{label}: bar chart, {count} bars: {bars}.',
     'heatmap.legend.low': 'lightest colour: {value}',
     'heatmap.legend.high': 'darkest colour: {value}',
     'heatmap.legend.negative': 'most negative (orange): {value}',
@@ -32,10 +33,11 @@ export const FIGURE_STRINGS: Strings = {
     'export.embed.title': 'Snippets that put this figure, its numbers included, on your own site',
   },
   zh: {
-    'heatmap.aria': '{title}：{rows} 行 × {cols} 列的热力图，数值从 {min} 到 {max}。聚焦后用方向键逐格读取数值；其后的表格列出全部数值。',
-    'heatmap.loading': '热力图（加载中）',
-    'chart.aria.line': '{label}：折线图，曲线为 {series}；横轴：{x}；纵轴：{y}。聚焦后用方向键逐点读取数值。',
-    'chart.aria.bar': '{label}：条形图，共 {count} 条：{bars}。聚焦后用方向键逐条读取数值。',
+    'heatmap.aria': '{title}：{rows} 行 × {cols} 列的热力图，数值从 {min} 到 {max}。聚焦后用方向键逐格读取数值。',
+    'heatmap.loading': '热力图',
+    'chart.table': '数据表',
+    'chart.aria.line': '{label}：折线图，曲线为 {series}；横轴 {x}，纵轴 {y}。',
+    'chart.aria.bar': '{label}：条形图，共 {count} 条：{bars}。',
     'heatmap.legend.low': '最浅的颜色：{value}',
     'heatmap.legend.high': '最深的颜色：{value}',
     'heatmap.legend.negative': '最负（橙色）：{value}',

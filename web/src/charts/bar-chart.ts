@@ -2,8 +2,8 @@
 // label on the left, in any script, shortened with … when too wide), a value axis below, and each
 // bar's value as text at its end (a small plugin; recorded for the SVG export). Hovering a bar shows
 // its full label and value (the project's readout, chart-readout.ts). The same update(bars) API as before.
-import type { ActiveElement, Chart, ChartConfiguration, Plugin } from 'chart.js';
-import { ChartReadout } from './chart-readout';
+import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
+import { ChartReadout, ChartTable } from './chart-readout';
 import { figureTranslator, langOfNode } from '../figure-strings';
 import { fill } from '../i18n';
 import { chartOverlays, DeferredChart, pageColor, pictureExports, seriesColor, type ChartOverlay } from './deferred-chart';
@@ -48,14 +48,13 @@ export class BarChart {
   readonly #options: BarChartOptions;
   readonly #chart: DeferredChart<'bar', number[], string>;
   #bars: readonly Bar[] = [];
+  readonly #table: ChartTable;
   readonly #readout = new ChartReadout({
     title: (items) => (items.length ? (this.#bars[items[0].index]?.label ?? '') : ''),
     line: (item) => {
       const bar = this.#bars[item.index];
       return bar ? this.#format(bar.value) : '';
     },
-    // each bar, top to bottom
-    stops: (chart) => chart.getDatasetMeta(0).data.map((element, index) => [{ datasetIndex: 0, index, element } as ActiveElement]),
   });
 
   /** `host` sets the chart's size. */
@@ -63,7 +62,9 @@ export class BarChart {
     this.#options = options;
     this.canvas = chartCanvas(host, options.label);
     this.#chart = new DeferredChart(this.canvas, this.#config());
-    this.#readout.attach(this.canvas, () => this.#chart.chart as unknown as Chart | null);
+    this.#readout.attach(this.canvas, () => this.#chart.ensure() as unknown as Chart | null);
+    // no column headers given: chart-table-build.ts names the two columns
+    this.#table = new ChartTable(host, () => ({ caption: options.label, head: [], rows: this.#bars.map((b) => [b.label, this.#format(b.value)]) }));
   }
 
   #config(): ChartConfiguration<'bar', number[], string> {
@@ -131,6 +132,7 @@ export class BarChart {
       if (!Number.isFinite(b.value)) throw new Error(`BarChart: the value of “${b.label}” is ${b.value}, not a number`);
     }
     this.#bars = bars;
+    this.#table.refresh();
     const { min = 0, max = 1 } = this.#options;
     // the name says what the chart holds, not only its title
     const t = figureTranslator(undefined, langOfNode(this.canvas));
@@ -158,5 +160,6 @@ export class BarChart {
 
   destroy(): void {
     this.#chart.destroy();
+    this.#table.element.remove();
   }
 }

@@ -6,7 +6,11 @@
 // readout. What a tap, a click or a key chose is also said in a polite live region beside the canvas
 // (never what the mouse merely passes over). Text is set with textContent, never parsed as HTML; the
 // box is styled by design.css (.lab-chart-readout), so it follows the page's colours, dark mode included.
+// The same numbers as a table sit behind a "Data table" disclosure under the chart (ChartTable):
+// closed, it costs one line (its table's code, chart-table-build.ts, loads when first opened); open,
+// it follows the chart's updates.
 import type { ActiveElement, Chart, ChartEvent, Plugin } from 'chart.js';
+import { figureTranslator, langOfNode } from '../figure-strings';
 
 /** What the readout says about the hovered elements. */
 export interface ReadoutFormat {
@@ -14,9 +18,10 @@ export interface ReadoutFormat {
   title(items: readonly ActiveElement[], chart: Chart): string;
   /** one item's line ('' leaves it out) */
   line(item: ActiveElement, chart: Chart): string;
-  /** the points the keyboard walks, in order: each is the elements read together (null: none yet) */
-  stops(chart: Chart): ActiveElement[][];
 }
+
+/** the keys that walk a chart's points (chart-keys.ts) */
+const WALK_KEYS = /^(Arrow|Home$|End$|Escape$)/;
 
 /** gap between the hovered point and the box, CSS pixels */
 const GAP = 12;
@@ -27,22 +32,6 @@ function swatchColor(chart: Chart, item: ActiveElement): string {
   const c = ds?.backgroundColor ?? ds?.borderColor;
   const one = Array.isArray(c) ? c[item.index % c.length] : c;
   return typeof one === 'string' ? one : '';
-}
-
-/** Which stop a key moves to from `at` (-1: none yet) among `count`; null: not a walking key. */
-export function stopAfterKey(key: string, at: number, count: number): number | null {
-  if (count === 0) return null;
-  const next = key === 'ArrowRight' || key === 'ArrowDown' ? at + 1 : key === 'ArrowLeft' || key === 'ArrowUp' ? (at < 0 ? count - 1 : at - 1) : key === 'Home' ? 0 : key === 'End' ? count - 1 : null;
-  return next === null ? null : Math.max(0, Math.min(next, count - 1));
-}
-
-/** The keyboard's stops of an index-mode chart: every shown series' element at each index, left to right. */
-export function indexStops(chart: Chart): ActiveElement[][] {
-  const metas = chart.data.datasets.map((_, i) => chart.getDatasetMeta(i)).filter((m) => !m.hidden);
-  const count = Math.max(0, ...metas.map((m) => m.data.length));
-  return Array.from({ length: count }, (_, index) =>
-    metas.filter((m) => m.data[index]).map((m) => ({ datasetIndex: m.index, index, element: m.data[index] }) as ActiveElement),
-  );
 }
 
 /**
@@ -78,28 +67,23 @@ export class ChartReadout {
     };
   }
 
-  /** Focus, the keyboard's walk, and the live region for `canvas` (its chart from `chart()`). */
+  /**
+   * Focus and the keyboard's walk for `canvas` (its chart from `chart()`, built now if need be): the
+   * walk's code (chart-keys.ts) loads with the first key.
+   */
   attach(canvas: HTMLCanvasElement, chart: () => Chart | null): void {
     canvas.tabIndex = 0;
     canvas.addEventListener('keydown', (e) => {
-      const c = chart();
-      if (!c) return;
-      if (e.key === 'Escape') {
-        this.#at = -1;
-        c.setActiveElements([]);
-        c.update('none');
-        return this.#hide();
-      }
-      const stops = this.#format.stops(c);
-      const next = stopAfterKey(e.key, this.#at, stops.length);
-      if (next === null) return;
-      e.preventDefault();
-      this.#at = next;
-      const active = stops[next];
-      c.setActiveElements(active);
-      c.update('none');
-      const anchor = active[0]?.element;
-      if (anchor) this.#show(c, active, anchor.x, anchor.y, true);
+      if (!WALK_KEYS.test(e.key)) return;
+      e.preventDefault(); // no page scroll: the key is the chart's
+      void import('./chart-keys').then(({ walk }) => {
+        const c = chart();
+        if (!c) return;
+        this.#at = walk(c, e.key, this.#at);
+        const active = c.getActiveElements();
+        if (this.#at < 0 || !active.length) return this.#hide();
+        this.#show(c, active, active[0].element.x, active[0].element.y, true);
+      });
     });
     canvas.addEventListener('blur', () => this.#hide());
   }
@@ -162,5 +146,32 @@ export class ChartReadout {
     }
     if (this.#live.parentElement !== host) host.append(this.#live);
     this.#live.textContent = text;
+  }
+}
+
+/** What a chart's table shows: rows of text, or series of points (one row per x, one column per series). */
+export type TableData = { caption: string; head: string[] } & (
+  | { rows: string[][] }
+  | { series: readonly (readonly { x: number; y: number | null }[])[]; x: (x: number) => string; y: (y: number) => string }
+);
+
+export class ChartTable {
+  readonly element = document.createElement('details');
+  readonly #read: () => TableData;
+
+  /** Placed right after `host`; `read()` gives the current numbers (called only while open). */
+  constructor(host: HTMLElement, read: () => TableData) {
+    this.#read = read;
+    this.element.className = 'lab-chart-table';
+    this.element.append(document.createElement('summary'));
+    this.element.addEventListener('toggle', () => this.refresh());
+    host.after(this.element);
+  }
+
+  /** Rebuilds the table if it is open (the summary's text follows the page's language). */
+  refresh(): void {
+    this.element.firstChild!.textContent = figureTranslator(undefined, langOfNode(this.element))('chart.table');
+    // the table's code is loaded when a reader first opens one (most never do)
+    if (this.element.open || this.element.childElementCount > 1) void import('./chart-table-build').then((m) => m.fillTable(this.element, this.#read()));
   }
 }

@@ -6,7 +6,7 @@
 // axis. The same update(data) API as before: sections barely change.
 import type { ActiveElement, Chart, ChartConfiguration, ChartDataset, Plugin } from 'chart.js';
 import type { ChartLegend, LegendEntry } from './chart-legend';
-import { ChartReadout, indexStops } from './chart-readout';
+import { ChartReadout, ChartTable, type TableData } from './chart-readout';
 import { figureTranslator, langOfNode } from '../figure-strings';
 import { fill } from '../i18n';
 import { chartOverlays, DeferredChart, pictureExports, seriesColor, type ChartOverlay } from './deferred-chart';
@@ -121,6 +121,8 @@ export class LineChart {
   #legendEntries: readonly LegendEntry[] = [];
   #categories: readonly string[] = [];
   readonly #readout: ChartReadout;
+  readonly #table: ChartTable;
+  #series: readonly LineSeries[] = [];
 
   /** `host` sets the chart's size; the legend (if any) goes right after it. */
   constructor(host: HTMLElement, options: LineChartOptions) {
@@ -135,8 +137,6 @@ export class LineChart {
         const label = chart.data.datasets[item.datasetIndex]?.label ?? '';
         return y === null || y === undefined || !Number.isFinite(y) ? '' : `${label}: ${options.y.readout?.(y) ?? String(Number(y.toPrecision(4)))}`;
       },
-      // every series at each drawn x, left to right (the index-mode hover's groups)
-      stops: indexStops,
     });
     this.canvas = chartCanvas(host, options.label);
     const x = options.x;
@@ -148,7 +148,8 @@ export class LineChart {
           )
         : undefined;
     this.#chart = new DeferredChart(this.canvas, this.#config(), logAxis);
-    this.#readout.attach(this.canvas, () => this.#chart.chart as unknown as Chart | null);
+    this.#readout.attach(this.canvas, () => this.#chart.ensure() as unknown as Chart | null);
+    this.#table = new ChartTable(host, () => this.#tableData());
     this.#legend = options.legend ? import('./chart-legend').then((m) => new m.ChartLegend(host, this.canvas)) : null;
   }
 
@@ -255,6 +256,8 @@ export class LineChart {
       if (sameStyle) current.forEach((d, i) => (d.data = datasets[i].data));
       else chart.data.datasets = datasets;
     });
+    this.#series = data.series;
+    this.#table.refresh();
     // the name says what the chart holds, not only its title
     const t = figureTranslator(undefined, langOfNode(this.canvas));
     const o = this.#options;
@@ -266,6 +269,18 @@ export class LineChart {
       this.#legendEntries = data.series.map((s) => ({ label: s.label, color: s.color, dashed: Boolean(s.dash?.length), marker: s.marker }));
       void this.#legend.then((legend) => legend.update(this.#legendEntries));
     }
+  }
+
+  /** The series as a table (chart-table-build.ts lays it out). */
+  #tableData(): TableData {
+    const o = this.#options;
+    return {
+      caption: o.label,
+      head: [o.x.title ?? o.xName ?? 'x', ...this.#series.map((s) => s.label)],
+      series: this.#series.map((s) => s.points),
+      x: (x) => (o.x.kind === 'category' ? (this.#categories[x] ?? String(x)) : String(x)),
+      y: (y) => o.y.readout?.(y) ?? String(Number(y.toPrecision(4))),
+    };
   }
 
   /** Redraws with the same data (an overlay's own state changed). */
@@ -280,6 +295,7 @@ export class LineChart {
 
   destroy(): void {
     this.#chart.destroy();
+    this.#table.element.remove();
     void this.#legend?.then((legend) => legend.remove());
   }
 }

@@ -44,8 +44,6 @@ const KEY_MOVES = new Map<string, (r: number, c: number, rows: number, cols: num
   ['ArrowDown', (r, c) => ({ row: r + 1, col: c })],
   ['Home', (r) => ({ row: r, col: 0 })],
   ['End', (r, _c, _rows, cols) => ({ row: r, col: cols - 1 })],
-  ['PageUp', (_r, c) => ({ row: 0, col: c })],
-  ['PageDown', (_r, c, rows) => ({ row: rows - 1, col: c })],
 ]);
 
 /** The cell `key` moves to from `from` in a rows × cols matrix (clamped), or null for another key. */
@@ -81,11 +79,6 @@ export class CellSelection<C extends object = CellRef> {
   /** the selected cell, whatever the mouse is over */
   get selected(): C | null {
     return this.#selected;
-  }
-
-  /** how the current cell was chosen (null: by the page, not the reader) */
-  get source(): CellSource | null {
-    return this.#source;
   }
 
   hover(cell: C | null, source: CellSource = 'pointer'): void {

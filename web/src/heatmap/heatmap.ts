@@ -10,8 +10,9 @@
 // row labels stay in view, and a labelled "+N columns →" button says what is out of view and scrolls
 // to it. Several heatmaps can share one colour scale (HeatmapScaleGroup), so their colours compare.
 // Drawing is scheduled by DeferredDraw: off the mount task, once per frame. Over the ~400-line guide:
-// painting, colours, export and scrolling are already their own files (heatmap-*.ts); what is left
-// is one component's DOM, events and state, which split would share private fields across files.
+// painting, colours, export, scrolling, the reader's input, the cell events and the table are
+// already their own files (heatmap-*.ts); what is left is one component's DOM and state, which a
+// split would share private fields across files.
 import { DeferredDraw } from '../deferred-draw';
 import { heatmapWaiting } from '../first-draw';
 import { downloadCanvas, downloadCsv, downloadJson, downloadSvg, exportButtons, EXPORT_MENU_CSS } from '../export';
@@ -20,8 +21,9 @@ import { ColorScale } from './heatmap-color';
 import { HeatmapLegend } from './heatmap-legend';
 import { cellAt, cellRect, formatValue, minimumWidth, paintHeatmap, preferredHeight, type HeatmapLayout, type HeatmapScene } from './heatmap-paint';
 import { HeatmapTooltip } from './heatmap-tooltip';
-import { HeatmapTable } from './heatmap-table';
-import { cellAfterKey, cellUnderPoint, sourceOfPointer, type CellEmitter, type CellListener, type CellRef, type CellSource } from './heatmap-cells';
+import { heatmapTable } from './heatmap-table';
+import type { CellEmitter, CellListener, CellRef, CellSource } from './heatmap-cells';
+import { listenForCells } from './heatmap-input';
 import { ColumnScroller } from './heatmap-scroller';
 import { HeatmapScaleGroup } from './heatmap-scale';
 import { fill, type Lang } from '../i18n';
@@ -117,7 +119,8 @@ export class Heatmap implements CellEmitter {
   readonly #focusText: HTMLElement;
   readonly #output: HTMLOutputElement;
   readonly #tooltip = new HeatmapTooltip();
-  readonly #table = new HeatmapTable();
+  /** the numbers for screen readers (heatmap-table.ts): none before the first update */
+  #table: HTMLTableElement = Object.assign(document.createElement('table'), { hidden: true });
   readonly #listeners = new Set<CellListener>();
   /**
    * Draws off the mount task, at most once per frame. Made with the figure, before any data, so that
@@ -136,8 +139,6 @@ export class Heatmap implements CellEmitter {
   /** the selected cell is highlighted (until Escape, or until the linked views choose none) */
   #focusShown = false;
   #hoverIndex: number | null = null;
-  /** the pointer pressed on the canvas and has not clicked yet: the focus it gives is not the keyboard's */
-  #pressedBy: string | null = null;
   /** tells first-draw.ts once this heatmap has drawn (or is gone): the page's charts load after that */
   readonly #drawnSignal = heatmapWaiting();
 
@@ -209,35 +210,22 @@ export class Heatmap implements CellEmitter {
     this.#output.className = 'heatmap-data';
     this.#output.hidden = true;
 
-    this.#table.caption = options.title;
-    fig.append(cap, this.#frame, this.#scroller.element, this.#legend.element, this.#focusText, this.#table.element, this.#output, this.#tooltip.element);
+    fig.append(cap, this.#frame, this.#scroller.element, this.#legend.element, this.#focusText, this.#table, this.#output, this.#tooltip.element);
     host.append(fig);
     this.element = fig;
     ensureStyles(fig);
     this.#drawer = new DeferredDraw(this.#canvas, (ctx, w, h) => this.#paint(ctx, w, h), { ready: false });
 
-    // Tab onto the canvas selects the keyboard's cell; a press's focus waits for its click
-    this.#canvas.addEventListener('focus', () => {
-      if (this.#pressedBy === null) this.#select(this.#focusIndex, 'keyboard');
-    });
-    this.#canvas.addEventListener('blur', () => {
-      this.#pressedBy = null;
-      this.#drawer?.request();
-    });
-    this.#canvas.addEventListener('keydown', (e) => this.#onKey(e));
-    // the mouse hovers (a finger's moves are scrolling, not pointing); a click or a tap selects
-    this.#canvas.addEventListener('pointermove', (e) => {
-      if (e.pointerType !== 'touch') this.#hover(this.#cellAt(e), sourceOfPointer(e.pointerType));
-    });
-    this.#canvas.addEventListener('pointerleave', (e) => this.#hover(null, sourceOfPointer(e.pointerType)));
-    this.#canvas.addEventListener('pointerdown', (e) => (this.#pressedBy = e.pointerType));
-    this.#canvas.addEventListener('pointercancel', () => (this.#pressedBy = null));
-    this.#canvas.addEventListener('click', (e) => {
-      const type = this.#pressedBy ?? ((e as PointerEvent).pointerType || 'mouse');
-      this.#pressedBy = null;
-      this.#drawer?.ensure(); // the cells must be placed to know which one is under the pointer
-      const index = this.#cellAt(e);
-      if (index !== null) this.#select(index, sourceOfPointer(type));
+    listenForCells(this.#canvas, {
+      layout: () => {
+        this.#drawer?.ensure(); // the cells must be placed to know which one is under the pointer
+        return this.#layout;
+      },
+      selected: () => this.#focusIndex,
+      hover: (index, source) => this.#hover(index, source),
+      select: (index, source) => this.#select(index, source),
+      clear: () => this.#clearFocus(),
+      blurred: () => this.#drawer?.request(), // the tooltip of the selected cell goes with the focus
     });
     this.#box.addEventListener(
       'scroll',
@@ -251,8 +239,8 @@ export class Heatmap implements CellEmitter {
 
   set title(text: string) {
     this.#title.textContent = text;
-    this.#table.caption = text;
-    if (!this.#data) this.#canvas.setAttribute('aria-label', text || this.#t()('heatmap.loading'));
+    const caption = this.#table.caption;
+    if (caption) caption.textContent = text;
     // the export menu is named after the figure (many figures, one "Export" each)
     const toggle = this.element.querySelector('.export-toggle');
     if (toggle && text) toggle.setAttribute('aria-label', fill(this.#t()('export.menu.aria'), { label: text }));
@@ -355,7 +343,9 @@ export class Heatmap implements CellEmitter {
     }
     this.#output.dataset.shape = `${rows},${cols}`;
     this.#output.value = JSON.stringify(Array.from(values));
-    this.#table.update(this.#data, this.#options.digits ?? 2, [this.#options.yTitle, this.#options.xTitle].filter(Boolean).join(' \\ '));
+    const table = heatmapTable(this.#title.textContent ?? '', this.#data, this.#options.digits ?? 2, this.#options.yTitle ?? '');
+    this.#table.replaceWith(table);
+    this.#table = table;
     this.#focusIndex = Math.max(0, Math.min(this.#focusIndex, values.length - 1));
     if (this.#hoverIndex !== null && this.#hoverIndex >= values.length) this.#hoverIndex = null;
 
@@ -470,11 +460,6 @@ export class Heatmap implements CellEmitter {
     this.#tooltip.show(`${this.#options.yTitle ? `${this.#options.yTitle} ` : ''}${d.rowLabels[r]} · ${this.#options.xTitle ? `${this.#options.xTitle} ` : ''}${d.colLabels[c]}`, formatValue(d.values[index], 4), { x, y, width: cell.width, height: cell.height }, fig.clientWidth);
   }
 
-  #cellAt(e: MouseEvent): number | null {
-    const cell = cellUnderPoint(this.#layout, this.#canvas.getBoundingClientRect(), e.clientX, e.clientY);
-    return cell && this.#data ? cell.row * this.#data.cols + cell.col : null;
-  }
-
   #emit(index: number, kind: 'hover' | 'select' | 'leave', source: CellSource): void {
     const d = this.#data;
     if (!d || index >= d.values.length) return;
@@ -514,21 +499,6 @@ export class Heatmap implements CellEmitter {
     const r = Math.floor(index / d.cols);
     const c = index % d.cols;
     this.#focusText.textContent = fill(this.#t()('heatmap.cell'), { row: d.rowLabels[r], col: d.colLabels[c], value: formatValue(d.values[index], 4) });
-  }
-
-  #onKey(e: KeyboardEvent): void {
-    const d = this.#data;
-    if (!d) return;
-    if (e.key === 'Escape') return this.#clearFocus();
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      return this.#select(this.#focusIndex, 'keyboard');
-    }
-    const from = { row: Math.floor(this.#focusIndex / d.cols), col: this.#focusIndex % d.cols };
-    const to = cellAfterKey(e.key, from, d.rows, d.cols);
-    if (!to) return;
-    e.preventDefault();
-    this.#select(to.row * d.cols + to.col, 'keyboard');
   }
 
   /** Scrolls a wide matrix sideways so that the focused cell is in view. */

@@ -150,7 +150,7 @@ class DotView implements SectionHandle {
     };
     const softmax = el('div', 'dot-formula');
     softmax.append(mathml(SOFTMAX_ROW, { display: 'block' }));
-    this.#link.setAttribute('aria-live', 'polite');
+    // not a live region: it follows the mouse; the heatmap says a chosen cell itself (politely)
     this.#link.dataset.testid = 'dot-link';
     this.#link.textContent = t('dot.link.hint');
     this.#root.append(grid, this.#link, softmax);

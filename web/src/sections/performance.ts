@@ -6,7 +6,7 @@
 import results from '#shared/bench/results.json';
 import type { Chart, Plugin } from 'chart.js';
 import { ChartLegend } from '../charts/chart-legend';
-import { ChartReadout, indexStops } from '../charts/chart-readout';
+import { ChartReadout } from '../charts/chart-readout';
 import { logScaleOptions, toLog } from '../charts/log-axis';
 import { DeferredChart, pictureExports, seriesColor } from '../charts/deferred-chart';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
@@ -191,7 +191,6 @@ class BarChart {
         const v = s?.values[item.index];
         return s && v !== null && v !== undefined ? `${s.label || axis}: ${Number(v.toPrecision(4))}` : '';
       },
-      stops: indexStops,
     });
     this.#chart = new DeferredChart<'bar', (number | null)[], string>(canvas, {
       type: 'bar',
@@ -208,7 +207,7 @@ class BarChart {
       },
       plugins: [readout.plugin as Plugin<'bar'>],
     });
-    readout.attach(canvas, () => this.#chart.chart as unknown as Chart | null);
+    readout.attach(canvas, () => this.#chart.ensure() as unknown as Chart | null);
   }
 
   /** the chart for the export handlers, which run only after the constructor */

@@ -203,6 +203,5 @@ export class TransformerDecodeView {
     const word = r.source[cell.col].text;
     this.#link.textContent = fill(t('tf.link'), { which, step: k + 1, token: step.token, source: word === ' ' ? '␣' : word, w: light[cell.col].toFixed(4) });
     this.#link.dataset.cell = `${cell.row},${cell.col}`;
-    this.#link.dataset.light = `${layer},${head}`;
   }
 }

@@ -6,6 +6,7 @@
 // stop (roving tabindex): the arrow keys, Home and End move between its maps.
 import { DeferredDraw } from '../deferred-draw';
 import { rampColor } from '../heatmap/heatmap';
+import { cellAfterKey } from '../heatmap/heatmap-cells';
 import { fill } from '../i18n';
 import { el } from './dom';
 import type { AttentionKind, AttentionMatrix, KindMaps } from './transformer-maps';
@@ -129,23 +130,11 @@ export class AttentionGrid {
 
   /** Arrow keys move between the maps (left/right: heads, up/down: layers), Home and End to a row's ends. */
   #onKey(e: KeyboardEvent): void {
-    const layers = this.#thumbs.length;
-    const heads = this.#thumbs[0]?.length ?? 0;
-    const l = this.#thumbs.findIndex((row) => row.some((thumb) => thumb.button === e.target));
-    const h = l >= 0 ? this.#thumbs[l].findIndex((thumb) => thumb.button === e.target) : -1;
-    if (l < 0 || h < 0) return;
-    const moves: Record<string, [number, number]> = {
-      ArrowLeft: [l, h - 1],
-      ArrowRight: [l, h + 1],
-      ArrowUp: [l - 1, h],
-      ArrowDown: [l + 1, h],
-      Home: [l, 0],
-      End: [l, heads - 1],
-    };
-    const to = moves[e.key];
-    if (!to) return;
+    const target = e.target as HTMLElement;
+    const to = cellAfterKey(e.key, { row: Number(target.dataset.layer) - 1, col: Number(target.dataset.head) - 1 }, this.#thumbs.length, this.#thumbs[0]?.length ?? 0);
+    if (!to || !target.classList.contains('tf-thumb')) return;
     e.preventDefault();
-    this.#rove(Math.max(0, Math.min(to[0], layers - 1)), Math.max(0, Math.min(to[1], heads - 1)))?.focus();
+    this.#rove(to.row, to.col)?.focus();
   }
 
   destroy(): void {

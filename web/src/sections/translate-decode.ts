@@ -123,7 +123,7 @@ export class DecodeView {
     });
     right.append(this.#noAttention);
     this.#noAttention.textContent = t('tr.noAttention');
-    this.#link.dataset.testid = 's2s-link';
+    this.#link.dataset.testid = 's2s-step-link';
     const same = (cell: CellRef) => cell;
     this.#stopLink = link(this.#selection, this.#heatmap, same, same);
     this.#selection.subscribe((cell) => this.#showStep(cell));
@@ -214,7 +214,8 @@ export class DecodeView {
   #showStep(cell: CellRef | null): void {
     const t = this.#t;
     const r = this.#result;
-    const step = cell && this.#hasAttention ? this.#views[cell.row] : undefined;
+    // no cell selected (Escape): the step played, nothing marked
+    const step = this.#hasAttention ? this.#views[cell?.row ?? this.#player.pos - 1] : undefined;
     const chips = sourceChips(r?.source ?? [], step ? step.attention : null, 'tr', t('tr.unknown'));
     chips.forEach((chip, i) => {
       if (!step || !cell) return;
