@@ -78,6 +78,7 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
     await page.waitForFunction(() => document.querySelector('.dot-sweep .lab-chart-readout').hidden);
     // the same numbers as a table, behind "Data table"
     await page.locator('.dot-sweep details.lab-chart-table summary').click();
+    await page.locator('.dot-sweep details.lab-chart-table table').waitFor(); // its code loads on the first opening
     const table = await page.$$eval('.dot-sweep details.lab-chart-table tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
     assert.equal(table[0].length, 7, 'd and six series');
     const last = table.find((row) => row[0] === '1024');
