@@ -15,18 +15,6 @@ import { ProblemCollector, scrollThrough, startSite } from './harness.mjs';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
-/**
- * Violations inside the heatmap and chart components (web/src/heatmap/, web/src/charts/), which are
- * being reworked on their own branch: each entry names the rule and the element it may hit. Nothing
- * else is excused; remove an entry as soon as its component is fixed.
- * @type {{ rule: string, selector: RegExp, why: string }[]}
- */
-const PENDING_IN_COMPONENTS = [
-  // the heatmap's "+3 columns →" button is named "Scroll right: 3 more columns…" (heatmap-scroller.ts)
-  { rule: 'label-content-name-mismatch', selector: /\.heatmap-more-(left|right)\b/, why: 'the heatmap column scroller' },
-  // a widget's heatmap canvas has role=img and no name while its data has not arrived (heatmap.ts)
-  { rule: 'role-img-alt', selector: /(^|\s)canvas\[aria-describedby="[\w-]+-focus"\]$/, why: 'a heatmap canvas before its first data' },
-];
 
 const EXAMPLES = readdirSync(new URL('../../web/examples/', import.meta.url)).filter((f) => f.endsWith('.html'));
 const TRAINING_WIDGETS = new Set(['test-one-seq2seq.html', 'test-one-seq2seq.zh.html', 'test-one-transformer.html', 'test-one-transformer.zh.html']);
@@ -109,10 +97,7 @@ async function runAxe(page) {
       ),
     TAGS,
   );
-  const pending = (v, n) => PENDING_IN_COMPONENTS.some((p) => p.rule === v.id && p.selector.test(n.target));
-  const kept = violations.map((v) => ({ ...v, nodes: v.nodes.filter((n) => !pending(v, n)) })).filter((v) => v.nodes.length > 0);
-  kept.pending = violations.reduce((a, v) => a + v.nodes.filter((n) => pending(v, n)).length, 0);
-  return kept;
+  return violations;
 }
 
 const counts = [];
@@ -160,8 +145,7 @@ for (const colorScheme of ['light', 'dark']) {
           found.push(...trained.map((v) => ({ ...v, when: 'trained' })));
         }
         const nodes = (list) => list.reduce((a, v) => a + v.nodes.length, 0);
-        const excused = loaded.pending + (trained?.pending ?? 0);
-        counts.push(`${colorScheme.padEnd(5)} ${spec.name.padEnd(52)} load ${String(nodes(loaded)).padStart(4)}${trained ? `  trained ${String(nodes(trained)).padStart(4)}` : ''}${excused ? `  (${excused} pending in the heatmap component)` : ''}`);
+        counts.push(`${colorScheme.padEnd(5)} ${spec.name.padEnd(52)} load ${String(nodes(loaded)).padStart(4)}${trained ? `  trained ${String(nodes(trained)).padStart(4)}` : ''}`);
         console.log(`axe ${counts.at(-1)}`);
         const report = found.map((v) => `[${v.when}] ${v.id} (${v.impact}, ${v.nodes.length}): ${v.help}\n${v.nodes.slice(0, 4).map((n) => `    ${n.target}\n      ${n.html}\n      ${n.summary?.split('\n').slice(0, 3).join(' | ')}`).join('\n')}`);
         problems.assertNone(`${spec.name}: the page reported problems`);

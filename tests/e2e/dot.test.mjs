@@ -194,6 +194,23 @@ describe('§3.1/§3.2 dot-product section', { timeout: 180_000 }, () => {
     await env.page.waitForFunction(() => document.querySelector('.dot-sweep-data')?.getAttribute('data-d') === '8');
     await env.page.waitForFunction(() => /dot_sweep_d=8(&|$)/.test(location.hash));
     await env.screenshot('dot-sweep', '.dot-sweep');
+
+    // a d the box cannot take stays in it, named by the field's label; d, the URL and the numbers stay
+    const box = env.page.locator('.dot-sweep-number');
+    for (const [typed, says] of [['10000', /Feature size d: at most 1024/], ['0', /Feature size d: at least 1/], ['', /Feature size d: enter a value/], ['2.5', /Feature size d: must be a whole number/]]) {
+      await box.fill(typed);
+      await box.dispatchEvent('change');
+      const error = env.page.locator(`#${await box.getAttribute('aria-errormessage')}`);
+      assert.match(await error.textContent(), says, `typed ${JSON.stringify(typed)}`);
+      assert.equal(await box.inputValue(), typed, 'what was typed stays in the box');
+      assert.equal(await box.getAttribute('aria-invalid'), 'true');
+      assert.equal(await env.page.locator('.dot-sweep-data').getAttribute('data-d'), '8');
+      assert.match(await env.page.evaluate(() => location.hash), /dot_sweep_d=8(&|$)/);
+    }
+    await box.fill('16');
+    await box.dispatchEvent('change');
+    await env.page.waitForFunction(() => document.querySelector('.dot-sweep-data')?.getAttribute('data-d') === '16');
+    assert.equal(await box.getAttribute('aria-invalid'), null, 'a good value clears the error');
   });
 
   test('in Chinese, and at phone width', async () => {

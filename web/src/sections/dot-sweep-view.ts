@@ -3,7 +3,7 @@
 import { downloadCsv, downloadJson, exportButtons } from '../export';
 import { mathml } from '../math';
 import type { SectionContext } from '../section';
-import { el, errorText, field, LatestOnly, MessageLine } from './dom';
+import { checkNumber, el, errorText, field, LatestOnly, MessageLine, setFieldError } from './dom';
 import { MAX_SWEEP_D, sweepGrid, sweepPoint, type SoftmaxMetrics, type SweepPoint } from './dot-sweep';
 import { SweepChart } from './dot-sweep-chart';
 
@@ -57,10 +57,11 @@ export class SweepView {
     this.#number.step = '1';
     this.#number.className = 'dot-sweep-number';
     this.#number.setAttribute('aria-label', t('dot.sweep.d'));
+    // a value the box cannot take stays in it, named by its label ("Feature size d: at most 1024")
     this.#number.addEventListener('change', () => {
-      const v = Number(this.#number.value);
-      if (Number.isInteger(v) && v >= 1 && v <= MAX_SWEEP_D) state.set('dot_sweep_d', v);
-      else this.#number.value = String(state.get('dot_sweep_d'));
+      const message = checkNumber(t, t('dot.sweep.d'), this.#number.value, { min: 1, max: MAX_SWEEP_D, integer: true });
+      setFieldError(this.#number, message);
+      if (message === null) state.set('dot_sweep_d', Number(this.#number.value));
     });
     const controls = el('div', 'al-controls');
     const pair = el('span', 'dot-sweep-pair');
@@ -130,6 +131,7 @@ export class SweepView {
     const seed = state.get('seed');
     this.#slider.value = String(dToSlider(d));
     this.#number.value = String(d);
+    setFieldError(this.#number, null);
     this.#chart.marker = d;
     void this.#point.run(
       () => sweepPoint(lab, seed, d),
