@@ -16,7 +16,7 @@ export const TRANSLATE_STRINGS: Strings = {
       'Press Train, and when the steps are done read the held-out table: alignment accuracy is how often the attention model looks hardest at a Chinese word that the English word it writes translates; on the longest sentences the attention model gets far more sentences exactly right than the plain one.',
     'tr.try.zh-en.2':
       'Then press Next token under Decoding: the Chinese word that lights up is usually the one the decoder translates into that English word. A word English needs and Chinese lacks, such as “the”, has no word of its own to look at and lights up a neighbour instead. A past-tense verb may light up 了 rather than the verb itself: in this grammar 遇见 了 together become “met” and 看见 了 “saw”, and 了 is what says the action is done. English puts time and place last, so near the end the attention jumps back to them (前天, 在 图书馆 in the first sentence).',
-    'tr.try.zh-en.3': 'Change Attention score to “additive” or “cosine” and train again: does the alignment still form? With cosine, the maps look almost flat though the alignment forms: a cosine lies between −1 and 1, so over a long sentence the softmax can never be sharp (on the first sentence every weight stays below 0.2), yet the largest weight still falls on the right word, and alignment accuracy counts only where the largest weight falls.',
+    'tr.try.zh-en.3': 'Change Attention score to “additive” or “cosine” and train again: does the alignment still form? With cosine, the maps look almost flat and the alignment only partly forms: a cosine lies between −1 and 1, so over a long sentence the softmax can never be sharp (on the first sentence every weight stays below 0.2). For most words the largest weight still falls on the right one (alignment accuracy, which counts only where the largest weight falls, is about 70%, against about 99% for the dot product), and neighbours often tie.',
     'tr.try.note.1': 'Press Train: the model learns the five sentences by heart (all five exactly right), and its attention need not line up (the caption above says why). Set Attention score to “none” and train again: the plain model learns them just as well.',
     'tr.try.note.2': 'Then switch Task to the grammar corpus and train: on sentences it has never seen, the attention has to find the words.',
     'tr.try.dates.1': 'Press Train, then decode with Next token: each ISO character looks at the input characters that carry it, wherever the format put them.',
@@ -122,7 +122,7 @@ export const TRANSLATE_STRINGS: Strings = {
     'tr.intro.attention': '{score}注意力',
     'tr.try.zh-en.1': '按“训练”，训练完成后看留出测试表：对齐准确率是注意力模型写每个英文词时，最关注的中文词正是这个英文词所翻译的词的比例；在最长的句子上，注意力模型完全译对的句子远多于普通模型。',
     'tr.try.zh-en.2': '然后在“解码”下按“下一个词元”：亮起的中文词，通常就是解码器译成这个英文词的词。英文需要而中文没有的词（例如“the”）没有自己可看的词，便会点亮旁边的一个词。过去时的动词可能点亮“了”而不是动词本身：在这个语法里，“遇见 了”合起来译成“met”，“看见 了”译成“saw”，而“了”表示动作已经完成。英文把时间和地点放在最后，所以快结束时注意力会跳回它们（第一句中的“前天”“在 图书馆”）。',
-    'tr.try.zh-en.3': '把注意力打分函数换成“加性”或“余弦”再训练一次：对齐还会形成吗？用余弦时，热力图几乎是平的，对齐却照样形成：余弦值在 −1 到 1 之间，对一个长句的各个词做 softmax 不可能很尖锐（第一句中每个权重都低于 0.2），但最大的权重仍然落在正确的词上，而对齐准确率只看最大权重落在哪里。',
+    'tr.try.zh-en.3': '把注意力打分函数换成“加性”或“余弦”再训练一次：对齐还会形成吗？用余弦时，热力图几乎是平的，对齐也只部分形成：余弦值在 −1 到 1 之间，对一个长句的各个词做 softmax 不可能很尖锐（第一句中每个权重都低于 0.2）。对大多数词，最大的权重仍然落在正确的词上（对齐准确率只看最大权重落在哪里，约为 70%，点积约为 99%），相邻的词也常常打成平手。',
     'tr.try.note.1': '按“训练”：模型会把这五句背下来（五句全部译对），它的注意力不必对齐（上面的说明解释了原因）。把注意力打分函数设为“无”再训练一次：普通模型同样能背下来。',
     'tr.try.note.2': '然后把任务切换为语法语料再训练：面对从未见过的句子，注意力必须找到对应的词。',
     'tr.try.dates.1': '按“训练”，再用“下一个词元”逐步解码：每个 ISO 字符都会看向承载它的输入字符，无论格式把它们放在哪里。',
