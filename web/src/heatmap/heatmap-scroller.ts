@@ -41,7 +41,8 @@ export class ColumnScroller {
     const layout = this.#layout;
     if (!layout) return;
     const step = Math.max(layout.colWidth, this.#box.clientWidth - layout.left - layout.colWidth);
-    this.#box.scrollBy({ left: dir * step, behavior: 'smooth' });
+    const reduced = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+    this.#box.scrollBy({ left: dir * step, behavior: reduced ? 'auto' : 'smooth' });
   }
 
   /** After a draw: how many columns are out of view on each side, or nothing when all fit. */
