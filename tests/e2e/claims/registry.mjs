@@ -65,5 +65,9 @@ export const NOT_CLAIMS = {
   'tf.compare.title': 'a chart title',
   'tf.compare.explain': 'says what the comparison measures; tests/e2e/transformer.test.mjs checks its numbers',
   'why.same': 'a computed verdict of an intervention (tests/e2e/translate-why.test.mjs)',
+  'mh.link.hint': 'how to use the link between a head and the concatenation; tests/e2e/linked-views.test.mjs picks a cell and checks the same number in the other',
+  'dot.panel.sweep': 'a panel title; softmax saturating as d grows is dot-scale',
+  'tr.diagram.caption': 'how to use the diagram; tests/e2e/diagrams.test.mjs hovers, steps and clicks it and checks each part that lights up',
+  'tf.diagram.caption': 'how to use the diagram; tests/e2e/diagrams.test.mjs hovers a map and steps the decoding and checks each part that lights up',
   'self.narrate': 'computed from the weights shown',
 };
