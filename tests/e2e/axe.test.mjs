@@ -51,6 +51,15 @@ function pages() {
 
 /** Every widget on the page has settled (data-ready set), and the page has been quiet a moment. */
 async function settle(page) {
+  // a widget starts once it has been in view; a quick scroll on a busy machine can pass one between
+  // two frames, so each that has not settled is brought into view in turn
+  const showNext = () =>
+    page.evaluate(() => {
+      const next = [...document.querySelectorAll('*')].find((e) => e.localName.includes('-') && e.shadowRoot && e.dataset.ready === undefined);
+      next?.scrollIntoView({ block: 'center' });
+      return next !== undefined;
+    });
+  for (let i = 0; i < 20 && (await showNext()); i++) await page.waitForTimeout(500);
   await page.waitForFunction(
     () => [...document.querySelectorAll('*')].filter((e) => e.localName.includes('-') && e.shadowRoot).every((e) => e.dataset.ready !== undefined),
     undefined,

@@ -37,7 +37,10 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
     const fig = page.locator(`${TR} [data-testid=s2s-diagram]`);
     assert.equal(await fig.locator('svg > title').textContent(), 'The encoder-decoder with attention');
     assert.match(await fig.locator('svg > desc').textContent(), /context vector/);
-    const parts = await fig.locator('[role=button]').evaluateAll((els) => els.map((e) => [e.dataset.part, e.getAttribute('aria-label'), e.getAttribute('tabindex')]));
+    // each part is named by the text it shows (or its label where it shows none) and described by what it does
+    const parts = await fig.locator('[role=button]').evaluateAll((els) =>
+      els.map((e) => [e.dataset.part, `${e.getAttribute('aria-label') ?? e.querySelector('text')?.textContent ?? ''} ${e.querySelector('desc')?.textContent ?? ''}`, e.getAttribute('tabindex')]),
+    );
     assert.deepEqual(parts.map((p) => p[0]), ['enc', 'dec', 'scores', 'weights', 'context', 'output']);
     for (const [id, name, tabindex] of parts) {
       assert.ok(name && name.length > 10, `${id} has a name`);

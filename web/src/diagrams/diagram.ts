@@ -93,8 +93,17 @@ export class Diagram {
    */
   part(id: string, name: string, shapes: SVGElement[], target: Target = null): SVGGElement {
     const groups = this.#parts.get(id) ?? [];
-    const group = svg('g', { class: 'lab-diagram-part', role: 'button', tabindex: groups.length ? -1 : 0, 'aria-label': name, 'data-part': id });
-    group.append(svg('title', {}, name), ...shapes);
+    const group = svg('g', { class: 'lab-diagram-part', role: 'button', tabindex: groups.length ? -1 : 0, 'data-part': id });
+    // Named by the text it shows (a name must hold a control's visible text, and a <title> beside
+    // that text makes the two disagree); what it does is its description. A part with no text is
+    // named by `name` until it does (a part's text can be drawn after the part).
+    group.append(svg('desc', {}, name), ...shapes);
+    const nameIfBlank = () => {
+      if (group.querySelector('text')?.textContent?.trim()) group.removeAttribute('aria-label');
+      else group.setAttribute('aria-label', name);
+    };
+    nameIfBlank();
+    new MutationObserver(nameIfBlank).observe(group, { childList: true, subtree: true, characterData: true });
     const activate = () => {
       const view = target?.();
       if (view) goTo(view);
