@@ -24,7 +24,7 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
 
   /** Opens §3.2 and waits until the sweep chart has drawn its series (its legend lists six). */
   async function openSweep(p) {
-    await (p === page ? site.load('#view=dot&seed=1') : phone.open('#view=dot&seed=1'));
+    await (p === page ? site.load('#view=dot&seed=1&dot_open_sweep=1') : phone.open('#view=dot&seed=1&dot_open_sweep=1'));
     await p.locator(SWEEP).scrollIntoViewIfNeeded();
     await p.waitForFunction(() => document.querySelectorAll('.dot-sweep .lab-chart-legend li').length === 6);
     // Chart.js has built and drawn the chart (it builds in a task of its own once in view)

@@ -152,6 +152,9 @@ describe('the widget kit on a blog of another origin', { timeout: 600_000 }, () 
       const tf = page.locator('transformer-demo');
       await tf.scrollIntoViewIfNeeded();
       await tf.locator('.tf-section[data-translated-at="0"]').waitFor({ timeout: 90_000 });
+      // the steps field is in the settings panel, closed until the reader opens it
+      const settings = tf.locator('details[data-testid=tf-panel-settings]');
+      if (!(await settings.evaluate((d) => d.open))) await settings.locator(':scope > summary').click();
       await tf.locator('[data-testid=tf-steps]').fill('10');
       await tf.locator('[data-testid=tf-steps]').dispatchEvent('change');
       await tf.locator('[data-testid=tf-train]').click();

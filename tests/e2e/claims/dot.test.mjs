@@ -1,7 +1,7 @@
 // §3.1–3.2's claims (registry.mjs), in English and Chinese, on the default settings.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
-import { useSite } from '../harness.mjs';
+import { openPanel, useSite } from '../harness.mjs';
 import { argmax, assertPrompt, claim, countedSection, heatmap, row } from './claims-harness.mjs';
 
 const SEC = '.dot-section';
@@ -65,6 +65,7 @@ describe('§3.1–3.2 claims', { timeout: 120_000 }, () => {
     await after(() => selects.nth(3).selectOption('8'));
     const sharper = meanRowMax(await heatmap(page, 'dot-weights'));
     assert.ok(sharper > before, `dot at d = 8: mean largest weight ${sharper} against ${before} by default`);
+    await openPanel(page, 'dot-panel-sweep'); // the sweep sits in its panel, as a reader finds it
     const at64 = await sweep(64);
     await page.locator('.dot-sweep-slider').fill('90'); // 2^9
     const at512 = await sweep(512);

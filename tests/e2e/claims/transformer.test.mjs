@@ -19,7 +19,7 @@ describe('§4 claims', { timeout: 1_800_000 }, () => {
   const dataset = (selector) => page.evaluate((s) => ({ ...document.querySelector(s)?.dataset }), selector);
   const stepOf = async () => Number((await dataset(SEC)).step);
   async function open(lang) {
-    await site.load(`#view=transformer&lang=${lang}`);
+    await site.load(`#view=transformer&lang=${lang}&tf_open_settings=1`); // the prompts' settings are in their panel
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC, { timeout: 60_000 });
   }
   /** Presses Train and waits for the run's end (saying yes if a loaded machine makes it ask first). */

@@ -6,7 +6,7 @@ import { useSite } from '../harness.mjs';
 import { argmax, assertPrompt, claim, claimsByLanguage, heatmap, row, text } from './claims-harness.mjs';
 
 const SEC = '#section-translate .tr-section';
-const FAST = 's2s_speed=50';
+const FAST = 's2s_speed=50&s2s_open_settings=1'; // the prompts' settings are in their panel
 /** the grammar's time and place words, English → Chinese (wasm/src/seq2seq/task_grammar.cpp) */
 const TIME_PLACE = { yesterday: ['昨天', '前天'], night: ['昨晚'], week: ['上周'], year: ['去年'], month: ['上个月'], park: ['公园'], school: ['学校'], shop: ['商店'], garden: ['花园'], library: ['图书馆'], kitchen: ['厨房'] };
 
@@ -140,7 +140,7 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
   });
 
   claim('tr-dates', async (lang) => {
-    await open(`#view=translate&lang=${lang}&s2s_speed=200`);
+    await open(`#view=translate&lang=${lang}&s2s_speed=200&s2s_open_settings=1`);
     await page.selectOption('[data-testid=s2s-task]', 'dates');
     await page.waitForFunction(() => document.querySelector('[data-testid=s2s-progress]')?.getAttribute('max') === '300');
     await assertPrompt(page, lang, 'tr.try.dates.1');

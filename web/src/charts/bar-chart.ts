@@ -136,7 +136,7 @@ export class BarChart {
     const { min = 0, max = 1 } = this.#options;
     // the name says what the chart holds, not only its title
     const t = figureTranslator(undefined, langOfNode(this.canvas));
-    const list = bars.map((b) => `${b.label} ${this.#format(b.value)}`).join(', ');
+    const list = bars.map((b) => fill(t('chart.aria.item'), { label: b.label, value: this.#format(b.value) })).join(t('chart.aria.sep'));
     this.canvas.setAttribute('aria-label', bars.length ? fill(t('chart.aria.bar'), { label: this.#options.label, count: bars.length, bars: list }) : this.#options.label);
     this.#chart.change((chart) => {
       chart.data.labels = bars.map((b) => b.label);

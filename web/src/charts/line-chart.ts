@@ -263,7 +263,7 @@ export class LineChart {
     const o = this.#options;
     this.canvas.setAttribute(
       'aria-label',
-      fill(t('chart.aria.line'), { label: o.label, series: data.series.map((s) => s.label).join(', '), x: o.x.title ?? o.xName ?? 'x', y: o.y.title ?? 'y' }),
+      fill(t('chart.aria.line'), { label: o.label, series: data.series.map((s) => s.label).join(t('chart.aria.sep')), x: o.x.title ?? o.xName ?? 'x', y: o.y.title ?? 'y' }),
     );
     if (this.#legend) {
       this.#legendEntries = data.series.map((s) => ({ label: s.label, color: s.color, dashed: Boolean(s.dash?.length), marker: s.marker }));
