@@ -56,6 +56,7 @@ describe('section helpers', () => {
   test('distinctLabels numbers repeated tokens only', () => {
     assert.deepEqual(distinctLabels(['咖哥', '喜欢', '小冰']), ['咖哥', '喜欢', '小冰']);
     assert.deepEqual(distinctLabels(['2', '0', '2', '1']), ['2 (1)', '0', '2 (3)', '1']);
+    assert.deepEqual(distinctLabels(['在', '花园', '在']), ['在（1）', '花园', '在（3）'], 'a Chinese token takes full-width brackets');
   });
 
   test("trainConfig: the note's recipe as the note has it; none means a plain Seq2Seq", () => {

@@ -69,7 +69,10 @@ export class Seq2SeqDiagram {
     const weights = step?.attention ? Array.from({ length: n }, (_, i) => step.attention?.[i] ?? 0) : null;
     this.#weightCells.replaceChildren(...cells(WEIGHTS, 24, [], false, weights, n));
     this.#decLabel.textContent = step ? t('tr.diagram.dec.step').replace('{step}', String(step.index)) : t('tr.diagram.dec');
-    this.#outLabel.textContent = step ? t('tr.diagram.output.step').replace('{token}', step.token) : t('tr.diagram.output');
+    // the word in its own tspan, so it can carry its own language (the shell marks it)
+    const [before, after = ''] = t('tr.diagram.output.step').split('{token}');
+    if (step) this.#outLabel.replaceChildren(before, svg('tspan', {}, step.token), after);
+    else this.#outLabel.textContent = t('tr.diagram.output');
   }
 
   /** Lights the path of a decoding step (or nothing before the first). */

@@ -24,11 +24,15 @@ export interface KindMaps {
   maps: AttentionMatrix[][];
 }
 
+/** a Han character */
+const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
+
 /** Labels made distinct (a repeated token gets its position), as the heatmap's axes need. */
 export function distinct(tokens: readonly string[]): string[] {
   const counts = new Map<string, number>();
   for (const tok of tokens) counts.set(tok, (counts.get(tok) ?? 0) + 1);
-  return tokens.map((tok, i) => ((counts.get(tok) ?? 0) > 1 ? `${tok} (${i + 1})` : tok));
+  // a Chinese token takes full-width brackets, as Chinese text does
+  return tokens.map((tok, i) => ((counts.get(tok) ?? 0) > 1 ? (HAN.test(tok) ? `${tok}（${i + 1}）` : `${tok} (${i + 1})`) : tok));
 }
 
 const shown = (text: string) => (text === ' ' ? '␣' : text);

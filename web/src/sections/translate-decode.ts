@@ -55,11 +55,15 @@ export function bestPath(steps: readonly (readonly Pick<BeamNode, 'parent'>[])[]
   return path;
 }
 
+/** a Han character */
+const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
+
 /** Labels made distinct (a category axis merges equal labels): repeats get their position. */
 export function distinctLabels(tokens: readonly string[]): string[] {
   const counts = new Map<string, number>();
   for (const tok of tokens) counts.set(tok, (counts.get(tok) ?? 0) + 1);
-  return tokens.map((tok, i) => ((counts.get(tok) ?? 0) > 1 ? `${tok} (${i + 1})` : tok));
+  // a Chinese token takes full-width brackets, as Chinese text does
+  return tokens.map((tok, i) => ((counts.get(tok) ?? 0) > 1 ? (HAN.test(tok) ? `${tok}（${i + 1}）` : `${tok} (${i + 1})`) : tok));
 }
 
 export class DecodeView {
