@@ -51,8 +51,8 @@ describe('the article by keyboard', { timeout: 400_000 }, () => {
     });
 
   test(`from the top to §3.4 in at most ${MAX_TAB_STOPS_TO_SELF} Tab stops; the skip links lead on`, async () => {
-    await site.load('#lang=en');
-    // §3.3's panels filled (its grid and candidates are where the stops were)
+    // §3.3's ask-why and vocabulary panels open and filled: the most stops a reader can meet
+    await site.load('#lang=en&s2s_open_why=1&s2s_open_words=1');
     await page.waitForSelector(`${WHY} .tr-why-cell`, { state: 'attached', timeout: 60_000 });
     await fromTop();
     const stops = await tabUntil(() => document.activeElement?.closest('#section-self') !== null, 2000);
@@ -108,7 +108,7 @@ describe('the article by keyboard', { timeout: 400_000 }, () => {
   });
 
   test('§3.3 by keyboard alone: train, pause, translate, step the decoding, read a cell, ask why, export', async () => {
-    await site.load(`#view=translate&seed=1&s2s_speed=1&${NOTE}`);
+    await site.load(`#view=translate&seed=1&s2s_speed=1&${NOTE}&s2s_open_why=1&s2s_open_words=1`); // the panels the walk uses, opened
     await page.waitForSelector(`${SEC} .tr-vocab-word`);
     // record every live region's announcements from now on
     await page.evaluate(() => {
