@@ -96,7 +96,11 @@ export interface Seq2SeqTaskOptions {
 /** What info() of every training session reports besides its architecture. */
 export interface SessionInfo {
   task: Seq2SeqTaskName;
-  /** every option, defaults filled in */
+  /**
+   * every option, defaults filled in: heldOut is the held-out set's size (0 for pairs, whose share
+   * is pairs.heldOut), train the training set's for reverse, copy and zh-en (0 for the other
+   * tasks, which take no count)
+   */
   taskOptions: Required<Seq2SeqTaskOptions>;
   seed: number;
   batchSize: number;
@@ -125,7 +129,9 @@ export interface RecurrentArchitecture {
   attentionalTanh: boolean;
 }
 
-export interface Seq2SeqInfo extends SessionInfo, RecurrentArchitecture {}
+export interface Seq2SeqInfo extends SessionInfo, RecurrentArchitecture {
+  arch: 'rnn';
+}
 
 export interface TrainResult {
   /** the training loss of each step of this call */
@@ -469,7 +475,8 @@ export interface SaveOptions {
 
 export interface ImportedSeq2SeqInfo extends RecurrentArchitecture {
   format: 'safetensors';
-  arch: 'seq2seq';
+  /** the file's config says arch 'seq2seq' (docs/safetensors.md); info() says 'rnn', as sessions do */
+  arch: 'rnn';
   tokenizer: 'words' | 'chars';
   sourceTokenizer: 'words' | 'chars';
   targetTokenizer: 'words' | 'chars';
@@ -524,6 +531,8 @@ export interface TeacherForcedResult {
  * an Error. It has no task: train() and evaluate() throw. Call delete() when done.
  */
 export interface ImportedSeq2Seq {
+  /** 'rnn' or 'transformer', as info().arch */
+  readonly arch: 'rnn' | 'transformer';
   translate(text: string, options?: TranslateOptions): TranslateResult;
   /** attention is null for a Transformer (its translate() trace has every layer's and head's) */
   teacherForced(source: string, target: string): TeacherForcedResult;
@@ -619,6 +628,8 @@ export interface TransformerTranslateResult {
   beams?: TransformerBeamTrace;
   /** the encoder: self-attention (L, H, S, S) of every layer and head, and its rollout (S, S) */
   encoder: { self: AttentionMaps; rollout: AttentionMaps };
+  /** with interventions only (crossValues set, encoderOutputs null) */
+  intervention?: InterventionComparison;
 }
 
 export interface TransformerSeq2Seq extends Omit<Seq2Seq, 'arch' | 'info' | 'translate'> {

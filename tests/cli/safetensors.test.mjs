@@ -56,6 +56,6 @@ test('bad input: one line on stderr and an exit code', () => {
   assert.equal(badFormat.code, 2);
   assert.match(badFormat.err, /unknown format 'onnx' for --format \(expected safetensors\)/);
   const evaluate = cli('evaluate', '--model', BOOK);
-  assert.equal(evaluate.code, 1);
-  assert.match(evaluate.err, /a model loaded from \.safetensors has no task/);
+  assert.equal(evaluate.code, 2);
+  assert.match(evaluate.err, /is a \.safetensors file: it has no task and no held-out set; evaluate it on your own pairs with --pairs FILE/);
 });

@@ -76,7 +76,7 @@ test('bad questions: one line on stderr, exit code 2', () => {
     [['--force-attention', '1'], /--force-attention takes STEP:SOURCE with STEP a whole number from 1 \(got '1'\)/],
     [['--force-attention', '0:1'], /STEP a whole number from 1/],
     [['--force-attention', '1:x'], /SOURCE a whole number from 1 \(got '1:x'\)/],
-    [['--force-token', '1:Nope'], /'Nope' is not in the target vocabulary/],
+    [['--force-token', '1:Nope'], /^attention-lab: --force-token 1:Nope: 'Nope' is not a word this model can write$/],
     [['--force-attention', '1:1', '--beam', '2'], /need greedy decoding: leave out --beam/],
     [['--attribution', '--ig-steps', '0'], /--ig-steps must be a whole number in \[1, 1024\]/],
   ]) {

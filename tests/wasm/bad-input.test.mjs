@@ -6,11 +6,17 @@
 // five sentences with its saved bytes unchanged, and the bare model's loss equal to a fresh
 // identical model's. Cases also in errors.test.mjs / seq2seq.test.mjs are repeated on purpose:
 // this is the one list of what is refused (SECURITY.md points here), hence one file over 400 lines.
+// The command line's refusals are the second list, at the end.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab, tensor } from '../../wasm/js/attention-lab.mjs';
 import { NOTE_PAIRS, loadReference, mismatch, runCase, tensorOf } from './case-runner.mjs';
 import { editedFile, parseSafetensors, referenceBytes, writeSafetensors } from './safetensors-file.mjs';
+import { spawnSync } from 'node:child_process';
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const NOTE = { task: 'note', cell: 'rnn', hidden: 32, attention: true, score: 'dot', seed: 1 };
 const BARE = { cell: 'gru', hidden: 4, srcVocab: 5, tgtVocab: 6, seed: 1 };
@@ -169,6 +175,11 @@ const cases = [
   ['a string where a number is expected (heads)', () => lab.multiHeadAttention(ones([1, 3, 4]), projections(4), '2'), /numHeads must be a number/],
   ['a string where a boolean is expected (causal)', () => attend({ mask: { causal: 'yes' } }), /mask\.causal must be true or false \(got yes\)/],
   ['cosine temperature Infinity', () => attend({ score: 'cosine', temperature: Infinity }), /temperature must be a positive finite number/],
+  ['temperature with a score other than cosine', () => attend({ score: 'scaled', temperature: 2 }), /temperature applies to score 'cosine' only \(the score is 'scaled'\)/],
+  ['temperature with the default score', () => attend({ temperature: 2 }), /temperature applies to score 'cosine' only \(the score is 'dot', the default\)/],
+  ['score params with the dot score', () => attend({ score: 'dot', params: { w: ones([4, 4]) } }), /params applies to the scores 'general' and 'additive' only \(the score is 'dot'\)/],
+  ['tensor() with fewer values than its shape', () => tensor([2, 2], [1, 2, 3]), /tensor\(\): shape \[2, 2\] needs 4 values, got 3/],
+  ['tensor() with a fractional dimension', () => tensor([1.5], [1]), /tensor\(\): shape must be whole numbers >= 0 \(got \[1\.5\]\)/],
   ['embedding id outside the vocabulary', () => lab.ops.embedding({ shape: [2], data: [1, -1] }, ones([5, 3])), /token id -1 at position 1 is outside the vocabulary of 5/],
   ['string ids', () => lab.ops.embedding({ shape: [1], data: ['1'] }, ones([5, 3])), /ids\.data\[0\] is string, not a number/],
   // Sentences for translate (the trained note model; a dates model for the characters tokenizer)
@@ -342,6 +353,8 @@ const cases = [
   ['Transformer: NaN weight in a loaded model', () => load(noteFile((f) => { new DataView(f.data.buffer).setFloat32(8, NaN, true); }, tfBytes)), /array 'src_embedding\.weight' has a non-finite value \(NaN\) at index 2/],
   ['Transformer: heads not dividing dModel in a file', () => load(noteFile((f) => { f.header.config.heads = 3; }, tfBytes)), /the number of heads \(3\) must divide the model size dModel \(8\)/],
   ['Transformer: unknown architecture', () => create({ ...TF, arch: 'lstm' }), /config\.arch must be 'rnn' or 'transformer' \(got "lstm"\)/],
+  ['a score without attention', () => create({ ...NOTE, attention: false, score: 'general' }), /config\.score "general" has no effect with attention: false/],
+  ['a score without attention (bare model)', () => own(lab.createSeq2SeqModel({ ...BARE, attention: false, score: 'additive' })), /config\.score "additive" has no effect with attention: false/],
   // Your own sentence pairs (createSeq2Seq({task: 'pairs', pairs, tokenize, heldOut})): each bad
   // line is named by its number
   ...PAIRS_CASES.map((c) => [`pairs: ${c.name}`, () => create({ ...PAIRS, pairs: c.text, tokenize: c.tokenize ?? 'words', heldOut: c.heldOut ?? 0.1 }), literal(c.error)]),
@@ -408,4 +421,89 @@ for (const [name, call, expected, then] of cases) {
 test('the list covers at least 30 kinds of bad input, each under its own name', () => {
   assert.ok(cases.length >= 30, `${cases.length} cases`);
   assert.equal(new Set(cases.map(([name]) => name)).size, cases.length);
+});
+
+// ---- The command line (bin/attention-lab.mjs), run as a user runs it: each bad command gives ONE
+// line `attention-lab: <message>` naming the flag or file, and its exit code (2: usage, 1: the
+// files or the disk); after every case every file in the folder is byte for byte as before. The
+// data-loss cases against a real read-only folder and a real full disk: tests/cli/files.test.mjs.
+const CLI = fileURLToPath(new URL('../../bin/attention-lab.mjs', import.meta.url));
+const cliRun = (args, env) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
+let fx; // the fixture files: {dir, note, tf, st, pairs, link, three, badUtf8, lines, badLines, plainFile}
+
+before(() => {
+  const dir = mkdtempSync(join(tmpdir(), 'attention-lab-bad-cli-'));
+  const at = (name, text) => { const p = join(dir, name); if (text !== undefined) writeFileSync(p, text); return p; };
+  fx = { dir, note: at('note.model'), tf: at('tf.model'), st: at('note.safetensors'), pairs: at('data.tsv', NOTE_PAIRS.map((p) => p.join('\t')).join('\n')),
+    link: at('link.tsv'), three: at('three.tsv', 'a\tb\nc\td\ne\tf\n'), badUtf8: at('bad.tsv', Buffer.from('a b\tx\n\xff\xfe c\ty\n', 'latin1')),
+    lines: at('lines.txt', '咖哥 喜欢 小冰\n'), badLines: at('bad-lines.txt', Buffer.concat([Buffer.from('咖哥\n'), Buffer.from([0xc3, 0x28, 0x0a])])), plainFile: at('plain.txt', 'x') };
+  symlinkSync(fx.pairs, fx.link);
+  const ok = (args) => assert.equal(cliRun(args).status, 0);
+  ok(['train', '--task', 'note', '--hidden', '8', '--steps', '1', '--eval-every', '0', '--out', fx.note]);
+  ok(['train', '--task', 'reverse', '--arch', 'transformer', '--layers', '1', '--heads', '2', '--d-model', '8', '--d-ff', '16', '--steps', '1', '--eval-every', '0', '--out', fx.tf]);
+  ok(['export', '--model', fx.note, '--format', 'safetensors', '--out', fx.st]);
+});
+after(() => rmSync(fx.dir, { recursive: true, force: true }));
+
+const TRAIN = ['train', '--steps', '5'];
+const cliCases = [
+  // nothing lost
+  ['--out is the --pairs file', (f) => [...TRAIN, '--pairs', f.pairs, '--out', f.pairs], 2, /^--out '.*data\.tsv' is the same file as --pairs '.*data\.tsv': writing there would destroy it; choose another --out$/],
+  ['--out is a symbolic link to the --pairs file', (f) => [...TRAIN, '--pairs', f.pairs, '--out', f.link], 2, /^--out '.*link\.tsv' is the same file as --pairs '.*data\.tsv' \(through a link\): writing there would destroy it/],
+  ['export --out is the --model file', (f) => ['export', '--model', f.note, '--format', 'safetensors', '--out', f.note], 2, /^--out '.*note\.model' is the same file as --model '.*note\.model'/],
+  ['train --out is the --from file', (f) => [...TRAIN, '--from', f.note, '--out', f.note], 2, /^--out '.*note\.model' is the same file as --from '.*note\.model'/],
+  ["--out in a folder that does not exist", (f) => [...TRAIN, '--task', 'note', '--out', join(f.dir, 'nope', 'm.model')], 2, /^--out '.*m\.model': the folder '.*nope' does not exist$/],
+  ["--out under a file, not a folder", (f) => [...TRAIN, '--task', 'note', '--out', join(f.plainFile, 'm.model')], 2, /^--out '.*m\.model': '.*plain\.txt' is not a folder$/],
+  ['--out is a folder', (f) => [...TRAIN, '--task', 'note', '--out', f.dir], 2, /^--out '.*' is a folder; give a file name$/],
+  ['a full disk, found before training (simulated)', (f) => [...TRAIN, '--task', 'note', '--out', join(f.dir, 'new.model')], 1, /^--out '.*new\.model': the folder '.*' has 1 KiB free, the model needs \d+ KiB; free some space or choose another --out$/, { ATTENTION_LAB_FREE_BYTES: '1000' }],
+  // nothing silently ignored
+  ['--attribution with a misspelt method', (f) => ['translate', '--model', f.note, '--attribution', 'integrated-gradient', '咖哥 喜欢 小冰'], 2, /^unknown method 'integrated-gradient' for --attribution \(expected gradient-input, integrated-gradients; for the default, put --attribution last or before another option\)$/],
+  ['--attribution bogus', (f) => ['translate', '--model', f.note, '--attribution', 'bogus', '咖哥 喜欢 小冰'], 2, /^unknown method 'bogus' for --attribution/],
+  ['--hidden with --arch transformer', () => [...TRAIN, '--task', 'dates', '--arch', 'transformer', '--hidden', '999', '--out', 'x'], 2, /^--hidden does not apply to --arch transformer; use --d-model$/],
+  ['--cell with --arch transformer', () => [...TRAIN, '--task', 'dates', '--arch', 'transformer', '--cell', 'lstm', '--out', 'x'], 2, /^--cell does not apply to --arch transformer \(the Transformer has no recurrent cell\)$/],
+  ['--attention with --arch transformer', () => [...TRAIN, '--task', 'dates', '--arch', 'transformer', '--attention', 'additive', '--out', 'x'], 2, /^--attention does not apply to --arch transformer \(the Transformer's attention is multi-head scaled dot-product; see --heads\)$/],
+  ['--embedding with --arch transformer', () => [...TRAIN, '--task', 'dates', '--arch', 'transformer', '--embedding', '8', '--out', 'x'], 2, /^--embedding does not apply to --arch transformer; use --d-model$/],
+  ['--warmup with the recurrent translator', () => [...TRAIN, '--task', 'note', '--warmup', '10', '--out', 'x'], 2, /^--warmup applies to --arch transformer only$/],
+  ['--layers with the recurrent translator', () => [...TRAIN, '--task', 'note', '--layers', '2', '--out', 'x'], 2, /^--layers applies to --arch transformer only \(the recurrent translator has one encoder and one decoder layer\)$/],
+  ['--d-model with the recurrent translator', () => [...TRAIN, '--task', 'note', '--d-model', '16', '--out', 'x'], 2, /^--d-model applies to --arch transformer only; for the recurrent translator use --hidden$/],
+  ['--tokenize with --task', () => [...TRAIN, '--task', 'note', '--tokenize', 'words', '--out', 'x'], 2, /^--tokenize applies to --pairs only \(the tasks have their own tokens\)$/],
+  ['--task and --pairs together', (f) => [...TRAIN, '--task', 'note', '--pairs', f.pairs, '--out', 'x'], 2, /^--task and --pairs exclude each other/],
+  ['--hidden with --from', (f) => [...TRAIN, '--from', f.note, '--hidden', '8', '--out', join(f.dir, 'y.model')], 2, /^--hidden does not apply with --from: the model and its training settings come from the file '.*note\.model'$/],
+  ['--from a .safetensors file', (f) => [...TRAIN, '--from', f.st, '--out', join(f.dir, 'y.model')], 2, /^--from '.*note\.safetensors' is a \.safetensors file: it has no task and no Adam state to continue from/],
+  ['--checkpoint-every 0', () => [...TRAIN, '--task', 'note', '--checkpoint-every', '0', '--out', 'x'], 2, /^--checkpoint-every must be a whole number in \[1, 10000000\] \(got '0'\)$/],
+  ['--progress with an unknown mode', () => [...TRAIN, '--task', 'note', '--progress', 'bar', '--out', 'x'], 2, /^unknown progress 'bar' for --progress \(expected auto, text, json, none\)$/],
+  ['--force-token with a word the model cannot write, step as typed', (f) => ['translate', '--model', f.note, '咖哥 喜欢 小冰', '--force-token', '1:Bogus'], 2, /^--force-token 1:Bogus: 'Bogus' is not a word this model can write$/],
+  ['--ig-steps without integrated gradients', (f) => ['translate', '--model', f.note, '咖哥', '--ig-steps', '8'], 2, /^--ig-steps applies to --attribution integrated-gradients only$/],
+  ['--shade with --json', (f) => ['translate', '--model', f.note, '咖哥', '--shade', '--json'], 2, /^--shade applies to the text tables of one sentence, not to --json$/],
+  ['--attribution with --beam', (f) => ['translate', '--model', f.note, '咖哥', '--beam', '2', '--attribution'], 2, /^--attribution explains the greedy translation: leave out --beam$/],
+  ['a sentence and --input together', (f) => ['translate', '--model', f.note, '--input', f.lines, '咖哥'], 2, /^give one sentence or --input FILE, not both$/],
+  ['--force-attention with --input', (f) => ['translate', '--model', f.note, '--input', f.lines, '--force-attention', '1:1'], 2, /^--force-attention applies to one sentence, not to --input$/],
+  ['invalid UTF-8 in a pairs file', (f) => [...TRAIN, '--pairs', f.badUtf8, '--out', join(f.dir, 'y.model')], 2, /^--pairs '.*bad\.tsv' line 2 is not valid UTF-8; save the file as UTF-8$/],
+  ['invalid UTF-8 in --input', (f) => ['translate', '--model', f.note, '--input', f.badLines], 2, /^--input '.*bad-lines\.txt' line 2 is not valid UTF-8/],
+  ['evaluate --pairs with a line without a tab', (f) => ['evaluate', '--model', f.note, '--pairs', f.lines], 2, /^--pairs '.*lines\.txt' line 1: no tab between source and target$/],
+  ['evaluate --pairs with --length', (f) => ['evaluate', '--model', f.note, '--pairs', f.pairs, '--length', '3'], 2, /^--length and --pairs exclude each other$/],
+  // errors in the user's vocabulary
+  ['export --names book on a Transformer', (f) => ['export', '--model', f.tf, '--format', 'safetensors', '--names', 'book', '--out', join(f.dir, 'tf.safetensors')], 2, /^--names book does not apply to a Transformer: its state-dict names are the reference module's \(leave out --names\)$/],
+  ['evaluate on a .safetensors model', (f) => ['evaluate', '--model', f.st], 2, /^--model '.*note\.safetensors' is a \.safetensors file: it has no task and no held-out set; evaluate it on your own pairs with --pairs FILE$/],
+  ['too few pairs to hold any out: the advice names --held-out', (f) => [...TRAIN, '--pairs', f.three, '--out', join(f.dir, 'y.model')], 2, /^--pairs '.*three\.tsv': 3 distinct pairs are too few to hold 10% out: that needs at least 10; add pairs, or use --held-out 0 to evaluate on the training pairs$/],
+  ['a model file that is not there', (f) => ['info', '--model', join(f.dir, 'missing.model')], 1, /^cannot read --model '.*missing\.model': no such file$/],
+];
+
+const snapshot = (dir) => Object.fromEntries(readdirSync(dir).map((n) => [n, lstatSync(join(dir, n)).isFile() ? readFileSync(join(dir, n)).toString('base64') : 'link']));
+
+for (const [name, args, code, message, env] of cliCases) {
+  test(`command line: ${name}`, () => {
+    const before = snapshot(fx.dir);
+    const r = cliRun(args(fx), env);
+    assert.equal(r.status, code, r.stderr);
+    assert.equal(r.stderr.split('\n').length, 2, `one line: ${r.stderr}`);
+    assert.match(r.stderr, /^attention-lab: /);
+    assert.match(r.stderr.slice('attention-lab: '.length, -1), message);
+    assert.doesNotMatch(r.stderr, /internal error|\(\)|E[A-Z]{4,}|\.mjs/, 'no JS method, errno or stack');
+    assert.deepEqual(snapshot(fx.dir), before, 'every file intact, none added');
+  });
+}
+
+test('the command-line list names each case once', () => {
+  assert.equal(new Set(cliCases.map(([name]) => name)).size, cliCases.length);
 });

@@ -145,7 +145,7 @@ struct RecurrentApi {
   }
   static void config_to_js(val& out, const lab::InterchangeModel& m) {
     const lab::InterchangeConfig& c = m.config();
-    out.set("arch", val(std::string("seq2seq")));
+    out.set("arch", val(std::string("rnn")));
     out.set("cell", val(std::string(lab::cell_name(c.cell))));
     out.set("hidden", val(static_cast<double>(c.hidden)));
     out.set("embedding", val(static_cast<double>(m.model().config().embedding_size())));

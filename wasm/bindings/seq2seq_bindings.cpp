@@ -84,8 +84,9 @@ val Seq2SeqHandle::info() {
     const lab::SessionConfig& c = session_.config();
     const lab::Task& task = session_.task();
     val out = val::object();
+    out.set("arch", val(std::string("rnn")));
     out.set("task", val(c.task));
-    out.set("taskOptions", labjs::task_options_to_js(c.task_options));
+    out.set("taskOptions", labjs::task_options_to_js(c.task_options, task));
     out.set("cell", val(std::string(lab::cell_name(c.cell))));
     out.set("hidden", number(c.hidden));
     out.set("embedding", number(session_.embedding_size()));
@@ -95,29 +96,6 @@ val Seq2SeqHandle::info() {
     labjs::set_pairs_info(out, c.task_options, task);
     labjs::set_training_info(out, c.seed, c.batch_size, c.learning_rate, c.clip_norm, task,
                              session_.model().num_params(), session_.step());
-    return out;
-  });
-}
-
-val Seq2SeqHandle::heldOut(val count_js) {
-  return guarded([&] {
-    const std::vector<lab::Example>& all = session_.task().held_out();
-    const long count = labjs::js_whole(count_js, "heldOut(count): count");
-    if (count < 1) throw lab::InputError("heldOut(count): count must be at least 1");
-    val out = val::array();
-    for (size_t i = 0; i < all.size() && static_cast<long>(i) < count; ++i) {
-      val alignment = val::array();
-      for (const std::vector<int32_t>& aligned : all[i].alignment) {
-        val row = val::array();
-        for (int32_t s : aligned) row.call<void>("push", val(s));
-        alignment.call<void>("push", row);
-      }
-      val o = val::object();
-      o.set("source", val(all[i].source));
-      o.set("target", val(all[i].target));
-      o.set("alignment", alignment);
-      out.call<void>("push", o);
-    }
     return out;
   });
 }
@@ -136,7 +114,6 @@ val create_seq2seq_js(val config) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_seq2seq) {
-  labjs::register_session_handle<Seq2SeqHandle>("Seq2SeqSession")
-      .function("heldOut", &Seq2SeqHandle::heldOut);
+  labjs::register_session_handle<Seq2SeqHandle>("Seq2SeqSession");
   emscripten::function("createSeq2Seq", &create_seq2seq_js);
 }

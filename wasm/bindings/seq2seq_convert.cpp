@@ -63,11 +63,14 @@ lab::TaskOptions task_options_from_js(const val& obj, uint64_t default_seed) {
   return o;
 }
 
-val task_options_to_js(const lab::TaskOptions& o) {
+val task_options_to_js(const lab::TaskOptions& o, const lab::Task& task) {
+  const std::string& name = task.name();
+  const bool counted = name == "reverse" || name == "copy" || name == "zh-en";
+  const long held_out = name == "pairs" ? 0 : static_cast<long>(task.held_out().size());
   val out = val::object();
   out.set("seed", number(static_cast<double>(o.seed)));
-  out.set("heldOut", number(o.held_out));
-  out.set("train", number(o.train));
+  out.set("heldOut", number(o.held_out != 0 ? o.held_out : held_out));
+  out.set("train", number(o.train != 0 ? o.train : counted ? task.train_size() : 0));
   out.set("minLen", number(o.min_len));
   out.set("maxLen", number(o.max_len));
   out.set("symbols", number(o.symbols));

@@ -33,9 +33,12 @@ TokenName token_names(const V& vocab) {
   return [&vocab](int32_t id) -> const std::string& { return vocab.token(id); };
 }
 
-// config.taskOptions → lab::TaskOptions (its seed defaults to the session's), and back (info()).
+// config.taskOptions → lab::TaskOptions (its seed defaults to the session's), and back (info()),
+// with the counts the task resolved in place of 0 ("the default"): heldOut is the held-out set's
+// size (0 for pairs, whose share is info().pairs.heldOut), train the training set's for the tasks
+// that take a count (reverse, copy, zh-en) and 0 for the others.
 lab::TaskOptions task_options_from_js(const val& obj, uint64_t default_seed);
-val task_options_to_js(const lab::TaskOptions& o);
+val task_options_to_js(const lab::TaskOptions& o, const lab::Task& task);
 // Config keys that a model's and a session's config share, read alike into either (keys not given
 // keep c's values). Seq2Seq's architecture {cell, hidden, embedding, attention, score,
 // attentionalTanh} into lab::Seq2SeqConfig or lab::SessionConfig:

@@ -20,7 +20,6 @@ class Seq2SeqHandle : public SessionHandle<lab::Seq2SeqSession> {
   emscripten::val evaluate(emscripten::val options);
   emscripten::val translate(emscripten::val text_js, emscripten::val options);
   emscripten::val info();
-  emscripten::val heldOut(emscripten::val count);
 
   // translate(text, {interventions, …}): set by seq2seq_why_bindings.cpp in the modules that link
   // it (the full one); null elsewhere, where translate says the build has no interventions.

@@ -1,14 +1,16 @@
 // What the JS handles of the two trained translators share (Seq2SeqHandle, seq2seq_handle.h;
 // TransformerHandle, transformer_handle.h): the session each owns and nothing else, the methods
-// whose conversion is the same for both (train, sourceVocabulary, targetVocabulary), and the
-// registration of the methods every session has under one set of JS names, so that
+// whose conversion is the same for both (train, sourceVocabulary, targetVocabulary, heldOut), and
+// the registration of the methods every session has under one set of JS names, so that
 // wasm/js/seq2seq.mjs wraps both in one class. Each handle adds evaluate, translate and info.
 // Conversion only, as every binding: the checks and their messages are the core's.
 #pragma once
 
 #include <emscripten/bind.h>
 
+#include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "convert.h"
 #include "seq2seq_convert.h"
@@ -32,6 +34,32 @@ class SessionHandle {
     return guarded([&] { return strings_to_js(session_.target_vocabulary()); });
   }
 
+  // The first `count` held-out examples: {source, target, alignment} (each target token's aligned
+  // source token indices).
+  emscripten::val heldOut(emscripten::val count_js) {
+    using emscripten::val;
+    return guarded([&] {
+      const std::vector<lab::Example>& all = session_.task().held_out();
+      const long count = js_whole(count_js, "heldOut(count): count");
+      if (count < 1) throw lab::InputError("heldOut(count): count must be at least 1");
+      val out = val::array();
+      for (size_t i = 0; i < all.size() && static_cast<long>(i) < count; ++i) {
+        val alignment = val::array();
+        for (const std::vector<int32_t>& aligned : all[i].alignment) {
+          val row = val::array();
+          for (int32_t s : aligned) row.call<void>("push", val(s));
+          alignment.call<void>("push", row);
+        }
+        val o = val::object();
+        o.set("source", val(all[i].source));
+        o.set("target", val(all[i].target));
+        o.set("alignment", alignment);
+        out.call<void>("push", o);
+      }
+      return out;
+    });
+  }
+
   const Session& session() const { return session_; }
   Session& session() { return session_; }
 
@@ -52,7 +80,8 @@ emscripten::class_<Handle> register_session_handle(const char* name) {
       .function("translate", &Handle::translate)
       .function("info", &Handle::info)
       .function("sourceVocabulary", static_cast<val (Handle::*)()>(&Handle::sourceVocabulary))
-      .function("targetVocabulary", static_cast<val (Handle::*)()>(&Handle::targetVocabulary));
+      .function("targetVocabulary", static_cast<val (Handle::*)()>(&Handle::targetVocabulary))
+      .function("heldOut", static_cast<val (Handle::*)(val)>(&Handle::heldOut));
 }
 
 }  // namespace labjs

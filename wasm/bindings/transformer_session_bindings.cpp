@@ -162,7 +162,7 @@ val TransformerHandle::info() {
     val out = val::object();
     out.set("arch", val(std::string("transformer")));
     out.set("task", val(c.task));
-    out.set("taskOptions", labjs::task_options_to_js(c.task_options));
+    out.set("taskOptions", labjs::task_options_to_js(c.task_options, task));
     out.set("layers", number(c.layers));
     out.set("heads", number(c.heads));
     out.set("dModel", number(c.d_model));

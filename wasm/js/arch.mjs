@@ -11,6 +11,10 @@ import { unwrap } from './unwrap.mjs';
  */
 export function createByArch(core, config, { recurrent, transformer }) {
   const arch = config?.arch;
+  // A key that would have no effect is an error, never ignored ('dot', the default, is harmless).
+  if (config?.attention === false && config.score !== undefined && config.score !== 'dot') {
+    throw new Error(`config.score ${JSON.stringify(String(config.score))} has no effect with attention: false (leave out score, or set attention: true)`);
+  }
   if (arch === 'transformer') {
     if (typeof core[transformer] !== 'function') {
       throw new Error("this module variant has no Transformer: load variant 'transformer' or 'full'");

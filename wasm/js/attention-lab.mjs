@@ -5,6 +5,7 @@ import { Seq2Seq, asBytes } from './seq2seq.mjs';
 import { MODULES, apiOf } from './modules.mjs';
 import { stagedAttention } from './staged-attention.mjs';
 import { unwrap } from './unwrap.mjs';
+import { idsOf } from './ids.mjs';
 
 // The builds of the same core are the rows of MODULES (wasm/js/modules.mjs, the JS mirror of
 // CMakeLists.txt's module table): 'full' has everything; 'attention' and 'seq2seq' are fractions
@@ -47,7 +48,10 @@ const METHODS = Object.freeze({
    */
   attention: (core) => {
     const staged = stagedAttention(core);
-    return (args) => unwrap(staged(args) ?? core.attention(args ?? null));
+    return (args) => {
+      checkAttentionKeys(args);
+      return unwrap(staged(args) ?? core.attention(args ?? null));
+    };
   },
 
   /** §3.5: scaled dot-product self-attention with learned Q, K, V projections. */
@@ -64,10 +68,10 @@ const METHODS = Object.freeze({
   ops: (core) =>
     Object.freeze({
       linear: (x, weight, bias, options) => unwrap(core.linear(x, weight, bias ?? null, options ?? null)),
-      embedding: (ids, table, options) => unwrap(core.embedding(ids, table, options ?? null)),
+      embedding: (ids, table, options) => unwrap(core.embedding(idsOf(ids), table, options ?? null)),
       tanh: (x, options) => unwrap(core.tanh(x, options ?? null)),
       softmax: (x, options) => unwrap(core.softmax(x, options ?? null)),
-      crossEntropy: (logits, targets, options) => unwrap(core.crossEntropy(logits, targets, options ?? null)),
+      crossEntropy: (logits, targets, options) => unwrap(core.crossEntropy(logits, idsOf(targets), options ?? null)),
     }),
 
   /**
@@ -142,7 +146,31 @@ function variantList() {
   return `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
 }
 
-/** Convenience: a tensor from a shape and values (any array-like of numbers). */
+/**
+ * Keys of attention() that have no effect with the score asked for are errors, never ignored:
+ * temperature is the cosine score's, params the general and additive scores'.
+ */
+function checkAttentionKeys(args) {
+  if (args === null || typeof args !== 'object') return; // the core says what is wrong
+  const score = args.score ?? 'dot';
+  const named = args.score === undefined ? "'dot', the default" : JSON.stringify(String(score)).replace(/"/g, "'");
+  if (args.temperature !== undefined && score !== 'cosine') {
+    throw new Error(`temperature applies to score 'cosine' only (the score is ${named})`);
+  }
+  const params = args.params !== undefined && args.params !== null && (typeof args.params !== 'object' || Object.keys(args.params).length > 0);
+  if (params && score !== 'general' && score !== 'additive') {
+    throw new Error(`params applies to the scores 'general' and 'additive' only (the score is ${named})`);
+  }
+}
+
+/** Convenience: a tensor from a shape and values (any array-like of numbers); their counts must agree. */
 export function tensor(shape, values) {
-  return { shape: [...shape], data: Float32Array.from(values) };
+  const dims = [...shape];
+  if (!dims.every((d) => Number.isInteger(d) && d >= 0)) {
+    throw new Error(`tensor(): shape must be whole numbers >= 0 (got [${dims.join(', ')}])`);
+  }
+  const data = Float32Array.from(values);
+  const size = dims.reduce((a, b) => a * b, 1);
+  if (data.length !== size) throw new Error(`tensor(): shape [${dims.join(', ')}] needs ${size} values, got ${data.length}`);
+  return { shape: dims, data };
 }

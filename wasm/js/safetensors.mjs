@@ -35,6 +35,11 @@ export class ImportedSeq2Seq extends OwnedTranslator {
     return new ImportedSeq2Seq(unwrap(core.importSafetensors(bytes)));
   }
 
+  /** 'rnn' or 'transformer', as info().arch and the sessions' arch. */
+  get arch() {
+    return this.info().arch;
+  }
+
   /** Decoder fed <sos> + target: logits (T, Vt) and attention (T, S) or null, as PyTorch computes them. */
   teacherForced(source, target) {
     if (typeof source !== 'string' || typeof target !== 'string') {

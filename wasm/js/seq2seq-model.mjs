@@ -9,6 +9,17 @@
 import { createByArch } from './arch.mjs';
 import { OwnedHandle } from './owned-handle.mjs';
 import { unwrap } from './unwrap.mjs';
+import { idsOf } from './ids.mjs';
+
+const listOf = (v) => (ArrayBuffer.isView(v) ? Array.from(v) : v);
+
+function batchOf(batch) {
+  if (batch === null || typeof batch !== 'object') return batch ?? null;
+  const b = { ...batch };
+  for (const k of ['src', 'tgtIn', 'tgtOut']) if (k in b) b[k] = idsOf(b[k]);
+  if ('srcLengths' in b) b.srcLengths = listOf(b.srcLengths);
+  return b;
+}
 
 export class Seq2SeqModel {
   #owned;
@@ -51,7 +62,7 @@ export class Seq2SeqModel {
    * logits, the attention weights (attention models only) and every parameter's gradient.
    */
   forwardBackward(batch) {
-    return unwrap(this.#live().forwardBackward(batch ?? null));
+    return unwrap(this.#live().forwardBackward(batchOf(batch)));
   }
 
   /**
@@ -60,12 +71,13 @@ export class Seq2SeqModel {
    * Transformer's `attention` is each word's rollout onto the source (docs/transformer.md).
    */
   attribution(request) {
-    return unwrap(this.#live().attribution(request ?? null));
+    const r = request !== null && typeof request === 'object' ? { ...request, src: idsOf(request.src), target: idsOf(request.target) } : request;
+    return unwrap(this.#live().attribution(r ?? null));
   }
 
   /** The loss of a batch, without gradients. */
   loss(batch) {
-    return unwrap(this.#live().loss(batch ?? null));
+    return unwrap(this.#live().loss(batchOf(batch)));
   }
 
   /** One torch.optim.Adam step with the gradients of the last forwardBackward. */

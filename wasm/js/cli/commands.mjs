@@ -1,7 +1,9 @@
 // `attention-lab translate`, `evaluate` and `info` (train is in train.mjs).
 import { statSync } from 'node:fs';
-import { checkWritable, readModel, writeModel } from './session.mjs';
+import { readModel } from './session.mjs';
+import { checkOut, checkRoom, refuseOverwrite, writeAtomic } from './files.mjs';
 import { RuntimeError, UsageError } from './options.mjs';
+import { evaluatePairs, translateLines } from './batch.mjs';
 import { attentionTable, fixed, pct, show, table, toJSON } from './format.mjs';
 import { interventionsOf, printAttribution, printIntervention } from './why.mjs';
 
@@ -37,17 +39,45 @@ function printTransformerAttention(info, labels, steps, o, print) {
   print(attentionTable(labels, outputs, steps.map((s) => s.attention), { shades: o.shade }).map((line) => `  ${line}`).join('\n'));
 }
 
-export function translate(lab, o, positionals, print) {
+/** Refuses the options of `translate` that would have no effect together (`given`: the flags typed). */
+function checkTranslateOptions(o, given, positionals) {
+  const refuse = (message) => { throw new UsageError(message); };
+  if (given.has('input') && positionals.length > 0) refuse('give one sentence or --input FILE, not both');
+  if (!given.has('input') && positionals.length === 0) refuse('translate needs a sentence, e.g. attention-lab translate --model FILE "咖哥 喜欢 小冰", or --input FILE');
+  for (const n of ['force-attention', 'force-token']) if (given.has(n) && given.has('input')) refuse(`--${n} applies to one sentence, not to --input`);
+  if (given.has('shade') && (o.json || given.has('input'))) refuse(`--shade applies to the text tables of one sentence, not to ${o.json ? '--json' : '--input'}`);
+  for (const n of ['top-k', 'attribution']) {
+    if (given.has(n) && given.has('input') && !o.json) refuse(`--${n} with --input needs --json (without it, --input prints only the translations)`);
+  }
+  if (given.has('ig-steps') && o.attribution !== 'integrated-gradients') refuse('--ig-steps applies to --attribution integrated-gradients only');
+  if (o.attribution && o.beam !== undefined) refuse('--attribution explains the greedy translation: leave out --beam');
+}
+
+/** --force-token's words must be words the model writes (named as typed, steps from 1). */
+function checkForcedWords(model, o) {
+  if (o['force-token'].length === 0) return;
+  const words = new Set(model.targetVocabulary());
+  for (const { step, value } of o['force-token']) {
+    if (!words.has(value)) throw new UsageError(`--force-token ${step}:${value}: '${value}' is not a word this model can write`);
+  }
+}
+
+export async function translate(lab, o, positionals, print, given) {
+  checkTranslateOptions(o, given, positionals);
   const sentence = positionals.join(' ');
-  if (positionals.length === 0) throw new UsageError('translate needs a sentence, e.g. attention-lab translate --model FILE "咖哥 喜欢 小冰"');
-  if (sentence.trim() === '') throw new UsageError('the sentence is empty');
+  if (!given.has('input') && sentence.trim() === '') throw new UsageError('the sentence is empty');
   const model = readModel(lab, o.model);
   const info = model.info();
   const options = { topK: Math.min(o['top-k'], info.targetVocabSize) };
   if (o.beam !== undefined) options.beam = o.beam;
   if (o['max-length'] !== undefined) options.maxLength = o['max-length'];
+  if (o.attribution && typeof model.attribution !== 'function') {
+    throw new UsageError('--attribution: a model read from .safetensors cannot be attributed yet (models trained here can, recurrent or Transformer)');
+  }
+  if (given.has('input')) return translateLines(model, o, options, print);
   const asking = o['force-attention'].length > 0 || o['force-token'].length > 0;
   if (asking && o.beam !== undefined) throw new UsageError('--force-attention and --force-token need greedy decoding: leave out --beam');
+  checkForcedWords(model, o);
   let r, interventions, attribution;
   try {
     r = model.translate(sentence, options);
@@ -55,13 +85,10 @@ export function translate(lab, o, positionals, print) {
       interventions = interventionsOf(o, r);
       r = model.translate(sentence, { ...options, interventions });
     }
-    if (o.attribution) {
-      if (typeof model.attribution !== 'function') throw new UsageError('--attribution: a model read from .safetensors cannot be attributed yet (models trained here can, recurrent or Transformer)');
-      attribution = model.attribution(sentence, { method: o.attribution, steps: o['ig-steps'], maxLength: options.maxLength });
-    }
+    if (o.attribution) attribution = model.attribution(sentence, { method: o.attribution, steps: o['ig-steps'], maxLength: options.maxLength });
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    throw new UsageError(asking ? `${e.message} (the API counts steps and source tokens from 0; the command line from 1)` : e.message);
+    throw new UsageError(e.message); // main() puts it in the command line's words
   }
   if (o.json) return print(toJSON(attribution ? { ...r, attribution } : r));
 
@@ -100,9 +127,15 @@ export function translate(lab, o, positionals, print) {
 }
 
 export function evaluate(lab, o, print) {
-  const model = readModel(lab, o.model);
-  const info = model.info();
+  if (o.length !== undefined && o.pairs !== undefined) throw new UsageError('--length and --pairs exclude each other');
   if (o.length === undefined && o.seed !== undefined) throw new UsageError('--seed only applies with --length');
+  const model = readModel(lab, o.model);
+  if (o.pairs !== undefined) return evaluatePairs(model, o, print);
+  const info = model.info();
+  if (info.format === 'safetensors') {
+    throw new UsageError(`--model '${o.model}' is a .safetensors file: it has no task and no held-out set; evaluate it on your own pairs with --pairs FILE`);
+  }
+  if (o.length !== undefined && o.count > 10000) throw new UsageError(`--count with --length must be at most 10000 (got ${o.count})`);
   if (o.length !== undefined && !['reverse', 'copy'].includes(info.task)) {
     throw new UsageError(`--length applies to the reverse and copy tasks only (this model is a ${info.task} model)`);
   }
@@ -131,9 +164,15 @@ export function evaluate(lab, o, print) {
 }
 
 export function exportModel(lab, o, print) {
-  checkWritable(o.out);
+  refuseOverwrite(o.out, { model: o.model });
+  checkOut(o.out);
   const model = readModel(lab, o.model);
-  const bytes = writeModel(model, o.out, { format: o.format, names: o.names });
+  if (o.names === 'book' && model.info().arch === 'transformer') {
+    throw new UsageError("--names book does not apply to a Transformer: its state-dict names are the reference module's (leave out --names)");
+  }
+  const file = model.save({ format: o.format, names: o.names });
+  checkRoom(o.out, file.byteLength);
+  const bytes = writeAtomic(o.out, file);
   print(`wrote ${o.out} (${o.format}, ${o.names} state-dict names, ${bytes.toLocaleString('en-US')} bytes)`);
 }
 

@@ -1,11 +1,13 @@
 // `attention-lab` command line: dispatch, help, and the error policy. Every failure becomes ONE
-// line `attention-lab: <message>` on stderr and an exit code (2: usage, 1: runtime, 130: Ctrl-C);
+// line `attention-lab: <message>` on stderr, in the command line's words (messages.mjs), and an
+// exit code (2: usage, 1: runtime, 130: Ctrl-C);
 // every Seq2Seq session is deleted before returning, whatever happened.
 import { readFileSync } from 'node:fs';
 import { COMMANDS, UsageError, RuntimeError, commandHelp, mainHelp, parseCommand } from './options.mjs';
 import { loadLab, release } from './session.mjs';
 import { train } from './train.mjs';
 import { translate, evaluate, info, exportModel } from './commands.mjs';
+import { cliMessage } from './messages.mjs';
 
 function version() {
   return JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
@@ -33,10 +35,10 @@ async function run(argv) {
     return 0;
   }
   const lab = await loadLab();
-  const o = parsed.values;
-  if (command === 'train') await train(lab, o, print);
-  else if (command === 'translate') translate(lab, o, parsed.positionals, print);
-  else if (command === 'evaluate') evaluate(lab, o, print);
+  const o = parsed.values, given = parsed.given;
+  if (command === 'train') await train(lab, o, print, given);
+  else if (command === 'translate') await translate(lab, o, parsed.positionals, print, given);
+  else if (command === 'evaluate') evaluate(lab, o, print, given);
   else if (command === 'export') exportModel(lab, o, print);
   else info(lab, o, print);
   return 0;
@@ -52,9 +54,11 @@ export async function main(argv) {
   try {
     return await run(argv);
   } catch (e) {
-    const usage = e instanceof UsageError;
+    // The API throws plain Errors for what it refuses (the core checks every input): a usage
+    // mistake the CLI did not catch first. Any other kind of error is a bug of the CLI.
+    const usage = e instanceof UsageError || e?.constructor === Error;
     const known = usage || e instanceof RuntimeError;
-    const message = String(known ? e.message : `internal error: ${e?.message ?? e}`).replace(/\s*\n\s*/g, ' ');
+    const message = cliMessage(known ? e.message : `internal error: ${e?.message ?? e}`).replace(/\s*\n\s*/g, ' ');
     process.stderr.write(`attention-lab: ${message}\n`);
     if (!known && process.env.ATTENTION_LAB_DEBUG) process.stderr.write(`${e?.stack}\n`);
     return e.exitCode ?? (usage ? 2 : 1);

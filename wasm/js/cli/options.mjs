@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 export class UsageError extends Error {}
 export class RuntimeError extends Error {}
 
-export const TASKS = ['note', 'dates', 'reverse', 'copy'];
+export const TASKS = ['zh-en', 'note', 'dates', 'reverse', 'copy'];
 export const CELLS = ['rnn', 'gru', 'lstm'];
 export const ARCHS = ['rnn', 'transformer'];
 export const ATTENTION = ['dot', 'scaled', 'general', 'additive', 'cosine', 'none'];
@@ -18,61 +18,66 @@ const json = { kind: 'flag', help: 'print JSON instead of text' };
 
 export const COMMANDS = {
   train: {
-    usage: 'attention-lab train (--task NAME | --pairs FILE) --steps N --out FILE [options]',
+    usage: 'attention-lab train (--task NAME | --pairs FILE | --from MODEL) --steps N --out FILE [options]',
     summary: 'train a Seq2Seq model on a task, or on your own sentence pairs, and write it to a model file',
     options: {
-      task: { kind: 'choice', choices: TASKS, listed: true, help: 'the task: note (the 5 Chinese → English pairs), dates (dates → ISO), reverse or copy (letter strings); this or --pairs is required' },
-      pairs: { kind: 'text', arg: 'FILE', help: 'train on your own sentence pairs: a UTF-8 text file, one source<TAB>target per line (blank lines and lines starting with # are skipped; at most 20000 pairs, 64 tokens a side)' },
-      tokenize: { kind: 'choice', choices: ['words', 'chars'], default: 'words', help: 'with --pairs: split each side into words (at whitespace) or into characters (whitespace dropped)' },
-      'held-out': { kind: 'number', min: 0, help: 'with --pairs: the share of the distinct pairs held out for evaluation, 0 … 0.5 (0: evaluate on the training pairs); default 0.1' },
-      arch: { kind: 'choice', choices: ARCHS, default: 'rnn', help: 'the model: the recurrent translator (rnn) or the Transformer' },
-      cell: { kind: 'choice', choices: CELLS, default: 'rnn', help: 'recurrent cell (rnn only)' },
-      hidden: { kind: 'int', min: 1, max: 4096, default: 128, help: 'hidden size' },
-      embedding: { kind: 'int', min: 0, max: 4096, default: 0, help: 'embedding size; 0: same as --hidden' },
-      attention: { kind: 'choice', choices: ATTENTION, default: 'dot', help: 'score function of the Luong attention, or none' },
-      'attentional-tanh': { kind: 'flag', help: "add Luong's tanh(W_c[dec; ctx] + b_c) layer (needs attention)" },
-      layers: { kind: 'int', min: 1, max: 6, help: "transformer: encoder and decoder layers (default: the session's default for the task, docs/transformer.md)" },
-      heads: { kind: 'int', min: 1, max: 1024, help: "transformer: attention heads, must divide --d-model (default: the session's default for the task, docs/transformer.md)" },
-      'd-model': { kind: 'int', min: 1, max: 1024, help: "transformer: model size (default: the session's default for the task, docs/transformer.md)" },
-      'd-ff': { kind: 'int', min: 1, max: 4096, help: "transformer: feed-forward size (default: the session's default for the task, docs/transformer.md)" },
-      'norm-first': { kind: 'flag', help: "transformer: pre-norm layers (default: the session's default for the task, docs/transformer.md; dates pre-norm, others post-norm as PyTorch)" },
-      'post-norm': { kind: 'flag', help: "transformer: post-norm layers, PyTorch's default" },
-      warmup: { kind: 'int', min: 0, max: 1000000, help: "transformer: steps of linear learning-rate warm-up, then 1/√step decay; 0: constant (default: the session's default for the task, docs/transformer.md)" },
-      batch: { kind: 'int', min: 1, max: 1024, help: "batch size (default: 1 for note with rnn, its recipe; 32 otherwise; transformer: the session's default for the task)" },
-      lr: { kind: 'number', positive: true, help: "Adam's learning rate (the peak with --warmup); default 0.001 (rnn); transformer: the session's default for the task" },
-      clip: { kind: 'number', min: 0, help: 'clip the gradient norm to this before each step; 0: off; default 0 (rnn), 1 (transformer)' },
-      seed: { kind: 'int', min: 0, max: 2147483647, default: 1, help: 'seed of the weights, the data and the batches' },
-      steps: { kind: 'int', min: 1, max: 10000000, required: true, help: 'Adam steps to train' },
+      task: { kind: 'choice', choices: TASKS, listed: true, applies: 'new', help: "the task: zh-en (the page's grammar corpus, Chinese → English), note (the 5 Chinese → English pairs), dates (dates → ISO), reverse or copy (letter strings); this, --pairs or --from is required" },
+      pairs: { kind: 'text', arg: 'FILE', applies: 'new', help: 'train on your own sentence pairs: a UTF-8 text file, one source<TAB>target per line (blank lines and lines starting with # are skipped; at most 20000 pairs, 64 tokens a side)' },
+      tokenize: { kind: 'choice', choices: ['words', 'chars'], default: 'words', applies: 'pairs', why: 'the tasks have their own tokens', help: 'with --pairs: split each side into words (at whitespace) or into characters (whitespace dropped)' },
+      'held-out': { kind: 'number', min: 0, applies: 'pairs', why: 'the tasks have their own held-out sets', help: 'with --pairs: the share of the distinct pairs held out for evaluation, 0 … 0.5 (0: evaluate on the training pairs); default 0.1' },
+      from: { kind: 'text', arg: 'MODEL', help: 'continue training a model file written by `attention-lab train`: its weights, Adam state, step count and data order, so that --steps N more steps give the same file as one uninterrupted run' },
+      arch: { kind: 'choice', choices: ARCHS, default: 'rnn', applies: 'new', help: 'the model: the recurrent translator (rnn) or the Transformer' },
+      cell: { kind: 'choice', choices: CELLS, applies: 'rnn', why: 'the Transformer has no recurrent cell', help: 'recurrent cell; default rnn (zh-en: gru, as the page)' },
+      hidden: { kind: 'int', min: 1, max: 4096, applies: 'rnn', instead: '--d-model', help: 'hidden size; default 128 (zh-en: 64, as the page)' },
+      embedding: { kind: 'int', min: 0, max: 4096, default: 0, applies: 'rnn', instead: '--d-model', help: 'embedding size; 0: same as --hidden' },
+      attention: { kind: 'choice', choices: ATTENTION, default: 'dot', applies: 'rnn', why: "the Transformer's attention is multi-head scaled dot-product; see --heads", help: 'score function of the Luong attention, or none' },
+      'attentional-tanh': { kind: 'flag', applies: 'rnn', why: "the Transformer has no Luong attention layer", help: "add Luong's tanh(W_c[dec; ctx] + b_c) layer (needs attention)" },
+      layers: { kind: 'int', min: 1, max: 6, applies: 'transformer', why: 'the recurrent translator has one encoder and one decoder layer', help: "transformer: encoder and decoder layers (default: the session's default for the task, docs/transformer.md)" },
+      heads: { kind: 'int', min: 1, max: 1024, applies: 'transformer', why: 'the recurrent translator has one attention; see --attention', help: "transformer: attention heads, must divide --d-model (default: the session's default for the task, docs/transformer.md)" },
+      'd-model': { kind: 'int', min: 1, max: 1024, applies: 'transformer', instead: '--hidden', help: "transformer: model size (default: the session's default for the task, docs/transformer.md)" },
+      'd-ff': { kind: 'int', min: 1, max: 4096, applies: 'transformer', help: "transformer: feed-forward size (default: the session's default for the task, docs/transformer.md)" },
+      'norm-first': { kind: 'flag', applies: 'transformer', help: "transformer: pre-norm layers (default: the session's default for the task, docs/transformer.md; dates pre-norm, others post-norm as PyTorch)" },
+      'post-norm': { kind: 'flag', applies: 'transformer', help: "transformer: post-norm layers, PyTorch's default" },
+      warmup: { kind: 'int', min: 0, max: 1000000, applies: 'transformer', help: "transformer: steps of linear learning-rate warm-up, then 1/√step decay; 0: constant (default: the session's default for the task, docs/transformer.md)" },
+      batch: { kind: 'int', min: 1, max: 1024, applies: 'new', help: "batch size (default: 1 for note with rnn, its recipe; 32 otherwise; transformer: the session's default for the task)" },
+      lr: { kind: 'number', positive: true, applies: 'new', help: "Adam's learning rate (the peak with --warmup); default 0.001 (rnn; zh-en: 0.01, as the page); transformer: the session's default for the task" },
+      clip: { kind: 'number', min: 0, applies: 'new', help: 'clip the gradient norm to this before each step; 0: off; default 0 (rnn), 1 (transformer)' },
+      seed: { kind: 'int', min: 0, max: 2147483647, default: 1, applies: 'new', help: 'seed of the weights, the data and the batches' },
+      steps: { kind: 'int', min: 1, max: 10000000, required: true, help: 'Adam steps to train (with --from: steps more)' },
       'eval-every': { kind: 'int', min: 0, max: 10000000, default: 200, help: 'evaluate on the held-out set every N steps and at the end; 0: never' },
       'eval-examples': { kind: 'int', min: 0, max: 10000, default: 500, help: 'held-out examples per evaluation while training; 0: all' },
       'log-every': { kind: 'int', min: 1, max: 10000000, default: 50, help: 'print a progress line every N steps' },
-      out: { kind: 'text', arg: 'FILE', required: true, help: 'where to write the model (at the end, or the last good state on Ctrl-C)' },
+      'checkpoint-every': { kind: 'int', min: 1, max: 10000000, help: 'also write the model to --out every N steps (atomically), so a crash or a power cut loses at most N steps' },
+      progress: { kind: 'choice', choices: ['auto', 'text', 'json', 'none'], default: 'auto', help: 'progress lines: text (with steps/s and ETA), json (one JSON object a line, for scripts), none; auto: text, plus a live line on a terminal' },
+      out: { kind: 'text', arg: 'FILE', required: true, help: 'where to write the model (at the end, at each checkpoint, or the last good state on Ctrl-C); never one of the input files' },
     },
   },
   translate: {
-    usage: 'attention-lab translate --model FILE [options] "SENTENCE"',
-    summary: 'translate a sentence and show the decoding steps and the attention matrix (per layer and head for a Transformer)',
+    usage: 'attention-lab translate --model FILE [options] ("SENTENCE" | --input FILE|-)',
+    summary: 'translate a sentence and show the decoding steps and the attention matrix (per layer and head for a Transformer), or a file of sentences',
     positional: 'SENTENCE',
     options: {
       model,
+      input: { kind: 'text', arg: 'FILE|-', help: 'translate every line of FILE (- : standard input), one sentence a line, with the model loaded once: one translation a line, or with --json one JSON object a line' },
       beam: { kind: 'int', min: 1, max: 64, help: 'beam search with this width (default: greedy decoding)' },
       'top-k': { kind: 'int', min: 1, max: 1024, default: 3, help: 'candidates shown per decoding step' },
       'max-length': { kind: 'int', min: 1, max: 1024, help: "output tokens at most, <eos> included (default: the task's longest target + 1, at least 32)" },
       shade: { kind: 'flag', help: 'add a shade character ( ░▒▓█) to each attention cell' },
       'force-attention': { kind: 'pair', multiple: true, arg: 'STEP:SOURCE', help: 'intervene: at decoding step STEP put all the attention (a Transformer: every cross-attention head) on source token SOURCE (both counted from 1, as the tables show them) and decode on; shows the original beside it; repeatable' },
       'force-token': { kind: 'pair', multiple: true, text: true, arg: 'STEP:WORD', help: 'intervene: at decoding step STEP write WORD (another candidate) instead of the most probable word and decode on; repeatable' },
-      attribution: { kind: 'choice', choices: ['gradient-input', 'integrated-gradients'], optionalValue: 'gradient-input', arg: '[METHOD]', listed: true, help: "also attribute each output word to the source tokens by gradients: gradient-input (the default) or integrated-gradients, with each word's rank correlation to its attention" },
+      attribution: { kind: 'choice', noun: 'method', choices: ['gradient-input', 'integrated-gradients'], optionalValue: 'gradient-input', arg: '[METHOD]', listed: true, help: "also attribute each output word to the source tokens by gradients: gradient-input (the default when --attribution is last or followed by another option) or integrated-gradients, with each word's rank correlation to its attention" },
       'ig-steps': { kind: 'int', min: 1, max: 1024, default: 32, help: 'integrated gradients: steps from the zero embedding' },
       json: { kind: 'flag', help: 'print the full trace as JSON instead' },
     },
   },
   evaluate: {
-    usage: 'attention-lab evaluate --model FILE [--length L [--count N] [--seed S]] [--json]',
-    summary: 'loss, token accuracy and exact match on the held-out set (or at one length)',
+    usage: 'attention-lab evaluate --model FILE [--pairs FILE | --length L [--seed S]] [--count N] [--json]',
+    summary: 'loss, token accuracy and exact match on the held-out set, at one length, or on your own test pairs',
     options: {
       model,
+      pairs: { kind: 'text', arg: 'FILE', help: 'evaluate on your own test pairs (one source<TAB>target per line, as train --pairs): exact match and token accuracy of the greedy translations, overall and by source length' },
       length: { kind: 'int', min: 1, max: 64, help: 'reverse/copy: evaluate on fresh strings of this length instead of the held-out set' },
-      count: { kind: 'int', min: 1, max: 10000, help: 'examples: with --length, how many (default 200); without, use only the first N held-out examples (default all)' },
+      count: { kind: 'int', min: 1, max: 20000, help: 'examples: with --length, how many (default 200; at most 10000); otherwise only the first N held-out examples or --pairs pairs (default all)' },
       seed: { kind: 'int', min: 0, max: 2147483647, help: 'seed of the --length strings (default 1)' },
       json,
     },
@@ -84,7 +89,7 @@ export const COMMANDS = {
       model: { ...model, help: 'model file written by `attention-lab train` (or a .safetensors file)' },
       format: { kind: 'choice', choices: ['safetensors'], required: true, help: 'the format to write (docs/safetensors.md)' },
       names: { kind: 'choice', choices: ['project', 'book'], default: 'project', help: "state-dict names: project (out.weight) or book (the book's decoder.out.weight)" },
-      out: { kind: 'text', arg: 'FILE', required: true, help: 'where to write the file' },
+      out: { kind: 'text', arg: 'FILE', required: true, help: 'where to write the file (never --model itself)' },
     },
   },
   info: {
@@ -136,9 +141,12 @@ export function mainHelp(version) {
     '  attention-lab train --task dates --cell lstm --hidden 64 --batch 128 --steps 2000 --out dates.model',
     '  attention-lab train --pairs my-pairs.tsv --tokenize chars --steps 2000 --out mine.model',
     '  attention-lab train --task dates --arch transformer --steps 1500 --out tf.model',
+    '  attention-lab train --from dates.model --steps 1000 --checkpoint-every 200 --out dates-3000.model',
     '  attention-lab translate --model dates.model "JAN 23, 2015" --beam 4',
     '  attention-lab translate --model note.model "咖哥 喜欢 小冰" --force-attention 1:3 --attribution',
+    '  attention-lab translate --model dates.model --input dates.txt --json > translations.jsonl',
     '  attention-lab evaluate --model dates.model',
+    '  attention-lab evaluate --model mine.model --pairs my-test-pairs.tsv',
     '  attention-lab info --model dates.model',
     '  attention-lab export --model dates.model --format safetensors --out dates.safetensors',
     '',
@@ -169,7 +177,10 @@ function convert(name, spec, raw) {
     return raw;
   }
   if (spec.kind === 'choice') {
-    if (!spec.choices.includes(raw)) throw new UsageError(`unknown ${name} '${raw}' for --${name} (expected ${spec.choices.join(', ')})`);
+    if (!spec.choices.includes(raw)) {
+      const bare = spec.optionalValue ? `; for the default, put --${name} last or before another option` : '';
+      throw new UsageError(`unknown ${spec.noun ?? name} '${raw}' for --${name} (expected ${spec.choices.join(', ')}${bare})`);
+    }
     return raw;
   }
   const v = NUMBER.test(raw.trim()) ? Number(raw) : NaN;
@@ -211,11 +222,14 @@ export function parseCommand(command, args) {
   for (const [n, s] of Object.entries(c.options)) {
     options[n] = { type: s.kind === 'flag' ? 'boolean' : 'string', ...(s.multiple ? { multiple: true } : {}) };
   }
-  // An option whose value may be left out (--attribution [METHOD]): bare, it takes its default.
+  // An option whose value may be left out (--attribution [METHOD]) takes its default when it is
+  // last or followed by another option; a word after it is always its value, so that a misspelt
+  // method is refused instead of becoming a word of the sentence.
   args = args.map((a, i) => {
     const spec = a.startsWith('--') ? c.options[a.slice(2)] : undefined;
     if (!spec?.optionalValue) return a;
-    return spec.choices.includes(args[i + 1]) ? a : `${a}=${spec.optionalValue}`;
+    const next = args[i + 1];
+    return next !== undefined && !next.startsWith('-') ? a : `${a}=${spec.optionalValue}`;
   });
   let parsed;
   try {
@@ -226,8 +240,10 @@ export function parseCommand(command, args) {
   }
   if (parsed.values.help) return { help: true };
   const values = {};
+  const given = new Set();
   for (const [n, s] of Object.entries(c.options)) {
     const raw = parsed.values[n];
+    if (raw !== undefined) given.add(n);
     if (raw === undefined) {
       if (s.required) throw new UsageError(`${command} needs --${n} (see 'attention-lab ${command} --help')`);
       values[n] = s.kind === 'flag' ? false : s.multiple ? [] : s.default;
@@ -235,5 +251,31 @@ export function parseCommand(command, args) {
       values[n] = convert(n, s, raw);
     }
   }
-  return { values, positionals: parsed.positionals };
+  return { values, given, positionals: parsed.positionals };
+}
+
+/**
+ * Refuses every option given to `train` that does not apply to the model it makes: a recurrent
+ * option with --arch transformer and the reverse, a --pairs option without --pairs, and with
+ * --from anything that the model file already fixes.
+ */
+export function checkTrainOptions(o, given) {
+  const options = COMMANDS.train.options;
+  for (const n of given) {
+    const spec = options[n];
+    if (!spec.applies) continue;
+    const why = spec.instead ? `; use ${spec.instead}` : spec.why ? ` (${spec.why})` : '';
+    if (given.has('from')) {
+      throw new UsageError(`--${n} does not apply with --from: the model and its training settings come from the file '${o.from}'`);
+    }
+    if (spec.applies === 'rnn' && o.arch === 'transformer') throw new UsageError(`--${n} does not apply to --arch transformer${why}`);
+    if (spec.applies === 'transformer' && o.arch !== 'transformer') {
+      const rnn = spec.instead ? `; for the recurrent translator use ${spec.instead}` : spec.why ? ` (${spec.why})` : '';
+      throw new UsageError(`--${n} applies to --arch transformer only${rnn}`);
+    }
+    if (spec.applies === 'pairs' && !given.has('pairs')) throw new UsageError(`--${n} applies to --pairs only${why}`);
+  }
+  const sources = ['task', 'pairs', 'from'].filter((n) => given.has(n));
+  if (sources.length === 0) throw new UsageError("train needs --task NAME, --pairs FILE or --from MODEL (see 'attention-lab train --help')");
+  if (sources.length > 1) throw new UsageError(`--${sources[0]} and --${sources[1]} exclude each other: the data comes from one of --task, --pairs, --from`);
 }

@@ -1,7 +1,7 @@
 // Loading the wasm core and model files for the CLI; every Seq2Seq session it creates is tracked
 // so that main() can .delete() them all before exiting, whatever happened.
-import { readFileSync, writeFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { ioMessage, writeAtomic } from './files.mjs';
 import { RuntimeError, UsageError } from './options.mjs';
 
 const live = new Set();
@@ -41,52 +41,23 @@ export function createModel(lab, config) {
   }
 }
 
-export function ioMessage(e) {
-  return { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory', ENOTDIR: 'not a directory' }[e.code]
-    ?? e.message;
-}
-
 /** The model in `path`: unreadable or corrupt files are runtime errors naming the file. */
-export function readModel(lab, path) {
+export function readModel(lab, path, flag = 'model') {
   let bytes;
   try {
     bytes = readFileSync(path);
   } catch (e) {
-    throw new RuntimeError(`cannot read model file '${path}': ${ioMessage(e)}`);
+    throw new RuntimeError(`cannot read --${flag} '${path}': ${ioMessage(e)}`);
   }
-  if (bytes.length === 0) throw new RuntimeError(`model file '${path}' is empty`);
+  if (bytes.length === 0) throw new RuntimeError(`--${flag} '${path}' is empty`);
   try {
     return track(lab.loadSeq2Seq(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
   } catch (e) {
-    throw new RuntimeError(`model file '${path}': ${e.message}`);
+    throw new RuntimeError(`--${flag} '${path}': ${e.message}`);
   }
 }
 
-/** Fails early (before hours of training) if `path` cannot be written. */
-export function checkWritable(path) {
-  let st;
-  try { st = statSync(path); } catch { /* a new file */ }
-  if (st?.isDirectory()) throw new UsageError(`--out '${path}' is a directory`);
-  const probe = `${resolve(path)}.${process.pid}.probe`;
-  try {
-    writeFileSync(probe, '');
-    rmSync(probe);
-  } catch (e) {
-    const why = e.code === 'ENOENT' ? 'no such directory' : ioMessage(e);
-    throw new UsageError(`cannot write the model file in '${dirname(resolve(path))}': ${why}`);
-  }
-}
-
-/** Writes the model atomically (temp file + rename), so an interrupted write never leaves half a file. */
-export function writeModel(session, path, saveOptions) {
-  const bytes = session.save(saveOptions);
-  const tmp = `${resolve(path)}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, bytes);
-    renameSync(tmp, path);
-  } catch (e) {
-    try { rmSync(tmp, { force: true }); } catch { /* nothing to clean */ }
-    throw new RuntimeError(`cannot write model file '${path}': ${ioMessage(e)}`);
-  }
-  return bytes.byteLength;
+/** Writes the model atomically to --out (or `flag`); returns the bytes written. */
+export function writeModel(session, path, saveOptions, flag = 'out') {
+  return writeAtomic(path, session.save(saveOptions), flag);
 }

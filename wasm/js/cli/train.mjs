@@ -2,29 +2,17 @@
 // between two Adam steps; prints a progress line every --log-every steps and a held-out evaluation
 // every --eval-every steps; writes the model at the end, on Ctrl-C, or after divergence (the
 // weights of the last good step).
-import { readFileSync } from 'node:fs';
-import { createModel, checkWritable, ioMessage, release, writeModel } from './session.mjs';
-import { RuntimeError, UsageError } from './options.mjs';
-import { duration, fixed, pct } from './format.mjs';
+import { createModel, readModel, release, writeModel } from './session.mjs';
+import { checkOut, checkRoom, readText, refuseOverwrite } from './files.mjs';
+import { RuntimeError, UsageError, checkTrainOptions } from './options.mjs';
+import { makeProgress } from './progress.mjs';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
-/** --task or --pairs FILE (read here: a file that cannot be read is a usage error naming it). */
+/** --task or --pairs FILE (read here: a file that cannot be read, or is not UTF-8, is a usage error naming it). */
 function taskFrom(o) {
-  if (o.pairs === undefined) {
-    if (o.task === undefined) throw new UsageError("train needs --task NAME or --pairs FILE (see 'attention-lab train --help')");
-    if (o['held-out'] !== undefined) throw new UsageError('--held-out applies to --pairs only (the tasks have their own held-out sets)');
-    if (o.tokenize !== 'words') throw new UsageError('--tokenize applies to --pairs only (the tasks have their own tokens)');
-    return { task: o.task };
-  }
-  if (o.task !== undefined) throw new UsageError(`--pairs trains on your own pairs; leave out --task ${o.task}`);
-  let text;
-  try {
-    text = readFileSync(o.pairs, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read the pairs file '${o.pairs}': ${ioMessage(e)}`);
-  }
-  const c = { task: 'pairs', pairs: text, tokenize: o.tokenize };
+  if (o.pairs === undefined) return { task: o.task };
+  const c = { task: 'pairs', pairs: readText(o.pairs, 'pairs'), tokenize: o.tokenize };
   if (o['held-out'] !== undefined) c.heldOut = o['held-out'];
   return c;
 }
@@ -46,10 +34,16 @@ function transformerConfigFrom(o) {
   return c;
 }
 
+// The recurrent translator's defaults; zh-en takes the page's (web/src/state-table.ts, s2s_*).
+const RNN_DEFAULTS = { cell: 'rnn', hidden: 128, lr: 0.001 };
+const PAGE_DEFAULTS = { 'zh-en': { cell: 'gru', hidden: 64, lr: 0.01 } };
+
 function configFrom(o) {
   if (o.arch === 'transformer') return transformerConfigFrom(o);
   if (o['attentional-tanh'] && o.attention === 'none') throw new UsageError('--attentional-tanh needs attention (not --attention none)');
-  const c = { ...taskFrom(o), cell: o.cell, hidden: o.hidden, attention: o.attention !== 'none', seed: o.seed, learningRate: o.lr ?? 0.001 };
+  const d = { ...RNN_DEFAULTS, ...PAGE_DEFAULTS[o.task] };
+  const c = { ...taskFrom(o), cell: o.cell ?? d.cell, hidden: o.hidden ?? d.hidden, attention: o.attention !== 'none', seed: o.seed,
+    learningRate: o.lr ?? d.lr };
   if (c.attention) c.score = o.attention;
   if (o.embedding > 0) c.embedding = o.embedding;
   if (o['attentional-tanh']) c.attentionalTanh = true;
@@ -60,8 +54,13 @@ function configFrom(o) {
 
 /** The first line of a run: the model, its size and the training settings. */
 function summary(info, o) {
+  if (o.from !== undefined) return `continuing ${o.from} after step ${info.step}: ${newSummary(info, o)}`;
+  return newSummary(info, o);
+}
+
+function newSummary(info, o) {
   const params = `${info.parameterCount.toLocaleString('en-US')} parameters`;
-  const task = info.pairs ? `${o.pairs} (${info.pairs.trainPairs} pairs, ${info.pairs.heldOutPairs} held out, ${info.pairs.tokenize})` : info.task;
+  const task = info.pairs ? `${o.pairs ?? 'pairs'} (${info.pairs.trainPairs} pairs, ${info.pairs.heldOutPairs} held out, ${info.pairs.tokenize})` : info.task;
   const clip = info.clipNorm > 0 ? Number(info.clipNorm.toPrecision(6)) : 'off';
   const lr = Number(info.learningRate.toPrecision(6));
   if (info.arch === 'transformer') {
@@ -86,19 +85,34 @@ function accuracyOf(r, steps) {
   return [0, 0];
 }
 
-export async function train(lab, o, print) {
-  checkWritable(o.out);
+/** The model to train: a new one from the options, or the one in --from (an .atlb training file). */
+function modelFrom(lab, o) {
+  if (o.from !== undefined) {
+    const model = readModel(lab, o.from, 'from');
+    if (model.info().format === 'safetensors') {
+      throw new UsageError(`--from '${o.from}' is a .safetensors file: it has no task and no Adam state to continue from (continue a file written by attention-lab train)`);
+    }
+    return model;
+  }
   const config = configFrom(o);
-  let model;
   try {
-    model = createModel(lab, config);
+    return createModel(lab, config);
   } catch (e) {
     // The core names the line; the file's name makes it findable.
-    if (config.task === 'pairs') throw new UsageError(`${o.pairs}: ${e.message}`);
+    if (config.task === 'pairs') throw new UsageError(`--pairs '${o.pairs}': ${e.message}`);
     throw e;
   }
+}
+
+export async function train(lab, o, print, given) {
+  checkTrainOptions(o, given);
+  refuseOverwrite(o.out, { pairs: o.pairs, from: o.from });
+  checkOut(o.out);
+  const model = modelFrom(lab, o);
   const info = model.info();
-  print(summary(info, o));
+  checkRoom(o.out, model.save().byteLength); // the exact size of the file, before any training
+  const progress = makeProgress(o, info.batchSize, print);
+  progress.start(summary(info, o), info);
 
   let interrupted = false;
   const onSigint = () => {
@@ -111,34 +125,23 @@ export async function train(lab, o, print) {
   };
   process.on('SIGINT', onSigint);
 
-  const w = String(o.steps).length;
   const start = Date.now();
-  let done = 0, trainMs = 0, chunk = 1, lastEval = -1, diverged = null;
-  let lossSum = 0, lossN = 0, accSum = 0, accN = 0, exSince = 0, msSince = 0;
+  let done = 0, chunk = 1, lastEval = -1, diverged = null;
+  const every = (n) => (n > 0 ? (Math.floor(done / n) + 1) * n : Infinity);
+  const at = (n) => n > 0 && done % n === 0;
   const evaluate = () => {
-    let ev;
     try {
-      ev = model.evaluate(o['eval-examples'] > 0 ? { maxExamples: o['eval-examples'] } : undefined);
+      lastEval = done;
+      return model.evaluate(o['eval-examples'] > 0 ? { maxExamples: o['eval-examples'] } : undefined);
     } catch (e) {
       throw new RuntimeError(`evaluation failed: ${e.message}`);
     }
-    lastEval = done;
-    const label = ev.heldOutIsTrainingData ? 'eval on the training pairs' : 'held-out';
-    return ` | ${label}: loss ${fixed(ev.loss)}  tok-acc ${pct(ev.tokenAccuracy)}  exact ${pct(ev.exactMatch)} (${ev.examples})`;
-  };
-  const line = (withEval) => {
-    const speed = msSince > 0 ? Math.round((exSince * 1000) / msSince) : 0;
-    let s = `step ${String(done).padStart(w)}/${o.steps}  loss ${fixed(lossN ? lossSum / lossN : NaN)}  tok-acc ${accN ? pct(accSum / accN) : '-'}`;
-    if (withEval) s += evaluate();
-    print(`${s} | ${speed.toLocaleString('en-US')} ex/s`);
-    lossSum = lossN = accSum = accN = exSince = msSince = 0;
   };
 
   try {
     while (done < o.steps && !interrupted) {
-      const nextLog = (Math.floor(done / o['log-every']) + 1) * o['log-every'];
-      const nextEval = o['eval-every'] > 0 ? (Math.floor(done / o['eval-every']) + 1) * o['eval-every'] : Infinity;
-      const n = Math.max(1, Math.min(chunk, o.steps - done, nextLog - done, nextEval - done));
+      const n = Math.max(1, Math.min(chunk, o.steps - done, every(o['log-every']) - done, every(o['eval-every']) - done,
+        every(o['checkpoint-every'] ?? 0) - done));
       const t0 = performance.now();
       let r;
       try {
@@ -146,35 +149,30 @@ export async function train(lab, o, print) {
       } catch (e) {
         if (!/diverged/.test(e.message)) throw new RuntimeError(`training failed: ${e.message}`);
         diverged = e.message;
-        for (const l of e.completed?.losses ?? []) { lossSum += l; ++lossN; } // the steps before it
+        progress.steps(e.completed?.losses ?? [], [0, 0], 0); // the steps before it
         break;
       }
       const ms = performance.now() - t0;
-      trainMs += ms; msSince += ms;
       done += r.losses.length;
-      for (const l of r.losses) { lossSum += l; ++lossN; }
-      const [as, an] = accuracyOf(r, r.losses.length);
-      accSum += as; accN += an;
-      exSince += r.losses.length * info.batchSize;
+      progress.steps(r.losses, accuracyOf(r, r.losses.length), ms);
       chunk = Math.max(1, Math.min(10000, Math.round((200 * n) / Math.max(ms, 1e-3))));
-      const atEval = o['eval-every'] > 0 && done % o['eval-every'] === 0;
-      if (atEval || done % o['log-every'] === 0 || done === o.steps) line(atEval);
+      const atEval = at(o['eval-every']);
+      if (atEval || at(o['log-every']) || done === o.steps) progress.line(done, atEval ? evaluate() : null);
+      else progress.live(done);
+      if (at(o['checkpoint-every'] ?? 0) && done < o.steps) progress.checkpoint(done, writeModel(model, o.out));
       await tick(); // lets a pending SIGINT run
     }
-    if (lossN > 0) line(false); // the steps since the last line (interrupted or diverged)
-    if (o['eval-every'] > 0 && lastEval !== done && done > 0 && !diverged && !interrupted) {
-      print(`step ${String(done).padStart(w)}/${o.steps}${evaluate()}`); // the final evaluation
-    }
+    progress.flush(done); // the steps since the last line (interrupted or diverged)
+    if (o['eval-every'] > 0 && lastEval !== done && done > 0 && !diverged && !interrupted) progress.line(done, evaluate(), true);
 
     const steps = model.info().step;
     if (diverged) {
       const m = diverged.match(/diverged at step (\d+)/);
-      const kept = steps > 0 ? (writeModel(model, o.out), `wrote the weights after step ${steps} to '${o.out}'`) : 'nothing was written';
+      const kept = done > 0 ? (writeModel(model, o.out), `wrote the weights after step ${steps} to '${o.out}'`) : 'nothing was written';
       throw new RuntimeError(`training diverged${m ? ` at step ${m[1]}` : ''}; ${kept} (try a smaller --lr, or --clip 5)`);
     }
     const bytes = writeModel(model, o.out);
-    print(`wrote ${o.out}: ${steps} steps, ${info.parameterCount.toLocaleString('en-US')} parameters, ` +
-      `${(bytes / 1024).toFixed(0)} KiB; trained in ${duration(trainMs)} (total ${duration(Date.now() - start)})`);
+    progress.done(o.out, steps, bytes, Date.now() - start, info.parameterCount);
     if (interrupted) {
       const e = new RuntimeError(`interrupted at step ${steps}; wrote the model so far to '${o.out}'`);
       e.exitCode = 130;

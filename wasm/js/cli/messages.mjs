@@ -1,0 +1,35 @@
+// One table from the core's messages to the command line's words. The core (and so the JS API,
+// which passes its messages on unchanged) names the API's keys and counts steps and tokens from 0;
+// the command line names its flags and counts from 1, as its tables do. Every message the CLI
+// prints goes through cliMessage(), so a row added here serves every command.
+// Each row: [what the core / API says, what the command line says instead].
+export const MESSAGES = [
+  // your own pairs
+  [/set heldOut to 0\b/g, 'use --held-out 0'],
+  [/option heldOut \(the share of pairs held out\)/g, '--held-out'],
+  [/config\.heldOut\b/g, '--held-out'],
+  [/config\.tokenize\b/g, '--tokenize'],
+  // decoding
+  [/\bdecode: top_k\b/g, '--top-k'],
+  [/\bdecode: beam_width\b/g, '--beam'],
+  [/\bmaxLength\b/g, '--max-length'],
+  [/leave out beam\b/g, 'leave out --beam'],
+  // interventions: "intervention 0 (force-token at step 0)" is the user's --force-token 1:…
+  [/intervention (\d+) \(([\w-]+) at step (\d+)\)/g, (_m, _i, kind, step) => `--${kind} at step ${Number(step) + 1}`],
+  [/intervention (\d+) \(([\w-]+)\)/g, (_m, _i, kind) => `--${kind}`],
+  [/the step must be in \[0, (\d+)\)/g, (_m, n) => `the step must be from 1 to ${n} (see --max-length)`],
+  // model files
+  [/^save\(\): a Transformer has one naming, the reference module's \(names 'project'\); 'book' is the book's recurrent translator$/,
+    "--names book does not apply to a Transformer: its state-dict names are the reference module's (leave out --names)"],
+  [/^evaluate\(\): a model loaded from \.safetensors has no task; use teacherForced\(source, target\)$/,
+    'a model read from .safetensors has no task and no held-out set: evaluate it on your own pairs with --pairs FILE'],
+  [/^train\(\): a model loaded from \.safetensors has no task to train on.*$/,
+    'a model read from .safetensors has no task to train on: translate it, or train it in PyTorch'],
+];
+
+/** The core's / API's message in the command line's words. */
+export function cliMessage(message) {
+  let m = String(message);
+  for (const [core, cli] of MESSAGES) m = m.replace(core, cli);
+  return m;
+}
