@@ -130,7 +130,8 @@ export interface RecurrentArchitecture {
 }
 
 export interface Seq2SeqInfo extends SessionInfo, RecurrentArchitecture {
-  arch: 'rnn';
+  /** as Seq2Seq.arch: 'rnn', or 'transformer' for a session loadSeq2Seq() read from a Transformer's file */
+  arch: 'rnn' | 'transformer';
 }
 
 export interface TrainResult {
