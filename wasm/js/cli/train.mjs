@@ -138,6 +138,16 @@ export async function train(lab, o, print, given) {
     }
   };
 
+  // A checkpoint that cannot be written (the disk filled up since the check) leaves the previous
+  // file as it was; training goes on, and the final write reports the error if it persists.
+  const checkpoint = (at) => {
+    try {
+      progress.checkpoint(at, writeModel(model, o.out));
+    } catch (e) {
+      process.stderr.write(`attention-lab: checkpoint at step ${at} not written (${e.message}); training goes on\n`);
+    }
+  };
+
   try {
     while (done < o.steps && !interrupted) {
       const n = Math.max(1, Math.min(chunk, o.steps - done, every(o['log-every']) - done, every(o['eval-every']) - done,
@@ -159,7 +169,7 @@ export async function train(lab, o, print, given) {
       const atEval = at(o['eval-every']);
       if (atEval || at(o['log-every']) || done === o.steps) progress.line(done, atEval ? evaluate() : null);
       else progress.live(done);
-      if (at(o['checkpoint-every'] ?? 0) && done < o.steps) progress.checkpoint(done, writeModel(model, o.out));
+      if (at(o['checkpoint-every'] ?? 0) && done < o.steps) checkpoint(done);
       await tick(); // lets a pending SIGINT run
     }
     progress.flush(done); // the steps since the last line (interrupted or diverged)
