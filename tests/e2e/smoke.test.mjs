@@ -259,11 +259,12 @@ describe('article shell', { timeout: 180_000 }, () => {
     await play.click();
     const progress = () => page.locator('[data-testid="s2s-progress"]').evaluate((e) => Number(e.value));
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="s2s-progress"]')?.value) >= 20);
-    await page.waitForTimeout(1500);
     await page.locator('[data-testid="s2s-pause"]').click();
     await page.waitForTimeout(400); // the chunk in flight when pause was clicked may still land
     const paused = await progress();
-    assert.ok(paused >= 20 && paused < 400, `paused at step ${paused}`);
+    const total = await page.locator('[data-testid="s2s-progress"]').evaluate((e) => Number(e.max));
+    // how far training got before the click is the machine's speed, not the page's behaviour
+    assert.ok(paused >= 20 && paused < total, `paused at step ${paused} of ${total}`);
     await page.waitForTimeout(800);
     assert.equal(await progress(), paused, 'pause stops training');
 
