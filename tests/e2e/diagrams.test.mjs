@@ -107,8 +107,10 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
       await page.locator(`${TF} [data-testid=tf-grid-${kind}]`).hover();
       assert.equal(await lit(page, 'tf-diagram'), part);
     }
+    await page.locator(`${TF} [data-testid=tf-panel-positions] summary`).click();
     await page.locator(`${TF} [data-testid=tf-positional]`).hover();
     assert.equal(await lit(page, 'tf-diagram'), 'embed');
+    await page.locator(`${TF} [data-testid=tf-panel-positions] summary`).click(); // closed again
     await page.mouse.move(1, 1);
     await page.click(`${TF} [data-testid=tf-decode-restart]`);
     await page.click(`${TF} [data-testid=tf-decode-step]`);
@@ -125,15 +127,16 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
     await page.fill(`${TF} [data-testid=tf-heads]`, '2');
     await page.dispatchEvent(`${TF} [data-testid=tf-heads]`, 'change');
     await page.waitForFunction(() => /Cross-attention · 2 heads/.test(document.querySelector('[data-testid=tf-diagram] [data-part=cross]')?.textContent ?? ''));
-    // the embeddings part goes to the positional encoding
+    // the embeddings part opens the positional encoding's panel and goes to the figure
     await fig.locator('[data-part=embed]').first().click();
     await page.waitForFunction(() => document.activeElement?.dataset.testid === 'tf-positional');
+    assert.equal(await page.locator('details[data-testid=tf-panel-positions]').evaluate((d) => d.open), true);
   });
 
   for (const lang of ['en', 'zh']) {
     test(`${lang}: 我 爱 我 — equal rows without positions, different with them; the sinusoid table`, async () => {
       await page.setViewportSize({ width: 1280, height: 900 });
-      await site.load(`#lang=${lang}&seed=1&view=transformer`);
+      await site.load(`#lang=${lang}&seed=1&view=transformer&tf_open_positions=1`); // the figure's panel, opened
       const pe = page.locator(`${TF} [data-testid=tf-positional]`);
       await pe.waitFor();
       const rows = (testId) => page.locator(`${TF} [data-testid=${testId}] tbody tr`).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
@@ -168,7 +171,7 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
 
   test('an export menu opens at its button', async () => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await site.load('#lang=en&seed=1');
+    await site.load('#lang=en&seed=1&tf_open_positions=1'); // the positions figure's panel, opened
     await waitTranslated();
     for (const selector of ['#tf-positions', `${TR} figure#s2s-attention`, '#section-dot figure.heatmap', '#section-multihead figure.heatmap']) {
       const toggle = page.locator(`${selector} .export-toggle`).first();

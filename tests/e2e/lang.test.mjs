@@ -39,7 +39,7 @@ describe('the other language marked with its lang', { timeout: 300_000 }, () => 
 
   for (const [lang, sentence] of [['en', '咖哥 喜欢 小冰'], ['zh', '小冰 喜欢 咖哥']]) {
     test(`the ${lang === 'en' ? 'English' : 'Chinese'} article`, async () => {
-      await site.load(`#lang=${lang}&s2s_open_why=1&s2s_open_words=1`); // the panels whose words it checks, opened
+      await site.load(`#lang=${lang}&s2s_open_why=1&s2s_open_words=1&s2s_open_settings=1`); // the panels whose words and task menu it uses, opened
       await page.waitForSelector('[data-testid=s2s-why] .tr-why-cell', { state: 'attached', timeout: 60_000 });
       await scrollThrough(page);
       await page.waitForTimeout(500);

@@ -39,6 +39,8 @@ async function cellPoint(page, fig, row, col) {
     [fig, col],
   );
   await frames(page);
+  // the map places its cells when it first draws in view
+  await page.waitForFunction((sel) => document.querySelector(`${sel} output.heatmap-data`)?.dataset.grid, fig);
   const point = () =>
     page.evaluate(
       ([sel, r, c]) => {
@@ -99,7 +101,7 @@ const SECTIONS = {
     },
   },
   multihead: {
-    hash: '#view=multihead&seed=1&mh_heads=2&mh_d=8',
+    hash: '#view=multihead&seed=1&mh_heads=2&mh_d=8&mh_open_combine=1', // the concatenation's panel, opened
     ready: (page) => page.waitForSelector('.mh-section[data-state="ok"]'),
     map: '#mh-context',
     linked: (page) =>

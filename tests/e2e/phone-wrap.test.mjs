@@ -46,7 +46,7 @@ describe('table cells on a phone, in Chinese', { timeout: 600_000 }, () => {
   });
 
   test('§3.3’s score table after training (percentages, 完全匹配): no cell split mid-token', async () => {
-    await site.load('#view=translate&lang=zh&s2s_speed=200');
+    await site.load('#view=translate&lang=zh&s2s_speed=200&s2s_open_settings=1'); // the task menu's panel, opened
     await page.selectOption('[data-testid=s2s-task]', 'dates');
     await page.waitForFunction(() => document.querySelector('[data-testid=s2s-progress]')?.getAttribute('max') === '300');
     await page.click('[data-testid=s2s-play]');

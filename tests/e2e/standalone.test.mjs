@@ -163,6 +163,7 @@ describe('a figure as JSON, as an element, as one HTML file; a post opened from 
           await widget.locator('[data-testid=s2s-play]').click();
         } else if (view.section === 'transformer') {
           await widget.locator('.tf-section[data-translated-at="0"]').waitFor({ timeout: 90_000 });
+          await widget.locator('[data-testid=tf-panel-settings] summary').click(); // where the steps are
           await widget.locator('[data-testid=tf-steps]').fill('10');
           await widget.locator('[data-testid=tf-steps]').dispatchEvent('change');
           await widget.locator('[data-testid=tf-train]').click();

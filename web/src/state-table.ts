@@ -139,6 +139,7 @@ export const PROPS = [
   { name: 'tf_open_settings', section: 'transformer', kind: 'bool', default: false, doc: 'the model settings panel is open (task, sizes, norm, rate, warm-up, steps)' },
   { name: 'tf_open_why', section: 'transformer', kind: 'bool', default: false, doc: 'the ask-why panel is open (a link with tf_why opens it too)' },
   { name: 'tf_open_compare', section: 'transformer', kind: 'bool', default: false, doc: 'the comparison with the recurrent models is open' },
+  { name: 'tf_open_positions', section: 'transformer', kind: 'bool', default: false, doc: 'the positional-encoding figure is open (我 爱 我 with and without positions, the sinusoid table)' },
   { name: 'tf_open_files', section: 'transformer', kind: 'bool', default: false, doc: 'the model files panel is open (download, open a file)' },
 
   // §3.3 Your own sentence pairs (translate-pairs.ts)

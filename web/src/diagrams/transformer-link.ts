@@ -1,7 +1,7 @@
-// §4's architecture row: the Transformer diagram drawn from the section's settings, beside the
-// positional-encoding figure, linked to the section's views. Each part goes to its view (the three
-// grids, the output, the positions figure; the norms, residuals and feed-forward to their settings,
-// opening that panel); hovering or focusing a view lights its parts; each decoding step lights the
+// §4's architecture: the Transformer diagram drawn from the section's settings, and the
+// positional-encoding figure (which the section puts in a panel), linked to the section's views.
+// Each part goes to its view (the three grids, the output, the positions figure, opening its panel;
+// the norms, residuals and feed-forward to their settings, opening that panel); hovering or focusing a view lights its parts; each decoding step lights the
 // decoder's path (read from the decoding view's data-step, which the step player writes).
 import type { Lang } from '../i18n';
 import type { AppState } from '../state';
@@ -17,19 +17,22 @@ export class TransformerDiagramLink {
   readonly #observer: MutationObserver;
   readonly #unsubscribe: () => void;
 
-  /** `root`: the section's root (its views are found there); `openSettings`: opens the settings panel */
-  constructor(sectionT: T, lang: Lang, state: AppState, root: HTMLElement, openSettings: () => void) {
+  /** `root`: the section's root (its views are found there); `open`: opens the panels parts go to */
+  constructor(sectionT: T, lang: Lang, state: AppState, root: HTMLElement, open: { openSettings: () => void; openPositions: () => void }) {
     this.#state = state;
     const t = diagramText(root, sectionT, lang);
     this.element.className = 'lab-architecture';
     const q = (selector: string) => () => root.querySelector<HTMLElement>(selector);
     const setting = (selector: string) => () => {
-      openSettings();
+      open.openSettings();
       return root.querySelector<HTMLElement>(selector);
     };
     this.#positions = new PositionalFigure(t);
     this.#diagram = new TransformerDiagram(t, {
-      embed: () => this.#positions.element,
+      embed: () => {
+        open.openPositions();
+        return this.#positions.element;
+      },
       'enc-self': q('[data-testid=tf-grid-encoder]'),
       'dec-self': q('[data-testid=tf-grid-decoder]'),
       cross: q('[data-testid=tf-grid-cross]'),
@@ -38,7 +41,7 @@ export class TransformerDiagramLink {
       residual: setting('[data-testid=tf-norm-first]'),
       out: q('[data-testid=tf-output]'),
     });
-    this.element.append(this.#diagram.diagram.element, this.#positions.element);
+    this.element.append(this.#diagram.diagram.element);
     this.#draw();
     this.#positions.show(state.get('seed'));
     this.#unsubscribe = state.subscribe((changed) => {
@@ -50,6 +53,11 @@ export class TransformerDiagramLink {
     const decode = root.querySelector('.tf-decode');
     if (decode) this.#observer.observe(decode, { attributes: true, attributeFilter: ['data-step'] });
     stepped();
+  }
+
+  /** the positional-encoding figure, for the section to place */
+  get positions(): HTMLElement {
+    return this.#positions.element;
   }
 
   /** Links the section's views to the parts they show (call once the views exist). */

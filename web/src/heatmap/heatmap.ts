@@ -121,6 +121,8 @@ export class Heatmap implements CellEmitter {
   readonly #tooltip = new HeatmapTooltip();
   /** the numbers for screen readers (heatmap-table.ts): none before the first update */
   #table: HTMLTableElement = Object.assign(document.createElement('table'), { hidden: true });
+  /** holds #table off screen: a table is never narrower than its cells, so the clip is on a box */
+  readonly #tableBox = Object.assign(document.createElement('div'), { className: 'heatmap-table-box' });
   readonly #listeners = new Set<CellListener>();
   /**
    * Draws off the mount task, at most once per frame. Made with the figure, before any data, so that
@@ -210,7 +212,11 @@ export class Heatmap implements CellEmitter {
     this.#output.className = 'heatmap-data';
     this.#output.hidden = true;
 
-    fig.append(cap, this.#frame, this.#scroller.element, this.#legend.element, this.#focusText, this.#table, this.#output, this.#tooltip.element);
+    this.#tableBox.append(this.#table);
+    // the readout of the chosen cell shares the legend's line when there is room
+    const foot = Object.assign(document.createElement('div'), { className: 'heatmap-foot' });
+    foot.append(this.#legend.element, this.#focusText);
+    fig.append(cap, this.#frame, this.#scroller.element, foot, this.#tableBox, this.#output, this.#tooltip.element);
     host.append(fig);
     this.element = fig;
     ensureStyles(fig);

@@ -123,7 +123,12 @@ class TransformerView implements SectionHandle {
     this.#root.append(this.#untrained, curves.empty, curves.charts, curves.menu, curves.losses);
 
     // The sentence, with examples.
-    this.#sentence = new TransformerSentence(this.#root, ctx);
+    // (beside the picture of the model when there is room: the architecture below)
+    const beside = el('div', 'lab-beside');
+    const main = el('div', 'lab-beside-main');
+    beside.append(main);
+    this.#root.append(beside);
+    this.#sentence = new TransformerSentence(main, ctx);
 
     // The three grids on one colour scale, and the enlarged map.
     this.#grids = new AttentionGrids(this.#root, t, state, (text) => (this.#narration.textContent = text));
@@ -134,13 +139,20 @@ class TransformerView implements SectionHandle {
       state.update({ tf_light_layer: l, tf_light_head: h });
     });
 
-    // The article's picture of the model and of its positions, above the maps it explains.
+    // The article's picture of the model above the maps it explains; the positions figure in a panel
+    // under it (the diagram's embeddings part opens it).
     if (!ctx.embedded) {
+      const positionsPanel = this.#panel('tf_open_positions', 'tf.panel.positions', 'tf-panel-positions');
       void importWithStrings(() => import('../diagrams/transformer-link'), ctx.lang, { article: true }).then(({ TransformerDiagramLink }) => {
         if (this.#destroyed) return;
-        const architecture = new TransformerDiagramLink(t, ctx.lang, state, this.#root, () => settingsPanel.show());
+        const architecture = new TransformerDiagramLink(t, ctx.lang, state, this.#root, {
+          openSettings: () => settingsPanel.show(),
+          openPositions: () => positionsPanel.show(),
+        });
         this.#architecture = architecture;
-        this.#root.insertBefore(architecture.element, this.#root.querySelector('.tf-grids'));
+        positionsPanel.body.append(architecture.positions);
+        beside.append(architecture.element);
+        beside.after(positionsPanel.element);
         architecture.linkViews(this.#root);
       });
     }

@@ -140,13 +140,18 @@ class TranslateView implements SectionHandle {
     this.#untrained.textContent = t('tr.untrained');
     this.#untrained.dataset.testid = 's2s-untrained';
     this.#sentenceAlignment.dataset.testid = 's2s-sentence-alignment';
-    this.#root.append(this.#untrained);
+    // the sentence beside the article's picture of the model that reads it (stacked when narrow),
+    // just above the decoding the picture follows step by step
+    const beside = el('div', 'lab-beside');
+    const main = el('div', 'lab-beside-main');
+    this.#root.insertBefore(beside, this.#input.element);
+    main.append(this.#input.element, this.#untrained);
+    beside.append(main);
     this.#decode = new DecodeView(this.#root, t);
-    // the article's picture of the architecture, just above the decoding it follows step by step
     if (!ctx.embedded) {
       void importWithStrings(() => import('../diagrams/seq2seq-link'), ctx.lang, { article: true }).then(({ Seq2SeqDiagramLink }) => {
         if (this.#destroyed) return;
-        this.#diagram = new Seq2SeqDiagramLink(this.#root, this.#decode.element, t, ctx.lang, this.#decode.element);
+        this.#diagram = new Seq2SeqDiagramLink(beside, null, t, ctx.lang, this.#decode.element);
         this.#diagram.setResult(this.#shown);
       });
     }
