@@ -20,6 +20,8 @@ export const ALLOWED = new Set([
   'PyTorch', 'TF.js', 'Jain', 'Wallace', 'Wiegreffe', 'Pinter',
   // keys
   'Tab', 'Ctrl', 'Mac',
+  // the models' own end-of-sentence token, shown as the models write it (<eos>)
+  'eos',
 ]);
 const MATH = /^([A-Za-z](\d+|_[A-Za-z0-9]+)?|ln)$/;
 

@@ -58,3 +58,35 @@ describe('the other language marked with its lang', { timeout: 300_000 }, () => 
     });
   }
 });
+
+describe('a widget marks the other language in its own box', { timeout: 120_000 }, () => {
+  let site;
+  /** @type {import('playwright-core').Page} */
+  let page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
+  });
+
+  test('the multi-head widget on an English page: its Chinese tokens carry lang zh', async () => {
+    await site.load('', '/examples/test-one-multihead.html');
+    await page.waitForFunction(() => document.querySelector('multihead-view')?.dataset.ready === 'true');
+    await page.waitForTimeout(500); // the runs are marked once per frame
+    const found = await page.evaluate(() => {
+      const root = document.querySelector('multihead-view').shadowRoot;
+      const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
+      const out = { zh: 0, unmarked: [] };
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const parent = n.parentElement;
+        if (!parent || parent.closest('style, [hidden], output.heatmap-data') || !HAN.test(n.data)) continue;
+        if ((parent.closest('[lang]')?.getAttribute('lang') ?? '').startsWith('zh')) out.zh++;
+        else out.unmarked.push(n.data.trim().slice(0, 40));
+      }
+      return { ...out, box: root.querySelector('.widget-body')?.getAttribute('lang') };
+    });
+    assert.equal(found.box, 'en', 'the widget box says its language');
+    assert.ok(found.zh > 0, 'no Chinese text found to check');
+    assert.deepEqual(found.unmarked, []);
+  });
+});

@@ -21,7 +21,7 @@ const WIDTHS = [1280, 768, 390, 320];
 const LANGS = ['en', 'zh'];
 const SECTIONS = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'transformer'];
 /** The hash that opens every collapsed panel (sections/panel.ts: the *_open_* settings). */
-const ALL_PANELS = ['dot_open_sweep', 'mh_open_combine', 's2s_open_settings', 's2s_open_words', 's2s_open_why', 's2s_open_timeline', 's2s_open_pairs', 's2s_open_files', 'tf_open_settings', 'tf_open_why', 'tf_open_compare', 'tf_open_files']
+const ALL_PANELS = ['tf_open_positions', 'dot_open_sweep', 'mh_open_combine', 's2s_open_settings', 's2s_open_words', 's2s_open_why', 's2s_open_timeline', 's2s_open_pairs', 's2s_open_files', 'tf_open_settings', 'tf_open_why', 'tf_open_compare', 'tf_open_files']
   .map((name) => `${name}=1`)
   .join('&');
 
@@ -203,7 +203,7 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
   };
 
   // The collapsed panel that holds a section's checked field (the reader opens it first).
-  const PANELS = { transformer: 'tf-panel-settings' };
+  const PANELS = { translate: 's2s-panel-settings', transformer: 'tf-panel-settings' };
   for (const lang of LANGS) {
     test(`${lang}: invalid input names the field, keeps the typed value, marks it and leaves the state alone`, async () => {
       const { page } = site;

@@ -128,11 +128,13 @@ const SECTIONS = {
       page.evaluate(() => {
         const line = document.querySelector('.tr-section [data-testid="s2s-step-link"]');
         const chips = [...document.querySelectorAll('.tr-section [data-testid=s2s-source] .tr-token')];
-        return { cell: line.dataset.cell ?? '', text: line.textContent, marked: chips.findIndex((c) => c.classList.contains('linked')), weights: chips.map((c) => c.querySelector('.tr-token-weight')?.textContent) };
+        const candidates = document.querySelector('.tr-section .tr-topk-chart figcaption')?.textContent;
+        return { cell: line.dataset.cell ?? '', text: line.textContent, marked: chips.findIndex((c) => c.classList.contains('linked')), weights: chips.map((c) => c.querySelector('.tr-token-weight')?.textContent), candidates };
       }),
     check(seen, row, col, value, data) {
       assert.equal(seen.cell, `${row},${col}`);
       assert.ok(seen.text.startsWith(`Step ${row + 1} wrote`), seen.text);
+      assert.ok(seen.candidates.startsWith(`Candidates at step ${row + 1} `), `the candidates are the chosen step's: ${seen.candidates}`);
       assert.ok(seen.text.includes(value.toFixed(4)), `${value.toFixed(4)} in: ${seen.text}`);
       assert.equal(seen.marked, col, 'the source word of the cell is marked');
       // the source is shaded by that step's attention (the map's row)
@@ -216,6 +218,8 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
       // the heatmap's own readout (a polite live region) says the same cell
       const readout = await phone.page.locator(`${section.map} .focus-text`).textContent();
       assert.ok(readout.endsWith(data.values[row * data.cols + col].toFixed(4)), readout);
+      // and no tooltip covers the cells around the finger
+      assert.equal(await phone.page.locator(`${section.map} .heatmap-tooltip`).isVisible(), false, 'a tooltip after a tap');
       await phone.page.screenshot({ path: `${artifactsDir}linked-${name}-390.png` });
     });
   }
@@ -253,9 +257,11 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
       return { caption: t.caption.textContent, title: document.querySelector('#self-weights h3').textContent, rows: [...t.rows].map((tr) => [...tr.cells].map((c) => [c.tagName, c.scope || '', c.textContent])) };
     });
     assert.equal(table.caption, table.title);
-    assert.deepEqual(table.rows[0].slice(1), ['我', '爱', '我'].map((w) => ['TH', 'col', w]));
+    // the two 我 are told apart by their positions, as in every view of the section
+    const names = ['我（1）', '爱', '我（3）'];
+    assert.deepEqual(table.rows[0].slice(1), names.map((w) => ['TH', 'col', w]));
     table.rows.slice(1).forEach((row, r) => {
-      assert.deepEqual(row[0], ['TH', 'row', ['我', '爱', '我'][r]]);
+      assert.deepEqual(row[0], ['TH', 'row', names[r]]);
       assert.deepEqual(row.slice(1).map((c) => c[2]), data.values.slice(r * 3, r * 3 + 3).map((v) => v.toFixed(2)));
     });
   });
@@ -271,7 +277,7 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
     assert.deepEqual((await SECTIONS.dot.linked(page)).editors[0], 'q2');
   });
 
-  test('a repeated token stays its own cell: the second 我 of "我 爱 我" opens the neuron view on 我#3', async () => {
+  test('a repeated token stays its own cell: the second 我 of "我 爱 我" opens the neuron view on 我（3）', async () => {
     await open(page, '#view=self&seed=4&self_text=我 爱 我', SECTIONS.self);
     const data = await mapData(page, '#self-weights');
     const { x, y } = await cellPoint(page, '#self-weights', 2, 1);
@@ -280,7 +286,7 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
     const pair = await SECTIONS.self.linked(page);
     assert.deepEqual([pair.query, pair.key], [2, 1]);
     assert.equal(pair.weight, data.values[2 * 3 + 1]);
-    assert.equal(await page.locator('.self-section .self-neuron select >> nth=0').evaluate((s) => s.selectedOptions[0].textContent), '我#3');
+    assert.equal(await page.locator('.self-section .self-neuron select >> nth=0').evaluate((s) => s.selectedOptions[0].textContent), '我（3）');
     assert.equal(await page.locator('.self-section .self-headview').getAttribute('data-focus'), '2', 'the head view follows: the second 我');
     // a feature of Q: that query and feature in the neuron view
     const q = await mapData(page, '#self-q');

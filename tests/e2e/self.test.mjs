@@ -126,9 +126,9 @@ describe('§3.4/§3.5 self-attention section', { timeout: 180_000 }, () => {
     assert.deepEqual(q.slice(0, 4), q.slice(8, 12));
     assert.notDeepEqual(q.slice(0, 4), q.slice(4, 8));
     const words = await env.page.$$eval(`${ROOT} .self-headview-queries li`, (lis) => lis.map((li) => li.textContent));
-    assert.deepEqual(words, ['我', '爱', '我']);
+    assert.deepEqual(words, ['我（1）', '爱', '我（3）'], 'the head view names them as the maps do');
     const choices = await env.page.locator(`${ROOT} .self-neuron select >> nth=0`).locator('option').allTextContents();
-    assert.deepEqual(choices, ['我#1', '爱', '我#3']);
+    assert.deepEqual(choices, ['我（1）', '爱', '我（3）']);
     // the weights heatmap keeps the two 我 apart: 3 × 3
     assert.deepEqual((await env.heatmap('self-weights')).shape, [3, 3]);
   });
@@ -158,6 +158,7 @@ describe('§3.4/§3.5 self-attention section', { timeout: 180_000 }, () => {
     await input.fill('   ');
     await env.page.waitForSelector(`${ROOT}[data-state="error"]`);
     assert.match(await message.textContent(), /the sentence is empty/);
+    assert.match(await message.textContent(), /The views still show the last sentence that fit, “咖哥 喜欢 小冰”\.$/, 'it says which sentence is on screen');
     assert.deepEqual(await env.heatmap('self-weights'), good, 'last result kept');
 
     await input.fill(Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '));

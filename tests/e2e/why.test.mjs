@@ -60,6 +60,15 @@ describe('§1 why attention', { timeout: 400_000 }, () => {
     assert.ok(s.attention[last] > s.plain[last], `at length ${s.lengths[last]}: attention ${s.attention[last]} vs plain ${s.plain[last]}`);
     assert.ok((await canvasInk(page, `${SEC} .why-chart canvas`)) > 0.01, 'the chart looks blank');
     await site.screenshot('why');
+
+    // finished, the button says what it does next and does it: two new models from step 0
+    const start = page.locator('[data-testid=why-start]');
+    assert.equal(await start.textContent(), 'Train again from the start');
+    assert.equal(await start.isEnabled(), true);
+    await start.click();
+    await page.waitForFunction(() => document.querySelector('.why-section')?.dataset.state === 'running');
+    assert.ok((await snapshot()).step < s.total, 'a new run from the start');
+    await start.click(); // pause it
   });
   test('a long run shows its measured time estimate and waits for the reader to confirm', async () => {
     await site.load('#view=why&seed=1&why_cell=lstm&why_hidden=256&why_max_len=60&why_steps=5000');

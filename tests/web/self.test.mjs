@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadWeb } from './setup.mjs';
 
-const { tokenize, tokenLabels, embed, linearParams, projectionParams, SentenceError, MAX_TOKENS } = await loadWeb('sections/self-tokens');
+const { tokenize, embed, linearParams, projectionParams, SentenceError, MAX_TOKENS } = await loadWeb('sections/self-tokens');
 const { SELF_STRINGS, sentenceErrorText } = await loadWeb('sections/self-strings');
 const { fill } = await loadWeb('i18n');
 const { MULTIHEAD_STRINGS } = await loadWeb('sections/multihead-strings');
@@ -27,11 +27,6 @@ test('tokenize: whitespace-separated words (any script), empty and >16 tokens ar
   }
   assert.equal(sentenceErrorText(t, caught, 'self'), 'the sentence has 20 tokens; at most 16 fit the views');
   assert.equal(sentenceErrorText(t, new Error('other'), 'self'), null);
-});
-
-test('tokenLabels: repeated words get their position, others stay as typed', () => {
-  assert.deepEqual(tokenLabels(['我', '爱', '我']), ['我#1', '爱', '我#3']);
-  assert.deepEqual(tokenLabels(['a', 'b']), ['a', 'b']);
 });
 
 test('embed: one N(0,1) vector per word, the same for the same word and seed, different otherwise', () => {

@@ -7,7 +7,8 @@ import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
 import { loadWeb } from './setup.mjs';
 
 const { whyLengths, whyConfig } = await loadWeb('sections/why-run');
-const { bestPath, distinctLabels } = await loadWeb('sections/translate-decode');
+const { bestPath } = await loadWeb('sections/translate-decode');
+const { distinctLabels } = await loadWeb('sections/token-labels');
 const { trainConfig, RECIPE_STEPS, RECIPES } = await loadWeb('sections/translate-train');
 const { splitSuggestion } = await loadWeb('sections/translate-input');
 const { COMPARE_STRINGS, sentenceAlignment } = await loadWeb('sections/translate-compare');

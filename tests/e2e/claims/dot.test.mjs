@@ -60,11 +60,15 @@ describe('§3.1–3.2 claims', { timeout: 120_000 }, () => {
     await open(lang);
     await assertPrompt(page, lang, 'dot.try.scale');
     const before = meanRowMax(await heatmap(page, 'dot-weights'));
+    const verdict = () => page.locator(`${SEC} .dot-narration`).textContent();
     const selects = page.locator(`${SEC} .al-controls select`);
     await after(() => selects.nth(0).selectOption('dot'));
     await after(() => selects.nth(3).selectOption('8'));
     const sharper = meanRowMax(await heatmap(page, 'dot-weights'));
     assert.ok(sharper > before, `dot at d = 8: mean largest weight ${sharper} against ${before} by default`);
+    // the line under the maps says so in words, by the same measure
+    assert.ok(sharper > 0.6 && sharper <= 0.9, `dot at d = 8: ${sharper}`);
+    assert.ok((await verdict()).includes(lang === 'en' ? 'mostly on one key' : '大多给了一个键'), await verdict());
     await openPanel(page, 'dot-panel-sweep'); // the sweep sits in its panel, as a reader finds it
     const at64 = await sweep(64);
     await page.locator('.dot-sweep-slider').fill('90'); // 2^9

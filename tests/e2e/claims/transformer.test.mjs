@@ -42,7 +42,11 @@ describe('§4 claims', { timeout: 1_800_000 }, () => {
     for (let k = 1; k <= total; k++) {
       await page.click('[data-testid=tf-decode-step]');
       await page.waitForFunction((n) => document.querySelector('.tf-decode')?.dataset.step === String(n), k);
-      lights.push(JSON.parse((await dataset('.tf-decode')).light));
+      const light = JSON.parse((await dataset('.tf-decode')).light);
+      lights.push(light);
+      // each new step marks the source word its light weighs most (not the last step's word)
+      const marked = await page.locator('[data-testid=tf-source] .tf-token').evaluateAll((cs) => cs.findIndex((c) => c.classList.contains('linked')));
+      assert.equal(light[marked], Math.max(...light), `step ${k}: the marked word ${marked} is not the most lit`);
     }
     return lights;
   }

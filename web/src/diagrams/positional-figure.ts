@@ -13,7 +13,7 @@ const WORDS = ['我', '爱', '我'];
 const D = 8;
 /** the sinusoid table shown: this many positions × dimensions */
 const TABLE_POSITIONS = 6;
-const TABLE_D = 12;
+const TABLE_D = D;
 
 export class PositionalFigure {
   readonly element = el('figure', 'lab-positional');

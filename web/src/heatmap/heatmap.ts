@@ -140,6 +140,8 @@ export class Heatmap implements CellEmitter {
   #focusIndex = 0;
   /** the selected cell is highlighted (until Escape, or until the linked views choose none) */
   #focusShown = false;
+  /** the last choice was a finger's: its cell is read out under the map, not in a tooltip over the cells it would hide */
+  #touched = false;
   #hoverIndex: number | null = null;
   /** tells first-draw.ts once this heatmap has drawn (or is gone): the page's charts load after that */
   readonly #drawnSignal = heatmapWaiting();
@@ -418,7 +420,7 @@ export class Heatmap implements CellEmitter {
 
   /** The cell the tooltip is over: the hovered one, else the selected one while the canvas has focus. */
   #tipped(): number | null {
-    return this.#hoverIndex ?? (this.#focusShown && this.#canvas.matches(':focus') ? this.#focusIndex : null);
+    return this.#hoverIndex ?? (this.#focusShown && !this.#touched && this.#canvas.matches(':focus') ? this.#focusIndex : null);
   }
 
   #paint(ctx: CanvasRenderingContext2D, width: number, height: number): void {
@@ -489,6 +491,7 @@ export class Heatmap implements CellEmitter {
     if (!drawer || !d || d.values.length === 0) return;
     this.#focusIndex = Math.max(0, Math.min(index, d.values.length - 1));
     this.#focusShown = true;
+    this.#touched = source === 'touch';
     if (source !== 'pointer') this.#hoverIndex = null; // the keyboard or the finger takes over the highlight
     drawer.ensure(); // the cells must be placed now (scrolling to the cell, the tooltip)
     if (source === 'keyboard') this.#scrollToFocus();

@@ -266,7 +266,8 @@ class DotView implements SectionHandle {
       sumMax += rowMax;
     }
     const mean = sumMax / last.n;
-    const verdict = mean > 0.9 ? t('dot.narrate.saturated') : mean < 1.5 / last.m + 0.05 ? t('dot.narrate.flat') : t('dot.narrate.focused');
+    // saturated > 0.9 > mostly one key > 0.6 > a few keys > flat (near 1/M)
+    const verdict = mean > 0.9 ? t('dot.narrate.saturated') : mean > 0.6 ? t('dot.narrate.one') : mean < 1.5 / last.m + 0.05 ? t('dot.narrate.flat') : t('dot.narrate.focused');
     const what = changed.includes('dot_score')
       ? fill(t('dot.narrate.score'), { score: t(`dot.score.${last.score}`) })
       : changed.some((c) => c === 'dot_n' || c === 'dot_m' || c === 'dot_d')

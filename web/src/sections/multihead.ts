@@ -12,6 +12,7 @@ import { MULTIHEAD_STRINGS } from './multihead-strings';
 import { fill } from '../i18n';
 import { SentenceBox } from './sentence-box';
 import { embed, featureLabels, projectionParams } from './self-tokens';
+import { distinctLabels } from './token-labels';
 import { Panel } from './panel';
 
 import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
@@ -258,7 +259,7 @@ class MultiHeadView implements SectionHandle {
       (r) => {
         const n = tokens.length;
         // the heatmap keeps repeated tokens apart itself: label axes with the words as typed
-        const labels = tokens;
+        const labels = distinctLabels(tokens);
         this.#ensureHeads(heads, dh, mode);
         this.#headMaps.forEach((m, h) => {
           m.weights.update({

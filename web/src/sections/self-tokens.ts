@@ -27,16 +27,6 @@ export function tokenize(text: string): string[] {
 }
 
 /**
- * Names for choosing a token from a list: the tokens themselves, with the position appended to
- * repeated words only ("我 爱 我" → 我#1, 爱, 我#3), so every choice reads differently.
- */
-export function tokenLabels(tokens: readonly string[]): string[] {
-  const counts = new Map<string, number>();
-  for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
-  return tokens.map((t, i) => ((counts.get(t) ?? 0) > 1 ? `${t}#${i + 1}` : t));
-}
-
-/**
  * One standard-normal d-vector per token, drawn from a stream keyed by (seed, word): the same word
  * gets the same vector wherever it occurs (an embedding table lookup, without a vocabulary).
  */

@@ -15,7 +15,8 @@ import { HeadView } from './self-headview';
 import { NeuronView } from './self-neuron';
 import { fill } from '../i18n';
 import { SELF_STRINGS } from './self-strings';
-import { featureLabels, rowOf, selfAttentionInputs, tokenLabels } from './self-tokens';
+import { featureLabels, rowOf, selfAttentionInputs } from './self-tokens';
+import { distinctLabels } from './token-labels';
 
 const RECOMPUTE: readonly PropName[] = ['seed', 'self_text', 'self_d'];
 const D_CHOICES = range(2, 64);
@@ -172,15 +173,15 @@ class SelfView implements SectionHandle {
     void this.#latest.run(
       () => lab.selfAttention(x, params),
       (result) => {
-        const labels = tokenLabels(tokens);
+        const labels = distinctLabels(tokens);
         this.#last = { tokens, labels, d, result };
         const n = tokens.length;
         const feats = featureLabels(d);
         for (const key of ['q', 'k', 'v', 'output'] as const) {
-          this.#maps[key].update({ rows: n, cols: d, values: result[key].data, rowLabels: tokens, colLabels: feats });
+          this.#maps[key].update({ rows: n, cols: d, values: result[key].data, rowLabels: labels, colLabels: feats });
         }
-        this.#maps.scores.update({ rows: n, cols: n, values: result.scores.data, rowLabels: tokens, colLabels: tokens });
-        this.#maps.weights.update({ rows: n, cols: n, values: result.weights.data, rowLabels: tokens, colLabels: tokens });
+        this.#maps.scores.update({ rows: n, cols: n, values: result.scores.data, rowLabels: labels, colLabels: labels });
+        this.#maps.weights.update({ rows: n, cols: n, values: result.weights.data, rowLabels: labels, colLabels: labels });
         this.#drawPair();
         setFieldError(this.#text, null);
         this.#message.show('ok', fill(t('self.ok'), { count: n, d }));
@@ -198,7 +199,7 @@ class SelfView implements SectionHandle {
     const n = last.tokens.length;
     const pair = this.#selection.current ?? { row: -1, col: 0 };
     const focus = pair.row;
-    this.#head.update(last.tokens, last.result.weights.data, focus);
+    this.#head.update(last.labels, last.result.weights.data, focus);
     const query = focus >= 0 && focus < n ? focus : 0;
     const key = Math.max(0, Math.min(pair.col, n - 1));
     const { q, k, scaled, weights } = last.result;
@@ -206,10 +207,10 @@ class SelfView implements SectionHandle {
     let best = 0;
     for (let j = 1; j < n; j++) if (row[j] > row[best]) best = j;
     this.#narration.textContent = fill(this.#ctx.t('self.narrate'), {
-      query: last.tokens[query],
-      best: last.tokens[best],
+      query: last.labels[query],
+      best: last.labels[best],
       w: row[best].toFixed(2),
-      key: last.tokens[key],
+      key: last.labels[key],
       wk: row[key].toFixed(2),
     });
     this.#neuron.update(last.labels, {

@@ -54,7 +54,8 @@ export class SentenceBox {
   /** `inText`: the sentence box caused it, so the box is marked and the message names it */
   showError(text: string, inText = false): void {
     const { ctx, input, message, prefix, root } = this.#p;
-    message.show('error', `${ctx.t('error.prefix')}${text}`);
+    // the last result stays on screen: say which sentence it is
+    message.show('error', `${ctx.t('error.prefix')}${text.replace(/[.。]$/, '')}${fill(ctx.t(`${prefix}.kept`), { text: ctx.state.get(this.#p.key) })}`);
     if (inText) setFieldError(input, fill(ctx.t('field.named'), { label: ctx.t(`${prefix}.text.short`), message: text }));
     root.dataset.state = 'error';
   }

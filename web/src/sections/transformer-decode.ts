@@ -43,6 +43,8 @@ export class TransformerDecodeView {
   #head = 0;
   /** (row of the step's map, source word) that the source, the map and the line under them show */
   readonly #selection = new CellSelection();
+  /** the step the map last showed (-1: none) */
+  #renderedStep = -1;
   readonly #link = el('p', 'tf-link');
   readonly #onLight: (layer: number, head: number) => void;
 
@@ -144,11 +146,12 @@ export class TransformerDecodeView {
       this.#heatmap.title = fill(t('tf.decode.mapAt'), { step: k + 1, token: steps[k].token });
       this.#heatmap.update(m);
     }
-    // the reader's choice of light is the selected row, at the word it lights most (or the word
-    // already marked)
+    // the reader's choice of light is the selected row, at the word it lights most (or, on the same
+    // step, the word already marked: a new step marks its own strongest word)
     const row = r && k >= 0 ? this.#rowOf(this.#layer, this.#head) : null;
     const light = r && k >= 0 ? sourceLight(r, k, this.#layer, this.#head) : null;
-    const kept = this.#selection.selected;
+    const kept = k === this.#renderedStep ? this.#selection.selected : null;
+    this.#renderedStep = k;
     const col = kept && kept.row === row && kept.col < (r?.source.length ?? 0) ? kept.col : light ? argmax(light) : 0;
     this.#selection.select(row !== null ? { row, col } : null);
   }

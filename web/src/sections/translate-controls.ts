@@ -1,4 +1,4 @@
-// §3.3's settings controls: the speed box (beside play / pause / step) and the model settings
+// §3.3's settings controls: the speed box (first in the settings panel) and the model settings
 // (task, cell, hidden size, score, learning rate, beam), each bound to its s2s_* row of the state
 // table. A rejected number is named under its box by the field's label and stays in the box; the
 // state (and so the model) is left alone until the reader fixes it.

@@ -12,6 +12,7 @@ import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
 import { fill } from '../i18n';
 import { chartBox } from './translate-charts';
 import { el } from './dom';
+import { distinctLabels } from './token-labels';
 import { argmax, sourceChips, sourceList, StepPlayer } from './translate-step-player';
 import type { RovingFocus } from './keyboard';
 
@@ -22,13 +23,17 @@ const CANDIDATE = '#93c5fd';
 /** The decoder's top-k candidates at one step: horizontal bars, the chosen word darker. */
 class TopKChart {
   readonly #chart: BarChart;
+  readonly #title: HTMLElement;
 
   constructor(host: HTMLElement, title: string, label: string) {
-    this.#chart = new BarChart(chartBox(host, 'tr-topk-chart', title), { label, min: 0, max: 1, format: (p) => p.toFixed(3) });
+    const box = chartBox(host, 'tr-topk-chart', title);
+    this.#title = box.previousElementSibling as HTMLElement;
+    this.#chart = new BarChart(box, { label, min: 0, max: 1, format: (p) => p.toFixed(3) });
   }
 
-  /** The candidates, most probable first; `chosen` is drawn darker. */
-  update(top: readonly TokenProb[], chosen: string): void {
+  /** The candidates of the step titled `title`, most probable first; `chosen` is drawn darker. */
+  update(top: readonly TokenProb[], chosen: string, title: string): void {
+    this.#title.textContent = title;
     this.#chart.update(top.map((p) => ({ label: p.token, value: p.prob, color: p.token === chosen ? CHOSEN : CANDIDATE })));
   }
 
@@ -53,17 +58,6 @@ export function bestPath(steps: readonly (readonly Pick<BeamNode, 'parent'>[])[]
     node = steps[t][node].parent;
   }
   return path;
-}
-
-/** a Han character */
-const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
-
-/** Labels made distinct (a category axis merges equal labels): repeats get their position. */
-export function distinctLabels(tokens: readonly string[]): string[] {
-  const counts = new Map<string, number>();
-  for (const tok of tokens) counts.set(tok, (counts.get(tok) ?? 0) + 1);
-  // a Chinese token takes full-width brackets, as Chinese text does
-  return tokens.map((tok, i) => ((counts.get(tok) ?? 0) > 1 ? (HAN.test(tok) ? `${tok}（${i + 1}）` : `${tok} (${i + 1})`) : tok));
 }
 
 export class DecodeView {
@@ -188,8 +182,7 @@ export class DecodeView {
     this.#output.value = r && pos === total ? r.text : shown.join(this.#joiner);
     this.#output.dataset.eos = current?.token === '<eos>' ? '1' : '0';
 
-    if (current) this.#topk.update(current.top, current.token);
-    else this.#topk.update([], '');
+    if (!current) this.#topk.update([], '', t('tr.topk'));
 
     const rows = this.#views.slice(0, pos);
     const showMap = this.#hasAttention && rows.length > 0 && r !== null;
@@ -212,6 +205,8 @@ export class DecodeView {
     const cols = r?.source.length ?? 0;
     const strongest = current && this.#hasAttention && cols > 0 ? argmax(current.attention.subarray(0, cols)) : -1;
     this.#selection.select(strongest >= 0 ? { row: pos - 1, col: strongest } : null);
+    // without attention nothing is selected: the candidates are the step played's
+    if (current && strongest < 0) this.#topk.update(current.top, current.token, fill(t('tr.topkAt'), { step: pos, token: current.token }));
   }
 
   /** The source shaded by the selected step's attention, its word marked, and the step in words. */
@@ -220,6 +215,10 @@ export class DecodeView {
     const r = this.#result;
     // no cell selected (Escape): the step played, nothing marked
     const step = this.#hasAttention ? this.#views[cell?.row ?? this.#player.pos - 1] : undefined;
+    // the candidates follow the selected step too (else the step played), so one step is on screen
+    const row = cell?.row ?? this.#player.pos - 1;
+    const candidates = this.#views[row];
+    if (candidates) this.#topk.update(candidates.top, candidates.token, fill(t('tr.topkAt'), { step: row + 1, token: candidates.token }));
     const chips = sourceChips(r?.source ?? [], step ? step.attention : null, 'tr', t('tr.unknown'));
     chips.forEach((chip, i) => {
       if (!step || !cell) return;

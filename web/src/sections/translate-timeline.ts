@@ -14,7 +14,7 @@ import { ColorScale } from '../heatmap/heatmap-color';
 import { adoptCss, styleRootOf } from '../adopt-css';
 import { downloadCanvas, downloadJson } from '../export';
 import { fill, type Lang } from '../i18n';
-import { distinctLabels } from './translate-decode';
+import { distinctLabels } from './token-labels';
 import { button, el, errorText, field } from './dom';
 import { TIMELINE_STRINGS } from './translate-timeline-strings';
 import css from './translate-why.css?inline';

@@ -12,7 +12,7 @@ import type { Intervention, TranslateResult, TranslationAttribution } from '#sha
 import type { RemoteSeq2Seq } from '../worker/protocol';
 import { Heatmap } from '../heatmap/heatmap';
 import { adoptCss, styleRootOf } from '../adopt-css';
-import { distinctLabels } from './translate-decode';
+import { distinctLabels } from './token-labels';
 import { STRONG_WEIGHT } from './translate-step-player';
 import { button, el, errorText, field, select, setOptions, setText } from './dom';
 import { fill, type Lang } from '../i18n';

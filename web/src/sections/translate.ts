@@ -110,7 +110,6 @@ class TranslateView implements SectionHandle {
     });
     run.append(this.#play, this.#pause, this.#stepButton, button(t('tr.reset'), 's2s-reset', () => this.#reset()));
     this.#controls = new TranslateControls(ctx, (task) => this.#switchTask(task));
-    run.append(this.#controls.speed);
     this.#progress.dataset.testid = 's2s-progress';
     this.#progress.setAttribute('aria-label', t('tr.progressLabel'));
     const progress = el('div', 'tr-progress');
@@ -119,6 +118,8 @@ class TranslateView implements SectionHandle {
 
     // the model settings are an advanced part: a collapsed panel (open in the link: s2s_open_settings)
     this.#settingsPanel = new Panel(state, 's2s_open_settings', t('tr.panel.settings'), 's2s-panel-settings');
+    // how many steps each frame trains is a setting too (the run row keeps the buttons only)
+    this.#controls.settings.prepend(this.#controls.speed);
     this.#settingsPanel.body.append(this.#controls.settings);
     const settings = this.#settingsPanel.element;
     run.hidden = settings.hidden = state.isHidden('controls');
@@ -373,7 +374,7 @@ class TranslateView implements SectionHandle {
     const info = trainer.info;
     if (info) {
       const attention = info.attention ? fill(t('tr.attention.score'), { score: t(`tr.score.${info.score}`) }) : t('tr.attention.none');
-      setText(this.#status, fill(t('tr.status.ready'), { params: info.parameterCount, cell: info.cell.toUpperCase(), hidden: info.hidden, attention }));
+      setText(this.#status, fill(t('tr.status.ready'), { params: info.parameterCount.toLocaleString('en-US'), cell: info.cell.toUpperCase(), hidden: info.hidden, attention }));
     }
     this.#renderIntro();
     this.#untrained.hidden = step > 0;

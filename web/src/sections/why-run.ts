@@ -37,6 +37,10 @@ export interface WhySnapshot {
 }
 
 const CALL_BUDGET_MS = 50;
+/** training turns left out of the speed: the first ones pay for the wasm's warm-up (ten times a step) */
+const WARM_UP_TURNS = 3;
+/** the speed is trusted once this much training time has been measured after the warm-up */
+const MIN_MEASURED_MS = 800;
 const EVAL_COUNT = 40;
 const EVAL_SEED = 1;
 /** Reverse needs a higher rate than the note's 1e-3 to show the gap within a minute (see tests/wasm/long-sequence.test.mjs). */
@@ -83,6 +87,8 @@ export class WhyRun {
   /** wall time and steps of the loop while running (training and evaluation): the speed estimate */
   #wallMs = 0;
   #wallSteps = 0;
+  /** turns that trained, counted to leave the warm-up out of the speed */
+  #trainedTurns = 0;
 
   constructor(lab: LabClient, settings: WhySettings, onUpdate: (s: WhySnapshot) => void, onError: (err: unknown) => void) {
     this.#lab = lab;
@@ -113,9 +119,9 @@ export class WhyRun {
     return this.#snap;
   }
 
-  /** Measured seconds per training step of both models together (evaluations included); null before a measurement. */
+  /** Measured seconds per training step of both models together (evaluations included, the warm-up not); null until measured. */
   get secondsPerStep(): number | null {
-    return this.#wallSteps > 0 ? this.#wallMs / this.#wallSteps / 1000 : null;
+    return this.#wallSteps > 0 && this.#wallMs >= MIN_MEASURED_MS ? this.#wallMs / this.#wallSteps / 1000 : null;
   }
 
   /** Seconds the rest of the run takes at the measured speed; null before a measurement. */
@@ -160,7 +166,7 @@ export class WhyRun {
         if (this.#snap.step < this.#snap.total) await this.#trainBoth(this.#models);
         if (this.#destroyed) return;
         await this.#evaluateNextCell(this.#models);
-        if (this.#snap.step > before) {
+        if (this.#snap.step > before && ++this.#trainedTurns > WARM_UP_TURNS) {
           this.#wallMs += performance.now() - t0;
           this.#wallSteps += this.#snap.step - before;
         }

@@ -14,7 +14,6 @@ import { WHY_STRINGS } from './why-strings';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
 import { button, checkNumber, el, errorText, field, narration, primaryButton, select, setFieldError, mountRoot, tryThis } from './dom';
 import { Announcer } from './announcer';
-import { setDisabled } from './keyboard';
 
 /** 0.213 → "21%"; no value yet → "–" */
 const percentText = (x: number | null | undefined): string => (typeof x === 'number' && Number.isFinite(x) ? `${Math.round(100 * x)}%` : '–');
@@ -174,6 +173,8 @@ class WhyView implements SectionHandle {
   }
 
   #toggle(): void {
+    // a finished run: the button trains two new models from the start, same settings
+    if (this.#run.snapshot.done) return this.#reset(true);
     this.#wanted = !this.#wanted;
     this.#error.textContent = '';
     this.#confirm.hidden = true;
@@ -246,9 +247,7 @@ class WhyView implements SectionHandle {
     this.#empty.hidden = snap.step > 0;
     // empty axes say nothing: the chart, its legend and menu show from the first step (why.css)
     this.#root.toggleAttribute('data-chart-empty', snap.step === 0);
-    this.#startButton.textContent = running ? t('why.pause') : snap.step > 0 && !snap.done ? t('why.resume') : t('why.start');
-    // done: Start disables itself, and a reader on it goes on to Reset
-    setDisabled(this.#startButton, snap.done, this.#resetButton);
+    this.#startButton.textContent = running ? t('why.pause') : snap.done ? t('why.again') : snap.step > 0 ? t('why.resume') : t('why.start');
     const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
     this.#status.textContent = snap.done
       ? fill(t('why.status.done'), {

@@ -23,6 +23,30 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     },
   },
   {
+    id: 'gru',
+    term: { en: 'GRU', zh: 'GRU' },
+    definition: {
+      en: 'A recurrent cell with two gates (update and reset) that decide at each step how much of its state to keep; simpler than an LSTM.',
+      zh: '门控循环单元：一种带两个门（更新门、重置门）的循环单元，每一步由门决定保留多少旧状态；比 LSTM 简单。',
+    },
+  },
+  {
+    id: 'lstm',
+    term: { en: 'LSTM', zh: 'LSTM' },
+    definition: {
+      en: 'Long short-term memory: a recurrent cell with a separate memory and three gates (input, forget, output), made to carry information over long sequences.',
+      zh: '长短期记忆网络：一种循环单元，有单独的记忆单元和三个门（输入门、遗忘门、输出门），用来把信息传得更远。',
+    },
+  },
+  {
+    id: 'adam',
+    term: { en: 'Adam', zh: 'Adam' },
+    definition: {
+      en: 'The optimiser that trains every model here: gradient descent with a step size per parameter, scaled by running averages of the gradient and of its square.',
+      zh: '训练这里每个模型所用的优化器：梯度下降，但每个参数的步长按梯度及其平方的滑动平均来调整。',
+    },
+  },
+  {
     id: 'context-vector',
     term: { en: 'context vector', zh: '上下文向量' },
     definition: {
@@ -52,6 +76,22 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     definition: {
       en: 'The project’s C++ code for attention and the models, compiled to WebAssembly so that it runs in the browser; every number on the page comes from it.',
       zh: '本项目用 C++ 写的注意力与模型代码，编译后在浏览器中运行；页面上的每个数值都由它算出。',
+    },
+  },
+  {
+    id: 'entropy',
+    term: { en: 'entropy', zh: '熵' },
+    definition: {
+      en: 'Of a row of weights, how spread it is: −Σ w ln w, in nats; largest when all the weights are equal, 0 when one weight is 1.',
+      zh: '一行权重有多分散：各权重都相等时最大，某个权重为 1 时为 0。单位“奈特”表示用自然对数计算。',
+    },
+  },
+  {
+    id: 'vanishing-gradient',
+    term: { en: 'gradient vanishes', zh: '梯度消失' },
+    definition: {
+      en: 'When the softmax saturates, its weights hardly move when the scores move: the gradient that training sends back through it (the sweep’s ‖∂weights/∂scores‖) shrinks towards 0, and the scores stop learning.',
+      zh: 'softmax 饱和时，原始权重变化，输出的权重几乎不变：训练经由它传回的梯度（表中的 ‖∂权重/∂原始权重‖）缩小到接近 0，打分部分就学不动了。',
     },
   },
   {

@@ -68,14 +68,15 @@ function markTree(root: Node, page: Page): void {
 
 /**
  * Marks the runs under `root` now and whenever its text changes (once per frame, only what
- * changed). Returns a function that stops watching.
+ * changed); `language`: the language of the text under `root` (default: the page's, <html lang>).
+ * Returns a function that stops watching.
  */
-export function watchLanguageRuns(root: Element): () => void {
+export function watchLanguageRuns(root: Element, language?: Page): () => void {
   let pending = new Set<Node>();
   let frame = 0;
   const flush = () => {
     frame = 0;
-    const page = pageOf();
+    const page = language ?? pageOf();
     const nodes = pending;
     pending = new Set();
     for (const n of nodes) if (n.isConnected) markTree(n, page);
@@ -88,7 +89,7 @@ export function watchLanguageRuns(root: Element): () => void {
     }
     if (pending.size && !frame) frame = requestAnimationFrame(flush);
   });
-  markTree(root, pageOf());
+  markTree(root, language ?? pageOf());
   observer.observe(root, { subtree: true, childList: true, characterData: true });
   return () => {
     observer.disconnect();

@@ -13,6 +13,7 @@ import baseCss from './widget.css?inline';
 import designCss from '../design.css?inline';
 import { adoptCss } from '../adopt-css';
 import { watchHostScheme, widgetIsDark, WIDGET_THEME_CSS } from './widget-theme';
+import { watchLanguageRuns } from '../shell/lang-runs';
 
 /** Attributes any HTML element may carry: not settings, never reported as unknown. */
 const GLOBAL_ATTRIBUTES = new Set(['class', 'id', 'style', 'title', 'hidden', 'slot', 'part', 'tabindex', 'dir', 'role', 'translate']);
@@ -53,6 +54,8 @@ export abstract class LabWidget extends HTMLElement {
   #unsubscribe: (() => void)[] = [];
   readonly #internals: ElementInternals;
   #stopScheme: (() => void) | null = null;
+  /** stops marking the other language's runs in the widget's box */
+  #stopRuns: (() => void) | null = null;
 
   /** Attributes this element reads itself (besides the state table), e.g. mechanism or data. */
   protected static readonly ownAttributes: readonly string[] = [];
@@ -126,6 +129,8 @@ export abstract class LabWidget extends HTMLElement {
       this.#observer = null;
       this.#stopScheme?.();
       this.#stopScheme = null;
+      this.#stopRuns?.();
+      this.#stopRuns = null;
       this.#teardown(); // mounted afresh if it is inserted again
       for (const off of this.#unsubscribe) off();
       this.#unsubscribe = [];
@@ -230,6 +235,11 @@ export abstract class LabWidget extends HTMLElement {
   #startMount(): void {
     const generation = this.#generation;
     this.#mounting = true;
+    // the widget's language on its own box (a blog's page may be in another), the other's runs marked
+    const lang = this.language(this.readState().state);
+    this.body.lang = lang === 'zh' ? 'zh-CN' : 'en';
+    this.#stopRuns?.();
+    this.#stopRuns = watchLanguageRuns(this.body, lang);
     this.mount()
       .then((handle) => {
         if (generation !== this.#generation || !this.isConnected) {

@@ -5,7 +5,10 @@
 // (the page scrolled through, so every lazily started widget and section has drawn), and for the
 // pages that train (the article's §3.3 and §4, and the training widgets) after a few seconds of
 // training. Any violation fails; the count per page is printed either way.
-// Needs a build (npm run build:web, or ATTENTION_LAB_DIST=<outDir>). Run: node --test tests/e2e/axe.test.mjs
+// The two schemes are two test files (axe-light.test.mjs, axe-dark.test.mjs) so that they run side by
+// side.
+// Needs a build (npm run build:web, or ATTENTION_LAB_DIST=<outDir>).
+// Run: node --test tests/e2e/axe-light.test.mjs tests/e2e/axe-dark.test.mjs
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -109,9 +112,9 @@ async function runAxe(page) {
   return violations;
 }
 
-const counts = [];
-
-for (const colorScheme of ['light', 'dark']) {
+/** The suite for one colour scheme. */
+export function axeSuite(colorScheme) {
+  const counts = [];
   describe(`axe-core, WCAG 2.2 AA, ${colorScheme} scheme`, { timeout: 1_800_000 }, () => {
     let site, context, page, problems;
     before(async () => {
@@ -162,6 +165,5 @@ for (const colorScheme of ['light', 'dark']) {
       });
     }
   });
+  after(() => console.log(`axe violations (elements) per page, ${colorScheme}:\n${counts.map((c) => `  ${c}`).join('\n')}`));
 }
-
-after(() => console.log(`axe violations (elements) per page:\n${counts.map((c) => `  ${c}`).join('\n')}`));
