@@ -151,20 +151,20 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
       const verdicts = await pe.locator('.lab-positional-verdict').allTextContents();
       if (lang === 'en') assert.deepEqual([verdicts[0], verdicts[1].replace(/[\d.]+\.$/, 'N.')], ['Rows 1 and 3 (both 我): equal.', 'Rows 1 and 3 (both 我): differ, by up to N.']);
       else assert.deepEqual([verdicts[0], verdicts[1].replace(/[\d.]+。$/, 'N。')], ['第 1 行和第 3 行（都是“我”）：相等。', '第 1 行和第 3 行（都是“我”）：不同，最多相差 N。']);
-      // the table: 6 positions × 12 dimensions of sin/cos(pos / 10000^(2i/d))
+      // the table: 6 positions × the demo's 8 dimensions of sin/cos(pos / 10000^(2i/d))
       await page.locator('#tf-positions').scrollIntoViewIfNeeded();
       await page.waitForFunction(() => document.querySelector('#tf-positions output.heatmap-data')?.value);
       const table = await page.evaluate(() => {
         const out = document.querySelector('#tf-positions output.heatmap-data');
         return { shape: out.dataset.shape, values: JSON.parse(out.value) };
       });
-      assert.equal(table.shape, '6,12');
+      assert.equal(table.shape, '6,8');
       const flat = table.values.flat();
-      for (const [pos, c] of [[1, 0], [3, 1], [5, 4], [2, 11]]) {
+      for (const [pos, c] of [[1, 0], [3, 1], [5, 4], [2, 7]]) {
         const i = c - (c % 2);
-        const angle = pos / 10000 ** (i / 12);
+        const angle = pos / 10000 ** (i / 8);
         const expected = c % 2 ? Math.cos(angle) : Math.sin(angle);
-        assert.ok(Math.abs(flat[pos * 12 + c] - expected) < 1e-6, `PE(${pos}, ${c})`);
+        assert.ok(Math.abs(flat[pos * 8 + c] - expected) < 1e-6, `PE(${pos}, ${c})`);
       }
     });
   }

@@ -8,7 +8,7 @@
 // Build first: npx vite build --config web/vite.config.ts --outDir /tmp/x && ATTENTION_LAB_DIST=/tmp/x node --test tests/e2e/long-tasks.test.mjs
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { startSite, useSite } from './harness.mjs';
+import { scrollThrough, startSite, useSite } from './harness.mjs';
 
 /** Runs in the page before its scripts: counts long tasks, canvas redraws, frames and wasm calls. */
 function instrument() {
@@ -133,8 +133,8 @@ describe('main thread while training', { timeout: 240_000 }, () => {
 
   test('charts are built in tasks of their own, not inside a section mount', async (t) => {
     await site.load('#seed=1');
-    // every chart canvas laid out in the article gets built, off screen ones when the browser is
-    // idle (one in a hidden panel, e.g. a model file's decoding view, waits for its data). Asked of
+    // every chart canvas laid out in the article gets built once it nears the screen (a reader
+    // scrolling through; one in a hidden panel, e.g. a model file's decoding view, waits). Asked of
     // the canvases in the page at each poll, since a section may replace a canvas before it was
     // drawn; a canvas has been drawn once it has been cleared (instrument() tags it then).
     const undrawn = () =>
@@ -143,6 +143,7 @@ describe('main thread while training', { timeout: 240_000 }, () => {
           .filter((c) => c.getClientRects().length > 0 && c.dataset.probeId === undefined)
           .map((c) => c.getAttribute('aria-label') ?? c.closest('section')?.id ?? '?'),
       );
+    await scrollThrough(page);
     await page
       .waitForFunction(
         () => [...document.querySelectorAll('main canvas')].every((c) => c.getClientRects().length === 0 || c.dataset.probeId !== undefined),

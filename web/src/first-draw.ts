@@ -86,10 +86,12 @@ export interface FirstDraw {
  * Calls `draw` once, at the first of the moments above. `ready: false` starts watching the canvas
  * before there is anything to draw (a heatmap waiting for the worker's answer): `draw` then waits
  * for ready() too, and a canvas already known to be on screen draws in the next task after it,
- * without waiting for the observer's next frame.
+ * without waiting for the observer's next frame. `whenAway: false`: a canvas away from the screen
+ * (or not shown at all) waits until it comes near, instead of drawing when the page is idle.
  */
-export function scheduleFirstDraw(canvas: HTMLCanvasElement, draw: () => void, options: { ready?: boolean } = {}): FirstDraw {
+export function scheduleFirstDraw(canvas: HTMLCanvasElement, draw: () => void, options: { ready?: boolean; whenAway?: boolean } = {}): FirstDraw {
   let isReady = options.ready ?? true;
+  const whenAway = options.whenAway ?? true;
   /** what the observer said last: on or near the screen, away from it, or nothing yet */
   let near: boolean | null = null;
   let cancelTimer: (() => void) | null = null;
@@ -113,7 +115,7 @@ export function scheduleFirstDraw(canvas: HTMLCanvasElement, draw: () => void, o
   const decide = (): void => {
     if (!isReady || near === null) return;
     if (near) soon();
-    else waitIdle();
+    else if (whenAway) waitIdle();
   };
   const observer = new IntersectionObserver(
     (entries) => {

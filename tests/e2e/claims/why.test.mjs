@@ -68,6 +68,9 @@ describe('§1 claims', { timeout: 900_000 }, () => {
     await assertPrompt(page, lang, 'why.try.cell');
     await page.click('[data-testid=why-start]');
     await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid=why-data]').value).step > 0, null, { timeout: 120_000 });
+    // paused, so that the restarted run stays at step 0 to be seen (running, it would move on at once)
+    await page.click('[data-testid=why-start]');
+    await page.waitForFunction(() => document.querySelector('.why-section')?.dataset.state === 'idle');
     await page.selectOption('[data-testid=why-cell]', 'lstm');
     await page.waitForFunction(() => /why_cell=lstm/.test(location.hash));
     await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid=why-data]').value).step === 0);

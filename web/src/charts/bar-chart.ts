@@ -6,7 +6,7 @@ import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
 import { ChartReadout, ChartTable } from './chart-readout';
 import { figureTranslator, langOfNode } from '../figure-strings';
 import { fill } from '../i18n';
-import { chartOverlays, DeferredChart, pageColor, pictureExports, seriesColor, type ChartOverlay } from './deferred-chart';
+import { canvasColor, chartOverlays, DeferredChart, pictureExports, seriesColor, type ChartOverlay } from './deferred-chart';
 import { chartCanvas } from './line-chart';
 
 export interface Bar {
@@ -80,7 +80,7 @@ export class BarChart {
         maintainAspectRatio: false,
         layout: { padding: { right: 44 } },
         scales: {
-          x: { type: 'linear', min: o.min ?? 0, max: o.max ?? 1, grid: { color: () => pageColor('--lab-line', '#e2e8f0') } },
+          x: { type: 'linear', min: o.min ?? 0, max: o.max ?? 1, grid: { color: (c) => canvasColor(c.chart.canvas, '--lab-line', '#e2e8f0') } },
           y: { type: 'category', grid: { display: false }, ticks: { callback: (_v, i) => shorten(this.#bars[i]?.label ?? '') } },
         },
         plugins: {
@@ -117,7 +117,7 @@ export class BarChart {
       const item: ChartOverlay = outside
         ? { kind: 'text', x: x + 4, y, text, color: '#475569', align: 'left' }
         : { kind: 'text', x: x - 4, y, text, color: textOn(bar.color), align: 'right' };
-      ctx.fillStyle = outside ? pageColor('--lab-muted', '#475569') : textOn(seriesColor(bar.color));
+      ctx.fillStyle = outside ? canvasColor(chart.canvas, '--lab-muted', '#475569') : textOn(seriesColor(bar.color));
       ctx.textAlign = item.align === 'left' ? 'left' : 'right';
       ctx.fillText(text, item.x, y);
       overlays.push(item);

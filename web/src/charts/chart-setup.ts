@@ -16,7 +16,7 @@ import {
   LineElement,
   PointElement,
 } from 'chart.js';
-import { pageColor } from './deferred-chart';
+import { canvasColor, pageColor } from './deferred-chart';
 import { linearTickLabel } from './tick-label';
 
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Decimation);
@@ -27,5 +27,10 @@ Chart.defaults.font.family = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans C
 // pages), read when a chart resolves its options, i.e. when it is built in view.
 Object.defineProperty(Chart.defaults, 'color', { get: () => pageColor('--lab-ink-soft', '#334155'), set: () => {}, configurable: true });
 Object.defineProperty(Chart.defaults, 'borderColor', { get: () => pageColor('--lab-line', 'rgba(0,0,0,0.1)'), set: () => {}, configurable: true });
+// Ticks and grid lines take the colours of the chart's own box: a dark widget on a light page is dark.
+Chart.defaults.scale.ticks.color = (ctx) => canvasColor(ctx.chart.canvas, '--lab-ink-soft', '#334155');
+Chart.defaults.scale.grid.color = (ctx) => canvasColor(ctx.chart.canvas, '--lab-line', 'rgba(0,0,0,0.1)');
+// (the axis titles of the cartesian scales this page uses; the shared scale type lacks `title`)
+(Chart.defaults.scale as { title: { color: unknown } }).title.color = (ctx: { chart: { canvas: HTMLCanvasElement } }) => canvasColor(ctx.chart.canvas, '--lab-ink-soft', '#334155');
 
 export { Chart };

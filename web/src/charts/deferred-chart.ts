@@ -22,6 +22,16 @@ export function pageColor(token: string, light: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(token).trim() || light;
 }
 
+/**
+ * A chart colour as the chart's own canvas sees the tokens: the token `token` where the canvas is in
+ * a dark scope (the article in dark mode, or a dark widget on any page), else the light value.
+ */
+export function canvasColor(canvas: Element, token: string, light: string): string {
+  const style = getComputedStyle(canvas);
+  if (style.getPropertyValue('--lab-scheme').trim() !== 'dark') return light;
+  return style.getPropertyValue(token).trim() || light;
+}
+
 /** the reader's colour-scheme query (live), made once: charts ask for every series at every redraw */
 let darkQuery: MediaQueryList | null | undefined;
 
@@ -125,9 +135,15 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
       this.#before = null;
       buildSoon(() => this.ensure());
     }) ?? null;
-    this.#cancelFirst = scheduleFirstDraw(canvas, () => {
-      void loadChartJs().then(() => buildSoon(() => this.ensure()));
-    }).cancel;
+    // Chart.js (44 KB gzip) comes when a chart first nears the screen, not at idle: most charts are
+    // hidden until training starts, and a page with one widget then loads no more than it shows
+    this.#cancelFirst = scheduleFirstDraw(
+      canvas,
+      () => {
+        void loadChartJs().then(() => buildSoon(() => this.ensure()));
+      },
+      { whenAway: false },
+    ).cancel;
   }
 
   /** The chart, or null while it waits to be built. */
