@@ -15,7 +15,7 @@
 #include "kernels/adam.h"
 #include "kernels/gemm.h"
 #include "kernels/softmax.h"
-#include "seq2seq/optim.h"
+#include "optim.h"
 
 namespace {
 
