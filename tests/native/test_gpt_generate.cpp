@@ -162,9 +162,9 @@ TEST(Sampling, TopPKeepsTheShortestPrefixReachingP) {
   expect_dist(dist_of(o, four_logits()), {1, 0, 0, 0});
   o.top_p = 0.9f;
   expect_dist(dist_of(o, four_logits()), {0.5 / 0.95, 0.3 / 0.95, 0.15 / 0.95, 0});
-  o.top_p = 0.9f;  // after top-k 2: of 0.625, 0.375, both needed
+  o.top_p = 0.6f;  // after top-k 2 the first holds 0.625 of the kept mass: it alone
   o.top_k = 2;
-  expect_dist(dist_of(o, four_logits()), {0.625, 0.375, 0, 0});
+  expect_dist(dist_of(o, four_logits()), {1, 0, 0, 0});
 }
 
 TEST(Sampling, TemperatureScalesTheLogits) {
