@@ -47,7 +47,7 @@ TEST(GptCorpus, WindowsAreNextTokenPairs) {
 }
 
 TEST(GptCorpus, ASmallGptLearnsTheTangPoems) {
-  std::ifstream f(std::string(LAB_REFERENCE_DIR) + "/../../build/poems/tang300.txt");
+  std::ifstream f(std::string(LAB_POEMS_DIR) + "/tang300.txt");
   if (!f) GTEST_SKIP() << "build/poems/tang300.txt is missing: run npm run build:poems";
   const std::string text{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
   const lab::CharVocab vocab = lab::CharVocab::from_text(text);
@@ -80,8 +80,10 @@ TEST(GptCorpus, ASmallGptLearnsTheTangPoems) {
   g.max_new_tokens = 20;
   const std::string out = vocab.decode(lab::generate(model, vocab.encode("《"), g).ids);
   EXPECT_EQ(out.rfind("《", 0), 0u);
+  std::string shown;  // the line breaks as ⏎, to keep the record on one line
+  for (char ch : out) shown += ch == '\n' ? std::string("⏎") : std::string(1, ch);
   std::printf("[ gpt tang300 ] V %ld, loss %.3f -> %.3f after 150 steps; greedy: %s\n",
-              vocab.size(), first, last, out.c_str());
+              vocab.size(), first, last, shown.c_str());
 }
 
 }  // namespace

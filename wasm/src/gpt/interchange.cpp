@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 namespace lab {
@@ -71,7 +71,7 @@ GptConfig gpt_config_of(const SafetensorsFile& file, long heads) {
 
 void load_gpt_weights(GptModel& model, const SafetensorsFile& file) {
   std::vector<float> values(model.params().size());
-  std::map<std::string, bool> known;
+  std::set<std::string> known;
   for (const ParamView& v : model.param_views()) {
     const SafetensorsTensor* t = file.find(v.name);
     if (!t) throw InputError("the file has no tensor " + v.name + " " + shape_str(v.shape));
@@ -85,7 +85,7 @@ void load_gpt_weights(GptModel& model, const SafetensorsFile& file) {
       }
     }
     std::copy(t->tensor.data.begin(), t->tensor.data.end(), values.begin() + v.offset);
-    known[v.name] = true;
+    known.insert(v.name);
   }
   for (const SafetensorsTensor& t : file.tensors) {
     if (t.name == kLmHead) {
