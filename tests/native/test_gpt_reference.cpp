@@ -2,7 +2,8 @@
 // tests/reference/gen_gpt.py): logits, every layer's attention, loss, every parameter gradient,
 // 10 Adam and 10 AdamW steps and a greedy continuation, for 1–4 layers, 1/2/4 heads and contexts
 // of 5 to 20 positions; and a model trained in PyTorch read from its state-dict file, matched and
-// trained on here, written back under the same names.
+// trained on here, written back under the same names; and a model trained in wasm that PyTorch
+// loaded and trained on.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -106,17 +107,17 @@ std::vector<uint8_t> read_file(const std::string& name) {
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
-// PyTorch → here: the state dict PyTorch saved after 20 AdamW steps gives PyTorch's logits, and
-// 5 more AdamW steps here give the losses PyTorch's next 5 steps gave.
-TEST(GptInterchange, ContinuesAModelTrainedInPyTorch) {
-  const json& r = gpttest::reference().at("interchange");
+// The model of the file `r.file` gives PyTorch's logits and loss for r's batch, and 5 AdamW steps
+// from it give the losses of PyTorch's 5 steps from the same file. heads 0: from the file.
+void expect_continues(const json& r, long heads) {
   const std::vector<uint8_t> bytes = read_file(r.at("file"));
   ASSERT_FALSE(bytes.empty());
   const lab::SafetensorsFile file = lab::read_safetensors(bytes.data(), bytes.size());
-  const lab::GptConfig config = lab::gpt_config_of(file, r.at("config").at("heads"));
+  const lab::GptConfig config = lab::gpt_config_of(file, heads);
   EXPECT_EQ(config.vocab, r.at("config").at("vocab"));
   EXPECT_EQ(config.block_size, r.at("config").at("block_size"));
   EXPECT_EQ(config.layers, r.at("config").at("layers"));
+  EXPECT_EQ(config.heads, r.at("config").at("heads"));
   EXPECT_EQ(config.d_model, r.at("config").at("d_model"));
   lab::GptModel model(config);
   lab::load_gpt_weights(model, file);
@@ -133,7 +134,20 @@ TEST(GptInterchange, ContinuesAModelTrainedInPyTorch) {
   }
 }
 
-// Here → PyTorch: the file written here holds exactly the names, shapes and dtype of the file
+// PyTorch → here: the state dict PyTorch saved after 20 AdamW steps (its head count given: the
+// file has no config metadata).
+TEST(GptInterchange, ContinuesAModelTrainedInPyTorch) {
+  const json& r = gpttest::reference().at("interchange");
+  expect_continues(r, r.at("config").at("heads"));
+}
+
+// Here → PyTorch: a GPT trained in wasm and saved (tests/reference/export_core_models.mjs), which
+// PyTorch loaded with load_state_dict(strict=True) and trained on.
+TEST(GptInterchange, PyTorchContinuesAModelTrainedHere) {
+  expect_continues(gpttest::reference().at("core"), 0);
+}
+
+// And any model written here holds exactly the names, shapes and dtype of the file
 // PyTorch wrote (so GPT.load_state_dict(strict=True) takes it), with the weights bit for bit,
 // and reads back into the same model.
 TEST(GptInterchange, WritesTheStateDictPyTorchLoads) {

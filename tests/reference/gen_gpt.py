@@ -30,6 +30,10 @@ state-dict names (both transformer.wte.weight and lm_head.weight, as GPT.state_d
 load_state_dict(strict=True) takes the file as it is); gpt.json's "interchange" holds its logits on a batch and the
 losses of 5 further AdamW steps from a fresh optimiser, which the core must reproduce from the file.
 The file is written with gen_safetensors.py's save_safetensors.
+
+The other way: shared/reference/gpt_core.safetensors, a GPT trained in wasm by tests/reference/export_core_models.mjs
+(run it first), loads into GPT with load_state_dict(strict=True); gpt.json's "core" holds PyTorch's logits on a
+batch and the losses of 5 AdamW steps PyTorch takes from it, which the core must reproduce from the same file.
 """
 import json
 import math
@@ -41,12 +45,13 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_safetensors import save_safetensors  # noqa: E402  the format by hand (no safetensors in Debian)
+from gen_safetensors import load_safetensors, save_safetensors  # noqa: E402  the format by hand (not in Debian)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REF = os.path.join(ROOT, "shared", "reference")
 OUT = os.path.join(REF, "gpt.json")
 INTERCHANGE = os.path.join(REF, "gpt_interchange.safetensors")
+CORE = os.path.join(REF, "gpt_core.safetensors")
 
 torch.set_num_threads(1)
 torch.use_deterministic_algorithms(True)
@@ -221,18 +226,35 @@ def interchange():
     save_safetensors(INTERCHANGE, tensors, {"format": "pt"})
     model = GPT(vocab, block, layers, heads, C)
     model.load_state_dict(tensors, strict=True)
+    out = continued(INTERCHANGE, model, idx, tgt, 0.1)
+    out["config"] = config_of(vocab, block, layers, heads, C)
+    out["names"] = list(tensors)
+    return out
+
+
+def continued(path, model, idx, tgt, weight_decay):
+    """PyTorch's logits and loss of the model read from `path`, and the losses of 5 AdamW steps from it."""
     model = model.double()
     logits, loss = model(idx, tgt)
-    more = steps(model, idx, tgt, torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=0.1), 5)
+    more = steps(model, idx, tgt, torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=weight_decay), 5)
     return {
-        "file": os.path.basename(INTERCHANGE),
-        "config": config_of(vocab, block, layers, heads, C),
-        "names": list(tensors),
-        "batch": {"B": 2, "T": 12, "idx": idx.flatten().tolist(), "targets": tgt.flatten().tolist()},
+        "file": os.path.basename(path),
+        "batch": {"B": idx.shape[0], "T": idx.shape[1], "idx": idx.flatten().tolist(), "targets": tgt.flatten().tolist()},
         "logits": enc(logits),
         "loss": short(loss.item()),
-        "adamw": {"lr": 1e-2, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8, "weight_decay": 0.1, "losses": more},
+        "adamw": {"lr": 1e-2, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8, "weight_decay": weight_decay, "losses": more},
     }
+
+
+def from_core():
+    tensors, metadata = load_safetensors(CORE)
+    c = json.loads(metadata["config"])
+    model = GPT(c["vocab"], c["block_size"], c["layers"], c["heads"], c["d_model"])
+    model.load_state_dict(tensors, strict=True)
+    idx, tgt = make_batch(2, 10, c["vocab"])
+    out = continued(CORE, model, idx, tgt, 0.1)
+    out["config"] = config_of(c["vocab"], c["block_size"], c["layers"], c["heads"], c["d_model"])
+    return out
 
 
 # (name, layers, heads, d_model, block_size, vocab, B, T): 1–4 layers, 1/2/4 heads, contexts 5–20, T below and
@@ -253,9 +275,11 @@ def main():
         cases.append(case(*c))
     torch.manual_seed(5100)
     inter = interchange()
+    torch.manual_seed(5200)
+    core = from_core()
     dump = lambda o: json.dumps(o, indent=None, separators=(",", ":"), allow_nan=False)  # noqa: E731
     text = ('{"generator":' + dump("tests/reference/gen_gpt.py") + ',"torch":' + dump(str(torch.__version__))
-            + ',"interchange":' + dump(inter) + ',"cases":[\n' + ",\n".join(dump(c) for c in cases) + "\n]}\n")
+            + ',"interchange":' + dump(inter) + ',"core":' + dump(core) + ',"cases":[\n' + ",\n".join(dump(c) for c in cases) + "\n]}\n")
     json.loads(text)
     os.makedirs(REF, exist_ok=True)
     with open(OUT, "w", encoding="utf-8", newline="\n") as f:

@@ -129,6 +129,24 @@ test('a state dict PyTorch saved loads, gives its logits and writes back under t
   }
 });
 
+test('a GPT trained in wasm, loaded into PyTorch: PyTorch\'s logits and its next 5 AdamW losses', () => {
+  const r = reference.core;
+  const bytes = readFileSync(new URL(`../../shared/reference/${r.file}`, import.meta.url));
+  const model = ok(core.createGptModelFromSafetensors(bytes, undefined));
+  try {
+    const batch = batchOf(r.batch);
+    assert.equal(mismatch(ok(model.forward({ idx: batch.idx })).logits, r.logits, RTOL, NO_FLOOR), null, 'logits');
+    const s = r.adamw;
+    s.losses.forEach((expected, i) => {
+      const l = ok(model.forwardBackward(batch)).loss;
+      assert.ok(Math.abs(l - expected) <= RTOL * expected, `step ${i}: ${l} vs ${expected}`);
+      ok(model.adamStep({ lr: s.lr, beta1: s.beta1, beta2: s.beta2, eps: s.eps, weightDecay: s.weight_decay, decoupled: true }));
+    });
+  } finally {
+    model.delete();
+  }
+});
+
 test('generation: a seed reproduces a run; each step has candidates and attention', () => {
   withGpt({ vocab: 13, blockSize: 16, layers: 2, heads: 2, dModel: 8, seed: 3 }, (model) => {
     const request = { prompt: [1, 2], maxNewTokens: 10, temperature: 1.5, topK: 8, topP: 0.95, seed: 7, topCandidates: 3 };
