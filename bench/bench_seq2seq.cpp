@@ -16,8 +16,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "rng.h"
 #include "seq2seq/model.h"
-#include "seq2seq/rng.h"
 #include "seq2seq/session.h"
 #include "seq2seq/tasks.h"
 

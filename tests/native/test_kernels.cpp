@@ -15,7 +15,7 @@
 #include "kernels/adam.h"
 #include "kernels/gemm.h"
 #include "kernels/softmax.h"
-#include "seq2seq/optim.h"
+#include "optim.h"
 
 namespace {
 
@@ -366,6 +366,49 @@ TEST(Kernels, AdamIsAllOrNothing) {
                lab::NonFiniteError);
   EXPECT_EQ(p, p1);
   EXPECT_EQ(s.exp_avg, m1);
+}
+
+// AdamW (decoupled decay): p ← p (1 − lr λ), then Adam's step without λ in the gradient, in
+// double here; the in-place and checked paths agree; a factor |1 − lr λ| > 1 (which could
+// overflow the weights) takes the checked path, and a refused step leaves everything unchanged.
+TEST(Kernels, AdamWDecaysTheWeightsNotTheGradient) {
+  std::mt19937 rng(23);
+  const long P = 101;
+  const std::vector<float> p0 = random_vector(P, rng), g = random_vector(P, rng);
+  lab::AdamOptions o = adam_options(1e-2f);
+  o.weight_decay = 0.5f;
+  o.decoupled = true;
+  std::vector<float> pa = p0, pb = p0;
+  lab::AdamState sa, sb;
+  sa.reset(P);
+  sb.reset(P);
+  sb.max_abs_exp_avg = -1.0f;  // unknown bounds: the checked path
+  lab::AdamScratch scratch_a, scratch_b;
+  lab::adam_update(pa, sa, g, o, scratch_a);
+  lab::adam_update(pb, sb, g, o, scratch_b);
+  EXPECT_EQ(pa, pb);
+  for (long i = 0; i < P; ++i) {
+    // step 1: m = (1 − β1) g, v = (1 − β2) g², m̂ / (√v̂ + ε) = g / (|g| + ε)
+    const double gi = g[i],
+                 expected = p0[i] * (1.0 - 1e-2 * 0.5) - 1e-2 * gi / (std::abs(gi) + 1e-8);
+    EXPECT_NEAR(pa[i], expected, 1e-6) << i;
+    EXPECT_NEAR(sa.exp_avg[i], 0.1 * gi, 1e-7) << "the moment sees g, not g + λp";
+  }
+  // lr λ = 3: the factor −2 doubles |p| (finite here), through the checked path
+  o.lr = 1.0f;
+  o.weight_decay = 3.0f;
+  std::vector<float> pc = p0;
+  lab::AdamState sc;
+  sc.reset(P);
+  lab::AdamScratch scratch_c;
+  lab::adam_update(pc, sc, g, o, scratch_c);
+  EXPECT_FALSE(scratch_c.params.empty());
+  EXPECT_NEAR(pc[0], -2.0 * p0[0] - g[0] / (std::abs(g[0]) + 1e-8), 1e-5);
+  // … and refuses a step that would overflow, leaving the weights as they were
+  std::vector<float> big(P, 3e38f);
+  const std::vector<float> big0 = big;
+  EXPECT_THROW(lab::adam_update(big, sc, g, o, scratch_c), lab::NonFiniteError);
+  EXPECT_EQ(big, big0);
 }
 
 }  // namespace

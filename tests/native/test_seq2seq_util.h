@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "optim.h"
+#include "rng.h"
 #include "seq2seq/model.h"
-#include "seq2seq/optim.h"
-#include "seq2seq/rng.h"
 
 namespace s2stest {
 
@@ -173,6 +173,30 @@ double central_difference(Model& model, const lab::Batch& batch, long i, float e
   const double down = model.loss_only(batch);
   x = saved;
   return (up - down) / (2.0 * eps);
+}
+
+// Squared norms over a random subset of at most `n` entries (all of a smaller group) of the
+// parameter group [offset, offset + size): of analytic − numeric, numeric and analytic, with
+// numeric(i) the central difference of entry i of the flat buffer. `pick` draws the subset.
+struct GroupNorms {
+  double diff2 = 0.0, num2 = 0.0, ana2 = 0.0;
+};
+template <class Numeric>
+GroupNorms compare_group(const std::vector<float>& analytic, long offset, long size, long n,
+                         lab::Rng& pick, const Numeric& numeric) {
+  std::vector<long> idx;
+  for (long i = 0; i < size; ++i) idx.push_back(i);
+  for (long i = size - 1; i > 0; --i) std::swap(idx[i], idx[pick.below(i + 1)]);
+  idx.resize(std::min(size, n));
+  GroupNorms g;
+  for (long i : idx) {
+    const double num = numeric(offset + i);
+    const double a = analytic[offset + i];
+    g.diff2 += (a - num) * (a - num);
+    g.num2 += num * num;
+    g.ana2 += a * a;
+  }
+  return g;
 }
 
 // A model of `cell` with `hidden` units, vocabularies `src_vocab` and `tgt_vocab`, and attention

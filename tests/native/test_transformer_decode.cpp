@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "expect_input_error.h"
-#include "seq2seq/rng.h"
+#include "rng.h"
 #include "test_transformer_util.h"
 #include "transformer/decode.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <tuple>
 
-#include "seq2seq/rng.h"
+#include "rng.h"
 #include "test_transformer_util.h"
 
 namespace {
@@ -50,18 +50,9 @@ TEST_P(TransformerGradCheck, EveryParameterGroupMatchesCentralDifferences) {
   double worst = 0.0;
   for (const lab::ParamView& v : model.param_views()) {
     // A random subset of at most 24 entries per group (all of a small group).
-    std::vector<long> idx;
-    for (long i = 0; i < v.size; ++i) idx.push_back(i);
-    for (long i = v.size - 1; i > 0; --i) std::swap(idx[i], idx[pick.below(i + 1)]);
-    idx.resize(std::min<long>(v.size, 24));
-    double diff2 = 0.0, num2 = 0.0, ana2 = 0.0;
-    for (long i : idx) {
-      const double numeric = s2stest::central_difference(model, batch, v.offset + i, eps);
-      const double a = analytic[v.offset + i];
-      diff2 += (a - numeric) * (a - numeric);
-      num2 += numeric * numeric;
-      ana2 += a * a;
-    }
+    const auto [diff2, num2, ana2] = s2stest::compare_group(
+        analytic, v.offset, v.size, 24, pick,
+        [&](long i) { return s2stest::central_difference(model, batch, i, eps); });
     // Rows of the embeddings that no token uses have zero gradient; the sampled subset of every
     // other group must carry one, or the comparison would be vacuous.
     if (v.name.find("embedding") == std::string::npos) {

@@ -7,7 +7,7 @@
 #include <set>
 #include <vector>
 
-#include "seq2seq/rng.h"
+#include "rng.h"
 #include "test_transformer_util.h"
 #include "transformer/decode.h"
 

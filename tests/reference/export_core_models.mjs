@@ -1,16 +1,19 @@
 // Trains small translators on the note's five pairs in wasm and exports each as .safetensors into
-// shared/reference/ (core_*.safetensors and transformer_note.safetensors, committed).
-// tests/reference/gen_safetensors.py then loads them into PyTorch modules with load_state_dict and
-// records PyTorch's logits, which the native and wasm suites compare with the core's. Run after
-// `bash scripts/build-wasm.sh`:
+// shared/reference/ (core_*.safetensors and transformer_note.safetensors, committed), and a GPT
+// trained on a fixed batch (gpt_core.safetensors).
+// tests/reference/gen_safetensors.py and gen_gpt.py then load them into PyTorch modules with
+// load_state_dict and record PyTorch's logits (and, for the GPT, PyTorch's next training steps),
+// which the native and wasm suites compare with the core's. Run after `bash scripts/build-wasm.sh`:
 //
 //   node tests/reference/export_core_models.mjs && /usr/bin/python3 tests/reference/gen_safetensors.py
+//   /usr/bin/python3 tests/reference/gen_gpt.py
 //
 // Seeded: the same build writes the same bytes every time.
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import createCore from '../../build/wasm/attention_lab_core.mjs';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
 
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'reference');
@@ -38,3 +41,23 @@ for (const { file, config, names } of [...MODELS, TRANSFORMER]) {
     `咖哥 喜欢 小冰 -> ${model.translate('咖哥 喜欢 小冰').text}`);
   model.delete();
 }
+
+// The GPT (no method of the lab object yet: the full module's embind class), 30 AdamW steps on one
+// batch of 2 rows of 12 ids.
+const core = await createCore();
+const gpt = core.createGptModel({ vocab: 13, blockSize: 16, layers: 2, heads: 2, dModel: 8, seed: 11 });
+const ids = Array.from({ length: 26 }, (_, i) => (i * 7 + 3) % 13);
+const rows = [ids.slice(0, 13), ids.slice(13)];
+const batch = {
+  idx: { shape: [2, 12], data: rows.flatMap((r) => r.slice(0, 12)) },
+  targets: { shape: [2, 12], data: rows.flatMap((r) => r.slice(1)) },
+};
+let loss;
+for (let step = 0; step < 30; step++) {
+  loss = gpt.forwardBackward(batch).loss;
+  gpt.adamStep({ lr: 1e-2, weightDecay: 0.1, decoupled: true });
+}
+const gptBytes = gpt.saveSafetensors();
+writeFileSync(join(out, 'gpt_core.safetensors'), gptBytes);
+console.log(`gpt_core.safetensors: loss ${loss.toFixed(4)} at step 30, ${gptBytes.length} bytes`);
+gpt.delete();

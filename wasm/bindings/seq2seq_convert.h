@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "convert.h"
+#include "optim.h"
 #include "seq2seq/batch.h"
 #include "seq2seq/decode.h"
 #include "seq2seq/model.h"
-#include "seq2seq/optim.h"
 #include "seq2seq/session.h"
 #include "seq2seq/tasks.h"
 

@@ -60,6 +60,11 @@ export const BINDINGS = Object.freeze({
     exports: ['saveTransformer', 'exportTransformerSafetensors', 'loadTransformer', 'isTransformerFile'],
     api: ['Transformer.save', 'loadSeq2Seq.transformer'],
   },
+  // the GPT (docs/architecture.md): its embind class, no method of the lab object yet
+  gpt_bindings: {
+    exports: ['createGptModel', 'createGptModelFromSafetensors', 'GptModelHandle'],
+    api: [],
+  },
   // PyTorch's .safetensors translators in and out (docs/safetensors.md)
   safetensors_bindings: {
     exports: ['importSafetensors', 'exportSeq2SeqSafetensors', 'ImportedSeq2Seq'],
@@ -110,6 +115,7 @@ export const MODULES = Object.freeze([
       'transformer_session_bindings',
       'transformer_why_bindings',
       'transformer_file_bindings',
+      'gpt_bindings',
     ],
     load: () => import('../../build/wasm/attention_lab_core.mjs'),
   },

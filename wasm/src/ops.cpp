@@ -44,6 +44,11 @@ void embedding_backward(float* dtable, const float* dy, const int32_t* ids, long
   }
 }
 
+void residual_forward(float* y, const float* a, const float* b, long n) {
+  // y = a + b
+  MapV(y, n) = CMapV(a, n) + CMapV(b, n);
+}
+
 void tanh_forward(float* y, const float* x, long n) {
   if (y != x) std::copy(x, x + n, y);
   kernels::tanh_inplace(y, n);
@@ -53,6 +58,86 @@ void tanh_backward(float* dx, const float* dy, const float* y, long n) {
   CMapV Y(y, n);
   // dx += dy ⊙ (1 − y²)
   MapV(dx, n).array() += CMapV(dy, n).array() * (1.0f - Y.array().square());
+}
+
+namespace {
+constexpr float kGeluC = 0.7978845608028654f;  // √(2/π)
+constexpr float kGeluA = 0.044715f;
+}  // namespace
+
+void gelu_forward(float* y, const float* x, long n) {
+  for (long i = 0; i < n; ++i) {
+    const float v = x[i];
+    // y = ½ x (1 + tanh(√(2/π) (x + 0.044715 x³)))
+    y[i] = 0.5f * v * (1.0f + std::tanh(kGeluC * (v + kGeluA * v * v * v)));
+  }
+}
+
+void gelu_backward(float* dx, const float* dy, const float* x, long n) {
+  for (long i = 0; i < n; ++i) {
+    const float v = x[i];
+    const float t = std::tanh(kGeluC * (v + kGeluA * v * v * v));
+    // dy/dx = ½ (1 + t) + ½ x (1 − t²) √(2/π) (1 + 3 · 0.044715 x²)
+    const float dydx =
+        0.5f * (1.0f + t) + 0.5f * v * (1.0f - t * t) * kGeluC * (1.0f + 3.0f * kGeluA * v * v);
+    dx[i] += dy[i] * dydx;
+  }
+}
+
+void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const float* w,
+                       const float* b, long R, long C) {
+  for (long r = 0; r < R; ++r) {
+    const float* xr = x + r * C;
+    // Row statistics in double: the reference is float64 and C is small.
+    double m = 0.0;
+    for (long c = 0; c < C; ++c) m += xr[c];
+    m /= C;
+    double var = 0.0;
+    for (long c = 0; c < C; ++c) var += (xr[c] - m) * (xr[c] - m);
+    var /= C;
+    // rstd = 1 / √(var + ε)
+    const double rs = 1.0 / std::sqrt(var + kLayerNormEps);
+    const float mf = static_cast<float>(m), rsf = static_cast<float>(rs);
+    mean[r] = mf;
+    rstd[r] = rsf;
+    float* yr = y + r * C;
+    // y = (x − mean)·rstd ⊙ w + b  (in float, so that the loop vectorises)
+    for (long c = 0; c < C; ++c) yr[c] = (xr[c] - mf) * rsf * w[c] + b[c];
+  }
+}
+
+void layernorm_backward(float* dx, float* dw, float* db, const float* dy, const float* x,
+                        const float* mean, const float* rstd, const float* w, long R, long C) {
+  for (long r = 0; r < R; ++r) {
+    const float* xr = x + r * C;
+    const float* dyr = dy + r * C;
+    const float m = mean[r], rs = rstd[r];
+    // mean_c(g) and mean_c(g ⊙ x̂), g = dy ⊙ w
+    double g_mean = 0.0, gx_mean = 0.0;
+    for (long c = 0; c < C; ++c) {
+      const float xhat = (xr[c] - m) * rs;
+      const float g = dyr[c] * w[c];
+      g_mean += g;
+      gx_mean += g * xhat;
+    }
+    const float gm = static_cast<float>(g_mean / C), gxm = static_cast<float>(gx_mean / C);
+    // One loop per output, in float, so that each vectorises.
+    // dw += dy ⊙ x̂,  db += dy
+    if (dw) {
+      for (long c = 0; c < C; ++c) dw[c] += dyr[c] * ((xr[c] - m) * rs);
+    }
+    if (db) {
+      for (long c = 0; c < C; ++c) db[c] += dyr[c];
+    }
+    // dx += rstd · (g − mean(g) − x̂ · mean(g ⊙ x̂))
+    if (dx) {
+      float* dxr = dx + r * C;
+      for (long c = 0; c < C; ++c) {
+        const float xhat = (xr[c] - m) * rs;
+        dxr[c] += rs * (dyr[c] * w[c] - gm - xhat * gxm);
+      }
+    }
+  }
 }
 
 void softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C, float scale) {

@@ -29,10 +29,37 @@ void embedding_forward(float* y, const int32_t* ids, const float* table, long T,
 // dtable[ids[t]] += dy[t]
 void embedding_backward(float* dtable, const float* dy, const int32_t* ids, long T, long C);
 
+// y = a + b (the residual connection; its backward is "dy flows to both", done by the callers'
+// accumulation)                                 a, b, y (n)
+void residual_forward(float* y, const float* a, const float* b, long n);
+
 // y = tanh(x)           x, y (n)
 void tanh_forward(float* y, const float* x, long n);
 // dx += dy ⊙ (1 − y²)    uses the forward's output, not its input
 void tanh_backward(float* dx, const float* dy, const float* y, long n);
+
+// GELU, tanh approximation (nn.GELU(approximate='tanh'), GPT-2's):
+//   y = ½ x (1 + tanh(u)),  u = √(2/π) (x + 0.044715 x³)          x, y (n)
+void gelu_forward(float* y, const float* x, long n);
+// dx += dy ⊙ (½ (1 + tanh u) + ½ x (1 − tanh² u) √(2/π) (1 + 3 · 0.044715 x²))   from the input x
+void gelu_backward(float* dx, const float* dy, const float* x, long n);
+
+// LayerNorm's ε (nn.LayerNorm and nn.Transformer's default layer_norm_eps).
+constexpr float kLayerNormEps = 1e-5f;
+
+// A LayerNorm's weight and bias (C) each, as nn.LayerNorm(C).
+template <class P>
+struct LayerNormP {
+  P w, b;
+};
+// y = (x − mean) / √(var + ε) ⊙ w + b per row (biased variance, as nn.LayerNorm)
+// x, y (R, C), w, b (C); mean, rstd (R) kept for backward (rstd = 1 / √(var + ε)).
+void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const float* w,
+                       const float* b, long R, long C);
+// x̂ = (x − mean)·rstd, g = dy ⊙ w:
+// dx += rstd · (g − mean_c(g) − x̂ · mean_c(g ⊙ x̂)),  dw += Σ_r dy ⊙ x̂,  db += Σ_r dy
+void layernorm_backward(float* dx, float* dw, float* db, const float* dy, const float* x,
+                        const float* mean, const float* rstd, const float* w, long R, long C);
 
 // y = softmax(x) over the last axis of (R, C), numerically stable (row max subtracted first).
 // keep (R, C) or null: entries with keep == 0 get weight exactly 0. A row with nothing kept

@@ -31,6 +31,7 @@ bool adam_pass(long n, float* __restrict p_io, float* __restrict grad, float* __
                float* __restrict v_io, float* __restrict p_out, float* __restrict m_out,
                float* __restrict v_out, const AdamConstants& k, float* max_abs_m, float* max_v) {
   const float beta1 = k.beta1, beta2 = k.beta2, eps = k.eps, wd = k.weight_decay;
+  const float ps = k.param_scale;
   const float omb1 = k.one_minus_beta1, omb2 = k.one_minus_beta2;
   // lr / (1 − β1ᵗ) · m / (√v / √(1 − β2ᵗ) + ε) = [lr √(1 − β2ᵗ) / (1 − β1ᵗ)] · m / (√v + ε √(1 −
   // β2ᵗ)): one division per weight instead of two (the divisions and the square root are most of
@@ -47,8 +48,9 @@ bool adam_pass(long n, float* __restrict p_io, float* __restrict grad, float* __
     const float m = m_io[i] * beta1 + omb1 * g;
     // v ← β2 v + (1 − β2) g²
     const float v = v_io[i] * beta2 + omb2 * (g * g);
-    // p ← p − lr / (1 − β1ᵗ) · m / (√v / √(1 − β2ᵗ) + ε), rearranged as above
-    const float p = p_io[i] - scaled_step * (m / (std::sqrt(v) + scaled_eps));
+    // p ← p · (1 − lr λ) − lr / (1 − β1ᵗ) · m / (√v / √(1 − β2ᵗ) + ε), rearranged as above (the
+    // factor is AdamW's decoupled decay, 1 for Adam: then the product is exact)
+    const float p = p_io[i] * ps - scaled_step * (m / (std::sqrt(v) + scaled_eps));
     if constexpr (kInPlace) {
       p_io[i] = p;
       m_io[i] = m;

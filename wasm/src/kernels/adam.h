@@ -1,4 +1,4 @@
-// Adam's element-wise passes over the flat parameter buffer (seq2seq/optim.cpp decides which
+// Adam's element-wise passes over the flat parameter buffer (optim.cpp decides which
 // runs; torch.optim.Adam's formulas are in optim.h).
 #pragma once
 
@@ -6,9 +6,10 @@ namespace lab::kernels {
 
 // The per-step constants of one Adam update.
 struct AdamConstants {
-  float beta1, beta2, eps, weight_decay;
-  float step_size;              // lr / (1 − β1ᵗ)
-  float bias_correction2_sqrt;  // √(1 − β2ᵗ)
+  float beta1, beta2, eps, weight_decay;  // weight_decay: Adam's L2 term, λ in g + λ p
+  float param_scale;                      // AdamW's decay 1 − lr λ of p (1: none)
+  float step_size;                        // lr / (1 − β1ᵗ)
+  float bias_correction2_sqrt;            // √(1 − β2ᵗ)
   float one_minus_beta1, one_minus_beta2;
 };
 

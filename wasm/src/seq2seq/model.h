@@ -20,9 +20,10 @@
 #include <vector>
 
 #include "attention/score.h"
+#include "optim.h"
+#include "params.h"
 #include "seq2seq/batch.h"
 #include "seq2seq/cells.h"
-#include "seq2seq/optim.h"
 #include "tensor.h"
 
 namespace lab {
@@ -69,40 +70,13 @@ void validate_batch(const Batch& batch, const Seq2SeqConfig& config);
 // The reference and finite-difference tests check that their batches take both paths.
 bool projects_by_vocabulary(long V, long rows);
 
-// One named parameter inside the flat buffer (PyTorch state-dict key and shape).
-struct ParamView {
-  std::string name;
-  std::vector<long> shape;
-  long offset = 0;  // into params() / grads()
-  long size = 0;
-};
-
-// The limits and the parameter table every model shares (the Transformer's too):
-// - kMaxVocab, kMaxParams: 16 Mi parameters, because a model keeps params, grads, Adam m and v
-//   and a 3·P Adam scratch, i.e. 7 floats per parameter, 448 MiB at this limit;
+// The model's share of the checks (params.h has the parameter table's):
 // - check_vocab_sizes: both vocabularies in [2, kMaxVocab] (padding id 0 included);
-// - check_param_count: `count` (in double, so absurd sizes cannot overflow before being
-//   rejected) within kMaxParams, else an InputError that ends with `advice`;
-// - append_param: adds the view `name` of `shape` after the table's last one and returns it;
-// - find_param: the view `name`, or nullptr (each model names its parameters in its message).
-inline constexpr long kMaxVocab = 100000;
-inline constexpr long kMaxParams = 1L << 24;
-void check_vocab_sizes(long src_vocab, long tgt_vocab);
-void check_param_count(double count, const char* advice);
-const ParamView& append_param(std::vector<ParamView>& table, const std::string& name,
-                              std::vector<long> shape);
-const ParamView* find_param(const std::vector<ParamView>& table, const std::string& name);
-
-// The checks every model's batch and parameter setters share (the Transformer's too):
 // - check_batch_arrays: each array's size against B, S, T, every src_len in [1, S] and every id
-//   inside its vocabulary (the caller has checked B, S and T themselves);
-// - write_param: `values` into params at v (named `name`), which must be v.size finite values;
-// - check_adam_state: moments of num_params values each, finite, the second >= 0, step >= 0.
-// Each throws InputError naming the array, position or parameter.
+//   inside its vocabulary (the caller has checked B, S and T themselves).
+// Each throws InputError naming the array, position or problem.
+void check_vocab_sizes(long src_vocab, long tgt_vocab);
 void check_batch_arrays(const Batch& batch, long src_vocab, long tgt_vocab);
-void write_param(std::vector<float>& params, const ParamView& v, const std::string& name,
-                 const std::vector<float>& values);
-void check_adam_state(const AdamState& state, size_t num_params);
 
 // Teacher-forced results for a batch (the heatmap of the note uses `attention`).
 struct Seq2SeqOutputs {

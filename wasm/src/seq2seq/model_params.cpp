@@ -5,9 +5,9 @@
 #include <utility>
 #include <vector>
 
+#include "rng.h"
 #include "seq2seq/model.h"
 #include "seq2seq/model_workspace.h"
-#include "seq2seq/rng.h"
 
 namespace lab {
 
@@ -76,32 +76,6 @@ void Seq2SeqConfig::validate() const {
 void check_vocab_sizes(long src_vocab, long tgt_vocab) {
   check_range(src_vocab, 2, kMaxVocab, "source vocabulary size (padding id 0 included)");
   check_range(tgt_vocab, 2, kMaxVocab, "target vocabulary size (padding id 0 included)");
-}
-
-void check_param_count(double count, const char* advice) {
-  if (count > kMaxParams) {
-    throw InputError("this configuration has " + std::to_string(static_cast<long long>(count)) +
-                     " parameters, over the limit of " + std::to_string(kMaxParams) + "; " +
-                     advice);
-  }
-}
-
-const ParamView& append_param(std::vector<ParamView>& table, const std::string& name,
-                              std::vector<long> shape) {
-  ParamView v;
-  v.name = name;
-  v.size = shape_numel(shape, name);
-  v.shape = std::move(shape);
-  v.offset = table.empty() ? 0 : table.back().offset + table.back().size;
-  table.push_back(std::move(v));
-  return table.back();
-}
-
-const ParamView* find_param(const std::vector<ParamView>& table, const std::string& name) {
-  for (const ParamView& v : table) {
-    if (v.name == name) return &v;
-  }
-  return nullptr;
 }
 
 void validate_batch(const Batch& batch, const Seq2SeqConfig& config) {
@@ -251,41 +225,9 @@ void Seq2SeqModel::set_param(const std::string& name, const std::vector<float>& 
   grads_valid_ = false;
 }
 
-void write_param(std::vector<float>& params, const ParamView& v, const std::string& name,
-                 const std::vector<float>& values) {
-  if (static_cast<long>(values.size()) != v.size) {
-    throw InputError("parameter " + name + " has shape " + shape_str(v.shape) + " (" +
-                     std::to_string(v.size) + " values) but " + std::to_string(values.size()) +
-                     " were given");
-  }
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (!std::isfinite(values[i])) {
-      throw InputError("parameter " + name + " value " + std::to_string(i) + " is not finite");
-    }
-  }
-  std::copy(values.begin(), values.end(), params.begin() + v.offset);
-}
-
 void Seq2SeqModel::set_adam_state(AdamState state) {
   check_adam_state(state, params_.size());
   adam_ = std::move(state);
-}
-
-void check_adam_state(const AdamState& state, size_t num_params) {
-  const size_t P = num_params;
-  if (state.exp_avg.size() != P || state.exp_avg_sq.size() != P) {
-    throw InputError("optimizer state has " + std::to_string(state.exp_avg.size()) + " and " +
-                     std::to_string(state.exp_avg_sq.size()) + " moment values but the model has " +
-                     std::to_string(P) + " parameters");
-  }
-  if (state.step < 0) throw InputError("optimizer step must be >= 0");
-  for (size_t i = 0; i < P; ++i) {
-    if (!std::isfinite(state.exp_avg[i]) || !(state.exp_avg_sq[i] >= 0.0f) ||
-        !std::isfinite(state.exp_avg_sq[i])) {
-      throw InputError("optimizer moment " + std::to_string(i) +
-                       " is not finite (or the second moment is negative)");
-    }
-  }
 }
 
 const std::vector<float>& Seq2SeqModel::last_logits() const {

@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "attention/score.h"
+#include "optim.h"
+#include "rng.h"
 #include "seq2seq/attribution.h"
 #include "seq2seq/cells.h"
 #include "seq2seq/decode.h"
 #include "seq2seq/model.h"
-#include "seq2seq/optim.h"
-#include "seq2seq/rng.h"
 #include "seq2seq/tasks.h"
 #include "seq2seq/timeline.h"
 

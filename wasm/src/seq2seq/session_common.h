@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "format.h"
+#include "optim.h"              // NonFiniteError
 #include "seq2seq/alignment.h"  // equal_width_buckets
 #include "seq2seq/batch.h"
-#include "seq2seq/optim.h"  // NonFiniteError
 #include "seq2seq/session.h"
 #include "seq2seq/tasks.h"
 #include "seq2seq/vocab.h"

@@ -18,10 +18,10 @@
 #include <utility>
 #include <vector>
 
+#include "optim.h"  // AdamState
+#include "rng.h"
 #include "seq2seq/model.h"  // ParamView
 #include "seq2seq/model_file.h"
-#include "seq2seq/optim.h"  // AdamState
-#include "seq2seq/rng.h"
 #include "seq2seq/tasks.h"
 #include "seq2seq/vocab.h"
 

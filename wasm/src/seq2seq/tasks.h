@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "rng.h"
 #include "seq2seq/batch.h"
-#include "seq2seq/rng.h"
 #include "seq2seq/vocab.h"
 
 namespace lab {

@@ -8,10 +8,9 @@
 
 #include <cstdint>
 
-namespace lab {
+#include "ops.h"  // layer norm
 
-// LayerNorm's ε (nn.LayerNorm and nn.Transformer's default layer_norm_eps).
-constexpr float kLayerNormEps = 1e-5f;
+namespace lab {
 
 // pe (N, Dm): pe[pos, 2i] = sin(pos / 10000^(2i/Dm)), pe[pos, 2i + 1] = cos(pos / 10000^(2i/Dm)).
 // Computed in double and rounded, so native and wasm builds get the same table.
@@ -24,19 +23,6 @@ void embed_forward(float* y, const int32_t* ids, const float* table, const float
                    long N, long V, long Dm);
 // dtable[ids[r]] += dy[r] · √Dm                 dy (R, Dm) with R = B·N
 void embed_backward(float* dtable, const float* dy, const int32_t* ids, long R, long Dm);
-
-// y = (x − mean) / √(var + ε) ⊙ w + b per row (biased variance, as nn.LayerNorm)
-// x, y (R, C), w, b (C); mean, rstd (R) kept for backward (rstd = 1 / √(var + ε)).
-void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const float* w,
-                       const float* b, long R, long C);
-// x̂ = (x − mean)·rstd, g = dy ⊙ w:
-// dx += rstd · (g − mean_c(g) − x̂ · mean_c(g ⊙ x̂)),  dw += Σ_r dy ⊙ x̂,  db += Σ_r dy
-void layernorm_backward(float* dx, float* dw, float* db, const float* dy, const float* x,
-                        const float* mean, const float* rstd, const float* w, long R, long C);
-
-// y = a + b (the residual connection; its backward is "dy flows to both", done by the callers'
-// accumulation)                                 a, b, y (n)
-void residual_forward(float* y, const float* a, const float* b, long n);
 
 // The position-wise feed-forward network with ReLU:
 //   h = relu(x W1ᵀ + b1)   (R, F),   y = h W2ᵀ + b2   (R, Dm)

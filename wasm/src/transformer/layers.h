@@ -18,10 +18,6 @@
 namespace lab {
 
 template <class P>
-struct LayerNormP {
-  P w, b;
-};
-template <class P>
 struct EncoderLayerP {
   MhaP<P> sa;
   FfnP<P> ff;

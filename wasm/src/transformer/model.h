@@ -26,9 +26,9 @@
 #include <string>
 #include <vector>
 
+#include "optim.h"
 #include "seq2seq/batch.h"
 #include "seq2seq/model.h"  // ParamView, kPadId
-#include "seq2seq/optim.h"
 #include "tensor.h"
 #include "transformer/layers.h"
 
@@ -133,7 +133,7 @@ class TransformerModel {
   float loss_only(const Batch& batch);
   TransformerOutputs evaluate(const Batch& batch);  // loss, logits, every attention map
   float clip_grad_norm(float max_norm);
-  // torch.optim.Adam step (seq2seq/optim.h). With warmup > 0 the rate is warmup_lr(options.lr,
+  // torch.optim.Adam step (optim.h). With warmup > 0 the rate is warmup_lr(options.lr,
   // step, warmup) for the step about to be taken.
   void adam_step(const AdamOptions& options, long warmup = 0);
   const AdamState& adam_state() const { return adam_; }

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "format.h"
-#include "seq2seq/rng.h"
+#include "rng.h"
 #include "transformer/model.h"
 #include "transformer/workspace.h"
 

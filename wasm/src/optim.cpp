@@ -1,4 +1,4 @@
-#include "seq2seq/optim.h"
+#include "optim.h"
 
 #include <algorithm>
 #include <cmath>
@@ -55,7 +55,12 @@ bool adam_update_impl(std::vector<float>& params, AdamState& state, const std::v
   k.beta1 = opt.beta1;
   k.beta2 = opt.beta2;
   k.eps = opt.eps;
-  k.weight_decay = opt.weight_decay;
+  // Adam adds λ p to the gradient; AdamW scales p by 1 − lr λ instead (in double, as PyTorch's
+  // Python float, then rounded once).
+  k.weight_decay = opt.decoupled ? 0.0f : opt.weight_decay;
+  k.param_scale = opt.decoupled
+                      ? static_cast<float>(1.0 - static_cast<double>(opt.lr) * opt.weight_decay)
+                      : 1.0f;
   k.step_size = static_cast<float>(opt.lr / bias_correction1);
   k.bias_correction2_sqrt = static_cast<float>(std::sqrt(bias_correction2));
   k.one_minus_beta1 = static_cast<float>(1.0 - opt.beta1);
@@ -68,11 +73,14 @@ bool adam_update_impl(std::vector<float>& params, AdamState& state, const std::v
   // finite itself). If the step is below 2^100, p − step rounds to a finite float for any
   // finite p (overflow needs a step of half an ulp of FLT_MAX, 2^103), so every result is finite
   // and the update may run in place. The bounds carry a factor 2 for rounding.
-  const double G = kernels::adam_max_abs_grad(grads.data(), params.data(), n, opt.weight_decay);
+  const double G = kernels::adam_max_abs_grad(grads.data(), params.data(), n, k.weight_decay);
   const double Mo = state.max_abs_exp_avg, Vo = state.max_exp_avg_sq;
   const double M_new = 2.0 * std::max(Mo, G), V_new = 2.0 * std::max(Vo, G * G);
+  // A decay factor |1 − lr λ| <= 1 keeps p · factor within p's magnitude; a larger one could
+  // overflow, and takes the checked path.
   const bool provably_finite = std::isfinite(G) && Mo >= 0.0 && Vo >= 0.0 && opt.eps > 0.0f &&
-                               M_new < 1e30 && V_new < 1e36 && M_new / opt.eps < 1e37 &&
+                               std::abs(k.param_scale) <= 1.0f && M_new < 1e30 && V_new < 1e36 &&
+                               M_new / opt.eps < 1e37 &&
                                static_cast<double>(k.step_size) * M_new / opt.eps < 0x1p100;
   if (provably_finite) {
     if (zero_grads) {

@@ -31,7 +31,11 @@ struct AdamOptions {
   float beta1 = 0.9f;
   float beta2 = 0.999f;
   float eps = 1e-8f;
-  float weight_decay = 0.0f;  // L2 added to the gradient, as torch.optim.Adam (not AdamW)
+  // λ: with decoupled false, L2 added to the gradient (torch.optim.Adam's weight_decay); with
+  // decoupled true, AdamW's decay of the weights themselves (torch.optim.AdamW), p ← p (1 − lr λ)
+  // before the step, the gradient and moments untouched.
+  float weight_decay = 0.0f;
+  bool decoupled = false;
 
   void validate() const;  // throws InputError naming a NaN/negative/out-of-range setting
 };
@@ -58,6 +62,8 @@ struct AdamScratch {
 // One Adam step as torch.optim.Adam (PyTorch 1.13, single-tensor path):
 //   g ← g + λ p;  m ← β1 m + (1 − β1) g;  v ← β2 v + (1 − β2) g²
 //   p ← p − lr / (1 − β1ᵗ) · m / (√v / √(1 − β2ᵗ) + ε)
+// or, with opt.decoupled, as torch.optim.AdamW: g unchanged, and p ← p (1 − lr λ) before the last
+// line.
 // (kernels/adam.cpp computes the last line with one division instead of two: the same up to
 // rounding, which the PyTorch reference tests' tolerances cover).
 // All-or-nothing: if any new weight or moment would be NaN or ±Inf, a NonFiniteError is thrown

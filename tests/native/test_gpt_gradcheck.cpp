@@ -1,0 +1,99 @@
+// Finite-difference checks of every parameter group's gradient of the GPT (1–4 layers, 1/2/4
+// heads, contexts shorter than and equal to the block size), and the causal mask the gradients
+// rely on: no position's loss depends on a later token.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <tuple>
+
+#include "test_gpt_util.h"
+
+namespace {
+
+// (layers, heads, d_model, block size, T)
+using Param = std::tuple<long, long, long, long, long>;
+
+class GptGradCheck : public ::testing::TestWithParam<Param> {};
+
+TEST_P(GptGradCheck, EveryParameterGroupMatchesCentralDifferences) {
+  const auto [layers, heads, C, block, T] = GetParam();
+  lab::GptModel model(gpttest::tiny_config(layers, heads, C, block, 11, 5));
+  gpttest::perturb(model, 17);
+  const lab::GptBatch batch = gpttest::random_batch(2, T, 11, 23);
+  model.forward_backward(batch);
+  const std::vector<float> analytic = model.grads();
+  const float eps = 1e-3f;
+  lab::Rng pick(99);
+  double worst = 0.0;
+  for (const lab::ParamView& v : model.param_views()) {
+    // A random subset of at most 24 entries per group (all of a small group).
+    const auto [diff2, num2, ana2] = s2stest::compare_group(
+        analytic, v.offset, v.size, 24, pick,
+        [&](long i) { return gpttest::central_difference(model, batch, i, eps); });
+    // Every group's sampled entries must carry a gradient (wte is used by the tied output
+    // layer in every row; wpe rows past T are unused, so only rows < T are sampled there),
+    // or the comparison would be vacuous.
+    if (v.name != "transformer.wpe.weight") {
+      ASSERT_GT(std::sqrt(ana2), 1e-4) << v.name << " has no gradient on this batch";
+    }
+    // ‖analytic − numeric‖ < 1e-2 ‖numeric‖ + the float32 noise of the difference quotient.
+    const double err = std::sqrt(diff2), tol = 1e-2 * std::sqrt(num2) + 1e-3;
+    worst = std::max(worst, err / tol);
+    EXPECT_LT(err, tol) << v.name << ": ‖analytic − numeric‖ " << err << ", ‖numeric‖ "
+                        << std::sqrt(num2);
+  }
+  // wpe: its rows < T, every one used.
+  const lab::ParamView& wpe = model.param("transformer.wpe.weight");
+  const s2stest::GroupNorms used = s2stest::compare_group(
+      analytic, wpe.offset, T * C, 24, pick,
+      [&](long i) { return gpttest::central_difference(model, batch, i, eps); });
+  ASSERT_GT(std::sqrt(used.num2), 1e-4);
+  EXPECT_LT(std::sqrt(used.diff2), 1e-2 * std::sqrt(used.num2) + 1e-3) << "wpe rows < T";
+  RecordProperty("worst_error_over_tolerance", std::to_string(worst));
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpt, GptGradCheck,
+                         ::testing::Values(Param{1, 1, 8, 8, 5}, Param{2, 2, 8, 6, 6},
+                                           Param{3, 4, 8, 12, 7}, Param{4, 2, 8, 9, 4}),
+                         [](const ::testing::TestParamInfo<Param>& info) {
+                           const Param& p = info.param;
+                           return "l" + std::to_string(std::get<0>(p)) + "_h" +
+                                  std::to_string(std::get<1>(p)) + "_t" +
+                                  std::to_string(std::get<4>(p)) + "_block" +
+                                  std::to_string(std::get<3>(p));
+                         });
+
+// Changing the last token changes no logit before it, and changes the last position's.
+TEST(GptCausal, NoPositionSeesALaterToken) {
+  lab::GptModel model(gpttest::tiny_config(2, 2));
+  gpttest::perturb(model, 3);
+  lab::GptBatch batch = gpttest::random_batch(1, 6, 11, 4);
+  batch.targets.clear();
+  const std::vector<float> before = model.forward(batch);
+  batch.idx[5] = (batch.idx[5] + 1) % 11;
+  const std::vector<float> after = model.forward(batch);
+  const long V = 11;
+  for (long i = 0; i < 5 * V; ++i) EXPECT_EQ(before[i], after[i]) << i;
+  bool changed = false;
+  for (long i = 5 * V; i < 6 * V; ++i) changed = changed || before[i] != after[i];
+  EXPECT_TRUE(changed);
+  // Attention above the diagonal is exactly 0; each row sums to 1.
+  for (long l = 0; l < 2; ++l) {
+    const std::vector<float>& a = model.attention(l);  // (1, H, T, T)
+    for (long h = 0; h < 2; ++h) {
+      for (long n = 0; n < 6; ++n) {
+        double sum = 0.0;
+        for (long m = 0; m < 6; ++m) {
+          const float w = a[(h * 6 + n) * 6 + m];
+          if (m > n) EXPECT_EQ(w, 0.0f);
+          sum += w;
+        }
+        EXPECT_NEAR(sum, 1.0, 1e-6);
+      }
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,107 @@
+// Helpers shared by the GPT tests: the reference JSON (tests/reference/gen_gpt.py), configs,
+// batches, a model with every weight away from its init, central differences.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "gpt/model.h"
+#include "rng.h"
+#include "test_seq2seq_util.h"  // load_reference, expect_close, worst_ratio, doubles
+
+namespace gpttest {
+
+inline const nlohmann::json& reference() {
+  static const nlohmann::json j = s2stest::load_reference("gpt.json");
+  return j;
+}
+
+inline lab::GptConfig config_from_json(const nlohmann::json& c) {
+  lab::GptConfig cfg;
+  cfg.vocab = c.at("vocab");
+  cfg.block_size = c.at("block_size");
+  cfg.layers = c.at("layers");
+  cfg.heads = c.at("heads");
+  cfg.d_model = c.at("d_model");
+  return cfg;
+}
+
+inline lab::GptBatch batch_from_json(const nlohmann::json& b) {
+  lab::GptBatch batch;
+  batch.B = b.at("B");
+  batch.T = b.at("T");
+  batch.idx = b.at("idx").get<std::vector<int32_t>>();
+  batch.targets = b.at("targets").get<std::vector<int32_t>>();
+  return batch;
+}
+
+inline lab::AdamOptions adam_from_json(const nlohmann::json& a, bool decoupled) {
+  lab::AdamOptions o;
+  o.lr = a.at("lr");
+  o.beta1 = a.at("beta1");
+  o.beta2 = a.at("beta2");
+  o.eps = a.at("eps");
+  o.weight_decay = a.at("weight_decay");
+  o.decoupled = decoupled;
+  return o;
+}
+
+inline lab::GptConfig tiny_config(long layers, long heads, long d_model = 8, long block = 8,
+                                  long vocab = 11, uint64_t seed = 1) {
+  lab::GptConfig c;
+  c.layers = layers;
+  c.heads = heads;
+  c.d_model = d_model;
+  c.block_size = block;
+  c.vocab = vocab;
+  c.seed = seed;
+  return c;
+}
+
+// B rows of T random ids and their next ids, from `seed`.
+inline lab::GptBatch random_batch(long B, long T, long vocab, uint64_t seed) {
+  lab::Rng rng(seed);
+  lab::GptBatch b;
+  b.B = B;
+  b.T = T;
+  for (long r = 0; r < B; ++r) {
+    std::vector<int32_t> row;
+    for (long t = 0; t <= T; ++t) row.push_back(static_cast<int32_t>(rng.below(vocab)));
+    b.idx.insert(b.idx.end(), row.begin(), row.end() - 1);
+    b.targets.insert(b.targets.end(), row.begin() + 1, row.end());
+  }
+  return b;
+}
+
+// As gen_gpt.py's perturb: matrices N(0, 0.3²), LayerNorm gains 1 + 0.2 N, biases 0.1 N, so
+// that attention is far from uniform and every bias matters.
+inline void perturb(lab::GptModel& model, uint64_t seed) {
+  lab::Rng rng(seed);
+  for (const lab::ParamView& v : model.param_views()) {
+    const bool gain =
+        v.name.find("ln_") != std::string::npos && v.name.find(".weight") != std::string::npos;
+    const bool bias = v.name.find(".bias") != std::string::npos;
+    for (long i = 0; i < v.size; ++i) {
+      float& x = model.params()[v.offset + i];
+      x = gain ? 1.0f + 0.2f * rng.normal() : (bias ? 0.1f : 0.3f) * rng.normal();
+    }
+  }
+}
+
+// dL/dx ≈ (L(x + ε) − L(x − ε)) / 2ε for the weight x = model.params()[i] (restored after).
+inline double central_difference(lab::GptModel& model, const lab::GptBatch& batch, long i,
+                                 float eps) {
+  float& x = model.params()[static_cast<size_t>(i)];
+  const float saved = x;
+  x = saved + eps;
+  const double up = model.loss_only(batch);
+  x = saved - eps;
+  const double down = model.loss_only(batch);
+  x = saved;
+  return (up - down) / (2.0 * eps);
+}
+
+}  // namespace gpttest

@@ -1,0 +1,292 @@
+"""Reference data for the AttentionLab GPT (tests/native/test_gpt_reference.cpp).
+
+Run from the repository root with Debian's PyTorch (torch 1.13; the pyenv `python3` on PATH has no torch):
+
+    /usr/bin/python3 tests/reference/gen_gpt.py
+
+It writes shared/reference/gpt.json and shared/reference/gpt_interchange.safetensors (committed; fixed seed
+per case, one thread). The model is GPT below: GPT-2's decoder-only form with nanoGPT's module and state-dict
+names (bias=True, dropout 0):
+
+    x = wte(idx) + wpe(arange(T))
+    per block:  x = x + attn(ln_1(x));  x = x + mlp(ln_2(x))
+        attn: q, k, v = c_attn(x).split(C);  y = softmax(q_h k_hᵀ / √(C/H), causal) v_h per head;  c_proj(y)
+        mlp:  c_proj(gelu_tanh(c_fc(x))),  c_fc C → 4C
+    logits = lm_head(ln_f(x)),  lm_head.weight is transformer.wte.weight (tied)
+    loss = cross-entropy of logits against the next ids (targets = idx shifted by one)
+
+Weights: nanoGPT's init (normal std 0.02, c_proj std 0.02/√(2L), biases 0) would keep every attention map almost
+uniform and every bias at zero, so the check would not see a wrong mask or bias; here every matrix is N(0, 0.3²),
+LayerNorm weights 1 + 0.2 N(0, 1), every bias 0.1 N(0, 1). They are drawn in float32 and stored exactly
+(9 significant digits identify a float32); logits, attention, loss and gradients are computed in float64 from those
+values and written to 9 significant digits. "attention" holds every layer's per-head weights (B, H, T, T).
+"grads" holds one gradient per parameter (transformer.wte.weight's includes lm_head's use of it).
+"adam" and "adamw" hold the losses of 10 torch.optim.Adam / torch.optim.AdamW steps (float64) on the same batch:
+losses[i] is the loss before step i + 1. "greedy" is a greedy continuation of the first row's first 2 ids,
+recomputing the whole prefix at every step (no cache), as nanoGPT's generate() with top_k=1.
+
+The interchange file: a model of case "interchange" trained 20 AdamW steps here, saved in float32 under the
+state-dict names (both transformer.wte.weight and lm_head.weight, as GPT.state_dict() has them, so that
+load_state_dict(strict=True) takes the file as it is); gpt.json's "interchange" holds its logits on a batch and the
+losses of 5 further AdamW steps from a fresh optimiser, which the core must reproduce from the file.
+The file is written with gen_safetensors.py's save_safetensors.
+
+The other way: shared/reference/gpt_core.safetensors, a GPT trained in wasm by tests/reference/export_core_models.mjs
+(run it first), loads into GPT with load_state_dict(strict=True); gpt.json's "core" holds PyTorch's logits on a
+batch and the losses of 5 AdamW steps PyTorch takes from it, which the core must reproduce from the same file.
+"""
+import json
+import math
+import os
+import sys
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_safetensors import load_safetensors, save_safetensors  # noqa: E402  the format by hand (not in Debian)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REF = os.path.join(ROOT, "shared", "reference")
+OUT = os.path.join(REF, "gpt.json")
+INTERCHANGE = os.path.join(REF, "gpt_interchange.safetensors")
+CORE = os.path.join(REF, "gpt_core.safetensors")
+
+torch.set_num_threads(1)
+torch.use_deterministic_algorithms(True)
+
+
+class CausalSelfAttention(nn.Module):
+    def __init__(self, C, H):
+        super().__init__()
+        self.c_attn = nn.Linear(C, 3 * C)
+        self.c_proj = nn.Linear(C, C)
+        self.H = H
+        self.att = None  # the last forward's weights (B, H, T, T)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.c_attn(x).split(C, dim=2)
+        q, k, v = (t.view(B, T, self.H, C // self.H).transpose(1, 2) for t in (q, k, v))
+        att = (q @ k.transpose(-2, -1)) / math.sqrt(C // self.H)
+        mask = torch.tril(torch.ones(T, T, dtype=torch.bool))
+        att = F.softmax(att.masked_fill(~mask, float("-inf")), dim=-1)
+        self.att = att.detach().clone()
+        y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
+        return self.c_proj(y)
+
+
+class MLP(nn.Module):
+    def __init__(self, C):
+        super().__init__()
+        self.c_fc = nn.Linear(C, 4 * C)
+        self.c_proj = nn.Linear(4 * C, C)
+
+    def forward(self, x):
+        return self.c_proj(F.gelu(self.c_fc(x), approximate="tanh"))
+
+
+class Block(nn.Module):
+    def __init__(self, C, H):
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(C)
+        self.attn = CausalSelfAttention(C, H)
+        self.ln_2 = nn.LayerNorm(C)
+        self.mlp = MLP(C)
+
+    def forward(self, x):
+        x = x + self.attn(self.ln_1(x))
+        return x + self.mlp(self.ln_2(x))
+
+
+class GPT(nn.Module):
+    def __init__(self, vocab, block_size, layers, heads, C):
+        super().__init__()
+        self.block_size = block_size
+        self.transformer = nn.ModuleDict(dict(
+            wte=nn.Embedding(vocab, C),
+            wpe=nn.Embedding(block_size, C),
+            h=nn.ModuleList([Block(C, heads) for _ in range(layers)]),
+            ln_f=nn.LayerNorm(C),
+        ))
+        self.lm_head = nn.Linear(C, vocab, bias=False)
+        self.transformer.wte.weight = self.lm_head.weight  # tied, as nanoGPT
+
+    def forward(self, idx, targets=None):
+        T = idx.shape[1]
+        x = self.transformer.wte(idx) + self.transformer.wpe(torch.arange(T))
+        for block in self.transformer.h:
+            x = block(x)
+        logits = self.lm_head(self.transformer.ln_f(x))
+        loss = None if targets is None else F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
+        return logits, loss
+
+
+def short(x):
+    """9 significant digits: exact for the float32 weights, ~1e-9 relative for float64 results."""
+    return float("%.9g" % x)
+
+
+def enc(t):
+    t = t.detach()
+    return {"shape": list(t.shape), "data": [short(x) for x in t.flatten().tolist()]}
+
+
+def perturb(model):
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if "ln_" in name and name.endswith("weight"):
+                p.copy_(1 + 0.2 * torch.randn_like(p))
+            elif name.endswith("bias"):
+                p.copy_(0.1 * torch.randn_like(p))
+            else:
+                p.copy_(0.3 * torch.randn_like(p))
+
+
+def make_batch(B, T, vocab):
+    data = torch.randint(0, vocab, (B, T + 1))
+    return data[:, :-1].contiguous(), data[:, 1:].contiguous()
+
+
+def state_dict_f32(model):
+    # GPT.state_dict() has both tied names; each is stored.
+    return {k: v.detach().float().clone() for k, v in model.state_dict().items()}
+
+
+def steps(model, idx, tgt, opt, n):
+    losses = []
+    for _ in range(n):
+        opt.zero_grad()
+        _, loss = model(idx, tgt)
+        losses.append(short(loss.item()))
+        loss.backward()
+        opt.step()
+    return losses
+
+
+def config_of(vocab, block, layers, heads, C):
+    return {"vocab": vocab, "block_size": block, "layers": layers, "heads": heads, "d_model": C}
+
+
+def case(name, layers, heads, C, block, vocab, B, T):
+    model = GPT(vocab, block, layers, heads, C)
+    perturb(model)
+    idx, tgt = make_batch(B, T, vocab)
+    params = state_dict_f32(model)
+    model = model.double()
+    logits, loss = model(idx, tgt)
+    attention = [blk.attn.att for blk in model.transformer.h]
+    model.zero_grad()
+    loss.backward()
+    grads = {k: p.grad.detach().clone() for k, p in model.named_parameters()}
+    grads_named = {("transformer.wte.weight" if k == "lm_head.weight" else k): g for k, g in grads.items()}
+    assert set(grads_named) | {"lm_head.weight"} == set(params), set(grads_named) ^ set(params)
+    for k, g in grads_named.items():
+        assert torch.isfinite(g).all(), k
+        assert g.abs().max() > 0, k  # every parameter must matter, or its check proves nothing
+
+    # Greedy continuation, recomputed from the whole prefix each step (no cache).
+    seq = idx[:1, :2].clone()
+    with torch.no_grad():
+        while seq.shape[1] < block:
+            out, _ = model(seq)
+            seq = torch.cat([seq, out[:, -1].argmax(-1, keepdim=True)], dim=1)
+
+    start = {k: v.clone() for k, v in model.state_dict().items()}
+    adam = steps(model, idx, tgt, torch.optim.Adam(model.parameters(), lr=1e-2), 10)
+    model.load_state_dict(start)
+    adamw = steps(model, idx, tgt, torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=1.0), 10)
+    # The decay must show in the losses, or matching them would not tell AdamW from Adam.
+    assert abs(adam[-1] - adamw[-1]) > 1e-3 * abs(adam[-1]), (adam[-1], adamw[-1])
+
+    return {
+        "name": name,
+        "config": config_of(vocab, block, layers, heads, C),
+        "batch": {"B": B, "T": T, "idx": idx.flatten().tolist(), "targets": tgt.flatten().tolist()},
+        "params": {k: enc(v) for k, v in params.items() if k != "lm_head.weight"},
+        "logits": enc(logits),
+        "attention": [enc(a) for a in attention],
+        "loss": short(loss.item()),
+        "grads": {k: enc(v) for k, v in grads_named.items()},
+        "greedy": {"prompt": seq[0, :2].tolist(), "ids": seq[0].tolist()},
+        "adam": {"lr": 1e-2, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8, "weight_decay": 0.0, "losses": adam},
+        "adamw": {"lr": 1e-2, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8, "weight_decay": 1.0, "losses": adamw},
+    }
+
+
+def interchange():
+    vocab, block, layers, heads, C = 13, 16, 2, 2, 8
+    model = GPT(vocab, block, layers, heads, C)
+    perturb(model)
+    idx, tgt = make_batch(2, 12, vocab)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=0.1)
+    steps(model, idx, tgt, opt, 20)
+    tensors = state_dict_f32(model)
+    save_safetensors(INTERCHANGE, tensors, {"format": "pt"})
+    model = GPT(vocab, block, layers, heads, C)
+    model.load_state_dict(tensors, strict=True)
+    out = continued(INTERCHANGE, model, idx, tgt, 0.1)
+    out["config"] = config_of(vocab, block, layers, heads, C)
+    out["names"] = list(tensors)
+    return out
+
+
+def continued(path, model, idx, tgt, weight_decay):
+    """PyTorch's logits and loss of the model read from `path`, and the losses of 5 AdamW steps from it."""
+    model = model.double()
+    logits, loss = model(idx, tgt)
+    more = steps(model, idx, tgt, torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=weight_decay), 5)
+    return {
+        "file": os.path.basename(path),
+        "batch": {"B": idx.shape[0], "T": idx.shape[1], "idx": idx.flatten().tolist(), "targets": tgt.flatten().tolist()},
+        "logits": enc(logits),
+        "loss": short(loss.item()),
+        "adamw": {"lr": 1e-2, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8, "weight_decay": weight_decay, "losses": more},
+    }
+
+
+def from_core():
+    tensors, metadata = load_safetensors(CORE)
+    c = json.loads(metadata["config"])
+    model = GPT(c["vocab"], c["block_size"], c["layers"], c["heads"], c["d_model"])
+    model.load_state_dict(tensors, strict=True)
+    idx, tgt = make_batch(2, 10, c["vocab"])
+    out = continued(CORE, model, idx, tgt, 0.1)
+    out["config"] = config_of(c["vocab"], c["block_size"], c["layers"], c["heads"], c["d_model"])
+    return out
+
+
+# (name, layers, heads, d_model, block_size, vocab, B, T): 1–4 layers, 1/2/4 heads, contexts 5–20, T below and
+# at the block size.
+CASES = [
+    ("l1_h1_t5", 1, 1, 8, 8, 11, 2, 5),
+    ("l2_h2_t16", 2, 2, 8, 16, 13, 2, 16),
+    ("l3_h4_t7", 3, 4, 16, 12, 10, 3, 7),
+    ("l4_h2_t6", 4, 2, 8, 6, 9, 2, 6),
+    ("l2_h4_t20", 2, 4, 16, 32, 17, 1, 20),
+]
+
+
+def main():
+    cases = []
+    for i, c in enumerate(CASES):
+        torch.manual_seed(5000 + i)
+        cases.append(case(*c))
+    torch.manual_seed(5100)
+    inter = interchange()
+    torch.manual_seed(5200)
+    core = from_core()
+    dump = lambda o: json.dumps(o, indent=None, separators=(",", ":"), allow_nan=False)  # noqa: E731
+    text = ('{"generator":' + dump("tests/reference/gen_gpt.py") + ',"torch":' + dump(str(torch.__version__))
+            + ',"interchange":' + dump(inter) + ',"core":' + dump(core) + ',"cases":[\n' + ",\n".join(dump(c) for c in cases) + "\n]}\n")
+    json.loads(text)
+    os.makedirs(REF, exist_ok=True)
+    with open(OUT, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    print(f"gen_gpt: {len(cases)} cases, {len(text.encode())} bytes -> {os.path.relpath(OUT, ROOT)}, "
+          f"{os.path.getsize(INTERCHANGE)} bytes -> {os.path.relpath(INTERCHANGE, ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+// A character-level corpus for the GPT: text (UTF-8) → its vocabulary of characters → ids, and
+// training windows of consecutive ids. The poems come from scripts/poems.mjs, which extracts them
+// at build time from Debian's fortunes-zh files into build/poems/.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpt/model.h"
+#include "rng.h"
+
+namespace lab {
+
+class CharVocab {
+ public:
+  // Every distinct character (Unicode code point) of `text`, in code-point order. Throws
+  // InputError for invalid UTF-8 (naming the byte offset) and for fewer than 2 characters.
+  static CharVocab from_text(const std::string& text);
+
+  long size() const { return static_cast<long>(chars_.size()); }
+  const std::vector<std::string>& chars() const { return chars_; }  // id → character (UTF-8)
+  // Throws InputError naming a character outside the vocabulary and its position.
+  std::vector<int32_t> encode(const std::string& text) const;
+  std::string decode(const std::vector<int32_t>& ids) const;  // InputError for a bad id
+
+ private:
+  std::vector<uint32_t> points_;    // sorted
+  std::vector<std::string> chars_;  // the same, encoded
+};
+
+// B windows of T + 1 consecutive ids of `ids`, each starting at a position drawn from rng:
+// idx = window[0, T), targets = window[1, T + 1), as nanoGPT's get_batch. Throws InputError when
+// the text is not longer than T.
+GptBatch sample_windows(const std::vector<int32_t>& ids, long B, long T, Rng& rng);
+
+}  // namespace lab
