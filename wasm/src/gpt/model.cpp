@@ -100,7 +100,7 @@ namespace {
 void require_targets(const GptBatch& batch) {
   const bool any = std::any_of(batch.targets.begin(), batch.targets.end(),
                                [](int32_t t) { return t != kGptIgnoreTarget; });
-  if (!any) throw InputError("the batch has no targets (every target is −1 or none was given)");
+  if (!any) throw InputError("the batch has no targets (every target is -1 or none was given)");
 }
 
 }  // namespace

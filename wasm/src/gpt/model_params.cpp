@@ -72,7 +72,7 @@ void GptModel::validate_batch(const GptBatch& batch) const {
         (batch.targets[i] < 0 || batch.targets[i] >= V)) {
       throw InputError("target id " + std::to_string(batch.targets[i]) + at_position(b, t) +
                        " is outside the vocabulary [0, " + std::to_string(V) +
-                       ") (−1 means no target)");
+                       ") (-1 means no target)");
     }
   }
 }
