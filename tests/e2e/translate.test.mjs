@@ -68,7 +68,7 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     }, model);
 
   test('grammar corpus (the default): attention lines the words up, the plain model fails the long sentences', async () => {
-    await open('#view=translate&seed=1&s2s_speed=50&s2s_open_settings=1'); // the settings panel, where the speed is
+    await open('#view=translate&seed=1&s2s_speed=50');
     assert.equal(await page.locator(`${SEC} [data-testid=s2s-task]`).inputValue(), 'zh-en');
     assert.equal(await page.locator(`${SEC} [data-testid=s2s-progress]`).getAttribute('max'), '800');
     assert.match(await page.locator(`${SEC} [data-testid=s2s-intro]`).textContent(), /GRU, hidden size 64, dot attention, Adam at 0.01, 32 sentence pairs per step, 800 steps/);
@@ -127,7 +127,7 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
   });
 
   test('bad input is named by its field, keeps what was typed and leaves the model alone', async () => {
-    await open('#view=translate&seed=1&s2s_speed=50');
+    await open('#view=translate&seed=1&s2s_speed=50&s2s_open_settings=1'); // the settings panel, where the speed is
     await page.click('[data-testid=s2s-step]');
     await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '1');
     // a number out of range
