@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { canvasInk, horizontalOverflow, openPanel, startSite, useSite } from './harness.mjs';
+import { horizontalOverflow, openPanel, startSite, useSite, waitForCanvasInk } from './harness.mjs';
 
 const REPO_ROOT = new URL('../../', import.meta.url);
 const REF = (file) => fileURLToPath(new URL(`shared/reference/${file}`, REPO_ROOT));
@@ -48,6 +48,13 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
     }, { name, bytes: [...bytes] });
   }
 
+  /** The ink of the decoding's attention map, looked at as a reader does (scrolled to it). */
+  async function mapInk() {
+    const map = '[data-testid=mf-decode] figure.heatmap canvas';
+    await page.locator(map).first().scrollIntoViewIfNeeded();
+    return waitForCanvasInk(page, map);
+  }
+
   test("the picker opens the book's PyTorch model: config, vocabularies, heatmaps", async () => {
     await site.load('#view=translate');
     await openPanel(page, 's2s-panel-files');
@@ -63,7 +70,7 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
     assert.match(await text('mf-vocab-target'), /KaGe/);
     assert.equal(await page.inputValue('[data-testid=mf-sentence]'), '咖哥 喜欢 小冰');
     assert.equal(await decoded('mf'), 'KaGe likes XiaoBing');
-    assert.ok((await canvasInk(page, '[data-testid=mf-decode] canvas')) > 0.05, 'the attention heatmap is drawn');
+    assert.ok((await mapInk()) > 0.05, 'the attention heatmap is drawn');
     // Another sentence of the book
     await page.fill('[data-testid=mf-sentence]', '我 爱 学习 人工智能');
     await page.click('[data-testid=mf-translate]');
@@ -81,7 +88,7 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
     assert.match(config, /heads2/);
     assert.match(config, /tasknote/);
     await page.waitForFunction(() => document.querySelector('[data-testid=mf-output]')?.textContent === 'KaGe likes XiaoBing');
-    assert.ok((await canvasInk(page, '[data-testid=mf-decode] canvas')) > 0.05, "the Transformer's attention heatmap is drawn");
+    assert.ok((await mapInk()) > 0.05, "the Transformer's attention heatmap is drawn");
 
     const broken = readFileSync(REF('book_seq2seq.safetensors')).subarray(0, 400);
     await drop('broken.safetensors', broken);
