@@ -206,7 +206,7 @@ export class DecodeView {
     const strongest = current && this.#hasAttention && cols > 0 ? argmax(current.attention.subarray(0, cols)) : -1;
     this.#selection.select(strongest >= 0 ? { row: pos - 1, col: strongest } : null);
     // without attention nothing is selected: the candidates are the step played's
-    if (current && strongest < 0) this.#topk.update(current.top, current.token, fill(t('tr.topkAt'), { step: pos, token: current.token }));
+    if (current && strongest < 0) this.#showCandidates(pos - 1);
   }
 
   /** The source shaded by the selected step's attention, its word marked, and the step in words. */
@@ -216,9 +216,7 @@ export class DecodeView {
     // no cell selected (Escape): the step played, nothing marked
     const step = this.#hasAttention ? this.#views[cell?.row ?? this.#player.pos - 1] : undefined;
     // the candidates follow the selected step too (else the step played), so one step is on screen
-    const row = cell?.row ?? this.#player.pos - 1;
-    const candidates = this.#views[row];
-    if (candidates) this.#topk.update(candidates.top, candidates.token, fill(t('tr.topkAt'), { step: row + 1, token: candidates.token }));
+    this.#showCandidates(cell?.row ?? this.#player.pos - 1);
     const chips = sourceChips(r?.source ?? [], step ? step.attention : null, 'tr', t('tr.unknown'));
     chips.forEach((chip, i) => {
       if (!step || !cell) return;
@@ -235,6 +233,12 @@ export class DecodeView {
     const word = r.source[cell.col].text;
     this.#link.textContent = fill(t('tr.link'), { step: cell.row + 1, token: step.token, source: word === ' ' ? '␣' : word, w: step.attention[cell.col].toFixed(4) });
     this.#link.dataset.cell = `${cell.row},${cell.col}`;
+  }
+
+  /** The candidates of step `row` (0-based), titled with its number and word; none for no such step. */
+  #showCandidates(row: number): void {
+    const v = this.#views[row];
+    if (v) this.#topk.update(v.top, v.token, fill(this.#t('tr.topkAt'), { step: row + 1, token: v.token }));
   }
 
   /** One table per decoded step up to `pos`: every kept beam's word, score and parent. */
