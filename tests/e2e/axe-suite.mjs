@@ -72,6 +72,14 @@ async function settle(page) {
   await page.waitForTimeout(500);
 }
 
+/**
+ * Presses Pause if the run has not ended by itself: a Pause that has disabled itself (the recipe
+ * finished within the wait) is left alone at once rather than waited on for the click's timeout.
+ */
+async function pauseIfRunning(pause) {
+  if (await pause.isEnabled()) await pause.click({ timeout: 5_000 }).catch(() => {}); // it may end meanwhile
+}
+
 /** Trains for about `ms`: §3.3 and §4 in the article, each training widget (in its shadow root) elsewhere. */
 async function train(page, kind, ms = 3000) {
   if (kind === 'article') {
@@ -80,7 +88,7 @@ async function train(page, kind, ms = 3000) {
       await button.scrollIntoViewIfNeeded();
       await button.click();
       await page.waitForTimeout(ms);
-      await page.locator(`[data-testid=${stop}]`).first().click().catch(() => {}); // already ended
+      await pauseIfRunning(page.locator(`[data-testid=${stop}]`).first());
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.playing === '0', section, { timeout: 60_000 });
     }
   } else {
@@ -88,7 +96,9 @@ async function train(page, kind, ms = 3000) {
     await button.scrollIntoViewIfNeeded();
     await button.click();
     await page.waitForTimeout(ms);
-    await page.locator('[data-testid=s2s-pause], [data-testid=tf-pause]').first().click().catch(() => {});
+    await pauseIfRunning(page.locator('[data-testid=s2s-pause], [data-testid=tf-pause]').first());
+    // the locator pierces the widget's shadow root, where its section marks whether it plays
+    await page.locator('.tr-section[data-playing="0"], .tf-section[data-playing="0"]').first().waitFor({ state: 'attached', timeout: 60_000 });
   }
   await page.waitForTimeout(1500); // the pause's evaluation, translation and redraw
 }
