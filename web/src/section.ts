@@ -29,7 +29,13 @@ export interface SectionHandle {
   setActive(active: boolean): void;
   /** The worker was restarted after a crash: recreate worker-side models, redraw. */
   onWorkerRestart(): void;
-  /** Stops timers, deletes worker-side models, removes listeners. */
+  /**
+   * Only the page's language changes (destroy follows, then a new mount in the other language):
+   * a section with trained models pauses them and parks them (sections/parked.ts) for the new
+   * mount to adopt, so destroy() leaves them alive.
+   */
+  park?(): void;
+  /** Stops timers, deletes worker-side models (those not parked), removes listeners. */
   destroy(): void;
 }
 

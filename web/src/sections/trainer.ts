@@ -32,6 +32,8 @@ export abstract class Trainer<Info> {
   readonly losses: number[] = [];
   readonly accuracies: number[] = [];
   #creating: Promise<RemoteSeq2Seq> | null = null;
+  /** the training stream running now (playStream), until it has ended */
+  #streaming: Promise<void> | null = null;
   readonly #Diverged: new (message: string) => DivergedError;
   protected deleted = false;
 
@@ -91,6 +93,10 @@ export abstract class Trainer<Info> {
       });
       await this.recordingDivergence(stream.done);
     })();
+    const streaming = done.catch(() => {}).finally(() => {
+      if (this.#streaming === streaming) this.#streaming = null;
+    });
+    this.#streaming = streaming;
     return {
       done,
       stop: () => {
@@ -98,6 +104,11 @@ export abstract class Trainer<Info> {
         stream?.stop();
       },
     };
+  }
+
+  /** Resolves once no training stream of this model runs (a stopped one has recorded its last slice). */
+  async idle(): Promise<void> {
+    while (this.#streaming) await this.#streaming;
   }
 
   /** Evaluates on the held-out set unless this step is evaluated already. */

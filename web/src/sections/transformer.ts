@@ -22,6 +22,10 @@ import { attentionMaps } from './transformer-maps';
 import { TRANSFORMER_BATCH, type TransformerSettings } from './transformer-recipes';
 import { TRANSFORMER_STRINGS } from './transformer-strings';
 import { TransformerDivergedError, TransformerTrainer } from './transformer-train';
+import { parkingSlot } from './parked';
+
+/** The trained Transformer carries over a change of the page's language. */
+const parked = parkingSlot<TransformerTrainer>('transformer');
 import { TransformerSentence } from './transformer-sentence';
 import { mountTransformerWhy } from './transformer-why';
 import { TrainingClock } from './transformer-clock';
@@ -67,6 +71,8 @@ class TransformerView implements SectionHandle {
   #translateSeq = 0;
   #lastTranslate = 0;
   #destroyed = false;
+  /** the model parked for the section in the other language (park()): destroy() leaves it alive */
+  #parked: TransformerTrainer | null = null;
   /** model files in and out (translate-byo.ts), loaded on demand in the article only */
   #byo: ByoPanels | null = null;
   /** ask the model why (translate-why.ts): the article only, loaded on demand */
@@ -175,7 +181,7 @@ class TransformerView implements SectionHandle {
     this.#root.append(comparePanel.element);
     this.#compare = new ComparePanel(comparePanel.body, t, ctx.lab, () => this.#clock.stop());
 
-    this.#trainer = new TransformerTrainer(ctx.lab, this.#settings());
+    this.#trainer = parked.adopt(JSON.stringify(this.#settings())) ?? new TransformerTrainer(ctx.lab, this.#settings());
     // Model files in and out, as in §3.3 (the article only: loaded on demand, not in widgets).
     if (!ctx.embedded) {
       const byoHost = el('div', 'tf-byo');
@@ -258,6 +264,8 @@ class TransformerView implements SectionHandle {
     this.#status.textContent = t('tf.status.creating');
     try {
       await trainer.ready();
+      // an adopted model (the page's language changed) may still record the last slice of its run
+      await trainer.idle();
     } catch (err) {
       if (trainer !== this.#trainer) return;
       const reason = errorText(err);
@@ -424,13 +432,20 @@ class TransformerView implements SectionHandle {
     this.#rebuild(null);
   }
 
+  park(): void {
+    this.#clock.stop(); // a run pauses; the reader trains on in the other language
+    // the model on screen, or the last good one while a replacement is still being made
+    const kept = this.#trainer.model || !this.#good ? this.#trainer : this.#good;
+    parked.park(JSON.stringify(kept.settings), kept, (trainer) => void trainer.delete());
+    this.#parked = kept;
+  }
+
   destroy(): void {
     this.#destroyed = true;
     this.#clock.destroy();
     this.#announcer.destroy();
     this.#unsubscribe();
-    void this.#trainer.delete();
-    if (this.#good && this.#good !== this.#trainer) void this.#good.delete();
+    for (const trainer of new Set([this.#trainer, this.#good])) if (trainer && trainer !== this.#parked) void trainer.delete();
     this.#decode.destroy();
     this.#grids.destroy();
     this.#compare.destroy();

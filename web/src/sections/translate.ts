@@ -29,6 +29,10 @@ import type { TranslateResult } from '#shared/types/seq2seq';
 import { importWithStrings } from '../i18n';
 import { Announcer } from './announcer';
 import { setRunning } from './keyboard';
+import { parkingSlot } from './parked';
+
+/** The model and its plain companion carry over a change of the page's language. */
+const parked = parkingSlot<{ trainer: TranslateTrainer; plain: TranslateTrainer | null }>('translate');
 
 class TranslateView implements SectionHandle {
   readonly #ctx: SectionContext;
@@ -77,6 +81,8 @@ class TranslateView implements SectionHandle {
   readonly #player: TranslatePlayer;
   #translateSeq = 0;
   #destroyed = false;
+  /** the models were parked for the section in the other language: destroy() leaves them alive */
+  #parked = false;
   /** the frame of a pending #renderSoon(), 0 if none */
   #renderFrame = 0;
 
@@ -164,12 +170,14 @@ class TranslateView implements SectionHandle {
         this.#extras = new ArticleExtras(whyHost, this.#root, ctx, () => this.#trainer);
         // the model made before this code arrived records from its first step too
         if (this.#trainer.model && this.#trainer.step === 0) void this.#extras.startTimeline(this.#trainer, this.#input.sourceText());
+        else this.#extras.refreshTimeline(this.#trainer); // an adopted model's frames so far
         void this.#translate();
       });
     }
 
-    this.#trainer = this.#newTrainer();
-    this.#plain = this.#newPlainTrainer();
+    const adopted = parked.adopt(JSON.stringify(this.#settings()));
+    this.#trainer = adopted?.trainer ?? this.#newTrainer();
+    this.#plain = adopted ? adopted.plain : this.#newPlainTrainer();
     this.#unsubscribe = state.subscribe((changed) => this.#onState(changed));
     this.#syncControls();
     this.#render();
@@ -226,12 +234,16 @@ class TranslateView implements SectionHandle {
     this.#status.textContent = this.#ctx.t('tr.status.creating');
     try {
       await trainer.ready();
+      // an adopted model (the page's language changed) may still record the last slice of its run
+      await trainer.idle();
     } catch (err) {
       if (trainer === this.#trainer) this.#error.textContent = `${this.#ctx.t('error.prefix')}${errorText(err)}`;
       return;
     }
     if (trainer !== this.#trainer) return;
-    await this.#extras?.startTimeline(trainer, this.#input.sourceText());
+    // an adopted model (the page's language changed) keeps the timeline it has recorded
+    if (trainer.step === 0) await this.#extras?.startTimeline(trainer, this.#input.sourceText());
+    else this.#extras?.refreshTimeline(trainer);
     if (trainer !== this.#trainer) return;
     this.#input.showVocabulary(trainer.vocabulary.source, trainer.info?.sourceTokenizer === 'chars');
     if (trainer.settings.task === 'zh-en') {
@@ -417,6 +429,16 @@ class TranslateView implements SectionHandle {
     this.#reset();
   }
 
+  park(): void {
+    this.#player.destroy(); // a run pauses; the reader plays on in the other language
+    const pair = { trainer: this.#trainer, plain: this.#plain };
+    parked.park(JSON.stringify(pair.trainer.settings), pair, (p) => {
+      void p.trainer.delete();
+      void p.plain?.delete();
+    });
+    this.#parked = true;
+  }
+
   destroy(): void {
     this.#destroyed = true;
     if (this.#renderFrame) cancelAnimationFrame(this.#renderFrame);
@@ -425,8 +447,10 @@ class TranslateView implements SectionHandle {
     this.#unsubscribe();
     this.#settingsPanel.destroy();
     this.#input.destroy();
-    void this.#trainer.delete();
-    void this.#plain?.delete();
+    if (!this.#parked) {
+      void this.#trainer.delete();
+      void this.#plain?.delete();
+    }
     this.#decode.destroy();
     this.#diagram?.destroy();
     this.#extras?.destroy();

@@ -73,8 +73,8 @@ export function whyConfig(s: WhySettings, attention: boolean): Seq2SeqConfig {
 export class WhyRun {
   readonly #lab: LabClient;
   readonly #settings: WhySettings;
-  readonly #onUpdate: (s: WhySnapshot) => void;
-  readonly #onError: (err: unknown) => void;
+  #onUpdate: (s: WhySnapshot) => void;
+  #onError: (err: unknown) => void;
   #models: [RemoteSeq2Seq, RemoteSeq2Seq] | null = null;
   #running = false;
   #looping = false;
@@ -109,6 +109,16 @@ export class WhyRun {
       lossAttention: NaN,
       done: false,
     };
+  }
+
+  get settings(): Readonly<WhySettings> {
+    return this.#settings;
+  }
+
+  /** Reports to another view from now on (the section re-mounted in the other language adopted this run). */
+  listen(onUpdate: (s: WhySnapshot) => void, onError: (err: unknown) => void): void {
+    this.#onUpdate = onUpdate;
+    this.#onError = onError;
   }
 
   get running(): boolean {

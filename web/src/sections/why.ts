@@ -8,12 +8,16 @@ import type { PropName } from '../state';
 import { CELLS, PROPS } from '../state-table';
 import css from './why.css?inline';
 import { WHY_CHANCE, WhyChart } from './why-chart';
-import { WhyRun, type WhySnapshot } from './why-run';
+import { WhyRun, type WhySettings, type WhySnapshot } from './why-run';
 import { fill } from '../i18n';
 import { WHY_STRINGS } from './why-strings';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
 import { button, checkNumber, el, errorText, field, narration, primaryButton, select, setFieldError, mountRoot, tryThis } from './dom';
 import { Announcer } from './announcer';
+import { parkingSlot } from './parked';
+
+/** §1's run (both models, their snapshot) carries over a change of the page's language. */
+const parked = parkingSlot<WhyRun>('why');
 
 /** 0.213 → "21%"; no value yet → "–" */
 const percentText = (x: number | null | undefined): string => (typeof x === 'number' && Number.isFinite(x) ? `${Math.round(100 * x)}%` : '–');
@@ -29,6 +33,8 @@ export function formatDuration(t: (key: string) => string, seconds: number): str
   if (m < 60) return fill(t('why.duration.m'), { m });
   return fill(t('why.duration.h'), { h: Math.floor(m / 60), m: m % 60 });
 }
+
+const settingsKey = (s: Readonly<WhySettings>): string => JSON.stringify([s.cell, s.hidden, s.maxLen, s.steps, s.seed]);
 
 const WATCHED: readonly PropName[] = ['seed', 'why_cell', 'why_hidden', 'why_max_len', 'why_steps'];
 
@@ -59,6 +65,8 @@ class WhyView implements SectionHandle {
   #active = false;
   /** the reader pressed start (and not pause): training runs whenever the section is active */
   #wanted = false;
+  /** the run was parked for the section in the other language: destroy() leaves it alive */
+  #parked = false;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
@@ -145,7 +153,7 @@ class WhyView implements SectionHandle {
     this.#data.dataset.testid = 'why-data';
     this.#root.append(el('p', 'why-note', t('why.chance')), this.#data);
 
-    this.#run = this.#newRun();
+    this.#run = this.#adoptRun() ?? this.#newRun();
     this.#render(this.#run.snapshot);
     this.#unsubscribe = state.subscribe((changed) => {
       if (!changed.some((n) => WATCHED.includes(n))) return;
@@ -158,18 +166,27 @@ class WhyView implements SectionHandle {
     });
   }
 
-  #newRun(): WhyRun {
+  #settings(): WhySettings {
     const s = this.#ctx.state;
-    return new WhyRun(
-      this.#ctx.lab,
-      { cell: s.get('why_cell'), hidden: s.get('why_hidden'), maxLen: s.get('why_max_len'), steps: s.get('why_steps'), seed: s.get('seed') },
-      (snap) => this.#render(snap),
-      (err) => {
-        this.#wanted = false;
-        this.#error.textContent = `${this.#ctx.t('error.prefix')}${errorText(err)}`;
-        this.#render(this.#run.snapshot);
-      },
-    );
+    return { cell: s.get('why_cell'), hidden: s.get('why_hidden'), maxLen: s.get('why_max_len'), steps: s.get('why_steps'), seed: s.get('seed') };
+  }
+
+  #onUpdate = (snap: WhySnapshot): void => this.#render(snap);
+  #onError = (err: unknown): void => {
+    this.#wanted = false;
+    this.#error.textContent = `${this.#ctx.t('error.prefix')}${errorText(err)}`;
+    this.#render(this.#run.snapshot);
+  };
+
+  #newRun(): WhyRun {
+    return new WhyRun(this.#ctx.lab, this.#settings(), this.#onUpdate, this.#onError);
+  }
+
+  /** The run the section left when the page's language changed, if it has these settings. */
+  #adoptRun(): WhyRun | null {
+    const run = parked.adopt(settingsKey(this.#settings()));
+    run?.listen(this.#onUpdate, this.#onError);
+    return run;
   }
 
   #toggle(): void {
@@ -279,10 +296,21 @@ class WhyView implements SectionHandle {
     this.#reset(false);
   }
 
+  park(): void {
+    const run = this.#run;
+    run.pause(); // the reader resumes it in the other language
+    run.listen(
+      () => {},
+      () => {},
+    );
+    parked.park(settingsKey(run.settings), run, (r) => void r.destroy());
+    this.#parked = true;
+  }
+
   destroy(): void {
     this.#unsubscribe();
     this.#announcer.destroy();
-    void this.#run.destroy();
+    if (!this.#parked) void this.#run.destroy();
     this.#chart.destroy();
     this.#root.remove();
   }

@@ -18,6 +18,7 @@ import { SECTION_LOADERS, type EmbeddableSection } from '../widgets/sections';
 import { el, scrollBehavior } from '../sections/dom';
 import { showBootError } from './boot-error';
 import { watchLanguageRuns } from './lang-runs';
+import { discardParked } from '../sections/parked';
 
 // dark mode on this page (the sections adopt design.css before it: design-dark.css's tokens win)
 adoptCss(document, darkCss);
@@ -102,6 +103,9 @@ class Shell {
 
   /** Re-renders the chrome and re-mounts the sections when language, view or hide switches change. */
   #render(): void {
+    // only the language changed: the sections' trained models carry over (sections/parked.ts)
+    const previous = this.#layoutKey;
+    const languageOnly = previous !== '' && previous.split('|').slice(1).join('|') === this.#layoutOf(this.#state).split('|').slice(1).join('|');
     this.#lang = resolveLang(this.#state.get('lang'));
     this.#t = translator(this.#lang, PAGE_STRINGS, SHELL_STRINGS);
     this.#layoutKey = this.#layoutOf(this.#state);
@@ -126,11 +130,12 @@ class Shell {
     this.#banner?.querySelector('.crash-text')?.replaceChildren(t('worker.crashed'));
     this.#embedDialog?.destroy(); // its strings are in the old language
     this.#embedDialog = null;
-    this.#mountSections();
+    this.#mountSections(languageOnly);
   }
 
-  #mountSections(): void {
-    this.#unmountSections();
+  /** `keepModels`: the sections park their trained models for the new mount (sections/parked.ts). */
+  #mountSections(keepModels: boolean): void {
+    this.#unmountSections(keepModels);
     const view = this.#state.get('view');
     document.body.dataset.view = view;
     const visible = ARTICLE_SECTIONS.filter((id) => view === 'all' || id === view);
@@ -164,6 +169,7 @@ class Shell {
     let left = this.#mounted.length;
     const settle = () => {
       if (--left === 0) {
+        discardParked(); // every section has mounted: what none adopted is deleted
         document.body.dataset.ready = 'true';
         this.#glossary(run);
       }
@@ -246,7 +252,7 @@ class Shell {
     }
   }
 
-  #unmountSections(): void {
+  #unmountSections(keepModels: boolean): void {
     this.#stopGlossary?.();
     this.#stopGlossary = null;
     this.#observer?.disconnect();
@@ -255,7 +261,9 @@ class Shell {
     this.#tocObserver = null;
     const old = this.#mounted;
     this.#mounted = [];
+    if (keepModels) for (const m of old) this.#guard(m, () => m.handle?.park?.());
     for (const m of old) this.#guard(m, () => m.handle?.destroy());
+    if (!keepModels) discardParked();
   }
 
   /** Runs a section's hook; a throwing section shows its error in place and the rest carry on. */

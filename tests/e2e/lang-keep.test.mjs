@@ -1,0 +1,153 @@
+// Switching the page's language keeps every trained model: §1's two runs, §3.3's translator with
+// its plain companion, and §4's Transformer carry over the re-mount in the other language (the
+// language buttons of the page), with their step counts, loss histories and held-out evaluation
+// unchanged, and training goes on from the step it had reached. Both directions, en→zh and zh→en.
+// Needs a build. Run: node --test tests/e2e/lang-keep.test.mjs
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { useSite } from './harness.mjs';
+
+const DIRECTIONS = [
+  ['en', 'zh'],
+  ['zh', 'en'],
+];
+
+describe('switching language keeps the trained models', { timeout: 600_000 }, () => {
+  /** @type {Awaited<ReturnType<import('./harness.mjs').startSite>>} */
+  let site;
+  /** @type {import('playwright-core').Page} */
+  let page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
+  });
+
+  /** Presses the page's language button and waits for the section (its root: `root`) mounted in that language. */
+  async function switchTo(lang, root) {
+    await page.click(`#lang-switch button[data-lang=${lang}]`);
+    // the old sections are gone at once: the root found is the new one's
+    await page.waitForFunction(([l, r]) => document.documentElement.lang.startsWith(l) && document.querySelector(r) !== null, [lang, root]);
+  }
+  const json = (testId) => page.evaluate((id) => JSON.parse(document.querySelector(`[data-testid=${id}]`).value), testId);
+  /** The value of `read()` once it has stayed the same for half a second (a pause ends at a step boundary). */
+  async function settled(read) {
+    let last = JSON.stringify(await read());
+    for (;;) {
+      await page.waitForTimeout(500);
+      const now = JSON.stringify(await read());
+      if (now === last) return JSON.parse(now);
+      last = now;
+    }
+  }
+
+  test('a run in progress pauses on the switch, keeps its steps, and the reader plays on', async () => {
+    await site.load('#view=translate&seed=1&lang=en&s2s_speed=1');
+    await page.click('[data-testid=s2s-play]');
+    await page.waitForFunction(() => Number(document.querySelector('.tr-section')?.dataset.step) >= 5);
+    await switchTo('zh', '.tr-section');
+    const paused = await settled(() => page.evaluate(() => ({ ...document.querySelector('.tr-section')?.dataset })));
+    assert.equal(paused.playing, '0', 'paused by the switch');
+    assert.ok(Number(paused.step) >= 5, `step ${paused.step} after the switch`);
+    const losses = await json('s2s-losses');
+    assert.equal(losses.length, Number(paused.step));
+    await page.click('[data-testid=s2s-play]');
+    await page.waitForFunction((n) => Number(document.querySelector('.tr-section')?.dataset.step) > n, Number(paused.step));
+    await page.click('[data-testid=s2s-pause]');
+    assert.deepEqual((await json('s2s-losses')).slice(0, losses.length), losses, 'it played on from there');
+  });
+
+  for (const [from, to] of DIRECTIONS) {
+    test(`§1 (${from}→${to}): both models keep their steps, losses and accuracy table, and resume`, async () => {
+      await site.load(`#view=why&seed=1&lang=${from}&why_steps=2000`);
+      const step = () => page.evaluate(() => Number(document.querySelector('.why-section')?.dataset.step));
+      await page.click('[data-testid=why-start]');
+      await page.waitForFunction(() => Number(document.querySelector('.why-section')?.dataset.step) >= 5);
+      await page.click('[data-testid=why-start]'); // pause
+      const before = await settled(() => json('why-data'));
+      assert.ok(before.step >= 5 && before.plain.some((x) => x !== null), JSON.stringify(before));
+
+      await switchTo(to, '.why-section');
+      assert.deepEqual(await json('why-data'), before, 'the snapshot after the switch');
+      assert.equal(await page.evaluate(() => document.querySelector('.why-section')?.dataset.state), 'idle');
+      // the status and the button say paused at that step, in the new language
+      assert.match(await page.locator('.why-status').textContent(), new RegExp(String(before.step)));
+
+      await page.click('[data-testid=why-start]'); // resume
+      await page.waitForFunction((n) => Number(document.querySelector('.why-section')?.dataset.step) !== n, before.step);
+      const resumed = await step();
+      assert.ok(resumed > before.step, `resumed at step ${resumed}, paused at ${before.step}`);
+      await page.click('[data-testid=why-start]');
+    });
+
+    test(`§3.3 (${from}→${to}): the translator and its plain companion keep their history and evaluation, and train on`, async () => {
+      await site.load(`#view=translate&seed=1&lang=${from}`);
+      const rows = () =>
+        page.evaluate(() =>
+          Object.fromEntries([...document.querySelectorAll('[data-testid=s2s-compare] tr[data-model]')].map((r) => [r.dataset.model, r.dataset.evaluation ? JSON.parse(r.dataset.evaluation) : null])),
+        );
+      for (let k = 1; k <= 3; k++) {
+        await page.click('[data-testid=s2s-step]');
+        await page.waitForFunction((n) => document.querySelector('.tr-section')?.dataset.step === String(n), k);
+      }
+      await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep === '3');
+      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=s2s-compare] tr[data-model]')].filter((r) => r.dataset.evaluation?.includes('"step":3')).length === 2);
+      const losses = await json('s2s-losses');
+      const evaluation = await rows();
+      const decoded = async () => {
+        await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep === '3' && document.querySelector('.tr-decode')?.dataset.done === '1');
+        return page.evaluate(() => document.querySelector('[data-testid=s2s-output]').value);
+      };
+      const output = await decoded();
+      assert.equal(losses.length, 3);
+
+      await switchTo(to, '.tr-section');
+      await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '3');
+      assert.deepEqual(await json('s2s-losses'), losses, 'the loss history after the switch');
+      // the held-out table and the decoding of the sentence are drawn again from the kept models
+      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=s2s-compare] tr[data-model]')].filter((r) => r.dataset.evaluation?.includes('"step":3')).length === 2);
+      assert.deepEqual(await rows(), evaluation, 'the held-out evaluation after the switch');
+      assert.equal(await decoded(), output, 'the decoding of the sentence after the switch');
+      assert.equal(await page.locator('[data-testid=s2s-untrained]').isVisible(), false);
+
+      await page.click('[data-testid=s2s-step]');
+      await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '4');
+      const after = await json('s2s-losses');
+      assert.equal(after.length, 4);
+      assert.deepEqual(after.slice(0, 3), losses, 'training went on from step 3');
+    });
+
+    test(`§4 (${from}→${to}): the Transformer keeps its steps, losses and evaluation, and trains on`, async () => {
+      await site.load(`#view=transformer&seed=1&lang=${from}&tf_steps=10`);
+      const SEC = '#section-transformer .tf-section';
+      const status = () => page.evaluate(() => ({ ...document.querySelector('[data-testid=tf-status]')?.dataset }));
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC);
+      await page.click('[data-testid=tf-train]');
+      await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 10 && document.querySelector(s)?.dataset.playing === '0', SEC);
+      await page.waitForFunction(() => document.querySelector('[data-testid=tf-status]')?.dataset.evaluatedAt === '10');
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt === '10', SEC);
+      const losses = await json('tf-losses');
+      const scored = await status();
+      const exact = (await page.locator('[data-testid=tf-status]').textContent()).match(/\d+\.\d%/)?.[0];
+      assert.equal(losses.length, 10);
+      assert.ok(exact, 'the status gives the exact-match score');
+
+      await switchTo(to, '.tf-section');
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt === '10', SEC);
+      assert.equal(await page.evaluate((s) => document.querySelector(s)?.dataset.step, SEC), '10');
+      assert.deepEqual(await json('tf-losses'), losses, 'the loss history after the switch');
+      assert.deepEqual(await status(), scored, 'the model and its evaluation after the switch');
+      assert.match(await page.locator('[data-testid=tf-status]').textContent(), new RegExp(exact.replace('.', '\\.')));
+
+      await page.evaluate(() => {
+        const box = document.querySelector('[data-testid=tf-steps]');
+        box.value = '16';
+        box.dispatchEvent(new Event('change'));
+      });
+      await page.click('[data-testid=tf-train]');
+      await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 16 && document.querySelector(s)?.dataset.playing === '0', SEC);
+      const after = await json('tf-losses');
+      assert.ok(after.length >= 16, `losses ${after.length}`);
+      assert.deepEqual(after.slice(0, 10), losses, 'training went on from step 10');
+    });
+  }
+});
