@@ -40,7 +40,7 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
     }
   }
 
-  test('a run in progress pauses on the switch, keeps its steps, and the reader plays on', async () => {
+  test('a run in progress (§3.3, §4) pauses on the switch, is scored at its step, and the reader plays on', async () => {
     await site.load('#view=translate&seed=1&lang=en&s2s_speed=1');
     await page.click('[data-testid=s2s-play]');
     await page.waitForFunction(() => Number(document.querySelector('.tr-section')?.dataset.step) >= 5);
@@ -50,10 +50,29 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
     assert.ok(Number(paused.step) >= 5, `step ${paused.step} after the switch`);
     const losses = await json('s2s-losses');
     assert.equal(losses.length, Number(paused.step));
+    // scored at the step it reached
+    await page.waitForFunction((n) => document.querySelector('[data-testid=s2s-compare] tr[data-model=attention]')?.dataset.evaluation?.includes(`"step":${n}`), paused.step);
     await page.click('[data-testid=s2s-play]');
     await page.waitForFunction((n) => Number(document.querySelector('.tr-section')?.dataset.step) > n, Number(paused.step));
     await page.click('[data-testid=s2s-pause]');
     assert.deepEqual((await json('s2s-losses')).slice(0, losses.length), losses, 'it played on from there');
+
+    // §4 the same: paused by the switch, scored at its step, and it trains on
+    const SEC = '#section-transformer .tf-section';
+    await site.load('#view=transformer&seed=1&lang=zh&tf_steps=400');
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC);
+    await page.click('[data-testid=tf-train]');
+    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 5, SEC);
+    await switchTo('en', '.tf-section');
+    const tf = await settled(() => page.evaluate((s) => ({ ...document.querySelector(s)?.dataset }), SEC));
+    assert.equal(tf.playing, '0', 'paused by the switch');
+    const tfLosses = await json('tf-losses');
+    assert.equal(tfLosses.length, Number(tf.step));
+    await page.waitForFunction((n) => document.querySelector('[data-testid=tf-status]')?.dataset.evaluatedAt === n, tf.step);
+    await page.click('[data-testid=tf-train]');
+    await page.waitForFunction(([s, n]) => Number(document.querySelector(s)?.dataset.step) > n, [SEC, Number(tf.step)]);
+    await page.click('[data-testid=tf-pause]');
+    assert.deepEqual((await json('tf-losses')).slice(0, tfLosses.length), tfLosses, 'it trained on from there');
   });
 
   for (const [from, to] of DIRECTIONS) {

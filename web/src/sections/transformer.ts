@@ -301,6 +301,8 @@ class TransformerView implements SectionHandle {
     this.#sentence.showExamples(trainer.settings.task);
     this.#syncLight();
     this.#render();
+    // an adopted model paused mid-run by the switch: scored at the step it reached, as at a run's end
+    if (trainer.step > 0 && trainer.evaluatedAt !== trainer.step) return this.#onRunEnd(null);
     await this.#translate();
   }
 

@@ -252,6 +252,8 @@ class TranslateView implements SectionHandle {
       this.#input.setHeldOut(sentences.slice(0, 5));
     }
     this.#render();
+    // an adopted model paused mid-run by the switch: scored at the step it reached
+    if (trainer.step > 0) void this.#evaluate();
     await this.#translate();
   }
 
