@@ -28,6 +28,24 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
     // the old sections are gone at once: the root found is the new one's
     await page.waitForFunction(([l, r]) => document.documentElement.lang.startsWith(l) && document.querySelector(r) !== null, [lang, root]);
   }
+  /** The models alive in the page's worker (its memory figures, asked inside the worker as the page's client would). */
+  async function liveModels() {
+    const workers = page.workers();
+    assert.equal(workers.length, 1, 'one lab worker');
+    return workers[0].evaluate(
+      () =>
+        new Promise((resolve) => {
+          const id = -1; // no request of the page's client has it
+          const post = self.postMessage;
+          self.postMessage = (message, transfer) => {
+            if (message?.id !== id) return post.call(self, message, transfer);
+            self.postMessage = post;
+            resolve(message.result.models);
+          };
+          self.dispatchEvent(new MessageEvent('message', { data: { id, request: { op: 'memory' } } }));
+        }),
+    );
+  }
   const json = (testId) => page.evaluate((id) => JSON.parse(document.querySelector(`[data-testid=${id}]`).value), testId);
   /** The value of `read()` once it has stayed the same for half a second (a pause ends at a step boundary). */
   async function settled(read) {
@@ -84,9 +102,11 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
       await page.click('[data-testid=why-start]'); // pause
       const before = await settled(() => json('why-data'));
       assert.ok(before.step >= 5 && before.plain.some((x) => x !== null), JSON.stringify(before));
+      const models = await liveModels();
 
       await switchTo(to, '.why-section');
       assert.deepEqual(await json('why-data'), before, 'the snapshot after the switch');
+      assert.equal(await liveModels(), models, 'the same two models: none made again, none left behind');
       assert.equal(await page.evaluate(() => document.querySelector('.why-section')?.dataset.state), 'idle');
       // the status and the button say paused at that step, in the new language
       assert.match(await page.locator('.why-status').textContent(), new RegExp(String(before.step)));
@@ -118,6 +138,8 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
       };
       const output = await decoded();
       assert.equal(losses.length, 3);
+      const models = await liveModels();
+      assert.ok(models >= 2, `${models} models: the translator and its plain companion`);
 
       await switchTo(to, '.tr-section');
       await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '3');
@@ -127,6 +149,7 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
       assert.deepEqual(await rows(), evaluation, 'the held-out evaluation after the switch');
       assert.equal(await decoded(), output, 'the decoding of the sentence after the switch');
       assert.equal(await page.locator('[data-testid=s2s-untrained]').isVisible(), false);
+      assert.equal(await liveModels(), models, 'the same models: none made again, none left behind');
 
       await page.click('[data-testid=s2s-step]');
       await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '4');
@@ -149,12 +172,14 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
       const exact = (await page.locator('[data-testid=tf-status]').textContent()).match(/\d+\.\d%/)?.[0];
       assert.equal(losses.length, 10);
       assert.ok(exact, 'the status gives the exact-match score');
+      const models = await liveModels();
 
       await switchTo(to, '.tf-section');
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt === '10', SEC);
       assert.equal(await page.evaluate((s) => document.querySelector(s)?.dataset.step, SEC), '10');
       assert.deepEqual(await json('tf-losses'), losses, 'the loss history after the switch');
       assert.deepEqual(await status(), scored, 'the model and its evaluation after the switch');
+      assert.equal(await liveModels(), models, 'the same model: none made again, none left behind');
       assert.match(await page.locator('[data-testid=tf-status]').textContent(), new RegExp(exact.replace('.', '\\.')));
 
       await page.evaluate(() => {
