@@ -93,6 +93,24 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
     assert.deepEqual((await json('tf-losses')).slice(0, tfLosses.length), tfLosses, 'it trained on from there');
   });
 
+  test('two switches in a row, the second before the sections have mounted: the models are kept, none left behind', async () => {
+    await site.load('#view=translate&seed=1&lang=en');
+    for (let k = 1; k <= 2; k++) {
+      await page.click('[data-testid=s2s-step]');
+      await page.waitForFunction((n) => document.querySelector('.tr-section')?.dataset.step === String(n), k);
+    }
+    const losses = await json('s2s-losses');
+    const models = await liveModels();
+    await page.evaluate(() => {
+      document.querySelector('#lang-switch button[data-lang=zh]').click();
+      document.querySelector('#lang-switch button[data-lang=en]').click();
+    });
+    await page.waitForFunction(() => document.documentElement.lang === 'en' && document.querySelector('.tr-section')?.dataset.step === '2');
+    assert.deepEqual(await json('s2s-losses'), losses);
+    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    assert.equal(await liveModels(), models);
+  });
+
   for (const [from, to] of DIRECTIONS) {
     test(`§1 (${from}→${to}): both models keep their steps, losses and accuracy table, and resume`, async () => {
       await site.load(`#view=why&seed=1&lang=${from}&why_steps=2000`);
