@@ -111,6 +111,22 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
     assert.equal(await liveModels(), models);
   });
 
+  test('§1: a long run the reader agreed to is not asked about again after the switch', async () => {
+    await site.load('#view=why&seed=1&lang=en&why_cell=lstm&why_hidden=256&why_max_len=60&why_steps=5000');
+    await page.click('[data-testid=why-start]');
+    await page.locator('[data-testid=why-confirm]').waitFor({ state: 'visible', timeout: 120_000 });
+    await page.click('[data-testid=why-confirm-run]');
+    const step = await page.evaluate(() => Number(document.querySelector('.why-section')?.dataset.step));
+    await page.waitForFunction((n) => Number(document.querySelector('.why-section')?.dataset.step) > n, step);
+    await switchTo('zh', '.why-section');
+    assert.equal(await page.evaluate(() => document.querySelector('.why-section')?.dataset.state), 'idle', 'paused by the switch');
+    await page.click('[data-testid=why-start]'); // resume
+    await page.waitForTimeout(2000);
+    assert.equal(await page.locator('[data-testid=why-confirm]').isVisible(), false, 'not asked again');
+    assert.equal(await page.evaluate(() => document.querySelector('.why-section')?.dataset.state), 'running');
+    await page.click('[data-testid=why-start]');
+  });
+
   for (const [from, to] of DIRECTIONS) {
     test(`§1 (${from}→${to}): both models keep their steps, losses and accuracy table, and resume`, async () => {
       await site.load(`#view=why&seed=1&lang=${from}&why_steps=2000`);

@@ -16,8 +16,8 @@ import { button, checkNumber, el, errorText, field, narration, primaryButton, se
 import { Announcer } from './announcer';
 import { parkingSlot } from './parked';
 
-/** §1's run (both models, their snapshot) carries over a change of the page's language. */
-const parked = parkingSlot<WhyRun>('why');
+/** §1's run (both models, their snapshot) carries over a change of the page's language, and the reader's yes to a long run. */
+const parked = parkingSlot<{ run: WhyRun; longRunConfirmed: boolean }>('why');
 
 /** 0.213 → "21%"; no value yet → "–" */
 const percentText = (x: number | null | undefined): string => (typeof x === 'number' && Number.isFinite(x) ? `${Math.round(100 * x)}%` : '–');
@@ -184,9 +184,11 @@ class WhyView implements SectionHandle {
 
   /** The run the section left when the page's language changed, if it has these settings. */
   #adoptRun(): WhyRun | null {
-    const run = parked.adopt(settingsKey(this.#settings()));
-    run?.listen(this.#onUpdate, this.#onError);
-    return run;
+    const adopted = parked.adopt(settingsKey(this.#settings()));
+    if (!adopted) return null;
+    this.#longRunConfirmed = adopted.longRunConfirmed;
+    adopted.run.listen(this.#onUpdate, this.#onError);
+    return adopted.run;
   }
 
   #toggle(): void {
@@ -303,7 +305,7 @@ class WhyView implements SectionHandle {
       () => {},
       () => {},
     );
-    parked.park(settingsKey(run.settings), run, (r) => void r.destroy());
+    parked.park(settingsKey(run.settings), { run, longRunConfirmed: this.#longRunConfirmed }, (p) => void p.run.destroy());
     this.#parked = true;
   }
 
