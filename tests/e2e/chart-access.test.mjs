@@ -2,9 +2,11 @@
 // show each one's readout (a box readable by assistive technology), the choice is said in a polite
 // live region, a tap on a phone shows and says the point under the finger, and the accessible name
 // says more than the title (the kind of chart, its series, its axes). On §3.2's saturation chart
-// (Chart.js, loaded after the heatmaps) and §3.3's top-k bars; §3.2's series differ by marker too.
+// (Chart.js, loaded after the heatmaps); its series differ by marker too. §3.3's candidates are a
+// list, not a chart: its text is what every reader gets (the list's name, each word and probability).
 // Needs a build (npm run build:web). Run: node --test tests/e2e/chart-access.test.mjs
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { usePhone, useSite, waitForCanvasInk } from './harness.mjs';
 
@@ -109,21 +111,77 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
     assert.equal(r.live.split('; ')[0], r.text, 'the live region says the tapped point');
   });
 
-  test('§3.3 top-k bars: focusable, the arrow keys read each bar, the name lists the bars', async () => {
+  /** §3.3 (opened in `p`) with one decoding step played: its candidates' list. */
+  async function stepCandidates(p) {
+    await p.waitForFunction(() => Number(document.querySelector('.tr-section .tr-decode')?.dataset.steps) > 0);
+    await p.click('.tr-section [data-testid=s2s-decode-step]');
+    await p.waitForFunction(() => document.querySelectorAll('.tr-section [data-testid=s2s-candidates] li').length > 0);
+    return p.locator('.tr-section [data-testid=s2s-candidates]').first();
+  }
+
+  test('§3.3 candidates: a named list, each word with its probability as text, most probable first, the chosen one said', async () => {
     await site.load('#view=translate&seed=1');
-    const canvas = page.locator('.tr-section .tr-topk-chart canvas').first();
-    await page.waitForFunction(() => Number(document.querySelector('.tr-section .tr-decode')?.dataset.steps) > 0);
-    await page.click('.tr-section [data-testid=s2s-decode-step]');
-    await page.waitForFunction(() => /bar chart, \d+ bars/.test(document.querySelector('.tr-section .tr-topk-chart canvas').getAttribute('aria-label')));
-    assert.equal(await canvas.getAttribute('tabindex'), '0');
-    await canvas.scrollIntoViewIfNeeded();
-    await canvas.focus();
-    await page.keyboard.press('ArrowDown');
-    await page.waitForFunction(() => document.querySelector('.tr-section .tr-topk-chart .lab-chart-live')?.textContent);
-    const text = await page.locator('.tr-section .tr-topk-chart .lab-chart-live').first().textContent();
-    const name = await canvas.getAttribute('aria-label');
-    // the first bar: its word and probability, as the name lists it first
-    const [word, prob] = text.split('; ');
-    assert.ok(name.includes(`${word} ${prob}`), `“${text}” in “${name}”`);
+    const list = await stepCandidates(page);
+    const items = await list.evaluate((ol) =>
+      [...ol.querySelectorAll('li')].map((li) => ({
+        token: li.querySelector('.tr-topk-token').textContent,
+        prob: Number(li.querySelector('.tr-topk-prob').textContent),
+        bar: Number(getComputedStyle(li.querySelector('.tr-topk-bar')).getPropertyValue('--p')),
+        chosen: li.classList.contains('chosen'),
+      })),
+    );
+    assert.ok(items.length >= 2, JSON.stringify(items));
+    for (const [i, it] of items.entries()) {
+      assert.ok(it.prob >= 0 && it.prob <= 1, JSON.stringify(it));
+      assert.ok(Math.abs(it.bar - it.prob) < 0.0006, `the bar is as wide as the probability: ${JSON.stringify(it)}`);
+      if (i > 0) assert.ok(it.prob <= items[i - 1].prob, `most probable first: ${JSON.stringify(items)}`);
+    }
+    // greedy decoding: the step wrote the most probable word, the one marked, the one its title names
+    const chosen = items.filter((it) => it.chosen);
+    assert.equal(chosen.length, 1);
+    assert.equal(chosen[0].token, items[0].token);
+    const title = await page.locator('.tr-section .tr-topk-title').first().textContent();
+    assert.ok(/^Candidates at step \d+ /.test(title) && title.endsWith(`(“${chosen[0].token}”)`), title);
+    // what a screen reader gets: the list's name, each item's word and probability, the chosen one in words
+    const tree = await list.ariaSnapshot();
+    assert.match(tree, /^- list "The most probable next tokens and their probabilities"/);
+    const first = `${items[0].token} ${items[0].prob.toFixed(3)} (chosen)`;
+    assert.ok(tree.includes(`- listitem: ${first}`), `“${first}” in ${tree}`);
+    assert.ok(tree.includes(`- listitem: ${items[1].token} ${items[1].prob.toFixed(3)}\n`), tree);
+    assert.equal(await list.locator('..').locator('canvas').count(), 0, 'no canvas: nothing to focus or walk');
+
+    // the Export menu gives the step's candidates as CSV and JSON, every digit (the list shows three)
+    const fig = page.locator('.tr-section .tr-topk').first();
+    const download = async (kind) => {
+      await fig.locator('.export-toggle').click();
+      const wait = page.waitForEvent('download');
+      await fig.locator(`.export-item[data-export="${kind}"]`).click();
+      const d = await wait;
+      return { name: d.suggestedFilename(), text: readFileSync(await d.path(), 'utf8').replace(/^\ufeff/, '') };
+    };
+    const step = /step (\d+)/.exec(title)[1];
+    const csv = await download('csv');
+    assert.equal(csv.name, `s2s-candidates-step-${step}.csv`);
+    const lines = csv.text.trim().split('\r\n');
+    assert.equal(lines[0], ',probability,chosen');
+    const json = await download('json');
+    assert.equal(json.name, `s2s-candidates-step-${step}.json`);
+    const data = JSON.parse(json.text);
+    assert.equal(data.step, Number(step));
+    assert.equal(data.chosen, chosen[0].token);
+    assert.deepEqual(data.candidates.map((c) => [c.token, c.prob.toFixed(3)]), items.map((it) => [it.token, it.prob.toFixed(3)]));
+    assert.deepEqual(
+      lines.slice(1),
+      data.candidates.map((c) => `${c.token},${c.prob},${c.token === data.chosen ? 1 : 0}`),
+    );
+  });
+
+  test('390 px, touch: the candidates show every word and probability on the screen, no sideways scroll', async () => {
+    await phone.open('#view=translate&seed=1');
+    const list = await stepCandidates(phone.page);
+    await list.scrollIntoViewIfNeeded();
+    const boxes = await list.evaluate((ol) => [...ol.querySelectorAll('.tr-topk-token, .tr-topk-prob')].map((e) => e.getBoundingClientRect().toJSON()));
+    assert.ok(boxes.length >= 4);
+    for (const b of boxes) assert.ok(b.left >= 0 && b.right <= 390 && b.width > 0, JSON.stringify(b));
   });
 });

@@ -128,7 +128,7 @@ const SECTIONS = {
       page.evaluate(() => {
         const line = document.querySelector('.tr-section [data-testid="s2s-step-link"]');
         const chips = [...document.querySelectorAll('.tr-section [data-testid=s2s-source] .tr-token')];
-        const candidates = document.querySelector('.tr-section .tr-topk-chart figcaption')?.textContent;
+        const candidates = document.querySelector('.tr-section .tr-topk-title')?.textContent;
         return { cell: line.dataset.cell ?? '', text: line.textContent, marked: chips.findIndex((c) => c.classList.contains('linked')), weights: chips.map((c) => c.querySelector('.tr-token-weight')?.textContent), candidates };
       }),
     check(seen, row, col, value, data) {

@@ -16,23 +16,16 @@
  * @property {boolean} [charts] it shows a line or bar chart before the reader does anything (or after `start`): Chart.js is part of its download
  */
 
-/**
- * §3.3's decoding shows its candidates as a bar chart from the start, so these pages load Chart.js
- * (44 KiB) with the widget and measure 201–202 KiB: over the 200 KiB goal (docs/build.md), allowed
- * here until the candidates are drawn without Chart.js.
- */
-const SEQ2SEQ_BUDGET_KB = 205;
-
 /** @type {OneWidgetPage[]} */
 export const ONE_WIDGET_PAGES = [
   { path: '/examples/test-one-heatmap.html', element: 'attention-heatmap', label: '<attention-heatmap data=…>', wasm: null, budgetKB: 30 },
   { path: '/examples/test-one-live-heatmap.html', element: 'attention-heatmap', label: '<attention-heatmap mechanism=self>', wasm: 'attention' },
   { path: '/examples/test-one-playground.html', element: 'attention-playground', label: '<attention-playground mechanism=scaled-dot>', wasm: 'attention', charts: true },
   { path: '/examples/test-one-multihead.html', element: 'multihead-view', label: '<multihead-view>', wasm: 'attention' },
-  { path: '/examples/test-one-encoder-decoder.html', element: 'attention-playground', label: '<attention-playground mechanism=encoder-decoder>', wasm: 'seq2seq', charts: true, budgetKB: SEQ2SEQ_BUDGET_KB },
+  { path: '/examples/test-one-encoder-decoder.html', element: 'attention-playground', label: '<attention-playground mechanism=encoder-decoder>', wasm: 'seq2seq' },
   { path: '/examples/test-one-why.html', element: 'attention-playground', label: '<attention-playground mechanism=why>', wasm: 'seq2seq', start: 'why-start', charts: true },
-  { path: '/examples/test-one-seq2seq.html', element: 'seq2seq-demo', label: '<seq2seq-demo task=note>', wasm: 'seq2seq', charts: true, budgetKB: SEQ2SEQ_BUDGET_KB },
-  { path: '/examples/test-one-seq2seq.zh.html', element: 'seq2seq-demo', label: '<seq2seq-demo task=note lang=zh>', wasm: 'seq2seq', charts: true, budgetKB: SEQ2SEQ_BUDGET_KB },
+  { path: '/examples/test-one-seq2seq.html', element: 'seq2seq-demo', label: '<seq2seq-demo task=note>', wasm: 'seq2seq' },
+  { path: '/examples/test-one-seq2seq.zh.html', element: 'seq2seq-demo', label: '<seq2seq-demo task=note lang=zh>', wasm: 'seq2seq' },
   // the Transformer has its own widget build (wasm/js/modules.mjs)
   { path: '/examples/test-one-transformer.html', element: 'transformer-demo', label: '<transformer-demo task=dates>', wasm: 'transformer' },
   { path: '/examples/test-one-transformer.zh.html', element: 'transformer-demo', label: '<transformer-demo task=dates lang=zh>', wasm: 'transformer' },

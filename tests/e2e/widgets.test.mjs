@@ -387,4 +387,18 @@ describe('embeddable widgets', { timeout: 420_000 }, () => {
       assert.ok(total <= budget, `${spec.path}: ${total} B gzip > budget ${budget} B`);
     });
   }
+
+  test('a page with one <seq2seq-demo> fetches Chart.js with its first training step, for the curves, not before', async () => {
+    const spec = ONE_WIDGET_PAGES.find((p) => p.path === '/examples/test-one-seq2seq.html');
+    await open(spec.path, { navigate: false });
+    assert.equal(await loadOneWidgetPage(page, baseUrl, spec), 'true');
+    const chartJs = () => responses.filter((r) => /chart-setup/.test(r.url)).length;
+    assert.equal(chartJs(), 0, 'Chart.js before any training');
+    assert.equal(await page.locator('seq2seq-demo .tr-topk canvas').count(), 0, 'the candidates are drawn without a canvas');
+    const arrived = context.waitForEvent('response', { predicate: (r) => /chart-setup/.test(r.url()), timeout: 60_000 });
+    await page.locator('seq2seq-demo [data-testid=s2s-step]').click();
+    await arrived;
+    await page.locator('seq2seq-demo .tr-charts .tr-step-chart canvas').first().waitFor({ state: 'visible' });
+    assert.equal(chartJs(), 1);
+  });
 });

@@ -45,8 +45,7 @@ export function darkPage(): boolean {
 
 /**
  * The series colours the sections use (light: Tailwind's 700 shades, ≥ 4.5:1 on white) and the same
- * hues for a dark panel (the 400 shades, ≥ 6:1 on --lab-panel's #111827); a light bar fill becomes a
- * muted one so that the highlighted bar still stands out.
+ * hues for a dark panel (the 400 shades, ≥ 6:1 on --lab-panel's #111827).
  */
 export const DARK_SERIES: Readonly<Record<string, string>> = {
   '#1d4ed8': '#60a5fa',
@@ -54,7 +53,6 @@ export const DARK_SERIES: Readonly<Record<string, string>> = {
   '#15803d': '#4ade80',
   '#475569': '#94a3b8',
   '#94a3b8': '#64748b',
-  '#93c5fd': '#334e7e',
   '#0f172a': '#e2e8f0',
 };
 

@@ -1,8 +1,7 @@
 // The training curves of §3.3 and §4: loss and accuracy against the step (line charts; a long run is
 // thinned for drawing as it grows, step-series.ts, the exports keep every step) with their export
-// menu and empty state (TrainingCurves, one for both sections), and the titled box every chart of the
-// two sections sits in (§3.3's top-k bars too, translate-decode.ts). Chart.js (line-chart.ts), loaded
-// after the first heatmap: built off the mount task, drawn at most once a frame.
+// menu and empty state (TrainingCurves, one for both sections), each chart in a titled box. Chart.js
+// (line-chart.ts), loaded after the first heatmap: built off the mount task, drawn at most once a frame.
 import { LineChart } from '../charts/line-chart';
 import { RunningAverage, StepThinning } from '../charts/step-series';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
@@ -13,7 +12,7 @@ const LOSSES_WRITTEN_EVERY_FRAME = 2000;
 const LOSSES_WRITE_MS = 500;
 
 /** A titled figure holding the chart's box (the box sets the chart's size, translate.css). */
-export function chartBox(host: HTMLElement, className: string, title: string): HTMLElement {
+function chartBox(host: HTMLElement, className: string, title: string): HTMLElement {
   const fig = el('figure', className);
   const wrap = el('div', 'tr-chart-box');
   fig.append(el('figcaption', undefined, title), wrap);

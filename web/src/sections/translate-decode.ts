@@ -1,47 +1,22 @@
 // §3.3's decoding view: one translation played step by step. At step k the source words are shaded
-// by step k's attention, the output grows by one word, the top-k candidates of step k are a bar
-// chart, and the attention heatmap grows by one row. With beam search, a table per step lists the
-// kept beams (word, score, parent), the best hypothesis's path marked; the view follows that path.
+// by step k's attention, the output grows by one word, the top-k candidates of step k are listed
+// (translate-topk.ts), and the attention heatmap grows by one row. With beam search, a table per
+// step lists the kept beams (word, score, parent), the best hypothesis's path marked; the view
+// follows that path.
 // Source, step and map are linked by one selection (step, source word): the step played selects its
 // row; a cell pointed at, tapped or walked to in the map shades the source by that step's attention
 // and marks its word; pointing at a source word marks its cell in the step's row.
-import type { BeamNode, DecodeStep, TokenProb, TranslateResult } from '#shared/types/seq2seq';
-import { BarChart } from '../charts/bar-chart';
+import type { BeamNode, DecodeStep, TranslateResult } from '#shared/types/seq2seq';
 import { Heatmap } from '../heatmap/heatmap';
 import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
 import { fill } from '../i18n';
-import { chartBox } from './translate-charts';
 import { el } from './dom';
 import { distinctLabels } from './token-labels';
 import { argmax, sourceChips, sourceList, StepPlayer } from './translate-step-player';
+import { CandidateList } from './translate-topk';
 import type { RovingFocus } from './keyboard';
 
 const PLAY_MS = 450;
-const CHOSEN = '#1d4ed8';
-const CANDIDATE = '#93c5fd';
-
-/** The decoder's top-k candidates at one step: horizontal bars, the chosen word darker. */
-class TopKChart {
-  readonly #chart: BarChart;
-  readonly #title: HTMLElement;
-
-  constructor(host: HTMLElement, title: string, label: string) {
-    const box = chartBox(host, 'tr-topk-chart', title);
-    this.#title = box.previousElementSibling as HTMLElement;
-    this.#chart = new BarChart(box, { label, min: 0, max: 1, format: (p) => p.toFixed(3) });
-  }
-
-  /** The candidates of the step titled `title`, most probable first; `chosen` is drawn darker. */
-  update(top: readonly TokenProb[], chosen: string, title: string): void {
-    this.#title.textContent = title;
-    this.#chart.update(top.map((p) => ({ label: p.token, value: p.prob, color: p.token === chosen ? CHOSEN : CANDIDATE })));
-  }
-
-  destroy(): void {
-    this.#chart.destroy();
-  }
-}
-
 /** What one step of either decoder shows. */
 interface StepView {
   token: string;
@@ -67,7 +42,7 @@ export class DecodeView {
   readonly #source = el('div', 'tr-source');
   readonly #sourceFocus: RovingFocus;
   readonly #output = el('output', 'tr-output');
-  readonly #topk: TopKChart;
+  readonly #topk: CandidateList;
   readonly #heatmap: Heatmap;
   readonly #noAttention = el('p', 'tr-note');
   readonly #beams = el('div', 'tr-beams');
@@ -110,7 +85,7 @@ export class DecodeView {
     const panels = el('div', 'tr-decode-panels');
     const left = el('div');
     const right = el('div');
-    this.#topk = new TopKChart(left, t('tr.topk'), t('tr.topkLabel'));
+    this.#topk = new CandidateList(left, t);
     this.#heatmap = new Heatmap(right, {
       id,
       title: t('tr.heatmap'),
@@ -167,7 +142,6 @@ export class DecodeView {
   destroy(): void {
     this.#player.stop();
     this.#stopLink();
-    this.#topk.destroy();
     this.#heatmap.destroy();
   }
 
@@ -182,7 +156,7 @@ export class DecodeView {
     this.#output.value = r && pos === total ? r.text : shown.join(this.#joiner);
     this.#output.dataset.eos = current?.token === '<eos>' ? '1' : '0';
 
-    if (!current) this.#topk.update([], '', t('tr.topk'));
+    if (!current) this.#topk.update([], '', 0);
 
     const rows = this.#views.slice(0, pos);
     const showMap = this.#hasAttention && rows.length > 0 && r !== null;
@@ -238,7 +212,7 @@ export class DecodeView {
   /** The candidates of step `row` (0-based), titled with its number and word; none for no such step. */
   #showCandidates(row: number): void {
     const v = this.#views[row];
-    if (v) this.#topk.update(v.top, v.token, fill(this.#t('tr.topkAt'), { step: row + 1, token: v.token }));
+    if (v) this.#topk.update(v.top, v.token, row + 1);
   }
 
   /** One table per decoded step up to `pos`: every kept beam's word, score and parent. */
