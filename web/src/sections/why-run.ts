@@ -176,6 +176,8 @@ export class WhyRun {
         if (this.#snap.step < this.#snap.total) await this.#trainBoth(this.#models);
         if (this.#destroyed) return;
         await this.#evaluateNextCell(this.#models);
+        // replaced meanwhile (the reader changed a setting): its step must not cover the new run's
+        if (this.#destroyed) return;
         if (this.#snap.step > before && ++this.#trainedTurns > WARM_UP_TURNS) {
           this.#wallMs += performance.now() - t0;
           this.#wallSteps += this.#snap.step - before;
