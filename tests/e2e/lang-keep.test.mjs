@@ -127,6 +127,32 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
     await page.click('[data-testid=why-start]');
   });
 
+  for (const answer of ['tf-confirm-run', 'tf-confirm-fewer']) {
+    test(`§4: the reader's answer to a long run (${answer}) holds after the switch: its target, and not asked again`, async () => {
+      const SEC = '#section-transformer .tf-section';
+      const target = () => page.evaluate(() => document.querySelector('[data-testid=tf-progress]')?.max);
+      await site.load('#view=transformer&seed=1&lang=en&tf_steps=100000');
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC);
+      await page.click('[data-testid=tf-train]');
+      await page.locator('[data-testid=tf-confirm]').waitFor({ state: 'visible', timeout: 60_000 });
+      await page.click(`[data-testid=${answer}]`);
+      const step = await page.evaluate((s) => Number(document.querySelector(s)?.dataset.step), SEC);
+      await page.waitForFunction(([s, n]) => Number(document.querySelector(s)?.dataset.step) > n, [SEC, step]);
+      const planned = await target();
+      if (answer === 'tf-confirm-fewer') assert.ok(planned < 100000, `stops at ${planned}`);
+      await switchTo('zh', '.tf-section');
+      assert.equal(await page.evaluate((s) => document.querySelector(s)?.dataset.playing, SEC), '0', 'paused by the switch');
+      assert.equal(await target(), planned, 'the same target step');
+      await page.click('[data-testid=tf-train]'); // resume
+      // past the second of measuring after which a long run asks
+      await page.waitForTimeout(2500);
+      assert.equal(await page.locator('[data-testid=tf-confirm]').isVisible(), false, 'not asked again');
+      assert.equal(await page.evaluate((s) => document.querySelector(s)?.dataset.playing, SEC), '1');
+      assert.equal(await target(), planned, 'training to the same target step');
+      await page.click('[data-testid=tf-pause]');
+    });
+  }
+
   for (const [from, to] of DIRECTIONS) {
     test(`§1 (${from}→${to}): both models keep their steps, losses and accuracy table, and resume`, async () => {
       await site.load(`#view=why&seed=1&lang=${from}&why_steps=2000`);

@@ -36,6 +36,12 @@ interface ClockHooks {
   onRender(): void;
 }
 
+/** A run's target step and whether the reader agreed to its taking long: what a change of the page's language carries over. */
+export interface RunPlan {
+  step: number;
+  confirmed: boolean;
+}
+
 export class TrainingClock {
   readonly eta = el('span', 'tf-progress-text tf-eta');
   readonly estimate = el('p', 'tf-note tf-estimate');
@@ -77,6 +83,17 @@ export class TrainingClock {
     const steps = this.#ctx.state.get('tf_steps');
     if (this.#target?.trainer === trainer) return this.#target.step;
     return Math.max(steps, trainer.step);
+  }
+
+  /** The run planned for `trainer` (its target, the reader's answer to a long run); null if none. */
+  plan(trainer: TransformerTrainer): RunPlan | null {
+    return this.#target?.trainer === trainer ? { step: this.#target.step, confirmed: this.#confirmed } : null;
+  }
+
+  /** Takes over the plan the section made in the other language: Train resumes it, asking again only if it did not agree. */
+  adopt(trainer: TransformerTrainer, plan: RunPlan): void {
+    this.#target = { trainer, step: plan.step };
+    this.#confirmed = plan.confirmed;
   }
 
   start(): void {

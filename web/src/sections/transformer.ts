@@ -23,16 +23,16 @@ import { TRANSFORMER_BATCH, type TransformerSettings } from './transformer-recip
 import { TRANSFORMER_STRINGS } from './transformer-strings';
 import { TransformerDivergedError, TransformerTrainer } from './transformer-train';
 import { parkingSlot } from './parked';
-
-/** The trained Transformer carries over a change of the page's language. */
-const parked = parkingSlot<TransformerTrainer>('transformer');
 import { TransformerSentence } from './transformer-sentence';
 import { mountTransformerWhy } from './transformer-why';
-import { TrainingClock } from './transformer-clock';
+import { TrainingClock, type RunPlan } from './transformer-clock';
 import { Panel, type PanelSetting } from './panel';
 import type { TransformerDiagramLink } from '../diagrams/transformer-link';
 import { Announcer } from './announcer';
 import { setRunning } from './keyboard';
+
+/** The trained Transformer carries over a change of the page's language, with its run's target and the reader's answer to a long run. */
+const parked = parkingSlot<{ trainer: TransformerTrainer; plan: RunPlan | null }>('transformer');
 
 const MODEL_SETTINGS = Object.keys(MODEL_SETTING_LABELS) as PropName[];
 /** While training, the maps are redrawn from a fresh translation at most this often. */
@@ -181,7 +181,9 @@ class TransformerView implements SectionHandle {
     this.#root.append(comparePanel.element);
     this.#compare = new ComparePanel(comparePanel.body, t, ctx.lab, () => this.#clock.stop());
 
-    this.#trainer = parked.adopt(JSON.stringify(this.#settings())) ?? new TransformerTrainer(ctx.lab, this.#settings());
+    const adopted = parked.adopt(JSON.stringify(this.#settings()));
+    this.#trainer = adopted?.trainer ?? new TransformerTrainer(ctx.lab, this.#settings());
+    if (adopted?.plan) this.#clock.adopt(adopted.trainer, adopted.plan);
     // Model files in and out, as in §3.3 (the article only: loaded on demand, not in widgets).
     if (!ctx.embedded) {
       const byoHost = el('div', 'tf-byo');
@@ -438,7 +440,7 @@ class TransformerView implements SectionHandle {
     this.#clock.stop(); // a run pauses; the reader trains on in the other language
     // the model on screen, or the last good one while a replacement is still being made
     const kept = this.#trainer.model || !this.#good ? this.#trainer : this.#good;
-    parked.park(JSON.stringify(kept.settings), kept, (trainer) => void trainer.delete());
+    parked.park(JSON.stringify(kept.settings), { trainer: kept, plan: this.#clock.plan(kept) }, (p) => void p.trainer.delete());
     this.#parked = kept;
   }
 
