@@ -80,6 +80,9 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
     await site.load('#view=transformer&seed=1&lang=zh&tf_steps=400');
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC);
     await page.click('[data-testid=tf-train]');
+    // a loaded machine (over 150 ms a step) estimates the 400 steps at over a minute: the reader says yes
+    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 5 || !document.querySelector('[data-testid=tf-confirm]').hidden, SEC);
+    if (await page.locator('[data-testid=tf-confirm]').isVisible()) await page.click('[data-testid=tf-confirm-run]');
     await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 5, SEC);
     await switchTo('en', '.tf-section');
     const tf = await settled(() => page.evaluate((s) => ({ ...document.querySelector(s)?.dataset }), SEC));
