@@ -173,7 +173,7 @@ class SelfView implements SectionHandle {
     void this.#latest.run(
       () => lab.selfAttention(x, params),
       (result) => {
-        const labels = distinctLabels(tokens);
+        const labels = distinctLabels(tokens, t);
         this.#last = { tokens, labels, d, result };
         const n = tokens.length;
         const feats = featureLabels(d);
