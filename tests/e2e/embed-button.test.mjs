@@ -62,6 +62,32 @@ describe('Embed button and dialog', { timeout: 180_000 }, () => {
     await dialog().waitFor({ state: 'hidden' });
   });
 
+  test("each section's Embed button stays on its title's first line at 1280 and 390 px, both languages: a long title wraps instead", async () => {
+    for (const hash of ['#seed=1', '#seed=1&lang=zh']) {
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await site.load(hash);
+        const placed = await page.$$eval('main section.article-section', (els) =>
+          els.filter((s) => s.querySelector(':scope > [data-testid="embed-open"]')).map((s) => {
+            const title = s.querySelector(':scope > .section-title');
+            const range = document.createRange();
+            range.selectNodeContents(title);
+            const lines = [...new Set([...range.getClientRects()].map((r) => Math.round(r.top)))];
+            const first = range.getClientRects()[0];
+            const button = s.querySelector(':scope > [data-testid="embed-open"]').getBoundingClientRect();
+            const mid = (button.top + button.bottom) / 2;
+            return { id: s.dataset.section, title: title.textContent, lines: lines.length, onFirstLine: mid >= first.top - 8 && mid <= first.bottom + 8, inside: button.right <= s.getBoundingClientRect().right };
+          }),
+        );
+        for (const p of placed) {
+          assert.ok(p.onFirstLine && p.inside, `${hash} at ${width} px: ${p.id}'s Embed button is not beside its title (${p.title}, ${p.lines} lines)`);
+        }
+        if (width === 390 && !hash.includes('zh')) assert.ok(placed.some((p) => p.lines > 1), 'at 390 px some English title wraps beside its button');
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   test('the dialog shows the changed setting in both snippets; the iframe address shows the same numbers', async () => {
     await site.load('#view=dot&seed=3');
     await page.waitForSelector('.dot-section[data-state="ok"]');

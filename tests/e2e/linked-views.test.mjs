@@ -258,7 +258,7 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
     });
     assert.equal(table.caption, table.title);
     // the two 我 are told apart by their positions, as in every view of the section
-    const names = ['我（1）', '爱', '我（3）'];
+    const names = ['我 (1)', '爱', '我 (3)']; // the English page's brackets, whatever the token's script
     assert.deepEqual(table.rows[0].slice(1), names.map((w) => ['TH', 'col', w]));
     table.rows.slice(1).forEach((row, r) => {
       assert.deepEqual(row[0], ['TH', 'row', names[r]]);
@@ -277,7 +277,7 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
     assert.deepEqual((await SECTIONS.dot.linked(page)).editors[0], 'q2');
   });
 
-  test('a repeated token stays its own cell: the second 我 of "我 爱 我" opens the neuron view on 我（3）', async () => {
+  test('a repeated token stays its own cell: the second 我 of "我 爱 我" opens the neuron view on 我 (3)', async () => {
     await open(page, '#view=self&seed=4&self_text=我 爱 我', SECTIONS.self);
     const data = await mapData(page, '#self-weights');
     const { x, y } = await cellPoint(page, '#self-weights', 2, 1);
@@ -286,7 +286,7 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
     const pair = await SECTIONS.self.linked(page);
     assert.deepEqual([pair.query, pair.key], [2, 1]);
     assert.equal(pair.weight, data.values[2 * 3 + 1]);
-    assert.equal(await page.locator('.self-section .self-neuron select >> nth=0').evaluate((s) => s.selectedOptions[0].textContent), '我（3）');
+    assert.equal(await page.locator('.self-section .self-neuron select >> nth=0').evaluate((s) => s.selectedOptions[0].textContent), '我 (3)');
     assert.equal(await page.locator('.self-section .self-headview').getAttribute('data-focus'), '2', 'the head view follows: the second 我');
     // a feature of Q: that query and feature in the neuron view
     const q = await mapData(page, '#self-q');

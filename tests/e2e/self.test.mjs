@@ -120,17 +120,21 @@ describe('§3.4/§3.5 self-attention section', { timeout: 180_000 }, () => {
     assert.equal(await env.page.getAttribute(`${ROOT} .self-headview`, 'data-focus'), '0');
   });
 
-  test('the same word gets the same vector (so the same q, k, v); repeated words get distinct labels', async () => {
-    await loadOk('#seed=4&self_text=我 爱 我');
-    const q = (await env.heatmap('self-q')).values;
-    assert.deepEqual(q.slice(0, 4), q.slice(8, 12));
-    assert.notDeepEqual(q.slice(0, 4), q.slice(4, 8));
-    const words = await env.page.$$eval(`${ROOT} .self-headview-queries li`, (lis) => lis.map((li) => li.textContent));
-    assert.deepEqual(words, ['我（1）', '爱', '我（3）'], 'the head view names them as the maps do');
-    const choices = await env.page.locator(`${ROOT} .self-neuron select >> nth=0`).locator('option').allTextContents();
-    assert.deepEqual(choices, ['我（1）', '爱', '我（3）']);
-    // the weights heatmap keeps the two 我 apart: 3 × 3
-    assert.deepEqual((await env.heatmap('self-weights')).shape, [3, 3]);
+  test('the same word gets the same vector (so the same q, k, v); repeated words get distinct labels, in the page language\'s brackets', async () => {
+    for (const [lang, names] of [['en', ['我 (1)', '爱', '我 (3)']], ['zh', ['我（1）', '爱', '我（3）']]]) {
+      await loadOk(`#seed=4&self_text=我 爱 我${lang === 'zh' ? '&lang=zh' : ''}`);
+      const q = (await env.heatmap('self-q')).values;
+      assert.deepEqual(q.slice(0, 4), q.slice(8, 12));
+      assert.notDeepEqual(q.slice(0, 4), q.slice(4, 8));
+      const words = await env.page.$$eval(`${ROOT} .self-headview-queries li`, (lis) => lis.map((li) => li.textContent));
+      assert.deepEqual(words, names, `${lang}: the head view names them as the maps do`);
+      const choices = await env.page.locator(`${ROOT} .self-neuron select >> nth=0`).locator('option').allTextContents();
+      assert.deepEqual(choices, names, lang);
+      const columns = await env.page.$$eval(`#self-weights table.heatmap-table tr:first-child th[scope=col]`, (ths) => ths.map((th) => th.textContent));
+      assert.deepEqual(columns, names, `${lang}: the weights' table`);
+      // the weights heatmap keeps the two 我 apart: 3 × 3
+      assert.deepEqual((await env.heatmap('self-weights')).shape, [3, 3]);
+    }
   });
 
   test('typing a sentence: the URL follows and a reload gives the same numbers', async () => {

@@ -175,12 +175,21 @@ describe('article shell', { timeout: 180_000 }, () => {
     assert.equal(await page.$eval('.perf-browser th[scope="row"]', (e) => getComputedStyle(e).fontWeight), '400');
     assert.match((await page.textContent('.perf-machine')) ?? '', new RegExp(results.date.slice(0, 10)));
     assert.deepEqual(await page.$$eval('.perf-notes li', (els) => els.map((e) => e.textContent)), results.notes ?? []);
-    const widgetRows = await page.$$eval('.perf-browser th[scope="row"]', (els) => els.map((e) => e.textContent));
-    for (const w of results.browser?.widgets ?? []) assert.ok(widgetRows.some((r) => r?.endsWith(w.page)), `row for ${w.page}`);
-    // every timed page of the first heatmap has its row, and no figure reads NaN or undefined
+    // every widget page and every timed page of the first heatmap has its row, in the page's
+    // language (the bench's English text only in results.json), and no figure reads NaN or undefined
     const timed = results.browser?.first_heatmap;
-    for (const m of Array.isArray(timed) ? timed : []) assert.ok(widgetRows.some((r) => r?.endsWith(m.page.replaceAll('`', ''))), `first-heatmap row for ${m.page}`);
-    assert.doesNotMatch((await page.textContent('.perf-browser')) ?? '', /NaN|undefined/);
+    for (const [lang, hash] of [['en', ''], ['zh', '#lang=zh']]) {
+      await site.load(hash, '/performance.html');
+      await page.waitForSelector('.perf-browser');
+      const rows = new Map(await page.$$eval('.perf-browser th[scope="row"]', (els) => els.map((e) => [e.dataset.row, { text: e.textContent, code: e.querySelector('code')?.textContent }])));
+      for (const w of results.browser?.widgets ?? []) assert.equal(rows.get(`widget:${w.path}`)?.code, w.page, `${lang}: the row of ${w.page} shows its element`);
+      for (const m of Array.isArray(timed) ? timed : []) assert.ok(rows.has(`heatmap:${m.path}`), `${lang}: first-heatmap row for ${m.page}`);
+      for (const [id, { text }] of rows) {
+        assert.equal(/[\u4e00-\u9fff]/.test(text), lang === 'zh', `${lang}: row ${id} is in the page's language: ${text}`);
+        assert.doesNotMatch(text, /`/, `${lang}: row ${id} shows no markdown quotes`);
+      }
+      assert.doesNotMatch((await page.textContent('.perf-browser')) ?? '', /NaN|undefined/);
+    }
   });
 
   test('§2: each question attends to its own word; the weights equal softmax(q·k/√5) of the fixed vectors', async () => {

@@ -4,6 +4,7 @@
 // Bahdanau Fig. 2 ordering; tests/wasm/long-sequence.test.mjs checks the same claim in Node).
 // Logs how long the run took (not asserted: the machines are shared).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { canvasInk, horizontalOverflow, startSite, useSite } from './harness.mjs';
 
@@ -90,6 +91,36 @@ describe('§1 why attention', { timeout: 400_000 }, () => {
     assert.ok(steps >= 20 && steps < 5000, `steps ${steps}`);
     assert.equal((await snapshot()).step, 0);
     await site.screenshot('why-long-run', { fullPage: false });
+  });
+
+  test('the length axis is logarithmic: each doubling the same distance, a tick at each measured length (both languages)', async () => {
+    for (const [hash, lengths] of [['#view=why', [5, 10, 20, 30, 40]], ['#view=why&lang=zh&why_max_len=60', [5, 10, 20, 30, 40, 50, 60]]]) {
+      await site.load(hash);
+      await page.waitForSelector(SEC);
+      assert.deepEqual((await snapshot()).lengths, lengths);
+      // the chart shows from the first step: train a little (a long run asks first), then pause
+      await page.click('[data-testid=why-start]');
+      await page.waitForFunction(() => Number(document.querySelector('.why-section')?.dataset.step) > 0 || !document.querySelector('[data-testid=why-confirm-run]')?.closest('[hidden]'));
+      if (await page.locator('[data-testid=why-confirm-run]').isVisible()) await page.click('[data-testid=why-confirm-run]');
+      await page.waitForFunction(() => Number(document.querySelector('.why-section')?.dataset.step) > 0);
+      await page.click('[data-testid=why-start]');
+      await page.locator(`${SEC} .why-chart canvas`).scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => performance.getEntriesByType('measure').some((m) => m.name.startsWith('chart ') && !/heatmap/.test(m.name)));
+      await page.locator(`${SEC} .export-toggle`).first().click();
+      const download = page.waitForEvent('download');
+      await page.locator(`${SEC} .export-item[data-export="svg"]`).first().click();
+      const svg = readFileSync(await (await download).path()).toString('utf8');
+      // the x ticks: the chart's only plain numbers (the accuracy ticks are percentages)
+      const ticks = new Map([...svg.matchAll(/<text x="([\d.]+)"[^>]*>(\d+)<\/text>/g)].map((m) => [Number(m[2]), Number(m[1])]));
+      assert.deepEqual([...ticks.keys()], lengths, `${hash}: a tick at each measured length, and only there`);
+      await site.screenshot(`why-log-axis-${lengths.length}`, { target: page.locator(`${SEC} .why-chart`) });
+      const octave = ticks.get(10) - ticks.get(5);
+      assert.ok(octave > 20, `${hash}: 5 → 10 is ${octave} px`);
+      for (const [a, b] of [[10, 20], [20, 40]]) {
+        const d = ticks.get(b) - ticks.get(a);
+        assert.ok(Math.abs(d - octave) < 1.5, `${hash}: ${a} → ${b} is ${d} px, 5 → 10 is ${octave} px`);
+      }
+    }
   });
 
   test("in Chinese, the note's own words for the two problems; no sideways scrolling at phone width", async () => {

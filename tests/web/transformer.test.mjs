@@ -16,6 +16,8 @@ const { TRANSFORMER_STRINGS } = await loadWeb('sections/transformer-strings');
 const { SHELL_STRINGS, translator } = await loadWeb('i18n');
 const { AppState } = await loadWeb('state');
 
+/** §4's strings in English (a repeated token's name: token-labels.ts) */
+const en = translator('en', TRANSFORMER_STRINGS, SHELL_STRINGS);
 let lab;
 let model;
 let result;
@@ -33,7 +35,7 @@ test('each kind has one map per layer and head, of its shape, with the core numb
   const T = result.steps.length;
   assert.equal(S, 12);
   assert.ok(T >= 1 && T <= 6);
-  const all = maps.attentionMaps(result);
+  const all = maps.attentionMaps(result, en);
   for (const kind of maps.ATTENTION_KINDS) {
     assert.equal(all[kind].layers, 2);
     assert.equal(all[kind].heads, 4);
@@ -84,19 +86,17 @@ test('the source lights up by one head, a layer mean or the rollout', () => {
   }
   assert.deepEqual(Array.from(maps.sourceLight(result, 0, 0, 0)), Array.from(step.attention));
   // rows: every layer and head, then the rollout
-  const m = maps.stepMatrix(result, 0, 'rollout');
+  const m = maps.stepMatrix(result, 0, en, 'rollout');
   assert.equal(m.rows, 2 * 4 + 1);
   assert.equal(m.rowLabels.at(-1), 'rollout');
   assert.deepEqual(Array.from(m.values.subarray(8 * S)), Array.from(step.attention));
-  assert.equal(maps.stepMatrix(result, 99, 'rollout'), null);
+  assert.equal(maps.stepMatrix(result, 99, en, 'rollout'), null);
   assert.deepEqual(lightChoices(2, 2), [[0, 0], [1, 0], [1, 1], [1, 2], [2, 0], [2, 1], [2, 2]]);
-  assert.deepEqual(maps.distinct(['a', 'b', 'a']), ['a (1)', 'b', 'a (3)']);
 });
 
 test('settings: heads must divide d_model, numbers stay in the state table limits, named by their field', () => {
   assert.deepEqual(headDivisors(32), [1, 2, 4, 8, 16]);
   assert.deepEqual(headDivisors(12), [1, 2, 3, 4, 6, 12]);
-  const en = translator('en', TRANSFORMER_STRINGS, SHELL_STRINGS);
   const zh = translator('zh', TRANSFORMER_STRINGS, SHELL_STRINGS);
   const { state } = AppState.fromHash('');
   assert.equal(settingProblem(en, state, 'tf_heads', '3'), 'Heads: must divide the model size 32: one of 1, 2, 4, 8, 16');

@@ -9,6 +9,7 @@ import { loadWeb } from './setup.mjs';
 const { whyLengths, whyConfig } = await loadWeb('sections/why-run');
 const { bestPath } = await loadWeb('sections/translate-decode');
 const { distinctLabels } = await loadWeb('sections/token-labels');
+const { SHELL_STRINGS, translator } = await loadWeb('i18n');
 const { trainConfig, RECIPE_STEPS, RECIPES } = await loadWeb('sections/translate-train');
 const { splitSuggestion } = await loadWeb('sections/translate-input');
 const { COMPARE_STRINGS, sentenceAlignment } = await loadWeb('sections/translate-compare');
@@ -54,10 +55,14 @@ describe('section helpers', () => {
     assert.deepEqual(bestPath(steps, 0, 1), [1]);
   });
 
-  test('distinctLabels numbers repeated tokens only', () => {
-    assert.deepEqual(distinctLabels(['咖哥', '喜欢', '小冰']), ['咖哥', '喜欢', '小冰']);
-    assert.deepEqual(distinctLabels(['2', '0', '2', '1']), ['2 (1)', '0', '2 (3)', '1']);
-    assert.deepEqual(distinctLabels(['在', '花园', '在']), ['在（1）', '花园', '在（3）'], 'a Chinese token takes full-width brackets');
+  test("distinctLabels numbers repeated tokens only, in the page language's brackets whatever the token's script", () => {
+    const en = translator('en', SHELL_STRINGS);
+    const zh = translator('zh', SHELL_STRINGS);
+    assert.deepEqual(distinctLabels(['咖哥', '喜欢', '小冰'], en), ['咖哥', '喜欢', '小冰']);
+    assert.deepEqual(distinctLabels(['2', '0', '2', '1'], en), ['2 (1)', '0', '2 (3)', '1']);
+    assert.deepEqual(distinctLabels(['在', '花园', '在'], en), ['在 (1)', '花园', '在 (3)'], 'the English page: 在 (1)');
+    assert.deepEqual(distinctLabels(['在', '花园', '在'], zh), ['在（1）', '花园', '在（3）'], 'the Chinese page: 在（1）');
+    assert.deepEqual(distinctLabels(['2', '0', '2'], zh), ['2（1）', '0', '2（3）']);
   });
 
   test("trainConfig: the note's recipe as the note has it; none means a plain Seq2Seq", () => {

@@ -110,6 +110,7 @@ export const PROPS = [
   // §3.4/§3.5 QKV and self-attention
   { name: 'self_text', section: 'self', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence (words separated by spaces)' },
   { name: 'self_d', section: 'self', kind: 'int', default: 4, min: 2, max: 64, doc: 'feature size' },
+  { name: 'self_tie', section: 'self', kind: 'bool', default: false, doc: 'keys through the query map (W_K = W_Q, b_K = b_Q): the scores become symmetric' },
   { name: 'self_focus', section: 'self', kind: 'int', default: -1, min: -1, max: 15, doc: 'token whose attention is highlighted, and the query of the neuron view (-1: none; the neuron view then shows token 0)' },
   { name: 'self_key', section: 'self', kind: 'int', default: 0, min: 0, max: 15, doc: 'key token of the neuron view' },
 

@@ -26,6 +26,7 @@ export const CLAIMS = [
   { id: 'self-cell', section: 'self', keys: ['self.try.cell'], file: 'self.test.mjs', what: 'clicking a weight cell opens the neuron view on that query and key' },
   { id: 'self-repeat', section: 'self', keys: ['self.try.repeat'], file: 'self.test.mjs', what: '“我 爱 我” gives two identical rows of weights' },
   { id: 'self-hover', section: 'self', keys: ['self.try.hover'], file: 'self.test.mjs', what: 'the thickest line from a hovered word goes to its largest weight' },
+  { id: 'self-tie', section: 'self', keys: ['self.try.tie', 'self.why3'], file: 'self.test.mjs', what: 'with W_K = W_Q ticked the scores are symmetric (小冰 on 喜欢 equals 喜欢 on 小冰); with separate maps, the default, they differ' },
   // §3.6 multi-head
   { id: 'mh-heads', section: 'multihead', keys: ['mh.try.heads', 'mh.narrate.differ', 'mh.narrate.same', 'mh.narrate.shared'], file: 'multihead.test.mjs', what: 'the line under the controls names each head’s strongest link, and its verdict matches the weights' },
   { id: 'mh-scale', section: 'multihead', keys: ['mh.try.scale'], file: 'multihead.test.mjs', what: 'one scale per head stretches each head’s colours to its own range' },

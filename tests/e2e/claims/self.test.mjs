@@ -57,4 +57,23 @@ describe('§3.4–3.5 claims', { timeout: 120_000 }, () => {
       assert.equal(argmax(widths), argmax(row(weights, i)), `query ${i}: line widths ${widths}, weights ${row(weights, i)}`);
     }
   });
+
+  claim('self-tie', async (lang) => {
+    await open(lang);
+    await assertPrompt(page, lang, 'self.try.tie');
+    // 咖哥 喜欢 小冰: 小冰 is row 2, 喜欢 column 1
+    const pairs = (s) => ({ xiaobingOnXihuan: row(s, 2)[1], xihuanOnXiaobing: row(s, 1)[2] });
+    const apart = pairs(await heatmap(page, 'self-scores'));
+    assert.ok(Math.abs(apart.xiaobingOnXihuan - apart.xihuanOnXiaobing) > 0.05, `separate maps: ${JSON.stringify(apart)}`);
+    const tie = fieldControl(page, text(lang, 'self.tie'));
+    await after(() => tie.check());
+    assert.match(await page.evaluate(() => location.hash), /self_tie=(1|true)/);
+    const scores = await heatmap(page, 'self-scores');
+    const n = scores.shape[0];
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) assert.ok(Math.abs(row(scores, i)[j] - row(scores, j)[i]) < 1e-5, `tied: score ${i}→${j} ${row(scores, i)[j]} vs ${j}→${i} ${row(scores, j)[i]}`);
+    const tied = pairs(scores);
+    assert.ok(Math.abs(tied.xiaobingOnXihuan - tied.xihuanOnXiaobing) < 1e-5, JSON.stringify(tied));
+    await after(() => tie.uncheck());
+    assert.deepEqual(pairs(await heatmap(page, 'self-scores')), apart, 'unticked: the separate maps’ scores again');
+  });
 });

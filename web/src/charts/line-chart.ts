@@ -229,6 +229,16 @@ export class LineChart {
     chartOverlays.set(chart, overlays);
   }
 
+  /** A log x axis's new range and ticks (its data's x values changed: §1's lengths follow a setting). */
+  setLogRange(min: number, max: number, ticks?: readonly number[]): void {
+    const x = this.#options.x;
+    if (x.kind !== 'log') return;
+    Object.assign(x, { min, max, ticks });
+    void import('./log-axis').then(({ logScaleOptions }) =>
+      this.#chart.change((target) => Object.assign(target.options.scales!.x!, logScaleOptions(min, max, ticks))),
+    );
+  }
+
   update(data: LineChartData): void {
     this.#categories = data.categories ?? [];
     // a log x axis is drawn linear over log10(x) (log-axis.ts)

@@ -1,6 +1,7 @@
 // A logarithmic axis drawn as a linear one over log10 of the values: the charts plot log10(v) and
 // label the ticks with v. Chart.js's LogarithmicScale does the same; registering it would add its
-// code to every page with a chart, and only the §3.1 sweep and the Performance page use one.
+// code to every page with a chart, and only §1's lengths, the §3.1 sweep and the Performance page
+// use one.
 import type { Scale } from 'chart.js';
 
 /** The axis position of value `v` (> 0). */

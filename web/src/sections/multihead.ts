@@ -259,7 +259,7 @@ class MultiHeadView implements SectionHandle {
       (r) => {
         const n = tokens.length;
         // the heatmap keeps repeated tokens apart itself: label axes with the words as typed
-        const labels = distinctLabels(tokens);
+        const labels = distinctLabels(tokens, t);
         this.#ensureHeads(heads, dh, mode);
         this.#headMaps.forEach((m, h) => {
           m.weights.update({

@@ -4,13 +4,9 @@
 // training examples per second; and a table of the browser figures (headless Chromium). No worker,
 // no wasm: the numbers were measured by the benchmark.
 import results from '#shared/bench/results.json';
-import type { Chart, Plugin } from 'chart.js';
-import { ChartLegend } from '../charts/chart-legend';
-import { ChartReadout } from '../charts/chart-readout';
-import { logScaleOptions, toLog } from '../charts/log-axis';
-import { DeferredChart, pictureExports, seriesColor } from '../charts/deferred-chart';
-import { downloadCsv, downloadJson, exportButtons } from '../export';
-import type { Lang } from '../i18n';
+import { BarChart, type BarData } from './performance-chart';
+import { fill, type Lang } from '../i18n';
+import { PAGE_LABELS, TASK_LABELS } from './performance-labels';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 
 interface Timing {
@@ -57,9 +53,9 @@ interface BrowserTraining {
 interface BrowserResults {
   chromium: string;
   /** one timing per page (the bench times several, the browser's floor first); older runs: one */
-  first_heatmap: Timing | (Timing & { page: string })[];
+  first_heatmap: Timing | (Timing & { page: string; path?: string })[];
   app: { responses: number; gzip: number };
-  widgets: { page: string; responses: number; gzip: number }[];
+  widgets: { page: string; path?: string; responses: number; gzip: number }[];
   training: { note?: BrowserTraining; dates?: BrowserTraining; transformer?: BrowserTraining };
 }
 
@@ -69,7 +65,7 @@ const ATTENTION_MEASURES = ['scaled_forward', 'scaled_forward_backward', 'mha_fo
 
 const STRINGS = {
   en: {
-    'perf.intro': 'For engineers: how fast the C++/Eigen core runs natively and as WebAssembly, side by side with PyTorch and TF.js in one run of npm run bench on one machine (medians; ± is the spread of the repeats). Run it on yours to compare. Higher is better except where noted.',
+    'perf.intro': 'For engineers: how fast the C++/Eigen core runs natively and as WebAssembly, side by side with PyTorch and TF.js in one run of {bench} on one machine (medians; ± is the spread of the repeats). Run it on yours to compare. Higher is better except where noted.',
     'perf.machine': 'Machine',
     'perf.cores': '{n} cores',
     'perf.load': 'load before the run',
@@ -94,13 +90,15 @@ const STRINGS = {
     'perf.b.value': 'Value',
     'perf.b.heatmap': 'Navigation → first heatmap drawn',
     'perf.b.app': 'Download of the app, gzip',
-    'perf.b.widget': 'Download of a page with one widget, gzip:',
-    'perf.b.steps': 'Training steps/s in the worker (vs the same in Node):',
-    'perf.b.longest': 'Longest main-thread task while training, in any run (tasks > 50 ms in each run):',
-    'perf.b.files': 'files',
+    'perf.b.widget': 'Download of a page with one widget, gzip',
+    'perf.b.steps': 'Training steps/s in the worker (vs the same in Node)',
+    'perf.b.longest': 'Longest main-thread task while training, in any run (tasks > 50 ms in each run)',
+    'perf.b.files': '{n} files',
+    'perf.b.node': 'Node {n}, ×{ratio}',
+    'perf.sep': ', ',
   },
   zh: {
-    'perf.intro': '面向工程师：C++/Eigen 内核原生运行与编译为 WebAssembly 后的速度，在一台机器上由同一次 npm run bench 与 PyTorch、TF.js 并排测得（中位数；± 为重复测量的波动）。在你的机器上运行即可比较。除特别说明外，数值越高越好。',
+    'perf.intro': '面向工程师：C++/Eigen 内核原生运行与编译为 WebAssembly 后的速度，在一台机器上由同一次 {bench} 与 PyTorch、TF.js 并排测得（中位数；± 为重复测量的波动）。在你的机器上运行即可比较。除特别说明外，数值越高越好。',
     'perf.machine': '机器',
     'perf.cores': '{n} 核',
     'perf.load': '运行前负载',
@@ -112,9 +110,9 @@ const STRINGS = {
     'perf.note': '笔记的训练方案：每步微秒数（越低越好）',
     'perf.dates': '日期任务：每秒训练样本数',
     'perf.native': '原生 C++',
-    'perf.wasm': 'wasm（本页引擎）',
+    'perf.wasm': 'WebAssembly（本页引擎）',
     'perf.torch': 'PyTorch（单线程）',
-    'perf.tfjs': 'TF.js wasm',
+    'perf.tfjs': 'TF.js（WebAssembly 后端）',
     'perf.reference': '公开数据（其他机器）',
     'perf.gflops': 'GFLOP/s',
     'perf.us': '每步微秒',
@@ -125,119 +123,14 @@ const STRINGS = {
     'perf.b.value': '数值',
     'perf.b.heatmap': '从导航到第一张热力图绘出',
     'perf.b.app': '整个应用的下载量（gzip）',
-    'perf.b.widget': '只含一个组件的页面的下载量（gzip）：',
-    'perf.b.steps': 'Worker 中每秒训练步数（对比 Node 中的同一模型）：',
-    'perf.b.longest': '训练时主线程最长任务，取所有运行中最长者（每次运行中超过 50 ms 的任务数）：',
-    'perf.b.files': '个文件',
+    'perf.b.widget': '只含一个组件的页面的下载量（gzip）',
+    'perf.b.steps': '后台线程中每秒训练步数（对比 Node 中的同一模型）',
+    'perf.b.longest': '训练时主线程最长任务，取所有运行中最长者（每次运行中超过 50 ms 的任务数）',
+    'perf.b.files': '{n} 个文件',
+    'perf.b.node': 'Node 中 {n}，×{ratio}',
+    'perf.sep': '，',
   },
 };
-
-interface BarSeries {
-  label: string;
-  /** one colour, or one per bar */
-  color: string | string[];
-  values: (number | null)[];
-}
-interface BarData {
-  labels: string[];
-  series: BarSeries[];
-}
-
-/** One titled bar chart; update(data) redraws it with new labels and series. */
-class BarChart {
-  /** built off the mount task (deferred-chart.ts) */
-  readonly #chart: DeferredChart<'bar', (number | null)[], string>;
-  readonly #box: HTMLElement;
-  readonly #legend: ChartLegend | null;
-  /** a log value axis, drawn linear over log10 (log-axis.ts) */
-  readonly #log: boolean;
-  #data: BarData = { labels: [], series: [] };
-
-  /** `name`: the export files' name; `t`: the section's strings (the export menu's labels) */
-  constructor(host: HTMLElement, title: string, axis: string, options: { logarithmic?: boolean; legend?: boolean; name?: string; t?: (key: string) => string } = {}) {
-    this.#log = options.logarithmic ?? false;
-    this.#box = document.createElement('figure');
-    this.#box.className = 'perf-chart';
-    const caption = document.createElement('figcaption');
-    caption.textContent = title;
-    if (options.t) {
-      const name = options.name ?? 'performance';
-      caption.append(
-        exportButtons(
-          options.t,
-          {
-            ...pictureExports(this.#chartRef(), name, () => title),
-            csv: () => downloadCsv(name, this.#data.labels, this.#data.series.map((s) => s.label || axis), this.#data.labels.flatMap((_, i) => this.#data.series.map((s) => s.values[i] ?? NaN))),
-            json: () => downloadJson(name, { title, axis, ...this.#data }),
-          },
-          title,
-        ),
-      );
-    }
-    const wrap = document.createElement('div');
-    wrap.style.position = 'relative';
-    wrap.style.height = '260px';
-    const canvas = document.createElement('canvas');
-    canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', title);
-    wrap.append(canvas);
-    this.#box.append(caption, wrap);
-    host.append(this.#box);
-    this.#legend = (options.legend ?? true) ? new ChartLegend(wrap, canvas) : null;
-    const readout = new ChartReadout({
-      title: (items) => (items.length ? (this.#data.labels[items[0].index] ?? '') : ''),
-      line: (item) => {
-        const s = this.#data.series[item.datasetIndex];
-        const v = s?.values[item.index];
-        return s && v !== null && v !== undefined ? `${s.label || axis}: ${Number(v.toPrecision(4))}` : '';
-      },
-    });
-    this.#chart = new DeferredChart<'bar', (number | null)[], string>(canvas, {
-      type: 'bar',
-      data: { labels: [], datasets: [] },
-      options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        scales: {
-          x: { type: 'category' },
-          y: { type: 'linear', title: { display: true, text: axis } },
-        },
-        interaction: { mode: 'index', intersect: false },
-      },
-      plugins: [readout.plugin as Plugin<'bar'>],
-    });
-    readout.attach(canvas, () => this.#chart.ensure() as unknown as Chart | null);
-  }
-
-  /** the chart for the export handlers, which run only after the constructor */
-  #chartRef(): { built: () => ReturnType<DeferredChart<'bar', (number | null)[], string>['built']> } {
-    return { built: () => this.#chart.built() };
-  }
-
-  update(data: BarData): void {
-    this.#data = data;
-    this.#legend?.update(data.series.map((s) => ({ label: s.label, color: typeof s.color === 'string' ? s.color : (s.color[0] ?? ''), box: true })));
-    // a log axis spans the powers of ten around the data; bars rise from its bottom
-    const positive = data.series.flatMap((s) => s.values).filter((v): v is number => v !== null && v > 0);
-    const lo = positive.length ? 10 ** Math.floor(toLog(Math.min(...positive))) : 1;
-    const hi = positive.length ? 10 ** Math.ceil(toLog(Math.max(...positive))) : 10;
-    this.#chart.change((chart) => {
-      chart.data.labels = data.labels;
-      if (this.#log) chart.options.scales = { ...chart.options.scales, y: { ...chart.options.scales?.y, ...logScaleOptions(lo, hi) } as never };
-      chart.data.datasets = data.series.map((s) => {
-        const color = typeof s.color === 'string' ? seriesColor(s.color) : s.color.map(seriesColor);
-        const values = this.#log ? s.values.map((v) => (v !== null && v > 0 ? toLog(v) : null)) : s.values;
-        return { label: s.label, data: values, backgroundColor: color, borderColor: color, ...(this.#log ? { base: toLog(lo) } : {}) };
-      });
-    });
-  }
-
-  destroy(): void {
-    this.#chart.destroy();
-    this.#box.remove();
-  }
-}
 
 /** GFLOP/s per N and implementation for one attention measure; null where a side did not run. */
 function attentionBars(r: BenchResults, measure: string, label: (side: Side) => string): BarData {
@@ -271,28 +164,56 @@ function recipeBars(r: BenchResults, recipe: 'note' | 'dates', label: (side: Sid
   return { labels: bars.map((b) => b.label), series: [{ label: '', color: bars.map((b) => b.color), values: bars.map((b) => b.value) }] };
 }
 
-/** The browser figures as [measure, value] rows (plain text: the caller sets textContent). */
-function browserRows(b: BrowserResults, t: (key: string) => string): [string, string][] {
+/** Text, with code shown as code: what a row's label or a paragraph is made of. */
+type Piece = string | { code: string } | { en: string };
+
+function pieces(host: HTMLElement, parts: Piece[]): HTMLElement {
+  for (const part of parts) {
+    if (typeof part === 'string') host.append(part);
+    else if ('code' in part) host.appendChild(document.createElement('code')).textContent = part.code;
+    else {
+      // the bench's or the machine's own English text, where no label translates it
+      const span = host.appendChild(document.createElement('span'));
+      span.lang = 'en';
+      span.textContent = part.en;
+    }
+  }
+  return host;
+}
+
+/** A measured page in the reader's language, its widget's element as code. */
+function pageLabel(row: { page: string; path?: string }, lang: Lang): Piece[] {
+  const label = row.path === undefined ? undefined : PAGE_LABELS[row.path];
+  if (!label) return [{ en: row.page.replaceAll('`', '') }];
+  return label.element ? [`${label[lang]} `, { code: label.element }] : [label[lang]];
+}
+
+/** The browser figures as [row id ("heatmap:/#view=dot", "widget:…", "steps:note"), measure, value] rows. */
+function browserRows(b: BrowserResults, t: (key: string) => string, lang: Lang): [string, Piece[], string][] {
   const pct = (m: Timing) => `${Math.round(((m.max_s - m.min_s) / m.median_s) * 100)}%`;
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
   const timing = (m: Timing) => `${Math.round(m.median_s * 1000)} ms ± ${pct(m)}`;
-  const rows: [string, string][] = Array.isArray(b.first_heatmap)
-    ? b.first_heatmap.map((m) => [`${t('perf.b.heatmap')}: ${m.page.replaceAll('`', '')}`, timing(m)])
-    : [[t('perf.b.heatmap'), timing(b.first_heatmap)]];
-  rows.push([t('perf.b.app'), `${kib(b.app.gzip)} (${b.app.responses} ${t('perf.b.files')})`]);
-  for (const w of b.widgets) rows.push([`${t('perf.b.widget')} ${w.page}`, `${kib(w.gzip)} (${w.responses} ${t('perf.b.files')})`]);
+  const paren = (a: string, b: string) => fill(t('label.paren'), { a, b });
+  const measure = (key: string, row: Piece[]): Piece[] => [fill(t('label.pair'), { a: t(key), b: '' }), ...row];
+  const download = (d: { gzip: number; responses: number }) => paren(kib(d.gzip), fill(t('perf.b.files'), { n: d.responses }));
+  const rows: [string, Piece[], string][] = Array.isArray(b.first_heatmap)
+    ? b.first_heatmap.map((m) => [`heatmap:${m.path ?? m.page}`, measure('perf.b.heatmap', pageLabel(m, lang)), timing(m)])
+    : [['heatmap', [t('perf.b.heatmap')], timing(b.first_heatmap)]];
+  rows.push(['app', [t('perf.b.app')], download(b.app)]);
+  for (const w of b.widgets) rows.push([`widget:${w.path ?? w.page}`, measure('perf.b.widget', pageLabel(w, lang)), download(w)]);
   for (const task of ['note', 'dates', 'transformer'] as const) {
     const r = b.training[task];
     if (!r) continue;
-    const label = task === 'transformer' ? '§4 Transformer' : task;
-    rows.push([`${t('perf.b.steps')} ${label}`, `${Math.round(r.browser_steps_per_s)} ± ${pct(r.browser_step)} (Node ${Math.round(r.node_steps_per_s)}, ×${r.browser_vs_node.toFixed(2)})`]);
+    const label = TASK_LABELS[task][lang];
+    const node = fill(t('perf.b.node'), { n: Math.round(r.node_steps_per_s), ratio: r.browser_vs_node.toFixed(2) });
+    rows.push([`steps:${task}`, measure('perf.b.steps', [label]), paren(`${Math.round(r.browser_steps_per_s)} ± ${pct(r.browser_step)}`, node)]);
     // the longest of every run (a median of the runs' longest hid a task that one run had)
-    rows.push([`${t('perf.b.longest')} ${label}`, `${Math.round(r.longest_task_ms.max)} ms (${r.long_tasks_over_50ms.join(', ')})`]);
+    rows.push([`longest:${task}`, measure('perf.b.longest', [label]), paren(`${Math.round(r.longest_task_ms.max)} ms`, r.long_tasks_over_50ms.join(t('perf.sep')))]);
   }
   return rows;
 }
 
-function browserTable(b: BrowserResults, t: (key: string) => string): HTMLTableElement {
+function browserTable(b: BrowserResults, t: (key: string) => string, lang: Lang): HTMLTableElement {
   const table = document.createElement('table');
   table.className = 'perf-browser';
   const head = table.createTHead().insertRow();
@@ -303,15 +224,35 @@ function browserTable(b: BrowserResults, t: (key: string) => string): HTMLTableE
     head.append(th);
   }
   const body = table.createTBody();
-  for (const [measure, value] of browserRows(b, t)) {
+  for (const [id, measure, value] of browserRows(b, t, lang)) {
     const row = body.insertRow();
     const th = document.createElement('th');
     th.scope = 'row';
-    th.textContent = measure;
-    row.append(th);
+    th.dataset.row = id;
+    row.append(pieces(th, measure));
     row.insertCell().textContent = value;
   }
   return table;
+}
+
+/** The programs whose versions the bench records, by results.json's key: their names, in any language. */
+const PROGRAMS: Record<string, string> = { node: 'Node', emcc: 'Emscripten', gxx: 'g++', torch: 'PyTorch', torch_blas: 'PyTorch BLAS', tfjs: 'TF.js' };
+
+/** "Machine: <cpu>, 2 cores, load … · date · Node 20.20.2 · …" */
+function machineLine(data: BenchResults, t: (key: string) => string): Piece[] {
+  const sep = t('perf.sep');
+  const load = data.machine.load_before ? `${sep}${t('perf.load')} ${data.machine.load_before.map((x) => x.toFixed(1)).join('/')}` : '';
+  // "emcc (Emscripten …) 3.1.6 ()" → "3.1.6"; the BLAS line → its kind ("OpenBLAS").
+  const short = (name: string, v: string) => (name === 'torch_blas' ? v.split(':')[0] : (/\d+\.\d+\.\d+[\w.]*/.exec(v)?.[0] ?? v));
+  const versions = Object.entries(data.versions)
+    .filter((entry): entry is [string, string] => Boolean(entry[1]))
+    .flatMap(([k, v]): Piece[] => [' · ', PROGRAMS[k] ?? { code: k }, ` ${short(k, v)}`]);
+  return [
+    fill(t('label.pair'), { a: t('perf.machine'), b: '' }),
+    { en: data.machine.cpu ?? '?' },
+    `${sep}${fill(t('perf.cores'), { n: data.machine.cores })}${load} · ${data.date.slice(0, 10)}`,
+    ...versions,
+  ];
 }
 
 /** the Performance page's heading in each language */
@@ -324,19 +265,15 @@ export const performanceSection: SectionModule = {
     const data = results as unknown as BenchResults;
     const root = document.createElement('div');
     root.className = 'performance-section';
-    const intro = document.createElement('p');
-    intro.textContent = ctx.t('perf.intro');
-    const machine = document.createElement('p');
+    const [before, after] = ctx.t('perf.intro').split('{bench}');
+    const intro = pieces(document.createElement('p'), [before, { code: 'npm run bench' }, after ?? '']);
+    const machine = pieces(document.createElement('p'), machineLine(data, ctx.t));
     machine.className = 'perf-machine';
-    const load = data.machine.load_before ? `, ${ctx.t('perf.load')} ${data.machine.load_before.map((x) => x.toFixed(1)).join('/')}` : '';
-    // "emcc (Emscripten …) 3.1.6 ()" → "3.1.6"; the BLAS line → its kind ("reference BLAS (netlib)").
-    const short = (name: string, v: string) => (name === 'torch_blas' ? v.split(':')[0] : (/\d+\.\d+\.\d+[\w.]*/.exec(v)?.[0] ?? v));
-    machine.textContent = `${ctx.t('perf.machine')}: ${data.machine.cpu ?? '?'}, ${ctx.t('perf.cores').replace('{n}', String(data.machine.cores))}${load} · ${data.date.slice(0, 10)} · ` +
-      Object.entries(data.versions).filter(([, v]) => v).map(([k, v]) => `${k} ${short(k, v as string)}`).join(' · ');
     root.append(intro, machine);
     if (data.notes?.length) {
       const notes = document.createElement('ul');
       notes.className = 'perf-notes';
+      notes.lang = 'en'; // the bench writes its notes in English
       for (const note of data.notes) notes.appendChild(document.createElement('li')).textContent = note;
       root.append(notes);
     }
@@ -372,13 +309,14 @@ export const performanceSection: SectionModule = {
     }
     heading('perf.browser');
     if (data.browser && 'chromium' in data.browser) {
-      root.append(browserTable(data.browser, ctx.t));
+      root.append(browserTable(data.browser, ctx.t, ctx.lang));
       const note = document.createElement('p');
       note.className = 'perf-machine';
       note.textContent = `Chromium ${data.browser.chromium}`;
       root.append(note);
     } else {
       const p = document.createElement('p');
+      if (data.browser) p.lang = 'en'; // the bench's reason, in English
       p.textContent = data.browser ? data.browser.skipped : ctx.t('perf.missing');
       root.append(p);
     }

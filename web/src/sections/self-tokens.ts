@@ -70,10 +70,12 @@ export function projectionParams<L extends string>(
 /**
  * §3.5's self-attention inputs for a sentence: its embeddings x and the Q, K, V projections, all
  * from (seed, d). §3.5 and <attention-heatmap mechanism="self"> both call the core with these, so
- * the same settings show the same weights in both.
+ * the same settings show the same weights in both. `tied`: the keys go through the query's map
+ * (W_K = W_Q, b_K = b_Q), which makes the scores symmetric (the section's argument for three maps).
  */
-export function selfAttentionInputs(tokens: readonly string[], d: number, seed: number) {
-  return { x: embed(tokens, d, seed), params: projectionParams(seed, 'self', d, ['q', 'k', 'v'] as const) };
+export function selfAttentionInputs(tokens: readonly string[], d: number, seed: number, tied: boolean) {
+  const params = projectionParams(seed, 'self', d, ['q', 'k', 'v'] as const);
+  return { x: embed(tokens, d, seed), params: tied ? { ...params, wk: params.wq, bk: params.bq } : params };
 }
 
 /** The feature labels d1 … dN. */

@@ -18,7 +18,7 @@ import { SELF_STRINGS } from './self-strings';
 import { featureLabels, rowOf, selfAttentionInputs } from './self-tokens';
 import { distinctLabels } from './token-labels';
 
-const RECOMPUTE: readonly PropName[] = ['seed', 'self_text', 'self_d'];
+const RECOMPUTE: readonly PropName[] = ['seed', 'self_text', 'self_d', 'self_tie'];
 const D_CHOICES = range(2, 64);
 
 /** The (query, key) pair the views show; `feature`: one feature of q and k picked in the Q or K map. */
@@ -39,6 +39,7 @@ class SelfView implements SectionHandle {
   readonly #root = el('div', 'self-section');
   readonly #text = el('input');
   readonly #d = el('select');
+  readonly #tie = el('input');
   readonly #message = new MessageLine('self-message');
   readonly #maps: Record<'q' | 'k' | 'v' | 'scores' | 'weights' | 'output', Heatmap>;
   readonly #head: HeadView;
@@ -66,7 +67,8 @@ class SelfView implements SectionHandle {
     mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
     this.#root.append(
       el('p', 'self-intro', t('self.intro')),
-      tryThis(t('try.title'), [t('self.try.cell'), t('self.try.repeat'), t('self.try.hover')]),
+      el('p', 'self-intro', t('self.why3')),
+      tryThis(t('try.title'), [t('self.try.cell'), t('self.try.repeat'), t('self.try.hover'), t('self.try.tie')]),
     );
 
     const controls = el('div', 'al-controls');
@@ -82,7 +84,12 @@ class SelfView implements SectionHandle {
     this.#d.addEventListener('change', () => state.set('self_d', Number(this.#d.value)));
     const dField = field(t('self.d'), this.#d);
     dField.hidden = state.isHidden('self_d');
-    controls.append(textField, dField);
+    this.#tie.type = 'checkbox';
+    this.#tie.checked = state.get('self_tie');
+    this.#tie.addEventListener('change', () => state.set('self_tie', this.#tie.checked));
+    const tieField = field(t('self.tie'), this.#tie, state.isHidden('self_tie'));
+    tieField.classList.add('self-tie');
+    controls.append(textField, dField, tieField);
 
     const formulas = el('div', 'al-formula');
     formulas.append(mathml(QKV_PROJECTIONS, { display: 'block' }), mathml(SCALED_DOT_ATTENTION, { display: 'block' }));
@@ -167,13 +174,14 @@ class SelfView implements SectionHandle {
     const seed = state.get('seed');
     if (this.#text.value !== text) this.#text.value = text;
     this.#d.value = String(d);
+    this.#tie.checked = state.get('self_tie');
     const tokens = this.#sentence.tokens(text);
     if (tokens === null) return;
-    const { x, params } = selfAttentionInputs(tokens, d, seed);
+    const { x, params } = selfAttentionInputs(tokens, d, seed, state.get('self_tie'));
     void this.#latest.run(
       () => lab.selfAttention(x, params),
       (result) => {
-        const labels = distinctLabels(tokens);
+        const labels = distinctLabels(tokens, t);
         this.#last = { tokens, labels, d, result };
         const n = tokens.length;
         const feats = featureLabels(d);

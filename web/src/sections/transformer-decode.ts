@@ -140,7 +140,7 @@ export class TransformerDecodeView {
     const steps = r?.steps ?? [];
     const written = steps.slice(0, pos).map((s) => s.token).filter((tok) => tok !== '<eos>');
     this.#output.value = r && pos === total ? r.text : written.join(this.#joiner);
-    const m = r && k >= 0 ? stepMatrix(r, k, t('tf.light.rolloutRow'), (l, h) => fill(t('tf.light.headShort'), { l, h })) : null;
+    const m = r && k >= 0 ? stepMatrix(r, k, t, t('tf.light.rolloutRow'), (l, h) => fill(t('tf.light.headShort'), { l, h })) : null;
     this.#heatmap.element.hidden = !m;
     if (m) {
       this.#heatmap.title = fill(t('tf.decode.mapAt'), { step: k + 1, token: steps[k].token });

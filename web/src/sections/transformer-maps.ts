@@ -4,6 +4,7 @@
 // input so far: <sos> and the tokens written before it; the masked future is 0, as softmax makes
 // it) and the cross-attention (T × S, each output step over the source). Free of the DOM.
 import type { TransformerTranslateResult } from '#shared/types/seq2seq';
+import { distinctLabels } from './token-labels';
 
 export type AttentionKind = 'encoder' | 'decoder' | 'cross';
 export const ATTENTION_KINDS: readonly AttentionKind[] = ['encoder', 'decoder', 'cross'];
@@ -24,17 +25,6 @@ export interface KindMaps {
   maps: AttentionMatrix[][];
 }
 
-/** a Han character */
-const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
-
-/** Labels made distinct (a repeated token gets its position), as the heatmap's axes need. */
-export function distinct(tokens: readonly string[]): string[] {
-  const counts = new Map<string, number>();
-  for (const tok of tokens) counts.set(tok, (counts.get(tok) ?? 0) + 1);
-  // a Chinese token takes full-width brackets, as Chinese text does
-  return tokens.map((tok, i) => ((counts.get(tok) ?? 0) > 1 ? (HAN.test(tok) ? `${tok}（${i + 1}）` : `${tok} (${i + 1})`) : tok));
-}
-
 const shown = (text: string) => (text === ' ' ? '␣' : text);
 
 /** The source tokens as typed, the output tokens produced at each step, and the decoder's inputs. */
@@ -45,15 +35,18 @@ export function traceLabels(r: TransformerTranslateResult): { source: string[]; 
   return { source, output, inputs };
 }
 
-/** Every kind's maps of a greedy translation (no steps: the decoder kinds have 0 rows). */
-export function attentionMaps(r: TransformerTranslateResult): Record<AttentionKind, KindMaps> {
+/**
+ * Every kind's maps of a greedy translation (no steps: the decoder kinds have 0 rows); `strings`:
+ * the section's (a repeated token's name, token-labels.ts).
+ */
+export function attentionMaps(r: TransformerTranslateResult, strings: (key: string) => string): Record<AttentionKind, KindMaps> {
   const [layers, heads, S] = r.encoder.self.shape;
   const steps = r.steps ?? [];
   const T = steps.length;
   const labels = traceLabels(r);
-  const src = distinct(labels.source);
-  const out = distinct(labels.output);
-  const inputs = distinct(labels.inputs);
+  const src = distinctLabels(labels.source, strings);
+  const out = distinctLabels(labels.output, strings);
+  const inputs = distinctLabels(labels.inputs, strings);
   const build = (rows: number, cols: number, rowLabels: string[], colLabels: string[], fill: (l: number, h: number, values: Float32Array) => void): AttentionMatrix[][] =>
     Array.from({ length: layers }, (_, l) =>
       Array.from({ length: heads }, (_, h) => {
@@ -102,11 +95,12 @@ export function sourceLight(r: TransformerTranslateResult, t: number, layer: num
 
 /**
  * At step t, every layer's and head's cross-attention over the source as rows (named by
- * `headLabel`, "L1 H1" in English), then the rollout.
+ * `headLabel`, "L1 H1" in English), then the rollout; `strings`: the section's.
  */
 export function stepMatrix(
   r: TransformerTranslateResult,
   t: number,
+  strings: (key: string) => string,
   rolloutLabel: string,
   headLabel: (l: number, h: number) => string = (l, h) => `L${l} H${h}`,
 ): AttentionMatrix | null {
@@ -120,5 +114,5 @@ export function stepMatrix(
   const rowLabels: string[] = [];
   for (let l = 1; l <= L; l++) for (let h = 1; h <= H; h++) rowLabels.push(headLabel(l, h));
   rowLabels.push(rolloutLabel);
-  return { rows, cols: S, values, rowLabels, colLabels: distinct(traceLabels(r).source) };
+  return { rows, cols: S, values, rowLabels, colLabels: distinctLabels(traceLabels(r).source, strings) };
 }

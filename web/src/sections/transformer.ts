@@ -380,7 +380,7 @@ class TransformerView implements SectionHandle {
       this.#decode.clear();
       this.#why?.clear();
     }
-    this.#grids.show(result ? attentionMaps(result) : null);
+    this.#grids.show(result ? attentionMaps(result, this.#ctx.t) : null);
   }
 
   #syncLight(): void {

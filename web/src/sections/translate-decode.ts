@@ -170,8 +170,8 @@ export class DecodeView {
         rows: rows.length,
         cols,
         values,
-        rowLabels: distinctLabels(rows.map((v) => v.token)),
-        colLabels: distinctLabels(r.source.map((s) => (s.text === ' ' ? '␣' : s.text))),
+        rowLabels: distinctLabels(rows.map((v) => v.token), this.#t),
+        colLabels: distinctLabels(r.source.map((s) => (s.text === ' ' ? '␣' : s.text)), this.#t),
       });
     }
     if (r?.beams) this.#renderBeams(pos);

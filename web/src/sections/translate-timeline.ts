@@ -151,7 +151,7 @@ export class TimelineView {
     this.#map.element.hidden = !a || a.shape[0] === 0;
     if (!a || a.shape[0] === 0) return;
     const [rows, cols] = a.shape;
-    this.#map.update({ rows, cols, values: a.data, rowLabels: distinctLabels(frame.output.slice(0, rows)), colLabels: distinctLabels(this.#timeline!.probe.map((s) => label(s.text))) });
+    this.#map.update({ rows, cols, values: a.data, rowLabels: distinctLabels(frame.output.slice(0, rows), this.#t), colLabels: distinctLabels(this.#timeline!.probe.map((s) => label(s.text)), this.#t) });
   }
 
   #play(): void {
@@ -198,7 +198,7 @@ export class TimelineView {
       const [rows, n] = a.shape;
       return [figureCanvas({
         title: this.#frameTitle(frame),
-        scene: { rows, cols: n, values: Array.from(a.data), rowLabels: distinctLabels(frame.output.slice(0, rows)), colLabels: distinctLabels(cols), scale: new ColorScale(0, 1, false), digits: 2, xTitle: t('tl.axis.source'), yTitle: t('tl.axis.output'), active: null },
+        scene: { rows, cols: n, values: Array.from(a.data), rowLabels: distinctLabels(frame.output.slice(0, rows), t), colLabels: distinctLabels(cols, t), scale: new ColorScale(0, 1, false), digits: 2, xTitle: t('tl.axis.source'), yTitle: t('tl.axis.output'), active: null },
         legend: { min: 0, max: 1 },
         gridHeight: rows * 30 + 42,
       }, SHEET_RATIO)];

@@ -16,6 +16,8 @@ const percentPrecise = (v: number) => `${(v * 100).toFixed(1)}%`;
 export class WhyChart {
   readonly #chart: LineChart;
   readonly #labels: { plain: string; attention: string; exactPlain: string; exactAttention: string; chance: string };
+  /** the lengths the x axis has its ticks at */
+  #lengths = '';
 
   constructor(host: HTMLElement, t: (key: string) => string) {
     const box = document.createElement('div');
@@ -30,8 +32,9 @@ export class WhyChart {
     };
     this.#chart = new LineChart(box, {
       label: t('why.chartLabel'),
-      // lengths to scale: 5 → 10 is half as far as 10 → 20
-      x: { kind: 'linear', min: 0, integerStep: true, title: t('why.axis.length') },
+      // a log scale: each doubling of the length (5 → 10 → 20 → 40) is the same distance, the
+      // ticks at the measured lengths (update() sets them: they follow the longest length)
+      x: { kind: 'log', min: 4, max: 48, title: t('why.axis.length') },
       y: { min: 0, max: 1, title: t('why.axis.accuracy'), format: percent, readout: percentPrecise },
       legend: true,
     });
@@ -43,6 +46,12 @@ export class WhyChart {
   }
 
   update(s: WhySnapshot): void {
+    const lengths = s.lengths.join(',');
+    if (lengths !== this.#lengths && s.lengths.length) {
+      this.#lengths = lengths;
+      // a fifth of a doubling beyond the first and last length: their markers are not cut in half
+      this.#chart.setLogRange(s.lengths[0] / 2 ** 0.2, s.lengths[s.lengths.length - 1] * 2 ** 0.2, s.lengths);
+    }
     const line = (label: string, color: string, values: readonly (number | null)[], dashed: boolean): LineSeries => ({
       label,
       color,

@@ -3,7 +3,9 @@
 // tokens) and the Chinese page English ones (translations, model names). Any text that appears on
 // the page is looked at, whichever code wrote it: a run of the other language inside a text node is
 // wrapped in a <span lang>, a text that is all of it marks its own element (a control, an SVG
-// label). The page's own language is <html lang>, which the shell sets.
+// label). The page's own language is <html lang>, which the shell sets. What is marked here carries
+// data-lang-run, so a check of the page's words can tell it from text a section gave a language
+// on purpose (a model's English output): tests/e2e/chinese-words.test.mjs.
 
 const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
 /** Han characters with the punctuation between them: one run */
@@ -41,6 +43,7 @@ function markText(node: Text, page: Page): void {
   if ((whole && parent.childNodes.length === 1) || parent.namespaceURI !== document.documentElement.namespaceURI || NO_CHILDREN.has(parent.tagName)) {
     if (page === 'zh' && HAN.test(text)) return; // mixed and unsplittable: the page's language stays
     parent.setAttribute('lang', other);
+    parent.dataset.langRun = '';
     return;
   }
   const pieces: Node[] = [];
@@ -49,6 +52,7 @@ function markText(node: Text, page: Page): void {
     if (start > at) pieces.push(document.createTextNode(text.slice(at, start)));
     const span = document.createElement('span');
     span.lang = other;
+    span.dataset.langRun = '';
     span.textContent = text.slice(start, end);
     pieces.push(span);
     at = end;

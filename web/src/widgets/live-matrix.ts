@@ -14,10 +14,10 @@ export interface LiveMatrix {
   weights: Float32Array;
 }
 
-/** Uses self_text, self_d and seed from the state. */
+/** Uses self_text, self_d, self_tie and seed from the state. */
 export async function liveWeights(lab: LabClient, state: AppState, mechanism: LiveMechanism): Promise<LiveMatrix> {
   const tokens = tokenize(state.get('self_text'));
-  const { x, params } = selfAttentionInputs(tokens, state.get('self_d'), state.get('seed'));
+  const { x, params } = selfAttentionInputs(tokens, state.get('self_d'), state.get('seed'), state.get('self_tie'));
   if (mechanism === 'self') {
     const r = await lab.selfAttention(x, params);
     return { tokens, weights: r.weights.data };
