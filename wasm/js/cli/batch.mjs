@@ -22,6 +22,9 @@ function linesOf(text) {
  */
 export function translateLines(model, o, options, print) {
   const lines = linesOf(readText(o.input, 'input'));
+  if (lines.length === 0) {
+    throw new UsageError(`--input '${o.input}' has no lines to translate${o.input === '-' ? ' (standard input was empty or closed)' : ''}`);
+  }
   let failed = 0;
   lines.forEach((sentence, i) => {
     try {
