@@ -20,6 +20,10 @@ export function interventionsOf(o, plain) {
   ];
 }
 
+/** attribution()'s options for --attribution METHOD: --ig-steps for integrated gradients only. */
+export const attributionOptions = (o, maxLength) =>
+  ({ method: o.attribution, ...(o.attribution === 'integrated-gradients' ? { steps: o['ig-steps'] } : {}), maxLength });
+
 const described = (v, labels) => (v.kind === 'force-attention'
   ? `step ${v.step + 1}: all the attention on source token ${v.source + 1} (${labels[v.source]})`
   : `step ${v.step + 1}: the word ${show(v.token)} instead of the most probable one`);
