@@ -151,6 +151,7 @@ export interface Seq2SeqModel<Result = Seq2SeqForwardBackwardResult> {
     src: IdsInput;
     target: IdsInput;
     method?: 'gradient-input' | 'integrated-gradients';
+    /** integrated gradients' n (1–1024); default 32; an error with gradient-input, where it has no effect */
     steps?: number;
   }): AttributionResult;
   readonly deleted: boolean;

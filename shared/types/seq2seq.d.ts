@@ -77,7 +77,10 @@ export interface Seq2SeqConfig extends Seq2SeqPairsOptions {
   taskOptions?: Seq2SeqTaskOptions;
 }
 
-/** Options of the generated tasks (the note's five pairs ignore all but seed). */
+/**
+ * Options of the generated tasks. A key the task does not read is an error (the note's five
+ * pairs read none; dates: seed, heldOut; zh-en: seed, heldOut, train; pairs: seed).
+ */
 export interface Seq2SeqTaskOptions {
   /** draws the task's data; default: the config's seed */
   seed?: number;
@@ -279,7 +282,7 @@ export interface IntervenedDecodeStep extends DecodeStep {
 export interface AttributionOptions {
   /** default 'gradient-input' */
   method?: 'gradient-input' | 'integrated-gradients';
-  /** integrated gradients' n (1–1024); default 32 */
+  /** integrated gradients' n (1–1024); default 32; an error with gradient-input, where it has no effect */
   steps?: number;
   /** of the greedy translation whose words are attributed */
   maxLength?: number;

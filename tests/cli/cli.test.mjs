@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, cliWithTimeout, withScratchFolder } from './run-cli.mjs';
 
@@ -99,24 +99,26 @@ test('evaluate and info', () => {
   assert.equal(JSON.parse(cli('info', '--model', model, '--json').out).parameterCount, 7062);
 });
 
-test('Ctrl-C during training writes the last good state and exits 130', async () => {
-  const out = join(dir, 'interrupted.model');
+const SIGNALS = [['SIGINT', 'Ctrl-C', 130, 'interrupted'], ['SIGTERM', 'kill, timeout, a job scheduler', 143, 'stopped by SIGTERM']];
+for (const [signal, who, exitCode, said] of SIGNALS) test(`${signal} (${who}) during training writes the last good state and exits ${exitCode}`, async () => {
+  const out = join(dir, `${signal}.model`);
   const child = spawn(process.execPath, [BIN, 'train', '--task', 'note', '--hidden', '8', '--steps', '1000000', '--log-every', '20',
-    '--eval-every', '0', '--out', out]);
+    '--checkpoint-every', '3', '--eval-every', '0', '--out', out]);
   let stdout = '', stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   const code = await new Promise((resolve) => {
     child.stdout.on('data', (d) => {
       stdout += d;
-      if (!child.sent && /^step +\d+\/1000000/m.test(stdout)) child.sent = child.kill('SIGINT');
+      if (!child.sent && /^step +\d+\/1000000/m.test(stdout)) child.sent = child.kill(signal);
     });
     child.on('exit', resolve);
   });
-  assert.equal(code, 130, stderr);
-  assert.match(stderr, /interrupted at step \d+; wrote the model so far/);
+  assert.equal(code, exitCode, stderr);
+  assert.match(stderr, new RegExp(`${said} at step \\d+; wrote the model so far`));
   assert.doesNotMatch(stderr, /\n\s+at /);
   const { step: steps } = JSON.parse(cli('info', '--model', out, '--json').out);
   assert.ok(steps >= 20 && steps < 1000000, `steps ${steps}`);
+  assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('.')), [], 'no temporary file left beside the model');
 });
 
 test('a corrupt model file (one flipped byte) fails with "checksum mismatch"', () => {

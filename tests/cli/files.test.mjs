@@ -126,3 +126,18 @@ test('--checkpoint-every N writes a loadable model every N steps while training 
   const kept = JSON.parse(spawnSync(process.execPath, [BIN, 'info', '--model', out, '--json'], { encoding: 'utf8' }).stdout);
   assert.ok(kept.step >= 80 && kept.step % 40 === 0, 'the file after the crash is a whole checkpoint');
 });
+
+test('file names in Chinese, with spaces and emoji, are read, written and named as typed', () => {
+  const pairs = fresh('我的 数据 😀.tsv');
+  const model = join(dir, '模型 ✓.model');
+  const r = cli('train', '--pairs', pairs, '--held-out', '0', '--hidden', '8', '--steps', '3', '--eval-every', '0', '--out', model);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^training .*我的 数据 😀\.tsv \(2 pairs/m);
+  assert.match(r.out, /^wrote .*模型 ✓\.model: 3 steps/m);
+  const lines = fresh('句子.txt', '咖哥 喜欢 小冰\n');
+  assert.equal(cli('translate', '--model', model, '--input', lines).code, 0);
+  const same = cli('export', '--model', model, '--format', 'safetensors', '--out', model);
+  assert.match(same.err, /^attention-lab: --out '.*模型 ✓\.model' is the same file as --model '.*模型 ✓\.model'/);
+  assert.equal(cli('export', '--model', model, '--format', 'safetensors', '--out', join(dir, '模型.safetensors')).code, 0);
+  assert.match(cli('info', '--model', join(dir, '模型.safetensors')).out, /模型\.safetensors/);
+});

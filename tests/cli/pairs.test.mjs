@@ -66,7 +66,7 @@ test('bad pairs files and options: one line naming the file and the line, exit c
     [['--pairs', join(dir, 'bad.tsv')], /--pairs '.*bad\.tsv': line 2: no tab between source and target/],
     [['--pairs', join(dir, 'long.tsv')], /--pairs '.*long\.tsv': line 1: the target has 70 words; at most 64/],
     [['--pairs', join(dir, 'few.tsv')], /2 distinct pairs are too few to hold 10% out: that needs at least 10/],
-    [['--pairs', join(dir, 'few.tsv'), '--held-out', '0.9'], /must be from 0 to 0\.5 \(got 0\.9\)/],
+    [['--pairs', join(dir, 'few.tsv'), '--held-out', '0.9'], /^attention-lab: --held-out must be a number in \[0, 0\.5\] \(got '0\.9'\)/],
     [['--pairs', join(dir, 'missing.tsv')], /cannot read --pairs '.*missing\.tsv': no such file/],
     [['--pairs', join(dir, 'few.tsv'), '--task', 'note'], /--task and --pairs exclude each other/],
     [['--task', 'note', '--tokenize', 'chars'], /--tokenize applies to --pairs only/],

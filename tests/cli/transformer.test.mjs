@@ -85,13 +85,13 @@ test('train --arch transformer on dates takes the session\'s tuned dates recipe 
 test('Transformer usage errors name the problem', () => {
   const out = join(dir, 'x.model');
   const bad = (args, pattern) => {
-    const r = cli('train', '--task', 'note', '--arch', 'transformer', '--steps', '1', '--out', out, ...args);
+    const r = cli('train', '--task', 'note', '--steps', '1', '--out', out, ...args);
     assert.equal(r.code, 2, r.out + r.err);
     assert.match(r.err, pattern);
     assert.doesNotMatch(r.err, /at .*\.mjs:\d+/, 'no stack trace');
   };
-  bad(['--heads', '3', '--d-model', '32'], /the number of heads \(3\) must divide the model size dModel \(32\)/);
-  bad(['--layers', '7'], /--layers must be a whole number in \[1, 6\]/);
+  bad(['--arch', 'transformer', '--heads', '3', '--d-model', '32'], /the number of heads \(3\) must divide the model size dModel \(32\)/);
+  bad(['--arch', 'transformer', '--layers', '7'], /--layers must be a whole number in \[1, 6\]/);
   bad(['--arch', 'gpt'], /unknown arch 'gpt' for --arch \(expected rnn, transformer\)/);
 });
 

@@ -69,9 +69,19 @@ test('--attribution prints a table of gradient × input with ρ; integrated grad
   assert.deepEqual(j.attribution.scores.shape, [4, 3]);
 });
 
+test('a forced word may lengthen the translation: a later --force-token counts steps of the intervened decoding', () => {
+  // "咖哥" alone translates to nothing (<eos> at step 1); forcing KaGe, then likes, goes on.
+  const plain = cli('translate', '--model', model, '咖哥');
+  assert.match(plain.out, /^\(empty translation\)$/m);
+  const r = cli('translate', '--model', model, '咖哥', '--force-token', '1:KaGe', '--force-token', '2:likes');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^intervened: KaGe likes /m);
+});
+
 test('bad questions: one line on stderr, exit code 2', () => {
   for (const [args, message] of [
-    [['--force-attention', '9:1'], /^attention-lab: --force-attention: step 9 is beyond the translation, which has 4 steps$/],
+    [['--force-attention', '9:1'], /^attention-lab: --force-attention at step 9: the step is beyond the translation, which ended after 4 steps \(1 … 4\)$/],
+    [['--force-attention', '99:1'], /^attention-lab: --force-attention at step 99: the step must be from 1 to 32 \(decoding stops after --max-length steps\)$/],
     [['--force-attention', '1:4'], /source token 4 is beyond the sentence, which has 3 tokens/],
     [['--force-attention', '1'], /--force-attention takes STEP:SOURCE with STEP a whole number from 1 \(got '1'\)/],
     [['--force-attention', '0:1'], /STEP a whole number from 1/],

@@ -92,8 +92,9 @@ function session(m: Seq2Seq | TransformerSeq2Seq, sentence: string): void {
   m.translate(sentence, { interventions: [{ step: 0, kind: 'edit-attention', weights: Float32Array.from(Array.from(sentence.split(' ').length > 1 ? sentence.split(' ') : [...sentence], () => 1)) }] });
   const word = m.targetVocabulary()[0];
   m.translate(sentence, { interventions: [{ step: 0, kind: 'force-token', token: word }] });
-  const a = m.attribution(sentence, { method: 'gradient-input', steps: 1, maxLength: 6 });
+  const a = m.attribution(sentence, { method: 'gradient-input', maxLength: 6 });
   check(a.method === 'gradient-input' && Array.isArray(a.rankCorrelation), 'attribution');
+  check(m.attribution(sentence, { method: 'integrated-gradients', steps: 2 }).method === 'integrated-gradients', 'attribution by integrated gradients');
   m.recordTimeline(sentence, { every: 1, capacity: 4 });
   m.train(1);
   m.stopTimeline();
@@ -129,11 +130,11 @@ export async function main(): Promise<string> {
   check(tensor([2], new Float32Array([1, 2])).data.length === 2, 'tensor');
 
   const rnn = lab.createSeq2Seq({ arch: 'rnn', task: 'note', cell: 'gru', hidden: 8, embedding: 6, attention: true, score: 'dot',
-    attentionalTanh: true, seed: 3, batchSize: 2, learningRate: 0.01, clipNorm: 1, taskOptions: { seed: 4 } });
+    attentionalTanh: true, seed: 3, batchSize: 2, learningRate: 0.01, clipNorm: 1 });
   const rev = lab.createSeq2Seq({ task: 'reverse', hidden: 4, taskOptions: { seed: 1, heldOut: 10, train: 50, minLen: 3, maxLen: 5, symbols: 4 } });
   const pairs = lab.createSeq2Seq({ task: 'pairs', pairs: 'a b\tx y\nb c\ty z\nc d\tz w\nd e\tw v', tokenize: 'words', heldOut: 0.25, hidden: 4 });
   const tf = lab.createSeq2Seq({ arch: 'transformer', task: 'note', layers: 1, heads: 2, dModel: 8, dFF: 16, normFirst: false, warmup: 2,
-    seed: 1, batchSize: 2, learningRate: 0.01, clipNorm: 1, taskOptions: { seed: 2 } });
+    seed: 1, batchSize: 2, learningRate: 0.01, clipNorm: 1 });
   try {
     session(rnn, '咖哥 喜欢 小冰');
     session(tf, '咖哥 喜欢 小冰');

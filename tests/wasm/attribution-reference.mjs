@@ -11,7 +11,8 @@ const vector = (data) => ({ shape: [data.length], data });
 /** Both methods of case `c` on `model` (its parameters already set): rtol 1e-4, ρ to 1e-9. */
 export function expectMatchesReference(model, c) {
   for (const [method, key] of [['gradient-input', 'gradient_input'], ['integrated-gradients', 'integrated_gradients']]) {
-    const r = model.attribution({ src: vector(c.src), target: vector(c.target), method, steps: c.ig_steps });
+    const steps = method === 'integrated-gradients' ? { steps: c.ig_steps } : {}; // gradient × input takes none
+    const r = model.attribution({ src: vector(c.src), target: vector(c.target), method, ...steps });
     assert.equal(r.method, method);
     assert.equal(mismatch(r.scores, c[key], 1e-4, 0), null, `${method} scores`);
     assert.equal(mismatch(vector(r.logProb), vector(c.log_prob), 1e-4, 0), null, 'log p');

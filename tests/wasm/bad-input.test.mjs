@@ -225,6 +225,9 @@ const cases = [
   ['integrated gradients with 0 steps', () => note.attribution('咖哥 喜欢 小冰', { method: 'integrated-gradients', steps: 0 }), /steps must be in \[1, 1024\] \(got 0\)/],
   ['integrated gradients with an absurd step count', () => note.attribution('咖哥 喜欢 小冰', { method: 'integrated-gradients', steps: 1e9 }), /steps must be in \[1, 1024\] \(got 1000000000\)/],
   ['an unknown attribution method', () => note.attribution('咖哥 喜欢 小冰', { method: 'saliency' }), /attribution method 'saliency' is unknown: use gradient-input or integrated-gradients/],
+  ['integrated gradients\' steps with gradient × input', () => note.attribution('咖哥 喜欢 小冰', { method: 'gradient-input', steps: 8 }), /attribution: steps applies to method 'integrated-gradients' only \(the method is 'gradient-input'\)/],
+  ['integrated gradients\' steps with the default method', () => note.attribution('咖哥 喜欢 小冰', { steps: 8 }), /attribution: steps applies to method 'integrated-gradients' only \(the method is 'gradient-input', the default\)/],
+  ['integrated gradients\' steps with gradient × input (bare model)', () => bare.attribution({ src: { shape: [2], data: [1, 2] }, target: { shape: [1], data: [4] }, steps: 8 }), /attribution: steps applies to method 'integrated-gradients' only/],
   ['an unknown attribution option', () => note.attribution('咖哥 喜欢 小冰', { step: 8 }), /attribution options has an unknown key 'step'/],
   ['attribution of an empty sentence', () => note.attribution(''), /sentence is empty/],
   ['a timeline recorded every 0 steps', () => note.recordTimeline('咖哥 喜欢 小冰', { every: 0 }), /timeline: every must be in \[1, 1000000\] steps \(got 0\)/],
@@ -248,6 +251,10 @@ const cases = [
   ['missing task', () => create({ cell: 'rnn' }), /task is missing \(expected note, zh-en, dates, reverse, copy, pairs\)/],
   ['extra unknown config key', () => create({ ...NOTE, hiden: 32 }), /config has an unknown key 'hiden'/],
   ['task option out of range', () => create({ task: 'reverse', taskOptions: { train: 1e9 } }), /option train must be in \[1, 20000\] \(got 1000000000\)/],
+  ['a task option the note does not read', () => create({ ...NOTE, taskOptions: { train: 5 } }), /config\.taskOptions\.train has no effect with task 'note' \(it has none: its five pairs are fixed\)/],
+  ['a string-length option for dates', () => create({ task: 'dates', hidden: 8, taskOptions: { minLen: 5 } }), /config\.taskOptions\.minLen has no effect with task 'dates' \(its options: seed, heldOut\)/],
+  ['an alphabet size for zh-en', () => create({ task: 'zh-en', hidden: 8, taskOptions: { symbols: 5 } }), /config\.taskOptions\.symbols has no effect with task 'zh-en' \(its options: seed, heldOut, train\)/],
+  ['a string length for the Transformer on your pairs', () => create({ ...TF, task: 'pairs', pairs: 'a\tb', taskOptions: { maxLen: 9 } }), /config\.taskOptions\.maxLen has no effect with task 'pairs' \(its options: seed\)/],
   ['zh-en task option out of range', () => create({ task: 'zh-en', taskOptions: { heldOut: 1e5 } }), /option held_out must be in \[1, 10000\] \(got 100000\)/],
   ['held-out count 0', () => note.heldOut(0), /heldOut\(count\): count must be at least 1/],
   ['held-out count fractional', () => note.heldOut(1.5), /heldOut\(count\): count must be a whole number \(got 1\.5\)/],
@@ -429,14 +436,14 @@ test('the list covers at least 30 kinds of bad input, each under its own name', 
 // data-loss cases against a real read-only folder and a real full disk: tests/cli/files.test.mjs.
 const CLI = fileURLToPath(new URL('../../bin/attention-lab.mjs', import.meta.url));
 const cliRun = (args, env) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
-let fx; // the fixture files: {dir, note, tf, st, pairs, link, three, badUtf8, lines, badLines, plainFile}
+let fx; // the fixture files: {dir, note, tf, st, pairs, link, three, badUtf8, lines, badLines, plainFile, empty}
 
 before(() => {
   const dir = mkdtempSync(join(tmpdir(), 'attention-lab-bad-cli-'));
   const at = (name, text) => { const p = join(dir, name); if (text !== undefined) writeFileSync(p, text); return p; };
   fx = { dir, note: at('note.model'), tf: at('tf.model'), st: at('note.safetensors'), pairs: at('data.tsv', NOTE_PAIRS.map((p) => p.join('\t')).join('\n')),
     link: at('link.tsv'), three: at('three.tsv', 'a\tb\nc\td\ne\tf\n'), badUtf8: at('bad.tsv', Buffer.from('a b\tx\n\xff\xfe c\ty\n', 'latin1')),
-    lines: at('lines.txt', '咖哥 喜欢 小冰\n'), badLines: at('bad-lines.txt', Buffer.concat([Buffer.from('咖哥\n'), Buffer.from([0xc3, 0x28, 0x0a])])), plainFile: at('plain.txt', 'x') };
+    lines: at('lines.txt', '咖哥 喜欢 小冰\n'), badLines: at('bad-lines.txt', Buffer.concat([Buffer.from('咖哥\n'), Buffer.from([0xc3, 0x28, 0x0a])])), plainFile: at('plain.txt', 'x'), empty: at('empty.txt', '') };
   symlinkSync(fx.pairs, fx.link);
   const ok = (args) => assert.equal(cliRun(args).status, 0);
   ok(['train', '--task', 'note', '--hidden', '8', '--steps', '1', '--eval-every', '0', '--out', fx.note]);
@@ -482,7 +489,23 @@ const cliCases = [
   ['invalid UTF-8 in --input', (f) => ['translate', '--model', f.note, '--input', f.badLines], 2, /^--input '.*bad-lines\.txt' line 2 is not valid UTF-8/],
   ['evaluate --pairs with a line without a tab', (f) => ['evaluate', '--model', f.note, '--pairs', f.lines], 2, /^--pairs '.*lines\.txt' line 1: no tab between source and target$/],
   ['evaluate --pairs with --length', (f) => ['evaluate', '--model', f.note, '--pairs', f.pairs, '--length', '3'], 2, /^--length and --pairs exclude each other$/],
+  ['an option given twice', () => [...TRAIN, '--task', 'note', '--steps', '10', '--out', 'x'], 2, /^--steps is given more than once; give it once \(see 'attention-lab train --help'\)$/],
+  ['a flag given twice', (f) => ['translate', '--model', f.note, '咖哥', '--json', '--json'], 2, /^--json is given more than once; give it once/],
+  ['--held-out as a percentage', (f) => [...TRAIN, '--pairs', f.pairs, '--held-out', '10%', '--out', 'x'], 2, /^--held-out must be a number in \[0, 0\.5\] \(got '10%'\)$/],
+  ['--held-out over one half', (f) => [...TRAIN, '--pairs', f.pairs, '--held-out', '0.6', '--out', 'x'], 2, /^--held-out must be a number in \[0, 0\.5\] \(got '0\.6'\)$/],
+  ['--eval-examples when training never evaluates', () => [...TRAIN, '--task', 'note', '--eval-every', '0', '--eval-examples', '100', '--out', 'x'], 2, /^--eval-examples has no effect with --eval-every 0 \(training never evaluates\)$/],
+  ['--log-every with --progress none', () => [...TRAIN, '--task', 'note', '--progress', 'none', '--log-every', '1', '--out', 'x'], 2, /^--log-every has no effect with --progress none \(only the first and last lines are printed\)$/],
+  ['--input an empty file', (f) => ['translate', '--model', f.note, '--input', f.empty], 2, /^--input '.*empty\.txt' has no lines to translate$/],
+  ['--input - with standard input empty or closed', (f) => ['translate', '--model', f.note, '--input', '-'], 2, /^--input '-' has no lines to translate \(standard input was empty or closed\)$/],
+  ['--force-attention past --max-length, step as typed', (f) => ['translate', '--model', f.note, '咖哥 喜欢 小冰', '--force-attention', '99:1'], 2, /^--force-attention at step 99: the step must be from 1 to 32 \(decoding stops after --max-length steps\)$/],
+  ['a pairs file that is a folder', (f) => [...TRAIN, '--pairs', f.dir, '--out', join(f.dir, 'y.model')], 2, /^cannot read --pairs '.*': is a directory$/],
+  ['--input that is a folder', (f) => ['translate', '--model', f.note, '--input', f.dir], 2, /^cannot read --input '.*': is a directory$/],
+  ['a model file that is a folder', (f) => ['info', '--model', f.dir], 1, /^cannot read --model '.*': is a directory$/],
   // errors in the user's vocabulary
+  ['a misspelt option of translate (which takes a sentence): the option named, the nearest suggested', (f) => ['translate', '--model', f.note, '--beams', '3', '咖哥'], 2, /^unknown option '--beams' for 'translate'; did you mean --beam\? \(see 'attention-lab translate --help'\)$/],
+  ['a misspelt option of train', () => ['train', '--task', 'note', '--step', '5', '--out', 'x'], 2, /^unknown option '--step' for 'train'; did you mean --steps\? \(see 'attention-lab train --help'\)$/],
+  ['an option of no command', (f) => ['translate', '--model', f.note, '--version', '咖哥'], 2, /^unknown option '--version' for 'translate' \(see 'attention-lab translate --help'\)$/],
+  ['a unicode model name that is not there', (f) => ['info', '--model', join(f.dir, '模型.model')], 1, /^cannot read --model '.*模型\.model': no such file$/],
   ['export --names book on a Transformer', (f) => ['export', '--model', f.tf, '--format', 'safetensors', '--names', 'book', '--out', join(f.dir, 'tf.safetensors')], 2, /^--names book does not apply to a Transformer: its state-dict names are the reference module's \(leave out --names\)$/],
   ['evaluate on a .safetensors model', (f) => ['evaluate', '--model', f.st], 2, /^--model '.*note\.safetensors' is a \.safetensors file: it has no task and no held-out set; evaluate it on your own pairs with --pairs FILE$/],
   ['too few pairs to hold any out: the advice names --held-out', (f) => [...TRAIN, '--pairs', f.three, '--out', join(f.dir, 'y.model')], 2, /^--pairs '.*three\.tsv': 3 distinct pairs are too few to hold 10% out: that needs at least 10; add pairs, or use --held-out 0 to evaluate on the training pairs$/],

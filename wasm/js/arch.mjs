@@ -1,7 +1,36 @@
 // config.arch of the factories that make either kind of model (Seq2Seq.create in seq2seq.mjs,
 // Seq2SeqModel.create in seq2seq-model.mjs): 'rnn' (the default, the recurrent encoder-decoder)
-// or 'transformer', whose binding has the same methods, so one JS class wraps both.
+// or 'transformer', whose binding has the same methods, so one JS class wraps both. Also the keys
+// of either kind that would have no effect, refused here once for both classes.
 import { unwrap } from './unwrap.mjs';
+
+// The taskOptions each task reads (the core takes all six keys from any task and ignores the rest).
+const ALL_TASK_OPTIONS = ['seed', 'heldOut', 'train', 'minLen', 'maxLen', 'symbols'];
+const TASK_OPTIONS = { note: [], dates: ['seed', 'heldOut'], 'zh-en': ['seed', 'heldOut', 'train'], reverse: ALL_TASK_OPTIONS,
+  copy: ALL_TASK_OPTIONS, pairs: ['seed'] };
+
+/** Refuses a taskOptions key that the config's task does not read (unknown keys: the core's message). */
+function refuseIdleTaskOptions(config) {
+  const options = config?.taskOptions, reads = TASK_OPTIONS[config?.task];
+  if (options === null || typeof options !== 'object' || !reads) return;
+  for (const key of Object.keys(options)) {
+    if (options[key] === undefined || !ALL_TASK_OPTIONS.includes(key) || reads.includes(key)) continue;
+    if (config.task === 'pairs' && (key === 'heldOut' || key === 'train')) continue; // the core explains the fraction
+    const its = reads.length ? `its options: ${reads.join(', ')}` : 'it has none: its five pairs are fixed';
+    throw new Error(`config.taskOptions.${key} has no effect with task '${config.task}' (${its})`);
+  }
+}
+
+/**
+ * attribution()'s `steps` is integrated gradients' step count: with gradient × input (the
+ * default method) it would have no effect, so it is refused as a misspelt key is.
+ */
+export function refuseIdleAttributionSteps(options) {
+  if (options === null || typeof options !== 'object' || options.steps === undefined) return;
+  if (options.method !== undefined && options.method !== 'gradient-input') return;
+  const method = options.method === undefined ? "'gradient-input', the default" : "'gradient-input'";
+  throw new Error(`attribution: steps applies to method 'integrated-gradients' only (the method is ${method})`);
+}
 
 /**
  * The new embind handle of the model config.arch names: core[transformer](config) for
@@ -15,6 +44,7 @@ export function createByArch(core, config, { recurrent, transformer }) {
   if (config?.attention === false && config.score !== undefined && config.score !== 'dot') {
     throw new Error(`config.score ${JSON.stringify(String(config.score))} has no effect with attention: false (leave out score, or set attention: true)`);
   }
+  refuseIdleTaskOptions(config);
   if (arch === 'transformer') {
     if (typeof core[transformer] !== 'function') {
       throw new Error("this module variant has no Transformer: load variant 'transformer' or 'full'");

@@ -6,7 +6,7 @@
 // garbage-collected); any call after delete() throws. Every method rethrows the core's {error} as
 // a JS Error; a failed call leaves the model usable. Types: shared/types/seq2seq-model.d.ts.
 
-import { createByArch } from './arch.mjs';
+import { createByArch, refuseIdleAttributionSteps } from './arch.mjs';
 import { OwnedHandle } from './owned-handle.mjs';
 import { unwrap } from './unwrap.mjs';
 import { idsOf } from './ids.mjs';
@@ -71,6 +71,7 @@ export class Seq2SeqModel {
    * Transformer's `attention` is each word's rollout onto the source (docs/transformer.md).
    */
   attribution(request) {
+    refuseIdleAttributionSteps(request);
     const r = request !== null && typeof request === 'object' ? { ...request, src: idsOf(request.src), target: idsOf(request.target) } : request;
     return unwrap(this.#live().attribution(r ?? null));
   }

@@ -4,7 +4,7 @@
 // Every method rethrows the core's {error} as a JS Error; a failed call leaves the session usable.
 // Types: shared/types/seq2seq.d.ts.
 
-import { createByArch } from './arch.mjs';
+import { createByArch, refuseIdleAttributionSteps } from './arch.mjs';
 import { LIVE, OwnedTranslator } from './owned-handle.mjs';
 import { unwrap } from './unwrap.mjs';
 
@@ -129,6 +129,7 @@ export class Seq2Seq extends OwnedTranslator {
    */
   attribution(text, options) {
     if (typeof text !== 'string') throw new Error('attribution(text): text must be a string');
+    refuseIdleAttributionSteps(options);
     return unwrap(this.#why('attribution()', 'Attribution')(this[LIVE](), text, options ?? null));
   }
 

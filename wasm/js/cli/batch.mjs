@@ -3,6 +3,7 @@
 // own test pairs: exact match and token accuracy of the greedy translations, by source length).
 import { RuntimeError, UsageError } from './options.mjs';
 import { readText } from './files.mjs';
+import { attributionOptions } from './why.mjs';
 import { cliMessage } from './messages.mjs';
 import { pct, table } from './format.mjs';
 
@@ -22,13 +23,16 @@ function linesOf(text) {
  */
 export function translateLines(model, o, options, print) {
   const lines = linesOf(readText(o.input, 'input'));
+  if (lines.length === 0) {
+    throw new UsageError(`--input '${o.input}' has no lines to translate${o.input === '-' ? ' (standard input was empty or closed)' : ''}`);
+  }
   let failed = 0;
   lines.forEach((sentence, i) => {
     try {
       const r = model.translate(sentence, options);
       if (!o.json) return print(r.text);
       const attribution = o.attribution
-        ? model.attribution(sentence, { method: o.attribution, steps: o['ig-steps'], maxLength: options.maxLength }) : undefined;
+        ? model.attribution(sentence, attributionOptions(o, options.maxLength)) : undefined;
       print(compact({ line: i + 1, ...r, ...(attribution ? { attribution } : {}) }));
     } catch (e) {
       ++failed;

@@ -5,7 +5,7 @@ import { checkOut, checkRoom, refuseOverwrite, writeAtomic } from './files.mjs';
 import { RuntimeError, UsageError } from './options.mjs';
 import { evaluatePairs, translateLines } from './batch.mjs';
 import { attentionTable, fixed, pct, show, table, toJSON } from './format.mjs';
-import { interventionsOf, printAttribution, printIntervention } from './why.mjs';
+import { attributionOptions, interventionsOf, printAttribution, printIntervention } from './why.mjs';
 
 const f32 = (x) => Number(x.toPrecision(6)); // 0.0010000000474974513 → 0.001
 
@@ -85,7 +85,7 @@ export async function translate(lab, o, positionals, print, given) {
       interventions = interventionsOf(o, r);
       r = model.translate(sentence, { ...options, interventions });
     }
-    if (o.attribution) attribution = model.attribution(sentence, { method: o.attribution, steps: o['ig-steps'], maxLength: options.maxLength });
+    if (o.attribution) attribution = model.attribution(sentence, attributionOptions(o, options.maxLength));
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw new UsageError(e.message); // main() puts it in the command line's words

@@ -55,10 +55,13 @@ export function attentionTable(sourceLabels, outputTokens, rows, { shades = fals
   return table([header, ...body]);
 }
 
-/** "1m05s" */
+/** "4.2s", "1m05s", "21h29m" (an ETA of hours) */
 export function duration(ms) {
   const s = Math.round(ms / 1000);
-  return s < 60 ? `${(ms / 1000).toFixed(1)}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  const two = (n) => String(n).padStart(2, '0');
+  if (s < 60) return `${(ms / 1000).toFixed(1)}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${two(s % 60)}s`;
+  return `${Math.floor(s / 3600)}h${two(Math.floor(s / 60) % 60)}m`; // an ETA of hours needs no seconds
 }
 
 /** JSON with typed arrays as plain arrays. */

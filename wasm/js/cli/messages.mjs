@@ -17,7 +17,8 @@ export const MESSAGES = [
   // interventions: "intervention 0 (force-token at step 0)" is the user's --force-token 1:…
   [/intervention (\d+) \(([\w-]+) at step (\d+)\)/g, (_m, _i, kind, step) => `--${kind} at step ${Number(step) + 1}`],
   [/intervention (\d+) \(([\w-]+)\)/g, (_m, _i, kind) => `--${kind}`],
-  [/the step must be in \[0, (\d+)\)/g, (_m, n) => `the step must be from 1 to ${n} (see --max-length)`],
+  [/the step must be in \[0, (\d+)\)(?: \(decoding stops after max_length steps\))?/g, (_m, n) => `the step must be from 1 to ${n} (decoding stops after --max-length steps)`],
+  [/which ended after (\d+) steps? \(0 … \d+\)/g, (_m, n) => `which ended after ${n} step${n === '1' ? '' : 's'} (1 … ${n})`],
   // model files
   [/^save\(\): a Transformer has one naming, the reference module's \(names 'project'\); 'book' is the book's recurrent translator$/,
     "--names book does not apply to a Transformer: its state-dict names are the reference module's (leave out --names)"],

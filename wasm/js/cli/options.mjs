@@ -24,7 +24,7 @@ export const COMMANDS = {
       task: { kind: 'choice', choices: TASKS, listed: true, applies: 'new', help: "the task: zh-en (the page's grammar corpus, Chinese → English), note (the 5 Chinese → English pairs), dates (dates → ISO), reverse or copy (letter strings); this, --pairs or --from is required" },
       pairs: { kind: 'text', arg: 'FILE', applies: 'new', help: 'train on your own sentence pairs: a UTF-8 text file, one source<TAB>target per line (blank lines and lines starting with # are skipped; at most 20000 pairs, 64 tokens a side)' },
       tokenize: { kind: 'choice', choices: ['words', 'chars'], default: 'words', applies: 'pairs', why: 'the tasks have their own tokens', help: 'with --pairs: split each side into words (at whitespace) or into characters (whitespace dropped)' },
-      'held-out': { kind: 'number', min: 0, applies: 'pairs', why: 'the tasks have their own held-out sets', help: 'with --pairs: the share of the distinct pairs held out for evaluation, 0 … 0.5 (0: evaluate on the training pairs); default 0.1' },
+      'held-out': { kind: 'number', min: 0, max: 0.5, applies: 'pairs', why: 'the tasks have their own held-out sets', help: 'with --pairs: the share of the distinct pairs held out for evaluation, 0 … 0.5 (0: evaluate on the training pairs); default 0.1' },
       from: { kind: 'text', arg: 'MODEL', help: 'continue training a model file written by `attention-lab train`: its weights, Adam state, step count and data order, so that --steps N more steps give the same file as one uninterrupted run' },
       arch: { kind: 'choice', choices: ARCHS, default: 'rnn', applies: 'new', help: 'the model: the recurrent translator (rnn) or the Transformer' },
       cell: { kind: 'choice', choices: CELLS, applies: 'rnn', why: 'the Transformer has no recurrent cell', help: 'recurrent cell; default rnn (zh-en: gru, as the page)' },
@@ -151,7 +151,7 @@ export function mainHelp(version) {
     '  attention-lab export --model dates.model --format safetensors --out dates.safetensors',
     '',
     'Exit codes: 0 success, 1 runtime error (unreadable or corrupt file, diverged training), 2 usage error,',
-    '130 interrupted (Ctrl-C; train still writes the last good model).',
+    '130 interrupted (Ctrl-C; train still writes the last good model), 143 stopped by SIGTERM (the same).',
     '',
   ].join('\n');
 }
@@ -190,19 +190,37 @@ function convert(name, spec, raw) {
     }
     return v;
   }
-  if (!Number.isFinite(v) || (spec.positive && !(v > 0)) || (spec.min !== undefined && v < spec.min)) {
-    const what = spec.positive ? 'a positive number' : `a number ≥ ${spec.min}`;
+  if (!Number.isFinite(v) || (spec.positive && !(v > 0)) || v < spec.min || v > spec.max) {
+    const what = spec.positive ? 'a positive number' : spec.max !== undefined ? `a number in [${spec.min}, ${spec.max}]` : `a number ≥ ${spec.min}`;
     throw new UsageError(`--${name} must be ${what} (got '${raw}')`);
   }
   return v;
+}
+
+/** Edit distance of two option names, for "did you mean": a typo is one or two edits away. */
+function distance(a, b) {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
 }
 
 function parseError(e, command) {
   const first = String(e.message).split('\n')[0];
   const see = `see 'attention-lab ${command} --help'`;
   switch (e.code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return new UsageError(`${first.replace(/^Unknown option/, 'unknown option')} for '${command}' (${see})`);
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      // parseArgs' own sentence goes on about positionals after '--' when the command takes a
+      // sentence; the option's name is all the user needs, and the nearest real one.
+      const name = first.match(/'([^']*)'/)?.[1] ?? first;
+      const bare = name.replace(/^-+/, '').replace(/=.*$/s, '');
+      const [near] = Object.keys(COMMANDS[command].options).map((n) => [n, distance(bare, n)])
+        .filter(([n, d]) => d <= Math.min(2, n.length >> 1)).sort((a, b) => a[1] - b[1]);
+      return new UsageError(`unknown option '${name}' for '${command}'${near ? `; did you mean --${near[0]}?` : ''} (${see})`);
+    }
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return new UsageError(`unexpected argument ${first.match(/'.*'/)?.[0] ?? ''} for '${command}' (${see})`);
     default: {
@@ -233,12 +251,19 @@ export function parseCommand(command, args) {
   });
   let parsed;
   try {
-    parsed = parseArgs({ args, options, strict: true, allowPositionals: Boolean(c.positional) });
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: Boolean(c.positional), tokens: true });
   } catch (e) {
     if (typeof e.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS')) throw parseError(e, command);
     throw e;
   }
   if (parsed.values.help) return { help: true };
+  // parseArgs keeps the last of an option given twice; which one the user meant is unknowable.
+  const seen = new Set();
+  for (const t of parsed.tokens) {
+    if (t.kind !== 'option' || c.options[t.name]?.multiple) continue;
+    if (seen.has(t.name)) throw new UsageError(`--${t.name} is given more than once; give it once (see 'attention-lab ${command} --help')`);
+    seen.add(t.name);
+  }
   const values = {};
   const given = new Set();
   for (const [n, s] of Object.entries(c.options)) {
@@ -275,6 +300,9 @@ export function checkTrainOptions(o, given) {
     }
     if (spec.applies === 'pairs' && !given.has('pairs')) throw new UsageError(`--${n} applies to --pairs only${why}`);
   }
+  // Options of the progress output that the chosen output never uses.
+  if (given.has('eval-examples') && o['eval-every'] === 0) throw new UsageError('--eval-examples has no effect with --eval-every 0 (training never evaluates)');
+  if (given.has('log-every') && o.progress === 'none') throw new UsageError('--log-every has no effect with --progress none (only the first and last lines are printed)');
   const sources = ['task', 'pairs', 'from'].filter((n) => given.has(n));
   if (sources.length === 0) throw new UsageError("train needs --task NAME, --pairs FILE or --from MODEL (see 'attention-lab train --help')");
   if (sources.length > 1) throw new UsageError(`--${sources[0]} and --${sources[1]} exclude each other: the data comes from one of --task, --pairs, --from`);

@@ -114,16 +114,20 @@ export async function train(lab, o, print, given) {
   const progress = makeProgress(o, info.batchSize, print);
   progress.start(summary(info, o), info);
 
-  let interrupted = false;
-  const onSigint = () => {
-    if (interrupted) { // a second Ctrl-C: stop now (the model file is written atomically, never half)
+  // Ctrl-C (SIGINT), and SIGTERM as `kill`, `timeout` and job schedulers send it, stop after the
+  // current step and write the model; the exit code is 128 + the signal's number, as a shell's.
+  let interrupted = null;
+  const onSignal = (signal) => {
+    const code = signal === 'SIGTERM' ? 143 : 130;
+    if (interrupted) { // a second signal: stop now (the model file is written atomically, never half)
       release();
-      process.exit(130);
+      process.exit(code);
     }
-    interrupted = true;
-    process.stderr.write('\nattention-lab: interrupted; saving the model after the current step (Ctrl-C again to quit without saving)\n');
+    interrupted = { code, what: signal === 'SIGTERM' ? 'stopped by SIGTERM' : 'interrupted' };
+    process.stderr.write(`\nattention-lab: ${interrupted.what}; saving the model after the current step (Ctrl-C again to quit without saving)\n`);
   };
-  process.on('SIGINT', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   const start = Date.now();
   let done = 0, chunk = 1, lastEval = -1, diverged = null;
@@ -184,11 +188,12 @@ export async function train(lab, o, print, given) {
     const bytes = writeModel(model, o.out);
     progress.done(o.out, steps, bytes, Date.now() - start, info.parameterCount);
     if (interrupted) {
-      const e = new RuntimeError(`interrupted at step ${steps}; wrote the model so far to '${o.out}'`);
-      e.exitCode = 130;
+      const e = new RuntimeError(`${interrupted.what} at step ${steps}; wrote the model so far to '${o.out}'`);
+      e.exitCode = interrupted.code;
       throw e;
     }
   } finally {
-    process.off('SIGINT', onSigint); // kept until the model is written
+    process.off('SIGINT', onSignal); // kept until the model is written
+    process.off('SIGTERM', onSignal);
   }
 }

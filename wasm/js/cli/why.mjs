@@ -4,21 +4,25 @@
 import { UsageError } from './options.mjs';
 import { show, table } from './format.mjs';
 
-/** The interventions of the options, checked against the plain translation `plain`. */
+/**
+ * The interventions of the options, source tokens checked against the sentence of the plain
+ * translation `plain`. Steps are checked by the core against the intervened decoding, which a
+ * forced word may make longer than the plain one.
+ */
 export function interventionsOf(o, plain) {
-  const S = plain.source.length, T = plain.steps.length;
-  const stepIn = (name, step) => {
-    if (step > T) throw new UsageError(`--${name}: step ${step} is beyond the translation, which has ${T} steps`);
-    return step - 1;
-  };
+  const S = plain.source.length;
   return [
     ...o['force-attention'].map(({ step, value }) => {
-      if (value > S) throw new UsageError(`--force-attention: source token ${value} is beyond the sentence, which has ${S} tokens`);
-      return { step: stepIn('force-attention', step), kind: 'force-attention', source: value - 1 };
+      if (value > S) throw new UsageError(`--force-attention: source token ${value} is beyond the sentence, which has ${S} token${S === 1 ? '' : 's'}`);
+      return { step: step - 1, kind: 'force-attention', source: value - 1 };
     }),
-    ...o['force-token'].map(({ step, value }) => ({ step: stepIn('force-token', step), kind: 'force-token', token: value })),
+    ...o['force-token'].map(({ step, value }) => ({ step: step - 1, kind: 'force-token', token: value })),
   ];
 }
+
+/** attribution()'s options for --attribution METHOD: --ig-steps for integrated gradients only. */
+export const attributionOptions = (o, maxLength) =>
+  ({ method: o.attribution, ...(o.attribution === 'integrated-gradients' ? { steps: o['ig-steps'] } : {}), maxLength });
 
 const described = (v, labels) => (v.kind === 'force-attention'
   ? `step ${v.step + 1}: all the attention on source token ${v.source + 1} (${labels[v.source]})`
