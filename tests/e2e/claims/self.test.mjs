@@ -67,7 +67,7 @@ describe('§3.4–3.5 claims', { timeout: 120_000 }, () => {
     assert.ok(Math.abs(apart.xiaobingOnXihuan - apart.xihuanOnXiaobing) > 0.05, `separate maps: ${JSON.stringify(apart)}`);
     const tie = fieldControl(page, text(lang, 'self.tie'));
     await after(() => tie.check());
-    assert.match(await page.evaluate(() => location.hash), /self_tie=(1|true)/);
+    await page.waitForFunction(() => /self_tie=(1|true)/.test(location.hash), null, { timeout: 10_000 }); // a link keeps the box
     const scores = await heatmap(page, 'self-scores');
     const n = scores.shape[0];
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) assert.ok(Math.abs(row(scores, i)[j] - row(scores, j)[i]) < 1e-5, `tied: score ${i}→${j} ${row(scores, i)[j]} vs ${j}→${i} ${row(scores, j)[i]}`);
