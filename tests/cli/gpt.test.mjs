@@ -22,7 +22,7 @@ test('train --task poems --text FILE trains a GPT below the bigram baseline and 
   const r = cli('train', '--task', 'poems', '--text', text, ...TINY, '--steps', '300', '--eval-every', '300', '--log-every', '100', '--out', model);
   assert.equal(r.code, 0, r.err);
   const lines = r.out.trim().split('\n');
-  assert.match(lines[0], /^training a GPT on .*poems\.txt \(11 poems, \d+ characters; 1 poems held out; \d+ distinct characters\): 1 layers, 2 heads, dModel 16, block 8/);
+  assert.match(lines[0], /^training a GPT on .*poems\.txt \(11 poems, \d+ characters; 1 poem held out; \d+ distinct characters\): 1 layers, 2 heads, dModel 16, block 8/);
   assert.match(lines.at(-2), /^step 300\/300  loss \d\.\d{4} \| held-out: loss (\d\.\d{4}) \(bigram (\d\.\d{4}), unigram \d\.\d{4}; \d+ characters\)/);
   const [, held, bigram] = lines.at(-2).match(/loss (\d\.\d{4}) \(bigram (\d\.\d{4})/);
   assert.ok(Number(held) < Number(bigram), lines.at(-2));

@@ -45,7 +45,7 @@ export async function trainPoems(lab, o, print) {
   const json = o.progress === 'json', quiet = o.progress === 'none';
   const say = (text, event) => { if (json) print(JSON.stringify(event)); else if (!quiet) print(text); };
   const c = info.config, k = info.corpus;
-  say(`training a GPT on ${o.text ?? 'the Tang poems'} (${k.trainPoems} poems, ${k.trainCharacters} characters; ${k.heldOutPoems} poems held out; ` +
+  say(`training a GPT on ${o.text ?? 'the Tang poems'} (${k.trainPoems} poems, ${k.trainCharacters} characters; ${k.heldOutPoems} ${k.heldOutPoems === 1 ? 'poem' : 'poems'} held out; ` +
     `${info.vocab.length} distinct characters): ${c.layers} layers, ${c.heads} heads, dModel ${c.dModel}, block ${c.blockSize}, ` +
     `${info.parameters.toLocaleString('en-US')} parameters; batch ${c.batchSize}, lr ${c.learningRate}` +
     `${c.warmup > 0 ? ` (warm-up ${c.warmup} steps)` : ''}, seed ${c.seed}; ${o.steps} steps`,
