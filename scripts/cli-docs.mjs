@@ -22,6 +22,8 @@ function setup(dir) {
   writeFileSync(join(dir, 'sentences.txt'), `${NOTE.map(([s]) => s).join('\n')}\n咖哥 喜欢 大冰\n`);
   writeFileSync(join(dir, 'test.tsv'), `# source<TAB>reference\n${NOTE.map(([s, t], i) => `${s}\t${i === 4 ? 'Neural-Nets are simple' : t}`).join('\n')}\n`);
   writeFileSync(join(dir, 'data.tsv'), `${NOTE.map((p) => p.join('\t')).join('\n')}\n`);
+  // Twelve copies of one short (public-domain) poem under different titles, for the GPT's examples.
+  writeFileSync(join(dir, 'poems.txt'), `${Array.from({ length: 12 }, (_, i) => `《题${i}》\n白日依山尽，黄河入海流。\n欲穷千里目，更上一层楼。`).join('\n\n')}\n`);
   const r = spawnSync(process.execPath, [BIN, 'train', '--task', 'note', '--hidden', '32', '--steps', '300', '--progress', 'none', '--out', 'note.model'],
     { cwd: dir, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`setup: ${r.stderr}`);
@@ -33,6 +35,7 @@ const words = (args) => [...args.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?
 const untimed = (text) => text
   .replace(/\d[\d,]* ex\/s {2}\d+\.\d steps\/s/g, '… ex/s  … steps/s')
   .replace(/ETA \S+/g, 'ETA …')
+  .replace(/\d+\.\d steps\/s/g, '… steps/s')
   .replace(/trained in \S+ \(total \S+\)/g, 'trained in … (total …)')
   .replace(/"(trainSeconds|totalSeconds|stepsPerSecond|etaSeconds)":[\d.]+/g, '"$1":…');
 

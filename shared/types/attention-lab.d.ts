@@ -5,6 +5,8 @@ import type { ImportedSeq2Seq, Seq2Seq, Seq2SeqConfig, TransformerSeq2Seq, Trans
 export * from './seq2seq.js';
 import type { Seq2SeqModel, Seq2SeqModelConfig, TransformerModelConfig, TransformerSeq2SeqModel } from './seq2seq-model.js';
 export * from './seq2seq-model.js';
+import type { GptSession, GptSessionConfig } from './gpt.js';
+export * from './gpt.js';
 
 /** Row-major float32 tensor, batch first. Results always hold copies, never views of wasm memory. */
 export interface Tensor {
@@ -214,6 +216,10 @@ export interface AttentionLab extends AttentionOnlyLab {
   createSeq2SeqModel: <C extends Seq2SeqModelConfig>(
     config: C,
   ) => C extends TransformerModelConfig ? TransformerSeq2SeqModel : Seq2SeqModel;
+  /** A character-level GPT on a corpus (docs/gpt.md); the caller must .delete() it. */
+  createGptSession(config: GptSessionConfig): GptSession;
+  /** A GPT session from GptSession.save() bytes; the caller must .delete() it. */
+  loadGptSession(bytes: Uint8Array | ArrayBuffer): GptSession;
 }
 
 /**
@@ -240,6 +246,17 @@ export interface TransformerOnlyLab {
   memoryStats(): { heapUsed: number; memorySize: number; handles: number };
 }
 
+/**
+ * The GPT build (loadAttentionLab({ variant: 'gpt' })): the GPT session alone, for a page section
+ * on the poems. No attention API, no ops, no translators.
+ */
+export interface GptOnlyLab {
+  createGptSession(config: GptSessionConfig): GptSession;
+  loadGptSession(bytes: Uint8Array | ArrayBuffer): GptSession;
+  /** Leak diagnostics: malloc bytes in use, wasm memory size (only grows), live embind handles. */
+  memoryStats(): { heapUsed: number; memorySize: number; handles: number };
+}
+
 /** Loads the wasm module once (per JS realm) and resolves to the API. Throws JS Errors on bad input. */
 export function loadAttentionLab(options?: { variant?: 'full' }): Promise<AttentionLab>;
 /**
@@ -251,6 +268,8 @@ export function loadAttentionLab(options: { variant: 'attention' }): Promise<Att
 export function loadAttentionLab(options: { variant: 'seq2seq' }): Promise<Seq2SeqOnlyLab>;
 /** The Transformer-only build (see TransformerOnlyLab), loaded once per realm like the others. */
 export function loadAttentionLab(options: { variant: 'transformer' }): Promise<TransformerOnlyLab>;
+/** The GPT-only build (see GptOnlyLab), loaded once per realm like the others. */
+export function loadAttentionLab(options: { variant: 'gpt' }): Promise<GptOnlyLab>;
 
 /** A tensor from a shape and values. */
 export function tensor(shape: readonly number[], values: ArrayLike<number>): Tensor;

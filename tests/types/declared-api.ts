@@ -5,7 +5,7 @@
 // A declared signature that throws, or returns another shape than declared, fails it.
 import {
   loadAttentionLab, tensor,
-  type AttentionLab, type ImportedSeq2Seq, type Seq2Seq, type Seq2SeqBatch, type TransformerSeq2Seq,
+  type AttentionLab, type GptOnlyLab, type ImportedSeq2Seq, type Seq2Seq, type Seq2SeqBatch, type TransformerSeq2Seq,
 } from 'attention-lab';
 
 function check(ok: boolean, what: string): void {
@@ -122,11 +122,44 @@ function imported(m: ImportedSeq2Seq, sentence: string, target: string, arch: 'r
   }
 }
 
+// The GPT session, in the full module and in the 'gpt' build.
+function gpt(lab: AttentionLab | GptOnlyLab): void {
+  const text = Array.from({ length: 6 }, (_, i) => `《题${i}》\n白日依山尽，黄河入海流。`).join('\n\n') + '\n';
+  const s = lab.createGptSession({ text, heldOut: 0.2, blockSize: 8, layers: 1, heads: 2, dModel: 8, batchSize: 2,
+    learningRate: 0.01, warmup: 2, seed: 3 });
+  try {
+    const r = s.train(3);
+    check(r.losses instanceof Float32Array && r.losses.length === 3 && r.step === 3, 'GPT train');
+    const e = s.evaluate();
+    check(e.characters > 0 && e.validationLoss > 0 && e.bigramLoss > 0 && e.unigramLoss > 0 && e.trainLoss > 0, 'GPT evaluate');
+    const out = s.sample('白日', { maxNewTokens: 4, greedy: false, temperature: 0.8, topK: 5, topP: 0.9, seed: 1, topCandidates: 3 });
+    check(out.text === '白日' + out.generated && out.ids.length === 6 && out.steps.length === 4, 'GPT sample');
+    const step = out.steps[0];
+    check(step.top.length === 3 && typeof step.top[0].char === 'string' && typeof step.char === 'string' &&
+      isTensor(step.attention, [1, 2, step.keys]) && step.position >= 0 && step.prob > 0 && step.token >= 0 &&
+      step.top[0].sampleProb >= 0 && step.top[0].prob > 0 && step.top[0].id >= 0, 'GPT steps');
+    check(s.sample('白').steps.length === 32, 'GPT sample defaults');
+    const info = s.info();
+    check(info.vocab.includes('白') && info.parameters > 0 && info.step === 3 && info.config.blockSize === 8 &&
+      info.corpus.poems === 6 && info.corpus.heldOutPoems === 1 && info.corpus.trainPoems === 5 &&
+      info.corpus.trainCharacters > 0 && info.corpus.heldOutCharacters > 0, 'GPT info');
+    const loaded = lab.loadGptSession(s.save().buffer as ArrayBuffer);
+    check(loaded.info().step === 3 && !loaded.deleted, 'loadGptSession');
+    loaded.delete();
+    check(loaded.deleted, 'GPT delete');
+  } finally {
+    s.delete();
+  }
+  check(lab.memoryStats().handles >= 0, 'memoryStats');
+}
+
 export async function main(): Promise<string> {
+  gpt(await loadAttentionLab({ variant: 'gpt' }));
   const lab = await loadAttentionLab({ variant: 'full' });
   attention(lab);
   ops(lab);
   bareModels(lab);
+  gpt(lab);
   check(tensor([2], new Float32Array([1, 2])).data.length === 2, 'tensor');
 
   const rnn = lab.createSeq2Seq({ arch: 'rnn', task: 'note', cell: 'gru', hidden: 8, embedding: 6, attention: true, score: 'dot',

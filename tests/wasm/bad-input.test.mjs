@@ -35,6 +35,9 @@ const TF = { arch: 'transformer', task: 'reverse', layers: 1, heads: 2, dModel: 
 // Your own sentence pairs: the shared cases (the native suite runs them too) and a small corpus.
 const PAIRS_CASES = loadReference('pairs-cases.json').errors;
 const PAIRS = { task: 'pairs', pairs: NOTE_PAIRS.map(([s, t]) => `${s}\t${t}`).join('\n'), heldOut: 0, hidden: 8, seed: 1 };
+// A GPT's corpus: poems separated by blank lines.
+const GPT_TEXT = Array.from({ length: 6 }, (_, i) => `《题${i}》\n白日依山尽，黄河入海流。`).join('\n\n') + '\n';
+const GPT = { text: GPT_TEXT, blockSize: 8, layers: 1, heads: 2, dModel: 8, seed: 1 };
 const literal = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 
 let lab, note, noteBytes, dates, bare, book, handles, tf, tfBytes, pairsBytes;
@@ -399,6 +402,18 @@ const cases = [
   ['an unknown Transformer attribution method', () => tf.attribution('abc', { method: 'saliency' }), /attribution method 'saliency' is unknown/],
   ['bare Transformer attribution of a word outside the vocabulary', () => own(lab.createSeq2SeqModel(TF_BARE)).attribution({ src: { shape: [2], data: [1, 2] }, target: { shape: [2], data: [4, 9] } }), /output word 1 has id 9, outside the target vocabulary of 6/],
   ['bare Transformer attribution of a source id outside the vocabulary', () => own(lab.createSeq2SeqModel(TF_BARE)).attribution({ src: { shape: [2], data: [1, 7] }, target: { shape: [1], data: [4] } }), /source id 7 at position 1 is outside the source vocabulary of 5/],
+  // The GPT session (docs/gpt.md)
+  ['a GPT config with a misspelt key', () => own(lab.createGptSession({ ...GPT, layer: 2 })), /config has an unknown key 'layer'/],
+  ['a GPT without a corpus', () => own(lab.createGptSession({ blockSize: 8 })), /createGptSession needs a config object with text \(the corpus\)/],
+  ['an empty GPT corpus', () => own(lab.createGptSession({ ...GPT, text: '' })), /the text is empty/],
+  ['a GPT corpus too short for one block', () => own(lab.createGptSession({ ...GPT, text: '白日\n\n依山\n' })), /one block of blockSize 8 needs at least 9/],
+  ['a GPT corpus over 1 MiB', () => own(lab.createGptSession({ ...GPT, text: 'a'.repeat((1 << 20) + 1) })), /the text has 1048577 bytes; the limit is 1048576 \(1 MiB\)/],
+  ['a GPT held-out share over one half', () => own(lab.createGptSession({ ...GPT, heldOut: 0.75 })), /heldOut must be a share in \[0, 0\.5\] \(got 0\.75\)/],
+  ['a GPT prompt with characters outside the vocabulary', () => own(lab.createGptSession(GPT)).sample('床前白日'), /prompt has 2 characters not in the vocabulary: "床", "前"/],
+  ['a GPT prompt longer than the block', () => own(lab.createGptSession(GPT)).sample('白日依山尽，黄河入'), /prompt has 9 characters; the model reads at most blockSize 8/],
+  ['GPT sample options with a misspelt key', () => own(lab.createGptSession(GPT)).sample('白日', { temprature: 0.8 }), /sample options has an unknown key 'temprature'/],
+  ['a GPT session file that is a Seq2Seq one', () => own(lab.loadGptSession(noteBytes)), /model file is not a GPT model/],
+  ['sample on a deleted GPT session', () => deleted(own(lab.createGptSession(GPT))).sample('白日'), /this GPT session has been deleted/],
   // Deleted sessions
   ['translate on a deleted model', () => deleted(create(NOTE)).translate('我'), /this Seq2Seq model has been deleted/],
   ['train on a deleted model', () => deleted(create(NOTE)).train(1), /this Seq2Seq model has been deleted/],
@@ -443,12 +458,13 @@ before(() => {
   const at = (name, text) => { const p = join(dir, name); if (text !== undefined) writeFileSync(p, text); return p; };
   fx = { dir, note: at('note.model'), tf: at('tf.model'), st: at('note.safetensors'), pairs: at('data.tsv', NOTE_PAIRS.map((p) => p.join('\t')).join('\n')),
     link: at('link.tsv'), three: at('three.tsv', 'a\tb\nc\td\ne\tf\n'), badUtf8: at('bad.tsv', Buffer.from('a b\tx\n\xff\xfe c\ty\n', 'latin1')),
-    lines: at('lines.txt', '咖哥 喜欢 小冰\n'), badLines: at('bad-lines.txt', Buffer.concat([Buffer.from('咖哥\n'), Buffer.from([0xc3, 0x28, 0x0a])])), plainFile: at('plain.txt', 'x'), empty: at('empty.txt', '') };
+    lines: at('lines.txt', '咖哥 喜欢 小冰\n'), gpt: at('gpt.model'), poems: at('poems.txt', GPT_TEXT), badLines: at('bad-lines.txt', Buffer.concat([Buffer.from('咖哥\n'), Buffer.from([0xc3, 0x28, 0x0a])])), plainFile: at('plain.txt', 'x'), empty: at('empty.txt', '') };
   symlinkSync(fx.pairs, fx.link);
   const ok = (args) => assert.equal(cliRun(args).status, 0);
   ok(['train', '--task', 'note', '--hidden', '8', '--steps', '1', '--eval-every', '0', '--out', fx.note]);
   ok(['train', '--task', 'reverse', '--arch', 'transformer', '--layers', '1', '--heads', '2', '--d-model', '8', '--d-ff', '16', '--steps', '1', '--eval-every', '0', '--out', fx.tf]);
   ok(['export', '--model', fx.note, '--format', 'safetensors', '--out', fx.st]);
+  ok(['train', '--task', 'poems', '--text', fx.poems, '--block-size', '8', '--layers', '1', '--heads', '2', '--d-model', '8', '--steps', '1', '--eval-every', '0', '--out', fx.gpt]);
 });
 after(() => rmSync(fx.dir, { recursive: true, force: true }));
 
@@ -509,6 +525,14 @@ const cliCases = [
   ['export --names book on a Transformer', (f) => ['export', '--model', f.tf, '--format', 'safetensors', '--names', 'book', '--out', join(f.dir, 'tf.safetensors')], 2, /^--names book does not apply to a Transformer: its state-dict names are the reference module's \(leave out --names\)$/],
   ['evaluate on a .safetensors model', (f) => ['evaluate', '--model', f.st], 2, /^--model '.*note\.safetensors' is a \.safetensors file: it has no task and no held-out set; evaluate it on your own pairs with --pairs FILE$/],
   ['too few pairs to hold any out: the advice names --held-out', (f) => [...TRAIN, '--pairs', f.three, '--out', join(f.dir, 'y.model')], 2, /^--pairs '.*three\.tsv': 3 distinct pairs are too few to hold 10% out: that needs at least 10; add pairs, or use --held-out 0 to evaluate on the training pairs$/],
+  // the GPT (train --task poems, generate)
+  ['--out is the --text file', (f) => [...TRAIN, '--task', 'poems', '--text', f.poems, '--out', f.poems], 2, /^--out '.*poems\.txt' is the same file as --text '.*poems\.txt': writing there would destroy it; choose another --out$/],
+  ['--cell with --task poems', (f) => [...TRAIN, '--task', 'poems', '--text', f.poems, '--cell', 'gru', '--out', join(f.dir, 'y.model')], 2, /^--cell does not apply to --task poems \(a GPT; its options: --text, --block-size, --held-out, --layers, --heads, --d-model, --warmup, --batch, --lr, --seed\)$/],
+  ['--block-size without --task poems', () => [...TRAIN, '--task', 'note', '--block-size', '8', '--out', 'x'], 2, /^--block-size applies to --task poems only$/],
+  ['a GPT corpus too short for one block', (f) => [...TRAIN, '--task', 'poems', '--text', f.poems, '--block-size', '900', '--out', join(f.dir, 'y.model')], 2, /^--text '.*poems\.txt': the training text has \d+ characters: one block of --block-size 900 needs at least 901 \(a longer text, a smaller --held-out or a smaller --block-size\)$/],
+  ['generate with a prompt the model cannot read', (f) => ['generate', f.gpt, '--prompt', '床前白日'], 2, /^--prompt has 2 characters not in the vocabulary: "床", "前" \(the model knows only the characters of its training text\)$/],
+  ['generate --temperature with --greedy', (f) => ['generate', f.gpt, '--prompt', '白日', '--greedy', '--temperature', '0.8'], 2, /^--temperature does not apply with --greedy \(no sampling\)$/],
+  ['generate from a Seq2Seq model', (f) => ['generate', f.note, '--prompt', '白日'], 1, /^MODEL '.*note\.model': model file is not a GPT model \(header kind must be 'attention-lab\/gpt'\) \(generate reads a model written by `attention-lab train --task poems`\)$/],
   ['a model file that is not there', (f) => ['info', '--model', join(f.dir, 'missing.model')], 1, /^cannot read --model '.*missing\.model': no such file$/],
 ];
 

@@ -60,7 +60,8 @@ function membersOf(file, name) {
 test('declared-api.ts calls every method the .d.ts files declare', () => {
   const calls = readFileSync(SOURCE, 'utf8');
   const interfaces = [['attention-lab.d.ts', 'AttentionOnlyLab'], ['attention-lab.d.ts', 'AttentionLab'], ['attention-lab.d.ts', 'Ops'],
-    ['seq2seq.d.ts', 'Seq2Seq'], ['seq2seq.d.ts', 'TransformerSeq2Seq'], ['seq2seq.d.ts', 'ImportedSeq2Seq'], ['seq2seq-model.d.ts', 'Seq2SeqModel']];
+    ['seq2seq.d.ts', 'Seq2Seq'], ['seq2seq.d.ts', 'TransformerSeq2Seq'], ['seq2seq.d.ts', 'ImportedSeq2Seq'], ['seq2seq-model.d.ts', 'Seq2SeqModel'],
+    ['attention-lab.d.ts', 'GptOnlyLab'], ['gpt.d.ts', 'GptSession']];
   const missing = [];
   for (const [file, name] of interfaces) {
     const members = membersOf(file, name);

@@ -25,6 +25,7 @@
 #include "gpt/generate.h"
 #include "gpt/interchange.h"
 #include "gpt/model.h"
+#include "gpt_convert.h"
 #include "io/safetensors.h"
 #include "seq2seq_convert.h"
 
@@ -142,19 +143,8 @@ class GptModelHandle {
       if (labjs::is_absent(request)) {
         throw lab::InputError("generate() needs an object {prompt, maxNewTokens?, …}");
       }
-      labjs::check_keys(request,
-                        {"prompt", "maxNewTokens", "greedy", "temperature", "topK", "topP", "seed",
-                         "topCandidates"},
-                        "generate options");
-      lab::GenerateOptions o;
-      o.max_new_tokens = labjs::js_whole(request, "maxNewTokens", "maxNewTokens").value_or(32);
-      o.sampling.greedy = labjs::js_bool(request, "greedy", false, "greedy");
-      o.sampling.temperature =
-          static_cast<float>(labjs::js_number(request, "temperature", 1.0, "temperature"));
-      o.sampling.top_k = labjs::js_whole(request, "topK", "topK").value_or(0);
-      o.sampling.top_p = static_cast<float>(labjs::js_number(request, "topP", 1.0, "topP"));
-      o.seed = labjs::js_seed(request, "seed", "seed").value_or(0);
-      o.top_candidates = labjs::js_whole(request, "topCandidates", "topCandidates").value_or(5);
+      const lab::GenerateOptions o =
+          labjs::generate_options_from_js(request, {"prompt"}, "generate options");
       // prompt: an array (or typed array) of ids, read as the 1-D tensor {shape: [n], data}
       const val prompt_js = request["prompt"];
       if (labjs::is_absent(prompt_js) || prompt_js["length"].isUndefined()) {
@@ -169,27 +159,7 @@ class GptModelHandle {
       const lab::Generation g = lab::generate(model_, prompt, o);
       val ids = val::array();
       for (int32_t id : g.ids) ids.call<void>("push", val(id));
-      val steps = val::array();
-      const lab::GptConfig& c = model_.config();
-      for (const lab::GenerationStep& s : g.steps) {
-        val step = val::object();
-        step.set("token", val(s.token));
-        step.set("position", val(static_cast<double>(s.position)));
-        step.set("prob", val(s.prob));
-        step.set("keys", val(static_cast<double>(s.keys)));
-        val top = val::array();
-        for (const lab::TokenCandidate& t : s.top) {
-          val cand = val::object();
-          cand.set("id", val(t.id));
-          cand.set("prob", val(t.prob));
-          cand.set("sampleProb", val(t.sample_prob));
-          top.call<void>("push", cand);
-        }
-        step.set("top", top);
-        step.set("attention",
-                 labjs::tensor_to_js(lab::Tensor({c.layers, c.heads, s.keys}, s.attention)));
-        steps.call<void>("push", step);
-      }
+      const val steps = labjs::generation_steps_to_js(g, model_.config());
       val out = val::object();
       out.set("ids", ids);
       out.set("steps", steps);

@@ -2,6 +2,7 @@
 // once, lazily, and wraps its embind functions so that errors become JS Errors. The same file
 // serves Node, the browser main thread and Web Workers. Types: shared/types/attention-lab.d.ts.
 import { Seq2Seq, asBytes } from './seq2seq.mjs';
+import { GptSession } from './gpt.mjs';
 import { MODULES, apiOf } from './modules.mjs';
 import { stagedAttention } from './staged-attention.mjs';
 import { unwrap } from './unwrap.mjs';
@@ -98,6 +99,15 @@ const METHODS = Object.freeze({
    * explicit id batches, gradients and Adam steps. The caller owns it: call .delete() when done.
    */
   createSeq2SeqModel: (core, { Seq2SeqModel }) => (config) => Seq2SeqModel.create(core, config),
+
+  /**
+   * A character-level GPT on a corpus (the Tang poems or the caller's text; docs/gpt.md): train,
+   * evaluate against unigram and bigram baselines, sample, save. The caller must .delete() it.
+   */
+  createGptSession: (core) => (config) => GptSession.create(core, config),
+
+  /** A GPT session from GptSession.save() bytes. The caller must .delete() it. */
+  loadGptSession: (core) => (bytes) => GptSession.load(core, bytes),
 });
 
 /** The API object of one variant: exactly apiOf(variant), without model methods ('Seq2Seq.save'). */

@@ -65,6 +65,13 @@ export const BINDINGS = Object.freeze({
     exports: ['createGptModel', 'createGptModelFromSafetensors', 'GptModelHandle'],
     api: [],
   },
+  // the GPT's generation options and steps, shared by its two bindings
+  gpt_convert: { exports: [], api: [] },
+  // the GPT session (docs/gpt.md): lab.createGptSession / loadGptSession
+  gpt_session_bindings: {
+    exports: ['createGptSession', 'loadGptSession', 'GptSessionHandle'],
+    api: ['createGptSession', 'loadGptSession'],
+  },
   // PyTorch's .safetensors translators in and out (docs/safetensors.md)
   safetensors_bindings: {
     exports: ['importSafetensors', 'exportSeq2SeqSafetensors', 'ImportedSeq2Seq'],
@@ -97,6 +104,12 @@ export const MODULES = Object.freeze([
     load: () => import('../../build/wasm/attention_lab_transformer.mjs'),
   },
   {
+    variant: 'gpt',
+    file: 'attention_lab_gpt',
+    bindings: ['convert', 'diagnostics_bindings', 'gpt_convert', 'gpt_session_bindings'],
+    load: () => import('../../build/wasm/attention_lab_gpt.mjs'),
+  },
+  {
     variant: 'full',
     file: 'attention_lab_core',
     bindings: [
@@ -115,7 +128,9 @@ export const MODULES = Object.freeze([
       'transformer_session_bindings',
       'transformer_why_bindings',
       'transformer_file_bindings',
+      'gpt_convert',
       'gpt_bindings',
+      'gpt_session_bindings',
     ],
     load: () => import('../../build/wasm/attention_lab_core.mjs'),
   },

@@ -8,6 +8,7 @@ import { loadLab, release } from './session.mjs';
 import { train } from './train.mjs';
 import { translate, evaluate, info, exportModel } from './commands.mjs';
 import { cliMessage } from './messages.mjs';
+import { generate } from './poems.mjs';
 
 function version() {
   return JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
@@ -34,12 +35,14 @@ async function run(argv) {
     process.stdout.write(commandHelp(command));
     return 0;
   }
-  const lab = await loadLab();
   const o = parsed.values, given = parsed.given;
+  const gpt = command === 'generate' || (command === 'train' && o.task === 'poems');
+  const lab = await loadLab(gpt ? 'gpt' : undefined);
   if (command === 'train') await train(lab, o, print, given);
   else if (command === 'translate') await translate(lab, o, parsed.positionals, print, given);
   else if (command === 'evaluate') evaluate(lab, o, print, given);
   else if (command === 'export') exportModel(lab, o, print);
+  else if (command === 'generate') generate(lab, o, parsed.positionals, print, given);
   else info(lab, o, print);
   return 0;
 }

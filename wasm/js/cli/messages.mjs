@@ -9,6 +9,13 @@ export const MESSAGES = [
   [/option heldOut \(the share of pairs held out\)/g, '--held-out'],
   [/config\.heldOut\b/g, '--held-out'],
   [/config\.tokenize\b/g, '--tokenize'],
+  // the GPT (--task poems, generate)
+  [/^heldOut must be\b/, '--held-out must be'],
+  [/a smaller heldOut\b/g, 'a smaller --held-out'],
+  [/\bblockSize\b/g, '--block-size'],
+  [/\btop_k must\b/g, '--top-k must'],
+  [/\btop_p must\b/g, '--top-p must'],
+  [/\btry a smaller learningRate or a warmup\b/g, 'try a smaller --lr or a --warmup'],
   // decoding
   [/\bdecode: top_k\b/g, '--top-k'],
   [/\bdecode: beam_width\b/g, '--beam'],

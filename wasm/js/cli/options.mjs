@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 export class UsageError extends Error {}
 export class RuntimeError extends Error {}
 
-export const TASKS = ['zh-en', 'note', 'dates', 'reverse', 'copy'];
+export const TASKS = ['zh-en', 'note', 'dates', 'reverse', 'copy', 'poems'];
 export const CELLS = ['rnn', 'gru', 'lstm'];
 export const ARCHS = ['rnn', 'transformer'];
 export const ATTENTION = ['dot', 'scaled', 'general', 'additive', 'cosine', 'none'];
@@ -19,12 +19,14 @@ const json = { kind: 'flag', help: 'print JSON instead of text' };
 export const COMMANDS = {
   train: {
     usage: 'attention-lab train (--task NAME | --pairs FILE | --from MODEL) --steps N --out FILE [options]',
-    summary: 'train a Seq2Seq model on a task, or on your own sentence pairs, and write it to a model file',
+    summary: 'train a Seq2Seq model on a task or on your own sentence pairs, or (--task poems) a GPT on the Tang poems or your own text, and write it to a model file',
     options: {
-      task: { kind: 'choice', choices: TASKS, listed: true, applies: 'new', help: "the task: zh-en (the page's grammar corpus, Chinese → English), note (the 5 Chinese → English pairs), dates (dates → ISO), reverse or copy (letter strings); this, --pairs or --from is required" },
+      task: { kind: 'choice', choices: TASKS, listed: true, applies: 'new', help: "the task: zh-en (the page's grammar corpus, Chinese → English), note (the 5 Chinese → English pairs), dates (dates → ISO), reverse or copy (letter strings), or poems (a character-level GPT on the Tang poems, docs/gpt.md); this, --pairs or --from is required" },
+      text: { kind: 'text', arg: 'FILE', applies: 'poems', help: 'with --task poems: train on your own UTF-8 text instead of the Tang poems (poems separated by blank lines; at most 1 MiB)' },
+      'block-size': { kind: 'int', min: 1, max: 1024, applies: 'poems', help: 'with --task poems: the context in characters (default: the recipe\'s, docs/gpt.md)' },
       pairs: { kind: 'text', arg: 'FILE', applies: 'new', help: 'train on your own sentence pairs: a UTF-8 text file, one source<TAB>target per line (blank lines and lines starting with # are skipped; at most 20000 pairs, 64 tokens a side)' },
       tokenize: { kind: 'choice', choices: ['words', 'chars'], default: 'words', applies: 'pairs', why: 'the tasks have their own tokens', help: 'with --pairs: split each side into words (at whitespace) or into characters (whitespace dropped)' },
-      'held-out': { kind: 'number', min: 0, max: 0.5, applies: 'pairs', why: 'the tasks have their own held-out sets', help: 'with --pairs: the share of the distinct pairs held out for evaluation, 0 … 0.5 (0: evaluate on the training pairs); default 0.1' },
+      'held-out': { kind: 'number', min: 0, max: 0.5, applies: 'pairs', why: 'the tasks have their own held-out sets', help: 'with --pairs: the share of the distinct pairs held out for evaluation, 0 … 0.5 (0: evaluate on the training pairs); with --task poems: the share of the poems held out whole; default 0.1' },
       from: { kind: 'text', arg: 'MODEL', help: 'continue training a model file written by `attention-lab train`: its weights, Adam state, step count and data order, so that --steps N more steps give the same file as one uninterrupted run' },
       arch: { kind: 'choice', choices: ARCHS, default: 'rnn', applies: 'new', help: 'the model: the recurrent translator (rnn) or the Transformer' },
       cell: { kind: 'choice', choices: CELLS, applies: 'rnn', why: 'the Transformer has no recurrent cell', help: 'recurrent cell; default rnn (zh-en: gru, as the page)' },
@@ -92,6 +94,22 @@ export const COMMANDS = {
       out: { kind: 'text', arg: 'FILE', required: true, help: 'where to write the file (never --model itself)' },
     },
   },
+  generate: {
+    usage: 'attention-lab generate MODEL --prompt TEXT [options]',
+    summary: 'continue a prompt with a GPT trained by `attention-lab train --task poems`, and show each step\'s candidates',
+    positional: 'MODEL',
+    options: {
+      prompt: { kind: 'text', arg: 'TEXT', required: true, help: 'the text to continue: characters the model knows (its training text\'s)' },
+      'max-new-tokens': { kind: 'int', min: 1, max: 1024, default: 48, help: 'characters to generate' },
+      greedy: { kind: 'flag', help: 'take the most likely character at every step (no sampling)' },
+      temperature: { kind: 'number', positive: true, help: 'sampling temperature: below 1 sharper, above 1 flatter; default 1' },
+      'top-k': { kind: 'int', min: 0, max: 1000000, help: 'sample from the k most likely characters only; 0: all (the default)' },
+      'top-p': { kind: 'number', positive: true, help: 'sample from the most likely characters whose probabilities sum to p, in (0, 1]; default 1' },
+      seed: { kind: 'int', min: 0, max: 2147483647, default: 1, help: 'seed of the sampling: the same seed gives the same text' },
+      candidates: { kind: 'int', min: 0, max: 64, default: 5, help: 'candidates shown per step (with --json: kept per step)' },
+      json: { kind: 'flag', help: 'print the text and every step (candidates, attention) as JSON' },
+    },
+  },
   info: {
     usage: 'attention-lab info --model FILE [--json]',
     summary: 'configuration, vocabulary sizes, parameter count and steps trained of a model file',
@@ -126,7 +144,7 @@ export function mainHelp(version) {
   const names = Object.keys(COMMANDS);
   const w = Math.max(...names.map((n) => n.length)) + 2;
   return [
-    `attention-lab ${version}: train, run and inspect the Seq2Seq attention models of AttentionLab`,
+    `attention-lab ${version}: train, run and inspect the attention models of AttentionLab (Seq2Seq translators and a GPT)`,
     '',
     'usage: attention-lab <command> [options]',
     '',
@@ -145,6 +163,8 @@ export function mainHelp(version) {
     '  attention-lab translate --model dates.model "JAN 23, 2015" --beam 4',
     '  attention-lab translate --model note.model "咖哥 喜欢 小冰" --force-attention 1:3 --attribution',
     '  attention-lab translate --model dates.model --input dates.txt --json > translations.jsonl',
+    '  attention-lab train --task poems --steps 1500 --out poems.model',
+    '  attention-lab generate poems.model --prompt 床前 --temperature 0.8 --top-k 20',
     '  attention-lab evaluate --model dates.model',
     '  attention-lab evaluate --model mine.model --pairs my-test-pairs.tsv',
     '  attention-lab info --model dates.model',
@@ -286,7 +306,9 @@ export function parseCommand(command, args) {
  */
 export function checkTrainOptions(o, given) {
   const options = COMMANDS.train.options;
+  if (o.task === 'poems') return checkPoemsOptions(o, given);
   for (const n of given) {
+    if (options[n].applies === 'poems') throw new UsageError(`--${n} applies to --task poems only`);
     const spec = options[n];
     if (!spec.applies) continue;
     const why = spec.instead ? `; use ${spec.instead}` : spec.why ? ` (${spec.why})` : '';
@@ -306,4 +328,17 @@ export function checkTrainOptions(o, given) {
   const sources = ['task', 'pairs', 'from'].filter((n) => given.has(n));
   if (sources.length === 0) throw new UsageError("train needs --task NAME, --pairs FILE or --from MODEL (see 'attention-lab train --help')");
   if (sources.length > 1) throw new UsageError(`--${sources[0]} and --${sources[1]} exclude each other: the data comes from one of --task, --pairs, --from`);
+}
+
+// What --task poems (the GPT, docs/gpt.md) takes besides the options every run has.
+const POEMS_OPTIONS = new Set(['task', 'text', 'block-size', 'held-out', 'layers', 'heads', 'd-model', 'warmup', 'batch', 'lr', 'seed']);
+const EVERY_RUN = new Set(['steps', 'eval-every', 'log-every', 'checkpoint-every', 'progress', 'out']);
+
+/** --task poems trains a GPT: every option of the translators is refused, naming what it takes instead. */
+function checkPoemsOptions(o, given) {
+  for (const n of given) {
+    if (POEMS_OPTIONS.has(n) || EVERY_RUN.has(n)) continue;
+    if (n === 'pairs' || n === 'from') throw new UsageError(`--task and --${n} exclude each other: the data comes from one of --task, --pairs, --from`);
+    throw new UsageError(`--${n} does not apply to --task poems (a GPT; its options: ${[...POEMS_OPTIONS].filter((x) => x !== 'task').map((x) => `--${x}`).join(', ')})`);
+  }
 }

@@ -1,4 +1,4 @@
-// Loading the wasm core and model files for the CLI; every Seq2Seq session it creates is tracked
+// Loading the wasm core and model files for the CLI; every session (Seq2Seq or GPT) it creates is tracked
 // so that main() can .delete() them all before exiting, whatever happened.
 import { readFileSync } from 'node:fs';
 import { ioMessage, writeAtomic } from './files.mjs';
@@ -6,16 +6,16 @@ import { RuntimeError, UsageError } from './options.mjs';
 
 const live = new Set();
 
-export async function loadLab() {
-  let mod;
+/** The API of the full module, or of `variant` (the GPT's commands load the smaller 'gpt' one). */
+export async function loadLab(variant) {
   try {
-    mod = await import('../attention-lab.mjs');
+    const mod = await import('../attention-lab.mjs');
+    return await mod.loadAttentionLab(variant ? { variant } : undefined);
   } catch (e) {
-    const missing = e?.code === 'ERR_MODULE_NOT_FOUND' && /attention_lab_core/.test(e.message);
+    const missing = e?.code === 'ERR_MODULE_NOT_FOUND' && /attention_lab_/.test(e.message);
     throw new RuntimeError(missing ? 'the wasm core is not built (build/wasm/ is missing): run `npm run build:wasm`'
       : `cannot load the wasm core: ${e?.message ?? e}`);
   }
-  return mod.loadAttentionLab();
 }
 
 function track(session) {
@@ -38,6 +38,32 @@ export function createModel(lab, config) {
     return track(lab.createSeq2Seq(config));
   } catch (e) {
     throw new UsageError(e.message);
+  }
+}
+
+/** A new GPT session (--task poems); `textFile` names --text in the core's corpus errors. */
+export function createGpt(lab, config, textFile) {
+  try {
+    return track(lab.createGptSession(config));
+  } catch (e) {
+    throw new UsageError(textFile !== undefined && /\btext\b/.test(e.message) ? `--text '${textFile}': ${e.message}` : e.message);
+  }
+}
+
+/** The GPT session in `path` (written by `train --task poems`); bad files are runtime errors naming it. */
+export function readGpt(lab, path) {
+  let bytes;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    throw new RuntimeError(`cannot read MODEL '${path}': ${ioMessage(e)}`);
+  }
+  if (bytes.length === 0) throw new RuntimeError(`MODEL '${path}' is empty`);
+  try {
+    return track(lab.loadGptSession(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+  } catch (e) {
+    const hint = /is not a GPT model/.test(e.message) ? ' (generate reads a model written by `attention-lab train --task poems`)' : '';
+    throw new RuntimeError(`MODEL '${path}': ${e.message}${hint}`);
   }
 }
 

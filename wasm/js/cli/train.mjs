@@ -6,6 +6,7 @@ import { createModel, readModel, release, writeModel } from './session.mjs';
 import { checkOut, checkRoom, readText, refuseOverwrite } from './files.mjs';
 import { RuntimeError, UsageError, checkTrainOptions } from './options.mjs';
 import { makeProgress } from './progress.mjs';
+import { trainPoems } from './poems.mjs';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -106,6 +107,7 @@ function modelFrom(lab, o) {
 
 export async function train(lab, o, print, given) {
   checkTrainOptions(o, given);
+  if (o.task === 'poems') return trainPoems(lab, o, print);
   refuseOverwrite(o.out, { pairs: o.pairs, from: o.from });
   checkOut(o.out);
   const model = modelFrom(lab, o);

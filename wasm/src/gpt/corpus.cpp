@@ -97,6 +97,18 @@ std::string CharVocab::decode(const std::vector<int32_t>& ids) const {
   return s;
 }
 
+std::vector<std::string> CharVocab::missing(const std::string& text) const {
+  std::vector<uint32_t> seen;
+  std::vector<std::string> out;
+  for (uint32_t cp : decode_utf8(text)) {
+    if (std::binary_search(points_.begin(), points_.end(), cp)) continue;
+    if (std::find(seen.begin(), seen.end(), cp) != seen.end()) continue;
+    seen.push_back(cp);
+    out.push_back(encode_utf8(cp));
+  }
+  return out;
+}
+
 GptBatch sample_windows(const std::vector<int32_t>& ids, long B, long T, Rng& rng) {
   const long n = static_cast<long>(ids.size());
   if (n <= T) {

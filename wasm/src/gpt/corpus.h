@@ -23,6 +23,9 @@ class CharVocab {
   // Throws InputError naming a character outside the vocabulary and its position.
   std::vector<int32_t> encode(const std::string& text) const;
   std::string decode(const std::vector<int32_t>& ids) const;  // InputError for a bad id
+  // The distinct characters of `text` outside the vocabulary, in order of first appearance
+  // (InputError for invalid UTF-8).
+  std::vector<std::string> missing(const std::string& text) const;
 
  private:
   std::vector<uint32_t> points_;    // sorted

@@ -106,6 +106,8 @@ class GptModel {
   // gradients of the last forward_backward.
   void adam_step(const AdamOptions& options);
   const AdamState& adam_state() const { return adam_; }
+  // A saved session's Adam state (gpt/session_io.cpp); InputError if its sizes do not fit.
+  void set_adam_state(AdamState state);
 
   // The last forward's attention of layer l: (B, H, T, T), 0 above the diagonal.
   const std::vector<float>& attention(long l) const { return blocks_[l].attn.att; }

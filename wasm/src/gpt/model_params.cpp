@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "gpt/model.h"
 #include "rng.h"
@@ -166,6 +167,11 @@ void GptModel::load_params(const std::vector<float>& values) {
 void GptModel::adam_step(const AdamOptions& options) {
   options.validate();
   model_adam_step(params_, adam_, grads_, grads_valid_, options, adam_scratch_);
+}
+
+void GptModel::set_adam_state(AdamState state) {
+  check_adam_state(state, params_.size());
+  adam_ = std::move(state);
 }
 
 }  // namespace lab

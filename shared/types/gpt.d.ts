@@ -1,0 +1,104 @@
+// Types of the GPT session (wasm/js/gpt.mjs, wasm/bindings/gpt_session_bindings.cpp; docs/gpt.md).
+import type { Tensor } from './attention-lab.js';
+
+/** createGptSession's settings; every key but text defaults to the poems recipe (docs/gpt.md). Unknown keys are refused. */
+export interface GptSessionConfig {
+  /** The corpus (UTF-8, at most 1 MiB); poems are its paragraphs, separated by blank lines. */
+  text: string;
+  /** Share of the poems held out whole, in [0, 0.5] (seeded); 0: none. */
+  heldOut?: number;
+  /** The context, in characters. */
+  blockSize?: number;
+  layers?: number;
+  /** Must divide dModel. */
+  heads?: number;
+  dModel?: number;
+  batchSize?: number;
+  /** Adam's peak rate. */
+  learningRate?: number;
+  /** Linear warm-up over this many steps; 0: none. */
+  warmup?: number;
+  /** The split, the weights and the batch sampling. */
+  seed?: number;
+}
+
+export interface GptTrainResult {
+  /** Each step's mean loss per character (nats). */
+  losses: Float32Array;
+  /** Steps trained in total. */
+  step: number;
+}
+
+/** Losses in nats per character; the baselines are add-one smoothed, fitted on the training text. */
+export interface GptEvalResult {
+  trainLoss: number;
+  validationLoss: number;
+  unigramLoss: number;
+  bigramLoss: number;
+  /** Characters of the held-out text (0: none). */
+  characters: number;
+}
+
+export interface GptSampleOptions {
+  /** Characters to generate (default 32). */
+  maxNewTokens?: number;
+  greedy?: boolean;
+  temperature?: number;
+  /** 0: every character. */
+  topK?: number;
+  /** In (0, 1]. */
+  topP?: number;
+  seed?: number;
+  /** Candidates kept per step (default 5). */
+  topCandidates?: number;
+}
+
+export interface GptCandidate {
+  id: number;
+  char: string;
+  /** The model's probability. */
+  prob: number;
+  /** In the distribution drawn from (temperature, top-k, top-p). */
+  sampleProb: number;
+}
+
+export interface GptStep {
+  token: number;
+  char: string;
+  position: number;
+  prob: number;
+  keys: number;
+  top: GptCandidate[];
+  /** (layers, heads, keys): the predecessor's attention over the cached characters. */
+  attention: Tensor;
+}
+
+export interface GptSampleResult {
+  /** Prompt and generated characters. */
+  text: string;
+  generated: string;
+  ids: number[];
+  steps: GptStep[];
+}
+
+export interface GptInfo {
+  vocab: string[];
+  parameters: number;
+  step: number;
+  config: Required<Omit<GptSessionConfig, 'text'>>;
+  corpus: { poems: number; trainPoems: number; heldOutPoems: number; trainCharacters: number; heldOutCharacters: number };
+}
+
+/** A GPT session; the caller owns it and must call .delete(). Methods throw Errors on bad input. */
+export interface GptSession {
+  /** Diverged: an Error whose `completed` holds the steps that completed. */
+  train(steps: number): GptTrainResult;
+  evaluate(): GptEvalResult;
+  /** Characters outside the vocabulary are an Error naming them. */
+  sample(prompt: string, options?: GptSampleOptions): GptSampleResult;
+  info(): GptInfo;
+  /** The whole session (.atlb): loadGptSession continues it bit for bit. */
+  save(): Uint8Array;
+  readonly deleted: boolean;
+  delete(): void;
+}

@@ -1,0 +1,174 @@
+// GptSession (gpt/session.h): the corpus split, the baselines against a hand count, determinism,
+// save → load → train equal to an uninterrupted run, and the errors that name the problem.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "expect_input_error.h"
+#include "gpt/session.h"
+#include "seq2seq/model_file.h"
+
+namespace {
+
+// n short "poems" of distinct first lines, separated by blank lines, as scripts/poems.mjs writes.
+std::string poems_text(int n) {
+  std::string text;
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) text += "\n\n";
+    text += "《题" + std::to_string(i) + "》\n白日依山尽，黄河入海流。\n欲穷千里目，更上一层楼。";
+  }
+  return text + "\n";
+}
+
+lab::GptSessionConfig tiny_config(int poems = 20) {
+  lab::GptSessionConfig c;
+  c.text = poems_text(poems);
+  c.held_out = 0.1;
+  c.block_size = 8;
+  c.layers = 1;
+  c.heads = 2;
+  c.d_model = 8;
+  c.batch_size = 4;
+  c.learning_rate = 1e-2;
+  c.warmup = 3;
+  c.seed = 7;
+  return c;
+}
+
+TEST(GptSession, SplitsWholePoemsWithTheSeed) {
+  const std::vector<std::string> poems = lab::split_poems("a\nb\n\n\nc\n \nd\r\ne\n");
+  ASSERT_EQ(poems.size(), 3u);
+  EXPECT_EQ(poems[0], "a\nb");
+  EXPECT_EQ(poems[1], "c");
+  EXPECT_EQ(poems[2], "d\ne");
+
+  const std::vector<size_t> a = lab::held_out_poems(20, 0.1, 7);
+  EXPECT_EQ(a.size(), 2u);  // round(0.1 · 20)
+  EXPECT_EQ(a, lab::held_out_poems(20, 0.1, 7));
+  EXPECT_NE(a, lab::held_out_poems(20, 0.1, 8));
+  EXPECT_TRUE(lab::held_out_poems(20, 0, 7).empty());
+  EXPECT_EQ(lab::held_out_poems(2, 0.5, 1).size(), 1u);  // at least one poem trains
+
+  // The session's held-out text is exactly those poems, whole, and the rest trains.
+  const lab::GptSession s(tiny_config());
+  const std::vector<std::string> all = lab::split_poems(tiny_config().text);
+  std::string held;
+  for (size_t i : a) held += (held.empty() ? "" : "\n\n") + all[i];
+  EXPECT_EQ(s.vocab().decode(s.held_out_ids()), held + "\n");
+  EXPECT_EQ(s.corpus().poems, 20);
+  EXPECT_EQ(s.corpus().held_out_poems, 2);
+  EXPECT_EQ(s.corpus().train_poems, 18);
+  const std::string train = s.vocab().decode(s.train_ids());
+  for (size_t i : a) EXPECT_EQ(train.find(all[i] + "\n"), std::string::npos) << all[i];
+}
+
+TEST(GptSession, BaselinesMatchAHandCount) {
+  // train 0 1 0 1 1 (V = 3): unigram counts 2, 3, 0 of 5; bigrams 01 ×2, 10, 11, so 0 and 1
+  // each start 2. Held-out 0 1 2: targets 1 (after 0) and 2 (after 1).
+  const lab::NgramLosses l = lab::ngram_baselines({0, 1, 0, 1, 1}, {0, 1, 2}, 3);
+  EXPECT_NEAR(l.unigram, -(std::log(4.0 / 8.0) + std::log(1.0 / 8.0)) / 2, 1e-12);
+  EXPECT_NEAR(l.bigram, -(std::log(3.0 / 5.0) + std::log(1.0 / 5.0)) / 2, 1e-12);
+
+  lab::GptSession s(tiny_config());
+  const lab::GptEvalResult e = s.evaluate();
+  const lab::NgramLosses expected =
+      lab::ngram_baselines(s.train_ids(), s.held_out_ids(), s.vocab().size());
+  EXPECT_EQ(e.unigram_loss, expected.unigram);
+  EXPECT_EQ(e.bigram_loss, expected.bigram);
+  EXPECT_EQ(e.characters, static_cast<long>(s.held_out_ids().size()));
+  // An untrained model is near a uniform guess, ln V.
+  EXPECT_NEAR(e.validation_loss, std::log(static_cast<double>(s.vocab().size())), 0.2);
+}
+
+TEST(GptSession, TrainingLowersTheHeldOutLossBelowTheBigram) {
+  lab::GptSession s(tiny_config());
+  const lab::GptTrainResult r = s.train(300);
+  EXPECT_EQ(r.step, 300);
+  const lab::GptEvalResult e = s.evaluate();
+  // Every poem has the same lines: the held-out text is learnable from the training text.
+  EXPECT_LT(e.validation_loss, e.bigram_loss);
+  EXPECT_LT(e.bigram_loss, e.unigram_loss);
+}
+
+TEST(GptSession, SameSeedSameRunAndResumeIsBitForBit) {
+  lab::GptSession a(tiny_config()), b(tiny_config());
+  const std::vector<float> whole = a.train(12).losses;
+  EXPECT_EQ(whole, b.train(12).losses);
+
+  lab::GptSession first(tiny_config());
+  std::vector<float> resumed = first.train(5).losses;
+  lab::GptSession loaded = lab::GptSession::load(first.save());
+  EXPECT_EQ(loaded.step(), 5);
+  const std::vector<float> rest = loaded.train(7).losses;
+  resumed.insert(resumed.end(), rest.begin(), rest.end());
+  EXPECT_EQ(resumed, whole);
+  EXPECT_EQ(loaded.model().params(), a.model().params());
+
+  lab::GenerateOptions o;
+  o.max_new_tokens = 10;
+  o.seed = 3;
+  EXPECT_EQ(loaded.sample("白日", o).text, a.sample("白日", o).text);
+}
+
+TEST(GptSession, SamplesTextWithItsSteps) {
+  lab::GptSession s(tiny_config());
+  lab::GenerateOptions o;
+  o.max_new_tokens = 6;
+  o.sampling.greedy = true;
+  const lab::GptSampleResult r = s.sample("白日", o);
+  EXPECT_EQ(r.text, "白日" + r.generated);
+  EXPECT_EQ(r.generation.steps.size(), 6u);
+  EXPECT_EQ(s.vocab().encode(r.generated).size(), 6u);
+}
+
+TEST(GptSession, RefusesBadCorporaAndPromptsNamingTheProblem) {
+  lab::GptSessionConfig c = tiny_config();
+  c.text = "";
+  EXPECT_INPUT_ERROR(lab::GptSession{c}, "the text is empty");
+  c.text = std::string(lab::kGptMaxCorpusBytes + 1, 'a');
+  EXPECT_INPUT_ERROR(lab::GptSession{c}, "the limit is");
+  c = tiny_config(2);
+  c.block_size = 64;
+  EXPECT_INPUT_ERROR(lab::GptSession{c}, "one block of blockSize 64 needs at least 65");
+  c = tiny_config(1);
+  EXPECT_INPUT_ERROR(lab::GptSession{c}, "holding out a share needs at least 2");
+  c.held_out = 0;
+  EXPECT_NO_THROW(lab::GptSession{c});
+  c.held_out = 0.6;
+  EXPECT_INPUT_ERROR(lab::GptSession{c}, "heldOut must be a share in [0, 0.5]");
+  c = tiny_config();
+  c.learning_rate = 0;
+  EXPECT_INPUT_ERROR(lab::GptSession{c}, "learning rate");
+
+  lab::GptSession s(tiny_config());
+  lab::GenerateOptions o;
+  EXPECT_INPUT_ERROR(s.sample("", o), "prompt is empty");
+  EXPECT_INPUT_ERROR(s.sample("床前明月光", o),
+                     "prompt has 5 characters not in the vocabulary: \"床\", \"前\", \"明\", "
+                     "\"月\", \"光\" (the model knows only the characters of its training text)");
+  EXPECT_INPUT_ERROR(s.sample(std::string(9, '\n'), o), "at most blockSize 8");
+  EXPECT_INPUT_ERROR(s.train(0), "train: steps");
+}
+
+TEST(GptSession, RefusesAFileOfAnotherKindOrVocabulary) {
+  lab::GptSession s(tiny_config());
+  lab::ModelFileContents file;
+  const std::vector<uint8_t> bytes = s.save();
+  file = lab::read_model_file(bytes.data(), bytes.size());
+  nlohmann::json header = file.header;
+  header["kind"] = "attention-lab/transformer";
+  EXPECT_INPUT_ERROR(lab::GptSession::load(lab::write_model_file(header, file.arrays)),
+                     "model file is not a GPT model");
+  header = file.header;
+  header["vocab"][0] = "X";
+  EXPECT_INPUT_ERROR(lab::GptSession::load(lab::write_model_file(header, file.arrays)),
+                     "vocab does not match the characters of its text");
+  header = file.header;
+  file.arrays.pop_back();
+  EXPECT_INPUT_ERROR(lab::GptSession::load(lab::write_model_file(header, file.arrays)),
+                     "arrays but this configuration needs");
+}
+
+}  // namespace

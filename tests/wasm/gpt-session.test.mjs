@@ -1,0 +1,99 @@
+// The GPT session through lab.createGptSession on the wasm builds (the full module and the 'gpt'
+// one): train, evaluate with its baselines, sample with candidates, save → load → train equal to
+// an uninterrupted run, and bad keys and prompts refused in the API's own words. The numbers'
+// references are the native suite's (tests/native/test_gpt_session.cpp).
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
+
+const TEXT = Array.from({ length: 20 }, (_, i) => `《题${i}》\n白日依山尽，黄河入海流。\n欲穷千里目，更上一层楼。`).join('\n\n') + '\n';
+const TINY = { text: TEXT, heldOut: 0.1, blockSize: 8, layers: 1, heads: 2, dModel: 8, batchSize: 4, learningRate: 1e-2, warmup: 3, seed: 7 };
+
+let full, gpt;
+before(async () => {
+  full = await loadAttentionLab();
+  gpt = await loadAttentionLab({ variant: 'gpt' });
+});
+
+function using(lab, config, fn) {
+  const s = lab.createGptSession(config);
+  try {
+    return fn(s);
+  } finally {
+    s.delete();
+  }
+}
+
+test('a GPT session trains below the bigram baseline and samples with its candidates', () => {
+  for (const lab of [full, gpt]) {
+    using(lab, TINY, (s) => {
+      const before = s.evaluate();
+      assert.ok(Math.abs(before.validationLoss - Math.log(s.info().vocab.length)) < 0.2, 'untrained: near ln V');
+      const r = s.train(300);
+      assert.equal(r.step, 300);
+      assert.equal(r.losses.length, 300);
+      const e = s.evaluate();
+      assert.ok(e.validationLoss < e.bigramLoss && e.bigramLoss < e.unigramLoss, JSON.stringify(e));
+      assert.equal(e.characters, s.info().corpus.heldOutCharacters);
+      const out = s.sample('白日', { greedy: true, maxNewTokens: 10, topCandidates: 3 });
+      assert.equal(out.text, '白日' + out.generated);
+      assert.equal([...out.generated].length, 10);
+      assert.equal(out.steps.length, 10);
+      for (const step of out.steps) {
+        assert.equal(step.top.length, 3);
+        assert.equal(step.char, step.top[0].char, 'greedy takes the most likely');
+        assert.deepEqual(step.attention.shape, [1, 2, step.keys]);
+      }
+      assert.equal(out.steps.map((st) => st.char).join(''), out.generated);
+    });
+  }
+});
+
+test('save → load → train equals an uninterrupted run, bit for bit; the gpt build matches the full one', () => {
+  const whole = using(full, TINY, (s) => Array.from(s.train(12).losses));
+  assert.deepEqual(using(gpt, TINY, (s) => Array.from(s.train(12).losses)), whole);
+  const resumed = using(full, TINY, (s) => {
+    const first = Array.from(s.train(5).losses);
+    const loaded = gpt.loadGptSession(s.save());
+    try {
+      assert.equal(loaded.info().step, 5);
+      return [...first, ...loaded.train(7).losses];
+    } finally {
+      loaded.delete();
+    }
+  });
+  assert.deepEqual(resumed, whole);
+});
+
+test('info gives the vocabulary, the parameter count, the settings and the split', () => {
+  using(gpt, { text: TEXT }, (s) => {
+    const info = s.info();
+    assert.deepEqual(info.vocab, [...new Set(TEXT)].sort((a, b) => a.codePointAt(0) - b.codePointAt(0)));
+    const { dModel: C, blockSize: T, layers: L } = info.config;
+    const V = info.vocab.length;
+    assert.equal(info.parameters, V * C + T * C + L * (12 * C * C + 13 * C) + 2 * C);
+    assert.deepEqual(info.corpus, { poems: 20, trainPoems: 18, heldOutPoems: 2, trainCharacters: info.corpus.trainCharacters, heldOutCharacters: info.corpus.heldOutCharacters });
+    assert.equal(info.corpus.trainCharacters + info.corpus.heldOutCharacters, [...TEXT].length - 1, 'one blank line fewer: the two texts end alike');
+  });
+});
+
+test('bad settings and prompts are refused, naming the key or the characters', () => {
+  const refused = (fn, pattern) => assert.throws(fn, pattern);
+  refused(() => gpt.createGptSession({ ...TINY, layer: 2 }), /config has an unknown key 'layer'/);
+  refused(() => gpt.createGptSession({ ...TINY, blockSize: 2.5 }), /blockSize must be a whole number/);
+  refused(() => gpt.createGptSession({ ...TINY, heldOut: 0.9 }), /heldOut must be a share in \[0, 0.5\]/);
+  refused(() => gpt.createGptSession({ ...TINY, text: '' }), /the text is empty/);
+  refused(() => gpt.createGptSession({ ...TINY, text: 42 }), /text/);
+  refused(() => gpt.createGptSession({ heldOut: 0.1 }), /needs a config object with text/);
+  refused(() => gpt.createGptSession(null), /needs a config object with text/);
+  refused(() => gpt.createGptSession({ ...TINY, text: 'ab\n\ncd\n', heldOut: 0 }), /one block of blockSize 8 needs at least 9/);
+  using(gpt, TINY, (s) => {
+    refused(() => s.sample('床前明月光'), /prompt has 5 characters not in the vocabulary: "床", "前", "明", "月", "光"/);
+    refused(() => s.sample('白日', { temprature: 0.8 }), /sample options has an unknown key 'temprature'/);
+    refused(() => s.sample('白日', { topP: 0 }), /top_p|topP/);
+    refused(() => s.sample(''), /prompt is empty/);
+    refused(() => s.train(0), /train: steps/);
+    refused(() => gpt.loadGptSession(new Uint8Array([1, 2, 3])), /model file|bytes/);
+    assert.equal(s.info().step, 0, 'the session is untouched');
+  });
+});

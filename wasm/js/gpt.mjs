@@ -1,0 +1,76 @@
+// The GPT session of the `attention-lab` package: a JS class around one embind GptSessionHandle
+// (wasm/bindings/gpt_session_bindings.cpp): a character-level GPT trained on a corpus (the Tang
+// poems or the caller's own text), evaluated against unigram and bigram baselines, sampled, saved
+// and loaded. The wrapper OWNS the C++ object: call delete() once done; any call after delete()
+// throws. Every method rethrows the core's {error} as a JS Error and leaves the session usable.
+// Types: shared/types/gpt.d.ts.
+import { OwnedHandle } from './owned-handle.mjs';
+import { unwrap } from './unwrap.mjs';
+
+function asSessionBytes(bytes) {
+  if (bytes instanceof Uint8Array) return bytes;
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  throw new Error('loadGptSession() needs the bytes of a GptSession.save() file as a Uint8Array or ArrayBuffer');
+}
+
+export class GptSession {
+  #owned;
+
+  /** @internal Use AttentionLab.createGptSession / loadGptSession. Takes ownership of `handle`. */
+  constructor(handle) {
+    this.#owned = new OwnedHandle(handle, 'GPT session');
+  }
+
+  /** config: {text, heldOut?, blockSize?, layers?, heads?, dModel?, batchSize?, learningRate?, warmup?, seed?}. */
+  static create(core, config) {
+    if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+      throw new Error('createGptSession(config) needs a config object with text (the corpus)');
+    }
+    return new GptSession(unwrap(core.createGptSession(config)));
+  }
+
+  static load(core, bytes) {
+    return new GptSession(unwrap(core.loadGptSession(asSessionBytes(bytes))));
+  }
+
+  /**
+   * `steps` Adam steps on random windows of the training text: each step's loss and the step
+   * count. If training diverges it throws an Error whose `completed` holds the steps that did
+   * complete; the session keeps the state after the last of them.
+   */
+  train(steps) {
+    if (typeof steps !== 'number') throw new Error('train(steps): steps must be a number');
+    return unwrap(this.#owned.get().train(steps));
+  }
+
+  /** Losses per character (nats): training, held-out, and the unigram and bigram baselines on the held-out text. */
+  evaluate() {
+    return unwrap(this.#owned.get().evaluate());
+  }
+
+  /** Text after `prompt` (characters of the vocabulary), with each step's candidates and attention. */
+  sample(prompt, options) {
+    if (typeof prompt !== 'string') throw new Error('sample(prompt): prompt must be a string');
+    return unwrap(this.#owned.get().sample(prompt, options ?? null));
+  }
+
+  /** The vocabulary, parameter count, step, settings and corpus sizes. */
+  info() {
+    return unwrap(this.#owned.get().info());
+  }
+
+  /** The whole session (corpus, weights, Adam, sampler, step) as .atlb bytes, for loadGptSession. */
+  save() {
+    return unwrap(this.#owned.get().save());
+  }
+
+  get deleted() {
+    return this.#owned.deleted;
+  }
+
+  /** Frees the wasm memory (safe to call twice). */
+  delete() {
+    this.#owned.delete();
+  }
+}

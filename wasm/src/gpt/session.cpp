@@ -1,0 +1,297 @@
+// GptSession: the corpus and its split, the training loop, evaluation with its baselines, and
+// sampling. Saving and loading are in gpt/session_io.cpp.
+#include "gpt/session.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "format.h"
+#include "session/common.h"
+#include "tensor.h"
+
+namespace lab {
+
+namespace {
+
+using namespace session_common;
+
+// Mixed into the seed for the split, so that it differs from the weights' and the sampler's.
+constexpr uint64_t kSplitSeedMix = 0x5B117B0E75B117B0ULL;
+// Without held-out text, evaluate() scores the first this many characters of the training text.
+constexpr long kEvalTrainCharacters = 4096;
+// Full blocks scored per forward pass in evaluate().
+constexpr long kEvalRows = 16;
+
+GptConfig model_config(const GptSessionConfig& c, long vocab) {
+  GptConfig m;
+  m.vocab = vocab;
+  m.block_size = c.block_size;
+  m.layers = c.layers;
+  m.heads = c.heads;
+  m.d_model = c.d_model;
+  m.seed = c.seed;
+  return m;
+}
+
+std::string joined(const std::vector<std::string>& poems, const std::vector<size_t>& which) {
+  std::string text;
+  for (size_t i : which) {
+    if (!text.empty()) text += "\n\n";
+    text += poems[i];
+  }
+  return text.empty() ? text : text + "\n";
+}
+
+// The mean loss per target of the model on `ids` read in consecutive blocks of T positions
+// (each block's targets are the next characters; the last block may be shorter).
+double text_loss(GptModel& model, const std::vector<int32_t>& ids, long T) {
+  const long n = static_cast<long>(ids.size());
+  if (n < 2) return 0;
+  const long full = (n - 1) / T;
+  double sum = 0;
+  const auto score = [&](long first_block, long rows, long len) {
+    GptBatch b;
+    b.B = rows;
+    b.T = len;
+    for (long r = 0; r < rows; ++r) {
+      const auto start = ids.begin() + (first_block + r) * T;
+      b.idx.insert(b.idx.end(), start, start + len);
+      b.targets.insert(b.targets.end(), start + 1, start + len + 1);
+    }
+    sum += static_cast<double>(model.loss_only(b)) * static_cast<double>(rows * len);
+  };
+  for (long first = 0; first < full; first += kEvalRows) {
+    score(first, std::min(kEvalRows, full - first), T);
+  }
+  const long tail = (n - 1) - full * T;
+  if (tail > 0) score(full, 1, tail);
+  return sum / static_cast<double>(n - 1);
+}
+
+}  // namespace
+
+void GptSessionConfig::validate() const {
+  // The model's own limits (layers, heads dividing dModel, dModel, blockSize) with the smallest
+  // vocabulary as a stand-in.
+  model_config(*this, 2).validate();
+  if (!(held_out >= 0 && held_out <= kGptMaxHeldOut)) {
+    throw InputError("heldOut must be a share in [0, 0.5] (got " + format_number(held_out) + ")");
+  }
+  check_range(batch_size, 1, kGptMaxBatchSize, "batch size");
+  check_float32(learning_rate, false, "learning rate");
+  check_range(warmup, 0, kGptMaxWarmup, "warmup (steps; 0: no warm-up)");
+}
+
+GptSessionConfig gpt_poems_defaults() {
+  // docs/gpt.md, "The recipe" (scripts/gpt-poems.mjs measures it).
+  GptSessionConfig c;
+  c.held_out = 0.1;
+  c.block_size = 32;
+  c.layers = 2;
+  c.heads = 4;
+  c.d_model = 64;
+  c.batch_size = 16;
+  c.learning_rate = 3e-3;
+  c.warmup = 0;
+  return c;
+}
+
+std::vector<std::string> split_poems(const std::string& text) {
+  std::vector<std::string> poems;
+  std::string poem;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(pos, end - pos);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const bool blank = line.find_first_not_of(" \t") == std::string::npos;
+    if (blank) {
+      if (!poem.empty()) poems.push_back(std::move(poem));
+      poem.clear();
+    } else {
+      if (!poem.empty()) poem += '\n';
+      poem += line;
+    }
+    pos = end + 1;
+  }
+  if (!poem.empty()) poems.push_back(std::move(poem));
+  return poems;
+}
+
+std::vector<size_t> held_out_poems(size_t poems, double held_out, uint64_t seed) {
+  if (held_out <= 0) return {};
+  if (poems < 2) {
+    throw InputError("the text has " + std::to_string(poems) +
+                     " poem (paragraph); holding out a share needs at least 2: add poems "
+                     "separated by a blank line, or set heldOut to 0");
+  }
+  const size_t k =
+      std::min(poems - 1, std::max<size_t>(1, static_cast<size_t>(std::llround(held_out * poems))));
+  std::vector<size_t> order(poems);
+  for (size_t i = 0; i < poems; ++i) order[i] = i;
+  Rng rng(seed ^ kSplitSeedMix);
+  for (size_t i = poems - 1; i > 0; --i) {  // Fisher–Yates
+    std::swap(order[i], order[static_cast<size_t>(rng.below(static_cast<long>(i + 1)))]);
+  }
+  order.resize(k);
+  std::sort(order.begin(), order.end());
+  return order;
+}
+
+NgramLosses ngram_baselines(const std::vector<int32_t>& train, const std::vector<int32_t>& held,
+                            long vocab) {
+  NgramLosses out;
+  if (held.size() < 2) return out;
+  const auto V = static_cast<size_t>(vocab);
+  std::vector<double> uni(V, 0.0), pair(V * V, 0.0), first(V, 0.0);
+  for (int32_t id : train) uni[static_cast<size_t>(id)] += 1;
+  for (size_t i = 0; i + 1 < train.size(); ++i) {
+    const auto a = static_cast<size_t>(train[i]), b = static_cast<size_t>(train[i + 1]);
+    pair[a * V + b] += 1;
+    first[a] += 1;  // bigrams starting with a
+  }
+  const double n = static_cast<double>(train.size());
+  for (size_t i = 1; i < held.size(); ++i) {
+    const auto a = static_cast<size_t>(held[i - 1]), b = static_cast<size_t>(held[i]);
+    // Add-one (Laplace) smoothing: every character, and every successor of a, counted once more.
+    out.unigram -= std::log((uni[b] + 1) / (n + static_cast<double>(V)));
+    out.bigram -= std::log((pair[a * V + b] + 1) / (first[a] + static_cast<double>(V)));
+  }
+  const double targets = static_cast<double>(held.size() - 1);
+  out.unigram /= targets;
+  out.bigram /= targets;
+  return out;
+}
+
+struct GptCorpusParts {
+  CharVocab vocab;
+  std::vector<int32_t> train, held;
+  GptCorpusInfo info;
+};
+
+namespace {
+
+GptCorpusParts prepare(const GptSessionConfig& c) {
+  c.validate();
+  if (c.text.empty()) throw InputError("the text is empty: give the corpus to train on");
+  if (c.text.size() > kGptMaxCorpusBytes) {
+    throw InputError("the text has " + std::to_string(c.text.size()) + " bytes; the limit is " +
+                     std::to_string(kGptMaxCorpusBytes) + " (1 MiB)");
+  }
+  GptCorpusParts p{CharVocab::from_text(c.text), {}, {}, {}};
+  const std::vector<std::string> poems = split_poems(c.text);
+  const std::vector<size_t> held = held_out_poems(poems.size(), c.held_out, c.seed);
+  std::vector<size_t> train;
+  for (size_t i = 0, h = 0; i < poems.size(); ++i) {
+    if (h < held.size() && held[h] == i) {
+      ++h;
+    } else {
+      train.push_back(i);
+    }
+  }
+  p.train = p.vocab.encode(joined(poems, train));
+  p.held = p.vocab.encode(joined(poems, held));
+  const auto tokens = static_cast<long>(p.train.size());
+  if (tokens <= c.block_size) {
+    throw InputError("the training text has " + std::to_string(tokens) +
+                     " characters: one block of blockSize " + std::to_string(c.block_size) +
+                     " needs at least " + std::to_string(c.block_size + 1) +
+                     " (a longer text, a smaller heldOut or a smaller blockSize)");
+  }
+  p.info = {static_cast<long>(poems.size()), static_cast<long>(train.size()),
+            static_cast<long>(held.size()), tokens, static_cast<long>(p.held.size())};
+  return p;
+}
+
+}  // namespace
+
+GptSession::GptSession(const GptSessionConfig& config) : GptSession(config, prepare(config)) {}
+
+GptSession::GptSession(const GptSessionConfig& config, GptCorpusParts&& p)
+    : config_(config),
+      vocab_(std::move(p.vocab)),
+      train_ids_(std::move(p.train)),
+      held_out_ids_(std::move(p.held)),
+      info_(p.info),
+      model_(model_config(config, vocab_.size())),
+      rng_(config.seed ^ kSamplerSeedMix) {}
+
+GptTrainResult GptSession::train(long steps) {
+  check_range(steps, 1, kGptMaxTrainSteps, "train: steps");
+  GptTrainResult result;
+  result.losses.reserve(static_cast<size_t>(steps));
+  AdamOptions adam;
+  for (long i = 0; i < steps; ++i) {
+    const Rng before = rng_;
+    const GptBatch batch = sample_windows(train_ids_, config_.batch_size, config_.block_size, rng_);
+    try {
+      const float loss = model_.forward_backward(batch);
+      check_loss_not_diverged(loss, model_.config().vocab);
+      // Linear warm-up: step t (from 1) at lr · min(1, t / warmup).
+      const double ramp =
+          config_.warmup > 0 ? std::min(1.0, static_cast<double>(step_ + 1) / config_.warmup) : 1.0;
+      adam.lr = static_cast<float>(config_.learning_rate * ramp);
+      model_.adam_step(adam);
+      result.losses.push_back(loss);
+      result.step = ++step_;
+    } catch (const InputError& e) {
+      rng_ = before;
+      if (!is_divergence(e)) throw;
+      result.step = step_;
+      throw GptTrainingDiverged("training diverged at step " + std::to_string(step_ + 1) + " (" +
+                                    e.what() + "); the weights after step " +
+                                    std::to_string(step_) +
+                                    " are kept: try a smaller learningRate or a warmup",
+                                std::move(result));
+    }
+  }
+  return result;
+}
+
+GptEvalResult GptSession::evaluate() {
+  GptEvalResult r;
+  const long T = config_.block_size;
+  const long held = static_cast<long>(held_out_ids_.size());
+  const long train_chars =
+      std::min<long>(static_cast<long>(train_ids_.size()), held > 0 ? held : kEvalTrainCharacters);
+  r.train_loss = text_loss(
+      model_, std::vector<int32_t>(train_ids_.begin(), train_ids_.begin() + train_chars), T);
+  if (held > 0) {
+    r.validation_loss = text_loss(model_, held_out_ids_, T);
+    const NgramLosses base = ngram_baselines(train_ids_, held_out_ids_, vocab_.size());
+    r.unigram_loss = base.unigram;
+    r.bigram_loss = base.bigram;
+  }
+  r.characters = held;
+  return r;
+}
+
+GptSampleResult GptSession::sample(const std::string& prompt, const GenerateOptions& options) {
+  if (prompt.empty()) throw InputError("prompt is empty: give at least one character");
+  const std::vector<std::string> missing = vocab_.missing(prompt);
+  if (!missing.empty()) {
+    std::string list;
+    for (const std::string& ch : missing) list += (list.empty() ? "\"" : ", \"") + ch + "\"";
+    throw InputError("prompt has " + std::to_string(missing.size()) +
+                     (missing.size() == 1 ? " character" : " characters") +
+                     " not in the vocabulary: " + list +
+                     " (the model knows only the characters of its training text)");
+  }
+  const std::vector<int32_t> ids = vocab_.encode(prompt);
+  if (static_cast<long>(ids.size()) > config_.block_size) {
+    throw InputError("prompt has " + std::to_string(ids.size()) +
+                     " characters; the model reads at most blockSize " +
+                     std::to_string(config_.block_size));
+  }
+  GptSampleResult r;
+  r.generation = generate(model_, ids, options);
+  r.text = vocab_.decode(r.generation.ids);
+  r.generated = vocab_.decode(std::vector<int32_t>(
+      r.generation.ids.begin() + static_cast<long>(ids.size()), r.generation.ids.end()));
+  return r;
+}
+
+}  // namespace lab

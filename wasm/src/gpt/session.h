@@ -1,0 +1,147 @@
+// A GPT training session: the GPT counterpart of transformer/session.h's TransformerSession, on a
+// character corpus instead of a translation task. It owns the corpus (the caller's UTF-8 text,
+// e.g. the Tang poems of scripts/poems.mjs), its character vocabulary and a seeded split into
+// training and held-out poems, the model (gpt/model.h), Adam and the batch sampler.
+//
+// Poems are the text's paragraphs (runs of lines between blank lines), as scripts/poems.mjs
+// writes them; a share of them, chosen with the seed, is held out whole, so no held-out line was
+// ever seen in training. The vocabulary is every character of the whole text, so the held-out
+// text has no unknown characters.
+//
+// Determinism as the other sessions: the seed drives the split, the weights and the batch
+// sampling, and a saved session (kind "attention-lab/gpt", docs/gpt.md) holds the corpus, the
+// weights, Adam's moments and step, the sampler's state and the step counter, so save → load →
+// train(n) gives the losses of an uninterrupted run bit for bit on the same build.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpt/corpus.h"
+#include "gpt/generate.h"
+#include "gpt/model.h"
+#include "optim.h"
+#include "rng.h"
+
+namespace lab {
+
+constexpr size_t kGptMaxCorpusBytes = size_t{1} << 20;  // 1 MiB of UTF-8: fits a file's header
+constexpr long kGptMaxTrainSteps = 100000;
+constexpr long kGptMaxBatchSize = 1024;
+constexpr long kGptMaxWarmup = 1000000;
+constexpr double kGptMaxHeldOut = 0.5;
+
+struct GptSessionConfig {
+  std::string text;       // the corpus, UTF-8
+  double held_out = 0.1;  // share of the poems held out, in [0, 0.5]; 0: none (evaluate
+                          // then reports the training loss only)
+  long block_size = 64;   // the model's context (and the training windows' length)
+  long layers = 2;
+  long heads = 4;
+  long d_model = 64;
+  long batch_size = 16;         // windows per step, in [1, kGptMaxBatchSize]
+  double learning_rate = 3e-3;  // Adam's peak rate: a positive float32
+  long warmup = 0;              // linear warm-up to learning_rate over this many steps; 0: none
+  uint64_t seed = 1;            // the split, the weights and the batch sampling
+
+  // Throws InputError naming the setting (the text's problems are the corpus's, checked when the
+  // session splits it: empty, too large, too short for one block).
+  void validate() const;
+};
+
+// The defaults of a session on the Tang poems: the recipe of docs/gpt.md (measured by
+// scripts/gpt-poems.mjs). `text` is left empty.
+GptSessionConfig gpt_poems_defaults();
+
+struct GptTrainResult {
+  std::vector<float> losses;  // per step: the batch's mean loss per character (nats)
+  long step = 0;              // steps trained in total
+};
+
+// A step diverged: the session is as after the last good step; `completed` has that call's
+// earlier steps.
+struct GptTrainingDiverged : NonFiniteError {
+  GptTrainingDiverged(const std::string& message, GptTrainResult completed)
+      : NonFiniteError(message), completed(std::move(completed)) {}
+  GptTrainResult completed;
+};
+
+// Losses in nats per character, each over every character of its text but the first (the one
+// predicted from nothing). The model reads its text in consecutive blocks of block_size
+// positions, each from an empty context; the baselines are fitted on the training text.
+struct GptEvalResult {
+  double train_loss = 0;       // on the first `characters` characters of the training text
+  double validation_loss = 0;  // on the held-out text (0 when there is none)
+  double unigram_loss = 0;     // baselines on the held-out text (see session.cpp)
+  double bigram_loss = 0;
+  long characters = 0;  // of the held-out text (0: none; then the training text's
+                        // losses are reported in train_loss only)
+};
+
+struct GptSampleResult {
+  std::string text;       // prompt + generated
+  std::string generated;  // the generated characters only
+  Generation generation;  // ids and each step's candidates and attention (gpt/generate.h)
+};
+
+struct GptCorpusInfo {
+  long poems = 0, train_poems = 0, held_out_poems = 0;
+  long train_characters = 0, held_out_characters = 0;
+};
+
+struct GptCorpusParts;  // session.cpp: the vocabulary and the split, checked
+
+class GptSession {
+ public:
+  explicit GptSession(const GptSessionConfig& config);
+
+  // `steps` Adam steps (in [1, kGptMaxTrainSteps]) on batches of random windows of the training
+  // text. Throws GptTrainingDiverged with the session as after the last good step.
+  GptTrainResult train(long steps);
+  GptEvalResult evaluate();
+  // Generates after `prompt` (1 … block_size characters of the vocabulary). Throws InputError
+  // naming every character of the prompt outside the vocabulary.
+  GptSampleResult sample(const std::string& prompt, const GenerateOptions& options);
+
+  std::vector<uint8_t> save() const;
+  static GptSession load(const uint8_t* data, size_t size);
+  static GptSession load(const std::vector<uint8_t>& bytes) {
+    return load(bytes.data(), bytes.size());
+  }
+
+  const GptSessionConfig& config() const { return config_; }
+  const CharVocab& vocab() const { return vocab_; }
+  const GptModel& model() const { return model_; }
+  const GptCorpusInfo& corpus() const { return info_; }
+  const std::vector<int32_t>& train_ids() const { return train_ids_; }
+  const std::vector<int32_t>& held_out_ids() const { return held_out_ids_; }
+  long step() const { return step_; }
+
+ private:
+  GptSession(const GptSessionConfig& config, GptCorpusParts&& parts);
+
+  GptSessionConfig config_;
+  CharVocab vocab_;
+  std::vector<int32_t> train_ids_, held_out_ids_;
+  GptCorpusInfo info_;
+  GptModel model_;
+  Rng rng_;  // draws the training windows
+  long step_ = 0;
+};
+
+// The poems of `text` (its paragraphs, without the blank lines between them) and the seeded
+// split: held-out poem indices, ascending. Exposed for the tests. Throws InputError when
+// held_out > 0 and the text has fewer than 2 poems.
+std::vector<std::string> split_poems(const std::string& text);
+std::vector<size_t> held_out_poems(size_t poems, double held_out, uint64_t seed);
+
+// Add-one (Laplace) smoothed unigram and bigram models fitted on `train`, scored on the targets
+// `held[1 …]` (the bigram reads each target's predecessor in `held`): mean nats per character.
+struct NgramLosses {
+  double unigram = 0, bigram = 0;
+};
+NgramLosses ngram_baselines(const std::vector<int32_t>& train, const std::vector<int32_t>& held,
+                            long vocab);
+
+}  // namespace lab
