@@ -28,7 +28,7 @@ struct Recurrent {
   static constexpr const char* kReferenceFile = "attribution.json";
   static constexpr int kCases = 4;
   static lab::Seq2SeqConfig config(const json& c) { return s2stest::config_from_json(c); }
-  static const std::vector<lab::ParamView>& params(const Model& m) { return m.param_table(); }
+  static const std::vector<lab::ParamView>& params(const Model& m) { return m.param_views(); }
   // Completeness: case 2 (LSTM, additive score, tanh layer). The integrand is smooth, so the
   // midpoint rule's error falls as 1/n².
   static std::vector<int> completeness_cases() { return {2}; }

@@ -65,7 +65,7 @@ TEST_P(Seq2SeqGradCheck, EveryParameterGroupMatchesCentralDifferences) {
   const float eps = 1e-2f;
   double worst = 0.0;  // largest error / tolerance, printed to show the margin
 
-  for (const lab::ParamView& v : model.param_table()) {
+  for (const lab::ParamView& v : model.param_views()) {
     double diff2 = 0.0, num2 = 0.0;
     for (long i = 0; i < v.size; ++i) {
       const double numeric = s2stest::central_difference(model, batch, v.offset + i, eps);

@@ -12,7 +12,7 @@ using nlohmann::json;
 
 lab::Seq2SeqModel model_from_case(const json& c) {
   lab::Seq2SeqModel model(s2stest::config_from_json(c.at("config")));
-  s2stest::load_reference_params(model, c.at("params"), model.param_table());
+  s2stest::load_reference_params(model, c.at("params"), model.param_views());
   return model;
 }
 
