@@ -117,7 +117,7 @@ export class BarChart {
       const item: ChartOverlay = outside
         ? { kind: 'text', x: x + 4, y, text, color: '#475569', align: 'left' }
         : { kind: 'text', x: x - 4, y, text, color: textOn(bar.color), align: 'right' };
-      ctx.fillStyle = outside ? canvasColor(chart.canvas, '--lab-muted', '#475569') : textOn(seriesColor(bar.color));
+      ctx.fillStyle = outside ? canvasColor(chart.canvas, '--lab-muted', '#475569') : textOn(seriesColor(chart.canvas, bar.color));
       ctx.textAlign = item.align === 'left' ? 'left' : 'right';
       ctx.fillText(text, item.x, y);
       overlays.push(item);
@@ -144,7 +144,7 @@ export class BarChart {
         {
           label: this.#options.label,
           data: bars.map((b) => Math.min(max, Math.max(min, b.value))),
-          backgroundColor: bars.map((b) => seriesColor(b.color)),
+          backgroundColor: bars.map((b) => seriesColor(this.canvas, b.color)),
           maxBarThickness: 26,
           categoryPercentage: 0.8,
           barPercentage: 0.9,
