@@ -18,7 +18,7 @@
 
 namespace attrtest {
 
-using s2stest::doubles;
+using labtest::doubles;
 
 // Both methods of case c against the reference (rtol 1e-4 as expect_close; ρ to 1e-9), with
 // `attribute` the model's attribute(src, target, options).
@@ -37,11 +37,11 @@ inline void expect_matches_reference(
     const lab::AttributionResult r = attribute(o);
     ASSERT_EQ(r.T, static_cast<long>(target.size()));
     ASSERT_EQ(r.S, static_cast<long>(src.size()));
-    s2stest::expect_close(r.scores.data(), doubles(c.at(method)), rtol, "scores");
-    s2stest::expect_close(r.log_prob.data(), c.at("log_prob").get<std::vector<double>>(), rtol,
+    labtest::expect_close(r.scores.data(), doubles(c.at(method)), rtol, "scores");
+    labtest::expect_close(r.log_prob.data(), c.at("log_prob").get<std::vector<double>>(), rtol,
                           "log p");
     if (o.method == lab::AttributionMethod::kIntegratedGradients) {
-      s2stest::expect_close(r.baseline_log_prob.data(),
+      labtest::expect_close(r.baseline_log_prob.data(),
                             c.at("baseline_log_prob").get<std::vector<double>>(), rtol,
                             "baseline log p");
     } else {
@@ -52,7 +52,7 @@ inline void expect_matches_reference(
       for (const auto& rho : r.rank_correlation) EXPECT_FALSE(rho.has_value());
       continue;
     }
-    s2stest::expect_close(r.attention.data(), doubles(c.at("attention")), rtol, "attention");
+    labtest::expect_close(r.attention.data(), doubles(c.at("attention")), rtol, "attention");
     const nlohmann::json& rho = c.at("rank_correlation").at(method);
     for (long t = 0; t < r.T; ++t) {
       if (rho.at(t).is_null()) {

@@ -28,7 +28,6 @@ struct Recurrent {
   static constexpr const char* kReferenceFile = "attribution.json";
   static constexpr int kCases = 4;
   static lab::Seq2SeqConfig config(const json& c) { return s2stest::config_from_json(c); }
-  static const std::vector<lab::ParamView>& params(const Model& m) { return m.param_table(); }
   // Completeness: case 2 (LSTM, additive score, tanh layer). The integrand is smooth, so the
   // midpoint rule's error falls as 1/n².
   static std::vector<int> completeness_cases() { return {2}; }
@@ -42,7 +41,6 @@ struct Transformer {
   static constexpr const char* kReferenceFile = "transformer_attribution.json";
   static constexpr int kCases = 3;
   static lab::TransformerConfig config(const json& c) { return tftest::config_from_json(c); }
-  static const std::vector<lab::ParamView>& params(const Model& m) { return m.param_views(); }
   // Completeness: every case. Slower than for the recurrent translators: the feed-forward ReLUs
   // make the gradient jump along the path, and the error falls about as 1/n (worst relative error
   // of the three cases: 35–54% at n = 4, 0.8–6.4% at 64, 0.03–0.06% at 1024).
@@ -53,7 +51,7 @@ struct Transformer {
 
 template <class Kind>
 const json& reference() {
-  static const json j = s2stest::load_reference(Kind::kReferenceFile);
+  static const json j = labtest::load_reference(Kind::kReferenceFile);
   return j;
 }
 
@@ -62,7 +60,7 @@ template <class Kind>
 typename Kind::Model model_of_case(int i) {
   const json& c = reference<Kind>().at("cases").at(i);
   typename Kind::Model model(Kind::config(c.at("config")));
-  s2stest::load_reference_params(model, c.at("params"), Kind::params(model));
+  labtest::load_reference_params(model, c.at("params"));
   return model;
 }
 

@@ -24,31 +24,17 @@ TEST_P(GptGradCheck, EveryParameterGroupMatchesCentralDifferences) {
   const lab::GptBatch batch = gpttest::random_batch(2, T, 11, 23);
   model.forward_backward(batch);
   const std::vector<float> analytic = model.grads();
-  const float eps = 1e-3f;
   lab::Rng pick(99);
-  double worst = 0.0;
-  for (const lab::ParamView& v : model.param_views()) {
-    // A random subset of at most 24 entries per group (all of a small group).
-    const auto [diff2, num2, ana2] = s2stest::compare_group(
-        analytic, v.offset, v.size, 24, pick,
-        [&](long i) { return gpttest::central_difference(model, batch, i, eps); });
-    // Every group's sampled entries must carry a gradient (wte is used by the tied output
-    // layer in every row; wpe rows past T are unused, so only rows < T are sampled there),
-    // or the comparison would be vacuous.
-    if (v.name != "transformer.wpe.weight") {
-      ASSERT_GT(std::sqrt(ana2), 1e-4) << v.name << " has no gradient on this batch";
-    }
-    // ‖analytic − numeric‖ < 1e-2 ‖numeric‖ + the float32 noise of the difference quotient.
-    const double err = std::sqrt(diff2), tol = 1e-2 * std::sqrt(num2) + 1e-3;
-    worst = std::max(worst, err / tol);
-    EXPECT_LT(err, tol) << v.name << ": ‖analytic − numeric‖ " << err << ", ‖numeric‖ "
-                        << std::sqrt(num2);
-  }
+  // Every group's sampled entries carry a gradient (wte is used by the tied output layer in
+  // every row), but wpe's rows past T, which are unused: its rows < T are checked after.
+  const double worst = labtest::expect_gradients_match_central_differences(
+      model, batch, analytic, pick, labtest::CentralDifferences{},
+      [](const lab::ParamView& v) { return v.name != "transformer.wpe.weight"; });
   // wpe: its rows < T, every one used.
   const lab::ParamView& wpe = model.param("transformer.wpe.weight");
-  const s2stest::GroupNorms used = s2stest::compare_group(
+  const labtest::GroupNorms used = labtest::compare_group(
       analytic, wpe.offset, T * C, 24, pick,
-      [&](long i) { return gpttest::central_difference(model, batch, i, eps); });
+      [&](long i) { return labtest::central_difference(model, batch, i, 1e-3f); });
   ASSERT_GT(std::sqrt(used.num2), 1e-4);
   EXPECT_LT(std::sqrt(used.diff2), 1e-2 * std::sqrt(used.num2) + 1e-3) << "wpe rows < T";
   RecordProperty("worst_error_over_tolerance", std::to_string(worst));

@@ -21,58 +21,28 @@ using nlohmann::json;
 
 constexpr double kRtol = 1e-4;
 
-void load_params(lab::GptModel& model, const json& params) {
-  size_t loaded = 0;
-  for (const auto& [name, t] : params.items()) {
-    EXPECT_EQ(model.param(name).shape, t.at("shape").get<std::vector<long>>()) << name;
-    model.set_param(name, t.at("data").get<std::vector<float>>());
-    ++loaded;
-  }
-  EXPECT_EQ(loaded, model.param_views().size());  // every C++ parameter comes from PyTorch
-}
-
-// Each step's loss matches PyTorch's; the losses must move, or matching them proves nothing.
-void expect_steps(lab::GptModel& model, const lab::GptBatch& batch, const json& steps,
-                  bool decoupled) {
-  const std::vector<double> losses = steps.at("losses").get<std::vector<double>>();
-  const lab::AdamOptions o = gpttest::adam_from_json(steps, decoupled);
-  for (size_t i = 0; i < losses.size(); ++i) {
-    const float l = model.forward_backward(batch);
-    EXPECT_NEAR(l, losses[i], kRtol * losses[i]) << (decoupled ? "AdamW" : "Adam") << " step " << i;
-    model.adam_step(o);
-  }
-  EXPECT_LT(losses.back(), losses.front() - 0.05);
-}
-
 class GptReference : public ::testing::TestWithParam<int> {};
 
 TEST_P(GptReference, MatchesPyTorch) {
   const json& c = gpttest::reference().at("cases").at(GetParam());
   SCOPED_TRACE(c.at("name").get<std::string>());
   lab::GptModel model(gpttest::config_from_json(c.at("config")));
-  load_params(model, c.at("params"));
+  labtest::load_reference_params(model, c.at("params"));
   const lab::GptBatch batch = gpttest::batch_from_json(c.at("batch"));
 
-  const float loss = model.forward_backward(batch);
-  EXPECT_NEAR(loss, c.at("loss").get<double>(), kRtol * c.at("loss").get<double>());
-  double worst = 0.0;
-  for (const auto& [name, t] : c.at("grads").items()) {
-    const float* grad = model.grads().data() + model.param(name).offset;
-    s2stest::expect_close(grad, s2stest::doubles(t), kRtol, "grad " + name);
-    worst = std::max(worst, s2stest::worst_ratio(grad, s2stest::doubles(t)));
-  }
+  double worst = labtest::expect_loss_and_grads(model, batch, c, kRtol);
   EXPECT_EQ(c.at("grads").size(), model.param_views().size());
 
   const std::vector<float> logits = model.forward(batch);
-  s2stest::expect_close(logits.data(), s2stest::doubles(c.at("logits")), kRtol, "logits");
-  worst = std::max(worst, s2stest::worst_ratio(logits.data(), s2stest::doubles(c.at("logits"))));
+  labtest::expect_close(logits.data(), labtest::doubles(c.at("logits")), kRtol, "logits");
+  worst = std::max(worst, labtest::worst_ratio(logits.data(), labtest::doubles(c.at("logits"))));
   for (long l = 0; l < model.config().layers; ++l) {
     const json& a = c.at("attention").at(l);
     ASSERT_EQ(static_cast<long>(model.attention(l).size()),
               lab::shape_numel(a.at("shape").get<std::vector<long>>(), "att"));
-    s2stest::expect_close(model.attention(l).data(), s2stest::doubles(a), kRtol,
+    labtest::expect_close(model.attention(l).data(), labtest::doubles(a), kRtol,
                           "attention layer " + std::to_string(l));
-    worst = std::max(worst, s2stest::worst_ratio(model.attention(l).data(), s2stest::doubles(a)));
+    worst = std::max(worst, labtest::worst_ratio(model.attention(l).data(), labtest::doubles(a)));
   }
   char text[32];
   std::snprintf(text, sizeof text, "%.3g", worst);
@@ -89,10 +59,11 @@ TEST_P(GptReference, MatchesPyTorch) {
   EXPECT_EQ(lab::generate(model, prompt, g).ids, expected);
 
   // 10 Adam steps, then 10 AdamW steps, each from the reference weights and a fresh optimiser.
-  expect_steps(model, batch, c.at("adam"), false);
+  // The losses must fall by 0.05 at least, or matching them proves nothing.
+  labtest::expect_adam_losses(model, batch, c.at("adam"), kRtol, false, 0.05);
   lab::GptModel fresh(model.config());
-  load_params(fresh, c.at("params"));
-  expect_steps(fresh, batch, c.at("adamw"), true);
+  labtest::load_reference_params(fresh, c.at("params"));
+  labtest::expect_adam_losses(fresh, batch, c.at("adamw"), kRtol, true, 0.05);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -123,11 +94,11 @@ void expect_continues(const json& r, long heads) {
   lab::load_gpt_weights(model, file);
   const lab::GptBatch batch = gpttest::batch_from_json(r.at("batch"));
   const std::vector<float> logits = model.forward(batch);
-  s2stest::expect_close(logits.data(), s2stest::doubles(r.at("logits")), kRtol, "logits");
+  labtest::expect_close(logits.data(), labtest::doubles(r.at("logits")), kRtol, "logits");
   EXPECT_NEAR(model.loss_only(batch), r.at("loss").get<double>(),
               kRtol * r.at("loss").get<double>());
   const std::vector<double> losses = r.at("adamw").at("losses").get<std::vector<double>>();
-  const lab::AdamOptions o = gpttest::adam_from_json(r.at("adamw"), true);
+  const lab::AdamOptions o = labtest::adam_from_json(r.at("adamw"), true);
   for (size_t i = 0; i < losses.size(); ++i) {
     EXPECT_NEAR(model.forward_backward(batch), losses[i], kRtol * losses[i]) << "step " << i;
     model.adam_step(o);
@@ -158,7 +129,7 @@ TEST(GptInterchange, WritesTheStateDictPyTorchLoads) {
   lab::load_gpt_weights(model, theirs);
   const lab::GptBatch batch = gpttest::batch_from_json(r.at("batch"));
   model.forward_backward(batch);
-  model.adam_step(gpttest::adam_from_json(r.at("adamw"), true));  // trained here too
+  model.adam_step(labtest::adam_from_json(r.at("adamw"), true));  // trained here too
 
   const std::vector<uint8_t> written = lab::write_gpt_safetensors(model);
   const lab::SafetensorsFile ours = lab::read_safetensors(written.data(), written.size());

@@ -1,5 +1,5 @@
-// Helpers shared by the GPT tests: the reference JSON (tests/reference/gen_gpt.py), configs,
-// batches, a model with every weight away from its init, central differences.
+// Helpers of the GPT tests: the reference JSON (tests/reference/gen_gpt.py), configs, batches,
+// a model with every weight away from its init. test_util.h has what every model's tests share.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,12 +10,12 @@
 
 #include "gpt/model.h"
 #include "rng.h"
-#include "test_seq2seq_util.h"  // load_reference, expect_close, worst_ratio, doubles
+#include "test_util.h"
 
 namespace gpttest {
 
 inline const nlohmann::json& reference() {
-  static const nlohmann::json j = s2stest::load_reference("gpt.json");
+  static const nlohmann::json j = labtest::load_reference("gpt.json");
   return j;
 }
 
@@ -36,17 +36,6 @@ inline lab::GptBatch batch_from_json(const nlohmann::json& b) {
   batch.idx = b.at("idx").get<std::vector<int32_t>>();
   batch.targets = b.at("targets").get<std::vector<int32_t>>();
   return batch;
-}
-
-inline lab::AdamOptions adam_from_json(const nlohmann::json& a, bool decoupled) {
-  lab::AdamOptions o;
-  o.lr = a.at("lr");
-  o.beta1 = a.at("beta1");
-  o.beta2 = a.at("beta2");
-  o.eps = a.at("eps");
-  o.weight_decay = a.at("weight_decay");
-  o.decoupled = decoupled;
-  return o;
 }
 
 inline lab::GptConfig tiny_config(long layers, long heads, long d_model = 8, long block = 8,
@@ -89,19 +78,6 @@ inline void perturb(lab::GptModel& model, uint64_t seed) {
       x = gain ? 1.0f + 0.2f * rng.normal() : (bias ? 0.1f : 0.3f) * rng.normal();
     }
   }
-}
-
-// dL/dx ≈ (L(x + ε) − L(x − ε)) / 2ε for the weight x = model.params()[i] (restored after).
-inline double central_difference(lab::GptModel& model, const lab::GptBatch& batch, long i,
-                                 float eps) {
-  float& x = model.params()[static_cast<size_t>(i)];
-  const float saved = x;
-  x = saved + eps;
-  const double up = model.loss_only(batch);
-  x = saved - eps;
-  const double down = model.loss_only(batch);
-  x = saved;
-  return (up - down) / (2.0 * eps);
 }
 
 }  // namespace gpttest

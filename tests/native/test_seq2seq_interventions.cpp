@@ -92,7 +92,7 @@ TEST_P(Interventions, ForcedPrefixGivesTheTeacherForcedLogits) {
   for (long t = 0; t < T; ++t) {
     std::vector<double> expected(tf.logits.data.begin() + t * Vt,
                                  tf.logits.data.begin() + (t + 1) * Vt);
-    s2stest::expect_close(g.steps[t].logits.data(), expected, 1e-5,
+    labtest::expect_close(g.steps[t].logits.data(), expected, 1e-5,
                           "logits of step " + std::to_string(t));
   }
 }

@@ -12,7 +12,7 @@ using nlohmann::json;
 
 lab::Seq2SeqModel model_from_case(const json& c) {
   lab::Seq2SeqModel model(s2stest::config_from_json(c.at("config")));
-  s2stest::load_reference_params(model, c.at("params"), model.param_table());
+  labtest::load_reference_params(model, c.at("params"));
   return model;
 }
 
@@ -25,21 +25,21 @@ TEST_P(Seq2SeqReference, MatchesPyTorch) {
   const lab::Batch batch = s2stest::batch_from_json(c.at("batch"));
   const double rtol = 1e-4;
 
-  s2stest::expect_loss_and_grads(model, batch, c, rtol);
+  labtest::expect_loss_and_grads(model, batch, c, rtol);
 
   const lab::Seq2SeqOutputs out = model.evaluate(batch);
   EXPECT_EQ(out.logits.shape, c.at("logits").at("shape").get<std::vector<long>>());
-  s2stest::expect_close(out.logits.ptr(), s2stest::doubles(c.at("logits")), rtol, "logits");
+  labtest::expect_close(out.logits.ptr(), labtest::doubles(c.at("logits")), rtol, "logits");
   if (c.at("attention").is_null()) {
     EXPECT_TRUE(out.attention.data.empty());
   } else {
     ASSERT_EQ(out.attention.shape, c.at("attention").at("shape").get<std::vector<long>>());
-    s2stest::expect_close(out.attention.ptr(), s2stest::doubles(c.at("attention")), rtol,
+    labtest::expect_close(out.attention.ptr(), labtest::doubles(c.at("attention")), rtol,
                           "attention");
   }
 
   // 10 Adam steps from the same weights: the optimiser matches torch.optim.Adam.
-  s2stest::expect_adam_losses(model, batch, c.at("adam"), rtol);
+  labtest::expect_adam_losses(model, batch, c.at("adam"), rtol);
 }
 
 // The model projects a cell's embedded input through the vocabulary or row by row, whichever is

@@ -45,26 +45,11 @@ TEST_P(TransformerGradCheck, EveryParameterGroupMatchesCentralDifferences) {
   const lab::Batch batch = s2stest::make_batch({4, 2}, {3, 2}, 7, 9, 23);
   model.forward_backward(batch);
   const std::vector<float> analytic = model.grads();
-  const float eps = 1e-3f;
   lab::Rng pick(99);
-  double worst = 0.0;
-  for (const lab::ParamView& v : model.param_views()) {
-    // A random subset of at most 24 entries per group (all of a small group).
-    const auto [diff2, num2, ana2] = s2stest::compare_group(
-        analytic, v.offset, v.size, 24, pick,
-        [&](long i) { return s2stest::central_difference(model, batch, i, eps); });
-    // Rows of the embeddings that no token uses have zero gradient; the sampled subset of every
-    // other group must carry one, or the comparison would be vacuous.
-    if (v.name.find("embedding") == std::string::npos) {
-      ASSERT_GT(std::sqrt(ana2), 1e-4) << v.name << " has no gradient on this batch";
-    }
-    // ‖analytic − numeric‖ < 1e-2 ‖numeric‖ + the float32 noise of the difference quotient
-    // (loss rounding ~1e-7 / 2ε per entry).
-    const double err = std::sqrt(diff2), tol = 1e-2 * std::sqrt(num2) + 1e-3;
-    worst = std::max(worst, err / tol);
-    EXPECT_LT(err, tol) << v.name << ": ‖analytic − numeric‖ " << err << ", ‖numeric‖ "
-                        << std::sqrt(num2);
-  }
+  // Rows of the embeddings that no token uses have zero gradient; every other group carries one.
+  const double worst = labtest::expect_gradients_match_central_differences(
+      model, batch, analytic, pick, labtest::CentralDifferences{},
+      [](const lab::ParamView& v) { return v.name.find("embedding") == std::string::npos; });
   RecordProperty("worst_error_over_tolerance", std::to_string(worst));
 }
 

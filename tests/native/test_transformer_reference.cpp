@@ -20,17 +20,17 @@ TEST_P(TransformerReference, MatchesPyTorch) {
   const json& c = tftest::transformer_reference().at("cases").at(GetParam());
   SCOPED_TRACE(c.at("name").get<std::string>());
   lab::TransformerModel model(tftest::config_from_json(c.at("config")));
-  s2stest::load_reference_params(model, c.at("params"), model.param_views());
+  labtest::load_reference_params(model, c.at("params"));
   const lab::Batch batch = s2stest::batch_from_json(c.at("batch"));
   const double rtol = 1e-4;
 
   // largest relative error of the gradients and logits, for the record
-  double worst = s2stest::expect_loss_and_grads(model, batch, c, rtol);
+  double worst = labtest::expect_loss_and_grads(model, batch, c, rtol);
 
   const lab::TransformerOutputs out = model.evaluate(batch);
   EXPECT_EQ(out.logits.shape, c.at("logits").at("shape").get<std::vector<long>>());
-  s2stest::expect_close(out.logits.ptr(), s2stest::doubles(c.at("logits")), rtol, "logits");
-  worst = std::max(worst, s2stest::worst_ratio(out.logits.ptr(), s2stest::doubles(c.at("logits"))));
+  labtest::expect_close(out.logits.ptr(), labtest::doubles(c.at("logits")), rtol, "logits");
+  worst = std::max(worst, labtest::worst_ratio(out.logits.ptr(), labtest::doubles(c.at("logits"))));
   char text[32];
   std::snprintf(text, sizeof text, "%.3g", worst);
   RecordProperty("max_relative_error", text);
@@ -44,13 +44,13 @@ TEST_P(TransformerReference, MatchesPyTorch) {
     for (size_t l = 0; l < tensors->size(); ++l) {
       const json& e = att.at(key).at(l);
       ASSERT_EQ((*tensors)[l].shape, e.at("shape").get<std::vector<long>>()) << key << l;
-      s2stest::expect_close((*tensors)[l].ptr(), s2stest::doubles(e), rtol,
+      labtest::expect_close((*tensors)[l].ptr(), labtest::doubles(e), rtol,
                             std::string(key) + " layer " + std::to_string(l));
     }
   }
 
   // 10 Adam steps from the same weights: the optimiser matches torch.optim.Adam.
-  s2stest::expect_adam_losses(model, batch, c.at("adam"), rtol);
+  labtest::expect_adam_losses(model, batch, c.at("adam"), rtol);
 }
 
 INSTANTIATE_TEST_SUITE_P(

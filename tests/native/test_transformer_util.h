@@ -7,13 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "test_seq2seq_util.h"  // load_reference, expect_close, batch_from_json, make_batch
+#include "test_seq2seq_util.h"  // batch_from_json, make_batch
+#include "test_util.h"
 #include "transformer/model.h"
 
 namespace tftest {
 
 inline const nlohmann::json& transformer_reference() {
-  static const nlohmann::json j = s2stest::load_reference("transformer.json");
+  static const nlohmann::json j = labtest::load_reference("transformer.json");
   return j;
 }
 

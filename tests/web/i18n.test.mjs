@@ -42,7 +42,7 @@ test('the strings of §1, §2, §3.1–3.2 and §3.4–3.5 exist in both languag
     dot: (await loadWeb('sections/dot-strings')).DOT_STRINGS,
     self: (await loadWeb('sections/self-strings')).SELF_STRINGS,
     modelFile: (await loadWeb('sections/model-file-strings')).MODEL_FILE_STRINGS,
-    askWhy: (await loadWeb('sections/translate-why-strings')).WHY_STRINGS,
+    askWhy: (await loadWeb('sections/translate-why-strings')).ASK_WHY_STRINGS,
     timeline: (await loadWeb('sections/translate-timeline-strings')).TIMELINE_STRINGS,
   };
   const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

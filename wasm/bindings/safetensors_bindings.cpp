@@ -155,7 +155,7 @@ struct RecurrentApi {
   }
   static lab::StateDictNames names(const lab::InterchangeModel& m) { return m.names(); }
   static const std::vector<lab::ParamView>& table(const lab::InterchangeModel& m) {
-    return m.model().param_table();
+    return m.model().param_views();
   }
   static std::vector<uint8_t> write(const lab::InterchangeModel& m, lab::StateDictNames names) {
     return m.write(names);

@@ -48,7 +48,7 @@ lab::Seq2SeqConfig model_config_from_js(const val& js) {
 // What the bare Seq2Seq model's handle does its own way (model_handle.h).
 struct Seq2SeqModelApi {
   static const std::vector<lab::ParamView>& table(const lab::Seq2SeqModel& model) {
-    return model.param_table();
+    return model.param_views();
   }
   // evaluate() leaves the gradients, and so a following adamStep, untouched.
   static void outputs_to_js(val& out, lab::Seq2SeqModel& model, const lab::Batch& batch) {

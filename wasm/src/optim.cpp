@@ -155,34 +155,4 @@ float clip_grad_norm(std::vector<float>& grads, float max_norm) {
   return static_cast<float>(norm);
 }
 
-float model_clip_grad_norm(std::vector<float>& grads, bool grads_valid, float max_norm) {
-  if (!grads_valid) {
-    throw InputError("clip_grad_norm needs the gradients of a successful forward_backward");
-  }
-  return clip_grad_norm(grads, max_norm);
-}
-
-void model_adam_step(std::vector<float>& params, AdamState& state, std::vector<float>& grads,
-                     bool grads_valid, const AdamOptions& opt, AdamScratch& scratch,
-                     bool* grads_zeroed) {
-  if (!grads_valid) {
-    throw InputError("adam_step needs the gradients of a forward_backward with a finite loss");
-  }
-  try {
-    // adam_update reads the gradients first (finite, bounded) and refuses a NaN/Inf one before
-    // writing anything; here only the message is made specific.
-    if (grads_zeroed) {
-      *grads_zeroed = adam_update_zeroing_grads(params, state, grads, opt, scratch);
-    } else {
-      adam_update(params, state, grads, opt, scratch);
-    }
-  } catch (const NonFiniteError&) {
-    if (!std::isfinite(grad_l2_norm(grads))) {
-      throw NonFiniteError(
-          "the gradient norm is not finite: training diverged; the step was not applied");
-    }
-    throw;
-  }
-}
-
 }  // namespace lab

@@ -91,27 +91,4 @@ double grad_l2_norm(const std::vector<float>& grads);
 // InputError when max_norm is not a positive finite number.
 float clip_grad_norm(std::vector<float>& grads, float max_norm);
 
-// What a model's (Seq2SeqModel's, TransformerModel's) training methods share. `grads_valid` is
-// the model's flag: true once a forward_backward has produced the gradients of a finite loss.
-// - model_forward_backward: grads_valid ← false; loss = forward(); check_loss_finite(loss);
-//   backward(); grads_valid ← true; returns the loss;
-// - model_clip_grad_norm: clip_grad_norm of those gradients;
-// - model_adam_step: adam_update with them (the caller has validated its options), with a
-//   specific message when the gradient norm is not finite; given `grads_zeroed`, it is
-//   adam_update_zeroing_grads, and *grads_zeroed says whether the gradients are now zeros.
-// The last two throw InputError when grads_valid is false.
-template <class Forward, class Backward>
-float model_forward_backward(bool& grads_valid, const Forward& forward, const Backward& backward) {
-  grads_valid = false;
-  const float loss = forward();
-  check_loss_finite(loss);
-  backward();
-  grads_valid = true;
-  return loss;
-}
-float model_clip_grad_norm(std::vector<float>& grads, bool grads_valid, float max_norm);
-void model_adam_step(std::vector<float>& params, AdamState& state, std::vector<float>& grads,
-                     bool grads_valid, const AdamOptions& opt, AdamScratch& scratch,
-                     bool* grads_zeroed = nullptr);
-
 }  // namespace lab

@@ -109,8 +109,7 @@ float GptModel::forward_backward(const GptBatch& batch) {
   validate_batch(batch);
   require_targets(batch);
   std::fill(grads_.begin(), grads_.end(), 0.0f);
-  return model_forward_backward(
-      grads_valid_, [&] { return forward_loss(batch); }, [&] { backward(batch); });
+  return forward_backward_with([&] { return forward_loss(batch); }, [&] { backward(batch); });
 }
 
 float GptModel::loss_only(const GptBatch& batch) {

@@ -69,24 +69,13 @@ struct GptBlockP {
   P fc_w, fc_b, proj_w, proj_b;
 };
 
-class GptModel {
+class GptModel : public ParamStore {
  public:
   explicit GptModel(const GptConfig& config);
 
   const GptConfig& config() const { return config_; }
 
-  // ---- parameters: one flat buffer (P), a same-layout gradient buffer, named views
-  const std::vector<ParamView>& param_views() const { return table_; }
-  long num_params() const { return static_cast<long>(params_.size()); }
-  std::vector<float>& params() { return params_; }
-  const std::vector<float>& params() const { return params_; }
-  std::vector<float>& grads() { return grads_; }
-  const std::vector<float>& grads() const { return grads_; }
-  const ParamView& param(const std::string& name) const;  // throws InputError for unknown names
-  void set_param(const std::string& name, const std::vector<float>& values);
-  // Every parameter at once (P values in the table's order, the caller has checked them) and a
-  // fresh Adam state: a model read from a file.
-  void load_params(const std::vector<float>& values);
+  // ---- parameters: ParamStore's flat buffer, gradients, named views and Adam state
   // nanoGPT's init from config().seed: every matrix and embedding N(0, 0.02²), the blocks'
   // mlp.c_proj / attn.c_proj weights N(0, (0.02/√(2L))²), biases 0, LayerNorms 1 and 0.
   // Resets Adam.
@@ -105,9 +94,6 @@ class GptModel {
   // One torch.optim.Adam or, with options.decoupled, torch.optim.AdamW step (optim.h) with the
   // gradients of the last forward_backward.
   void adam_step(const AdamOptions& options);
-  const AdamState& adam_state() const { return adam_; }
-  // A saved session's Adam state (gpt/session_io.cpp); InputError if its sizes do not fit.
-  void set_adam_state(AdamState state);
 
   // The last forward's attention of layer l: (B, H, T, T), 0 above the diagonal.
   const std::vector<float>& attention(long l) const { return blocks_[l].attn.att; }
@@ -140,11 +126,6 @@ class GptModel {
   GptBlockP<float*> block_g(long l);
 
   GptConfig config_;
-  std::vector<ParamView> table_;
-  std::vector<float> params_, grads_;  // (P)
-  AdamState adam_;
-  AdamScratch adam_scratch_;
-  bool grads_valid_ = false;
 
   // Offsets into params_ / grads_.
   struct Offsets {

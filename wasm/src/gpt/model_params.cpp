@@ -78,12 +78,10 @@ void GptModel::validate_batch(const GptBatch& batch) const {
   }
 }
 
-GptModel::GptModel(const GptConfig& config) : config_(config) {
+GptModel::GptModel(const GptConfig& config) : ParamStore("GPT"), config_(config) {
   config_.validate();
   build_table();
-  const ParamView& last = table_.back();
-  params_.assign(static_cast<size_t>(last.offset + last.size), 0.0f);
-  grads_.assign(params_.size(), 0.0f);
+  allocate_params();
   blocks_.resize(config_.layers);
   reset_parameters();
 }
@@ -91,7 +89,7 @@ GptModel::GptModel(const GptConfig& config) : config_(config) {
 void GptModel::build_table() {
   const long C = config_.d_model, F = 4 * C;
   auto add = [&](const std::string& name, std::vector<long> shape) {
-    return append_param(table_, name, std::move(shape)).offset;
+    return add_param(name, std::move(shape));
   };
   auto norm = [&](const std::string& pre) {
     return LayerNormP<long>{add(pre + ".weight", {C}), add(pre + ".bias", {C})};
@@ -136,42 +134,12 @@ void GptModel::reset_parameters() {
       for (long i = 0; i < v.size; ++i) data[i] = s * rng.normal();
     }
   }
-  std::fill(grads_.begin(), grads_.end(), 0.0f);
-  grads_valid_ = false;
-  adam_.reset(num_params());
-}
-
-const ParamView& GptModel::param(const std::string& name) const {
-  if (const ParamView* v = find_param(table_, name)) return *v;
-  throw InputError(
-      "this GPT has no parameter \"" + name +
-      "\" (names follow nanoGPT's state dict, e.g. transformer.h.0.attn.c_attn.weight)");
-}
-
-void GptModel::set_param(const std::string& name, const std::vector<float>& values) {
-  write_param(params_, param(name), name, values);
-  grads_valid_ = false;
-}
-
-void GptModel::load_params(const std::vector<float>& values) {
-  if (values.size() != params_.size()) {
-    throw InputError("the GPT has " + std::to_string(params_.size()) + " parameters, not " +
-                     std::to_string(values.size()));
-  }
-  params_ = values;
-  std::fill(grads_.begin(), grads_.end(), 0.0f);
-  grads_valid_ = false;
-  adam_.reset(num_params());
+  reset_optimizer();
 }
 
 void GptModel::adam_step(const AdamOptions& options) {
   options.validate();
-  model_adam_step(params_, adam_, grads_, grads_valid_, options, adam_scratch_);
-}
-
-void GptModel::set_adam_state(AdamState state) {
-  check_adam_state(state, params_.size());
-  adam_ = std::move(state);
+  step_adam(options);
 }
 
 }  // namespace lab

@@ -121,7 +121,7 @@ InterchangeModel InterchangeModel::read(const SafetensorsFile& file) {
   InterchangeModel m(config, std::move(src), std::move(tgt));
   m.names_ = names;
   m.extra_ = contract.extra_metadata();
-  contract.load(m.model_, m.model_.param_table(), expected);
+  contract.load(m.model_, m.model_.param_views(), expected);
   return m;
 }
 
@@ -145,7 +145,7 @@ InterchangeModel InterchangeModel::from_session(const Seq2SeqSession& session) {
 
 std::vector<uint8_t> InterchangeModel::write(StateDictNames names) const {
   return write_interchange(
-      model_.param_table(), model_.params(),
+      model_.param_views(), model_.params(),
       [names](const std::string& name) { return file_name(name, names); }, extra_,
       config_.to_json_text(), src_, tgt_);
 }

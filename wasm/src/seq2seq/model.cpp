@@ -236,8 +236,7 @@ void Seq2SeqModel::backward(const Batch& batch) {
 
 float Seq2SeqModel::forward_backward(const Batch& batch) {
   validate_batch(batch, config_);  // first, so that a bad batch leaves the last gradients valid
-  return model_forward_backward(
-      grads_valid_, [&] { return loss_only(batch); }, [&] { backward(batch); });
+  return forward_backward_with([&] { return loss_only(batch); }, [&] { backward(batch); });
 }
 
 float Seq2SeqModel::loss_only(const Batch& batch) {
@@ -257,10 +256,6 @@ Seq2SeqOutputs Seq2SeqModel::evaluate(const Batch& batch) {
   return out;
 }
 
-float Seq2SeqModel::clip_grad_norm(float max_norm) {
-  return model_clip_grad_norm(grads_, grads_valid_, max_norm);
-}
-
 void Seq2SeqModel::adam_step(float lr, float beta1, float beta2, float eps, float weight_decay) {
   AdamOptions o;
   o.lr = lr;
@@ -273,13 +268,13 @@ void Seq2SeqModel::adam_step(float lr, float beta1, float beta2, float eps, floa
 
 void Seq2SeqModel::adam_step(const AdamOptions& options) {
   options.validate();
-  model_adam_step(params_, adam_, grads_, grads_valid_, options, adam_scratch_);
+  step_adam(options);
 }
 
 void Seq2SeqModel::adam_step_consuming_grads(const AdamOptions& options) {
   options.validate();
   bool zeroed = false;
-  model_adam_step(params_, adam_, grads_, grads_valid_, options, adam_scratch_, &zeroed);
+  step_adam(options, &zeroed);
   grads_valid_ = false;
   grads_zero_ = zeroed;
 }

@@ -117,28 +117,7 @@ struct SourceEmbeddingGradient {
   std::vector<float> grad;    // (B, S, E) d loss / d source embeddings
 };
 
-// Keeps a model's parameter gradients (and whether they are valid) aside while it lives and puts
-// them back when it goes, whatever happens: attribution runs the training backward pass, and the
-// gradients belong to training. Both translators' source_embedding_gradient hold one.
-class GradientsKeptAside {
- public:
-  GradientsKeptAside(std::vector<float>& grads, bool& valid)
-      : grads_(grads), valid_(valid), kept_(grads), kept_valid_(valid) {}
-  GradientsKeptAside(const GradientsKeptAside&) = delete;
-  GradientsKeptAside& operator=(const GradientsKeptAside&) = delete;
-  ~GradientsKeptAside() {
-    grads_.swap(kept_);
-    valid_ = kept_valid_;
-  }
-
- private:
-  std::vector<float>& grads_;
-  bool& valid_;
-  std::vector<float> kept_;
-  bool kept_valid_;
-};
-
-class Seq2SeqModel {
+class Seq2SeqModel : public ParamStore {
  public:
   explicit Seq2SeqModel(const Seq2SeqConfig& config);
   // Movable, not copyable (a copy would share scratch buffers): snapshot weights via params().
@@ -149,16 +128,7 @@ class Seq2SeqModel {
 
   const Seq2SeqConfig& config() const { return config_; }
 
-  // ---- parameters: one flat buffer, one same-layout gradient buffer, a table of named views
-  const std::vector<ParamView>& param_table() const { return table_; }
-  long num_params() const { return static_cast<long>(params_.size()); }
-  std::vector<float>& params() { return params_; }
-  const std::vector<float>& params() const { return params_; }
-  const std::vector<float>& grads() const { return grads_; }
-  std::vector<float>& grads() { return grads_; }
-  const ParamView& param(const std::string& name) const;  // throws InputError for unknown names
-  // Copies `values` (row-major, param(name).size floats, all finite) into the named parameter.
-  void set_param(const std::string& name, const std::vector<float>& values);
+  // ---- parameters: ParamStore's flat buffer, gradients, named views and Adam state
   // Re-draws every weight from config().seed (PyTorch-style init) and resets Adam.
   void reset_parameters();
 
@@ -169,8 +139,6 @@ class Seq2SeqModel {
   float loss_only(const Batch& batch);
   Seq2SeqOutputs evaluate(const Batch& batch);  // loss, logits and attention, no grads
 
-  // torch.nn.utils.clip_grad_norm_ over all gradients; returns the norm before clipping.
-  float clip_grad_norm(float max_norm);
   // One torch.optim.Adam step with the gradients of the last forward_backward. Throws (and
   // leaves weights and optimiser state untouched) if the options are invalid, the last loss or
   // the gradient norm was not finite, or a weight would become NaN/Inf.
@@ -181,10 +149,6 @@ class Seq2SeqModel {
   // backward need not clear them (a training loop's step; grads() then reads zeros, and another
   // adam_step needs another forward_backward).
   void adam_step_consuming_grads(const AdamOptions& options);
-  const AdamState& adam_state() const { return adam_; }
-  // Restores a saved optimiser state (resuming a run). Throws InputError unless both moments
-  // have num_params() finite values, every second moment is >= 0 and the step is >= 0.
-  void set_adam_state(AdamState state);
   // (B, T, Vt) logits of the last forward_backward / loss_only / evaluate: what the trainer reads
   // the token accuracy of a training batch from, without a second forward pass.
   const std::vector<float>& last_logits() const;
@@ -230,13 +194,7 @@ class Seq2SeqModel {
                             float* dense, float* logits) const;
 
   Seq2SeqConfig config_;
-  std::vector<ParamView> table_;
-  std::vector<float> params_;  // (P)
-  std::vector<float> grads_;   // (P), same layout
-  AdamState adam_;
-  AdamScratch adam_scratch_;  // 3 × (P), swapped with params_ and adam_ by a step
-  bool grads_valid_ = false;  // false until a forward_backward with a finite loss
-  bool grads_zero_ = false;   // grads_ is known to be all zeros (backward skips clearing it)
+  bool grads_zero_ = false;  // grads_ is known to be all zeros (backward skips clearing it)
   const float* src_emb_override_ = nullptr;  // (B, S, E) forward's source embeddings, if set
   std::shared_ptr<Workspace> ws_;       // training scratch, resized when the batch shape changes
   std::shared_ptr<Workspace> step_ws_;  // B = 1 scratch for encode / decoder_step

@@ -143,12 +143,10 @@ void Seq2SeqModel::Workspace::resize(const Seq2SeqConfig& c, long b, long s, lon
   dc0.resize(B * Hd);
 }
 
-Seq2SeqModel::Seq2SeqModel(const Seq2SeqConfig& config) : config_(config) {
+Seq2SeqModel::Seq2SeqModel(const Seq2SeqConfig& config) : ParamStore("model"), config_(config) {
   config_.validate();
   build_table();
-  const ParamView& last = table_.back();
-  params_.assign(static_cast<size_t>(last.offset + last.size), 0.0f);
-  grads_.assign(params_.size(), 0.0f);
+  allocate_params();
   ws_ = std::make_shared<Workspace>();
   step_ws_ = std::make_shared<Workspace>();
   reset_parameters();
@@ -158,8 +156,8 @@ void Seq2SeqModel::build_table() {
   const long E = config_.embedding_size(), Hd = config_.hidden,
              GH = cell_gate_count(config_.cell) * Hd;
   auto add = [&](const std::string& name, std::vector<long> shape) {
-    append_param(table_, name, std::move(shape));
-    return static_cast<int>(table_.size() - 1);
+    add_param(name, std::move(shape));
+    return static_cast<int>(param_views().size() - 1);
   };
   ix_.enc_emb = add("encoder.embedding.weight", {config_.src_vocab, E});
   ix_.enc_w_ih = add("encoder.rnn.weight_ih_l0", {GH, E});
@@ -208,26 +206,7 @@ void Seq2SeqModel::reset_parameters() {
       data[i] = embedding ? rng.normal() : rng.uniform(-bound, bound);
     }
   }
-  std::fill(grads_.begin(), grads_.end(), 0.0f);
-  grads_valid_ = false;
-  adam_.reset(num_params());
-}
-
-const ParamView& Seq2SeqModel::param(const std::string& name) const {
-  if (const ParamView* v = find_param(table_, name)) return *v;
-  std::string known;
-  for (const ParamView& v : table_) known += (known.empty() ? "" : ", ") + v.name;
-  throw InputError("this model has no parameter \"" + name + "\" (it has: " + known + ")");
-}
-
-void Seq2SeqModel::set_param(const std::string& name, const std::vector<float>& values) {
-  write_param(params_, param(name), name, values);
-  grads_valid_ = false;
-}
-
-void Seq2SeqModel::set_adam_state(AdamState state) {
-  check_adam_state(state, params_.size());
-  adam_ = std::move(state);
+  reset_optimizer();
 }
 
 const std::vector<float>& Seq2SeqModel::last_logits() const {

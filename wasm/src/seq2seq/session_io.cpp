@@ -27,7 +27,7 @@ std::vector<uint8_t> Seq2SeqSession::save() const {
                       {"score", score_name(c.score)},
                       {"attentionalTanh", c.attentional_tanh}});
   return write_model_file(
-      h, session_arrays(model_.params(), model_.adam_state(), model_.param_table()));
+      h, session_arrays(model_.params(), model_.adam_state(), model_.param_views()));
 }
 
 Seq2SeqSession Seq2SeqSession::load(const uint8_t* data, size_t size) {
@@ -52,7 +52,7 @@ Seq2SeqSession Seq2SeqSession::load(const uint8_t* data, size_t size) {
     c.validate();
     const SessionProgress progress = read_session_progress(h.at("training"));
     Seq2SeqSession session(c, session_task(h, c.task, c.task_options));
-    restore_session(file, session.model_, session.model_.param_table(), progress, session.rng_,
+    restore_session(file, session.model_, session.model_.param_views(), progress, session.rng_,
                     session.step_);
     return session;
   });

@@ -153,8 +153,7 @@ void TransformerModel::backward(const Batch& batch) {
 
 float TransformerModel::forward_backward(const Batch& batch) {
   validate_batch(batch, config_);  // first, so that a bad batch leaves the last gradients valid
-  return model_forward_backward(
-      grads_valid_, [&] { return loss_only(batch); }, [&] { backward(batch); });
+  return forward_backward_with([&] { return loss_only(batch); }, [&] { backward(batch); });
 }
 
 float TransformerModel::loss_only(const Batch& batch) {
@@ -187,15 +186,11 @@ const std::vector<float>& TransformerModel::last_logits() const {
   return ws_->logits;
 }
 
-float TransformerModel::clip_grad_norm(float max_norm) {
-  return model_clip_grad_norm(grads_, grads_valid_, max_norm);
-}
-
 void TransformerModel::adam_step(const AdamOptions& options, long warmup) {
   options.validate();  // the caller's rate, before the schedule scales it
   AdamOptions o = options;
   o.lr = warmup_lr(options.lr, adam_.step + 1, warmup);
-  model_adam_step(params_, adam_, grads_, grads_valid_, o, adam_scratch_);
+  step_adam(o);
 }
 
 }  // namespace lab

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "optim.h"
+#include "params.h"
 #include "seq2seq/batch.h"
 #include "seq2seq/model.h"  // ParamView, kPadId
 #include "tensor.h"
@@ -98,7 +99,7 @@ float warmup_lr(float peak_lr, long step, long warmup);
 
 struct TransformerWorkspace;  // training scratch (transformer/workspace.h)
 
-class TransformerModel {
+class TransformerModel : public ParamStore {
  public:
   explicit TransformerModel(const TransformerConfig& config);
   TransformerModel(const TransformerModel&) = delete;
@@ -110,15 +111,7 @@ class TransformerModel {
 
   const TransformerConfig& config() const { return config_; }
 
-  // ---- parameters: one flat buffer (P), a same-layout gradient buffer, named views
-  const std::vector<ParamView>& param_views() const { return table_; }
-  long num_params() const { return static_cast<long>(params_.size()); }
-  std::vector<float>& params() { return params_; }
-  const std::vector<float>& params() const { return params_; }
-  std::vector<float>& grads() { return grads_; }
-  const std::vector<float>& grads() const { return grads_; }
-  const ParamView& param(const std::string& name) const;  // throws InputError for unknown names
-  void set_param(const std::string& name, const std::vector<float>& values);
+  // ---- parameters: ParamStore's flat buffer, gradients, named views and Adam state
   // PyTorch's init from config().seed, except the embeddings: N(0, 1/Dm) (Vaswani et al.; see
   // model_params.cpp) where nn.Embedding has N(0, 1); nn.Transformer's xavier_uniform_ on
   // every matrix; attention biases 0; linear1/2 biases U(±1/√fan_in); LayerNorms 1 and 0; out
@@ -132,13 +125,9 @@ class TransformerModel {
   float forward_backward(const Batch& batch);
   float loss_only(const Batch& batch);
   TransformerOutputs evaluate(const Batch& batch);  // loss, logits, every attention map
-  float clip_grad_norm(float max_norm);
   // torch.optim.Adam step (optim.h). With warmup > 0 the rate is warmup_lr(options.lr,
   // step, warmup) for the step about to be taken.
   void adam_step(const AdamOptions& options, long warmup = 0);
-  const AdamState& adam_state() const { return adam_; }
-  // Restores a saved optimiser state (sizes must match, moments finite). Throws InputError.
-  void set_adam_state(AdamState state);
   const std::vector<float>& last_logits() const;  // (B, T, Vt) of the last forward
 
   // ---- attribution (transformer/attribution.cpp)
@@ -167,12 +156,7 @@ class TransformerModel {
   float* g(long off) { return grads_.data() + off; }
 
   TransformerConfig config_;
-  std::vector<ParamView> table_;
-  std::vector<float> params_, grads_;  // (P)
-  std::vector<float> pe_;              // (kTransformerMaxLen, Dm)
-  AdamState adam_;
-  AdamScratch adam_scratch_;
-  bool grads_valid_ = false;
+  std::vector<float> pe_;  // (kTransformerMaxLen, Dm)
   std::unique_ptr<TransformerWorkspace> ws_;
 
   // Offsets into params_ / grads_ of every parameter.

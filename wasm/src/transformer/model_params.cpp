@@ -76,12 +76,11 @@ void TransformerWorkspace::resize(const TransformerConfig& c, long b, long s, lo
   dec_scratch.resize(B * T, Dm, c.d_ff);
 }
 
-TransformerModel::TransformerModel(const TransformerConfig& config) : config_(config) {
+TransformerModel::TransformerModel(const TransformerConfig& config)
+    : ParamStore("Transformer"), config_(config) {
   config_.validate();
   build_table();
-  const ParamView& last = table_.back();
-  params_.assign(static_cast<size_t>(last.offset + last.size), 0.0f);
-  grads_.assign(params_.size(), 0.0f);
+  allocate_params();
   pe_.resize(kTransformerMaxLen * config_.d_model);
   positional_encoding(pe_.data(), kTransformerMaxLen, config_.d_model);
   ws_ = std::make_unique<TransformerWorkspace>();
@@ -95,7 +94,7 @@ TransformerModel& TransformerModel::operator=(TransformerModel&&) noexcept = def
 void TransformerModel::build_table() {
   const long D = config_.d_model, F = config_.d_ff;
   auto add = [&](const std::string& name, std::vector<long> shape) {
-    return append_param(table_, name, std::move(shape)).offset;
+    return add_param(name, std::move(shape));
   };
   auto mha = [&](const std::string& pre) {
     MhaP<long> m;
@@ -181,20 +180,7 @@ void TransformerModel::reset_parameters() {
       std::fill(data, data + v.size, 0.0f);
     }
   }
-  std::fill(grads_.begin(), grads_.end(), 0.0f);
-  grads_valid_ = false;
-  adam_.reset(num_params());
-}
-
-const ParamView& TransformerModel::param(const std::string& name) const {
-  if (const ParamView* v = find_param(table_, name)) return *v;
-  throw InputError("this Transformer has no parameter \"" + name + "\" (names follow PyTorch's " +
-                   "state dict, e.g. " + table_[2].name + ")");
-}
-
-void TransformerModel::set_param(const std::string& name, const std::vector<float>& values) {
-  write_param(params_, param(name), name, values);
-  grads_valid_ = false;
+  reset_optimizer();
 }
 
 float warmup_lr(float peak_lr, long step, long warmup) {
@@ -204,11 +190,6 @@ float warmup_lr(float peak_lr, long step, long warmup) {
   const double s = static_cast<double>(step), w = static_cast<double>(warmup);
   // lr = peak · min(step / warmup, √(warmup / step))
   return static_cast<float>(peak_lr * std::min(s / w, std::sqrt(w / s)));
-}
-
-void TransformerModel::set_adam_state(AdamState state) {
-  check_adam_state(state, params_.size());
-  adam_ = std::move(state);
 }
 
 }  // namespace lab

@@ -5,7 +5,7 @@
 // only on export.
 import type { Chart } from 'chart.js';
 import { chartLegends, type LegendEntry } from './chart-legend';
-import { chartOverlays, DARK_SERIES, pageColor, seriesColor } from './deferred-chart';
+import { canvasColor, chartOverlays, DARK_SERIES, seriesColor } from './deferred-chart';
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
 const TITLE_BLOCK = 30;
@@ -48,8 +48,9 @@ function placeLegend(entries: readonly LegendEntry[], width: number): { placed: 
   return { placed, height: entries.length ? (row + 1) * LEGEND_ROW + 6 : 0 };
 }
 
-/** The chart under its title, its legend under it, at the chart's own pixel ratio, on the panel's
- *  colour (white, or the dark panel in dark mode, whose light text the chart was drawn with). */
+/** The chart under its title, its legend under it, at the chart's own pixel ratio, on its panel's
+ *  colour as the chart's canvas sees it (white, or the dark panel of a dark scope, whose light text
+ *  the chart was drawn with). */
 export function chartPngCanvas(chart: Chart, title: string): HTMLCanvasElement {
   const ratio = chart.currentDevicePixelRatio || 1;
   const legend = placeLegend(chartLegends.get(chart.canvas) ?? [], chart.width);
@@ -61,9 +62,9 @@ export function chartPngCanvas(chart: Chart, title: string): HTMLCanvasElement {
   const ctx = out.getContext('2d');
   if (!ctx) throw new Error('PNG export: no 2D canvas context');
   ctx.scale(ratio, ratio);
-  ctx.fillStyle = pageColor('--lab-panel', '#ffffff');
+  ctx.fillStyle = canvasColor(chart.canvas, '--lab-panel', '#ffffff');
   ctx.fillRect(0, 0, width, height);
-  ctx.fillStyle = pageColor('--lab-ink', '#0f172a');
+  ctx.fillStyle = canvasColor(chart.canvas, '--lab-ink', '#0f172a');
   ctx.font = `600 15px ${FONT}`;
   ctx.textBaseline = 'middle';
   ctx.fillText(title, MARGIN, TITLE_BLOCK / 2 + 2);
@@ -71,7 +72,7 @@ export function chartPngCanvas(chart: Chart, title: string): HTMLCanvasElement {
   ctx.font = LEGEND_FONT;
   const top = TITLE_BLOCK + chart.height;
   for (const { entry, x, y } of legend.placed) {
-    const color = seriesColor(entry.color);
+    const color = seriesColor(chart.canvas, entry.color);
     ctx.fillStyle = color;
     ctx.strokeStyle = color;
     const [x0, cy] = [MARGIN + x, top + y];
@@ -97,7 +98,7 @@ export function chartPngCanvas(chart: Chart, title: string): HTMLCanvasElement {
         ctx.fill();
       }
     }
-    ctx.fillStyle = pageColor('--lab-ink-soft', '#334155');
+    ctx.fillStyle = canvasColor(chart.canvas, '--lab-ink-soft', '#334155');
     ctx.fillText(entry.label, x0 + SAMPLE + 6, cy);
   }
   return out;

@@ -40,7 +40,7 @@ export class ChartLegend {
       ...entries.map((e) => {
         const item = document.createElement('li');
         const sample = document.createElement('span');
-        const color = seriesColor(e.color);
+        const color = seriesColor(this.#canvas, e.color);
         if (e.box) {
           sample.className = 'lab-chart-legend-box';
           sample.style.background = color;

@@ -16,21 +16,31 @@ import {
   LineElement,
   PointElement,
 } from 'chart.js';
-import { canvasColor, pageColor } from './deferred-chart';
+import { canvasColor } from './deferred-chart';
 import { linearTickLabel } from './tick-label';
 
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Decimation);
 // Linear axes label their ticks without Intl (tick-label.ts); an axis with its own callback keeps it.
 Chart.defaults.scales.linear.ticks.callback = (value, _index, ticks) => linearTickLabel(Number(value), ticks);
 Chart.defaults.font.family = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
-// Text and grid lines in the page's colours (pageColor: the tokens in dark mode on the app's own
-// pages), read when a chart resolves its options, i.e. when it is built in view.
-Object.defineProperty(Chart.defaults, 'color', { get: () => pageColor('--lab-ink-soft', '#334155'), set: () => {}, configurable: true });
-Object.defineProperty(Chart.defaults, 'borderColor', { get: () => pageColor('--lab-line', 'rgba(0,0,0,0.1)'), set: () => {}, configurable: true });
-// Ticks and grid lines take the colours of the chart's own box: a dark widget on a light page is dark.
-Chart.defaults.scale.ticks.color = (ctx) => canvasColor(ctx.chart.canvas, '--lab-ink-soft', '#334155');
-Chart.defaults.scale.grid.color = (ctx) => canvasColor(ctx.chart.canvas, '--lab-line', 'rgba(0,0,0,0.1)');
-// (the axis titles of the cartesian scales this page uses; the shared scale type lacks `title`)
-(Chart.defaults.scale as { title: { color: unknown } }).title.color = (ctx: { chart: { canvas: HTMLCanvasElement } }) => canvasColor(ctx.chart.canvas, '--lab-ink-soft', '#334155');
+// Every colour Chart.js draws text and lines with is the chart's own canvas's (canvasColor: the
+// tokens where the canvas is in a dark scope, the article in dark mode or a dark widget on any
+// page), read when a chart resolves its options: a dark widget on a light page draws dark, and its
+// exports (chart-export.ts) read the same colours. The global colour and border colour feed what
+// the scales do not set themselves; ticks, grid lines, the axis line and the axis titles are set
+// here too, so no default of Chart.js's own shows through.
+type Scriptable = (ctx: { chart: { canvas: HTMLCanvasElement } }) => string;
+const ink: Scriptable = (ctx) => canvasColor(ctx.chart.canvas, '--lab-ink-soft', '#334155');
+const line: Scriptable = (ctx) => canvasColor(ctx.chart.canvas, '--lab-line', 'rgba(0,0,0,0.1)');
+// (the typings say a colour, but Chart.js resolves a function here as a scriptable option)
+const globals = Chart.defaults as unknown as { color: Scriptable; borderColor: Scriptable };
+globals.color = ink;
+globals.borderColor = line;
+Chart.defaults.scale.ticks.color = ink;
+Chart.defaults.scale.grid.color = line;
+// (the axis line and title of the cartesian scales the charts use; the shared scale type has neither)
+const cartesian = Chart.defaults.scale as unknown as { border: { color: Scriptable }; title: { color: Scriptable } };
+cartesian.border.color = line;
+cartesian.title.color = ink;
 
 export { Chart };

@@ -14,34 +14,18 @@ import { downloadCanvas, downloadSvg } from '../export';
 import { afterFirstHeatmap, scheduleFirstDraw } from '../first-draw';
 
 /**
- * A chart colour: in dark mode on the app's own pages the design system's token `token`; else (a
- * widget's host page, the iframe page) the light value.
- */
-export function pageColor(token: string, light: string): string {
-  if (!darkPage()) return light;
-  return getComputedStyle(document.documentElement).getPropertyValue(token).trim() || light;
-}
-
-/**
  * A chart colour as the chart's own canvas sees the tokens: the token `token` where the canvas is in
  * a dark scope (the article in dark mode, or a dark widget on any page), else the light value.
  */
 export function canvasColor(canvas: Element, token: string, light: string): string {
   const style = getComputedStyle(canvas);
-  if (style.getPropertyValue('--lab-scheme').trim() !== 'dark') return light;
+  if (!darkScope(style)) return light;
   return style.getPropertyValue(token).trim() || light;
 }
 
-/** the reader's colour-scheme query (live), made once: charts ask for every series at every redraw */
-let darkQuery: MediaQueryList | null | undefined;
+/** Whether an element's computed style has the dark tokens (design-dark.css, or a dark widget's). */
+const darkScope = (style: CSSStyleDeclaration): boolean => style.getPropertyValue('--lab-scheme').trim() === 'dark';
 
-/** Dark mode on one of the app's own pages: the page has the dark tokens (design-dark.css says so). */
-export function darkPage(): boolean {
-  if (typeof document === 'undefined') return false;
-  darkQuery ??= globalThis.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
-  if (!darkQuery?.matches) return false;
-  return getComputedStyle(document.documentElement).getPropertyValue('--lab-scheme').trim() === 'dark';
-}
 
 /**
  * The series colours the sections use (light: Tailwind's 700 shades, ≥ 4.5:1 on white) and the same
@@ -56,9 +40,12 @@ export const DARK_SERIES: Readonly<Record<string, string>> = {
   '#0f172a': '#e2e8f0',
 };
 
-/** A series colour (one of DARK_SERIES's keys) as drawn on this page: its dark twin in dark mode. */
-export function seriesColor(light: string): string {
-  return darkPage() ? (DARK_SERIES[light.toLowerCase()] ?? light) : light;
+/**
+ * A series colour (one of DARK_SERIES's keys) as drawn on the chart's canvas (or its legend, beside
+ * it): its dark twin where that element is in a dark scope, as canvasColor.
+ */
+export function seriesColor(canvas: Element, light: string): string {
+  return darkScope(getComputedStyle(canvas)) ? (DARK_SERIES[light.toLowerCase()] ?? light) : light;
 }
 
 /** What an app plugin drew over a chart (a marker line, a bar's value), for the SVG export. */

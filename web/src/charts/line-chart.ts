@@ -246,8 +246,8 @@ export class LineChart {
     const datasets: ChartDataset<'line', { x: number; y: number | null }[]>[] = data.series.map((s) => ({
       label: s.label,
       data: s.points.map((p) => ({ x: log ? toLog(p.x) : p.x, y: p.y === null || Number.isNaN(p.y) ? null : p.y })),
-      borderColor: seriesColor(s.color),
-      backgroundColor: seriesColor(s.color),
+      borderColor: seriesColor(this.canvas, s.color),
+      backgroundColor: seriesColor(this.canvas, s.color),
       borderWidth: s.width ?? 1.5,
       borderDash: s.dash ? [...s.dash] : [],
       pointStyle: s.marker === 'triangle' || s.marker === 'rect' ? s.marker : 'circle',

@@ -70,7 +70,7 @@ export class SweepChart {
   #drawMarker(ctx: CanvasRenderingContext2D, { left, right, top, bottom, x: scale }: PlotFrame): ChartOverlay[] {
     const x = scale(this.#marker);
     if (!(x >= left && x <= right)) return [];
-    const ink = seriesColor(MARKER_INK); // light on a dark page
+    const ink = seriesColor(ctx.canvas, MARKER_INK); // light on a dark canvas
     ctx.save();
     ctx.strokeStyle = ink;
     ctx.lineWidth = 1.5;

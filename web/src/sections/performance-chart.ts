@@ -101,7 +101,7 @@ export class BarChart {
       chart.data.labels = data.labels;
       if (this.#log) chart.options.scales = { ...chart.options.scales, y: { ...chart.options.scales?.y, ...logScaleOptions(lo, hi) } as never };
       chart.data.datasets = data.series.map((s) => {
-        const color = typeof s.color === 'string' ? seriesColor(s.color) : s.color.map(seriesColor);
+        const color = typeof s.color === 'string' ? seriesColor(this.#chart.canvas, s.color) : s.color.map((c) => seriesColor(this.#chart.canvas, c));
         const values = this.#log ? s.values.map((v) => (v !== null && v > 0 ? toLog(v) : null)) : s.values;
         return { label: s.label, data: values, backgroundColor: color, borderColor: color, ...(this.#log ? { base: toLog(lo) } : {}) };
       });

@@ -2,7 +2,7 @@
 // the panel loads it with its code (it is not in the sections' own tables).
 import type { Strings } from '../i18n';
 
-export const WHY_STRINGS: Strings = {
+export const ASK_WHY_STRINGS: Strings = {
   en: {
     'why.title': 'Ask the model why',
     'why.hint':

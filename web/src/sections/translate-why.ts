@@ -17,7 +17,7 @@ import { STRONG_WEIGHT } from './translate-step-player';
 import { button, el, errorText, field, select, setOptions, setText } from './dom';
 import { fill, type Lang } from '../i18n';
 import css from './translate-why.css?inline';
-import { WHY_STRINGS } from './translate-why-strings';
+import { ASK_WHY_STRINGS } from './translate-why-strings';
 import { formatInterventions, parseInterventions } from './translate-why-link';
 import { RovingFocus } from './keyboard';
 
@@ -98,7 +98,7 @@ export class WhyView {
   #attrSeq = 0;
 
   constructor(host: HTMLElement, ctx: { t: (key: string) => string; lang: Lang }, options: WhyOptions) {
-    const own = WHY_STRINGS[ctx.lang] ?? WHY_STRINGS.en;
+    const own = ASK_WHY_STRINGS[ctx.lang] ?? ASK_WHY_STRINGS.en;
     const t = (key: string) => own[key] ?? ctx.t(key);
     this.#t = t;
     this.#options = options;

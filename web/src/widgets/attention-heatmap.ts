@@ -71,8 +71,8 @@ export class AttentionHeatmap extends LabWidget {
     let drawn = false;
     const draw = async () => {
       try {
-        const { tokens, weights } = await liveWeights(lab, state, mechanism);
-        map.update({ rows: tokens.length, cols: tokens.length, values: weights, rowLabels: tokens, colLabels: tokens });
+        const { labels, weights } = await liveWeights(lab, state, mechanism, lang);
+        map.update({ rows: labels.length, cols: labels.length, values: weights, rowLabels: labels, colLabels: labels });
         drawn = true;
       } catch (err) {
         this.showProblems([...problems, { name: 'self_text', reason: (err as Error).message }]);
