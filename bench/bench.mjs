@@ -20,7 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname } from 'node:path';
-import { loadAttentionLab } from '../wasm/js/attention-lab.mjs';
+import { hasRelaxedSimd, loadAttentionLab } from '../wasm/js/attention-lab.mjs';
 import { attentionPart } from './lib/attention.mjs';
 import { buildNativeBench, root, runNative } from './lib/common.mjs';
 import { datesPart } from './lib/dates.mjs';
@@ -60,7 +60,11 @@ const version = (cmd, args) => {
 const loadBefore = os.loadavg();
 console.log(`Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(', ')} on ${os.cpus().length} cores (a loaded machine slows every column).`);
 
-const lab = await loadAttentionLab();
+// The plain build in every part; the FMA build (relaxed SIMD: `npm run bench` runs Node with
+// --experimental-wasm-relaxed-simd) beside it where a part shows both, in this same process.
+const lab = await loadAttentionLab({ fma: false });
+const labFma = hasRelaxedSimd() ? await loadAttentionLab({ fma: true }) : null;
+if (!labFma) console.log('No relaxed SIMD in this Node (run it with --experimental-wasm-relaxed-simd): the FMA columns are left out.');
 const nativeBinary = buildNativeBench();
 
 async function seq2seqCreate() {
@@ -116,7 +120,7 @@ if (want('seq2seq') || want('dates') || want('transformer') || want('scaling')) 
     if (full && !report.dates.tfjs) report.notes.push('TF.js dates column skipped (see the printed note)');
   }
   if (want('transformer')) {
-    const t = transformerPart(create, nativeBinary, SCALE, data.dates);
+    const t = transformerPart(create, nativeBinary, SCALE, data.dates, labFma && ((config) => labFma.createSeq2Seq(config)));
     report.transformer = t.rows;
     if (t.torch.skipped) report.notes.push(`PyTorch Transformer column skipped: ${t.torch.skipped}`);
     else Object.assign(report.versions, { torch: t.torch.version, torch_blas: t.torch.blas });

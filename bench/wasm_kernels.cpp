@@ -1,8 +1,9 @@
 // The wasm kernels alone, without the JS API: the peak of a pure register-blocked f32x4 loop on
 // this machine (the GEMM micro-kernel's inner loop on L1-resident panels, and nothing else) and
 // the GEMM kernels (wasm/src/kernels/gemm.cpp) at the shapes the attention and the Seq2Seq
-// recipes use. Built and run by bench/lib/kernels.mjs (emcc -O3 -msimd128, Node); prints one JSON
-// object per line. GFLOP/s count a multiply and an add as 2.
+// recipes use. Built and run by bench/lib/kernels.mjs twice (emcc -O3 -msimd128; and clang-16 with
+// relaxed SIMD, the FMA build's kernels), in Node; prints one JSON object per line. GFLOP/s count a
+// multiply and an add as 2.
 #include <emscripten/emscripten.h>
 #include <wasm_simd128.h>
 
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "kernels/gemm.h"
+#include "kernels/simd_math.h"  // madd: one relaxed_madd in the FMA build
 
 namespace {
 
@@ -32,14 +34,14 @@ __attribute__((noinline)) v128_t peak_loop(const float* a_panel, const float* b_
       const v128_t b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + 4);
       const v128_t a0 = wasm_v128_load32_splat(ap), a1 = wasm_v128_load32_splat(ap + 1);
       const v128_t a2 = wasm_v128_load32_splat(ap + 2), a3 = wasm_v128_load32_splat(ap + 3);
-      c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(a0, b0));
-      c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(a0, b1));
-      c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(a1, b0));
-      c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(a1, b1));
-      c20 = wasm_f32x4_add(c20, wasm_f32x4_mul(a2, b0));
-      c21 = wasm_f32x4_add(c21, wasm_f32x4_mul(a2, b1));
-      c30 = wasm_f32x4_add(c30, wasm_f32x4_mul(a3, b0));
-      c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(a3, b1));
+      c00 = lab::kernels::madd(a0, b0, c00);
+      c01 = lab::kernels::madd(a0, b1, c01);
+      c10 = lab::kernels::madd(a1, b0, c10);
+      c11 = lab::kernels::madd(a1, b1, c11);
+      c20 = lab::kernels::madd(a2, b0, c20);
+      c21 = lab::kernels::madd(a2, b1, c21);
+      c30 = lab::kernels::madd(a3, b0, c30);
+      c31 = lab::kernels::madd(a3, b1, c31);
     }
   }
   const v128_t s0 = wasm_f32x4_add(wasm_f32x4_add(c00, c01), wasm_f32x4_add(c10, c11));

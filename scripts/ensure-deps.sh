@@ -12,6 +12,8 @@ need() { # need PACKAGE TEST...
 need cmake command -v cmake
 need g++ command -v g++
 need emscripten command -v emcc
+# The FMA builds' kernels: emcc 3.1.6's clang 14 writes relaxed SIMD's old opcodes (docs/build.md).
+need clang-16 command -v clang++-16
 need libeigen3-dev test -f /usr/include/eigen3/Eigen/Core
 need nlohmann-json3-dev test -f /usr/include/nlohmann/json.hpp
 need libgtest-dev test -d /usr/lib/x86_64-linux-gnu/cmake/GTest -o -d /usr/lib/cmake/GTest

@@ -13,6 +13,13 @@ echo "== native (GoogleTest) =="
 ctest --test-dir build/native --output-on-failure -j"$jobs"
 echo "== wasm (node --test) =="
 node --test --test-concurrency="$jobs" tests/wasm/
+# The FMA builds (relaxed SIMD, which Node 20 runs behind a flag; docs/build.md): the PyTorch
+# references and the determinism tests, each build against its references and itself, not the whole
+# suite twice. tests/wasm/fma.test.mjs (above) proves the choice and the fallback.
+echo "== wasm, FMA builds (node --experimental-wasm-relaxed-simd --test) =="
+node --experimental-wasm-relaxed-simd --test --test-concurrency="$jobs" tests/wasm/reference.test.mjs \
+  tests/wasm/seq2seq-reference.test.mjs tests/wasm/transformer-reference.test.mjs tests/wasm/gpt.test.mjs \
+  tests/wasm/determinism.test.mjs tests/wasm/kernels.test.mjs
 echo "== command line (node --test) =="
 node --test --test-concurrency="$jobs" tests/cli/
 echo "== web units (node --test, TypeScript via Vite's SSR loader) =="

@@ -174,7 +174,7 @@ const CHUNK_GROUPS = [
 // loads it), the model-file wrappers that only its API uses, and the article's own panels.
 export const KIT_DIR = 'attention-lab-widgets';
 const KIT_ONLY_IN_ARTICLE = [
-  /\/build\/wasm\/attention_lab_core\.mjs$/,
+  /\/build\/wasm\/attention_lab_core(_fma)?\.mjs$/,
   /\/wasm\/js\/(safetensors|seq2seq-model)\.mjs$/,
   /\/web\/src\/sections\/(translate-article|translate-byo|translate-why-lazy)\.ts$/,
 ];
@@ -232,9 +232,23 @@ function framedOnly(): Plugin {
 export const STANDALONE_DIR = 'standalone';
 const WASM_BUILDS = ['attention', 'seq2seq', 'transformer', 'core'] as const;
 
+// A standalone page inlines one wasm build, the plain one: there each FMA build (docs/build.md)
+// resolves to its plain build, so the loader's choice loads the same module either way.
+function plainForFma(): Plugin {
+  return {
+    name: 'attention-lab:plain-for-fma',
+    apply: 'build',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!/attention_lab_\w+_fma\.mjs$/.test(source)) return null;
+      return this.resolve(source.replace(/_fma\.mjs$/, '.mjs'), importer, { ...options, skipSelf: true });
+    },
+  };
+}
+
 function standaloneConfig(build: string): UserConfig {
   const others = WASM_BUILDS.filter((b) => b !== build).map((b) => new RegExp(`/build/wasm/attention_lab_${b === 'core' ? 'core' : b}\\.mjs$`));
-  const stubs = () => [articleOnlyStubs([...KIT_ONLY_IN_ARTICLE, ...others, /\/web\/src\/embed\/standalone\.ts$/])];
+  const stubs = () => [plainForFma(), articleOnlyStubs([...KIT_ONLY_IN_ARTICLE, ...others, /\/web\/src\/embed\/standalone\.ts$/])];
   return {
     root: webRoot,
     base: './',

@@ -41,19 +41,23 @@ function datesDefault(create) {
   return { name: 'dates default', task: 'dates', layers: i.layers, heads: i.heads, dModel: i.dModel, dFF: i.dFF, normFirst: i.normFirst, batchSize: i.batchSize };
 }
 
-export function transformerPart(create, nativeBinary, scale, datesData) {
+// createFma: the FMA build's createSeq2Seq (null without relaxed SIMD), timed beside the plain one.
+export function transformerPart(create, nativeBinary, scale, datesData, createFma = null) {
   const n = (x) => Math.max(1, Math.round(x * scale));
   const TRANSFORMER_RECIPES = [datesDefault(create), LARGER];
   const recipesFile = `${root}build/native-bench/transformer-recipes.json`;
   writeFileSync(recipesFile, JSON.stringify(TRANSFORMER_RECIPES));
   const native = runNative(nativeBinary, ['transformer', recipesFile, scale]);
   const wasm = TRANSFORMER_RECIPES.map((r) => wasmPerStep(create, r, n(10), n(20)));
+  const fma = createFma ? TRANSFORMER_RECIPES.map((r) => wasmPerStep(createFma, r, n(10), n(20))) : null;
   const torch = torchTransformer(datesData, recipesFile, scale);
   const tfjs = tfjsTransformer(datesData, recipesFile, scale);
   const ms = (m) => (m ? `${fmt(m.median_s * 1e3, 2)} ± ${spread(m)}` : '–');
   const rows = TRANSFORMER_RECIPES.map((r, i) => {
     const nat = native.find((m) => m.recipe === r.name), w = wasm[i], t = torch.steps?.[r.name], j = tfjs.steps?.[r.name];
-    return { recipe: r, native: nat, wasm: w, torch: t ?? null, tfjs: j ?? null, wasm_vs_native: nat ? w.median_s / nat.median_s : null,
+    const f = fma?.[i] ?? null;
+    return { recipe: r, native: nat, wasm: w, wasm_fma: f, fma_vs_wasm: f ? f.median_s / w.median_s : null, torch_vs_fma_cpu: f && t ? t.cpu_s / f.cpu_s : null,
+      torch: t ?? null, tfjs: j ?? null, wasm_vs_native: nat ? w.median_s / nat.median_s : null,
       torch_vs_wasm: t ? t.median_s / w.median_s : null, torch_vs_wasm_cpu: t ? t.cpu_s / w.cpu_s : null,
       tfjs_vs_wasm: j ? j.median_s / w.median_s : null, tfjs_vs_wasm_cpu: j ? j.cpu_s / w.cpu_s : null };
   });
@@ -61,12 +65,13 @@ export function transformerPart(create, nativeBinary, scale, datesData) {
   const ratio = (x) => (x ? `${fmt(x, 1)}×` : '–');
   table('Transformer: one training step (forward + backward + clipping + Adam) on dates',
     'The same recipes and dates on every side; wall-clock ms per step (median ± spread of 7 blocks) and the process\'s CPU ms per step (median), ' +
-    'which on a shared machine is what the step itself costs. "PyTorch ÷ wasm", "TF.js ÷ wasm": how many times faster wasm is, by wall clock and by CPU time (goal ≥ 5× PyTorch).',
-    ['recipe', 'parameters', 'native', 'wasm', 'PyTorch (1 thread)', 'TF.js-wasm (1 thread)', 'CPU: native', 'CPU: wasm', 'CPU: PyTorch', 'CPU: TF.js',
+    'which on a shared machine is what the step itself costs. "wasm" is the SIMD128 build, "wasm FMA" the relaxed-SIMD build (fused multiply-add), timed in this process. "PyTorch ÷ wasm", "TF.js ÷ wasm": how many times faster wasm is, by wall clock and by CPU time (goal ≥ 5× PyTorch).',
+    ['recipe', 'parameters', 'native', 'wasm', 'wasm FMA', 'FMA ÷ SIMD128', 'PyTorch ÷ wasm FMA (CPU)', 'PyTorch (1 thread)', 'TF.js-wasm (1 thread)', 'CPU: native', 'CPU: wasm', 'CPU: PyTorch', 'CPU: TF.js',
       'wasm ÷ native', 'PyTorch ÷ wasm', 'PyTorch ÷ wasm (CPU)', 'TF.js ÷ wasm', 'TF.js ÷ wasm (CPU)', `goal ≥ ${TRANSFORMER_GOAL}× PyTorch (CPU)`],
     rows.map((r) => [
       `${r.recipe.name}: ${r.recipe.layers} layer${r.recipe.layers > 1 ? 's' : ''}, ${r.recipe.heads} heads, dModel ${r.recipe.dModel}, dFF ${r.recipe.dFF}, ${r.recipe.normFirst ? 'pre' : 'post'}-norm, batch ${r.recipe.batchSize}`,
-      r.wasm.parameters.toLocaleString('en-US'), ms(r.native), ms(r.wasm), ms(r.torch), ms(r.tfjs), cpuMs(r.native), cpuMs(r.wasm), cpuMs(r.torch), cpuMs(r.tfjs),
+      r.wasm.parameters.toLocaleString('en-US'), ms(r.native), ms(r.wasm), ms(r.wasm_fma), r.fma_vs_wasm ? `${fmt(r.fma_vs_wasm, 2)}×` : '–',
+      ratio(r.torch_vs_fma_cpu), ms(r.torch), ms(r.tfjs), cpuMs(r.native), cpuMs(r.wasm), cpuMs(r.torch), cpuMs(r.tfjs),
       r.wasm_vs_native ? `${fmt(r.wasm_vs_native, 2)}×` : '–', ratio(r.torch_vs_wasm), ratio(r.torch_vs_wasm_cpu), ratio(r.tfjs_vs_wasm), ratio(r.tfjs_vs_wasm_cpu),
       r.torch_vs_wasm_cpu ? (r.torch_vs_wasm_cpu >= TRANSFORMER_GOAL ? 'met' : 'not met') : '–',
     ]));

@@ -257,8 +257,14 @@ export interface GptOnlyLab {
   memoryStats(): { heapUsed: number; memorySize: number; handles: number };
 }
 
-/** Loads the wasm module once (per JS realm) and resolves to the API. Throws JS Errors on bad input. */
-export function loadAttentionLab(options?: { variant?: 'full' }): Promise<AttentionLab>;
+/**
+ * Loads the wasm module once (per JS realm) and resolves to the API. Throws JS Errors on bad input.
+ * fma: the 'full' and 'transformer' builds also come with fused multiply-add (relaxed SIMD), loaded
+ * by default where hasRelaxedSimd(); false loads the plain build anyway, true is an Error where the
+ * engine or the variant has none. The FMA build rounds each multiply-add once: its numbers differ
+ * from the plain build's in the last bits.
+ */
+export function loadAttentionLab(options?: { variant?: 'full'; fma?: boolean }): Promise<AttentionLab>;
 /**
  * The attention-only build (no ops, no Seq2Seq; a fraction of the download, for embedded widgets).
  * Loaded once per realm, separately from the full module.
@@ -267,9 +273,12 @@ export function loadAttentionLab(options: { variant: 'attention' }): Promise<Att
 /** The Seq2Seq-only build (see Seq2SeqOnlyLab), loaded once per realm like the others. */
 export function loadAttentionLab(options: { variant: 'seq2seq' }): Promise<Seq2SeqOnlyLab>;
 /** The Transformer-only build (see TransformerOnlyLab), loaded once per realm like the others. */
-export function loadAttentionLab(options: { variant: 'transformer' }): Promise<TransformerOnlyLab>;
+export function loadAttentionLab(options: { variant: 'transformer'; fma?: boolean }): Promise<TransformerOnlyLab>;
 /** The GPT-only build (see GptOnlyLab), loaded once per realm like the others. */
 export function loadAttentionLab(options: { variant: 'gpt' }): Promise<GptOnlyLab>;
+
+/** Whether this engine runs relaxed SIMD, so that loadAttentionLab picks the FMA builds. */
+export function hasRelaxedSimd(): boolean;
 
 /** A tensor from a shape and values. */
 export function tensor(shape: readonly number[], values: ArrayLike<number>): Tensor;

@@ -10,7 +10,7 @@
  * @property {string} path the page, under the site root
  * @property {string} element the widget's tag name
  * @property {string} label how reports name it
- * @property {'attention' | 'seq2seq' | 'transformer' | 'core' | null} wasm the one wasm build it loads, or none
+ * @property {'attention' | 'seq2seq' | 'transformer' | 'transformer_fma' | 'core' | 'core_fma' | null} wasm the one wasm build it loads (in Chromium), or none
  * @property {string} [start] the test id of a button the widget waits for before computing anything
  * @property {number} [budgetKB] its download budget, KiB gzip (default: 200, tests/e2e/widgets.test.mjs)
  * @property {boolean} [charts] it shows a line or bar chart before the reader does anything (or after `start`): Chart.js is part of its download
@@ -26,13 +26,14 @@ export const ONE_WIDGET_PAGES = [
   { path: '/examples/test-one-why.html', element: 'attention-playground', label: '<attention-playground mechanism=why>', wasm: 'seq2seq', start: 'why-start', charts: true },
   { path: '/examples/test-one-seq2seq.html', element: 'seq2seq-demo', label: '<seq2seq-demo task=note>', wasm: 'seq2seq' },
   { path: '/examples/test-one-seq2seq.zh.html', element: 'seq2seq-demo', label: '<seq2seq-demo task=note lang=zh>', wasm: 'seq2seq' },
-  // the Transformer has its own widget build (wasm/js/modules.mjs)
-  { path: '/examples/test-one-transformer.html', element: 'transformer-demo', label: '<transformer-demo task=dates>', wasm: 'transformer' },
-  { path: '/examples/test-one-transformer.zh.html', element: 'transformer-demo', label: '<transformer-demo task=dates lang=zh>', wasm: 'transformer' },
-  { path: '/examples/test-one-playground-transformer.html', element: 'attention-playground', label: '<attention-playground mechanism=transformer>', wasm: 'transformer' },
+  // the Transformer has its own widget build (wasm/js/modules.mjs), and of it a build with fused
+  // multiply-add, which Chromium (relaxed SIMD) loads instead: that one alone, within the budget
+  { path: '/examples/test-one-transformer.html', element: 'transformer-demo', label: '<transformer-demo task=dates>', wasm: 'transformer_fma' },
+  { path: '/examples/test-one-transformer.zh.html', element: 'transformer-demo', label: '<transformer-demo task=dates lang=zh>', wasm: 'transformer_fma' },
+  { path: '/examples/test-one-playground-transformer.html', element: 'attention-playground', label: '<attention-playground mechanism=transformer>', wasm: 'transformer_fma' },
 ];
 
-/** The wasm build a response URL is (`attention`, `seq2seq`, `transformer`, `core`), or undefined. */
+/** The wasm build a response URL is (`attention`, `seq2seq`, `transformer`, `core`, each `_fma` too), or undefined. */
 export const wasmBuildOf = (url) => /attention_lab_(\w+)-[\w-]+\.wasm$/.exec(url)?.[1];
 
 /**

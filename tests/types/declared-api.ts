@@ -4,7 +4,7 @@
 // it with tsc, runs the result, and checks that every method the .d.ts declares is called here.
 // A declared signature that throws, or returns another shape than declared, fails it.
 import {
-  loadAttentionLab, tensor,
+  hasRelaxedSimd, loadAttentionLab, tensor,
   type AttentionLab, type GptOnlyLab, type ImportedSeq2Seq, type Seq2Seq, type Seq2SeqBatch, type TransformerSeq2Seq,
 } from 'attention-lab';
 
@@ -161,6 +161,10 @@ export async function main(): Promise<string> {
   bareModels(lab);
   gpt(lab);
   check(tensor([2], new Float32Array([1, 2])).data.length === 2, 'tensor');
+  // the plain build where Node runs without relaxed SIMD (the test's Node); each build once per realm
+  check(typeof hasRelaxedSimd() === 'boolean', 'hasRelaxedSimd');
+  check((await loadAttentionLab({ variant: 'full', fma: false })) === lab || hasRelaxedSimd(), 'fma: false is the plain build');
+  check(typeof (await loadAttentionLab({ variant: 'transformer', fma: false })).createSeq2Seq === 'function', 'transformer, fma: false');
 
   const rnn = lab.createSeq2Seq({ arch: 'rnn', task: 'note', cell: 'gru', hidden: 8, embedding: 6, attention: true, score: 'dot',
     attentionalTanh: true, seed: 3, batchSize: 2, learningRate: 0.01, clipNorm: 1 });

@@ -5,15 +5,15 @@
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import createCore from '../../build/wasm/attention_lab_core.mjs';
 import { loadReference, loadReferenceParams, mismatch, NO_FLOOR } from './case-runner.mjs';
+import { createFullCore } from './full-core.mjs';
 
 const reference = loadReference('gpt.json');
 const RTOL = 1e-4;
 
 let core;
 before(async () => {
-  core = await createCore();
+  core = await createFullCore();
 });
 
 /** The call's result, or a failed assertion with the core's message. */

@@ -6,11 +6,11 @@
 // than one block of the packed kernel.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { createFullCore } from './full-core.mjs';
 
 let core;
 before(async () => {
-  const { default: create } = await import('../../build/wasm/attention_lab_core.mjs');
-  core = await create();
+  core = await createFullCore();
 });
 
 let seed = 12345;

@@ -128,25 +128,57 @@ async function apiObject(variant, core) {
 const loading = new Map();
 
 /**
- * Loads the module (once per JS realm and variant) and resolves to the API object.
- * options.variant: 'full' (default), 'attention' (no ops, no Seq2Seq methods) or 'seq2seq'
- * (createSeq2Seq only; its models cannot be saved).
+ * The smallest module with relaxed SIMD's f32x4.relaxed_madd (opcode 0xfd 0x85 0x02): a function
+ * returning relaxed_madd of three v128 constants. Engines without relaxed SIMD (Safari, Node 20
+ * without --experimental-wasm-relaxed-simd) reject it.
+ */
+const RELAXED_MADD_MODULE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, // type section: () -> v128
+  0x03, 0x02, 0x01, 0x00, // function section: one function of type 0
+  0x0a, 0x3d, 0x01, 0x3b, 0x00, // code section: one body of 59 bytes, no locals
+  ...[0, 1, 2].flatMap(() => [0xfd, 0x0c, ...new Array(16).fill(0)]), // v128.const 0, three times
+  0xfd, 0x85, 0x02, 0x0b, // f32x4.relaxed_madd, end
+]);
+
+/** Whether this engine runs relaxed SIMD, so loadAttentionLab picks a variant's FMA build. */
+export function hasRelaxedSimd() {
+  return typeof WebAssembly === 'object' && WebAssembly.validate(RELAXED_MADD_MODULE);
+}
+
+/**
+ * Loads the module (once per JS realm, variant and build) and resolves to the API object.
+ * options.variant: 'full' (default), 'attention' (no ops, no Seq2Seq methods), 'seq2seq'
+ * (createSeq2Seq only; its models cannot be saved) or 'transformer'.
+ * options.fma: whether to load the variant's FMA build (GEMM with fused multiply-add: faster, and
+ * rounded once per product, so its numbers differ from the other build's in the last bits). By
+ * default, where the engine has relaxed SIMD and the variant has such a build; `false` loads the
+ * plain build anyway; `true` where the engine or the variant has none is an Error.
  */
 export function loadAttentionLab(options) {
   const variant = options?.variant ?? DEFAULT_VARIANT;
   const module = MODULES.find((m) => m.variant === variant);
   if (!module) return Promise.reject(new Error(`unknown variant ${JSON.stringify(String(variant))}: use ${variantList()}`));
-  if (!loading.has(variant)) {
-    const promise = module
-      .load()
+  const asked = options?.fma;
+  if (asked !== undefined && typeof asked !== 'boolean') {
+    return Promise.reject(new Error(`fma must be true or false (got ${JSON.stringify(String(asked))})`));
+  }
+  if (asked && !module.fma) return Promise.reject(new Error(`variant '${variant}' has no FMA build: use 'full' or 'transformer'`));
+  if (asked && !hasRelaxedSimd()) {
+    return Promise.reject(new Error('fma: true needs relaxed SIMD, which this engine lacks (Node 20: run with --experimental-wasm-relaxed-simd)'));
+  }
+  const fma = asked ?? (Boolean(module.fma) && hasRelaxedSimd());
+  const key = `${variant}${fma ? '+fma' : ''}`;
+  if (!loading.has(key)) {
+    const promise = (fma ? module.fma() : module.load())
       .then(({ default: createCore }) => createCore())
       .then((core) => apiObject(variant, core));
     promise.catch(() => {
-      loading.delete(variant); // a failed load (e.g. network) may be retried
+      loading.delete(key); // a failed load (e.g. network) may be retried
     });
-    loading.set(variant, promise);
+    loading.set(key, promise);
   }
-  return loading.get(variant);
+  return loading.get(key);
 }
 
 /** "'full', 'attention' or 'seq2seq'": the default first, then the rest of MODULES. */

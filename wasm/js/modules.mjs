@@ -82,7 +82,9 @@ export const BINDINGS = Object.freeze({
 /**
  * The modules, smallest download first (gzip -9 of the .wasm, `bash scripts/build-wasm.sh`
  * prints them). `variant` is loadAttentionLab's option; `file` the build/wasm/<file>.{mjs,wasm}
- * pair; `bindings` the BINDINGS row of CMakeLists.txt, in its order.
+ * pair; `bindings` the BINDINGS row of CMakeLists.txt, in its order. A row with `fma` has a
+ * second build, <file>_fma, whose GEMM kernels use relaxed SIMD's fused multiply-add (the rows
+ * with FMA in CMakeLists.txt): `fma` imports it, for engines that validate relaxed SIMD.
  */
 export const MODULES = Object.freeze([
   {
@@ -102,6 +104,7 @@ export const MODULES = Object.freeze([
     file: 'attention_lab_transformer',
     bindings: ['convert', 'seq2seq_convert', 'diagnostics_bindings', 'transformer_session_bindings'],
     load: () => import('../../build/wasm/attention_lab_transformer.mjs'),
+    fma: () => import('../../build/wasm/attention_lab_transformer_fma.mjs'),
   },
   {
     variant: 'gpt',
@@ -133,6 +136,7 @@ export const MODULES = Object.freeze([
       'gpt_session_bindings',
     ],
     load: () => import('../../build/wasm/attention_lab_core.mjs'),
+    fma: () => import('../../build/wasm/attention_lab_core_fma.mjs'),
   },
 ].map((m) => Object.freeze({ ...m, bindings: Object.freeze(m.bindings) })));
 

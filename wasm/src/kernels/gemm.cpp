@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "kernels/simd_math.h"  // hsum, dot (wasm)
+#include "kernels/simd_math.h"  // hsum, dot, madd (wasm)
 #include "tensor.h"
 
 namespace lab::kernels {
@@ -164,17 +164,17 @@ void kernel_4x8(long kc, const float* ap, const float* bp, float* c, long ldc, l
   for (long k = 0; k < kc; ++k, ap += kMr, bp += kNr) {
     const v128_t b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + 4);
     const v128_t a0 = wasm_v128_load32_splat(ap);
-    c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(a0, b0));
-    c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(a0, b1));
+    c00 = madd(a0, b0, c00);
+    c01 = madd(a0, b1, c01);
     const v128_t a1 = wasm_v128_load32_splat(ap + 1);
-    c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(a1, b0));
-    c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(a1, b1));
+    c10 = madd(a1, b0, c10);
+    c11 = madd(a1, b1, c11);
     const v128_t a2 = wasm_v128_load32_splat(ap + 2);
-    c20 = wasm_f32x4_add(c20, wasm_f32x4_mul(a2, b0));
-    c21 = wasm_f32x4_add(c21, wasm_f32x4_mul(a2, b1));
+    c20 = madd(a2, b0, c20);
+    c21 = madd(a2, b1, c21);
     const v128_t a3 = wasm_v128_load32_splat(ap + 3);
-    c30 = wasm_f32x4_add(c30, wasm_f32x4_mul(a3, b0));
-    c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(a3, b1));
+    c30 = madd(a3, b0, c30);
+    c31 = madd(a3, b1, c31);
   }
   if (bias && cols == kNr) {
     const v128_t s0 = wasm_v128_load(bias), s1 = wasm_v128_load(bias + 4);
@@ -286,8 +286,7 @@ void gemm_axpy(float* C, long ldc, const float* A, long lda, const float* B, lon
       const float* b = B + k * ldb;
       long n = 0;
       for (; n + 4 <= N; n += 4) {
-        wasm_v128_store(
-            c + n, wasm_f32x4_add(wasm_v128_load(c + n), wasm_f32x4_mul(a, wasm_v128_load(b + n))));
+        wasm_v128_store(c + n, madd(a, wasm_v128_load(b + n), wasm_v128_load(c + n)));
       }
       for (; n < N; ++n) c[n] += s * b[n];
     }
@@ -328,14 +327,14 @@ void gemm_dot(float* C, long ldc, const float* A, long lda, const float* B, long
         const v128_t a0 = wasm_v128_load(a0p + k), a1 = wasm_v128_load(a1p + k);
         const v128_t b0 = wasm_v128_load(b0p + k), b1 = wasm_v128_load(b1p + k);
         const v128_t b2 = wasm_v128_load(b2p + k), b3 = wasm_v128_load(b3p + k);
-        c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(a0, b0));
-        c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(a0, b1));
-        c02 = wasm_f32x4_add(c02, wasm_f32x4_mul(a0, b2));
-        c03 = wasm_f32x4_add(c03, wasm_f32x4_mul(a0, b3));
-        c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(a1, b0));
-        c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(a1, b1));
-        c12 = wasm_f32x4_add(c12, wasm_f32x4_mul(a1, b2));
-        c13 = wasm_f32x4_add(c13, wasm_f32x4_mul(a1, b3));
+        c00 = madd(a0, b0, c00);
+        c01 = madd(a0, b1, c01);
+        c02 = madd(a0, b2, c02);
+        c03 = madd(a0, b3, c03);
+        c10 = madd(a1, b0, c10);
+        c11 = madd(a1, b1, c11);
+        c12 = madd(a1, b2, c12);
+        c13 = madd(a1, b3, c13);
       }
       alignas(16) float y[2][4];
       wasm_v128_store(y[0], hsum4(c00, c01, c02, c03));
@@ -364,10 +363,10 @@ void gemm_dot(float* C, long ldc, const float* A, long lda, const float* B, long
       v128_t c0 = wasm_f32x4_splat(0.0f), c1 = c0, c2 = c0, c3 = c0;
       for (long k = 0; k < K4; k += 4) {
         const v128_t a = wasm_v128_load(ap + k);
-        c0 = wasm_f32x4_add(c0, wasm_f32x4_mul(a, wasm_v128_load(b0p + k)));
-        c1 = wasm_f32x4_add(c1, wasm_f32x4_mul(a, wasm_v128_load(b0p + ldb + k)));
-        c2 = wasm_f32x4_add(c2, wasm_f32x4_mul(a, wasm_v128_load(b0p + 2 * ldb + k)));
-        c3 = wasm_f32x4_add(c3, wasm_f32x4_mul(a, wasm_v128_load(b0p + 3 * ldb + k)));
+        c0 = madd(a, wasm_v128_load(b0p + k), c0);
+        c1 = madd(a, wasm_v128_load(b0p + ldb + k), c1);
+        c2 = madd(a, wasm_v128_load(b0p + 2 * ldb + k), c2);
+        c3 = madd(a, wasm_v128_load(b0p + 3 * ldb + k), c3);
       }
       alignas(16) float y[4];
       wasm_v128_store(y, hsum4(c0, c1, c2, c3));

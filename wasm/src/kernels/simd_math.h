@@ -14,6 +14,18 @@ constexpr float kExpFlush = -44.3614195558365f;  // ln(2^-64): below it, exp giv
 
 namespace lab::kernels {
 
+// a · b + c. Where the module is built with relaxed SIMD (the FMA modules, docs/build.md), one
+// f32x4.relaxed_madd: a fused multiply-add on engines whose CPU has one (one rounding, half the
+// vector instructions of the GEMM's inner loops); elsewhere a multiply and an add.
+inline v128_t madd(v128_t a, v128_t b, v128_t c) {
+#ifdef __wasm_relaxed_simd__
+  // clang 16's wasm_simd128.h has no wrapper for it yet
+  return (v128_t)__builtin_wasm_relaxed_madd_f32x4((__f32x4)a, (__f32x4)b, (__f32x4)c);
+#else
+  return wasm_f32x4_add(c, wasm_f32x4_mul(a, b));
+#endif
+}
+
 // exp(x) = 2^n · exp(r), n = round(x / ln 2), r = x − n ln 2 ∈ [−ln2/2, ln2/2], with exp(r) from
 // Cephes' degree-5 minimax polynomial (as in Eigen's pexp_float and sse_mathfun's exp_ps), ~2 ulp;
 // 0 for x < kExpFlush, arguments above 88.376 clamped there (largest finite result), NaN stays NaN.
@@ -52,8 +64,7 @@ inline float hsum(v128_t v) {
 inline float dot(const float* a, const float* b, long K) {
   v128_t s = wasm_f32x4_splat(0.0f);
   long k = 0;
-  for (; k + 4 <= K; k += 4)
-    s = wasm_f32x4_add(s, wasm_f32x4_mul(wasm_v128_load(a + k), wasm_v128_load(b + k)));
+  for (; k + 4 <= K; k += 4) s = madd(wasm_v128_load(a + k), wasm_v128_load(b + k), s);
   float r = hsum(s);
   for (; k < K; ++k) r += a[k] * b[k];
   return r;
