@@ -92,7 +92,7 @@ export function unstyledControls() {
     const s = getComputedStyle(c);
     const base = ua[c.tagName.toLowerCase()];
     const tokenRadius = getComputedStyle(document.documentElement).getPropertyValue('--lab-radius').trim();
-    const named = c.matches('.lab-button, .lab-menu, .lab-input, .lab-link, .lab-range');
+    const named = c.matches('.lab-button, .lab-menu, .lab-input, .lab-link, .lab-range, .lab-check');
     const looksDefault =
       s.fontFamily === base.font || (s.borderTopLeftRadius === base.radius && s.backgroundColor === base.background && s.borderTopColor === base.border);
     // inside the language switch the group carries the rounded border

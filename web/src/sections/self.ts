@@ -85,6 +85,7 @@ class SelfView implements SectionHandle {
     const dField = field(t('self.d'), this.#d);
     dField.hidden = state.isHidden('self_d');
     this.#tie.type = 'checkbox';
+    this.#tie.className = 'lab-check';
     this.#tie.checked = state.get('self_tie');
     this.#tie.addEventListener('change', () => state.set('self_tie', this.#tie.checked));
     const tieField = field(t('self.tie'), this.#tie, state.isHidden('self_tie'));
