@@ -39,13 +39,13 @@ const WIDE: Layout = {
  */
 const NARROW: Layout = {
   width: 340,
-  height: 300,
-  enc: { x: 4, y: 226, w: 332, h: 70 },
-  dec: { x: 204, y: 146, w: 132, h: 56 },
-  scores: { x: 18, y: 154, w: 178, h: 40 },
-  weights: { x: 18, y: 74, w: 178, h: 56 },
-  context: { x: 18, y: 6, w: 178, h: 40 },
-  output: { x: 204, y: 6, w: 132, h: 40 },
+  height: 262,
+  enc: { x: 4, y: 196, w: 332, h: 62 },
+  dec: { x: 204, y: 124, w: 132, h: 56 },
+  scores: { x: 18, y: 132, w: 178, h: 40 },
+  weights: { x: 18, y: 60, w: 178, h: 56 },
+  context: { x: 18, y: 4, w: 178, h: 40 },
+  output: { x: 204, y: 4, w: 132, h: 40 },
   sumX: 10,
 };
 /** at most this many source words get a cell (a longer sentence ends in "…") */
