@@ -133,6 +133,11 @@ export class DecodeView {
     this.#player.show();
   }
 
+  /** the reader is going through the decoding (it plays, or stands before its end): a new one would jump away */
+  get browsing(): boolean {
+    return this.#result !== null && (this.#player.running || this.#player.pos < this.#views.length);
+  }
+
   clear(): void {
     this.#result = null;
     this.#views = [];
