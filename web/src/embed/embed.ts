@@ -1,27 +1,14 @@
 // embed.html#view=<section>&<settings>: one section of the article in an iframe, driven by the same
 // state table as the app's URL hash, with no page chrome. Invalid settings are listed as text and
 // ignored; the address is kept in step with the controls (replaceState) so a reload keeps them.
-import { fill, SHELL_STRINGS, translator, resolveLang, useLanguage, type Lang, type Strings } from '../i18n';
+import { fill, SHELL_STRINGS, translator, resolveLang, useLanguage, type Lang } from '../i18n';
+import { EMBED_STRINGS } from './embed-strings';
 import type { SectionHandle } from '../section';
 import { AppState } from '../state';
 import { isEmbeddable, SECTION_LOADERS } from '../widgets/sections';
 import { ARTICLE_SECTIONS, SECTION_TITLES } from '../sections/titles';
 import { sharedLabClient } from '../widgets/shared-client';
 import './embed.css';
-
-/** this page's own messages, in the page's language (a section's strings load only with it) */
-const EMBED_STRINGS: Strings = {
-  en: {
-    'embed.notSetting': '{name}: not a setting',
-    'embed.noView': 'the address must name one section with view=…, one of:',
-    'embed.viewLine': 'view={view}: {title}',
-  },
-  zh: {
-    'embed.notSetting': '{name}：不是可用的设置',
-    'embed.noView': '地址中须用 view=… 指定一个栏目，可选：',
-    'embed.viewLine': 'view={view}：{title}',
-  },
-};
 
 const errorBox = document.getElementById('embed-error') as HTMLElement;
 const root = document.getElementById('embed-root') as HTMLElement;

@@ -64,7 +64,7 @@ export const MULTIHEAD_STRINGS: Strings = {
     'mh.error.tooMany': '句子有 {count} 个词；最多只能显示 {max} 个',
     'mh.error.text': '无法使用这个句子：{reason}',
     'mh.kept': '。各视图仍显示上一个能显示的句子：“{text}”。',
-    'mh.heads.adjusted': '头数 h：你选的 {wanted} 不能整除模型维度 d = {d}，所以画出 {heads} 个头（可选：{divisors}）；网址仍保留你的 {wanted}，换成它能整除的 d 时就会再画出 {wanted} 个头。',
+    'mh.heads.adjusted': '头数 h：你选的 {wanted} 不能整除模型维度 d = {d}，所以画出 {heads} 个头（可选：{divisors}）；网址仍保留你的 {wanted}，换成它能整除的 d 时就会再画出这么多个头。',
     'mh.head': '第 {h} 个头',
     'mh.head.weights': '第 {h} 个头：权重 softmax(Q_h K_hᵀ/√{dh})',
     'mh.head.output': '第 {h} 个头：输出（权重 · V_h）',
