@@ -58,7 +58,7 @@ export const IDEA_STRINGS: Strings = {
     'idea.q.yoursShort': '你的问题',
     'idea.sentence.full': '（“咖哥周六在公园读小说”）',
     'idea.strength': '问题的明确程度（查询向量的长度）',
-    'idea.stale': '你的问题有一格不是有效的数：上面的热力图和这份列表仍显示你上一个有效的问题。',
+    'idea.stale': '你的问题有一格不是有效的数：热力图和这份列表仍显示你上一个有效的问题。',
     'idea.yours': '你的问题，逐个特征设置',
     'idea.yours.field': '你的问题·{feature}',
     'idea.map': '注意力权重：问题（行）对各个词（列）',

@@ -48,7 +48,7 @@ export function okMessage(t: (key: string) => string, { count, d, heads, dh }: {
 const NARRATED_HEADS = 4;
 
 /** A head's largest weight stands out only above this many times an even split (1/n): below, the head is flat. */
-const STANDS_OUT = 1.5;
+const STANDS_OUT = 1.25;
 
 /** "1, 2 and 3" / "1、2、3": the heads of one group, in the page's language. */
 function headList(t: (key: string) => string, heads: readonly number[]): string {
