@@ -167,6 +167,8 @@ export class ChartTable {
     this.element.addEventListener('toggle', () => this.refresh());
     host.after(this.element);
     this.#name(); // named before the first numbers arrive: a summary is never empty
+    // a chart built before its figure is on the page cannot know the page's language yet
+    if (!this.element.isConnected) requestAnimationFrame(() => this.#name());
   }
 
   /** The summary's text, in the page's language where the table sits. */

@@ -113,9 +113,9 @@ export class Seq2SeqDiagram {
     const weights = step?.attention ? Array.from({ length: n }, (_, i) => step.attention?.[i] ?? 0) : null;
     this.#weightCells.replaceChildren(...cells(this.#weights, 24, [], false, weights, n));
     this.#decLabel.textContent = step ? t('tr.diagram.dec.step').replace('{step}', String(step.index)) : t('tr.diagram.dec');
-    // the word in its own tspan, so it can carry its own language (the shell marks it)
+    // the word in its own tspan, in its own language (the English the model writes)
     const [before, after = ''] = t('tr.diagram.output.step').split('{token}');
-    if (step) this.#outLabel.replaceChildren(before, svg('tspan', {}, step.token), after);
+    if (step) this.#outLabel.replaceChildren(before, svg('tspan', { lang: 'en' }, step.token), after);
     else this.#outLabel.textContent = t('tr.diagram.output');
   }
 

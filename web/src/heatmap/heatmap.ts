@@ -67,6 +67,9 @@ export interface HeatmapData {
   values: ArrayLike<number>;
   rowLabels: readonly string[];
   colLabels: readonly string[];
+  /** the labels' language where it is not the page's (a model's English output): their table cells say it */
+  rowLang?: string;
+  colLang?: string;
 }
 
 export interface HeatmapOptions {
@@ -104,6 +107,8 @@ interface HeatmapValues {
   values: number[];
   rowLabels: string[];
   colLabels: string[];
+  rowLang?: string;
+  colLang?: string;
 }
 
 export class Heatmap implements CellEmitter {
@@ -321,14 +326,14 @@ export class Heatmap implements CellEmitter {
   }
 
   update(data: HeatmapData): void {
-    const { rows, cols, values, rowLabels, colLabels } = data;
+    const { rows, cols, values, rowLabels, colLabels, rowLang, colLang } = data;
     if (values.length !== rows * cols) throw new Error(`heatmap: expected ${rows * cols} values, got ${values.length}`);
 
     if (rowLabels.length !== rows || colLabels.length !== cols) {
       throw new Error(`heatmap: ${rows}×${cols} values but ${rowLabels.length} row and ${colLabels.length} column labels`);
     }
     const before = this.#data;
-    this.#data = { rows, cols, values: Array.from(values), rowLabels: [...rowLabels], colLabels: [...colLabels] };
+    this.#data = { rows, cols, values: Array.from(values), rowLabels: [...rowLabels], colLabels: [...colLabels], rowLang, colLang };
 
     let [min, max] = this.#options.fixedRange ?? [Infinity, -Infinity];
     if (!this.#options.fixedRange) {

@@ -85,6 +85,7 @@ export class TransformerDecodeView {
     });
     controls.append(field(t('tf.decode.light'), this.#light));
     this.#output.dataset.testid = 'tf-output';
+    this.#output.lang = 'en'; // the model writes English (dates: ISO digits): data in the target language
     // the translation is said when it changes (a new one, or a step of the decoding)
     this.#output.setAttribute('aria-live', 'polite');
     this.#output.setAttribute('aria-atomic', 'true');
