@@ -25,10 +25,11 @@ export const ALLOWED = new Set([
   'ms', 'GFLOP', 'KiB', 'gzip',
   // keys
   'Tab', 'Ctrl', 'Mac',
-  // the models' own end-of-sentence token, shown as the models write it (<eos>)
-  'eos',
+  // the models' own start and end tokens, shown as the models write them (<sos>, <eos>)
+  'sos', 'eos',
 ]);
-const MATH = /^([A-Za-z](\d+|_[A-Za-z0-9]+)?|ln)$/;
+// one letter (with an index), and the functions formulas name: ln, exp
+const MATH = /^([A-Za-z](\d+|_[A-Za-z0-9]+)?|ln|exp)$/;
 
 describe('the Chinese page', { timeout: 240_000 }, () => {
   let site;
