@@ -12,8 +12,8 @@ import { usePhone, useSite } from './harness.mjs';
 const SEC = '.tf-section';
 const LANGS = ['en', 'zh'];
 const WORDS = {
-  en: { empty: /Type something to translate/, more: / and 1 more\./, guess: /^1 of the 6 source tokens .*this output is a guess\.$/, all: /^200 of the 200 /, waiting: /Waiting/, single: /1 × 1: the model wrote a single token/, trained: /Trained to step (\d+)/, ms: /([\d.]+) ms per step/g },
-  zh: { empty: /请输入要翻译的内容/, more: /，另有 1 个。/, guess: /^源序列的 6 个词元中有 1 个不在模型词表中.*只是猜测。$/, all: /^源序列的 200 个词元中有 200 个/, waiting: /等待/, single: /1 × 1：模型只写出了一个词元/, trained: /已训练到第 (\d+) 步/, ms: /每步 ([\d.]+) 毫秒/g },
+  en: { empty: /Type something to translate/, more: / and 1 more\./, guess: /^1 of the 6 source tokens .*this output is a guess\.$/, all: /^200 of the 200 /, waiting: /Waiting/, single: /1 × 1 maps: the untrained model wrote one token/, trained: /Trained to step (\d+)/, ms: /([\d.]+) ms per step/g },
+  zh: { empty: /请输入要翻译的内容/, more: /，另有 1 个。/, guess: /^源序列的 6 个词元中有 1 个不在模型词表中.*只是猜测。$/, all: /^源序列的 200 个词元中有 200 个/, waiting: /等待/, single: /1 × 1：未训练的模型只写出一个词元/, trained: /已训练到第 (\d+) 步/, ms: /每步 ([\d.]+) 毫秒/g },
 };
 
 describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
@@ -108,11 +108,11 @@ describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
         const progress = (await p.locator('.tf-decode-progress').textContent()) ?? '';
         assert.doesNotMatch(progress, w.waiting, `${lang} ${p === page ? 1280 : 390} px: ${progress}`);
         assert.equal((await dataset('.tf-decode', p)).done, '1', lang);
-        const note = p.locator('[data-testid="tf-grid-decoder"] [data-testid=tf-grid-single]');
+        const note = p.locator('[data-testid="tf-grid-decoder"] [data-testid=tf-single-note]');
         assert.equal(await note.isVisible(), true, lang);
         assert.match((await note.textContent()) ?? '', w.single, lang);
         // the encoder's maps are S × S: no note there
-        assert.equal(await p.locator('[data-testid="tf-grid-encoder"] [data-testid=tf-grid-single]').isVisible(), false, lang);
+        assert.equal(await p.locator('[data-testid="tf-grid-encoder"] [data-testid=tf-single-note]').isVisible(), false, lang);
         if (p === phone.page) await p.locator('[data-testid="tf-grid-decoder"]').screenshot({ path: `${process.cwd()}/test-artifacts/transformer-reader-single-${lang}-390.png` });
       }
     }

@@ -59,7 +59,7 @@ export class AttentionGrid {
     const scroll = el('div', 'tf-grid-scroll');
     scroll.append(this.#grid);
     this.#single.textContent = t(`tf.grid.single.${kind}`);
-    this.#single.dataset.testid = 'tf-grid-single';
+    this.#single.dataset.testid = 'tf-single-note';
     this.#single.hidden = true;
     this.element.append(cap, this.#empty, scroll, this.#single);
     host.append(this.element);
