@@ -28,7 +28,7 @@ test('--help lists the commands; every command has --help; --version', () => {
   assert.equal(t.code, 0);
   for (const o of ['--task', '--cell', '--hidden', '--embedding', '--attention', '--attentional-tanh', '--batch', '--lr', '--clip',
     '--seed', '--steps', '--eval-every', '--out']) assert.ok(t.out.includes(`  ${o}`), `train --help lists ${o}`);
-  assert.match(t.out, /--hidden N .*default 128/);
+  assert.match(t.out, /--hidden N .*default .*: zh-en, dates, --pairs 64; note, reverse, copy 128;/, 'each task\'s default, from the table the page reads');
   assert.match(cli('translate', '-h').out, /--beam N[\s\S]*--top-k N .*default 3[\s\S]*--json/);
   assert.equal(cli('--version').out.trim(), VERSION);
 });

@@ -28,7 +28,7 @@ withScratchFolder('attention-lab-pairs-', (folder) => {
 
 test('train --pairs trains on the file, and the model translates, evaluates, describes and exports', () => {
   const model = join(dir, 'note.model');
-  const t = cli('train', '--pairs', join(dir, 'note.tsv'), '--held-out', '0', '--hidden', '32', '--batch', '5', '--lr', '0.02',
+  const t = cli('train', '--pairs', join(dir, 'note.tsv'), '--held-out', '0', '--cell', 'rnn', '--hidden', '32', '--batch', '5', '--lr', '0.02',
     '--steps', '200', '--out', model);
   assert.equal(t.code, 0, t.err);
   assert.match(t.out, /^training .*note\.tsv \(5 pairs, 0 held out, words\): rnn, hidden 32/m);

@@ -25,10 +25,11 @@ export const ALLOWED = new Set([
   'ms', 'GFLOP', 'KiB', 'gzip',
   // keys
   'Tab', 'Ctrl', 'Mac',
-  // the models' own end-of-sentence token, shown as the models write it (<eos>)
-  'eos',
+  // the models' own start and end tokens, shown as the models write them (<sos>, <eos>)
+  'sos', 'eos',
 ]);
-const MATH = /^([A-Za-z](\d+|_[A-Za-z0-9]+)?|ln)$/;
+// one letter (with an index), and the functions formulas name: ln, exp
+const MATH = /^([A-Za-z](\d+|_[A-Za-z0-9]+)?|ln|exp)$/;
 
 describe('the Chinese page', { timeout: 240_000 }, () => {
   let site;
@@ -47,19 +48,21 @@ describe('the Chinese page', { timeout: 240_000 }, () => {
       const skipped = (el) => el.closest('math, script, style, pre, code, textarea, output, [hidden], [lang]:not([lang^="zh"]):not([data-lang-run])');
       const unquoted = (s) => s.replace(/“[^”]*”/g, ' ');
       const out = [];
-      const note = (text, where) => {
-        for (const m of unquoted(text).matchAll(words)) out.push({ word: m[0], where: where.slice(0, 100) });
+      // where: the section, the element (tag and class) and the text, so a failure points at its code
+      const place = (el) => `${el.closest('[id]')?.id ?? 'body'} ${el.tagName.toLowerCase()}${el.classList.length ? '.' + [...el.classList].join('.') : ''}`;
+      const note = (text, where, el) => {
+        for (const m of unquoted(text).matchAll(words)) out.push({ word: m[0], where: `${place(el)}: ${where.slice(0, 100)}` });
       };
       // a run the page marked with its lang is a span of its own: quoted when the text around it is
       const quotedRun = (el) => el.hasAttribute('data-lang-run') && /“[^”]*$/.test(el.previousSibling?.textContent ?? '') && /^[^“]*”/.test(el.nextSibling?.textContent ?? '');
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
       for (let n = walker.nextNode(); n; n = walker.nextNode()) {
         if (n.nodeType === Node.TEXT_NODE) {
-          if (n.parentElement && !skipped(n.parentElement) && !quotedRun(n.parentElement)) note(n.textContent ?? '', (n.textContent ?? '').trim());
+          if (n.parentElement && !skipped(n.parentElement) && !quotedRun(n.parentElement)) note(n.textContent ?? '', (n.textContent ?? '').trim(), n.parentElement);
         } else if (!skipped(n)) {
           for (const name of ['aria-label', 'aria-description', 'title', 'alt', 'placeholder']) {
             const value = n.getAttribute(name);
-            if (value) note(value, `${n.tagName.toLowerCase()}[${name}]: ${value}`);
+            if (value) note(value, `[${name}]: ${value}`, n);
           }
         }
       }
@@ -70,7 +73,6 @@ describe('the Chinese page', { timeout: 240_000 }, () => {
   }
 
   test('the article: no Latin word outside the allow-list, in any section, its text or its labels', {
-    todo: '§3.3 (translate-*.ts) shows English tokens without a lang="en" of their own: the untrained model’s output, and the token labels of its attention table, diagram, link and top-k chart (words of its English vocabulary: in, me, day, month, Xiaoming…)',
   }, async () => {
     await site.load('#lang=zh');
     await page.waitForFunction(() => [...document.querySelectorAll('.article-section')].every((s) => s.querySelector('.section-body > *')));

@@ -5,7 +5,8 @@
 // once when the reader asked for reduced motion). §4's diagram follows the settings (heads, pre- or
 // post-norm). The figure of 我 爱 我: the two 我 rows of the self-attention output are equal without
 // positions and differ with them, in English and Chinese; its sinusoid table holds
-// sin/cos(pos / 10000^(2i/d)). Export menus open at their button. Screenshots of §3.3 and §4 at
+// sin/cos(pos / 10000^(2i/d)). At a phone's width (390, 320 px) both diagrams take their narrow
+// layout, whole in the width with their text at a legible size. Export menus open at their button. Screenshots of §3.3 and §4 at
 // 1280, 768 and 390 px in both languages go to test-artifacts/diagrams-<lang>-<width>-<section>.png.
 // Needs `npm run build:web` first. Run: node --test tests/e2e/diagrams.test.mjs
 import assert from 'node:assert/strict';
@@ -210,6 +211,42 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
       assert.deepEqual(await others(), before, `${input}: its message moved the row's other controls`);
     }
   });
+
+  for (const lang of ['en', 'zh']) {
+    test(`${lang}: turned to a phone's width, both diagrams take their narrow layout: whole, text at its size, the step still lit`, async () => {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await site.load(`#lang=${lang}&seed=1`);
+      await waitTranslated();
+      await page.click(`${TR} [data-testid=s2s-decode-restart]`);
+      await page.click(`${TR} [data-testid=s2s-decode-step]`);
+      await page.mouse.move(1, 1);
+      await page.waitForFunction(() => document.querySelector('[data-testid=s2s-diagram]')?.dataset.lit === 'dec scores weights context output');
+      // wide: a figure wider than a phone
+      const fits = (testId) =>
+        page.locator(`[data-testid=${testId}]`).evaluate((f) => {
+          const svg = f.querySelector('svg').getBoundingClientRect();
+          const box = f.getBoundingClientRect();
+          // the size of the text on screen: the SVG's 12-unit labels scaled to its drawn width
+          const scale = svg.width / f.querySelector('svg').viewBox.baseVal.width;
+          return { narrow: f.classList.contains('narrow'), whole: f.scrollWidth <= f.clientWidth + 1 && svg.right <= box.right + 1, label: 12 * scale };
+        });
+      assert.equal((await fits('s2s-diagram')).narrow, false);
+      for (const width of [390, 320]) {
+        await page.setViewportSize({ width, height: 844 });
+        for (const id of ['s2s-diagram', 'tf-diagram']) {
+          await page.waitForFunction((t) => document.querySelector(`[data-testid=${t}]`)?.classList.contains('narrow'), id);
+          const f = await fits(id);
+          assert.ok(f.whole, `${id} at ${width} px: the whole picture in the width`);
+          assert.ok(f.label >= 9, `${id} at ${width} px: labels of ${f.label.toFixed(1)} px`);
+        }
+        assert.equal(await lit(page, 's2s-diagram'), 'dec scores weights context output', 'the step played is still lit');
+        await site.screenshot(`diagrams-narrow-${lang}-${width}-translate`, { target: page.locator(`${TR} [data-testid=s2s-diagram]`) });
+        await site.screenshot(`diagrams-narrow-${lang}-${width}-transformer`, { target: page.locator(`${TF} [data-testid=tf-diagram]`) });
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.waitForFunction(() => !document.querySelector('[data-testid=s2s-diagram]')?.classList.contains('narrow'));
+    });
+  }
 
   test('screenshots of §3.3 and §4 at three widths in both languages', async () => {
     for (const lang of ['en', 'zh']) {

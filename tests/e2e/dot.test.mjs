@@ -110,13 +110,36 @@ describe('§3.1/§3.2 dot-product section', { timeout: 180_000 }, () => {
     assert.equal((await editorValues('dot-query'))[0], 4.5);
     assert.ok(await env.page.locator(`${ROOT} .dot-edited`).isVisible());
 
-    // a new d no longer fits the stored values: back to seeded ones, and the URL drops them
+    // a smaller d keeps the edited values that still fit (the first d features of every row)
     const c2 = await env.computeCount(ROOT);
     await env.page.selectOption(`${ROOT} select >> nth=3`, '2');
     await env.waitComputed(ROOT, c2);
     assert.deepEqual((await env.heatmap('dot-weights')).shape, [3, 5]);
-    assert.equal((await editorValues('dot-query')).length, 6);
-    await env.page.waitForFunction(() => !location.hash.includes('dot_q=') && location.hash.includes('dot_d=2'));
+    const small = await editorValues('dot-query');
+    assert.deepEqual(small, [0, 1, 2].flatMap((r) => q.slice(r * 4, r * 4 + 2)));
+    assert.ok(await env.page.locator(`${ROOT} .dot-edited`).isVisible());
+    await env.page.waitForFunction(() => location.hash.includes('dot_q=4.5') && location.hash.includes('dot_d=2'));
+  });
+
+  test('typed q1 = 5, then Features d from 4 to 8: the typed values stay, the edit banner too', async () => {
+    await loadOk('#seed=1');
+    let count = await env.computeCount(ROOT);
+    await env.page.locator(`${ROOT} table.dot-query input`).first().fill('5');
+    await env.waitComputed(ROOT, count);
+    const q = await editorValues('dot-query');
+    const k = await editorValues('dot-key');
+    assert.ok(await env.page.locator(`${ROOT} .dot-edited`).isVisible());
+    count = await env.computeCount(ROOT);
+    await env.page.selectOption(`${ROOT} select >> nth=3`, '8');
+    await env.waitComputed(ROOT, count);
+    const q8 = await editorValues('dot-query');
+    const k8 = await editorValues('dot-key');
+    assert.equal(q8.length, 3 * 8);
+    for (let r = 0; r < 3; r++) assert.deepEqual(q8.slice(r * 8, r * 8 + 4), q.slice(r * 4, r * 4 + 4), `query row ${r + 1} keeps its 4 values`);
+    for (let r = 0; r < 5; r++) assert.deepEqual(k8.slice(r * 8, r * 8 + 4), k.slice(r * 4, r * 4 + 4), `key row ${r + 1} keeps its 4 values`);
+    assert.equal(q8[0], 5);
+    assert.ok(await env.page.locator(`${ROOT} .dot-edited`).isVisible(), 'the “Edited values” banner stays');
+    assertClose((await env.heatmap('dot-weights')).values, attention(q8, k8, 3, 5, 8, Math.sqrt(8)).weights, 'weights of the kept values');
   });
 
   test('Randomise draws a new seed and drops the edits', async () => {

@@ -214,4 +214,39 @@ describe('Embed button and dialog', { timeout: 180_000 }, () => {
     await dialog().waitFor({ state: 'hidden' });
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'embed-open');
   });
+
+  test('while a section\'s dialog is open, the contents mark that section, even with its button below the reading line', async () => {
+    await site.load('#seed=1');
+    const marked = () => page.$eval('#toc [aria-current="true"]', (b) => b.dataset.section).catch(() => null);
+    // §3.1's Embed button low on the screen (85% down), its section's top below the contents' reading
+    // line (40% down): the contents mark the section above, §2
+    await page.evaluate(() => {
+      const button = document.querySelector('#section-dot [data-testid="embed-open"]');
+      window.scrollBy({ top: button.getBoundingClientRect().top - 0.85 * window.innerHeight, behavior: 'instant' });
+    });
+    await page.waitForFunction(() => document.querySelector('#toc [aria-current="true"]')?.dataset.section === 'idea');
+    const top = await page.$eval('#section-dot', (s) => s.getBoundingClientRect().top / window.innerHeight);
+    assert.ok(top > 0.4 && top < 0.95, `§3.1 starts ${top.toFixed(2)} down the screen`);
+    await page.click('#section-dot [data-testid="embed-open"]');
+    await dialog().waitFor({ state: 'visible' });
+    assert.equal(await marked(), 'dot', 'the contents behind the dialog mark the section it embeds');
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => document.querySelector('#toc [aria-current="true"]')?.dataset.section === 'idea');
+    // a figure's Export menu, Embed…: its first figure is about 780 px into §3.1, so on a tall screen
+    // (2000 px) with §3.1's top 45% down
+    await page.setViewportSize({ width: 1280, height: 2000 });
+    await page.evaluate(() => {
+      const section = document.querySelector('#section-dot');
+      window.scrollBy({ top: section.getBoundingClientRect().top - 0.45 * window.innerHeight, behavior: 'instant' });
+    });
+    await page.waitForFunction(() => document.querySelector('#toc [aria-current="true"]')?.dataset.section === 'idea');
+    await page.locator('#dot-scores .export-toggle').click();
+    await page.locator('#dot-scores [data-export="embed"]').click();
+    await dialog().waitFor({ state: 'visible' });
+    assert.equal(await marked(), 'dot', "behind a figure's Embed dialog, the contents mark the figure's section");
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => document.querySelector('#toc [aria-current="true"]')?.dataset.section === 'idea');
+  });
 });

@@ -9,6 +9,17 @@ import { useSite } from './harness.mjs';
 
 const { GLOSSARY, PROSE, NOT_PROSE } = await loadWeb('shell/glossary');
 
+/** words readers met undefined: each must have an entry (the test below then checks where it is defined) */
+const REQUIRED = { en: ['softmax', 'hidden state', 'token'], zh: ['softmax', '隐藏状态', '词元'] };
+
+test('every term readers met undefined has a glossary entry', () => {
+  for (const lang of ['en', 'zh']) {
+    const terms = GLOSSARY.map((e) => e.term[lang].toLowerCase());
+    const missing = REQUIRED[lang].filter((word) => !terms.includes(word.toLowerCase()));
+    assert.deepEqual(missing, [], `${lang}: not in the glossary`);
+  }
+});
+
 describe('glossary', { timeout: 240_000 }, () => {
   let site;
   let page;

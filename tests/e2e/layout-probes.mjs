@@ -92,7 +92,7 @@ export function unstyledControls() {
     const s = getComputedStyle(c);
     const base = ua[c.tagName.toLowerCase()];
     const tokenRadius = getComputedStyle(document.documentElement).getPropertyValue('--lab-radius').trim();
-    const named = c.matches('.lab-button, .lab-menu, .lab-input, .lab-link, .lab-range');
+    const named = c.matches('.lab-button, .lab-menu, .lab-input, .lab-link, .lab-range, .lab-check');
     const looksDefault =
       s.fontFamily === base.font || (s.borderTopLeftRadius === base.radius && s.backgroundColor === base.background && s.borderTopColor === base.border);
     // inside the language switch the group carries the rounded border
@@ -192,6 +192,55 @@ export function darkChartInkOf(sectionId) {
       if (0.2126 * lin(data[i]) + 0.7152 * lin(data[i + 1]) + 0.0722 * lin(data[i + 2]) < 0.03) black++;
     }
     out.push({ label: canvas.getAttribute('aria-label'), opaque, black });
+  }
+  return out;
+}
+
+/**
+ * Boxes of `section` that cut their content at the side: a box that clips or scrolls (a text box,
+ * a figure, a row of buttons) whose content is wider than it. A heatmap's frame is left to
+ * hiddenColumnsOf (it says how many columns it hides); visually hidden text is meant to be clipped;
+ * `scrolling` (a selector) names the boxes that scroll sideways by design.
+ */
+export function clippedOf([sectionId, scrolling]) {
+  const card = document.querySelector(`section.article-section[data-section="${sectionId}"]`);
+  if (!card) return [`no card for ${sectionId}`];
+  const out = [];
+  for (const el of card.querySelectorAll('*')) {
+    if (el.closest('figure.heatmap, [hidden], details:not([open]) > :not(summary)') || el.getClientRects().length === 0) continue;
+    if (scrolling && el.matches(scrolling)) continue;
+    // visually hidden (a skip link, a screen-reader table): one pixel wide on purpose
+    if (el.clientWidth <= 1) continue;
+    const s = getComputedStyle(el);
+    const field = el.matches('input[type=text], input:not([type]), textarea');
+    if (!field && s.overflowX === 'visible') continue;
+    if (el.scrollWidth > el.clientWidth + 1) {
+      const name = `${el.tagName.toLowerCase()}${[...el.classList].map((c) => `.${c}`).join('')}`;
+      out.push(`${name}: ${el.scrollWidth} px of content in ${el.clientWidth} px`);
+    }
+  }
+  return out.slice(0, 5);
+}
+
+/**
+ * Panel titles (summary) of `section` whose words are laid out as separate boxes (a term marked in
+ * the title made a flex item of its own: the title broke into ragged columns): all the text of a
+ * title must flow in one box.
+ */
+export function raggedTitlesOf(sectionId) {
+  const card = document.querySelector(`section.article-section[data-section="${sectionId}"]`);
+  const out = [];
+  for (const summary of card?.querySelectorAll('summary') ?? []) {
+    if (summary.getClientRects().length === 0) continue;
+    const boxes = new Set();
+    const walker = document.createTreeWalker(summary, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.data.trim()) continue;
+      let box = node.parentElement;
+      while (box !== summary && getComputedStyle(box).display.startsWith('inline')) box = box.parentElement;
+      boxes.add(box);
+    }
+    if (boxes.size > 1) out.push(`"${summary.textContent.trim().slice(0, 40)}": ${boxes.size} boxes`);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // §3.6 multi-head section in headless Chromium: every head's weights are distributions, the combined
 // context is exactly the heads' outputs side by side, the head selector offers only divisors of d, a
-// head count that does not divide d (from the URL) gives an inline error naming it and the divisors,
+// head count that does not divide d (from the URL, or kept from before d changed) draws the nearest
+// divisor and says so while the address keeps the reader's count,
 // and a permalink reloads to the same numbers.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
@@ -60,16 +61,47 @@ describe('§3.6 multi-head section', { timeout: 180_000 }, () => {
     await checkHeads(3, 10, 2);
   });
 
-  test('heads not dividing d (hash): inline error naming it and the divisors; a valid choice recovers', async () => {
-    await env.load('#seed=1&mh_d=4&mh_heads=3', ROOT);
-    await env.page.waitForSelector(`${ROOT}[data-state="error"]`);
+  test('heads not dividing d (hash): the nearest divisor is drawn and the message says so; a valid choice recovers', async () => {
+    await loadOk('#seed=1&mh_d=4&mh_heads=3');
     const message = (await env.page.locator(`${ROOT} .mh-message`).textContent()) ?? '';
-    assert.match(message, /Heads h: 3 does not divide Model size d = 4; choose one of 1, 2, 4/);
+    assert.match(message, /Heads h: your 3 does not divide Model size d = 4, so 2 heads are drawn \(the divisors: 1, 2, 4\)/);
+    await checkHeads(3, 4, 2);
     await env.page.selectOption(`${ROOT} select >> nth=1`, '4');
-    await env.waitComputed(ROOT);
-    assert.equal(await env.page.getAttribute(ROOT, 'data-state'), 'ok');
+    await env.page.waitForFunction(() => document.querySelector('.mh-section')?.dataset.headsDrawn === '4');
+    assert.doesNotMatch(await env.page.locator(`${ROOT} .mh-message`).textContent(), /does not divide/);
     await checkHeads(3, 4, 4);
   });
+
+  for (const [lang, said] of [
+    ['en', /Heads h: your 4 does not divide Model size d = 6, so 3 heads are drawn.*the address keeps your 4/],
+    ['zh', /头数 h：你选的 4 不能整除模型维度 d = 6，所以画出 3 个头.*网址仍保留你的 4/],
+  ]) {
+    test(`(${lang}) h = 4, then d = 6, then d = 8: the change is said, the address keeps h = 4, and 4 heads come back`, async () => {
+      await loadOk(`#seed=1&lang=${lang}`);
+      const select = (nth, value) => env.page.selectOption(`${ROOT} select >> nth=${nth}`, value);
+      const drawn = (h) => env.page.waitForFunction((n) => document.querySelector('.mh-section')?.dataset.headsDrawn === n, String(h));
+      await select(1, '4');
+      await drawn(4);
+      await select(0, '6');
+      await drawn(3);
+      assert.match(await env.page.locator(`${ROOT} .mh-message`).textContent(), said);
+      await env.page.waitForFunction(() => /mh_heads=4/.test(location.hash));
+      await select(0, '8');
+      await drawn(4);
+      await checkHeads(3, 8, 4);
+      assert.doesNotMatch(await env.page.locator(`${ROOT} .mh-message`).textContent(), /does not divide|不能整除/);
+      assert.match(await env.page.evaluate(() => location.hash), /mh_heads=4/);
+    });
+
+    test(`(${lang}) "我 爱 我": a head whose largest weight ties names no strongest link, and no heads "share" a tie`, async () => {
+      await loadOk(`#seed=1&lang=${lang}&mh_d=8&mh_heads=4&mh_text=${encodeURIComponent('我 爱 我')}`);
+      const text = await env.page.locator(`${ROOT} .mh-narration, ${ROOT} #mh-narration`).first().textContent();
+      // the two copies of 我 have equal rows and columns in every head: each head's top weight ties
+      assert.match(text, lang === 'en' ? /head 1: none \(\d pairs tie at 0\.\d\d\)/ : /第 1 个头：没有（\d 对词并列 0\.\d\d）/);
+      assert.doesNotMatch(text, /share|相同。/);
+      assert.doesNotMatch(text, / and \d+ and /);
+    });
+  }
 
   test('bad sentences give inline errors; a permalink reloads to the same numbers', async () => {
     await loadOk('#seed=5&mh_d=8&mh_heads=4');

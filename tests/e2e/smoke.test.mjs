@@ -311,8 +311,9 @@ describe('article shell', { timeout: 180_000 }, () => {
     assert.match(csv.name, /\.csv$/);
     const lines = csv.bytes.toString('utf8').replace(/^\ufeff/, '').trimEnd().split('\r\n');
     assert.equal(lines.length, drawn.shape[0] + 1);
+    // each number in its shortest float32 form: the same float32 as the drawn value
     const numbers = lines.slice(1).flatMap((l) => l.split(',').slice(1).map(Number));
-    assert.deepEqual(numbers, drawn.values);
+    assert.deepEqual(numbers.map(Math.fround), drawn.values.map(Math.fround));
 
     const json = JSON.parse((await download('json')).bytes.toString('utf8'));
     assert.deepEqual([json.rows, json.cols], drawn.shape);

@@ -292,12 +292,25 @@ describe('embeddable widgets', { timeout: 420_000 }, () => {
     await page.waitForFunction(() => document.body.dataset.ready !== undefined);
     assert.equal(await page.evaluate(() => document.body.dataset.ready), 'error');
     const text = await page.locator('#embed-error').textContent();
-    assert.match(text, /view must name one section/);
+    assert.match(text, /must name one section with view=…, one of:/);
+    assert.match(text, /view=dot: 3\.1–3\.2 Dot-product/);
     assert.match(text, /seed/);
     assert.match(text, /<b>x<\/b>: not a setting/); // the unknown key, shown as text
     await page.waitForTimeout(300);
     assert.deepEqual(await injected(), []);
     assert.equal(workers.length, 0);
+  });
+
+  test('the iframe page with no view, in Chinese: the message and the list of views in Chinese', async () => {
+    await open(`/embed.html#lang=zh&${encodeURIComponent('<i>y</i>')}=1`);
+    await page.waitForFunction(() => document.body.dataset.ready !== undefined);
+    assert.equal(await page.evaluate(() => document.body.dataset.ready), 'error');
+    const lines = await page.locator('#embed-error p').allTextContents();
+    assert.ok(lines.includes('错误：地址中须用 view=… 指定一个栏目，可选：'), lines.join('\n'));
+    for (const line of ['view=why：1. 问题：长距离依赖与信息压缩', 'view=multihead：3.6 多头注意力', 'view=transformer：4. Transformer 模型']) assert.ok(lines.includes(line), line);
+    assert.ok(lines.includes('错误：<i>y</i>：不是可用的设置'), 'the unknown key, as text, in Chinese');
+    assert.doesNotMatch(lines.join('\n'), /Error|must name|not a setting/);
+    assert.equal(await page.locator('#embed-error i').count(), 0);
   });
 
   test('the built site works from a sub-folder of its host (a GitHub Pages project site)', async () => {

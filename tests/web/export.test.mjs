@@ -43,8 +43,15 @@ test('a labelled matrix: header of column labels, one labelled row per line, eve
   assert.deepEqual(rows[0], ['', 'k1', 'k2', 'k3']);
   assert.deepEqual(rows.map((r) => r[0]).slice(1), ['咖哥', '喜欢']);
   const parsed = rows.slice(1).flatMap((r) => r.slice(1).map(Number));
-  assert.deepEqual(parsed, Array.from(values, (v) => (Object.is(v, -0) ? 0 : v)), 'numbers read back exactly');
+  assert.deepEqual(parsed.map(Math.fround), Array.from(values, (v) => (Object.is(v, -0) ? 0 : v)), 'numbers read back as the same float32');
   assert.equal(rows[2][3], '0', 'no "-0"');
+  // float32 values in their shortest float32 form, not their float64 expansion
+  assert.deepEqual(rows[1].slice(1), ['0.1', '-2.5', '0.33333334']);
+  assert.equal(csvNumber(-1.9549002647399902), '-1.9549003');
+  assert.equal(csvNumber(0.8994758725166321), '0.8994759');
+  // a number no float32 can hold is written in full
+  assert.equal(csvNumber(0.1), '0.1');
+  assert.equal(csvNumber(1 / 3), String(1 / 3));
 });
 
 test('labels with commas, quotes and line breaks are quoted; formula-like labels are defused', () => {

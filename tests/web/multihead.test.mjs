@@ -53,6 +53,20 @@ test('the narration names each head’s largest weight and says whether the head
   const three = [...w, ...w.slice(0, 9)];
   assert.match(strongestLinks(en, three, 3, tokens), /\(0\.70\)\. Heads 1 and 3 share their strongest link\.$/);
   assert.match(strongestLinks(zh, three, 3, tokens), /第 1、3 个头的最强连接相同。$/);
+  // three heads sharing a pair are listed as a list, not "2 and 3 and 4"
+  const four = [...w.slice(9), ...w.slice(0, 9), ...w.slice(0, 9), ...w.slice(0, 9)];
+  assert.match(strongestLinks(en, four, 4, tokens), /Heads 2, 3 and 4 share their strongest link\.$/);
+  assert.match(strongestLinks(zh, four, 4, tokens), /第 2、3、4 个头的最强连接相同。$/);
+  // a nearly flat head (0.31/0.39/0.31 at most) and a tie (我 and its copy) have no strongest link and share nothing
+  const flat = [0.31, 0.39, 0.3, 0.33, 0.34, 0.33, 0.33, 0.33, 0.34];
+  const tie = [0.42, 0.16, 0.42, 0.3, 0.4, 0.3, 0.42, 0.16, 0.42];
+  assert.equal(
+    strongestLinks(en, [...w.slice(0, 9), ...flat, ...w.slice(0, 9)], 3, tokens),
+    'Strongest link of each head: head 1: 咖哥 → 喜欢 (0.70); head 2: none (its largest weight, 0.39, is near an even split, 0.33); head 3: 咖哥 → 喜欢 (0.70). Heads 1 and 3 share their strongest link.',
+  );
+  const wo = ['我', '爱', '我 (3)'];
+  assert.equal(strongestLinks(en, [...tie, ...tie], 2, wo), 'Strongest link of each head: head 1: none (4 pairs tie at 0.42); head 2: none (4 pairs tie at 0.42).');
+  assert.equal(strongestLinks(zh, tie, 1, wo), '每个头最强的连接：第 1 个头：没有（4 对词并列 0.42）。');
   // more heads than are named: the rest are counted
   const six = Array.from({ length: 6 }, () => w.slice(0, 9)).flat();
   assert.match(strongestLinks(en, six, 6, tokens), /head 4: [^;]+; … \(2 more heads\)\. Every head/);

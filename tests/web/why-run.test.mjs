@@ -65,6 +65,22 @@ describe('§1 run', () => {
     });
   }
 
+  test('every report has both curves at the same lengths (plain and attention are evaluated together)', async () => {
+    const { pending, lab } = handLab();
+    const seen = [];
+    const run = new WhyRun(lab, { ...SETTINGS, maxLen: 30 }, (s) => seen.push(s.plain.map((x, i) => [x !== null, s.attention[i] !== null])), (err) => assert.fail(err));
+    run.start();
+    while (seen.length < 8) {
+      await settle();
+      assert.ok(pending.length > 0, 'the run waits for no call');
+      pending.shift().answer();
+    }
+    run.pause();
+    await answerAll(pending);
+    for (const lengths of seen) for (const [plain, attention] of lengths) assert.equal(plain, attention, `plain and attention at different lengths: ${JSON.stringify(lengths)}`);
+    assert.ok(seen.at(-1).every(([plain]) => plain), 'all four lengths measured by the eighth report');
+  });
+
   test('paused, it reports the turn in the worker (the step it reached) and then stops', async () => {
     const lab = handLab();
     const { run, reports } = await reportedOnce(lab);

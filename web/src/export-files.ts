@@ -18,11 +18,22 @@ export function csvField(text: string): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** A number exactly as JavaScript prints it (float32 values keep every digit needed). */
+/**
+ * A number in the fewest digits that read back to it: a float32 value (every number the core
+ * computes) as its shortest float32 form (-1.9549003, not -1.9549002647399902: reading it as float32
+ * gives the same bits), any other number as JavaScript prints it.
+ */
 export function csvNumber(v: number): string {
   if (Number.isNaN(v)) return 'NaN';
   if (!Number.isFinite(v)) return v > 0 ? 'Infinity' : '-Infinity';
-  return Object.is(v, -0) ? '0' : String(v);
+  if (Object.is(v, -0) || v === 0) return '0';
+  if (Math.fround(v) === v) {
+    for (let digits = 1; digits <= 9; digits++) {
+      const shorter = Number(v.toPrecision(digits));
+      if (Math.fround(shorter) === v) return String(shorter);
+    }
+  }
+  return String(v);
 }
 
 /** A labelled matrix as CSV: a header of column labels, then one labelled line per row (CRLF). */

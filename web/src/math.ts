@@ -55,10 +55,10 @@ export const SCALED_DOT_ATTENTION = `<mrow><mi>Attention</mi><mo>(</mo>${Q}<mo>,
 /** softmax over the keys: wᵢⱼ = exp(sᵢⱼ) / Σₖ exp(sᵢₖ) */
 export const SOFTMAX_ROW = `<mrow><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>=</mo><mfrac><mrow><mi>exp</mi><mo>&#x2061;</mo><msub><mi>s</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub></mrow><mrow><munder><mo>&#x2211;</mo><mi>k</mi></munder><mi>exp</mi><mo>&#x2061;</mo><msub><mi>s</mi><mrow><mi>i</mi><mi>k</mi></mrow></msub></mrow></mfrac></mrow>`;
 
-/** §3.4 QKV projections: Q = XW_Qᵀ, K = XW_Kᵀ, V = XW_Vᵀ */
-export const QKV_PROJECTIONS = ['Q', 'K', 'V']
-  .map((m) => `<mrow><mi>${m}</mi><mo>=</mo><mi>X</mi><msubsup><mi>W</mi><mi>${m}</mi><mi mathvariant="normal">T</mi></msubsup><mo>+</mo><msub><mi>b</mi><mi>${m}</mi></msub></mrow>`)
-  .join('<mo>,</mo><mspace width="1em"></mspace>');
+/** §3.4 QKV projections, one formula each: Q = XW_Qᵀ + b_Q, K = XW_Kᵀ + b_K, V = XW_Vᵀ + b_V */
+export const QKV_PROJECTIONS = ['Q', 'K', 'V'].map(
+  (m, i) => `<mrow><mi>${m}</mi><mo>=</mo><mi>X</mi><msubsup><mi>W</mi><mi>${m}</mi><mi mathvariant="normal">T</mi></msubsup><mo>+</mo><msub><mi>b</mi><mi>${m}</mi></msub>${i < 2 ? '<mo>,</mo>' : ''}</mrow>`,
+);
 
 /** §3.6 multi-head: MultiHead(X) = Concat(head₁, …, head_h) W_Oᵀ */
 export const MULTI_HEAD = `<mrow><mi>MultiHead</mi><mo>(</mo><mi>X</mi><mo>)</mo><mo>=</mo><mi>Concat</mi><mo>(</mo><msub><mi>head</mi><mn>1</mn></msub><mo>,</mo><mo>…</mo><mo>,</mo><msub><mi>head</mi><mi>h</mi></msub><mo>)</mo><msubsup><mi>W</mi><mi>O</mi><mi mathvariant="normal">T</mi></msubsup></mrow>`;

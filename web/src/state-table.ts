@@ -117,7 +117,7 @@ export const PROPS = [
   // §3.6 Multi-head
   { name: 'mh_text', section: 'multihead', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence (words separated by spaces)' },
   { name: 'mh_d', section: 'multihead', kind: 'int', default: 4, min: 2, max: 64, doc: 'model size d' },
-  { name: 'mh_heads', section: 'multihead', kind: 'int', default: 2, min: 1, max: 16, doc: 'number of heads (must divide mh_d)' },
+  { name: 'mh_heads', section: 'multihead', kind: 'int', default: 2, min: 1, max: 16, doc: 'number of heads the reader chose (the largest count not above it that divides mh_d is drawn, and the page says so)' },
   { name: 'mh_open_combine', section: 'multihead', kind: 'bool', default: false, doc: 'the panel of how the heads combine (concatenation, output projection) is open' },
   { name: 'mh_scale', section: 'multihead', kind: 'enum', default: 'shared', values: ['shared', 'per-head'], doc: "colour scale of the heads' heatmaps: one shared by all heads (colours compare across heads) or one per head" },
   // §4 The Transformer: an encoder-decoder Transformer trained live, every layer's and head's attention

@@ -44,7 +44,7 @@ describe('§1 claims', { timeout: 900_000 }, () => {
     assert.ok(plain > 1 / 20 + 0.05, `above chance: ${plain}`);
     // the status says where each ends, and the chance line is drawn and named in the legend
     const status = (await page.locator(`${SEC} .why-status`).textContent()) ?? "";
-    const done = fill(text(lang, 'why.status.done'), { total: s.total, length: s.lengths.at(-1), plain: percent(plain), attention: percent(attention), chance: '5%' });
+    const done = fill(text(lang, 'why.status.done'), { total: s.total, length: s.lengths.at(-1), plain: percent(plain), attention: percent(attention), chance: '5%', exactPlain: percent(s.exactPlain.at(-1)), exactAttention: percent(s.exactAttention.at(-1)) });
     assert.ok(status.includes(done), `“${done}” in: ${status}`);
     assert.ok((await page.locator(`${SEC} .lab-chart-legend`).textContent()).includes(text(lang, 'why.chance.line')));
     assert.ok((await page.locator(`${SEC}`).textContent()).includes(text(lang, 'why.chance')));

@@ -2,6 +2,7 @@
 // which both the parser (node:util parseArgs, strict) and the --help text are made, so the help
 // always lists every option with its default. Bad input throws UsageError (exit code 2).
 import { parseArgs } from 'node:util';
+import { RNN_TASK_DEFAULTS } from '../task-defaults.mjs';
 
 export class UsageError extends Error {}
 export class RuntimeError extends Error {}
@@ -10,6 +11,21 @@ export const TASKS = ['zh-en', 'note', 'dates', 'reverse', 'copy', 'poems'];
 export const CELLS = ['rnn', 'gru', 'lstm'];
 export const ARCHS = ['rnn', 'transformer'];
 export const ATTENTION = ['dot', 'scaled', 'general', 'additive', 'cosine', 'none'];
+
+/**
+ * Each task's default of a recurrent setting, grouped by value: "zh-en, --pairs gru; note, reverse,
+ * copy rnn; dates lstm". `unset(task)` is the core's value where the table leaves the key out.
+ */
+function byTask(key, unset) {
+  const groups = new Map();
+  for (const [task, d] of Object.entries(RNN_TASK_DEFAULTS)) {
+    const v = d[key] ?? unset(task);
+    groups.set(v, [...(groups.get(v) ?? []), task === 'pairs' ? '--pairs' : task]);
+  }
+  return [...groups].map(([v, tasks]) => `${tasks.join(', ')} ${v}`).join('; ');
+}
+const withTanh = Object.keys(RNN_TASK_DEFAULTS).filter((t) => RNN_TASK_DEFAULTS[t].attentionalTanh).join(', ');
+const PAGE = "the page's settings; reverse and copy, not in the page, the book's";
 
 // kind: 'int' | 'number' | 'choice' | 'text' | 'flag'. `default` is what the command uses when
 // the option is absent (undefined: required, or the core's own default as the help says).
@@ -29,21 +45,22 @@ export const COMMANDS = {
       'held-out': { kind: 'number', min: 0, max: 0.5, applies: 'pairs', why: 'the tasks have their own held-out sets', help: 'with --pairs: the share of the distinct pairs held out for evaluation, 0 … 0.5 (0: evaluate on the training pairs); with --task poems: the share of the poems held out whole; default 0.1' },
       from: { kind: 'text', arg: 'MODEL', help: 'continue training a model file written by `attention-lab train`: its weights, Adam state, step count and data order, so that --steps N more steps give the same file as one uninterrupted run' },
       arch: { kind: 'choice', choices: ARCHS, default: 'rnn', applies: 'new', help: 'the model: the recurrent translator (rnn) or the Transformer' },
-      cell: { kind: 'choice', choices: CELLS, applies: 'rnn', why: 'the Transformer has no recurrent cell', help: 'recurrent cell; default rnn (zh-en: gru, as the page)' },
-      hidden: { kind: 'int', min: 1, max: 4096, applies: 'rnn', instead: '--d-model', help: 'hidden size; default 128 (zh-en: 64, as the page)' },
+      cell: { kind: 'choice', choices: CELLS, applies: 'rnn', why: 'the Transformer has no recurrent cell', help: `recurrent cell; default (${PAGE}): ${byTask('cell')}` },
+      hidden: { kind: 'int', min: 1, max: 4096, applies: 'rnn', instead: '--d-model', help: `hidden size; default (${PAGE}): ${byTask('hidden')}` },
       embedding: { kind: 'int', min: 0, max: 4096, default: 0, applies: 'rnn', instead: '--d-model', help: 'embedding size; 0: same as --hidden' },
       attention: { kind: 'choice', choices: ATTENTION, default: 'dot', applies: 'rnn', why: "the Transformer's attention is multi-head scaled dot-product; see --heads", help: 'score function of the Luong attention, or none' },
-      'attentional-tanh': { kind: 'flag', applies: 'rnn', why: "the Transformer has no Luong attention layer", help: "add Luong's tanh(W_c[dec; ctx] + b_c) layer (needs attention)" },
+      'attentional-tanh': { kind: 'flag', applies: 'rnn', why: "the Transformer has no Luong attention layer", help: `add Luong's tanh(W_c[dec; ctx] + b_c) layer (needs attention); on by default for ${withTanh}, as the page` },
+      'no-attentional-tanh': { kind: 'flag', applies: 'rnn', why: 'the Transformer has no Luong attention layer', help: `leave out Luong's tanh layer where the task has it by default (${withTanh})` },
       layers: { kind: 'int', min: 1, max: 6, applies: 'transformer', why: 'the recurrent translator has one encoder and one decoder layer', help: "transformer: encoder and decoder layers (default: the session's default for the task, docs/transformer.md)" },
       heads: { kind: 'int', min: 1, max: 1024, applies: 'transformer', why: 'the recurrent translator has one attention; see --attention', help: "transformer: attention heads, must divide --d-model (default: the session's default for the task, docs/transformer.md)" },
       'd-model': { kind: 'int', min: 1, max: 1024, applies: 'transformer', instead: '--hidden', help: "transformer: model size (default: the session's default for the task, docs/transformer.md)" },
       'd-ff': { kind: 'int', min: 1, max: 4096, applies: 'transformer', help: "transformer: feed-forward size (default: the session's default for the task, docs/transformer.md)" },
-      'norm-first': { kind: 'flag', applies: 'transformer', help: "transformer: pre-norm layers (default: the session's default for the task, docs/transformer.md; dates pre-norm, others post-norm as PyTorch)" },
+      'norm-first': { kind: 'flag', applies: 'transformer', help: "transformer: pre-norm layers (default: the session's default for the task, docs/transformer.md; dates and zh-en pre-norm, others post-norm as PyTorch)" },
       'post-norm': { kind: 'flag', applies: 'transformer', help: "transformer: post-norm layers, PyTorch's default" },
       warmup: { kind: 'int', min: 0, max: 1000000, applies: 'transformer', help: "transformer: steps of linear learning-rate warm-up, then 1/√step decay; 0: constant (default: the session's default for the task, docs/transformer.md)" },
-      batch: { kind: 'int', min: 1, max: 1024, applies: 'new', help: "batch size (default: 1 for note with rnn, its recipe; 32 otherwise; transformer: the session's default for the task)" },
-      lr: { kind: 'number', positive: true, applies: 'new', help: "Adam's learning rate (the peak with --warmup); default 0.001 (rnn; zh-en: 0.01, as the page); transformer: the session's default for the task" },
-      clip: { kind: 'number', min: 0, applies: 'new', help: 'clip the gradient norm to this before each step; 0: off; default 0 (rnn), 1 (transformer)' },
+      batch: { kind: 'int', min: 1, max: 1024, applies: 'new', help: `batch size; default (rnn, ${PAGE}): ${byTask('batchSize', (t) => (t === 'note' ? 1 : 32))}; transformer: the session's default for the task` },
+      lr: { kind: 'number', positive: true, applies: 'new', help: `Adam's learning rate (the peak with --warmup); default (rnn, ${PAGE}): ${byTask('learningRate')}; transformer: the session's default for the task` },
+      clip: { kind: 'number', min: 0, applies: 'new', help: `clip the gradient norm to this before each step; 0: off; default (rnn): ${byTask('clipNorm', () => 0)}; transformer 1` },
       seed: { kind: 'int', min: 0, max: 2147483647, default: 1, applies: 'new', help: 'seed of the weights, the data and the batches' },
       steps: { kind: 'int', min: 1, max: 10000000, required: true, help: 'Adam steps to train (with --from: steps more)' },
       'eval-every': { kind: 'int', min: 0, max: 10000000, default: 200, help: 'evaluate on the held-out set every N steps and at the end; 0: never' },
@@ -156,7 +173,7 @@ export function mainHelp(version) {
     '  -v, --version  print the version',
     '',
     'examples:',
-    '  attention-lab train --task dates --cell lstm --hidden 64 --batch 128 --steps 2000 --out dates.model',
+    '  attention-lab train --task dates --steps 2000 --out dates.model',
     '  attention-lab train --pairs my-pairs.tsv --tokenize chars --steps 2000 --out mine.model',
     '  attention-lab train --task dates --arch transformer --steps 1500 --out tf.model',
     '  attention-lab train --from dates.model --steps 1000 --checkpoint-every 200 --out dates-3000.model',

@@ -7,6 +7,7 @@ import { checkOut, checkRoom, readText, refuseOverwrite } from './files.mjs';
 import { RuntimeError, UsageError, checkTrainOptions } from './options.mjs';
 import { makeProgress } from './progress.mjs';
 import { trainPoems } from './poems.mjs';
+import { RNN_TASK_DEFAULTS, trainingDefaults } from '../task-defaults.mjs';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -35,21 +36,24 @@ function transformerConfigFrom(o) {
   return c;
 }
 
-// The recurrent translator's defaults; zh-en takes the page's (web/src/state-table.ts, s2s_*).
-const RNN_DEFAULTS = { cell: 'rnn', hidden: 128, lr: 0.001 };
-const PAGE_DEFAULTS = { 'zh-en': { cell: 'gru', hidden: 64, lr: 0.01 } };
-
+// A setting not given is the task's in the one table of defaults that the page reads too.
 function configFrom(o) {
   if (o.arch === 'transformer') return transformerConfigFrom(o);
   if (o['attentional-tanh'] && o.attention === 'none') throw new UsageError('--attentional-tanh needs attention (not --attention none)');
-  const d = { ...RNN_DEFAULTS, ...PAGE_DEFAULTS[o.task] };
+  if (o['attentional-tanh'] && o['no-attentional-tanh']) throw new UsageError('--attentional-tanh and --no-attentional-tanh exclude each other');
+  if (o['no-attentional-tanh'] && o.attention === 'none') throw new UsageError('--no-attentional-tanh has no effect with --attention none (there is no attention to refine)');
+  const task = o.pairs === undefined ? o.task : 'pairs';
+  const d = RNN_TASK_DEFAULTS[task];
   const c = { ...taskFrom(o), cell: o.cell ?? d.cell, hidden: o.hidden ?? d.hidden, attention: o.attention !== 'none', seed: o.seed,
-    learningRate: o.lr ?? d.lr };
+    learningRate: o.lr ?? d.learningRate };
+  const t = trainingDefaults(task, c.attention);
   if (c.attention) c.score = o.attention;
   if (o.embedding > 0) c.embedding = o.embedding;
-  if (o['attentional-tanh']) c.attentionalTanh = true;
-  if (o.batch !== undefined) c.batchSize = o.batch;
-  if (o.clip > 0) c.clipNorm = o.clip;
+  if (o['attentional-tanh'] || (t.attentionalTanh && !o['no-attentional-tanh'])) c.attentionalTanh = true;
+  const batch = o.batch ?? t.batchSize;
+  if (batch !== undefined) c.batchSize = batch;
+  const clip = o.clip ?? t.clipNorm ?? 0;
+  if (clip > 0) c.clipNorm = clip;
   return c;
 }
 

@@ -166,11 +166,19 @@ export class ChartTable {
     this.element.append(document.createElement('summary'));
     this.element.addEventListener('toggle', () => this.refresh());
     host.after(this.element);
+    this.#name(); // named before the first numbers arrive: a summary is never empty
+    // a chart built before its figure is on the page cannot know the page's language yet
+    if (!this.element.isConnected) requestAnimationFrame(() => this.#name());
+  }
+
+  /** The summary's text, in the page's language where the table sits. */
+  #name(): void {
+    this.element.firstChild!.textContent = figureTranslator(undefined, langOfNode(this.element))('chart.table');
   }
 
   /** Rebuilds the table if it is open (the summary's text follows the page's language). */
   refresh(): void {
-    this.element.firstChild!.textContent = figureTranslator(undefined, langOfNode(this.element))('chart.table');
+    this.#name();
     // the table's code is loaded when a reader first opens one (most never do)
     if (this.element.open || this.element.childElementCount > 1) void import('./chart-table-build').then((m) => m.fillTable(this.element, this.#read()));
   }

@@ -39,6 +39,11 @@ export function arrowBetween(a: Box, b: Box): [number, number, number, number] {
   return [x1, y1, x2, y2];
 }
 
+/** A phone's width, where a diagram takes its narrow layout (as wide as the screen, text at its size). */
+export function narrowQuery(): MediaQueryList {
+  return matchMedia('(max-width: 599px)');
+}
+
 /** Where activating a part goes: a view of the section (null: none). */
 export type Target = (() => HTMLElement | null) | null;
 

@@ -7,12 +7,47 @@ import { arrowBetween, Diagram, svg, type Box } from './diagram';
 
 type T = (key: string) => string;
 
-const ENC: Box = { x: 20, y: 150, w: 270, h: 70 };
-const DEC: Box = { x: 420, y: 150, w: 200, h: 70 };
-const SCORES: Box = { x: 130, y: 80, w: 190, h: 40 };
-const WEIGHTS: Box = { x: 340, y: 72, w: 200, h: 56 };
-const CONTEXT: Box = { x: 130, y: 6, w: 190, h: 40 };
-const OUTPUT: Box = { x: 420, y: 6, w: 200, h: 40 };
+interface Layout {
+  width: number;
+  height: number;
+  enc: Box;
+  dec: Box;
+  scores: Box;
+  weights: Box;
+  context: Box;
+  output: Box;
+  /** the encoder states' way up to the context: the x of its vertical run */
+  sumX: number;
+}
+
+/** Wide: the encoder, scores, context on the left, the decoder, weights, output on the right. */
+const WIDE: Layout = {
+  width: 640,
+  height: 226,
+  enc: { x: 20, y: 150, w: 270, h: 70 },
+  dec: { x: 420, y: 150, w: 200, h: 70 },
+  scores: { x: 130, y: 80, w: 190, h: 40 },
+  weights: { x: 340, y: 72, w: 200, h: 56 },
+  context: { x: 130, y: 6, w: 190, h: 40 },
+  output: { x: 420, y: 6, w: 200, h: 40 },
+  sumX: 32,
+};
+
+/**
+ * Narrow (a phone): about as wide as the screen, so the text keeps its size: context, weights and
+ * scores one above the other, the output and the decoder on their right, the encoder across the bottom.
+ */
+const NARROW: Layout = {
+  width: 340,
+  height: 262,
+  enc: { x: 4, y: 196, w: 332, h: 62 },
+  dec: { x: 204, y: 124, w: 132, h: 56 },
+  scores: { x: 18, y: 132, w: 178, h: 40 },
+  weights: { x: 18, y: 60, w: 178, h: 56 },
+  context: { x: 18, y: 4, w: 178, h: 40 },
+  output: { x: 204, y: 4, w: 132, h: 40 },
+  sumX: 10,
+};
 /** at most this many source words get a cell (a longer sentence ends in "…") */
 const MAX_CELLS = 8;
 
@@ -31,9 +66,18 @@ export class Seq2SeqDiagram {
   readonly #decLabel: SVGTextElement;
   readonly #outLabel: SVGTextElement;
 
-  constructor(t: T, targets: Seq2SeqTargets) {
+  readonly #enc: Box;
+  readonly #weights: Box;
+
+  /** `narrow`: the phone's layout */
+  constructor(t: T, targets: Seq2SeqTargets, narrow = false) {
     this.#t = t;
-    const d = new Diagram({ title: t('tr.diagram.title'), desc: t('tr.diagram.desc'), caption: t('tr.diagram.caption'), width: 640, height: 226, testId: 's2s-diagram', idPrefix: 's2s-diagram' });
+    const L = narrow ? NARROW : WIDE;
+    const { enc: ENC, dec: DEC, scores: SCORES, weights: WEIGHTS, context: CONTEXT, output: OUTPUT } = L;
+    this.#enc = ENC;
+    this.#weights = WEIGHTS;
+    const d = new Diagram({ title: t('tr.diagram.title'), desc: t('tr.diagram.desc'), caption: t('tr.diagram.caption'), width: L.width, height: L.height, testId: 's2s-diagram', idPrefix: 's2s-diagram' });
+    if (narrow) d.element.classList.add('narrow');
     this.diagram = d;
     const top = (b: Box, key: string) => svg('text', { x: b.x + b.w / 2, y: b.y + 15, class: 'lab-diagram-label', 'text-anchor': 'middle' }, t(key));
     d.part('enc', t('tr.diagram.enc.name'), [rect(ENC), top(ENC, 'tr.diagram.enc'), this.#encCells], targets.enc);
@@ -52,7 +96,7 @@ export class Seq2SeqDiagram {
     d.arrow('scores', 'weights', arrowBetween(SCORES, WEIGHTS));
     d.arrow('weights', 'context', arrowBetween(WEIGHTS, CONTEXT));
     // the context sums the encoder states: up the left side
-    d.arrow('enc', 'context', [ENC.x + 12, ENC.y, ENC.x + 12, CONTEXT.y + CONTEXT.h / 2, CONTEXT.x, CONTEXT.y + CONTEXT.h / 2], true);
+    d.arrow('enc', 'context', [L.sumX, ENC.y, L.sumX, CONTEXT.y + CONTEXT.h / 2, CONTEXT.x, CONTEXT.y + CONTEXT.h / 2], true);
     d.arrow('context', 'output', arrowBetween(CONTEXT, OUTPUT));
     d.arrow('dec', 'output', [DEC.x + DEC.w - 20, DEC.y, DEC.x + DEC.w - 20, OUTPUT.y + OUTPUT.h]);
     this.show([], null);
@@ -65,13 +109,13 @@ export class Seq2SeqDiagram {
   show(source: readonly string[], step: { index: number; attention: ArrayLike<number> | null; token: string } | null): void {
     const t = this.#t;
     const n = Math.min(source.length, MAX_CELLS);
-    this.#encCells.replaceChildren(...cells(ENC, 24, source.slice(0, n), n < source.length, null));
+    this.#encCells.replaceChildren(...cells(this.#enc, 24, source.slice(0, n), n < source.length, null));
     const weights = step?.attention ? Array.from({ length: n }, (_, i) => step.attention?.[i] ?? 0) : null;
-    this.#weightCells.replaceChildren(...cells(WEIGHTS, 24, [], false, weights, n));
+    this.#weightCells.replaceChildren(...cells(this.#weights, 24, [], false, weights, n));
     this.#decLabel.textContent = step ? t('tr.diagram.dec.step').replace('{step}', String(step.index)) : t('tr.diagram.dec');
-    // the word in its own tspan, so it can carry its own language (the shell marks it)
+    // the word in its own tspan, in its own language (the English the model writes)
     const [before, after = ''] = t('tr.diagram.output.step').split('{token}');
-    if (step) this.#outLabel.replaceChildren(before, svg('tspan', {}, step.token), after);
+    if (step) this.#outLabel.replaceChildren(before, svg('tspan', { lang: 'en' }, step.token), after);
     else this.#outLabel.textContent = t('tr.diagram.output');
   }
 

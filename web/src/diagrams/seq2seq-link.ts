@@ -7,29 +7,39 @@ import type { TranslateResult } from '#shared/types/seq2seq';
 import type { Lang } from '../i18n';
 import { diagramText, type T } from './diagram-text';
 import { Seq2SeqDiagram, STEP_PATH } from './seq2seq-diagram';
+import { narrowQuery } from './diagram';
 
 export class Seq2SeqDiagramLink {
-  readonly #diagram: Seq2SeqDiagram;
+  #diagram: Seq2SeqDiagram;
+  readonly #t: T;
   readonly #decode: HTMLElement;
   readonly #observer: MutationObserver;
+  /** a phone's width: the narrow layout (drawn again when the width crosses it) */
+  readonly #narrow = narrowQuery();
+  readonly #relayout = () => this.#replace();
   #result: TranslateResult | null = null;
 
   /** `decode`: the decoding view's element (translate-decode.ts); `t`: the section's strings */
   constructor(host: HTMLElement, before: Node | null, sectionT: T, lang: Lang, decode: HTMLElement) {
     this.#decode = decode;
-    const t = diagramText(host, sectionT, lang);
+    this.#t = diagramText(host, sectionT, lang);
+    this.#diagram = this.#build();
+    host.insertBefore(this.#diagram.diagram.element, before);
+    this.#narrow.addEventListener('change', this.#relayout);
+    this.#observer = new MutationObserver(() => this.#render());
+    this.#observer.observe(decode, { attributes: true, attributeFilter: ['data-step'] });
+  }
+
+  #build(): Seq2SeqDiagram {
+    const decode = this.#decode;
     const q = (selector: string) => () => decode.querySelector<HTMLElement>(selector);
     const map = q('figure#s2s-attention');
-    this.#diagram = new Seq2SeqDiagram(t, {
-      enc: q('[data-testid=s2s-source]'),
-      dec: q('[data-testid=s2s-decode-step]'),
-      scores: map,
-      weights: map,
-      context: map,
-      output: q('.tr-output-row'),
-    });
-    const d = this.#diagram.diagram;
-    host.insertBefore(d.element, before);
+    const diagram = new Seq2SeqDiagram(
+      this.#t,
+      { enc: q('[data-testid=s2s-source]'), dec: q('[data-testid=s2s-decode-step]'), scores: map, weights: map, context: map, output: q('.tr-output-row') },
+      this.#narrow.matches,
+    );
+    const d = diagram.diagram;
     const link = (selector: string, ids: readonly string[]) => {
       const view = decode.querySelector(selector);
       if (view) d.link(view, ids);
@@ -38,8 +48,16 @@ export class Seq2SeqDiagramLink {
     link('figure#s2s-attention', ['scores', 'weights']);
     link('.tr-output-row', ['output']);
     link('.tr-decode-controls', STEP_PATH);
-    this.#observer = new MutationObserver(() => this.#render());
-    this.#observer.observe(decode, { attributes: true, attributeFilter: ['data-step'] });
+    return diagram;
+  }
+
+  /** The other layout, in the same place, showing the same step. */
+  #replace(): void {
+    const old = this.#diagram;
+    this.#diagram = this.#build();
+    old.diagram.element.replaceWith(this.#diagram.diagram.element);
+    old.diagram.destroy();
+    this.#render();
   }
 
   /** A new translation (null: none shown). */
@@ -65,6 +83,7 @@ export class Seq2SeqDiagramLink {
   }
 
   destroy(): void {
+    this.#narrow.removeEventListener('change', this.#relayout);
     this.#observer.disconnect();
     this.#diagram.diagram.destroy();
   }

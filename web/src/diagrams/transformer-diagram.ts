@@ -25,6 +25,14 @@ const R = 7;
 /** the encoder column and the decoder column: left edge and width */
 const ENC = { x: 40, w: 240 };
 const DEC = { x: 370, w: 250 };
+/**
+ * The narrow layout (a phone): the decoder column above the encoder column, both as wide as the
+ * screen, so the text keeps its size; the encoder's output goes up the right side to the cross-attention.
+ */
+const NARROW_WIDTH = 340;
+const NARROW_COLUMN = { x: 34, w: 266 };
+/** room for the encoder column (two blocks, its embeddings and its title) below the decoder */
+const NARROW_ENCODER_H = 212;
 
 /** The parts a decoding step goes through, bottom to top. */
 export const DECODE_PATH: readonly TransformerPart[] = ['embed', 'dec-self', 'cross', 'ff', 'out'];
@@ -40,13 +48,19 @@ export class TransformerDiagram {
     this.diagram = new Diagram({ title: t('tf.diagram.title'), desc: t('tf.diagram.desc'), caption: t('tf.diagram.caption'), width: WIDTH, height: HEIGHT, testId: 'tf-diagram', idPrefix: 'tf-diagram' });
   }
 
-  /** Draws the model of `shape` (again, after a settings change). */
-  draw(shape: TransformerShape): void {
+  /** Draws the model of `shape` (again, after a settings change or a change of layout). */
+  draw(shape: TransformerShape, narrow = false): void {
     const d = this.diagram;
     const t = this.#t;
     d.clear();
+    const height = narrow ? HEIGHT + NARROW_ENCODER_H : HEIGHT;
+    // 14 units above the top for the decoder's title
+    d.svg.setAttribute('viewBox', `0 -14 ${narrow ? NARROW_WIDTH : WIDTH} ${height + 14}`);
+    d.element.classList.toggle('narrow', narrow);
+    const encAt = narrow ? NARROW_COLUMN : ENC;
+    const decAt = narrow ? NARROW_COLUMN : DEC;
     const heads = (key: string) => t(key).replace('{heads}', String(shape.heads));
-    const enc = new Column(d, t, this.#targets, ENC.x, ENC.w, shape.normFirst);
+    const enc = new Column(d, t, this.#targets, encAt.x, encAt.w, shape.normFirst, height - 6);
     enc.box('embed', 'tf.diagram.embed.source', t('tf.diagram.embed.source'));
     const encStart = enc.bottomOfNext();
     enc.block('enc-self', heads('tf.diagram.encSelf'));
@@ -55,7 +69,7 @@ export class TransformerDiagram {
     enc.layers(encStart, encTop, shape.layers);
     enc.title(t('tf.diagram.encoder'));
 
-    const dec = new Column(d, t, this.#targets, DEC.x, DEC.w, shape.normFirst);
+    const dec = new Column(d, t, this.#targets, decAt.x, decAt.w, shape.normFirst, HEIGHT - 6);
     dec.box('embed', 'tf.diagram.embed.output', t('tf.diagram.embed.output'));
     const decStart = dec.bottomOfNext();
     dec.block('dec-self', heads('tf.diagram.decSelf'));
@@ -67,11 +81,12 @@ export class TransformerDiagram {
     dec.title(t('tf.diagram.decoder'));
     // the encoder's output feeds every decoder layer's cross-attention (its keys and values)
     // (from the right of its last ⊕, clear of the column's title)
-    const from = ENC.x + ENC.w / 2 + R;
+    const from = encAt.x + encAt.w / 2 + R;
     const out = encTop + R;
     const y = cross.y + cross.h / 2;
-    const bend = ENC.x + ENC.w + 22;
-    d.arrow('enc-self', 'cross', [from, out, bend, out, bend, y, cross.x, y]);
+    const bend = encAt.x + encAt.w + (narrow ? 18 : 22);
+    // narrow: up the right side, into the cross-attention's right end
+    d.arrow('enc-self', 'cross', [from, out, bend, out, bend, y, narrow ? cross.x + cross.w : cross.x, y]);
   }
 
   /** Lights a decoding step's path (or nothing). */
@@ -83,7 +98,7 @@ export class TransformerDiagram {
 /** One column, built bottom up: boxes joined by arrows, sublayer blocks with norm and residual. */
 class Column {
   /** the top of the last thing drawn */
-  top = HEIGHT - 6;
+  top: number;
   #last: string | null = null;
   readonly #d: Diagram;
   readonly #t: T;
@@ -92,7 +107,9 @@ class Column {
   readonly #w: number;
   readonly #normFirst: boolean;
 
-  constructor(d: Diagram, t: T, targets: TransformerTargets, x: number, w: number, normFirst: boolean) {
+  /** `bottom`: where the column starts (it is built upwards) */
+  constructor(d: Diagram, t: T, targets: TransformerTargets, x: number, w: number, normFirst: boolean, bottom: number) {
+    this.top = bottom;
     this.#d = d;
     this.#t = t;
     this.#targets = targets;

@@ -6,6 +6,7 @@
 import type { Lang } from '../i18n';
 import type { AppState } from '../state';
 import { diagramText, type T } from './diagram-text';
+import { narrowQuery } from './diagram';
 import { PositionalFigure } from './positional-figure';
 import { DECODE_PATH, TransformerDiagram, type TransformerPart } from './transformer-diagram';
 
@@ -16,6 +17,10 @@ export class TransformerDiagramLink {
   readonly #state: AppState;
   readonly #observer: MutationObserver;
   readonly #unsubscribe: () => void;
+  /** a phone's width: the narrow layout (drawn again when the width crosses it) */
+  readonly #narrow = narrowQuery();
+  readonly #redraw = () => this.#draw();
+  #stepped: (() => void) | null = null;
 
   /** `root`: the section's root (its views are found there); `open`: opens the panels parts go to */
   constructor(sectionT: T, lang: Lang, state: AppState, root: HTMLElement, open: { openSettings: () => void; openPositions: () => void }) {
@@ -43,12 +48,14 @@ export class TransformerDiagramLink {
     });
     this.element.append(this.#diagram.diagram.element);
     this.#draw();
+    this.#narrow.addEventListener('change', this.#redraw);
     this.#positions.show(state.get('seed'));
     this.#unsubscribe = state.subscribe((changed) => {
       if (changed.some((n) => n === 'tf_layers' || n === 'tf_heads' || n === 'tf_norm_first')) this.#draw();
       if (changed.includes('seed')) this.#positions.show(state.get('seed'));
     });
     const stepped = () => this.#diagram.step(Number(root.querySelector<HTMLElement>('.tf-decode')?.dataset.step ?? 0) > 0);
+    this.#stepped = stepped;
     this.#observer = new MutationObserver(stepped);
     const decode = root.querySelector('.tf-decode');
     if (decode) this.#observer.observe(decode, { attributes: true, attributeFilter: ['data-step'] });
@@ -79,10 +86,13 @@ export class TransformerDiagramLink {
 
   #draw(): void {
     const s = this.#state;
-    this.#diagram.draw({ layers: s.get('tf_layers'), heads: s.get('tf_heads'), normFirst: s.get('tf_norm_first') });
+    this.#diagram.draw({ layers: s.get('tf_layers'), heads: s.get('tf_heads'), normFirst: s.get('tf_norm_first') }, this.#narrow.matches);
+    // a redraw keeps the decoding step's path lit
+    this.#stepped?.();
   }
 
   destroy(): void {
+    this.#narrow.removeEventListener('change', this.#redraw);
     this.#observer.disconnect();
     this.#unsubscribe();
     this.#diagram.diagram.destroy();

@@ -56,8 +56,8 @@ export class EmbedDialog {
   #measured = 0;
   readonly #unsubscribe: () => void;
 
-  /** `state`: the app's (null for a dialog that only embeds figures) */
-  constructor(state: AppState | null, t: Translate) {
+  /** `state`: the app's (null for a dialog that only embeds figures); `onClose`: called when it closes */
+  constructor(state: AppState | null, t: Translate, onClose: () => void = () => {}) {
     this.#state = state;
     this.#t = t;
     this.#dialog = el('dialog', 'embed-dialog');
@@ -94,6 +94,7 @@ export class EmbedDialog {
       this.#target = null;
       this.#opener?.focus();
       this.#opener = null;
+      onClose();
     });
     // A click on the backdrop closes it too (the backdrop's clicks arrive with the dialog as target).
     this.#dialog.addEventListener('click', (e) => {

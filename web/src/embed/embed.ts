@@ -1,11 +1,12 @@
 // embed.html#view=<section>&<settings>: one section of the article in an iframe, driven by the same
 // state table as the app's URL hash, with no page chrome. Invalid settings are listed as text and
 // ignored; the address is kept in step with the controls (replaceState) so a reload keeps them.
-import { SHELL_STRINGS, translator, resolveLang, useLanguage, type Lang } from '../i18n';
+import { fill, SHELL_STRINGS, translator, resolveLang, useLanguage, type Lang } from '../i18n';
+import { EMBED_STRINGS } from './embed-strings';
 import type { SectionHandle } from '../section';
 import { AppState } from '../state';
 import { isEmbeddable, SECTION_LOADERS } from '../widgets/sections';
-import { SECTION_TITLES } from '../sections/titles';
+import { ARTICLE_SECTIONS, SECTION_TITLES } from '../sections/titles';
 import { sharedLabClient } from '../widgets/shared-client';
 import './embed.css';
 
@@ -27,14 +28,15 @@ async function start(): Promise<void> {
   const { state, rejected, unknown } = AppState.fromHash(location.hash);
   const lang: Lang = resolveLang(state.get('lang'));
   document.documentElement.lang = lang;
-  const t = translator(lang, SHELL_STRINGS);
+  const t = translator(lang, EMBED_STRINGS, SHELL_STRINGS);
   const problems = [
     ...rejected.map((r) => `${t('error.prefix')}${r.reason}`),
-    ...unknown.map((name) => `${t('error.prefix')}${name}: not a setting`),
+    ...unknown.map((name) => `${t('error.prefix')}${fill(t('embed.notSetting'), { name })}`),
   ];
   const view = state.get('view');
   if (!isEmbeddable(view)) {
-    showProblems([...problems, `${t('error.prefix')}view must name one section: dot, self, multihead, translate, why, idea or transformer`]);
+    const views = ARTICLE_SECTIONS.map((id) => fill(t('embed.viewLine'), { view: id, title: SECTION_TITLES[id][lang] }));
+    showProblems([...problems, `${t('error.prefix')}${t('embed.noView')}`, ...views]);
     document.body.dataset.ready = 'error';
     return;
   }

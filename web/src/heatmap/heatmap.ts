@@ -67,6 +67,9 @@ export interface HeatmapData {
   values: ArrayLike<number>;
   rowLabels: readonly string[];
   colLabels: readonly string[];
+  /** the labels' language where it is not the page's (a model's English output): their table cells say it */
+  rowLang?: string;
+  colLang?: string;
 }
 
 export interface HeatmapOptions {
@@ -104,6 +107,8 @@ interface HeatmapValues {
   values: number[];
   rowLabels: string[];
   colLabels: string[];
+  rowLang?: string;
+  colLang?: string;
 }
 
 export class Heatmap implements CellEmitter {
@@ -321,13 +326,14 @@ export class Heatmap implements CellEmitter {
   }
 
   update(data: HeatmapData): void {
-    const { rows, cols, values, rowLabels, colLabels } = data;
+    const { rows, cols, values, rowLabels, colLabels, rowLang, colLang } = data;
     if (values.length !== rows * cols) throw new Error(`heatmap: expected ${rows * cols} values, got ${values.length}`);
 
     if (rowLabels.length !== rows || colLabels.length !== cols) {
       throw new Error(`heatmap: ${rows}×${cols} values but ${rowLabels.length} row and ${colLabels.length} column labels`);
     }
-    this.#data = { rows, cols, values: Array.from(values), rowLabels: [...rowLabels], colLabels: [...colLabels] };
+    const before = this.#data;
+    this.#data = { rows, cols, values: Array.from(values), rowLabels: [...rowLabels], colLabels: [...colLabels], rowLang, colLang };
 
     let [min, max] = this.#options.fixedRange ?? [Infinity, -Infinity];
     if (!this.#options.fixedRange) {
@@ -354,14 +360,33 @@ export class Heatmap implements CellEmitter {
     const table = heatmapTable(this.#title.textContent ?? '', this.#data, this.#options.digits ?? 2, this.#options.yTitle ?? '');
     this.#table.replaceWith(table);
     this.#table = table;
-    this.#focusIndex = Math.max(0, Math.min(this.#focusIndex, values.length - 1));
+    this.#keepSelectedCell(before);
     if (this.#hoverIndex !== null && this.#hoverIndex >= values.length) this.#hoverIndex = null;
 
     const group = this.#options.fixedRange ? undefined : this.#options.scaleGroup;
     if (group) group.report(this, min, max);
     this.rescale();
     this.#drawer?.ready();
-    if (this.#focusShown && this.#canvas.matches(':focus')) this.#announce();
+    if (this.#focusShown && (this.#canvas.matches(':focus') || this.#focusText.textContent)) this.#announce();
+  }
+
+  /**
+   * New data keeps the selected cell's row and column where they still exist (the readout then names
+   * the new labels and value); a cell that is gone is unselected and its readout cleared, never left
+   * naming words or values the figure no longer shows.
+   */
+  #keepSelectedCell(before: HeatmapValues | null): void {
+    const d = this.#data;
+    if (!d) return;
+    const row = before?.cols ? Math.floor(this.#focusIndex / before.cols) : 0;
+    const col = before?.cols ? this.#focusIndex % before.cols : 0;
+    if (row < d.rows && col < d.cols) {
+      this.#focusIndex = row * d.cols + col;
+      return;
+    }
+    this.#focusIndex = 0;
+    this.#focusShown = false;
+    this.#focusText.textContent = '';
   }
 
   /** Calls `listener` with every cell event (hover, select, leave); returns a function that stops it. */
@@ -376,11 +401,14 @@ export class Heatmap implements CellEmitter {
     if (!cell || !d || cell.row >= d.rows || cell.col >= d.cols || cell.row < 0 || cell.col < 0) {
       if (!this.#focusShown) return;
       this.#focusShown = false;
+      this.#focusText.textContent = '';
     } else {
       const index = cell.row * d.cols + cell.col;
       if (this.#focusShown && index === this.#focusIndex) return;
       this.#focusIndex = index;
       this.#focusShown = true;
+      // a readout already on screen follows the cell (it must never name a cell no longer chosen)
+      if (this.#focusText.textContent) this.#announce();
     }
     this.#drawer?.request();
   }

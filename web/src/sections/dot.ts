@@ -40,6 +40,20 @@ export function dotInputs(
   return { q: qFits ? [...storedQ] : seededQ, k: kFits ? [...storedK] : seededK, edited: qFits || kFits };
 }
 
+/**
+ * Edited values carried to a new shape: each (row, feature) the old and new shapes share keeps the
+ * reader's value, the rest is the seed's (`seeded`, already in the new shape). No edits (empty, or
+ * not of the old shape): none.
+ */
+export function resizeEdits(stored: readonly number[], from: { rows: number; d: number }, to: { rows: number; d: number }, seeded: readonly number[]): number[] {
+  if (stored.length === 0 || stored.length !== from.rows * from.d) return [];
+  return seeded.map((v, i) => {
+    const r = Math.floor(i / to.d);
+    const c = i % to.d;
+    return r < from.rows && c < from.d ? stored[r * from.d + c] : v;
+  });
+}
+
 class DotView implements SectionHandle {
   readonly #ctx: SectionContext;
   readonly #root = el('div', 'dot-section');
@@ -181,17 +195,16 @@ class DotView implements SectionHandle {
     });
   }
 
-  /** A size changed: drop stored edits that no longer fit it, so the URL holds only what is used. */
+  /** A size changed: the reader's edits keep every row and feature the new shape still has. */
   #onSize(name: 'dot_n' | 'dot_m' | 'dot_d', value: number): void {
     const { state } = this.#ctx;
-    const next = { n: state.get('dot_n'), m: state.get('dot_m'), d: state.get('dot_d') };
-    next[name.slice(4) as 'n' | 'm' | 'd'] = value;
-    const q = state.get('dot_q');
-    const k = state.get('dot_k');
+    const was = { n: state.get('dot_n'), m: state.get('dot_m'), d: state.get('dot_d') };
+    const next = { ...was, [name.slice(4)]: value };
+    const seeded = dotInputs(state.get('seed'), next.n, next.m, next.d, [], []);
     state.update({
       [name]: value,
-      dot_q: q.length === next.n * next.d ? q : [],
-      dot_k: k.length === next.m * next.d ? k : [],
+      dot_q: resizeEdits(state.get('dot_q'), { rows: was.n, d: was.d }, { rows: next.n, d: next.d }, seeded.q),
+      dot_k: resizeEdits(state.get('dot_k'), { rows: was.m, d: was.d }, { rows: next.m, d: next.d }, seeded.k),
     });
   }
 

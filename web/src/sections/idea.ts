@@ -80,6 +80,8 @@ class IdeaView implements SectionHandle {
   readonly #message = new MessageLine('idea-message');
   readonly #narration = narration('idea-narration');
   readonly #answers = el('ul', 'idea-answers');
+  /** said while a box of the reader's question is invalid: the map and the list are of the last valid one */
+  readonly #stale = el('p', 'idea-stale');
   readonly #strength = el('input');
   readonly #strengthValue = el('output', 'idea-strength-value');
   readonly #yours: HTMLInputElement[] = [];
@@ -126,13 +128,15 @@ class IdeaView implements SectionHandle {
       Object.assign(input, { type: 'number', step: '0.5', min: String(qLimits.min), max: String(qLimits.max) });
       input.dataset.testid = `idea-q-${feature}`;
       const label = fill(t('idea.yours.field'), { feature: t(`idea.feature.${feature}`) });
-      input.addEventListener('change', () => {
+      // every keystroke: a valid number moves the weights at once, an invalid one is said at once
+      input.addEventListener('input', () => {
         const message = checkNumber(t, label, input.value, qLimits);
         setFieldError(input, message);
+        this.#markStale();
         if (message !== null) return; // the typed value stays; the weights keep the last good question
         const next = this.#question();
         next[i] = Number(input.value);
-        state.set('idea_q', next);
+        if (next[i] !== this.#question()[i]) state.set('idea_q', next);
       });
       this.#yours.push(input);
       // named by its label ("person") within the fieldset's legend ("Your question"), as it reads
@@ -151,7 +155,8 @@ class IdeaView implements SectionHandle {
       xTitle: t('idea.axis.words'),
       yTitle: t('idea.axis.questions'),
     });
-    this.#root.append(box, this.#answers, el('p', 'idea-meaning', t('idea.meaning')));
+    this.#stale.hidden = true;
+    this.#root.append(box, this.#stale, this.#answers, el('p', 'idea-meaning', t('idea.meaning')));
 
     this.#unsubscribe = state.subscribe((changed) => {
       if (changed.some((n) => WATCHED.includes(n))) this.#render(changed);
@@ -173,9 +178,12 @@ class IdeaView implements SectionHandle {
     this.#strengthValue.textContent = String(strength);
     this.#yours.forEach((input, i) => {
       if (input.getAttribute('aria-invalid') === 'true' && !changed.includes('idea_q')) return;
+      // the box being typed in keeps what the reader typed ("2." or "-" on the way to a number)
+      if (input.matches(':focus')) return;
       input.value = String(question[i]);
       setFieldError(input, null);
     });
+    this.#markStale();
     const { keys, queries, words } = ideaInputs(lang, strength, question);
     const key = { shape: [1, D, D], data: keys };
     const names = [...QUESTIONS.map((q) => t(q.key)), t('idea.q.yoursShort')];
@@ -197,6 +205,14 @@ class IdeaView implements SectionHandle {
         this.#root.dataset.state = 'error';
       },
     );
+  }
+
+  /** Marks the answers as the last valid question's while any box of the reader's question is invalid. */
+  #markStale(): void {
+    const invalid = this.#yours.some((input) => input.getAttribute('aria-invalid') === 'true');
+    this.#stale.hidden = !invalid;
+    this.#stale.textContent = invalid ? this.#ctx.t('idea.stale') : '';
+    this.#answers.classList.toggle('idea-answers-stale', invalid);
   }
 
   setActive(): void {}

@@ -47,31 +47,48 @@ export function okMessage(t: (key: string) => string, { count, d, heads, dh }: {
 /** heads named in the narration; the rest are counted */
 const NARRATED_HEADS = 4;
 
+/** A head's largest weight stands out only above this many times an even split (1/n): below, the head is flat. */
+const STANDS_OUT = 1.25;
+
+/** "1, 2 and 3" / "1、2、3": the heads of one group, in the page's language. */
+function headList(t: (key: string) => string, heads: readonly number[]): string {
+  if (heads.length < 2) return heads.join('');
+  return `${heads.slice(0, -1).join(t('mh.narrate.headSep'))}${t('mh.narrate.headLast')}${heads[heads.length - 1]}`;
+}
+
 /**
  * The narration: each head's largest weight, as "head 1: 咖哥 → 喜欢 (0.73)", and whether the
- * heads agree on it. `weights` is (heads, n, n), rows the queries.
+ * heads agree on it. `weights` is (heads, n, n), rows the queries. A head has no strongest link when
+ * its largest weight ties another (as shown, to two decimals: a repeated word's copies always tie) or
+ * is near an even split (below STANDS_OUT / n); such heads share nothing.
  */
 export function strongestLinks(t: (key: string) => string, weights: ArrayLike<number>, heads: number, tokens: readonly string[]): string {
   const n = tokens.length;
   const best = range(0, heads - 1).map((h) => {
     let at = 0;
     for (let i = 1; i < n * n; i++) if (weights[h * n * n + i] > weights[h * n * n + at]) at = i;
-    return { h: h + 1, query: Math.floor(at / n), key: at % n, w: weights[h * n * n + at] };
+    const w = weights[h * n * n + at];
+    let ties = 0;
+    for (let i = 0; i < n * n; i++) if (weights[h * n * n + i].toFixed(2) === w.toFixed(2)) ties++;
+    const kind = n > 1 && ties > 1 ? 'tie' : n > 1 && w < STANDS_OUT / n ? 'flat' : 'link';
+    return { h: h + 1, query: Math.floor(at / n), key: at % n, w, ties, kind };
   });
-  const links = best
-    .slice(0, NARRATED_HEADS)
-    .map((b) => fill(t('mh.narrate.link'), { h: b.h, query: tokens[b.query], key: tokens[b.key], w: b.w.toFixed(2) }));
+  const links = best.slice(0, NARRATED_HEADS).map((b) =>
+    fill(t(`mh.narrate.${b.kind}`), { h: b.h, query: tokens[b.query], key: tokens[b.key], w: b.w.toFixed(2), count: b.ties, even: (1 / n).toFixed(2) }),
+  );
   if (heads > NARRATED_HEADS) links.push(fill(t('mh.narrate.more'), { count: heads - NARRATED_HEADS }));
   const text = fill(t('mh.narrate'), { links: links.join(t('mh.narrate.sep')) });
   if (heads === 1) return text;
-  // heads grouped by the pair they link most: one group, all alike; no group of two, all differ
+  // heads grouped by the pair they link most: one group of all, all alike; no group of two, all differ
+  const linked = best.filter((b) => b.kind === 'link');
   const groups = new Map<number, number[]>();
-  for (const b of best) groups.set(b.query * n + b.key, [...(groups.get(b.query * n + b.key) ?? []), b.h]);
+  for (const b of linked) groups.set(b.query * n + b.key, [...(groups.get(b.query * n + b.key) ?? []), b.h]);
   const shared = [...groups.values()].filter((g) => g.length > 1);
-  let verdict = t('mh.narrate.differ');
-  if (groups.size === 1) verdict = t('mh.narrate.same');
-  else if (shared.length > 0) verdict = shared.map((g) => fill(t('mh.narrate.shared'), { heads: g.join(t('mh.narrate.headSep')) })).join(' ');
-  return fill(t('mh.narrate.verdict'), { links: text, verdict });
+  let verdict = '';
+  if (linked.length === heads && groups.size === 1) verdict = t('mh.narrate.same');
+  else if (shared.length > 0) verdict = shared.map((g) => fill(t('mh.narrate.shared'), { heads: headList(t, g) })).join(' ');
+  else if (linked.length === heads) verdict = t('mh.narrate.differ');
+  return verdict ? fill(t('mh.narrate.verdict'), { links: text, verdict }) : text;
 }
 
 /** Head counts that divide d, up to MAX_HEADS. */
@@ -133,10 +150,9 @@ class MultiHeadView implements SectionHandle {
     textField.classList.add('al-field-wide');
     textField.hidden = state.isHidden('mh_text');
     setOptions(this.#d, D_CHOICES.map((v) => [String(v), String(v)] as const), String(state.get('mh_d')));
-    this.#d.addEventListener('change', () => {
-      const d = Number(this.#d.value);
-      state.update({ mh_d: d, mh_heads: nearestHeads(d, state.get('mh_heads')) });
-    });
+    // the reader's h stays in the state (and the address) when d changes; #compute draws the nearest
+    // count that divides d and says so, and a later d that h divides draws h again
+    this.#d.addEventListener('change', () => state.set('mh_d', Number(this.#d.value)));
     this.#heads.addEventListener('change', () => state.set('mh_heads', Number(this.#heads.value)));
     const dField = field(t('mh.d'), this.#d);
     dField.hidden = state.isHidden('mh_d');
@@ -188,6 +204,7 @@ class MultiHeadView implements SectionHandle {
       this.#outputScale = mode === 'shared' ? new HeatmapScaleGroup() : null;
       const scaleGroup = this.#outputScale ?? undefined;
       this.#headsBox.replaceChildren();
+      this.#headsBox.dataset.heads = String(heads);
       this.#headMaps = range(1, heads).map((h) => {
         const box = el('section', 'mh-head');
         box.dataset.head = String(h);
@@ -236,7 +253,8 @@ class MultiHeadView implements SectionHandle {
     const { t, state, lab } = this.#ctx;
     const text = state.get('mh_text');
     const d = state.get('mh_d');
-    const heads = state.get('mh_heads');
+    const wanted = state.get('mh_heads');
+    const heads = nearestHeads(d, wanted);
     const mode = state.get('mh_scale') as ScaleMode;
     const seed = state.get('seed');
     this.#scaleSelect.value = mode;
@@ -244,12 +262,7 @@ class MultiHeadView implements SectionHandle {
     this.#d.value = String(d);
     const choices = headChoices(d);
     setOptions(this.#heads, choices.map((h) => [String(h), String(h)] as const), String(heads));
-    if (!choices.includes(heads)) {
-      // only a hand-written URL gets here: the selector offers divisors only
-      this.#latest.cancel();
-      this.#sentence.showError(fill(t('mh.error.heads'), { heads, d, divisors: choices.join(', ') }));
-      return;
-    }
+    const adjusted = heads === wanted ? '' : fill(t('mh.heads.adjusted'), { wanted, d, heads, divisors: choices.join(', ') });
     const tokens = this.#sentence.tokens(text);
     if (tokens === null) return;
     const params = projectionParams(seed, 'mh', d, ['q', 'k', 'v', 'o'] as const);
@@ -283,7 +296,10 @@ class MultiHeadView implements SectionHandle {
         this.#last = { tokens, heads, dh, r };
         this.#showLink(this.#selection.current);
         setFieldError(this.#text, null);
-        this.#message.show('ok', okMessage(t, { count: n, d, heads, dh }));
+        const ok = okMessage(t, { count: n, d, heads, dh });
+        if (adjusted) this.#message.show('info', `${ok} ${adjusted}`);
+        else this.#message.show('ok', ok);
+        this.#root.dataset.headsDrawn = String(heads);
         this.#narration.textContent = strongestLinks(t, r.weights.data, heads, labels);
         this.#root.dataset.state = 'ok';
         this.#root.dataset.computeCount = String(++this.#computeCount);
@@ -315,7 +331,9 @@ class MultiHeadView implements SectionHandle {
     const { t } = this.#ctx;
     const last = this.#last;
     const n = last?.tokens.length ?? 0;
-    if (!cell || !last || cell.head >= last.heads || cell.row >= n) {
+    // a cell the new data no longer has (fewer words, fewer features per head) is no longer shown
+    const gone = !cell || !last || cell.head >= last.heads || cell.row >= n || (cell.key ?? 0) >= n || (cell.feature ?? 0) >= last.dh;
+    if (gone) {
       this.#link.textContent = t('mh.link.hint');
       delete this.#link.dataset.cell;
       return;

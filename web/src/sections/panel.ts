@@ -30,7 +30,9 @@ export class Panel {
         resolve();
       };
     });
-    const summary = el('summary', 'lab-panel-title', title);
+    // the title in one inline box: a glossary term marked in it stays in the line, not a flex item of its own
+    const summary = el('summary', 'lab-panel-title');
+    summary.append(el('span', 'lab-panel-label', title));
     this.element.dataset.testid = testId;
     this.element.dataset.setting = name;
     this.element.append(summary, this.body);

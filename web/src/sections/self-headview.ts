@@ -77,6 +77,8 @@ export class HeadView {
         li.dataset.index = String(i);
         li.addEventListener('mouseenter', () => this.#events.onFocus(i));
         li.addEventListener('focus', () => this.#events.onFocus(i));
+        // a tap chooses the word on every touch browser, focusable or not
+        li.addEventListener('click', () => this.#events.onFocus(i));
         return li;
       }),
     );

@@ -7,7 +7,7 @@ export const SELF_STRINGS: Strings = {
     'self.intro':
       'Self-attention is a sequence attending to itself. Each word gets an embedding x (a seeded random vector: the same word always gets the same one); three linear maps (weights W_Q, W_K, W_V and biases b_Q, b_K, b_V) turn it into a query q, a key k and a value v. These maps are random and untrained here, drawn from the seed like the embeddings: the weights show how the arithmetic works, not what a trained model would attend to. Query = X1; key and value are also X1, only through different linear maps. Each word’s output is the softmax-weighted sum of every word’s value.',
     'self.why3':
-      'Why three maps and not one? If the keys went through the query’s map (W_K = W_Q), the score of 小冰 on 喜欢, q(小冰)·k(喜欢), would be q(小冰)·q(喜欢), the same number as 喜欢’s on 小冰: the scores would be symmetric, and any two words would score each other alike. With their own maps, “who attends to whom” can be one-way; and W_V lets what a word passes on differ from how it is matched.',
+      'Why three maps? With W_K = W_Q, 小冰’s score on 喜欢 would equal 喜欢’s on 小冰. Separate maps let attention be one-way, and W_V lets what a word passes on differ from how it is matched.',
     'self.tie': 'Keys through the query’s map (W_K = W_Q)',
     'self.text': 'Sentence (words separated by spaces)',
     'self.d': 'Features d',
@@ -28,7 +28,7 @@ export const SELF_STRINGS: Strings = {
     'self.ok': 'Computed by the wasm core: {count} tokens, d = {d}.',
     'self.head.title': 'Where each word attends',
     'self.head.help':
-      'Hover or focus (Tab) a word on the left: the lines to the words on the right are as thick as its attention weights. With no word chosen, every line is drawn, faint where the weight is small.',
+      'Hover, tap or focus (Tab) a word on the left: the lines to the words on the right are as thick as its attention weights. With no word chosen, every line is drawn, faint where the weight is small.',
     'self.head.queries': 'Queries',
     'self.head.keys': 'Keys',
     'self.head.clear': 'Show all',
@@ -43,15 +43,15 @@ export const SELF_STRINGS: Strings = {
     'self.text.short': 'Sentence',
     'self.try.cell': 'Click (or press Enter on) any cell of the scores or weights: the neuron view opens on that query and key and shows q·k term by term.',
     'self.try.repeat': 'Type a word twice, e.g. “我 爱 我”: both copies get the same embedding, so their rows of the weights are identical.',
-    'self.try.hover': 'Hover a word in “Where each word attends”: the thickest line goes to the word it takes the most from.',
-    'self.try.tie': 'Tick “W_K = W_Q”: the scores Q·Kᵀ turn symmetric, 小冰’s score on 喜欢 equals 喜欢’s on 小冰; untick it and the two differ again.',
+    'self.try.hover': 'Hover or tap a word in “Where each word attends”: the thickest line goes to the word it takes the most from.',
+    'self.try.tie': 'Tick “W_K = W_Q”: Q·Kᵀ turns symmetric (小冰 on 喜欢 equals 喜欢 on 小冰); untick it and they differ.',
     'self.narrate': '“{query}” attends most to “{best}” ({w}); the neuron view shows its weight on “{key}”: {wk}.',
   },
   zh: {
     'self.intro':
       '自注意力的本质是自己对自己的注意。每个词有一个词向量 x（由随机种子生成：同一个词总是得到同一个向量），经过三个线性变换（权重 W_Q、W_K、W_V 和偏置 b_Q、b_K、b_V）得到查询 q、键 k 和值 v。这里的线性变换是随机的、未经训练，和词向量一样由随机种子生成：权重展示的是计算过程，而不是训练好的模型会关注什么。查询就是向量 X1；键、值也是向量 X1，只是线性变换的公式不同而已。每个词的输出，是所有词的值按 softmax 权重的加权和。',
     'self.why3':
-      '为什么是三个映射而不是一个？如果键也经过查询的映射（W_K = W_Q），小冰对喜欢的得分 q(小冰)·k(喜欢) 就成了 q(小冰)·q(喜欢)，与喜欢对小冰的得分是同一个数：原始权重是对称的，任意两个词给彼此的得分都一样。各有各的映射，“谁关注谁”才可以是单向的；而 W_V 让一个词传出去的内容，不同于它被匹配的方式。',
+      '为什么是三个映射？若 W_K = W_Q，小冰对喜欢的得分 q(小冰)·q(喜欢) 就等于喜欢对小冰的得分：任意两个词给彼此的得分都一样。各有各的映射，“谁关注谁”才可以是单向的；W_V 则让一个词传出去的内容，不同于它被匹配的方式。',
     'self.tie': '键经过查询的映射（W_K = W_Q）',
     'self.text': '句子（词之间用空格分隔）',
     'self.d': '特征维度 d',
@@ -71,7 +71,7 @@ export const SELF_STRINGS: Strings = {
     'self.axis.queries': '查询',
     'self.ok': '由计算内核算出：{count} 个词，d = {d}。',
     'self.head.title': '每个词关注哪里',
-    'self.head.help': '将鼠标悬停在左侧的词上，或用 Tab 键聚焦：连向右侧各词的线条粗细与注意力权重成正比。未选择词时显示全部连线，权重越小越淡。',
+    'self.head.help': '将鼠标悬停在左侧的词上、用手指轻触它，或用 Tab 键聚焦：连向右侧各词的线条粗细与注意力权重成正比。未选择词时显示全部连线，权重越小越淡。',
     'self.head.queries': '查询',
     'self.head.keys': '键',
     'self.head.clear': '显示全部',
@@ -86,8 +86,8 @@ export const SELF_STRINGS: Strings = {
     'self.text.short': '句子',
     'self.try.cell': '点击原始权重或注意力权重中的任意单元格（或按回车）：神经元视图会打开这对查询和键，逐项展示 q·k。',
     'self.try.repeat': '输入重复的词，例如“我 爱 我”：两个“我”的词向量相同，所以它们的权重行完全相同。',
-    'self.try.hover': '在“每个词关注哪里”中悬停一个词：最粗的线指向它获取信息最多的词。',
-    'self.try.tie': '勾选“W_K = W_Q”：原始权重 Q·Kᵀ 变成对称的，小冰对喜欢的得分等于喜欢对小冰的得分；取消勾选，两者又不相同。',
+    'self.try.hover': '在“每个词关注哪里”中悬停或轻触一个词：最粗的线指向它获取信息最多的词。',
+    'self.try.tie': '勾选“W_K = W_Q”：Q·Kᵀ 变成对称的（小冰对喜欢等于喜欢对小冰）；取消勾选，两者又不同。',
     'self.narrate': '“{query}”最关注“{best}”（{w}）；神经元视图显示它对“{key}”的权重：{wk}。',
   },
 };

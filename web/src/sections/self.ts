@@ -85,6 +85,7 @@ class SelfView implements SectionHandle {
     const dField = field(t('self.d'), this.#d);
     dField.hidden = state.isHidden('self_d');
     this.#tie.type = 'checkbox';
+    this.#tie.className = 'lab-check';
     this.#tie.checked = state.get('self_tie');
     this.#tie.addEventListener('change', () => state.set('self_tie', this.#tie.checked));
     const tieField = field(t('self.tie'), this.#tie, state.isHidden('self_tie'));
@@ -92,7 +93,10 @@ class SelfView implements SectionHandle {
     controls.append(textField, dField, tieField);
 
     const formulas = el('div', 'al-formula');
-    formulas.append(mathml(QKV_PROJECTIONS, { display: 'block' }), mathml(SCALED_DOT_ATTENTION, { display: 'block' }));
+    // the three projections side by side, stacked on a phone (MathML does not wrap)
+    const projections = el('div', 'self-projections');
+    projections.append(...QKV_PROJECTIONS.map((m) => mathml(m)));
+    formulas.append(projections, mathml(SCALED_DOT_ATTENTION, { display: 'block' }));
     this.#root.append(controls, this.#message.element, this.#narration, formulas);
 
     const grid = el('div', 'al-heatmaps');

@@ -2,7 +2,9 @@
 // is reached) as one stream in the worker; the time it will take is shown before a run (at the
 // speed measured so far) and while it runs. A run estimated at over a minute pauses after its first
 // second of measuring and asks: all of it, about a minute of it, or pause. Off screen it pauses
-// and goes on when back in view.
+// and goes on when back in view. The speed is one measurement, by the wall clock over a run (what
+// the reader waits for, not the worker's compute time alone), and the estimate is in one place:
+// the question while it asks, the line under the progress bar otherwise.
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
 import { button, el, primaryButton, setText } from './dom';
@@ -59,7 +61,7 @@ export class TrainingClock {
   #runStart: { ms: number; step: number } | null = null;
   /** the redraws while training (redraw-pacer.ts: 30 a second, 15 below 4 cores) */
   readonly #redraws: RedrawPacer;
-  /** ms per step measured for each architecture (task and sizes): a new model of the same one is estimated at once */
+  /** ms per step measured by the wall clock for each architecture (task and sizes): a new model of the same one is estimated at once */
   readonly #speeds = new Map<string, number>();
 
   constructor(ctx: SectionContext, hooks: ClockHooks) {
@@ -143,8 +145,10 @@ export class TrainingClock {
   #ended(stream: { stop(): void }, trainer: TransformerTrainer, err: unknown): void {
     if (this.#stream !== stream) return;
     this.#stream = null;
+    // the question already quoted this run's speed: the estimate after it quotes the same one
+    const measured = this.confirm.hidden ? this.#measuredMs(trainer) : null;
+    if (measured !== null) this.#speeds.set(architecture(trainer), measured);
     this.#runStart = null;
-    if (trainer.msPerStep !== null) this.#speeds.set(architecture(trainer), trainer.msPerStep);
     if (err || trainer.step >= (this.#target?.step ?? 0)) this.#wanted = false;
     if (trainer !== this.#hooks.trainer()) return;
     this.#hooks.onEnd(err);
@@ -174,6 +178,7 @@ export class TrainingClock {
 
   #ask(left: number, perStep: number): void {
     const t = this.#ctx.t;
+    this.#speeds.set(architecture(this.#hooks.trainer()), perStep);
     this.#wanted = false;
     this.#stream?.stop();
     const trainer = this.#hooks.trainer();
@@ -194,6 +199,7 @@ export class TrainingClock {
     });
     const cancel = button(t('tf.confirm.cancel'), 'tf-confirm-cancel', () => {
       this.confirm.hidden = true;
+      this.#hooks.onRender(); // the estimate line takes over from the question
     });
     const actions = el('div', 'tf-confirm-actions');
     actions.append(all, ...(fitting < left ? [fewer] : []), cancel);
@@ -213,13 +219,14 @@ export class TrainingClock {
     const running = this.#stream !== null;
     const measured = running ? this.#measuredMs(trainer) : null;
     setText(this.eta, running && measured !== null && target > trainer.step ? fill(t('tf.eta'), { time: formatSeconds(t, ((target - trainer.step) * measured) / 1000) }) : '');
-    if (running) {
+    // while the question is asked, it is the estimate
+    if (running || !this.confirm.hidden) {
       setText(this.estimate, '');
       return;
     }
     const steps = this.#ctx.state.get('tf_steps');
     const next = trainer.step >= target ? steps : target - trainer.step;
-    const perStep = trainer.msPerStep ?? this.#speeds.get(architecture(trainer)) ?? null;
+    const perStep = this.#speeds.get(architecture(trainer)) ?? trainer.msPerStep ?? null;
     this.estimate.textContent =
       perStep !== null ? fill(t('tf.estimate'), { time: formatSeconds(t, (next * perStep) / 1000), steps: next, ms: perStep.toFixed(1) }) : t('tf.estimate.first');
   }

@@ -5,10 +5,14 @@ import { fill } from '../i18n';
 import type { LabClient } from '../worker/protocol';
 import { button, el, errorText } from './dom';
 import { RECIPE_STEPS, RECIPES } from './translate-recipes';
+import { trainingDefaults } from '../../../wasm/js/task-defaults.mjs';
 import type { CompareView } from './transformer-compare-run';
 import type { TransformerTrainer } from './transformer-train';
 
 type T = (key: string) => string;
+
+/** The core's batch size for a task whose defaults set none (zh-en). */
+const CORE_BATCH = 32;
 
 /** The comparison's title, explanation, button and result, below the section. */
 export class ComparePanel {
@@ -45,7 +49,7 @@ export class ComparePanel {
     this.#status.textContent = '';
     const task = trainer.settings.task;
     const recipe = RECIPES[task];
-    this.#explain.textContent = fill(this.#t('tf.compare.explain'), { cell: recipe.cell.toUpperCase(), hidden: recipe.hidden, steps: RECIPE_STEPS[task], batch: task === 'dates' ? 16 : 32, examples: 500 });
+    this.#explain.textContent = fill(this.#t('tf.compare.explain'), { cell: recipe.cell.toUpperCase(), hidden: recipe.hidden, steps: RECIPE_STEPS[task], batch: trainingDefaults(task, true).batchSize ?? CORE_BATCH, examples: 500 });
   }
 
   async #run(): Promise<void> {

@@ -5,7 +5,7 @@
 // and map are linked by one selection (a row of the map, a source word): a row pointed at, tapped or
 // walked to lights the source by that layer and head (a chosen one becomes the reader's choice of
 // what lights the source), its word marked; pointing at a source word marks its cell.
-import type { TransformerTranslateResult } from '#shared/types/seq2seq';
+import type { SourceToken, TransformerTranslateResult } from '#shared/types/seq2seq';
 import { Heatmap } from '../heatmap/heatmap';
 import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
 import { fill } from '../i18n';
@@ -16,6 +16,17 @@ import { sourceLight, stepMatrix } from './transformer-maps';
 
 type T = (key: string) => string;
 const PLAY_MS = 400;
+/** The unknown-token message names at most this many distinct tokens, then says how many more. */
+const UNKNOWN_LISTED = 6;
+
+/** The source tokens the model did not know, each once with its count ("x ×200"), the rest as "and N more"; '' if none. */
+export function unknownList(t: T, source: readonly SourceToken[]): string {
+  const counts = new Map<string, number>();
+  for (const s of source) if (s.unknown) counts.set(s.text, (counts.get(s.text) ?? 0) + 1);
+  const names = [...counts].map(([text, n]) => (n > 1 ? fill(t('tf.unknown.count'), { token: text === ' ' ? '␣' : text, n }) : text === ' ' ? '␣' : text));
+  const listed = names.slice(0, UNKNOWN_LISTED).join(t('tf.unknown.sep'));
+  return names.length > UNKNOWN_LISTED ? fill(t('tf.unknown.more'), { listed, n: names.length - UNKNOWN_LISTED }) : listed;
+}
 
 /** The choices of what lights the source: [layer, head] (0, 0: rollout; l, 0: layer l's mean). */
 export function lightChoices(layers: number, heads: number): [number, number][] {
@@ -34,6 +45,8 @@ export class TransformerDecodeView {
   readonly #source = el('div', 'tf-source');
   readonly #sourceFocus: RovingFocus;
   readonly #output = el('output', 'tf-output');
+  /** beside the output: the source had tokens the model read as <unk>, so the output is a guess */
+  readonly #unknownNote = el('p', 'tf-output-unknown');
   readonly #light = el('select');
   readonly #player: StepPlayer;
   readonly #heatmap: Heatmap;
@@ -72,6 +85,7 @@ export class TransformerDecodeView {
     });
     controls.append(field(t('tf.decode.light'), this.#light));
     this.#output.dataset.testid = 'tf-output';
+    this.#output.lang = 'en'; // the model writes English (dates: ISO digits): data in the target language
     // the translation is said when it changes (a new one, or a step of the decoding)
     this.#output.setAttribute('aria-live', 'polite');
     this.#output.setAttribute('aria-atomic', 'true');
@@ -92,7 +106,8 @@ export class TransformerDecodeView {
     const same = (cell: CellRef) => cell;
     link(this.#selection, this.#heatmap, same, same);
     this.#selection.subscribe((cell, source) => this.#showLight(cell, source));
-    this.element.append(el('h3', undefined, t('tf.decode')), controls, this.#progress, el('p', 'tf-label', t('tf.decode.source')), this.#source, outRow, this.#link, mapBox);
+    this.#unknownNote.dataset.testid = 'tf-output-unknown';
+    this.element.append(el('h3', undefined, t('tf.decode')), controls, this.#progress, el('p', 'tf-label', t('tf.decode.source')), this.#source, outRow, this.#unknownNote, this.#link, mapBox);
     host.append(this.element);
     this.#player.go(0);
   }
@@ -113,12 +128,20 @@ export class TransformerDecodeView {
   /** A new translation, shown whole (the reader steps or plays it). */
   show(result: TransformerTranslateResult, chars: boolean): void {
     this.#result = result;
+    const unknown = result.source.filter((s) => s.unknown).length;
+    this.#unknownNote.textContent = unknown ? fill(this.#t('tf.output.unknown'), { n: unknown, total: result.source.length }) : '';
     this.#joiner = chars ? '' : ' ';
     this.#player.show();
   }
 
+  /** A translation is shown (the progress line no longer waits for one). */
+  get loaded(): boolean {
+    return this.#result !== null;
+  }
+
   clear(): void {
     this.#result = null;
+    this.#unknownNote.textContent = '';
     this.#player.rewind();
   }
 

@@ -39,6 +39,8 @@ export class AttentionGrid {
   readonly #kind: AttentionKind;
   readonly #grid = el('div', 'tf-grid');
   readonly #empty = el('p', 'tf-note tf-grid-empty');
+  /** under a grid of 1 × 1 maps: why they are solid squares (one query, one key: weight 1) */
+  readonly #single = el('p', 'tf-note tf-grid-single');
   readonly #onPick: (kind: AttentionKind, layer: number, head: number) => void;
   #thumbs: Thumb[][] = [];
   #shape = '';
@@ -56,7 +58,10 @@ export class AttentionGrid {
     this.#grid.addEventListener('keydown', (e) => this.#onKey(e));
     const scroll = el('div', 'tf-grid-scroll');
     scroll.append(this.#grid);
-    this.element.append(cap, this.#empty, scroll);
+    this.#single.textContent = t(`tf.grid.single.${kind}`);
+    this.#single.dataset.testid = 'tf-single-note';
+    this.#single.hidden = true;
+    this.element.append(cap, this.#empty, scroll, this.#single);
     host.append(this.element);
   }
 
@@ -66,6 +71,7 @@ export class AttentionGrid {
     this.#empty.hidden = ready;
     this.#grid.hidden = !ready;
     this.element.dataset.drawn = ready ? '1' : '0';
+    this.#single.hidden = !ready || maps.maps[0][0].rows !== 1 || maps.maps[0][0].cols !== 1;
     if (!ready || !maps) return;
     const shape = `${maps.layers}x${maps.heads}`;
     if (shape !== this.#shape) this.#build(maps.layers, maps.heads);

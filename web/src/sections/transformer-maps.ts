@@ -16,6 +16,9 @@ export interface AttentionMatrix {
   values: Float32Array;
   rowLabels: string[];
   colLabels: string[];
+  /** 'en' for the tokens the model writes (its English, or a date's ISO digits): see HeatmapData */
+  rowLang?: string;
+  colLang?: string;
 }
 
 /** The maps of one kind: maps[layer][head]. */
@@ -47,12 +50,13 @@ export function attentionMaps(r: TransformerTranslateResult, strings: (key: stri
   const src = distinctLabels(labels.source, strings);
   const out = distinctLabels(labels.output, strings);
   const inputs = distinctLabels(labels.inputs, strings);
-  const build = (rows: number, cols: number, rowLabels: string[], colLabels: string[], fill: (l: number, h: number, values: Float32Array) => void): AttentionMatrix[][] =>
+  const written = { rowLang: 'en' };
+  const build = (rows: number, cols: number, rowLabels: string[], colLabels: string[], fill: (l: number, h: number, values: Float32Array) => void, langs = {}): AttentionMatrix[][] =>
     Array.from({ length: layers }, (_, l) =>
       Array.from({ length: heads }, (_, h) => {
         const values = new Float32Array(rows * cols);
         fill(l, h, values);
-        return { rows, cols, values, rowLabels, colLabels };
+        return { rows, cols, values, rowLabels, colLabels, ...langs };
       }),
     );
   const encoder = build(S, S, src, src, (l, h, values) => values.set(r.encoder.self.data.subarray(((l * heads + h) * S) * S, ((l * heads + h) * S + S) * S)));
@@ -61,10 +65,10 @@ export function attentionMaps(r: TransformerTranslateResult, strings: (key: stri
       const n = t + 1; // the prefix: <sos> and the t tokens before this step
       values.set(step.self.data.subarray((l * heads + h) * n, (l * heads + h) * n + n), t * T);
     });
-  });
+  }, { ...written, colLang: 'en' });
   const cross = build(T, S, out, src, (l, h, values) => {
     steps.forEach((step, t) => values.set(step.cross.data.subarray((l * heads + h) * S, (l * heads + h) * S + S), t * S));
-  });
+  }, written);
   return {
     encoder: { layers, heads, maps: encoder },
     decoder: { layers, heads, maps: decoder },

@@ -1,6 +1,8 @@
 // §4's sentence box and its examples, bound to tf_text: a value over the state's limits is named
 // under the box in the reader's words (not the URL key) and stays in the box; the model and the
-// last translation are left alone until the reader fixes it.
+// last translation are left alone until the reader fixes it. The model translates as the reader
+// types (after a short pause), not only when the box loses focus: a box that changes while the
+// translation under it stays the same looks frozen.
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
 import { PROPS } from '../state-table';
@@ -9,11 +11,14 @@ import { TRANSFORMER_EXAMPLES } from './transformer-recipes';
 
 /** the longest sentence the state table keeps (tf_text) */
 const TEXT_LIMIT = (PROPS.find((p) => p.name === 'tf_text') as { maxLength: number }).maxLength;
+/** A pause in typing this long translates what is in the box. */
+const TYPING_PAUSE_MS = 350;
 
 export class TransformerSentence {
   readonly #ctx: SectionContext;
   readonly #text = el('input');
   readonly #examples = el('div', 'tf-examples');
+  #typing: ReturnType<typeof setTimeout> | undefined;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
@@ -22,6 +27,10 @@ export class TransformerSentence {
     this.#text.spellcheck = false;
     this.#text.dataset.testid = 'tf-text';
     this.#text.value = state.get('tf_text');
+    this.#text.addEventListener('input', () => {
+      clearTimeout(this.#typing);
+      this.#typing = setTimeout(() => this.#onText(), TYPING_PAUSE_MS);
+    });
     this.#text.addEventListener('change', () => this.#onText());
     const textField = field(t('tf.text'), this.#text, state.isHidden('tf_text'));
     textField.classList.add('al-field-wide');
@@ -58,7 +67,12 @@ export class TransformerSentence {
     );
   }
 
+  destroy(): void {
+    clearTimeout(this.#typing);
+  }
+
   #onText(): void {
+    clearTimeout(this.#typing);
     const { t, state } = this.#ctx;
     const text = this.#text.value;
     const length = [...text].length;

@@ -16,7 +16,7 @@ import { TrainingCurves } from './translate-charts';
 import css from './transformer.css?inline';
 import { ComparePanel } from './transformer-compare';
 import { MODEL_SETTING_LABELS, TransformerControls } from './transformer-controls';
-import { TransformerDecodeView } from './transformer-decode';
+import { TransformerDecodeView, unknownList } from './transformer-decode';
 import { AttentionGrids } from './transformer-grids';
 import { attentionMaps } from './transformer-maps';
 import { TRANSFORMER_BATCH, type TransformerSettings } from './transformer-recipes';
@@ -56,6 +56,8 @@ class TransformerView implements SectionHandle {
   /** "… trained steps were discarded": said until the new model trains (then it is old news) */
   #discarded = '';
   readonly #narration = narration('tf-narration');
+  /** the narration of a run's end ("Trained to step N: …"): dropped when the next run starts, as it then describes a step long gone */
+  #trainedNarration = '';
   readonly #untrained = el('p', 'tf-untrained');
   readonly #curves: TrainingCurves;
   readonly #sentence: TransformerSentence;
@@ -327,7 +329,10 @@ class TransformerView implements SectionHandle {
     if (trainer.step > 0) {
       try {
         const e = await trainer.evaluate();
-        if (trainer === this.#trainer) this.#narration.textContent = fill(t('tf.narrate.trained'), { step: trainer.step, exact: `${(100 * e.exactMatch).toFixed(1)}%` });
+        if (trainer === this.#trainer) {
+          this.#trainedNarration = fill(t('tf.narrate.trained'), { step: trainer.step, exact: `${(100 * e.exactMatch).toFixed(1)}%` });
+          this.#narration.textContent = this.#trainedNarration;
+        }
       } catch (e2) {
         if (trainer === this.#trainer) this.#error.show('error', `${t('error.prefix')}${errorText(e2)}`);
       }
@@ -357,11 +362,12 @@ class TransformerView implements SectionHandle {
       // the messages of the last input go with it: "type something" and the unknown words
       if (this.#error.element.textContent === t('tf.empty')) this.#error.show('info', '');
       if (trainer.step > 0) this.#discarded = '';
-      const unknown = result.source.filter((s) => s.unknown).map((s) => s.text);
-      this.#notice.show('info', unknown.length ? fill(t('tf.unknownWords'), { words: unknown.join(', ') }) : this.#discarded);
+      const unknown = unknownList(t, result.source);
+      this.#notice.show('info', unknown ? fill(t('tf.unknownWords'), { words: unknown }) : this.#discarded);
       this.#showResult(result);
       this.#root.dataset.translatedAt = String(trainer.step);
-      if (play) this.#decode.show(result, trainer.info?.sourceTokenizer === 'chars');
+      // a redraw while training leaves the decoding the reader is stepping, unless it has none yet
+      if (play || !this.#decode.loaded) this.#decode.show(result, trainer.info?.sourceTokenizer === 'chars');
       // the panel follows the finished runs, not the redraws while training
       if (trainer.model && (play || !this.#clock.running)) {
         const s = trainer.settings;
@@ -397,6 +403,7 @@ class TransformerView implements SectionHandle {
     const target = this.#clock.target();
     const running = this.#clock.running;
     setRunning(running, this.#train, this.#pause);
+    if (running && this.#trainedNarration !== '' && this.#narration.textContent === this.#trainedNarration) this.#narration.textContent = '';
     this.#progress.max = target;
     this.#progress.value = Math.min(step, target);
     setText(this.#progressText, fill(t('tf.progress'), { step, total: target }));
@@ -450,6 +457,7 @@ class TransformerView implements SectionHandle {
     this.#announcer.destroy();
     this.#unsubscribe();
     for (const trainer of new Set([this.#trainer, this.#good])) if (trainer && trainer !== this.#parked) void trainer.delete();
+    this.#sentence.destroy();
     this.#decode.destroy();
     this.#grids.destroy();
     this.#compare.destroy();

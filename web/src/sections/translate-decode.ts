@@ -74,6 +74,7 @@ export class DecodeView {
     });
     const controls = this.#player.controls;
     this.#output.dataset.testid = 's2s-output';
+    this.#output.lang = 'en'; // the models write English (dates: ISO digits): data in the target language
     // the translation is said when it changes (a new one, or a step of the decoding)
     this.#output.setAttribute('aria-live', 'polite');
     this.#output.setAttribute('aria-atomic', 'true');
@@ -133,6 +134,11 @@ export class DecodeView {
     this.#player.show();
   }
 
+  /** the reader is going through the decoding (it plays, or stands before its end): a new one would jump away */
+  get browsing(): boolean {
+    return this.#result !== null && (this.#player.running || this.#player.pos < this.#views.length);
+  }
+
   clear(): void {
     this.#result = null;
     this.#views = [];
@@ -171,6 +177,7 @@ export class DecodeView {
         cols,
         values,
         rowLabels: distinctLabels(rows.map((v) => v.token), this.#t),
+        rowLang: 'en',
         colLabels: distinctLabels(r.source.map((s) => (s.text === ' ' ? '␣' : s.text)), this.#t),
       });
     }
@@ -236,11 +243,11 @@ export class DecodeView {
         const row = el('tr');
         if (this.#path[step] === i) row.className = 'best';
         const parent = n.parent < 0 ? t('tr.beam.root') : `#${n.parent + 1} ${r.beams!.steps[step - 1][n.parent].token}`;
-        row.append(
-          el('td', undefined, `#${i + 1} ${n.token}${n.finished ? ' ■' : ''}`),
-          el('td', undefined, n.score.toFixed(3)),
-          el('td', undefined, parent),
-        );
+        const word = el('td', undefined, `#${i + 1} ${n.token}${n.finished ? ' ■' : ''}`);
+        const from = el('td', undefined, parent);
+        word.lang = 'en'; // the words the model wrote: data in the target language
+        if (n.parent >= 0) from.lang = 'en';
+        row.append(word, el('td', undefined, n.score.toFixed(3)), from);
         table.append(row);
       });
       return table;

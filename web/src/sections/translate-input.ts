@@ -13,7 +13,8 @@ const DEFAULT_TEXT = NOTE_SENTENCES[0];
 export class SentenceInput {
   readonly element = el('div', 'tr-input');
   readonly #ctx: SectionContext;
-  readonly #text = el('input', 'tr-text');
+  /** a text area, so a long sentence wraps on a phone instead of running out of the box */
+  readonly #text = el('textarea', 'tr-text');
   readonly #examples = el('div', 'tr-examples');
   readonly #vocab = el('div', 'tr-vocab');
   /** the vocabulary's buttons (a hundred or more), rendered when the reader opens this panel */
@@ -31,12 +32,16 @@ export class SentenceInput {
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
-    this.#text.type = 'text';
+    this.#text.rows = 1;
     this.#text.dataset.testid = 's2s-text';
     this.#text.maxLength = 200;
     this.#text.addEventListener('change', () => this.set(this.#text.value));
     this.#text.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') this.set(this.#text.value);
+      // one sentence: Enter translates it (no new line)
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        this.set(this.#text.value);
+      }
     });
     const textField = field(ctx.t('tr.sentence'), this.#text, ctx.state.isHidden('s2s_text'));
     this.#note.element.dataset.testid = 's2s-input-note';

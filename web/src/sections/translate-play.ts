@@ -1,7 +1,7 @@
 // §3.3's play / pause / step: the model (and its plain companion, to the same step) train as
 // streams inside the worker, with no request round trip per chunk, at most s2s_speed steps per
-// frame (60 frames a second); the page redraws at most 30 times a second (15 below 4 cores) and
-// evaluates every EVALUATE_EVERY steps. A run ends at the end of the recipe (playing again
+// frame (60 frames a second); the page redraws at most 30 times a second (15 below 4 cores),
+// decodes the sentence again every REDECODE_MS and evaluates every EVALUATE_EVERY steps. A run ends at the end of the recipe (playing again
 // continues beyond it), on pause, or when the section is scrolled away (it plays on when back in
 // view). The section (translate.ts) owns the models and the page; this file owns the running state.
 import { errorText } from './dom';
@@ -11,6 +11,8 @@ import { DivergedError, type TranslateTrainer } from './translate-train';
 
 /** Held-out evaluation while playing, every this many steps (and at every pause). */
 const EVALUATE_EVERY = 200;
+/** While playing, the sentence is decoded again at most this often (the decoding shown is never far behind the model). */
+const REDECODE_MS = 1000;
 /** s2s_speed is in steps per frame; the worker's throttle is in steps per second */
 const FRAMES_PER_SECOND = 60;
 /** playing on after the recipe: until paused */
@@ -25,6 +27,8 @@ export interface PlayerHost {
   t(key: string): string;
   evaluate(): Promise<void>;
   translate(): Promise<void>;
+  /** decodes the sentence again with the model as it is now, while it trains */
+  redecode(): void;
   render(): void;
   /** the section's error line ('' clears it) */
   showError(text: string): void;
@@ -119,9 +123,15 @@ export class TranslatePlayer {
     const target = trainer.step + steps;
     const maxStepsPerSecond = host.speed() * FRAMES_PER_SECOND;
     let evaluatedBlock = Math.floor(trainer.step / EVALUATE_EVERY);
+    // the first redecode comes at the first slice: the untrained decoding goes at once
+    let redecodedAt = -Infinity;
     const onProgress = (): void => {
       if (trainer !== host.trainer()) return;
       this.#redraws.soon();
+      if (performance.now() - redecodedAt >= REDECODE_MS) {
+        redecodedAt = performance.now();
+        host.redecode();
+      }
       const block = Math.floor(trainer.step / EVALUATE_EVERY);
       if (block > evaluatedBlock && trainer.step < recipe) {
         evaluatedBlock = block;

@@ -1,6 +1,7 @@
 // The recipe of each §3.3 task: the settings a task switch (or a widget's `task` attribute)
 // applies, and its step count. Kept apart from the trainer so the widgets' entry can read it.
 import type { CellName } from '#shared/types/seq2seq';
+import { RNN_TASK_DEFAULTS } from '../../../wasm/js/task-defaults.mjs';
 
 export type TaskName = 'zh-en' | 'note' | 'dates';
 
@@ -11,12 +12,16 @@ export type TaskName = 'zh-en' | 'note' | 'dates';
 export const RECIPE_STEPS: Record<TaskName, number> = { 'zh-en': 800, note: 400, dates: 300 };
 
 /**
- * The settings a task switch applies: a GRU for the grammar corpus (the state table's defaults),
- * the note's recipe, and an LSTM recipe for dates (README).
+ * The settings a task switch applies: the task's row of the one table of defaults that the command
+ * line starts from too (wasm/js/task-defaults.mjs).
  */
 export const RECIPES: Record<TaskName, { cell: CellName; hidden: number; lr: number }> = {
-  'zh-en': { cell: 'gru', hidden: 64, lr: 0.01 },
-  note: { cell: 'rnn', hidden: 128, lr: 0.001 },
-  dates: { cell: 'lstm', hidden: 64, lr: 0.005 },
+  'zh-en': recipe('zh-en'),
+  note: recipe('note'),
+  dates: recipe('dates'),
 };
 
+function recipe(task: TaskName): { cell: CellName; hidden: number; lr: number } {
+  const d = RNN_TASK_DEFAULTS[task];
+  return { cell: d.cell, hidden: d.hidden, lr: d.learningRate };
+}

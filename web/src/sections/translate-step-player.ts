@@ -110,6 +110,11 @@ export class StepPlayer {
     }, this.#o.ms);
   }
 
+  /** the decoding is playing by itself (Play) */
+  get running(): boolean {
+    return this.#timer !== null;
+  }
+
   stop(): void {
     if (this.#timer !== null) clearInterval(this.#timer);
     this.#timer = null;

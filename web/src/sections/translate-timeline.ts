@@ -143,7 +143,11 @@ export class TimelineView {
     const frame = this.#timeline?.frames[i];
     if (!frame) return;
     const words = frame.output.filter((w) => w !== '<eos>').join(' ');
-    this.#frameText.textContent = fill(this.#t('tl.output'), { step: frame.step, output: words });
+    // the model's words in a span of their own language, in the sentence of the page's
+    const [before, after = ''] = this.#t('tl.output').split('{output}');
+    const output = el('span', undefined, words);
+    output.lang = 'en';
+    this.#frameText.replaceChildren(fill(before, { step: frame.step }), output, fill(after, { step: frame.step }));
     this.element.dataset.step = String(frame.step);
     this.element.dataset.frame = String(i);
     this.#map.title = this.#frameTitle(frame);
@@ -151,7 +155,7 @@ export class TimelineView {
     this.#map.element.hidden = !a || a.shape[0] === 0;
     if (!a || a.shape[0] === 0) return;
     const [rows, cols] = a.shape;
-    this.#map.update({ rows, cols, values: a.data, rowLabels: distinctLabels(frame.output.slice(0, rows), this.#t), colLabels: distinctLabels(this.#timeline!.probe.map((s) => label(s.text)), this.#t) });
+    this.#map.update({ rows, cols, values: a.data, rowLabels: distinctLabels(frame.output.slice(0, rows), this.#t), rowLang: 'en', colLabels: distinctLabels(this.#timeline!.probe.map((s) => label(s.text)), this.#t) });
   }
 
   #play(): void {

@@ -52,7 +52,9 @@ export class CandidateList {
         bar.style.setProperty('--p', String(Math.min(1, Math.max(0, p.prob))));
         bar.setAttribute('aria-hidden', 'true');
         // the spaces part the words for a screen reader (a grid lays out no text between its items)
-        item.append(el('span', 'tr-topk-token', shown(p.token)), ' ', bar, el('span', 'tr-topk-prob', p.prob.toFixed(3)));
+        const token = el('span', 'tr-topk-token', shown(p.token));
+        token.lang = 'en'; // a word the model may write: data in the target language
+        item.append(token, ' ', bar, el('span', 'tr-topk-prob', p.prob.toFixed(3)));
         if (p.token === chosen) item.append(' ', el('span', 'lab-visually-hidden', chosenText));
         return item;
       }),

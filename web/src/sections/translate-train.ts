@@ -7,6 +7,7 @@ import type { ScoreName } from '#shared/types/attention-lab';
 import type { LabClient, RemoteSeq2Seq } from '../worker/protocol';
 import { DivergedError, Trainer, type PlayOptions } from './trainer';
 import { RECIPE_STEPS, type TaskName } from './translate-recipes';
+import { trainingDefaults } from '../../../wasm/js/task-defaults.mjs';
 
 export type { TaskName } from './translate-recipes';
 export { RECIPE_STEPS, RECIPES } from './translate-recipes';
@@ -37,10 +38,8 @@ export function trainConfig(s: TrainSettings): Seq2SeqConfig {
     seed: s.seed,
     learningRate: s.lr,
   };
-  // The note's recipe is batch 1 without clipping (the core's defaults for `note`). Dates follows
-  // the TF.js example's model (Luong's tanh layer), on smaller batches to keep a step short.
-  if (s.task === 'dates') Object.assign(config, { batchSize: 16, clipNorm: 1, attentionalTanh: attention });
-  return config;
+  // The task's batch, clipping and tanh layer where it sets them (dates), else the core's defaults.
+  return Object.assign(config, trainingDefaults(s.task, attention));
 }
 
 export { DivergedError } from './trainer';

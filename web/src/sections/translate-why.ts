@@ -382,7 +382,7 @@ export class WhyView {
       if (map.element.hidden) continue;
       const values = new Float32Array(rows.length * cols);
       rows.forEach((s, i) => values.set(s.attention.subarray(0, cols), i * cols));
-      map.update({ rows: rows.length, cols, values, rowLabels: distinctLabels(rows.map((s) => s.token), this.#t),
+      map.update({ rows: rows.length, cols, values, rowLabels: distinctLabels(rows.map((s) => s.token), this.#t), rowLang: 'en',
         colLabels: distinctLabels(base.source.map((s) => label(s.text)), this.#t) });
     }
   }
@@ -407,7 +407,7 @@ export class WhyView {
     if (seq !== this.#attrSeq || base !== this.#base) return;
     this.#attrBody.hidden = false;
     const [T, S] = a.scores.shape;
-    this.#attrMap.update({ rows: T, cols: S, values: a.scores.data, rowLabels: distinctLabels(a.words, this.#t),
+    this.#attrMap.update({ rows: T, cols: S, values: a.scores.data, rowLabels: distinctLabels(a.words, this.#t), rowLang: 'en',
       colLabels: distinctLabels(a.source.map((s) => label(s.text)), this.#t) });
     const tied = tiedRows(a.scores.data, T, S);
     this.#rho.replaceChildren(...a.words.map((w, i) => {

@@ -56,6 +56,12 @@ class TranslateView implements SectionHandle {
   #taskShown = '';
   readonly #notice = new MessageLine('tr-notice');
   readonly #untrained = el('p', 'tr-untrained');
+  /** which training step the decoding shown comes from (the model trains on while it is read) */
+  readonly #decodedAtLine = el('p', 'tr-note tr-decoded-at');
+  /** the training step of the model that decoded the translation shown; -1: none shown */
+  #decodedAt = -1;
+  /** translations asked of the worker and not yet answered */
+  #inFlight = 0;
   readonly #sentenceAlignment = el('p', 'tr-note tr-sentence-alignment');
   readonly #compareHost = el('div', 'tr-compare');
   readonly #compareTitle = el('h3');
@@ -103,6 +109,7 @@ class TranslateView implements SectionHandle {
       t,
       evaluate: () => this.#evaluate(),
       translate: () => this.#translate(),
+      redecode: () => this.#redecode(),
       render: () => this.#render(),
       showError: (text) => (this.#error.textContent = text),
     });
@@ -155,6 +162,8 @@ class TranslateView implements SectionHandle {
     main.append(this.#input.element, this.#untrained);
     beside.append(main);
     this.#decode = new DecodeView(this.#root, t);
+    this.#decodedAtLine.dataset.testid = 's2s-decoded-at';
+    this.#decode.element.querySelector('h3')?.after(this.#decodedAtLine);
     if (!ctx.embedded) {
       void importWithStrings(() => import('../diagrams/seq2seq-link'), ctx.lang, { article: true }).then(({ Seq2SeqDiagramLink }) => {
         if (this.#destroyed) return;
@@ -266,7 +275,7 @@ class TranslateView implements SectionHandle {
     this.#error.textContent = '';
     this.#notice.show('info', '');
     this.#input.showError('');
-    this.#decode.clear();
+    this.#clearDecoding();
     this.#showInDiagram(null);
     this.#render();
     void this.#prepare();
@@ -301,8 +310,23 @@ class TranslateView implements SectionHandle {
     });
   }
 
-  /** Translates the current sentence with the model as it is now and shows its decoding. */
-  async #translate(): Promise<void> {
+  /** While training: decodes again, unless a decoding is on its way or the reader is going through this one. */
+  #redecode(): void {
+    if (this.#inFlight > 0 || this.#decode.browsing || this.#destroyed) return;
+    void this.#translate(true);
+  }
+
+  #clearDecoding(): void {
+    this.#decode.clear();
+    this.#decodedAt = -1;
+    this.#renderDecodedAt();
+  }
+
+  /**
+   * Translates the current sentence with the model as it is now and shows its decoding. `live`: a
+   * redecode while training, which leaves the "ask why" panel (and what the reader did there) alone.
+   */
+  async #translate(live = false): Promise<void> {
     const trainer = this.#trainer;
     const model = trainer.model;
     if (!model || this.#destroyed) return;
@@ -314,7 +338,7 @@ class TranslateView implements SectionHandle {
     this.#sentenceAlignment.textContent = '';
     if (text.trim() === '') {
       // Nothing to translate: no old result stays on screen.
-      this.#decode.clear();
+      this.#clearDecoding();
       this.#showInDiagram(null);
       this.#extras?.clear();
       this.#decode.element.dataset.modelStep = String(trainer.step);
@@ -322,15 +346,24 @@ class TranslateView implements SectionHandle {
       return;
     }
     try {
-      const result = await model.translate(text, beam > 1 ? { beam, topK: 5 } : { topK: 5 });
+      let result: TranslateResult;
+      this.#inFlight++;
+      try {
+        result = await model.translate(text, beam > 1 ? { beam, topK: 5 } : { topK: 5 });
+      } finally {
+        this.#inFlight--;
+      }
       if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
       this.#input.showError('');
       this.#input.showUnknown(result.source.filter((s) => s.unknown).map((s) => s.text), text, chars, trainer.vocabulary.source);
       // Which model state this decoding shows (tests wait for it).
       this.#decode.element.dataset.modelStep = String(trainer.step);
       this.#decode.show(result, trainer.info?.targetTokenizer ?? 'words', trainer.settings.score !== 'none');
+      // the worker answers after the training slices before the request: the step is the decoding's
+      this.#decodedAt = trainer.step;
+      this.#renderDecodedAt();
       this.#showInDiagram(result);
-      this.#extras?.show(trainer, text, result);
+      if (!live) this.#extras?.show(trainer, text, result);
       const example = trainer.heldOut.find((e) => e.source === text.trim().split(/\s+/u).join(' '));
       const compare = trainer.step > 0 ? await this.#compareModule() : null;
       if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
@@ -341,7 +374,7 @@ class TranslateView implements SectionHandle {
     } catch (err) {
       if (seq !== this.#translateSeq) return;
       // A sentence the model cannot take (too long, say): clear the old result, say why.
-      this.#decode.clear();
+      this.#clearDecoding();
       this.#showInDiagram(null);
       this.#extras?.clear();
       this.#input.showNote('info', '');
@@ -391,7 +424,9 @@ class TranslateView implements SectionHandle {
       setText(this.#status, fill(t('tr.status.ready'), { params: info.parameterCount.toLocaleString('en-US'), cell: info.cell.toUpperCase(), hidden: info.hidden, attention }));
     }
     this.#renderIntro();
-    this.#untrained.hidden = step > 0;
+    this.#renderDecodedAt();
+    // a message about the model before (the trained steps a change discarded) goes when this one trains
+    if (step > 0 && this.#notice.element.textContent) this.#notice.show('info', '');
     const score = trainer.settings.score;
     const rows: CompareRow[] = [
       { id: score === 'none' ? 'plain' : 'attention', score, scoreLabel: t(`tr.score.${score}`), step: trainer.evaluatedAt, evaluation: trainer.evaluation, trainMs: trainer.trainMs },
@@ -402,6 +437,16 @@ class TranslateView implements SectionHandle {
     this.#root.dataset.step = String(step);
     this.#root.dataset.playing = this.#player.playing ? '1' : '0';
     this.#curves.update(trainer.settings.task === 'note' ? 20 : 10);
+  }
+
+  #renderDecodedAt(): void {
+    const at = this.#decodedAt;
+    const line = this.#decodedAtLine;
+    line.hidden = at <= 0;
+    line.dataset.step = String(at);
+    setText(line, at > 0 ? fill(this.#ctx.t(this.#player.playing ? 'tr.decodedAt.live' : 'tr.decodedAt'), { step: at }) : '');
+    // the untrained warning stays while the decoding shown is the untrained model's
+    this.#untrained.hidden = (at >= 0 ? at : this.#trainer.step) > 0;
   }
 
   /** The comparison code, fetched once the model has trained (the first figure needs it). */

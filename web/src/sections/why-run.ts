@@ -80,9 +80,9 @@ export class WhyRun {
   #looping = false;
   #destroyed = false;
   #msPerStep = [40, 60];
-  #nextCell = 0;
-  /** cells evaluated since the last training step: a full sweep after the end marks done */
-  #cellsAfterEnd = 0;
+  #nextLength = 0;
+  /** lengths evaluated (both models) since the last training step: a full sweep after the end marks done */
+  #lengthsAfterEnd = 0;
   readonly #snap: WhySnapshot;
   /** wall time and steps of the loop while running (training and evaluation): the speed estimate */
   #wallMs = 0;
@@ -175,14 +175,14 @@ export class WhyRun {
         const before = this.#snap.step;
         if (this.#snap.step < this.#snap.total) await this.#trainBoth(this.#models);
         if (this.#destroyed) return;
-        await this.#evaluateNextCell(this.#models);
+        await this.#evaluateNextLength(this.#models);
         // replaced meanwhile (the reader changed a setting): its step must not cover the new run's
         if (this.#destroyed) return;
         if (this.#snap.step > before && ++this.#trainedTurns > WARM_UP_TURNS) {
           this.#wallMs += performance.now() - t0;
           this.#wallSteps += this.#snap.step - before;
         }
-        if (this.#snap.step >= this.#snap.total && this.#cellsAfterEnd >= 2 * this.#snap.lengths.length) {
+        if (this.#snap.step >= this.#snap.total && this.#lengthsAfterEnd >= this.#snap.lengths.length) {
           this.#snap.done = true;
           this.#running = false;
         }
@@ -209,18 +209,21 @@ export class WhyRun {
       else this.#snap.lossAttention = loss;
       this.#snap.step = r.step;
     }
-    this.#cellsAfterEnd = 0;
+    this.#lengthsAfterEnd = 0;
   }
 
-  async #evaluateNextCell(models: [RemoteSeq2Seq, RemoteSeq2Seq]): Promise<void> {
-    const n = this.#snap.lengths.length;
-    const cell = this.#nextCell;
-    this.#nextCell = (cell + 1) % (2 * n);
-    const li = Math.floor(cell / 2);
-    const k = cell % 2;
-    const e = await models[k].evaluate({ length: this.#snap.lengths[li], count: EVAL_COUNT, seed: EVAL_SEED });
-    (k === 0 ? this.#snap.plain : this.#snap.attention)[li] = e.tokenAccuracy;
-    (k === 0 ? this.#snap.exactPlain : this.#snap.exactAttention)[li] = e.exactMatch;
-    this.#cellsAfterEnd++;
+  /** Both models at the next length, so that the two curves always reach the same lengths. */
+  async #evaluateNextLength(models: [RemoteSeq2Seq, RemoteSeq2Seq]): Promise<void> {
+    const li = this.#nextLength;
+    this.#nextLength = (li + 1) % this.#snap.lengths.length;
+    const options = { length: this.#snap.lengths[li], count: EVAL_COUNT, seed: EVAL_SEED };
+    const plain = await models[0].evaluate(options);
+    if (this.#destroyed) return;
+    const attention = await models[1].evaluate(options);
+    this.#snap.plain[li] = plain.tokenAccuracy;
+    this.#snap.exactPlain[li] = plain.exactMatch;
+    this.#snap.attention[li] = attention.tokenAccuracy;
+    this.#snap.exactAttention[li] = attention.exactMatch;
+    this.#lengthsAfterEnd++;
   }
 }

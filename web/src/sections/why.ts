@@ -274,6 +274,8 @@ class WhyView implements SectionHandle {
           length: snap.lengths.at(-1) ?? 0,
           plain: percentText(snap.plain.at(-1)),
           attention: percentText(snap.attention.at(-1)),
+          exactPlain: percentText(snap.exactPlain.at(-1)),
+          exactAttention: percentText(snap.exactAttention.at(-1)),
           chance: percentText(WHY_CHANCE),
         })
       : running

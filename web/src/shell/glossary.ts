@@ -47,6 +47,14 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     },
   },
   {
+    id: 'hidden-state',
+    term: { en: 'hidden state', zh: '隐藏状态' },
+    definition: {
+      en: 'The vector a recurrent network carries from one step to the next: its memory of what it has read so far.',
+      zh: '循环神经网络从一步带到下一步的向量：它对已读内容的记忆。',
+    },
+  },
+  {
     id: 'context-vector',
     term: { en: 'context vector', zh: '上下文向量' },
     definition: {
@@ -71,11 +79,27 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     },
   },
   {
+    id: 'token',
+    term: { en: 'token', zh: '词元' },
+    definition: {
+      en: 'One unit of a sequence as a model reads or writes it: here a word, a character or a letter.',
+      zh: '模型读入或写出的序列中的一个单位：在这里是一个词、一个汉字或一个字母。',
+    },
+  },
+  {
     id: 'wasm-core',
     term: { en: 'wasm core', zh: '计算内核' },
     definition: {
       en: 'The project’s C++ code for attention and the models, compiled to WebAssembly so that it runs in the browser; every number on the page comes from it.',
       zh: '本项目用 C++ 写的注意力与模型代码，编译后在浏览器中运行；页面上的每个数值都由它算出。',
+    },
+  },
+  {
+    id: 'softmax',
+    term: { en: 'softmax', zh: 'softmax' },
+    definition: {
+      en: 'Turns a list of scores into weights that are positive and sum to 1: each score s becomes exp(s) divided by the sum of exp over the list, so the largest score gets the largest weight.',
+      zh: '把一组分数变成都为正、加起来等于 1 的权重：每个分数 s 变成 exp(s) 除以所有分数的 exp 之和，分数最大的得到最大的权重。',
     },
   },
   {

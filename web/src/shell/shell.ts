@@ -60,6 +60,8 @@ class Shell {
   #hashTimer: ReturnType<typeof setTimeout> | null = null;
   #layoutKey = '';
   #embedDialog: EmbedDialog | null = null;
+  /** the section whose Embed dialog is open: the contents mark it, whatever the reading line says */
+  #dialogSection: EmbeddableSection | null = null;
   #stopGlossary: (() => void) | null = null;
   /** counts re-renders: a staged mount of an older render stops */
   #mountRun = 0;
@@ -72,8 +74,7 @@ class Shell {
     window.addEventListener('pagehide', () => this.#writeHash()); // a pending write must not be lost
     // a figure's "Embed…" (its Export menu) opens the same dialog, for that figure's numbers
     setFigureEmbed((json, title, opener) => {
-      this.#embedDialog ??= new EmbedDialog(this.#state, this.#t);
-      this.#embedDialog.openMatrix(json, title, opener);
+      this.#openingDialog(this.#mounted.find((m) => opener && m.element.contains(opener))?.id ?? null).openMatrix(json, title, opener);
     });
     for (const button of document.querySelectorAll<HTMLButtonElement>('#lang-switch button[data-lang]')) {
       button.addEventListener('click', () => {
@@ -240,6 +241,7 @@ class Shell {
     const line = window.innerHeight * 0.4;
     let current = this.#mounted[0]?.id;
     for (const m of this.#mounted) if (m.element.getBoundingClientRect().top <= line) current = m.id;
+    if (this.#dialogSection) current = this.#dialogSection;
     for (const b of this.#toc.querySelectorAll<HTMLButtonElement>('.toc-link')) {
       if (b.dataset.section === current) {
         if (b.getAttribute('aria-current') === 'true') continue;
@@ -316,10 +318,21 @@ class Shell {
   }
 
   #embedButton(id: EmbeddableSection, title: string): HTMLButtonElement {
-    return embedButton(this.#t, title, (button) => {
-      this.#embedDialog ??= new EmbedDialog(this.#state, this.#t);
-      this.#embedDialog.open(id, title, button);
+    return embedButton(this.#t, title, (button) => this.#openingDialog(id).open(id, title, button));
+  }
+
+  /**
+   * The Embed dialog, about to open for `section`'s content: the contents mark that section until it
+   * closes (its button may sit below the reading line, in what the contents call the section above).
+   */
+  #openingDialog(section: EmbeddableSection | null): EmbedDialog {
+    this.#embedDialog ??= new EmbedDialog(this.#state, this.#t, () => {
+      this.#dialogSection = null;
+      this.#onReading();
     });
+    this.#dialogSection = section;
+    this.#onReading();
+    return this.#embedDialog;
   }
 
   #showAllButton(): HTMLElement {

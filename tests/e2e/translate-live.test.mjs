@@ -1,0 +1,73 @@
+// §3.3 while it trains, as a reader finds it, in English and Chinese: the decoding shown is never a
+// stale one presented as the live model's (it is decoded again while training runs and says at
+// which training step; the untrained warning stays while the untrained model's decoding is shown),
+// and the message that a settings change discarded the trained steps goes once the new model trains.
+// Needs a build (npm run build:web). Run: node --test tests/e2e/translate-live.test.mjs
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { openPanel, useSite } from './harness.mjs';
+
+const SEC = '#section-translate .tr-section';
+
+describe('§3.3 while training', { timeout: 300_000 }, () => {
+  /** @type {import('playwright-core').Page} */
+  let page;
+  let site;
+  useSite((s) => {
+    site = s;
+    page = s.page;
+  });
+
+  const sectionStep = () => page.evaluate(() => Number(document.querySelector('.tr-section').dataset.step));
+
+  for (const lang of ['en', 'zh']) {
+    const stepWord = lang === 'en' ? /Decoded by the model at training step (\d+)/ : /模型在训练第 (\d+) 步时的解码/;
+
+    test(`${lang}: mid-run the decoding is the model's at a named recent step, not the untrained one`, async () => {
+      // one step a frame: the recipe's 800 steps take many seconds, so the run is watched mid-way
+      await site.load(`#view=translate&lang=${lang}&seed=1&s2s_speed=1`);
+      await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep === '0');
+      assert.equal(await page.locator(`${SEC} [data-testid=s2s-untrained]`).isVisible(), true);
+      assert.equal(await page.locator(`${SEC} [data-testid=s2s-decoded-at]`).isVisible(), false);
+      await page.click('[data-testid=s2s-play]');
+      await page.waitForFunction(() => Number(document.querySelector('.tr-section').dataset.step) >= 60, null, { timeout: 120_000 });
+      // still training, and the decoding on screen comes from a trained step
+      const seen = await page.waitForFunction(
+        () => {
+          const root = document.querySelector('.tr-section');
+          const at = Number(document.querySelector('.tr-decode').dataset.modelStep);
+          return root.dataset.playing === '1' && at >= 60 ? at : null;
+        },
+        null,
+        { timeout: 30_000 },
+      );
+      const at = await seen.jsonValue();
+      assert.equal(await page.locator(`${SEC} [data-testid=s2s-untrained]`).isVisible(), false, 'the untrained warning went with the untrained decoding');
+      const line = await page.locator(`${SEC} [data-testid=s2s-decoded-at]`).textContent();
+      const named = Number(stepWord.exec(line)?.[1]);
+      assert.ok(named >= at, `the line names the decoding's step: "${line}" (decoded at ${at} or later)`);
+      // it keeps up: a later decoding within a few seconds
+      await page.waitForFunction((n) => Number(document.querySelector('.tr-decode').dataset.modelStep) > n, named, { timeout: 15_000 });
+      await page.click('[data-testid=s2s-pause]');
+      // paused: the decoding is the paused model's, and the line says so
+      await page.waitForFunction(() => document.querySelector('.tr-decode').dataset.modelStep === document.querySelector('.tr-section').dataset.step);
+      const paused = await sectionStep();
+      assert.equal(Number(stepWord.exec(await page.locator(`${SEC} [data-testid=s2s-decoded-at]`).textContent())?.[1]), paused);
+    });
+
+    test(`${lang}: the "trained steps discarded" message goes when the new model trains`, async () => {
+      await site.load(`#view=translate&lang=${lang}&seed=1`);
+      await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep === '0');
+      await page.click('[data-testid=s2s-step]');
+      await page.waitForFunction(() => document.querySelector('.tr-section').dataset.step === '1');
+      await openPanel(page, 's2s-panel-settings');
+      await page.selectOption(`${SEC} [data-testid=s2s-score]`, 'cosine');
+      const notice = page.locator(`${SEC} [data-testid=s2s-notice]`);
+      await page.waitForFunction(() => document.querySelector('.tr-section').dataset.step === '0');
+      assert.match(await notice.textContent(), lang === 'en' ? /the 1 trained steps were discarded/ : /已训练的 1 步被丢弃/);
+      await page.click('[data-testid=s2s-step]');
+      await page.waitForFunction(() => document.querySelector('.tr-section').dataset.step === '1');
+      assert.equal((await notice.textContent()).trim(), '', 'the message described the model before; this one has trained');
+    });
+  }
+});
