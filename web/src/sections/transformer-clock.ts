@@ -1,8 +1,8 @@
 // §4's training runs: Train runs the model to the step target (tf_steps, or tf_steps more once it
 // is reached) as one stream in the worker; the time it will take is shown before a run (at the
 // speed measured so far) and while it runs. A run estimated at over a minute pauses after its first
-// second of measuring and asks: all of it, about a minute of it, or pause. Off screen it pauses
-// and goes on when back in view. The speed is one measurement, by the wall clock over a run (what
+// second of measuring and asks: all of it, about a minute of it, or pause. Off screen it trains on
+// without drawing (a reader who reads on comes back to a trained model). The speed is one measurement, by the wall clock over a run (what
 // the reader waits for, not the worker's compute time alone), and the estimate is in one place:
 // the question while it asks, the line under the progress bar otherwise.
 import { fill } from '../i18n';
@@ -53,7 +53,7 @@ export class TrainingClock {
   /** the target step of the current (or last) run, for the trainer it was set for */
   #target: { trainer: TransformerTrainer; step: number } | null = null;
   #stream: { done: Promise<void>; stop(): void } | null = null;
-  /** the reader wants it to train (pressed Train, not Pause); off screen it waits */
+  /** the reader wants it to train (pressed Train, not Pause) */
   #wanted = false;
   #active = true;
   #confirmed = false;
@@ -118,14 +118,15 @@ export class TrainingClock {
     this.#hooks.onRender();
   }
 
+  /** In view or not: off screen a run goes on without redrawing; back in view it is drawn at once. */
   setActive(active: boolean): void {
+    const back = active && !this.#active;
     this.#active = active;
-    if (!active) this.#stream?.stop();
-    else if (this.#wanted) this.#run();
+    if (back && this.#stream) this.#hooks.onRender();
   }
 
   #run(): void {
-    if (this.#stream || !this.#active || !this.#wanted) return;
+    if (this.#stream || !this.#wanted) return;
     const trainer = this.#hooks.trainer();
     const target = this.#target?.step ?? 0;
     if (trainer.step >= target) {
@@ -152,8 +153,8 @@ export class TrainingClock {
     if (err || trainer.step >= (this.#target?.step ?? 0)) this.#wanted = false;
     if (trainer !== this.#hooks.trainer()) return;
     this.#hooks.onEnd(err);
-    // scrolled away and back while the stream was ending, or a confirm chose to go on
-    if (this.#wanted && this.#active && !err) this.#run();
+    // a confirm chose to go on while the stream was ending
+    if (this.#wanted && !err) this.#run();
   }
 
   #progress(trainer: TransformerTrainer): void {
@@ -163,6 +164,7 @@ export class TrainingClock {
     if (perStep !== null && !this.#confirmed && (left * perStep) / 1000 > LONG_RUN_SECONDS) {
       this.#ask(left, perStep);
     }
+    if (!this.#active) return;
     this.#hooks.onProgress();
     this.#redraws.soon();
   }
