@@ -37,7 +37,7 @@ describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
     await p.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC, { timeout: 60_000 });
   }
 
-  /** Trains towards 100000 steps: after its first second of measuring, the run pauses and asks. */
+  /** Trains towards 100000 steps: after its first seconds of measuring, the run pauses and asks. */
   async function askLongRun(lang) {
     await open(lang, '&tf_steps=100000');
     await page.click('[data-testid=tf-train]');
