@@ -264,10 +264,10 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     // clears both that and the unknown-word list
     await page.fill('[data-testid=tf-text]', '');
     await page.dispatchEvent('[data-testid=tf-text]', 'change');
-    await page.waitForFunction(() => /Type something to translate/.test(document.querySelector('[data-testid=tf-error]')?.textContent ?? ''));
+    await page.waitForFunction(() => /Type a sentence to translate \(words separated by spaces\)/.test(document.querySelector('[data-testid=tf-text-note]')?.textContent ?? ''));
     await page.fill('[data-testid=tf-text]', '咖哥 喜欢 小冰');
     await page.dispatchEvent('[data-testid=tf-text]', 'change');
-    await page.waitForFunction(() => document.querySelector('[data-testid=tf-error]')?.textContent === '' && document.querySelector('[data-testid=tf-notice]')?.textContent === '');
+    await page.waitForFunction(() => ['tf-error', 'tf-notice', 'tf-text-note'].every((id) => document.querySelector(`[data-testid=${id}]`)?.textContent === ''));
   });
 
   test('<transformer-demo> and <attention-playground mechanism=transformer> train and draw in their shadow roots', async () => {
