@@ -2,7 +2,7 @@
 // translates (no Enter, no Tab) even with a refused setting beside it; unknown tokens are listed
 // once each with a count and the output says it is a guess; the untrained model's 1 × 1 maps say
 // what they are and the decoding shows its result, not a waiting message (at 1280 and 390 px); the
-// line that says where the last run ended goes when the next run starts; a run's end says
+// line that says where the last run ended goes when the next run starts; a run goes on off screen; a run's end says
 // "scoring…" until its score comes, never "not scored yet", and the score is on the page once; and a
 // long run's estimate is given once, with one measured speed.
 // Needs a build (npm run build:web). Run: node --test tests/e2e/transformer-reader.test.mjs
@@ -189,5 +189,15 @@ describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
       assert.equal(section.split(`${score}%`).length - 1, 1, `${lang}: the score ${score}% once on the page`);
       assert.match(await page.locator('.tf-section .tf-narration').textContent(), w.trained, lang);
     }
+  });
+  test('a run goes on while the reader scrolls back up the article, and finishes there', async () => {
+    await site.load('#lang=en&tf_steps=200');
+    await page.locator('[data-testid=tf-train]').scrollIntoViewIfNeeded();
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC, { timeout: 60_000 });
+    await page.click('[data-testid=tf-train]');
+    await page.evaluate(() => scrollTo(0, 0));
+    const train = await page.locator('[data-testid=tf-train]').boundingBox();
+    assert.ok(train.y > (await page.evaluate(() => innerHeight)), `§4 is off screen (Train at y ${train.y})`);
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.step === '200' && document.querySelector(s)?.dataset.playing === '0', SEC, { timeout: 120_000 });
   });
 });
