@@ -64,10 +64,9 @@ describe('§1 claims', { timeout: 2_400_000 }, () => {
     assert.equal(s.lengths.at(-1), 60, `the chart reaches length 60: ${s.lengths}`);
     const at = (series, length) => series[s.lengths.indexOf(length)];
     console.log(`# why-length ${lang}: attention ${at(s.attention, 40).toFixed(3)} at 40, ${at(s.attention, 60).toFixed(3)} at 60; plain ${at(s.plain, 60).toFixed(3)} at 60`);
-    // past 40 attention dips too; at 60 it still gets most letters right, far more than plain
+    // attention dips past 40 too, yet at 60 it still far outscores plain
     assert.ok(at(s.attention, 60) < at(s.attention, 40), 'attention dips past 40');
-    assert.ok(at(s.attention, 60) > 0.5, `most letters right at 60: ${at(s.attention, 60)}`);
-    assert.ok(at(s.attention, 60) > at(s.plain, 60) + 0.3, `far more than plain at 60: ${at(s.attention, 60)} vs ${at(s.plain, 60)}`);
+    assert.ok(at(s.attention, 60) > at(s.plain, 60) + 0.3, `far above plain at 60: ${at(s.attention, 60)} vs ${at(s.plain, 60)}`);
   });
 
   claim('why-cell', async (lang) => {
