@@ -33,6 +33,7 @@ export const DOT_STRINGS: Strings = {
     'dot.sweep.intro':
       'For random q, k with N(0, 1) entries, q·k has variance d. As d grows the raw scores spread, the softmax saturates (one weight near 1, entropy near 0) and its gradient vanishes; dividing by √d keeps the spread the same for every d. 16 queries against 8 keys, means over the queries.',
     'dot.sweep.d': 'Feature size d',
+    'dot.sweep.axis.d': 'd (log scale)',
     'dot.sweep.quantity': 'quantity',
     'dot.variant.unscaled': 'unscaled',
     'dot.variant.scaled': 'scaled',
@@ -91,6 +92,7 @@ export const DOT_STRINGS: Strings = {
     'dot.sweep.intro':
       '对元素服从 N(0, 1) 的随机向量 q、k，点积 q·k 的方差为 d。d 越大，原始权重越分散，softmax 越饱和（一个权重接近 1，熵接近 0），梯度过小甚至梯度消失；除以 √d 后，任何 d 下分散程度都不变。16 个查询对 8 个键，取各查询的平均值。',
     'dot.sweep.d': '特征维度 d',
+    'dot.sweep.axis.d': 'd（对数刻度）',
     'dot.sweep.quantity': '指标',
     'dot.variant.unscaled': '未缩放',
     'dot.variant.scaled': '缩放',
