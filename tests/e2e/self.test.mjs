@@ -4,7 +4,7 @@
 // sentences give inline errors and the section recovers; a permalink reloads to the same numbers.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { assertClose, assertRowsSumToOne, openSections } from './sections-harness.mjs';
+import { assertClose, assertRowsSumToOne, openSections, splitHintTests } from './sections-harness.mjs';
 
 const ROOT = '.self-section';
 
@@ -180,6 +180,9 @@ describe('§3.4/§3.5 self-attention section', { timeout: 180_000 }, () => {
     assert.equal(await env.page.getAttribute(ROOT, 'data-state'), 'ok');
     await checkNeuron(3, 4, 0, 0);
   });
+
+  splitHintTests(env, ROOT, 'self', 'self-weights');
+
 
   test('a hostile sentence is shown as text', async () => {
     await loadOk(`#self_text=${encodeURIComponent('<img src=x onerror=alert(1)> <b>hi</b>')}`);

@@ -424,7 +424,8 @@ export class Heatmap implements CellEmitter {
     }
     this.#scale = new ColorScale(min, max, this.#options.diverging === true);
     const t = this.#t();
-    this.#legend.show(min, max, t, this.#sharedGroup()?.size ?? null);
+    const shared = this.#sharedGroup();
+    this.#legend.show(min, max, t, shared?.size ?? null, shared?.where ?? null);
     const d = this.#data;
     this.#canvas.setAttribute(
       'aria-label',
