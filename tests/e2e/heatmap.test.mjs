@@ -155,8 +155,8 @@ describe('heatmap component', { timeout: 300_000 }, () => {
       assert.equal(h.max, Number(all.toFixed(2)), 'every head is coloured on the union of the heads');
       assert.equal(h.min, -h.max);
     }
-    // the fifth is in the closed “How the heads combine” panel: the note says where it is
-    assert.equal(await page.locator('#mh-head-1 .legend-note').textContent(), 'colour scale shared by 5 heatmaps: each head’s output here and the concatenation in “How the heads combine”');
+    // the fifth (the concatenation) is in the closed “How the heads combine” panel: the note says where
+    assert.equal(await page.locator('#mh-head-1 .legend-note').textContent(), 'shared by 5 heatmaps (1 below)');
 
     const count = await page.evaluate(() => Number(document.querySelector('.mh-section').dataset.computeCount));
     await page.selectOption('.mh-section select >> nth=2', 'per-head');
@@ -167,7 +167,7 @@ describe('heatmap component', { timeout: 300_000 }, () => {
     assert.ok(new Set(own.map((h) => h.max)).size > 1, 'the heads have different ranges');
     assert.ok(!(await page.locator('#mh-head-1 .legend-note').isVisible()));
     await loadDrawn('#view=multihead&lang=zh&mh_heads=4&mh_d=8&seed=4', '.mh-section');
-    assert.equal(await page.locator('#mh-head-1 .legend-note').textContent(), '5 张热力图共用同一色标：这里每个头的输出，以及“各个头如何合并”中的拼接结果');
+    assert.equal(await page.locator('#mh-head-1 .legend-note').textContent(), '5 张热力图共用此色标（1 张在下方）');
   });
 
   test('one export menu per figure (8 heads: no rows of buttons); PNG and SVG carry title, every column and the legend', async () => {

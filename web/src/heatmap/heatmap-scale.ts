@@ -11,17 +11,8 @@ export interface ScaleMember {
  * A member whose range widens the union redraws the others.
  */
 export class HeatmapScaleGroup {
-  /**
-   * Where the members are, in the reader's words, for the legends' note (some may sit in a closed
-   * panel, and a count alone would name heatmaps the reader cannot see).
-   */
-  readonly where: string | null;
   readonly #ranges = new Map<ScaleMember, readonly [number, number]>();
   #union: readonly [number, number] | null = null;
-
-  constructor(where: string | null = null) {
-    this.where = where;
-  }
 
   /** how many heatmaps have reported a range */
   get size(): number {

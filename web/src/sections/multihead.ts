@@ -206,7 +206,7 @@ class MultiHeadView implements SectionHandle {
       }
       this.#context?.destroy();
       this.#scaleMode = mode;
-      this.#outputScale = mode === 'shared' ? new HeatmapScaleGroup(t('mh.scale.where')) : null;
+      this.#outputScale = mode === 'shared' ? new HeatmapScaleGroup() : null;
       const scaleGroup = this.#outputScale ?? undefined;
       this.#headsBox.replaceChildren();
       this.#headsBox.dataset.heads = String(heads);
@@ -229,6 +229,7 @@ class MultiHeadView implements SectionHandle {
             title: '',
             diverging: true,
             scaleGroup,
+            scaleWhere: t('mh.scale.where'),
             t,
             xTitle: t('mh.axis.features'),
             yTitle: t('mh.axis.tokens'),
