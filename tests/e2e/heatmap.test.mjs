@@ -241,7 +241,7 @@ describe('heatmap component', { timeout: 300_000 }, () => {
     const svg = readFileSync(await (await wait).path()).toString('utf8');
     assert.match(svg, /<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     for (const tick of ['1', '16', '1024']) assert.ok(svg.includes(`>${tick}</text>`), `x tick ${tick}`);
-    assert.ok(svg.includes('>d</text>'), 'the x axis title');
+    assert.ok(svg.includes('>d (log scale)</text>'), 'the x axis title, saying its scale');
     assert.ok(svg.includes('max weight (scaled)</text>'), 'the legend');
     assert.ok(/>d = \d+<\/text>/.test(svg), "the marker at the slider's d");
     assert.ok((svg.match(/<polyline /g) ?? []).length === 6, 'six series');
