@@ -4,7 +4,8 @@
 #   clang, in build/sanitize (no build type: no NDEBUG, so Eigen's own asserts stay on; the
 #   sanitizer flags, -O1 and line tables, come from CMakeLists.txt). scripts/fuzz.sh builds its
 #   libFuzzer targets in the same tree, on the same compiled core.
-#   Arguments name the targets to build (default: all; native_tests under LAB_SANITIZE=1).
+#   Arguments name the targets to build (default: all but bench_native, which bench/ builds in
+#   build/native-bench; native_tests under LAB_SANITIZE=1).
 # Release (-O3 -DNDEBUG): the training tests and the benchmark need the optimised core (why each
 # native flag is there: the comments beside them in CMakeLists.txt).
 set -euo pipefail

@@ -2,18 +2,20 @@
 // The wasm core lives in build/wasm/ (outside web/), so the dev server must be allowed to read the
 // repo root. Both the dev and the preview server send a strict CSP as a header (a <meta> CSP would
 // not cover workers; the dev server's also allows inline styles, see below); the wasm glue is built with -sDYNAMIC_EXECUTION=0, so it needs no eval.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
-// Pages and entries of the build: the app, the performance page, the iframe page, the example blog post(s), and the widget
+// Pages and entries of the build: the app, the page for addresses that have none (404.html, which
+// static hosts serve by that name), the performance page, the iframe page, examples/ (its index, the example blog posts, the one-widget pages), and the widget
 // bundle, whose file name is stable (no hash) because bloggers reference it by name.
 const WIDGET_ENTRY = 'attention-lab-widgets';
 const input: Record<string, string> = {
   index: `${webRoot}index.html`,
+  404: `${webRoot}404.html`,
   embed: `${webRoot}embed.html`,
   performance: `${webRoot}performance.html`,
   [WIDGET_ENTRY]: `${webRoot}src/widgets/attention-lab-widgets.ts`,
@@ -147,6 +149,44 @@ function oneLanguageStrings(): Plugin {
         lines.splice(t.start, t.end - t.start + 1, `export const ${t.name}: Strings = oneLanguageStrings({ ${loaders.join(', ')} }${articleOnly});`);
       }
       return { code: `import { oneLanguageStrings } from '../i18n';\n${lines.join('\n')}`, map: null };
+    },
+  };
+}
+
+// The preview server (npm start, the tests) answers an address with no file as a static host
+// does: 404, with the built 404.html (its links put under the site's folder), never the article's
+// page, which would stay at "Loading…" with its relative scripts missing. appType 'mpa' turns
+// off Vite's fallback to index.html; /examples/ still gets examples/index.html.
+function notFoundPage(): Plugin {
+  return {
+    name: 'attention-lab:not-found-page',
+    apply: 'serve',
+    configurePreviewServer(server) {
+      const { outDir } = server.config.build;
+      const base = server.config.base;
+      // after Vite's static files and its folder → index.html step, before its own empty 404
+      return () => {
+        server.middlewares.use((req, res, next) => {
+          if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+          let page: string;
+          try {
+            page = readFileSync(`${outDir}/404.html`, 'utf8');
+          } catch {
+            return next();
+          }
+          const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+          if (path.endsWith('.html') && existsSync(`${outDir}${path}`)) return next(); // Vite serves it next
+          if (!path.endsWith('/') && existsSync(`${outDir}${path}/index.html`)) {
+            // a folder without its slash (…/examples): where its page's relative links work
+            res.writeHead(301, { Location: `${base}${path.slice(1)}/` }).end();
+            return;
+          }
+          res.statusCode = 404;
+          for (const [name, value] of Object.entries(securityHeaders(CONTENT_SECURITY_POLICY))) res.setHeader(name, value);
+          res.setHeader('Content-Type', 'text/html; charset=utf-8');
+          res.end(page.replaceAll('href="/', `href="${base}`));
+        });
+      };
     },
   };
 }
@@ -316,7 +356,8 @@ function kitConfig(mode: 'kit' | 'kit-file'): UserConfig {
 
 const appConfig: UserConfig = {
   root: webRoot,
-  plugins: [stripStateTableDocs(), oneLanguageStrings()],
+  appType: 'mpa',
+  plugins: [stripStateTableDocs(), oneLanguageStrings(), notFoundPage()],
   base: './',
   resolve,
   // the kit's file:// script, seen from the site's assets/ (embed/standalone.ts inlines it)

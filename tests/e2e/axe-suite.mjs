@@ -5,10 +5,12 @@
 // (the page scrolled through, so every lazily started widget and section has drawn), and for the
 // pages that train (the article's §3.3 and §4, and the training widgets) after a few seconds of
 // training. Any violation fails; the count per page is printed either way.
-// The two schemes are two test files (axe-light.test.mjs, axe-dark.test.mjs) so that they run side by
-// side.
+// Each page is loaded once and checked in both schemes: loaded in one, then with the system setting
+// switched to the other (as a reader's phone does at dusk), so the page must follow the switch too.
+// The pages are shared between two test files that run side by side: axe-light-first.test.mjs loads
+// every other page in the light scheme, axe-dark-first.test.mjs the rest in the dark one.
 // Needs a build (npm run build:web, or ATTENTION_LAB_DIST=<outDir>).
-// Run: node --test tests/e2e/axe-light.test.mjs tests/e2e/axe-dark.test.mjs
+// Run: node --test tests/e2e/axe-light-first.test.mjs tests/e2e/axe-dark-first.test.mjs
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -122,14 +124,15 @@ async function runAxe(page) {
   return violations;
 }
 
-/** The suite for one colour scheme. */
-export function axeSuite(colorScheme) {
+/** The suite for the pages loaded in `firstScheme` (every other page), each then checked in the other scheme too. */
+export function axeSuite(firstScheme) {
+  const schemes = firstScheme === 'light' ? ['light', 'dark'] : ['dark', 'light'];
   const counts = [];
-  describe(`axe-core, WCAG 2.2 AA, ${colorScheme} scheme`, { timeout: 1_800_000 }, () => {
+  describe(`axe-core, WCAG 2.2 AA, pages loaded in the ${firstScheme} scheme, then in the other`, { timeout: 1_800_000 }, () => {
     let site, context, page, problems;
     before(async () => {
       site = await startSite();
-      context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
+      context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: firstScheme });
       page = await context.newPage();
       page.setDefaultTimeout(60_000);
       problems = new ProblemCollector();
@@ -140,8 +143,22 @@ export function axeSuite(colorScheme) {
       await site?.close();
     });
 
-    for (const spec of pages()) {
-      test(`${spec.name}: no violations after load${spec.train ? ' and after training' : ''}`, async () => {
+    /** axe in each scheme, the loaded one first, leaving the page in the scheme it was in. */
+    async function inBothSchemes(order) {
+      const result = {};
+      for (const scheme of order) {
+        await page.emulateMedia({ colorScheme: scheme });
+        // the switch's redraws (the charts' and the widgets' colours follow the media query)
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        await page.waitForTimeout(300);
+        result[scheme] = await runAxe(page);
+      }
+      return result;
+    }
+
+    const share = pages().filter((_, i) => i % 2 === (firstScheme === 'light' ? 0 : 1));
+    for (const spec of share) {
+      test(`${spec.name}: no violations in either scheme after load${spec.train ? ' and after training' : ''}`, async () => {
         await page.unrouteAll();
         if (spec.rewriteLang) {
           await page.route(`${site.origin}${spec.path}`, async (route) => {
@@ -150,6 +167,7 @@ export function axeSuite(colorScheme) {
             await route.fulfill({ response, body });
           });
         }
+        await page.emulateMedia({ colorScheme: firstScheme });
         problems.nextPage();
         await page.goto('about:blank');
         problems.nextPage();
@@ -158,22 +176,24 @@ export function axeSuite(colorScheme) {
         await scrollThrough(page);
         await settle(page);
         const found = [];
-        const loaded = await runAxe(page);
-        found.push(...loaded.map((v) => ({ ...v, when: 'load' })));
+        const loaded = await inBothSchemes(schemes);
+        for (const scheme of schemes) found.push(...loaded[scheme].map((v) => ({ ...v, when: `load, ${scheme}` })));
         let trained = null;
         if (spec.train) {
           await train(page, spec.train);
-          trained = await runAxe(page);
-          found.push(...trained.map((v) => ({ ...v, when: 'trained' })));
+          // the page is in the second scheme now: check it first, then the one it loaded in
+          trained = await inBothSchemes([...schemes].reverse());
+          for (const scheme of schemes) found.push(...trained[scheme].map((v) => ({ ...v, when: `trained, ${scheme}` })));
         }
         const nodes = (list) => list.reduce((a, v) => a + v.nodes.length, 0);
-        counts.push(`${colorScheme.padEnd(5)} ${spec.name.padEnd(52)} load ${String(nodes(loaded)).padStart(4)}${trained ? `  trained ${String(nodes(trained)).padStart(4)}` : ''}`);
+        const per = (r) => schemes.map((c) => `${c} ${String(nodes(r[c])).padStart(3)}`).join(' ');
+        counts.push(`${spec.name.padEnd(52)} load: ${per(loaded)}${trained ? `  trained: ${per(trained)}` : ''}`);
         console.log(`axe ${counts.at(-1)}`);
         const report = found.map((v) => `[${v.when}] ${v.id} (${v.impact}, ${v.nodes.length}): ${v.help}\n${v.nodes.slice(0, 4).map((n) => `    ${n.target}\n      ${n.html}\n      ${n.summary?.split('\n').slice(0, 3).join(' | ')}`).join('\n')}`);
         problems.assertNone(`${spec.name}: the page reported problems`);
-        assert.equal(found.length, 0, `${spec.name} (${colorScheme}): ${found.length} rules violated\n${report.join('\n')}`);
+        assert.equal(found.length, 0, `${spec.name} (loaded ${firstScheme}): ${found.length} rules violated\n${report.join('\n')}`);
       });
     }
   });
-  after(() => console.log(`axe violations (elements) per page, ${colorScheme}:\n${counts.map((c) => `  ${c}`).join('\n')}`));
+  after(() => console.log(`axe violations (elements) per page, loaded ${firstScheme}:\n${counts.map((c) => `  ${c}`).join('\n')}`));
 }

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { usePhone, useSite, waitForCanvasInk } from './harness.mjs';
+import { text } from './claims/claims-harness.mjs';
 
 const SWEEP = '.dot-sweep canvas';
 
@@ -49,7 +50,7 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
     const canvas = page.locator(SWEEP);
     assert.equal(await canvas.getAttribute('tabindex'), '0');
     const name = await canvas.getAttribute('aria-label');
-    assert.match(name, /^Max weight, entropy and softmax gradient size against d.*: line chart of .*max weight.*; x: d, y: /i);
+    assert.match(name, /^Max weight, entropy and softmax gradient size against d.*: line chart of .*max weight.*; x: d \(log scale\), y: max weight · .*, entropy \(nats\)\.$/i);
     await canvas.focus();
     await page.keyboard.press('Home');
     await readoutSays(page, 'd = 1');
@@ -99,10 +100,38 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
     for (const m of markers) assert.deepEqual(entries.filter((e) => e.marker === m).map((e) => e.dashed).sort(), [false, true]);
   });
 
+  for (const lang of ['en', 'zh']) {
+    test(`§3.2 sweep, exported as SVG [${lang}]: the d axis is titled as logarithmic; entropy (nats) reads against a right-hand axis, max weight and gradient size against the left`, async () => {
+      await site.load(`#view=dot&seed=1&dot_open_sweep=1&lang=${lang}`);
+      await page.locator(SWEEP).scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelectorAll('.dot-sweep .lab-chart-legend li').length === 6);
+      assert.ok((await waitForCanvasInk(page, SWEEP)) > 0, 'the chart is drawn');
+      await site.screenshot(`dot-sweep-axes-${lang}`, { target: page.locator('.dot-sweep-chart') });
+      await page.locator('.dot-sweep .export-toggle').first().click();
+      const download = page.waitForEvent('download');
+      await page.locator('.dot-sweep .export-item[data-export="svg"]').first().click();
+      const svg = readFileSync(await (await download).path()).toString('utf8');
+      const [, left, , right] = /<path d="M([\d.]+) ([\d.]+)V[\d.]+H([\d.]+)"/.exec(svg).map(Number);
+      const texts = [...svg.matchAll(/<text x="([\d.-]+)" y="[\d.-]+"[^>]*>([^<]*)<\/text>/g)].map((m) => ({ x: Number(m[1]), s: m[2] }));
+      const has = (s) => texts.find((t) => t.s === s);
+      assert.ok(has(text(lang, 'dot.sweep.axis.d')), `the d axis title “${text(lang, 'dot.sweep.axis.d')}”`);
+      assert.match(text(lang, 'dot.sweep.axis.d'), lang === 'en' ? /log scale/ : /对数刻度/);
+      const entropy = has(text(lang, 'dot.metric.entropy'));
+      assert.ok(entropy && entropy.x > right, `entropy's title right of the plot (${right}): ${JSON.stringify(entropy)}`);
+      const leftTitle = texts.find((t) => t.s.includes(text(lang, 'dot.metric.maxWeight')) && t.s.includes(text(lang, 'dot.metric.jacobian')));
+      assert.ok(leftTitle && leftTitle.x < left, `max weight and gradient size titled left of the plot (${left}): ${JSON.stringify(leftTitle)}`);
+      const ticks = (side) => texts.filter((t) => /^\d+(\.\d+)?$/.test(t.s) && side(t.x)).map((t) => Number(t.s));
+      const leftTicks = ticks((x) => x < left);
+      const rightTicks = ticks((x) => x > right);
+      assert.equal(Math.max(...leftTicks), 1, `the left axis runs to 1: ${leftTicks}`);
+      assert.ok(Math.max(...rightTicks) >= 1.8 && Math.max(...rightTicks) <= 2.2, `the right axis runs to about ln 8 ≈ 2.08: ${rightTicks}`);
+    });
+  }
+
   test('390 px, touch: a tap on the sweep chart shows and says the point under the finger', async () => {
     await openSweep(phone.page);
     const box = await phone.page.locator(SWEEP).boundingBox();
-    await phone.page.touchscreen.tap(box.x + box.width * 0.9, box.y + box.height / 2);
+    await phone.page.touchscreen.tap(box.x + box.width * 0.8, box.y + box.height / 2); // inside the plot (entropy's axis is at the right)
     // Chart.js handles events in the next animation frame
     await phone.page.waitForFunction(() => document.querySelector('.dot-sweep .lab-chart-live')?.textContent);
     const r = await readout(phone.page);

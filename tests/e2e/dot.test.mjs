@@ -142,6 +142,25 @@ describe('§3.1/§3.2 dot-product section', { timeout: 180_000 }, () => {
     assertClose((await env.heatmap('dot-weights')).values, attention(q8, k8, 3, 5, 8, Math.sqrt(8)).weights, 'weights of the kept values');
   });
 
+  test('Features d from 4 to 8, nothing typed: the drawn values stay and the new features are fresh draws, not other rows’ values', async () => {
+    await loadOk('#seed=1');
+    const q = await editorValues('dot-query');
+    const k = await editorValues('dot-key');
+    const count = await env.computeCount(ROOT);
+    await env.page.selectOption(`${ROOT} select >> nth=3`, '8');
+    await env.waitComputed(ROOT, count);
+    const q8 = await editorValues('dot-query');
+    const k8 = await editorValues('dot-key');
+    const old = new Set([...q, ...k]);
+    for (const [name, was, now, rows] of [['query', q, q8, 3], ['key', k, k8, 5]]) {
+      for (let r = 0; r < rows; r++) {
+        assert.deepEqual(now.slice(r * 8, r * 8 + 4), was.slice(r * 4, r * 4 + 4), `${name} row ${r + 1} keeps its 4 values`);
+        for (const v of now.slice(r * 8 + 4, r * 8 + 8)) assert.ok(!old.has(v), `${name} row ${r + 1}: new value ${v} is an old one moved over`);
+      }
+    }
+    assert.equal(await env.page.locator(`${ROOT} .dot-edited`).isVisible(), false, 'nothing typed: no “Edited values” banner');
+  });
+
   test('Randomise draws a new seed and drops the edits', async () => {
     await loadOk('#seed=1&dot_q=1,2,3,4,5,6,7,8,9,10,11,12');
     assert.deepEqual((await editorValues('dot-query')).slice(0, 3), [1, 2, 3]);

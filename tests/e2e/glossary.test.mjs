@@ -66,6 +66,9 @@ describe('glossary', { timeout: 240_000 }, () => {
       // the list at the end has every term, with its definition
       const listed = await page.locator('#section-glossary dt').allTextContents();
       assert.deepEqual(listed, GLOSSARY.map((e) => e.term[lang]));
+      // the neuron view's products are named as its row, q∘k (a subscript ᵢ after q collided with its tail)
+      const neuron = await page.locator('#section-glossary dd').nth(GLOSSARY.findIndex((e) => e.id === 'neuron-view')).textContent();
+      assert.ok(neuron.includes('q∘k') && !neuron.includes('ᵢ'), neuron);
     });
   }
 

@@ -93,6 +93,16 @@ export class ProblemCollector {
       if (msg.type() === 'error') add(`console error: ${msg.text()}`);
     });
     page.on('pageerror', (err) => add(`page error: ${err.message}`));
+    // A request that starts after a navigation began but before the new document commits (a
+    // worker's wasm fetch on a busy machine) still belongs to the old document, and its abort is no
+    // fault either: the commit moves the line (a change of the hash alone is no new document).
+    let documentUrl = '';
+    page.on('framenavigated', (frame) => {
+      if (frame !== page.mainFrame()) return;
+      const url = frame.url().replace(/#.*$/, '');
+      if (url !== documentUrl) this.#leftAt = Math.max(this.#leftAt, Date.now());
+      documentUrl = url;
+    });
     page.on('request', (req) => {
       // a new top-level document: whatever the old one still loads may be aborted, harmlessly
       if (req.isNavigationRequest() && req.frame() === page.mainFrame()) {

@@ -155,7 +155,8 @@ describe('heatmap component', { timeout: 300_000 }, () => {
       assert.equal(h.max, Number(all.toFixed(2)), 'every head is coloured on the union of the heads');
       assert.equal(h.min, -h.max);
     }
-    assert.match(await page.locator('#mh-head-1 .legend-note').textContent(), /shared by 5 heatmaps/);
+    // the fifth (the concatenation) is in the closed “How the heads combine” panel: the note says where
+    assert.equal(await page.locator('#mh-head-1 .legend-note').textContent(), 'shared by 5 heatmaps (1 below)');
 
     const count = await page.evaluate(() => Number(document.querySelector('.mh-section').dataset.computeCount));
     await page.selectOption('.mh-section select >> nth=2', 'per-head');
@@ -165,6 +166,8 @@ describe('heatmap component', { timeout: 300_000 }, () => {
     for (const h of own) assert.equal(h.max, Number(Math.max(...h.values.map(Math.abs)).toFixed(2)), 'each head on its own range');
     assert.ok(new Set(own.map((h) => h.max)).size > 1, 'the heads have different ranges');
     assert.ok(!(await page.locator('#mh-head-1 .legend-note').isVisible()));
+    await loadDrawn('#view=multihead&lang=zh&mh_heads=4&mh_d=8&seed=4', '.mh-section');
+    assert.equal(await page.locator('#mh-head-1 .legend-note').textContent(), '5 张热力图共用此色标（1 张在下方）');
   });
 
   test('one export menu per figure (8 heads: no rows of buttons); PNG and SVG carry title, every column and the legend', async () => {
@@ -238,7 +241,7 @@ describe('heatmap component', { timeout: 300_000 }, () => {
     const svg = readFileSync(await (await wait).path()).toString('utf8');
     assert.match(svg, /<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     for (const tick of ['1', '16', '1024']) assert.ok(svg.includes(`>${tick}</text>`), `x tick ${tick}`);
-    assert.ok(svg.includes('>d</text>'), 'the x axis title');
+    assert.ok(svg.includes('>d (log scale)</text>'), 'the x axis title, saying its scale');
     assert.ok(svg.includes('max weight (scaled)</text>'), 'the legend');
     assert.ok(/>d = \d+<\/text>/.test(svg), "the marker at the slider's d");
     assert.ok((svg.match(/<polyline /g) ?? []).length === 6, 'six series');

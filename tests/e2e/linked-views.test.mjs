@@ -299,6 +299,36 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
     assert.equal(await page.locator('.self-section .self-neuron-table td.linked').count(), 3, 'the feature is marked in q, k and q∘k');
   });
 
+  test('§3.4 at 1280 × 900: a click or Enter on a weight brings the neuron view (above the maps) into view', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await open(page, SECTIONS.self.hash, SECTIONS.self);
+    const inView = () =>
+      page.evaluate(() => {
+        const r = document.querySelector('.self-section .self-neuron-box').getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= innerHeight;
+      });
+    const { x, y } = await cellPoint(page, '#self-weights', 2, 1);
+    assert.equal(await inView(), false, 'the neuron view starts off screen, above the weights');
+    await page.mouse.click(x, y);
+    await page.waitForFunction(() => /self_focus=2/.test(location.hash) && /self_key=1/.test(location.hash));
+    await page.waitForFunction(() => {
+      const r = document.querySelector('.self-section .self-neuron-box').getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= innerHeight;
+    });
+    assert.deepEqual(await SECTIONS.self.linked(page).then((p) => [p.query, p.key]), [2, 1]);
+    // the keyboard: arrows walk the scores without moving the page; Enter shows the neuron view
+    await page.locator('#self-scores').scrollIntoViewIfNeeded();
+    await page.evaluate(() => scrollBy(0, 300));
+    assert.equal(await inView(), false);
+    await page.locator('#self-scores canvas').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => {
+      const r = document.querySelector('.self-section .self-neuron-box').getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= innerHeight;
+    });
+  });
+
   test('§4: each layer × head grid is one Tab stop; the arrow keys move between its maps', async () => {
     await open(page, SECTIONS.transformer.hash, SECTIONS.transformer);
     const stops = await page.$$eval('[data-testid^="tf-grid-"]', (grids) => grids.map((g) => g.querySelectorAll('button.tf-thumb[tabindex="0"]').length));

@@ -5,7 +5,7 @@
 // and a permalink reloads to the same numbers.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { assertRowsSumToOne, openSections } from './sections-harness.mjs';
+import { assertRowsSumToOne, openSections, splitHintTests } from './sections-harness.mjs';
 
 const ROOT = '.mh-section';
 
@@ -93,15 +93,33 @@ describe('§3.6 multi-head section', { timeout: 180_000 }, () => {
       assert.match(await env.page.evaluate(() => location.hash), /mh_heads=4/);
     });
 
-    test(`(${lang}) "我 爱 我": a head whose largest weight ties names no strongest link, and no heads "share" a tie`, async () => {
-      await loadOk(`#seed=1&lang=${lang}&mh_d=8&mh_heads=4&mh_text=${encodeURIComponent('我 爱 我')}`);
+    test(`(${lang}) "我 爱 我", 4 heads: the copies of 我 are one word, so a top weight on both copies is one link, named`, async () => {
+      await loadOk(`#seed=1&lang=${lang}&mh_heads=4&mh_text=${encodeURIComponent('我 爱 我')}`);
       const text = await env.page.locator(`${ROOT} .mh-narration, ${ROOT} #mh-narration`).first().textContent();
-      // the two copies of 我 have equal rows and columns in every head: each head's top weight ties
-      assert.match(text, lang === 'en' ? /head 1: none \(\d pairs tie at 0\.\d\d\)/ : /第 1 个头：没有（\d 对词并列 0\.\d\d）/);
-      assert.doesNotMatch(text, /share|相同。/);
+      const words = ['我', '爱', '我'];
+      let merged = 0;
+      for (let h = 1; h <= 4; h++) {
+        const { values } = await env.heatmap(`mh-weights-${h}`);
+        const w = Math.max(...values);
+        const tied = values.flatMap((v, i) => (v.toFixed(2) === w.toFixed(2) ? [i] : []));
+        const pairs = new Set(tied.map((i) => `${words[Math.floor(i / 3)]}→${words[i % 3]}`));
+        if (w < 1.25 / 3) continue; // near an even split: no link either way
+        if (pairs.size > 1) {
+          assert.ok(text.includes(lang === 'en' ? `head ${h}: none (${pairs.size} pairs tie` : `第 ${h} 个头：没有（${pairs.size} 对词并列`), `head ${h}: ${[...pairs]} tie, in: ${text}`);
+          continue;
+        }
+        if (tied.length > 1) merged++;
+        const [q, k] = [...pairs][0].split('→');
+        const said = lang === 'en' ? `head ${h}: ${q} → ${k} (${w.toFixed(2)})` : `第 ${h} 个头：${q} → ${k}（${w.toFixed(2)}）`;
+        assert.ok(text.includes(said), `head ${h}: ${said} in: ${text}`);
+      }
+      assert.ok(merged >= 1, `no head's top weight is on both copies of 我: ${text}`);
       assert.doesNotMatch(text, / and \d+ and /);
     });
   }
+
+  splitHintTests(env, ROOT, 'mh', 'mh-weights-1');
+
 
   test('bad sentences give inline errors; a permalink reloads to the same numbers', async () => {
     await loadOk('#seed=5&mh_d=8&mh_heads=4');

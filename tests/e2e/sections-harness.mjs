@@ -3,6 +3,7 @@
 // ProblemCollector (console errors, page errors, failed requests, HTTP errors, other hosts, dialogs)
 // that each test asserts empty; plus readers for the sections' numbers.
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { distDir as dist, startSite } from './harness.mjs';
 
 /** `view`: the section id; every load shows only that section (#view=<id>&…). */
@@ -106,5 +107,30 @@ export function assertRowsSumToOne(values, rows, cols, message) {
     assert.ok(row.every((w) => w >= 0 && w <= 1), `${message}: row ${r} has weights outside [0, 1]`);
     const sum = row.reduce((a, b) => a + b, 0);
     assert.ok(Math.abs(sum - 1) < 1e-5, `${message}: row ${r} sums to ${sum}`);
+  }
+}
+
+/**
+ * §3.4's and §3.6's sentence box, in both languages: "我爱我" (no spaces) is one word, and the spaced
+ * form is offered; its button uses it. `prefix`: the section's (self, mh); `map`: a token × token map.
+ */
+export function splitHintTests(env, root, prefix, map) {
+  for (const [lang, said] of [
+    ['en', 'Separate words with spaces: did you mean “我 爱 我”?'],
+    ['zh', '单词之间要用空格分开：你是想输入“我 爱 我”吗？'],
+  ]) {
+    test(`(${lang}) a sentence typed without spaces ("我爱我") is one word, and the spaced form is offered; its button uses it`, async () => {
+      await env.loadOk(`#seed=1&lang=${lang}&${prefix}_text=${encodeURIComponent('我爱我')}`, root);
+      assert.deepEqual((await env.heatmap(map)).shape.slice(0, 1), [1]);
+      const message = env.page.locator(`${root} .${prefix}-message`);
+      assert.ok((await message.textContent()).includes(said), await message.textContent());
+      const count = await env.computeCount(root);
+      await env.page.click(`${root} [data-testid=${prefix}-split]`);
+      await env.waitComputed(root, count);
+      assert.deepEqual((await env.heatmap(map)).shape.slice(0, 1), [3]);
+      assert.equal(await env.page.inputValue(`${root} input.${prefix}-text`), '我 爱 我');
+      assert.ok(!(await message.textContent()).includes(said), 'the hint is gone');
+      await env.page.waitForFunction((k) => new URLSearchParams(location.hash.slice(1)).get(k) === '我 爱 我', `${prefix}_text`);
+    });
   }
 }

@@ -4,7 +4,7 @@
 // sentences give inline errors and the section recovers; a permalink reloads to the same numbers.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { assertClose, assertRowsSumToOne, openSections } from './sections-harness.mjs';
+import { assertClose, assertRowsSumToOne, openSections, splitHintTests } from './sections-harness.mjs';
 
 const ROOT = '.self-section';
 
@@ -64,6 +64,10 @@ describe('§3.4/§3.5 self-attention section', { timeout: 180_000 }, () => {
   test("the note's sentence: weights and output from the shown Q, K, V; the neuron view's sum equals the core's", async () => {
     await loadOk('#seed=1');
     await checkNeuron(3, 4, 0, 0);
+    // the help names the products by the row that shows them (a subscript ᵢ after q collided with its tail)
+    const help = await env.page.locator(`${ROOT} .self-neuron-help`).textContent();
+    assert.match(help, /product \(row q∘k\)/);
+    assert.doesNotMatch(help, /ᵢ/);
     // axis labels are the tokens (read back through the keyboard focus line)
     await env.page.locator('#self-weights canvas').focus();
     await env.page.keyboard.press('ArrowRight');
@@ -180,6 +184,9 @@ describe('§3.4/§3.5 self-attention section', { timeout: 180_000 }, () => {
     assert.equal(await env.page.getAttribute(ROOT, 'data-state'), 'ok');
     await checkNeuron(3, 4, 0, 0);
   });
+
+  splitHintTests(env, ROOT, 'self', 'self-weights');
+
 
   test('a hostile sentence is shown as text', async () => {
     await loadOk(`#self_text=${encodeURIComponent('<img src=x onerror=alert(1)> <b>hi</b>')}`);

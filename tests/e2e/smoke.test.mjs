@@ -204,7 +204,7 @@ describe('article shell', { timeout: 180_000 }, () => {
     // independent computation: words en order KaGe, reads, novels, park, Saturday; features
     // person, place, time, action, thing; keys of length 2, questions of length 4
     const keys = [[2, 0, 0, 0, 0], [0, 0, 0, 2, 0.4], [0, 0, 0, 0.4, 2], [0, 2, 0, 0, 0], [0, 0, 2, 0, 0]];
-    // What? (做什么) asks for the action
+    // Doing what? (做什么) asks for the action
     const questions = [[4, 0, 0, 0, 0], [0, 4, 0, 0, 0], [0, 0, 4, 0, 0], [0, 0, 0, 4, 0], [0, 2, 2, 0, 0]];
     const expected = questions.flatMap((q) => {
       const s = keys.map((k) => k.reduce((a, x, i) => a + x * q[i], 0) / Math.sqrt(5));
@@ -214,7 +214,10 @@ describe('article shell', { timeout: 180_000 }, () => {
     });
     shown.values.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) < 1e-5, `weight ${i}: ${v} vs ${expected[i]}`));
     const argmax = (r) => shown.values.slice(r * 5, r * 5 + 5).indexOf(Math.max(...shown.values.slice(r * 5, r * 5 + 5)));
-    assert.deepEqual([0, 1, 2, 3].map(argmax), [0, 3, 4, 1], 'who → KaGe, where → park, when → Saturday, what → reads');
+    assert.deepEqual([0, 1, 2, 3].map(argmax), [0, 3, 4, 1], 'who → KaGe, where → park, when → Saturday, doing what → reads');
+    // the action question says it asks for an action (a bare "What?" would as well ask for the novels)
+    const questionRows = await page.$$eval('#idea-weights table.heatmap-table th[scope=row]', (ths) => ths.map((th) => th.textContent));
+    assert.equal(questionRows[3], 'Doing what?');
     // the reader's question (place and time) splits between park and Saturday
     assert.ok(Math.abs(shown.values[4 * 5 + 3] - shown.values[4 * 5 + 4]) < 1e-6 && shown.values[4 * 5 + 3] > 0.3);
     await site.screenshot('idea', { fullPage: false });

@@ -2,8 +2,9 @@
 // translates (no Enter, no Tab) even with a refused setting beside it; unknown tokens are listed
 // once each with a count and the output says it is a guess; the untrained model's 1 × 1 maps say
 // what they are and the decoding shows its result, not a waiting message (at 1280 and 390 px); the
-// line that says where the last run ended goes when the next run starts; and a long run's estimate
-// is given once, with one measured speed.
+// line that says where the last run ended goes when the next run starts; a run goes on off screen; a run's end says
+// "scoring…" until its score comes, never "not scored yet", and the score is on the page once; and a
+// long run's estimate is given once, with one measured speed.
 // Needs a build (npm run build:web). Run: node --test tests/e2e/transformer-reader.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -12,8 +13,8 @@ import { usePhone, useSite } from './harness.mjs';
 const SEC = '.tf-section';
 const LANGS = ['en', 'zh'];
 const WORDS = {
-  en: { empty: /Type something to translate/, more: / and 1 more\./, guess: /^1 of the 6 source tokens .*this output is a guess\.$/, all: /^200 of the 200 /, waiting: /Waiting/, single: /1 × 1 maps: the untrained model wrote one token/, trained: /Trained to step (\d+)/, ms: /([\d.]+) ms per step/g },
-  zh: { empty: /请输入要翻译的内容/, more: /，另有 1 个。/, guess: /^源序列的 6 个词元中有 1 个不在模型词表中.*只是猜测。$/, all: /^源序列的 200 个词元中有 200 个/, waiting: /等待/, single: /1 × 1：未训练的模型只写出一个词元/, trained: /已训练到第 (\d+) 步/, ms: /每步 ([\d.]+) 毫秒/g },
+  en: { notScored: 'not scored yet', scoring: 'scoring…', empty: /^Type a date to convert, in any format \(e\.g\. JAN 23, 2015\)/, more: / and 1 more\./, guess: /^1 of the 6 source tokens .*this output is a guess\.$/, all: /^200 of the 200 /, waiting: /Waiting/, single: /1 × 1 maps: the untrained model wrote one token/, trained: /Trained to step (\d+)/, ms: /([\d.]+) ms per step/g },
+  zh: { notScored: '尚未评估', scoring: '正在评估……', empty: /^请输入要转换的日期，格式不限（例如 JAN 23, 2015）/, more: /，另有 1 个。/, guess: /^源序列的 6 个词元中有 1 个不在模型词表中.*只是猜测。$/, all: /^源序列的 200 个词元中有 200 个/, waiting: /等待/, single: /1 × 1：未训练的模型只写出一个词元/, trained: /已训练到第 (\d+) 步/, ms: /每步 ([\d.]+) 毫秒/g },
 };
 
 describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
@@ -37,7 +38,7 @@ describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
     await p.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC, { timeout: 60_000 });
   }
 
-  /** Trains towards 100000 steps: after its first second of measuring, the run pauses and asks. */
+  /** Trains towards 100000 steps: after its first seconds of measuring, the run pauses and asks. */
   async function askLongRun(lang) {
     await open(lang, '&tf_steps=100000');
     await page.click('[data-testid=tf-train]');
@@ -73,9 +74,12 @@ describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
       assert.match(await text('tf-output-unknown'), w.guess, lang);
       assert.equal(await page.locator('[data-testid=tf-output-unknown]').isVisible(), true, lang);
 
-      // an empty box asks for something to translate
+      // an empty box says what to type, right under the box
       await type('');
-      await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('[data-testid=tf-error]')?.textContent ?? ''), w.empty.source);
+      await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('[data-testid=tf-text-note]')?.textContent ?? ''), w.empty.source);
+      const box = await page.locator('[data-testid=tf-text]').boundingBox();
+      const note = await page.locator('[data-testid=tf-text-note]').boundingBox();
+      assert.ok(note.y >= box.y + box.height && note.y - (box.y + box.height) < 40, `${lang}: the note ${JSON.stringify(note)} under the box ${JSON.stringify(box)}`);
 
       // 200 × "x": one "x", with its count, not 200 of them
       await type('x'.repeat(200));
@@ -155,5 +159,45 @@ describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
       await page.waitForFunction(() => document.querySelector('[data-testid=tf-estimate]')?.textContent !== '');
       assert.deepEqual([...(await text('tf-estimate')).matchAll(w.ms)].map((m) => m[1]), speeds, lang);
     }
+  });
+  test('a finished run says "scoring…" until its held-out score comes, never "not scored yet", and the score is said once', async () => {
+    for (const lang of LANGS) {
+      const w = WORDS[lang];
+      await open(lang, '&tf_steps=30');
+      // the status line at every change of it or of the section's step and running state
+      await page.evaluate((sel) => {
+        const root = document.querySelector(sel);
+        const status = document.querySelector('[data-testid=tf-status]');
+        window.seenStatus = [];
+        const record = () => window.seenStatus.push([Number(root.dataset.step), root.dataset.playing, status.textContent]);
+        new MutationObserver(record).observe(status, { childList: true, characterData: true, subtree: true });
+        new MutationObserver(record).observe(root, { attributes: true, attributeFilter: ['data-step', 'data-playing'] });
+      }, SEC);
+      await page.click('[data-testid=tf-train]');
+      await page.waitForFunction((s) => {
+        const root = document.querySelector(s);
+        return root?.dataset.playing === '0' && root.dataset.step === '30' && document.querySelector('[data-testid=tf-status]')?.dataset.evaluatedAt === '30';
+      }, SEC);
+      const seen = await page.evaluate(() => window.seenStatus);
+      const stale = seen.filter(([step, playing, t]) => step > 0 && playing === '0' && t.includes(w.notScored));
+      assert.deepEqual(stale, [], `${lang}: the status once the run had ended`);
+      assert.ok(seen.some(([, , t]) => t.includes(w.scoring)), `${lang}: the run's end was being scored: ${JSON.stringify(seen.slice(-3))}`);
+      const status = await text('tf-status');
+      const score = /(\d+\.\d)%/.exec(status)?.[1];
+      assert.ok(score !== undefined, `${lang}: ${status}`);
+      const section = await page.locator(SEC).innerText();
+      assert.equal(section.split(`${score}%`).length - 1, 1, `${lang}: the score ${score}% once on the page`);
+      assert.match(await page.locator('.tf-section .tf-narration').textContent(), w.trained, lang);
+    }
+  });
+  test('a run goes on while the reader scrolls back up the article, and finishes there', async () => {
+    await site.load('#lang=en&tf_steps=200');
+    await page.locator('[data-testid=tf-train]').scrollIntoViewIfNeeded();
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC, { timeout: 60_000 });
+    await page.click('[data-testid=tf-train]');
+    await page.evaluate(() => scrollTo(0, 0));
+    const train = await page.locator('[data-testid=tf-train]').boundingBox();
+    assert.ok(train.y > (await page.evaluate(() => innerHeight)), `§4 is off screen (Train at y ${train.y})`);
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.step === '200' && document.querySelector(s)?.dataset.playing === '0', SEC, { timeout: 120_000 });
   });
 });

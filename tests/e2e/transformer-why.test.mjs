@@ -44,7 +44,7 @@ describe('§4 ask the model why', { timeout: 400_000 }, () => {
 
   /** Attribution: the map and ρ when the model offers it, else one plain sentence. */
   async function checkAttribution(unavailable) {
-    await page.waitForFunction((q) => ['gradient-input', 'unavailable'].includes(document.querySelector(q)?.dataset.attribution ?? ''), WHY);
+    await page.waitForFunction((q) => ['integrated-gradients', 'unavailable'].includes(document.querySelector(q)?.dataset.attribution ?? ''), WHY);
     const { attribution } = await data();
     if (attribution === 'unavailable') {
       assert.match(await page.locator(`${WHY} [data-testid=tf-why-attr-note]`).textContent(), unavailable);

@@ -55,7 +55,7 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     assert.equal(await page.locator(`${SEC} [data-testid=tf-untrained]`).isVisible(), true);
     assert.ok((await page.locator('[data-testid=tf-train]').getAttribute('class')).includes('primary'));
     assert.equal(await page.locator('[data-testid=tf-task]').inputValue(), 'dates');
-    assert.match(await page.locator('[data-testid=tf-estimate]').textContent(), /measured in the first second/);
+    assert.match(await page.locator('[data-testid=tf-estimate]').textContent(), /measured over the first seconds/);
     const params = Number((await dataset('[data-testid=tf-status]')).params);
     assert.ok(params > 40_000 && params < 60_000, `parameters ${params}`);
     await site.screenshot('transformer-untrained');
@@ -232,7 +232,7 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
   test('a run estimated at over a minute asks first; the grammar corpus trains and translates words', async () => {
     await open('#view=transformer&seed=1&tf_steps=100000');
     await page.click('[data-testid=tf-train]');
-    // after its first second of measuring, the run pauses and asks with the estimate
+    // after its first seconds of measuring, the run pauses and asks with the estimate
     await page.waitForFunction(() => document.querySelector('[data-testid=tf-confirm]')?.hidden === false, null, { timeout: 60_000 });
     assert.match(await page.locator('[data-testid=tf-confirm]').textContent(), /At the measured [\d.]+ ms per step, the \d+ steps left take about \d+ min/);
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.playing === '0', SEC);
@@ -264,10 +264,10 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     // clears both that and the unknown-word list
     await page.fill('[data-testid=tf-text]', '');
     await page.dispatchEvent('[data-testid=tf-text]', 'change');
-    await page.waitForFunction(() => /Type something to translate/.test(document.querySelector('[data-testid=tf-error]')?.textContent ?? ''));
+    await page.waitForFunction(() => /Type a sentence to translate \(words separated by spaces\)/.test(document.querySelector('[data-testid=tf-text-note]')?.textContent ?? ''));
     await page.fill('[data-testid=tf-text]', '咖哥 喜欢 小冰');
     await page.dispatchEvent('[data-testid=tf-text]', 'change');
-    await page.waitForFunction(() => document.querySelector('[data-testid=tf-error]')?.textContent === '' && document.querySelector('[data-testid=tf-notice]')?.textContent === '');
+    await page.waitForFunction(() => ['tf-error', 'tf-notice', 'tf-text-note'].every((id) => document.querySelector(`[data-testid=${id}]`)?.textContent === ''));
   });
 
   test('<transformer-demo> and <attention-playground mechanism=transformer> train and draw in their shadow roots', async () => {

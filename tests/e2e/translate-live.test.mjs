@@ -1,15 +1,19 @@
 // §3.3 while it trains, as a reader finds it, in English and Chinese: the decoding shown is never a
 // stale one presented as the live model's (it is decoded again while training runs and says at
 // which training step; the untrained warning stays while the untrained model's decoding is shown),
-// and the message that a settings change discarded the trained steps goes once the new model trains.
+// and the message that a settings change discarded the trained steps goes once the new model trains;
+// a run trains on while the reader reads on to §4 and edits its settings, and finishes there.
 // Needs a build (npm run build:web). Run: node --test tests/e2e/translate-live.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { openPanel, useSite } from './harness.mjs';
 
+/** How long each of the two §3.3 runs below trains before its steps are compared. */
+const COMPARED_MS = 12_000;
+
 const SEC = '#section-translate .tr-section';
 
-describe('§3.3 while training', { timeout: 300_000 }, () => {
+describe('§3.3 while training', { timeout: 600_000 }, () => {
   /** @type {import('playwright-core').Page} */
   let page;
   let site;
@@ -70,4 +74,39 @@ describe('§3.3 while training', { timeout: 300_000 }, () => {
       assert.equal((await notice.textContent()).trim(), '', 'the message described the model before; this one has trained');
     });
   }
+  test('zh: §3.3 trains on while the reader edits §4 (heads 3, refused, then 4), as fast as a run watched in place, and finishes', async () => {
+    const startRun = async () => {
+      await site.load('#lang=zh&seed=1');
+      await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep === '0');
+      await page.locator('[data-testid=s2s-play]').scrollIntoViewIfNeeded();
+      await page.click('[data-testid=s2s-play]');
+      return Date.now();
+    };
+    const stepsAfter = async (started) => {
+      await page.waitForTimeout(Math.max(0, started + COMPARED_MS - Date.now()));
+      return sectionStep();
+    };
+    // the control: the same run, watched in place, nothing else touched
+    const control = await stepsAfter(await startRun());
+    await page.click('[data-testid=s2s-pause]');
+    // the reader's run: Train, then down to §4's settings
+    const started = await startRun();
+    await page.locator('#section-transformer').scrollIntoViewIfNeeded();
+    await openPanel(page, 'tf-panel-settings');
+    const heads = page.locator('[data-testid=tf-heads]');
+    await heads.fill('3');
+    await heads.press('Tab');
+    assert.equal(await heads.getAttribute('aria-invalid'), 'true');
+    await heads.fill('4');
+    await heads.press('Tab');
+    assert.notEqual(await heads.getAttribute('aria-invalid'), 'true');
+    const play = await page.locator(`${SEC} [data-testid=s2s-play]`).boundingBox();
+    assert.ok(play.y + play.height < 0, `§3.3's Train is scrolled off screen (at y ${play.y})`);
+    const edited = await stepsAfter(started);
+    // on a loaded machine the two runs differ by chance; a paused or starved one reaches a few percent
+    assert.ok(edited >= control / 3, `§3.3 reached step ${edited} while §4 was edited, against ${control} in the run watched in place`);
+    // it finishes its recipe (800 steps) without being watched: paused at the end, scored there
+    await page.waitForFunction(() => document.querySelector('.tr-section').dataset.playing === '0', null, { timeout: 240_000 });
+    assert.equal(await sectionStep(), 800);
+  });
 });

@@ -1,7 +1,7 @@
 // §3.3's "ask the model why" panel in the built page, on the book's recipe (s2s_task=note): after
 // training, clicking a cell of the grid forces that step's attention and shows the intervened
 // translation beside the original; a candidate rewrites a word (changed words marked); undo and
-// reset step back; the attribution of both methods appears with a ρ per word; the Chinese page
+// reset step back; the attribution of both methods appears with a ρ per word, integrated gradients first; the Chinese page
 // has the panel in Chinese. Needs a build. Run: node --test tests/e2e/translate-why.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -41,7 +41,10 @@ describe('§3.3 ask the model why', { timeout: 400_000 }, () => {
     await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '400', null, { timeout: 240_000 });
     await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep === '400');
     await page.waitForSelector(`${WHY}:not([hidden])`);
-    await waitWhy('attribution', 'gradient-input');
+    // integrated gradients first: gradient × input is near 0 on near-certain words (the panel says why)
+    await waitWhy('attribution', 'integrated-gradients');
+    assert.equal(await page.locator(`${WHY} [data-testid=s2s-why-ig]`).getAttribute('aria-pressed'), 'true');
+    assert.match(await page.locator(WHY).textContent(), /softmax is saturated/);
     assert.equal(await page.locator(`${WHY} [data-testid=s2s-why-original]`).textContent(), 'KaGe likes XiaoBing');
     assert.equal(await page.locator(`${WHY} [data-testid=s2s-why-rho] li`).count(), 4);
     assert.match(await page.locator(WHY).textContent(), /Jain & Wallace \(2019\)[\s\S]*Wiegreffe & Pinter \(2019\)/);
@@ -68,8 +71,8 @@ describe('§3.3 ask the model why', { timeout: 400_000 }, () => {
     await waitWhy('interventions', '0');
     assert.match(await page.locator(`${WHY} [data-testid=s2s-why-status]`).textContent(), /No intervention yet/);
 
-    await page.click(`${WHY} [data-testid=s2s-why-ig]`);
-    await waitWhy('attribution', 'integrated-gradients');
+    await page.click(`${WHY} [data-testid=s2s-why-gxi]`);
+    await waitWhy('attribution', 'gradient-input');
     const rhos = await page.locator(`${WHY} [data-testid=s2s-why-rho] li`).evaluateAll((items) => items.map((li) => li.dataset.rho));
     assert.equal(rhos.length, 4);
     for (const r of rhos) assert.ok(r === '' || Math.abs(Number(r)) <= 1, r);
@@ -83,5 +86,6 @@ describe('§3.3 ask the model why', { timeout: 400_000 }, () => {
     await page.waitForSelector(`${WHY}:not([hidden])`);
     assert.match(await page.locator(`${WHY} > h3`).textContent(), /问问模型为什么/);
     assert.match(await page.locator(WHY).textContent(), /注意力是解释吗/);
+    assert.match(await page.locator(WHY).textContent(), /softmax 已经饱和/);
   });
 });

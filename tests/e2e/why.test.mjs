@@ -110,6 +110,8 @@ describe('§1 why attention', { timeout: 400_000 }, () => {
       const download = page.waitForEvent('download');
       await page.locator(`${SEC} .export-item[data-export="svg"]`).first().click();
       const svg = readFileSync(await (await download).path()).toString('utf8');
+      // its title says the scale is logarithmic, in the page's language
+      assert.match(svg, hash.includes('lang=zh') ? />输入长度（字母数，对数刻度）</ : />input length \(letters, log scale\)</);
       // the x ticks: the chart's only plain numbers (the accuracy ticks are percentages)
       const ticks = new Map([...svg.matchAll(/<text x="([\d.]+)"[^>]*>(\d+)<\/text>/g)].map((m) => [Number(m[2]), Number(m[1])]));
       assert.deepEqual([...ticks.keys()], lengths, `${hash}: a tick at each measured length, and only there`);

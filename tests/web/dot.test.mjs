@@ -24,6 +24,22 @@ test('dotInputs: stored values when they fit the shape, else values drawn from t
   assert.equal(mixed.edited, true);
 });
 
+test('dotInputs: a larger shape keeps the drawn values and adds fresh draws (no other row’s values moved over)', () => {
+  const small = dotInputs(1, 3, 5, 4, [], []);
+  const wide = dotInputs(1, 3, 5, 8, [], []);
+  const tall = dotInputs(1, 8, 8, 4, [], []);
+  const old = new Set([...small.q, ...small.k]);
+  for (let r = 0; r < 3; r++) {
+    assert.deepEqual(wide.q.slice(r * 8, r * 8 + 4), small.q.slice(r * 4, r * 4 + 4));
+    for (const v of wide.q.slice(r * 8 + 4, r * 8 + 8)) assert.ok(!old.has(v), `q${r + 1}: ${v}`);
+  }
+  for (let r = 0; r < 5; r++) assert.deepEqual(wide.k.slice(r * 8, r * 8 + 4), small.k.slice(r * 4, r * 4 + 4));
+  assert.deepEqual(tall.q.slice(0, 12), small.q);
+  assert.deepEqual(tall.k.slice(0, 20), small.k);
+  for (const v of [...tall.q.slice(12), ...tall.k.slice(20)]) assert.ok(!old.has(v));
+  assert.deepEqual(dotInputs(1, 2, 2, 2, [], []).q, [small.q[0], small.q[1], small.q[4], small.q[5]], 'a smaller shape: the same values');
+});
+
 test('the d slider: log steps that reach 1 and 1024 and every power of two', () => {
   assert.equal(sliderToD(0), 1);
   assert.equal(sliderToD(dToSlider(1024)), 1024);

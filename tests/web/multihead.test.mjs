@@ -64,9 +64,19 @@ test('the narration names each head’s largest weight and says whether the head
     strongestLinks(en, [...w.slice(0, 9), ...flat, ...w.slice(0, 9)], 3, tokens),
     'Strongest link of each head: head 1: 咖哥 → 喜欢 (0.70); head 2: none (its largest weight, 0.39, is near an even split, 0.33); head 3: 咖哥 → 喜欢 (0.70). Heads 1 and 3 share their strongest link.',
   );
+  // the copies of 我 are one word: their four cells are one link, 我 → 我, named by its words
   const wo = ['我', '爱', '我 (3)'];
-  assert.equal(strongestLinks(en, [...tie, ...tie], 2, wo), 'Strongest link of each head: head 1: none (4 pairs tie at 0.42); head 2: none (4 pairs tie at 0.42).');
-  assert.equal(strongestLinks(zh, tie, 1, wo), '每个头最强的连接：第 1 个头：没有（4 对词并列 0.42）。');
+  const words = ['我', '爱', '我'];
+  assert.equal(strongestLinks(en, [...tie, ...tie], 2, wo, words), 'Strongest link of each head: head 1: 我 → 我 (0.42); head 2: 我 → 我 (0.42). Every head puts its largest weight on the same pair.');
+  assert.equal(strongestLinks(zh, tie, 1, wo, words), '每个头最强的连接：第 1 个头：我 → 我（0.42）。');
+  // 我 → 爱 from both copies (0.65) is one link; 爱 → 我 at 0.65 too is another: a tie of two
+  const toAi = [0.2, 0.65, 0.15, 0.3, 0.4, 0.3, 0.2, 0.65, 0.15];
+  assert.equal(strongestLinks(en, toAi, 1, wo, words), 'Strongest link of each head: head 1: 我 → 爱 (0.65).');
+  const both = [0.2, 0.65, 0.15, 0.65, 0.2, 0.15, 0.2, 0.65, 0.15];
+  assert.equal(strongestLinks(en, both, 1, wo, words), 'Strongest link of each head: head 1: none (2 pairs tie at 0.65).');
+  assert.equal(strongestLinks(zh, both, 1, wo, words), '每个头最强的连接：第 1 个头：没有（2 对词并列 0.65）。');
+  // without the words (all different), cells of equal weight are different links
+  assert.equal(strongestLinks(en, toAi, 1, wo), 'Strongest link of each head: head 1: none (2 pairs tie at 0.65).');
   // more heads than are named: the rest are counted
   const six = Array.from({ length: 6 }, () => w.slice(0, 9)).flat();
   assert.match(strongestLinks(en, six, 6, tokens), /head 4: [^;]+; … \(2 more heads\)\. Every head/);

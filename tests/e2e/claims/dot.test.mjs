@@ -60,15 +60,10 @@ describe('§3.1–3.2 claims', { timeout: 120_000 }, () => {
     await open(lang);
     await assertPrompt(page, lang, 'dot.try.scale');
     const before = meanRowMax(await heatmap(page, 'dot-weights'));
-    const verdict = () => page.locator(`${SEC} .dot-narration`).textContent();
     const selects = page.locator(`${SEC} .al-controls select`);
     await after(() => selects.nth(0).selectOption('dot'));
-    await after(() => selects.nth(3).selectOption('8'));
     const sharper = meanRowMax(await heatmap(page, 'dot-weights'));
-    assert.ok(sharper > before, `dot at d = 8: mean largest weight ${sharper} against ${before} by default`);
-    // the line under the maps says so in words, by the same measure
-    assert.ok(sharper > 0.6 && sharper <= 0.9, `dot at d = 8: ${sharper}`);
-    assert.ok((await verdict()).includes(lang === 'en' ? 'mostly on one key' : '大多给了一个键'), await verdict());
+    assert.ok(sharper > before + 0.05, `dot: mean largest weight ${sharper} against ${before} scaled, the default`);
     await openPanel(page, 'dot-panel-sweep'); // the sweep sits in its panel, as a reader finds it
     const at64 = await sweep(64);
     await page.locator('.dot-sweep-slider').fill('90'); // 2^9
@@ -79,6 +74,6 @@ describe('§3.1–3.2 claims', { timeout: 120_000 }, () => {
     // the intro's saturation: entropy towards 0 and a vanishing gradient, unscaled only
     assert.ok(at512.unscaled.entropy < at64.unscaled.entropy && at512.unscaled.entropy < 0.4, `entropy ${at512.unscaled.entropy}`);
     assert.ok(at512.unscaled.jacobian < at512.scaled.jacobian / 2, `gradient ${at512.unscaled.jacobian} vs ${at512.scaled.jacobian}`);
-    console.log(`# dot-scale ${lang}: mean largest weight ${before.toFixed(3)} → ${sharper.toFixed(3)}; unscaled max weight 64: ${at64.unscaled.maxWeight.toFixed(3)}, 512: ${at512.unscaled.maxWeight.toFixed(3)}; scaled ${at64.scaled.maxWeight.toFixed(3)} → ${at512.scaled.maxWeight.toFixed(3)}; entropy ${at512.unscaled.entropy.toFixed(3)}`);
+    console.log(`# dot-scale ${lang}: mean largest weight, scaled ${before.toFixed(3)} → dot ${sharper.toFixed(3)}; unscaled max weight 64: ${at64.unscaled.maxWeight.toFixed(3)}, 512: ${at512.unscaled.maxWeight.toFixed(3)}; scaled ${at64.scaled.maxWeight.toFixed(3)} → ${at512.scaled.maxWeight.toFixed(3)}; entropy ${at512.unscaled.entropy.toFixed(3)}`);
   });
 });

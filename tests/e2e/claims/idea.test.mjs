@@ -38,7 +38,7 @@ describe('§2 claims', { timeout: 120_000 }, () => {
     const start = await open(lang);
     await assertPrompt(page, lang, 'idea.try.strength');
     const zero = await after(() => page.fill('[data-testid=idea-strength]', '0'));
-    const names = [text(lang, 'idea.q.who'), text(lang, 'idea.q.where'), text(lang, 'idea.q.when'), text(lang, 'idea.q.what')];
+    const names = [text(lang, 'idea.q.who'), text(lang, 'idea.q.where'), text(lang, 'idea.q.when'), text(lang, 'idea.q.doing')];
     const shown = await answers();
     for (let r = 0; r < 4; r++) {
       for (const w of row(zero, r)) assert.ok(Math.abs(w - 0.2) < 1e-6, `sharpness 0, ${names[r]}: ${row(zero, r)}`);

@@ -12,7 +12,7 @@
 export const CLAIMS = [
   // §1 why attention
   { id: 'why-start', section: 'why', keys: ['why.try.start', 'why.status.done', 'why.chance'], file: 'why.test.mjs', what: 'after training, the plain model ends far below attention at the longest strings, near a fifth right, above the drawn chance line' },
-  { id: 'why-length', section: 'why', keys: ['why.try.length'], file: 'why.test.mjs', what: 'Longest string 60 restarts both models and the chart reaches length 60' },
+  { id: 'why-length', section: 'why', keys: ['why.try.length'], file: 'why.test.mjs', what: 'trained with Longest string 60, attention dips past 40 yet still far outscores plain at 60' },
   { id: 'why-cell', section: 'why', keys: ['why.try.cell', 'why.changed'], file: 'why.test.mjs', what: 'switching the cell to LSTM restarts both models from the same seed' },
   // §2 the core idea
   { id: 'idea-sharpness', section: 'idea', keys: ['idea.try.strength', 'idea.answer.even'], file: 'idea.test.mjs', what: 'sharpness 0 weighs every word alike and says so; 6 picks one word per fixed question; the reader’s row does not move' },
@@ -21,7 +21,7 @@ export const CLAIMS = [
   // §3.1–3.2 dot product
   { id: 'dot-hover', section: 'dot', keys: ['dot.try.hover'], file: 'dot.test.mjs', what: 'a focused weight cell lights its query and key rows and shows its arithmetic' },
   { id: 'dot-cell', section: 'dot', keys: ['dot.try.cell'], file: 'dot.test.mjs', what: '5 in q1’s first box moves q1’s largest weight onto the key with the largest positive first number' },
-  { id: 'dot-scale', section: 'dot', keys: ['dot.try.scale', 'dot.sweep.intro'], file: 'dot.test.mjs', what: 'dot at d = 8 is sharper than the default; at d = 512 the unscaled max weight is above 0.9 and higher than at 64, the scaled one stays low' },
+  { id: 'dot-scale', section: 'dot', keys: ['dot.try.scale', 'dot.sweep.intro'], file: 'dot.test.mjs', what: 'dot is sharper than scaled, the default; at d = 512 the unscaled max weight is above 0.9 and higher than at 64, the scaled one stays low' },
   // §3.4–3.5 QKV and self-attention
   { id: 'self-cell', section: 'self', keys: ['self.try.cell'], file: 'self.test.mjs', what: 'clicking a weight cell opens the neuron view on that query and key' },
   { id: 'self-repeat', section: 'self', keys: ['self.try.repeat'], file: 'self.test.mjs', what: '“我 爱 我” gives two identical rows of weights' },
@@ -34,6 +34,7 @@ export const CLAIMS = [
   // §3.3 encoder-decoder attention
   { id: 'tr-train', section: 'translate', keys: ['tr.try.zh-en.1'], file: 'translate.test.mjs', what: 'trained on the defaults, alignment accuracy is high and the attention model beats the plain one on the longest sentences' },
   { id: 'tr-decode', section: 'translate', keys: ['tr.try.zh-en.2'], file: 'translate.test.mjs', what: 'each lit source word is one its English word translates (met, saw: 了 counts); the time and place at the end look back at them' },
+  { id: 'tr-why', section: 'translate', keys: ['why.attr.saturated', 'why.attr.debate'], file: 'translate.test.mjs', what: 'trained on the defaults, integrated gradients (shown first) ranks the source words in all but two rows at most (a “the”, <eos>) and puts the time and place words on their Chinese words; gradient × input is near 0 on most cells, and rows of ties get no ρ' },
   { id: 'tr-score', section: 'translate', keys: ['tr.try.zh-en.3'], file: 'translate.test.mjs', what: 'cosine starts a new model; trained, its alignment only partly forms (60–80%: “about 70%”) while the first sentence’s weights all stay below 0.2' },
   { id: 'tr-note', section: 'translate', keys: ['tr.try.note.1', 'tr.try.note.2', 'tr.caption.note'], file: 'translate.test.mjs', what: 'the note’s recipe learns the five sentences by heart; its plain model does as well' },
   { id: 'tr-dates', section: 'translate', keys: ['tr.try.dates.1', 'tr.try.dates.2', 'tr.intro.dates'], file: 'translate.test.mjs', what: 'on dates, the year characters of the output look at the year of the input, in two formats' },

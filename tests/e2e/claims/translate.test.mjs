@@ -2,7 +2,7 @@
 // per frame) only paces the run: the model, its batches and its scores are the same at any speed.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
-import { useSite } from '../harness.mjs';
+import { openPanel, useSite } from '../harness.mjs';
 import { argmax, assertPrompt, claim, claimsByLanguage, heatmap, row, text } from './claims-harness.mjs';
 
 const SEC = '#section-translate .tr-section';
@@ -33,10 +33,15 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
       const tr = document.querySelector(`[data-testid=s2s-compare] tr[data-model=${m}]`);
       return tr?.dataset.evaluation ? JSON.parse(tr.dataset.evaluation) : null;
     }, model);
-  /** Restarts the decoding and steps it to the end with Next token; the source and output tokens and the map. */
+  /**
+   * Steps the decoding with Next token as the prompt says, from where it stands (a translation shown
+   * whole, as training leaves it: Next token starts at its first token) to its end; the source and
+   * output tokens and the map.
+   */
   async function decode() {
-    await page.click('[data-testid=s2s-decode-restart]');
-    const total = Number(await page.evaluate(() => document.querySelector('.tr-decode')?.dataset.steps));
+    const view = await page.evaluate(() => ({ ...document.querySelector('.tr-decode')?.dataset }));
+    assert.equal(view.done, '1', 'the decoding stands at the end of a translation shown whole');
+    const total = Number(view.steps);
     for (let k = 1; k <= total; k++) {
       await page.click('[data-testid=s2s-decode-step]');
       await page.waitForFunction((n) => document.querySelector('.tr-decode')?.dataset.step === String(n), k);
@@ -47,7 +52,16 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
     return { source, output, map };
   }
 
-  // one trained page per language serves tr-train and tr-decode
+  /** The panel's attribution by `method` ('integrated-gradients' is shown first): its map and the rows the page calls all ties. */
+  async function attribution(method) {
+    const why = '[data-testid=s2s-why]';
+    await page.waitForFunction(([q, m]) => document.querySelector(q)?.dataset.attribution === m, [why, method], { timeout: 120_000 });
+    const map = await heatmap(page, 's2s-why-attribution');
+    const rhos = await page.locator(`${why} [data-testid=s2s-why-rho] li`).evaluateAll((items) => items.map((li) => ({ rho: li.dataset.rho, text: li.textContent })));
+    return { map, tiedRows: rhos.filter((r) => r.rho === '').length, rhos };
+  }
+
+  // one trained page per language serves tr-train, tr-decode and tr-why
   const trained = {};
   async function trainedGrammar(lang) {
     if (trained[lang] !== undefined) return;
@@ -96,6 +110,40 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
           if (w !== 'met' && w !== 'saw') return;
           assert.ok([w === 'met' ? '遇见' : '看见', '了'].includes(source[argmax(row(map, t))]), `${w} looks at ${source[argmax(row(map, t))]}`);
         });
+      },
+    ],
+    [
+      'tr-why',
+      async (lang) => {
+        await trainedGrammar(lang);
+        await openPanel(page, 's2s-panel-why');
+        const source = await page.locator(`${SEC} .tr-token .tr-token-text`).allTextContents();
+        const output = ((await page.locator('[data-testid=s2s-why-original]').textContent()) ?? '').trim().split(' ');
+        // integrated gradients, shown first: every row ranks the source words, and the time and
+        // place words get most of their attribution from the Chinese words they translate
+        const ig = await attribution('integrated-gradients');
+        const words = ig.map.shape[0];
+        let checked = 0;
+        output.forEach((w, t) => {
+          const zh = TIME_PLACE[w]?.filter((x) => source.includes(x));
+          if (!zh?.length) return;
+          checked++;
+          const top = source[argmax(row(ig.map, t).map(Math.abs))];
+          assert.ok(zh.includes(top), `${w}: integrated gradients' largest is ${top}, not ${zh}`);
+        });
+        assert.ok(checked >= 2, `the first sentence has a time and a place: ${output.join(' ')}`);
+        const tiedWords = (a) => a.rhos.filter((r) => r.rho === '').map((r) => r.text.split(':')[0]).join(' ');
+        console.log(`# tr-why ${lang}: ${output.join(' ')}; integrated gradients' rows of ties: ${tiedWords(ig)}`);
+        assert.ok(ig.tiedRows <= 2, `integrated gradients: ${ig.tiedRows} of ${words} rows all ties (${tiedWords(ig)})`);
+        // gradient × input on the same near-certain words: saturated, many rows all ties, and no ρ for them
+        await page.click('[data-testid=s2s-why-gxi]');
+        const gxi = await attribution('gradient-input');
+        const near0 = gxi.map.values.filter((v) => Math.abs(v) < 5e-4).length / gxi.map.values.length;
+        console.log(`# tr-why ${lang}: ${words} words; all-ties rows: integrated gradients ${ig.tiedRows}, gradient × input ${gxi.tiedRows}; gradient × input cells under 0.0005: ${(near0 * 100).toFixed(0)}%`);
+        assert.ok(gxi.tiedRows > ig.tiedRows + 2 && near0 > 0.5, `gradient × input: ${gxi.tiedRows} rows all ties, ${near0} of the cells near 0`);
+        for (const r of gxi.rhos) if (r.rho === '') assert.doesNotMatch(r.text, /: -?\d/, `a row of ties shows a ρ: ${r.text}`);
+        await page.click('[data-testid=s2s-why-ig]');
+        await attribution('integrated-gradients');
       },
     ],
   ]);

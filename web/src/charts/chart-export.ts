@@ -125,6 +125,9 @@ export function chartSvg(chart: Chart, title: string): string {
   parts.push(`<g transform="translate(${MARGIN} ${dy})">`);
   for (const scale of Object.values(chart.scales)) {
     const horizontal = scale.isHorizontal();
+    // a right-hand axis (line-chart.ts y2) draws no grid of its own, its labels and title on the right
+    const right = scale.position === 'right';
+    const grid = (scale.options as unknown as { grid?: { drawOnChartArea?: boolean } }).grid?.drawOnChartArea !== false;
     scale.ticks.forEach((tick, i) => {
       const p = scale.getPixelForTick(i);
       if (!Number.isFinite(p)) return;
@@ -133,15 +136,15 @@ export function chartSvg(chart: Chart, title: string): string {
         parts.push(`<line x1="${n(p)}" y1="${n(area.top)}" x2="${n(p)}" y2="${n(area.bottom)}" stroke="#e2e8f0"/>`);
         if (label) parts.push(text(p, scale.top + 6, label, { anchor: 'middle', baseline: 'hanging' }));
       } else {
-        parts.push(`<line x1="${n(area.left)}" y1="${n(p)}" x2="${n(area.right)}" y2="${n(p)}" stroke="#e2e8f0"/>`);
-        if (label) parts.push(text(scale.right - 6, p, label, { anchor: 'end', baseline: 'central' }));
+        if (grid) parts.push(`<line x1="${n(area.left)}" y1="${n(p)}" x2="${n(area.right)}" y2="${n(p)}" stroke="#e2e8f0"/>`);
+        if (label) parts.push(right ? text(scale.left + 6, p, label, { anchor: 'start', baseline: 'central' }) : text(scale.right - 6, p, label, { anchor: 'end', baseline: 'central' }));
       }
     });
     const t = (scale.options as unknown as { title?: { display?: boolean; text?: string | string[] } }).title;
     const titleText = t?.display && t.text ? (Array.isArray(t.text) ? t.text.join(' ') : t.text) : '';
     if (titleText) {
       if (horizontal) parts.push(text((scale.left + scale.right) / 2, scale.bottom - 4, titleText, { anchor: 'middle', fill: '#475569' }));
-      else parts.push(text(scale.left + 8, (scale.top + scale.bottom) / 2, titleText, { anchor: 'middle', baseline: 'central', fill: '#475569', rotate: -90 }));
+      else parts.push(text(right ? scale.right - 8 : scale.left + 8, (scale.top + scale.bottom) / 2, titleText, { anchor: 'middle', baseline: 'central', fill: '#475569', rotate: -90 }));
     }
   }
   parts.push(`<path d="M${n(area.left)} ${n(area.top)}V${n(area.bottom)}H${n(area.right)}" fill="none" stroke="#94a3b8"/>`);

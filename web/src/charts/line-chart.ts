@@ -31,6 +31,8 @@ export interface LineSeries {
   readonly width?: number;
   readonly marker?: 'none' | 'circle' | 'triangle' | 'rect';
   readonly markerRadius?: number;
+  /** 'y2': read against the right-hand axis (options.y2) */
+  readonly axis?: 'y' | 'y2';
 }
 
 export interface LineChartData {
@@ -70,6 +72,8 @@ export interface LineChartOptions {
   label: string;
   x: XAxisOptions;
   y: YAxisOptions;
+  /** a right-hand axis, for series of another unit or range (their `axis: 'y2'`) */
+  y2?: YAxisOptions;
   legend?: boolean;
   /** what the readout calls x (default: the x title) */
   xName?: string;
@@ -84,7 +88,7 @@ const DECIMATED_POINTS = 400;
 const GUIDE_INK = '#64748b';
 
 /** what besides its points makes a series look as it does: a change rebuilds the datasets */
-const STYLE_KEYS = ['label', 'borderColor', 'backgroundColor', 'borderWidth', 'borderDash', 'pointStyle', 'pointRadius', 'pointHoverRadius'] as const;
+const STYLE_KEYS = ['label', 'yAxisID', 'borderColor', 'backgroundColor', 'borderWidth', 'borderDash', 'pointStyle', 'pointRadius', 'pointHoverRadius'] as const;
 
 type LineConfig = ChartConfiguration<'line', { x: number; y: number | null }[], string>;
 
@@ -110,6 +114,16 @@ function pointOf(chart: Chart, item: ActiveElement): { x: number; y: number | nu
 function formatX(options: LineChartOptions, categories: readonly string[], v: number): string {
   if (options.x.kind === 'category') return categories[v] ?? String(v);
   return String(Number((options.x.kind === 'log' ? fromLog(v) : v).toPrecision(6)));
+}
+
+function yScale(y: YAxisOptions) {
+  return {
+    type: 'linear' as const,
+    min: y.min,
+    max: y.max,
+    title: { display: Boolean(y.title), text: y.title ?? '' },
+    ticks: y.format ? { callback: (v: number | string) => y.format!(Number(v)) } : {},
+  };
 }
 
 export class LineChart {
@@ -183,13 +197,9 @@ export class LineChart {
         interaction: { mode: 'index', intersect: false, axis: 'x' },
         scales: {
           x: xScale as never,
-          y: {
-            type: 'linear',
-            min: o.y.min,
-            max: o.y.max,
-            title: { display: Boolean(o.y.title), text: o.y.title ?? '' },
-            ticks: o.y.format ? { callback: (v) => o.y.format!(Number(v)) } : {},
-          },
+          y: yScale(o.y),
+          // its grid would cross the left axis's: only its ticks and title, on the right
+          ...(o.y2 ? { y2: { ...yScale(o.y2), position: 'right', grid: { drawOnChartArea: false } } } : {}),
         },
         plugins: {
           decimation: { enabled: x.kind === 'linear', algorithm: 'lttb', samples: DECIMATED_POINTS, threshold: DECIMATED_POINTS * 2 },
@@ -254,6 +264,7 @@ export class LineChart {
       pointRadius: s.marker && s.marker !== 'none' ? (s.markerRadius ?? 3) : 0,
       pointHoverRadius: s.marker && s.marker !== 'none' ? (s.markerRadius ?? 3) + 2 : 3,
       indexAxis: 'x',
+      yAxisID: s.axis === 'y2' && this.#options.y2 ? 'y2' : 'y',
     }));
     this.#chart.change((chart) => {
       chart.data.labels = [...this.#categories];
@@ -273,7 +284,7 @@ export class LineChart {
     const o = this.#options;
     this.canvas.setAttribute(
       'aria-label',
-      fill(t('chart.aria.line'), { label: o.label, series: data.series.map((s) => s.label).join(t('chart.aria.sep')), x: o.x.title ?? o.xName ?? 'x', y: o.y.title ?? 'y' }),
+      fill(t('chart.aria.line'), { label: o.label, series: data.series.map((s) => s.label).join(t('chart.aria.sep')), x: o.x.title ?? o.xName ?? 'x', y: [o.y.title ?? 'y', o.y2?.title].filter(Boolean).join(t('chart.aria.sep')) }),
     );
     if (this.#legend) {
       this.#legendEntries = data.series.map((s) => ({ label: s.label, color: s.color, dashed: Boolean(s.dash?.length), marker: s.marker }));

@@ -30,15 +30,18 @@ export class HeatmapLegend {
     this.element.append(this.#min, bar, this.#max, this.#note);
   }
 
-  /** The range [min, max]; `sharedBy`: how many heatmaps share the scale (null: this one alone). */
-  show(min: number, max: number, t: Translate, sharedBy: number | null): void {
+  /**
+   * The range [min, max]; `sharedBy`: how many heatmaps share the scale (null: this one alone), and
+   * where they are (null: nothing to say).
+   */
+  show(min: number, max: number, t: Translate, sharedBy: number | null, where: string | null = null): void {
     const [low, high] = this.#diverging ? ['heatmap.legend.negative', 'heatmap.legend.positive'] : ['heatmap.legend.low', 'heatmap.legend.high'];
     this.#min.textContent = formatValue(min);
     this.#max.textContent = formatValue(max);
     this.#min.title = fill(t(low), { value: formatValue(min, 4) });
     this.#max.title = fill(t(high), { value: formatValue(max, 4) });
     this.element.setAttribute('aria-label', fill(t('label.pair'), { a: t('heatmap.legend.label'), b: `${this.#min.title}${t('label.sep')}${this.#max.title}` }));
-    this.#note.textContent = sharedBy !== null ? fill(t('heatmap.legend.shared'), { count: sharedBy }) : '';
+    this.#note.textContent = sharedBy === null ? '' : fill(t(where ? 'heatmap.legend.sharedWhere' : 'heatmap.legend.shared'), { count: sharedBy, where: where ?? '' });
     this.#note.hidden = sharedBy === null;
   }
 }

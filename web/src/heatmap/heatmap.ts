@@ -85,6 +85,11 @@ export interface HeatmapOptions {
   diverging?: boolean;
   /** colour by the range shared with the group's other heatmaps (ignored with fixedRange) */
   scaleGroup?: HeatmapScaleGroup;
+  /**
+   * Where the group's other heatmaps are, for the legend's note, when some are out of sight (in a
+   * closed panel, say): a count alone would name heatmaps the reader cannot see.
+   */
+  scaleWhere?: string;
   /** axis titles (e.g. "keys", "queries"); none by default */
   xTitle?: string;
   yTitle?: string;
@@ -424,7 +429,8 @@ export class Heatmap implements CellEmitter {
     }
     this.#scale = new ColorScale(min, max, this.#options.diverging === true);
     const t = this.#t();
-    this.#legend.show(min, max, t, this.#sharedGroup()?.size ?? null);
+    const shared = this.#sharedGroup();
+    this.#legend.show(min, max, t, shared?.size ?? null, this.#options.scaleWhere ?? null);
     const d = this.#data;
     this.#canvas.setAttribute(
       'aria-label',

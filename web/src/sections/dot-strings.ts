@@ -5,7 +5,7 @@ import type { Strings } from '../i18n';
 export const DOT_STRINGS: Strings = {
   en: {
     'dot.intro':
-      'Queries Q (the note’s x1) attend to keys K, which are also the values V (x2). STEP 1: raw scores Q·Kᵀ. STEP 2 (scaled only): divide by √d. STEP 3: softmax over the keys gives the weights. STEP 4: the output is the weighted sum of the values: x1, now carrying information from x2. Type any number, or draw new ones from the seed.',
+      'Queries Q attend to keys K, which are also the values V. STEP 1: raw scores Q·Kᵀ. STEP 2 (scaled only): divide by √d. STEP 3: softmax over the keys gives the weights. STEP 4: the output is the weighted sum of the values: each query, now carrying information from the keys. Type any number, or draw new ones from the seed.',
     'dot.score': 'Score',
     'dot.score.dot': 'dot: q·k (§3.1)',
     'dot.score.scaled': 'scaled: q·k/√d (§3.2)',
@@ -33,6 +33,7 @@ export const DOT_STRINGS: Strings = {
     'dot.sweep.intro':
       'For random q, k with N(0, 1) entries, q·k has variance d. As d grows the raw scores spread, the softmax saturates (one weight near 1, entropy near 0) and its gradient vanishes; dividing by √d keeps the spread the same for every d. 16 queries against 8 keys, means over the queries.',
     'dot.sweep.d': 'Feature size d',
+    'dot.sweep.axis.d': 'd (log scale)',
     'dot.sweep.quantity': 'quantity',
     'dot.variant.unscaled': 'unscaled',
     'dot.variant.scaled': 'scaled',
@@ -44,7 +45,7 @@ export const DOT_STRINGS: Strings = {
     'dot.sweep.entropyMax': 'Uniform weights would have entropy ln 8 ≈ 2.08.',
     'dot.try.hover': 'Hover, tap or focus (Tab, arrow keys) a cell of the scores or weights: its query row and key row light up in the editors, and the arithmetic appears under the heatmaps.',
     'dot.try.cell': 'Type 5 into q1’s first box: watch row q1 of the weights pile onto the keys whose first number is large and positive.',
-    'dot.try.scale': 'Switch Score to dot and Features d to 8: the weights get sharper, because unscaled scores grow with d. Then drag the d slider below from 64 to 512: the unscaled max weight climbs above 0.9, towards 1, while the scaled one stays about where it was.',
+    'dot.try.scale': 'Switch Score to dot: the weights get sharper, as nothing divides by √d. Unscaled scores grow with d: drag the d slider below from 64 to 512, and the unscaled max weight climbs above 0.9, towards 1, while the scaled one stays about where it was.',
     'dot.narrate.score': 'Score is now {score}. ',
     'dot.narrate.size': 'Now {n} queries, {m} keys, d = {d}. ',
     'dot.narrate.edit': 'Your edit is in. ',
@@ -63,7 +64,7 @@ export const DOT_STRINGS: Strings = {
   },
   zh: {
     'dot.intro':
-      '查询 Q（笔记中的 X1）关注键 K，K 同时也是值 V（X2）。第一步：计算点积 Q·Kᵀ，得到原始权重。第二步（缩放点积）：对原始权重除以 √d，得到缩放权重。第三步：对权重进行 softmax，得到归一化注意力。第四步：计算归一化注意力与 V 的加权和，得到最终注意力：X1 中包含了 X2 的信息。可以直接修改任何数字，或用随机种子重新生成。',
+      '查询 Q 关注键 K，K 同时也是值 V。第一步：计算点积 Q·Kᵀ，得到原始权重。第二步（缩放点积）：对原始权重除以 √d，得到缩放权重。第三步：对权重进行 softmax，得到归一化注意力。第四步：计算归一化注意力与 V 的加权和，得到最终注意力：每个查询都带上了键的信息。可以直接修改任何数字，或用随机种子重新生成。',
     'dot.score': '得分函数',
     'dot.score.dot': '点积：q·k（3.1）',
     'dot.score.scaled': '缩放点积：q·k/√d（3.2）',
@@ -91,6 +92,7 @@ export const DOT_STRINGS: Strings = {
     'dot.sweep.intro':
       '对元素服从 N(0, 1) 的随机向量 q、k，点积 q·k 的方差为 d。d 越大，原始权重越分散，softmax 越饱和（一个权重接近 1，熵接近 0），梯度过小甚至梯度消失；除以 √d 后，任何 d 下分散程度都不变。16 个查询对 8 个键，取各查询的平均值。',
     'dot.sweep.d': '特征维度 d',
+    'dot.sweep.axis.d': 'd（对数刻度）',
     'dot.sweep.quantity': '指标',
     'dot.variant.unscaled': '未缩放',
     'dot.variant.scaled': '缩放',
@@ -102,7 +104,7 @@ export const DOT_STRINGS: Strings = {
     'dot.sweep.entropyMax': '均匀分布的权重，熵为 ln 8 ≈ 2.08。',
     'dot.try.hover': '将鼠标悬停、用手指轻触或用键盘聚焦原始权重或归一化注意力的某个单元格：编辑器中对应的查询行和键行会高亮，热力图下方显示计算过程。',
     'dot.try.cell': '在 q1 的第一个格子中输入 5：观察权重中 q1 这一行如何集中到第一个数值较大且为正的键上。',
-    'dot.try.scale': '把得分函数换成点积、特征维度 d 设为 8：权重变得更尖锐，因为未缩放的得分随 d 增大。再把下方的 d 滑块从 64 拖到 512：未缩放的最大权重升到 0.9 以上、逼近 1，而缩放后的最大权重基本不变。',
+    'dot.try.scale': '把得分函数换成点积：权重变得更尖锐，因为得分不再除以 √d。未缩放的得分随 d 增大：把下方的 d 滑块从 64 拖到 512，未缩放的最大权重升到 0.9 以上、逼近 1，而缩放后的最大权重基本不变。',
     'dot.narrate.score': '得分函数已改为{score}。',
     'dot.narrate.size': '现在有 {n} 个查询、{m} 个键，d = {d}。',
     'dot.narrate.edit': '已采用你修改的数值。',

@@ -1,5 +1,5 @@
 // The saturation chart of §3.2: max weight, entropy and softmax-Jacobian norm against the feature
-// size d (log axis 1 … 1024, ticks at the computed powers of two), unscaled (dashed) and scaled
+// size d (log axis 1 … 1024, ticks at the computed powers of two; entropy on a right-hand axis), unscaled (dashed) and scaled
 // (solid), with a vertical marker at the slider's d. Chart.js (line-chart.ts). Each metric has its
 // own marker as well as its colour, so the series stay apart for a reader who cannot tell the
 // colours apart (orange and green under protanopia).
@@ -8,10 +8,12 @@ import { LineChart, type LineSeries, type PlotFrame } from '../charts/line-chart
 import { MAX_SWEEP_D, SWEEP_GRID, type SoftmaxMetrics, type SweepPoint } from './dot-sweep';
 import { fill } from '../i18n';
 
-const METRICS: readonly { key: keyof SoftmaxMetrics; label: string; color: string; marker: 'circle' | 'triangle' | 'rect' }[] = [
-  { key: 'maxWeight', label: 'dot.metric.maxWeight', color: '#1d4ed8', marker: 'circle' },
-  { key: 'entropy', label: 'dot.metric.entropy', color: '#c2410c', marker: 'triangle' },
-  { key: 'jacobian', label: 'dot.metric.jacobian', color: '#15803d', marker: 'rect' },
+// Max weight (0–1) and the gradient size (at most about 0.5) share the left axis; entropy, in nats
+// up to ln 8 ≈ 2.08, has its own on the right, so that no quantity is read against another's unit.
+const METRICS: readonly { key: keyof SoftmaxMetrics; label: string; color: string; marker: 'circle' | 'triangle' | 'rect'; axis: 'y' | 'y2' }[] = [
+  { key: 'maxWeight', label: 'dot.metric.maxWeight', color: '#1d4ed8', marker: 'circle', axis: 'y' },
+  { key: 'entropy', label: 'dot.metric.entropy', color: '#c2410c', marker: 'triangle', axis: 'y2' },
+  { key: 'jacobian', label: 'dot.metric.jacobian', color: '#15803d', marker: 'rect', axis: 'y' },
 ];
 const VARIANTS = ['unscaled', 'scaled'] as const;
 const MARKER_INK = '#0f172a';
@@ -28,8 +30,9 @@ export class SweepChart {
     host.append(box);
     this.#chart = new LineChart(box, {
       label: t('dot.sweep.chartLabel'),
-      x: { kind: 'log', min: SWEEP_GRID[0], max: MAX_SWEEP_D, ticks: SWEEP_GRID, title: 'd' },
-      y: { min: 0 },
+      x: { kind: 'log', min: SWEEP_GRID[0], max: MAX_SWEEP_D, ticks: SWEEP_GRID, title: t('dot.sweep.axis.d') },
+      y: { min: 0, max: 1, title: METRICS.filter((m) => m.axis === 'y').map((m) => t(m.label)).join(' · ') },
+      y2: { min: 0, title: t('dot.metric.entropy') },
       legend: true,
       xName: 'd =',
       overlay: (ctx, frame) => this.#drawMarker(ctx, frame),
@@ -52,6 +55,7 @@ export class SweepChart {
         marker: metric.marker,
         markerRadius: 3,
         width: 2,
+        axis: metric.axis,
       })),
     );
     this.#chart.update({ series });

@@ -4,7 +4,7 @@
 import { HEATMAP_CSS, Heatmap } from '../heatmap/heatmap';
 import { DOT_ATTENTION, mathml, SCALED_DOT_ATTENTION, SOFTMAX_ROW } from '../math';
 import { MatrixCellError, MatrixEditor } from '../matrix-editor';
-import { freshSeed, NormalSampler } from '../random';
+import { deriveSeed, freshSeed, NormalSampler } from '../random';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import css from './dot.css?inline';
@@ -23,6 +23,25 @@ const WATCHED: readonly PropName[] = ['seed', 'dot_score', 'dot_n', 'dot_m', 'do
 
 const labels = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i + 1}`);
 
+/**
+ * The drawn entries of the default shape (state table: 3 queries, 5 keys, d = 4): the seed's stream,
+ * row by row, Q then K. Every other entry (a row or feature beyond them) has a stream of its own.
+ */
+const DRAWN = { n: 3, m: 5, d: 4 };
+
+/**
+ * The seed's value of entry (row, feature) of Q or K, whatever the shape: a larger shape keeps the
+ * smaller one's values and adds fresh draws (never the values of other rows moved over).
+ */
+function seededMatrix(seed: number, name: 'q' | 'k', rows: number, d: number, drawn: readonly number[], drawnRows: number): number[] {
+  return Array.from({ length: rows * d }, (_, i) => {
+    const r = Math.floor(i / d);
+    const c = i % d;
+    if (r < drawnRows && c < DRAWN.d) return drawn[r * DRAWN.d + c];
+    return new NormalSampler(deriveSeed(seed, `dot:${name}:${r}:${c}`)).next();
+  });
+}
+
 /** The Q and K values in use: the stored edits when they fit the shape, else drawn from the seed. */
 export function dotInputs(
   seed: number,
@@ -33,8 +52,8 @@ export function dotInputs(
   storedK: readonly number[],
 ): { q: number[]; k: number[]; edited: boolean } {
   const normal = new NormalSampler(seed);
-  const seededQ = normal.take(n * d);
-  const seededK = normal.take(m * d);
+  const seededQ = seededMatrix(seed, 'q', n, d, normal.take(DRAWN.n * DRAWN.d), DRAWN.n);
+  const seededK = seededMatrix(seed, 'k', m, d, normal.take(DRAWN.m * DRAWN.d), DRAWN.m);
   const qFits = storedQ.length === n * d;
   const kFits = storedK.length === m * d;
   return { q: qFits ? [...storedQ] : seededQ, k: kFits ? [...storedK] : seededK, edited: qFits || kFits };

@@ -39,8 +39,8 @@ const QUESTIONS: readonly { key: string; direction: readonly number[] }[] = [
   { key: 'idea.q.who', direction: [1, 0, 0, 0, 0] },
   { key: 'idea.q.where', direction: [0, 1, 0, 0, 0] },
   { key: 'idea.q.when', direction: [0, 0, 1, 0, 0] },
-  // 做什么 / "What does he do?": the action, so that a sharp question picks "reads" alone
-  { key: 'idea.q.what', direction: [0, 0, 0, 1, 0] },
+  // 做什么 / "Doing what?": the action, so that a sharp question picks "reads" alone
+  { key: 'idea.q.doing', direction: [0, 0, 0, 1, 0] },
 ];
 
 const WATCHED: readonly PropName[] = ['idea_strength', 'idea_q'];

@@ -58,31 +58,36 @@ function headList(t: (key: string) => string, heads: readonly number[]): string 
 
 /**
  * The narration: each head's largest weight, as "head 1: 咖哥 → 喜欢 (0.73)", and whether the
- * heads agree on it. `weights` is (heads, n, n), rows the queries. A head has no strongest link when
- * its largest weight ties another (as shown, to two decimals: a repeated word's copies always tie) or
- * is near an even split (below STANDS_OUT / n); such heads share nothing.
+ * heads agree on it. `weights` is (heads, n, n), rows the queries; `labels` name the tokens (a
+ * repeated word with its position), `words` are the tokens as typed. Copies of one word have equal
+ * rows and columns, so their cells are one link: "我 → 爱" however many 我 there are. A head has no
+ * strongest link when its largest weight ties another link (as shown, to two decimals) or is near an
+ * even split (below STANDS_OUT / n); such heads share nothing.
  */
-export function strongestLinks(t: (key: string) => string, weights: ArrayLike<number>, heads: number, tokens: readonly string[]): string {
-  const n = tokens.length;
+export function strongestLinks(t: (key: string) => string, weights: ArrayLike<number>, heads: number, labels: readonly string[], words: readonly string[] = labels): string {
+  const n = labels.length;
+  const pairOf = (i: number) => `${words[Math.floor(i / n)]}\u0000${words[i % n]}`;
   const best = range(0, heads - 1).map((h) => {
     let at = 0;
     for (let i = 1; i < n * n; i++) if (weights[h * n * n + i] > weights[h * n * n + at]) at = i;
     const w = weights[h * n * n + at];
-    let ties = 0;
-    for (let i = 0; i < n * n; i++) if (weights[h * n * n + i].toFixed(2) === w.toFixed(2)) ties++;
+    const tied = range(0, n * n - 1).filter((i) => weights[h * n * n + i].toFixed(2) === w.toFixed(2));
+    const ties = new Set(tied.map(pairOf)).size;
     const kind = n > 1 && ties > 1 ? 'tie' : n > 1 && w < STANDS_OUT / n ? 'flat' : 'link';
-    return { h: h + 1, query: Math.floor(at / n), key: at % n, w, ties, kind };
+    // one link over several copies: named by its words, not by one copy's position
+    const names = tied.length > 1 ? words : labels;
+    return { h: h + 1, pair: pairOf(at), query: names[Math.floor(at / n)], key: names[at % n], w, ties, kind };
   });
   const links = best.slice(0, NARRATED_HEADS).map((b) =>
-    fill(t(`mh.narrate.${b.kind}`), { h: b.h, query: tokens[b.query], key: tokens[b.key], w: b.w.toFixed(2), count: b.ties, even: (1 / n).toFixed(2) }),
+    fill(t(`mh.narrate.${b.kind}`), { h: b.h, query: b.query, key: b.key, w: b.w.toFixed(2), count: b.ties, even: (1 / n).toFixed(2) }),
   );
   if (heads > NARRATED_HEADS) links.push(fill(t('mh.narrate.more'), { count: heads - NARRATED_HEADS }));
   const text = fill(t('mh.narrate'), { links: links.join(t('mh.narrate.sep')) });
   if (heads === 1) return text;
   // heads grouped by the pair they link most: one group of all, all alike; no group of two, all differ
   const linked = best.filter((b) => b.kind === 'link');
-  const groups = new Map<number, number[]>();
-  for (const b of linked) groups.set(b.query * n + b.key, [...(groups.get(b.query * n + b.key) ?? []), b.h]);
+  const groups = new Map<string, number[]>();
+  for (const b of linked) groups.set(b.pair, [...(groups.get(b.pair) ?? []), b.h]);
   const shared = [...groups.values()].filter((g) => g.length > 1);
   let verdict = '';
   if (linked.length === heads && groups.size === 1) verdict = t('mh.narrate.same');
@@ -224,6 +229,7 @@ class MultiHeadView implements SectionHandle {
             title: '',
             diverging: true,
             scaleGroup,
+            scaleWhere: t('mh.scale.where'),
             t,
             xTitle: t('mh.axis.features'),
             yTitle: t('mh.axis.tokens'),
@@ -299,8 +305,9 @@ class MultiHeadView implements SectionHandle {
         const ok = okMessage(t, { count: n, d, heads, dh });
         if (adjusted) this.#message.show('info', `${ok} ${adjusted}`);
         else this.#message.show('ok', ok);
+        this.#sentence.offerSplit();
         this.#root.dataset.headsDrawn = String(heads);
-        this.#narration.textContent = strongestLinks(t, r.weights.data, heads, labels);
+        this.#narration.textContent = strongestLinks(t, r.weights.data, heads, labels, tokens);
         this.#root.dataset.state = 'ok';
         this.#root.dataset.computeCount = String(++this.#computeCount);
       },

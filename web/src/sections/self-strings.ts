@@ -5,7 +5,7 @@ import { MAX_TOKENS, SentenceError } from './self-tokens';
 export const SELF_STRINGS: Strings = {
   en: {
     'self.intro':
-      'Self-attention is a sequence attending to itself. Each word gets an embedding x (a seeded random vector: the same word always gets the same one); three linear maps (weights W_Q, W_K, W_V and biases b_Q, b_K, b_V) turn it into a query q, a key k and a value v. These maps are random and untrained here, drawn from the seed like the embeddings: the weights show how the arithmetic works, not what a trained model would attend to. Query = X1; key and value are also X1, only through different linear maps. Each word’s output is the softmax-weighted sum of every word’s value.',
+      'Self-attention is a sequence attending to itself. Each word gets an embedding x (a seeded random vector: the same word always gets the same one); three linear maps (weights W_Q, W_K, W_V and biases b_Q, b_K, b_V) turn it into a query q, a key k and a value v. These maps are random and untrained here, drawn from the seed like the embeddings: the weights show how the arithmetic works, not what a trained model would attend to. Query, key and value all come from the same x (the note’s X1), only through different linear maps. Each word’s output is the softmax-weighted sum of every word’s value.',
     'self.why3':
       'Why three maps? With W_K = W_Q, 小冰’s score on 喜欢 would equal 喜欢’s on 小冰. Separate maps let attention be one-way, and W_V lets what a word passes on differ from how it is matched.',
     'self.tie': 'Keys through the query’s map (W_K = W_Q)',
@@ -39,7 +39,7 @@ export const SELF_STRINGS: Strings = {
     'self.neuron.sum': 'Σ q∘k = q·k',
     'self.neuron.scaled': '÷ √d (the core’s scaled score)',
     'self.neuron.weight': 'softmax weight (the core’s)',
-    'self.neuron.help': 'Each feature’s product qᵢkᵢ adds to the score; purple cells are positive, orange negative, darker is larger in size.',
+    'self.neuron.help': 'Each feature’s product (row q∘k) adds to the score; purple cells are positive, orange negative, darker is larger in size.',
     'self.text.short': 'Sentence',
     'self.try.cell': 'Click (or press Enter on) any cell of the scores or weights: the neuron view opens on that query and key and shows q·k term by term.',
     'self.try.repeat': 'Type a word twice, e.g. “我 爱 我”: both copies get the same embedding, so their rows of the weights are identical.',
@@ -49,7 +49,7 @@ export const SELF_STRINGS: Strings = {
   },
   zh: {
     'self.intro':
-      '自注意力的本质是自己对自己的注意。每个词有一个词向量 x（由随机种子生成：同一个词总是得到同一个向量），经过三个线性变换（权重 W_Q、W_K、W_V 和偏置 b_Q、b_K、b_V）得到查询 q、键 k 和值 v。这里的线性变换是随机的、未经训练，和词向量一样由随机种子生成：权重展示的是计算过程，而不是训练好的模型会关注什么。查询就是向量 X1；键、值也是向量 X1，只是线性变换的公式不同而已。每个词的输出，是所有词的值按 softmax 权重的加权和。',
+      '自注意力的本质是自己对自己的注意。每个词有一个词向量 x（由随机种子生成：同一个词总是得到同一个向量），经过三个线性变换（权重 W_Q、W_K、W_V 和偏置 b_Q、b_K、b_V）得到查询 q、键 k 和值 v。这里的线性变换是随机的、未经训练，和词向量一样由随机种子生成：权重展示的是计算过程，而不是训练好的模型会关注什么。查询、键、值都来自同一个 x（笔记中的 X1），只是线性变换不同。每个词的输出，是所有词的值按 softmax 权重的加权和。',
     'self.why3':
       '为什么是三个映射？若 W_K = W_Q，小冰对喜欢的得分 q(小冰)·q(喜欢) 就等于喜欢对小冰的得分：任意两个词给彼此的得分都一样。各有各的映射，“谁关注谁”才可以是单向的；W_V 则让一个词传出去的内容，不同于它被匹配的方式。',
     'self.tie': '键经过查询的映射（W_K = W_Q）',
@@ -82,7 +82,7 @@ export const SELF_STRINGS: Strings = {
     'self.neuron.sum': 'Σ q∘k = q·k（点积）',
     'self.neuron.scaled': '÷ √d（核心计算的缩放权重）',
     'self.neuron.weight': 'softmax 权重（核心计算）',
-    'self.neuron.help': '先求每组对应元素的积 qᵢkᵢ，再求所有积之和，即为点积；紫色为正，橙色为负，颜色越深绝对值越大。',
+    'self.neuron.help': '先求每组对应元素的积（q∘k 一行），再求所有积之和，即为点积；紫色为正，橙色为负，颜色越深绝对值越大。',
     'self.text.short': '句子',
     'self.try.cell': '点击原始权重或注意力权重中的任意单元格（或按回车）：神经元视图会打开这对查询和键，逐项展示 q·k。',
     'self.try.repeat': '输入重复的词，例如“我 爱 我”：两个“我”的词向量相同，所以它们的权重行完全相同。',

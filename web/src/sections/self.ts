@@ -7,7 +7,7 @@ import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import type { SelfAttentionResult } from '../worker/protocol';
 import sharedCss from './dot-controls.css?inline';
-import { el, errorText, field, LatestOnly, MessageLine, narration, range, setFieldError, setOptions, mountRoot, tryThis } from './dom';
+import { el, errorText, field, LatestOnly, MessageLine, narration, range, scrollBehavior, setFieldError, setOptions, mountRoot, tryThis } from './dom';
 import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
 import { SentenceBox } from './sentence-box';
 import css from './self.css?inline';
@@ -143,6 +143,16 @@ class SelfView implements SectionHandle {
     const same = (cell: CellRef): PairCell => cell;
     const pair = (s: PairCell): CellRef => ({ row: s.row, col: s.col });
     for (const map of [this.#maps.scores, this.#maps.weights]) this.#stopWatching.push(link(this.#selection, map, same, pair));
+    // A cell clicked, tapped or Entered in the scores or weights changes the neuron view, which sits
+    // above the maps (off screen on a laptop): bring it into view, so the change is seen.
+    const reveal = () => {
+      const box = neuronBox.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > innerHeight) neuronBox.scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
+    };
+    for (const map of [this.#maps.scores, this.#maps.weights]) {
+      this.#stopWatching.push(map.onCell((e) => e.kind === 'select' && e.source !== 'keyboard' && reveal()));
+      map.element.addEventListener('keydown', (e) => e.key === 'Enter' && e.target instanceof HTMLCanvasElement && reveal());
+    }
     const at = () => this.#selection.current ?? { row: 0, col: 0 };
     const feature = (row: number, s: PairCell) => (s.feature !== undefined ? { row, col: s.feature } : null);
     this.#stopWatching.push(
@@ -197,6 +207,7 @@ class SelfView implements SectionHandle {
         this.#drawPair();
         setFieldError(this.#text, null);
         this.#message.show('ok', fill(t('self.ok'), { count: n, d }));
+        this.#sentence.offerSplit();
         this.#root.dataset.state = 'ok';
         this.#root.dataset.computeCount = String(++this.#computeCount);
       },

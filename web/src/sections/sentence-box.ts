@@ -1,9 +1,11 @@
 // The sentence box of §3.5 and §3.6 (self.ts, multihead.ts): a typed sentence becomes the state's
 // text only when the views can show it; otherwise it stays in the box, the box is marked invalid
-// and the section's message line names the problem, and the last result stays on screen.
+// and the section's message line names the problem, and the last result stays on screen. A word
+// typed without spaces that splits into the note's words ("我爱我") is offered spaced, as §3.3 does.
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
-import { errorText, type LatestOnly, type MessageLine, setFieldError } from './dom';
+import { button, el, errorText, type LatestOnly, type MessageLine, setFieldError } from './dom';
+import { NOTE_WORDS, splitSuggestion } from './note-words';
 import { sentenceErrorText } from './self-strings';
 import { tokenize } from './self-tokens';
 
@@ -49,6 +51,21 @@ export class SentenceBox {
       // too long, or control characters: the state refuses it; say why and keep the last result
       this.showError(fill(ctx.t(`${prefix}.error.text`), { reason: errorText(err) }), true);
     }
+  }
+
+  /**
+   * After a result of the state's sentence is shown: if a word of it splits into the note's words
+   * ("我爱我" → "我 爱 我"), the message line asks whether the spaced form was meant, with a button.
+   */
+  offerSplit(): void {
+    const { ctx, input, key, message, prefix } = this.#p;
+    const split = splitSuggestion(ctx.state.get(key), NOTE_WORDS);
+    if (!split) return;
+    const use = button(ctx.t('split.apply'), `${prefix}-split`, () => {
+      input.value = split;
+      this.onInput();
+    });
+    message.element.append(el('span', undefined, ` ${fill(ctx.t('split.hint'), { text: split })} `), use);
   }
 
   /** `inText`: the sentence box caused it, so the box is marked and the message names it */

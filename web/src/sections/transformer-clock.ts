@@ -1,20 +1,18 @@
 // §4's training runs: Train runs the model to the step target (tf_steps, or tf_steps more once it
 // is reached) as one stream in the worker; the time it will take is shown before a run (at the
-// speed measured so far) and while it runs. A run estimated at over a minute pauses after its first
-// second of measuring and asks: all of it, about a minute of it, or pause. Off screen it pauses
-// and goes on when back in view. The speed is one measurement, by the wall clock over a run (what
-// the reader waits for, not the worker's compute time alone), and the estimate is in one place:
-// the question while it asks, the line under the progress bar otherwise.
+// speed measured so far) and while it runs. A run estimated at over a minute pauses and asks: all
+// of it, about a minute of it, or pause. The speed is measured by the wall clock (what the reader
+// waits for, not the worker's compute time alone) in windows (speed-meter.ts), and a run is judged
+// long only at the fastest of its first windows, so one busy second does not ask about a run that
+// would finish within a minute. The estimate is in one place: the question while it asks, the line
+// under the progress bar otherwise. Off screen a run trains on without drawing (a reader who reads
+// on comes back to a trained model).
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
 import { button, el, primaryButton, setText } from './dom';
 import { RedrawPacer } from './redraw-pacer';
+import { isLongRun, LONG_RUN_SECONDS, SpeedMeter } from './speed-meter';
 import type { TransformerTrainer } from './transformer-train';
-
-/** A run longer than this (at the measured speed) asks before it carries on. */
-export const LONG_RUN_SECONDS = 60;
-/** The speed is measured over at least this long before a run is judged long. */
-const MEASURE_MS = 1000;
 
 type T = (key: string) => string;
 
@@ -53,12 +51,12 @@ export class TrainingClock {
   /** the target step of the current (or last) run, for the trainer it was set for */
   #target: { trainer: TransformerTrainer; step: number } | null = null;
   #stream: { done: Promise<void>; stop(): void } | null = null;
-  /** the reader wants it to train (pressed Train, not Pause); off screen it waits */
+  /** the reader wants it to train (pressed Train, not Pause) */
   #wanted = false;
   #active = true;
   #confirmed = false;
-  /** where the current run started: wall clock and step */
-  #runStart: { ms: number; step: number } | null = null;
+  /** the current run's speed */
+  readonly #meter = new SpeedMeter();
   /** the redraws while training (redraw-pacer.ts: 30 a second, 15 below 4 cores) */
   readonly #redraws: RedrawPacer;
   /** ms per step measured by the wall clock for each architecture (task and sizes): a new model of the same one is estimated at once */
@@ -118,21 +116,22 @@ export class TrainingClock {
     this.#hooks.onRender();
   }
 
+  /** In view or not: off screen a run goes on without redrawing; back in view it is drawn at once. */
   setActive(active: boolean): void {
+    const back = active && !this.#active;
     this.#active = active;
-    if (!active) this.#stream?.stop();
-    else if (this.#wanted) this.#run();
+    if (back && this.#stream) this.#hooks.onRender();
   }
 
   #run(): void {
-    if (this.#stream || !this.#active || !this.#wanted) return;
+    if (this.#stream || !this.#wanted) return;
     const trainer = this.#hooks.trainer();
     const target = this.#target?.step ?? 0;
     if (trainer.step >= target) {
       this.#wanted = false;
       return;
     }
-    this.#runStart = { ms: performance.now(), step: trainer.step };
+    this.#meter.start(trainer.step);
     const stream = trainer.play(target - trainer.step, () => this.#progress(trainer));
     this.#stream = stream;
     this.#hooks.onRender();
@@ -146,34 +145,24 @@ export class TrainingClock {
     if (this.#stream !== stream) return;
     this.#stream = null;
     // the question already quoted this run's speed: the estimate after it quotes the same one
-    const measured = this.confirm.hidden ? this.#measuredMs(trainer) : null;
+    const measured = this.confirm.hidden ? this.#meter.best : null;
     if (measured !== null) this.#speeds.set(architecture(trainer), measured);
-    this.#runStart = null;
     if (err || trainer.step >= (this.#target?.step ?? 0)) this.#wanted = false;
     if (trainer !== this.#hooks.trainer()) return;
     this.#hooks.onEnd(err);
-    // scrolled away and back while the stream was ending, or a confirm chose to go on
-    if (this.#wanted && this.#active && !err) this.#run();
+    // a confirm chose to go on while the stream was ending
+    if (this.#wanted && !err) this.#run();
   }
 
   #progress(trainer: TransformerTrainer): void {
     if (trainer !== this.#hooks.trainer()) return;
-    const perStep = this.#measuredMs(trainer);
+    this.#meter.record(trainer.step);
+    const perStep = this.#meter.settled;
     const left = (this.#target?.step ?? 0) - trainer.step;
-    if (perStep !== null && !this.#confirmed && (left * perStep) / 1000 > LONG_RUN_SECONDS) {
-      this.#ask(left, perStep);
-    }
+    if (perStep !== null && !this.#confirmed && isLongRun(perStep, left)) this.#ask(left, perStep);
+    if (!this.#active) return;
     this.#hooks.onProgress();
     this.#redraws.soon();
-  }
-
-  /** ms per step over the current run once it has run MEASURE_MS, else null. */
-  #measuredMs(trainer: TransformerTrainer): number | null {
-    const start = this.#runStart;
-    if (!start) return null;
-    const ms = performance.now() - start.ms;
-    const steps = trainer.step - start.step;
-    return ms >= MEASURE_MS && steps > 0 ? ms / steps : null;
   }
 
   #ask(left: number, perStep: number): void {
@@ -217,7 +206,7 @@ export class TrainingClock {
     const trainer = this.#hooks.trainer();
     const target = this.target();
     const running = this.#stream !== null;
-    const measured = running ? this.#measuredMs(trainer) : null;
+    const measured = running ? this.#meter.latest : null;
     setText(this.eta, running && measured !== null && target > trainer.step ? fill(t('tf.eta'), { time: formatSeconds(t, ((target - trainer.step) * measured) / 1000) }) : '');
     // while the question is asked, it is the estimate
     if (running || !this.confirm.hidden) {

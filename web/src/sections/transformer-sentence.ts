@@ -2,11 +2,11 @@
 // under the box in the reader's words (not the URL key) and stays in the box; the model and the
 // last translation are left alone until the reader fixes it. The model translates as the reader
 // types (after a short pause), not only when the box loses focus: a box that changes while the
-// translation under it stays the same looks frozen.
+// translation under it stays the same looks frozen. An empty box says, under it, what to type.
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
 import { PROPS } from '../state-table';
-import { button, el, errorText, field, setFieldError } from './dom';
+import { button, el, errorText, field, MessageLine, setFieldError } from './dom';
 import { TRANSFORMER_EXAMPLES } from './transformer-recipes';
 
 /** the longest sentence the state table keeps (tf_text) */
@@ -18,6 +18,8 @@ export class TransformerSentence {
   readonly #ctx: SectionContext;
   readonly #text = el('input');
   readonly #examples = el('div', 'tf-examples');
+  /** what to type, while the box is empty */
+  readonly #note = new MessageLine('tf-text-note');
   #typing: ReturnType<typeof setTimeout> | undefined;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
@@ -35,7 +37,8 @@ export class TransformerSentence {
     const textField = field(t('tf.text'), this.#text, state.isHidden('tf_text'));
     textField.classList.add('al-field-wide');
     this.#examples.hidden = state.isHidden('tf_text');
-    host.append(textField, this.#examples);
+    this.#note.element.dataset.testid = 'tf-text-note';
+    host.append(textField, this.#note.element, this.#examples);
   }
 
   /** The box follows the state, unless it holds a rejected value. */
@@ -47,6 +50,11 @@ export class TransformerSentence {
   /** A problem with the sentence named under the box (null clears it). */
   showError(message: string | null): void {
     setFieldError(this.#text, message === null ? null : fill(this.#ctx.t('field.named'), { label: this.#ctx.t('tf.text.short'), message }));
+  }
+
+  /** Says what to type for `task` (null: the box has something, nothing to say). */
+  askFor(task: keyof typeof TRANSFORMER_EXAMPLES | null): void {
+    this.#note.show('info', task === null ? '' : this.#ctx.t(task === 'dates' ? 'tf.empty.dates' : 'tf.empty'));
   }
 
   /** The task's example sentences, as buttons. */

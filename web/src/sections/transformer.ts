@@ -58,6 +58,8 @@ class TransformerView implements SectionHandle {
   readonly #narration = narration('tf-narration');
   /** the narration of a run's end ("Trained to step N: …"): dropped when the next run starts, as it then describes a step long gone */
   #trainedNarration = '';
+  /** the model whose run's end is being scored: the status says so, not "not scored yet" */
+  #scoring: TransformerTrainer | null = null;
   readonly #untrained = el('p', 'tf-untrained');
   readonly #curves: TrainingCurves;
   readonly #sentence: TransformerSentence;
@@ -327,14 +329,19 @@ class TransformerView implements SectionHandle {
       this.#error.show('error', `${t('error.prefix')}${text}`);
     }
     if (trainer.step > 0) {
+      this.#scoring = trainer;
+      this.#render();
       try {
-        const e = await trainer.evaluate();
+        await trainer.evaluate();
+        // the score itself is the status line's: the narration says where the run ended
         if (trainer === this.#trainer) {
-          this.#trainedNarration = fill(t('tf.narrate.trained'), { step: trainer.step, exact: `${(100 * e.exactMatch).toFixed(1)}%` });
+          this.#trainedNarration = fill(t('tf.narrate.trained'), { step: trainer.step });
           this.#narration.textContent = this.#trainedNarration;
         }
       } catch (e2) {
         if (trainer === this.#trainer) this.#error.show('error', `${t('error.prefix')}${errorText(e2)}`);
+      } finally {
+        if (this.#scoring === trainer) this.#scoring = null;
       }
     }
     if (trainer !== this.#trainer) return;
@@ -351,16 +358,16 @@ class TransformerView implements SectionHandle {
     const text = this.#ctx.state.get('tf_text');
     if (text.trim() === '') {
       this.#showResult(null);
-      this.#error.show('info', t('tf.empty'));
+      this.#sentence.askFor(trainer.settings.task);
       return;
     }
+    this.#sentence.askFor(null);
     try {
       // five candidates a step: the ask-why panel offers them
       const result = await trainer.translate(text, { topK: 5 });
       if (seq !== this.#translateSeq || trainer !== this.#trainer) return;
       this.#sentence.showError(null);
-      // the messages of the last input go with it: "type something" and the unknown words
-      if (this.#error.element.textContent === t('tf.empty')) this.#error.show('info', '');
+      // the unknown words of the last input go with it
       if (trainer.step > 0) this.#discarded = '';
       const unknown = unknownList(t, result.source);
       this.#notice.show('info', unknown ? fill(t('tf.unknownWords'), { words: unknown }) : this.#discarded);
@@ -421,7 +428,12 @@ class TransformerView implements SectionHandle {
     }));
     const info = trainer.info;
     if (info) {
-      const exact = trainer.evaluation ? fill(t('tf.status.at'), { exact: `${(100 * trainer.evaluation.exactMatch).toFixed(1)}%`, step: trainer.evaluatedAt }) : t('tf.status.notScored');
+      const exact =
+        this.#scoring === trainer && trainer.evaluatedAt !== step
+          ? t('tf.status.scoring')
+          : trainer.evaluation
+            ? fill(t('tf.status.at'), { exact: `${(100 * trainer.evaluation.exactMatch).toFixed(1)}%`, step: trainer.evaluatedAt })
+            : t('tf.status.notScored');
       setText(this.#status, fill(t('tf.status.ready'), { params: info.parameterCount.toLocaleString('en-US'), exact }));
       this.#status.dataset.params = String(info.parameterCount);
       this.#status.dataset.evaluatedAt = String(trainer.evaluation ? trainer.evaluatedAt : -1);

@@ -4,8 +4,9 @@
 // step lists the kept beams (word, score, parent), the best hypothesis's path marked; the view
 // follows that path.
 // Source, step and map are linked by one selection (step, source word): the step played selects its
-// row; a cell pointed at, tapped or walked to in the map shades the source by that step's attention
-// and marks its word; pointing at a source word marks its cell in the step's row.
+// row; a cell pointed at, tapped or walked to in the map shades the source by that step's attention,
+// marks its word, and the header, candidates and line under the source name that step; pointing
+// at a source word marks its cell in the step's row.
 import type { BeamNode, DecodeStep, TranslateResult } from '#shared/types/seq2seq';
 import { Heatmap } from '../heatmap/heatmap';
 import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
@@ -190,7 +191,7 @@ export class DecodeView {
     if (current && strongest < 0) this.#showCandidates(pos - 1);
   }
 
-  /** The source shaded by the selected step's attention, its word marked, and the step in words. */
+  /** The source shaded by the selected step's attention, its word marked, the step in words, and the header names that step. */
   #showStep(cell: CellRef | null): void {
     const t = this.#t;
     const r = this.#result;
@@ -198,6 +199,7 @@ export class DecodeView {
     const step = this.#hasAttention ? this.#views[cell?.row ?? this.#player.pos - 1] : undefined;
     // the candidates follow the selected step too (else the step played), so one step is on screen
     this.#showCandidates(cell?.row ?? this.#player.pos - 1);
+    this.#player.label((cell?.row ?? this.#player.pos - 1) + 1);
     const chips = sourceChips(r?.source ?? [], step ? step.attention : null, 'tr', t('tr.unknown'));
     chips.forEach((chip, i) => {
       if (!step || !cell) return;

@@ -5,6 +5,7 @@ import type { SectionContext } from '../section';
 import { button, el, errorText, field, MessageLine } from './dom';
 import { fill } from '../i18n';
 import { DATE_EXAMPLES, NOTE_SENTENCES } from './translate-strings';
+import { splitSuggestion } from './note-words';
 import { Panel } from './panel';
 import { RovingFocus } from './keyboard';
 
@@ -114,8 +115,8 @@ export class SentenceInput {
     this.#note.show('error', fill(t(chars ? 'tr.unknownChars' : 'tr.unknownWords'), { words }));
     const split = chars ? null : splitSuggestion(text, vocabulary);
     if (split) {
-      const hint = el('span', 'tr-split', ` ${fill(t('tr.split'), { text: split })} `);
-      this.#note.element.append(hint, button(t('tr.split.apply'), 's2s-split', () => this.set(split)));
+      const hint = el('span', 'tr-split', ` ${fill(t('split.hint'), { text: split })} `);
+      this.#note.element.append(hint, button(t('split.apply'), 's2s-split', () => this.set(split)));
     }
   }
 
@@ -151,30 +152,4 @@ export class SentenceInput {
     });
     this.#vocabFocus.update(() => this.#vocab.replaceChildren(el('span', 'tr-label', this.#ctx.t('tr.vocab')), ...words));
   }
-}
-
-/**
- * A typed word that is not in the vocabulary but splits into vocabulary words (longest match
- * first): "咖哥喜欢小冰" → "咖哥 喜欢 小冰". Returns the whole sentence with such words split, or
- * null when no unknown word splits.
- */
-export function splitSuggestion(text: string, vocabulary: readonly string[]): string | null {
-  const known = new Set(vocabulary);
-  const longest = Math.max(1, ...vocabulary.map((w) => [...w].length));
-  let changed = false;
-  const words = text.trim().split(/\s+/u).filter(Boolean).map((word) => {
-    if (known.has(word)) return word;
-    const chars = [...word];
-    const parts: string[] = [];
-    for (let i = 0; i < chars.length; ) {
-      let n = Math.min(longest, chars.length - i);
-      while (n > 0 && !known.has(chars.slice(i, i + n).join(''))) n--;
-      if (n === 0) return word; // some piece is unknown: leave the word as typed
-      parts.push(chars.slice(i, i + n).join(''));
-      i += n;
-    }
-    if (parts.length > 1) changed = true;
-    return parts.join(' ');
-  });
-  return changed ? words.join(' ') : null;
 }

@@ -2,8 +2,9 @@
 // streams inside the worker, with no request round trip per chunk, at most s2s_speed steps per
 // frame (60 frames a second); the page redraws at most 30 times a second (15 below 4 cores),
 // decodes the sentence again every REDECODE_MS and evaluates every EVALUATE_EVERY steps. A run ends at the end of the recipe (playing again
-// continues beyond it), on pause, or when the section is scrolled away (it plays on when back in
-// view). The section (translate.ts) owns the models and the page; this file owns the running state.
+// continues beyond it) or on pause. Scrolled away it trains on (a reader who starts it and reads on
+// to §4 comes back to a trained model) but neither redraws nor decodes until it is back in view.
+// The section (translate.ts) owns the models and the page; this file owns the running state.
 import { errorText } from './dom';
 import { RedrawPacer } from './redraw-pacer';
 import { timeLeftText } from './translate-text';
@@ -41,7 +42,8 @@ export class TranslatePlayer {
   busy = false;
   /** the current run's start (performance.now(), step), or null while not playing */
   runStart: { ms: number; step: number } | null = null;
-  #active = false;
+  /** in view (the shell's IntersectionObserver says); off screen a run trains without drawing */
+  #active = true;
   /** the redraws while playing (redraw-pacer.ts: 30 a second, 15 below 4 cores) */
   readonly #redraws: RedrawPacer;
   #destroyed = false;
@@ -68,15 +70,15 @@ export class TranslatePlayer {
     if (!playing) this.#stopStreams();
     if (playing) this.#host.showError('');
     this.#host.render();
-    if (playing && this.#active) this.#schedule();
+    if (playing) this.#schedule();
     if (!playing) void this.#host.evaluate().then(() => this.#host.translate());
   }
 
-  /** Off-screen it pauses (the streams end), and plays on when it is back in view. */
+  /** Off screen the run goes on without drawing; back in view it is drawn at once. */
   setActive(active: boolean): void {
+    const back = active && !this.#active;
     this.#active = active;
-    if (!active) this.#stopStreams();
-    if (active && this.playing) this.#schedule();
+    if (back && this.playing) this.#host.render();
   }
 
   async stepOnce(): Promise<void> {
@@ -99,7 +101,7 @@ export class TranslatePlayer {
     this.#running = this.#run().finally(() => {
       this.#running = null;
       // played again (or scrolled back) while the last streams were ending
-      if (this.playing && this.#active && !this.#destroyed) this.#schedule();
+      if (this.playing && !this.#destroyed) this.#schedule();
     });
   }
 
@@ -127,8 +129,8 @@ export class TranslatePlayer {
     let redecodedAt = -Infinity;
     const onProgress = (): void => {
       if (trainer !== host.trainer()) return;
-      this.#redraws.soon();
-      if (performance.now() - redecodedAt >= REDECODE_MS) {
+      redraw();
+      if (this.#active && performance.now() - redecodedAt >= REDECODE_MS) {
         redecodedAt = performance.now();
         host.redecode();
       }
@@ -140,10 +142,11 @@ export class TranslatePlayer {
     };
     this.busy = true;
     this.runStart = { ms: performance.now(), step: trainer.step };
+    const redraw = (): void => {
+      if (this.#active) this.#redraws.soon();
+    };
     this.#streams = [trainer.play(steps, { maxStepsPerSecond, onProgress })];
-    if (plain && plain.step < target) {
-      this.#streams.push(plain.play(target - plain.step, { maxStepsPerSecond, onProgress: () => this.#redraws.soon() }));
-    }
+    if (plain && plain.step < target) this.#streams.push(plain.play(target - plain.step, { maxStepsPerSecond, onProgress: redraw }));
     try {
       await Promise.all(this.#streams.map((stream) => stream.done));
       // A pause can leave the plain model behind: it follows to the same step.

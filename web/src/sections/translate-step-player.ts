@@ -1,6 +1,7 @@
 // What the decoding views of §3.3 (translate-decode.ts) and §4 (transformer-decode.ts) share: the
 // step player (a new translation shows whole and nothing moves by itself; Play: one output step
-// every `ms` until the end; Step and Restart; the progress line;
+// every `ms` until the end; Step (at the end, back to the first step, as Play starts over) and
+// Restart; the progress line;
 // the view's data-step / data-steps / data-done, which tests wait for), and the source tokens as
 // chips shaded by the step's attention. The view draws the step itself (`render`).
 import type { SourceToken } from '#shared/types/seq2seq';
@@ -90,9 +91,11 @@ export class StepPlayer {
     const { t, keys, testPrefix } = o;
     this.controls = el('div', `al-controls ${o.className}`);
     this.#playButton = button(t(keys.play), `${testPrefix}-play`, () => this.play());
+    // at the end (where a new translation stands) Step starts over at the first token, so "press
+    // Next token" works on a translation just shown
     this.#stepButton = button(t(keys.step), `${testPrefix}-step`, () => {
       this.stop();
-      this.go(this.pos + 1);
+      this.go(o.loaded() && this.pos >= o.total() ? 1 : this.pos + 1);
     });
     const restart = button(t(keys.restart), `${testPrefix}-restart`, () => this.rewind());
     this.controls.append(this.#playButton, this.#stepButton, restart);
@@ -134,6 +137,12 @@ export class StepPlayer {
   rewind(): void {
     this.stop();
     this.go(0);
+  }
+
+  /** The progress line names step `step` (one the reader picked in the view's map); the player stays where it is. */
+  label(step: number): void {
+    const o = this.#o;
+    if (o.loaded()) o.progress.textContent = fill(o.t(o.keys.progress), { step, total: o.total() });
   }
 
   /** Shows step `pos` (clamped to 0 … total). */

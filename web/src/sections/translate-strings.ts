@@ -32,8 +32,6 @@ export const TRANSLATE_STRINGS: Strings = {
     'tr.error.number': '{label}: type a number (you typed “{value}”). The model is unchanged.',
     'tr.unknownWords': 'Not in the model’s vocabulary: {words}. Each became <unk>, so what the model writes for it is a guess.',
     'tr.unknownChars': 'Not among the model’s characters: {words}. Each became <unk>, so the model cannot read it.',
-    'tr.split': 'Separate words with spaces: did you mean “{text}”?',
-    'tr.split.apply': 'Use the spaced form',
     'tr.empty': 'Type a sentence to translate (words separated by spaces).',
     'tr.empty.dates': 'Type a date to convert.',
     'tr.seed': 'Seed',
@@ -142,8 +140,6 @@ export const TRANSLATE_STRINGS: Strings = {
     'tr.error.number': '{label}：请输入一个数字（你输入的是“{value}”）。模型没有改变。',
     'tr.unknownWords': '不在模型词表中的词：{words}。它们都变成了 <unk>，模型为它写出的内容只是猜测。',
     'tr.unknownChars': '不在模型字符表中的字符：{words}。它们都变成了 <unk>，模型无法读取。',
-    'tr.split': '单词之间要用空格分开：你是想输入“{text}”吗？',
-    'tr.split.apply': '改用分好词的句子',
     'tr.empty': '请输入要翻译的句子（单词之间用空格分开）。',
     'tr.empty.dates': '请输入要转换的日期。',
     'tr.seed': '随机种子',
@@ -227,6 +223,6 @@ export const TRANSLATE_STRINGS: Strings = {
 };
 
 /** The note's five source sentences (its §3.3 code). */
-export const NOTE_SENTENCES = ['咖哥 喜欢 小冰', '我 爱 学习 人工智能', '深度学习 改变 世界', '自然 语言 处理 很 强大', '神经网络 非常 复杂'];
+export { NOTE_SENTENCES } from './note-words';
 /** Date formats the dates task reads (README: 24 formats); any date of the task's range works. */
 export const DATE_EXAMPLES = ['JAN 23, 2015', '23Jan2015', '01/23/15', 'Friday, January 23, 2015', '2015-01-23'];

@@ -24,6 +24,8 @@ export const ASK_WHY_STRINGS: Strings = {
     'why.attr.gxi': 'Gradient × input',
     'why.attr.ig': 'Integrated gradients (32 steps)',
     'why.attr.heatmap': 'Attribution of each output word to the source words',
+    'why.attr.saturated':
+      'Gradient × input reads about 0 for a word the model is nearly sure of: its softmax is saturated, so a small change to the input barely moves it. Integrated gradients adds up the gradient along the whole way from a zero input, so it still shows which source words matter.',
     'why.attr.rho': 'Rank correlation with the attention (Spearman’s ρ), per output word:',
     'why.attr.undefined': 'undefined',
     'why.attr.tiedRow': 'all ties (no ranking)',
@@ -88,6 +90,7 @@ export const ASK_WHY_STRINGS: Strings = {
     'why.attr.gxi': '梯度 × 输入',
     'why.attr.ig': '积分梯度（32 步）',
     'why.attr.heatmap': '每个输出词对各源词的归因',
+    'why.attr.saturated': '模型几乎确定的词，梯度 × 输入都接近 0：softmax 已经饱和，输入的微小变化几乎不影响输出。积分梯度把从零输入一路到实际输入的梯度累加起来，所以仍能看出哪些源词起作用。',
     'why.attr.rho': '与注意力的斯皮尔曼等级相关系数 ρ，逐个输出词：',
     'why.attr.undefined': '无定义',
     'why.attr.tiedRow': '全部相同（无法排序）',

@@ -5,8 +5,10 @@
 // the intervened translation is shown beside the original, changed words marked, with both
 // attention maps. Interventions stack (undo, reset) and live in the link (s2s_why / tf_why,
 // translate-why-link.ts): a reloaded link applies them again once the model is there. Below:
-// gradient × input or integrated gradients for each output word beside its attention, with their
-// rank correlation, when the model offers attribution (the panel says so when it does not).
+// integrated gradients (the default) or gradient × input for each output word beside its attention,
+// with their rank correlation, when the model offers attribution (the panel says so when it does
+// not). Integrated gradients comes first: on a trained model most words are near certain, their
+// softmax saturated, and gradient × input reads about zero for every source word.
 // Loaded on demand (translate-why-lazy.ts) with its own strings and stylesheet.
 import type { Intervention, TranslateResult, TranslationAttribution } from '#shared/types/seq2seq';
 import type { RemoteSeq2Seq } from '../worker/protocol';
@@ -92,7 +94,7 @@ export class WhyView {
   #hasAttention = true;
   #transformer: TransformerShape | null = null;
   #interventions: Intervention[] = [];
-  #method: Method = 'gradient-input';
+  #method: Method = 'integrated-gradients';
   #seq = 0;
   /** attribution runs beside interventions: its own sequence */
   #attrSeq = 0;
@@ -158,13 +160,13 @@ export class WhyView {
       b.setAttribute('aria-pressed', 'false');
       return b;
     };
-    this.#methods = { 'gradient-input': method('gradient-input', 'why.attr.gxi'), 'integrated-gradients': method('integrated-gradients', 'why.attr.ig') };
-    methods.append(this.#methods['gradient-input'], this.#methods['integrated-gradients']);
+    this.#methods = { 'integrated-gradients': method('integrated-gradients', 'why.attr.ig'), 'gradient-input': method('gradient-input', 'why.attr.gxi') };
+    methods.append(this.#methods['integrated-gradients'], this.#methods['gradient-input']);
     const mapHost = el('div');
     this.#attrMap = new Heatmap(mapHost, { id: id('-attribution'), title: t('why.attr.heatmap'), diverging: true, xTitle: t(`why.axis.source${tf}`), yTitle: t(`why.axis.output${tf}`), t, digits: 3 });
     this.#rho.dataset.testid = id('-rho');
     this.#attrNote.dataset.testid = id('-attr-note');
-    this.#attrBody.append(methods, mapHost, el('p', 'tr-label', t('why.attr.rho')), this.#rho);
+    this.#attrBody.append(methods, el('p', 'tr-note', t('why.attr.saturated')), mapHost, el('p', 'tr-label', t('why.attr.rho')), this.#rho);
     attr.append(el('h4', undefined, t('why.attr.title')), this.#attrBody, this.#attrNote, el('p', 'tr-note', t('why.attr.debate')));
 
     this.element.append(el('h3', undefined, t('why.title')), el('p', 'tr-note', t(`why.hint${tf}`)), this.#linkError,

@@ -196,6 +196,8 @@ class WhyView implements SectionHandle {
     if (this.#run.snapshot.done) return this.#reset(true);
     this.#wanted = !this.#wanted;
     this.#error.textContent = '';
+    // "… is now …: start again" is answered once the run it asked for starts
+    if (this.#wanted) this.#narration.textContent = '';
     this.#confirm.hidden = true;
     this.#sync();
   }
@@ -256,7 +258,10 @@ class WhyView implements SectionHandle {
 
   #render(snap: WhySnapshot): void {
     const { t } = this.#ctx;
-    if (snap.done) this.#wanted = false;
+    if (snap.done) {
+      this.#wanted = false;
+      this.#narration.textContent = ''; // the change it named has been trained on
+    }
     const left = this.#run.secondsLeft;
     const perStep = this.#run.secondsPerStep;
     if (this.#run.running && !this.#longRunConfirmed && left !== null && perStep !== null && left > LONG_RUN_SECONDS) {

@@ -138,8 +138,8 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     id: 'neuron-view',
     term: { en: 'neuron view', zh: '神经元视图' },
     definition: {
-      en: 'One query against one key, feature by feature: the products qᵢkᵢ that add up to their score.',
-      zh: '一个查询对一个键，逐个特征展开：各项乘积 qᵢkᵢ 相加就是它们的得分。',
+      en: 'One query against one key, feature by feature: the products q∘k, one per feature, that add up to their score.',
+      zh: '一个查询对一个键，逐个特征展开：各项乘积 q∘k（每个特征一项）相加就是它们的得分。',
     },
   },
   {

@@ -41,6 +41,7 @@ export const PAGE_STRINGS: Strings = {
     'shell.footer': 'Settings live in the address: a link reproduces the page, numbers included. Hover, tap or focus a heatmap cell (arrow keys) to read its value.',
     'shell.mountFailed': 'This section could not start:',
     'shell.performanceLink': 'Performance: how fast the core runs, measured against PyTorch and TF.js (for engineers)',
+    'shell.examplesLink': 'Examples: a blog post built from the widgets, one page per widget (for bloggers)',
   },
   zh: {
     'embed.button': '嵌入',
@@ -79,5 +80,6 @@ export const PAGE_STRINGS: Strings = {
     'shell.footer': '所有设置都保存在地址中：分享链接即可重现页面，数值也相同。将鼠标悬停在热力图单元格上、用手指轻触，或用键盘（方向键）聚焦，即可读取数值。',
     'shell.mountFailed': '本节无法启动：',
     'shell.performanceLink': '性能：内核的运行速度，与 PyTorch 和 TF.js 的对比测量（面向工程师）',
+    'shell.examplesLink': '示例：用组件写成的博文，每个组件一页（面向博主）',
   },
 };

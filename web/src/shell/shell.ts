@@ -121,8 +121,11 @@ class Shell {
     const perf = el('a', 'footer-link', t('shell.performanceLink'));
     perf.href = './performance.html';
     perf.hreflang = this.#lang === 'zh' ? 'zh' : 'en';
+    const examples = el('a', 'footer-link', t('shell.examplesLink'));
+    examples.href = './examples/';
+    // one line for both links (at 1280 px): the article's height has no room for another
     footer.replaceChildren(el('p', undefined, t('shell.footer')), el('p', undefined, ''));
-    footer.lastElementChild?.append(perf);
+    footer.lastElementChild?.append(perf, ' · ', examples);
     const langSwitch = byId('lang-switch', HTMLElement);
     langSwitch.setAttribute('aria-label', t('shell.lang'));
     for (const b of langSwitch.querySelectorAll<HTMLButtonElement>('button[data-lang]')) {
