@@ -39,7 +39,7 @@ test('both variants give bit-identical attention results', async () => {
 });
 
 test('an unknown variant is a clear Error and loading still works afterwards', async () => {
-  await assert.rejects(loadAttentionLab({ variant: 'tiny' }), /unknown variant "tiny": use 'full', 'attention', 'seq2seq' or 'transformer'/);
+  await assert.rejects(loadAttentionLab({ variant: 'tiny' }), /unknown variant "tiny": use 'full', 'attention', 'seq2seq', 'transformer' or 'gpt'/);
   await assert.rejects(loadAttentionLab({ variant: '<b>x</b>' }), /unknown variant/);
   const small = await loadAttentionLab({ variant: 'attention' });
   const r = small.attention({ query: tensor([1, 1, 2], [0, 0]), key: tensor([1, 2, 2], [1, 2, 3, 4]), value: tensor([1, 2, 2], [1, 2, 3, 4]) });

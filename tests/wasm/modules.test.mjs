@@ -67,5 +67,5 @@ test('moduleFor picks the smallest module that offers the methods', () => {
   assert.equal(moduleFor('createSeq2Seq.transformer').variant, 'transformer');
   assert.equal(moduleFor('createSeq2Seq.transformer', 'Transformer.save').variant, 'full');
   assert.throws(() => moduleFor('fly'), /no wasm module offers fly/);
-  assert.throws(() => apiOf('tiny'), /unknown variant "tiny": use 'attention', 'seq2seq', 'transformer', 'full'/);
+  assert.throws(() => apiOf('tiny'), /unknown variant "tiny": use 'attention', 'seq2seq', 'transformer', 'gpt', 'full'/);
 });
