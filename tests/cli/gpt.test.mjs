@@ -65,7 +65,7 @@ test('options that do not apply are refused, and nothing is written', () => {
   refused(['train', '--task', 'poems', '--text', text, '--arch', 'transformer', '--steps', '1', '--out', out], /--arch does not apply to --task poems/);
   refused(['train', '--task', 'note', '--block-size', '8', '--steps', '1', '--out', out], /^attention-lab: --block-size applies to --task poems only$/m);
   refused(['train', '--task', 'poems', '--text', text, '--steps', '1', '--out', text], /--out '.*poems\.txt' is the same file as --text/);
-  refused(['train', '--task', 'poems', '--text', text, '--held-out', '0.9', '--steps', '1', '--out', out], /--held-out must be a share in \[0, 0\.5\]/);
+  refused(['train', '--task', 'poems', '--text', text, '--held-out', '0.9', '--steps', '1', '--out', out], /--held-out must be a number in \[0, 0\.5\] \(got '0\.9'\)/);
   refused(['train', '--task', 'poems', '--text', text, '--block-size', '1000', '--steps', '1', '--out', out], /one block of --block-size 1000 needs at least 1001/);
   refused(['generate', model, '--prompt', '床前明月光'], /^attention-lab: --prompt has 5 characters not in the vocabulary: "床", "前", "明", "月", "光"/);
   refused(['generate', model, '--prompt', '白日', '--greedy', '--temperature', '0.8'], /--temperature does not apply with --greedy/);

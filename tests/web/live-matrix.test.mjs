@@ -28,7 +28,7 @@ test('the self-attention widget shows §3.5\'s weights, on the default settings 
   for (const values of cases) {
     const { state } = AppState.fromHash('');
     state.update(values);
-    const live = await liveWeights(lab, state, 'self');
+    const live = await liveWeights(lab, state, 'self', 'en');
     assert.deepEqual(live.tokens, tokenize(state.get('self_text')));
     assert.deepEqual(Array.from(live.weights), Array.from(sectionWeights(state)), JSON.stringify(values));
   }
@@ -38,6 +38,6 @@ test('the widget refuses the sentences §3.5 refuses, with its error', async () 
   const { state } = AppState.fromHash('');
   state.update({ self_text: Array(MAX_TOKENS + 1).fill('词').join(' ') });
   for (const mechanism of ['self', 'dot', 'scaled-dot']) {
-    await assert.rejects(liveWeights(lab, state, mechanism), (err) => err instanceof SentenceError && err.problem === 'tooMany');
+    await assert.rejects(liveWeights(lab, state, mechanism, 'en'), (err) => err instanceof SentenceError && err.problem === 'tooMany');
   }
 });
