@@ -25,8 +25,15 @@ export interface LabOf {
 /** Any variant's API. */
 export type AnyLab = LabOf[LabVariant];
 
+/**
+ * The article's full core is always the plain build: its FMA build trains the recurrent models no
+ * faster (BENCHMARKS.md) and trains other models than Node, the command line and every browser
+ * without relaxed SIMD, so the article's claims would hold in one browser and not another. The
+ * widgets' Transformer build, where FMA pays, loads it where the engine has it (docs/build.md).
+ */
 export function loadAttentionLab<V extends LabVariant>(variant: V): Promise<LabOf[V]> {
-  return (loadUntyped as (options: { variant: LabVariant }) => Promise<unknown>)({ variant }) as Promise<LabOf[V]>;
+  const options = variant === 'full' ? { variant, fma: false } : { variant };
+  return (loadUntyped as (options: { variant: LabVariant; fma?: boolean }) => Promise<unknown>)(options) as Promise<LabOf[V]>;
 }
 
 /** The smallest build that offers the lab API method `method` (the module table, wasm/js/modules.mjs). */

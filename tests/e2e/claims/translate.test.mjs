@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { openPanel, useSite } from '../harness.mjs';
 import { argmax, assertPrompt, claim, claimsByLanguage, heatmap, row, text } from './claims-harness.mjs';
+import { wasmBuildOf } from '../one-widget-pages.mjs';
 
 const SEC = '#section-translate .tr-section';
 const FAST = 's2s_speed=50&s2s_open_settings=1'; // the prompts' settings are in their panel
@@ -65,8 +66,14 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
   const trained = {};
   async function trainedGrammar(lang) {
     if (trained[lang] !== undefined) return;
+    const builds = [];
+    const seen = (response) => builds.push(wasmBuildOf(response.url()));
+    page.context().on('response', seen);
     await open(`#view=translate&lang=${lang}&${FAST}`);
     await trainRecipe(800);
+    page.context().off('response', seen);
+    // the claims hold for the models of the plain build, which the article loads in every browser
+    assert.ok(builds.includes('core') && !builds.some((b) => b?.endsWith('_fma')), `the article trains on the plain full core: ${builds.filter(Boolean)}`);
     await page.waitForFunction(() => document.querySelector('[data-testid=s2s-compare] tr[data-model=plain]')?.dataset.evaluation?.includes('"step":800'));
     trained[lang] = true;
   }
@@ -123,15 +130,18 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
         // place words get most of their attribution from the Chinese words they translate
         const ig = await attribution('integrated-gradients');
         const words = ig.map.shape[0];
+        const misses = [];
         let checked = 0;
         output.forEach((w, t) => {
           const zh = TIME_PLACE[w]?.filter((x) => source.includes(x));
           if (!zh?.length) return;
           checked++;
-          const top = source[argmax(row(ig.map, t).map(Math.abs))];
-          assert.ok(zh.includes(top), `${w}: integrated gradients' largest is ${top}, not ${zh}`);
+          const ranked = row(ig.map, t).map((v, i) => [source[i], Math.abs(v)]).sort((a, b) => b[1] - a[1]);
+          console.log(`# tr-why ${lang}: ${w} ← ${ranked.slice(0, 3).map(([s, v]) => `${s} ${v.toFixed(3)}`).join(', ')}`);
+          if (!zh.includes(ranked[0][0])) misses.push(`${w}: largest is ${ranked[0][0]}, not ${zh}`);
         });
         assert.ok(checked >= 2, `the first sentence has a time and a place: ${output.join(' ')}`);
+        assert.deepEqual(misses, [], 'integrated gradients');
         const tiedWords = (a) => a.rhos.filter((r) => r.rho === '').map((r) => r.text.split(':')[0]).join(' ');
         console.log(`# tr-why ${lang}: ${output.join(' ')}; integrated gradients' rows of ties: ${tiedWords(ig)}`);
         assert.ok(ig.tiedRows <= 2, `integrated gradients: ${ig.tiedRows} of ${words} rows all ties (${tiedWords(ig)})`);
