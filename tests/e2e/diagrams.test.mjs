@@ -11,7 +11,7 @@
 // Needs `npm run build:web` first. Run: node --test tests/e2e/diagrams.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { artifactsDir, useSite } from './harness.mjs';
+import { artifactsDir, keepScreenshot, useSite } from './harness.mjs';
 
 const TR = '#section-translate .tr-section';
 const TF = '#section-transformer .tf-section';
@@ -259,7 +259,7 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
           const card = page.locator(`section.article-section[data-section="${id}"]`);
           await card.scrollIntoViewIfNeeded();
           await page.waitForTimeout(200);
-          await card.screenshot({ path: `${artifactsDir}diagrams-${lang}-${width}-${id}.png` });
+          await keepScreenshot(card, { path: `${artifactsDir}diagrams-${lang}-${width}-${id}.png` });
         }
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
         assert.equal(overflow, 0, `${lang} ${width} px: nothing scrolls sideways`);

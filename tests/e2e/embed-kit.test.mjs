@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { listFiles } from '../../scripts/build-kit.mjs';
 import { startBlog } from './blog-server.mjs';
-import { distDir, ProblemCollector, startSite } from './harness.mjs';
+import { distDir, keepScreenshot, ProblemCollector, startSite } from './harness.mjs';
 
 const KIT = join(distDir, 'attention-lab-widgets');
 const POST_DIR = 'posts/2026/attention'; // a sub-folder of the blog
@@ -226,7 +226,7 @@ describe('the widget kit on a blog of another origin', { timeout: 600_000 }, () 
           }
           await page.evaluate(() => scrollTo(0, 0));
           const path = `${process.cwd()}/test-artifacts/kit-blog-${scheme}-${width}.png`;
-          await page.screenshot({ path, fullPage: true });
+          await keepScreenshot(page, { path, fullPage: true });
           shots.push(path);
           problems.assertNone();
         } finally {

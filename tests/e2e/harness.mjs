@@ -50,6 +50,17 @@ export const LAUNCH_ARGS = [
 ];
 export const artifactsDir = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 
+/**
+ * Screenshots are for people to look at, not assertions: LAB_SCREENSHOTS=0 leaves them out (CI does,
+ * where they took a third of the layout test's time), anything else keeps them in test-artifacts/.
+ */
+export const KEEP_SCREENSHOTS = process.env.LAB_SCREENSHOTS !== '0';
+
+/** `target.screenshot(options)` (a page or a locator) when screenshots are kept; nothing otherwise. */
+export async function keepScreenshot(target, options) {
+  if (KEEP_SCREENSHOTS) await target.screenshot(options);
+}
+
 /** The app's favicon (web/public/favicon.svg). */
 const FAVICON_PATH = '/favicon.svg';
 
@@ -200,11 +211,11 @@ export async function startSite({ viewport = { width: 1280, height: 900 }, dist 
       }
       return res;
     },
-    /** Saves test-artifacts/<name>.png (full page unless fullPage: false). */
+    /** Saves test-artifacts/<name>.png (full page unless fullPage: false), unless LAB_SCREENSHOTS=0. */
     async screenshot(name, { fullPage = true, target = page } = {}) {
       mkdirSync(artifactsDir, { recursive: true });
       const path = `${artifactsDir}${name}.png`;
-      await target.screenshot(target === page ? { path, fullPage } : { path });
+      await keepScreenshot(target, target === page ? { path, fullPage } : { path });
       return path;
     },
     async close() {

@@ -16,7 +16,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { artifactsDir, openPanel, startSite, useSite } from './harness.mjs';
+import { artifactsDir, keepScreenshot, openPanel, startSite, useSite } from './harness.mjs';
 import { overflowingOf, hiddenColumnsOf, titleCollisionsOf, unstyledControls, contentsAtMidPage, lowContrastOf, darkChartInkOf, clippedOf, raggedTitlesOf } from './layout-probes.mjs';
 
 const WIDTHS = [1280, 768, 390, 320];
@@ -87,7 +87,7 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
           // the sticky contents bar would show up in the middle of a stitched card picture (hidden
           // through the CSSOM: the page's CSP refuses an injected stylesheet)
           await page.evaluate(() => document.getElementById('toc').style.setProperty('visibility', 'hidden'));
-          await card.screenshot({ path: `${artifactsDir}layout-${width}-${lang}-${id}.png` });
+          await keepScreenshot(card, { path: `${artifactsDir}layout-${width}-${lang}-${id}.png` });
           await page.evaluate(() => document.getElementById('toc').style.removeProperty('visibility'));
         }
         assert.deepEqual(await page.evaluate(unstyledControls), [], `controls with the browser's default look at ${width} px (${lang})`);
@@ -100,7 +100,7 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
         assert.ok(toc.visible && toc.top >= -1 && toc.top < 900 && toc.height > 0, `contents off screen at mid-page: ${JSON.stringify(toc)}`);
         assert.ok(toc.bottom <= 900 || width >= 1100, `the compact contents bar covers the page: ${JSON.stringify(toc)}`);
         assert.deepEqual(toc.marked, [toc.inView], `the contents mark the section in view: ${JSON.stringify(toc)}`);
-        await page.screenshot({ path: `${artifactsDir}layout-${width}-${lang}-midpage.png` });
+        await keepScreenshot(page, { path: `${artifactsDir}layout-${width}-${lang}-midpage.png` });
       });
     }
   }
@@ -138,7 +138,7 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
           const cardBg = await card.evaluate((c) => getComputedStyle(c).backgroundColor);
           assert.notEqual(cardBg, 'rgb(255, 255, 255)', `${id}: a white card on the dark page`);
           await page.evaluate(() => document.getElementById('toc').style.setProperty('visibility', 'hidden'));
-          await card.screenshot({ path: `${artifactsDir}layout-dark-${width}-${lang}-${id}.png` });
+          await keepScreenshot(card, { path: `${artifactsDir}layout-dark-${width}-${lang}-${id}.png` });
           await page.evaluate(() => document.getElementById('toc').style.removeProperty('visibility'));
         }
         // an open export menu (a white pop-up on a dark page until it used the tokens)
@@ -186,7 +186,7 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
       // a table wider than its box is scrolled inside it (not cut off by, or spilling over, the card)
       for (const box of boxes) assert.ok(box.scrolls || box.tableRight <= box.right + 1, JSON.stringify(box));
       assert.deepEqual(await page.evaluate(overflowingOf, 'dot'), [], 'content past the card');
-      await page.locator('.dot-editors').screenshot({ path: `${artifactsDir}layout-editors-${width}-${boxes.length}-${hash.includes('dot_n=8') ? '888' : 'default'}.png` });
+      await keepScreenshot(page.locator('.dot-editors'), { path: `${artifactsDir}layout-editors-${width}-${boxes.length}-${hash.includes('dot_n=8') ? '888' : 'default'}.png` });
     });
   }
 
@@ -236,7 +236,7 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
         assert.equal(await input.inputValue(), value, `${id}: the typed value stays in the box`);
         await page.waitForTimeout(200); // a hash write would happen within 120 ms
         assert.equal(await page.evaluate(() => location.hash), hashBefore, `${id}: the refused value must not reach the state`);
-        await page.locator(`section[data-section="${id}"]`).screenshot({ path: `${artifactsDir}layout-invalid-${lang}-${id}.png` });
+        await keepScreenshot(page.locator(`section[data-section="${id}"]`), { path: `${artifactsDir}layout-invalid-${lang}-${id}.png` });
       }
     });
   }

@@ -9,7 +9,7 @@
 // Needs a build (npm run build:web). Run: node --test tests/e2e/linked-views.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { artifactsDir, usePhone, useSite } from './harness.mjs';
+import { artifactsDir, keepScreenshot, usePhone, useSite } from './harness.mjs';
 
 /** Waits for two frames (a heatmap redraws once a frame). */
 const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -220,7 +220,7 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
       assert.ok(readout.endsWith(data.values[row * data.cols + col].toFixed(4)), readout);
       // and no tooltip covers the cells around the finger
       assert.equal(await phone.page.locator(`${section.map} .heatmap-tooltip`).isVisible(), false, 'a tooltip after a tap');
-      await phone.page.screenshot({ path: `${artifactsDir}linked-${name}-390.png` });
+      await keepScreenshot(phone.page, { path: `${artifactsDir}linked-${name}-390.png` });
     });
   }
 

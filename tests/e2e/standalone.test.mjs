@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { startBlog } from './blog-server.mjs';
-import { distDir, ProblemCollector, startSite } from './harness.mjs';
+import { distDir, keepScreenshot, ProblemCollector, startSite } from './harness.mjs';
 
 const KIT = join(distDir, 'attention-lab-widgets');
 const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
@@ -172,7 +172,7 @@ describe('a figure as JSON, as an element, as one HTML file; a post opened from 
           await disk.waitForFunction((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('output.heatmap-data')].some((o) => o.value !== ''), view.tag);
           if (view.section === 'dot') assert.equal(await widget.locator('#dot-output output.heatmap-data').getAttribute('data-shape'), '3,6', 'the view’s settings came along');
         }
-        await disk.screenshot({ path: `${process.cwd()}/test-artifacts/standalone-${view.section}.png` });
+        await keepScreenshot(disk, { path: `${process.cwd()}/test-artifacts/standalone-${view.section}.png` });
         problems.assertNone(`${view.section} standalone`);
       } finally {
         await context.close();
@@ -201,7 +201,7 @@ describe('a figure as JSON, as an element, as one HTML file; a post opened from 
         const text = await page.locator(`${selector} .widget-error`).first().textContent();
         assert.match(text, /opened from a file \(file:\/\/\).*web server/s, selector);
       }
-      await page.screenshot({ path: `${process.cwd()}/test-artifacts/kit-from-disk.png`, fullPage: true });
+      await keepScreenshot(page, { path: `${process.cwd()}/test-artifacts/kit-from-disk.png`, fullPage: true });
       problems.assertNone();
     } finally {
       await context.close();

@@ -8,7 +8,7 @@
 // Needs a build (npm run build:web). Run: node --test tests/e2e/transformer-reader.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { usePhone, useSite } from './harness.mjs';
+import { keepScreenshot, usePhone, useSite } from './harness.mjs';
 
 const SEC = '.tf-section';
 const LANGS = ['en', 'zh'];
@@ -117,7 +117,7 @@ describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
         assert.match((await note.textContent()) ?? '', w.single, lang);
         // the encoder's maps are S × S: no note there
         assert.equal(await p.locator('[data-testid="tf-grid-encoder"] [data-testid=tf-single-note]').isVisible(), false, lang);
-        if (p === phone.page) await p.locator('[data-testid="tf-grid-decoder"]').screenshot({ path: `${process.cwd()}/test-artifacts/transformer-reader-single-${lang}-390.png` });
+        if (p === phone.page) await keepScreenshot(p.locator('[data-testid="tf-grid-decoder"]'), { path: `${process.cwd()}/test-artifacts/transformer-reader-single-${lang}-390.png` });
       }
     }
   });

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { join } from 'node:path';
-import { artifactsDir, openPanel, useSite } from './harness.mjs';
+import { artifactsDir, keepScreenshot, openPanel, useSite } from './harness.mjs';
 
 const SEC = 'section[data-section="transformer"] .tf-section';
 const WHY = `${SEC} [data-testid=tf-why]`;
@@ -58,7 +58,7 @@ describe('§4 ask the model why', { timeout: 400_000 }, () => {
     for (const width of [1280, 768, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await page.locator(WHY).scrollIntoViewIfNeeded();
-      await page.locator(WHY).screenshot({ path: join(artifactsDir, `transformer-why-${lang}-${width}.png`) });
+      await keepScreenshot(page.locator(WHY), { path: join(artifactsDir, `transformer-why-${lang}-${width}.png`) });
       const overflow = await page.evaluate((q) => {
         const el = document.querySelector(q);
         return el.scrollWidth - el.clientWidth;

@@ -8,7 +8,7 @@
 // Needs a build (npm run build:web). Run: node --test tests/e2e/transformer.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { horizontalOverflow, openPanel, useSite } from './harness.mjs';
+import { horizontalOverflow, keepScreenshot, openPanel, useSite } from './harness.mjs';
 
 const SEC = 'section[data-section="transformer"] .tf-section';
 
@@ -226,7 +226,7 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     assert.ok(rows[1].evaluation.exactMatch > rows[0].evaluation.exactMatch, `attention ${rows[1].evaluation.exactMatch} vs plain ${rows[0].evaluation.exactMatch}`);
     assert.equal(await page.locator('[data-testid=tf-compare] tr[data-model]').count(), 3);
     console.log(`# comparison on dates: ${rows.map((r) => `${r.id} ${r.parameters} params, ${r.steps} steps, ${r.msPerStep.toFixed(1)} ms/step, exact ${(100 * r.evaluation.exactMatch).toFixed(1)}%`).join('; ')}`);
-    await page.locator('[data-testid=tf-compare]').screenshot({ path: `${process.cwd()}/test-artifacts/transformer-compare.png` });
+    await keepScreenshot(page.locator('[data-testid=tf-compare]'), { path: `${process.cwd()}/test-artifacts/transformer-compare.png` });
   });
 
   test('a run estimated at over a minute asks first; the grammar corpus trains and translates words', async () => {
@@ -287,7 +287,7 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
       assert.equal(await widget.locator('[data-testid="tf-grid-cross"][data-drawn="1"] [data-testid=tf-thumb]').count(), 4);
       await widget.locator('[data-testid="tf-grid-encoder"] [data-testid=tf-thumb]').first().click();
       await widget.locator('[data-testid=tf-zoom][data-kind=encoder]').waitFor();
-      await widget.screenshot({ path: `${process.cwd()}/test-artifacts/transformer-widget-${element}.png` });
+      await keepScreenshot(widget, { path: `${process.cwd()}/test-artifacts/transformer-widget-${element}.png` });
     }
   });
 });

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { artifactsDir, openPanel, useSite } from './harness.mjs';
+import { artifactsDir, keepScreenshot, openPanel, useSite } from './harness.mjs';
 import { join } from 'node:path';
 
 const SEC = '#section-translate .tr-section';
@@ -49,8 +49,8 @@ describe('§3.3 ask why: the link and the timeline', { timeout: 600_000 }, () =>
     for (const width of [1280, 768, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await page.locator(WHY).scrollIntoViewIfNeeded();
-      await page.locator(WHY).screenshot({ path: join(artifactsDir, `translate-why-link-${lang}-${width}.png`) });
-      await page.locator(TL).screenshot({ path: join(artifactsDir, `translate-timeline-${lang}-${width}.png`) });
+      await keepScreenshot(page.locator(WHY), { path: join(artifactsDir, `translate-why-link-${lang}-${width}.png`) });
+      await keepScreenshot(page.locator(TL), { path: join(artifactsDir, `translate-timeline-${lang}-${width}.png`) });
       const overflow = await page.evaluate(([w, t]) => [w, t].map((q) => {
         const el = document.querySelector(q);
         return el.scrollWidth - el.clientWidth;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { join } from 'node:path';
-import { artifactsDir, openPanel, useSite } from './harness.mjs';
+import { artifactsDir, keepScreenshot, openPanel, useSite } from './harness.mjs';
 
 const SEC = '#section-translate .tr-section';
 const WHY = `${SEC} [data-testid=s2s-why]`;
@@ -63,7 +63,7 @@ describe('§3.3 ask the model why', { timeout: 400_000 }, () => {
     assert.equal(await page.locator(`${WHY} [data-testid=s2s-why-intervened] .tr-why-word`).first().textContent(), word);
     assert.ok(await page.locator(`${WHY} [data-testid=s2s-why-intervened] [data-changed="1"]`).count() >= 1);
     assert.equal(await page.locator(`${WHY} [data-testid=s2s-why-original]`).textContent(), 'KaGe likes XiaoBing');
-    await page.locator(WHY).screenshot({ path: join(artifactsDir, 'translate-why.png') });
+    await keepScreenshot(page.locator(WHY), { path: join(artifactsDir, 'translate-why.png') });
 
     await page.click(`${WHY} [data-testid=s2s-why-undo]`);
     await waitWhy('interventions', '1');

@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startPreview } from '../../scripts/serve.mjs';
-import { artifactsDir as artifacts, CHROMIUM, distDir as dist, LAUNCH_ARGS, ProblemCollector } from './harness.mjs';
+import { artifactsDir as artifacts, CHROMIUM, distDir as dist, keepScreenshot, LAUNCH_ARGS, ProblemCollector } from './harness.mjs';
 import { loadOneWidgetPage, ONE_WIDGET_PAGES, wasmBuildOf } from './one-widget-pages.mjs';
 
 /**
@@ -176,7 +176,7 @@ describe('embeddable widgets', { timeout: 420_000 }, () => {
       assert.ok(wasm.some((u) => /\/attention_lab_seq2seq-[\w-]+\.wasm$/.test(u)), wasm.join(' '));
       assert.ok(urls().every((u) => u.startsWith(baseUrl)), 'no request to another host');
       mkdirSync(artifacts, { recursive: true });
-      await page.screenshot({ path: `${artifacts}widgets-post-${lang}.png`, fullPage: true });
+      await keepScreenshot(page, { path: `${artifacts}widgets-post-${lang}.png`, fullPage: true });
     });
   }
 
@@ -267,7 +267,7 @@ describe('embeddable widgets', { timeout: 420_000 }, () => {
     assert.deepEqual(await injected(), []);
     assert.deepEqual(problems.dialogs, []);
     mkdirSync(artifacts, { recursive: true });
-    await page.screenshot({ path: `${artifacts}widgets-bad-attributes.png`, fullPage: true });
+    await keepScreenshot(page, { path: `${artifacts}widgets-bad-attributes.png`, fullPage: true });
   });
 
   test('the iframe page renders one section from its hash', async () => {
@@ -284,7 +284,7 @@ describe('embeddable widgets', { timeout: 420_000 }, () => {
     await page.evaluate(() => (location.hash = '#view=dot&seed=4&dot_n=3&dot_m=2'));
     await page.waitForFunction(() => [...document.querySelectorAll('output.heatmap-data')].some((o) => o.dataset.shape === '3,2'));
     mkdirSync(artifacts, { recursive: true });
-    await page.screenshot({ path: `${artifacts}widgets-embed-dot.png`, fullPage: true });
+    await keepScreenshot(page, { path: `${artifacts}widgets-embed-dot.png`, fullPage: true });
   });
 
   test('the iframe page lists bad hash entries as text', async () => {
@@ -360,7 +360,7 @@ describe('embeddable widgets', { timeout: 420_000 }, () => {
         assert.doesNotMatch(text, /\b(?:tf|tr|s2s|why|mh|self|dot|idea|try|export|field|heatmap)\.[a-z][\w.]*\b/, `${path} at ${width} px shows a string key`);
         if (lang === 'zh') assert.match(text, /[\u4e00-\u9fff]{4}/, `${path}: Chinese text`);
         assert.match(text, lang === 'zh' ? /训练/ : /\bTrain\b/, `${path} at ${width} px: the Train button in ${lang}`);
-        await page.screenshot({ path: `${artifacts}widgets-one-${element}-${lang}-${width}.png`, fullPage: true });
+        await keepScreenshot(page, { path: `${artifacts}widgets-one-${element}-${lang}-${width}.png`, fullPage: true });
       }
     });
   }
