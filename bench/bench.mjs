@@ -25,6 +25,7 @@ import { attentionPart } from './lib/attention.mjs';
 import { buildNativeBench, root, runNative } from './lib/common.mjs';
 import { datesPart } from './lib/dates.mjs';
 import { kernelsPart } from './lib/kernels.mjs';
+import { limitPart } from './lib/limit.mjs';
 import { scalingPart } from './lib/scaling.mjs';
 import { seq2seqPart } from './lib/seq2seq.mjs';
 import { transformerPart } from './lib/transformer.mjs';
@@ -109,7 +110,7 @@ if (want('seq2seq') || want('dates') || want('transformer') || want('scaling')) 
   const create = await seq2seqCreate();
   const data = want('seq2seq') || want('transformer') ? taskData() : null;
   if (want('seq2seq')) {
-    const s = seq2seqPart(create, nativeBinary, SCALE, data);
+    const s = seq2seqPart(create, nativeBinary, SCALE, data, labFma && !process.env.BENCH_WASM_CORE && ((config) => labFma.createSeq2Seq(config)));
     report.note = s.note;
     if (s.torch.skipped) report.notes.push(`PyTorch Seq2Seq column skipped: ${s.torch.skipped}`);
     else Object.assign(report.versions, { torch: s.torch.version, torch_blas: s.torch.blas });
@@ -129,6 +130,8 @@ if (want('seq2seq') || want('dates') || want('transformer') || want('scaling')) 
   }
   if (want('scaling')) report.scaling = scalingPart(create, nativeBinary, SCALE);
 }
+// Each training step measured above against its limit (its GEMM flops at the kernels' peak).
+report.limit = limitPart(report);
 // The built site (dist/, `npm run bench` builds it) in headless Chromium; skipped without Chromium.
 if (want('browser')) {
   // imported here, not at the top: with Playwright and Vite loaded, the other parts' fastest calls

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "kernels/gemm.h"
 #include "rng.h"
 #include "seq2seq/model.h"
 #include "seq2seq/session.h"
@@ -90,13 +91,25 @@ std::unique_ptr<Trainer> make_trainer(const Recipe& r) {
   return std::make_unique<Trainer>(r, lab::make_task(r.task, opts));
 }
 
-void print(const char* measure, const Recipe& r, long steps_per_sample, const Stats& s,
-           float loss) {
+// flops: the GEMM flops of a step (kernels::gemm_flops), or < 0 where the build does not count.
+void print(const char* measure, const Recipe& r, long steps_per_sample, const Stats& s, float loss,
+           double flops = -1) {
   std::printf(
       "{\"measure\":\"%s\",\"recipe\":\"%s\",\"batch\":%ld,\"steps_per_sample\":%ld,"
-      "\"median_s\":%.9g,\"min_s\":%.9g,\"max_s\":%.9g,\"final_loss\":%.6g}\n",
+      "\"median_s\":%.9g,\"min_s\":%.9g,\"max_s\":%.9g,\"final_loss\":%.6g",
       measure, r.name, r.batch, steps_per_sample, s.median, s.min, s.max, loss);
+  if (flops >= 0) std::printf(",\"gemm_flops_per_step\":%.9g", flops);
+  std::printf("}\n");
   std::fflush(stdout);
+}
+
+// The GEMM flops done so far (bench_native's build counts them: LAB_COUNT_FLOPS), or -1.
+double gemm_flops_so_far() {
+#ifdef LAB_COUNT_FLOPS
+  return lab::kernels::gemm_flops();
+#else
+  return -1;
+#endif
 }
 
 // Seconds per training step: `reps` blocks of `block` steps after a warm-up of `warmup` steps.
@@ -105,12 +118,15 @@ void per_step(const Recipe& r, long warmup, long block, int reps) {
   t->train(warmup);
   std::vector<double> samples;
   float loss = 0;
+  const double flops0 = gemm_flops_so_far();
   for (int i = 0; i < reps; ++i) {
     const auto t0 = Clock::now();
     loss = t->train(block);
     samples.push_back(seconds_since(t0) / static_cast<double>(block));
   }
-  print("step", r, block, stats(samples), loss);
+  const double flops =
+      flops0 < 0 ? -1 : (gemm_flops_so_far() - flops0) / static_cast<double>(reps * block);
+  print("step", r, block, stats(samples), loss, flops);
 }
 
 // Seconds for `steps` steps of a fresh model (task and model construction not timed), `reps`

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/gemm.h"
 #include "transformer/session.h"
 
 namespace {
@@ -51,6 +52,9 @@ int bench_transformer(const char* recipes_path, double scale) {
     session.train(n(10));  // warm-up: the workspace reaches its largest batch shape
     std::vector<double> samples, cpu;
     float loss = 0;
+#ifdef LAB_COUNT_FLOPS
+    const double flops0 = lab::kernels::gemm_flops();
+#endif
     for (int i = 0; i < 7; ++i) {
       const auto t0 = Clock::now();
       const double c0 = cpu_seconds();
@@ -63,10 +67,15 @@ int bench_transformer(const char* recipes_path, double scale) {
     std::sort(cpu.begin(), cpu.end());
     std::printf(
         "{\"measure\":\"transformer_step\",\"recipe\":\"%s\",\"steps_per_sample\":%ld,"
-        "\"median_s\":%.9g,\"min_s\":%.9g,\"max_s\":%.9g,\"cpu_s\":%.9g,\"final_loss\":%.6g}"
-        "\n",
+        "\"median_s\":%.9g,\"min_s\":%.9g,\"max_s\":%.9g,\"cpu_s\":%.9g,\"final_loss\":%.6g",
         r.at("name").get<std::string>().c_str(), n(20), samples[samples.size() / 2],
         samples.front(), samples.back(), cpu[cpu.size() / 2], loss);
+#ifdef LAB_COUNT_FLOPS
+    // the GEMM flops of a step (the same kernel calls as the wasm step's)
+    std::printf(",\"gemm_flops_per_step\":%.9g",
+                (lab::kernels::gemm_flops() - flops0) / static_cast<double>(7 * n(20)));
+#endif
+    std::printf("}\n");
     std::fflush(stdout);
   }
   return 0;

@@ -8,7 +8,7 @@ export const root = new URL('../..', import.meta.url).pathname;
 
 export function buildNativeBench() {
   const dir = `${root}build/native-bench`;
-  execFileSync('cmake', ['-S', root, '-B', dir, '-DCMAKE_BUILD_TYPE=Release', '-DLAB_NATIVE_ARCH=ON'], { stdio: 'ignore' });
+  execFileSync('cmake', ['-S', root, '-B', dir, '-DCMAKE_BUILD_TYPE=Release', '-DLAB_NATIVE_ARCH=ON', '-DLAB_COUNT_FLOPS=ON'], { stdio: 'ignore' });
   execFileSync('cmake', ['--build', dir, '-j', String(os.cpus().length), '--target', 'bench_native'], { stdio: 'ignore' });
   return `${dir}/bench_native`;
 }

@@ -32,6 +32,7 @@ export function datesPart(create, nativeBinary, speed, dataFile, options) {
   const result = {
     native: { ...speed.native, to_target: nativeTarget },
     wasm: { ...speed.wasm, to_target: wasmTarget },
+    wasm_fma: speed.wasm_fma,
     tfjs: tfjs.skipped ? null : { step: tfjs.step, to_target: tfjs.to_target, backend: tfjs.backend, simd: tfjs.simd, threads: tfjs.threads },
     torch: speed.torch,
     reference_tfjs_examples_per_s: REFERENCE.dates_examples_per_s, goal_wasm_examples_per_s: GOAL.dates_examples_per_s,

@@ -54,7 +54,9 @@ function wasmTotal(create, name, steps, reps) {
   return { measure: 'total', recipe: name, batch: RECIPES[name].batchSize, steps_per_sample: steps, ...stats(samples), final_loss: last[last.length - 1] };
 }
 
-export function seq2seqPart(create, nativeBinary, scale, data) {
+// createFma: the FMA build's createSeq2Seq (null without relaxed SIMD), whose steps are timed too
+// for the limit table (bench/lib/limit.mjs).
+export function seq2seqPart(create, nativeBinary, scale, data, createFma = null) {
   const n = (x) => Math.max(1, Math.round(x * scale));
   const native = runNative(nativeBinary, ['seq2seq', scale]);
   const wasm = [
@@ -62,6 +64,7 @@ export function seq2seqPart(create, nativeBinary, scale, data) {
     wasmTotal(create, 'note', 400, 5),
     ...wasmPerStep(create, 'dates', n(5), n(10), 7),
   ];
+  const fma = createFma ? [...wasmPerStep(createFma, 'note', n(200), n(200), 9), ...wasmPerStep(createFma, 'dates', n(5), n(10), 7)] : [];
   const torch = torchSeq2seq(data.note, data.dates, scale);
   const find = (rows, measure, recipe) => rows.find((m) => m.measure === measure && m.recipe === recipe);
   const us = (m) => (m ? `${fmt(m.median_s * 1e6, 0)} ± ${spread(m)}` : '–');
@@ -71,6 +74,7 @@ export function seq2seqPart(create, nativeBinary, scale, data) {
   const note = {
     native: { step: find(native, 'step', 'note'), total: find(native, 'total', 'note') },
     wasm: { step: find(wasm, 'step', 'note'), call1: find(wasm, 'call1', 'note'), total: find(wasm, 'total', 'note') },
+    wasm_fma: { step: find(fma, 'step', 'note') ?? null },
     torch: torch.note_step_s ? { step: torch.note_step_s, total: torch.note_total_s } : null,
     reference_torch_step_us: REFERENCE.note_step_us, goal_wasm_step_us: GOAL.note_step_us,
   };
@@ -91,6 +95,7 @@ export function seq2seqPart(create, nativeBinary, scale, data) {
   const dates = {
     native: { step: find(native, 'step', 'dates') },
     wasm: { step: find(wasm, 'step', 'dates'), call1: find(wasm, 'call1', 'dates') },
+    wasm_fma: { step: find(fma, 'step', 'dates') ?? null },
     torch: torch.dates_step_s ? { step: torch.dates_step_s } : null,
   };
   return { note, dates, torch: torch.skipped ? { skipped: torch.skipped } : { version: torch.version, threads: torch.threads, blas: torch.blas } };

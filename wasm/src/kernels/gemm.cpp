@@ -20,7 +20,23 @@ void empty_product(float* C, long ldc, long M, long N, bool accumulate, const fl
   }
 }
 
+#ifdef LAB_COUNT_FLOPS
+double flops_done = 0;
+// 2·M·N·K: a multiply and an add per term of each of the M·N dot products of length K.
+void count_flops(long M, long N, long K) {
+  flops_done += 2.0 * static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K);
+}
+#else
+inline void count_flops(long, long, long) {}
+#endif
+
 }  // namespace
+
+#ifdef LAB_COUNT_FLOPS
+double gemm_flops() {
+  return flops_done;
+}
+#endif
 
 #ifndef __wasm_simd128__
 
@@ -77,16 +93,19 @@ void eigen_gemm(float* C, long ldc, const float* A, long lda, const float* B, lo
 
 void gemm_nn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias) {
+  count_flops(M, N, K);
   eigen_gemm<false, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
 
 void gemm_nt(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias) {
+  count_flops(M, N, K);
   eigen_gemm<false, true>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
 
 void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias) {
+  count_flops(M, N, K);
   eigen_gemm<true, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
 
@@ -388,6 +407,7 @@ bool packed_pays(long M, long N, long min_rows) {
 
 void gemm_nn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias) {
+  count_flops(M, N, K);
   if (M == 0 || N == 0) return;
   if (K == 0) return empty_product(C, ldc, M, N, accumulate, bias);
   if (packed_pays(M, N, 8))
@@ -397,6 +417,7 @@ void gemm_nn(float* C, long ldc, const float* A, long lda, const float* B, long 
 
 void gemm_nt(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias) {
+  count_flops(M, N, K);
   if (M == 0 || N == 0) return;
   if (K == 0) return empty_product(C, ldc, M, N, accumulate, bias);
   if (packed_pays(M, N, 16))
@@ -406,6 +427,7 @@ void gemm_nt(float* C, long ldc, const float* A, long lda, const float* B, long 
 
 void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias) {
+  count_flops(M, N, K);
   if (M == 0 || N == 0) return;
   if (K == 0) return empty_product(C, ldc, M, N, accumulate, bias);
   if (packed_pays(M, N, 8) && K >= 4)

@@ -31,4 +31,12 @@ void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long 
 // Σ_r A[r, :] into c (N) with += (the bias gradient db += Σ_r dy): A (R, N), row stride lda.
 void sum_rows_acc(float* c, const float* A, long lda, long R, long N);
 
+#ifdef LAB_COUNT_FLOPS
+// The work the three products above have done since the program started: 2·M·N·K each. Only the
+// native benchmark's build counts (CMake's LAB_COUNT_FLOPS), so that it can set a training step's
+// GEMM work beside the kernels' peak; wasm runs the same calls, so the count is the wasm step's
+// too.
+double gemm_flops();
+#endif
+
 }  // namespace lab::kernels

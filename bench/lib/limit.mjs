@@ -1,0 +1,47 @@
+// The training steps against the machine's limit: for each step, its GEMM flops (counted by
+// bench_native, whose build counts every product: LAB_COUNT_FLOPS; wasm makes the same calls),
+// the time those flops take at the register-loop peak the kernels part measured for each build
+// (the limit), and each build's time per step (from the Seq2Seq, dates and Transformer parts of
+// this run) as a multiple of its limit. A multiple near 1 leaves nothing to gain in the GEMMs; the
+// rest of a step (gates, softmax, LayerNorm, Adam, copies) is what a larger one is made of.
+import { fmt, table } from './common.mjs';
+
+export const LIMIT_GOAL = 1.6; // the Transformer and GPT steps within 1.6× of their limit
+
+/**
+ * report: the run's report so far (kernels, note, dates, transformer). Rows for the steps whose
+ * parts ran; null when the kernels part did not (no peak to measure against).
+ */
+export function limitPart(report) {
+  const peak = report.kernels?.peak_gflops, fmaPeak = report.kernels?.fma_peak_gflops ?? null;
+  if (!peak) return null;
+  const steps = [];
+  if (report.note) steps.push({ step: 'note recipe (RNN 128, batch 1)', native: report.note.native.step, wasm: report.note.wasm.step, fma: report.note.wasm_fma?.step });
+  if (report.dates) steps.push({ step: 'dates (LSTM 64, batch 128)', native: report.dates.native.step, wasm: report.dates.wasm.step, fma: report.dates.wasm_fma?.step });
+  for (const t of report.transformer ?? []) {
+    const r = t.recipe;
+    steps.push({ step: `Transformer ${r.name} (${r.layers} layer${r.layers > 1 ? 's' : ''}, dModel ${r.dModel}, batch ${r.batchSize})`, native: t.native, wasm: t.wasm, fma: t.wasm_fma, goal: LIMIT_GOAL });
+  }
+  const rows = steps.map(({ step, native, wasm, fma, goal }) => {
+    const flops = native?.gemm_flops_per_step ?? null;
+    const limit = flops ? flops / (peak * 1e9) : null, fmaLimit = flops && fmaPeak ? flops / (fmaPeak * 1e9) : null;
+    const times = (m, l) => (m && l ? m.median_s / l : null);
+    return { step, gemm_flops_per_step: flops, limit_s: limit, wasm_s: wasm?.median_s ?? null, wasm_vs_limit: times(wasm, limit),
+      fma_limit_s: fmaLimit, wasm_fma_s: fma?.median_s ?? null, wasm_fma_vs_limit: times(fma, fmaLimit), goal: goal ?? null };
+  });
+  const ms = (s) => (s ? fmt(s * 1e3, 3) : '–');
+  const x = (r) => (r ? `${fmt(r, 2)}×` : '–');
+  // judged on the FMA build where this Node runs it (the build such engines load), else the plain one
+  const standing = (r) => {
+    const multiple = r.wasm_fma_vs_limit ?? r.wasm_vs_limit;
+    if (!r.goal || !multiple) return '–';
+    return multiple <= r.goal ? 'met' : 'not met';
+  };
+  table('Training steps against the limit: GEMM flops at the register-loop peak',
+    `A step's GEMM flops (counted natively, the same kernel calls as wasm's) at each build's peak from the kernels table of this run (SIMD128 ${fmt(peak, 1)} GFLOP/s` +
+      `${fmaPeak ? `, FMA ${fmt(fmaPeak, 1)} GFLOP/s` : ''}) is the step's limit; "÷ limit" is the measured wasm step (median) as a multiple of it. Goal for the Transformer: ≤ ${LIMIT_GOAL}× in the build the engine loads.`,
+    ['step', 'GEMM MFLOP a step', 'limit, SIMD128 (ms)', 'wasm (ms)', 'wasm ÷ limit', 'limit, FMA (ms)', 'wasm FMA (ms)', 'wasm FMA ÷ limit', `goal ≤ ${LIMIT_GOAL}×`],
+    rows.map((r) => [r.step, r.gemm_flops_per_step ? fmt(r.gemm_flops_per_step / 1e6, 2) : '–', ms(r.limit_s), ms(r.wasm_s), x(r.wasm_vs_limit),
+      ms(r.fma_limit_s), ms(r.wasm_fma_s), x(r.wasm_fma_vs_limit), standing(r)]));
+  return { peak_gflops: peak, fma_peak_gflops: fmaPeak, rows };
+}
