@@ -174,11 +174,18 @@ function notFoundPage(): Plugin {
           } catch {
             return next();
           }
-          const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+          const raw = new URL(req.url ?? '/', 'http://x').pathname;
+          let path = '';
+          try {
+            path = decodeURIComponent(raw);
+          } catch {
+            // a malformed escape (/%E0%A4%A) names no file: the not-found page, not an error
+          }
           if (path.endsWith('.html') && existsSync(`${outDir}${path}`)) return next(); // Vite serves it next
-          if (!path.endsWith('/') && existsSync(`${outDir}${path}/index.html`)) {
-            // a folder without its slash (…/examples): where its page's relative links work
-            res.writeHead(301, { Location: `${base}${path.slice(1)}/` }).end();
+          if (path && !path.endsWith('/') && existsSync(`${outDir}${path}/index.html`)) {
+            // a folder without its slash (…/examples): where its page's relative links work; the
+            // address as it came, still escaped, so no decoded character reaches the header
+            res.writeHead(301, { Location: `${base}${raw.slice(1)}/` }).end();
             return;
           }
           res.statusCode = 404;

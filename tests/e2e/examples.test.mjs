@@ -63,7 +63,7 @@ describe('examples/ and addresses with no page', { timeout: 300_000 }, () => {
   });
 
   test('an address with no page: 404 and the "page not found" page, whose links lead back', async () => {
-    for (const path of ['/no-such-page', '/examples/assets/attention-lab.js', '/examples/nope.html', '/assets/missing.js']) {
+    for (const path of ['/no-such-page', '/examples/assets/attention-lab.js', '/examples/nope.html', '/assets/missing.js', '/%E0%A4%A', '/examples%0d%0aX-Injected:%201']) {
       site.problems.allow(/HTTP 404|status of 404/);
       const res = await site.load('', path);
       assert.equal(res?.status(), 404, `${path}: 404`);
