@@ -13,6 +13,11 @@
 # docs/build.md, "The configure step".
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Not node_modules/.bin, which npm puts first on PATH: it holds the npm binaryen's wasm-opt and
+# wasm-metadce (for the FMA builds, called by their path), and emcc runs binaryen's tools from PATH.
+# Binaryen 132 writes the import map emcc reads back in another form, so the glue kept names the
+# .wasm had minified: "Import #0 module="a" function="a" … requires a callable" (docs/build.md).
+PATH=$(printf '%s' "$PATH" | tr ':' '\n' | grep -v '/node_modules/\.bin$' | paste -sd:)
 emcmake cmake -S . -B build/wasm-cmake -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node \
   -DEigen3_DIR=/usr/share/eigen3/cmake \

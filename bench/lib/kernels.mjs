@@ -8,7 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fmt, root, table } from './common.mjs';
 
-const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
+// emcc runs binaryen's tools from PATH: not the npm binaryen's in node_modules/.bin (scripts/build-wasm.sh)
+const PATH = (process.env.PATH ?? '').split(':').filter((dir) => !dir.endsWith('/node_modules/.bin')).join(':');
+const env = { ...process.env, PATH, NODE_PATH: '/usr/share/nodejs' };
 const FLAGS = ['-O3', '-msimd128', '-std=c++17', '-DNDEBUG', `-I${root}wasm/src`, '-I/usr/include/eigen3'];
 const SOURCES = [`${root}bench/wasm_kernels.cpp`, `${root}wasm/src/kernels/gemm.cpp`];
 const LINK = ['-sENVIRONMENT=node', '-sALLOW_MEMORY_GROWTH=1', '-sSINGLE_FILE=1'];
