@@ -77,6 +77,11 @@ export class ProblemCollector {
   #requestEpoch = new WeakMap();
   /** when the last page was left (ms since 1970, the clock of the browser's request timings) */
   #leftAt = 0;
+  /**
+   * Aborted requests, judged when the problems are read: the commit of the navigation that aborted
+   * them (framenavigated, which moves #leftAt) can reach Node after the failure does.
+   */
+  #aborted = [];
 
   /** Call before navigating away: requests of the old page that get aborted are not problems. */
   nextPage() {
@@ -126,11 +131,11 @@ export class ProblemCollector {
     });
     page.on('requestfailed', (req) => {
       const error = req.failure()?.errorText ?? '';
-      if (error === 'net::ERR_ABORTED' && this.#fromLeftPage(req)) return;
       // Chromium fetches the favicon for its own UI and aborts that fetch when the URL changes (the
       // app rewrites its hash with replaceState); a missing favicon still shows up as an HTTP error.
       if (error === 'net::ERR_ABORTED' && new URL(req.url()).pathname === FAVICON_PATH) return;
-      add(`request failed: ${req.url()} (${error})`);
+      if (error === 'net::ERR_ABORTED') this.#aborted.push({ req, add });
+      else add(`request failed: ${req.url()} (${error})`);
     });
     page.on('response', (res) => {
       if (res.status() >= 400) add(`HTTP ${res.status()}: ${res.url()}`);
@@ -148,6 +153,9 @@ export class ProblemCollector {
 
   /** The problems so far (dialogs included), and a clean slate. */
   take() {
+    for (const { req, add } of this.#aborted.splice(0)) {
+      if (!this.#fromLeftPage(req)) add(`request failed: ${req.url()} (net::ERR_ABORTED)`);
+    }
     const seen = [...this.problems, ...this.dialogs.map((d) => `dialog ${d}`)];
     this.problems.length = 0;
     this.dialogs.length = 0;
