@@ -48,14 +48,19 @@ export function torchAttention(sizes) {
   }
 }
 
-export function torchSeq2seq(noteData, datesData, scale) {
+// A training script's last line (its summary), or {skipped: reason}.
+function torchSteps(script, args) {
   const why = torchAvailable();
   if (why) return { skipped: why };
   try {
-    return runPython('torch_seq2seq.py', [noteData, datesData ?? '-', scale]).pop();
+    return runPython(script, args).pop();
   } catch (e) {
-    return { skipped: `bench/torch_seq2seq.py failed: ${e.message.split('\n')[0]}` };
+    return { skipped: `bench/${script} failed: ${e.message.split('\n')[0]}` };
   }
+}
+
+export function torchSeq2seq(noteData, datesData, scale) {
+  return torchSteps('torch_seq2seq.py', [noteData, datesData ?? '-', scale]);
 }
 
 // bench/tfjs_dates.mjs in its own process (its own wasm heap and backend).
@@ -97,11 +102,10 @@ export function tfjsAttention(sizes) {
 
 // Transformer training steps: {version, threads, blas, steps: {recipe name: timing}}.
 export function torchTransformer(datesData, recipesFile, scale) {
-  const why = torchAvailable();
-  if (why) return { skipped: why };
-  try {
-    return runPython('torch_transformer.py', [datesData, recipesFile, scale]).pop();
-  } catch (e) {
-    return { skipped: `bench/torch_transformer.py failed: ${e.message.split('\n')[0]}` };
-  }
+  return torchSteps('torch_transformer.py', [datesData, recipesFile, scale]);
+}
+
+// GPT training steps: {version, threads, blas, steps: {recipe name: timing}}.
+export function torchGpt(gptData, recipesFile, scale) {
+  return torchSteps('torch_gpt.py', [gptData, recipesFile, scale]);
 }
