@@ -9,7 +9,7 @@ import { FORTUNE_DIR, parseFortunePoems, poemsText } from '../../scripts/poems.m
 import { fmt, root, runNative, spread, table, timeTraining } from './common.mjs';
 import { torchGpt } from './peers.mjs';
 
-const LARGER = { name: 'larger', layers: 4, heads: 4, dModel: 128, blockSize: 64, batchSize: 16 };
+const LARGER = { name: 'larger', layers: 4, heads: 4, dModel: 128, blockSize: 32, batchSize: 16 };
 export const GPT_GOAL = 1.5; // wasm at least 1.5× faster per step than PyTorch (CPU time)
 
 // build/poems/tang300.txt (`npm run build:poems`), extracted here from Debian's fortunes-zh when missing.
