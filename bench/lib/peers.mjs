@@ -21,7 +21,9 @@ export function torchAvailable() {
 // used) when it is installed, one thread either way; BENCH_TORCH_BLAS=default keeps whatever
 // libblas.so.3 the system selects (Debian's default is the reference netlib BLAS). Each script
 // reports the library it really loaded (/proc/self/maps), printed with its tables.
-const OPENBLAS_DIR = '/usr/lib/x86_64-linux-gnu/openblas-pthread';
+// BENCH_OPENBLAS_DIR: that folder elsewhere, e.g. the package unpacked with `dpkg -x` where it
+// cannot be installed.
+const OPENBLAS_DIR = process.env.BENCH_OPENBLAS_DIR ?? '/usr/lib/x86_64-linux-gnu/openblas-pthread';
 export function torchEnv() {
   const env = { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1' };
   if (process.env.BENCH_TORCH_BLAS !== 'default' && existsSync(`${OPENBLAS_DIR}/libblas.so.3`)) {
