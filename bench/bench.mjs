@@ -4,7 +4,7 @@
 // machine, versions and load to bench/results/latest.json. Not a test: nothing asserts.
 // What each part measures: BENCHMARKS.md. Parts live in bench/lib/.
 //
-//   BENCH_ONLY=attention,seq2seq   just these parts (kernels | attention | seq2seq | dates | transformer | scaling | browser);
+//   BENCH_ONLY=attention,seq2seq   just these parts (kernels | attention | seq2seq | dates | transformer | gpt | scaling | browser);
 //                                  (dates runs seq2seq too: its examples/s come from there;
 //                                  seq2seq alone skips the run to 98% and TF.js)
 //   BENCH_SIZES=16,64              attention sizes N (default 16 … 1024)
@@ -24,13 +24,14 @@ import { hasRelaxedSimd, loadAttentionLab } from '../wasm/js/attention-lab.mjs';
 import { attentionPart } from './lib/attention.mjs';
 import { buildNativeBench, root, runNative } from './lib/common.mjs';
 import { datesPart } from './lib/dates.mjs';
+import { gptPart } from './lib/gpt.mjs';
 import { kernelsPart } from './lib/kernels.mjs';
 import { limitPart } from './lib/limit.mjs';
 import { scalingPart } from './lib/scaling.mjs';
 import { seq2seqPart } from './lib/seq2seq.mjs';
 import { transformerPart } from './lib/transformer.mjs';
 
-const PARTS = ['kernels', 'attention', 'seq2seq', 'dates', 'transformer', 'scaling', 'browser'];
+const PARTS = ['kernels', 'attention', 'seq2seq', 'dates', 'transformer', 'gpt', 'scaling', 'browser'];
 const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 for (const p of only) if (!PARTS.includes(p)) throw new Error(`BENCH_ONLY: unknown part '${p}' (expected ${PARTS.join(', ')})`);
 const want = (p) => only.length === 0 || only.includes(p) || (p === 'seq2seq' && only.includes('dates'));
@@ -129,6 +130,12 @@ if (want('seq2seq') || want('dates') || want('transformer') || want('scaling')) 
     else report.versions.tfjs = t.tfjs.version;
   }
   if (want('scaling')) report.scaling = scalingPart(create, nativeBinary, SCALE);
+}
+if (want('gpt')) {
+  const g = gptPart(await loadAttentionLab({ variant: 'gpt' }), nativeBinary, SCALE);
+  report.gpt = g.rows;
+  if (g.torch.skipped) report.notes.push(`PyTorch GPT column skipped: ${g.torch.skipped}`);
+  else Object.assign(report.versions, { torch: g.torch.version, torch_blas: g.torch.blas });
 }
 // Each training step measured above against its limit (its GEMM flops at the kernels' peak).
 report.limit = limitPart(report);

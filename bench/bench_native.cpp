@@ -8,6 +8,8 @@
 //   bench_native task-data <task> <count> <out> the task's data as JSON for the peers' scripts
 //   bench_native transformer <recipes.json> [scale]   Transformer training steps
 //   (bench_transformer.cpp)
+//   bench_native gpt <recipes.json> [scale]           GPT training steps, and
+//   bench_native gpt-data <recipes.json> <steps> <out> their batches for PyTorch (bench_gpt.cpp)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -62,6 +64,9 @@ int bench_to_target(double limit_s, long every);
 int dump_task_data(const char* task, long count, const char* path);
 // bench_transformer.cpp
 int bench_transformer(const char* recipes_path, double scale);
+// bench_gpt.cpp
+int bench_gpt(const char* recipes_path, double scale);
+int dump_gpt_data(const char* recipes_path, long steps, const char* out_path);
 
 void print_row(const char* measure, long N, long D, double med, double lo, double hi) {
   std::printf(
@@ -85,6 +90,12 @@ int main(int argc, char** argv) {
   }
   if (argc > 2 && std::strcmp(argv[1], "transformer") == 0) {
     return bench_transformer(argv[2], argc > 3 ? std::atof(argv[3]) : 1.0);
+  }
+  if (argc > 2 && std::strcmp(argv[1], "gpt") == 0) {
+    return bench_gpt(argv[2], argc > 3 ? std::atof(argv[3]) : 1.0);
+  }
+  if (argc > 4 && std::strcmp(argv[1], "gpt-data") == 0) {
+    return dump_gpt_data(argv[2], std::atol(argv[3]), argv[4]);
   }
   if (argc > 4 && std::strcmp(argv[1], "task-data") == 0) {
     return dump_task_data(argv[2], std::atol(argv[3]), argv[4]);

@@ -11,15 +11,13 @@ Usage: torch_transformer.py <dates-data.json> <recipes.json> [scale]; recipes.js
 {version, threads, blas, steps: {name: {median_s, min_s, max_s, cpu_s, steps_per_sample, parameters,
 first_loss, final_loss}}}.
 """
-import json
 import os
 import sys
-import time
 
 import torch
 import torch.nn.functional as F
 
-from torch_common import describe, stats
+from torch_common import time_recipes
 from torch_seq2seq import batches
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "reference"))
@@ -66,33 +64,5 @@ class Trainer:
         return loss.item()
 
 
-def per_step(make, warmup, block, reps):
-    """Wall-clock seconds per step (median, min, max) and the process's CPU seconds per step (median:
-    on a shared machine the CPU time is what the step itself costs)."""
-    t = make()
-    first_loss = t.train(1)  # step 0's loss, ≈ ln(target vocabulary)
-    if warmup > 1:
-        t.train(warmup - 1)
-    samples, cpu = [], []
-    for _ in range(reps):
-        t0, c0 = time.perf_counter(), time.process_time()
-        loss = t.train(block)
-        samples.append((time.perf_counter() - t0) / block)
-        cpu.append((time.process_time() - c0) / block)
-    return {**stats(samples), "cpu_s": stats(cpu)["median_s"], "steps_per_sample": block,
-            "parameters": sum(p.numel() for p in t.model.parameters()), "first_loss": first_loss, "final_loss": loss}
-
-
-def main():
-    data = json.load(open(sys.argv[1]))
-    recipes = json.load(open(sys.argv[2]))
-    scale = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
-    n = lambda x: max(1, round(x * scale))
-    out = {**describe(), "steps": {}}
-    for r in recipes:
-        out["steps"][r["name"]] = per_step(lambda: Trainer(data, r), n(10), n(20), 7)
-    print(json.dumps(out))
-
-
 if __name__ == "__main__":
-    main()
+    time_recipes(sys.argv, Trainer)

@@ -49,6 +49,23 @@ export function timeIt(fn, clock = wallSeconds) {
   return stats(samples);
 }
 
+// A session's training step (its train(n) → {losses}), as bench_native's bench_steps.h times it:
+// 7 calls of train(block) after a warm-up of `warmup` steps; wall-clock seconds per step (median
+// and spread) and the process's CPU seconds per step (median), step 0's loss and the last one's.
+export function timeTraining(session, warmup, block) {
+  const firstLoss = session.train(warmup).losses[0];
+  const samples = [], cpu = [];
+  let losses;
+  for (let r = 0; r < 7; r++) {
+    const t0 = performance.now(), c0 = process.cpuUsage();
+    losses = session.train(block).losses;
+    samples.push((performance.now() - t0) / 1000 / block);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1e6 / block);
+  }
+  return { steps_per_sample: block, ...stats(samples), cpu_s: stats(cpu).median_s, first_loss: firstLoss, final_loss: losses[losses.length - 1] };
+}
+
 // The clocks timeIt can read, in seconds: wall time, or the process's CPU time (user + system, all
 // its threads), which on a machine shared with other jobs leaves out the time spent waiting for a core.
 export const wallSeconds = () => performance.now() / 1000;

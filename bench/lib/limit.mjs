@@ -1,15 +1,15 @@
 // The training steps against the machine's limit: for each step, its GEMM flops (counted by
 // bench_native, whose build counts every product: LAB_COUNT_FLOPS; wasm makes the same calls),
 // the time those flops take at the register-loop peak the kernels part measured for each build
-// (the limit), and each build's time per step (from the Seq2Seq, dates and Transformer parts of
-// this run) as a multiple of its limit. A multiple near 1 leaves nothing to gain in the GEMMs; the
+// (the limit), and each build's time per step (from the Seq2Seq, dates, Transformer and GPT parts
+// of this run) as a multiple of its limit. A multiple near 1 leaves nothing to gain in the GEMMs; the
 // rest of a step (gates, softmax, LayerNorm, Adam, copies) is what a larger one is made of.
 import { fmt, table } from './common.mjs';
 
 export const LIMIT_GOAL = 1.6; // the Transformer and GPT steps within 1.6× of their limit
 
 /**
- * report: the run's report so far (kernels, note, dates, transformer). Rows for the steps whose
+ * report: the run's report so far (kernels, note, dates, transformer, gpt). Rows for the steps whose
  * parts ran; null when the kernels part did not (no peak to measure against).
  */
 export function limitPart(report) {
@@ -22,9 +22,13 @@ export function limitPart(report) {
     const r = t.recipe;
     steps.push({ step: `Transformer ${r.name} (${r.layers} layer${r.layers > 1 ? 's' : ''}, dModel ${r.dModel}, batch ${r.batchSize})`, native: t.native, wasm: t.wasm, fma: t.wasm_fma, goal: LIMIT_GOAL });
   }
-  const rows = steps.map(({ step, native, wasm, fma, goal }) => {
+  for (const g of report.gpt ?? []) {
+    const r = g.recipe; // the 'gpt' variant has no FMA build: its FMA columns stay empty
+    steps.push({ step: `GPT ${r.name} (${r.layers} layers, dModel ${r.dModel}, block ${r.blockSize}, batch ${r.batchSize})`, native: g.native, wasm: g.wasm, fma: null, noFma: true, goal: LIMIT_GOAL });
+  }
+  const rows = steps.map(({ step, native, wasm, fma, noFma, goal }) => {
     const flops = native?.gemm_flops_per_step ?? null;
-    const limit = flops ? flops / (peak * 1e9) : null, fmaLimit = flops && fmaPeak ? flops / (fmaPeak * 1e9) : null;
+    const limit = flops ? flops / (peak * 1e9) : null, fmaLimit = flops && fmaPeak && !noFma ? flops / (fmaPeak * 1e9) : null;
     const times = (m, l) => (m && l ? m.median_s / l : null);
     return { step, gemm_flops_per_step: flops, limit_s: limit, wasm_s: wasm?.median_s ?? null, wasm_vs_limit: times(wasm, limit),
       fma_limit_s: fmaLimit, wasm_fma_s: fma?.median_s ?? null, wasm_fma_vs_limit: times(fma, fmaLimit), goal: goal ?? null };
@@ -39,7 +43,7 @@ export function limitPart(report) {
   };
   table('Training steps against the limit: GEMM flops at the register-loop peak',
     `A step's GEMM flops (counted natively, the same kernel calls as wasm's) at each build's peak from the kernels table of this run (SIMD128 ${fmt(peak, 1)} GFLOP/s` +
-      `${fmaPeak ? `, FMA ${fmt(fmaPeak, 1)} GFLOP/s` : ''}) is the step's limit; "÷ limit" is the measured wasm step (median) as a multiple of it. Goal for the Transformer: ≤ ${LIMIT_GOAL}× in the build the engine loads.`,
+      `${fmaPeak ? `, FMA ${fmt(fmaPeak, 1)} GFLOP/s` : ''}) is the step's limit; "÷ limit" is the measured wasm step (median) as a multiple of it. Goal for the Transformer and the GPT: ≤ ${LIMIT_GOAL}× in the build the engine loads.`,
     ['step', 'GEMM MFLOP a step', 'limit, SIMD128 (ms)', 'wasm (ms)', 'wasm ÷ limit', 'limit, FMA (ms)', 'wasm FMA (ms)', 'wasm FMA ÷ limit', `goal ≤ ${LIMIT_GOAL}×`],
     rows.map((r) => [r.step, r.gemm_flops_per_step ? fmt(r.gemm_flops_per_step / 1e6, 2) : '–', ms(r.limit_s), ms(r.wasm_s), x(r.wasm_vs_limit),
       ms(r.fma_limit_s), ms(r.wasm_fma_s), x(r.wasm_fma_vs_limit), standing(r)]));

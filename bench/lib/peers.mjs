@@ -21,7 +21,9 @@ export function torchAvailable() {
 // used) when it is installed, one thread either way; BENCH_TORCH_BLAS=default keeps whatever
 // libblas.so.3 the system selects (Debian's default is the reference netlib BLAS). Each script
 // reports the library it really loaded (/proc/self/maps), printed with its tables.
-const OPENBLAS_DIR = '/usr/lib/x86_64-linux-gnu/openblas-pthread';
+// BENCH_OPENBLAS_DIR: that folder elsewhere, e.g. the package unpacked with `dpkg -x` where it
+// cannot be installed.
+const OPENBLAS_DIR = process.env.BENCH_OPENBLAS_DIR ?? '/usr/lib/x86_64-linux-gnu/openblas-pthread';
 export function torchEnv() {
   const env = { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1' };
   if (process.env.BENCH_TORCH_BLAS !== 'default' && existsSync(`${OPENBLAS_DIR}/libblas.so.3`)) {
@@ -48,14 +50,19 @@ export function torchAttention(sizes) {
   }
 }
 
-export function torchSeq2seq(noteData, datesData, scale) {
+// A training script's last line (its summary), or {skipped: reason}.
+function torchSteps(script, args) {
   const why = torchAvailable();
   if (why) return { skipped: why };
   try {
-    return runPython('torch_seq2seq.py', [noteData, datesData ?? '-', scale]).pop();
+    return runPython(script, args).pop();
   } catch (e) {
-    return { skipped: `bench/torch_seq2seq.py failed: ${e.message.split('\n')[0]}` };
+    return { skipped: `bench/${script} failed: ${e.message.split('\n')[0]}` };
   }
+}
+
+export function torchSeq2seq(noteData, datesData, scale) {
+  return torchSteps('torch_seq2seq.py', [noteData, datesData ?? '-', scale]);
 }
 
 // bench/tfjs_dates.mjs in its own process (its own wasm heap and backend).
@@ -97,11 +104,10 @@ export function tfjsAttention(sizes) {
 
 // Transformer training steps: {version, threads, blas, steps: {recipe name: timing}}.
 export function torchTransformer(datesData, recipesFile, scale) {
-  const why = torchAvailable();
-  if (why) return { skipped: why };
-  try {
-    return runPython('torch_transformer.py', [datesData, recipesFile, scale]).pop();
-  } catch (e) {
-    return { skipped: `bench/torch_transformer.py failed: ${e.message.split('\n')[0]}` };
-  }
+  return torchSteps('torch_transformer.py', [datesData, recipesFile, scale]);
+}
+
+// GPT training steps: {version, threads, blas, steps: {recipe name: timing}}.
+export function torchGpt(gptData, recipesFile, scale) {
+  return torchSteps('torch_gpt.py', [gptData, recipesFile, scale]);
 }

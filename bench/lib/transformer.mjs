@@ -6,28 +6,18 @@
 // recipes and the same dates, side by side in one run. The recipes: the session's dates default and
 // a larger model, where the peers' per-operation overhead weighs less.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fmt, root, runNative, spread, stats, table } from './common.mjs';
+import { fmt, root, runNative, spread, table, timeTraining } from './common.mjs';
 import { tfjsTransformer, torchTransformer } from './peers.mjs';
 
 const LARGER = { name: 'larger', task: 'dates', layers: 2, heads: 4, dModel: 64, dFF: 256, normFirst: false, batchSize: 64 };
 export const TRANSFORMER_GOAL = 5;  // wasm at least 5× faster per step than PyTorch
 
-// Seconds per step: 7 calls of train(block) after a warm-up of `warmup` steps (bench_transformer.cpp's scheme).
+// Seconds per step (common.mjs's timeTraining: bench_transformer.cpp's scheme).
 function wasmPerStep(create, recipe, warmup, block) {
   const { name, ...config } = recipe;
   const model = create({ arch: 'transformer', seed: 1, ...config });
   try {
-    const firstLoss = model.train(warmup).losses[0];
-    const samples = [], cpu = [];
-    let losses;
-    for (let r = 0; r < 7; r++) {
-      const t0 = performance.now(), c0 = process.cpuUsage();
-      losses = model.train(block).losses;
-      samples.push((performance.now() - t0) / 1000 / block);
-      const c = process.cpuUsage(c0);
-      cpu.push((c.user + c.system) / 1e6 / block);
-    }
-    return { recipe: name, steps_per_sample: block, ...stats(samples), cpu_s: stats(cpu).median_s, first_loss: firstLoss, final_loss: losses[losses.length - 1], parameters: model.info().parameterCount };
+    return { recipe: name, ...timeTraining(model, warmup, block), parameters: model.info().parameterCount };
   } finally {
     model.delete();
   }

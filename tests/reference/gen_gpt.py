@@ -5,8 +5,8 @@ Run from the repository root with Debian's PyTorch (torch 1.13; the pyenv `pytho
     /usr/bin/python3 tests/reference/gen_gpt.py
 
 It writes shared/reference/gpt.json and shared/reference/gpt_interchange.safetensors (committed; fixed seed
-per case, one thread). The model is GPT below: GPT-2's decoder-only form with nanoGPT's module and state-dict
-names (bias=True, dropout 0):
+per case, one thread). The model is gpt_module.py's GPT: GPT-2's decoder-only form with nanoGPT's module and
+state-dict names (bias=True, dropout 0):
 
     x = wte(idx) + wpe(arange(T))
     per block:  x = x + attn(ln_1(x));  x = x + mlp(ln_2(x))
@@ -36,16 +36,14 @@ The other way: shared/reference/gpt_core.safetensors, a GPT trained in wasm by t
 batch and the losses of 5 AdamW steps PyTorch takes from it, which the core must reproduce from the same file.
 """
 import json
-import math
 import os
 import sys
 
 import torch
-import torch.nn as nn
-import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_safetensors import load_safetensors, save_safetensors  # noqa: E402  the format by hand (not in Debian)
+from gpt_module import GPT  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REF = os.path.join(ROOT, "shared", "reference")
@@ -55,72 +53,6 @@ CORE = os.path.join(REF, "gpt_core.safetensors")
 
 torch.set_num_threads(1)
 torch.use_deterministic_algorithms(True)
-
-
-class CausalSelfAttention(nn.Module):
-    def __init__(self, C, H):
-        super().__init__()
-        self.c_attn = nn.Linear(C, 3 * C)
-        self.c_proj = nn.Linear(C, C)
-        self.H = H
-        self.att = None  # the last forward's weights (B, H, T, T)
-
-    def forward(self, x):
-        B, T, C = x.shape
-        q, k, v = self.c_attn(x).split(C, dim=2)
-        q, k, v = (t.view(B, T, self.H, C // self.H).transpose(1, 2) for t in (q, k, v))
-        att = (q @ k.transpose(-2, -1)) / math.sqrt(C // self.H)
-        mask = torch.tril(torch.ones(T, T, dtype=torch.bool))
-        att = F.softmax(att.masked_fill(~mask, float("-inf")), dim=-1)
-        self.att = att.detach().clone()
-        y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
-        return self.c_proj(y)
-
-
-class MLP(nn.Module):
-    def __init__(self, C):
-        super().__init__()
-        self.c_fc = nn.Linear(C, 4 * C)
-        self.c_proj = nn.Linear(4 * C, C)
-
-    def forward(self, x):
-        return self.c_proj(F.gelu(self.c_fc(x), approximate="tanh"))
-
-
-class Block(nn.Module):
-    def __init__(self, C, H):
-        super().__init__()
-        self.ln_1 = nn.LayerNorm(C)
-        self.attn = CausalSelfAttention(C, H)
-        self.ln_2 = nn.LayerNorm(C)
-        self.mlp = MLP(C)
-
-    def forward(self, x):
-        x = x + self.attn(self.ln_1(x))
-        return x + self.mlp(self.ln_2(x))
-
-
-class GPT(nn.Module):
-    def __init__(self, vocab, block_size, layers, heads, C):
-        super().__init__()
-        self.block_size = block_size
-        self.transformer = nn.ModuleDict(dict(
-            wte=nn.Embedding(vocab, C),
-            wpe=nn.Embedding(block_size, C),
-            h=nn.ModuleList([Block(C, heads) for _ in range(layers)]),
-            ln_f=nn.LayerNorm(C),
-        ))
-        self.lm_head = nn.Linear(C, vocab, bias=False)
-        self.transformer.wte.weight = self.lm_head.weight  # tied, as nanoGPT
-
-    def forward(self, idx, targets=None):
-        T = idx.shape[1]
-        x = self.transformer.wte(idx) + self.transformer.wpe(torch.arange(T))
-        for block in self.transformer.h:
-            x = block(x)
-        logits = self.lm_head(self.transformer.ln_f(x))
-        loss = None if targets is None else F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
-        return logits, loss
 
 
 def short(x):
