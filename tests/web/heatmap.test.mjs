@@ -379,3 +379,38 @@ test('a lit row: one outline round the whole row; none for a row out of range', 
     assert.equal(none.calls.filter((c) => c.op === 'strokeRect').length, 0, `litRow ${litRow}`);
   }
 });
+
+test('slanted column labels in a font taller than its line: the canvas keeps room for their tops', () => {
+  // glyphs reaching 11 px above and 5 px below their middle line (a tall fallback font for Chinese)
+  const tall = () => {
+    const ctx = measuringContext();
+    const width = ctx.measureText;
+    ctx.measureText = function (text) {
+      return { ...width.call(this, text), actualBoundingBoxAscent: 11, actualBoundingBoxDescent: 5 };
+    };
+    // where each slanted label's glyphs reach up to: its origin and slant, as painted
+    let origin = null;
+    let angle = 0;
+    ctx.translate = (x, y) => (origin = { x, y });
+    ctx.rotate = (a) => (angle = a);
+    ctx.restore = () => (origin = null);
+    const fillText = ctx.fillText;
+    ctx.tops = [];
+    ctx.fillText = function (text, x, y) {
+      fillText.call(this, text, x, y);
+      if (origin) ctx.tops.push(origin.y - this.measureText(text).width * Math.sin(-angle) - 11 * Math.cos(angle));
+    };
+    return ctx;
+  };
+  const colLabels = Array.from({ length: 12 }, (_, i) => `在（${i + 1}）`);
+  for (const xTitle of [undefined, '源词元']) {
+    const scene = { rows: 3, cols: 12, values: new Array(36).fill(0.5), rowLabels: ['a', 'b', 'c'], colLabels, scale: new ColorScale(0, 1, false), digits: 2, active: null, xTitle };
+    for (const width of [360, 420, 560]) {
+      const ctx = tall();
+      paintHeatmap(ctx, width, preferredHeight(tall(), scene), scene);
+      assert.equal(ctx.tops.length, 12, `${width} px: the labels are slanted`);
+      const floor = xTitle ? 2 + 16 : 0; // under the column title's line, or inside the canvas
+      for (const top of ctx.tops) assert.ok(top >= floor - 0.01, `${width} px, title ${xTitle}: a label's top at ${top.toFixed(1)} (above ${floor})`);
+    }
+  }
+});

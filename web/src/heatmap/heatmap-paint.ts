@@ -138,6 +138,9 @@ export function visibleColumns(layout: HeatmapLayout, scrollX: number, viewWidth
 interface ColumnLabels {
   texts: string[];
   widths: number[];
+  /** how far the labels' glyphs reach above and below their middle line (at least half a line each) */
+  above: number;
+  below: number;
   /** slant of the labels (radians, 0 = horizontal); slanted labels run up to the right */
   slant: number;
   /** height of the label band above the cells */
@@ -153,7 +156,13 @@ interface ColumnLabels {
  */
 function fitColumns(ctx: PaintContext, colLabels: readonly string[], cols: number, gridWidth: number): { colWidth: number; labels: ColumnLabels } {
   const texts = colLabels.map((l) => tickLabel(l));
-  const widths = texts.map((t) => ctx.measureText(t).width);
+  // measured as painted (slanted labels hang on their middle line): a font whose glyphs reach
+  // further than half a line (a tall fallback for Chinese, accented capitals) gets the room it needs
+  ctx.textBaseline = 'middle';
+  const metrics = texts.map((t) => ctx.measureText(t));
+  const widths = metrics.map((m) => m.width);
+  const above = Math.max(TICK_LINE / 2, ...metrics.map((m) => m.actualBoundingBoxAscent || 0));
+  const below = Math.max(TICK_LINE / 2, ...metrics.map((m) => m.actualBoundingBoxDescent || 0));
   const widest = Math.max(0, ...widths);
   let overhang = 0;
   let colWidth = gridWidth / cols;
@@ -168,11 +177,11 @@ function fitColumns(ctx: PaintContext, colLabels: readonly string[], cols: numbe
       break;
     }
     // right end of label c, from the grid's right edge: its column centre plus the slanted text
-    const reach = widths.map((w, c) => (c + 0.5 - cols) * colWidth + w * Math.cos(slant) + (TICK_LINE / 2) * Math.sin(slant));
+    const reach = widths.map((w, c) => (c + 0.5 - cols) * colWidth + w * Math.cos(slant) + below * Math.sin(slant));
     overhang = Math.max(0, ...reach);
   }
-  const band = slant === 0 ? TICK_LINE : widest * Math.sin(slant) + TICK_LINE * Math.cos(slant);
-  return { colWidth, labels: { texts, widths, slant, band, overhang } };
+  const band = slant === 0 ? TICK_LINE : widest * Math.sin(slant) + (above + below) * Math.cos(slant);
+  return { colWidth, labels: { texts, widths, above, below, slant, band, overhang } };
 }
 
 /**
@@ -328,7 +337,7 @@ function paintColumnLabels(ctx: PaintContext, labels: ColumnLabels, layout: Heat
   ctx.font = TICK_FONT;
   ctx.fillStyle = color;
   const baseY = layout.top - GAP;
-  const { slant } = labels;
+  const { slant, above, below } = labels;
   labels.texts.forEach((text, c) => {
     const x = layout.left + (c + 0.5) * layout.colWidth;
     const w = labels.widths[c];
@@ -341,15 +350,15 @@ function paintColumnLabels(ctx: PaintContext, labels: ColumnLabels, layout: Heat
     }
     // starts above its column and runs up to the right; its lowest corner sits on baseY
     ctx.save();
-    ctx.translate(x, baseY - (TICK_LINE / 2) * Math.cos(slant));
+    ctx.translate(x, baseY - below * Math.cos(slant));
     ctx.rotate(-slant);
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
     ctx.fillText(text, 0, 0);
     ctx.restore();
-    const height = w * Math.sin(slant) + TICK_LINE * Math.cos(slant);
-    const x0 = x - (TICK_LINE / 2) * Math.sin(slant);
-    layout.texts.push({ kind: 'col', text, x: x0, y: baseY - height, width: w * Math.cos(slant) + TICK_LINE * Math.sin(slant), height });
+    const height = w * Math.sin(slant) + (above + below) * Math.cos(slant);
+    const x0 = x - above * Math.sin(slant);
+    layout.texts.push({ kind: 'col', text, x: x0, y: baseY - height, width: w * Math.cos(slant) + (above + below) * Math.sin(slant), height });
   });
 }
 
