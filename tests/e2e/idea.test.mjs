@@ -1,7 +1,8 @@
 // §2 as a reader types into "Your question": each keystroke moves the weights and the answers while
 // the box still has the focus (no Tab, no click elsewhere), and a number out of range is said at once;
 // while a box is invalid, the answers are marked as those of the last valid question. In English and
-// in Chinese. Needs a build (npm run build:web). Run: node --test tests/e2e/idea.test.mjs
+// in Chinese. The questions' names label the map's rows whole ("Doing what?", not "Doing wha…") from
+// 1280 to 320 px. Needs a build (npm run build:web). Run: node --test tests/e2e/idea.test.mjs
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { openSections } from './sections-harness.mjs';
@@ -58,6 +59,36 @@ describe('§2 your question, typed', { timeout: 120_000 }, () => {
       await typeInto('person', '0');
       await env.page.waitForFunction(() => document.querySelector('.idea-section .idea-stale')?.hidden === true);
       assert.equal(await box.getAttribute('aria-invalid'), null);
+    });
+  }
+
+  for (const lang of ['en', 'zh']) {
+    test(`(${lang}) every question names its row of the map whole, in view, at 1280, 390 and 320 px`, async () => {
+      try {
+        for (const width of [1280, 390, 320]) {
+          await env.page.setViewportSize({ width, height: 900 });
+          await env.loadOk(`#seed=1&lang=${lang}`, ROOT);
+          await env.page.locator('#idea-weights').scrollIntoViewIfNeeded();
+          await env.page.waitForFunction(() => document.querySelector('#idea-weights output.heatmap-data')?.dataset.texts);
+          const seen = await env.page.evaluate(() => {
+            const fig = document.querySelector('#idea-weights');
+            const box = fig.querySelector('.chart-box');
+            return {
+              // the names the screen reader's table gives the rows: the questions, whole
+              names: [...fig.querySelectorAll('table.heatmap-table tbody th[scope=row]')].map((th) => th.textContent),
+              rows: JSON.parse(fig.querySelector('output.heatmap-data').dataset.texts).filter((b) => b[0] === 'row'),
+              view: [box.scrollLeft, box.scrollLeft + box.clientWidth],
+            };
+          });
+          assert.equal(seen.names.length, 5);
+          assert.deepEqual(seen.rows.map((b) => b[5]), seen.names, `${lang} ${width} px: the row labels as painted`);
+          for (const [, x, , w, , text] of seen.rows) {
+            assert.ok(x >= seen.view[0] - 1 && x + w <= seen.view[1] + 1, `${lang} ${width} px: "${text}" at [${x}, ${x + w}] outside the box's view [${seen.view}]`);
+          }
+        }
+      } finally {
+        await env.page.setViewportSize({ width: 1280, height: 900 });
+      }
     });
   }
 });

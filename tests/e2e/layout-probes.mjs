@@ -44,19 +44,26 @@ export function hiddenColumnsOf(sectionId) {
 }
 
 /**
- * Axis titles of `section`'s painted heatmaps that touch a row or column label. The labels are
- * painted inside the canvas: each heatmap writes where every text landed (CSS pixels of the
- * canvas) to its output.heatmap-data's data-texts, [[kind, x, y, width, height]…], at each paint.
+ * Axis titles of `section`'s painted heatmaps that touch a row or column label, and texts the
+ * canvas cuts (a slanted column label running out of its top). The labels are painted inside the
+ * canvas: each heatmap writes where every text landed (CSS pixels of the canvas) to its
+ * output.heatmap-data's data-texts, [[kind, x, y, width, height, text]…], at each paint.
  */
 export function titleCollisionsOf(sectionId) {
   const card = document.querySelector(`section.article-section[data-section="${sectionId}"]`);
   const hits = [];
+  const cut = [];
   let painted = 0;
   for (const fig of card?.querySelectorAll('figure.heatmap') ?? []) {
     const texts = fig.querySelector('output.heatmap-data')?.dataset.texts;
     if (!texts || fig.getClientRects().length === 0) continue;
     painted++;
     const boxes = JSON.parse(texts);
+    const canvas = fig.querySelector('canvas').getBoundingClientRect();
+    // 1 px of rounding slack
+    for (const [kind, x, y, w, h, text] of boxes) {
+      if (x < -1 || y < -1 || x + w > canvas.width + 1 || y + h > canvas.height + 1) cut.push(`${fig.id}: ${kind} "${text}" at [${x}, ${y}, ${w}, ${h}] in ${Math.round(canvas.width)} × ${Math.round(canvas.height)}`);
+    }
     for (const a of boxes.filter((b) => b[0] === 'xTitle' || b[0] === 'yTitle')) {
       for (const b of boxes.filter((x) => x[0] === 'row' || x[0] === 'col')) {
         // 1 px of rounding slack
@@ -66,7 +73,7 @@ export function titleCollisionsOf(sectionId) {
       }
     }
   }
-  return { painted, hits: hits.slice(0, 5) };
+  return { painted, hits: hits.slice(0, 5), cut: cut.slice(0, 5) };
 }
 
 /**

@@ -3,10 +3,10 @@
 // scrolls sideways) shows a "+N columns" affordance (an element with data-more-columns inside the
 // figure); at 390 and 320 px no box cuts its content at the side (a text box, a diagram, a formula,
 // a row of examples); no panel title is broken into pieces (a glossary term in it laid out apart);
-// no axis title painted in a heatmap touches a row or column label; every control carries
-// the design system's styling (not the browser's default look); every section has "Try this"
-// prompts and at most one primary action; the contents stay in sight at mid-page and mark the
-// section in view.
+// no axis title painted in a heatmap touches a row or column label, and no painted text runs out of
+// its canvas; every control carries the design system's styling (not the browser's default look);
+// every section has "Try this" prompts and at most one primary action; the contents stay in sight
+// at mid-page and mark the section in view.
 // Invalid input in each section the test lists shows a message naming the field, keeps the typed
 // value, marks the input aria-invalid and leaves the state alone. In dark mode (the system setting)
 // every section's text keeps a 4.5:1 contrast with its background. Screenshots of every section at
@@ -84,6 +84,7 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
           assert.ok(guide.primaries.length <= 1, `${id} (${lang}): several primary actions ${JSON.stringify(guide.primaries)}`);
           const titles = await page.evaluate(titleCollisionsOf, id);
           assert.deepEqual(titles.hits, [], `${id} at ${width} px (${lang}): an axis title touches a label`);
+          assert.deepEqual(titles.cut, [], `${id} at ${width} px (${lang}): a heatmap's text cut by its canvas`);
           // the sticky contents bar would show up in the middle of a stitched card picture (hidden
           // through the CSSOM: the page's CSP refuses an injected stylesheet)
           await page.evaluate(() => document.getElementById('toc').style.setProperty('visibility', 'hidden'));

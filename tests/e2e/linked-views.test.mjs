@@ -1,11 +1,12 @@
 // Linked views, as a reader uses them: in every section with more than one view, the mouse (hover,
 // then click) at 1280 px, a finger (a tap on a touch phone) at 390 px and the keyboard (focus the
 // map, arrow keys) each select the cell under them in the section's largest map, and the linked
-// view shows that cell: §3.1–3.2's arithmetic and editor rows, §3.4–3.5's neuron view, §3.6's
-// head/concatenation line, §3.3's and §4's source words and step line. The last cell is used (a
-// selection that fell back to the first cell, or to the one selected before, fails), and a repeated
-// token (the second 我 of "我 爱 我") stays its own row. The cell's point on screen comes from the
-// heatmap's drawn grid (its output's data-grid), after scrolling it into view, sideways too.
+// view shows that cell: §3.1–3.2's arithmetic and editor rows, §3.4–3.5's neuron view and the
+// query's and key's rows of its Q and K maps, §3.6's head/concatenation line, §3.3's and §4's
+// source words and step line. The last cell is used (a selection that fell back to the first cell,
+// or to the one selected before, fails), and a repeated token (the second 我 of "我 爱 我") stays
+// its own row. The cell's point on screen comes from the heatmap's drawn grid (its output's
+// data-grid), after scrolling it into view, sideways too.
 // Needs a build (npm run build:web). Run: node --test tests/e2e/linked-views.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -65,6 +66,19 @@ async function stepToEnd(page, view, stepButton) {
   for (let i = 0; i < 80 && (await page.evaluate((v) => document.querySelector(v).dataset.done, view)) !== '1'; i++) await page.click(stepButton);
 }
 
+/**
+ * §3.4's linked views: the neuron view's pair, and the rows of the Q and K maps lit as last painted
+ * ('' when none; the maps paint in the next frame, once they have drawn at all).
+ */
+async function selfLinked(page) {
+  await page.waitForFunction(() => ['#self-q', '#self-k'].every((id) => document.querySelector(`${id} output.heatmap-data`)?.dataset.grid));
+  await frames(page);
+  return page.evaluate(() => ({
+    ...JSON.parse(document.querySelector('.self-section .self-neuron-data').value),
+    lit: ['#self-q', '#self-k'].map((id) => document.querySelector(`${id} output.heatmap-data`).dataset.litRow),
+  }));
+}
+
 /** Each section: how to open it, its largest linked map, and what its linked view says of a cell. */
 const SECTIONS = {
   dot: {
@@ -94,10 +108,11 @@ const SECTIONS = {
     hash: '#view=self&seed=1',
     ready: (page) => page.waitForSelector('.self-section[data-state="ok"]'),
     map: '#self-weights',
-    linked: (page) => page.locator('.self-section .self-neuron-data').evaluate((o) => JSON.parse(o.value)),
+    linked: (page) => selfLinked(page),
     check(seen, row, col, value) {
       assert.deepEqual([seen.query, seen.key], [row, col], 'the neuron view shows the query and key of the cell');
       assert.equal(seen.weight, value);
+      assert.deepEqual(seen.lit, [String(row), String(col)], 'the query’s row of Q and the key’s row of K light up');
     },
   },
   multihead: {
@@ -297,6 +312,21 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
     assert.deepEqual([withFeature.query, withFeature.feature], [2, q.cols - 1]);
     assert.equal(withFeature.q[q.cols - 1], q.values[2 * q.cols + q.cols - 1]);
     assert.equal(await page.locator('.self-section .self-neuron-table td.linked').count(), 3, 'the feature is marked in q, k and q∘k');
+  });
+
+  test('§3.4 in English and Chinese: hovering, then clicking a weight lights its query’s row of Q and its key’s row of K; “Show all” puts them out', async () => {
+    for (const lang of ['en', 'zh']) {
+      await open(page, `#view=self&seed=1&lang=${lang}`, SECTIONS.self);
+      assert.deepEqual((await selfLinked(page)).lit, ['', ''], `${lang}: no pair chosen, no row lit`);
+      const { x, y } = await cellPoint(page, '#self-weights', 2, 1);
+      await page.mouse.move(x, y);
+      assert.deepEqual((await selfLinked(page)).lit, ['2', '1'], `${lang}: hover`);
+      await page.mouse.click(x, y);
+      await page.mouse.move(1, 1);
+      assert.deepEqual((await selfLinked(page)).lit, ['2', '1'], `${lang}: the click keeps them lit`);
+      await page.locator('.self-section .self-head > button').click();
+      assert.deepEqual((await selfLinked(page)).lit, ['', ''], `${lang}: “Show all” chooses no word`);
+    }
   });
 
   test('§3.4 at 1280 × 900: a click or Enter on a weight brings the neuron view (above the maps) into view', async () => {

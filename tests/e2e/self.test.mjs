@@ -1,7 +1,8 @@
 // §3.4/§3.5 self-attention section in headless Chromium: the weights and output equal a plain-JS
 // computation from the Q, K, V the page shows; the neuron view's Σ q∘k / √d equals the core's scaled
 // score; hover/focus and the pair choice live in the URL; the same word gets the same vector; bad
-// sentences give inline errors and the section recovers; a permalink reloads to the same numbers.
+// sentences give inline errors and the section recovers; a permalink reloads to the same numbers;
+// the head view's bars appear with a chosen word, one with its number for every key, never empty.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { assertClose, assertRowsSumToOne, openSections, splitHintTests } from './sections-harness.mjs';
@@ -194,6 +195,40 @@ describe('§3.4/§3.5 self-attention section', { timeout: 180_000 }, () => {
     const labels = await env.page.$$eval(`${ROOT} .self-headview-queries li`, (lis) => lis.map((li) => li.textContent));
     assert.deepEqual(labels, ['<img', 'src=x', 'onerror=alert(1)>', '<b>hi</b>']);
   });
+
+  for (const lang of ['en', 'zh']) {
+    test(`(${lang}) "Where each word attends" draws no empty bar: none before a word is chosen, then a bar and its number for every key`, async () => {
+      await loadOk(`#seed=1&lang=${lang}&self_text=${encodeURIComponent('我 爱 学习 人工智能 和 自然 语言 处理 的 模型 很 强大')}&self_d=16`);
+      const bars = () =>
+        env.page.$$eval(`${ROOT} .self-headview-keys li`, (lis) =>
+          lis.map((li) => {
+            const track = li.querySelector('.self-headview-track');
+            const bar = li.querySelector('.self-headview-bar');
+            return {
+              // a track on screen, and the ink of its bar
+              track: track.getClientRects().length > 0 && getComputedStyle(track).visibility !== 'hidden',
+              bar: bar.getClientRects().length > 0 && getComputedStyle(bar).visibility !== 'hidden' ? bar.getBoundingClientRect().width : 0,
+              value: li.querySelector('.self-headview-weight').textContent,
+            };
+          }),
+        );
+      const before = await bars();
+      assert.equal(before.length, 12);
+      assert.deepEqual(before.filter((b) => b.track), [], 'no word chosen: no bars, and no empty tracks');
+      await env.page.locator(`${ROOT} .self-headview-queries li`).nth(3).hover();
+      await env.page.waitForFunction(() => location.hash.includes('self_focus=3'));
+      const weights = (await env.heatmap('self-weights')).values.slice(3 * 12, 4 * 12);
+      const after = await bars();
+      after.forEach((b, j) => {
+        assert.ok(b.track && b.bar >= 1, `key ${j} (weight ${weights[j]}): a bar of ${b.bar} px`);
+        assert.equal(b.value, weights[j].toFixed(3), `key ${j}: its number beside the bar`);
+      });
+      // the bars are as long as the weights (the sliver aside)
+      const widest = Math.max(...after.map((b) => b.bar));
+      const top = weights.indexOf(Math.max(...weights));
+      assert.equal(after[top].bar, widest);
+    });
+  }
 
   test('in Chinese, and at phone width', async () => {
     await env.checkChineseAndPhone(ROOT, 'self', 'self');

@@ -3,8 +3,9 @@
 // once each with a count and the output says it is a guess; the untrained model's 1 × 1 maps say
 // what they are and the decoding shows its result, not a waiting message (at 1280 and 390 px); the
 // line that says where the last run ended goes when the next run starts; a run goes on off screen; a run's end says
-// "scoring…" until its score comes, never "not scored yet", and the score is on the page once; and a
-// long run's estimate is given once, with one measured speed.
+// "scoring…" until its score comes, never "not scored yet", and the score is on the page once; a
+// long run's estimate is given once, with one measured speed; and the "Try this" prompts use no
+// word the article explains only further down.
 // Needs a build (npm run build:web). Run: node --test tests/e2e/transformer-reader.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -199,5 +200,27 @@ describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
     const train = await page.locator('[data-testid=tf-train]').boundingBox();
     assert.ok(train.y > (await page.evaluate(() => innerHeight)), `§4 is off screen (Train at y ${train.y})`);
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.step === '200' && document.querySelector(s)?.dataset.playing === '0', SEC, { timeout: 120_000 });
+  });
+
+  // Words §4 explains only below its "Try this" prompts (the architecture diagram's residual
+  // connections): the prompts must not lean on them.
+  const LATER = { en: ['residual'], zh: ['残差'] };
+  test('the "Try this" prompts use no word the article explains only further down', async () => {
+    for (const lang of LANGS) {
+      await site.load(`#lang=${lang}`);
+      await page.waitForSelector(`${SEC} [data-testid=try-this] li`, { state: 'attached' });
+      const first = await page.evaluate((words) => {
+        // the article's text in reading order: where the reader first meets each word
+        const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+        const found = {};
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          for (const word of words) {
+            if (found[word] === undefined && n.data.toLowerCase().includes(word)) found[word] = n.parentElement.closest('[data-testid=try-this]') ? n.parentElement.closest('li').textContent : null;
+          }
+        }
+        return found;
+      }, LATER[lang]);
+      for (const word of LATER[lang]) assert.equal(first[word] ?? null, null, `${lang}: “${word}” is first met in a prompt: ${first[word]}`);
+    }
   });
 });

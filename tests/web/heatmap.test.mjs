@@ -1,7 +1,7 @@
 // The heatmap's colour ramps and labels (web/src/heatmap/heatmap.ts): the sequential ramp reads in greyscale
 // (luminance falls monotonically with the value); the diverging ramp is symmetric in lightness
 // around 0 and tells the sign by hue; long tokens are shortened on the axes only. The canvas
-// painting (heatmap-paint.ts) against a recording 2D context: cells, values, labels, hit test.
+// painting (heatmap-paint.ts) against a recording 2D context: cells, values, labels, a lit row, hit test.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadWeb } from './setup.mjs';
@@ -337,4 +337,80 @@ test('cell text: white or dark ink, whichever contrasts more with the cell (WCAG
   }
   // the mid purple a neuron-view cell of 0.6 × max takes: white was 3.1:1 on it
   assert.equal(new ColorScale(-1, 1, true).textColor(0.6), '#0f172a');
+});
+
+test('row labels: one that fits the row title is painted whole, a longer token shortened; the column is no wider', () => {
+  const scene = {
+    rows: 3,
+    cols: 2,
+    values: new Array(6).fill(0.5),
+    rowLabels: ['Doing what?', 'Who?', 'internationalization and more'],
+    colLabels: ['a', 'b'],
+    scale: new ColorScale(0, 1, false),
+    digits: 2,
+    yTitle: 'questions (queries)',
+    active: null,
+  };
+  const ctx = measuringContext();
+  const layout = paintHeatmap(ctx, 400, 200, scene);
+  const rows = layout.texts.filter((b) => b.kind === 'row').map((b) => b.text);
+  assert.deepEqual(rows, ['Doing what?', 'Who?', tickLabel('internationalization and more')]);
+  const title = layout.texts.find((b) => b.kind === 'yTitle');
+  assert.ok(layout.left <= title.width + 2 + 6 + 0.01, 'the row-label column is as wide as its title');
+  // without a title the column has no room to spare: the ten-character rule
+  const bare = paintHeatmap(measuringContext(), 400, 200, { ...scene, yTitle: undefined });
+  assert.equal(bare.texts.find((b) => b.kind === 'row').text, tickLabel('Doing what?'));
+});
+
+test('a lit row: one outline round the whole row; none for a row out of range', () => {
+  const scene = { rows: 3, cols: 4, values: new Array(12).fill(0.5), rowLabels: ['a', 'b', 'c'], colLabels: ['w', 'x', 'y', 'z'], scale: new ColorScale(0, 1, false), digits: 2, active: null };
+  const ctx = recordingContext();
+  const layout = paintHeatmap(ctx, 400, 200, { ...scene, litRow: 1 });
+  assert.equal(layout.litRow, 1);
+  const outlines = ctx.calls.filter((c) => c.op === 'strokeRect');
+  assert.equal(outlines.length, 1);
+  const [first, last] = [cellRect(layout, 4), cellRect(layout, 7)];
+  const o = outlines[0];
+  assert.ok(o.x >= first.x && o.x + o.w <= last.x + last.width && o.x + o.w > last.x + last.width / 2, 'it spans the row');
+  assert.ok(o.y >= first.y && o.y + o.h <= first.y + first.height, 'and only that row');
+  for (const litRow of [null, -1, 3]) {
+    const none = recordingContext();
+    assert.equal(paintHeatmap(none, 400, 200, { ...scene, litRow }).litRow, null);
+    assert.equal(none.calls.filter((c) => c.op === 'strokeRect').length, 0, `litRow ${litRow}`);
+  }
+});
+
+test('slanted column labels in a font taller than its line: the canvas keeps room for their tops', () => {
+  // glyphs reaching 11 px above and 5 px below their middle line (a tall fallback font for Chinese)
+  const tall = () => {
+    const ctx = measuringContext();
+    const width = ctx.measureText;
+    ctx.measureText = function (text) {
+      return { ...width.call(this, text), actualBoundingBoxAscent: 11, actualBoundingBoxDescent: 5 };
+    };
+    // where each slanted label's glyphs reach up to: its origin and slant, as painted
+    let origin = null;
+    let angle = 0;
+    ctx.translate = (x, y) => (origin = { x, y });
+    ctx.rotate = (a) => (angle = a);
+    ctx.restore = () => (origin = null);
+    const fillText = ctx.fillText;
+    ctx.tops = [];
+    ctx.fillText = function (text, x, y) {
+      fillText.call(this, text, x, y);
+      if (origin) ctx.tops.push(origin.y - this.measureText(text).width * Math.sin(-angle) - 11 * Math.cos(angle));
+    };
+    return ctx;
+  };
+  const colLabels = Array.from({ length: 12 }, (_, i) => `在（${i + 1}）`);
+  for (const xTitle of [undefined, '源词元']) {
+    const scene = { rows: 3, cols: 12, values: new Array(36).fill(0.5), rowLabels: ['a', 'b', 'c'], colLabels, scale: new ColorScale(0, 1, false), digits: 2, active: null, xTitle };
+    for (const width of [360, 420, 560]) {
+      const ctx = tall();
+      paintHeatmap(ctx, width, preferredHeight(tall(), scene), scene);
+      assert.equal(ctx.tops.length, 12, `${width} px: the labels are slanted`);
+      const floor = xTitle ? 2 + 16 : 0; // under the column title's line, or inside the canvas
+      for (const top of ctx.tops) assert.ok(top >= floor - 0.01, `${width} px, title ${xTitle}: a label's top at ${top.toFixed(1)} (above ${floor})`);
+    }
+  }
 });

@@ -67,6 +67,8 @@ export interface HeatmapScene {
   yTitle?: string;
   /** index of the highlighted cell, or null */
   active: number | null;
+  /** a row lit as a whole (a linked view's query or key), or null (default) */
+  litRow?: number | null;
   /** how far the canvas is scrolled sideways in its box: the row labels are painted there (default 0) */
   stickyX?: number;
   /** the width of the box the canvas scrolls in (default: the canvas's): the column title stays in it */
@@ -98,6 +100,8 @@ export interface HeatmapLayout {
   stickyX: number;
   /** the font size of the cell values, or 0 when they do not fit */
   valueFont: number;
+  /** the row drawn lit as a whole, or null */
+  litRow: number | null;
   texts: TextBox[];
 }
 
@@ -134,6 +138,9 @@ export function visibleColumns(layout: HeatmapLayout, scrollX: number, viewWidth
 interface ColumnLabels {
   texts: string[];
   widths: number[];
+  /** how far the labels' glyphs reach above and below their middle line (at least half a line each) */
+  above: number;
+  below: number;
   /** slant of the labels (radians, 0 = horizontal); slanted labels run up to the right */
   slant: number;
   /** height of the label band above the cells */
@@ -149,7 +156,13 @@ interface ColumnLabels {
  */
 function fitColumns(ctx: PaintContext, colLabels: readonly string[], cols: number, gridWidth: number): { colWidth: number; labels: ColumnLabels } {
   const texts = colLabels.map((l) => tickLabel(l));
-  const widths = texts.map((t) => ctx.measureText(t).width);
+  // measured as painted (slanted labels hang on their middle line): a font whose glyphs reach
+  // further than half a line (a tall fallback for Chinese, accented capitals) gets the room it needs
+  ctx.textBaseline = 'middle';
+  const metrics = texts.map((t) => ctx.measureText(t));
+  const widths = metrics.map((m) => m.width);
+  const above = Math.max(TICK_LINE / 2, ...metrics.map((m) => m.actualBoundingBoxAscent || 0));
+  const below = Math.max(TICK_LINE / 2, ...metrics.map((m) => m.actualBoundingBoxDescent || 0));
   const widest = Math.max(0, ...widths);
   let overhang = 0;
   let colWidth = gridWidth / cols;
@@ -164,20 +177,29 @@ function fitColumns(ctx: PaintContext, colLabels: readonly string[], cols: numbe
       break;
     }
     // right end of label c, from the grid's right edge: its column centre plus the slanted text
-    const reach = widths.map((w, c) => (c + 0.5 - cols) * colWidth + w * Math.cos(slant) + (TICK_LINE / 2) * Math.sin(slant));
+    const reach = widths.map((w, c) => (c + 0.5 - cols) * colWidth + w * Math.cos(slant) + below * Math.sin(slant));
     overhang = Math.max(0, ...reach);
   }
-  const band = slant === 0 ? TICK_LINE : widest * Math.sin(slant) + TICK_LINE * Math.cos(slant);
-  return { colWidth, labels: { texts, widths, slant, band, overhang } };
+  const band = slant === 0 ? TICK_LINE : widest * Math.sin(slant) + (above + below) * Math.cos(slant);
+  return { colWidth, labels: { texts, widths, above, below, slant, band, overhang } };
+}
+
+/**
+ * The row labels as painted, and the width of the row title. The row-label column is at least as
+ * wide as the title, so a label that fits that width is painted whole ("Doing what?" under
+ * "questions (queries)"); a longer one, a long token of the data, is shortened (tickLabel).
+ */
+function rowTexts(ctx: PaintContext, scene: Pick<HeatmapScene, 'rowLabels' | 'yTitle'>): { texts: string[]; titleWidth: number } {
+  ctx.font = TITLE_FONT;
+  const titleWidth = scene.yTitle ? ctx.measureText(scene.yTitle).width : 0;
+  ctx.font = TICK_FONT;
+  return { texts: scene.rowLabels.map((l) => (ctx.measureText(l).width <= titleWidth ? l : tickLabel(l))), titleWidth };
 }
 
 /** Width of the row-label column (labels, or the row title if wider), left of the cells. */
 function leftOf(ctx: PaintContext, scene: Pick<HeatmapScene, 'rowLabels' | 'yTitle'>): number {
-  ctx.font = TICK_FONT;
-  const rowLabelWidth = Math.max(0, ...scene.rowLabels.map((l) => ctx.measureText(tickLabel(l)).width));
-  ctx.font = TITLE_FONT;
-  const titleWidth = scene.yTitle ? ctx.measureText(scene.yTitle).width : 0;
-  ctx.font = TICK_FONT;
+  const { texts, titleWidth } = rowTexts(ctx, scene);
+  const rowLabelWidth = Math.max(0, ...texts.map((l) => ctx.measureText(l).width));
   return PAD + Math.max(rowLabelWidth, titleWidth) + GAP;
 }
 
@@ -216,6 +238,7 @@ export function preferredHeight(ctx: PaintContext, scene: Pick<HeatmapScene, 'ro
 export function paintHeatmap(ctx: PaintContext, width: number, height: number, scene: HeatmapScene): HeatmapLayout {
   const { rows, cols } = scene;
   const stickyX = Math.max(0, scene.stickyX ?? 0);
+  const lit = scene.litRow ?? null;
   ctx.save();
   const left = leftOf(ctx, scene);
   const { colWidth, labels } = fitColumns(ctx, scene.colLabels, cols, Math.max(1, width - left - PAD));
@@ -231,17 +254,26 @@ export function paintHeatmap(ctx: PaintContext, width: number, height: number, s
     rowHeight: Math.max(1, (height - top - PAD) / rows),
     stickyX,
     valueFont: 0,
+    litRow: lit !== null && lit >= 0 && lit < rows ? lit : null,
     texts: [],
   };
 
   paintCells(ctx, scene, layout);
+  if (layout.litRow !== null) {
+    // one outline round the row's cells (under the sticky row labels, like the cells)
+    const first = cellRect(layout, layout.litRow * cols);
+    const last = cellRect(layout, layout.litRow * cols + cols - 1);
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = HIGHLIGHT_COLOR;
+    ctx.strokeRect(first.x + 1, first.y + 1, last.x + last.width - first.x - 2, first.height - 2);
+  }
   paintColumnLabels(ctx, labels, layout, scene.ink?.tick || TICK_COLOR);
   if (stickyX > 0) {
     // the row labels stay in view: over the cells and column labels scrolled under them
     ctx.fillStyle = scene.ink?.background || STICKY_BACKGROUND;
     ctx.fillRect(stickyX, 0, left - CELL_GAP / 2, height);
   }
-  paintRowLabels(ctx, scene.rowLabels.map((l) => tickLabel(l)), layout, scene.ink?.tick || TICK_COLOR);
+  paintRowLabels(ctx, rowTexts(ctx, scene).texts, layout, scene.ink?.tick || TICK_COLOR);
   paintTitles(ctx, scene, layout, width);
   if (scene.active !== null && scene.active < rows * cols) {
     const cell = cellRect(layout, scene.active);
@@ -305,7 +337,7 @@ function paintColumnLabels(ctx: PaintContext, labels: ColumnLabels, layout: Heat
   ctx.font = TICK_FONT;
   ctx.fillStyle = color;
   const baseY = layout.top - GAP;
-  const { slant } = labels;
+  const { slant, above, below } = labels;
   labels.texts.forEach((text, c) => {
     const x = layout.left + (c + 0.5) * layout.colWidth;
     const w = labels.widths[c];
@@ -318,15 +350,15 @@ function paintColumnLabels(ctx: PaintContext, labels: ColumnLabels, layout: Heat
     }
     // starts above its column and runs up to the right; its lowest corner sits on baseY
     ctx.save();
-    ctx.translate(x, baseY - (TICK_LINE / 2) * Math.cos(slant));
+    ctx.translate(x, baseY - below * Math.cos(slant));
     ctx.rotate(-slant);
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
     ctx.fillText(text, 0, 0);
     ctx.restore();
-    const height = w * Math.sin(slant) + TICK_LINE * Math.cos(slant);
-    const x0 = x - (TICK_LINE / 2) * Math.sin(slant);
-    layout.texts.push({ kind: 'col', text, x: x0, y: baseY - height, width: w * Math.cos(slant) + TICK_LINE * Math.sin(slant), height });
+    const height = w * Math.sin(slant) + (above + below) * Math.cos(slant);
+    const x0 = x - above * Math.sin(slant);
+    layout.texts.push({ kind: 'col', text, x: x0, y: baseY - height, width: w * Math.cos(slant) + (above + below) * Math.sin(slant), height });
   });
 }
 

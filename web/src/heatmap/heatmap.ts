@@ -153,6 +153,8 @@ export class Heatmap implements CellEmitter {
   /** the last choice was a finger's: its cell is read out under the map, not in a tooltip over the cells it would hide */
   #touched = false;
   #hoverIndex: number | null = null;
+  /** the row lit as a whole by a linked view (highlightRow), or null */
+  #litRow: number | null = null;
   /** tells first-draw.ts once this heatmap has drawn (or is gone): the page's charts load after that */
   readonly #drawnSignal = heatmapWaiting();
 
@@ -299,6 +301,7 @@ export class Heatmap implements CellEmitter {
       xTitle: this.#options.xTitle,
       yTitle: this.#options.yTitle,
       active: this.#active(),
+      litRow: this.#litRow,
       stickyX: this.#box.scrollLeft,
       viewWidth: this.#box.clientWidth || undefined,
     };
@@ -418,6 +421,16 @@ export class Heatmap implements CellEmitter {
     this.#drawer?.request();
   }
 
+  /**
+   * Lights row `row` as a whole (null: none), for a linked view whose choice is a row of this map
+   * (§3.4's Q and K maps light the query and key of the chosen pair); no event, no announcement.
+   */
+  highlightRow(row: number | null): void {
+    if (row === this.#litRow) return;
+    this.#litRow = row;
+    this.#drawer?.request();
+  }
+
   /** Recolours by the current range (own, fixed or shared); a scale group calls it when the union moves. */
   rescale(): void {
     if (!this.#data) return;
@@ -471,9 +484,10 @@ export class Heatmap implements CellEmitter {
     const ink = { tick: token('--lab-ink-soft'), title: token('--lab-muted'), background: token('--lab-panel') };
     this.#layout = paintHeatmap(ctx, width, height, { ...scene, ink });
     this.#drawnSignal();
-    // for tests and tools: where every text landed (collision checks in any script)
-    this.#output.dataset.texts = JSON.stringify(this.#layout.texts.map((b) => [b.kind, Math.round(b.x), Math.round(b.y), Math.round(b.width), Math.round(b.height)]));
+    // for tests and tools: where every text landed (collision checks in any script), and what it says
+    this.#output.dataset.texts = JSON.stringify(this.#layout.texts.map((b) => [b.kind, Math.round(b.x), Math.round(b.y), Math.round(b.width), Math.round(b.height), b.text]));
     this.#output.dataset.valueFont = String(this.#layout.valueFont);
+    this.#output.dataset.litRow = this.#layout.litRow === null ? '' : String(this.#layout.litRow);
     // where the cells are on the canvas (CSS pixels): left, top, column width, row height
     const { left, top, colWidth, rowHeight } = this.#layout;
     this.#output.dataset.grid = [left, top, colWidth, rowHeight].map((v) => Math.round(v * 100) / 100).join(',');

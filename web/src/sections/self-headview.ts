@@ -1,6 +1,7 @@
 // A BertViz-style "head view": the tokens twice (queries left, keys right) with a line from each
 // query to each key, as thick as its attention weight. Hovering or focusing a query token shows only
-// its lines, with the weights as bars and numbers beside the keys. Tokens are text nodes only.
+// its lines, with the weights as bars and numbers beside the keys (no bars while no word is chosen).
+// Tokens are text nodes only.
 import { el } from './dom';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -52,16 +53,19 @@ export class HeadView {
     Array.from(this.#left.children).forEach((li, i) => li.classList.toggle('is-focus', i === this.#focus));
     this.#drawLines();
     Array.from(this.#right.children).forEach((li, j) => {
+      const track = li.querySelector<HTMLElement>('.self-headview-track');
       const bar = li.querySelector<HTMLElement>('.self-headview-bar');
       const value = li.querySelector<HTMLElement>('.self-headview-weight');
-      if (!bar || !value) return;
+      if (!track || !bar || !value) return;
+      // no word chosen: no weights to show, so no bars (an empty track reads as a missing number)
+      track.hidden = this.#focus < 0;
       if (this.#focus < 0) {
-        bar.style.width = '0';
         value.textContent = '';
         delete (li as HTMLElement).dataset.weight;
       } else {
         const w = this.#weights[this.#focus * n + j];
-        bar.style.width = `${Math.round(w * 100)}%`;
+        // the CSS keeps a sliver for a weight near 0, beside its number
+        bar.style.width = `${w * 100}%`;
         value.textContent = w.toFixed(3);
         (li as HTMLElement).dataset.weight = String(w);
       }

@@ -158,6 +158,12 @@ class SelfView implements SectionHandle {
     this.#stopWatching.push(
       link(this.#selection, this.#maps.q, (c) => ({ row: c.row, col: at().col, feature: c.col }), (s) => feature(s.row, s)),
       link(this.#selection, this.#maps.k, (c) => ({ row: at().row, col: c.row, feature: c.col }), (s) => feature(s.col, s)),
+      // the pair, hovered or chosen in any map: its query's row of Q and its key's row of K light up
+      this.#selection.subscribe((s) => {
+        const chosen = s && s.row >= 0 ? s : null;
+        this.#maps.q.highlightRow(chosen?.row ?? null);
+        this.#maps.k.highlightRow(chosen?.col ?? null);
+      }),
     );
     this.#stopWatching.push(
       this.#selection.subscribe((cell, source) => {

@@ -194,8 +194,8 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     id: 'rollout',
     term: { en: 'rollout', zh: '跨层累积注意力' },
     definition: {
-      en: 'Attention rollout: the layers’ attention multiplied through the stack, each layer counted half attention and half residual (the token keeping itself). It says where the output ends up drawing from; at each step only about half of it reaches the source.',
-      zh: '把各层的注意力逐层相乘，每层一半算注意力、一半算残差连接（词元保留自身）。它表示输出最终从哪里取信息；每一步只有约一半落在源序列上。',
+      en: 'Attention rollout: the layers’ attention multiplied through the stack, each layer counted half attention and half each token keeping what it had. It says where the output ends up drawing from; at each step only about half of it reaches the source.',
+      zh: '把各层的注意力逐层相乘，每层一半算注意力、一半算每个词元保留原有的内容。它表示输出最终从哪里取信息；每一步只有约一半落在源序列上。',
     },
   },
 ];
