@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Native build of the core, its GoogleTest suite and the native benchmark (build/native).
+# Native build of the core and its GoogleTest suite (build/native; bench/ builds the benchmark apart).
 #   LAB_SANITIZE=1 builds the suite with AddressSanitizer + UndefinedBehaviorSanitizer, with
 #   clang, in build/sanitize (no build type: no NDEBUG, so Eigen's own asserts stay on; the
 #   sanitizer flags, -O1 and line tables, come from CMakeLists.txt). scripts/fuzz.sh builds its
