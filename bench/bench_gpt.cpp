@@ -36,16 +36,11 @@ lab::GptSessionConfig config_of(const nlohmann::json& r) {
   return c;
 }
 
-nlohmann::json read_recipes(const char* path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
-
 }  // namespace
 
 // bench_native.cpp's main calls these.
 int bench_gpt(const char* recipes_path, double scale) {
-  for (const nlohmann::json& r : read_recipes(recipes_path)) {
+  for (const nlohmann::json& r : bench::read_recipes(recipes_path)) {
     lab::GptSession session(config_of(r));
     const bench::StepTimes t =
         bench::time_steps([&](long steps) { return session.train(steps).losses; }, scale);
@@ -60,7 +55,7 @@ int bench_gpt(const char* recipes_path, double scale) {
 // the first T, targets the last T).
 int dump_gpt_data(const char* recipes_path, long steps, const char* out_path) {
   nlohmann::json out = nlohmann::json::object();
-  for (const nlohmann::json& r : read_recipes(recipes_path)) {
+  for (const nlohmann::json& r : bench::read_recipes(recipes_path)) {
     const lab::GptSession session(config_of(r));
     const lab::GptSessionConfig& c = session.config();
     lab::Rng rng(c.seed ^ lab::session_common::kSamplerSeedMix);

@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "kernels/gemm.h"
+#include "bench_steps.h"
 #include "rng.h"
 #include "seq2seq/model.h"
 #include "seq2seq/session.h"
@@ -103,29 +103,20 @@ void print(const char* measure, const Recipe& r, long steps_per_sample, const St
   std::fflush(stdout);
 }
 
-// The GEMM flops done so far (bench_native's build counts them: LAB_COUNT_FLOPS), or -1.
-double gemm_flops_so_far() {
-#ifdef LAB_COUNT_FLOPS
-  return lab::kernels::gemm_flops();
-#else
-  return -1;
-#endif
-}
-
 // Seconds per training step: `reps` blocks of `block` steps after a warm-up of `warmup` steps.
 void per_step(const Recipe& r, long warmup, long block, int reps) {
   auto t = make_trainer(r);
   t->train(warmup);
   std::vector<double> samples;
   float loss = 0;
-  const double flops0 = gemm_flops_so_far();
+  const double flops0 = bench::gemm_flops_so_far();
   for (int i = 0; i < reps; ++i) {
     const auto t0 = Clock::now();
     loss = t->train(block);
     samples.push_back(seconds_since(t0) / static_cast<double>(block));
   }
   const double flops =
-      flops0 < 0 ? -1 : (gemm_flops_so_far() - flops0) / static_cast<double>(reps * block);
+      flops0 < 0 ? -1 : (bench::gemm_flops_so_far() - flops0) / static_cast<double>(reps * block);
   print("step", r, block, stats(samples), loss, flops);
 }
 

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,21 @@ struct StepTimes {
   float first_loss = 0, final_loss = 0;  // step 0's (in the warm-up), the last timed step's
   double gemm_flops_per_step = -1;       // -1: not counted in this build
 };
+
+// The GEMM flops done so far (kernels::gemm_flops), or -1 where the build does not count them.
+inline double gemm_flops_so_far() {
+#ifdef LAB_COUNT_FLOPS
+  return lab::kernels::gemm_flops();
+#else
+  return -1;
+#endif
+}
+
+// A recipes file: a JSON list of recipe objects.
+inline nlohmann::json read_recipes(const char* path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
 
 // The process's CPU time in seconds: on a shared machine, what the step itself costs.
 inline double cpu_seconds() {
@@ -38,9 +55,7 @@ StepTimes time_steps(Train train, double scale) {
   t.steps_per_sample = n(20);
   t.first_loss = train(n(10)).front();  // warm-up: the workspace reaches its largest batch shape
   std::vector<double> samples, cpu;
-#ifdef LAB_COUNT_FLOPS
-  const double flops0 = lab::kernels::gemm_flops();
-#endif
+  const double flops0 = gemm_flops_so_far();
   const auto per_step = [&](double seconds) { return seconds / static_cast<double>(n(20)); };
   for (int i = 0; i < 7; ++i) {
     const auto t0 = Clock::now();
@@ -49,10 +64,8 @@ StepTimes time_steps(Train train, double scale) {
     samples.push_back(per_step(std::chrono::duration<double>(Clock::now() - t0).count()));
     cpu.push_back(per_step(cpu_seconds() - c0));
   }
-#ifdef LAB_COUNT_FLOPS
   // the GEMM flops of a step (the same kernel calls as the wasm step's)
-  t.gemm_flops_per_step = per_step(lab::kernels::gemm_flops() - flops0) / 7;
-#endif
+  if (flops0 >= 0) t.gemm_flops_per_step = per_step(gemm_flops_so_far() - flops0) / 7;
   std::sort(samples.begin(), samples.end());
   std::sort(cpu.begin(), cpu.end());
   t.median_s = samples[samples.size() / 2];

@@ -4,7 +4,6 @@
 // bench/lib/transformer.mjs can put native, wasm and PyTorch side by side on the same recipes.
 // recipes.json: a list of {name, task, layers, heads, dModel, dFF, normFirst, batchSize}.
 // Prints one JSON object per recipe on stdout.
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -30,9 +29,7 @@ lab::TransformerSessionConfig config_of(const nlohmann::json& r) {
 
 // bench_native.cpp's main calls this.
 int bench_transformer(const char* recipes_path, double scale) {
-  std::ifstream in(recipes_path);
-  const nlohmann::json recipes = nlohmann::json::parse(in);
-  for (const nlohmann::json& r : recipes) {
+  for (const nlohmann::json& r : bench::read_recipes(recipes_path)) {
     lab::TransformerSession session(config_of(r));
     const bench::StepTimes t =
         bench::time_steps([&](long steps) { return session.train(steps).losses; }, scale);
