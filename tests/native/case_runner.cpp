@@ -19,12 +19,6 @@ Tensor tensor_from_json(const json& j) {
   return Tensor(shape, data);
 }
 
-json load_reference(const std::string& file) {
-  std::ifstream in(std::string(LAB_REFERENCE_DIR) + "/" + file);
-  if (!in) throw std::runtime_error("cannot open reference file " + file);
-  return json::parse(in);
-}
-
 std::string main_output(const std::string& kind) {
   if (kind == "linear" || kind == "embedding" || kind == "tanh" || kind == "softmax") return "y";
   if (kind == "cross_entropy") return "loss";

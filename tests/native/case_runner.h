@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tensor.h"
+#include "test_util.h"  // load_reference
 
 namespace labtest {
 
@@ -19,7 +20,6 @@ struct CaseResult {
 };
 
 lab::Tensor tensor_from_json(const nlohmann::json& j);
-nlohmann::json load_reference(const std::string& file);  // relative to LAB_REFERENCE_DIR
 
 // The output that grad_output applies to: "output", "y" or "loss".
 std::string main_output(const std::string& kind);

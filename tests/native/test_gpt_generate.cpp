@@ -30,8 +30,8 @@ std::vector<float> last_logits(lab::GptModel& model, const std::vector<int32_t>&
 }
 
 // (layers, heads, d_model, block size)
-using Param = std::tuple<long, long, long, long>;
-class GptCacheMatches : public ::testing::TestWithParam<Param> {};
+using CacheCase = std::tuple<long, long, long, long>;
+class GptCacheMatches : public ::testing::TestWithParam<CacheCase> {};
 
 TEST_P(GptCacheMatches, CachedStepsEqualTheRecomputedPrefix) {
   const auto [layers, heads, C, block] = GetParam();
@@ -74,8 +74,8 @@ TEST_P(GptCacheMatches, CachedStepsEqualTheRecomputedPrefix) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpt, GptCacheMatches,
-                         ::testing::Values(Param{1, 1, 8, 6}, Param{2, 2, 8, 12},
-                                           Param{3, 4, 16, 10}, Param{4, 2, 8, 16}));
+                         ::testing::Values(CacheCase{1, 1, 8, 6}, CacheCase{2, 2, 8, 12},
+                                           CacheCase{3, 4, 16, 10}, CacheCase{4, 2, 8, 16}));
 
 // Past the block size each token is the argmax of a full forward of the last Tmax tokens.
 TEST(GptGenerate, PastTheBlockSizeTheContextIsTheLastBlock) {

@@ -13,9 +13,9 @@
 namespace {
 
 // (layers, heads, d_model, block size, T)
-using Param = std::tuple<long, long, long, long, long>;
+using GptShape = std::tuple<long, long, long, long, long>;
 
-class GptGradCheck : public ::testing::TestWithParam<Param> {};
+class GptGradCheck : public ::testing::TestWithParam<GptShape> {};
 
 TEST_P(GptGradCheck, EveryParameterGroupMatchesCentralDifferences) {
   const auto [layers, heads, C, block, T] = GetParam();
@@ -41,10 +41,10 @@ TEST_P(GptGradCheck, EveryParameterGroupMatchesCentralDifferences) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpt, GptGradCheck,
-                         ::testing::Values(Param{1, 1, 8, 8, 5}, Param{2, 2, 8, 6, 6},
-                                           Param{3, 4, 8, 12, 7}, Param{4, 2, 8, 9, 4}),
-                         [](const ::testing::TestParamInfo<Param>& info) {
-                           const Param& p = info.param;
+                         ::testing::Values(GptShape{1, 1, 8, 8, 5}, GptShape{2, 2, 8, 6, 6},
+                                           GptShape{3, 4, 8, 12, 7}, GptShape{4, 2, 8, 9, 4}),
+                         [](const ::testing::TestParamInfo<GptShape>& info) {
+                           const GptShape& p = info.param;
                            return "l" + std::to_string(std::get<0>(p)) + "_h" +
                                   std::to_string(std::get<1>(p)) + "_t" +
                                   std::to_string(std::get<4>(p)) + "_block" +

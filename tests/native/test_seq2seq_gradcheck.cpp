@@ -45,11 +45,11 @@ lab::Seq2SeqConfig tiny_config(lab::CellKind cell, const Variant& v, uint64_t se
   return c;
 }
 
-using Param = std::tuple<lab::CellKind, int>;
+using CellCase = std::tuple<lab::CellKind, int>;
 
 constexpr double kNoiseFloor = 2e-5;
 
-class Seq2SeqGradCheck : public ::testing::TestWithParam<Param> {};
+class Seq2SeqGradCheck : public ::testing::TestWithParam<CellCase> {};
 
 TEST_P(Seq2SeqGradCheck, EveryParameterGroupMatchesCentralDifferences) {
   const auto [cell, vi] = GetParam();
@@ -85,7 +85,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Values(lab::CellKind::kRnn, lab::CellKind::kGru,
                                          lab::CellKind::kLstm),
                        ::testing::Range(0, static_cast<int>(std::size(kVariants)))),
-    [](const ::testing::TestParamInfo<Param>& info) {
+    [](const ::testing::TestParamInfo<CellCase>& info) {
       return std::string(lab::cell_name(std::get<0>(info.param))) + "_" +
              kVariants[std::get<1>(info.param)].name;
     });

@@ -37,8 +37,8 @@ void perturb(lab::TransformerModel& model, uint64_t seed) {
 }
 
 // (layers, heads, norm_first)
-using Param = std::tuple<long, long, bool>;
-class TransformerIncremental : public ::testing::TestWithParam<Param> {};
+using DecodeCase = std::tuple<long, long, bool>;
+class TransformerIncremental : public ::testing::TestWithParam<DecodeCase> {};
 
 // Feeding tokens one at a time against the KV cache gives the logits and attention maps of a
 // teacher-forced forward pass over the same prefix.
@@ -115,9 +115,9 @@ TEST_P(TransformerIncremental, CachedStepsEqualFullRecomputation) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Transformer, TransformerIncremental,
-                         ::testing::Values(Param{1, 1, false}, Param{2, 2, false},
-                                           Param{2, 4, true}, Param{3, 2, true}),
-                         [](const ::testing::TestParamInfo<Param>& info) {
+                         ::testing::Values(DecodeCase{1, 1, false}, DecodeCase{2, 2, false},
+                                           DecodeCase{2, 4, true}, DecodeCase{3, 2, true}),
+                         [](const ::testing::TestParamInfo<DecodeCase>& info) {
                            return std::string(std::get<2>(info.param) ? "pre" : "post") + "_l" +
                                   std::to_string(std::get<0>(info.param)) + "_h" +
                                   std::to_string(std::get<1>(info.param));

@@ -14,9 +14,9 @@
 namespace {
 
 // (layers, heads, norm_first)
-using Param = std::tuple<long, long, bool>;
+using TransformerShape = std::tuple<long, long, bool>;
 
-class TransformerGradCheck : public ::testing::TestWithParam<Param> {};
+class TransformerGradCheck : public ::testing::TestWithParam<TransformerShape> {};
 
 // LayerNorm gains 1 and biases 0 (PyTorch's init) would leave some gradients degenerate (the
 // attention biases' key part is exactly 0 under softmax's shift invariance, nothing to check);
@@ -53,15 +53,16 @@ TEST_P(TransformerGradCheck, EveryParameterGroupMatchesCentralDifferences) {
   RecordProperty("worst_error_over_tolerance", std::to_string(worst));
 }
 
-INSTANTIATE_TEST_SUITE_P(Transformer, TransformerGradCheck,
-                         ::testing::Values(Param{1, 1, false}, Param{1, 2, true},
-                                           Param{2, 2, false}, Param{2, 4, true}, Param{2, 1, true},
-                                           Param{1, 4, false}),
-                         [](const ::testing::TestParamInfo<Param>& info) {
-                           return std::string(std::get<2>(info.param) ? "pre" : "post") + "_l" +
-                                  std::to_string(std::get<0>(info.param)) + "_h" +
-                                  std::to_string(std::get<1>(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Transformer, TransformerGradCheck,
+    ::testing::Values(TransformerShape{1, 1, false}, TransformerShape{1, 2, true},
+                      TransformerShape{2, 2, false}, TransformerShape{2, 4, true},
+                      TransformerShape{2, 1, true}, TransformerShape{1, 4, false}),
+    [](const ::testing::TestParamInfo<TransformerShape>& info) {
+      return std::string(std::get<2>(info.param) ? "pre" : "post") + "_l" +
+             std::to_string(std::get<0>(info.param)) + "_h" +
+             std::to_string(std::get<1>(info.param));
+    });
 
 lab::Batch row(const lab::Batch& both, long b, long S, long T) {
   lab::Batch one;

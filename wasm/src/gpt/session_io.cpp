@@ -17,16 +17,16 @@ namespace lab {
 
 namespace {
 
-constexpr const char* kFileKind = "attention-lab/gpt";
-constexpr long kFileVersion = 1;
+constexpr const char* kGptFileKind = "attention-lab/gpt";
+constexpr long kGptFileVersion = 1;
 
 }  // namespace
 
 std::vector<uint8_t> GptSession::save() const {
   const GptSessionConfig& c = config_;
   nlohmann::json h = nlohmann::json::object();
-  h["kind"] = kFileKind;
-  h["version"] = kFileVersion;
+  h["kind"] = kGptFileKind;
+  h["version"] = kGptFileVersion;
   h["config"] = {{"seed", c.seed},     {"heldOut", c.held_out}, {"blockSize", c.block_size},
                  {"layers", c.layers}, {"heads", c.heads},      {"dModel", c.d_model}};
   h["training"] = {{"batchSize", c.batch_size},
@@ -46,7 +46,7 @@ GptSession GptSession::load(const uint8_t* data, size_t size) {
   const ModelFileContents file = read_model_file(data, size);
   const nlohmann::json& h = file.header;
   return reading_session_header([&] {
-    check_session_header(h, kFileKind, "GPT", kFileVersion);
+    check_session_header(h, kGptFileKind, "GPT", kGptFileVersion);
     const nlohmann::json& jc = h.at("config");
     const nlohmann::json& jt = h.at("training");
     GptSessionConfig c;

@@ -11,7 +11,7 @@ namespace lab {
 
 namespace {
 
-constexpr const char* kFileKind = "attention-lab/seq2seq";
+constexpr const char* kSeq2SeqFileKind = "attention-lab/seq2seq";
 // 1: weights only (the first development builds; no "version" key). 2: a resumable session.
 constexpr long kSessionFileVersion = 2;
 
@@ -19,7 +19,8 @@ constexpr long kSessionFileVersion = 2;
 
 std::vector<uint8_t> Seq2SeqSession::save() const {
   const SessionConfig& c = config_;
-  nlohmann::json h = session_header(kFileKind, kSessionFileVersion, c, *task_, model_, step_, rng_);
+  nlohmann::json h =
+      session_header(kSeq2SeqFileKind, kSessionFileVersion, c, *task_, model_, step_, rng_);
   h["config"].update({{"cell", cell_name(c.cell)},
                       {"hidden", c.hidden},
                       {"embedding", c.embedding},
@@ -34,12 +35,12 @@ Seq2SeqSession Seq2SeqSession::load(const uint8_t* data, size_t size) {
   const ModelFileContents file = read_model_file(data, size);
   const nlohmann::json& h = file.header;
   return reading_session_header([&] {
-    if (h.value("kind", "") == kFileKind && !h.contains("version")) {
+    if (h.value("kind", "") == kSeq2SeqFileKind && !h.contains("version")) {
       throw InputError(
           "model file is a Seq2Seq file of version 1 (weights only, from a development build), "
           "which this build cannot resume: train the model again");
     }
-    check_session_header(h, kFileKind, "Seq2Seq", kSessionFileVersion);
+    check_session_header(h, kSeq2SeqFileKind, "Seq2Seq", kSessionFileVersion);
     SessionConfig c;
     read_session_config(h, c);
     const nlohmann::json& jc = h.at("config");

@@ -17,9 +17,6 @@ namespace {
 
 constexpr long kDefaultGrammarHeldOut = 500;
 constexpr long kDefaultGrammarTrain = 5000;
-// Rejection sampling (length outside 4–14, or a sentence already drawn) gives up after this many
-// draws in a row: the grammar has millions of sentences, so it never does in practice.
-constexpr long kMaxRejectedDraws = 100000;
 
 // ---------------------------------------------------------------------------------------------
 // The lexicon. Every Chinese word is one source token, every English word one target token.

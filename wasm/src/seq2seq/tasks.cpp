@@ -250,8 +250,6 @@ namespace {
 
 constexpr long kDefaultSequenceHeldOut = 500;
 constexpr long kDefaultTrainSequences = 10000;
-// Rejection sampling gives up after this many draws in a row that it had to throw away.
-constexpr long kMaxRejectedDraws = 100000;
 
 // Σ symbols^L over the lengths, saturating (it only has to be compared with small counts).
 uint64_t distinct_strings(long symbols, long min_len, long max_len) {

@@ -54,6 +54,10 @@ constexpr long kMaxHeldOut = 10000;
 constexpr long kMaxTrainSequences = 20000;
 constexpr long kMaxSequenceLength = kDefaultMaxTokens;  // so any training string can be typed in
 constexpr long kMaxSymbols = 26;                        // the letters a–z
+// Rejection sampling (a string or sentence outside its lengths, or already drawn) gives up after
+// this many draws in a row that it had to throw away: the tasks have far more strings than a
+// training set draws, so it never does in practice.
+constexpr long kMaxRejectedDraws = 100000;
 
 struct TaskOptions {
   uint64_t seed = 1;

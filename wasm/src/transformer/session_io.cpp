@@ -13,14 +13,15 @@ namespace lab {
 
 namespace {
 
-constexpr const char* kFileKind = "attention-lab/transformer";
-constexpr long kFileVersion = 1;
+constexpr const char* kTransformerFileKind = "attention-lab/transformer";
+constexpr long kTransformerFileVersion = 1;
 
 }  // namespace
 
 std::vector<uint8_t> TransformerSession::save() const {
   const TransformerSessionConfig& c = config_;
-  nlohmann::json h = session_header(kFileKind, kFileVersion, c, *task_, model_, step_, rng_);
+  nlohmann::json h =
+      session_header(kTransformerFileKind, kTransformerFileVersion, c, *task_, model_, step_, rng_);
   h["config"].update({{"layers", c.layers},
                       {"heads", c.heads},
                       {"dModel", c.d_model},
@@ -33,7 +34,7 @@ std::vector<uint8_t> TransformerSession::save() const {
 
 bool TransformerSession::is_transformer_file(const uint8_t* data, size_t size) {
   const ModelFileContents file = read_model_file(data, size);
-  return file.header.is_object() && file.header.value("kind", "") == kFileKind;
+  return file.header.is_object() && file.header.value("kind", "") == kTransformerFileKind;
 }
 
 TransformerSession TransformerSession::load(const uint8_t* data, size_t size) {
@@ -41,7 +42,7 @@ TransformerSession TransformerSession::load(const uint8_t* data, size_t size) {
   const ModelFileContents file = read_model_file(data, size);
   const nlohmann::json& h = file.header;
   return reading_session_header([&] {
-    check_session_header(h, kFileKind, "Transformer", kFileVersion);
+    check_session_header(h, kTransformerFileKind, "Transformer", kTransformerFileVersion);
     TransformerSessionConfig c;
     read_session_config(h, c);
     const nlohmann::json& jc = h.at("config");
