@@ -61,6 +61,13 @@ export async function keepScreenshot(target, options) {
   if (KEEP_SCREENSHOTS) await target.screenshot(options);
 }
 
+/** Presses the page's language button and waits for the section (its root: `root`) mounted in that language. */
+export async function switchLanguage(page, lang, root) {
+  await page.click(`#lang-switch button[data-lang=${lang}]`);
+  // the old sections are gone at once: the root found is the new one's
+  await page.waitForFunction(([l, r]) => document.documentElement.lang.startsWith(l) && document.querySelector(r) !== null, [lang, root]);
+}
+
 /** The app's favicon (web/public/favicon.svg). */
 const FAVICON_PATH = '/favicon.svg';
 

@@ -5,7 +5,7 @@
 // Needs a build. Run: node --test tests/e2e/lang-keep.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { useSite } from './harness.mjs';
+import { switchLanguage, useSite } from './harness.mjs';
 
 const DIRECTIONS = [
   ['en', 'zh'],
@@ -22,12 +22,7 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
     page = s.page;
   });
 
-  /** Presses the page's language button and waits for the section (its root: `root`) mounted in that language. */
-  async function switchTo(lang, root) {
-    await page.click(`#lang-switch button[data-lang=${lang}]`);
-    // the old sections are gone at once: the root found is the new one's
-    await page.waitForFunction(([l, r]) => document.documentElement.lang.startsWith(l) && document.querySelector(r) !== null, [lang, root]);
-  }
+  const switchTo = (lang, root) => switchLanguage(page, lang, root);
   /** The models alive in the page's worker (its memory figures, asked inside the worker as the page's client would). */
   async function liveModels() {
     const workers = page.workers();

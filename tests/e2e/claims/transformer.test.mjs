@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { useSite } from '../harness.mjs';
-import { argmax, assertPrompt, claim, claimsByLanguage, fieldControl, text } from './claims-harness.mjs';
+import { argmax, assertPrompt, claim, claimsByLanguage, fieldControl, text, trainedOnce } from './claims-harness.mjs';
 
 const SEC = '.tf-section';
 const DATE = 'JAN 23, 2015';
@@ -58,13 +58,20 @@ describe('§4 claims', { timeout: 1_800_000 }, () => {
   const output = async () => ((await page.locator('[data-testid=tf-output]').textContent()) ?? '').replace(/\s/g, '');
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
-  const trained = {};
-  async function trainedDefault(lang) {
-    if (trained[lang]) return;
-    await open(lang);
-    await trainToEnd(2500);
-    trained[lang] = true;
-  }
+  // one trained page serves tf-decode and tf-rollout in both languages
+  const trainedDefault = (lang) =>
+    trainedOnce(page, 'default', lang, {
+      root: SEC,
+      train: async (l) => {
+        await open(l);
+        await trainToEnd(2500);
+      },
+      ready: () =>
+        page.waitForFunction((s) => {
+          const d = document.querySelector(s)?.dataset;
+          return Number(d?.step) >= 2500 && d?.playing === '0' && d.translatedAt === d.step;
+        }, SEC),
+    });
 
   claim('tf-intro', async (lang) => {
     await open(lang);
@@ -108,6 +115,8 @@ describe('§4 claims', { timeout: 1_800_000 }, () => {
         for (const light of rollout) assert.ok(Math.abs(sum(light) - 0.5) < 0.05, `rollout sums to ${sum(light)}`);
         assert.ok(rollout.marks.every((m) => m >= 0), `the rollout marks a word at every step: ${rollout.marks}`);
         console.log(`# tf-rollout ${lang}: rollout sums ${rollout.map((l) => sum(l).toFixed(3)).join(' ')}`);
+        // back to the default lighting, for the other language's claims on this page
+        await page.selectOption('[data-testid=tf-light]', '1,0');
       },
     ],
   ]);

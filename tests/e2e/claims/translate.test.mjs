@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { openPanel, useSite } from '../harness.mjs';
-import { argmax, assertPrompt, claim, claimsByLanguage, heatmap, row, text } from './claims-harness.mjs';
+import { argmax, assertPrompt, claim, claimsByLanguage, heatmap, row, text, trainedOnce } from './claims-harness.mjs';
 import { wasmBuildOf } from '../one-widget-pages.mjs';
 
 const SEC = '#section-translate .tr-section';
@@ -62,20 +62,30 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
     return { map, tiedRows: rhos.filter((r) => r.rho === '').length, rhos };
   }
 
-  // one trained page per language serves tr-train, tr-decode and tr-why
-  const trained = {};
+  /** After the language switch: the re-mounted section shows the model trained `steps` (and `model`'s evaluation at that step). */
+  async function shows(steps, model) {
+    await page.waitForFunction((n) => document.querySelector('.tr-section')?.dataset.step === String(n) && document.querySelector('.tr-section')?.dataset.playing === '0', steps);
+    await page.waitForFunction((n) => document.querySelector('.tr-decode')?.dataset.modelStep === String(n), steps);
+    if (model) await page.waitForFunction(([m, n]) => document.querySelector(`[data-testid=s2s-compare] tr[data-model=${m}]`)?.dataset.evaluation?.includes(`"step":${n}`), [model, steps]);
+  }
+
+  // one trained page serves tr-train, tr-decode and tr-why in both languages
   async function trainedGrammar(lang) {
-    if (trained[lang] !== undefined) return;
-    const builds = [];
-    const seen = (response) => builds.push(wasmBuildOf(response.url()));
-    page.context().on('response', seen);
-    await open(`#view=translate&lang=${lang}&${FAST}`);
-    await trainRecipe(800);
-    page.context().off('response', seen);
-    // the claims hold for the models of the plain build, which the article loads in every browser
-    assert.ok(builds.includes('core') && !builds.some((b) => b?.endsWith('_fma')), `the article trains on the plain full core: ${builds.filter(Boolean)}`);
-    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-compare] tr[data-model=plain]')?.dataset.evaluation?.includes('"step":800'));
-    trained[lang] = true;
+    await trainedOnce(page, 'grammar', lang, {
+      root: '.tr-section',
+      train: async (l) => {
+        const builds = [];
+        const seen = (response) => builds.push(wasmBuildOf(response.url()));
+        page.context().on('response', seen);
+        await open(`#view=translate&lang=${l}&${FAST}`);
+        await trainRecipe(800);
+        page.context().off('response', seen);
+        // the claims hold for the models of the plain build, which the article loads in every browser
+        assert.ok(builds.includes('core') && !builds.some((b) => b?.endsWith('_fma')), `the article trains on the plain full core: ${builds.filter(Boolean)}`);
+        await shows(800, 'plain');
+      },
+      ready: () => shows(800, 'plain'),
+    });
   }
 
   claimsByLanguage([
@@ -159,13 +169,20 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
   ]);
 
   claim('tr-score', async (lang) => {
-    await open(`#view=translate&lang=${lang}&${FAST}`);
+    await trainedOnce(page, 'cosine', lang, {
+      root: '.tr-section',
+      train: async (l) => {
+        await open(`#view=translate&lang=${l}&${FAST}`);
+        await assertPrompt(page, l, 'tr.try.zh-en.3');
+        await page.selectOption('[data-testid=s2s-score]', 'cosine');
+        await page.waitForFunction(() => /s2s_score=cosine/.test(location.hash));
+        assert.equal(await page.locator(`${SEC} [data-testid=s2s-untrained]`).isVisible(), true, 'a new model, to train again');
+        await trainRecipe(800);
+        await shows(800, 'attention');
+      },
+      ready: () => shows(800, 'attention'),
+    });
     await assertPrompt(page, lang, 'tr.try.zh-en.3');
-    await page.selectOption('[data-testid=s2s-score]', 'cosine');
-    await page.waitForFunction(() => /s2s_score=cosine/.test(location.hash));
-    assert.equal(await page.locator(`${SEC} [data-testid=s2s-untrained]`).isVisible(), true, 'a new model, to train again');
-    await trainRecipe(800);
-    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-compare] tr[data-model=attention]')?.dataset.evaluation?.includes('"step":800'));
     // the alignment forms, though the first sentence's map stays flat: no weight reaches 0.2
     const { alignmentAccuracy } = await evaluation('attention');
     const { map } = await decode();
@@ -198,12 +215,18 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
   });
 
   claim('tr-dates', async (lang) => {
-    await open(`#view=translate&lang=${lang}&s2s_speed=200&s2s_open_settings=1`);
-    await page.selectOption('[data-testid=s2s-task]', 'dates');
-    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-progress]')?.getAttribute('max') === '300');
+    await trainedOnce(page, 'dates', lang, {
+      root: '.tr-section',
+      train: async (l) => {
+        await open(`#view=translate&lang=${l}&s2s_speed=200&s2s_open_settings=1`);
+        await page.selectOption('[data-testid=s2s-task]', 'dates');
+        await page.waitForFunction(() => document.querySelector('[data-testid=s2s-progress]')?.getAttribute('max') === '300');
+        await trainRecipe(300);
+      },
+      ready: () => shows(300),
+    });
     await assertPrompt(page, lang, 'tr.try.dates.1');
     await assertPrompt(page, lang, 'tr.try.dates.2');
-    await trainRecipe(300);
     for (const date of ['January 23, 2015', '23/01/2015']) {
       await page.fill('[data-testid=s2s-text]', date);
       await page.press('[data-testid=s2s-text]', 'Enter');

@@ -1,9 +1,10 @@
 // §1's claims (registry.mjs), in English and Chinese, on the default settings. Training both
-// models takes a minute or two on a shared machine: why-start and why-length train to the end.
+// models takes a minute or two on a shared machine: why-start and why-length train to the end,
+// once for both languages (trainedOnce).
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { useSite } from '../harness.mjs';
-import { assertPrompt, claim, fill, text } from './claims-harness.mjs';
+import { assertPrompt, claim, fill, text, trainedOnce } from './claims-harness.mjs';
 
 const SEC = '#section-why .why-section';
 
@@ -23,10 +24,20 @@ describe('§1 claims', { timeout: 2_400_000 }, () => {
   }
   const percent = (x) => `${Math.round(100 * x)}%`;
 
+  /** After the language switch: the re-mounted section shows the finished run. */
+  const finished = () => page.waitForFunction(() => document.querySelector('.why-section')?.dataset.state === 'done');
+
   claim('why-start', async (lang) => {
-    await open(lang);
+    await trainedOnce(page, 'start', lang, {
+      root: '.why-section',
+      train: async (l) => {
+        await open(l);
+        await trainToTheEnd();
+      },
+      ready: finished,
+    });
     await assertPrompt(page, lang, 'why.try.start');
-    const s = await trainToTheEnd();
+    const s = await snapshot();
     const plain = s.plain.at(-1);
     const attention = s.attention.at(-1);
     console.log(`# why-start ${lang}: at length ${s.lengths.at(-1)}, plain ${plain.toFixed(3)}, attention ${attention.toFixed(3)}`);
@@ -55,12 +66,19 @@ describe('§1 claims', { timeout: 2_400_000 }, () => {
   }
 
   claim('why-length', async (lang) => {
-    await open(lang);
+    await trainedOnce(page, 'length 60', lang, {
+      root: '.why-section',
+      train: async (l) => {
+        await open(l);
+        await page.fill('[data-testid=why-max-len]', '60');
+        await page.dispatchEvent('[data-testid=why-max-len]', 'change');
+        await page.waitForFunction(() => /why_max_len=60/.test(location.hash));
+        await trainToTheEnd();
+      },
+      ready: finished,
+    });
     await assertPrompt(page, lang, 'why.try.length');
-    await page.fill('[data-testid=why-max-len]', '60');
-    await page.dispatchEvent('[data-testid=why-max-len]', 'change');
-    await page.waitForFunction(() => /why_max_len=60/.test(location.hash));
-    const s = await trainToTheEnd();
+    const s = await snapshot();
     assert.equal(s.lengths.at(-1), 60, `the chart reaches length 60: ${s.lengths}`);
     const at = (series, length) => series[s.lengths.indexOf(length)];
     console.log(`# why-length ${lang}: attention ${at(s.attention, 40).toFixed(3)} at 40, ${at(s.attention, 60).toFixed(3)} at 60; plain ${at(s.plain, 60).toFixed(3)} at 60`);
