@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliWithTimeout, withScratchFolder } from './run-cli.mjs';
+import { spawn } from 'node:child_process';
+import { BIN, cliWithTimeout, withScratchFolder } from './run-cli.mjs';
 
 const cli = cliWithTimeout(300_000);
 const POEMS = Array.from({ length: 12 }, (_, i) => `《题${i}》\n白日依山尽，黄河入海流。\n欲穷千里目，更上一层楼。`).join('\n\n') + '\n';
@@ -51,6 +52,50 @@ test('generate continues the prompt, shows the candidates, and --json gives ever
   }
   const again = cli('generate', model, '--prompt', '白日', '--temperature', '0.8', '--top-k', '5', '--top-p', '0.9', '--seed', '3', '--json');
   assert.equal(again.out, j.out, 'the same seed, the same text');
+});
+
+test('info and evaluate read a GPT model file: its settings, and its held-out loss beside the baselines in nats and bits', () => {
+  const i = cli('info', '--model', model);
+  assert.equal(i.code, 0, i.err);
+  for (const re of [/^model +GPT: 1 layers, 2 heads, dModel 16, block 8 characters$/m, /^corpus +12 poems: 11 for training \(\d+ characters\), 1 held out/m,
+    /^steps trained +300$/m, /^learning rate +0\.01$/m]) assert.match(i.out, re);
+  const ij = JSON.parse(cli('info', '--model', model, '--json').out);
+  assert.equal(ij.arch, 'gpt');
+  assert.equal(ij.step, 300);
+
+  const e = cli('evaluate', '--model', model);
+  assert.equal(e.code, 0, e.err);
+  const [, loss, bits] = e.out.match(/^ +loss +(\d\.\d{4}) +\((\d\.\d{3}) bits\)/m);
+  const [, bigram] = e.out.match(/^ +bigram +(\d\.\d{4})/m);
+  assert.ok(Number(loss) < Number(bigram), e.out);
+  assert.ok(Math.abs(Number(bits) - Number(loss) / Math.LN2) < 2e-3, e.out);
+  const ej = JSON.parse(cli('evaluate', '--model', model, '--json').out);
+  assert.equal(ej.arch, 'gpt');
+  assert.ok(Math.abs(ej.bitsPerCharacter - ej.validationLoss / Math.LN2) < 1e-12);
+  assert.equal(ej.validationLoss.toFixed(4), loss, 'the text and the JSON give the same loss');
+
+  const count = cli('evaluate', '--model', model, '--count', '5');
+  assert.equal(count.code, 2);
+  assert.match(count.err, /^attention-lab: --count does not apply to a GPT model/);
+});
+
+test('SIGTERM during a GPT\'s training writes the last good state and exits 143', async () => {
+  const out = join(dir, 'sigterm.model');
+  const child = spawn(process.execPath, [BIN, 'train', '--task', 'poems', '--text', text, ...TINY, '--steps', '1000000', '--log-every', '20',
+    '--eval-every', '0', '--out', out]);
+  let stdout = '', stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const code = await new Promise((resolve) => {
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (!child.sent && /^step +\d+\/1000000/m.test(stdout)) child.sent = child.kill('SIGTERM');
+    });
+    child.on('exit', resolve);
+  });
+  assert.equal(code, 143, stderr);
+  assert.match(stderr, /stopped by SIGTERM at step \d+; wrote the model so far/);
+  const { step } = JSON.parse(cli('info', '--model', out, '--json').out);
+  assert.ok(step >= 20 && step < 1000000, `step ${step}`);
 });
 
 test('options that do not apply are refused, and nothing is written', () => {

@@ -1,6 +1,8 @@
-// `attention-lab translate`, `evaluate` and `info` (train is in train.mjs).
+// `attention-lab translate`, `evaluate` and `info` (train is in train.mjs; a GPT's evaluate and
+// info are in poems.mjs).
 import { statSync } from 'node:fs';
-import { readModel } from './session.mjs';
+import { readAnyModel, readModel } from './session.mjs';
+import { gptEvaluate, gptInfo } from './poems.mjs';
 import { checkOut, checkRoom, refuseOverwrite, writeAtomic } from './files.mjs';
 import { RuntimeError, UsageError } from './options.mjs';
 import { evaluatePairs, translateLines } from './batch.mjs';
@@ -129,7 +131,8 @@ export async function translate(lab, o, positionals, print, given) {
 export function evaluate(lab, o, print) {
   if (o.length !== undefined && o.pairs !== undefined) throw new UsageError('--length and --pairs exclude each other');
   if (o.length === undefined && o.seed !== undefined) throw new UsageError('--seed only applies with --length');
-  const model = readModel(lab, o.model);
+  const { gpt, model } = readAnyModel(lab, o.model);
+  if (gpt) return gptEvaluate(model, o, print);
   if (o.pairs !== undefined) return evaluatePairs(model, o, print);
   const info = model.info();
   if (info.format === 'safetensors') {
@@ -184,9 +187,10 @@ function taskLine(i) {
 }
 
 export function info(lab, o, print) {
-  const model = readModel(lab, o.model);
+  const { gpt, model } = readAnyModel(lab, o.model);
   const i = model.info();
-  if (o.json) return print(toJSON({ file: o.model, bytes: statSync(o.model).size, ...i }));
+  if (o.json) return print(toJSON({ file: o.model, bytes: statSync(o.model).size, ...(gpt ? { arch: 'gpt' } : {}), ...i }));
+  if (gpt) return gptInfo(o, i, print);
   if (i.arch === 'transformer') return printTransformerInfo(o, i, print);
   if (i.format === 'safetensors') {
     return print(table([

@@ -91,7 +91,7 @@ export const COMMANDS = {
   },
   evaluate: {
     usage: 'attention-lab evaluate --model FILE [--pairs FILE | --length L [--seed S]] [--count N] [--json]',
-    summary: 'loss, token accuracy and exact match on the held-out set, at one length, or on your own test pairs',
+    summary: 'a translator: loss, token accuracy and exact match on the held-out set, at one length, or on your own test pairs; a GPT: the held-out loss per character (and in bits) beside the bigram and unigram baselines',
     options: {
       model,
       pairs: { kind: 'text', arg: 'FILE', help: 'evaluate on your own test pairs (one source<TAB>target per line, as train --pairs): exact match and token accuracy of the greedy translations, overall and by source length' },
@@ -129,7 +129,7 @@ export const COMMANDS = {
   },
   info: {
     usage: 'attention-lab info --model FILE [--json]',
-    summary: 'configuration, vocabulary sizes, parameter count and steps trained of a model file',
+    summary: 'configuration, vocabulary sizes, parameter count and steps trained of a model file (a translator or a GPT)',
     options: { model, json },
   },
 };
@@ -184,6 +184,7 @@ export function mainHelp(version) {
     '  attention-lab generate poems.model --prompt 床前 --temperature 0.8 --top-k 20',
     '  attention-lab evaluate --model dates.model',
     '  attention-lab evaluate --model mine.model --pairs my-test-pairs.tsv',
+    '  attention-lab evaluate --model poems.model',
     '  attention-lab info --model dates.model',
     '  attention-lab export --model dates.model --format safetensors --out dates.safetensors',
     '',

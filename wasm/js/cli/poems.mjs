@@ -1,17 +1,18 @@
 // `attention-lab train --task poems` (a character-level GPT on the Tang poems or --text FILE) and
-// `attention-lab generate MODEL --prompt TEXT`. Training runs in short chunks, as train.mjs's, so
-// that Ctrl-C is noticed between two steps; a progress line every --log-every steps and the
-// held-out loss beside the bigram baseline every --eval-every steps; the session (corpus,
+// `attention-lab generate MODEL --prompt TEXT`. Training runs in train.mjs's loop (trainLoop),
+// with the held-out loss beside the two baselines at each evaluation; the session (corpus,
 // weights, Adam, sampler, step) is written to --out at the end, at checkpoints and on Ctrl-C.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createGpt, readGpt, release, writeModel } from './session.mjs';
+import { createGpt, readGpt } from './session.mjs';
 import { checkOut, checkRoom, readText, refuseOverwrite } from './files.mjs';
-import { RuntimeError, UsageError } from './options.mjs';
-import { duration, fixed, show, table, toJSON } from './format.mjs';
+import { UsageError } from './options.mjs';
+import { statSync } from 'node:fs';
+import { fixed, show, table, toJSON } from './format.mjs';
+import { makeProgress } from './progress.mjs';
+import { trainLoop } from './train.mjs';
 
 const POEMS = fileURLToPath(new URL('../../../build/poems/tang300.txt', import.meta.url));
-const tick = () => new Promise((r) => setImmediate(r));
 
 function corpus(o) {
   if (o.text !== undefined) return readText(o.text, 'text');
@@ -30,11 +31,14 @@ function configFrom(o) {
   return c;
 }
 
-function evalText(e) {
-  return e.characters > 0
+/** The GPT's evaluate(): the loss per character beside the two baselines (docs/gpt.md). */
+const GPT_EVALUATION = {
+  accuracy: false,
+  json: (e) => e,
+  text: (e) => (e.characters > 0
     ? `held-out: loss ${fixed(e.validationLoss)} (bigram ${fixed(e.bigramLoss)}, unigram ${fixed(e.unigramLoss)}; ${e.characters} characters)`
-    : `training text: loss ${fixed(e.trainLoss)} (nothing held out)`;
-}
+    : `training text: loss ${fixed(e.trainLoss)} (nothing held out)`),
+};
 
 export async function trainPoems(lab, o, print) {
   refuseOverwrite(o.out, { text: o.text });
@@ -42,73 +46,14 @@ export async function trainPoems(lab, o, print) {
   const session = createGpt(lab, configFrom(o), o.text);
   const info = session.info();
   checkRoom(o.out, session.save().byteLength);
-  const json = o.progress === 'json', quiet = o.progress === 'none';
-  const say = (text, event) => { if (json) print(JSON.stringify(event)); else if (!quiet) print(text); };
   const c = info.config, k = info.corpus;
-  say(`training a GPT on ${o.text ?? 'the Tang poems'} (${k.trainPoems} poems, ${k.trainCharacters} characters; ${k.heldOutPoems} ${k.heldOutPoems === 1 ? 'poem' : 'poems'} held out; ` +
+  const progress = makeProgress(o, c.batchSize, print, GPT_EVALUATION);
+  progress.start(`training a GPT on ${o.text ?? 'the Tang poems'} (${k.trainPoems} poems, ${k.trainCharacters} characters; ${k.heldOutPoems} ${k.heldOutPoems === 1 ? 'poem' : 'poems'} held out; ` +
     `${info.vocab.length} distinct characters): ${c.layers} layers, ${c.heads} heads, dModel ${c.dModel}, block ${c.blockSize}, ` +
     `${info.parameters.toLocaleString('en-US')} parameters; batch ${c.batchSize}, lr ${c.learningRate}` +
     `${c.warmup > 0 ? ` (warm-up ${c.warmup} steps)` : ''}, seed ${c.seed}; ${o.steps} steps`,
-  { event: 'start', steps: o.steps, parameters: info.parameters, vocab: info.vocab.length, corpus: k });
-
-  let interrupted = false;
-  const onSigint = () => {
-    if (interrupted) { release(); process.exit(130); }
-    interrupted = true;
-    process.stderr.write('\nattention-lab: interrupted; saving the model after the current step (Ctrl-C again to quit without saving)\n');
-  };
-  process.on('SIGINT', onSigint);
-  const start = Date.now();
-  let done = 0, chunk = 1, lossSum = 0, lossN = 0, trainMs = 0, diverged = null;
-  const next = (n) => (n > 0 ? (Math.floor(done / n) + 1) * n : Infinity);
-  const at = (n) => n > 0 && done % n === 0;
-  const line = (ev) => {
-    const loss = lossN ? lossSum / lossN : NaN;
-    const rate = trainMs > 0 ? (done * 1000) / trainMs : 0;
-    say(`step ${String(done).padStart(String(o.steps).length)}/${o.steps}  loss ${fixed(loss)}${ev ? ` | ${evalText(ev)}` : ''} | ${rate.toFixed(1)} steps/s`,
-      { event: 'progress', step: done, steps: o.steps, loss: lossN ? loss : null, stepsPerSecond: Number(rate.toFixed(2)), ...(ev ? { evaluation: ev } : {}) });
-    lossSum = lossN = 0;
-  };
-  try {
-    while (done < o.steps && !interrupted) {
-      const n = Math.max(1, Math.min(chunk, o.steps - done, next(o['log-every']) - done, next(o['eval-every']) - done,
-        next(o['checkpoint-every'] ?? 0) - done));
-      const t0 = performance.now();
-      let r;
-      try {
-        r = session.train(n);
-      } catch (e) {
-        if (!/diverged/.test(e.message)) throw new RuntimeError(`training failed: ${e.message}`);
-        diverged = e.message;
-        done += e.completed?.losses.length ?? 0;
-        break;
-      }
-      const ms = performance.now() - t0;
-      trainMs += ms;
-      done += r.losses.length;
-      for (const l of r.losses) { lossSum += l; ++lossN; }
-      chunk = Math.max(1, Math.min(10000, Math.round((200 * n) / Math.max(ms, 1e-3))));
-      const atEval = at(o['eval-every']) || (done === o.steps && o['eval-every'] > 0);
-      if (atEval || at(o['log-every']) || done === o.steps) line(atEval ? session.evaluate() : null);
-      if (at(o['checkpoint-every'] ?? 0) && done < o.steps) writeModel(session, o.out);
-      await tick(); // lets a pending SIGINT run
-    }
-    const steps = session.info().step;
-    if (diverged) {
-      const kept = steps > 0 ? (writeModel(session, o.out), `wrote the weights after step ${steps} to '${o.out}'`) : 'nothing was written';
-      throw new RuntimeError(`training diverged; ${kept} (try a smaller --lr or a --warmup)`);
-    }
-    const bytes = writeModel(session, o.out);
-    say(`wrote ${o.out}: ${steps} steps, ${(bytes / 1024).toFixed(0)} KiB; trained in ${duration(trainMs)} (total ${duration(Date.now() - start)})`,
-      { event: 'done', file: o.out, step: steps, bytes, trainSeconds: trainMs / 1000 });
-    if (interrupted) {
-      const e = new RuntimeError(`interrupted at step ${steps}; wrote the model so far to '${o.out}'`);
-      e.exitCode = 130;
-      throw e;
-    }
-  } finally {
-    process.off('SIGINT', onSigint);
-  }
+  { fromStep: info.step, arch: 'gpt', task: 'poems', parameters: info.parameters, batchSize: c.batchSize, vocab: info.vocab.length, corpus: k });
+  await trainLoop(session, o, progress, { evaluate: () => session.evaluate(), parameters: info.parameters, hint: 'try a smaller --lr or a --warmup' });
 }
 
 /** Refuses sampling flags that would have no effect together. */
@@ -141,4 +86,42 @@ export function generate(lab, o, positionals, print, given) {
   print(table([['step', 'char', 'prob', `top ${o.candidates}`],
     ...r.steps.map((s, i) => [String(i + 1), show(s.char), s.prob.toFixed(3), s.top.map((t) => `${show(t.char)} ${t.prob.toFixed(3)}`).join('  ')])], 'rlrl')
     .map((l) => `  ${l}`).join('\n'));
+}
+
+/** `attention-lab info --model M` for a GPT: the model, its corpus and its training settings. */
+export function gptInfo(o, i, print) {
+  const c = i.config, k = i.corpus;
+  print(table([
+    ['file', `${o.model} (${(statSync(o.model).size / 1024).toFixed(0)} KiB)`],
+    ['model', `GPT: ${c.layers} layers, ${c.heads} heads, dModel ${c.dModel}, block ${c.blockSize} characters`],
+    ['vocabulary', `${i.vocab.length} characters`],
+    ['corpus', `${k.poems} poems: ${k.trainPoems} for training (${k.trainCharacters} characters), ${k.heldOutPoems} held out (${k.heldOutCharacters} characters)`],
+    ['parameters', i.parameters.toLocaleString('en-US')],
+    ['steps trained', i.step.toLocaleString('en-US')],
+    ['batch size', String(c.batchSize)],
+    ['learning rate', String(Number(c.learningRate.toPrecision(6)))],
+    ['warm-up', c.warmup > 0 ? `${c.warmup} steps` : 'none'],
+    ['seed', String(c.seed)],
+  ], 'll').join('\n'));
+}
+
+/** `attention-lab evaluate --model M` for a GPT: the held-out loss per character beside the two baselines. */
+export function gptEvaluate(model, o, print) {
+  for (const flag of ['pairs', 'length', 'count']) {
+    if (o[flag] !== undefined) throw new UsageError(`--${flag} does not apply to a GPT model (it is evaluated on its held-out poems)`);
+  }
+  const e = model.evaluate();
+  const bits = (nats) => nats / Math.LN2;
+  if (o.json) return print(toJSON({ arch: 'gpt', step: model.info().step, ...e, bitsPerCharacter: e.characters > 0 ? bits(e.validationLoss) : null }));
+  const set = e.characters > 0 ? `its ${e.characters} held-out characters` : 'its training text (nothing was held out)';
+  print(`GPT after ${model.info().step} steps, on ${set}, in nats per character (bits):`);
+  const row = (name, nats, what) => [name, `${fixed(nats)}  (${bits(nats).toFixed(3)} bits)  ${what}`];
+  print(table([
+    ...(e.characters > 0 ? [row('loss', e.validationLoss, 'the model, each block read from an empty context')] : []),
+    row('training text', e.trainLoss, 'as many characters of the text it trained on'),
+    ...(e.characters > 0 ? [
+      row('bigram', e.bigramLoss, 'baseline: the previous character, add-one smoothed, fitted on the training text'),
+      row('unigram', e.unigramLoss, 'baseline: character frequencies alone'),
+    ] : []),
+  ], 'll').map((l) => `  ${l}`).join('\n'));
 }

@@ -1,11 +1,23 @@
 // The progress of `attention-lab train`. --progress text: a line every --log-every steps (loss,
-// token accuracy, the held-out evaluation when there is one, examples/s, steps/s and the ETA);
-// json: the same as one JSON object a line, for scripts; none: only the first and last lines;
-// auto: text, plus a live line on stderr between two lines when stderr is a terminal (never when
-// piped, so logs hold no carriage returns).
+// token accuracy where the model has one, the held-out evaluation when there is one, examples/s,
+// steps/s and the ETA); json: the same as one JSON object a line, for scripts; none: only the
+// first and last lines; auto: text, plus a live line on stderr between two lines when stderr is a
+// terminal (never when piped, so logs hold no carriage returns).
 import { duration, fixed, pct } from './format.mjs';
 
-export function makeProgress(o, batchSize, print) {
+/** A translator's held-out evaluation (Seq2Seq and Transformer sessions' evaluate()). */
+export const TRANSLATOR_EVALUATION = {
+  accuracy: true,
+  json: (ev) => ({ loss: ev.loss, tokenAccuracy: ev.tokenAccuracy, exactMatch: ev.exactMatch, examples: ev.examples, onTrainingData: ev.heldOutIsTrainingData }),
+  text: (ev) => `${ev.heldOutIsTrainingData ? 'eval on the training pairs' : 'held-out'}: loss ${fixed(ev.loss)}  ` +
+    `tok-acc ${pct(ev.tokenAccuracy)}  exact ${pct(ev.exactMatch)} (${ev.examples})`,
+};
+
+/**
+ * `evaluation` says how the model's evaluate() result reads ({text, json}) and whether its train()
+ * results carry a token accuracy (`accuracy`).
+ */
+export function makeProgress(o, batchSize, print, evaluation = TRANSLATOR_EVALUATION) {
   const mode = o.progress === 'auto' ? 'text' : o.progress;
   const live = o.progress === 'auto' && Boolean(process.stderr.isTTY);
   const json = (event, fields) => print(JSON.stringify({ event, ...fields }));
@@ -14,18 +26,17 @@ export function makeProgress(o, batchSize, print) {
   const stepsPerSecond = () => (trainMs > 0 ? (done * 1000) / trainMs : 0);
   const eta = (at) => { const v = stepsPerSecond(); return v > 0 ? ((o.steps - at) / v) : null; };
   const clearLive = () => { if (shown) process.stderr.write('\r\x1b[K'); shown = false; };
-  const heldOut = (ev) => ({ loss: ev.loss, tokenAccuracy: ev.tokenAccuracy, exactMatch: ev.exactMatch, examples: ev.examples,
-    onTrainingData: ev.heldOutIsTrainingData });
-  const evalText = (ev) => ` | ${ev.heldOutIsTrainingData ? 'eval on the training pairs' : 'held-out'}: loss ${fixed(ev.loss)}  ` +
-    `tok-acc ${pct(ev.tokenAccuracy)}  exact ${pct(ev.exactMatch)} (${ev.examples})`;
+  const evalText = (ev) => ` | ${evaluation.text(ev)}`;
+  const accText = () => (evaluation.accuracy ? `  tok-acc ${accN ? pct(accSum / accN) : '-'}` : '');
   const speedText = (at) => {
     const ex = msSince > 0 ? Math.round((exSince * 1000) / msSince) : 0;
     const left = eta(at);
     return `${ex.toLocaleString('en-US')} ex/s  ${stepsPerSecond().toFixed(1)} steps/s` + (at < o.steps && left !== null ? `  ETA ${duration(left * 1000)}` : '');
   };
   return {
-    start(text, info) {
-      if (mode === 'json') json('start', { steps: o.steps, fromStep: info.step, arch: info.arch ?? 'rnn', task: info.task, parameters: info.parameterCount, batchSize: info.batchSize });
+    /** The first line: `text`, or in JSON the start event with `fields`. */
+    start(text, fields) {
+      if (mode === 'json') json('start', { steps: o.steps, ...fields });
       else print(text);
     },
     /** Adds the losses and accuracy of `ms` of training. */
@@ -39,12 +50,13 @@ export function makeProgress(o, batchSize, print) {
       clearLive();
       if (mode === 'json') {
         json(final ? 'evaluation' : 'progress', { step: at, steps: o.steps, ...(final ? {} : { loss: lossN ? lossSum / lossN : null,
-          tokenAccuracy: accN ? accSum / accN : null, stepsPerSecond: Number(stepsPerSecond().toFixed(2)), etaSeconds: eta(at) === null ? null : Math.round(eta(at)) }),
-        ...(ev ? { heldOut: heldOut(ev) } : {}) });
+          ...(evaluation.accuracy ? { tokenAccuracy: accN ? accSum / accN : null } : {}), stepsPerSecond: Number(stepsPerSecond().toFixed(2)),
+          etaSeconds: eta(at) === null ? null : Math.round(eta(at)) }),
+        ...(ev ? { heldOut: evaluation.json(ev) } : {}) });
       } else if (mode === 'text') {
         const head = `step ${String(at).padStart(w)}/${o.steps}`;
         print(final ? `${head}${evalText(ev)}`
-          : `${head}  loss ${fixed(lossN ? lossSum / lossN : NaN)}  tok-acc ${accN ? pct(accSum / accN) : '-'}${ev ? evalText(ev) : ''} | ${speedText(at)}`);
+          : `${head}  loss ${fixed(lossN ? lossSum / lossN : NaN)}${accText()}${ev ? evalText(ev) : ''} | ${speedText(at)}`);
       }
       if (!final) lossSum = lossN = accSum = accN = exSince = msSince = 0;
     },

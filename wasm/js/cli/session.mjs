@@ -52,34 +52,52 @@ export function createGpt(lab, config, textFile) {
 
 /** The GPT session in `path` (written by `train --task poems`); bad files are runtime errors naming it. */
 export function readGpt(lab, path) {
-  let bytes;
+  const bytes = modelBytes(path, 'MODEL');
   try {
-    bytes = readFileSync(path);
-  } catch (e) {
-    throw new RuntimeError(`cannot read MODEL '${path}': ${ioMessage(e)}`);
-  }
-  if (bytes.length === 0) throw new RuntimeError(`MODEL '${path}' is empty`);
-  try {
-    return track(lab.loadGptSession(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+    return track(lab.loadGptSession(bytes));
   } catch (e) {
     const hint = /is not a GPT model/.test(e.message) ? ' (generate reads a model written by `attention-lab train --task poems`)' : '';
     throw new RuntimeError(`MODEL '${path}': ${e.message}${hint}`);
   }
 }
 
-/** The model in `path`: unreadable or corrupt files are runtime errors naming the file. */
-export function readModel(lab, path, flag = 'model') {
+/** The bytes of the model file `path` (named `name` in errors: unreadable or empty is a runtime error). */
+function modelBytes(path, name) {
   let bytes;
   try {
     bytes = readFileSync(path);
   } catch (e) {
-    throw new RuntimeError(`cannot read --${flag} '${path}': ${ioMessage(e)}`);
+    throw new RuntimeError(`cannot read ${name} '${path}': ${ioMessage(e)}`);
   }
-  if (bytes.length === 0) throw new RuntimeError(`--${flag} '${path}' is empty`);
+  if (bytes.length === 0) throw new RuntimeError(`${name} '${path}' is empty`);
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** The translator (Seq2Seq or Transformer) in `path`: unreadable or corrupt files are runtime errors naming the file. */
+export function readModel(lab, path, flag = 'model') {
+  const bytes = modelBytes(path, `--${flag}`);
   try {
-    return track(lab.loadSeq2Seq(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+    return track(lab.loadSeq2Seq(bytes));
   } catch (e) {
     throw new RuntimeError(`--${flag} '${path}': ${e.message}`);
+  }
+}
+
+/**
+ * The model in `path`, a translator or a GPT (`train --task poems`): {gpt: false, model} or
+ * {gpt: true, model}, for the commands that read either (info, evaluate).
+ */
+export function readAnyModel(lab, path, flag = 'model') {
+  const bytes = modelBytes(path, `--${flag}`);
+  try {
+    return { gpt: false, model: track(lab.loadSeq2Seq(bytes)) };
+  } catch (e) {
+    if (!/is not a Seq2Seq model/.test(e.message)) throw new RuntimeError(`--${flag} '${path}': ${e.message}`);
+    try {
+      return { gpt: true, model: track(lab.loadGptSession(bytes)) };
+    } catch (g) {
+      throw new RuntimeError(`--${flag} '${path}': ${/is not a GPT model/.test(g.message) ? 'not a model file of attention-lab train (a translator or a GPT)' : g.message}`);
+    }
   }
 }
 

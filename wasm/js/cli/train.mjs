@@ -1,7 +1,8 @@
-// `attention-lab train`: trains in short chunks (about 0.2 s each) so that Ctrl-C is noticed
-// between two Adam steps; prints a progress line every --log-every steps and a held-out evaluation
-// every --eval-every steps; writes the model at the end, on Ctrl-C, or after divergence (the
-// weights of the last good step).
+// `attention-lab train`: the translators' settings (the GPT's: poems.mjs), and the training loop
+// that every model shares (trainLoop): short chunks (about 0.2 s each) so that Ctrl-C is noticed
+// between two Adam steps; a progress line every --log-every steps and a held-out evaluation every
+// --eval-every steps; the model written at the end, on Ctrl-C, or after divergence (the weights of
+// the last good step).
 import { createModel, readModel, release, writeModel } from './session.mjs';
 import { checkOut, checkRoom, readText, refuseOverwrite } from './files.mjs';
 import { RuntimeError, UsageError, checkTrainOptions } from './options.mjs';
@@ -118,8 +119,23 @@ export async function train(lab, o, print, given) {
   const info = model.info();
   checkRoom(o.out, model.save().byteLength); // the exact size of the file, before any training
   const progress = makeProgress(o, info.batchSize, print);
-  progress.start(summary(info, o), info);
+  progress.start(summary(info, o), { fromStep: info.step, arch: info.arch ?? 'rnn', task: info.task, parameters: info.parameterCount, batchSize: info.batchSize });
+  await trainLoop(model, o, progress, {
+    evaluate: () => model.evaluate(o['eval-examples'] > 0 ? { maxExamples: o['eval-examples'] } : undefined),
+    accuracy: accuracyOf,
+    parameters: info.parameterCount,
+    hint: 'try a smaller --lr, or --clip 5',
+  });
+}
 
+/**
+ * Trains `model` (a session: train(n), info().step, save()) o.steps steps in chunks of about 0.2 s,
+ * so that a signal is noticed between two steps; a progress line every --log-every steps and
+ * `evaluate()` every --eval-every; the model written to --out at --checkpoint-every, at the end,
+ * after Ctrl-C or SIGTERM, and after divergence (the weights of the last good step; `hint` says
+ * what to try). `accuracy(result, steps)`: the token accuracy of a train() result as [sum, count].
+ */
+export async function trainLoop(model, o, progress, { evaluate: evaluateModel, accuracy = () => [0, 0], parameters, hint }) {
   // Ctrl-C (SIGINT), and SIGTERM as `kill`, `timeout` and job schedulers send it, stop after the
   // current step and write the model; the exit code is 128 + the signal's number, as a shell's.
   let interrupted = null;
@@ -142,7 +158,7 @@ export async function train(lab, o, print, given) {
   const evaluate = () => {
     try {
       lastEval = done;
-      return model.evaluate(o['eval-examples'] > 0 ? { maxExamples: o['eval-examples'] } : undefined);
+      return evaluateModel();
     } catch (e) {
       throw new RuntimeError(`evaluation failed: ${e.message}`);
     }
@@ -169,12 +185,14 @@ export async function train(lab, o, print, given) {
       } catch (e) {
         if (!/diverged/.test(e.message)) throw new RuntimeError(`training failed: ${e.message}`);
         diverged = e.message;
-        progress.steps(e.completed?.losses ?? [], [0, 0], 0); // the steps before it
+        const before = e.completed?.losses ?? []; // the steps before it
+        done += before.length;
+        progress.steps(before, [0, 0], 0);
         break;
       }
       const ms = performance.now() - t0;
       done += r.losses.length;
-      progress.steps(r.losses, accuracyOf(r, r.losses.length), ms);
+      progress.steps(r.losses, accuracy(r, r.losses.length), ms);
       chunk = Math.max(1, Math.min(10000, Math.round((200 * n) / Math.max(ms, 1e-3))));
       const atEval = at(o['eval-every']);
       if (atEval || at(o['log-every']) || done === o.steps) progress.line(done, atEval ? evaluate() : null);
@@ -189,10 +207,10 @@ export async function train(lab, o, print, given) {
     if (diverged) {
       const m = diverged.match(/diverged at step (\d+)/);
       const kept = done > 0 ? (writeModel(model, o.out), `wrote the weights after step ${steps} to '${o.out}'`) : 'nothing was written';
-      throw new RuntimeError(`training diverged${m ? ` at step ${m[1]}` : ''}; ${kept} (try a smaller --lr, or --clip 5)`);
+      throw new RuntimeError(`training diverged${m ? ` at step ${m[1]}` : ''}; ${kept} (${hint})`);
     }
     const bytes = writeModel(model, o.out);
-    progress.done(o.out, steps, bytes, Date.now() - start, info.parameterCount);
+    progress.done(o.out, steps, bytes, Date.now() - start, parameters);
     if (interrupted) {
       const e = new RuntimeError(`${interrupted.what} at step ${steps}; wrote the model so far to '${o.out}'`);
       e.exitCode = interrupted.code;
