@@ -98,6 +98,14 @@ test('SIGTERM during a GPT\'s training writes the last good state and exits 143'
   assert.ok(step >= 20 && step < 1000000, `step ${step}`);
 });
 
+test('--corpus song100 trains on the Song poems that npm run build:poems extracted', () => {
+  const out = join(dir, 'song.model');
+  const r = cli('train', '--task', 'poems', '--corpus', 'song100', ...TINY, '--steps', '2', '--eval-every', '0', '--out', out);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^training a GPT on the Song poems \(86 poems, \d+ characters; 10 poems held out; \d+ distinct characters\)/);
+  assert.equal(JSON.parse(cli('info', '--model', out, '--json').out).corpus.poems, 96);
+});
+
 test('options that do not apply are refused, and nothing is written', () => {
   const out = join(dir, 'never.model');
   const refused = (args, message) => {
@@ -106,10 +114,13 @@ test('options that do not apply are refused, and nothing is written', () => {
     assert.match(r.err, message);
     assert.equal(r.err.split('\n').length, 2, 'one line');
   };
-  refused(['train', '--task', 'poems', '--text', text, '--cell', 'gru', '--steps', '1', '--out', out], /^attention-lab: --cell does not apply to --task poems \(a GPT; its options: --text, --block-size/);
+  refused(['train', '--task', 'poems', '--text', text, '--cell', 'gru', '--steps', '1', '--out', out], /^attention-lab: --cell does not apply to --task poems \(a GPT; its options: --corpus, --text, --block-size/);
   refused(['train', '--task', 'poems', '--text', text, '--arch', 'transformer', '--steps', '1', '--out', out], /--arch does not apply to --task poems/);
   refused(['train', '--task', 'note', '--block-size', '8', '--steps', '1', '--out', out], /^attention-lab: --block-size applies to --task poems only$/m);
   refused(['train', '--task', 'poems', '--text', text, '--steps', '1', '--out', text], /--out '.*poems\.txt' is the same file as --text/);
+  refused(['train', '--task', 'poems', '--corpus', 'song100', '--text', text, '--steps', '1', '--out', out], /--corpus and --text exclude each other/);
+  refused(['train', '--task', 'poems', '--corpus', 'song', '--steps', '1', '--out', out], /unknown corpus 'song' for --corpus \(expected tang300, song100\)/);
+  refused(['train', '--task', 'note', '--corpus', 'song100', '--steps', '1', '--out', out], /--corpus applies to --task poems only/);
   refused(['train', '--task', 'poems', '--text', text, '--held-out', '0.9', '--steps', '1', '--out', out], /--held-out must be a number in \[0, 0\.5\] \(got '0\.9'\)/);
   refused(['train', '--task', 'poems', '--text', text, '--block-size', '1000', '--steps', '1', '--out', out], /one block of --block-size 1000 needs at least 1001/);
   refused(['generate', model, '--prompt', '床前明月光'], /^attention-lab: --prompt has 5 characters not in the vocabulary: "床", "前", "明", "月", "光"/);

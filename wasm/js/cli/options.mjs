@@ -38,6 +38,7 @@ export const COMMANDS = {
     summary: 'train a Seq2Seq model on a task or on your own sentence pairs, or (--task poems) a GPT on the Tang poems or your own text, and write it to a model file',
     options: {
       task: { kind: 'choice', choices: TASKS, listed: true, applies: 'new', help: "the task: zh-en (the page's grammar corpus, Chinese → English), note (the 5 Chinese → English pairs), dates (dates → ISO), reverse or copy (letter strings), or poems (a character-level GPT on the Tang poems, docs/gpt.md); this, --pairs or --from is required" },
+      corpus: { kind: 'choice', choices: ['tang300', 'song100'], applies: 'poems', help: 'with --task poems: the poems to train on, tang300 (唐诗三百首, the default) or song100 (宋词一百首), as `npm run build:poems` extracts them from Debian\'s fortunes-zh' },
       text: { kind: 'text', arg: 'FILE', applies: 'poems', help: 'with --task poems: train on your own UTF-8 text instead of the Tang poems (poems separated by blank lines; at most 1 MiB)' },
       'block-size': { kind: 'int', min: 1, max: 1024, applies: 'poems', help: 'with --task poems: the context in characters (default: the recipe\'s, docs/gpt.md)' },
       pairs: { kind: 'text', arg: 'FILE', applies: 'new', help: 'train on your own sentence pairs: a UTF-8 text file, one source<TAB>target per line (blank lines and lines starting with # are skipped; at most 20000 pairs, 64 tokens a side)' },
@@ -349,11 +350,12 @@ export function checkTrainOptions(o, given) {
 }
 
 // What --task poems (the GPT, docs/gpt.md) takes besides the options every run has.
-const POEMS_OPTIONS = new Set(['task', 'text', 'block-size', 'held-out', 'layers', 'heads', 'd-model', 'warmup', 'batch', 'lr', 'seed']);
+const POEMS_OPTIONS = new Set(['task', 'corpus', 'text', 'block-size', 'held-out', 'layers', 'heads', 'd-model', 'warmup', 'batch', 'lr', 'seed']);
 const EVERY_RUN = new Set(['steps', 'eval-every', 'log-every', 'checkpoint-every', 'progress', 'out']);
 
 /** --task poems trains a GPT: every option of the translators is refused, naming what it takes instead. */
 function checkPoemsOptions(o, given) {
+  if (given.has('corpus') && given.has('text')) throw new UsageError('--corpus and --text exclude each other: train on the poems of --corpus or on the text of --text');
   for (const n of given) {
     if (POEMS_OPTIONS.has(n) || EVERY_RUN.has(n)) continue;
     if (n === 'pairs' || n === 'from') throw new UsageError(`--task and --${n} exclude each other: the data comes from one of --task, --pairs, --from`);

@@ -12,14 +12,17 @@ import { fixed, show, table, toJSON } from './format.mjs';
 import { makeProgress } from './progress.mjs';
 import { trainLoop } from './train.mjs';
 
-const POEMS = fileURLToPath(new URL('../../../build/poems/tang300.txt', import.meta.url));
+/** The corpora `npm run build:poems` extracts (scripts/poems.mjs), by --corpus. */
+const CORPORA = { tang300: 'the Tang poems', song100: 'the Song poems' };
+const corpusFile = (name) => fileURLToPath(new URL(`../../../build/poems/${name}.txt`, import.meta.url));
 
 function corpus(o) {
   if (o.text !== undefined) return readText(o.text, 'text');
-  if (!existsSync(POEMS)) {
-    throw new UsageError('the Tang poems are not extracted (build/poems/tang300.txt): run `npm run build:poems`, or give your own --text FILE');
+  const name = o.corpus ?? 'tang300';
+  if (!existsSync(corpusFile(name))) {
+    throw new UsageError(`${CORPORA[name]} are not extracted (build/poems/${name}.txt): run \`npm run build:poems\`, or give your own --text FILE`);
   }
-  return readText(POEMS, 'task poems');
+  return readText(corpusFile(name), `corpus ${name}`);
 }
 
 // Options not given are left out: the session then takes the poems recipe's (docs/gpt.md).
@@ -48,7 +51,7 @@ export async function trainPoems(lab, o, print) {
   checkRoom(o.out, session.save().byteLength);
   const c = info.config, k = info.corpus;
   const progress = makeProgress(o, c.batchSize, print, GPT_EVALUATION);
-  progress.start(`training a GPT on ${o.text ?? 'the Tang poems'} (${k.trainPoems} poems, ${k.trainCharacters} characters; ${k.heldOutPoems} ${k.heldOutPoems === 1 ? 'poem' : 'poems'} held out; ` +
+  progress.start(`training a GPT on ${o.text ?? CORPORA[o.corpus ?? 'tang300']} (${k.trainPoems} poems, ${k.trainCharacters} characters; ${k.heldOutPoems} ${k.heldOutPoems === 1 ? 'poem' : 'poems'} held out; ` +
     `${info.vocab.length} distinct characters): ${c.layers} layers, ${c.heads} heads, dModel ${c.dModel}, block ${c.blockSize}, ` +
     `${info.parameters.toLocaleString('en-US')} parameters; batch ${c.batchSize}, lr ${c.learningRate}` +
     `${c.warmup > 0 ? ` (warm-up ${c.warmup} steps)` : ''}, seed ${c.seed}; ${o.steps} steps`,
