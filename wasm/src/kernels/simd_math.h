@@ -50,9 +50,11 @@ inline v128_t exp_f32x4(v128_t x) {
   p = wasm_f32x4_add(wasm_f32x4_mul(p, x), wasm_f32x4_splat(5.0000001201e-1f));
   v128_t y = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(p, wasm_f32x4_mul(x, x)), x),
                             wasm_f32x4_splat(1.0f));
-  // 2^n: n + 127 in the exponent bits
-  v128_t e =
-      wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+  // 2^n: n + 127 in the exponent bits. n is a whole number in [−64, 128], so n + (2^23 + 127) is
+  // exact and holds n + 127 in its low mantissa bits, which the shift moves into the exponent: the
+  // same bits as converting n to an integer, without i32x4.trunc_sat_f32x4_s (several x86
+  // instructions in V8, for the NaN and overflow cases that cannot occur here)
+  v128_t e = wasm_i32x4_shl(wasm_f32x4_add(n, wasm_f32x4_splat(8388608.0f + 127.0f)), 23);
   return wasm_v128_andnot(wasm_f32x4_mul(y, e), flushed);
 }
 
