@@ -1,8 +1,9 @@
 // The kernels layer (wasm/src/kernels) against naive loops in double: every GEMM variant at odd
 // sizes 1…67 with row strides wider than the rows, overwrite and accumulate, with and without a
-// bias; σ and tanh against std:: in double; the fused softmax (scale, mask, saturated rows) and
-// Adam (in place vs the checked path, all-or-nothing). tests/wasm/kernels.test.mjs runs the same
-// GEMM and activation checks against the wasm SIMD kernels.
+// bias; σ, tanh, GELU and exp against std:: in double; the fused softmax (scale, mask, saturated
+// rows, its log-sum-exp, and the cross-entropy built on it) and Adam (in place vs the checked
+// path, all-or-nothing). tests/wasm/kernels.test.mjs runs the same GEMM and activation checks
+// against the wasm SIMD kernels.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,6 +16,7 @@
 #include "kernels/adam.h"
 #include "kernels/gemm.h"
 #include "kernels/softmax.h"
+#include "ops.h"
 #include "optim.h"
 
 namespace {
@@ -272,6 +274,121 @@ TEST(Kernels, SigmoidAndTanhWithin1e6RelativeOfStd) {
   EXPECT_LE(s[2], 1e-37f);
   EXPECT_GE(s[2], 0.0f);
   EXPECT_TRUE(std::isnan(s[3]));
+}
+
+// GELU (tanh form) in double, and its derivative: the formulas of kernels/activation.h.
+double gelu_double(double x) {
+  return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+}
+double gelu_slope_double(double x) {
+  const double c = std::sqrt(2.0 / M_PI), t = std::tanh(c * (x + 0.044715 * x * x * x));
+  return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * c * (1.0 + 3.0 * 0.044715 * x * x);
+}
+
+// The size of the slope's terms, ½ (1 + t) ≤ 1 and ½ |x| (1 − t²) √(2/π) (1 + 3 · 0.044715 x²),
+// the second with 1 − t² at its largest (1): the scale of the error the rounding of t in float32
+// leaves in 1 − t² (near |x| = 4, 1 − t² ≈ 7e-5 is the difference of numbers near 1).
+double gelu_slope_scale(double x) {
+  return 1.0 + 0.5 * std::fabs(x) * std::sqrt(2.0 / M_PI) * (1.0 + 3.0 * 0.044715 * x * x);
+}
+
+TEST(Kernels, GeluAndItsSlopeMatchDouble) {
+  // GELU(x) = x · ½ (1 + t): the error is measured against |x|, i.e. in the factor ½ (1 + t) ∈
+  // [0, 1], which for x ≪ 0 is 1 + t with t near −1 and cannot be relative (float32's t rounds
+  // at 6e-8 there); the slope's against the size of its terms. Over [−12, 12] and ±10^e.
+  const std::vector<float> x = activation_arguments(12.0f);
+  const long n = static_cast<long>(x.size());
+  std::vector<float> y(x.size()), dx(x.size(), 0.5f), dy(x.size(), 2.0f);
+  lab::kernels::gelu_forward(y.data(), x.data(), n);
+  lab::kernels::gelu_backward(dx.data(), dy.data(), x.data(), n);
+  double worst_y = 0.0, worst_slope = 0.0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double v = x[i];
+    if (v != 0.0) worst_y = std::max(worst_y, std::fabs(y[i] - gelu_double(v)) / std::fabs(v));
+    // dx = 0.5 + 2 · GELU′(x): accumulated, scaled by dy
+    worst_slope = std::max(
+        worst_slope, std::fabs((dx[i] - 0.5) / 2.0 - gelu_slope_double(v)) / gelu_slope_scale(v));
+  }
+  EXPECT_LE(worst_y, 3e-7);
+  EXPECT_LE(worst_slope, 1e-6);
+  // y may be x; saturation, and no NaN from huge arguments
+  float g[] = {0.0f, 1e30f, -1e30f, 30.0f, -30.0f};
+  lab::kernels::gelu_forward(g, g, 5);
+  EXPECT_EQ(g[0], 0.0f);
+  EXPECT_EQ(g[1], 1e30f);
+  EXPECT_EQ(g[2], -0.0f);
+  EXPECT_EQ(g[3], 30.0f);
+  EXPECT_EQ(g[4], -0.0f);
+  float s[] = {30.0f, -30.0f, 1e10f, -1e10f}, ones[] = {1, 1, 1, 1}, ds[] = {0, 0, 0, 0};
+  lab::kernels::gelu_backward(ds, ones, s, 4);
+  EXPECT_EQ(ds[0], 1.0f);
+  EXPECT_EQ(ds[1], 0.0f);
+  EXPECT_EQ(ds[2], 1.0f);
+  EXPECT_EQ(ds[3], 0.0f);
+}
+
+TEST(Kernels, ExpOverItsRangeAndAtItsEdges) {
+  // a dense sweep over [−44, 88]: within 1e-6 relative of std::exp in double (~2 ulp)
+  std::vector<float> x;
+  for (long i = -44 * 4096; i <= 88 * 4096; ++i) x.push_back(static_cast<float>(i) / 4096.0f);
+  EXPECT_LE(max_relative_error(
+                lab::kernels::exp_inplace, [](double v) { return std::exp(v); }, x),
+            1e-6);
+  // masked scores (−inf), large negative arguments: exactly 0; large positive: the largest floats
+  // or +inf (kernels/simd_math.h), never NaN
+  const float inf = std::numeric_limits<float>::infinity();
+  float e[] = {-inf, -1e30f, -1000.0f, -45.0f, 89.0f, 1000.0f, 1e30f, inf, std::nanf("")};
+  lab::kernels::exp_inplace(e, 9);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(e[i], 0.0f) << i;
+  for (int i = 4; i < 8; ++i) EXPECT_GE(e[i], 1e38f) << i;
+  EXPECT_TRUE(std::isnan(e[8]));
+}
+
+TEST(Kernels, SoftmaxLogSumIsTheRowsLogSumExp) {
+  // rows of 2,578 (the GPT's vocabulary) and 13 with a mask, scale 1 and 0.35, scores spread over
+  // ±30 so that some weights flush to 0
+  std::mt19937 rng(7);
+  for (const long C : {2578L, 13L}) {
+    const long R = 3;
+    std::vector<float> x = random_vector(R * C, rng), y(x.size()), lse(R);
+    for (float& v : x) v *= 30.0f;
+    std::vector<uint8_t> keep(x.size());
+    for (size_t i = 0; i < keep.size(); ++i) keep[i] = i % 3 != 1;
+    for (const bool masked : {false, true}) {
+      for (const float scale : {1.0f, 0.35f}) {
+        ASSERT_EQ(lab::kernels::softmax_forward(y.data(), x.data(), masked ? keep.data() : nullptr,
+                                                R, C, scale, lse.data())
+                      .masked_row,
+                  -1);
+        for (long r = 0; r < R; ++r) {
+          double mx = -1e300, s = 0.0;
+          for (long c = 0; c < C; ++c)
+            if (!masked || keep[r * C + c]) mx = std::max(mx, double(scale) * x[r * C + c]);
+          for (long c = 0; c < C; ++c)
+            if (!masked || keep[r * C + c]) s += std::exp(double(scale) * x[r * C + c] - mx);
+          EXPECT_NEAR(lse[r], mx + std::log(s), 2e-6 * std::fabs(mx) + 1e-6)
+              << "C " << C << " masked " << masked << " scale " << scale << " row " << r;
+        }
+      }
+    }
+  }
+}
+
+TEST(Kernels, CrossEntropyFromTheSoftmaxSumsMatchesDouble) {
+  // 2,578 logits a row; row 1's target sits 200 below the row's largest logit: its probability
+  // underflows to 0, its −log p ≈ 200 must not be inf
+  std::mt19937 rng(3);
+  const long R = 4, V = 2578;
+  std::vector<float> logits = random_vector(R * V, rng), probs(logits.size());
+  for (float& v : logits) v *= 8.0f;
+  logits[1 * V + 5] = -200.0f;
+  const int32_t targets[] = {17, 5, -1, 2577};
+  const float in_float = lab::cross_entropy_forward(probs.data(), logits.data(), targets, -1, R, V,
+                                                    lab::LogSumExp::kFloat);
+  const float in_double = lab::cross_entropy_forward(probs.data(), logits.data(), targets, -1, R, V,
+                                                     lab::LogSumExp::kDouble);
+  EXPECT_GT(in_double, 200.0f / 3.0f);
+  EXPECT_NEAR(in_float, in_double, 1e-6 * in_double);
 }
 
 lab::AdamOptions adam_options(float lr) {

@@ -108,3 +108,46 @@ test('sigmoid and tanh saturate, and NaN stays NaN', () => {
   assert.ok(s[2] >= 0 && s[2] <= 1e-37, `σ(−∞) = ${s[2]}`);
   assert.ok(Number.isNaN(s[3]));
 });
+
+// GELU (tanh form) and its slope against the formulas in double, as tests/native/test_kernels.cpp
+// measures them: the output's error against |x| (the factor ½ (1 + t) ∈ [0, 1]: for x ≪ 0, 1 + t is
+// the difference of numbers near 1 and cannot be relative), the slope's against the size of its
+// terms, 1 + ½ |x| √(2/π) (1 + 3 · 0.044715 x²).
+const GELU_C = Math.sqrt(2 / Math.PI), GELU_A = 0.044715;
+const geluTanh = (x) => Math.tanh(GELU_C * (x + GELU_A * x * x * x));
+test('GELU and its slope match the formulas in double', () => {
+  const x = activationArguments(12);
+  const y = core.kernelActivation('gelu', x), slope = core.kernelActivation('geluGrad', x);
+  let worstY = 0, worstSlope = 0;
+  for (let i = 0; i < x.length; ++i) {
+    const v = x[i], t = geluTanh(v);
+    if (v !== 0) worstY = Math.max(worstY, Math.abs(y[i] - 0.5 * v * (1 + t)) / Math.abs(v));
+    const want = 0.5 * (1 + t) + 0.5 * v * (1 - t * t) * GELU_C * (1 + 3 * GELU_A * v * v);
+    const scale = 1 + 0.5 * Math.abs(v) * GELU_C * (1 + 3 * GELU_A * v * v);
+    worstSlope = Math.max(worstSlope, Math.abs(slope[i] - want) / scale);
+  }
+  assert.ok(worstY <= 3e-7, `GELU: error ${worstY} × |x|`);
+  assert.ok(worstSlope <= 1e-6, `GELU′: error ${worstSlope}`);
+  // saturation, and no NaN from huge arguments
+  assert.deepEqual([...core.kernelActivation('gelu', Float32Array.of(0, 1e30, -1e30, 30, -30))], [0, 1e30, -0, 30, -0].map(Math.fround));
+  assert.deepEqual([...core.kernelActivation('geluGrad', Float32Array.of(30, -30, 1e10, -1e10))], [1, 0, 1, 0]);
+});
+
+// exp over its whole range on a dense grid (spacing 1/4096), and at its edges: masked scores (−∞)
+// and large negative arguments give exactly 0, large positive ones the largest floats or +∞
+// (from 88.3763 up: kernels/simd_math.h), never NaN; NaN stays NaN.
+test('exp within 1e-6 relative over [−44, 88], and its edges', () => {
+  const x = [];
+  for (let i = -44 * 4096; i <= 88 * 4096; ++i) x.push(i / 4096);
+  const y = core.kernelActivation('exp', Float32Array.from(x));
+  let worst = 0, at = 0;
+  for (let i = 0; i < x.length; ++i) {
+    const r = Math.abs(y[i] - Math.exp(x[i])) / Math.exp(x[i]);
+    if (!(r <= worst)) [worst, at] = [r, x[i]];
+  }
+  assert.ok(worst <= 1e-6, `exp: relative error ${worst} at ${at}`);
+  const e = core.kernelActivation('exp', Float32Array.of(-Infinity, -1e30, -1000, -45, 89, 1000, 1e30, Infinity, NaN));
+  assert.deepEqual([...e.slice(0, 4)], [0, 0, 0, 0]);
+  for (const v of e.slice(4, 8)) assert.ok(v >= 1e38, `exp of a large argument: ${v}`);
+  assert.ok(Number.isNaN(e[8]));
+});

@@ -3,6 +3,7 @@
 // themselves trust their callers (the attention and Seq2Seq layers).
 #include <emscripten/bind.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -131,8 +132,9 @@ val cross_entropy_js(val logits_js, val targets_js, val options) {
     }
     const double ignore = labjs::js_number(options, "ignoreIndex", -100, "ignoreIndex");
     Tensor probs(logits.shape);
-    float loss = lab::cross_entropy_forward(probs.ptr(), logits.ptr(), targets.data(),
-                                            static_cast<int32_t>(ignore), R, V);
+    float loss =
+        lab::cross_entropy_forward(probs.ptr(), logits.ptr(), targets.data(),
+                                   static_cast<int32_t>(ignore), R, V, lab::LogSumExp::kDouble);
     val out = val::object();
     out.set("loss", val(loss));
     out.set("probs", tensor_to_js(probs));
@@ -148,8 +150,9 @@ val cross_entropy_js(val logits_js, val targets_js, val options) {
 }
 
 // For tests/wasm/kernels.test.mjs, which checks the wasm SIMD non-linearities against Math.exp /
-// Math.tanh: kernels/activation.h's 'sigmoid' or 'tanh' (anything else: exp_inplace) on a copy of
-// x; returns the copy. Not part of the package API (no wrapper in attention-lab.mjs).
+// Math.tanh: kernels/activation.h's 'sigmoid', 'tanh', 'gelu' or 'geluGrad' (GELU′(x): the
+// backward with dy = 1) (anything else: exp_inplace) on a copy of x; returns the copy. Not part
+// of the package API (no wrapper in attention-lab.mjs).
 val kernel_activation_js(std::string name, val x) {
   std::vector<float> y = emscripten::convertJSArrayToNumberVector<float>(x);
   const long n = static_cast<long>(y.size());
@@ -157,6 +160,12 @@ val kernel_activation_js(std::string name, val x) {
     lab::kernels::sigmoid_inplace(y.data(), n);
   } else if (name == "tanh") {
     lab::kernels::tanh_inplace(y.data(), n);
+  } else if (name == "gelu") {
+    lab::kernels::gelu_forward(y.data(), y.data(), n);
+  } else if (name == "geluGrad") {
+    const std::vector<float> x_copy = y, ones(y.size(), 1.0f);
+    std::fill(y.begin(), y.end(), 0.0f);
+    lab::kernels::gelu_backward(y.data(), ones.data(), x_copy.data(), n);
   } else {
     lab::kernels::exp_inplace(y.data(), n);
   }

@@ -20,7 +20,7 @@ export const BINDINGS = Object.freeze({
     api: ['attention', 'selfAttention', 'multiHeadAttention'],
   },
   ops_bindings: {
-    // kernelActivation: the wasm sigmoid / tanh / exp kernels alone, for tests/wasm/kernels.test.mjs
+    // kernelActivation: the wasm sigmoid / tanh / GELU / exp kernels alone, for tests/wasm/kernels.test.mjs
     exports: ['linear', 'embedding', 'tanh', 'softmax', 'crossEntropy', 'kernelActivation'],
     api: ['ops'],
   },

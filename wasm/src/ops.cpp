@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "kernels/activation.h"
 #include "kernels/gemm.h"
@@ -60,28 +61,12 @@ void tanh_backward(float* dx, const float* dy, const float* y, long n) {
   MapV(dx, n).array() += CMapV(dy, n).array() * (1.0f - Y.array().square());
 }
 
-namespace {
-constexpr float kGeluC = 0.7978845608028654f;  // √(2/π)
-constexpr float kGeluA = 0.044715f;
-}  // namespace
-
 void gelu_forward(float* y, const float* x, long n) {
-  for (long i = 0; i < n; ++i) {
-    const float v = x[i];
-    // y = ½ x (1 + tanh(√(2/π) (x + 0.044715 x³)))
-    y[i] = 0.5f * v * (1.0f + std::tanh(kGeluC * (v + kGeluA * v * v * v)));
-  }
+  kernels::gelu_forward(y, x, n);
 }
 
 void gelu_backward(float* dx, const float* dy, const float* x, long n) {
-  for (long i = 0; i < n; ++i) {
-    const float v = x[i];
-    const float t = std::tanh(kGeluC * (v + kGeluA * v * v * v));
-    // dy/dx = ½ (1 + t) + ½ x (1 − t²) √(2/π) (1 + 3 · 0.044715 x²)
-    const float dydx =
-        0.5f * (1.0f + t) + 0.5f * v * (1.0f - t * t) * kGeluC * (1.0f + 3.0f * kGeluA * v * v);
-    dx[i] += dy[i] * dydx;
-  }
+  kernels::gelu_backward(dx, dy, x, n);
 }
 
 void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const float* w,
@@ -160,10 +145,25 @@ void softmax_backward(float* dx, const float* dy, const float* y, long R, long C
   kernels::softmax_backward(dx, dy, y, R, C, 1.0f, /*accumulate=*/true);
 }
 
+namespace {
+// log Σ_c exp(x[c]) over x[0, V), in double
+double log_sum_exp_double(const float* x, long V) {
+  float mx = x[0];
+  for (long c = 1; c < V; ++c) mx = std::max(mx, x[c]);
+  double s = 0.0;
+  for (long c = 0; c < V; ++c) s += std::exp(static_cast<double>(x[c] - mx));
+  return std::log(s) + mx;
+}
+}  // namespace
+
 float cross_entropy_forward(float* probs, const float* logits, const int32_t* targets,
-                            int32_t ignore_index, long R, long V) {
+                            int32_t ignore_index, long R, long V, LogSumExp log_sum_exp) {
+  const bool in_float = log_sum_exp == LogSumExp::kFloat;
+  std::vector<float> log_sum(in_float ? static_cast<size_t>(R) : 0);
   // Non-finite logits (a diverging run): the loss is NaN, which the models report as divergence.
-  if (!kernels::softmax_forward(probs, logits, nullptr, R, V, 1.0f).finite) {
+  if (!kernels::softmax_forward(probs, logits, nullptr, R, V, 1.0f,
+                                in_float ? log_sum.data() : nullptr)
+           .finite) {
     return std::numeric_limits<float>::quiet_NaN();
   }
   double loss = 0.0;
@@ -175,14 +175,9 @@ float cross_entropy_forward(float* probs, const float* logits, const int32_t* ta
       throw InputError("target " + std::to_string(t) + " at row " + std::to_string(r) +
                        " is outside the vocabulary of " + std::to_string(V));
     }
-    // −log p computed from the logits (log-sum-exp), not log(probs): a tiny probability would
-    // underflow to 0 and give inf.
     const float* lr = logits + r * V;
-    float mx = lr[0];
-    for (long c = 1; c < V; ++c) mx = std::max(mx, lr[c]);
-    double s = 0.0;
-    for (long c = 0; c < V; ++c) s += std::exp(static_cast<double>(lr[c] - mx));
-    loss += std::log(s) + mx - lr[t];
+    const double lse = in_float ? log_sum[static_cast<size_t>(r)] : log_sum_exp_double(lr, V);
+    loss += lse - lr[t];
     ++count;
   }
   return count ? static_cast<float>(loss / count) : 0.0f;

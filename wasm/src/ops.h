@@ -76,8 +76,15 @@ void softmax_backward(float* dx, const float* dy, const float* y, long R, long C
 // logits, probs (R, V); probs keeps the softmax for backward. Returns 0 when every row is ignored,
 // NaN when a logit is not finite (the callers report that as divergence).
 // Throws InputError for a target outside [0, V) that is not ignore_index.
+// −log p = log Σ exp(logits) − logit at the target (log-sum-exp, not log(probs): a tiny probability
+// would underflow to 0 and give inf); LogSumExp says how the log Σ exp is had:
+// - kFloat: the softmax's own float row sums (no second pass over the logits: the Transformer and
+//   the GPT, whose 2,578-character rows made the second pass in double a sixth of a step);
+// - kDouble: summed again in double (the Seq2Seq models and the crossEntropy op, whose losses the
+//   article's recipes and their references were measured with).
+enum class LogSumExp { kFloat, kDouble };
 float cross_entropy_forward(float* probs, const float* logits, const int32_t* targets,
-                            int32_t ignore_index, long R, long V);
+                            int32_t ignore_index, long R, long V, LogSumExp log_sum_exp);
 // dlogits += dloss · (probs − onehot(target)) / count, ignored rows get nothing
 void cross_entropy_backward(float* dlogits, const float* probs, const int32_t* targets,
                             int32_t ignore_index, long R, long V, float dloss);

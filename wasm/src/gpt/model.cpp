@@ -92,7 +92,7 @@ float GptModel::forward_loss(const GptBatch& batch) {
   // loss = mean −log softmax(logits)[target] over positions with a target
   probs_.resize(R * V);
   return cross_entropy_forward(probs_.data(), logits_.data(), batch.targets.data(),
-                               kGptIgnoreTarget, R, V);
+                               kGptIgnoreTarget, R, V, LogSumExp::kFloat);
 }
 
 namespace {

@@ -1,9 +1,16 @@
 #include "kernels/activation.h"
 
+#include <algorithm>
+
 #include "kernels/simd_math.h"
 #include "tensor.h"
 
 namespace lab::kernels {
+
+namespace {
+constexpr float kGeluC = 0.7978845608028654f;  // √(2/π)
+constexpr float kGeluA = 0.044715f;
+}  // namespace
 
 #ifdef __wasm_simd128__
 
@@ -40,18 +47,18 @@ v128_t tanh_f32x4(v128_t x) {
   return wasm_v128_bitselect(big, small, wasm_f32x4_ge(ax, wasm_f32x4_splat(0.625f)));
 }
 
-// f over x[0, n): f32x4 over the whole groups of 4, then the tail (under 4 floats) through the
-// same f32x4 function on a padded copy, so every element gets exactly the same arithmetic.
+// f over x[0, n), four floats at a time, the tail (under 4) padded with 0: every element gets
+// exactly the same arithmetic.
 template <v128_t (*f)(v128_t)>
 void map_inplace(float* x, long n) {
-  long i = 0;
-  for (; i + 4 <= n; i += 4) wasm_v128_store(x + i, f(wasm_v128_load(x + i)));
-  if (i < n) {
-    float tail[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    for (long j = i; j < n; ++j) tail[j - i] = x[j];
-    wasm_v128_store(tail, f(wasm_v128_load(tail)));
-    for (long j = i; j < n; ++j) x[j] = tail[j - i];
-  }
+  for (long i = 0; i < n; i += 4) store_upto4(x + i, f(load_upto4(x + i, n - i)), n - i);
+}
+
+// t = tanh(√(2/π) (x + 0.044715 x³)), the GELU's inner tanh
+v128_t gelu_tanh(v128_t x) {
+  const v128_t x3 =
+      wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_splat(kGeluA), x), x), x);
+  return tanh_f32x4(wasm_f32x4_mul(wasm_f32x4_splat(kGeluC), wasm_f32x4_add(x, x3)));
 }
 
 }  // namespace
@@ -64,6 +71,36 @@ void tanh_inplace(float* x, long n) {
   map_inplace<tanh_f32x4>(x, n);
 }
 
+void gelu_forward(float* y, const float* x, long n) {
+  const v128_t half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f);
+  for (long i = 0; i < n; i += 4) {
+    const v128_t v = load_upto4(x + i, n - i);
+    // y = ½ x (1 + t)
+    const v128_t yv = wasm_f32x4_mul(wasm_f32x4_mul(half, v), wasm_f32x4_add(one, gelu_tanh(v)));
+    store_upto4(y + i, yv, n - i);
+  }
+}
+
+void gelu_backward(float* dx, const float* dy, const float* x, long n) {
+  const v128_t half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f);
+  const v128_t c = wasm_f32x4_splat(kGeluC), a3 = wasm_f32x4_splat(3.0f * kGeluA);
+  for (long i = 0; i < n; i += 4) {
+    const long m = n - i;
+    const v128_t v = load_upto4(x + i, m), t = gelu_tanh(v);
+    // dy/dx = ½ (1 + t) + ½ x (1 − t²) √(2/π) (1 + 3 · 0.044715 x²)
+    const v128_t inner = wasm_f32x4_add(one, wasm_f32x4_mul(wasm_f32x4_mul(a3, v), v));
+    const v128_t slope = wasm_f32x4_mul(
+        wasm_f32x4_mul(
+            wasm_f32x4_mul(wasm_f32x4_mul(half, v), wasm_f32x4_sub(one, wasm_f32x4_mul(t, t))), c),
+        inner);
+    const v128_t dydx = wasm_f32x4_add(wasm_f32x4_mul(half, wasm_f32x4_add(one, t)), slope);
+    // dx += dy · dy/dx
+    const v128_t g =
+        wasm_f32x4_add(load_upto4(dx + i, m), wasm_f32x4_mul(load_upto4(dy + i, m), dydx));
+    store_upto4(dx + i, g, m);
+  }
+}
+
 #else  // native: Eigen's vectorised exp and tanh
 
 void sigmoid_inplace(float* x, long n) {
@@ -74,6 +111,28 @@ void sigmoid_inplace(float* x, long n) {
 void tanh_inplace(float* x, long n) {
   auto a = MapV(x, n).array();
   a = a.tanh();
+}
+
+void gelu_forward(float* y, const float* x, long n) {
+  const auto v = CMapV(x, n).array();
+  // y = ½ x (1 + tanh(√(2/π) (x + 0.044715 x³)))
+  MapV(y, n).array() = 0.5f * v * (1.0f + (kGeluC * (v + kGeluA * v.cube())).tanh());
+}
+
+void gelu_backward(float* dx, const float* dy, const float* x, long n) {
+  // in blocks, so that t is computed once and stays in cache
+  constexpr long kBlock = 256;
+  float t[kBlock];
+  for (long i = 0; i < n; i += kBlock) {
+    const long m = std::min(kBlock, n - i);
+    const auto v = CMapV(x + i, m).array();
+    auto tv = MapV(t, m).array();
+    tv = (kGeluC * (v + kGeluA * v.cube())).tanh();
+    // dx += dy · (½ (1 + t) + ½ x (1 − t²) √(2/π) (1 + 3 · 0.044715 x²))
+    MapV(dx + i, m).array() +=
+        CMapV(dy + i, m).array() * (0.5f * (1.0f + tv) + 0.5f * v * (1.0f - tv.square()) * kGeluC *
+                                                             (1.0f + 3.0f * kGeluA * v.square()));
+  }
 }
 
 #endif

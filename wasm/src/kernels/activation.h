@@ -1,5 +1,5 @@
 // Element-wise non-linearities of the recurrent cells' gates and of ops::tanh: y = σ(x), tanh(x),
-// in place over n floats.
+// in place over n floats; and the GPT's GELU (tanh form), forward and backward.
 //
 // Natively these are Eigen's vectorised expressions (the same arithmetic as before this layer). In
 // wasm, where Eigen 3.4 has no SIMD packet math and so calls scalar exp / tanh per element (the
@@ -15,5 +15,11 @@ void sigmoid_inplace(float* x, long n);
 
 // x[i] = tanh(x[i]) for i < n.
 void tanh_inplace(float* x, long n);
+
+// y[i] = GELU(x[i]) = ½ x (1 + tanh(√(2/π) (x + 0.044715 x³))) for i < n (y may be x).
+void gelu_forward(float* y, const float* x, long n);
+
+// dx[i] += dy[i] · GELU′(x[i]) for i < n.
+void gelu_backward(float* dx, const float* dy, const float* x, long n);
 
 }  // namespace lab::kernels

@@ -28,7 +28,9 @@ inline v128_t madd(v128_t a, v128_t b, v128_t c) {
 
 // exp(x) = 2^n · exp(r), n = round(x / ln 2), r = x − n ln 2 ∈ [−ln2/2, ln2/2], with exp(r) from
 // Cephes' degree-5 minimax polynomial (as in Eigen's pexp_float and sse_mathfun's exp_ps), ~2 ulp;
-// 0 for x < kExpFlush, arguments above 88.376 clamped there (largest finite result), NaN stays NaN.
+// 0 for x < kExpFlush (−inf included); +inf from 88.3763 up (float32 itself overflows at 88.7228:
+// the last half step would need n = 128, one more than the exponent bits below can hold), so a
+// huge argument gives +inf, never NaN; NaN stays NaN.
 inline v128_t exp_f32x4(v128_t x) {
   const v128_t flushed = wasm_f32x4_lt(x, wasm_f32x4_splat(kExpFlush));
   x = wasm_f32x4_pmin(wasm_f32x4_pmax(x, wasm_f32x4_splat(kExpFlush)),
@@ -48,9 +50,11 @@ inline v128_t exp_f32x4(v128_t x) {
   p = wasm_f32x4_add(wasm_f32x4_mul(p, x), wasm_f32x4_splat(5.0000001201e-1f));
   v128_t y = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(p, wasm_f32x4_mul(x, x)), x),
                             wasm_f32x4_splat(1.0f));
-  // 2^n: n + 127 in the exponent bits
-  v128_t e =
-      wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+  // 2^n: n + 127 in the exponent bits. n is a whole number in [−64, 128], so n + (2^23 + 127) is
+  // exact and holds n + 127 in its low mantissa bits, which the shift moves into the exponent: the
+  // same bits as converting n to an integer, without i32x4.trunc_sat_f32x4_s (several x86
+  // instructions in V8, for the NaN and overflow cases that cannot occur here)
+  v128_t e = wasm_i32x4_shl(wasm_f32x4_add(n, wasm_f32x4_splat(8388608.0f + 127.0f)), 23);
   return wasm_v128_andnot(wasm_f32x4_mul(y, e), flushed);
 }
 
@@ -68,6 +72,21 @@ inline float dot(const float* a, const float* b, long K) {
   float r = hsum(s);
   for (; k < K; ++k) r += a[k] * b[k];
   return r;
+}
+
+// x[0, m) as an f32x4, lanes from m on 0 (m < 4: the tail of a row; m ≥ 4: a plain load), so the
+// tail goes through the same f32x4 arithmetic as the rest. store_upto4 writes lanes [0, m) back.
+inline v128_t load_upto4(const float* x, long m) {
+  if (m >= 4) return wasm_v128_load(x);
+  float t[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  for (long j = 0; j < m; ++j) t[j] = x[j];
+  return wasm_v128_load(t);
+}
+inline void store_upto4(float* x, v128_t v, long m) {
+  if (m >= 4) return wasm_v128_store(x, v);
+  float t[4];
+  wasm_v128_store(t, v);
+  for (long j = 0; j < m; ++j) x[j] = t[j];
 }
 
 // One float through the f32x4 path (the tail of a row), so every element gets the same function.

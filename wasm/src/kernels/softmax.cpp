@@ -12,19 +12,12 @@ namespace lab::kernels {
 namespace {
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
-// The largest kept score of row r (keep row kr; null: every key kept), or −inf when the row has no
-// finite kept score. Subtracting it keeps exp() in range: scores near 2000 that differ by ~1 still
-// give the right weights instead of inf/inf. For −inf it records in `status` why: no key kept (a
-// masked row), or kept keys that all score −inf (scores that overflowed).
-float kept_row_max(const float* xr, const uint8_t* kr, long C, long r, SoftmaxStatus& status) {
-  float mx = kNegInf;
-  bool kept = false;
-  for (long c = 0; c < C; ++c) {
-    if (!kr || kr[c]) {
-      kept = true;
-      mx = std::max(mx, xr[c]);
-    }
-  }
+// kept_row_max(xr, kr, C, r, status) (one per build below): the largest kept score of row r
+// (keep row kr; null: every key kept), or −inf when the row has no finite kept score. Subtracting
+// it keeps exp() in range: scores near 2000 that differ by ~1 still give the right weights instead
+// of inf/inf. For −inf, row_max records in `status` why: no key kept (a masked row), or kept keys
+// that all score −inf (scores that overflowed).
+float row_max(float mx, bool kept, long r, SoftmaxStatus& status) {
   if (mx == kNegInf) {
     if (kept) {
       status.finite = false;
@@ -43,8 +36,46 @@ void exp_inplace(float* x, long n) {
   for (; i < n; ++i) x[i] = exp_scalar(x[i]);
 }
 
+namespace {
+
+// keep[0, 4) as lane masks: all ones where the key is kept.
+v128_t keep_mask(const uint8_t* k) {
+  const v128_t bytes = wasm_v128_load32_zero(k);
+  const v128_t lanes = wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(bytes));
+  return wasm_i32x4_ne(lanes, wasm_i32x4_splat(0));
+}
+
+// The largest of the four lanes.
+float lane_max(v128_t m4) {
+  return std::max(std::max(wasm_f32x4_extract_lane(m4, 0), wasm_f32x4_extract_lane(m4, 1)),
+                  std::max(wasm_f32x4_extract_lane(m4, 2), wasm_f32x4_extract_lane(m4, 3)));
+}
+
+// kept_row_max (above), four keys at a time.
+float kept_row_max(const float* xr, const uint8_t* kr, long C, long r, SoftmaxStatus& status) {
+  const v128_t neg_inf = wasm_f32x4_splat(kNegInf);
+  v128_t m4 = neg_inf, any4 = wasm_i32x4_splat(0);
+  long c = 0;
+  for (; c + 4 <= C; c += 4) {
+    const v128_t k = keep_mask(kr + c);
+    m4 = wasm_f32x4_max(m4, wasm_v128_bitselect(wasm_v128_load(xr + c), neg_inf, k));
+    any4 = wasm_v128_or(any4, k);
+  }
+  float mx = lane_max(m4);
+  bool kept = wasm_v128_any_true(any4);
+  for (; c < C; ++c) {
+    if (kr[c]) {
+      kept = true;
+      mx = std::max(mx, xr[c]);
+    }
+  }
+  return row_max(mx, kept, r, status);
+}
+
+}  // namespace
+
 SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C,
-                              float scale) {
+                              float scale, float* log_sum) {
   SoftmaxStatus status;
   const v128_t s = wasm_f32x4_splat(scale);
   // Σ (x·s − x·s) stays 0 while every x·s is finite and becomes NaN otherwise: the check of the
@@ -63,8 +94,7 @@ SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, lon
     } else {
       v128_t m4 = wasm_f32x4_splat(kNegInf);
       for (; c + 4 <= C; c += 4) m4 = wasm_f32x4_max(m4, wasm_v128_load(xr + c));
-      mx = std::max(std::max(wasm_f32x4_extract_lane(m4, 0), wasm_f32x4_extract_lane(m4, 1)),
-                    std::max(wasm_f32x4_extract_lane(m4, 2), wasm_f32x4_extract_lane(m4, 3)));
+      mx = lane_max(m4);
       for (; c < C; ++c) mx = std::max(mx, xr[c]);
     }
     // y = exp(scale · (x − max)), exactly 0 where masked;  sum = Σ y
@@ -74,20 +104,24 @@ SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, lon
       const v128_t xv = wasm_v128_load(xr + c), xs = wasm_f32x4_mul(xv, s);
       nonfinite4 = wasm_f32x4_add(nonfinite4, wasm_f32x4_sub(xs, xs));
       v128_t e = exp_f32x4(wasm_f32x4_mul(wasm_f32x4_sub(xv, m), s));
-      if (kr) {
-        e = wasm_v128_and(e, wasm_i32x4_make(-(kr[c] != 0), -(kr[c + 1] != 0), -(kr[c + 2] != 0),
-                                             -(kr[c + 3] != 0)));
-      }
+      if (kr) e = wasm_v128_and(e, keep_mask(kr + c));
       wasm_v128_store(yr + c, e);
       sum4 = wasm_f32x4_add(sum4, e);
     }
     float sum = hsum(sum4);
-    for (; c < C; ++c) {
-      const float xs = xr[c] * scale;
-      nonfinite += xs - xs;
-      yr[c] = kr && !kr[c] ? 0.0f : exp_scalar((xr[c] - mx) * scale);
-      sum += yr[c];
+    if (c < C) {
+      // the tail (under 4 keys): one f32x4 exp for all of it, added to the sum in order
+      float e[4];
+      wasm_v128_store(e,
+                      exp_f32x4(wasm_f32x4_mul(wasm_f32x4_sub(load_upto4(xr + c, C - c), m), s)));
+      for (long j = 0; c < C; ++c, ++j) {
+        const float xs = xr[c] * scale;
+        nonfinite += xs - xs;
+        yr[c] = kr && !kr[c] ? 0.0f : e[j];
+        sum += yr[c];
+      }
     }
+    if (log_sum) log_sum[r] = mx * scale + std::log(sum);
     // y /= sum   (sum >= 1: the max entry contributes exp(0))
     const float inv = 1.0f / sum;
     const v128_t inv4 = wasm_f32x4_splat(inv);
@@ -126,6 +160,20 @@ void softmax_backward(float* dx, const float* dy, const float* y, long R, long C
 
 #else  // native: Eigen's vectorised exp
 
+namespace {
+float kept_row_max(const float* xr, const uint8_t* kr, long C, long r, SoftmaxStatus& status) {
+  float mx = kNegInf;
+  bool kept = false;
+  for (long c = 0; c < C; ++c) {
+    if (!kr || kr[c]) {
+      kept = true;
+      mx = std::max(mx, xr[c]);
+    }
+  }
+  return row_max(mx, kept, r, status);
+}
+}  // namespace
+
 void exp_inplace(float* x, long n) {
   // exp first, on its own, so Eigen uses its vectorised exp (inside a select it may not); then
   // the flush: exp(x) < 2^-64 exactly when x < kExpFlush (up to the rounding at the boundary).
@@ -135,7 +183,7 @@ void exp_inplace(float* x, long n) {
 }
 
 SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C,
-                              float scale) {
+                              float scale, float* log_sum) {
   SoftmaxStatus status;
   for (long r = 0; r < R; ++r) {
     const float* xr = x + r * C;
@@ -153,6 +201,7 @@ SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, lon
       if (kr && !kr[c]) yr[c] = 0.0f;
       sum += yr[c];
     }
+    if (log_sum) log_sum[r] = mx * scale + std::log(sum);
     const float inv = 1.0f / sum;  // sum >= 1: the max entry contributes exp(0)
     for (long c = 0; c < C; ++c) yr[c] *= inv;
   }

@@ -27,9 +27,12 @@ struct SoftmaxStatus {
 };
 
 // y = softmax(scale · x) over each row of x (R, C) (row stride C); y may be x. keep (R, C) or
-// null: entries with keep == 0 get weight exactly 0. scale > 0. The caller reports the status.
+// null: entries with keep == 0 get weight exactly 0. scale > 0. log_sum (R) or null: each row's
+// log Σ exp(scale · x) over its kept entries (scale · max + log of the sum the row was divided
+// by; the cross-entropy's −log p = log_sum − scale · x at the target). The caller reports the
+// status.
 SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C,
-                              float scale);
+                              float scale, float* log_sum = nullptr);
 
 // dx (+)= scale · y ⊙ (dy − Σ_c dy ⊙ y) per row: the gradient of softmax(scale · x) given dy.
 void softmax_backward(float* dx, const float* dy, const float* y, long R, long C, float scale,
