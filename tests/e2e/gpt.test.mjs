@@ -2,7 +2,8 @@
 // the section comes into view; Train shows the loss fall and a sample every 100 steps; a typed
 // prompt is generated from one character at a time; the temperature changes the probability the
 // candidates are drawn with; a candidate is read by keyboard and by a tap; a typo in a field is
-// refused naming the field, and the model and the text are kept. Needs a build (npm run build:web).
+// refused naming the field, and the model and the text are kept; the model outlives a switch of
+// language. Needs a build (npm run build:web).
 // Run: node --test tests/e2e/gpt.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -139,6 +140,20 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
       assert.equal((await data()).step, String(steps), 'the model was not kept');
     });
   }
+
+  test('a trained model carries over a switch of language, and a run under way trains on', async () => {
+    await site.load('#view=gpt&lang=en&gpt_steps=200');
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
+    await page.click('[data-testid=gpt-train]');
+    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 20, SEC);
+    await page.click('#lang-switch button[data-lang="zh"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    // the new mount adopted the model mid-run and trains it to the end of that run
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.evaluatedAt === '200' && document.querySelector(s)?.dataset.playing === '0', SEC, { timeout: 300_000 });
+    const samples = await page.locator('[data-testid=gpt-samples] li').allTextContents();
+    assert.deepEqual(samples.map((s) => s.match(/\d+/)[0]), ['0', '100', '200']);
+    assert.match(samples[0], /^第 0 步/);
+  });
 
   for (const lang of ['en', 'zh']) {
     test(`(${lang}) on a phone, a tapped candidate is read out`, async () => {

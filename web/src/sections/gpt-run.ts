@@ -41,6 +41,10 @@ export class GptRun {
   #msPerStep = 60;
   #creating: Promise<RemoteGpt> | null = null;
   #deleted = false;
+  /** counts play() calls: an older loop stops at its next check */
+  #runs = 0;
+  /** the training loop running now, until it has ended */
+  #loop: Promise<void> | null = null;
 
   constructor(lab: LabClient, corpus: () => Promise<string>) {
     this.#lab = lab;
@@ -75,26 +79,37 @@ export class GptRun {
 
   /**
    * Trains to `target`, scoring and sampling at every EVAL_EVERY steps and at the end; `onProgress`
-   * after every request. Ends early when paused (playing set false) or reset.
+   * after every request. Ends early when paused (playing set false) or reset. A loop still waiting on
+   * its last request (paused just before) ends first, so that two never train at once.
    */
   async play(target: number, prompt: () => string, onProgress: () => void): Promise<void> {
-    const model = await this.ready(prompt);
+    const run = ++this.#runs;
     this.target = target;
     this.playing = true;
     try {
-      while (this.playing && !this.#deleted && this.step < target) {
-        const toMilestone = Math.min(target, (Math.floor(this.step / EVAL_EVERY) + 1) * EVAL_EVERY) - this.step;
-        const steps = Math.max(1, Math.min(toMilestone, Math.round(REQUEST_MS / this.#msPerStep)));
-        const t0 = performance.now();
-        const result = await model.train(steps);
-        if (this.#deleted) return;
-        this.#msPerStep = 0.5 * this.#msPerStep + (0.5 * (performance.now() - t0)) / steps;
-        for (const loss of result.losses) this.losses.push(loss);
-        if (this.step % EVAL_EVERY === 0 || this.step === target) await this.#milestone(prompt());
-        onProgress();
-      }
+      while (this.#loop) await this.#loop.catch(() => {});
+      const loop = this.#train(run, prompt, onProgress);
+      this.#loop = loop;
+      await loop.finally(() => {
+        if (this.#loop === loop) this.#loop = null;
+      });
     } finally {
-      this.playing = false;
+      if (run === this.#runs) this.playing = false;
+    }
+  }
+
+  async #train(run: number, prompt: () => string, onProgress: () => void): Promise<void> {
+    const model = await this.ready(prompt);
+    while (this.playing && run === this.#runs && !this.#deleted && this.step < this.target) {
+      const toMilestone = Math.min(this.target, (Math.floor(this.step / EVAL_EVERY) + 1) * EVAL_EVERY) - this.step;
+      const steps = Math.max(1, Math.min(toMilestone, Math.round(REQUEST_MS / this.#msPerStep)));
+      const t0 = performance.now();
+      const result = await model.train(steps);
+      if (this.#deleted) return;
+      this.#msPerStep = 0.5 * this.#msPerStep + (0.5 * (performance.now() - t0)) / steps;
+      for (const loss of result.losses) this.losses.push(loss);
+      if (this.step % EVAL_EVERY === 0 || this.step === this.target) await this.#milestone(prompt());
+      onProgress();
     }
   }
 

@@ -14,6 +14,11 @@ import { GptGenerate, charLabel } from './gpt-generate';
 import { fetchCorpus, GptRun } from './gpt-run';
 import { GPT_STRINGS } from './gpt-strings';
 import { Panel } from './panel';
+import { parkingSlot } from './parked';
+
+/** A trained GPT outlives a change of language (parked.ts); there is one recipe, so one key. */
+const parked = parkingSlot<{ run: GptRun; playing: boolean }>('gpt');
+const PARK_KEY = 'tang300';
 
 const WATCHED: readonly PropName[] = ['gpt_prompt', 'gpt_layer', 'gpt_head', 'gpt_temperature', 'gpt_top_k', 'gpt_top_p', 'gpt_steps'];
 /** Series colours (DARK_SERIES keys: each has its dark twin). */
@@ -47,6 +52,8 @@ class GptView implements SectionHandle {
   readonly #fields = new Map<string, HTMLInputElement>();
   readonly #unsubscribe: () => void;
   #run: GptRun;
+  /** the run left for the next mount (park), which destroy() must not delete */
+  #parked: GptRun | null = null;
   #started = false;
   /** training was under way when the section left the screen: it resumes when it is back */
   #resume = false;
@@ -54,7 +61,9 @@ class GptView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    this.#run = new GptRun(ctx.lab, fetchCorpus);
+    const adopted = parked.adopt(PARK_KEY);
+    this.#run = adopted?.run ?? new GptRun(ctx.lab, fetchCorpus);
+    this.#resume = adopted?.playing ?? false;
     mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
     this.#root.dataset.step = '0';
     this.#root.dataset.playing = '0';
@@ -252,9 +261,16 @@ class GptView implements SectionHandle {
     this.#reset();
   }
 
+  park(): void {
+    const playing = this.#run.playing;
+    this.#run.pause(); // the next mount trains on if this one was training
+    parked.park(PARK_KEY, { run: this.#run, playing }, ({ run }) => void run.delete());
+    this.#parked = this.#run;
+  }
+
   destroy(): void {
     this.#unsubscribe();
-    void this.#run.delete();
+    if (this.#run !== this.#parked) void this.#run.delete();
     this.#generate.destroy();
     this.#chart.destroy();
     this.#panel.destroy();
