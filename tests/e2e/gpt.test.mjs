@@ -141,6 +141,29 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
     });
   }
 
+  test('Pause stops training within a request, Train goes on, Reset starts a new model; a bad value in the link is named and not used', async () => {
+    await site.load('#view=gpt&lang=en&gpt_temperature=0&gpt_top_p=1.5&gpt_steps=200');
+    const notices = await page.locator('#notices').innerText();
+    for (const name of ['gpt_temperature', 'gpt_top_p']) assert.ok(notices.includes(name), `${name} is not named: ${notices}`);
+    assert.doesNotMatch(await page.evaluate(() => location.hash), /gpt_temperature=0|gpt_top_p/);
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
+    await page.click('[data-testid=gpt-train]');
+    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 10, SEC);
+    await page.click('[data-testid=gpt-pause]');
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.playing === '0', SEC);
+    const paused = Number((await data()).step);
+    await page.waitForTimeout(1500);
+    assert.equal(Number((await data()).step), paused, 'training went on after Pause');
+    assert.ok(paused < 100, `paused at ${paused}`);
+    await page.click('[data-testid=gpt-train]'); // on to the end of the run: 200
+    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) > 100, SEC, { timeout: 300_000 });
+    await page.click('[data-testid=gpt-reset]');
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.step === '0' && document.querySelector(s)?.dataset.samples === '1', SEC);
+    assert.equal(await page.locator('[data-testid=gpt-samples] li').count(), 1);
+    await page.waitForTimeout(1000);
+    assert.equal((await data()).step, '0', 'the old model trained on after Reset');
+  });
+
   test('a trained model carries over a switch of language, and a run under way trains on', async () => {
     await site.load('#view=gpt&lang=en&gpt_steps=200');
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
