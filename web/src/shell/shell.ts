@@ -14,11 +14,17 @@ import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import { ARTICLE_SECTIONS, SECTION_TITLES } from '../sections/titles';
 import { AppState, type ParseResult, type PropName } from '../state';
 import type { WorkerLabClient } from '../worker/client';
-import { ARTICLE_LOADERS, type ArticleSection, type EmbeddableSection } from '../widgets/sections';
+import { SECTION_LOADERS, type ArticleSection, type EmbeddableSection } from '../widgets/sections';
 import { el, scrollBehavior } from '../sections/dom';
 import { showBootError } from './boot-error';
 import { watchLanguageRuns } from './lang-runs';
 import { discardParked } from '../sections/parked';
+
+/** The article's sections: the widgets' and §5, which only the article loads (the kit leaves it out). */
+const ARTICLE_LOADERS: Record<ArticleSection, () => Promise<SectionModule>> = {
+  ...SECTION_LOADERS,
+  gpt: () => import('../sections/gpt').then((m) => m.gptSection),
+};
 
 // dark mode on this page (the sections adopt design.css before it: design-dark.css's tokens win)
 adoptCss(document, darkCss);

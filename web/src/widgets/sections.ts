@@ -17,11 +17,6 @@ export const SECTION_LOADERS: Record<EmbeddableSection, () => Promise<SectionMod
   transformer: () => import('../sections/transformer').then((m) => m.transformerSection),
 };
 
-/** The article's sections: the widgets' and §5. */
-export const ARTICLE_LOADERS: Record<ArticleSection, () => Promise<SectionModule>> = {
-  ...SECTION_LOADERS,
-  gpt: () => import('../sections/gpt').then((m) => m.gptSection),
-};
 
 export function isEmbeddable(id: string): id is EmbeddableSection {
   return Object.hasOwn(SECTION_LOADERS, id);
