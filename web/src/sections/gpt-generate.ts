@@ -9,6 +9,10 @@ import type { SectionContext } from '../section';
 import type { GptSampleResult, GptStep } from '#shared/types/gpt';
 import { button, el, errorText, field, MessageLine, setFieldError, setOptions } from './dom';
 import type { GptRun } from './gpt-run';
+import { PROPS } from '../state-table';
+
+/** The prompt of the run's samples when the reader's is not one the model can read. */
+const DEFAULT_PROMPT = PROPS.find((p) => p.name === 'gpt_prompt')!.default as string;
 
 /** A character as a label: a line break shown as ⏎. */
 export function charLabel(c: string, newline: string): string {
@@ -86,7 +90,7 @@ export class GptGenerate {
   prompt(): string {
     const prompt = this.#ctx.state.get('gpt_prompt');
     const vocab = this.#run.info?.vocab;
-    return prompt && vocab && unknownChars(prompt, vocab).length === 0 ? prompt : '床前';
+    return prompt && vocab && unknownChars(prompt, vocab).length === 0 ? prompt : DEFAULT_PROMPT;
   }
 
   /** Checks the prompt box against the model's characters: the message names the field and them. */
