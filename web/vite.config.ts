@@ -76,7 +76,7 @@ function stripStateTableDocs(): Plugin {
 // table whose module loads after its section has mounted (a panel loaded on demand, such as the
 // model-file panel) would be filled too late, so it stays whole unless it joins its section's
 // strings (as §3.3 merges the "ask the model why" panel's).
-const SECTION_STRINGS = /\/web\/src\/sections\/(diagram|dot|idea|multihead|self|transformer|translate|translate-why|why)-strings\.ts$/;
+const SECTION_STRINGS = /\/web\/src\/sections\/(diagram|dot|gpt|idea|multihead|self|transformer|translate|translate-why|why)-strings\.ts$/;
 // Tables only the article uses (§3.3's "ask the model why" panel, which widgets and the iframe page
 // never mount): filled by the article's useLanguage only, so a widget does not download them.
 const ARTICLE_ONLY_STRINGS = /\/web\/src\/sections\/(diagram|translate-why)-strings\.ts$/;
@@ -361,10 +361,32 @@ function kitConfig(mode: 'kit' | 'kit-file'): UserConfig {
   };
 }
 
+// §5 trains on 唐诗三百首 (build/poems/tang300.txt, made by `npm run build:poems` from Debian's
+// fortunes-zh; the repository holds the extractor, not the poems). The site serves it as
+// poems/tang300.txt, which §5 fetches when it first comes into view, never with the page. A build
+// without it stops, saying how to make it.
+const POEMS_SOURCE = `${repoRoot}build/poems/tang300.txt`;
+const POEMS_FILE = 'poems/tang300.txt';
+function poemsCorpus(): Plugin {
+  return {
+    name: 'attention-lab:poems',
+    generateBundle() {
+      if (!existsSync(POEMS_SOURCE)) this.error(`${POEMS_SOURCE} is missing: run npm run build:poems`);
+      this.emitFile({ type: 'asset', fileName: POEMS_FILE, source: readFileSync(POEMS_SOURCE) });
+    },
+    configureServer(server) {
+      server.middlewares.use(`/${POEMS_FILE}`, (_req, res) => {
+        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+        res.end(readFileSync(POEMS_SOURCE));
+      });
+    },
+  };
+}
+
 const appConfig: UserConfig = {
   root: webRoot,
   appType: 'mpa',
-  plugins: [stripStateTableDocs(), oneLanguageStrings(), notFoundPage()],
+  plugins: [stripStateTableDocs(), oneLanguageStrings(), notFoundPage(), poemsCorpus()],
   base: './',
   resolve,
   // the kit's file:// script, seen from the site's assets/ (embed/standalone.ts inlines it)

@@ -3,8 +3,8 @@
 // (the `lang` setting in the hash; a widget page in Chinese is the same page with <html lang="zh-CN">,
 // which its widgets follow, or its own .zh.html), in the light and the dark colour scheme; after load
 // (the page scrolled through, so every lazily started widget and section has drawn), and for the
-// pages that train (the article's §3.3 and §4, and the training widgets) after a few seconds of
-// training. Any violation fails; the count per page is printed either way.
+// pages that train (the article's §3.3, §4 and §5, with one character generated, and the training
+// widgets) after a few seconds of training. Any violation fails; the count per page is printed either way.
 // Each page is loaded once and checked in both schemes: loaded in one, then with the system setting
 // switched to the other (as a reader's phone does at dusk), so the page must follow the switch too.
 // The pages are shared between two test files that run side by side: axe-light-first.test.mjs loads
@@ -85,7 +85,7 @@ async function pauseIfRunning(pause) {
 /** Trains for about `ms`: §3.3 and §4 in the article, each training widget (in its shadow root) elsewhere. */
 async function train(page, kind, ms = 3000) {
   if (kind === 'article') {
-    for (const [start, stop, section] of [['s2s-play', 's2s-pause', '#section-translate .tr-section'], ['tf-train', 'tf-pause', '#section-transformer .tf-section']]) {
+    for (const [start, stop, section] of [['s2s-play', 's2s-pause', '#section-translate .tr-section'], ['tf-train', 'tf-pause', '#section-transformer .tf-section'], ['gpt-train', 'gpt-pause', '#section-gpt .gpt-section']]) {
       const button = page.locator(`[data-testid=${start}]`).first();
       await button.scrollIntoViewIfNeeded();
       await button.click();
@@ -93,6 +93,9 @@ async function train(page, kind, ms = 3000) {
       await pauseIfRunning(page.locator(`[data-testid=${stop}]`).first());
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.playing === '0', section, { timeout: 60_000 });
     }
+    // §5's generation figures (the candidates, the attention) appear with a first generated character
+    await page.click('[data-testid=gpt-next]');
+    await page.waitForFunction(() => document.querySelector('.gpt-generate')?.dataset.generated === '1', undefined, { timeout: 60_000 });
   } else {
     const button = page.locator('[data-testid=s2s-play], [data-testid=tf-train]').first();
     await button.scrollIntoViewIfNeeded();

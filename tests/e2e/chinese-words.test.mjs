@@ -15,11 +15,13 @@ import { useSite } from './harness.mjs';
 /** The note's own terms and the few names the Chinese page keeps in Latin letters. */
 export const ALLOWED = new Set([
   // the note's terms and the names of models and methods it uses
-  'Q', 'K', 'V', 'QKV', 'GRU', 'LSTM', 'RNN', 'Adam', 'softmax', 'ISO', 'Seq2Seq', 'Transformer',
+  'Q', 'K', 'V', 'QKV', 'GRU', 'LSTM', 'RNN', 'Adam', 'softmax', 'ISO', 'Seq2Seq', 'Transformer', 'GPT', 'top-k', 'top-p',
   // file formats
   'PNG', 'SVG', 'CSV', 'JSON', 'safetensors', 'tsv',
   // software (the project's own name among it) and the authors of cited papers
   'AttentionLab', 'PyTorch', 'TF.js', 'Eigen', 'WebAssembly', 'Node', 'Emscripten', 'BLAS', 'OpenBLAS', 'Chromium',
+  // §5's corpus: where it comes from and its licence, named as they are
+  'Debian', 'fortunes-zh', 'GPL', 'GPL-3.0',
   'Jain', 'Wallace', 'Wiegreffe', 'Pinter',
   // units and the compression the performance page measures, written as engineers read them
   'ms', 'GFLOP', 'KiB', 'gzip',

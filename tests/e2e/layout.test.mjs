@@ -21,7 +21,7 @@ import { overflowingOf, hiddenColumnsOf, titleCollisionsOf, unstyledControls, co
 
 const WIDTHS = [1280, 768, 390, 320];
 const LANGS = ['en', 'zh'];
-const SECTIONS = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'transformer'];
+const SECTIONS = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'transformer', 'gpt'];
 /**
  * Boxes that scroll sideways on a phone: §3.3's intervention grid by design (a button for every
  * output step × source word, fifteen words wide); §3.4's head view and neuron table are 14 and
@@ -29,7 +29,7 @@ const SECTIONS = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'trans
  */
 const SCROLLS_SIDEWAYS = '.tr-why-table, .self-headview, .self-neuron-scroll';
 /** The hash that opens every collapsed panel (sections/panel.ts: the *_open_* settings). */
-const ALL_PANELS = ['tf_open_positions', 'dot_open_sweep', 'mh_open_combine', 's2s_open_settings', 's2s_open_words', 's2s_open_why', 's2s_open_timeline', 's2s_open_pairs', 's2s_open_files', 'tf_open_settings', 'tf_open_why', 'tf_open_compare', 'tf_open_files']
+const ALL_PANELS = ['tf_open_positions', 'dot_open_sweep', 'mh_open_combine', 's2s_open_settings', 's2s_open_words', 's2s_open_why', 's2s_open_timeline', 's2s_open_pairs', 's2s_open_files', 'tf_open_settings', 'tf_open_why', 'tf_open_compare', 'tf_open_files', 'gpt_open_settings']
   .map((name) => `${name}=1`)
   .join('&');
 

@@ -162,7 +162,7 @@ describe('main thread while training', { timeout: 240_000 }, () => {
         loadTasks: window.__probe.longTasks,
       };
     });
-    assert.equal(mounts.length, 7, 'seven sections mounted');
+    assert.equal(mounts.length, 8, 'eight sections mounted');
     for (const c of charts) {
       const inside = mounts.find((m) => c.start < m.end && c.end > m.start);
       assert.equal(inside, undefined, `${c.name} was built inside ${inside?.name}`);

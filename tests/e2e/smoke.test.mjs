@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { horizontalOverflow, startSite, useSite, waitForCanvasInk } from './harness.mjs';
 
-const ORDER = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'transformer'];
+const ORDER = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'transformer', 'gpt'];
 
 describe('article shell', { timeout: 180_000 }, () => {
   /** @type {Awaited<ReturnType<typeof startSite>>} */

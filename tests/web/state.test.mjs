@@ -42,7 +42,7 @@ describe('state table', () => {
   test('names are unique snake_case with their section prefix, and every default is valid', () => {
     const names = PROPS.map((p) => p.name);
     assert.equal(new Set(names).size, names.length);
-    const prefix = { why: 'why_', idea: 'idea_', dot: 'dot_', translate: 's2s_', self: 'self_', multihead: 'mh_', performance: 'perf_', transformer: 'tf_' };
+    const prefix = { why: 'why_', idea: 'idea_', dot: 'dot_', translate: 's2s_', self: 'self_', multihead: 'mh_', performance: 'perf_', transformer: 'tf_', gpt: 'gpt_' };
     for (const p of PROPS) {
       assert.match(p.name, /^[a-z][a-z0-9_]*$/, p.name);
       assert.ok(!p.name.endsWith('_hide'), `${p.name} would clash with the hide switches`);

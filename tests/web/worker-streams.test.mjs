@@ -131,19 +131,21 @@ describe('training streams: continuous training in the worker, progress per slic
   });
 });
 
+/** A router over the real builds (the article's or the widgets'), recording which builds it loads. */
+function router(article) {
+  const loads = [];
+  const ids = counter();
+  const r = new ModuleRouter(
+    (variant) => {
+      loads.push(variant);
+      return loadAttentionLab({ variant }).then((lab) => new LabHandlers(lab, () => {}, ids));
+    },
+    { article },
+  );
+  return { r, loads };
+}
+
 describe('routing: the smallest build that offers a request, models where they live', () => {
-  function router(article) {
-    const loads = [];
-    const ids = counter();
-    const r = new ModuleRouter(
-      (variant) => {
-        loads.push(variant);
-        return loadAttentionLab({ variant }).then((lab) => new LabHandlers(lab, () => {}, ids));
-      },
-      { article },
-    );
-    return { r, loads };
-  }
   const ask = async (r, request) => {
     const h = await r.forRequest(request);
     return h.handle(request).result;
@@ -180,5 +182,44 @@ describe('routing: the smallest build that offers a request, models where they l
     assert.equal(r.variantFor({ op: 'seq2seq.save', model: b.model }), 'seq2seq');
     assert.ok((await ask(r, { op: 'seq2seq.save', model: a.model })) instanceof Uint8Array, 'the article can save its models');
     await assert.rejects(ask(r, { op: 'seq2seq.info', model: 999 }), /no model 999/, 'a model no build holds is named');
+  });
+});
+
+describe('§5: the GPT in the worker', () => {
+  // a short text of two-line "poems" keeps the session small and quick
+  const TEXT = Array.from({ length: 12 }, (_, i) => `《题${i}》\n床前明月光，疑是地上霜。\n举头望明月，低头思故乡。`).join('\n\n');
+
+  test('the article routes gpt.create to the GPT build, and every later request to the build that holds it', { timeout: 120_000 }, async () => {
+    const { r, loads } = router(true);
+    const ask = async (request) => (await r.forRequest(request)).handle(request).result;
+    const { model, info } = await ask({ op: 'gpt.create', config: { text: TEXT, blockSize: 8, dModel: 16, heads: 2, layers: 1, batchSize: 4, seed: 1 } });
+    assert.deepEqual(loads, ['gpt'], 'only the small GPT build is loaded for §5');
+    assert.ok(info.vocab.includes('床') && info.corpus.poems === 12, JSON.stringify(info.corpus));
+    assert.equal(r.variantFor({ op: 'gpt.train', model, steps: 1 }), 'gpt');
+    const trained = await ask({ op: 'gpt.train', model, steps: 3 });
+    assert.equal(trained.step, 3);
+    assert.equal(trained.losses.length, 3);
+    const evaluation = await ask({ op: 'gpt.evaluate', model });
+    for (const key of ['validationLoss', 'unigramLoss', 'bigramLoss']) assert.ok(Number.isFinite(evaluation[key]), key);
+    const sample = await ask({ op: 'gpt.sample', model, prompt: '床前', options: { maxNewTokens: 1, temperature: 0.8, topK: 3, seed: 2, topCandidates: 5 } });
+    const step = sample.steps[0];
+    assert.equal(step.top.length, 5);
+    assert.deepEqual(step.attention.shape, [1, 2, 2], '(layers, heads, keys) over 床前');
+    // top-k 3: only three candidates can be drawn, and their probabilities sum to 1
+    assert.ok(Math.abs(step.top.slice(0, 3).reduce((a, c) => a + c.sampleProb, 0) - 1) < 1e-5);
+    assert.deepEqual(step.top.slice(3).map((c) => c.sampleProb), [0, 0]);
+    // the core's messages name what is wrong; the model stays
+    const refused = async (request, pattern) => {
+      const h = await r.forRequest(request);
+      assert.throws(() => h.handle(request), pattern);
+    };
+    await refused({ op: 'gpt.sample', model, prompt: '床x', options: {} }, /not in the vocabulary: "x"/);
+    await refused({ op: 'gpt.sample', model, prompt: '床', options: { temperature: 0 } }, /temperature/);
+    await refused({ op: 'gpt.sample', model, prompt: '床', options: { topP: 1.5 } }, /top_p/);
+    assert.equal((await ask({ op: 'gpt.info', model })).step, 3);
+    assert.equal((await r.memory()).models, 1);
+    await ask({ op: 'gpt.delete', model });
+    assert.equal((await r.memory()).models, 0);
+    await refused({ op: 'gpt.train', model, steps: 1 }, /no GPT/);
   });
 });

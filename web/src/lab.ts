@@ -4,16 +4,16 @@
 import { loadAttentionLab as loadUntyped } from '../../wasm/js/attention-lab.mjs';
 // @ts-expect-error: the .mjs has no declaration file beside it; moduleFor is typed below
 import { moduleFor } from '../../wasm/js/modules.mjs';
-import type { AttentionLab, AttentionOnlyLab, Seq2SeqOnlyLab, TransformerOnlyLab } from '#shared/types/attention-lab';
+import type { AttentionLab, AttentionOnlyLab, GptOnlyLab, Seq2SeqOnlyLab, TransformerOnlyLab } from '#shared/types/attention-lab';
 
 export type { AttentionLab, AttentionResult, Seq2Seq, Tensor } from '#shared/types/attention-lab';
 
 /**
  * 'full' has every op and Seq2Seq with model files; 'attention' (attention only), 'seq2seq'
- * (Seq2Seq training and decoding only) and 'transformer' (the Transformer translator only) are
- * fractions of the download, for widgets.
+ * (Seq2Seq training and decoding only), 'transformer' (the Transformer translator only) and 'gpt'
+ * (the GPT session only: §5 loads it when it comes into view) are fractions of the download.
  */
-export type LabVariant = 'full' | 'attention' | 'seq2seq' | 'transformer';
+export type LabVariant = 'full' | 'attention' | 'seq2seq' | 'transformer' | 'gpt';
 
 /** The API of each variant. */
 export interface LabOf {
@@ -21,6 +21,7 @@ export interface LabOf {
   attention: AttentionOnlyLab;
   seq2seq: Seq2SeqOnlyLab;
   transformer: TransformerOnlyLab;
+  gpt: GptOnlyLab;
 }
 /** Any variant's API. */
 export type AnyLab = LabOf[LabVariant];

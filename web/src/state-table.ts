@@ -1,14 +1,14 @@
 // Every setting of the app, in one table: name (the URL-hash key and the widget attribute), kind,
 // default and limits. The state (state.ts) parses and validates against this table and nothing else.
 // Names are snake_case so they work both as hash keys and as HTML attribute names; each section's
-// settings carry its prefix (dot_, s2s_, why_, self_, mh_, tf_).
+// settings carry its prefix (dot_, s2s_, why_, self_, mh_, tf_, gpt_).
 
 // Type-only imports: scripts/attribute-table.mjs evaluates this file on its own.
 import type { ScoreName } from '#shared/types/attention-lab';
 import type { CellName } from '#shared/types/seq2seq';
 
-export type SectionId = 'why' | 'idea' | 'dot' | 'translate' | 'self' | 'multihead' | 'performance' | 'transformer';
-export const SECTION_IDS: readonly SectionId[] = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'performance', 'transformer'];
+export type SectionId = 'why' | 'idea' | 'dot' | 'translate' | 'self' | 'multihead' | 'performance' | 'transformer' | 'gpt';
+export const SECTION_IDS: readonly SectionId[] = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'performance', 'transformer', 'gpt'];
 
 interface Base {
   readonly name: string;
@@ -142,6 +142,16 @@ export const PROPS = [
   { name: 'tf_open_compare', section: 'transformer', kind: 'bool', default: false, doc: 'the comparison with the recurrent models is open' },
   { name: 'tf_open_positions', section: 'transformer', kind: 'bool', default: false, doc: 'the positional-encoding figure is open (我 爱 我 with and without positions, the sinusoid table)' },
   { name: 'tf_open_files', section: 'transformer', kind: 'bool', default: false, doc: 'the model files panel is open (download, open a file)' },
+
+  // §5 From attention to GPT: a character-level GPT trained on the Tang poems, and its generation step by step
+  { name: 'gpt_steps', section: 'gpt', kind: 'int', default: 400, min: 10, max: 5000, doc: 'training steps of a run (docs/gpt.md: the held-out loss is lowest near 400)' },
+  { name: 'gpt_prompt', section: 'gpt', kind: 'text', default: '床前', maxLength: 32, doc: 'the prompt the generation starts from (characters of the poems)' },
+  { name: 'gpt_temperature', section: 'gpt', kind: 'number', default: 0.8, min: 0.01, max: 10, doc: 'sampling temperature (must be above 0)' },
+  { name: 'gpt_top_k', section: 'gpt', kind: 'int', default: 20, min: 0, max: 5000, doc: 'draw among the k most likely characters only (0: every character)' },
+  { name: 'gpt_top_p', section: 'gpt', kind: 'number', default: 1, min: 0.01, max: 1, doc: 'draw among the most likely characters whose probabilities sum to p (1: every character)' },
+  { name: 'gpt_layer', section: 'gpt', kind: 'int', default: 2, min: 1, max: 2, doc: "layer of the attention shown for the generation's last step" },
+  { name: 'gpt_head', section: 'gpt', kind: 'int', default: 1, min: 1, max: 4, doc: "head of the attention shown for the generation's last step" },
+  { name: 'gpt_open_settings', section: 'gpt', kind: 'bool', default: false, doc: 'the sampling settings panel is open (temperature, top-k, top-p, steps)' },
 
   // §3.3 Your own sentence pairs (translate-pairs.ts)
   { name: 's2s_pairs', section: 'translate', kind: 'text', default: '', maxLength: 2000, doc: 'your own sentence pairs, source and target separated by \\t, pairs by \\n (a backslash as \\\\); a longer corpus is not put in the link (empty: the example pairs)' },

@@ -11,7 +11,7 @@ export const LANGS = /** @type {const} */ (['en', 'zh']);
 
 const { translator } = await loadWeb('i18n');
 const tables = [];
-for (const file of ['i18n', 'sections/why-strings', 'sections/idea-strings', 'sections/dot-strings', 'sections/self-strings', 'sections/multihead-strings', 'sections/translate-strings', 'sections/transformer-strings']) {
+for (const file of ['i18n', 'sections/why-strings', 'sections/idea-strings', 'sections/dot-strings', 'sections/self-strings', 'sections/multihead-strings', 'sections/translate-strings', 'sections/transformer-strings', 'sections/gpt-strings']) {
   for (const value of Object.values(await loadWeb(file))) if (value && typeof value === 'object' && value.en && value.zh) tables.push(value);
 }
 

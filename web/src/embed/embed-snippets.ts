@@ -5,6 +5,7 @@
 // No style attribute: a host page with a strict style-src would refuse it (frameborder="0" instead).
 import type { AppState } from '../state';
 import { PROPS, type SectionId } from '../state-table';
+import { isEmbeddable, type EmbeddableSection } from '../widgets/sections';
 import { RECIPES, type TaskName } from '../sections/translate-recipes';
 
 /** the kit's files a snippet names, relative to the kit's folder (scripts/build-kit.mjs writes them) */
@@ -15,7 +16,7 @@ export const KIT_RESIZE_SCRIPT = 'embed-resize.js';
 export const DEFAULT_KIT_PLACE = './attention-lab-widgets/';
 
 /** the element and its own attribute for each section; `from` is the setting that attribute replaces */
-const ELEMENTS: Record<Exclude<SectionId, 'performance'>, (state: AppState) => { tag: string; own: [string, string][]; from?: string }> = {
+const ELEMENTS: Record<EmbeddableSection, (state: AppState) => { tag: string; own: [string, string][]; from?: string }> = {
   dot: (s) => ({ tag: 'attention-playground', own: [['mechanism', s.get('dot_score') === 'dot' ? 'dot' : 'scaled-dot']], from: 'dot_score' }),
   self: () => ({ tag: 'attention-playground', own: [['mechanism', 'self']] }),
   multihead: () => ({ tag: 'multihead-view', own: [] }),
@@ -40,7 +41,7 @@ function offRecipe(s: AppState): [string, string][] {
 }
 
 /** iframe heights when the view could not be measured (a typical blog column width) */
-const IFRAME_HEIGHT: Record<Exclude<SectionId, 'performance'>, number> = {
+const IFRAME_HEIGHT: Record<EmbeddableSection, number> = {
   idea: 900,
   dot: 760,
   self: 700,
@@ -144,7 +145,7 @@ export function markdownBlock(html: string): string {
 
 /** The snippets for `sectionId` as the reader sees it now, for a kit at `place`. */
 export function embedSnippets(state: AppState, sectionId: SectionId, place: KitPlace, { measuredHeight }: { measuredHeight?: number } = {}): Snippets {
-  if (sectionId === 'performance') throw new RangeError('the performance section cannot be embedded');
+  if (!isEmbeddable(sectionId)) throw new RangeError(`the ${sectionId} section cannot be embedded`);
   const entries = sectionEntries(state, sectionId);
 
   const { tag, own, from } = ELEMENTS[sectionId](state);

@@ -8,6 +8,7 @@
 import { downloadHtml } from '../export';
 import type { AppState } from '../state';
 import type { SectionId } from '../state-table';
+import { isEmbeddable, type EmbeddableSection } from '../widgets/sections';
 import { escapeAttribute, embedSnippets, kitPlace, DEFAULT_KIT_PLACE } from './embed-snippets';
 
 /** where the kit's file:// script and the standalone scripts are, relative to this module (vite.config.ts) */
@@ -15,7 +16,7 @@ declare const __KIT_FILE_SCRIPT__: string;
 declare const __STANDALONE_SCRIPTS__: string;
 
 /** The wasm build each section computes with (the one its standalone file carries). */
-const WASM_BUILD_OF: Record<Exclude<SectionId, 'performance'>, 'attention' | 'seq2seq' | 'transformer'> = {
+const WASM_BUILD_OF: Record<EmbeddableSection, 'attention' | 'seq2seq' | 'transformer'> = {
   dot: 'attention',
   self: 'attention',
   multihead: 'attention',
@@ -62,7 +63,7 @@ const kitFileScript = () => builtScript(__KIT_FILE_SCRIPT__);
 
 /** A section's page: its widget element as the Embed dialog writes it, the standalone script inlined. */
 export async function standaloneSectionHtml(state: AppState, sectionId: SectionId, title: string): Promise<string> {
-  if (sectionId === 'performance') throw new RangeError('the performance section cannot be embedded');
+  if (!isEmbeddable(sectionId)) throw new RangeError(`the ${sectionId} section cannot be embedded`);
   const element = embedSnippets(state, sectionId, kitPlace(DEFAULT_KIT_PLACE)).script.split('\n')[1];
   const script = await builtScript(`${__STANDALONE_SCRIPTS__}attention-lab-${WASM_BUILD_OF[sectionId]}.js`);
   return standalonePage({ title: `AttentionLab · ${title}`, lang: state.get('lang') === 'zh' ? 'zh' : 'en', body: element, script });

@@ -14,11 +14,17 @@ import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import { ARTICLE_SECTIONS, SECTION_TITLES } from '../sections/titles';
 import { AppState, type ParseResult, type PropName } from '../state';
 import type { WorkerLabClient } from '../worker/client';
-import { SECTION_LOADERS, type EmbeddableSection } from '../widgets/sections';
+import { SECTION_LOADERS, type ArticleSection, type EmbeddableSection } from '../widgets/sections';
 import { el, scrollBehavior } from '../sections/dom';
 import { showBootError } from './boot-error';
 import { watchLanguageRuns } from './lang-runs';
 import { discardParked } from '../sections/parked';
+
+/** The article's sections: the widgets' and §5, which only the article loads (the kit leaves it out). */
+const ARTICLE_LOADERS: Record<ArticleSection, () => Promise<SectionModule>> = {
+  ...SECTION_LOADERS,
+  gpt: () => import('../sections/gpt').then((m) => m.gptSection),
+};
 
 // dark mode on this page (the sections adopt design.css before it: design-dark.css's tokens win)
 adoptCss(document, darkCss);
@@ -32,7 +38,7 @@ function byId<T extends HTMLElement>(id: string, type: { new (): T }): T {
 }
 
 interface Mounted {
-  id: EmbeddableSection;
+  id: ArticleSection;
   element: HTMLElement;
   /** null until the section's code has arrived */
   module: SectionModule | null;
@@ -61,7 +67,7 @@ class Shell {
   #layoutKey = '';
   #embedDialog: EmbedDialog | null = null;
   /** the section whose Embed dialog is open: the contents mark it, whatever the reading line says */
-  #dialogSection: EmbeddableSection | null = null;
+  #dialogSection: ArticleSection | null = null;
   #stopGlossary: (() => void) | null = null;
   /** counts re-renders: a staged mount of an older render stops */
   #mountRun = 0;
@@ -158,7 +164,8 @@ class Shell {
       heading.tabIndex = -1;
       element.setAttribute('aria-labelledby', heading.id);
       const body = el('div', 'section-body');
-      element.append(heading, this.#embedButton(id, title), body);
+      // §5 has no widget (widgets/sections.ts), so no Embed button
+      element.append(heading, ...(id === 'gpt' ? [] : [this.#embedButton(id, title)]), body);
       this.#article.append(element);
       this.#toc.append(this.#tocEntry(id, title, heading));
       this.#mounted.push({ id, element, module: null, handle: null });
@@ -180,7 +187,7 @@ class Shell {
     };
     if (left === 0) document.body.dataset.ready = 'true';
     for (const mounted of this.#mounted) {
-      importWithStrings(SECTION_LOADERS[mounted.id], this.#lang, { article: true })
+      importWithStrings(ARTICLE_LOADERS[mounted.id], this.#lang, { article: true })
         .then(
           (module) =>
             setTimeout(() => {
@@ -290,7 +297,7 @@ class Shell {
     m.element.append(p);
   }
 
-  #tocEntry(id: EmbeddableSection, title: string, heading: HTMLElement): HTMLLIElement {
+  #tocEntry(id: ArticleSection, title: string, heading: HTMLElement): HTMLLIElement {
     // Buttons, not #fragment links: the hash is the app state.
     const item = el('li');
     const button = el('button', 'toc-link lab-link', title);
@@ -328,7 +335,7 @@ class Shell {
    * The Embed dialog, about to open for `section`'s content: the contents mark that section until it
    * closes (its button may sit below the reading line, in what the contents call the section above).
    */
-  #openingDialog(section: EmbeddableSection | null): EmbedDialog {
+  #openingDialog(section: ArticleSection | null): EmbedDialog {
     this.#embedDialog ??= new EmbedDialog(this.#state, this.#t, () => {
       this.#dialogSection = null;
       this.#onReading();

@@ -3,7 +3,9 @@
 import type { SectionModule } from '../section';
 import type { SectionId } from '../state-table';
 
-export type EmbeddableSection = Exclude<SectionId, 'performance'>;
+export type EmbeddableSection = Exclude<SectionId, 'performance' | 'gpt'>;
+/** §5 is in the article only: its corpus is a file of the site, which a copied widget cannot fetch. */
+export type ArticleSection = EmbeddableSection | 'gpt';
 
 export const SECTION_LOADERS: Record<EmbeddableSection, () => Promise<SectionModule>> = {
   dot: () => import('../sections/dot').then((m) => m.dotSection),
@@ -14,6 +16,7 @@ export const SECTION_LOADERS: Record<EmbeddableSection, () => Promise<SectionMod
   translate: () => import('../sections/translate').then((m) => m.translateSection),
   transformer: () => import('../sections/transformer').then((m) => m.transformerSection),
 };
+
 
 export function isEmbeddable(id: string): id is EmbeddableSection {
   return Object.hasOwn(SECTION_LOADERS, id);

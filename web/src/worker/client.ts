@@ -6,6 +6,7 @@ import type {
   ErrorPayload,
   LabClient,
   Op,
+  RemoteGpt,
   RemoteSeq2Seq,
   Request,
   RequestMessage,
@@ -120,6 +121,12 @@ export class WorkerLabClient implements LabClient {
     const generation = this.#generation;
     const { model } = await this.request({ op: 'seq2seq.load', bytes });
     return new RemoteModel(this, model, generation);
+  }
+
+  async createGpt(config: Parameters<LabClient['createGpt']>[0]): Promise<RemoteGpt> {
+    const generation = this.#generation;
+    const { model } = await this.request({ op: 'gpt.create', config });
+    return new RemoteGptModel(this, model, generation);
   }
 
   memory() {
@@ -273,71 +280,102 @@ export class WorkerLabClient implements LabClient {
   }
 }
 
-/** A model in the worker; calls on a model from before a restart reject with a clear Error. */
-class RemoteModel implements RemoteSeq2Seq {
-  readonly #client: WorkerLabClient;
+/**
+ * What a model in the worker is to the page: its worker-side id and the worker generation it lives
+ * in; calls on a model from before a restart reject with a clear Error.
+ */
+abstract class RemoteHandle {
+  protected readonly client: WorkerLabClient;
   readonly model: number;
   readonly generation: number;
 
   constructor(client: WorkerLabClient, model: number, generation: number) {
-    this.#client = client;
+    this.client = client;
     this.model = model;
     this.generation = generation;
   }
 
-  #send<O extends Op>(request: Extract<Request, { op: O }>): Promise<ResultOf[O]> {
-    if (this.generation !== this.#client.generation) {
-      return Promise.reject(new WorkerCrashedError('this model was lost when the worker restarted; create it again'));
-    }
-    return this.#client.request(request);
+  protected get lost(): boolean {
+    return this.generation !== this.client.generation;
   }
 
+  protected send<O extends Op>(request: Extract<Request, { op: O }>): Promise<ResultOf[O]> {
+    if (this.lost) return Promise.reject(new WorkerCrashedError('this model was lost when the worker restarted; create it again'));
+    return this.client.request(request);
+  }
+
+  /** (a model of an older worker is already gone with it) */
+  protected async deleteWith(op: 'seq2seq.delete' | 'gpt.delete'): Promise<void> {
+    if (this.lost || this.client.crashed) return;
+    await this.client.request({ op, model: this.model });
+  }
+}
+
+/** A Seq2Seq model in the worker. */
+class RemoteModel extends RemoteHandle implements RemoteSeq2Seq {
   info() {
-    return this.#send({ op: 'seq2seq.info', model: this.model });
+    return this.send({ op: 'seq2seq.info', model: this.model });
   }
   train(steps: number) {
-    return this.#send({ op: 'seq2seq.train', model: this.model, steps });
+    return this.send({ op: 'seq2seq.train', model: this.model, steps });
   }
   trainStream(steps: number, options: TrainStreamOptions): TrainStream {
-    if (this.generation !== this.#client.generation) {
+    if (this.lost) {
       const done = Promise.reject(new WorkerCrashedError('this model was lost when the worker restarted; create it again'));
       return { done, stop() {} };
     }
-    return this.#client.trainStream(this.model, steps, options);
+    return this.client.trainStream(this.model, steps, options);
   }
   evaluate(options?: Parameters<RemoteSeq2Seq['evaluate']>[0]) {
-    return this.#send({ op: 'seq2seq.evaluate', model: this.model, options });
+    return this.send({ op: 'seq2seq.evaluate', model: this.model, options });
   }
   translate(text: string, options?: Parameters<RemoteSeq2Seq['translate']>[1]) {
-    return this.#send({ op: 'seq2seq.translate', model: this.model, text, options });
+    return this.send({ op: 'seq2seq.translate', model: this.model, text, options });
   }
   attribution(text: string, options?: Parameters<RemoteSeq2Seq['attribution']>[1]) {
-    return this.#send({ op: 'seq2seq.attribution', model: this.model, text, options });
+    return this.send({ op: 'seq2seq.attribution', model: this.model, text, options });
   }
   async recordTimeline(probe: string, options?: Parameters<RemoteSeq2Seq['recordTimeline']>[1]) {
-    await this.#send({ op: 'seq2seq.recordTimeline', model: this.model, probe, options });
+    await this.send({ op: 'seq2seq.recordTimeline', model: this.model, probe, options });
   }
   async stopTimeline() {
-    await this.#send({ op: 'seq2seq.stopTimeline', model: this.model });
+    await this.send({ op: 'seq2seq.stopTimeline', model: this.model });
   }
   timeline() {
-    return this.#send({ op: 'seq2seq.timeline', model: this.model });
+    return this.send({ op: 'seq2seq.timeline', model: this.model });
   }
   exportTimeline() {
-    return this.#send({ op: 'seq2seq.exportTimeline', model: this.model });
+    return this.send({ op: 'seq2seq.exportTimeline', model: this.model });
   }
   save(options?: Parameters<RemoteSeq2Seq['save']>[0]) {
-    return this.#send({ op: 'seq2seq.save', model: this.model, options });
+    return this.send({ op: 'seq2seq.save', model: this.model, options });
   }
   vocabulary() {
-    return this.#send({ op: 'seq2seq.vocabulary', model: this.model });
+    return this.send({ op: 'seq2seq.vocabulary', model: this.model });
   }
   heldOut(count: number) {
-    return this.#send({ op: 'seq2seq.heldOut', model: this.model, count });
+    return this.send({ op: 'seq2seq.heldOut', model: this.model, count });
   }
-  async delete(): Promise<void> {
-    // A model of an older worker is already gone with it.
-    if (this.generation !== this.#client.generation || this.#client.crashed) return;
-    await this.#client.request({ op: 'seq2seq.delete', model: this.model });
+  delete(): Promise<void> {
+    return this.deleteWith('seq2seq.delete');
+  }
+}
+
+/** §5's GPT in the worker. */
+class RemoteGptModel extends RemoteHandle implements RemoteGpt {
+  info() {
+    return this.send({ op: 'gpt.info', model: this.model });
+  }
+  train(steps: number) {
+    return this.send({ op: 'gpt.train', model: this.model, steps });
+  }
+  evaluate() {
+    return this.send({ op: 'gpt.evaluate', model: this.model });
+  }
+  sample(prompt: string, options?: Parameters<RemoteGpt['sample']>[1]) {
+    return this.send({ op: 'gpt.sample', model: this.model, prompt, options });
+  }
+  delete(): Promise<void> {
+    return this.deleteWith('gpt.delete');
   }
 }

@@ -1,7 +1,7 @@
 // The worker's side of the protocol (protocol.ts): one function per operation, each a thin call into
 // the wasm API (wasm/js/attention-lab.mjs). Kept free of worker globals and of the wasm loader so
 // that Node tests can drive it with the real module or with a fake.
-import type { AttentionLab, Seq2Seq } from '#shared/types/attention-lab';
+import type { AttentionLab, GptSession, Seq2Seq } from '#shared/types/attention-lab';
 import type { AnyLab } from '../lab';
 import type { ErrorPayload, Request, ResponseMessage, TrainResult } from './protocol';
 
@@ -18,6 +18,7 @@ export class LabHandlers {
   readonly #lab: AnyLab;
   readonly #crash: () => void;
   readonly #models = new Map<number, Seq2Seq>();
+  readonly #gpts = new Map<number, GptSession>();
   readonly #newModelId: () => number;
 
   /**
@@ -33,12 +34,12 @@ export class LabHandlers {
 
   /** This build's heap, memory, embind handles and live models. */
   memory(): { heapUsed: number; memorySize: number; handles: number; models: number } {
-    return { ...this.#lab.memoryStats(), models: this.#models.size };
+    return { ...this.#lab.memoryStats(), models: this.#models.size + this.#gpts.size };
   }
 
   /** Whether model `id` lives in this build. */
   hasModel(id: number): boolean {
-    return this.#models.has(id);
+    return this.#models.has(id) || this.#gpts.has(id);
   }
 
   /** The lab's method `name`, or an Error naming what this build lacks. */
@@ -52,7 +53,7 @@ export class LabHandlers {
   }
 
   get modelCount(): number {
-    return this.#models.size;
+    return this.#models.size + this.#gpts.size;
   }
 
   /** Runs one request; throws the wasm API's Error on bad input. */
@@ -112,6 +113,20 @@ export class LabHandlers {
         this.#models.delete(request.model);
         return null;
       }
+      case 'gpt.create':
+        return this.#adopt(this.#need('createGptSession')(request.config), this.#gpts);
+      case 'gpt.info':
+        return this.gpt(request.model).info();
+      case 'gpt.train':
+        return this.gpt(request.model).train(request.steps);
+      case 'gpt.evaluate':
+        return this.gpt(request.model).evaluate();
+      case 'gpt.sample':
+        return this.gpt(request.model).sample(request.prompt, request.options);
+      case 'gpt.delete':
+        this.#gpts.get(request.model)?.delete();
+        this.#gpts.delete(request.model);
+        return null;
       case 'memory':
         return this.memory();
       case 'debug.crash':
@@ -122,7 +137,8 @@ export class LabHandlers {
     }
   }
 
-  #adopt(model: Seq2Seq): { model: number; info: ReturnType<Seq2Seq['info']> } {
+  /** Keeps a new model (in `into`, the translators' map unless told) under a new id, with its info. */
+  #adopt<M extends Seq2Seq | GptSession>(model: M, into: Map<number, M> = this.#models as Map<number, M>): { model: number; info: ReturnType<M['info']> } {
     let info;
     try {
       info = model.info();
@@ -131,8 +147,8 @@ export class LabHandlers {
       throw err;
     }
     const id = this.#newModelId();
-    this.#models.set(id, model);
-    return { model: id, info };
+    into.set(id, model);
+    return { model: id, info: info as ReturnType<M['info']> };
   }
 
   /** The live model `id`; an Error if it was deleted or lost in a restart. */
@@ -140,6 +156,13 @@ export class LabHandlers {
     const model = this.#models.get(id);
     if (!model) throw new Error(`no model ${id} in the worker (deleted, or lost in a restart)`);
     return model;
+  }
+
+  /** The live GPT session `id`; an Error if it was deleted or lost in a restart. */
+  gpt(id: number): GptSession {
+    const session = this.#gpts.get(id);
+    if (!session) throw new Error(`no GPT ${id} in the worker (deleted, or lost in a restart)`);
+    return session;
   }
 }
 

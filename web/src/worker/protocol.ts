@@ -26,6 +26,8 @@ import type {
   AttentionTimeline,
   TimelineOptions,
 } from '#shared/types/seq2seq';
+import type { LabVariant } from '../lab';
+import type { GptEvalResult, GptInfo, GptSampleOptions, GptSampleResult, GptSessionConfig, GptTrainResult } from '#shared/types/gpt';
 
 export type {
   AttentionArgs,
@@ -43,6 +45,12 @@ export type {
   TrainResult,
   TranslateOptions,
   TranslateResult,
+  GptEvalResult,
+  GptInfo,
+  GptSampleOptions,
+  GptSampleResult,
+  GptSessionConfig,
+  GptTrainResult,
 };
 
 /** Each request names an operation; `model` is the worker-side id of a Seq2Seq model. */
@@ -89,6 +97,17 @@ export type Request =
   /** the first `count` held-out examples with their alignments (translate section: long sentences) */
   | { op: 'seq2seq.heldOut'; model: number; count: number }
   | { op: 'seq2seq.delete'; model: number }
+  /**
+   * §5's GPT (docs/gpt.md), in the GPT build. `model` ids share the translators' sequence. A GPT
+   * step takes about 50 ms, so the page trains it in requests of a few steps (a round trip costs
+   * far less than a step) and pauses between them: no stream is needed.
+   */
+  | { op: 'gpt.create'; config: GptSessionConfig }
+  | { op: 'gpt.info'; model: number }
+  | { op: 'gpt.train'; model: number; steps: number }
+  | { op: 'gpt.evaluate'; model: number }
+  | { op: 'gpt.sample'; model: number; prompt: string; options?: GptSampleOptions }
+  | { op: 'gpt.delete'; model: number }
   /** wasm heap and live-model diagnostics */
   | { op: 'memory' }
   /** makes the worker die (an uncaught error): tests use it to check the crash banner and restart */
@@ -123,8 +142,14 @@ export interface ResultOf {
   'seq2seq.vocabulary': { source: string[]; target: string[] };
   'seq2seq.heldOut': HeldOutExample[];
   'seq2seq.delete': null;
+  'gpt.create': { model: number; info: GptInfo };
+  'gpt.info': GptInfo;
+  'gpt.train': GptTrainResult;
+  'gpt.evaluate': GptEvalResult;
+  'gpt.sample': GptSampleResult;
+  'gpt.delete': null;
   /** summed over the loaded builds; `modules`: each build's own figures (the worker fills it) */
-  memory: MemoryFigures & { modules?: Partial<Record<'full' | 'attention' | 'seq2seq' | 'transformer', MemoryFigures>> };
+  memory: MemoryFigures & { modules?: Partial<Record<LabVariant, MemoryFigures>> };
   'debug.crash': never;
 }
 
@@ -207,6 +232,19 @@ export interface RemoteSeq2Seq {
   delete(): Promise<void>;
 }
 
+/** §5's GPT living in the worker, seen from the page (a restart makes it invalid, as a Seq2Seq). */
+export interface RemoteGpt {
+  readonly model: number;
+  readonly generation: number;
+  info(): Promise<GptInfo>;
+  /** rejects like the session's train() (a diverged run: `completed`) */
+  train(steps: number): Promise<GptTrainResult>;
+  evaluate(): Promise<GptEvalResult>;
+  /** a prompt character outside the vocabulary, a temperature ≤ 0, a top-p outside (0, 1]: an Error naming it */
+  sample(prompt: string, options?: GptSampleOptions): Promise<GptSampleResult>;
+  delete(): Promise<void>;
+}
+
 /** The page's handle on the worker (web/src/worker/client.ts implements it). */
 export interface LabClient {
   attention(args: AttentionArgs): Promise<AttentionResult>;
@@ -220,6 +258,8 @@ export interface LabClient {
   /** a recurrent translator, or with arch: 'transformer' a Transformer (its info and translations carry the Transformer's fields) */
   createSeq2Seq(config: Seq2SeqConfig | TransformerSeq2SeqConfig): Promise<RemoteSeq2Seq>;
   loadSeq2Seq(bytes: Uint8Array): Promise<RemoteSeq2Seq>;
+  /** a GPT session on `config.text` (§5: the Tang poems), in the GPT build */
+  createGpt(config: GptSessionConfig): Promise<RemoteGpt>;
   memory(): Promise<ResultOf['memory']>;
   /** increases on every restart */
   readonly generation: number;

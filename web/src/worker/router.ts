@@ -16,6 +16,8 @@ const METHOD_OF: Partial<Record<Request['op'], string>> = {
   multiHeadAttention: 'multiHeadAttention',
   'seq2seq.create': 'createSeq2Seq',
   'seq2seq.load': 'loadSeq2Seq',
+  // §5's GPT: the small GPT build, loaded when §5 first asks (the article's full build has it too)
+  'gpt.create': 'createGptSession',
 };
 
 type MemoryStats = ResultOf['memory'];

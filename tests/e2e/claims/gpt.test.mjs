@@ -1,0 +1,62 @@
+// §5's claims (registry.mjs), in English and Chinese, on the default settings: one default run
+// (400 steps) per language serves both.
+import assert from 'node:assert/strict';
+import { describe } from 'node:test';
+import { openPanel, useSite } from '../harness.mjs';
+import { assertPrompt, claimsByLanguage, fieldControl, heatmap, row, text } from './claims-harness.mjs';
+
+const SEC = '.gpt-section';
+const STEPS = 400;
+
+describe('§5 claims', { timeout: 1_200_000 }, () => {
+  let site;
+  let page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
+  });
+  const data = () => page.evaluate((s) => ({ ...document.querySelector(s)?.dataset }), SEC);
+
+  claimsByLanguage([
+    [
+      'gpt-train',
+      async (lang) => {
+        await site.load(`#view=gpt&lang=${lang}`);
+        await page.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
+        await assertPrompt(page, lang, 'gpt.try.train');
+        await page.click('[data-testid=gpt-train]');
+        await page.waitForFunction(([s, n]) => document.querySelector(s)?.dataset.evaluatedAt === String(n), [SEC, STEPS], { timeout: 900_000 });
+        const d = await data();
+        const [val, uni, bi] = [d.valLoss, d.unigram, d.bigram].map(Number);
+        console.log(`[${lang}] step ${STEPS}: held-out ${val.toFixed(3)}, unigram ${uni.toFixed(3)}, bigram ${bi.toFixed(3)}`);
+        assert.ok(val < uni && val < bi, `held-out ${val} is not below unigram ${uni} and bigram ${bi}`);
+        // both baselines are drawn, as the dashed lines the prompt names
+        const legend = await page.locator('.gpt-chart').innerText();
+        for (const key of ['gpt.series.unigram', 'gpt.series.bigram', 'gpt.series.val']) assert.ok(legend.includes(text(lang, key)), key);
+      },
+    ],
+    [
+      'gpt-temperature',
+      async (lang) => {
+        assert.equal((await data()).step, String(STEPS), 'runs after gpt-train, on its model');
+        await assertPrompt(page, lang, 'gpt.try.temperature');
+        await openPanel(page, 'gpt-panel-settings');
+        const temperature = fieldControl(page, text(lang, 'gpt.field.temperature'));
+        /** the top candidate's probability of being drawn, at the first step after the prompt */
+        const topDrawn = async (t) => {
+          await temperature.fill(String(t));
+          await temperature.press('Enter');
+          await page.waitForFunction((v) => location.hash.includes(`gpt_temperature=${v}`) || (v === 0.8 && !location.hash.includes('gpt_temperature')), t);
+          await page.click('[data-testid=gpt-restart]');
+          await page.click('[data-testid=gpt-next]');
+          await page.waitForFunction(() => document.querySelector('.gpt-generate')?.dataset.generated === '1');
+          return row(await heatmap(page, 'gpt-candidates'), 1)[0];
+        };
+        const [cold, usual, hot] = [await topDrawn(0.2), await topDrawn(0.8), await topDrawn(1.5)];
+        console.log(`[${lang}] top candidate drawn with ${cold.toFixed(3)} at 0.2, ${usual.toFixed(3)} at 0.8, ${hot.toFixed(3)} at 1.5`);
+        assert.ok(cold > 0.9, `at 0.2: ${cold}`);
+        assert.ok(hot < usual, `at 1.5 (${hot}) not below 0.8 (${usual})`);
+      },
+    ],
+  ]);
+});

@@ -1,0 +1,199 @@
+// §5 as a reader meets it, in English and in Chinese: the poems and the GPT build arrive only when
+// the section comes into view; Train shows the loss fall and a sample every 100 steps; a typed
+// prompt is generated from one character at a time; the temperature changes the probability the
+// candidates are drawn with; a candidate is read by keyboard and by a tap; a typo in a field is
+// refused naming the field, and the model and the text are kept; the model outlives a switch of
+// language. Needs a build (npm run build:web).
+// Run: node --test tests/e2e/gpt.test.mjs
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { openPanel, usePhone, useSite } from './harness.mjs';
+import { fieldControl, heatmap, row, text } from './claims/claims-harness.mjs';
+
+const SEC = '.gpt-section';
+const GEN = '.gpt-generate';
+
+describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 900_000 }, () => {
+  let site;
+  let page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
+  });
+  const phone = usePhone(() => site);
+
+  const data = (p = page, selector = SEC) => p.evaluate((s) => ({ ...document.querySelector(s)?.dataset }), selector);
+  /** the requests for the corpus and the GPT build (the worker's too) since `requests` was armed */
+  let requests = [];
+  const fetched = () => requests.filter((n) => /tang300\.txt|attention_lab_gpt/.test(n));
+  /** the message under a field (its aria-errormessage line) */
+  const fieldError = async (control) => page.locator(`[id="${await control.getAttribute('aria-errormessage')}"]`).textContent();
+  async function generated(n, p = page) {
+    await p.waitForFunction(([s, k]) => document.querySelector(s)?.dataset.generated === String(k), [GEN, n]);
+  }
+
+  test('the poems and the GPT build load when §5 comes into view, not with the page', async () => {
+    const record = (request) => requests.push(request.url());
+    page.on('request', record);
+    page.context().on('request', record);
+    requests = [];
+    await site.load('#lang=en');
+    await page.waitForTimeout(1500); // the page's own loads settle
+    assert.deepEqual(await fetched(), [], 'fetched before §5 was in view');
+    await page.locator('#section-gpt').scrollIntoViewIfNeeded();
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
+    const names = await fetched();
+    assert.ok(names.some((n) => n.endsWith('/poems/tang300.txt')), `the corpus was not fetched: ${names}`);
+    assert.ok(names.some((n) => /attention_lab_gpt.*\.wasm$/.test(n)), `the GPT build was not fetched: ${names}`);
+    // no Embed button: §5 has no widget
+    assert.equal(await page.locator('#section-gpt > [data-testid=embed-open]').count(), 0);
+    assert.equal(await page.locator('#section-transformer > [data-testid=embed-open]').count(), 1);
+    page.off('request', record);
+    page.context().off('request', record);
+  });
+
+  for (const [lang, steps] of [
+    ['en', 200],
+    ['zh', 100],
+  ]) {
+    test(`(${lang}) train, see the loss fall and samples appear; generate from a prompt; refused typos keep the model`, async () => {
+      await site.load(`#view=gpt&lang=${lang}&gpt_steps=${steps}`);
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
+      const corpus = await page.locator('[data-testid=gpt-corpus]').textContent();
+      for (const part of ['唐诗三百首', 'fortunes-zh', 'GPL-3.0', '313', '28,627']) assert.ok(corpus.includes(part), `${part} not in ${corpus}`);
+      const before = await data();
+      assert.equal(before.step, '0');
+
+      // Train: the held-out loss falls, a sample every 100 steps
+      await page.click('[data-testid=gpt-train]');
+      await page.waitForFunction(([s, n]) => document.querySelector(s)?.dataset.evaluatedAt === String(n) && document.querySelector(s)?.dataset.playing === '0', [SEC, steps], { timeout: 300_000 });
+      const after = await data();
+      assert.ok(Number(after.valLoss) < Number(before.valLoss) - 1, `held-out loss ${before.valLoss} → ${after.valLoss}`);
+      const samples = await page.locator('[data-testid=gpt-samples] li').allTextContents();
+      assert.equal(samples.length, steps / 100 + 1, JSON.stringify(samples));
+      assert.equal(new Set(samples.map((s) => s.replace(/^\D*\d+\D*?[:：]/, ''))).size, samples.length, 'the samples did not change');
+
+      // a typed prompt, stepped one character at a time
+      await page.fill('[data-testid=gpt-prompt]', '月下');
+      await page.press('[data-testid=gpt-prompt]', 'Enter');
+      await page.waitForFunction(() => /gpt_prompt=%E6%9C%88%E4%B8%8B/.test(location.hash));
+      for (let n = 1; n <= 3; n++) {
+        await page.click('[data-testid=gpt-next]');
+        await generated(n);
+      }
+      const written = await page.locator('[data-testid=gpt-text]').textContent();
+      assert.ok(written.startsWith('月下') && Array.from(written).length === 5, written);
+      const candidates = await heatmap(page, 'gpt-candidates');
+      assert.deepEqual(candidates.shape, [2, 5]);
+      const attention = await heatmap(page, 'gpt-attention');
+      assert.equal(attention.shape[1], 4, 'the last step attends to the 4 characters before it');
+      assert.ok(Math.abs(attention.values.reduce((a, b) => a + b, 0) - 1) < 1e-3, 'its weights sum to 1');
+
+      // another head shows other weights
+      await page.selectOption('[data-testid=gpt-head]', '3');
+      await page.waitForFunction(() => /gpt_head=3/.test(location.hash));
+      assert.notDeepEqual((await heatmap(page, 'gpt-attention')).values, attention.values);
+
+      // the temperature: drawn-with probabilities of the same step sharpen at 0.2
+      await openPanel(page, 'gpt-panel-settings');
+      const temperature = fieldControl(page, text(lang, 'gpt.field.temperature'));
+      const drawnAt = async (t) => {
+        await temperature.fill(String(t));
+        await temperature.press('Enter');
+        await page.waitForFunction((v) => location.hash.includes(`gpt_temperature=${v}`) || (v === 0.8 && !location.hash.includes('gpt_temperature')), t);
+        await page.click('[data-testid=gpt-restart]');
+        await page.click('[data-testid=gpt-next]');
+        await generated(1);
+        return row(await heatmap(page, 'gpt-candidates'), 1);
+      };
+      const sharp = await drawnAt(0.2);
+      const flat = await drawnAt(1.5);
+      assert.ok(sharp[0] > flat[0], `top candidate drawn with ${sharp[0]} at 0.2, ${flat[0]} at 1.5`);
+
+      // a candidate read by keyboard: its character and numbers in the heatmap's live line
+      const canvas = page.locator('#gpt-candidates canvas').first();
+      await canvas.focus();
+      await page.keyboard.press('ArrowRight');
+      const cols = (await heatmap(page, 'gpt-candidates'));
+      const said = await page.locator('#gpt-candidates .focus-text').textContent();
+      assert.ok(said.includes(cols.values[1].toFixed(2).slice(0, 4)) || said.includes(cols.values[1].toFixed(3)), `${said} does not read cell 2`);
+
+      // typos: refused naming the field; the model, the setting and the text stay
+      const kept = await page.locator('[data-testid=gpt-text]').textContent();
+      const hash = await page.evaluate(() => location.hash);
+      await temperature.fill('0');
+      await temperature.press('Enter');
+      const temperatureError = await fieldError(temperature);
+      assert.ok(temperatureError.startsWith(text(lang, 'gpt.field.temperature')), temperatureError);
+      const topP = fieldControl(page, text(lang, 'gpt.field.topP'));
+      await topP.fill('1.5');
+      await topP.press('Enter');
+      assert.ok((await fieldError(topP)).startsWith(text(lang, 'gpt.field.topP')));
+      await page.fill('[data-testid=gpt-prompt]', '床x前');
+      await page.press('[data-testid=gpt-prompt]', 'Enter');
+      const promptError = await fieldError(page.locator('[data-testid=gpt-prompt]'));
+      assert.ok(promptError.startsWith(text(lang, 'gpt.field.prompt')) && promptError.includes('x'), promptError);
+      assert.equal(await page.getAttribute('[data-testid=gpt-prompt]', 'aria-invalid'), 'true');
+      await page.click('[data-testid=gpt-next]'); // refused: nothing drawn
+      assert.equal(await page.evaluate(() => location.hash), hash, 'a refused value reached the link');
+      assert.equal(await page.locator('[data-testid=gpt-text]').textContent(), kept);
+      assert.equal((await data()).step, String(steps), 'the model was not kept');
+    });
+  }
+
+  test('Pause stops training within a request, Train goes on, Reset starts a new model; a bad value in the link is named and not used', async () => {
+    await site.load('#view=gpt&lang=en&gpt_temperature=0&gpt_top_p=1.5&gpt_steps=200');
+    const notices = await page.locator('#notices').innerText();
+    for (const name of ['gpt_temperature', 'gpt_top_p']) assert.ok(notices.includes(name), `${name} is not named: ${notices}`);
+    assert.doesNotMatch(await page.evaluate(() => location.hash), /gpt_temperature=0|gpt_top_p/);
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
+    await page.click('[data-testid=gpt-train]');
+    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 10, SEC);
+    await page.click('[data-testid=gpt-pause]');
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.playing === '0', SEC);
+    const paused = Number((await data()).step);
+    await page.waitForTimeout(1500);
+    assert.equal(Number((await data()).step), paused, 'training went on after Pause');
+    assert.ok(paused < 100, `paused at ${paused}`);
+    await page.click('[data-testid=gpt-train]'); // on to the end of the run: 200
+    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) > 100, SEC, { timeout: 300_000 });
+    await page.click('[data-testid=gpt-reset]');
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.step === '0' && document.querySelector(s)?.dataset.samples === '1', SEC);
+    assert.equal(await page.locator('[data-testid=gpt-samples] li').count(), 1);
+    await page.waitForTimeout(1000);
+    assert.equal((await data()).step, '0', 'the old model trained on after Reset');
+  });
+
+  test('a trained model carries over a switch of language, and a run under way trains on', async () => {
+    await site.load('#view=gpt&lang=en&gpt_steps=200');
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
+    await page.click('[data-testid=gpt-train]');
+    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 20, SEC);
+    await page.click('#lang-switch button[data-lang="zh"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    // the new mount adopted the model mid-run and trains it to the end of that run
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.evaluatedAt === '200' && document.querySelector(s)?.dataset.playing === '0', SEC, { timeout: 300_000 });
+    const samples = await page.locator('[data-testid=gpt-samples] li').allTextContents();
+    assert.deepEqual(samples.map((s) => s.match(/\d+/)[0]), ['0', '100', '200']);
+    assert.match(samples[0], /^第 0 步/);
+  });
+
+  for (const lang of ['en', 'zh']) {
+    test(`(${lang}) on a phone, a tapped candidate is read out`, async () => {
+      const p = phone.page;
+      await phone.open(`#view=gpt&lang=${lang}`);
+      await p.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
+      await p.locator('[data-testid=gpt-next]').tap();
+      await generated(1, p);
+      const canvas = p.locator('#gpt-candidates canvas').first();
+      await canvas.scrollIntoViewIfNeeded();
+      const box = await canvas.boundingBox();
+      // the second row's first cell (the top candidate, drawn with)
+      await p.touchscreen.tap(box.x + box.width * 0.3, box.y + box.height * 0.7);
+      await p.waitForFunction(() => (document.querySelector('#gpt-candidates .focus-text')?.textContent ?? '') !== '');
+      const said = await p.locator('#gpt-candidates .focus-text').textContent();
+      assert.ok(said.includes(text(lang, 'gpt.candidates.drawn')), said);
+      assert.equal(await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0, 'the page scrolls sideways');
+    });
+  }
+});

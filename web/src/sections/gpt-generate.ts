@@ -1,0 +1,222 @@
+// §5's generation, one character at a time: the prompt box, Next character, the text so far, the
+// step's top candidates (the model's probability and the probability they are drawn with after
+// temperature, top-k and top-p) and the attention of that step's last character over the text, in
+// the chosen layer and head. Both figures are heatmaps (heatmap/heatmap.ts): every cell reaches
+// mouse, keyboard, touch and screen reader.
+import { Heatmap } from '../heatmap/heatmap';
+import { fill } from '../i18n';
+import type { SectionContext } from '../section';
+import type { GptSampleResult, GptStep } from '#shared/types/gpt';
+import { button, el, errorText, field, MessageLine, setFieldError, setOptions } from './dom';
+import type { GptRun } from './gpt-run';
+import { PROPS } from '../state-table';
+
+/** The prompt of the run's samples when the reader's is not one the model can read. */
+const DEFAULT_PROMPT = PROPS.find((p) => p.name === 'gpt_prompt')!.default as string;
+
+/** A character as a label: a line break shown as ⏎. */
+export function charLabel(c: string, newline: string): string {
+  return c === '\n' ? newline : c;
+}
+
+/** The prompt's characters the model does not know, each once, in order. */
+export function unknownChars(prompt: string, vocab: readonly string[]): string[] {
+  const known = new Set(vocab);
+  return [...new Set(Array.from(prompt).filter((c) => !known.has(c)))];
+}
+
+export class GptGenerate {
+  readonly element = el('div', 'gpt-generate');
+  readonly #ctx: SectionContext;
+  #run: GptRun;
+  readonly #prompt = el('input');
+  readonly #text = el('p', 'gpt-text');
+  readonly #line = new MessageLine('gpt-chosen');
+  readonly #layer = el('select');
+  readonly #head = el('select');
+  readonly #candidates: Heatmap;
+  readonly #attention: Heatmap;
+  readonly #next: HTMLButtonElement;
+  /** the generated characters after the prompt, and the last step */
+  #generated: string[] = [];
+  #last: { step: GptStep; context: string[] } | null = null;
+  #busy = false;
+
+  constructor(ctx: SectionContext, run: GptRun) {
+    this.#ctx = ctx;
+    this.#run = run;
+    const { t, state } = ctx;
+    this.#prompt.type = 'text';
+    this.#prompt.className = 'gpt-prompt';
+    this.#prompt.dataset.testid = 'gpt-prompt';
+    this.#prompt.value = state.get('gpt_prompt');
+    this.#prompt.lang = 'zh';
+    this.#prompt.addEventListener('change', () => this.#onPrompt());
+    this.#next = button(t('gpt.next'), 'gpt-next', () => void this.next());
+    const restart = button(t('gpt.restart'), 'gpt-restart', () => this.restart());
+    this.#layer.dataset.testid = 'gpt-layer';
+    this.#head.dataset.testid = 'gpt-head';
+    this.#layer.addEventListener('change', () => state.set('gpt_layer', Number(this.#layer.value)));
+    this.#head.addEventListener('change', () => state.set('gpt_head', Number(this.#head.value)));
+    this.#text.dataset.testid = 'gpt-text';
+    this.#text.lang = 'zh';
+    this.#text.setAttribute('aria-label', t('gpt.gen.text'));
+    const controls = el('div', 'al-controls');
+    const promptField = field(t('gpt.field.prompt'), this.#prompt);
+    promptField.classList.add('gpt-prompt-field');
+    controls.append(promptField, this.#next, restart);
+    const figures = el('div', 'gpt-figures');
+    const candidatesBox = el('div', 'gpt-figure');
+    const attentionBox = el('div', 'gpt-figure');
+    this.#candidates = new Heatmap(candidatesBox, { id: 'gpt-candidates', title: t('gpt.candidates'), fixedRange: [0, 1], digits: 3, t });
+    const choose = el('div', 'al-controls gpt-choose');
+    choose.append(field(t('gpt.field.layer'), this.#layer), field(t('gpt.field.head'), this.#head));
+    attentionBox.append(choose);
+    this.#attention = new Heatmap(attentionBox, { id: 'gpt-attention', title: '', fixedRange: [0, 1], t });
+    figures.append(candidatesBox, attentionBox);
+    this.element.append(el('h3', 'gpt-subtitle', t('gpt.gen.title')), controls, this.#text, this.#line.element, figures);
+    this.#line.show('info', t('gpt.gen.none'));
+    this.#drawText();
+    this.#drawChoices();
+  }
+
+  /** The sampling settings of the state (temperature, top-k, top-p) and this step's seed. */
+  #options(n: number) {
+    const { state } = this.#ctx;
+    return { temperature: state.get('gpt_temperature'), topK: state.get('gpt_top_k'), topP: state.get('gpt_top_p'), seed: (state.get('seed') + n) >>> 0 };
+  }
+
+  /** The prompt for the run's samples: the reader's if the model knows it, else the default. */
+  prompt(): string {
+    const prompt = this.#ctx.state.get('gpt_prompt');
+    const vocab = this.#run.info?.vocab;
+    return prompt && vocab && unknownChars(prompt, vocab).length === 0 ? prompt : DEFAULT_PROMPT;
+  }
+
+  /** Checks the prompt box against the model's characters: the message names the field and them. */
+  #check(value: string): string | null {
+    const { t } = this.#ctx;
+    const label = t('gpt.field.prompt');
+    if (value === '') return fill(t('field.empty'), { label });
+    const vocab = this.#run.info?.vocab;
+    const unknown = vocab ? unknownChars(value, vocab) : [];
+    if (unknown.length > 0) return fill(t('gpt.error.unknown'), { label, chars: unknown.map((c) => `“${c}”`).join(' ') });
+    return null;
+  }
+
+  #onPrompt(): void {
+    const value = this.#prompt.value.replace(/\r/g, '');
+    const message = this.#check(value);
+    setFieldError(this.#prompt, message);
+    if (message !== null) return; // the model and the text so far stay as they are
+    this.#ctx.state.set('gpt_prompt', value);
+    this.restart();
+  }
+
+  /** The model is known: a prompt from the link with unknown characters is named now. */
+  checkPrompt(): void {
+    setFieldError(this.#prompt, this.#check(this.#prompt.value));
+  }
+
+  restart(): void {
+    this.#generated = [];
+    this.#last = null;
+    this.#line.show('info', this.#ctx.t('gpt.gen.none'));
+    this.#drawText();
+    this.#drawChoices();
+    this.element.dataset.generated = '0';
+  }
+
+  /** Draws the next character; refused settings leave the text as it is. */
+  async next(): Promise<void> {
+    if (this.#busy) return;
+    const { t } = this.#ctx;
+    if (this.#check(this.#prompt.value) !== null) {
+      this.checkPrompt();
+      return;
+    }
+    this.#busy = true;
+    this.#next.disabled = true;
+    try {
+      const text = this.#ctx.state.get('gpt_prompt') + this.#generated.join('');
+      const result: GptSampleResult = await this.#run.next(text, this.#options(this.#generated.length), () => this.prompt());
+      const step = result.steps[0];
+      const chars = Array.from(text);
+      this.#last = { step, context: chars.slice(chars.length - step.keys) };
+      this.#generated.push(step.char);
+      this.#line.show('ok', fill(t('gpt.gen.chosen'), { n: this.#generated.length, char: charLabel(step.char, t('gpt.newline')), p: step.prob.toFixed(3) }));
+      this.element.dataset.generated = String(this.#generated.length);
+    } catch (err) {
+      this.#line.show('error', `${t('error.prefix')}${errorText(err)}`);
+    } finally {
+      this.#busy = false;
+      this.#next.disabled = false;
+    }
+    this.#drawText();
+    this.#drawChoices();
+  }
+
+  #drawText(): void {
+    const prompt = el('span', 'gpt-text-prompt', this.#ctx.state.get('gpt_prompt'));
+    const generated = el('span', 'gpt-text-generated', this.#generated.join(''));
+    this.#text.replaceChildren(prompt, generated);
+  }
+
+  /** The settings changed (layer, head, the model's size): the selects and the attention redraw. */
+  #drawChoices(): void {
+    const { t, state } = this.#ctx;
+    const layers = this.#run.info?.config.layers ?? 2;
+    const heads = this.#run.info?.config.heads ?? 4;
+    const layer = Math.min(state.get('gpt_layer'), layers);
+    const head = Math.min(state.get('gpt_head'), heads);
+    setOptions(this.#layer, Array.from({ length: layers }, (_, i) => [String(i + 1), String(i + 1)] as const), String(layer));
+    setOptions(this.#head, Array.from({ length: heads }, (_, i) => [String(i + 1), String(i + 1)] as const), String(head));
+    this.#attention.title = fill(t('gpt.attention'), { layer, head });
+    const last = this.#last;
+    this.#candidates.element.hidden = !last;
+    this.#attention.element.hidden = !last;
+    this.element.querySelector('.gpt-choose')?.toggleAttribute('hidden', !last);
+    if (!last) return;
+    const nl = t('gpt.newline');
+    const top = last.step.top;
+    this.#candidates.update({
+      rows: 2,
+      cols: top.length,
+      values: [...top.map((c) => c.prob), ...top.map((c) => c.sampleProb)],
+      rowLabels: [t('gpt.candidates.model'), t('gpt.candidates.drawn')],
+      colLabels: top.map((c) => charLabel(c.char, nl)),
+      colLang: 'zh',
+    });
+    const [, nHeads, keys] = last.step.attention.shape;
+    const offset = ((layer - 1) * nHeads + (head - 1)) * keys;
+    this.#attention.update({
+      rows: 1,
+      cols: keys,
+      values: Array.from(last.step.attention.data.subarray(offset, offset + keys)),
+      rowLabels: [t('gpt.attention.row')],
+      colLabels: last.context.map((c) => charLabel(c, nl)),
+      colLang: 'zh',
+    });
+  }
+
+  /** The state changed: layer, head or prompt from the link or back/forward. */
+  onState(changed: readonly string[]): void {
+    if (changed.includes('gpt_prompt') && this.#prompt.value !== this.#ctx.state.get('gpt_prompt')) {
+      this.#prompt.value = this.#ctx.state.get('gpt_prompt');
+      setFieldError(this.#prompt, null);
+      this.restart();
+    }
+    if (changed.includes('gpt_layer') || changed.includes('gpt_head')) this.#drawChoices();
+  }
+
+  /** A new model (Reset): what was drawn belongs to the old one. */
+  setRun(run: GptRun): void {
+    this.#run = run;
+    this.restart();
+  }
+
+  destroy(): void {
+    this.#candidates.destroy();
+    this.#attention.destroy();
+  }
+}

@@ -1,0 +1,284 @@
+// §5 From attention to GPT: a small character-level GPT (docs/gpt.md) trained live on the Tang
+// poems in the page's worker (the GPT build, loaded when the section first comes into view, with
+// the corpus), its loss against the unigram and bigram baselines, a sample every 100 steps, and its
+// generation one character at a time (gpt-generate.ts). The sampling settings sit in a panel.
+import { LineChart, type LineSeries } from '../charts/line-chart';
+import { fill } from '../i18n';
+import type { SectionContext, SectionHandle, SectionModule } from '../section';
+import type { PropName } from '../state';
+import { checkNumber, el, errorText, field, MessageLine, mountRoot, primaryButton, button, setFieldError, setText, tryThis } from './dom';
+import { HEATMAP_CSS } from '../heatmap/heatmap';
+import sharedCss from './dot-controls.css?inline';
+import css from './gpt.css?inline';
+import { GptGenerate, charLabel } from './gpt-generate';
+import { fetchCorpus, GptRun } from './gpt-run';
+import { GPT_STRINGS } from './gpt-strings';
+import { Panel } from './panel';
+import { parkingSlot } from './parked';
+
+/** A trained GPT outlives a change of language (parked.ts); there is one recipe, so one key. */
+const parked = parkingSlot<{ run: GptRun; playing: boolean }>('gpt');
+const PARK_KEY = 'tang300';
+
+const WATCHED: readonly PropName[] = ['gpt_prompt', 'gpt_layer', 'gpt_head', 'gpt_temperature', 'gpt_top_k', 'gpt_top_p', 'gpt_steps'];
+/** Series colours (DARK_SERIES keys: each has its dark twin). */
+const COLORS = { train: '#1d4ed8', val: '#c2410c', unigram: '#475569', bigram: '#15803d' };
+const number = (lang: string) => new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en');
+
+/** A refused number field: the message names the field by its label. */
+function checkSetting(t: (key: string) => string, name: 'gpt_temperature' | 'gpt_top_k' | 'gpt_top_p' | 'gpt_steps', label: string, raw: string): string | null {
+  const value = Number(raw.trim());
+  if (raw.trim() !== '' && Number.isFinite(value)) {
+    if (name === 'gpt_temperature' && value <= 0) return fill(t('gpt.error.positive'), { label });
+    if (name === 'gpt_top_p' && (value <= 0 || value > 1)) return fill(t('gpt.error.topP'), { label });
+  }
+  const rule = { gpt_temperature: { min: 0.01, max: 10 }, gpt_top_k: { min: 0, max: 5000, integer: true }, gpt_top_p: { min: 0.01, max: 1 }, gpt_steps: { min: 10, max: 5000, integer: true } }[name];
+  return checkNumber(t, label, raw, rule);
+}
+
+class GptView implements SectionHandle {
+  readonly #ctx: SectionContext;
+  readonly #root = el('div', 'gpt-section');
+  readonly #corpus = el('p', 'gpt-corpus');
+  readonly #modelLine = el('p', 'gpt-note');
+  readonly #status = new MessageLine('gpt-status');
+  readonly #samples = el('ol', 'gpt-samples');
+  readonly #samplesTitle = el('p', 'gpt-note');
+  readonly #chart: LineChart;
+  readonly #train: HTMLButtonElement;
+  readonly #pause: HTMLButtonElement;
+  readonly #generate: GptGenerate;
+  readonly #panel: Panel;
+  readonly #fields = new Map<string, HTMLInputElement>();
+  readonly #unsubscribe: () => void;
+  #run: GptRun;
+  /** the run left for the next mount (park), which destroy() must not delete */
+  #parked: GptRun | null = null;
+  #started = false;
+  /** training was under way when the section left the screen: it resumes when it is back */
+  #resume = false;
+
+  constructor(host: HTMLElement, ctx: SectionContext) {
+    this.#ctx = ctx;
+    const { t, state } = ctx;
+    const adopted = parked.adopt(PARK_KEY);
+    this.#run = adopted?.run ?? new GptRun(ctx.lab, fetchCorpus);
+    this.#resume = adopted?.playing ?? false;
+    mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
+    this.#root.dataset.step = '0';
+    this.#root.dataset.playing = '0';
+    this.#corpus.dataset.testid = 'gpt-corpus';
+    this.#corpus.textContent = t('gpt.corpus.loading');
+    this.#root.append(el('p', 'gpt-intro', t('gpt.intro')), this.#corpus, this.#modelLine, tryThis(t('try.title'), [t('gpt.try.train'), t('gpt.try.temperature')]));
+
+    this.#train = primaryButton(t('gpt.train'), 'gpt-train', () => this.#play());
+    this.#pause = button(t('gpt.pause'), 'gpt-pause', () => this.#run.pause());
+    const reset = button(t('gpt.reset'), 'gpt-reset', () => this.#reset());
+    const controls = el('div', 'al-controls gpt-train-controls');
+    controls.append(this.#train, this.#pause, reset, this.#status.element);
+    this.#status.element.dataset.testid = 'gpt-status';
+
+    const chartFigure = el('figure', 'gpt-chart');
+    const chartBox = el('div', 'gpt-chart-box');
+    chartFigure.append(el('figcaption', undefined, t('gpt.chart')), chartBox);
+    this.#chart = new LineChart(chartBox, {
+      label: t('gpt.chart'),
+      x: { kind: 'linear', min: 0, integerStep: true, title: t('gpt.axis.step') },
+      y: { title: t('gpt.axis.loss') },
+      legend: true,
+    });
+    this.#samples.dataset.testid = 'gpt-samples';
+    this.#samples.lang = 'zh';
+    this.#generate = new GptGenerate(ctx, this.#run);
+    this.#panel = new Panel(state, 'gpt_open_settings', t('gpt.panel.settings'), 'gpt-panel-settings');
+    this.#panel.body.append(this.#settings());
+    // the samples beside the curve where there is room: what the loss means, next to it
+    const samples = el('div', 'gpt-samples-box');
+    samples.append(this.#samplesTitle, this.#samples);
+    const training = el('div', 'gpt-training');
+    training.append(chartFigure, samples);
+    this.#root.append(controls, training, this.#generate.element, this.#panel.element);
+    this.#unsubscribe = state.subscribe((changed) => this.#onState(changed));
+    this.#draw();
+  }
+
+  #settings(): HTMLElement {
+    const { t, state } = this.#ctx;
+    const box = el('div', 'al-controls');
+    const rows = [
+      ['gpt_temperature', 'gpt.field.temperature', '0.1'],
+      ['gpt_top_k', 'gpt.field.topK', '1'],
+      ['gpt_top_p', 'gpt.field.topP', '0.05'],
+      ['gpt_steps', 'gpt.field.steps', '100'],
+    ] as const;
+    for (const [name, key, stepSize] of rows) {
+      const input = el('input');
+      input.type = 'number';
+      input.step = stepSize;
+      input.value = String(state.get(name));
+      input.dataset.testid = name.replace(/_/g, '-');
+      const label = t(key);
+      input.addEventListener('change', () => {
+        const message = checkSetting(t, name, label, input.value);
+        setFieldError(input, message);
+        if (message === null) state.set(name, Number(input.value.trim()));
+      });
+      this.#fields.set(name, input);
+      box.append(field(label, input));
+    }
+    return box;
+  }
+
+  #onState(changed: readonly PropName[]): void {
+    if (!changed.some((c) => WATCHED.includes(c))) return;
+    for (const [name, input] of this.#fields) {
+      const value = String(this.#ctx.state.get(name as PropName));
+      if (changed.includes(name as PropName) && Number(input.value) !== Number(value)) {
+        input.value = value;
+        setFieldError(input, null);
+      }
+    }
+    this.#generate.onState(changed);
+    this.#draw();
+  }
+
+  /** The section's first time on screen: the corpus and the GPT build load now, never at page load. */
+  #start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.#run.ready(() => this.#generate.prompt()).then(
+      () => {
+        this.#generate.checkPrompt();
+        this.#draw();
+      },
+      (err: unknown) => this.#status.show('error', fill(this.#ctx.t('gpt.error.corpus'), { message: errorText(err) })),
+    );
+  }
+
+  #play(): void {
+    const run = this.#run;
+    if (run.playing) return;
+    // a paused run goes on to its end; a finished one trains as many steps again
+    const target = run.step < run.target ? run.target : run.step + this.#ctx.state.get('gpt_steps');
+    this.#root.dataset.playing = '1';
+    this.#draw();
+    run
+      .play(target, () => this.#generate.prompt(), () => this.#draw())
+      .catch((err: unknown) => {
+        if (run === this.#run) this.#status.show('error', `${this.#ctx.t('error.prefix')}${errorText(err)}`);
+      })
+      .finally(() => {
+        if (run !== this.#run) return;
+        this.#root.dataset.playing = '0';
+        this.#draw();
+      });
+  }
+
+  #reset(): void {
+    void this.#run.delete();
+    this.#run = new GptRun(this.#ctx.lab, fetchCorpus);
+    this.#generate.setRun(this.#run);
+    this.#root.dataset.playing = '0';
+    this.#started = false;
+    this.#samples.replaceChildren();
+    this.#start();
+    this.#draw();
+  }
+
+  #draw(): void {
+    const { t, lang, state } = this.#ctx;
+    const run = this.#run;
+    const fmt = number(lang);
+    const info = run.info;
+    if (info) {
+      const c = info.corpus;
+      setText(this.#corpus, fill(t('gpt.corpus'), {
+        poems: fmt.format(c.poems), chars: fmt.format(c.trainCharacters + c.heldOutCharacters), vocab: fmt.format(info.vocab.length),
+        heldOut: fmt.format(c.heldOutPoems), heldOutChars: fmt.format(c.heldOutCharacters),
+      }));
+      const k = info.config;
+      setText(this.#modelLine, fill(t('gpt.model'), { layers: k.layers, heads: k.heads, dModel: k.dModel, block: k.blockSize, params: fmt.format(info.parameters) }));
+    }
+    const step = run.step;
+    const evaluation = run.evaluation;
+    this.#root.dataset.step = String(step);
+    this.#train.disabled = run.playing || !info;
+    this.#pause.disabled = !run.playing;
+    if (evaluation) {
+      this.#root.dataset.evaluatedAt = String(run.milestones.at(-1)!.step);
+      this.#root.dataset.valLoss = String(evaluation.validationLoss);
+      this.#root.dataset.unigram = String(evaluation.unigramLoss);
+      this.#root.dataset.bigram = String(evaluation.bigramLoss);
+    }
+    if (this.#status.element.dataset.kind !== 'error' || run.playing) {
+      if (run.playing) this.#status.show('info', fill(t('gpt.status.training'), { step, target: run.target }));
+      else if (evaluation) {
+        const f = (x: number) => x.toFixed(2);
+        this.#status.show('ok', fill(t('gpt.status.loss'), { step: run.milestones.at(-1)!.step, val: f(evaluation.validationLoss), uni: f(evaluation.unigramLoss), bi: f(evaluation.bigramLoss) }));
+      } else this.#status.show('info', fill(t('gpt.status.idle'), { step }));
+    }
+    const nl = t('gpt.newline');
+    setText(this.#samplesTitle, fill(t('gpt.samples'), { prompt: this.#generate.prompt() }));
+    if (this.#samples.children.length !== run.milestones.length) {
+      this.#samples.replaceChildren(
+        ...run.milestones.map((m) => el('li', undefined, fill(t('gpt.sample.line'), { step: m.step, text: Array.from(m.sample, (c) => charLabel(c, nl)).join('') }))),
+      );
+    }
+    this.#root.dataset.samples = String(run.milestones.length);
+    this.#drawChart(Math.max(state.get('gpt_steps'), run.target, step));
+  }
+
+  #drawChart(maxStep: number): void {
+    const { t } = this.#ctx;
+    const run = this.#run;
+    const series: LineSeries[] = [{ label: t('gpt.series.train'), color: COLORS.train, width: 1.5, points: run.losses.map((y, i) => ({ x: i + 1, y })) }];
+    const ms = run.milestones;
+    if (ms.length > 0) {
+      const base = ms[0].evaluation;
+      series.push(
+        { label: t('gpt.series.val'), color: COLORS.val, width: 2, marker: 'circle', markerRadius: 4, points: ms.map((m) => ({ x: m.step, y: m.evaluation.validationLoss })) },
+        { label: t('gpt.series.unigram'), color: COLORS.unigram, dash: [6, 4], width: 1.5, points: [{ x: 0, y: base.unigramLoss }, { x: maxStep, y: base.unigramLoss }] },
+        { label: t('gpt.series.bigram'), color: COLORS.bigram, dash: [2, 3], width: 1.5, points: [{ x: 0, y: base.bigramLoss }, { x: maxStep, y: base.bigramLoss }] },
+      );
+    }
+    this.#chart.update({ series });
+  }
+
+  setActive(active: boolean): void {
+    if (active) {
+      this.#start();
+      if (this.#resume) {
+        this.#resume = false;
+        this.#play();
+      }
+    } else if (this.#run.playing) {
+      this.#resume = true;
+      this.#run.pause();
+    }
+  }
+
+  onWorkerRestart(): void {
+    this.#reset();
+  }
+
+  park(): void {
+    const playing = this.#run.playing;
+    this.#run.pause(); // the next mount trains on if this one was training
+    parked.park(PARK_KEY, { run: this.#run, playing }, ({ run }) => void run.delete());
+    this.#parked = this.#run;
+  }
+
+  destroy(): void {
+    this.#unsubscribe();
+    if (this.#run !== this.#parked) void this.#run.delete();
+    this.#generate.destroy();
+    this.#chart.destroy();
+    this.#panel.destroy();
+  }
+}
+
+export const gptSection: SectionModule = {
+  id: 'gpt',
+  strings: GPT_STRINGS,
+  mount: (host, ctx) => new GptView(host, ctx),
+};
