@@ -74,9 +74,6 @@ test('info and evaluate read a GPT model file: its settings, and its held-out lo
   assert.ok(Math.abs(ej.bitsPerCharacter - ej.validationLoss / Math.LN2) < 1e-12);
   assert.equal(ej.validationLoss.toFixed(4), loss, 'the text and the JSON give the same loss');
 
-  const count = cli('evaluate', '--model', model, '--count', '5');
-  assert.equal(count.code, 2);
-  assert.match(count.err, /^attention-lab: --count does not apply to a GPT model/);
 });
 
 test('SIGTERM during a GPT\'s training writes the last good state and exits 143', async () => {
@@ -118,9 +115,6 @@ test('options that do not apply are refused, and nothing is written', () => {
   refused(['train', '--task', 'poems', '--text', text, '--arch', 'transformer', '--steps', '1', '--out', out], /--arch does not apply to --task poems/);
   refused(['train', '--task', 'note', '--block-size', '8', '--steps', '1', '--out', out], /^attention-lab: --block-size applies to --task poems only$/m);
   refused(['train', '--task', 'poems', '--text', text, '--steps', '1', '--out', text], /--out '.*poems\.txt' is the same file as --text/);
-  refused(['train', '--task', 'poems', '--corpus', 'song100', '--text', text, '--steps', '1', '--out', out], /--corpus and --text exclude each other/);
-  refused(['train', '--task', 'poems', '--corpus', 'song', '--steps', '1', '--out', out], /unknown corpus 'song' for --corpus \(expected tang300, song100\)/);
-  refused(['train', '--task', 'note', '--corpus', 'song100', '--steps', '1', '--out', out], /--corpus applies to --task poems only/);
   refused(['train', '--task', 'poems', '--text', text, '--held-out', '0.9', '--steps', '1', '--out', out], /--held-out must be a number in \[0, 0\.5\] \(got '0\.9'\)/);
   refused(['train', '--task', 'poems', '--text', text, '--block-size', '1000', '--steps', '1', '--out', out], /one block of --block-size 1000 needs at least 1001/);
   refused(['generate', model, '--prompt', '床前明月光'], /^attention-lab: --prompt has 5 characters not in the vocabulary: "床", "前", "明", "月", "光"/);
