@@ -38,7 +38,9 @@ describe('§4 ask the model why', { timeout: 400_000 }, () => {
       if (confirm && !confirm.hidden) document.querySelector('[data-testid=tf-confirm-run]')?.click();
       return Number(document.querySelector(s)?.dataset.step) >= n && document.querySelector(s)?.dataset.playing === '0';
     }, [SEC, steps], { timeout: 180_000, polling: 250 });
-    await page.waitForFunction(([s, n]) => document.querySelector(s)?.dataset.translatedAt === String(n), [SEC, steps]);
+    // the panel shows the finished run's translation (translatedAt may come from a redraw at the
+    // last step while the run was still going, which the panel does not follow)
+    await page.waitForFunction(([s, n]) => document.querySelector(s)?.dataset.explainedAt === String(n), [SEC, steps]);
     await page.waitForSelector(`${WHY}:not([hidden])`);
   }
 

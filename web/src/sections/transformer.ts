@@ -379,6 +379,8 @@ class TransformerView implements SectionHandle {
       if (trainer.model && (play || !this.#clock.running)) {
         const s = trainer.settings;
         this.#why?.show(trainer.model, text, result as unknown as TranslateResult, trainer.info?.targetTokenizer ?? 'chars', true, { layers: s.layers, heads: s.heads });
+        // the step of the model the panel explains (a redraw while training translates without it)
+        this.#root.dataset.explainedAt = String(trainer.step);
       }
     } catch (err) {
       if (seq !== this.#translateSeq) return;
