@@ -13,14 +13,12 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { GptSession } from '../wasm/js/gpt.mjs';
 import { Seq2Seq } from '../wasm/js/seq2seq.mjs';
-import { cpuSeconds, fmt, root, table, wallSeconds } from './lib/common.mjs';
+import { abClock, fmt, root, table } from './lib/common.mjs';
 
 const [dirA, dirB, roundsArg] = process.argv.slice(2);
 if (!dirA || !dirB) throw new Error('usage: node bench/ab-steps.mjs <before folder> <after folder> [rounds]');
 const rounds = Number(roundsArg ?? 5);
-const clockName = process.env.AB_CLOCK ?? 'cpu';
-if (!['cpu', 'wall'].includes(clockName)) throw new Error("AB_CLOCK: 'cpu' or 'wall'");
-const clock = clockName === 'cpu' ? cpuSeconds : wallSeconds;
+const { clockName, clock } = abClock();
 const text = readFileSync(`${root}build/poems/tang300.txt`, 'utf8');
 const load = async (dir, module) => (await import(pathToFileURL(`${dir}/${module}.mjs`).href)).default();
 const builds = [];

@@ -15,15 +15,13 @@ import { pathToFileURL } from 'node:url';
 import { Seq2Seq } from '../wasm/js/seq2seq.mjs';
 import { stagedAttention } from '../wasm/js/staged-attention.mjs';
 import { unwrap } from '../wasm/js/unwrap.mjs';
-import { cpuSeconds, fmt, randomTensor, stats, table, timeIt, wallSeconds } from './lib/common.mjs';
+import { abClock, fmt, randomTensor, stats, table, timeIt } from './lib/common.mjs';
 import { RECIPES } from './lib/seq2seq.mjs';
 
 const [pathA, pathB, roundsArg] = process.argv.slice(2);
 if (!pathA || !pathB) throw new Error('usage: node bench/ab.mjs <before core .mjs> <after core .mjs> [rounds]');
 const rounds = Number(roundsArg ?? 5);
-const clockName = process.env.AB_CLOCK ?? 'cpu';
-if (!['cpu', 'wall'].includes(clockName)) throw new Error("AB_CLOCK: 'cpu' or 'wall'");
-const clock = clockName === 'cpu' ? cpuSeconds : wallSeconds;
+const { clockName, clock } = abClock();
 const load = async (p) => (await import(pathToFileURL(p).href)).default();
 const builds = [
   { name: 'before', core: await load(pathA) },

@@ -73,6 +73,12 @@ export function cpuSeconds() {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
 }
+/** The clock AB_CLOCK names for the A/B scripts: 'cpu' (the default) or 'wall'. */
+export function abClock() {
+  const name = process.env.AB_CLOCK ?? 'cpu';
+  if (!['cpu', 'wall'].includes(name)) throw new Error("AB_CLOCK: 'cpu' or 'wall'");
+  return { clockName: name, clock: name === 'cpu' ? cpuSeconds : wallSeconds };
+}
 
 // mulberry32 (web/src/mulberry32.mjs): the page's seeded uniform generator, so runs use the same data.
 export { mulberry32 };

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { openPanel, usePhone, useSite } from './harness.mjs';
-import { fieldControl, heatmap, row, text } from './claims/claims-harness.mjs';
+import { drawnWithAt, fieldControl, heatmap, text } from './claims/claims-harness.mjs';
 
 const SEC = '.gpt-section';
 const GEN = '.gpt-generate';
@@ -97,17 +97,8 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
       // the temperature: drawn-with probabilities of the same step sharpen at 0.2
       await openPanel(page, 'gpt-panel-settings');
       const temperature = fieldControl(page, text(lang, 'gpt.field.temperature'));
-      const drawnAt = async (t) => {
-        await temperature.fill(String(t));
-        await temperature.press('Enter');
-        await page.waitForFunction((v) => location.hash.includes(`gpt_temperature=${v}`) || (v === 0.8 && !location.hash.includes('gpt_temperature')), t);
-        await page.click('[data-testid=gpt-restart]');
-        await page.click('[data-testid=gpt-next]');
-        await generated(1);
-        return row(await heatmap(page, 'gpt-candidates'), 1);
-      };
-      const sharp = await drawnAt(0.2);
-      const flat = await drawnAt(1.5);
+      const sharp = await drawnWithAt(page, lang, 0.2);
+      const flat = await drawnWithAt(page, lang, 1.5);
       assert.ok(sharp[0] > flat[0], `top candidate drawn with ${sharp[0]} at 0.2, ${flat[0]} at 1.5`);
 
       // a candidate read by keyboard: its character and numbers in the heatmap's live line

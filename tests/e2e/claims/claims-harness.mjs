@@ -71,6 +71,21 @@ export async function trainedOnce(page, key, lang, { root, train, ready }) {
   await page.evaluate((k) => Object.assign(window, { claimRun: k }), key);
 }
 
+/**
+ * §5: sets the sampling panel's Temperature (open) to `t`, starts the generation again and takes
+ * one step; the candidates' "drawn with" row (their probabilities after temperature, top-k, top-p).
+ */
+export async function drawnWithAt(page, lang, t) {
+  const temperature = fieldControl(page, text(lang, 'gpt.field.temperature'));
+  await temperature.fill(String(t));
+  await temperature.press('Enter');
+  await page.waitForFunction((v) => location.hash.includes(`gpt_temperature=${v}`) || (v === 0.8 && !location.hash.includes('gpt_temperature')), t);
+  await page.click('[data-testid=gpt-restart]');
+  await page.click('[data-testid=gpt-next]');
+  await page.waitForFunction(() => document.querySelector('.gpt-generate')?.dataset.generated === '1');
+  return row(await heatmap(page, 'gpt-candidates'), 1);
+}
+
 /** The section's "Try this" box shows the prompt `key` in `lang`, word for word. */
 export async function assertPrompt(page, lang, key) {
   const prompts = await page.locator('[data-testid=try-this] li').allTextContents();

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { openPanel, useSite } from '../harness.mjs';
-import { assertPrompt, claimsByLanguage, fieldControl, heatmap, row, text, trainedOnce } from './claims-harness.mjs';
+import { assertPrompt, claimsByLanguage, drawnWithAt, text, trainedOnce } from './claims-harness.mjs';
 
 const SEC = '.gpt-section';
 const STEPS = 400;
@@ -53,17 +53,8 @@ describe('§5 claims', { timeout: 1_200_000 }, () => {
         assert.equal((await data()).step, String(STEPS), 'runs after gpt-train, on its model');
         await assertPrompt(page, lang, 'gpt.try.temperature');
         await openPanel(page, 'gpt-panel-settings');
-        const temperature = fieldControl(page, text(lang, 'gpt.field.temperature'));
         /** the top candidate's probability of being drawn, at the first step after the prompt */
-        const topDrawn = async (t) => {
-          await temperature.fill(String(t));
-          await temperature.press('Enter');
-          await page.waitForFunction((v) => location.hash.includes(`gpt_temperature=${v}`) || (v === 0.8 && !location.hash.includes('gpt_temperature')), t);
-          await page.click('[data-testid=gpt-restart]');
-          await page.click('[data-testid=gpt-next]');
-          await page.waitForFunction(() => document.querySelector('.gpt-generate')?.dataset.generated === '1');
-          return row(await heatmap(page, 'gpt-candidates'), 1)[0];
-        };
+        const topDrawn = async (t) => (await drawnWithAt(page, lang, t))[0];
         const [cold, usual, hot] = [await topDrawn(0.2), await topDrawn(0.8), await topDrawn(1.5)];
         console.log(`[${lang}] top candidate drawn with ${cold.toFixed(3)} at 0.2, ${usual.toFixed(3)} at 0.8, ${hot.toFixed(3)} at 1.5`);
         assert.ok(cold > 0.9, `at 0.2: ${cold}`);
