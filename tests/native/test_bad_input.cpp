@@ -107,6 +107,29 @@ TEST(BadInput, KeyPaddingMustBeZeroOrOne) {
   EXPECT_FLOAT_EQ(f.weights.data[2], 0.5f);
 }
 
+// §3.1's attention, §3.5's self-attention and §3.6's multi-head refuse a query with every key
+// masked in the same words (one check, attention.h's build_keep), before any weight is computed.
+TEST(BadInput, EveryKeyMaskedIsRefusedByEachAttention) {
+  AttentionMask mask;
+  mask.causal = true;
+  mask.key_padding = Tensor({2, 3}, std::vector<float>{0, 0, 0, 1, 0, 0});
+  const char* refusal = "query 0 of batch 1 has every key masked";
+  AttentionInputs in;
+  in.query = in.key = in.value = Tensor({2, 3, 4}, 1.0f);
+  AttentionConfig cfg;
+  cfg.mask = mask;
+  EXPECT_INPUT_ERROR(attention_forward(in, cfg), refusal);
+  ProjectionParams p;
+  for (Tensor* w : {&p.wq, &p.wk, &p.wv, &p.wo}) *w = Tensor({4, 4}, 0.5f);
+  for (Tensor* b : {&p.bq, &p.bk, &p.bv, &p.bo}) *b = Tensor({4}, 0.0f);
+  EXPECT_INPUT_ERROR(self_attention_forward(in.query, p, mask), refusal);
+  EXPECT_INPUT_ERROR(multi_head_forward(in.query, p, 2, mask), refusal);
+  // Without the causal mask query 0 of batch 1 sees keys 1 and 2, and key 0 (padding) gets 0:
+  // weights (B·H, N, M), batch 1 head 0 first.
+  mask.causal = false;
+  EXPECT_EQ(multi_head_forward(in.query, p, 2, mask).attn.weights.data[(1 * 2 + 0) * 9 + 0], 0.0f);
+}
+
 std::vector<std::string> words(const std::string& text, Tokenizer kind = Tokenizer::kWords) {
   std::vector<std::string> out;
   for (std::string_view t : tokenize(text, kind)) out.emplace_back(t);

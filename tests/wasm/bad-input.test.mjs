@@ -165,6 +165,8 @@ const cases = [
   ['zero heads', () => lab.multiHeadAttention(ones([1, 3, 4]), projections(4), 0), /numHeads must be a whole number >= 1/],
   ['key padding neither 0 nor 1', () => attend({ mask: { keyPadding: tensor([1, 3], [0, 0.5, 0]) } }), /mask\.keyPadding must hold only 0 \(attend\) and 1 \(ignore\), but has 0\.5 at flat index 1/],
   ['every key masked', () => attend({ mask: { keyPadding: ones([1, 3]) } }), /query 0 of batch 0 has every key masked/],
+  ['every key masked (self-attention)', () => lab.selfAttention(ones([2, 3, 4]), projections(4), { mask: { keyPadding: tensor([2, 3], [0, 1, 0, 1, 1, 1]) } }), /query 0 of batch 1 has every key masked/],
+  ['every key masked (multi-head, causal + padding)', () => lab.multiHeadAttention(ones([1, 3, 4]), projections(4), 2, { mask: { causal: true, keyPadding: tensor([1, 3], [1, 0, 0]) } }), /query 0 of batch 0 has every key masked/],
   // Attention: names and types
   ['unknown score name', () => attend({ score: 'magic' }), /unknown score function 'magic' \(expected dot, scaled, general, additive or cosine\)/],
   ['misspelt option (scores)', () => attend({ scores: 'dot' }), /attention\(\) arguments has an unknown key 'scores'/],

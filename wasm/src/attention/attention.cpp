@@ -18,33 +18,10 @@ void ensure_shape(Tensor& t, const std::vector<long>& shape) {
   t.shape = shape;
 }
 
-// keep (B, N, M): 1 where query n of batch b may attend to key m. Throws for a query with no key
-// left: softmax over nothing has no meaning, and returning NaN would poison everything after it.
-void build_keep(AttentionWorkspace& ws, const AttentionMask& mask, long B, long N, long M) {
-  const bool padded = !mask.key_padding.empty();
-  ws.keep.resize(static_cast<size_t>(B * N * M));
-  if (padded) {
-    ws.key_pad.resize(static_cast<size_t>(B * M));
-    for (long i = 0; i < B * M; ++i) ws.key_pad[i] = mask.key_padding.data[i] != 0.0f;
-  }
-  for (long b = 0; b < B; ++b) {
-    const long n = attn::keep_mask(ws.keep.data() + b * N * M,
-                                   padded ? ws.key_pad.data() + b * M : nullptr, mask.causal, N, M);
-    if (n >= 0) {
-      throw InputError("query " + std::to_string(n) + " of batch " + std::to_string(b) +
-                       " has every key masked, so its attention weights are undefined");
-    }
-  }
-}
-
 void check_finite_span(const float* p, long n, const char* what, const char* advice) {
   for (long i = 0; i < n; ++i) {
     if (!std::isfinite(p[i])) throw InputError(std::string(what) + " overflow float32: " + advice);
   }
-}
-
-bool has_mask(const AttentionMask& mask) {
-  return mask.causal || !mask.key_padding.empty();
 }
 
 }  // namespace
@@ -60,6 +37,23 @@ void validate_mask(const AttentionMask& mask, long B, long M) {
     if (x != 0.0f && x != 1.0f) {
       throw InputError("mask.keyPadding must hold only 0 (attend) and 1 (ignore), but has " +
                        format_number(x) + " at flat index " + std::to_string(i));
+    }
+  }
+}
+
+void build_keep(AttentionWorkspace& ws, const AttentionMask& mask, long B, long N, long M) {
+  const bool padded = !mask.key_padding.empty();
+  ws.keep.resize(static_cast<size_t>(B * N * M));
+  if (padded) {
+    ws.key_pad.resize(static_cast<size_t>(B * M));
+    for (long i = 0; i < B * M; ++i) ws.key_pad[i] = mask.key_padding.data[i] != 0.0f;
+  }
+  for (long b = 0; b < B; ++b) {
+    const long n = attn::keep_mask(ws.keep.data() + b * N * M,
+                                   padded ? ws.key_pad.data() + b * M : nullptr, mask.causal, N, M);
+    if (n >= 0) {
+      throw InputError("query " + std::to_string(n) + " of batch " + std::to_string(b) +
+                       " has every key masked, so its attention weights are undefined");
     }
   }
 }
@@ -192,7 +186,7 @@ void attention_forward(AttentionForward& fwd, AttentionWorkspace& ws, const Atte
   const attn::ScoreWeights sw = score_weights(in, cfg);
   const long A = sw.A;
   // keep (B, N, M); also rejects a query with every key masked
-  const bool masked = has_mask(cfg.mask);
+  const bool masked = cfg.mask.any();
   if (masked) build_keep(ws, cfg.mask, B, N, M);
   // the buffers of what the caller keeps and of what the score's backward needs
   ensure_shape(fwd.weights, {B, N, M});

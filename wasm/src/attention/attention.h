@@ -35,6 +35,7 @@ struct ScoreParams {
 struct AttentionMask {
   Tensor key_padding;   // (B, M): 1 marks a padding key no query may attend to, 0 a key; or empty
   bool causal = false;  // query n attends only to keys m <= n
+  bool any() const { return causal || !key_padding.empty(); }
 };
 
 struct AttentionConfig {
@@ -93,6 +94,10 @@ struct AttentionWorkspace {
 
 // Checks mask.key_padding is (B, M) and finite (fully masked rows are caught with the queries).
 void validate_mask(const AttentionMask& mask, long B, long M);
+// ws.keep (B, N, M): 1 where query n of batch b may attend to key m; ws.key_pad (B, M) the key
+// padding as bytes, 1 = padding, when the mask has one. Throws InputError naming a query with no
+// key left: softmax over nothing has no meaning, and a NaN would poison everything after it.
+void build_keep(AttentionWorkspace& ws, const AttentionMask& mask, long B, long N, long M);
 // Validates the inputs (shapes, finiteness, the score's weights, the mask; InputError naming the
 // problem, e.g. "key has 5 features but query has 4") and computes fwd, reusing its buffers and
 // the workspace's when the shapes are those of the previous call.

@@ -76,40 +76,23 @@ Tensor split_heads(const std::vector<float>& t, long B, long N, long D, long H) 
   return out;
 }
 
-// Rejects a query with every key masked, before the core (which would only report it), with the
-// attention API's message; and the key padding as 0/1 bytes (B, M), or empty.
-std::vector<uint8_t> key_pad_of(const AttentionMask& mask, long B, long N) {
-  std::vector<uint8_t> pad;
-  if (!mask.key_padding.empty()) {
-    pad.resize(static_cast<size_t>(B * N));
-    for (long i = 0; i < B * N; ++i) pad[i] = mask.key_padding.data[i] != 0.0f;
-  }
-  std::vector<uint8_t> keep(static_cast<size_t>(N * N));
-  for (long b = 0; b < B; ++b) {
-    const long n =
-        attn::keep_mask(keep.data(), pad.empty() ? nullptr : pad.data() + b * N, mask.causal, N, N);
-    if (n >= 0) {
-      throw InputError("query " + std::to_string(n) + " of batch " + std::to_string(b) +
-                       " has every key masked, so its attention weights are undefined");
-    }
-  }
-  return pad;
-}
-
 // Runs the core on x and copies what the caller reads out of its activations. H heads; with_output:
 // the output projection (multi-head) or none (self-attention, whose output is the one head's).
 SelfAttentionForward forward(const Tensor& x, const ProjectionParams& p, long H, bool with_output,
                              const AttentionMask& mask) {
   const long B = x.dim(0), N = x.dim(1), D = x.dim(2);
   check_work_size({B * H, N, N}, "the attention matrix (B, N, M)");
-  const std::vector<uint8_t> pad = key_pad_of(mask, B, N);
+  // The mask as bytes, built by §3.1's attention, which also rejects a query with every key
+  // masked (the core would only report it).
+  AttentionWorkspace ws;
+  if (mask.any()) build_keep(ws, mask, B, N, N);
   const InProj in = pack_in_proj(p);
   const MhaW w{in.w.data(), in.b.data(), with_output ? p.wo.ptr() : nullptr,
                with_output ? p.bo.ptr() : nullptr};
   SelfAttentionForward fwd;
   MhaActs& a = fwd.acts;
   a.keep_scores = true;
-  const MhaMask m{pad.empty() ? nullptr : pad.data(), mask.causal};
+  const MhaMask m{mask.key_padding.empty() ? nullptr : ws.key_pad.data(), mask.causal};
   if (!mha_forward(a, w, x.ptr(), x.ptr(), m, B, N, N, D, H).finite) {
     throw InputError("the attention scores overflow float32: scale the inputs down");
   }
