@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// §5's generation speed as the page has it: characters per second of the step-by-step generation
+// in a page with one <gpt-demo> (web/examples/test-one-gpt.html, the built site under vite preview,
+// Debian's Chromium via playwright-core). Each character is one press of "Next character": a
+// request to the worker that samples one character with every layer's and head's attention kept
+// (the step's top candidates and attention both drawn), on the model of the default size just
+// created (step 0: a step costs the same trained or not). The loop runs inside the page, so
+// no DevTools round trip is counted; it waits for each character before pressing again, as a
+// reader must. Printed beside the goal of 200 characters per second. Not a test: nothing asserts.
+// Build first (npm run build:web).   node bench/gpt-generate-speed.mjs [characters] [rounds]
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, LAUNCH_ARGS } from '../tests/e2e/harness.mjs';
+import { distDir, startPreview } from '../scripts/serve.mjs';
+import { fmt, stats } from './lib/common.mjs';
+
+const GOAL = 200;
+const PAGE = '/examples/test-one-gpt.html';
+const chars = Number(process.argv[2] ?? 200);
+const rounds = Number(process.argv[3] ?? 3);
+if (!existsSync(`${distDir}${PAGE}`)) throw new Error(`${distDir}${PAGE} is missing: run npm run build:web first`);
+
+const server = await startPreview({ port: 0, strictPort: true, logLevel: 'error' });
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+try {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  page.setDefaultTimeout(120_000);
+  await page.goto(new URL(PAGE, server.url).href);
+  const demo = page.locator('gpt-demo');
+  await demo.locator('.gpt-section[data-samples="1"]').waitFor(); // the poems and the model at step 0
+  const model = await demo.locator('.gpt-note').first().textContent();
+  const seconds = [];
+  for (let round = 0; round < rounds; round++) {
+    await demo.locator('[data-testid=gpt-restart]').click();
+    // in the page: press Next, wait for the character (data-generated), press again
+    const s = await page.evaluate(async (n) => {
+      const root = document.querySelector('gpt-demo').shadowRoot;
+      const next = root.querySelector('[data-testid=gpt-next]');
+      const gen = root.querySelector('.gpt-generate');
+      const t0 = performance.now();
+      for (let i = 1; i <= n; i++) {
+        const done = new Promise((resolve) => {
+          const watch = new MutationObserver(() => {
+            if (gen.dataset.generated === String(i)) {
+              watch.disconnect();
+              resolve();
+            }
+          });
+          watch.observe(gen, { attributes: true, attributeFilter: ['data-generated'] });
+        });
+        next.click();
+        await done;
+      }
+      return (performance.now() - t0) / 1000;
+    }, chars);
+    seconds.push(s);
+    if (round === 0) console.log(`round 1 (warm-up included): ${fmt(chars / s, 0)} characters/s`);
+  }
+  const text = await demo.locator('[data-testid=gpt-text]').textContent();
+  const m = stats(seconds.slice(rounds > 1 ? 1 : 0)); // the first round warms the worker's code up
+  const rate = chars / m.median_s;
+  console.log(`model: ${model}`);
+  console.log(`the last text (${Array.from(text).length} characters): ${text.slice(0, 60)}…`);
+  console.log(`| generation in the page (one <gpt-demo>, every attention kept) | characters/s | ms per character | goal |`);
+  console.log(`|---|---:|---:|---:|`);
+  console.log(`| ${chars} characters, median of ${seconds.length - (rounds > 1 ? 1 : 0)} rounds | ${fmt(rate, 0)} | ${fmt((m.median_s / chars) * 1000, 2)} | ${GOAL} (${rate >= GOAL ? 'met' : 'NOT met'}) |`);
+} finally {
+  await browser.close();
+  await server.close();
+}
