@@ -116,10 +116,14 @@ export class GptRun {
     this.playing = false;
   }
 
-  /** One generation step after `text` (sample with maxNewTokens 1). */
+  /**
+   * One generation step after `text` (sample with maxNewTokens 1), which reads its last blockSize
+   * characters: the model refuses a longer prompt, and those are all it would attend to anyway.
+   */
   async next(text: string, options: GptSampleOptions, prompt: () => string): Promise<GptSampleResult> {
     const model = await this.ready(prompt);
-    return model.sample(text, { ...options, maxNewTokens: 1, topCandidates: 5 });
+    const context = Array.from(text).slice(-this.info!.config.blockSize).join('');
+    return model.sample(context, { ...options, maxNewTokens: 1, topCandidates: 5 });
   }
 
   get evaluation(): GptEvalResult | null {
