@@ -164,7 +164,6 @@ class Shell {
       heading.tabIndex = -1;
       element.setAttribute('aria-labelledby', heading.id);
       const body = el('div', 'section-body');
-      // §5 has no widget (widgets/sections.ts), so no Embed button
       element.append(heading, this.#embedButton(id, title), body);
       this.#article.append(element);
       this.#toc.append(this.#tocEntry(id, title, heading));
