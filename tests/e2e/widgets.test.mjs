@@ -287,6 +287,15 @@ describe('embeddable widgets', { timeout: 420_000 }, () => {
     await keepScreenshot(page, { path: `${artifacts}widgets-embed-dot.png`, fullPage: true });
   });
 
+  test('the iframe page shows §5 from its hash: the poems from beside it, the prompt and head given', async () => {
+    await open('/embed.html#view=gpt&seed=2&gpt_prompt=%E7%99%BD%E6%97%A5&gpt_head=3');
+    await page.locator('.embed-gpt .gpt-section[data-samples="1"]').waitFor({ timeout: 120_000 });
+    assert.ok(responses.some((r) => r.url === `${baseUrl}/poems/tang300.txt` && r.status === 200), 'the poems beside embed.html');
+    assert.equal(await page.locator('[data-testid=gpt-prompt]').inputValue(), '白日');
+    assert.equal(await page.locator('[data-testid=gpt-head]').inputValue(), '3');
+    assert.equal(await page.locator('#embed-error').isHidden(), true);
+  });
+
   test('the iframe page lists bad hash entries as text', async () => {
     await open(`/embed.html#view=<img src=x onerror=alert(1)>&seed=-5&${encodeURIComponent('<b>x</b>')}=1`);
     await page.waitForFunction(() => document.body.dataset.ready !== undefined);
