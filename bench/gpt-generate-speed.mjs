@@ -10,13 +10,17 @@
 // Printed beside the goal of 200 characters per second, with the CPU time the browser's processes
 // spent per character (from /proc: on a machine shared with other jobs the wall-clock rate is
 // theirs too, the CPU time much less so) and the main thread's share of it (DevTools' TaskDuration).
+// Then the model's own share: the same steps in Node (the GPT build, this process, CPU time), each
+// a sample call that reads the last 32 characters as the page's, and all of them in one call (the
+// key/value cache kept from step to step).
 // Not a test: nothing asserts. Build first (npm run build:web).
 //   node bench/gpt-generate-speed.mjs [characters] [rounds]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, LAUNCH_ARGS } from '../tests/e2e/harness.mjs';
 import { distDir, startPreview } from '../scripts/serve.mjs';
-import { fmt, stats } from './lib/common.mjs';
+import { loadAttentionLab } from '../wasm/js/attention-lab.mjs';
+import { cpuSeconds, fmt, root, stats } from './lib/common.mjs';
 
 const GOAL = 200;
 const TICKS = 100; // USER_HZ: /proc's CPU times are in these
@@ -107,3 +111,21 @@ try {
   await browser.close();
   await server.close();
 }
+
+// the model alone, in Node: ms of CPU per character
+const lab = await loadAttentionLab({ variant: 'gpt' });
+const session = lab.createGptSession({ text: readFileSync(`${root}build/poems/tang300.txt`, 'utf8') });
+const options = { temperature: 0.8, topK: 20, topP: 1, maxNewTokens: 1, topCandidates: 5 };
+const stepByStep = () => {
+  let text = '床前';
+  for (let i = 0; i < chars; i++) text += session.sample(Array.from(text).slice(-32).join(''), { ...options, seed: i }).generated;
+};
+stepByStep(); // warm-up
+let c0 = cpuSeconds();
+stepByStep();
+const perStep = ((cpuSeconds() - c0) / chars) * 1000;
+c0 = cpuSeconds();
+session.sample('床前', { ...options, maxNewTokens: chars, seed: 1 });
+const perCached = ((cpuSeconds() - c0) / chars) * 1000;
+session.delete();
+console.log(`\nthe model alone (Node, GPT build, CPU): ${fmt(perStep, 2)} ms per character step by step (the page's requests), ${fmt(perCached, 2)} ms in one call of ${chars} (cache kept)`);
