@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The widget kit's size, as a blogger copies and serves it: every file of
 // dist/attention-lab-widgets/ with its bytes and its gzip -9 bytes (what a server sends), the totals,
-// the zip, and the standalone scripts the site's Standalone HTML inlines. Prints markdown for the
+// the zip, the poems <gpt-demo> fetches, and the standalone scripts the site's Standalone HTML inlines. Prints markdown for the
 // README's Embedding section. Not a test: nothing asserts (tests/e2e/embed-kit.test.mjs checks the
 // contents). Build first: npm run build:web.   node bench/kit-size.mjs [--dist DIR]
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -28,6 +28,8 @@ for (const f of [...files].sort((a, b) => b.gzip - a.gzip)) console.log(`| ${f.f
 console.log(`| **all ${files.length} files** | **${kb(total.raw)}** | **${kb(total.gzip)}** |`);
 const wasm = files.filter((f) => f.file.endsWith('.wasm'));
 console.log(`\nwasm builds in the kit: ${wasm.map((f) => `${f.file.replace(/^assets\//, '')} ${kb(f.gzip)} KB gzip`).join(', ')}`);
+const poems = files.find((f) => f.file === 'poems/tang300.txt');
+if (poems) console.log(`the poems <gpt-demo> fetches when it comes into view (not with the page): ${poems.file} ${kb(poems.raw)} KB, ${kb(poems.gzip)} KB gzip`);
 console.log(`${KIT_DIR}.zip: ${kb(statSync(join(dist, `${KIT_DIR}.zip`)).size)} KB`);
 const standalone = join(dist, STANDALONE_DIR);
 if (existsSync(standalone)) {

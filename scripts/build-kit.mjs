@@ -43,7 +43,7 @@ export async function buildKit(dist = distDir) {
   await build({ configFile, mode: 'kit-file', logLevel: 'warn', build: { outDir: kit } });
   // the scripts of the site's Standalone HTML exports (beside the kit, not in it): one per wasm build
   rmSync(join(dist, STANDALONE_DIR), { recursive: true, force: true });
-  for (const wasm of ['attention', 'seq2seq', 'transformer']) {
+  for (const wasm of ['attention', 'seq2seq', 'transformer', 'gpt']) {
     await build({ configFile, mode: `kit-standalone-${wasm}`, logLevel: 'warn', build: { outDir: join(dist, STANDALONE_DIR) } });
   }
   // the classic worker each one inlines is also written out on its own by the library build: unused

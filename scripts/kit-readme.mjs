@@ -14,6 +14,7 @@ const ELEMENTS = [
   ['Multi-head attention (§3.6)', '<multihead-view></multihead-view>'],
   ['A Seq2Seq translator that trains in the page (§3.3)', '<seq2seq-demo task="dates"></seq2seq-demo>'],
   ['A Transformer that trains in the page (§4)', '<transformer-demo task="dates"></transformer-demo>'],
+  ['A small GPT that trains on the Tang poems and writes one character at a time (§5; it fetches poems/tang300.txt from the kit when it comes into view)', '<gpt-demo gpt_prompt="床前"></gpt-demo>'],
 ];
 
 export function kitReadme() {

@@ -210,7 +210,7 @@ const CHUNK_GROUPS = [
   { name: 'training', test: /\/web\/src\/sections\/(trainer|translate-charts|translate-step-player)\.ts$/ },
   { name: 'translate-parts', test: /\/web\/src\/sections\/(translate-decode|translate-train)\.ts$/ },
   // (with the design system's CSS, the widgets' theme and the worker's address: every widget page's too)
-  { name: 'lab-core', test: /\/web\/src\/(state|state-table|i18n|adopt-css|widgets\/shared-client|widgets\/widget-theme|widgets\/sections|embed\/figure-embed|sections\/translate-recipes|sections\/transformer-recipes)\.ts$|\/web\/src\/design(-dark)?\.css\?inline$|\/web\/src\/worker\/lab-worker\.ts\?worker&url$|preload-helper/ },
+  { name: 'lab-core', test: /\/web\/src\/(state|state-table|i18n|adopt-css|widgets\/shared-client|widgets\/widget-theme|widgets\/sections|widgets\/gpt-corpus|embed\/figure-embed|sections\/translate-recipes|sections\/transformer-recipes)\.ts$|\/web\/src\/design(-dark)?\.css\?inline$|\/web\/src\/worker\/lab-worker\.ts\?worker&url$|preload-helper/ },
 ];
 
 // The widget kit (`--mode kit`, scripts/build-kit.mjs): the folder a blogger copies. Its module
@@ -277,7 +277,7 @@ function framedOnly(): Plugin {
 // too (widgets/standalone-client.ts), and that build's wasm as a data: URL inside the worker; the
 // other builds are stubs. The site's Standalone HTML export inlines the one a view needs.
 export const STANDALONE_DIR = 'standalone';
-const WASM_BUILDS = ['attention', 'seq2seq', 'transformer', 'core'] as const;
+const WASM_BUILDS = ['attention', 'seq2seq', 'transformer', 'gpt', 'core'] as const;
 
 // A standalone page inlines one wasm build, the plain one: there each FMA build (docs/build.md)
 // resolves to its plain build, so the loader's choice loads the same module either way.
@@ -293,6 +293,22 @@ function plainForFma(): Plugin {
   };
 }
 
+// A standalone page fetches nothing: §5's standalone script carries the poems in itself
+// (widgets/gpt-corpus-inline.ts in place of gpt-corpus.ts), the others none.
+const GPT_CORPUS = /\/web\/src\/widgets\/gpt-corpus\.ts$/;
+function inlinePoems(): Plugin {
+  const replacement = fileURLToPath(new URL('src/widgets/gpt-corpus-inline.ts', import.meta.url));
+  return {
+    name: 'attention-lab:inline-poems',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (importer === replacement) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved && GPT_CORPUS.test(resolved.id) ? replacement : null;
+    },
+  };
+}
+
 function standaloneConfig(build: string): UserConfig {
   const others = WASM_BUILDS.filter((b) => b !== build).map((b) => new RegExp(`/build/wasm/attention_lab_${b === 'core' ? 'core' : b}\\.mjs$`));
   const stubs = () => [plainForFma(), articleOnlyStubs([...KIT_ONLY_IN_ARTICLE, ...others, /\/web\/src\/embed\/standalone\.ts$/])];
@@ -300,7 +316,7 @@ function standaloneConfig(build: string): UserConfig {
     root: webRoot,
     base: './',
     publicDir: false,
-    plugins: [stripStateTableDocs(), workerClient('standalone-client.ts'), ...stubs()],
+    plugins: [stripStateTableDocs(), workerClient('standalone-client.ts'), ...(build === 'gpt' ? [inlinePoems()] : []), ...stubs()],
     resolve,
     build: {
       outDir: fileURLToPath(new URL(`../dist/${STANDALONE_DIR}`, import.meta.url)),
@@ -338,7 +354,8 @@ function kitConfig(mode: 'kit' | 'kit-file'): UserConfig {
     root: webRoot,
     base: './',
     publicDir: false,
-    plugins: [stripStateTableDocs(), oneLanguageStrings(), framedOnly(), ...stubs()],
+    // the poems beside assets/, where <gpt-demo> fetches them (widgets/gpt-corpus.ts)
+    plugins: [stripStateTableDocs(), oneLanguageStrings(), framedOnly(), poemsCorpus(), ...stubs()],
     resolve,
     // seen from the kit's assets/; a widget's figures make standalone files, sections only in the article
     define: { __KIT_FILE_SCRIPT__: JSON.stringify('../attention-lab-file.js'), __STANDALONE_SCRIPTS__: JSON.stringify('../no-standalone-scripts-in-the-kit/') },
@@ -362,8 +379,9 @@ function kitConfig(mode: 'kit' | 'kit-file'): UserConfig {
 }
 
 // §5 trains on 唐诗三百首 (build/poems/tang300.txt, made by `npm run build:poems` from Debian's
-// fortunes-zh; the repository holds the extractor, not the poems). The site serves it as
-// poems/tang300.txt, which §5 fetches when it first comes into view, never with the page. A build
+// fortunes-zh; the repository holds the extractor, not the poems). The site and the widget kit serve
+// it as poems/tang300.txt, which §5 and <gpt-demo> fetch when they first come into view, never with
+// the page. A build
 // without it stops, saying how to make it.
 const POEMS_SOURCE = `${repoRoot}build/poems/tang300.txt`;
 const POEMS_FILE = 'poems/tang300.txt';
@@ -375,7 +393,9 @@ function poemsCorpus(): Plugin {
       this.emitFile({ type: 'asset', fileName: POEMS_FILE, source: readFileSync(POEMS_SOURCE) });
     },
     configureServer(server) {
-      server.middlewares.use(`/${POEMS_FILE}`, (_req, res) => {
+      // the article's (beside the page) and the widgets' (one folder up from their module) address
+      server.middlewares.use((req, res, next) => {
+        if (!new URL(req.url ?? '/', 'http://x').pathname.endsWith(`/${POEMS_FILE}`)) return next();
         res.setHeader('Content-Type', 'text/plain; charset=utf-8');
         res.end(readFileSync(POEMS_SOURCE));
       });

@@ -43,13 +43,13 @@ describe('Embed button and dialog', { timeout: 180_000 }, () => {
       }));
     }, html);
 
-  test('every section but performance and §5 (which has no widget) has an Embed button in its header', async () => {
+  test('every section but performance has an Embed button in its header', async () => {
     await site.load('#seed=1');
     const sections = await page.$$eval('main section.article-section', (els) =>
       els.map((e) => [e.dataset.section, e.querySelectorAll(':scope > [data-testid="embed-open"]').length]),
     );
     assert.ok(sections.length >= 6, JSON.stringify(sections));
-    for (const [id, count] of sections) assert.equal(count, ['performance', 'gpt'].includes(id) ? 0 : 1, `${id}: ${count} Embed buttons`);
+    for (const [id, count] of sections) assert.equal(count, id === 'performance' ? 0 : 1, `${id}: ${count} Embed buttons`);
     assert.equal(await page.locator('#section-dot [data-testid="embed-open"]').textContent(), 'Embed');
     // Chinese label from the shell's strings
     await page.click('#lang-switch button[data-lang="zh"]');

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { listFiles } from '../../scripts/build-kit.mjs';
 import { startBlog } from './blog-server.mjs';
+import { gptTrainsAndGenerates } from './gpt-widget.mjs';
 import { distDir, keepScreenshot, ProblemCollector, startSite } from './harness.mjs';
 
 const KIT = join(distDir, 'attention-lab-widgets');
@@ -21,6 +22,7 @@ const VIEWS = [
   { hash: '#view=multihead&seed=2', section: 'multihead', tag: 'multihead-view' },
   { hash: '#view=translate&s2s_task=dates&seed=1', section: 'translate', tag: 'seq2seq-demo' },
   { hash: '#view=transformer&tf_task=dates&seed=1', section: 'transformer', tag: 'transformer-demo' },
+  { hash: '#view=gpt&seed=2&gpt_prompt=%E7%99%BD%E6%97%A5&gpt_temperature=0.5&gpt_head=3', section: 'gpt', tag: 'gpt-demo' },
 ];
 
 /** The post: the pasted snippets (the script tag once), between paragraphs of prose. */
@@ -117,6 +119,11 @@ describe('the widget kit on a blog of another origin', { timeout: 600_000 }, () 
     assert.equal(dot.markdown, `{% raw %}\n${dot.script}\n{% endraw %}`);
     assert.equal(dot.csp, "Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; frame-src 'self'");
     for (const s of Object.values(snippets)) assert.doesNotMatch(s.script + s.iframe, /127\.0\.0\.1|localhost|http/, 'no address of the demo site');
+    // §5's element carries the view's settings (the prompt in its own characters, escaped for HTML only)
+    const gpt = snippets.gpt.script.split('\n')[1];
+    assert.match(gpt, /^<gpt-demo [^>]*><\/gpt-demo>$/);
+    for (const attribute of ['seed="2"', 'gpt_prompt="白日"', 'gpt_temperature="0.5"', 'gpt_head="3"']) assert.ok(gpt.includes(` ${attribute}`), `${attribute} in ${gpt}`);
+    assert.match(snippets.gpt.iframe, /embed\.html#view=gpt&amp;/);
   });
 
   test('every widget from the snippets paints, computes and trains under the strict CSP', async () => {
@@ -159,6 +166,14 @@ describe('the widget kit on a blog of another origin', { timeout: 600_000 }, () 
       await tf.locator('[data-testid=tf-steps]').dispatchEvent('change');
       await tf.locator('[data-testid=tf-train]').click();
       await tf.locator('.tf-section[data-translated-at="10"]').waitFor({ timeout: 180_000 });
+      // the GPT fetches the poems from the kit, trains 10 steps and writes from the snippet's prompt
+      const gpt = page.locator('gpt-demo');
+      await gpt.scrollIntoViewIfNeeded();
+      // past the model's context of 32 characters: each step reads the last 32
+      const { text } = await gptTrainsAndGenerates(gpt, { steps: 10, chars: 32 });
+      assert.match(text, /^白日.{32}$/su, `the snippet's prompt, then 32 characters: ${text}`);
+      assert.equal(await gpt.locator('[data-testid=gpt-head]').inputValue(), '3', 'the snippet’s head');
+      assert.ok(requested.some((u) => u === `${blog.origin}/${POST_DIR}/attention-lab-widgets/poems/tang300.txt`), 'the poems came from the kit');
       // the iframe: the kit's embed.html computes, and embed-resize.js sizes the frame to its content
       const frameEl = page.locator('iframe[data-attention-lab]');
       await frameEl.scrollIntoViewIfNeeded();

@@ -45,9 +45,8 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
     const names = await fetched();
     assert.ok(names.some((n) => n.endsWith('/poems/tang300.txt')), `the corpus was not fetched: ${names}`);
     assert.ok(names.some((n) => /attention_lab_gpt.*\.wasm$/.test(n)), `the GPT build was not fetched: ${names}`);
-    // no Embed button: §5 has no widget
-    assert.equal(await page.locator('#section-gpt > [data-testid=embed-open]').count(), 0);
-    assert.equal(await page.locator('#section-transformer > [data-testid=embed-open]').count(), 1);
+    // §5 has its Embed button, as every section: <gpt-demo> (tests/e2e/embed-kit.test.mjs)
+    assert.equal(await page.locator('#section-gpt > [data-testid=embed-open]').count(), 1);
     page.off('request', record);
     page.context().off('request', record);
   });

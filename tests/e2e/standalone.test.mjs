@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { startBlog } from './blog-server.mjs';
+import { gptTrainsAndGenerates } from './gpt-widget.mjs';
 import { distDir, keepScreenshot, ProblemCollector, startSite } from './harness.mjs';
 
 const KIT = join(distDir, 'attention-lab-widgets');
@@ -139,6 +140,7 @@ describe('a figure as JSON, as an element, as one HTML file; a post opened from 
       { hash: '#view=multihead&seed=2', section: 'multihead', tag: 'multihead-view' },
       { hash: '#view=translate&s2s_task=dates&seed=1', section: 'translate', tag: 'seq2seq-demo' },
       { hash: '#view=transformer&tf_task=dates&seed=1', section: 'transformer', tag: 'transformer-demo' },
+      { hash: '#view=gpt&seed=1', section: 'gpt', tag: 'gpt-demo' },
     ];
     const sizes = [];
     for (const view of views) {
@@ -168,6 +170,8 @@ describe('a figure as JSON, as an element, as one HTML file; a post opened from 
           await widget.locator('[data-testid=tf-steps]').dispatchEvent('change');
           await widget.locator('[data-testid=tf-train]').click();
           await widget.locator('.tf-section[data-translated-at="10"]').waitFor({ timeout: 180_000 });
+        } else if (view.section === 'gpt') {
+          await gptTrainsAndGenerates(widget, { steps: 10, chars: 1 }); // the poems are in the file
         } else {
           await disk.waitForFunction((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('output.heatmap-data')].some((o) => o.value !== ''), view.tag);
           if (view.section === 'dot') assert.equal(await widget.locator('#dot-output output.heatmap-data').getAttribute('data-shape'), '3,6', 'the view’s settings came along');
@@ -187,6 +191,7 @@ describe('a figure as JSON, as an element, as one HTML file; a post opened from 
 <attention-heatmap data='{"rows":["a","b"],"cols":["x","y"],"values":[[0.9,0.1],[0.3,0.7]]}'></attention-heatmap>
 <attention-playground mechanism="self"></attention-playground>
 <seq2seq-demo task="dates"></seq2seq-demo>
+<gpt-demo></gpt-demo>
 <attention-heatmap mechanism="self" text="the cat sat"></attention-heatmap>
 </body></html>`;
     const path = join(root, 'from-disk.html');
@@ -195,7 +200,7 @@ describe('a figure as JSON, as an element, as one HTML file; a post opened from 
     try {
       await page.goto(pathToFileURL(path).href);
       assert.deepEqual(await cells(page, 'attention-heatmap'), { shape: '2,2', values: [0.9, 0.1, 0.3, 0.7] });
-      for (const selector of ['attention-playground', 'seq2seq-demo', 'attention-heatmap[mechanism]']) {
+      for (const selector of ['attention-playground', 'seq2seq-demo', 'gpt-demo', 'attention-heatmap[mechanism]']) {
         await page.locator(selector).scrollIntoViewIfNeeded();
         await page.waitForFunction((s) => document.querySelector(s)?.dataset.ready === 'error', selector);
         const text = await page.locator(`${selector} .widget-error`).first().textContent();

@@ -24,6 +24,7 @@ const ELEMENTS: Record<EmbeddableSection, (state: AppState) => { tag: string; ow
   why: () => ({ tag: 'attention-playground', own: [['mechanism', 'why']] }),
   idea: () => ({ tag: 'attention-playground', own: [['mechanism', 'idea']] }),
   transformer: (s) => ({ tag: 'transformer-demo', own: [['task', s.get('tf_task')]], from: 'tf_task' }),
+  gpt: () => ({ tag: 'gpt-demo', own: [] }),
 };
 
 /**
@@ -49,6 +50,7 @@ const IFRAME_HEIGHT: Record<EmbeddableSection, number> = {
   translate: 860,
   why: 720,
   transformer: 1500,
+  gpt: 1300,
 };
 
 export function escapeAttribute(value: string): string {

@@ -16,7 +16,7 @@ declare const __KIT_FILE_SCRIPT__: string;
 declare const __STANDALONE_SCRIPTS__: string;
 
 /** The wasm build each section computes with (the one its standalone file carries). */
-const WASM_BUILD_OF: Record<EmbeddableSection, 'attention' | 'seq2seq' | 'transformer'> = {
+const WASM_BUILD_OF: Record<EmbeddableSection, 'attention' | 'seq2seq' | 'transformer' | 'gpt'> = {
   dot: 'attention',
   self: 'attention',
   multihead: 'attention',
@@ -24,6 +24,7 @@ const WASM_BUILD_OF: Record<EmbeddableSection, 'attention' | 'seq2seq' | 'transf
   translate: 'seq2seq',
   why: 'seq2seq',
   transformer: 'transformer',
+  gpt: 'gpt', // with the poems inlined too (vite.config.ts)
 };
 
 /** A script's text made safe inside an inline <script> element (no early `</script>`, no `<!--`). */

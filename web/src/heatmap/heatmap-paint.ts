@@ -150,6 +150,26 @@ interface ColumnLabels {
 }
 
 /**
+ * The column labels' metrics, kept per font and text: a figure that is redrawn at every step
+ * (§5's generation, a training run's maps) measures the same few labels again and again, and
+ * measuring text is most of a redraw's cost (Chinese labels go through font fallback each time).
+ * Forgotten when a web font arrives, and when it grows past CACHED_TEXTS.
+ */
+const textMetrics = new Map<string, TextMetrics>();
+const CACHED_TEXTS = 4000;
+globalThis.document?.fonts?.addEventListener?.('loadingdone', () => textMetrics.clear());
+function measureCached(ctx: PaintContext, text: string): TextMetrics {
+  const key = `${ctx.font}\u0000${ctx.textBaseline}\u0000${text}`;
+  let metrics = textMetrics.get(key);
+  if (!metrics) {
+    if (textMetrics.size >= CACHED_TEXTS) textMetrics.clear();
+    metrics = ctx.measureText(text);
+    textMetrics.set(key, metrics);
+  }
+  return metrics;
+}
+
+/**
  * Column width and label slant together: labels that do not fit their column are slanted
  * enough that neighbours stay apart (30° to 60°), and the grid leaves room on the right for the
  * last slanted labels. A few passes settle it (each narrows the columns only slightly).
@@ -159,7 +179,7 @@ function fitColumns(ctx: PaintContext, colLabels: readonly string[], cols: numbe
   // measured as painted (slanted labels hang on their middle line): a font whose glyphs reach
   // further than half a line (a tall fallback for Chinese, accented capitals) gets the room it needs
   ctx.textBaseline = 'middle';
-  const metrics = texts.map((t) => ctx.measureText(t));
+  const metrics = texts.map((t) => measureCached(ctx, t));
   const widths = metrics.map((m) => m.width);
   const above = Math.max(TICK_LINE / 2, ...metrics.map((m) => m.actualBoundingBoxAscent || 0));
   const below = Math.max(TICK_LINE / 2, ...metrics.map((m) => m.actualBoundingBoxDescent || 0));

@@ -2,6 +2,7 @@
 // first use, trained in requests of a few steps (a GPT step takes about 50 ms, so a round trip costs
 // little and Pause takes effect within a request), scored on the held-out poems and sampled every
 // EVAL_EVERY steps, so the reader sees the loss fall and the babble change.
+import { CORPUS_FILE } from '../widgets/gpt-corpus';
 import type { GptEvalResult, GptInfo, GptSampleOptions, GptSampleResult, LabClient, RemoteGpt } from '../worker/protocol';
 
 /** Held-out loss and a sample at every multiple of this step (and at step 0). */
@@ -18,9 +19,7 @@ export interface Milestone {
   sample: string;
 }
 
-/** The corpus as the site serves it (web/vite.config.ts copies build/poems/tang300.txt there). */
-export const CORPUS_FILE = 'poems/tang300.txt';
-
+/** The corpus as the site serves it, beside the page (web/vite.config.ts copies it there). */
 export async function fetchCorpus(): Promise<string> {
   const response = await fetch(new URL(CORPUS_FILE, document.baseURI));
   if (!response.ok) throw new Error(`${CORPUS_FILE}: HTTP ${response.status}`);
@@ -117,10 +116,14 @@ export class GptRun {
     this.playing = false;
   }
 
-  /** One generation step after `text` (sample with maxNewTokens 1). */
+  /**
+   * One generation step after `text` (sample with maxNewTokens 1), which reads its last blockSize
+   * characters: the model refuses a longer prompt, and those are all it would attend to anyway.
+   */
   async next(text: string, options: GptSampleOptions, prompt: () => string): Promise<GptSampleResult> {
     const model = await this.ready(prompt);
-    return model.sample(text, { ...options, maxNewTokens: 1, topCandidates: 5 });
+    const context = Array.from(text).slice(-this.info!.config.blockSize).join('');
+    return model.sample(context, { ...options, maxNewTokens: 1, topCandidates: 5 });
   }
 
   get evaluation(): GptEvalResult | null {

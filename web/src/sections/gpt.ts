@@ -38,6 +38,8 @@ function checkSetting(t: (key: string) => string, name: 'gpt_temperature' | 'gpt
 
 class GptView implements SectionHandle {
   readonly #ctx: SectionContext;
+  /** fetches the poems: the site's copy in the article, the kit's in a widget */
+  readonly #fetchPoems: () => Promise<string>;
   readonly #root = el('div', 'gpt-section');
   readonly #corpus = el('p', 'gpt-corpus');
   readonly #modelLine = el('p', 'gpt-note');
@@ -45,6 +47,8 @@ class GptView implements SectionHandle {
   readonly #samples = el('ol', 'gpt-samples');
   readonly #samplesTitle = el('p', 'gpt-note');
   readonly #chart: LineChart;
+  /** the curves, hidden until the first step (as §3.3's): Chart.js comes with Train, not with the page */
+  readonly #chartFigure = el('figure', 'gpt-chart');
   readonly #train: HTMLButtonElement;
   readonly #pause: HTMLButtonElement;
   readonly #generate: GptGenerate;
@@ -58,11 +62,12 @@ class GptView implements SectionHandle {
   /** training was under way when the section left the screen: it resumes when it is back */
   #resume = false;
 
-  constructor(host: HTMLElement, ctx: SectionContext) {
+  constructor(host: HTMLElement, ctx: SectionContext, corpus: () => Promise<string>) {
     this.#ctx = ctx;
+    this.#fetchPoems = corpus;
     const { t, state } = ctx;
     const adopted = parked.adopt(PARK_KEY);
-    this.#run = adopted?.run ?? new GptRun(ctx.lab, fetchCorpus);
+    this.#run = adopted?.run ?? new GptRun(ctx.lab, corpus);
     this.#resume = adopted?.playing ?? false;
     mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
     this.#root.dataset.step = '0';
@@ -78,7 +83,7 @@ class GptView implements SectionHandle {
     controls.append(this.#train, this.#pause, reset, this.#status.element);
     this.#status.element.dataset.testid = 'gpt-status';
 
-    const chartFigure = el('figure', 'gpt-chart');
+    const chartFigure = this.#chartFigure;
     const chartBox = el('div', 'gpt-chart-box');
     chartFigure.append(el('figcaption', undefined, t('gpt.chart')), chartBox);
     this.#chart = new LineChart(chartBox, {
@@ -176,7 +181,7 @@ class GptView implements SectionHandle {
 
   #reset(): void {
     void this.#run.delete();
-    this.#run = new GptRun(this.#ctx.lab, fetchCorpus);
+    this.#run = new GptRun(this.#ctx.lab, this.#fetchPoems);
     this.#generate.setRun(this.#run);
     this.#root.dataset.playing = '0';
     this.#started = false;
@@ -225,6 +230,8 @@ class GptView implements SectionHandle {
       );
     }
     this.#root.dataset.samples = String(run.milestones.length);
+    // the step-0 losses are in the status line until then
+    this.#chartFigure.hidden = step === 0 && !run.playing;
     this.#drawChart(Math.max(state.get('gpt_steps'), run.target, step));
   }
 
@@ -277,8 +284,10 @@ class GptView implements SectionHandle {
   }
 }
 
-export const gptSection: SectionModule = {
-  id: 'gpt',
-  strings: GPT_STRINGS,
-  mount: (host, ctx) => new GptView(host, ctx),
-};
+/** §5 with its poems from `corpus` (<gpt-demo> and the iframe page: the kit's copy, widgets/gpt-corpus.ts). */
+export function gptSectionWith(corpus: () => Promise<string>): SectionModule {
+  return { id: 'gpt', strings: GPT_STRINGS, mount: (host, ctx) => new GptView(host, ctx, corpus) };
+}
+
+/** The article's §5: the poems beside the page. */
+export const gptSection = gptSectionWith(fetchCorpus);

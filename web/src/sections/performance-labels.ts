@@ -80,6 +80,11 @@ export const PAGE_LABELS: Record<string, RowLabel> = {
     zh: 'Transformer 的注意力',
     element: '<attention-playground mechanism=transformer>',
   },
+  '/examples/test-one-gpt.html': {
+    en: 'a small GPT on the Tang poems (the poems fetched on top)',
+    zh: '在唐诗上训练的小 GPT（诗集另行下载）',
+    element: '<gpt-demo>',
+  },
 };
 
 /** the training rows, by task (results.browser.training's keys) */

@@ -20,7 +20,7 @@ import { showBootError } from './boot-error';
 import { watchLanguageRuns } from './lang-runs';
 import { discardParked } from '../sections/parked';
 
-/** The article's sections: the widgets' and §5, which only the article loads (the kit leaves it out). */
+/** The article's sections: the widgets', with §5 fetching the poems beside the page (the widget's beside the kit). */
 const ARTICLE_LOADERS: Record<ArticleSection, () => Promise<SectionModule>> = {
   ...SECTION_LOADERS,
   gpt: () => import('../sections/gpt').then((m) => m.gptSection),
@@ -164,8 +164,7 @@ class Shell {
       heading.tabIndex = -1;
       element.setAttribute('aria-labelledby', heading.id);
       const body = el('div', 'section-body');
-      // §5 has no widget (widgets/sections.ts), so no Embed button
-      element.append(heading, ...(id === 'gpt' ? [] : [this.#embedButton(id, title)]), body);
+      element.append(heading, this.#embedButton(id, title), body);
       this.#article.append(element);
       this.#toc.append(this.#tocEntry(id, title, heading));
       this.#mounted.push({ id, element, module: null, handle: null });

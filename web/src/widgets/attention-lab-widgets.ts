@@ -5,7 +5,7 @@
 //   <script type="module" src="/widgets/attention-lab-widgets.js"></script>  (or wherever dist/ sits)
 //   <attention-playground mechanism="scaled-dot" seed="3"></attention-playground>
 import { AttentionHeatmap } from './attention-heatmap';
-import { AttentionPlayground, MultiheadView, Seq2SeqDemo, TransformerDemo } from './section-widget';
+import { AttentionPlayground, GptDemo, MultiheadView, Seq2SeqDemo, TransformerDemo } from './section-widget';
 
 const ELEMENTS: [string, CustomElementConstructor][] = [
   ['attention-heatmap', AttentionHeatmap],
@@ -13,6 +13,7 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['seq2seq-demo', Seq2SeqDemo],
   ['multihead-view', MultiheadView],
   ['transformer-demo', TransformerDemo],
+  ['gpt-demo', GptDemo],
 ];
 
 for (const [name, element] of ELEMENTS) {

@@ -14,7 +14,7 @@ class FileNotice extends LabWidget {
   }
 }
 
-for (const name of ['attention-heatmap', 'attention-playground', 'seq2seq-demo', 'multihead-view', 'transformer-demo']) {
+for (const name of ['attention-heatmap', 'attention-playground', 'seq2seq-demo', 'multihead-view', 'transformer-demo', 'gpt-demo']) {
   if (customElements.get(name)) continue;
   customElements.define(name, name === 'attention-heatmap' ? AttentionHeatmap : class extends FileNotice {});
 }

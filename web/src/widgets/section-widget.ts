@@ -1,6 +1,7 @@
 // Widgets that mount one of the article's sections (embedded: no page chrome) in their shadow root:
 // <attention-playground mechanism="dot|scaled-dot|self|multihead|encoder-decoder|why|transformer">,
-// <seq2seq-demo task="zh-en|note|dates">, <multihead-view>, <transformer-demo task="dates|zh-en">. The section's own CSS is inserted by the
+// <seq2seq-demo task="zh-en|note|dates">, <multihead-view>, <transformer-demo task="dates|zh-en">,
+// <gpt-demo> (§5: the poems come from beside the kit, widgets/gpt-corpus.ts). The section's own CSS is inserted by the
 // section inside its host, which here is inside the shadow root.
 import { SHELL_STRINGS, translator, useLanguage } from '../i18n';
 import type { SectionHandle } from '../section';
@@ -82,5 +83,11 @@ export class TransformerDemo extends SectionWidget {
     const preset: [string, string][] = task === null ? [] : [['tf_task', task]];
     if (task === 'zh-en') preset.push(['tf_text', TRANSFORMER_EXAMPLES['zh-en'][0]]);
     return { view: 'transformer' as const, preset, problems: [] };
+  }
+}
+
+export class GptDemo extends SectionWidget {
+  protected target() {
+    return { view: 'gpt' as const, preset: [], problems: [] };
   }
 }

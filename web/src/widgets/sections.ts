@@ -2,10 +2,11 @@
 // page with one widget downloads that section's code (and its charts) and nothing else.
 import type { SectionModule } from '../section';
 import type { SectionId } from '../state-table';
+import { fetchKitCorpus } from './gpt-corpus';
 
-export type EmbeddableSection = Exclude<SectionId, 'performance' | 'gpt'>;
-/** §5 is in the article only: its corpus is a file of the site, which a copied widget cannot fetch. */
-export type ArticleSection = EmbeddableSection | 'gpt';
+export type EmbeddableSection = Exclude<SectionId, 'performance'>;
+/** The article's sections: every embeddable one (the performance page is a page of its own). */
+export type ArticleSection = EmbeddableSection;
 
 export const SECTION_LOADERS: Record<EmbeddableSection, () => Promise<SectionModule>> = {
   dot: () => import('../sections/dot').then((m) => m.dotSection),
@@ -15,8 +16,9 @@ export const SECTION_LOADERS: Record<EmbeddableSection, () => Promise<SectionMod
   idea: () => import('../sections/idea').then((m) => m.ideaSection),
   translate: () => import('../sections/translate').then((m) => m.translateSection),
   transformer: () => import('../sections/transformer').then((m) => m.transformerSection),
+  // the poems from beside the kit's code, wherever the host page is (gpt-corpus.ts)
+  gpt: () => import('../sections/gpt').then((m) => m.gptSectionWith(fetchKitCorpus)),
 };
-
 
 export function isEmbeddable(id: string): id is EmbeddableSection {
   return Object.hasOwn(SECTION_LOADERS, id);
