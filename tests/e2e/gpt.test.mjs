@@ -82,11 +82,21 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
       }
       const written = await page.locator('[data-testid=gpt-text]').textContent();
       assert.ok(written.startsWith('月下') && Array.from(written).length === 5, written);
+      // the five most likely, and the drawn character after them when it ranks lower
       const candidates = await heatmap(page, 'gpt-candidates');
-      assert.deepEqual(candidates.shape, [2, 5]);
+      const labels = await page.locator('#gpt-candidates thead th').allTextContents();
+      const drawn = labels.indexOf(Array.from(written).at(-1).replace('\n', text(lang, 'gpt.newline')));
+      assert.ok(drawn >= 0, `${written}: the drawn character is not among ${labels}`);
+      assert.deepEqual(candidates.shape, [2, drawn < 5 ? 5 : 6]);
+      // one row a step over the text but its newest character; each row reads only up to its own character
       const attention = await heatmap(page, 'gpt-attention');
-      assert.equal(attention.shape[1], 4, 'the last step attends to the 4 characters before it');
-      assert.ok(Math.abs(attention.values.reduce((a, b) => a + b, 0) - 1) < 1e-3, 'its weights sum to 1');
+      assert.deepEqual(attention.shape, [3, 4]);
+      for (let r = 0; r < 3; r++) {
+        const row = attention.values.slice(r * 4, r * 4 + 4);
+        assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-3, `row ${r + 1} sums to 1: ${row}`);
+        assert.ok(row.slice(r + 2).every((v) => v === 0), `row ${r + 1} reads no later character: ${row}`);
+        assert.ok(row[r + 1] > 0, `row ${r + 1} reads its own character: ${row}`);
+      }
 
       // another head shows other weights
       await page.selectOption('[data-testid=gpt-head]', '3');
@@ -125,6 +135,19 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
       assert.ok(promptError.startsWith(text(lang, 'gpt.field.prompt')) && promptError.includes('x'), promptError);
       assert.equal(await page.getAttribute('[data-testid=gpt-prompt]', 'aria-invalid'), 'true');
       await page.click('[data-testid=gpt-next]'); // refused: nothing drawn
+      const prompt = page.locator('[data-testid=gpt-prompt]');
+      for (const [typed, says] of [['床'.repeat(33), '32'], ['', text(lang, 'field.empty').split('}').pop()]]) {
+        await prompt.fill(typed);
+        await prompt.press('Enter');
+        const message = await fieldError(prompt);
+        assert.ok(message.startsWith(text(lang, 'gpt.field.prompt')) && message.includes(says), `${JSON.stringify(typed)}: ${message}`);
+      }
+      // a good prompt again, but the temperature box still holds 0: Next names it and draws nothing
+      await prompt.fill('月下');
+      await prompt.press('Enter');
+      await page.click('[data-testid=gpt-next]');
+      const refused = await page.locator('.gpt-chosen').textContent();
+      assert.ok(refused.includes(text(lang, 'gpt.field.temperature')) && refused.includes(text(lang, 'gpt.field.topP')), refused);
       assert.equal(await page.evaluate(() => location.hash), hash, 'a refused value reached the link');
       assert.equal(await page.locator('[data-testid=gpt-text]').textContent(), kept);
       assert.equal((await data()).step, String(steps), 'the model was not kept');

@@ -45,7 +45,7 @@ export const SHELL_STRINGS: Strings = {
     'field.named': '{label}：{message}',
     'split.hint': '单词之间要用空格分开：你是想输入“{text}”吗？',
     'split.apply': '改用分好词的句子',
-    'field.empty': '{label}：请输入数值',
+    'field.empty': '{label}：请填写',
     'field.number': '{label}：必须是数字',
     'field.integer': '{label}：必须是整数',
     'field.min': '{label}：最小为 {min}',

@@ -41,6 +41,7 @@ describe('§5 claims', { timeout: 1_200_000 }, () => {
         const [val, uni, bi] = [d.valLoss, d.unigram, d.bigram].map(Number);
         console.log(`[${lang}] step ${STEPS}: held-out ${val.toFixed(3)}, unigram ${uni.toFixed(3)}, bigram ${bi.toFixed(3)}`);
         assert.ok(val < uni && val < bi, `held-out ${val} is not below unigram ${uni} and bigram ${bi}`);
+        assert.ok(bi > uni, `on the held-out poems the bigram (${bi}) is not worse than the unigram (${uni})`);
         // both baselines are drawn, as the dashed lines the prompt names
         const legend = await page.locator('.gpt-chart').innerText();
         for (const key of ['gpt.series.unigram', 'gpt.series.bigram', 'gpt.series.val']) assert.ok(legend.includes(text(lang, key)), key);

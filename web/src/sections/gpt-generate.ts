@@ -1,7 +1,8 @@
 // §5's generation, one character at a time: the prompt box, Next character, the text so far, the
 // step's top candidates (the model's probability and the probability they are drawn with after
-// temperature, top-k and top-p) and the attention of that step's last character over the text, in
-// the chosen layer and head. Both figures are heatmaps (heatmap/heatmap.ts): every cell reaches
+// temperature, top-k and top-p; the drawn character among them even when it ranks lower) and, in the
+// chosen layer and head, every generated step's attention over the text before it: one row a step,
+// so the causal mask shows as the empty upper triangle. Both figures are heatmaps (heatmap/heatmap.ts): every cell reaches
 // mouse, keyboard, touch and screen reader.
 import { Heatmap } from '../heatmap/heatmap';
 import { fill } from '../i18n';
@@ -11,8 +12,9 @@ import { button, el, errorText, field, MessageLine, setFieldError, setOptions } 
 import type { GptRun } from './gpt-run';
 import { PROPS } from '../state-table';
 
+const PROMPT = PROPS.find((p) => p.name === 'gpt_prompt') as { default: string; maxLength: number };
 /** The prompt of the run's samples when the reader's is not one the model can read. */
-const DEFAULT_PROMPT = PROPS.find((p) => p.name === 'gpt_prompt')!.default as string;
+const DEFAULT_PROMPT = PROMPT.default;
 
 /** A character as a label: a line break shown as ⏎. */
 export function charLabel(c: string, newline: string): string {
@@ -24,6 +26,9 @@ export function unknownChars(prompt: string, vocab: readonly string[]): string[]
   const known = new Set(vocab);
   return [...new Set(Array.from(prompt).filter((c) => !known.has(c)))];
 }
+
+/** Candidates in the figure: the most likely, then the drawn one if it ranks lower (run.next reads more). */
+const SHOWN_CANDIDATES = 5;
 
 export class GptGenerate {
   readonly element = el('div', 'gpt-generate');
@@ -37,14 +42,18 @@ export class GptGenerate {
   readonly #candidates: Heatmap;
   readonly #attention: Heatmap;
   readonly #next: HTMLButtonElement;
-  /** the generated characters after the prompt, and the last step */
+  /** the generated characters after the prompt, and each step with where its keys start in the text */
   #generated: string[] = [];
-  #last: { step: GptStep; context: string[] } | null = null;
+  #steps: { step: GptStep; first: number }[] = [];
   #busy = false;
 
-  constructor(ctx: SectionContext, run: GptRun) {
+  /** The labels of the sampling settings whose boxes hold a refused value. */
+  readonly #refusedSettings: () => string[];
+
+  constructor(ctx: SectionContext, run: GptRun, refusedSettings: () => string[]) {
     this.#ctx = ctx;
     this.#run = run;
+    this.#refusedSettings = refusedSettings;
     const { t, state } = ctx;
     this.#prompt.type = 'text';
     this.#prompt.className = 'gpt-prompt';
@@ -74,7 +83,7 @@ export class GptGenerate {
     attentionBox.append(choose);
     this.#attention = new Heatmap(attentionBox, { id: 'gpt-attention', title: '', fixedRange: [0, 1], t });
     figures.append(candidatesBox, attentionBox);
-    this.element.append(el('h3', 'gpt-subtitle', t('gpt.gen.title')), controls, this.#text, this.#line.element, figures);
+    this.element.append(el('h3', 'gpt-subtitle', t('gpt.gen.title')), el('p', 'gpt-gen-about', t('gpt.gen.about')), controls, this.#text, this.#line.element, figures);
     this.#line.show('info', t('gpt.gen.none'));
     this.#drawText();
     this.#drawChoices();
@@ -98,6 +107,8 @@ export class GptGenerate {
     const { t } = this.#ctx;
     const label = t('gpt.field.prompt');
     if (value === '') return fill(t('field.empty'), { label });
+    // The state refuses a longer prompt; saying so here keeps the box and the text in step.
+    if (Array.from(value).length > PROMPT.maxLength) return fill(t('gpt.error.long'), { label, max: PROMPT.maxLength });
     const vocab = this.#run.info?.vocab;
     const unknown = vocab ? unknownChars(value, vocab) : [];
     if (unknown.length > 0) return fill(t('gpt.error.unknown'), { label, chars: unknown.map((c) => `“${c}”`).join(' ') });
@@ -109,6 +120,7 @@ export class GptGenerate {
     const message = this.#check(value);
     setFieldError(this.#prompt, message);
     if (message !== null) return; // the model and the text so far stay as they are
+    if (value === this.#ctx.state.get('gpt_prompt')) return; // the same prompt keeps its text
     this.#ctx.state.set('gpt_prompt', value);
     this.restart();
   }
@@ -120,7 +132,7 @@ export class GptGenerate {
 
   restart(): void {
     this.#generated = [];
-    this.#last = null;
+    this.#steps = [];
     this.#line.show('info', this.#ctx.t('gpt.gen.none'));
     this.#drawText();
     this.#drawChoices();
@@ -135,14 +147,20 @@ export class GptGenerate {
       this.checkPrompt();
       return;
     }
+    // A refused temperature, top-k or top-p would otherwise draw silently with the last accepted one.
+    const refused = this.#refusedSettings();
+    if (refused.length > 0) {
+      this.#line.show('error', fill(t('gpt.error.settings'), { labels: refused.join(t('gpt.list.separator')) }));
+      return;
+    }
     this.#busy = true;
     this.#next.disabled = true;
     try {
       const text = this.#ctx.state.get('gpt_prompt') + this.#generated.join('');
       const result: GptSampleResult = await this.#run.next(text, this.#options(this.#generated.length), () => this.prompt());
       const step = result.steps[0];
-      const chars = Array.from(text);
-      this.#last = { step, context: chars.slice(chars.length - step.keys) };
+      // the step's keys are the text's last ones (run.next reads at most the model's context)
+      this.#steps.push({ step, first: Array.from(text).length - step.keys });
       this.#generated.push(step.char);
       this.#line.show('ok', fill(t('gpt.gen.chosen'), { n: this.#generated.length, char: charLabel(step.char, t('gpt.newline')), p: step.prob.toFixed(3) }));
       this.element.dataset.generated = String(this.#generated.length);
@@ -172,13 +190,16 @@ export class GptGenerate {
     setOptions(this.#layer, Array.from({ length: layers }, (_, i) => [String(i + 1), String(i + 1)] as const), String(layer));
     setOptions(this.#head, Array.from({ length: heads }, (_, i) => [String(i + 1), String(i + 1)] as const), String(head));
     this.#attention.title = fill(t('gpt.attention'), { layer, head });
-    const last = this.#last;
+    const last = this.#steps.at(-1)?.step;
     this.#candidates.element.hidden = !last;
     this.#attention.element.hidden = !last;
     this.element.querySelector('.gpt-choose')?.toggleAttribute('hidden', !last);
     if (!last) return;
     const nl = t('gpt.newline');
-    const top = last.step.top;
+    // A draw outside the first few is shown after them, so the reader always finds it.
+    const shown = last.top.slice(0, SHOWN_CANDIDATES);
+    const drawn = shown.some((c) => c.id === last.token) ? [] : last.top.filter((c) => c.id === last.token);
+    const top = [...shown, ...drawn];
     this.#candidates.update({
       rows: 2,
       cols: top.length,
@@ -187,14 +208,24 @@ export class GptGenerate {
       colLabels: top.map((c) => charLabel(c.char, nl)),
       colLang: 'zh',
     });
-    const [, nHeads, keys] = last.step.attention.shape;
-    const offset = ((layer - 1) * nHeads + (head - 1)) * keys;
+    // Rows: the character each step read (its query, which attends to itself and the characters
+    // before it), in order; columns: the text but the last character, which no step has read yet.
+    // A row is 0 right of its query (the mask) and left of its window.
+    const text = Array.from(this.#ctx.state.get('gpt_prompt') + this.#generated.join(''));
+    const cols = text.length - 1;
+    const values = new Array<number>(this.#steps.length * cols).fill(0);
+    this.#steps.forEach(({ step, first }, row) => {
+      const [, nHeads, keys] = step.attention.shape;
+      const offset = ((layer - 1) * nHeads + (head - 1)) * keys;
+      for (let k = 0; k < keys; k++) values[row * cols + first + k] = step.attention.data[offset + k];
+    });
     this.#attention.update({
-      rows: 1,
-      cols: keys,
-      values: Array.from(last.step.attention.data.subarray(offset, offset + keys)),
-      rowLabels: [t('gpt.attention.row')],
-      colLabels: last.context.map((c) => charLabel(c, nl)),
+      rows: this.#steps.length,
+      cols,
+      values,
+      rowLabels: this.#steps.map(({ step, first }) => charLabel(text[first + step.keys - 1], nl)),
+      colLabels: text.slice(0, cols).map((c) => charLabel(c, nl)),
+      rowLang: 'zh',
       colLang: 'zh',
     });
   }

@@ -15,6 +15,8 @@ const REQUEST_MS = 150;
 export interface Milestone {
   step: number;
   evaluation: GptEvalResult;
+  /** the prompt the sample continues (the reader may change the box after it was drawn) */
+  prompt: string;
   /** the generated characters after the prompt */
   sample: string;
 }
@@ -118,12 +120,14 @@ export class GptRun {
 
   /**
    * One generation step after `text` (sample with maxNewTokens 1), which reads its last blockSize
-   * characters: the model refuses a longer prompt, and those are all it would attend to anyway.
+   * characters: the model refuses a longer prompt, and those are all it would attend to anyway. Its
+   * candidates reach past top-k's default of 20, so the drawn character is among them unless top-k
+   * is off and it ranks lower still.
    */
   async next(text: string, options: GptSampleOptions, prompt: () => string): Promise<GptSampleResult> {
     const model = await this.ready(prompt);
     const context = Array.from(text).slice(-this.info!.config.blockSize).join('');
-    return model.sample(context, { ...options, maxNewTokens: 1, topCandidates: 5 });
+    return model.sample(context, { ...options, maxNewTokens: 1, topCandidates: 64 });
   }
 
   get evaluation(): GptEvalResult | null {
@@ -136,7 +140,7 @@ export class GptRun {
     const step = this.step;
     const evaluation = await model.evaluate();
     const sample = await model.sample(prompt, SAMPLE_OPTIONS);
-    if (this.milestones.at(-1)?.step !== step) this.milestones.push({ step, evaluation, sample: sample.generated });
+    if (this.milestones.at(-1)?.step !== step) this.milestones.push({ step, evaluation, prompt, sample: sample.generated });
   }
 
   async delete(): Promise<void> {

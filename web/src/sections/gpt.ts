@@ -26,6 +26,9 @@ const COLORS = { train: '#1d4ed8', val: '#c2410c', unigram: '#475569', bigram: '
 const number = (lang: string) => new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en');
 
 /** A refused number field: the message names the field by its label. */
+/** The string key of each setting's label in the panel. */
+const SETTING_LABELS = { gpt_temperature: 'gpt.field.temperature', gpt_top_k: 'gpt.field.topK', gpt_top_p: 'gpt.field.topP', gpt_steps: 'gpt.field.steps' } as const;
+
 function checkSetting(t: (key: string) => string, name: 'gpt_temperature' | 'gpt_top_k' | 'gpt_top_p' | 'gpt_steps', label: string, raw: string): string | null {
   const value = Number(raw.trim());
   if (raw.trim() !== '' && Number.isFinite(value)) {
@@ -85,7 +88,7 @@ class GptView implements SectionHandle {
 
     const chartFigure = this.#chartFigure;
     const chartBox = el('div', 'gpt-chart-box');
-    chartFigure.append(el('figcaption', undefined, t('gpt.chart')), chartBox);
+    chartFigure.append(el('figcaption', undefined, t('gpt.chart')), chartBox, el('p', 'gpt-chart-about', t('gpt.chart.about')));
     this.#chart = new LineChart(chartBox, {
       label: t('gpt.chart'),
       x: { kind: 'linear', min: 0, integerStep: true, title: t('gpt.axis.step') },
@@ -94,7 +97,7 @@ class GptView implements SectionHandle {
     });
     this.#samples.dataset.testid = 'gpt-samples';
     this.#samples.lang = 'zh';
-    this.#generate = new GptGenerate(ctx, this.#run);
+    this.#generate = new GptGenerate(ctx, this.#run, () => this.#refusedLabels());
     this.#panel = new Panel(state, 'gpt_open_settings', t('gpt.panel.settings'), 'gpt-panel-settings');
     this.#panel.body.append(this.#settings());
     // the samples beside the curve where there is room: what the loss means, next to it
@@ -111,12 +114,13 @@ class GptView implements SectionHandle {
     const { t, state } = this.#ctx;
     const box = el('div', 'al-controls');
     const rows = [
-      ['gpt_temperature', 'gpt.field.temperature', '0.1'],
-      ['gpt_top_k', 'gpt.field.topK', '1'],
-      ['gpt_top_p', 'gpt.field.topP', '0.05'],
-      ['gpt_steps', 'gpt.field.steps', '100'],
+      ['gpt_temperature', '0.1'],
+      ['gpt_top_k', '1'],
+      ['gpt_top_p', '0.05'],
+      ['gpt_steps', '100'],
     ] as const;
-    for (const [name, key, stepSize] of rows) {
+    for (const [name, stepSize] of rows) {
+      const key = SETTING_LABELS[name];
       const input = el('input');
       input.type = 'number';
       input.step = stepSize;
@@ -132,6 +136,12 @@ class GptView implements SectionHandle {
       box.append(field(label, input));
     }
     return box;
+  }
+
+  /** The labels of the settings boxes that hold a refused value, in the panel's order. */
+  #refusedLabels(): string[] {
+    const refused = [...this.#fields].filter(([, input]) => input.getAttribute('aria-invalid') === 'true');
+    return refused.map(([name]) => this.#ctx.t(SETTING_LABELS[name as keyof typeof SETTING_LABELS]));
   }
 
   #onState(changed: readonly PropName[]): void {
@@ -223,7 +233,7 @@ class GptView implements SectionHandle {
       } else this.#status.show('info', fill(t('gpt.status.idle'), { step }));
     }
     const nl = t('gpt.newline');
-    setText(this.#samplesTitle, fill(t('gpt.samples'), { prompt: this.#generate.prompt() }));
+    setText(this.#samplesTitle, fill(t('gpt.samples'), { prompt: run.milestones.at(-1)?.prompt ?? this.#generate.prompt() }));
     if (this.#samples.children.length !== run.milestones.length) {
       this.#samples.replaceChildren(
         ...run.milestones.map((m) => el('li', undefined, fill(t('gpt.sample.line'), { step: m.step, text: Array.from(m.sample, (c) => charLabel(c, nl)).join('') }))),
