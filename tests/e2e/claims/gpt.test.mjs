@@ -1,12 +1,12 @@
 // §5's claims (registry.mjs), in English and Chinese, on the default settings: one default run
-// (400 steps) serves both claims in both languages (trainedOnce).
+// (200 steps) serves both claims in both languages (trainedOnce).
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { openPanel, useSite } from '../harness.mjs';
 import { assertPrompt, claimsByLanguage, drawnWithAt, text, trainedOnce } from './claims-harness.mjs';
 
 const SEC = '.gpt-section';
-const STEPS = 400;
+const STEPS = 200;
 
 describe('§5 claims', { timeout: 1_200_000 }, () => {
   let site;

@@ -139,7 +139,7 @@ export class GptGenerate {
     this.#next.disabled = true;
     try {
       const text = this.#ctx.state.get('gpt_prompt') + this.#generated.join('');
-      const result: GptSampleResult = await this.#run.next(text, this.#options(this.#generated.length), () => this.prompt());
+      const result: GptSampleResult = await this.#run.next(text, this.#options(this.#generated.length));
       const step = result.steps[0];
       const chars = Array.from(text);
       this.#last = { step, context: chars.slice(chars.length - step.keys) };
