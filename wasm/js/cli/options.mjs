@@ -181,7 +181,7 @@ export function mainHelp(version) {
     '  attention-lab translate --model dates.model "JAN 23, 2015" --beam 4',
     '  attention-lab translate --model note.model "咖哥 喜欢 小冰" --force-attention 1:3 --attribution',
     '  attention-lab translate --model dates.model --input dates.txt --json > translations.jsonl',
-    '  attention-lab train --task poems --steps 400 --out poems.model',
+    '  attention-lab train --task poems --steps 200 --out poems.model',
     '  attention-lab generate poems.model --prompt 床前 --temperature 0.8 --top-k 20',
     '  attention-lab evaluate --model dates.model',
     '  attention-lab evaluate --model mine.model --pairs my-test-pairs.tsv',
