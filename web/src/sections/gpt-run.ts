@@ -41,9 +41,17 @@ export async function fetchCorpus(): Promise<string> {
   return regularPoems(await response.text());
 }
 
+export interface CorpusSource {
+  readonly own: boolean;
+  readonly corpus: () => Promise<string>;
+}
+
+export const TANG: CorpusSource = { own: false, corpus: fetchCorpus };
+
 export class GptRun {
   readonly #lab: LabClient;
-  readonly #corpus: () => Promise<string>;
+  /** what the run trains on: the recipe's poems (fetched), or the reader's own text */
+  readonly source: CorpusSource;
   model: RemoteGpt | null = null;
   info: GptInfo | null = null;
   readonly losses: number[] = [];
@@ -60,9 +68,9 @@ export class GptRun {
   /** the training loop running now, until it has ended */
   #loop: Promise<void> | null = null;
 
-  constructor(lab: LabClient, corpus: () => Promise<string>) {
+  constructor(lab: LabClient, source: CorpusSource = TANG) {
     this.#lab = lab;
-    this.#corpus = corpus;
+    this.source = source;
   }
 
   get step(): number {
@@ -73,7 +81,7 @@ export class GptRun {
   ready(): Promise<RemoteGpt> {
     if (this.model) return Promise.resolve(this.model);
     this.#creating ??= (async () => {
-      const text = await this.#corpus();
+      const text = await this.source.corpus();
       const model = await this.#lab.createGpt({ text });
       if (this.#deleted) {
         await model.delete();

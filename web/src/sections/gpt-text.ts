@@ -27,7 +27,7 @@ export function checkOwnText(t: (key: string) => string, label: string, text: st
 export class GptOwnText {
   readonly element = el('div', 'gpt-own');
   readonly #ctx: SectionContext;
-  readonly #text = el('textarea', 'gpt-own-text');
+  readonly #text = el('textarea', 'lab-input gpt-own-text');
   readonly #file = el('input');
   readonly #use: HTMLButtonElement;
   readonly #textLabel: string;

@@ -13,7 +13,7 @@ import { HEATMAP_CSS } from '../heatmap/heatmap';
 import sharedCss from './dot-controls.css?inline';
 import css from './gpt.css?inline';
 import { GptGenerate, charLabel } from './gpt-generate';
-import { fetchCorpus, GptRun, MILESTONE_SEEDS } from './gpt-run';
+import { GptRun, MILESTONE_SEEDS, TANG, type CorpusSource } from './gpt-run';
 import { GPT_STRINGS } from './gpt-strings';
 import { GptOwnText } from './gpt-text';
 import { Panel } from './panel';
@@ -56,8 +56,6 @@ class GptView implements SectionHandle {
   readonly #fields = new Map<string, HTMLInputElement>();
   readonly #unsubscribe: () => void;
   #run: GptRun;
-  /** the text the runs train on: the Tang poems (fetched), or the reader's own */
-  #source: { own: boolean; corpus: () => Promise<string> } = { own: false, corpus: fetchCorpus };
   /** the run left for the next mount (park), which destroy() must not delete */
   #parked: GptRun | null = null;
   #started = false;
@@ -68,7 +66,7 @@ class GptView implements SectionHandle {
     this.#ctx = ctx;
     const { t, state } = ctx;
     const adopted = parked.adopt(PARK_KEY);
-    this.#run = adopted?.run ?? new GptRun(ctx.lab, fetchCorpus);
+    this.#run = adopted?.run ?? new GptRun(ctx.lab);
     this.#resume = adopted?.playing ?? false;
     mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
     this.#root.dataset.step = '0';
@@ -98,7 +96,12 @@ class GptView implements SectionHandle {
     this.#generate = new GptGenerate(ctx, this.#run);
     this.#panel = new Panel(state, 'gpt_open_settings', t('gpt.panel.settings'), 'gpt-panel-settings');
     this.#panel.body.append(this.#settings());
-    const own = new GptOwnText(ctx, (text) => this.#trainOn({ own: true, corpus: () => Promise.resolve(text) }), () => void this.#trainOn({ own: false, corpus: fetchCorpus }).catch(() => {}));
+    const own = new GptOwnText(
+      ctx,
+      (text) => this.#trainOn({ own: true, corpus: () => Promise.resolve(text) }),
+      () =>
+        void this.#trainOn(TANG).catch((err: unknown) => this.#status.show('error', fill(t('gpt.error.corpus'), { message: errorText(err) }))),
+    );
     const ownPanel = new Panel(state, 'gpt_open_text', t('gpt.panel.own'), 'gpt-panel-own');
     ownPanel.body.append(own.element);
     this.#ownPanel = ownPanel;
@@ -186,7 +189,7 @@ class GptView implements SectionHandle {
 
   #reset(): void {
     void this.#run.delete();
-    this.#adopt(new GptRun(this.#ctx.lab, this.#source.corpus));
+    this.#adopt(new GptRun(this.#ctx.lab, this.#run.source));
     this.#started = false;
     this.#start();
     this.#draw();
@@ -202,8 +205,8 @@ class GptView implements SectionHandle {
 
   /** A new run on `source`, which replaces the current one only once its session exists: on a
    *  refusal the model trained so far stays, and the promise rejects with the reason. */
-  async #trainOn(source: { own: boolean; corpus: () => Promise<string> }): Promise<void> {
-    const run = new GptRun(this.#ctx.lab, source.corpus);
+  async #trainOn(source: CorpusSource): Promise<void> {
+    const run = new GptRun(this.#ctx.lab, source);
     try {
       await run.ready();
     } catch (err) {
@@ -211,8 +214,6 @@ class GptView implements SectionHandle {
       throw err;
     }
     void this.#run.delete();
-    this.#source = source;
-    this.#root.dataset.own = source.own ? '1' : '0';
     this.#adopt(run);
     this.#started = true;
     this.#generate.checkPrompt();
@@ -227,7 +228,7 @@ class GptView implements SectionHandle {
     const info = run.info;
     if (info) {
       const c = info.corpus;
-      setText(this.#corpus, fill(t(this.#source.own ? 'gpt.corpus.own' : 'gpt.corpus'), {
+      setText(this.#corpus, fill(t(run.source.own ? 'gpt.corpus.own' : 'gpt.corpus'), {
         poems: fmt.format(c.poems), chars: fmt.format(c.trainCharacters + c.heldOutCharacters), vocab: fmt.format(info.vocab.length),
         heldOut: fmt.format(c.heldOutPoems), heldOutChars: fmt.format(c.heldOutCharacters),
       }));
@@ -237,6 +238,7 @@ class GptView implements SectionHandle {
     const step = run.step;
     const evaluation = run.evaluation;
     this.#root.dataset.step = String(step);
+    this.#root.dataset.own = run.source.own ? '1' : '0';
     this.#train.disabled = run.playing || !info;
     this.#pause.disabled = !run.playing;
     if (evaluation) {
@@ -262,11 +264,12 @@ class GptView implements SectionHandle {
           item.dataset.form = first.form.ok ? '1' : '0';
           const mark = el('span', first.form.ok ? 'gpt-form-mark ok' : 'gpt-form-mark', first.form.ok ? '✓' : '✗');
           mark.title = t(first.form.ok ? 'gpt.form.yes' : 'gpt.form.no');
-          mark.setAttribute('aria-label', mark.title);
+          mark.setAttribute('aria-hidden', 'true'); // read as its words, next to it
           const inForm = m.samples.filter((x) => x.form.ok).length;
           item.append(
             fill(t('gpt.sample.line'), { step: m.step, form: inForm, n: m.samples.length }),
             mark,
+            el('span', 'lab-visually-hidden', mark.title),
             el('span', 'gpt-sample-poem', Array.from(first.poem, (c) => charLabel(c, nl)).join('')),
           );
           return item;
