@@ -92,7 +92,7 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
   test('§3.2 sweep: each metric has its own marker, each variant its own dash (not colour alone)', async () => {
     await openSweep(page);
     const entries = await page.$$eval('.dot-sweep .lab-chart-legend li', (lis) =>
-      lis.map((li) => ({ marker: li.querySelector('.lab-chart-legend-marker')?.className.replace('lab-chart-legend-marker', '').trim(), dashed: li.querySelector('.lab-chart-legend-line').style.borderTopStyle === 'dashed' })),
+      lis.map((li) => ({ marker: li.querySelector('.lab-chart-legend-marker')?.className.replace('lab-chart-legend-marker', '').trim(), dashed: li.querySelector('.lab-chart-legend-line').dataset.dash !== undefined })),
     );
     const markers = new Set(entries.map((e) => e.marker));
     assert.equal(markers.size, 3, `one marker per metric: ${JSON.stringify(entries)}`);

@@ -1,5 +1,8 @@
 // §5 as a reader meets it, in English and in Chinese: the poems and the GPT build arrive only when
-// the section comes into view; Train shows the loss fall and a sample every 100 steps; a typed
+// the section comes into view; Train shows the loss fall and poems every 100 steps, each marked
+// for the form, with the share that has it; the reader's own text is trained on, and each bad one
+// (empty, too big, not text, too few characters, too short) refused naming the field with the
+// model kept; a typed
 // prompt is generated from one character at a time; the temperature changes the probability the
 // candidates are drawn with; a candidate is read by keyboard and by a tap; a typo in a field is
 // refused naming the field, and the model and the text are kept; the model outlives a switch of
@@ -7,6 +10,7 @@
 // Run: node --test tests/e2e/gpt.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { sampleForm } from '../../wasm/js/gpt-form.mjs';
 import { openPanel, usePhone, useSite } from './harness.mjs';
 import { drawnWithAt, fieldControl, heatmap, text } from './claims/claims-harness.mjs';
 
@@ -59,7 +63,7 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
       await site.load(`#view=gpt&lang=${lang}&gpt_steps=${steps}`);
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
       const corpus = await page.locator('[data-testid=gpt-corpus]').textContent();
-      for (const part of ['唐诗三百首', 'fortunes-zh', 'GPL-3.0', '313', '28,627']) assert.ok(corpus.includes(part), `${part} not in ${corpus}`);
+      for (const part of ['唐诗三百首', 'fortunes-zh', 'GPL-3.0', '242', '14,447']) assert.ok(corpus.includes(part), `${part} not in ${corpus}`);
       const before = await data();
       assert.equal(before.step, '0');
 
@@ -68,9 +72,27 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
       await page.waitForFunction(([s, n]) => document.querySelector(s)?.dataset.evaluatedAt === String(n) && document.querySelector(s)?.dataset.playing === '0', [SEC, steps], { timeout: 300_000 });
       const after = await data();
       assert.ok(Number(after.valLoss) < Number(before.valLoss) - 1, `held-out loss ${before.valLoss} → ${after.valLoss}`);
-      const samples = await page.locator('[data-testid=gpt-samples] li').allTextContents();
+      const samples = await page.locator('[data-testid=gpt-samples] .gpt-sample-poem').allTextContents();
       assert.equal(samples.length, steps / 100 + 1, JSON.stringify(samples));
-      assert.equal(new Set(samples.map((s) => s.replace(/^\D*\d+\D*?[:：]/, ''))).size, samples.length, 'the samples did not change');
+      assert.equal(new Set(samples).size, samples.length, 'the samples did not change');
+      // each sample's mark is the checker's verdict on the poem shown (⏎: a line break)
+      const items = await page.locator('[data-testid=gpt-samples] li').evaluateAll((lis) => lis.map((li) => ({ form: li.dataset.form, mark: li.querySelector('.gpt-form-mark').textContent, poem: li.querySelector('.gpt-sample-poem').textContent })));
+      for (const { form, mark, poem } of items) {
+        const ok = sampleForm(`${poem.replaceAll(text(lang, 'gpt.newline'), '\n')}\n\n`).ok;
+        assert.equal(form, ok ? '1' : '0', poem);
+        assert.equal(mark, ok ? '✓' : '✗');
+      }
+      assert.ok(Number(after.formRate) >= 0 && Number(after.formRate) <= 1, after.formRate);
+      // the legend: the baselines with the chart's own dashes, the held-out loss as dots without a line
+      const legend = await page.locator('.gpt-chart .lab-chart-legend li').evaluateAll((lis) => lis.map((li) => {
+        const line = li.querySelector('.lab-chart-legend-line');
+        return { label: li.textContent, dash: line.dataset.dash ?? null, marker: li.querySelector('.lab-chart-legend-marker')?.className ?? null, line: getComputedStyle(line).borderTopColor };
+      }));
+      const entry = (key) => legend.find((e) => e.label === text(lang, key));
+      assert.equal(entry('gpt.series.unigram').dash, '6 4');
+      assert.equal(entry('gpt.series.bigram').dash, '2 3');
+      assert.match(entry('gpt.series.val').marker, /circle/);
+      assert.equal(entry('gpt.series.val').line, 'rgba(0, 0, 0, 0)', 'the held-out loss has no line in the legend');
 
       // a typed prompt, stepped one character at a time
       await page.fill('[data-testid=gpt-prompt]', '月下');
@@ -116,7 +138,7 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
       await page.keyboard.press('ArrowRight');
       const cols = (await heatmap(page, 'gpt-candidates'));
       const said = await page.locator('#gpt-candidates .focus-text').textContent();
-      assert.ok(said.includes(cols.values[1].toFixed(2).slice(0, 4)) || said.includes(cols.values[1].toFixed(3)), `${said} does not read cell 2`);
+      assert.ok(said.includes(cols.values[1].toFixed(2).slice(0, 4)) || said.includes(cols.values[1].toFixed(3)) || said.includes(cols.values[1].toPrecision(3)), `${said} does not read cell 2`);
 
       // typos: refused naming the field; the model, the setting and the text stay
       const kept = await page.locator('[data-testid=gpt-text]').textContent();
@@ -176,6 +198,65 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
     await page.waitForTimeout(1000);
     assert.equal((await data()).step, '0', 'the old model trained on after Reset');
   });
+
+  for (const lang of ['en', 'zh']) {
+    test(`(${lang}) the reader's own text: bad ones refused naming the field with the model kept, a good one trained on`, async () => {
+      await site.load(`#view=gpt&lang=${lang}&gpt_steps=100`);
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
+      await page.click('[data-testid=gpt-train]');
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.evaluatedAt === '100' && document.querySelector(s)?.dataset.playing === '0', SEC, { timeout: 300_000 });
+      const trained = await data();
+      await openPanel(page, 'gpt-panel-own');
+      const box = page.locator('[data-testid=gpt-own-text]');
+      const file = page.locator('[data-testid=gpt-own-file]');
+      const [boxLabel, fileLabel] = [text(lang, 'gpt.own.field'), text(lang, 'gpt.own.file')];
+      const refused = async (control, label, pattern) => {
+        const message = await fieldError(control);
+        assert.ok(message.startsWith(label), message);
+        assert.match(message, pattern);
+        assert.equal(await control.getAttribute('aria-invalid'), 'true');
+        const now = await data();
+        assert.equal(now.step, trained.step, 'the model was not kept');
+        assert.equal(now.valLoss, trained.valLoss);
+        assert.equal(now.own, '0', 'the corpus changed');
+      };
+      // a made-up text: two paragraphs of lines (the repository holds no poem text)
+      const line = (i) => `${'天地人山水风云月日星'.slice(i % 5, (i % 5) + 5)}，${'花草木石江河湖海春秋'.slice(i % 6, (i % 6) + 5)}。`;
+      const paragraph = (k) => Array.from({ length: 6 }, (_, i) => line(i + k)).join('\n');
+      const good = `${paragraph(0)}\n\n${paragraph(1)}\n\n${paragraph(2)}\n`;
+      const cases = [
+        [() => box.fill('  \n '), box, boxLabel, lang === 'en' ? /empty/ : /空/],
+        [() => box.fill('啊啊啊啊\n\n啊啊啊'), box, boxLabel, /2/],
+        [() => box.fill(paragraph(0)), box, boxLabel, lang === 'en' ? /too short to hold out/ : /太短/],
+        [() => file.setInputFiles({ name: 'bin.txt', mimeType: 'text/plain', buffer: Buffer.from([0xff, 0xfe, 0x00, 0x41]) }), file, fileLabel, lang === 'en' ? /not text/ : /不是文本/],
+        [() => file.setInputFiles({ name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.alloc(1024 * 1024 + 1, 0x61) }), file, fileLabel, /1,048,577.*1 MiB/],
+      ];
+      for (const [act, control, label, pattern] of cases) {
+        await act();
+        if (control === box) await page.click('[data-testid=gpt-own-use]');
+        await page.waitForFunction((c) => document.querySelector(`[data-testid=${c}]`)?.getAttribute('aria-invalid') === 'true', await control.getAttribute('data-testid'));
+        await refused(control, label, pattern);
+      }
+      // a good file fills the box; training runs on it
+      await file.setInputFiles({ name: 'mine.txt', mimeType: 'text/plain', buffer: Buffer.from(good) });
+      await page.waitForFunction((t) => document.querySelector('[data-testid=gpt-own-text]')?.value === t, good);
+      assert.equal(await file.getAttribute('aria-invalid'), null);
+      await page.click('[data-testid=gpt-own-use]');
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.own === '1', SEC);
+      assert.equal(await box.getAttribute('aria-invalid'), null);
+      const corpus = await page.locator('[data-testid=gpt-corpus]').textContent();
+      assert.ok(corpus.includes(lang === 'en' ? 'your text: 3 poems' : '你的文本，共 3 首'), corpus);
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.evaluatedAt === '100' && document.querySelector(s)?.dataset.playing === '0', SEC, { timeout: 300_000 });
+      const own = await data();
+      assert.ok(Number(own.valLoss) < Number(own.unigram), `held-out ${own.valLoss}, unigram ${own.unigram}`);
+      const poems = await page.locator('[data-testid=gpt-samples] .gpt-sample-poem').allTextContents();
+      assert.ok(Array.from(poems.at(-1)).every((c) => good.includes(c) || c === text(lang, 'gpt.newline')), poems.at(-1));
+      // and back to the Tang poems
+      await page.click('[data-testid=gpt-own-back]');
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.own === '0', SEC);
+      assert.ok((await page.locator('[data-testid=gpt-corpus]').textContent()).includes('242'));
+    });
+  }
 
   test('a trained model carries over a switch of language, and a run under way trains on', async () => {
     await site.load('#view=gpt&lang=en&gpt_steps=200');

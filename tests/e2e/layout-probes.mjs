@@ -159,14 +159,16 @@ export function lowContrastOf([sectionId, min, swatches]) {
   };
   const low = [];
   let worst = Infinity;
-  // with `swatches`: those elements' own colour (a line's top border, or a box's fill) against what is behind them
+  // with `swatches`: those elements' own colour (a line's top border, a dashed line's border colour,
+  // which its dash gradient paints: chart-legend.ts, or a box's fill) against what is behind them
   for (const el of card.querySelectorAll(swatches ?? '*')) {
     const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
     if (!swatches && (!own || el.closest('[hidden], [aria-hidden="true"]'))) continue;
     const s = getComputedStyle(el);
     const r = el.getBoundingClientRect();
     if (r.width === 0 || s.visibility === 'hidden' || Number(s.opacity) === 0 || (r.height === 0 && !swatches)) continue;
-    const fg = rgba(swatches ? (s.borderTopStyle !== 'none' && parseFloat(s.borderTopWidth) > 0 ? s.borderTopColor : s.backgroundColor) : s.color);
+    const line = el.dataset.dash !== undefined || (s.borderTopStyle !== 'none' && parseFloat(s.borderTopWidth) > 0);
+    const fg = rgba(swatches ? (line ? s.borderTopColor : s.backgroundColor) : s.color);
     const bg = backgroundOf(swatches ? el.parentElement : el);
     // a translucent text colour over its background
     const ink = fg.slice(0, 3).map((c, i) => c * fg[3] + bg[i] * (1 - fg[3]));

@@ -29,7 +29,7 @@ const SECTIONS = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'trans
  */
 const SCROLLS_SIDEWAYS = '.tr-why-table, .self-headview, .self-neuron-scroll';
 /** The hash that opens every collapsed panel (sections/panel.ts: the *_open_* settings). */
-const ALL_PANELS = ['tf_open_positions', 'dot_open_sweep', 'mh_open_combine', 's2s_open_settings', 's2s_open_words', 's2s_open_why', 's2s_open_timeline', 's2s_open_pairs', 's2s_open_files', 'tf_open_settings', 'tf_open_why', 'tf_open_compare', 'tf_open_files', 'gpt_open_settings']
+const ALL_PANELS = ['tf_open_positions', 'dot_open_sweep', 'mh_open_combine', 's2s_open_settings', 's2s_open_words', 's2s_open_why', 's2s_open_timeline', 's2s_open_pairs', 's2s_open_files', 'tf_open_settings', 'tf_open_why', 'tf_open_compare', 'tf_open_files', 'gpt_open_settings', 'gpt_open_text']
   .map((name) => `${name}=1`)
   .join('&');
 

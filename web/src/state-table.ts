@@ -144,7 +144,7 @@ export const PROPS = [
   { name: 'tf_open_files', section: 'transformer', kind: 'bool', default: false, doc: 'the model files panel is open (download, open a file)' },
 
   // §5 From attention to GPT: a character-level GPT trained on the Tang poems, and its generation step by step
-  { name: 'gpt_steps', section: 'gpt', kind: 'int', default: 400, min: 10, max: 5000, doc: 'training steps of a run (docs/gpt.md: the held-out loss is lowest near 400)' },
+  { name: 'gpt_steps', section: 'gpt', kind: 'int', default: 200, min: 10, max: 5000, doc: 'training steps of a run (docs/gpt.md: the held-out loss is lowest near 200)' },
   { name: 'gpt_prompt', section: 'gpt', kind: 'text', default: '床前', maxLength: 32, doc: 'the prompt the generation starts from (characters of the poems)' },
   { name: 'gpt_temperature', section: 'gpt', kind: 'number', default: 0.8, min: 0.01, max: 10, doc: 'sampling temperature (must be above 0)' },
   { name: 'gpt_top_k', section: 'gpt', kind: 'int', default: 20, min: 0, max: 5000, doc: 'draw among the k most likely characters only (0: every character)' },
@@ -152,6 +152,7 @@ export const PROPS = [
   { name: 'gpt_layer', section: 'gpt', kind: 'int', default: 2, min: 1, max: 2, doc: "layer of the attention shown for the generation's last step" },
   { name: 'gpt_head', section: 'gpt', kind: 'int', default: 1, min: 1, max: 4, doc: "head of the attention shown for the generation's last step" },
   { name: 'gpt_open_settings', section: 'gpt', kind: 'bool', default: false, doc: 'the sampling settings panel is open (temperature, top-k, top-p, steps)' },
+  { name: 'gpt_open_text', section: 'gpt', kind: 'bool', default: false, doc: 'the own-text panel is open (paste or choose a text to train on)' },
 
   // §3.3 Your own sentence pairs (translate-pairs.ts)
   { name: 's2s_pairs', section: 'translate', kind: 'text', default: '', maxLength: 2000, doc: 'your own sentence pairs, source and target separated by \\t, pairs by \\n (a backslash as \\\\); a longer corpus is not put in the link (empty: the example pairs)' },

@@ -38,7 +38,7 @@ export const COMMANDS = {
     summary: 'train a Seq2Seq model on a task or on your own sentence pairs, or (--task poems) a GPT on the Tang poems or your own text, and write it to a model file',
     options: {
       task: { kind: 'choice', choices: TASKS, listed: true, applies: 'new', help: "the task: zh-en (the page's grammar corpus, Chinese → English), note (the 5 Chinese → English pairs), dates (dates → ISO), reverse or copy (letter strings), or poems (a character-level GPT on the Tang poems, docs/gpt.md); this, --pairs or --from is required" },
-      corpus: { kind: 'choice', choices: ['tang300', 'song100'], applies: 'poems', help: 'with --task poems: the poems to train on, tang300 (唐诗三百首, the default) or song100 (宋词一百首), as `npm run build:poems` extracts them from Debian\'s fortunes-zh' },
+      corpus: { kind: 'choice', choices: ['tang300-form', 'tang300', 'song100'], applies: 'poems', help: 'with --task poems: the poems to train on, tang300-form (the 绝句 and 律诗 of 唐诗三百首, the poems with the form: the default), tang300 (all of 唐诗三百首) or song100 (宋词一百首), as `npm run build:poems` extracts them from Debian\'s fortunes-zh' },
       text: { kind: 'text', arg: 'FILE', applies: 'poems', help: 'with --task poems: train on your own UTF-8 text instead of the Tang poems (poems separated by blank lines; at most 1 MiB)' },
       'block-size': { kind: 'int', min: 1, max: 1024, applies: 'poems', help: 'with --task poems: the context in characters (default: the recipe\'s, docs/gpt.md)' },
       pairs: { kind: 'text', arg: 'FILE', applies: 'new', help: 'train on your own sentence pairs: a UTF-8 text file, one source<TAB>target per line (blank lines and lines starting with # are skipped; at most 20000 pairs, 64 tokens a side)' },
@@ -181,7 +181,7 @@ export function mainHelp(version) {
     '  attention-lab translate --model dates.model "JAN 23, 2015" --beam 4',
     '  attention-lab translate --model note.model "咖哥 喜欢 小冰" --force-attention 1:3 --attribution',
     '  attention-lab translate --model dates.model --input dates.txt --json > translations.jsonl',
-    '  attention-lab train --task poems --steps 400 --out poems.model',
+    '  attention-lab train --task poems --steps 200 --out poems.model',
     '  attention-lab generate poems.model --prompt 床前 --temperature 0.8 --top-k 20',
     '  attention-lab evaluate --model dates.model',
     '  attention-lab evaluate --model mine.model --pairs my-test-pairs.tsv',

@@ -10,19 +10,27 @@ import { UsageError } from './options.mjs';
 import { statSync } from 'node:fs';
 import { fixed, show, table, toJSON } from './format.mjs';
 import { makeProgress } from './progress.mjs';
+import { regularPoems } from '../gpt-form.mjs';
 import { trainLoop } from './train.mjs';
 
-/** The corpora `npm run build:poems` extracts (scripts/poems.mjs), by --corpus. */
-const CORPORA = { tang300: 'the Tang poems', song100: 'the Song poems' };
+/** The corpora by --corpus: the file `npm run build:poems` extracts (scripts/poems.mjs), and for
+ *  tang300-form (the recipe's, docs/gpt.md) only its poems with the form (gpt-form.mjs). */
+const CORPORA = {
+  'tang300-form': { file: 'tang300', what: 'the regular Tang poems (绝句 and 律诗)' },
+  tang300: { file: 'tang300', what: 'the Tang poems' },
+  song100: { file: 'song100', what: 'the Song poems' },
+};
+const DEFAULT_CORPUS = 'tang300-form';
 const corpusFile = (name) => fileURLToPath(new URL(`../../../build/poems/${name}.txt`, import.meta.url));
 
 function corpus(o) {
   if (o.text !== undefined) return readText(o.text, 'text');
-  const name = o.corpus ?? 'tang300';
-  if (!existsSync(corpusFile(name))) {
-    throw new UsageError(`${CORPORA[name]} are not extracted (build/poems/${name}.txt): run \`npm run build:poems\`, or give your own --text FILE`);
+  const { file, what } = CORPORA[o.corpus ?? DEFAULT_CORPUS];
+  if (!existsSync(corpusFile(file))) {
+    throw new UsageError(`${what} are not extracted (build/poems/${file}.txt): run \`npm run build:poems\`, or give your own --text FILE`);
   }
-  return readText(corpusFile(name), `corpus ${name}`);
+  const text = readText(corpusFile(file), `corpus ${file}`);
+  return (o.corpus ?? DEFAULT_CORPUS) === 'tang300-form' ? regularPoems(text) : text;
 }
 
 // Options not given are left out: the session then takes the poems recipe's (docs/gpt.md).
@@ -51,7 +59,7 @@ export async function trainPoems(lab, o, print) {
   checkRoom(o.out, session.save().byteLength);
   const c = info.config, k = info.corpus;
   const progress = makeProgress(o, c.batchSize, print, GPT_EVALUATION);
-  progress.start(`training a GPT on ${o.text ?? CORPORA[o.corpus ?? 'tang300']} (${k.trainPoems} poems, ${k.trainCharacters} characters; ${k.heldOutPoems} ${k.heldOutPoems === 1 ? 'poem' : 'poems'} held out; ` +
+  progress.start(`training a GPT on ${o.text ?? CORPORA[o.corpus ?? DEFAULT_CORPUS].what} (${k.trainPoems} poems, ${k.trainCharacters} characters; ${k.heldOutPoems} ${k.heldOutPoems === 1 ? 'poem' : 'poems'} held out; ` +
     `${info.vocab.length} distinct characters): ${c.layers} layers, ${c.heads} heads, dModel ${c.dModel}, block ${c.blockSize}, ` +
     `${info.parameters.toLocaleString('en-US')} parameters; batch ${c.batchSize}, lr ${c.learningRate}` +
     `${c.warmup > 0 ? ` (warm-up ${c.warmup} steps)` : ''}, seed ${c.seed}; ${o.steps} steps`,

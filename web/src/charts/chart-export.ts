@@ -79,12 +79,14 @@ export function chartPngCanvas(chart: Chart, title: string): HTMLCanvasElement {
     if (entry.box) ctx.fillRect(x0 + 5, cy - 6, 12, 12);
     else {
       ctx.lineWidth = 2;
-      ctx.setLineDash(entry.dashed ? [3, 3] : []);
-      ctx.beginPath();
-      ctx.moveTo(x0, cy);
-      ctx.lineTo(x0 + SAMPLE, cy);
-      ctx.stroke();
-      ctx.setLineDash([]);
+      if (entry.line !== false) {
+        ctx.setLineDash(entry.dash ? [...entry.dash] : []);
+        ctx.beginPath();
+        ctx.moveTo(x0, cy);
+        ctx.lineTo(x0 + SAMPLE, cy);
+        ctx.stroke();
+        ctx.setLineDash([]);
+      }
       if (entry.marker === 'circle' || entry.marker === 'triangle' || entry.marker === 'rect') {
         ctx.beginPath();
         if (entry.marker === 'circle') ctx.arc(x0 + SAMPLE / 2, cy, 3.5, 0, 2 * Math.PI);
@@ -185,7 +187,7 @@ export function chartSvg(chart: Chart, title: string): string {
     const cy = chart.height + y;
     if (entry.box) parts.push(`<rect x="${n(x + 5)}" y="${n(cy - 6)}" width="12" height="12" fill="${color}"/>`);
     else {
-      parts.push(`<line x1="${n(x)}" y1="${n(cy)}" x2="${n(x + SAMPLE)}" y2="${n(cy)}" stroke="${color}" stroke-width="2"${entry.dashed ? ' stroke-dasharray="3 3"' : ''}/>`);
+      if (entry.line !== false) parts.push(`<line x1="${n(x)}" y1="${n(cy)}" x2="${n(x + SAMPLE)}" y2="${n(cy)}" stroke="${color}" stroke-width="2"${entry.dash?.length ? ` stroke-dasharray="${entry.dash.join(' ')}"` : ''}/>`);
       parts.push(marker(entry.marker, x + SAMPLE / 2, cy, entry.marker && entry.marker !== 'none' ? 3.5 : 0, color));
     }
     parts.push(text(x + SAMPLE + 6, cy, entry.label, { baseline: 'central' }));

@@ -11,8 +11,23 @@ export interface LegendEntry {
   readonly color: string;
   /** a bar series (a filled box) rather than a line */
   readonly box?: boolean;
-  readonly dashed?: boolean;
+  /** the series' dash pattern (drawn as the chart draws it); solid when absent */
+  readonly dash?: readonly number[];
   readonly marker?: 'none' | 'circle' | 'triangle' | 'rect';
+  /** false: the marker alone (a series drawn as points) */
+  readonly line?: boolean;
+}
+
+/** A left-to-right CSS gradient of `dash`'s on and off lengths (px), repeated, in `color`. */
+export function dashGradient(dash: readonly number[], color: string): string {
+  const pattern = dash.length % 2 ? [...dash, ...dash] : dash;
+  const stops: string[] = [];
+  let at = 0;
+  pattern.forEach((length, i) => {
+    stops.push(`${i % 2 ? 'transparent' : color} ${at}px ${at + length}px`);
+    at += length;
+  });
+  return `repeating-linear-gradient(to right, ${stops.join(', ')})`;
 }
 
 /** per chart canvas, its legend entries (read by the exports) */
@@ -46,8 +61,13 @@ export class ChartLegend {
           sample.style.background = color;
         } else {
           sample.className = 'lab-chart-legend-line';
-          sample.style.borderTopColor = color;
-          if (e.dashed) sample.style.borderTopStyle = 'dashed';
+          sample.style.borderTopColor = e.line === false ? 'transparent' : color;
+          if (e.dash?.length) {
+            // CSS's dashed border has one pattern; the gradient repeats the series' own dashes and gaps
+            sample.classList.add('dashed');
+            sample.style.backgroundImage = dashGradient(e.dash, color);
+            sample.dataset.dash = e.dash.join(' ');
+          }
           if (e.marker && e.marker !== 'none') {
             const marker = document.createElement('span');
             marker.className = `lab-chart-legend-marker ${e.marker}`;

@@ -31,6 +31,9 @@ export interface LineSeries {
   readonly width?: number;
   readonly marker?: 'none' | 'circle' | 'triangle' | 'rect';
   readonly markerRadius?: number;
+  /** false: the markers alone, no line between them (sparse measurements, where a line would
+   *  claim a steady change between them) */
+  readonly line?: boolean;
   /** 'y2': read against the right-hand axis (options.y2) */
   readonly axis?: 'y' | 'y2';
 }
@@ -88,7 +91,7 @@ const DECIMATED_POINTS = 400;
 const GUIDE_INK = '#64748b';
 
 /** what besides its points makes a series look as it does: a change rebuilds the datasets */
-const STYLE_KEYS = ['label', 'yAxisID', 'borderColor', 'backgroundColor', 'borderWidth', 'borderDash', 'pointStyle', 'pointRadius', 'pointHoverRadius'] as const;
+const STYLE_KEYS = ['label', 'yAxisID', 'borderColor', 'backgroundColor', 'borderWidth', 'borderDash', 'pointStyle', 'pointRadius', 'pointHoverRadius', 'showLine'] as const;
 
 type LineConfig = ChartConfiguration<'line', { x: number; y: number | null }[], string>;
 
@@ -260,6 +263,7 @@ export class LineChart {
       backgroundColor: seriesColor(this.canvas, s.color),
       borderWidth: s.width ?? 1.5,
       borderDash: s.dash ? [...s.dash] : [],
+      showLine: s.line !== false,
       pointStyle: s.marker === 'triangle' || s.marker === 'rect' ? s.marker : 'circle',
       pointRadius: s.marker && s.marker !== 'none' ? (s.markerRadius ?? 3) : 0,
       pointHoverRadius: s.marker && s.marker !== 'none' ? (s.markerRadius ?? 3) + 2 : 3,
@@ -287,7 +291,7 @@ export class LineChart {
       fill(t('chart.aria.line'), { label: o.label, series: data.series.map((s) => s.label).join(t('chart.aria.sep')), x: o.x.title ?? o.xName ?? 'x', y: [o.y.title ?? 'y', o.y2?.title].filter(Boolean).join(t('chart.aria.sep')) }),
     );
     if (this.#legend) {
-      this.#legendEntries = data.series.map((s) => ({ label: s.label, color: s.color, dashed: Boolean(s.dash?.length), marker: s.marker }));
+      this.#legendEntries = data.series.map((s) => ({ label: s.label, color: s.color, dash: s.dash?.length ? s.dash : undefined, marker: s.marker, line: s.line }));
       void this.#legend.then((legend) => legend.update(this.#legendEntries));
     }
   }

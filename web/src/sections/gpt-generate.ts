@@ -157,7 +157,7 @@ export class GptGenerate {
     this.#next.disabled = true;
     try {
       const text = this.#ctx.state.get('gpt_prompt') + this.#generated.join('');
-      const result: GptSampleResult = await this.#run.next(text, this.#options(this.#generated.length), () => this.prompt());
+      const result: GptSampleResult = await this.#run.next(text, this.#options(this.#generated.length));
       const step = result.steps[0];
       // the step's keys are the text's last ones (run.next reads at most the model's context)
       this.#steps.push({ step, first: Array.from(text).length - step.keys });

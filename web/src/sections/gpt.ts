@@ -1,7 +1,9 @@
 // §5 From attention to GPT: a small character-level GPT (docs/gpt.md) trained live on the Tang
 // poems in the page's worker (the GPT build, loaded when the section first comes into view, with
-// the corpus), its loss against the unigram and bigram baselines, a sample every 100 steps, and its
-// generation one character at a time (gpt-generate.ts). The sampling settings sit in a panel.
+// the corpus), its loss against the unigram and bigram baselines, poems sampled every 100 steps with
+// a mark for the form (wasm/js/gpt-form.mjs) and the share of them that has it, its generation one
+// character at a time (gpt-generate.ts) and the reader's own text (gpt-text.ts). The sampling
+// settings sit in a panel.
 import { LineChart, type LineSeries } from '../charts/line-chart';
 import { fill } from '../i18n';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
@@ -11,8 +13,9 @@ import { HEATMAP_CSS } from '../heatmap/heatmap';
 import sharedCss from './dot-controls.css?inline';
 import css from './gpt.css?inline';
 import { GptGenerate, charLabel } from './gpt-generate';
-import { fetchCorpus, GptRun } from './gpt-run';
+import { fetchCorpus, GptRun, MILESTONE_SEEDS, tangSource, type CorpusSource } from './gpt-run';
 import { GPT_STRINGS } from './gpt-strings';
+import { GptOwnText } from './gpt-text';
 import { Panel } from './panel';
 import { parkingSlot } from './parked';
 
@@ -41,8 +44,8 @@ function checkSetting(t: (key: string) => string, name: 'gpt_temperature' | 'gpt
 
 class GptView implements SectionHandle {
   readonly #ctx: SectionContext;
-  /** fetches the poems: the site's copy in the article, the kit's in a widget */
-  readonly #fetchPoems: () => Promise<string>;
+  /** the recipe's poems: the site's copy in the article, the kit's in a widget */
+  readonly #tang: CorpusSource;
   readonly #root = el('div', 'gpt-section');
   readonly #corpus = el('p', 'gpt-corpus');
   readonly #modelLine = el('p', 'gpt-note');
@@ -56,6 +59,7 @@ class GptView implements SectionHandle {
   readonly #pause: HTMLButtonElement;
   readonly #generate: GptGenerate;
   readonly #panel: Panel;
+  readonly #ownPanel: Panel;
   readonly #fields = new Map<string, HTMLInputElement>();
   readonly #unsubscribe: () => void;
   #run: GptRun;
@@ -65,12 +69,12 @@ class GptView implements SectionHandle {
   /** training was under way when the section left the screen: it resumes when it is back */
   #resume = false;
 
-  constructor(host: HTMLElement, ctx: SectionContext, corpus: () => Promise<string>) {
+  constructor(host: HTMLElement, ctx: SectionContext, fetchPoems: () => Promise<string>) {
     this.#ctx = ctx;
-    this.#fetchPoems = corpus;
+    this.#tang = tangSource(fetchPoems);
     const { t, state } = ctx;
     const adopted = parked.adopt(PARK_KEY);
-    this.#run = adopted?.run ?? new GptRun(ctx.lab, corpus);
+    this.#run = adopted?.run ?? new GptRun(ctx.lab, this.#tang);
     this.#resume = adopted?.playing ?? false;
     mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
     this.#root.dataset.step = '0';
@@ -100,12 +104,21 @@ class GptView implements SectionHandle {
     this.#generate = new GptGenerate(ctx, this.#run, () => this.#refusedLabels());
     this.#panel = new Panel(state, 'gpt_open_settings', t('gpt.panel.settings'), 'gpt-panel-settings');
     this.#panel.body.append(this.#settings());
+    const own = new GptOwnText(
+      ctx,
+      (text) => this.#trainOn({ own: true, corpus: () => Promise.resolve(text) }),
+      () =>
+        void this.#trainOn(this.#tang).catch((err: unknown) => this.#status.show('error', fill(t('gpt.error.corpus'), { message: errorText(err) }))),
+    );
+    const ownPanel = new Panel(state, 'gpt_open_text', t('gpt.panel.own'), 'gpt-panel-own');
+    ownPanel.body.append(own.element);
+    this.#ownPanel = ownPanel;
     // the samples beside the curve where there is room: what the loss means, next to it
     const samples = el('div', 'gpt-samples-box');
     samples.append(this.#samplesTitle, this.#samples);
     const training = el('div', 'gpt-training');
     training.append(chartFigure, samples);
-    this.#root.append(controls, training, this.#generate.element, this.#panel.element);
+    this.#root.append(controls, training, ownPanel.element, this.#generate.element, this.#panel.element);
     this.#unsubscribe = state.subscribe((changed) => this.#onState(changed));
     this.#draw();
   }
@@ -161,7 +174,7 @@ class GptView implements SectionHandle {
   #start(): void {
     if (this.#started) return;
     this.#started = true;
-    this.#run.ready(() => this.#generate.prompt()).then(
+    this.#run.ready().then(
       () => {
         this.#generate.checkPrompt();
         this.#draw();
@@ -178,7 +191,7 @@ class GptView implements SectionHandle {
     this.#root.dataset.playing = '1';
     this.#draw();
     run
-      .play(target, () => this.#generate.prompt(), () => this.#draw())
+      .play(target, () => this.#draw())
       .catch((err: unknown) => {
         if (run === this.#run) this.#status.show('error', `${this.#ctx.t('error.prefix')}${errorText(err)}`);
       })
@@ -191,13 +204,36 @@ class GptView implements SectionHandle {
 
   #reset(): void {
     void this.#run.delete();
-    this.#run = new GptRun(this.#ctx.lab, this.#fetchPoems);
-    this.#generate.setRun(this.#run);
-    this.#root.dataset.playing = '0';
+    this.#adopt(new GptRun(this.#ctx.lab, this.#run.source));
     this.#started = false;
-    this.#samples.replaceChildren();
     this.#start();
     this.#draw();
+  }
+
+  #adopt(run: GptRun): void {
+    this.#run = run;
+    this.#generate.setRun(run);
+    this.#root.dataset.playing = '0';
+    this.#status.show('info', '');
+    this.#samples.replaceChildren();
+  }
+
+  /** A new run on `source`, which replaces the current one only once its session exists: on a
+   *  refusal the model trained so far stays, and the promise rejects with the reason. */
+  async #trainOn(source: CorpusSource): Promise<void> {
+    const run = new GptRun(this.#ctx.lab, source);
+    try {
+      await run.ready();
+    } catch (err) {
+      await run.delete();
+      throw err;
+    }
+    void this.#run.delete();
+    this.#adopt(run);
+    this.#started = true;
+    this.#generate.checkPrompt();
+    this.#draw();
+    this.#play();
   }
 
   #draw(): void {
@@ -207,7 +243,7 @@ class GptView implements SectionHandle {
     const info = run.info;
     if (info) {
       const c = info.corpus;
-      setText(this.#corpus, fill(t('gpt.corpus'), {
+      setText(this.#corpus, fill(t(run.source.own ? 'gpt.corpus.own' : 'gpt.corpus'), {
         poems: fmt.format(c.poems), chars: fmt.format(c.trainCharacters + c.heldOutCharacters), vocab: fmt.format(info.vocab.length),
         heldOut: fmt.format(c.heldOutPoems), heldOutChars: fmt.format(c.heldOutCharacters),
       }));
@@ -217,6 +253,7 @@ class GptView implements SectionHandle {
     const step = run.step;
     const evaluation = run.evaluation;
     this.#root.dataset.step = String(step);
+    this.#root.dataset.own = run.source.own ? '1' : '0';
     this.#train.disabled = run.playing || !info;
     this.#pause.disabled = !run.playing;
     if (evaluation) {
@@ -233,15 +270,32 @@ class GptView implements SectionHandle {
       } else this.#status.show('info', fill(t('gpt.status.idle'), { step }));
     }
     const nl = t('gpt.newline');
-    setText(this.#samplesTitle, fill(t('gpt.samples'), { prompt: run.milestones.at(-1)?.prompt ?? this.#generate.prompt() }));
+    setText(this.#samplesTitle, fill(t('gpt.samples'), { n: MILESTONE_SEEDS.length }));
     if (this.#samples.children.length !== run.milestones.length) {
       this.#samples.replaceChildren(
-        ...run.milestones.map((m) => el('li', undefined, fill(t('gpt.sample.line'), { step: m.step, text: Array.from(m.sample, (c) => charLabel(c, nl)).join('') }))),
+        ...run.milestones.map((m) => {
+          const first = m.samples[0];
+          const item = el('li');
+          item.dataset.form = first.form.ok ? '1' : '0';
+          const mark = el('span', first.form.ok ? 'gpt-form-mark ok' : 'gpt-form-mark', first.form.ok ? '✓' : '✗');
+          mark.title = t(first.form.ok ? 'gpt.form.yes' : 'gpt.form.no');
+          mark.setAttribute('aria-hidden', 'true'); // read as its words, next to it
+          const inForm = m.samples.filter((x) => x.form.ok).length;
+          item.append(
+            fill(t('gpt.sample.line'), { step: m.step, form: inForm, n: m.samples.length }),
+            mark,
+            el('span', 'lab-visually-hidden', mark.title),
+            el('span', 'gpt-sample-poem', Array.from(first.poem, (c) => charLabel(c, nl)).join('')),
+          );
+          return item;
+        }),
       );
     }
     this.#root.dataset.samples = String(run.milestones.length);
     // the step-0 losses are in the status line until then
     this.#chartFigure.hidden = step === 0 && !run.playing;
+    const last = run.milestones.at(-1);
+    if (last) this.#root.dataset.formRate = String(last.formRate);
     this.#drawChart(Math.max(state.get('gpt_steps'), run.target, step));
   }
 
@@ -253,7 +307,7 @@ class GptView implements SectionHandle {
     if (ms.length > 0) {
       const base = ms[0].evaluation;
       series.push(
-        { label: t('gpt.series.val'), color: COLORS.val, width: 2, marker: 'circle', markerRadius: 4, points: ms.map((m) => ({ x: m.step, y: m.evaluation.validationLoss })) },
+        { label: t('gpt.series.val'), color: COLORS.val, width: 2, marker: 'circle', markerRadius: 4, line: false, points: ms.map((m) => ({ x: m.step, y: m.evaluation.validationLoss })) },
         { label: t('gpt.series.unigram'), color: COLORS.unigram, dash: [6, 4], width: 1.5, points: [{ x: 0, y: base.unigramLoss }, { x: maxStep, y: base.unigramLoss }] },
         { label: t('gpt.series.bigram'), color: COLORS.bigram, dash: [2, 3], width: 1.5, points: [{ x: 0, y: base.bigramLoss }, { x: maxStep, y: base.bigramLoss }] },
       );
@@ -291,6 +345,7 @@ class GptView implements SectionHandle {
     this.#generate.destroy();
     this.#chart.destroy();
     this.#panel.destroy();
+    this.#ownPanel.destroy();
   }
 }
 
