@@ -106,7 +106,7 @@ describe('widget modules', () => {
   test('§5: <gpt-demo> carries every GPT setting of the state table, and reads them back as they were', () => {
     const kit = snippets.kitPlace(snippets.DEFAULT_KIT_PLACE);
     // each §5 setting away from its default (the prompt with characters HTML must not read)
-    const changed = { gpt_steps: '120', gpt_prompt: '白日"<&', gpt_temperature: '0.5', gpt_top_k: '7', gpt_top_p: '0.9', gpt_layer: '1', gpt_head: '3', gpt_open_settings: '1' };
+    const changed = { gpt_steps: '120', gpt_prompt: '白日"<&', gpt_temperature: '0.5', gpt_top_k: '7', gpt_top_p: '0.9', gpt_layer: '1', gpt_head: '3', gpt_open_settings: '1', gpt_open_text: '1' };
     const gptProps = PROPS.filter((p) => p.section === 'gpt').map((p) => p.name);
     assert.deepEqual(Object.keys(changed).sort(), [...gptProps].sort(), 'a §5 setting this test does not change');
     const { state, rejected } = AppState.fromEntries([['seed', '5'], ['mh_d', '8'], ...Object.entries(changed)]);
@@ -118,7 +118,7 @@ describe('widget modules', () => {
     const attributes = [...element.matchAll(/ ([a-z_]+)="([^"]*)"/g)].map(([, name, value]) => [name, value.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')]);
     const back = AppState.fromEntries(attributes);
     assert.deepEqual(back.rejected, []);
-    for (const [name, value] of Object.entries(changed)) assert.equal(String(back.state.get(name)), name === 'gpt_open_settings' ? 'true' : value, name);
+    for (const [name, value] of Object.entries(changed)) assert.equal(String(back.state.get(name)), name.startsWith('gpt_open_') ? 'true' : value, name);
     assert.equal(back.state.get('seed'), 5);
     assert.match(iframe, /embed\.html#view=gpt&amp;seed=5&amp;/);
   });
