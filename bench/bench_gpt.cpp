@@ -14,7 +14,7 @@
 
 #include "bench_steps.h"
 #include "gpt/session.h"
-#include "session/common.h"
+#include "sequence/session_checks.h"
 
 namespace {
 

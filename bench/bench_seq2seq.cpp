@@ -18,9 +18,9 @@
 
 #include "bench_steps.h"
 #include "rng.h"
-#include "seq2seq/model.h"
-#include "seq2seq/session.h"
-#include "seq2seq/tasks.h"
+#include "rnn/model.h"
+#include "rnn/session.h"
+#include "sequence/tasks.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // The TF.js column of the dates measure of `npm run bench`: TF.js 4.22 on its wasm backend in
 // Node, one thread, training the dates recipe with the same architecture and the same batches as
-// the C++ core (wasm/src/seq2seq/model.h, tests/reference/gen_seq2seq.py):
+// the C++ core (wasm/src/rnn/model.h, tests/reference/gen_seq2seq.py):
 //   embedding 64 → LSTM 64 encoder over each source's own length (state kept, outputs 0 past it),
 //   LSTM 64 decoder from the encoder's state (teacher forcing), dot attention of every decoder
 //   output over the encoder outputs (padding masked), tanh(W_c [dec; ctx] + b_c) (64), linear to

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "seq2seq/model_file.h"
+#include "sequence/model_file.h"
 #include "tensor.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "io/safetensors.h"
-#include "seq2seq/interchange.h"
+#include "rnn/interchange.h"
 #include "tensor.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "seq2seq/task_pairs.h"
-#include "seq2seq/vocab.h"
+#include "sequence/task_pairs.h"
+#include "sequence/vocab.h"
 #include "tensor.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "seq2seq/attribution.h"
+#include "sequence/attribution.h"
 #include "test_seq2seq_util.h"  // expect_close, doubles
 
 namespace attrtest {

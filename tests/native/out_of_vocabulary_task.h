@@ -7,8 +7,8 @@
 
 #include <cstring>
 
-#include "seq2seq/session.h"  // TrainingDiverged
-#include "seq2seq/tasks.h"
+#include "rnn/session.h"  // TrainingDiverged
+#include "sequence/tasks.h"
 
 namespace lab {
 

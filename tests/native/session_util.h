@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "seq2seq/session.h"
-#include "seq2seq/tasks.h"
+#include "rnn/session.h"
+#include "sequence/tasks.h"
 #include "transformer/session.h"
 
 namespace sessiontest {

@@ -1,4 +1,4 @@
-// Attribution of both translators, the recurrent one (seq2seq/attribution.h) and the Transformer
+// Attribution of both translators, the recurrent one (sequence/attribution.h) and the Transformer
 // (transformer/attribution.h), against PyTorch autograd (shared/reference/attribution.json from
 // tests/reference/gen_attribution.py, transformer_attribution.json from
 // gen_transformer_attribution.py); its source-embedding gradient against central finite
@@ -13,7 +13,7 @@
 
 #include "attribution_reference.h"
 #include "expect_input_error.h"
-#include "seq2seq/attribution.h"
+#include "rnn/attribution.h"
 #include "test_seq2seq_util.h"
 #include "test_transformer_util.h"
 #include "transformer/attribution.h"

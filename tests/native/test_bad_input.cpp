@@ -15,9 +15,9 @@
 #include "attention/attention.h"
 #include "expect_input_error.h"
 #include "out_of_vocabulary_task.h"
-#include "seq2seq/model_file.h"
-#include "seq2seq/session.h"
-#include "seq2seq/vocab.h"
+#include "rnn/session.h"
+#include "sequence/model_file.h"
+#include "sequence/vocab.h"
 
 namespace lab {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "expect_input_error.h"
 #include "gpt/session.h"
-#include "seq2seq/model_file.h"
+#include "sequence/model_file.h"
 
 namespace {
 

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "seq2seq/alignment.h"
-#include "seq2seq/session.h"
-#include "seq2seq/task_grammar.h"
-#include "seq2seq/tasks.h"
-#include "seq2seq/vocab.h"
+#include "rnn/session.h"
+#include "sequence/alignment.h"
+#include "sequence/task_grammar.h"
+#include "sequence/tasks.h"
+#include "sequence/vocab.h"
 
 namespace lab {
 namespace {

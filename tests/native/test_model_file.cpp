@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "expect_input_error.h"
-#include "seq2seq/model_file.h"
-#include "seq2seq/vocab.h"
+#include "sequence/model_file.h"
+#include "sequence/vocab.h"
 #include "tensor.h"
 
 namespace lab {

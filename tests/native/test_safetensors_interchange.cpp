@@ -1,4 +1,4 @@
-// The PyTorch interchange (seq2seq/interchange.h): the book's model trained in PyTorch loads and
+// The PyTorch interchange (rnn/interchange.h): the book's model trained in PyTorch loads and
 // translates with PyTorch's logits; models trained in wasm and exported give, in PyTorch, the
 // logits the core gives (shared/reference/safetensors.json, tests/reference/gen_safetensors.py);
 // every architecture round-trips under both state-dict namings; bad metadata is named.
@@ -14,7 +14,7 @@
 #include "case_runner.h"
 #include "expect_input_error.h"
 #include "io/safetensors.h"
-#include "seq2seq/interchange.h"
+#include "rnn/interchange.h"
 
 namespace {
 

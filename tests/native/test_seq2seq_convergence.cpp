@@ -31,7 +31,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "seq2seq/session.h"
+#include "rnn/session.h"
 
 namespace lab {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "expect_input_error.h"
-#include "seq2seq/decode.h"
+#include "rnn/decode.h"
 #include "test_seq2seq_util.h"
 
 namespace {

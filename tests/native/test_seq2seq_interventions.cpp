@@ -1,4 +1,4 @@
-// Interventions in greedy decoding (seq2seq/decode.h): a forced one-hot attention makes the
+// Interventions in greedy decoding (sequence/decode.h): a forced one-hot attention makes the
 // context exactly that encoder output, a forced prefix gives the teacher-forced logits, an
 // intervention that changes nothing leaves the decoding bit-identical, and bad interventions are
 // InputErrors that leave the model decoding as before.
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "expect_input_error.h"
-#include "seq2seq/decode.h"
+#include "rnn/decode.h"
 #include "test_seq2seq_util.h"
 
 namespace {

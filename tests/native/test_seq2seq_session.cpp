@@ -1,4 +1,4 @@
-// Seq2SeqSession (wasm/src/seq2seq/session.h): bit-identical resume from a saved file, per-step
+// Seq2SeqSession (wasm/src/rnn/session.h): bit-identical resume from a saved file, per-step
 // token accuracy, evaluation at a length, divergence that keeps the weights and reports the
 // completed steps, translation, and config / file validation.
 #include <gtest/gtest.h>
@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "expect_input_error.h"
-#include "seq2seq/model_file.h"
-#include "seq2seq/session.h"
+#include "rnn/session.h"
+#include "sequence/model_file.h"
 #include "session_util.h"
 
 namespace lab {

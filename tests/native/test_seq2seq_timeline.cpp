@@ -1,10 +1,10 @@
-// The training timeline (seq2seq/timeline.h) through both sessions, recurrent and Transformer:
+// The training timeline (sequence/timeline.h) through both sessions, recurrent and Transformer:
 // frames of the probe's attention every k steps, thinned evenly within the capacity, each equal
 // to translating the probe at that step, and training bit-identical with and without it.
 #include <gtest/gtest.h>
 
 #include "expect_input_error.h"
-#include "seq2seq/session.h"
+#include "rnn/session.h"
 #include "session_util.h"
 #include "transformer/session.h"
 

@@ -12,7 +12,7 @@
 
 #include "optim.h"
 #include "rng.h"
-#include "seq2seq/model.h"
+#include "rnn/model.h"
 #include "test_util.h"
 
 namespace s2stest {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "seq2seq/session.h"
-#include "seq2seq/vocab.h"
+#include "rnn/session.h"
+#include "sequence/vocab.h"
 
 namespace lab {
 namespace {

@@ -1,4 +1,4 @@
-// The dates task (seq2seq/tasks.h, namespace dates): its calendar and formats, checked against
+// The dates task (sequence/tasks.h, namespace dates): its calendar and formats, checked against
 // libc (timegm, strptime), its vocabularies, and disjoint train and held-out sets.
 #include <gtest/gtest.h>
 #include <time.h>
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "expect_input_error.h"
-#include "seq2seq/tasks.h"
-#include "seq2seq/vocab.h"
+#include "sequence/tasks.h"
+#include "sequence/vocab.h"
 #include "tensor.h"
 
 namespace lab {

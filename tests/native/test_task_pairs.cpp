@@ -1,4 +1,4 @@
-// The pairs task (seq2seq/task_pairs.h): the shared cases of shared/reference/pairs-cases.json
+// The pairs task (sequence/task_pairs.h): the shared cases of shared/reference/pairs-cases.json
 // (the wasm suite runs the same list), the held-out split, the limits that need generated text,
 // and pairs sessions of every architecture that train, evaluate, translate, save and load.
 #include <gtest/gtest.h>
@@ -11,9 +11,9 @@
 
 #include "case_runner.h"
 #include "expect_input_error.h"
-#include "seq2seq/session.h"
-#include "seq2seq/task_pairs.h"
-#include "seq2seq/tasks.h"
+#include "rnn/session.h"
+#include "sequence/task_pairs.h"
+#include "sequence/tasks.h"
 #include "session_util.h"
 #include "transformer/session.h"
 

@@ -1,4 +1,4 @@
-// The Seq2Seq tasks (seq2seq/tasks.h): options, batches, the note's pairs, reverse and copy, and
+// The Seq2Seq tasks (sequence/tasks.h): options, batches, the note's pairs, reverse and copy, and
 // the same data for the same seed. The dates task's own checks: test_task_dates.cpp.
 #include <gtest/gtest.h>
 
@@ -8,15 +8,16 @@
 #include <vector>
 
 #include "expect_input_error.h"
-#include "seq2seq/tasks.h"
-#include "seq2seq/vocab.h"
+#include "sequence/tasks.h"
+#include "sequence/vocab.h"
 #include "tensor.h"
 
 namespace lab {
 namespace {
 
 TEST(TaskTest, UnknownTaskNamesTheChoices) {
-  EXPECT_INPUT_ERROR(make_task("x"), "unknown task 'x' (expected note, zh-en, dates, reverse, copy, pairs)");
+  EXPECT_INPUT_ERROR(make_task("x"),
+                     "unknown task 'x' (expected note, zh-en, dates, reverse, copy, pairs)");
 }
 
 TEST(TaskTest, MakeBatchPadsAndShiftsTargets) {

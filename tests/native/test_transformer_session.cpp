@@ -14,7 +14,7 @@
 
 #include "expect_input_error.h"
 #include "out_of_vocabulary_task.h"
-#include "seq2seq/model_file.h"
+#include "sequence/model_file.h"
 #include "session_util.h"
 #include "transformer/session.h"
 

@@ -1,4 +1,4 @@
-// Vocabularies and tokenizers (seq2seq/vocab.h).
+// Vocabularies and tokenizers (sequence/vocab.h).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "expect_input_error.h"
-#include "seq2seq/tasks.h"
-#include "seq2seq/vocab.h"
+#include "sequence/tasks.h"
+#include "sequence/vocab.h"
 #include "tensor.h"
 
 namespace lab {

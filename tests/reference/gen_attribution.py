@@ -1,4 +1,4 @@
-"""Reference data for attribution (wasm/src/seq2seq/attribution.h): gradient x input and integrated gradients
+"""Reference data for attribution (wasm/src/sequence/attribution.h): gradient x input and integrated gradients
 of each output word's log-probability with respect to the source embeddings, by PyTorch autograd.
 
 Run from the repository root with Debian's PyTorch (the pyenv `python3` on PATH has no torch):

@@ -57,7 +57,7 @@ BOOK_FILE = os.path.join(REF, "book_seq2seq.safetensors")
 torch.set_num_threads(1)
 torch.use_deterministic_algorithms(True)
 
-# The note's five pairs (the `note` task of wasm/src/seq2seq/tasks.cpp): source, decoder input, target.
+# The note's five pairs (the `note` task of wasm/src/sequence/tasks.cpp): source, decoder input, target.
 PAIRS = [
     ("咖哥 喜欢 小冰", "KaGe likes XiaoBing"),
     ("我 爱 学习 人工智能", "I love studying AI"),

@@ -1,4 +1,4 @@
-// embind surface of the PyTorch interchange (wasm/src/seq2seq/interchange.h): import a
+// embind surface of the PyTorch interchange (wasm/src/rnn/interchange.h): import a
 // .safetensors translator, inspect and decode it, export it or a training session. Conversion
 // only; every check and message is the core's. Errors come back as {error} (guarded), which
 // wasm/js/safetensors.mjs rethrows as a JS Error. Only the full module has this file (the JSON
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "convert.h"
-#include "seq2seq/interchange.h"
+#include "rnn/interchange.h"
 #include "seq2seq_convert.h"
 #include "seq2seq_handle.h"
 #include "transformer/interchange.h"

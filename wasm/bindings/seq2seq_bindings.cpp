@@ -1,4 +1,4 @@
-// embind surface of lab::Seq2SeqSession (wasm/src/seq2seq/session.h). Conversion only: JS
+// embind surface of lab::Seq2SeqSession (wasm/src/rnn/session.h). Conversion only: JS
 // objects → the core's option structs, the core's results → plain JS objects (copies). Every
 // check of a value's range and every decision is the core's; the messages are the core's too.
 // Errors come back as {error} (guarded), which wasm/js/seq2seq.mjs rethrows as a JS Error.
@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "convert.h"
-#include "seq2seq/session.h"
-#include "seq2seq/vocab.h"
+#include "rnn/session.h"
 #include "seq2seq_convert.h"
 #include "seq2seq_handle.h"
+#include "sequence/vocab.h"
 
 using emscripten::val;
 using labjs::guarded;

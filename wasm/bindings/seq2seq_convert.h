@@ -16,11 +16,11 @@
 
 #include "convert.h"
 #include "optim.h"
-#include "seq2seq/batch.h"
-#include "seq2seq/decode.h"
-#include "seq2seq/model.h"
-#include "seq2seq/session.h"
-#include "seq2seq/tasks.h"
+#include "rnn/model.h"
+#include "rnn/session.h"
+#include "sequence/batch.h"
+#include "sequence/decode.h"
+#include "sequence/tasks.h"
 
 namespace labjs {
 

@@ -1,4 +1,4 @@
-// embind surface of Seq2Seq model files (.atlb, wasm/src/seq2seq/model_file.h): save a session,
+// embind surface of Seq2Seq model files (.atlb, wasm/src/sequence/model_file.h): save a session,
 // load one. Kept apart from seq2seq_bindings.cpp because the file format pulls in the JSON header
 // code and CRC checks, which the seq2seq module for widgets (train, evaluate, translate) leaves
 // out. Errors come back as {error} (guarded), which wasm/js/seq2seq.mjs rethrows as a JS Error.

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "seq2seq/session.h"
+#include "rnn/session.h"
 #include "session_handle.h"
 
 namespace labjs {

@@ -1,4 +1,4 @@
-// embind surface of the bare lab::Seq2SeqModel (wasm/src/seq2seq/model.h): the encoder-decoder
+// embind surface of the bare lab::Seq2SeqModel (wasm/src/rnn/model.h): the encoder-decoder
 // without a task or vocabulary, driven with explicit id batches and addressed parameter by
 // parameter under PyTorch's state-dict names. What an engineer uses to load a PyTorch state dict
 // into the wasm build and compare logits, losses, gradients and Adam steps number for number.
@@ -18,7 +18,7 @@
 
 #include "convert.h"
 #include "model_handle.h"
-#include "seq2seq/model.h"
+#include "rnn/model.h"
 #include "seq2seq_convert.h"
 #include "why_convert.h"
 

@@ -1,4 +1,4 @@
-// embind surface of asking a Seq2Seq session why (wasm/src/seq2seq/session.h): translate with
+// embind surface of asking a Seq2Seq session why (wasm/src/rnn/session.h): translate with
 // interventions (through Seq2SeqHandle::intervened_translate, which translate() calls), the
 // attribution of a translation's words, and the training timeline. Kept apart from
 // seq2seq_bindings.cpp so that the seq2seq module for widgets, which links neither this file nor

@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "convert.h"
-#include "seq2seq/vocab.h"
 #include "seq2seq_convert.h"
+#include "sequence/vocab.h"
 #include "transformer/session.h"
 #include "transformer_handle.h"
 #include "transformer_trace.h"

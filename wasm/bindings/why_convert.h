@@ -1,5 +1,5 @@
-// JS ⇄ core conversion for asking a translator why (seq2seq/decode.h's interventions,
-// seq2seq/attribution.h), shared by the Seq2Seq, imported (.safetensors) and bare-model bindings.
+// JS ⇄ core conversion for asking a translator why (sequence/decode.h's interventions,
+// sequence/attribution.h), shared by the Seq2Seq, imported (.safetensors) and bare-model bindings.
 // Field names match shared/types/seq2seq.d.ts and seq2seq-model.d.ts. No maths and no range
 // checks: those, and their messages, are the core's.
 #pragma once
@@ -8,9 +8,9 @@
 
 #include <vector>
 
-#include "seq2seq/attribution.h"
-#include "seq2seq/session.h"
+#include "rnn/session.h"
 #include "seq2seq_convert.h"
+#include "sequence/attribution.h"
 
 namespace labjs {
 

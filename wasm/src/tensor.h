@@ -9,7 +9,7 @@
 //   R  rows of a 2-D op      C  columns of a 2-D op (the softmax axis; an embedding's width)
 //   I  linear inputs         O  linear outputs
 //   V  vocabulary size; Vs of the source, Vt of the target
-//   S  source length. A recurrent cell (seq2seq/cells.h) calls the steps of one run S: the
+//   S  source length. A recurrent cell (rnn/cells.h) calls the steps of one run S: the
 //      encoder runs it over the S source steps, the decoder over the T target steps.
 //   T  target length: the decoder's steps (an embedding op counts the ids it looks up as T)
 //   E  embedding size        Hd hidden size of a recurrent cell

@@ -8,7 +8,7 @@ import { wasmBuildOf } from '../one-widget-pages.mjs';
 
 const SEC = '#section-translate .tr-section';
 const FAST = 's2s_speed=50&s2s_open_settings=1'; // the prompts' settings are in their panel
-/** the grammar's time and place words, English → Chinese (wasm/src/seq2seq/task_grammar.cpp) */
+/** the grammar's time and place words, English → Chinese (wasm/src/sequence/task_grammar.cpp) */
 const TIME_PLACE = { yesterday: ['昨天', '前天'], night: ['昨晚'], week: ['上周'], year: ['去年'], month: ['上个月'], park: ['公园'], school: ['学校'], shop: ['商店'], garden: ['花园'], library: ['图书馆'], kitchen: ['厨房'] };
 
 describe('§3.3 claims', { timeout: 1_800_000 }, () => {

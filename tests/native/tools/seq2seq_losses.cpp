@@ -6,7 +6,7 @@
 #include <exception>
 #include <string>
 
-#include "seq2seq/session.h"
+#include "rnn/session.h"
 
 int main(int argc, char** argv) {
   if (argc != 9) {

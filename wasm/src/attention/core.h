@@ -2,7 +2,7 @@
 // batch row, or one head of one), for every score of attention/score.h, with an optional mask.
 // Every attention of the project runs through here: §3.1–3.6's API (attention/attention.h, which
 // validates user tensors around it), the Transformer's heads (attention/mha.h) and the RNN
-// translator's attention over its encoder outputs (seq2seq/). Dimension letters as in tensor.h;
+// translator's attention over its encoder outputs (rnn/). Dimension letters as in tensor.h;
 // views and strides as attn::Dims.
 //
 //   s       = a(q_n, k_m)                          (N, M)  attention/score.h

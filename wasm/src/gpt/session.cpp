@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "format.h"
-#include "session/common.h"
+#include "sequence/session_checks.h"
 #include "tensor.h"
 
 namespace lab {

@@ -1,4 +1,4 @@
-// GptSession::save / load: the session ⇄ an .atlb model file (seq2seq/model_file.h) of kind
+// GptSession::save / load: the session ⇄ an .atlb model file (sequence/model_file.h) of kind
 // "attention-lab/gpt". The header (docs/gpt.md, "The session file"):
 //   kind, version
 //   config    {seed, heldOut, blockSize, layers, heads, dModel}
@@ -6,12 +6,12 @@
 //   text      the corpus (the split and the vocabulary are rebuilt from it and the seed)
 //   vocab     the characters, in id order: checked against the rebuilt vocabulary
 // The arrays are the weights under nanoGPT's names, then Adam's two moments of each
-// (session/file.h).
+// (sequence/session_fields.h).
 #include <string>
 
 #include "gpt/session.h"
-#include "seq2seq/model_file.h"
-#include "session/file.h"
+#include "sequence/model_file.h"
+#include "sequence/session_fields.h"
 
 namespace lab {
 

@@ -1,6 +1,6 @@
 // The Transformer's attribution (attribution.h): the source-embedding gradient of TransformerModel
 // (its forward from given token embeddings, then its own backward), and the rollout of the
-// attributed words. The scores themselves are seq2seq/attribution.cpp's.
+// attributed words. The scores themselves are sequence/attribution.cpp's.
 #include "transformer/attribution.h"
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Attribution of a Transformer's output words to its source tokens: seq2seq/attribution.h's two
+// Attribution of a Transformer's output words to its source tokens: sequence/attribution.h's two
 // methods (gradient × input, integrated gradients with the zero-embedding baseline) and the same
 // result, through TransformerModel's own backward pass.
 //
@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "seq2seq/attribution.h"
+#include "sequence/attribution.h"
 #include "transformer/model.h"
 
 namespace lab {

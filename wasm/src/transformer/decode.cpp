@@ -20,7 +20,7 @@ void ln_row(float* y, const float* x, const LayerNormP<const float*>& w, long Dm
 }
 
 // Head h of every layer l at step t: zeroed (1) or not, per attention; the cross-attention row's
-// edit (force, edit or mask; nullptr: none), seq2seq/decode.h's attention_edit of the
+// edit (force, edit or mask; nullptr: none), rnn/decode.h's attention_edit of the
 // interventions that reach that head.
 struct HeadEdits {
   std::vector<uint8_t> zero_self, zero_cross;  // (L, H)

@@ -21,7 +21,7 @@
 #include <memory>
 #include <vector>
 
-#include "seq2seq/decode.h"  // DecodeOptions, TokenProb, GreedyResult, BeamResult
+#include "sequence/decode.h"  // DecodeOptions, TokenProb, GreedyResult, BeamResult
 #include "transformer/model.h"
 
 namespace lab {
@@ -63,7 +63,7 @@ struct TransformerStepResult {
   TransformerStepTrace trace;
 };
 
-// Interventions (seq2seq/decode.h) as the Transformer applies them: force-attention,
+// Interventions (sequence/decode.h) as the Transformer applies them: force-attention,
 // edit-attention and mask-source change the cross-attention row of head h of layer l (every head
 // or layer for −1) as they change a recurrent translator's row (attention_edit: forced one-hot,
 // or replaced, then masked, then renormalised), and that head's context is then the edited row's
@@ -118,7 +118,7 @@ struct TransformerBeamResult {
 TransformerGreedyResult transformer_greedy_decode(
     const TransformerModel& model, const std::vector<int32_t>& src, const DecodeOptions& options,
     const std::vector<Intervention>& interventions = {});
-// Same search as seq2seq/decode.h's beam_search: beam width 1 is exactly greedy decoding.
+// Same search as rnn/decode.h's beam_search: beam width 1 is exactly greedy decoding.
 TransformerBeamResult transformer_beam_search(const TransformerModel& model,
                                               const std::vector<int32_t>& src,
                                               const DecodeOptions& options);

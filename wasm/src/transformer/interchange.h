@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "io/safetensors.h"
-#include "seq2seq/interchange.h"  // FileVocab
+#include "sequence/interchange_contract.h"  // FileVocab
 #include "transformer/model.h"
 #include "transformer/session.h"
 

@@ -27,9 +27,9 @@
 #include <vector>
 
 #include "optim.h"
-#include "params.h"
-#include "seq2seq/batch.h"
-#include "seq2seq/model.h"  // ParamView, kPadId
+#include "params.h"                // ParamView
+#include "sequence/attribution.h"  // SourceEmbeddingGradient
+#include "sequence/batch.h"
 #include "tensor.h"
 #include "transformer/layers.h"
 
@@ -65,7 +65,7 @@ void copy_transformer_sizes(To& to, const From& from) {
 }
 
 // The model config of a config that carries the five sizes (a session's, an interchange file's),
-// for the given vocabulary sizes, as seq2seq_config (seq2seq/model.h). The seed is left 0: only a
+// for the given vocabulary sizes, as seq2seq_config (rnn/model.h). The seed is left 0: only a
 // session has one.
 template <class Architecture>
 TransformerConfig transformer_config(const Architecture& a, long src_vocab, long tgt_vocab) {

@@ -1,5 +1,5 @@
 // Greedy and beam search over a TransformerModel's incremental decoder, with full traces. The
-// search is seq2seq/decode.cpp's (same ranking, ties, shrinking beam, length score), so a front
+// search is sequence/decode.cpp's (same ranking, ties, shrinking beam, length score), so a front
 // end shows both kinds of model the same way.
 #include <algorithm>
 #include <cmath>
@@ -15,9 +15,7 @@ using namespace decoding;
 namespace {
 
 void validate(const DecodeOptions& options, const TransformerConfig& config) {
-  Seq2SeqConfig vocab_only;  // DecodeOptions::validate reads the target vocabulary size only
-  vocab_only.tgt_vocab = config.tgt_vocab;
-  options.validate(vocab_only);
+  options.validate(config.tgt_vocab);
   if (options.max_length > kTransformerMaxLen) {
     throw InputError("decode: max_length must be at most " + std::to_string(kTransformerMaxLen) +
                      ", the positional table's size (got " + std::to_string(options.max_length) +

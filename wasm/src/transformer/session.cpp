@@ -1,6 +1,6 @@
 // TransformerSession: config checks, the training loop, evaluation and translation. Saving and
-// loading are in transformer/session_io.cpp. The loop is the Seq2Seq session's (seq2seq/
-// session.cpp) with the Transformer's model and Adam's warm-up schedule.
+// loading are in transformer/session_io.cpp. The loop is the one every translator session shares
+// (sequence/session_common.h), with the Transformer's model and Adam's warm-up schedule.
 #include "transformer/session.h"
 
 #include <algorithm>
@@ -9,9 +9,9 @@
 #include <string>
 
 #include "format.h"
-#include "seq2seq/session_common.h"
-#include "seq2seq/session_why.h"
-#include "seq2seq/vocab.h"
+#include "sequence/session_common.h"
+#include "sequence/session_why.h"
+#include "sequence/vocab.h"
 
 namespace lab {
 

@@ -1,4 +1,4 @@
-// A Transformer training session: the Transformer counterpart of seq2seq/session.h's
+// A Transformer training session: the Transformer counterpart of rnn/session.h's
 // Seq2SeqSession, with the same tasks, vocabularies, batches, sampler, Adam, evaluation and
 // decoding options, so that every front end (embind, the CLI, the web worker) drives both the
 // same way. What differs: the model (transformer/model.h), Adam's warm-up schedule, and the
@@ -16,8 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "seq2seq/session.h"  // TrainResult, EvalOptions, EvalResult, TranslateOptions, SourceToken
-#include "seq2seq/tasks.h"
+#include "sequence/session_types.h"  // TrainResult, EvalOptions, EvalResult, TranslateOptions, SourceToken
+#include "sequence/tasks.h"
+#include "sequence/timeline.h"
 #include "transformer/decode.h"
 #include "transformer/model.h"
 
@@ -98,7 +99,7 @@ class TransformerSession {
 
   // ---- asking the model why (transformer/session_why.cpp; bound in the full module only), as
   // the Seq2Seq session's: the attribution of the greedy translation's words
-  // (transformer/attribution.h) and the training timeline of a probe (seq2seq/timeline.h).
+  // (transformer/attribution.h) and the training timeline of a probe (sequence/timeline.h).
   SessionAttribution attribution(const std::string& text, const AttributionRequest& request = {});
   void record_timeline(const std::string& probe, long every, long capacity);
   void stop_timeline() { timeline_.stop(); }

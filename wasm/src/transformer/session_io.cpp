@@ -1,12 +1,12 @@
-// TransformerSession::save / load: the session ⇄ an .atlb model file (seq2seq/model_file.h) of
+// TransformerSession::save / load: the session ⇄ an .atlb model file (sequence/model_file.h) of
 // kind "attention-lab/transformer". The header schema is documented in docs/model-format.md
 // ("The Transformer header"); the arrays are the weights under PyTorch's state-dict names, then
 // Adam's two moments of each ("adam.exp_avg.<name>", "adam.exp_avg_sq.<name>").
 #include <string>
 
-#include "seq2seq/model_file.h"
-#include "seq2seq/session_file.h"
-#include "seq2seq/vocab.h"
+#include "sequence/model_file.h"
+#include "sequence/session_file.h"
+#include "sequence/vocab.h"
 #include "transformer/session.h"
 
 namespace lab {

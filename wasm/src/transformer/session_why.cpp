@@ -1,14 +1,14 @@
 // Asking a TransformerSession why (session.h): the attribution of the greedy translation's words
-// and the training timeline, as seq2seq/session_why.cpp does for the recurrent session. Their own
+// and the training timeline, as sequence/session_why.cpp does for the recurrent session. Their own
 // file, reached only through attribution / record_timeline, so a build that binds neither (the
 // widgets' module) links none of this. (translate's interventions are session.cpp's.)
-#include "seq2seq/session_why.h"
+#include "sequence/session_why.h"
 
 #include <string>
 #include <vector>
 
-#include "seq2seq/session_common.h"
-#include "seq2seq/vocab.h"
+#include "sequence/session_common.h"
+#include "sequence/vocab.h"
 #include "transformer/attribution.h"
 #include "transformer/session.h"
 
