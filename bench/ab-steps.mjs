@@ -7,6 +7,11 @@
 //   cp -r build/wasm build/wasm-before      (before rebuilding)
 //   node bench/ab-steps.mjs build/wasm-before build/wasm [rounds]
 //
+// A folder written FOLDER@fma stands for that folder's FMA builds (attention_lab_transformer_fma and
+// attention_lab_gpt_fma; Node 20 needs --experimental-wasm-relaxed-simd), so that
+//   node --experimental-wasm-relaxed-simd bench/ab-steps.mjs build/wasm build/wasm@fma
+// compares the plain builds with the FMA builds of one tree.
+//
 // Times are the process's CPU time (AB_CLOCK=wall: wall-clock time), as in bench/ab.mjs.
 // Needs build/poems/tang300.txt (`npm run build:poems`).
 import { readFileSync } from 'node:fs';
@@ -20,7 +25,10 @@ if (!dirA || !dirB) throw new Error('usage: node bench/ab-steps.mjs <before fold
 const rounds = Number(roundsArg ?? 5);
 const { clockName, clock } = abClock();
 const text = readFileSync(`${root}build/poems/tang300.txt`, 'utf8');
-const load = async (dir, module) => (await import(pathToFileURL(`${dir}/${module}.mjs`).href)).default();
+const load = async (build, module) => {
+  const [dir, fma] = build.endsWith('@fma') ? [build.slice(0, -4), '_fma'] : [build, ''];
+  return (await import(pathToFileURL(`${dir}/${module}${fma}.mjs`).href)).default();
+};
 const builds = [];
 for (const dir of [dirA, dirB]) {
   builds.push({ dir, transformer: await load(dir, 'attention_lab_transformer'), gpt: await load(dir, 'attention_lab_gpt'), steps: { transformer: [], gpt: [] }, loss: {} });

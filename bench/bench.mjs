@@ -132,7 +132,7 @@ if (want('seq2seq') || want('dates') || want('transformer') || want('scaling')) 
   if (want('scaling')) report.scaling = scalingPart(create, nativeBinary, SCALE);
 }
 if (want('gpt')) {
-  const g = gptPart(await loadAttentionLab({ variant: 'gpt' }), nativeBinary, SCALE);
+  const g = gptPart(await loadAttentionLab({ variant: 'gpt', fma: false }), labFma && (await loadAttentionLab({ variant: 'gpt', fma: true })), nativeBinary, SCALE);
   report.gpt = g.rows;
   if (g.torch.skipped) report.notes.push(`PyTorch GPT column skipped: ${g.torch.skipped}`);
   else Object.assign(report.versions, { torch: g.torch.version, torch_blas: g.torch.blas });

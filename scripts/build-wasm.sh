@@ -6,7 +6,7 @@
 # files: variant 'seq2seq', for the training widgets) and build/wasm/attention_lab_transformer.{mjs,wasm}
 # (the Transformer translator, no model files: variant 'transformer', for <transformer-demo>),
 # build/wasm/attention_lab_gpt.{mjs,wasm} (the GPT session alone: variant 'gpt'), and
-# of the core and Transformer modules an _fma build with relaxed SIMD's fused multiply-add, which
+# of the core, Transformer and GPT modules an _fma build with relaxed SIMD's fused multiply-add, which
 # the loader picks where the engine has it (docs/build.md, "The FMA build"; needs clang-16 and the
 # npm binaryen package).
 # The -D flags and NODE_PATH (most of them work around Debian's emcc 3.1.6): why each one, in
@@ -26,7 +26,7 @@ emcmake cmake -S . -B build/wasm-cmake -DCMAKE_BUILD_TYPE=Release \
 cmake --build build/wasm-cmake -j"$(nproc)"
 mkdir -p build/wasm
 for module in attention_lab_core attention_lab_attention attention_lab_seq2seq attention_lab_transformer \
-  attention_lab_gpt attention_lab_core_fma attention_lab_transformer_fma; do
+  attention_lab_gpt attention_lab_core_fma attention_lab_transformer_fma attention_lab_gpt_fma; do
   cp "build/wasm-cmake/$module.mjs" "build/wasm-cmake/$module.wasm" build/wasm/
   echo "wasm: build/wasm/$module.mjs ($(wc -c <"build/wasm/$module.wasm") bytes of wasm," \
     "$(gzip -9c "build/wasm/$module.wasm" | wc -c) gzipped)"

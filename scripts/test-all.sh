@@ -15,11 +15,12 @@ echo "== wasm (node --test) =="
 node --test --test-concurrency="$jobs" tests/wasm/
 # The FMA builds (relaxed SIMD, which Node 20 runs behind a flag; docs/build.md): the PyTorch
 # references and the determinism tests, each build against its references and itself, not the whole
-# suite twice. tests/wasm/fma.test.mjs (above) proves the choice and the fallback.
+# suite twice (gpt-session: the GPT's own build, bit for bit the full core's, which gpt.test.mjs
+# holds to PyTorch). tests/wasm/fma.test.mjs (above) proves the choice and the fallback.
 echo "== wasm, FMA builds (node --experimental-wasm-relaxed-simd --test) =="
 node --experimental-wasm-relaxed-simd --test --test-concurrency="$jobs" tests/wasm/reference.test.mjs \
   tests/wasm/seq2seq-reference.test.mjs tests/wasm/transformer-reference.test.mjs tests/wasm/gpt.test.mjs \
-  tests/wasm/determinism.test.mjs tests/wasm/kernels.test.mjs
+  tests/wasm/gpt-session.test.mjs tests/wasm/determinism.test.mjs tests/wasm/kernels.test.mjs
 echo "== command line (node --test) =="
 node --test --test-concurrency="$jobs" tests/cli/
 echo "== web units (node --test, TypeScript via Vite's SSR loader) =="

@@ -2,7 +2,7 @@
 // bench_native, whose build counts every product: LAB_COUNT_FLOPS; wasm makes the same calls),
 // the time those flops take at the register-loop peak the kernels part measured for each build
 // (the limit), and each build's time per step (from the Seq2Seq, dates, Transformer and GPT parts
-// of this run) as a multiple of its limit. A multiple near 1 leaves nothing to gain in the GEMMs; the
+// of this run) as a multiple of its limit, with PyTorch's step beside it. A multiple near 1 leaves nothing to gain in the GEMMs; the
 // rest of a step (gates, softmax, LayerNorm, Adam, copies) is what a larger one is made of.
 import { fmt, table } from './common.mjs';
 
@@ -20,18 +20,21 @@ export function limitPart(report) {
   if (report.dates) steps.push({ step: 'dates (LSTM 64, batch 128)', native: report.dates.native.step, wasm: report.dates.wasm.step, fma: report.dates.wasm_fma?.step });
   for (const t of report.transformer ?? []) {
     const r = t.recipe;
-    steps.push({ step: `Transformer ${r.name} (${r.layers} layer${r.layers > 1 ? 's' : ''}, dModel ${r.dModel}, batch ${r.batchSize})`, native: t.native, wasm: t.wasm, fma: t.wasm_fma, goal: LIMIT_GOAL });
+    steps.push({ step: `Transformer ${r.name} (${r.layers} layer${r.layers > 1 ? 's' : ''}, dModel ${r.dModel}, batch ${r.batchSize})`, native: t.native, wasm: t.wasm, fma: t.wasm_fma, torch: t.torch, goal: LIMIT_GOAL });
   }
   for (const g of report.gpt ?? []) {
-    const r = g.recipe; // the 'gpt' variant has no FMA build: its FMA columns stay empty
-    steps.push({ step: `GPT ${r.name} (${r.layers} layers, dModel ${r.dModel}, block ${r.blockSize}, batch ${r.batchSize})`, native: g.native, wasm: g.wasm, fma: null, noFma: true, goal: LIMIT_GOAL });
+    const r = g.recipe;
+    steps.push({ step: `GPT ${r.name} (${r.layers} layers, dModel ${r.dModel}, block ${r.blockSize}, batch ${r.batchSize})`, native: g.native, wasm: g.wasm, fma: g.wasm_fma, torch: g.torch, goal: LIMIT_GOAL });
   }
-  const rows = steps.map(({ step, native, wasm, fma, noFma, goal }) => {
+  const rows = steps.map(({ step, native, wasm, fma, torch, goal }) => {
     const flops = native?.gemm_flops_per_step ?? null;
-    const limit = flops ? flops / (peak * 1e9) : null, fmaLimit = flops && fmaPeak && !noFma ? flops / (fmaPeak * 1e9) : null;
+    const limit = flops ? flops / (peak * 1e9) : null, fmaLimit = flops && fmaPeak ? flops / (fmaPeak * 1e9) : null;
     const times = (m, l) => (m && l ? m.median_s / l : null);
+    // PyTorch ÷ the build the engine loads (FMA where this Node runs it), by CPU time
+    const loaded = fma ?? wasm;
     return { step, gemm_flops_per_step: flops, limit_s: limit, wasm_s: wasm?.median_s ?? null, wasm_vs_limit: times(wasm, limit),
-      fma_limit_s: fmaLimit, wasm_fma_s: fma?.median_s ?? null, wasm_fma_vs_limit: times(fma, fmaLimit), goal: goal ?? null };
+      fma_limit_s: fmaLimit, wasm_fma_s: fma?.median_s ?? null, wasm_fma_vs_limit: times(fma, fmaLimit), torch_s: torch?.median_s ?? null,
+      torch_vs_wasm_cpu: torch && loaded ? torch.cpu_s / loaded.cpu_s : null, goal: goal ?? null };
   });
   const ms = (s) => (s ? fmt(s * 1e3, 3) : '–');
   const x = (r) => (r ? `${fmt(r, 2)}×` : '–');
@@ -43,10 +46,11 @@ export function limitPart(report) {
   };
   table('Training steps against the limit: GEMM flops at the register-loop peak',
     `A step's GEMM flops (counted natively, the same kernel calls as wasm's) at each build's peak from the kernels table of this run (SIMD128 ${fmt(peak, 1)} GFLOP/s` +
-      `${fmaPeak ? `, FMA ${fmt(fmaPeak, 1)} GFLOP/s` : ''}) is the step's limit; "÷ limit" is the measured wasm step (median) as a multiple of it. Goal for the Transformer and the GPT: ≤ ${LIMIT_GOAL}× in the build the engine loads.`,
-    ['step', 'GEMM MFLOP a step', 'limit, SIMD128 (ms)', 'wasm (ms)', 'wasm ÷ limit', 'limit, FMA (ms)', 'wasm FMA (ms)', 'wasm FMA ÷ limit', `goal ≤ ${LIMIT_GOAL}×`],
+      `${fmaPeak ? `, FMA ${fmt(fmaPeak, 1)} GFLOP/s` : ''}) is the step's limit; "÷ limit" is the measured wasm step (median) as a multiple of it; PyTorch (OpenBLAS, one thread) beside it, ` +
+      `and "PyTorch ÷ wasm" by CPU time against the build the engine loads (FMA where this Node runs it). Goal for the Transformer and the GPT: ≤ ${LIMIT_GOAL}× in the build the engine loads.`,
+    ['step', 'GEMM MFLOP a step', 'limit, SIMD128 (ms)', 'wasm (ms)', 'wasm ÷ limit', 'limit, FMA (ms)', 'wasm FMA (ms)', 'wasm FMA ÷ limit', 'PyTorch (ms)', 'PyTorch ÷ wasm (CPU)', `goal ≤ ${LIMIT_GOAL}×`],
     rows.map((r) => [r.step, r.gemm_flops_per_step ? fmt(r.gemm_flops_per_step / 1e6, 2) : '–', ms(r.limit_s), ms(r.wasm_s), x(r.wasm_vs_limit),
-      ms(r.fma_limit_s), ms(r.wasm_fma_s), x(r.wasm_fma_vs_limit), standing(r)]));
+      ms(r.fma_limit_s), ms(r.wasm_fma_s), x(r.wasm_fma_vs_limit), ms(r.torch_s), x(r.torch_vs_wasm_cpu), standing(r)]));
   // A step cannot beat its own GEMMs at peak: a multiple under 1 means the peak was read while the
   // machine ran slower than during the step (load moved between the parts), not a faster step.
   const under = rows.filter((r) => (r.wasm_vs_limit ?? 2) < 1 || (r.wasm_fma_vs_limit ?? 2) < 1).map((r) => r.step);

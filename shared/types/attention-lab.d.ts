@@ -259,7 +259,7 @@ export interface GptOnlyLab {
 
 /**
  * Loads the wasm module once (per JS realm) and resolves to the API. Throws JS Errors on bad input.
- * fma: the 'full' and 'transformer' builds also come with fused multiply-add (relaxed SIMD), loaded
+ * fma: the 'full', 'transformer' and 'gpt' builds also come with fused multiply-add (relaxed SIMD), loaded
  * by default where hasRelaxedSimd(); false loads the plain build anyway, true is an Error where the
  * engine or the variant has none. The FMA build rounds each multiply-add once: its numbers differ
  * from the plain build's in the last bits.
@@ -275,7 +275,7 @@ export function loadAttentionLab(options: { variant: 'seq2seq' }): Promise<Seq2S
 /** The Transformer-only build (see TransformerOnlyLab), loaded once per realm like the others. */
 export function loadAttentionLab(options: { variant: 'transformer'; fma?: boolean }): Promise<TransformerOnlyLab>;
 /** The GPT-only build (see GptOnlyLab), loaded once per realm like the others. */
-export function loadAttentionLab(options: { variant: 'gpt' }): Promise<GptOnlyLab>;
+export function loadAttentionLab(options: { variant: 'gpt'; fma?: boolean }): Promise<GptOnlyLab>;
 
 /** Whether this engine runs relaxed SIMD, so that loadAttentionLab picks the FMA builds. */
 export function hasRelaxedSimd(): boolean;

@@ -391,6 +391,28 @@ TEST(Kernels, CrossEntropyFromTheSoftmaxSumsMatchesDouble) {
   EXPECT_NEAR(in_float, in_double, 1e-6 * in_double);
 }
 
+TEST(Kernels, WrittenGradientsAreTheBitsOfAddingOntoZeros) {
+  // Grad::kSet (a buffer the backward writes, not zeroed first) against Grad::kAdd onto zeros:
+  // the same bits, and an ignored row 0 whatever the buffer held.
+  std::mt19937 rng(5);
+  const long R = 5, I = 37, O = 70, V = 2578;
+  const std::vector<float> dy = random_vector(R * O, rng), x = random_vector(R * I, rng),
+                           w = random_vector(O * I, rng);
+  std::vector<float> added(R * I, 0.0f), written = random_vector(R * I, rng);
+  lab::linear_backward(added.data(), nullptr, nullptr, dy.data(), x.data(), w.data(), R, I, O);
+  lab::linear_backward(written.data(), nullptr, nullptr, dy.data(), x.data(), w.data(), R, I, O,
+                       lab::Grad::kSet);
+  EXPECT_EQ(0, std::memcmp(added.data(), written.data(), added.size() * sizeof(float)));
+  std::vector<float> probs = random_vector(R * V, rng);
+  const int32_t targets[] = {3, -1, 2577, 0, 100};
+  std::vector<float> dadded(R * V, 0.0f), dwritten = random_vector(R * V, rng);
+  lab::cross_entropy_backward(dadded.data(), probs.data(), targets, -1, R, V, 1.0f);
+  lab::cross_entropy_backward(dwritten.data(), probs.data(), targets, -1, R, V, 1.0f,
+                              lab::Grad::kSet);
+  EXPECT_EQ(0, std::memcmp(dadded.data(), dwritten.data(), dadded.size() * sizeof(float)));
+  for (long v = 0; v < V; ++v) ASSERT_EQ(dwritten[1 * V + v], 0.0f);
+}
+
 lab::AdamOptions adam_options(float lr) {
   lab::AdamOptions o;
   o.lr = lr;

@@ -30,11 +30,11 @@ test('with relaxed SIMD the loader picks the FMA build: one rounding per multipl
   assert.equal(r.chosen, FUSED, 'rounded once: the FMA build');
   assert.equal(r.fma, FUSED);
   assert.equal(r.plain, 0, 'fma: false loads the plain build');
-  assert.deepEqual(Object.keys(r.exports).sort(), ['full', 'transformer']);
+  assert.deepEqual(Object.keys(r.exports).sort(), ['full', 'gpt', 'transformer']);
   for (const [variant, e] of Object.entries(r.exports)) assert.deepEqual(e.names, e.expected, `${variant}: its FMA build exports its bindings' names`);
 });
 
 test('the fma option refuses what it cannot do, in its own words', async () => {
   await assert.rejects(loadAttentionLab({ fma: 'yes' }), /fma must be true or false \(got "yes"\)/);
-  await assert.rejects(loadAttentionLab({ variant: 'attention', fma: true }), /variant 'attention' has no FMA build: use 'full' or 'transformer'/);
+  await assert.rejects(loadAttentionLab({ variant: 'attention', fma: true }), /variant 'attention' has no FMA build: use 'full', 'transformer' or 'gpt'/);
 });

@@ -149,7 +149,7 @@ export function hasRelaxedSimd() {
 /**
  * Loads the module (once per JS realm, variant and build) and resolves to the API object.
  * options.variant: 'full' (default), 'attention' (no ops, no Seq2Seq methods), 'seq2seq'
- * (createSeq2Seq only; its models cannot be saved) or 'transformer'.
+ * (createSeq2Seq only; its models cannot be saved), 'transformer' or 'gpt'.
  * options.fma: whether to load the variant's FMA build (GEMM with fused multiply-add: faster, and
  * rounded once per product, so its numbers differ from the other build's in the last bits). By
  * default, where the engine has relaxed SIMD and the variant has such a build; `false` loads the
@@ -163,7 +163,7 @@ export function loadAttentionLab(options) {
   if (asked !== undefined && typeof asked !== 'boolean') {
     return Promise.reject(new Error(`fma must be true or false (got ${JSON.stringify(String(asked))})`));
   }
-  if (asked && !module.fma) return Promise.reject(new Error(`variant '${variant}' has no FMA build: use 'full' or 'transformer'`));
+  if (asked && !module.fma) return Promise.reject(new Error(`variant '${variant}' has no FMA build: use ${variantList((m) => m.fma)}`));
   if (asked && !hasRelaxedSimd()) {
     return Promise.reject(new Error('fma: true needs relaxed SIMD, which this engine lacks (Node 20: run with --experimental-wasm-relaxed-simd)'));
   }
@@ -181,9 +181,10 @@ export function loadAttentionLab(options) {
   return loading.get(key);
 }
 
-/** "'full', 'attention' or 'seq2seq'": the default first, then the rest of MODULES. */
-function variantList() {
-  const names = [DEFAULT_VARIANT, ...MODULES.map((m) => m.variant).filter((v) => v !== DEFAULT_VARIANT)];
+/** "'full', 'attention' or 'seq2seq'": the default first, then the rest of MODULES (those `which` keeps). */
+function variantList(which = () => true) {
+  const kept = MODULES.filter(which).map((m) => m.variant);
+  const names = [...kept.filter((v) => v === DEFAULT_VARIANT), ...kept.filter((v) => v !== DEFAULT_VARIANT)];
   const quoted = names.map((v) => `'${v}'`);
   return `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
 }

@@ -111,6 +111,7 @@ export const MODULES = Object.freeze([
     file: 'attention_lab_gpt',
     bindings: ['convert', 'diagnostics_bindings', 'gpt_convert', 'gpt_session_bindings'],
     load: () => import('../../build/wasm/attention_lab_gpt.mjs'),
+    fma: () => import('../../build/wasm/attention_lab_gpt_fma.mjs'),
   },
   {
     variant: 'full',

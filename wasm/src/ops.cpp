@@ -20,9 +20,9 @@ void linear_forward(float* y, const float* x, const float* w, const float* b, lo
 }
 
 void linear_backward(float* dx, float* dw, float* db, const float* dy, const float* x,
-                     const float* w, long R, long I, long O) {
-  // dx += dy W
-  if (dx) kernels::gemm_nn(dx, I, dy, O, w, I, R, I, O, /*accumulate=*/true);
+                     const float* w, long R, long I, long O, Grad into) {
+  // dx += dy W  (kSet: dx = dy W)
+  if (dx) kernels::gemm_nn(dx, I, dy, O, w, I, R, I, O, /*accumulate=*/into == Grad::kAdd);
   // dW += dyᵀ x
   if (dw) kernels::gemm_tn(dw, I, dy, O, x, I, O, I, R, /*accumulate=*/true);
   // db += Σ_r dy
@@ -184,15 +184,22 @@ float cross_entropy_forward(float* probs, const float* logits, const int32_t* ta
 }
 
 void cross_entropy_backward(float* dlogits, const float* probs, const int32_t* targets,
-                            int32_t ignore_index, long R, long V, float dloss) {
+                            int32_t ignore_index, long R, long V, float dloss, Grad into) {
   long count = 0;
   for (long r = 0; r < R; ++r) count += targets[r] != ignore_index;
-  if (!count) return;
-  float scale = dloss / static_cast<float>(count);
+  const float scale = count ? dloss / static_cast<float>(count) : 0.0f;
   for (long r = 0; r < R; ++r) {
-    if (targets[r] == ignore_index) continue;
-    // dlogits += dloss · (p − onehot(t)) / count
-    MapRowV(dlogits + r * V, V) += scale * CMapRowV(probs + r * V, V);
+    MapRowV row(dlogits + r * V, V);
+    if (targets[r] == ignore_index) {
+      if (into == Grad::kSet) row.setZero();
+      continue;
+    }
+    // dlogits += dloss · (p − onehot(t)) / count  (kSet: =, the same bits as += onto zeros)
+    if (into == Grad::kSet) {
+      row = scale * CMapRowV(probs + r * V, V);
+    } else {
+      row += scale * CMapRowV(probs + r * V, V);
+    }
     dlogits[r * V + targets[r]] -= scale;
   }
 }

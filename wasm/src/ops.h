@@ -19,9 +19,14 @@ struct SoftmaxStatus;
 // y = x Wᵀ + b          x (R, I), W (O, I), b (O) or null, y (R, O)
 void linear_forward(float* y, const float* x, const float* w, const float* b, long R, long I,
                     long O);
-// dx += dy W,  dW += dyᵀ x,  db += Σ_r dy
+// Whether a backward op adds the gradient of its input to what the buffer holds (kAdd: the
+// buffer gathers the gradients of several uses) or writes it (kSet: the buffer need not be
+// zeroed first, which on the GPT's 2,578-column logits was a 5 MB memset a step).
+enum class Grad { kAdd, kSet };
+
+// dx += dy W (kSet: dx = dy W),  dW += dyᵀ x,  db += Σ_r dy
 void linear_backward(float* dx, float* dw, float* db, const float* dy, const float* x,
-                     const float* w, long R, long I, long O);
+                     const float* w, long R, long I, long O, Grad into = Grad::kAdd);
 
 // y[t] = table[ids[t]]  ids (T), table (V, C), y (T, C). Throws InputError for an id outside [0,
 // V).
@@ -85,8 +90,10 @@ void softmax_backward(float* dx, const float* dy, const float* y, long R, long C
 enum class LogSumExp { kFloat, kDouble };
 float cross_entropy_forward(float* probs, const float* logits, const int32_t* targets,
                             int32_t ignore_index, long R, long V, LogSumExp log_sum_exp);
-// dlogits += dloss · (probs − onehot(target)) / count, ignored rows get nothing
+// dlogits += dloss · (probs − onehot(target)) / count, ignored rows get nothing (kSet: dlogits =
+// that, ignored rows 0)
 void cross_entropy_backward(float* dlogits, const float* probs, const int32_t* targets,
-                            int32_t ignore_index, long R, long V, float dloss);
+                            int32_t ignore_index, long R, long V, float dloss,
+                            Grad into = Grad::kAdd);
 
 }  // namespace lab

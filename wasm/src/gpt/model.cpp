@@ -121,13 +121,14 @@ float GptModel::loss_only(const GptBatch& batch) {
 void GptModel::backward(const GptBatch& batch) {
   const long C = config_.d_model, F = 4 * C, V = config_.vocab, R = B_ * T_;
   float* dwte = grads_.data() + off_.wte;
-  // dlogits = (probs − onehot(target)) / count
-  zeroed(dlogits_, R * V);
+  // dlogits = (probs − onehot(target)) / count  (written, not added: no zeroing first)
+  dlogits_.resize(R * V);
   cross_entropy_backward(dlogits_.data(), probs_.data(), batch.targets.data(), kGptIgnoreTarget, R,
-                         V, 1.0f);
+                         V, 1.0f, Grad::kSet);
   // logits = y wteᵀ (tied):  dy = dlogits wte,  dwte += dlogitsᵀ y
-  zeroed(dln_, R * C);
-  linear_backward(dln_.data(), dwte, nullptr, dlogits_.data(), ln_f_.y.data(), wte(), R, C, V);
+  dln_.resize(R * C);
+  linear_backward(dln_.data(), dwte, nullptr, dlogits_.data(), ln_f_.y.data(), wte(), R, C, V,
+                  Grad::kSet);
   // y = ln_f(x_L)
   zeroed(dx_, R * C);
   const LayerNormP<const float*> lnf = ln_f_w();
@@ -142,12 +143,13 @@ void GptModel::backward(const GptBatch& batch) {
     const float* x = l == 0 ? x0_.data() : blocks_[l - 1].out.data();
     // x' = m + c_proj(gelu(c_fc(ln_2(m)))):  dm = dx' + ln_2ᵀ c_fcᵀ gelu′ c_projᵀ dx'
     dmid_ = dx_;
-    zeroed(dh_, R * F);
-    linear_backward(dh_.data(), g.proj_w, g.proj_b, dx_.data(), a.gelu.data(), w.proj_w, R, F, C);
+    dh_.resize(R * F);
+    linear_backward(dh_.data(), g.proj_w, g.proj_b, dx_.data(), a.gelu.data(), w.proj_w, R, F, C,
+                    Grad::kSet);
     zeroed(dfc_, R * F);
     gelu_backward(dfc_.data(), dh_.data(), a.fc.data(), R * F);
-    zeroed(dln_, R * C);
-    linear_backward(dln_.data(), g.fc_w, g.fc_b, dfc_.data(), a.ln_2.y.data(), w.fc_w, R, C, F);
+    linear_backward(dln_.data(), g.fc_w, g.fc_b, dfc_.data(), a.ln_2.y.data(), w.fc_w, R, C, F,
+                    Grad::kSet);
     layernorm_backward(dmid_.data(), g.ln_2.w, g.ln_2.b, dln_.data(), a.mid.data(),
                        a.ln_2.mean.data(), a.ln_2.rstd.data(), w.ln_2.w, R, C);
     // m = x + attn(ln_1(x)):  dx = dm + ln_1ᵀ attnᵀ dm

@@ -49,9 +49,8 @@ void ffn_forward(float* h, float* y, const float* x, const FfnW& w, long R, long
 
 void ffn_backward(float* dx, const FfnG& g, float* dh, const float* dy, const float* x,
                   const float* h, const FfnW& w, long R, long Dm, long F) {
-  MapV(dh, R * F).setZero();
-  // dh = dy W2,  dW2 += dyᵀ h,  db2 += Σ dy
-  linear_backward(dh, g.w2, g.b2, dy, h, w.w2, R, F, Dm);
+  // dh = dy W2 (written: no zeroing first),  dW2 += dyᵀ h,  db2 += Σ dy
+  linear_backward(dh, g.w2, g.b2, dy, h, w.w2, R, F, Dm, Grad::kSet);
   // through the ReLU: d(pre) = dh ⊙ [h > 0]  (h = relu(pre) > 0 exactly where pre > 0); a
   // select, not a branch, so that the loop vectorises
   for (long i = 0; i < R * F; ++i) dh[i] = h[i] > 0.0f ? dh[i] : 0.0f;

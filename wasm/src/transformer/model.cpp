@@ -113,15 +113,14 @@ void TransformerModel::backward(const Batch& batch) {
   const long L = config_.layers;
   const LayerDims d = dims();
   zero(grads_);
-  for (auto* v : {&w.dlogits, &w.dtgt_a, &w.dmem, &w.dsrc_a}) zero(*v);
+  for (auto* v : {&w.dtgt_a, &w.dmem, &w.dsrc_a}) zero(*v);
 
-  // dlogits = (probs − onehot(target)) / count, 0 on pad targets
+  // dlogits = (probs − onehot(target)) / count, 0 on pad targets (written: no zeroing first)
   cross_entropy_backward(w.dlogits.data(), w.probs.data(), batch.tgt_out.data(), kPadId, B * T, Vt,
-                         1.0f);
-  // dh = dlogits Wout, dWout += dlogitsᵀ h, db_out += Σ dlogits; dh is in dtgt_b
-  zero(w.dtgt_b);
+                         1.0f, Grad::kSet);
+  // dh = dlogits Wout, dWout += dlogitsᵀ h, db_out += Σ dlogits; dh is in dtgt_b (written)
   linear_backward(w.dtgt_b.data(), g(off_.out_w), g(off_.out_b), w.dlogits.data(),
-                  w.dec_norm.y.data(), p(off_.out_w), B * T, Dm, Vt);
+                  w.dec_norm.y.data(), p(off_.out_w), B * T, Dm, Vt, Grad::kSet);
   const float* y_top = L ? w.dec[L - 1].out(d.norm_first) : w.tgt_x.data();
   layernorm_backward(w.dtgt_a.data(), g(off_.dec_norm.w), g(off_.dec_norm.b), w.dtgt_b.data(),
                      y_top, w.dec_norm.mean.data(), w.dec_norm.rstd.data(), p(off_.dec_norm.w),
