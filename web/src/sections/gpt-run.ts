@@ -2,7 +2,7 @@
 // first use, trained in requests of a few steps (a GPT step takes about 50 ms, so a round trip costs
 // little and Pause takes effect within a request), scored on the held-out poems and sampled every
 // EVAL_EVERY steps, so the reader sees the loss fall and the babble change.
-import type { GptEvalResult, GptInfo, GptSampleOptions, GptSampleResult, LabClient, RemoteGpt } from '../worker/protocol';
+import type { GptEvalResult, GptHeadScores, GptInfo, GptSampleOptions, GptSampleResult, LabClient, RemoteGpt } from '../worker/protocol';
 
 /** Held-out loss and a sample at every multiple of this step (and at step 0). */
 export const EVAL_EVERY = 100;
@@ -16,6 +16,8 @@ export interface Milestone {
   evaluation: GptEvalResult;
   /** the generated characters after the prompt */
   sample: string;
+  /** what each head learned at this step (gpt-heads.ts shows it) */
+  heads: GptHeadScores;
 }
 
 /** The corpus as the site serves it (web/vite.config.ts copies build/poems/tang300.txt there). */
@@ -133,7 +135,8 @@ export class GptRun {
     const step = this.step;
     const evaluation = await model.evaluate();
     const sample = await model.sample(prompt, SAMPLE_OPTIONS);
-    if (this.milestones.at(-1)?.step !== step) this.milestones.push({ step, evaluation, sample: sample.generated });
+    const heads = await model.heads();
+    if (this.milestones.at(-1)?.step !== step) this.milestones.push({ step, evaluation, sample: sample.generated, heads });
   }
 
   async delete(): Promise<void> {

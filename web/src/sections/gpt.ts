@@ -11,6 +11,7 @@ import { HEATMAP_CSS } from '../heatmap/heatmap';
 import sharedCss from './dot-controls.css?inline';
 import css from './gpt.css?inline';
 import { GptGenerate, charLabel } from './gpt-generate';
+import { GptHeads } from './gpt-heads';
 import { fetchCorpus, GptRun } from './gpt-run';
 import { GPT_STRINGS } from './gpt-strings';
 import { Panel } from './panel';
@@ -20,7 +21,7 @@ import { parkingSlot } from './parked';
 const parked = parkingSlot<{ run: GptRun; playing: boolean }>('gpt');
 const PARK_KEY = 'tang300';
 
-const WATCHED: readonly PropName[] = ['gpt_prompt', 'gpt_layer', 'gpt_head', 'gpt_temperature', 'gpt_top_k', 'gpt_top_p', 'gpt_steps'];
+const WATCHED: readonly PropName[] = ['gpt_zero', 'gpt_prompt', 'gpt_layer', 'gpt_head', 'gpt_temperature', 'gpt_top_k', 'gpt_top_p', 'gpt_steps'];
 /** Series colours (DARK_SERIES keys: each has its dark twin). */
 const COLORS = { train: '#1d4ed8', val: '#c2410c', unigram: '#475569', bigram: '#15803d' };
 const number = (lang: string) => new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en');
@@ -48,6 +49,7 @@ class GptView implements SectionHandle {
   readonly #train: HTMLButtonElement;
   readonly #pause: HTMLButtonElement;
   readonly #generate: GptGenerate;
+  readonly #heads: GptHeads;
   readonly #panel: Panel;
   readonly #fields = new Map<string, HTMLInputElement>();
   readonly #unsubscribe: () => void;
@@ -69,7 +71,7 @@ class GptView implements SectionHandle {
     this.#root.dataset.playing = '0';
     this.#corpus.dataset.testid = 'gpt-corpus';
     this.#corpus.textContent = t('gpt.corpus.loading');
-    this.#root.append(el('p', 'gpt-intro', t('gpt.intro')), this.#corpus, this.#modelLine, tryThis(t('try.title'), [t('gpt.try.train'), t('gpt.try.temperature')]));
+    this.#root.append(el('p', 'gpt-intro', t('gpt.intro')), this.#corpus, this.#modelLine, tryThis(t('try.title'), [t('gpt.try.train'), t('gpt.try.temperature'), t('gpt.try.heads')]));
 
     this.#train = primaryButton(t('gpt.train'), 'gpt-train', () => this.#play());
     this.#pause = button(t('gpt.pause'), 'gpt-pause', () => this.#run.pause());
@@ -90,6 +92,8 @@ class GptView implements SectionHandle {
     this.#samples.dataset.testid = 'gpt-samples';
     this.#samples.lang = 'zh';
     this.#generate = new GptGenerate(ctx, this.#run);
+    this.#heads = new GptHeads(ctx, this.#run, () => this.#generate.prompt());
+    this.#generate.zeroHeads = () => this.#heads.zeroHeads() ?? [];
     this.#panel = new Panel(state, 'gpt_open_settings', t('gpt.panel.settings'), 'gpt-panel-settings');
     this.#panel.body.append(this.#settings());
     // the samples beside the curve where there is room: what the loss means, next to it
@@ -97,7 +101,7 @@ class GptView implements SectionHandle {
     samples.append(this.#samplesTitle, this.#samples);
     const training = el('div', 'gpt-training');
     training.append(chartFigure, samples);
-    this.#root.append(controls, training, this.#generate.element, this.#panel.element);
+    this.#root.append(controls, training, this.#heads.element, this.#generate.element, this.#panel.element);
     this.#unsubscribe = state.subscribe((changed) => this.#onState(changed));
     this.#draw();
   }
@@ -178,6 +182,7 @@ class GptView implements SectionHandle {
     void this.#run.delete();
     this.#run = new GptRun(this.#ctx.lab, fetchCorpus);
     this.#generate.setRun(this.#run);
+    this.#heads.setRun(this.#run);
     this.#root.dataset.playing = '0';
     this.#started = false;
     this.#samples.replaceChildren();
@@ -225,6 +230,7 @@ class GptView implements SectionHandle {
       );
     }
     this.#root.dataset.samples = String(run.milestones.length);
+    this.#heads.draw();
     this.#drawChart(Math.max(state.get('gpt_steps'), run.target, step));
   }
 
