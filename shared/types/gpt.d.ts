@@ -51,6 +51,24 @@ export interface GptSampleOptions {
   seed?: number;
   /** Candidates kept per step (default 5). */
   topCandidates?: number;
+  /** Heads whose output is zeroed, [layer, head] from 0 (docs/gpt.md, "What the heads learned"). */
+  zeroHeads?: [number, number][];
+}
+
+/** Each detector's score per head: the mean attention weight on its targets, in [0, 1]. */
+export interface GptHeadScores {
+  layers: number;
+  heads: number;
+  /** (layers, heads): query i → i − 1. */
+  previous: Tensor;
+  /** (layers, heads): a line's column c → column c of the line before. */
+  lineBack: Tensor;
+  /** (layers, heads): → the line's first character and the line end before it. */
+  lineStart: Tensor;
+  /** (layers, heads): r ++ r, the second copy's r_j → the token after r_j's first copy. */
+  induction: Tensor;
+  /** Queries scored per detector. */
+  queries: { previous: number; lineBack: number; lineStart: number; induction: number };
 }
 
 export interface GptCandidate {
@@ -96,6 +114,8 @@ export interface GptSession {
   evaluate(): GptEvalResult;
   /** Characters outside the vocabulary are an Error naming them. */
   sample(prompt: string, options?: GptSampleOptions): GptSampleResult;
+  /** What each head learned, on the held-out poems and a repeated random sequence. */
+  headScores(options?: { zeroHeads?: [number, number][] }): GptHeadScores;
   info(): GptInfo;
   /** The whole session (.atlb): loadGptSession continues it bit for bit. */
   save(): Uint8Array;

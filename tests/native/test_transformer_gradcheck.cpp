@@ -21,7 +21,7 @@ class TransformerGradCheck : public ::testing::TestWithParam<TransformerShape> {
 // LayerNorm gains 1 and biases 0 (PyTorch's init) would leave some gradients degenerate (the
 // attention biases' key part is exactly 0 under softmax's shift invariance, nothing to check);
 // draw every weight away from its init so each group's gradient is generic.
-void perturb(lab::TransformerModel& model, uint64_t seed) {
+void perturb_gains_and_biases(lab::TransformerModel& model, uint64_t seed) {
   lab::Rng rng(seed);
   for (const lab::ParamView& v : model.param_views()) {
     const bool norm = v.name.find("norm") != std::string::npos;
@@ -40,7 +40,7 @@ void perturb(lab::TransformerModel& model, uint64_t seed) {
 TEST_P(TransformerGradCheck, EveryParameterGroupMatchesCentralDifferences) {
   const auto [layers, heads, norm_first] = GetParam();
   lab::TransformerModel model(tftest::tiny_config(layers, heads, norm_first, 5));
-  perturb(model, 17);
+  perturb_gains_and_biases(model, 17);
   // Sources of 4 and 2 tokens (padding in row 1), targets of 3 and 2 (a padded decoder input).
   const lab::Batch batch = s2stest::make_batch({4, 2}, {3, 2}, 7, 9, 23);
   model.forward_backward(batch);
@@ -82,7 +82,7 @@ lab::Batch row(const lab::Batch& both, long b, long S, long T) {
 TEST(TransformerMasks, PaddedBatchEqualsSequencesOnTheirOwn) {
   for (bool norm_first : {false, true}) {
     lab::TransformerModel model(tftest::tiny_config(2, 2, norm_first, 3));
-    perturb(model, 4);
+    perturb_gains_and_biases(model, 4);
     lab::Batch both = s2stest::make_batch({5, 2, 3}, {2, 4, 3}, 7, 9, 8);
     const lab::TransformerOutputs joint = model.evaluate(both);
     const long Vt = 9;

@@ -31,6 +31,11 @@ load_state_dict(strict=True) takes the file as it is); gpt.json's "interchange" 
 losses of 5 further AdamW steps from a fresh optimiser, which the core must reproduce from the file.
 The file is written with gen_safetensors.py's save_safetensors.
 
+What the heads learned (shared/reference/gpt_heads.json): a seeded model (weights as above) and a probe, the four
+detectors' scores per layer × head (wasm/src/gpt/heads.h defines the targets; they are counted here again, from
+that definition, position by position), the same with a head zeroed, and the logits and a greedy continuation with
+a head zeroed (its output set to 0 before c_proj).
+
 The other way: shared/reference/gpt_core.safetensors, a GPT trained in wasm by tests/reference/export_core_models.mjs
 (run it first), loads into GPT with load_state_dict(strict=True); gpt.json's "core" holds PyTorch's logits on a
 batch and the losses of 5 AdamW steps PyTorch takes from it, which the core must reproduce from the same file.
@@ -48,6 +53,7 @@ from gpt_module import GPT  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REF = os.path.join(ROOT, "shared", "reference")
 OUT = os.path.join(REF, "gpt.json")
+HEADS = os.path.join(REF, "gpt_heads.json")
 INTERCHANGE = os.path.join(REF, "gpt_interchange.safetensors")
 CORE = os.path.join(REF, "gpt_core.safetensors")
 
@@ -189,6 +195,97 @@ def from_core():
     return out
 
 
+def head_queries(text, line_end, start, length):
+    """The scored queries of the three text detectors on text[start:start + length], window-local:
+    {detector: [(query, [targets])]}, counted from heads.h's definition."""
+    end = start + length
+    line_of, line_starts = [], [0]  # each position's line number; each line's first position
+    for i in range(end):
+        line_of.append(len(line_starts) - 1)
+        if text[i] in line_end:
+            line_starts.append(i + 1)
+    out = {"previous": [], "lineBack": [], "lineStart": []}
+    for i in range(start, end):
+        k = line_of[i]
+        column = i - line_starts[k]
+        if i >= 1:
+            out["previous"].append((i, [i - 1]))
+        if k >= 1:
+            target = line_starts[k - 1] + column
+            if target < line_starts[k] and target != i - 1:
+                out["lineBack"].append((i, [target]))
+        if column >= 2:
+            out["lineStart"].append((i, [line_starts[k]] + ([line_starts[k] - 1] if k >= 1 else [])))
+    return {d: [(q - start, [t - start for t in ts if t >= start]) for q, ts in qs] for d, qs in out.items()}
+
+
+def head_scores(model, text, line_end, random, block):
+    """Each detector's mean summed target weight per (layer, head), float64."""
+    sums = {}
+    counts = {}
+
+    def score(idx, queries):
+        model(torch.tensor([idx]))
+        for d, qs in queries.items():
+            qs = [(q, ts) for q, ts in qs if ts]
+            counts[d] = counts.get(d, 0) + len(qs)
+            s = sums.setdefault(d, torch.zeros(len(model.transformer.h), model.transformer.h[0].attn.H, dtype=torch.float64))
+            for layer, blk in enumerate(model.transformer.h):
+                for q, ts in qs:
+                    s[layer] += blk.attn.att[0, :, q, ts].sum(-1)
+
+    for start in range(0, len(text), block):
+        length = min(block, len(text) - start)
+        if length >= 2:
+            score(text[start:start + length], head_queries(text, line_end, start, length))
+    n = len(random)
+    score(random + random, {"induction": [(n + j, [j + 1]) for j in range(n - 1)]})
+    return {d: enc(sums[d] / counts[d]) for d in sums}, counts
+
+
+def set_zero_heads(model, heads):
+    for blk in model.transformer.h:
+        blk.attn.zero_heads = ()
+    for layer, head in heads:
+        model.transformer.h[layer].attn.zero_heads += (head,)
+
+
+def heads():
+    vocab, block, layers, H, C = 12, 16, 2, 4, 16
+    model = GPT(vocab, block, layers, H, C)
+    perturb(model)
+    params = state_dict_f32(model)
+    model = model.double()
+    line_end = [0, 1]  # as if "\n" and "，"
+    # Lines of 3 to 6 characters, each ended by a line end; 45 ids: three windows of the block.
+    text, r = [], torch.Generator().manual_seed(7)
+    while len(text) < 45:
+        text += torch.randint(2, vocab, (int(torch.randint(2, 6, (1,), generator=r)),), generator=r).tolist()
+        text.append(int(torch.randint(0, 2, (1,), generator=r)))
+    text = text[:45]
+    random = torch.randperm(vocab, generator=r)[:6].tolist()
+    zero = [[0, 1], [1, 2]]
+    out = {"config": config_of(vocab, block, layers, H, C), "params": {k: enc(v) for k, v in params.items() if k != "lm_head.weight"},
+           "probe": {"text": text, "lineEnd": line_end, "random": random}}
+    with torch.no_grad():
+        out["scores"], out["queries"] = head_scores(model, text, line_end, random, block)
+        set_zero_heads(model, zero)
+        out["zeroHeads"] = zero
+        out["zeroedScores"], _ = head_scores(model, text, line_end, random, block)
+        idx = torch.tensor([text[:block]])
+        out["batch"] = {"B": 1, "T": block, "idx": text[:block]}
+        out["zeroedLogits"] = enc(model(idx)[0])
+        seq = idx[:, :2]
+        while seq.shape[1] < block:
+            seq = torch.cat([seq, model(seq)[0][:, -1].argmax(-1, keepdim=True)], dim=1)
+        out["zeroedGreedy"] = {"prompt": seq[0, :2].tolist(), "ids": seq[0].tolist()}
+        set_zero_heads(model, [])
+        out["logits"] = enc(model(idx)[0])
+    # Zeroing must change what the check reads, or matching it would not tell the mask from none.
+    assert max(abs(a - b) for a, b in zip(out["logits"]["data"], out["zeroedLogits"]["data"])) > 1e-2
+    return out
+
+
 # (name, layers, heads, d_model, block_size, vocab, B, T): 1–4 layers, 1/2/4 heads, contexts 5–20, T below and
 # at the block size.
 CASES = [
@@ -213,7 +310,11 @@ def main():
     text = ('{"generator":' + dump("tests/reference/gen_gpt.py") + ',"torch":' + dump(str(torch.__version__))
             + ',"interchange":' + dump(inter) + ',"core":' + dump(core) + ',"cases":[\n' + ",\n".join(dump(c) for c in cases) + "\n]}\n")
     json.loads(text)
+    torch.manual_seed(5300)
+    head_text = '{"generator":' + dump("tests/reference/gen_gpt.py") + ',"torch":' + dump(str(torch.__version__)) + ',"heads":' + dump(heads()) + "}\n"
     os.makedirs(REF, exist_ok=True)
+    with open(HEADS, "w", encoding="utf-8", newline="\n") as f:
+        f.write(head_text)
     with open(OUT, "w", encoding="utf-8", newline="\n") as f:
         f.write(text)
     print(f"gen_gpt: {len(cases)} cases, {len(text.encode())} bytes -> {os.path.relpath(OUT, ROOT)}, "

@@ -17,6 +17,7 @@ class CausalSelfAttention(nn.Module):
         self.H = H
         self.keep_attention = True  # gen_gpt.py reads the weights; the benchmark does not copy them
         self.att = None  # the last forward's weights (B, H, T, T)
+        self.zero_heads = ()  # heads whose output is set to 0 before c_proj (an intervention)
 
     def forward(self, x):
         B, T, C = x.shape
@@ -27,7 +28,12 @@ class CausalSelfAttention(nn.Module):
         att = F.softmax(att.masked_fill(~mask, float("-inf")), dim=-1)
         if self.keep_attention:
             self.att = att.detach().clone()
-        y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
+        y = att @ v  # (B, H, T, Dh)
+        if self.zero_heads:
+            keep = torch.ones(self.H, dtype=y.dtype)
+            keep[list(self.zero_heads)] = 0
+            y = y * keep.view(1, self.H, 1, 1)
+        y = y.transpose(1, 2).contiguous().view(B, T, C)
         return self.c_proj(y)
 
 

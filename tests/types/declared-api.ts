@@ -139,6 +139,10 @@ function gpt(lab: AttentionLab | GptOnlyLab): void {
       isTensor(step.attention, [1, 2, step.keys]) && step.position >= 0 && step.prob > 0 && step.token >= 0 &&
       step.top[0].sampleProb >= 0 && step.top[0].prob > 0 && step.top[0].id >= 0, 'GPT steps');
     check(s.sample('白').steps.length === 32, 'GPT sample defaults');
+    const heads = s.headScores({ zeroHeads: [[0, 1]] });
+    check(heads.layers === 1 && heads.heads === 2 && isTensor(heads.previous, [1, 2]) && isTensor(heads.lineBack, [1, 2]) &&
+      isTensor(heads.lineStart, [1, 2]) && isTensor(heads.induction, [1, 2]) && heads.queries.previous > 0, 'GPT headScores');
+    check(s.sample('白', { maxNewTokens: 2, zeroHeads: [[0, 0]] }).steps.length === 2, 'GPT sample with zeroHeads');
     const info = s.info();
     check(info.vocab.includes('白') && info.parameters > 0 && info.step === 3 && info.config.blockSize === 8 &&
       info.corpus.poems === 6 && info.corpus.heldOutPoems === 1 && info.corpus.trainPoems === 5 &&

@@ -45,6 +45,17 @@ const live = new Set(); // sessions a case created: freed after it, so none leak
 const own = (m) => (live.add(m), m);
 const create = (config) => own(lab.createSeq2Seq(config));
 const load = (bytes) => own(lab.loadSeq2Seq(bytes));
+/** `call` on a GPT session trained a step, whose saved bytes must be the same after it. */
+function gptKept(call) {
+  const session = own(lab.createGptSession(GPT));
+  session.train(1);
+  const bytes = session.save();
+  try {
+    return call(session);
+  } finally {
+    assert.ok(Buffer.from(session.save()).equals(Buffer.from(bytes)), 'the GPT session is unchanged');
+  }
+}
 
 before(async () => {
   lab = await loadAttentionLab();
@@ -416,6 +427,10 @@ const cases = [
   ['a GPT prompt with characters outside the vocabulary', () => own(lab.createGptSession(GPT)).sample('床前白日'), /prompt has 2 characters not in the vocabulary: "床", "前"/],
   ['a GPT prompt longer than the block', () => own(lab.createGptSession(GPT)).sample('白日依山尽，黄河入'), /prompt has 9 characters; the model reads at most blockSize 8/],
   ['GPT sample options with a misspelt key', () => own(lab.createGptSession(GPT)).sample('白日', { temprature: 0.8 }), /sample options has an unknown key 'temprature'/],
+  ['a GPT head out of range to zero', () => gptKept((s) => s.sample('白日', { zeroHeads: [[0, 2]] })), /zeroHeads\[0\]: head 2 is outside \[0, 2\) \(the model has 2 heads per layer, numbered from 0\)/],
+  ['a GPT layer out of range to zero in headScores', () => gptKept((s) => s.headScores({ zeroHeads: [[0, 1], [1, 0]] })), /zeroHeads\[1\]: layer 1 is outside \[0, 1\)/],
+  ['GPT zeroHeads that are not pairs', () => gptKept((s) => s.sample('白日', { zeroHeads: [1, 2] })), /zeroHeads\[0\] must be a pair \[layer, head\]/],
+  ['GPT headScores options with a misspelt key', () => gptKept((s) => s.headScores({ zeroHead: [[0, 0]] })), /headScores options has an unknown key 'zeroHead'/],
   ['a GPT session file that is a Seq2Seq one', () => own(lab.loadGptSession(noteBytes)), /model file is not a GPT model/],
   ['sample on a deleted GPT session', () => deleted(own(lab.createGptSession(GPT))).sample('白日'), /this GPT session has been deleted/],
   // Deleted sessions

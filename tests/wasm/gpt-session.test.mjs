@@ -1,6 +1,7 @@
 // The GPT session through lab.createGptSession on the wasm builds (the full module and the 'gpt'
 // one): train, evaluate with its baselines, sample with candidates, save → load → train equal to
-// an uninterrupted run, and bad keys and prompts refused in the API's own words. The numbers'
+// an uninterrupted run, what the heads learned and zeroed heads, and bad keys and prompts refused
+// in the API's own words. The numbers'
 // references are the native suite's (tests/native/test_gpt_session.cpp).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -95,5 +96,30 @@ test('bad settings and prompts are refused, naming the key or the characters', (
     refused(() => s.train(0), /train: steps/);
     refused(() => gpt.loadGptSession(new Uint8Array([1, 2, 3])), /model file|bytes/);
     assert.equal(s.info().step, 0, 'the session is untouched');
+  });
+});
+
+test("a session's head scores: each detector per layer × head in [0, 1]; zeroing changes what follows the head, not its own weights", () => {
+  const DETECTORS = ['previous', 'lineBack', 'lineStart', 'induction'];
+  using(gpt, { ...TINY, blockSize: 16, layers: 2 }, (s) => {
+    s.train(20);
+    const plain = s.headScores();
+    // zeroing a head of layer 2 leaves every attention weight as it was (it acts after them)
+    const lastLayer = s.headScores({ zeroHeads: [[1, 0]] });
+    for (const d of DETECTORS) {
+      assert.deepEqual(plain[d].shape, [2, 2], d);
+      assert.ok(plain[d].data.every((x) => x >= 0 && x <= 1 + 1e-6), `${d} in [0, 1]`);
+      assert.ok(plain.queries[d] > 0, `${d} scored no query`);
+      assert.deepEqual(Array.from(lastLayer[d].data), Array.from(plain[d].data), d);
+    }
+    // zeroing a head of layer 1 moves layer 2's attention, not layer 1's
+    const firstLayer = s.headScores({ zeroHeads: [[0, 0]] });
+    assert.deepEqual(Array.from(firstLayer.previous.data.slice(0, 2)), Array.from(plain.previous.data.slice(0, 2)));
+    assert.notDeepEqual(Array.from(firstLayer.previous.data.slice(2)), Array.from(plain.previous.data.slice(2)));
+    const options = { seed: 1, temperature: 0.8, maxNewTokens: 12 };
+    const a = s.sample('白日', options);
+    const zeroed = s.sample('白日', { ...options, zeroHeads: [[0, 0], [0, 1]] });
+    assert.notDeepEqual(zeroed.steps.map((x) => x.prob), a.steps.map((x) => x.prob), 'zeroing changed no probability');
+    assert.deepEqual(s.sample('白日', { ...options, zeroHeads: [] }), a, 'no head zeroed: not the plain sample');
   });
 });

@@ -1,7 +1,8 @@
 // The GPT in the full wasm module (wasm/bindings/gpt_bindings.cpp) against PyTorch and against
 // finite differences: the same reference and tolerance rules as tests/native/test_gpt_reference.cpp
 // and test_gpt_gradcheck.cpp; the PyTorch state-dict file in and out; seeded generation; errors
-// as {error} with the model left as it was.
+// as {error} with the model left as it was. What the heads learned and zeroed heads against
+// shared/reference/gpt_heads.json (docs/gpt.md).
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -173,5 +174,48 @@ test('bad input is an error naming the setting, and the model is unchanged', () 
     assert.match(model.generate({ prompt: [1], topP: 1.5 }).error, /top_p must be in \(0, 1\]/);
     assert.match(model.generate({ prompt: [1], topp: 0.5 }).error, /topp/);
     assert.deepEqual(model.getParam('transformer.wte.weight').data, before);
+  });
+});
+
+describe('what the heads learned matches PyTorch (shared/reference/gpt_heads.json)', () => {
+  const { heads: h } = loadReference('gpt_heads.json');
+  const DETECTORS = ['previous', 'lineBack', 'lineStart', 'induction'];
+  const withReference = (fn) =>
+    withGpt(configOf(h.config), (model) => {
+      loadReferenceParams(model, { ...h.params });
+      return fn(model);
+    });
+
+  test('head scores, with and without zeroed heads', () => {
+    withReference((model) => {
+      const plain = ok(model.headScores(h.probe));
+      for (const d of DETECTORS) {
+        assert.equal(mismatch(plain[d], h.scores[d], RTOL, NO_FLOOR), null, d);
+        assert.equal(plain.queries[d], h.queries[d], `${d} queries`);
+      }
+      const zeroed = ok(model.headScores({ ...h.probe, zeroHeads: h.zeroHeads }));
+      for (const d of DETECTORS) assert.equal(mismatch(zeroed[d], h.zeroedScores[d], RTOL, NO_FLOOR), null, `${d} zeroed`);
+    });
+  });
+
+  test('logits and greedy generation with heads zeroed; without, the plain logits', () => {
+    withReference((model) => {
+      const idx = { shape: [1, h.batch.T], data: h.batch.idx };
+      assert.equal(mismatch(ok(model.forward({ idx, zeroHeads: h.zeroHeads })).logits, h.zeroedLogits, RTOL, NO_FLOOR), null, 'zeroed logits');
+      assert.equal(mismatch(ok(model.forward({ idx })).logits, h.logits, RTOL, NO_FLOOR), null, 'logits');
+      const g = h.zeroedGreedy;
+      const out = ok(model.generate({ prompt: g.prompt, greedy: true, maxNewTokens: g.ids.length - g.prompt.length, zeroHeads: h.zeroHeads }));
+      assert.deepEqual(out.ids, g.ids);
+    });
+  });
+
+  test('a head out of range is refused naming zeroHeads[i]; the model is kept', () => {
+    withReference((model) => {
+      const before = model.getParam('transformer.wte.weight').data;
+      assert.match(model.headScores({ ...h.probe, zeroHeads: [[0, 4]] }).error, /zeroHeads\[0\]: head 4 is outside \[0, 4\)/);
+      assert.match(model.forward({ idx: { shape: [1, 2], data: [1, 2] }, zeroHeads: [[2, 0]] }).error, /zeroHeads\[0\]: layer 2 is outside \[0, 2\)/);
+      assert.match(model.forwardBackward({ idx: { shape: [1, 2], data: [1, 2] }, targets: { shape: [1, 2], data: [2, 3] }, zeroHeads: [] }).error, /unknown key 'zeroHeads'/);
+      assert.deepEqual(model.getParam('transformer.wte.weight').data, before);
+    });
   });
 });

@@ -6,13 +6,14 @@
 //   createGptModel({vocab, blockSize, layers, heads, dModel, seed?})      → GptModelHandle
 //   createGptModelFromSafetensors(bytes, heads or undefined: from the file) → GptModelHandle
 //   handle.paramNames() / getParam(name) / setParam(name, {shape, data})
-//   handle.forward({idx})                  → {logits (B, T, V), attention: L × (B, H, T, T)}
+//   handle.forward({idx, zeroHeads?})      → {logits (B, T, V), attention: L × (B, H, T, T)}
 //   handle.forwardBackward({idx, targets}) → {loss, grads: {name: tensor}}
 //   handle.loss({idx, targets})            → number
 //   handle.adamStep({lr, beta1?, beta2?, eps?, weightDecay?, decoupled?})
 //   handle.generate({prompt (ids), maxNewTokens?, greedy?, temperature?, topK?, topP?, seed?,
 //                    topCandidates?}) → {ids, steps: [{token, position, prob, keys,
 //                    top: [{id, prob, sampleProb}], attention (L, H, keys)}]}
+//   handle.headScores({text, lineEnd, random, zeroHeads?}) (ids) → gpt/heads.h's scores
 //   handle.saveSafetensors()               → Uint8Array
 // idx and targets are {shape: [B, T], data} tensors of whole numbers (targets −1: no loss there).
 // Conversion only: every check and message is the core's. Errors come back as {error} (guarded).
@@ -59,11 +60,28 @@ std::vector<int32_t> id_matrix(const val& v, const std::string& name, long& B, l
   return labjs::ids_from_js(v, name);
 }
 
+// An array (or typed array) of ids, read as the 1-D tensor {shape: [n], data}.
+std::vector<int32_t> id_list(const val& list, const std::string& name) {
+  if (labjs::is_absent(list) || list["length"].isUndefined()) {
+    throw lab::InputError(name + " must be an array of token ids");
+  }
+  val as_tensor = val::object();
+  val shape = val::array();
+  shape.call<void>("push", list["length"]);
+  as_tensor.set("shape", shape);
+  as_tensor.set("data", list);
+  return labjs::ids_from_js(as_tensor, name);
+}
+
 lab::GptBatch batch_from_js(const val& js, bool with_targets) {
   const char* usage = with_targets ? "the batch must be an object {idx, targets}"
                                    : "the batch must be an object {idx}";
   if (labjs::is_absent(js)) throw lab::InputError(usage);
-  labjs::check_keys(js, {"idx", "targets"}, "batch");
+  // zeroHeads only where the forward alone runs (the backward knows no zeroed heads).
+  labjs::check_keys(js,
+                    with_targets ? std::vector<std::string>{"idx", "targets"}
+                                 : std::vector<std::string>{"idx", "targets", "zeroHeads"},
+                    "batch");
   lab::GptBatch b;
   b.idx = id_matrix(js["idx"], "batch.idx", b.B, b.T);
   if (with_targets || labjs::has_value(js, "targets")) {
@@ -98,7 +116,8 @@ class GptModelHandle {
   val forward(val batch_js) {
     return guarded([&] {
       const lab::GptBatch batch = batch_from_js(batch_js, false);
-      const std::vector<float>& logits = model_.forward(batch);
+      const std::vector<float>& logits = model_.forward(
+          batch, lab::gpt_head_mask(model_.config(), labjs::zero_heads_from_js(batch_js)));
       const lab::GptConfig& c = model_.config();
       val out = val::object();
       out.set("logits", labjs::tensor_to_js(lab::Tensor({batch.B, batch.T, c.vocab}, logits)));
@@ -146,16 +165,7 @@ class GptModelHandle {
       const lab::GenerateOptions o =
           labjs::generate_options_from_js(request, {"prompt"}, "generate options");
       // prompt: an array (or typed array) of ids, read as the 1-D tensor {shape: [n], data}
-      const val prompt_js = request["prompt"];
-      if (labjs::is_absent(prompt_js) || prompt_js["length"].isUndefined()) {
-        throw lab::InputError("generate() needs prompt, an array of token ids");
-      }
-      val as_tensor = val::object();
-      val shape = val::array();
-      shape.call<void>("push", prompt_js["length"]);
-      as_tensor.set("shape", shape);
-      as_tensor.set("data", prompt_js);
-      const std::vector<int32_t> prompt = labjs::ids_from_js(as_tensor, "prompt");
+      const std::vector<int32_t> prompt = id_list(request["prompt"], "prompt");
       const lab::Generation g = lab::generate(model_, prompt, o);
       val ids = val::array();
       for (int32_t id : g.ids) ids.call<void>("push", val(id));
@@ -164,6 +174,21 @@ class GptModelHandle {
       out.set("ids", ids);
       out.set("steps", steps);
       return out;
+    });
+  }
+
+  val headScores(val probe_js) {
+    return guarded([&] {
+      if (labjs::is_absent(probe_js)) {
+        throw lab::InputError("headScores() needs a probe {text, lineEnd, random, zeroHeads?}");
+      }
+      labjs::check_keys(probe_js, {"text", "lineEnd", "random", "zeroHeads"}, "headScores probe");
+      lab::GptHeadProbe probe;
+      probe.text = id_list(probe_js["text"], "text");
+      probe.line_end = id_list(probe_js["lineEnd"], "lineEnd");
+      probe.random = id_list(probe_js["random"], "random");
+      return labjs::head_scores_to_js(
+          lab::gpt_head_scores(model_, probe, labjs::zero_heads_from_js(probe_js)));
     });
   }
 
@@ -202,6 +227,7 @@ EMSCRIPTEN_BINDINGS(attention_lab_gpt) {
       .function("loss", &GptModelHandle::loss)
       .function("adamStep", &GptModelHandle::adamStep)
       .function("generate", &GptModelHandle::generate)
+      .function("headScores", &GptModelHandle::headScores)
       .function("saveSafetensors", &GptModelHandle::saveSafetensors);
   emscripten::function("createGptModel", &create_gpt_model_js);
   emscripten::function("createGptModelFromSafetensors", &create_gpt_model_from_safetensors_js);

@@ -6,11 +6,45 @@ using emscripten::val;
 
 namespace labjs {
 
+std::vector<lab::GptHeadRef> zero_heads_from_js(const val& obj) {
+  std::vector<lab::GptHeadRef> out;
+  if (is_absent(obj) || !has_value(obj, "zeroHeads")) return out;
+  const val list = obj["zeroHeads"];
+  if (!val::global("Array").call<bool>("isArray", list)) {
+    throw lab::InputError("zeroHeads must be an array of [layer, head] pairs");
+  }
+  const long n = list["length"].as<long>();
+  for (long i = 0; i < n; ++i) {
+    const std::string key = "zeroHeads[" + std::to_string(i) + "]";
+    const val pair = list[i];
+    if (!val::global("Array").call<bool>("isArray", pair) || pair["length"].as<long>() != 2) {
+      throw lab::InputError(key + " must be a pair [layer, head]");
+    }
+    out.push_back({js_whole(pair[0], key + "[0] (layer)"), js_whole(pair[1], key + "[1] (head)")});
+  }
+  return out;
+}
+
+val head_scores_to_js(const lab::GptHeadScores& s) {
+  val out = val::object();
+  out.set("layers", val(static_cast<double>(s.layers)));
+  out.set("heads", val(static_cast<double>(s.heads)));
+  val queries = val::object();
+  const long LH = s.layers * s.heads;
+  for (long d = 0; d < lab::kGptDetectors; ++d) {
+    queries.set(lab::kGptDetectorNames[d], val(static_cast<double>(s.queries[d])));
+    const std::vector<float> part(s.scores.begin() + d * LH, s.scores.begin() + (d + 1) * LH);
+    out.set(lab::kGptDetectorNames[d], tensor_to_js(lab::Tensor({s.layers, s.heads}, part)));
+  }
+  out.set("queries", queries);
+  return out;
+}
+
 lab::GenerateOptions generate_options_from_js(const val& options,
                                               const std::vector<std::string>& extra_keys,
                                               const std::string& what) {
-  std::vector<std::string> keys = {"maxNewTokens", "greedy", "temperature",  "topK",
-                                   "topP",         "seed",   "topCandidates"};
+  std::vector<std::string> keys = {"maxNewTokens", "greedy", "temperature",   "topK",
+                                   "topP",         "seed",   "topCandidates", "zeroHeads"};
   keys.insert(keys.end(), extra_keys.begin(), extra_keys.end());
   check_keys(options, keys, what);
   lab::GenerateOptions o;
@@ -23,6 +57,7 @@ lab::GenerateOptions generate_options_from_js(const val& options,
   o.sampling.top_p = static_cast<float>(js_number(options, "topP", 1.0, "topP"));
   o.seed = js_seed(options, "seed", "seed").value_or(0);
   o.top_candidates = js_whole(options, "topCandidates", "topCandidates").value_or(5);
+  o.zero_heads = zero_heads_from_js(options);
   return o;  // checked by lab::generate
 }
 

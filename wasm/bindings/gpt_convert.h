@@ -8,11 +8,20 @@
 #include <vector>
 
 #include "gpt/generate.h"
+#include "gpt/heads.h"
 #include "gpt/model.h"
 
 namespace labjs {
 
-// {maxNewTokens?, greedy?, temperature?, topK?, topP?, seed?, topCandidates?} and the caller's
+// zeroHeads: [[layer, head], …] (absent: none); the core checks the ranges, naming zeroHeads[i].
+std::vector<lab::GptHeadRef> zero_heads_from_js(const emscripten::val& obj);
+
+// {layers, heads, queries: {detector: n}, previous, lineBack, lineStart, induction: (L, H)
+// tensors}: gpt/heads.h's scores.
+emscripten::val head_scores_to_js(const lab::GptHeadScores& s);
+
+// {maxNewTokens?, greedy?, temperature?, topK?, topP?, seed?, topCandidates?, zeroHeads?} and the
+// caller's
 // `extra_keys`; unknown keys are refused, naming `what`.
 lab::GenerateOptions generate_options_from_js(const emscripten::val& options,
                                               const std::vector<std::string>& extra_keys,

@@ -8,7 +8,9 @@
 //   handle.train(steps)  → {losses, step}   (diverged: {error, completed})
 //   handle.evaluate()    → {trainLoss, validationLoss, unigramLoss, bigramLoss, characters}
 //   handle.sample(prompt, {maxNewTokens?, greedy?, temperature?, topK?, topP?, seed?,
-//                          topCandidates?}) → {text, generated, ids, steps}
+//                          topCandidates?, zeroHeads?}) → {text, generated, ids, steps}
+//   handle.headScores({zeroHeads?}) → {layers, heads, previous, lineBack, lineStart, induction
+//                          (L, H), queries}   what each head learned (gpt/heads.h)
 //   handle.info()        → {vocab, parameters, step, config, corpus}
 //   handle.save()        → Uint8Array (.atlb, kind attention-lab/gpt)
 // Conversion only: every check and message is the core's. Errors come back as {error}.
@@ -104,6 +106,13 @@ class GptSessionHandle {
     });
   }
 
+  val headScores(val options) {
+    return guarded([&] {
+      labjs::check_keys(options, {"zeroHeads"}, "headScores options");
+      return labjs::head_scores_to_js(session_.head_scores(labjs::zero_heads_from_js(options)));
+    });
+  }
+
   val info() {
     return guarded([&] {
       const lab::GptSessionConfig& c = session_.config();
@@ -162,6 +171,7 @@ EMSCRIPTEN_BINDINGS(attention_lab_gpt_session) {
       .function("train", &GptSessionHandle::train)
       .function("evaluate", &GptSessionHandle::evaluate)
       .function("sample", &GptSessionHandle::sample)
+      .function("headScores", &GptSessionHandle::headScores)
       .function("info", &GptSessionHandle::info)
       .function("save", &GptSessionHandle::save);
   emscripten::function("createGptSession", &create_gpt_session_js);

@@ -55,6 +55,11 @@ export class GptSession {
     return unwrap(this.#owned.get().sample(prompt, options ?? null));
   }
 
+  /** What each head learned: four detectors' scores (L, H), with the heads of options.zeroHeads zeroed. */
+  headScores(options) {
+    return unwrap(this.#owned.get().headScores(options ?? null));
+  }
+
   /** The vocabulary, parameter count, step, settings and corpus sizes. */
   info() {
     return unwrap(this.#owned.get().info());

@@ -151,6 +151,7 @@ export const PROPS = [
   { name: 'gpt_top_p', section: 'gpt', kind: 'number', default: 1, min: 0.01, max: 1, doc: 'draw among the most likely characters whose probabilities sum to p (1: every character)' },
   { name: 'gpt_layer', section: 'gpt', kind: 'int', default: 2, min: 1, max: 2, doc: "layer of the attention shown for the generation's last step" },
   { name: 'gpt_head', section: 'gpt', kind: 'int', default: 1, min: 1, max: 4, doc: "head of the attention shown for the generation's last step" },
+  { name: 'gpt_zero', section: 'gpt', kind: 'text', default: '', maxLength: 200, doc: 'heads zeroed in the generation, layer.head from 1, comma-separated: 1.2,2.4 (zero head 2 of layer 1 and head 4 of layer 2)' },
   { name: 'gpt_open_settings', section: 'gpt', kind: 'bool', default: false, doc: 'the sampling settings panel is open (temperature, top-k, top-p, steps)' },
   { name: 'gpt_open_text', section: 'gpt', kind: 'bool', default: false, doc: 'the own-text panel is open (paste or choose a text to train on)' },
 

@@ -51,6 +51,34 @@ describe('§5 claims', { timeout: 1_200_000 }, () => {
       },
     ],
     [
+      'gpt-heads',
+      async (lang) => {
+        await trainedDefault(lang);
+        await assertPrompt(page, lang, 'gpt.try.heads');
+        await page.waitForFunction(([s, n]) => document.querySelector(s)?.dataset.scoredAt === String(n), ['.gpt-heads', STEPS]);
+        /** the table's rows: [testid of the row's toggle, previous, lineBack, lineStart, induction] */
+        const rows = await page.$$eval('[data-testid=gpt-heads-table] tbody tr', (trs) =>
+          trs.map((tr) => [tr.querySelector('button')?.dataset.testid, ...Array.from(tr.querySelectorAll('.gpt-heads-score'), (c) => Number(c.textContent))]),
+        );
+        console.log(`[${lang}] heads at step ${STEPS}: ${JSON.stringify(rows)}`);
+        assert.equal(rows.length, 8);
+        for (const [id, previous, , , induction] of rows) assert.ok(previous < 0.2 && induction < 0.2, `${id}: previous ${previous}, induction ${induction}`);
+        const cells = rows.flatMap(([id, ...scores]) => scores.map((x, d) => ({ id, d, x })));
+        const top = cells.reduce((a, b) => (b.x > a.x ? b : a));
+        assert.equal(top.d, 2, `the largest score is not a line-start one: ${JSON.stringify(top)}`);
+        const plain = await page.locator('[data-testid=gpt-heads-plain]').getAttribute('data-text');
+        await page.click(`[data-testid=${top.id}]`);
+        await page.waitForFunction(() => document.querySelector('[data-testid=gpt-heads-zeroed]')?.dataset.text !== undefined);
+        const zeroed = await page.locator('[data-testid=gpt-heads-zeroed]').getAttribute('data-text');
+        console.log(`[${lang}] ${top.id}: ${JSON.stringify(plain)} → ${JSON.stringify(zeroed)}`);
+        assert.notEqual(zeroed, plain, 'zeroing the head did not change the sample');
+        assert.match(zeroed, /[，。？！；]/, 'the sample lost its punctuation');
+        assert.match(zeroed, /\n/, 'the sample lost its line breaks');
+        await page.click(`[data-testid=${top.id}]`); // un-zeroed for the claims that follow
+        await page.waitForFunction(() => !/gpt_zero/.test(location.hash));
+      },
+    ],
+    [
       'gpt-temperature',
       async (lang) => {
         await trainedDefault(lang);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "rng.h"
 
@@ -19,7 +20,8 @@ void check_token(int32_t token, long V, const std::string& where) {
 
 }  // namespace
 
-GptCache::GptCache(const GptModel& model) : model_(model) {
+GptCache::GptCache(const GptModel& model, std::vector<uint8_t> zero_heads)
+    : model_(model), zero_heads_(std::move(zero_heads)) {
   const GptConfig& c = model.config();
   const long C = c.d_model, F = 4 * C;
   k_.assign(c.layers, std::vector<float>(c.block_size * C));
@@ -55,6 +57,12 @@ const std::vector<float>& GptCache::step(int32_t token) {
     att_[l].resize(H * (t + 1));
     check_softmax_status(heads_forward(ctx_.data(), att_[l].data(), qkv_.data(), k_[l].data(),
                                        v_[l].data(), nullptr, 1, t + 1, C, H));
+    if (!zero_heads_.empty()) {
+      const long Dh = C / H;
+      for (long h = 0; h < H; ++h) {
+        if (zero_heads_[l * H + h]) std::fill_n(ctx_.begin() + h * Dh, Dh, 0.0f);
+      }
+    }
     // x += c_proj(ctx)
     linear_forward(proj_.data(), ctx_.data(), w.attn.out_w, w.attn.out_b, 1, C, C);
     for (long i = 0; i < C; ++i) x_[i] += proj_[i];
@@ -137,7 +145,8 @@ Generation generate(const GptModel& model, const std::vector<int32_t>& prompt,
   }
   Generation g;
   g.ids = prompt;
-  GptCache cache(model);
+  GptCache cache(model,
+                 o.zero_heads.empty() ? std::vector<uint8_t>{} : gpt_head_mask(c, o.zero_heads));
   Rng rng(o.seed);
   SamplerScratch scratch;
   std::vector<float> dist(c.vocab);

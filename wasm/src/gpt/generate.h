@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpt/heads.h"
 #include "gpt/model.h"
 #include "sampling.h"
 
@@ -27,7 +28,8 @@ namespace lab {
 // The keys and values of every layer for up to Tmax positions, and one step's scratch.
 class GptCache {
  public:
-  explicit GptCache(const GptModel& model);
+  // zero_heads (L, H): 1 = that head's output is 0 before c_proj (gpt/heads.h); empty: none.
+  explicit GptCache(const GptModel& model, std::vector<uint8_t> zero_heads = {});
 
   long length() const { return len_; }  // positions cached
   void clear() { len_ = 0; }
@@ -40,6 +42,7 @@ class GptCache {
 
  private:
   const GptModel& model_;
+  std::vector<uint8_t> zero_heads_;
   long len_ = 0;
   std::vector<std::vector<float>> k_, v_;  // L × (Tmax, C)
   std::vector<std::vector<float>> att_;    // L × (H, len)
@@ -53,6 +56,7 @@ struct GenerateOptions {
   uint64_t seed = 0;        // the sampler's Rng: same seed, same tokens
   long top_candidates = 5;  // candidates kept per step (≥ 0, at most V)
   bool keep_attention = true;
+  std::vector<GptHeadRef> zero_heads;  // heads whose output is zeroed (checked by generate)
 
   void validate() const;  // InputError naming the setting
 };

@@ -40,7 +40,20 @@ const std::vector<float>& GptModel::forward(const GptBatch& batch) {
   return logits_;
 }
 
-float GptModel::forward_loss(const GptBatch& batch) {
+const std::vector<float>& GptModel::forward(const GptBatch& batch,
+                                            const std::vector<uint8_t>& zero_heads) {
+  validate_batch(batch);
+  if (!zero_heads.empty() &&
+      static_cast<long>(zero_heads.size()) != config_.layers * config_.heads) {
+    throw InputError("the head mask has " + std::to_string(zero_heads.size()) +
+                     " entries; the model has layers × heads = " +
+                     std::to_string(config_.layers * config_.heads));
+  }
+  forward_loss(batch, zero_heads.empty() ? nullptr : zero_heads.data());
+  return logits_;
+}
+
+float GptModel::forward_loss(const GptBatch& batch, const uint8_t* zero_heads) {
   const long B = batch.B, T = batch.T, C = config_.d_model, H = config_.heads, F = 4 * C;
   const long V = config_.vocab, R = B * T;
   B_ = B;
@@ -52,9 +65,9 @@ float GptModel::forward_loss(const GptBatch& batch) {
     const float* pos = wpe() + (r % T) * C;
     for (long c = 0; c < C; ++c) x0_[r * C + c] += pos[c];
   }
-  const MhaMask causal{nullptr, true};
   const float* x = x0_.data();
   for (long l = 0; l < config_.layers; ++l) {
+    const MhaMask causal{nullptr, true, zero_heads ? zero_heads + l * H : nullptr};
     BlockActs& a = blocks_[l];
     const GptBlockP<const float*> w = block_w(l);
     for (NormActs* n : {&a.ln_1, &a.ln_2}) {

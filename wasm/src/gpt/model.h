@@ -87,6 +87,9 @@ class GptModel : public ParamStore {
   void validate_batch(const GptBatch& batch) const;
   // The logits (B, T, V) of `batch` (targets not needed), and every layer's attention.
   const std::vector<float>& forward(const GptBatch& batch);
+  // The same with heads zeroed: zero_heads (L, H), 1 = that head's output is 0 before c_proj
+  // (gpt/heads.h makes it from a list of heads, checked); empty: none.
+  const std::vector<float>& forward(const GptBatch& batch, const std::vector<uint8_t>& zero_heads);
   // Zeroes the gradients, computes the loss and every parameter's gradient. Throws
   // NonFiniteError if the loss is NaN/Inf, InputError if no position has a target.
   float forward_backward(const GptBatch& batch);
@@ -121,7 +124,7 @@ class GptModel : public ParamStore {
     std::vector<float> out;       // (R, C) x_{l+1}
   };
   void build_table();
-  float forward_loss(const GptBatch& batch);
+  float forward_loss(const GptBatch& batch, const uint8_t* zero_heads = nullptr);
   void backward(const GptBatch& batch);
   GptBlockP<float*> block_g(long l);
 

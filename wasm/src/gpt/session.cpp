@@ -23,6 +23,29 @@ constexpr uint64_t kSplitSeedMix = 0x5B117B0E75B117B0ULL;
 constexpr long kEvalTrainCharacters = 4096;
 // Full blocks scored per forward pass in evaluate().
 constexpr long kEvalRows = 16;
+// Mixed into the seed for the induction probe's random ids.
+constexpr uint64_t kProbeSeedMix = 0x1D0C710A5EEDULL;
+// The induction probe's length at most (the defaults' blockSize / 2).
+constexpr long kInductionIds = 16;
+
+GptHeadProbe make_head_probe(const CharVocab& vocab, const std::vector<int32_t>& text, long block,
+                             uint64_t seed) {
+  GptHeadProbe p;
+  p.text = text;
+  for (const char* end : {"\n", "，", "。", "？", "！", "；", ",", ".", "?", "!", ";"}) {
+    const auto& chars = vocab.chars();
+    const auto it = std::find(chars.begin(), chars.end(), std::string(end));
+    if (it != chars.end()) p.line_end.push_back(static_cast<int32_t>(it - chars.begin()));
+  }
+  // n distinct ids: the first n of a seeded shuffle of the vocabulary.
+  const long V = vocab.size(), n = std::min({kInductionIds, block / 2, V});
+  std::vector<int32_t> ids(static_cast<size_t>(V));
+  for (long i = 0; i < V; ++i) ids[i] = static_cast<int32_t>(i);
+  Rng rng(seed ^ kProbeSeedMix);
+  for (long i = 0; i < n; ++i) std::swap(ids[i], ids[i + rng.below(V - i)]);
+  if (n >= 3) p.random.assign(ids.begin(), ids.begin() + n);  // else no induction probe
+  return p;
+}
 
 GptConfig model_config(const GptSessionConfig& c, long vocab) {
   GptConfig m;
@@ -217,6 +240,8 @@ GptSession::GptSession(const GptSessionConfig& config, GptCorpusParts&& p)
       held_out_ids_(std::move(p.held)),
       info_(p.info),
       model_(model_config(config, vocab_.size())),
+      probe_(make_head_probe(vocab_, held_out_ids_.empty() ? train_ids_ : held_out_ids_,
+                             config.block_size, config.seed)),
       rng_(config.seed ^ kSamplerSeedMix) {}
 
 GptTrainResult GptSession::train(long steps) {
@@ -292,6 +317,10 @@ GptSampleResult GptSession::sample(const std::string& prompt, const GenerateOpti
   r.generated = vocab_.decode(std::vector<int32_t>(
       r.generation.ids.begin() + static_cast<long>(ids.size()), r.generation.ids.end()));
   return r;
+}
+
+GptHeadScores GptSession::head_scores(const std::vector<GptHeadRef>& zero_heads) {
+  return gpt_head_scores(model_, probe_, zero_heads);
 }
 
 }  // namespace lab

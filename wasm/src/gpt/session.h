@@ -20,6 +20,7 @@
 
 #include "gpt/corpus.h"
 #include "gpt/generate.h"
+#include "gpt/heads.h"
 #include "gpt/model.h"
 #include "optim.h"
 #include "rng.h"
@@ -103,6 +104,11 @@ class GptSession {
   // Generates after `prompt` (1 … block_size characters of the vocabulary). Throws InputError
   // naming every character of the prompt outside the vocabulary.
   GptSampleResult sample(const std::string& prompt, const GenerateOptions& options);
+  // What each head learned (gpt/heads.h) on the session's probe: the held-out text (the training
+  // text without one), newline and ，。？！；,.?!; as line ends, and r = min(16, blockSize / 2)
+  // distinct ids drawn with the seed for the induction probe. InputError naming zeroHeads[i].
+  GptHeadScores head_scores(const std::vector<GptHeadRef>& zero_heads = {});
+  const GptHeadProbe& head_probe() const { return probe_; }
 
   std::vector<uint8_t> save() const;
   static GptSession load(const uint8_t* data, size_t size);
@@ -126,6 +132,7 @@ class GptSession {
   std::vector<int32_t> train_ids_, held_out_ids_;
   GptCorpusInfo info_;
   GptModel model_;
+  GptHeadProbe probe_;
   Rng rng_;  // draws the training windows
   long step_ = 0;
 };

@@ -92,8 +92,11 @@ export class GptGenerate {
   /** The sampling settings of the state (temperature, top-k, top-p) and this step's seed. */
   #options(n: number) {
     const { state } = this.#ctx;
-    return { temperature: state.get('gpt_temperature'), topK: state.get('gpt_top_k'), topP: state.get('gpt_top_p'), seed: (state.get('seed') + n) >>> 0 };
+    return { temperature: state.get('gpt_temperature'), topK: state.get('gpt_top_k'), topP: state.get('gpt_top_p'), seed: (state.get('seed') + n) >>> 0, zeroHeads: this.zeroHeads() };
   }
+
+  /** The heads the reader zeroed (gpt-heads.ts reads gpt_zero; a link naming no head of this model zeroes none, and says so there). */
+  zeroHeads: () => [number, number][] = () => [];
 
   /** The prompt for the run's samples: the reader's if the model knows it, else the default. */
   prompt(): string {

@@ -4,7 +4,7 @@
 // EVAL_EVERY steps, so the reader sees the loss fall and the babble take form.
 import { FORM_TEMPERATURE, POEM_START, regularPoems, SAMPLE_CAP, sampleForm, samplePoem, type FormVerdict } from '../../../wasm/js/gpt-form.mjs';
 import { CORPUS_FILE } from '../widgets/gpt-corpus';
-import type { GptEvalResult, GptInfo, GptSampleOptions, GptSampleResult, LabClient, RemoteGpt } from '../worker/protocol';
+import type { GptEvalResult, GptHeadScores, GptInfo, GptSampleOptions, GptSampleResult, LabClient, RemoteGpt } from '../worker/protocol';
 
 /** Held-out loss and a sample at every multiple of this step (and at step 0). */
 export const EVAL_EVERY = 100;
@@ -30,6 +30,8 @@ export interface Milestone {
   samples: MilestoneSample[];
   /** the share of samples with the form */
   formRate: number;
+  /** what each head learned at this step (gpt-heads.ts shows it) */
+  heads: GptHeadScores;
 }
 
 /** The Tang poems as the site serves them, beside the page (web/vite.config.ts copies them there). */
@@ -167,7 +169,8 @@ export class GptRun {
       samples.push({ seed, poem: samplePoem(generated) ?? generated, form: sampleForm(generated) });
     }
     const formRate = samples.filter((x) => x.form.ok).length / samples.length;
-    if (this.milestones.at(-1)?.step !== step) this.milestones.push({ step, evaluation, samples, formRate });
+    const heads = await model.heads();
+    if (this.milestones.at(-1)?.step !== step) this.milestones.push({ step, evaluation, samples, formRate, heads });
   }
 
   async delete(): Promise<void> {

@@ -13,6 +13,7 @@ import { HEATMAP_CSS } from '../heatmap/heatmap';
 import sharedCss from './dot-controls.css?inline';
 import css from './gpt.css?inline';
 import { GptGenerate, charLabel } from './gpt-generate';
+import { GptHeads } from './gpt-heads';
 import { fetchCorpus, GptRun, MILESTONE_SEEDS, tangSource, type CorpusSource } from './gpt-run';
 import { GPT_STRINGS } from './gpt-strings';
 import { GptOwnText } from './gpt-text';
@@ -23,7 +24,7 @@ import { parkingSlot } from './parked';
 const parked = parkingSlot<{ run: GptRun; playing: boolean }>('gpt');
 const PARK_KEY = 'tang300';
 
-const WATCHED: readonly PropName[] = ['gpt_prompt', 'gpt_layer', 'gpt_head', 'gpt_temperature', 'gpt_top_k', 'gpt_top_p', 'gpt_steps'];
+const WATCHED: readonly PropName[] = ['gpt_zero', 'gpt_prompt', 'gpt_layer', 'gpt_head', 'gpt_temperature', 'gpt_top_k', 'gpt_top_p', 'gpt_steps'];
 /** Series colours (DARK_SERIES keys: each has its dark twin). */
 const COLORS = { train: '#1d4ed8', val: '#c2410c', unigram: '#475569', bigram: '#15803d' };
 const number = (lang: string) => new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en');
@@ -58,6 +59,7 @@ class GptView implements SectionHandle {
   readonly #train: HTMLButtonElement;
   readonly #pause: HTMLButtonElement;
   readonly #generate: GptGenerate;
+  readonly #heads: GptHeads;
   readonly #panel: Panel;
   readonly #ownPanel: Panel;
   readonly #fields = new Map<string, HTMLInputElement>();
@@ -81,7 +83,7 @@ class GptView implements SectionHandle {
     this.#root.dataset.playing = '0';
     this.#corpus.dataset.testid = 'gpt-corpus';
     this.#corpus.textContent = t('gpt.corpus.loading');
-    this.#root.append(el('p', 'gpt-intro', t('gpt.intro')), this.#corpus, this.#modelLine, tryThis(t('try.title'), [t('gpt.try.train'), t('gpt.try.temperature')]));
+    this.#root.append(el('p', 'gpt-intro', t('gpt.intro')), this.#corpus, this.#modelLine, tryThis(t('try.title'), [t('gpt.try.train'), t('gpt.try.temperature'), t('gpt.try.heads')]));
 
     this.#train = primaryButton(t('gpt.train'), 'gpt-train', () => this.#play());
     this.#pause = button(t('gpt.pause'), 'gpt-pause', () => this.#run.pause());
@@ -102,6 +104,8 @@ class GptView implements SectionHandle {
     this.#samples.dataset.testid = 'gpt-samples';
     this.#samples.lang = 'zh';
     this.#generate = new GptGenerate(ctx, this.#run, () => this.#refusedLabels());
+    this.#heads = new GptHeads(ctx, this.#run);
+    this.#generate.zeroHeads = () => this.#heads.zeroHeads() ?? [];
     this.#panel = new Panel(state, 'gpt_open_settings', t('gpt.panel.settings'), 'gpt-panel-settings');
     this.#panel.body.append(this.#settings());
     const own = new GptOwnText(
@@ -118,7 +122,7 @@ class GptView implements SectionHandle {
     samples.append(this.#samplesTitle, this.#samples);
     const training = el('div', 'gpt-training');
     training.append(chartFigure, samples);
-    this.#root.append(controls, training, ownPanel.element, this.#generate.element, this.#panel.element);
+    this.#root.append(controls, training, ownPanel.element, this.#heads.element, this.#generate.element, this.#panel.element);
     this.#unsubscribe = state.subscribe((changed) => this.#onState(changed));
     this.#draw();
   }
@@ -213,6 +217,7 @@ class GptView implements SectionHandle {
   #adopt(run: GptRun): void {
     this.#run = run;
     this.#generate.setRun(run);
+    this.#heads.setRun(run);
     this.#root.dataset.playing = '0';
     this.#status.show('info', '');
     this.#samples.replaceChildren();
@@ -296,6 +301,7 @@ class GptView implements SectionHandle {
     this.#chartFigure.hidden = step === 0 && !run.playing;
     const last = run.milestones.at(-1);
     if (last) this.#root.dataset.formRate = String(last.formRate);
+    this.#heads.draw();
     this.#drawChart(Math.max(state.get('gpt_steps'), run.target, step));
   }
 

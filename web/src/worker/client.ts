@@ -375,6 +375,9 @@ class RemoteGptModel extends RemoteHandle implements RemoteGpt {
   sample(prompt: string, options?: Parameters<RemoteGpt['sample']>[1]) {
     return this.send({ op: 'gpt.sample', model: this.model, prompt, options });
   }
+  heads(zeroHeads?: [number, number][]) {
+    return this.send({ op: 'gpt.heads', model: this.model, zeroHeads });
+  }
   delete(): Promise<void> {
     return this.deleteWith('gpt.delete');
   }

@@ -123,6 +123,8 @@ export class LabHandlers {
         return this.gpt(request.model).evaluate();
       case 'gpt.sample':
         return this.gpt(request.model).sample(request.prompt, request.options);
+      case 'gpt.heads':
+        return this.gpt(request.model).headScores({ zeroHeads: request.zeroHeads });
       case 'gpt.delete':
         this.#gpts.get(request.model)?.delete();
         this.#gpts.delete(request.model);

@@ -27,7 +27,7 @@ import type {
   TimelineOptions,
 } from '#shared/types/seq2seq';
 import type { LabVariant } from '../lab';
-import type { GptEvalResult, GptInfo, GptSampleOptions, GptSampleResult, GptSessionConfig, GptTrainResult } from '#shared/types/gpt';
+import type { GptEvalResult, GptHeadScores, GptInfo, GptSampleOptions, GptSampleResult, GptSessionConfig, GptTrainResult } from '#shared/types/gpt';
 
 export type {
   AttentionArgs,
@@ -46,6 +46,7 @@ export type {
   TranslateOptions,
   TranslateResult,
   GptEvalResult,
+  GptHeadScores,
   GptInfo,
   GptSampleOptions,
   GptSampleResult,
@@ -107,6 +108,7 @@ export type Request =
   | { op: 'gpt.train'; model: number; steps: number }
   | { op: 'gpt.evaluate'; model: number }
   | { op: 'gpt.sample'; model: number; prompt: string; options?: GptSampleOptions }
+  | { op: 'gpt.heads'; model: number; zeroHeads?: [number, number][] }
   | { op: 'gpt.delete'; model: number }
   /** wasm heap and live-model diagnostics */
   | { op: 'memory' }
@@ -147,6 +149,7 @@ export interface ResultOf {
   'gpt.train': GptTrainResult;
   'gpt.evaluate': GptEvalResult;
   'gpt.sample': GptSampleResult;
+  'gpt.heads': GptHeadScores;
   'gpt.delete': null;
   /** summed over the loaded builds; `modules`: each build's own figures (the worker fills it) */
   memory: MemoryFigures & { modules?: Partial<Record<LabVariant, MemoryFigures>> };
@@ -242,6 +245,8 @@ export interface RemoteGpt {
   evaluate(): Promise<GptEvalResult>;
   /** a prompt character outside the vocabulary, a temperature ≤ 0, a top-p outside (0, 1]: an Error naming it */
   sample(prompt: string, options?: GptSampleOptions): Promise<GptSampleResult>;
+  /** what each head learned (docs/gpt.md); a head outside the model: an Error naming zeroHeads[i] */
+  heads(zeroHeads?: [number, number][]): Promise<GptHeadScores>;
   delete(): Promise<void>;
 }
 
