@@ -36,7 +36,7 @@ describe('§5: what the heads learned, and zeroing a head', { timeout: 600_000 }
   }
 
   test('(en) after training the table has numbers; a head zeroed by keyboard changes the generation, and un-zeroing restores it exactly', async () => {
-    await site.load('#view=gpt&lang=en&gpt_steps=100');
+    await site.load('#view=gpt&lang=en&gpt_steps=100&gpt_open_heads=1');
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
     await page.click('[data-testid=gpt-train]');
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.scoredAt === '100', HEADS, { timeout: 300_000 });
@@ -73,13 +73,13 @@ describe('§5: what the heads learned, and zeroing a head', { timeout: 600_000 }
 
   test('(zh) on a phone a tap zeroes a head and a second tap un-zeroes it; a link naming no head of the model is named', async () => {
     const p = phone.page;
-    await phone.open('#view=gpt&lang=zh&gpt_zero=1.2,9.9');
+    await phone.open('#view=gpt&lang=zh&gpt_zero=1.2,9.9&gpt_open_heads=1');
     await p.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
     const message = await p.locator('[data-testid=gpt-heads-message]').textContent();
     assert.ok(message.includes('9.9'), message);
     assert.equal((await heads(p)).zeroed, '', 'a bad link zeroed a head');
     await p.goto('about:blank');
-    await phone.open('#view=gpt&lang=zh');
+    await phone.open('#view=gpt&lang=zh&gpt_open_heads=1');
     await p.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
     assert.equal((await scores(p)).length, 8);
     const toggle = p.locator('[data-testid=gpt-zero-2-3]');

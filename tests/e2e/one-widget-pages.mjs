@@ -10,7 +10,7 @@
  * @property {string} path the page, under the site root
  * @property {string} element the widget's tag name
  * @property {string} label how reports name it
- * @property {'attention' | 'seq2seq' | 'transformer' | 'transformer_fma' | 'gpt' | 'core' | 'core_fma' | null} wasm the one wasm build it loads (in Chromium), or none
+ * @property {'attention' | 'seq2seq' | 'transformer' | 'transformer_fma' | 'gpt' | 'gpt_fma' | 'core' | 'core_fma' | null} wasm the one wasm build it loads (in Chromium), or none
  * @property {string} [start] the test id of a button the widget waits for before computing anything
  * @property {number} [budgetKB] its download budget, KiB gzip (default: 200, tests/e2e/widgets.test.mjs)
  * @property {boolean} [charts] it shows a line or bar chart before the reader does anything (or after `start`): Chart.js is part of its download
@@ -34,7 +34,7 @@ export const ONE_WIDGET_PAGES = [
   { path: '/examples/test-one-playground-transformer.html', element: 'attention-playground', label: '<attention-playground mechanism=transformer>', wasm: 'transformer_fma' },
   // §5's GPT: its own build, its curves (and Chart.js) from the first training step; the poems it
   // fetches on coming into view are reported apart (`corpus`)
-  { path: '/examples/test-one-gpt.html', element: 'gpt-demo', label: '<gpt-demo>', wasm: 'gpt', corpus: 'poems/tang300.txt' },
+  { path: '/examples/test-one-gpt.html', element: 'gpt-demo', label: '<gpt-demo>', wasm: 'gpt_fma', corpus: 'poems/tang300.txt' },
 ];
 
 /** The wasm build a response URL is (`attention`, `seq2seq`, `transformer`, `core`, each `_fma` too), or undefined. */

@@ -153,6 +153,7 @@ export const PROPS = [
   { name: 'gpt_head', section: 'gpt', kind: 'int', default: 1, min: 1, max: 4, doc: "head of the attention shown for the generation's last step" },
   { name: 'gpt_zero', section: 'gpt', kind: 'text', default: '', maxLength: 200, doc: 'heads zeroed in the generation, layer.head from 1, comma-separated: 1.2,2.4 (zero head 2 of layer 1 and head 4 of layer 2)' },
   { name: 'gpt_open_settings', section: 'gpt', kind: 'bool', default: false, doc: 'the sampling settings panel is open (temperature, top-k, top-p, steps)' },
+  { name: 'gpt_open_heads', section: 'gpt', kind: 'bool', default: false, doc: 'the panel of what the heads learned is open (scores per head, zeroing a head)' },
   { name: 'gpt_open_text', section: 'gpt', kind: 'bool', default: false, doc: 'the own-text panel is open (paste or choose a text to train on)' },
 
   // §3.3 Your own sentence pairs (translate-pairs.ts)

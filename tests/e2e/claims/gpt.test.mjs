@@ -55,6 +55,7 @@ describe('§5 claims', { timeout: 1_200_000 }, () => {
       async (lang) => {
         await trainedDefault(lang);
         await assertPrompt(page, lang, 'gpt.try.heads');
+        await openPanel(page, 'gpt-panel-heads');
         await page.waitForFunction(([s, n]) => document.querySelector(s)?.dataset.scoredAt === String(n), ['.gpt-heads', STEPS]);
         /** the table's rows: [testid of the row's toggle, previous, lineBack, lineStart, induction] */
         const rows = await page.$$eval('[data-testid=gpt-heads-table] tbody tr', (trs) =>

@@ -42,7 +42,7 @@ export function formatZeroHeads(heads: readonly HeadRef[]): string {
 }
 
 export class GptHeads {
-  readonly element = el('figure', 'gpt-heads');
+  readonly element = el('div', 'gpt-heads');
   readonly #ctx: SectionContext;
   #run: GptRun;
   readonly #table = el('table', 'gpt-heads-table');
@@ -67,7 +67,7 @@ export class GptHeads {
     this.#zeroed.lang = 'zh';
     const box = el('div', 'gpt-heads-box');
     box.append(this.#table);
-    this.element.append(el('figcaption', undefined, t('gpt.heads.title')), el('p', 'gpt-note', t('gpt.heads.about')), box, this.#message.element, this.#plain, this.#zeroed);
+    this.element.append(el('p', 'gpt-note', t('gpt.heads.about')), box, this.#message.element, this.#plain, this.#zeroed);
     this.draw();
   }
 
@@ -111,7 +111,7 @@ export class GptHeads {
     const active = (this.element.getRootNode() as Document | ShadowRoot).activeElement;
     const focused = active instanceof HTMLElement && this.#table.contains(active) ? active.dataset.testid : undefined;
     const head = el('tr');
-    for (const key of ['gpt.heads.layer', 'gpt.heads.head', ...DETECTORS.map((d) => `gpt.heads.${d}`), 'gpt.heads.zero']) {
+    for (const key of ['gpt.heads.layerHead', ...DETECTORS.map((d) => `gpt.heads.${d}`), 'gpt.heads.zero']) {
       const th = el('th', undefined, t(key));
       th.scope = 'col';
       head.append(th);
@@ -122,9 +122,9 @@ export class GptHeads {
     for (let l = 0; l < layers; l++) {
       for (let h = 0; h < heads; h++) {
         const tr = el('tr');
-        const th = el('th', undefined, String(l + 1));
+        const th = el('th', undefined, `${l + 1}.${h + 1}`);
         th.scope = 'row';
-        tr.append(th, el('td', undefined, String(h + 1)));
+        tr.append(th);
         for (const d of DETECTORS) {
           const value = scores ? scores[d].data[l * heads + h] : null;
           const td = el('td', 'gpt-heads-score', value === null ? '–' : value.toFixed(2));
@@ -133,7 +133,7 @@ export class GptHeads {
           tr.append(td);
         }
         const on = zeroed.some(([zl, zh]) => zl === l && zh === h);
-        const toggle = button(t('gpt.heads.zeroThis'), `gpt-zero-${l + 1}-${h + 1}`, () => this.#toggle(l, h));
+        const toggle = button(t('gpt.heads.zero'), `gpt-zero-${l + 1}-${h + 1}`, () => this.#toggle(l, h));
         toggle.setAttribute('aria-pressed', String(on));
         toggle.setAttribute('aria-label', fill(t('gpt.heads.zeroLabel'), { layer: l + 1, head: h + 1 }));
         const cell = el('td');

@@ -115,6 +115,8 @@ class GptView implements SectionHandle {
         void this.#trainOn(this.#tang).catch((err: unknown) => this.#status.show('error', fill(t('gpt.error.corpus'), { message: errorText(err) }))),
     );
     const ownPanel = new Panel(state, 'gpt_open_text', t('gpt.panel.own'), 'gpt-panel-own');
+    const headsPanel = new Panel(state, 'gpt_open_heads', t('gpt.heads.title'), 'gpt-panel-heads');
+    headsPanel.body.append(this.#heads.element);
     ownPanel.body.append(own.element);
     this.#ownPanel = ownPanel;
     // the samples beside the curve where there is room: what the loss means, next to it
@@ -122,7 +124,7 @@ class GptView implements SectionHandle {
     samples.append(this.#samplesTitle, this.#samples);
     const training = el('div', 'gpt-training');
     training.append(chartFigure, samples);
-    this.#root.append(controls, training, ownPanel.element, this.#heads.element, this.#generate.element, this.#panel.element);
+    this.#root.append(controls, training, ownPanel.element, headsPanel.element, this.#generate.element, this.#panel.element);
     this.#unsubscribe = state.subscribe((changed) => this.#onState(changed));
     this.#draw();
   }
