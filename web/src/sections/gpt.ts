@@ -94,7 +94,7 @@ class GptView implements SectionHandle {
 
     const chartFigure = this.#chartFigure;
     const chartBox = el('div', 'gpt-chart-box');
-    chartFigure.append(el('figcaption', undefined, t('gpt.chart')), chartBox, el('p', 'gpt-chart-about', t('gpt.chart.about')));
+    chartFigure.append(el('figcaption', undefined, t('gpt.chart')), chartBox);
     this.#chart = new LineChart(chartBox, {
       label: t('gpt.chart'),
       x: { kind: 'linear', min: 0, integerStep: true, title: t('gpt.axis.step') },
@@ -124,7 +124,7 @@ class GptView implements SectionHandle {
     samples.append(this.#samplesTitle, this.#samples);
     const training = el('div', 'gpt-training');
     training.append(chartFigure, samples);
-    this.#root.append(controls, training, ownPanel.element, headsPanel.element, this.#generate.element, this.#panel.element);
+    this.#root.append(controls, training, el('p', 'gpt-chart-about', t('gpt.chart.about')), ownPanel.element, headsPanel.element, this.#generate.element, this.#panel.element);
     this.#unsubscribe = state.subscribe((changed) => this.#onState(changed));
     this.#draw();
   }
