@@ -1,6 +1,6 @@
 // §5's "What the heads learned": a table of every layer × head with four detectors' scores (the
 // mean attention weight on each detector's targets, docs/gpt.md), updated with the samples every
-// 100 steps, and a "Zero this head" toggle per row. Zeroed heads (gpt_zero in the state, so in
+// 100 steps, and a "Zero" toggle per row. Zeroed heads (gpt_zero in the state, so in
 // the link) are used by the step-by-step generation too; here the run's latest sample is shown
 // with and without them, so the reader sees the form break or hold.
 import { fill } from '../i18n';
