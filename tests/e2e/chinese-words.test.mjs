@@ -18,13 +18,15 @@ export const ALLOWED = new Set([
   'Q', 'K', 'V', 'QKV', 'GRU', 'LSTM', 'RNN', 'Adam', 'softmax', 'ISO', 'Seq2Seq', 'Transformer', 'GPT', 'top-k', 'top-p',
   // file formats
   'PNG', 'SVG', 'CSV', 'JSON', 'safetensors', 'tsv',
+  // the encoding a text file must be in (UTF-8), as §5's own-text field names it
+  'UTF',
   // software (the project's own name among it) and the authors of cited papers
   'AttentionLab', 'PyTorch', 'TF.js', 'Eigen', 'WebAssembly', 'Node', 'Emscripten', 'BLAS', 'OpenBLAS', 'Chromium',
   // §5's corpus: where it comes from and its licence, named as they are
   'Debian', 'fortunes-zh', 'GPL', 'GPL-3.0',
   'Jain', 'Wallace', 'Wiegreffe', 'Pinter',
   // units and the compression the performance page measures, written as engineers read them
-  'ms', 'GFLOP', 'KiB', 'gzip',
+  'ms', 'GFLOP', 'KiB', 'MiB', 'gzip',
   // keys
   'Tab', 'Ctrl', 'Mac',
   // the models' own start and end tokens, shown as the models write them (<sos>, <eos>)
