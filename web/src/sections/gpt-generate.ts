@@ -83,7 +83,7 @@ export class GptGenerate {
     attentionBox.append(choose);
     this.#attention = new Heatmap(attentionBox, { id: 'gpt-attention', title: '', fixedRange: [0, 1], t });
     figures.append(candidatesBox, attentionBox);
-    this.element.append(el('h3', 'gpt-subtitle', t('gpt.gen.title')), el('p', 'gpt-gen-about', t('gpt.gen.about')), controls, this.#text, this.#line.element, figures);
+    this.element.append(el('h3', 'gpt-subtitle', t('gpt.gen.title')), controls, this.#text, this.#line.element, figures);
     this.#line.show('info', t('gpt.gen.none'));
     this.#drawText();
     this.#drawChoices();

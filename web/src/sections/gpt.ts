@@ -94,7 +94,7 @@ class GptView implements SectionHandle {
 
     const chartFigure = this.#chartFigure;
     const chartBox = el('div', 'gpt-chart-box');
-    chartFigure.append(el('figcaption', undefined, t('gpt.chart')), chartBox);
+    chartFigure.append(el('figcaption', undefined, t('gpt.chart')), chartBox, el('p', 'gpt-note gpt-chart-about', t('gpt.chart.about')));
     this.#chart = new LineChart(chartBox, {
       label: t('gpt.chart'),
       x: { kind: 'linear', min: 0, integerStep: true, title: t('gpt.axis.step') },
@@ -107,7 +107,8 @@ class GptView implements SectionHandle {
     this.#heads = new GptHeads(ctx, this.#run);
     this.#generate.zeroHeads = () => this.#heads.zeroHeads() ?? [];
     this.#panel = new Panel(state, 'gpt_open_settings', t('gpt.panel.settings'), 'gpt-panel-settings');
-    this.#panel.body.append(this.#settings());
+    // what the settings do, where they are set
+    this.#panel.body.append(el('p', 'gpt-note gpt-gen-about', t('gpt.gen.about')), this.#settings());
     const own = new GptOwnText(
       ctx,
       (text) => this.#trainOn({ own: true, corpus: () => Promise.resolve(text) }),
@@ -124,7 +125,7 @@ class GptView implements SectionHandle {
     samples.append(this.#samplesTitle, this.#samples);
     const training = el('div', 'gpt-training');
     training.append(chartFigure, samples);
-    this.#root.append(controls, training, el('p', 'gpt-chart-about', t('gpt.chart.about')), ownPanel.element, headsPanel.element, this.#generate.element, this.#panel.element);
+    this.#root.append(controls, training, ownPanel.element, headsPanel.element, this.#generate.element, this.#panel.element);
     this.#unsubscribe = state.subscribe((changed) => this.#onState(changed));
     this.#draw();
   }
