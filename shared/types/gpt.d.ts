@@ -20,6 +20,12 @@ export interface GptSessionConfig {
   warmup?: number;
   /** The split, the weights and the batch sampling. */
   seed?: number;
+  /**
+   * Where a training window starts: at the blank line before a poem (and every blockSize
+   * characters into a longer one), so a character's place in its line is its place in the
+   * window; or anywhere in the text (nanoGPT's). The poems recipe's: 'poem'.
+   */
+  windows?: 'poem' | 'text';
 }
 
 export interface GptTrainResult {

@@ -112,6 +112,76 @@ TEST(GptSession, SameSeedSameRunAndResumeIsBitForBit) {
   EXPECT_EQ(loaded.sample("白日", o).text, a.sample("白日", o).text);
 }
 
+TEST(GptSession, PoemWindowsStartAtTheBlankLineBeforeEachPoem) {
+  lab::GptSessionConfig c = tiny_config();
+  c.windows = lab::GptWindows::kPoem;
+  const lab::GptSession s(c);
+  const std::vector<int32_t>& ids = s.train_ids();
+  const auto n = static_cast<long>(ids.size());
+  const int32_t nl = s.vocab().encode("\n")[0];
+  // The training text ends with a blank line, so read cyclically its first poem follows one too.
+  const std::string text = s.vocab().decode(ids);
+  ASSERT_GE(text.size(), 2u);
+  EXPECT_EQ(text.substr(text.size() - 2), "\n\n");
+  // Each poem gives a window at the blank line before it and one every blockSize characters
+  // after that while inside the poem.
+  long at_poem_start = 0, last_poem_start = -1;
+  for (const long start : s.window_starts()) {
+    ASSERT_GE(start, 0);
+    ASSERT_LT(start, n);
+    const bool blank_line = ids[start] == nl && ids[(start + 1) % n] == nl;
+    if (blank_line) {
+      EXPECT_NE(ids[(start + 2) % n], nl);  // the poem's first line
+      ++at_poem_start;
+      last_poem_start = start;
+    } else {
+      ASSERT_GE(last_poem_start, 0);
+      EXPECT_EQ((start - last_poem_start + n) % n % c.block_size, 0) << start;
+    }
+  }
+  EXPECT_EQ(at_poem_start, 18);
+  // A batch reads those windows cyclically: targets are the ids one further on.
+  lab::Rng rng(5);
+  const lab::GptBatch b = lab::sample_windows_at(ids, {n - 2}, 2, 8, rng);
+  EXPECT_EQ(b.idx[0], nl);
+  EXPECT_EQ(b.idx[1], nl);
+  EXPECT_EQ(b.idx[2], ids[0]);
+  EXPECT_EQ(b.targets[1], ids[0]);
+
+  // Evaluation reads each held-out poem from the blank line before it to the one after, and
+  // scores the baselines on the same targets.
+  lab::GptSession e_session(c);
+  const lab::GptEvalResult e = e_session.evaluate();
+  const std::vector<std::string> all = lab::split_poems(c.text);
+  double uni = 0, bi = 0, targets = 0;
+  for (size_t i : lab::held_out_poems(all.size(), c.held_out, c.seed)) {
+    const std::vector<int32_t> held = s.vocab().encode("\n\n" + all[i] + "\n\n");
+    const lab::NgramLosses l = lab::ngram_baselines(ids, held, s.vocab().size());
+    const auto k = static_cast<double>(held.size() - 1);
+    uni += l.unigram * k;
+    bi += l.bigram * k;
+    targets += k;
+  }
+  EXPECT_NEAR(e.unigram_loss, uni / targets, 1e-12);
+  EXPECT_NEAR(e.bigram_loss, bi / targets, 1e-12);
+  EXPECT_NEAR(e.validation_loss, std::log(static_cast<double>(s.vocab().size())), 0.2);
+
+  // Saved and loaded, the session keeps its windows: the resumed run is the uninterrupted one.
+  lab::GptSession whole(c), first(c);
+  const std::vector<float> expected = whole.train(9).losses;
+  std::vector<float> resumed = first.train(4).losses;
+  lab::GptSession loaded = lab::GptSession::load(first.save());
+  EXPECT_EQ(loaded.config().windows, lab::GptWindows::kPoem);
+  const std::vector<float> rest = loaded.train(5).losses;
+  resumed.insert(resumed.end(), rest.begin(), rest.end());
+  EXPECT_EQ(resumed, expected);
+  // and they are other windows than the text's
+  lab::GptSession text_windows(tiny_config());
+  EXPECT_NE(text_windows.train(9).losses, expected);
+
+  EXPECT_INPUT_ERROR(lab::gpt_windows_from_name("poems", "windows"), "windows must be \"poem\"");
+}
+
 TEST(GptSession, SamplesTextWithItsSteps) {
   lab::GptSession s(tiny_config());
   lab::GenerateOptions o;

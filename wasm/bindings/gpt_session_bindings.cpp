@@ -3,7 +3,8 @@
 // wraps it as lab.createGptSession(config) / lab.loadGptSession(bytes).
 //
 //   createGptSession({text, heldOut?, blockSize?, layers?, heads?, dModel?, batchSize?,
-//                     learningRate?, warmup?, seed?})   absent keys: the poems recipe's defaults
+//                     learningRate?, warmup?, seed?, windows?})   absent keys: the poems recipe's
+//                     defaults
 //   loadGptSession(bytes)                              → GptSessionHandle
 //   handle.train(steps)  → {losses, step}   (diverged: {error, completed})
 //   handle.evaluate()    → {trainLoss, validationLoss, unigramLoss, bigramLoss, characters}
@@ -30,7 +31,7 @@ namespace {
 
 const std::vector<std::string> kConfigKeys = {"text",   "heldOut", "blockSize", "layers",
                                               "heads",  "dModel",  "batchSize", "learningRate",
-                                              "warmup", "seed"};
+                                              "warmup", "seed",    "windows"};
 
 lab::GptSessionConfig config_from_js(const val& js) {
   if (labjs::is_absent(js) || !labjs::has_value(js, "text")) {
@@ -48,6 +49,9 @@ lab::GptSessionConfig config_from_js(const val& js) {
   c.learning_rate = labjs::js_number(js, "learningRate", c.learning_rate, "learningRate");
   c.warmup = labjs::js_whole(js, "warmup", "warmup").value_or(c.warmup);
   c.seed = labjs::js_seed(js, "seed", "seed").value_or(c.seed);
+  if (labjs::has_value(js, "windows")) {
+    c.windows = lab::gpt_windows_from_name(labjs::js_text(js["windows"], "windows"), "windows");
+  }
   return c;  // checked by the session
 }
 
@@ -120,6 +124,7 @@ class GptSessionHandle {
       for (const std::string& ch : session_.vocab().chars()) vocab.call<void>("push", val(ch));
       val config = val::object();
       config.set("heldOut", val(c.held_out));
+      config.set("windows", val(std::string(lab::gpt_windows_name(c.windows))));
       config.set("blockSize", val(static_cast<double>(c.block_size)));
       config.set("layers", val(static_cast<double>(c.layers)));
       config.set("heads", val(static_cast<double>(c.heads)));

@@ -91,15 +91,17 @@ export function sampleForm(generated) {
 }
 
 /**
- * The poems of a text (paragraphs: poems separated by a blank line) that have the form, in the
- * same layout: the corpus of the poems recipe (docs/gpt.md), which trains on the 绝句 and 律诗
- * only, so that the form is what there is to learn.
+ * The bodies of the poems of a text (paragraphs: poems separated by a blank line) that have the
+ * form, a poem a paragraph, without title and author: the corpus of the poems recipe
+ * (docs/gpt.md), which trains on the 绝句 and 律诗 only, each window from a poem's first line, so
+ * that the form is what there is to learn and a character's place in its line is its place in
+ * the window.
  * @param {string} text
  * @returns {string}
  */
 export function regularPoems(text) {
   const poems = text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n/).map((p) => p.trim()).filter((p) => p !== '' && poemForm(p).ok);
-  return poems.length ? `${poems.join('\n\n')}\n` : '';
+  return poems.length ? `${poems.map((p) => bodyLines(p).join('\n')).join('\n\n')}\n` : '';
 }
 
 /**

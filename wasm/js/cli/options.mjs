@@ -38,9 +38,10 @@ export const COMMANDS = {
     summary: 'train a Seq2Seq model on a task or on your own sentence pairs, or (--task poems) a GPT on the Tang poems or your own text, and write it to a model file',
     options: {
       task: { kind: 'choice', choices: TASKS, listed: true, applies: 'new', help: "the task: zh-en (the page's grammar corpus, Chinese → English), note (the 5 Chinese → English pairs), dates (dates → ISO), reverse or copy (letter strings), or poems (a character-level GPT on the Tang poems, docs/gpt.md); this, --pairs or --from is required" },
-      corpus: { kind: 'choice', choices: ['tang300-form', 'tang300', 'song100'], applies: 'poems', help: 'with --task poems: the poems to train on, tang300-form (the 绝句 and 律诗 of 唐诗三百首, the poems with the form: the default), tang300 (all of 唐诗三百首) or song100 (宋词一百首), as `npm run build:poems` extracts them from Debian\'s fortunes-zh' },
+      corpus: { kind: 'choice', choices: ['tang300-form', 'tang300', 'song100'], applies: 'poems', help: 'with --task poems: the poems to train on, tang300-form (the 绝句 and 律诗 of 唐诗三百首, the poems with the form, without title and author: the default), tang300 (all of 唐诗三百首) or song100 (宋词一百首), as `npm run build:poems` extracts them from Debian\'s fortunes-zh' },
       text: { kind: 'text', arg: 'FILE', applies: 'poems', help: 'with --task poems: train on your own UTF-8 text instead of the Tang poems (poems separated by blank lines; at most 1 MiB)' },
       'block-size': { kind: 'int', min: 1, max: 1024, applies: 'poems', help: 'with --task poems: the context in characters (default: the recipe\'s, docs/gpt.md)' },
+      windows: { kind: 'choice', choices: ['poem', 'text'], applies: 'poems', help: 'with --task poems: where a training window starts, at a poem\'s start (poem: the default, so a character\'s place in its line is its place in the window) or anywhere in the text (text: nanoGPT\'s)' },
       pairs: { kind: 'text', arg: 'FILE', applies: 'new', help: 'train on your own sentence pairs: a UTF-8 text file, one source<TAB>target per line (blank lines and lines starting with # are skipped; at most 20000 pairs, 64 tokens a side)' },
       tokenize: { kind: 'choice', choices: ['words', 'chars'], default: 'words', applies: 'pairs', why: 'the tasks have their own tokens', help: 'with --pairs: split each side into words (at whitespace) or into characters (whitespace dropped)' },
       'held-out': { kind: 'number', min: 0, max: 0.5, applies: 'pairs', why: 'the tasks have their own held-out sets', help: 'with --pairs: the share of the distinct pairs held out for evaluation, 0 … 0.5 (0: evaluate on the training pairs); with --task poems: the share of the poems held out whole; default 0.1' },
@@ -350,7 +351,7 @@ export function checkTrainOptions(o, given) {
 }
 
 // What --task poems (the GPT, docs/gpt.md) takes besides the options every run has.
-const POEMS_OPTIONS = new Set(['task', 'corpus', 'text', 'block-size', 'held-out', 'layers', 'heads', 'd-model', 'warmup', 'batch', 'lr', 'seed']);
+const POEMS_OPTIONS = new Set(['task', 'corpus', 'text', 'block-size', 'windows', 'held-out', 'layers', 'heads', 'd-model', 'warmup', 'batch', 'lr', 'seed']);
 const EVERY_RUN = new Set(['steps', 'eval-every', 'log-every', 'checkpoint-every', 'progress', 'out']);
 
 /** --task poems trains a GPT: every option of the translators is refused, naming what it takes instead. */

@@ -37,7 +37,7 @@ function corpus(o) {
 function configFrom(o) {
   const c = { text: corpus(o), seed: o.seed };
   const keys = { 'held-out': 'heldOut', 'block-size': 'blockSize', layers: 'layers', heads: 'heads', 'd-model': 'dModel',
-    warmup: 'warmup', batch: 'batchSize', lr: 'learningRate' };
+    warmup: 'warmup', batch: 'batchSize', lr: 'learningRate', windows: 'windows' };
   for (const [flag, key] of Object.entries(keys)) if (o[flag] !== undefined) c[key] = o[flag];
   return c;
 }

@@ -36,5 +36,9 @@ class CharVocab {
 // idx = window[0, T), targets = window[1, T + 1), as nanoGPT's get_batch. Throws InputError when
 // the text is not longer than T.
 GptBatch sample_windows(const std::vector<int32_t>& ids, long B, long T, Rng& rng);
+// B windows of T + 1 ids each starting at starts[rng.below(starts.size())] and read cyclically
+// (the id after the last is the first): the poems' own windows (GptWindows::kPoem).
+GptBatch sample_windows_at(const std::vector<int32_t>& ids, const std::vector<long>& starts, long B,
+                           long T, Rng& rng);
 
 }  // namespace lab

@@ -67,9 +67,10 @@ std::string joined(const std::vector<std::string>& poems, const std::vector<size
   return text.empty() ? text : text + "\n";
 }
 
-// The mean loss per target of the model on `ids` read in consecutive blocks of T positions
-// (each block's targets are the next characters; the last block may be shorter).
-double text_loss(GptModel& model, const std::vector<int32_t>& ids, long T) {
+// The summed loss of the model over the targets of `ids` (all but the first) read in consecutive
+// blocks of T positions (each block's targets are the next characters; the last block may be
+// shorter).
+double text_loss_sum(GptModel& model, const std::vector<int32_t>& ids, long T) {
   const long n = static_cast<long>(ids.size());
   if (n < 2) return 0;
   const long full = (n - 1) / T;
@@ -90,7 +91,46 @@ double text_loss(GptModel& model, const std::vector<int32_t>& ids, long T) {
   }
   const long tail = (n - 1) - full * T;
   if (tail > 0) score(full, 1, tail);
-  return sum / static_cast<double>(n - 1);
+  return sum;
+}
+
+// The mean loss per target over texts each read from an empty context, and the baselines on
+// the same targets.
+struct TextsLoss {
+  double model = 0;
+  NgramLosses base;
+};
+TextsLoss texts_loss(GptModel& model, const std::vector<std::vector<int32_t>>& texts, long T,
+                     const std::vector<int32_t>* baseline_train, long vocab) {
+  TextsLoss out;
+  double targets = 0;
+  for (const std::vector<int32_t>& ids : texts) {
+    if (ids.size() < 2) continue;
+    const auto n = static_cast<double>(ids.size() - 1);
+    out.model += text_loss_sum(model, ids, T);
+    if (baseline_train != nullptr) {
+      const NgramLosses b = ngram_baselines(*baseline_train, ids, vocab);
+      out.base.unigram += b.unigram * n;
+      out.base.bigram += b.bigram * n;
+    }
+    targets += n;
+  }
+  if (targets > 0) {
+    out.model /= targets;
+    out.base.unigram /= targets;
+    out.base.bigram /= targets;
+  }
+  return out;
+}
+
+// A poem as GptWindows::kPoem trains on it: the blank line before it, the poem, the blank line
+// after it.
+std::vector<int32_t> poem_text(const CharVocab& vocab, const std::string& poem, int32_t newline) {
+  std::vector<int32_t> ids = {newline, newline};
+  const std::vector<int32_t> body = vocab.encode(poem);
+  ids.insert(ids.end(), body.begin(), body.end());
+  ids.insert(ids.end(), {newline, newline});
+  return ids;
 }
 
 }  // namespace
@@ -111,14 +151,27 @@ GptSessionConfig gpt_poems_defaults() {
   // docs/gpt.md, "The recipe" (scripts/gpt-poems.mjs measures it).
   GptSessionConfig c;
   c.held_out = 0.1;
-  c.block_size = 32;
+  c.block_size = 80;  // a 七律 (64 characters, 8 line ends) and the blank line before it
   c.layers = 2;
   c.heads = 4;
   c.d_model = 64;
-  c.batch_size = 16;
+  c.batch_size = 8;
   c.learning_rate = 3e-3;
   c.warmup = 0;
+  c.windows = GptWindows::kPoem;
   return c;
+}
+
+GptWindows gpt_windows_from_name(const std::string& name, const std::string& key) {
+  if (name == "poem") return GptWindows::kPoem;
+  if (name == "text") return GptWindows::kText;
+  throw InputError(
+      key + " must be \"poem\" (windows start at a poem's start) or \"text\" (anywhere); got \"" +
+      name + "\"");
+}
+
+const char* gpt_windows_name(GptWindows w) {
+  return w == GptWindows::kPoem ? "poem" : "text";
 }
 
 std::vector<std::string> split_poems(const std::string& text) {
@@ -193,6 +246,8 @@ struct GptCorpusParts {
   CharVocab vocab;
   std::vector<int32_t> train, held;
   GptCorpusInfo info;
+  std::vector<long> window_starts;                            // kPoem
+  std::vector<std::vector<int32_t>> train_poems, held_poems;  // kPoem: poem_text of each
 };
 
 namespace {
@@ -204,7 +259,11 @@ GptCorpusParts prepare(const GptSessionConfig& c) {
     throw InputError("the text has " + std::to_string(c.text.size()) + " bytes; the limit is " +
                      std::to_string(kGptMaxCorpusBytes) + " (1 MiB)");
   }
-  GptCorpusParts p{CharVocab::from_text(c.text), {}, {}, {}};
+  // The line break is in every vocabulary: it separates the poems of the training text even
+  // when the text has none of its own (a single line).
+  const bool has_newline = c.text.find('\n') != std::string::npos;
+  GptCorpusParts p{
+      CharVocab::from_text(has_newline ? c.text : c.text + "\n"), {}, {}, {}, {}, {}, {}};
   const std::vector<std::string> poems = split_poems(c.text);
   const std::vector<size_t> held = held_out_poems(poems.size(), c.held_out, c.seed);
   std::vector<size_t> train;
@@ -217,6 +276,24 @@ GptCorpusParts prepare(const GptSessionConfig& c) {
   }
   p.train = p.vocab.encode(joined(poems, train));
   p.held = p.vocab.encode(joined(poems, held));
+  if (c.windows == GptWindows::kPoem && !train.empty()) {
+    // The training text ends with a blank line, so read cyclically it runs on into its first
+    // poem as into any other; poem i's windows start at the blank line before it.
+    const int32_t newline = p.vocab.encode("\n")[0];
+    p.train.push_back(newline);
+    const auto n = static_cast<long>(p.train.size());
+    long first = 0;  // of the poem in p.train
+    for (size_t i : train) {
+      std::vector<int32_t> ids = poem_text(p.vocab, poems[i], newline);
+      const auto length = static_cast<long>(ids.size()) - 4;
+      for (long at = first - 2; at < first + length; at += c.block_size) {
+        p.window_starts.push_back((at + n) % n);
+      }
+      first += length + 2;
+      p.train_poems.push_back(std::move(ids));
+    }
+    for (size_t i : held) p.held_poems.push_back(poem_text(p.vocab, poems[i], newline));
+  }
   const auto tokens = static_cast<long>(p.train.size());
   if (tokens <= c.block_size) {
     throw InputError("the training text has " + std::to_string(tokens) +
@@ -238,6 +315,9 @@ GptSession::GptSession(const GptSessionConfig& config, GptCorpusParts&& p)
       vocab_(std::move(p.vocab)),
       train_ids_(std::move(p.train)),
       held_out_ids_(std::move(p.held)),
+      window_starts_(std::move(p.window_starts)),
+      held_out_poems_(std::move(p.held_poems)),
+      train_poems_(std::move(p.train_poems)),
       info_(p.info),
       model_(model_config(config, vocab_.size())),
       probe_(make_head_probe(vocab_, held_out_ids_.empty() ? train_ids_ : held_out_ids_,
@@ -251,7 +331,11 @@ GptTrainResult GptSession::train(long steps) {
   AdamOptions adam;
   for (long i = 0; i < steps; ++i) {
     const Rng before = rng_;
-    const GptBatch batch = sample_windows(train_ids_, config_.batch_size, config_.block_size, rng_);
+    const GptBatch batch =
+        config_.windows == GptWindows::kPoem
+            ? sample_windows_at(train_ids_, window_starts_, config_.batch_size, config_.block_size,
+                                rng_)
+            : sample_windows(train_ids_, config_.batch_size, config_.block_size, rng_);
     try {
       const float loss = model_.forward_backward(batch);
       check_loss_not_diverged(loss, model_.config().vocab);
@@ -282,10 +366,33 @@ GptEvalResult GptSession::evaluate() {
   const long held = static_cast<long>(held_out_ids_.size());
   const long train_chars =
       std::min<long>(static_cast<long>(train_ids_.size()), held > 0 ? held : kEvalTrainCharacters);
-  r.train_loss = text_loss(
-      model_, std::vector<int32_t>(train_ids_.begin(), train_ids_.begin() + train_chars), T);
+  if (config_.windows == GptWindows::kPoem) {
+    // as many training poems as make up the held-out text's length
+    std::vector<std::vector<int32_t>> train_part;
+    long chars = 0;
+    for (const std::vector<int32_t>& poem : train_poems_) {
+      if (chars >= train_chars) break;
+      train_part.push_back(poem);
+      chars += static_cast<long>(poem.size());
+    }
+    r.train_loss = texts_loss(model_, train_part, T, nullptr, vocab_.size()).model;
+    if (held > 0) {
+      const TextsLoss held_loss =
+          texts_loss(model_, held_out_poems_, T, &train_ids_, vocab_.size());
+      r.validation_loss = held_loss.model;
+      r.unigram_loss = held_loss.base.unigram;
+      r.bigram_loss = held_loss.base.bigram;
+    }
+    r.characters = held;
+    return r;
+  }
+  const auto mean = [&](const std::vector<int32_t>& ids) {
+    return ids.size() < 2 ? 0.0
+                          : text_loss_sum(model_, ids, T) / static_cast<double>(ids.size() - 1);
+  };
+  r.train_loss = mean(std::vector<int32_t>(train_ids_.begin(), train_ids_.begin() + train_chars));
   if (held > 0) {
-    r.validation_loss = text_loss(model_, held_out_ids_, T);
+    r.validation_loss = mean(held_out_ids_);
     const NgramLosses base = ngram_baselines(train_ids_, held_out_ids_, vocab_.size());
     r.unigram_loss = base.unigram;
     r.bigram_loss = base.bigram;

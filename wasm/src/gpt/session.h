@@ -33,6 +33,12 @@ constexpr long kGptMaxBatchSize = 1024;
 constexpr long kGptMaxWarmup = 1000000;
 constexpr double kGptMaxHeldOut = 0.5;
 
+// Where a training window starts (docs/gpt.md, "A session").
+enum class GptWindows {
+  kText,  // anywhere in the training text (nanoGPT's get_batch)
+  kPoem,  // at the blank line before a poem, and every blockSize characters into a longer one
+};
+
 struct GptSessionConfig {
   std::string text;       // the corpus, UTF-8
   double held_out = 0.1;  // share of the poems held out, in [0, 0.5]; 0: none (evaluate
@@ -45,6 +51,10 @@ struct GptSessionConfig {
   double learning_rate = 3e-3;  // Adam's peak rate: a positive float32
   long warmup = 0;              // linear warm-up to learning_rate over this many steps; 0: none
   uint64_t seed = 1;            // the split, the weights and the batch sampling
+  // kPoem puts a poem's k-th character at position k + 2 of every window that holds it, so the
+  // learned position embedding can carry where a line's marks fall; evaluate() then reads each
+  // held-out poem from its own start, as training does.
+  GptWindows windows = GptWindows::kText;
 
   // Throws InputError naming the setting (the text's problems are the corpus's, checked when the
   // session splits it: empty, too large, too short for one block).
@@ -70,7 +80,9 @@ struct GptTrainingDiverged : NonFiniteError {
 
 // Losses in nats per character, each over every character of its text but the first (the one
 // predicted from nothing). The model reads its text in consecutive blocks of block_size
-// positions, each from an empty context; the baselines are fitted on the training text.
+// positions, each from an empty context: with GptWindows::kPoem each poem is its own text, from
+// the blank line before it to the one after it. The baselines are fitted on the training text
+// and scored on the same targets.
 struct GptEvalResult {
   double train_loss = 0;       // on the first `characters` characters of the training text
   double validation_loss = 0;  // on the held-out text (0 when there is none)
@@ -98,7 +110,8 @@ class GptSession {
   explicit GptSession(const GptSessionConfig& config);
 
   // `steps` Adam steps (in [1, kGptMaxTrainSteps]) on batches of random windows of the training
-  // text. Throws GptTrainingDiverged with the session as after the last good step.
+  // text (config.windows says where they may start). Throws GptTrainingDiverged with the session as
+  // after the last good step.
   GptTrainResult train(long steps);
   GptEvalResult evaluate();
   // Generates after `prompt` (1 … block_size characters of the vocabulary). Throws InputError
@@ -122,6 +135,7 @@ class GptSession {
   const GptCorpusInfo& corpus() const { return info_; }
   const std::vector<int32_t>& train_ids() const { return train_ids_; }
   const std::vector<int32_t>& held_out_ids() const { return held_out_ids_; }
+  const std::vector<long>& window_starts() const { return window_starts_; }  // kPoem
   long step() const { return step_; }
 
  private:
@@ -130,6 +144,10 @@ class GptSession {
   GptSessionConfig config_;
   CharVocab vocab_;
   std::vector<int32_t> train_ids_, held_out_ids_;
+  // kPoem: where each training window may start in train_ids_ (read cyclically), and the
+  // held-out poems' texts for evaluate()
+  std::vector<long> window_starts_;
+  std::vector<std::vector<int32_t>> held_out_poems_, train_poems_;
   GptCorpusInfo info_;
   GptModel model_;
   GptHeadProbe probe_;
@@ -142,6 +160,9 @@ class GptSession {
 // held_out > 0 and the text has fewer than 2 poems.
 std::vector<std::string> split_poems(const std::string& text);
 std::vector<size_t> held_out_poems(size_t poems, double held_out, uint64_t seed);
+// "poem" / "text" ⇄ GptWindows; InputError naming `key` for any other name.
+GptWindows gpt_windows_from_name(const std::string& name, const std::string& key);
+const char* gpt_windows_name(GptWindows w);
 
 // Add-one (Laplace) smoothed unigram and bigram models fitted on `train`, scored on the targets
 // `held[1 …]` (the bigram reads each target's predecessor in `held`): mean nats per character.

@@ -1,7 +1,7 @@
 // GptSession::save / load: the session ⇄ an .atlb model file (sequence/model_file.h) of kind
 // "attention-lab/gpt". The header (docs/gpt.md, "The session file"):
 //   kind, version
-//   config    {seed, heldOut, blockSize, layers, heads, dModel}
+//   config    {seed, heldOut, blockSize, layers, heads, dModel, windows}
 //   training  {batchSize, learningRate, warmup, step, samplerState, adamStep}
 //   text      the corpus (the split and the vocabulary are rebuilt from it and the seed)
 //   vocab     the characters, in id order: checked against the rebuilt vocabulary
@@ -27,8 +27,13 @@ std::vector<uint8_t> GptSession::save() const {
   nlohmann::json h = nlohmann::json::object();
   h["kind"] = kGptFileKind;
   h["version"] = kGptFileVersion;
-  h["config"] = {{"seed", c.seed},     {"heldOut", c.held_out}, {"blockSize", c.block_size},
-                 {"layers", c.layers}, {"heads", c.heads},      {"dModel", c.d_model}};
+  h["config"] = {{"seed", c.seed},
+                 {"heldOut", c.held_out},
+                 {"blockSize", c.block_size},
+                 {"layers", c.layers},
+                 {"heads", c.heads},
+                 {"dModel", c.d_model},
+                 {"windows", gpt_windows_name(c.windows)}};
   h["training"] = {{"batchSize", c.batch_size},
                    {"learningRate", c.learning_rate},
                    {"warmup", c.warmup},
@@ -56,6 +61,12 @@ GptSession GptSession::load(const uint8_t* data, size_t size) {
     c.layers = header_field<long>(jc, "layers", "config.layers");
     c.heads = header_field<long>(jc, "heads", "config.heads");
     c.d_model = header_field<long>(jc, "dModel", "config.dModel");
+    // a file written before windows could start at a poem trained on windows anywhere
+    c.windows =
+        jc.contains("windows")
+            ? gpt_windows_from_name(header_field<std::string>(jc, "windows", "config.windows"),
+                                    "config.windows")
+            : GptWindows::kText;
     c.batch_size = header_field<long>(jt, "batchSize", "training.batchSize");
     c.learning_rate = header_field<double>(jt, "learningRate", "training.learningRate");
     c.warmup = header_field<long>(jt, "warmup", "training.warmup");

@@ -11,6 +11,7 @@ import type { GptSampleResult, GptStep } from '#shared/types/gpt';
 import { button, el, errorText, field, MessageLine, setFieldError, setOptions } from './dom';
 import type { GptRun } from './gpt-run';
 import { PROPS } from '../state-table';
+import { SAMPLE_CAP } from '../../../wasm/js/gpt-form.mjs';
 
 const PROMPT = PROPS.find((p) => p.name === 'gpt_prompt') as { default: string; maxLength: number };
 /** The prompt of the run's samples when the reader's is not one the model can read. */
@@ -27,6 +28,9 @@ export function unknownChars(prompt: string, vocab: readonly string[]): string[]
   return [...new Set(Array.from(prompt).filter((c) => !known.has(c)))];
 }
 
+/** Characters Write the poem draws at most: as many as a sample (SAMPLE_CAP, docs/gpt.md). */
+const WRITE_CAP = SAMPLE_CAP;
+
 /** Candidates in the figure: the most likely, then the drawn one if it ranks lower (run.next reads more). */
 const SHOWN_CANDIDATES = 5;
 
@@ -42,6 +46,7 @@ export class GptGenerate {
   readonly #candidates: Heatmap;
   readonly #attention: Heatmap;
   readonly #next: HTMLButtonElement;
+  readonly #write: HTMLButtonElement;
   /** the generated characters after the prompt, and each step with where its keys start in the text */
   #generated: string[] = [];
   #steps: { step: GptStep; first: number }[] = [];
@@ -62,6 +67,7 @@ export class GptGenerate {
     this.#prompt.lang = 'zh';
     this.#prompt.addEventListener('change', () => this.#onPrompt());
     this.#next = button(t('gpt.next'), 'gpt-next', () => void this.next());
+    this.#write = button(t('gpt.write'), 'gpt-write', () => void this.write());
     const restart = button(t('gpt.restart'), 'gpt-restart', () => this.restart());
     this.#layer.dataset.testid = 'gpt-layer';
     this.#head.dataset.testid = 'gpt-head';
@@ -73,7 +79,7 @@ export class GptGenerate {
     const controls = el('div', 'al-controls');
     const promptField = field(t('gpt.field.prompt'), this.#prompt);
     promptField.classList.add('gpt-prompt-field');
-    controls.append(promptField, this.#next, restart);
+    controls.append(promptField, this.#next, this.#write, restart);
     const figures = el('div', 'gpt-figures');
     const candidatesBox = el('div', 'gpt-figure');
     const attentionBox = el('div', 'gpt-figure');
@@ -144,6 +150,18 @@ export class GptGenerate {
 
   /** Draws the next character; refused settings leave the text as it is. */
   async next(): Promise<void> {
+    await this.#generate(1);
+  }
+
+  /**
+   * Writes on to the end of the poem (the blank line that ends it) or WRITE_CAP characters, in one
+   * request: every step kept as Next keeps it, the figures drawn once at the end.
+   */
+  async write(): Promise<void> {
+    await this.#generate(WRITE_CAP);
+  }
+
+  async #generate(count: number): Promise<void> {
     if (this.#busy) return;
     const { t } = this.#ctx;
     if (this.#check(this.#prompt.value) !== null) {
@@ -158,20 +176,30 @@ export class GptGenerate {
     }
     this.#busy = true;
     this.#next.disabled = true;
+    this.#write.disabled = true;
     try {
       const text = this.#ctx.state.get('gpt_prompt') + this.#generated.join('');
-      const result: GptSampleResult = await this.#run.next(text, this.#options(this.#generated.length));
-      const step = result.steps[0];
-      // the step's keys are the text's last ones (run.next reads at most the model's context)
-      this.#steps.push({ step, first: Array.from(text).length - step.keys });
-      this.#generated.push(step.char);
-      this.#line.show('ok', fill(t('gpt.gen.chosen'), { n: this.#generated.length, char: charLabel(step.char, t('gpt.newline')), p: step.prob.toFixed(3) }));
+      const options = this.#options(this.#generated.length);
+      const result: GptSampleResult = count === 1 ? await this.#run.next(text, options) : await this.#run.write(text, options, count);
+      // the steps' keys are the text's last ones (the run reads at most the model's context)
+      let length = Array.from(text).length;
+      for (const step of result.steps) {
+        this.#steps.push({ step, first: length - step.keys });
+        this.#generated.push(step.char);
+        length += 1;
+        // a poem ends at a blank line: what the model draws after it belongs to the next poem
+        if (count > 1 && step.char === '\n' && (this.#generated.at(-2) ?? text.at(-1)) === '\n') break;
+      }
+      const last = this.#steps.at(-1)!.step;
+      const written = count > 1 ? fill(t('gpt.gen.wrote'), { count: length - Array.from(text).length, cap: WRITE_CAP }) : '';
+      this.#line.show('ok', written + fill(t('gpt.gen.chosen'), { n: this.#generated.length, char: charLabel(last.char, t('gpt.newline')), p: last.prob.toFixed(3) }));
       this.element.dataset.generated = String(this.#generated.length);
     } catch (err) {
       this.#line.show('error', `${t('error.prefix')}${errorText(err)}`);
     } finally {
       this.#busy = false;
       this.#next.disabled = false;
+      this.#write.disabled = false;
     }
     this.#drawText();
     this.#drawChoices();

@@ -154,6 +154,17 @@ export class GptRun {
     return model.sample(context, { ...options, maxNewTokens: 1, topCandidates: 64 });
   }
 
+  /**
+   * Up to `count` steps after `text` in one request, each kept as next() keeps it (its candidates
+   * and every layer's and head's attention): the worker runs them on its key/value cache and the
+   * page draws once, so the reader sees a whole poem written as fast as the model writes it.
+   */
+  async write(text: string, options: GptSampleOptions, count: number): Promise<GptSampleResult> {
+    const model = await this.ready();
+    const context = Array.from(text).slice(-this.info!.config.blockSize).join('');
+    return model.sample(context, { ...options, maxNewTokens: count, topCandidates: 64 });
+  }
+
   get evaluation(): GptEvalResult | null {
     return this.milestones.at(-1)?.evaluation ?? null;
   }
