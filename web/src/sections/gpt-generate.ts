@@ -30,6 +30,13 @@ export function unknownChars(prompt: string, vocab: readonly string[]): string[]
 /** Candidates in the figure: the most likely, then the drawn one if it ranks lower (run.next reads more). */
 const SHOWN_CANDIDATES = 5;
 
+/** What the reader generated after a prompt: kept with the model over a change of language. */
+export interface GeneratedText {
+  readonly prompt: string;
+  readonly generated: readonly string[];
+  readonly steps: readonly { step: GptStep; first: number }[];
+}
+
 export class GptGenerate {
   readonly element = el('div', 'gpt-generate');
   readonly #ctx: SectionContext;
@@ -165,14 +172,36 @@ export class GptGenerate {
       // the step's keys are the text's last ones (run.next reads at most the model's context)
       this.#steps.push({ step, first: Array.from(text).length - step.keys });
       this.#generated.push(step.char);
-      this.#line.show('ok', fill(t('gpt.gen.chosen'), { n: this.#generated.length, char: charLabel(step.char, t('gpt.newline')), p: step.prob.toFixed(3) }));
-      this.element.dataset.generated = String(this.#generated.length);
+      this.#showChosen();
     } catch (err) {
       this.#line.show('error', `${t('error.prefix')}${errorText(err)}`);
     } finally {
       this.#busy = false;
       this.#next.disabled = false;
     }
+    this.#drawText();
+    this.#drawChoices();
+  }
+
+  /** The line under the text: the last character drawn and its probability. */
+  #showChosen(): void {
+    const { t } = this.#ctx;
+    const step = this.#steps.at(-1)!.step;
+    this.#line.show('ok', fill(t('gpt.gen.chosen'), { n: this.#generated.length, char: charLabel(step.char, t('gpt.newline')), p: step.prob.toFixed(3) }));
+    this.element.dataset.generated = String(this.#generated.length);
+  }
+
+  /** The text generated so far, for the section mounted next (parked with the model). */
+  saved(): GeneratedText {
+    return { prompt: this.#ctx.state.get('gpt_prompt'), generated: [...this.#generated], steps: [...this.#steps] };
+  }
+
+  /** Takes up the text an earlier mount generated with the same model, if it followed this prompt. */
+  restore(saved: GeneratedText): void {
+    if (saved.generated.length === 0 || saved.prompt !== this.#ctx.state.get('gpt_prompt')) return;
+    this.#generated = [...saved.generated];
+    this.#steps = [...saved.steps];
+    this.#showChosen();
     this.#drawText();
     this.#drawChoices();
   }

@@ -59,6 +59,15 @@ export class GptOwnText {
     this.element.append(el('p', 'gpt-note', t('gpt.own.intro')), field(this.#textLabel, this.#text), field(this.#fileLabel, this.#file), buttons);
   }
 
+  /** The text in the box (a change of language carries it to the next mount). */
+  get text(): string {
+    return this.#text.value;
+  }
+
+  set text(value: string) {
+    this.#text.value = value;
+  }
+
   /** A chosen file fills the box, once it is known to be text within the limit; else the box keeps its text. */
   async #read(): Promise<void> {
     const file = this.#file.files?.[0];
