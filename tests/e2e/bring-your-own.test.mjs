@@ -3,7 +3,9 @@
 // exported from wasm) shows the config, the vocabularies and the decoding heatmaps; a broken file
 // is named inline and the page keeps working; your own pairs train, score on the held-out share,
 // decode and download (.safetensors and the page's format, which load back in the picker); a bad
-// line is named; the pairs travel in the link when short and the page says when they do not.
+// line is named; a pairs file that is not UTF-8 or is over 1 MiB is refused under the upload field
+// in English and Chinese, the pairs kept; the pairs travel in the link when short and the page says
+// when they do not.
 // §4 mounts the same picker and download for its Transformer.
 // Screenshots at 1280 and 390 px in test-artifacts/. Needs a build (npm run build:web).
 // Run: node --test tests/e2e/bring-your-own.test.mjs
@@ -11,7 +13,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { horizontalOverflow, openPanel, startSite, useSite, waitForCanvasInk } from './harness.mjs';
+import { horizontalOverflow, openPanel, startSite, switchLanguage, useSite, waitForCanvasInk } from './harness.mjs';
 
 const REPO_ROOT = new URL('../../', import.meta.url);
 const REF = (file) => fileURLToPath(new URL(`shared/reference/${file}`, REPO_ROOT));
@@ -46,6 +48,44 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
       zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
       zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, { name, bytes: [...bytes] });
+  }
+
+  /** The message under the pairs upload ('' when none). */
+  const uploadError = () =>
+    page.evaluate(() => {
+      const id = document.querySelector('[data-testid=s2s-pairs-upload]')?.getAttribute('aria-errormessage');
+      return (id && document.getElementById(id)?.textContent) ?? '';
+    });
+
+  /**
+   * A Latin-1 file and one over the core's 1 MiB, chosen in the upload: each refused under the field,
+   * naming it, the file and the problem in `lang`; the pairs in the box and in the link stay.
+   */
+  async function refusedUploads(lang) {
+    const upload = page.locator(`${SEC} [data-testid=s2s-pairs-upload]`);
+    const kept = { box: await page.inputValue('[data-testid=s2s-pairs-text]'), link: await text('s2s-pairs-link'), hash: await page.evaluate(() => location.hash) };
+    const latin1 = Buffer.concat([Buffer.from('咖哥 喜欢 小冰\tKaGe likes XiaoBing\n'), Buffer.from('\xe9t\xe9\tsummer\n', 'latin1')]);
+    const cases = [
+      [{ name: 'latin1.tsv', mimeType: 'text/tab-separated-values', buffer: latin1 }, {
+        en: 'Upload a .tsv file: latin1.tsv is not UTF-8 text (line 2); save it as UTF-8',
+        zh: '上传 .tsv 文件：latin1.tsv 不是 UTF-8 文本（第 2 行）；请存为 UTF-8',
+      }],
+      [{ name: 'big.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.alloc((1 << 20) + 1, 0x61) }, {
+        en: 'Upload a .tsv file: big.tsv is 1,048,577 bytes, over the limit of 1 MiB',
+        zh: '上传 .tsv 文件：big.tsv 有 1,048,577 字节，超过上限 1 MiB',
+      }],
+    ];
+    for (const [file, message] of cases) {
+      await upload.setInputFiles(file);
+      await page.waitForFunction((m) => {
+        const line = document.getElementById(document.querySelector('[data-testid=s2s-pairs-upload]')?.getAttribute('aria-errormessage') ?? '');
+        return line?.textContent === m;
+      }, message[lang]);
+      assert.equal(await upload.getAttribute('aria-invalid'), 'true', file.name);
+      assert.equal(await page.inputValue('[data-testid=s2s-pairs-text]'), kept.box, `${file.name}: the pairs in the box were kept`);
+      assert.equal(await text('s2s-pairs-link'), kept.link, file.name);
+      assert.equal(await page.evaluate(() => location.hash), kept.hash, `${file.name}: the link was kept`);
+    }
   }
 
   /** The ink of the decoding's attention map, looked at as a reader does (scrolled to it). */
@@ -116,6 +156,15 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
     await page.click('[data-testid=s2s-pairs-train]');
     await page.waitForFunction(() => document.querySelector('[data-testid=s2s-pairs-message]')?.dataset.kind === 'error');
     assert.equal(await text('s2s-pairs-message'), 'Your pairs: line 2: no tab between source and target');
+    // a pairs file: refused when it is not UTF-8 or over 1 MiB, in either language; a good one fills the box
+    await refusedUploads('en');
+    await switchLanguage(page, 'zh', SEC);
+    await refusedUploads('zh');
+    await page.locator(`${SEC} [data-testid=s2s-pairs-upload]`).setInputFiles({ name: 'mine.tsv', mimeType: 'text/plain', buffer: Buffer.from('\ufeff晚安\tGood night\n') });
+    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-pairs-text]')?.value === '晚安\tGood night\n');
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-pairs-upload]`).getAttribute('aria-invalid'), null, 'a good file clears the error');
+    assert.equal(await uploadError(), '');
+    await switchLanguage(page, 'en', SEC);
 
     const pairs = [
       ['咖哥 喜欢 小冰', 'KaGe likes XiaoBing'],

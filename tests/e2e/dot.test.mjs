@@ -1,6 +1,7 @@
 // §3.1/§3.2 section in headless Chromium: the numbers drawn equal an independent plain-JS computation
 // from the Q/K values read back from the page; the saturation sweep's numbers too; edits and sizes
-// round-trip through the URL; a bad cell gives an inline error and the section recovers.
+// round-trip through the URL; a bad cell gives an inline error and the section recovers; a focused
+// cell's tooltip leaves the cells around it in sight at 1280 and 390 px.
 // Build first: npx vite build --config web/vite.config.ts --outDir /tmp/x && ATTENTION_LAB_DIST=/tmp/x node --test tests/e2e/dot.test.mjs
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
@@ -29,6 +30,30 @@ function attention(q, k, n, m, d, scale) {
     for (let c = 0; c < d; c++) output.push(w.reduce((acc, wj, j) => acc + wj * k[j * d + c], 0));
   }
   return { scores, weights, output };
+}
+
+/**
+ * The tooltip of heatmap `id` and the boxes (viewport pixels) of the cells around cell (row, col):
+ * where the figure drew its grid (its output's data-grid) on its canvas's box on screen.
+ */
+function tooltipAndNeighbours([id, row, col]) {
+  const fig = document.getElementById(id);
+  const tip = fig.querySelector('.heatmap-tooltip');
+  const out = fig.querySelector('output.heatmap-data');
+  const [left, top, colWidth, rowHeight] = out.dataset.grid.split(',').map(Number);
+  const [rows, cols] = out.dataset.shape.split(',').map(Number);
+  const canvas = fig.querySelector('canvas').getBoundingClientRect();
+  const cells = [];
+  for (let r = Math.max(0, row - 1); r <= Math.min(rows - 1, row + 1); r++) {
+    for (let c = Math.max(0, col - 1); c <= Math.min(cols - 1, col + 1); c++) {
+      if (r === row && c === col) continue;
+      const x = canvas.left + left + c * colWidth;
+      const y = canvas.top + top + r * rowHeight;
+      cells.push({ r, c, left: x, top: y, right: x + colWidth, bottom: y + rowHeight });
+    }
+  }
+  const t = tip.getBoundingClientRect();
+  return { shown: !tip.hidden && t.width > 0, tip: { left: t.left, top: t.top, right: t.right, bottom: t.bottom }, cells };
 }
 
 describe('§3.1/§3.2 dot-product section', { timeout: 180_000 }, () => {
@@ -79,6 +104,19 @@ describe('§3.1/§3.2 dot-product section', { timeout: 180_000 }, () => {
     assert.ok(text.includes(expected.weights[1 * 5 + 1].toFixed(4)), `the weight in: ${text}`);
     // the narration says what the weights look like
     assert.match((await env.page.locator('.dot-narration').textContent()) ?? '', /largest weight/);
+    // the focused cell's tooltip leaves the eight cells around it in sight, on a desktop and a phone
+    for (const width of [1280, 390]) {
+      await env.page.setViewportSize({ width, height: 900 });
+      await env.page.locator('#dot-weights canvas').focus();
+      await env.page.waitForFunction((root) => document.querySelector(root)?.dataset.linked === '1,1' && !document.querySelector('#dot-weights .heatmap-tooltip').hidden, ROOT);
+      await env.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const { shown, tip, cells } = await env.page.evaluate(tooltipAndNeighbours, ['dot-weights', 1, 1]);
+      assert.ok(shown, `the tooltip at ${width} px`);
+      assert.equal(cells.length, 8);
+      const covered = cells.filter((c) => tip.left < c.right && tip.right > c.left && tip.top < c.bottom && tip.bottom > c.top);
+      assert.deepEqual(covered.map((c) => `q${c.r + 1}·k${c.c + 1}`), [], `at ${width} px the tooltip ${JSON.stringify(tip)} covers neighbours`);
+    }
+    await env.page.setViewportSize({ width: 1280, height: 900 });
   });
 
   test('score=dot: no scaling; the softmax takes the raw scores', async () => {

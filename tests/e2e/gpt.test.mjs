@@ -228,14 +228,19 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
         [() => box.fill('  \n '), box, boxLabel, lang === 'en' ? /empty/ : /空/],
         [() => box.fill('啊啊啊啊\n\n啊啊啊'), box, boxLabel, /2/],
         [() => box.fill(paragraph(0)), box, boxLabel, lang === 'en' ? /too short to hold out/ : /太短/],
-        [() => file.setInputFiles({ name: 'bin.txt', mimeType: 'text/plain', buffer: Buffer.from([0xff, 0xfe, 0x00, 0x41]) }), file, fileLabel, lang === 'en' ? /not text/ : /不是文本/],
-        [() => file.setInputFiles({ name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.alloc(1024 * 1024 + 1, 0x61) }), file, fileLabel, /1,048,577.*1 MiB/],
+        [() => file.setInputFiles({ name: 'bin.txt', mimeType: 'text/plain', buffer: Buffer.from([0xff, 0xfe, 0x00, 0x41]) }), file, fileLabel, lang === 'en' ? /bin\.txt is not UTF-8 text \(line 1\)/ : /bin\.txt 不是 UTF-8 文本（第 1 行）/],
+        [() => file.setInputFiles({ name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.alloc(1024 * 1024 + 1, 0x61) }), file, fileLabel, /big\.txt.*1,048,577.*1 MiB/],
       ];
       for (const [act, control, label, pattern] of cases) {
+        const typed = await box.inputValue();
         await act();
         if (control === box) await page.click('[data-testid=gpt-own-use]');
-        await page.waitForFunction((c) => document.querySelector(`[data-testid=${c}]`)?.getAttribute('aria-invalid') === 'true', await control.getAttribute('data-testid'));
+        await page.waitForFunction(([c, p]) => {
+          const input = document.querySelector(`[data-testid=${c}]`);
+          return input?.getAttribute('aria-invalid') === 'true' && new RegExp(p).test(document.getElementById(input.getAttribute('aria-errormessage'))?.textContent ?? '');
+        }, [await control.getAttribute('data-testid'), pattern.source]);
         await refused(control, label, pattern);
+        if (control === file) assert.equal(await box.inputValue(), typed, 'a refused file leaves the text in the box');
       }
       // a good file fills the box; training runs on it
       await file.setInputFiles({ name: 'mine.txt', mimeType: 'text/plain', buffer: Buffer.from(good) });

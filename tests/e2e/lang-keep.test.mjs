@@ -2,6 +2,7 @@
 // its plain companion, and §4's Transformer carry over the re-mount in the other language (the
 // language buttons of the page), with their step counts, loss histories and held-out evaluation
 // unchanged, and training goes on from the step it had reached. Both directions, en→zh and zh→en.
+// §5 keeps the text the reader generated (its candidates and attention too) and the own-text box.
 // Needs a build. Run: node --test tests/e2e/lang-keep.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -150,6 +151,42 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
       await page.click('[data-testid=tf-pause]');
     });
   }
+
+  test('§5 (en→zh→en): the text generated, its figures and the own-text box stay, and Next goes on from them', async () => {
+    const GEN = '.gpt-generate';
+    await site.load('#view=gpt&seed=1&lang=en&gpt_prompt=白日&gpt_open_text=1');
+    await page.waitForFunction(() => document.querySelector('.gpt-section')?.dataset.samples === '1');
+    for (let n = 1; n <= 3; n++) {
+      await page.click('[data-testid=gpt-next]');
+      await page.waitForFunction(([s, k]) => document.querySelector(s)?.dataset.generated === String(k), [GEN, n]);
+    }
+    await page.fill('[data-testid=gpt-own-text]', '我自己的文本');
+    const shown = () =>
+      page.evaluate(() => ({
+        text: document.querySelector('[data-testid=gpt-text]').textContent,
+        generated: document.querySelector('.gpt-generate').dataset.generated,
+        candidates: document.querySelector('#gpt-candidates output.heatmap-data')?.value,
+        attention: document.querySelector('#gpt-attention output.heatmap-data')?.value,
+        own: document.querySelector('[data-testid=gpt-own-text]').value,
+      }));
+    const before = await shown();
+    assert.equal(Array.from(before.text).length, 5, before.text);
+    assert.ok(before.candidates && before.attention, 'the step figures are drawn');
+    // the line under the text names the last character drawn and its probability, in each language
+    const chosen = () => page.locator('.gpt-chosen').textContent();
+    const [, p] = (await chosen()).match(/^Step 3: drew .+ \(model probability (\d\.\d{3})\)\.$/s);
+    const last = Array.from(before.text).at(-1).replace('\n', '⏎');
+    for (const [lang, said] of [['zh', `第 3 步：抽中「${last}」（模型给它的概率 ${p}）。`], ['en', `Step 3: drew ${last} (model probability ${p}).`]]) {
+      await switchTo(lang, '.gpt-generate');
+      await page.waitForFunction((n) => document.querySelector('#gpt-attention output.heatmap-data')?.value === n, before.attention);
+      assert.deepEqual(await shown(), before, `after the switch to ${lang}`);
+      assert.equal(await chosen(), said);
+    }
+    await page.click('[data-testid=gpt-next]');
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.generated === '4', GEN);
+    const after = await page.locator('[data-testid=gpt-text]').textContent();
+    assert.ok(after.startsWith(before.text) && Array.from(after).length === 6, `${before.text} → ${after}`);
+  });
 
   for (const [from, to] of DIRECTIONS) {
     test(`§1 (${from}→${to}): both models keep their steps, losses and accuracy table, and resume`, async () => {

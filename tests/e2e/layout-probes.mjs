@@ -253,3 +253,27 @@ export function raggedTitlesOf(sectionId) {
   }
   return out;
 }
+
+/**
+ * Every labelled control in the article, focused as Tab focuses it when it sits just under the
+ * sticky contents bar (its top 5 px into the viewport, where the bar covers it and its label):
+ * the focus must scroll it so that its label is below the bar. Textareas are left out of that
+ * placing: focus reveals their caret, not their box. Returns the fields whose label stayed under
+ * the bar, and how many were checked (a disabled control cannot take focus).
+ */
+export function labelsUnderStickyBar() {
+  const bar = document.getElementById('toc');
+  const out = { covered: [], checked: [] };
+  for (const control of document.querySelectorAll('#article .al-field > :is(input, select)')) {
+    if (!control.getClientRects().length || control.disabled || control.closest('[hidden]')) continue;
+    const label = control.parentElement.querySelector('.al-field-label');
+    document.activeElement?.blur();
+    scrollBy({ top: control.getBoundingClientRect().top - 5, behavior: 'instant' });
+    control.focus();
+    const name = control.dataset.testid ?? label.textContent;
+    out.checked.push(name);
+    const under = bar.getBoundingClientRect().bottom - label.getBoundingClientRect().top;
+    if (under > 0.5) out.covered.push(`${name}: its label ${Math.round(under)} px under the bar`);
+  }
+  return out;
+}

@@ -6,7 +6,8 @@
 // no axis title painted in a heatmap touches a row or column label, and no painted text runs out of
 // its canvas; every control carries the design system's styling (not the browser's default look);
 // every section has "Try this" prompts and at most one primary action; the contents stay in sight
-// at mid-page and mark the section in view.
+// at mid-page and mark the section in view; at 390 and 320 px a field focused just under the sticky
+// contents bar scrolls its label clear of the bar.
 // Invalid input in each section the test lists shows a message naming the field, keeps the typed
 // value, marks the input aria-invalid and leaves the state alone. In dark mode (the system setting)
 // every section's text keeps a 4.5:1 contrast with its background. Screenshots of every section at
@@ -17,7 +18,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { artifactsDir, keepScreenshot, openPanel, startSite, useSite } from './harness.mjs';
-import { overflowingOf, hiddenColumnsOf, titleCollisionsOf, unstyledControls, contentsAtMidPage, lowContrastOf, darkChartInkOf, clippedOf, raggedTitlesOf } from './layout-probes.mjs';
+import { overflowingOf, hiddenColumnsOf, titleCollisionsOf, unstyledControls, contentsAtMidPage, lowContrastOf, darkChartInkOf, clippedOf, raggedTitlesOf, labelsUnderStickyBar } from './layout-probes.mjs';
 
 const WIDTHS = [1280, 768, 390, 320];
 const LANGS = ['en', 'zh'];
@@ -92,6 +93,12 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
           await page.evaluate(() => document.getElementById('toc').style.removeProperty('visibility'));
         }
         assert.deepEqual(await page.evaluate(unstyledControls), [], `controls with the browser's default look at ${width} px (${lang})`);
+        if (width <= 390) {
+          // a field focused just under the sticky contents bar scrolls clear of it, label and all
+          const sticky = await page.evaluate(labelsUnderStickyBar);
+          assert.ok(sticky.checked.includes('gpt-prompt') && sticky.checked.length >= 30, `fields checked: ${sticky.checked}`);
+          assert.deepEqual(sticky.covered, [], `labels under the sticky bar at ${width} px (${lang})`);
+        }
 
         // mid-page: the contents are on screen and mark the section at the reading line
         await page.evaluate(() => window.scrollTo(0, (document.documentElement.scrollHeight - innerHeight) / 2));

@@ -6,7 +6,7 @@
 // five sentences with its saved bytes unchanged, and the bare model's loss equal to a fresh
 // identical model's. Cases also in errors.test.mjs / seq2seq.test.mjs are repeated on purpose:
 // this is the one list of what is refused (SECURITY.md points here), hence one file over 400 lines.
-// The command line's refusals are the second list, at the end.
+// The command line's refusals are the second list, and the page's file fields the third, at the end.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionLab, tensor } from '../../wasm/js/attention-lab.mjs';
@@ -17,6 +17,7 @@ import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadWeb } from '../web/setup.mjs';
 
 const NOTE = { task: 'note', cell: 'rnn', hidden: 32, attention: true, score: 'dot', seed: 1 };
 const BARE = { cell: 'gru', hidden: 4, srcVocab: 5, tgtVocab: 6, seed: 1 };
@@ -38,6 +39,9 @@ const PAIRS = { task: 'pairs', pairs: NOTE_PAIRS.map(([s, t]) => `${s}\t${t}`).j
 // A GPT's corpus: poems separated by blank lines.
 const GPT_TEXT = Array.from({ length: 6 }, (_, i) => `《题${i}》\n白日依山尽，黄河入海流。`).join('\n\n') + '\n';
 const GPT = { text: GPT_TEXT, blockSize: 8, layers: 1, heads: 2, dModel: 8, seed: 1 };
+// The page's reader of a reader's own file (the third list, at the end), loaded before any test runs.
+const { readTextFile } = await loadWeb('sections/text-file');
+const { SHELL_STRINGS, translator } = await loadWeb('i18n');
 const literal = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 
 let lab, note, noteBytes, dates, bare, book, handles, tf, tfBytes, pairsBytes;
@@ -576,4 +580,38 @@ for (const [name, args, code, message, env] of cliCases) {
 
 test('the command-line list names each case once', () => {
   assert.equal(new Set(cliCases.map(([name]) => name)).size, cliCases.length);
+});
+
+// ---- The page's file fields (web/src/sections/text-file.ts: §3.3's pairs upload, §5's text file),
+// read in the page before the worker sees them: a file over the field's limit, one that is not
+// UTF-8 (the line of its first bad byte named) or one holding a NUL is refused with a message that
+// names the field by its label and the file, in English and Chinese. The page keeps the field's
+// text on a refusal: tests/e2e/bring-your-own.test.mjs (§3.3) and gpt.test.mjs (§5) show it.
+const pageText = { en: translator('en', SHELL_STRINGS), zh: translator('zh', SHELL_STRINGS) };
+// the fields' labels as the page names them (the upload's without the ellipsis of its control)
+const PAIRS_FIELD = { en: 'Upload a .tsv file', zh: '上传 .tsv 文件' };
+const fileCases = [
+  // [name, file, field (label per language), limit in MiB, message per language]
+  ['pairs: a Latin-1 file', new File([Buffer.concat([Buffer.from('咖哥 喜欢 小冰\tKaGe likes XiaoBing\n'), Buffer.from('\xe9t\xe9\tsummer\n', 'latin1')])], 'latin1.tsv'), PAIRS_FIELD, 1,
+    { en: 'Upload a .tsv file: latin1.tsv is not UTF-8 text (line 2); save it as UTF-8', zh: '上传 .tsv 文件：latin1.tsv 不是 UTF-8 文本（第 2 行）；请存为 UTF-8' }],
+  ['pairs: a UTF-8 sequence cut at the end of the file', new File([Buffer.from([0x61, 0x09, 0x62, 0x0a, 0x63, 0x09, 0xe5, 0x92])], 'cut.tsv'), PAIRS_FIELD, 1,
+    { en: 'Upload a .tsv file: cut.tsv is not UTF-8 text (line 2); save it as UTF-8', zh: '上传 .tsv 文件：cut.tsv 不是 UTF-8 文本（第 2 行）；请存为 UTF-8' }],
+  ['pairs: a file over 1 MiB', new File([Buffer.alloc((1 << 20) + 1, 0x61)], 'big.tsv'), PAIRS_FIELD, 1,
+    { en: 'Upload a .tsv file: big.tsv is 1,048,577 bytes, over the limit of 1 MiB', zh: '上传 .tsv 文件：big.tsv 有 1,048,577 字节，超过上限 1 MiB' }],
+  ['pairs: a NUL byte (a binary file)', new File(['a\tb\nc\td\ne\0\tf\n'], 'nul.tsv'), PAIRS_FIELD, 1,
+    { en: 'Upload a .tsv file: nul.tsv is not a text file (a NUL byte on line 3)', zh: '上传 .tsv 文件：nul.tsv 不是文本文件（第 3 行有空字节）' }],
+  ['§5 text file: UTF-16', new File([Buffer.from('\ufeff白日依山尽', 'utf16le')], 'poems.txt'), { en: 'A text file', zh: '文本文件' }, 1,
+    { en: 'A text file: poems.txt is not UTF-8 text (line 1); save it as UTF-8', zh: '文本文件：poems.txt 不是 UTF-8 文本（第 1 行）；请存为 UTF-8' }],
+];
+
+for (const [name, file, label, maxMiB, message] of fileCases) {
+  test(`the page: ${name}`, async () => {
+    for (const lang of ['en', 'zh']) assert.deepEqual(await readTextFile(file, pageText[lang], label[lang], maxMiB), { error: message[lang] }, lang);
+  });
+}
+
+test('the page: a UTF-8 file within the limit is read whole, its byte-order mark dropped', async () => {
+  const text = '咖哥 喜欢 小冰\tKaGe likes XiaoBing\n';
+  assert.deepEqual(await readTextFile(new File([`\ufeff${text}`], 'ok.tsv'), pageText.en, PAIRS_FIELD.en, 1), { text });
+  assert.deepEqual(await readTextFile(new File([Buffer.alloc(1 << 20, 0x61)], 'full.tsv'), pageText.en, PAIRS_FIELD.en, 1), { text: 'a'.repeat(1 << 20) });
 });

@@ -1,6 +1,7 @@
-// The heatmap's tooltip: a text-only box inside the figure, above the hovered or focused cell (below
-// it when there is no room above), kept within the figure's width. Screen readers get the same text
-// from the figure's focus line, so the box itself is hidden from them.
+// The heatmap's tooltip: a text-only box inside the figure, above the hovered or focused cell and its
+// neighbours (below them when there is no room above), kept within the figure's width: the cells
+// next to the one under the pointer stay in sight, as the reader's eye goes on to them. Screen
+// readers get the same text from the figure's focus line, so the box itself is hidden from them.
 
 /** A cell's box in the coordinates of the tooltip's positioned parent (the figure's padding box). */
 export interface AnchorBox {
@@ -28,16 +29,19 @@ export class HeatmapTooltip {
     this.element.append(this.#title, this.#value);
   }
 
-  /** Shows title and value next to `anchor`, inside a parent `parentWidth` pixels wide. */
-  show(title: string, value: string, anchor: AnchorBox, parentWidth: number): void {
+  /**
+   * Shows title and value centred over `anchor`, clear of `neighbours` (the box of the anchor's
+   * cell and the cells around it), inside a parent `parentWidth` pixels wide.
+   */
+  show(title: string, value: string, anchor: AnchorBox, neighbours: AnchorBox, parentWidth: number): void {
     this.#title.textContent = title;
     this.#value.textContent = value;
     const box = this.element;
     box.hidden = false;
     const { offsetWidth: w, offsetHeight: h } = box;
     const x = Math.max(0, Math.min(parentWidth - w, anchor.x + anchor.width / 2 - w / 2));
-    const above = anchor.y - h - OFFSET;
-    const y = above >= 0 ? above : anchor.y + anchor.height + OFFSET;
+    const above = neighbours.y - h - OFFSET;
+    const y = above >= 0 ? above : neighbours.y + neighbours.height + OFFSET;
     box.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
   }
 

@@ -20,7 +20,7 @@ import { figureTranslator, langOfNode, type Translate } from '../figure-strings'
 import { ColorScale } from './heatmap-color';
 import { HeatmapLegend } from './heatmap-legend';
 import { cellAt, cellRect, formatValue, minimumWidth, paintHeatmap, preferredHeight, type HeatmapLayout, type HeatmapScene } from './heatmap-paint';
-import { HeatmapTooltip } from './heatmap-tooltip';
+import { HeatmapTooltip, type AnchorBox } from './heatmap-tooltip';
 import { heatmapTable } from './heatmap-table';
 import type { CellEmitter, CellListener, CellRef, CellSource } from './heatmap-cells';
 import { listenForCells } from './heatmap-input';
@@ -504,16 +504,21 @@ export class Heatmap implements CellEmitter {
       this.#tooltip.hide();
       return;
     }
-    const cell = cellRect(layout, index);
     const fig = this.element;
     const canvasBox = this.#canvas.getBoundingClientRect();
     const figBox = fig.getBoundingClientRect();
     // the tooltip is positioned in the figure's padding box
-    const x = canvasBox.left - figBox.left - fig.clientLeft + cell.x;
-    const y = canvasBox.top - figBox.top - fig.clientTop + cell.y;
+    const inFigure = (i: number): AnchorBox => {
+      const cell = cellRect(layout, i);
+      return { ...cell, x: canvasBox.left - figBox.left - fig.clientLeft + cell.x, y: canvasBox.top - figBox.top - fig.clientTop + cell.y };
+    };
     const r = Math.floor(index / d.cols);
     const c = index % d.cols;
-    this.#tooltip.show(`${this.#options.yTitle ? `${this.#options.yTitle} ` : ''}${d.rowLabels[r]} · ${this.#options.xTitle ? `${this.#options.xTitle} ` : ''}${d.colLabels[c]}`, formatValue(d.values[index], 4), { x, y, width: cell.width, height: cell.height }, fig.clientWidth);
+    // the cell and its neighbours: from the cell up and left of it to the one down and right
+    const first = inFigure(Math.max(0, r - 1) * d.cols + Math.max(0, c - 1));
+    const last = inFigure(Math.min(d.rows - 1, r + 1) * d.cols + Math.min(d.cols - 1, c + 1));
+    const neighbours = { x: first.x, y: first.y, width: last.x + last.width - first.x, height: last.y + last.height - first.y };
+    this.#tooltip.show(`${this.#options.yTitle ? `${this.#options.yTitle} ` : ''}${d.rowLabels[r]} · ${this.#options.xTitle ? `${this.#options.xTitle} ` : ''}${d.colLabels[c]}`, formatValue(d.values[index], 4), inFigure(index), neighbours, fig.clientWidth);
   }
 
   #emit(index: number, kind: 'hover' | 'select' | 'leave', source: CellSource): void {

@@ -34,6 +34,13 @@ const WRITE_CAP = SAMPLE_CAP;
 /** Candidates in the figure: the most likely, then the drawn one if it ranks lower (run.next reads more). */
 const SHOWN_CANDIDATES = 5;
 
+/** What the reader generated after a prompt: kept with the model over a change of language. */
+export interface GeneratedText {
+  readonly prompt: string;
+  readonly generated: readonly string[];
+  readonly steps: readonly { step: GptStep; first: number }[];
+}
+
 export class GptGenerate {
   readonly element = el('div', 'gpt-generate');
   readonly #ctx: SectionContext;
@@ -190,10 +197,7 @@ export class GptGenerate {
         // a poem ends at a blank line: what the model draws after it belongs to the next poem
         if (count > 1 && step.char === '\n' && (this.#generated.at(-2) ?? text.at(-1)) === '\n') break;
       }
-      const last = this.#steps.at(-1)!.step;
-      const written = count > 1 ? fill(t('gpt.gen.wrote'), { count: length - Array.from(text).length, cap: WRITE_CAP }) : '';
-      this.#line.show('ok', written + fill(t('gpt.gen.chosen'), { n: this.#generated.length, char: charLabel(last.char, t('gpt.newline')), p: last.prob.toFixed(3) }));
-      this.element.dataset.generated = String(this.#generated.length);
+      this.#showChosen(count > 1 ? length - Array.from(text).length : 0);
     } catch (err) {
       this.#line.show('error', `${t('error.prefix')}${errorText(err)}`);
     } finally {
@@ -201,6 +205,30 @@ export class GptGenerate {
       this.#next.disabled = false;
       this.#write.disabled = false;
     }
+    this.#drawText();
+    this.#drawChoices();
+  }
+
+  /** The line under the text: how many characters Write the poem drew (`written`, 0: Next), the last one and its probability. */
+  #showChosen(written = 0): void {
+    const { t } = this.#ctx;
+    const step = this.#steps.at(-1)!.step;
+    const wrote = written > 0 ? fill(t('gpt.gen.wrote'), { count: written, cap: WRITE_CAP }) : '';
+    this.#line.show('ok', wrote + fill(t('gpt.gen.chosen'), { n: this.#generated.length, char: charLabel(step.char, t('gpt.newline')), p: step.prob.toFixed(3) }));
+    this.element.dataset.generated = String(this.#generated.length);
+  }
+
+  /** The text generated so far, for the section mounted next (parked with the model). */
+  saved(): GeneratedText {
+    return { prompt: this.#ctx.state.get('gpt_prompt'), generated: [...this.#generated], steps: [...this.#steps] };
+  }
+
+  /** Takes up the text an earlier mount generated with the same model, if it followed this prompt. */
+  restore(saved: GeneratedText): void {
+    if (saved.generated.length === 0 || saved.prompt !== this.#ctx.state.get('gpt_prompt')) return;
+    this.#generated = [...saved.generated];
+    this.#steps = [...saved.steps];
+    this.#showChosen();
     this.#drawText();
     this.#drawChoices();
   }

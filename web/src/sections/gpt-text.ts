@@ -5,9 +5,11 @@
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
 import { button, el, errorText, field, setFieldError } from './dom';
+import { readTextFile } from './text-file';
 
 /** The largest text the page takes: the session's limit (docs/gpt.md). */
-export const OWN_TEXT_MAX_BYTES = 1024 * 1024;
+const OWN_TEXT_MAX_MIB = 1;
+export const OWN_TEXT_MAX_BYTES = OWN_TEXT_MAX_MIB * 1024 * 1024;
 /** The context of the recipe: a training text must be longer than one block of it. */
 const MIN_CHARACTERS = 64;
 
@@ -15,7 +17,7 @@ const MIN_CHARACTERS = 64;
 export function checkOwnText(t: (key: string) => string, label: string, text: string): string | null {
   if (text.trim() === '') return fill(t('gpt.own.empty'), { label });
   const bytes = new TextEncoder().encode(text).length;
-  if (bytes > OWN_TEXT_MAX_BYTES) return fill(t('gpt.own.tooBig'), { label, bytes: bytes.toLocaleString('en'), max: '1 MiB' });
+  if (bytes > OWN_TEXT_MAX_BYTES) return fill(t('gpt.own.tooBig'), { label, bytes: bytes.toLocaleString('en'), max: `${OWN_TEXT_MAX_MIB} MiB` });
   if (text.includes('\0')) return fill(t('gpt.own.notText'), { label });
   const chars = Array.from(text.trim());
   if (new Set(chars.filter((c) => !/\s/u.test(c))).size < 2) return fill(t('gpt.own.distinct'), { label });
@@ -57,29 +59,25 @@ export class GptOwnText {
     this.element.append(el('p', 'gpt-note', t('gpt.own.intro')), field(this.#textLabel, this.#text), field(this.#fileLabel, this.#file), buttons);
   }
 
-  /** A chosen file fills the box, once it is known to be text within the limit. */
+  /** The text in the box (a change of language carries it to the next mount). */
+  get text(): string {
+    return this.#text.value;
+  }
+
+  set text(value: string) {
+    this.#text.value = value;
+  }
+
+  /** A chosen file fills the box, once it is known to be text within the limit; else the box keeps its text. */
   async #read(): Promise<void> {
-    const { t } = this.#ctx;
     const file = this.#file.files?.[0];
     setFieldError(this.#file, null);
     if (!file) return;
-    if (file.size > OWN_TEXT_MAX_BYTES) {
-      setFieldError(this.#file, fill(t('gpt.own.tooBig'), { label: this.#fileLabel, bytes: file.size.toLocaleString('en'), max: '1 MiB' }));
-      return;
-    }
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
-    } catch {
-      setFieldError(this.#file, fill(t('gpt.own.notText'), { label: this.#fileLabel }));
-      return;
-    }
-    const message = text.includes('\0') ? fill(t('gpt.own.notText'), { label: this.#fileLabel }) : null;
-    setFieldError(this.#file, message);
-    if (message === null) {
-      this.#text.value = text;
-      setFieldError(this.#text, null);
-    }
+    const read = await readTextFile(file, this.#ctx.t, this.#fileLabel, OWN_TEXT_MAX_MIB);
+    this.#file.value = ''; // the same file chosen again is read again
+    if ('error' in read) return setFieldError(this.#file, read.error);
+    this.#text.value = read.text;
+    setFieldError(this.#text, null);
   }
 
   async #train(train: (text: string) => Promise<void>): Promise<void> {

@@ -12,7 +12,7 @@ import { checkNumber, el, errorText, field, MessageLine, mountRoot, primaryButto
 import { HEATMAP_CSS } from '../heatmap/heatmap';
 import sharedCss from './dot-controls.css?inline';
 import css from './gpt.css?inline';
-import { GptGenerate, charLabel } from './gpt-generate';
+import { GptGenerate, charLabel, type GeneratedText } from './gpt-generate';
 import { GptHeads } from './gpt-heads';
 import { fetchCorpus, GptRun, MILESTONE_SEEDS, tangSource, type CorpusSource } from './gpt-run';
 import { GPT_STRINGS } from './gpt-strings';
@@ -20,8 +20,9 @@ import { GptOwnText } from './gpt-text';
 import { Panel } from './panel';
 import { parkingSlot } from './parked';
 
-/** A trained GPT outlives a change of language (parked.ts); there is one recipe, so one key. */
-const parked = parkingSlot<{ run: GptRun; playing: boolean }>('gpt');
+/** A trained GPT outlives a change of language (parked.ts), with what the reader generated from it
+ *  and the text in the own-text box; there is one recipe, so one key. */
+const parked = parkingSlot<{ run: GptRun; playing: boolean; generated: GeneratedText; ownText: string }>('gpt');
 const PARK_KEY = 'tang300';
 
 const WATCHED: readonly PropName[] = ['gpt_zero', 'gpt_prompt', 'gpt_layer', 'gpt_head', 'gpt_temperature', 'gpt_top_k', 'gpt_top_p', 'gpt_steps'];
@@ -62,6 +63,7 @@ class GptView implements SectionHandle {
   readonly #heads: GptHeads;
   readonly #panel: Panel;
   readonly #ownPanel: Panel;
+  readonly #own: GptOwnText;
   readonly #fields = new Map<string, HTMLInputElement>();
   readonly #unsubscribe: () => void;
   #run: GptRun;
@@ -106,6 +108,7 @@ class GptView implements SectionHandle {
     this.#generate = new GptGenerate(ctx, this.#run, () => this.#refusedLabels());
     this.#heads = new GptHeads(ctx, this.#run);
     this.#generate.zeroHeads = () => this.#heads.zeroHeads() ?? [];
+    if (adopted) this.#generate.restore(adopted.generated);
     this.#panel = new Panel(state, 'gpt_open_settings', t('gpt.panel.settings'), 'gpt-panel-settings');
     // what the settings do, where they are set
     this.#panel.body.append(el('p', 'gpt-note gpt-gen-about', t('gpt.gen.about')), this.#settings());
@@ -119,6 +122,8 @@ class GptView implements SectionHandle {
     const headsPanel = new Panel(state, 'gpt_open_heads', t('gpt.heads.title'), 'gpt-panel-heads');
     headsPanel.body.append(this.#heads.element);
     ownPanel.body.append(own.element);
+    if (adopted) own.text = adopted.ownText;
+    this.#own = own;
     this.#ownPanel = ownPanel;
     // the samples beside the curve where there is room: what the loss means, next to it
     const samples = el('div', 'gpt-samples-box');
@@ -344,7 +349,7 @@ class GptView implements SectionHandle {
   park(): void {
     const playing = this.#run.playing;
     this.#run.pause(); // the next mount trains on if this one was training
-    parked.park(PARK_KEY, { run: this.#run, playing }, ({ run }) => void run.delete());
+    parked.park(PARK_KEY, { run: this.#run, playing, generated: this.#generate.saved(), ownText: this.#own.text }, ({ run }) => void run.delete());
     this.#parked = this.#run;
   }
 

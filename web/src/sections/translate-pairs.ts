@@ -11,10 +11,14 @@ import { fill } from '../i18n';
 import { PROPS } from '../state-table';
 import { button, el, errorText, field, MessageLine, select, setFieldError } from './dom';
 import { ModelDownloads, retagDecode, sampleSentence } from './model-file';
+import { readTextFile } from './text-file';
 import { DecodeView } from './translate-decode';
 
 /** The longest escaped corpus a link carries: the state table's limit for s2s_pairs. */
 export const LINK_LIMIT: number = (PROPS.find((p) => p.name === 's2s_pairs') as { maxLength: number }).maxLength;
+
+/** The largest pairs text the core takes (kMaxPairsBytes, wasm/src/sequence/task_pairs.h). */
+const PAIRS_MAX_MIB = 1;
 
 /** The text as it travels in the link: backslash, tab and newline escaped (\\, \t, \n); CR dropped. */
 export function escapePairs(text: string): string {
@@ -123,16 +127,18 @@ export class PairsPanel {
         : fill(t('pairs.link.tooLong'), { length, limit: LINK_LIMIT });
   }
 
+  /** A chosen file replaces the pairs once it is UTF-8 text within the core's limit; else they stay. */
   async #read(): Promise<void> {
     const file = this.#upload.files?.[0];
+    setFieldError(this.#upload, null);
     if (!file) return;
-    try {
-      this.#text.value = await file.text();
-      this.#toLink();
-    } catch (err) {
-      this.#message.show('error', fill(this.#ctx.t('pairs.error'), { message: errorText(err) }));
-    }
-    this.#upload.value = '';
+    // the field named as the reader reads it, without the ellipsis of "choose…"
+    const label = this.#ctx.t('pairs.upload').replace(/…$/, '');
+    const read = await readTextFile(file, this.#ctx.t, label, PAIRS_MAX_MIB);
+    this.#upload.value = ''; // the same file chosen again is read again
+    if ('error' in read) return setFieldError(this.#upload, read.error);
+    this.#text.value = read.text;
+    this.#toLink();
   }
 
   /** Creates a model on the pairs (the core checks them), trains it, scores it and decodes a sentence. */
