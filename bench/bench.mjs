@@ -142,7 +142,7 @@ report.limit = limitPart(report);
 // The built site (dist/, `npm run bench` builds it) in headless Chromium; skipped without Chromium.
 if (want('browser')) {
   // imported here, not at the top: with Playwright and Vite loaded, the other parts' fastest calls
-  // ran slower (one attention call at N = 16: 23 µs in this process, 10 µs without them)
+  // run more than twice as slow (one attention call at N = 16)
   const { browserPart } = await import('./lib/browser.mjs');
   report.browser = await browserPart(lab);
   if (report.browser.skipped) report.notes.push(`Browser part skipped: ${report.browser.skipped}`);

@@ -7,7 +7,7 @@ import time
 
 import torch
 
-torch.set_num_threads(1)  # the issue's reference: one thread, as our wasm build has
+torch.set_num_threads(1)  # the goals' reference: one thread, as our wasm build has
 
 
 def time_it(fn, samples=9, min_sample_s=0.02):

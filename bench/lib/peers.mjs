@@ -17,7 +17,7 @@ export function torchAvailable() {
   }
 }
 
-// PyTorch runs on OpenBLAS (Debian's libopenblas0-pthread, which the issue's reference figures
+// PyTorch runs on OpenBLAS (Debian's libopenblas0-pthread, which the goals' reference figures
 // used) when it is installed, one thread either way; BENCH_TORCH_BLAS=default keeps whatever
 // libblas.so.3 the system selects (Debian's default is the reference netlib BLAS). Each script
 // reports the library it really loaded (/proc/self/maps), printed with its tables.
