@@ -3,7 +3,7 @@
 // wasm under Node, single thread: seconds of training until the held-out loss per character goes
 // below the bigram baseline (add-one smoothed, fitted on the training poems), against the 40 s
 // goal; the form rate (wasm/js/gpt-form.mjs: the share of 100 samples, temperature 0.8, seeds
-// 1–100, with 4 or 8 lines of 5 or 7 characters) and seed 1's sample at steps 0, 100, 500 and the
+// 1–100, with 4 or 8 lines of 5 or 7 characters) and seed 1's sample at steps 0, 100, 200, 500 and the
 // end; and the greedy and temperature-0.8 samples at the end. Each seed trains one session
 // through the package API (lab.createGptSession) in chunks of --every steps, evaluating after each
 // (only the time inside train() is counted). Losses are deterministic from the seed on this build;
@@ -19,16 +19,16 @@
 //          --steps N (stop at step N instead; 0: the seconds decide)
 //          --corpus tang300-form|tang300 (default tang300-form, the recipe's)
 //          --module full|gpt  and the recipe: --layers --heads --d-model --block-size --batch
-//          --lr --warmup --held-out. Needs `npm run build:poems` and `bash scripts/build-wasm.sh`.
+//          --lr --warmup --held-out --windows poem|text. Needs `npm run build:poems` and `bash scripts/build-wasm.sh`.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { loadAttentionLab } from '../wasm/js/attention-lab.mjs';
 import { FORM_SEEDS, FORM_TEMPERATURE, formRate, POEM_START, regularPoems, SAMPLE_CAP, samplePoem } from '../wasm/js/gpt-form.mjs';
 
 const run = { seeds: '1', every: 100, seconds: 40, steps: 0, module: 'full', corpus: 'tang300-form' };
-const CHOICES = { module: ['full', 'gpt'], corpus: ['tang300-form', 'tang300'] };
+const CHOICES = { module: ['full', 'gpt'], corpus: ['tang300-form', 'tang300'], windows: ['poem', 'text'] };
 const recipeKeys = { layers: 'layers', heads: 'heads', 'd-model': 'dModel', 'block-size': 'blockSize', batch: 'batchSize',
-  lr: 'learningRate', warmup: 'warmup', 'held-out': 'heldOut' };
+  lr: 'learningRate', warmup: 'warmup', 'held-out': 'heldOut', windows: 'windows' };
 const recipe = {};
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i += 2) {
@@ -40,13 +40,13 @@ for (let i = 0; i < argv.length; i += 2) {
     process.exit(2);
   }
   if (key in run) run[key] = typeof run[key] === 'string' ? value : Number(value);
-  else recipe[recipeKeys[key]] = Number(value);
+  else recipe[recipeKeys[key]] = key in CHOICES ? value : Number(value);
 }
 
 const tang = readFileSync(new URL('../build/poems/tang300.txt', import.meta.url), 'utf8');
 const text = run.corpus === 'tang300-form' ? regularPoems(tang) : tang;
 /** Steps at which the form rate of FORM_SEEDS is measured (and at the end). */
-const FORM_AT = [0, 100, 500];
+const FORM_AT = [0, 100, 200, 500];
 /** The form rate of the 100 samples, and seed 1's poem. */
 function form(s) {
   const generated = FORM_SEEDS.map((seed) => s.sample(POEM_START, { maxNewTokens: SAMPLE_CAP, temperature: FORM_TEMPERATURE, seed, topCandidates: 0 }).generated);
@@ -86,7 +86,7 @@ for (const seed of run.seeds.split(',').map(Number)) {
     const end = form(s);
     showForm(steps, end);
     for (const [name, options] of [['greedy', { greedy: true }], ['temperature 0.8', { temperature: 0.8, seed: 1 }]]) {
-      for (const prompt of ['床前', '白日', '《']) {
+      for (const prompt of ['床前', '白日', POEM_START]) {
         console.log(`  ${name}, ${prompt}: ${JSON.stringify(s.sample(prompt, { maxNewTokens: 48, ...options }).text)}`);
       }
     }

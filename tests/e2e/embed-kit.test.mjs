@@ -169,9 +169,10 @@ describe('the widget kit on a blog of another origin', { timeout: 600_000 }, () 
       // the GPT fetches the poems from the kit, trains 10 steps and writes from the snippet's prompt
       const gpt = page.locator('gpt-demo');
       await gpt.scrollIntoViewIfNeeded();
-      // past the model's context of 32 characters: each step reads the last 32
-      const { text } = await gptTrainsAndGenerates(gpt, { steps: 10, chars: 32 });
-      assert.match(text, /^白日.{32}$/su, `the snippet's prompt, then 32 characters: ${text}`);
+      // two characters with Next character, then the rest of the poem in one press of Write the poem
+      const { text } = await gptTrainsAndGenerates(gpt, { steps: 10, chars: 2, write: true });
+      assert.match(text, /^白日.{3,}/su, `the snippet's prompt, then what was drawn: ${text}`);
+      assert.ok(text.endsWith('\n\n') || Array.from(text).length === 2 + 2 + 120, `to the poem's end or 120 characters: ${text}`);
       assert.equal(await gpt.locator('[data-testid=gpt-head]').inputValue(), '3', 'the snippet’s head');
       assert.ok(requested.some((u) => u === `${blog.origin}/${POST_DIR}/attention-lab-widgets/poems/tang300.txt`), 'the poems came from the kit');
       // the iframe: the kit's embed.html computes, and embed-resize.js sizes the frame to its content

@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 
 /**
  * Trains `steps` steps in the widget or frame `scope` (a Playwright locator or frame locator), then
- * generates `chars` characters with Next character; returns the text and the last step's heatmaps.
+ * generates `chars` characters with Next character and, with `write`, the rest of the poem with
+ * Write the poem; returns the text and the last step's heatmaps.
  */
-export async function gptTrainsAndGenerates(scope, { steps = 10, chars = 2 } = {}) {
+export async function gptTrainsAndGenerates(scope, { steps = 10, chars = 2, write = false } = {}) {
   const section = scope.locator('.gpt-section');
   await scope.locator('.gpt-section[data-samples="1"]').waitFor({ timeout: 120_000 }); // the poems and the model at step 0
   assert.match(await scope.locator('[data-testid=gpt-corpus]').textContent(), /242 poems/, 'the corpus line counts the poems (the regular ones of the Tang poems)');
@@ -21,6 +22,10 @@ export async function gptTrainsAndGenerates(scope, { steps = 10, chars = 2 } = {
   for (let n = 1; n <= chars; n++) {
     await scope.locator('[data-testid=gpt-next]').click();
     await scope.locator(`.gpt-generate[data-generated="${n}"]`).waitFor();
+  }
+  if (write) {
+    await scope.locator('[data-testid=gpt-write]').click();
+    await scope.locator(`.gpt-generate:not([data-generated="${chars}"])`).waitFor();
   }
   const text = await scope.locator('[data-testid=gpt-text]').textContent();
   const cells = await scope.locator('.gpt-generate output.heatmap-data').evaluateAll((os) => os.map((o) => o.value));

@@ -63,7 +63,7 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
       await site.load(`#view=gpt&lang=${lang}&gpt_steps=${steps}`);
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
       const corpus = await page.locator('[data-testid=gpt-corpus]').textContent();
-      for (const part of ['唐诗三百首', 'fortunes-zh', 'GPL-3.0', '242', '14,447']) assert.ok(corpus.includes(part), `${part} not in ${corpus}`);
+      for (const part of ['唐诗三百首', 'fortunes-zh', 'GPL-3.0', '242', '11,663']) assert.ok(corpus.includes(part), `${part} not in ${corpus}`);
       const before = await data();
       assert.equal(before.step, '0');
 
@@ -124,6 +124,18 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
       await page.selectOption('[data-testid=gpt-head]', '3');
       await page.waitForFunction(() => /gpt_head=3/.test(location.hash));
       assert.notDeepEqual((await heatmap(page, 'gpt-attention')).values, attention.values);
+
+      // Write the poem: one press draws on to the poem's end (a blank line) or 120 characters,
+      // every step kept: one attention row a character
+      await page.click('[data-testid=gpt-write]');
+      await page.waitForFunction(() => Number(document.querySelector('.gpt-generate').dataset.generated) > 3);
+      const poem = Array.from(await page.locator('[data-testid=gpt-text]').textContent());
+      assert.equal(poem.slice(0, 5).join(''), written, 'Write the poem goes on from the text so far');
+      const drew = poem.length - 5;
+      assert.ok(poem.slice(-2).join('') === '\n\n' || drew === 120, `to the poem's end or 120 characters: ${poem.join('')}`);
+      assert.equal(poem.slice(5, -2).join('').includes('\n\n'), false, 'nothing after the poem end');
+      assert.equal((await heatmap(page, 'gpt-attention')).shape[0], 3 + drew, 'an attention row for every character drawn');
+      assert.ok((await page.locator('.gpt-chosen').textContent()).includes(text(lang, 'gpt.gen.wrote').split('{count}')[0]), 'the line says how many it wrote');
 
       // the temperature: drawn-with probabilities of the same step sharpen at 0.2
       await openPanel(page, 'gpt-panel-settings');

@@ -180,6 +180,14 @@ TEST(GptSession, PoemWindowsStartAtTheBlankLineBeforeEachPoem) {
   EXPECT_NE(text_windows.train(9).losses, expected);
 
   EXPECT_INPUT_ERROR(lab::gpt_windows_from_name("poems", "windows"), "windows must be \"poem\"");
+
+  // A text of one line has no line break of its own: the vocabulary gains one to end its poem.
+  lab::GptSessionConfig line = c;
+  line.text = "白日依山尽黄河入海流欲穷千里目更上一层楼";
+  line.held_out = 0;
+  lab::GptSession one_line(line);
+  EXPECT_EQ(one_line.vocab().size(), 21);
+  EXPECT_EQ(one_line.train(2).step, 2);
 }
 
 TEST(GptSession, SamplesTextWithItsSteps) {

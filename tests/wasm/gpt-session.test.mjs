@@ -74,8 +74,28 @@ test('info gives the vocabulary, the parameter count, the settings and the split
     const V = info.vocab.length;
     assert.equal(info.parameters, V * C + T * C + L * (12 * C * C + 13 * C) + 2 * C);
     assert.deepEqual(info.corpus, { poems: 20, trainPoems: 18, heldOutPoems: 2, trainCharacters: info.corpus.trainCharacters, heldOutCharacters: info.corpus.heldOutCharacters });
+    assert.equal(info.config.windows, 'poem', "the recipe's windows start at a poem's start");
+    assert.equal(info.corpus.trainCharacters + info.corpus.heldOutCharacters, [...TEXT].length, 'the blank line between the two texts, and the one that ends the training text (so that, read cyclically, its first poem follows a blank line too)');
+  });
+  using(gpt, { text: TEXT, windows: 'text' }, (s) => {
+    const info = s.info();
+    assert.equal(info.config.windows, 'text');
     assert.equal(info.corpus.trainCharacters + info.corpus.heldOutCharacters, [...TEXT].length - 1, 'one blank line fewer: the two texts end alike');
   });
+});
+
+test('windows from a poem start and from anywhere are two runs, each kept by save and load', () => {
+  for (const lab of [full, gpt]) {
+    const losses = (windows) => using(lab, { ...TINY, windows }, (s) => Array.from(s.train(6).losses));
+    assert.notDeepEqual(losses('poem'), losses('text'));
+    const saved = using(lab, { ...TINY, windows: 'text' }, (s) => (s.train(2), s.save()));
+    const loaded = lab.loadGptSession(saved);
+    try {
+      assert.equal(loaded.info().config.windows, 'text');
+    } finally {
+      loaded.delete();
+    }
+  }
 });
 
 test('bad settings and prompts are refused, naming the key or the characters', () => {
@@ -83,6 +103,8 @@ test('bad settings and prompts are refused, naming the key or the characters', (
   refused(() => gpt.createGptSession({ ...TINY, layer: 2 }), /config has an unknown key 'layer'/);
   refused(() => gpt.createGptSession({ ...TINY, blockSize: 2.5 }), /blockSize must be a whole number/);
   refused(() => gpt.createGptSession({ ...TINY, heldOut: 0.9 }), /heldOut must be a share in \[0, 0.5\]/);
+  refused(() => gpt.createGptSession({ ...TINY, windows: 'poems' }), /^Error: windows must be "poem" \(windows start at a poem's start\) or "text" \(anywhere\); got "poems"$/);
+  refused(() => gpt.createGptSession({ ...TINY, windows: 1 }), /windows/);
   refused(() => gpt.createGptSession({ ...TINY, text: '' }), /the text is empty/);
   refused(() => gpt.createGptSession({ ...TINY, text: 42 }), /text/);
   refused(() => gpt.createGptSession({ heldOut: 0.1 }), /needs a config object with text/);

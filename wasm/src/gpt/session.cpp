@@ -260,10 +260,11 @@ GptCorpusParts prepare(const GptSessionConfig& c) {
                      std::to_string(kGptMaxCorpusBytes) + " (1 MiB)");
   }
   // The line break is in every vocabulary: it separates the poems of the training text even
-  // when the text has none of its own (a single line).
+  // when the text has none of its own (a single line). A text of fewer than 2 distinct
+  // characters of its own is refused first: it leaves nothing to predict.
+  const CharVocab own = CharVocab::from_text(c.text);
   const bool has_newline = c.text.find('\n') != std::string::npos;
-  GptCorpusParts p{
-      CharVocab::from_text(has_newline ? c.text : c.text + "\n"), {}, {}, {}, {}, {}, {}};
+  GptCorpusParts p{has_newline ? own : CharVocab::from_text(c.text + "\n"), {}, {}, {}, {}, {}, {}};
   const std::vector<std::string> poems = split_poems(c.text);
   const std::vector<size_t> held = held_out_poems(poems.size(), c.held_out, c.seed);
   std::vector<size_t> train;
