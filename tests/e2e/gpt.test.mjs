@@ -110,14 +110,17 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
       const drawn = labels.indexOf(Array.from(written).at(-1).replace('\n', text(lang, 'gpt.newline')));
       assert.ok(drawn >= 0, `${written}: the drawn character is not among ${labels}`);
       assert.deepEqual(candidates.shape, [2, drawn < 5 ? 5 : 6]);
-      // one row a step over the text but its newest character; each row reads only up to its own character
+      // one row a step over what the model read but its newest character: the blank line a poem
+      // starts after (⏎⏎), the prompt and what was drawn; each row reads only up to its own character
       const attention = await heatmap(page, 'gpt-attention');
-      assert.deepEqual(attention.shape, [3, 4]);
+      assert.deepEqual(attention.shape, [3, 6]);
+      const newline = text(lang, 'gpt.newline');
+      assert.deepEqual((await page.locator('#gpt-attention thead th').allTextContents()).slice(0, 4), [newline, newline, '月', '下']);
       for (let r = 0; r < 3; r++) {
-        const row = attention.values.slice(r * 4, r * 4 + 4);
+        const row = attention.values.slice(r * 6, r * 6 + 6);
         assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-3, `row ${r + 1} sums to 1: ${row}`);
-        assert.ok(row.slice(r + 2).every((v) => v === 0), `row ${r + 1} reads no later character: ${row}`);
-        assert.ok(row[r + 1] > 0, `row ${r + 1} reads its own character: ${row}`);
+        assert.ok(row.slice(r + 4).every((v) => v === 0), `row ${r + 1} reads no later character: ${row}`);
+        assert.ok(row[r + 3] > 0, `row ${r + 1} reads its own character: ${row}`);
       }
 
       // another head shows other weights

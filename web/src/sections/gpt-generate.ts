@@ -11,7 +11,7 @@ import type { GptSampleResult, GptStep } from '#shared/types/gpt';
 import { button, el, errorText, field, MessageLine, setFieldError, setOptions } from './dom';
 import type { GptRun } from './gpt-run';
 import { PROPS } from '../state-table';
-import { SAMPLE_CAP } from '../../../wasm/js/gpt-form.mjs';
+import { POEM_START, SAMPLE_CAP } from '../../../wasm/js/gpt-form.mjs';
 
 const PROMPT = PROPS.find((p) => p.name === 'gpt_prompt') as { default: string; maxLength: number };
 /** The prompt of the run's samples when the reader's is not one the model can read. */
@@ -185,7 +185,7 @@ export class GptGenerate {
     this.#next.disabled = true;
     this.#write.disabled = true;
     try {
-      const text = this.#ctx.state.get('gpt_prompt') + this.#generated.join('');
+      const text = this.#context();
       const options = this.#options(this.#generated.length);
       const result: GptSampleResult = count === 1 ? await this.#run.next(text, options) : await this.#run.write(text, options, count);
       // the steps' keys are the text's last ones (the run reads at most the model's context)
@@ -233,6 +233,16 @@ export class GptGenerate {
     this.#drawChoices();
   }
 
+  /**
+   * What the model reads: the prompt and the characters drawn after it, after the blank line that
+   * every poem it trained on starts after (its windows start there: docs/gpt.md), unless the prompt
+   * starts with a line break of its own. The attention figure shows that blank line too.
+   */
+  #context(): string {
+    const prompt = this.#ctx.state.get('gpt_prompt');
+    return (prompt.startsWith('\n') ? '' : POEM_START) + prompt + this.#generated.join('');
+  }
+
   #drawText(): void {
     const prompt = el('span', 'gpt-text-prompt', this.#ctx.state.get('gpt_prompt'));
     const generated = el('span', 'gpt-text-generated', this.#generated.join(''));
@@ -270,7 +280,7 @@ export class GptGenerate {
     // Rows: the character each step read (its query, which attends to itself and the characters
     // before it), in order; columns: the text but the last character, which no step has read yet.
     // A row is 0 right of its query (the mask) and left of its window.
-    const text = Array.from(this.#ctx.state.get('gpt_prompt') + this.#generated.join(''));
+    const text = Array.from(this.#context());
     const cols = text.length - 1;
     const values = new Array<number>(this.#steps.length * cols).fill(0);
     this.#steps.forEach(({ step, first }, row) => {
