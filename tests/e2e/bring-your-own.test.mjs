@@ -63,6 +63,8 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
    */
   async function refusedUploads(lang) {
     const upload = page.locator(`${SEC} [data-testid=s2s-pairs-upload]`);
+    // the reader's pairs reach the link a moment after they are typed: what is kept is that link
+    await page.waitForFunction(() => /s2s_pairs=/.test(location.hash));
     const kept = { box: await page.inputValue('[data-testid=s2s-pairs-text]'), link: await text('s2s-pairs-link'), hash: await page.evaluate(() => location.hash) };
     const latin1 = Buffer.concat([Buffer.from('咖哥 喜欢 小冰\tKaGe likes XiaoBing\n'), Buffer.from('\xe9t\xe9\tsummer\n', 'latin1')]);
     const cases = [
