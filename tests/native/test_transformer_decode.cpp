@@ -17,23 +17,14 @@ namespace {
 // embeddings N(0, 4), as large as nn.Embedding's N(0, 1) init doubled (the model's own init is
 // N(0, 1/Dm)).
 void perturb(lab::TransformerModel& model, uint64_t seed) {
-  lab::Rng rng(seed);
-  for (const lab::ParamView& v : model.param_views()) {
+  labtest::redraw_params(model, seed, [](const lab::ParamView& v, float x, lab::Rng& rng) {
     const bool gain =
         v.name.find("norm") != std::string::npos && v.name.find(".weight") != std::string::npos;
-    const bool embedding = v.name.find("embedding") != std::string::npos;
-    for (long i = 0; i < v.size; ++i) {
-      float& x = model.params()[v.offset + i];
-      if (gain)
-        x = 1.0f + 0.3f * rng.normal();
-      else if (v.shape.size() == 1)
-        x = 0.2f * rng.normal();
-      else if (embedding)
-        x = 2.0f * rng.normal();
-      else
-        x *= 2.0f;
-    }
-  }
+    if (gain) return 1.0f + 0.3f * rng.normal();
+    if (v.shape.size() == 1) return 0.2f * rng.normal();
+    if (v.name.find("embedding") != std::string::npos) return 2.0f * rng.normal();
+    return x * 2.0f;
+  });
 }
 
 // (layers, heads, norm_first)
