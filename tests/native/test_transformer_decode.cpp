@@ -96,7 +96,7 @@ TEST_P(TransformerIncremental, CachedStepsEqualFullRecomputation) {
   lab::DecodeOptions o;
   o.max_length = T;
   o.eos_id = 0;  // never produced above: every step runs
-  const lab::TransformerGreedyResult g = lab::transformer_greedy_decode(model, src, o);
+  const lab::TransformerGreedyResult g = lab::greedy_decode(model, src, o);
   ASSERT_EQ(g.traces.size(), g.result.steps.size());
   for (size_t t = 0; t < g.result.steps.size(); ++t) {
     const std::vector<float>& lg = steps[t].logits;
@@ -122,8 +122,8 @@ TEST(TransformerDecode, BeamWidthOneIsGreedyAndWiderBeamsScoreNoWorse) {
   o.max_length = 6;
   o.length_alpha = 0.0;
   o.beam_width = 1;
-  const lab::TransformerGreedyResult g = lab::transformer_greedy_decode(model, src, o);
-  const lab::TransformerBeamResult b1 = lab::transformer_beam_search(model, src, o);
+  const lab::TransformerGreedyResult g = lab::greedy_decode(model, src, o);
+  const lab::TransformerBeamResult b1 = lab::beam_search(model, src, o);
   EXPECT_EQ(b1.result.tokens, g.result.tokens);
   ASSERT_EQ(b1.result.steps.size(), g.result.steps.size());
   for (size_t t = 0; t < g.result.steps.size(); ++t) {
@@ -131,7 +131,7 @@ TEST(TransformerDecode, BeamWidthOneIsGreedyAndWiderBeamsScoreNoWorse) {
     EXPECT_EQ(b1.traces[t][0].cross, g.traces[t].cross);
   }
   o.beam_width = 4;
-  const lab::TransformerBeamResult b4 = lab::transformer_beam_search(model, src, o);
+  const lab::TransformerBeamResult b4 = lab::beam_search(model, src, o);
   ASSERT_EQ(b4.traces.size(), b4.result.steps.size());
   for (size_t t = 0; t < b4.traces.size(); ++t) {
     EXPECT_EQ(b4.traces[t].size(), b4.result.steps[t].size());
@@ -212,7 +212,7 @@ TEST(TransformerRollout, DeeperRolloutsMultiplyLayersAndStayDistributions) {
   lab::DecodeOptions o;
   o.max_length = 5;
   o.eos_id = 0;
-  const lab::TransformerGreedyResult g = lab::transformer_greedy_decode(model, src, o);
+  const lab::TransformerGreedyResult g = lab::greedy_decode(model, src, o);
   for (const lab::TransformerStepTrace& tr : g.traces) {
     double sum = 0.0;
     for (float x : tr.rollout_target) {
@@ -230,14 +230,13 @@ TEST(TransformerRollout, DeeperRolloutsMultiplyLayersAndStayDistributions) {
 TEST(TransformerDecode, BadInputsNameTheProblem) {
   lab::TransformerModel model(tftest::tiny_config(1, 2, false));
   lab::DecodeOptions o;
-  EXPECT_INPUT_ERROR(lab::transformer_greedy_decode(model, {}, o), "the source must have 1 to 256");
-  EXPECT_INPUT_ERROR(lab::transformer_greedy_decode(model, {1, 7}, o),
-                     "outside the vocabulary of 7");
+  EXPECT_INPUT_ERROR(lab::greedy_decode(model, {}, o), "the source must have 1 to 256");
+  EXPECT_INPUT_ERROR(lab::greedy_decode(model, {1, 7}, o), "outside the vocabulary of 7");
   o.max_length = 300;
-  EXPECT_INPUT_ERROR(lab::transformer_beam_search(model, {1, 2}, o), "max_length");
+  EXPECT_INPUT_ERROR(lab::beam_search(model, {1, 2}, o), "max_length");
   o.max_length = 5;
   o.beam_width = 0;
-  EXPECT_INPUT_ERROR(lab::transformer_beam_search(model, {1, 2}, o), "beam_width");
+  EXPECT_INPUT_ERROR(lab::beam_search(model, {1, 2}, o), "beam_width");
 }
 
 }  // namespace
