@@ -8,8 +8,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 
 #include "gpt/generate.h"
 #include "gpt/interchange.h"
@@ -24,7 +22,7 @@ constexpr double kRtol = 1e-4;
 class GptReference : public ::testing::TestWithParam<int> {};
 
 TEST_P(GptReference, MatchesPyTorch) {
-  const json& c = gpttest::reference().at("cases").at(GetParam());
+  const json& c = labtest::reference_case("gpt.json", GetParam());
   SCOPED_TRACE(c.at("name").get<std::string>());
   lab::GptModel model(gpttest::config_from_json(c.at("config")));
   labtest::load_reference_params(model, c.at("params"));
@@ -66,22 +64,13 @@ TEST_P(GptReference, MatchesPyTorch) {
   labtest::expect_adam_losses(fresh, batch, c.at("adamw"), kRtol, true, 0.05);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Gpt, GptReference,
-    ::testing::Range(0, static_cast<int>(gpttest::reference().at("cases").size())),
-    [](const ::testing::TestParamInfo<int>& info) {
-      return gpttest::reference().at("cases").at(info.param).at("name").get<std::string>();
-    });
-
-std::vector<uint8_t> read_file(const std::string& name) {
-  std::ifstream f(std::string(LAB_REFERENCE_DIR) + "/" + name, std::ios::binary);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
+INSTANTIATE_TEST_SUITE_P(Gpt, GptReference, labtest::reference_cases("gpt.json"),
+                         labtest::ReferenceCaseName{"gpt.json"});
 
 // The model of the file `r.file` gives PyTorch's logits and loss for r's batch, and 5 AdamW steps
 // from it give the losses of PyTorch's 5 steps from the same file. heads 0: from the file.
 void expect_continues(const json& r, long heads) {
-  const std::vector<uint8_t> bytes = read_file(r.at("file"));
+  const std::vector<uint8_t> bytes = labtest::reference_bytes(r.at("file"));
   ASSERT_FALSE(bytes.empty());
   const lab::SafetensorsFile file = lab::read_safetensors(bytes.data(), bytes.size());
   const lab::GptConfig config = lab::gpt_config_of(file, heads);
@@ -108,22 +97,22 @@ void expect_continues(const json& r, long heads) {
 // PyTorch → here: the state dict PyTorch saved after 20 AdamW steps (its head count given: the
 // file has no config metadata).
 TEST(GptInterchange, ContinuesAModelTrainedInPyTorch) {
-  const json& r = gpttest::reference().at("interchange");
+  const json& r = labtest::reference("gpt.json").at("interchange");
   expect_continues(r, r.at("config").at("heads"));
 }
 
 // Here → PyTorch: a GPT trained in wasm and saved (tests/reference/export_core_models.mjs), which
 // PyTorch loaded with load_state_dict(strict=True) and trained on.
 TEST(GptInterchange, PyTorchContinuesAModelTrainedHere) {
-  expect_continues(gpttest::reference().at("core"), 0);
+  expect_continues(labtest::reference("gpt.json").at("core"), 0);
 }
 
 // And any model written here holds exactly the names, shapes and dtype of the file
 // PyTorch wrote (so GPT.load_state_dict(strict=True) takes it), with the weights bit for bit,
 // and reads back into the same model.
 TEST(GptInterchange, WritesTheStateDictPyTorchLoads) {
-  const json& r = gpttest::reference().at("interchange");
-  const std::vector<uint8_t> bytes = read_file(r.at("file"));
+  const json& r = labtest::reference("gpt.json").at("interchange");
+  const std::vector<uint8_t> bytes = labtest::reference_bytes(r.at("file"));
   const lab::SafetensorsFile theirs = lab::read_safetensors(bytes.data(), bytes.size());
   lab::GptModel model(lab::gpt_config_of(theirs, r.at("config").at("heads")));
   lab::load_gpt_weights(model, theirs);

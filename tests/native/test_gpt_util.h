@@ -1,5 +1,6 @@
-// Helpers of the GPT tests: the reference JSON (tests/reference/gen_gpt.py), configs, batches,
-// a model with every weight away from its init. test_util.h has what every model's tests share.
+// Helpers of the GPT tests: the reference's configs and batches (tests/reference/gen_gpt.py,
+// labtest::reference("gpt.json")), tiny configs, a model with every weight away from its init.
+// test_util.h has what every model's tests share.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -14,18 +15,9 @@
 
 namespace gpttest {
 
-inline const nlohmann::json& reference() {
-  static const nlohmann::json j = labtest::load_reference("gpt.json");
-  return j;
-}
-
 inline lab::GptConfig config_from_json(const nlohmann::json& c) {
-  lab::GptConfig cfg;
-  cfg.vocab = c.at("vocab");
-  cfg.block_size = c.at("block_size");
-  cfg.layers = c.at("layers");
-  cfg.heads = c.at("heads");
-  cfg.d_model = c.at("d_model");
+  lab::GptConfig cfg = labtest::sized_config<lab::GptConfig>(c);
+  labtest::read_whole_fields(c, {{"vocab", &cfg.vocab}, {"block_size", &cfg.block_size}});
   return cfg;
 }
 
@@ -40,10 +32,7 @@ inline lab::GptBatch batch_from_json(const nlohmann::json& b) {
 
 inline lab::GptConfig tiny_config(long layers, long heads, long d_model = 8, long block = 8,
                                   long vocab = 11, uint64_t seed = 1) {
-  lab::GptConfig c;
-  c.layers = layers;
-  c.heads = heads;
-  c.d_model = d_model;
+  lab::GptConfig c = labtest::sized_config<lab::GptConfig>(layers, heads, d_model);
   c.block_size = block;
   c.vocab = vocab;
   c.seed = seed;
@@ -68,16 +57,12 @@ inline lab::GptBatch random_batch(long B, long T, long vocab, uint64_t seed) {
 // As gen_gpt.py's perturb: matrices N(0, 0.3²), LayerNorm gains 1 + 0.2 N, biases 0.1 N, so
 // that attention is far from uniform and every bias matters.
 inline void perturb(lab::GptModel& model, uint64_t seed) {
-  lab::Rng rng(seed);
-  for (const lab::ParamView& v : model.param_views()) {
+  labtest::redraw_params(model, seed, [](const lab::ParamView& v, float, lab::Rng& rng) {
     const bool gain =
         v.name.find("ln_") != std::string::npos && v.name.find(".weight") != std::string::npos;
     const bool bias = v.name.find(".bias") != std::string::npos;
-    for (long i = 0; i < v.size; ++i) {
-      float& x = model.params()[v.offset + i];
-      x = gain ? 1.0f + 0.2f * rng.normal() : (bias ? 0.1f : 0.3f) * rng.normal();
-    }
-  }
+    return gain ? 1.0f + 0.2f * rng.normal() : (bias ? 0.1f : 0.3f) * rng.normal();
+  });
 }
 
 }  // namespace gpttest

@@ -6,8 +6,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -21,12 +19,6 @@ namespace {
 using lab::InterchangeModel;
 using lab::StateDictNames;
 using nlohmann::json;
-
-std::vector<uint8_t> read_bytes(const std::string& file) {
-  std::ifstream in(std::string(LAB_REFERENCE_DIR) + "/" + file, std::ios::binary);
-  EXPECT_TRUE(in.good()) << file;
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 InterchangeModel load(const std::vector<uint8_t>& bytes) {
   return InterchangeModel::read(bytes.data(), bytes.size());
@@ -61,7 +53,7 @@ void expect_matches_pytorch(InterchangeModel& m, const json& cases, const std::s
 
 TEST(SafetensorsInterchange, BookModelTrainedInPyTorchTranslatesWithItsLogits) {
   const json ref = labtest::load_reference("safetensors.json")["book"];
-  InterchangeModel m = load(read_bytes(ref["file"]));
+  InterchangeModel m = load(labtest::reference_bytes(ref["file"]));
   EXPECT_EQ(m.names(), StateDictNames::kBook);
   EXPECT_EQ(m.source_vocab().tokens(), ref["src_vocab"].get<std::vector<std::string>>());
   EXPECT_EQ(m.target_vocab().tokens(), ref["tgt_vocab"].get<std::vector<std::string>>());
@@ -84,11 +76,12 @@ TEST(SafetensorsInterchange, ModelsTrainedHereGiveTheSameLogitsInPyTorch) {
   const json ref = labtest::load_reference("safetensors.json")["core"];
   ASSERT_GE(ref.size(), 3u) << "run tests/reference/export_core_models.mjs, then the generator";
   for (const json& core : ref) {
-    InterchangeModel m = load(read_bytes(core["file"]));
-    EXPECT_EQ(m.config().to_json_text(), InterchangeModel::read(read_bytes(core["file"]).data(),
-                                                                read_bytes(core["file"]).size())
-                                             .config()
-                                             .to_json_text());
+    InterchangeModel m = load(labtest::reference_bytes(core["file"]));
+    EXPECT_EQ(m.config().to_json_text(),
+              InterchangeModel::read(labtest::reference_bytes(core["file"]).data(),
+                                     labtest::reference_bytes(core["file"]).size())
+                  .config()
+                  .to_json_text());
     expect_matches_pytorch(m, core["cases"], core["file"]);
   }
 }
@@ -147,7 +140,7 @@ TEST(SafetensorsInterchange, EveryArchitectureRoundTripsUnderBothNamings) {
 
 TEST(SafetensorsInterchange, Bfloat16WeightsAreWidenedOnRead) {
   // The book's model with every weight truncated to bfloat16 (its top 16 bits), written by hand.
-  const std::vector<uint8_t> bytes = read_bytes("book_seq2seq.safetensors");
+  const std::vector<uint8_t> bytes = labtest::reference_bytes("book_seq2seq.safetensors");
   const lab::SafetensorsFile f32 = lab::read_safetensors(bytes.data(), bytes.size());
   json header = {{"__metadata__", f32.metadata}};
   std::vector<uint8_t> data;
@@ -186,7 +179,7 @@ TEST(SafetensorsInterchange, Bfloat16WeightsAreWidenedOnRead) {
 
 // The book's file with its metadata or tensors changed, written again.
 std::vector<uint8_t> edited(void (*edit)(lab::SafetensorsFile&)) {
-  const std::vector<uint8_t> bytes = read_bytes("book_seq2seq.safetensors");
+  const std::vector<uint8_t> bytes = labtest::reference_bytes("book_seq2seq.safetensors");
   lab::SafetensorsFile f = lab::read_safetensors(bytes.data(), bytes.size());
   edit(f);
   return lab::write_safetensors(f.tensors, f.metadata);

@@ -19,7 +19,7 @@ lab::Seq2SeqModel model_from_case(const json& c) {
 class Seq2SeqReference : public ::testing::TestWithParam<int> {};
 
 TEST_P(Seq2SeqReference, MatchesPyTorch) {
-  const json& c = s2stest::seq2seq_reference().at("cases").at(GetParam());
+  const json& c = labtest::reference_case("seq2seq.json", GetParam());
   SCOPED_TRACE(c.at("name").get<std::string>());
   lab::Seq2SeqModel model = model_from_case(c);
   const lab::Batch batch = s2stest::batch_from_json(c.at("batch"));
@@ -45,7 +45,7 @@ TEST_P(Seq2SeqReference, MatchesPyTorch) {
 // The model projects a cell's embedded input through the vocabulary or row by row, whichever is
 // cheaper for the batch (model.h): PyTorch's numbers must check both.
 TEST(Seq2SeqReferenceCoverage, CasesTakeBothInputProjections) {
-  for (const json& c : s2stest::seq2seq_reference().at("cases")) {
+  for (const json& c : labtest::reference("seq2seq.json").at("cases")) {
     SCOPED_TRACE(c.at("name").get<std::string>());
     EXPECT_EQ(s2stest::input_projection_paths(s2stest::config_from_json(c.at("config")),
                                               s2stest::batch_from_json(c.at("batch"))),
@@ -53,11 +53,7 @@ TEST(Seq2SeqReferenceCoverage, CasesTakeBothInputProjections) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Seq2Seq, Seq2SeqReference,
-    ::testing::Range(0, static_cast<int>(s2stest::seq2seq_reference().at("cases").size())),
-    [](const ::testing::TestParamInfo<int>& info) {
-      return s2stest::seq2seq_reference().at("cases").at(info.param).at("name").get<std::string>();
-    });
+INSTANTIATE_TEST_SUITE_P(Seq2Seq, Seq2SeqReference, labtest::reference_cases("seq2seq.json"),
+                         labtest::ReferenceCaseName{"seq2seq.json"});
 
 }  // namespace

@@ -17,11 +17,6 @@
 
 namespace s2stest {
 
-inline const nlohmann::json& seq2seq_reference() {
-  static const nlohmann::json j = labtest::load_reference("seq2seq.json");
-  return j;
-}
-
 inline lab::Seq2SeqConfig config_from_json(const nlohmann::json& c) {
   lab::Seq2SeqConfig cfg;
   cfg.cell = lab::parse_cell(c.at("cell").get<std::string>().c_str());

@@ -243,5 +243,33 @@ TEST(PairsSession, TransformerTrainsOnCharactersAndResumes) {
   EXPECT_EQ(loaded.train(3).losses, s.train(3).losses);
 }
 
+// Every call that reads a typed text reads it as the pairs were read (Task::input_text): with the
+// chars tokenizer, spaces between the characters are dropped, as from the training pairs.
+template <class Session, class Config>
+void expect_typed_characters_read_as_the_pairs(Config c, const std::string& pairs) {
+  c.task_options = pairs_options(pairs, Tokenizer::kChars, 0.2);
+  Session s(c);
+  s.train(40);  // so that the translation attributed holds no <pad>
+  EXPECT_EQ(s.translate("a b c").source.size(), 3u);
+  EXPECT_EQ(s.attribution("a b c").source.size(), 3u);
+  s.record_timeline("a b c", 10, 10);
+  EXPECT_EQ(s.timeline_probe().size(), 3u);
+  TranslateOptions forced;
+  forced.interventions.resize(1);
+  forced.interventions[0].intervention.kind = InterventionKind::kForceToken;
+  forced.interventions[0].token = "c";
+  EXPECT_EQ(s.translate_intervened("a b c", forced).source.size(), 3u);
+}
+
+TEST(PairsSession, EveryCallReadsTypedCharactersAsThePairsWere) {
+  const std::string pairs = "abc\tcba\nbca\tacb\ncab\tbac\nabd\tdba\ndab\tbad\n";
+  SessionConfig rnn;
+  rnn.task = "pairs";
+  rnn.hidden = 8;
+  expect_typed_characters_read_as_the_pairs<Seq2SeqSession>(rnn, pairs);
+  expect_typed_characters_read_as_the_pairs<TransformerSession>(
+      sessiontest::transformer_session("pairs", {1, 2, 8, 16}, 4, 10), pairs);
+}
+
 }  // namespace
 }  // namespace lab

@@ -17,23 +17,14 @@ namespace {
 // embeddings N(0, 4), as large as nn.Embedding's N(0, 1) init doubled (the model's own init is
 // N(0, 1/Dm)).
 void perturb(lab::TransformerModel& model, uint64_t seed) {
-  lab::Rng rng(seed);
-  for (const lab::ParamView& v : model.param_views()) {
+  labtest::redraw_params(model, seed, [](const lab::ParamView& v, float x, lab::Rng& rng) {
     const bool gain =
         v.name.find("norm") != std::string::npos && v.name.find(".weight") != std::string::npos;
-    const bool embedding = v.name.find("embedding") != std::string::npos;
-    for (long i = 0; i < v.size; ++i) {
-      float& x = model.params()[v.offset + i];
-      if (gain)
-        x = 1.0f + 0.3f * rng.normal();
-      else if (v.shape.size() == 1)
-        x = 0.2f * rng.normal();
-      else if (embedding)
-        x = 2.0f * rng.normal();
-      else
-        x *= 2.0f;
-    }
-  }
+    if (gain) return 1.0f + 0.3f * rng.normal();
+    if (v.shape.size() == 1) return 0.2f * rng.normal();
+    if (v.name.find("embedding") != std::string::npos) return 2.0f * rng.normal();
+    return x * 2.0f;
+  });
 }
 
 // (layers, heads, norm_first)
@@ -105,7 +96,7 @@ TEST_P(TransformerIncremental, CachedStepsEqualFullRecomputation) {
   lab::DecodeOptions o;
   o.max_length = T;
   o.eos_id = 0;  // never produced above: every step runs
-  const lab::TransformerGreedyResult g = lab::transformer_greedy_decode(model, src, o);
+  const lab::TransformerGreedyResult g = lab::greedy_decode(model, src, o);
   ASSERT_EQ(g.traces.size(), g.result.steps.size());
   for (size_t t = 0; t < g.result.steps.size(); ++t) {
     const std::vector<float>& lg = steps[t].logits;
@@ -131,8 +122,8 @@ TEST(TransformerDecode, BeamWidthOneIsGreedyAndWiderBeamsScoreNoWorse) {
   o.max_length = 6;
   o.length_alpha = 0.0;
   o.beam_width = 1;
-  const lab::TransformerGreedyResult g = lab::transformer_greedy_decode(model, src, o);
-  const lab::TransformerBeamResult b1 = lab::transformer_beam_search(model, src, o);
+  const lab::TransformerGreedyResult g = lab::greedy_decode(model, src, o);
+  const lab::TransformerBeamResult b1 = lab::beam_search(model, src, o);
   EXPECT_EQ(b1.result.tokens, g.result.tokens);
   ASSERT_EQ(b1.result.steps.size(), g.result.steps.size());
   for (size_t t = 0; t < g.result.steps.size(); ++t) {
@@ -140,7 +131,7 @@ TEST(TransformerDecode, BeamWidthOneIsGreedyAndWiderBeamsScoreNoWorse) {
     EXPECT_EQ(b1.traces[t][0].cross, g.traces[t].cross);
   }
   o.beam_width = 4;
-  const lab::TransformerBeamResult b4 = lab::transformer_beam_search(model, src, o);
+  const lab::TransformerBeamResult b4 = lab::beam_search(model, src, o);
   ASSERT_EQ(b4.traces.size(), b4.result.steps.size());
   for (size_t t = 0; t < b4.traces.size(); ++t) {
     EXPECT_EQ(b4.traces[t].size(), b4.result.steps[t].size());
@@ -221,7 +212,7 @@ TEST(TransformerRollout, DeeperRolloutsMultiplyLayersAndStayDistributions) {
   lab::DecodeOptions o;
   o.max_length = 5;
   o.eos_id = 0;
-  const lab::TransformerGreedyResult g = lab::transformer_greedy_decode(model, src, o);
+  const lab::TransformerGreedyResult g = lab::greedy_decode(model, src, o);
   for (const lab::TransformerStepTrace& tr : g.traces) {
     double sum = 0.0;
     for (float x : tr.rollout_target) {
@@ -239,14 +230,13 @@ TEST(TransformerRollout, DeeperRolloutsMultiplyLayersAndStayDistributions) {
 TEST(TransformerDecode, BadInputsNameTheProblem) {
   lab::TransformerModel model(tftest::tiny_config(1, 2, false));
   lab::DecodeOptions o;
-  EXPECT_INPUT_ERROR(lab::transformer_greedy_decode(model, {}, o), "the source must have 1 to 256");
-  EXPECT_INPUT_ERROR(lab::transformer_greedy_decode(model, {1, 7}, o),
-                     "outside the vocabulary of 7");
+  EXPECT_INPUT_ERROR(lab::greedy_decode(model, {}, o), "the source must have 1 to 256");
+  EXPECT_INPUT_ERROR(lab::greedy_decode(model, {1, 7}, o), "outside the vocabulary of 7");
   o.max_length = 300;
-  EXPECT_INPUT_ERROR(lab::transformer_beam_search(model, {1, 2}, o), "max_length");
+  EXPECT_INPUT_ERROR(lab::beam_search(model, {1, 2}, o), "max_length");
   o.max_length = 5;
   o.beam_width = 0;
-  EXPECT_INPUT_ERROR(lab::transformer_beam_search(model, {1, 2}, o), "beam_width");
+  EXPECT_INPUT_ERROR(lab::beam_search(model, {1, 2}, o), "beam_width");
 }
 
 }  // namespace

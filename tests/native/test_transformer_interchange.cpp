@@ -6,8 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -22,12 +20,6 @@ namespace {
 using lab::TransformerInterchange;
 using nlohmann::json;
 
-std::vector<uint8_t> read_bytes(const std::string& file) {
-  std::ifstream in(std::string(LAB_REFERENCE_DIR) + "/" + file, std::ios::binary);
-  EXPECT_TRUE(in.good()) << file;
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 TransformerInterchange load(const std::vector<uint8_t>& bytes) {
   return TransformerInterchange::read(lab::read_safetensors(bytes.data(), bytes.size()));
 }
@@ -38,7 +30,7 @@ const json& reference() {
 }
 
 TEST(TransformerInterchange, AModelTrainedHereGivesPyTorchsLogits) {
-  const std::vector<uint8_t> bytes = read_bytes(reference().at("file"));
+  const std::vector<uint8_t> bytes = labtest::reference_bytes(reference().at("file"));
   EXPECT_TRUE(lab::is_transformer_interchange(lab::read_safetensors(bytes.data(), bytes.size())));
   TransformerInterchange m = load(bytes);
   ASSERT_EQ(reference().at("cases").size(), 5u);

@@ -67,15 +67,13 @@ class TransformerInterventions : public ::testing::TestWithParam<bool> {};
 TEST_P(TransformerInterventions, ForcedOneHotCrossAttentionMakesTheHeadsContextValueRowJ) {
   const lab::TransformerModel model = model_with(5, GetParam());
   const long Dm = model.config().d_model, Dh = Dm / kHeads, S = 5;
-  const lab::TransformerGreedyResult plain =
-      lab::transformer_greedy_decode(model, kSource, options());
+  const lab::TransformerGreedyResult plain = lab::greedy_decode(model, kSource, options());
   for (long l = 0; l < kLayers; ++l) {
     for (long h = 0; h < kHeads; ++h) {
       for (long j = 0; j < S; ++j) {
         Intervention v = on_cross_head(InterventionKind::kForceAttention, l, h);
         v.source = j;
-        const lab::TransformerGreedyResult r =
-            lab::transformer_greedy_decode(model, kSource, options(), {v});
+        const lab::TransformerGreedyResult r = lab::greedy_decode(model, kSource, options(), {v});
         const lab::TransformerStepTrace& tr = r.traces.at(0);
         const float* value = r.encoder.cross_v[l].data() + j * Dm + h * Dh;
         EXPECT_TRUE(same_bits(tr.cross_context.data() + l * Dm + h * Dh, value, Dh))
@@ -115,8 +113,7 @@ TEST_P(TransformerInterventions, EditedAndMaskedRowsMixTheValueRowsByTheNewWeigh
       masks.push_back(m);
     }
     for (const std::vector<Intervention>& list : {std::vector<Intervention>{edit}, masks}) {
-      const lab::TransformerGreedyResult r =
-          lab::transformer_greedy_decode(model, kSource, options(), list);
+      const lab::TransformerGreedyResult r = lab::greedy_decode(model, kSource, options(), list);
       const lab::TransformerStepTrace& tr = r.traces.at(0);
       const float* value = r.encoder.cross_v[l].data() + j * Dm + h * Dh;
       EXPECT_TRUE(same_bits(tr.cross_context.data() + l * Dm + h * Dh, value, Dh))
@@ -128,8 +125,7 @@ TEST_P(TransformerInterventions, EditedAndMaskedRowsMixTheValueRowsByTheNewWeigh
   }
   Intervention edit = on_cross_head(InterventionKind::kEditAttention, l, h);
   edit.weights = {1.0f, 0.0f, 2.0f, 0.0f, 1.0f};  // → 0.25, 0, 0.5, 0, 0.25
-  const lab::TransformerGreedyResult r =
-      lab::transformer_greedy_decode(model, kSource, options(), {edit});
+  const lab::TransformerGreedyResult r = lab::greedy_decode(model, kSource, options(), {edit});
   const lab::TransformerStepTrace& tr = r.traces.at(0);
   const std::vector<float> expected_row = {0.25f, 0.0f, 0.5f, 0.0f, 0.25f};
   for (long s = 0; s < S; ++s) EXPECT_EQ(tr.cross[(l * kHeads + h) * S + s], expected_row[s]);
@@ -139,12 +135,10 @@ TEST_P(TransformerInterventions, EditedAndMaskedRowsMixTheValueRowsByTheNewWeigh
     EXPECT_NEAR(tr.cross_context[l * Dm + h * Dh + i], mix, 1e-6);
   }
   // Masking one source renormalises the rest of the computed row.
-  const lab::TransformerGreedyResult plain =
-      lab::transformer_greedy_decode(model, kSource, options());
+  const lab::TransformerGreedyResult plain = lab::greedy_decode(model, kSource, options());
   Intervention mask = on_cross_head(InterventionKind::kMaskSource, l, h);
   mask.source = 2;
-  const lab::TransformerGreedyResult masked =
-      lab::transformer_greedy_decode(model, kSource, options(), {mask});
+  const lab::TransformerGreedyResult masked = lab::greedy_decode(model, kSource, options(), {mask});
   const float* before = plain.traces[0].cross.data() + (l * kHeads + h) * S;
   const float* after = masked.traces[0].cross.data() + (l * kHeads + h) * S;
   EXPECT_EQ(after[2], 0.0f);
@@ -175,11 +169,9 @@ TEST_P(TransformerInterventions, ZeroHeadEqualsZeroingItsOutProjColumns) {
           for (long i = h * Dh; i < (h + 1) * Dh; ++i) cut.params()[w.offset + o * Dm + i] = 0.0f;
         }
         const lab::TransformerGreedyResult zeroed =
-            lab::transformer_greedy_decode(model, kSource, options(), {zero(k.site, l, h)});
-        const lab::TransformerGreedyResult expected =
-            lab::transformer_greedy_decode(cut, kSource, options());
-        const lab::TransformerGreedyResult plain =
-            lab::transformer_greedy_decode(model, kSource, options());
+            lab::greedy_decode(model, kSource, options(), {zero(k.site, l, h)});
+        const lab::TransformerGreedyResult expected = lab::greedy_decode(cut, kSource, options());
+        const lab::TransformerGreedyResult plain = lab::greedy_decode(model, kSource, options());
         ASSERT_EQ(zeroed.result.tokens, expected.result.tokens) << name << " head " << h;
         bool differs = false;
         for (size_t t = 0; t < expected.result.steps.size(); ++t) {
@@ -206,7 +198,7 @@ TEST_P(TransformerInterventions, ForcedPrefixGivesTheTeacherForcedLogits) {
     list.push_back(v);
   }
   lab::DecodeOptions o = options();
-  const lab::TransformerGreedyResult r = lab::transformer_greedy_decode(model, kSource, o, list);
+  const lab::TransformerGreedyResult r = lab::greedy_decode(model, kSource, o, list);
   ASSERT_GT(r.result.steps.size(), prefix.size());
   const long T = static_cast<long>(prefix.size()) + 1, Vt = 9;
   const lab::TransformerOutputs tf = model.evaluate(s2stest::prefix_batch(kSource, prefix));
@@ -219,9 +211,8 @@ TEST_P(TransformerInterventions, ForcedPrefixGivesTheTeacherForcedLogits) {
 
 TEST_P(TransformerInterventions, AnEmptyListIsBitIdentical) {
   const lab::TransformerModel model = model_with(3, GetParam());
-  const lab::TransformerGreedyResult a = lab::transformer_greedy_decode(model, kSource, options());
-  const lab::TransformerGreedyResult b =
-      lab::transformer_greedy_decode(model, kSource, options(), {});
+  const lab::TransformerGreedyResult a = lab::greedy_decode(model, kSource, options());
+  const lab::TransformerGreedyResult b = lab::greedy_decode(model, kSource, options(), {});
   ASSERT_EQ(a.result.steps.size(), b.result.steps.size());
   for (size_t t = 0; t < a.result.steps.size(); ++t) {
     EXPECT_EQ(a.result.steps[t].logits, b.result.steps[t].logits);
@@ -268,18 +259,16 @@ TEST(TransformerInterventionErrors, NameTheProblem) {
       {zero_row, "the edited row must sum to a positive number"},
   };
   for (const auto& [v, message] : cases) {
-    EXPECT_INPUT_ERROR(lab::transformer_greedy_decode(model, kSource, options(), {v}),
-                       message.c_str());
+    EXPECT_INPUT_ERROR(lab::greedy_decode(model, kSource, options(), {v}), message.c_str());
   }
   Intervention force_all = force_far;
   force_all.source = 1;  // every layer and head, so it overlaps `twice` (layer 1)
-  EXPECT_INPUT_ERROR(lab::transformer_greedy_decode(model, kSource, options(), {force_all, twice}),
+  EXPECT_INPUT_ERROR(lab::greedy_decode(model, kSource, options(), {force_all, twice}),
                      "intervention 1 (edit-attention at step 0) conflicts with intervention 0 "
                      "(force-attention) on the same head at the same step");
-  const lab::TransformerGreedyResult plain =
-      lab::transformer_greedy_decode(model, kSource, options());
+  const lab::TransformerGreedyResult plain = lab::greedy_decode(model, kSource, options());
   if (static_cast<long>(plain.result.steps.size()) <= 5) {
-    EXPECT_INPUT_ERROR(lab::transformer_greedy_decode(model, kSource, options(), {beyond}),
+    EXPECT_INPUT_ERROR(lab::greedy_decode(model, kSource, options(), {beyond}),
                        "beyond the translation");
   }
 }

@@ -17,7 +17,7 @@ using nlohmann::json;
 class TransformerReference : public ::testing::TestWithParam<int> {};
 
 TEST_P(TransformerReference, MatchesPyTorch) {
-  const json& c = tftest::transformer_reference().at("cases").at(GetParam());
+  const json& c = labtest::reference_case("transformer.json", GetParam());
   SCOPED_TRACE(c.at("name").get<std::string>());
   lab::TransformerModel model(tftest::config_from_json(c.at("config")));
   labtest::load_reference_params(model, c.at("params"));
@@ -53,16 +53,9 @@ TEST_P(TransformerReference, MatchesPyTorch) {
   labtest::expect_adam_losses(model, batch, c.at("adam"), rtol);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Transformer, TransformerReference,
-    ::testing::Range(0, static_cast<int>(tftest::transformer_reference().at("cases").size())),
-    [](const ::testing::TestParamInfo<int>& info) {
-      return tftest::transformer_reference()
-          .at("cases")
-          .at(info.param)
-          .at("name")
-          .get<std::string>();
-    });
+INSTANTIATE_TEST_SUITE_P(Transformer, TransformerReference,
+                         labtest::reference_cases("transformer.json"),
+                         labtest::ReferenceCaseName{"transformer.json"});
 
 // The positional table is the formula of the note's Transformer section, checked independently.
 TEST(TransformerPositionalEncoding, SinAtEvenCosAtOddColumns) {

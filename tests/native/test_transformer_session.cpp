@@ -68,7 +68,7 @@ TEST(TransformerSession, LearnsToReverseUnseenStrings) {
 TEST(TransformerSession, ResumeFromFileIsBitIdentical) {
   const std::vector<uint8_t> file =
       sessiontest::expect_resume_is_bit_identical<TransformerSession>(small_reverse(), 30, 20);
-  EXPECT_TRUE(TransformerSession::is_transformer_file(file.data(), file.size()));
+  EXPECT_TRUE(TransformerSession::is_session_file(file.data(), file.size()));
 }
 
 float sum(const std::vector<float>& v, size_t from, size_t n) {
@@ -154,6 +154,11 @@ TEST(TransformerSession, RefusesBadConfigurationsSentencesAndFiles) {
   long_sentence.assign(300, 'a');
   EXPECT_INPUT_ERROR(s.translate(long_sentence),
                      "sentence has 300 tokens; the Transformer's positional table has 256");
+  // Every call that reads a typed text reads it alike.
+  EXPECT_INPUT_ERROR(s.attribution(long_sentence),
+                     "sentence has 300 tokens; the Transformer's positional table has 256");
+  EXPECT_INPUT_ERROR(s.record_timeline(long_sentence, 10, 10),
+                     "sentence has 300 tokens; the Transformer's positional table has 256");
   TranslateOptions too_long;
   too_long.max_length = 1000;
   EXPECT_INPUT_ERROR(s.translate("ab", too_long), "256");
@@ -187,7 +192,7 @@ TEST(TransformerSession, RefusesBadConfigurationsSentencesAndFiles) {
         rnn.task = "reverse";
         rnn.hidden = 8;
         const std::vector<uint8_t> bytes = Seq2SeqSession(rnn).save();
-        EXPECT_FALSE(TransformerSession::is_transformer_file(bytes.data(), bytes.size()));
+        EXPECT_FALSE(TransformerSession::is_session_file(bytes.data(), bytes.size()));
         TransformerSession::load(bytes);
       }(),
       "not a Transformer model");

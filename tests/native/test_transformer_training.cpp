@@ -82,9 +82,9 @@ TEST(TransformerTraining, LearnsToReverseAndDecodesUnseenStrings) {
       const std::vector<int32_t> s = random_string(rng);
       const std::vector<int32_t> want(s.rbegin(), s.rend());
       d.beam_width = 1;
-      greedy_right += lab::transformer_greedy_decode(model, s, d).result.tokens == want;
+      greedy_right += lab::greedy_decode(model, s, d).result.tokens == want;
       d.beam_width = 3;
-      beam_right += lab::transformer_beam_search(model, s, d).result.tokens == want;
+      beam_right += lab::beam_search(model, s, d).result.tokens == want;
     }
     EXPECT_GE(greedy_right, 32) << (norm_first ? "pre" : "post") << ": " << greedy_right << "/"
                                 << n;

@@ -1,4 +1,6 @@
-// Helpers shared by the Transformer tests: the reference JSON, configs, tiny models and batches.
+// Helpers shared by the Transformer tests: tiny configs and the reference's configs
+// (tests/reference/gen_transformer.py, labtest::reference("transformer.json")); the batches are
+// test_seq2seq_util.h's.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -13,35 +15,23 @@
 
 namespace tftest {
 
-inline const nlohmann::json& transformer_reference() {
-  static const nlohmann::json j = labtest::load_reference("transformer.json");
-  return j;
-}
-
-inline lab::TransformerConfig config_from_json(const nlohmann::json& c) {
-  lab::TransformerConfig cfg;
-  cfg.layers = c.at("layers");
-  cfg.heads = c.at("heads");
-  cfg.d_model = c.at("d_model");
-  cfg.d_ff = c.at("d_ff");
-  cfg.norm_first = c.at("norm_first");
-  cfg.src_vocab = c.at("src_vocab");
-  cfg.tgt_vocab = c.at("tgt_vocab");
-  return cfg;
-}
-
 inline lab::TransformerConfig tiny_config(long layers, long heads, bool norm_first,
                                           uint64_t seed = 1) {
-  lab::TransformerConfig c;
-  c.layers = layers;
-  c.heads = heads;
-  c.d_model = 8;
+  lab::TransformerConfig c = labtest::sized_config<lab::TransformerConfig>(layers, heads, 8);
+  c.seed = seed;
   c.d_ff = 12;
   c.norm_first = norm_first;
   c.src_vocab = 7;
   c.tgt_vocab = 9;
-  c.seed = seed;
   return c;
+}
+
+inline lab::TransformerConfig config_from_json(const nlohmann::json& c) {
+  lab::TransformerConfig cfg = labtest::sized_config<lab::TransformerConfig>(c);
+  labtest::read_whole_fields(
+      c, {{"d_ff", &cfg.d_ff}, {"src_vocab", &cfg.src_vocab}, {"tgt_vocab", &cfg.tgt_vocab}});
+  cfg.norm_first = c.at("norm_first");
+  return cfg;
 }
 
 }  // namespace tftest

@@ -8,10 +8,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
+#include <initializer_list>
+#include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "optim.h"
@@ -25,6 +30,72 @@ inline nlohmann::json load_reference(const std::string& file) {
   std::ifstream f(std::string(LAB_REFERENCE_DIR) + "/" + file);
   if (!f) throw std::runtime_error("cannot open shared/reference/" + file);
   return nlohmann::json::parse(f);
+}
+
+// The bytes of a reference file (a .safetensors one).
+inline std::vector<uint8_t> reference_bytes(const std::string& file) {
+  std::ifstream in(std::string(LAB_REFERENCE_DIR) + "/" + file, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open shared/reference/" + file);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// load_reference(file), parsed once per file: the tests of a generator's cases read it often.
+inline const nlohmann::json& reference(const std::string& file) {
+  static std::map<std::string, nlohmann::json> parsed;
+  auto it = parsed.find(file);
+  if (it == parsed.end()) it = parsed.emplace(file, load_reference(file)).first;
+  return it->second;
+}
+
+// A test suite over the "cases" of a reference file, the parameter a case's index:
+// INSTANTIATE_TEST_SUITE_P(Prefix, Suite, reference_cases(file), ReferenceCaseName{file}) names
+// each test after its case's "name"; reference_case(file, GetParam()) is the case.
+inline const nlohmann::json& reference_case(const std::string& file, int index) {
+  return reference(file).at("cases").at(index);
+}
+inline auto reference_cases(const std::string& file) {
+  return ::testing::Range(0, static_cast<int>(reference(file).at("cases").size()));
+}
+struct ReferenceCaseName {
+  std::string file;
+  std::string operator()(const ::testing::TestParamInfo<int>& info) const {
+    return reference_case(file, info.param).at("name").get<std::string>();
+  }
+};
+
+// Sets each whole-number field of a config from the key of a reference config `c` that names it
+// (the generators write the C++ field names).
+inline void read_whole_fields(const nlohmann::json& c,
+                              std::initializer_list<std::pair<const char*, long*>> fields) {
+  for (const auto& [key, field] : fields) *field = c.at(key).get<long>();
+}
+
+// A config of `layers` layers of `heads` heads on d_model features, and the same three read from a
+// reference config: the names that the Transformer's and the GPT's configs share.
+template <class Config>
+Config sized_config(long layers, long heads, long d_model) {
+  Config c;
+  c.layers = layers;
+  c.heads = heads;
+  c.d_model = d_model;
+  return c;
+}
+template <class Config>
+Config sized_config(const nlohmann::json& c) {
+  return sized_config<Config>(c.at("layers"), c.at("heads"), c.at("d_model"));
+}
+
+// Sets every parameter x of `model` to draw(view, x, rng), view by view in table order, drawing
+// from an Rng of `seed`: the tests' weights far from the model's init.
+template <class Model, class Draw>
+void redraw_params(Model& model, uint64_t seed, const Draw& draw) {
+  lab::Rng rng(seed);
+  for (const lab::ParamView& v : model.param_views()) {
+    for (long i = 0; i < v.size; ++i) {
+      float& x = model.params()[v.offset + i];
+      x = draw(v, x, rng);
+    }
+  }
 }
 
 // A reference tensor's values ({shape, data}).

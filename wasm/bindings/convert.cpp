@@ -227,6 +227,12 @@ void check_keys(const val& obj, const std::vector<std::string>& allowed, const s
   }
 }
 
+void check_config_object(const val& config, const char* usage,
+                         const std::vector<std::string>& allowed) {
+  if (is_absent(config)) throw lab::InputError(usage);
+  check_keys(config, allowed, "config");
+}
+
 val float_array_to_js(const std::vector<float>& values) {
   return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
 }

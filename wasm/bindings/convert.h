@@ -59,6 +59,10 @@ std::optional<uint64_t> js_seed(const val& obj, const char* key, const std::stri
 // Throws "`what` has an unknown key 'x' (expected a, b, …)" for a key outside `allowed`, and
 // "`what` must be an object" for a non-object. Absent obj passes.
 void check_keys(const val& obj, const std::vector<std::string>& allowed, const std::string& what);
+// A factory's config object: absent, the InputError `usage` ("createX() needs a config object
+// {…}"); then check_keys(config, allowed, "config").
+void check_config_object(const val& config, const char* usage,
+                         const std::vector<std::string>& allowed);
 
 // Copies out of wasm memory (never a view, which memory growth would detach).
 val float_array_to_js(const std::vector<float>& values);

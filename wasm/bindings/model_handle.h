@@ -2,7 +2,8 @@
 // lab::TransformerModel (transformer_model_bindings.cpp): the model and nothing else, with the
 // methods both offer JS (shared/types/seq2seq-model.d.ts). What differs between the two models
 // comes from `Api`, a struct of three static functions:
-//   Api::table(model)                     its parameter table (lab::ParamView list);
+//   Api::architecture_from_js(js)         the model's config of the factory's JS object, its
+//                                         keys checked, but for the vocabularies and the seed;
 //   Api::outputs_to_js(out, model, batch) sets the teacher-forced outputs of `batch` on `out`
 //                                         (logits, attention) without touching the gradients;
 //   Api::adam_step(model, options)        one Adam step with the JS options object.
@@ -13,6 +14,7 @@
 
 #include "convert.h"
 #include "seq2seq_convert.h"
+#include "why_convert.h"
 
 namespace labjs {
 
@@ -23,7 +25,7 @@ class ModelHandle {
   explicit ModelHandle(const Config& config) : model_(config) {}
 
   emscripten::val paramNames() {
-    return guarded([&] { return param_names_to_js(Api::table(model_)); });
+    return guarded([&] { return param_names_to_js(model_.param_views()); });
   }
 
   emscripten::val getParam(emscripten::val name) {
@@ -43,7 +45,7 @@ class ModelHandle {
     return guarded([&] {
       const lab::Batch batch = checked_batch(batch_js);
       const float loss = model_.forward_backward(batch);
-      const emscripten::val grads = params_by_name_to_js(Api::table(model_), model_.grads());
+      const emscripten::val grads = params_by_name_to_js(model_.param_views(), model_.grads());
       emscripten::val out = emscripten::val::object();
       out.set("loss", emscripten::val(loss));
       Api::outputs_to_js(out, model_, batch);
@@ -68,20 +70,38 @@ class ModelHandle {
         [&] { return emscripten::val(model_.clip_grad_norm(max_norm_from_js(max_norm))); });
   }
 
-  // The model, for methods one kind of model has alone (bound as functions taking the handle).
-  Model& model() { return model_; }
+  // attribution({src, target, method?, steps?}) (why_convert.h): the model's own attention
+  // beside each row (the Transformer's: the rollout onto the source, transformer/attribution.h).
+  emscripten::val attribution(emscripten::val request) {
+    return guarded([&] {
+      const ModelAttributionRequest r = model_attribution_request_from_js(request);
+      // unqualified: lab::attribute of the model, found by ADL
+      return attribution_result_to_js(attribute(model_, r.src, r.target, r.options));
+    });
+  }
 
-  // Registers the handle's class under `name` (inside an EMSCRIPTEN_BINDINGS block); the class is
-  // returned so that a binding file can add its model's own methods.
-  static emscripten::class_<ModelHandle> register_class(const char* name) {
-    return emscripten::class_<ModelHandle>(name)
+  // Registers the handle's class under `name` and its factory under `create` (inside an
+  // EMSCRIPTEN_BINDINGS block). The factory gives the new handle or {error}: val(T&&) moves the
+  // handle into a heap object whose JS handle owns it, and handle.delete() frees it.
+  static void register_class(const char* name, const char* create) {
+    using emscripten::val;
+    emscripten::class_<ModelHandle>(name)
         .function("paramNames", &ModelHandle::paramNames)
         .function("getParam", &ModelHandle::getParam)
         .function("setParam", &ModelHandle::setParam)
         .function("forwardBackward", &ModelHandle::forwardBackward)
         .function("loss", &ModelHandle::loss)
         .function("adamStep", &ModelHandle::adamStep)
-        .function("clipGradNorm", &ModelHandle::clipGradNorm);
+        .function("clipGradNorm", &ModelHandle::clipGradNorm)
+        .function("attribution", &ModelHandle::attribution);
+    emscripten::function(
+        create, +[](val config) {
+          return guarded([&] {
+            auto c = Api::architecture_from_js(config);
+            model_vocabularies_from_js(config, c);
+            return val(ModelHandle(c));  // the model's constructor validates the config
+          });
+        });
   }
 
  private:

@@ -119,6 +119,14 @@ void set_pairs_info(val& info, const lab::TaskOptions& o, const lab::Task& task)
   info.set("pairs", out);
 }
 
+std::vector<std::string> session_config_keys(std::vector<std::string> own) {
+  for (const char* key : {"seed", "batchSize", "learningRate", "clipNorm", "taskOptions", "pairs",
+                          "tokenize", "heldOut"}) {
+    own.push_back(key);
+  }
+  return own;
+}
+
 val train_to_js(const val& steps, const std::function<lab::TrainResult(long)>& train) {
   const long n = js_whole(steps, "train(steps): steps");
   try {

@@ -68,6 +68,9 @@ void pairs_options_from_js(const val& config, const std::string& task, lab::Task
 // Sets info().pairs of a pairs session: {tokenize, heldOut, trainPairs, heldOutPairs}; other
 // tasks' info has no such key.
 void set_pairs_info(val& out, const lab::TaskOptions& o, const lab::Task& task);
+// The keys of a training session's config: the model's `own`, then those session_training_from_js
+// reads.
+std::vector<std::string> session_config_keys(std::vector<std::string> own);
 // A training session's {seed, taskOptions, pairs, tokenize, heldOut, batchSize, learningRate,
 // clipNorm} into lab::SessionConfig or lab::TransformerSessionConfig, whose task is set; keys not
 // given keep c's values.
@@ -128,6 +131,13 @@ val beam_trace_to_js(const TokenName& token, const lab::BeamResult& beam,
                      const std::vector<std::string>& hypothesis_texts, long width,
                      const StepExtra& extra = nullptr);
 
+// A bare model's {srcVocab, tgtVocab, seed} into lab::Seq2SeqConfig or lab::TransformerConfig.
+template <class Config>
+void model_vocabularies_from_js(const val& js, Config& c) {
+  c.src_vocab = js_whole(js, "srcVocab", "config.srcVocab").value_or(c.src_vocab);
+  c.tgt_vocab = js_whole(js, "tgtVocab", "config.tgtVocab").value_or(c.tgt_vocab);
+  c.seed = js_seed(js, "seed", "config.seed").value_or(c.seed);
+}
 // The bare models' batch {src, srcLengths, tgtIn, tgtOut}: shapes and whole numbers checked
 // here; sizes, lengths and ids against the model by the caller's lab::validate_batch.
 lab::Batch batch_from_js(const val& js);

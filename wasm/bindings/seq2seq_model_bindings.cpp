@@ -18,37 +18,26 @@
 
 #include "convert.h"
 #include "model_handle.h"
+#include "rnn/attribution.h"  // attribute, for the handle's attribution
 #include "rnn/model.h"
 #include "seq2seq_convert.h"
-#include "why_convert.h"
 
 using emscripten::val;
-using labjs::guarded;
 
 namespace {
 
-lab::Seq2SeqConfig model_config_from_js(const val& js) {
-  if (labjs::is_absent(js)) {
-    throw lab::InputError(
-        "createSeq2SeqModel() needs a config object {cell, hidden, embedding, srcVocab, tgtVocab, "
-        "attention, score, attentionalTanh, seed}");
-  }
-  labjs::check_keys(js,
-                    {"cell", "hidden", "embedding", "srcVocab", "tgtVocab", "attention", "score",
-                     "attentionalTanh", "seed"},
-                    "config");
-  lab::Seq2SeqConfig c;
-  labjs::seq2seq_architecture_from_js(js, c);
-  c.src_vocab = labjs::js_whole(js, "srcVocab", "config.srcVocab").value_or(c.src_vocab);
-  c.tgt_vocab = labjs::js_whole(js, "tgtVocab", "config.tgtVocab").value_or(c.tgt_vocab);
-  c.seed = labjs::js_seed(js, "seed", "config.seed").value_or(c.seed);
-  return c;  // validated by the Seq2SeqModel constructor
-}
-
 // What the bare Seq2Seq model's handle does its own way (model_handle.h).
 struct Seq2SeqModelApi {
-  static const std::vector<lab::ParamView>& table(const lab::Seq2SeqModel& model) {
-    return model.param_views();
+  static lab::Seq2SeqConfig architecture_from_js(const val& js) {
+    labjs::check_config_object(
+        js,
+        "createSeq2SeqModel() needs a config object {cell, hidden, embedding, srcVocab, tgtVocab, "
+        "attention, score, attentionalTanh, seed}",
+        {"cell", "hidden", "embedding", "srcVocab", "tgtVocab", "attention", "score",
+         "attentionalTanh", "seed"});
+    lab::Seq2SeqConfig c;
+    labjs::seq2seq_architecture_from_js(js, c);
+    return c;
   }
   // evaluate() leaves the gradients, and so a following adamStep, untouched.
   static void outputs_to_js(val& out, lab::Seq2SeqModel& model, const lab::Batch& batch) {
@@ -64,27 +53,9 @@ struct Seq2SeqModelApi {
   }
 };
 
-using Seq2SeqModelHandle = labjs::ModelHandle<lab::Seq2SeqModel, Seq2SeqModelApi>;
-
-// The new handle or {error}. val(T&&) moves the handle into a heap object whose JS handle owns
-// it: handle.delete() runs ~Seq2SeqModelHandle and frees it.
-val create_seq2seq_model_js(val config) {
-  return guarded([&] { return val(Seq2SeqModelHandle(model_config_from_js(config))); });
-}
-
-// attribution({src, target, method?, steps?}) (why_convert.h)
-val seq2seq_model_attribution_js(Seq2SeqModelHandle& handle, val request) {
-  return guarded([&] {
-    const labjs::ModelAttributionRequest r = labjs::model_attribution_request_from_js(request);
-    return labjs::attribution_result_to_js(
-        lab::attribute(handle.model(), r.src, r.target, r.options));
-  });
-}
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_seq2seq_model) {
-  Seq2SeqModelHandle::register_class("Seq2SeqModelHandle")
-      .function("attribution", &seq2seq_model_attribution_js);
-  emscripten::function("createSeq2SeqModel", &create_seq2seq_model_js);
+  labjs::ModelHandle<lab::Seq2SeqModel, Seq2SeqModelApi>::register_class("Seq2SeqModelHandle",
+                                                                         "createSeq2SeqModel");
 }

@@ -1,14 +1,23 @@
-// What the JS handles of the two trained translators share (Seq2SeqHandle, seq2seq_handle.h;
-// TransformerHandle, transformer_handle.h): the session each owns and nothing else, the methods
-// whose conversion is the same for both (train, sourceVocabulary, targetVocabulary, heldOut), and
-// the registration of the methods every session has under one set of JS names, so that
-// wasm/js/seq2seq.mjs wraps both in one class. Each handle adds evaluate, translate and info.
+// The JS handle of a trained translator: a lab::TranslatorSession and nothing else, with the same
+// methods and result fields for every model (shared/types/seq2seq.d.ts), so that
+// wasm/js/seq2seq.mjs wraps them all in one class. What differs between the models comes from
+// `Api`, a struct of its model's binding (seq2seq_bindings.cpp, transformer_session_bindings.cpp):
+//   Api::kArch                             info().arch: 'rnn', 'transformer';
+//   Api::kModule                           the widget module that binds the model ('seq2seq',
+//                                          'transformer'), named where it has no interventions;
+//   Api::kAlignment                        whether evaluate() gives the attention's alignment;
+//   Api::config_from_js(js)                the session config of create's JS object;
+//   Api::architecture_to_js(out, session)  info()'s fields of the model's architecture;
+//   Api::translation_to_js(token, r, session)  a plain translation's JS object.
+// The model files (save_session_js, load_session_js) and the interventions (intervened_translate,
+// why_bindings.h) are bound by files of their own, which the widgets' modules leave out.
 // Conversion only, as every binding: the checks and their messages are the core's.
 #pragma once
 
 #include <emscripten/bind.h>
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -17,13 +26,61 @@
 
 namespace labjs {
 
-template <class Session>
+template <class Session, class Api>
 class SessionHandle {
  public:
+  using SessionType = Session;
+
   explicit SessionHandle(Session session) : session_(std::move(session)) {}
 
   emscripten::val train(emscripten::val steps) {
     return guarded([&] { return train_to_js(steps, [&](long n) { return session_.train(n); }); });
+  }
+
+  emscripten::val evaluate(emscripten::val options) {
+    using emscripten::val;
+    return guarded([&] {
+      const lab::EvalResult r = session_.evaluate(eval_options_from_js(options));
+      val out = eval_result_to_js(r);
+      if (Api::kAlignment) {
+        out.set("alignmentAccuracy",
+                r.alignment_accuracy ? val(*r.alignment_accuracy) : val::null());
+        out.set("alignedTokens", number(r.aligned_tokens));
+      }
+      return out;
+    });
+  }
+
+  // translate(text, options): with interventions, intervened_translate's (set by the model's
+  // why bindings in the modules that link them, the full one); elsewhere asking for them is an
+  // error that names the module.
+  emscripten::val translate(emscripten::val text_js, emscripten::val options) {
+    return guarded([&] {
+      const std::string text = js_text(text_js, "text");
+      if (intervened_translate && asks_interventions(options)) {
+        return intervened_translate(session_, text, options);
+      }
+      const auto r =
+          session_.translate(text, plain_translate_options_from_js(options, Api::kModule));
+      return Api::translation_to_js(token_names(session_.task().target_vocab()), r, session_);
+    });
+  }
+
+  emscripten::val info() {
+    using emscripten::val;
+    return guarded([&] {
+      const auto& c = session_.config();
+      const lab::Task& task = session_.task();
+      val out = val::object();
+      out.set("arch", val(std::string(Api::kArch)));
+      out.set("task", val(c.task));
+      out.set("taskOptions", task_options_to_js(c.task_options, task));
+      Api::architecture_to_js(out, session_);
+      set_pairs_info(out, c.task_options, task);
+      set_training_info(out, c.seed, c.batch_size, c.learning_rate, c.clip_norm, task,
+                        session_.model().num_params(), session_.step());
+      return out;
+    });
   }
 
   emscripten::val sourceVocabulary() {
@@ -63,25 +120,50 @@ class SessionHandle {
   const Session& session() const { return session_; }
   Session& session() { return session_; }
 
- protected:
+  // Registers the handle's class under `name` and its factory under `create` (inside an
+  // EMSCRIPTEN_BINDINGS block). The factory gives the new handle or {error}: val(T&&) moves the
+  // handle into a heap object whose JS handle owns it, and handle.delete() frees it.
+  static void register_class(const char* name, const char* create) {
+    using emscripten::val;
+    emscripten::class_<SessionHandle>(name)
+        .function("train", &SessionHandle::train)
+        .function("evaluate", &SessionHandle::evaluate)
+        .function("translate", &SessionHandle::translate)
+        .function("info", &SessionHandle::info)
+        .function("sourceVocabulary", &SessionHandle::sourceVocabulary)
+        .function("targetVocabulary", &SessionHandle::targetVocabulary)
+        .function("heldOut", &SessionHandle::heldOut);
+    emscripten::function(
+        create, +[](val config) {
+          return guarded([&] { return val(SessionHandle(Session(Api::config_from_js(config)))); });
+        });
+  }
+
+  // translate(text, {interventions, …}) in the modules that link the model's why bindings.
+  static emscripten::val (*intervened_translate)(Session& session, const std::string& text,
+                                                 const emscripten::val& options);
+
+ private:
   Session session_;
 };
 
-// Registers `Handle` (a SessionHandle with its own evaluate, translate and info) under `name`,
-// inside an EMSCRIPTEN_BINDINGS block; the class is returned so that a binding file can add the
-// handle's own methods. The shared methods are bound as members of Handle (embind calls them on
-// the registered class).
+template <class Session, class Api>
+emscripten::val (*SessionHandle<Session, Api>::intervened_translate)(
+    Session&, const std::string&, const emscripten::val&) = nullptr;
+
+// saveSeq2Seq / saveTransformer: the session as .atlb bytes (a copy out of wasm memory).
 template <class Handle>
-emscripten::class_<Handle> register_session_handle(const char* name) {
-  using emscripten::val;
-  return emscripten::class_<Handle>(name)
-      .function("train", static_cast<val (Handle::*)(val)>(&Handle::train))
-      .function("evaluate", &Handle::evaluate)
-      .function("translate", &Handle::translate)
-      .function("info", &Handle::info)
-      .function("sourceVocabulary", static_cast<val (Handle::*)()>(&Handle::sourceVocabulary))
-      .function("targetVocabulary", static_cast<val (Handle::*)()>(&Handle::targetVocabulary))
-      .function("heldOut", static_cast<val (Handle::*)(val)>(&Handle::heldOut));
+emscripten::val save_session_js(Handle& handle) {
+  return guarded([&] { return bytes_to_js(handle.session().save()); });
+}
+
+// loadSeq2Seq (lab.loadSeq2Seq reads every model's file): a new handle that JS owns, or {error}.
+template <class Handle>
+emscripten::val load_session_js(emscripten::val bytes) {
+  return guarded([&] {
+    return emscripten::val(
+        Handle(Handle::SessionType::load(bytes_from_js(bytes, "loadSeq2Seq()"))));
+  });
 }
 
 }  // namespace labjs

@@ -17,34 +17,12 @@
 #include "convert.h"
 #include "model_handle.h"
 #include "seq2seq_convert.h"
-#include "transformer/attribution.h"
+#include "transformer/attribution.h"  // attribute, for the handle's attribution
 #include "transformer/model.h"
-#include "why_convert.h"
 
 using emscripten::val;
-using labjs::guarded;
 
 namespace {
-
-lab::TransformerConfig config_from_js(const val& js) {
-  if (labjs::is_absent(js)) {
-    throw lab::InputError(
-        "createSeq2SeqModel({arch: 'transformer'}) needs a config object {layers, heads, dModel, "
-        "dFF, normFirst, srcVocab, tgtVocab, seed}");
-  }
-  labjs::check_keys(
-      js, {"arch", "layers", "heads", "dModel", "dFF", "normFirst", "srcVocab", "tgtVocab", "seed"},
-      "config");
-  if (labjs::js_string(js, "arch", "transformer", "config.arch") != "transformer") {
-    throw lab::InputError("config.arch must be 'transformer' for this model");
-  }
-  lab::TransformerConfig c;
-  labjs::transformer_sizes_from_js(js, c);
-  c.src_vocab = labjs::js_whole(js, "srcVocab", "config.srcVocab").value_or(c.src_vocab);
-  c.tgt_vocab = labjs::js_whole(js, "tgtVocab", "config.tgtVocab").value_or(c.tgt_vocab);
-  c.seed = labjs::js_seed(js, "seed", "config.seed").value_or(c.seed);
-  return c;  // validated by the TransformerModel constructor
-}
 
 val tensors_to_js(const std::vector<lab::Tensor>& ts) {
   val a = val::array();
@@ -54,8 +32,18 @@ val tensors_to_js(const std::vector<lab::Tensor>& ts) {
 
 // What the bare Transformer's handle does its own way (model_handle.h).
 struct TransformerModelApi {
-  static const std::vector<lab::ParamView>& table(const lab::TransformerModel& model) {
-    return model.param_views();
+  static lab::TransformerConfig architecture_from_js(const val& js) {
+    labjs::check_config_object(
+        js,
+        "createSeq2SeqModel({arch: 'transformer'}) needs a config object {layers, heads, dModel, "
+        "dFF, normFirst, srcVocab, tgtVocab, seed}",
+        {"arch", "layers", "heads", "dModel", "dFF", "normFirst", "srcVocab", "tgtVocab", "seed"});
+    if (labjs::js_string(js, "arch", "transformer", "config.arch") != "transformer") {
+      throw lab::InputError("config.arch must be 'transformer' for this model");
+    }
+    lab::TransformerConfig c;
+    labjs::transformer_sizes_from_js(js, c);
+    return c;
   }
   // Logits and every layer's attention maps; evaluate() leaves the gradients (and so a following
   // adamStep) untouched.
@@ -76,26 +64,9 @@ struct TransformerModelApi {
   }
 };
 
-using TransformerModelHandle = labjs::ModelHandle<lab::TransformerModel, TransformerModelApi>;
-
-// attribution({src, target, method?, steps?}) (why_convert.h); the attention each row is
-// compared with is the rollout onto the source (transformer/attribution.h).
-val transformer_model_attribution_js(TransformerModelHandle& handle, val request) {
-  return guarded([&] {
-    const labjs::ModelAttributionRequest r = labjs::model_attribution_request_from_js(request);
-    return labjs::attribution_result_to_js(
-        lab::attribute(handle.model(), r.src, r.target, r.options));
-  });
-}
-
-val create_transformer_model_js(val config) {
-  return guarded([&] { return val(TransformerModelHandle(config_from_js(config))); });
-}
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_transformer_model) {
-  TransformerModelHandle::register_class("TransformerModelHandle")
-      .function("attribution", &transformer_model_attribution_js);
-  emscripten::function("createTransformerModel", &create_transformer_model_js);
+  labjs::ModelHandle<lab::TransformerModel, TransformerModelApi>::register_class(
+      "TransformerModelHandle", "createTransformerModel");
 }

@@ -1,7 +1,7 @@
-// embind surface of lab::TransformerSession (wasm/src/transformer/session.h): the Transformer
-// trained on a task, with the same methods and result fields as the Seq2Seq session
-// (seq2seq_bindings.cpp), so that wasm/js/seq2seq.mjs wraps both in one class; JS reaches it
-// through lab.createSeq2Seq({arch: 'transformer', ...}) and lab.loadSeq2Seq(bytes).
+// embind surface of the Transformer's session (wasm/src/transformer/session.h): what its handle
+// (session_handle.h) does its own way, with the same methods and result fields as the recurrent
+// translator's (seq2seq_bindings.cpp), so that wasm/js/seq2seq.mjs wraps both in one class; JS
+// reaches it through lab.createSeq2Seq({arch: 'transformer', ...}) and lab.loadSeq2Seq(bytes).
 //
 // Conversion only: JS objects → the core's option structs, results → plain JS objects (copies).
 // Every range check and message is the core's. Errors come back as {error} (guarded).
@@ -11,9 +11,9 @@
 // `rollout` (S, S). Field names match shared/types/seq2seq.d.ts.
 //
 // Model files (saveTransformer, loadTransformer, the .safetensors export) are in
-// transformer_file_bindings.cpp, so that the Transformer widget module can leave the file formats
-// out (CMakeLists.txt's module table). The handle is owned by the JS wrapper, which calls
-// .delete() exactly once.
+// transformer_file_bindings.cpp and interventions in transformer_why_bindings.cpp, so that the
+// Transformer widget module can leave them out (CMakeLists.txt's module table). The handle is
+// owned by the JS wrapper, which calls .delete() exactly once.
 #include <emscripten/bind.h>
 
 #include <string>
@@ -26,34 +26,11 @@
 #include "transformer/session.h"
 #include "transformer_handle.h"
 #include "transformer_trace.h"
-#ifndef LAB_NO_INTERVENTIONS
-#include "why_convert.h"
-#endif
 
 using emscripten::val;
 using labjs::guarded;
 
 namespace {
-
-lab::TransformerSessionConfig config_from_js(const val& js) {
-  if (labjs::is_absent(js)) {
-    throw lab::InputError(
-        "createSeq2Seq({arch: 'transformer'}) needs a config object {task, layers, heads, "
-        "dModel, ...}");
-  }
-  labjs::check_keys(
-      js,
-      {"arch", "task", "layers", "heads", "dModel", "dFF", "normFirst", "warmup", "seed",
-       "batchSize", "learningRate", "clipNorm", "taskOptions", "pairs", "tokenize", "heldOut"},
-      "config");
-  // Every setting not given takes the session's default for the task.
-  lab::TransformerSessionConfig c =
-      lab::transformer_session_defaults(labjs::js_string(js, "task", "", "config.task"));
-  labjs::transformer_sizes_from_js(js, c);
-  c.warmup = labjs::js_whole(js, "warmup", "config.warmup").value_or(c.warmup);
-  labjs::session_training_from_js(js, c);
-  return c;
-}
 
 val tensor_js(std::vector<long> shape, const std::vector<float>& data) {
   return labjs::tensor_to_js(lab::Tensor(std::move(shape), data));
@@ -96,7 +73,7 @@ val transformer_translation_to_js(const TokenName& token, const lab::Transformer
             }));
     out.set("encoder", encoder_to_js(g.encoder, H));
   } else {
-#ifndef LAB_NO_BEAM  // the widgets' Transformer module has no beam search (session.cpp)
+#ifndef LAB_NO_BEAM  // the widgets' Transformer module has no beam search (search.cpp)
     const lab::TransformerBeamResult& b = r.beam;
     out.set("beams", beam_trace_to_js(token, b.result, r.hypothesis_texts, r.beam_width,
                                       [&](val& node, size_t t, size_t n) {
@@ -108,88 +85,44 @@ val transformer_translation_to_js(const TokenName& token, const lab::Transformer
   return out;
 }
 
-val TransformerHandle::evaluate(val options) {
-  return guarded([&] {
-    return labjs::eval_result_to_js(session_.evaluate(labjs::eval_options_from_js(options)));
-  });
-}
+struct TransformerSessionApi {
+  static constexpr const char* kArch = "transformer";
+  static constexpr const char* kModule = "transformer";
+  static constexpr bool kAlignment = false;
 
-val TransformerHandle::translate(val text_js, val options) {
-  return guarded([&] {
-    const std::string text = labjs::js_text(text_js, "text");
-#ifdef LAB_NO_INTERVENTIONS
-    // The widgets' Transformer module (CMakeLists.txt) leaves interventions out.
-    const lab::TransformerTranslateResult r =
-        session_.translate(text, labjs::plain_translate_options_from_js(options, "transformer"));
-#else
-    const lab::TransformerTranslateResult r =
-        session_.translate(text, labjs::translate_options_with_interventions_from_js(options));
-#endif
-    const labjs::TokenName token = labjs::token_names(session_.task().target_vocab());
-    const long L = session_.config().layers, H = session_.config().heads;
-    val out = labjs::transformer_translation_to_js(token, r, L, H);
-#ifndef LAB_NO_INTERVENTIONS
-    if (r.intervention && r.beam_width == 0) {
-      // What an intervention adds (types: seq2seq.d.ts): per step which word or head was forced
-      // and each layer's cross-attention context; the plain translation and the value rows.
-      const lab::TransformerGreedyResult& g = r.greedy;
-      val steps = out["steps"];
-      for (size_t i = 0; i < g.result.steps.size(); ++i) {
-        val step = steps[i];
-        labjs::set_step_flags(step, g.result.steps[i]);
-        const std::vector<float>& context = g.traces[i].cross_context;  // (L, Dm)
-        step.set("crossContext", labjs::tensor_to_js(lab::Tensor(
-                                     {L, static_cast<long>(context.size()) / L}, context)));
-      }
-      val iv = labjs::intervention_to_js(token, *r.intervention, g.encoder.S);
-      std::vector<float> values;  // (L, S, Dm)
-      for (const std::vector<float>& v : g.encoder.cross_v) {
-        values.insert(values.end(), v.begin(), v.end());
-      }
-      iv.set("crossValues",
-             labjs::tensor_to_js(lab::Tensor({L, g.encoder.S, session_.config().d_model}, values)));
-      out.set("intervention", iv);
-    }
-#endif
-    return out;
-  });
-}
+  static lab::TransformerSessionConfig config_from_js(const val& js) {
+    check_config_object(js,
+                        "createSeq2Seq({arch: 'transformer'}) needs a config object {task, layers, "
+                        "heads, dModel, ...}",
+                        session_config_keys({"arch", "task", "layers", "heads", "dModel", "dFF",
+                                             "normFirst", "warmup"}));
+    // Every setting not given takes the session's default for the task.
+    lab::TransformerSessionConfig c =
+        lab::transformer_session_defaults(js_string(js, "task", "", "config.task"));
+    transformer_sizes_from_js(js, c);
+    c.warmup = js_whole(js, "warmup", "config.warmup").value_or(c.warmup);
+    session_training_from_js(js, c);
+    return c;
+  }
 
-val TransformerHandle::info() {
-  return guarded([&] {
-    const lab::TransformerSessionConfig& c = session_.config();
-    const lab::Task& task = session_.task();
-    val out = val::object();
-    out.set("arch", val(std::string("transformer")));
-    out.set("task", val(c.task));
-    out.set("taskOptions", labjs::task_options_to_js(c.task_options, task));
+  static void architecture_to_js(val& out, const lab::TransformerSession& session) {
+    const lab::TransformerSessionConfig& c = session.config();
     out.set("layers", number(c.layers));
     out.set("heads", number(c.heads));
     out.set("dModel", number(c.d_model));
     out.set("dFF", number(c.d_ff));
     out.set("normFirst", val(c.norm_first));
     out.set("warmup", number(c.warmup));
-    labjs::set_pairs_info(out, c.task_options, task);
-    labjs::set_training_info(out, c.seed, c.batch_size, c.learning_rate, c.clip_norm, task,
-                             session_.model().num_params(), session_.step());
-    return out;
-  });
-}
+  }
+
+  static val translation_to_js(const TokenName& token, const lab::TransformerTranslateResult& r,
+                               const lab::TransformerSession& session) {
+    return transformer_translation_to_js(token, r, session.config().layers, session.config().heads);
+  }
+};
 
 }  // namespace labjs
 
-namespace {
-
-using labjs::TransformerHandle;
-
-val create_transformer_session_js(val config) {
-  return guarded(
-      [&] { return val(TransformerHandle(lab::TransformerSession(config_from_js(config)))); });
-}
-
-}  // namespace
-
 EMSCRIPTEN_BINDINGS(attention_lab_transformer_session) {
-  labjs::register_session_handle<TransformerHandle>("TransformerSession");
-  emscripten::function("createTransformerSession", &create_transformer_session_js);
+  labjs::TransformerHandle::register_class("TransformerSession", "createTransformerSession");
 }

@@ -1,12 +1,13 @@
-// The embind functions of asking a session why that both sessions' bindings register under their
-// own names (seq2seq_why_bindings.cpp: seq2seq*, transformer_why_bindings.cpp: transformer*):
-// attribution of a translation's words and the training timeline. `Handle` is Seq2SeqHandle or
-// TransformerHandle, whose session() has attribution, record_timeline, stop_timeline, timeline
-// and timeline_probe. Conversion only; errors come back as {error} (guarded), which
-// wasm/js/seq2seq.mjs rethrows as JS Errors.
+// The embind functions of asking a session why, the same for every model's session handle
+// (session_handle.h) and registered by each model's why bindings under its own names
+// (seq2seq_why_bindings.cpp: seq2seq*, transformer_why_bindings.cpp: transformer*): translate with
+// interventions (through the handle's intervened_translate), the attribution of a translation's
+// words and the training timeline. The widgets' modules link neither file, nor why_convert.cpp,
+// and so carry none of it (nor the core code only these calls reach). Conversion only; errors
+// come back as {error} (guarded), which wasm/js/seq2seq.mjs rethrows as JS Errors.
 #pragma once
 
-#include <emscripten/val.h>
+#include <emscripten/bind.h>
 
 #include <string>
 
@@ -15,6 +16,17 @@
 #include "why_convert.h"
 
 namespace labjs {
+
+// translate(text, {interventions, …}) of the handle's session, its result as `to_js` converts an
+// intervened translation. Not guarded: the handle's translate, which calls it, is.
+template <class Handle, auto to_js>
+emscripten::val translate_intervened_js(typename Handle::SessionType& session,
+                                        const std::string& text, const emscripten::val& options) {
+  return to_js(
+      token_names(session.task().target_vocab()),
+      session.translate_intervened(text, translate_options_with_interventions_from_js(options)),
+      session);
+}
 
 template <class Handle>
 emscripten::val attribution_js(Handle& handle, emscripten::val text_js, emscripten::val options) {
@@ -50,6 +62,18 @@ emscripten::val timeline_js(Handle& handle) {
     const auto& s = handle.session();
     return timeline_to_js(token_names(s.task().target_vocab()), s.timeline(), s.timeline_probe());
   });
+}
+
+// Inside an EMSCRIPTEN_BINDINGS block: the handle's translate takes interventions (converted by
+// `to_js`), and <prefix>Attribution, <prefix>RecordTimeline, <prefix>StopTimeline and
+// <prefix>Timeline are bound (embind copies the names).
+template <class Handle, auto to_js>
+void register_why(const std::string& prefix) {
+  Handle::intervened_translate = &translate_intervened_js<Handle, to_js>;
+  emscripten::function((prefix + "Attribution").c_str(), &attribution_js<Handle>);
+  emscripten::function((prefix + "RecordTimeline").c_str(), &record_timeline_js<Handle>);
+  emscripten::function((prefix + "StopTimeline").c_str(), &stop_timeline_js<Handle>);
+  emscripten::function((prefix + "Timeline").c_str(), &timeline_js<Handle>);
 }
 
 }  // namespace labjs

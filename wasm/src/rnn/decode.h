@@ -60,6 +60,10 @@ GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
                            const DecodeOptions& options,
                            const std::vector<Intervention>& interventions);
 
+// What a forced attention mixes, for InterventionComparison::encoder_outputs
+// (sequence/translate.h): the encoder outputs of src (S, Hd), none without attention.
+std::vector<float> attention_values(Seq2SeqModel& model, const std::vector<int32_t>& src);
+
 // Keeps the beam_width best prefixes by log-probability; a prefix ending in <eos> leaves the beam
 // as a finished hypothesis and the beam shrinks by one, so the search ends when beam_width
 // hypotheses are finished (or at max_length). With beam_width 1 it is exactly greedy decoding.

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "io/safetensors.h"
-#include "rnn/session_why.h"
+#include "rnn/decode.h"
 
 namespace lab {
 
@@ -130,10 +130,8 @@ const char* state_dict_names_name(StateDictNames names) {
 // ---- the model
 
 InterchangeModel::InterchangeModel(InterchangeConfig config, FileVocab src, FileVocab tgt)
-    : config_(config),
-      src_(std::move(src)),
-      tgt_(std::move(tgt)),
-      model_(seq2seq_config(config_, src_.size(), tgt_.size())) {
+    : InterchangeTranslator(config, std::move(src), std::move(tgt),
+                            seq2seq_config<InterchangeConfig>) {
   if (tgt_.sos() < 0 || tgt_.eos() < 0) {
     throw InputError(std::string("tgt_vocab has no '") + (tgt_.sos() < 0 ? "<sos>" : "<eos>") +
                      "' token: decoding starts with <sos> and stops at <eos>");
@@ -167,67 +165,24 @@ InterchangeModel InterchangeModel::read(const SafetensorsFile& file) {
   // Every tensor is now known to be there with its shape: the model is as large as the file.
   InterchangeModel m(config, std::move(src), std::move(tgt));
   m.names_ = names;
-  m.extra_ = contract.extra_metadata();
-  contract.load(m.model_, m.model_.param_views(), expected);
+  m.load_file(contract, expected);
   return m;
 }
 
-InterchangeModel InterchangeModel::from_session(const Seq2SeqSession& session) {
+InterchangeConfig InterchangeModel::file_config(const Seq2SeqSession& session) {
   const SessionConfig& s = session.config();
   InterchangeConfig c;
   c.cell = s.cell;
   c.hidden = s.hidden;
-  c.embedding = session.embedding_size();
+  c.embedding = session.model().config().embedding_size();
   c.attention = s.attention;
   c.score = s.score;
   c.attentional_tanh = s.attentional_tanh;
-  c.tokenizer = session.task().tokenizer();
-  InterchangeModel m(c,
-                     FileVocab(c.tokenizer, session.task().source_vocab().tokens(), kSrcVocabKey),
-                     FileVocab(c.tokenizer, session.task().target_vocab().tokens(), kTgtVocabKey));
-  m.model_.params() = session.model().params();
-  m.extra_.push_back({"task", session.task().name()});
-  return m;
+  return c;
 }
 
 std::vector<uint8_t> InterchangeModel::write(StateDictNames names) const {
-  return write_interchange(
-      model_.param_views(), model_.params(),
-      [names](const std::string& name) { return file_name(name, names); }, extra_,
-      config_.to_json_text(), src_, tgt_);
-}
-
-TranslateResult InterchangeModel::translate(const std::string& text,
-                                            const TranslateOptions& options) {
-  TranslateResult result;
-  result.source = src_.encode(text, "source");
-  std::vector<int32_t> ids;
-  for (const SourceToken& t : result.source) ids.push_back(t.id);
-  const DecodeOptions opt = interchange_decode_options(tgt_, options);
-  opt.validate(model_.config().tgt_vocab);
-  if (!options.interventions.empty()) {
-    if (options.beam) throw InputError("interventions need greedy decoding: leave out beam");
-    const std::vector<Intervention> list = resolve_interventions(
-        options.interventions, [&](const std::string& word) { return tgt_.find(word); });
-    result.greedy = greedy_decode(model_, ids, opt, list);  // checks them first
-    GreedyResult original = greedy_decode(model_, ids, opt);
-    std::string original_text = tgt_.decode_text(original.tokens);
-    result.intervention = compare_with_original(std::move(original), std::move(original_text),
-                                                result.greedy, model_, ids);
-    result.output = result.greedy.tokens;
-    result.finished = result.greedy.finished;
-  } else if (!options.beam) {
-    result.greedy = greedy_decode(model_, ids, opt);
-    result.output = result.greedy.tokens;
-    result.finished = result.greedy.finished;
-  } else {
-    result.beam_width = opt.beam_width;
-    result.beam = beam_search(model_, ids, opt);
-    result.output = result.beam.tokens;
-    result.finished = beam_texts(result.beam, tgt_, result.hypothesis_texts);
-  }
-  result.text = tgt_.decode_text(result.output);
-  return result;
+  return write_file([names](const std::string& name) { return file_name(name, names); });
 }
 
 TeacherForced InterchangeModel::teacher_forced(const std::string& source,

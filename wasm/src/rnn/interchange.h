@@ -24,6 +24,7 @@
 #include "rnn/model.h"
 #include "rnn/session.h"
 #include "sequence/interchange_contract.h"
+#include "sequence/interchange_translator.h"
 
 namespace lab {
 
@@ -50,38 +51,29 @@ struct InterchangeConfig {
   std::string to_json_text() const;
 };
 
-// A translator read from (or to be written as) a .safetensors file.
-class InterchangeModel {
+// The recurrent translator read from (or to be written as) a .safetensors file
+// (sequence/interchange_translator.h has what every architecture's does alike).
+class InterchangeModel : public InterchangeTranslator<InterchangeModel, InterchangeConfig,
+                                                      Seq2SeqModel, TranslateResult> {
  public:
   // Throws InputError for anything read_safetensors rejects, then for missing or bad metadata,
   // a config the core rejects, missing, unknown or misshapen tensors (naming each).
   static InterchangeModel read(const uint8_t* data, size_t size);
   static InterchangeModel read(const SafetensorsFile& file);
-  // A copy of a training session's model and vocabularies.
-  static InterchangeModel from_session(const Seq2SeqSession& session);
 
   std::vector<uint8_t> write(StateDictNames names = StateDictNames::kProject) const;
-
-  TranslateResult translate(const std::string& text, const TranslateOptions& options = {});
-  TeacherForced teacher_forced(const std::string& source, const std::string& target);
-
-  const InterchangeConfig& config() const { return config_; }
-  const FileVocab& source_vocab() const { return src_; }
-  const FileVocab& target_vocab() const { return tgt_; }
-  const Seq2SeqModel& model() const { return model_; }
   // How the file that was read named its output layer (kProject for from_session).
   StateDictNames names() const { return names_; }
-  // Extra "__metadata__" entries the file carried besides config and the vocabularies.
-  const std::vector<std::pair<std::string, std::string>>& extra_metadata() const { return extra_; }
+
+  TeacherForced teacher_forced(const std::string& source, const std::string& target);
 
  private:
+  friend InterchangeTranslator;
+  // Throws InputError when the target vocabulary lacks <sos> or <eos>.
   InterchangeModel(InterchangeConfig config, FileVocab src, FileVocab tgt);
+  static InterchangeConfig file_config(const Seq2SeqSession& session);
 
-  InterchangeConfig config_;
-  FileVocab src_, tgt_;
-  Seq2SeqModel model_;
   StateDictNames names_ = StateDictNames::kProject;
-  std::vector<std::pair<std::string, std::string>> extra_;
 };
 
 // Session → .safetensors bytes (InterchangeModel::from_session(session).write(names)).

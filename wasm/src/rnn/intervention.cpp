@@ -78,4 +78,9 @@ GreedyResult greedy_decode(Seq2SeqModel& model, const std::vector<int32_t>& src,
   return result;
 }
 
+std::vector<float> attention_values(Seq2SeqModel& model, const std::vector<int32_t>& src) {
+  if (!model.config().attention) return {};
+  return model.encode(src).memory->outputs;
+}
+
 }  // namespace lab

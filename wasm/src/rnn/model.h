@@ -108,6 +108,7 @@ class Seq2SeqModel : public ParamStore {
   Seq2SeqModel(Seq2SeqModel&&) = default;
   Seq2SeqModel& operator=(Seq2SeqModel&&) = default;
 
+  using Config = Seq2SeqConfig;
   const Seq2SeqConfig& config() const { return config_; }
 
   // ---- parameters: ParamStore's flat buffer, gradients, named views and Adam state

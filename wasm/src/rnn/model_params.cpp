@@ -53,10 +53,8 @@ void Seq2SeqConfig::validate() const {
 }
 
 void validate_batch(const Batch& batch, const Seq2SeqConfig& config) {
+  check_batch_sizes(batch, kMaxDim, "");
   const long B = batch.B, S = batch.S, T = batch.T;
-  check_range(B, 1, kMaxDim, "batch size B");
-  check_range(S, 1, kMaxDim, "source length S");
-  check_range(T, 1, kMaxDim, "target length T");
   // The largest buffers: (B, S, ·) and (B, T, Vt) logits.
   shape_numel({B, S, std::max(config.hidden, config.embedding_size()) * 4}, "source batch");
   shape_numel({B, T, std::max(config.tgt_vocab, 4 * config.hidden)}, "target batch");

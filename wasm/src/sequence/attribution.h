@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "sequence/batch.h"
+#include "tensor.h"  // InputError
 
 namespace lab {
 
@@ -83,6 +84,36 @@ AttributionResult attribute_embeddings(const std::vector<float>& x, long S, long
                                        const EmbeddingGradientFn& gradient);
 // rank_correlation (T) from scores and attention (each absent when attention is empty).
 void set_rank_correlation(AttributionResult& result);
+
+// attribute(model, src, target, options) of any model with source_embeddings(src) (S, E) and
+// source_embedding_gradient(batch, src_emb): the options and the words checked (with
+// max_tokens > 0, also a source of 1 to max_tokens tokens and an output of at most as many),
+// attribute_embeddings on the model's backward pass, then attention(batch), the (T, S) attention
+// each row is compared with (empty: none), and ρ.
+template <class Model, class Attention>
+AttributionResult attribute_model(Model& model, const std::vector<int32_t>& src,
+                                  const std::vector<int32_t>& target,
+                                  const AttributionOptions& options, long E, long max_tokens,
+                                  const Attention& attention) {
+  options.validate();
+  const long Vt = model.config().tgt_vocab;
+  check_attributed_words(target, Vt);
+  const long S = static_cast<long>(src.size()), T = static_cast<long>(target.size());
+  if (max_tokens > 0 && (S < 1 || S > max_tokens || T > max_tokens)) {
+    throw InputError("attribution: the source must have 1 to " + std::to_string(max_tokens) +
+                     " tokens and the output at most as many (got " + std::to_string(S) + " and " +
+                     std::to_string(T) + ")");
+  }
+  const Batch batch = attribution_batch(src, target, options.sos_id);
+  const std::vector<float> x = model.source_embeddings(src);  // (S, E)
+  AttributionResult result =
+      attribute_embeddings(x, S, E, Vt, target, options, [&](const std::vector<float>& src_emb) {
+        return model.source_embedding_gradient(batch, src_emb);
+      });
+  result.attention = attention(batch);
+  set_rank_correlation(result);
+  return result;
+}
 
 // Spearman's ρ of two rows of equal length (average ranks for ties); absent if either is
 // constant.

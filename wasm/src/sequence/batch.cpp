@@ -38,6 +38,12 @@ void check_vocab_sizes(long src_vocab, long tgt_vocab) {
   check_range(tgt_vocab, 2, kMaxVocab, "target vocabulary size (padding id 0 included)");
 }
 
+void check_batch_sizes(const Batch& batch, long max_length, const std::string& length_note) {
+  check_range(batch.B, 1, kMaxDim, "batch size B");
+  check_range(batch.S, 1, max_length, "source length S" + length_note);
+  check_range(batch.T, 1, max_length, "target length T" + length_note);
+}
+
 void check_batch_arrays(const Batch& batch, long src_vocab, long tgt_vocab) {
   const long B = batch.B, S = batch.S, T = batch.T;
   check_size(batch.src, B * S, "src", "(B, S)");

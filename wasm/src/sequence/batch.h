@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace lab {
@@ -24,10 +25,13 @@ struct Batch {
 
 // A model's checks of its vocabularies and batches (params.h has the parameter table's):
 // - check_vocab_sizes: both vocabularies in [2, kMaxVocab] (padding id 0 included);
+// - check_batch_sizes: B in [1, kMaxDim], S and T in [1, max_length] (`length_note` follows
+//   their names in the messages: why the model has that limit, or empty);
 // - check_batch_arrays: each array's size against B, S, T, every src_len in [1, S] and every id
 //   inside its vocabulary (the caller has checked B, S and T themselves).
 // Each throws InputError naming the array, position or problem.
 void check_vocab_sizes(long src_vocab, long tgt_vocab);
+void check_batch_sizes(const Batch& batch, long max_length, const std::string& length_note);
 void check_batch_arrays(const Batch& batch, long src_vocab, long tgt_vocab);
 
 }  // namespace lab

@@ -135,6 +135,15 @@ struct BeamResult {
   std::vector<std::vector<BeamNode>> steps;  // steps[t]: the beams kept after step t
 };
 
+// The plain result inside a model's decoding result: a model whose decoders trace more (the
+// Transformer's) overloads these for its own results, so that the shared loops read any of them.
+inline const GreedyResult& decoded(const GreedyResult& greedy) {
+  return greedy;
+}
+inline const BeamResult& decoded(const BeamResult& beam) {
+  return beam;
+}
+
 // The texts of a beam search's hypotheses, best first, appended to `texts` by the target
 // vocabulary's decode_text (a session's Vocab, an interchange file's FileVocab); returns whether
 // the best one finished.

@@ -19,6 +19,7 @@
 #include "params.h"                  // ParamView
 #include "sequence/decode.h"         // DecodeOptions
 #include "sequence/session_types.h"  // SourceToken, TranslateOptions
+#include "sequence/translate.h"
 #include "sequence/vocab.h"
 #include "tensor.h"
 
@@ -47,8 +48,6 @@ bool config_bool(const nlohmann::json& config, const char* key, std::optional<bo
 
 }  // namespace interchange
 
-// A vocabulary in a file's order: the ids are the rows of the embeddings and of the output layer,
-// so the logits are PyTorch's index for index. It need not hold <pad> or <unk>.
 // A vocabulary in a file's order: the ids are the rows of the embeddings and of the output layer,
 // so the logits are PyTorch's index for index. It need not hold <pad> or <unk>.
 class FileVocab {
@@ -150,5 +149,26 @@ TeacherForced teacher_forced_ids(const FileVocab& src, const FileVocab& tgt,
 // The decoding options for translate() under a target vocabulary: its <sos> and <eos>, top_k at
 // most its size, and the caller's max length, top k and beam width.
 DecodeOptions interchange_decode_options(const FileVocab& tgt, const TranslateOptions& options);
+
+// translate(text, options) of a model read from a file (translate.h decodes it): the source in the
+// file's own ids (a word outside src is an error), decoded greedily, by beam search, or greedily
+// with the interventions beside the plain decoding.
+template <class Translation, class Model>
+Translation translate_in_file_vocabs(Model& model, const FileVocab& src, const FileVocab& tgt,
+                                     const std::string& text, const TranslateOptions& options) {
+  Translation result;
+  result.source = src.encode(text, "source");
+  std::vector<int32_t> ids;
+  for (const SourceToken& t : result.source) ids.push_back(t.id);
+  const DecodeOptions opt = interchange_decode_options(tgt, options);
+  opt.validate(model.config().tgt_vocab);
+  if (options.interventions.empty()) {
+    decode_translation(result, model, ids, opt, options.beam.has_value(), tgt);
+  } else {
+    if (options.beam) throw InputError("interventions need greedy decoding: leave out beam");
+    decode_intervened(result, model, ids, opt, options.interventions, tgt);
+  }
+  return result;
+}
 
 }  // namespace lab

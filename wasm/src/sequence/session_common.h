@@ -1,14 +1,17 @@
-// What the Seq2Seq session (rnn/session.cpp) and the Transformer session
-// (transformer/session.cpp) share: their constants, config checks, the training loop and its
-// divergence test, the teacher-forced part of evaluation, the choice of evaluation examples, the
-// decoding options of a translation and its source tokens. Only those two files include it; what
-// the GPT session (gpt/session.cpp) shares with them too is in sequence/session_checks.h.
+// What every translator session shares (sequence/translator_session.h): its constants, the
+// training loop and its divergence test, the teacher-forced part of evaluation, the choice of
+// evaluation examples, the decoding options of a translation and its source tokens, and the
+// session's training, evaluation and translation members, which each model's session.cpp
+// instantiates. What the GPT session (gpt/session.cpp) shares with them is in
+// sequence/session_checks.h.
 #pragma once
 
 #include <algorithm>
 #include <cfloat>
+#include <climits>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +23,8 @@
 #include "sequence/session_checks.h"
 #include "sequence/session_types.h"
 #include "sequence/tasks.h"
+#include "sequence/translate.h"
+#include "sequence/translator_session.h"
 #include "sequence/vocab.h"
 
 namespace lab::session_common {
@@ -36,7 +41,7 @@ struct TokenCount {
 // Forward declaration: train_steps below reads a step's token accuracy.
 inline TokenCount count_correct(const std::vector<float>& logits, const Batch& batch, long Vt);
 
-// The training loop of both sessions: `steps` steps (in [1, kMaxTrainSteps]), each on a batch of
+// The training loop of every session: `steps` steps (in [1, kMaxTrainSteps]), each on a batch of
 // `batch_size` drawn from `task` with `rng`: model.forward_backward, the divergence test, the
 // clipping to `clip_norm` (0: none), then update(), the model's Adam step, which is
 // all-or-nothing: a bad step leaves weights and moments alone. `step` counts the steps trained in
@@ -48,7 +53,7 @@ struct NoAfterStep {
   void operator()() const {}
 };
 
-// after_step() runs after each good step (the Seq2Seq session's training timeline records there).
+// after_step() runs after each good step (a session's training timeline records there).
 template <class Model, class Update, class AfterStep = NoAfterStep>
 TrainResult train_steps(long steps, const Task& task, long batch_size, double clip_norm, Rng& rng,
                         long& step, Model& model, const Update& update, const char* advice,
@@ -184,7 +189,7 @@ long count_exact_matches(EvalResult& result, const Task& task, const std::vector
   return exact;
 }
 
-// The fields of evaluate()'s result that both sessions fill the same way, from the teacher-forced
+// The fields of evaluate()'s result that every session fills the same way, from the teacher-forced
 // totals and the count of the n greedy translations that equal their reference.
 inline void fill_eval_result(EvalResult& result, const TeacherForcedTotals& totals, long exact,
                              size_t n, const EvalOptions& options, const Task& task) {
@@ -237,3 +242,141 @@ inline std::vector<std::string> user_tokens(const Vocab& vocab) {
 }
 
 }  // namespace lab::session_common
+
+namespace lab {
+
+template <class Config>
+void (*TranslatorSession<Config>::timeline_after_step_)(TranslatorSession<Config>&) = nullptr;
+
+template <class Config>
+void TranslatorSession<Config>::check_config(const Config& c) {
+  if (c.task.empty()) {
+    throw InputError("task is missing (expected note, zh-en, dates, reverse, copy, pairs)");
+  }
+  model_config(c, 2, 2).validate();
+  check_range(c.batch_size, 1, kMaxBatchSize, "batch size");
+  session_common::check_float32(c.learning_rate, false, "learning rate");
+  session_common::check_float32(c.clip_norm, true, "clip norm (0: no clipping)");
+}
+
+template <class Config>
+TranslatorSession<Config>::TranslatorSession(const Config& config)
+    : TranslatorSession(config, [&] {
+        config.validate();
+        return make_task(config.task, config.task_options);
+      }()) {}
+
+template <class Config>
+TranslatorSession<Config>::TranslatorSession(const Config& config, std::unique_ptr<Task> task)
+    : config_(config),
+      task_(std::move(task)),
+      model_([&] {
+        typename Model::Config m =
+            model_config(config, task_->source_vocab().size(), task_->target_vocab().size());
+        m.seed = config.seed;
+        return m;
+      }()),
+      rng_(config.seed ^ session_common::kSamplerSeedMix) {
+  adam_.lr = static_cast<float>(config.learning_rate);
+}
+
+template <class Config>
+TrainResult TranslatorSession<Config>::train(long steps) {
+  return session_common::train_steps(
+      steps, *task_, config_.batch_size, config_.clip_norm, rng_, step_, model_, [&] { update(); },
+      Config::kKind.divergence_advice,
+      // decoding only: changes nothing training reads
+      [&] {
+        if (timeline_after_step_) timeline_after_step_(*this);
+      });
+}
+
+template <class Config>
+Encoded TranslatorSession<Config>::encode(const std::string& text) const {
+  const long positions = Config::kKind.positions;
+  if (positions == 0) return task_->source_vocab().encode(text);
+  // A sentence longer than the positional table has positions without an encoding.
+  const long tokens = static_cast<long>(tokenize(text, task_->source_vocab().tokenizer()).size());
+  if (tokens > positions) {
+    throw InputError("sentence has " + std::to_string(tokens) + " tokens; the " +
+                     Config::kKind.name + "'s positional table has " + std::to_string(positions) +
+                     " positions");
+  }
+  return task_->source_vocab().encode(text, positions);
+}
+
+template <class Config>
+DecodeOptions TranslatorSession<Config>::decode_defaults(long longest_target) const {
+  // without a positional table, no limit on the length
+  const long positions = Config::kKind.positions;
+  return session_common::session_decode_defaults(longest_target, model_.config().tgt_vocab,
+                                                 positions ? positions : LONG_MAX);
+}
+
+template <class Config>
+EvalResult TranslatorSession<Config>::evaluate(const EvalOptions& options) {
+  using namespace session_common;
+  std::vector<Example> fresh;
+  const std::vector<Example>& all = eval_examples(*task_, options, fresh);
+  const size_t n = eval_count(all, options);
+
+  AlignmentCount alignment;
+  const TeacherForcedTotals totals =
+      teacher_forced_totals(model_, all, n, task_->max_target_tokens(),
+                            [&](const std::vector<Example>& chunk, const Batch& batch) {
+                              return score_chunk(chunk, batch, alignment);
+                            });
+  DecodeOptions opt = decode_defaults(totals.longest_target);
+  opt.top_k = 1;  // the trace is not kept
+  EvalResult result;
+  const long exact = count_exact_matches(result, *task_, all, n, options, [&](size_t i) {
+    return decoded(greedy_decode(model_, all[i].source_ids, opt)).tokens == all[i].target_ids;
+  });
+  if (alignment.scored > 0) {
+    result.alignment_accuracy =
+        static_cast<double>(alignment.hits) / static_cast<double>(alignment.scored);
+    result.aligned_tokens = alignment.scored;
+  }
+  fill_eval_result(result, totals, exact, n, options, *task_);
+  return result;
+}
+
+template <class Config>
+void TranslatorSession<Config>::start_translation(const std::string& typed,
+                                                  const TranslateOptions& options,
+                                                  Translation& result, Encoded& encoded,
+                                                  DecodeOptions& opt) const {
+  const std::string text = task_->input_text(typed);
+  encoded = encode(text);
+  opt =
+      session_common::with_translate_options(decode_defaults(task_->max_target_tokens()), options);
+  opt.validate(model_.config().tgt_vocab);
+  result.source = session_common::source_tokens(text, task_->source_vocab(), encoded);
+}
+
+template <class Config>
+auto TranslatorSession<Config>::translate(const std::string& typed, const TranslateOptions& options)
+    -> Translation {
+  Translation result;
+  Encoded encoded;
+  DecodeOptions opt;
+  start_translation(typed, options, result, encoded, opt);
+  if (!options.interventions.empty()) {
+    throw InputError("interventions: translate_intervened() takes them, translate() does not");
+  }
+  decode_translation(result, model_, encoded.ids, opt, options.beam.has_value(),
+                     task_->target_vocab());
+  return result;
+}
+
+template <class Config>
+std::vector<std::string> TranslatorSession<Config>::source_vocabulary() const {
+  return session_common::user_tokens(task_->source_vocab());
+}
+
+template <class Config>
+std::vector<std::string> TranslatorSession<Config>::target_vocabulary() const {
+  return session_common::user_tokens(task_->target_vocab());
+}
+
+}  // namespace lab

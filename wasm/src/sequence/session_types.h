@@ -1,6 +1,6 @@
 // What a translator session's train, evaluate, translate and attribution calls take and give,
-// the same for every model's session (rnn/session.h, transformer/session.h): the front ends
-// convert these once for all of them.
+// the same for every model's session (sequence/translator_session.h): the front ends convert these
+// once for all of them.
 #pragma once
 
 #include <cstdint>
@@ -96,17 +96,24 @@ struct SourceToken {
   bool unknown = false;
 };
 
-struct TranslateResult {
+// A translation by a model whose decoders give `Greedy` and `Beam` (decoded() of each is the
+// GreedyResult or BeamResult inside; a model's trace adds to them).
+template <class Greedy, class Beam>
+struct TranslationOf {
   std::vector<SourceToken> source;
   std::vector<int32_t> output;  // target ids without <eos>
   std::string text;
   bool finished = false;  // <eos> was produced within max_length
   long beam_width = 0;    // 0: greedy, and `greedy` holds the trace; else `beam` does
-  GreedyResult greedy;
-  BeamResult beam;
-  std::vector<std::string> hypothesis_texts;  // beam only: the text of each beam.hypotheses[i]
-  std::optional<InterventionComparison> intervention;  // with interventions only
+  Greedy greedy;
+  Beam beam;
+  std::vector<std::string> hypothesis_texts;  // beam only: the text of each hypothesis, best first
+  std::optional<InterventionComparison> intervention;  // with interventions only (greedy)
 };
+
+// A translation whose trace is the plain results, each step with its attention over the source
+// (the recurrent translator's).
+using TranslateResult = TranslationOf<GreedyResult, BeamResult>;
 
 struct AttributionRequest {
   AttributionOptions options;

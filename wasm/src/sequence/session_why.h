@@ -1,61 +1,23 @@
-// What the translators' sessions share for asking the model why (decode.h's interventions,
-// attribution.h): a front end's named interventions resolved against the target vocabulary, and
-// the comparison of an intervened decoding with the plain one.
+// Asking a translator session why (sequence/translator_session.h): translate with interventions
+// beside the plain translation (translate.h), the attribution of the greedy translation's words
+// (attribution.h) and the training timeline (timeline.h). Each model's session_why.cpp
+// instantiates these members, so that a build that binds none of them (the widgets' modules)
+// links none of this.
 #pragma once
 
-#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "sequence/attribution.h"
 #include "sequence/decode.h"
+#include "sequence/session_common.h"
 #include "sequence/session_types.h"
+#include "sequence/translate.h"
+#include "sequence/translator_session.h"
 #include "sequence/vocab.h"
 
 namespace lab {
-
-// force-token's word → its id ("<eos>" ends the translation there); InputError for a word the
-// vocabulary does not have. `find` gives a target word's id, or −1 when it has none.
-inline std::vector<Intervention> resolve_interventions(
-    const std::vector<InterventionRequest>& requests,
-    const std::function<int32_t(const std::string&)>& find) {
-  std::vector<Intervention> out;
-  for (size_t i = 0; i < requests.size(); ++i) {
-    Intervention v = requests[i].intervention;
-    if (v.kind == InterventionKind::kForceToken) {
-      const std::string& word = requests[i].token;
-      if (word.empty()) {
-        throw InputError("intervention " + std::to_string(i) + " (force-token at step " +
-                         std::to_string(v.step) + "): it needs a token, the word to write");
-      }
-      v.token = find(word);
-      if (v.token < 0) {
-        throw InputError("intervention " + std::to_string(i) + " (force-token at step " +
-                         std::to_string(v.step) + "): '" + word +
-                         "' is not in the target vocabulary");
-      }
-    }
-    out.push_back(std::move(v));
-  }
-  return out;
-}
-
-// Marks each step of `intervened` whose token differs from `original`'s at the same step (or
-// that the original never reached).
-inline InterventionComparison compare_with_original(GreedyResult original,
-                                                    std::string original_text,
-                                                    const GreedyResult& intervened) {
-  InterventionComparison cmp;
-  cmp.original = std::move(original);
-  cmp.original_text = std::move(original_text);
-  const std::vector<GreedyStep>& orig = cmp.original.steps;
-  cmp.changed.resize(intervened.steps.size());
-  for (size_t t = 0; t < intervened.steps.size(); ++t) {
-    const bool differs = t >= orig.size() || orig[t].token != intervened.steps[t].token;
-    cmp.changed[t] = differs ? 1 : 0;
-    if (differs && cmp.first_change < 0) cmp.first_change = static_cast<long>(t);
-  }
-  return cmp;
-}
 
 // The words attribution explains: every step of the greedy translation, <eos> included when it
 // was produced (so the rows match translate()'s steps).
@@ -65,7 +27,7 @@ inline std::vector<int32_t> attributed_words(const GreedyResult& greedy) {
   return out;
 }
 
-// attribution(text)'s result for either session: the source tokens, the text of the greedy
+// attribution(text)'s result: the source tokens, the text of the greedy
 // translation `greedy` (decoded with `options`) and its words' attribution by
 // `attribute(words, attribution_options)`.
 template <class Attribute>
@@ -80,6 +42,50 @@ SessionAttribution attribute_translation(std::vector<SourceToken> source, const 
   out.attribution = attribute(attributed_words(greedy), attribution_options);
   for (int32_t id : out.attribution.target) out.words.push_back(target_vocab.token(id));
   return out;
+}
+
+template <class Config>
+auto TranslatorSession<Config>::translate_intervened(const std::string& typed,
+                                                     const TranslateOptions& options)
+    -> Translation {
+  if (options.beam) throw InputError("interventions need greedy decoding: leave out beam");
+  Translation result;
+  Encoded encoded;
+  DecodeOptions opt;
+  start_translation(typed, options, result, encoded, opt);
+  decode_intervened(result, model_, encoded.ids, opt, options.interventions, task_->target_vocab());
+  return result;
+}
+
+template <class Config>
+void TranslatorSession<Config>::record_timeline(const std::string& probe, long every,
+                                                long capacity) {
+  const std::string text = task_->input_text(probe);
+  const Encoded encoded = encode(text);
+  DecodeOptions opt = decode_defaults(task_->max_target_tokens());
+  opt.top_k = 1;
+  timeline_.start(encoded.ids, every, capacity, step_, opt, probe_decoder());
+  timeline_probe_ = session_common::source_tokens(text, task_->source_vocab(), encoded);
+  timeline_after_step_ = [](TranslatorSession& s) {
+    s.timeline_.after_step(s.step_, s.probe_decoder());
+  };
+}
+
+template <class Config>
+SessionAttribution TranslatorSession<Config>::attribution(const std::string& typed,
+                                                          const AttributionRequest& request) {
+  request.options.validate();
+  const std::string text = task_->input_text(typed);
+  const Encoded encoded = encode(text);
+  DecodeOptions opt = decode_defaults(task_->max_target_tokens());
+  if (request.max_length) opt.max_length = *request.max_length;
+  opt.top_k = 1;
+  return attribute_translation(
+      session_common::source_tokens(text, task_->source_vocab(), encoded), task_->target_vocab(),
+      decoded(greedy_decode(model_, encoded.ids, opt)), opt, request.options,
+      [&](const std::vector<int32_t>& words, const AttributionOptions& options) {
+        return attribute(model_, encoded.ids, words, options);
+      });
 }
 
 }  // namespace lab

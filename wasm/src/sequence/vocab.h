@@ -81,6 +81,8 @@ class Vocab {
   // The id of a token, or kUnkId when it is not in the vocabulary.
   int32_t id(std::string_view token) const;
   bool contains(std::string_view token) const;
+  // The id of a token, or −1 when it is not in the vocabulary (as FileVocab::find).
+  int32_t find(std::string_view token) const { return contains(token) ? id(token) : -1; }
   // Throws InputError for an id outside [0, size()).
   const std::string& token(int32_t id) const;
 

@@ -59,34 +59,22 @@ SourceEmbeddingGradient TransformerModel::source_embedding_gradient(
 
 AttributionResult attribute(TransformerModel& model, const std::vector<int32_t>& src,
                             const std::vector<int32_t>& target, const AttributionOptions& options) {
-  options.validate();
-  const TransformerConfig& config = model.config();
-  check_attributed_words(target, config.tgt_vocab);
-  const long S = static_cast<long>(src.size()), T = static_cast<long>(target.size());
-  if (S < 1 || S > kTransformerMaxLen || T > kTransformerMaxLen) {
-    throw InputError("attribution: the source must have 1 to " +
-                     std::to_string(kTransformerMaxLen) + " tokens and the output at most as many" +
-                     " (got " + std::to_string(S) + " and " + std::to_string(T) + ")");
-  }
-  const Batch batch = attribution_batch(src, target, options.sos_id);
-  const std::vector<float> x = model.source_embeddings(src);  // (S, Dm)
-  AttributionResult result =
-      attribute_embeddings(x, S, config.d_model, config.tgt_vocab, target, options,
-                           [&](const std::vector<float>& src_emb) {
-                             return model.source_embedding_gradient(batch, src_emb);
-                           });
-  // Each word's rollout onto the source, the decoder fed <sos>, y_0 … y_{T−2} as in the batch.
-  TransformerDecoderState state = transformer_decoder_start(model, transformer_encode(model, src));
-  result.attention.reserve(static_cast<size_t>(T * S));
-  for (long t = 0; t < T; ++t) {
-    const int32_t input = t == 0 ? options.sos_id : target[static_cast<size_t>(t - 1)];
-    TransformerStepResult r = transformer_decoder_step(model, state, input);
-    result.attention.insert(result.attention.end(), r.trace.rollout_source.begin(),
-                            r.trace.rollout_source.end());
-    state = std::move(r.state);
-  }
-  set_rank_correlation(result);
-  return result;
+  return attribute_model(
+      model, src, target, options, model.config().d_model, kTransformerMaxLen, [&](const Batch&) {
+        // Each word's rollout onto the source, the decoder fed <sos>, y_0 … y_{T−2} as in the
+        // batch.
+        std::vector<float> attention;
+        TransformerDecoderState state =
+            transformer_decoder_start(model, transformer_encode(model, src));
+        for (size_t t = 0; t < target.size(); ++t) {
+          const int32_t input = t == 0 ? options.sos_id : target[t - 1];
+          TransformerStepResult r = transformer_decoder_step(model, state, input);
+          attention.insert(attention.end(), r.trace.rollout_source.begin(),
+                           r.trace.rollout_source.end());
+          state = std::move(r.state);
+        }
+        return attention;
+      });
 }
 
 }  // namespace lab

@@ -114,14 +114,28 @@ struct TransformerBeamResult {
   TransformerEncoderTrace encoder;
 };
 
+// The plain results inside (sequence/decode.h), which the shared loops read.
+inline const GreedyResult& decoded(const TransformerGreedyResult& greedy) {
+  return greedy.result;
+}
+inline const BeamResult& decoded(const TransformerBeamResult& beam) {
+  return beam.result;
+}
+
 // With interventions (validated first; an empty list is plain decoding, bit for bit).
-TransformerGreedyResult transformer_greedy_decode(
-    const TransformerModel& model, const std::vector<int32_t>& src, const DecodeOptions& options,
-    const std::vector<Intervention>& interventions = {});
-// Same search as rnn/decode.h's beam_search: beam width 1 is exactly greedy decoding.
-TransformerBeamResult transformer_beam_search(const TransformerModel& model,
-                                              const std::vector<int32_t>& src,
-                                              const DecodeOptions& options);
+TransformerGreedyResult greedy_decode(const TransformerModel& model,
+                                      const std::vector<int32_t>& src, const DecodeOptions& options,
+                                      const std::vector<Intervention>& interventions = {});
+// Same search as rnn/decode.h's beam_search: beam width 1 is exactly greedy decoding. The widgets'
+// module (built with LAB_NO_BEAM) has none: an InputError says so.
+TransformerBeamResult beam_search(const TransformerModel& model, const std::vector<int32_t>& src,
+                                  const DecodeOptions& options);
+
+// What a forced cross-attention mixes, for InterventionComparison::encoder_outputs
+// (sequence/translate.h): nothing beside the trace, which has every layer's values (cross_v).
+inline std::vector<float> attention_values(const TransformerModel&, const std::vector<int32_t>&) {
+  return {};
+}
 
 // R (S, S) = Â_L ⋯ Â_1 from L × (H, S, S) weights (Â = 0.5·mean_h A + 0.5·I).
 std::vector<float> encoder_rollout(const std::vector<std::vector<float>>& self_att, long H, long S);

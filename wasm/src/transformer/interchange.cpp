@@ -116,10 +116,8 @@ bool is_transformer_interchange(const SafetensorsFile& file) {
 
 TransformerInterchange::TransformerInterchange(TransformerInterchangeConfig config, FileVocab src,
                                                FileVocab tgt)
-    : config_(config),
-      src_(std::move(src)),
-      tgt_(std::move(tgt)),
-      model_(transformer_config(config_, src_.size(), tgt_.size())) {}
+    : InterchangeTranslator(config, std::move(src), std::move(tgt),
+                            transformer_config<TransformerInterchangeConfig>) {}
 
 TransformerInterchange TransformerInterchange::read(const SafetensorsFile& file) {
   const InterchangeFile contract(file);
@@ -147,49 +145,19 @@ TransformerInterchange TransformerInterchange::read(const SafetensorsFile& file)
 
   // Every tensor is there with its shape: the model is as large as the file.
   TransformerInterchange m(config, std::move(src), std::move(tgt));
-  m.extra_ = contract.extra_metadata();
-  contract.load(m.model_, m.model_.param_views(), expected);
+  m.load_file(contract, expected);
   return m;
 }
 
-TransformerInterchange TransformerInterchange::from_session(const TransformerSession& session) {
-  const TransformerSessionConfig& s = session.config();
+TransformerInterchangeConfig TransformerInterchange::file_config(
+    const TransformerSession& session) {
   TransformerInterchangeConfig c;
-  copy_transformer_sizes(c, s);
-  c.tokenizer = session.task().tokenizer();
-  TransformerInterchange m(
-      c, FileVocab(c.tokenizer, session.task().source_vocab().tokens(), kSrcVocabKey),
-      FileVocab(c.tokenizer, session.task().target_vocab().tokens(), kTgtVocabKey));
-  m.model_.params() = session.model().params();
-  m.extra_.push_back({"task", session.task().name()});
-  return m;
+  copy_transformer_sizes(c, session.config());
+  return c;
 }
 
 std::vector<uint8_t> TransformerInterchange::write() const {
-  return write_interchange(
-      model_.param_views(), model_.params(), [](const std::string& name) { return name; }, extra_,
-      config_.to_json_text(), src_, tgt_);
-}
-
-TransformerTranslateResult TransformerInterchange::translate(const std::string& text,
-                                                             const TranslateOptions& options) {
-  TransformerTranslateResult result;
-  result.source = src_.encode(text, "source");
-  std::vector<int32_t> ids;
-  for (const SourceToken& t : result.source) ids.push_back(t.id);
-  const DecodeOptions opt = interchange_decode_options(tgt_, options);
-  if (!options.beam) {
-    result.greedy = transformer_greedy_decode(model_, ids, opt);
-    result.output = result.greedy.result.tokens;
-    result.finished = result.greedy.result.finished;
-  } else {
-    result.beam = transformer_beam_search(model_, ids, opt);
-    result.beam_width = opt.beam_width;
-    result.output = result.beam.result.tokens;
-    result.finished = beam_texts(result.beam.result, tgt_, result.hypothesis_texts);
-  }
-  result.text = tgt_.decode_text(result.output);
-  return result;
+  return write_file([](const std::string& name) { return name; });
 }
 
 TeacherForced TransformerInterchange::teacher_forced(const std::string& source,

@@ -22,6 +22,7 @@
 
 #include "io/safetensors.h"
 #include "sequence/interchange_contract.h"  // FileVocab
+#include "sequence/interchange_translator.h"
 #include "transformer/model.h"
 #include "transformer/session.h"
 
@@ -43,35 +44,26 @@ struct TransformerInterchangeConfig {
 bool is_transformer_interchange(const SafetensorsFile& file);
 
 // A Transformer read from (or to be written as) a .safetensors file; it translates, it does not
-// train (it has no task).
-class TransformerInterchange {
+// train (it has no task). sequence/interchange_translator.h has what every architecture's does
+// alike.
+class TransformerInterchange
+    : public InterchangeTranslator<TransformerInterchange, TransformerInterchangeConfig,
+                                   TransformerModel, TransformerTranslateResult> {
  public:
   // Throws InputError for bad metadata, vocabularies without <pad> at 0, a config the model
   // rejects, and unknown, missing or misshapen tensors (naming each), before the model is
   // allocated when the file's tensors could not fill it.
   static TransformerInterchange read(const SafetensorsFile& file);
-  // A copy of a training session's model and vocabularies; the file's metadata adds `task`.
-  static TransformerInterchange from_session(const TransformerSession& session);
 
-  std::vector<uint8_t> write() const;
-
-  TransformerTranslateResult translate(const std::string& text, const TranslateOptions& options);
   // Decoder fed <sos> + target: the logits (T, Vt), as one teacher-forced PyTorch forward.
   TeacherForced teacher_forced(const std::string& source, const std::string& target);
-
-  const TransformerInterchangeConfig& config() const { return config_; }
-  const FileVocab& source_vocab() const { return src_; }
-  const FileVocab& target_vocab() const { return tgt_; }
-  const TransformerModel& model() const { return model_; }
-  const std::vector<std::pair<std::string, std::string>>& extra_metadata() const { return extra_; }
+  // Under PyTorch's names, which are the model's.
+  std::vector<uint8_t> write() const;
 
  private:
+  friend InterchangeTranslator;
   TransformerInterchange(TransformerInterchangeConfig config, FileVocab src, FileVocab tgt);
-
-  TransformerInterchangeConfig config_;
-  FileVocab src_, tgt_;
-  TransformerModel model_;
-  std::vector<std::pair<std::string, std::string>> extra_;
+  static TransformerInterchangeConfig file_config(const TransformerSession& session);
 };
 
 }  // namespace lab

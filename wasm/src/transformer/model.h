@@ -109,6 +109,7 @@ class TransformerModel : public ParamStore {
   TransformerModel& operator=(TransformerModel&&) noexcept;
   ~TransformerModel();
 
+  using Config = TransformerConfig;
   const TransformerConfig& config() const { return config_; }
 
   // ---- parameters: ParamStore's flat buffer, gradients, named views and Adam state

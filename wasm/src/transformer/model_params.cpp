@@ -39,10 +39,8 @@ void TransformerConfig::validate() const {
 }
 
 void validate_batch(const Batch& batch, const TransformerConfig& c) {
+  check_batch_sizes(batch, kTransformerMaxLen, " (the positional table's size)");
   const long B = batch.B, S = batch.S, T = batch.T;
-  check_range(B, 1, kMaxDim, "batch size B");
-  check_range(S, 1, kTransformerMaxLen, "source length S (the positional table's size)");
-  check_range(T, 1, kTransformerMaxLen, "target length T (the positional table's size)");
   const long M = std::max(S, T);
   // The largest buffers: every layer's (B, H, T, M) attention maps and (B, M, F) activations,
   // and the (B, T, Vt) logits.

@@ -100,10 +100,9 @@ void validate_transformer_interventions(const std::vector<Intervention>& interve
   }
 }
 
-TransformerGreedyResult transformer_greedy_decode(const TransformerModel& model,
-                                                  const std::vector<int32_t>& src,
-                                                  const DecodeOptions& options,
-                                                  const std::vector<Intervention>& interventions) {
+TransformerGreedyResult greedy_decode(const TransformerModel& model,
+                                      const std::vector<int32_t>& src, const DecodeOptions& options,
+                                      const std::vector<Intervention>& interventions) {
   validate(options, model.config());
 #ifdef LAB_NO_INTERVENTIONS
   // The widgets' Transformer module (CMakeLists.txt) has no interventions: their checks and the
@@ -142,9 +141,15 @@ TransformerGreedyResult transformer_greedy_decode(const TransformerModel& model,
   return out;
 }
 
-TransformerBeamResult transformer_beam_search(const TransformerModel& model,
-                                              const std::vector<int32_t>& src,
-                                              const DecodeOptions& options) {
+TransformerBeamResult beam_search(const TransformerModel& model, const std::vector<int32_t>& src,
+                                  const DecodeOptions& options) {
+#ifdef LAB_NO_BEAM
+  // The widgets' Transformer module (CMakeLists.txt): §4 decodes greedily.
+  (void)model, (void)src, (void)options;
+  throw InputError(
+      "beam: this build (the 'transformer' module for widgets) has no beam search; "
+      "the full module has it");
+#else
   validate(options, model.config());
   TransformerBeamResult out;
   auto memory = transformer_encode(model, src);
@@ -160,6 +165,7 @@ TransformerBeamResult transformer_beam_search(const TransformerModel& model,
         out.traces.back().push_back(r.trace);
       });
   return out;
+#endif
 }
 
 }  // namespace lab
