@@ -29,7 +29,8 @@ void Seq2SeqSession::read_config(const nlohmann::json& h, SessionConfig& c) {
   c.attentional_tanh = header_field<bool>(jc, "attentionalTanh", "config.attentionalTanh");
 }
 
-template std::vector<uint8_t> Seq2SeqSession::save() const;
-template Seq2SeqSession Seq2SeqSession::load(const uint8_t*, size_t);
+template std::vector<uint8_t> TranslatorSession<SessionConfig>::save() const;
+template TranslatorSession<SessionConfig> TranslatorSession<SessionConfig>::load(const uint8_t*,
+                                                                                 size_t);
 
 }  // namespace lab

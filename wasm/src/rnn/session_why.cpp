@@ -6,10 +6,10 @@
 
 namespace lab {
 
-template TranslateResult Seq2SeqSession::translate_intervened(const std::string&,
-                                                              const TranslateOptions&);
-template void Seq2SeqSession::record_timeline(const std::string&, long, long);
-template SessionAttribution Seq2SeqSession::attribution(const std::string&,
-                                                        const AttributionRequest&);
+template TranslateResult TranslatorSession<SessionConfig>::translate_intervened(
+    const std::string&, const TranslateOptions&);
+template void TranslatorSession<SessionConfig>::record_timeline(const std::string&, long, long);
+template SessionAttribution TranslatorSession<SessionConfig>::attribution(
+    const std::string&, const AttributionRequest&);
 
 }  // namespace lab

@@ -30,8 +30,9 @@ void TransformerSession::read_config(const nlohmann::json& h, TransformerSession
   c.warmup = header_field<long>(h.at("training"), "warmup", "training.warmup");
 }
 
-template std::vector<uint8_t> TransformerSession::save() const;
-template TransformerSession TransformerSession::load(const uint8_t*, size_t);
-template bool TransformerSession::is_session_file(const uint8_t*, size_t);
+template std::vector<uint8_t> TranslatorSession<TransformerSessionConfig>::save() const;
+template TranslatorSession<TransformerSessionConfig>
+TranslatorSession<TransformerSessionConfig>::load(const uint8_t*, size_t);
+template bool TranslatorSession<TransformerSessionConfig>::is_session_file(const uint8_t*, size_t);
 
 }  // namespace lab

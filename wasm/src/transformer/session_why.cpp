@@ -6,10 +6,12 @@
 
 namespace lab {
 
-template TransformerTranslateResult TransformerSession::translate_intervened(
-    const std::string&, const TranslateOptions&);
-template void TransformerSession::record_timeline(const std::string&, long, long);
-template SessionAttribution TransformerSession::attribution(const std::string&,
-                                                            const AttributionRequest&);
+template TransformerTranslateResult
+TranslatorSession<TransformerSessionConfig>::translate_intervened(const std::string&,
+                                                                  const TranslateOptions&);
+template void TranslatorSession<TransformerSessionConfig>::record_timeline(const std::string&, long,
+                                                                           long);
+template SessionAttribution TranslatorSession<TransformerSessionConfig>::attribution(
+    const std::string&, const AttributionRequest&);
 
 }  // namespace lab
