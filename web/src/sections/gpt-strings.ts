@@ -11,7 +11,7 @@ export const GPT_STRINGS: Strings = {
     'gpt.gen.about': 'At each step the model gives every character a probability. Temperature divides its scores before the softmax: below 1 the likeliest characters gain, above 1 the choice flattens. Top-k keeps only the k likeliest characters, top-p the likeliest whose probabilities add up to p; the next character is drawn from what is left.',
     'gpt.model': '{layers} layers, {heads} heads, d_model {dModel}, a context of {block} characters: {params} weights.',
     'gpt.try.train': 'Press Train: by step 200 the held-out loss (dots) lies below both dashed baselines.',
-    'gpt.try.temperature': 'In the sampling settings, set Temperature to 0.2 and press Next character: the top candidate is drawn with more than twice the probability it has at 0.8; at 1.5, with less than at 0.8.',
+    'gpt.try.temperature': 'In the sampling settings, set Temperature to 0.2 and press Next character: the top candidate is drawn with over twice its chance at 0.8; at 1.5, with less.',
     'gpt.train': 'Train',
     'gpt.pause': 'Pause',
     'gpt.reset': 'Reset',
