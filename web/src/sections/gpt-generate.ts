@@ -187,7 +187,7 @@ export class GptGenerate {
     try {
       const text = this.#context();
       const options = this.#options(this.#generated.length);
-      const result: GptSampleResult = count === 1 ? await this.#run.next(text, options) : await this.#run.write(text, options, count);
+      const result: GptSampleResult = await this.#run.next(text, options, count);
       // the steps' keys are the text's last ones (the run reads at most the model's context)
       let length = Array.from(text).length;
       for (const step of result.steps) {

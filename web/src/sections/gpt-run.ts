@@ -143,23 +143,14 @@ export class GptRun {
   }
 
   /**
-   * One generation step after `text` (sample with maxNewTokens 1), which reads its last blockSize
-   * characters: the model refuses a longer prompt, and those are all it would attend to anyway. Its
-   * candidates reach past top-k's default of 20, so the drawn character is among them unless top-k
-   * is off and it ranks lower still.
+   * `count` generation steps after `text` in one request (sample with maxNewTokens `count`), which
+   * reads its last blockSize characters: the model refuses a longer prompt, and those are all it
+   * would attend to anyway. Each step keeps its candidates, which reach past top-k's default of 20
+   * (so the drawn character is among them unless top-k is off and it ranks lower still), and every
+   * layer's and head's attention: Write the poem runs a whole poem on the worker's key/value cache
+   * and the page draws once.
    */
-  async next(text: string, options: GptSampleOptions): Promise<GptSampleResult> {
-    const model = await this.ready();
-    const context = Array.from(text).slice(-this.info!.config.blockSize).join('');
-    return model.sample(context, { ...options, maxNewTokens: 1, topCandidates: 64 });
-  }
-
-  /**
-   * Up to `count` steps after `text` in one request, each kept as next() keeps it (its candidates
-   * and every layer's and head's attention): the worker runs them on its key/value cache and the
-   * page draws once, so the reader sees a whole poem written as fast as the model writes it.
-   */
-  async write(text: string, options: GptSampleOptions, count: number): Promise<GptSampleResult> {
+  async next(text: string, options: GptSampleOptions, count = 1): Promise<GptSampleResult> {
     const model = await this.ready();
     const context = Array.from(text).slice(-this.info!.config.blockSize).join('');
     return model.sample(context, { ...options, maxNewTokens: count, topCandidates: 64 });
