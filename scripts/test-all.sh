@@ -3,9 +3,9 @@
 # the same artifact the web app loads), web unit tests (state table, i18n, exports, worker protocol),
 # end-to-end (headless Chromium on the built site).
 # Test files run side by side, one per core: Node's runner would otherwise use one fewer than the
-# cores (none side by side on a 2-core machine), and the end-to-end files spend most of their time
-# waiting on the page. No test asserts a duration, so sharing the cores changes no result. At most
-# four Chromiums at once (each takes a few hundred MB).
+# cores (none side by side on a 2-core machine). No test asserts a duration, so sharing the cores
+# changes no result. The end-to-end files run through scripts/run-e2e.mjs: the longest first, at
+# most four Chromiums at once (each takes a few hundred MB).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -26,4 +26,4 @@ node --test --test-concurrency="$jobs" tests/cli/
 echo "== web units (node --test, TypeScript via Vite's SSR loader) =="
 node --test --test-concurrency="$jobs" tests/web/
 echo "== end-to-end (Chromium) =="
-node --test --test-concurrency="$(( jobs < 4 ? jobs : 4 ))" tests/e2e/
+node scripts/run-e2e.mjs

@@ -205,8 +205,8 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
     await page.waitForTimeout(1500);
     assert.equal(Number((await data()).step), paused, 'training went on after Pause');
     assert.ok(paused < 100, `paused at ${paused}`);
-    await page.click('[data-testid=gpt-train]'); // on to the end of the run: 200
-    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) > 100, SEC, { timeout: 300_000 });
+    await page.click('[data-testid=gpt-train]'); // on from where it paused
+    await page.waitForFunction(([s, n]) => Number(document.querySelector(s)?.dataset.step) >= n, [SEC, paused + 10], { timeout: 300_000 });
     await page.click('[data-testid=gpt-reset]');
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.step === '0' && document.querySelector(s)?.dataset.samples === '1', SEC);
     assert.equal(await page.locator('[data-testid=gpt-samples] li').count(), 1);
@@ -214,12 +214,14 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
     assert.equal((await data()).step, '0', 'the old model trained on after Reset');
   });
 
+  // A short first run (10 steps) is a model to keep; the good text trains 100 steps, in English (in
+  // Chinese the refusals are what differs)
   for (const lang of ['en', 'zh']) {
-    test(`(${lang}) the reader's own text: bad ones refused naming the field with the model kept, a good one trained on`, async () => {
-      await site.load(`#view=gpt&lang=${lang}&gpt_steps=100`);
+    test(`(${lang}) the reader's own text: bad ones refused naming the field with the model kept${lang === 'en' ? ', a good one trained on' : ''}`, async () => {
+      await site.load(`#view=gpt&lang=${lang}&gpt_steps=10`);
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
       await page.click('[data-testid=gpt-train]');
-      await page.waitForFunction((s) => document.querySelector(s)?.dataset.evaluatedAt === '100' && document.querySelector(s)?.dataset.playing === '0', SEC, { timeout: 300_000 });
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.evaluatedAt === '10' && document.querySelector(s)?.dataset.playing === '0', SEC, { timeout: 300_000 });
       const trained = await data();
       await openPanel(page, 'gpt-panel-own');
       const box = page.locator('[data-testid=gpt-own-text]');
@@ -257,7 +259,11 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
         await refused(control, label, pattern);
         if (control === file) assert.equal(await box.inputValue(), typed, 'a refused file leaves the text in the box');
       }
-      // a good file fills the box; training runs on it
+      if (lang === 'zh') return;
+      // a good file fills the box; training runs on it, 100 steps
+      await openPanel(page, 'gpt-panel-settings');
+      await page.locator('[data-testid=gpt-steps]').fill('100');
+      await page.locator('[data-testid=gpt-steps]').dispatchEvent('change');
       await file.setInputFiles({ name: 'mine.txt', mimeType: 'text/plain', buffer: Buffer.from(good) });
       await page.waitForFunction((t) => document.querySelector('[data-testid=gpt-own-text]')?.value === t, good);
       assert.equal(await file.getAttribute('aria-invalid'), null);
@@ -265,7 +271,7 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.own === '1', SEC);
       assert.equal(await box.getAttribute('aria-invalid'), null);
       const corpus = await page.locator('[data-testid=gpt-corpus]').textContent();
-      assert.ok(corpus.includes(lang === 'en' ? 'your text: 3 poems' : '你的文本，共 3 首'), corpus);
+      assert.ok(corpus.includes('your text: 3 poems'), corpus);
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.evaluatedAt === '100' && document.querySelector(s)?.dataset.playing === '0', SEC, { timeout: 300_000 });
       const own = await data();
       assert.ok(Number(own.valLoss) < Number(own.unigram), `held-out ${own.valLoss}, unigram ${own.unigram}`);
@@ -279,16 +285,16 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
   }
 
   test('a trained model carries over a switch of language, and a run under way trains on', async () => {
-    await site.load('#view=gpt&lang=en&gpt_steps=200');
+    await site.load('#view=gpt&lang=en&gpt_steps=100');
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.samples === '1', SEC);
     await page.click('[data-testid=gpt-train]');
     await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 20, SEC);
     await page.click('#lang-switch button[data-lang="zh"]');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     // the new mount adopted the model mid-run and trains it to the end of that run
-    await page.waitForFunction((s) => document.querySelector(s)?.dataset.evaluatedAt === '200' && document.querySelector(s)?.dataset.playing === '0', SEC, { timeout: 300_000 });
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.evaluatedAt === '100' && document.querySelector(s)?.dataset.playing === '0', SEC, { timeout: 300_000 });
     const samples = await page.locator('[data-testid=gpt-samples] li').allTextContents();
-    assert.deepEqual(samples.map((s) => s.match(/\d+/)[0]), ['0', '100', '200']);
+    assert.deepEqual(samples.map((s) => s.match(/\d+/)[0]), ['0', '100']);
     assert.match(samples[0], /^第 0 步/);
   });
 

@@ -175,6 +175,29 @@ export class ProblemCollector {
   }
 }
 
+/** How often a wait on a page condition (waitForFunction) tests it, in ms. */
+export const POLL_MS = 100;
+
+/**
+ * Makes every waitForFunction of this process poll every POLL_MS unless it says otherwise.
+ * Playwright's default tests the condition on every animation frame, and a page asked for frames
+ * keeps painting them: while a test waits on the page's worker (most waits), its renderer, its
+ * compositor and the GPU process worked at 60 frames a second for nothing (5% of the end-to-end
+ * suite's CPU and time; docs/build.md, "Build time"). A condition that must be caught
+ * within a frame passes `polling: 'raf'` itself. Page.waitForFunction calls its main frame's, so the
+ * frame's method (shared by every page of every browser) is the one wrapped, once.
+ * @param {import('playwright-core').Page} page
+ */
+function pollOnATimer(page) {
+  const frame = Object.getPrototypeOf(page.mainFrame());
+  if (frame.waitForFunction.pollsOnATimer) return;
+  const waitForFunction = frame.waitForFunction;
+  frame.waitForFunction = function (pageFunction, arg, options = {}) {
+    return waitForFunction.call(this, pageFunction, arg, { polling: POLL_MS, ...options });
+  };
+  frame.waitForFunction.pollsOnATimer = true;
+}
+
 /**
  * Starts the preview server and Chromium, opens one page with a problem collector.
  * @param {{viewport?: {width: number, height: number}, dist?: string, locale?: string}} [options]
@@ -194,6 +217,7 @@ export async function startSite({ viewport = { width: 1280, height: 900 }, dist 
   }
   const context = await browser.newContext({ viewport, locale });
   const page = await context.newPage();
+  pollOnATimer(page);
   // Waits end as soon as their condition holds; the limit only matters on a loaded machine, and
   // scripts/test-all.sh runs the e2e files side by side (one per core): a page training while
   // another Chromium trains can take twice as long as alone.

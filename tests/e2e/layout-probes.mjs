@@ -206,6 +206,25 @@ export function darkChartInkOf(sectionId) {
 }
 
 /**
+ * Pixels of each heatmap in `section` painted in the light scheme's label inks (--lab-ink-soft
+ * #334155, --lab-muted #475569): none once the page is dark, if its heatmaps repainted when the
+ * scheme changed. Glyph strokes are painted in the exact ink (the cells' colours are a ramp's).
+ */
+export function lightInkOnHeatmapsOf(sectionId) {
+  const card = document.querySelector(`section.article-section[data-section="${sectionId}"]`);
+  const inks = ['51,65,85', '71,85,105'];
+  const out = [];
+  for (const canvas of card?.querySelectorAll('figure.heatmap canvas') ?? []) {
+    if (canvas.getClientRects().length === 0 || canvas.width === 0) continue;
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let light = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i + 3] >= 250 && inks.includes(`${data[i]},${data[i + 1]},${data[i + 2]}`)) light++;
+    out.push({ label: canvas.getAttribute('aria-label')?.slice(0, 60), light });
+  }
+  return out;
+}
+
+/**
  * Boxes of `section` that cut their content at the side: a box that clips or scrolls (a text box,
  * a figure, a row of buttons) whose content is wider than it. A heatmap's frame is left to
  * hiddenColumnsOf (it says how many columns it hides); visually hidden text is meant to be clipped;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadWeb } from './setup.mjs';
 
-const { AppState, parseValue, formatValue, MAX_RAW_LENGTH } = await loadWeb('state');
+const { AppState, parseValue, formatValue, MAX_RAW_LENGTH, limits, propDef } = await loadWeb('state');
 const { PROPS, SECTION_IDS } = await loadWeb('state-table');
 // the page's own seeded generator (mulberry32), so a failing case can be replayed
 const { mulberry32 } = await loadWeb('random');
@@ -243,5 +243,17 @@ describe('set, update, subscribe, assign', () => {
     unsubscribeSecond = state.subscribe(() => seen.push('second'));
     state.set('seed', 5);
     assert.deepEqual(seen, ['first']);
+  });
+});
+
+describe('the typed accessors of the table', () => {
+  test("propDef(name) is the table's own entry; limits(name) its range, whole for an int", () => {
+    for (const def of PROPS) {
+      assert.equal(propDef(def.name), def);
+      if (def.kind !== 'int' && def.kind !== 'number' && def.kind !== 'numbers') continue;
+      assert.deepEqual(limits(def.name), { min: def.min, max: def.max, integer: def.kind === 'int' }, def.name);
+    }
+    assert.deepEqual(limits('gpt_steps'), { min: 10, max: 5000, integer: true });
+    assert.equal(limits('s2s_lr').integer, false);
   });
 });

@@ -38,6 +38,20 @@ export interface ParseResult {
 }
 
 const BY_NAME: ReadonlyMap<string, PropDef> = new Map(PROPS.map((p) => [p.name, p as PropDef]));
+
+/** The state table's entry for `name`, typed by its kind: its default, limits or length need no cast. */
+export function propDef<N extends PropName>(name: N): DefOf<N> {
+  return BY_NAME.get(name) as DefOf<N>;
+}
+
+/** The settings that hold a number (or numbers) between limits. */
+export type RangedName = Extract<Def, { kind: 'int' | 'number' | 'numbers' }>['name'];
+
+/** A number setting's limits, and whether its values are whole. */
+export function limits(name: RangedName): { min: number; max: number; integer: boolean } {
+  const def = propDef(name);
+  return { min: def.min, max: def.max, integer: def.kind === 'int' };
+}
 const NUMBER_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,3})?$/;
 const INT_RE = /^[+-]?\d{1,16}$/;
 /** Longest raw value read for any setting: longer values are rejected before parsing. */

@@ -3,7 +3,7 @@
 // a chart. Each entry shows its series' line (solid or dashed) with its marker, or a filled box
 // for bars, in the colours the chart is drawn with; the entries are also kept per canvas for the
 // exports (chart-export.ts draws them under the chart). Styled by design.css (.lab-chart-legend).
-import { seriesColor } from './deferred-chart';
+import { inDarkScope, seriesColor } from './deferred-chart';
 
 export interface LegendEntry {
   readonly label: string;
@@ -48,7 +48,8 @@ export class ChartLegend {
 
   update(entries: readonly LegendEntry[]): void {
     chartLegends.set(this.#canvas, entries);
-    const key = JSON.stringify(entries);
+    // the colours drawn depend on the scheme too (a change of scheme updates the legend: scheme.ts)
+    const key = JSON.stringify([inDarkScope(this.#canvas), entries]);
     if (key === this.#key) return; // unchanged: training redraws the chart often, the legend rarely
     this.#key = key;
     this.element.replaceChildren(

@@ -12,6 +12,7 @@
 import type { Chart, ChartConfiguration, ChartData, ChartOptions, ChartType, DefaultDataPoint } from 'chart.js';
 import { downloadCanvas, downloadSvg } from '../export';
 import { afterFirstHeatmap, scheduleFirstDraw } from '../first-draw';
+import { restyleOnSchemeChange } from '../scheme';
 
 /**
  * A chart colour as the chart's own canvas sees the tokens: the token `token` where the canvas is in
@@ -25,6 +26,9 @@ export function canvasColor(canvas: Element, token: string, light: string): stri
 
 /** Whether an element's computed style has the dark tokens (design-dark.css, or a dark widget's). */
 const darkScope = (style: CSSStyleDeclaration): boolean => style.getPropertyValue('--lab-scheme').trim() === 'dark';
+
+/** Whether `canvas` is drawn in the dark scheme's colours. */
+export const inDarkScope = (canvas: Element): boolean => darkScope(getComputedStyle(canvas));
 
 
 /**
@@ -129,6 +133,7 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
       },
       { whenAway: false },
     ).cancel;
+    restyleOnSchemeChange(this); // its axes' and labels' ink is the canvas's tokens (canvasColor)
   }
 
   /** The chart, or null while it waits to be built. */
@@ -162,6 +167,11 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
   /** Redraws with unchanged data (e.g. a plugin's own state changed). */
   redraw(): void {
     this.change(() => {});
+  }
+
+  /** Redraws in the colours now in effect (scheme.ts). */
+  restyle(): void {
+    this.redraw();
   }
 
   /** Builds the chart now if it is still waiting and Chart.js has arrived; returns it, or null. */

@@ -9,6 +9,7 @@ import type { ChartLegend, LegendEntry } from './chart-legend';
 import { ChartReadout, ChartTable, type TableData } from './chart-readout';
 import { figureTranslator, langOfNode } from '../figure-strings';
 import { fill } from '../i18n';
+import { restyleOnSchemeChange } from '../scheme';
 import { chartOverlays, DeferredChart, pictureExports, seriesColor, type ChartOverlay } from './deferred-chart';
 
 // A log x axis is drawn linear over log10 of the values (log-axis.ts, loaded with the charts that
@@ -140,6 +141,8 @@ export class LineChart {
   readonly #readout: ChartReadout;
   readonly #table: ChartTable;
   #series: readonly LineSeries[] = [];
+  /** the last data drawn: a change of scheme draws it again in the other colours */
+  #data: LineChartData | null = null;
 
   /** `host` sets the chart's size; the legend (if any) goes right after it. */
   constructor(host: HTMLElement, options: LineChartOptions) {
@@ -168,6 +171,12 @@ export class LineChart {
     this.#readout.attach(this.canvas, () => this.#chart.ensure() as unknown as Chart | null);
     this.#table = new ChartTable(host, () => this.#tableData());
     this.#legend = options.legend ? import('./chart-legend').then((m) => new m.ChartLegend(host, this.canvas)) : null;
+    restyleOnSchemeChange(this);
+  }
+
+  /** The series' and the legend's colours are resolved when the data comes: resolved again. */
+  restyle(): void {
+    if (this.#data) this.update(this.#data);
   }
 
   #config(): LineConfig {
@@ -253,6 +262,7 @@ export class LineChart {
   }
 
   update(data: LineChartData): void {
+    this.#data = data;
     this.#categories = data.categories ?? [];
     // a log x axis is drawn linear over log10(x) (log-axis.ts)
     const log = this.#options.x.kind === 'log';

@@ -30,6 +30,7 @@ import { fill, type Lang } from '../i18n';
 import heatmapCss from './heatmap.css?inline';
 import { adoptCss, styleRootOf } from '../adopt-css';
 import { figureEmbedHandler } from '../embed/figure-embed';
+import { restyleOnSchemeChange } from '../scheme';
 
 export { divergingColor, inkOn, rampColor } from './heatmap-color';
 export { formatValue, tickLabel } from './heatmap-paint';
@@ -235,6 +236,7 @@ export class Heatmap implements CellEmitter {
     this.element = fig;
     ensureStyles(fig);
     this.#drawer = new DeferredDraw(this.#canvas, (ctx, w, h) => this.#paint(ctx, w, h), { ready: false });
+    restyleOnSchemeChange(this);
 
     listenForCells(this.#canvas, {
       layout: () => {
@@ -449,6 +451,11 @@ export class Heatmap implements CellEmitter {
       'aria-label',
       fill(t('heatmap.aria'), { title: this.#title.textContent ?? '', rows: d.rows, cols: d.cols, min: formatValue(min), max: formatValue(max) }),
     );
+    this.#drawer?.request();
+  }
+
+  /** Repaints in the colours now in effect (scheme.ts): its labels' ink is the canvas's tokens. */
+  restyle(): void {
     this.#drawer?.request();
   }
 

@@ -10,10 +10,10 @@ import type { SectionContext } from '../section';
 import type { GptSampleResult, GptStep } from '#shared/types/gpt';
 import { button, el, errorText, field, MessageLine, setFieldError, setOptions } from './dom';
 import type { GptRun } from './gpt-run';
-import { PROPS } from '../state-table';
+import { propDef } from '../state';
 import { POEM_START, SAMPLE_CAP } from '../../../wasm/js/gpt-form.mjs';
 
-const PROMPT = PROPS.find((p) => p.name === 'gpt_prompt') as { default: string; maxLength: number };
+const PROMPT = propDef('gpt_prompt');
 /** The prompt of the run's samples when the reader's is not one the model can read. */
 const DEFAULT_PROMPT = PROMPT.default;
 

@@ -5,8 +5,7 @@
 import { Heatmap, HEATMAP_CSS } from '../heatmap/heatmap';
 import { fill, type Lang } from '../i18n';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
-import type { PropName } from '../state';
-import { PROPS } from '../state-table';
+import { limits, type PropName } from '../state';
 import css from './idea.css?inline';
 import { checkNumber, el, errorText, field, LatestOnly, MessageLine, mountRoot, narration, setFieldError, tryThis } from './dom';
 import { IDEA_STRINGS } from './idea-strings';
@@ -44,10 +43,6 @@ const QUESTIONS: readonly { key: string; direction: readonly number[] }[] = [
 ];
 
 const WATCHED: readonly PropName[] = ['idea_strength', 'idea_q'];
-
-function limitsOf(name: string): { min: number; max: number } {
-  return PROPS.find((p) => p.name === name) as unknown as { min: number; max: number };
-}
 
 /** The attention inputs of §2: keys (5 × 5) in sentence order and queries (5 × 5), row-major. */
 export function ideaInputs(lang: Lang, strength: number, yours: readonly number[]): { keys: number[]; queries: number[]; words: string[] } {
@@ -107,7 +102,7 @@ class IdeaView implements SectionHandle {
     );
 
     const controls = el('div', 'al-controls');
-    const { min, max } = limitsOf('idea_strength');
+    const { min, max } = limits('idea_strength');
     Object.assign(this.#strength, { type: 'range', min: String(min), max: String(max), step: '1', value: String(state.get('idea_strength')) });
     this.#strength.className = 'lab-range';
     this.#strength.dataset.testid = 'idea-strength';
@@ -122,7 +117,7 @@ class IdeaView implements SectionHandle {
     const yours = el('fieldset', 'idea-yours');
     yours.append(el('legend', undefined, t('idea.yours')));
     yours.hidden = state.isHidden('idea_q');
-    const qLimits = limitsOf('idea_q');
+    const qLimits = limits('idea_q');
     IDEA_FEATURES.forEach((feature, i) => {
       const input = el('input');
       Object.assign(input, { type: 'number', step: '0.5', min: String(qLimits.min), max: String(qLimits.max) });

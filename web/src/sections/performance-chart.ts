@@ -6,6 +6,7 @@ import { ChartReadout } from '../charts/chart-readout';
 import { logScaleOptions, toLog } from '../charts/log-axis';
 import { DeferredChart, pictureExports, seriesColor } from '../charts/deferred-chart';
 import { downloadCsv, downloadJson, exportButtons } from '../export';
+import { restyleOnSchemeChange } from '../scheme';
 
 export interface BarSeries {
   label: string;
@@ -83,11 +84,17 @@ export class BarChart {
       plugins: [readout.plugin as Plugin<'bar'>],
     });
     readout.attach(canvas, () => this.#chart.ensure() as unknown as Chart | null);
+    restyleOnSchemeChange(this);
   }
 
   /** the chart for the export handlers, which run only after the constructor */
   #chartRef(): { built: () => ReturnType<DeferredChart<'bar', (number | null)[], string>['built']> } {
     return { built: () => this.#chart.built() };
+  }
+
+  /** The bars' and the legend's colours are resolved when the data comes: resolved again. */
+  restyle(): void {
+    if (this.#data) this.update(this.#data);
   }
 
   update(data: BarData): void {

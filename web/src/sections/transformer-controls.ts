@@ -3,8 +3,7 @@
 // table's limits (checkNumber) and, for the heads, against d_model (they must divide it), before
 // it reaches the state: a refused value stays in its box with a message naming the field
 // (setFieldError), and the model is left as it was.
-import type { AppState, PropName } from '../state';
-import { PROPS } from '../state-table';
+import { limits, type AppState, type PropName } from '../state';
 import { fill } from '../i18n';
 import { checkNumber, el, field, select, setFieldError } from './dom';
 import { headDivisors, TRANSFORMER_EXAMPLES, type TransformerTask } from './transformer-recipes';
@@ -31,11 +30,6 @@ export const MODEL_SETTING_LABELS: Partial<Record<PropName, string>> = {
   tf_norm_first: 'tf.norm',
   ...Object.fromEntries(Object.entries(NUMBER_LABELS).filter(([name]) => name !== 'tf_steps')),
 };
-
-function limits(name: NumberSetting): { min: number; max: number; integer: boolean } {
-  const def = PROPS.find((p) => p.name === name) as { kind: string; min: number; max: number };
-  return { min: def.min, max: def.max, integer: def.kind === 'int' };
-}
 
 /** The message for `raw` in field `name` given the other settings (null: fine). */
 export function settingProblem(t: T, state: AppState, name: NumberSetting, raw: string): string | null {

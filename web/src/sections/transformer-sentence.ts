@@ -5,12 +5,12 @@
 // translation under it stays the same looks frozen. An empty box says, under it, what to type.
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
-import { PROPS } from '../state-table';
+import { propDef } from '../state';
 import { button, el, errorText, field, MessageLine, setFieldError } from './dom';
 import { TRANSFORMER_EXAMPLES } from './transformer-recipes';
 
 /** the longest sentence the state table keeps (tf_text) */
-const TEXT_LIMIT = (PROPS.find((p) => p.name === 'tf_text') as { maxLength: number }).maxLength;
+const TEXT_LIMIT = propDef('tf_text').maxLength;
 /** A pause in typing this long translates what is in the box. */
 const TYPING_PAUSE_MS = 350;
 

@@ -8,14 +8,14 @@
 import type { SectionContext } from '../section';
 import type { RemoteSeq2Seq } from '../worker/protocol';
 import { fill } from '../i18n';
-import { PROPS } from '../state-table';
+import { propDef } from '../state';
 import { button, el, errorText, field, MessageLine, select, setFieldError } from './dom';
 import { ModelDownloads, retagDecode, sampleSentence } from './model-file';
 import { readTextFile } from './text-file';
 import { DecodeView } from './translate-decode';
 
 /** The longest escaped corpus a link carries: the state table's limit for s2s_pairs. */
-export const LINK_LIMIT: number = (PROPS.find((p) => p.name === 's2s_pairs') as { maxLength: number }).maxLength;
+export const LINK_LIMIT: number = propDef('s2s_pairs').maxLength;
 
 /** The largest pairs text the core takes (kMaxPairsBytes, wasm/src/sequence/task_pairs.h). */
 const PAIRS_MAX_MIB = 1;

@@ -3,7 +3,7 @@
 // field's label), and the time left to the end of the recipe at the measured speed.
 import type { Seq2SeqInfo } from '#shared/types/seq2seq';
 import { fill } from '../i18n';
-import { PROPS } from '../state-table';
+import { limits, type RangedName } from '../state';
 import type { TrainSettings } from './translate-train';
 
 type T = (key: string) => string;
@@ -36,12 +36,12 @@ export function tryPrompts(t: T, task: string): string[] {
  * What is wrong with `typed` for the number setting `name`, in the reader's terms ('' if
  * nothing): not a number, or outside the state table's limits (or not whole, for an int).
  */
-export function numberProblem(name: string, typed: string, label: string, t: T): string {
-  const def = PROPS.find((p) => p.name === name) as { kind: string; min: number; max: number } | undefined;
+export function numberProblem(name: RangedName, typed: string, label: string, t: T): string {
+  const def = limits(name);
   const value = typed.trim();
   const n = Number(value);
   if (value === '' || !Number.isFinite(n)) return fill(t('tr.error.number'), { label, value });
-  if (def && (n < def.min || n > def.max || (def.kind === 'int' && !Number.isInteger(n)))) {
+  if (n < def.min || n > def.max || (def.integer && !Number.isInteger(n))) {
     return fill(t('tr.error.range'), { label, min: def.min, max: def.max, value });
   }
   return '';

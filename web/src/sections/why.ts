@@ -4,8 +4,8 @@
 // Training starts when the reader presses start and pauses while the section is off screen.
 import type { CellName } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
-import type { PropName } from '../state';
-import { CELLS, PROPS } from '../state-table';
+import { limits, type PropName } from '../state';
+import { CELLS } from '../state-table';
 import css from './why.css?inline';
 import { WHY_CHANCE, WhyChart } from './why-chart';
 import { WhyRun, type WhySettings, type WhySnapshot } from './why-run';
@@ -37,11 +37,6 @@ export function formatDuration(t: (key: string) => string, seconds: number): str
 const settingsKey = (s: Readonly<WhySettings>): string => JSON.stringify([s.cell, s.hidden, s.maxLen, s.steps, s.seed]);
 
 const WATCHED: readonly PropName[] = ['seed', 'why_cell', 'why_hidden', 'why_max_len', 'why_steps'];
-
-function limits(name: string): { min: number; max: number } {
-  const def = PROPS.find((p) => p.name === name) as { min: number; max: number };
-  return { min: def.min, max: def.max };
-}
 
 class WhyView implements SectionHandle {
   readonly #ctx: SectionContext;

@@ -13,6 +13,7 @@ import baseCss from './widget.css?inline';
 import designCss from '../design.css?inline';
 import { adoptCss } from '../adopt-css';
 import { watchHostScheme, widgetIsDark, WIDGET_THEME_CSS } from './widget-theme';
+import { schemeChanged } from '../scheme';
 import { watchLanguageRuns } from '../shell/lang-runs';
 
 /** Attributes any HTML element may carry: not settings, never reported as unknown. */
@@ -96,7 +97,10 @@ export abstract class LabWidget extends HTMLElement {
     const states = this.#internals.states;
     states.delete(dark ? 'light' : 'dark');
     states.add(dark ? 'dark' : 'light');
+    const was = this.dataset.scheme;
     this.dataset.scheme = dark ? 'dark' : 'light';
+    // its figures' canvases repaint in the new tokens (a blog's theme switch fires no media query)
+    if (was !== undefined && was !== this.dataset.scheme) schemeChanged();
   }
 
   attributeChangedCallback(name: string, oldValue: string | null, newValue: string | null): void {
