@@ -22,7 +22,8 @@ emcmake cmake -S . -B build/wasm-cmake -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node \
   -DEigen3_DIR=/usr/share/eigen3/cmake \
   -Dnlohmann_json_DIR=/usr/share/cmake/nlohmann_json \
-  "-DCMAKE_CXX_LINKER_LAUNCHER=cmake;-E;env;NODE_PATH=/usr/share/nodejs" >/dev/null
+  "-DCMAKE_CXX_LINKER_LAUNCHER=cmake;-E;env;NODE_PATH=/usr/share/nodejs" \
+  "-DCMAKE_CXX_COMPILER_LAUNCHER=$PWD/scripts/em++-replay.py" >/dev/null
 cmake --build build/wasm-cmake -j"$(nproc)"
 mkdir -p build/wasm
 for module in attention_lab_core attention_lab_attention attention_lab_seq2seq attention_lab_transformer \

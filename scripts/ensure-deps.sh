@@ -18,6 +18,8 @@ need libeigen3-dev test -f /usr/include/eigen3/Eigen/Core
 need nlohmann-json3-dev test -f /usr/include/nlohmann/json.hpp
 need libgtest-dev test -d /usr/lib/x86_64-linux-gnu/cmake/GTest -o -d /usr/lib/cmake/GTest
 need chromium test -x /usr/bin/chromium
+# The end-to-end tests' browser: Chromium without its windows (tests/e2e/harness.mjs, HEADLESS_SHELL).
+need chromium-headless-shell test -x /usr/bin/chromium-headless-shell
 # The GPT's corpus: the Tang and Song poems of the fortune files (scripts/poems.mjs reads them).
 need fortunes-zh test -f /usr/share/games/fortunes/tang300
 # A CJK font, so Chromium draws the note's Chinese in the e2e screenshots (tests pass without it).

@@ -1,5 +1,5 @@
 // Shared harness of the end-to-end tests: a `vite preview` server over the built site
-// (ATTENTION_LAB_DIST or dist/, with the strict CSP header), Debian's Chromium via playwright-core,
+// (ATTENTION_LAB_DIST or dist/, with the strict CSP header), Chromium's headless shell via playwright-core,
 // a problem collector (console errors, page errors, failed requests, HTTP errors, requests to other
 // hosts, dialogs: any of these fails a test), and screenshots into test-artifacts/.
 //
@@ -20,7 +20,17 @@ import { chromium } from 'playwright-core';
 import { distDir, startPreview } from '../../scripts/serve.mjs';
 
 export { distDir };
+/** The browser a reader runs (Debian's chromium): the benchmarks' page figures come from it. */
 export const CHROMIUM = '/usr/bin/chromium';
+/**
+ * The browser the end-to-end tests drive: Chromium's headless shell (Debian's
+ * chromium-headless-shell), the same engine at the same version as CHROMIUM without the browser
+ * around it (no windows, no address bar, no profile services), which is what Playwright runs
+ * headless by default. The suite is CPU-bound on two cores, and the shell does the same tests with
+ * a fifth less CPU (docs/build.md, "The end-to-end suite's time"). launch-args.test.mjs drives
+ * CHROMIUM itself.
+ */
+export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 // Playwright's own --disable-features list (its chromiumSwitches, playwright-core 1.65.1). Chromium
 // reads only the last --disable-features of a command line, so ours must repeat it:
 // tests/e2e/launch-args.test.mjs checks that a browser launched with LAUNCH_ARGS still has every
@@ -206,11 +216,11 @@ export async function startSite({ viewport = { width: 1280, height: 900 }, dist 
   if (!existsSync(`${dist}/index.html`)) {
     throw new Error(`${dist}/index.html is missing: run \`npm run build:web\` (or set ATTENTION_LAB_DIST) before the e2e tests.`);
   }
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install -y chromium`);
+  if (!existsSync(HEADLESS_SHELL)) throw new Error(`${HEADLESS_SHELL} not found: apt-get install -y chromium-headless-shell`);
   const server = await startPreview({ port: 0, strictPort: true, logLevel: 'error', dist });
   let browser;
   try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, timeout: 30_000 });
+    browser = await chromium.launch({ executablePath: HEADLESS_SHELL, args: LAUNCH_ARGS, timeout: 30_000 });
   } catch (err) {
     await server.close();
     throw err;

@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startPreview } from '../../scripts/serve.mjs';
-import { artifactsDir as artifacts, CHROMIUM, distDir as dist, keepScreenshot, LAUNCH_ARGS, ProblemCollector } from './harness.mjs';
+import { artifactsDir as artifacts, distDir as dist, HEADLESS_SHELL, keepScreenshot, LAUNCH_ARGS, ProblemCollector } from './harness.mjs';
 import { loadOneWidgetPage, ONE_WIDGET_PAGES, wasmBuildOf } from './one-widget-pages.mjs';
 
 /**
@@ -39,7 +39,7 @@ describe('embeddable widgets', { timeout: 420_000 }, () => {
     }
     server = await startPreview({ port: 0, strictPort: true, logLevel: 'error' });
     baseUrl = new URL(server.url).origin;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, timeout: 30_000 });
+    browser = await chromium.launch({ executablePath: HEADLESS_SHELL, args: LAUNCH_ARGS, timeout: 30_000 });
   });
 
   after(async () => {

@@ -326,39 +326,27 @@ GptSession::GptSession(const GptSessionConfig& config, GptCorpusParts&& p)
       rng_(config.seed ^ kSamplerSeedMix) {}
 
 GptTrainResult GptSession::train(long steps) {
-  check_range(steps, 1, kGptMaxTrainSteps, "train: steps");
-  GptTrainResult result;
-  result.losses.reserve(static_cast<size_t>(steps));
   AdamOptions adam;
-  for (long i = 0; i < steps; ++i) {
-    const Rng before = rng_;
-    const GptBatch batch =
-        config_.windows == GptWindows::kPoem
-            ? sample_windows_at(train_ids_, window_starts_, config_.batch_size, config_.block_size,
-                                rng_)
-            : sample_windows(train_ids_, config_.batch_size, config_.block_size, rng_);
-    try {
-      const float loss = model_.forward_backward(batch);
-      check_loss_not_diverged(loss, model_.config().vocab);
-      // Linear warm-up: step t (from 1) at lr · min(1, t / warmup).
-      const double ramp =
-          config_.warmup > 0 ? std::min(1.0, static_cast<double>(step_ + 1) / config_.warmup) : 1.0;
-      adam.lr = static_cast<float>(config_.learning_rate * ramp);
-      model_.adam_step(adam);
-      result.losses.push_back(loss);
-      result.step = ++step_;
-    } catch (const InputError& e) {
-      rng_ = before;
-      if (!is_divergence(e)) throw;
-      result.step = step_;
-      throw GptTrainingDiverged("training diverged at step " + std::to_string(step_ + 1) + " (" +
-                                    e.what() + "); the weights after step " +
-                                    std::to_string(step_) +
-                                    " are kept: try a smaller learningRate or a warmup",
-                                std::move(result));
-    }
-  }
-  return result;
+  return train_loop<GptTrainingDiverged, GptTrainResult>(
+      steps, kGptMaxTrainSteps, rng_, step_,
+      [&](Rng& rng) {
+        return config_.windows == GptWindows::kPoem
+                   ? sample_windows_at(train_ids_, window_starts_, config_.batch_size,
+                                       config_.block_size, rng)
+                   : sample_windows(train_ids_, config_.batch_size, config_.block_size, rng);
+      },
+      [&](const GptBatch& batch, GptTrainResult& result) {
+        const float loss = model_.forward_backward(batch);
+        check_loss_not_diverged(loss, model_.config().vocab);
+        // Linear warm-up: step t (from 1) at lr · min(1, t / warmup).
+        const double ramp = config_.warmup > 0
+                                ? std::min(1.0, static_cast<double>(step_ + 1) / config_.warmup)
+                                : 1.0;
+        adam.lr = static_cast<float>(config_.learning_rate * ramp);
+        model_.adam_step(adam);
+        result.losses.push_back(loss);
+      },
+      "try a smaller learningRate or a warmup");
 }
 
 GptEvalResult GptSession::evaluate() {

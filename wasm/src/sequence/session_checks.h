@@ -1,16 +1,18 @@
 // What every training session (rnn/session.cpp, transformer/session.cpp, gpt/session.cpp)
-// shares: the divergence test of a training step, the seed mix of the batch sampler and the
-// float32 check of a positive setting.
+// shares: the training loop and the divergence test of its steps, the seed mix of the batch
+// sampler and the float32 check of a positive setting.
 #pragma once
 
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "format.h"
-#include "optim.h"   // NonFiniteError
-#include "tensor.h"  // InputError, OverflowError
+#include "optim.h"  // NonFiniteError
+#include "rng.h"
+#include "tensor.h"  // InputError, OverflowError, check_range
 
 namespace lab::session_common {
 
@@ -51,6 +53,48 @@ inline void check_loss_not_diverged(float loss, long Vt) {
                          std::to_string(static_cast<long>(kDivergedLossFactor)) +
                          " times that of a uniform guess");
   }
+}
+
+// What train_loop runs after each good step by default: nothing.
+struct NoAfterStep {
+  void operator()() const {}
+};
+
+// The training loop of every session: `steps` steps, in [1, max_steps]. Each step draws its batch
+// with sample(rng), then run(batch, result) trains on it: the model's forward and backward, the
+// divergence test, the update, and the step's figures appended to `result` (a Result with
+// `losses` and `step`). after_step() follows each good step (a translator's timeline records
+// there). `step` counts the steps trained in total. A step whose error is the run diverging
+// (is_divergence) throws Diverged(message ending with `advice`, this call's completed steps) with
+// the Rng rewound to before its batch, so the session is exactly as after the last good step
+// (run() must update the weights only once nothing more can fail: Adam's update is
+// all-or-nothing) and a save() now equals one taken right after that step. Any other error keeps
+// its own type and message.
+template <class Diverged, class Result, class Sample, class Run, class AfterStep = NoAfterStep>
+Result train_loop(long steps, long max_steps, Rng& rng, long& step, const Sample& sample,
+                  const Run& run, const std::string& advice,
+                  const AfterStep& after_step = AfterStep()) {
+  check_range(steps, 1, max_steps, "train: steps");
+  Result result;
+  result.losses.reserve(static_cast<size_t>(steps));
+  for (long i = 0; i < steps; ++i) {
+    const Rng before = rng;
+    const auto batch = sample(rng);
+    try {
+      run(batch, result);
+      result.step = ++step;
+    } catch (const InputError& e) {
+      rng = before;
+      if (!is_divergence(e)) throw;
+      result.step = step;
+      throw Diverged("training diverged at step " + std::to_string(step + 1) + " (" + e.what() +
+                         "); the weights after step " + std::to_string(step) +
+                         " are kept: " + advice,
+                     std::move(result));
+    }
+    after_step();
+  }
+  return result;
 }
 
 }  // namespace lab::session_common

@@ -1,5 +1,5 @@
-// What every translator session shares (sequence/translator_session.h): its constants, the
-// training loop and its divergence test, the teacher-forced part of evaluation, the choice of
+// What every translator session shares (sequence/translator_session.h): its constants, its
+// training steps (on session_checks.h's loop), the teacher-forced part of evaluation, the choice of
 // evaluation examples, the decoding options of a translation and its source tokens, and the
 // session's training, evaluation and translation members, which each model's session.cpp
 // instantiates. What the GPT session (gpt/session.cpp) shares with them is in
@@ -41,54 +41,29 @@ struct TokenCount {
 // Forward declaration: train_steps below reads a step's token accuracy.
 inline TokenCount count_correct(const std::vector<float>& logits, const Batch& batch, long Vt);
 
-// The training loop of every session: `steps` steps (in [1, kMaxTrainSteps]), each on a batch of
-// `batch_size` drawn from `task` with `rng`: model.forward_backward, the divergence test, the
-// clipping to `clip_norm` (0: none), then update(), the model's Adam step, which is
-// all-or-nothing: a bad step leaves weights and moments alone. `step` counts the steps trained in
-// total. A step that diverges throws TrainingDiverged (its message ends with `advice`), with the
-// Rng rewound, so the session is exactly as after the last good step and a save() now equals one
-// taken right after that step; any other error keeps its own type and message.
-// What train_steps runs after each good step by default: nothing.
-struct NoAfterStep {
-  void operator()() const {}
-};
-
-// after_step() runs after each good step (a session's training timeline records there).
+// A translator's training (TranslatorSession::train): train_loop over batches of `batch_size`
+// drawn from `task`, each step model.forward_backward, the divergence test, the clipping to
+// `clip_norm` (0: none), then update(), the model's Adam step, with the step's teacher-forced
+// token accuracy beside its loss. Throws TrainingDiverged.
 template <class Model, class Update, class AfterStep = NoAfterStep>
 TrainResult train_steps(long steps, const Task& task, long batch_size, double clip_norm, Rng& rng,
                         long& step, Model& model, const Update& update, const char* advice,
                         const AfterStep& after_step = AfterStep()) {
-  check_range(steps, 1, kMaxTrainSteps, "train: steps");
-  TrainResult result;
-  result.losses.reserve(static_cast<size_t>(steps));
-  result.token_accuracy.reserve(static_cast<size_t>(steps));
   const long Vt = model.config().tgt_vocab;
-  for (long i = 0; i < steps; ++i) {
-    const Rng before = rng;
-    const Batch batch = task.sample_batch(rng, batch_size);
-    try {
-      const float loss = model.forward_backward(batch);
-      check_loss_not_diverged(loss, Vt);
-      // Read before the update: the accuracy of the same forward pass as the loss.
-      const TokenCount count = count_correct(model.last_logits(), batch, Vt);
-      if (clip_norm > 0) model.clip_grad_norm(static_cast<float>(clip_norm));
-      update();
-      result.losses.push_back(loss);
-      result.token_accuracy.push_back(static_cast<float>(count.correct) /
-                                      static_cast<float>(count.total));
-      result.step = ++step;
-    } catch (const InputError& e) {
-      rng = before;
-      if (!is_divergence(e)) throw;
-      result.step = step;
-      throw TrainingDiverged("training diverged at step " + std::to_string(step + 1) + " (" +
-                                 e.what() + "); the weights after step " + std::to_string(step) +
-                                 " are kept: " + advice,
-                             std::move(result));
-    }
-    after_step();
-  }
-  return result;
+  return train_loop<TrainingDiverged, TrainResult>(
+      steps, kMaxTrainSteps, rng, step, [&](Rng& r) { return task.sample_batch(r, batch_size); },
+      [&](const Batch& batch, TrainResult& result) {
+        const float loss = model.forward_backward(batch);
+        check_loss_not_diverged(loss, Vt);
+        // Read before the update: the accuracy of the same forward pass as the loss.
+        const TokenCount count = count_correct(model.last_logits(), batch, Vt);
+        if (clip_norm > 0) model.clip_grad_norm(static_cast<float>(clip_norm));
+        update();
+        result.losses.push_back(loss);
+        result.token_accuracy.push_back(static_cast<float>(count.correct) /
+                                        static_cast<float>(count.total));
+      },
+      advice, after_step);
 }
 
 // Teacher-forced targets whose logit row has its maximum at the target, over non-pad targets.

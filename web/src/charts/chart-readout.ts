@@ -26,6 +26,14 @@ const WALK_KEYS = /^(Arrow|Home$|End$|Escape$)/;
 /** gap between the hovered point and the box, CSS pixels */
 const GAP = 12;
 
+/**
+ * How long after a finger lifts a mouseout still counts as part of the tap, ms. After a tap a
+ * browser sends the mouse events a mouse would have (mousemove, mousedown, mouseup, click); Chrome's
+ * headless shell then sends a mouseout too, which would hide the readout the tap chose at once.
+ * A phone keeps it until the reader taps elsewhere, and so does the chart whatever the browser.
+ */
+const TAP_MS = 500;
+
 /** The colour a series is drawn in, for its swatch. */
 function swatchColor(chart: Chart, item: ActiveElement): string {
   const ds = chart.data.datasets[item.datasetIndex] as { borderColor?: unknown; backgroundColor?: unknown } | undefined;
@@ -45,6 +53,8 @@ export class ChartReadout {
   #live: HTMLElement | null = null;
   /** the keyboard's stop (-1: none yet) */
   #at = -1;
+  /** when a finger last lifted from the canvas (event time, ms) */
+  #touchEnd = -Infinity;
 
   constructor(format: ReadoutFormat) {
     this.#format = format;
@@ -52,6 +62,7 @@ export class ChartReadout {
       id: 'labReadout',
       afterEvent: (chart: Chart, args: { event: ChartEvent }) => {
         const event = args.event;
+        if (event.type === 'mouseout' && event.native && event.native.timeStamp - this.#touchEnd < TAP_MS) return;
         const active = event.type === 'mouseout' ? [] : chart.getActiveElements();
         if (!active.length || event.x === null || event.y === null) return this.#hide();
         // a click, or a finger down (Chart.js reports a touchstart as a mousedown): a choice to say
@@ -86,6 +97,13 @@ export class ChartReadout {
       });
     });
     canvas.addEventListener('blur', () => this.#hide());
+    canvas.addEventListener(
+      'pointerup',
+      (e) => {
+        if (e.pointerType === 'touch') this.#touchEnd = e.timeStamp;
+      },
+      { passive: true },
+    );
   }
 
   #hide(): void {
