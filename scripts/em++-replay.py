@@ -1,6 +1,6 @@
 #!/usr/bin/python3 -S
-# CMake compiler launcher of the wasm build's compiles (docs/build.md, "Build time"): runs the
-# clang command em++ would run, without em++. Each em++ start costs about 0.9 CPU-seconds of
+# CMake compiler launcher of the wasm build's compiles (docs/build.md, "The configure step"):
+# runs the clang command em++ would run, without em++. Each em++ start costs about 0.8 CPU-seconds of
 # Python before its clang starts, more than many of the build's compiles themselves. For a compile
 # (`-c`), em++ runs one clang command: its own flags around ours, the file names unchanged. The
 # first compile with a given set of flags goes through em++ with -v, which prints that command;
