@@ -317,12 +317,25 @@ export function canvasInk(page, selector) {
  * canvasInk, polled until the canvas has some (a resize clears a canvas, and its redraw may land
  * a few frames later on a loaded machine); 0 if it has none within `timeoutMs`.
  */
-export async function waitForCanvasInk(page, selector, timeoutMs = 15_000) {
+export function waitForCanvasInk(page, selector, timeoutMs = 15_000) {
+  return readUntil(() => canvasInk(page, selector), (ink) => ink > 0, timeoutMs);
+}
+
+/**
+ * `read()` again every 100 ms until `done(result)` or `timeoutMs` have passed; the last result,
+ * for the caller to assert on. For what follows a frame or an observer's callback (a repaint, the
+ * contents' mark), which comes when the browser gets to it.
+ * @template T
+ * @param {() => Promise<T>} read
+ * @param {(result: T) => boolean} done
+ * @returns {Promise<T>}
+ */
+export async function readUntil(read, done, timeoutMs = 5_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const ink = await canvasInk(page, selector);
-    if (ink > 0 || Date.now() >= deadline) return ink;
-    await page.waitForTimeout(100);
+    const result = await read();
+    if (done(result) || Date.now() >= deadline) return result;
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

@@ -18,7 +18,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { artifactsDir, keepScreenshot, openPanel, startSite, useSite } from './harness.mjs';
+import { artifactsDir, keepScreenshot, openPanel, readUntil, startSite, useSite } from './harness.mjs';
 import { overflowingOf, hiddenColumnsOf, titleCollisionsOf, unstyledControls, contentsAtMidPage, lowContrastOf, darkChartInkOf, lightInkOnHeatmapsOf, clippedOf, raggedTitlesOf, labelsUnderStickyBar } from './layout-probes.mjs';
 
 const WIDTHS = [1280, 768, 390, 320];
@@ -61,20 +61,6 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
     // §4's grids are drawn from its first translation
     await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.translatedAt !== undefined, null, { timeout: 60_000 });
     await page.waitForFunction(() => document.fonts.status === 'loaded');
-  }
-
-  /**
-   * `probe(arg)` in the page, again every 100 ms until `done(result)` or 5 s have passed; the last
-   * result. For what follows a frame or an observer's callback (the contents' mark, a repaint), which
-   * comes when the browser gets to it; the caller asserts on the result.
-   */
-  async function settled(page, probe, arg, done) {
-    const deadline = Date.now() + 5_000;
-    for (;;) {
-      const result = await page.evaluate(probe, arg);
-      if (done(result) || Date.now() > deadline) return result;
-      await page.waitForTimeout(100);
-    }
   }
 
   for (const width of WIDTHS) {
@@ -124,7 +110,7 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
 
         // mid-page: the contents are on screen and mark the section at the reading line
         await page.evaluate(() => window.scrollTo(0, (document.documentElement.scrollHeight - innerHeight) / 2));
-        const toc = await settled(page, contentsAtMidPage, undefined, (t) => t.marked.length === 1 && t.marked[0] === t.inView);
+        const toc = await readUntil(() => page.evaluate(contentsAtMidPage), (t) => t.marked.length === 1 && t.marked[0] === t.inView);
         assert.ok(toc.visible && toc.top >= -1 && toc.top < 900 && toc.height > 0, `contents off screen at mid-page: ${JSON.stringify(toc)}`);
         assert.ok(toc.bottom <= 900 || width >= 1100, `the compact contents bar covers the page: ${JSON.stringify(toc)}`);
         assert.deepEqual(toc.marked, [toc.inView], `the contents mark the section in view: ${JSON.stringify(toc)}`);
@@ -162,7 +148,7 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
         }
         // the heatmaps painted in the light scheme repainted their labels in the dark one (a stale
         // one has a few dozen pixels of the light inks per label; a cell's colour can match one)
-        const stale = (await settled(page, lightInkOnHeatmapsOf, id, (hs) => hs.every((h) => h.light <= 8))).filter((h) => h.light > 8);
+        const stale = (await readUntil(() => page.evaluate(lightInkOnHeatmapsOf, id), (hs) => hs.every((h) => h.light <= 8))).filter((h) => h.light > 8);
         assert.deepEqual(stale, [], `${id}: heatmaps still in the light scheme's ink`);
         // the series colours, as the legends show them (the same seriesColor as the lines): 3:1, WCAG's non-text minimum
         const { low: faint } = await page.evaluate(lowContrastOf, [id, 3, '.lab-chart-legend-line, .lab-chart-legend-box']);
