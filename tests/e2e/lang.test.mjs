@@ -6,7 +6,7 @@
 // Needs a build. Run: node --test tests/e2e/lang.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { scrollThrough, useSite } from './harness.mjs';
+import { readUntil, scrollThrough, useSite } from './harness.mjs';
 
 /** The text nodes of the page whose language is not marked (up to 10 of them, and the count). */
 const unmarked = (page) =>
@@ -28,6 +28,13 @@ const unmarked = (page) =>
     return { count: found.length, some: found.slice(0, 10) };
   });
 
+/**
+ * The unmarked runs once the page has had time to mark them: text written in the last frame (§5's
+ * corpus line arrives from the worker whenever its poems are read) is marked by the next one, so a
+ * run counts only if it stays unmarked for 3 s.
+ */
+const settled = (page) => readUntil(() => unmarked(page), (found) => found.count === 0, 3_000);
+
 describe('the other language marked with its lang', { timeout: 300_000 }, () => {
   let site;
   /** @type {import('playwright-core').Page} */
@@ -42,8 +49,7 @@ describe('the other language marked with its lang', { timeout: 300_000 }, () => 
       await site.load(`#lang=${lang}&s2s_open_why=1&s2s_open_words=1&s2s_open_settings=1`); // the panels whose words and task menu it uses, opened
       await page.waitForSelector('[data-testid=s2s-why] .tr-why-cell', { state: 'attached', timeout: 60_000 });
       await scrollThrough(page);
-      await page.waitForTimeout(500);
-      const loaded = await unmarked(page);
+      const loaded = await settled(page);
       console.log(`${lang} article: ${loaded.count} text runs of the other language without their lang`);
       assert.deepEqual(loaded.some, [], `${loaded.count} unmarked`);
 
@@ -52,8 +58,7 @@ describe('the other language marked with its lang', { timeout: 300_000 }, () => 
       await page.fill('[data-testid=s2s-text]', sentence);
       await page.press('[data-testid=s2s-text]', 'Enter');
       await page.waitForFunction((s) => document.querySelector('[data-testid=s2s-why]')?.dataset.intervened !== undefined && document.querySelector('[data-testid=s2s-text]').value === s, sentence);
-      await page.waitForTimeout(300);
-      const translated = await unmarked(page);
+      const translated = await settled(page);
       assert.deepEqual(translated.some, [], `after a translation: ${translated.count} unmarked`);
     });
   }
