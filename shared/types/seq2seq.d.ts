@@ -114,6 +114,8 @@ export interface SessionInfo {
   targetVocabSize: number;
   sourceTokenizer: 'words' | 'chars';
   targetTokenizer: 'words' | 'chars';
+  /** the longest sentence translate() takes, in source tokens */
+  maxSourceTokens: number;
   parameterCount: number;
   /** Adam steps trained so far */
   step: number;
@@ -211,6 +213,11 @@ export interface TranslateOptions {
   maxLength?: number;
   /** candidates kept per step in the trace; default 5 */
   topK?: number;
+  /**
+   * Beam search only (give `beam` too): a hypothesis scores log p / length^α, so a larger α
+   * favours longer hypotheses; 0 scores the raw log-probability (0–4; default 1).
+   */
+  lengthAlpha?: number;
   /**
    * Greedy decoding only (not with beam): applied at
    * their steps, decoding going on from there. The result is the intervened translation, with the
@@ -484,6 +491,8 @@ export interface ImportedSeq2SeqInfo extends RecurrentArchitecture {
   tokenizer: 'words' | 'chars';
   sourceTokenizer: 'words' | 'chars';
   targetTokenizer: 'words' | 'chars';
+  /** the longest sentence translate() takes, in source tokens */
+  maxSourceTokens: number;
   /** how the file named its output layer */
   names: StateDictNames;
   sourceVocabSize: number;
@@ -510,6 +519,8 @@ export interface ImportedTransformerInfo extends TransformerSizes {
   tokenizer: 'words' | 'chars';
   sourceTokenizer: 'words' | 'chars';
   targetTokenizer: 'words' | 'chars';
+  /** the longest sentence translate() takes, in source tokens */
+  maxSourceTokens: number;
   /** always 'project': the reference module's names */
   names: 'project';
   sourceVocabSize: number;

@@ -73,8 +73,16 @@ test('--json prints the full trace; beam search shows the hypotheses', () => {
   assert.match(b.out, /beam search, width 3/);
   assert.match(b.out, /^ {2}1 +-\d+\.\d{4} +-\d+\.\d{4} {2}yes +KaGe likes XiaoBing$/m);
   assert.match(b.out, /[░▒▓█]/);
+  assert.match(b.out, /^hypotheses \(best first; score = log-probability \/ length\^1, length counting <eos>; see --length-alpha\):$/m);
   const jb = JSON.parse(cli('translate', '--model', model, '--beam', '2', '--json', '我 爱').out);
   assert.equal(jb.beams.width, 2);
+  // --length-alpha 0: the raw log-probability ranks the hypotheses
+  const raw = cli('translate', '--model', model, '--beam', '3', '--length-alpha', '0', '咖哥 喜欢 小冰');
+  assert.equal(raw.code, 0, raw.err);
+  assert.match(raw.out, /score = log-probability \/ length\^0,/);
+  const rows = [...raw.out.matchAll(/^ {2}\d +(-\d+\.\d{4}) +(-\d+\.\d{4}) {2}(?:yes|no) /gm)];
+  assert.ok(rows.length >= 2, raw.out);
+  for (const [, score, logProb] of rows) assert.equal(score, logProb);
 });
 
 test('an unknown word is marked in the source line and the table header', () => {

@@ -82,11 +82,11 @@ TEST(GptInputs, GenerationSettingsAndPrompts) {
   o = {};
   for (float p : {0.0f, -0.1f, 1.5f}) {
     o.sampling.top_p = p;
-    EXPECT_INPUT_ERROR(lab::generate(model, {1}, o), "top_p must be in (0, 1]");
+    EXPECT_INPUT_ERROR(lab::generate(model, {1}, o), "topP must be in (0, 1]");
   }
   o = {};
   o.sampling.top_k = -1;
-  EXPECT_INPUT_ERROR(lab::generate(model, {1}, o), "top_k must be >= 0");
+  EXPECT_INPUT_ERROR(lab::generate(model, {1}, o), "topK must be >= 0");
   o = {};
   o.max_new_tokens = 0;
   EXPECT_INPUT_ERROR(lab::generate(model, {1}, o), "max_new_tokens");

@@ -163,8 +163,7 @@ TEST(Seq2SeqDecodeOptions, RejectsBadSettings) {
   lab::Seq2SeqModel model(decode_config(lab::CellKind::kRnn, true, lab::Score::kDot, false));
   lab::DecodeOptions opt;
   opt.beam_width = 0;
-  EXPECT_INPUT_ERROR(lab::beam_search(model, kSource, opt),
-                     "decode: beam_width must be in [1, 64] (got 0");
+  EXPECT_INPUT_ERROR(lab::beam_search(model, kSource, opt), "beam must be in [1, 64] (got 0");
   opt = {};
   opt.eos_id = 9;
   EXPECT_INPUT_ERROR(lab::greedy_decode(model, kSource, opt),

@@ -169,11 +169,35 @@ TEST(Seq2SeqSession, TranslatesGreedyAndBeamWithUnknownWordsFlagged) {
   EXPECT_EQ(u.source[2].token, "<unk>");
   EXPECT_EQ(u.source[2].text, "大冰");
   beam.beam = 0;
-  EXPECT_INPUT_ERROR(s.translate("咖哥", beam), "beam_width must be in [1, 64] (got 0)");
+  EXPECT_INPUT_ERROR(s.translate("咖哥", beam), "beam must be in [1, 64] (got 0)");
   TranslateOptions length;
   length.max_length = 0;
-  EXPECT_INPUT_ERROR(s.translate("咖哥", length), "max_length must be in [1, 1024] (got 0)");
+  EXPECT_INPUT_ERROR(s.translate("咖哥", length), "maxLength must be in [1, 1024] (got 0)");
   EXPECT_INPUT_ERROR(s.translate(""), "sentence is empty");
+}
+
+// lengthAlpha: each beam hypothesis scores log p / length^α, its length the steps it took.
+TEST(Seq2SeqSession, LengthAlphaScoresBeamHypotheses) {
+  Seq2SeqSession s(note(32));
+  s.train(50);
+  for (double alpha : {0.0, 0.5, 2.0}) {
+    TranslateOptions o;
+    o.beam = 3;
+    o.length_alpha = alpha;
+    const TranslateResult r = s.translate("咖哥 喜欢 小冰", o);
+    ASSERT_GE(r.beam.hypotheses.size(), 2u);
+    for (const BeamHypothesis& h : r.beam.hypotheses) {
+      EXPECT_NEAR(h.score, h.log_prob / std::pow(h.step + 1.0, alpha), 1e-12) << "alpha " << alpha;
+    }
+  }
+  TranslateOptions greedy;
+  greedy.length_alpha = 0.5;
+  EXPECT_INPUT_ERROR(s.translate("咖哥", greedy),
+                     "lengthAlpha scores beam search's hypotheses: give beam too");
+  TranslateOptions wide;
+  wide.beam = 3;
+  wide.length_alpha = 5.0;
+  EXPECT_INPUT_ERROR(s.translate("咖哥", wide), "lengthAlpha must be in [0, 4] (got 5)");
 }
 
 TEST(Seq2SeqSession, ConfigValidationRejectsAbsurdValues) {

@@ -233,10 +233,10 @@ TEST(TransformerDecode, BadInputsNameTheProblem) {
   EXPECT_INPUT_ERROR(lab::greedy_decode(model, {}, o), "the source must have 1 to 256");
   EXPECT_INPUT_ERROR(lab::greedy_decode(model, {1, 7}, o), "outside the vocabulary of 7");
   o.max_length = 300;
-  EXPECT_INPUT_ERROR(lab::beam_search(model, {1, 2}, o), "max_length");
+  EXPECT_INPUT_ERROR(lab::beam_search(model, {1, 2}, o), "maxLength must be at most 256");
   o.max_length = 5;
   o.beam_width = 0;
-  EXPECT_INPUT_ERROR(lab::beam_search(model, {1, 2}, o), "beam_width");
+  EXPECT_INPUT_ERROR(lab::beam_search(model, {1, 2}, o), "beam must be in [1, 64]");
 }
 
 }  // namespace

@@ -171,7 +171,7 @@ test('bad input is an error naming the setting, and the model is unchanged', () 
     assert.match(model.forward({ idx: { shape: [1, 9], data: new Array(9).fill(1) } }).error, /9 positions, more than the model's block size \(8/);
     assert.match(model.forward({ idx: { shape: [1, 2], data: [1, 11] } }).error, /token id 11 at row 0, position 1 is outside the vocabulary/);
     assert.match(model.generate({ prompt: [1], temperature: 0 }).error, /temperature must be a finite number > 0/);
-    assert.match(model.generate({ prompt: [1], topP: 1.5 }).error, /top_p must be in \(0, 1\]/);
+    assert.match(model.generate({ prompt: [1], topP: 1.5 }).error, /topP must be in \(0, 1\]/);
     assert.match(model.generate({ prompt: [1], topp: 0.5 }).error, /topp/);
     assert.deepEqual(model.getParam('transformer.wte.weight').data, before);
   });

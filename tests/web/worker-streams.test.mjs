@@ -215,7 +215,7 @@ describe('§5: the GPT in the worker', () => {
     };
     await refused({ op: 'gpt.sample', model, prompt: '床x', options: {} }, /not in the vocabulary: "x"/);
     await refused({ op: 'gpt.sample', model, prompt: '床', options: { temperature: 0 } }, /temperature/);
-    await refused({ op: 'gpt.sample', model, prompt: '床', options: { topP: 1.5 } }, /top_p/);
+    await refused({ op: 'gpt.sample', model, prompt: '床', options: { topP: 1.5 } }, /topP must be in \(0, 1\]/);
     assert.equal((await ask({ op: 'gpt.info', model })).step, 3);
     assert.equal((await r.memory()).models, 1);
     await ask({ op: 'gpt.delete', model });

@@ -164,6 +164,11 @@ double js_number(const val& obj, const char* key, double fallback, const std::st
   return v.as<double>();
 }
 
+std::optional<double> js_number(const val& obj, const char* key, const std::string& name) {
+  if (!has_value(obj, key)) return std::nullopt;
+  return js_number(obj, key, 0.0, name);
+}
+
 std::string js_string(const val& obj, const char* key, const std::string& fallback,
                       const std::string& name) {
   if (!has_value(obj, key)) return fallback;

@@ -41,6 +41,8 @@ val tensor_to_js(const lab::Tensor& t);
 // `name` defaults to the key).
 bool js_bool(const val& obj, const char* key, bool fallback, const std::string& name = "");
 double js_number(const val& obj, const char* key, double fallback, const std::string& name);
+// obj[key] as a number; absent (undefined/null) gives nullopt. Ranges are the core's business.
+std::optional<double> js_number(const val& obj, const char* key, const std::string& name);
 std::string js_string(const val& obj, const char* key, const std::string& fallback,
                       const std::string& name);
 

@@ -84,6 +84,7 @@ class ImportedHandle {
       Api::config_to_js(out, model_);
       out.set("tokenizer", val(tokenizer));
       out.set("sourceTokenizer", val(tokenizer));
+      out.set("maxSourceTokens", val(static_cast<double>(lab::kDefaultMaxTokens)));
       out.set("targetTokenizer", val(tokenizer));
       out.set("names", val(std::string(lab::state_dict_names_name(Api::names(model_)))));
       out.set("sourceVocabSize", val(static_cast<double>(model_.source_vocab().size())));

@@ -179,6 +179,7 @@ void set_training_info(val& out, uint64_t seed, long batch_size, double learning
   out.set("targetVocabSize", number(task.target_vocab().size()));
   out.set("sourceTokenizer",
           val(std::string(lab::tokenizer_name(task.source_vocab().tokenizer()))));
+  out.set("maxSourceTokens", number(lab::kDefaultMaxTokens));
   out.set("targetTokenizer",
           val(std::string(lab::tokenizer_name(task.target_vocab().tokenizer()))));
   out.set("parameterCount", number(parameter_count));
@@ -186,7 +187,8 @@ void set_training_info(val& out, uint64_t seed, long batch_size, double learning
 }
 
 lab::TranslateOptions translate_options_from_js(const val& options, bool interventions) {
-  check_keys(options, {"beam", "maxLength", "topK", "interventions"}, "translate options");
+  check_keys(options, {"beam", "maxLength", "topK", "lengthAlpha", "interventions"},
+             "translate options");
   if (!interventions && has_value(options, "interventions")) {
     throw lab::InputError("interventions: this translator's build does not take them");
   }
@@ -194,6 +196,7 @@ lab::TranslateOptions translate_options_from_js(const val& options, bool interve
   o.beam = js_whole(options, "beam", "beam");
   o.max_length = js_whole(options, "maxLength", "maxLength");
   o.top_k = js_whole(options, "topK", "topK");
+  o.length_alpha = js_number(options, "lengthAlpha", "lengthAlpha");
   return o;
 }
 

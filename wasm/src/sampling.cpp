@@ -15,10 +15,10 @@ void SamplingOptions::validate() const {
                      "); use greedy decoding for the most likely token");
   }
   if (top_k < 0) {
-    throw InputError("top_k must be >= 0 (got " + std::to_string(top_k) + "); 0 keeps every token");
+    throw InputError("topK must be >= 0 (got " + std::to_string(top_k) + "); 0 keeps every token");
   }
   if (!(top_p > 0.0f && top_p <= 1.0f)) {
-    throw InputError("top_p must be in (0, 1] (got " + format_number(top_p) +
+    throw InputError("topP must be in (0, 1] (got " + format_number(top_p) +
                      "); 1 keeps every token");
   }
 }

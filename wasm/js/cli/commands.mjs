@@ -53,6 +53,7 @@ function checkTranslateOptions(o, given, positionals) {
   }
   if (given.has('ig-steps') && o.attribution !== 'integrated-gradients') refuse('--ig-steps applies to --attribution integrated-gradients only');
   if (o.attribution && o.beam !== undefined) refuse('--attribution explains the greedy translation: leave out --beam');
+  if (given.has('length-alpha') && o.beam === undefined) refuse("--length-alpha scores beam search's hypotheses: give --beam too");
 }
 
 /** --force-token's words must be words the model writes (named as typed, steps from 1). */
@@ -72,6 +73,7 @@ export async function translate(lab, o, positionals, print, given) {
   const info = model.info();
   const options = { topK: Math.min(o['top-k'], info.targetVocabSize) };
   if (o.beam !== undefined) options.beam = o.beam;
+  if (o['length-alpha'] !== undefined) options.lengthAlpha = o['length-alpha'];
   if (o['max-length'] !== undefined) options.maxLength = o['max-length'];
   if (o.attribution && typeof model.attribution !== 'function') {
     throw new UsageError('--attribution: a model read from .safetensors cannot be attributed yet (models trained here can, recurrent or Transformer)');
@@ -121,7 +123,7 @@ export async function translate(lab, o, positionals, print, given) {
   if (attribution) printAttribution(attribution, labels, info.arch, print);
   if (r.beams) {
     print('');
-    print('hypotheses (best first; score = log-probability / length^α):');
+    print(`hypotheses (best first; score = log-probability / length^${options.lengthAlpha ?? 1}, length counting <eos>; see --length-alpha):`);
     print(table([['#', 'score', 'log-prob', 'finished', 'text'],
       ...r.beams.hypotheses.map((h, i) => [String(i + 1), h.score.toFixed(4), h.logProb.toFixed(4), h.finished ? 'yes' : 'no',
         h.text === '' ? '(empty)' : h.text])], 'rrrll').map((l) => `  ${l}`).join('\n'));

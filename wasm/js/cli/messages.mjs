@@ -13,19 +13,20 @@ export const MESSAGES = [
   [/^heldOut must be\b/, '--held-out must be'],
   [/a smaller heldOut\b/g, 'a smaller --held-out'],
   [/\bblockSize\b/g, '--block-size'],
-  [/\btop_k must\b/g, '--top-k must'],
-  [/\btop_p must\b/g, '--top-p must'],
+  [/\btopK must\b/g, '--top-k must'],
+  [/\btopP must\b/g, '--top-p must'],
   [/\btry a smaller learningRate or a warmup\b/g, 'try a smaller --lr or a --warmup'],
   // decoding
-  [/\bdecode: top_k\b/g, '--top-k'],
-  [/\bdecode: beam_width\b/g, '--beam'],
-  [/\bmaxLength\b/g, '--max-length'],
+  [/\bbeam must\b/g, '--beam must'],
+  [/\blengthAlpha\b/g, '--length-alpha'],
   [/leave out beam\b/g, 'leave out --beam'],
   // interventions: "intervention 0 (force-token at step 0)" is the user's --force-token 1:…
   [/intervention (\d+) \(([\w-]+) at step (\d+)\)/g, (_m, _i, kind, step) => `--${kind} at step ${Number(step) + 1}`],
   [/intervention (\d+) \(([\w-]+)\)/g, (_m, _i, kind) => `--${kind}`],
-  [/the step must be in \[0, (\d+)\)(?: \(decoding stops after max_length steps\))?/g, (_m, n) => `the step must be from 1 to ${n} (decoding stops after --max-length steps)`],
+  [/the step must be in \[0, (\d+)\)(?: \(decoding stops after maxLength steps\))?/g, (_m, n) => `the step must be from 1 to ${n} (decoding stops after --max-length steps)`],
   [/which ended after (\d+) steps? \(0 … \d+\)/g, (_m, n) => `which ended after ${n} step${n === '1' ? '' : 's'} (1 … ${n})`],
+  // after the step rows, which say it their own way
+  [/\bmaxLength\b/g, '--max-length'],
   // model files
   [/^save\(\): a Transformer has one naming, the reference module's \(names 'project'\); 'book' is the book's recurrent translator$/,
     "--names book does not apply to a Transformer: its state-dict names are the reference module's (leave out --names)"],

@@ -81,6 +81,7 @@ export const COMMANDS = {
       model,
       input: { kind: 'text', arg: 'FILE|-', help: 'translate every line of FILE (- : standard input), one sentence a line, with the model loaded once: one translation a line, or with --json one JSON object a line' },
       beam: { kind: 'int', min: 1, max: 64, help: 'beam search with this width (default: greedy decoding)' },
+      'length-alpha': { kind: 'number', min: 0, max: 4, help: 'with --beam: a hypothesis scores log p / length^α, so a larger α favours longer ones (0: the raw log-probability); default 1' },
       'top-k': { kind: 'int', min: 1, max: 1024, default: 3, help: 'candidates shown per decoding step' },
       'max-length': { kind: 'int', min: 1, max: 1024, help: "output tokens at most, <eos> included (default: the task's longest target + 1, at least 32)" },
       shade: { kind: 'flag', help: 'add a shade character ( ░▒▓█) to each attention cell' },

@@ -24,7 +24,7 @@ void validate_interventions(const std::vector<Intervention>& interventions,
     }
     if (v.step < 0 || v.step >= options.max_length) {
       throw InputError(what + ": the step must be in [0, " + std::to_string(options.max_length) +
-                       ") (decoding stops after max_length steps)");
+                       ") (decoding stops after maxLength steps)");
     }
     if (is_attention_kind(v.kind) && !config.attention) {
       throw InputError(what + ": this model has no attention to intervene on");

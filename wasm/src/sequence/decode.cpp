@@ -5,6 +5,8 @@
 #include <numeric>
 #include <string>
 
+#include "format.h"
+
 namespace lab {
 
 namespace decoding {
@@ -117,19 +119,17 @@ void DecodeOptions::validate(long V) const {
                      std::to_string(V));
   }
   if (max_length < 1 || max_length > 1024) {
-    throw InputError("decode: max_length must be in [1, 1024] (got " + std::to_string(max_length) +
-                     ")");
+    throw InputError("maxLength must be in [1, 1024] (got " + std::to_string(max_length) + ")");
   }
   if (top_k < 1 || top_k > V) {
-    throw InputError("decode: top_k must be in [1, " + std::to_string(V) + "] (got " +
+    throw InputError("topK must be in [1, " + std::to_string(V) + "] (got " +
                      std::to_string(top_k) + ")");
   }
   if (beam_width < 1 || beam_width > 64) {
-    throw InputError("decode: beam_width must be in [1, 64] (got " + std::to_string(beam_width) +
-                     ")");
+    throw InputError("beam must be in [1, 64] (got " + std::to_string(beam_width) + ")");
   }
   if (!std::isfinite(length_alpha) || length_alpha < 0.0 || length_alpha > 4.0) {
-    throw InputError("decode: length_alpha must be in [0, 4]");
+    throw InputError("lengthAlpha must be in [0, 4] (got " + format_number(length_alpha) + ")");
   }
 }
 

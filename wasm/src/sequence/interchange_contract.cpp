@@ -202,10 +202,7 @@ DecodeOptions interchange_decode_options(const FileVocab& tgt, const TranslateOp
   opt.sos_id = tgt.sos();
   opt.eos_id = tgt.eos();
   opt.top_k = std::min<long>(opt.top_k, tgt.size());
-  if (options.max_length) opt.max_length = *options.max_length;
-  if (options.top_k) opt.top_k = *options.top_k;
-  if (options.beam) opt.beam_width = *options.beam;
-  return opt;
+  return with_translate_options(opt, options);
 }
 
 // ---- vocabularies

@@ -188,14 +188,6 @@ inline DecodeOptions session_decode_defaults(long longest_target, long tgt_vocab
   return opt;
 }
 
-// A translation's decoding options: the session's defaults with what the caller set.
-inline DecodeOptions with_translate_options(DecodeOptions opt, const TranslateOptions& options) {
-  if (options.max_length) opt.max_length = *options.max_length;
-  if (options.top_k) opt.top_k = *options.top_k;
-  if (options.beam) opt.beam_width = *options.beam;
-  return opt;
-}
-
 // The source sentence as the model reads it: each token as typed, its id, and whether it is
 // unknown (then shown as "<unk>").
 inline std::vector<SourceToken> source_tokens(const std::string& text, const Vocab& source_vocab,
@@ -323,8 +315,7 @@ void TranslatorSession<Config>::start_translation(const std::string& typed,
                                                   DecodeOptions& opt) const {
   const std::string text = task_->input_text(typed);
   encoded = encode(text);
-  opt =
-      session_common::with_translate_options(decode_defaults(task_->max_target_tokens()), options);
+  opt = with_translate_options(decode_defaults(task_->max_target_tokens()), options);
   opt.validate(model_.config().tgt_vocab);
   result.source = session_common::source_tokens(text, task_->source_vocab(), encoded);
 }

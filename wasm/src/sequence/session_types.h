@@ -70,12 +70,27 @@ struct InterventionRequest {
 };
 
 struct TranslateOptions {
-  std::optional<long> beam;        // absent: greedy decoding; else beam search of this width
-  std::optional<long> max_length;  // absent: max(32, the task's longest target + 1)
-  std::optional<long> top_k;       // absent: min(5, target vocabulary)
+  std::optional<long> beam;            // absent: greedy decoding; else beam search of this width
+  std::optional<long> max_length;      // absent: max(32, the task's longest target + 1)
+  std::optional<long> top_k;           // absent: min(5, target vocabulary)
+  std::optional<double> length_alpha;  // beam only; absent: DecodeOptions' 1
   // Greedy decoding only: decode once plainly and once with these (decode.h), and compare.
   std::vector<InterventionRequest> interventions;
 };
+
+// A translation's decoding options: a model's defaults with what the caller set. The one place a
+// front end's decoding option reaches the decoder (sessions and models read from files alike).
+inline DecodeOptions with_translate_options(DecodeOptions opt, const TranslateOptions& options) {
+  // greedy decoding has no hypotheses to score: an α there would be ignored without a word
+  if (options.length_alpha && !options.beam) {
+    throw InputError("lengthAlpha scores beam search's hypotheses: give beam too");
+  }
+  if (options.max_length) opt.max_length = *options.max_length;
+  if (options.top_k) opt.top_k = *options.top_k;
+  if (options.beam) opt.beam_width = *options.beam;
+  if (options.length_alpha) opt.length_alpha = *options.length_alpha;
+  return opt;
+}
 
 // The plain translation beside an intervened one (TranslateResult::greedy holds the intervened).
 struct InterventionComparison {

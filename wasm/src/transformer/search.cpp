@@ -17,7 +17,7 @@ namespace {
 void validate(const DecodeOptions& options, const TransformerConfig& config) {
   options.validate(config.tgt_vocab);
   if (options.max_length > kTransformerMaxLen) {
-    throw InputError("decode: max_length must be at most " + std::to_string(kTransformerMaxLen) +
+    throw InputError("maxLength must be at most " + std::to_string(kTransformerMaxLen) +
                      ", the positional table's size (got " + std::to_string(options.max_length) +
                      ")");
   }
