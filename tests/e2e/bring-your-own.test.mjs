@@ -102,7 +102,7 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
     await openPanel(page, 's2s-panel-files');
     await page.setInputFiles('[data-testid=mf-input]', REF('book_seq2seq.safetensors'));
     await page.waitForFunction(() => document.querySelector('[data-testid=mf-message]')?.dataset.kind === 'ok');
-    assert.match(await text('mf-message'), /^Loaded book_seq2seq\.safetensors: RNN, [\d,]+ parameters\.$/);
+    assert.match(await text('mf-message'), /^Loaded book_seq2seq\.safetensors: RNN, [\d,]+ parameters\. It translates below; the section’s own model is unchanged\.$/);
     const config = await text('mf-config');
     assert.match(config, /format\.safetensors \(book names\)/);
     assert.match(config, /cellRNN/);
@@ -251,7 +251,7 @@ describe('bring your own model and pairs (§3.3)', { timeout: 400_000 }, () => {
 
     await page.click(`${TF} [data-testid=tf-download-safetensors]`);
     assert.equal(await page.locator(`${TF} [data-testid=tf-download-message]`).textContent(), 'Train the model first: there is nothing to download yet.');
-    await page.fill('[data-testid=tf-steps]', '2');
+    await page.fill('[data-testid=tf-steps]', '10');
     await page.dispatchEvent('[data-testid=tf-steps]', 'change');
     await page.click('[data-testid=tf-train]');
     await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 2, TF);

@@ -235,6 +235,22 @@ describe('§3.1/§3.2 dot-product section', { timeout: 180_000 }, () => {
     assertClose((await env.heatmap('dot-weights')).values, attention(await editorValues('dot-query'), k, 3, 5, 4, 2).weights, 'recovered');
   });
 
+  test('a cell emptied, then given back the value the maps show: the error goes though nothing recomputes', async () => {
+    await loadOk('#seed=2');
+    const cell = env.page.locator(`${ROOT} table.dot-key input`).nth(5);
+    let count = await env.computeCount(ROOT);
+    await cell.fill('5');
+    await env.waitComputed(ROOT, count);
+    count = await env.computeCount(ROOT);
+    await cell.fill('');
+    await env.page.waitForSelector(`${ROOT}[data-state="error"]`);
+    await cell.fill('5');
+    await env.page.waitForSelector(`${ROOT}[data-state="ok"]`);
+    assert.doesNotMatch(await env.page.locator(`${ROOT} .dot-message`).textContent(), /empty or not a number/);
+    assert.equal(await cell.getAttribute('aria-invalid'), null);
+    assert.equal(await env.computeCount(ROOT), count, 'the same values: no new computation');
+  });
+
   test('the saturation sweep: numbers equal a plain-JS computation, and scaling prevents saturation', async () => {
     await loadOk('#seed=1&dot_sweep_d=1024');
     await env.page.waitForFunction(() => document.querySelector('.dot-sweep-data')?.getAttribute('data-d') === '1024');

@@ -171,7 +171,8 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
       const promptError = await fieldError(page.locator('[data-testid=gpt-prompt]'));
       assert.ok(promptError.startsWith(text(lang, 'gpt.field.prompt')) && promptError.includes('x'), promptError);
       assert.equal(await page.getAttribute('[data-testid=gpt-prompt]', 'aria-invalid'), 'true');
-      await page.click('[data-testid=gpt-next]'); // refused: nothing drawn
+      await page.click('[data-testid=gpt-next]'); // refused: nothing drawn, and said beside the buttons
+      assert.equal(await page.locator('.gpt-chosen').textContent(), promptError);
       const prompt = page.locator('[data-testid=gpt-prompt]');
       for (const [typed, says] of [['床'.repeat(33), '32'], ['', text(lang, 'field.empty').split('}').pop()]]) {
         await prompt.fill(typed);
@@ -191,7 +192,7 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
     });
   }
 
-  test('Pause stops training within a request, Train goes on, Reset starts a new model; a bad value in the link is named and not used', async () => {
+  test('Pause stops training within a request, Train goes on, Reset starts a new model; a bad value in the link is named and not used, a refused step count trains nothing', async () => {
     await site.load('#view=gpt&lang=en&gpt_temperature=0&gpt_top_p=1.5&gpt_steps=200');
     const notices = await page.locator('#notices').innerText();
     for (const name of ['gpt_temperature', 'gpt_top_p']) assert.ok(notices.includes(name), `${name} is not named: ${notices}`);
@@ -212,6 +213,13 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
     assert.equal(await page.locator('[data-testid=gpt-samples] li').count(), 1);
     await page.waitForTimeout(1000);
     assert.equal((await data()).step, '0', 'the old model trained on after Reset');
+    // Train while the steps box holds a refused value: nothing trains, the box is named
+    await openPanel(page, 'gpt-panel-settings');
+    await page.locator('[data-testid=gpt-steps]').fill('5');
+    await page.click('[data-testid=gpt-train]');
+    assert.equal(await page.locator('[data-testid=gpt-status]').textContent(), `Nothing started: correct ${text('en', 'gpt.field.steps')} first`);
+    await page.waitForTimeout(1000);
+    assert.equal((await data()).step, '0', 'a refused step count trained');
   });
 
   // A short first run (10 steps) is a model to keep; the good text trains 100 steps, in English (in

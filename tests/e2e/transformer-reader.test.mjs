@@ -3,7 +3,7 @@
 // once each with a count and the output says it is a guess; the untrained model's 1 × 1 maps say
 // what they are and the decoding shows its result, not a waiting message (at 1280 and 390 px); the
 // line that says where the last run ended goes when the next run starts; a run goes on off screen; a run's end says
-// "scoring…" until its score comes, never "not scored yet", and the score is on the page once; a
+// "being scored" until its score comes, never "not scored yet", and the score is on the page once; a
 // long run's estimate is given once, with one measured speed; and the "Try this" prompts use no
 // word the article explains only further down.
 // Needs a build (npm run build:web). Run: node --test tests/e2e/transformer-reader.test.mjs
@@ -14,8 +14,8 @@ import { keepScreenshot, usePhone, useSite } from './harness.mjs';
 const SEC = '.tf-section';
 const LANGS = ['en', 'zh'];
 const WORDS = {
-  en: { notScored: 'not scored yet', scoring: 'scoring…', empty: /^Type a date to convert, in any format \(e\.g\. JAN 23, 2015\)/, more: / and 1 more\./, guess: /^1 of the 6 source tokens .*this output is a guess\.$/, all: /^200 of the 200 /, waiting: /Waiting/, single: /1 × 1 maps: the untrained model wrote one token/, trained: /Trained to step (\d+)/, ms: /([\d.]+) ms per step/g },
-  zh: { notScored: '尚未评估', scoring: '正在评估……', empty: /^请输入要转换的日期，格式不限（例如 JAN 23, 2015）/, more: /，另有 1 个。/, guess: /^源序列的 6 个词元中有 1 个不在模型词表中.*只是猜测。$/, all: /^源序列的 200 个词元中有 200 个/, waiting: /等待/, single: /1 × 1：未训练的模型只写出一个词元/, trained: /已训练到第 (\d+) 步/, ms: /每步 ([\d.]+) 毫秒/g },
+  en: { notScored: 'not scored yet', scoring: 'being scored', empty: /^Type a date to convert, in any format \(e\.g\. JAN 23, 2015\)/, more: / and 1 more\./, guess: /^1 of the 6 source tokens .*this output is a guess\.$/, all: /^200 of the 200 /, waiting: /Waiting/, single: /1 × 1 maps: the untrained model wrote one token/, trained: /Trained to step (\d+)/, ms: /([\d.]+) ms per step/g },
+  zh: { notScored: '尚未评估', scoring: '正在评估', empty: /^请输入要转换的日期，格式不限（例如 JAN 23, 2015）/, more: /，另有 1 个。/, guess: /^源序列的 6 个词元中有 1 个不在模型词表中.*只是猜测。$/, all: /^源序列的 200 个词元中有 200 个/, waiting: /等待/, single: /1 × 1：未训练的模型只写出一个词元/, trained: /已训练到第 (\d+) 步/, ms: /每步 ([\d.]+) 毫秒/g },
 };
 
 describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
@@ -161,7 +161,7 @@ describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
       assert.deepEqual([...(await text('tf-estimate')).matchAll(w.ms)].map((m) => m[1]), speeds, lang);
     }
   });
-  test('a finished run says "scoring…" until its held-out score comes, never "not scored yet", and the score is said once', async () => {
+  test('a finished run says "being scored" until its held-out score comes, never "not scored yet", and the score is said once', async () => {
     for (const lang of LANGS) {
       const w = WORDS[lang];
       await open(lang, '&tf_steps=30');

@@ -38,7 +38,7 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC, { timeout: 60_000 });
   }
 
-  /** Trains `steps` steps: sets the run length, presses Train, waits for the run's end and the redraw. */
+  /** Trains `steps` steps (10 or more: a shorter run is refused): sets the run length, presses Train, waits for the run's end and the redraw. */
   async function train(steps) {
     const before = await stepOf();
     await page.fill('[data-testid="tf-steps"]', String(before + steps));
@@ -135,7 +135,7 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
 
   test('bad settings are named by their field and the model keeps working', async () => {
     await open('#view=transformer&seed=2');
-    await train(3);
+    await train(10);
     const trained = await stepOf();
 
     // heads that do not divide d_model: refused before it reaches the state
@@ -158,6 +158,17 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
       assert.equal(e.invalid, 'true');
       assert.match(e.text, v === '0' ? /Layers: at least 1/ : /Layers: at most 6/);
     }
+    // Train while boxes are refused (Heads 3, Layers 7): nothing trains (it would train the last
+    // accepted model), the boxes are named, and the first takes the focus
+    await page.click('[data-testid=tf-train]');
+    assert.equal(await page.locator('[data-testid=tf-error]').textContent(), 'Nothing started: correct Layers, Heads first');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'tf-layers');
+    await page.waitForTimeout(300);
+    assert.equal(await stepOf(), trained, 'nothing trained');
+    assert.equal((await dataset(SEC)).playing, '0');
+    await page.fill('[data-testid=tf-heads]', '4'); // the model's own heads again: the box is fine
+    await page.dispatchEvent('[data-testid=tf-heads]', 'change');
+    assert.equal((await fieldError('tf-heads')).invalid, null);
 
     // a model over the core's memory limit: the core refuses it, the field says so, the old model stays
     await page.fill('[data-testid=tf-layers]', '6');
@@ -172,8 +183,11 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     assert.equal(e.value, '1024');
     await page.waitForFunction(() => !/tf_dmodel=1024/.test(location.hash));
     assert.equal(Number((await dataset('[data-testid=tf-status]')).params) < 16_777_216, true);
-    // the kept model still trains
-    await train(2);
+    // the kept model still trains, once the box shows its size again (while it shows 1024, Train refuses)
+    await page.fill('[data-testid=tf-dmodel]', '32');
+    await page.dispatchEvent('[data-testid=tf-dmodel]', 'change');
+    assert.equal((await fieldError('tf-dmodel')).invalid, null);
+    await train(10);
 
     // a sentence longer than the positional table (256 positions)
     await page.fill('[data-testid=tf-text]', '1'.repeat(280));
@@ -249,7 +263,7 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.step === '0' && document.querySelector(s)?.dataset.translatedAt === '0', SEC);
     assert.equal(await page.locator('[data-testid=tf-text]').inputValue(), '昨天 咖哥 在 公园 看见 了 小冰');
     assert.match(await page.locator('[data-testid=tf-notice]').textContent(), /Changing “Task” started a new, untrained model; the \d+ trained steps were discarded/);
-    await train(5);
+    await train(10);
     // the new model has trained: the discarded steps are old news
     assert.doesNotMatch((await page.locator('[data-testid=tf-notice]').textContent()) ?? '', /discarded/);
     assert.equal(await page.locator(`${SEC} .tf-token`).count(), 7);

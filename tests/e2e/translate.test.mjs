@@ -158,6 +158,16 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     assert.equal(await page.inputValue('[data-testid=s2s-text]'), '咖哥 喜欢 小冰');
     assert.equal(await page.locator(`${SEC} [data-testid=s2s-input-note]`).textContent(), '');
     assert.equal((await dataset('.tr-section')).step, '1');
+    // a sentence longer than the model takes: said in the reader's words, the old result cleared
+    await page.fill('[data-testid=s2s-text]', '我 '.repeat(70));
+    await page.press('[data-testid=s2s-text]', 'Enter');
+    await page.waitForFunction(() => document.querySelectorAll('.tr-token').length === 0);
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-input-error]`).textContent(), 'Sentence: at most 64 words (this one has 70); shorten it');
+    // longer than the setting keeps (200 characters): the box keeps it all and says so, nothing cut
+    await page.fill('[data-testid=s2s-text]', '我'.repeat(201));
+    await page.press('[data-testid=s2s-text]', 'Enter');
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-input-error]`).textContent(), 'Sentence: at most 200 characters (you typed 201)');
+    assert.equal(await page.inputValue('[data-testid=s2s-text]'), '我'.repeat(201));
   });
 
   test('grammar corpus in Chinese at 1280 and 390 px', async () => {
@@ -170,6 +180,11 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     assert.ok((await horizontalOverflow(page)) <= 0, 'the section scrolls sideways at 390 px');
     await site.screenshot('translate-grammar-zh-390');
     await page.setViewportSize({ width: 1280, height: 900 });
+    // a sentence longer than the model takes, named in Chinese
+    await page.fill('[data-testid=s2s-text]', '我 '.repeat(70));
+    await page.press('[data-testid=s2s-text]', 'Enter');
+    await page.waitForFunction(() => /70/.test(document.querySelector('[data-testid=s2s-input-error]')?.textContent ?? ''));
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-input-error]`).textContent(), '句子：最多 64 个词（这句有 70 个词），请缩短');
   });
 
   test("training the note's recipe lowers the loss; decoding steps to “KaGe likes XiaoBing”", async () => {
@@ -220,6 +235,10 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     assert.ok(((await output()) ?? '').length > 0);
     // …and said in words next to the sentence
     assert.match(await page.locator(`${SEC} [data-testid=s2s-input-note]`).textContent(), /vocabulary: “讨厌”.*<unk>/);
+    // a paste (the text set at once, no Enter, the box keeping the focus) translates too
+    await page.fill('[data-testid=s2s-text]', '咖哥 喜欢 大冰');
+    await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('s2s_text') === '咖哥 喜欢 大冰');
+    await page.waitForFunction(() => document.querySelector('.tr-token.unknown .tr-token-text')?.textContent === '大冰');
 
     await page.fill('[data-testid=s2s-text]', '咖哥');
     await page.press('[data-testid=s2s-text]', 'Enter');

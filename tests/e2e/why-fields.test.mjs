@@ -1,7 +1,8 @@
 // §1's controls as a reader who tries silly values meets them: every refused box at once (empty,
 // too large, negative) shows its message under the box, at 1280 and 390 px, in English and Chinese,
 // and no message covers another, a box, a label, a button or the status line. And the line that
-// says "Cell is now LSTM: both models start again" goes once the run it asked for starts.
+// says "Cell is now LSTM: both models start again" goes once the run it asked for starts. Start
+// with a refused box trains nothing (it would train the last accepted value) and names the box.
 // Needs `npm run build:web` first. Run: node --test tests/e2e/why-fields.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -61,6 +62,24 @@ describe('§1 fields and their messages', { timeout: 300_000 }, () => {
   }
 
   for (const lang of ['en', 'zh']) {
+    test(`Start with a refused box trains nothing and names the box; fixed, it trains [${lang}]`, async () => {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await site.load(`#view=why&lang=${lang}`);
+      await page.waitForSelector(SEC);
+      await page.fill('[data-testid=why-hidden]', '10000');
+      await page.click('[data-testid=why-start]'); // the box's change comes first, as a reader's click makes it
+      const error = page.locator(`${SEC} .why-error`);
+      assert.equal(await error.textContent(), text(lang, 'field.fixFirst').replace('{labels}', text(lang, 'why.hidden')));
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'why-hidden', 'the refused box has the focus');
+      await page.waitForTimeout(300);
+      assert.notEqual(await page.getAttribute(SEC, 'data-state'), 'running', 'nothing trains');
+      await page.fill('[data-testid=why-hidden]', '32');
+      await page.click('[data-testid=why-start]');
+      await page.waitForFunction(() => document.querySelector('.why-section')?.dataset.state === 'running');
+      assert.equal(await error.textContent(), '', 'the message goes with the run');
+      await page.click('[data-testid=why-start]'); // pause
+    });
+
     test(`the "now LSTM: start again" line goes when the new run starts [${lang}]`, async () => {
       await page.setViewportSize({ width: 1280, height: 900 });
       await site.load(`#view=why&lang=${lang}`);

@@ -193,6 +193,20 @@ export function setFieldError(control: HTMLElement, message: string | null): voi
   errorLineOf(control).textContent = message;
 }
 
+/**
+ * What an action that uses the settings (Train, Start) says instead of running while a box under
+ * `settings` holds a refused value (setFieldError): otherwise it would run with the last accepted
+ * values, not the ones the boxes show. Null when every box is fine; else the message naming the
+ * boxes by their labels, and the first refused box takes the focus.
+ */
+export function refusedFieldsMessage(t: (key: string) => string, settings: ParentNode): string | null {
+  const refused = [...settings.querySelectorAll<HTMLElement>('[aria-invalid="true"]')].filter((c) => !c.closest('[hidden]'));
+  if (refused.length === 0) return null;
+  refused[0].focus();
+  const labels = refused.map((c) => c.closest('label')?.querySelector('.al-field-label')?.textContent ?? c.getAttribute('aria-label') ?? '');
+  return fill(t('field.fixFirst'), { labels: labels.join(t('field.separator')) });
+}
+
 export interface NumberRule {
   min?: number;
   max?: number;

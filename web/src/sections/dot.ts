@@ -92,6 +92,10 @@ class DotView implements SectionHandle {
   readonly #latest = new LatestOnly();
   readonly #unsubscribe: () => void;
   #computeCount = 0;
+  /** #render() calls, so that an edit can tell whether it changed a setting */
+  #renders = 0;
+  /** the message shows a cell's error */
+  #cellError = false;
   readonly #narration = narration('dot-narration');
   readonly #sweepNarration = narration('dot-sweep-narration');
   readonly #link = el('div', 'dot-link');
@@ -232,15 +236,27 @@ class DotView implements SectionHandle {
     try {
       const q = this.#query.read();
       const k = this.#key.read();
+      const renders = this.#renders;
       state.update({ dot_q: q, dot_k: k });
+      // a cell put back to the value the maps already show changes no setting, so nothing
+      // recomputes: its error goes here
+      if (this.#cellError && this.#renders === renders && this.#last) this.#showOk();
+      this.#cellError = false;
     } catch (err) {
       if (!(err instanceof MatrixCellError)) throw err;
       this.#message.show('error', `${t('error.prefix')}${err.where}: ${t(`dot.cell.${err.problem}`)}`);
       this.#root.dataset.state = 'error';
+      this.#cellError = true;
     }
   }
 
+  #showOk(): void {
+    this.#message.show('ok', this.#ctx.t('dot.ok'));
+    this.#root.dataset.state = 'ok';
+  }
+
   #render(): void {
+    ++this.#renders;
     const { t, state, lab } = this.#ctx;
     const n = state.get('dot_n');
     const m = state.get('dot_m');
@@ -265,8 +281,7 @@ class DotView implements SectionHandle {
         this.#maps.scaled.update({ rows: n, cols: m, values: result.scaled.data, rowLabels: rows, colLabels: keys });
         this.#maps.weights.update({ rows: n, cols: m, values: result.weights.data, rowLabels: rows, colLabels: keys });
         this.#maps.output.update({ rows: n, cols: d, values: result.output.data, rowLabels: rows, colLabels: featureLabels(d) });
-        this.#message.show('ok', t('dot.ok'));
-        this.#root.dataset.state = 'ok';
+        this.#showOk();
         this.#last = { q, k, n, m, d, score, scores: [...result.scores.data], scaled: [...result.scaled.data], weights: [...result.weights.data] };
         this.#narrate();
         this.#showLink(this.#selection.current);
@@ -310,7 +325,7 @@ class DotView implements SectionHandle {
             ? t('dot.narrate.seed')
             : '';
     this.#narration.textContent =
-      what + fill(t('dot.narrate.weights'), { mean: mean.toFixed(2), verdict, w: best.w.toFixed(2), q: `q${best.r + 1}`, k: `k${best.c + 1}` });
+      what + fill(t('dot.narrate.weights'), { mean: mean.toFixed(2), even: (1 / last.m).toFixed(2), verdict, w: best.w.toFixed(2), q: `q${best.r + 1}`, k: `k${best.c + 1}` });
   }
 
   /** Linked views: the selected (query, key) lights up its rows in the editors and shows the arithmetic. */

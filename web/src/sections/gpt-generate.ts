@@ -124,7 +124,8 @@ export class GptGenerate {
     const label = t('gpt.field.prompt');
     if (value === '') return fill(t('field.empty'), { label });
     // The state refuses a longer prompt; saying so here keeps the box and the text in step.
-    if (Array.from(value).length > PROMPT.maxLength) return fill(t('gpt.error.long'), { label, max: PROMPT.maxLength });
+    const n = Array.from(value).length;
+    if (n > PROMPT.maxLength) return fill(t('field.tooLong'), { label, max: PROMPT.maxLength, n });
     const vocab = this.#run.info?.vocab;
     const unknown = vocab ? unknownChars(value, vocab) : [];
     if (unknown.length > 0) return fill(t('gpt.error.unknown'), { label, chars: unknown.map((c) => `“${c}”`).join(' ') });
@@ -171,8 +172,11 @@ export class GptGenerate {
   async #generate(count: number): Promise<void> {
     if (this.#busy) return;
     const { t } = this.#ctx;
-    if (this.#check(this.#prompt.value) !== null) {
+    const promptProblem = this.#check(this.#prompt.value);
+    if (promptProblem !== null) {
+      // said beside the buttons too: the box may be off screen, and a press must not look ignored
       this.checkPrompt();
+      this.#line.show('error', promptProblem);
       return;
     }
     // A refused temperature, top-k or top-p would otherwise draw silently with the last accepted one.

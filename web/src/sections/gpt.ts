@@ -8,7 +8,7 @@ import { LineChart, type LineSeries } from '../charts/line-chart';
 import { fill } from '../i18n';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
-import { checkNumber, el, errorText, field, MessageLine, mountRoot, primaryButton, button, setFieldError, setText, tryThis } from './dom';
+import { checkNumber, el, errorText, field, MessageLine, mountRoot, primaryButton, button, refusedFieldsMessage, setFieldError, setText, tryThis } from './dom';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
 import sharedCss from './dot-controls.css?inline';
 import css from './gpt.css?inline';
@@ -30,7 +30,6 @@ const WATCHED: readonly PropName[] = ['gpt_zero', 'gpt_prompt', 'gpt_layer', 'gp
 const COLORS = { train: '#1d4ed8', val: '#c2410c', unigram: '#475569', bigram: '#15803d' };
 const number = (lang: string) => new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en');
 
-/** A refused number field: the message names the field by its label. */
 /** The string key of each setting's label in the panel. */
 const SETTING_LABELS = { gpt_temperature: 'gpt.field.temperature', gpt_top_k: 'gpt.field.topK', gpt_top_p: 'gpt.field.topP', gpt_steps: 'gpt.field.steps' } as const;
 
@@ -198,6 +197,10 @@ class GptView implements SectionHandle {
   #play(): void {
     const run = this.#run;
     if (run.playing) return;
+    // a refused step count would otherwise train the last accepted one
+    const stepsField = this.#fields.get('gpt_steps')?.closest('label');
+    const refused = stepsField ? refusedFieldsMessage(this.#ctx.t, stepsField) : null;
+    if (refused !== null) return this.#status.show('error', refused);
     // a paused run goes on to its end; a finished one trains as many steps again
     const target = run.step < run.target ? run.target : run.step + this.#ctx.state.get('gpt_steps');
     this.#root.dataset.playing = '1';

@@ -7,11 +7,11 @@ export const MODEL_FILE_STRINGS: Strings = {
   en: {
     'mf.title': 'Open a model file',
     'mf.intro':
-      'A translator trained elsewhere: a PyTorch state dict saved as .safetensors with its config and vocabularies (the book’s model, or one exported from here), or a model file saved by this page or the command line. Nothing is uploaded: the file is read in your browser.',
+      'A translator trained elsewhere: a PyTorch state dict saved as .safetensors with its config and vocabularies (the book’s model, or one exported from here), or a model file saved by this page or the command line. It opens here, in this panel, beside the section’s own model, which it does not replace. Nothing is uploaded: the file is read in your browser.',
     'mf.drop': 'Drop a .safetensors or model file here, or choose one',
     'mf.choose': 'Choose a file…',
     'mf.loading': 'Reading {name} ({size} KiB)…',
-    'mf.loaded': 'Loaded {name}: {arch}, {parameters} parameters.',
+    'mf.loaded': 'Loaded {name}: {arch}, {parameters} parameters. It translates below; the section’s own model is unchanged.',
     'mf.error': 'Could not open {name}: {message}',
     'mf.tooLarge': 'Could not open {name}: it is {size} MiB; files up to {limit} MiB are read here.',
     'mf.notOne': 'Drop one file at a time.',
@@ -68,11 +68,11 @@ export const MODEL_FILE_STRINGS: Strings = {
   zh: {
     'mf.title': '打开模型文件',
     'mf.intro':
-      '在别处训练的翻译模型：以 .safetensors 保存、附带配置和词表的 PyTorch 参数字典（书中的模型，或从本页导出的模型），或本页与命令行保存的模型文件。不会上传任何内容：文件只在你的浏览器里读取。',
+      '在别处训练的翻译模型：以 .safetensors 保存、附带配置和词表的 PyTorch 参数字典（书中的模型，或从本页导出的模型），或本页与命令行保存的模型文件。它在这个面板里打开，与本节自己的模型并列，不会替换它。不会上传任何内容：文件只在你的浏览器里读取。',
     'mf.drop': '把 .safetensors 或模型文件拖到这里，或选择一个文件',
     'mf.choose': '选择文件…',
     'mf.loading': '正在读取 {name}（{size} KiB）…',
-    'mf.loaded': '已载入 {name}：{arch}，{parameters} 个参数。',
+    'mf.loaded': '已载入 {name}：{arch}，{parameters} 个参数。它在下面翻译；本节自己的模型没有改变。',
     'mf.error': '无法打开 {name}：{message}',
     'mf.tooLarge': '无法打开 {name}：文件有 {size} MiB；这里最多读取 {limit} MiB。',
     'mf.notOne': '一次只能拖入一个文件。',

@@ -1,4 +1,5 @@
-// Text of the §3.6 section; the Chinese follows the note (多头注意力仅仅是从更多维度对信息进行点积、缩放、softmax、加权和而已).
+// Text of the §3.6 section. The note says 多头注意力仅仅是从更多维度对信息进行点积、缩放、softmax、加权和而已; the
+// intro says instead that each head works in fewer dimensions (d/h), which the figures show.
 import type { Strings } from '../i18n';
 
 export const MULTIHEAD_STRINGS: Strings = {
@@ -56,7 +57,7 @@ export const MULTIHEAD_STRINGS: Strings = {
   },
   zh: {
     'mh.intro':
-      '理解了 QKV 注意力，那么多头注意力仅仅是从更多维度对信息进行点积、缩放、softmax、加权和而已。Q、K、V（d 维）被拆分成 h 个头，每个头 d/h 维，各自计算注意力；各头的输出再拼接回 d 维，经过输出线性层 W_O 合并。',
+      '理解了 QKV 注意力，多头注意力就是把同样的点积、缩放、softmax、加权和，在几个较小的子空间里同时各做一次。Q、K、V（d 维）被拆分成 h 个头，每个头 d/h 维，各自计算注意力；各头的输出再拼接回 d 维，经过输出线性层 W_O 合并。',
     'mh.text': '句子（词之间用空格分隔）',
     'mh.text.short': '句子',
     'mh.d': '模型维度 d',

@@ -11,7 +11,7 @@ import { fill, importWithStrings } from '../i18n';
 import type { TransformerTranslateResult, TranslateResult } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
-import { button, el, errorText, MessageLine, mountRoot, narration, primaryButton, setText, tryThis } from './dom';
+import { button, el, errorText, MessageLine, mountRoot, narration, primaryButton, refusedFieldsMessage, setText, tryThis } from './dom';
 import { TrainingCurves } from './translate-charts';
 import css from './transformer.css?inline';
 import { ComparePanel } from './transformer-compare';
@@ -52,6 +52,8 @@ class TransformerView implements SectionHandle {
   /** says the run's start, progress (every few seconds), pause and end to a screen reader */
   readonly #announcer: Announcer;
   readonly #error = new MessageLine('tf-error');
+  /** the error line says why Train started nothing (refused settings): the next Train clears it */
+  #saysRefused = false;
   readonly #notice = new MessageLine('tf-notice');
   /** "… trained steps were discarded": said until the new model trains (then it is old news) */
   #discarded = '';
@@ -96,7 +98,13 @@ class TransformerView implements SectionHandle {
 
     // One primary action: Train. Pause and Reset beside it, then the settings.
     const run = el('div', 'al-controls tf-run');
-    this.#train = primaryButton(t('tf.train'), 'tf-train', () => this.#clock.start());
+    this.#train = primaryButton(t('tf.train'), 'tf-train', () => {
+      const refused = refusedFieldsMessage(t, this.#controls.element);
+      if (refused === null && this.#saysRefused && this.#error.element.dataset.kind === 'error') this.#error.show('info', '');
+      this.#saysRefused = refused !== null;
+      if (refused !== null) return this.#error.show('error', refused);
+      this.#clock.start();
+    });
     this.#pause = button(t('tf.pause'), 'tf-pause', () => this.#clock.stop());
     run.append(this.#train, this.#pause, button(t('tf.reset'), 'tf-reset', () => this.#rebuild(null)));
     run.hidden = state.isHidden('controls');

@@ -4,12 +4,16 @@
 import type { SectionContext } from '../section';
 import { button, el, errorText, field, MessageLine } from './dom';
 import { fill } from '../i18n';
+import { propDef } from '../state';
 import { DATE_EXAMPLES, NOTE_SENTENCES } from './translate-strings';
 import { splitSuggestion } from './note-words';
 import { Panel } from './panel';
 import { RovingFocus } from './keyboard';
 
 const DEFAULT_TEXT = NOTE_SENTENCES[0];
+const TEXT = propDef('s2s_text');
+/** how long typing pauses before the box's text is translated: a word at a time, not a key */
+const TYPING_PAUSE_MS = 500;
 
 export class SentenceInput {
   readonly element = el('div', 'tr-input');
@@ -28,6 +32,10 @@ export class SentenceInput {
   /** what the model made of the sentence: unknown words, a spaced form to try, an empty box */
   readonly #note = new MessageLine('tr-input-note');
   #heldOut: string[] = [];
+  /** the pause in typing after which the box's text is translated */
+  #typing: ReturnType<typeof setTimeout> | undefined;
+  /** the message under the box is set()'s own refusal (too long for the setting), not the section's */
+  #refusedHere = false;
   /** the reader typed or picked the sentence here: it is used as it is, even if it is the default */
   #chosen = false;
 
@@ -35,17 +43,23 @@ export class SentenceInput {
     this.#ctx = ctx;
     this.#text.rows = 1;
     this.#text.dataset.testid = 's2s-text';
-    this.#text.maxLength = 200;
     this.#text.addEventListener('change', () => this.set(this.#text.value));
+    // a paste or a pause in typing translates too, not only Enter or leaving the box
+    this.#text.addEventListener('input', () => {
+      clearTimeout(this.#typing);
+      this.#typing = setTimeout(() => this.set(this.#text.value), TYPING_PAUSE_MS);
+    });
     this.#text.addEventListener('keydown', (e) => {
       // one sentence: Enter translates it (no new line)
       if (e.key === 'Enter') {
         e.preventDefault();
+        clearTimeout(this.#typing);
         this.set(this.#text.value);
       }
     });
     const textField = field(ctx.t('tr.sentence'), this.#text, ctx.state.isHidden('s2s_text'));
     this.#note.element.dataset.testid = 's2s-input-note';
+    this.#error.dataset.testid = 's2s-input-error';
     this.#words = new Panel(ctx.state, 's2s_open_words', ctx.t('tr.panel.words'), 's2s-panel-words');
     this.#words.body.append(this.#vocab);
     void this.#words.opened.then(() => this.#renderVocabulary());
@@ -54,6 +68,7 @@ export class SentenceInput {
   }
 
   destroy(): void {
+    clearTimeout(this.#typing);
     this.#words.destroy();
   }
 
@@ -87,12 +102,25 @@ export class SentenceInput {
   }
 
   set(text: string): void {
+    const { t, state } = this.#ctx;
+    // the box takes any length (a cut paste would translate other words than the reader's); the
+    // setting's limit is said here
+    const n = Array.from(text).length;
+    if (n > TEXT.maxLength) {
+      this.#refusedHere = true;
+      return this.showError(fill(t('field.tooLong'), { label: t('tr.sentence'), max: TEXT.maxLength, n }));
+    }
+    // the sentence shown already (Enter, then the pause in typing): the section's message on it stands
+    const same = this.#chosen && text === state.get('s2s_text');
     this.#chosen = true;
+    if (same && !this.#refusedHere) return;
+    this.#refusedHere = false;
+    // cleared first: setting the text translates it at once, and that may say why it cannot
+    this.showError('');
     try {
-      this.#ctx.state.set('s2s_text', text);
-      this.showError('');
+      state.set('s2s_text', text);
     } catch (err) {
-      this.showError(`${this.#ctx.t('error.prefix')}${errorText(err)}`);
+      this.showError(`${t('error.prefix')}${errorText(err)}`);
     }
   }
 
@@ -111,7 +139,7 @@ export class SentenceInput {
       this.#note.show('info', '');
       return;
     }
-    const words = [...new Set(unknown)].map((w) => `“${w}”`).join(', ');
+    const words = [...new Set(unknown)].map((w) => `“${w}”`).join(this.#ctx.lang === 'zh' ? '' : ', ');
     this.#note.show('error', fill(t(chars ? 'tr.unknownChars' : 'tr.unknownWords'), { words }));
     const split = chars ? null : splitSuggestion(text, vocabulary);
     if (split) {

@@ -16,7 +16,7 @@ import type { ArticleExtras } from './translate-article';
 import { button, el, errorText, mountRoot, MessageLine, setText, tryThis } from './dom';
 import { SentenceInput } from './translate-input';
 import type { CompareRow, CompareView } from './translate-compare';
-import { introText, tryPrompts } from './translate-text';
+import { introText, sentenceTooLong, tryPrompts } from './translate-text';
 import { TRANSLATE_STRINGS } from './translate-strings';
 import { RECIPES, TranslateTrainer, type TaskName } from './translate-train';
 import { MODEL_SETTINGS, SETTING_LABELS, TranslateControls } from './translate-controls';
@@ -345,6 +345,8 @@ class TranslateView implements SectionHandle {
       this.#input.showNote('info', t(trainer.settings.task === 'dates' ? 'tr.empty.dates' : 'tr.empty'));
       return;
     }
+    const tooLong = trainer.info ? sentenceTooLong(t, text, trainer.info) : null;
+    if (tooLong !== null) return this.#refuseSentence(tooLong);
     try {
       let result: TranslateResult;
       this.#inFlight++;
@@ -373,13 +375,17 @@ class TranslateView implements SectionHandle {
       this.#sentenceAlignment.dataset.scored = aligned ? String(aligned.scored) : '';
     } catch (err) {
       if (seq !== this.#translateSeq) return;
-      // A sentence the model cannot take (too long, say): clear the old result, say why.
-      this.#clearDecoding();
-      this.#showInDiagram(null);
-      this.#extras?.clear();
-      this.#input.showNote('info', '');
-      this.#input.showError(`${t('error.prefix')}${errorText(err)}`);
+      this.#refuseSentence(`${t('error.prefix')}${errorText(err)}`);
     }
+  }
+
+  /** A sentence the model cannot take: the old result cleared, and why. */
+  #refuseSentence(message: string): void {
+    this.#clearDecoding();
+    this.#showInDiagram(null);
+    this.#extras?.clear();
+    this.#input.showNote('info', '');
+    this.#input.showError(message);
   }
 
   #showInDiagram(result: TranslateResult | null): void {

@@ -12,7 +12,7 @@ import { WhyRun, type WhySettings, type WhySnapshot } from './why-run';
 import { fill } from '../i18n';
 import { WHY_STRINGS } from './why-strings';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
-import { button, checkNumber, el, errorText, field, narration, primaryButton, select, setFieldError, mountRoot, tryThis } from './dom';
+import { button, checkNumber, el, errorText, field, narration, primaryButton, refusedFieldsMessage, select, setFieldError, mountRoot, tryThis } from './dom';
 import { Announcer } from './announcer';
 import { parkingSlot } from './parked';
 
@@ -58,6 +58,8 @@ class WhyView implements SectionHandle {
   readonly #inputs: Partial<Record<PropName, HTMLInputElement | HTMLSelectElement>> = {};
   #run: WhyRun;
   #active = false;
+  /** the buttons and the settings' boxes */
+  readonly #controls = el('div', 'al-controls why-controls');
   /** the reader pressed start (and not pause): training runs whenever the section is active */
   #wanted = false;
   /** the run was parked for the section in the other language: destroy() leaves it alive */
@@ -76,7 +78,7 @@ class WhyView implements SectionHandle {
     this.#root.append(
       tryThis(t('try.title'), [t('why.try.start'), t('why.try.length'), t('why.try.cell')]),
     );
-    const controls = el('div', 'al-controls why-controls');
+    const controls = this.#controls;
     this.#startButton = primaryButton(t('why.start'), 'why-start', () => this.#toggle());
     this.#resetButton = button(t('why.reset'), 'why-reset', () => this.#reset(false));
     controls.append(this.#startButton, this.#resetButton);
@@ -187,6 +189,13 @@ class WhyView implements SectionHandle {
   }
 
   #toggle(): void {
+    if (this.#run.snapshot.done || !this.#wanted) {
+      const refused = refusedFieldsMessage(this.#ctx.t, this.#controls);
+      if (refused !== null) {
+        this.#error.textContent = refused;
+        return;
+      }
+    }
     // a finished run: the button trains two new models from the start, same settings
     if (this.#run.snapshot.done) return this.#reset(true);
     this.#wanted = !this.#wanted;
