@@ -67,8 +67,8 @@ const recordProgress = () => {
     constructor(...args) {
       super(...args);
       this.addEventListener('message', (e) => {
-        const p = e.data?.progress;
-        if (p?.losses) window.__progress.push([performance.now(), p.losses.length, e.data.ms]);
+        const [slice, ms] = e.data?.progress ?? [];
+        if (slice?.losses) window.__progress.push([performance.now(), slice.losses.length, ms]);
       });
     }
   };
@@ -111,15 +111,16 @@ try {
           let next = 1;
           const waiting = new Map();
           worker.addEventListener('message', (e) => waiting.get(e.data.id)?.(e.data));
-          const call = (request) => new Promise((resolve) => {
+          // `progress`: the index of the argument that stands for the page's progress callback
+          const call = (method, args, progress) => new Promise((resolve) => {
             const id = next++;
             waiting.set(id, resolve);
-            worker.postMessage({ id, request });
+            worker.postMessage({ id, method, args, progress });
           });
-          const made = await call({ op: 'seq2seq.create', config });
+          const made = await call('seq2seq.create', [config]);
           if (!made.ok) throw new Error(made.error?.message);
-          await call({ op: 'seq2seq.train', model: made.result.model, steps: warm });
-          void call({ op: 'seq2seq.trainStream', model: made.result.model, steps: 10_000_000 });
+          await call('seq2seq.train', [made.result.model, warm]);
+          void call('seq2seq.trainStream', [made.result.model, 10_000_000, {}, null], 3);
         },
         { url: `/assets/${workerFile}`, config: APP_CONFIGS[task], warm: RECIPE_STEPS[task] },
       ),

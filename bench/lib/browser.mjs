@@ -195,7 +195,7 @@ function recordCreates(context) {
     const post = Worker.prototype.postMessage;
     window.__creates = [];
     Worker.prototype.postMessage = function (message, ...rest) {
-      if (message?.request?.op === 'seq2seq.create') window.__creates.push(message.request.config);
+      if (message?.method === 'seq2seq.create') window.__creates.push(message.args[0]);
       return post.call(this, message, ...rest);
     };
   });

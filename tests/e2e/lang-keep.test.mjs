@@ -38,7 +38,7 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
             self.postMessage = post;
             resolve(message.result.models);
           };
-          self.dispatchEvent(new MessageEvent('message', { data: { id, request: { op: 'memory' } } }));
+          self.dispatchEvent(new MessageEvent('message', { data: { id, method: 'memory', args: [] } }));
         }),
     );
   }

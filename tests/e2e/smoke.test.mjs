@@ -228,10 +228,8 @@ describe('article shell', { timeout: 180_000 }, () => {
     await firstHeatmapDrawn();
     const [worker] = page.workers();
     assert.ok(worker, 'the lab worker runs');
-    // the protocol's own debug.crash op, delivered inside the worker: the page exposes no hook
-    await worker.evaluate(() =>
-      self.dispatchEvent(new MessageEvent('message', { data: { id: -1, request: { op: 'debug.crash' } } })),
-    );
+    // LabApi's own debug.crash, called inside the worker: the page exposes no hook
+    await worker.evaluate(() => self.dispatchEvent(new MessageEvent('message', { data: { id: -1, method: 'debug.crash', args: [] } })));
     const banner = page.locator('.crash-banner[role="alert"]');
     await banner.waitFor();
     assert.match((await banner.textContent()) ?? '', /worker stopped.*debug\.crash/s);

@@ -1,5 +1,6 @@
-// Fake workers for the worker protocol tests (worker.test.mjs, worker-streams.test.mjs): one whose
-// answers the test writes by hand, and the small attention inputs both files send.
+// Fake workers for the worker protocol tests (worker.test.mjs, worker-streams.test.mjs,
+// translate.test.mjs): one whose answers the test writes by hand, one that serves an API in this
+// process, and the small attention inputs the tests send.
 
 /** A worker whose answers the test writes by hand. */
 export class ScriptedWorker {
@@ -28,6 +29,33 @@ export class ScriptedWorker {
     const event = { message, defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
     this.emit('error', event);
     return event;
+  }
+}
+
+/**
+ * The real thing minus the thread: `serve(scope)` (an expose() of worker/expose.ts) answers the
+ * page's messages inside this process, with structured cloning both ways.
+ */
+export class InProcessWorker extends ScriptedWorker {
+  /** messages the worker posted, progress reports included */
+  answers = [];
+  #inside = [];
+  constructor(serve) {
+    super();
+    serve({
+      addEventListener: (type, fn) => this.#inside.push(fn),
+      postMessage: (message, transfer) => {
+        if (this.terminated) return;
+        this.answers.push(message);
+        this.emit('message', { data: structuredClone(message, { transfer }) });
+      },
+    });
+  }
+  postMessage(message) {
+    const data = structuredClone(message);
+    setTimeout(() => {
+      if (!this.terminated) for (const fn of this.#inside) fn({ data });
+    }, 0);
   }
 }
 

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
+import { InProcessWorker } from './scripted-worker.mjs';
 import { loadWeb } from './setup.mjs';
 
 const { whyLengths, whyConfig } = await loadWeb('sections/why-run');
@@ -16,8 +17,9 @@ const { COMPARE_STRINGS, sentenceAlignment } = await loadWeb('sections/translate
 const { TRANSLATE_STRINGS } = await loadWeb('sections/translate-strings');
 const { timeLeftText, tryPrompts } = await loadWeb('sections/translate-text');
 const { PROPS } = await loadWeb('state-table');
-const { LabHandlers, respond } = await loadWeb('worker/handlers');
-const { WorkerLabClient } = await loadWeb('worker/client');
+const { LabHandlers } = await loadWeb('worker/handlers');
+const { expose } = await loadWeb('worker/expose');
+const { createLabClient } = await loadWeb('worker/client');
 
 describe('section helpers', () => {
   test('§3.3 time left to the recipe end at the measured speed, in both languages', () => {
@@ -125,22 +127,7 @@ describe('seq2seq.vocabulary through the worker protocol', () => {
     const lab = await loadAttentionLab();
     const handlers = new LabHandlers(lab, () => {});
     // an in-process worker: the real handlers, with structured cloning both ways
-    const worker = {
-      listeners: { message: [], error: [], messageerror: [] },
-      addEventListener(type, fn) {
-        this.listeners[type]?.push(fn);
-      },
-      removeEventListener() {},
-      terminate() {},
-      postMessage(message) {
-        const { id, request } = structuredClone(message);
-        setTimeout(() => {
-          const reply = respond(id, () => handlers.handle(request));
-          if (reply) for (const fn of this.listeners.message) fn({ data: structuredClone(reply.message) });
-        }, 0);
-      },
-    };
-    const client = new WorkerLabClient(() => worker);
+    const client = createLabClient(() => new InProcessWorker((scope) => expose(handlers.api, scope)));
     const model = await client.createSeq2Seq({ task: 'note', hidden: 8 });
     const vocab = await model.vocabulary();
     assert.deepEqual(vocab.source.slice(0, 4), ['咖哥', '喜欢', '小冰', '我']);
@@ -151,7 +138,7 @@ describe('seq2seq.vocabulary through the worker protocol', () => {
     assert.deepEqual(held[0], { source: '咖哥 喜欢 小冰', target: 'KaGe likes XiaoBing', alignment: [[0], [1], [2]] });
     assert.equal(held.length, 2);
     await model.delete();
-    await assert.rejects(client.request({ op: 'seq2seq.vocabulary', model: model.model }), /no model/);
+    await assert.rejects(client['seq2seq.vocabulary'](model.model), /no model/);
   });
 });
 

@@ -1,52 +1,39 @@
 // The worker's training streams (worker/train-stream.ts: continuous training, progress per slice)
 // and its routing between the wasm builds (worker/router.ts), over the real wasm module through an
-// in-process fake worker. The client and the handlers alone: worker.test.mjs.
+// in-process fake worker. The client, expose/wrap and the handlers alone: worker.test.mjs.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
-import { K, Q, ScriptedWorker } from './scripted-worker.mjs';
+import { InProcessWorker, K, Q } from './scripted-worker.mjs';
 import { loadWeb } from './setup.mjs';
 
-const { WorkerLabClient, LabRequestError } = await loadWeb('worker/client');
+const { createLabClient, LabRequestError } = await loadWeb('worker/client');
+const { expose } = await loadWeb('worker/expose');
 const { LabHandlers, counter } = await loadWeb('worker/handlers');
-const { TrainStreams, serve, STREAM_LIMITS } = await loadWeb('worker/train-stream');
+const { TrainStreams, STREAM_LIMITS } = await loadWeb('worker/train-stream');
 const { ModuleRouter } = await loadWeb('worker/router');
 
-/** A worker in this process that serves like lab-worker.ts: streams included. */
-class StreamingWorker extends ScriptedWorker {
-  constructor(handlers, now = () => performance.now()) {
-    super();
-    this.handlers = handlers;
-    this.progressMessages = 0;
-    this.streams = new TrainStreams({
-      now,
-      yieldNow: () => new Promise((r) => setImmediate(r)),
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-      post: (message, transfer) => {
-        if (this.terminated) return;
-        if ('progress' in message) this.progressMessages++;
-        this.emit('message', { data: structuredClone(message, { transfer }) });
-      },
-    });
-  }
-  postMessage(message) {
-    const { id, request } = structuredClone(message);
-    setTimeout(() => {
-      if (!this.terminated) serve(this.handlers, this.streams, id, request, (m, t) => this.emit('message', { data: structuredClone(m, { transfer: t }) }));
-    }, 0);
-  }
+/** A client whose in-process worker serves one build like lab-worker.ts, streams included (`now`: the streams' clock). */
+function streamingClient(lab, now = () => performance.now()) {
+  const streams = new TrainStreams({
+    now,
+    yieldNow: () => new Promise((r) => setImmediate(r)),
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  });
+  const handlers = new LabHandlers(lab, () => {}, { streams });
+  const worker = new InProcessWorker((scope) => expose(handlers.api, scope));
+  return { client: createLabClient(() => worker), worker };
 }
+const progressMessages = (worker) => worker.answers.filter((m) => 'progress' in m).length;
 
 describe('training streams: continuous training in the worker, progress per slice', () => {
   const config = { task: 'note', cell: 'rnn', hidden: 16, attention: true, score: 'dot', seed: 3 };
 
   test('a stream trains exactly the steps of plain train() calls, in slices, and reports each', { timeout: 120_000 }, async () => {
     const lab = await loadAttentionLab();
-    const handlers = new LabHandlers(lab, () => {});
     // a clock that moves 1 ms at every reading: slices end by the clock, not by this machine's speed
     let clock = 0;
-    const worker = new StreamingWorker(handlers, () => clock++);
-    const client = new WorkerLabClient(() => worker);
+    const { client, worker } = streamingClient(lab, () => clock++);
     const [streamed, plain] = [await client.createSeq2Seq(config), await client.createSeq2Seq(config)];
     const losses = [];
     let lastStep = 0;
@@ -60,7 +47,7 @@ describe('training streams: continuous training in the worker, progress per slic
       },
     });
     assert.deepEqual(await stream.done, { steps: 60, stopped: false });
-    assert.ok(worker.progressMessages >= 10, `60 steps in 2 ms slices come in many slices, got ${worker.progressMessages}`);
+    assert.ok(progressMessages(worker) >= 10, `60 steps in 2 ms slices come in many slices, got ${progressMessages(worker)}`);
     const expected = await plain.train(60);
     assert.deepEqual(losses, Array.from(expected.losses), 'same seed, same steps: bit-identical losses');
     assert.equal((await streamed.info()).step, 60);
@@ -69,8 +56,7 @@ describe('training streams: continuous training in the worker, progress per slic
   });
 
   test('stop() ends a stream after its current slice; other requests are served meanwhile', { timeout: 120_000 }, async () => {
-    const lab = await loadAttentionLab();
-    const client = new WorkerLabClient(() => new StreamingWorker(new LabHandlers(lab, () => {})));
+    const { client } = streamingClient(await loadAttentionLab());
     const model = await client.createSeq2Seq(config);
     let seen = 0;
     let translatedMidStream = null;
@@ -92,13 +78,12 @@ describe('training streams: continuous training in the worker, progress per slic
     assert.equal(end.steps, seen, 'every trained step was reported');
     assert.equal(typeof (await translatedMidStream).text, 'string', 'a translate request was answered between slices');
     assert.equal((await model.info()).step, end.steps);
-    assert.equal(await client.request({ op: 'seq2seq.stopStream', stream: 12345 }), false, 'stopping a finished stream is a no-op');
+    assert.equal(await client['stream.stop'](12345), false, 'stopping a finished stream is a no-op');
     await model.delete();
   });
 
   test('a throttled stream keeps to its rate; bad numbers are Errors naming the field', { timeout: 120_000 }, async () => {
-    const lab = await loadAttentionLab();
-    const client = new WorkerLabClient(() => new StreamingWorker(new LabHandlers(lab, () => {})));
+    const { client } = streamingClient(await loadAttentionLab());
     const model = await client.createSeq2Seq(config);
     const t0 = performance.now();
     const end = await model.trainStream(20, { maxStepsPerSecond: 100, onProgress() {} }).done;
@@ -111,14 +96,13 @@ describe('training streams: continuous training in the worker, progress per slic
     await assert.rejects(model.trainStream(STREAM_LIMITS.maxSteps + 1, { onProgress }).done, /steps must be a whole number/);
     await assert.rejects(model.trainStream(5, { onProgress, sliceMs: 0 }).done, /sliceMs must be from 1 to 1000/);
     await assert.rejects(model.trainStream(5, { onProgress, maxStepsPerSecond: Number.NaN }).done, /maxStepsPerSecond must be a positive number/);
-    await assert.rejects(client.trainStream(999, 5, { onProgress }).done, /no model 999/);
+    await assert.rejects(client['seq2seq.trainStream'](999, 5, {}, onProgress), /no model 999/);
     assert.equal((await model.train(1)).step, 21, 'the model still trains after the refusals');
     await model.delete();
   });
 
   test('a diverging stream rejects with the steps of its last slice; the model keeps its last good weights', { timeout: 120_000 }, async () => {
-    const lab = await loadAttentionLab();
-    const client = new WorkerLabClient(() => new StreamingWorker(new LabHandlers(lab, () => {})));
+    const { client } = streamingClient(await loadAttentionLab());
     const model = await client.createSeq2Seq({ ...config, learningRate: 1e6 });
     let reported = 0;
     const err = await model.trainStream(500, { sliceMs: 2, onProgress: (p) => (reported += p.losses.length) }).done.catch((e) => e);
@@ -138,50 +122,55 @@ function router(article) {
   const r = new ModuleRouter(
     (variant) => {
       loads.push(variant);
-      return loadAttentionLab({ variant }).then((lab) => new LabHandlers(lab, () => {}, ids));
+      return loadAttentionLab({ variant }).then((lab) => new LabHandlers(lab, () => {}, { newModelId: ids }));
     },
     { article },
   );
   return { r, loads };
 }
 
-describe('routing: the smallest build that offers a request, models where they live', () => {
-  const ask = async (r, request) => {
-    const h = await r.forRequest(request);
-    return h.handle(request).result;
-  };
+describe('routing: the smallest build that offers a call, models where they live', () => {
+  const create = (seed) => ({ task: 'note', cell: 'rnn', hidden: 8, seed });
 
   test('widgets: attention from the attention build, models in the Seq2Seq build; memory covers both', { timeout: 120_000 }, async () => {
     const { r, loads } = router(false);
-    const w = await ask(r, { op: 'attention', args: { query: Q, key: K, value: K } });
+    const w = await r.api.attention({ query: Q, key: K, value: K });
     assert.deepEqual(w.weights.shape, [1, 2, 3]);
     assert.deepEqual(loads, ['attention'], 'the first answer needs only the smallest build');
-    const { model } = await ask(r, { op: 'seq2seq.create', config: { task: 'note', cell: 'rnn', hidden: 8, seed: 1 } });
+    const { model } = await r.api['seq2seq.create'](create(1));
     assert.deepEqual(loads, ['attention', 'seq2seq']);
-    assert.equal(r.variantFor({ op: 'seq2seq.train', model, steps: 1 }), 'seq2seq');
-    assert.equal((await ask(r, { op: 'seq2seq.train', model, steps: 2 })).step, 2);
-    const memory = await r.memory();
+    assert.equal(r.variantFor('seq2seq.train', [model, 1]), 'seq2seq');
+    assert.equal((await r.api['seq2seq.train'](model, 2)).step, 2);
+    const memory = await r.api.memory();
     assert.deepEqual(Object.keys(memory.modules).sort(), ['attention', 'seq2seq']);
     assert.equal(memory.models, 1);
     assert.equal(memory.heapUsed, memory.modules.attention.heapUsed + memory.modules.seq2seq.heapUsed);
-    r.warm();
     assert.deepEqual(loads, ['attention', 'seq2seq'], 'widgets never load the full build unasked');
   });
 
   test('the article: first heatmap from the attention build, models in the full build loaded after it; ids unique across builds', { timeout: 120_000 }, async () => {
     const { r, loads } = router(true);
-    await ask(r, { op: 'attention', args: { query: Q, key: K, value: K } });
-    assert.deepEqual(loads, ['attention']);
-    r.warm();
+    await r.api.attention({ query: Q, key: K, value: K });
     assert.deepEqual(loads, ['attention', 'full'], 'the full build loads in the background after the first answer');
-    const a = await ask(r, { op: 'seq2seq.create', config: { task: 'note', cell: 'rnn', hidden: 8, seed: 1 } });
+    const a = await r.api['seq2seq.create'](create(1));
     const seq2seqOnly = await r.handlers('seq2seq');
-    const b = seq2seqOnly.handle({ op: 'seq2seq.create', config: { task: 'note', cell: 'rnn', hidden: 8, seed: 2 } }).result;
+    const b = seq2seqOnly.api['seq2seq.create'](create(2));
     assert.notEqual(a.model, b.model, 'one id sequence for every build');
-    assert.equal(r.variantFor({ op: 'seq2seq.save', model: a.model }), 'full');
-    assert.equal(r.variantFor({ op: 'seq2seq.save', model: b.model }), 'seq2seq');
-    assert.ok((await ask(r, { op: 'seq2seq.save', model: a.model })) instanceof Uint8Array, 'the article can save its models');
-    await assert.rejects(ask(r, { op: 'seq2seq.info', model: 999 }), /no model 999/, 'a model no build holds is named');
+    assert.equal(r.variantFor('seq2seq.save', [a.model]), 'full');
+    assert.equal(r.variantFor('seq2seq.save', [b.model]), 'seq2seq');
+    assert.ok((await r.api['seq2seq.save'](a.model)) instanceof Uint8Array, 'the article can save its models');
+    await assert.rejects(r.api['seq2seq.info'](999), /no model 999/, 'a model no build holds is named');
+  });
+
+  test('a build that fails to load is named in the answer, and may load on a later call', { timeout: 60_000 }, async () => {
+    let fail = true;
+    const r = new ModuleRouter(async (variant) => {
+      if (fail) throw new TypeError('network down');
+      return new LabHandlers(await loadAttentionLab({ variant }), () => {});
+    }, { article: false });
+    await assert.rejects(r.api.attention({ query: Q, key: K, value: K }), (e) => e.name === 'TypeError' && e.message === 'could not load the wasm core: network down');
+    fail = false;
+    assert.deepEqual((await r.api.attention({ query: Q, key: K, value: K })).weights.shape, [1, 2, 3]);
   });
 });
 
@@ -189,19 +178,19 @@ describe('§5: the GPT in the worker', () => {
   // a short text of two-line "poems" keeps the session small and quick
   const TEXT = Array.from({ length: 12 }, (_, i) => `《题${i}》\n床前明月光，疑是地上霜。\n举头望明月，低头思故乡。`).join('\n\n');
 
-  test('the article routes gpt.create to the GPT build, and every later request to the build that holds it', { timeout: 120_000 }, async () => {
+  test('the article routes gpt.create to the GPT build, and every later call to the build that holds it', { timeout: 120_000 }, async () => {
     const { r, loads } = router(true);
-    const ask = async (request) => (await r.forRequest(request)).handle(request).result;
-    const { model, info } = await ask({ op: 'gpt.create', config: { text: TEXT, blockSize: 8, dModel: 16, heads: 2, layers: 1, batchSize: 4, seed: 1 } });
-    assert.deepEqual(loads, ['gpt'], 'only the small GPT build is loaded for §5');
+    const { api } = r;
+    const { model, info } = await api['gpt.create']({ text: TEXT, blockSize: 8, dModel: 16, heads: 2, layers: 1, batchSize: 4, seed: 1 });
+    assert.deepEqual(loads.slice(0, 1), ['gpt'], 'only the small GPT build is loaded for §5 (the full one follows in the background)');
     assert.ok(info.vocab.includes('床') && info.corpus.poems === 12, JSON.stringify(info.corpus));
-    assert.equal(r.variantFor({ op: 'gpt.train', model, steps: 1 }), 'gpt');
-    const trained = await ask({ op: 'gpt.train', model, steps: 3 });
+    assert.equal(r.variantFor('gpt.train', [model, 1]), 'gpt');
+    const trained = await api['gpt.train'](model, 3);
     assert.equal(trained.step, 3);
     assert.equal(trained.losses.length, 3);
-    const evaluation = await ask({ op: 'gpt.evaluate', model });
+    const evaluation = await api['gpt.evaluate'](model);
     for (const key of ['validationLoss', 'unigramLoss', 'bigramLoss']) assert.ok(Number.isFinite(evaluation[key]), key);
-    const sample = await ask({ op: 'gpt.sample', model, prompt: '床前', options: { maxNewTokens: 1, temperature: 0.8, topK: 3, seed: 2, topCandidates: 5 } });
+    const sample = await api['gpt.sample'](model, '床前', { maxNewTokens: 1, temperature: 0.8, topK: 3, seed: 2, topCandidates: 5 });
     const step = sample.steps[0];
     assert.equal(step.top.length, 5);
     assert.deepEqual(step.attention.shape, [1, 2, 2], '(layers, heads, keys) over 床前');
@@ -209,17 +198,13 @@ describe('§5: the GPT in the worker', () => {
     assert.ok(Math.abs(step.top.slice(0, 3).reduce((a, c) => a + c.sampleProb, 0) - 1) < 1e-5);
     assert.deepEqual(step.top.slice(3).map((c) => c.sampleProb), [0, 0]);
     // the core's messages name what is wrong; the model stays
-    const refused = async (request, pattern) => {
-      const h = await r.forRequest(request);
-      assert.throws(() => h.handle(request), pattern);
-    };
-    await refused({ op: 'gpt.sample', model, prompt: '床x', options: {} }, /not in the vocabulary: "x"/);
-    await refused({ op: 'gpt.sample', model, prompt: '床', options: { temperature: 0 } }, /temperature/);
-    await refused({ op: 'gpt.sample', model, prompt: '床', options: { topP: 1.5 } }, /topP must be in \(0, 1\]/);
-    assert.equal((await ask({ op: 'gpt.info', model })).step, 3);
-    assert.equal((await r.memory()).models, 1);
-    await ask({ op: 'gpt.delete', model });
-    assert.equal((await r.memory()).models, 0);
-    await refused({ op: 'gpt.train', model, steps: 1 }, /no GPT/);
+    await assert.rejects(api['gpt.sample'](model, '床x', {}), /not in the vocabulary: "x"/);
+    await assert.rejects(api['gpt.sample'](model, '床', { temperature: 0 }), /temperature/);
+    await assert.rejects(api['gpt.sample'](model, '床', { topP: 1.5 }), /topP must be in \(0, 1\]/);
+    assert.equal((await api['gpt.info'](model)).step, 3);
+    assert.equal((await api.memory()).models, 1);
+    await api['gpt.delete'](model);
+    assert.equal((await api.memory()).models, 0);
+    await assert.rejects(api['gpt.train'](model, 1), /no GPT/);
   });
 });

@@ -1,25 +1,31 @@
-// The worker protocol: the page's client (web/src/worker/client.ts) against fake workers (ids,
-// errors, crash → rejection + onCrash, restart), and the worker's dispatch (worker/handlers.ts)
-// against the real wasm module, joined end to end through an in-process fake worker. Training
-// streams and routing between builds: worker-streams.test.mjs.
+// The worker protocol: the page's client (web/src/worker/client.ts over connection.ts) against fake
+// workers (ids, errors, crash → rejection + onCrash, restart), expose() and wrap() on an API of the
+// test's own, and LabApi for one build (worker/handlers.ts) against the real wasm module, joined
+// end to end through an in-process fake worker. Training streams and routing between builds:
+// worker-streams.test.mjs.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
-import { K, Q, ScriptedWorker } from './scripted-worker.mjs';
+import { InProcessWorker, K, Q, ScriptedWorker } from './scripted-worker.mjs';
 import { loadWeb } from './setup.mjs';
 
-const { WorkerLabClient, WorkerCrashedError, LabRequestError } = await loadWeb('worker/client');
-const { LabHandlers, NO_RESPONSE, collectBuffers, respond } = await loadWeb('worker/handlers');
+const { createLabClient, WorkerCrashedError, LabRequestError } = await loadWeb('worker/client');
+const { Connection, wrap } = await loadWeb('worker/connection');
+const { expose, collectBuffers } = await loadWeb('worker/expose');
+const { LabHandlers } = await loadWeb('worker/handlers');
 
 function scriptedClient() {
   const workers = [];
-  const client = new WorkerLabClient(() => {
+  const client = createLabClient(() => {
     const w = new ScriptedWorker();
     workers.push(w);
     return w;
   });
   return { client, workers };
 }
+
+/** A client whose worker serves `api` (expose) in this process. */
+const clientOf = (api) => createLabClient(() => new InProcessWorker((scope) => expose(api, scope)));
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 describe('client against a scripted worker', () => {
@@ -30,8 +36,9 @@ describe('client against a scripted worker', () => {
     const b = client.memory();
     assert.equal(workers.length, 1);
     const [ma, mb] = workers[0].posted;
-    assert.deepEqual(ma.request.op, 'attention');
-    assert.deepEqual(mb.request, { op: 'memory' });
+    assert.equal(ma.method, 'attention');
+    assert.deepEqual(ma.args, [{ query: Q, key: K, value: K }]);
+    assert.deepEqual(mb, { id: mb.id, method: 'memory', args: [] });
     assert.notEqual(ma.id, mb.id);
     workers[0].answer(mb.id, { heapUsed: 1, memorySize: 2, handles: 3, models: 0 });
     workers[0].answer(ma.id, { score: 'scaled' });
@@ -39,6 +46,7 @@ describe('client against a scripted worker', () => {
     assert.deepEqual(await b, { heapUsed: 1, memorySize: 2, handles: 3, models: 0 });
     assert.deepEqual(await a, { score: 'scaled' });
     assert.equal(client.pendingCount, 0);
+    assert.equal(await Promise.resolve(client), client, 'the client is no thenable: a Promise may resolve with it');
   });
 
   test('an error answer rejects that request with the worker message; a diverged run keeps `completed`', async () => {
@@ -57,7 +65,7 @@ describe('client against a scripted worker', () => {
     const completed = { losses: Float32Array.from([1, 2]), tokenAccuracy: Float32Array.from([0, 0]), step: 2 };
     const train = model.train(5);
     const msg = workers[0].posted[2];
-    assert.deepEqual(msg.request, { op: 'seq2seq.train', model: 7, steps: 5 });
+    assert.deepEqual([msg.method, msg.args], ['seq2seq.train', [7, 5]]);
     workers[0].refuse(msg.id, { name: 'Error', message: 'training diverged at step 3', completed });
     await assert.rejects(train, (err) => err instanceof Error && /diverged/.test(err.message) && err.completed?.step === 2);
     assert.equal(client.crashed, false, 'a bad request is not a crash');
@@ -131,7 +139,7 @@ describe('client against a scripted worker', () => {
 
   test('a worker that cannot even start is a crash, reported to listeners', async () => {
     const crashes = [];
-    const client = new WorkerLabClient(() => {
+    const client = createLabClient(() => {
       throw new Error('module workers unsupported');
     });
     client.onCrash((e) => crashes.push(e.message));
@@ -140,21 +148,34 @@ describe('client against a scripted worker', () => {
   });
 });
 
-/** The real thing minus the thread: each message is cloned, handled by LabHandlers over real wasm. */
-class InProcessWorker extends ScriptedWorker {
-  constructor(handlers) {
-    super();
-    this.handlers = handlers;
-  }
-  postMessage(message) {
-    const { id, request } = structuredClone(message);
-    setTimeout(() => {
-      if (this.terminated) return;
-      const reply = respond(id, () => this.handlers.handle(request));
-      if (reply) this.emit('message', { data: structuredClone(reply.message, { transfer: reply.transfer }) });
-    }, 0);
-  }
-}
+describe('expose and wrap: any API, no code per method', () => {
+  test('calls, errors, an unknown method, and a progress callback that reports while the call is pending', async () => {
+    const api = {
+      add: (a, b) => a + b,
+      later: async (x) => ({ data: Float32Array.of(x) }),
+      refuse: () => {
+        throw new RangeError('out of range');
+      },
+      count: async (n, progress) => {
+        for (let i = 1; i <= n; i++) progress.report(i, progress.id);
+        return n;
+      },
+    };
+    let worker;
+    const remote = wrap(new Connection(() => (worker = new InProcessWorker((scope) => expose(api, scope)))));
+    assert.equal(await remote.add(2, 3), 5);
+    const { data } = await remote.later(1.5);
+    assert.ok(data instanceof Float32Array && data[0] === 1.5);
+    assert.equal(worker.answers.at(-1).result.data.byteLength, 0, 'the result moved (its buffer detached), not copied');
+    await assert.rejects(remote.refuse(), (e) => e instanceof LabRequestError && e.name === 'RangeError' && e.message === 'out of range');
+    await assert.rejects(remote.nothing(), /unknown method "nothing"/);
+    await assert.rejects(remote.call('constructor', []).promise, /unknown method "constructor"/);
+    const reports = [];
+    assert.equal(await remote.count(3, (i, id) => reports.push([i, id])), 3);
+    assert.deepEqual(reports.map(([i]) => i), [1, 2, 3]);
+    assert.ok(reports.every(([, id]) => id === reports[0][1] && id > 0), 'each report names its call');
+  });
+});
 
 /** softmax(QKᵀ/√d)V in plain JS, for one batch */
 function referenceAttention(q, k, n, m, d) {
@@ -182,7 +203,7 @@ describe('handlers over the real wasm module, through the client', () => {
     const lab = await loadAttentionLab();
     let crashed = 0;
     const handlers = new LabHandlers(lab, () => crashed++);
-    const client = new WorkerLabClient(() => new InProcessWorker(handlers));
+    const client = clientOf(handlers.api);
 
     const r = await client.attention({ query: Q, key: K, value: K, score: 'scaled' });
     const ref = referenceAttention(Q.data, K.data, 2, 3, 3);
@@ -196,8 +217,8 @@ describe('handlers over the real wasm module, through the client', () => {
       client.attention({ query: Q, key: { shape: [1, 3, 2], data: [1, 2, 3, 4, 5, 6] }, value: K }),
       (e) => e instanceof LabRequestError && /feature/i.test(e.message),
     );
-    await assert.rejects(client.request({ op: 'no.such.op' }), /unknown operation "no.such.op"/);
-    await assert.rejects(client.request({ op: 'seq2seq.train', model: 999, steps: 1 }), /no model 999/);
+    await assert.rejects(client['no.such.op'](), /unknown method "no.such.op"/);
+    await assert.rejects(client['seq2seq.train'](999, 1), /no model 999/);
     const again = await client.attention({ query: Q, key: K, value: K, score: 'scaled' });
     assert.deepEqual(Array.from(again.weights.data), Array.from(r.weights.data));
 
@@ -228,14 +249,15 @@ describe('handlers over the real wasm module, through the client', () => {
     assert.equal((await client.memory()).models, 0);
     await assert.rejects(model.train(1), /no model/);
 
-    assert.equal(handlers.handle({ op: 'debug.crash' }), NO_RESPONSE);
+    const never = handlers.api['debug.crash']();
     assert.equal(crashed, 1);
+    assert.equal(await Promise.race([never, tick().then(() => 'unanswered')]), 'unanswered', 'the crash is the answer');
   });
 
   test("the widgets' lighter builds answer what they have and name what they lack", { timeout: 60_000 }, async () => {
     const [small, trainer] = await Promise.all([loadAttentionLab({ variant: 'attention' }), loadAttentionLab({ variant: 'seq2seq' })]);
-    const attentionOnly = new WorkerLabClient(() => new InProcessWorker(new LabHandlers(small, () => {})));
-    const seq2seqOnly = new WorkerLabClient(() => new InProcessWorker(new LabHandlers(trainer, () => {})));
+    const attentionOnly = clientOf(new LabHandlers(small, () => {}).api);
+    const seq2seqOnly = clientOf(new LabHandlers(trainer, () => {}).api);
 
     const r = await attentionOnly.attention({ query: Q, key: K, value: K, score: 'scaled' });
     assert.deepEqual(r.weights.shape, [1, 2, 3]);

@@ -3,9 +3,9 @@
 // compile while that code arrives (the first heatmap waits for both); then the shell (shell.ts).
 import '../design.css';
 import './style.css';
-import { createLabClient } from '../worker/client';
+import { createLabClient, labWorker } from '../worker/client';
 import { showBootError } from './boot-error';
 
-const lab = createLabClient({ variant: 'full' }); // the article trains: one client, one worker
+const lab = createLabClient(labWorker('full')); // the article trains: one client, one worker
 lab.start();
 import('./shell').then(({ boot }) => boot(lab), showBootError);

@@ -17,7 +17,7 @@ async function spawner(): Promise<() => Worker> {
 
 export function sharedLabClient(): Promise<LabClient> {
   if (!shared) {
-    shared = Promise.all([import('../worker/client'), spawner()]).then(([m, spawn]) => new m.WorkerLabClient(spawn));
+    shared = Promise.all([import('../worker/client'), spawner()]).then(([m, spawn]) => m.createLabClient(spawn));
     shared.catch(() => {
       shared = null; // a failed chunk load may be retried by the next widget
     });

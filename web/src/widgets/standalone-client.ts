@@ -4,11 +4,11 @@
 // disk, offline, computes and trains (Chromium allows a blob: module worker on a file:// page).
 import LabWorker from '../worker/lab-worker.ts?worker&inline';
 import type { LabClient } from '../worker/protocol';
-import { WorkerLabClient } from '../worker/client';
+import { createLabClient } from '../worker/client';
 
 let shared: Promise<LabClient> | null = null;
 
 export function sharedLabClient(): Promise<LabClient> {
-  shared ??= Promise.resolve(new WorkerLabClient(() => new LabWorker({ name: 'attention-lab' })));
+  shared ??= Promise.resolve(createLabClient(() => new LabWorker({ name: 'attention-lab' })));
   return shared;
 }

@@ -1,17 +1,17 @@
-// The worker's side of the protocol (protocol.ts): one function per operation, each a thin call into
-// the wasm API (wasm/js/attention-lab.mjs). Kept free of worker globals and of the wasm loader so
-// that Node tests can drive it with the real module or with a fake.
+// LabApi (protocol.ts) for one wasm build: each operation a thin call into the wasm API
+// (wasm/js/attention-lab.mjs), and the models it made. Kept free of worker globals and of the wasm
+// loader so that Node tests can drive it with the real module or with a fake.
 import type { AttentionLab, GptSession, Seq2Seq } from '#shared/types/attention-lab';
 import type { AnyLab } from '../lab';
-import type { ErrorPayload, Request, ResponseMessage, TrainResult } from './protocol';
+import type { LabApi } from './protocol';
+import { TrainStreams } from './train-stream';
 
-/** Returned by handle() for a request that gets no answer (debug.crash). */
-export const NO_RESPONSE: unique symbol = Symbol('no response');
-
-export interface Handled {
-  result: unknown;
-  /** the ArrayBuffers inside result: results are fresh copies, so they move instead of being cloned */
-  transfer: ArrayBuffer[];
+/** What the builds of one worker share. */
+export interface Shared {
+  /** where model ids come from: one counter for every build, so that an id names one model across them */
+  newModelId?: () => number;
+  /** the running training streams (`stream.stop` may reach any build) */
+  streams?: TrainStreams;
 }
 
 export class LabHandlers {
@@ -20,22 +20,62 @@ export class LabHandlers {
   readonly #models = new Map<number, Seq2Seq>();
   readonly #gpts = new Map<number, GptSession>();
   readonly #newModelId: () => number;
+  readonly #streams: TrainStreams;
 
-  /**
-   * `lab`: any variant; an operation its build lacks is an Error. `crash` makes the worker die
-   * (debug.crash). `newModelId`: where model ids come from; a worker with several builds shares one
-   * counter so that an id names one model across them.
-   */
-  constructor(lab: AnyLab, crash: () => void, newModelId: () => number = counter()) {
+  /** `lab`: any variant; an operation its build lacks is an Error. `crash` makes the worker die (debug.crash). */
+  constructor(lab: AnyLab, crash: () => void, { newModelId = counter(), streams = new TrainStreams() }: Shared = {}) {
     this.#lab = lab;
     this.#crash = crash;
     this.#newModelId = newModelId;
+    this.#streams = streams;
   }
 
-  /** This build's heap, memory, embind handles and live models. */
-  memory(): { heapUsed: number; memorySize: number; handles: number; models: number } {
-    return { ...this.#lab.memoryStats(), models: this.#models.size + this.#gpts.size };
-  }
+  /** The operations; an Error thrown is the wasm API's, for bad input. */
+  readonly api: LabApi = {
+    attention: (args) => this.#need('attention')(args),
+    selfAttention: (x, params, options) => this.#need('selfAttention')(x, params, options),
+    multiHeadAttention: (x, params, numHeads, options) => this.#need('multiHeadAttention')(x, params, numHeads, options),
+    // this build's heap, memory, embind handles and live models (router.ts sums the builds)
+    memory: () => ({ ...this.#lab.memoryStats(), models: this.#models.size + this.#gpts.size }),
+    // a Transformer has the same methods; its info and translations carry more fields
+    'seq2seq.create': (config) => this.#adopt(this.#need('createSeq2Seq')(config) as Seq2Seq),
+    'seq2seq.load': (bytes) => this.#adopt(this.#need('loadSeq2Seq')(bytes)),
+    'seq2seq.info': (model) => this.model(model).info(),
+    'seq2seq.train': (model, steps) => this.model(model).train(steps),
+    'seq2seq.trainStream': (model, steps, limits, progress) => this.#streams.run(progress, this.model(model), steps, limits),
+    'seq2seq.evaluate': (model, options) => this.model(model).evaluate(options),
+    'seq2seq.translate': (model, text, options) => this.model(model).translate(text, options),
+    'seq2seq.attribution': (model, text, options) => this.model(model).attribution(text, options),
+    'seq2seq.recordTimeline': (model, probe, options) => this.model(model).recordTimeline(probe, options),
+    'seq2seq.stopTimeline': (model) => this.model(model).stopTimeline(),
+    'seq2seq.timeline': (model) => this.model(model).timeline(),
+    'seq2seq.exportTimeline': (model) => this.model(model).exportTimeline(),
+    'seq2seq.save': (model, options) => this.model(model).save(options),
+    'seq2seq.vocabulary': (model) => {
+      const m = this.model(model);
+      return { source: m.sourceVocabulary(), target: m.targetVocabulary() };
+    },
+    'seq2seq.heldOut': (model, count) => this.model(model).heldOut(count),
+    'seq2seq.delete': (model) => {
+      this.#models.get(model)?.delete();
+      this.#models.delete(model);
+    },
+    'gpt.create': (config) => this.#adopt(this.#need('createGptSession')(config), this.#gpts),
+    'gpt.info': (model) => this.gpt(model).info(),
+    'gpt.train': (model, steps) => this.gpt(model).train(steps),
+    'gpt.evaluate': (model) => this.gpt(model).evaluate(),
+    'gpt.sample': (model, prompt, options) => this.gpt(model).sample(prompt, options),
+    'gpt.heads': (model, zeroHeads) => this.gpt(model).headScores({ zeroHeads }),
+    'gpt.delete': (model) => {
+      this.#gpts.get(model)?.delete();
+      this.#gpts.delete(model);
+    },
+    'stream.stop': (stream) => this.#streams.stop(stream),
+    'debug.crash': () => {
+      this.#crash();
+      return new Promise<never>(() => {}); // the crash is the answer
+    },
+  };
 
   /** Whether model `id` lives in this build. */
   hasModel(id: number): boolean {
@@ -50,93 +90,6 @@ export class LabHandlers {
       throw new Error(`${name}: not in this worker's wasm build (the widgets' lighter builds leave it out)`);
     }
     return (method as (...args: unknown[]) => unknown).bind(lab) as AttentionLab[K];
-  }
-
-  get modelCount(): number {
-    return this.#models.size + this.#gpts.size;
-  }
-
-  /** Runs one request; throws the wasm API's Error on bad input. */
-  handle(request: Request): Handled | typeof NO_RESPONSE {
-    const result = this.#dispatch(request);
-    if (result === NO_RESPONSE) return result;
-    return { result, transfer: collectBuffers(result) };
-  }
-
-  #dispatch(request: Request): unknown {
-    if (typeof request !== 'object' || request === null || typeof request.op !== 'string') {
-      throw new TypeError('request must be an object with an op');
-    }
-    switch (request.op) {
-      case 'attention':
-        return this.#need('attention')(request.args);
-      case 'selfAttention':
-        return this.#need('selfAttention')(request.x, request.params, request.options);
-      case 'multiHeadAttention':
-        return this.#need('multiHeadAttention')(request.x, request.params, request.numHeads, request.options);
-      case 'seq2seq.create':
-        // a Transformer has the same methods; its info and translations carry more fields
-        return this.#adopt(this.#need('createSeq2Seq')(request.config) as Seq2Seq);
-      case 'seq2seq.load':
-        return this.#adopt(this.#need('loadSeq2Seq')(request.bytes));
-      case 'seq2seq.info':
-        return this.model(request.model).info();
-      case 'seq2seq.train':
-        return this.model(request.model).train(request.steps);
-      case 'seq2seq.evaluate':
-        return this.model(request.model).evaluate(request.options);
-      case 'seq2seq.translate':
-        return this.model(request.model).translate(request.text, request.options);
-      case 'seq2seq.attribution':
-        return this.model(request.model).attribution(request.text, request.options);
-      case 'seq2seq.recordTimeline':
-        this.model(request.model).recordTimeline(request.probe, request.options);
-        return null;
-      case 'seq2seq.stopTimeline':
-        this.model(request.model).stopTimeline();
-        return null;
-      case 'seq2seq.timeline':
-        return this.model(request.model).timeline();
-      case 'seq2seq.exportTimeline':
-        return this.model(request.model).exportTimeline();
-      case 'seq2seq.save':
-        return this.model(request.model).save(request.options);
-      case 'seq2seq.vocabulary': {
-        const model = this.model(request.model);
-        return { source: model.sourceVocabulary(), target: model.targetVocabulary() };
-      }
-      case 'seq2seq.heldOut':
-        return this.model(request.model).heldOut(request.count);
-      case 'seq2seq.delete': {
-        const model = this.#models.get(request.model);
-        model?.delete();
-        this.#models.delete(request.model);
-        return null;
-      }
-      case 'gpt.create':
-        return this.#adopt(this.#need('createGptSession')(request.config), this.#gpts);
-      case 'gpt.info':
-        return this.gpt(request.model).info();
-      case 'gpt.train':
-        return this.gpt(request.model).train(request.steps);
-      case 'gpt.evaluate':
-        return this.gpt(request.model).evaluate();
-      case 'gpt.sample':
-        return this.gpt(request.model).sample(request.prompt, request.options);
-      case 'gpt.heads':
-        return this.gpt(request.model).headScores({ zeroHeads: request.zeroHeads });
-      case 'gpt.delete':
-        this.#gpts.get(request.model)?.delete();
-        this.#gpts.delete(request.model);
-        return null;
-      case 'memory':
-        return this.memory();
-      case 'debug.crash':
-        this.#crash();
-        return NO_RESPONSE;
-      default:
-        throw new TypeError(`unknown operation ${JSON.stringify(String((request as { op: unknown }).op).slice(0, 40))}`);
-    }
   }
 
   /** Keeps a new model (in `into`, the translators' map unless told) under a new id, with its info. */
@@ -172,39 +125,4 @@ export class LabHandlers {
 export function counter(): () => number {
   let next = 1;
   return () => next++;
-}
-
-/** Every distinct ArrayBuffer reachable through typed arrays in a result. */
-export function collectBuffers(value: unknown, out = new Set<ArrayBuffer>(), depth = 0): ArrayBuffer[] {
-  if (depth > 8 || value === null || typeof value !== 'object') return [...out];
-  if (ArrayBuffer.isView(value)) {
-    if (value.buffer instanceof ArrayBuffer) out.add(value.buffer);
-  } else if (Array.isArray(value)) {
-    for (const item of value) collectBuffers(item, out, depth + 1);
-  } else {
-    for (const item of Object.values(value)) collectBuffers(item, out, depth + 1);
-  }
-  return [...out];
-}
-
-/** An Error as a structured-clone-safe payload (a diverged run keeps its completed steps). */
-export function errorPayload(err: unknown): ErrorPayload {
-  if (err instanceof Error) {
-    const payload: ErrorPayload = { name: err.name, message: err.message };
-    const completed = (err as Error & { completed?: TrainResult }).completed;
-    if (completed) payload.completed = completed;
-    return payload;
-  }
-  return { name: 'Error', message: String(err) };
-}
-
-/** The response message for one request, and what to transfer with it. */
-export function respond(id: number, run: () => Handled | typeof NO_RESPONSE): { message: ResponseMessage; transfer: ArrayBuffer[] } | null {
-  try {
-    const handled = run();
-    if (handled === NO_RESPONSE) return null;
-    return { message: { id, ok: true, result: handled.result }, transfer: handled.transfer };
-  } catch (err) {
-    return { message: { id, ok: false, error: errorPayload(err) }, transfer: [] };
-  }
 }

@@ -1,30 +1,30 @@
-// Continuous training inside the worker (the seq2seq.trainStream request). The page used to ask
-// for ~50 ms chunks one request at a time; between an answer and the next request the worker sat
-// idle while the page redrew, so training in the page ran at about half of Node's speed. A stream
-// trains slice after slice with no round trip: each slice (~sliceMs) posts its steps as a progress
-// message, then the worker yields to its event loop, where a stop request or another section's
-// call is served, and goes on. Kept free of worker globals (clock, yield, post are injected) so
-// the Node tests drive it with the real wasm module.
+// Continuous training inside the worker (LabApi's seq2seq.trainStream). The page used to ask
+// for ~50 ms chunks one call at a time; between an answer and the next call the worker sat idle
+// while the page redrew, so training in the page ran at about half of Node's speed. A stream
+// trains slice after slice with no round trip: each slice (~sliceMs) reports its steps to the
+// call's Progress, then the worker yields to its event loop, where a stop or another section's
+// call is served, and goes on. Kept free of worker globals (clock, yield and sleep are injected)
+// so the Node tests drive it with the real wasm module.
 import type { Seq2Seq } from '#shared/types/attention-lab';
-import { type LabHandlers, errorPayload, respond } from './handlers';
-import type { Request, RequestMessage, ResponseMessage, TrainResult, TrainStreamEnd } from './protocol';
-
-type StreamRequest = Extract<Request, { op: 'seq2seq.trainStream' }>;
+import type { Progress, StreamLimits, TrainResult, TrainStreamEnd } from './protocol';
 
 export interface StreamDeps {
   now(): number;
   /** lets queued messages run, without the 4 ms clamp of nested timers */
   yieldNow(): Promise<void>;
   sleep(ms: number): Promise<void>;
-  post(message: ResponseMessage, transfer: ArrayBuffer[]): void;
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** plain timers (Node's tests); the worker yields through messageChannelYield() instead */
+const TIMERS: StreamDeps = { now: () => performance.now(), yieldNow: () => sleep(0), sleep };
 
 /** Limits that keep a typo or a hostile URL from starting an endless or absurd stream. */
 export const STREAM_LIMITS = { maxSteps: 10_000_000, minSliceMs: 1, maxSliceMs: 1000, defaultSliceMs: 16 };
 
-/** Checks a stream request's numbers; the Error names the field and the allowed range. */
-export function validateStream(request: StreamRequest): { steps: number; sliceMs: number; rate: number } {
-  const { steps, sliceMs = STREAM_LIMITS.defaultSliceMs, maxStepsPerSecond } = request;
+/** Checks a stream's numbers; the Error names the field and the allowed range. */
+export function validateStream(steps: number, limits: StreamLimits = {}): { steps: number; sliceMs: number; rate: number } {
+  const { sliceMs = STREAM_LIMITS.defaultSliceMs, maxStepsPerSecond } = limits;
   if (!Number.isInteger(steps) || steps < 1 || steps > STREAM_LIMITS.maxSteps) {
     throw new Error(`trainStream: steps must be a whole number from 1 to ${STREAM_LIMITS.maxSteps}, got ${String(steps)}`);
   }
@@ -58,12 +58,12 @@ class SliceSteps {
 
 export class TrainStreams {
   readonly #deps: StreamDeps;
-  /** running streams by request id: set to true to stop */
+  /** running streams by the id of their call: set to true to stop */
   readonly #stopRequested = new Map<number, boolean>();
   /** measured milliseconds per step of each model (sizes the train() calls inside a slice) */
   readonly #msPerStep = new WeakMap<Seq2Seq, number>();
 
-  constructor(deps: StreamDeps) {
+  constructor(deps: StreamDeps = TIMERS) {
     this.#deps = deps;
   }
 
@@ -78,33 +78,23 @@ export class TrainStreams {
     return true;
   }
 
-  /** Runs the stream of request `id` on `model` to its end, posting progress and the final answer. */
-  async run(id: number, model: Seq2Seq, request: StreamRequest): Promise<void> {
-    const { post } = this.#deps;
-    let limits;
+  /** Trains `model` for the call that `progress` reports to, to the stream's end. */
+  async run(progress: Progress<[TrainResult, number]>, model: Seq2Seq, steps: number, limits: StreamLimits): Promise<TrainStreamEnd> {
+    const checked = validateStream(steps, limits);
+    this.#stopRequested.set(progress.id, false);
     try {
-      limits = validateStream(request);
-    } catch (err) {
-      post({ id, ok: false, error: errorPayload(err) }, []);
-      return;
-    }
-    this.#stopRequested.set(id, false);
-    try {
-      const end = await this.#loop(id, model, limits);
-      post({ id, ok: true, result: end }, []);
-    } catch (err) {
-      post({ id, ok: false, error: errorPayload(err) }, []);
+      return await this.#loop(progress, model, checked);
     } finally {
-      this.#stopRequested.delete(id);
+      this.#stopRequested.delete(progress.id);
     }
   }
 
-  async #loop(id: number, model: Seq2Seq, { steps, sliceMs, rate }: ReturnType<typeof validateStream>): Promise<TrainStreamEnd> {
-    const { now, post, yieldNow, sleep } = this.#deps;
+  async #loop(progress: Progress<[TrainResult, number]>, model: Seq2Seq, { steps, sliceMs, rate }: ReturnType<typeof validateStream>): Promise<TrainStreamEnd> {
+    const { now, yieldNow, sleep } = this.#deps;
     const start = now();
     let done = 0;
     while (done < steps) {
-      if (this.#stopRequested.get(id)) return { steps: done, stopped: true };
+      if (this.#stopRequested.get(progress.id)) return { steps: done, stopped: true };
       // The throttle: no more steps than the rate allows by now (at least one step per wait).
       const allowed = rate === Infinity ? steps : Math.min(steps, Math.floor(((now() - start) / 1000) * rate) + 1);
       if (allowed <= done) {
@@ -115,8 +105,7 @@ export class TrainStreams {
       const slice = this.#slice(model, allowed - done, sliceMs);
       const ms = now() - t0;
       done += slice.losses.length;
-      const progress = slice.result();
-      post({ id, progress, ms }, [progress.losses.buffer as ArrayBuffer, progress.tokenAccuracy.buffer as ArrayBuffer]);
+      progress.report(slice.result(), ms);
       await yieldNow();
     }
     return { steps: done, stopped: false };
@@ -161,35 +150,4 @@ export function messageChannelYield(): () => Promise<void> {
       waiting.push(resolve);
       channel.port2.postMessage(null);
     });
-}
-
-/**
- * Answers one request: a training stream runs on (posting progress) until it ends or is stopped;
- * every other request is answered at once by the handlers. The worker and the Node tests' in-process
- * worker both serve through this.
- */
-export function serve(
-  h: LabHandlers,
-  streams: TrainStreams,
-  id: number,
-  request: RequestMessage['request'],
-  post: StreamDeps['post'],
-): void {
-  if (request?.op === 'seq2seq.trainStream') {
-    let model;
-    try {
-      model = h.model(request.model);
-    } catch (err) {
-      post({ id, ok: false, error: errorPayload(err) }, []);
-      return;
-    }
-    void streams.run(id, model, request);
-    return;
-  }
-  if (request?.op === 'seq2seq.stopStream') {
-    post({ id, ok: true, result: streams.stop(request.stream) }, []);
-    return;
-  }
-  const reply = respond(id, () => h.handle(request));
-  if (reply) post(reply.message, reply.transfer);
 }
