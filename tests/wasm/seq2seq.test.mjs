@@ -267,7 +267,7 @@ test('a deleted session throws instead of touching freed memory; delete is idemp
 test('Seq2Seq and its results list exactly the fields of shared/types/seq2seq.d.ts', () => {
   const m = create({ ...NOTE, hidden: 8 });
   assert.deepEqual(Object.keys(m.info()).sort(), ['arch', 'attention', 'attentionalTanh', 'batchSize', 'cell', 'clipNorm', 'embedding',
-    'hidden', 'learningRate', 'parameterCount', 'score', 'seed', 'sourceTokenizer', 'sourceVocabSize', 'step',
+    'hidden', 'learningRate', 'maxSourceTokens', 'parameterCount', 'score', 'seed', 'sourceTokenizer', 'sourceVocabSize', 'step',
     'targetTokenizer', 'targetVocabSize', 'task', 'taskOptions']);
   assert.deepEqual(Object.keys(m.info().taskOptions).sort(), ['heldOut', 'maxLen', 'minLen', 'seed', 'symbols', 'train']);
   // the counts resolved: the note's held-out set is its five pairs; it takes no training count
