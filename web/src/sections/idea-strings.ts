@@ -8,7 +8,7 @@ export const IDEA_STRINGS: Strings = {
       'The core idea of attention: when answering a question, do not weigh every word of the input equally, look at the words that matter for that question. The same sentence gives different answers to different questions because each question attends to different words.',
     'idea.sentence': 'The sentence (each word is a key, and also its value)',
     'idea.setup':
-      'Each word and each question is a vector of five features a reader would use: person, place, time, action, thing. A question’s weight on a word is softmax(q·k/√5) over the words (q the question’s vector, k the word’s; the softmax turns the scores into weights that add up to 1), computed by the wasm core: the scaled dot-product attention of §3.2.',
+      'Each word and each question is a vector of five features a reader would use: person, place, time, action, thing. A question’s weight on a word is softmax(q·k/√5) over the words (q the question, k the word), from the wasm core: the scaled dot-product attention of §3.2.',
     'idea.feature.person': 'person',
     'idea.feature.place': 'place',
     'idea.feature.time': 'time',

@@ -55,7 +55,7 @@ export const TRANSFORMER_STRINGS: Strings = {
     'tf.narrate.setting': '“{setting}” is now {value}: a new, untrained model.',
     'tf.narrate.zoom': 'Enlarged: {kind}, layer {l}, head {h}.',
     'tf.narrate.light': 'The source tokens now light up by {what}.',
-    'tf.try.1': 'Train (if the page offers to stop after about a minute, that is enough), then step the decoding of “JAN 23, 2015”: as the output writes the year, the month and the day, the lit source characters are the year’s, “JAN” and “23”. Enlarge a cross-attention map to see which head does it: heads need not split the work one part each.',
+    'tf.try.1': 'Train (a minute is enough), then step the decoding of “JAN 23, 2015”: as the output writes the year, the month and the day, the lit source characters are the year’s, “JAN” and “23”. Enlarge a cross-attention map to see which head does it: heads need not split the work one part each.',
     'tf.try.2': 'Set the heads to 3: 3 does not divide d_model 32, so the field says so and the model stays as it was.',
     'tf.try.3': 'Choose “rollout (all layers)” under “Light the source by” and step again: the rollout multiplies all layers’ attention, counting each layer as half attention and half each token keeping what it had, so only about half of each step’s weight reaches the source (the chips sum to about 0.5); one head, or a layer’s mean, puts all of its weight there.',
     'tf.try.4': 'Switch to post-norm (nn.Transformer’s default) and compare how fast the loss falls.',

@@ -110,7 +110,7 @@ export const TRANSLATE_STRINGS: Strings = {
     'tr.attention.score': 'attention: {score}',
     'tr.panel.settings': 'Model settings: task, cell, size, attention score, learning rate, beam',
     'tr.panel.words': 'Words the model knows (click one to add it)',
-    'tr.panel.why': 'Ask the model why: attention shows where it looks, not why it writes a word. Change its attention or its words and see what it writes',
+    'tr.panel.why': 'Ask the model why (attention shows where it looks, not why): change its attention or its words',
     'tr.panel.timeline': 'How the alignment forms while training',
     'tr.panel.pairs': 'Your own sentence pairs',
     'tr.panel.files': 'Model files: download this model, open one',
