@@ -148,6 +148,16 @@ export interface TrainResult {
   step: number;
 }
 
+/**
+ * What translate() throws for a sentence of more source tokens than `info().maxSourceTokens`
+ * ("sentence has 70 tokens; the limit is 64"): `code` and `details` let a caller word it in its
+ * own language without parsing the message.
+ */
+export interface SentenceTooLongError extends Error {
+  code: 'sentenceTooLong';
+  details: { count: number; limit: number };
+}
+
 /** What train() throws when training diverges: the session keeps the last good step's state. */
 export interface TrainDivergedError extends Error {
   /** the steps of this call that completed before the divergence */
@@ -428,7 +438,8 @@ export interface TranslateResult {
 
 /**
  * One model and its task, living in wasm memory. The JS object owns it: call delete() when done.
- * Every method throws a JS Error on bad input; the model stays usable afterwards.
+ * Every method throws a JS Error on bad input; the model stays usable afterwards (translate() a
+ * SentenceTooLongError for a sentence over `info().maxSourceTokens`).
  */
 export interface Seq2Seq {
   /** 'transformer' only for a session loadSeq2Seq() read from a Transformer's file: then it is a TransformerSeq2Seq */

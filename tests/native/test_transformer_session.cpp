@@ -159,6 +159,16 @@ TEST(TransformerSession, RefusesBadConfigurationsSentencesAndFiles) {
                      "sentence has 300 tokens; the Transformer's positional table has 256");
   EXPECT_INPUT_ERROR(s.record_timeline(long_sentence, 10, 10),
                      "sentence has 300 tokens; the Transformer's positional table has 256");
+  // the limit a caller can read beforehand, and the code and numbers a page words the error with
+  EXPECT_EQ(s.max_source_tokens(), 256);
+  try {
+    s.translate(long_sentence);
+    ADD_FAILURE() << "300 tokens translated";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.code, "sentenceOverPositions");
+    EXPECT_EQ(e.details,
+              (std::vector<std::pair<std::string, long>>{{"count", 300}, {"limit", 256}}));
+  }
   TranslateOptions too_long;
   too_long.max_length = 1000;
   EXPECT_INPUT_ERROR(s.translate("ab", too_long), "256");

@@ -71,6 +71,21 @@ TEST(VocabTest, TooManyTokensNamesTheLimit) {
   EXPECT_EQ(vocab.encode(text, 75).ids.size(), 75u);
   EXPECT_INPUT_ERROR(vocab.encode("a", 0), "max_tokens must be at least 1");
   EXPECT_INPUT_ERROR(vocab.encode(std::string(5000, 'a')), "the limit is 4096");
+  // the code and numbers a page words the message with, in its own language
+  try {
+    vocab.encode(text);
+    ADD_FAILURE() << "75 tokens encoded";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.code, "sentenceTooLong");
+    EXPECT_EQ(e.details, (std::vector<std::pair<std::string, long>>{{"count", 75}, {"limit", 64}}));
+  }
+  try {
+    vocab.encode("");
+    ADD_FAILURE() << "an empty sentence encoded";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.code, "");
+    EXPECT_TRUE(e.details.empty());
+  }
 }
 
 TEST(VocabTest, CharsTokenizerSplitsCodePoints) {

@@ -227,6 +227,29 @@ for (const [name, call, message] of bad) {
   });
 }
 
+test('a sentence over the limit carries its code and numbers, from a session and from its .safetensors file', () => {
+  const file = load(trained.save({ format: 'safetensors' }));
+  for (const [model, limit] of [[trained, trained.info().maxSourceTokens], [file, file.info().maxSourceTokens]]) {
+    assert.equal(limit, 64);
+    assert.throws(
+      () => model.translate('我 '.repeat(70)),
+      (e) => e.message === 'sentence has 70 tokens; the limit is 64' && e.code === 'sentenceTooLong' && e.details.count === 70 && e.details.limit === 64,
+    );
+    // an error without a code (the page words it as the message) has none
+    assert.throws(() => model.translate(''), (e) => /sentence is empty/.test(e.message) && e.code === undefined && e.details === undefined);
+  }
+  free(file);
+  // a Transformer takes as many tokens as its positional table has positions
+  const tf = create({ arch: 'transformer', task: 'reverse', layers: 1, dModel: 8, heads: 2, dFF: 16 });
+  assert.equal(tf.info().maxSourceTokens, 256);
+  assert.equal(tf.translate('a'.repeat(256)).source.length, 256);
+  assert.throws(
+    () => tf.translate('a'.repeat(300)),
+    (e) => /positional table has 256 positions/.test(e.message) && e.code === 'sentenceOverPositions' && e.details.count === 300 && e.details.limit === 256,
+  );
+  free(tf);
+});
+
 test('divergence stops training with an Error that carries the completed steps, and keeps their weights', () => {
   const m = create({ ...NOTE, hidden: 16, learningRate: 1e30 });
   let error;

@@ -16,6 +16,7 @@ const { splitSuggestion } = await loadWeb('sections/note-words');
 const { COMPARE_STRINGS, sentenceAlignment } = await loadWeb('sections/translate-compare');
 const { TRANSLATE_STRINGS } = await loadWeb('sections/translate-strings');
 const { timeLeftText, tryPrompts } = await loadWeb('sections/translate-text');
+const { sentenceTooLongText } = await loadWeb('sections/dom');
 const { PROPS } = await loadWeb('state-table');
 const { LabHandlers } = await loadWeb('worker/handlers');
 const { expose } = await loadWeb('worker/expose');
@@ -139,6 +140,27 @@ describe('seq2seq.vocabulary through the worker protocol', () => {
     assert.equal(held.length, 2);
     await model.delete();
     await assert.rejects(client['seq2seq.vocabulary'](model.model), /no model/);
+  });
+
+  test("a sentence over the model's limit: the core's code and numbers reach the page, worded in each language", async () => {
+    const handlers = new LabHandlers(await loadAttentionLab());
+    const client = createLabClient(() => new InProcessWorker((scope) => expose(handlers.api, scope)));
+    const model = await client.createSeq2Seq({ task: 'note', hidden: 8 });
+    const err = await model.translate('我 '.repeat(70)).then(
+      () => assert.fail('a sentence of 70 words translated'),
+      (e) => e,
+    );
+    assert.equal(err.message, 'sentence has 70 tokens; the limit is 64');
+    assert.equal(err.code, 'sentenceTooLong');
+    assert.deepEqual(err.details, { count: 70, limit: 64 });
+    const t = (lang) => translator(lang, SHELL_STRINGS);
+    assert.equal(sentenceTooLongText(t('en'), err, 'words'), 'at most 64 words (this one has 70); shorten it');
+    assert.equal(sentenceTooLongText(t('zh'), err, 'chars'), '最多 64 个字符（这句有 70 个字符），请缩短');
+    // any other error is the caller's to word
+    const other = await model.translate('').catch((e) => e);
+    assert.equal(other.code, undefined);
+    assert.equal(sentenceTooLongText(t('en'), other, 'words'), null);
+    await model.delete();
   });
 });
 

@@ -238,6 +238,18 @@ void check_config_object(const val& config, const char* usage,
   check_keys(config, allowed, "config");
 }
 
+val error_to_js(const std::string& message, const lab::InputError* coded) {
+  val result = val::object();
+  result.set("error", val(message));
+  if (coded != nullptr && !coded->code.empty()) {
+    result.set("code", val(coded->code));
+    val details = val::object();
+    for (const auto& [key, value] : coded->details) details.set(key, number(value));
+    result.set("details", details);
+  }
+  return result;
+}
+
 val float_array_to_js(const std::vector<float>& values) {
   return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
 }

@@ -71,22 +71,24 @@ val float_array_to_js(const std::vector<float>& values);
 val bytes_to_js(const std::vector<uint8_t>& bytes);
 std::vector<uint8_t> bytes_from_js(const val& bytes, const std::string& what);
 
-// Runs fn() and returns its result; any exception becomes {error: message}, which the ES module
-// rethrows as a JS Error. Keeping C++ exceptions inside wasm means no unwinding across the
-// boundary: every destructor runs and the module stays usable.
+// {error: message}, with an InputError's code and details ({error, code, details: {count: 70,
+// …}}) when it has a code.
+val error_to_js(const std::string& message, const lab::InputError* coded = nullptr);
+
+// Runs fn() and returns its result; any exception becomes {error: message} (error_to_js), which
+// the ES module rethrows as a JS Error. Keeping C++ exceptions inside wasm means no unwinding
+// across the boundary: every destructor runs and the module stays usable.
 template <class F>
 val guarded(F&& fn) {
-  std::string message;
   try {
     return fn();
   } catch (const std::bad_alloc&) {
-    message = "out of memory: the request is too large for this module";
+    return error_to_js("out of memory: the request is too large for this module");
+  } catch (const lab::InputError& e) {
+    return error_to_js(e.what(), &e);
   } catch (const std::exception& e) {
-    message = e.what();
+    return error_to_js(e.what());
   }
-  val result = val::object();
-  result.set("error", val(message));
-  return result;
 }
 
 }  // namespace labjs

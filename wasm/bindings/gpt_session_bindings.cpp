@@ -72,8 +72,7 @@ class GptSessionHandle {
       try {
         return train_result_to_js(session_.train(n));
       } catch (const lab::GptTrainingDiverged& e) {
-        val out = val::object();
-        out.set("error", val(std::string(e.what())));
+        val out = labjs::error_to_js(e.what());
         out.set("completed", train_result_to_js(e.completed));
         return out;
       }

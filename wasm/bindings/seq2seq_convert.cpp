@@ -132,8 +132,7 @@ val train_to_js(const val& steps, const std::function<lab::TrainResult(long)>& t
   try {
     return train_result_to_js(train(n));
   } catch (const lab::TrainingDiverged& e) {
-    val out = val::object();
-    out.set("error", val(std::string(e.what())));
+    val out = error_to_js(e.what());
     out.set("completed", train_result_to_js(e.completed));
     return out;
   }
@@ -170,7 +169,8 @@ val eval_result_to_js(const lab::EvalResult& r) {
 }
 
 void set_training_info(val& out, uint64_t seed, long batch_size, double learning_rate,
-                       double clip_norm, const lab::Task& task, long parameter_count, long step) {
+                       double clip_norm, const lab::Task& task, long max_source_tokens,
+                       long parameter_count, long step) {
   out.set("seed", number(static_cast<double>(seed)));
   out.set("batchSize", number(batch_size));
   out.set("learningRate", val(learning_rate));
@@ -179,7 +179,7 @@ void set_training_info(val& out, uint64_t seed, long batch_size, double learning
   out.set("targetVocabSize", number(task.target_vocab().size()));
   out.set("sourceTokenizer",
           val(std::string(lab::tokenizer_name(task.source_vocab().tokenizer()))));
-  out.set("maxSourceTokens", number(lab::kDefaultMaxTokens));
+  out.set("maxSourceTokens", number(max_source_tokens));
   out.set("targetTokenizer",
           val(std::string(lab::tokenizer_name(task.target_vocab().tokenizer()))));
   out.set("parameterCount", number(parameter_count));

@@ -95,10 +95,11 @@ lab::EvalOptions eval_options_from_js(const val& options);
 val eval_result_to_js(const lab::EvalResult& r);
 
 // info()'s fields of every trained translator, set on `out` in this order: {seed, batchSize,
-// learningRate, clipNorm, sourceVocabSize, targetVocabSize, sourceTokenizer, targetTokenizer,
-// parameterCount, step}.
+// learningRate, clipNorm, sourceVocabSize, targetVocabSize, sourceTokenizer, maxSourceTokens,
+// targetTokenizer, parameterCount, step}.
 void set_training_info(val& out, uint64_t seed, long batch_size, double learning_rate,
-                       double clip_norm, const lab::Task& task, long parameter_count, long step);
+                       double clip_norm, const lab::Task& task, long max_source_tokens,
+                       long parameter_count, long step);
 
 // translate(text, options) → lab::TranslateOptions, without the interventions: with
 // `interventions` false their key is an InputError, with true the caller parses it

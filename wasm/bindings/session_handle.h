@@ -78,7 +78,8 @@ class SessionHandle {
       Api::architecture_to_js(out, session_);
       set_pairs_info(out, c.task_options, task);
       set_training_info(out, c.seed, c.batch_size, c.learning_rate, c.clip_norm, task,
-                        session_.model().num_params(), session_.step());
+                        session_.max_source_tokens(), session_.model().num_params(),
+                        session_.step());
       return out;
     });
   }

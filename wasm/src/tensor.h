@@ -26,14 +26,23 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lab {
 
 // Every error the core reports for bad input. The bindings turn it into a JS Error carrying
-// `what()`, so the message must name the argument and the problem.
+// `what()`, so the message must name the argument and the problem. An error that a page words in
+// its reader's language also has a `code` and the numbers its message names (`details`): the JS
+// Error carries them as `code` and `details`, so the page never parses English.
 struct InputError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
+  InputError(const std::string& message, std::string code,
+             std::vector<std::pair<std::string, long>> details)
+      : std::invalid_argument(message), code(std::move(code)), details(std::move(details)) {}
+
+  std::string code;                                   // "" for a message only
+  std::vector<std::pair<std::string, long>> details;  // e.g. {"count", 70}, {"limit", 64}
 };
 
 // A computed value (not an input) that overflowed float32: check_finite_result's error. To a

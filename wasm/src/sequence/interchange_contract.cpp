@@ -274,8 +274,7 @@ std::vector<SourceToken> FileVocab::encode(const std::string& text, const std::s
   const std::vector<std::string_view> words = tokenize(text, kind_);
   if (words.empty()) throw InputError("sentence is empty");
   if (static_cast<long>(words.size()) > kDefaultMaxTokens) {
-    throw InputError("sentence has " + std::to_string(words.size()) + " tokens; the limit is " +
-                     std::to_string(kDefaultMaxTokens));
+    throw sentence_too_long(static_cast<long>(words.size()), kDefaultMaxTokens);
   }
   std::vector<SourceToken> out;
   for (std::string_view w : words) {

@@ -266,8 +266,9 @@ Encoded TranslatorSession<Config>::encode(const std::string& text) const {
   const long tokens = static_cast<long>(tokenize(text, task_->source_vocab().tokenizer()).size());
   if (tokens > positions) {
     throw InputError("sentence has " + std::to_string(tokens) + " tokens; the " +
-                     Config::kKind.name + "'s positional table has " + std::to_string(positions) +
-                     " positions");
+                         Config::kKind.name + "'s positional table has " +
+                         std::to_string(positions) + " positions",
+                     "sentenceOverPositions", {{"count", tokens}, {"limit", positions}});
   }
   return task_->source_vocab().encode(text, positions);
 }

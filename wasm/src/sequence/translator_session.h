@@ -119,6 +119,11 @@ class TranslatorSession {
   const Task& task() const { return *task_; }
   const Model& model() const { return model_; }
   long step() const { return step_; }
+  // The longest source translate() takes, in tokens: the positional table's size, if the model
+  // has one, else kDefaultMaxTokens.
+  static constexpr long max_source_tokens() {
+    return Config::kKind.positions ? Config::kKind.positions : kDefaultMaxTokens;
+  }
 
  private:
   // The model's own: one Adam step on the gradients of the last forward_backward.

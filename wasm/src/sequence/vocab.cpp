@@ -135,6 +135,12 @@ void check_utf8(std::string_view text) {
   }
 }
 
+InputError sentence_too_long(long count, long limit) {
+  return InputError(
+      "sentence has " + std::to_string(count) + " tokens; the limit is " + std::to_string(limit),
+      "sentenceTooLong", {{"count", count}, {"limit", limit}});
+}
+
 std::vector<std::string_view> tokenize(std::string_view text, Tokenizer kind) {
   check_utf8(text);
   std::vector<std::string_view> tokens;
@@ -281,8 +287,7 @@ Encoded Vocab::encode(std::string_view text, long max_tokens) const {
   std::vector<std::string_view> tokens = tokenize(text, kind_);
   if (tokens.empty()) throw InputError("sentence is empty");
   if (static_cast<long>(tokens.size()) > max_tokens) {
-    throw InputError("sentence has " + std::to_string(tokens.size()) + " tokens; the limit is " +
-                     std::to_string(max_tokens));
+    throw sentence_too_long(static_cast<long>(tokens.size()), max_tokens);
   }
   Encoded encoded;
   encoded.ids.reserve(tokens.size());

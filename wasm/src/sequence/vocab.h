@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sequence/batch.h"  // kPadId
+#include "tensor.h"          // InputError
 
 namespace lab {
 
@@ -47,6 +48,10 @@ void check_utf8(std::string_view text);
 
 // The tokens of `text` (views into it) after UTF-8 validation; empty for blank text.
 std::vector<std::string_view> tokenize(std::string_view text, Tokenizer kind);
+
+// "sentence has 70 tokens; the limit is 64", with the code "sentenceTooLong" and the details
+// {count, limit}: a page says it in its reader's words.
+InputError sentence_too_long(long count, long limit);
 
 // The inverse for display: words joined by single spaces, chars concatenated.
 std::string join_tokens(const std::vector<std::string>& tokens, Tokenizer kind);

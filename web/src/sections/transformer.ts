@@ -11,7 +11,7 @@ import { fill, importWithStrings } from '../i18n';
 import type { TransformerTranslateResult, TranslateResult } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
-import { button, el, errorText, MessageLine, mountRoot, narration, primaryButton, refusedFieldsMessage, setText, tryThis } from './dom';
+import { button, el, errorText, MessageLine, mountRoot, narration, primaryButton, refusedFieldsMessage, sentenceTooLongText, setText, tryThis } from './dom';
 import { TrainingCurves } from './translate-charts';
 import css from './transformer.css?inline';
 import { ComparePanel } from './transformer-compare';
@@ -393,7 +393,7 @@ class TransformerView implements SectionHandle {
     } catch (err) {
       if (seq !== this.#translateSeq) return;
       // a sentence the model cannot take (longer than the positional table, say): named, model kept
-      this.#sentence.showError(errorText(err));
+      this.#sentence.showError(sentenceTooLongText(this.#ctx.t, err, this.#trainer.info?.sourceTokenizer) ?? errorText(err));
       this.#showResult(null);
     }
   }

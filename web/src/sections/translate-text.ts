@@ -1,6 +1,6 @@
 // §3.3's sentences that depend on the task and the settings: the intro (with the settings in
 // use), the "Try this" prompts, the message for a number outside its field's limits (named by the
-// field's label), the message for a sentence longer than the model takes, and the time left to the
+// field's label), and the time left to the
 // end of the recipe at the measured speed.
 import type { Seq2SeqInfo } from '#shared/types/seq2seq';
 import { fill } from '../i18n';
@@ -58,18 +58,4 @@ export function timeLeftText(t: T, stepsLeft: number, stepsPerSecond: number): s
   const time =
     seconds < 60 ? fill(t('tr.eta.seconds'), { s: seconds }) : fill(t('tr.eta.minutes'), { m: Math.floor(seconds / 60), s: seconds % 60 });
   return fill(t('tr.eta'), { time });
-}
-
-/**
- * Null, or the message for a sentence of more source tokens than the model takes (its info's
- * maxSourceTokens), counted as the core counts them (sequence/vocab.cpp tokenize): words between
- * spaces, or the characters between the first and last non-space.
- */
-export function sentenceTooLong(t: T, text: string, info: Seq2SeqInfo): string | null {
-  const trimmed = text.trim();
-  const chars = info.sourceTokenizer === 'chars';
-  const count = trimmed === '' ? 0 : chars ? Array.from(trimmed).length : trimmed.split(/\s+/u).length;
-  if (count <= info.maxSourceTokens) return null;
-  const unit = t(chars ? 'tr.unit.chars' : 'tr.unit.words');
-  return fill(t('tr.error.long'), { label: t('tr.sentence'), max: info.maxSourceTokens, count, unit });
 }

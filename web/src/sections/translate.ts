@@ -13,10 +13,10 @@ import css from './translate.css?inline';
 import { TrainingCurves } from './translate-charts';
 import { DecodeView } from './translate-decode';
 import type { ArticleExtras } from './translate-article';
-import { button, el, errorText, mountRoot, MessageLine, setText, tryThis } from './dom';
+import { button, el, errorText, mountRoot, MessageLine, sentenceTooLongText, setText, tryThis } from './dom';
 import { SentenceInput } from './translate-input';
 import type { CompareRow, CompareView } from './translate-compare';
-import { introText, sentenceTooLong, tryPrompts } from './translate-text';
+import { introText, tryPrompts } from './translate-text';
 import { TRANSLATE_STRINGS } from './translate-strings';
 import { RECIPES, TranslateTrainer, type TaskName } from './translate-train';
 import { MODEL_SETTINGS, SETTING_LABELS, TranslateControls } from './translate-controls';
@@ -345,8 +345,6 @@ class TranslateView implements SectionHandle {
       this.#input.showNote('info', t(trainer.settings.task === 'dates' ? 'tr.empty.dates' : 'tr.empty'));
       return;
     }
-    const tooLong = trainer.info ? sentenceTooLong(t, text, trainer.info) : null;
-    if (tooLong !== null) return this.#refuseSentence(tooLong);
     try {
       let result: TranslateResult;
       this.#inFlight++;
@@ -375,7 +373,8 @@ class TranslateView implements SectionHandle {
       this.#sentenceAlignment.dataset.scored = aligned ? String(aligned.scored) : '';
     } catch (err) {
       if (seq !== this.#translateSeq) return;
-      this.#refuseSentence(`${t('error.prefix')}${errorText(err)}`);
+      const tooLong = sentenceTooLongText(t, err, trainer.info?.sourceTokenizer);
+      this.#refuseSentence(tooLong !== null ? fill(t('field.named'), { label: t('tr.sentence'), message: tooLong }) : `${t('error.prefix')}${errorText(err)}`);
     }
   }
 

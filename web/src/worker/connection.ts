@@ -20,13 +20,22 @@ export class WorkerCrashedError extends Error {
   }
 }
 
-/** A call the worker answered with an error; `completed` is set when training diverged. */
+/**
+ * A call the worker answered with an error; `completed` is set when training diverged, `code` and
+ * `details` when the core's error has a code (errorMessage() words it in the reader's language).
+ */
 export class LabRequestError extends Error {
   completed?: TrainResult;
+  code?: string;
+  details?: Record<string, number>;
   constructor(payload: ErrorPayload) {
     super(payload.message);
     this.name = payload.name && payload.name !== 'Error' ? payload.name : 'LabRequestError';
     if (payload.completed) this.completed = payload.completed;
+    if (payload.code) {
+      this.code = payload.code;
+      this.details = payload.details;
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 // {id, method, args} is answered with api[method](...args), awaited. Results are fresh copies, so
 // their ArrayBuffers move to the page instead of being cloned. Kept free of worker globals so that
 // Node tests serve through it too.
-import type { CallMessage, ErrorPayload, Progress, ResponseMessage, TrainResult } from './protocol';
+import type { CallMessage, ErrorPayload, Progress, ResponseMessage } from './protocol';
 
 /** What expose() needs of the worker's global scope. */
 export interface Scope {
@@ -57,8 +57,9 @@ export function collectBuffers(value: unknown, out = new Set<ArrayBuffer>(), dep
 export function errorPayload(err: unknown): ErrorPayload {
   if (err instanceof Error) {
     const payload: ErrorPayload = { name: err.name, message: err.message };
-    const completed = (err as Error & { completed?: TrainResult }).completed;
+    const { completed, code, details } = err as Error & Pick<ErrorPayload, 'completed' | 'code' | 'details'>;
     if (completed) payload.completed = completed;
+    if (typeof code === 'string') Object.assign(payload, { code, details });
     return payload;
   }
   return { name: 'Error', message: String(err) };

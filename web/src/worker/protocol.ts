@@ -174,11 +174,16 @@ export interface CallMessage {
   progress?: number;
 }
 
-/** A failed call: the Error's message and, for a diverged training run, the steps that completed. */
+/**
+ * A failed call: the Error's message; for a diverged training run, the steps that completed; for an
+ * error the page words in its reader's language, the core's code and the numbers it names.
+ */
 export interface ErrorPayload {
   name: string;
   message: string;
   completed?: TrainResult;
+  code?: string;
+  details?: Record<string, number>;
 }
 
 /** worker → page */
