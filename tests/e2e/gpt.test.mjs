@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sampleForm } from '../../wasm/js/gpt-form.mjs';
 import { openPanel, usePhone, useSite } from './harness.mjs';
-import { drawnWithAt, fieldControl, heatmap, text } from './claims/claims-harness.mjs';
+import { drawnWithAt, fieldControl, fill, heatmap, text } from './claims/claims-harness.mjs';
 
 const SEC = '.gpt-section';
 const GEN = '.gpt-generate';
@@ -184,8 +184,11 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
       await prompt.fill('月下');
       await prompt.press('Enter');
       await page.click('[data-testid=gpt-next]');
-      const refused = await page.locator('.gpt-chosen').textContent();
-      assert.ok(refused.includes(text(lang, 'gpt.field.temperature')) && refused.includes(text(lang, 'gpt.field.topP')), refused);
+      // in the words Start and Train use, with where the boxes are; the first takes the focus
+      const named = [text(lang, 'gpt.field.temperature'), text(lang, 'gpt.field.topP')].join(text(lang, 'field.separator'));
+      const refusal = fill(text(lang, 'label.paren'), { a: fill(text(lang, 'field.fixFirst'), { labels: named }), b: text(lang, 'gpt.settings.place') });
+      assert.equal(await page.locator('.gpt-chosen').textContent(), refusal);
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'gpt-temperature');
       assert.equal(await page.evaluate(() => location.hash), hash, 'a refused value reached the link');
       assert.equal(await page.locator('[data-testid=gpt-text]').textContent(), kept);
       assert.equal((await data()).step, String(steps), 'the model was not kept');

@@ -169,6 +169,11 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     await page.fill('[data-testid=tf-heads]', '4'); // the model's own heads again: the box is fine
     await page.dispatchEvent('[data-testid=tf-heads]', 'change');
     assert.equal((await fieldError('tf-heads')).invalid, null);
+    // the model's own layers again too: the next Train trains, and the refusal goes with it
+    await page.fill('[data-testid=tf-layers]', '1');
+    await page.dispatchEvent('[data-testid=tf-layers]', 'change');
+    await train(10);
+    assert.equal(await page.locator('[data-testid=tf-error]').textContent(), '');
 
     // a model over the core's memory limit: the core refuses it, the field says so, the old model stays
     await page.fill('[data-testid=tf-layers]', '6');

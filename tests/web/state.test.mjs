@@ -196,13 +196,14 @@ describe('hide switches', () => {
 });
 
 describe('set, update, subscribe, assign', () => {
-  test('a valid set notifies once with the changed names; an unchanged value notifies nobody', () => {
+  test('a valid set notifies once with the changed names; an unchanged value notifies nobody; update returns the changed names', () => {
     const { state } = AppState.fromHash('');
     const calls = [];
     state.subscribe((changed) => calls.push([...changed]));
     state.set('dot_d', 6);
     state.set('dot_d', 6);
-    state.update({ dot_n: 2, dot_m: 5 /* the default: unchanged */ });
+    assert.deepEqual(state.update({ dot_n: 2, dot_m: 5 /* the default: unchanged */ }), ['dot_n']);
+    assert.deepEqual(state.update({ dot_n: 2, dot_m: 5 }), []);
     assert.deepEqual(calls, [['dot_d'], ['dot_n']]);
   });
 

@@ -183,8 +183,8 @@ export class AppState {
     this.update({ [name]: value } as Partial<StateValues>);
   }
 
-  /** Sets several values at once and notifies listeners once. */
-  update(values: Partial<StateValues>): void {
+  /** Sets several values at once and notifies listeners once; returns the names that changed (none: nobody was notified). */
+  update(values: Partial<StateValues>): readonly PropName[] {
     // Validate everything first: a bad value leaves the state untouched (no half-applied update).
     const checked: [PropDef, unknown][] = [];
     for (const [name, value] of Object.entries(values)) {
@@ -201,9 +201,10 @@ export class AppState {
         changed.push(def.name as PropName);
       }
     }
-    if (!changed.length) return;
+    if (!changed.length) return changed;
     // A listener may unsubscribe others (a section destroyed by a language switch): skip those.
     for (const fn of [...this.#listeners]) if (this.#listeners.has(fn)) fn(changed);
+    return changed;
   }
 
   /** Copies every value (and hide switch) from another state, notifying for what changed. */

@@ -82,9 +82,15 @@ export function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
 }
 
-/** An inline status line: role=status so screen readers hear errors; kind in data-kind. */
+/**
+ * An inline status line: role=status so screen readers hear errors; kind in data-kind. A message
+ * shown with a tag is taken back by that tag (clear(tag)) only while the line still shows it: a
+ * message that replaced it since (a failed run, say) is not the tag's to clear.
+ */
 export class MessageLine {
   readonly element: HTMLParagraphElement;
+  /** the tag of the message shown, null when it came without one */
+  #tag: string | null = null;
 
   /** `className`: the section's own name for it (tests and styles find it by that) */
   constructor(className: string) {
@@ -93,9 +99,16 @@ export class MessageLine {
     this.element.setAttribute('aria-live', 'polite');
   }
 
-  show(kind: 'ok' | 'error' | 'info', text: string): void {
+  show(kind: 'ok' | 'error' | 'info', text: string, tag: string | null = null): void {
     this.element.dataset.kind = kind;
     this.element.textContent = text;
+    this.#tag = tag;
+  }
+
+  /** Empties the line; with `tag`, only when what it shows was shown with that tag. */
+  clear(tag?: string): void {
+    if (tag !== undefined && this.#tag !== tag) return;
+    this.show('info', '');
   }
 }
 
@@ -210,17 +223,19 @@ export function setFieldError(control: HTMLElement, message: string | null): voi
 }
 
 /**
- * What an action that uses the settings (Train, Start) says instead of running while a box under
- * `settings` holds a refused value (setFieldError): otherwise it would run with the last accepted
- * values, not the ones the boxes show. Null when every box is fine; else the message naming the
- * boxes by their labels, and the first refused box takes the focus.
+ * What an action that uses the settings (Train, Start, Next character) says instead of running
+ * while a box under `settings` holds a refused value (setFieldError): otherwise it would run with
+ * the last accepted values, not the ones the boxes show. Null when every box is fine; else the
+ * message naming the boxes by their labels, and the first refused box takes the focus. `place`
+ * names where the boxes are, for an action that sits away from them ("(the settings panel)").
  */
-export function refusedFieldsMessage(t: (key: string) => string, settings: ParentNode): string | null {
+export function refusedFieldsMessage(t: (key: string) => string, settings: ParentNode, place?: string): string | null {
   const refused = [...settings.querySelectorAll<HTMLElement>('[aria-invalid="true"]')].filter((c) => !c.closest('[hidden]'));
   if (refused.length === 0) return null;
   refused[0].focus();
   const labels = refused.map((c) => c.closest('label')?.querySelector('.al-field-label')?.textContent ?? c.getAttribute('aria-label') ?? '');
-  return fill(t('field.fixFirst'), { labels: labels.join(t('field.separator')) });
+  const message = fill(t('field.fixFirst'), { labels: labels.join(t('field.separator')) });
+  return place === undefined ? message : fill(t('label.paren'), { a: message, b: place });
 }
 
 export interface NumberRule {

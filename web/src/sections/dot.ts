@@ -92,8 +92,6 @@ class DotView implements SectionHandle {
   readonly #latest = new LatestOnly();
   readonly #unsubscribe: () => void;
   #computeCount = 0;
-  /** #render() calls, so that an edit can tell whether it changed a setting */
-  #renders = 0;
   /** the message shows a cell's error */
   #cellError = false;
   readonly #narration = narration('dot-narration');
@@ -236,11 +234,10 @@ class DotView implements SectionHandle {
     try {
       const q = this.#query.read();
       const k = this.#key.read();
-      const renders = this.#renders;
-      state.update({ dot_q: q, dot_k: k });
+      const changed = state.update({ dot_q: q, dot_k: k });
       // a cell put back to the value the maps already show changes no setting, so nothing
       // recomputes: its error goes here
-      if (this.#cellError && this.#renders === renders && this.#last) this.#showOk();
+      if (this.#cellError && changed.length === 0 && this.#last) this.#showOk();
       this.#cellError = false;
     } catch (err) {
       if (!(err instanceof MatrixCellError)) throw err;
@@ -256,7 +253,6 @@ class DotView implements SectionHandle {
   }
 
   #render(): void {
-    ++this.#renders;
     const { t, state, lab } = this.#ctx;
     const n = state.get('dot_n');
     const m = state.get('dot_m');

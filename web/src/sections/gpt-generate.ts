@@ -59,10 +59,10 @@ export class GptGenerate {
   #steps: { step: GptStep; first: number }[] = [];
   #busy = false;
 
-  /** The labels of the sampling settings whose boxes hold a refused value. */
-  readonly #refusedSettings: () => string[];
+  /** What Next and Write say instead of drawing while a settings box holds a refused value, else null. */
+  readonly #refusedSettings: () => string | null;
 
-  constructor(ctx: SectionContext, run: GptRun, refusedSettings: () => string[]) {
+  constructor(ctx: SectionContext, run: GptRun, refusedSettings: () => string | null) {
     this.#ctx = ctx;
     this.#run = run;
     this.#refusedSettings = refusedSettings;
@@ -181,8 +181,8 @@ export class GptGenerate {
     }
     // A refused temperature, top-k or top-p would otherwise draw silently with the last accepted one.
     const refused = this.#refusedSettings();
-    if (refused.length > 0) {
-      this.#line.show('error', fill(t('gpt.error.settings'), { labels: refused.join(t('gpt.list.separator')) }));
+    if (refused !== null) {
+      this.#line.show('error', refused);
       return;
     }
     this.#busy = true;

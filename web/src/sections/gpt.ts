@@ -104,7 +104,8 @@ class GptView implements SectionHandle {
     });
     this.#samples.dataset.testid = 'gpt-samples';
     this.#samples.lang = 'zh';
-    this.#generate = new GptGenerate(ctx, this.#run, () => this.#refusedLabels());
+    // the settings are in their panel, away from Next and Write: the message says where
+    this.#generate = new GptGenerate(ctx, this.#run, () => refusedFieldsMessage(t, this.#panel.body, t('gpt.settings.place')));
     this.#heads = new GptHeads(ctx, this.#run);
     this.#generate.zeroHeads = () => this.#heads.zeroHeads() ?? [];
     if (adopted) this.#generate.restore(adopted.generated);
@@ -160,12 +161,6 @@ class GptView implements SectionHandle {
       box.append(field(label, input));
     }
     return box;
-  }
-
-  /** The labels of the settings boxes that hold a refused value, in the panel's order. */
-  #refusedLabels(): string[] {
-    const refused = [...this.#fields].filter(([, input]) => input.getAttribute('aria-invalid') === 'true');
-    return refused.map(([name]) => this.#ctx.t(SETTING_LABELS[name as keyof typeof SETTING_LABELS]));
   }
 
   #onState(changed: readonly PropName[]): void {

@@ -37,6 +37,8 @@ const parked = parkingSlot<{ trainer: TransformerTrainer; plan: RunPlan | null }
 const MODEL_SETTINGS = Object.keys(MODEL_SETTING_LABELS) as PropName[];
 /** While training, the maps are redrawn from a fresh translation at most this often. */
 const RETRANSLATE_MS = 1000;
+/** The error line's tag for why Train started nothing (refused settings). */
+const REFUSED = 'refused';
 
 class TransformerView implements SectionHandle {
   readonly #ctx: SectionContext;
@@ -51,9 +53,8 @@ class TransformerView implements SectionHandle {
   readonly #status = el('p', 'tf-status');
   /** says the run's start, progress (every few seconds), pause and end to a screen reader */
   readonly #announcer: Announcer;
+  /** errors; why Train started nothing is taken back by the next Train that starts */
   readonly #error = new MessageLine('tf-error');
-  /** the error line says why Train started nothing (refused settings): the next Train clears it */
-  #saysRefused = false;
   readonly #notice = new MessageLine('tf-notice');
   /** "… trained steps were discarded": said until the new model trains (then it is old news) */
   #discarded = '';
@@ -100,9 +101,8 @@ class TransformerView implements SectionHandle {
     const run = el('div', 'al-controls tf-run');
     this.#train = primaryButton(t('tf.train'), 'tf-train', () => {
       const refused = refusedFieldsMessage(t, this.#controls.element);
-      if (refused === null && this.#saysRefused && this.#error.element.dataset.kind === 'error') this.#error.show('info', '');
-      this.#saysRefused = refused !== null;
-      if (refused !== null) return this.#error.show('error', refused);
+      if (refused !== null) return this.#error.show('error', refused, REFUSED);
+      this.#error.clear(REFUSED);
       this.#clock.start();
     });
     this.#pause = button(t('tf.pause'), 'tf-pause', () => this.#clock.stop());
@@ -302,7 +302,7 @@ class TransformerView implements SectionHandle {
     }
     if (trainer !== this.#trainer) return;
     for (const name of MODEL_SETTINGS) this.#controls.showError(name, null);
-    this.#error.show('info', '');
+    this.#error.clear();
     if (change) {
       const steps = change.old.step;
       if (change.old === this.#good) this.#good = null;

@@ -12,7 +12,7 @@ import { WhyRun, type WhySettings, type WhySnapshot } from './why-run';
 import { fill } from '../i18n';
 import { WHY_STRINGS } from './why-strings';
 import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
-import { button, checkNumber, el, errorText, field, narration, primaryButton, refusedFieldsMessage, select, setFieldError, mountRoot, tryThis } from './dom';
+import { button, checkNumber, el, errorText, field, MessageLine, narration, primaryButton, refusedFieldsMessage, select, setFieldError, mountRoot, tryThis } from './dom';
 import { Announcer } from './announcer';
 import { parkingSlot } from './parked';
 
@@ -43,7 +43,7 @@ class WhyView implements SectionHandle {
   readonly #root = el('div', 'why-section');
   readonly #chart: WhyChart;
   readonly #status = el('p', 'why-status');
-  readonly #error = el('p', 'why-error');
+  readonly #error = new MessageLine('why-error');
   readonly #data = el('output', 'why-data');
   readonly #startButton: HTMLButtonElement;
   readonly #resetButton: HTMLButtonElement;
@@ -127,7 +127,7 @@ class WhyView implements SectionHandle {
     this.#confirm.dataset.testid = 'why-confirm';
     this.#empty.textContent = t('why.empty');
     this.#announcer = new Announcer(ctx.lang);
-    this.#root.append(controls, this.#confirm, this.#announcer.element, this.#narration, this.#status, this.#error, this.#empty);
+    this.#root.append(controls, this.#confirm, this.#announcer.element, this.#narration, this.#status, this.#error.element, this.#empty);
 
     this.#chart = new WhyChart(this.#root, t);
     this.#root.append(
@@ -171,7 +171,7 @@ class WhyView implements SectionHandle {
   #onUpdate = (snap: WhySnapshot): void => this.#render(snap);
   #onError = (err: unknown): void => {
     this.#wanted = false;
-    this.#error.textContent = `${this.#ctx.t('error.prefix')}${errorText(err)}`;
+    this.#error.show('error', `${this.#ctx.t('error.prefix')}${errorText(err)}`);
     this.#render(this.#run.snapshot);
   };
 
@@ -192,14 +192,14 @@ class WhyView implements SectionHandle {
     if (this.#run.snapshot.done || !this.#wanted) {
       const refused = refusedFieldsMessage(this.#ctx.t, this.#controls);
       if (refused !== null) {
-        this.#error.textContent = refused;
+        this.#error.show('error', refused);
         return;
       }
     }
     // a finished run: the button trains two new models from the start, same settings
     if (this.#run.snapshot.done) return this.#reset(true);
     this.#wanted = !this.#wanted;
-    this.#error.textContent = '';
+    this.#error.clear();
     // "… is now …: start again" is answered once the run it asked for starts
     if (this.#wanted) this.#narration.textContent = '';
     this.#confirm.hidden = true;
@@ -255,7 +255,7 @@ class WhyView implements SectionHandle {
     this.#wanted = keepRunning;
     this.#longRunConfirmed = false;
     this.#confirm.hidden = true;
-    this.#error.textContent = '';
+    this.#error.clear();
     this.#chart.update(this.#run.snapshot);
     this.#sync();
   }
