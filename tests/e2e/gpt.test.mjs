@@ -192,6 +192,21 @@ describe('§5: train a GPT on the Tang poems and generate from it', { timeout: 9
       assert.equal(await page.evaluate(() => location.hash), hash, 'a refused value reached the link');
       assert.equal(await page.locator('[data-testid=gpt-text]').textContent(), kept);
       assert.equal((await data()).step, String(steps), 'the model was not kept');
+      // with the settings panel closed, Next opens it at the box it names
+      await page.click('[data-testid=gpt-panel-settings] > summary');
+      assert.equal(await page.evaluate(() => document.querySelector('[data-testid=gpt-panel-settings]').open), false);
+      await page.click('[data-testid=gpt-next]');
+      assert.equal(await page.evaluate(() => document.querySelector('[data-testid=gpt-panel-settings]').open), true);
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'gpt-temperature');
+      // the training steps play no part in drawing: a refused step count leaves Next drawing
+      for (const [box, value] of [[temperature, '0.8'], [topP, '0.9'], [page.locator('[data-testid=gpt-steps]'), '3']]) {
+        await box.fill(value);
+        await box.press('Enter');
+      }
+      assert.equal(await page.getAttribute('[data-testid=gpt-steps]', 'aria-invalid'), 'true');
+      const drawnBefore = Number(await page.getAttribute(GEN, 'data-generated'));
+      await page.click('[data-testid=gpt-next]');
+      await page.waitForFunction(([g, n]) => document.querySelector(g)?.dataset.generated === String(n), [GEN, drawnBefore + 1]);
     });
   }
 

@@ -226,12 +226,17 @@ export function setFieldError(control: HTMLElement, message: string | null): voi
  * What an action that uses the settings (Train, Start, Next character) says instead of running
  * while a box under `settings` holds a refused value (setFieldError): otherwise it would run with
  * the last accepted values, not the ones the boxes show. Null when every box is fine; else the
- * message naming the boxes by their labels, and the first refused box takes the focus. `place`
+ * message naming the boxes by their labels, and the first refused box takes the focus (its panel
+ * opened). `settings`: the boxes, or an element holding them. `place`
  * names where the boxes are, for an action that sits away from them ("(the settings panel)").
  */
-export function refusedFieldsMessage(t: (key: string) => string, settings: ParentNode, place?: string): string | null {
-  const refused = [...settings.querySelectorAll<HTMLElement>('[aria-invalid="true"]')].filter((c) => !c.closest('[hidden]'));
+export function refusedFieldsMessage(t: (key: string) => string, settings: ParentNode | readonly HTMLElement[], place?: string): string | null {
+  const controls = Array.isArray(settings) ? settings : [...(settings as ParentNode).querySelectorAll<HTMLElement>('[aria-invalid="true"]')];
+  const refused = controls.filter((c) => c.getAttribute('aria-invalid') === 'true' && !c.closest('[hidden]'));
   if (refused.length === 0) return null;
+  // a box in a closed panel cannot take the focus: the panel opens first
+  const panel = refused[0].closest('details');
+  if (panel && !panel.open) panel.open = true;
   refused[0].focus();
   const labels = refused.map((c) => c.closest('label')?.querySelector('.al-field-label')?.textContent ?? c.getAttribute('aria-label') ?? '');
   const message = fill(t('field.fixFirst'), { labels: labels.join(t('field.separator')) });

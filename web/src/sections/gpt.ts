@@ -104,8 +104,10 @@ class GptView implements SectionHandle {
     });
     this.#samples.dataset.testid = 'gpt-samples';
     this.#samples.lang = 'zh';
-    // the settings are in their panel, away from Next and Write: the message says where
-    this.#generate = new GptGenerate(ctx, this.#run, () => refusedFieldsMessage(t, this.#panel.body, t('gpt.settings.place')));
+    // the sampling settings (not the training steps) are in their panel, away from Next and Write:
+    // the message says where
+    const sampling = () => (['gpt_temperature', 'gpt_top_k', 'gpt_top_p'] as const).flatMap((name) => this.#fields.get(name) ?? []);
+    this.#generate = new GptGenerate(ctx, this.#run, () => refusedFieldsMessage(t, sampling(), t('gpt.settings.place')));
     this.#heads = new GptHeads(ctx, this.#run);
     this.#generate.zeroHeads = () => this.#heads.zeroHeads() ?? [];
     if (adopted) this.#generate.restore(adopted.generated);
