@@ -31,7 +31,7 @@ export class SweepChart extends Figure<readonly SweepPoint[]> {
     super({
       title: t('dot.sweep.chartLabel'),
       t,
-      // the section's heading above names what the chart shows
+      // a menu button named "Export" alone, under the sweep's heading
       label: null,
       fileName: 'dot-sweep',
       exports: {
