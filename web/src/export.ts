@@ -69,7 +69,6 @@ export function exportButtons(t: Translate, handlers: ExportHandlers, label?: st
   toggle.setAttribute('aria-haspopup', 'menu');
   toggle.setAttribute('aria-expanded', 'false');
   toggle.setAttribute('aria-controls', id);
-  if (label) toggle.setAttribute('aria-label', fill(tt('export.menu.aria'), { label }));
   const menu = document.createElement('div');
   menu.className = 'lab-menu export-list';
   menu.id = id;
@@ -102,6 +101,7 @@ export function exportButtons(t: Translate, handlers: ExportHandlers, label?: st
   }
   menu.append(...items);
   wrap.append(toggle, menu);
+  if (label) nameExportMenu(wrap, t, label);
 
   // composedPath, not target: in a widget's shadow root the document sees the widget as the target
   const outside = (e: Event): void => {
@@ -149,6 +149,11 @@ export function exportButtons(t: Translate, handlers: ExportHandlers, label?: st
   // styled once it is in a document or shadow root (sections build their figures detached)
   requestAnimationFrame(() => adoptMenuCss(wrap));
   return wrap;
+}
+
+/** Names a menu's button after its figure ("Export Attention weights"): many figures, one "Export" each. */
+export function nameExportMenu(menu: HTMLElement, t: Translate, label: string): void {
+  menu.querySelector('.export-toggle')?.setAttribute('aria-label', fill(figureTranslator(t)('export.menu.aria'), { label }));
 }
 
 function adoptMenuCss(node: Node): void {

@@ -4,9 +4,7 @@
 // shown in a heading the base makes (an <h3>, a caption…), or only names the menu and the pictures
 // where the figure's words are elsewhere on the page. Where the menu goes is the figure's to say:
 // in its caption, under its chart, beside another figure's.
-import { downloadCanvas, downloadCsv, downloadHtml, downloadJson, downloadSvg, exportButtons, type ExportHandlers, type Translate } from './export';
-import { figureTranslator } from './figure-strings';
-import { fill } from './i18n';
+import { downloadCanvas, downloadCsv, downloadHtml, downloadJson, downloadSvg, exportButtons, nameExportMenu, type ExportHandlers, type Translate } from './export';
 
 /** Numbers with a label per row and per column (row-major values), as the CSV export writes them. */
 export interface FigureTable {
@@ -50,81 +48,48 @@ export abstract class Figure<D> {
   /** the export menu (null: nothing to export); the figure places it */
   readonly menu: HTMLElement | null = null;
   readonly #options: FigureOptions;
-  /** the heading's text: a node of its own, so a menu placed in the heading stays when the title changes */
-  readonly #text = document.createTextNode('');
-  #title = '';
+  /** the title: a text node of its own, so a menu placed in the heading stays when the title changes */
+  readonly #text: Text;
 
   constructor(options: FigureOptions) {
+    const { title, t, heading, label, exports } = options;
     this.#options = options;
-    this.heading = options.heading ? document.createElement(options.heading.tag) : null;
-    if (this.heading) {
-      if (options.heading?.className) this.heading.className = options.heading.className;
-      this.heading.append(this.#text);
-    }
-    this.#title = this.#text.data = options.title;
-    const { t, exports } = options;
-    if (t && exports && Object.values(exports).some(Boolean)) this.menu = exportButtons(t, this.#handlers(exports), this.#label() || undefined);
+    this.#text = document.createTextNode(title);
+    this.heading = heading ? document.createElement(heading.tag) : null;
+    if (heading?.className) this.heading!.className = heading.className;
+    this.heading?.append(this.#text);
+    if (t && exports) this.menu = exportButtons(t, this.#handlers(exports), (label === undefined ? title : label) || undefined);
   }
 
   get title(): string {
-    return this.#title;
+    return this.#text.data;
   }
 
   set title(text: string) {
-    this.#title = this.#text.data = text;
-    // many figures, one "Export" each: the menu is named after its figure
-    const toggle = this.menu?.querySelector('.export-toggle');
-    const label = this.#label();
-    if (toggle && label && this.#options.label === undefined) toggle.setAttribute('aria-label', fill(figureTranslator(this.#options.t)('export.menu.aria'), { label }));
+    this.#text.data = text;
+    if (this.menu && text && this.#options.label === undefined) nameExportMenu(this.menu, this.#options.t!, text);
   }
 
   /** Shows new data. */
   abstract update(data: D): void;
 
-  #label(): string | null {
-    const { label } = this.#options;
-    return label === undefined ? this.#title : label;
-  }
-
-  #fileName(): string {
-    const { fileName } = this.#options;
-    return typeof fileName === 'function' ? fileName() : (fileName ?? this.#title);
-  }
-
   #handlers(e: FigureExports): ExportHandlers {
-    const name = (): string => this.#fileName();
-    const pictureName = (): string => this.#options.pictureName ?? name();
+    const { fileName, pictureName } = this.#options;
+    const dataName = (): string => (typeof fileName === 'function' ? fileName() : (fileName ?? this.title));
+    const pictureFile = (): string => pictureName ?? dataName();
+    // makes the file's content, then downloads it under the figure's name (no content yet: no file)
+    const file = <T>(make: (() => T | null | Promise<T | null>) | undefined, save: (name: string, content: T) => unknown, name = dataName) =>
+      make &&
+      (async () => {
+        const content = await make();
+        if (content !== null && content !== undefined) await save(name(), content);
+      });
     return {
-      png:
-        e.png &&
-        (async () => {
-          const canvas = await e.png!(this.#title);
-          if (canvas) await downloadCanvas(pictureName(), canvas);
-        }),
-      svg:
-        e.svg &&
-        (async () => {
-          const svg = await e.svg!(this.#title);
-          if (svg !== null) downloadSvg(pictureName(), svg);
-        }),
-      csv:
-        e.table &&
-        (() => {
-          const table = e.table!();
-          if (table) downloadCsv(name(), table.rowLabels, table.colLabels, table.values);
-        }),
-      json:
-        e.json &&
-        (() => {
-          const data = e.json!();
-          if (data !== null && data !== undefined) downloadJson(name(), data);
-        }),
-      html:
-        e.html &&
-        (async () => {
-          const html = await e.html!();
-          if (html !== null) downloadHtml(name(), html);
-        }),
+      png: file(e.png && (() => e.png!(this.title)), downloadCanvas, pictureFile),
+      svg: file(e.svg && (() => e.svg!(this.title)), downloadSvg, pictureFile),
+      csv: file(e.table, (name, table) => downloadCsv(name, table.rowLabels, table.colLabels, table.values)),
+      json: file(e.json, downloadJson),
+      html: file(e.html, downloadHtml),
       embed: e.embed,
     };
   }
