@@ -48,25 +48,28 @@ export abstract class Figure<D> {
   /** the export menu (null: nothing to export); the figure places it */
   readonly menu: HTMLElement | null = null;
   readonly #options: FigureOptions;
-  /** the title: a text node of its own, so a menu placed in the heading stays when the title changes */
-  readonly #text: Text;
+  #title: string;
 
   constructor(options: FigureOptions) {
     const { title, t, heading, label, exports } = options;
     this.#options = options;
-    this.#text = document.createTextNode(title);
+    this.#title = title;
     this.heading = heading ? document.createElement(heading.tag) : null;
     if (heading?.className) this.heading!.className = heading.className;
-    this.heading?.append(this.#text);
+    this.heading?.append(title);
     if (t && exports) this.menu = exportButtons(t, this.#handlers(exports), (label === undefined ? title : label) || undefined);
   }
 
   get title(): string {
-    return this.#text.data;
+    return this.#title;
   }
 
   set title(text: string) {
-    this.#text.data = text;
+    this.#title = text;
+    // the heading's text is replaced, not a text node kept (the page's language runs split it into
+    // spans: shell/lang-runs.ts); a menu placed in the heading stays where it is
+    for (const node of [...(this.heading?.childNodes ?? [])]) if (node !== this.menu) node.remove();
+    this.heading?.prepend(text);
     if (this.menu && text && this.#options.label === undefined) nameExportMenu(this.menu, this.#options.t!, text);
   }
 
