@@ -52,10 +52,11 @@ const KINDS = ['png', 'svg', 'csv', 'json', 'html', 'embed'] as const;
 let menuCount = 0;
 
 /**
- * One "Export ▾" button per figure (figure.ts builds it from what the figure can export) opening a menu of PNG / SVG / CSV / JSON / Standalone HTML /
- * Embed (only those with a handler), instead of a row of buttons. `t` gives the labels (export.* keys; the figure strings fill
- * in what it lacks); `label` names the figure for screen readers. The menu follows the WAI-ARIA menu
- * button pattern: Enter/Space/ArrowDown open it on the first item, arrows move, Escape and Tab close.
+ * One "Export ▾" button per figure (figure.ts builds it from what the figure can export) opening a
+ * menu of PNG / SVG / CSV / JSON / Standalone HTML / Embed (only those with a handler), instead of a
+ * row of buttons. `t` gives the labels (export.* keys; the figure strings fill in what it lacks);
+ * `label` names the figure for screen readers. The menu follows the WAI-ARIA menu button pattern:
+ * Enter/Space/ArrowDown open it on the first item, arrows move, Escape and Tab close.
  */
 export function exportButtons(t: Translate, handlers: ExportHandlers, label?: string): HTMLElement {
   const tt = figureTranslator(t);
