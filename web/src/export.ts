@@ -52,10 +52,11 @@ const KINDS = ['png', 'svg', 'csv', 'json', 'html', 'embed'] as const;
 let menuCount = 0;
 
 /**
- * One "Export ▾" button per figure opening a menu of PNG / SVG / CSV / JSON / Standalone HTML /
- * Embed (only those with a handler), instead of a row of buttons. `t` gives the labels (export.* keys; the figure strings fill
- * in what it lacks); `label` names the figure for screen readers. The menu follows the WAI-ARIA menu
- * button pattern: Enter/Space/ArrowDown open it on the first item, arrows move, Escape and Tab close.
+ * One "Export ▾" button per figure (figure.ts builds it from what the figure can export) opening a
+ * menu of PNG / SVG / CSV / JSON / Standalone HTML / Embed (only those with a handler), instead of a
+ * row of buttons. `t` gives the labels (export.* keys; the figure strings fill in what it lacks);
+ * `label` names the figure for screen readers. The menu follows the WAI-ARIA menu button pattern:
+ * Enter/Space/ArrowDown open it on the first item, arrows move, Escape and Tab close.
  */
 export function exportButtons(t: Translate, handlers: ExportHandlers, label?: string): HTMLElement {
   const tt = figureTranslator(t);
@@ -69,7 +70,6 @@ export function exportButtons(t: Translate, handlers: ExportHandlers, label?: st
   toggle.setAttribute('aria-haspopup', 'menu');
   toggle.setAttribute('aria-expanded', 'false');
   toggle.setAttribute('aria-controls', id);
-  if (label) toggle.setAttribute('aria-label', fill(tt('export.menu.aria'), { label }));
   const menu = document.createElement('div');
   menu.className = 'lab-menu export-list';
   menu.id = id;
@@ -102,6 +102,7 @@ export function exportButtons(t: Translate, handlers: ExportHandlers, label?: st
   }
   menu.append(...items);
   wrap.append(toggle, menu);
+  if (label) nameExportMenu(wrap, t, label);
 
   // composedPath, not target: in a widget's shadow root the document sees the widget as the target
   const outside = (e: Event): void => {
@@ -149,6 +150,11 @@ export function exportButtons(t: Translate, handlers: ExportHandlers, label?: st
   // styled once it is in a document or shadow root (sections build their figures detached)
   requestAnimationFrame(() => adoptMenuCss(wrap));
   return wrap;
+}
+
+/** Names a menu's button after its figure ("Export Attention weights"): many figures, one "Export" each. */
+export function nameExportMenu(menu: HTMLElement, t: Translate, label: string): void {
+  menu.querySelector('.export-toggle')?.setAttribute('aria-label', fill(figureTranslator(t)('export.menu.aria'), { label }));
 }
 
 function adoptMenuCss(node: Node): void {

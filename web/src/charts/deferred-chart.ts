@@ -10,7 +10,6 @@
 //   own, at most once a frame's time, however often the data changes;
 // - ensure() builds it at once if Chart.js has arrived; built() waits for it (exports).
 import type { Chart, ChartConfiguration, ChartData, ChartOptions, ChartType, DefaultDataPoint } from 'chart.js';
-import { downloadCanvas, downloadSvg } from '../export';
 import { afterFirstHeatmap, scheduleFirstDraw } from '../first-draw';
 import { restyleOnSchemeChange } from '../scheme';
 
@@ -212,18 +211,26 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
   }
 }
 
-/** PNG and SVG export handlers for a chart, with its title (chart-export.ts, loaded on export). */
-export function pictureExports(
-  chart: { built(): Promise<Chart<never, never, never> | Chart | null> },
-  name: string,
-  title: () => string,
-): { png: () => Promise<void>; svg: () => Promise<void> } {
-  const picture = async (kind: 'png' | 'svg') => {
-    const c = (await chart.built()) as Chart | null;
-    if (!c) return;
-    const { chartPngCanvas, chartSvg } = await import('./chart-export');
-    if (kind === 'svg') downloadSvg(name, chartSvg(c, title()));
-    else await downloadCanvas(name, chartPngCanvas(c, title()));
+/**
+ * A chart's picture for a figure's export menu (figure.ts): the chart under the figure's title, as a
+ * canvas (PNG) and as SVG (chart-export.ts, loaded on export). `built`: the chart, built now if need be.
+ */
+export function chartPictures(built: () => Promise<Chart<never, never, never> | Chart | null>): {
+  png: (title: string) => Promise<HTMLCanvasElement | null>;
+  svg: (title: string) => Promise<string | null>;
+} {
+  const exporter = async () => {
+    const chart = (await built()) as Chart | null;
+    return chart ? { chart, draw: await import('./chart-export') } : null;
   };
-  return { png: () => picture('png'), svg: () => picture('svg') };
+  return {
+    png: async (title) => {
+      const e = await exporter();
+      return e && e.draw.chartPngCanvas(e.chart, title);
+    },
+    svg: async (title) => {
+      const e = await exporter();
+      return e && e.draw.chartSvg(e.chart, title);
+    },
+  };
 }

@@ -10,7 +10,7 @@ import { ChartReadout, ChartTable, type TableData } from './chart-readout';
 import { figureTranslator, langOfNode } from '../figure-strings';
 import { fill } from '../i18n';
 import { restyleOnSchemeChange } from '../scheme';
-import { chartOverlays, DeferredChart, pictureExports, seriesColor, type ChartOverlay } from './deferred-chart';
+import { chartOverlays, DeferredChart, seriesColor, type ChartOverlay } from './deferred-chart';
 
 // A log x axis is drawn linear over log10 of the values (log-axis.ts, loaded with the charts that
 // have one: most have none). These two are all the rest of the chart needs of it.
@@ -323,9 +323,9 @@ export class LineChart {
     this.#chart.redraw();
   }
 
-  /** PNG and SVG export handlers: the chart under `title`. */
-  pictures(name: string, title: string = this.#options.label): { png: () => Promise<void>; svg: () => Promise<void> } {
-    return pictureExports(this.#chart, name, () => title);
+  /** The chart once built, now if need be (null once destroyed): for exports (chartPictures). */
+  built(): Promise<Chart | null> {
+    return this.#chart.built() as Promise<unknown> as Promise<Chart | null>;
   }
 
   destroy(): void {

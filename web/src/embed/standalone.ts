@@ -74,12 +74,12 @@ export async function downloadStandaloneSection(state: AppState, sectionId: Sect
   downloadHtml(`attention-lab-${sectionId}`, await standaloneSectionHtml(state, sectionId, title));
 }
 
-/** One figure's page: its numbers in <attention-heatmap data=…>, drawn by the inlined kit script. */
-export async function standaloneMatrixHtml(data: { title: string }, lang: string): Promise<string> {
+/** One figure's page (in the page's language by default): its numbers in <attention-heatmap data=…>, drawn by the inlined kit script. */
+export async function standaloneMatrixHtml(data: { title: string }, lang = document.documentElement.lang || 'en'): Promise<string> {
   const element = `<attention-heatmap data="${escapeAttribute(JSON.stringify(data))}"></attention-heatmap>`;
   return standalonePage({ title: data.title || 'AttentionLab', lang, body: element, script: await kitFileScript() });
 }
 
 export async function downloadStandaloneMatrix(name: string, data: { title: string }): Promise<void> {
-  downloadHtml(name, await standaloneMatrixHtml(data, document.documentElement.lang || 'en'));
+  downloadHtml(name, await standaloneMatrixHtml(data));
 }

@@ -1,7 +1,8 @@
 // One labelled heatmap, drawn with the plain canvas 2D API (heatmap-paint.ts), with a colour legend,
 // value labels in the cells, a tooltip on hover and on keyboard focus (arrow keys move between
-// cells), token labels on both axes (any script; repeated tokens stay separate cells), one export
-// menu (PNG and SVG with title, axes and legend; CSV; JSON), the numbers as a visually hidden table
+// cells), token labels on both axes (any script; repeated tokens stay separate cells), a title and one
+// export menu (a Figure, figure.ts: PNG and SVG with title, axes and legend; CSV; JSON; standalone
+// HTML; Embed), the numbers as a visually hidden table
 // for screen readers (heatmap-table.ts), and a hidden <output> holding the last values as JSON (for
 // tests and for copying). Signed data can use a diverging ramp centred on 0. It emits typed cell
 // events (heatmap-cells.ts: hover, select, leave; by pointer, touch or keyboard) for linked views,
@@ -15,7 +16,8 @@
 // split would share private fields across files.
 import { DeferredDraw } from '../deferred-draw';
 import { heatmapWaiting } from '../first-draw';
-import { downloadCanvas, downloadCsv, downloadJson, downloadSvg, exportButtons, EXPORT_MENU_CSS } from '../export';
+import { EXPORT_MENU_CSS } from '../export';
+import { Figure } from '../figure';
 import { figureTranslator, langOfNode, type Translate } from '../figure-strings';
 import { ColorScale } from './heatmap-color';
 import { HeatmapLegend } from './heatmap-legend';
@@ -117,10 +119,11 @@ interface HeatmapValues {
   colLang?: string;
 }
 
-export class Heatmap implements CellEmitter {
+export class Heatmap extends Figure<HeatmapData> implements CellEmitter {
   readonly element: HTMLElement;
   readonly #options: HeatmapOptions;
-  readonly #title: HTMLElement;
+  /** the figure's own strings in its language, after the section's */
+  readonly #t: Translate;
   readonly #canvas: HTMLCanvasElement;
   readonly #box: HTMLElement;
   readonly #frame: HTMLElement;
@@ -160,40 +163,44 @@ export class Heatmap implements CellEmitter {
   readonly #drawnSignal = heatmapWaiting();
 
   constructor(host: HTMLElement, options: HeatmapOptions) {
+    const fig = document.createElement('figure');
+    // the figure strings in the language of the section's strings, else of the page around the figure
+    const t: Translate = (key) => figureTranslator(options.t, options.lang ?? (options.t ? undefined : langOfNode(fig)))(key);
+    super({
+      title: options.title,
+      t,
+      heading: { tag: 'h3' },
+      fileName: options.exportName ?? options.id,
+      exports:
+        options.exportable === false
+          ? undefined
+          : {
+              png: async (title) => {
+                const picture = await this.#picture(title);
+                return picture && picture.draw.figureCanvas(picture.figure, Math.max(2, globalThis.devicePixelRatio || 1));
+              },
+              svg: async (title) => {
+                const picture = await this.#picture(title);
+                return picture && picture.draw.figureSvg(picture.figure);
+              },
+              table: () => this.#data,
+              json: () => this.exportData(),
+              html: async () => {
+                const data = this.exportData();
+                return data && (await import('../embed/standalone')).standaloneMatrixHtml(data);
+              },
+              embed: figureEmbedHandler(() => this.exportData()),
+            },
+    });
+    this.#t = t;
     this.#options = options;
     this.#scale = new ColorScale(0, 1, options.diverging === true);
-    const fig = document.createElement('figure');
     fig.className = 'heatmap';
     fig.id = options.id;
 
     const cap = document.createElement('figcaption');
-    this.#title = document.createElement('h3');
-    this.#title.textContent = options.title;
-    cap.append(this.#title);
-    if (options.exportable !== false) {
-      const t = this.#t();
-      cap.append(
-        exportButtons(
-          t,
-          {
-            png: () => this.#exportPicture('png'),
-            svg: () => this.#exportPicture('svg'),
-            csv: () => {
-              if (this.#data) downloadCsv(this.#fileName(), this.#data.rowLabels, this.#data.colLabels, this.#data.values);
-            },
-            json: () => {
-              if (this.#data) downloadJson(this.#fileName(), this.exportData());
-            },
-            html: () => {
-              const data = this.exportData();
-              if (data) return import('../embed/standalone').then((m) => m.downloadStandaloneMatrix(this.#fileName(), data));
-            },
-            embed: figureEmbedHandler(() => this.exportData()),
-          },
-          options.title || undefined,
-        ),
-      );
-    }
+    cap.append(this.heading!);
+    if (this.menu) cap.append(this.menu);
 
     // frame: holds the fade at a cut edge; box: scrolls sideways; inner: sized to the matrix
     this.#frame = document.createElement('div');
@@ -208,13 +215,13 @@ export class Heatmap implements CellEmitter {
     const focusId = `${options.id}-focus`;
     this.#canvas.setAttribute('aria-describedby', focusId);
     // named before its data arrives (a figure that is still loading is an image with a name)
-    this.#canvas.setAttribute('aria-label', options.title || this.#t()('heatmap.loading'));
+    this.#canvas.setAttribute('aria-label', options.title || t('heatmap.loading'));
     this.#inner.append(this.#canvas);
     this.#box.append(this.#inner);
     this.#frame.append(this.#box);
 
     // what is out of view, and buttons that scroll to it (hidden while everything fits)
-    this.#scroller = new ColumnScroller(this.#frame, this.#box, () => this.#t());
+    this.#scroller = new ColumnScroller(this.#frame, this.#box, () => this.#t);
 
     this.#legend = new HeatmapLegend(options.diverging === true);
 
@@ -259,19 +266,14 @@ export class Heatmap implements CellEmitter {
     );
   }
 
-  set title(text: string) {
-    this.#title.textContent = text;
-    const caption = this.#table.caption;
-    if (caption) caption.textContent = text;
-    // the export menu is named after the figure (many figures, one "Export" each)
-    const toggle = this.element.querySelector('.export-toggle');
-    if (toggle && text) toggle.setAttribute('aria-label', fill(this.#t()('export.menu.aria'), { label: text }));
+  override get title(): string {
+    return super.title;
   }
 
-  /** The figure's own strings in its language, after the section's. */
-  #t(): Translate {
-    const { t, lang } = this.#options;
-    return figureTranslator(t, lang ?? (t ? undefined : langOfNode(this.element ?? null)));
+  override set title(text: string) {
+    super.title = text;
+    const caption = this.#table.caption;
+    if (caption) caption.textContent = text;
   }
 
   /** The figure's current numbers, as the JSON export writes them. */
@@ -279,7 +281,7 @@ export class Heatmap implements CellEmitter {
     const d = this.#data;
     if (!d) return null;
     return {
-      title: this.#title.textContent ?? '',
+      title: this.title,
       rows: d.rows,
       cols: d.cols,
       rowLabels: [...d.rowLabels],
@@ -287,10 +289,6 @@ export class Heatmap implements CellEmitter {
       values: [...d.values],
       range: [this.#scale.min, this.#scale.max],
     };
-  }
-
-  #fileName(): string {
-    return this.#options.exportName ?? this.#options.id;
   }
 
   #scene(): HeatmapScene | null {
@@ -309,24 +307,23 @@ export class Heatmap implements CellEmitter {
     };
   }
 
-  /** PNG or SVG of the whole figure: title, every column, axis titles, legend (code loaded on demand). */
-  async #exportPicture(kind: 'png' | 'svg'): Promise<void> {
+  /** The whole figure for its PNG and SVG: title, every column, axis titles, legend (code loaded on demand). */
+  async #picture(title: string) {
     const scene = this.#scene();
-    if (!scene) return;
-    const { figureCanvas, figureSvg } = await import('./heatmap-export');
+    if (!scene) return null;
+    const draw = await import('./heatmap-export');
     const group = this.#sharedGroup();
     const figure = {
-      title: this.#title.textContent ?? '',
+      title,
       scene,
       legend: {
         min: this.#scale.min,
         max: this.#scale.max,
-        note: group ? fill(this.#t()('heatmap.legend.shared'), { count: group.size }) : undefined,
+        note: group ? fill(this.#t('heatmap.legend.shared'), { count: group.size }) : undefined,
       },
       gridHeight: Math.max(110, this.#box.clientHeight || this.#data!.rows * 38 + 42),
     };
-    if (kind === 'svg') downloadSvg(this.#fileName(), figureSvg(figure));
-    else await downloadCanvas(this.#fileName(), figureCanvas(figure, Math.max(2, globalThis.devicePixelRatio || 1)));
+    return { draw, figure };
   }
 
   /** the scale group in effect (none with a fixed range, or alone in it) */
@@ -367,7 +364,7 @@ export class Heatmap implements CellEmitter {
     }
     this.#output.dataset.shape = `${rows},${cols}`;
     this.#output.value = JSON.stringify(Array.from(values));
-    const table = heatmapTable(this.#title.textContent ?? '', this.#data, this.#options.digits ?? 2, this.#options.yTitle ?? '');
+    const table = heatmapTable(this.title, this.#data, this.#options.digits ?? 2, this.#options.yTitle ?? '');
     this.#table.replaceWith(table);
     this.#table = table;
     this.#keepSelectedCell(before);
@@ -443,13 +440,13 @@ export class Heatmap implements CellEmitter {
       [min, max] = [-m, m];
     }
     this.#scale = new ColorScale(min, max, this.#options.diverging === true);
-    const t = this.#t();
+    const t = this.#t;
     const shared = this.#sharedGroup();
     this.#legend.show(min, max, t, shared?.size ?? null, this.#options.scaleWhere ?? null);
     const d = this.#data;
     this.#canvas.setAttribute(
       'aria-label',
-      fill(t('heatmap.aria'), { title: this.#title.textContent ?? '', rows: d.rows, cols: d.cols, min: formatValue(min), max: formatValue(max) }),
+      fill(t('heatmap.aria'), { title: this.title, rows: d.rows, cols: d.cols, min: formatValue(min), max: formatValue(max) }),
     );
     this.#drawer?.request();
   }
@@ -567,7 +564,7 @@ export class Heatmap implements CellEmitter {
     const index = this.#focusIndex;
     const r = Math.floor(index / d.cols);
     const c = index % d.cols;
-    this.#focusText.textContent = fill(this.#t()('heatmap.cell'), { row: d.rowLabels[r], col: d.colLabels[c], value: formatValue(d.values[index], 4) });
+    this.#focusText.textContent = fill(this.#t('heatmap.cell'), { row: d.rowLabels[r], col: d.colLabels[c], value: formatValue(d.values[index], 4) });
   }
 
   /** Scrolls a wide matrix sideways so that the focused cell is in view. */

@@ -2,9 +2,11 @@
 // size d (log axis 1 … 1024, ticks at the computed powers of two; entropy on a right-hand axis), unscaled (dashed) and scaled
 // (solid), with a vertical marker at the slider's d. Chart.js (line-chart.ts). Each metric has its
 // own marker as well as its colour, so the series stay apart for a reader who cannot tell the
-// colours apart (orange and green under protanopia).
-import { seriesColor, type ChartOverlay } from '../charts/deferred-chart';
+// colours apart (orange and green under protanopia). Its export menu goes under it: the picture, and
+// every metric at every d.
+import { chartPictures, seriesColor, type ChartOverlay } from '../charts/deferred-chart';
 import { LineChart, type LineSeries, type PlotFrame } from '../charts/line-chart';
+import { Figure } from '../figure';
 import { MAX_SWEEP_D, SWEEP_GRID, type SoftmaxMetrics, type SweepPoint } from './dot-sweep';
 import { fill } from '../i18n';
 
@@ -18,12 +20,30 @@ const METRICS: readonly { key: keyof SoftmaxMetrics; label: string; color: strin
 const VARIANTS = ['unscaled', 'scaled'] as const;
 const MARKER_INK = '#0f172a';
 
-export class SweepChart {
+export class SweepChart extends Figure<readonly SweepPoint[]> {
   readonly #chart: LineChart;
   readonly #t: (key: string) => string;
   #marker = 1;
+  /** the points drawn: what the exports hold */
+  #points: readonly SweepPoint[] = [];
 
   constructor(host: HTMLElement, t: (key: string) => string) {
+    super({
+      title: t('dot.sweep.chartLabel'),
+      t,
+      // a menu button named "Export" alone, under the sweep's heading
+      label: null,
+      fileName: 'dot-sweep',
+      exports: {
+        ...chartPictures(() => this.#chart.built()),
+        table: () => ({
+          rowLabels: this.#points.map((p) => String(p.d)),
+          colLabels: METRICS.flatMap(({ key }) => VARIANTS.map((v) => `${key}_${v}`)),
+          values: this.#points.flatMap((p) => METRICS.flatMap(({ key }) => VARIANTS.map((v) => p[v][key]))),
+        }),
+        json: () => this.#points.map(({ d, unscaled, scaled }) => ({ d, unscaled, scaled })),
+      },
+    });
     this.#t = t;
     const box = document.createElement('div');
     box.className = 'dot-sweep-chart';
@@ -37,14 +57,11 @@ export class SweepChart {
       xName: 'd =',
       overlay: (ctx, frame) => this.#drawMarker(ctx, frame),
     });
-  }
-
-  /** PNG and SVG export handlers (the chart under `title`). */
-  pictures(name: string, title: string): { png: () => Promise<void>; svg: () => Promise<void> } {
-    return this.#chart.pictures(name, title);
+    host.append(this.menu!);
   }
 
   update(points: readonly SweepPoint[]): void {
+    this.#points = points;
     const t = this.#t;
     const series: LineSeries[] = METRICS.flatMap((metric) =>
       VARIANTS.map((variant) => ({

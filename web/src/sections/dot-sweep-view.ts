@@ -1,10 +1,9 @@
 // The "why divide by √d" panel of §3.2: a slider for d (1 … 1024, log steps), the unscaled and scaled
 // metrics at that d side by side, and the chart over d (computed once per seed).
-import { downloadCsv, downloadJson, exportButtons } from '../export';
 import { mathml } from '../math';
 import type { SectionContext } from '../section';
 import { checkNumber, el, errorText, field, LatestOnly, MessageLine, setFieldError } from './dom';
-import { MAX_SWEEP_D, sweepGrid, sweepPoint, type SoftmaxMetrics, type SweepPoint } from './dot-sweep';
+import { MAX_SWEEP_D, sweepGrid, sweepPoint, type SoftmaxMetrics } from './dot-sweep';
 import { SweepChart } from './dot-sweep-chart';
 
 const METRIC_KEYS: readonly (keyof SoftmaxMetrics)[] = ['maxWeight', 'entropy', 'jacobian'];
@@ -35,7 +34,6 @@ export class SweepView {
   readonly #grid = new LatestOnly();
   readonly #unsubscribe: () => void;
   #gridSeed: number | null = null;
-  #points: SweepPoint[] = [];
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
@@ -95,25 +93,9 @@ export class SweepView {
     this.#data.hidden = true;
     this.#root.append(table, el('p', 'dot-note', t('dot.sweep.entropyMax')), this.#message.element);
 
+    // the chart and its export menu under it
     const chartBox = el('div', 'dot-sweep-figure');
     this.#chart = new SweepChart(chartBox, t);
-    chartBox.append(
-      exportButtons(t, {
-        ...this.#chart.pictures('dot-sweep', t('dot.sweep.chartLabel')),
-        csv: () =>
-          downloadCsv(
-            'dot-sweep',
-            this.#points.map((p) => String(p.d)),
-            METRIC_KEYS.flatMap((key) => VARIANTS.map((v) => `${key}_${v}`)),
-            this.#points.flatMap((p) => METRIC_KEYS.flatMap((key) => VARIANTS.map((v) => p[v][key]))),
-          ),
-        json: () =>
-          downloadJson(
-            'dot-sweep',
-            this.#points.map(({ d, unscaled, scaled }) => ({ d, unscaled, scaled })),
-          ),
-      }),
-    );
     this.#root.append(chartBox, this.#data);
     host.append(this.#root);
 
@@ -165,7 +147,6 @@ export class SweepView {
     void this.#grid.run(
       () => sweepGrid(lab, seed),
       (points) => {
-        this.#points = points;
         this.#chart.update(points);
         this.#root.dataset.grid = 'ok';
       },

@@ -4,8 +4,8 @@ import type { Chart, Plugin } from 'chart.js';
 import { ChartLegend } from '../charts/chart-legend';
 import { ChartReadout } from '../charts/chart-readout';
 import { logScaleOptions, toLog } from '../charts/log-axis';
-import { DeferredChart, pictureExports, seriesColor } from '../charts/deferred-chart';
-import { downloadCsv, downloadJson, exportButtons } from '../export';
+import { chartPictures, DeferredChart, seriesColor } from '../charts/deferred-chart';
+import { Figure } from '../figure';
 import { restyleOnSchemeChange } from '../scheme';
 
 export interface BarSeries {
@@ -20,7 +20,7 @@ export interface BarData {
 }
 
 /** One titled bar chart; update(data) redraws it with new labels and series. */
-export class BarChart {
+export class BarChart extends Figure<BarData> {
   /** built off the mount task (deferred-chart.ts) */
   readonly #chart: DeferredChart<'bar', (number | null)[], string>;
   readonly #box: HTMLElement;
@@ -31,25 +31,26 @@ export class BarChart {
 
   /** `name`: the export files' name; `t`: the section's strings (the export menu's labels) */
   constructor(host: HTMLElement, title: string, axis: string, options: { logarithmic?: boolean; legend?: boolean; name?: string; t?: (key: string) => string } = {}) {
+    super({
+      title,
+      t: options.t,
+      heading: { tag: 'figcaption' },
+      fileName: options.name ?? 'performance',
+      exports: {
+        ...chartPictures(() => this.#chart.built()),
+        table: () => ({
+          rowLabels: this.#data.labels,
+          colLabels: this.#data.series.map((s) => s.label || axis),
+          values: this.#data.labels.flatMap((_, i) => this.#data.series.map((s) => s.values[i] ?? NaN)),
+        }),
+        json: () => ({ title, axis, ...this.#data }),
+      },
+    });
     this.#log = options.logarithmic ?? false;
     this.#box = document.createElement('figure');
     this.#box.className = 'perf-chart';
-    const caption = document.createElement('figcaption');
-    caption.textContent = title;
-    if (options.t) {
-      const name = options.name ?? 'performance';
-      caption.append(
-        exportButtons(
-          options.t,
-          {
-            ...pictureExports(this.#chartRef(), name, () => title),
-            csv: () => downloadCsv(name, this.#data.labels, this.#data.series.map((s) => s.label || axis), this.#data.labels.flatMap((_, i) => this.#data.series.map((s) => s.values[i] ?? NaN))),
-            json: () => downloadJson(name, { title, axis, ...this.#data }),
-          },
-          title,
-        ),
-      );
-    }
+    const caption = this.heading!;
+    if (this.menu) caption.append(this.menu);
     const wrap = document.createElement('div');
     wrap.style.position = 'relative';
     wrap.style.height = '260px';
@@ -85,11 +86,6 @@ export class BarChart {
     });
     readout.attach(canvas, () => this.#chart.ensure() as unknown as Chart | null);
     restyleOnSchemeChange(this);
-  }
-
-  /** the chart for the export handlers, which run only after the constructor */
-  #chartRef(): { built: () => ReturnType<DeferredChart<'bar', (number | null)[], string>['built']> } {
-    return { built: () => this.#chart.built() };
   }
 
   /** The bars' and the legend's colours are resolved when the data comes: resolved again. */

@@ -11,10 +11,11 @@
 // the Transformer, compared with their targets and bucketed as the recurrent models' are; the
 // total is checked against the core's own evaluate() of the Transformer.
 import type { EvaluateResult, HeldOutExample, LengthBucketResult } from '#shared/types/seq2seq';
+import { chartPictures } from '../charts/deferred-chart';
 import { LineChart } from '../charts/line-chart';
+import { Figure } from '../figure';
 import { fill } from '../i18n';
 import type { LabClient } from '../worker/protocol';
-import { downloadCsv, downloadJson, exportButtons } from '../export';
 import { el } from './dom';
 import { RECIPE_STEPS, RECIPES, TranslateTrainer } from './translate-train';
 import type { TransformerTask } from './transformer-recipes';
@@ -95,7 +96,8 @@ export async function measureComparison(
   return rows;
 }
 
-export class CompareView {
+/** The comparison's chart (exact match by length), its caption, export menu and table. */
+export class CompareView extends Figure<CompareRow[]> {
   readonly element = el('div', 'tf-compare-result');
   readonly #t: T;
   readonly #chart: LineChart;
@@ -106,6 +108,23 @@ export class CompareView {
   #rows: CompareRow[] = [];
 
   constructor(host: HTMLElement, t: T) {
+    super({
+      title: t('tf.compare.chart'),
+      t,
+      fileName: 'tf-comparison',
+      exports: {
+        ...chartPictures(() => this.#chart.built()),
+        table: () => {
+          const buckets = this.#rows[0]?.evaluation.exactMatchByLength ?? [];
+          return {
+            rowLabels: this.#rows.map((r) => t(`tf.compare.${r.id}`)),
+            colLabels: buckets.map((b) => `${t('tf.compare.exact')} ${b.minLength}–${b.maxLength}`),
+            values: this.#rows.flatMap((r) => r.evaluation.exactMatchByLength.map((b) => b.exactMatch)),
+          };
+        },
+        json: () => JSON.parse(this.#data.value || '[]'),
+      },
+    });
     this.#t = t;
     const box = el('div', 'tf-compare-chart');
     this.#chart = new LineChart(box, {
@@ -118,24 +137,12 @@ export class CompareView {
     this.#data.dataset.testid = 'tf-compare-data';
     const scroll = el('div', 'tf-table-scroll');
     scroll.append(this.#table);
-    const exports = exportButtons(
-      t,
-      {
-        ...this.#chart.pictures('tf-comparison', t('tf.compare.chart')),
-        csv: () => {
-          const buckets = this.#rows[0]?.evaluation.exactMatchByLength ?? [];
-          downloadCsv('tf-comparison', this.#rows.map((r) => t(`tf.compare.${r.id}`)), buckets.map((b) => `${t('tf.compare.exact')} ${b.minLength}–${b.maxLength}`), this.#rows.flatMap((r) => r.evaluation.exactMatchByLength.map((b) => b.exactMatch)));
-        },
-        json: () => downloadJson('tf-comparison', JSON.parse(this.#data.value || '[]')),
-      },
-      t('tf.compare.chart'),
-    );
     this.#chartCaption.dataset.testid = 'tf-compare-chart-caption';
-    this.element.append(box, this.#chartCaption, exports, scroll, this.#data);
+    this.element.append(box, this.#chartCaption, this.menu!, scroll, this.#data);
     host.append(this.element);
   }
 
-  show(rows: CompareRow[]): void {
+  update(rows: CompareRow[]): void {
     const t = this.#t;
     this.#rows = rows;
     const buckets = rows[0]?.evaluation.exactMatchByLength ?? [];
@@ -170,10 +177,6 @@ export class CompareView {
     this.#chartCaption.textContent = fill(t('tf.compare.chart.caption'), { runs: runs.join(t('tf.compare.runSep')), examples: rows[0]?.evaluation.examples ?? 0 });
     this.#table.replaceChildren(caption, head, ...body);
     this.#data.value = JSON.stringify(rows.map((r) => ({ ...r, evaluation: { exactMatch: r.evaluation.exactMatch, tokenAccuracy: r.evaluation.tokenAccuracy, examples: r.evaluation.examples, exactMatchByLength: r.evaluation.exactMatchByLength } })));
-  }
-
-  pictures(name: string, title: string): { png: () => Promise<void>; svg: () => Promise<void> } {
-    return this.#chart.pictures(name, title);
   }
 
   destroy(): void {

@@ -66,7 +66,7 @@ export class ComparePanel {
       const rows = await measureComparison(this.#lab, trainer.settings.task, trainer.settings.seed, trainer, (text) => (this.#status.textContent = text), t);
       if (trainer !== this.#trainer) return;
       this.#view ??= new CompareView(this.element, t);
-      this.#view.show(rows);
+      this.#view.update(rows);
       this.#status.textContent = fill(t('tf.compare.done'), { step: trainer.step });
       this.element.dataset.measuredAt = String(trainer.step);
     } catch (err) {

@@ -2,49 +2,48 @@
 // thinned for drawing as it grows, step-series.ts, the exports keep every step) with their export
 // menu and empty state (TrainingCurves, one for both sections), each chart in a titled box. Chart.js
 // (line-chart.ts), loaded after the first heatmap: built off the mount task, drawn at most once a frame.
+import type { Chart } from 'chart.js';
+import { chartPictures } from '../charts/deferred-chart';
 import { LineChart } from '../charts/line-chart';
 import { RunningAverage, StepThinning } from '../charts/step-series';
-import { downloadCsv, downloadJson, exportButtons } from '../export';
+import { Figure } from '../figure';
 import { el } from './dom';
 
 /** Below this many steps the losses output is rewritten at every update; above, every LOSSES_WRITE_MS. */
 const LOSSES_WRITTEN_EVERY_FRAME = 2000;
 const LOSSES_WRITE_MS = 500;
 
-/** A titled figure holding the chart's box (the box sets the chart's size, translate.css). */
-function chartBox(host: HTMLElement, className: string, title: string): HTMLElement {
-  const fig = el('figure', className);
-  const wrap = el('div', 'tr-chart-box');
-  fig.append(el('figcaption', undefined, title), wrap);
-  host.append(fig);
-  return wrap;
-}
-
-/** One line against the step, titled, in one colour. */
-class StepChart {
+/**
+ * One line against the step, in one colour, in a figure captioned with its title, holding the
+ * chart's box (the box sets the chart's size, translate.css). No menu of its own: the curves share one.
+ */
+class StepChart extends Figure<readonly number[]> {
   readonly #chart: LineChart;
-  readonly #title: string;
   readonly #color: string;
   readonly #thinning = new StepThinning();
 
   constructor(host: HTMLElement, title: string, xLabel: string, color: string, yRange?: [number, number]) {
-    this.#title = title;
+    super({ title, heading: { tag: 'figcaption' } });
     this.#color = color;
-    this.#chart = new LineChart(chartBox(host, 'tr-step-chart', title), {
+    const fig = el('figure', 'tr-step-chart');
+    const box = el('div', 'tr-chart-box');
+    fig.append(this.heading!, box);
+    host.append(fig);
+    this.#chart = new LineChart(box, {
       label: title,
       x: { kind: 'linear', min: 0, integerStep: true, title: xLabel },
       y: { min: yRange?.[0] ?? 0, max: yRange?.[1] },
     });
   }
 
-  /** PNG and SVG export handlers (the chart under its title). */
-  pictures(name: string): { png: () => Promise<void>; svg: () => Promise<void> } {
-    return this.#chart.pictures(name, this.#title);
+  /** The chart once built (for the curves' picture). */
+  built(): Promise<Chart | null> {
+    return this.#chart.built();
   }
 
   /** `values`: one per step, an array that grows (a trainer's history): only new values are read. */
   update(values: readonly number[]): void {
-    this.#chart.update({ series: [{ label: this.#title, color: this.#color, width: 1.5, points: this.#thinning.points(values) }] });
+    this.#chart.update({ series: [{ label: this.title, color: this.#color, width: 1.5, points: this.#thinning.points(values) }] });
   }
 
   destroy(): void {
@@ -65,12 +64,14 @@ interface TrainingHistory {
  * export menu for both (PNG and SVG of the loss chart; CSV and JSON of every step, the settings in
  * the JSON), a line saying there is nothing to draw yet, and the losses as JSON in a hidden
  * <output> (tests read it). The section places the four parts. `prefix` is the string keys' and
- * classes' ('tr', 'tf'), `id` the test ids' and file names' ('s2s', 'tf').
+ * classes' ('tr', 'tf'), `id` the test ids' and file names' ('s2s', 'tf'). The figure's title is the
+ * loss chart's (it names the menu and the picture); its data is the accuracy's averaging window, as
+ * the curves read the trainer's history, which grows in place, themselves.
  */
-export class TrainingCurves {
+export class TrainingCurves extends Figure<number> {
+  declare readonly menu: HTMLElement;
   readonly empty: HTMLParagraphElement;
   readonly charts: HTMLDivElement;
-  readonly menu: HTMLElement;
   readonly losses: HTMLOutputElement;
   readonly #loss: StepChart;
   readonly #accuracy: StepChart;
@@ -81,6 +82,23 @@ export class TrainingCurves {
   #lossesTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(t: (key: string) => string, prefix: 'tr' | 'tf', id: 's2s' | 'tf', history: () => TrainingHistory) {
+    super({
+      title: t(`${prefix}.loss`),
+      t,
+      fileName: `${id}-training`,
+      pictureName: `${id}-loss`,
+      exports: {
+        ...chartPictures(() => this.#loss.built()),
+        table: () => {
+          const { losses, accuracies } = history();
+          return { rowLabels: losses.map((_, i) => String(i + 1)), colLabels: ['loss', 'token accuracy'], values: losses.flatMap((l, i) => [l, accuracies[i]]) };
+        },
+        json: () => {
+          const { settings, losses, accuracies } = history();
+          return { settings, losses, tokenAccuracy: accuracies };
+        },
+      },
+    });
     this.#history = history;
     this.empty = el('p', `${prefix}-note ${prefix}-charts-empty`, t(`${prefix}.charts.empty`));
     this.empty.dataset.testid = `${id}-charts-empty`;
@@ -88,22 +106,6 @@ export class TrainingCurves {
     const stepTitle = t(`${prefix}.axis.step`);
     this.#loss = new StepChart(this.charts, t(`${prefix}.loss`), stepTitle, '#c2410c');
     this.#accuracy = new StepChart(this.charts, t(`${prefix}.accuracy`), stepTitle, '#15803d', [0, 1]);
-    const file = `${id}-training`;
-    this.menu = exportButtons(
-      t,
-      {
-        ...this.#loss.pictures(`${id}-loss`),
-        csv: () => {
-          const { losses, accuracies } = history();
-          downloadCsv(file, losses.map((_, i) => String(i + 1)), ['loss', 'token accuracy'], losses.flatMap((l, i) => [l, accuracies[i]]));
-        },
-        json: () => {
-          const { settings, losses, accuracies } = history();
-          downloadJson(file, { settings, losses, tokenAccuracy: accuracies });
-        },
-      },
-      t(`${prefix}.loss`),
-    );
     this.losses = el('output', `${prefix}-losses`);
     this.losses.hidden = true;
     this.losses.dataset.testid = `${id}-losses`;

@@ -163,7 +163,7 @@ export class DecodeView {
     this.#output.value = r && pos === total ? r.text : shown.join(this.#joiner);
     this.#output.dataset.eos = current?.token === '<eos>' ? '1' : '0';
 
-    if (!current) this.#topk.update([], '', 0);
+    if (!current) this.#topk.update({ top: [], chosen: '', step: 0 });
 
     const rows = this.#views.slice(0, pos);
     const showMap = this.#hasAttention && rows.length > 0 && r !== null;
@@ -221,7 +221,7 @@ export class DecodeView {
   /** The candidates of step `row` (0-based), titled with its number and word; none for no such step. */
   #showCandidates(row: number): void {
     const v = this.#views[row];
-    if (v) this.#topk.update(v.top, v.token, row + 1);
+    if (v) this.#topk.update({ top: v.top, chosen: v.token, step: row + 1 });
   }
 
   /** One table per decoded step up to `pos`: every kept beam's word, score and parent. */

@@ -4,46 +4,65 @@
 // keyboard, touch, screen reader), follows the page's colours (translate.css), and keeps Chart.js
 // (about 44 KB gzip) off a page until the training curves need it.
 import type { TokenProb } from '#shared/types/seq2seq';
-import { downloadCsv, downloadJson, exportButtons } from '../export';
+import { Figure } from '../figure';
 import { fill } from '../i18n';
 import { el } from './dom';
 
 /** A token as the list shows it: a space would be invisible. */
 const shown = (token: string): string => (token === ' ' ? '␣' : token);
 
-export class CandidateList {
+/** The candidates of step `step` (1-based; 0: none yet), most probable first; `chosen` is the one written. */
+export interface Candidates {
+  top: readonly TokenProb[];
+  chosen: string;
+  step: number;
+}
+
+export class CandidateList extends Figure<Candidates> {
   readonly element = el('figure', 'tr-topk');
-  readonly #title = el('span', 'tr-topk-title');
   readonly #list = el('ol', 'tr-topk-list');
   readonly #t: (key: string) => string;
-  readonly #menu: HTMLElement;
   #top: readonly TokenProb[] = [];
   #chosen = '';
   #step = 0;
 
   constructor(host: HTMLElement, t: (key: string) => string) {
+    super({
+      title: t('tr.topk'),
+      t,
+      heading: { tag: 'span', className: 'tr-topk-title' },
+      // the title names the step; the menu keeps one name
+      label: t('tr.topkLabel'),
+      fileName: () => `s2s-candidates-step-${this.#step}`,
+      exports: {
+        // one row per candidate: its probability, and 1 for the chosen one (else 0)
+        table: () => ({
+          rowLabels: this.#top.map((p) => p.token),
+          colLabels: ['probability', 'chosen'],
+          values: this.#top.flatMap((p) => [p.prob, p.token === this.#chosen ? 1 : 0]),
+        }),
+        json: () => ({ step: this.#step, chosen: this.#chosen, candidates: this.#top.map((p) => ({ token: p.token, prob: p.prob })) }),
+      },
+    });
     this.#t = t;
-    this.#title.textContent = t('tr.topk');
     this.#list.setAttribute('aria-label', t('tr.topkLabel'));
     this.#list.dataset.testid = 's2s-candidates';
     // without list markers Safari no longer says it is a list
     this.#list.setAttribute('role', 'list');
     // nothing to export before the first step
-    this.#menu = exportButtons(t, { csv: () => this.#csv(), json: () => this.#json() }, t('tr.topkLabel'));
-    this.#menu.hidden = true;
+    this.menu!.hidden = true;
     const caption = el('figcaption');
-    caption.append(this.#title, this.#menu);
+    caption.append(this.heading!, this.menu!);
     this.element.append(caption, this.#list);
     host.append(this.element);
   }
 
-  /** The candidates of step `step` (1-based; 0: none yet), most probable first; `chosen` is the one written. */
-  update(top: readonly TokenProb[], chosen: string, step: number): void {
+  update({ top, chosen, step }: Candidates): void {
     this.#top = top;
     this.#chosen = chosen;
     this.#step = step;
-    this.#title.textContent = step > 0 ? fill(this.#t('tr.topkAt'), { step, token: chosen }) : this.#t('tr.topk');
-    this.#menu.hidden = top.length === 0;
+    this.title = step > 0 ? fill(this.#t('tr.topkAt'), { step, token: chosen }) : this.#t('tr.topk');
+    this.menu!.hidden = top.length === 0;
     const chosenText = this.#t('tr.topkChosen');
     this.#list.replaceChildren(
       ...top.map((p) => {
@@ -59,20 +78,5 @@ export class CandidateList {
         return item;
       }),
     );
-  }
-
-  /** The file name of this step's candidates. */
-  #name(): string {
-    return `s2s-candidates-step-${this.#step}`;
-  }
-
-  /** One row per candidate: its probability, and 1 for the chosen one (else 0). */
-  #csv(): void {
-    const values = this.#top.flatMap((p) => [p.prob, p.token === this.#chosen ? 1 : 0]);
-    downloadCsv(this.#name(), this.#top.map((p) => p.token), ['probability', 'chosen'], values);
-  }
-
-  #json(): void {
-    downloadJson(this.#name(), { step: this.#step, chosen: this.#chosen, candidates: this.#top.map((p) => ({ token: p.token, prob: p.prob })) });
   }
 }

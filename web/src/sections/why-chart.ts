@@ -1,7 +1,10 @@
 // §1's chart: token accuracy (solid) and exact match (dotted) against input length for the plain
 // and the attention model, drawn by Chart.js (line-chart.ts): built off the mount task, at most once
-// a frame while training; hovering shows every series' value at that length.
+// a frame while training; hovering shows every series' value at that length. Its export menu goes
+// under it: the picture, and the numbers by length.
+import { chartPictures } from '../charts/deferred-chart';
 import { LineChart, type LineSeries } from '../charts/line-chart';
+import { Figure } from '../figure';
 import type { WhySnapshot } from './why-run';
 
 const PLAIN = '#c2410c';
@@ -13,13 +16,31 @@ export const WHY_CHANCE = 1 / 20;
 const percent = (v: number) => `${Math.round(v * 100)}%`;
 const percentPrecise = (v: number) => `${(v * 100).toFixed(1)}%`;
 
-export class WhyChart {
+export class WhyChart extends Figure<WhySnapshot> {
   readonly #chart: LineChart;
+  /** the last snapshot drawn: what the exports hold */
+  #snapshot: WhySnapshot | null = null;
   readonly #labels: { plain: string; attention: string; exactPlain: string; exactAttention: string; chance: string };
   /** the lengths the x axis has its ticks at */
   #lengths = '';
 
   constructor(host: HTMLElement, t: (key: string) => string) {
+    super({
+      title: t('why.chartLabel'),
+      t,
+      fileName: 'why-accuracy-by-length',
+      exports: {
+        ...chartPictures(() => this.#chart.built()),
+        table: () => {
+          const s = this.#snapshot;
+          if (!s) return null;
+          const colLabels = ['plain token accuracy', 'attention token accuracy', 'plain exact match', 'attention exact match'];
+          const values = s.lengths.flatMap((_, i) => [s.plain[i], s.attention[i], s.exactPlain[i], s.exactAttention[i]].map((v) => v ?? NaN));
+          return { rowLabels: s.lengths.map(String), colLabels, values };
+        },
+        json: () => this.#snapshot,
+      },
+    });
     const box = document.createElement('div');
     box.className = 'why-chart';
     host.append(box);
@@ -38,14 +59,11 @@ export class WhyChart {
       y: { min: 0, max: 1, title: t('why.axis.accuracy'), format: percent, readout: percentPrecise },
       legend: true,
     });
-  }
-
-  /** PNG and SVG export handlers (the chart under `title`). */
-  pictures(name: string, title: string): { png: () => Promise<void>; svg: () => Promise<void> } {
-    return this.#chart.pictures(name, title);
+    host.append(this.menu!);
   }
 
   update(s: WhySnapshot): void {
+    this.#snapshot = s;
     const lengths = s.lengths.join(',');
     if (lengths !== this.#lengths && s.lengths.length) {
       this.#lengths = lengths;

@@ -11,7 +11,6 @@ import { WHY_CHANCE, WhyChart } from './why-chart';
 import { WhyRun, type WhySettings, type WhySnapshot } from './why-run';
 import { fill } from '../i18n';
 import { WHY_STRINGS } from './why-strings';
-import { downloadCanvasPng, downloadCsv, downloadJson, exportButtons } from '../export';
 import { button, checkNumber, el, errorText, field, MessageLine, narration, primaryButton, refusedFieldsMessage, select, setFieldError, mountRoot, tryThis } from './dom';
 import { Announcer } from './announcer';
 import { parkingSlot } from './parked';
@@ -129,23 +128,8 @@ class WhyView implements SectionHandle {
     this.#announcer = new Announcer(ctx.lang);
     this.#root.append(controls, this.#confirm, this.#announcer.element, this.#narration, this.#status, this.#error.element, this.#empty);
 
+    // the chart and its export menu under it
     this.#chart = new WhyChart(this.#root, t);
-    this.#root.append(
-      exportButtons(
-        t,
-        {
-          ...this.#chart.pictures('why-accuracy-by-length', t('why.chartLabel')),
-          csv: () => {
-            const s = this.#run.snapshot;
-            const cols = ['plain token accuracy', 'attention token accuracy', 'plain exact match', 'attention exact match'];
-            const values = s.lengths.flatMap((_, i) => [s.plain[i], s.attention[i], s.exactPlain[i], s.exactAttention[i]].map((v) => v ?? NaN));
-            downloadCsv('why-accuracy-by-length', s.lengths.map(String), cols, values);
-          },
-          json: () => downloadJson('why-accuracy-by-length', this.#run.snapshot),
-        },
-        t('why.chartLabel'),
-      ),
-    );
     this.#data.hidden = true;
     this.#data.dataset.testid = 'why-data';
     this.#root.append(el('p', 'why-note', t('why.chance')), this.#data);
