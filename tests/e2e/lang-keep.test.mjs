@@ -174,7 +174,7 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
     assert.ok(before.candidates && before.attention, 'the step figures are drawn');
     // the line under the text names the last character drawn and its probability, in each language
     const chosen = () => page.locator('.gpt-chosen').textContent();
-    const [, p] = (await chosen()).match(/^Step 3: drew .+ \(model probability (\d\.\d{3})\)\.$/s);
+    const [, p] = (await chosen()).match(/^Character 3 after the prompt: drew .+ \(model probability (\d\.\d{3})\)\.$/s);
     const last = Array.from(before.text).at(-1).replace('\n', '⏎');
     for (const [lang, said] of [['zh', `提示后的第 3 个字：抽中「${last}」（模型给它的概率 ${p}）。`], ['en', `Character 3 after the prompt: drew ${last} (model probability ${p}).`]]) {
       await switchTo(lang, '.gpt-generate');

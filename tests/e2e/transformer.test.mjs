@@ -199,7 +199,7 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     await page.dispatchEvent('[data-testid=tf-text]', 'change');
     await page.waitForFunction(() => document.querySelector('[data-testid=tf-text]')?.getAttribute('aria-invalid') === 'true');
     e = await fieldError('tf-text');
-    assert.equal(e.text, 'Sentence: at most 256 characters, the positions of the positional table (this one has 280); shorten it');
+    assert.equal(e.text, 'Sentence: at most 256 characters, the positions of the positional table (this one has 280 characters); shorten it');
     // longer than the state keeps (300 characters): named, in the reader's words
     await page.fill('[data-testid=tf-text]', '1'.repeat(301));
     await page.dispatchEvent('[data-testid=tf-text]', 'change');

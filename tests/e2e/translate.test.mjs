@@ -162,7 +162,7 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     await page.fill('[data-testid=s2s-text]', '我 '.repeat(70));
     await page.press('[data-testid=s2s-text]', 'Enter');
     await page.waitForFunction(() => document.querySelectorAll('.tr-token').length === 0);
-    assert.equal(await page.locator(`${SEC} [data-testid=s2s-input-error]`).textContent(), 'Sentence: at most 64 words (this one has 70); shorten it');
+    assert.equal(await page.locator(`${SEC} [data-testid=s2s-input-error]`).textContent(), 'Sentence: at most 64 words (this one has 70 words); shorten it');
     // longer than the setting keeps (200 characters): the box keeps it all and says so, nothing cut
     await page.fill('[data-testid=s2s-text]', '我'.repeat(201));
     await page.press('[data-testid=s2s-text]', 'Enter');

@@ -44,6 +44,7 @@ test('the strings of §1, §2, §3.1–3.2 and §3.4–3.5 exist in both languag
     modelFile: (await loadWeb('sections/model-file-strings')).MODEL_FILE_STRINGS,
     askWhy: (await loadWeb('sections/translate-why-strings')).ASK_WHY_STRINGS,
     timeline: (await loadWeb('sections/translate-timeline-strings')).TIMELINE_STRINGS,
+    sentence: (await loadWeb('sections/sentence-error')).SENTENCE_STRINGS,
   };
   const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
   const page = (await loadWeb('shell/page-strings')).PAGE_STRINGS;

@@ -16,7 +16,7 @@ const { splitSuggestion } = await loadWeb('sections/note-words');
 const { COMPARE_STRINGS, sentenceAlignment } = await loadWeb('sections/translate-compare');
 const { TRANSLATE_STRINGS } = await loadWeb('sections/translate-strings');
 const { timeLeftText, tryPrompts } = await loadWeb('sections/translate-text');
-const { sentenceTooLongText } = await loadWeb('sections/dom');
+const { sentenceTooLongText } = await loadWeb('sections/sentence-error');
 const { PROPS } = await loadWeb('state-table');
 const { LabHandlers } = await loadWeb('worker/handlers');
 const { expose } = await loadWeb('worker/expose');
@@ -153,13 +153,12 @@ describe('seq2seq.vocabulary through the worker protocol', () => {
     assert.equal(err.message, 'sentence has 70 tokens; the limit is 64');
     assert.equal(err.code, 'sentenceTooLong');
     assert.deepEqual(err.details, { count: 70, limit: 64 });
-    const t = (lang) => translator(lang, SHELL_STRINGS);
-    assert.equal(sentenceTooLongText(t('en'), err, 'words'), 'at most 64 words (this one has 70); shorten it');
-    assert.equal(sentenceTooLongText(t('zh'), err, 'chars'), '最多 64 个字符（这句有 70 个字符），请缩短');
+    assert.equal(sentenceTooLongText('en', err, 'words'), 'at most 64 words (this one has 70 words); shorten it');
+    assert.equal(sentenceTooLongText('zh', err, 'chars'), '最多 64 个字符（这句有 70 个字符），请缩短');
     // any other error is the caller's to word
     const other = await model.translate('').catch((e) => e);
     assert.equal(other.code, undefined);
-    assert.equal(sentenceTooLongText(t('en'), other, 'words'), null);
+    assert.equal(sentenceTooLongText('en', other, 'words'), null);
     await model.delete();
   });
 });

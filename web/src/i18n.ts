@@ -28,11 +28,6 @@ export const SHELL_STRINGS: Strings = {
     'field.fixFirst': 'Nothing started: correct {labels} first',
     'field.tooLong': '{label}: at most {max} characters (you typed {n})',
     'field.separator': ', ',
-    // the core's error for a sentence over the model's limit (sections/dom.ts sentenceTooLongText)
-    'sentence.tooLong': 'at most {max} {unit} (this one has {count}); shorten it',
-    'sentence.overPositions': 'at most {max} {unit}, the positions of the positional table (this one has {count}); shorten it',
-    'unit.words': 'words',
-    'unit.chars': 'characters',
     // a reader's own text file (sections/text-file.ts)
     'file.tooBig': '{label}: {name} is {bytes} bytes, over the limit of {max}',
     'file.notUtf8': '{label}: {name} is not UTF-8 text (line {line}); save it as UTF-8',
@@ -66,10 +61,6 @@ export const SHELL_STRINGS: Strings = {
     'field.fixFirst': '没有开始：请先改正{labels}',
     'field.tooLong': '{label}：最多 {max} 个字符（你输入了 {n} 个）',
     'field.separator': '、',
-    'sentence.tooLong': '最多 {max} {unit}（这句有 {count} {unit}），请缩短',
-    'sentence.overPositions': '最多 {max} {unit}，即位置编码表的位置数（这句有 {count} {unit}），请缩短',
-    'unit.words': '个词',
-    'unit.chars': '个字符',
     'file.tooBig': '{label}：{name} 有 {bytes} 字节，超过上限 {max}',
     'file.notUtf8': '{label}：{name} 不是 UTF-8 文本（第 {line} 行）；请存为 UTF-8',
     'file.nul': '{label}：{name} 不是文本文件（第 {line} 行有空字节）',

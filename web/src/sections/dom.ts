@@ -122,22 +122,6 @@ export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The core's codes for a sentence of more source tokens than the model takes, and their strings. */
-const SENTENCE_CODES: Record<string, string> = { sentenceTooLong: 'sentence.tooLong', sentenceOverPositions: 'sentence.overPositions' };
-
-/**
- * The core's error for a sentence of more source tokens than the model takes (its code, with the
- * count and the limit) in the reader's words, counted in the unit of the model's tokenizer: "at
- * most 64 words (this one has 70); shorten it". Null for any other error.
- */
-export function sentenceTooLongText(t: (key: string) => string, err: unknown, tokenizer: 'words' | 'chars' | undefined): string | null {
-  const { code, details } = err as { code?: string; details?: { count: number; limit: number } };
-  const key = code !== undefined && Object.hasOwn(SENTENCE_CODES, code) ? SENTENCE_CODES[code] : undefined;
-  if (key === undefined || !details) return null;
-  const unit = t(tokenizer === 'chars' ? 'unit.chars' : 'unit.words');
-  return fill(t(key), { max: details.limit, count: details.count, unit });
-}
-
 /** Runs the latest of overlapping async renders only: older results are dropped. */
 export class LatestOnly {
   #ticket = 0;

@@ -11,7 +11,7 @@ import { fill, importWithStrings } from '../i18n';
 import type { TransformerTranslateResult, TranslateResult } from '#shared/types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
-import { button, el, errorText, MessageLine, mountRoot, narration, primaryButton, refusedFieldsMessage, sentenceTooLongText, setText, tryThis } from './dom';
+import { button, el, errorText, MessageLine, mountRoot, narration, primaryButton, refusedFieldsMessage, setText, tryThis } from './dom';
 import { TrainingCurves } from './translate-charts';
 import css from './transformer.css?inline';
 import { ComparePanel } from './transformer-compare';
@@ -24,6 +24,7 @@ import { TRANSFORMER_STRINGS } from './transformer-strings';
 import { TransformerDivergedError, TransformerTrainer } from './transformer-train';
 import { parkingSlot } from './parked';
 import { TransformerSentence } from './transformer-sentence';
+import { sentenceTooLongText } from './sentence-error';
 import { mountTransformerWhy } from './transformer-why';
 import { TrainingClock, type RunPlan } from './transformer-clock';
 import { Panel, type PanelSetting } from './panel';
@@ -393,7 +394,7 @@ class TransformerView implements SectionHandle {
     } catch (err) {
       if (seq !== this.#translateSeq) return;
       // a sentence the model cannot take (longer than the positional table, say): named, model kept
-      this.#sentence.showError(sentenceTooLongText(this.#ctx.t, err, this.#trainer.info?.sourceTokenizer) ?? errorText(err));
+      this.#sentence.showError(sentenceTooLongText(this.#ctx.lang, err, this.#trainer.info?.sourceTokenizer) ?? errorText(err));
       this.#showResult(null);
     }
   }

@@ -13,7 +13,7 @@ import css from './translate.css?inline';
 import { TrainingCurves } from './translate-charts';
 import { DecodeView } from './translate-decode';
 import type { ArticleExtras } from './translate-article';
-import { button, el, errorText, mountRoot, MessageLine, sentenceTooLongText, setText, tryThis } from './dom';
+import { button, el, errorText, mountRoot, MessageLine, setText, tryThis } from './dom';
 import { SentenceInput } from './translate-input';
 import type { CompareRow, CompareView } from './translate-compare';
 import { introText, tryPrompts } from './translate-text';
@@ -22,6 +22,7 @@ import { RECIPES, TranslateTrainer, type TaskName } from './translate-train';
 import { MODEL_SETTINGS, SETTING_LABELS, TranslateControls } from './translate-controls';
 import { TranslatePlayer } from './translate-play';
 import { fill } from '../i18n';
+import { sentenceTooLongText } from './sentence-error';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
 import { Panel } from './panel';
 import type { Seq2SeqDiagramLink } from '../diagrams/seq2seq-link';
@@ -373,7 +374,7 @@ class TranslateView implements SectionHandle {
       this.#sentenceAlignment.dataset.scored = aligned ? String(aligned.scored) : '';
     } catch (err) {
       if (seq !== this.#translateSeq) return;
-      const tooLong = sentenceTooLongText(t, err, trainer.info?.sourceTokenizer);
+      const tooLong = sentenceTooLongText(this.#ctx.lang, err, trainer.info?.sourceTokenizer);
       this.#refuseSentence(tooLong !== null ? fill(t('field.named'), { label: t('tr.sentence'), message: tooLong }) : `${t('error.prefix')}${errorText(err)}`);
     }
   }
