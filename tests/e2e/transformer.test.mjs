@@ -158,6 +158,13 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
       assert.equal(e.invalid, 'true');
       assert.match(e.text, v === '0' ? /Layers: at least 1/ : /Layers: at most 6/);
     }
+    // two boxes side by side refused together: their messages do not cover each other
+    const messages = await page.evaluate(() => {
+      const message = (id) => document.getElementById(document.querySelector(`[data-testid=${id}]`).getAttribute('aria-errormessage')).getBoundingClientRect();
+      const [a, b] = [message('tf-layers'), message('tf-heads')];
+      return { shown: a.width > 0 && b.width > 0, covered: a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom };
+    });
+    assert.deepEqual(messages, { shown: true, covered: false }, 'the Layers and Heads messages cover each other');
     // Train while boxes are refused (Heads 3, Layers 7): nothing trains (it would train the last
     // accepted model), the boxes are named, and the first takes the focus
     await page.click('[data-testid=tf-train]');

@@ -199,11 +199,42 @@ export function setFieldError(control: HTMLElement, message: string | null): voi
   if (message === null) {
     if (!control.hasAttribute('aria-invalid') && !control.hasAttribute('aria-errormessage')) return;
     control.removeAttribute('aria-invalid');
-    if (control.hasAttribute('aria-errormessage')) errorLineOf(control).textContent = '';
+    if (control.hasAttribute('aria-errormessage')) {
+      errorLineOf(control).textContent = '';
+      stackFieldErrors(control);
+    }
     return;
   }
   control.setAttribute('aria-invalid', 'true');
   errorLineOf(control).textContent = message;
+  stackFieldErrors(control);
+}
+
+/**
+ * The messages under one row of boxes (design.css lays each over what follows its box, so that
+ * it never pushes the row about while the reader types) stacked where two would cover each other:
+ * each goes below the earlier ones it meets. Neighbouring boxes refused together (Layers and Heads)
+ * otherwise showed their messages on top of one another.
+ */
+function stackFieldErrors(control: HTMLElement): void {
+  const row = control.closest('.al-field')?.parentElement;
+  if (!row) return;
+  const lines = [...row.querySelectorAll<HTMLElement>(':scope > .al-field > .lab-field-error')];
+  for (const line of lines) line.style.removeProperty('margin-top');
+  const placed: DOMRect[] = [];
+  for (const line of lines) {
+    if (line.textContent === '' || getComputedStyle(line).position !== 'absolute') continue;
+    let box = line.getBoundingClientRect();
+    let shift = 0;
+    // below every earlier message it would meet (moving below one can meet another: again until none)
+    const meets = (o: DOMRect): boolean => box.left < o.right && o.left < box.right && box.top + shift < o.bottom && o.top < box.bottom + shift;
+    for (let other = placed.find(meets); other; other = placed.find(meets)) shift = other.bottom - box.top + 2;
+    if (shift > 0) {
+      line.style.marginTop = `${shift + 2}px`;
+      box = line.getBoundingClientRect();
+    }
+    placed.push(box);
+  }
 }
 
 /**
