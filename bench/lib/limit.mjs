@@ -46,7 +46,7 @@ export function limitPart(report) {
   };
   table('Training steps against the limit: GEMM flops at the register-loop peak',
     `A step's GEMM flops (counted natively, the same kernel calls as wasm's) at each build's peak from the kernels table of this run (SIMD128 ${fmt(peak, 1)} GFLOP/s` +
-      `${fmaPeak ? `, FMA ${fmt(fmaPeak, 1)} GFLOP/s` : ''}) is the step's limit; "÷ limit" is the measured wasm step (median) as a multiple of it; PyTorch (OpenBLAS, one thread) beside it, ` +
+      `${fmaPeak ? `, FMA ${fmt(fmaPeak, 1)} GFLOP/s` : ''}) is the step's limit; "÷ limit" is the measured wasm step (median) as a multiple of it; PyTorch (one thread, on the BLAS library its part printed above: OpenBLAS where installed) beside it, ` +
       `and "PyTorch ÷ wasm" by CPU time against the build the engine loads (FMA where this Node runs it). Goal for the Transformer and the GPT: ≤ ${LIMIT_GOAL}× in the build the engine loads.`,
     ['step', 'GEMM MFLOP a step', 'limit, SIMD128 (ms)', 'wasm (ms)', 'wasm ÷ limit', 'limit, FMA (ms)', 'wasm FMA (ms)', 'wasm FMA ÷ limit', 'PyTorch (ms)', 'PyTorch ÷ wasm (CPU)', `goal ≤ ${LIMIT_GOAL}×`],
     rows.map((r) => [r.step, r.gemm_flops_per_step ? fmt(r.gemm_flops_per_step / 1e6, 2) : '–', ms(r.limit_s), ms(r.wasm_s), x(r.wasm_vs_limit),

@@ -1,7 +1,7 @@
 // The Transformer part of `npm run bench`: one training step (forward, backward, gradient
 // clipping, Adam) of the encoder-decoder Transformer on dates, native (bench_native transformer,
 // TransformerSession::train), wasm (the JS API's train(n), the same loop), PyTorch
-// (bench/torch_transformer.py: nn.Transformer, OpenBLAS, one thread) and TF.js-wasm
+// (bench/torch_transformer.py: nn.Transformer, one thread, OpenBLAS where installed: peers.mjs) and TF.js-wasm
 // (bench/tfjs_transformer.mjs: the same model in tf.* ops, XNNPACK, SIMD, one thread), on the same
 // recipes and the same dates, side by side in one run. The recipes: the session's dates default and
 // a larger model, where the peers' per-operation overhead weighs less.
