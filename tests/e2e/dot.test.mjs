@@ -33,8 +33,9 @@ function attention(q, k, n, m, d, scale) {
 }
 
 /**
- * The tooltip of heatmap `id` and the boxes (viewport pixels) of the cells around cell (row, col):
- * where the figure drew its grid (its output's data-grid) on its canvas's box on screen.
+ * The tooltip of heatmap `id`, the boxes (viewport pixels) of the cells around cell (row, col) and
+ * the band of the column labels: where the figure drew its grid (its output's data-grid) on its
+ * canvas's box on screen.
  */
 function tooltipAndNeighbours([id, row, col]) {
   const fig = document.getElementById(id);
@@ -53,7 +54,9 @@ function tooltipAndNeighbours([id, row, col]) {
     }
   }
   const t = tip.getBoundingClientRect();
-  return { shown: !tip.hidden && t.width > 0, tip: { left: t.left, top: t.top, right: t.right, bottom: t.bottom }, cells };
+  // the column labels: the band of the canvas above the first row of cells
+  const labels = { top: canvas.top, bottom: canvas.top + top };
+  return { shown: !tip.hidden && t.width > 0, tip: { left: t.left, top: t.top, right: t.right, bottom: t.bottom }, cells, labels };
 }
 
 describe('§3.1/§3.2 dot-product section', { timeout: 180_000 }, () => {
@@ -104,17 +107,19 @@ describe('§3.1/§3.2 dot-product section', { timeout: 180_000 }, () => {
     assert.ok(text.includes(expected.weights[1 * 5 + 1].toFixed(4)), `the weight in: ${text}`);
     // the narration says what the weights look like
     assert.match((await env.page.locator('.dot-narration').textContent()) ?? '', /largest weight/);
-    // the focused cell's tooltip leaves the eight cells around it in sight, on a desktop and a phone
+    // the focused cell's tooltip leaves the eight cells around it and the column labels in sight,
+    // on a desktop and a phone
     for (const width of [1280, 390]) {
       await env.page.setViewportSize({ width, height: 900 });
       await env.page.locator('#dot-weights canvas').focus();
       await env.page.waitForFunction((root) => document.querySelector(root)?.dataset.linked === '1,1' && !document.querySelector('#dot-weights .heatmap-tooltip').hidden, ROOT);
       await env.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      const { shown, tip, cells } = await env.page.evaluate(tooltipAndNeighbours, ['dot-weights', 1, 1]);
+      const { shown, tip, cells, labels } = await env.page.evaluate(tooltipAndNeighbours, ['dot-weights', 1, 1]);
       assert.ok(shown, `the tooltip at ${width} px`);
       assert.equal(cells.length, 8);
       const covered = cells.filter((c) => tip.left < c.right && tip.right > c.left && tip.top < c.bottom && tip.bottom > c.top);
       assert.deepEqual(covered.map((c) => `q${c.r + 1}·k${c.c + 1}`), [], `at ${width} px the tooltip ${JSON.stringify(tip)} covers neighbours`);
+      assert.ok(tip.top >= labels.bottom - 1 || tip.bottom <= labels.top + 1, `at ${width} px the tooltip ${JSON.stringify(tip)} covers the column labels ${JSON.stringify(labels)}`);
     }
     await env.page.setViewportSize({ width: 1280, height: 900 });
   });

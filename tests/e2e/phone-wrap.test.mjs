@@ -1,11 +1,11 @@
 // On a phone (390 px) the Chinese page never splits a number or a word inside a table cell: every
 // cell whose text is one token ("98.6%", "完全匹配", "最大权重": no space, bracket, dash or
-// punctuation to break at) renders on one line.
+// punctuation to break at) renders on one line; and a refused box's message covers no other box.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useSite } from './harness.mjs';
 
-describe('table cells on a phone, in Chinese', { timeout: 600_000 }, () => {
+describe('cells and messages on a phone, in Chinese', { timeout: 600_000 }, () => {
   let site;
   let page;
   useSite(
@@ -55,5 +55,25 @@ describe('table cells on a phone, in Chinese', { timeout: 600_000 }, () => {
     assert.ok(cells.some((c) => /%$/.test(c.trim())), `percentages in the table: ${cells}`);
     const split = await splitCells();
     assert.deepEqual(split, [], `cells split mid-token at 390 px:\n${split.join('\n')}`);
+  });
+
+  test('§4’s refused boxes: each message takes its place under its box and covers no other control', async () => {
+    await site.load('#view=transformer&lang=zh&tf_open_settings=1');
+    for (const [id, value] of [['tf-layers', '7'], ['tf-heads', '3']]) {
+      await page.fill(`[data-testid=${id}]`, value);
+      await page.dispatchEvent(`[data-testid=${id}]`, 'change');
+    }
+    const seen = await page.evaluate(() => {
+      const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const messages = [...document.querySelectorAll('.tf-section .lab-field-error')].filter((m) => m.textContent);
+      const controls = [...document.querySelectorAll('.tf-section :is(input, select, button, textarea)')].filter((c) => c.getClientRects().length);
+      const covered = [];
+      for (const m of messages) {
+        for (const c of controls) if (meets(m.getBoundingClientRect(), c.getBoundingClientRect())) covered.push(`"${m.textContent}" covers ${c.dataset.testid ?? c.tagName}`);
+      }
+      return { messages: messages.map((m) => m.textContent), covered };
+    });
+    assert.equal(seen.messages.length, 2, `both messages show: ${seen.messages}`);
+    assert.deepEqual(seen.covered, [], 'a message covers a control at 390 px');
   });
 });

@@ -2,7 +2,7 @@
 // readers), instead of Chart.js's Legend plugin, which would add about 3 KB gzip to every page with
 // a chart. Each entry shows its series' line (solid or dashed) with its marker, or a filled box
 // for bars, in the colours the chart is drawn with; the entries are also kept per canvas for the
-// exports (chart-export.ts draws them under the chart). Styled by design.css (.lab-chart-legend).
+// exports (chart-export.ts draws them under the chart). Styled by charts.css (.lab-chart-legend).
 import { inDarkScope, seriesColor } from './deferred-chart';
 
 export interface LegendEntry {

@@ -5,7 +5,7 @@
 // them out. The canvas takes focus: the arrow keys (Home, End) walk its points and show each one's
 // readout. What a tap, a click or a key chose is also said in a polite live region beside the canvas
 // (never what the mouse merely passes over). Text is set with textContent, never parsed as HTML; the
-// box is styled by design.css (.lab-chart-readout), so it follows the page's colours, dark mode included.
+// box is styled by charts.css (.lab-chart-readout), so it follows the page's colours, dark mode included.
 // The same numbers as a table sit behind a "Data table" disclosure under the chart (ChartTable):
 // closed, it costs one line (its table's code, chart-table-build.ts, loads when first opened); open,
 // it follows the chart's updates.

@@ -1,6 +1,7 @@
 // The heatmap's tooltip: a text-only box inside the figure, above the hovered or focused cell and its
-// neighbours (below them when there is no room above), kept within the figure's width: the cells
-// next to the one under the pointer stay in sight, as the reader's eye goes on to them. Screen
+// neighbours (below them when there is no room above or it would cover the column labels, which the
+// reader reads the cell by), kept within the figure's width: the cells next to the one under the
+// pointer stay in sight, as the reader's eye goes on to them. Screen
 // readers get the same text from the figure's focus line, so the box itself is hidden from them.
 
 /** A cell's box in the coordinates of the tooltip's positioned parent (the figure's padding box). */
@@ -31,9 +32,10 @@ export class HeatmapTooltip {
 
   /**
    * Shows title and value centred over `anchor`, clear of `neighbours` (the box of the anchor's
-   * cell and the cells around it), inside a parent `parentWidth` pixels wide.
+   * cell and the cells around it) and of the column labels above `cellsTop`, inside a parent
+   * `parentWidth` pixels wide.
    */
-  show(title: string, value: string, anchor: AnchorBox, neighbours: AnchorBox, parentWidth: number): void {
+  show(title: string, value: string, anchor: AnchorBox, neighbours: AnchorBox, parentWidth: number, cellsTop: number): void {
     this.#title.textContent = title;
     this.#value.textContent = value;
     const box = this.element;
@@ -41,7 +43,7 @@ export class HeatmapTooltip {
     const { offsetWidth: w, offsetHeight: h } = box;
     const x = Math.max(0, Math.min(parentWidth - w, anchor.x + anchor.width / 2 - w / 2));
     const above = neighbours.y - h - OFFSET;
-    const y = above >= 0 ? above : neighbours.y + neighbours.height + OFFSET;
+    const y = above >= cellsTop ? above : neighbours.y + neighbours.height + OFFSET;
     box.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
   }
 

@@ -522,7 +522,7 @@ export class Heatmap extends Figure<HeatmapData> implements CellEmitter {
     const first = inFigure(Math.max(0, r - 1) * d.cols + Math.max(0, c - 1));
     const last = inFigure(Math.min(d.rows - 1, r + 1) * d.cols + Math.min(d.cols - 1, c + 1));
     const neighbours = { x: first.x, y: first.y, width: last.x + last.width - first.x, height: last.y + last.height - first.y };
-    this.#tooltip.show(`${this.#options.yTitle ? `${this.#options.yTitle} ` : ''}${d.rowLabels[r]} · ${this.#options.xTitle ? `${this.#options.xTitle} ` : ''}${d.colLabels[c]}`, formatValue(d.values[index], 4), inFigure(index), neighbours, fig.clientWidth);
+    this.#tooltip.show(`${this.#options.yTitle ? `${this.#options.yTitle} ` : ''}${d.rowLabels[r]} · ${this.#options.xTitle ? `${this.#options.xTitle} ` : ''}${d.colLabels[c]}`, formatValue(d.values[index], 4), inFigure(index), neighbours, fig.clientWidth, inFigure(0).y);
   }
 
   #emit(index: number, kind: 'hover' | 'select' | 'leave', source: CellSource): void {

@@ -16,6 +16,7 @@ import { DOT_STRINGS } from './dot-strings';
 import { SweepView } from './dot-sweep-view';
 import { Panel } from './panel';
 import { featureLabels } from './self-tokens';
+import { CHART_CSS } from '../charts/chart-css';
 
 const SIZE_MAX = 8;
 
@@ -107,7 +108,7 @@ class DotView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
+    mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css, CHART_CSS);
 
     this.#root.append(
       el('p', 'dot-intro', t('dot.intro')),

@@ -19,6 +19,7 @@ import { GPT_STRINGS } from './gpt-strings';
 import { GptOwnText } from './gpt-text';
 import { Panel } from './panel';
 import { parkingSlot } from './parked';
+import { CHART_CSS } from '../charts/chart-css';
 
 /** A trained GPT outlives a change of language (parked.ts), with what the reader generated from it
  *  and the text in the own-text box; there is one recipe, so one key. */
@@ -79,7 +80,7 @@ class GptView implements SectionHandle {
     const adopted = parked.adopt(PARK_KEY);
     this.#run = adopted?.run ?? new GptRun(ctx.lab, this.#tang);
     this.#resume = adopted?.playing ?? false;
-    mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
+    mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css, CHART_CSS);
     this.#root.dataset.step = '0';
     this.#root.dataset.playing = '0';
     this.#corpus.dataset.testid = 'gpt-corpus';

@@ -31,6 +31,7 @@ import { Panel, type PanelSetting } from './panel';
 import type { TransformerDiagramLink } from '../diagrams/transformer-link';
 import { Announcer } from './announcer';
 import { setRunning } from './keyboard';
+import { CHART_CSS } from '../charts/chart-css';
 
 /** The trained Transformer carries over a change of the page's language, with its run's target and the reader's answer to a long run. */
 const parked = parkingSlot<{ trainer: TransformerTrainer; plan: RunPlan | null }>('transformer');
@@ -92,7 +93,7 @@ class TransformerView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    mountRoot(host, this.#root, HEATMAP_CSS, css);
+    mountRoot(host, this.#root, HEATMAP_CSS, css, CHART_CSS);
     const intro = el('p', 'tf-intro', t('tf.intro'));
     intro.dataset.testid = 'tf-intro';
     this.#settingsLine.dataset.testid = 'tf-settings-line';

@@ -31,6 +31,7 @@ import { importWithStrings } from '../i18n';
 import { Announcer } from './announcer';
 import { setRunning } from './keyboard';
 import { parkingSlot } from './parked';
+import { CHART_CSS } from '../charts/chart-css';
 
 /** The model and its plain companion carry over a change of the page's language. */
 const parked = parkingSlot<{ trainer: TranslateTrainer; plain: TranslateTrainer | null }>('translate');
@@ -96,7 +97,7 @@ class TranslateView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    mountRoot(host, this.#root, HEATMAP_CSS, css);
+    mountRoot(host, this.#root, HEATMAP_CSS, css, CHART_CSS);
     this.#intro.dataset.testid = 's2s-intro';
     this.#caption.dataset.testid = 's2s-caption';
     this.#root.append(this.#intro, this.#caption, this.#try);

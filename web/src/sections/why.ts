@@ -14,6 +14,7 @@ import { WHY_STRINGS } from './why-strings';
 import { button, checkNumber, el, errorText, field, MessageLine, narration, primaryButton, refusedFieldsMessage, select, setFieldError, mountRoot, tryThis } from './dom';
 import { Announcer } from './announcer';
 import { parkingSlot } from './parked';
+import { CHART_CSS } from '../charts/chart-css';
 
 /** §1's run (both models, their snapshot) carries over a change of the page's language, and the reader's yes to a long run. */
 const parked = parkingSlot<{ run: WhyRun; longRunConfirmed: boolean }>('why');
@@ -67,7 +68,7 @@ class WhyView implements SectionHandle {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    mountRoot(host, this.#root, css);
+    mountRoot(host, this.#root, css, CHART_CSS);
 
     const problems = el('ul', 'why-problems');
     problems.append(el('li', undefined, t('why.longDistance')), el('li', undefined, t('why.compression')));

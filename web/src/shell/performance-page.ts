@@ -2,6 +2,7 @@
 // page of their own (linked from the article's footer). The language comes from the address
 // (#lang=zh, as in the article) or the browser; the switch rewrites the address and re-renders.
 import '../design.css';
+import '../charts/charts.css';
 import darkCss from '../design-dark.css?inline';
 import { adoptCss } from '../adopt-css';
 import './style.css';
