@@ -1,4 +1,4 @@
-// Every method and option that shared/types/*.d.ts declares, called the way the types allow (the
+// Every method and option that the package's declarations (build/types) declare, called the way the types allow (the
 // typed-array forms included) on the package as a user installs it. tests/wasm/declared-api.test.mjs
 // packs the package (npm pack), installs it into a temporary folder, type-checks this file against
 // it with tsc, runs the result, and checks that every method the .d.ts declares is called here.

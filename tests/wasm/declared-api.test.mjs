@@ -1,12 +1,12 @@
 // The types tell the truth: the package is packed (npm pack) and installed into a temporary folder
-// as a user installs it; tests/types/declared-api.ts, which calls every method and option that
-// shared/types/*.d.ts declares, is type-checked against that install with tsc, compiled, and run.
-// A declared signature that throws, or a result of another shape, fails here; so does a method
-// added to the .d.ts and not called by declared-api.ts.
+// as a user installs it; tests/types/declared-api.ts, which calls every method and option that the
+// package declares (build/types, after `npm run build:types`), is type-checked against that install
+// with tsc, compiled, and run. A declared signature that throws, or a result of another shape, fails
+// here; so does a method added to the declarations and not called by declared-api.ts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,29 +39,40 @@ test('the packed package: declared-api.ts type-checks against its .d.ts and ever
   assert.equal(out, 'ok');
 });
 
-// Member names of `interface Name … {` in a .d.ts (methods, properties and getters at depth 1).
+// Member names (methods, properties and getters at depth 1) of `interface Name … {` in a
+// hand-declared shape (wasm/js/types/*.d.ts), or of `declare class Name … {` in the declarations
+// generated from the JSDoc (build/types/*.d.mts) together with those of the class it extends.
 function membersOf(file, name) {
-  const text = readFileSync(join(ROOT, 'shared/types', file), 'utf8');
-  const start = text.search(new RegExp(`export interface ${name}\\b`));
+  const text = readFileSync(join(ROOT, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+  const start = text.search(new RegExp(`export (?:interface|declare class) ${name}\\b`));
   assert.ok(start >= 0, `${name} in ${file}`);
   const names = [];
   let depth = 0;
   for (const line of text.slice(text.indexOf('{', start) + 1).split('\n')) {
     if (depth === 0) {
-      const m = line.match(/^\s{2}(?:readonly\s+)?(\w+)\??\s*[:(<]/);
+      const m = line.match(/^\s+(?:readonly\s+|get\s+)?(\w+)\??\s*[:(<]/);
       if (m) names.push(m[1]);
       if (/^}/.test(line)) break;
     }
     depth += (line.match(/[{(]/g) ?? []).length - (line.match(/[})]/g) ?? []).length;
+  }
+  const base = text.slice(start, text.indexOf('{', start)).match(/^export declare class \w+(?:<.*?>)? extends (\w+)/);
+  if (base) {
+    const declaring = readdirSync(join(ROOT, 'build/types')).filter((f) => f.endsWith('.d.mts'))
+      .find((f) => readFileSync(join(ROOT, 'build/types', f), 'utf8').includes(`export declare class ${base[1]}`));
+    assert.ok(declaring, `${base[1]}, which ${name} extends, in build/types`);
+    names.push(...membersOf(join('build/types', declaring), base[1]));
   }
   return names;
 }
 
 test('declared-api.ts calls every method the .d.ts files declare', () => {
   const calls = readFileSync(SOURCE, 'utf8');
-  const interfaces = [['attention-lab.d.ts', 'AttentionOnlyLab'], ['attention-lab.d.ts', 'AttentionLab'], ['attention-lab.d.ts', 'Ops'],
-    ['seq2seq.d.ts', 'Seq2Seq'], ['seq2seq.d.ts', 'TransformerSeq2Seq'], ['seq2seq.d.ts', 'ImportedSeq2Seq'], ['seq2seq-model.d.ts', 'Seq2SeqModel'],
-    ['attention-lab.d.ts', 'GptOnlyLab'], ['gpt.d.ts', 'GptSession']];
+  const shapes = 'wasm/js/types', generated = 'build/types';
+  const interfaces = [[`${shapes}/attention-lab.d.ts`, 'AttentionOnlyLab'], [`${shapes}/attention-lab.d.ts`, 'AttentionLab'],
+    [`${shapes}/attention-lab.d.ts`, 'Ops'], [`${generated}/seq2seq.d.mts`, 'Seq2Seq'], [`${shapes}/seq2seq.d.ts`, 'TransformerSeq2Seq'],
+    [`${generated}/safetensors.d.mts`, 'ImportedSeq2Seq'], [`${generated}/seq2seq-model.d.mts`, 'Seq2SeqModel'],
+    [`${shapes}/attention-lab.d.ts`, 'GptOnlyLab'], [`${generated}/gpt.d.mts`, 'GptSession']];
   const missing = [];
   for (const [file, name] of interfaces) {
     const members = membersOf(file, name);

@@ -287,7 +287,7 @@ test('a deleted session throws instead of touching freed memory; delete is idemp
   m.delete();
 });
 
-test('Seq2Seq and its results list exactly the fields of shared/types/seq2seq.d.ts', () => {
+test('Seq2Seq and its results list exactly the fields of wasm/js/types/seq2seq.d.ts', () => {
   const m = create({ ...NOTE, hidden: 8 });
   assert.deepEqual(Object.keys(m.info()).sort(), ['arch', 'attention', 'attentionalTanh', 'batchSize', 'cell', 'clipNorm', 'embedding',
     'hidden', 'learningRate', 'maxSourceTokens', 'parameterCount', 'score', 'seed', 'sourceTokenizer', 'sourceVocabSize', 'step',

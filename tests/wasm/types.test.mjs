@@ -1,5 +1,6 @@
-// The hand-written shared/types/attention-lab.d.ts must match the bindings exactly: every result
-// interface lists precisely the fields the wasm module returns, and the declarations type-check.
+// The hand-declared binding shapes, wasm/js/types/attention-lab.d.ts, must match the bindings
+// exactly: every result interface lists precisely the fields the wasm module returns, and the
+// declarations type-check.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -7,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { loadAttentionLab, tensor } from '../../wasm/js/attention-lab.mjs';
 
 const REPO_ROOT = new URL('../../', import.meta.url);
-const dts = readFileSync(new URL('shared/types/attention-lab.d.ts', REPO_ROOT), 'utf8');
+const dts = readFileSync(new URL('wasm/js/types/attention-lab.d.ts', REPO_ROOT), 'utf8');
 
 // Top-level field names of `interface Name { … }` (nested object types skipped).
 function fieldsOf(name) {

@@ -1,12 +1,17 @@
 // The package entry point (`import { loadAttentionLab } from 'attention-lab'`): loads the wasm core
 // once, lazily, and wraps its embind functions so that errors become JS Errors. The same file
-// serves Node, the browser main thread and Web Workers. Types: shared/types/attention-lab.d.ts.
+// serves Node, the browser main thread and Web Workers. Types: the JSDoc here, and the API object
+// and binding shapes in types/attention-lab.d.ts (the package's types entry re-exports both).
 import { Seq2Seq, asBytes } from './seq2seq.mjs';
 import { GptSession } from './gpt.mjs';
 import { MODULES, apiOf } from './modules.mjs';
 import { stagedAttention } from './staged-attention.mjs';
 import { unwrap } from './unwrap.mjs';
 import { idsOf } from './ids.mjs';
+/** @import { Core } from './types/core.js' */
+/** @import { WasmModule } from './modules.mjs' */
+/** @import { AttentionArgs, AttentionLab, LoadAttentionLab, Ops, Tensor } from './types/attention-lab.js' */
+/** @typedef {typeof import('./safetensors.mjs') & typeof import('./seq2seq-model.mjs')} Wrappers */
 
 // The builds of the same core are the rows of MODULES (wasm/js/modules.mjs, the JS mirror of
 // CMakeLists.txt's module table): 'full' has everything; 'attention' and 'seq2seq' are fractions
@@ -29,7 +34,11 @@ const WRAPPERS = Object.freeze({
 /**
  * Per lab API method (the names of BINDINGS[…].api in modules.mjs): given the module instance
  * and the WRAPPERS it needs (one object of their exports), the function the API object offers.
- * Errors from the bindings become JS Errors (unwrap).
+ * Errors from the bindings become JS Errors (unwrap). Each is checked against the method of the
+ * AttentionLab interface that it implements, except the results of createSeq2Seq, loadSeq2Seq and
+ * createSeq2SeqModel: their declared types follow the config or the bytes (conditional and generic
+ * types) where tsc cannot, so those results are cast.
+ * @type {{ readonly [K in keyof AttentionLab]: (core: Core, wrappers: Wrappers) => AttentionLab[K] }}
  */
 const METHODS = Object.freeze({
   /**
@@ -67,19 +76,19 @@ const METHODS = Object.freeze({
 
   /** The ops on their own (an object of functions, not a method). */
   ops: (core) =>
-    Object.freeze({
+    Object.freeze(/** @satisfies {Ops} */ ({
       linear: (x, weight, bias, options) => unwrap(core.linear(x, weight, bias ?? null, options ?? null)),
       embedding: (ids, table, options) => unwrap(core.embedding(idsOf(ids), table, options ?? null)),
       tanh: (x, options) => unwrap(core.tanh(x, options ?? null)),
       softmax: (x, options) => unwrap(core.softmax(x, options ?? null)),
       crossEntropy: (logits, targets, options) => unwrap(core.crossEntropy(logits, idsOf(targets), options ?? null)),
-    }),
+    })),
 
   /**
    * §3.3: a new Seq2Seq model on one task. The caller owns it: call .delete() when done. Its
    * .save() works where the module has the model-file bindings ('Seq2Seq.save' in apiOf).
    */
-  createSeq2Seq: (core) => (config) => Seq2Seq.create(core, config),
+  createSeq2Seq: (core) => (config) => /** @type {any} */ (Seq2Seq.create(core, config)),
 
   /**
    * A Seq2Seq model from .atlb bytes (Seq2Seq.save()), or an ImportedSeq2Seq from a .safetensors
@@ -88,7 +97,7 @@ const METHODS = Object.freeze({
    */
   loadSeq2Seq: (core, { ImportedSeq2Seq, isSafetensors }) => (bytes) => {
     const b = asBytes(bytes);
-    return isSafetensors(b) ? ImportedSeq2Seq.load(core, b) : Seq2Seq.load(core, b);
+    return /** @type {any} */ (isSafetensors(b) ? ImportedSeq2Seq.load(core, b) : Seq2Seq.load(core, b));
   },
 
   /** A .safetensors translator (docs/safetensors.md), whatever its first bytes. Call .delete(). */
@@ -98,7 +107,7 @@ const METHODS = Object.freeze({
    * The bare encoder-decoder (no task, no vocabulary): parameters by PyTorch state-dict name,
    * explicit id batches, gradients and Adam steps. The caller owns it: call .delete() when done.
    */
-  createSeq2SeqModel: (core, { Seq2SeqModel }) => (config) => Seq2SeqModel.create(core, config),
+  createSeq2SeqModel: (core, { Seq2SeqModel }) => (config) => /** @type {any} */ (Seq2SeqModel.create(core, config)),
 
   /**
    * A character-level GPT on a corpus (the Tang poems or the caller's text; docs/gpt.md): train,
@@ -110,21 +119,34 @@ const METHODS = Object.freeze({
   loadGptSession: (core) => (bytes) => GptSession.load(core, bytes),
 });
 
-/** The API object of one variant: exactly apiOf(variant), without model methods ('Seq2Seq.save'). */
+/**
+ * The API object of one variant: exactly apiOf(variant), without model methods ('Seq2Seq.save').
+ * Its type is the variant's interface in types/attention-lab.d.ts: the names come from the module
+ * table at run time (tests/wasm/modules.test.mjs holds the table to the builds).
+ * @param {string} variant
+ * @param {Core} core
+ * @returns {Promise<object>}
+ */
 async function apiObject(variant, core) {
+  /** @type {Readonly<Record<string, () => Promise<object>>>} */
+  const wrapperLoads = WRAPPERS;
+  /** @type {Readonly<Record<string, (core: Core, wrappers: Wrappers) => unknown>>} */
+  const methods = METHODS;
   const names = [...new Set(apiOf(variant).filter((name) => !name.includes('.')))];
-  const loads = [...new Set(names.filter((name) => Object.hasOwn(WRAPPERS, name)).map((name) => WRAPPERS[name]))];
+  const loads = [...new Set(names.filter((name) => Object.hasOwn(wrapperLoads, name)).map((name) => wrapperLoads[name]))];
+  /** @type {Wrappers} */
   const wrappers = Object.assign({}, ...(await Promise.all(loads.map((load) => load()))));
   return Object.freeze(
     Object.fromEntries(
       names.map((name) => {
-        if (!Object.hasOwn(METHODS, name)) throw new Error(`modules.mjs lists ${name}, which attention-lab.mjs lacks`);
-        return [name, METHODS[name](core, wrappers)];
+        if (!Object.hasOwn(methods, name)) throw new Error(`modules.mjs lists ${name}, which attention-lab.mjs lacks`);
+        return [name, methods[name](core, wrappers)];
       }),
     ),
   );
 }
 
+/** @type {Map<string, Promise<object>>} */
 const loading = new Map();
 
 /**
@@ -141,7 +163,10 @@ const RELAXED_MADD_MODULE = new Uint8Array([
   0xfd, 0x85, 0x02, 0x0b, // f32x4.relaxed_madd, end
 ]);
 
-/** Whether this engine runs relaxed SIMD, so loadAttentionLab picks a variant's FMA build. */
+/**
+ * Whether this engine runs relaxed SIMD, so loadAttentionLab picks a variant's FMA build.
+ * @returns {boolean}
+ */
 export function hasRelaxedSimd() {
   return typeof WebAssembly === 'object' && WebAssembly.validate(RELAXED_MADD_MODULE);
 }
@@ -154,8 +179,10 @@ export function hasRelaxedSimd() {
  * rounded once per product, so its numbers differ from the other build's in the last bits). By
  * default, where the engine has relaxed SIMD and the variant has such a build; `false` loads the
  * plain build anyway; `true` where the engine or the variant has none is an Error.
+ * Its signatures, one per variant, are LoadAttentionLab's: the API object's type follows the variant.
+ * @type {LoadAttentionLab}
  */
-export function loadAttentionLab(options) {
+export const loadAttentionLab = (/** @type {{ variant?: unknown, fma?: unknown } | undefined} */ options) => {
   const variant = options?.variant ?? DEFAULT_VARIANT;
   const module = MODULES.find((m) => m.variant === variant);
   if (!module) return Promise.reject(new Error(`unknown variant ${JSON.stringify(String(variant))}: use ${variantList()}`));
@@ -170,18 +197,21 @@ export function loadAttentionLab(options) {
   const fma = asked ?? (Boolean(module.fma) && hasRelaxedSimd());
   const key = `${variant}${fma ? '+fma' : ''}`;
   if (!loading.has(key)) {
-    const promise = (fma ? module.fma() : module.load())
+    const promise = (fma && module.fma ? module.fma() : module.load())
       .then(({ default: createCore }) => createCore())
-      .then((core) => apiObject(variant, core));
+      .then((core) => apiObject(module.variant, core));
     promise.catch(() => {
       loading.delete(key); // a failed load (e.g. network) may be retried
     });
     loading.set(key, promise);
   }
-  return loading.get(key);
-}
+  return /** @type {Promise<any>} */ (loading.get(key));
+};
 
-/** "'full', 'attention' or 'seq2seq'": the default first, then the rest of MODULES (those `which` keeps). */
+/**
+ * "'full', 'attention' or 'seq2seq'": the default first, then the rest of MODULES (those `which` keeps).
+ * @param {(m: WasmModule) => unknown} [which]
+ */
 function variantList(which = () => true) {
   const kept = MODULES.filter(which).map((m) => m.variant);
   const names = [...kept.filter((v) => v === DEFAULT_VARIANT), ...kept.filter((v) => v !== DEFAULT_VARIANT)];
@@ -192,6 +222,7 @@ function variantList(which = () => true) {
 /**
  * Keys of attention() that have no effect with the score asked for are errors, never ignored:
  * temperature is the cosine score's, params the general and additive scores'.
+ * @param {AttentionArgs | null | undefined} args
  */
 function checkAttentionKeys(args) {
   if (args === null || typeof args !== 'object') return; // the core says what is wrong
@@ -206,7 +237,12 @@ function checkAttentionKeys(args) {
   }
 }
 
-/** Convenience: a tensor from a shape and values (any array-like of numbers); their counts must agree. */
+/**
+ * Convenience: a tensor from a shape and values (any array-like of numbers); their counts must agree.
+ * @param {readonly number[]} shape
+ * @param {ArrayLike<number>} values
+ * @returns {Tensor}
+ */
 export function tensor(shape, values) {
   const dims = [...shape];
   if (!dims.every((d) => Number.isInteger(d) && d >= 0)) {

@@ -12,12 +12,22 @@
 // line, POEM_START) until the poem end (the next blank line) or SAMPLE_CAP characters, whichever
 // comes first; a sample that reaches the cap without an end has no form.
 
+/**
+ * The form of a poem or a sample, and if it has none, why.
+ * @typedef {object} FormVerdict
+ * @property {boolean} ok
+ * @property {string} why why not, in words ('' when ok)
+ * @property {number} sentences
+ * @property {number} length
+ */
+
 /** The prompt a sample starts from: the blank line that ends the poem before it. */
 export const POEM_START = '\n\n';
 /** Characters generated at most for one sample: longer than any 七律 with its title and author. */
 export const SAMPLE_CAP = 120;
 /** The sampling of the form rate: temperature 0.8, seeds FORM_SEEDS (1 … 100). */
 export const FORM_TEMPERATURE = 0.8;
+/** @type {readonly number[]} */
 export const FORM_SEEDS = Array.from({ length: 100 }, (_, i) => i + 1);
 
 const PAUSE = '，、；：';
@@ -49,10 +59,11 @@ export function bodyLines(poem) {
 /**
  * Whether a poem (title and author optional) has the form, and if not, why.
  * @param {string} poem
- * @returns {{ok: boolean, why: string, sentences: number, length: number}}
+ * @returns {FormVerdict}
  */
 export function poemForm(poem) {
   const lines = bodyLines(poem);
+  /** @type {string[][]} */
   const sentences = [];
   for (const line of lines) {
     const chars = [...line];
@@ -67,7 +78,7 @@ export function poemForm(poem) {
     if (current.length > 0) return { ok: false, why: 'a line ends inside a sentence', sentences: sentences.length, length: 0 };
   }
   const n = sentences.length;
-  const fail = (why) => ({ ok: false, why, sentences: n, length: n ? sentences[0].length - 1 : 0 });
+  const fail = (/** @type {string} */ why) => ({ ok: false, why, sentences: n, length: n ? sentences[0].length - 1 : 0 });
   if (n !== 4 && n !== 8) return fail(`${n} sentences, not 4 or 8`);
   const length = sentences[0].length - 1;
   if (length !== 5 && length !== 7) return fail(`sentences of ${length} characters, not 5 or 7`);
@@ -76,7 +87,7 @@ export function poemForm(poem) {
     if (s.length - 1 !== length) return fail(`sentence ${i + 1} has ${s.length - 1} characters, not ${length}`);
     if (s.slice(0, -1).some((ch) => !/\p{Script=Han}/u.test(ch))) return fail(`sentence ${i + 1} holds a character that is not a Chinese character`);
   }
-  const last = sentences[n - 1].at(-1);
+  const last = /** @type {string} */ (sentences[n - 1].at(-1));
   if (!STOP.includes(last)) return fail(`the last sentence ends with ${last}, not 。？！`);
   return { ok: true, why: '', sentences: n, length };
 }
@@ -84,6 +95,7 @@ export function poemForm(poem) {
 /**
  * Whether a sample (the text generated after POEM_START) has the form.
  * @param {string} generated
+ * @returns {FormVerdict}
  */
 export function sampleForm(generated) {
   const poem = samplePoem(generated);
@@ -106,7 +118,8 @@ export function regularPoems(text) {
 
 /**
  * The form rate of samples: each generated text's verdict, and the share with the form.
- * @param {string[]} generated
+ * @param {readonly string[]} generated
+ * @returns {{ verdicts: FormVerdict[], rate: number }}
  */
 export function formRate(generated) {
   const verdicts = generated.map(sampleForm);

@@ -6,8 +6,22 @@
 // file lists, per binding file, the embind names it exports and the methods of the object that
 // loadAttentionLab() resolves to. Loaders and routers ask `moduleFor(method)` instead of
 // guessing from operation names.
+/** @import { CoreFactory } from './types/core.js' */
 
-/** Per wasm/bindings/<file>.cpp: its embind exports and the lab API methods they back. */
+/**
+ * A row of MODULES. `load` and `fma` import build/wasm/<file>.mjs and <file>_fma.mjs.
+ * @typedef {object} WasmModule
+ * @property {string} variant
+ * @property {string} file
+ * @property {readonly string[]} bindings
+ * @property {() => Promise<{ default: CoreFactory }>} load
+ * @property {() => Promise<{ default: CoreFactory }>} [fma]
+ */
+
+/**
+ * Per wasm/bindings/<file>.cpp: its embind exports and the lab API methods they back.
+ * @type {Readonly<Record<string, { exports: string[], api: string[] }>>}
+ */
 export const BINDINGS = Object.freeze({
   convert: { exports: [], api: [] }, // JS ⇄ C++ conversion, used by every binding
   seq2seq_convert: { exports: [], api: [] }, // the translators' and bare models' conversion
@@ -85,8 +99,9 @@ export const BINDINGS = Object.freeze({
  * pair; `bindings` the BINDINGS row of CMakeLists.txt, in its order. A row with `fma` has a
  * second build, <file>_fma, whose GEMM kernels use relaxed SIMD's fused multiply-add (the rows
  * with FMA in CMakeLists.txt): `fma` imports it, for engines that validate relaxed SIMD.
+ * @type {readonly WasmModule[]}
  */
-export const MODULES = Object.freeze([
+export const MODULES = Object.freeze(/** @type {WasmModule[]} */ ([
   {
     variant: 'attention',
     file: 'attention_lab_attention',
@@ -139,25 +154,38 @@ export const MODULES = Object.freeze([
     load: () => import('../../build/wasm/attention_lab_core.mjs'),
     fma: () => import('../../build/wasm/attention_lab_core_fma.mjs'),
   },
-].map((m) => Object.freeze({ ...m, bindings: Object.freeze(m.bindings) })));
+]).map((m) => Object.freeze({ ...m, bindings: Object.freeze(m.bindings) })));
 
-/** The embind names a module exports (beyond emscripten's own). */
+/**
+ * The embind names a module exports (beyond emscripten's own).
+ * @param {string} variant
+ * @returns {string[]}
+ */
 export function exportsOf(variant) {
   return moduleNamed(variant).bindings.flatMap((b) => BINDINGS[b].exports);
 }
 
-/** The lab API methods a module offers ('ops' is an object of functions; 'Seq2Seq.save' a model method). */
+/**
+ * The lab API methods a module offers ('ops' is an object of functions; 'Seq2Seq.save' a model method).
+ * @param {string} variant
+ * @returns {string[]}
+ */
 export function apiOf(variant) {
   return moduleNamed(variant).bindings.flatMap((b) => BINDINGS[b].api);
 }
 
-/** The smallest module that offers every one of `methods` (names as in apiOf); throws if none does. */
+/**
+ * The smallest module that offers every one of `methods` (names as in apiOf); throws if none does.
+ * @param {...string} methods
+ * @returns {WasmModule}
+ */
 export function moduleFor(...methods) {
   const found = MODULES.find((m) => methods.every((name) => apiOf(m.variant).includes(name)));
   if (!found) throw new Error(`no wasm module offers ${methods.join(', ')}`);
   return found;
 }
 
+/** @param {string} variant */
 function moduleNamed(variant) {
   const found = MODULES.find((m) => m.variant === variant);
   if (!found) {

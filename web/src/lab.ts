@@ -1,8 +1,6 @@
-// The wasm core, typed with the package's hand-written declarations (shared/types). Only the lab
+// The wasm core, typed by the package's JSDoc and binding shapes (wasm/js/types). Only the lab
 // worker (worker/lab-worker.ts) loads it: the page itself never runs wasm on the main thread.
-// @ts-expect-error: the .mjs has no declaration file beside it; its types are shared/types/attention-lab.d.ts
 import { loadAttentionLab as loadUntyped } from '../../wasm/js/attention-lab.mjs';
-// @ts-expect-error: the .mjs has no declaration file beside it; moduleFor is typed below
 import { moduleFor } from '../../wasm/js/modules.mjs';
 import type { AttentionLab, AttentionOnlyLab, GptOnlyLab, Seq2SeqOnlyLab, TransformerOnlyLab } from '#shared/types/attention-lab';
 
@@ -39,5 +37,5 @@ export function loadAttentionLab<V extends LabVariant>(variant: V): Promise<LabO
 
 /** The smallest build that offers the lab API method `method` (the module table, wasm/js/modules.mjs). */
 export function smallestVariantFor(method: string): LabVariant {
-  return (moduleFor as (name: string) => { variant: LabVariant })(method).variant;
+  return moduleFor(method).variant as LabVariant;
 }

@@ -1,5 +1,8 @@
-// Types of the GPT session (wasm/js/gpt.mjs, wasm/bindings/gpt_session_bindings.cpp; docs/gpt.md).
+// Types of the GPT session that tsc cannot take from the JavaScript: its config and the results of
+// wasm/bindings/gpt_session_bindings.cpp (docs/gpt.md). The class, GptSession, is declared by the
+// JSDoc of wasm/js/gpt.mjs.
 import type { Tensor } from './attention-lab.js';
+export type { GptSession } from '../gpt.mjs';
 
 /** createGptSession's settings; every key but text defaults to the poems recipe (docs/gpt.md). Unknown keys are refused. */
 export interface GptSessionConfig {
@@ -111,20 +114,4 @@ export interface GptInfo {
   step: number;
   config: Required<Omit<GptSessionConfig, 'text'>>;
   corpus: { poems: number; trainPoems: number; heldOutPoems: number; trainCharacters: number; heldOutCharacters: number };
-}
-
-/** A GPT session; the caller owns it and must call .delete(). Methods throw Errors on bad input. */
-export interface GptSession {
-  /** Diverged: an Error whose `completed` holds the steps that completed. */
-  train(steps: number): GptTrainResult;
-  evaluate(): GptEvalResult;
-  /** Characters outside the vocabulary are an Error naming them. */
-  sample(prompt: string, options?: GptSampleOptions): GptSampleResult;
-  /** What each head learned, on the held-out poems and a repeated random sequence. */
-  headScores(options?: { zeroHeads?: [number, number][] }): GptHeadScores;
-  info(): GptInfo;
-  /** The whole session (.atlb): loadGptSession continues it bit for bit. */
-  save(): Uint8Array;
-  readonly deleted: boolean;
-  delete(): void;
 }

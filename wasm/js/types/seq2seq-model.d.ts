@@ -1,8 +1,11 @@
-// Types of the bare Seq2Seq model of the `attention-lab` package (wasm/js/seq2seq-model.mjs,
-// bindings in wasm/bindings/seq2seq_model_bindings.cpp): no task or vocabulary, parameters by
-// PyTorch state-dict name, explicit id batches. Written by hand; field names match the bindings.
-import type { IdsInput, ScoreName, Tensor, TensorInput } from './attention-lab.js';
-import type { AttributionResult, CellName } from './seq2seq.js';
+// Types of the bare Seq2Seq model of the `attention-lab` package that tsc cannot take from the
+// JavaScript: the configs, batches and results of wasm/bindings/seq2seq_model_bindings.cpp (no task
+// or vocabulary, parameters by PyTorch state-dict name, explicit id batches); field names match the
+// bindings. The class, Seq2SeqModel, is declared by the JSDoc of wasm/js/seq2seq-model.mjs.
+import type { IdsInput, ScoreName, Tensor } from './attention-lab.js';
+import type { CellName } from './seq2seq.js';
+import type { Seq2SeqModel } from '../seq2seq-model.mjs';
+export type { Seq2SeqModel } from '../seq2seq-model.mjs';
 
 /** The recurrent encoder-decoder. Unknown keys are an error (a typo does not silently fall back to a default). */
 export interface RnnSeq2SeqModelConfig {
@@ -125,37 +128,6 @@ export interface AdamStepOptions {
    * default 0 (constant lr)
    */
   warmup?: number;
-}
-
-/** Owns wasm memory: call delete() when done (safe twice; any other call afterwards throws). */
-export interface Seq2SeqModel<Result = Seq2SeqForwardBackwardResult> {
-  /** every parameter, in the model's order */
-  paramNames(): Seq2SeqParamInfo[];
-  /** a copy of one parameter's values; throws for an unknown name (the message lists them) */
-  getParam(name: string): Tensor;
-  /** copies `value` into the parameter; its shape must equal the parameter's, values finite */
-  setParam(name: string, value: TensorInput): void;
-  forwardBackward(batch: Seq2SeqBatch): Result;
-  /** the loss only, no gradients */
-  loss(batch: Seq2SeqBatch): number;
-  /** one Adam step with the gradients of the last forwardBackward */
-  adamStep(options: AdamStepOptions): void;
-  /** torch.nn.utils.clip_grad_norm_; returns the norm before clipping */
-  clipGradNorm(maxNorm: number): number;
-  /**
-   * Attribution of each target word (after <sos>, teacher-forced) to the source tokens
-   * (seq2seq.d.ts AttributionResult); src and target are (S) and (T) id tensors without padding.
-   * A Transformer's `attention` is each word's rollout onto the source (docs/transformer.md).
-   */
-  attribution(request: {
-    src: IdsInput;
-    target: IdsInput;
-    method?: 'gradient-input' | 'integrated-gradients';
-    /** integrated gradients' n (1–1024); default 32; an error with gradient-input, where it has no effect */
-    steps?: number;
-  }): AttributionResult;
-  readonly deleted: boolean;
-  delete(): void;
 }
 
 /** createSeq2SeqModel({arch: 'transformer', …}): the same methods, with the Transformer's maps. */

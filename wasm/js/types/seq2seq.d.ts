@@ -1,8 +1,13 @@
-// Types of the Seq2Seq part of the `attention-lab` package (wasm/js/seq2seq.mjs, bindings in
-// wasm/bindings/seq2seq_bindings.cpp). Written by hand; field names match the bindings exactly.
-// Over the ~400-line guide: the types of three kinds of translator (recurrent, imported from
-// .safetensors, Transformer) and their traces, kept in one file so the package has one Seq2Seq entry.
+// Types of the Seq2Seq part of the `attention-lab` package that tsc cannot take from the
+// JavaScript: the configs the bindings read and the results they return (wasm/bindings/
+// seq2seq_bindings.cpp and the Transformer's); field names match the bindings exactly. The
+// translators' own classes, Seq2Seq and ImportedSeq2Seq, are declared by the JSDoc of
+// wasm/js/seq2seq.mjs and safetensors.mjs. Kept in one file so the package has one Seq2Seq entry:
+// the types of three kinds of translator (recurrent, imported from .safetensors, Transformer).
 import type { ScoreName } from './attention-lab.js';
+import type { Seq2Seq } from '../seq2seq.mjs';
+export type { Seq2Seq } from '../seq2seq.mjs';
+export type { ImportedSeq2Seq } from '../safetensors.mjs';
 
 /**
  * note: the note's five pairs; zh-en: Chinese → English sentences from a small grammar with
@@ -436,55 +441,6 @@ export interface TranslateResult {
   intervention?: InterventionComparison;
 }
 
-/**
- * One model and its task, living in wasm memory. The JS object owns it: call delete() when done.
- * Every method throws a JS Error on bad input; the model stays usable afterwards (translate() a
- * SentenceTooLongError for a sentence over `info().maxSourceTokens`).
- */
-export interface Seq2Seq {
-  /** 'transformer' only for a session loadSeq2Seq() read from a Transformer's file: then it is a TransformerSeq2Seq */
-  readonly arch: 'rnn' | 'transformer';
-  /**
-   * `steps` Adam steps (1–100000). If training diverges it throws a TrainDivergedError, keeping
-   * the last good weights.
-   */
-  train(steps: number): TrainResult;
-  evaluate(options?: EvaluateOptions): EvaluateResult;
-  translate(text: string, options?: TranslateOptions): TranslateResult;
-  /** Attributes each word of the greedy translation of `text` to its source tokens (the full module; the widget modules throw). */
-  attribution(text: string, options?: AttributionOptions): TranslationAttribution;
-  /** Records the attention of `probe` now and every `every` training steps (the full module; the widget modules throw). */
-  recordTimeline(probe: string, options?: TimelineOptions): void;
-  /** Stops recording; the frames stay. */
-  stopTimeline(): void;
-  timeline(): AttentionTimeline;
-  /** timeline() as one JSON text */
-  exportTimeline(): string;
-  /**
-   * The session as .atlb bytes (docs/model-format.md), a copy: loading them resumes training bit
-   * for bit. With { format: 'safetensors' }: the weights as a PyTorch state dict with the config
-   * and vocabularies in its metadata (docs/safetensors.md), under the project's state-dict names
-   * (out.weight) or, with names: 'book', the book's (decoder.out.weight). Throws in the 'seq2seq'
-   * build, which has no model files.
-   */
-  save(options?: SaveOptions): Uint8Array;
-  /** save({ ...options, format: 'safetensors' }) */
-  exportSafetensors(options?: { names?: StateDictNames }): Uint8Array;
-  info(): Seq2SeqInfo;
-  /**
-   * The tokens translate() knows, in id order, without <pad>, <sos>, <eos> and <unk> (token i has
-   * id i + 4): words for the note's task and zh-en, single characters for dates/reverse/copy.
-   */
-  sourceVocabulary(): string[];
-  /** The tokens the model can write, in id order, without the four reserved tokens. */
-  targetVocabulary(): string[];
-  /** The first `count` (≥ 1) held-out examples, in evaluate()'s order. */
-  heldOut(count: number): HeldOutExample[];
-  readonly deleted: boolean;
-  /** frees the wasm memory; later calls throw. Safe to call twice. */
-  delete(): void;
-}
-
 /** How a .safetensors state dict names the output layer: 'project' (out.weight) or 'book' (decoder.out.weight). */
 export type StateDictNames = 'project' | 'book';
 
@@ -549,32 +505,6 @@ export interface TeacherForcedResult {
   logits: { shape: number[]; data: Float32Array };
   /** (T, S); null without attention */
   attention: { shape: number[]; data: Float32Array } | null;
-}
-
-/**
- * A translator read from a .safetensors file by AttentionLab.loadSeq2Seq (docs/safetensors.md).
- * Its vocabularies keep the file's order (ids are PyTorch's); without <unk>, an unknown word is
- * an Error. It has no task: train() and evaluate() throw. Call delete() when done.
- */
-export interface ImportedSeq2Seq {
-  /** 'rnn' or 'transformer', as info().arch */
-  readonly arch: 'rnn' | 'transformer';
-  translate(text: string, options?: TranslateOptions): TranslateResult;
-  /** attention is null for a Transformer (its translate() trace has every layer's and head's) */
-  teacherForced(source: string, target: string): TeacherForcedResult;
-  /** a Transformer file gives ImportedTransformerInfo (arch 'transformer') */
-  info(): ImportedSeq2SeqInfo | ImportedTransformerInfo;
-  /** every token in id order, as the file lists them (reserved tokens included) */
-  sourceVocabulary(): string[];
-  targetVocabulary(): string[];
-  /** the weights under the project's names, copies */
-  params(): { name: string; tensor: { shape: number[]; data: Float32Array } }[];
-  /** .safetensors bytes again */
-  save(options?: { format?: 'safetensors'; names?: StateDictNames }): Uint8Array;
-  train(): never;
-  evaluate(): never;
-  readonly deleted: boolean;
-  delete(): void;
 }
 
 // ---- The Transformer on the same tasks (wasm/bindings/transformer_session_bindings.cpp; the

@@ -1,6 +1,9 @@
-// Types of the `attention-lab` package (wasm/js/attention-lab.mjs). Written by hand: emcc 3.1.6
-// cannot emit them. Field names match the embind bindings in wasm/bindings/*.cpp exactly; the wasm
-// test suite checks every field listed here is present in the results.
+// Types of the `attention-lab` package that tsc cannot take from the JavaScript: the shapes of what
+// goes into and comes out of the C++ bindings (wasm/bindings/*.cpp; emcc emits no declarations),
+// and the API object of each module variant, which attention-lab.mjs assembles by name from the
+// module table (modules.mjs). Field names match the bindings exactly; tests/wasm/types.test.mjs
+// checks every field listed here is present in the results. The functions and classes come from
+// the JSDoc of wasm/js/*.mjs (`npm run build:types` generates their declarations into build/types).
 import type { ImportedSeq2Seq, Seq2Seq, Seq2SeqConfig, TransformerSeq2Seq, TransformerSeq2SeqConfig } from './seq2seq.js';
 export * from './seq2seq.js';
 import type { Seq2SeqModel, Seq2SeqModelConfig, TransformerModelConfig, TransformerSeq2SeqModel } from './seq2seq-model.js';
@@ -258,27 +261,28 @@ export interface GptOnlyLab {
 }
 
 /**
+ * loadAttentionLab's signatures, one per variant: the API object's type follows options.variant.
  * Loads the wasm module once (per JS realm) and resolves to the API. Throws JS Errors on bad input.
- * fma: the 'full', 'transformer' and 'gpt' builds also come with fused multiply-add (relaxed SIMD), loaded
- * by default where hasRelaxedSimd(); false loads the plain build anyway, true is an Error where the
- * engine or the variant has none. The FMA build rounds each multiply-add once: its numbers differ
- * from the plain build's in the last bits.
  */
-export function loadAttentionLab(options?: { variant?: 'full'; fma?: boolean }): Promise<AttentionLab>;
-/**
- * The attention-only build (no ops, no Seq2Seq; a fraction of the download, for embedded widgets).
- * Loaded once per realm, separately from the full module.
- */
-export function loadAttentionLab(options: { variant: 'attention' }): Promise<AttentionOnlyLab>;
-/** The Seq2Seq-only build (see Seq2SeqOnlyLab), loaded once per realm like the others. */
-export function loadAttentionLab(options: { variant: 'seq2seq' }): Promise<Seq2SeqOnlyLab>;
-/** The Transformer-only build (see TransformerOnlyLab), loaded once per realm like the others. */
-export function loadAttentionLab(options: { variant: 'transformer'; fma?: boolean }): Promise<TransformerOnlyLab>;
-/** The GPT-only build (see GptOnlyLab), loaded once per realm like the others. */
-export function loadAttentionLab(options: { variant: 'gpt'; fma?: boolean }): Promise<GptOnlyLab>;
+export interface LoadAttentionLab {
+  /**
+   * The full module. fma: the 'full', 'transformer' and 'gpt' builds also come with fused
+   * multiply-add (relaxed SIMD), loaded by default where hasRelaxedSimd(); false loads the plain
+   * build anyway, true is an Error where the engine or the variant has none. The FMA build rounds
+   * each multiply-add once: its numbers differ from the plain build's in the last bits.
+   */
+  (options?: { variant?: 'full'; fma?: boolean }): Promise<AttentionLab>;
+  /**
+   * The attention-only build (no ops, no Seq2Seq; a fraction of the download, for embedded widgets).
+   * Loaded once per realm, separately from the full module.
+   */
+  (options: { variant: 'attention' }): Promise<AttentionOnlyLab>;
+  /** The Seq2Seq-only build (see Seq2SeqOnlyLab), loaded once per realm like the others. */
+  (options: { variant: 'seq2seq' }): Promise<Seq2SeqOnlyLab>;
+  /** The Transformer-only build (see TransformerOnlyLab), loaded once per realm like the others. */
+  (options: { variant: 'transformer'; fma?: boolean }): Promise<TransformerOnlyLab>;
+  /** The GPT-only build (see GptOnlyLab), loaded once per realm like the others. */
+  (options: { variant: 'gpt'; fma?: boolean }): Promise<GptOnlyLab>;
+}
 
-/** Whether this engine runs relaxed SIMD, so that loadAttentionLab picks the FMA builds. */
-export function hasRelaxedSimd(): boolean;
-
-/** A tensor from a shape and values. */
-export function tensor(shape: readonly number[], values: ArrayLike<number>): Tensor;
+export { hasRelaxedSimd, loadAttentionLab, tensor } from '../attention-lab.mjs';
