@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadWeb } from './setup.mjs';
 
-const { SpeedMeter, isLongRun, WINDOW_MS, MIN_WINDOWS, LONG_RUN_SECONDS } = await loadWeb('sections/speed-meter');
+const { SpeedMeter, isLongRun, WINDOW_MS, MIN_WINDOWS, LONG_RUN_SECONDS, ABOUT_A_MINUTE_SECONDS } = await loadWeb('sections/speed-meter');
 
 /** A meter on a clock the test moves, and a run that trains `msPerStep` per step for `ms`. */
 function meterOnClock() {
@@ -73,6 +73,9 @@ test('a new run measures afresh; no window closes without a step; the limit is a
   run.train(3, 2500);
   assert.equal(run.meter.windows, 3);
   assert.equal(isLongRun(null, 1e9), false, 'an unknown speed asks nothing');
-  assert.equal(isLongRun(10, (LONG_RUN_SECONDS * 1000) / 10), false, 'exactly a minute does not ask');
+  assert.equal(isLongRun(10, (LONG_RUN_SECONDS * 1000) / 10), false, 'exactly the limit does not ask');
+  // a reader's run at 26 ms a step: 2,436 steps left are 63 s, and "about a minute of it" would save 3 s
+  assert.equal(isLongRun(26, 2436), false, 'a run just over a minute is not asked about');
+  assert.ok(ABOUT_A_MINUTE_SECONDS / LONG_RUN_SECONDS <= 0.8, 'the shorter run offered saves at least a fifth');
   assert.equal(isLongRun(10, (LONG_RUN_SECONDS * 1000) / 10 + 1), true);
 });

@@ -1,7 +1,7 @@
 // §4's training runs: Train runs the model to the step target (tf_steps, or tf_steps more once it
 // is reached) as one stream in the worker; the time it will take is shown before a run (at the
-// speed measured so far) and while it runs. A run estimated at over a minute pauses and asks: all
-// of it, about a minute of it, or pause. The speed is measured by the wall clock (what the reader
+// speed measured so far) and while it runs. A run estimated at well over a minute
+// (speed-meter.ts) pauses and asks: all of it, about a minute of it, or pause. The speed is measured by the wall clock (what the reader
 // waits for, not the worker's compute time alone) in windows (speed-meter.ts), and a run is judged
 // long only at the fastest of its first windows, so one busy second does not ask about a run that
 // would finish within a minute. The estimate is in one place: the question while it asks, the line
@@ -11,7 +11,7 @@ import { fill } from '../i18n';
 import type { SectionContext } from '../section';
 import { button, el, primaryButton, setText } from './dom';
 import { RedrawPacer } from './redraw-pacer';
-import { isLongRun, LONG_RUN_SECONDS, SpeedMeter } from './speed-meter';
+import { ABOUT_A_MINUTE_SECONDS, isLongRun, SpeedMeter } from './speed-meter';
 import type { TransformerTrainer } from './transformer-train';
 
 type T = (key: string) => string;
@@ -171,7 +171,7 @@ export class TrainingClock {
     this.#wanted = false;
     this.#stream?.stop();
     const trainer = this.#hooks.trainer();
-    const fitting = Math.max(10, Math.floor((LONG_RUN_SECONDS * 1000) / perStep / 10) * 10);
+    const fitting = Math.max(10, Math.floor((ABOUT_A_MINUTE_SECONDS * 1000) / perStep / 10) * 10);
     const text = el('p', undefined, fill(t('tf.confirm.text'), { ms: perStep.toFixed(1), steps: left, time: formatSeconds(t, (left * perStep) / 1000) }));
     const all = primaryButton(t('tf.confirm.run'), 'tf-confirm-run', () => {
       this.#confirmed = true;

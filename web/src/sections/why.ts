@@ -15,15 +15,13 @@ import { button, checkNumber, el, errorText, field, MessageLine, narration, prim
 import { Announcer } from './announcer';
 import { parkingSlot } from './parked';
 import { CHART_CSS } from '../charts/chart-css';
+import { ABOUT_A_MINUTE_SECONDS, LONG_RUN_SECONDS } from './speed-meter';
 
 /** §1's run (both models, their snapshot) carries over a change of the page's language, and the reader's yes to a long run. */
 const parked = parkingSlot<{ run: WhyRun; longRunConfirmed: boolean }>('why');
 
 /** 0.213 → "21%"; no value yet → "–" */
 const percentText = (x: number | null | undefined): string => (typeof x === 'number' && Number.isFinite(x) ? `${Math.round(100 * x)}%` : '–');
-
-/** A run longer than this (at the measured speed) asks before it carries on. */
-const LONG_RUN_SECONDS = 60;
 
 /** "45 s", "12 min", "3 h 5 min" in the reader's language. */
 export function formatDuration(t: (key: string) => string, seconds: number): string {
@@ -200,7 +198,7 @@ class WhyView implements SectionHandle {
     const { t, state } = this.#ctx;
     this.#wanted = false;
     this.#run.pause();
-    const fitting = Math.max(limits('why_steps').min, Math.floor(LONG_RUN_SECONDS / secondsPerStep / 10) * 10);
+    const fitting = Math.max(limits('why_steps').min, Math.floor(ABOUT_A_MINUTE_SECONDS / secondsPerStep / 10) * 10);
     const text = el(
       'p',
       undefined,
