@@ -214,13 +214,15 @@ export function setFieldError(control: HTMLElement, message: string | null): voi
  * The messages under one row of boxes (design.css lays each over what follows its box, so that
  * it never pushes the row about while the reader types) stacked where two would cover each other:
  * each goes below the earlier ones it meets. Neighbouring boxes refused together (Layers and Heads)
- * otherwise showed their messages on top of one another.
+ * otherwise showed their messages on top of one another. And what follows the row moves down to
+ * clear the lowest of them: a message over the section's own message line hid half of it.
  */
 function stackFieldErrors(control: HTMLElement): void {
   const row = control.closest('.al-field')?.parentElement;
   if (!row) return;
   const lines = [...row.querySelectorAll<HTMLElement>(':scope > .al-field > .lab-field-error')];
   for (const line of lines) line.style.removeProperty('margin-top');
+  row.style.removeProperty('margin-bottom');
   const placed: DOMRect[] = [];
   for (const line of lines) {
     if (line.textContent === '' || getComputedStyle(line).position !== 'absolute') continue;
@@ -235,6 +237,8 @@ function stackFieldErrors(control: HTMLElement): void {
     }
     placed.push(box);
   }
+  const below = Math.max(0, ...placed.map((box) => box.bottom)) - row.getBoundingClientRect().bottom;
+  if (placed.length > 0 && below > 0) row.style.marginBottom = `${parseFloat(getComputedStyle(row).marginBottom) + below + 4}px`;
 }
 
 /**
