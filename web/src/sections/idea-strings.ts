@@ -8,7 +8,7 @@ export const IDEA_STRINGS: Strings = {
       'The core idea of attention: when answering a question, do not weigh every word of the input equally, look at the words that matter for that question. The same sentence gives different answers to different questions because each question attends to different words.',
     'idea.sentence': 'The sentence (each word is a key, and also its value)',
     'idea.setup':
-      'Each word and each question is a vector of five features a reader would use: person, place, time, action, thing. A question’s weight on a word is softmax(q·k/√5) over the words (q the question, k the word), from the wasm core: the scaled dot-product attention of §3.2.',
+      'Each word and each question is a vector of five features a reader would use: person, place, time, action, thing. A question’s weight on a word is softmax(q·k/√5) over the words (q the question, k the word; √5, the root of the five features, keeps the scores from growing with the number of features, as §3.2 shows), computed by the page’s core (C++ compiled to WebAssembly): the scaled dot-product attention of §3.2.',
     'idea.feature.person': 'person',
     'idea.feature.place': 'place',
     'idea.feature.time': 'time',
@@ -44,7 +44,7 @@ export const IDEA_STRINGS: Strings = {
       '注意力机制的核心思想：回答一个问题时，不必平等地看待输入中的每个词，而是关注与这个问题相关的关键信息。同一句话，对不同的问题给出不同的答案，因为不同的问题关注不同的词。',
     'idea.sentence': '句子（每个词是一个键，同时也是它的值）',
     'idea.setup':
-      '每个词和每个问题都是五个特征组成的向量：人物、地点、时间、动作、事物。问题对一个词的权重是对所有词计算的 softmax(q·k/√5)（q 是问题的向量，k 是词的向量；softmax 把分数变成加起来为 1 的权重），由计算内核算出，即 3.2 节的缩放点积注意力。',
+      '每个词和每个问题都是五个特征组成的向量：人物、地点、时间、动作、事物。问题对一个词的权重是对所有词计算的 softmax(q·k/√5)（q 是问题的向量，k 是词的向量；softmax 把分数变成加起来为 1 的权重；除以 √5，即五个特征数的平方根，是为了不让分数随特征数变大，3.2 节会说明原因），由本页的计算内核（编译成 WebAssembly 的 C++ 程序）算出，即 3.2 节的缩放点积注意力。',
     'idea.feature.person': '人物',
     'idea.feature.place': '地点',
     'idea.feature.time': '时间',
