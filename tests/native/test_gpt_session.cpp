@@ -9,6 +9,7 @@
 #include "expect_input_error.h"
 #include "gpt/session.h"
 #include "sequence/model_file.h"
+#include "sequence/session_checks.h"
 
 namespace {
 
@@ -82,10 +83,31 @@ TEST(GptSession, BaselinesMatchAHandCount) {
   EXPECT_NEAR(e.validation_loss, std::log(static_cast<double>(s.vocab().size())), 0.2);
 }
 
+TEST(GptSession, TokenAccuracyCountsRowsWhoseFirstMaximumIsTheTarget) {
+  // 4 rows of 3 logits: right; wrong; a tie between 0 and 2, whose first maximum (0) is the
+  // target; ignored (target -1, though its maximum is wrong too)
+  const std::vector<float> logits = {0, 5, 1, 9, 2, 3, 4, 1, 4, 7, 0, 0};
+  const std::vector<int32_t> targets = {1, 1, 0, -1};
+  const lab::session_common::TokenCount c =
+      lab::session_common::count_argmax_hits(logits.data(), targets.data(), 4, 3, -1);
+  EXPECT_EQ(c.correct, 2);
+  EXPECT_EQ(c.total, 3);
+}
+
 TEST(GptSession, TrainingLowersTheHeldOutLossBelowTheBigram) {
   lab::GptSession s(tiny_config());
-  const lab::GptTrainResult r = s.train(300);
+  const lab::TrainResult r = s.train(300);
   EXPECT_EQ(r.step, 300);
+  // each step's next-character accuracy beside its loss, rising as the loss falls
+  ASSERT_EQ(r.token_accuracy.size(), r.losses.size());
+  double first = 0, last = 0;
+  for (size_t i = 0; i < 20; ++i) {
+    EXPECT_GE(r.token_accuracy[i], 0.0f);
+    first += r.token_accuracy[i] / 20.0;
+    last += r.token_accuracy[r.token_accuracy.size() - 1 - i] / 20.0;
+  }
+  for (float a : r.token_accuracy) EXPECT_LE(a, 1.0f);
+  EXPECT_GT(last, first + 0.2);
   const lab::GptEvalResult e = s.evaluate();
   // Every poem has the same lines: the held-out text is learnable from the training text.
   EXPECT_LT(e.validation_loss, e.bigram_loss);
@@ -94,8 +116,11 @@ TEST(GptSession, TrainingLowersTheHeldOutLossBelowTheBigram) {
 
 TEST(GptSession, SameSeedSameRunAndResumeIsBitForBit) {
   lab::GptSession a(tiny_config()), b(tiny_config());
-  const std::vector<float> whole = a.train(12).losses;
-  EXPECT_EQ(whole, b.train(12).losses);
+  const lab::TrainResult ra = a.train(12);
+  const std::vector<float>& whole = ra.losses;
+  const lab::TrainResult rb = b.train(12);
+  EXPECT_EQ(whole, rb.losses);
+  EXPECT_EQ(ra.token_accuracy, rb.token_accuracy);
 
   lab::GptSession first(tiny_config());
   std::vector<float> resumed = first.train(5).losses;

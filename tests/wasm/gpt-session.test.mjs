@@ -33,6 +33,12 @@ test('a GPT session trains below the bigram baseline and samples with its candid
       const r = s.train(300);
       assert.equal(r.step, 300);
       assert.equal(r.losses.length, 300);
+      // the same result as a translator's train(): each step's next-character accuracy too
+      assert.deepEqual(Object.keys(r).sort(), ['losses', 'step', 'tokenAccuracy']);
+      assert.equal(r.tokenAccuracy.length, 300);
+      assert.ok(r.tokenAccuracy.every((a) => a >= 0 && a <= 1));
+      const mean = (xs) => xs.reduce((x, y) => x + y, 0) / xs.length;
+      assert.ok(mean(r.tokenAccuracy.slice(-20)) > mean(r.tokenAccuracy.slice(0, 20)) + 0.2, 'the accuracy rises as it learns');
       const e = s.evaluate();
       assert.ok(e.validationLoss < e.bigramLoss && e.bigramLoss < e.unigramLoss, JSON.stringify(e));
       assert.equal(e.characters, s.info().corpus.heldOutCharacters);

@@ -265,4 +265,22 @@ std::vector<uint8_t> bytes_from_js(const val& bytes, const std::string& what) {
   return emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
 }
 
+val train_to_js(const val& steps, const std::function<lab::TrainResult(long)>& train) {
+  const auto to_js = [](const lab::TrainResult& r) {
+    val out = val::object();
+    out.set("losses", float_array_to_js(r.losses));
+    out.set("tokenAccuracy", float_array_to_js(r.token_accuracy));
+    out.set("step", val(static_cast<double>(r.step)));
+    return out;
+  };
+  const long n = js_whole(steps, "train(steps): steps");
+  try {
+    return to_js(train(n));
+  } catch (const lab::TrainingDiverged& e) {
+    val out = error_to_js(e.what());
+    out.set("completed", to_js(e.completed));
+    return out;
+  }
+}
+
 }  // namespace labjs

@@ -6,10 +6,12 @@
 #include <emscripten/val.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "sequence/session_checks.h"  // TrainResult, TrainingDiverged
 #include "tensor.h"
 
 namespace labjs {
@@ -74,6 +76,10 @@ std::vector<uint8_t> bytes_from_js(const val& bytes, const std::string& what);
 // {error: message}, with an InputError's code and details ({error, code, details: {count: 70,
 // …}}) when it has a code.
 val error_to_js(const std::string& message, const lab::InputError* coded = nullptr);
+
+// A session's train(steps): {losses, tokenAccuracy, step}; a diverged run gives {error,
+// completed}, which the ES module turns into a JS Error carrying the completed steps.
+val train_to_js(const val& steps, const std::function<lab::TrainResult(long)>& train);
 
 // Runs fn() and returns its result; any exception becomes {error: message} (error_to_js), which
 // the ES module rethrows as a JS Error. Keeping C++ exceptions inside wasm means no unwinding

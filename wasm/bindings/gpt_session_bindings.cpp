@@ -55,28 +55,13 @@ lab::GptSessionConfig config_from_js(const val& js) {
   return c;  // checked by the session
 }
 
-val train_result_to_js(const lab::GptTrainResult& r) {
-  val out = val::object();
-  out.set("losses", labjs::float_array_to_js(r.losses));
-  out.set("step", val(static_cast<double>(r.step)));
-  return out;
-}
-
 class GptSessionHandle {
  public:
   explicit GptSessionHandle(lab::GptSession&& session) : session_(std::move(session)) {}
 
   val train(val steps) {
-    return guarded([&] {
-      const long n = labjs::js_whole(steps, "train(steps): steps");
-      try {
-        return train_result_to_js(session_.train(n));
-      } catch (const lab::GptTrainingDiverged& e) {
-        val out = labjs::error_to_js(e.what());
-        out.set("completed", train_result_to_js(e.completed));
-        return out;
-      }
-    });
+    return guarded(
+        [&] { return labjs::train_to_js(steps, [&](long n) { return session_.train(n); }); });
   }
 
   val evaluate() {

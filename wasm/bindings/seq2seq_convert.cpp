@@ -21,14 +21,6 @@ val top_to_js(const TokenName& token, const std::vector<lab::TokenProb>& top) {
   return a;
 }
 
-val train_result_to_js(const lab::TrainResult& r) {
-  val out = val::object();
-  out.set("losses", float_array_to_js(r.losses));
-  out.set("tokenAccuracy", float_array_to_js(r.token_accuracy));
-  out.set("step", number(r.step));
-  return out;
-}
-
 // An id matrix: its (rows, cols) shape and whole-number values.
 struct IdMatrix {
   long rows = 0, cols = 0;
@@ -125,17 +117,6 @@ std::vector<std::string> session_config_keys(std::vector<std::string> own) {
     own.push_back(key);
   }
   return own;
-}
-
-val train_to_js(const val& steps, const std::function<lab::TrainResult(long)>& train) {
-  const long n = js_whole(steps, "train(steps): steps");
-  try {
-    return train_result_to_js(train(n));
-  } catch (const lab::TrainingDiverged& e) {
-    val out = error_to_js(e.what());
-    out.set("completed", train_result_to_js(e.completed));
-    return out;
-  }
 }
 
 lab::EvalOptions eval_options_from_js(const val& options) {

@@ -84,10 +84,6 @@ void session_training_from_js(const val& js, Config& c) {
   c.clip_norm = js_number(js, "clipNorm", c.clip_norm, "config.clipNorm");
 }
 
-// train(steps): {losses, tokenAccuracy, step}; a diverged run gives {error, completed}, which
-// the ES module turns into a JS Error carrying the completed steps.
-val train_to_js(const val& steps, const std::function<lab::TrainResult(long)>& train);
-
 // evaluate(options) → lab::EvalOptions; the result's fields every translator has
 // {loss, tokenAccuracy, exactMatch, examples, heldOutIsTrainingData, exactMatchByLength}
 // (callers add the rest).

@@ -9,9 +9,10 @@ import { unwrap } from './unwrap.mjs';
 /** @import { Core } from './types/core.js' */
 /** @import { EmbindHandle } from './owned-handle.mjs' */
 /**
- * @import { GptEvalResult, GptHeadScores, GptInfo, GptSampleOptions, GptSampleResult, GptSessionConfig,
- *   GptTrainResult } from './types/gpt.js'
+ * @import { GptEvalResult, GptHeadScores, GptInfo, GptSampleOptions, GptSampleResult, GptSessionConfig }
+ *   from './types/gpt.js'
  */
+/** @import { TrainResult } from './types/seq2seq.js' */
 
 /**
  * @param {Uint8Array | ArrayBuffer | ArrayBufferView} bytes
@@ -62,11 +63,12 @@ export class GptSession {
   }
 
   /**
-   * `steps` Adam steps on random windows of the training text: each step's loss and the step
-   * count. If training diverges it throws an Error whose `completed` holds the steps that did
-   * complete; the session keeps the state after the last of them.
+   * `steps` Adam steps on random windows of the training text: each step's mean loss per
+   * character (nats) and next-character accuracy, and the step count, as a translator's train().
+   * If training diverges it throws a TrainDivergedError, whose `completed` holds the steps that
+   * did complete; the session keeps the state after the last of them.
    * @param {number} steps
-   * @returns {GptTrainResult}
+   * @returns {TrainResult}
    */
   train(steps) {
     if (typeof steps !== 'number') throw new Error('train(steps): steps must be a number');

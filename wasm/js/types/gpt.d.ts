@@ -31,13 +31,6 @@ export interface GptSessionConfig {
   windows?: 'poem' | 'text';
 }
 
-export interface GptTrainResult {
-  /** Each step's mean loss per character (nats). */
-  losses: Float32Array;
-  /** Steps trained in total. */
-  step: number;
-}
-
 /** Losses in nats per character; the baselines are add-one smoothed, fitted on the training text. */
 export interface GptEvalResult {
   trainLoss: number;

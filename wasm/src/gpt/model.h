@@ -87,6 +87,8 @@ class GptModel : public ParamStore {
   void validate_batch(const GptBatch& batch) const;
   // The logits (B, T, V) of `batch` (targets not needed), and every layer's attention.
   const std::vector<float>& forward(const GptBatch& batch);
+  // The logits of the last forward (forward_backward's included), (B, T, V).
+  const std::vector<float>& last_logits() const { return logits_; }
   // The same with heads zeroed: zero_heads (L, H), 1 = that head's output is 0 before c_proj
   // (gpt/heads.h makes it from a list of heads, checked); empty: none.
   const std::vector<float>& forward(const GptBatch& batch, const std::vector<uint8_t>& zero_heads);

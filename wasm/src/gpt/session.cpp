@@ -325,9 +325,10 @@ GptSession::GptSession(const GptSessionConfig& config, GptCorpusParts&& p)
                              config.block_size, config.seed)),
       rng_(config.seed ^ kSamplerSeedMix) {}
 
-GptTrainResult GptSession::train(long steps) {
+TrainResult GptSession::train(long steps) {
   AdamOptions adam;
-  return train_loop<GptTrainingDiverged, GptTrainResult>(
+  const long V = model_.config().vocab;
+  return train_loop<TrainingDiverged, TrainResult>(
       steps, kGptMaxTrainSteps, rng_, step_,
       [&](Rng& rng) {
         return config_.windows == GptWindows::kPoem
@@ -335,9 +336,13 @@ GptTrainResult GptSession::train(long steps) {
                                        config_.block_size, rng)
                    : sample_windows(train_ids_, config_.batch_size, config_.block_size, rng);
       },
-      [&](const GptBatch& batch, GptTrainResult& result) {
+      [&](const GptBatch& batch, TrainResult& result) {
         const float loss = model_.forward_backward(batch);
-        check_loss_not_diverged(loss, model_.config().vocab);
+        check_loss_not_diverged(loss, V);
+        // Read before the update: the accuracy of the same forward pass as the loss.
+        const TokenCount count =
+            count_argmax_hits(model_.last_logits().data(), batch.targets.data(), batch.B * batch.T,
+                              V, kGptIgnoreTarget);
         // Linear warm-up: step t (from 1) at lr · min(1, t / warmup).
         const double ramp = config_.warmup > 0
                                 ? std::min(1.0, static_cast<double>(step_ + 1) / config_.warmup)
@@ -345,6 +350,8 @@ GptTrainResult GptSession::train(long steps) {
         adam.lr = static_cast<float>(config_.learning_rate * ramp);
         model_.adam_step(adam);
         result.losses.push_back(loss);
+        result.token_accuracy.push_back(static_cast<float>(count.correct) /
+                                        static_cast<float>(count.total));
       },
       "try a smaller learningRate or a warmup");
 }

@@ -24,6 +24,7 @@
 #include "gpt/model.h"
 #include "optim.h"
 #include "rng.h"
+#include "sequence/session_checks.h"  // TrainResult, TrainingDiverged
 
 namespace lab {
 
@@ -65,19 +66,6 @@ struct GptSessionConfig {
 // scripts/gpt-poems.mjs). `text` is left empty.
 GptSessionConfig gpt_poems_defaults();
 
-struct GptTrainResult {
-  std::vector<float> losses;  // per step: the batch's mean loss per character (nats)
-  long step = 0;              // steps trained in total
-};
-
-// A step diverged: the session is as after the last good step; `completed` has that call's
-// earlier steps.
-struct GptTrainingDiverged : NonFiniteError {
-  GptTrainingDiverged(const std::string& message, GptTrainResult completed)
-      : NonFiniteError(message), completed(std::move(completed)) {}
-  GptTrainResult completed;
-};
-
 // Losses in nats per character, each over every character of its text but the first (the one
 // predicted from nothing). The model reads its text in consecutive blocks of block_size
 // positions, each from an empty context: with GptWindows::kPoem each poem is its own text, from
@@ -110,9 +98,10 @@ class GptSession {
   explicit GptSession(const GptSessionConfig& config);
 
   // `steps` Adam steps (in [1, kGptMaxTrainSteps]) on batches of random windows of the training
-  // text (config.windows says where they may start). Throws GptTrainingDiverged with the session as
-  // after the last good step.
-  GptTrainResult train(long steps);
+  // text (config.windows says where they may start): each step's mean loss per character (nats)
+  // and its next-character accuracy. Throws TrainingDiverged with the session as after the last
+  // good step.
+  TrainResult train(long steps);
   GptEvalResult evaluate();
   // Generates after `prompt` (1 … block_size characters of the vocabulary). Throws InputError
   // naming every character of the prompt outside the vocabulary.

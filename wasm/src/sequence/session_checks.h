@@ -1,20 +1,61 @@
 // What every training session (rnn/session.cpp, transformer/session.cpp, gpt/session.cpp)
-// shares: the training loop and the divergence test of its steps, the seed mix of the batch
-// sampler and the float32 check of a positive setting.
+// shares: what train() returns and throws, the training loop and the divergence test of its steps,
+// the count of a step's right next tokens, the seed mix of the batch sampler and the float32 check
+// of a positive setting.
 #pragma once
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "format.h"
 #include "optim.h"  // NonFiniteError
 #include "rng.h"
 #include "tensor.h"  // InputError, OverflowError, check_range
 
+namespace lab {
+
+// What a session's train(steps) returns: the figures of each step of the call.
+struct TrainResult {
+  std::vector<float> losses;          // one per completed step of this call
+  std::vector<float> token_accuracy;  // per step: teacher-forced argmax = target, over the batch
+  long step = 0;                      // steps trained in total
+};
+
+// Training diverged (a NaN/Inf loss, gradient or weight). The session keeps the weights,
+// optimiser state and Rng of the last good step; `completed` has the steps of this call that
+// did complete before it.
+struct TrainingDiverged : NonFiniteError {
+  TrainingDiverged(const std::string& message, TrainResult completed)
+      : NonFiniteError(message), completed(std::move(completed)) {}
+  TrainResult completed;
+};
+
+}  // namespace lab
+
 namespace lab::session_common {
+
+struct TokenCount {
+  long correct = 0, total = 0;
+};
+
+// The rows of logits (rows, V) whose maximum is at their target (the first maximum, as argmax),
+// over the rows whose target is not `ignore`: a step's teacher-forced token accuracy.
+inline TokenCount count_argmax_hits(const float* logits, const int32_t* targets, long rows, long V,
+                                    int32_t ignore) {
+  TokenCount count;
+  for (long i = 0; i < rows; ++i) {
+    if (targets[i] == ignore) continue;
+    const float* row = logits + i * V;
+    count.correct += (std::max_element(row, row + V) - row) == targets[i];
+    ++count.total;
+  }
+  return count;
+}
 
 // A training loss above this many times that of a uniform guess (ln Vt nats per token) means the
 // model puts its probability mass on wrong tokens with logit gaps in the thousands: the run has

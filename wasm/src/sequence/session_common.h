@@ -34,10 +34,6 @@ inline constexpr long kDefaultLengthCount =
     200;  // evaluate({length}) examples when count is absent
 inline constexpr uint64_t kDefaultLengthSeed = 1;
 
-struct TokenCount {
-  long correct = 0, total = 0;
-};
-
 // Forward declaration: train_steps below reads a step's token accuracy.
 inline TokenCount count_correct(const std::vector<float>& logits, const Batch& batch, long Vt);
 
@@ -68,15 +64,7 @@ TrainResult train_steps(long steps, const Task& task, long batch_size, double cl
 
 // Teacher-forced targets whose logit row has its maximum at the target, over non-pad targets.
 inline TokenCount count_correct(const std::vector<float>& logits, const Batch& batch, long Vt) {
-  TokenCount count;
-  for (long i = 0; i < batch.B * batch.T; ++i) {
-    const int32_t target = batch.tgt_out[static_cast<size_t>(i)];
-    if (target == kPadId) continue;
-    const float* row = logits.data() + i * Vt;
-    count.correct += (std::max_element(row, row + Vt) - row) == target;
-    ++count.total;
-  }
-  return count;
+  return count_argmax_hits(logits.data(), batch.tgt_out.data(), batch.B * batch.T, Vt, kPadId);
 }
 
 // The examples evaluate(options) scores: `fresh` (filled here) for options.length, else the

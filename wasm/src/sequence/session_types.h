@@ -9,29 +9,14 @@
 #include <utility>
 #include <vector>
 
-#include "optim.h"  // NonFiniteError
 #include "sequence/attribution.h"
 #include "sequence/decode.h"
+#include "sequence/session_checks.h"  // TrainResult, TrainingDiverged
 
 namespace lab {
 
 // Steps per train() call: large enough for any chart, small enough that one call ends.
 constexpr long kMaxTrainSteps = 100000;
-
-struct TrainResult {
-  std::vector<float> losses;          // one per completed step of this call
-  std::vector<float> token_accuracy;  // per step: teacher-forced argmax = target, over the batch
-  long step = 0;                      // steps trained in total
-};
-
-// Training diverged (a NaN/Inf loss, gradient or weight). The session keeps the weights,
-// optimiser state and Rng of the last good step; `completed` has the steps of this call that
-// did complete before it.
-struct TrainingDiverged : NonFiniteError {
-  TrainingDiverged(const std::string& message, TrainResult completed)
-      : NonFiniteError(message), completed(std::move(completed)) {}
-  TrainResult completed;
-};
 
 struct EvalOptions {
   // Evaluate the first `max_examples` examples only; absent: all of them.

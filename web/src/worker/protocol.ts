@@ -29,7 +29,7 @@ import type {
   TimelineOptions,
 } from '#shared/types/seq2seq';
 import type { LabVariant } from '../lab';
-import type { GptEvalResult, GptHeadScores, GptInfo, GptSampleOptions, GptSampleResult, GptSessionConfig, GptTrainResult } from '#shared/types/gpt';
+import type { GptEvalResult, GptHeadScores, GptInfo, GptSampleOptions, GptSampleResult, GptSessionConfig } from '#shared/types/gpt';
 
 export type {
   AttentionArgs,
@@ -53,7 +53,6 @@ export type {
   GptSampleOptions,
   GptSampleResult,
   GptSessionConfig,
-  GptTrainResult,
 };
 
 /**
@@ -111,7 +110,7 @@ export interface LabApi {
   'gpt.create'(config: GptSessionConfig): Created<GptInfo>;
   'gpt.info'(model: number): GptInfo;
   /** throws like the session's train(): a diverged run with `completed` */
-  'gpt.train'(model: number, steps: number): GptTrainResult;
+  'gpt.train'(model: number, steps: number): TrainResult;
   'gpt.evaluate'(model: number): GptEvalResult;
   /** a prompt character outside the vocabulary, a temperature ≤ 0, a top-p outside (0, 1]: an Error naming it */
   'gpt.sample'(model: number, prompt: string, options?: GptSampleOptions): GptSampleResult;
