@@ -101,6 +101,11 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
           await page.evaluate(() => document.getElementById('toc').style.removeProperty('visibility'));
         }
         assert.deepEqual(await page.evaluate(unstyledControls), [], `controls with the browser's default look at ${width} px (${lang})`);
+        if (width < 1100) {
+          // the compact contents bar: every section's link fits on the screen (a long title ends in an ellipsis)
+          const wide = await page.evaluate(() => [...document.querySelectorAll('.toc-link')].filter((l) => l.getBoundingClientRect().width > innerWidth - 16).map((l) => l.textContent));
+          assert.deepEqual(wide, [], `contents links wider than the screen at ${width} px (${lang})`);
+        }
         if (width <= 390) {
           // a field focused just under the sticky contents bar scrolls clear of it, label and all
           const sticky = await page.evaluate(labelsUnderStickyBar);
@@ -251,6 +256,19 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
         });
         assert.ok(text.includes(expected), `${id}: expected a message with "${expected}", got "${text}"`);
         assert.equal(await input.inputValue(), value, `${id}: the typed value stays in the box`);
+        // the message under the box covers neither a control nor the section's message line
+        const covered = await page.locator(`section[data-section="${id}"]`).evaluate((s) => {
+          const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+          const out = [];
+          for (const m of [...s.querySelectorAll('.lab-field-error')].filter((e) => e.textContent)) {
+            for (const o of s.querySelectorAll('input, select, button, textarea, .al-message')) {
+              const shown = o.getClientRects().length > 0 && (!o.matches('.al-message') || o.textContent !== '');
+              if (shown && meets(m.getBoundingClientRect(), o.getBoundingClientRect())) out.push(`"${m.textContent}" covers ${o.dataset.testid ?? o.className}`);
+            }
+          }
+          return out;
+        });
+        assert.deepEqual(covered, [], `${id}: a field's message covers other content`);
         await page.waitForTimeout(200); // a hash write would happen within 120 ms
         assert.equal(await page.evaluate(() => location.hash), hashBefore, `${id}: the refused value must not reach the state`);
         await keepScreenshot(page.locator(`section[data-section="${id}"]`), { path: `${artifactsDir}layout-invalid-${lang}-${id}.png` });
