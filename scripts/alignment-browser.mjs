@@ -16,15 +16,15 @@ const steps = Number(o.steps);
 const site = await startSite();
 const { page } = site;
 try {
-  await site.load(`#view=translate&seed=${o.seed}&s2s_speed=50`);
-  await page.waitForSelector('#section-translate .tr-vocab-word');
+  await site.load(`#view=translate&seed=${o.seed}&translate_speed=50`);
+  await page.waitForSelector('#section-translate .translate-vocab-word');
   const rows = [];
   const seen = new Set();
   const t0 = Date.now();
-  await page.click('[data-testid=s2s-play]');
+  await page.click('[data-testid=translate-play]');
   for (;;) {
     const figures = await page.evaluate(() =>
-      [...document.querySelectorAll('[data-testid=s2s-compare] tr[data-model]')].map((tr) => (tr.dataset.evaluation ? { model: tr.dataset.model, ...JSON.parse(tr.dataset.evaluation) } : null)),
+      [...document.querySelectorAll('[data-testid=translate-compare] tr[data-model]')].map((tr) => (tr.dataset.evaluation ? { model: tr.dataset.model, ...JSON.parse(tr.dataset.evaluation) } : null)),
     );
     for (const f of figures) {
       if (!f || seen.has(`${f.model}@${f.step}`)) continue;

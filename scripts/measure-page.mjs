@@ -7,7 +7,7 @@
 // - transfer: every response of the page and its worker, each gzip-compressed here (level 9), summed
 //   (what a static host with gzip sends; vite preview itself does not compress);
 // - long tasks (> 50 ms, PerformanceObserver 'longtask') on the main thread during page load, and
-//   during N seconds of training in the translate section (its [data-testid="s2s-play"] button) and
+//   during N seconds of training in the translate section (its [data-testid="translate-play"] button) and
 //   in the why section (its [data-testid="why-start"] button), with the charts' redraws per second
 //   (canvas clearRect calls: Chart.js clears before every draw) and wasm instantiations on the main
 //   thread (must be 0: all wasm runs in the worker);
@@ -46,9 +46,9 @@ async function measureOnce(browser, url, trainSeconds) {
   });
 
   const translate = await measureTraining(page, {
-    start: '[data-testid="s2s-play"]',
-    stop: '[data-testid="s2s-pause"]',
-    progress: () => page.locator('[data-testid="s2s-progress"]').evaluate((e) => `step ${e.value} of ${e.max}`),
+    start: '[data-testid="translate-play"]',
+    stop: '[data-testid="translate-pause"]',
+    progress: () => page.locator('[data-testid="translate-progress"]').evaluate((e) => `step ${e.value} of ${e.max}`),
     seconds: trainSeconds,
   });
   const why = await measureTraining(page, {

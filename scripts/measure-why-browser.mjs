@@ -40,40 +40,40 @@ async function median(fn) {
 
 const rows = [];
 try {
-  const WHY = '[data-testid=s2s-why]';
-  await site.load('#view=translate&seed=1&s2s_speed=200&s2s_task=note&s2s_cell=rnn&s2s_hidden=128&s2s_lr=0.001');
-  await page.waitForSelector('.tr-section .tr-vocab-word');
-  await page.click('[data-testid=s2s-play]');
-  await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep === '400', null, { timeout: 300_000 });
+  const WHY = '[data-testid=translate-why]';
+  await site.load('#view=translate&seed=1&translate_speed=200&translate_task=note&translate_cell=rnn&translate_hidden=128&translate_lr=0.001');
+  await page.waitForSelector('.translate-section .translate-vocab-word');
+  await page.click('[data-testid=translate-play]');
+  await page.waitForFunction(() => document.querySelector('.translate-decode')?.dataset.modelStep === '400', null, { timeout: 300_000 });
   await page.waitForFunction((w) => document.querySelector(w)?.dataset.attribution === 'gradient-input', WHY);
   const force = await median(async () => {
-    const ms = await timeClick(WHY, `${WHY} .tr-why-cell[data-step="1"][data-source="0"]`, 'data-interventions', '1');
-    await timeClick(WHY, `${WHY} [data-testid=s2s-why-reset]`, 'data-interventions', '0');
+    const ms = await timeClick(WHY, `${WHY} .translate-why-cell[data-step="1"][data-source="0"]`, 'data-interventions', '1');
+    await timeClick(WHY, `${WHY} [data-testid=translate-why-reset]`, 'data-interventions', '0');
     return ms;
   });
   const gxi = [], ig = [];
   for (let i = 0; i < RUNS + 2; i++) {
-    const a = await timeClick(WHY, `${WHY} [data-testid=s2s-why-ig]`, 'data-attribution', 'integrated-gradients');
-    const b = await timeClick(WHY, `${WHY} [data-testid=s2s-why-gxi]`, 'data-attribution', 'gradient-input');
+    const a = await timeClick(WHY, `${WHY} [data-testid=translate-why-ig]`, 'data-attribution', 'integrated-gradients');
+    const b = await timeClick(WHY, `${WHY} [data-testid=translate-why-gxi]`, 'data-attribution', 'gradient-input');
     if (i >= 2) ig.push(a), gxi.push(b);
   }
   const mid = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
   rows.push(['§3.3 note, RNN 128, dot, 3 → 4 tokens', force, '', mid(gxi), mid(ig)]);
 
-  const TF = '[data-testid=tf-why]';
-  await site.load('#view=transformer&seed=1&tf_steps=300');
-  await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.translatedAt !== undefined, null, { timeout: 60_000 });
-  await page.click('[data-testid=tf-train]');
-  await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.translatedAt === '300', null, { timeout: 300_000 });
+  const TF = '[data-testid=transformer-why]';
+  await site.load('#view=transformer&seed=1&transformer_steps=300');
+  await page.waitForFunction(() => document.querySelector('.transformer-section')?.dataset.translatedAt !== undefined, null, { timeout: 60_000 });
+  await page.click('[data-testid=transformer-train]');
+  await page.waitForFunction(() => document.querySelector('.transformer-section')?.dataset.translatedAt === '300', null, { timeout: 300_000 });
   await page.waitForSelector(`${TF}:not([hidden])`);
   const tfForce = await median(async () => {
-    const ms = await timeClick(TF, `${TF} .tr-why-cell[data-step="0"][data-source="0"]`, 'data-interventions', '1');
-    await timeClick(TF, `${TF} [data-testid=tf-why-reset]`, 'data-interventions', '0');
+    const ms = await timeClick(TF, `${TF} .translate-why-cell[data-step="0"][data-source="0"]`, 'data-interventions', '1');
+    await timeClick(TF, `${TF} [data-testid=transformer-why-reset]`, 'data-interventions', '0');
     return ms;
   });
   const tfZero = await median(async () => {
-    const ms = await timeClick(TF, `${TF} [data-testid=tf-why-zero]`, 'data-interventions', '1');
-    await timeClick(TF, `${TF} [data-testid=tf-why-reset]`, 'data-interventions', '0');
+    const ms = await timeClick(TF, `${TF} [data-testid=transformer-why-zero]`, 'data-interventions', '1');
+    await timeClick(TF, `${TF} [data-testid=transformer-why-reset]`, 'data-interventions', '0');
     return ms;
   });
   rows.push(['§4 dates, Transformer 1 layer × 4 heads, d_model 32, 12 → 11 tokens', tfForce, tfZero, '', '']);

@@ -17,21 +17,21 @@ const steps = Number(o.steps);
 const site = await startSite();
 const { page } = site;
 try {
-  await site.load(`#view=transformer&seed=${o.seed}&tf_task=${o.task}&tf_steps=${steps}`);
-  await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.translatedAt !== undefined, null, { timeout: 60_000 });
+  await site.load(`#view=transformer&seed=${o.seed}&transformer_task=${o.task}&transformer_steps=${steps}`);
+  await page.waitForFunction(() => document.querySelector('.transformer-section')?.dataset.translatedAt !== undefined, null, { timeout: 60_000 });
   const t0 = Date.now();
-  await page.click('[data-testid=tf-train]');
+  await page.click('[data-testid=transformer-train]');
   for (;;) {
-    const s = await page.evaluate(() => ({ ...document.querySelector('.tf-section').dataset, asking: document.querySelector('[data-testid=tf-confirm]')?.hidden === false }));
-    if (s.asking) await page.click('[data-testid=tf-confirm-run]');
+    const s = await page.evaluate(() => ({ ...document.querySelector('.transformer-section').dataset, asking: document.querySelector('[data-testid=transformer-confirm]')?.hidden === false }));
+    if (s.asking) await page.click('[data-testid=transformer-confirm-run]');
     else if (Number(s.step) >= steps && s.playing === '0') break;
     if (Date.now() - t0 > 900_000) throw new Error('the run did not finish within 15 minutes');
     await page.waitForTimeout(100);
   }
   const wall = (Date.now() - t0) / 1000;
-  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=tf-status]')?.dataset.evaluatedAt) >= n, steps, { timeout: 120_000 });
-  const status = await page.locator('[data-testid=tf-status]').textContent();
-  const estimate = await page.locator('[data-testid=tf-estimate]').textContent();
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=transformer-status]')?.dataset.evaluatedAt) >= n, steps, { timeout: 120_000 });
+  const status = await page.locator('[data-testid=transformer-status]').textContent();
+  const estimate = await page.locator('[data-testid=transformer-estimate]').textContent();
   const version = await page.evaluate(() => navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent);
   console.log(`${o.task}, §4 defaults in the page's worker (${version}, headless), seed ${o.seed}, ${steps} steps: ${wall.toFixed(1)} s wall time from Train to the run's end`);
   console.log(status);

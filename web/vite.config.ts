@@ -46,10 +46,12 @@ const DEV_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("style-src '
 
 // The state table's `doc` lines are for the README's attribute table (scripts/attribute-table.mjs
 // reads the source itself); every page and widget imports the table, so they are left out of the
-// build: about 1 KB gzip off every page. A `doc` in any other form than a plain string literal stops
-// the build, so that none ships unnoticed.
+// build: about 1 KB gzip off every page. So are the rows' `section`s (about 0.2 KB): a setting's
+// name starts with its section's slug (tests/web/state.test.mjs), which is what the page reads. A
+// `doc` or `section` in any other form than a plain string literal stops the build, so that none
+// ships unnoticed.
 const STATE_TABLE = /\/web\/src\/state-table\.ts$/;
-const DOC_ENTRY = /,\s*doc:\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?=\s*[,}])/g;
+const DOC_ENTRY = /,\s*(?:doc|section):\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?=\s*[,}])/g;
 function stripStateTableDocs(): Plugin {
   return {
     name: 'attention-lab:strip-state-table-docs',
@@ -59,8 +61,8 @@ function stripStateTableDocs(): Plugin {
       if (!STATE_TABLE.test(id.split('?')[0])) return null;
       const stripped = code.replace(DOC_ENTRY, '');
       const rows = stripped.indexOf('export const PROPS');
-      const left = /\bdoc:/.exec(stripped.slice(rows));
-      if (rows < 0 || left) this.error(`state-table.ts: no PROPS, or a doc that is not one plain string literal: ${stripped.slice(rows + (left?.index ?? 0), rows + (left?.index ?? 0) + 80)}`);
+      const left = /\b(?:doc|section):/.exec(stripped.slice(rows));
+      if (rows < 0 || left) this.error(`state-table.ts: no PROPS, or a doc or section that is not one plain string literal: ${stripped.slice(rows + (left?.index ?? 0), rows + (left?.index ?? 0) + 80)}`);
       return { code: stripped, map: null };
     },
   };

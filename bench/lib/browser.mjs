@@ -7,7 +7,7 @@
 //     the fold and is drawn when the browser is idle);
 //   transfer: every response of a page and its worker, each body gzip -9 here, summed (what a static
 //     host with gzip sends: vite preview itself does not compress), for the app and one-widget pages;
-//   training: steps per second as §3.3 plays (note and dates, with s2s_speed high enough that the
+//   training: steps per second as §3.3 plays (note and dates, with translate_speed high enough that the
 //     worker, not the frame rate, is the limit) and as §4 trains its Transformer, from the
 //     section's step counter (data-step); the same model config trained through the Node wasm
 //     build in this run gives the ratio;
@@ -32,29 +32,29 @@ export const APP_CONFIGS = {
   dates: { task: 'dates', cell: 'lstm', hidden: 64, attention: true, score: 'dot', seed: 1, learningRate: 0.005, batchSize: 16, clipNorm: 1, attentionalTanh: true },
   transformer: { arch: 'transformer', task: 'dates', layers: 1, heads: 4, dModel: 32, dFF: 64, normFirst: true, warmup: 200, seed: 1, batchSize: 32, learningRate: 0.01, clipNorm: 1 },
 };
-// The same settings through the URL hash; s2s_speed = steps per frame, its cap (× 60 frames a
+// The same settings through the URL hash; translate_speed = steps per frame, its cap (× 60 frames a
 // second) above what Node trains of each (note: 200 = 12 000 steps/s), so the worker sets the pace.
 export const TRAIN_HASH = {
-  note: '#view=translate&seed=1&s2s_task=note&s2s_cell=rnn&s2s_hidden=128&s2s_lr=0.001&s2s_speed=200',
-  dates: '#view=translate&seed=1&s2s_task=dates&s2s_cell=lstm&s2s_hidden=64&s2s_lr=0.005&s2s_speed=10',
+  note: '#view=translate&seed=1&translate_task=note&translate_cell=rnn&translate_hidden=128&translate_lr=0.001&translate_speed=200',
+  dates: '#view=translate&seed=1&translate_task=dates&translate_cell=lstm&translate_hidden=64&translate_lr=0.005&translate_speed=10',
 };
 export const RECIPE_STEPS = { note: 400, dates: 300, transformer: 300 };
-// §4 trains one run to tf_steps, paused once the timed windows are over: long enough for its
+// §4 trains one run to transformer_steps, paused once the timed windows are over: long enough for its
 // warm-up (RECIPE_STEPS) and those windows on any machine (about 280 s at the 180 steps/s seen
 // here, where warm-up and windows take about 15).
-const TRANSFORMER_HASH = '#view=transformer&seed=1&tf_steps=50000';
+const TRANSFORMER_HASH = '#view=transformer&seed=1&transformer_steps=50000';
 
 /** The translate section of the app at `origin` with `task`'s settings (TRAIN_HASH), ready to play. */
 export async function openTrainingPage(page, origin, task) {
   await page.goto(`${origin}/${TRAIN_HASH[task]}`, { waitUntil: 'load' });
-  await page.waitForSelector('#section-translate .tr-vocab-word');
+  await page.waitForSelector('#section-translate .translate-vocab-word');
 }
 
 /** Clicks Play and waits for the recipe's end (the section stops at its last step). */
 export async function playRecipe(page, task) {
-  await page.click('[data-testid="s2s-play"]');
+  await page.click('[data-testid="translate-play"]');
   await page.waitForFunction((n) => {
-    const s = document.querySelector('#section-translate .tr-section');
+    const s = document.querySelector('#section-translate .translate-section');
     return s?.dataset.step === String(n) && s.dataset.playing === '0';
   }, RECIPE_STEPS[task]);
 }
@@ -140,41 +140,41 @@ async function loadWidgetPage(browser, origin, spec) {
 /**
  * How the bench trains each task in the page: how it opens the page; how it warms up (the wasm
  * tiers up, the charts fill) and leaves training going; the root whose data-step counts the steps;
- * the pause button's test id; the steps per frame (§3.3's s2s_speed; §4 has none: its worker
+ * the pause button's test id; the steps per frame (§3.3's translate_speed; §4 has none: its worker
  * trains in time slices).
  */
 const translateTraining = (task) => ({
-  section: '#section-translate .tr-section',
-  pause: 's2s-pause',
-  stepsPerFrame: Number(/s2s_speed=(\d+)/.exec(TRAIN_HASH[task])[1]),
+  section: '#section-translate .translate-section',
+  pause: 'translate-pause',
+  stepsPerFrame: Number(/translate_speed=(\d+)/.exec(TRAIN_HASH[task])[1]),
   open: (page, origin) => openTrainingPage(page, origin, task),
   // §3.3 plays its recipe to the end, then plays on
   warmUp: async (page) => {
     await playRecipe(page, task);
-    await page.click('[data-testid="s2s-play"]');
+    await page.click('[data-testid="translate-play"]');
   },
 });
 const TRAINING = {
   note: translateTraining('note'),
   dates: translateTraining('dates'),
   transformer: {
-    section: '#section-transformer .tf-section',
-    pause: 'tf-pause',
+    section: '#section-transformer .transformer-section',
+    pause: 'transformer-pause',
     stepsPerFrame: null,
     open: async (page, origin) => {
       await page.goto(`${origin}/${TRANSFORMER_HASH}`, { waitUntil: 'load' });
-      await page.waitForSelector('[data-testid="tf-train"]:not([disabled])');
+      await page.waitForSelector('[data-testid="transformer-train"]:not([disabled])');
       // Train once the page's code is in, as a reader would (its curves are Chart.js's first
       // charts, built as the code arrives: clicked at once, Chart.js's first build, ~60 ms on
       // 2 cores with the worker training, could be the measured long task)
       await page.waitForLoadState('networkidle');
     },
-    // §4 trains one run of tf_steps (a run it judges long asks first: all of it)
+    // §4 trains one run of transformer_steps (a run it judges long asks first: all of it)
     warmUp: async (page) => {
-      await page.click('[data-testid="tf-train"]');
+      await page.click('[data-testid="transformer-train"]');
       await page.waitForFunction((n) => {
-        document.querySelector('[data-testid="tf-confirm-run"]:not([hidden] *)')?.click();
-        return Number(document.querySelector('#section-transformer .tf-section')?.dataset.step) >= n;
+        document.querySelector('[data-testid="transformer-confirm-run"]:not([hidden] *)')?.click();
+        return Number(document.querySelector('#section-transformer .transformer-section')?.dataset.step) >= n;
       }, RECIPE_STEPS.transformer, { polling: 100 });
     },
   },
@@ -235,7 +235,7 @@ async function trainInPage(browser, origin, task, windows, windowS) {
     if (problems.length) throw new Error(`training ${task} reported errors: ${problems.join('; ')}`);
     // consecutive windows of equal numbers of redraws, each timed from its first to its last redraw
     const timed = steps.filter(([t], i) => t >= timedFrom && (i === 0 || steps[i - 1][1] !== steps[i][1]));
-    if (timed.length < windows + 1) throw new Error(`training ${task}: ${timed.length} redraws in ${windows * windowS} s, need ${windows + 1} (lower s2s_speed)`);
+    if (timed.length < windows + 1) throw new Error(`training ${task}: ${timed.length} redraws in ${windows * windowS} s, need ${windows + 1} (lower translate_speed)`);
     const rates = [];
     for (let w = 0; w < windows; w++) {
       const [ta, sa] = timed[Math.round((w * (timed.length - 1)) / windows)];
@@ -314,7 +314,7 @@ export async function browserPart(lab, { loads = 7, trainRuns = 3, windows = 5, 
       const longest = runs.map((r) => r.longest_task_ms);
       training[task] = {
         config: APP_CONFIGS[task],
-        s2s_speed: TRAINING[task].stepsPerFrame,
+        translate_speed: TRAINING[task].stepsPerFrame,
         browser_step: browserStep,
         browser_steps_per_s: 1 / browserStep.median_s,
         node_step: nodeStep,
@@ -347,7 +347,7 @@ export async function browserPart(lab, { loads = 7, trainRuns = 3, windows = 5, 
         const c = t.config;
         const model = c.arch === 'transformer'
           ? `§4 Transformer (${c.task}) ${c.layers} layer, ${c.heads} heads, d ${c.dModel}, batch ${c.batchSize}`
-          : `${c.cell.toUpperCase()} ${c.hidden}, batch ${c.batchSize ?? 1}, speed ${t.s2s_speed}/frame`;
+          : `${c.cell.toUpperCase()} ${c.hidden}, batch ${c.batchSize ?? 1}, speed ${t.translate_speed}/frame`;
         return [task, model,
           `${fmt(t.browser_steps_per_s, 0)} ± ${spread(t.browser_step)}`, `${fmt(t.node_steps_per_s, 0)} ± ${spread(t.node_step)}`,
           fmt(t.browser_vs_node, 2), t.main_thread_busy.map((b) => `${fmt(100 * b, 0)}%`).join(', '), `${fmt(t.longest_task_ms.max, 0)} (${t.longest_task_ms.runs.map((ms) => fmt(ms, 0)).join(', ')})`, t.long_tasks_over_50ms.join(', ')];

@@ -51,7 +51,7 @@ function pageInfo(config) {
 }
 
 /** §3.3's settings as a task switch leaves them: the task's recipe, the state table's score and seed. */
-const pageSettings = (task) => ({ task, ...RECIPES[task], score: def('s2s_score'), seed: def('seed') });
+const pageSettings = (task) => ({ task, ...RECIPES[task], score: def('translate_score'), seed: def('seed') });
 
 for (const task of ['zh-en', 'note', 'dates']) {
   test(`train --task ${task} starts from §3.3's settings for ${task}`, () => {
@@ -61,25 +61,25 @@ for (const task of ['zh-en', 'note', 'dates']) {
 }
 
 test("the state table's §3.3 defaults are the zh-en recipe (a page opened with no settings trains it)", () => {
-  assert.equal(def('s2s_task'), 'zh-en');
-  assert.deepEqual(RECIPES['zh-en'], { cell: def('s2s_cell'), hidden: def('s2s_hidden'), lr: def('s2s_lr') });
+  assert.equal(def('translate_task'), 'zh-en');
+  assert.deepEqual(RECIPES['zh-en'], { cell: def('translate_cell'), hidden: def('translate_hidden'), lr: def('translate_lr') });
 });
 
 test("train --pairs starts from the settings the page's pairs panel trains with (§3.3's defaults)", () => {
   const page = pageInfo({
     task: 'pairs', pairs: PAIRS,
-    tokenize: def('s2s_tokenize'), heldOut: def('s2s_held_out') / 100, cell: def('s2s_cell'), hidden: def('s2s_hidden'),
-    attention: def('s2s_score') !== 'none', score: def('s2s_score'), seed: def('seed'), learningRate: def('s2s_lr'),
+    tokenize: def('translate_tokenize'), heldOut: def('translate_held_out') / 100, cell: def('translate_cell'), hidden: def('translate_hidden'),
+    attention: def('translate_score') !== 'none', score: def('translate_score'), seed: def('seed'), learningRate: def('translate_lr'),
   });
   assert.deepEqual(pick(cliInfo('pairs', '--pairs', join(dir, 'pairs.tsv')), RNN_KEYS), pick(page, RNN_KEYS));
 });
 
-test("train --task dates --arch transformer starts from §4's settings (the state table's tf_* defaults)", () => {
-  const task = def('tf_task');
+test("train --task dates --arch transformer starts from §4's settings (the state table's transformer_* defaults)", () => {
+  const task = def('transformer_task');
   assert.equal(task, 'dates');
   const page = pageInfo(transformerConfig({
-    task, layers: def('tf_layers'), heads: def('tf_heads'), dModel: def('tf_dmodel'), dFF: def('tf_dff'),
-    normFirst: def('tf_norm_first'), lr: def('tf_lr'), warmup: def('tf_warmup'), seed: def('seed'),
+    task, layers: def('transformer_layers'), heads: def('transformer_heads'), dModel: def('transformer_dmodel'), dFF: def('transformer_dff'),
+    normFirst: def('transformer_norm_first'), lr: def('transformer_lr'), warmup: def('transformer_warmup'), seed: def('seed'),
   }));
   assert.deepEqual(pick(cliInfo('tf-dates', '--task', task, '--arch', 'transformer'), TF_KEYS), pick(page, TF_KEYS));
 });

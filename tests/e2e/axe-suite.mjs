@@ -92,7 +92,7 @@ async function pauseIfRunning(pause) {
 /** Trains for about `ms`: §3.3 and §4 in the article, each training widget (in its shadow root) elsewhere. */
 async function train(page, kind, ms = 3000) {
   if (kind === 'article') {
-    for (const [start, stop, section] of [['s2s-play', 's2s-pause', '#section-translate .tr-section'], ['tf-train', 'tf-pause', '#section-transformer .tf-section'], ['gpt-train', 'gpt-pause', '#section-gpt .gpt-section']]) {
+    for (const [start, stop, section] of [['translate-play', 'translate-pause', '#section-translate .translate-section'], ['transformer-train', 'transformer-pause', '#section-transformer .transformer-section'], ['gpt-train', 'gpt-pause', '#section-gpt .gpt-section']]) {
       const button = page.locator(`[data-testid=${start}]`).first();
       await button.scrollIntoViewIfNeeded();
       await button.click();
@@ -104,13 +104,13 @@ async function train(page, kind, ms = 3000) {
     await page.click('[data-testid=gpt-next]');
     await page.waitForFunction(() => document.querySelector('.gpt-generate')?.dataset.generated === '1', undefined, { timeout: 60_000 });
   } else {
-    const button = page.locator('[data-testid=s2s-play], [data-testid=tf-train]').first();
+    const button = page.locator('[data-testid=translate-play], [data-testid=transformer-train]').first();
     await button.scrollIntoViewIfNeeded();
     await button.click();
     await page.waitForTimeout(ms);
-    await pauseIfRunning(page.locator('[data-testid=s2s-pause], [data-testid=tf-pause]').first());
+    await pauseIfRunning(page.locator('[data-testid=translate-pause], [data-testid=transformer-pause]').first());
     // the locator pierces the widget's shadow root, where its section marks whether it plays
-    await page.locator('.tr-section[data-playing="0"], .tf-section[data-playing="0"]').first().waitFor({ state: 'attached', timeout: 60_000 });
+    await page.locator('.translate-section[data-playing="0"], .transformer-section[data-playing="0"]').first().waitFor({ state: 'attached', timeout: 60_000 });
   }
   await page.waitForTimeout(1500); // the pause's evaluation, translation and redraw
 }

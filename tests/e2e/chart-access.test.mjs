@@ -142,10 +142,10 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
 
   /** §3.3 (opened in `p`) with one decoding step played: its candidates' list. */
   async function stepCandidates(p) {
-    await p.waitForFunction(() => Number(document.querySelector('.tr-section .tr-decode')?.dataset.steps) > 0);
-    await p.click('.tr-section [data-testid=s2s-decode-step]');
-    await p.waitForFunction(() => document.querySelectorAll('.tr-section [data-testid=s2s-candidates] li').length > 0);
-    return p.locator('.tr-section [data-testid=s2s-candidates]').first();
+    await p.waitForFunction(() => Number(document.querySelector('.translate-section .translate-decode')?.dataset.steps) > 0);
+    await p.click('.translate-section [data-testid=translate-decode-step]');
+    await p.waitForFunction(() => document.querySelectorAll('.translate-section [data-testid=translate-candidates] li').length > 0);
+    return p.locator('.translate-section [data-testid=translate-candidates]').first();
   }
 
   test('§3.3 candidates: a named list, each word with its probability as text, most probable first, the chosen one said', async () => {
@@ -153,9 +153,9 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
     const list = await stepCandidates(page);
     const items = await list.evaluate((ol) =>
       [...ol.querySelectorAll('li')].map((li) => ({
-        token: li.querySelector('.tr-topk-token').textContent,
-        prob: Number(li.querySelector('.tr-topk-prob').textContent),
-        bar: Number(getComputedStyle(li.querySelector('.tr-topk-bar')).getPropertyValue('--p')),
+        token: li.querySelector('.translate-topk-token').textContent,
+        prob: Number(li.querySelector('.translate-topk-prob').textContent),
+        bar: Number(getComputedStyle(li.querySelector('.translate-topk-bar')).getPropertyValue('--p')),
         chosen: li.classList.contains('chosen'),
       })),
     );
@@ -169,7 +169,7 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
     const chosen = items.filter((it) => it.chosen);
     assert.equal(chosen.length, 1);
     assert.equal(chosen[0].token, items[0].token);
-    const title = await page.locator('.tr-section .tr-topk-title').first().textContent();
+    const title = await page.locator('.translate-section .translate-topk-title').first().textContent();
     assert.ok(/^Candidates at step \d+ /.test(title) && title.endsWith(`(“${chosen[0].token}”)`), title);
     // what a screen reader gets: the list's name, each item's word and probability, the chosen one in words
     const tree = await list.ariaSnapshot();
@@ -180,7 +180,7 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
     assert.equal(await list.locator('..').locator('canvas').count(), 0, 'no canvas: nothing to focus or walk');
 
     // the Export menu gives the step's candidates as CSV and JSON, every digit (the list shows three)
-    const fig = page.locator('.tr-section .tr-topk').first();
+    const fig = page.locator('.translate-section .translate-topk').first();
     const download = async (kind) => {
       await fig.locator('.export-toggle').click();
       const wait = page.waitForEvent('download');
@@ -190,11 +190,11 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
     };
     const step = /step (\d+)/.exec(title)[1];
     const csv = await download('csv');
-    assert.equal(csv.name, `s2s-candidates-step-${step}.csv`);
+    assert.equal(csv.name, `translate-candidates-step-${step}.csv`);
     const lines = csv.text.trim().split('\r\n');
     assert.equal(lines[0], ',probability,chosen');
     const json = await download('json');
-    assert.equal(json.name, `s2s-candidates-step-${step}.json`);
+    assert.equal(json.name, `translate-candidates-step-${step}.json`);
     const data = JSON.parse(json.text);
     assert.equal(data.step, Number(step));
     assert.equal(data.chosen, chosen[0].token);
@@ -213,7 +213,7 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
     await phone.open('#view=translate&seed=1');
     const list = await stepCandidates(phone.page);
     await list.scrollIntoViewIfNeeded();
-    const boxes = await list.evaluate((ol) => [...ol.querySelectorAll('.tr-topk-token, .tr-topk-prob')].map((e) => e.getBoundingClientRect().toJSON()));
+    const boxes = await list.evaluate((ol) => [...ol.querySelectorAll('.translate-topk-token, .translate-topk-prob')].map((e) => e.getBoundingClientRect().toJSON()));
     assert.ok(boxes.length >= 4);
     for (const b of boxes) assert.ok(b.left >= 0 && b.right <= 390 && b.width > 0, JSON.stringify(b));
   });

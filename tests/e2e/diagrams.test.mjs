@@ -13,8 +13,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { artifactsDir, KEEP_SCREENSHOTS, keepScreenshot, useSite } from './harness.mjs';
 
-const TR = '#section-translate .tr-section';
-const TF = '#section-transformer .tf-section';
+const TR = '#section-translate .translate-section';
+const TF = '#section-transformer .transformer-section';
 const lit = (page, testId) => page.locator(`[data-testid=${testId}]`).evaluate((f) => f.dataset.lit ?? '');
 
 describe('architecture diagrams and positional encoding', { timeout: 400_000 }, () => {
@@ -27,15 +27,15 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
   });
 
   const waitTranslated = async () => {
-    await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep !== undefined, null, { timeout: 90_000 });
-    await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.translatedAt !== undefined, null, { timeout: 90_000 });
+    await page.waitForFunction(() => document.querySelector('.translate-decode')?.dataset.modelStep !== undefined, null, { timeout: 90_000 });
+    await page.waitForFunction(() => document.querySelector('.transformer-section')?.dataset.translatedAt !== undefined, null, { timeout: 90_000 });
   };
 
   test('§3.3: named parts; hover lights, stepping lights the path, a part goes to its view', async () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await site.load('#lang=en&seed=1');
     await waitTranslated();
-    const fig = page.locator(`${TR} [data-testid=s2s-diagram]`);
+    const fig = page.locator(`${TR} [data-testid=translate-diagram]`);
     assert.equal(await fig.locator('svg > title').textContent(), 'The encoder-decoder with attention');
     assert.match(await fig.locator('svg > desc').textContent(), /context vector/);
     // each part is named by the text it shows (or its label where it shows none) and described by what it does
@@ -49,20 +49,20 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
     }
 
     // hovering a view lights the parts it shows
-    await page.locator(`${TR} figure#s2s-attention`).hover();
-    assert.equal(await lit(page, 's2s-diagram'), 'scores weights');
-    await page.locator(`${TR} [data-testid=s2s-source]`).hover();
-    assert.equal(await lit(page, 's2s-diagram'), 'enc');
+    await page.locator(`${TR} figure#translate-attention`).hover();
+    assert.equal(await lit(page, 'translate-diagram'), 'scores weights');
+    await page.locator(`${TR} [data-testid=translate-source]`).hover();
+    assert.equal(await lit(page, 'translate-diagram'), 'enc');
     await page.mouse.move(1, 1);
 
     // stepping: from the start nothing, then step 1's path and its attention in the weight cells
-    await page.click(`${TR} [data-testid=s2s-decode-restart]`);
+    await page.click(`${TR} [data-testid=translate-decode-restart]`);
     await page.mouse.move(1, 1); // off the decoding controls, which light the path while hovered
-    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-diagram]')?.dataset.lit === '');
-    await page.click(`${TR} [data-testid=s2s-decode-step]`);
+    await page.waitForFunction(() => document.querySelector('[data-testid=translate-diagram]')?.dataset.lit === '');
+    await page.click(`${TR} [data-testid=translate-decode-step]`);
     await page.mouse.move(1, 1);
-    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-diagram]')?.dataset.lit === 'dec scores weights context output');
-    const sourceCount = await page.locator(`${TR} [data-testid=s2s-source] .tr-token`).count();
+    await page.waitForFunction(() => document.querySelector('[data-testid=translate-diagram]')?.dataset.lit === 'dec scores weights context output');
+    const sourceCount = await page.locator(`${TR} [data-testid=translate-source] .translate-token`).count();
     const weights = await fig.locator('[data-part=weights] rect.lab-diagram-cell').evaluateAll((rs) => rs.map((r) => Number(r.style.fillOpacity)));
     assert.equal(weights.length, Math.min(8, sourceCount));
     assert.ok(weights.some((w) => w > 0.04), 'the cells carry the step’s weights');
@@ -71,8 +71,8 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
     // activating a part (keyboard) brings its view into sight and focus
     await fig.locator('[data-part=weights]').focus();
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.activeElement?.id === 's2s-attention');
-    const box = await page.locator(`${TR} figure#s2s-attention`).boundingBox();
+    await page.waitForFunction(() => document.activeElement?.id === 'translate-attention');
+    const box = await page.locator(`${TR} figure#translate-attention`).boundingBox();
     assert.ok(box && box.y < 900 && box.y + box.height > 0, 'the attention map is in sight');
 
     // with reduced motion, the jump is immediate (no smooth scroll)
@@ -83,15 +83,15 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
     await fig.locator('[data-part=output]').click();
     const after = await page.evaluate(() => scrollY);
     assert.notEqual(after, before, 'the page moved at once');
-    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('tr-output-row')), true);
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('translate-output-row')), true);
     await page.emulateMedia({ reducedMotion: 'no-preference' });
   });
 
   test('§4: drawn from the settings; the maps light their kind of attention; a part opens its setting', async () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await site.load('#lang=en&seed=1&view=transformer');
-    await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.translatedAt !== undefined, null, { timeout: 90_000 });
-    const fig = page.locator(`${TF} [data-testid=tf-diagram]`);
+    await page.waitForFunction(() => document.querySelector('.transformer-section')?.dataset.translatedAt !== undefined, null, { timeout: 90_000 });
+    const fig = page.locator(`${TF} [data-testid=transformer-diagram]`);
     assert.equal(await fig.locator('svg > title').textContent(), 'The encoder-decoder Transformer');
     const labels = await fig.locator('[role=button][tabindex="0"]').evaluateAll((els) => els.map((e) => e.dataset.part));
     assert.deepEqual(labels, ['embed', 'norm', 'enc-self', 'residual', 'ff', 'dec-self', 'cross', 'out']);
@@ -105,58 +105,58 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
     assert.equal(await normUnder(), true);
 
     for (const [kind, part] of [['encoder', 'enc-self'], ['decoder', 'dec-self'], ['cross', 'cross']]) {
-      await page.locator(`${TF} [data-testid=tf-grid-${kind}]`).hover();
-      assert.equal(await lit(page, 'tf-diagram'), part);
+      await page.locator(`${TF} [data-testid=transformer-grid-${kind}]`).hover();
+      assert.equal(await lit(page, 'transformer-diagram'), part);
     }
-    await page.locator(`${TF} [data-testid=tf-panel-positions] summary`).click();
-    await page.locator(`${TF} [data-testid=tf-positional]`).hover();
-    assert.equal(await lit(page, 'tf-diagram'), 'embed');
-    await page.locator(`${TF} [data-testid=tf-panel-positions] summary`).click(); // closed again
+    await page.locator(`${TF} [data-testid=transformer-panel-positions] summary`).click();
+    await page.locator(`${TF} [data-testid=transformer-positional]`).hover();
+    assert.equal(await lit(page, 'transformer-diagram'), 'embed');
+    await page.locator(`${TF} [data-testid=transformer-panel-positions] summary`).click(); // closed again
     await page.mouse.move(1, 1);
-    await page.click(`${TF} [data-testid=tf-decode-restart]`);
-    await page.click(`${TF} [data-testid=tf-decode-step]`);
+    await page.click(`${TF} [data-testid=transformer-decode-restart]`);
+    await page.click(`${TF} [data-testid=transformer-decode-step]`);
     await page.mouse.move(1, 1);
-    await page.waitForFunction(() => document.querySelector('[data-testid=tf-diagram]')?.dataset.lit === 'embed dec-self cross ff out');
+    await page.waitForFunction(() => document.querySelector('[data-testid=transformer-diagram]')?.dataset.lit === 'embed dec-self cross ff out');
 
     // the norm part opens the settings panel at the norm setting; switching to post-norm redraws
     await fig.locator('[data-part=norm]').first().click();
-    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'tf-norm-first');
-    assert.equal(await page.locator('details[data-testid=tf-panel-settings]').evaluate((d) => d.open), true);
-    await page.selectOption(`${TF} [data-testid=tf-norm-first]`, '0');
-    await page.waitForFunction(() => /tf_norm_first=0/.test(location.hash));
+    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'transformer-norm-first');
+    assert.equal(await page.locator('details[data-testid=transformer-panel-settings]').evaluate((d) => d.open), true);
+    await page.selectOption(`${TF} [data-testid=transformer-norm-first]`, '0');
+    await page.waitForFunction(() => /transformer_norm_first=0/.test(location.hash));
     assert.equal(await normUnder(), false);
-    await page.fill(`${TF} [data-testid=tf-heads]`, '2');
-    await page.dispatchEvent(`${TF} [data-testid=tf-heads]`, 'change');
-    await page.waitForFunction(() => /Cross-attention · 2 heads/.test(document.querySelector('[data-testid=tf-diagram] [data-part=cross]')?.textContent ?? ''));
+    await page.fill(`${TF} [data-testid=transformer-heads]`, '2');
+    await page.dispatchEvent(`${TF} [data-testid=transformer-heads]`, 'change');
+    await page.waitForFunction(() => /Cross-attention · 2 heads/.test(document.querySelector('[data-testid=transformer-diagram] [data-part=cross]')?.textContent ?? ''));
     // the embeddings part opens the positional encoding's panel and goes to the figure
     await fig.locator('[data-part=embed]').first().click();
-    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'tf-positional');
-    assert.equal(await page.locator('details[data-testid=tf-panel-positions]').evaluate((d) => d.open), true);
+    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'transformer-positional');
+    assert.equal(await page.locator('details[data-testid=transformer-panel-positions]').evaluate((d) => d.open), true);
   });
 
   for (const lang of ['en', 'zh']) {
     test(`${lang}: 我 爱 我 — equal rows without positions, different with them; the sinusoid table`, async () => {
       await page.setViewportSize({ width: 1280, height: 900 });
-      await site.load(`#lang=${lang}&seed=1&view=transformer&tf_open_positions=1`); // the figure's panel, opened
-      const pe = page.locator(`${TF} [data-testid=tf-positional]`);
+      await site.load(`#lang=${lang}&seed=1&view=transformer&transformer_open_positions=1`); // the figure's panel, opened
+      const pe = page.locator(`${TF} [data-testid=transformer-positional]`);
       await pe.waitFor();
       const rows = (testId) => page.locator(`${TF} [data-testid=${testId}] tbody tr`).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
-      const without = await rows('tf-pe-without');
-      const withPositions = await rows('tf-pe-with');
+      const without = await rows('transformer-pe-without');
+      const withPositions = await rows('transformer-pe-with');
       assert.equal(without.length, 3);
       assert.deepEqual(without[0], without[2], 'without positions the two 我 rows are equal');
       assert.notDeepEqual(without[0], without[1]);
       assert.notDeepEqual(withPositions[0], withPositions[2], 'with positions the two 我 rows differ');
-      assert.equal(Number(await page.locator(`${TF} [data-testid=tf-pe-without]`).getAttribute('data-distance')), 0);
-      assert.ok(Number(await page.locator(`${TF} [data-testid=tf-pe-with]`).getAttribute('data-distance')) > 0.05);
+      assert.equal(Number(await page.locator(`${TF} [data-testid=transformer-pe-without]`).getAttribute('data-distance')), 0);
+      assert.ok(Number(await page.locator(`${TF} [data-testid=transformer-pe-with]`).getAttribute('data-distance')) > 0.05);
       const verdicts = await pe.locator('.lab-positional-verdict').allTextContents();
       if (lang === 'en') assert.deepEqual([verdicts[0], verdicts[1].replace(/[\d.]+\.$/, 'N.')], ['Rows 1 and 3 (both 我): equal.', 'Rows 1 and 3 (both 我): differ, by up to N.']);
       else assert.deepEqual([verdicts[0], verdicts[1].replace(/[\d.]+。$/, 'N。')], ['第 1 行和第 3 行（都是“我”）：相等。', '第 1 行和第 3 行（都是“我”）：不同，最多相差 N。']);
       // the table: 6 positions × the demo's 8 dimensions of sin/cos(pos / 10000^(2i/d))
-      await page.locator('#tf-positions').scrollIntoViewIfNeeded();
-      await page.waitForFunction(() => document.querySelector('#tf-positions output.heatmap-data')?.value);
+      await page.locator('#transformer-positions').scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelector('#transformer-positions output.heatmap-data')?.value);
       const table = await page.evaluate(() => {
-        const out = document.querySelector('#tf-positions output.heatmap-data');
+        const out = document.querySelector('#transformer-positions output.heatmap-data');
         return { shape: out.dataset.shape, values: JSON.parse(out.value) };
       });
       assert.equal(table.shape, '6,8');
@@ -172,9 +172,9 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
 
   test('an export menu opens at its button', async () => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await site.load('#lang=en&seed=1&tf_open_positions=1'); // the positions figure's panel, opened
+    await site.load('#lang=en&seed=1&transformer_open_positions=1'); // the positions figure's panel, opened
     await waitTranslated();
-    for (const selector of ['#tf-positions', `${TR} figure#s2s-attention`, '#section-dot figure.heatmap', '#section-multihead figure.heatmap']) {
+    for (const selector of ['#transformer-positions', `${TR} figure#translate-attention`, '#section-dot figure.heatmap', '#section-multihead figure.heatmap']) {
       const toggle = page.locator(`${selector} .export-toggle`).first();
       await toggle.scrollIntoViewIfNeeded();
       await toggle.click();
@@ -188,9 +188,9 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
 
   test("a field's error overlays what follows: the other controls of its row stay where they were", async () => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await site.load('#lang=en&seed=1&s2s_open_settings=1&tf_open_settings=1');
+    await site.load('#lang=en&seed=1&translate_open_settings=1&transformer_open_settings=1');
     await waitTranslated();
-    for (const [input, value] of [[`${TR} [data-testid=s2s-speed]`, '500'], [`${TR} [data-testid=s2s-hidden]`, '9999'], [`${TF} [data-testid=tf-heads]`, '3']]) {
+    for (const [input, value] of [[`${TR} [data-testid=translate-speed]`, '500'], [`${TR} [data-testid=translate-hidden]`, '9999'], [`${TF} [data-testid=transformer-heads]`, '3']]) {
       const others = () =>
         page.locator(input).evaluate((el) => {
           // relative to the row: whatever loads above it may move the whole page meanwhile
@@ -217,10 +217,10 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
       await page.setViewportSize({ width: 1280, height: 900 });
       await site.load(`#lang=${lang}&seed=1`);
       await waitTranslated();
-      await page.click(`${TR} [data-testid=s2s-decode-restart]`);
-      await page.click(`${TR} [data-testid=s2s-decode-step]`);
+      await page.click(`${TR} [data-testid=translate-decode-restart]`);
+      await page.click(`${TR} [data-testid=translate-decode-step]`);
       await page.mouse.move(1, 1);
-      await page.waitForFunction(() => document.querySelector('[data-testid=s2s-diagram]')?.dataset.lit === 'dec scores weights context output');
+      await page.waitForFunction(() => document.querySelector('[data-testid=translate-diagram]')?.dataset.lit === 'dec scores weights context output');
       // wide: a figure wider than a phone
       const fits = (testId) =>
         page.locator(`[data-testid=${testId}]`).evaluate((f) => {
@@ -230,21 +230,21 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
           const scale = svg.width / f.querySelector('svg').viewBox.baseVal.width;
           return { narrow: f.classList.contains('narrow'), whole: f.scrollWidth <= f.clientWidth + 1 && svg.right <= box.right + 1, label: 12 * scale };
         });
-      assert.equal((await fits('s2s-diagram')).narrow, false);
+      assert.equal((await fits('translate-diagram')).narrow, false);
       for (const width of [390, 320]) {
         await page.setViewportSize({ width, height: 844 });
-        for (const id of ['s2s-diagram', 'tf-diagram']) {
+        for (const id of ['translate-diagram', 'transformer-diagram']) {
           await page.waitForFunction((t) => document.querySelector(`[data-testid=${t}]`)?.classList.contains('narrow'), id);
           const f = await fits(id);
           assert.ok(f.whole, `${id} at ${width} px: the whole picture in the width`);
           assert.ok(f.label >= 9, `${id} at ${width} px: labels of ${f.label.toFixed(1)} px`);
         }
-        assert.equal(await lit(page, 's2s-diagram'), 'dec scores weights context output', 'the step played is still lit');
-        await site.screenshot(`diagrams-narrow-${lang}-${width}-translate`, { target: page.locator(`${TR} [data-testid=s2s-diagram]`) });
-        await site.screenshot(`diagrams-narrow-${lang}-${width}-transformer`, { target: page.locator(`${TF} [data-testid=tf-diagram]`) });
+        assert.equal(await lit(page, 'translate-diagram'), 'dec scores weights context output', 'the step played is still lit');
+        await site.screenshot(`diagrams-narrow-${lang}-${width}-translate`, { target: page.locator(`${TR} [data-testid=translate-diagram]`) });
+        await site.screenshot(`diagrams-narrow-${lang}-${width}-transformer`, { target: page.locator(`${TF} [data-testid=transformer-diagram]`) });
       }
       await page.setViewportSize({ width: 1280, height: 900 });
-      await page.waitForFunction(() => !document.querySelector('[data-testid=s2s-diagram]')?.classList.contains('narrow'));
+      await page.waitForFunction(() => !document.querySelector('[data-testid=translate-diagram]')?.classList.contains('narrow'));
     });
   }
 

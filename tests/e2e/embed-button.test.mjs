@@ -153,22 +153,22 @@ describe('Embed button and dialog', { timeout: 180_000 }, () => {
   });
 
   test('hostile URL text is escaped in the snippets and never becomes an element', async () => {
-    await site.load(`#view=translate&s2s_text=${encodeURIComponent(HOSTILE)}`);
+    await site.load(`#view=translate&translate_text=${encodeURIComponent(HOSTILE)}`);
     await page.click('#section-translate [data-testid="embed-open"]');
     await dialog().waitFor({ state: 'visible' });
     const script = await snippet('script');
     const iframe = await snippet('iframe');
-    assert.ok(script.includes('s2s_text="&lt;img src=x onerror=alert(1)&gt;"'), script);
+    assert.ok(script.includes('translate_text="&lt;img src=x onerror=alert(1)&gt;"'), script);
     assert.ok(!script.includes('<img') && !iframe.includes('<img'), 'no raw tag in the snippets');
     assert.equal(await page.locator('[data-testid="embed-dialog"] img').count(), 0, 'the dialog holds no <img>');
     assert.equal(await page.locator('img[src="x"]').count(), 0, 'the page holds no injected <img>');
     // as a host page would read them: the text comes back whole, as an attribute value
     const [, widget] = await parseSnippet(script);
     assert.equal(widget.tag, 'seq2seq-demo');
-    assert.equal(widget.attributes.s2s_text, HOSTILE);
+    assert.equal(widget.attributes.translate_text, HOSTILE);
     const elements = await parseSnippet(iframe);
     assert.deepEqual(elements.map((e) => e.tag), ['iframe', 'script']);
-    assert.equal(new URLSearchParams(new URL(elements[0].attributes.src, site.url).hash.slice(1)).get('s2s_text'), HOSTILE);
+    assert.equal(new URLSearchParams(new URL(elements[0].attributes.src, site.url).hash.slice(1)).get('translate_text'), HOSTILE);
     // a kit place that cannot go into a snippet is refused next to the field, never escaped into one
     const place = page.locator('[data-testid="embed-kit-place"]');
     await place.fill('./my "kit"/');

@@ -20,8 +20,8 @@ const POST_DIR = 'posts/2026/attention'; // a sub-folder of the blog
 const VIEWS = [
   { hash: '#view=dot&seed=3&dot_d=6', section: 'dot', tag: 'attention-playground' },
   { hash: '#view=multihead&seed=2', section: 'multihead', tag: 'multihead-view' },
-  { hash: '#view=translate&s2s_task=dates&seed=1', section: 'translate', tag: 'seq2seq-demo' },
-  { hash: '#view=transformer&tf_task=dates&seed=1', section: 'transformer', tag: 'transformer-demo' },
+  { hash: '#view=translate&translate_task=dates&seed=1', section: 'translate', tag: 'seq2seq-demo' },
+  { hash: '#view=transformer&transformer_task=dates&seed=1', section: 'transformer', tag: 'transformer-demo' },
   { hash: '#view=gpt&seed=2&gpt_prompt=%E7%99%BD%E6%97%A5&gpt_temperature=0.5&gpt_head=3', section: 'gpt', tag: 'gpt-demo' },
 ];
 
@@ -152,20 +152,20 @@ describe('the widget kit on a blog of another origin', { timeout: 600_000 }, () 
       // the Seq2Seq demo trains
       const s2s = page.locator('seq2seq-demo');
       await s2s.scrollIntoViewIfNeeded();
-      await s2s.locator('[data-testid=s2s-play]').click();
-      await page.waitForFunction(() => Number(document.querySelector('seq2seq-demo').shadowRoot.querySelector('.tr-section')?.dataset.step) >= 20, null, { timeout: 180_000 });
-      await s2s.locator('[data-testid=s2s-play]').click(); // pause
+      await s2s.locator('[data-testid=translate-play]').click();
+      await page.waitForFunction(() => Number(document.querySelector('seq2seq-demo').shadowRoot.querySelector('.translate-section')?.dataset.step) >= 20, null, { timeout: 180_000 });
+      await s2s.locator('[data-testid=translate-play]').click(); // pause
       // the Transformer trains 10 steps and translates
       const tf = page.locator('transformer-demo');
       await tf.scrollIntoViewIfNeeded();
-      await tf.locator('.tf-section[data-translated-at="0"]').waitFor({ timeout: 90_000 });
+      await tf.locator('.transformer-section[data-translated-at="0"]').waitFor({ timeout: 90_000 });
       // the steps field is in the settings panel, closed until the reader opens it
-      const settings = tf.locator('details[data-testid=tf-panel-settings]');
+      const settings = tf.locator('details[data-testid=transformer-panel-settings]');
       if (!(await settings.evaluate((d) => d.open))) await settings.locator(':scope > summary').click();
-      await tf.locator('[data-testid=tf-steps]').fill('10');
-      await tf.locator('[data-testid=tf-steps]').dispatchEvent('change');
-      await tf.locator('[data-testid=tf-train]').click();
-      await tf.locator('.tf-section[data-translated-at="10"]').waitFor({ timeout: 180_000 });
+      await tf.locator('[data-testid=transformer-steps]').fill('10');
+      await tf.locator('[data-testid=transformer-steps]').dispatchEvent('change');
+      await tf.locator('[data-testid=transformer-train]').click();
+      await tf.locator('.transformer-section[data-translated-at="10"]').waitFor({ timeout: 180_000 });
       // the GPT fetches the poems from the kit, trains 10 steps and writes from the snippet's prompt
       const gpt = page.locator('gpt-demo');
       await gpt.scrollIntoViewIfNeeded();

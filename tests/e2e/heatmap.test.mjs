@@ -125,7 +125,7 @@ describe('heatmap component', { timeout: 300_000 }, () => {
     const pages = [
       ['#view=dot&seed=3', '.dot-section'],
       ['#view=self&seed=1&self_text=自然 语言 处理 很 强大 的 模型', '.self-section'],
-      ['#view=multihead&mh_heads=4&mh_d=8', '.mh-section'],
+      ['#view=multihead&multihead_heads=4&multihead_d=8', '.multihead-section'],
     ];
     // each page loaded once, at 1280 px, then narrowed as a reader narrows a window (the maps redraw
     // at their new size); layout.test.mjs loads the article at each width
@@ -147,28 +147,28 @@ describe('heatmap component', { timeout: 300_000 }, () => {
           }
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           assert.ok(overflow <= 0, `${hash} ${lang} scrolls sideways at ${width}px by ${overflow}px`);
-          if (root === '.mh-section') {
+          if (root === '.multihead-section') {
             // every visible formula fits its box: none is cut (MathML does not wrap: a phone gets two lines)
-            const cut = await page.$$eval('.mh-section .al-formula math', (ms) => ms.filter((m) => m.getClientRects().length && m.getBoundingClientRect().right > m.closest('.al-formula').getBoundingClientRect().right + 1).length);
+            const cut = await page.$$eval('.multihead-section .al-formula math', (ms) => ms.filter((m) => m.getClientRects().length && m.getBoundingClientRect().right > m.closest('.al-formula').getBoundingClientRect().right + 1).length);
             assert.equal(cut, 0, `${lang} ${width}px: a §3.6 formula is wider than its box`);
           }
-          if (hash.includes('multihead') && (width === 1280 || width === 768 || width === 390)) await site.screenshot(`heatmap-mh-${lang}-${width}`);
+          if (hash.includes('multihead') && (width === 1280 || width === 768 || width === 390)) await site.screenshot(`heatmap-multihead-${lang}-${width}`);
         }
       }
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
-  test('§3.6: heads share one colour scale by default; mh_scale=per-head gives each its own', async () => {
+  test('§3.6: heads share one colour scale by default; multihead_scale=per-head gives each its own', async () => {
     const legends = () =>
-      page.$$eval('.mh-head figure.heatmap[id^="mh-head-"]', (figs) =>
+      page.$$eval('.multihead-head figure.heatmap[id^="multihead-head-"]', (figs) =>
         figs.map((f) => {
           const values = JSON.parse(f.querySelector('output.heatmap-data').value);
           const [min, max] = [...f.querySelectorAll('.legend > span:not(.legend-bar):not(.legend-note)')].map((s) => Number(s.textContent));
           return { values, min, max };
         }),
       );
-    await loadDrawn('#view=multihead&mh_heads=4&mh_d=8&seed=4', '.mh-section');
+    await loadDrawn('#view=multihead&multihead_heads=4&multihead_d=8&seed=4', '.multihead-section');
     const shared = await legends();
     assert.equal(shared.length, 4);
     const all = Math.max(...shared.flatMap((h) => h.values.map(Math.abs)));
@@ -177,32 +177,32 @@ describe('heatmap component', { timeout: 300_000 }, () => {
       assert.equal(h.min, -h.max);
     }
     // the fifth (the concatenation) is in the closed “How the heads combine” panel: the note says where
-    assert.equal(await page.locator('#mh-head-1 .legend-note').textContent(), 'shared by 5 heatmaps (1 below)');
+    assert.equal(await page.locator('#multihead-head-1 .legend-note').textContent(), 'shared by 5 heatmaps (1 below)');
 
-    const count = await page.evaluate(() => Number(document.querySelector('.mh-section').dataset.computeCount));
-    await page.selectOption('.mh-section select >> nth=2', 'per-head');
-    await page.waitForFunction((n) => Number(document.querySelector('.mh-section').dataset.computeCount) > n, count);
-    await page.waitForFunction(() => location.hash.includes('mh_scale=per-head'));
+    const count = await page.evaluate(() => Number(document.querySelector('.multihead-section').dataset.computeCount));
+    await page.selectOption('.multihead-section select >> nth=2', 'per-head');
+    await page.waitForFunction((n) => Number(document.querySelector('.multihead-section').dataset.computeCount) > n, count);
+    await page.waitForFunction(() => location.hash.includes('multihead_scale=per-head'));
     const own = await legends();
     for (const h of own) assert.equal(h.max, Number(Math.max(...h.values.map(Math.abs)).toFixed(2)), 'each head on its own range');
     assert.ok(new Set(own.map((h) => h.max)).size > 1, 'the heads have different ranges');
-    assert.ok(!(await page.locator('#mh-head-1 .legend-note').isVisible()));
-    await loadDrawn('#view=multihead&lang=zh&mh_heads=4&mh_d=8&seed=4', '.mh-section');
-    assert.equal(await page.locator('#mh-head-1 .legend-note').textContent(), '5 张热力图共用此色标（1 张在下方）');
+    assert.ok(!(await page.locator('#multihead-head-1 .legend-note').isVisible()));
+    await loadDrawn('#view=multihead&lang=zh&multihead_heads=4&multihead_d=8&seed=4', '.multihead-section');
+    assert.equal(await page.locator('#multihead-head-1 .legend-note').textContent(), '5 张热力图共用此色标（1 张在下方）');
   });
 
   test('one export menu per figure (8 heads: no rows of buttons); PNG and SVG carry title, every column and the legend', async () => {
-    await loadDrawn('#view=multihead&mh_heads=8&mh_d=16&seed=1', '.mh-section');
-    const figures = await page.locator('.mh-section figure.heatmap').count();
+    await loadDrawn('#view=multihead&multihead_heads=8&multihead_d=16&seed=1', '.multihead-section');
+    const figures = await page.locator('.multihead-section figure.heatmap').count();
     assert.equal(figures, 8 * 2 + 2);
-    assert.equal(await page.locator('.mh-section .export-toggle').count(), figures, 'one menu button per figure');
-    assert.equal(await page.locator('.mh-section .export-item:visible').count(), 0, 'menus start closed');
+    assert.equal(await page.locator('.multihead-section .export-toggle').count(), figures, 'one menu button per figure');
+    assert.equal(await page.locator('.multihead-section .export-item:visible').count(), 0, 'menus start closed');
 
     // each menu button is named after its figure (a head's title is set after it is built)
-    const headTitle = await page.locator('#mh-head-3 h3').textContent();
-    assert.equal(await page.locator('#mh-head-3 .export-toggle').getAttribute('aria-label'), `Export ${headTitle}`);
-    await openPanel(page, 'mh-panel-combine');
-    const fig = page.locator('#mh-context');
+    const headTitle = await page.locator('#multihead-head-3 h3').textContent();
+    assert.equal(await page.locator('#multihead-head-3 .export-toggle').getAttribute('aria-label'), `Export ${headTitle}`);
+    await openPanel(page, 'multihead-panel-combine');
+    const fig = page.locator('#multihead-context');
     const toggle = fig.locator('.export-toggle');
     assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
     await toggle.click();
@@ -223,7 +223,7 @@ describe('heatmap component', { timeout: 300_000 }, () => {
     };
     const title = await fig.locator('h3').textContent();
     const svg = await download('svg');
-    assert.equal(svg.name, 'mh-context.svg');
+    assert.equal(svg.name, 'multihead-context.svg');
     const text = svg.bytes.toString('utf8');
     assert.match(text, /^<\?xml[^]*<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     const escaped = (s) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useSite } from './harness.mjs';
 
-const SEC = '#section-translate .tr-section';
-const WHY = `${SEC} [data-testid=s2s-why]`;
-const NOTE = 's2s_task=note&s2s_cell=rnn&s2s_hidden=128&s2s_lr=0.001';
+const SEC = '#section-translate .translate-section';
+const WHY = `${SEC} [data-testid=translate-why]`;
+const NOTE = 'translate_task=note&translate_cell=rnn&translate_hidden=128&translate_lr=0.001';
 const MAX_TAB_STOPS_TO_SELF = 120;
 
 describe('the article by keyboard', { timeout: 400_000 }, () => {
@@ -52,8 +52,8 @@ describe('the article by keyboard', { timeout: 400_000 }, () => {
 
   test(`from the top to §3.4 in at most ${MAX_TAB_STOPS_TO_SELF} Tab stops; the skip links lead on`, async () => {
     // §3.3's ask-why and vocabulary panels open and filled: the most stops a reader can meet
-    await site.load('#lang=en&s2s_open_why=1&s2s_open_words=1');
-    await page.waitForSelector(`${WHY} .tr-why-cell`, { state: 'attached', timeout: 60_000 });
+    await site.load('#lang=en&translate_open_why=1&translate_open_words=1');
+    await page.waitForSelector(`${WHY} .translate-why-cell`, { state: 'attached', timeout: 60_000 });
     await fromTop();
     const stops = await tabUntil(() => document.activeElement?.closest('#section-self') !== null, 2000);
     console.log(`Tab stops from the top of the article to §3.4: ${stops}`);
@@ -80,27 +80,27 @@ describe('the article by keyboard', { timeout: 400_000 }, () => {
     // focus; whether the default run asks depends on this machine's speed. So the run here is one
     // that always asks (100000 steps), answered before the keys are pressed: Train them all, then
     // Pause. Train resumes the same run and never asks again.
-    await site.load('#view=transformer&seed=1&tf_steps=100000');
-    await page.waitForSelector('[data-testid=tf-status][data-params]', { state: 'attached', timeout: 120_000 }); // the model is made
-    await page.click('[data-testid=tf-train]');
-    await page.locator('[data-testid=tf-confirm]').waitFor({ state: 'visible', timeout: 60_000 });
-    await page.click('[data-testid=tf-confirm-run]');
-    await page.click('[data-testid=tf-pause]');
-    await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.playing === '0');
-    await page.focus('[data-testid=tf-train]');
+    await site.load('#view=transformer&seed=1&transformer_steps=100000');
+    await page.waitForSelector('[data-testid=transformer-status][data-params]', { state: 'attached', timeout: 120_000 }); // the model is made
+    await page.click('[data-testid=transformer-train]');
+    await page.locator('[data-testid=transformer-confirm]').waitFor({ state: 'visible', timeout: 60_000 });
+    await page.click('[data-testid=transformer-confirm-run]');
+    await page.click('[data-testid=transformer-pause]');
+    await page.waitForFunction(() => document.querySelector('.transformer-section')?.dataset.playing === '0');
+    await page.focus('[data-testid=transformer-train]');
     await page.keyboard.press('Enter');
-    assert.equal((await focused()).testid, 'tf-pause', 'Train disabled itself: the focus moved to Pause');
+    assert.equal((await focused()).testid, 'transformer-pause', 'Train disabled itself: the focus moved to Pause');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.playing === '0');
-    assert.equal((await focused()).testid, 'tf-train', 'Pause disabled itself: the focus moved back to Train');
-    assert.equal(await page.locator('[data-testid=tf-confirm]').isVisible(), false, 'not asked again');
+    await page.waitForFunction(() => document.querySelector('.transformer-section')?.dataset.playing === '0');
+    assert.equal((await focused()).testid, 'transformer-train', 'Pause disabled itself: the focus moved back to Train');
+    assert.equal(await page.locator('[data-testid=transformer-confirm]').isVisible(), false, 'not asked again');
   });
 
   test('reduced motion: the decodings stay still after load, the contents jump without a smooth scroll', async () => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     try {
       await site.load('#lang=en');
-      for (const view of ['.tr-decode', '.tf-decode']) {
+      for (const view of ['.translate-decode', '.transformer-decode']) {
         await page.waitForFunction((s) => document.querySelector(s)?.dataset.done === '1', view, { timeout: 60_000 });
         const shown = await page.evaluate((s) => ({ ...document.querySelector(s).dataset }), view);
         assert.equal(shown.step, shown.steps, `${view} shows the whole translation`);
@@ -118,8 +118,8 @@ describe('the article by keyboard', { timeout: 400_000 }, () => {
   });
 
   test('§3.3 by keyboard alone: train, pause, translate, step the decoding, read a cell, ask why, export', async () => {
-    await site.load(`#view=translate&seed=1&s2s_speed=1&${NOTE}&s2s_open_why=1&s2s_open_words=1`); // the panels the walk uses, opened
-    await page.waitForSelector(`${SEC} .tr-vocab-word`);
+    await site.load(`#view=translate&seed=1&translate_speed=1&${NOTE}&translate_open_why=1&translate_open_words=1`); // the panels the walk uses, opened
+    await page.waitForSelector(`${SEC} .translate-vocab-word`);
     // record every live region's announcements from now on
     await page.evaluate(() => {
       window.__heard = [];
@@ -137,56 +137,56 @@ describe('the article by keyboard', { timeout: 400_000 }, () => {
     });
 
     await fromTop();
-    await tabUntil(() => document.activeElement?.dataset.testid === 's2s-play');
+    await tabUntil(() => document.activeElement?.dataset.testid === 'translate-play');
     await page.keyboard.press('Enter');
-    assert.equal((await focused()).testid, 's2s-pause', 'Train disabled itself: the focus moved to Pause');
-    await page.waitForFunction(() => Number(document.querySelector('.tr-section')?.dataset.step) >= 340, null, { timeout: 120_000 });
+    assert.equal((await focused()).testid, 'translate-pause', 'Train disabled itself: the focus moved to Pause');
+    await page.waitForFunction(() => Number(document.querySelector('.translate-section')?.dataset.step) >= 340, null, { timeout: 120_000 });
     await page.keyboard.press('Enter'); // Pause
-    await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.playing === '0');
-    assert.equal((await focused()).testid, 's2s-play', 'Pause disabled itself: the focus moved back to Train');
+    await page.waitForFunction(() => document.querySelector('.translate-section')?.dataset.playing === '0');
+    assert.equal((await focused()).testid, 'translate-play', 'Pause disabled itself: the focus moved back to Train');
     await page.keyboard.press('Enter'); // on to the end of the recipe
-    await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '400', null, { timeout: 120_000 });
-    await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.playing === '0');
+    await page.waitForFunction(() => document.querySelector('.translate-section')?.dataset.step === '400', null, { timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelector('.translate-section')?.dataset.playing === '0');
     assert.notEqual((await focused()).tag, 'BODY', 'the run ended: the focus is still on a control');
-    await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep === '400');
+    await page.waitForFunction(() => document.querySelector('.translate-decode')?.dataset.modelStep === '400');
 
     // translate a typed sentence
-    await tabUntil(() => document.activeElement?.dataset.testid === 's2s-text');
+    await tabUntil(() => document.activeElement?.dataset.testid === 'translate-text');
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.type('咖哥 喜欢 小冰');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-output]')?.value === 'KaGe likes XiaoBing', null, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=translate-output]')?.value === 'KaGe likes XiaoBing', null, { timeout: 30_000 });
     // the decoding does not play by itself: it shows the whole translation
-    assert.equal(await page.evaluate(() => document.querySelector('.tr-decode').dataset.done), '1');
+    assert.equal(await page.evaluate(() => document.querySelector('.translate-decode').dataset.done), '1');
 
     // step the decoding from the start
-    await tabUntil(() => document.activeElement?.dataset.testid === 's2s-decode-step');
+    await tabUntil(() => document.activeElement?.dataset.testid === 'translate-decode-step');
     await page.keyboard.press('Shift+Tab'); // Play
     await page.keyboard.press('Tab'); // Next token
     await page.keyboard.press('Tab'); // From the start
     await page.keyboard.press('Enter');
-    assert.equal(await page.evaluate(() => document.querySelector('.tr-decode').dataset.step), '0');
+    assert.equal(await page.evaluate(() => document.querySelector('.translate-decode').dataset.step), '0');
     await page.keyboard.press('Shift+Tab'); // Next token
     const outputs = [];
     for (let k = 1; k <= 3; k++) {
       await page.keyboard.press('Enter');
-      outputs.push(await page.evaluate(() => document.querySelector('[data-testid=s2s-output]').value));
+      outputs.push(await page.evaluate(() => document.querySelector('[data-testid=translate-output]').value));
     }
     assert.deepEqual(outputs, ['KaGe', 'KaGe likes', 'KaGe likes XiaoBing']);
     // Play disables itself while it plays: the focus goes to Next token
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter');
-    assert.equal((await focused()).testid, 's2s-decode-step');
-    await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.done === '1');
+    assert.equal((await focused()).testid, 'translate-decode-step');
+    await page.waitForFunction(() => document.querySelector('.translate-decode')?.dataset.done === '1');
 
     // read a cell of the decoding's heatmap
-    await tabUntil(() => document.activeElement?.closest('#s2s-attention') !== null && document.activeElement.tagName === 'CANVAS');
+    await tabUntil(() => document.activeElement?.closest('#translate-attention') !== null && document.activeElement.tagName === 'CANVAS');
     await page.keyboard.press('ArrowRight');
-    const cell = await page.evaluate(() => document.activeElement.closest('figure, .heatmap, [id=s2s-attention]')?.querySelector('.focus-text')?.textContent ?? '');
+    const cell = await page.evaluate(() => document.activeElement.closest('figure, .heatmap, [id=translate-attention]')?.querySelector('.focus-text')?.textContent ?? '');
     assert.match(cell, /\d\.\d\d/, `the cell read out: "${cell}"`);
 
     // ask why: the grid is one Tab stop; arrows move; Enter forces the cell
-    await tabUntil(() => document.activeElement?.classList.contains('tr-why-cell'));
+    await tabUntil(() => document.activeElement?.classList.contains('translate-why-cell'));
     const first = await page.evaluate(() => [document.activeElement.dataset.step, document.activeElement.dataset.source]);
     assert.deepEqual(first, ['0', '0']);
     await page.keyboard.press('ArrowDown');
@@ -199,9 +199,9 @@ describe('the article by keyboard', { timeout: 400_000 }, () => {
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.interventions === '1', WHY);
     // one more Tab leaves the grid for the candidates (also one stop)
     await page.keyboard.press('Tab');
-    assert.equal((await focused()).className.includes('tr-why-candidate'), true, 'after the grid: the candidates');
+    assert.equal((await focused()).className.includes('translate-why-candidate'), true, 'after the grid: the candidates');
     await page.keyboard.press('Tab');
-    assert.equal((await focused()).className.includes('tr-why-candidate'), false, 'the candidates are one Tab stop');
+    assert.equal((await focused()).className.includes('translate-why-candidate'), false, 'the candidates are one Tab stop');
 
     // export: the next figure's menu, by keyboard
     await tabUntil(() => document.activeElement?.classList.contains('export-toggle'));
@@ -226,6 +226,6 @@ describe('the article by keyboard', { timeout: 400_000 }, () => {
         assert.ok(training[i].ms - training[i - 1].ms >= 4000, `progress announced ${training[i].ms - training[i - 1].ms} ms after the last`);
       }
     }
-    assert.ok(heard.some((h) => h.region.includes('tr-output') && h.text === 'KaGe likes XiaoBing'), 'the translation was announced');
+    assert.ok(heard.some((h) => h.region.includes('translate-output') && h.text === 'KaGe likes XiaoBing'), 'the translation was announced');
   });
 });

@@ -55,57 +55,57 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
   }
 
   test('a run in progress (§3.3, §4) pauses on the switch, is scored at its step, and the reader plays on', async () => {
-    await site.load('#view=translate&seed=1&lang=en&s2s_speed=1');
-    await page.click('[data-testid=s2s-play]');
-    await page.waitForFunction(() => Number(document.querySelector('.tr-section')?.dataset.step) >= 5);
-    await switchTo('zh', '.tr-section');
-    const paused = await settled(() => page.evaluate(() => ({ ...document.querySelector('.tr-section')?.dataset })));
+    await site.load('#view=translate&seed=1&lang=en&translate_speed=1');
+    await page.click('[data-testid=translate-play]');
+    await page.waitForFunction(() => Number(document.querySelector('.translate-section')?.dataset.step) >= 5);
+    await switchTo('zh', '.translate-section');
+    const paused = await settled(() => page.evaluate(() => ({ ...document.querySelector('.translate-section')?.dataset })));
     assert.equal(paused.playing, '0', 'paused by the switch');
     assert.ok(Number(paused.step) >= 5, `step ${paused.step} after the switch`);
-    const losses = await json('s2s-losses');
+    const losses = await json('translate-losses');
     assert.equal(losses.length, Number(paused.step));
     // scored at the step it reached
-    await page.waitForFunction((n) => document.querySelector('[data-testid=s2s-compare] tr[data-model=attention]')?.dataset.evaluation?.includes(`"step":${n}`), paused.step);
-    await page.click('[data-testid=s2s-play]');
-    await page.waitForFunction((n) => Number(document.querySelector('.tr-section')?.dataset.step) > n, Number(paused.step));
-    await page.click('[data-testid=s2s-pause]');
-    assert.deepEqual((await json('s2s-losses')).slice(0, losses.length), losses, 'it played on from there');
+    await page.waitForFunction((n) => document.querySelector('[data-testid=translate-compare] tr[data-model=attention]')?.dataset.evaluation?.includes(`"step":${n}`), paused.step);
+    await page.click('[data-testid=translate-play]');
+    await page.waitForFunction((n) => Number(document.querySelector('.translate-section')?.dataset.step) > n, Number(paused.step));
+    await page.click('[data-testid=translate-pause]');
+    assert.deepEqual((await json('translate-losses')).slice(0, losses.length), losses, 'it played on from there');
 
     // §4 the same: paused by the switch, scored at its step, and it trains on
-    const SEC = '#section-transformer .tf-section';
-    await site.load('#view=transformer&seed=1&lang=zh&tf_steps=400');
+    const SEC = '#section-transformer .transformer-section';
+    await site.load('#view=transformer&seed=1&lang=zh&transformer_steps=400');
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC);
-    await page.click('[data-testid=tf-train]');
+    await page.click('[data-testid=transformer-train]');
     // a loaded machine (over 150 ms a step) estimates the 400 steps at over a minute: the reader says yes
-    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 5 || !document.querySelector('[data-testid=tf-confirm]').hidden, SEC);
-    if (await page.locator('[data-testid=tf-confirm]').isVisible()) await page.click('[data-testid=tf-confirm-run]');
+    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 5 || !document.querySelector('[data-testid=transformer-confirm]').hidden, SEC);
+    if (await page.locator('[data-testid=transformer-confirm]').isVisible()) await page.click('[data-testid=transformer-confirm-run]');
     await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 5, SEC);
-    await switchTo('en', '.tf-section');
+    await switchTo('en', '.transformer-section');
     const tf = await settled(() => page.evaluate((s) => ({ ...document.querySelector(s)?.dataset }), SEC));
     assert.equal(tf.playing, '0', 'paused by the switch');
-    const tfLosses = await json('tf-losses');
+    const tfLosses = await json('transformer-losses');
     assert.equal(tfLosses.length, Number(tf.step));
-    await page.waitForFunction((n) => document.querySelector('[data-testid=tf-status]')?.dataset.evaluatedAt === n, tf.step);
-    await page.click('[data-testid=tf-train]');
+    await page.waitForFunction((n) => document.querySelector('[data-testid=transformer-status]')?.dataset.evaluatedAt === n, tf.step);
+    await page.click('[data-testid=transformer-train]');
     await page.waitForFunction(([s, n]) => Number(document.querySelector(s)?.dataset.step) > n, [SEC, Number(tf.step)]);
-    await page.click('[data-testid=tf-pause]');
-    assert.deepEqual((await json('tf-losses')).slice(0, tfLosses.length), tfLosses, 'it trained on from there');
+    await page.click('[data-testid=transformer-pause]');
+    assert.deepEqual((await json('transformer-losses')).slice(0, tfLosses.length), tfLosses, 'it trained on from there');
   });
 
   test('two switches in a row, the second before the sections have mounted: the models are kept, none left behind', async () => {
     await site.load('#view=translate&seed=1&lang=en');
     for (let k = 1; k <= 2; k++) {
-      await page.click('[data-testid=s2s-step]');
-      await page.waitForFunction((n) => document.querySelector('.tr-section')?.dataset.step === String(n), k);
+      await page.click('[data-testid=translate-step]');
+      await page.waitForFunction((n) => document.querySelector('.translate-section')?.dataset.step === String(n), k);
     }
-    const losses = await json('s2s-losses');
+    const losses = await json('translate-losses');
     const models = await liveModels();
     await page.evaluate(() => {
       document.querySelector('#lang-switch button[data-lang=zh]').click();
       document.querySelector('#lang-switch button[data-lang=en]').click();
     });
-    await page.waitForFunction(() => document.documentElement.lang === 'en' && document.querySelector('.tr-section')?.dataset.step === '2');
-    assert.deepEqual(await json('s2s-losses'), losses);
+    await page.waitForFunction(() => document.documentElement.lang === 'en' && document.querySelector('.translate-section')?.dataset.step === '2');
+    assert.deepEqual(await json('translate-losses'), losses);
     await page.waitForFunction(() => document.body.dataset.ready === 'true');
     assert.equal(await liveModels(), models);
   });
@@ -126,29 +126,29 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
     await page.click('[data-testid=why-start]');
   });
 
-  for (const answer of ['tf-confirm-run', 'tf-confirm-fewer']) {
+  for (const answer of ['transformer-confirm-run', 'transformer-confirm-fewer']) {
     test(`§4: the reader's answer to a long run (${answer}) holds after the switch: its target, and not asked again`, async () => {
-      const SEC = '#section-transformer .tf-section';
-      const target = () => page.evaluate(() => document.querySelector('[data-testid=tf-progress]')?.max);
-      await site.load('#view=transformer&seed=1&lang=en&tf_steps=100000');
+      const SEC = '#section-transformer .transformer-section';
+      const target = () => page.evaluate(() => document.querySelector('[data-testid=transformer-progress]')?.max);
+      await site.load('#view=transformer&seed=1&lang=en&transformer_steps=100000');
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC);
-      await page.click('[data-testid=tf-train]');
-      await page.locator('[data-testid=tf-confirm]').waitFor({ state: 'visible', timeout: 60_000 });
+      await page.click('[data-testid=transformer-train]');
+      await page.locator('[data-testid=transformer-confirm]').waitFor({ state: 'visible', timeout: 60_000 });
       await page.click(`[data-testid=${answer}]`);
       const step = await page.evaluate((s) => Number(document.querySelector(s)?.dataset.step), SEC);
       await page.waitForFunction(([s, n]) => Number(document.querySelector(s)?.dataset.step) > n, [SEC, step]);
       const planned = await target();
-      if (answer === 'tf-confirm-fewer') assert.ok(planned < 100000, `stops at ${planned}`);
-      await switchTo('zh', '.tf-section');
+      if (answer === 'transformer-confirm-fewer') assert.ok(planned < 100000, `stops at ${planned}`);
+      await switchTo('zh', '.transformer-section');
       assert.equal(await page.evaluate((s) => document.querySelector(s)?.dataset.playing, SEC), '0', 'paused by the switch');
       assert.equal(await target(), planned, 'the same target step');
-      await page.click('[data-testid=tf-train]'); // resume
+      await page.click('[data-testid=transformer-train]'); // resume
       // past the second of measuring after which a long run asks
       await page.waitForTimeout(2500);
-      assert.equal(await page.locator('[data-testid=tf-confirm]').isVisible(), false, 'not asked again');
+      assert.equal(await page.locator('[data-testid=transformer-confirm]').isVisible(), false, 'not asked again');
       assert.equal(await page.evaluate((s) => document.querySelector(s)?.dataset.playing, SEC), '1');
       assert.equal(await target(), planned, 'training to the same target step');
-      await page.click('[data-testid=tf-pause]');
+      await page.click('[data-testid=transformer-pause]');
     });
   }
 
@@ -224,38 +224,38 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
       await site.load(`#view=translate&seed=1&lang=${from}`);
       const rows = () =>
         page.evaluate(() =>
-          Object.fromEntries([...document.querySelectorAll('[data-testid=s2s-compare] tr[data-model]')].map((r) => [r.dataset.model, r.dataset.evaluation ? JSON.parse(r.dataset.evaluation) : null])),
+          Object.fromEntries([...document.querySelectorAll('[data-testid=translate-compare] tr[data-model]')].map((r) => [r.dataset.model, r.dataset.evaluation ? JSON.parse(r.dataset.evaluation) : null])),
         );
       for (let k = 1; k <= 3; k++) {
-        await page.click('[data-testid=s2s-step]');
-        await page.waitForFunction((n) => document.querySelector('.tr-section')?.dataset.step === String(n), k);
+        await page.click('[data-testid=translate-step]');
+        await page.waitForFunction((n) => document.querySelector('.translate-section')?.dataset.step === String(n), k);
       }
-      await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep === '3');
-      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=s2s-compare] tr[data-model]')].filter((r) => r.dataset.evaluation?.includes('"step":3')).length === 2);
-      const losses = await json('s2s-losses');
+      await page.waitForFunction(() => document.querySelector('.translate-decode')?.dataset.modelStep === '3');
+      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=translate-compare] tr[data-model]')].filter((r) => r.dataset.evaluation?.includes('"step":3')).length === 2);
+      const losses = await json('translate-losses');
       const evaluation = await rows();
       const decoded = async () => {
-        await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep === '3' && document.querySelector('.tr-decode')?.dataset.done === '1');
-        return page.evaluate(() => document.querySelector('[data-testid=s2s-output]').value);
+        await page.waitForFunction(() => document.querySelector('.translate-decode')?.dataset.modelStep === '3' && document.querySelector('.translate-decode')?.dataset.done === '1');
+        return page.evaluate(() => document.querySelector('[data-testid=translate-output]').value);
       };
       const output = await decoded();
       assert.equal(losses.length, 3);
       const models = await liveModels();
       assert.ok(models >= 2, `${models} models: the translator and its plain companion`);
 
-      await switchTo(to, '.tr-section');
-      await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '3');
-      assert.deepEqual(await json('s2s-losses'), losses, 'the loss history after the switch');
+      await switchTo(to, '.translate-section');
+      await page.waitForFunction(() => document.querySelector('.translate-section')?.dataset.step === '3');
+      assert.deepEqual(await json('translate-losses'), losses, 'the loss history after the switch');
       // the held-out table and the decoding of the sentence are drawn again from the kept models
-      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=s2s-compare] tr[data-model]')].filter((r) => r.dataset.evaluation?.includes('"step":3')).length === 2);
+      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=translate-compare] tr[data-model]')].filter((r) => r.dataset.evaluation?.includes('"step":3')).length === 2);
       assert.deepEqual(await rows(), evaluation, 'the held-out evaluation after the switch');
       assert.equal(await decoded(), output, 'the decoding of the sentence after the switch');
-      assert.equal(await page.locator('[data-testid=s2s-untrained]').isVisible(), false);
+      assert.equal(await page.locator('[data-testid=translate-untrained]').isVisible(), false);
       assert.equal(await liveModels(), models, 'the same models: none made again, none left behind');
 
-      await page.click('[data-testid=s2s-step]');
-      await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '4');
-      const after = await json('s2s-losses');
+      await page.click('[data-testid=translate-step]');
+      await page.waitForFunction(() => document.querySelector('.translate-section')?.dataset.step === '4');
+      const after = await json('translate-losses');
       assert.equal(after.length, 4);
       assert.deepEqual(after.slice(0, 3), losses, 'training went on from step 3');
     });
@@ -263,37 +263,37 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
 
   for (const [from, to] of [DIRECTIONS[0]]) {
     test(`§4 (${from}→${to}): the Transformer keeps its steps, losses and evaluation, and trains on`, async () => {
-      await site.load(`#view=transformer&seed=1&lang=${from}&tf_steps=10`);
-      const SEC = '#section-transformer .tf-section';
-      const status = () => page.evaluate(() => ({ ...document.querySelector('[data-testid=tf-status]')?.dataset }));
+      await site.load(`#view=transformer&seed=1&lang=${from}&transformer_steps=10`);
+      const SEC = '#section-transformer .transformer-section';
+      const status = () => page.evaluate(() => ({ ...document.querySelector('[data-testid=transformer-status]')?.dataset }));
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC);
-      await page.click('[data-testid=tf-train]');
+      await page.click('[data-testid=transformer-train]');
       await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 10 && document.querySelector(s)?.dataset.playing === '0', SEC);
-      await page.waitForFunction(() => document.querySelector('[data-testid=tf-status]')?.dataset.evaluatedAt === '10');
+      await page.waitForFunction(() => document.querySelector('[data-testid=transformer-status]')?.dataset.evaluatedAt === '10');
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt === '10', SEC);
-      const losses = await json('tf-losses');
+      const losses = await json('transformer-losses');
       const scored = await status();
-      const exact = (await page.locator('[data-testid=tf-status]').textContent()).match(/\d+\.\d%/)?.[0];
+      const exact = (await page.locator('[data-testid=transformer-status]').textContent()).match(/\d+\.\d%/)?.[0];
       assert.equal(losses.length, 10);
       assert.ok(exact, 'the status gives the exact-match score');
       const models = await liveModels();
 
-      await switchTo(to, '.tf-section');
+      await switchTo(to, '.transformer-section');
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt === '10', SEC);
       assert.equal(await page.evaluate((s) => document.querySelector(s)?.dataset.step, SEC), '10');
-      assert.deepEqual(await json('tf-losses'), losses, 'the loss history after the switch');
+      assert.deepEqual(await json('transformer-losses'), losses, 'the loss history after the switch');
       assert.deepEqual(await status(), scored, 'the model and its evaluation after the switch');
       assert.equal(await liveModels(), models, 'the same model: none made again, none left behind');
-      assert.match(await page.locator('[data-testid=tf-status]').textContent(), new RegExp(exact.replace('.', '\\.')));
+      assert.match(await page.locator('[data-testid=transformer-status]').textContent(), new RegExp(exact.replace('.', '\\.')));
 
       await page.evaluate(() => {
-        const box = document.querySelector('[data-testid=tf-steps]');
+        const box = document.querySelector('[data-testid=transformer-steps]');
         box.value = '16';
         box.dispatchEvent(new Event('change'));
       });
-      await page.click('[data-testid=tf-train]');
+      await page.click('[data-testid=transformer-train]');
       await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.step) >= 16 && document.querySelector(s)?.dataset.playing === '0', SEC);
-      const after = await json('tf-losses');
+      const after = await json('transformer-losses');
       assert.ok(after.length >= 16, `losses ${after.length}`);
       assert.deepEqual(after.slice(0, 10), losses, 'training went on from step 10');
     });

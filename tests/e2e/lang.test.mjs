@@ -46,18 +46,18 @@ describe('the other language marked with its lang', { timeout: 300_000 }, () => 
 
   for (const [lang, sentence] of [['en', '咖哥 喜欢 小冰'], ['zh', '小冰 喜欢 咖哥']]) {
     test(`the ${lang === 'en' ? 'English' : 'Chinese'} article`, async () => {
-      await site.load(`#lang=${lang}&s2s_open_why=1&s2s_open_words=1&s2s_open_settings=1`); // the panels whose words and task menu it uses, opened
-      await page.waitForSelector('[data-testid=s2s-why] .tr-why-cell', { state: 'attached', timeout: 60_000 });
+      await site.load(`#lang=${lang}&translate_open_why=1&translate_open_words=1&translate_open_settings=1`); // the panels whose words and task menu it uses, opened
+      await page.waitForSelector('[data-testid=translate-why] .translate-why-cell', { state: 'attached', timeout: 60_000 });
       await scrollThrough(page);
       const loaded = await settled(page);
       console.log(`${lang} article: ${loaded.count} text runs of the other language without their lang`);
       assert.deepEqual(loaded.some, [], `${loaded.count} unmarked`);
 
-      await page.selectOption('[data-testid=s2s-task]', 'note');
-      await page.waitForSelector('#section-translate .tr-vocab-word');
-      await page.fill('[data-testid=s2s-text]', sentence);
-      await page.press('[data-testid=s2s-text]', 'Enter');
-      await page.waitForFunction((s) => document.querySelector('[data-testid=s2s-why]')?.dataset.intervened !== undefined && document.querySelector('[data-testid=s2s-text]').value === s, sentence);
+      await page.selectOption('[data-testid=translate-task]', 'note');
+      await page.waitForSelector('#section-translate .translate-vocab-word');
+      await page.fill('[data-testid=translate-text]', sentence);
+      await page.press('[data-testid=translate-text]', 'Enter');
+      await page.waitForFunction((s) => document.querySelector('[data-testid=translate-why]')?.dataset.intervened !== undefined && document.querySelector('[data-testid=translate-text]').value === s, sentence);
       const translated = await settled(page);
       assert.deepEqual(translated.some, [], `after a translation: ${translated.count} unmarked`);
     });

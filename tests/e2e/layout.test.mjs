@@ -34,9 +34,9 @@ const SECTIONS = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'trans
  * output step × source word, fifteen words wide); §3.4's head view and neuron table are 14 and
  * 26 px too wide at 320 px and scroll in their boxes (not yet fitted).
  */
-const SCROLLS_SIDEWAYS = '.tr-why-table, .self-headview, .self-neuron-scroll';
+const SCROLLS_SIDEWAYS = '.translate-why-table, .self-headview, .self-neuron-scroll';
 /** The hash that opens every collapsed panel (sections/panel.ts: the *_open_* settings). */
-const ALL_PANELS = ['tf_open_positions', 'dot_open_sweep', 'mh_open_combine', 's2s_open_settings', 's2s_open_words', 's2s_open_why', 's2s_open_timeline', 's2s_open_pairs', 's2s_open_files', 'tf_open_settings', 'tf_open_why', 'tf_open_compare', 'tf_open_files', 'gpt_open_settings', 'gpt_open_text']
+const ALL_PANELS = ['transformer_open_positions', 'dot_open_sweep', 'multihead_open_combine', 'translate_open_settings', 'translate_open_words', 'translate_open_why', 'translate_open_timeline', 'translate_open_pairs', 'translate_open_files', 'transformer_open_settings', 'transformer_open_why', 'transformer_open_compare', 'transformer_open_files', 'gpt_open_settings', 'gpt_open_text']
   .map((name) => `${name}=1`)
   .join('&');
 
@@ -54,12 +54,12 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
     await page.setViewportSize({ width, height: 900 });
     // §4 with a map enlarged: the enlarged heatmap is laid out too; every collapsed panel open, so
     // that what they hold is laid out and checked too
-    await site.load(`#lang=${lang}&tf_zoom=cross&tf_zoom_layer=2&tf_zoom_head=4&${ALL_PANELS}`);
+    await site.load(`#lang=${lang}&transformer_zoom=cross&transformer_zoom_layer=2&transformer_zoom_head=4&${ALL_PANELS}`);
     for (const id of ['idea', 'dot', 'self']) {
       await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.state === 'ok', `.${id}-section`);
     }
     // §4's grids are drawn from its first translation
-    await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.translatedAt !== undefined, null, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector('.transformer-section')?.dataset.translatedAt !== undefined, null, { timeout: 60_000 });
     await page.waitForFunction(() => document.fonts.status === 'loaded');
   }
 
@@ -220,23 +220,23 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
       idea: ['[data-testid="idea-q-place"]', '50', 'Your question, place: at most 10'],
       self: ['.self-text', Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '), 'Sentence:'],
       dot: ['.dot-query input[data-row="0"][data-col="0"]', '', 'Queries Q q1, d1'],
-      translate: ['[data-testid="s2s-speed"]', '500', 'Steps per frame: must be between 1 and 200'],
-      multihead: ['.mh-text', Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '), 'Sentence:'],
-      transformer: ['[data-testid="tf-heads"]', '3', 'Heads: must divide the model size 32'],
+      translate: ['[data-testid="translate-speed"]', '500', 'Steps per frame: must be between 1 and 200'],
+      multihead: ['.multihead-text', Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '), 'Sentence:'],
+      transformer: ['[data-testid="transformer-heads"]', '3', 'Heads: must divide the model size 32'],
     },
     zh: {
       why: ['[data-testid="why-max-len"]', '80', '最长序列：最大为 60'],
       idea: ['[data-testid="idea-q-place"]', '50', '你的问题·地点：最大为 10'],
       self: ['.self-text', Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '), '句子：'],
       dot: ['.dot-query input[data-row="0"][data-col="0"]', '', '查询 Q q1, d1'],
-      translate: ['[data-testid="s2s-speed"]', '500', '每帧训练步数：必须在 1 到 200 之间'],
-      multihead: ['.mh-text', Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '), '句子：'],
-      transformer: ['[data-testid="tf-heads"]', '3', '头数：必须整除模型维度 32'],
+      translate: ['[data-testid="translate-speed"]', '500', '每帧训练步数：必须在 1 到 200 之间'],
+      multihead: ['.multihead-text', Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '), '句子：'],
+      transformer: ['[data-testid="transformer-heads"]', '3', '头数：必须整除模型维度 32'],
     },
   };
 
   // The collapsed panel that holds a section's checked field (the reader opens it first).
-  const PANELS = { translate: 's2s-panel-settings', transformer: 'tf-panel-settings' };
+  const PANELS = { translate: 'translate-panel-settings', transformer: 'transformer-panel-settings' };
   for (const lang of LANGS) {
     test(`${lang}: invalid input names the field, keeps the typed value, marks it and leaves the state alone`, async () => {
       const { page } = site;

@@ -116,13 +116,13 @@ const SECTIONS = {
     },
   },
   multihead: {
-    hash: '#view=multihead&seed=1&mh_heads=2&mh_d=8&mh_open_combine=1', // the concatenation's panel, opened
-    ready: (page) => page.waitForSelector('.mh-section[data-state="ok"]'),
-    map: '#mh-context',
+    hash: '#view=multihead&seed=1&multihead_heads=2&multihead_d=8&multihead_open_combine=1', // the concatenation's panel, opened
+    ready: (page) => page.waitForSelector('.multihead-section[data-state="ok"]'),
+    map: '#multihead-context',
     linked: (page) =>
       page.evaluate(() => {
-        const line = document.querySelector('[data-testid="mh-link"]');
-        return { cell: line.dataset.cell ? JSON.parse(line.dataset.cell) : null, text: line.textContent, head: document.querySelector('.mh-head.mh-head-linked')?.dataset.head ?? null };
+        const line = document.querySelector('[data-testid="multihead-link"]');
+        return { cell: line.dataset.cell ? JSON.parse(line.dataset.cell) : null, text: line.textContent, head: document.querySelector('.multihead-head.multihead-head-linked')?.dataset.head ?? null };
       }),
     check(seen, row, col, value, data) {
       const heads = 2;
@@ -136,15 +136,15 @@ const SECTIONS = {
   translate: {
     hash: '#view=translate&seed=1',
     async ready(page) {
-      await stepToEnd(page, '.tr-section .tr-decode', '.tr-section [data-testid=s2s-decode-step]');
+      await stepToEnd(page, '.translate-section .translate-decode', '.translate-section [data-testid=translate-decode-step]');
     },
-    map: '#s2s-attention',
+    map: '#translate-attention',
     linked: (page) =>
       page.evaluate(() => {
-        const line = document.querySelector('.tr-section [data-testid="s2s-step-link"]');
-        const chips = [...document.querySelectorAll('.tr-section [data-testid=s2s-source] .tr-token')];
-        const candidates = document.querySelector('.tr-section .tr-topk-title')?.textContent;
-        return { cell: line.dataset.cell ?? '', text: line.textContent, marked: chips.findIndex((c) => c.classList.contains('linked')), weights: chips.map((c) => c.querySelector('.tr-token-weight')?.textContent), candidates };
+        const line = document.querySelector('.translate-section [data-testid="translate-step-link"]');
+        const chips = [...document.querySelectorAll('.translate-section [data-testid=translate-source] .translate-token')];
+        const candidates = document.querySelector('.translate-section .translate-topk-title')?.textContent;
+        return { cell: line.dataset.cell ?? '', text: line.textContent, marked: chips.findIndex((c) => c.classList.contains('linked')), weights: chips.map((c) => c.querySelector('.translate-token-weight')?.textContent), candidates };
       }),
     check(seen, row, col, value, data) {
       assert.equal(seen.cell, `${row},${col}`);
@@ -157,17 +157,17 @@ const SECTIONS = {
     },
   },
   transformer: {
-    hash: '#view=transformer&seed=1&tf_layers=2',
+    hash: '#view=transformer&seed=1&transformer_layers=2',
     async ready(page) {
-      await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.translatedAt !== undefined, null, { timeout: 60_000 });
-      await stepToEnd(page, '.tf-decode', '[data-testid=tf-decode-step]');
+      await page.waitForFunction(() => document.querySelector('.transformer-section')?.dataset.translatedAt !== undefined, null, { timeout: 60_000 });
+      await stepToEnd(page, '.transformer-decode', '[data-testid=transformer-decode-step]');
     },
-    map: '#tf-step-cross',
+    map: '#transformer-step-cross',
     linked: (page) =>
       page.evaluate(() => {
-        const line = document.querySelector('[data-testid="tf-link"]');
-        const chips = [...document.querySelectorAll('[data-testid=tf-source] .tf-token')];
-        return { cell: line.dataset.cell ?? '', text: line.textContent, marked: chips.findIndex((c) => c.classList.contains('linked')), lit: JSON.parse(document.querySelector('.tf-decode').dataset.light || '[]') };
+        const line = document.querySelector('[data-testid="transformer-link"]');
+        const chips = [...document.querySelectorAll('[data-testid=transformer-source] .transformer-token')];
+        return { cell: line.dataset.cell ?? '', text: line.textContent, marked: chips.findIndex((c) => c.classList.contains('linked')), lit: JSON.parse(document.querySelector('.transformer-decode').dataset.light || '[]') };
       }),
     check(seen, row, col, value, data) {
       assert.equal(seen.cell, `${row},${col}`);
@@ -357,13 +357,13 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
 
   test('§4: each layer × head grid is one Tab stop; the arrow keys move between its maps', async () => {
     await open(page, SECTIONS.transformer.hash, SECTIONS.transformer);
-    const stops = await page.$$eval('[data-testid^="tf-grid-"]', (grids) => grids.map((g) => g.querySelectorAll('button.tf-thumb[tabindex="0"]').length));
+    const stops = await page.$$eval('[data-testid^="transformer-grid-"]', (grids) => grids.map((g) => g.querySelectorAll('button.transformer-thumb[tabindex="0"]').length));
     assert.deepEqual(stops, [1, 1, 1]);
-    await page.locator('[data-testid="tf-grid-encoder"] button.tf-thumb[tabindex="0"]').focus();
+    await page.locator('[data-testid="transformer-grid-encoder"] button.transformer-thumb[tabindex="0"]').focus();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowDown');
     const focused = await page.evaluate(() => ({ ...document.activeElement.dataset }));
     assert.deepEqual([focused.layer, focused.head], ['2', '2']);
-    assert.equal(await page.$$eval('[data-testid="tf-grid-encoder"] button.tf-thumb[tabindex="0"]', (b) => b.length), 1);
+    assert.equal(await page.$$eval('[data-testid="transformer-grid-encoder"] button.transformer-thumb[tabindex="0"]', (b) => b.length), 1);
   });
 });

@@ -111,9 +111,9 @@ describe('main thread while training', { timeout: 240_000 }, () => {
   test('translate section: training in the worker, charts redrawn at most once a frame', async (t) => {
     await site.load('#seed=1');
     const w = await trainWindow({
-      start: '[data-testid="s2s-play"]',
-      stop: '[data-testid="s2s-pause"]',
-      progress: () => page.locator('[data-testid="s2s-progress"]').evaluate((e) => Number(e.value)),
+      start: '[data-testid="translate-play"]',
+      stop: '[data-testid="translate-pause"]',
+      progress: () => page.locator('[data-testid="translate-progress"]').evaluate((e) => Number(e.value)),
       seconds: 4,
     });
     checkWindow('translate', w, t);

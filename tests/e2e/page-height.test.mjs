@@ -35,8 +35,8 @@ describe('progressive disclosure: page heights and collapsed panels', { timeout:
     for (const id of ['idea', 'dot', 'self']) {
       await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.state === 'ok', `.${id}-section`);
     }
-    await page.waitForFunction(() => document.querySelector('.tf-section')?.dataset.translatedAt !== undefined, null, { timeout: 90_000 });
-    await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep !== undefined, null, { timeout: 90_000 });
+    await page.waitForFunction(() => document.querySelector('.transformer-section')?.dataset.translatedAt !== undefined, null, { timeout: 90_000 });
+    await page.waitForFunction(() => document.querySelector('.translate-decode')?.dataset.modelStep !== undefined, null, { timeout: 90_000 });
     // §5 starts (its corpus and model lines, the step-0 sample) when it comes into view
     await page.locator('#section-gpt').scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelector('.gpt-section')?.dataset.samples === '1', null, { timeout: 90_000 });
@@ -75,11 +75,11 @@ describe('progressive disclosure: page heights and collapsed panels', { timeout:
   test('a panel opens by its title, renders its heavy content then, and its state travels in the link', async () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await site.load('#view=translate&seed=1');
-    const SEC = '#section-translate .tr-section';
-    await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep !== undefined, null, { timeout: 90_000 });
+    const SEC = '#section-translate .translate-section';
+    await page.waitForFunction(() => document.querySelector('.translate-decode')?.dataset.modelStep !== undefined, null, { timeout: 90_000 });
     // closed: neither the vocabulary's buttons nor the intervention grid exist, and few Tab stops
-    assert.equal(await page.locator(`${SEC} .tr-vocab-word`).count(), 0, 'the vocabulary is rendered while its panel is closed');
-    assert.equal(await page.locator(`${SEC} .tr-why-cell`).count(), 0, 'the intervention grid is rendered while its panel is closed');
+    assert.equal(await page.locator(`${SEC} .translate-vocab-word`).count(), 0, 'the vocabulary is rendered while its panel is closed');
+    assert.equal(await page.locator(`${SEC} .translate-why-cell`).count(), 0, 'the intervention grid is rendered while its panel is closed');
     const tabStops = () =>
       page.$$eval(`${SEC} :is(button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"]))`, (els) =>
         els.filter((e) => !e.disabled && e.getClientRects().length > 0 && !e.closest('details:not([open]) > :not(summary)')).length,
@@ -88,26 +88,26 @@ describe('progressive disclosure: page heights and collapsed panels', { timeout:
     console.log(`§3.3 Tab stops with its panels closed: ${closedStops}`);
     assert.ok(closedStops <= 60, `§3.3 has ${closedStops} Tab stops with its panels closed`);
 
-    await openPanel(page, 's2s-panel-words');
-    await page.waitForSelector(`${SEC} .tr-vocab-word`);
-    assert.ok((await page.locator(`${SEC} .tr-vocab-word`).count()) > 10);
-    await openPanel(page, 's2s-panel-why');
-    await page.waitForSelector(`${SEC} .tr-why-cell`);
-    await page.waitForFunction(() => /s2s_open_words=1/.test(location.hash) && /s2s_open_why=1/.test(location.hash));
+    await openPanel(page, 'translate-panel-words');
+    await page.waitForSelector(`${SEC} .translate-vocab-word`);
+    assert.ok((await page.locator(`${SEC} .translate-vocab-word`).count()) > 10);
+    await openPanel(page, 'translate-panel-why');
+    await page.waitForSelector(`${SEC} .translate-why-cell`);
+    await page.waitForFunction(() => /translate_open_words=1/.test(location.hash) && /translate_open_why=1/.test(location.hash));
     assert.ok((await tabStops()) > closedStops + 10, 'the opened panels add their controls');
 
     // the link reloads with the same panels open; a click on the title closes one again
     const hash = await page.evaluate(() => location.hash);
     await site.load(hash);
-    await page.waitForSelector(`${SEC} .tr-why-cell`, { timeout: 90_000 });
-    assert.equal(await page.locator('details[data-testid=s2s-panel-words]').evaluate((d) => d.open), true);
-    assert.equal(await page.locator('details[data-testid=s2s-panel-settings]').evaluate((d) => d.open), false);
-    await page.locator('details[data-testid=s2s-panel-why] > summary').click();
-    await page.waitForFunction(() => !/s2s_open_why=/.test(location.hash));
+    await page.waitForSelector(`${SEC} .translate-why-cell`, { timeout: 90_000 });
+    assert.equal(await page.locator('details[data-testid=translate-panel-words]').evaluate((d) => d.open), true);
+    assert.equal(await page.locator('details[data-testid=translate-panel-settings]').evaluate((d) => d.open), false);
+    await page.locator('details[data-testid=translate-panel-why] > summary').click();
+    await page.waitForFunction(() => !/translate_open_why=/.test(location.hash));
     // and by keyboard: Enter on a focused title opens it
-    await page.locator('details[data-testid=s2s-panel-settings] > summary').focus();
+    await page.locator('details[data-testid=translate-panel-settings] > summary').focus();
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => /s2s_open_settings=1/.test(location.hash));
-    assert.equal(await page.locator('[data-testid=s2s-score]').isVisible(), true);
+    await page.waitForFunction(() => /translate_open_settings=1/.test(location.hash));
+    assert.equal(await page.locator('[data-testid=translate-score]').isVisible(), true);
   });
 });

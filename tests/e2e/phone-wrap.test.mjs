@@ -46,27 +46,27 @@ describe('cells and messages on a phone, in Chinese', { timeout: 600_000 }, () =
   });
 
   test('§3.3’s score table after training (percentages, 完全匹配): no cell split mid-token', async () => {
-    await site.load('#view=translate&lang=zh&s2s_speed=200&s2s_open_settings=1'); // the task menu's panel, opened
-    await page.selectOption('[data-testid=s2s-task]', 'dates');
-    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-progress]')?.getAttribute('max') === '300');
-    await page.click('[data-testid=s2s-play]');
-    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-compare] tr[data-model]')?.dataset.evaluation?.includes('"step":300'), null, { timeout: 300_000 });
-    const cells = await page.locator('[data-testid=s2s-compare] td, [data-testid=s2s-compare] th').allTextContents();
+    await site.load('#view=translate&lang=zh&translate_speed=200&translate_open_settings=1'); // the task menu's panel, opened
+    await page.selectOption('[data-testid=translate-task]', 'dates');
+    await page.waitForFunction(() => document.querySelector('[data-testid=translate-progress]')?.getAttribute('max') === '300');
+    await page.click('[data-testid=translate-play]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=translate-compare] tr[data-model]')?.dataset.evaluation?.includes('"step":300'), null, { timeout: 300_000 });
+    const cells = await page.locator('[data-testid=translate-compare] td, [data-testid=translate-compare] th').allTextContents();
     assert.ok(cells.some((c) => /%$/.test(c.trim())), `percentages in the table: ${cells}`);
     const split = await splitCells();
     assert.deepEqual(split, [], `cells split mid-token at 390 px:\n${split.join('\n')}`);
   });
 
   test('§4’s refused boxes: each message takes its place under its box and covers no other control', async () => {
-    await site.load('#view=transformer&lang=zh&tf_open_settings=1');
-    for (const [id, value] of [['tf-layers', '7'], ['tf-heads', '3']]) {
+    await site.load('#view=transformer&lang=zh&transformer_open_settings=1');
+    for (const [id, value] of [['transformer-layers', '7'], ['transformer-heads', '3']]) {
       await page.fill(`[data-testid=${id}]`, value);
       await page.dispatchEvent(`[data-testid=${id}]`, 'change');
     }
     const seen = await page.evaluate(() => {
       const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-      const messages = [...document.querySelectorAll('.tf-section .lab-field-error')].filter((m) => m.textContent);
-      const controls = [...document.querySelectorAll('.tf-section :is(input, select, button, textarea)')].filter((c) => c.getClientRects().length);
+      const messages = [...document.querySelectorAll('.transformer-section .lab-field-error')].filter((m) => m.textContent);
+      const controls = [...document.querySelectorAll('.transformer-section :is(input, select, button, textarea)')].filter((c) => c.getClientRects().length);
       const covered = [];
       for (const m of messages) {
         for (const c of controls) if (meets(m.getBoundingClientRect(), c.getBoundingClientRect())) covered.push(`"${m.textContent}" covers ${c.dataset.testid ?? c.tagName}`);

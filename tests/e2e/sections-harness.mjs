@@ -112,7 +112,7 @@ export function assertRowsSumToOne(values, rows, cols, message) {
 
 /**
  * §3.4's and §3.6's sentence box, in both languages: "我爱我" (no spaces) is one word, and the spaced
- * form is offered; its button uses it. `prefix`: the section's (self, mh); `map`: a token × token map.
+ * form is offered; its button uses it. `prefix`: the section's (self, multihead); `map`: a token × token map.
  */
 export function splitHintTests(env, root, prefix, map) {
   for (const [lang, said] of [

@@ -1,7 +1,8 @@
 // The article's shell in Debian's Chromium against the built site (dist/ or ATTENTION_LAB_DIST):
 // strict CSP, every section mounted in the note's order with no console errors, the language
-// switch, the URL hash (hostile values render as text, view=<id>, back/forward), the worker crash
-// banner and restart, heatmap exports, phone width. Sections test themselves in their own files.
+// switch, the URL hash (hostile values render as text, view=<id>, back/forward, old setting
+// names), the worker crash banner and restart, heatmap exports, phone width. Sections test
+// themselves in their own files.
 // Needs `npm run build:web` first. Run: node --test tests/e2e/smoke.test.mjs
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -112,7 +113,7 @@ describe('article shell', { timeout: 180_000 }, () => {
     assert.equal(await page.locator('img').count(), 0);
 
     const text = '<script>alert(2)</script><img src=x onerror=alert(3)>';
-    await site.load(`#s2s_text=${encodeURIComponent(text)}&seed=${encodeURIComponent('<b>1</b>')}&dot_d=1e309&x=${'%3Csvg%20onload%3Dalert(4)%3E'}`);
+    await site.load(`#translate_text=${encodeURIComponent(text)}&seed=${encodeURIComponent('<b>1</b>')}&dot_d=1e309&x=${'%3Csvg%20onload%3Dalert(4)%3E'}`);
     const noticeText = (await notice.textContent()) ?? '';
     assert.match(noticeText, /seed: not a whole number/);
     assert.match(noticeText, /dot_d: /);
@@ -122,9 +123,9 @@ describe('article shell', { timeout: 180_000 }, () => {
     const html = await page.evaluate(() => document.body.innerHTML);
     assert.doesNotMatch(html, /<script>alert|<img src="?x/);
     // the valid hostile-looking sentence is kept, as text, in the state
-    await page.waitForFunction(() => location.hash.includes('s2s_text='));
+    await page.waitForFunction(() => location.hash.includes('translate_text='));
     const hash = await page.evaluate(() => location.hash);
-    assert.equal(new URLSearchParams(hash.slice(1)).get('s2s_text'), text);
+    assert.equal(new URLSearchParams(hash.slice(1)).get('translate_text'), text);
     assert.doesNotMatch(hash, /seed=%3Cb|dot_d=1e309/, 'the address is rewritten to the settings in use');
 
     await page.click('.notice-settings .notice-dismiss');
@@ -262,17 +263,17 @@ describe('article shell', { timeout: 180_000 }, () => {
         for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration });
       }).observe({ type: 'longtask', buffered: true });
     });
-    await site.load('#view=translate&s2s_hidden=32');
-    const play = page.locator('[data-testid="s2s-play"]');
+    await site.load('#view=translate&translate_hidden=32');
+    const play = page.locator('[data-testid="translate-play"]');
     await play.waitFor();
     const startedAt = await page.evaluate(() => performance.now());
     await play.click();
-    const progress = () => page.locator('[data-testid="s2s-progress"]').evaluate((e) => Number(e.value));
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="s2s-progress"]')?.value) >= 20);
-    await page.locator('[data-testid="s2s-pause"]').click();
+    const progress = () => page.locator('[data-testid="translate-progress"]').evaluate((e) => Number(e.value));
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="translate-progress"]')?.value) >= 20);
+    await page.locator('[data-testid="translate-pause"]').click();
     await page.waitForTimeout(400); // the chunk in flight when pause was clicked may still land
     const paused = await progress();
-    const total = await page.locator('[data-testid="s2s-progress"]').evaluate((e) => Number(e.max));
+    const total = await page.locator('[data-testid="translate-progress"]').evaluate((e) => Number(e.max));
     // how far training got before the click is the machine's speed, not the page's behaviour
     assert.ok(paused >= 20 && paused < total, `paused at step ${paused} of ${total}`);
     await page.waitForTimeout(800);
@@ -344,5 +345,32 @@ describe('article shell', { timeout: 180_000 }, () => {
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
     }
+  });
+});
+
+// Its own site and time budget: the shell's suite above is near its limit on a loaded machine.
+describe('old links', { timeout: 90_000 }, () => {
+  /** @type {Awaited<ReturnType<typeof startSite>>} */
+  let site;
+  /** @type {import('playwright-core').Page} */
+  let page;
+  useSite((s) => {
+    site = s;
+    page = s.page;
+  });
+
+  test('an old link (s2s_, tf_, mh_ names) opens with its settings, and the address is rewritten to the slug names', async () => {
+    await site.load('#view=translate&s2s_task=dates&s2s_open_settings=1&tf_heads=2&mh_d=8');
+    assert.deepEqual(await page.$$eval('main section.article-section', (els) => els.map((e) => e.dataset.section)), ['translate']);
+    assert.equal(await page.locator('.notice-settings').count(), 0, 'no setting reported as unknown');
+    assert.equal(await page.inputValue('[data-testid=translate-task]'), 'dates');
+    assert.equal(await page.locator('details[data-testid=translate-panel-settings]').getAttribute('open'), '');
+    await page.waitForFunction(() => location.hash.includes('translate_task=dates'));
+    const hash = new URLSearchParams(await page.evaluate(() => location.hash.slice(1)));
+    assert.deepEqual(
+      [hash.get('translate_task'), hash.get('translate_open_settings'), hash.get('transformer_heads'), hash.get('multihead_d')],
+      ['dates', '1', '2', '8'],
+    );
+    assert.ok(![...hash.keys()].some((k) => /^(s2s|tf|mh)_/.test(k)), hash.toString());
   });
 });

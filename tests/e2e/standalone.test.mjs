@@ -138,8 +138,8 @@ describe('a figure as JSON, as an element, as one HTML file; a post opened from 
     const views = [
       { hash: '#view=dot&seed=3&dot_d=6', section: 'dot', tag: 'attention-playground' },
       { hash: '#view=multihead&seed=2', section: 'multihead', tag: 'multihead-view' },
-      { hash: '#view=translate&s2s_task=dates&seed=1', section: 'translate', tag: 'seq2seq-demo' },
-      { hash: '#view=transformer&tf_task=dates&seed=1', section: 'transformer', tag: 'transformer-demo' },
+      { hash: '#view=translate&translate_task=dates&seed=1', section: 'translate', tag: 'seq2seq-demo' },
+      { hash: '#view=transformer&transformer_task=dates&seed=1', section: 'transformer', tag: 'transformer-demo' },
       { hash: '#view=gpt&seed=1', section: 'gpt', tag: 'gpt-demo' },
     ];
     const sizes = [];
@@ -160,16 +160,16 @@ describe('a figure as JSON, as an element, as one HTML file; a post opened from 
         await disk.waitForFunction((t) => document.querySelector(t)?.dataset.ready === 'true', view.tag);
         const widget = disk.locator(view.tag);
         if (view.section === 'translate') {
-          await widget.locator('[data-testid=s2s-play]').click();
-          await disk.waitForFunction(() => Number(document.querySelector('seq2seq-demo').shadowRoot.querySelector('.tr-section')?.dataset.step) >= 20, null, { timeout: 180_000 });
-          await widget.locator('[data-testid=s2s-play]').click();
+          await widget.locator('[data-testid=translate-play]').click();
+          await disk.waitForFunction(() => Number(document.querySelector('seq2seq-demo').shadowRoot.querySelector('.translate-section')?.dataset.step) >= 20, null, { timeout: 180_000 });
+          await widget.locator('[data-testid=translate-play]').click();
         } else if (view.section === 'transformer') {
-          await widget.locator('.tf-section[data-translated-at="0"]').waitFor({ timeout: 90_000 });
-          await widget.locator('[data-testid=tf-panel-settings] summary').click(); // where the steps are
-          await widget.locator('[data-testid=tf-steps]').fill('10');
-          await widget.locator('[data-testid=tf-steps]').dispatchEvent('change');
-          await widget.locator('[data-testid=tf-train]').click();
-          await widget.locator('.tf-section[data-translated-at="10"]').waitFor({ timeout: 180_000 });
+          await widget.locator('.transformer-section[data-translated-at="0"]').waitFor({ timeout: 90_000 });
+          await widget.locator('[data-testid=transformer-panel-settings] summary').click(); // where the steps are
+          await widget.locator('[data-testid=transformer-steps]').fill('10');
+          await widget.locator('[data-testid=transformer-steps]').dispatchEvent('change');
+          await widget.locator('[data-testid=transformer-train]').click();
+          await widget.locator('.transformer-section[data-translated-at="10"]').waitFor({ timeout: 180_000 });
         } else if (view.section === 'gpt') {
           await gptTrainsAndGenerates(widget, { steps: 10, chars: 1 }); // the poems are in the file
         } else {

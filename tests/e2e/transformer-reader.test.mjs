@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { keepScreenshot, usePhone, useSite } from './harness.mjs';
 
-const SEC = '.tf-section';
+const SEC = '.transformer-section';
 const LANGS = ['en', 'zh'];
 const WORDS = {
   en: { notScored: 'not scored yet', scoring: 'being scored', empty: /^Type a date to convert, in any format \(e\.g\. JAN 23, 2015\)/, more: / and 1 more\./, guess: /^1 of the 6 source tokens .*this output is a guess\.$/, all: /^200 of the 200 /, waiting: /Waiting/, single: /1 × 1 maps: the untrained model wrote one token/, trained: /Trained to step (\d+)/, ms: /([\d.]+) ms per step/g },
@@ -31,7 +31,7 @@ describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
   const dataset = (selector, p = page) => p.evaluate((s) => ({ ...document.querySelector(s)?.dataset }), selector);
   const text = async (testid, p = page) => ((await p.locator(`[data-testid="${testid}"]`).first().textContent()) ?? '').trim();
   /** the source tokens as drawn (a space as ␣) */
-  const sourceTokens = () => page.locator(`${SEC} [data-testid=tf-source] .tf-token-text`).allTextContents();
+  const sourceTokens = () => page.locator(`${SEC} [data-testid=transformer-source] .transformer-token-text`).allTextContents();
 
   async function open(lang, extra = '', p = page) {
     if (p === page) await site.load(`#view=transformer&lang=${lang}${extra}`);
@@ -41,59 +41,59 @@ describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
 
   /** Trains towards 100000 steps: after its first seconds of measuring, the run pauses and asks. */
   async function askLongRun(lang) {
-    await open(lang, '&tf_steps=100000');
-    await page.click('[data-testid=tf-train]');
-    await page.waitForFunction(() => document.querySelector('[data-testid=tf-confirm]')?.hidden === false, null, { timeout: 60_000 });
+    await open(lang, '&transformer_steps=100000');
+    await page.click('[data-testid=transformer-train]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=transformer-confirm]')?.hidden === false, null, { timeout: 60_000 });
   }
 
   /** Types into the sentence box as a reader does: fill, then wait; no Enter, no Tab, no change event. */
   async function type(value) {
-    await page.locator('[data-testid=tf-text]').fill(value);
+    await page.locator('[data-testid=transformer-text]').fill(value);
   }
 
   test('typing translates at once, even beside a refused setting; unknown tokens are listed once each, and the output says it is a guess', async () => {
     for (const lang of LANGS) {
       const w = WORDS[lang];
-      await open(lang, '&tf_open_settings=1');
+      await open(lang, '&transformer_open_settings=1');
       // heads = 3 does not divide d_model 32: the field says so and the model stays as it was
-      await page.locator('[data-testid=tf-heads]').fill('3');
-      await page.locator('[data-testid=tf-heads]').press('Tab');
-      assert.equal(await page.locator('[data-testid=tf-heads]').getAttribute('aria-invalid'), 'true', lang);
-      await page.locator('[data-testid=tf-text]').focus();
+      await page.locator('[data-testid=transformer-heads]').fill('3');
+      await page.locator('[data-testid=transformer-heads]').press('Tab');
+      assert.equal(await page.locator('[data-testid=transformer-heads]').getAttribute('aria-invalid'), 'true', lang);
+      await page.locator('[data-testid=transformer-text]').focus();
 
       // a new date: its own tokens are translated, with the focus still in the box
       await type('31 FEB 2020');
-      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=tf-source] .tf-token-text')].map((c) => c.textContent).join('') === '31␣FEB␣2020');
+      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=transformer-source] .transformer-token-text')].map((c) => c.textContent).join('') === '31␣FEB␣2020');
       assert.deepEqual(await sourceTokens(), [...'31␣FEB␣2020'], lang);
-      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'tf-text', `${lang}: the focus stays in the box`);
-      assert.equal(await text('tf-output-unknown'), '', `${lang}: every token known`);
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'transformer-text', `${lang}: the focus stays in the box`);
+      assert.equal(await text('transformer-output-unknown'), '', `${lang}: every token known`);
 
       // an emoji: named as unknown, and the output says it is a guess
       await type('😀 2015');
-      await page.waitForFunction(() => document.querySelector('[data-testid=tf-source] .tf-token-text')?.textContent === '😀');
-      assert.match(await text('tf-notice'), /😀/, lang);
-      assert.match(await text('tf-output-unknown'), w.guess, lang);
-      assert.equal(await page.locator('[data-testid=tf-output-unknown]').isVisible(), true, lang);
+      await page.waitForFunction(() => document.querySelector('[data-testid=transformer-source] .transformer-token-text')?.textContent === '😀');
+      assert.match(await text('transformer-notice'), /😀/, lang);
+      assert.match(await text('transformer-output-unknown'), w.guess, lang);
+      assert.equal(await page.locator('[data-testid=transformer-output-unknown]').isVisible(), true, lang);
 
       // an empty box says what to type, right under the box
       await type('');
-      await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('[data-testid=tf-text-note]')?.textContent ?? ''), w.empty.source);
-      const box = await page.locator('[data-testid=tf-text]').boundingBox();
-      const note = await page.locator('[data-testid=tf-text-note]').boundingBox();
+      await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('[data-testid=transformer-text-note]')?.textContent ?? ''), w.empty.source);
+      const box = await page.locator('[data-testid=transformer-text]').boundingBox();
+      const note = await page.locator('[data-testid=transformer-text-note]').boundingBox();
       assert.ok(note.y >= box.y + box.height && note.y - (box.y + box.height) < 40, `${lang}: the note ${JSON.stringify(note)} under the box ${JSON.stringify(box)}`);
 
       // 200 × "x": one "x", with its count, not 200 of them
       await type('x'.repeat(200));
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid=tf-source] .tf-token').length === 200);
-      const notice = await text('tf-notice');
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid=transformer-source] .transformer-token').length === 200);
+      const notice = await text('transformer-notice');
       assert.match(notice, /x ×200/, lang);
       assert.ok(notice.length < 120, `${lang}: ${notice}`);
-      assert.match(await text('tf-output-unknown'), w.all, lang);
+      assert.match(await text('transformer-output-unknown'), w.all, lang);
 
       // seven different unknown tokens: six named, then how many more
       await type('★☆♠♣♥♦♪ 2015');
-      await page.waitForFunction(() => document.querySelector('[data-testid=tf-source] .tf-token-text')?.textContent === '★');
-      const seven = await text('tf-notice');
+      await page.waitForFunction(() => document.querySelector('[data-testid=transformer-source] .transformer-token-text')?.textContent === '★');
+      const seven = await text('transformer-notice');
       assert.match(seven, w.more, `${lang}: ${seven}`);
       assert.doesNotMatch(seven, /♪/, lang);
       await site.screenshot(`transformer-reader-typing-${lang}`);
@@ -106,19 +106,19 @@ describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
       for (const p of [page, phone.page]) {
         // the default model (seed 1) writes a single token before it is trained
         await open(lang, '', p);
-        await p.waitForFunction(() => document.querySelector('[data-testid="tf-grid-decoder"]')?.dataset.drawn === '1');
-        assert.equal((await dataset('[data-testid="tf-grid-decoder"] [data-testid=tf-thumb]', p)).shape, '1,1', lang);
+        await p.waitForFunction(() => document.querySelector('[data-testid="transformer-grid-decoder"]')?.dataset.drawn === '1');
+        assert.equal((await dataset('[data-testid="transformer-grid-decoder"] [data-testid=transformer-thumb]', p)).shape, '1,1', lang);
         // the maps are drawn, so the decoding is too: no waiting message beside them
         await p.waitForTimeout(1500);
-        const progress = (await p.locator('.tf-decode-progress').textContent()) ?? '';
+        const progress = (await p.locator('.transformer-decode-progress').textContent()) ?? '';
         assert.doesNotMatch(progress, w.waiting, `${lang} ${p === page ? 1280 : 390} px: ${progress}`);
-        assert.equal((await dataset('.tf-decode', p)).done, '1', lang);
-        const note = p.locator('[data-testid="tf-grid-decoder"] [data-testid=tf-single-note]');
+        assert.equal((await dataset('.transformer-decode', p)).done, '1', lang);
+        const note = p.locator('[data-testid="transformer-grid-decoder"] [data-testid=transformer-single-note]');
         assert.equal(await note.isVisible(), true, lang);
         assert.match((await note.textContent()) ?? '', w.single, lang);
         // the encoder's maps are S × S: no note there
-        assert.equal(await p.locator('[data-testid="tf-grid-encoder"] [data-testid=tf-single-note]').isVisible(), false, lang);
-        if (p === phone.page) await keepScreenshot(p.locator('[data-testid="tf-grid-decoder"]'), { path: `${process.cwd()}/test-artifacts/transformer-reader-single-${lang}-390.png` });
+        assert.equal(await p.locator('[data-testid="transformer-grid-encoder"] [data-testid=transformer-single-note]').isVisible(), false, lang);
+        if (p === phone.page) await keepScreenshot(p.locator('[data-testid="transformer-grid-decoder"]'), { path: `${process.cwd()}/test-artifacts/transformer-reader-single-${lang}-390.png` });
       }
     }
   });
@@ -128,19 +128,19 @@ describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
       const w = WORDS[lang];
       // the run's end (it paused to ask) is narrated at the step it reached
       await askLongRun(lang);
-      await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('.tf-section .tf-narration')?.textContent ?? ''), w.trained.source);
-      const asked = Number((await page.locator('.tf-section .tf-narration').textContent()).match(w.trained)?.[1]);
+      await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('.transformer-section .transformer-narration')?.textContent ?? ''), w.trained.source);
+      const asked = Number((await page.locator('.transformer-section .transformer-narration').textContent()).match(w.trained)?.[1]);
       assert.equal(asked, Number((await dataset(SEC)).step), lang);
       // "train them all": once the run is under way, no line says the model is at the step it asked at
-      await page.click('[data-testid=tf-confirm-run]');
+      await page.click('[data-testid=transformer-confirm-run]');
       await page.waitForFunction(([s, n]) => Number(document.querySelector(s)?.dataset.step) >= n && document.querySelector(s)?.dataset.playing === '1', [SEC, asked + 10]);
-      const during = await page.locator('.tf-section .tf-narration').textContent();
+      const during = await page.locator('.transformer-section .transformer-narration').textContent();
       assert.doesNotMatch(during, w.trained, `${lang} at step ${(await dataset(SEC)).step}: ${during}`);
-      await page.click('[data-testid=tf-pause]');
+      await page.click('[data-testid=transformer-pause]');
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.playing === '0', SEC);
       // paused: the line is back, with the step the run reached
-      await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('.tf-section .tf-narration')?.textContent ?? ''), w.trained.source);
-      assert.equal((await page.locator('.tf-section .tf-narration').textContent()).match(w.trained)?.[1], (await dataset(SEC)).step, lang);
+      await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('.transformer-section .transformer-narration')?.textContent ?? ''), w.trained.source);
+      assert.equal((await page.locator('.transformer-section .transformer-narration').textContent()).match(w.trained)?.[1], (await dataset(SEC)).step, lang);
     }
   });
 
@@ -154,50 +154,50 @@ describe('§4 as a first-time reader finds it', { timeout: 600_000 }, () => {
       const section = (await page.locator(SEC).innerText()).replace(/\n/g, ' ');
       const speeds = [...section.matchAll(w.ms)].map((m) => m[1]);
       assert.equal(speeds.length, 1, `${lang}: ${speeds.join(', ')}`);
-      assert.equal(await page.locator('[data-testid=tf-estimate]').isVisible(), false, lang);
+      assert.equal(await page.locator('[data-testid=transformer-estimate]').isVisible(), false, lang);
       // declined: the line under the bar quotes the same speed
-      await page.click('[data-testid=tf-confirm-cancel]');
-      await page.waitForFunction(() => document.querySelector('[data-testid=tf-estimate]')?.textContent !== '');
-      assert.deepEqual([...(await text('tf-estimate')).matchAll(w.ms)].map((m) => m[1]), speeds, lang);
+      await page.click('[data-testid=transformer-confirm-cancel]');
+      await page.waitForFunction(() => document.querySelector('[data-testid=transformer-estimate]')?.textContent !== '');
+      assert.deepEqual([...(await text('transformer-estimate')).matchAll(w.ms)].map((m) => m[1]), speeds, lang);
     }
   });
   test('a finished run says "being scored" until its held-out score comes, never "not scored yet", and the score is said once', async () => {
     for (const lang of LANGS) {
       const w = WORDS[lang];
-      await open(lang, '&tf_steps=30');
+      await open(lang, '&transformer_steps=30');
       // the status line at every change of it or of the section's step and running state
       await page.evaluate((sel) => {
         const root = document.querySelector(sel);
-        const status = document.querySelector('[data-testid=tf-status]');
+        const status = document.querySelector('[data-testid=transformer-status]');
         window.seenStatus = [];
         const record = () => window.seenStatus.push([Number(root.dataset.step), root.dataset.playing, status.textContent]);
         new MutationObserver(record).observe(status, { childList: true, characterData: true, subtree: true });
         new MutationObserver(record).observe(root, { attributes: true, attributeFilter: ['data-step', 'data-playing'] });
       }, SEC);
-      await page.click('[data-testid=tf-train]');
+      await page.click('[data-testid=transformer-train]');
       await page.waitForFunction((s) => {
         const root = document.querySelector(s);
-        return root?.dataset.playing === '0' && root.dataset.step === '30' && document.querySelector('[data-testid=tf-status]')?.dataset.evaluatedAt === '30';
+        return root?.dataset.playing === '0' && root.dataset.step === '30' && document.querySelector('[data-testid=transformer-status]')?.dataset.evaluatedAt === '30';
       }, SEC);
       const seen = await page.evaluate(() => window.seenStatus);
       const stale = seen.filter(([step, playing, t]) => step > 0 && playing === '0' && t.includes(w.notScored));
       assert.deepEqual(stale, [], `${lang}: the status once the run had ended`);
       assert.ok(seen.some(([, , t]) => t.includes(w.scoring)), `${lang}: the run's end was being scored: ${JSON.stringify(seen.slice(-3))}`);
-      const status = await text('tf-status');
+      const status = await text('transformer-status');
       const score = /(\d+\.\d)%/.exec(status)?.[1];
       assert.ok(score !== undefined, `${lang}: ${status}`);
       const section = await page.locator(SEC).innerText();
       assert.equal(section.split(`${score}%`).length - 1, 1, `${lang}: the score ${score}% once on the page`);
-      assert.match(await page.locator('.tf-section .tf-narration').textContent(), w.trained, lang);
+      assert.match(await page.locator('.transformer-section .transformer-narration').textContent(), w.trained, lang);
     }
   });
   test('a run goes on while the reader scrolls back up the article, and finishes there', async () => {
-    await site.load('#lang=en&tf_steps=200');
-    await page.locator('[data-testid=tf-train]').scrollIntoViewIfNeeded();
+    await site.load('#lang=en&transformer_steps=200');
+    await page.locator('[data-testid=transformer-train]').scrollIntoViewIfNeeded();
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC, { timeout: 60_000 });
-    await page.click('[data-testid=tf-train]');
+    await page.click('[data-testid=transformer-train]');
     await page.evaluate(() => scrollTo(0, 0));
-    const train = await page.locator('[data-testid=tf-train]').boundingBox();
+    const train = await page.locator('[data-testid=transformer-train]').boundingBox();
     assert.ok(train.y > (await page.evaluate(() => innerHeight)), `§4 is off screen (Train at y ${train.y})`);
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.step === '200' && document.querySelector(s)?.dataset.playing === '0', SEC, { timeout: 120_000 });
   });

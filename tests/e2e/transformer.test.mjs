@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { horizontalOverflow, keepScreenshot, openPanel, useSite } from './harness.mjs';
 
-const SEC = 'section[data-section="transformer"] .tf-section';
+const SEC = 'section[data-section="transformer"] .transformer-section';
 
 describe('§4 the Transformer', { timeout: 300_000 }, () => {
   let site;
@@ -34,49 +34,49 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
   /** Loads the section, opens its settings panel, and waits for its model and first translation. */
   async function open(hash) {
     await site.load(hash);
-    await openPanel(page, 'tf-panel-settings');
+    await openPanel(page, 'transformer-panel-settings');
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt !== undefined, SEC, { timeout: 60_000 });
   }
 
   /** Trains `steps` steps (10 or more: a shorter run is refused): sets the run length, presses Train, waits for the run's end and the redraw. */
   async function train(steps) {
     const before = await stepOf();
-    await page.fill('[data-testid="tf-steps"]', String(before + steps));
-    await page.dispatchEvent('[data-testid="tf-steps"]', 'change');
-    await page.click('[data-testid="tf-train"]');
+    await page.fill('[data-testid="transformer-steps"]', String(before + steps));
+    await page.dispatchEvent('[data-testid="transformer-steps"]', 'change');
+    await page.click('[data-testid="transformer-train"]');
     await page.waitForFunction(([s, n]) => Number(document.querySelector(s)?.dataset.step) >= n && document.querySelector(s)?.dataset.playing === '0', [SEC, before + steps], { timeout: 120_000 });
     await page.waitForFunction(([s, n]) => document.querySelector(s)?.dataset.translatedAt === String(n), [SEC, await stepOf()]);
   }
 
   test('mounts untrained, trains a few steps, draws the three grids, enlarges a map and steps the decoding', async () => {
     // two layers (the default is one): the grids and the rollout then have layers to tell apart
-    await open('#view=transformer&seed=1&tf_layers=2');
+    await open('#view=transformer&seed=1&transformer_layers=2');
     assert.match(await page.locator('section[data-section="transformer"] h2').first().textContent(), /4\. The Transformer/);
-    assert.equal(await page.locator(`${SEC} [data-testid=tf-untrained]`).isVisible(), true);
-    assert.ok((await page.locator('[data-testid=tf-train]').getAttribute('class')).includes('primary'));
-    assert.equal(await page.locator('[data-testid=tf-task]').inputValue(), 'dates');
-    assert.match(await page.locator('[data-testid=tf-estimate]').textContent(), /measured over the first seconds/);
-    const params = Number((await dataset('[data-testid=tf-status]')).params);
+    assert.equal(await page.locator(`${SEC} [data-testid=transformer-untrained]`).isVisible(), true);
+    assert.ok((await page.locator('[data-testid=transformer-train]').getAttribute('class')).includes('primary'));
+    assert.equal(await page.locator('[data-testid=transformer-task]').inputValue(), 'dates');
+    assert.match(await page.locator('[data-testid=transformer-estimate]').textContent(), /measured over the first seconds/);
+    const params = Number((await dataset('[data-testid=transformer-status]')).params);
     assert.ok(params > 40_000 && params < 60_000, `parameters ${params}`);
     await site.screenshot('transformer-untrained');
 
     await train(12);
-    const losses = await page.evaluate(() => JSON.parse(document.querySelector('[data-testid=tf-losses]').value));
+    const losses = await page.evaluate(() => JSON.parse(document.querySelector('[data-testid=transformer-losses]').value));
     assert.ok(losses.length >= 12 && losses.every(Number.isFinite), `losses ${losses}`);
-    assert.equal(await page.locator(`${SEC} [data-testid=tf-untrained]`).isVisible(), false);
+    assert.equal(await page.locator(`${SEC} [data-testid=transformer-untrained]`).isVisible(), false);
     // the time estimate now uses the measured speed
-    assert.match(await page.locator('[data-testid=tf-estimate]').textContent(), /ms per step/);
+    assert.match(await page.locator('[data-testid=transformer-estimate]').textContent(), /ms per step/);
 
     // the three grids: 2 layers × 4 heads each, with the shapes of their kind
     const grids = await page.evaluate(() =>
       ['encoder', 'decoder', 'cross'].map((kind) => {
-        const fig = document.querySelector(`[data-testid="tf-grid-${kind}"]`);
-        const thumbs = [...fig.querySelectorAll('[data-testid=tf-thumb]')];
+        const fig = document.querySelector(`[data-testid="transformer-grid-${kind}"]`);
+        const thumbs = [...fig.querySelectorAll('[data-testid=transformer-thumb]')];
         return { kind, drawn: fig.dataset.drawn, layers: fig.dataset.layers, heads: fig.dataset.heads, count: thumbs.length, shapes: [...new Set(thumbs.map((b) => b.dataset.shape))] };
       }),
     );
-    const S = await page.locator(`${SEC} .tf-token`).count();
-    const T = Number((await dataset('.tf-decode')).steps);
+    const S = await page.locator(`${SEC} .transformer-token`).count();
+    const T = Number((await dataset('.transformer-decode')).steps);
     assert.equal(S, 'JAN 23, 2015'.length);
     assert.ok(T >= 1);
     for (const g of grids) {
@@ -87,12 +87,12 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     assert.deepEqual(grids.map((g) => g.shapes), [[`${S},${S}`], [`${T},${T}`], [`${T},${S}`]]);
 
     // click a cross-attention map: it is enlarged (a full heatmap) and the URL says which
-    await page.click('[data-testid="tf-grid-cross"] [data-testid=tf-thumb][data-layer="2"][data-head="3"]');
-    await page.waitForFunction(() => document.querySelector('[data-testid=tf-zoom]')?.dataset.kind === 'cross');
-    const zoom = await dataset('[data-testid=tf-zoom]');
+    await page.click('[data-testid="transformer-grid-cross"] [data-testid=transformer-thumb][data-layer="2"][data-head="3"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=transformer-zoom]')?.dataset.kind === 'cross');
+    const zoom = await dataset('[data-testid=transformer-zoom]');
     assert.deepEqual([zoom.layer, zoom.head], ['2', '3']);
     const map = await page.evaluate(() => {
-      const out = document.querySelector('#tf-zoom-map output.heatmap-data');
+      const out = document.querySelector('#transformer-zoom-map output.heatmap-data');
       return { shape: out.dataset.shape, values: JSON.parse(out.value) };
     });
     assert.equal(map.shape, `${T},${S}`);
@@ -100,23 +100,23 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
       const sum = map.values.slice(r * S, (r + 1) * S).reduce((a, b) => a + b, 0);
       assert.ok(Math.abs(sum - 1) < 1e-4, `row ${r} of the cross-attention sums to ${sum}`);
     }
-    await page.waitForFunction(() => /tf_zoom=cross/.test(location.hash) && /tf_zoom_layer=2/.test(location.hash));
-    assert.equal(await page.locator('[data-testid="tf-grid-cross"] [data-layer="2"][data-head="3"]').getAttribute('aria-pressed'), 'true');
+    await page.waitForFunction(() => /transformer_zoom=cross/.test(location.hash) && /transformer_zoom_layer=2/.test(location.hash));
+    assert.equal(await page.locator('[data-testid="transformer-grid-cross"] [data-layer="2"][data-head="3"]').getAttribute('aria-pressed'), 'true');
 
     // the decoder's self-attention is causal: nothing above the diagonal
-    await page.click('[data-testid="tf-grid-decoder"] [data-testid=tf-thumb][data-layer="1"][data-head="1"]');
-    await page.waitForFunction(() => document.querySelector('[data-testid=tf-zoom]')?.dataset.kind === 'decoder');
-    const dec = await page.evaluate(() => JSON.parse(document.querySelector('#tf-zoom-map output.heatmap-data').value));
+    await page.click('[data-testid="transformer-grid-decoder"] [data-testid=transformer-thumb][data-layer="1"][data-head="1"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=transformer-zoom]')?.dataset.kind === 'decoder');
+    const dec = await page.evaluate(() => JSON.parse(document.querySelector('#transformer-zoom-map output.heatmap-data').value));
     for (let r = 0; r < T; r++) for (let c = r + 1; c < T; c++) assert.equal(dec[r * T + c], 0, `decoder self (${r}, ${c})`);
 
     // step the decoding: one output token per click, the source lit by the chosen attention
-    await page.click('[data-testid=tf-decode-restart]');
-    assert.equal((await dataset('.tf-decode')).step, '0');
-    await page.selectOption('[data-testid=tf-light]', '2,3');
-    await page.waitForFunction(() => /tf_light_layer=2/.test(location.hash));
+    await page.click('[data-testid=transformer-decode-restart]');
+    assert.equal((await dataset('.transformer-decode')).step, '0');
+    await page.selectOption('[data-testid=transformer-light]', '2,3');
+    await page.waitForFunction(() => /transformer_light_layer=2/.test(location.hash));
     for (let k = 1; k <= Math.min(T, 3); k++) {
-      await page.click('[data-testid=tf-decode-step]');
-      const d = await dataset('.tf-decode');
+      await page.click('[data-testid=transformer-decode-step]');
+      const d = await dataset('.transformer-decode');
       assert.equal(d.step, String(k));
       const light = JSON.parse(d.light);
       // layer 2, head 3's cross-attention row k: the same numbers as the enlarged cross map's row
@@ -125,8 +125,8 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
       for (let s = 0; s < S; s++) assert.ok(Math.abs(light[s] - map.values[(k - 1) * S + s]) < 1e-3, `step ${k}, source ${s}`);
     }
     // with the rollout, the source's share of the rollout (at most 1)
-    await page.selectOption('[data-testid=tf-light]', '0,0');
-    const rollout = JSON.parse((await dataset('.tf-decode')).light);
+    await page.selectOption('[data-testid=transformer-light]', '0,0');
+    const rollout = JSON.parse((await dataset('.transformer-decode')).light);
     const share = rollout.reduce((a, b) => a + b, 0);
     assert.ok(share > 0 && share <= 1 + 1e-4, `rollout onto the source sums to ${share}`);
     await site.screenshot('transformer-trained');
@@ -140,9 +140,9 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
 
     // heads that do not divide d_model: refused before it reaches the state
     const hashBefore = await page.evaluate(() => location.hash);
-    await page.fill('[data-testid=tf-heads]', '3');
-    await page.dispatchEvent('[data-testid=tf-heads]', 'change');
-    let e = await fieldError('tf-heads');
+    await page.fill('[data-testid=transformer-heads]', '3');
+    await page.dispatchEvent('[data-testid=transformer-heads]', 'change');
+    let e = await fieldError('transformer-heads');
     assert.equal(e.invalid, 'true');
     assert.match(e.text, /Heads: must divide the model size 32: one of 1, 2, 4, 8, 16$/);
     assert.equal(e.value, '3');
@@ -152,92 +152,92 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
 
     // 0 layers and 7 layers
     for (const v of ['0', '7']) {
-      await page.fill('[data-testid=tf-layers]', v);
-      await page.dispatchEvent('[data-testid=tf-layers]', 'change');
-      e = await fieldError('tf-layers');
+      await page.fill('[data-testid=transformer-layers]', v);
+      await page.dispatchEvent('[data-testid=transformer-layers]', 'change');
+      e = await fieldError('transformer-layers');
       assert.equal(e.invalid, 'true');
       assert.match(e.text, v === '0' ? /Layers: at least 1/ : /Layers: at most 6/);
     }
     // two boxes side by side refused together: their messages do not cover each other
     const messages = await page.evaluate(() => {
       const message = (id) => document.getElementById(document.querySelector(`[data-testid=${id}]`).getAttribute('aria-errormessage')).getBoundingClientRect();
-      const [a, b] = [message('tf-layers'), message('tf-heads')];
+      const [a, b] = [message('transformer-layers'), message('transformer-heads')];
       return { shown: a.width > 0 && b.width > 0, covered: a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom };
     });
     assert.deepEqual(messages, { shown: true, covered: false }, 'the Layers and Heads messages cover each other');
     // Train while boxes are refused (Heads 3, Layers 7): nothing trains (it would train the last
     // accepted model), the boxes are named, and the first takes the focus
-    await page.click('[data-testid=tf-train]');
-    assert.equal(await page.locator('[data-testid=tf-error]').textContent(), 'Nothing started: correct Layers, Heads first');
-    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'tf-layers');
+    await page.click('[data-testid=transformer-train]');
+    assert.equal(await page.locator('[data-testid=transformer-error]').textContent(), 'Nothing started: correct Layers, Heads first');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'transformer-layers');
     await page.waitForTimeout(300);
     assert.equal(await stepOf(), trained, 'nothing trained');
     assert.equal((await dataset(SEC)).playing, '0');
-    await page.fill('[data-testid=tf-heads]', '4'); // the model's own heads again: the box is fine
-    await page.dispatchEvent('[data-testid=tf-heads]', 'change');
-    assert.equal((await fieldError('tf-heads')).invalid, null);
+    await page.fill('[data-testid=transformer-heads]', '4'); // the model's own heads again: the box is fine
+    await page.dispatchEvent('[data-testid=transformer-heads]', 'change');
+    assert.equal((await fieldError('transformer-heads')).invalid, null);
     // the model's own layers again too: the next Train trains, and the refusal goes with it
-    await page.fill('[data-testid=tf-layers]', '1');
-    await page.dispatchEvent('[data-testid=tf-layers]', 'change');
+    await page.fill('[data-testid=transformer-layers]', '1');
+    await page.dispatchEvent('[data-testid=transformer-layers]', 'change');
     await train(10);
-    assert.equal(await page.locator('[data-testid=tf-error]').textContent(), '');
+    assert.equal(await page.locator('[data-testid=transformer-error]').textContent(), '');
 
     // a model over the core's memory limit: the core refuses it, the field says so, the old model stays
-    await page.fill('[data-testid=tf-layers]', '6');
-    await page.dispatchEvent('[data-testid=tf-layers]', 'change');
+    await page.fill('[data-testid=transformer-layers]', '6');
+    await page.dispatchEvent('[data-testid=transformer-layers]', 'change');
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.step === '0', SEC);
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.translatedAt === '0', SEC);
-    await page.fill('[data-testid=tf-dmodel]', '1024');
-    await page.dispatchEvent('[data-testid=tf-dmodel]', 'change');
-    await page.waitForFunction(() => document.querySelector('[data-testid=tf-dmodel]')?.getAttribute('aria-invalid') === 'true', null, { timeout: 60_000 });
-    e = await fieldError('tf-dmodel');
+    await page.fill('[data-testid=transformer-dmodel]', '1024');
+    await page.dispatchEvent('[data-testid=transformer-dmodel]', 'change');
+    await page.waitForFunction(() => document.querySelector('[data-testid=transformer-dmodel]')?.getAttribute('aria-invalid') === 'true', null, { timeout: 60_000 });
+    e = await fieldError('transformer-dmodel');
     assert.match(e.text, /Model size d_model: the model was not made \(.*over the limit of 16777216.*\); the previous model is kept/);
     assert.equal(e.value, '1024');
-    await page.waitForFunction(() => !/tf_dmodel=1024/.test(location.hash));
-    assert.equal(Number((await dataset('[data-testid=tf-status]')).params) < 16_777_216, true);
+    await page.waitForFunction(() => !/transformer_dmodel=1024/.test(location.hash));
+    assert.equal(Number((await dataset('[data-testid=transformer-status]')).params) < 16_777_216, true);
     // the kept model still trains, once the box shows its size again (while it shows 1024, Train refuses)
-    await page.fill('[data-testid=tf-dmodel]', '32');
-    await page.dispatchEvent('[data-testid=tf-dmodel]', 'change');
-    assert.equal((await fieldError('tf-dmodel')).invalid, null);
+    await page.fill('[data-testid=transformer-dmodel]', '32');
+    await page.dispatchEvent('[data-testid=transformer-dmodel]', 'change');
+    assert.equal((await fieldError('transformer-dmodel')).invalid, null);
     await train(10);
 
     // a sentence longer than the positional table (256 positions)
-    await page.fill('[data-testid=tf-text]', '1'.repeat(280));
-    await page.dispatchEvent('[data-testid=tf-text]', 'change');
-    await page.waitForFunction(() => document.querySelector('[data-testid=tf-text]')?.getAttribute('aria-invalid') === 'true');
-    e = await fieldError('tf-text');
+    await page.fill('[data-testid=transformer-text]', '1'.repeat(280));
+    await page.dispatchEvent('[data-testid=transformer-text]', 'change');
+    await page.waitForFunction(() => document.querySelector('[data-testid=transformer-text]')?.getAttribute('aria-invalid') === 'true');
+    e = await fieldError('transformer-text');
     assert.equal(e.text, 'Sentence: at most 256 characters, the positions of the positional table (this one has 280 characters); shorten it');
     // longer than the state keeps (300 characters): named, in the reader's words
-    await page.fill('[data-testid=tf-text]', '1'.repeat(301));
-    await page.dispatchEvent('[data-testid=tf-text]', 'change');
+    await page.fill('[data-testid=transformer-text]', '1'.repeat(301));
+    await page.dispatchEvent('[data-testid=transformer-text]', 'change');
     await page.waitForFunction(() => {
-      const input = document.querySelector('[data-testid=tf-text]');
+      const input = document.querySelector('[data-testid=transformer-text]');
       return /at most 300/.test(document.getElementById(input.getAttribute('aria-errormessage') ?? '')?.textContent ?? '');
     });
-    assert.equal((await fieldError('tf-text')).text, 'Sentence: at most 300 characters (you typed 301)');
+    assert.equal((await fieldError('transformer-text')).text, 'Sentence: at most 300 characters (you typed 301)');
     // and a good one translates again
-    await page.fill('[data-testid=tf-text]', '01/23/15');
-    await page.dispatchEvent('[data-testid=tf-text]', 'change');
-    await page.waitForFunction(() => document.querySelector('[data-testid=tf-text]')?.getAttribute('aria-invalid') !== 'true');
-    await page.waitForFunction(() => document.querySelector('[data-testid="tf-grid-cross"]')?.dataset.drawn === '1');
+    await page.fill('[data-testid=transformer-text]', '01/23/15');
+    await page.dispatchEvent('[data-testid=transformer-text]', 'change');
+    await page.waitForFunction(() => document.querySelector('[data-testid=transformer-text]')?.getAttribute('aria-invalid') !== 'true');
+    await page.waitForFunction(() => document.querySelector('[data-testid="transformer-grid-cross"]')?.dataset.drawn === '1');
     await site.screenshot('transformer-bad-input');
   });
 
   test('the comparison with the recurrent models is measured live: exact match by length, parameters, time per step', async () => {
     await open('#view=transformer&seed=1');
-    await openPanel(page, 'tf-panel-compare');
-    await page.click('[data-testid=tf-compare-run]');
-    assert.match(await page.locator('[data-testid=tf-compare-status]').textContent(), /Train the Transformer first/);
+    await openPanel(page, 'transformer-panel-compare');
+    await page.click('[data-testid=transformer-compare-run]');
+    assert.match(await page.locator('[data-testid=transformer-compare-status]').textContent(), /Train the Transformer first/);
     await train(20);
-    await page.click('[data-testid=tf-compare-run]');
-    await page.waitForFunction(() => document.querySelector('[data-testid=tf-compare-data]')?.value, null, { timeout: 180_000 });
-    const rows = await page.evaluate(() => JSON.parse(document.querySelector('[data-testid=tf-compare-data]').value));
+    await page.click('[data-testid=transformer-compare-run]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=transformer-compare-data]')?.value, null, { timeout: 180_000 });
+    const rows = await page.evaluate(() => JSON.parse(document.querySelector('[data-testid=transformer-compare-data]').value));
     assert.deepEqual(rows.map((r) => r.id), ['plain', 'attention', 'transformer']);
-    const params = Number((await dataset('[data-testid=tf-status]')).params);
+    const params = Number((await dataset('[data-testid=transformer-status]')).params);
     assert.equal(rows[2].parameters, params);
     assert.deepEqual(rows.map((r) => r.steps), [300, 300, await stepOf()]);
     // the chart says what its lines compare: each model's steps and batch, which differ
-    const chartCaption = (await page.locator('[data-testid=tf-compare-chart-caption]').textContent()) ?? '';
+    const chartCaption = (await page.locator('[data-testid=transformer-compare-chart-caption]').textContent()) ?? '';
     for (const r of rows) assert.ok(chartCaption.includes(`${r.steps} steps of ${r.batch} examples`), `${r.id} in: ${chartCaption}`);
     for (const r of rows) {
       assert.equal(r.evaluation.examples, 500, r.id);
@@ -250,50 +250,50 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     }
     // §3.3's LSTM recipe learns dates in its 300 steps; without attention it does worse
     assert.ok(rows[1].evaluation.exactMatch > rows[0].evaluation.exactMatch, `attention ${rows[1].evaluation.exactMatch} vs plain ${rows[0].evaluation.exactMatch}`);
-    assert.equal(await page.locator('[data-testid=tf-compare] tr[data-model]').count(), 3);
+    assert.equal(await page.locator('[data-testid=transformer-compare] tr[data-model]').count(), 3);
     console.log(`# comparison on dates: ${rows.map((r) => `${r.id} ${r.parameters} params, ${r.steps} steps, ${r.msPerStep.toFixed(1)} ms/step, exact ${(100 * r.evaluation.exactMatch).toFixed(1)}%`).join('; ')}`);
-    await keepScreenshot(page.locator('[data-testid=tf-compare]'), { path: `${process.cwd()}/test-artifacts/transformer-compare.png` });
+    await keepScreenshot(page.locator('[data-testid=transformer-compare]'), { path: `${process.cwd()}/test-artifacts/transformer-compare.png` });
   });
 
   test('a run estimated at over a minute asks first; the grammar corpus trains and translates words', async () => {
-    await open('#view=transformer&seed=1&tf_steps=100000');
-    await page.click('[data-testid=tf-train]');
+    await open('#view=transformer&seed=1&transformer_steps=100000');
+    await page.click('[data-testid=transformer-train]');
     // after its first seconds of measuring, the run pauses and asks with the estimate
-    await page.waitForFunction(() => document.querySelector('[data-testid=tf-confirm]')?.hidden === false, null, { timeout: 60_000 });
-    assert.match(await page.locator('[data-testid=tf-confirm]').textContent(), /At the measured [\d.]+ ms per step, the \d+ steps left take about \d+ min/);
+    await page.waitForFunction(() => document.querySelector('[data-testid=transformer-confirm]')?.hidden === false, null, { timeout: 60_000 });
+    assert.match(await page.locator('[data-testid=transformer-confirm]').textContent(), /At the measured [\d.]+ ms per step, the \d+ steps left take about \d+ min/);
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.playing === '0', SEC);
-    await page.click('[data-testid=tf-confirm-cancel]');
+    await page.click('[data-testid=transformer-confirm-cancel]');
     const stopped = await stepOf();
     assert.ok(stopped > 0 && stopped < 100000, `stopped at ${stopped}`);
     await page.waitForTimeout(300);
     assert.equal(await stepOf(), stopped, 'paused');
-    assert.match(await page.locator('[data-testid=tf-estimate]').textContent(), /About .* for \d+ steps at the measured/);
+    assert.match(await page.locator('[data-testid=transformer-estimate]').textContent(), /About .* for \d+ steps at the measured/);
 
     // the grammar corpus: a task switch brings its example sentence; training it works the same way
-    await page.selectOption('[data-testid=tf-task]', 'zh-en');
-    await page.waitForFunction(() => /tf_task=zh-en/.test(location.hash));
+    await page.selectOption('[data-testid=transformer-task]', 'zh-en');
+    await page.waitForFunction(() => /transformer_task=zh-en/.test(location.hash));
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.step === '0' && document.querySelector(s)?.dataset.translatedAt === '0', SEC);
-    assert.equal(await page.locator('[data-testid=tf-text]').inputValue(), '昨天 咖哥 在 公园 看见 了 小冰');
-    assert.match(await page.locator('[data-testid=tf-notice]').textContent(), /Changing “Task” started a new, untrained model; the \d+ trained steps were discarded/);
+    assert.equal(await page.locator('[data-testid=transformer-text]').inputValue(), '昨天 咖哥 在 公园 看见 了 小冰');
+    assert.match(await page.locator('[data-testid=transformer-notice]').textContent(), /Changing “Task” started a new, untrained model; the \d+ trained steps were discarded/);
     await train(10);
     // the new model has trained: the discarded steps are old news
-    assert.doesNotMatch((await page.locator('[data-testid=tf-notice]').textContent()) ?? '', /discarded/);
-    assert.equal(await page.locator(`${SEC} .tf-token`).count(), 7);
-    const cross = await dataset('[data-testid="tf-grid-cross"] [data-testid=tf-thumb]');
+    assert.doesNotMatch((await page.locator('[data-testid=transformer-notice]').textContent()) ?? '', /discarded/);
+    assert.equal(await page.locator(`${SEC} .transformer-token`).count(), 7);
+    const cross = await dataset('[data-testid="transformer-grid-cross"] [data-testid=transformer-thumb]');
     assert.match(cross.shape, /^\d+,7$/);
     // an unknown word is named
-    await page.fill('[data-testid=tf-text]', '咖哥 读 小冰');
-    await page.dispatchEvent('[data-testid=tf-text]', 'change');
-    await page.waitForFunction(() => /读/.test(document.querySelector('[data-testid=tf-notice]')?.textContent ?? ''));
+    await page.fill('[data-testid=transformer-text]', '咖哥 读 小冰');
+    await page.dispatchEvent('[data-testid=transformer-text]', 'change');
+    await page.waitForFunction(() => /读/.test(document.querySelector('[data-testid=transformer-notice]')?.textContent ?? ''));
     await site.screenshot('transformer-zh-en');
     // messages belong to the input they describe: an empty box asks for text, a good sentence
     // clears both that and the unknown-word list
-    await page.fill('[data-testid=tf-text]', '');
-    await page.dispatchEvent('[data-testid=tf-text]', 'change');
-    await page.waitForFunction(() => /Type a sentence to translate \(words separated by spaces\)/.test(document.querySelector('[data-testid=tf-text-note]')?.textContent ?? ''));
-    await page.fill('[data-testid=tf-text]', '咖哥 喜欢 小冰');
-    await page.dispatchEvent('[data-testid=tf-text]', 'change');
-    await page.waitForFunction(() => ['tf-error', 'tf-notice', 'tf-text-note'].every((id) => document.querySelector(`[data-testid=${id}]`)?.textContent === ''));
+    await page.fill('[data-testid=transformer-text]', '');
+    await page.dispatchEvent('[data-testid=transformer-text]', 'change');
+    await page.waitForFunction(() => /Type a sentence to translate \(words separated by spaces\)/.test(document.querySelector('[data-testid=transformer-text-note]')?.textContent ?? ''));
+    await page.fill('[data-testid=transformer-text]', '咖哥 喜欢 小冰');
+    await page.dispatchEvent('[data-testid=transformer-text]', 'change');
+    await page.waitForFunction(() => ['transformer-error', 'transformer-notice', 'transformer-text-note'].every((id) => document.querySelector(`[data-testid=${id}]`)?.textContent === ''));
   });
 
   test('<transformer-demo> and <attention-playground mechanism=transformer> train and draw in their shadow roots', async () => {
@@ -302,17 +302,17 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
       await page.goto(new URL(path, site.url).href, { waitUntil: 'load' });
       await page.waitForFunction((e) => document.querySelector(e)?.dataset.ready === 'true', element, { timeout: 60_000 });
       const widget = page.locator(element);
-      await widget.locator('.tf-section[data-translated-at="0"]').waitFor({ timeout: 60_000 });
-      assert.equal(await widget.locator('[data-testid=tf-task]').inputValue(), 'dates');
-      await widget.locator('details[data-testid=tf-panel-settings] > summary').click();
-      await widget.locator('[data-testid=tf-steps]').fill('10');
-      await widget.locator('[data-testid=tf-steps]').dispatchEvent('change');
-      await widget.locator('[data-testid=tf-train]').click();
-      await widget.locator('.tf-section[data-translated-at="10"]').waitFor({ timeout: 60_000 });
+      await widget.locator('.transformer-section[data-translated-at="0"]').waitFor({ timeout: 60_000 });
+      assert.equal(await widget.locator('[data-testid=transformer-task]').inputValue(), 'dates');
+      await widget.locator('details[data-testid=transformer-panel-settings] > summary').click();
+      await widget.locator('[data-testid=transformer-steps]').fill('10');
+      await widget.locator('[data-testid=transformer-steps]').dispatchEvent('change');
+      await widget.locator('[data-testid=transformer-train]').click();
+      await widget.locator('.transformer-section[data-translated-at="10"]').waitFor({ timeout: 60_000 });
       // the default model: 1 layer × 4 heads
-      assert.equal(await widget.locator('[data-testid="tf-grid-cross"][data-drawn="1"] [data-testid=tf-thumb]').count(), 4);
-      await widget.locator('[data-testid="tf-grid-encoder"] [data-testid=tf-thumb]').first().click();
-      await widget.locator('[data-testid=tf-zoom][data-kind=encoder]').waitFor();
+      assert.equal(await widget.locator('[data-testid="transformer-grid-cross"][data-drawn="1"] [data-testid=transformer-thumb]').count(), 4);
+      await widget.locator('[data-testid="transformer-grid-encoder"] [data-testid=transformer-thumb]').first().click();
+      await widget.locator('[data-testid=transformer-zoom][data-kind=encoder]').waitFor();
       await keepScreenshot(widget, { path: `${process.cwd()}/test-artifacts/transformer-widget-${element}.png` });
     }
   });

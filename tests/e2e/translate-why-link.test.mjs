@@ -1,7 +1,7 @@
 // §3.3's ask-why interventions in the link and its training timeline, in the built page, on the
-// book's recipe (s2s_task=note): an intervention writes s2s_why into the address, undo and reset
+// book's recipe (translate_task=note): an intervention writes translate_why into the address, undo and reset
 // rewrite it, and the address reloaded (then trained the same way) shows the same intervened
-// translation; a malformed s2s_why is named under its field and nothing is applied; the timeline
+// translation; a malformed translate_why is named under its field and nothing is applied; the timeline
 // fills while training, its slider moves the heatmap and the step, and the frames download as one
 // JSON file and one PNG contact sheet. Screenshots at 1280, 768 and 390 px in English and Chinese.
 // Needs a build. Run: node --test tests/e2e/translate-why-link.test.mjs
@@ -11,10 +11,10 @@ import { describe, test } from 'node:test';
 import { artifactsDir, keepScreenshot, openPanel, useSite } from './harness.mjs';
 import { join } from 'node:path';
 
-const SEC = '#section-translate .tr-section';
-const WHY = `${SEC} [data-testid=s2s-why]`;
-const TL = `${SEC} [data-testid=s2s-timeline]`;
-const NOTE = 's2s_task=note&s2s_cell=rnn&s2s_hidden=128&s2s_lr=0.001';
+const SEC = '#section-translate .translate-section';
+const WHY = `${SEC} [data-testid=translate-why]`;
+const TL = `${SEC} [data-testid=translate-timeline]`;
+const NOTE = 'translate_task=note&translate_cell=rnn&translate_hidden=128&translate_lr=0.001';
 
 describe('§3.3 ask why: the link and the timeline', { timeout: 600_000 }, () => {
   let site;
@@ -27,20 +27,20 @@ describe('§3.3 ask why: the link and the timeline', { timeout: 600_000 }, () =>
 
   const data = (s) => page.evaluate((q) => ({ ...document.querySelector(q)?.dataset }), s);
   const waitData = (s, key, value) => page.waitForFunction(([q, k, v]) => document.querySelector(q)?.dataset[k] === v, [s, key, value]);
-  const linkValue = () => page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('s2s_why'));
+  const linkValue = () => page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('translate_why'));
   // the shell coalesces its address writes: wait for the value
-  const waitLink = (value) => page.waitForFunction((v) => new URLSearchParams(location.hash.slice(1)).get('s2s_why') === v, value);
+  const waitLink = (value) => page.waitForFunction((v) => new URLSearchParams(location.hash.slice(1)).get('translate_why') === v, value);
 
   /** Loads `hash`, trains the recipe's 400 steps and waits for the decoding of the trained model. */
   async function loadTrained(hash) {
     await site.load(hash);
-    await openPanel(page, 's2s-panel-words');
-    await openPanel(page, 's2s-panel-why');
-    await openPanel(page, 's2s-panel-timeline');
-    await page.waitForSelector(`${SEC} .tr-vocab-word`);
-    await page.click('[data-testid=s2s-play]');
-    await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '400', null, { timeout: 240_000 });
-    await page.waitForFunction(() => document.querySelector('.tr-decode')?.dataset.modelStep === '400');
+    await openPanel(page, 'translate-panel-words');
+    await openPanel(page, 'translate-panel-why');
+    await openPanel(page, 'translate-panel-timeline');
+    await page.waitForSelector(`${SEC} .translate-vocab-word`);
+    await page.click('[data-testid=translate-play]');
+    await page.waitForFunction(() => document.querySelector('.translate-section')?.dataset.step === '400', null, { timeout: 240_000 });
+    await page.waitForFunction(() => document.querySelector('.translate-decode')?.dataset.modelStep === '400');
     await page.waitForSelector(`${WHY}:not([hidden])`);
   }
 
@@ -61,12 +61,12 @@ describe('§3.3 ask why: the link and the timeline', { timeout: 600_000 }, () =>
   }
 
   test('interventions go into the link, undo and reset rewrite it, the link reloads to the same translation; the timeline replays and exports', async () => {
-    await loadTrained(`#view=translate&seed=1&s2s_speed=200&${NOTE}`);
+    await loadTrained(`#view=translate&seed=1&translate_speed=200&${NOTE}`);
     assert.equal(await linkValue(), null);
-    await page.click(`${WHY} .tr-why-cell[data-step="1"][data-source="0"]`);
+    await page.click(`${WHY} .translate-why-cell[data-step="1"][data-source="0"]`);
     await waitData(WHY, 'interventions', '1');
     await waitLink('a2:1');
-    const candidate = page.locator(`${WHY} .tr-why-candidate[data-step="0"]`).first();
+    const candidate = page.locator(`${WHY} .translate-why-candidate[data-step="0"]`).first();
     const word = await candidate.getAttribute('data-token');
     await candidate.click();
     await waitData(WHY, 'interventions', '2');
@@ -76,7 +76,7 @@ describe('§3.3 ask why: the link and the timeline', { timeout: 600_000 }, () =>
     assert.ok(intervened.startsWith(word), intervened);
 
     // undo takes the last one out of the link too; redo it, and reset empties the link
-    await page.click(`${WHY} [data-testid=s2s-why-undo]`);
+    await page.click(`${WHY} [data-testid=translate-why-undo]`);
     await waitData(WHY, 'interventions', '1');
     await waitLink('a2:1');
     await candidate.click();
@@ -88,24 +88,24 @@ describe('§3.3 ask why: the link and the timeline', { timeout: 600_000 }, () =>
     const frames = Number((await data(TL)).frames);
     assert.ok(frames <= 100, `frames ${frames}`);
     assert.equal((await data(TL)).step, '400');
-    await page.locator(`${TL} [data-testid=s2s-timeline-slider]`).fill('0');
+    await page.locator(`${TL} [data-testid=translate-timeline-slider]`).fill('0');
     await waitData(TL, 'frame', '0');
     assert.equal((await data(TL)).step, '0');
-    assert.match(await page.locator(`${TL} [data-testid=s2s-timeline-frame]`).textContent(), /^Step 0: /);
-    assert.match(await page.locator(`${TL} #s2s-timeline-map h3`).textContent(), /Attention at step 0/);
-    await page.locator(`${TL} [data-testid=s2s-timeline-slider]`).fill(String(frames - 1));
+    assert.match(await page.locator(`${TL} [data-testid=translate-timeline-frame]`).textContent(), /^Step 0: /);
+    assert.match(await page.locator(`${TL} #translate-timeline-map h3`).textContent(), /Attention at step 0/);
+    await page.locator(`${TL} [data-testid=translate-timeline-slider]`).fill(String(frames - 1));
     await waitData(TL, 'step', '400');
-    assert.match(await page.locator(`${TL} #s2s-timeline-map h3`).textContent(), /Attention at step 400/);
+    assert.match(await page.locator(`${TL} #translate-timeline-map h3`).textContent(), /Attention at step 400/);
 
     // downloads: one JSON of every frame, one PNG contact sheet
-    const [json] = await Promise.all([page.waitForEvent('download'), page.click(`${TL} [data-testid=s2s-timeline-json]`)]);
-    assert.equal(json.suggestedFilename(), 's2s-timeline.json');
+    const [json] = await Promise.all([page.waitForEvent('download'), page.click(`${TL} [data-testid=translate-timeline-json]`)]);
+    assert.equal(json.suggestedFilename(), 'translate-timeline.json');
     const timeline = JSON.parse(readFileSync(await json.path(), 'utf8'));
     assert.equal(timeline.frames.length, frames);
     assert.equal(timeline.frames.at(-1).step, 400);
     assert.deepEqual(timeline.probe.map((s) => s.text), ['咖哥', '喜欢', '小冰']);
-    const [png] = await Promise.all([page.waitForEvent('download'), page.click(`${TL} [data-testid=s2s-timeline-png]`)]);
-    assert.equal(png.suggestedFilename(), 's2s-timeline-frames.png');
+    const [png] = await Promise.all([page.waitForEvent('download'), page.click(`${TL} [data-testid=translate-timeline-png]`)]);
+    assert.equal(png.suggestedFilename(), 'translate-timeline-frames.png');
     const bytes = readFileSync(await png.path());
     await png.saveAs(join(artifactsDir, 'translate-timeline-sheet.png'));
     assert.equal(bytes.subarray(1, 4).toString(), 'PNG');
@@ -114,59 +114,59 @@ describe('§3.3 ask why: the link and the timeline', { timeout: 600_000 }, () =>
 
     // the same address, reloaded and trained the same way: the same intervened translation
     const hash = await page.evaluate(() => location.hash);
-    assert.match(hash, /s2s_why=/);
+    assert.match(hash, /translate_why=/);
     await loadTrained(hash);
     await waitData(WHY, 'interventions', '2');
     assert.equal((await data(WHY)).intervened, intervened);
-    assert.match(await page.locator(`${WHY} .tr-why-list`).textContent(), /Step 2: all attention on “咖哥”/);
+    assert.match(await page.locator(`${WHY} .translate-why-list`).textContent(), /Step 2: all attention on “咖哥”/);
 
     // reset empties the link
-    await page.click(`${WHY} [data-testid=s2s-why-reset]`);
+    await page.click(`${WHY} [data-testid=translate-why-reset]`);
     await waitData(WHY, 'interventions', '0');
-    await page.waitForFunction(() => !new URLSearchParams(location.hash.slice(1)).has('s2s_why'));
+    await page.waitForFunction(() => !new URLSearchParams(location.hash.slice(1)).has('translate_why'));
   });
 
   test('a malformed link is named under its field and nothing is applied; a new sentence clears the link', async () => {
     // markup in the link stays text
     const bad = encodeURIComponent('a2:1,<img src=x onerror=alert(1)>');
-    await site.load(`#view=translate&lang=zh&seed=1&${NOTE}&s2s_why=${bad}`);
+    await site.load(`#view=translate&lang=zh&seed=1&${NOTE}&translate_why=${bad}`);
     await page.waitForSelector(`${WHY}:not([hidden])`);
     await waitData(WHY, 'linkError', '1');
-    const error = await page.locator(`${WHY} [data-testid=s2s-why-link-error]`).textContent();
-    assert.match(error, /链接中的干预（s2s_why）：第 2 项“<img src=x onerror=alert\(1\)>”/);
+    const error = await page.locator(`${WHY} [data-testid=translate-why-link-error]`).textContent();
+    assert.match(error, /链接中的干预（translate_why）：第 2 项“<img src=x onerror=alert\(1\)>”/);
     assert.equal(await page.locator(`${WHY} img`).count(), 0);
     assert.equal((await data(WHY)).interventions, '0');
     // a link with interventions opened the ask-why panel; the timeline is the reader's to open
-    assert.equal(await page.locator('details[data-testid=s2s-panel-why]').evaluate((d) => d.open), true);
-    await openPanel(page, 's2s-panel-timeline');
-    await page.waitForSelector(`${SEC} [data-testid=s2s-timeline]`);
-    assert.match(await page.locator(`${SEC} [data-testid=s2s-timeline]`).textContent(), /训练中对齐是怎样形成的/);
+    assert.equal(await page.locator('details[data-testid=translate-panel-why]').evaluate((d) => d.open), true);
+    await openPanel(page, 'translate-panel-timeline');
+    await page.waitForSelector(`${SEC} [data-testid=translate-timeline]`);
+    assert.match(await page.locator(`${SEC} [data-testid=translate-timeline]`).textContent(), /训练中对齐是怎样形成的/);
     assert.match(await page.locator(`${WHY} > h3`).textContent(), /问问模型为什么/);
 
-    await site.load(`#view=translate&seed=1&${NOTE}&s2s_why=a0:1`);
+    await site.load(`#view=translate&seed=1&${NOTE}&translate_why=a0:1`);
     await page.waitForSelector(`${WHY}:not([hidden])`);
     await waitData(WHY, 'linkError', '1');
-    assert.match(await page.locator(`${WHY} [data-testid=s2s-why-link-error]`).textContent(), /Interventions in the link \(s2s_why\): item 1 “a0:1”: the step must be a whole number from 1/);
+    assert.match(await page.locator(`${WHY} [data-testid=translate-why-link-error]`).textContent(), /Interventions in the link \(translate_why\): item 1 “a0:1”: the step must be a whole number from 1/);
     // a zero-head item is the Transformer's
-    await site.load(`#view=translate&seed=1&${NOTE}&s2s_why=zc1.1`);
+    await site.load(`#view=translate&seed=1&${NOTE}&translate_why=zc1.1`);
     await page.waitForSelector(`${WHY}:not([hidden])`);
     await waitData(WHY, 'linkError', '1');
-    assert.match(await page.locator(`${WHY} [data-testid=s2s-why-link-error]`).textContent(), /zeroing a head needs a Transformer/);
+    assert.match(await page.locator(`${WHY} [data-testid=translate-why-link-error]`).textContent(), /zeroing a head needs a Transformer/);
 
     // a good link on the untrained model; then another sentence: the link is cleared
-    await site.load(`#view=translate&seed=1&${NOTE}&s2s_why=a1:1`);
+    await site.load(`#view=translate&seed=1&${NOTE}&translate_why=a1:1`);
     await page.waitForSelector(`${WHY}:not([hidden])`);
     await waitData(WHY, 'interventions', '1');
-    await openPanel(page, 's2s-panel-words');
-    await page.locator(`${SEC} .tr-vocab-word`).first().click();
-    await page.waitForFunction(() => !new URLSearchParams(location.hash.slice(1)).has('s2s_why'));
+    await openPanel(page, 'translate-panel-words');
+    await page.locator(`${SEC} .translate-vocab-word`).first().click();
+    await page.waitForFunction(() => !new URLSearchParams(location.hash.slice(1)).has('translate_why'));
   });
 
   test('Chinese: the panel and the timeline at three widths', async () => {
-    await loadTrained(`#view=translate&lang=zh&seed=1&s2s_speed=200&${NOTE}&s2s_why=a2:1`);
+    await loadTrained(`#view=translate&lang=zh&seed=1&translate_speed=200&${NOTE}&translate_why=a2:1`);
     await waitData(WHY, 'interventions', '1');
     await page.waitForFunction((q) => Number(document.querySelector(q)?.dataset.frames) > 2, TL);
-    assert.match(await page.locator(`${TL} [data-testid=s2s-timeline-frame]`).textContent(), /^第 400 步：/);
+    assert.match(await page.locator(`${TL} [data-testid=translate-timeline-frame]`).textContent(), /^第 400 步：/);
     await screenshots('zh');
   });
 });

@@ -270,6 +270,23 @@ describe('embeddable widgets', { timeout: 420_000 }, () => {
     await keepScreenshot(page, { path: `${artifacts}widgets-bad-attributes.png`, fullPage: true });
   });
 
+  test('old attribute names (mh_, s2s_, tf_) still set a widget; a change to one mounts it afresh', async () => {
+    await open('/examples/test-one-multihead.html');
+    await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<multihead-view id="old" mh_d="8" mh_heads="4" mh_scale_hide="1"></multihead-view>'));
+    assert.equal(await ready('#old'), 'true');
+    assert.equal(await alertText('#old'), '', 'no attribute reported as unknown');
+    await page.waitForFunction(() => document.querySelector('#old').shadowRoot.querySelectorAll('.multihead-head').length === 4);
+    assert.equal(await page.locator('#old select').nth(0).inputValue(), '8');
+    const scaleHidden = () => document.querySelector('#old').shadowRoot.querySelector('select:has(option[value="per-head"])').closest('[hidden]') !== null;
+    assert.ok(await page.evaluate(scaleHidden), 'mh_scale_hide hides the scale control');
+    await page.evaluate(() => document.querySelector('#old').setAttribute('mh_heads', '2'));
+    await page.waitForFunction(() => document.querySelector('#old').shadowRoot.querySelectorAll('.multihead-head').length === 2);
+    // given both spellings, the slug's wins
+    await page.evaluate(() => document.querySelector('#old').setAttribute('multihead_heads', '1'));
+    await page.waitForFunction(() => document.querySelector('#old').shadowRoot.querySelectorAll('.multihead-head').length === 1);
+    assert.equal(await alertText('#old'), '');
+  });
+
   test('the iframe page renders one section from its hash', async () => {
     await open('/embed.html#view=dot&seed=4&dot_n=2&dot_score=dot');
     await page.waitForFunction(() => document.body.dataset.ready !== undefined);
@@ -366,7 +383,7 @@ describe('embeddable widgets', { timeout: 420_000 }, () => {
         await page.waitForFunction((s) => document.querySelector(s)?.dataset.ready === 'true', element);
         const text = await page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('.widget-body').innerText, element);
         // a string missing from its table shows as its key (i18n.ts's translator)
-        assert.doesNotMatch(text, /\b(?:tf|tr|s2s|why|mh|self|dot|idea|try|export|field|heatmap)\.[a-z][\w.]*\b/, `${path} at ${width} px shows a string key`);
+        assert.doesNotMatch(text, /\b(?:transformer|translate|why|multihead|self|dot|idea|try|export|field|heatmap)\.[a-z][\w.]*\b/, `${path} at ${width} px shows a string key`);
         if (lang === 'zh') assert.match(text, /[\u4e00-\u9fff]{4}/, `${path}: Chinese text`);
         assert.match(text, lang === 'zh' ? /训练/ : /\bTrain\b/, `${path} at ${width} px: the Train button in ${lang}`);
         await keepScreenshot(page, { path: `${artifacts}widgets-one-${element}-${lang}-${width}.png`, fullPage: true });
@@ -427,11 +444,11 @@ describe('embeddable widgets', { timeout: 420_000 }, () => {
     assert.equal(await loadOneWidgetPage(page, baseUrl, spec), 'true');
     const chartJs = () => responses.filter((r) => /chart-setup/.test(r.url)).length;
     assert.equal(chartJs(), 0, 'Chart.js before any training');
-    assert.equal(await page.locator('seq2seq-demo .tr-topk canvas').count(), 0, 'the candidates are drawn without a canvas');
+    assert.equal(await page.locator('seq2seq-demo .translate-topk canvas').count(), 0, 'the candidates are drawn without a canvas');
     const arrived = context.waitForEvent('response', { predicate: (r) => /chart-setup/.test(r.url()), timeout: 60_000 });
-    await page.locator('seq2seq-demo [data-testid=s2s-step]').click();
+    await page.locator('seq2seq-demo [data-testid=translate-step]').click();
     await arrived;
-    await page.locator('seq2seq-demo .tr-charts .tr-step-chart canvas').first().waitFor({ state: 'visible' });
+    await page.locator('seq2seq-demo .translate-charts .translate-step-chart canvas').first().waitFor({ state: 'visible' });
     assert.equal(chartJs(), 1);
   });
 });

@@ -36,7 +36,7 @@ const tables = await allTables();
 const registered = new Set(CLAIMS.flatMap((c) => c.keys));
 
 test('the string tables are found (every section’s)', () => {
-  for (const prefix of ['why.', 'idea.', 'dot.', 'tr.', 'self.', 'mh.', 'tf.']) {
+  for (const prefix of ['why.', 'idea.', 'dot.', 'translate.', 'self.', 'multihead.', 'transformer.']) {
     assert.ok(tables.some(({ table }) => Object.keys(table.en).some((k) => k.startsWith(prefix))), prefix);
   }
 });

@@ -13,7 +13,7 @@ test('headChoices: the divisors of d up to MAX_HEADS (the state table limit)', (
   assert.deepEqual(headChoices(12), [1, 2, 3, 4, 6, 12]);
   assert.deepEqual(headChoices(7), [1, 7]);
   assert.deepEqual(headChoices(64), [1, 2, 4, 8, 16]);
-  assert.equal(PROPS.find((p) => p.name === 'mh_heads').max, MAX_HEADS);
+  assert.equal(PROPS.find((p) => p.name === 'multihead_heads').max, MAX_HEADS);
   for (let d = 2; d <= 64; d++) for (const h of headChoices(d)) assert.equal(d % h, 0);
 });
 
@@ -32,8 +32,8 @@ test('the status line counts in words: singular for 1 in English, "每个头 1 �
   assert.equal(okMessage(zh, { count: 3, d: 8, heads: 8, dh: 1 }), '由计算内核算出：3 个词，d = 8，8 个头，每个头 1 维。');
 });
 
-test('mh_scale: shared (the default) or per-head', () => {
-  const prop = PROPS.find((p) => p.name === 'mh_scale');
+test('multihead_scale: shared (the default) or per-head', () => {
+  const prop = PROPS.find((p) => p.name === 'multihead_scale');
   assert.equal(prop.default, 'shared');
   assert.deepEqual(prop.values, ['shared', 'per-head']);
 });

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { loadWeb } from './setup.mjs';
 
 const { AppState, parseValue, formatValue, MAX_RAW_LENGTH, limits, propDef } = await loadWeb('state');
-const { PROPS, SECTION_IDS } = await loadWeb('state-table');
+const { OLD_PREFIXES, PROPS, SECTION_IDS } = await loadWeb('state-table');
 // the page's own seeded generator (mulberry32), so a failing case can be replayed
 const { mulberry32 } = await loadWeb('random');
 
@@ -39,16 +39,15 @@ function randomValue(def, r) {
 }
 
 describe('state table', () => {
-  test('names are unique snake_case with their section prefix, and every default is valid', () => {
+  test("names are unique snake_case starting with their section's slug, and every default is valid", () => {
     const names = PROPS.map((p) => p.name);
     assert.equal(new Set(names).size, names.length);
-    const prefix = { why: 'why_', idea: 'idea_', dot: 'dot_', translate: 's2s_', self: 'self_', multihead: 'mh_', performance: 'perf_', transformer: 'tf_', gpt: 'gpt_' };
     for (const p of PROPS) {
       assert.match(p.name, /^[a-z][a-z0-9_]*$/, p.name);
       assert.ok(!p.name.endsWith('_hide'), `${p.name} would clash with the hide switches`);
       if (p.section !== 'global') {
         assert.ok(SECTION_IDS.includes(p.section), `${p.name}: unknown section ${p.section}`);
-        assert.ok(p.name.startsWith(prefix[p.section]), `${p.name} lacks the prefix ${prefix[p.section]}`);
+        assert.ok(p.name.startsWith(`${p.section}_`), `${p.name} lacks the prefix ${p.section}_`);
       }
       // the default's string form parses back to itself
       const text = formatValue(p, p.default);
@@ -91,12 +90,12 @@ describe('state table', () => {
   test('attributes are read like the hash', () => {
     const attrs = [
       { name: 'dot_d', value: '7' },
-      { name: 's2s_text', value: '咖哥 喜欢 小冰' },
+      { name: 'translate_text', value: '咖哥 喜欢 小冰' },
       { name: 'class', value: 'x' },
     ];
     const { state, unknown } = AppState.fromAttributes({ attributes: attrs });
     assert.equal(state.get('dot_d'), 7);
-    assert.equal(state.get('s2s_text'), '咖哥 喜欢 小冰');
+    assert.equal(state.get('translate_text'), '咖哥 喜欢 小冰');
     assert.deepEqual(unknown, ['class']);
   });
 });
@@ -177,17 +176,72 @@ describe('rejections', () => {
   });
 });
 
+describe('old prefixes (links and embeds made with s2s_, tf_, mh_)', () => {
+  test('a hash with s2s_task=dates opens §3.3 on dates, and the hash written back says translate_task', () => {
+    const { state, rejected, unknown } = AppState.fromHash('#view=translate&s2s_task=dates');
+    assert.deepEqual([rejected, unknown], [[], []]);
+    assert.equal(state.get('view'), 'translate');
+    assert.equal(state.get('translate_task'), 'dates');
+    const hash = new URLSearchParams(state.toHash().slice(1));
+    assert.equal(hash.get('translate_task'), 'dates');
+    assert.ok(![...hash.keys()].some((k) => /^(s2s|tf|mh)_/.test(k)), state.toHash());
+  });
+
+  test('a widget attribute s2s_task (and tf_, mh_ ones) reads as the slug name', () => {
+    const attrs = [
+      { name: 's2s_task', value: 'dates' },
+      { name: 'tf_heads', value: '2' },
+      { name: 'mh_d', value: '8' },
+    ];
+    const { state, rejected, unknown } = AppState.fromAttributes({ attributes: attrs });
+    assert.deepEqual([rejected, unknown], [[], []]);
+    assert.equal(state.get('translate_task'), 'dates');
+    assert.equal(state.get('transformer_heads'), 2);
+    assert.equal(state.get('multihead_d'), 8);
+    assert.match(state.toHash(), /translate_task=dates.*multihead_d=8.*transformer_heads=2/);
+  });
+
+  test('every setting of the three sections has its old name, hide switches included', () => {
+    for (const [old, slug] of OLD_PREFIXES) {
+      for (const p of PROPS.filter((q) => q.section === slug)) {
+        const rest = p.name.slice(slug.length + 1);
+        const value = formatValue(p, p.kind === 'bool' ? !p.default : p.default);
+        const { state, unknown } = AppState.fromHash(`#${old}${rest}=${encodeURIComponent(value)}&${old}${rest}_hide=1`);
+        assert.deepEqual(unknown, [], `${old}${rest}`);
+        assert.equal(formatValue(p, state.get(p.name)), value, `${old}${rest}`);
+        assert.ok(state.isHidden(p.name), `${old}${rest}_hide`);
+      }
+    }
+  });
+
+  test("given both spellings, the slug's wins, whichever comes first", () => {
+    for (const hash of ['#s2s_task=note&translate_task=dates', '#translate_task=dates&s2s_task=note']) {
+      const { state, rejected, unknown } = AppState.fromHash(hash);
+      assert.deepEqual([rejected, unknown], [[], []], hash);
+      assert.equal(state.get('translate_task'), 'dates', hash);
+    }
+    // an invalid old value beside a valid new one is not even read
+    assert.deepEqual(AppState.fromHash('#tf_heads=99&transformer_heads=2').rejected, []);
+  });
+
+  test('an invalid value under an old name is rejected by its slug name; an unknown old name is reported as given', () => {
+    const { rejected, unknown } = AppState.fromHash('#mh_heads=99&s2s_bogus=1&s2s=1');
+    assert.deepEqual(rejected.map((r) => r.name), ['multihead_heads']);
+    assert.deepEqual(unknown, ['s2s_bogus', 's2s']);
+  });
+});
+
 describe('hide switches', () => {
   test('<name>_hide and controls_hide, round-tripped; 0/false turn them off; unknown ones are unknown', () => {
-    const { state, unknown } = AppState.fromHash('#dot_d_hide=1&s2s_speed_hide&dot_n_hide=0&mh_heads_hide=false&bogus_hide=1');
+    const { state, unknown } = AppState.fromHash('#dot_d_hide=1&translate_speed_hide&dot_n_hide=0&multihead_heads_hide=false&bogus_hide=1');
     assert.equal(state.isHidden('dot_d'), true);
-    assert.equal(state.isHidden('s2s_speed'), true);
+    assert.equal(state.isHidden('translate_speed'), true);
     assert.equal(state.isHidden('dot_n'), false);
-    assert.equal(state.isHidden('mh_heads'), false);
+    assert.equal(state.isHidden('multihead_heads'), false);
     assert.equal(state.isHidden('controls'), false);
     assert.deepEqual(unknown, ['bogus_hide']);
     const back = AppState.fromHash(state.toHash()).state;
-    assert.deepEqual(back.hidden(), ['dot_d', 's2s_speed']);
+    assert.deepEqual(back.hidden(), ['dot_d', 'translate_speed']);
 
     const all = AppState.fromHash('#controls_hide=1').state;
     assert.equal(all.isHidden('controls'), true);
@@ -213,11 +267,11 @@ describe('set, update, subscribe, assign', () => {
     let notified = 0;
     state.subscribe(() => notified++);
     assert.throws(() => state.set('dot_d', 99), { name: 'RangeError', message: 'dot_d: outside 1 … 8' });
-    assert.throws(() => state.set('s2s_lr', Number.NaN), { name: 'RangeError', message: 's2s_lr: not a number' });
-    assert.throws(() => state.set('s2s_lr', Infinity), { name: 'RangeError', message: 's2s_lr: not a number' });
+    assert.throws(() => state.set('translate_lr', Number.NaN), { name: 'RangeError', message: 'translate_lr: not a number' });
+    assert.throws(() => state.set('translate_lr', Infinity), { name: 'RangeError', message: 'translate_lr: not a number' });
     assert.throws(() => state.update({ dot_n: 2, dot_d: 1e309 }), { name: 'RangeError', message: 'dot_d: not a whole number' });
     assert.throws(() => state.update({ nonsense: 1 }), /unknown setting nonsense/);
-    assert.throws(() => state.set('s2s_text', 'a\nb'), /control characters/);
+    assert.throws(() => state.set('translate_text', 'a\nb'), /control characters/);
     assert.deepEqual(state.values(), before);
     assert.equal(notified, 0);
   });
@@ -255,6 +309,6 @@ describe('the typed accessors of the table', () => {
       assert.deepEqual(limits(def.name), { min: def.min, max: def.max, integer: def.kind === 'int' }, def.name);
     }
     assert.deepEqual(limits('gpt_steps'), { min: 10, max: 5000, integer: true });
-    assert.equal(limits('s2s_lr').integer, false);
+    assert.equal(limits('translate_lr').integer, false);
   });
 });

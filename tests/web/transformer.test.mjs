@@ -99,14 +99,14 @@ test('settings: heads must divide d_model, numbers stay in the state table limit
   assert.deepEqual(headDivisors(12), [1, 2, 3, 4, 6, 12]);
   const zh = translator('zh', TRANSFORMER_STRINGS, SHELL_STRINGS);
   const { state } = AppState.fromHash('');
-  assert.equal(settingProblem(en, state, 'tf_heads', '3'), 'Heads: must divide the model size 32: one of 1, 2, 4, 8, 16');
-  assert.equal(settingProblem(zh, state, 'tf_heads', '3'), '头数：必须整除模型维度 32：可选 1, 2, 4, 8, 16');
-  assert.equal(settingProblem(en, state, 'tf_dmodel', '30'), 'Heads: must divide the model size 30: one of 1, 2, 3, 5, 6, 10, 15');
-  assert.equal(settingProblem(en, state, 'tf_layers', '0'), 'Layers: at least 1');
-  assert.equal(settingProblem(en, state, 'tf_layers', '7'), 'Layers: at most 6');
-  assert.equal(settingProblem(en, state, 'tf_layers', '1.5'), 'Layers: must be a whole number');
-  assert.equal(settingProblem(en, state, 'tf_lr', 'x'), 'Peak learning rate: must be a number');
-  assert.equal(settingProblem(en, state, 'tf_heads', '8'), null);
+  assert.equal(settingProblem(en, state, 'transformer_heads', '3'), 'Heads: must divide the model size 32: one of 1, 2, 4, 8, 16');
+  assert.equal(settingProblem(zh, state, 'transformer_heads', '3'), '头数：必须整除模型维度 32：可选 1, 2, 4, 8, 16');
+  assert.equal(settingProblem(en, state, 'transformer_dmodel', '30'), 'Heads: must divide the model size 30: one of 1, 2, 3, 5, 6, 10, 15');
+  assert.equal(settingProblem(en, state, 'transformer_layers', '0'), 'Layers: at least 1');
+  assert.equal(settingProblem(en, state, 'transformer_layers', '7'), 'Layers: at most 6');
+  assert.equal(settingProblem(en, state, 'transformer_layers', '1.5'), 'Layers: must be a whole number');
+  assert.equal(settingProblem(en, state, 'transformer_lr', 'x'), 'Peak learning rate: must be a number');
+  assert.equal(settingProblem(en, state, 'transformer_heads', '8'), null);
   // the core refuses what the page lets through (over its memory limit), in its own words
   assert.throws(() => lab.createSeq2Seq(transformerConfig({ ...SETTINGS, layers: 6, dModel: 1024 })), /over the limit of 16777216/);
 });

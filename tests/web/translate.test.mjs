@@ -79,8 +79,8 @@ describe('section helpers', () => {
 
   test('the grammar corpus is the default, and its recipe is the state table’s defaults', () => {
     const def = (name) => PROPS.find((p) => p.name === name).default;
-    assert.equal(def('s2s_task'), 'zh-en');
-    assert.deepEqual(RECIPES['zh-en'], { cell: def('s2s_cell'), hidden: def('s2s_hidden'), lr: def('s2s_lr') });
+    assert.equal(def('translate_task'), 'zh-en');
+    assert.deepEqual(RECIPES['zh-en'], { cell: def('translate_cell'), hidden: def('translate_hidden'), lr: def('translate_lr') });
     assert.equal(RECIPE_STEPS['zh-en'], 800);
     const config = trainConfig({ task: 'zh-en', ...RECIPES['zh-en'], score: 'dot', seed: 1 });
     assert.deepEqual(config, { task: 'zh-en', cell: 'gru', hidden: 64, attention: true, score: 'dot', seed: 1, learningRate: 0.01 });
@@ -91,7 +91,7 @@ describe('section helpers', () => {
       assert.deepEqual(Object.keys(table.zh).sort(), Object.keys(table.en).sort());
       for (const lang of ['en', 'zh']) for (const [k, v] of Object.entries(table[lang])) assert.ok(v.trim(), `${lang} ${k}`);
     }
-    for (const task of ['zh-en', 'note', 'dates']) assert.ok(TRANSLATE_STRINGS.en[`tr.intro.${task}`] && TRANSLATE_STRINGS.zh[`tr.intro.${task}`]);
+    for (const task of ['zh-en', 'note', 'dates']) assert.ok(TRANSLATE_STRINGS.en[`translate.intro.${task}`] && TRANSLATE_STRINGS.zh[`translate.intro.${task}`]);
   });
 
   test('splitSuggestion splits words typed without spaces into vocabulary words, longest first', () => {
@@ -217,7 +217,7 @@ test('every task has its own "Try this" prompts, in both languages, naming contr
   const { TRANSLATE_STRINGS } = await loadWeb('sections/translate-strings');
   const { translator } = await loadWeb('i18n');
   const { PROPS } = await loadWeb('state-table');
-  const tasks = PROPS.find((p) => p.name === 's2s_task').values;
+  const tasks = PROPS.find((p) => p.name === 'translate_task').values;
   for (const lang of ['en', 'zh']) {
     const t = translator(lang, TRANSLATE_STRINGS);
     const seen = new Set();
@@ -229,7 +229,7 @@ test('every task has its own "Try this" prompts, in both languages, naming contr
         seen.add(p);
       }
       // the buttons and fields a prompt names carry those labels on the page
-      const named = ['tr.play', 'tr.decode.step', 'tr.score', 'tr.task'].map((k) => t(k));
+      const named = ['translate.play', 'translate.decode.step', 'translate.score', 'translate.task'].map((k) => t(k));
       assert.ok(prompts.some((p) => named.some((label) => p.includes(label))), `${lang} ${task}: names no control`);
     }
     assert.deepEqual(tryPrompts(t, 'no-such-task'), []);

@@ -58,7 +58,7 @@ describe('widget modules', () => {
   });
 
   test('the embed snippets carry the section settings, escaped for HTML, addressed from the kit', () => {
-    const { state } = AppState.fromHash('#seed=7&dot_score=dot&dot_d=6&mh_heads=4&dot_n_hide=1');
+    const { state } = AppState.fromHash('#seed=7&dot_score=dot&dot_d=6&multihead_heads=4&dot_n_hide=1');
     const kit = snippets.kitPlace(snippets.DEFAULT_KIT_PLACE);
     const { script, iframe, markdown, csp } = snippets.embedSnippets(state, 'dot', kit);
     assert.equal(
@@ -74,32 +74,32 @@ describe('widget modules', () => {
     );
     assert.equal(markdown, `{% raw %}\n${script}\n{% endraw %}`);
     assert.equal(csp, "Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; frame-src 'self'");
-    // mh_heads belongs to another section: not in the dot snippet
-    assert.doesNotMatch(script + iframe, /mh_heads/);
+    // multihead_heads belongs to another section: not in the dot snippet
+    assert.doesNotMatch(script + iframe, /multihead_heads/);
 
-    const hostile = AppState.fromHash(`#s2s_text=${encodeURIComponent('"><img src=x onerror=alert(1)> & \'')}`).state;
+    const hostile = AppState.fromHash(`#translate_text=${encodeURIComponent('"><img src=x onerror=alert(1)> & \'')}`).state;
     const t = snippets.embedSnippets(hostile, 'translate', kit);
-    assert.match(t.script, /<seq2seq-demo task="zh-en" seed="1" s2s_text="&quot;&gt;&lt;img src=x onerror=alert\(1\)&gt; &amp; &#39;"><\/seq2seq-demo>$/);
+    assert.match(t.script, /<seq2seq-demo task="zh-en" seed="1" translate_text="&quot;&gt;&lt;img src=x onerror=alert\(1\)&gt; &amp; &#39;"><\/seq2seq-demo>$/);
     assert.doesNotMatch(t.script + t.iframe, /"><img/);
     // task="note" brings the book's recipe into the widget: the snippet names what differs from it
-    const book = AppState.fromHash('#s2s_task=note&s2s_cell=rnn&s2s_hidden=128&s2s_lr=0.001').state;
-    assert.match(snippets.embedSnippets(book, 'translate', kit).script, /<seq2seq-demo task="note" seed="1" s2s_cell="rnn" s2s_hidden="128" s2s_lr="0.001"><\/seq2seq-demo>$/);
-    const gru = AppState.fromHash('#s2s_task=note&s2s_hidden=128').state;
-    assert.match(snippets.embedSnippets(gru, 'translate', kit).script, /<seq2seq-demo task="note" s2s_cell="gru" s2s_lr="0.01" seed="1" s2s_hidden="128"><\/seq2seq-demo>$/);
+    const book = AppState.fromHash('#translate_task=note&translate_cell=rnn&translate_hidden=128&translate_lr=0.001').state;
+    assert.match(snippets.embedSnippets(book, 'translate', kit).script, /<seq2seq-demo task="note" seed="1" translate_cell="rnn" translate_hidden="128" translate_lr="0.001"><\/seq2seq-demo>$/);
+    const gru = AppState.fromHash('#translate_task=note&translate_hidden=128').state;
+    assert.match(snippets.embedSnippets(gru, 'translate', kit).script, /<seq2seq-demo task="note" translate_cell="gru" translate_lr="0.01" seed="1" translate_hidden="128"><\/seq2seq-demo>$/);
     // the iframe's hash decodes back to the same state
     const src = /src="([^"]+)"/.exec(t.iframe)[1].replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
     const back = AppState.fromHash(new URL(src, 'https://blog.example/post/').hash);
-    assert.equal(back.state.get('s2s_text'), hostile.get('s2s_text'));
+    assert.equal(back.state.get('translate_text'), hostile.get('translate_text'));
     assert.equal(back.state.get('view'), 'translate');
     assert.deepEqual(back.rejected, []);
 
-    assert.match(snippets.embedSnippets(AppState.fromHash('#mh_d=8').state, 'multihead', kit).script, /<multihead-view seed="1" mh_d="8">/);
+    assert.match(snippets.embedSnippets(AppState.fromHash('#multihead_d=8').state, 'multihead', kit).script, /<multihead-view seed="1" multihead_d="8">/);
     assert.match(snippets.embedSnippets(AppState.fromHash('').state, 'self', kit).script, /<attention-playground mechanism="self" seed="1">/);
-    // §4: <transformer-demo>, its task as the short `task` attribute, the other tf_ settings as they are
-    const tf = snippets.embedSnippets(AppState.fromHash('#tf_task=zh-en&tf_heads=2&mh_d=8').state, 'transformer', kit);
-    assert.match(tf.script, /<transformer-demo task="zh-en" [^>]*tf_heads="2"[^>]*><\/transformer-demo>$/);
-    assert.doesNotMatch(tf.script, /tf_task|mh_d/);
-    assert.match(tf.iframe, /embed\.html#view=transformer&amp;[^"]*tf_task=zh-en/);
+    // §4: <transformer-demo>, its task as the short `task` attribute, the other transformer_ settings as they are
+    const tf = snippets.embedSnippets(AppState.fromHash('#transformer_task=zh-en&transformer_heads=2&multihead_d=8').state, 'transformer', kit);
+    assert.match(tf.script, /<transformer-demo task="zh-en" [^>]*transformer_heads="2"[^>]*><\/transformer-demo>$/);
+    assert.doesNotMatch(tf.script, /transformer_task|multihead_d/);
+    assert.match(tf.iframe, /embed\.html#view=transformer&amp;[^"]*transformer_task=zh-en/);
     assert.throws(() => snippets.embedSnippets(state, 'performance', kit), /cannot be embedded/);
   });
 
@@ -109,12 +109,12 @@ describe('widget modules', () => {
     const changed = { gpt_steps: '120', gpt_prompt: '白日"<&', gpt_temperature: '0.5', gpt_top_k: '7', gpt_top_p: '0.9', gpt_layer: '1', gpt_head: '3', gpt_open_settings: '1', gpt_open_text: '1', gpt_open_heads: '1', gpt_zero: '1.2,2.4' };
     const gptProps = PROPS.filter((p) => p.section === 'gpt').map((p) => p.name);
     assert.deepEqual(Object.keys(changed).sort(), [...gptProps].sort(), 'a §5 setting this test does not change');
-    const { state, rejected } = AppState.fromEntries([['seed', '5'], ['mh_d', '8'], ...Object.entries(changed)]);
+    const { state, rejected } = AppState.fromEntries([['seed', '5'], ['multihead_d', '8'], ...Object.entries(changed)]);
     assert.deepEqual(rejected, []);
     const { script, iframe } = snippets.embedSnippets(state, 'gpt', kit);
     const element = script.split('\n')[1];
     assert.match(element, /^<gpt-demo [^<>]*><\/gpt-demo>$/);
-    assert.doesNotMatch(element, /mh_d|view=/, 'only §5’s settings, the seed and the language');
+    assert.doesNotMatch(element, /multihead_d|view=/, 'only §5’s settings, the seed and the language');
     const attributes = [...element.matchAll(/ ([a-z_]+)="([^"]*)"/g)].map(([, name, value]) => [name, value.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')]);
     const back = AppState.fromEntries(attributes);
     assert.deepEqual(back.rejected, []);

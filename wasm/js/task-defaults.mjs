@@ -1,7 +1,7 @@
 // The recurrent translator's settings for each task when the caller gives none: what §3.3 of the
 // page trains (a task switch applies them; its pairs panel starts from the section's defaults, the
 // grammar corpus's) and what `attention-lab train --task NAME` starts from. One table for both, so
-// that they cannot drift apart; the state table's s2s_* defaults are its zh-en row
+// that they cannot drift apart; the state table's translate_* defaults are its zh-en row
 // (tests/web/translate.test.mjs). Keys are createSeq2Seq's; a key left out takes the core's
 // default for the task (batch 1 for note, 32 otherwise; no clipping; no tanh layer).
 // Plain JavaScript so that the page (through Vite) and the command line read the same copy.

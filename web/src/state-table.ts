@@ -1,7 +1,8 @@
 // Every setting of the app, in one table: name (the URL-hash key and the widget attribute), kind,
 // default and limits. The state (state.ts) parses and validates against this table and nothing else.
 // Names are snake_case so they work both as hash keys and as HTML attribute names; each section's
-// settings carry its prefix (dot_, s2s_, why_, self_, mh_, tf_, gpt_).
+// settings carry its slug, its SectionId, as prefix (why_, idea_, dot_, translate_, self_,
+// multihead_, transformer_, gpt_), and OLD_PREFIXES below reads the other names links still carry.
 
 // Type-only imports: scripts/attribute-table.mjs evaluates this file on its own.
 import type { ScoreName } from '#shared/types/attention-lab';
@@ -9,6 +10,18 @@ import type { CellName } from '#shared/types/seq2seq';
 
 export type SectionId = 'why' | 'idea' | 'dot' | 'translate' | 'self' | 'multihead' | 'performance' | 'transformer' | 'gpt';
 export const SECTION_IDS: readonly SectionId[] = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'performance', 'transformer', 'gpt'];
+
+/**
+ * Prefixes that links and embeds already published use for three sections' settings: a hash key or
+ * attribute starting with one reads as the same name under the section's slug (s2s_task is
+ * translate_task, tf_heads_hide is transformer_heads_hide). When both spellings of a setting are
+ * given, the slug's wins. The app writes the slug's names only.
+ */
+export const OLD_PREFIXES: ReadonlyMap<string, SectionId> = new Map([
+  ['s2s_', 'translate'],
+  ['tf_', 'transformer'],
+  ['mh_', 'multihead'],
+]);
 
 interface Base {
   readonly name: string;
@@ -90,22 +103,22 @@ export const PROPS = [
   { name: 'dot_open_sweep', section: 'dot', kind: 'bool', default: false, doc: 'the saturation demo (why divide by √d) is open (a link with dot_sweep_d opens it too)' },
 
   // §3.3 Encoder-decoder attention: the note's translator (and dates)
-  { name: 's2s_task', section: 'translate', kind: 'enum', default: 'zh-en', values: ['zh-en', 'note', 'dates'], doc: "the grammar corpus (Chinese → English with word-order changes), the note's five sentences (the book's recipe: s2s_cell=rnn, s2s_hidden=128, s2s_lr=0.001), or dates" },
-  { name: 's2s_cell', section: 'translate', kind: 'enum', default: 'gru', values: CELLS, doc: 'recurrent cell' },
-  { name: 's2s_hidden', section: 'translate', kind: 'int', default: 64, min: 4, max: 256, doc: 'hidden size' },
-  { name: 's2s_score', section: 'translate', kind: 'enum', default: 'dot', values: ['none', ...SCORES], doc: "attention score, or none (the note's plain Seq2Seq)" },
-  { name: 's2s_lr', section: 'translate', kind: 'number', default: 0.01, min: 1e-6, max: 1e6, doc: "Adam's learning rate (absurd rates allowed: the run diverges, is stopped and keeps its last good weights)" },
-  { name: 's2s_speed', section: 'translate', kind: 'int', default: 4, min: 1, max: 200, doc: 'training steps per frame' },
-  { name: 's2s_text', section: 'translate', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence to translate' },
-  { name: 's2s_beam', section: 'translate', kind: 'int', default: 1, min: 1, max: 8, doc: 'beam width (1: greedy)' },
-  { name: 's2s_why', section: 'translate', kind: 'text', default: '', maxLength: 600, doc: "ask-why interventions, from 1, comma-separated: a3:2 (step 3's attention on source token 2), w1:likes (step 1 writes likes)" },
+  { name: 'translate_task', section: 'translate', kind: 'enum', default: 'zh-en', values: ['zh-en', 'note', 'dates'], doc: "the grammar corpus (Chinese → English with word-order changes), the note's five sentences (the book's recipe: translate_cell=rnn, translate_hidden=128, translate_lr=0.001), or dates" },
+  { name: 'translate_cell', section: 'translate', kind: 'enum', default: 'gru', values: CELLS, doc: 'recurrent cell' },
+  { name: 'translate_hidden', section: 'translate', kind: 'int', default: 64, min: 4, max: 256, doc: 'hidden size' },
+  { name: 'translate_score', section: 'translate', kind: 'enum', default: 'dot', values: ['none', ...SCORES], doc: "attention score, or none (the note's plain Seq2Seq)" },
+  { name: 'translate_lr', section: 'translate', kind: 'number', default: 0.01, min: 1e-6, max: 1e6, doc: "Adam's learning rate (absurd rates allowed: the run diverges, is stopped and keeps its last good weights)" },
+  { name: 'translate_speed', section: 'translate', kind: 'int', default: 4, min: 1, max: 200, doc: 'training steps per frame' },
+  { name: 'translate_text', section: 'translate', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence to translate' },
+  { name: 'translate_beam', section: 'translate', kind: 'int', default: 1, min: 1, max: 8, doc: 'beam width (1: greedy)' },
+  { name: 'translate_why', section: 'translate', kind: 'text', default: '', maxLength: 600, doc: "ask-why interventions, from 1, comma-separated: a3:2 (step 3's attention on source token 2), w1:likes (step 1 writes likes)" },
   // §3.3's collapsed panels (sections/panel.ts): open (1) or closed (0)
-  { name: 's2s_open_settings', section: 'translate', kind: 'bool', default: false, doc: 'the model settings panel is open (task, cell, size, score, rate, beam)' },
-  { name: 's2s_open_words', section: 'translate', kind: 'bool', default: false, doc: 'the panel of the words the model knows is open' },
-  { name: 's2s_open_why', section: 'translate', kind: 'bool', default: false, doc: 'the ask-why panel is open (a link with s2s_why opens it too)' },
-  { name: 's2s_open_timeline', section: 'translate', kind: 'bool', default: false, doc: 'the training timeline panel is open' },
-  { name: 's2s_open_pairs', section: 'translate', kind: 'bool', default: false, doc: 'the panel of your own sentence pairs is open (a link with s2s_pairs opens it too)' },
-  { name: 's2s_open_files', section: 'translate', kind: 'bool', default: false, doc: 'the model files panel is open (download, open a file)' },
+  { name: 'translate_open_settings', section: 'translate', kind: 'bool', default: false, doc: 'the model settings panel is open (task, cell, size, score, rate, beam)' },
+  { name: 'translate_open_words', section: 'translate', kind: 'bool', default: false, doc: 'the panel of the words the model knows is open' },
+  { name: 'translate_open_why', section: 'translate', kind: 'bool', default: false, doc: 'the ask-why panel is open (a link with translate_why opens it too)' },
+  { name: 'translate_open_timeline', section: 'translate', kind: 'bool', default: false, doc: 'the training timeline panel is open' },
+  { name: 'translate_open_pairs', section: 'translate', kind: 'bool', default: false, doc: 'the panel of your own sentence pairs is open (a link with translate_pairs opens it too)' },
+  { name: 'translate_open_files', section: 'translate', kind: 'bool', default: false, doc: 'the model files panel is open (download, open a file)' },
 
   // §3.4/§3.5 QKV and self-attention
   { name: 'self_text', section: 'self', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence (words separated by spaces)' },
@@ -115,33 +128,33 @@ export const PROPS = [
   { name: 'self_key', section: 'self', kind: 'int', default: 0, min: 0, max: 15, doc: 'key token of the neuron view' },
 
   // §3.6 Multi-head
-  { name: 'mh_text', section: 'multihead', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence (words separated by spaces)' },
-  { name: 'mh_d', section: 'multihead', kind: 'int', default: 4, min: 2, max: 64, doc: 'model size d' },
-  { name: 'mh_heads', section: 'multihead', kind: 'int', default: 2, min: 1, max: 16, doc: 'number of heads the reader chose (the largest count not above it that divides mh_d is drawn, and the page says so)' },
-  { name: 'mh_open_combine', section: 'multihead', kind: 'bool', default: false, doc: 'the panel of how the heads combine (concatenation, output projection) is open' },
-  { name: 'mh_scale', section: 'multihead', kind: 'enum', default: 'shared', values: ['shared', 'per-head'], doc: "colour scale of the heads' heatmaps: one shared by all heads (colours compare across heads) or one per head" },
+  { name: 'multihead_text', section: 'multihead', kind: 'text', default: '咖哥 喜欢 小冰', maxLength: 200, doc: 'the sentence (words separated by spaces)' },
+  { name: 'multihead_d', section: 'multihead', kind: 'int', default: 4, min: 2, max: 64, doc: 'model size d' },
+  { name: 'multihead_heads', section: 'multihead', kind: 'int', default: 2, min: 1, max: 16, doc: 'number of heads the reader chose (the largest count not above it that divides multihead_d is drawn, and the page says so)' },
+  { name: 'multihead_open_combine', section: 'multihead', kind: 'bool', default: false, doc: 'the panel of how the heads combine (concatenation, output projection) is open' },
+  { name: 'multihead_scale', section: 'multihead', kind: 'enum', default: 'shared', values: ['shared', 'per-head'], doc: "colour scale of the heads' heatmaps: one shared by all heads (colours compare across heads) or one per head" },
   // §4 The Transformer: an encoder-decoder Transformer trained live, every layer's and head's attention
-  { name: 'tf_task', section: 'transformer', kind: 'enum', default: 'dates', values: ['dates', 'zh-en'], doc: 'dates (24 formats → ISO, characters as tokens) or the grammar corpus (Chinese → English)' },
-  { name: 'tf_layers', section: 'transformer', kind: 'int', default: 1, min: 1, max: 6, doc: 'encoder layers (= decoder layers; one learns dates fastest, docs/transformer.md)' },
-  { name: 'tf_heads', section: 'transformer', kind: 'int', default: 4, min: 1, max: 16, doc: 'attention heads per layer (must divide tf_dmodel)' },
-  { name: 'tf_dmodel', section: 'transformer', kind: 'int', default: 32, min: 4, max: 1024, doc: 'model size d_model (the core refuses a model over its memory limit, and says so)' },
-  { name: 'tf_dff', section: 'transformer', kind: 'int', default: 64, min: 4, max: 4096, doc: 'feed-forward size' },
-  { name: 'tf_norm_first', section: 'transformer', kind: 'bool', default: true, doc: 'pre-norm layers (1) or post-norm, nn.Transformer\'s default (0)' },
-  { name: 'tf_lr', section: 'transformer', kind: 'number', default: 0.01, min: 1e-6, max: 10, doc: "Adam's peak learning rate" },
-  { name: 'tf_warmup', section: 'transformer', kind: 'int', default: 200, min: 0, max: 100000, doc: 'warm-up steps of the learning-rate schedule (0: constant rate)' },
-  { name: 'tf_steps', section: 'transformer', kind: 'int', default: 2500, min: 10, max: 100000, doc: 'training steps of a run (a run estimated at over a minute asks first)' },
-  { name: 'tf_text', section: 'transformer', kind: 'text', default: 'JAN 23, 2015', maxLength: 300, doc: 'the sentence or date to translate' },
-  { name: 'tf_zoom', section: 'transformer', kind: 'enum', default: 'none', values: ['none', 'encoder', 'decoder', 'cross'], doc: 'which kind of attention has a map enlarged (none: the grids only)' },
-  { name: 'tf_zoom_layer', section: 'transformer', kind: 'int', default: 1, min: 1, max: 6, doc: 'layer of the enlarged map' },
-  { name: 'tf_zoom_head', section: 'transformer', kind: 'int', default: 1, min: 1, max: 16, doc: 'head of the enlarged map' },
-  { name: 'tf_light_layer', section: 'transformer', kind: 'int', default: 1, min: 0, max: 6, doc: 'the cross-attention that lights the source tokens while decoding: this layer (0: the rollout over all layers, whose rows put only about half on the source; the default, layer 1, sums to 1)' },
-  { name: 'tf_light_head', section: 'transformer', kind: 'int', default: 0, min: 0, max: 16, doc: 'and this head (0: the mean of the heads)' },
-  { name: 'tf_why', section: 'transformer', kind: 'text', default: '', maxLength: 600, doc: "as s2s_why, plus zc1.2 (zero head 2 of layer 1; c cross, d decoder self, e encoder self; @4: at step 4 only)" },
-  { name: 'tf_open_settings', section: 'transformer', kind: 'bool', default: false, doc: 'the model settings panel is open (task, sizes, norm, rate, warm-up, steps)' },
-  { name: 'tf_open_why', section: 'transformer', kind: 'bool', default: false, doc: 'the ask-why panel is open (a link with tf_why opens it too)' },
-  { name: 'tf_open_compare', section: 'transformer', kind: 'bool', default: false, doc: 'the comparison with the recurrent models is open' },
-  { name: 'tf_open_positions', section: 'transformer', kind: 'bool', default: false, doc: 'the positional-encoding figure is open (我 爱 我 with and without positions, the sinusoid table)' },
-  { name: 'tf_open_files', section: 'transformer', kind: 'bool', default: false, doc: 'the model files panel is open (download, open a file)' },
+  { name: 'transformer_task', section: 'transformer', kind: 'enum', default: 'dates', values: ['dates', 'zh-en'], doc: 'dates (24 formats → ISO, characters as tokens) or the grammar corpus (Chinese → English)' },
+  { name: 'transformer_layers', section: 'transformer', kind: 'int', default: 1, min: 1, max: 6, doc: 'encoder layers (= decoder layers; one learns dates fastest, docs/transformer.md)' },
+  { name: 'transformer_heads', section: 'transformer', kind: 'int', default: 4, min: 1, max: 16, doc: 'attention heads per layer (must divide transformer_dmodel)' },
+  { name: 'transformer_dmodel', section: 'transformer', kind: 'int', default: 32, min: 4, max: 1024, doc: 'model size d_model (the core refuses a model over its memory limit, and says so)' },
+  { name: 'transformer_dff', section: 'transformer', kind: 'int', default: 64, min: 4, max: 4096, doc: 'feed-forward size' },
+  { name: 'transformer_norm_first', section: 'transformer', kind: 'bool', default: true, doc: 'pre-norm layers (1) or post-norm, nn.Transformer\'s default (0)' },
+  { name: 'transformer_lr', section: 'transformer', kind: 'number', default: 0.01, min: 1e-6, max: 10, doc: "Adam's peak learning rate" },
+  { name: 'transformer_warmup', section: 'transformer', kind: 'int', default: 200, min: 0, max: 100000, doc: 'warm-up steps of the learning-rate schedule (0: constant rate)' },
+  { name: 'transformer_steps', section: 'transformer', kind: 'int', default: 2500, min: 10, max: 100000, doc: 'training steps of a run (a run estimated at well over a minute asks first)' },
+  { name: 'transformer_text', section: 'transformer', kind: 'text', default: 'JAN 23, 2015', maxLength: 300, doc: 'the sentence or date to translate' },
+  { name: 'transformer_zoom', section: 'transformer', kind: 'enum', default: 'none', values: ['none', 'encoder', 'decoder', 'cross'], doc: 'which kind of attention has a map enlarged (none: the grids only)' },
+  { name: 'transformer_zoom_layer', section: 'transformer', kind: 'int', default: 1, min: 1, max: 6, doc: 'layer of the enlarged map' },
+  { name: 'transformer_zoom_head', section: 'transformer', kind: 'int', default: 1, min: 1, max: 16, doc: 'head of the enlarged map' },
+  { name: 'transformer_light_layer', section: 'transformer', kind: 'int', default: 1, min: 0, max: 6, doc: 'the cross-attention that lights the source tokens while decoding: this layer (0: the rollout over all layers, whose rows put only about half on the source; the default, layer 1, sums to 1)' },
+  { name: 'transformer_light_head', section: 'transformer', kind: 'int', default: 0, min: 0, max: 16, doc: 'and this head (0: the mean of the heads)' },
+  { name: 'transformer_why', section: 'transformer', kind: 'text', default: '', maxLength: 600, doc: "as translate_why, plus zc1.2 (zero head 2 of layer 1; c cross, d decoder self, e encoder self; @4: at step 4 only)" },
+  { name: 'transformer_open_settings', section: 'transformer', kind: 'bool', default: false, doc: 'the model settings panel is open (task, sizes, norm, rate, warm-up, steps)' },
+  { name: 'transformer_open_why', section: 'transformer', kind: 'bool', default: false, doc: 'the ask-why panel is open (a link with transformer_why opens it too)' },
+  { name: 'transformer_open_compare', section: 'transformer', kind: 'bool', default: false, doc: 'the comparison with the recurrent models is open' },
+  { name: 'transformer_open_positions', section: 'transformer', kind: 'bool', default: false, doc: 'the positional-encoding figure is open (我 爱 我 with and without positions, the sinusoid table)' },
+  { name: 'transformer_open_files', section: 'transformer', kind: 'bool', default: false, doc: 'the model files panel is open (download, open a file)' },
 
   // §5 From attention to GPT: a character-level GPT trained on the Tang poems, and its generation step by step
   { name: 'gpt_steps', section: 'gpt', kind: 'int', default: 200, min: 10, max: 5000, doc: 'training steps of a run (docs/gpt.md: at 200 the held-out loss is below both baselines and about a third of the samples have the form)' },
@@ -157,8 +170,8 @@ export const PROPS = [
   { name: 'gpt_open_text', section: 'gpt', kind: 'bool', default: false, doc: 'the own-text panel is open (paste or choose a text to train on)' },
 
   // §3.3 Your own sentence pairs (translate-pairs.ts)
-  { name: 's2s_pairs', section: 'translate', kind: 'text', default: '', maxLength: 2000, doc: 'your own sentence pairs, source and target separated by \\t, pairs by \\n (a backslash as \\\\); a longer corpus is not put in the link (empty: the example pairs)' },
-  { name: 's2s_tokenize', section: 'translate', kind: 'enum', default: 'words', values: ['words', 'chars'], doc: 'tokens of your own pairs: words (split at spaces) or characters (spaces dropped)' },
-  { name: 's2s_held_out', section: 'translate', kind: 'int', default: 10, min: 0, max: 50, doc: 'percent of your own pairs held out (never trained on; the scores are measured on it)' },
-  { name: 's2s_pairs_steps', section: 'translate', kind: 'int', default: 300, min: 10, max: 5000, doc: 'training steps on your own pairs' },
+  { name: 'translate_pairs', section: 'translate', kind: 'text', default: '', maxLength: 2000, doc: 'your own sentence pairs, source and target separated by \\t, pairs by \\n (a backslash as \\\\); a longer corpus is not put in the link (empty: the example pairs)' },
+  { name: 'translate_tokenize', section: 'translate', kind: 'enum', default: 'words', values: ['words', 'chars'], doc: 'tokens of your own pairs: words (split at spaces) or characters (spaces dropped)' },
+  { name: 'translate_held_out', section: 'translate', kind: 'int', default: 10, min: 0, max: 50, doc: 'percent of your own pairs held out (never trained on; the scores are measured on it)' },
+  { name: 'translate_pairs_steps', section: 'translate', kind: 'int', default: 300, min: 10, max: 5000, doc: 'training steps on your own pairs' },
 ] as const satisfies readonly PropDef[];

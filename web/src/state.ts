@@ -4,8 +4,9 @@
 //
 // Any setting `x` also has a hide switch `x_hide=1` that hides its control (for embedding), and
 // `controls_hide=1` hides every control. Values are parsed strictly against the table; invalid or
-// unknown entries are ignored and reported by name, never echoed as markup.
-import { PROPS, type PropDef } from './state-table';
+// unknown entries are ignored and reported by name, never echoed as markup. Names with an old prefix
+// (state-table.ts, OLD_PREFIXES) read as their slug's.
+import { OLD_PREFIXES, PROPS, type PropDef } from './state-table';
 
 type Def = (typeof PROPS)[number];
 export type PropName = Def['name'];
@@ -38,6 +39,18 @@ export interface ParseResult {
 }
 
 const BY_NAME: ReadonlyMap<string, PropDef> = new Map(PROPS.map((p) => [p.name, p as PropDef]));
+
+/** The name a hash key or attribute stands for: itself, or with an old prefix its slug's name. */
+export function currentName(key: string): string {
+  const cut = key.indexOf('_');
+  const slug = OLD_PREFIXES.get(key.slice(0, cut + 1));
+  return slug === undefined ? key : slug + key.slice(cut);
+}
+
+/** Every old spelling of a setting (OLD_PREFIXES), for whatever must recognise them as attributes. */
+export const OLD_NAMES: readonly string[] = PROPS.flatMap((p) =>
+  [...OLD_PREFIXES].filter(([, slug]) => p.name.startsWith(`${slug}_`)).map(([old, slug]) => old + p.name.slice(slug.length + 1)),
+);
 
 /** The state table's entry for `name`, typed by its kind: its default, limits or length need no cast. */
 export function propDef<N extends PropName>(name: N): DefOf<N> {
@@ -157,7 +170,11 @@ export class AppState {
     const state = new AppState();
     const rejected: Rejected[] = [];
     const unknown: string[] = [];
-    for (const [key, raw] of entries) {
+    const list = [...entries];
+    const given = new Set(list.map(([key]) => key));
+    for (const [name, raw] of list) {
+      const key = currentName(name);
+      if (key !== name && given.has(key)) continue; // the slug's spelling wins
       const def = BY_NAME.get(key);
       if (def) {
         try {
@@ -168,7 +185,7 @@ export class AppState {
       } else if (key.endsWith('_hide') && (key === 'controls_hide' || BY_NAME.has(key.slice(0, -5)))) {
         if (raw !== '0' && raw !== 'false') state.#hidden.add(key.slice(0, -5));
       } else {
-        unknown.push(key.slice(0, 64));
+        unknown.push(name.slice(0, 64));
       }
     }
     return { state, rejected, unknown };

@@ -1,4 +1,4 @@
-// §3.3's claims (registry.mjs), in English and Chinese, on the default settings. s2s_speed (steps
+// §3.3's claims (registry.mjs), in English and Chinese, on the default settings. translate_speed (steps
 // per frame) only paces the run: the model, its batches and its scores are the same at any speed.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
@@ -6,8 +6,8 @@ import { openPanel, useSite } from '../harness.mjs';
 import { argmax, assertPrompt, claim, claimsByLanguage, heatmap, row, text, trainedOnce } from './claims-harness.mjs';
 import { wasmBuildOf } from '../one-widget-pages.mjs';
 
-const SEC = '#section-translate .tr-section';
-const FAST = 's2s_speed=50&s2s_open_settings=1'; // the prompts' settings are in their panel
+const SEC = '#section-translate .translate-section';
+const FAST = 'translate_speed=50&translate_open_settings=1'; // the prompts' settings are in their panel
 /** the grammar's time and place words, English → Chinese (wasm/src/sequence/task_grammar.cpp) */
 const TIME_PLACE = { yesterday: ['昨天', '前天'], night: ['昨晚'], week: ['上周'], year: ['去年'], month: ['上个月'], park: ['公园'], school: ['学校'], shop: ['商店'], garden: ['花园'], library: ['图书馆'], kitchen: ['厨房'] };
 
@@ -21,17 +21,17 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
 
   async function open(hash) {
     await site.load(hash);
-    await page.waitForSelector(`${SEC} .tr-vocab-word, ${SEC} .tr-token`);
+    await page.waitForSelector(`${SEC} .translate-vocab-word, ${SEC} .translate-token`);
   }
   async function trainRecipe(steps) {
-    await page.click('[data-testid=s2s-play]');
-    await page.waitForFunction((n) => document.querySelector('.tr-section')?.dataset.step === String(n), steps, { timeout: 600_000 });
-    await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.playing === '0');
-    await page.waitForFunction((n) => document.querySelector('.tr-decode')?.dataset.modelStep === String(n), steps);
+    await page.click('[data-testid=translate-play]');
+    await page.waitForFunction((n) => document.querySelector('.translate-section')?.dataset.step === String(n), steps, { timeout: 600_000 });
+    await page.waitForFunction(() => document.querySelector('.translate-section')?.dataset.playing === '0');
+    await page.waitForFunction((n) => document.querySelector('.translate-decode')?.dataset.modelStep === String(n), steps);
   }
   const evaluation = (model) =>
     page.evaluate((m) => {
-      const tr = document.querySelector(`[data-testid=s2s-compare] tr[data-model=${m}]`);
+      const tr = document.querySelector(`[data-testid=translate-compare] tr[data-model=${m}]`);
       return tr?.dataset.evaluation ? JSON.parse(tr.dataset.evaluation) : null;
     }, model);
   /**
@@ -40,39 +40,39 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
    * output tokens and the map.
    */
   async function decode() {
-    const view = await page.evaluate(() => ({ ...document.querySelector('.tr-decode')?.dataset }));
+    const view = await page.evaluate(() => ({ ...document.querySelector('.translate-decode')?.dataset }));
     assert.equal(view.done, '1', 'the decoding stands at the end of a translation shown whole');
     const total = Number(view.steps);
     for (let k = 1; k <= total; k++) {
-      await page.click('[data-testid=s2s-decode-step]');
-      await page.waitForFunction((n) => document.querySelector('.tr-decode')?.dataset.step === String(n), k);
+      await page.click('[data-testid=translate-decode-step]');
+      await page.waitForFunction((n) => document.querySelector('.translate-decode')?.dataset.step === String(n), k);
     }
-    const source = await page.locator(`${SEC} .tr-token .tr-token-text`).allTextContents();
-    const output = ((await page.locator(`${SEC} [data-testid=s2s-output]`).textContent()) ?? '').trim();
-    const map = await heatmap(page, 's2s-attention');
+    const source = await page.locator(`${SEC} .translate-token .translate-token-text`).allTextContents();
+    const output = ((await page.locator(`${SEC} [data-testid=translate-output]`).textContent()) ?? '').trim();
+    const map = await heatmap(page, 'translate-attention');
     return { source, output, map };
   }
 
   /** The panel's attribution by `method` ('integrated-gradients' is shown first): its map and the rows the page calls all ties. */
   async function attribution(method) {
-    const why = '[data-testid=s2s-why]';
+    const why = '[data-testid=translate-why]';
     await page.waitForFunction(([q, m]) => document.querySelector(q)?.dataset.attribution === m, [why, method], { timeout: 120_000 });
-    const map = await heatmap(page, 's2s-why-attribution');
-    const rhos = await page.locator(`${why} [data-testid=s2s-why-rho] li`).evaluateAll((items) => items.map((li) => ({ rho: li.dataset.rho, text: li.textContent })));
+    const map = await heatmap(page, 'translate-why-attribution');
+    const rhos = await page.locator(`${why} [data-testid=translate-why-rho] li`).evaluateAll((items) => items.map((li) => ({ rho: li.dataset.rho, text: li.textContent })));
     return { map, tiedRows: rhos.filter((r) => r.rho === '').length, rhos };
   }
 
   /** After the language switch: the re-mounted section shows the model trained `steps` (and `model`'s evaluation at that step). */
   async function shows(steps, model) {
-    await page.waitForFunction((n) => document.querySelector('.tr-section')?.dataset.step === String(n) && document.querySelector('.tr-section')?.dataset.playing === '0', steps);
-    await page.waitForFunction((n) => document.querySelector('.tr-decode')?.dataset.modelStep === String(n), steps);
-    if (model) await page.waitForFunction(([m, n]) => document.querySelector(`[data-testid=s2s-compare] tr[data-model=${m}]`)?.dataset.evaluation?.includes(`"step":${n}`), [model, steps]);
+    await page.waitForFunction((n) => document.querySelector('.translate-section')?.dataset.step === String(n) && document.querySelector('.translate-section')?.dataset.playing === '0', steps);
+    await page.waitForFunction((n) => document.querySelector('.translate-decode')?.dataset.modelStep === String(n), steps);
+    if (model) await page.waitForFunction(([m, n]) => document.querySelector(`[data-testid=translate-compare] tr[data-model=${m}]`)?.dataset.evaluation?.includes(`"step":${n}`), [model, steps]);
   }
 
-  // one trained page serves tr-train, tr-decode and tr-why in both languages
+  // one trained page serves translate-train, translate-decode and translate-why in both languages
   async function trainedGrammar(lang) {
     await trainedOnce(page, 'grammar', lang, {
-      root: '.tr-section',
+      root: '.translate-section',
       train: async (l) => {
         const builds = [];
         const seen = (response) => builds.push(wasmBuildOf(response.url()));
@@ -90,28 +90,28 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
 
   claimsByLanguage([
     [
-      'tr-train',
+      'translate-train',
       async (lang) => {
         await trainedGrammar(lang);
-        await assertPrompt(page, lang, 'tr.try.zh-en.1');
+        await assertPrompt(page, lang, 'translate.try.zh-en.1');
         const attention = await evaluation('attention');
         const plain = await evaluation('plain');
         assert.ok(attention.alignmentAccuracy >= 0.9, `alignment accuracy ${attention.alignmentAccuracy}`);
         const longest = (e) => e.exactMatchByLength.at(-1).exactMatch;
         assert.ok(longest(attention) > longest(plain) + 0.3, `longest sentences: attention ${longest(attention)}, plain ${longest(plain)}`);
-        console.log(`# tr-train ${lang}: alignment ${attention.alignmentAccuracy.toFixed(3)}; longest exact match attention ${longest(attention).toFixed(3)}, plain ${longest(plain).toFixed(3)}`);
+        console.log(`# translate-train ${lang}: alignment ${attention.alignmentAccuracy.toFixed(3)}; longest exact match attention ${longest(attention).toFixed(3)}, plain ${longest(plain).toFixed(3)}`);
       },
     ],
     [
-      'tr-decode',
+      'translate-decode',
       async (lang) => {
         await trainedGrammar(lang);
-        await assertPrompt(page, lang, 'tr.try.zh-en.2');
+        await assertPrompt(page, lang, 'translate.try.zh-en.2');
         const { source, output, map } = await decode();
         const words = output.split(' ');
-        console.log(`# tr-decode ${lang}: ${source.join(' ')} → ${output}; argmax ${words.map((w, t) => `${w}→${source[argmax(row(map, t))]}`).join(' ')}`);
+        console.log(`# translate-decode ${lang}: ${source.join(' ')} → ${output}; argmax ${words.map((w, t) => `${w}→${source[argmax(row(map, t))]}`).join(' ')}`);
         // the sentence's own readout: content words whose largest weight is on the word they translate
-        const readout = await page.evaluate(() => ({ ...document.querySelector('[data-testid=s2s-sentence-alignment]')?.dataset }));
+        const readout = await page.evaluate(() => ({ ...document.querySelector('[data-testid=translate-sentence-alignment]')?.dataset }));
         assert.ok(Number(readout.scored) >= 5 && Number(readout.hits) >= 0.8 * Number(readout.scored), `${readout.hits} of ${readout.scored}`);
         // time and place come last in English, and look back at their Chinese words
         let checked = 0;
@@ -130,12 +130,12 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
       },
     ],
     [
-      'tr-why',
+      'translate-why',
       async (lang) => {
         await trainedGrammar(lang);
-        await openPanel(page, 's2s-panel-why');
-        const source = await page.locator(`${SEC} .tr-token .tr-token-text`).allTextContents();
-        const output = ((await page.locator('[data-testid=s2s-why-original]').textContent()) ?? '').trim().split(' ');
+        await openPanel(page, 'translate-panel-why');
+        const source = await page.locator(`${SEC} .translate-token .translate-token-text`).allTextContents();
+        const output = ((await page.locator('[data-testid=translate-why-original]').textContent()) ?? '').trim().split(' ');
         // integrated gradients, shown first: every row ranks the source words, and the time and
         // place words get most of their attribution from the Chinese words they translate
         const ig = await attribution('integrated-gradients');
@@ -147,90 +147,90 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
           if (!zh?.length) return;
           checked++;
           const ranked = row(ig.map, t).map((v, i) => [source[i], Math.abs(v)]).sort((a, b) => b[1] - a[1]);
-          console.log(`# tr-why ${lang}: ${w} ← ${ranked.slice(0, 3).map(([s, v]) => `${s} ${v.toFixed(3)}`).join(', ')}`);
+          console.log(`# translate-why ${lang}: ${w} ← ${ranked.slice(0, 3).map(([s, v]) => `${s} ${v.toFixed(3)}`).join(', ')}`);
           if (!zh.includes(ranked[0][0])) misses.push(`${w}: largest is ${ranked[0][0]}, not ${zh}`);
         });
         assert.ok(checked >= 2, `the first sentence has a time and a place: ${output.join(' ')}`);
         assert.deepEqual(misses, [], 'integrated gradients');
         const tiedWords = (a) => a.rhos.filter((r) => r.rho === '').map((r) => r.text.split(':')[0]).join(' ');
-        console.log(`# tr-why ${lang}: ${output.join(' ')}; integrated gradients' rows of ties: ${tiedWords(ig)}`);
+        console.log(`# translate-why ${lang}: ${output.join(' ')}; integrated gradients' rows of ties: ${tiedWords(ig)}`);
         assert.ok(ig.tiedRows <= 2, `integrated gradients: ${ig.tiedRows} of ${words} rows all ties (${tiedWords(ig)})`);
         // gradient × input on the same near-certain words: saturated, many rows all ties, and no ρ for them
-        await page.click('[data-testid=s2s-why-gxi]');
+        await page.click('[data-testid=translate-why-gxi]');
         const gxi = await attribution('gradient-input');
         const near0 = gxi.map.values.filter((v) => Math.abs(v) < 5e-4).length / gxi.map.values.length;
-        console.log(`# tr-why ${lang}: ${words} words; all-ties rows: integrated gradients ${ig.tiedRows}, gradient × input ${gxi.tiedRows}; gradient × input cells under 0.0005: ${(near0 * 100).toFixed(0)}%`);
+        console.log(`# translate-why ${lang}: ${words} words; all-ties rows: integrated gradients ${ig.tiedRows}, gradient × input ${gxi.tiedRows}; gradient × input cells under 0.0005: ${(near0 * 100).toFixed(0)}%`);
         assert.ok(gxi.tiedRows > ig.tiedRows + 2 && near0 > 0.5, `gradient × input: ${gxi.tiedRows} rows all ties, ${near0} of the cells near 0`);
         for (const r of gxi.rhos) if (r.rho === '') assert.doesNotMatch(r.text, /: -?\d/, `a row of ties shows a ρ: ${r.text}`);
-        await page.click('[data-testid=s2s-why-ig]');
+        await page.click('[data-testid=translate-why-ig]');
         await attribution('integrated-gradients');
       },
     ],
   ]);
 
-  claim('tr-score', async (lang) => {
+  claim('translate-score', async (lang) => {
     await trainedOnce(page, 'cosine', lang, {
-      root: '.tr-section',
+      root: '.translate-section',
       train: async (l) => {
         await open(`#view=translate&lang=${l}&${FAST}`);
-        await assertPrompt(page, l, 'tr.try.zh-en.3');
-        await page.selectOption('[data-testid=s2s-score]', 'cosine');
-        await page.waitForFunction(() => /s2s_score=cosine/.test(location.hash));
-        assert.equal(await page.locator(`${SEC} [data-testid=s2s-untrained]`).isVisible(), true, 'a new model, to train again');
+        await assertPrompt(page, l, 'translate.try.zh-en.3');
+        await page.selectOption('[data-testid=translate-score]', 'cosine');
+        await page.waitForFunction(() => /translate_score=cosine/.test(location.hash));
+        assert.equal(await page.locator(`${SEC} [data-testid=translate-untrained]`).isVisible(), true, 'a new model, to train again');
         await trainRecipe(800);
         await shows(800, 'attention');
       },
       ready: () => shows(800, 'attention'),
     });
-    await assertPrompt(page, lang, 'tr.try.zh-en.3');
+    await assertPrompt(page, lang, 'translate.try.zh-en.3');
     // the alignment forms, though the first sentence's map stays flat: no weight reaches 0.2
     const { alignmentAccuracy } = await evaluation('attention');
     const { map } = await decode();
     const top = Math.max(...map.values);
-    console.log(`# tr-score ${lang}: cosine alignment ${alignmentAccuracy.toFixed(3)}, largest weight on the first sentence ${top.toFixed(3)}`);
+    console.log(`# translate-score ${lang}: cosine alignment ${alignmentAccuracy.toFixed(3)}, largest weight on the first sentence ${top.toFixed(3)}`);
     assert.ok(alignmentAccuracy >= 0.6 && alignmentAccuracy <= 0.8, `cosine alignment accuracy ${alignmentAccuracy}: the prompt says about 70%`);
     assert.ok(top < 0.2, `largest weight ${top}`);
   });
 
-  claim('tr-note', async (lang) => {
+  claim('translate-note', async (lang) => {
     await open(`#view=translate&lang=${lang}&${FAST}`);
-    await page.selectOption('[data-testid=s2s-task]', 'note');
-    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-progress]')?.getAttribute('max') === '400');
-    await assertPrompt(page, lang, 'tr.try.note.1');
-    await assertPrompt(page, lang, 'tr.try.note.2');
-    assert.equal(await page.locator(`${SEC} [data-testid=s2s-caption]`).textContent(), text(lang, 'tr.caption.note'));
+    await page.selectOption('[data-testid=translate-task]', 'note');
+    await page.waitForFunction(() => document.querySelector('[data-testid=translate-progress]')?.getAttribute('max') === '400');
+    await assertPrompt(page, lang, 'translate.try.note.1');
+    await assertPrompt(page, lang, 'translate.try.note.2');
+    assert.equal(await page.locator(`${SEC} [data-testid=translate-caption]`).textContent(), text(lang, 'translate.caption.note'));
     await trainRecipe(400);
-    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-compare] tr[data-model=attention]')?.dataset.evaluation?.includes('"step":400'));
+    await page.waitForFunction(() => document.querySelector('[data-testid=translate-compare] tr[data-model=attention]')?.dataset.evaluation?.includes('"step":400'));
     // by heart: all five sentences exactly; and with attention “none”, the plain model as well
     assert.equal((await evaluation('attention')).exactMatch, 1);
-    await page.selectOption('[data-testid=s2s-score]', 'none');
-    await page.waitForFunction(() => document.querySelector('.tr-section')?.dataset.step === '0');
+    await page.selectOption('[data-testid=translate-score]', 'none');
+    await page.waitForFunction(() => document.querySelector('.translate-section')?.dataset.step === '0');
     await trainRecipe(400);
-    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-compare] tr[data-model=plain]')?.dataset.evaluation?.includes('"step":400'));
+    await page.waitForFunction(() => document.querySelector('[data-testid=translate-compare] tr[data-model=plain]')?.dataset.evaluation?.includes('"step":400'));
     assert.equal((await evaluation('plain')).exactMatch, 1);
     // then the grammar corpus: its prompts, a new model
-    await page.selectOption('[data-testid=s2s-task]', 'zh-en');
-    await page.waitForFunction(() => document.querySelector('[data-testid=s2s-progress]')?.getAttribute('max') === '800');
-    await assertPrompt(page, lang, 'tr.try.zh-en.1');
+    await page.selectOption('[data-testid=translate-task]', 'zh-en');
+    await page.waitForFunction(() => document.querySelector('[data-testid=translate-progress]')?.getAttribute('max') === '800');
+    await assertPrompt(page, lang, 'translate.try.zh-en.1');
   });
 
-  claim('tr-dates', async (lang) => {
+  claim('translate-dates', async (lang) => {
     await trainedOnce(page, 'dates', lang, {
-      root: '.tr-section',
+      root: '.translate-section',
       train: async (l) => {
-        await open(`#view=translate&lang=${l}&s2s_speed=200&s2s_open_settings=1`);
-        await page.selectOption('[data-testid=s2s-task]', 'dates');
-        await page.waitForFunction(() => document.querySelector('[data-testid=s2s-progress]')?.getAttribute('max') === '300');
+        await open(`#view=translate&lang=${l}&translate_speed=200&translate_open_settings=1`);
+        await page.selectOption('[data-testid=translate-task]', 'dates');
+        await page.waitForFunction(() => document.querySelector('[data-testid=translate-progress]')?.getAttribute('max') === '300');
         await trainRecipe(300);
       },
       ready: () => shows(300),
     });
-    await assertPrompt(page, lang, 'tr.try.dates.1');
-    await assertPrompt(page, lang, 'tr.try.dates.2');
+    await assertPrompt(page, lang, 'translate.try.dates.1');
+    await assertPrompt(page, lang, 'translate.try.dates.2');
     for (const date of ['January 23, 2015', '23/01/2015']) {
-      await page.fill('[data-testid=s2s-text]', date);
-      await page.press('[data-testid=s2s-text]', 'Enter');
-      await page.waitForFunction((n) => document.querySelectorAll('.tr-token').length === n, date.length);
+      await page.fill('[data-testid=translate-text]', date);
+      await page.press('[data-testid=translate-text]', 'Enter');
+      await page.waitForFunction((n) => document.querySelectorAll('.translate-token').length === n, date.length);
       const { source, output, map } = await decode();
       const year = source.join('').indexOf('2015');
       assert.equal(output.replace(/ /g, '').slice(0, 4), '2015', `${date} → ${output}`);

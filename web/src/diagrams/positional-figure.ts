@@ -23,18 +23,18 @@ export class PositionalFigure {
 
   constructor(t: T) {
     this.#t = t;
-    this.element.dataset.testid = 'tf-positional';
+    this.element.dataset.testid = 'transformer-positional';
     const text = el('div', 'lab-positional-text');
-    text.append(el('h3', undefined, t('tf.pe.title')), el('p', 'lab-positional-intro', t('tf.pe.intro')), this.#tables);
+    text.append(el('h3', undefined, t('transformer.pe.title')), el('p', 'lab-positional-intro', t('transformer.pe.intro')), this.#tables);
     const map = el('div', 'lab-positional-map');
     this.element.append(text, map);
     this.#heatmap = new Heatmap(map, {
-      id: 'tf-positions',
-      title: t('tf.pe.table'),
+      id: 'transformer-positions',
+      title: t('transformer.pe.table'),
       fixedRange: [-1, 1],
       diverging: true,
-      xTitle: t('tf.pe.dim'),
-      yTitle: t('tf.pe.pos'),
+      xTitle: t('transformer.pe.dim'),
+      yTitle: t('transformer.pe.pos'),
       t,
     });
   }
@@ -58,10 +58,10 @@ export class PositionalFigure {
     const { output } = positionDemo(WORDS, D, seed, positions);
     const distance = rowDistance(output[0], output[2]);
     const box = el('div', 'lab-positional-case');
-    box.dataset.testid = positions ? 'tf-pe-with' : 'tf-pe-without';
+    box.dataset.testid = positions ? 'transformer-pe-with' : 'transformer-pe-without';
     box.dataset.distance = String(distance);
     const table = el('table', 'lab-positional-table');
-    table.createCaption().textContent = t(positions ? 'tf.pe.with' : 'tf.pe.without');
+    table.createCaption().textContent = t(positions ? 'transformer.pe.with' : 'transformer.pe.without');
     const body = table.createTBody();
     output.forEach((row, i) => {
       const tr = body.insertRow();
@@ -72,7 +72,7 @@ export class PositionalFigure {
       tr.append(th, ...row.map((v) => el('td', undefined, v.toFixed(2))));
     });
     const verdict = el('p', `lab-positional-verdict ${distance === 0 ? 'same' : 'differ'}`);
-    verdict.textContent = distance === 0 ? t('tf.pe.equal') : t('tf.pe.differ').replace('{d}', distance.toFixed(2));
+    verdict.textContent = distance === 0 ? t('transformer.pe.equal') : t('transformer.pe.differ').replace('{d}', distance.toFixed(2));
     box.append(table, verdict);
     return box;
   }

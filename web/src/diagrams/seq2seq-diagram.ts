@@ -76,18 +76,18 @@ export class Seq2SeqDiagram {
     const { enc: ENC, dec: DEC, scores: SCORES, weights: WEIGHTS, context: CONTEXT, output: OUTPUT } = L;
     this.#enc = ENC;
     this.#weights = WEIGHTS;
-    const d = new Diagram({ title: t('tr.diagram.title'), desc: t('tr.diagram.desc'), caption: t('tr.diagram.caption'), width: L.width, height: L.height, testId: 's2s-diagram', idPrefix: 's2s-diagram' });
+    const d = new Diagram({ title: t('translate.diagram.title'), desc: t('translate.diagram.desc'), caption: t('translate.diagram.caption'), width: L.width, height: L.height, testId: 'translate-diagram', idPrefix: 'translate-diagram' });
     if (narrow) d.element.classList.add('narrow');
     this.diagram = d;
     const top = (b: Box, key: string) => svg('text', { x: b.x + b.w / 2, y: b.y + 15, class: 'lab-diagram-label', 'text-anchor': 'middle' }, t(key));
-    d.part('enc', t('tr.diagram.enc.name'), [rect(ENC), top(ENC, 'tr.diagram.enc'), this.#encCells], targets.enc);
-    const decGroup = d.part('dec', t('tr.diagram.dec.name'), [rect(DEC)], targets.dec);
+    d.part('enc', t('translate.diagram.enc.name'), [rect(ENC), top(ENC, 'translate.diagram.enc'), this.#encCells], targets.enc);
+    const decGroup = d.part('dec', t('translate.diagram.dec.name'), [rect(DEC)], targets.dec);
     this.#decLabel = svg('text', { x: DEC.x + DEC.w / 2, y: DEC.y + DEC.h / 2, class: 'lab-diagram-label', 'text-anchor': 'middle', 'dominant-baseline': 'central' });
     decGroup.append(this.#decLabel);
-    d.boxPart('scores', t('tr.diagram.scores.name'), SCORES, t('tr.diagram.scores'), targets.scores);
-    d.part('weights', t('tr.diagram.weights.name'), [rect(WEIGHTS), top(WEIGHTS, 'tr.diagram.weights'), this.#weightCells], targets.weights);
-    d.boxPart('context', t('tr.diagram.context.name'), CONTEXT, t('tr.diagram.context'), targets.context);
-    const outGroup = d.part('output', t('tr.diagram.output.name'), [rect(OUTPUT)], targets.output);
+    d.boxPart('scores', t('translate.diagram.scores.name'), SCORES, t('translate.diagram.scores'), targets.scores);
+    d.part('weights', t('translate.diagram.weights.name'), [rect(WEIGHTS), top(WEIGHTS, 'translate.diagram.weights'), this.#weightCells], targets.weights);
+    d.boxPart('context', t('translate.diagram.context.name'), CONTEXT, t('translate.diagram.context'), targets.context);
+    const outGroup = d.part('output', t('translate.diagram.output.name'), [rect(OUTPUT)], targets.output);
     this.#outLabel = svg('text', { x: OUTPUT.x + OUTPUT.w / 2, y: OUTPUT.y + OUTPUT.h / 2, class: 'lab-diagram-label', 'text-anchor': 'middle', 'dominant-baseline': 'central' });
     outGroup.append(this.#outLabel);
 
@@ -112,11 +112,11 @@ export class Seq2SeqDiagram {
     this.#encCells.replaceChildren(...cells(this.#enc, 24, source.slice(0, n), n < source.length, null));
     const weights = step?.attention ? Array.from({ length: n }, (_, i) => step.attention?.[i] ?? 0) : null;
     this.#weightCells.replaceChildren(...cells(this.#weights, 24, [], false, weights, n));
-    this.#decLabel.textContent = step ? t('tr.diagram.dec.step').replace('{step}', String(step.index)) : t('tr.diagram.dec');
+    this.#decLabel.textContent = step ? t('translate.diagram.dec.step').replace('{step}', String(step.index)) : t('translate.diagram.dec');
     // the word in its own tspan, in its own language (the English the model writes)
-    const [before, after = ''] = t('tr.diagram.output.step').split('{token}');
+    const [before, after = ''] = t('translate.diagram.output.step').split('{token}');
     if (step) this.#outLabel.replaceChildren(before, svg('tspan', { lang: 'en' }, step.token), after);
-    else this.#outLabel.textContent = t('tr.diagram.output');
+    else this.#outLabel.textContent = t('translate.diagram.output');
   }
 
   /** Lights the path of a decoding step (or nothing before the first). */

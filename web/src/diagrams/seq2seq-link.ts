@@ -33,10 +33,10 @@ export class Seq2SeqDiagramLink {
   #build(): Seq2SeqDiagram {
     const decode = this.#decode;
     const q = (selector: string) => () => decode.querySelector<HTMLElement>(selector);
-    const map = q('figure#s2s-attention');
+    const map = q('figure#translate-attention');
     const diagram = new Seq2SeqDiagram(
       this.#t,
-      { enc: q('[data-testid=s2s-source]'), dec: q('[data-testid=s2s-decode-step]'), scores: map, weights: map, context: map, output: q('.tr-output-row') },
+      { enc: q('[data-testid=translate-source]'), dec: q('[data-testid=translate-decode-step]'), scores: map, weights: map, context: map, output: q('.translate-output-row') },
       this.#narrow.matches,
     );
     const d = diagram.diagram;
@@ -44,10 +44,10 @@ export class Seq2SeqDiagramLink {
       const view = decode.querySelector(selector);
       if (view) d.link(view, ids);
     };
-    link('[data-testid=s2s-source]', ['enc']);
-    link('figure#s2s-attention', ['scores', 'weights']);
-    link('.tr-output-row', ['output']);
-    link('.tr-decode-controls', STEP_PATH);
+    link('[data-testid=translate-source]', ['enc']);
+    link('figure#translate-attention', ['scores', 'weights']);
+    link('.translate-output-row', ['output']);
+    link('.translate-decode-controls', STEP_PATH);
     return diagram;
   }
 

@@ -45,7 +45,7 @@ export class TransformerDiagram {
   constructor(t: T, targets: TransformerTargets) {
     this.#t = t;
     this.#targets = targets;
-    this.diagram = new Diagram({ title: t('tf.diagram.title'), desc: t('tf.diagram.desc'), caption: t('tf.diagram.caption'), width: WIDTH, height: HEIGHT, testId: 'tf-diagram', idPrefix: 'tf-diagram' });
+    this.diagram = new Diagram({ title: t('transformer.diagram.title'), desc: t('transformer.diagram.desc'), caption: t('transformer.diagram.caption'), width: WIDTH, height: HEIGHT, testId: 'transformer-diagram', idPrefix: 'transformer-diagram' });
   }
 
   /** Draws the model of `shape` (again, after a settings change or a change of layout). */
@@ -61,24 +61,24 @@ export class TransformerDiagram {
     const decAt = narrow ? NARROW_COLUMN : DEC;
     const heads = (key: string) => t(key).replace('{heads}', String(shape.heads));
     const enc = new Column(d, t, this.#targets, encAt.x, encAt.w, shape.normFirst, height - 6);
-    enc.box('embed', 'tf.diagram.embed.source', t('tf.diagram.embed.source'));
+    enc.box('embed', 'transformer.diagram.embed.source', t('transformer.diagram.embed.source'));
     const encStart = enc.bottomOfNext();
-    enc.block('enc-self', heads('tf.diagram.encSelf'));
-    enc.block('ff', t('tf.diagram.ff'));
+    enc.block('enc-self', heads('transformer.diagram.encSelf'));
+    enc.block('ff', t('transformer.diagram.ff'));
     const encTop = enc.top;
     enc.layers(encStart, encTop, shape.layers);
-    enc.title(t('tf.diagram.encoder'));
+    enc.title(t('transformer.diagram.encoder'));
 
     const dec = new Column(d, t, this.#targets, decAt.x, decAt.w, shape.normFirst, HEIGHT - 6);
-    dec.box('embed', 'tf.diagram.embed.output', t('tf.diagram.embed.output'));
+    dec.box('embed', 'transformer.diagram.embed.output', t('transformer.diagram.embed.output'));
     const decStart = dec.bottomOfNext();
-    dec.block('dec-self', heads('tf.diagram.decSelf'));
-    const cross = dec.block('cross', heads('tf.diagram.cross'));
-    dec.block('ff', t('tf.diagram.ff'));
+    dec.block('dec-self', heads('transformer.diagram.decSelf'));
+    const cross = dec.block('cross', heads('transformer.diagram.cross'));
+    dec.block('ff', t('transformer.diagram.ff'));
     const decTop = dec.top;
     dec.layers(decStart, decTop, shape.layers);
-    dec.box('out', 'tf.diagram.out', t('tf.diagram.out'));
-    dec.title(t('tf.diagram.decoder'));
+    dec.box('out', 'transformer.diagram.out', t('transformer.diagram.out'));
+    dec.title(t('transformer.diagram.decoder'));
     // the encoder's output feeds every decoder layer's cross-attention (its keys and values)
     // (from the right of its last ⊕, clear of the column's title)
     const from = encAt.x + encAt.w / 2 + R;
@@ -143,7 +143,7 @@ class Column {
 
   #norm(): void {
     const b = this.#place('norm', NORM_H, 64);
-    this.#d.boxPart('norm', this.#t('tf.diagram.norm.name'), b, this.#t('tf.diagram.norm'), this.#targets.norm);
+    this.#d.boxPart('norm', this.#t('transformer.diagram.norm.name'), b, this.#t('transformer.diagram.norm'), this.#targets.norm);
   }
 
   /** A sublayer with its norm and its residual connection (drawn from its input to the ⊕). */
@@ -151,10 +151,10 @@ class Column {
     const input = this.top - GAP / 2;
     if (this.#normFirst) this.#norm();
     const b = this.#place(id, BOX_H, this.#w - 40);
-    this.#d.boxPart(id, this.#t(`tf.diagram.${id}.name`), b, label, this.#targets[id]);
+    this.#d.boxPart(id, this.#t(`transformer.diagram.${id}.name`), b, label, this.#targets[id]);
     const plus = this.#place('residual', 2 * R, 2 * R);
     const cy = plus.y + R;
-    this.#d.part('residual', this.#t('tf.diagram.residual.name'), [
+    this.#d.part('residual', this.#t('transformer.diagram.residual.name'), [
       svg('circle', { cx: this.#cx, cy, r: R, class: 'lab-diagram-box' }),
       svg('path', { d: `M${this.#cx - 4},${cy} h8 M${this.#cx},${cy - 4} v8`, class: 'lab-diagram-arrow' }),
     ], this.#targets.residual);

@@ -38,26 +38,26 @@ export class TransformerDiagramLink {
         open.openPositions();
         return this.#positions.element;
       },
-      'enc-self': q('[data-testid=tf-grid-encoder]'),
-      'dec-self': q('[data-testid=tf-grid-decoder]'),
-      cross: q('[data-testid=tf-grid-cross]'),
-      ff: setting('[data-testid=tf-dff]'),
-      norm: setting('[data-testid=tf-norm-first]'),
-      residual: setting('[data-testid=tf-norm-first]'),
-      out: q('[data-testid=tf-output]'),
+      'enc-self': q('[data-testid=transformer-grid-encoder]'),
+      'dec-self': q('[data-testid=transformer-grid-decoder]'),
+      cross: q('[data-testid=transformer-grid-cross]'),
+      ff: setting('[data-testid=transformer-dff]'),
+      norm: setting('[data-testid=transformer-norm-first]'),
+      residual: setting('[data-testid=transformer-norm-first]'),
+      out: q('[data-testid=transformer-output]'),
     });
     this.element.append(this.#diagram.diagram.element);
     this.#draw();
     this.#narrow.addEventListener('change', this.#redraw);
     this.#positions.show(state.get('seed'));
     this.#unsubscribe = state.subscribe((changed) => {
-      if (changed.some((n) => n === 'tf_layers' || n === 'tf_heads' || n === 'tf_norm_first')) this.#draw();
+      if (changed.some((n) => n === 'transformer_layers' || n === 'transformer_heads' || n === 'transformer_norm_first')) this.#draw();
       if (changed.includes('seed')) this.#positions.show(state.get('seed'));
     });
-    const stepped = () => this.#diagram.step(Number(root.querySelector<HTMLElement>('.tf-decode')?.dataset.step ?? 0) > 0);
+    const stepped = () => this.#diagram.step(Number(root.querySelector<HTMLElement>('.transformer-decode')?.dataset.step ?? 0) > 0);
     this.#stepped = stepped;
     this.#observer = new MutationObserver(stepped);
-    const decode = root.querySelector('.tf-decode');
+    const decode = root.querySelector('.transformer-decode');
     if (decode) this.#observer.observe(decode, { attributes: true, attributeFilter: ['data-step'] });
     stepped();
   }
@@ -74,19 +74,19 @@ export class TransformerDiagramLink {
       const view = root.querySelector(selector);
       if (view) d.link(view, ids);
     };
-    link('[data-testid=tf-grid-encoder]', ['enc-self']);
-    link('[data-testid=tf-grid-decoder]', ['dec-self']);
-    link('[data-testid=tf-grid-cross]', ['cross']);
-    link('[data-testid=tf-source]', ['cross']);
-    link('[data-testid=tf-output]', ['out']);
-    link('.tf-decode-controls', DECODE_PATH);
-    link('[data-testid=tf-positional]', ['embed']);
-    link('label:has([data-testid=tf-text])', ['embed']);
+    link('[data-testid=transformer-grid-encoder]', ['enc-self']);
+    link('[data-testid=transformer-grid-decoder]', ['dec-self']);
+    link('[data-testid=transformer-grid-cross]', ['cross']);
+    link('[data-testid=transformer-source]', ['cross']);
+    link('[data-testid=transformer-output]', ['out']);
+    link('.transformer-decode-controls', DECODE_PATH);
+    link('[data-testid=transformer-positional]', ['embed']);
+    link('label:has([data-testid=transformer-text])', ['embed']);
   }
 
   #draw(): void {
     const s = this.#state;
-    this.#diagram.draw({ layers: s.get('tf_layers'), heads: s.get('tf_heads'), normFirst: s.get('tf_norm_first') }, this.#narrow.matches);
+    this.#diagram.draw({ layers: s.get('transformer_layers'), heads: s.get('transformer_heads'), normFirst: s.get('transformer_norm_first') }, this.#narrow.matches);
     // a redraw keeps the decoding step's path lit
     this.#stepped?.();
   }

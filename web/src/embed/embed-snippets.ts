@@ -20,10 +20,10 @@ const ELEMENTS: Record<EmbeddableSection, (state: AppState) => { tag: string; ow
   dot: (s) => ({ tag: 'attention-playground', own: [['mechanism', s.get('dot_score') === 'dot' ? 'dot' : 'scaled-dot']], from: 'dot_score' }),
   self: () => ({ tag: 'attention-playground', own: [['mechanism', 'self']] }),
   multihead: () => ({ tag: 'multihead-view', own: [] }),
-  translate: (s) => ({ tag: 'seq2seq-demo', own: [['task', s.get('s2s_task')], ...offRecipe(s)], from: 's2s_task' }),
+  translate: (s) => ({ tag: 'seq2seq-demo', own: [['task', s.get('translate_task')], ...offRecipe(s)], from: 'translate_task' }),
   why: () => ({ tag: 'attention-playground', own: [['mechanism', 'why']] }),
   idea: () => ({ tag: 'attention-playground', own: [['mechanism', 'idea']] }),
-  transformer: (s) => ({ tag: 'transformer-demo', own: [['task', s.get('tf_task')]], from: 'tf_task' }),
+  transformer: (s) => ({ tag: 'transformer-demo', own: [['task', s.get('transformer_task')]], from: 'transformer_task' }),
   gpt: () => ({ tag: 'gpt-demo', own: [] }),
 };
 
@@ -32,11 +32,11 @@ const ELEMENTS: Record<EmbeddableSection, (state: AppState) => { tag: string; ow
  * (widgets/section-widget.ts): the settings that differ from it go in explicitly, defaults or not.
  */
 function offRecipe(s: AppState): [string, string][] {
-  const recipe = RECIPES[s.get('s2s_task') as TaskName];
+  const recipe = RECIPES[s.get('translate_task') as TaskName];
   const now: [string, string, string][] = [
-    ['s2s_cell', s.get('s2s_cell'), recipe.cell],
-    ['s2s_hidden', String(s.get('s2s_hidden')), String(recipe.hidden)],
-    ['s2s_lr', String(s.get('s2s_lr')), String(recipe.lr)],
+    ['translate_cell', s.get('translate_cell'), recipe.cell],
+    ['translate_hidden', String(s.get('translate_hidden')), String(recipe.hidden)],
+    ['translate_lr', String(s.get('translate_lr')), String(recipe.lr)],
   ];
   return now.filter(([, value, wanted]) => value !== wanted).map(([name, value]) => [name, value]);
 }
@@ -59,7 +59,8 @@ export function escapeAttribute(value: string): string {
 
 /** The state's entries that belong to `sectionId` (its settings, seed, lang and their hide switches). */
 export function sectionEntries(state: AppState, sectionId: SectionId): [string, string][] {
-  const mine = new Set<string>(PROPS.filter((p) => p.section === sectionId || p.name === 'seed' || p.name === 'lang').map((p) => p.name));
+  // by the name's slug: the build leaves the table's `section`s out (web/vite.config.ts)
+  const mine = new Set<string>(PROPS.filter((p) => p.name.startsWith(`${sectionId}_`) || p.name === 'seed' || p.name === 'lang').map((p) => p.name));
   mine.add('controls');
   return state.entries().filter(([name]) => mine.has(name) || (name.endsWith('_hide') && mine.has(name.slice(0, -5))));
 }

@@ -41,28 +41,28 @@ export const MODEL_FILE_STRINGS: Strings = {
     'mf.download.none': 'Train the model first: there is nothing to download yet.',
     'mf.download.done': 'Saved {name} ({size} KiB).',
     'mf.download.error': 'Could not save the model: {message}',
-    'pairs.title': 'Your own sentence pairs',
-    'pairs.intro':
+    'translate.pairs.title': 'Your own sentence pairs',
+    'translate.pairs.intro':
       'Paste or upload pairs, one per line: the source, a tab, the target. Lines starting with # and blank lines are skipped. A share is held out: the model never trains on it, and the scores below are measured on it.',
-    'pairs.text': 'Pairs (source<TAB>target per line)',
-    'pairs.upload': 'Upload a .tsv file…',
-    'pairs.tokenize': 'Tokens',
-    'pairs.tokenize.words': 'words (split at spaces)',
-    'pairs.tokenize.chars': 'characters (spaces dropped)',
-    'pairs.heldOut': 'Held out (%, 0–50)',
-    'pairs.steps': 'Training steps',
-    'pairs.train': 'Train on these pairs',
-    'pairs.training': 'Training on {train} pairs ({heldOut} held out): step {step} of {steps}, loss {loss}',
-    'pairs.done':
+    'translate.pairs.text': 'Pairs (source<TAB>target per line)',
+    'translate.pairs.upload': 'Upload a .tsv file…',
+    'translate.pairs.tokenize': 'Tokens',
+    'translate.pairs.tokenize.words': 'words (split at spaces)',
+    'translate.pairs.tokenize.chars': 'characters (spaces dropped)',
+    'translate.pairs.heldOut': 'Held out (%, 0–50)',
+    'translate.pairs.steps': 'Training steps',
+    'translate.pairs.train': 'Train on these pairs',
+    'translate.pairs.training': 'Training on {train} pairs ({heldOut} held out): step {step} of {steps}, loss {loss}',
+    'translate.pairs.done':
       'Trained {steps} steps on {train} pairs. Held out ({heldOut} pairs): exact match {exact}, token accuracy {accuracy}.',
-    'pairs.done.noHeldOut':
+    'translate.pairs.done.noHeldOut':
       'Trained {steps} steps on {train} pairs. Nothing was held out, so these scores are on the training pairs: exact match {exact}, token accuracy {accuracy}.',
-    'pairs.error': 'Your pairs: {message}',
-    'pairs.link.kept': 'The page’s address carries these pairs ({length} characters): a link to it brings them back.',
-    'pairs.link.example': 'These are the example pairs: a link to the page brings them back without carrying them.',
-    'pairs.link.tooLong':
+    'translate.pairs.error': 'Your pairs: {message}',
+    'translate.pairs.link.kept': 'The page’s address carries these pairs ({length} characters): a link to it brings them back.',
+    'translate.pairs.link.example': 'These are the example pairs: a link to the page brings them back without carrying them.',
+    'translate.pairs.link.tooLong':
       'These pairs ({length} characters) are too long for the page’s address, which carries up to {limit}: a link keeps the settings but not the pairs.',
-    'pairs.example':
+    'translate.pairs.example':
       '# Chinese → English, words separated by spaces\n咖哥 喜欢 小冰\tKaGe likes XiaoBing\n我 爱 学习 人工智能\tI love studying AI\n深度学习 改变 世界\tDL changed the world\n自然 语言 处理 很 强大\tNLP is so powerful\n神经网络 非常 复杂\tNeural-Nets are complex',
   },
   zh: {
@@ -102,26 +102,26 @@ export const MODEL_FILE_STRINGS: Strings = {
     'mf.download.none': '请先训练模型：现在还没有可下载的内容。',
     'mf.download.done': '已保存 {name}（{size} KiB）。',
     'mf.download.error': '无法保存模型：{message}',
-    'pairs.title': '你自己的句对',
-    'pairs.intro':
+    'translate.pairs.title': '你自己的句对',
+    'translate.pairs.intro':
       '粘贴或上传句对，每行一对：源句、一个制表符、目标句。以 # 开头的行和空行会被跳过。其中一部分留作测试：模型从不在上面训练，下面的分数就是在这部分上测得的。',
-    'pairs.text': '句对（每行：源句、制表符、目标句）',
-    'pairs.upload': '上传 .tsv 文件…',
-    'pairs.tokenize': '词元',
-    'pairs.tokenize.words': '词（按空格切分）',
-    'pairs.tokenize.chars': '字符（去掉空格）',
-    'pairs.heldOut': '留出比例（%，0–50）',
-    'pairs.steps': '训练步数',
-    'pairs.train': '用这些句对训练',
-    'pairs.training': '正在用 {train} 对句子训练（留出 {heldOut} 对）：第 {step} / {steps} 步，损失 {loss}',
-    'pairs.done': '已在 {train} 对句子上训练 {steps} 步。留出的 {heldOut} 对：完全匹配 {exact}，词元准确率 {accuracy}。',
-    'pairs.done.noHeldOut':
+    'translate.pairs.text': '句对（每行：源句、制表符、目标句）',
+    'translate.pairs.upload': '上传 .tsv 文件…',
+    'translate.pairs.tokenize': '词元',
+    'translate.pairs.tokenize.words': '词（按空格切分）',
+    'translate.pairs.tokenize.chars': '字符（去掉空格）',
+    'translate.pairs.heldOut': '留出比例（%，0–50）',
+    'translate.pairs.steps': '训练步数',
+    'translate.pairs.train': '用这些句对训练',
+    'translate.pairs.training': '正在用 {train} 对句子训练（留出 {heldOut} 对）：第 {step} / {steps} 步，损失 {loss}',
+    'translate.pairs.done': '已在 {train} 对句子上训练 {steps} 步。留出的 {heldOut} 对：完全匹配 {exact}，词元准确率 {accuracy}。',
+    'translate.pairs.done.noHeldOut':
       '已在 {train} 对句子上训练 {steps} 步。没有留出句对，所以这些分数是在训练句对上测得的：完全匹配 {exact}，词元准确率 {accuracy}。',
-    'pairs.error': '你的句对：{message}',
-    'pairs.link.kept': '本页地址包含这些句对（{length} 个字符）：打开这个链接就能恢复它们。',
-    'pairs.link.example': '这些是示例句对：打开本页链接即可恢复，地址无需包含它们。',
-    'pairs.link.tooLong': '这些句对有 {length} 个字符，超过本页地址能携带的 {limit} 个：链接只保留设置，不包含句对。',
-    'pairs.example':
+    'translate.pairs.error': '你的句对：{message}',
+    'translate.pairs.link.kept': '本页地址包含这些句对（{length} 个字符）：打开这个链接就能恢复它们。',
+    'translate.pairs.link.example': '这些是示例句对：打开本页链接即可恢复，地址无需包含它们。',
+    'translate.pairs.link.tooLong': '这些句对有 {length} 个字符，超过本页地址能携带的 {limit} 个：链接只保留设置，不包含句对。',
+    'translate.pairs.example':
       '# 中文 → 英文，词之间用空格分开\n咖哥 喜欢 小冰\tKaGe likes XiaoBing\n我 爱 学习 人工智能\tI love studying AI\n深度学习 改变 世界\tDL changed the world\n自然 语言 处理 很 强大\tNLP is so powerful\n神经网络 非常 复杂\tNeural-Nets are complex',
   },
 };

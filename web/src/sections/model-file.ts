@@ -4,7 +4,7 @@
 // translate-byo.ts; §4's Transformer likewise) mounts them with its own context:
 //   const own = withStrings(ctx);            // model-file-strings.ts, looked up first
 //   adoptCss(styleRootOf(root)!, css);       // model-file.css?inline
-//   const picker = new ModelFilePanel(host, own, 'tf-file');   // test ids tf-file-…
+//   const picker = new ModelFilePanel(host, own, 'transformer-file');   // test ids transformer-file-…
 //   new ModelDownloads(host, own, () => trainedModel, () => 'my-transformer');
 //   … picker.destroy() when the section goes.
 // A loaded file shows its configuration, its
@@ -63,12 +63,12 @@ export function downloadBytes(bytes: Uint8Array, fileName: string): void {
 }
 
 /**
- * A second decoding view on the page gets its own test ids: DecodeView names its controls s2s-…,
+ * A second decoding view on the page gets its own test ids: DecodeView names its controls translate-…,
  * which stay the section's main view's; this one's become `${prefix}-…`.
  */
 export function retagDecode(host: HTMLElement, prefix: string): void {
-  for (const node of host.querySelectorAll<HTMLElement>('[data-testid^="s2s-"]')) {
-    node.dataset.testid = `${prefix}-${node.dataset.testid!.slice(4)}`;
+  for (const node of host.querySelectorAll<HTMLElement>('[data-testid^="translate-"]')) {
+    node.dataset.testid = `${prefix}-${node.dataset.testid!.slice('translate-'.length)}`;
   }
 }
 
@@ -105,7 +105,7 @@ function vocabList(tokens: readonly string[], t: (key: string) => string): HTMLE
   const shown = tokens.filter((token) => !RESERVED.has(token));
   const head = shown.slice(0, VOCAB_SHOWN);
   for (const token of head) list.append(el('code', 'mf-token', token), ' ');
-  if (shown.length > head.length) list.append(el('span', 'tr-note', fill(t('mf.vocab.more'), { count: shown.length - head.length })));
+  if (shown.length > head.length) list.append(el('span', 'translate-note', fill(t('mf.vocab.more'), { count: shown.length - head.length })));
   return list;
 }
 
@@ -138,7 +138,7 @@ export class ModelFilePanel {
     this.#testId = testId;
     const { t } = ctx;
     this.element.dataset.testid = testId;
-    this.element.append(el('h3', undefined, t('mf.title')), el('p', 'tr-note', t('mf.intro')));
+    this.element.append(el('h3', undefined, t('mf.title')), el('p', 'translate-note', t('mf.intro')));
     this.#input.type = 'file';
     this.#input.accept = '.safetensors,.atlb,.model,application/octet-stream';
     this.#input.hidden = true;
@@ -245,10 +245,10 @@ export class ModelFilePanel {
     const source = el('div', 'mf-vocabulary');
     source.dataset.testid = `${this.#testId}-vocab-source`;
     const count = (tokens: string[]) => tokens.filter((x) => !RESERVED.has(x)).length;
-    source.append(el('p', 'tr-label', fill(t('mf.vocab.source'), { count: count(vocabulary.source) })), vocabList(vocabulary.source, t));
+    source.append(el('p', 'translate-label', fill(t('mf.vocab.source'), { count: count(vocabulary.source) })), vocabList(vocabulary.source, t));
     const target = el('div', 'mf-vocabulary');
     target.dataset.testid = `${this.#testId}-vocab-target`;
-    target.append(el('p', 'tr-label', fill(t('mf.vocab.target'), { count: count(vocabulary.target) })), vocabList(vocabulary.target, t));
+    target.append(el('p', 'translate-label', fill(t('mf.vocab.target'), { count: count(vocabulary.target) })), vocabList(vocabulary.target, t));
     const row = this.#details.lastElementChild;
     this.#details.replaceChildren(table, source, target);
     if (row) this.#details.append(row);

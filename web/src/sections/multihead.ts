@@ -26,11 +26,11 @@ export interface HeadCell {
   feature?: number;
 }
 
-const WATCHED: readonly PropName[] = ['seed', 'mh_text', 'mh_d', 'mh_heads', 'mh_scale'];
+const WATCHED: readonly PropName[] = ['seed', 'multihead_text', 'multihead_d', 'multihead_heads', 'multihead_scale'];
 const SCALES = ['shared', 'per-head'] as const;
 type ScaleMode = (typeof SCALES)[number];
 const D_CHOICES = range(2, 64);
-/** the most heads drawn side by side (the state table's limit for mh_heads) */
+/** the most heads drawn side by side (the state table's limit for multihead_heads) */
 export const MAX_HEADS = 16;
 
 const HEAD_FORMULA = `<mrow><msub><mi>head</mi><mi>h</mi></msub><mo>=</mo><mi>softmax</mi><mo>&#x2061;</mo><mrow><mo>(</mo><mfrac><mrow><msub><mi>Q</mi><mi>h</mi></msub><msubsup><mi>K</mi><mi>h</mi><mi mathvariant="normal">T</mi></msubsup></mrow><msqrt><mrow><mi>d</mi><mo>/</mo><mi>h</mi></mrow></msqrt></mfrac><mo>)</mo></mrow><msub><mi>V</mi><mi>h</mi></msub></mrow>`;
@@ -40,8 +40,8 @@ const MULTI_HEAD_TWO_LINES = `<mtable columnalign="left"><mtr><mtd><mrow><mi>Mul
 
 /** The status line: "3 tokens, d = 4, 1 head of 4 features" (singular where a count is 1, in English). */
 export function okMessage(t: (key: string) => string, { count, d, heads, dh }: { count: number; d: number; heads: number; dh: number }): string {
-  const word = (key: string, k: number) => t(`mh.word.${key}${k === 1 ? '' : 's'}`);
-  return fill(t('mh.ok'), { count, d, heads, dh, tokenWord: word('token', count), headWord: word('head', heads), featureWord: word('feature', dh) });
+  const word = (key: string, k: number) => t(`multihead.word.${key}${k === 1 ? '' : 's'}`);
+  return fill(t('multihead.ok'), { count, d, heads, dh, tokenWord: word('token', count), headWord: word('head', heads), featureWord: word('feature', dh) });
 }
 
 /** heads named in the narration; the rest are counted */
@@ -53,7 +53,7 @@ const STANDS_OUT = 1.25;
 /** "1, 2 and 3" / "1、2、3": the heads of one group, in the page's language. */
 function headList(t: (key: string) => string, heads: readonly number[]): string {
   if (heads.length < 2) return heads.join('');
-  return `${heads.slice(0, -1).join(t('mh.narrate.headSep'))}${t('mh.narrate.headLast')}${heads[heads.length - 1]}`;
+  return `${heads.slice(0, -1).join(t('multihead.narrate.headSep'))}${t('multihead.narrate.headLast')}${heads[heads.length - 1]}`;
 }
 
 /**
@@ -79,10 +79,10 @@ export function strongestLinks(t: (key: string) => string, weights: ArrayLike<nu
     return { h: h + 1, pair: pairOf(at), query: names[Math.floor(at / n)], key: names[at % n], w, ties, kind };
   });
   const links = best.slice(0, NARRATED_HEADS).map((b) =>
-    fill(t(`mh.narrate.${b.kind}`), { h: b.h, query: b.query, key: b.key, w: b.w.toFixed(2), count: b.ties, even: (1 / n).toFixed(2) }),
+    fill(t(`multihead.narrate.${b.kind}`), { h: b.h, query: b.query, key: b.key, w: b.w.toFixed(2), count: b.ties, even: (1 / n).toFixed(2) }),
   );
-  if (heads > NARRATED_HEADS) links.push(fill(t('mh.narrate.more'), { count: heads - NARRATED_HEADS }));
-  const text = fill(t('mh.narrate'), { links: links.join(t('mh.narrate.sep')) });
+  if (heads > NARRATED_HEADS) links.push(fill(t('multihead.narrate.more'), { count: heads - NARRATED_HEADS }));
+  const text = fill(t('multihead.narrate'), { links: links.join(t('multihead.narrate.sep')) });
   if (heads === 1) return text;
   // heads grouped by the pair they link most: one group of all, all alike; no group of two, all differ
   const linked = best.filter((b) => b.kind === 'link');
@@ -90,10 +90,10 @@ export function strongestLinks(t: (key: string) => string, weights: ArrayLike<nu
   for (const b of linked) groups.set(b.pair, [...(groups.get(b.pair) ?? []), b.h]);
   const shared = [...groups.values()].filter((g) => g.length > 1);
   let verdict = '';
-  if (linked.length === heads && groups.size === 1) verdict = t('mh.narrate.same');
-  else if (shared.length > 0) verdict = shared.map((g) => fill(t('mh.narrate.shared'), { heads: headList(t, g) })).join(' ');
-  else if (linked.length === heads) verdict = t('mh.narrate.differ');
-  return verdict ? fill(t('mh.narrate.verdict'), { links: text, verdict }) : text;
+  if (linked.length === heads && groups.size === 1) verdict = t('multihead.narrate.same');
+  else if (shared.length > 0) verdict = shared.map((g) => fill(t('multihead.narrate.shared'), { heads: headList(t, g) })).join(' ');
+  else if (linked.length === heads) verdict = t('multihead.narrate.differ');
+  return verdict ? fill(t('multihead.narrate.verdict'), { links: text, verdict }) : text;
 }
 
 /** Head counts that divide d, up to MAX_HEADS. */
@@ -110,7 +110,7 @@ export function nearestHeads(d: number, heads: number): number {
 
 class MultiHeadView implements SectionHandle {
   readonly #ctx: SectionContext;
-  readonly #root = el('div', 'mh-section');
+  readonly #root = el('div', 'multihead-section');
   readonly #text = el('input');
   readonly #d = el('select');
   readonly #heads = el('select');
@@ -120,9 +120,9 @@ class MultiHeadView implements SectionHandle {
   /** how the heads' heatmaps are coloured now; and, when shared, the head outputs' one scale */
   #scaleMode: ScaleMode | null = null;
   #outputScale: HeatmapScaleGroup | null = null;
-  readonly #message = new MessageLine('mh-message');
-  readonly #narration = narration('mh-narration');
-  readonly #headsBox = el('div', 'mh-heads');
+  readonly #message = new MessageLine('multihead-message');
+  readonly #narration = narration('multihead-narration');
+  readonly #headsBox = el('div', 'multihead-heads');
   #headMaps: { weights: Heatmap; output: Heatmap }[] = [];
   #context: Heatmap | null = null;
   readonly #output: Heatmap;
@@ -132,56 +132,56 @@ class MultiHeadView implements SectionHandle {
   #computeCount = 0;
   /** the head cell every view shows: its head's maps, the concatenation's column, the line below */
   readonly #selection = new CellSelection<HeadCell>();
-  readonly #link = el('p', 'mh-link');
+  readonly #link = el('p', 'multihead-link');
   #unlink: (() => void)[] = [];
   #last: { tokens: string[]; heads: number; dh: number; r: MultiHeadResult } | null = null;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     this.#sentence = new SentenceBox({
-      ctx, prefix: 'mh', key: 'mh_text', input: this.#text, message: this.#message, root: this.#root, latest: this.#latest,
+      ctx, prefix: 'multihead', key: 'multihead_text', input: this.#text, message: this.#message, root: this.#root, latest: this.#latest,
     });
     const { t, state } = ctx;
     mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css);
-    this.#root.append(el('p', 'mh-intro', t('mh.intro')), tryThis(t('try.title'), [t('mh.try.heads'), t('mh.try.scale'), t('mh.try.repeat')]));
+    this.#root.append(el('p', 'multihead-intro', t('multihead.intro')), tryThis(t('try.title'), [t('multihead.try.heads'), t('multihead.try.scale'), t('multihead.try.repeat')]));
 
     const controls = el('div', 'al-controls');
     this.#text.type = 'text';
-    this.#text.className = 'mh-text';
+    this.#text.className = 'multihead-text';
     this.#text.spellcheck = false;
-    this.#text.value = state.get('mh_text');
+    this.#text.value = state.get('multihead_text');
     this.#text.addEventListener('input', () => this.#sentence.onInput());
-    const textField = field(t('mh.text'), this.#text);
+    const textField = field(t('multihead.text'), this.#text);
     textField.classList.add('al-field-wide');
-    textField.hidden = state.isHidden('mh_text');
-    setOptions(this.#d, D_CHOICES.map((v) => [String(v), String(v)] as const), String(state.get('mh_d')));
+    textField.hidden = state.isHidden('multihead_text');
+    setOptions(this.#d, D_CHOICES.map((v) => [String(v), String(v)] as const), String(state.get('multihead_d')));
     // the reader's h stays in the state (and the address) when d changes; #compute draws the nearest
     // count that divides d and says so, and a later d that h divides draws h again
-    this.#d.addEventListener('change', () => state.set('mh_d', Number(this.#d.value)));
-    this.#heads.addEventListener('change', () => state.set('mh_heads', Number(this.#heads.value)));
-    const dField = field(t('mh.d'), this.#d);
-    dField.hidden = state.isHidden('mh_d');
-    const headsField = field(t('mh.heads'), this.#heads);
-    headsField.hidden = state.isHidden('mh_heads');
-    setOptions(this.#scaleSelect, SCALES.map((v) => [v, t(`mh.scale.${v}`)] as const), state.get('mh_scale'));
-    this.#scaleSelect.addEventListener('change', () => state.set('mh_scale', this.#scaleSelect.value as ScaleMode));
-    const scaleField = field(t('mh.scale'), this.#scaleSelect);
-    scaleField.hidden = state.isHidden('mh_scale');
+    this.#d.addEventListener('change', () => state.set('multihead_d', Number(this.#d.value)));
+    this.#heads.addEventListener('change', () => state.set('multihead_heads', Number(this.#heads.value)));
+    const dField = field(t('multihead.d'), this.#d);
+    dField.hidden = state.isHidden('multihead_d');
+    const headsField = field(t('multihead.heads'), this.#heads);
+    headsField.hidden = state.isHidden('multihead_heads');
+    setOptions(this.#scaleSelect, SCALES.map((v) => [v, t(`multihead.scale.${v}`)] as const), state.get('multihead_scale'));
+    this.#scaleSelect.addEventListener('change', () => state.set('multihead_scale', this.#scaleSelect.value as ScaleMode));
+    const scaleField = field(t('multihead.scale'), this.#scaleSelect);
+    scaleField.hidden = state.isHidden('multihead_scale');
     controls.append(textField, dField, headsField, scaleField);
 
     const formulas = el('div', 'al-formula');
     const wide = mathml(MULTI_HEAD, { display: 'block' });
-    wide.classList.add('mh-formula-wide');
+    wide.classList.add('multihead-formula-wide');
     const narrow = mathml(MULTI_HEAD_TWO_LINES, { display: 'block' });
-    narrow.classList.add('mh-formula-narrow');
+    narrow.classList.add('multihead-formula-narrow');
     formulas.append(mathml(HEAD_FORMULA, { display: 'block' }), wide, narrow);
     this.#root.append(controls, this.#message.element, this.#narration, formulas, this.#headsBox);
 
-    const features = { t, diverging: true, xTitle: t('mh.axis.features'), yTitle: t('mh.axis.tokens') };
-    this.#output = new Heatmap(this.#combined, { id: 'mh-output', title: t('mh.map.output'), ...features });
-    this.#link.dataset.testid = 'mh-link';
+    const features = { t, diverging: true, xTitle: t('multihead.axis.features'), yTitle: t('multihead.axis.tokens') };
+    this.#output = new Heatmap(this.#combined, { id: 'multihead-output', title: t('multihead.map.output'), ...features });
+    this.#link.dataset.testid = 'multihead-link';
     // how the heads combine (concatenation, output projection): a named panel beside the heads' own idea
-    this.#combinePanel = new Panel(state, 'mh_open_combine', t('mh.panel.combine'), 'mh-panel-combine');
+    this.#combinePanel = new Panel(state, 'multihead_open_combine', t('multihead.panel.combine'), 'multihead-panel-combine');
     this.#combinePanel.body.append(this.#combined);
     this.#root.append(this.#link, this.#combinePanel.element);
     this.#selection.subscribe((cell) => this.#showLink(cell));
@@ -211,66 +211,67 @@ class MultiHeadView implements SectionHandle {
       this.#headsBox.replaceChildren();
       this.#headsBox.dataset.heads = String(heads);
       this.#headMaps = range(1, heads).map((h) => {
-        const box = el('section', 'mh-head');
+        const box = el('section', 'multihead-head');
         box.dataset.head = String(h);
-        box.append(el('h3', undefined, fill(t('mh.head'), { h })));
+        box.append(el('h3', undefined, fill(t('multihead.head'), { h })));
         this.#headsBox.append(box);
         return {
           weights: new Heatmap(box, {
-            id: `mh-weights-${h}`,
+            id: `multihead-weights-${h}`,
             title: '',
             fixedRange: mode === 'shared' ? [0, 1] : undefined,
             t,
-            xTitle: t('mh.axis.keys'),
-            yTitle: t('mh.axis.queries'),
+            xTitle: t('multihead.axis.keys'),
+            yTitle: t('multihead.axis.queries'),
           }),
           output: new Heatmap(box, {
-            id: `mh-head-${h}`,
+            id: `multihead-head-${h}`,
             title: '',
             diverging: true,
             scaleGroup,
-            scaleWhere: t('mh.scale.where'),
+            scaleWhere: t('multihead.scale.where'),
             t,
-            xTitle: t('mh.axis.features'),
-            yTitle: t('mh.axis.tokens'),
+            xTitle: t('multihead.axis.features'),
+            yTitle: t('multihead.axis.tokens'),
           }),
         };
       });
       const context = new Heatmap(this.#combined, {
-        id: 'mh-context',
-        title: t('mh.map.context'),
+        id: 'multihead-context',
+        title: t('multihead.map.context'),
         t,
         diverging: true,
         scaleGroup,
-        xTitle: t('mh.axis.features'),
-        yTitle: t('mh.axis.tokens'),
+        xTitle: t('multihead.axis.features'),
+        yTitle: t('multihead.axis.tokens'),
       });
       this.#combined.prepend(context.element);
       this.#context = context;
       this.#linkHeads(dh);
     }
     this.#headMaps.forEach((m, i) => {
-      m.weights.title = fill(t('mh.head.weights'), { h: i + 1, dh });
-      m.output.title = fill(t('mh.head.output'), { h: i + 1 });
+      m.weights.title = fill(t('multihead.head.weights'), { h: i + 1, dh });
+      m.output.title = fill(t('multihead.head.output'), { h: i + 1 });
     });
   }
 
   #compute(): void {
     const { t, state, lab } = this.#ctx;
-    const text = state.get('mh_text');
-    const d = state.get('mh_d');
-    const wanted = state.get('mh_heads');
+    const text = state.get('multihead_text');
+    const d = state.get('multihead_d');
+    const wanted = state.get('multihead_heads');
     const heads = nearestHeads(d, wanted);
-    const mode = state.get('mh_scale') as ScaleMode;
+    const mode = state.get('multihead_scale') as ScaleMode;
     const seed = state.get('seed');
     this.#scaleSelect.value = mode;
     if (this.#text.value !== text) this.#text.value = text;
     this.#d.value = String(d);
     const choices = headChoices(d);
     setOptions(this.#heads, choices.map((h) => [String(h), String(h)] as const), String(heads));
-    const adjusted = heads === wanted ? '' : fill(t('mh.heads.adjusted'), { wanted, d, heads, divisors: choices.join(', ') });
+    const adjusted = heads === wanted ? '' : fill(t('multihead.heads.adjusted'), { wanted, d, heads, divisors: choices.join(', ') });
     const tokens = this.#sentence.tokens(text);
     if (tokens === null) return;
+    // 'mh' names the weights' random stream, not the section: another name would draw other weights for every link's seed
     const params = projectionParams(seed, 'mh', d, ['q', 'k', 'v', 'o'] as const);
     const dh = d / heads;
     void this.#latest.run(
@@ -320,11 +321,11 @@ class MultiHeadView implements SectionHandle {
     for (const stop of this.#unlink) stop();
     this.#selection.select(null);
     this.#unlink = this.#headMaps.flatMap((m, head) => {
-      const box = m.weights.element.closest<HTMLElement>('.mh-head');
+      const box = m.weights.element.closest<HTMLElement>('.multihead-head');
       return [
         link(this.#selection, m.weights, (c) => ({ head, row: c.row, key: c.col }), (s) => (s.head === head && s.key !== undefined ? { row: s.row, col: s.key } : null)),
         link(this.#selection, m.output, (c) => ({ head, row: c.row, feature: c.col }), (s) => (s.head === head && s.feature !== undefined ? { row: s.row, col: s.feature } : null)),
-        this.#selection.subscribe((s) => box?.classList.toggle('mh-head-linked', s?.head === head)),
+        this.#selection.subscribe((s) => box?.classList.toggle('multihead-head-linked', s?.head === head)),
       ];
     });
     if (this.#context) {
@@ -341,7 +342,7 @@ class MultiHeadView implements SectionHandle {
     // a cell the new data no longer has (fewer words, fewer features per head) is no longer shown
     const gone = !cell || !last || cell.head >= last.heads || cell.row >= n || (cell.key ?? 0) >= n || (cell.feature ?? 0) >= last.dh;
     if (gone) {
-      this.#link.textContent = t('mh.link.hint');
+      this.#link.textContent = t('multihead.link.hint');
       delete this.#link.dataset.cell;
       return;
     }
@@ -350,7 +351,7 @@ class MultiHeadView implements SectionHandle {
     const h = cell.head + 1;
     if (cell.feature !== undefined) {
       const col = cell.head * dh + cell.feature;
-      this.#link.textContent = fill(t('mh.link.feature'), {
+      this.#link.textContent = fill(t('multihead.link.feature'), {
         token: tokens[cell.row],
         h,
         f: cell.feature + 1,
@@ -361,7 +362,7 @@ class MultiHeadView implements SectionHandle {
       });
     } else {
       const key = cell.key ?? 0;
-      this.#link.textContent = fill(t('mh.link.weight'), {
+      this.#link.textContent = fill(t('multihead.link.weight'), {
         h,
         query: tokens[cell.row],
         key: tokens[key],

@@ -94,7 +94,7 @@ export const SELF_STRINGS: Strings = {
 
 
 /** The sentence's error in the page's language (SentenceError), or null. */
-export function sentenceErrorText(t: (key: string) => string, err: unknown, prefix: 'self' | 'mh'): string | null {
+export function sentenceErrorText(t: (key: string) => string, err: unknown, prefix: 'self' | 'multihead'): string | null {
   if (!(err instanceof SentenceError)) return null;
   return err.problem === 'empty'
     ? t(`${prefix}.error.empty`)

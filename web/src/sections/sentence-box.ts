@@ -12,9 +12,9 @@ import { tokenize } from './self-tokens';
 export interface SentenceBoxParts {
   readonly ctx: SectionContext;
   /** the section's string prefix: `${prefix}.error.text`, `${prefix}.text.short` */
-  readonly prefix: 'self' | 'mh';
+  readonly prefix: 'self' | 'multihead';
   /** the state's text setting the box edits */
-  readonly key: 'self_text' | 'mh_text';
+  readonly key: 'self_text' | 'multihead_text';
   readonly input: HTMLInputElement;
   readonly message: MessageLine;
   /** the section root, whose data-state says "error" while a problem is shown */

@@ -1,4 +1,4 @@
-// §4's training runs: Train runs the model to the step target (tf_steps, or tf_steps more once it
+// §4's training runs: Train runs the model to the step target (transformer_steps, or transformer_steps more once it
 // is reached) as one stream in the worker; the time it will take is shown before a run (at the
 // speed measured so far) and while it runs. A run estimated at well over a minute
 // (speed-meter.ts) pauses and asks: all of it, about a minute of it, or pause. The speed is measured by the wall clock (what the reader
@@ -19,7 +19,7 @@ type T = (key: string) => string;
 /** "45 s", "2 min 5 s" in the reader's language. */
 export function formatSeconds(t: T, seconds: number): string {
   const s = Math.max(1, Math.round(seconds));
-  return s < 60 ? fill(t('tf.duration.s'), { s }) : fill(t('tf.duration.m'), { m: Math.floor(s / 60), s: s % 60 });
+  return s < 60 ? fill(t('transformer.duration.s'), { s }) : fill(t('transformer.duration.m'), { m: Math.floor(s / 60), s: s % 60 });
 }
 
 /** What the time per step depends on: the task and the model's sizes (not its rate or seed). */
@@ -43,9 +43,9 @@ export interface RunPlan {
 }
 
 export class TrainingClock {
-  readonly eta = el('span', 'tf-progress-text tf-eta');
-  readonly estimate = el('p', 'tf-note tf-estimate');
-  readonly confirm = el('div', 'tf-confirm');
+  readonly eta = el('span', 'transformer-progress-text transformer-eta');
+  readonly estimate = el('p', 'transformer-note transformer-estimate');
+  readonly confirm = el('div', 'transformer-confirm');
   readonly #ctx: SectionContext;
   readonly #hooks: ClockHooks;
   /** the target step of the current (or last) run, for the trainer it was set for */
@@ -66,11 +66,11 @@ export class TrainingClock {
     this.#ctx = ctx;
     this.#hooks = hooks;
     this.#redraws = new RedrawPacer(() => this.#hooks.onRender());
-    this.eta.dataset.testid = 'tf-eta';
-    this.estimate.dataset.testid = 'tf-estimate';
+    this.eta.dataset.testid = 'transformer-eta';
+    this.estimate.dataset.testid = 'transformer-estimate';
     this.confirm.hidden = true;
     this.confirm.setAttribute('role', 'alertdialog');
-    this.confirm.dataset.testid = 'tf-confirm';
+    this.confirm.dataset.testid = 'transformer-confirm';
   }
 
   get running(): boolean {
@@ -80,7 +80,7 @@ export class TrainingClock {
   /** The step the current run trains to, or the one Train would train to. */
   target(): number {
     const trainer = this.#hooks.trainer();
-    const steps = this.#ctx.state.get('tf_steps');
+    const steps = this.#ctx.state.get('transformer_steps');
     if (this.#target?.trainer === trainer) return this.#target.step;
     return Math.max(steps, trainer.step);
   }
@@ -99,7 +99,7 @@ export class TrainingClock {
   start(): void {
     const trainer = this.#hooks.trainer();
     if (this.#target?.trainer !== trainer || trainer.step >= this.#target.step) {
-      const steps = this.#ctx.state.get('tf_steps');
+      const steps = this.#ctx.state.get('transformer_steps');
       this.#target = { trainer, step: trainer.step >= steps ? trainer.step + steps : steps };
       this.#confirmed = false;
     }
@@ -172,25 +172,25 @@ export class TrainingClock {
     this.#stream?.stop();
     const trainer = this.#hooks.trainer();
     const fitting = Math.max(10, Math.floor((ABOUT_A_MINUTE_SECONDS * 1000) / perStep / 10) * 10);
-    const text = el('p', undefined, fill(t('tf.confirm.text'), { ms: perStep.toFixed(1), steps: left, time: formatSeconds(t, (left * perStep) / 1000) }));
-    const all = primaryButton(t('tf.confirm.run'), 'tf-confirm-run', () => {
+    const text = el('p', undefined, fill(t('transformer.confirm.text'), { ms: perStep.toFixed(1), steps: left, time: formatSeconds(t, (left * perStep) / 1000) }));
+    const all = primaryButton(t('transformer.confirm.run'), 'transformer-confirm-run', () => {
       this.#confirmed = true;
       this.confirm.hidden = true;
       this.#wanted = true;
       this.#run();
     });
-    const fewer = button(fill(t('tf.confirm.fewer'), { steps: trainer.step + fitting }), 'tf-confirm-fewer', () => {
+    const fewer = button(fill(t('transformer.confirm.fewer'), { steps: trainer.step + fitting }), 'transformer-confirm-fewer', () => {
       this.#target = { trainer, step: trainer.step + fitting };
       this.#confirmed = true;
       this.confirm.hidden = true;
       this.#wanted = true;
       this.#run();
     });
-    const cancel = button(t('tf.confirm.cancel'), 'tf-confirm-cancel', () => {
+    const cancel = button(t('transformer.confirm.cancel'), 'transformer-confirm-cancel', () => {
       this.confirm.hidden = true;
       this.#hooks.onRender(); // the estimate line takes over from the question
     });
-    const actions = el('div', 'tf-confirm-actions');
+    const actions = el('div', 'transformer-confirm-actions');
     actions.append(all, ...(fitting < left ? [fewer] : []), cancel);
     this.confirm.replaceChildren(text, actions);
     const root = this.confirm.getRootNode() as Document | ShadowRoot;
@@ -207,17 +207,17 @@ export class TrainingClock {
     const target = this.target();
     const running = this.#stream !== null;
     const measured = running ? this.#meter.latest : null;
-    setText(this.eta, running && measured !== null && target > trainer.step ? fill(t('tf.eta'), { time: formatSeconds(t, ((target - trainer.step) * measured) / 1000) }) : '');
+    setText(this.eta, running && measured !== null && target > trainer.step ? fill(t('transformer.eta'), { time: formatSeconds(t, ((target - trainer.step) * measured) / 1000) }) : '');
     // while the question is asked, it is the estimate
     if (running || !this.confirm.hidden) {
       setText(this.estimate, '');
       return;
     }
-    const steps = this.#ctx.state.get('tf_steps');
+    const steps = this.#ctx.state.get('transformer_steps');
     const next = trainer.step >= target ? steps : target - trainer.step;
     const perStep = this.#speeds.get(architecture(trainer)) ?? trainer.msPerStep ?? null;
     this.estimate.textContent =
-      perStep !== null ? fill(t('tf.estimate'), { time: formatSeconds(t, (next * perStep) / 1000), steps: next, ms: perStep.toFixed(1) }) : t('tf.estimate.first');
+      perStep !== null ? fill(t('transformer.estimate'), { time: formatSeconds(t, (next * perStep) / 1000), steps: next, ms: perStep.toFixed(1) }) : t('transformer.estimate.first');
   }
 
   destroy(): void {

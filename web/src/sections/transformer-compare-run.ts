@@ -69,9 +69,9 @@ export async function measureComparison(
   for (const id of ['plain', 'attention'] as const) {
     const trainer = new TranslateTrainer(lab, { task, cell: recipe.cell, hidden: recipe.hidden, score: id === 'plain' ? 'none' : 'dot', lr: recipe.lr, seed });
     try {
-      onStatus(fill(t('tf.compare.training'), { model: t(`tf.compare.${id}`), steps }));
+      onStatus(fill(t('transformer.compare.training'), { model: t(`transformer.compare.${id}`), steps }));
       await trainer.train(steps);
-      onStatus(fill(t('tf.compare.scoring'), { model: t(`tf.compare.${id}`) }));
+      onStatus(fill(t('transformer.compare.scoring'), { model: t(`transformer.compare.${id}`) }));
       const evaluation = await trainer.evaluate();
       const info = trainer.info!;
       if (id === 'attention') examples = await trainer.model!.heldOut(evaluation.examples);
@@ -80,7 +80,7 @@ export async function measureComparison(
       await trainer.delete();
     }
   }
-  onStatus(fill(t('tf.compare.scoring'), { model: t('tf.compare.transformer') }));
+  onStatus(fill(t('transformer.compare.scoring'), { model: t('transformer.compare.transformer') }));
   const core = await transformer.evaluate();
   const outputs: string[] = [];
   for (const e of examples) outputs.push((await transformer.translate(e.source, { topK: 1 })).text);
@@ -98,27 +98,27 @@ export async function measureComparison(
 
 /** The comparison's chart (exact match by length), its caption, export menu and table. */
 export class CompareView extends Figure<CompareRow[]> {
-  readonly element = el('div', 'tf-compare-result');
+  readonly element = el('div', 'transformer-compare-result');
   readonly #t: T;
   readonly #chart: LineChart;
-  readonly #table = el('table', 'tf-compare-table');
-  readonly #data = el('output', 'tf-compare-data');
+  readonly #table = el('table', 'transformer-compare-table');
+  readonly #data = el('output', 'transformer-compare-data');
   /** what the lines compare: each model's steps and batch (they differ) */
-  readonly #chartCaption = el('p', 'tf-compare-chart-caption');
+  readonly #chartCaption = el('p', 'transformer-compare-chart-caption');
   #rows: CompareRow[] = [];
 
   constructor(host: HTMLElement, t: T) {
     super({
-      title: t('tf.compare.chart'),
+      title: t('transformer.compare.chart'),
       t,
-      fileName: 'tf-comparison',
+      fileName: 'transformer-comparison',
       exports: {
         ...chartPictures(() => this.#chart.built()),
         table: () => {
           const buckets = this.#rows[0]?.evaluation.exactMatchByLength ?? [];
           return {
-            rowLabels: this.#rows.map((r) => t(`tf.compare.${r.id}`)),
-            colLabels: buckets.map((b) => `${t('tf.compare.exact')} ${b.minLength}–${b.maxLength}`),
+            rowLabels: this.#rows.map((r) => t(`transformer.compare.${r.id}`)),
+            colLabels: buckets.map((b) => `${t('transformer.compare.exact')} ${b.minLength}–${b.maxLength}`),
             values: this.#rows.flatMap((r) => r.evaluation.exactMatchByLength.map((b) => b.exactMatch)),
           };
         },
@@ -126,18 +126,18 @@ export class CompareView extends Figure<CompareRow[]> {
       },
     });
     this.#t = t;
-    const box = el('div', 'tf-compare-chart');
+    const box = el('div', 'transformer-compare-chart');
     this.#chart = new LineChart(box, {
-      label: t('tf.compare.chart'),
-      x: { kind: 'category', title: t('tf.compare.axis.length') },
-      y: { min: 0, max: 1, title: t('tf.compare.axis.exact'), format: (v) => `${Math.round(v * 100)}%`, readout: percent },
+      label: t('transformer.compare.chart'),
+      x: { kind: 'category', title: t('transformer.compare.axis.length') },
+      y: { min: 0, max: 1, title: t('transformer.compare.axis.exact'), format: (v) => `${Math.round(v * 100)}%`, readout: percent },
       legend: true,
     });
     this.#data.hidden = true;
-    this.#data.dataset.testid = 'tf-compare-data';
-    const scroll = el('div', 'tf-table-scroll');
+    this.#data.dataset.testid = 'transformer-compare-data';
+    const scroll = el('div', 'transformer-table-scroll');
     scroll.append(this.#table);
-    this.#chartCaption.dataset.testid = 'tf-compare-chart-caption';
+    this.#chartCaption.dataset.testid = 'transformer-compare-chart-caption';
     this.element.append(box, this.#chartCaption, this.menu!, scroll, this.#data);
     host.append(this.element);
   }
@@ -149,7 +149,7 @@ export class CompareView extends Figure<CompareRow[]> {
     this.#chart.update({
       categories: buckets.map((b) => (b.minLength === b.maxLength ? String(b.minLength) : `${b.minLength}–${b.maxLength}`)),
       series: rows.map((r) => ({
-        label: t(`tf.compare.${r.id}`),
+        label: t(`transformer.compare.${r.id}`),
         color: COLORS[r.id],
         points: r.evaluation.exactMatchByLength.map((b, x) => ({ x, y: b.examples > 0 ? b.exactMatch : null })),
         marker: r.id === 'plain' ? 'triangle' : 'circle',
@@ -158,23 +158,23 @@ export class CompareView extends Figure<CompareRow[]> {
       })),
     });
     const head = el('tr');
-    for (const key of ['tf.compare.model', 'tf.compare.params', 'tf.compare.steps', 'tf.compare.ms', 'tf.compare.exact', 'tf.compare.tokens']) head.append(el('th', undefined, t(key)));
+    for (const key of ['transformer.compare.model', 'transformer.compare.params', 'transformer.compare.steps', 'transformer.compare.ms', 'transformer.compare.exact', 'transformer.compare.tokens']) head.append(el('th', undefined, t(key)));
     const body = rows.map((r) => {
       const tr = el('tr');
       tr.dataset.model = r.id;
       tr.append(
-        el('th', undefined, t(`tf.compare.${r.id}`)),
+        el('th', undefined, t(`transformer.compare.${r.id}`)),
         el('td', undefined, r.parameters.toLocaleString('en-US')),
-        el('td', undefined, fill(t('tf.compare.stepsOf'), { steps: r.steps, batch: r.batch })),
+        el('td', undefined, fill(t('transformer.compare.stepsOf'), { steps: r.steps, batch: r.batch })),
         el('td', undefined, r.msPerStep === null ? '–' : r.msPerStep.toFixed(1)),
         el('td', undefined, percent(r.evaluation.exactMatch)),
         el('td', undefined, percent(r.evaluation.tokenAccuracy)),
       );
       return tr;
     });
-    const caption = el('caption', undefined, fill(t('tf.compare.caption'), { examples: rows[0]?.evaluation.examples ?? 0 }));
-    const runs = rows.map((r) => fill(t('tf.compare.runOf'), { model: t(`tf.compare.${r.id}`), steps: r.steps, batch: r.batch }));
-    this.#chartCaption.textContent = fill(t('tf.compare.chart.caption'), { runs: runs.join(t('tf.compare.runSep')), examples: rows[0]?.evaluation.examples ?? 0 });
+    const caption = el('caption', undefined, fill(t('transformer.compare.caption'), { examples: rows[0]?.evaluation.examples ?? 0 }));
+    const runs = rows.map((r) => fill(t('transformer.compare.runOf'), { model: t(`transformer.compare.${r.id}`), steps: r.steps, batch: r.batch }));
+    this.#chartCaption.textContent = fill(t('transformer.compare.chart.caption'), { runs: runs.join(t('transformer.compare.runSep')), examples: rows[0]?.evaluation.examples ?? 0 });
     this.#table.replaceChildren(caption, head, ...body);
     this.#data.value = JSON.stringify(rows.map((r) => ({ ...r, evaluation: { exactMatch: r.evaluation.exactMatch, tokenAccuracy: r.evaluation.tokenAccuracy, examples: r.evaluation.examples, exactMatchByLength: r.evaluation.exactMatchByLength } })));
   }

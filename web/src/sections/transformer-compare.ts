@@ -16,11 +16,11 @@ const CORE_BATCH = 32;
 
 /** The comparison's title, explanation, button and result, below the section. */
 export class ComparePanel {
-  readonly element = el('div', 'tf-compare');
+  readonly element = el('div', 'transformer-compare');
   readonly #t: T;
   readonly #lab: LabClient;
-  readonly #status = el('p', 'tf-note tf-compare-status');
-  readonly #explain = el('p', 'tf-note');
+  readonly #status = el('p', 'transformer-note transformer-compare-status');
+  readonly #explain = el('p', 'transformer-note');
   readonly #button: HTMLButtonElement;
   #view: CompareView | null = null;
   #trainer: TransformerTrainer | null = null;
@@ -29,13 +29,13 @@ export class ComparePanel {
   constructor(host: HTMLElement, t: T, lab: LabClient, beforeRun: () => void) {
     this.#t = t;
     this.#lab = lab;
-    this.element.dataset.testid = 'tf-compare';
-    this.#button = button(t('tf.compare.run'), 'tf-compare-run', () => {
+    this.element.dataset.testid = 'transformer-compare';
+    this.#button = button(t('transformer.compare.run'), 'transformer-compare-run', () => {
       beforeRun();
       void this.#run();
     });
-    this.#status.dataset.testid = 'tf-compare-status';
-    this.element.append(el('h3', undefined, t('tf.compare.title')), this.#explain, this.#button, this.#status);
+    this.#status.dataset.testid = 'transformer-compare-status';
+    this.element.append(el('h3', undefined, t('transformer.compare.title')), this.#explain, this.#button, this.#status);
     host.append(this.element);
   }
 
@@ -49,7 +49,7 @@ export class ComparePanel {
     this.#status.textContent = '';
     const task = trainer.settings.task;
     const recipe = RECIPES[task];
-    this.#explain.textContent = fill(this.#t('tf.compare.explain'), { cell: recipe.cell.toUpperCase(), hidden: recipe.hidden, steps: RECIPE_STEPS[task], batch: trainingDefaults(task, true).batchSize ?? CORE_BATCH, examples: 500 });
+    this.#explain.textContent = fill(this.#t('transformer.compare.explain'), { cell: recipe.cell.toUpperCase(), hidden: recipe.hidden, steps: RECIPE_STEPS[task], batch: trainingDefaults(task, true).batchSize ?? CORE_BATCH, examples: 500 });
   }
 
   async #run(): Promise<void> {
@@ -57,7 +57,7 @@ export class ComparePanel {
     const trainer = this.#trainer;
     if (!trainer) return;
     if (trainer.step === 0) {
-      this.#status.textContent = t('tf.compare.needTraining');
+      this.#status.textContent = t('transformer.compare.needTraining');
       return;
     }
     this.#button.disabled = true;
@@ -67,7 +67,7 @@ export class ComparePanel {
       if (trainer !== this.#trainer) return;
       this.#view ??= new CompareView(this.element, t);
       this.#view.update(rows);
-      this.#status.textContent = fill(t('tf.compare.done'), { step: trainer.step });
+      this.#status.textContent = fill(t('transformer.compare.done'), { step: trainer.step });
       this.element.dataset.measuredAt = String(trainer.step);
     } catch (err) {
       if (trainer === this.#trainer) this.#status.textContent = `${t('error.prefix')}${errorText(err)}`;

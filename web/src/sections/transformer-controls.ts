@@ -10,25 +10,25 @@ import { headDivisors, TRANSFORMER_EXAMPLES, type TransformerTask } from './tran
 
 type T = (key: string) => string;
 
-export type NumberSetting = 'tf_layers' | 'tf_heads' | 'tf_dmodel' | 'tf_dff' | 'tf_lr' | 'tf_warmup' | 'tf_steps';
+export type NumberSetting = 'transformer_layers' | 'transformer_heads' | 'transformer_dmodel' | 'transformer_dff' | 'transformer_lr' | 'transformer_warmup' | 'transformer_steps';
 
 /** Each number setting's label key. */
 export const NUMBER_LABELS: Record<NumberSetting, string> = {
-  tf_layers: 'tf.layers',
-  tf_heads: 'tf.heads',
-  tf_dmodel: 'tf.dmodel',
-  tf_dff: 'tf.dff',
-  tf_lr: 'tf.lr',
-  tf_warmup: 'tf.warmup',
-  tf_steps: 'tf.steps',
+  transformer_layers: 'transformer.layers',
+  transformer_heads: 'transformer.heads',
+  transformer_dmodel: 'transformer.dmodel',
+  transformer_dff: 'transformer.dff',
+  transformer_lr: 'transformer.lr',
+  transformer_warmup: 'transformer.warmup',
+  transformer_steps: 'transformer.steps',
 };
 
 /** The label key of every setting that makes a new model: all but the number of steps. */
 export const MODEL_SETTING_LABELS: Partial<Record<PropName, string>> = {
-  seed: 'tr.seed',
-  tf_task: 'tf.task',
-  tf_norm_first: 'tf.norm',
-  ...Object.fromEntries(Object.entries(NUMBER_LABELS).filter(([name]) => name !== 'tf_steps')),
+  seed: 'translate.seed',
+  transformer_task: 'transformer.task',
+  transformer_norm_first: 'transformer.norm',
+  ...Object.fromEntries(Object.entries(NUMBER_LABELS).filter(([name]) => name !== 'transformer_steps')),
 };
 
 /** The message for `raw` in field `name` given the other settings (null: fine). */
@@ -37,17 +37,17 @@ export function settingProblem(t: T, state: AppState, name: NumberSetting, raw: 
   const message = checkNumber(t, label, raw, limits(name));
   if (message !== null) return message;
   const value = Number(raw);
-  const dModel = name === 'tf_dmodel' ? value : state.get('tf_dmodel');
-  const heads = name === 'tf_heads' ? value : state.get('tf_heads');
-  if ((name === 'tf_heads' || name === 'tf_dmodel') && dModel % heads !== 0) {
-    const reason = fill(t('tf.error.heads'), { dModel, divisors: headDivisors(dModel).join(', ') });
-    return fill(t('field.named'), { label: t('tf.heads'), message: reason });
+  const dModel = name === 'transformer_dmodel' ? value : state.get('transformer_dmodel');
+  const heads = name === 'transformer_heads' ? value : state.get('transformer_heads');
+  if ((name === 'transformer_heads' || name === 'transformer_dmodel') && dModel % heads !== 0) {
+    const reason = fill(t('transformer.error.heads'), { dModel, divisors: headDivisors(dModel).join(', ') });
+    return fill(t('field.named'), { label: t('transformer.heads'), message: reason });
   }
   return null;
 }
 
 export class TransformerControls {
-  readonly element = el('div', 'al-controls tf-settings');
+  readonly element = el('div', 'al-controls transformer-settings');
   readonly inputs: Partial<Record<PropName, HTMLInputElement | HTMLSelectElement>> = {};
   readonly #t: T;
   readonly #state: AppState;
@@ -58,27 +58,27 @@ export class TransformerControls {
   constructor(t: T, state: AppState, onChange: (name: PropName, value: string) => void) {
     this.#t = t;
     this.#state = state;
-    const task = select([['dates', t('tf.task.dates')], ['zh-en', t('tf.task.zh-en')]], state.get('tf_task'), 'tf-task');
+    const task = select([['dates', t('transformer.task.dates')], ['zh-en', t('transformer.task.zh-en')]], state.get('transformer_task'), 'transformer-task');
     task.addEventListener('change', () => {
-      this.lastChanged = 'tf_task';
-      onChange('tf_task', task.options[task.selectedIndex].text);
+      this.lastChanged = 'transformer_task';
+      onChange('transformer_task', task.options[task.selectedIndex].text);
       // a task switch by the reader brings that task's first example along
       const next = task.value as TransformerTask;
       setFieldError(this.#textBox(), null);
-      state.update({ tf_task: next, tf_text: TRANSFORMER_EXAMPLES[next][0] });
+      state.update({ transformer_task: next, transformer_text: TRANSFORMER_EXAMPLES[next][0] });
     });
-    this.inputs.tf_task = task;
-    const norm = select([['1', t('tf.norm.pre')], ['0', t('tf.norm.post')]], state.get('tf_norm_first') ? '1' : '0', 'tf-norm-first');
+    this.inputs.transformer_task = task;
+    const norm = select([['1', t('transformer.norm.pre')], ['0', t('transformer.norm.post')]], state.get('transformer_norm_first') ? '1' : '0', 'transformer-norm-first');
     norm.addEventListener('change', () => {
-      this.lastChanged = 'tf_norm_first';
-      onChange('tf_norm_first', norm.options[norm.selectedIndex].text);
-      state.set('tf_norm_first', norm.value === '1');
+      this.lastChanged = 'transformer_norm_first';
+      onChange('transformer_norm_first', norm.options[norm.selectedIndex].text);
+      state.set('transformer_norm_first', norm.value === '1');
     });
-    this.inputs.tf_norm_first = norm;
-    this.element.append(field(t('tf.task'), task, state.isHidden('tf_task')));
-    for (const name of ['tf_layers', 'tf_heads', 'tf_dmodel', 'tf_dff'] as const) this.element.append(this.#number(name, onChange));
-    this.element.append(field(t('tf.norm'), norm, state.isHidden('tf_norm_first')));
-    for (const name of ['tf_lr', 'tf_warmup', 'tf_steps'] as const) this.element.append(this.#number(name, onChange));
+    this.inputs.transformer_norm_first = norm;
+    this.element.append(field(t('transformer.task'), task, state.isHidden('transformer_task')));
+    for (const name of ['transformer_layers', 'transformer_heads', 'transformer_dmodel', 'transformer_dff'] as const) this.element.append(this.#number(name, onChange));
+    this.element.append(field(t('transformer.norm'), norm, state.isHidden('transformer_norm_first')));
+    for (const name of ['transformer_lr', 'transformer_warmup', 'transformer_steps'] as const) this.element.append(this.#number(name, onChange));
     this.element.hidden = state.isHidden('controls');
   }
 
@@ -94,8 +94,8 @@ export class TransformerControls {
       setFieldError(input, message);
       if (message !== null) return;
       // a valid d_model also clears a heads message it caused (and the other way round)
-      const other = name === 'tf_dmodel' ? this.inputs.tf_heads : name === 'tf_heads' ? this.inputs.tf_dmodel : undefined;
-      if (other?.getAttribute('aria-invalid') === 'true' && settingProblem(t, state, name === 'tf_dmodel' ? 'tf_heads' : 'tf_dmodel', other.value) === null) setFieldError(other, null);
+      const other = name === 'transformer_dmodel' ? this.inputs.transformer_heads : name === 'transformer_heads' ? this.inputs.transformer_dmodel : undefined;
+      if (other?.getAttribute('aria-invalid') === 'true' && settingProblem(t, state, name === 'transformer_dmodel' ? 'transformer_heads' : 'transformer_dmodel', other.value) === null) setFieldError(other, null);
       const value = Number(input.value);
       if (value === state.get(name)) return;
       this.lastChanged = name;
@@ -108,7 +108,7 @@ export class TransformerControls {
 
   /** the sentence box (outside these fields), whose refusal a task switch clears */
   #textBox(): HTMLElement {
-    return this.element.closest('.tf-section')?.querySelector<HTMLElement>('[data-testid="tf-text"]') ?? this.element;
+    return this.element.closest('.transformer-section')?.querySelector<HTMLElement>('[data-testid="transformer-text"]') ?? this.element;
   }
 
   /** Shows the state's values (a box holding a refused value keeps it). */

@@ -23,9 +23,9 @@ const UNKNOWN_LISTED = 6;
 export function unknownList(t: T, source: readonly SourceToken[]): string {
   const counts = new Map<string, number>();
   for (const s of source) if (s.unknown) counts.set(s.text, (counts.get(s.text) ?? 0) + 1);
-  const names = [...counts].map(([text, n]) => (n > 1 ? fill(t('tf.unknown.count'), { token: text === ' ' ? '␣' : text, n }) : text === ' ' ? '␣' : text));
-  const listed = names.slice(0, UNKNOWN_LISTED).join(t('tf.unknown.sep'));
-  return names.length > UNKNOWN_LISTED ? fill(t('tf.unknown.more'), { listed, n: names.length - UNKNOWN_LISTED }) : listed;
+  const names = [...counts].map(([text, n]) => (n > 1 ? fill(t('transformer.unknown.count'), { token: text === ' ' ? '␣' : text, n }) : text === ' ' ? '␣' : text));
+  const listed = names.slice(0, UNKNOWN_LISTED).join(t('transformer.unknown.sep'));
+  return names.length > UNKNOWN_LISTED ? fill(t('transformer.unknown.more'), { listed, n: names.length - UNKNOWN_LISTED }) : listed;
 }
 
 /** The choices of what lights the source: [layer, head] (0, 0: rollout; l, 0: layer l's mean). */
@@ -39,14 +39,14 @@ export function lightChoices(layers: number, heads: number): [number, number][] 
 }
 
 export class TransformerDecodeView {
-  readonly element = el('div', 'tf-decode');
+  readonly element = el('div', 'transformer-decode');
   readonly #t: T;
-  readonly #progress = el('p', 'tf-decode-progress');
-  readonly #source = el('div', 'tf-source');
+  readonly #progress = el('p', 'transformer-decode-progress');
+  readonly #source = el('div', 'transformer-source');
   readonly #sourceFocus: RovingFocus;
-  readonly #output = el('output', 'tf-output');
+  readonly #output = el('output', 'transformer-output');
   /** beside the output: the source had tokens the model read as <unk>, so the output is a guess */
-  readonly #unknownNote = el('p', 'tf-output-unknown');
+  readonly #unknownNote = el('p', 'transformer-output-unknown');
   readonly #light = el('select');
   readonly #player: StepPlayer;
   readonly #heatmap: Heatmap;
@@ -58,7 +58,7 @@ export class TransformerDecodeView {
   readonly #selection = new CellSelection();
   /** the step the map last showed (-1: none) */
   #renderedStep = -1;
-  readonly #link = el('p', 'tf-link');
+  readonly #link = el('p', 'transformer-link');
   readonly #onLight: (layer: number, head: number) => void;
 
   /** `onLight`: the reader picked what lights the source (the section stores it in the state) */
@@ -69,45 +69,45 @@ export class TransformerDecodeView {
       view: this.element,
       progress: this.#progress,
       t,
-      keys: { play: 'tf.decode.play', step: 'tf.decode.step', restart: 'tf.decode.restart', progress: 'tf.decode.progress', waiting: 'tf.decode.waiting' },
-      testPrefix: 'tf-decode',
-      className: 'tf-decode-controls',
+      keys: { play: 'transformer.decode.play', step: 'transformer.decode.step', restart: 'transformer.decode.restart', progress: 'transformer.decode.progress', waiting: 'transformer.decode.waiting' },
+      testPrefix: 'transformer-decode',
+      className: 'transformer-decode-controls',
       ms: PLAY_MS,
       total: () => this.#total(),
       loaded: () => this.#result !== null,
       render: (pos) => this.#render(pos),
     });
     const controls = this.#player.controls;
-    this.#light.dataset.testid = 'tf-light';
+    this.#light.dataset.testid = 'transformer-light';
     this.#light.addEventListener('change', () => {
       const [l, h] = this.#light.value.split(',').map(Number);
       onLight(l, h);
     });
-    controls.append(field(t('tf.decode.light'), this.#light));
-    this.#output.dataset.testid = 'tf-output';
+    controls.append(field(t('transformer.decode.light'), this.#light));
+    this.#output.dataset.testid = 'transformer-output';
     this.#output.lang = 'en'; // the model writes English (dates: ISO digits): data in the target language
     // the translation is said when it changes (a new one, or a step of the decoding)
     this.#output.setAttribute('aria-live', 'polite');
     this.#output.setAttribute('aria-atomic', 'true');
-    this.#source.dataset.testid = 'tf-source';
-    this.#sourceFocus = sourceList(this.#source, t('tf.decode.source'));
-    const outRow = el('p', 'tf-output-row');
-    outRow.append(el('span', 'tf-label', t('tf.decode.output')), this.#output);
-    const mapBox = el('div', 'tf-step-map');
+    this.#source.dataset.testid = 'transformer-source';
+    this.#sourceFocus = sourceList(this.#source, t('transformer.decode.source'));
+    const outRow = el('p', 'transformer-output-row');
+    outRow.append(el('span', 'transformer-label', t('transformer.decode.output')), this.#output);
+    const mapBox = el('div', 'transformer-step-map');
     this.#heatmap = new Heatmap(mapBox, {
-      id: 'tf-step-cross',
-      title: t('tf.decode.map'),
+      id: 'transformer-step-cross',
+      title: t('transformer.decode.map'),
       fixedRange: [0, 1],
-      xTitle: t('tf.axis.source'),
-      yTitle: t('tf.axis.layerHead'),
+      xTitle: t('transformer.axis.source'),
+      yTitle: t('transformer.axis.layerHead'),
       t,
     });
-    this.#link.dataset.testid = 'tf-link';
+    this.#link.dataset.testid = 'transformer-link';
     const same = (cell: CellRef) => cell;
     link(this.#selection, this.#heatmap, same, same);
     this.#selection.subscribe((cell, source) => this.#showLight(cell, source));
-    this.#unknownNote.dataset.testid = 'tf-output-unknown';
-    this.element.append(el('h3', undefined, t('tf.decode')), controls, this.#progress, el('p', 'tf-label', t('tf.decode.source')), this.#source, outRow, this.#unknownNote, this.#link, mapBox);
+    this.#unknownNote.dataset.testid = 'transformer-output-unknown';
+    this.element.append(el('h3', undefined, t('transformer.decode')), controls, this.#progress, el('p', 'transformer-label', t('transformer.decode.source')), this.#source, outRow, this.#unknownNote, this.#link, mapBox);
     host.append(this.element);
     this.#player.go(0);
   }
@@ -116,7 +116,7 @@ export class TransformerDecodeView {
   setLight(layers: number, heads: number, layer: number, head: number): void {
     const t = this.#t;
     const options = lightChoices(layers, heads).map(([l, h]) => {
-      const text = l === 0 ? t('tf.light.rollout') : h === 0 ? fill(t('tf.light.mean'), { l }) : fill(t('tf.light.head'), { l, h });
+      const text = l === 0 ? t('transformer.light.rollout') : h === 0 ? fill(t('transformer.light.mean'), { l }) : fill(t('transformer.light.head'), { l, h });
       return [`${l},${h}`, text] as const;
     });
     this.#layer = Math.min(layer, layers);
@@ -129,7 +129,7 @@ export class TransformerDecodeView {
   show(result: TransformerTranslateResult, chars: boolean): void {
     this.#result = result;
     const unknown = result.source.filter((s) => s.unknown).length;
-    this.#unknownNote.textContent = unknown ? fill(this.#t('tf.output.unknown'), { n: unknown, total: result.source.length }) : '';
+    this.#unknownNote.textContent = unknown ? fill(this.#t('transformer.output.unknown'), { n: unknown, total: result.source.length }) : '';
     this.#joiner = chars ? '' : ' ';
     this.#player.show();
   }
@@ -163,10 +163,10 @@ export class TransformerDecodeView {
     const steps = r?.steps ?? [];
     const written = steps.slice(0, pos).map((s) => s.token).filter((tok) => tok !== '<eos>');
     this.#output.value = r && pos === total ? r.text : written.join(this.#joiner);
-    const m = r && k >= 0 ? stepMatrix(r, k, t, t('tf.light.rolloutRow'), (l, h) => fill(t('tf.light.headShort'), { l, h })) : null;
+    const m = r && k >= 0 ? stepMatrix(r, k, t, t('transformer.light.rolloutRow'), (l, h) => fill(t('transformer.light.headShort'), { l, h })) : null;
     this.#heatmap.element.hidden = !m;
     if (m) {
-      this.#heatmap.title = fill(t('tf.decode.mapAt'), { step: k + 1, token: steps[k].token });
+      this.#heatmap.title = fill(t('transformer.decode.mapAt'), { step: k + 1, token: steps[k].token });
       this.#heatmap.update(m);
     }
     // the reader's choice of light is the selected row, at the word it lights most (or, on the same
@@ -211,7 +211,7 @@ export class TransformerDecodeView {
     }
     const light = r && k >= 0 ? sourceLight(r, k, layer, head) : null;
     this.element.dataset.light = light ? JSON.stringify(Array.from(light, (w) => Number(w.toFixed(4)))) : '';
-    const chips = sourceChips(r?.source ?? [], light, 'tf', t('tf.unknown'));
+    const chips = sourceChips(r?.source ?? [], light, 'transformer', t('transformer.unknown'));
     chips.forEach((chip, i) => {
       if (!cell) return;
       chip.classList.toggle('linked', i === cell.col);
@@ -225,9 +225,9 @@ export class TransformerDecodeView {
       delete this.#link.dataset.cell;
       return;
     }
-    const which = layer === 0 ? t('tf.light.rollout') : fill(t('tf.light.head'), { l: layer, h: head });
+    const which = layer === 0 ? t('transformer.light.rollout') : fill(t('transformer.light.head'), { l: layer, h: head });
     const word = r.source[cell.col].text;
-    this.#link.textContent = fill(t('tf.link'), { which, step: k + 1, token: step.token, source: word === ' ' ? '␣' : word, w: light[cell.col].toFixed(4) });
+    this.#link.textContent = fill(t('transformer.link'), { which, step: k + 1, token: step.token, source: word === ' ' ? '␣' : word, w: light[cell.col].toFixed(4) });
     this.#link.dataset.cell = `${cell.row},${cell.col}`;
   }
 }

@@ -37,10 +37,10 @@ export class AttentionGrid {
   readonly element: HTMLElement;
   readonly #t: T;
   readonly #kind: AttentionKind;
-  readonly #grid = el('div', 'tf-grid');
-  readonly #empty = el('p', 'tf-note tf-grid-empty');
+  readonly #grid = el('div', 'transformer-grid');
+  readonly #empty = el('p', 'transformer-note transformer-grid-empty');
   /** under a grid of 1 × 1 maps: why they are solid squares (one query, one key: weight 1) */
-  readonly #single = el('p', 'tf-note tf-grid-single');
+  readonly #single = el('p', 'transformer-note transformer-grid-single');
   readonly #onPick: (kind: AttentionKind, layer: number, head: number) => void;
   #thumbs: Thumb[][] = [];
   #shape = '';
@@ -49,17 +49,17 @@ export class AttentionGrid {
     this.#t = t;
     this.#kind = kind;
     this.#onPick = onPick;
-    this.element = el('figure', 'tf-grid-figure');
+    this.element = el('figure', 'transformer-grid-figure');
     this.element.dataset.kind = kind;
-    this.element.dataset.testid = `tf-grid-${kind}`;
+    this.element.dataset.testid = `transformer-grid-${kind}`;
     const cap = el('figcaption');
-    cap.append(el('strong', undefined, t(`tf.kind.${kind}`)), el('span', 'tf-note', ` ${t(`tf.kind.${kind}.shape`)}`));
-    this.#empty.textContent = t('tf.grid.empty');
+    cap.append(el('strong', undefined, t(`transformer.kind.${kind}`)), el('span', 'transformer-note', ` ${t(`transformer.kind.${kind}.shape`)}`));
+    this.#empty.textContent = t('transformer.grid.empty');
     this.#grid.addEventListener('keydown', (e) => this.#onKey(e));
-    const scroll = el('div', 'tf-grid-scroll');
+    const scroll = el('div', 'transformer-grid-scroll');
     scroll.append(this.#grid);
-    this.#single.textContent = t(`tf.grid.single.${kind}`);
-    this.#single.dataset.testid = 'tf-single-note';
+    this.#single.textContent = t(`transformer.grid.single.${kind}`);
+    this.#single.dataset.testid = 'transformer-single-note';
     this.#single.hidden = true;
     this.element.append(cap, this.#empty, scroll, this.#single);
     host.append(this.element);
@@ -96,20 +96,20 @@ export class AttentionGrid {
     const t = this.#t;
     this.#shape = `${layers}x${heads}`;
     this.#grid.style.gridTemplateColumns = `auto repeat(${heads}, minmax(1.6rem, 3.5rem))`;
-    const cells: HTMLElement[] = [el('span', 'tf-grid-corner')];
-    for (let h = 1; h <= heads; h++) cells.push(el('span', 'tf-grid-head', fill(t('tf.grid.head'), { h })));
+    const cells: HTMLElement[] = [el('span', 'transformer-grid-corner')];
+    for (let h = 1; h <= heads; h++) cells.push(el('span', 'transformer-grid-head', fill(t('transformer.grid.head'), { h })));
     this.destroy();
     this.#thumbs = [];
     for (let l = 1; l <= layers; l++) {
-      cells.push(el('span', 'tf-grid-layer', fill(t('tf.grid.layer'), { l })));
+      cells.push(el('span', 'transformer-grid-layer', fill(t('transformer.grid.layer'), { l })));
       const row: Thumb[] = [];
       for (let h = 1; h <= heads; h++) {
-        const b = el('button', 'tf-thumb');
+        const b = el('button', 'transformer-thumb');
         b.type = 'button';
         b.dataset.layer = String(l);
         b.dataset.head = String(h);
-        b.dataset.testid = 'tf-thumb';
-        b.setAttribute('aria-label', fill(t('tf.grid.enlarge'), { kind: t(`tf.kind.${this.#kind}`), l, h }));
+        b.dataset.testid = 'transformer-thumb';
+        b.setAttribute('aria-label', fill(t('transformer.grid.enlarge'), { kind: t(`transformer.kind.${this.#kind}`), l, h }));
         b.title = b.getAttribute('aria-label') ?? '';
         const canvas = el('canvas');
         canvas.setAttribute('aria-hidden', 'true');
@@ -138,7 +138,7 @@ export class AttentionGrid {
   #onKey(e: KeyboardEvent): void {
     const target = e.target as HTMLElement;
     const to = cellAfterKey(e.key, { row: Number(target.dataset.layer) - 1, col: Number(target.dataset.head) - 1 }, this.#thumbs.length, this.#thumbs[0]?.length ?? 0);
-    if (!to || !target.classList.contains('tf-thumb')) return;
+    if (!to || !target.classList.contains('transformer-thumb')) return;
     e.preventDefault();
     this.#rove(to.row, to.col)?.focus();
   }

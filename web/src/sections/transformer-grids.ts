@@ -1,6 +1,6 @@
 // §4's three grids (encoder self, decoder causal self, cross: transformer-grid.ts) under their one
-// colour legend, and the enlarged map: the full heatmap of the map the reader clicked (tf_zoom,
-// tf_zoom_layer, tf_zoom_head), with labelled axes, values on hover and focus, and export.
+// colour legend, and the enlarged map: the full heatmap of the map the reader clicked (transformer_zoom,
+// transformer_zoom_layer, transformer_zoom_head), with labelled axes, values on hover and focus, and export.
 import { Heatmap } from '../heatmap/heatmap';
 import { legendGradient } from '../heatmap/heatmap-color';
 import { fill } from '../i18n';
@@ -15,7 +15,7 @@ export class AttentionGrids {
   readonly #t: T;
   readonly #state: AppState;
   readonly #grids: Record<AttentionKind, AttentionGrid>;
-  readonly #zoomBox = el('div', 'tf-zoom');
+  readonly #zoomBox = el('div', 'transformer-zoom');
   #zoom: { kind: AttentionKind; map: Heatmap } | null = null;
   #maps: Record<AttentionKind, KindMaps> | null = null;
 
@@ -23,23 +23,23 @@ export class AttentionGrids {
   constructor(host: HTMLElement, t: T, state: AppState, onZoom: (text: string) => void) {
     this.#t = t;
     this.#state = state;
-    const legend = el('p', 'tf-legend');
-    const bar = el('span', 'tf-legend-bar');
+    const legend = el('p', 'transformer-legend');
+    const bar = el('span', 'transformer-legend-bar');
     bar.style.backgroundImage = legendGradient(false);
-    legend.append(el('span', undefined, t('tf.grid.scale')), el('span', undefined, '0'), bar, el('span', undefined, '1'));
-    const grids = el('div', 'tf-grids');
+    legend.append(el('span', undefined, t('transformer.grid.scale')), el('span', undefined, '0'), bar, el('span', undefined, '1'));
+    const grids = el('div', 'transformer-grids');
     const pick = (kind: AttentionKind, l: number, h: number) => {
-      const same = state.get('tf_zoom') === kind && state.get('tf_zoom_layer') === l && state.get('tf_zoom_head') === h;
-      if (!same) onZoom(fill(t('tf.narrate.zoom'), { kind: t(`tf.kind.${kind}`), l, h }));
-      state.update(same ? { tf_zoom: 'none' } : { tf_zoom: kind, tf_zoom_layer: l, tf_zoom_head: h });
+      const same = state.get('transformer_zoom') === kind && state.get('transformer_zoom_layer') === l && state.get('transformer_zoom_head') === h;
+      if (!same) onZoom(fill(t('transformer.narrate.zoom'), { kind: t(`transformer.kind.${kind}`), l, h }));
+      state.update(same ? { transformer_zoom: 'none' } : { transformer_zoom: kind, transformer_zoom_layer: l, transformer_zoom_head: h });
     };
     this.#grids = {
       encoder: new AttentionGrid(grids, t, 'encoder', pick),
       decoder: new AttentionGrid(grids, t, 'decoder', pick),
       cross: new AttentionGrid(grids, t, 'cross', pick),
     };
-    this.#zoomBox.dataset.testid = 'tf-zoom';
-    host.append(legend, el('p', 'tf-note', t('tf.zoom.hint')), grids, this.#zoomBox);
+    this.#zoomBox.dataset.testid = 'transformer-zoom';
+    host.append(legend, el('p', 'transformer-note', t('transformer.zoom.hint')), grids, this.#zoomBox);
   }
 
   /** A translation's maps (null: none to show). */
@@ -52,8 +52,8 @@ export class AttentionGrids {
   render(): void {
     const t = this.#t;
     const state = this.#state;
-    const kind = state.get('tf_zoom');
-    for (const k of ATTENTION_KINDS) this.#grids[k].update(this.#maps?.[k] ?? null, kind === k ? [state.get('tf_zoom_layer'), state.get('tf_zoom_head')] : null);
+    const kind = state.get('transformer_zoom');
+    for (const k of ATTENTION_KINDS) this.#grids[k].update(this.#maps?.[k] ?? null, kind === k ? [state.get('transformer_zoom_layer'), state.get('transformer_zoom_head')] : null);
     const maps = kind === 'none' ? null : this.#maps?.[kind];
     if (kind === 'none' || !maps || maps.maps[0][0].rows === 0) {
       this.#zoom?.map.destroy();
@@ -66,21 +66,21 @@ export class AttentionGrids {
       this.#zoom?.map.destroy();
       this.#zoomBox.replaceChildren();
       const map = new Heatmap(this.#zoomBox, {
-        id: 'tf-zoom-map',
+        id: 'transformer-zoom-map',
         title: '',
         fixedRange: [0, 1],
-        xTitle: kind === 'cross' ? t('tf.axis.source') : t('tf.axis.keys'),
-        yTitle: t('tf.axis.queries'),
+        xTitle: kind === 'cross' ? t('transformer.axis.source') : t('transformer.axis.keys'),
+        yTitle: t('transformer.axis.queries'),
         t,
       });
-      this.#zoomBox.append(button(t('tf.zoom.close'), 'tf-zoom-close', () => state.set('tf_zoom', 'none')));
+      this.#zoomBox.append(button(t('transformer.zoom.close'), 'transformer-zoom-close', () => state.set('transformer_zoom', 'none')));
       this.#zoom = { kind, map };
     }
-    const l = Math.min(state.get('tf_zoom_layer'), maps.layers);
-    const h = Math.min(state.get('tf_zoom_head'), maps.heads);
+    const l = Math.min(state.get('transformer_zoom_layer'), maps.layers);
+    const h = Math.min(state.get('transformer_zoom_head'), maps.heads);
     this.#zoomBox.hidden = false;
     Object.assign(this.#zoomBox.dataset, { kind, layer: String(l), head: String(h) });
-    this.#zoom.map.title = fill(t('tf.zoom.title'), { kind: t(`tf.kind.${kind}`), l, h });
+    this.#zoom.map.title = fill(t('transformer.zoom.title'), { kind: t(`transformer.kind.${kind}`), l, h });
     this.#zoom.map.update(maps.maps[l - 1][h - 1]);
   }
 

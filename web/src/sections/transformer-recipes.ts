@@ -10,7 +10,7 @@ export const TRANSFORMER_EXAMPLES: Record<TransformerTask, readonly string[]> = 
   'zh-en': ['昨天 咖哥 在 公园 看见 了 小冰', '咖哥 喜欢 小冰', '小冰 在 学校 读 书'],
 };
 
-/** The model settings of §4 (the tf_* rows of the state table) and the seed. */
+/** The model settings of §4 (the transformer_* rows of the state table) and the seed. */
 export interface TransformerSettings {
   task: TransformerTask;
   layers: number;

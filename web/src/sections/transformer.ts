@@ -3,7 +3,7 @@
 // drawn as a layer × head grid of small maps on one colour scale (click one to enlarge it), a
 // translation decoded step by step with the source lit by the attention the reader picks (one
 // head, a layer's mean, or the rollout), and a comparison with §3.3's recurrent models measured
-// live. Settings live in the tf_* rows of the state table.
+// live. Settings live in the transformer_* rows of the state table.
 import type { ByoPanels } from './translate-byo';
 import type { LazyWhyView } from './translate-why-lazy';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
@@ -44,28 +44,28 @@ const REFUSED = 'refused';
 
 class TransformerView implements SectionHandle {
   readonly #ctx: SectionContext;
-  readonly #root = el('div', 'tf-section');
+  readonly #root = el('div', 'transformer-section');
   readonly #train: HTMLButtonElement;
   readonly #pause: HTMLButtonElement;
   readonly #controls: TransformerControls;
   readonly #progress = el('progress');
-  readonly #progressText = el('span', 'tf-progress-text');
+  readonly #progressText = el('span', 'transformer-progress-text');
   readonly #clock: TrainingClock;
-  readonly #settingsLine = el('p', 'tf-note tf-settings-line');
-  readonly #status = el('p', 'tf-status');
+  readonly #settingsLine = el('p', 'transformer-note transformer-settings-line');
+  readonly #status = el('p', 'transformer-status');
   /** says the run's start, progress (every few seconds), pause and end to a screen reader */
   readonly #announcer: Announcer;
   /** errors; why Train started nothing is taken back by the next Train that starts */
-  readonly #error = new MessageLine('tf-error');
-  readonly #notice = new MessageLine('tf-notice');
+  readonly #error = new MessageLine('transformer-error');
+  readonly #notice = new MessageLine('transformer-notice');
   /** "… trained steps were discarded": said until the new model trains (then it is old news) */
   #discarded = '';
-  readonly #narration = narration('tf-narration');
+  readonly #narration = narration('transformer-narration');
   /** the narration of a run's end ("Trained to step N: …"): dropped when the next run starts, as it then describes a step long gone */
   #trainedNarration = '';
   /** the model whose run's end is being scored: the status says so, not "not scored yet" */
   #scoring: TransformerTrainer | null = null;
-  readonly #untrained = el('p', 'tf-untrained');
+  readonly #untrained = el('p', 'transformer-untrained');
   readonly #curves: TrainingCurves;
   readonly #sentence: TransformerSentence;
   readonly #grids: AttentionGrids;
@@ -94,28 +94,28 @@ class TransformerView implements SectionHandle {
     this.#ctx = ctx;
     const { t, state } = ctx;
     mountRoot(host, this.#root, HEATMAP_CSS, css, CHART_CSS);
-    const intro = el('p', 'tf-intro', t('tf.intro'));
-    intro.dataset.testid = 'tf-intro';
-    this.#settingsLine.dataset.testid = 'tf-settings-line';
-    this.#root.append(intro, this.#settingsLine, tryThis(t('try.title'), [t('tf.try.1'), t('tf.try.2'), t('tf.try.3'), t('tf.try.4')]));
+    const intro = el('p', 'transformer-intro', t('transformer.intro'));
+    intro.dataset.testid = 'transformer-intro';
+    this.#settingsLine.dataset.testid = 'transformer-settings-line';
+    this.#root.append(intro, this.#settingsLine, tryThis(t('try.title'), [t('transformer.try.1'), t('transformer.try.2'), t('transformer.try.3'), t('transformer.try.4')]));
 
     // One primary action: Train. Pause and Reset beside it, then the settings.
-    const run = el('div', 'al-controls tf-run');
-    this.#train = primaryButton(t('tf.train'), 'tf-train', () => {
+    const run = el('div', 'al-controls transformer-run');
+    this.#train = primaryButton(t('transformer.train'), 'transformer-train', () => {
       const refused = refusedFieldsMessage(t, this.#controls.element);
       if (refused !== null) return this.#error.show('error', refused, REFUSED);
       this.#error.clear(REFUSED);
       this.#clock.start();
     });
-    this.#pause = button(t('tf.pause'), 'tf-pause', () => this.#clock.stop());
-    run.append(this.#train, this.#pause, button(t('tf.reset'), 'tf-reset', () => this.#rebuild(null)));
+    this.#pause = button(t('transformer.pause'), 'transformer-pause', () => this.#clock.stop());
+    run.append(this.#train, this.#pause, button(t('transformer.reset'), 'transformer-reset', () => this.#rebuild(null)));
     run.hidden = state.isHidden('controls');
     this.#controls = new TransformerControls(t, state, (name, value) => {
-      this.#narration.textContent = fill(t('tf.narrate.setting'), { setting: t(MODEL_SETTING_LABELS[name] ?? 'tf.steps'), value });
+      this.#narration.textContent = fill(t('transformer.narrate.setting'), { setting: t(MODEL_SETTING_LABELS[name] ?? 'transformer.steps'), value });
     });
-    this.#progress.dataset.testid = 'tf-progress';
-    this.#progress.setAttribute('aria-label', t('tf.progressLabel'));
-    const progress = el('div', 'tf-progress');
+    this.#progress.dataset.testid = 'transformer-progress';
+    this.#progress.setAttribute('aria-label', t('transformer.progressLabel'));
+    const progress = el('div', 'transformer-progress');
     progress.append(this.#progress, this.#progressText);
     this.#clock = new TrainingClock(ctx, {
       trainer: () => this.#trainer,
@@ -124,21 +124,21 @@ class TransformerView implements SectionHandle {
       onRender: () => this.#render(),
     });
     progress.append(this.#clock.eta);
-    this.#status.dataset.testid = 'tf-status';
+    this.#status.dataset.testid = 'transformer-status';
     this.#status.setAttribute('aria-live', 'polite');
     this.#announcer = new Announcer(ctx.lang);
-    this.#error.element.dataset.testid = 'tf-error';
-    this.#notice.element.dataset.testid = 'tf-notice';
-    // the model settings are an advanced part: a collapsed panel (open in the link: tf_open_settings)
-    const settingsPanel = this.#panel('tf_open_settings', 'tf.panel.settings', 'tf-panel-settings');
+    this.#error.element.dataset.testid = 'transformer-error';
+    this.#notice.element.dataset.testid = 'transformer-notice';
+    // the model settings are an advanced part: a collapsed panel (open in the link: transformer_open_settings)
+    const settingsPanel = this.#panel('transformer_open_settings', 'transformer.panel.settings', 'transformer-panel-settings');
     settingsPanel.body.append(this.#controls.element);
     settingsPanel.element.hidden = state.isHidden('controls');
     this.#root.append(run, settingsPanel.element, progress, this.#clock.estimate, this.#clock.confirm, this.#announcer.element, this.#narration, this.#status, this.#error.element, this.#notice.element);
 
     // Training curves (their empty state in the DOM around them).
-    this.#untrained.textContent = t('tf.untrained');
-    this.#untrained.dataset.testid = 'tf-untrained';
-    this.#curves = new TrainingCurves(t, 'tf', 'tf', () => this.#trainer);
+    this.#untrained.textContent = t('transformer.untrained');
+    this.#untrained.dataset.testid = 'transformer-untrained';
+    this.#curves = new TrainingCurves(t, 'transformer', () => this.#trainer);
     const curves = this.#curves;
     this.#root.append(this.#untrained, curves.empty, curves.charts, curves.menu, curves.losses);
 
@@ -154,15 +154,15 @@ class TransformerView implements SectionHandle {
     this.#grids = new AttentionGrids(this.#root, t, state, (text) => (this.#narration.textContent = text));
 
     this.#decode = new TransformerDecodeView(this.#root, t, (l, h) => {
-      const what = l === 0 ? t('tf.light.rollout') : h === 0 ? fill(t('tf.light.mean'), { l }) : fill(t('tf.light.head'), { l, h });
-      this.#narration.textContent = fill(t('tf.narrate.light'), { what });
-      state.update({ tf_light_layer: l, tf_light_head: h });
+      const what = l === 0 ? t('transformer.light.rollout') : h === 0 ? fill(t('transformer.light.mean'), { l }) : fill(t('transformer.light.head'), { l, h });
+      this.#narration.textContent = fill(t('transformer.narrate.light'), { what });
+      state.update({ transformer_light_layer: l, transformer_light_head: h });
     });
 
     // The article's picture of the model above the maps it explains; the positions figure in a panel
     // under it (the diagram's embeddings part opens it).
     if (!ctx.embedded) {
-      const positionsPanel = this.#panel('tf_open_positions', 'tf.panel.positions', 'tf-panel-positions');
+      const positionsPanel = this.#panel('transformer_open_positions', 'transformer.panel.positions', 'transformer-panel-positions');
       void importWithStrings(() => import('../diagrams/transformer-link'), ctx.lang, { article: true }).then(({ TransformerDiagramLink }) => {
         if (this.#destroyed) return;
         const architecture = new TransformerDiagramLink(t, ctx.lang, state, this.#root, {
@@ -179,10 +179,10 @@ class TransformerView implements SectionHandle {
 
     // Ask the model why (transformer-why.ts): the article only, loaded when its panel first opens.
     if (!ctx.embedded) {
-      const whyPanel = this.#panel('tf_open_why', 'tf.panel.why', 'tf-panel-why');
+      const whyPanel = this.#panel('transformer_open_why', 'transformer.panel.why', 'transformer-panel-why');
       this.#whyPanel = whyPanel;
       this.#root.append(whyPanel.element);
-      if (state.get('tf_why') !== '') whyPanel.show();
+      if (state.get('transformer_why') !== '') whyPanel.show();
     }
     mountTransformerWhy(this.#whyPanel?.body ?? this.#root, ctx, this.#whyPanel?.opened ?? Promise.resolve(), (view) => {
       if (this.#destroyed) return view.destroy();
@@ -191,7 +191,7 @@ class TransformerView implements SectionHandle {
     });
 
     // The comparison with §3.3's models, measured on request.
-    const comparePanel = this.#panel('tf_open_compare', 'tf.panel.compare', 'tf-panel-compare');
+    const comparePanel = this.#panel('transformer_open_compare', 'transformer.panel.compare', 'transformer-panel-compare');
     this.#root.append(comparePanel.element);
     this.#compare = new ComparePanel(comparePanel.body, t, ctx.lab, () => this.#clock.stop());
 
@@ -200,8 +200,8 @@ class TransformerView implements SectionHandle {
     if (adopted?.plan) this.#clock.adopt(adopted.trainer, adopted.plan);
     // Model files in and out, as in §3.3 (the article only: loaded on demand, not in widgets).
     if (!ctx.embedded) {
-      const byoHost = el('div', 'tf-byo');
-      const filesPanel = this.#panel('tf_open_files', 'tf.panel.files', 'tf-panel-files');
+      const byoHost = el('div', 'transformer-byo');
+      const filesPanel = this.#panel('transformer_open_files', 'transformer.panel.files', 'transformer-panel-files');
       filesPanel.body.append(byoHost);
       this.#root.append(filesPanel.element);
       // its labels are §3.3's, whose strings arrive with this code
@@ -210,7 +210,7 @@ class TransformerView implements SectionHandle {
         .then(({ mountByo }) => {
           if (this.#destroyed) return;
           this.#byo = mountByo({ files: byoHost }, this.#root, ctx, () => (this.#trainer.step > 0 ? this.#trainer.model : null), {
-            prefix: 'tf',
+            prefix: 'transformer',
             baseName: () => `attention-lab-transformer-${this.#trainer.settings.task}`,
           });
         });
@@ -230,14 +230,14 @@ class TransformerView implements SectionHandle {
   #settings(): TransformerSettings {
     const s = this.#ctx.state;
     return {
-      task: s.get('tf_task'),
-      layers: s.get('tf_layers'),
-      heads: s.get('tf_heads'),
-      dModel: s.get('tf_dmodel'),
-      dFF: s.get('tf_dff'),
-      normFirst: s.get('tf_norm_first'),
-      lr: s.get('tf_lr'),
-      warmup: s.get('tf_warmup'),
+      task: s.get('transformer_task'),
+      layers: s.get('transformer_layers'),
+      heads: s.get('transformer_heads'),
+      dModel: s.get('transformer_dmodel'),
+      dFF: s.get('transformer_dff'),
+      normFirst: s.get('transformer_norm_first'),
+      lr: s.get('transformer_lr'),
+      warmup: s.get('transformer_warmup'),
       seed: s.get('seed'),
     };
   }
@@ -250,16 +250,16 @@ class TransformerView implements SectionHandle {
     const s = this.#settings();
     const same = (Object.keys(s) as (keyof TransformerSettings)[]).every((k) => s[k] === this.#trainer.settings[k]);
     // a new sentence: the interventions were about the old one's steps and tokens
-    if (changed.includes('tf_text') && !changed.includes('tf_why')) state.set('tf_why', '');
-    else if (changed.includes('tf_why')) {
-      if (state.get('tf_why') !== '') this.#whyPanel?.show();
+    if (changed.includes('transformer_text') && !changed.includes('transformer_why')) state.set('transformer_why', '');
+    else if (changed.includes('transformer_why')) {
+      if (state.get('transformer_why') !== '') this.#whyPanel?.show();
       this.#why?.linkChanged();
     }
     if (setting && !same) this.#rebuild(setting);
-    else if (changed.includes('tf_text')) void this.#translate();
-    if (changed.some((n) => n.startsWith('tf_zoom'))) this.#grids.render();
-    if (changed.some((n) => n.startsWith('tf_light'))) this.#syncLight();
-    if (changed.includes('tf_steps')) this.#render();
+    else if (changed.includes('transformer_text')) void this.#translate();
+    if (changed.some((n) => n.startsWith('transformer_zoom'))) this.#grids.render();
+    if (changed.some((n) => n.startsWith('transformer_light'))) this.#syncLight();
+    if (changed.includes('transformer_steps')) this.#render();
   }
 
   /** A new model with the state's settings (a reset: `setting` null). The old one is kept if the core refuses the new one. */
@@ -277,7 +277,7 @@ class TransformerView implements SectionHandle {
   /** `change`: the model this one replaces and the setting that caused it (null: a reset) */
   async #prepare(trainer: TransformerTrainer, change: { old: TransformerTrainer; setting: PropName | null } | null): Promise<void> {
     const { t } = this.#ctx;
-    this.#status.textContent = t('tf.status.creating');
+    this.#status.textContent = t('transformer.status.creating');
     try {
       await trainer.ready();
       // an adopted model (the page's language changed) may still record the last slice of its run
@@ -286,14 +286,14 @@ class TransformerView implements SectionHandle {
       if (trainer !== this.#trainer) return;
       const reason = errorText(err);
       const field = change?.setting ?? null;
-      const label = field ? t(MODEL_SETTING_LABELS[field] ?? 'tf.task') : '';
+      const label = field ? t(MODEL_SETTING_LABELS[field] ?? 'transformer.task') : '';
       if (change && change.setting && change.old.model) {
         // the core refused these settings: say so under the field, keep (and show) the last good model
-        this.#controls.showError(field, fill(t('field.named'), { label, message: fill(t('tf.error.create'), { reason }) }));
+        this.#controls.showError(field, fill(t('field.named'), { label, message: fill(t('transformer.error.create'), { reason }) }));
         this.#trainer = change.old;
         this.#compare.setTrainer(change.old);
         const o = change.old.settings;
-        this.#ctx.state.update({ tf_task: o.task, tf_layers: o.layers, tf_heads: o.heads, tf_dmodel: o.dModel, tf_dff: o.dFF, tf_norm_first: o.normFirst, tf_lr: o.lr, tf_warmup: o.warmup, seed: o.seed });
+        this.#ctx.state.update({ transformer_task: o.task, transformer_layers: o.layers, transformer_heads: o.heads, transformer_dmodel: o.dModel, transformer_dff: o.dFF, transformer_norm_first: o.normFirst, transformer_lr: o.lr, transformer_warmup: o.warmup, seed: o.seed });
         this.#render();
         return;
       }
@@ -309,7 +309,7 @@ class TransformerView implements SectionHandle {
       const steps = change.old.step;
       if (change.old === this.#good) this.#good = null;
       void change.old.delete();
-      this.#discarded = steps > 0 && change.setting ? fill(t('tf.discarded'), { setting: t(MODEL_SETTING_LABELS[change.setting] ?? 'tf.task'), steps }) : '';
+      this.#discarded = steps > 0 && change.setting ? fill(t('transformer.discarded'), { setting: t(MODEL_SETTING_LABELS[change.setting] ?? 'transformer.task'), steps }) : '';
       this.#notice.show('info', this.#discarded);
     }
     this.#good = trainer;
@@ -335,7 +335,7 @@ class TransformerView implements SectionHandle {
     const { t } = this.#ctx;
     const trainer = this.#trainer;
     if (err) {
-      const text = err instanceof TransformerDivergedError ? `${t('tf.diverged')} (${err.message})` : errorText(err);
+      const text = err instanceof TransformerDivergedError ? `${t('transformer.diverged')} (${err.message})` : errorText(err);
       this.#error.show('error', `${t('error.prefix')}${text}`);
     }
     if (trainer.step > 0) {
@@ -345,7 +345,7 @@ class TransformerView implements SectionHandle {
         await trainer.evaluate();
         // the score itself is the status line's: the narration says where the run ended
         if (trainer === this.#trainer) {
-          this.#trainedNarration = fill(t('tf.narrate.trained'), { step: trainer.step });
+          this.#trainedNarration = fill(t('transformer.narrate.trained'), { step: trainer.step });
           this.#narration.textContent = this.#trainedNarration;
         }
       } catch (e2) {
@@ -365,7 +365,7 @@ class TransformerView implements SectionHandle {
     if (!trainer.model || this.#destroyed) return;
     const { t } = this.#ctx;
     const seq = ++this.#translateSeq;
-    const text = this.#ctx.state.get('tf_text');
+    const text = this.#ctx.state.get('transformer_text');
     if (text.trim() === '') {
       this.#showResult(null);
       this.#sentence.askFor(trainer.settings.task);
@@ -380,7 +380,7 @@ class TransformerView implements SectionHandle {
       // the unknown words of the last input go with it
       if (trainer.step > 0) this.#discarded = '';
       const unknown = unknownList(t, result.source);
-      this.#notice.show('info', unknown ? fill(t('tf.unknownWords'), { words: unknown }) : this.#discarded);
+      this.#notice.show('info', unknown ? fill(t('transformer.unknownWords'), { words: unknown }) : this.#discarded);
       this.#showResult(result);
       this.#root.dataset.translatedAt = String(trainer.step);
       // a redraw while training leaves the decoding the reader is stepping, unless it has none yet
@@ -411,7 +411,7 @@ class TransformerView implements SectionHandle {
   #syncLight(): void {
     const { state } = this.#ctx;
     const s = this.#trainer.settings;
-    this.#decode.setLight(s.layers, s.heads, state.get('tf_light_layer'), state.get('tf_light_head'));
+    this.#decode.setLight(s.layers, s.heads, state.get('transformer_light_layer'), state.get('transformer_light_head'));
   }
 
   #render(): void {
@@ -425,28 +425,28 @@ class TransformerView implements SectionHandle {
     if (running && this.#trainedNarration !== '' && this.#narration.textContent === this.#trainedNarration) this.#narration.textContent = '';
     this.#progress.max = target;
     this.#progress.value = Math.min(step, target);
-    setText(this.#progressText, fill(t('tf.progress'), { step, total: target }));
-    setText(this.#settingsLine, fill(t('tf.intro.settings'), {
-      task: t(`tf.task.${s.task}`),
+    setText(this.#progressText, fill(t('transformer.progress'), { step, total: target }));
+    setText(this.#settingsLine, fill(t('transformer.intro.settings'), {
+      task: t(`transformer.task.${s.task}`),
       layers: s.layers,
       heads: s.heads,
       dModel: s.dModel,
       dFF: s.dFF,
-      norm: t(s.normFirst ? 'tf.norm.pre' : 'tf.norm.post'),
+      norm: t(s.normFirst ? 'transformer.norm.pre' : 'transformer.norm.post'),
       lr: s.lr,
       warmup: s.warmup,
       batch: TRANSFORMER_BATCH,
-      steps: state.get('tf_steps'),
+      steps: state.get('transformer_steps'),
     }));
     const info = trainer.info;
     if (info) {
       const exact =
         this.#scoring === trainer && trainer.evaluatedAt !== step
-          ? t('tf.status.scoring')
+          ? t('transformer.status.scoring')
           : trainer.evaluation
-            ? fill(t('tf.status.at'), { exact: `${(100 * trainer.evaluation.exactMatch).toFixed(1)}%`, step: trainer.evaluatedAt })
-            : t('tf.status.notScored');
-      setText(this.#status, fill(t('tf.status.ready'), { params: info.parameterCount.toLocaleString('en-US'), exact }));
+            ? fill(t('transformer.status.at'), { exact: `${(100 * trainer.evaluation.exactMatch).toFixed(1)}%`, step: trainer.evaluatedAt })
+            : t('transformer.status.notScored');
+      setText(this.#status, fill(t('transformer.status.ready'), { params: info.parameterCount.toLocaleString('en-US'), exact }));
       this.#status.dataset.params = String(info.parameterCount);
       this.#status.dataset.evaluatedAt = String(trainer.evaluation ? trainer.evaluatedAt : -1);
     }

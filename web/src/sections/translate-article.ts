@@ -1,5 +1,5 @@
 // What §3.3 has in the article and not in its widget: the "ask the model why" panel (its
-// interventions in the link, s2s_why), the training timeline of the probe sentence, and bring your
+// interventions in the link, translate_why), the training timeline of the probe sentence, and bring your
 // own (downloads, own pairs, model files). Each part's code loads on demand, so a widget page never
 // fetches it (the widgets' seq2seq module has none of asking why either).
 import type { TranslateResult } from '#shared/types/seq2seq';
@@ -25,7 +25,7 @@ export class ArticleExtras {
   readonly #timelinePanel: Panel;
   readonly #pairsPanel: Panel;
   readonly #filesPanel: Panel;
-  readonly #timelineHost = el('div', 'tr-timeline-host');
+  readonly #timelineHost = el('div', 'translate-timeline-host');
   #timeline: TimelineView | null = null;
   #byo: ByoPanels | null = null;
   #dead = false;
@@ -34,17 +34,17 @@ export class ArticleExtras {
   constructor(whyHost: HTMLElement, host: HTMLElement, ctx: SectionContext, trainer: () => TranslateTrainer) {
     this.#ctx = ctx;
     const { state, t } = ctx;
-    this.#whyPanel = new Panel(state, 's2s_open_why', t('tr.panel.why'), 's2s-panel-why');
+    this.#whyPanel = new Panel(state, 'translate_open_why', t('translate.panel.why'), 'translate-panel-why');
     whyHost.append(this.#whyPanel.element);
     // a link with interventions is about the panel: it opens
-    if (state.get('s2s_why') !== '') this.#whyPanel.show();
+    if (state.get('translate_why') !== '') this.#whyPanel.show();
     this.#why = new LazyWhyView(
       this.#whyPanel.body,
       ctx,
-      { prefix: 's2s', link: { name: 's2s_why', get: () => state.get('s2s_why'), set: (text) => state.set('s2s_why', text) } },
+      { prefix: 'translate', link: { name: 'translate_why', get: () => state.get('translate_why'), set: (text) => state.set('translate_why', text) } },
       this.#whyPanel.opened,
     );
-    this.#timelinePanel = new Panel(state, 's2s_open_timeline', t('tr.panel.timeline'), 's2s-panel-timeline');
+    this.#timelinePanel = new Panel(state, 'translate_open_timeline', t('translate.panel.timeline'), 'translate-panel-timeline');
     this.#timelinePanel.body.append(this.#timelineHost);
     host.append(this.#timelinePanel.element);
     void this.#timelinePanel.opened
@@ -55,11 +55,11 @@ export class ArticleExtras {
         const model = trainer().model;
         if (model && trainer().step > 0) void this.#timeline.refresh(model);
       });
-    this.#pairsPanel = new Panel(state, 's2s_open_pairs', t('tr.panel.pairs'), 's2s-panel-pairs');
-    this.#filesPanel = new Panel(state, 's2s_open_files', t('tr.panel.files'), 's2s-panel-files');
-    if (state.get('s2s_pairs') !== '') this.#pairsPanel.show();
-    const pairsHost = el('div', 'tr-byo');
-    const filesHost = el('div', 'tr-byo');
+    this.#pairsPanel = new Panel(state, 'translate_open_pairs', t('translate.panel.pairs'), 'translate-panel-pairs');
+    this.#filesPanel = new Panel(state, 'translate_open_files', t('translate.panel.files'), 'translate-panel-files');
+    if (state.get('translate_pairs') !== '') this.#pairsPanel.show();
+    const pairsHost = el('div', 'translate-byo');
+    const filesHost = el('div', 'translate-byo');
     this.#pairsPanel.body.append(pairsHost);
     this.#filesPanel.body.append(filesHost);
     host.append(this.#pairsPanel.element, this.#filesPanel.element);
@@ -68,7 +68,7 @@ export class ArticleExtras {
       .then(({ mountByo }) => {
         if (this.#dead) return;
         this.#byo = mountByo({ files: filesHost, pairs: pairsHost }, host, ctx, () => (trainer().step > 0 ? trainer().model : null), {
-          prefix: '',
+          prefix: 'translate',
           baseName: () => `attention-lab-${trainer().settings.task}`,
         });
       });
@@ -86,9 +86,9 @@ export class ArticleExtras {
 
   onState(changed: readonly PropName[]): void {
     // A new sentence: the interventions were about the old one's steps and words.
-    if (changed.includes('s2s_text') && !changed.includes('s2s_why')) this.#ctx.state.set('s2s_why', '');
-    else if (changed.includes('s2s_why')) {
-      if (this.#ctx.state.get('s2s_why') !== '') this.#whyPanel.show();
+    if (changed.includes('translate_text') && !changed.includes('translate_why')) this.#ctx.state.set('translate_why', '');
+    else if (changed.includes('translate_why')) {
+      if (this.#ctx.state.get('translate_why') !== '') this.#whyPanel.show();
       this.#why.linkChanged();
     }
   }

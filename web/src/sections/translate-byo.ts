@@ -15,8 +15,8 @@ export interface ByoPanels {
 
 /** How a section mounts the panels: its test-id prefix and the downloads' file name. */
 export interface ByoOptions {
-  /** '' for §3.3's mf-…, mf-download-…; 'tf' for §4's tf-file-…, tf-download-… */
-  prefix: '' | 'tf';
+  /** the section's slug: the panels' test ids are <slug>-file-…, <slug>-download-… */
+  prefix: 'translate' | 'transformer';
   /** the file name of a download, without its extension */
   baseName: () => string;
 }
@@ -38,9 +38,9 @@ export function mountByo(
   const styleRoot = styleRootOf(root);
   if (styleRoot) adoptCss(styleRoot, css);
   const own = withStrings(ctx);
-  new ModelDownloads(hosts.files, own, model, baseName, prefix ? `${prefix}-download` : 'mf-download');
+  new ModelDownloads(hosts.files, own, model, baseName, `${prefix}-download`);
   const pairsPanel = hosts.pairs ? new PairsPanel(hosts.pairs, own) : null;
-  const file = new ModelFilePanel(hosts.files, own, prefix ? `${prefix}-file` : 'mf');
+  const file = new ModelFilePanel(hosts.files, own, `${prefix}-file`);
   return {
     destroy() {
       pairsPanel?.destroy();

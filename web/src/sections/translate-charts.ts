@@ -25,8 +25,8 @@ class StepChart extends Figure<readonly number[]> {
   constructor(host: HTMLElement, title: string, xLabel: string, color: string, yRange?: [number, number]) {
     super({ title, heading: { tag: 'figcaption' } });
     this.#color = color;
-    const fig = el('figure', 'tr-step-chart');
-    const box = el('div', 'tr-chart-box');
+    const fig = el('figure', 'translate-step-chart');
+    const box = el('div', 'translate-chart-box');
     fig.append(this.heading!, box);
     host.append(fig);
     this.#chart = new LineChart(box, {
@@ -63,8 +63,8 @@ interface TrainingHistory {
  * A section's training curves: loss and token accuracy (a moving average) against the step, one
  * export menu for both (PNG and SVG of the loss chart; CSV and JSON of every step, the settings in
  * the JSON), a line saying there is nothing to draw yet, and the losses as JSON in a hidden
- * <output> (tests read it). The section places the four parts. `prefix` is the string keys' and
- * classes' ('tr', 'tf'), `id` the test ids' and file names' ('s2s', 'tf'). The figure's title is the
+ * <output> (tests read it). The section places the four parts. `slug` (its section's) starts the
+ * string keys, classes, test ids and file names. The figure's title is the
  * loss chart's (it names the menu and the picture); its data is the accuracy's averaging window, as
  * the curves read the trainer's history, which grows in place, themselves.
  */
@@ -81,12 +81,12 @@ export class TrainingCurves extends Figure<number> {
   #lossesWritten = { count: -1, at: 0, source: null as readonly number[] | null };
   #lossesTimer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(t: (key: string) => string, prefix: 'tr' | 'tf', id: 's2s' | 'tf', history: () => TrainingHistory) {
+  constructor(t: (key: string) => string, slug: 'translate' | 'transformer', history: () => TrainingHistory) {
     super({
-      title: t(`${prefix}.loss`),
+      title: t(`${slug}.loss`),
       t,
-      fileName: `${id}-training`,
-      pictureName: `${id}-loss`,
+      fileName: `${slug}-training`,
+      pictureName: `${slug}-loss`,
       exports: {
         ...chartPictures(() => this.#loss.built()),
         table: () => {
@@ -100,15 +100,15 @@ export class TrainingCurves extends Figure<number> {
       },
     });
     this.#history = history;
-    this.empty = el('p', `${prefix}-note ${prefix}-charts-empty`, t(`${prefix}.charts.empty`));
-    this.empty.dataset.testid = `${id}-charts-empty`;
-    this.charts = el('div', `${prefix}-charts`);
-    const stepTitle = t(`${prefix}.axis.step`);
-    this.#loss = new StepChart(this.charts, t(`${prefix}.loss`), stepTitle, '#c2410c');
-    this.#accuracy = new StepChart(this.charts, t(`${prefix}.accuracy`), stepTitle, '#15803d', [0, 1]);
-    this.losses = el('output', `${prefix}-losses`);
+    this.empty = el('p', `${slug}-note ${slug}-charts-empty`, t(`${slug}.charts.empty`));
+    this.empty.dataset.testid = `${slug}-charts-empty`;
+    this.charts = el('div', `${slug}-charts`);
+    const stepTitle = t(`${slug}.axis.step`);
+    this.#loss = new StepChart(this.charts, t(`${slug}.loss`), stepTitle, '#c2410c');
+    this.#accuracy = new StepChart(this.charts, t(`${slug}.accuracy`), stepTitle, '#15803d', [0, 1]);
+    this.losses = el('output', `${slug}-losses`);
     this.losses.hidden = true;
-    this.losses.dataset.testid = `${id}-losses`;
+    this.losses.dataset.testid = `${slug}-losses`;
   }
 
   /** Redraws from the history; the accuracy is averaged over the last `window` steps. */

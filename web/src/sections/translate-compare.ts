@@ -10,38 +10,38 @@ import { el } from './dom';
 
 export const COMPARE_STRINGS: Strings = {
   en: {
-    'tr.compare.model': 'model',
-    'tr.compare.steps': 'steps',
-    'tr.compare.alignment': 'alignment accuracy',
-    'tr.compare.exact': 'exact match',
-    'tr.compare.bucket': '{min}–{max} words ({n})',
-    'tr.compare.bucket.chars': '{min}–{max} characters ({n})',
-    'tr.compare.noAlignment': 'none (no attention)',
-    'tr.compare.noAlignmentData': '— (no word alignments in this task)',
-    'tr.compare.caption.training':
+    'translate.compare.model': 'model',
+    'translate.compare.steps': 'steps',
+    'translate.compare.alignment': 'alignment accuracy',
+    'translate.compare.exact': 'exact match',
+    'translate.compare.bucket': '{min}–{max} words ({n})',
+    'translate.compare.bucket.chars': '{min}–{max} characters ({n})',
+    'translate.compare.noAlignment': 'none (no attention)',
+    'translate.compare.noAlignmentData': '— (no word alignments in this task)',
+    'translate.compare.caption.training':
       '{n} examples: the training data itself (the note has no others). Alignment accuracy: content words whose attention peaks on the source word they translate. Exact match: the greedy translation equals the reference.',
-    'tr.compare.caption':
+    'translate.compare.caption':
       '{n} held-out examples. Alignment accuracy: content words whose attention peaks on the source word they translate. Exact match: the greedy translation equals the reference.',
-    'tr.compare.attention': 'attention ({score})',
-    'tr.compare.plain': 'plain (no attention)',
-    'tr.sentenceAlignment': 'This sentence: {hits} of {scored} content words put their largest attention weight on the source word they translate.',
+    'translate.compare.attention': 'attention ({score})',
+    'translate.compare.plain': 'plain (no attention)',
+    'translate.sentenceAlignment': 'This sentence: {hits} of {scored} content words put their largest attention weight on the source word they translate.',
   },
   zh: {
-    'tr.compare.model': '模型',
-    'tr.compare.steps': '步数',
-    'tr.compare.alignment': '对齐准确率',
-    'tr.compare.exact': '完全匹配',
-    'tr.compare.bucket': '{min}–{max} 个词（{n}）',
-    'tr.compare.bucket.chars': '{min}–{max} 个字符（{n}）',
-    'tr.compare.noAlignment': '无（没有注意力）',
-    'tr.compare.noAlignmentData': '—（这个任务没有词对齐）',
-    'tr.compare.caption.training':
+    'translate.compare.model': '模型',
+    'translate.compare.steps': '步数',
+    'translate.compare.alignment': '对齐准确率',
+    'translate.compare.exact': '完全匹配',
+    'translate.compare.bucket': '{min}–{max} 个词（{n}）',
+    'translate.compare.bucket.chars': '{min}–{max} 个字符（{n}）',
+    'translate.compare.noAlignment': '无（没有注意力）',
+    'translate.compare.noAlignmentData': '—（这个任务没有词对齐）',
+    'translate.compare.caption.training':
       '{n} 个样例：就是训练数据本身（笔记中没有别的句子）。对齐准确率：注意力峰值落在所译源词上的实词比例。完全匹配：贪心解码的译文与参考译文相同。',
-    'tr.compare.caption':
+    'translate.compare.caption':
       '{n} 个测试样例。对齐准确率：注意力峰值落在所译源词上的实词比例。完全匹配：贪心解码的译文与参考译文相同。',
-    'tr.compare.attention': '注意力（{score}）',
-    'tr.compare.plain': '普通（无注意力）',
-    'tr.sentenceAlignment': '这个句子：{scored} 个实词中有 {hits} 个把最大的注意力权重放在它所翻译的源词上。',
+    'translate.compare.attention': '注意力（{score}）',
+    'translate.compare.plain': '普通（无注意力）',
+    'translate.sentenceAlignment': '这个句子：{scored} 个实词中有 {hits} 个把最大的注意力权重放在它所翻译的源词上。',
   },
 };
 
@@ -83,7 +83,7 @@ export function sentenceAlignment(result: TranslateResult, example: HeldOutExamp
 
 /** The readout of sentenceAlignment in `lang`, or '' when there is none. */
 export function alignmentReadout(aligned: { hits: number; scored: number } | null, lang: Lang): string {
-  return aligned ? fill(translator(lang, COMPARE_STRINGS)('tr.sentenceAlignment'), aligned) : '';
+  return aligned ? fill(translator(lang, COMPARE_STRINGS)('translate.sentenceAlignment'), aligned) : '';
 }
 
 /** A row's figures as data, for tests and the browser measurement (scripts/alignment-browser.mjs). */
@@ -94,7 +94,7 @@ function evaluationData(r: CompareRow): string {
 export class CompareView {
   readonly #t: (key: string) => string;
   readonly #empty: HTMLElement;
-  readonly #table = el('table', 'tr-compare-table');
+  readonly #table = el('table', 'translate-compare-table');
   /** what the table shows (everything but the training time), to rebuild it only when that changes */
   #shown: { key: string; evaluations: (EvaluateResult | null)[] } = { key: '', evaluations: [] };
   /** the rows as built, by model id, for the training time in their data */
@@ -128,8 +128,8 @@ export class CompareView {
     this.#rowElements.clear();
     const buckets = evaluated[0].evaluation!.exactMatchByLength;
     const head = el('tr');
-    const headers = [t('tr.compare.model'), t('tr.compare.steps'), t('tr.compare.alignment'), t('tr.compare.exact')];
-    for (const b of buckets) headers.push(fill(t(chars ? 'tr.compare.bucket.chars' : 'tr.compare.bucket'), { min: b.minLength, max: b.maxLength, n: b.examples }));
+    const headers = [t('translate.compare.model'), t('translate.compare.steps'), t('translate.compare.alignment'), t('translate.compare.exact')];
+    for (const b of buckets) headers.push(fill(t(chars ? 'translate.compare.bucket.chars' : 'translate.compare.bucket'), { min: b.minLength, max: b.maxLength, n: b.examples }));
     for (const h of headers) head.append(el('th', undefined, h));
     const body = rows.map((r) => {
       const tr = el('tr');
@@ -137,11 +137,11 @@ export class CompareView {
       this.#rowElements.set(r.id, tr);
       const e = r.evaluation;
       if (e) tr.dataset.evaluation = evaluationData(r);
-      const label = r.id === 'plain' ? t('tr.compare.plain') : fill(t('tr.compare.attention'), { score: r.scoreLabel ?? r.score });
+      const label = r.id === 'plain' ? t('translate.compare.plain') : fill(t('translate.compare.attention'), { score: r.scoreLabel ?? r.score });
       const cells = [label, String(e ? r.step : '—')];
       if (e) {
         // null: the plain model has no attention, or the task no alignments (dates)
-        const noAlignment = r.score === 'none' || r.id === 'plain' ? 'tr.compare.noAlignment' : 'tr.compare.noAlignmentData';
+        const noAlignment = r.score === 'none' || r.id === 'plain' ? 'translate.compare.noAlignment' : 'translate.compare.noAlignmentData';
         cells.push(e.alignmentAccuracy === null ? t(noAlignment) : percent(e.alignmentAccuracy), percent(e.exactMatch));
         for (const b of e.exactMatchByLength) cells.push(b.examples ? percent(b.exactMatch) : '—');
       } else {
@@ -149,14 +149,14 @@ export class CompareView {
       }
       cells.forEach((c, i) => {
         const td = el(i === 0 ? 'th' : 'td', undefined, c);
-        if (i === 2) td.dataset.testid = `s2s-alignment-${r.id}`;
-        if (i === headers.length - 1) td.dataset.testid = `s2s-longest-${r.id}`;
+        if (i === 2) td.dataset.testid = `translate-alignment-${r.id}`;
+        if (i === headers.length - 1) td.dataset.testid = `translate-longest-${r.id}`;
         tr.append(td);
       });
       return tr;
     });
     const first = evaluated[0].evaluation!;
-    const caption = el('caption', undefined, fill(t(first.heldOutIsTrainingData ? 'tr.compare.caption.training' : 'tr.compare.caption'), { n: first.examples }));
+    const caption = el('caption', undefined, fill(t(first.heldOutIsTrainingData ? 'translate.compare.caption.training' : 'translate.compare.caption'), { n: first.examples }));
     const thead = el('thead');
     thead.append(head);
     const tbody = el('tbody');

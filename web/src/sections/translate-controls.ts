@@ -1,5 +1,5 @@
 // §3.3's settings controls: the speed box (first in the settings panel) and the model settings
-// (task, cell, hidden size, score, learning rate, beam), each bound to its s2s_* row of the state
+// (task, cell, hidden size, score, learning rate, beam), each bound to its translate_* row of the state
 // table. A rejected number is named under its box by the field's label and stays in the box; the
 // state (and so the model) is left alone until the reader fixes it.
 import type { CellName } from '#shared/types/seq2seq';
@@ -11,24 +11,24 @@ import { numberProblem } from './translate-text';
 import type { ScoreSetting, TaskName } from './translate-train';
 
 /** The settings that make a new model. */
-export const MODEL_SETTINGS: readonly PropName[] = ['seed', 's2s_task', 's2s_cell', 's2s_hidden', 's2s_score', 's2s_lr'];
+export const MODEL_SETTINGS: readonly PropName[] = ['seed', 'translate_task', 'translate_cell', 'translate_hidden', 'translate_score', 'translate_lr'];
 /** The label of each model setting, for the notice that a change discarded the trained model. */
 export const SETTING_LABELS: Partial<Record<PropName, string>> = {
-  seed: 'tr.seed',
-  s2s_task: 'tr.task',
-  s2s_cell: 'tr.cell',
-  s2s_hidden: 'tr.hidden',
-  s2s_score: 'tr.score',
-  s2s_lr: 'tr.lr',
+  seed: 'translate.seed',
+  translate_task: 'translate.task',
+  translate_cell: 'translate.cell',
+  translate_hidden: 'translate.hidden',
+  translate_score: 'translate.score',
+  translate_lr: 'translate.lr',
 };
 
-type NumberSetting = 's2s_speed' | 's2s_hidden' | 's2s_lr' | 's2s_beam';
+type NumberSetting = 'translate_speed' | 'translate_hidden' | 'translate_lr' | 'translate_beam';
 
 export class TranslateControls {
   /** the speed box, for the run row */
   readonly speed: HTMLLabelElement;
   /** the model settings row */
-  readonly settings = el('div', 'al-controls tr-settings');
+  readonly settings = el('div', 'al-controls translate-settings');
   readonly #ctx: SectionContext;
   readonly #controls: Partial<Record<PropName, HTMLInputElement | HTMLSelectElement>> = {};
 
@@ -36,24 +36,24 @@ export class TranslateControls {
   constructor(ctx: SectionContext, onTask: (task: TaskName) => void) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    this.speed = this.#numberInput('s2s_speed', 'tr.speed', 1);
-    const task = select([['zh-en', t('tr.task.zh-en')], ['note', t('tr.task.note')], ['dates', t('tr.task.dates')]], state.get('s2s_task'), 's2s-task');
+    this.speed = this.#numberInput('translate_speed', 'translate.speed', 1);
+    const task = select([['zh-en', t('translate.task.zh-en')], ['note', t('translate.task.note')], ['dates', t('translate.task.dates')]], state.get('translate_task'), 'translate-task');
     task.addEventListener('change', () => onTask(task.value as TaskName));
-    this.#controls.s2s_task = task;
-    const cell = select(CELLS.map((c) => [c, c.toUpperCase()] as const), state.get('s2s_cell'), 's2s-cell');
-    cell.addEventListener('change', () => state.set('s2s_cell', cell.value as CellName));
-    this.#controls.s2s_cell = cell;
-    const scores: [ScoreSetting, string][] = [['none', t('tr.score.none')], ...SCORES.map((s) => [s, t(`tr.score.${s}`)] as [ScoreSetting, string])];
-    const score = select(scores, state.get('s2s_score'), 's2s-score');
-    score.addEventListener('change', () => state.set('s2s_score', score.value as ScoreSetting));
-    this.#controls.s2s_score = score;
+    this.#controls.translate_task = task;
+    const cell = select(CELLS.map((c) => [c, c.toUpperCase()] as const), state.get('translate_cell'), 'translate-cell');
+    cell.addEventListener('change', () => state.set('translate_cell', cell.value as CellName));
+    this.#controls.translate_cell = cell;
+    const scores: [ScoreSetting, string][] = [['none', t('translate.score.none')], ...SCORES.map((s) => [s, t(`translate.score.${s}`)] as [ScoreSetting, string])];
+    const score = select(scores, state.get('translate_score'), 'translate-score');
+    score.addEventListener('change', () => state.set('translate_score', score.value as ScoreSetting));
+    this.#controls.translate_score = score;
     this.settings.append(
-      field(t('tr.task'), task, state.isHidden('s2s_task')),
-      field(t('tr.cell'), cell, state.isHidden('s2s_cell')),
-      this.#numberInput('s2s_hidden', 'tr.hidden', 1),
-      field(t('tr.score'), score, state.isHidden('s2s_score')),
-      this.#numberInput('s2s_lr', 'tr.lr', 'any'),
-      this.#numberInput('s2s_beam', 'tr.beam', 1),
+      field(t('translate.task'), task, state.isHidden('translate_task')),
+      field(t('translate.cell'), cell, state.isHidden('translate_cell')),
+      this.#numberInput('translate_hidden', 'translate.hidden', 1),
+      field(t('translate.score'), score, state.isHidden('translate_score')),
+      this.#numberInput('translate_lr', 'translate.lr', 'any'),
+      this.#numberInput('translate_beam', 'translate.beam', 1),
     );
   }
 

@@ -37,16 +37,16 @@ export function bestPath(steps: readonly (readonly Pick<BeamNode, 'parent'>[])[]
 }
 
 export class DecodeView {
-  readonly element = el('div', 'tr-decode');
+  readonly element = el('div', 'translate-decode');
   readonly #t: (key: string) => string;
-  readonly #progress = el('p', 'tr-decode-progress');
-  readonly #source = el('div', 'tr-source');
+  readonly #progress = el('p', 'translate-decode-progress');
+  readonly #source = el('div', 'translate-source');
   readonly #sourceFocus: RovingFocus;
-  readonly #output = el('output', 'tr-output');
+  readonly #output = el('output', 'translate-output');
   readonly #topk: CandidateList;
   readonly #heatmap: Heatmap;
-  readonly #noAttention = el('p', 'tr-note');
-  readonly #beams = el('div', 'tr-beams');
+  readonly #noAttention = el('p', 'translate-note');
+  readonly #beams = el('div', 'translate-beams');
   readonly #player: StepPlayer;
   #result: TranslateResult | null = null;
   #views: StepView[] = [];
@@ -55,59 +55,59 @@ export class DecodeView {
   #hasAttention = true;
   /** (output step, source word) that the source, the map and the line under them show */
   readonly #selection = new CellSelection();
-  readonly #link = el('p', 'tr-link');
+  readonly #link = el('p', 'translate-link');
   readonly #stopLink: () => void;
 
   /** `id`: the map's element id, one per view on the page */
-  constructor(host: HTMLElement, t: (key: string) => string, id = 's2s-attention') {
+  constructor(host: HTMLElement, t: (key: string) => string, id = 'translate-attention') {
     this.#t = t;
     this.#player = new StepPlayer({
       view: this.element,
       progress: this.#progress,
       t,
-      keys: { play: 'tr.decode.play', step: 'tr.decode.step', restart: 'tr.decode.restart', progress: 'tr.decode.progress', waiting: 'tr.decode.waiting' },
-      testPrefix: 's2s-decode',
-      className: 'tr-decode-controls',
+      keys: { play: 'translate.decode.play', step: 'translate.decode.step', restart: 'translate.decode.restart', progress: 'translate.decode.progress', waiting: 'translate.decode.waiting' },
+      testPrefix: 'translate-decode',
+      className: 'translate-decode-controls',
       ms: PLAY_MS,
       total: () => this.#views.length,
       loaded: () => this.#result !== null,
       render: (pos) => this.#render(pos),
     });
     const controls = this.#player.controls;
-    this.#output.dataset.testid = 's2s-output';
+    this.#output.dataset.testid = 'translate-output';
     this.#output.lang = 'en'; // the models write English (dates: ISO digits): data in the target language
     // the translation is said when it changes (a new one, or a step of the decoding)
     this.#output.setAttribute('aria-live', 'polite');
     this.#output.setAttribute('aria-atomic', 'true');
-    this.#source.dataset.testid = 's2s-source';
-    this.#sourceFocus = sourceList(this.#source, t('tr.source'));
-    this.#beams.dataset.testid = 's2s-beams';
-    const outRow = el('p', 'tr-output-row');
-    outRow.append(el('span', 'tr-label', t('tr.output')), this.#output);
-    const panels = el('div', 'tr-decode-panels');
+    this.#source.dataset.testid = 'translate-source';
+    this.#sourceFocus = sourceList(this.#source, t('translate.source'));
+    this.#beams.dataset.testid = 'translate-beams';
+    const outRow = el('p', 'translate-output-row');
+    outRow.append(el('span', 'translate-label', t('translate.output')), this.#output);
+    const panels = el('div', 'translate-decode-panels');
     const left = el('div');
     const right = el('div');
     this.#topk = new CandidateList(left, t);
     this.#heatmap = new Heatmap(right, {
       id,
-      title: t('tr.heatmap'),
+      title: t('translate.heatmap'),
       fixedRange: [0, 1],
-      xTitle: t('tr.axis.source'),
-      yTitle: t('tr.axis.output'),
+      xTitle: t('translate.axis.source'),
+      yTitle: t('translate.axis.output'),
       t,
     });
     right.append(this.#noAttention);
-    this.#noAttention.textContent = t('tr.noAttention');
-    this.#link.dataset.testid = 's2s-step-link';
+    this.#noAttention.textContent = t('translate.noAttention');
+    this.#link.dataset.testid = 'translate-step-link';
     const same = (cell: CellRef) => cell;
     this.#stopLink = link(this.#selection, this.#heatmap, same, same);
     this.#selection.subscribe((cell) => this.#showStep(cell));
     panels.append(left, right);
     this.element.append(
-      el('h3', undefined, t('tr.decode')),
+      el('h3', undefined, t('translate.decode')),
       controls,
       this.#progress,
-      el('p', 'tr-label', t('tr.source')),
+      el('p', 'translate-label', t('translate.source')),
       this.#source,
       outRow,
       this.#link,
@@ -200,7 +200,7 @@ export class DecodeView {
     // the candidates follow the selected step too (else the step played), so one step is on screen
     this.#showCandidates(cell?.row ?? this.#player.pos - 1);
     this.#player.label((cell?.row ?? this.#player.pos - 1) + 1);
-    const chips = sourceChips(r?.source ?? [], step ? step.attention : null, 'tr', t('tr.unknown'));
+    const chips = sourceChips(r?.source ?? [], step ? step.attention : null, 'translate', t('translate.unknown'));
     chips.forEach((chip, i) => {
       if (!step || !cell) return;
       chip.classList.toggle('linked', i === cell.col);
@@ -214,7 +214,7 @@ export class DecodeView {
       return;
     }
     const word = r.source[cell.col].text;
-    this.#link.textContent = fill(t('tr.link'), { step: cell.row + 1, token: step.token, source: word === ' ' ? '␣' : word, w: step.attention[cell.col].toFixed(4) });
+    this.#link.textContent = fill(t('translate.link'), { step: cell.row + 1, token: step.token, source: word === ' ' ? '␣' : word, w: step.attention[cell.col].toFixed(4) });
     this.#link.dataset.cell = `${cell.row},${cell.col}`;
   }
 
@@ -235,16 +235,16 @@ export class DecodeView {
     const t = this.#t;
     const steps = r.beams.steps.slice(0, Math.max(pos, 0));
     const tables = steps.map((nodes, step) => {
-      const table = el('table', 'tr-beam-table');
+      const table = el('table', 'translate-beam-table');
       table.dataset.step = String(step);
-      const cap = el('caption', undefined, `${t('tr.beam.step')} ${step + 1}`);
+      const cap = el('caption', undefined, `${t('translate.beam.step')} ${step + 1}`);
       const head = el('tr');
-      for (const key of ['tr.beam.token', 'tr.beam.score', 'tr.beam.parent']) head.append(el('th', undefined, t(key)));
+      for (const key of ['translate.beam.token', 'translate.beam.score', 'translate.beam.parent']) head.append(el('th', undefined, t(key)));
       table.append(cap, head);
       nodes.forEach((n, i) => {
         const row = el('tr');
         if (this.#path[step] === i) row.className = 'best';
-        const parent = n.parent < 0 ? t('tr.beam.root') : `#${n.parent + 1} ${r.beams!.steps[step - 1][n.parent].token}`;
+        const parent = n.parent < 0 ? t('translate.beam.root') : `#${n.parent + 1} ${r.beams!.steps[step - 1][n.parent].token}`;
         const word = el('td', undefined, `#${i + 1} ${n.token}${n.finished ? ' ■' : ''}`);
         const from = el('td', undefined, parent);
         word.lang = 'en'; // the words the model wrote: data in the target language
@@ -254,6 +254,6 @@ export class DecodeView {
       });
       return table;
     });
-    this.#beams.replaceChildren(el('p', 'tr-label', t('tr.beams')), ...tables);
+    this.#beams.replaceChildren(el('p', 'translate-label', t('translate.beams')), ...tables);
   }
 }

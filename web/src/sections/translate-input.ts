@@ -1,4 +1,4 @@
-// §3.3's sentence panel: the text box (s2s_text), the example buttons of the current task, and the
+// §3.3's sentence panel: the text box (translate_text), the example buttons of the current task, and the
 // model's source vocabulary as clickable words (a click appends the word, or the character for the
 // dates task). Writes only through state.set; shows state errors (too long, control characters).
 import type { SectionContext } from '../section';
@@ -11,26 +11,26 @@ import { Panel } from './panel';
 import { RovingFocus } from './keyboard';
 
 const DEFAULT_TEXT = NOTE_SENTENCES[0];
-const TEXT = propDef('s2s_text');
+const TEXT = propDef('translate_text');
 /** how long typing pauses before the box's text is translated: a word at a time, not a key */
 const TYPING_PAUSE_MS = 500;
 
 export class SentenceInput {
-  readonly element = el('div', 'tr-input');
+  readonly element = el('div', 'translate-input');
   readonly #ctx: SectionContext;
   /** a text area, so a long sentence wraps on a phone instead of running out of the box */
-  readonly #text = el('textarea', 'tr-text');
-  readonly #examples = el('div', 'tr-examples');
-  readonly #vocab = el('div', 'tr-vocab');
+  readonly #text = el('textarea', 'translate-text');
+  readonly #examples = el('div', 'translate-examples');
+  readonly #vocab = el('div', 'translate-vocab');
   /** the vocabulary's buttons (a hundred or more), rendered when the reader opens this panel */
   readonly #words: Panel;
   #tokens: { list: readonly string[]; chars: boolean } | null = null;
   /** the examples and the vocabulary are one Tab stop each, arrow keys inside */
   readonly #examplesFocus = new RovingFocus(this.#examples, () => [Array.from(this.#examples.querySelectorAll<HTMLElement>('button'))]);
   readonly #vocabFocus = new RovingFocus(this.#vocab, () => [Array.from(this.#vocab.querySelectorAll<HTMLElement>('button'))]);
-  readonly #error = el('p', 'tr-error');
+  readonly #error = el('p', 'translate-error');
   /** what the model made of the sentence: unknown words, a spaced form to try, an empty box */
-  readonly #note = new MessageLine('tr-input-note');
+  readonly #note = new MessageLine('translate-input-note');
   #heldOut: string[] = [];
   /** the pause in typing after which the box's text is translated */
   #typing: ReturnType<typeof setTimeout> | undefined;
@@ -42,7 +42,7 @@ export class SentenceInput {
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     this.#text.rows = 1;
-    this.#text.dataset.testid = 's2s-text';
+    this.#text.dataset.testid = 'translate-text';
     this.#text.addEventListener('change', () => this.set(this.#text.value));
     // a paste or a pause in typing translates too, not only Enter or leaving the box
     this.#text.addEventListener('input', () => {
@@ -57,10 +57,10 @@ export class SentenceInput {
         this.set(this.#text.value);
       }
     });
-    const textField = field(ctx.t('tr.sentence'), this.#text, ctx.state.isHidden('s2s_text'));
-    this.#note.element.dataset.testid = 's2s-input-note';
-    this.#error.dataset.testid = 's2s-input-error';
-    this.#words = new Panel(ctx.state, 's2s_open_words', ctx.t('tr.panel.words'), 's2s-panel-words');
+    const textField = field(ctx.t('translate.sentence'), this.#text, ctx.state.isHidden('translate_text'));
+    this.#note.element.dataset.testid = 'translate-input-note';
+    this.#error.dataset.testid = 'translate-input-error';
+    this.#words = new Panel(ctx.state, 'translate_open_words', ctx.t('translate.panel.words'), 'translate-panel-words');
     this.#words.body.append(this.#vocab);
     void this.#words.opened.then(() => this.#renderVocabulary());
     this.element.append(textField, this.#examples, this.#error, this.#note.element, this.#words.element);
@@ -77,9 +77,9 @@ export class SentenceInput {
    * first example (a date; for zh-en a long held-out sentence once the model has listed them).
    */
   sourceText(): string {
-    const text = this.#ctx.state.get('s2s_text');
+    const text = this.#ctx.state.get('translate_text');
     if (text !== DEFAULT_TEXT || this.#chosen) return text;
-    const task = this.#ctx.state.get('s2s_task');
+    const task = this.#ctx.state.get('translate_task');
     if (task === 'dates') return DATE_EXAMPLES[0];
     if (task === 'zh-en' && this.#heldOut.length > 0) return this.#heldOut[0];
     return text;
@@ -108,17 +108,17 @@ export class SentenceInput {
     const n = Array.from(text).length;
     if (n > TEXT.maxLength) {
       this.#refusedHere = true;
-      return this.showError(fill(t('field.tooLong'), { label: t('tr.sentence'), max: TEXT.maxLength, n }));
+      return this.showError(fill(t('field.tooLong'), { label: t('translate.sentence'), max: TEXT.maxLength, n }));
     }
     // the sentence shown already (Enter, then the pause in typing): the section's message on it stands
-    const same = this.#chosen && text === state.get('s2s_text');
+    const same = this.#chosen && text === state.get('translate_text');
     this.#chosen = true;
     if (same && !this.#refusedHere) return;
     this.#refusedHere = false;
     // cleared first: setting the text translates it at once, and that may say why it cannot
     this.showError('');
     try {
-      state.set('s2s_text', text);
+      state.set('translate_text', text);
     } catch (err) {
       this.showError(`${t('error.prefix')}${errorText(err)}`);
     }
@@ -140,23 +140,23 @@ export class SentenceInput {
       return;
     }
     const words = [...new Set(unknown)].map((w) => `“${w}”`).join(this.#ctx.lang === 'zh' ? '' : ', ');
-    this.#note.show('error', fill(t(chars ? 'tr.unknownChars' : 'tr.unknownWords'), { words }));
+    this.#note.show('error', fill(t(chars ? 'translate.unknownChars' : 'translate.unknownWords'), { words }));
     const split = chars ? null : splitSuggestion(text, vocabulary);
     if (split) {
-      const hint = el('span', 'tr-split', ` ${fill(t('split.hint'), { text: split })} `);
-      this.#note.element.append(hint, button(t('split.apply'), 's2s-split', () => this.set(split)));
+      const hint = el('span', 'translate-split', ` ${fill(t('split.hint'), { text: split })} `);
+      this.#note.element.append(hint, button(t('split.apply'), 'translate-split', () => this.set(split)));
     }
   }
 
   /** Re-reads the box from the state and lists the task's examples. */
   sync(): void {
     this.#text.value = this.sourceText();
-    const task = this.#ctx.state.get('s2s_task');
+    const task = this.#ctx.state.get('translate_task');
     const list = task === 'dates' ? DATE_EXAMPLES : task === 'zh-en' ? this.#heldOut : NOTE_SENTENCES;
     this.#examplesFocus.update(() =>
       this.#examples.replaceChildren(
-        el('span', 'tr-label', this.#ctx.t('tr.examples')),
-        ...list.map((s, i) => button(s, `s2s-example-${i}`, () => this.set(s))),
+        el('span', 'translate-label', this.#ctx.t('translate.examples')),
+        ...list.map((s, i) => button(s, `translate-example-${i}`, () => this.set(s))),
       ),
     );
   }
@@ -171,13 +171,13 @@ export class SentenceInput {
     if (!this.#tokens) return;
     const { list: tokens, chars } = this.#tokens;
     const words = tokens.map((tok) => {
-      const b = button(tok === ' ' ? '␣' : tok, 's2s-vocab-word', () => {
+      const b = button(tok === ' ' ? '␣' : tok, 'translate-vocab-word', () => {
         const current = this.#text.value;
         this.set(chars || current.trim() === '' ? current + tok : `${current.trimEnd()} ${tok}`);
       });
-      b.classList.add('tr-vocab-word');
+      b.classList.add('translate-vocab-word');
       return b;
     });
-    this.#vocabFocus.update(() => this.#vocab.replaceChildren(el('span', 'tr-label', this.#ctx.t('tr.vocab')), ...words));
+    this.#vocabFocus.update(() => this.#vocab.replaceChildren(el('span', 'translate-label', this.#ctx.t('translate.vocab')), ...words));
   }
 }

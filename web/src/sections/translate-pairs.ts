@@ -3,8 +3,8 @@
 // settings (cell, hidden size, score, rate, seed); then the held-out scores, the decoding view and
 // the downloads, as for any task. The parsing and every check are the core's (task 'pairs'):
 // a bad line comes back as the core's message naming it ("line 7: no tab between source and
-// target"), shown as text. The settings are s2s_pairs (the text, escaped for the link, when it
-// fits: a longer corpus is said not to travel), s2s_tokenize, s2s_held_out (percent) and s2s_pairs_steps.
+// target"), shown as text. The settings are translate_pairs (the text, escaped for the link, when it
+// fits: a longer corpus is said not to travel), translate_tokenize, translate_held_out (percent) and translate_pairs_steps.
 import type { SectionContext } from '../section';
 import type { RemoteSeq2Seq } from '../worker/protocol';
 import { fill } from '../i18n';
@@ -14,8 +14,8 @@ import { ModelDownloads, retagDecode, sampleSentence } from './model-file';
 import { readTextFile } from './text-file';
 import { DecodeView } from './translate-decode';
 
-/** The longest escaped corpus a link carries: the state table's limit for s2s_pairs. */
-export const LINK_LIMIT: number = propDef('s2s_pairs').maxLength;
+/** The longest escaped corpus a link carries: the state table's limit for translate_pairs. */
+export const LINK_LIMIT: number = propDef('translate_pairs').maxLength;
 
 /** The largest pairs text the core takes (kMaxPairsBytes, wasm/src/sequence/task_pairs.h). */
 const PAIRS_MAX_MIB = 1;
@@ -40,63 +40,63 @@ export function firstSource(text: string): string {
 }
 
 export class PairsPanel {
-  readonly element = el('div', 'tr-pairs');
+  readonly element = el('div', 'translate-pairs');
   readonly #ctx: SectionContext;
-  readonly #text = el('textarea', 'lab-input tr-pairs-text');
+  readonly #text = el('textarea', 'lab-input translate-pairs-text');
   readonly #upload = el('input');
   readonly #tokenize: HTMLSelectElement;
   readonly #heldOut = el('input');
   readonly #steps = el('input');
   readonly #train: HTMLButtonElement;
-  readonly #link = el('p', 'tr-note tr-pairs-link');
-  readonly #message = new MessageLine('tr-pairs-message');
+  readonly #link = el('p', 'translate-note translate-pairs-link');
+  readonly #message = new MessageLine('translate-pairs-message');
   readonly #decode: DecodeView;
-  readonly #decodeHost = el('div', 'tr-pairs-decode');
+  readonly #decodeHost = el('div', 'translate-pairs-decode');
   #model: RemoteSeq2Seq | null = null;
   #seq = 0;
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
     const { t, state } = ctx;
-    this.element.dataset.testid = 's2s-pairs';
-    this.element.append(el('h3', undefined, t('pairs.title')), el('p', 'tr-note', t('pairs.intro')));
-    this.#text.dataset.testid = 's2s-pairs-text';
+    this.element.dataset.testid = 'translate-pairs';
+    this.element.append(el('h3', undefined, t('translate.pairs.title')), el('p', 'translate-note', t('translate.pairs.intro')));
+    this.#text.dataset.testid = 'translate-pairs-text';
     this.#text.rows = 8;
     this.#text.spellcheck = false;
-    const saved = state.get('s2s_pairs');
-    this.#text.value = saved ? unescapePairs(saved) : t('pairs.example');
+    const saved = state.get('translate_pairs');
+    this.#text.value = saved ? unescapePairs(saved) : t('translate.pairs.example');
     this.#text.addEventListener('change', () => this.#toLink());
-    const textField = field(t('pairs.text'), this.#text);
+    const textField = field(t('translate.pairs.text'), this.#text);
     this.#upload.type = 'file';
     this.#upload.accept = '.tsv,.txt,text/tab-separated-values,text/plain';
-    this.#upload.dataset.testid = 's2s-pairs-upload';
+    this.#upload.dataset.testid = 'translate-pairs-upload';
     this.#upload.addEventListener('change', () => void this.#read());
-    this.#tokenize = select([['words', t('pairs.tokenize.words')], ['chars', t('pairs.tokenize.chars')]], state.get('s2s_tokenize'), 's2s-tokenize');
-    this.#tokenize.addEventListener('change', () => state.set('s2s_tokenize', this.#tokenize.value as 'words' | 'chars'));
-    this.#number(this.#heldOut, 's2s_held_out', '1');
-    this.#number(this.#steps, 's2s_pairs_steps', '1');
-    this.#train = button(t('pairs.train'), 's2s-pairs-train', () => void this.train());
+    this.#tokenize = select([['words', t('translate.pairs.tokenize.words')], ['chars', t('translate.pairs.tokenize.chars')]], state.get('translate_tokenize'), 'translate-tokenize');
+    this.#tokenize.addEventListener('change', () => state.set('translate_tokenize', this.#tokenize.value as 'words' | 'chars'));
+    this.#number(this.#heldOut, 'translate_held_out', '1');
+    this.#number(this.#steps, 'translate_pairs_steps', '1');
+    this.#train = button(t('translate.pairs.train'), 'translate-pairs-train', () => void this.train());
     const controls = el('div', 'al-controls');
     controls.append(
-      field(t('pairs.upload'), this.#upload),
-      field(t('pairs.tokenize'), this.#tokenize),
-      field(t('pairs.heldOut'), this.#heldOut),
-      field(t('pairs.steps'), this.#steps),
+      field(t('translate.pairs.upload'), this.#upload),
+      field(t('translate.pairs.tokenize'), this.#tokenize),
+      field(t('translate.pairs.heldOut'), this.#heldOut),
+      field(t('translate.pairs.steps'), this.#steps),
       this.#train,
     );
-    this.#link.dataset.testid = 's2s-pairs-link';
-    this.#message.element.dataset.testid = 's2s-pairs-message';
-    this.#decodeHost.dataset.testid = 's2s-pairs-decode';
+    this.#link.dataset.testid = 'translate-pairs-link';
+    this.#message.element.dataset.testid = 'translate-pairs-message';
+    this.#decodeHost.dataset.testid = 'translate-pairs-decode';
     this.#decodeHost.hidden = true;
     this.element.append(textField, controls, this.#link, this.#message.element, this.#decodeHost);
-    this.#decode = new DecodeView(this.#decodeHost, t, 's2s-pairs-attention');
-    retagDecode(this.#decodeHost, 's2s-pairs');
-    new ModelDownloads(this.element, ctx, () => this.#model, () => 'my-pairs', 's2s-pairs-download');
+    this.#decode = new DecodeView(this.#decodeHost, t, 'translate-pairs-attention');
+    retagDecode(this.#decodeHost, 'translate-pairs');
+    new ModelDownloads(this.element, ctx, () => this.#model, () => 'my-pairs', 'translate-pairs-download');
     host.append(this.element);
     this.#toLink();
   }
 
-  #number(input: HTMLInputElement, name: 's2s_held_out' | 's2s_pairs_steps', step: string): void {
+  #number(input: HTMLInputElement, name: 'translate_held_out' | 'translate_pairs_steps', step: string): void {
     input.type = 'number';
     input.step = step;
     input.dataset.testid = name.replace(/_/g, '-');
@@ -118,13 +118,13 @@ export class PairsPanel {
     const length = [...escaped].length;
     const fits = length <= LINK_LIMIT && !/[\u0000-\u001f\u007f]/.test(escaped);
     // The example pairs are the setting's default (empty): a link need not carry them.
-    const isExample = this.#text.value === t('pairs.example');
-    state.set('s2s_pairs', fits && !isExample ? escaped : '');
+    const isExample = this.#text.value === t('translate.pairs.example');
+    state.set('translate_pairs', fits && !isExample ? escaped : '');
     this.#link.textContent = isExample
-      ? t('pairs.link.example')
+      ? t('translate.pairs.link.example')
       : fits
-        ? fill(t('pairs.link.kept'), { length })
-        : fill(t('pairs.link.tooLong'), { length, limit: LINK_LIMIT });
+        ? fill(t('translate.pairs.link.kept'), { length })
+        : fill(t('translate.pairs.link.tooLong'), { length, limit: LINK_LIMIT });
   }
 
   /** A chosen file replaces the pairs once it is UTF-8 text within the core's limit; else they stay. */
@@ -133,7 +133,7 @@ export class PairsPanel {
     setFieldError(this.#upload, null);
     if (!file) return;
     // the field named as the reader reads it, without the ellipsis of "choose…"
-    const label = this.#ctx.t('pairs.upload').replace(/…$/, '');
+    const label = this.#ctx.t('translate.pairs.upload').replace(/…$/, '');
     const read = await readTextFile(file, this.#ctx.t, label, PAIRS_MAX_MIB);
     this.#upload.value = ''; // the same file chosen again is read again
     if ('error' in read) return setFieldError(this.#upload, read.error);
@@ -147,22 +147,22 @@ export class PairsPanel {
     const seq = ++this.#seq;
     this.#toLink();
     this.#train.disabled = true;
-    const score = state.get('s2s_score');
-    const steps = state.get('s2s_pairs_steps');
+    const score = state.get('translate_score');
+    const steps = state.get('translate_pairs_steps');
     try {
       await this.#model?.delete().catch(() => undefined);
       this.#model = null;
       const model = await lab.createSeq2Seq({
         task: 'pairs',
         pairs: this.#text.value,
-        tokenize: state.get('s2s_tokenize'),
-        heldOut: state.get('s2s_held_out') / 100,
-        cell: state.get('s2s_cell'),
-        hidden: state.get('s2s_hidden'),
+        tokenize: state.get('translate_tokenize'),
+        heldOut: state.get('translate_held_out') / 100,
+        cell: state.get('translate_cell'),
+        hidden: state.get('translate_hidden'),
         attention: score !== 'none',
         score: score === 'none' ? 'dot' : score,
         seed: state.get('seed'),
-        learningRate: state.get('s2s_lr'),
+        learningRate: state.get('translate_lr'),
       });
       if (seq !== this.#seq) return void model.delete();
       this.#model = model;
@@ -172,14 +172,14 @@ export class PairsPanel {
         onProgress: (r) => {
           done += r.losses.length;
           const loss = r.losses.length ? r.losses[r.losses.length - 1].toFixed(3) : '–';
-          this.#message.show('info', fill(t('pairs.training'), { train: split.trainPairs, heldOut: split.heldOutPairs, step: done, steps, loss }));
+          this.#message.show('info', fill(t('translate.pairs.training'), { train: split.trainPairs, heldOut: split.heldOutPairs, step: done, steps, loss }));
         },
       });
       await stream.done;
       const ev = await model.evaluate();
       if (seq !== this.#seq) return;
       const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-      const key = ev.heldOutIsTrainingData ? 'pairs.done.noHeldOut' : 'pairs.done';
+      const key = ev.heldOutIsTrainingData ? 'translate.pairs.done.noHeldOut' : 'translate.pairs.done';
       this.#message.show('ok', fill(t(key), { steps: done, train: split.trainPairs, heldOut: split.heldOutPairs, exact: pct(ev.exactMatch), accuracy: pct(ev.tokenAccuracy) }));
       const vocabulary = await model.vocabulary();
       const chars = split.tokenize === 'chars';
@@ -189,7 +189,7 @@ export class PairsPanel {
       this.#decode.show(result, chars ? 'chars' : 'words', score !== 'none');
       this.#decodeHost.hidden = false;
     } catch (err) {
-      if (seq === this.#seq) this.#message.show('error', fill(t('pairs.error'), { message: errorText(err) }));
+      if (seq === this.#seq) this.#message.show('error', fill(t('translate.pairs.error'), { message: errorText(err) }));
     } finally {
       if (seq === this.#seq) this.#train.disabled = false;
     }

@@ -1,5 +1,5 @@
 // §3.3's play / pause / step: the model (and its plain companion, to the same step) train as
-// streams inside the worker, with no request round trip per chunk, at most s2s_speed steps per
+// streams inside the worker, with no request round trip per chunk, at most translate_speed steps per
 // frame (60 frames a second); the page redraws at most 30 times a second (15 below 4 cores),
 // decodes the sentence again every REDECODE_MS and evaluates every EVALUATE_EVERY steps. A run ends at the end of the recipe (playing again
 // continues beyond it) or on pause. Scrolled away it trains on (a reader who starts it and reads on
@@ -14,7 +14,7 @@ import { DivergedError, type TranslateTrainer } from './translate-train';
 const EVALUATE_EVERY = 200;
 /** While playing, the sentence is decoded again at most this often (the decoding shown is never far behind the model). */
 const REDECODE_MS = 1000;
-/** s2s_speed is in steps per frame; the worker's throttle is in steps per second */
+/** translate_speed is in steps per frame; the worker's throttle is in steps per second */
 const FRAMES_PER_SECOND = 60;
 /** playing on after the recipe: until paused */
 const OPEN_ENDED_STEPS = 10_000_000;
@@ -23,7 +23,7 @@ const OPEN_ENDED_STEPS = 10_000_000;
 export interface PlayerHost {
   trainer(): TranslateTrainer;
   plain(): TranslateTrainer | null;
-  /** s2s_speed: steps per frame */
+  /** translate_speed: steps per frame */
   speed(): number;
   t(key: string): string;
   evaluate(): Promise<void>;
@@ -111,7 +111,7 @@ export class TranslatePlayer {
 
   #failed(err: unknown): void {
     this.playing = false;
-    const text = err instanceof DivergedError ? `${this.#host.t('tr.diverged')} (${err.message})` : errorText(err);
+    const text = err instanceof DivergedError ? `${this.#host.t('translate.diverged')} (${err.message})` : errorText(err);
     this.#host.showError(`${this.#host.t('error.prefix')}${text}`);
     void this.#host.translate();
   }

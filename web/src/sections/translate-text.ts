@@ -10,10 +10,10 @@ import type { TrainSettings } from './translate-train';
 type T = (key: string) => string;
 
 export function introText(t: T, s: TrainSettings, info: Seq2SeqInfo | null, steps: number): string {
-  return fill(t(`tr.intro.${s.task}`), {
+  return fill(t(`translate.intro.${s.task}`), {
     cell: s.cell.toUpperCase(),
     hidden: s.hidden,
-    attention: s.score === 'none' ? t('tr.intro.plain') : fill(t('tr.intro.attention'), { score: t(`tr.score.${s.score}`) }),
+    attention: s.score === 'none' ? t('translate.intro.plain') : fill(t('translate.intro.attention'), { score: t(`translate.score.${s.score}`) }),
     lr: s.lr,
     steps,
     batch: info?.batchSize ?? 32,
@@ -22,11 +22,11 @@ export function introText(t: T, s: TrainSettings, info: Seq2SeqInfo | null, step
   });
 }
 
-/** The "Try this" prompts of `task`: what to change and what to watch (tr.try.<task>.1, .2, …). */
+/** The "Try this" prompts of `task`: what to change and what to watch (translate.try.<task>.1, .2, …). */
 export function tryPrompts(t: T, task: string): string[] {
   const prompts: string[] = [];
   for (let i = 1; ; i++) {
-    const key = `tr.try.${task}.${i}`;
+    const key = `translate.try.${task}.${i}`;
     const text = t(key);
     if (text === key) return prompts;
     prompts.push(text);
@@ -41,9 +41,9 @@ export function numberProblem(name: RangedName, typed: string, label: string, t:
   const def = limits(name);
   const value = typed.trim();
   const n = Number(value);
-  if (value === '' || !Number.isFinite(n)) return fill(t('tr.error.number'), { label, value });
+  if (value === '' || !Number.isFinite(n)) return fill(t('translate.error.number'), { label, value });
   if (n < def.min || n > def.max || (def.integer && !Number.isInteger(n))) {
-    return fill(t('tr.error.range'), { label, min: def.min, max: def.max, value });
+    return fill(t('translate.error.range'), { label, min: def.min, max: def.max, value });
   }
   return '';
 }
@@ -56,6 +56,6 @@ export function timeLeftText(t: T, stepsLeft: number, stepsPerSecond: number): s
   if (stepsLeft <= 0 || !(stepsPerSecond > 0) || !Number.isFinite(stepsPerSecond)) return '';
   const seconds = Math.max(1, Math.ceil(stepsLeft / stepsPerSecond));
   const time =
-    seconds < 60 ? fill(t('tr.eta.seconds'), { s: seconds }) : fill(t('tr.eta.minutes'), { m: Math.floor(seconds / 60), s: seconds % 60 });
-  return fill(t('tr.eta'), { time });
+    seconds < 60 ? fill(t('translate.eta.seconds'), { s: seconds }) : fill(t('translate.eta.minutes'), { m: Math.floor(seconds / 60), s: seconds % 60 });
+  return fill(t('translate.eta'), { time });
 }

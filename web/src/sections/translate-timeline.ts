@@ -35,14 +35,14 @@ export function sheetIndices(frames: number, n = SHEET_FRAMES): number[] {
 }
 
 export class TimelineView {
-  readonly element = el('section', 'tr-why tr-timeline');
+  readonly element = el('section', 'translate-why translate-timeline');
   readonly #t: (key: string) => string;
-  readonly #note = el('p', 'tr-note');
-  readonly #empty = el('p', 'tr-note');
+  readonly #note = el('p', 'translate-note');
+  readonly #empty = el('p', 'translate-note');
   readonly #body = el('div');
   readonly #slider = el('input');
   readonly #replay: HTMLButtonElement;
-  readonly #frameText = el('p', 'tr-why-text');
+  readonly #frameText = el('p', 'translate-why-text');
   readonly #map: Heatmap;
   readonly #error = el('p', 'lab-field-error');
   #model: RemoteSeq2Seq | null = null;
@@ -54,34 +54,34 @@ export class TimelineView {
     const own = TIMELINE_STRINGS[ctx.lang] ?? TIMELINE_STRINGS.en;
     const t = (key: string) => own[key] ?? ctx.t(key);
     this.#t = t;
-    this.element.dataset.testid = 's2s-timeline';
+    this.element.dataset.testid = 'translate-timeline';
     this.#slider.type = 'range';
     this.#slider.min = '0';
     this.#slider.step = '1';
-    this.#slider.dataset.testid = 's2s-timeline-slider';
+    this.#slider.dataset.testid = 'translate-timeline-slider';
     this.#slider.addEventListener('input', () => {
       this.#stop();
       this.#showFrame(Number(this.#slider.value));
     });
-    this.#replay = button(t('tl.replay'), 's2s-timeline-replay', () => this.#play());
+    this.#replay = button(t('translate.timeline.replay'), 'translate-timeline-replay', () => this.#play());
     const controls = el('div', 'al-controls');
-    const sliderField = field(t('tl.slider'), this.#slider);
-    sliderField.classList.add('tr-timeline-slider');
+    const sliderField = field(t('translate.timeline.slider'), this.#slider);
+    sliderField.classList.add('translate-timeline-slider');
     controls.append(sliderField, this.#replay);
-    this.#frameText.dataset.testid = 's2s-timeline-frame';
+    this.#frameText.dataset.testid = 'translate-timeline-frame';
     const mapHost = el('div');
-    this.#map = new Heatmap(mapHost, { id: 's2s-timeline-map', title: t('tl.map'), fixedRange: [0, 1], xTitle: t('tl.axis.source'), yTitle: t('tl.axis.output'), t });
+    this.#map = new Heatmap(mapHost, { id: 'translate-timeline-map', title: t('translate.timeline.map'), fixedRange: [0, 1], xTitle: t('translate.timeline.axis.source'), yTitle: t('translate.timeline.axis.output'), t });
     const downloads = el('div', 'al-controls');
     downloads.append(
-      button(t('tl.json'), 's2s-timeline-json', () => void this.#exportJson()),
-      button(t('tl.sheet'), 's2s-timeline-png', () => void this.#exportSheet()),
+      button(t('translate.timeline.json'), 'translate-timeline-json', () => void this.#exportJson()),
+      button(t('translate.timeline.sheet'), 'translate-timeline-png', () => void this.#exportSheet()),
     );
-    this.#error.dataset.testid = 's2s-timeline-error';
+    this.#error.dataset.testid = 'translate-timeline-error';
     this.#error.setAttribute('role', 'alert');
-    this.#body.append(this.#note, controls, this.#frameText, mapHost, el('p', 'tr-note', t('tl.sheet.why')), downloads);
-    this.#empty.textContent = t('tl.empty');
-    this.#empty.dataset.testid = 's2s-timeline-empty';
-    this.element.append(el('h3', undefined, t('tl.title')), this.#empty, this.#body, this.#error);
+    this.#body.append(this.#note, controls, this.#frameText, mapHost, el('p', 'translate-note', t('translate.timeline.sheet.why')), downloads);
+    this.#empty.textContent = t('translate.timeline.empty');
+    this.#empty.dataset.testid = 'translate-timeline-empty';
+    this.element.append(el('h3', undefined, t('translate.timeline.title')), this.#empty, this.#body, this.#error);
     this.#body.hidden = true;
     host.append(this.element);
     const root = styleRootOf(this.element);
@@ -96,7 +96,7 @@ export class TimelineView {
       timeline = await model.timeline();
     } catch (err) {
       if (seq !== this.#seq) return;
-      this.#error.textContent = fill(this.#t('tl.error'), { message: errorText(err) });
+      this.#error.textContent = fill(this.#t('translate.timeline.error'), { message: errorText(err) });
       return;
     }
     if (seq !== this.#seq) return;
@@ -110,7 +110,7 @@ export class TimelineView {
     this.element.dataset.frames = String(frames);
     if (frames === 0) return;
     const probe = timeline.probe.map((s) => s.text).join(' ');
-    this.#note.textContent = fill(this.#t(timeline.frames[0].attention ? 'tl.note' : 'tl.note.none'), { probe, every: timeline.every, frames });
+    this.#note.textContent = fill(this.#t(timeline.frames[0].attention ? 'translate.timeline.note' : 'translate.timeline.note.none'), { probe, every: timeline.every, frames });
     this.#slider.max = String(frames - 1);
     if (this.#timer === null) {
       this.#slider.value = String(frames - 1);
@@ -136,7 +136,7 @@ export class TimelineView {
   }
 
   #frameTitle(frame: TimelineFrame): string {
-    return fill(this.#t('tl.frame'), { step: frame.step });
+    return fill(this.#t('translate.timeline.frame'), { step: frame.step });
   }
 
   #showFrame(i: number): void {
@@ -144,7 +144,7 @@ export class TimelineView {
     if (!frame) return;
     const words = frame.output.filter((w) => w !== '<eos>').join(' ');
     // the model's words in a span of their own language, in the sentence of the page's
-    const [before, after = ''] = this.#t('tl.output').split('{output}');
+    const [before, after = ''] = this.#t('translate.timeline.output').split('{output}');
     const output = el('span', undefined, words);
     output.lang = 'en';
     this.#frameText.replaceChildren(fill(before, { step: frame.step }), output, fill(after, { step: frame.step }));
@@ -182,9 +182,9 @@ export class TimelineView {
     const model = this.#model;
     if (!model) return;
     try {
-      downloadJson('s2s-timeline', JSON.parse(await model.exportTimeline()));
+      downloadJson('translate-timeline', JSON.parse(await model.exportTimeline()));
     } catch (err) {
-      this.#error.textContent = fill(this.#t('tl.error'), { message: errorText(err) });
+      this.#error.textContent = fill(this.#t('translate.timeline.error'), { message: errorText(err) });
     }
   }
 
@@ -202,7 +202,7 @@ export class TimelineView {
       const [rows, n] = a.shape;
       return [figureCanvas({
         title: this.#frameTitle(frame),
-        scene: { rows, cols: n, values: Array.from(a.data), rowLabels: distinctLabels(frame.output.slice(0, rows), t), colLabels: distinctLabels(cols, t), scale: new ColorScale(0, 1, false), digits: 2, xTitle: t('tl.axis.source'), yTitle: t('tl.axis.output'), active: null },
+        scene: { rows, cols: n, values: Array.from(a.data), rowLabels: distinctLabels(frame.output.slice(0, rows), t), colLabels: distinctLabels(cols, t), scale: new ColorScale(0, 1, false), digits: 2, xTitle: t('translate.timeline.axis.source'), yTitle: t('translate.timeline.axis.output'), active: null },
         legend: { min: 0, max: 1 },
         gridHeight: rows * 30 + 42,
       }, SHEET_RATIO)];
@@ -222,9 +222,9 @@ export class TimelineView {
     ctx.fillStyle = '#0f172a';
     ctx.font = `600 ${18 * SHEET_RATIO}px system-ui, sans-serif`;
     ctx.textBaseline = 'middle';
-    ctx.fillText(fill(t('tl.sheet.title'), { probe: cols.join(' ') }), 12 * SHEET_RATIO, header / 2);
+    ctx.fillText(fill(t('translate.timeline.sheet.title'), { probe: cols.join(' ') }), 12 * SHEET_RATIO, header / 2);
     figures.forEach((c, k) => ctx.drawImage(c, (k % across) * width, header + Math.floor(k / across) * height));
     this.element.dataset.sheetFrames = String(figures.length);
-    await downloadCanvas('s2s-timeline-frames', sheet);
+    await downloadCanvas('translate-timeline-frames', sheet);
   }
 }

@@ -19,8 +19,8 @@ export interface Candidates {
 }
 
 export class CandidateList extends Figure<Candidates> {
-  readonly element = el('figure', 'tr-topk');
-  readonly #list = el('ol', 'tr-topk-list');
+  readonly element = el('figure', 'translate-topk');
+  readonly #list = el('ol', 'translate-topk-list');
   readonly #t: (key: string) => string;
   #top: readonly TokenProb[] = [];
   #chosen = '';
@@ -28,12 +28,12 @@ export class CandidateList extends Figure<Candidates> {
 
   constructor(host: HTMLElement, t: (key: string) => string) {
     super({
-      title: t('tr.topk'),
+      title: t('translate.topk'),
       t,
-      heading: { tag: 'span', className: 'tr-topk-title' },
+      heading: { tag: 'span', className: 'translate-topk-title' },
       // the title names the step; the menu keeps one name
-      label: t('tr.topkLabel'),
-      fileName: () => `s2s-candidates-step-${this.#step}`,
+      label: t('translate.topkLabel'),
+      fileName: () => `translate-candidates-step-${this.#step}`,
       exports: {
         // one row per candidate: its probability, and 1 for the chosen one (else 0)
         table: () => ({
@@ -45,8 +45,8 @@ export class CandidateList extends Figure<Candidates> {
       },
     });
     this.#t = t;
-    this.#list.setAttribute('aria-label', t('tr.topkLabel'));
-    this.#list.dataset.testid = 's2s-candidates';
+    this.#list.setAttribute('aria-label', t('translate.topkLabel'));
+    this.#list.dataset.testid = 'translate-candidates';
     // without list markers Safari no longer says it is a list
     this.#list.setAttribute('role', 'list');
     // nothing to export before the first step
@@ -61,19 +61,19 @@ export class CandidateList extends Figure<Candidates> {
     this.#top = top;
     this.#chosen = chosen;
     this.#step = step;
-    this.title = step > 0 ? fill(this.#t('tr.topkAt'), { step, token: chosen }) : this.#t('tr.topk');
+    this.title = step > 0 ? fill(this.#t('translate.topkAt'), { step, token: chosen }) : this.#t('translate.topk');
     this.menu!.hidden = top.length === 0;
-    const chosenText = this.#t('tr.topkChosen');
+    const chosenText = this.#t('translate.topkChosen');
     this.#list.replaceChildren(
       ...top.map((p) => {
-        const item = el('li', p.token === chosen ? 'tr-topk-item chosen' : 'tr-topk-item');
-        const bar = el('span', 'tr-topk-bar');
+        const item = el('li', p.token === chosen ? 'translate-topk-item chosen' : 'translate-topk-item');
+        const bar = el('span', 'translate-topk-bar');
         bar.style.setProperty('--p', String(Math.min(1, Math.max(0, p.prob))));
         bar.setAttribute('aria-hidden', 'true');
         // the spaces part the words for a screen reader (a grid lays out no text between its items)
-        const token = el('span', 'tr-topk-token', shown(p.token));
+        const token = el('span', 'translate-topk-token', shown(p.token));
         token.lang = 'en'; // a word the model may write: data in the target language
-        item.append(token, ' ', bar, el('span', 'tr-topk-prob', p.prob.toFixed(3)));
+        item.append(token, ' ', bar, el('span', 'translate-topk-prob', p.prob.toFixed(3)));
         if (p.token === chosen) item.append(' ', el('span', 'lab-visually-hidden', chosenText));
         return item;
       }),

@@ -1,4 +1,4 @@
-// The ask-why panel's interventions as text for the link (s2s_why in §3.3, tf_why in §4): one item
+// The ask-why panel's interventions as text for the link (translate_why in §3.3, transformer_why in §4): one item
 // per intervention, comma-separated, applied in order; steps, source tokens, layers and heads are
 // counted from 1, as the panel shows them.
 //   a3:2        step 3's attention all on source token 2 (the Transformer: every layer and head)

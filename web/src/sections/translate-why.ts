@@ -3,7 +3,7 @@
 // the token, or a candidate to make the model write it; for the Transformer, zero one head of one
 // layer and kind of attention. The worker decodes on from there (translate with interventions) and
 // the intervened translation is shown beside the original, changed words marked, with both
-// attention maps. Interventions stack (undo, reset) and live in the link (s2s_why / tf_why,
+// attention maps. Interventions stack (undo, reset) and live in the link (translate_why / transformer_why,
 // translate-why-link.ts): a reloaded link applies them again once the model is there. Below:
 // integrated gradients (the default) or gradient × input for each output word beside its attention,
 // with their rank correlation, when the model offers attribution (the panel says so when it does
@@ -48,8 +48,8 @@ const label = (text: string) => (text === ' ' ? '␣' : text);
 const RESERVED = new Set(['<pad>', '<sos>', '<unk>']);
 
 export interface WhyOptions {
-  /** test-id prefix: 's2s' (§3.3) or 'tf' (§4) */
-  prefix: 's2s' | 'tf';
+  /** test-id prefix: its section's slug */
+  prefix: 'translate' | 'transformer';
   /** the interventions' text in the link (a state row) */
   link: { name: string; get(): string; set(text: string): void };
 }
@@ -61,31 +61,31 @@ export interface TransformerShape {
 }
 
 export class WhyView {
-  readonly element = el('section', 'tr-why');
+  readonly element = el('section', 'translate-why');
   readonly #t: (key: string) => string;
   readonly #options: WhyOptions;
-  readonly #grid = el('div', 'tr-why-grid');
-  readonly #candidates = el('div', 'tr-why-candidates');
+  readonly #grid = el('div', 'translate-why-grid');
+  readonly #candidates = el('div', 'translate-why-candidates');
   /** the grid and the candidates are one Tab stop each, arrow keys inside */
-  readonly #gridFocus = new RovingFocus(this.#grid, () => Array.from(this.#grid.querySelectorAll('tr'), (tr) => [...tr.querySelectorAll<HTMLElement>('.tr-why-cell')]));
+  readonly #gridFocus = new RovingFocus(this.#grid, () => Array.from(this.#grid.querySelectorAll('tr'), (tr) => [...tr.querySelectorAll<HTMLElement>('.translate-why-cell')]));
   readonly #candidateFocus = new RovingFocus(this.#candidates, () =>
-    Array.from(this.#candidates.querySelectorAll('.tr-why-candidate-row'), (row) => [...row.querySelectorAll<HTMLElement>('.tr-why-candidate')]),
+    Array.from(this.#candidates.querySelectorAll('.translate-why-candidate-row'), (row) => [...row.querySelectorAll<HTMLElement>('.translate-why-candidate')]),
   );
-  readonly #heads = el('div', 'al-controls tr-why-heads');
+  readonly #heads = el('div', 'al-controls translate-why-heads');
   readonly #headKind: HTMLSelectElement;
   readonly #headLayer: HTMLSelectElement;
   readonly #headHead: HTMLSelectElement;
   readonly #headStep: HTMLSelectElement;
-  readonly #list = el('ol', 'tr-why-list');
-  readonly #status = el('p', 'tr-why-status');
-  readonly #linkError = el('p', 'lab-field-error tr-why-link-error');
-  readonly #original = el('p', 'tr-why-text');
-  readonly #intervened = el('p', 'tr-why-text');
+  readonly #list = el('ol', 'translate-why-list');
+  readonly #status = el('p', 'translate-why-status');
+  readonly #linkError = el('p', 'lab-field-error translate-why-link-error');
+  readonly #original = el('p', 'translate-why-text');
+  readonly #intervened = el('p', 'translate-why-text');
   readonly #maps: [Heatmap, Heatmap];
   readonly #attrBody = el('div');
   readonly #attrMap: Heatmap;
-  readonly #rho = el('ul', 'tr-why-rho');
-  readonly #attrNote = el('p', 'tr-note');
+  readonly #rho = el('ul', 'translate-why-rho');
+  readonly #attrNote = el('p', 'translate-note');
   readonly #methods: Record<Method, HTMLButtonElement>;
   #model: RemoteSeq2Seq | null = null;
   #text = '';
@@ -108,8 +108,8 @@ export class WhyView {
     this.element.dataset.testid = id('');
     const controls = el('div', 'al-controls');
     controls.append(
-      button(t('why.undo'), id('-undo'), () => void this.#apply(this.#interventions.slice(0, -1))),
-      button(t('why.reset'), id('-reset'), () => void this.#apply([])),
+      button(t('translate.why.undo'), id('-undo'), () => void this.#apply(this.#interventions.slice(0, -1))),
+      button(t('translate.why.reset'), id('-reset'), () => void this.#apply([])),
     );
     this.#original.dataset.testid = id('-original');
     this.#original.lang = 'en'; // translations: data in the target language
@@ -121,56 +121,56 @@ export class WhyView {
     this.#linkError.setAttribute('role', 'alert');
 
     // The Transformer's heads: kind, layer, head, step, and the button (options filled by show()).
-    this.#headKind = select(KINDS.map((k) => [k, t(`why.kind.${k}`)] as const), 'cross', id('-head-kind'));
+    this.#headKind = select(KINDS.map((k) => [k, t(`translate.why.kind.${k}`)] as const), 'cross', id('-head-kind'));
     this.#headLayer = select([], '', id('-head-layer'));
     this.#headHead = select([], '', id('-head-head'));
     this.#headStep = select([], '', id('-head-step'));
     this.#headKind.addEventListener('change', () => (this.#headStep.disabled = this.#headKind.value === 'encoder-self'));
     this.#heads.append(
-      field(t('why.head.kind'), this.#headKind),
-      field(t('why.head.layer'), this.#headLayer),
-      field(t('why.head.head'), this.#headHead),
-      field(t('why.head.step'), this.#headStep),
-      button(t('why.head.zero'), id('-zero'), () => this.#zeroHead()),
+      field(t('translate.why.head.kind'), this.#headKind),
+      field(t('translate.why.head.layer'), this.#headLayer),
+      field(t('translate.why.head.head'), this.#headHead),
+      field(t('translate.why.head.step'), this.#headStep),
+      button(t('translate.why.head.zero'), id('-zero'), () => this.#zeroHead()),
     );
     const headsBox = el('div');
-    headsBox.append(el('p', 'tr-label', t('why.heads')), this.#heads);
+    headsBox.append(el('p', 'translate-label', t('translate.why.heads')), this.#heads);
     headsBox.hidden = true;
     this.#heads.dataset.box = '1';
 
     // the Transformer's strings say so (its tokens are characters on dates)
-    const tf = options.prefix === 'tf' ? '.tf' : '';
-    const sides = el('div', 'tr-why-sides');
+    const tf = options.prefix === 'transformer' ? '.transformer' : '';
+    const sides = el('div', 'translate-why-sides');
     const side = (key: string, text: HTMLElement, mapId: string, mapKey: string) => {
-      const box = el('div', 'tr-why-side');
-      box.append(el('p', 'tr-label', t(key)), text);
-      const map = new Heatmap(box, { id: mapId, title: t(mapKey), fixedRange: [0, 1], xTitle: t(`why.axis.source${tf}`), yTitle: t(`why.axis.output${tf}`), t });
+      const box = el('div', 'translate-why-side');
+      box.append(el('p', 'translate-label', t(key)), text);
+      const map = new Heatmap(box, { id: mapId, title: t(mapKey), fixedRange: [0, 1], xTitle: t(`translate.why.axis.source${tf}`), yTitle: t(`translate.why.axis.output${tf}`), t });
       sides.append(box);
       return map;
     };
     this.#maps = [
-      side('why.original', this.#original, id('-attention-original'), `why.attention.original${tf}`),
-      side('why.intervened', this.#intervened, id('-attention-intervened'), `why.attention.intervened${tf}`),
+      side('translate.why.original', this.#original, id('-attention-original'), `translate.why.attention.original${tf}`),
+      side('translate.why.intervened', this.#intervened, id('-attention-intervened'), `translate.why.attention.intervened${tf}`),
     ];
 
-    const attr = el('div', 'tr-why-attr');
+    const attr = el('div', 'translate-why-attr');
     const methods = el('div', 'al-controls');
     const method = (m: Method, key: string) => {
       const b = button(t(key), id(m === 'gradient-input' ? '-gxi' : '-ig'), () => void this.#attribute(m));
       b.setAttribute('aria-pressed', 'false');
       return b;
     };
-    this.#methods = { 'integrated-gradients': method('integrated-gradients', 'why.attr.ig'), 'gradient-input': method('gradient-input', 'why.attr.gxi') };
+    this.#methods = { 'integrated-gradients': method('integrated-gradients', 'translate.why.attr.ig'), 'gradient-input': method('gradient-input', 'translate.why.attr.gxi') };
     methods.append(this.#methods['integrated-gradients'], this.#methods['gradient-input']);
     const mapHost = el('div');
-    this.#attrMap = new Heatmap(mapHost, { id: id('-attribution'), title: t('why.attr.heatmap'), diverging: true, xTitle: t(`why.axis.source${tf}`), yTitle: t(`why.axis.output${tf}`), t, digits: 3 });
+    this.#attrMap = new Heatmap(mapHost, { id: id('-attribution'), title: t('translate.why.attr.heatmap'), diverging: true, xTitle: t(`translate.why.axis.source${tf}`), yTitle: t(`translate.why.axis.output${tf}`), t, digits: 3 });
     this.#rho.dataset.testid = id('-rho');
     this.#attrNote.dataset.testid = id('-attr-note');
-    this.#attrBody.append(methods, el('p', 'tr-note', t('why.attr.saturated')), mapHost, el('p', 'tr-label', t('why.attr.rho')), this.#rho);
-    attr.append(el('h4', undefined, t('why.attr.title')), this.#attrBody, this.#attrNote, el('p', 'tr-note', t('why.attr.debate')));
+    this.#attrBody.append(methods, el('p', 'translate-note', t('translate.why.attr.saturated')), mapHost, el('p', 'translate-label', t('translate.why.attr.rho')), this.#rho);
+    attr.append(el('h4', undefined, t('translate.why.attr.title')), this.#attrBody, this.#attrNote, el('p', 'translate-note', t('translate.why.attr.debate')));
 
-    this.element.append(el('h3', undefined, t('why.title')), el('p', 'tr-note', t(`why.hint${tf}`)), this.#linkError,
-      el('p', 'tr-label', t(`why.grid${tf}`)), this.#grid, el('p', 'tr-label', t('why.candidates')), this.#candidates, headsBox,
+    this.element.append(el('h3', undefined, t('translate.why.title')), el('p', 'translate-note', t(`translate.why.hint${tf}`)), this.#linkError,
+      el('p', 'translate-label', t(`translate.why.grid${tf}`)), this.#grid, el('p', 'translate-label', t('translate.why.candidates')), this.#candidates, headsBox,
       controls, this.#list, this.#status, sides, attr);
     this.element.hidden = true;
     host.append(this.element);
@@ -223,12 +223,12 @@ export class WhyView {
     const parsed = parseInterventions(this.#options.link.get(), this.#transformer !== null);
     this.element.dataset.linkError = parsed.ok ? '0' : '1';
     if (!parsed.ok) {
-      this.#linkError.textContent = fill(t('why.link.error'), {
-        field: t('why.link.field'),
+      this.#linkError.textContent = fill(t('translate.why.link.error'), {
+        field: t('translate.why.link.field'),
         name: this.#options.link.name,
         item: parsed.item,
         text: parsed.text,
-        problem: t(`why.link.problem.${parsed.problem}`),
+        problem: t(`translate.why.link.problem.${parsed.problem}`),
       });
       return;
     }
@@ -240,8 +240,8 @@ export class WhyView {
   #renderGrid(): void {
     const base = this.#base!;
     const t = this.#t;
-    const forceKey = this.#transformer ? 'why.force.tf' : 'why.force';
-    const table = el('table', 'tr-why-table');
+    const forceKey = this.#transformer ? 'translate.why.force.transformer' : 'translate.why.force';
+    const table = el('table', 'translate-why-table');
     const head = el('tr');
     head.append(el('th'));
     base.source.forEach((s) => head.append(el('th', undefined, label(s.text))));
@@ -253,7 +253,7 @@ export class WhyView {
       row.append(word);
       base.source.forEach((s, j) => {
         const cell = el('td');
-        const b = el('button', 'tr-why-cell', this.#hasAttention ? (step.attention[j] ?? 0).toFixed(2) : '·');
+        const b = el('button', 'translate-why-cell', this.#hasAttention ? (step.attention[j] ?? 0).toFixed(2) : '·');
         b.type = 'button';
         b.disabled = !this.#hasAttention;
         b.dataset.step = String(i);
@@ -272,15 +272,15 @@ export class WhyView {
     this.#gridFocus.update(() => this.#grid.replaceChildren(table));
     this.#candidateFocus.update(() => this.#candidates.replaceChildren(
       ...base.steps!.map((step, i) => {
-        const line = el('p', 'tr-why-candidate-row');
-        line.append(el('span', 'tr-label', `${i + 1}.`));
+        const line = el('p', 'translate-why-candidate-row');
+        line.append(el('span', 'translate-label', `${i + 1}.`));
         for (const c of step.top.filter((c) => c.token !== step.token && !RESERVED.has(c.token))) {
-          const b = el('button', 'lab-button quiet al-button tr-why-candidate', `${c.token} ${c.prob.toFixed(2)}`);
+          const b = el('button', 'lab-button quiet al-button translate-why-candidate', `${c.token} ${c.prob.toFixed(2)}`);
           b.lang = 'en'; // a word the model may write: data in the target language
           b.type = 'button';
           b.dataset.step = String(i);
           b.dataset.token = c.token;
-          b.title = fill(t('why.token'), { step: i + 1, word: c.token });
+          b.title = fill(t('translate.why.token'), { step: i + 1, word: c.token });
           b.addEventListener('click', () => this.#push({ step: i, kind: 'force-token', token: c.token }));
           line.append(b);
         }
@@ -294,7 +294,7 @@ export class WhyView {
       const numbers = (n: number) => Array.from({ length: n }, (_, i) => [String(i), String(i + 1)] as const);
       setOptions(this.#headLayer, numbers(shape.layers), this.#headLayer.value || '0');
       setOptions(this.#headHead, numbers(shape.heads), this.#headHead.value || '0');
-      setOptions(this.#headStep, [['all', t('why.head.every')], ...numbers(base.steps!.length)], this.#headStep.value || 'all');
+      setOptions(this.#headStep, [['all', t('translate.why.head.every')], ...numbers(base.steps!.length)], this.#headStep.value || 'all');
       // a smaller model than the last: back to the first choice
       for (const s of [this.#headLayer, this.#headHead, this.#headStep]) if (s.value === '') s.selectedIndex = 0;
     }
@@ -336,8 +336,8 @@ export class WhyView {
       // A link's list stays in the link (a longer translation, after more training, may take it).
       const message = errorText(err);
       this.#status.textContent = fromLink
-        ? fill(this.#t('why.link.failed'), { field: this.#t('why.link.field'), name: link.name, message })
-        : fill(this.#t('why.error'), { message });
+        ? fill(this.#t('translate.why.link.failed'), { field: this.#t('translate.why.link.field'), name: link.name, message })
+        : fill(this.#t('translate.why.error'), { message });
       this.#status.dataset.error = '1';
     }
   }
@@ -346,10 +346,10 @@ export class WhyView {
     const t = this.#t;
     const base = this.#base!;
     const step = (v.step ?? 0) + 1;
-    if (v.kind === 'force-attention') return fill(t(this.#transformer ? 'why.force.tf' : 'why.force'), { step, word: label(base.source[v.source ?? 0]?.text ?? '') });
-    if (v.kind === 'force-token') return fill(t('why.token'), { step, word: v.token ?? '' });
-    return fill(t(v.step === undefined ? 'why.zero.all' : 'why.zero.step'), {
-      kind: t(`why.kind.${v.attention ?? 'cross'}`),
+    if (v.kind === 'force-attention') return fill(t(this.#transformer ? 'translate.why.force.transformer' : 'translate.why.force'), { step, word: label(base.source[v.source ?? 0]?.text ?? '') });
+    if (v.kind === 'force-token') return fill(t('translate.why.token'), { step, word: v.token ?? '' });
+    return fill(t(v.step === undefined ? 'translate.why.zero.all' : 'translate.why.zero.step'), {
+      kind: t(`translate.why.kind.${v.attention ?? 'cross'}`),
       layer: (v.layer ?? 0) + 1,
       head: (v.head ?? 0) + 1,
       step,
@@ -365,11 +365,11 @@ export class WhyView {
     this.#list.replaceChildren(...this.#interventions.map((v) => el('li', undefined, this.#describe(v))));
     this.#status.dataset.error = '0';
     // a live region: the same words again are not said again
-    setText(this.#status, !r.intervention ? t('why.none')
-      : r.intervention.firstChange < 0 ? t('why.same') : fill(t('why.changed'), { step: r.intervention.firstChange + 1 }));
+    setText(this.#status, !r.intervention ? t('translate.why.none')
+      : r.intervention.firstChange < 0 ? t('translate.why.same') : fill(t('translate.why.changed'), { step: r.intervention.firstChange + 1 }));
     this.#original.textContent = base.text;
     this.#intervened.replaceChildren(...steps.filter((s) => s.token !== '<eos>').flatMap((s, i) => {
-      const word = el('span', changed[i] ? 'tr-why-word changed' : 'tr-why-word', s.token);
+      const word = el('span', changed[i] ? 'translate-why-word changed' : 'translate-why-word', s.token);
       word.lang = 'en';
       if (changed[i]) word.dataset.changed = '1';
       return i > 0 && this.#joiner ? [document.createTextNode(this.#joiner), word] : [word];
@@ -402,7 +402,7 @@ export class WhyView {
     } catch (err) {
       if (seq !== this.#attrSeq || base !== this.#base) return;
       this.#attrBody.hidden = true;
-      this.#attrNote.textContent = fill(this.#t('why.attr.unavailable'), { message: errorText(err) });
+      this.#attrNote.textContent = fill(this.#t('translate.why.attr.unavailable'), { message: errorText(err) });
       this.element.dataset.attribution = 'unavailable';
       return;
     }
@@ -418,13 +418,13 @@ export class WhyView {
       const word = el('span', undefined, w);
       word.lang = 'en'; // the output word: data in the target language
       // a row of ties ranks nothing: its ρ would only rank the ties' rounding
-      const value = tied[i] ? this.#t('why.attr.tiedRow') : rho === null ? this.#t('why.attr.undefined') : rho.toFixed(2);
+      const value = tied[i] ? this.#t('translate.why.attr.tiedRow') : rho === null ? this.#t('translate.why.attr.undefined') : rho.toFixed(2);
       item.append(word, `: ${value}`);
       item.dataset.rho = rho === null || tied[i] ? '' : String(rho);
       return item;
     }));
     const ties = tied.filter(Boolean).length;
-    this.#attrNote.textContent = [a.attention ? '' : this.#t('why.attr.none'), ties > 0 ? fill(this.#t('why.attr.ties'), { n: ties, total: T }) : '']
+    this.#attrNote.textContent = [a.attention ? '' : this.#t('translate.why.attr.none'), ties > 0 ? fill(this.#t('translate.why.attr.ties'), { n: ties, total: T }) : '']
       .filter(Boolean)
       .join(' ');
     this.element.dataset.attribution = method;

@@ -3,7 +3,7 @@
 // and decoded step by step (translate-decode.ts). The default task is the grammar corpus (zh-en),
 // where word order differs and a plain Seq2Seq trained beside the attention model shows what
 // attention is for (translate-compare.ts); the note's five sentences (the book's recipe) and the
-// dates task are the other choices. Settings live in the s2s_* rows of the state table.
+// dates task are the other choices. Settings live in the translate_* rows of the state table.
 // The parts with their own logic live in translate-*.ts: the controls, the player, the decoding,
 // the comparison, the sentence box, the training curves (§4's too, translate-charts.ts), and what
 // only the article has (translate-article.ts).
@@ -38,36 +38,36 @@ const parked = parkingSlot<{ trainer: TranslateTrainer; plain: TranslateTrainer 
 
 class TranslateView implements SectionHandle {
   readonly #ctx: SectionContext;
-  readonly #root = el('div', 'tr-section');
+  readonly #root = el('div', 'translate-section');
   readonly #play: HTMLButtonElement;
   readonly #pause: HTMLButtonElement;
   readonly #stepButton: HTMLButtonElement;
   readonly #progress = el('progress');
-  readonly #progressText = el('span', 'tr-progress-text');
+  readonly #progressText = el('span', 'translate-progress-text');
   /** the time left to the end of the recipe at the speed measured over the current run */
-  readonly #timeLeft = el('span', 'tr-progress-text tr-time-left');
-  readonly #status = el('p', 'tr-status');
+  readonly #timeLeft = el('span', 'translate-progress-text translate-time-left');
+  readonly #status = el('p', 'translate-status');
   /** says the run's start, progress (every few seconds), pause and end to a screen reader */
   readonly #announcer: Announcer;
-  readonly #error = el('p', 'tr-error');
-  readonly #intro = el('p', 'tr-intro');
-  readonly #caption = el('p', 'tr-note tr-caption');
+  readonly #error = el('p', 'translate-error');
+  readonly #intro = el('p', 'translate-intro');
+  readonly #caption = el('p', 'translate-note translate-caption');
   /** the "Try this" prompts of the chosen task */
-  readonly #try = el('div', 'tr-try');
+  readonly #try = el('div', 'translate-try');
   /** what the prompts and the score table's heading were last written for: a task, or zh-en 'compare' / 'single' */
   #taskShown = '';
-  readonly #notice = new MessageLine('tr-notice');
-  readonly #untrained = el('p', 'tr-untrained');
+  readonly #notice = new MessageLine('translate-notice');
+  readonly #untrained = el('p', 'translate-untrained');
   /** which training step the decoding shown comes from (the model trains on while it is read) */
-  readonly #decodedAtLine = el('p', 'tr-note tr-decoded-at');
+  readonly #decodedAtLine = el('p', 'translate-note translate-decoded-at');
   /** the training step of the model that decoded the translation shown; -1: none shown */
   #decodedAt = -1;
   /** translations asked of the worker and not yet answered */
   #inFlight = 0;
-  readonly #sentenceAlignment = el('p', 'tr-note tr-sentence-alignment');
-  readonly #compareHost = el('div', 'tr-compare');
+  readonly #sentenceAlignment = el('p', 'translate-note translate-sentence-alignment');
+  readonly #compareHost = el('div', 'translate-compare');
   readonly #compareTitle = el('h3');
-  readonly #compareEmpty = el('p', 'tr-note tr-compare-empty');
+  readonly #compareEmpty = el('p', 'translate-note translate-compare-empty');
   /** loaded with the first evaluation (translate-compare.ts) */
   #compare: CompareView | null = null;
   #compareLoading: Promise<typeof import('./translate-compare')> | null = null;
@@ -98,16 +98,16 @@ class TranslateView implements SectionHandle {
     this.#ctx = ctx;
     const { t, state } = ctx;
     mountRoot(host, this.#root, HEATMAP_CSS, css, CHART_CSS);
-    this.#intro.dataset.testid = 's2s-intro';
-    this.#caption.dataset.testid = 's2s-caption';
+    this.#intro.dataset.testid = 'translate-intro';
+    this.#caption.dataset.testid = 'translate-caption';
     this.#root.append(this.#intro, this.#caption, this.#try);
 
     // Training controls
-    const run = el('div', 'al-controls tr-run');
+    const run = el('div', 'al-controls translate-run');
     this.#player = new TranslatePlayer({
       trainer: () => this.#trainer,
       plain: () => this.#plain,
-      speed: () => state.get('s2s_speed'),
+      speed: () => state.get('translate_speed'),
       t,
       evaluate: () => this.#evaluate(),
       translate: () => this.#translate(),
@@ -115,37 +115,37 @@ class TranslateView implements SectionHandle {
       render: () => this.#render(),
       showError: (text) => (this.#error.textContent = text),
     });
-    this.#play = button(t('tr.play'), 's2s-play', () => this.#player.setPlaying(true));
+    this.#play = button(t('translate.play'), 'translate-play', () => this.#player.setPlaying(true));
     // Train is the section's one primary action.
     this.#play.classList.add('lab-button', 'primary');
-    this.#pause = button(t('tr.pause'), 's2s-pause', () => this.#player.setPlaying(false));
+    this.#pause = button(t('translate.pause'), 'translate-pause', () => this.#player.setPlaying(false));
     // Step stays focusable while a step runs (aria-disabled, not disabled: the focus would drop to the page)
-    this.#stepButton = button(t('tr.step'), 's2s-step', () => {
+    this.#stepButton = button(t('translate.step'), 'translate-step', () => {
       if (this.#stepButton.getAttribute('aria-disabled') !== 'true') void this.#player.stepOnce();
     });
-    run.append(this.#play, this.#pause, this.#stepButton, button(t('tr.reset'), 's2s-reset', () => this.#reset()));
+    run.append(this.#play, this.#pause, this.#stepButton, button(t('translate.reset'), 'translate-reset', () => this.#reset()));
     this.#controls = new TranslateControls(ctx, (task) => this.#switchTask(task));
-    this.#progress.dataset.testid = 's2s-progress';
-    this.#progress.setAttribute('aria-label', t('tr.progressLabel'));
-    const progress = el('div', 'tr-progress');
-    this.#timeLeft.dataset.testid = 's2s-time-left';
+    this.#progress.dataset.testid = 'translate-progress';
+    this.#progress.setAttribute('aria-label', t('translate.progressLabel'));
+    const progress = el('div', 'translate-progress');
+    this.#timeLeft.dataset.testid = 'translate-time-left';
     progress.append(this.#progress, this.#progressText, this.#timeLeft);
 
-    // the model settings are an advanced part: a collapsed panel (open in the link: s2s_open_settings)
-    this.#settingsPanel = new Panel(state, 's2s_open_settings', t('tr.panel.settings'), 's2s-panel-settings');
+    // the model settings are an advanced part: a collapsed panel (open in the link: translate_open_settings)
+    this.#settingsPanel = new Panel(state, 'translate_open_settings', t('translate.panel.settings'), 'translate-panel-settings');
     // how many steps each frame trains is a setting too (the run row keeps the buttons only)
     this.#controls.settings.prepend(this.#controls.speed);
     this.#settingsPanel.body.append(this.#controls.settings);
     const settings = this.#settingsPanel.element;
     run.hidden = settings.hidden = state.isHidden('controls');
-    this.#error.dataset.testid = 's2s-error';
-    this.#notice.element.dataset.testid = 's2s-notice';
-    this.#curves = new TrainingCurves(t, 'tr', 's2s', () => this.#trainer);
+    this.#error.dataset.testid = 'translate-error';
+    this.#notice.element.dataset.testid = 'translate-notice';
+    this.#curves = new TrainingCurves(t, 'translate', () => this.#trainer);
     this.#status.setAttribute('aria-live', 'polite');
     this.#announcer = new Announcer(ctx.lang);
     this.#root.append(run, settings, progress, this.#announcer.element, this.#status, this.#error, this.#notice.element, this.#curves.losses);
 
-    this.#compareHost.dataset.testid = 's2s-compare';
+    this.#compareHost.dataset.testid = 'translate-compare';
     this.#compareHost.append(this.#compareTitle, this.#compareEmpty);
     this.#root.append(this.#compareHost);
 
@@ -153,9 +153,9 @@ class TranslateView implements SectionHandle {
     this.#root.append(this.#curves.empty, this.#curves.charts, this.#curves.menu);
 
     this.#input = new SentenceInput(this.#root, ctx);
-    this.#untrained.textContent = t('tr.untrained');
-    this.#untrained.dataset.testid = 's2s-untrained';
-    this.#sentenceAlignment.dataset.testid = 's2s-sentence-alignment';
+    this.#untrained.textContent = t('translate.untrained');
+    this.#untrained.dataset.testid = 'translate-untrained';
+    this.#sentenceAlignment.dataset.testid = 'translate-sentence-alignment';
     // the sentence beside the article's picture of the model that reads it (stacked when narrow),
     // just above the decoding the picture follows step by step
     const beside = el('div', 'lab-beside');
@@ -164,7 +164,7 @@ class TranslateView implements SectionHandle {
     main.append(this.#input.element, this.#untrained);
     beside.append(main);
     this.#decode = new DecodeView(this.#root, t);
-    this.#decodedAtLine.dataset.testid = 's2s-decoded-at';
+    this.#decodedAtLine.dataset.testid = 'translate-decoded-at';
     this.#decode.element.querySelector('h3')?.after(this.#decodedAtLine);
     if (!ctx.embedded) {
       void importWithStrings(() => import('../diagrams/seq2seq-link'), ctx.lang, { article: true }).then(({ Seq2SeqDiagramLink }) => {
@@ -197,7 +197,7 @@ class TranslateView implements SectionHandle {
 
   #settings() {
     const s = this.#ctx.state;
-    return { task: s.get('s2s_task'), cell: s.get('s2s_cell'), hidden: s.get('s2s_hidden'), score: s.get('s2s_score'), lr: s.get('s2s_lr'), seed: s.get('seed') };
+    return { task: s.get('translate_task'), cell: s.get('translate_cell'), hidden: s.get('translate_hidden'), score: s.get('translate_score'), lr: s.get('translate_lr'), seed: s.get('seed') };
   }
 
   #newTrainer(): TranslateTrainer {
@@ -226,9 +226,9 @@ class TranslateView implements SectionHandle {
       // Say so when the change threw a trained model away.
       if (steps > 0) {
         const { t } = this.#ctx;
-        this.#notice.show('info', fill(t('tr.discarded'), { setting: t(SETTING_LABELS[setting] ?? 'tr.task'), steps }));
+        this.#notice.show('info', fill(t('translate.discarded'), { setting: t(SETTING_LABELS[setting] ?? 'translate.task'), steps }));
       }
-    } else if (changed.includes('s2s_text') || changed.includes('s2s_beam')) {
+    } else if (changed.includes('translate_text') || changed.includes('translate_beam')) {
       void this.#translate();
     }
   }
@@ -237,12 +237,12 @@ class TranslateView implements SectionHandle {
   #switchTask(task: TaskName): void {
     const r = RECIPES[task];
     this.#input.forgetChoice();
-    this.#ctx.state.update({ s2s_task: task, s2s_cell: r.cell, s2s_hidden: r.hidden, s2s_lr: r.lr, s2s_text: SentenceInput.firstExample(task) });
+    this.#ctx.state.update({ translate_task: task, translate_cell: r.cell, translate_hidden: r.hidden, translate_lr: r.lr, translate_text: SentenceInput.firstExample(task) });
   }
 
   async #prepare(): Promise<void> {
     const trainer = this.#trainer;
-    this.#status.textContent = this.#ctx.t('tr.status.creating');
+    this.#status.textContent = this.#ctx.t('translate.status.creating');
     try {
       await trainer.ready();
       // an adopted model (the page's language changed) may still record the last slice of its run
@@ -333,7 +333,7 @@ class TranslateView implements SectionHandle {
     const model = trainer.model;
     if (!model || this.#destroyed) return;
     const seq = ++this.#translateSeq;
-    const beam = this.#ctx.state.get('s2s_beam');
+    const beam = this.#ctx.state.get('translate_beam');
     const { t } = this.#ctx;
     const text = this.#input.sourceText();
     const chars = trainer.info?.sourceTokenizer === 'chars';
@@ -344,7 +344,7 @@ class TranslateView implements SectionHandle {
       this.#showInDiagram(null);
       this.#extras?.clear();
       this.#decode.element.dataset.modelStep = String(trainer.step);
-      this.#input.showNote('info', t(trainer.settings.task === 'dates' ? 'tr.empty.dates' : 'tr.empty'));
+      this.#input.showNote('info', t(trainer.settings.task === 'dates' ? 'translate.empty.dates' : 'translate.empty'));
       return;
     }
     try {
@@ -376,7 +376,7 @@ class TranslateView implements SectionHandle {
     } catch (err) {
       if (seq !== this.#translateSeq) return;
       const tooLong = sentenceTooLongText(this.#ctx.lang, err, trainer.info?.sourceTokenizer);
-      this.#refuseSentence(tooLong !== null ? fill(t('field.named'), { label: t('tr.sentence'), message: tooLong }) : `${t('error.prefix')}${errorText(err)}`);
+      this.#refuseSentence(tooLong !== null ? fill(t('field.named'), { label: t('translate.sentence'), message: tooLong }) : `${t('error.prefix')}${errorText(err)}`);
     }
   }
 
@@ -397,9 +397,9 @@ class TranslateView implements SectionHandle {
   /** The intro in the words of the chosen task, with the settings actually in use. */
   #renderIntro(): void {
     const { t, state } = this.#ctx;
-    const task = state.get('s2s_task');
+    const task = state.get('translate_task');
     setText(this.#intro, introText(t, this.#settings(), this.#trainer.info, this.#trainer.recipeSteps));
-    setText(this.#caption, task === 'note' ? t('tr.caption.note') : '');
+    setText(this.#caption, task === 'note' ? t('translate.caption.note') : '');
     this.#caption.hidden = task !== 'note';
     // the prompts and the score table's heading follow the task (redrawn only when it changes)
     const kind = task !== 'zh-en' ? task : this.#plain ? 'compare' : 'single';
@@ -407,8 +407,8 @@ class TranslateView implements SectionHandle {
       this.#taskShown = kind;
       const prompts = tryPrompts(t, task);
       this.#try.replaceChildren(...(prompts.length ? [tryThis(t('try.title'), prompts)] : []));
-      this.#compareTitle.textContent = t(kind === 'compare' ? 'tr.compare.title' : `tr.compare.title.${kind}`);
-      this.#compareEmpty.textContent = t(kind === 'compare' ? 'tr.compare.empty' : `tr.compare.empty.${kind}`);
+      this.#compareTitle.textContent = t(kind === 'compare' ? 'translate.compare.title' : `translate.compare.title.${kind}`);
+      this.#compareEmpty.textContent = t(kind === 'compare' ? 'translate.compare.empty' : `translate.compare.empty.${kind}`);
     }
   }
 
@@ -421,14 +421,14 @@ class TranslateView implements SectionHandle {
     this.#stepButton.setAttribute('aria-disabled', String(this.#player.busy));
     this.#progress.max = recipeSteps;
     this.#progress.value = Math.min(step, recipeSteps);
-    setText(this.#progressText, fill(t(step > recipeSteps || (step === recipeSteps && step > 0) ? 'tr.progress.beyond' : 'tr.progress'), { step, total: recipeSteps }));
+    setText(this.#progressText, fill(t(step > recipeSteps || (step === recipeSteps && step > 0) ? 'translate.progress.beyond' : 'translate.progress'), { step, total: recipeSteps }));
     setText(this.#timeLeft, this.#player.timeLeft(step, recipeSteps));
     const phase = playing ? 'training' : step === 0 ? 'idle' : step === recipeSteps ? 'done' : 'paused';
     this.#announcer.track(phase, [this.#progressText.textContent, this.#timeLeft.textContent]);
     const info = trainer.info;
     if (info) {
-      const attention = info.attention ? fill(t('tr.attention.score'), { score: t(`tr.score.${info.score}`) }) : t('tr.attention.none');
-      setText(this.#status, fill(t('tr.status.ready'), { params: info.parameterCount.toLocaleString('en-US'), cell: info.cell.toUpperCase(), hidden: info.hidden, attention }));
+      const attention = info.attention ? fill(t('translate.attention.score'), { score: t(`translate.score.${info.score}`) }) : t('translate.attention.none');
+      setText(this.#status, fill(t('translate.status.ready'), { params: info.parameterCount.toLocaleString('en-US'), cell: info.cell.toUpperCase(), hidden: info.hidden, attention }));
     }
     this.#renderIntro();
     this.#renderDecodedAt();
@@ -436,7 +436,7 @@ class TranslateView implements SectionHandle {
     if (step > 0 && this.#notice.element.textContent) this.#notice.show('info', '');
     const score = trainer.settings.score;
     const rows: CompareRow[] = [
-      { id: score === 'none' ? 'plain' : 'attention', score, scoreLabel: t(`tr.score.${score}`), step: trainer.evaluatedAt, evaluation: trainer.evaluation, trainMs: trainer.trainMs },
+      { id: score === 'none' ? 'plain' : 'attention', score, scoreLabel: t(`translate.score.${score}`), step: trainer.evaluatedAt, evaluation: trainer.evaluation, trainMs: trainer.trainMs },
     ];
     const plain = this.#plain;
     if (plain) rows.push({ id: 'plain', score, step: plain.evaluatedAt, evaluation: plain.evaluation, trainMs: plain.trainMs });
@@ -451,7 +451,7 @@ class TranslateView implements SectionHandle {
     const line = this.#decodedAtLine;
     line.hidden = at <= 0;
     line.dataset.step = String(at);
-    setText(line, at > 0 ? fill(this.#ctx.t(this.#player.playing ? 'tr.decodedAt.live' : 'tr.decodedAt'), { step: at }) : '');
+    setText(line, at > 0 ? fill(this.#ctx.t(this.#player.playing ? 'translate.decodedAt.live' : 'translate.decodedAt'), { step: at }) : '');
     // the untrained warning stays while the decoding shown is the untrained model's
     this.#untrained.hidden = (at >= 0 ? at : this.#trainer.step) > 0;
   }

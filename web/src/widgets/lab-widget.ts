@@ -3,7 +3,7 @@
 // app state), an inline error box (text only, role=alert) for rejected attributes, and lazy life:
 // nothing is loaded or computed until the element first scrolls into view, and it pauses when it
 // leaves the screen. Subclasses implement mount().
-import { AppState, type ParseResult } from '../state';
+import { AppState, currentName, OLD_NAMES, type ParseResult } from '../state';
 import { PROPS } from '../state-table';
 import { resolveLang, SHELL_STRINGS, translator, type Lang } from '../i18n';
 import type { SectionHandle } from '../section';
@@ -88,7 +88,7 @@ export abstract class LabWidget extends HTMLElement {
 
   /** Settings, hide switches and the element's own attributes: a change mounts the widget afresh. */
   static get observedAttributes(): string[] {
-    return [...PROPS.map((p) => p.name), 'controls_hide', ...this.ownAttributes, ...LOOK_ATTRIBUTES];
+    return [...PROPS.map((p) => p.name), ...OLD_NAMES, 'controls_hide', ...this.ownAttributes, ...LOOK_ATTRIBUTES];
   }
 
   /** Light or dark (widget-theme.ts): the `theme` attribute, else the host page. */
@@ -147,7 +147,7 @@ export abstract class LabWidget extends HTMLElement {
     const attributes = Array.from(this.attributes, (a) => [a.name, a.value] as [string, string]).filter(
       ([name]) => !own.has(name) && !GLOBAL_ATTRIBUTES.has(name) && !LOOK_ATTRIBUTES.has(name) && !name.startsWith('aria-') && !name.startsWith('data-'),
     );
-    const given = new Set(attributes.map(([n]) => n));
+    const given = new Set(attributes.map(([n]) => currentName(n)));
     return AppState.fromEntries([...presets.filter(([n]) => !given.has(n)), ...attributes]);
   }
 

@@ -55,14 +55,14 @@ export class Seq2SeqDemo extends SectionWidget {
   protected static override readonly ownAttributes = ['task'];
 
   protected target() {
-    // `task` is the short spelling of s2s_task (validated by the state table like any setting; an
-    // explicit s2s_task attribute wins). It brings the task's recipe along (task="note": the
+    // `task` is the short spelling of translate_task (validated by the state table like any setting; an
+    // explicit translate_task attribute wins). It brings the task's recipe along (task="note": the
     // book's RNN 128 at 0.001), unless the element sets those attributes itself.
     const task = this.getAttribute('task');
     if (task === null) return { view: 'translate' as const, preset: [], problems: [] };
-    const preset: [string, string][] = [['s2s_task', task]];
+    const preset: [string, string][] = [['translate_task', task]];
     const recipe = Object.hasOwn(RECIPES, task) ? RECIPES[task as TaskName] : null;
-    if (recipe) preset.push(['s2s_cell', recipe.cell], ['s2s_hidden', String(recipe.hidden)], ['s2s_lr', String(recipe.lr)]);
+    if (recipe) preset.push(['translate_cell', recipe.cell], ['translate_hidden', String(recipe.hidden)], ['translate_lr', String(recipe.lr)]);
     return { view: 'translate' as const, preset, problems: [] };
   }
 }
@@ -77,11 +77,11 @@ export class TransformerDemo extends SectionWidget {
   protected static override readonly ownAttributes = ['task'];
 
   protected target() {
-    // `task` is the short spelling of tf_task (validated by the state table; an explicit tf_task
-    // attribute wins), with that task's first example as the sentence unless tf_text is given.
+    // `task` is the short spelling of transformer_task (validated by the state table; an explicit transformer_task
+    // attribute wins), with that task's first example as the sentence unless transformer_text is given.
     const task = this.getAttribute('task');
-    const preset: [string, string][] = task === null ? [] : [['tf_task', task]];
-    if (task === 'zh-en') preset.push(['tf_text', TRANSFORMER_EXAMPLES['zh-en'][0]]);
+    const preset: [string, string][] = task === null ? [] : [['transformer_task', task]];
+    if (task === 'zh-en') preset.push(['transformer_text', TRANSFORMER_EXAMPLES['zh-en'][0]]);
     return { view: 'transformer' as const, preset, problems: [] };
   }
 }
