@@ -2,9 +2,9 @@
 // worker (worker/lab-worker.ts) loads it: the page itself never runs wasm on the main thread.
 import { loadAttentionLab as loadUntyped } from '../../wasm/js/attention-lab.mjs';
 import { moduleFor } from '../../wasm/js/modules.mjs';
-import type { AttentionLab, AttentionOnlyLab, GptOnlyLab, Seq2SeqOnlyLab, TransformerOnlyLab } from '#shared/types/attention-lab';
+import type { AttentionLab, AttentionOnlyLab, GptOnlyLab, Seq2SeqOnlyLab, TransformerOnlyLab } from '#types/attention-lab';
 
-export type { AttentionLab, AttentionResult, Seq2Seq, Tensor } from '#shared/types/attention-lab';
+export type { AttentionLab, AttentionResult, Seq2Seq, Tensor } from '#types/attention-lab';
 
 /**
  * 'full' has every op and Seq2Seq with model files; 'attention' (attention only), 'seq2seq'

@@ -5,8 +5,8 @@
 // multihead_, transformer_, gpt_), and OLD_PREFIXES below reads the other names links still carry.
 
 // Type-only imports: scripts/attribute-table.mjs evaluates this file on its own.
-import type { ScoreName } from '#shared/types/attention-lab';
-import type { CellName } from '#shared/types/seq2seq';
+import type { ScoreName } from '#types/attention-lab';
+import type { CellName } from '#types/seq2seq';
 
 export type SectionId = 'why' | 'idea' | 'dot' | 'translate' | 'self' | 'multihead' | 'performance' | 'transformer' | 'gpt';
 export const SECTION_IDS: readonly SectionId[] = ['why', 'idea', 'dot', 'translate', 'self', 'multihead', 'performance', 'transformer', 'gpt'];

@@ -3,7 +3,7 @@
 // weights; the output: the output), and each step of the decoding lights the step's path and puts
 // the step's attention and word into the diagram. The step is read from the view's data-step, the
 // number the step player writes for every step shown.
-import type { TranslateResult } from '#shared/types/seq2seq';
+import type { TranslateResult } from '#types/seq2seq';
 import type { Lang } from '../i18n';
 import { diagramText, type T } from './diagram-text';
 import { Seq2SeqDiagram, STEP_PATH } from './seq2seq-diagram';

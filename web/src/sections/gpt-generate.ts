@@ -7,7 +7,7 @@
 import { Heatmap } from '../heatmap/heatmap';
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
-import type { GptSampleResult, GptStep } from '#shared/types/gpt';
+import type { GptSampleResult, GptStep } from '#types/gpt';
 import { button, el, errorText, field, MessageLine, setFieldError, setOptions } from './dom';
 import type { GptRun } from './gpt-run';
 import { propDef } from '../state';

@@ -5,7 +5,7 @@
 // with and without them, so the reader sees the form break or hold.
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
-import type { GptHeadScores } from '#shared/types/gpt';
+import type { GptHeadScores } from '#types/gpt';
 import { button, el, errorText, MessageLine, setText } from './dom';
 import { charLabel } from './gpt-generate';
 import { POEM_START, samplePoem } from '../../../wasm/js/gpt-form.mjs';

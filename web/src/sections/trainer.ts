@@ -3,7 +3,7 @@
 // step, the worker's time), training as one stream in the worker (no round trip per chunk), and
 // the held-out evaluation, cached per step. A diverged run keeps the steps that completed; the
 // session in the worker keeps its last good weights, so the model stays usable.
-import type { EvaluateResult, Seq2SeqConfig, TrainResult, TransformerSeq2SeqConfig } from '#shared/types/seq2seq';
+import type { EvaluateResult, Seq2SeqConfig, TrainResult, TransformerSeq2SeqConfig } from '#types/seq2seq';
 import type { LabClient, RemoteSeq2Seq, TrainStream } from '../worker/protocol';
 
 /** Thrown when a run diverged; its steps that did complete are already in the history. */

@@ -10,7 +10,7 @@
 // model's held-out examples (the same task and seed: the same examples) are translated greedily by
 // the Transformer, compared with their targets and bucketed as the recurrent models' are; the
 // total is checked against the core's own evaluate() of the Transformer.
-import type { EvaluateResult, HeldOutExample, LengthBucketResult } from '#shared/types/seq2seq';
+import type { EvaluateResult, HeldOutExample, LengthBucketResult } from '#types/seq2seq';
 import { chartPictures } from '../charts/deferred-chart';
 import { LineChart } from '../charts/line-chart';
 import { Figure } from '../figure';

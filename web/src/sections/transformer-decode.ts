@@ -5,7 +5,7 @@
 // and map are linked by one selection (a row of the map, a source word): a row pointed at, tapped or
 // walked to lights the source by that layer and head (a chosen one becomes the reader's choice of
 // what lights the source), its word marked; pointing at a source word marks its cell.
-import type { SourceToken, TransformerTranslateResult } from '#shared/types/seq2seq';
+import type { SourceToken, TransformerTranslateResult } from '#types/seq2seq';
 import { Heatmap } from '../heatmap/heatmap';
 import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
 import { fill } from '../i18n';

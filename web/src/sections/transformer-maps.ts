@@ -3,7 +3,7 @@
 // the source), the decoder's causal self-attention (T × T, each output step over the decoder's
 // input so far: <sos> and the tokens written before it; the masked future is 0, as softmax makes
 // it) and the cross-attention (T × S, each output step over the source). Free of the DOM.
-import type { TransformerTranslateResult } from '#shared/types/seq2seq';
+import type { TransformerTranslateResult } from '#types/seq2seq';
 import { distinctLabels } from './token-labels';
 
 export type AttentionKind = 'encoder' | 'decoder' | 'cross';

@@ -1,6 +1,6 @@
 // §4's tasks: what each one trains and the sentences offered to translate. Kept apart from the
 // section so that the widgets' entry (section-widget.ts) can read the examples without the section.
-import type { TransformerSeq2SeqConfig } from '#shared/types/seq2seq';
+import type { TransformerSeq2SeqConfig } from '#types/seq2seq';
 
 export type TransformerTask = 'dates' | 'zh-en';
 

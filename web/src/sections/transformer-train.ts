@@ -1,6 +1,6 @@
 // §4's Transformer in the worker and its training history (trainer.ts: created on first use,
 // trained as one stream in the worker, scored on the held-out set), and its translations.
-import type { TransformerSeq2SeqConfig, TransformerSeq2SeqInfo, TransformerTranslateResult, TranslateOptions } from '#shared/types/seq2seq';
+import type { TransformerSeq2SeqConfig, TransformerSeq2SeqInfo, TransformerTranslateResult, TranslateOptions } from '#types/seq2seq';
 import type { LabClient, RemoteSeq2Seq } from '../worker/protocol';
 import { DivergedError, Trainer } from './trainer';
 import { transformerConfig, type TransformerSettings } from './transformer-recipes';

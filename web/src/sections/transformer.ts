@@ -8,7 +8,7 @@ import type { ByoPanels } from './translate-byo';
 import type { LazyWhyView } from './translate-why-lazy';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
 import { fill, importWithStrings } from '../i18n';
-import type { TransformerTranslateResult, TranslateResult } from '#shared/types/seq2seq';
+import type { TransformerTranslateResult, TranslateResult } from '#types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
 import { button, el, errorText, MessageLine, mountRoot, narration, primaryButton, refusedFieldsMessage, setText, tryThis } from './dom';

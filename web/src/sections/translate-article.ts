@@ -2,7 +2,7 @@
 // interventions in the link, translate_why), the training timeline of the probe sentence, and bring your
 // own (downloads, own pairs, model files). Each part's code loads on demand, so a widget page never
 // fetches it (the widgets' seq2seq module has none of asking why either).
-import type { TranslateResult } from '#shared/types/seq2seq';
+import type { TranslateResult } from '#types/seq2seq';
 import type { SectionContext } from '../section';
 import type { PropName } from '../state';
 import type { ByoPanels } from './translate-byo';

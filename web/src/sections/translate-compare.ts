@@ -3,7 +3,7 @@
 // readout of one translated sentence against the grammar's known alignment. DOM only; the
 // numbers come from the worker (evaluate(), heldOut()). Loaded once the model has trained, its
 // strings with it (the section shows the table's title and empty state until then).
-import type { EvaluateResult, HeldOutExample, TranslateResult } from '#shared/types/seq2seq';
+import type { EvaluateResult, HeldOutExample, TranslateResult } from '#types/seq2seq';
 import type { Lang } from '../i18n';
 import { fill, translator, type Strings } from '../i18n';
 import { el } from './dom';

@@ -2,7 +2,7 @@
 // (task, cell, hidden size, score, learning rate, beam), each bound to its translate_* row of the state
 // table. A rejected number is named under its box by the field's label and stays in the box; the
 // state (and so the model) is left alone until the reader fixes it.
-import type { CellName } from '#shared/types/seq2seq';
+import type { CellName } from '#types/seq2seq';
 import type { SectionContext } from '../section';
 import type { PropName } from '../state';
 import { CELLS, SCORES } from '../state-table';

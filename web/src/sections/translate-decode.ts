@@ -7,7 +7,7 @@
 // row; a cell pointed at, tapped or walked to in the map shades the source by that step's attention,
 // marks its word, and the header, candidates and line under the source name that step; pointing
 // at a source word marks its cell in the step's row.
-import type { BeamNode, DecodeStep, TranslateResult } from '#shared/types/seq2seq';
+import type { BeamNode, DecodeStep, TranslateResult } from '#types/seq2seq';
 import { Heatmap } from '../heatmap/heatmap';
 import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
 import { fill } from '../i18n';

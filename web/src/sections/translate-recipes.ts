@@ -1,6 +1,6 @@
 // The recipe of each §3.3 task: the settings a task switch (or a widget's `task` attribute)
 // applies, and its step count. Kept apart from the trainer so the widgets' entry can read it.
-import type { CellName } from '#shared/types/seq2seq';
+import type { CellName } from '#types/seq2seq';
 import { RNN_TASK_DEFAULTS } from '../../../wasm/js/task-defaults.mjs';
 
 export type TaskName = 'zh-en' | 'note' | 'dates';

@@ -4,7 +4,7 @@
 // Restart; the progress line;
 // the view's data-step / data-steps / data-done, which tests wait for), and the source tokens as
 // chips shaded by the step's attention. The view draws the step itself (`render`).
-import type { SourceToken } from '#shared/types/seq2seq';
+import type { SourceToken } from '#types/seq2seq';
 import { fill } from '../i18n';
 import { button, el } from './dom';
 import { RovingFocus, setDisabled } from './keyboard';

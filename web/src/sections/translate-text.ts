@@ -2,7 +2,7 @@
 // use), the "Try this" prompts, the message for a number outside its field's limits (named by the
 // field's label), and the time left to the
 // end of the recipe at the measured speed.
-import type { Seq2SeqInfo } from '#shared/types/seq2seq';
+import type { Seq2SeqInfo } from '#types/seq2seq';
 import { fill } from '../i18n';
 import { limits, type RangedName } from '../state';
 import type { TrainSettings } from './translate-train';

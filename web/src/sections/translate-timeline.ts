@@ -7,7 +7,7 @@
 // rather than a file per frame: it shows the alignment forming at a glance, drops into a slide or
 // a note as one picture, and a browser does not block it as a burst of downloads; any single frame
 // is still a PNG through the heatmap's own export menu. Loaded on demand, article only.
-import type { AttentionTimeline, TimelineFrame } from '#shared/types/seq2seq';
+import type { AttentionTimeline, TimelineFrame } from '#types/seq2seq';
 import type { RemoteSeq2Seq } from '../worker/protocol';
 import { Heatmap } from '../heatmap/heatmap';
 import { ColorScale } from '../heatmap/heatmap-color';

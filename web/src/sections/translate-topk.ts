@@ -3,7 +3,7 @@
 // bar darker and said in words. An HTML list, not a chart: it reads as it is with any input (mouse,
 // keyboard, touch, screen reader), follows the page's colours (translate.css), and keeps Chart.js
 // (about 44 KB gzip) off a page until the training curves need it.
-import type { TokenProb } from '#shared/types/seq2seq';
+import type { TokenProb } from '#types/seq2seq';
 import { Figure } from '../figure';
 import { fill } from '../i18n';
 import { el } from './dom';

@@ -2,8 +2,8 @@
 // stream per play, scored on the held-out set). Step-by-step training runs in chunks sized so that
 // one worker call takes about CALL_BUDGET_MS (from the measured time per step), so play / pause /
 // step stay responsive and other sections' calls get their turn.
-import type { CellName, HeldOutExample, Seq2SeqConfig, Seq2SeqInfo } from '#shared/types/seq2seq';
-import type { ScoreName } from '#shared/types/attention-lab';
+import type { CellName, HeldOutExample, Seq2SeqConfig, Seq2SeqInfo } from '#types/seq2seq';
+import type { ScoreName } from '#types/attention-lab';
 import type { LabClient, RemoteSeq2Seq } from '../worker/protocol';
 import { DivergedError, Trainer, type PlayOptions } from './trainer';
 import { RECIPE_STEPS, type TaskName } from './translate-recipes';

@@ -8,7 +8,7 @@
 //               (the encoder runs once: no step)
 // The parser never evaluates the text: a malformed item is a LinkProblem naming the item, which
 // the panel shows (as text) under the field's name.
-import type { Intervention } from '#shared/types/seq2seq';
+import type { Intervention } from '#types/seq2seq';
 
 /** at most this many items in a link */
 export const MAX_LINK_ITEMS = 32;

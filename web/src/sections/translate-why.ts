@@ -10,7 +10,7 @@
 // not). Integrated gradients comes first: on a trained model most words are near certain, their
 // softmax saturated, and gradient × input reads about zero for every source word.
 // Loaded on demand (translate-why-lazy.ts) with its own strings and stylesheet.
-import type { Intervention, TranslateResult, TranslationAttribution } from '#shared/types/seq2seq';
+import type { Intervention, TranslateResult, TranslationAttribution } from '#types/seq2seq';
 import type { RemoteSeq2Seq } from '../worker/protocol';
 import { Heatmap } from '../heatmap/heatmap';
 import { adoptCss, styleRootOf } from '../adopt-css';

@@ -26,7 +26,7 @@ import { sentenceTooLongText } from './sentence-error';
 import { HEATMAP_CSS } from '../heatmap/heatmap';
 import { Panel } from './panel';
 import type { Seq2SeqDiagramLink } from '../diagrams/seq2seq-link';
-import type { TranslateResult } from '#shared/types/seq2seq';
+import type { TranslateResult } from '#types/seq2seq';
 import { importWithStrings } from '../i18n';
 import { Announcer } from './announcer';
 import { setRunning } from './keyboard';

@@ -4,7 +4,7 @@
 // every few hundred ms. Each worker call is kept near CALL_BUDGET_MS by sizing the train chunks
 // from the measured time per step. Chunking does not change the numbers: train(a) then train(b)
 // is bit-identical to train(a + b), so a seed gives the same curves on every run.
-import type { CellName, Seq2SeqConfig } from '#shared/types/seq2seq';
+import type { CellName, Seq2SeqConfig } from '#types/seq2seq';
 import type { LabClient, RemoteSeq2Seq } from '../worker/protocol';
 
 const mean = (xs: ArrayLike<number>): number => {

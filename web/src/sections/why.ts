@@ -2,7 +2,7 @@
 // attention Seq2Seq train in the worker on reversing strings (why-run.ts); the chart plots their
 // accuracy against string length as they learn (the shape of Bahdanau et al. 2015, Fig. 2).
 // Training starts when the reader presses start and pauses while the section is off screen.
-import type { CellName } from '#shared/types/seq2seq';
+import type { CellName } from '#types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import { limits, type PropName } from '../state';
 import { CELLS } from '../state-table';

@@ -1,7 +1,7 @@
 // LabApi (protocol.ts) for one wasm build: each operation a thin call into the wasm API
 // (wasm/js/attention-lab.mjs), and the models it made. Kept free of worker globals and of the wasm
 // loader so that Node tests can drive it with the real module or with a fake.
-import type { AttentionLab, GptSession, Seq2Seq } from '#shared/types/attention-lab';
+import type { AttentionLab, GptSession, Seq2Seq } from '#types/attention-lab';
 import type { AnyLab } from '../lab';
 import type { LabApi } from './protocol';
 import { TrainStreams } from './train-stream';

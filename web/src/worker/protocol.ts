@@ -12,7 +12,7 @@ import type {
   SelfAttentionOptions,
   SelfAttentionResult,
   TensorInput,
-} from '#shared/types/attention-lab';
+} from '#types/attention-lab';
 import type {
   AttributionOptions,
   EvaluateOptions,
@@ -27,9 +27,9 @@ import type {
   TranslationAttribution,
   AttentionTimeline,
   TimelineOptions,
-} from '#shared/types/seq2seq';
+} from '#types/seq2seq';
 import type { LabVariant } from '../lab';
-import type { GptEvalResult, GptHeadScores, GptInfo, GptSampleOptions, GptSampleResult, GptSessionConfig } from '#shared/types/gpt';
+import type { GptEvalResult, GptHeadScores, GptInfo, GptSampleOptions, GptSampleResult, GptSessionConfig } from '#types/gpt';
 
 export type {
   AttentionArgs,

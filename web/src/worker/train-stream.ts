@@ -5,7 +5,7 @@
 // call's Progress, then the worker yields to its event loop, where a stop or another section's
 // call is served, and goes on. Kept free of worker globals (clock, yield and sleep are injected)
 // so the Node tests drive it with the real wasm module.
-import type { Seq2Seq } from '#shared/types/attention-lab';
+import type { Seq2Seq } from '#types/attention-lab';
 import type { Progress, StreamLimits, TrainResult, TrainStreamEnd } from './protocol';
 
 export interface StreamDeps {
