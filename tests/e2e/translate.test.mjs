@@ -148,6 +148,8 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     await page.waitForFunction(() => document.querySelectorAll('.translate-token').length === 0);
     assert.equal(await output(), '');
     assert.match(await page.locator(`${SEC} [data-testid=translate-input-note]`).textContent(), /Type a sentence/);
+    // the decoding asks for a sentence, not for training: this model has trained
+    assert.equal(await page.locator(`${SEC} .translate-decode-progress`).textContent(), 'Type a sentence the model can translate (above), then watch it translate one token at a time.');
     // a sentence without spaces: the unknown word is named, and the spaced form offered
     await page.fill('[data-testid=translate-text]', '咖哥喜欢小冰');
     await page.press('[data-testid=translate-text]', 'Enter');

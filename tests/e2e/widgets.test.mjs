@@ -277,7 +277,10 @@ describe('embeddable widgets', { timeout: 420_000 }, () => {
     assert.equal(await alertText('#old'), '', 'no attribute reported as unknown');
     await page.waitForFunction(() => document.querySelector('#old').shadowRoot.querySelectorAll('.multihead-head').length === 4);
     assert.equal(await page.locator('#old select').nth(0).inputValue(), '8');
-    const scaleHidden = () => document.querySelector('#old').shadowRoot.querySelector('select:has(option[value="per-head"])').closest('[hidden]') !== null;
+    const scaleHidden = () => {
+      const hidden = document.querySelector('#old').shadowRoot.querySelector('select:has(option[value="per-head"])').closest('[hidden]');
+      return hidden !== null && hidden.getClientRects().length === 0; // hidden, and not drawn
+    };
     assert.ok(await page.evaluate(scaleHidden), 'mh_scale_hide hides the scale control');
     await page.evaluate(() => document.querySelector('#old').setAttribute('mh_heads', '2'));
     await page.waitForFunction(() => document.querySelector('#old').shadowRoot.querySelectorAll('.multihead-head').length === 2);

@@ -65,6 +65,7 @@ export const NOT_CLAIMS = {
   'multihead.intro': 'describes the computation',
   'translate.intro.zh-en': 'describes the corpus and the recipe',
   'translate.decode.waiting': 'an instruction before training, no outcome',
+  'translate.decode.noSentence': 'an instruction while there is no sentence to translate, no outcome',
   'translate.timeline.empty': 'an instruction before training, no outcome',
   'translate.timeline.note': 'describes the recorded timeline; the alignment it shows is translate-train',
   'transformer.narrate.light': 'a status line naming the reader’s choice',

@@ -140,10 +140,11 @@ export class DecodeView {
     return this.#result !== null && (this.#player.running || this.#player.pos < this.#views.length);
   }
 
-  clear(): void {
+  /** No translation shown; `waiting`: the key of what its progress line says meanwhile (StepPlayer.rewind). */
+  clear(waiting?: string): void {
     this.#result = null;
     this.#views = [];
-    this.#player.rewind();
+    this.#player.rewind(waiting);
   }
 
   destroy(): void {

@@ -85,9 +85,12 @@ export class StepPlayer {
   readonly #playButton: HTMLButtonElement;
   readonly #stepButton: HTMLButtonElement;
   #timer: ReturnType<typeof setInterval> | null = null;
+  /** what the progress line says while nothing is loaded (rewind) */
+  #waiting: string;
 
   constructor(o: StepPlayerOptions) {
     this.#o = o;
+    this.#waiting = o.keys.waiting;
     const { t, keys, testPrefix } = o;
     this.controls = el('div', `al-controls ${o.className}`);
     this.#playButton = button(t(keys.play), `${testPrefix}-play`, () => this.play());
@@ -133,9 +136,14 @@ export class StepPlayer {
     this.go(this.#o.total());
   }
 
-  /** Stopped at the first step (the translation cleared, or Restart). */
-  rewind(): void {
+  /**
+   * Stopped at the first step (the translation cleared, or Restart). `waiting`: the string key of
+   * what the progress line says while there is no translation, if not the options' (why there is
+   * none: no sentence, say, rather than no model yet).
+   */
+  rewind(waiting?: string): void {
     this.stop();
+    this.#waiting = waiting ?? this.#o.keys.waiting;
     this.go(0);
   }
 
@@ -154,7 +162,7 @@ export class StepPlayer {
     o.view.dataset.step = String(this.pos);
     o.view.dataset.steps = String(total);
     o.view.dataset.done = loaded && this.pos === total ? '1' : '0';
-    o.progress.textContent = loaded ? fill(o.t(o.keys.progress), { step: this.pos, total }) : o.t(o.keys.waiting);
+    o.progress.textContent = loaded ? fill(o.t(o.keys.progress), { step: this.pos, total }) : o.t(this.#waiting);
     o.render(this.pos);
   }
 }

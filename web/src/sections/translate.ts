@@ -318,8 +318,9 @@ class TranslateView implements SectionHandle {
     void this.#translate(true);
   }
 
-  #clearDecoding(): void {
-    this.#decode.clear();
+  /** `waiting`: why there is no decoding, for its progress line (the decoder's default: no model yet). */
+  #clearDecoding(waiting?: string): void {
+    this.#decode.clear(waiting);
     this.#decodedAt = -1;
     this.#renderDecodedAt();
   }
@@ -340,7 +341,7 @@ class TranslateView implements SectionHandle {
     this.#sentenceAlignment.textContent = '';
     if (text.trim() === '') {
       // Nothing to translate: no old result stays on screen.
-      this.#clearDecoding();
+      this.#clearDecoding('translate.decode.noSentence');
       this.#showInDiagram(null);
       this.#extras?.clear();
       this.#decode.element.dataset.modelStep = String(trainer.step);
@@ -382,7 +383,7 @@ class TranslateView implements SectionHandle {
 
   /** A sentence the model cannot take: the old result cleared, and why. */
   #refuseSentence(message: string): void {
-    this.#clearDecoding();
+    this.#clearDecoding('translate.decode.noSentence');
     this.#showInDiagram(null);
     this.#extras?.clear();
     this.#input.showNote('info', '');
