@@ -186,7 +186,7 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
     }
   });
 
-  test("a field's error overlays what follows: the other controls of its row stay where they were", async () => {
+  test("a field's error: the boxes beside it stay where they were, and it covers nothing below", async () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await site.load('#lang=en&seed=1&translate_open_settings=1&transformer_open_settings=1');
     await waitTranslated();
@@ -197,9 +197,10 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
           const own = el.closest('.al-field');
           const row = el.closest('.al-controls');
           const top = row.getBoundingClientRect();
+          const ownTop = Math.round(own.getBoundingClientRect().top - top.top);
           return [...row.querySelectorAll(':scope > *')].filter((f) => f !== own).map((f) => {
             const r = f.getBoundingClientRect();
-            return [Math.round(r.left - top.left), Math.round(r.top - top.top)];
+            return { left: Math.round(r.left - top.left), top: Math.round(r.top - top.top), beside: Math.round(r.top - top.top) === ownTop };
           });
         });
       await page.locator(input).scrollIntoViewIfNeeded();
@@ -208,7 +209,24 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
       await page.dispatchEvent(input, 'change');
       await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('aria-invalid') === 'true', input);
       assert.ok((await page.locator(input).evaluate((el) => el.closest('.al-field').querySelector('.lab-field-error').textContent)).length > 0);
-      assert.deepEqual(await others(), before, `${input}: its message moved the row's other controls`);
+      const after = await others();
+      assert.deepEqual(
+        after.filter((_, i) => before[i].beside),
+        before.filter((f) => f.beside),
+        `${input}: its message moved the boxes beside it`,
+      );
+      const covered = await page.locator(input).evaluate((el) => {
+        const m = el.closest('.al-field').querySelector('.lab-field-error').getBoundingClientRect();
+        const row = el.closest('.al-controls');
+        return [...row.querySelectorAll('input, select, button'), row.nextElementSibling]
+          .filter((o) => o && o !== el && o.getClientRects().length)
+          .filter((o) => {
+            const r = o.getBoundingClientRect();
+            return m.left < r.right && r.left < m.right && m.top < r.bottom && r.top < m.bottom;
+          })
+          .map((o) => o.dataset.testid ?? o.className);
+      });
+      assert.deepEqual(covered, [], `${input}: its message covers what is below it`);
     }
   });
 

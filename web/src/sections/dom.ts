@@ -211,18 +211,22 @@ export function setFieldError(control: HTMLElement, message: string | null): voi
 }
 
 /**
- * The messages under one row of boxes (design.css lays each over what follows its box, so that
- * it never pushes the row about while the reader types) stacked where two would cover each other:
- * each goes below the earlier ones it meets. Neighbouring boxes refused together (Layers and Heads)
- * otherwise showed their messages on top of one another. And what follows the row moves down to
- * clear the lowest of them: a message over the section's own message line hid half of it.
+ * The messages under one row of boxes. design.css lays each over what is below its box, as wide as
+ * it needs (a box is narrower than its message), and lines the row's boxes up at their tops while
+ * one shows, so the boxes beside it stay where they were while the reader types. Here each message
+ * goes below the earlier ones it would meet (Layers and Heads refused together showed one message
+ * on top of the other), and its box keeps the room the message takes below it as a bottom margin,
+ * so what is below (the row's next line of boxes, the section's message line) moves down instead
+ * of being covered.
  */
 function stackFieldErrors(control: HTMLElement): void {
   const row = control.closest('.al-field')?.parentElement;
   if (!row) return;
   const lines = [...row.querySelectorAll<HTMLElement>(':scope > .al-field > .lab-field-error')];
-  for (const line of lines) line.style.removeProperty('margin-top');
-  row.style.removeProperty('margin-bottom');
+  for (const line of lines) {
+    line.style.removeProperty('margin-top');
+    (line.parentElement as HTMLElement).style.removeProperty('margin-bottom');
+  }
   const placed: DOMRect[] = [];
   for (const line of lines) {
     if (line.textContent === '' || getComputedStyle(line).position !== 'absolute') continue;
@@ -236,9 +240,9 @@ function stackFieldErrors(control: HTMLElement): void {
       box = line.getBoundingClientRect();
     }
     placed.push(box);
+    const field = line.parentElement as HTMLElement;
+    field.style.marginBottom = `${Math.ceil(box.bottom - field.getBoundingClientRect().bottom) + 4}px`;
   }
-  const below = Math.max(0, ...placed.map((box) => box.bottom)) - row.getBoundingClientRect().bottom;
-  if (placed.length > 0 && below > 0) row.style.marginBottom = `${parseFloat(getComputedStyle(row).marginBottom) + below + 4}px`;
 }
 
 /**
