@@ -1,8 +1,8 @@
 // The heatmap's tooltip: a text-only box inside the figure, above the hovered or focused cell and its
 // neighbours (below them when there is no room above or it would cover the column labels, which the
 // reader reads the cell by), kept within the figure's width: the cells next to the one under the
-// pointer stay in sight, as the reader's eye goes on to them. Screen
-// readers get the same text from the figure's focus line, so the box itself is hidden from them.
+// pointer stay in sight, as the reader's eye goes on to them. Screen readers get the same text from
+// the figure's focus line, so the box itself is hidden from them.
 
 /** A cell's box in the coordinates of the tooltip's positioned parent (the figure's padding box). */
 export interface AnchorBox {

@@ -9,8 +9,8 @@
 /**
  * A run longer than this (at the measured speed) asks before it carries on: well over a minute,
  * so that the shorter run it offers (ABOUT_A_MINUTE_SECONDS) saves at least a fifth of the wait.
- * At a minute a run of 63 s paused to ask whether to stop 3 seconds earlier, and a reader who had
- * scrolled on came back to a model that had not trained.
+ * Asking pauses the run, so a question about a few seconds costs a reader who has scrolled on a
+ * model that never trained.
  */
 export const LONG_RUN_SECONDS = 75;
 /** What the shorter run the question offers takes. */
