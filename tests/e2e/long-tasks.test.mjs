@@ -141,7 +141,7 @@ describe('main thread while training', { timeout: 240_000 }, () => {
       page.evaluate(() =>
         [...document.querySelectorAll('main canvas')]
           .filter((c) => c.getClientRects().length > 0 && c.dataset.probeId === undefined)
-          .map((c) => c.getAttribute('aria-label') ?? c.closest('section')?.id ?? '?'),
+          .map((c) => `${c.getAttribute('aria-label') ?? c.closest('section')?.id ?? '?'} (waiting for: ${c.dataset.firstDraw ?? '?'})`),
       );
     await scrollThrough(page);
     await page
@@ -151,7 +151,12 @@ describe('main thread while training', { timeout: 240_000 }, () => {
         { timeout: 60_000 },
       )
       .catch(async (err) => {
-        throw new Error(`canvases never drawn after 60 s: ${JSON.stringify(await undrawn())} (${err.message})`);
+        // whether the page still renders: frames counted over a second
+        const frames = () => page.evaluate(() => window.__probe.frames);
+        const f0 = await frames();
+        await page.waitForTimeout(1000);
+        const rendering = `${(await frames()) - f0} frames in the last second`;
+        throw new Error(`canvases never drawn after 60 s: ${JSON.stringify(await undrawn())}; ${rendering} (${err.message})`);
       });
     const { mounts, charts, loadTasks } = await page.evaluate(() => {
       const span = (m) => ({ name: m.name, start: m.startTime, end: m.startTime + m.duration });

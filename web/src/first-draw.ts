@@ -91,6 +91,13 @@ export interface FirstDraw {
  */
 export function scheduleFirstDraw(canvas: HTMLCanvasElement, draw: () => void, options: { ready?: boolean; whenAway?: boolean } = {}): FirstDraw {
   let isReady = options.ready ?? true;
+  // what the first draw waits for, on the canvas, so that a test (or devtools) can say why a canvas
+  // stays blank: data, observer, task, idle, near or frame; 'drawn' once this schedule drew it (a
+  // canvas its owner drew early, e.g. for a PNG export, keeps the last wait)
+  const waitingFor = (what: string): void => {
+    canvas.dataset.firstDraw = what;
+  };
+  waitingFor(isReady ? 'observer' : 'data');
   const whenAway = options.whenAway ?? true;
   /** what the observer said last: on or near the screen, away from it, or nothing yet */
   let near: boolean | null = null;
@@ -101,10 +108,12 @@ export function scheduleFirstDraw(canvas: HTMLCanvasElement, draw: () => void, o
   };
   const soon = (): void => {
     stopTimer();
+    waitingFor('task');
     cancelTimer = nextTask(fire);
   };
   const waitIdle = (): void => {
     stopTimer();
+    waitingFor('idle');
     cancelTimer = whenIdle(() => {
       cancelTimer = null;
       // not in the page yet: try again later (the observer reports it once it is on screen)
@@ -116,6 +125,7 @@ export function scheduleFirstDraw(canvas: HTMLCanvasElement, draw: () => void, o
     if (!isReady || near === null) return;
     if (near) soon();
     else if (whenAway) waitIdle();
+    else waitingFor('near');
   };
   const observer = new IntersectionObserver(
     (entries) => {
@@ -131,7 +141,9 @@ export function scheduleFirstDraw(canvas: HTMLCanvasElement, draw: () => void, o
   function fire(): void {
     cancel();
     cancelTimer = afterFrameIfDrawn(fire);
-    if (!cancelTimer) draw();
+    if (cancelTimer) return waitingFor('frame');
+    waitingFor('drawn');
+    draw();
   }
   observer.observe(canvas);
   return {
@@ -139,6 +151,7 @@ export function scheduleFirstDraw(canvas: HTMLCanvasElement, draw: () => void, o
     ready: () => {
       if (isReady) return;
       isReady = true;
+      waitingFor('observer');
       decide();
     },
   };
