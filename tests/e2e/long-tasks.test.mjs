@@ -133,31 +133,53 @@ describe('main thread while training', { timeout: 240_000 }, () => {
 
   test('charts are built in tasks of their own, not inside a section mount', async (t) => {
     await site.load('#seed=1');
-    // every chart canvas laid out in the article gets built once it nears the screen (a reader
-    // scrolling through; one in a hidden panel, e.g. a model file's decoding view, waits). Asked of
+    // every chart canvas shown in the article gets built once it nears the screen (a reader
+    // scrolling through; one in a hidden or closed panel waits: checkVisibility(), since a closed
+    // <details> keeps its content's boxes, which getClientRects() still reports). Asked of
     // the canvases in the page at each poll, since a section may replace a canvas before it was
     // drawn; a canvas has been drawn once it has been cleared (instrument() tags it then).
     const undrawn = () =>
       page.evaluate(() =>
         [...document.querySelectorAll('main canvas')]
-          .filter((c) => c.getClientRects().length > 0 && c.dataset.probeId === undefined)
+          .filter((c) => c.checkVisibility() && c.dataset.probeId === undefined)
           .map((c) => `${c.getAttribute('aria-label') ?? c.closest('section')?.id ?? '?'} (waiting for: ${c.dataset.firstDraw ?? '?'})`),
       );
+    const allDrawn = (timeout) =>
+      page
+        .waitForFunction(
+          () => [...document.querySelectorAll('main canvas')].every((c) => !c.checkVisibility() || c.dataset.probeId !== undefined),
+          null,
+          { timeout },
+        )
+        .then(
+          () => true,
+          () => false,
+        );
     await scrollThrough(page);
-    await page
-      .waitForFunction(
-        () => [...document.querySelectorAll('main canvas')].every((c) => c.getClientRects().length === 0 || c.dataset.probeId !== undefined),
-        null,
-        { timeout: 60_000 },
-      )
-      .catch(async (err) => {
+    // A canvas the scroll passed while the page was busy may wait until it nears the screen again
+    // (what it waited for is printed): a reader meets it there, so it is scrolled to before the
+    // test gives up on it.
+    if (!(await allDrawn(30_000))) {
+      const late = await undrawn();
+      t.diagnostic(`not drawn 30 s after the scroll-through, scrolled to again: ${JSON.stringify(late)}`);
+      // the first canvas still blank, brought to the middle of the screen, until none is left
+      for (let i = 0; i < late.length; i++) {
+        const found = await page.evaluate(() => {
+          const blank = [...document.querySelectorAll('main canvas')].find((c) => c.checkVisibility() && c.dataset.probeId === undefined);
+          blank?.scrollIntoView({ block: 'center' });
+          return blank !== undefined;
+        });
+        if (!found) break;
+        await page.waitForTimeout(300);
+      }
+      if (!(await allDrawn(20_000))) {
         // whether the page still renders: frames counted over a second
         const frames = () => page.evaluate(() => window.__probe.frames);
         const f0 = await frames();
         await page.waitForTimeout(1000);
-        const rendering = `${(await frames()) - f0} frames in the last second`;
-        throw new Error(`canvases never drawn after 60 s: ${JSON.stringify(await undrawn())}; ${rendering} (${err.message})`);
-      });
+        assert.fail(`canvases never drawn, even on screen: ${JSON.stringify(await undrawn())}; ${(await frames()) - f0} frames in the last second`);
+      }
+    }
     const { mounts, charts, loadTasks } = await page.evaluate(() => {
       const span = (m) => ({ name: m.name, start: m.startTime, end: m.startTime + m.duration });
       const all = performance.getEntriesByType('measure');
