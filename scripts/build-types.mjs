@@ -5,6 +5,8 @@
 //   build/types/types/      the hand-declared binding shapes, wasm/js/types/*.d.ts, copied as they
 //                           are: tsc emits nothing for a .d.ts, and the generated files import them
 //                           from there
+// The command line, wasm/js/cli/*.mjs, is checked the same way against its JSDoc and the package's
+// types (wasm/js/cli/tsconfig.json), and emits nothing: it is no API.
 // Also writes build/wasm/<file>.d.mts for each wasm module: emcc emits no declarations for its loader,
 // and without one tsc would read (and check) the emscripten JavaScript that modules.mjs imports.
 import { execFileSync } from 'node:child_process';
@@ -29,7 +31,10 @@ for (const m of MODULES) {
 
 rmSync(out, { recursive: true, force: true });
 try {
-  execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', join(root, 'wasm/js/tsconfig.json')], { stdio: 'inherit' });
+  // the command line first: it emits nothing, so a refusal of either leaves build/types empty
+  for (const project of ['wasm/js/cli/tsconfig.json', 'wasm/js/tsconfig.json']) {
+    execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', join(root, project)], { stdio: 'inherit' });
+  }
 } catch {
   console.error('build:types: tsc found the JavaScript and its types at odds (above); nothing written to build/types');
   process.exit(1);

@@ -1,11 +1,12 @@
 // §4's speed meter (web/src/sections/speed-meter.ts) on a mock clock: one slow second does not make
 // a run that finishes within a minute ask, a machine slow in every window is still found out, and
-// nothing is judged before the windows are measured.
+// nothing is judged before the windows are measured. Also the one rule for a long wait, which §1's
+// estimate and §4's meter both ask.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadWeb } from './setup.mjs';
 
-const { SpeedMeter, isLongRun, WINDOW_MS, MIN_WINDOWS, LONG_RUN_SECONDS, ABOUT_A_MINUTE_SECONDS } = await loadWeb('sections/speed-meter');
+const { SpeedMeter, isLongRun, isLongWait, WINDOW_MS, MIN_WINDOWS, LONG_RUN_SECONDS, ABOUT_A_MINUTE_SECONDS } = await loadWeb('sections/speed-meter');
 
 /** A meter on a clock the test moves, and a run that trains `msPerStep` per step for `ms`. */
 function meterOnClock() {
@@ -78,4 +79,12 @@ test('a new run measures afresh; no window closes without a step; the limit is a
   assert.equal(isLongRun(26, 2436), false, 'a run just over a minute is not asked about');
   assert.ok(ABOUT_A_MINUTE_SECONDS / LONG_RUN_SECONDS <= 0.8, 'the shorter run offered saves at least a fifth');
   assert.equal(isLongRun(10, (LONG_RUN_SECONDS * 1000) / 10 + 1), true);
+});
+
+test('a long wait is one rule: §1 asks it of seconds left, §4 of steps at a measured speed', () => {
+  assert.equal(isLongWait(LONG_RUN_SECONDS), false, 'exactly the limit does not ask');
+  assert.equal(isLongWait(LONG_RUN_SECONDS + 0.001), true);
+  for (const seconds of [30, LONG_RUN_SECONDS, LONG_RUN_SECONDS + 1, 600]) {
+    assert.equal(isLongRun(10, seconds * 100), isLongWait(seconds), `${seconds} s at 10 ms a step`);
+  }
 });

@@ -3,13 +3,20 @@
 // own test pairs: exact match and token accuracy of the greedy translations, by source length).
 import { RuntimeError, UsageError } from './options.mjs';
 import { readText } from './files.mjs';
-import { attributionOptions } from './why.mjs';
-import { cliMessage } from './messages.mjs';
-import { pct, table } from './format.mjs';
+import { cliMessage, errorMessage } from './messages.mjs';
+import { pct, plainArrays, table } from './format.mjs';
+/** @import { Print } from './format.mjs' */
+/** @import { OptionValues } from './options.mjs' */
+/** @import { Translator } from './session.mjs' */
+/** @import { DecodeStep, TranslateOptions, TranslationAttribution } from '../types/attention-lab.js' */
 
-const compact = (value) => JSON.stringify(value, (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
+/** @param {unknown} value */
+const compact = (value) => JSON.stringify(value, plainArrays);
 
-/** The lines of a text file: a final newline ends the last line; CRLF is accepted. */
+/**
+ * The lines of a text file: a final newline ends the last line; CRLF is accepted.
+ * @param {string} text
+ */
 function linesOf(text) {
   const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
   if (lines.at(-1) === '') lines.pop();
@@ -19,34 +26,44 @@ function linesOf(text) {
 /**
  * Translates every line of --input. A line that cannot be translated (empty, too long, …) is
  * reported with its number (stderr, or a {line, error} object with --json) and the others go on,
- * so that output line N is always input line N; the exit code is then 1.
+ * so that output line N is always input line N; the exit code is then 1. `attribute`: each line's
+ * attribution too (--attribution, with --json), or null.
+ * @param {Translator} model
+ * @param {string} input --input's file, or - (standard input)
+ * @param {Pick<OptionValues<'translate'>, 'json'>} o
+ * @param {TranslateOptions} options
+ * @param {((sentence: string) => TranslationAttribution) | null} attribute
+ * @param {Print} print
  */
-export function translateLines(model, o, options, print) {
-  const lines = linesOf(readText(o.input, 'input'));
+export function translateLines(model, input, o, options, attribute, print) {
+  const lines = linesOf(readText(input, 'input'));
   if (lines.length === 0) {
-    throw new UsageError(`--input '${o.input}' has no lines to translate${o.input === '-' ? ' (standard input was empty or closed)' : ''}`);
+    throw new UsageError(`--input '${input}' has no lines to translate${input === '-' ? ' (standard input was empty or closed)' : ''}`);
   }
   let failed = 0;
   lines.forEach((sentence, i) => {
     try {
       const r = model.translate(sentence, options);
       if (!o.json) return print(r.text);
-      const attribution = o.attribution
-        ? model.attribution(sentence, attributionOptions(o, options.maxLength)) : undefined;
+      const attribution = attribute ? attribute(sentence) : undefined;
       print(compact({ line: i + 1, ...r, ...(attribution ? { attribution } : {}) }));
     } catch (e) {
       ++failed;
-      const message = cliMessage(e.message);
+      const message = cliMessage(errorMessage(e));
       if (o.json) return print(compact({ line: i + 1, error: message }));
       print('');
-      process.stderr.write(`attention-lab: --input '${o.input}' line ${i + 1}: ${message}\n`);
+      process.stderr.write(`attention-lab: --input '${input}' line ${i + 1}: ${message}\n`);
     }
   });
-  if (failed > 0) throw new RuntimeError(`${failed} of the ${lines.length} lines of --input '${o.input}' could not be translated (named above)`);
+  if (failed > 0) throw new RuntimeError(`${failed} of the ${lines.length} lines of --input '${input}' could not be translated (named above)`);
 }
 
-/** The test pairs of --pairs: [{line, source, target}], with the format of `train --pairs`. */
+/**
+ * The test pairs of --pairs: [{line, source, target}], with the format of `train --pairs`.
+ * @param {string} path
+ */
 function testPairs(path) {
+  /** @type {{ line: number, source: string, target: string }[]} */
   const pairs = [];
   linesOf(readText(path, 'pairs')).forEach((text, i) => {
     if (text.trim() === '' || text.startsWith('#')) return;
@@ -61,6 +78,10 @@ function testPairs(path) {
   return pairs;
 }
 
+/**
+ * @param {string} text
+ * @param {'words' | 'chars'} tokenizer
+ */
 const tokensOf = (text, tokenizer) => (tokenizer === 'chars' ? Array.from(text.replace(/\s+/g, '')) : text.trim().split(/\s+/));
 
 /**
@@ -68,11 +89,16 @@ const tokensOf = (text, tokenizer) => (tokenizer === 'chars' ? Array.from(text.r
  * token in the model's target tokens: exact match (every token and the length equal) and token
  * accuracy (reference tokens the translation has at the same position), overall and by the
  * source's length in tokens.
+ * @param {Translator} model
+ * @param {string} path --pairs' file
+ * @param {Pick<OptionValues<'evaluate'>, 'count' | 'json'>} o
+ * @param {Print} print
  */
-export function evaluatePairs(model, o, print) {
+export function evaluatePairs(model, path, o, print) {
   const info = model.info();
-  let pairs = testPairs(o.pairs);
+  let pairs = testPairs(path);
   if (o.count !== undefined) pairs = pairs.slice(0, o.count);
+  /** @type {Map<number, { length: number, pairs: number, exact: number, right: number, tokens: number }>} */
   const byLength = new Map();
   let exact = 0, right = 0, tokens = 0;
   for (const p of pairs) {
@@ -80,22 +106,23 @@ export function evaluatePairs(model, o, print) {
     try {
       r = model.translate(p.source);
     } catch (e) {
-      throw new UsageError(`--pairs '${o.pairs}' line ${p.line}: ${cliMessage(e.message)}`);
+      throw new UsageError(`--pairs '${path}' line ${p.line}: ${cliMessage(errorMessage(e))}`);
     }
-    const out = r.steps.map((s) => s.token).filter((t, i, all) => !(i === all.length - 1 && r.finished));
+    const steps = /** @type {DecodeStep[]} */ (r.steps); // greedy decoding: one step a token
+    const out = steps.map((s) => s.token).filter((t, i, all) => !(i === all.length - 1 && r.finished));
     const ref = tokensOf(p.target, info.targetTokenizer);
     const hits = ref.filter((t, i) => out[i] === t).length;
     const same = hits === ref.length && out.length === ref.length;
     const g = byLength.get(r.source.length) ?? { length: r.source.length, pairs: 0, exact: 0, right: 0, tokens: 0 };
-    g.pairs++; g.exact += same; g.right += hits; g.tokens += ref.length;
+    g.pairs++; g.exact += Number(same); g.right += hits; g.tokens += ref.length;
     byLength.set(g.length, g);
-    exact += same; right += hits; tokens += ref.length;
+    exact += Number(same); right += hits; tokens += ref.length;
   }
   const groups = [...byLength.values()].sort((a, b) => a.length - b.length)
     .map((g) => ({ length: g.length, pairs: g.pairs, exactMatch: g.exact / g.pairs, tokenAccuracy: g.right / g.tokens }));
   const result = { pairs: pairs.length, exactMatch: exact / pairs.length, tokenAccuracy: right / tokens, byLength: groups };
-  if (o.json) return print(JSON.stringify({ file: o.pairs, ...result }, null, 2));
-  print(`${pairs.length} pairs of ${o.pairs}, translated greedily:`);
+  if (o.json) return print(JSON.stringify({ file: path, ...result }, null, 2));
+  print(`${pairs.length} pairs of ${path}, translated greedily:`);
   print(table([
     ['exact match', `${pct(result.exactMatch)}  (the translation equals the reference)`],
     ['token accuracy', `${pct(result.tokenAccuracy)}  (reference ${info.targetTokenizer === 'chars' ? 'characters' : 'words'} the translation has at the same position)`],

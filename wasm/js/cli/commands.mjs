@@ -8,15 +8,40 @@ import { RuntimeError, UsageError } from './options.mjs';
 import { evaluatePairs, translateLines } from './batch.mjs';
 import { attentionTable, fixed, pct, show, table, toJSON } from './format.mjs';
 import { attributionOptions, interventionsOf, printAttribution, printIntervention } from './why.mjs';
+import { errorMessage } from './messages.mjs';
+/** @import { Print } from './format.mjs' */
+/** @import { OptionValues } from './options.mjs' */
+/** @import { SessionInfo } from './session.mjs' */
+/** @import { CliIntervention, Intervened } from './why.mjs' */
+/**
+ * @import {
+ *  AttentionLab, AttentionMaps, BeamHypothesis, BeamNode, EvaluateOptions, EvaluateResult,
+ *  ImportedTransformerInfo, TokenProb, TranslateOptions, TranslateResult, TransformerSeq2SeqInfo,
+ *  TransformerTranslateResult, TranslationAttribution
+ * } from '../types/attention-lab.js'
+ */
 
+/**
+ * A decoding step as the tables show it: a greedy step or a beam node, with a Transformer's
+ * cross-attention where the model is one.
+ * @typedef {{ token: string, prob: number, top: TokenProb[], attention: Float32Array, cross?: AttentionMaps }} TraceStep
+ */
+
+/** @param {number} x */
 const f32 = (x) => Number(x.toPrecision(6)); // 0.0010000000474974513 → 0.001
 
+/** @param {TokenProb[]} top */
 function topText(top) {
   return top.map((t) => `${show(t.token)} ${t.prob.toFixed(3)}`).join('  ');
 }
 
-/** The best hypothesis's nodes, root first, from the beam tree. */
+/**
+ * The best hypothesis's nodes, root first, from the beam tree.
+ * @param {{ steps: BeamNode[][] }} beams
+ * @param {BeamHypothesis} hyp
+ */
 function beamPath(beams, hyp) {
+  /** @type {BeamNode[]} */
   const path = [];
   for (let t = hyp.step, n = hyp.node; t >= 0 && n >= 0; n = beams.steps[t][n].parent, --t) path.unshift(beams.steps[t][n]);
   return path;
@@ -25,6 +50,11 @@ function beamPath(beams, hyp) {
 /**
  * A Transformer's attention: the cross-attention of every decoder layer and head (rows: output
  * tokens, columns: source tokens), then the rollout of all layers onto the source.
+ * @param {{ layers: number, heads: number }} info
+ * @param {string[]} labels
+ * @param {(TraceStep & { cross: AttentionMaps })[]} steps
+ * @param {Pick<OptionValues<'translate'>, 'shade'>} o
+ * @param {Print} print
  */
 function printTransformerAttention(info, labels, steps, o, print) {
   const S = labels.length, outputs = steps.map((s) => s.token);
@@ -41,14 +71,19 @@ function printTransformerAttention(info, labels, steps, o, print) {
   print(attentionTable(labels, outputs, steps.map((s) => s.attention), { shades: o.shade }).map((line) => `  ${line}`).join('\n'));
 }
 
-/** Refuses the options of `translate` that would have no effect together (`given`: the flags typed). */
+/**
+ * Refuses the options of `translate` that would have no effect together (`given`: the flags typed).
+ * @param {OptionValues<'translate'>} o
+ * @param {Set<keyof OptionValues<'translate'>>} given
+ * @param {string[]} positionals
+ */
 function checkTranslateOptions(o, given, positionals) {
-  const refuse = (message) => { throw new UsageError(message); };
+  const refuse = (/** @type {string} */ message) => { throw new UsageError(message); };
   if (given.has('input') && positionals.length > 0) refuse('give one sentence or --input FILE, not both');
   if (!given.has('input') && positionals.length === 0) refuse('translate needs a sentence, e.g. attention-lab translate --model FILE "咖哥 喜欢 小冰", or --input FILE');
-  for (const n of ['force-attention', 'force-token']) if (given.has(n) && given.has('input')) refuse(`--${n} applies to one sentence, not to --input`);
+  for (const n of /** @type {const} */ (['force-attention', 'force-token'])) if (given.has(n) && given.has('input')) refuse(`--${n} applies to one sentence, not to --input`);
   if (given.has('shade') && (o.json || given.has('input'))) refuse(`--shade applies to the text tables of one sentence, not to ${o.json ? '--json' : '--input'}`);
-  for (const n of ['top-k', 'attribution']) {
+  for (const n of /** @type {const} */ (['top-k', 'attribution'])) {
     if (given.has(n) && given.has('input') && !o.json) refuse(`--${n} with --input needs --json (without it, --input prints only the translations)`);
   }
   if (given.has('ig-steps') && o.attribution !== 'integrated-gradients') refuse('--ig-steps applies to --attribution integrated-gradients only');
@@ -56,7 +91,11 @@ function checkTranslateOptions(o, given, positionals) {
   if (given.has('length-alpha') && o.beam === undefined) refuse("--length-alpha scores beam search's hypotheses: give --beam too");
 }
 
-/** --force-token's words must be words the model writes (named as typed, steps from 1). */
+/**
+ * --force-token's words must be words the model writes (named as typed, steps from 1).
+ * @param {{ targetVocabulary(): string[] }} model
+ * @param {Pick<OptionValues<'translate'>, 'force-token'>} o
+ */
 function checkForcedWords(model, o) {
   if (o['force-token'].length === 0) return;
   const words = new Set(model.targetVocabulary());
@@ -65,41 +104,62 @@ function checkForcedWords(model, o) {
   }
 }
 
+/**
+ * @param {AttentionLab} lab
+ * @param {OptionValues<'translate'>} o
+ * @param {string[]} positionals
+ * @param {Print} print
+ * @param {Set<keyof OptionValues<'translate'>>} given
+ */
 export async function translate(lab, o, positionals, print, given) {
   checkTranslateOptions(o, given, positionals);
   const sentence = positionals.join(' ');
   if (!given.has('input') && sentence.trim() === '') throw new UsageError('the sentence is empty');
   const model = readModel(lab, o.model);
   const info = model.info();
+  /** @type {TranslateOptions} */
   const options = { topK: Math.min(o['top-k'], info.targetVocabSize) };
   if (o.beam !== undefined) options.beam = o.beam;
   if (o['length-alpha'] !== undefined) options.lengthAlpha = o['length-alpha'];
   if (o['max-length'] !== undefined) options.maxLength = o['max-length'];
-  if (o.attribution && typeof model.attribution !== 'function') {
-    throw new UsageError('--attribution: a model read from .safetensors cannot be attributed yet (models trained here can, recurrent or Transformer)');
+  /** @type {((sentence: string) => TranslationAttribution) | null} */
+  let attribute = null;
+  if (o.attribution) {
+    if (!('attribution' in model)) {
+      throw new UsageError('--attribution: a model read from .safetensors cannot be attributed yet (models trained here can, recurrent or Transformer)');
+    }
+    const attributing = attributionOptions(o, options.maxLength);
+    attribute = (sentence) => model.attribution(sentence, attributing);
   }
-  if (given.has('input')) return translateLines(model, o, options, print);
+  if (o.input !== undefined) return translateLines(model, o.input, o, options, attribute, print);
   const asking = o['force-attention'].length > 0 || o['force-token'].length > 0;
   if (asking && o.beam !== undefined) throw new UsageError('--force-attention and --force-token need greedy decoding: leave out --beam');
   checkForcedWords(model, o);
-  let r, interventions, attribution;
+  /** @type {TranslateResult | TransformerTranslateResult} */
+  let r;
+  /** @type {CliIntervention[] | undefined} */
+  let interventions;
+  /** @type {TranslationAttribution | undefined} */
+  let attribution;
   try {
     r = model.translate(sentence, options);
     if (asking) {
       interventions = interventionsOf(o, r);
       r = model.translate(sentence, { ...options, interventions });
     }
-    if (o.attribution) attribution = model.attribution(sentence, attributionOptions(o, options.maxLength));
+    if (attribute) attribution = attribute(sentence);
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    throw new UsageError(e.message); // main() puts it in the command line's words
+    throw new UsageError(errorMessage(e)); // main() puts it in the command line's words
   }
   if (o.json) return print(toJSON(attribution ? { ...r, attribution } : r));
 
-  const steps = r.beams ? beamPath(r.beams, r.beams.hypotheses[0]) : r.steps;
+  /** @type {TraceStep[]} */
+  const steps = r.beams ? beamPath(r.beams, r.beams.hypotheses[0]) : /** @type {TraceStep[]} */ (r.steps); // greedy decoding: a step a token
   const unknown = r.source.some((t) => t.unknown);
   const labels = r.source.map((t) => show(t.text) + (t.unknown ? '*' : ''));
-  if (interventions) printIntervention(r, interventions, labels, print);
+  // with interventions, translate() decodes greedily beside the plain translation
+  if (interventions) printIntervention(/** @type {Intervened} */ (r), interventions, labels, print);
   else print(r.text === '' ? '(empty translation)' : r.text);
   if (!r.finished) print(`(no <eos> within ${steps.length} tokens: the translation is cut off; see --max-length)`);
   print('');
@@ -112,7 +172,8 @@ export async function translate(lab, o, positionals, print, given) {
     ...steps.map((s, i) => [String(i + 1), show(s.token), s.prob.toFixed(3), topText(s.top)])], 'rlrl').map((l) => `  ${l}`).join('\n'));
   print('');
   if (info.arch === 'transformer') {
-    printTransformerAttention(info, labels, steps, o, print);
+    // a Transformer's steps carry every layer's and head's cross-attention
+    printTransformerAttention(info, labels, /** @type {(TraceStep & { cross: AttentionMaps })[]} */ (steps), o, print);
   } else if (!info.attention) {
     print('attention: none (the model was trained with --attention none)');
   } else {
@@ -130,28 +191,35 @@ export async function translate(lab, o, positionals, print, given) {
   }
 }
 
+/**
+ * @param {AttentionLab} lab
+ * @param {OptionValues<'evaluate'>} o
+ * @param {Print} print
+ */
 export function evaluate(lab, o, print) {
   if (o.length !== undefined && o.pairs !== undefined) throw new UsageError('--length and --pairs exclude each other');
   if (o.length === undefined && o.seed !== undefined) throw new UsageError('--seed only applies with --length');
   const { gpt, model } = readAnyModel(lab, o.model);
   if (gpt) return gptEvaluate(model, o, print);
-  if (o.pairs !== undefined) return evaluatePairs(model, o, print);
+  if (o.pairs !== undefined) return evaluatePairs(model, o.pairs, o, print);
   const info = model.info();
   if (info.format === 'safetensors') {
     throw new UsageError(`--model '${o.model}' is a .safetensors file: it has no task and no held-out set; evaluate it on your own pairs with --pairs FILE`);
   }
-  if (o.length !== undefined && o.count > 10000) throw new UsageError(`--count with --length must be at most 10000 (got ${o.count})`);
+  if (o.length !== undefined && (o.count ?? 0) > 10000) throw new UsageError(`--count with --length must be at most 10000 (got ${o.count})`);
   if (o.length !== undefined && !['reverse', 'copy'].includes(info.task)) {
     throw new UsageError(`--length applies to the reverse and copy tasks only (this model is a ${info.task} model)`);
   }
+  /** @type {EvaluateOptions | undefined} */
   let options;
   if (o.length !== undefined) options = { length: o.length, count: o.count ?? 200, seed: o.seed ?? 1 };
   else if (o.count !== undefined) options = { maxExamples: o.count };
+  /** @type {EvaluateResult} */
   let ev;
   try {
     ev = model.evaluate(options);
   } catch (e) {
-    throw new (options ? UsageError : RuntimeError)(e.message);
+    throw new (options ? UsageError : RuntimeError)(errorMessage(e));
   }
   if ((options?.length !== undefined && ev.examples !== options.count) || (options?.maxExamples && ev.examples > options.maxExamples)) {
     throw new RuntimeError(`this version of attention-lab ignores ${options.length ? '--length' : '--count'} (its evaluate() takes no options yet)`);
@@ -168,6 +236,11 @@ export function evaluate(lab, o, print) {
   ], 'll').map((l) => `  ${l}`).join('\n'));
 }
 
+/**
+ * @param {AttentionLab} lab
+ * @param {OptionValues<'export'>} o
+ * @param {Print} print
+ */
 export function exportModel(lab, o, print) {
   refuseOverwrite(o.out, { model: o.model });
   checkOut(o.out);
@@ -181,18 +254,26 @@ export function exportModel(lab, o, print) {
   print(`wrote ${o.out} (${o.format}, ${o.names} state-dict names, ${bytes.toLocaleString('en-US')} bytes)`);
 }
 
-/** The task, and for your own pairs how many there are and how they split. */
+/**
+ * The task, and for your own pairs how many there are and how they split.
+ * @param {SessionInfo} i
+ */
 function taskLine(i) {
   if (!i.pairs) return i.task;
   const p = i.pairs;
   return `pairs: ${p.trainPairs} training, ${p.heldOutPairs} held out (${Number((p.heldOut * 100).toPrecision(6))}%), ${p.tokenize} as tokens`;
 }
 
+/**
+ * @param {AttentionLab} lab
+ * @param {OptionValues<'info'>} o
+ * @param {Print} print
+ */
 export function info(lab, o, print) {
-  const { gpt, model } = readAnyModel(lab, o.model);
-  const i = model.info();
-  if (o.json) return print(toJSON({ file: o.model, bytes: statSync(o.model).size, ...(gpt ? { arch: 'gpt' } : {}), ...i }));
-  if (gpt) return gptInfo(o, i, print);
+  const read = readAnyModel(lab, o.model);
+  if (o.json) return print(toJSON({ file: o.model, bytes: statSync(o.model).size, ...(read.gpt ? { arch: 'gpt' } : {}), ...read.model.info() }));
+  if (read.gpt) return gptInfo(o, read.model.info(), print);
+  const i = read.model.info();
   if (i.arch === 'transformer') return printTransformerInfo(o, i, print);
   if (i.format === 'safetensors') {
     return print(table([
@@ -224,6 +305,11 @@ export function info(lab, o, print) {
   ], 'll').join('\n'));
 }
 
+/**
+ * @param {OptionValues<'info'>} o
+ * @param {(TransformerSeq2SeqInfo & { format?: undefined }) | ImportedTransformerInfo} i
+ * @param {Print} print
+ */
 function printTransformerInfo(o, i, print) {
   const imported = i.format === 'safetensors'; // read from .safetensors: no task, no training state
   const kib = (statSync(o.model).size / 1024).toFixed(0);

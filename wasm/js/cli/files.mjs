@@ -6,17 +6,27 @@ import { accessSync, constants, readFileSync, renameSync, rmSync, statSync, stat
 import { basename, dirname, resolve } from 'node:path';
 import { RuntimeError, UsageError } from './options.mjs';
 
+/** @type {Record<string, string>} */
+const IO_WORDS = { ENOENT: 'no such file', EACCES: 'permission denied', EPERM: 'permission denied', EISDIR: 'is a directory',
+  ENOTDIR: 'not a directory', EROFS: 'the file system is read-only', ENOSPC: 'the disk is full', EDQUOT: 'the disk quota is exceeded' };
+
+/**
+ * A failed file operation in the command line's words ("no such file"), or node's message.
+ * @param {unknown} e what node:fs threw
+ */
 export function ioMessage(e) {
-  return { ENOENT: 'no such file', EACCES: 'permission denied', EPERM: 'permission denied', EISDIR: 'is a directory',
-    ENOTDIR: 'not a directory', EROFS: 'the file system is read-only', ENOSPC: 'the disk is full', EDQUOT: 'the disk quota is exceeded' }[e.code]
-    ?? e.message;
+  const { code, message } = /** @type {NodeJS.ErrnoException} */ (e);
+  return IO_WORDS[String(code)] ?? message;
 }
 
+/** @param {string} path */
 const statOrNull = (path) => { try { return statSync(path); } catch { return null; } };
 
 /**
  * Refuses an --out that is one of the inputs (`inputs`: {flag: path}), compared as files (device
  * and inode), so that a symbolic or hard link to an input is caught too.
+ * @param {string} out
+ * @param {Record<string, string | undefined>} inputs
  */
 export function refuseOverwrite(out, inputs) {
   const o = statOrNull(out);
@@ -31,7 +41,10 @@ export function refuseOverwrite(out, inputs) {
   }
 }
 
-/** Free bytes in `dir`. ATTENTION_LAB_FREE_BYTES stands in for the disk in the tests of a full disk. */
+/**
+ * Free bytes in `dir`. ATTENTION_LAB_FREE_BYTES stands in for the disk in the tests of a full disk.
+ * @param {string} dir
+ */
 function freeBytes(dir) {
   const simulated = process.env.ATTENTION_LAB_FREE_BYTES;
   if (simulated !== undefined && simulated !== '') return Number(simulated);
@@ -42,6 +55,8 @@ function freeBytes(dir) {
 /**
  * Fails early (before any training) if --out cannot be written: the folder must exist, be a folder
  * and be writable. `flag` names the option in messages.
+ * @param {string} path
+ * @param {string} [flag]
  */
 export function checkOut(path, flag = 'out') {
   const st = statOrNull(path);
@@ -62,17 +77,28 @@ export function checkOut(path, flag = 'out') {
   }
 }
 
-/** Fails if the folder of `path` has no room for `bytes` more (the temp file, before the rename). */
+/**
+ * Fails if the folder of `path` has no room for `bytes` more (the temp file, before the rename).
+ * @param {string} path
+ * @param {number} bytes
+ * @param {string} [flag]
+ */
 export function checkRoom(path, bytes, flag = 'out') {
   const dir = dirname(resolve(path));
   const free = freeBytes(dir);
   if (free < bytes) {
-    const kib = (n) => `${Math.ceil(n / 1024).toLocaleString('en-US')} KiB`;
+    const kib = (/** @type {number} */ n) => `${Math.ceil(n / 1024).toLocaleString('en-US')} KiB`;
     throw new RuntimeError(`--${flag} '${path}': the folder '${dir}' has ${kib(free)} free, the model needs ${kib(bytes)}; free some space or choose another --${flag}`);
   }
 }
 
-/** Writes `bytes` atomically: a temp file in the same folder, then rename (never half a file). */
+/**
+ * Writes `bytes` atomically: a temp file in the same folder, then rename (never half a file).
+ * @param {string} path
+ * @param {Uint8Array} bytes
+ * @param {string} [flag]
+ * @returns {number} the bytes written
+ */
 export function writeAtomic(path, bytes, flag = 'out') {
   const tmp = resolve(dirname(resolve(path)), `.${basename(path)}.${process.pid}.tmp`);
   try {
@@ -90,6 +116,9 @@ const fatal = new TextDecoder('utf-8', { fatal: true });
 /**
  * The text of `bytes`, which must be UTF-8: otherwise an error naming the flag, the file and the
  * first line that is not (1-based, as editors count).
+ * @param {Uint8Array} bytes
+ * @param {string} flag
+ * @param {string} path
  */
 export function decodeUtf8(bytes, flag, path) {
   try {
@@ -109,7 +138,11 @@ export function decodeUtf8(bytes, flag, path) {
   }
 }
 
-/** A text file given by `flag` (- : standard input), read whole and checked as UTF-8. */
+/**
+ * A text file given by `flag` (- : standard input), read whole and checked as UTF-8.
+ * @param {string} path
+ * @param {string} flag
+ */
 export function readText(path, flag) {
   let bytes;
   try {

@@ -3,6 +3,7 @@
 // the command line names its flags and counts from 1, as its tables do. Every message the CLI
 // prints goes through cliMessage(), so a row added here serves every command.
 // Each row: [what the core / API says, what the command line says instead].
+/** @type {[RegExp, string | ((match: string, ...groups: string[]) => string)][]} */
 export const MESSAGES = [
   // your own pairs
   [/set heldOut to 0\b/g, 'use --held-out 0'],
@@ -36,9 +37,19 @@ export const MESSAGES = [
     'a model read from .safetensors has no task to train on: translate it, or train it in PyTorch'],
 ];
 
-/** The core's / API's message in the command line's words. */
+/**
+ * The core's / API's message in the command line's words.
+ * @param {unknown} message
+ */
 export function cliMessage(message) {
   let m = String(message);
-  for (const [core, cli] of MESSAGES) m = m.replace(core, cli);
+  // replace() has one overload for a string and one for a function
+  for (const [core, cli] of MESSAGES) m = typeof cli === 'string' ? m.replace(core, cli) : m.replace(core, cli);
   return m;
 }
+
+/**
+ * The message of what a call threw: the API and the CLI throw Errors.
+ * @param {unknown} e
+ */
+export const errorMessage = (e) => /** @type {Error} */ (e).message;

@@ -3,36 +3,66 @@
 // always lists every option with its default. Bad input throws UsageError (exit code 2).
 import { parseArgs } from 'node:util';
 import { RNN_TASK_DEFAULTS } from '../task-defaults.mjs';
+/** @import { ParseArgsOptionsConfig } from 'node:util' */
+/** @import { RnnTask, RnnTaskDefaults } from '../task-defaults.mjs' */
 
 export class UsageError extends Error {}
 export class RuntimeError extends Error {}
 
-export const TASKS = ['zh-en', 'note', 'dates', 'reverse', 'copy', 'poems'];
-export const CELLS = ['rnn', 'gru', 'lstm'];
-export const ARCHS = ['rnn', 'transformer'];
-export const ATTENTION = ['dot', 'scaled', 'general', 'additive', 'cosine', 'none'];
+export const TASKS = /** @type {const} */ (['zh-en', 'note', 'dates', 'reverse', 'copy', 'poems']);
+export const CELLS = /** @type {const} */ (['rnn', 'gru', 'lstm']);
+export const ARCHS = /** @type {const} */ (['rnn', 'transformer']);
+export const ATTENTION = /** @type {const} */ (['dot', 'scaled', 'general', 'additive', 'cosine', 'none']);
 
 /**
  * Each task's default of a recurrent setting, grouped by value: "zh-en, --pairs gru; note, reverse,
  * copy rnn; dates lstm". `unset(task)` is the core's value where the table leaves the key out.
+ * @param {keyof RnnTaskDefaults} key
+ * @param {(task: RnnTask) => number} [unset]
  */
 function byTask(key, unset) {
+  /** @type {Map<unknown, string[]>} */
   const groups = new Map();
-  for (const [task, d] of Object.entries(RNN_TASK_DEFAULTS)) {
-    const v = d[key] ?? unset(task);
+  for (const [task, d] of /** @type {[RnnTask, RnnTaskDefaults][]} */ (Object.entries(RNN_TASK_DEFAULTS))) {
+    const v = d[key] ?? unset?.(task);
     groups.set(v, [...(groups.get(v) ?? []), task === 'pairs' ? '--pairs' : task]);
   }
   return [...groups].map(([v, tasks]) => `${tasks.join(', ')} ${v}`).join('; ');
 }
-const withTanh = Object.keys(RNN_TASK_DEFAULTS).filter((t) => RNN_TASK_DEFAULTS[t].attentionalTanh).join(', ');
+const withTanh = Object.entries(RNN_TASK_DEFAULTS).filter(([, d]) => d.attentionalTanh).map(([t]) => t).join(', ');
 const PAGE = "the page's settings; reverse and copy, not in the page, the book's";
 
-// kind: 'int' | 'number' | 'choice' | 'text' | 'flag'. `default` is what the command uses when
-// the option is absent (undefined: required, or the core's own default as the help says).
-const model = { kind: 'text', arg: 'FILE', required: true, help: 'model file written by `attention-lab train`, or a .safetensors translator (docs/safetensors.md)' };
-const json = { kind: 'flag', help: 'print JSON instead of text' };
+/**
+ * One option of a command: how it is parsed and checked, and its line of --help. `default` is what
+ * the command uses when the option is absent (undefined: required, or the core's own default as
+ * the help says); arg: the value's name in the help (FILE, STEP:SOURCE); multiple: may be given
+ * more than once. Only train's
+ * options say which models they apply to (`applies`), why not to the others (`why`), or which
+ * option the others take instead (`instead`).
+ * @typedef {{ help: string, arg?: string, required?: boolean, default?: string | number, multiple?: boolean,
+ *   applies?: 'new' | 'rnn' | 'transformer' | 'pairs' | 'poems', why?: string, instead?: string }} OptionCommon
+ */
+/**
+ * A choice lists its values (`listed`: its help names them itself); `noun` is what a value is
+ * called in errors, `optionalValue` the value of the option given without one. A pair is
+ * STEP:SOURCE (a number), or with `text` STEP:WORD.
+ * @typedef {OptionCommon & ({ kind: 'flag' } | { kind: 'text' }
+ *   | { kind: 'choice', choices: readonly string[], listed?: boolean, noun?: string, optionalValue?: string }
+ *   | { kind: 'int', min: number, max: number }
+ *   | { kind: 'number', min?: number, max?: number, positive?: boolean }
+ *   | { kind: 'pair', text?: boolean })} OptionSpec
+ */
+/**
+ * @typedef {object} CommandSpec
+ * @property {string} usage
+ * @property {string} summary
+ * @property {string} [positional] what the words after the options are (SENTENCE, MODEL)
+ * @property {Readonly<Record<string, OptionSpec>>} options
+ */
+const model = /** @type {const} */ ({ kind: 'text', arg: 'FILE', required: true, help: 'model file written by `attention-lab train`, or a .safetensors translator (docs/safetensors.md)' });
+const json = /** @type {const} */ ({ kind: 'flag', help: 'print JSON instead of text' });
 
-export const COMMANDS = {
+export const COMMANDS = /** @satisfies {Readonly<Record<string, CommandSpec>>} */ (/** @type {const} */ ({
   train: {
     usage: 'attention-lab train (--task NAME | --pairs FILE | --from MODEL) --steps N --out FILE [options]',
     summary: 'train a Seq2Seq model on a task or on your own sentence pairs, or (--task poems) a GPT on the Tang poems or your own text, and write it to a model file',
@@ -135,14 +165,52 @@ export const COMMANDS = {
     summary: 'configuration, vocabulary sizes, parameter count and steps trained of a model file (a translator or a GPT)',
     options: { model, json },
   },
-};
+}));
 
+/** @typedef {typeof COMMANDS} Commands */
+/** @typedef {keyof Commands} CommandName */
+/**
+ * The value of an option of spec `S` after parsing: undefined where it was not given and has no
+ * default.
+ * @template S
+ * @typedef {S extends { kind: 'flag' } ? boolean
+ *   : S extends { kind: 'pair', text: true } ? { step: number, value: string }[]
+ *   : S extends { kind: 'pair' } ? { step: number, value: number }[]
+ *   : (S extends { kind: 'int' | 'number' } ? number : S extends { choices: readonly (infer C)[] } ? C : string)
+ *     | (S extends { required: true } | { default: unknown } ? never : undefined)} OptionValue
+ */
+/**
+ * The options of command `C`, by name.
+ * @template {CommandName} C
+ * @typedef {{ -readonly [K in keyof Commands[C]['options']]: OptionValue<Commands[C]['options'][K]> }} OptionValues
+ */
+/**
+ * A parsed command line: the options' values, the options typed (`given`) and the words.
+ * @template {CommandName} C
+ * @typedef {{ help?: undefined, command: C, values: OptionValues<C>, given: Set<keyof OptionValues<C>>, positionals: string[] }} Parsed
+ */
+/** @typedef {{ [C in CommandName]: Parsed<C> }[CommandName]} ParsedCommand */
+
+/**
+ * Whether `name` is a command (the first word of the command line).
+ * @param {string} name
+ * @returns {name is CommandName}
+ */
+export function isCommand(name) {
+  return Object.hasOwn(COMMANDS, name);
+}
+
+/**
+ * @param {string} name
+ * @param {OptionSpec} spec
+ */
 function optionLabel(name, spec) {
   if (spec.kind === 'flag') return `--${name}`;
   const arg = spec.arg ?? (spec.kind === 'choice' ? 'NAME' : spec.kind === 'int' ? 'N' : spec.kind === 'number' ? 'X' : 'TEXT');
   return `--${name} ${arg}`;
 }
 
+/** @param {OptionSpec} spec */
 function optionHelp(spec) {
   const parts = [spec.help];
   if (spec.kind === 'choice' && !spec.listed) parts.push(`one of ${spec.choices.join(', ')}`);
@@ -152,7 +220,9 @@ function optionHelp(spec) {
   return parts.join('; ');
 }
 
+/** @param {CommandName} name */
 export function commandHelp(name) {
+  /** @type {CommandSpec} */
   const c = COMMANDS[name];
   const rows = Object.entries(c.options).map(([n, s]) => [optionLabel(n, s), optionHelp(s)]);
   rows.push(['-h, --help', 'show this help']);
@@ -160,8 +230,9 @@ export function commandHelp(name) {
   return [`${c.summary}.`, '', `usage: ${c.usage}`, '', 'options:', ...rows.map(([l, h]) => `  ${l.padEnd(w)}${h}`), ''].join('\n');
 }
 
+/** @param {string} version */
 export function mainHelp(version) {
-  const names = Object.keys(COMMANDS);
+  const names = /** @type {CommandName[]} */ (Object.keys(COMMANDS));
   const w = Math.max(...names.map((n) => n.length)) + 2;
   return [
     `attention-lab ${version}: train, run and inspect the attention models of AttentionLab (Seq2Seq translators and a GPT)`,
@@ -199,7 +270,13 @@ export function mainHelp(version) {
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
-// STEP:SOURCE (both whole numbers ≥ 1) or STEP:WORD → {step, value}, as typed (1-based).
+/**
+ * STEP:SOURCE (both whole numbers ≥ 1) or STEP:WORD → {step, value}, as typed (1-based).
+ * @param {string} name
+ * @param {OptionSpec & { kind: 'pair' }} spec
+ * @param {string} raw
+ * @returns {{ step: number, value: string | number }}
+ */
 function convertPair(name, spec, raw) {
   const m = /^(\d+):(.+)$/s.exec(raw);
   const step = m ? Number(m[1]) : NaN;
@@ -210,9 +287,26 @@ function convertPair(name, spec, raw) {
   return { step, value: source };
 }
 
+/**
+ * The value of option `name`, converted and checked. `raw` is as parseArgs gives it: a flag's
+ * boolean, the strings of an option given more than once (a pair), else a string.
+ * @param {string} name
+ * @param {OptionSpec} spec
+ * @param {string | boolean | (string | boolean)[]} raw
+ * @returns {boolean | string | number | { step: number, value: string | number }[]}
+ */
 function convert(name, spec, raw) {
-  if (spec.kind === 'flag') return raw;
-  if (spec.kind === 'pair') return raw.map((r) => convertPair(name, spec, r));
+  if (spec.kind === 'flag') return /** @type {boolean} */ (raw);
+  if (spec.kind === 'pair') return /** @type {string[]} */ (raw).map((r) => convertPair(name, spec, r));
+  return convertText(name, spec, /** @type {string} */ (raw));
+}
+
+/**
+ * @param {string} name
+ * @param {OptionSpec & { kind: 'text' | 'choice' | 'int' | 'number' }} spec
+ * @param {string} raw
+ */
+function convertText(name, spec, raw) {
   if (spec.kind === 'text') {
     if (raw === '') throw new UsageError(`--${name} must not be empty`);
     return raw;
@@ -231,14 +325,18 @@ function convert(name, spec, raw) {
     }
     return v;
   }
-  if (!Number.isFinite(v) || (spec.positive && !(v > 0)) || v < spec.min || v > spec.max) {
+  if (!Number.isFinite(v) || (spec.positive && !(v > 0)) || (spec.min !== undefined && v < spec.min) || (spec.max !== undefined && v > spec.max)) {
     const what = spec.positive ? 'a positive number' : spec.max !== undefined ? `a number in [${spec.min}, ${spec.max}]` : `a number ≥ ${spec.min}`;
     throw new UsageError(`--${name} must be ${what} (got '${raw}')`);
   }
   return v;
 }
 
-/** Edit distance of two option names, for "did you mean": a typo is one or two edits away. */
+/**
+ * Edit distance of two option names, for "did you mean": a typo is one or two edits away.
+ * @param {string} a
+ * @param {string} b
+ */
 function distance(a, b) {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -249,6 +347,11 @@ function distance(a, b) {
   return row[b.length];
 }
 
+/**
+ * parseArgs' error in the command line's words.
+ * @param {NodeJS.ErrnoException} e
+ * @param {CommandName} command
+ */
 function parseError(e, command) {
   const first = String(e.message).split('\n')[0];
   const see = `see 'attention-lab ${command} --help'`;
@@ -258,7 +361,7 @@ function parseError(e, command) {
       // sentence; the option's name is all the user needs, and the nearest real one.
       const name = first.match(/'([^']*)'/)?.[1] ?? first;
       const bare = name.replace(/^-+/, '').replace(/=.*$/s, '');
-      const [near] = Object.keys(COMMANDS[command].options).map((n) => [n, distance(bare, n)])
+      const [near] = Object.keys(COMMANDS[command].options).map((n) => /** @type {const} */ ([n, distance(bare, n)]))
         .filter(([n, d]) => d <= Math.min(2, n.length >> 1)).sort((a, b) => a[1] - b[1]);
       return new UsageError(`unknown option '${name}' for '${command}'${near ? `; did you mean --${near[0]}?` : ''} (${see})`);
     }
@@ -274,9 +377,16 @@ function parseError(e, command) {
   }
 }
 
-/** Parses the arguments after the command name. Returns {help} or {values, positionals}. */
+/**
+ * Parses the arguments after the command name. Returns {help} or the command's values.
+ * @param {CommandName} command
+ * @param {string[]} args
+ * @returns {{ help: true } | ParsedCommand}
+ */
 export function parseCommand(command, args) {
+  /** @type {CommandSpec} */
   const c = COMMANDS[command];
+  /** @type {ParseArgsOptionsConfig} */
   const options = { help: { type: 'boolean', short: 'h' } };
   for (const [n, s] of Object.entries(c.options)) {
     options[n] = { type: s.kind === 'flag' ? 'boolean' : 'string', ...(s.multiple ? { multiple: true } : {}) };
@@ -286,26 +396,31 @@ export function parseCommand(command, args) {
   // method is refused instead of becoming a word of the sentence.
   args = args.map((a, i) => {
     const spec = a.startsWith('--') ? c.options[a.slice(2)] : undefined;
-    if (!spec?.optionalValue) return a;
+    const optional = spec?.kind === 'choice' ? spec.optionalValue : undefined;
+    if (!optional) return a;
     const next = args[i + 1];
-    return next !== undefined && !next.startsWith('-') ? a : `${a}=${spec.optionalValue}`;
+    return next !== undefined && !next.startsWith('-') ? a : `${a}=${optional}`;
   });
   let parsed;
   try {
     parsed = parseArgs({ args, options, strict: true, allowPositionals: Boolean(c.positional), tokens: true });
   } catch (e) {
-    if (typeof e.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS')) throw parseError(e, command);
+    const error = /** @type {NodeJS.ErrnoException} */ (e);
+    if (typeof error.code === 'string' && error.code.startsWith('ERR_PARSE_ARGS')) throw parseError(error, command);
     throw e;
   }
   if (parsed.values.help) return { help: true };
   // parseArgs keeps the last of an option given twice; which one the user meant is unknowable.
+  /** @type {Set<string>} */
   const seen = new Set();
-  for (const t of parsed.tokens) {
+  for (const t of parsed.tokens ?? []) {
     if (t.kind !== 'option' || c.options[t.name]?.multiple) continue;
     if (seen.has(t.name)) throw new UsageError(`--${t.name} is given more than once; give it once (see 'attention-lab ${command} --help')`);
     seen.add(t.name);
   }
+  /** @type {Record<string, unknown>} */
   const values = {};
+  /** @type {Set<string>} */
   const given = new Set();
   for (const [n, s] of Object.entries(c.options)) {
     const raw = parsed.values[n];
@@ -317,15 +432,19 @@ export function parseCommand(command, args) {
       values[n] = convert(n, s, raw);
     }
   }
-  return { values, given, positionals: parsed.positionals };
+  // the table's kinds, requirements and defaults make the values what OptionValues says
+  return /** @type {ParsedCommand} */ ({ command, values, given, positionals: parsed.positionals });
 }
 
 /**
  * Refuses every option given to `train` that does not apply to the model it makes: a recurrent
  * option with --arch transformer and the reverse, a --pairs option without --pairs, and with
  * --from anything that the model file already fixes.
+ * @param {OptionValues<'train'>} o
+ * @param {Set<keyof OptionValues<'train'>>} given
  */
 export function checkTrainOptions(o, given) {
+  /** @type {Readonly<Record<string, OptionSpec>>} */
   const options = COMMANDS.train.options;
   if (o.task === 'poems') return checkPoemsOptions(o, given);
   for (const n of given) {
@@ -346,16 +465,22 @@ export function checkTrainOptions(o, given) {
   // Options of the progress output that the chosen output never uses.
   if (given.has('eval-examples') && o['eval-every'] === 0) throw new UsageError('--eval-examples has no effect with --eval-every 0 (training never evaluates)');
   if (given.has('log-every') && o.progress === 'none') throw new UsageError('--log-every has no effect with --progress none (only the first and last lines are printed)');
-  const sources = ['task', 'pairs', 'from'].filter((n) => given.has(n));
+  const sources = /** @type {const} */ (['task', 'pairs', 'from']).filter((n) => given.has(n));
   if (sources.length === 0) throw new UsageError("train needs --task NAME, --pairs FILE or --from MODEL (see 'attention-lab train --help')");
   if (sources.length > 1) throw new UsageError(`--${sources[0]} and --${sources[1]} exclude each other: the data comes from one of --task, --pairs, --from`);
 }
 
 // What --task poems (the GPT, docs/gpt.md) takes besides the options every run has.
+/** @type {Set<string>} */
 const POEMS_OPTIONS = new Set(['task', 'corpus', 'text', 'block-size', 'windows', 'held-out', 'layers', 'heads', 'd-model', 'warmup', 'batch', 'lr', 'seed']);
+/** @type {Set<string>} */
 const EVERY_RUN = new Set(['steps', 'eval-every', 'log-every', 'checkpoint-every', 'progress', 'out']);
 
-/** --task poems trains a GPT: every option of the translators is refused, naming what it takes instead. */
+/**
+ * --task poems trains a GPT: every option of the translators is refused, naming what it takes instead.
+ * @param {OptionValues<'train'>} o
+ * @param {Set<keyof OptionValues<'train'>>} given
+ */
 function checkPoemsOptions(o, given) {
   if (given.has('corpus') && given.has('text')) throw new UsageError('--corpus and --text exclude each other: train on the poems of --corpus or on the text of --text');
   for (const n of given) {

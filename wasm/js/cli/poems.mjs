@@ -6,23 +6,35 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createGpt, readGpt } from './session.mjs';
 import { checkOut, checkRoom, readText, refuseOverwrite } from './files.mjs';
-import { UsageError } from './options.mjs';
+import { UsageError, checkTrainOptions } from './options.mjs';
 import { statSync } from 'node:fs';
 import { fixed, show, table, toJSON } from './format.mjs';
 import { makeProgress } from './progress.mjs';
 import { regularPoems } from '../gpt-form.mjs';
 import { trainLoop } from './train.mjs';
+import { errorMessage } from './messages.mjs';
+/** @import { Print } from './format.mjs' */
+/** @import { OptionValues } from './options.mjs' */
+/** @import { Evaluation } from './progress.mjs' */
+/**
+ * @import {
+ *  GptEvalResult, GptInfo, GptOnlyLab, GptSampleOptions, GptSession, GptSessionConfig
+ * } from '../types/attention-lab.js'
+ */
 
 /** The corpora by --corpus: the file `npm run build:poems` extracts (scripts/poems.mjs), and for
- *  tang300-form (the recipe's, docs/gpt.md) only its poems with the form (gpt-form.mjs). */
+ *  tang300-form (the recipe's, docs/gpt.md) only its poems with the form (gpt-form.mjs).
+ * @type {Record<NonNullable<OptionValues<'train'>['corpus']>, { file: string, what: string }>} */
 const CORPORA = {
   'tang300-form': { file: 'tang300', what: 'the regular Tang poems (绝句 and 律诗)' },
   tang300: { file: 'tang300', what: 'the Tang poems' },
   song100: { file: 'song100', what: 'the Song poems' },
 };
 const DEFAULT_CORPUS = 'tang300-form';
+/** @param {string} name */
 const corpusFile = (name) => fileURLToPath(new URL(`../../../build/poems/${name}.txt`, import.meta.url));
 
+/** @param {OptionValues<'train'>} o */
 function corpus(o) {
   if (o.text !== undefined) return readText(o.text, 'text');
   const { file, what } = CORPORA[o.corpus ?? DEFAULT_CORPUS];
@@ -33,16 +45,29 @@ function corpus(o) {
   return (o.corpus ?? DEFAULT_CORPUS) === 'tang300-form' ? regularPoems(text) : text;
 }
 
-// Options not given are left out: the session then takes the poems recipe's (docs/gpt.md).
+/**
+ * Options not given are left out: the session then takes the poems recipe's (docs/gpt.md).
+ * @param {OptionValues<'train'>} o
+ */
 function configFrom(o) {
+  /** @type {GptSessionConfig} */
   const c = { text: corpus(o), seed: o.seed };
-  const keys = { 'held-out': 'heldOut', 'block-size': 'blockSize', layers: 'layers', heads: 'heads', 'd-model': 'dModel',
-    warmup: 'warmup', batch: 'batchSize', lr: 'learningRate', windows: 'windows' };
-  for (const [flag, key] of Object.entries(keys)) if (o[flag] !== undefined) c[key] = o[flag];
+  if (o['held-out'] !== undefined) c.heldOut = o['held-out'];
+  if (o['block-size'] !== undefined) c.blockSize = o['block-size'];
+  if (o.layers !== undefined) c.layers = o.layers;
+  if (o.heads !== undefined) c.heads = o.heads;
+  if (o['d-model'] !== undefined) c.dModel = o['d-model'];
+  if (o.warmup !== undefined) c.warmup = o.warmup;
+  if (o.batch !== undefined) c.batchSize = o.batch;
+  if (o.lr !== undefined) c.learningRate = o.lr;
+  if (o.windows !== undefined) c.windows = o.windows;
   return c;
 }
 
-/** The GPT's evaluate(): the loss per character beside the two baselines (docs/gpt.md). */
+/**
+ * The GPT's evaluate(): the loss per character beside the two baselines (docs/gpt.md).
+ * @type {Evaluation<GptEvalResult>}
+ */
 const GPT_EVALUATION = {
   accuracy: false,
   json: (e) => e,
@@ -51,7 +76,15 @@ const GPT_EVALUATION = {
     : `training text: loss ${fixed(e.trainLoss)} (nothing held out)`),
 };
 
-export async function trainPoems(lab, o, print) {
+/**
+ * `attention-lab train --task poems`.
+ * @param {GptOnlyLab} lab
+ * @param {OptionValues<'train'>} o
+ * @param {Print} print
+ * @param {Set<keyof OptionValues<'train'>>} given
+ */
+export async function trainPoems(lab, o, print, given) {
+  checkTrainOptions(o, given);
   refuseOverwrite(o.out, { text: o.text });
   checkOut(o.out);
   const session = createGpt(lab, configFrom(o), o.text);
@@ -67,19 +100,32 @@ export async function trainPoems(lab, o, print) {
   await trainLoop(session, o, progress, { evaluate: () => session.evaluate(), parameters: info.parameters, hint: 'try a smaller --lr or a --warmup' });
 }
 
-/** Refuses sampling flags that would have no effect together. */
+/**
+ * Refuses sampling flags that would have no effect together.
+ * @param {OptionValues<'generate'>} o
+ * @param {Set<keyof OptionValues<'generate'>>} given
+ * @param {string[]} positionals
+ */
 function checkGenerateOptions(o, given, positionals) {
   if (positionals.length !== 1) {
     throw new UsageError(positionals.length === 0 ? 'generate needs the model file: attention-lab generate MODEL --prompt TEXT'
       : `generate takes one model file, not ${positionals.length} (put the prompt in --prompt)`);
   }
-  if (o.greedy) for (const n of ['temperature', 'top-k', 'top-p', 'seed']) if (given.has(n)) throw new UsageError(`--${n} does not apply with --greedy (no sampling)`);
+  if (o.greedy) for (const n of /** @type {const} */ (['temperature', 'top-k', 'top-p', 'seed'])) if (given.has(n)) throw new UsageError(`--${n} does not apply with --greedy (no sampling)`);
   if (o['top-p'] !== undefined && o['top-p'] > 1) throw new UsageError(`--top-p must be in (0, 1] (got '${o['top-p']}')`);
 }
 
+/**
+ * @param {GptOnlyLab} lab
+ * @param {OptionValues<'generate'>} o
+ * @param {string[]} positionals
+ * @param {Print} print
+ * @param {Set<keyof OptionValues<'generate'>>} given
+ */
 export function generate(lab, o, positionals, print, given) {
   checkGenerateOptions(o, given, positionals);
   const session = readGpt(lab, positionals[0]);
+  /** @type {GptSampleOptions} */
   const options = { maxNewTokens: o['max-new-tokens'], greedy: o.greedy, seed: o.seed, topCandidates: o.candidates };
   if (o.temperature !== undefined) options.temperature = o.temperature;
   if (o['top-k'] !== undefined) options.topK = o['top-k'];
@@ -88,7 +134,7 @@ export function generate(lab, o, positionals, print, given) {
   try {
     r = session.sample(o.prompt, options);
   } catch (e) {
-    throw new UsageError(e.message.replace(/^prompt\b/, '--prompt'));
+    throw new UsageError(errorMessage(e).replace(/^prompt\b/, '--prompt'));
   }
   if (o.json) return print(toJSON({ text: r.text, generated: r.generated, steps: r.steps }));
   print(r.text);
@@ -99,7 +145,12 @@ export function generate(lab, o, positionals, print, given) {
     .map((l) => `  ${l}`).join('\n'));
 }
 
-/** `attention-lab info --model M` for a GPT: the model, its corpus and its training settings. */
+/**
+ * `attention-lab info --model M` for a GPT: the model, its corpus and its training settings.
+ * @param {OptionValues<'info'>} o
+ * @param {GptInfo} i
+ * @param {Print} print
+ */
 export function gptInfo(o, i, print) {
   const c = i.config, k = i.corpus;
   print(table([
@@ -116,17 +167,22 @@ export function gptInfo(o, i, print) {
   ], 'll').join('\n'));
 }
 
-/** `attention-lab evaluate --model M` for a GPT: the held-out loss per character beside the two baselines. */
+/**
+ * `attention-lab evaluate --model M` for a GPT: the held-out loss per character beside the two baselines.
+ * @param {GptSession} model
+ * @param {OptionValues<'evaluate'>} o
+ * @param {Print} print
+ */
 export function gptEvaluate(model, o, print) {
-  for (const flag of ['pairs', 'length', 'count']) {
+  for (const flag of /** @type {const} */ (['pairs', 'length', 'count'])) {
     if (o[flag] !== undefined) throw new UsageError(`--${flag} does not apply to a GPT model (it is evaluated on its held-out poems)`);
   }
   const e = model.evaluate();
-  const bits = (nats) => nats / Math.LN2;
+  const bits = (/** @type {number} */ nats) => nats / Math.LN2;
   if (o.json) return print(toJSON({ arch: 'gpt', step: model.info().step, ...e, bitsPerCharacter: e.characters > 0 ? bits(e.validationLoss) : null }));
   const set = e.characters > 0 ? `its ${e.characters} held-out characters` : 'its training text (nothing was held out)';
   print(`GPT after ${model.info().step} steps, on ${set}, in nats per character (bits):`);
-  const row = (name, nats, what) => [name, `${fixed(nats)}  (${bits(nats).toFixed(3)} bits)  ${what}`];
+  const row = (/** @type {string} */ name, /** @type {number} */ nats, /** @type {string} */ what) => [name, `${fixed(nats)}  (${bits(nats).toFixed(3)} bits)  ${what}`];
   print(table([
     ...(e.characters > 0 ? [row('loss', e.validationLoss, 'the model, each block read from an empty context')] : []),
     row('training text', e.trainLoss, 'as many characters of the text it trained on'),

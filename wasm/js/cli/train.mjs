@@ -3,26 +3,54 @@
 // between two Adam steps; a progress line every --log-every steps and a held-out evaluation every
 // --eval-every steps; the model written at the end, on Ctrl-C, or after divergence (the weights of
 // the last good step).
-import { createModel, readModel, release, writeModel } from './session.mjs';
+import { createModel, isSession, readModel, release, writeModel } from './session.mjs';
 import { checkOut, checkRoom, readText, refuseOverwrite } from './files.mjs';
 import { RuntimeError, UsageError, checkTrainOptions } from './options.mjs';
-import { makeProgress } from './progress.mjs';
-import { trainPoems } from './poems.mjs';
+import { makeProgress, TRANSLATOR_EVALUATION } from './progress.mjs';
+import { errorMessage } from './messages.mjs';
 import { RNN_TASK_DEFAULTS, trainingDefaults } from '../task-defaults.mjs';
+/** @import { Print } from './format.mjs' */
+/** @import { OptionValues } from './options.mjs' */
+/** @import { Progress } from './progress.mjs' */
+/** @import { Session, SessionInfo } from './session.mjs' */
+/** @import { RnnTask } from '../task-defaults.mjs' */
+/**
+ * @import {
+ *  AttentionLab, Seq2SeqConfig, Seq2SeqPairsOptions, TrainResult, TransformerSeq2SeqConfig
+ * } from '../types/attention-lab.js'
+ */
 
+/** @returns {Promise<void>} */
 const tick = () => new Promise((r) => setImmediate(r));
 
-/** --task or --pairs FILE (read here: a file that cannot be read, or is not UTF-8, is a usage error naming it). */
+/**
+ * The translator's task: --pairs, or else --task (checkTrainOptions has made one of them given
+ * when there is no --from, and sent --task poems to the GPT).
+ * @param {OptionValues<'train'>} o
+ * @returns {RnnTask}
+ */
+const taskOf = (o) => (o.pairs === undefined ? /** @type {RnnTask} */ (o.task) : 'pairs');
+
+/**
+ * --task or --pairs FILE (read here: a file that cannot be read, or is not UTF-8, is a usage error naming it).
+ * @param {OptionValues<'train'>} o
+ * @returns {Seq2SeqPairsOptions & { task: RnnTask }}
+ */
 function taskFrom(o) {
-  if (o.pairs === undefined) return { task: o.task };
+  if (o.pairs === undefined) return { task: taskOf(o) };
+  /** @type {Seq2SeqPairsOptions & { task: RnnTask }} */
   const c = { task: 'pairs', pairs: readText(o.pairs, 'pairs'), tokenize: o.tokenize };
   if (o['held-out'] !== undefined) c.heldOut = o['held-out'];
   return c;
 }
 
-// Options not given are left out: the session then takes its default for the task.
+/**
+ * Options not given are left out: the session then takes its default for the task.
+ * @param {OptionValues<'train'>} o
+ */
 function transformerConfigFrom(o) {
   if (o['norm-first'] && o['post-norm']) throw new UsageError('--norm-first and --post-norm exclude each other');
+  /** @type {TransformerSeq2SeqConfig} */
   const c = { arch: 'transformer', ...taskFrom(o), seed: o.seed };
   if (o.layers !== undefined) c.layers = o.layers;
   if (o.heads !== undefined) c.heads = o.heads;
@@ -37,18 +65,24 @@ function transformerConfigFrom(o) {
   return c;
 }
 
-// A setting not given is the task's in the one table of defaults that the page reads too.
+/**
+ * A setting not given is the task's in the one table of defaults that the page reads too.
+ * @param {OptionValues<'train'>} o
+ * @returns {Seq2SeqConfig | TransformerSeq2SeqConfig}
+ */
 function configFrom(o) {
   if (o.arch === 'transformer') return transformerConfigFrom(o);
   if (o['attentional-tanh'] && o.attention === 'none') throw new UsageError('--attentional-tanh needs attention (not --attention none)');
   if (o['attentional-tanh'] && o['no-attentional-tanh']) throw new UsageError('--attentional-tanh and --no-attentional-tanh exclude each other');
   if (o['no-attentional-tanh'] && o.attention === 'none') throw new UsageError('--no-attentional-tanh has no effect with --attention none (there is no attention to refine)');
-  const task = o.pairs === undefined ? o.task : 'pairs';
+  const task = taskOf(o);
   const d = RNN_TASK_DEFAULTS[task];
-  const c = { ...taskFrom(o), cell: o.cell ?? d.cell, hidden: o.hidden ?? d.hidden, attention: o.attention !== 'none', seed: o.seed,
+  const attention = o.attention !== 'none';
+  /** @type {Seq2SeqConfig} */
+  const c = { ...taskFrom(o), cell: o.cell ?? d.cell, hidden: o.hidden ?? d.hidden, attention, seed: o.seed,
     learningRate: o.lr ?? d.learningRate };
-  const t = trainingDefaults(task, c.attention);
-  if (c.attention) c.score = o.attention;
+  const t = trainingDefaults(task, attention);
+  if (o.attention !== 'none') c.score = o.attention;
   if (o.embedding > 0) c.embedding = o.embedding;
   if (o['attentional-tanh'] || (t.attentionalTanh && !o['no-attentional-tanh'])) c.attentionalTanh = true;
   const batch = o.batch ?? t.batchSize;
@@ -58,12 +92,20 @@ function configFrom(o) {
   return c;
 }
 
-/** The first line of a run: the model, its size and the training settings. */
+/**
+ * The first line of a run: the model, its size and the training settings.
+ * @param {SessionInfo} info
+ * @param {OptionValues<'train'>} o
+ */
 function summary(info, o) {
   if (o.from !== undefined) return `continuing ${o.from} after step ${info.step}: ${newSummary(info, o)}`;
   return newSummary(info, o);
 }
 
+/**
+ * @param {SessionInfo} info
+ * @param {OptionValues<'train'>} o
+ */
 function newSummary(info, o) {
   const params = `${info.parameterCount.toLocaleString('en-US')} parameters`;
   const task = info.pairs ? `${o.pairs ?? 'pairs'} (${info.pairs.trainPairs} pairs, ${info.pairs.heldOutPairs} held out, ${info.pairs.tokenize})` : info.task;
@@ -79,11 +121,16 @@ function newSummary(info, o) {
     `${params}; batch ${info.batchSize}, lr ${lr}, clip ${clip}, seed ${info.seed}; ${o.steps} steps`;
 }
 
-/** Token accuracy of a train() result as [sum, count]; the field may be absent, a number or per step. */
+/**
+ * Token accuracy of a train() result as [sum, count]; the field may be absent, a number or per step.
+ * @param {{ tokenAccuracy?: number | (ArrayLike<number> & Iterable<number>) }} r
+ * @param {number} steps
+ * @returns {[number, number]}
+ */
 function accuracyOf(r, steps) {
   const a = r.tokenAccuracy;
   if (typeof a === 'number' && Number.isFinite(a)) return [a * steps, steps];
-  if (a && typeof a.length === 'number') {
+  if (a && typeof a !== 'number' && typeof a.length === 'number') {
     let s = 0, n = 0;
     for (const x of a) if (Number.isFinite(x)) { s += x; ++n; }
     return [s, n];
@@ -91,11 +138,16 @@ function accuracyOf(r, steps) {
   return [0, 0];
 }
 
-/** The model to train: a new one from the options, or the one in --from (an .atlb training file). */
+/**
+ * The model to train: a new one from the options, or the one in --from (an .atlb training file).
+ * @param {AttentionLab} lab
+ * @param {OptionValues<'train'>} o
+ * @returns {Session}
+ */
 function modelFrom(lab, o) {
   if (o.from !== undefined) {
     const model = readModel(lab, o.from, 'from');
-    if (model.info().format === 'safetensors') {
+    if (!isSession(model)) {
       throw new UsageError(`--from '${o.from}' is a .safetensors file: it has no task and no Adam state to continue from (continue a file written by attention-lab train)`);
     }
     return model;
@@ -105,20 +157,26 @@ function modelFrom(lab, o) {
     return createModel(lab, config);
   } catch (e) {
     // The core names the line; the file's name makes it findable.
-    if (config.task === 'pairs') throw new UsageError(`--pairs '${o.pairs}': ${e.message}`);
+    if (config.task === 'pairs') throw new UsageError(`--pairs '${o.pairs}': ${errorMessage(e)}`);
     throw e;
   }
 }
 
+/**
+ * `attention-lab train` of a translator (--task poems: poems.mjs's trainPoems).
+ * @param {AttentionLab} lab
+ * @param {OptionValues<'train'>} o
+ * @param {Print} print
+ * @param {Set<keyof OptionValues<'train'>>} given
+ */
 export async function train(lab, o, print, given) {
   checkTrainOptions(o, given);
-  if (o.task === 'poems') return trainPoems(lab, o, print);
   refuseOverwrite(o.out, { pairs: o.pairs, from: o.from });
   checkOut(o.out);
   const model = modelFrom(lab, o);
   const info = model.info();
   checkRoom(o.out, model.save().byteLength); // the exact size of the file, before any training
-  const progress = makeProgress(o, info.batchSize, print);
+  const progress = makeProgress(o, info.batchSize, print, TRANSLATOR_EVALUATION);
   progress.start(summary(info, o), { fromStep: info.step, arch: info.arch ?? 'rnn', task: info.task, parameters: info.parameterCount, batchSize: info.batchSize });
   await trainLoop(model, o, progress, {
     evaluate: () => model.evaluate(o['eval-examples'] > 0 ? { maxExamples: o['eval-examples'] } : undefined),
@@ -134,12 +192,18 @@ export async function train(lab, o, print, given) {
  * `evaluate()` every --eval-every; the model written to --out at --checkpoint-every, at the end,
  * after Ctrl-C or SIGTERM, and after divergence (the weights of the last good step; `hint` says
  * what to try). `accuracy(result, steps)`: the token accuracy of a train() result as [sum, count].
+ * @template E
+ * @param {{ train(steps: number): TrainResult, info(): { step: number }, save(): Uint8Array }} model
+ * @param {OptionValues<'train'>} o
+ * @param {Progress<E>} progress
+ * @param {{ evaluate: () => E, accuracy?: (result: TrainResult, steps: number) => [number, number], parameters: number, hint: string }} how
  */
 export async function trainLoop(model, o, progress, { evaluate: evaluateModel, accuracy = () => [0, 0], parameters, hint }) {
   // Ctrl-C (SIGINT), and SIGTERM as `kill`, `timeout` and job schedulers send it, stop after the
   // current step and write the model; the exit code is 128 + the signal's number, as a shell's.
-  let interrupted = null;
-  const onSignal = (signal) => {
+  // (typed by a cast: the handler sets it, which the loop's checks below cannot see)
+  let interrupted = /** @type {{ code: number, what: string } | null} */ (null);
+  const onSignal = (/** @type {NodeJS.Signals} */ signal) => {
     const code = signal === 'SIGTERM' ? 143 : 130;
     if (interrupted) { // a second signal: stop now (the model file is written atomically, never half)
       release();
@@ -152,25 +216,25 @@ export async function trainLoop(model, o, progress, { evaluate: evaluateModel, a
   process.on('SIGTERM', onSignal);
 
   const start = Date.now();
-  let done = 0, chunk = 1, lastEval = -1, diverged = null;
-  const every = (n) => (n > 0 ? (Math.floor(done / n) + 1) * n : Infinity);
-  const at = (n) => n > 0 && done % n === 0;
+  let done = 0, chunk = 1, lastEval = -1, diverged = /** @type {string | null} */ (null);
+  const every = (/** @type {number} */ n) => (n > 0 ? (Math.floor(done / n) + 1) * n : Infinity);
+  const at = (/** @type {number} */ n) => n > 0 && done % n === 0;
   const evaluate = () => {
     try {
       lastEval = done;
       return evaluateModel();
     } catch (e) {
-      throw new RuntimeError(`evaluation failed: ${e.message}`);
+      throw new RuntimeError(`evaluation failed: ${errorMessage(e)}`);
     }
   };
 
   // A checkpoint that cannot be written (the disk filled up since the check) leaves the previous
   // file as it was; training goes on, and the final write reports the error if it persists.
-  const checkpoint = (at) => {
+  const checkpoint = (/** @type {number} */ at) => {
     try {
       progress.checkpoint(at, writeModel(model, o.out));
     } catch (e) {
-      process.stderr.write(`attention-lab: checkpoint at step ${at} not written (${e.message}); training goes on\n`);
+      process.stderr.write(`attention-lab: checkpoint at step ${at} not written (${errorMessage(e)}); training goes on\n`);
     }
   };
 
@@ -183,9 +247,10 @@ export async function trainLoop(model, o, progress, { evaluate: evaluateModel, a
       try {
         r = model.train(n);
       } catch (e) {
-        if (!/diverged/.test(e.message)) throw new RuntimeError(`training failed: ${e.message}`);
-        diverged = e.message;
-        const before = e.completed?.losses ?? []; // the steps before it
+        const error = /** @type {Error & { completed?: TrainResult }} */ (e); // a TrainDivergedError has `completed`
+        if (!/diverged/.test(error.message)) throw new RuntimeError(`training failed: ${error.message}`);
+        diverged = error.message;
+        const before = error.completed?.losses ?? []; // the steps before it
         done += before.length;
         progress.steps(before, [0, 0], 0);
         break;
@@ -212,9 +277,7 @@ export async function trainLoop(model, o, progress, { evaluate: evaluateModel, a
     const bytes = writeModel(model, o.out);
     progress.done(o.out, steps, bytes, Date.now() - start, parameters);
     if (interrupted) {
-      const e = new RuntimeError(`${interrupted.what} at step ${steps}; wrote the model so far to '${o.out}'`);
-      e.exitCode = interrupted.code;
-      throw e;
+      throw Object.assign(new RuntimeError(`${interrupted.what} at step ${steps}; wrote the model so far to '${o.out}'`), { exitCode: interrupted.code });
     }
   } finally {
     process.off('SIGINT', onSignal); // kept until the model is written

@@ -266,6 +266,15 @@ export function refusedFieldsMessage(t: (key: string) => string, settings: Paren
   return place === undefined ? message : fill(t('label.paren'), { a: message, b: place });
 }
 
+/**
+ * A box's message named by the box's label ("Sentence: at most 64 words (this one has 70 words);
+ * shorten it"), the one form every section uses, under the box (setFieldError) or in a message
+ * line: the reader finds the box the message is about. `t` falls back to the shell's field.named.
+ */
+export function namedFieldMessage(t: (key: string) => string, label: string, message: string): string {
+  return fill(t('field.named'), { label, message });
+}
+
 export interface NumberRule {
   min?: number;
   max?: number;

@@ -4,7 +4,7 @@
 // typed without spaces that splits into the note's words ("我爱我") is offered spaced, as §3.3 does.
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
-import { button, el, errorText, type LatestOnly, type MessageLine, setFieldError } from './dom';
+import { button, el, errorText, type LatestOnly, type MessageLine, namedFieldMessage, setFieldError } from './dom';
 import { NOTE_WORDS, splitSuggestion } from './note-words';
 import { sentenceErrorText } from './self-strings';
 import { tokenize } from './self-tokens';
@@ -73,7 +73,7 @@ export class SentenceBox {
     const { ctx, input, message, prefix, root } = this.#p;
     // the last result stays on screen: say which sentence it is
     message.show('error', `${ctx.t('error.prefix')}${text.replace(/[.。]$/, '')}${fill(ctx.t(`${prefix}.kept`), { text: ctx.state.get(this.#p.key) })}`);
-    if (inText) setFieldError(input, fill(ctx.t('field.named'), { label: ctx.t(`${prefix}.text.short`), message: text }));
+    if (inText) setFieldError(input, namedFieldMessage(ctx.t, ctx.t(`${prefix}.text.short`), text));
     root.dataset.state = 'error';
   }
 }

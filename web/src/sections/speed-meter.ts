@@ -71,7 +71,12 @@ export class SpeedMeter {
   }
 }
 
-/** Whether `stepsLeft` steps at `msPerStep` take over LONG_RUN_SECONDS (false while the speed is unknown). */
+/** Whether a run that takes `seconds` more is long enough to ask before it carries on (over LONG_RUN_SECONDS). */
+export function isLongWait(seconds: number): boolean {
+  return seconds > LONG_RUN_SECONDS;
+}
+
+/** Whether `stepsLeft` steps at `msPerStep` make a long wait (false while the speed is unknown). */
 export function isLongRun(msPerStep: number | null, stepsLeft: number): boolean {
-  return msPerStep !== null && (stepsLeft * msPerStep) / 1000 > LONG_RUN_SECONDS;
+  return msPerStep !== null && isLongWait((stepsLeft * msPerStep) / 1000);
 }

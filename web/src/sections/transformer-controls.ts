@@ -5,7 +5,7 @@
 // (setFieldError), and the model is left as it was.
 import { limits, type AppState, type PropName } from '../state';
 import { fill } from '../i18n';
-import { checkNumber, el, field, select, setFieldError } from './dom';
+import { checkNumber, el, field, namedFieldMessage, select, setFieldError } from './dom';
 import { headDivisors, TRANSFORMER_EXAMPLES, type TransformerTask } from './transformer-recipes';
 
 type T = (key: string) => string;
@@ -41,7 +41,7 @@ export function settingProblem(t: T, state: AppState, name: NumberSetting, raw: 
   const heads = name === 'transformer_heads' ? value : state.get('transformer_heads');
   if ((name === 'transformer_heads' || name === 'transformer_dmodel') && dModel % heads !== 0) {
     const reason = fill(t('transformer.error.heads'), { dModel, divisors: headDivisors(dModel).join(', ') });
-    return fill(t('field.named'), { label: t('transformer.heads'), message: reason });
+    return namedFieldMessage(t, t('transformer.heads'), reason);
   }
   return null;
 }

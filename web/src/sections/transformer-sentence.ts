@@ -6,7 +6,7 @@
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
 import { propDef } from '../state';
-import { button, el, errorText, field, MessageLine, setFieldError } from './dom';
+import { button, el, errorText, field, MessageLine, namedFieldMessage, setFieldError } from './dom';
 import { TRANSFORMER_EXAMPLES } from './transformer-recipes';
 
 /** the longest sentence the state table keeps (transformer_text) */
@@ -49,7 +49,8 @@ export class TransformerSentence {
 
   /** A problem with the sentence named under the box (null clears it). */
   showError(message: string | null): void {
-    setFieldError(this.#text, message === null ? null : fill(this.#ctx.t('field.named'), { label: this.#ctx.t('transformer.text.short'), message }));
+    const { t } = this.#ctx;
+    setFieldError(this.#text, message === null ? null : namedFieldMessage(t, t('transformer.text.short'), message));
   }
 
   /** Says what to type for `task` (null: the box has something, nothing to say). */

@@ -11,7 +11,7 @@ import { fill, importWithStrings } from '../i18n';
 import type { TransformerTranslateResult, TranslateResult } from '#types/seq2seq';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import type { PropName } from '../state';
-import { button, el, errorText, MessageLine, mountRoot, narration, primaryButton, refusedFieldsMessage, setText, tryThis } from './dom';
+import { button, el, errorText, MessageLine, mountRoot, namedFieldMessage, narration, primaryButton, refusedFieldsMessage, setText, tryThis } from './dom';
 import { TrainingCurves } from './translate-charts';
 import css from './transformer.css?inline';
 import { ComparePanel } from './transformer-compare';
@@ -289,7 +289,7 @@ class TransformerView implements SectionHandle {
       const label = field ? t(MODEL_SETTING_LABELS[field] ?? 'transformer.task') : '';
       if (change && change.setting && change.old.model) {
         // the core refused these settings: say so under the field, keep (and show) the last good model
-        this.#controls.showError(field, fill(t('field.named'), { label, message: fill(t('transformer.error.create'), { reason }) }));
+        this.#controls.showError(field, namedFieldMessage(t, label, fill(t('transformer.error.create'), { reason })));
         this.#trainer = change.old;
         this.#compare.setTrainer(change.old);
         const o = change.old.settings;
@@ -297,7 +297,7 @@ class TransformerView implements SectionHandle {
         this.#render();
         return;
       }
-      if (field) this.#controls.showError(field, fill(t('field.named'), { label, message: reason }));
+      if (field) this.#controls.showError(field, namedFieldMessage(t, label, reason));
       this.#error.show('error', `${t('error.prefix')}${field ? `${label}: ` : ''}${reason}`);
       this.#render();
       return;

@@ -13,7 +13,7 @@ import css from './translate.css?inline';
 import { TrainingCurves } from './translate-charts';
 import { DecodeView } from './translate-decode';
 import type { ArticleExtras } from './translate-article';
-import { button, el, errorText, mountRoot, MessageLine, setText, tryThis } from './dom';
+import { button, el, errorText, mountRoot, MessageLine, namedFieldMessage, setText, tryThis } from './dom';
 import { SentenceInput } from './translate-input';
 import type { CompareRow, CompareView } from './translate-compare';
 import { introText, tryPrompts } from './translate-text';
@@ -377,7 +377,7 @@ class TranslateView implements SectionHandle {
     } catch (err) {
       if (seq !== this.#translateSeq) return;
       const tooLong = sentenceTooLongText(this.#ctx.lang, err, trainer.info?.sourceTokenizer);
-      this.#refuseSentence(tooLong !== null ? fill(t('field.named'), { label: t('translate.sentence'), message: tooLong }) : `${t('error.prefix')}${errorText(err)}`);
+      this.#refuseSentence(tooLong !== null ? namedFieldMessage(t, t('translate.sentence'), tooLong) : `${t('error.prefix')}${errorText(err)}`);
     }
   }
 

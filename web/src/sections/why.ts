@@ -15,7 +15,7 @@ import { button, checkNumber, el, errorText, field, MessageLine, narration, prim
 import { Announcer } from './announcer';
 import { parkingSlot } from './parked';
 import { CHART_CSS } from '../charts/chart-css';
-import { ABOUT_A_MINUTE_SECONDS, LONG_RUN_SECONDS } from './speed-meter';
+import { ABOUT_A_MINUTE_SECONDS, isLongWait } from './speed-meter';
 
 /** §1's run (both models, their snapshot) carries over a change of the page's language, and the reader's yes to a long run. */
 const parked = parkingSlot<{ run: WhyRun; longRunConfirmed: boolean }>('why');
@@ -50,7 +50,7 @@ class WhyView implements SectionHandle {
   readonly #narration = narration('why-narration');
   readonly #confirm = el('div', 'why-confirm');
   readonly #empty = el('p', 'lab-empty-hint why-empty');
-  /** the reader agreed to a run longer than LONG_RUN_SECONDS (asked once per run) */
+  /** the reader agreed to a long run (isLongWait; asked once per run) */
   #longRunConfirmed = false;
   readonly #unsubscribe: () => void;
   readonly #inputs: Partial<Record<PropName, HTMLInputElement | HTMLSelectElement>> = {};
@@ -251,7 +251,7 @@ class WhyView implements SectionHandle {
     }
     const left = this.#run.secondsLeft;
     const perStep = this.#run.secondsPerStep;
-    if (this.#run.running && !this.#longRunConfirmed && left !== null && perStep !== null && left > LONG_RUN_SECONDS) {
+    if (this.#run.running && !this.#longRunConfirmed && left !== null && perStep !== null && isLongWait(left)) {
       this.#askLongRun(left, perStep);
     }
     const running = this.#run.running;
