@@ -44,6 +44,27 @@ export function hiddenColumnsOf(sectionId) {
 }
 
 /**
+ * A heatmap (figure `figId`) whose columns do not all show at once: columns past its box's right
+ * edge before any scrolling, and columns narrower than a line of their 12 px labels (the labels of
+ * neighbours would touch). [] when every column is in view, each with its label painted.
+ */
+export function columnsOutOfReach(figId) {
+  const fig = document.getElementById(figId);
+  const out = fig?.querySelector('output.heatmap-data');
+  if (!out?.dataset.grid || !out.dataset.texts) return [`${figId}: not drawn`];
+  const [left, , colWidth] = out.dataset.grid.split(',').map(Number);
+  const cols = Number(out.dataset.shape.split(',')[1]);
+  const box = fig.querySelector('.chart-box');
+  const problems = [];
+  const inView = Math.min(cols, Math.floor((box.clientWidth - left) / colWidth + 0.02));
+  if (inView < cols) problems.push(`${figId}: ${cols - inView} of ${cols} columns past the box's edge (${box.scrollWidth} px wide in ${box.clientWidth} px)`);
+  if (colWidth < 15) problems.push(`${figId}: columns ${colWidth} px wide, narrower than a line of their labels`);
+  const labels = JSON.parse(out.dataset.texts).filter((b) => b[0] === 'col');
+  if (labels.length !== cols) problems.push(`${figId}: ${labels.length} column labels painted for ${cols} columns`);
+  return problems;
+}
+
+/**
  * Axis titles of `section`'s painted heatmaps that touch a row or column label, and texts the
  * canvas cuts (a slanted column label running out of its top). The labels are painted inside the
  * canvas: each heatmap writes where every text landed (CSS pixels of the canvas) to its

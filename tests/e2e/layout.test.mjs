@@ -2,8 +2,9 @@
 // (768 px in English only):
 // for every section, nothing sticks out of its card; a heatmap that hides columns (its frame
 // scrolls sideways) shows a "+N columns" affordance (an element with data-more-columns inside the
-// figure); at 390 and 320 px no box cuts its content at the side (a text box, a diagram, a formula,
-// a row of examples); no panel title is broken into pieces (a glossary term in it laid out apart);
+// figure); at 390 px §3.3's attention map shows all 14 columns of its sentence at once; at 390
+// and 320 px no box cuts its content at the side (a text box, a diagram, a formula, a row of
+// examples); no panel title is broken into pieces (a glossary term in it laid out apart);
 // no axis title painted in a heatmap touches a row or column label, and no painted text runs out of
 // its canvas; every control carries the design system's styling (not the browser's default look);
 // every section has "Try this" prompts and at most one primary action; the contents stay in sight
@@ -19,7 +20,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { artifactsDir, keepScreenshot, openPanel, readUntil, startSite, useSite } from './harness.mjs';
-import { overflowingOf, hiddenColumnsOf, titleCollisionsOf, unstyledControls, contentsAtMidPage, lowContrastOf, darkChartInkOf, lightInkOnHeatmapsOf, clippedOf, raggedTitlesOf, labelsUnderStickyBar } from './layout-probes.mjs';
+import { overflowingOf, hiddenColumnsOf, columnsOutOfReach, titleCollisionsOf, unstyledControls, contentsAtMidPage, lowContrastOf, darkChartInkOf, lightInkOnHeatmapsOf, clippedOf, raggedTitlesOf, labelsUnderStickyBar } from './layout-probes.mjs';
 
 const WIDTHS = [1280, 768, 390, 320];
 const LANGS = ['en', 'zh'];
@@ -77,6 +78,16 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
           await page.waitForTimeout(150); // charts draw when they come into view
           assert.deepEqual(await page.evaluate(overflowingOf, id), [], `${id} at ${width} px (${lang}): content past its card`);
           assert.deepEqual(await page.evaluate(hiddenColumnsOf, id), [], `${id} at ${width} px (${lang}): hidden heatmap columns`);
+          if (id === 'translate' && width === 390) {
+            // §3.3's map of the default sentence (the longest held-out one) has every column in
+            // view on a phone: none scrolled out of sight
+            await page.waitForFunction(() => {
+              const shape = document.querySelector('#translate-attention output.heatmap-data')?.dataset.shape;
+              const words = document.querySelectorAll('.translate-section .translate-token').length;
+              return words > 10 && shape?.endsWith(`,${words}`);
+            });
+            assert.deepEqual(await page.evaluate(columnsOutOfReach, 'translate-attention'), [], `§3.3's map at ${width} px (${lang}): columns out of reach`);
+          }
           // on a phone nothing is cut at the side: text boxes, diagrams, formulas, rows of examples
           if (width <= 390) assert.deepEqual(await page.evaluate(clippedOf, [id, SCROLLS_SIDEWAYS]), [], `${id} at ${width} px (${lang}): content cut at the side`);
           assert.deepEqual(await page.evaluate(raggedTitlesOf, id), [], `${id} at ${width} px (${lang}): a panel title in pieces`);

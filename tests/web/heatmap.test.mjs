@@ -259,6 +259,32 @@ test('a wide matrix: the minimum width gives every column its readable width; vi
   assert.notEqual(cellAt(scrolled, 600 + scrolled.left + 2, scrolled.top + 5), null);
 });
 
+test('columns too narrow for slanted labels: the labels run down their columns, Chinese upright, apart', () => {
+  const colLabels = ['在 (1)', '图书馆', '了', '在 (4)', '<eos>'];
+  const cols = colLabels.length;
+  const scene = { rows: 2, cols, values: new Array(2 * cols).fill(0.1), rowLabels: ['in', 'the'], colLabels, scale: new ColorScale(0, 1, false), digits: 2, active: null };
+  const ctx = measuringContext();
+  const layout = paintHeatmap(ctx, 4 + 16 * cols + 30, 200, scene);
+  assert.ok(layout.colWidth >= 15 && layout.colWidth < 18, `columns ${layout.colWidth} px`);
+  const labels = layout.texts.filter((t) => t.kind === 'col');
+  assert.equal(labels.length, cols);
+  labels.forEach((b, c) => {
+    const centre = layout.left + (c + 0.5) * layout.colWidth;
+    assert.ok(b.x >= centre - layout.colWidth / 2 - 0.01 && b.x + b.width <= centre + layout.colWidth / 2 + 0.01, `${b.text} stays in its column`);
+    assert.ok(b.y >= 0 && b.y + b.height <= layout.top, `${b.text} above the cells`);
+  });
+  // 图书馆: three characters, one under the other, each at its column's centre
+  const painted = ctx.calls.filter((c) => c.op === 'fillText');
+  const tower = ['图', '书', '馆'].map((ch) => painted.find((c) => c.text === ch));
+  assert.ok(tower.every((c) => c && Math.abs(c.x - (layout.left + 1.5 * layout.colWidth)) < 0.01), 'upright, centred');
+  assert.ok(tower[0].y < tower[1].y && tower[1].y < tower[2].y, 'top to bottom');
+  assert.ok(painted.some((c) => c.text === ' (1)') && painted.some((c) => c.text === '<eos>'), 'other text turned, in one run');
+  // columns wide enough keep their labels slanted (drawn whole)
+  const wide = measuringContext();
+  paintHeatmap(wide, 4 + 30 * cols + 60, 200, scene);
+  assert.ok(wide.calls.some((c) => c.op === 'fillText' && c.text === '图书馆'));
+});
+
 test('a shared colour scale: the union of its members’ ranges; a member that widens it rescales the others', () => {
   const group = new HeatmapScaleGroup();
   const member = (name) => ({ name, rescaled: 0, rescale() { this.rescaled++; } });

@@ -2,8 +2,8 @@
 // per frame) only paces the run: the model, its batches and its scores are the same at any speed.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
-import { openPanel, useSite } from '../harness.mjs';
-import { argmax, assertPrompt, claim, claimsByLanguage, heatmap, row, text, trainedOnce } from './claims-harness.mjs';
+import { openPanel, switchLanguage, useSite } from '../harness.mjs';
+import { argmax, assertPrompt, claim, claimsByLanguage, heatmap, LANGS, row, text, trainedOnce } from './claims-harness.mjs';
 import { wasmBuildOf } from '../one-widget-pages.mjs';
 
 const SEC = '#section-translate .translate-section';
@@ -69,7 +69,19 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
     if (model) await page.waitForFunction(([m, n]) => document.querySelector(`[data-testid=translate-compare] tr[data-model=${m}]`)?.dataset.evaluation?.includes(`"step":${n}`), [model, steps]);
   }
 
-  // one trained page serves translate-train, translate-decode and translate-why in both languages
+  /** The untrained model's map of the first sentence, in each language (read before training). */
+  const untrained = {};
+  /** The map of the first sentence (the longest held-out one) once it shows, at model step `step`. */
+  async function firstSentenceMap(step) {
+    await page.waitForFunction((n) => {
+      const shape = document.querySelector('#translate-attention output.heatmap-data')?.dataset.shape;
+      const words = document.querySelectorAll('.translate-section .translate-token').length;
+      return document.querySelector('.translate-decode')?.dataset.modelStep === String(n) && words > 10 && shape?.endsWith(`,${words}`);
+    }, step);
+    return heatmap(page, 'translate-attention');
+  }
+
+  // one trained page serves translate-train, translate-sharp, translate-decode and translate-why in both languages
   async function trainedGrammar(lang) {
     await trainedOnce(page, 'grammar', lang, {
       root: '.translate-section',
@@ -78,6 +90,14 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
         const seen = (response) => builds.push(wasmBuildOf(response.url()));
         page.context().on('response', seen);
         await open(`#view=translate&lang=${l}&${FAST}`);
+        // translate-sharp: the untrained model's map, in this language and (a switch there and
+        // back) in the other, before the run
+        untrained[l] = await firstSentenceMap(0);
+        const other = LANGS.find((x) => x !== l);
+        await switchLanguage(page, other, SEC);
+        untrained[other] = await firstSentenceMap(0);
+        await switchLanguage(page, l, SEC);
+        await firstSentenceMap(0);
         await trainRecipe(800);
         page.context().off('response', seen);
         // the claims hold for the models of the plain build, which the article loads in every browser
@@ -100,6 +120,21 @@ describe('§3.3 claims', { timeout: 1_800_000 }, () => {
         const longest = (e) => e.exactMatchByLength.at(-1).exactMatch;
         assert.ok(longest(attention) > longest(plain) + 0.3, `longest sentences: attention ${longest(attention)}, plain ${longest(plain)}`);
         console.log(`# translate-train ${lang}: alignment ${attention.alignmentAccuracy.toFixed(3)}; longest exact match attention ${longest(attention).toFixed(3)}, plain ${longest(plain).toFixed(3)}`);
+      },
+    ],
+    [
+      'translate-sharp',
+      async (lang) => {
+        await trainedGrammar(lang);
+        await assertPrompt(page, lang, 'translate.try.zh-en.4');
+        const before = untrained[lang];
+        const after = await firstSentenceMap(800);
+        const largest = (map) => Array.from({ length: map.shape[0] }, (_, r) => Math.max(...row(map, r)));
+        const sharp = largest(after).filter((w) => w > 0.9).length;
+        console.log(`# translate-sharp ${lang}: untrained, largest weight ${Math.max(...before.values).toFixed(3)}; trained, ${sharp} of ${after.shape[0]} rows over 0.9`);
+        assert.equal(before.shape[1], after.shape[1], 'the same sentence before and after');
+        assert.ok(Math.max(...before.values) < 0.9, `untrained: a weight of ${Math.max(...before.values)}`);
+        assert.ok(sharp > after.shape[0] / 2, `trained: ${sharp} of ${after.shape[0]} rows over 0.9`);
       },
     ],
     [

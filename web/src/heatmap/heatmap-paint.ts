@@ -1,12 +1,13 @@
 // Paints a labelled heatmap on a 2D context (CSS pixels): coloured cells with their values (one font
 // size for the whole grid, negatives included), token labels on the left (rows) and on top (columns,
-// slanted when they do not fit their column), optional axis titles, and a highlight around the active
-// (hovered or focused) cell. Axis titles are never rotated: the column title sits on its own line
-// above the column labels, the row title in the corner above the row labels (the row-label column is
-// widened to hold it), so neither can touch a label in any script. When the grid scrolls sideways
-// (`stickyX` > 0) the row labels are painted at the visible left edge, over the cells scrolled under
-// them. The context may be a canvas or the SVG recorder of heatmap-export.ts. Returns where the cells
-// and every text landed, for hit tests, the tooltip and the tests' collision checks.
+// slanted when they do not fit their column, run down it when the columns are narrower still),
+// optional axis titles, and a highlight around the active (hovered or focused) cell. Axis titles
+// are never rotated: the column title sits on its own line above the column labels, the row title
+// in the corner above the row labels (the row-label column is widened to hold it), so neither can
+// touch a label in any script. When the grid scrolls sideways (`stickyX` > 0) the row labels are
+// painted at the visible left edge, over the cells scrolled under them. The context may be a
+// canvas or the SVG recorder of heatmap-export.ts. Returns where the cells and every text landed,
+// for hit tests, the tooltip and the tests' collision checks.
 import type { ColorScale } from './heatmap-color';
 
 export const FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
@@ -23,9 +24,19 @@ const TITLE_LINE = 16;
 const PAD = 2;
 const GAP = 6;
 const CELL_GAP = 2;
-/** slanted labels: steep enough to read as slanted, never steeper than 60° */
+/**
+ * slanted labels: steep enough to read as slanted, never steeper than 60°, unless the columns are
+ * so narrow that labels at 60° would crowd (closer than SLANT_SPACING): then they run down the
+ * column, as a vertical line of Chinese does (characters upright, other text turned sideways)
+ */
 const MIN_SLANT = Math.PI / 6;
 const MAX_SLANT = Math.PI / 3;
+const VERTICAL = Math.PI / 2;
+/** the scripts whose characters stand upright in a vertical label (a regular expression class) */
+const UPRIGHT_SCRIPTS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+const UPRIGHT_CHAR = new RegExp(`[${UPRIGHT_SCRIPTS}]`, 'u');
+/** a vertical label's runs: each upright character alone, any other text in one run */
+const VERTICAL_RUNS = new RegExp(`[${UPRIGHT_SCRIPTS}]|[^${UPRIGHT_SCRIPTS}]+`, 'gu');
 /** room between neighbouring slanted labels, perpendicular to the text */
 const SLANT_SPACING = TICK_LINE + 8;
 /** cell values: the largest size, and the smallest still drawn (below it the cells carry colour only) */
@@ -191,7 +202,7 @@ function fitColumns(ctx: PaintContext, colLabels: readonly string[], cols: numbe
     colWidth = Math.max(1, (gridWidth - overhang) / cols);
     // neighbouring slanted labels are colWidth·sin(slant) apart, perpendicular to the text
     const steepness = Math.asin(Math.min(1, SLANT_SPACING / colWidth));
-    slant = widest + 4 <= colWidth ? 0 : Math.min(MAX_SLANT, Math.max(MIN_SLANT, steepness));
+    slant = widest + 4 <= colWidth ? 0 : colWidth * Math.sin(MAX_SLANT) < SLANT_SPACING ? VERTICAL : Math.min(MAX_SLANT, Math.max(MIN_SLANT, steepness));
     if (slant === 0) {
       overhang = 0;
       break;
@@ -242,12 +253,13 @@ const ROWS_MAX = 340;
 
 /**
  * The canvas height for a scene: the label band as tall as the most slanted column labels need
- * (at the narrowest columns) plus the rows, so labels never crowd the rows of a short matrix.
+ * (at the narrowest columns, `columnWidth` wide) plus the rows, so labels never crowd the rows of a
+ * short matrix.
  */
-export function preferredHeight(ctx: PaintContext, scene: Pick<HeatmapScene, 'rows' | 'cols' | 'colLabels' | 'xTitle' | 'yTitle'>): number {
+export function preferredHeight(ctx: PaintContext, scene: Pick<HeatmapScene, 'rows' | 'cols' | 'colLabels' | 'xTitle' | 'yTitle'>, columnWidth = MIN_COLUMN_WIDTH): number {
   ctx.save();
   ctx.font = TICK_FONT;
-  const { labels } = fitColumns(ctx, scene.colLabels, scene.cols, scene.cols * MIN_COLUMN_WIDTH);
+  const { labels } = fitColumns(ctx, scene.colLabels, scene.cols, scene.cols * columnWidth);
   ctx.restore();
   const band = scene.yTitle ? Math.max(labels.band, TITLE_LINE) : labels.band;
   const header = PAD + (scene.xTitle ? TITLE_LINE : 0) + band + GAP;
@@ -368,6 +380,12 @@ function paintColumnLabels(ctx: PaintContext, labels: ColumnLabels, layout: Heat
       layout.texts.push({ kind: 'col', text, x: x - w / 2, y: baseY - TICK_LINE, width: w, height: TICK_LINE });
       return;
     }
+    if (slant === VERTICAL) {
+      paintVertical(ctx, text, x, baseY - w);
+      const width = above + below;
+      layout.texts.push({ kind: 'col', text, x: x - width / 2, y: baseY - w, width, height: w });
+      return;
+    }
     // starts above its column and runs up to the right; its lowest corner sits on baseY
     ctx.save();
     ctx.translate(x, baseY - below * Math.cos(slant));
@@ -380,6 +398,32 @@ function paintColumnLabels(ctx: PaintContext, labels: ColumnLabels, layout: Heat
     const x0 = x - above * Math.sin(slant);
     layout.texts.push({ kind: 'col', text, x: x0, y: baseY - height, width: w * Math.cos(slant) + (above + below) * Math.sin(slant), height });
   });
+}
+
+/**
+ * `text` down from `top`, centred on `x`: Chinese (Japanese, Korean) characters upright, one under
+ * the other, each as tall as it is wide; any other run (brackets, digits, Latin) turned to read
+ * downwards. As long as the text is wide (its measured width), give or take kerning.
+ */
+function paintVertical(ctx: PaintContext, text: string, x: number, top: number): void {
+  const runs = text.match(VERTICAL_RUNS) ?? [];
+  ctx.textBaseline = 'middle';
+  let y = top;
+  for (const run of runs) {
+    const advance = ctx.measureText(run).width;
+    if (UPRIGHT_CHAR.test(run)) {
+      ctx.textAlign = 'center';
+      ctx.fillText(run, x, y + advance / 2);
+    } else {
+      ctx.save();
+      ctx.translate(x, y);
+      ctx.rotate(VERTICAL);
+      ctx.textAlign = 'left';
+      ctx.fillText(run, 0, 0);
+      ctx.restore();
+    }
+    y += advance;
+  }
 }
 
 /** The column title on its own line above the column labels; the row title in the corner. */

@@ -106,6 +106,12 @@ export interface HeatmapOptions {
   lang?: Lang;
   /** decimals in the cells (default 2; the tooltip shows 4) */
   digits?: number;
+  /**
+   * The narrowest column before the box scrolls sideways (default MIN_COLUMN_WIDTH, where a value
+   * still fits its cell). Narrower columns show colour only; the tooltip and the readout under the
+   * map give the value.
+   */
+  minColumnWidth?: number;
 }
 
 /** The numbers of the last update, copied (the caller may reuse its arrays). */
@@ -355,10 +361,10 @@ export class Heatmap extends Figure<HeatmapData> implements CellEmitter {
 
     // columns never narrower than readable: a wide matrix scrolls (row labels stay), it never squashes
     const measure = measurer();
-    const { xTitle, yTitle } = this.#options;
+    const { xTitle, yTitle, minColumnWidth } = this.#options;
     if (measure) {
-      this.#inner.style.minWidth = `${minimumWidth(measure, { rowLabels, colLabels, cols, yTitle })}px`;
-      this.#box.style.height = `${preferredHeight(measure, { rows, cols, colLabels, xTitle, yTitle })}px`;
+      this.#inner.style.minWidth = `${minimumWidth(measure, { rowLabels, colLabels, cols, yTitle }, minColumnWidth)}px`;
+      this.#box.style.height = `${preferredHeight(measure, { rows, cols, colLabels, xTitle, yTitle }, minColumnWidth)}px`;
     } else {
       this.#box.style.height = `${Math.min(380, Math.max(110, rows * 38 + 42))}px`;
     }

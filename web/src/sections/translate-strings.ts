@@ -17,6 +17,8 @@ export const TRANSLATE_STRINGS: Strings = {
     'translate.try.zh-en.2':
       'Then press Next token under Decoding: the lit Chinese word is usually the one being translated. “the” has no Chinese word and lights a neighbour; “met” and “saw” may light 了 (遇见 了 becomes “met”: 了 says the action is done); and English puts time and place last, so at the end the attention jumps back to them (前天, 在 图书馆).',
     'translate.try.zh-en.3': 'Switch Attention score to “cosine” and train again: a cosine lies between −1 and 1, so over a long sentence the softmax cannot be sharp (on the first sentence every weight stays below 0.2), yet the largest weight still falls on the right word about 70% of the time (99% with the dot product).',
+    'translate.try.zh-en.4':
+      'Dot, the default score, is not divided by √d as in §3.2, and need not be: before you press Train, no attention weight under Decoding reaches 0.9, as an untrained model’s hidden states are small and so are their dot products. After training, most rows put over 0.9 on one Chinese word: a sharpness the model learned, not the saturation §3.2 warns of.',
     'translate.try.note.1': 'Press Train: the model learns the five sentences by heart (all five exactly right), and its attention need not line up (the caption above says why). Set Attention score to “none” and train again: the plain model learns them just as well.',
     'translate.try.note.2': 'Then switch Task to the grammar corpus and train: on sentences it has never seen, the attention has to find the words.',
     'translate.try.dates.1': 'Press Train, then decode with Next token: each ISO character looks at the input characters that carry it, wherever the format put them.',
@@ -126,6 +128,8 @@ export const TRANSLATE_STRINGS: Strings = {
     'translate.try.zh-en.1': '按“训练”，训练完成后看留出测试表：对齐准确率是注意力模型写每个英文词时，最关注的中文词正是这个英文词所翻译的词的比例；在最长的句子上，注意力模型完全译对的句子远多于普通模型。',
     'translate.try.zh-en.2': '然后在“解码”下按“下一个词元”：亮起的中文词，通常就是正在被翻译的词。“the”在中文里没有对应的词，便点亮旁边的词；“met”“saw”可能点亮“了”（“遇见 了”合起来译成“met”，“了”表示动作已经完成）；英文把时间和地点放在最后，所以快结束时注意力跳回它们（第一句中的“前天”“在 图书馆”）。',
     'translate.try.zh-en.3': '把注意力打分函数换成“余弦”再训练一次：余弦值在 −1 到 1 之间，长句上的 softmax 不可能很尖锐（第一句中每个权重都低于 0.2），但最大的权重仍有约 70% 落在正确的词上（点积约为 99%）。',
+    'translate.try.zh-en.4':
+      '默认的打分函数“点积”没有像 3.2 节那样除以 √d，也不需要：按“训练”之前，“解码”下的注意力权重没有一个达到 0.9，因为未训练模型的隐藏状态很小，它们的点积也很小。训练之后，大多数行都把 0.9 以上的权重放在一个中文词上：这种尖锐是模型学出来的，不是 3.2 节所说的饱和。',
     'translate.try.note.1': '按“训练”：模型会把这五句背下来（五句全部译对），它的注意力不必对齐（上面的说明解释了原因）。把注意力打分函数设为“无”再训练一次：普通模型同样能背下来。',
     'translate.try.note.2': '然后把任务切换为语法语料再训练：面对从未见过的句子，注意力必须找到对应的词。',
     'translate.try.dates.1': '按“训练”，再用“下一个词元”逐步解码：每个 ISO 字符都会看向承载它的输入字符，无论格式把它们放在哪里。',
