@@ -3,7 +3,7 @@
 // always lists every option with its default. Bad input throws UsageError (exit code 2).
 import { parseArgs } from 'node:util';
 import { RNN_TASK_DEFAULTS } from '../task-defaults.mjs';
-/** @import { ParseArgsOptionsConfig } from 'node:util' */
+/** @import { ParseArgsConfig } from 'node:util' */
 /** @import { RnnTask, RnnTaskDefaults } from '../task-defaults.mjs' */
 
 export class UsageError extends Error {}
@@ -386,7 +386,7 @@ function parseError(e, command) {
 export function parseCommand(command, args) {
   /** @type {CommandSpec} */
   const c = COMMANDS[command];
-  /** @type {ParseArgsOptionsConfig} */
+  /** @type {NonNullable<ParseArgsConfig['options']>} */
   const options = { help: { type: 'boolean', short: 'h' } };
   for (const [n, s] of Object.entries(c.options)) {
     options[n] = { type: s.kind === 'flag' ? 'boolean' : 'string', ...(s.multiple ? { multiple: true } : {}) };
