@@ -108,6 +108,13 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     assert.equal(map.shape[1], await page.locator(`${SEC} .translate-token`).count());
     await site.screenshot('translate-grammar');
 
+    // the timeline records "the attention of the sentence above": the held-out one in the box, not
+    // the box's text before the held-out sentences were known
+    await openPanel(page, 'translate-panel-timeline');
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid=translate-timeline]')?.dataset.frames) > 1);
+    const probe = await page.locator(`${SEC} [data-testid=translate-timeline]`).getAttribute('data-probe');
+    assert.equal(probe, await page.locator(`${SEC} [data-testid=translate-text]`).inputValue(), 'the timeline records the sentence in the box');
+
     // changing a model setting throws the trained model away, and says so
     await openPanel(page, 'translate-panel-settings');
     await page.selectOption('[data-testid=translate-score]', 'scaled');

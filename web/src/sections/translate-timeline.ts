@@ -110,6 +110,7 @@ export class TimelineView {
     this.element.dataset.frames = String(frames);
     if (frames === 0) return;
     const probe = timeline.probe.map((s) => s.text).join(' ');
+    this.element.dataset.probe = probe;
     this.#note.textContent = fill(this.#t(timeline.frames[0].attention ? 'translate.timeline.note' : 'translate.timeline.note.none'), { probe, every: timeline.every, frames });
     this.#slider.max = String(frames - 1);
     if (this.#timer === null) {

@@ -252,16 +252,17 @@ class TranslateView implements SectionHandle {
       return;
     }
     if (trainer !== this.#trainer) return;
-    // an adopted model (the page's language changed) keeps the timeline it has recorded
-    if (trainer.step === 0) await this.#extras?.startTimeline(trainer, this.#input.sourceText());
-    else this.#extras?.refreshTimeline(trainer);
-    if (trainer !== this.#trainer) return;
     this.#input.showVocabulary(trainer.vocabulary.source, trainer.info?.sourceTokenizer === 'chars');
     if (trainer.settings.task === 'zh-en') {
       // Held-out sentences to try, the longest first: the default sentence is a long one.
       const sentences = trainer.heldOut.map((e) => e.source).sort((a, b) => b.split(' ').length - a.split(' ').length);
       this.#input.setHeldOut(sentences.slice(0, 5));
     }
+    // the timeline records the sentence in the box, which for zh-en is the first held-out one (set
+    // above); an adopted model (the page's language changed) keeps the timeline it has recorded
+    if (trainer.step === 0) await this.#extras?.startTimeline(trainer, this.#input.sourceText());
+    else this.#extras?.refreshTimeline(trainer);
+    if (trainer !== this.#trainer) return;
     this.#render();
     // an adopted model paused mid-run by the switch: scored at the step it reached
     if (trainer.step > 0) void this.#evaluate();
