@@ -8,6 +8,14 @@
 
 namespace lab {
 
+void check_heads(long heads, long d_model, const std::string& width) {
+  check_range(heads, 1, d_model, "number of heads");
+  if (d_model % heads != 0) {
+    throw InputError("the number of heads (" + std::to_string(heads) + ") must divide " + width +
+                     " (" + std::to_string(d_model) + ")");
+  }
+}
+
 namespace {
 
 // The status of several softmax calls: the first masked row, finite if every one was.

@@ -17,11 +17,16 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kernels/softmax.h"
 
 namespace lab {
+
+// H heads split the width Dm into H slices of Dh: throws InputError unless 1 <= H <= Dm and H
+// divides Dm. `width` names Dm as the model's settings do ("the width d_model").
+void check_heads(long heads, long d_model, const std::string& width);
 
 template <class P>
 struct MhaP {

@@ -30,11 +30,7 @@ void GptConfig::validate() const {
   check_range(block_size, 1, kGptMaxBlockSize, "block size (the longest context)");
   check_range(layers, 1, kGptMaxLayers, "number of layers");
   check_range(d_model, 1, kGptMaxWidth, "width d_model");
-  check_range(heads, 1, d_model, "number of heads");
-  if (d_model % heads != 0) {
-    throw InputError("the number of heads (" + std::to_string(heads) +
-                     ") must divide the width d_model (" + std::to_string(d_model) + ")");
-  }
+  check_heads(heads, d_model, "the width d_model");
   check_param_count(count_params(*this),
                     "use a smaller width, vocabulary, block size or fewer "
                     "layers");

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "attention/mha.h"
 #include "format.h"
 #include "rng.h"
 #include "transformer/model.h"
@@ -28,11 +29,7 @@ double count_params(const TransformerConfig& c) {
 void TransformerConfig::validate() const {
   check_range(layers, 1, kTransformerMaxLayers, "number of layers");
   check_range(d_model, 1, kMaxDModel, "model size dModel");
-  check_range(heads, 1, d_model, "number of heads");
-  if (d_model % heads != 0) {
-    throw InputError("the number of heads (" + std::to_string(heads) +
-                     ") must divide the model size dModel (" + std::to_string(d_model) + ")");
-  }
+  check_heads(heads, d_model, "the model size dModel");
   check_range(d_ff, 1, kMaxDff, "feed-forward size dFF");
   check_vocab_sizes(src_vocab, tgt_vocab);
   check_param_count(count_params(*this), "use a smaller dModel, dFF, vocabulary or fewer layers");
