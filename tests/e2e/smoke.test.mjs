@@ -289,6 +289,18 @@ describe('article shell', { timeout: 180_000 }, () => {
     // wall-clock figures are machine-dependent: reported, not asserted (scripts/measure-page.mjs)
     const tasks = (await page.evaluate(() => window.__longTasks)).filter((x) => x.start >= startedAt);
     t.diagnostic(`main-thread long tasks while training: ${tasks.length}, longest ${Math.round(Math.max(0, ...tasks.map((x) => x.duration)))} ms`);
+
+    // the footer's promise: the same link, trained again, gives the same numbers, step for step
+    const lossesOf = async (steps) => {
+      await page.waitForFunction((n) => JSON.parse(document.querySelector('[data-testid=translate-losses]')?.value || '[]').length >= n, steps);
+      return page.evaluate((n) => JSON.parse(document.querySelector('[data-testid=translate-losses]').value).slice(0, n), steps);
+    };
+    const first = await lossesOf(20);
+    await site.load('#view=translate&translate_hidden=32');
+    await page.locator('[data-testid="translate-play"]').click();
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="translate-progress"]')?.value) >= 20);
+    await page.locator('[data-testid="translate-pause"]').click();
+    assert.deepEqual(await lossesOf(20), first, 'the reloaded link trains to the same losses');
   });
 
   test('heatmap exports: CSV and JSON hold the drawn numbers, PNG is the figure (title and legend too)', async () => {
