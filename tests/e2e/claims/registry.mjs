@@ -43,7 +43,7 @@ export const CLAIMS = [
   { id: 'transformer-intro', section: 'transformer', keys: ['transformer.intro'], file: 'transformer.test.mjs', what: 'the decoder has two kinds of attention (causal self and cross), the page draws three' },
   { id: 'transformer-decode', section: 'transformer', keys: ['transformer.try.1'], file: 'transformer.test.mjs', what: 'trained on the defaults, the year, month and day of the output light the year, month and day of the source' },
   { id: 'transformer-heads', section: 'transformer', keys: ['transformer.try.2'], file: 'transformer.test.mjs', what: 'heads 3 is refused by its field and the model stays' },
-  { id: 'transformer-rollout', section: 'transformer', keys: ['transformer.try.3'], file: 'transformer.test.mjs', what: 'the rollout’s chips sum to about 0.5, one head’s and the default layer mean’s to 1' },
+  { id: 'transformer-rollout', section: 'transformer', keys: ['transformer.try.3'], file: 'transformer.test.mjs', what: 'the rollout’s chips sum to about 0.5, one head’s and the default layer mean’s to 1; its largest chip is a smaller share than the layer mean’s' },
   { id: 'transformer-norm', section: 'transformer', keys: ['transformer.try.4'], file: 'transformer.test.mjs', what: 'post-norm starts a new model whose loss curve can be compared' },
   // §5 from attention to GPT
   { id: 'gpt-train', section: 'gpt', keys: ['gpt.try.train', 'gpt.chart.about'], file: 'gpt.test.mjs', what: 'trained 200 steps on the defaults (the regular Tang poems), the held-out loss is below the unigram and the bigram baselines, both drawn, and the bigram is worse than the unigram on the held-out poems' },

@@ -107,14 +107,20 @@ describe('§4 claims', { timeout: 1_800_000 }, () => {
         await assertPrompt(page, lang, 'transformer.try.3');
         // the default: layer 1's mean of heads, all of it on the source
         assert.equal(await page.locator('[data-testid=transformer-light]').inputValue(), '1,0');
-        for (const light of await stepLights()) assert.ok(Math.abs(sum(light) - 1) < 1e-3, `layer mean sums to ${sum(light)}`);
+        const layerMean = await stepLights();
+        for (const light of layerMean) assert.ok(Math.abs(sum(light) - 1) < 1e-3, `layer mean sums to ${sum(light)}`);
         await page.selectOption('[data-testid=transformer-light]', '1,1');
         for (const light of await stepLights()) assert.ok(Math.abs(sum(light) - 1) < 1e-3, `one head sums to ${sum(light)}`);
         await page.selectOption('[data-testid=transformer-light]', '0,0');
         const rollout = await stepLights();
         for (const light of rollout) assert.ok(Math.abs(sum(light) - 0.5) < 0.05, `rollout sums to ${sum(light)}`);
         assert.ok(rollout.marks.every((m) => m >= 0), `the rollout marks a word at every step: ${rollout.marks}`);
-        console.log(`# transformer-rollout ${lang}: rollout sums ${rollout.map((l) => sum(l).toFixed(3)).join(' ')}`);
+        // spread through the encoder's attention: the largest chip is a smaller share of the step's
+        // weight than the layer mean's (which puts nearly all of it on one token)
+        const topShare = (lights) => lights.reduce((a, l) => a + Math.max(...l) / sum(l), 0) / lights.length;
+        const spread = { rollout: topShare(rollout), layerMean: topShare(layerMean) };
+        assert.ok(spread.rollout < spread.layerMean - 0.1, `largest chip's share: rollout ${spread.rollout.toFixed(3)}, layer mean ${spread.layerMean.toFixed(3)}`);
+        console.log(`# transformer-rollout ${lang}: rollout sums ${rollout.map((l) => sum(l).toFixed(3)).join(' ')}; largest chip's share ${spread.rollout.toFixed(3)} (layer mean ${spread.layerMean.toFixed(3)})`);
         // back to the default lighting, for the other language's claims on this page
         await page.selectOption('[data-testid=transformer-light]', '1,0');
       },
