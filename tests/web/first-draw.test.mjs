@@ -50,7 +50,7 @@ const { scheduleFirstDraw } = await loadWeb('first-draw');
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 /** A canvas in the page, its first draw scheduled with `options`, and how often it has drawn. */
 const watched = (options) => {
-  const canvas = { isConnected: true };
+  const canvas = { isConnected: true, dataset: {} };
   let count = 0;
   const first = scheduleFirstDraw(canvas, () => count++, options);
   return { canvas, first, draws: () => count };
@@ -58,13 +58,16 @@ const watched = (options) => {
 
 test('a canvas on screen waits for its data, then draws in the next task', async () => {
   const { canvas, first, draws } = watched({ ready: false });
+  assert.equal(canvas.dataset.firstDraw, 'data', 'the canvas says what it waits for');
   report(canvas, true);
   await nextTask();
   assert.equal(draws(), 0, 'no data yet: no draw');
   first.ready();
   assert.equal(draws(), 0, 'not in the task that brought the data');
+  assert.equal(canvas.dataset.firstDraw, 'task');
   await nextTask();
   assert.equal(draws(), 1);
+  assert.equal(canvas.dataset.firstDraw, 'drawn');
   first.ready();
   report(canvas, true);
   await nextTask();
@@ -89,6 +92,7 @@ test('a canvas off screen draws when the browser is idle, or as soon as it comes
   away.first.ready();
   await nextTask();
   assert.equal(away.draws(), 0, 'off screen: not drawn in the next task');
+  assert.equal(away.canvas.dataset.firstDraw, 'idle');
   idle();
   assert.equal(away.draws(), 1, 'drawn when idle');
 
