@@ -10,7 +10,7 @@ import { useSite } from './harness.mjs';
 const { GLOSSARY, PROSE, NOT_PROSE } = await loadWeb('shell/glossary');
 
 /** words readers met undefined: each must have an entry (the test below then checks where it is defined) */
-const REQUIRED = { en: ['softmax', 'hidden state', 'token'], zh: ['softmax', '隐藏状态', '词元'] };
+const REQUIRED = { en: ['softmax', 'hidden state', 'token', 'feed-forward', 'residual'], zh: ['softmax', '隐藏状态', '词元', '前馈', '残差'] };
 
 test('every term readers met undefined has a glossary entry', () => {
   for (const lang of ['en', 'zh']) {

@@ -175,11 +175,27 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     },
   },
   {
+    id: 'feed-forward',
+    term: { en: 'feed-forward', zh: '前馈' },
+    definition: {
+      en: 'A small two-layer network applied to each token on its own, with no mixing between positions: it transforms what attention gathered.',
+      zh: '对每个词元单独作用的两层小网络，位置之间不混合：它加工注意力汇集来的信息。',
+    },
+  },
+  {
+    id: 'residual',
+    term: { en: 'residual', zh: '残差' },
+    definition: {
+      en: 'A block’s input added back to its output (x + f(x)): each layer only adds a correction, and the signal and its gradients pass through a deep stack.',
+      zh: '把一个块的输入加回到它的输出上（x + f(x)）：每层只需加上一个修正量，信号和梯度也能穿过很多层。',
+    },
+  },
+  {
     id: 'pre-norm',
     term: { en: 'pre-norm', zh: '前置归一化' },
     definition: {
-      en: 'LayerNorm before each attention and feed-forward block, inside the residual branch (post-norm: after adding the residual, as in the original Transformer and PyTorch’s default). Pre-norm trains more easily.',
-      zh: '层归一化放在每个注意力块和前馈块之前、残差分支之内（后置归一化则放在加上残差之后，即最初的 Transformer 和 PyTorch 的默认做法）。前置归一化更容易训练。',
+      en: 'LayerNorm (each token’s vector shifted to mean 0 and scaled to variance 1, then by learned weights) before each attention and feed-forward block, inside the residual branch (post-norm: after adding the residual, as in the original Transformer and PyTorch’s default). Pre-norm trains more easily.',
+      zh: '层归一化（把每个词元的向量平移到均值 0、缩放到方差 1，再乘加可学习的权重）放在每个注意力块和前馈块之前、残差分支之内（后置归一化则放在加上残差之后，即最初的 Transformer 和 PyTorch 的默认做法）。前置归一化更容易训练。',
     },
   },
   {
