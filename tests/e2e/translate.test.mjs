@@ -115,6 +115,16 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     const probe = await page.locator(`${SEC} [data-testid=translate-timeline]`).getAttribute('data-probe');
     assert.equal(probe, await page.locator(`${SEC} [data-testid=translate-text]`).inputValue(), 'the timeline records the sentence in the box');
 
+    // on a phone the comparison table scrolls sideways, and its cut edge says so (it fades)
+    await page.setViewportSize({ width: 390, height: 844 });
+    const compare = page.locator(`${SEC} .translate-compare-scroll`);
+    await page.waitForFunction((q) => document.querySelector(q)?.dataset.cut === 'right', `${SEC} .translate-compare-scroll`);
+    assert.notEqual(await compare.evaluate((e) => getComputedStyle(e).maskImage), 'none', 'the cut edge fades');
+    await compare.evaluate((e) => e.scrollTo({ left: e.scrollWidth }));
+    await page.waitForFunction((q) => document.querySelector(q)?.dataset.cut === 'left', `${SEC} .translate-compare-scroll`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForFunction((q) => document.querySelector(q)?.dataset.cut === '', `${SEC} .translate-compare-scroll`);
+
     // changing a model setting throws the trained model away, and says so
     await openPanel(page, 'translate-panel-settings');
     await page.selectOption('[data-testid=translate-score]', 'scaled');

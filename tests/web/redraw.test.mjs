@@ -25,8 +25,16 @@ class FakeElement {
     this.children = nodes;
     this.replaced++;
   }
+  addEventListener() {}
 }
 globalThis.document ??= { createElement: (tag) => new FakeElement(tag) };
+// the table's scroll box watches its size (cut-edges.ts); nothing here resizes
+globalThis.ResizeObserver ??= class {
+  observe() {}
+};
+globalThis.MutationObserver ??= class {
+  observe() {}
+};
 
 const { setText } = await loadWeb('sections/dom');
 const { CompareView } = await loadWeb('sections/translate-compare');
@@ -73,7 +81,7 @@ test('the comparison table is rebuilt at an evaluation, not at every redraw', ()
   const host = new FakeElement('div');
   const empty = new FakeElement('p');
   const view = new CompareView(host, empty, 'en');
-  const table = host.children[0];
+  const table = host.children[0].children[0]; // in its scroll box
   const rowOf = (id) => table.children[2].children.find((tr) => tr.dataset.model === id);
   const trainMsOf = (id) => JSON.parse(rowOf(id).dataset.evaluation).trainMs;
 

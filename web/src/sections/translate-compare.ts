@@ -6,6 +6,7 @@
 import type { EvaluateResult, HeldOutExample, TranslateResult } from '#types/seq2seq';
 import type { Lang } from '../i18n';
 import { fill, translator, type Strings } from '../i18n';
+import { watchCutEdges } from '../cut-edges';
 import { el } from './dom';
 
 export const COMPARE_STRINGS: Strings = {
@@ -95,6 +96,8 @@ export class CompareView {
   readonly #t: (key: string) => string;
   readonly #empty: HTMLElement;
   readonly #table = el('table', 'translate-compare-table');
+  /** scrolls the table sideways on a phone (its cut edge fades: cut-edges.ts) */
+  readonly #scroll = el('div', 'translate-compare-scroll');
   /** what the table shows (everything but the training time), to rebuild it only when that changes */
   #shown: { key: string; evaluations: (EvaluateResult | null)[] } = { key: '', evaluations: [] };
   /** the rows as built, by model id, for the training time in their data */
@@ -104,7 +107,9 @@ export class CompareView {
   constructor(host: HTMLElement, empty: HTMLElement, lang: Lang) {
     this.#t = translator(lang, COMPARE_STRINGS);
     this.#empty = empty;
-    host.append(this.#table);
+    this.#scroll.append(this.#table);
+    host.append(this.#scroll);
+    watchCutEdges(this.#scroll);
   }
 
   /** `chars`: lengths count characters (dates), not words. */
