@@ -72,11 +72,21 @@ async function settle(page) {
       return next !== undefined;
     });
   for (let i = 0; i < 20 && (await showNext()); i++) await page.waitForTimeout(500);
-  await page.waitForFunction(
-    () => [...document.querySelectorAll('*')].filter((e) => e.localName.includes('-') && e.shadowRoot).every((e) => e.dataset.ready !== undefined),
-    undefined,
-    { timeout: 60_000 },
-  );
+  await page
+    .waitForFunction(
+      () => [...document.querySelectorAll('*')].filter((e) => e.localName.includes('-') && e.shadowRoot).every((e) => e.dataset.ready !== undefined),
+      undefined,
+      { timeout: 60_000 },
+    )
+    .catch(async (err) => {
+      // which widget, and whether it ever mounted (data-active is set once it has)
+      const pending = await page.evaluate(() =>
+        [...document.querySelectorAll('*')]
+          .filter((e) => e.localName.includes('-') && e.shadowRoot && e.dataset.ready === undefined)
+          .map((e) => `<${e.localName} ${[...e.attributes].map((a) => `${a.name}="${a.value}"`).join(' ')}>`),
+      );
+      throw new Error(`widgets not ready after 60 s: ${pending.join(', ')} (${err.message})`);
+    });
   await page.waitForLoadState('networkidle').catch(() => {});
   await page.waitForTimeout(500);
 }
