@@ -76,7 +76,7 @@ export const WHY_STRINGS: Strings = {
     'why.try.length': '把“最长序列”设为 60 再训练一次：过了 40 个字母，注意力模型也开始下滑，但在 60 处仍远超普通模型。',
     'why.try.cell': '把循环单元换成 LSTM：记忆能力更强的单元能否缩小最长序列处的差距？',
     'why.empty': '开始训练后图中才会出现曲线：请点击“开始训练”。',
-    'why.changed': '{label} 已改为 {value}：两个模型用同一随机种子重新开始。',
+    'why.changed': '{label}已改为 {value}：两个模型用同一随机种子重新开始。',
     'why.status.left': ' · 约剩 {time}',
     'why.duration.s': '{s} 秒',
     'why.duration.m': '{m} 分钟',
