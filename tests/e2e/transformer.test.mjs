@@ -45,7 +45,8 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     await page.dispatchEvent('[data-testid="transformer-steps"]', 'change');
     await page.click('[data-testid="transformer-train"]');
     await page.waitForFunction(([s, n]) => Number(document.querySelector(s)?.dataset.step) >= n && document.querySelector(s)?.dataset.playing === '0', [SEC, before + steps], { timeout: 120_000 });
-    await page.waitForFunction(([s, n]) => document.querySelector(s)?.dataset.translatedAt === String(n), [SEC, await stepOf()]);
+    // the finished run's decoding, not a redraw's while training (which leaves the view an older one)
+    await page.waitForFunction(([s, n]) => document.querySelector(s)?.dataset.decodedAt === String(n), [SEC, await stepOf()]);
   }
 
   test('mounts untrained, trains a few steps, draws the three grids, enlarges a map and steps the decoding', async () => {

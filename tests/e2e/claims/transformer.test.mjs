@@ -32,7 +32,8 @@ describe('§4 claims', { timeout: 1_800_000 }, () => {
       if (await confirm.isVisible()) await confirm.click();
       await page.waitForTimeout(1000);
     }
-    await page.waitForFunction(([s, n]) => document.querySelector(s)?.dataset.translatedAt === String(n), [SEC, await stepOf()]);
+    // the finished run's decoding, not a redraw's while training (which leaves the view an older one)
+    await page.waitForFunction(([s, n]) => document.querySelector(s)?.dataset.decodedAt === String(n), [SEC, await stepOf()]);
   }
   /** Steps the decoding from the start; the source lighting at each output token. */
   async function stepLights() {
@@ -69,7 +70,7 @@ describe('§4 claims', { timeout: 1_800_000 }, () => {
       ready: () =>
         page.waitForFunction((s) => {
           const d = document.querySelector(s)?.dataset;
-          return Number(d?.step) >= 2500 && d?.playing === '0' && d.translatedAt === d.step;
+          return Number(d?.step) >= 2500 && d?.playing === '0' && d.decodedAt === d.step;
         }, SEC),
     });
 

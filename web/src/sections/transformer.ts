@@ -384,7 +384,12 @@ class TransformerView implements SectionHandle {
       this.#showResult(result);
       this.#root.dataset.translatedAt = String(trainer.step);
       // a redraw while training leaves the decoding the reader is stepping, unless it has none yet
-      if (play || !this.#decode.loaded) this.#decode.show(result, trainer.info?.sourceTokenizer === 'chars');
+      if (play || !this.#decode.loaded) {
+        this.#decode.show(result, trainer.info?.sourceTokenizer === 'chars');
+        // the step of the model whose decoding the view shows: a redraw while training keeps an
+        // older one, so translatedAt alone does not say that the finished run's decoding is there
+        this.#root.dataset.decodedAt = String(trainer.step);
+      }
       // the panel follows the finished runs, not the redraws while training
       if (trainer.model && (play || !this.#clock.running)) {
         const s = trainer.settings;
