@@ -127,8 +127,13 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
 
     // changing a model setting throws the trained model away, and says so
     await openPanel(page, 'translate-panel-settings');
+    // the line under the menu says what the chosen score computes, and the menu points at it
+    const scoreNote = page.locator(`${SEC} [data-testid=translate-score-note]`);
+    assert.match(await scoreNote.textContent(), /^Dot: .*q · kⱼ/);
     await page.selectOption('[data-testid=translate-score]', 'scaled');
     await page.waitForFunction(() => document.querySelector('.translate-section')?.dataset.step === '0');
+    assert.match(await scoreNote.textContent(), /^Scaled dot: q · kⱼ \/ √d/);
+    assert.equal(await page.getAttribute('[data-testid=translate-score]', 'aria-describedby'), await scoreNote.getAttribute('id'));
     assert.match(await page.locator(`${SEC} [data-testid=translate-notice]`).textContent(), /Attention score.*800 trained steps were discarded/);
     assert.equal(await page.locator(`${SEC} [data-testid=translate-untrained]`).isVisible(), true);
   });
@@ -193,6 +198,10 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     await open('#view=translate&lang=zh&seed=1');
     assert.match(await page.locator(`${SEC} [data-testid=translate-intro]`).textContent(), /语序不同/);
     assert.match(await page.locator(`${SEC} [data-testid=translate-untrained]`).textContent(), /未训练/);
+    // a score named in a word in its menu is defined under it (general: a matrix the model learns)
+    await openPanel(page, 'translate-panel-settings');
+    await page.selectOption('[data-testid=translate-score]', 'general');
+    await page.waitForFunction(() => /^一般：qᵀ W kⱼ/.test(document.querySelector('[data-testid=translate-score-note]')?.textContent ?? ''));
     await site.screenshot('translate-grammar-zh');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(200);

@@ -69,6 +69,7 @@ export const NOT_CLAIMS = {
   'translate.decode.noSentence': 'an instruction while there is no sentence to translate, no outcome',
   'translate.timeline.empty': 'an instruction before training, no outcome',
   'translate.timeline.note': 'describes the recorded timeline; the alignment it shows is translate-train',
+  'translate.score.def.general': 'defines the score (a formula and what W is), no outcome of a demo',
   'transformer.narrate.light': 'a status line naming the reader’s choice',
   'transformer.compare.title': 'a chart title',
   'transformer.compare.explain': 'says what the comparison measures; tests/e2e/transformer.test.mjs checks its numbers',

@@ -31,7 +31,7 @@ export const DOT_STRINGS: Strings = {
     'dot.ok': 'Computed by the wasm core. Each row of the weights sums to 1.',
     'dot.sweep.title': 'Why divide by √d?',
     'dot.sweep.intro':
-      'For random q, k with N(0, 1) entries, q·k has variance d. As d grows the raw scores spread, the softmax saturates (one weight near 1, entropy near 0) and its gradient vanishes; dividing by √d keeps the spread the same for every d. 16 queries against 8 keys, means over the queries.',
+      'For random q, k with N(0, 1) entries, q·k has variance d. As d grows the raw scores spread, the softmax saturates (one weight near 1, entropy near 0) and its gradient vanishes: δᵢⱼ is 1 if i = j, else 0, so once one weight is near 1 every aᵢ(δᵢⱼ − aⱼ) is near 0. Dividing by √d keeps the spread the same for every d. 16 queries against 8 keys, means over the queries.',
     'dot.sweep.d': 'Feature size d',
     'dot.sweep.axis.d': 'd (log scale)',
     'dot.sweep.quantity': 'quantity',
@@ -90,7 +90,7 @@ export const DOT_STRINGS: Strings = {
     'dot.ok': '由计算内核算出。权重的每一行之和为 1。',
     'dot.sweep.title': '为什么要除以 √d？',
     'dot.sweep.intro':
-      '对元素服从 N(0, 1) 的随机向量 q、k，点积 q·k 的方差为 d。d 越大，原始权重的数值范围（方差）越大，softmax 越饱和（一个权重接近 1，熵接近 0），梯度过小甚至梯度消失；除以 √d 后，任何 d 下方差都保持为 1。16 个查询对 8 个键，取各查询的平均值。',
+      '对元素服从 N(0, 1) 的随机向量 q、k，点积 q·k 的方差为 d。d 越大，原始权重的数值范围（方差）越大，softmax 越饱和（一个权重接近 1，熵接近 0），梯度过小甚至梯度消失：i = j 时 δᵢⱼ 为 1，否则为 0，所以一旦某个权重接近 1，每个 aᵢ(δᵢⱼ − aⱼ) 都接近 0；除以 √d 后，任何 d 下方差都保持为 1。16 个查询对 8 个键，取各查询的平均值。',
     'dot.sweep.d': '特征维度 d',
     'dot.sweep.axis.d': 'd（对数刻度）',
     'dot.sweep.quantity': '指标',

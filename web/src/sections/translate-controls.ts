@@ -29,6 +29,8 @@ export class TranslateControls {
   readonly speed: HTMLLabelElement;
   /** the model settings row */
   readonly settings = el('div', 'al-controls translate-settings');
+  /** under the row: what the chosen attention score computes (its menu names it in a word) */
+  readonly scoreNote = el('p', 'translate-score-note');
   readonly #ctx: SectionContext;
   readonly #controls: Partial<Record<PropName, HTMLInputElement | HTMLSelectElement>> = {};
 
@@ -47,6 +49,9 @@ export class TranslateControls {
     const score = select(scores, state.get('translate_score'), 'translate-score');
     score.addEventListener('change', () => state.set('translate_score', score.value as ScoreSetting));
     this.#controls.translate_score = score;
+    this.scoreNote.id = 'translate-score-note';
+    this.scoreNote.dataset.testid = 'translate-score-note';
+    score.setAttribute('aria-describedby', this.scoreNote.id);
     this.settings.append(
       field(t('translate.task'), task, state.isHidden('translate_task')),
       field(t('translate.cell'), cell, state.isHidden('translate_cell')),
@@ -55,6 +60,7 @@ export class TranslateControls {
       this.#numberInput('translate_lr', 'translate.lr', 'any'),
       this.#numberInput('translate_beam', 'translate.beam', 1),
     );
+    this.#showScore();
   }
 
   /** Every control shows the state's value, except a box holding a rejected value (the error names it). */
@@ -64,6 +70,11 @@ export class TranslateControls {
       if (control.getAttribute('aria-invalid') === 'true') continue;
       control.value = String(s.get(name as PropName));
     }
+    this.#showScore();
+  }
+
+  #showScore(): void {
+    this.scoreNote.textContent = this.#ctx.t(`translate.score.def.${this.#ctx.state.get('translate_score')}`);
   }
 
   #numberInput(name: NumberSetting, key: string, step: number | 'any'): HTMLLabelElement {

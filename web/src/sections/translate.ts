@@ -135,7 +135,7 @@ class TranslateView implements SectionHandle {
     this.#settingsPanel = new Panel(state, 'translate_open_settings', t('translate.panel.settings'), 'translate-panel-settings');
     // how many steps each frame trains is a setting too (the run row keeps the buttons only)
     this.#controls.settings.prepend(this.#controls.speed);
-    this.#settingsPanel.body.append(this.#controls.settings);
+    this.#settingsPanel.body.append(this.#controls.settings, this.#controls.scoreNote);
     const settings = this.#settingsPanel.element;
     run.hidden = settings.hidden = state.isHidden('controls');
     this.#error.dataset.testid = 'translate-error';
