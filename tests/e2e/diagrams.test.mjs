@@ -144,14 +144,16 @@ describe('architecture diagrams and positional encoding', { timeout: 400_000 }, 
       const without = await rows('transformer-pe-without');
       const withPositions = await rows('transformer-pe-with');
       assert.equal(without.length, 3);
+      // each word is numbered by its position, as the table below numbers the rows added to it
+      assert.deepEqual(await page.locator(`${TF} [data-testid=transformer-pe-with] tbody th`).allTextContents(), ['0 我', '1 爱', '2 我']);
       assert.deepEqual(without[0], without[2], 'without positions the two 我 rows are equal');
       assert.notDeepEqual(without[0], without[1]);
       assert.notDeepEqual(withPositions[0], withPositions[2], 'with positions the two 我 rows differ');
       assert.equal(Number(await page.locator(`${TF} [data-testid=transformer-pe-without]`).getAttribute('data-distance')), 0);
       assert.ok(Number(await page.locator(`${TF} [data-testid=transformer-pe-with]`).getAttribute('data-distance')) > 0.05);
       const verdicts = await pe.locator('.lab-positional-verdict').allTextContents();
-      if (lang === 'en') assert.deepEqual([verdicts[0], verdicts[1].replace(/[\d.]+\.$/, 'N.')], ['Rows 1 and 3 (both 我): equal.', 'Rows 1 and 3 (both 我): differ, by up to N.']);
-      else assert.deepEqual([verdicts[0], verdicts[1].replace(/[\d.]+。$/, 'N。')], ['第 1 行和第 3 行（都是“我”）：相等。', '第 1 行和第 3 行（都是“我”）：不同，最多相差 N。']);
+      if (lang === 'en') assert.deepEqual([verdicts[0], verdicts[1].replace(/[\d.]+\.$/, 'N.')], ['Positions 0 and 2 (both 我): equal.', 'Positions 0 and 2 (both 我): differ, by up to N.']);
+      else assert.deepEqual([verdicts[0], verdicts[1].replace(/[\d.]+。$/, 'N。')], ['位置 0 和位置 2（都是“我”）：相等。', '位置 0 和位置 2（都是“我”）：不同，最多相差 N。']);
       // the table: 6 positions × the demo's 8 dimensions of sin/cos(pos / 10000^(2i/d))
       await page.locator('#transformer-positions').scrollIntoViewIfNeeded();
       await page.waitForFunction(() => document.querySelector('#transformer-positions output.heatmap-data')?.value);

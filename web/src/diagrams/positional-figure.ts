@@ -67,7 +67,8 @@ export class PositionalFigure {
       const tr = body.insertRow();
       tr.dataset.row = String(i);
       if (WORDS[i] === WORDS[0]) tr.className = 'repeat';
-      const th = el('th', undefined, `${i + 1} ${WORDS[i]}`);
+      // numbered by position, as the sinusoid table's rows are: the row added to this word
+      const th = el('th', undefined, `${i} ${WORDS[i]}`);
       th.scope = 'row';
       tr.append(th, ...row.map((v) => el('td', undefined, v.toFixed(2))));
     });
