@@ -1,6 +1,6 @@
 // What §3.3 and §4 do while their model trains. The worker reports after every slice of training,
 // and each redraw's style, layout and paint takes time from it: so a section redraws at most 30
-// times a second, or 15 below 4 cores (RedrawPacer); a redraw writes only the text that changed
+// times a second, or 15 below 4 cores (redraw.ts); a redraw writes only the text that changed
 // (setText); and §3.3's comparison table is rebuilt only at an evaluation (the rows' training time
 // in their data moves in between).
 import assert from 'node:assert/strict';
@@ -38,7 +38,7 @@ globalThis.MutationObserver ??= class {
 
 const { setText } = await loadWeb('sections/dom');
 const { CompareView } = await loadWeb('sections/translate-compare');
-const { RedrawPacer, redrawIntervalMs } = await loadWeb('sections/redraw-pacer');
+const { Redraw, redrawIntervalMs } = await loadWeb('redraw');
 
 test('setText writes a node’s text only when it differs', () => {
   let writes = 0;
@@ -130,7 +130,7 @@ test('while training, the page redraws about 30 times a second with cores to spa
   assert.equal(redrawIntervalMs(undefined), redrawIntervalMs(2), 'a browser that does not say: as on 2 cores');
 });
 
-test('RedrawPacer: one redraw however often it is asked, the next one an interval later, none after stop()', (t) => {
+test('Redraw every N ms: one redraw however often it is asked, the next one an interval later, none after stop()', (t) => {
   // the page's clock and timers, stepped by hand: the pacing is checked, not the machine's speed
   let now = 1000;
   t.mock.method(performance, 'now', () => now);
@@ -142,18 +142,45 @@ test('RedrawPacer: one redraw however often it is asked, the next one an interva
     }
   };
   const times = [];
-  const pacer = new RedrawPacer(() => times.push(now), 40);
-  for (let i = 0; i < 10; i++) pacer.soon();
+  const pacer = new Redraw(() => times.push(now), { everyMs: 40 });
+  for (let i = 0; i < 10; i++) pacer.request();
   advance(1);
   assert.deepEqual(times, [1001], 'the first redraw comes in the next task, once');
-  for (let i = 0; i < 10; i++) pacer.soon();
+  for (let i = 0; i < 10; i++) pacer.request();
   advance(15);
   assert.equal(times.length, 1, 'the second waits for the interval');
   advance(60);
   assert.deepEqual(times, [1001, 1041], 'the second comes one interval after the first, once');
-  pacer.soon();
+  pacer.request();
   pacer.stop();
-  pacer.soon();
+  pacer.request();
   advance(100);
   assert.equal(times.length, 2, 'nothing after stop()');
+});
+
+test('Redraw in a frame: one run in the next animation frame however often it is asked, none after stop()', () => {
+  const frames = [];
+  globalThis.requestAnimationFrame = (fn) => frames.push(fn);
+  globalThis.cancelAnimationFrame = (id) => {
+    frames[id - 1] = null;
+  };
+  try {
+    let runs = 0;
+    const repaint = new Redraw(() => runs++, { frame: true });
+    for (let i = 0; i < 5; i++) repaint.request();
+    assert.equal(frames.length, 1, 'one frame asked for');
+    assert.equal(runs, 0, 'nothing before the frame');
+    frames.shift()();
+    assert.equal(runs, 1);
+    repaint.request();
+    assert.equal(frames.length, 1, 'asked again after the run: the next frame');
+    repaint.stop();
+    assert.equal(frames[0], null, 'stop() cancels the pending frame');
+    repaint.request();
+    assert.equal(frames.length, 1, 'nothing after stop()');
+    assert.equal(runs, 1);
+  } finally {
+    delete globalThis.requestAnimationFrame;
+    delete globalThis.cancelAnimationFrame;
+  }
 });

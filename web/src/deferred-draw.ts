@@ -10,6 +10,7 @@
 // yet creates it with `ready: false` and calls ready() when the data arrives: the wait for the canvas
 // to come on screen has then already run, so a visible canvas draws in the next task.
 import { scheduleFirstDraw, type FirstDraw } from './first-draw';
+import { Redraw } from './redraw';
 
 /** Draws in CSS pixels: `width` and `height` are the canvas's CSS size. */
 export type DrawFunction = (ctx: CanvasRenderingContext2D, width: number, height: number) => void;
@@ -20,7 +21,8 @@ export class DeferredDraw {
   #resize: ResizeObserver | null = null;
   /** the wait for the first draw (first-draw.ts) */
   #first: FirstDraw | null;
-  #frame = 0;
+  /** later draws, in the next animation frame */
+  readonly #repaint = new Redraw(() => this.#paint(), { frame: true });
   #drawn = false;
   #destroyed = false;
   #size = '';
@@ -43,11 +45,8 @@ export class DeferredDraw {
 
   /** Redraws in the next animation frame (once, however often it is called); before the first draw, nothing. */
   request(): void {
-    if (this.#destroyed || !this.#drawn || this.#frame !== 0) return;
-    this.#frame = requestAnimationFrame(() => {
-      this.#frame = 0;
-      this.#paint();
-    });
+    if (this.#destroyed || !this.#drawn) return;
+    this.#repaint.request();
   }
 
   /** Draws now if the first draw is still waiting. */
@@ -70,8 +69,7 @@ export class DeferredDraw {
     this.#stopWaiting();
     this.#resize?.disconnect();
     this.#resize = null;
-    if (this.#frame) cancelAnimationFrame(this.#frame);
-    this.#frame = 0;
+    this.#repaint.stop();
   }
 
   #sizeKey(): string {

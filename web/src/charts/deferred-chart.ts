@@ -11,6 +11,7 @@
 // - ensure() builds it at once if Chart.js has arrived; built() waits for it (exports).
 import type { Chart, ChartConfiguration, ChartData, ChartOptions, ChartType, DefaultDataPoint } from 'chart.js';
 import { afterFirstHeatmap, scheduleFirstDraw } from '../first-draw';
+import { Redraw } from '../redraw';
 import { restyleOnSchemeChange } from '../scheme';
 
 /**
@@ -107,9 +108,14 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
   #chart: Chart<TType, TData, TLabel> | null = null;
   /** cancels the wait for the build (first-draw.ts) */
   #cancelFirst: (() => void) | null;
-  /** the setTimeout of a pending update, and when the last one ran (see change) */
-  #task = 0;
-  #updatedAt = -Infinity;
+  /**
+   * The built chart's redraws: in a task of their own, so that the charts and heatmaps that change
+   * together (§3.3's loss, accuracy and attention while it plays) never add up to one long task,
+   * which would hold up the page's input; at most once a frame's time, however often the data
+   * changes; not in an animation-frame callback, which would draw the chart a frame after the rest
+   * of the change.
+   */
+  readonly #update = new Redraw(() => this.#chart?.update('none'), { everyMs: FRAME_MS });
   #destroyed = false;
   readonly #builtWaiters: ((chart: Chart<TType, TData, TLabel> | null) => void)[] = [];
   /** what the configuration still waits for (`before`), null once it has arrived */
@@ -149,18 +155,7 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
       return;
     }
     mutate(chart);
-    if (this.#task === 0) {
-      // In a task of its own: the charts and heatmaps that change together (§3.3's loss, accuracy
-      // and attention while it plays) then never add up to one long task, which would hold up the
-      // page's input. At most once a frame's time, however often the data changes; not in an
-      // animation-frame callback, which would draw the chart a frame after the rest of the change.
-      const wait = Math.max(0, this.#updatedAt + FRAME_MS - performance.now());
-      this.#task = window.setTimeout(() => {
-        this.#task = 0;
-        this.#updatedAt = performance.now();
-        this.#chart?.update('none');
-      }, wait);
-    }
+    this.#update.request();
   }
 
   /** Redraws with unchanged data (e.g. a plugin's own state changed). */
@@ -198,8 +193,7 @@ export class DeferredChart<TType extends ChartType, TData = DefaultDataPoint<TTy
   destroy(): void {
     this.#destroyed = true;
     this.#stopWaiting();
-    if (this.#task) clearTimeout(this.#task);
-    this.#task = 0;
+    this.#update.stop();
     this.#chart?.destroy();
     this.#chart = null;
     for (const fn of this.#builtWaiters.splice(0)) fn(null);

@@ -10,7 +10,7 @@
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
 import { button, el, primaryButton, setText } from './dom';
-import { RedrawPacer } from './redraw-pacer';
+import { Redraw, trainingRedrawMs } from '../redraw';
 import { ABOUT_A_MINUTE_SECONDS, isLongRun, SpeedMeter } from './speed-meter';
 import type { TransformerTrainer } from './transformer-train';
 
@@ -57,15 +57,15 @@ export class TrainingClock {
   #confirmed = false;
   /** the current run's speed */
   readonly #meter = new SpeedMeter();
-  /** the redraws while training (redraw-pacer.ts: 30 a second, 15 below 4 cores) */
-  readonly #redraws: RedrawPacer;
+  /** the redraws while training (redraw.ts: 30 a second, 15 below 4 cores) */
+  readonly #redraws: Redraw;
   /** ms per step measured by the wall clock for each architecture (task and sizes): a new model of the same one is estimated at once */
   readonly #speeds = new Map<string, number>();
 
   constructor(ctx: SectionContext, hooks: ClockHooks) {
     this.#ctx = ctx;
     this.#hooks = hooks;
-    this.#redraws = new RedrawPacer(() => this.#hooks.onRender());
+    this.#redraws = new Redraw(() => this.#hooks.onRender(), { everyMs: trainingRedrawMs() });
     this.eta.dataset.testid = 'transformer-eta';
     this.estimate.dataset.testid = 'transformer-estimate';
     this.confirm.hidden = true;
@@ -162,7 +162,7 @@ export class TrainingClock {
     if (perStep !== null && !this.#confirmed && isLongRun(perStep, left)) this.#ask(left, perStep);
     if (!this.#active) return;
     this.#hooks.onProgress();
-    this.#redraws.soon();
+    this.#redraws.request();
   }
 
   #ask(left: number, perStep: number): void {

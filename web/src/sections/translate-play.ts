@@ -6,7 +6,7 @@
 // to §4 comes back to a trained model) but neither redraws nor decodes until it is back in view.
 // The section (translate.ts) owns the models and the page; this file owns the running state.
 import { errorText } from './dom';
-import { RedrawPacer } from './redraw-pacer';
+import { Redraw, trainingRedrawMs } from '../redraw';
 import { timeLeftText } from './translate-text';
 import { DivergedError, type TranslateTrainer } from './translate-train';
 
@@ -44,8 +44,8 @@ export class TranslatePlayer {
   runStart: { ms: number; step: number } | null = null;
   /** in view (the shell's IntersectionObserver says); off screen a run trains without drawing */
   #active = true;
-  /** the redraws while playing (redraw-pacer.ts: 30 a second, 15 below 4 cores) */
-  readonly #redraws: RedrawPacer;
+  /** the redraws while playing (redraw.ts: 30 a second, 15 below 4 cores) */
+  readonly #redraws: Redraw;
   #destroyed = false;
   /** the training streams while playing; #running settles when they have ended */
   #streams: Array<{ done: Promise<void>; stop(): void }> = [];
@@ -53,7 +53,7 @@ export class TranslatePlayer {
 
   constructor(host: PlayerHost) {
     this.#host = host;
-    this.#redraws = new RedrawPacer(() => this.#host.render());
+    this.#redraws = new Redraw(() => this.#host.render(), { everyMs: trainingRedrawMs() });
   }
 
   /** While playing towards the recipe's end: the time left at the speed measured since play (after a second of it). */
@@ -143,7 +143,7 @@ export class TranslatePlayer {
     this.busy = true;
     this.runStart = { ms: performance.now(), step: trainer.step };
     const redraw = (): void => {
-      if (this.#active) this.#redraws.soon();
+      if (this.#active) this.#redraws.request();
     };
     this.#streams = [trainer.play(steps, { maxStepsPerSecond, onProgress })];
     if (plain && plain.step < target) this.#streams.push(plain.play(target - plain.step, { maxStepsPerSecond, onProgress: redraw }));

@@ -28,6 +28,7 @@ import { Panel } from './panel';
 import type { Seq2SeqDiagramLink } from '../diagrams/seq2seq-link';
 import type { TranslateResult } from '#types/seq2seq';
 import { importWithStrings } from '../i18n';
+import { Redraw } from '../redraw';
 import { Announcer } from './announcer';
 import { setRunning } from './keyboard';
 import { parkingSlot } from './parked';
@@ -91,8 +92,11 @@ class TranslateView implements SectionHandle {
   #destroyed = false;
   /** the models were parked for the section in the other language: destroy() leaves them alive */
   #parked = false;
-  /** the frame of a pending #renderSoon(), 0 if none */
-  #renderFrame = 0;
+  /**
+   * Renders in the next frame, once however often it is asked: a fast run finishes several
+   * evaluations between two frames, and the player redraws at frame rate too.
+   */
+  readonly #renderLater = new Redraw(() => this.#render(), { frame: true });
 
   constructor(host: HTMLElement, ctx: SectionContext) {
     this.#ctx = ctx;
@@ -296,21 +300,9 @@ class TranslateView implements SectionHandle {
       if (trainer === this.#trainer) this.#error.textContent = `${this.#ctx.t('error.prefix')}${errorText(err)}`;
     }
     if (trainer === this.#trainer) {
-      this.#renderSoon();
+      this.#renderLater.request();
       this.#extras?.refreshTimeline(trainer);
     }
-  }
-
-  /**
-   * Renders in the next frame, once however often it is asked: a fast run finishes several
-   * evaluations between two frames, and the player redraws at frame rate too.
-   */
-  #renderSoon(): void {
-    if (this.#renderFrame || this.#destroyed) return;
-    this.#renderFrame = requestAnimationFrame(() => {
-      this.#renderFrame = 0;
-      if (!this.#destroyed) this.#render();
-    });
   }
 
   /** While training: decodes again, unless a decoding is on its way or the reader is going through this one. */
@@ -497,7 +489,7 @@ class TranslateView implements SectionHandle {
 
   destroy(): void {
     this.#destroyed = true;
-    if (this.#renderFrame) cancelAnimationFrame(this.#renderFrame);
+    this.#renderLater.stop();
     this.#player.destroy();
     this.#announcer.destroy();
     this.#unsubscribe();
