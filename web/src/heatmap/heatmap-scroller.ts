@@ -4,6 +4,7 @@
 import type { Translate } from '../figure-strings';
 import { visibleColumns, type HeatmapLayout } from './heatmap-paint';
 import { fill } from '../i18n';
+import { markCutEdges } from '../cut-edges';
 
 export class ColumnScroller {
   readonly element: HTMLElement;
@@ -59,7 +60,7 @@ export class ColumnScroller {
     const after = layout.cols - end;
     const t = this.#t();
     this.element.hidden = before === 0 && after === 0;
-    this.#frame.dataset.cut = `${before > 0 ? 'left ' : ''}${after > 0 ? 'right' : ''}`.trim();
+    markCutEdges(this.#frame, before > 0, after > 0);
     this.#left.hidden = before === 0;
     this.#right.hidden = after === 0;
     // each name starts with the button's visible text (what a speech-input user says to press it)

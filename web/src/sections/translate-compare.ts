@@ -102,6 +102,7 @@ export class CompareView {
   #shown: { key: string; evaluations: (EvaluateResult | null)[] } = { key: '', evaluations: [] };
   /** the rows as built, by model id, for the training time in their data */
   #rowElements = new Map<string, HTMLTableRowElement>();
+  readonly #stopCutEdges: () => void;
 
   /** Fills `host` (the section's table area; `empty` is its empty-state line). */
   constructor(host: HTMLElement, empty: HTMLElement, lang: Lang) {
@@ -109,7 +110,11 @@ export class CompareView {
     this.#empty = empty;
     this.#scroll.append(this.#table);
     host.append(this.#scroll);
-    watchCutEdges(this.#scroll);
+    this.#stopCutEdges = watchCutEdges(this.#scroll);
+  }
+
+  destroy(): void {
+    this.#stopCutEdges();
   }
 
   /** `chars`: lengths count characters (dates), not words. */

@@ -80,6 +80,8 @@ class TranslateView implements SectionHandle {
   #shown: TranslateResult | null = null;
   /** the article's only (translate-article.ts): ask why, the timeline, bring your own; null in widgets */
   #extras: ArticleExtras | null = null;
+  /** the model whose sentence #prepare has put in the box (the timeline records that sentence) */
+  #prepared: TranslateTrainer | null = null;
   readonly #controls: TranslateControls;
   readonly #settingsPanel: Panel;
   readonly #unsubscribe: () => void;
@@ -183,9 +185,11 @@ class TranslateView implements SectionHandle {
       void import('./translate-article').then(({ ArticleExtras }) => {
         if (this.#destroyed) return;
         this.#extras = new ArticleExtras(whyHost, this.#root, ctx, () => this.#trainer);
-        // the model made before this code arrived records from its first step too
-        if (this.#trainer.model && this.#trainer.step === 0) void this.#extras.startTimeline(this.#trainer, this.#input.sourceText());
-        else this.#extras.refreshTimeline(this.#trainer); // an adopted model's frames so far
+        // the model made before this code arrived records from its first step too, once #prepare
+        // has put its sentence in the box (before then, #prepare starts the timeline itself)
+        if (this.#trainer.step === 0) {
+          if (this.#prepared === this.#trainer) void this.#extras.startTimeline(this.#trainer, this.#input.sourceText());
+        } else this.#extras.refreshTimeline(this.#trainer); // an adopted model's frames so far
         void this.#translate();
       });
     }
@@ -262,6 +266,7 @@ class TranslateView implements SectionHandle {
       const sentences = trainer.heldOut.map((e) => e.source).sort((a, b) => b.split(' ').length - a.split(' ').length);
       this.#input.setHeldOut(sentences.slice(0, 5));
     }
+    this.#prepared = trainer;
     // the timeline records the sentence in the box, which for zh-en is the first held-out one (set
     // above); an adopted model (the page's language changed) keeps the timeline it has recorded
     if (trainer.step === 0) await this.#extras?.startTimeline(trainer, this.#input.sourceText());
@@ -490,6 +495,7 @@ class TranslateView implements SectionHandle {
   destroy(): void {
     this.#destroyed = true;
     this.#renderLater.stop();
+    this.#compare?.destroy();
     this.#player.destroy();
     this.#announcer.destroy();
     this.#unsubscribe();
