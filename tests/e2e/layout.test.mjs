@@ -88,6 +88,15 @@ describe('layout at four widths, two languages, and in dark mode', { timeout: 90
             });
             assert.deepEqual(await page.evaluate(columnsOutOfReach, 'translate-attention'), [], `§3.3's map at ${width} px (${lang}): columns out of reach`);
           }
+          if (id === 'transformer' && width === 390) {
+            // §4's enlarged cross-attention map and the decoding's step map: every character of
+            // the default date in view on a phone, as §3.3's words are
+            for (const fig of ['transformer-zoom-map', 'transformer-step-cross']) {
+              await page.locator(`#${fig}`).scrollIntoViewIfNeeded();
+              await page.waitForFunction((f) => document.querySelector(`#${f} output.heatmap-data`)?.dataset.texts, fig);
+              assert.deepEqual(await page.evaluate(columnsOutOfReach, fig), [], `§4's ${fig} at ${width} px (${lang}): columns out of reach`);
+            }
+          }
           // on a phone nothing is cut at the side: text boxes, diagrams, formulas, rows of examples
           if (width <= 390) assert.deepEqual(await page.evaluate(clippedOf, [id, SCROLLS_SIDEWAYS]), [], `${id} at ${width} px (${lang}): content cut at the side`);
           assert.deepEqual(await page.evaluate(raggedTitlesOf, id), [], `${id} at ${width} px (${lang}): a panel title in pieces`);

@@ -44,6 +44,13 @@ const VALUE_FONT_MAX = 13;
 const VALUE_FONT_MIN = 9;
 /** the narrowest column: a value such as "-0.12" still fits at VALUE_FONT_MIN */
 export const MIN_COLUMN_WIDTH = 30;
+/**
+ * The narrowest column of a map read by its colours (a translator's attention: a trained row puts
+ * its weight on one or two source words; the tooltip, the table and the readouts give the numbers):
+ * one line of its 12 px labels, run down the column. A long sentence's columns then all fit a phone
+ * (14 words at 390 px) rather than scroll out of sight; a longer one still scrolls.
+ */
+export const COLOUR_COLUMN_WIDTH = 15;
 
 /** Axis tick text: long tokens are shortened (the tooltip and focus text show them whole). */
 export function tickLabel(label: string, max = 10): string {

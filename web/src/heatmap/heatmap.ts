@@ -35,7 +35,7 @@ import { figureEmbedHandler } from '../embed/figure-embed';
 import { restyleOnSchemeChange } from '../scheme';
 
 export { divergingColor, inkOn, rampColor } from './heatmap-color';
-export { formatValue, tickLabel } from './heatmap-paint';
+export { COLOUR_COLUMN_WIDTH, formatValue, tickLabel } from './heatmap-paint';
 export { HeatmapScaleGroup } from './heatmap-scale';
 export type { CellEvent, CellRef } from './heatmap-cells';
 

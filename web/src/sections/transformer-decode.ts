@@ -6,7 +6,7 @@
 // walked to lights the source by that layer and head (a chosen one becomes the reader's choice of
 // what lights the source), its word marked; pointing at a source word marks its cell.
 import type { SourceToken, TransformerTranslateResult } from '#types/seq2seq';
-import { Heatmap } from '../heatmap/heatmap';
+import { COLOUR_COLUMN_WIDTH, Heatmap } from '../heatmap/heatmap';
 import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
 import { fill } from '../i18n';
 import { el, field, setOptions } from './dom';
@@ -101,6 +101,7 @@ export class TransformerDecodeView {
       xTitle: t('transformer.axis.source'),
       yTitle: t('transformer.axis.layerHead'),
       t,
+      minColumnWidth: COLOUR_COLUMN_WIDTH,
     });
     this.#link.dataset.testid = 'transformer-link';
     const same = (cell: CellRef) => cell;

@@ -1,7 +1,7 @@
 // §4's three grids (encoder self, decoder causal self, cross: transformer-grid.ts) under their one
 // colour legend, and the enlarged map: the full heatmap of the map the reader clicked (transformer_zoom,
 // transformer_zoom_layer, transformer_zoom_head), with labelled axes, values on hover and focus, and export.
-import { Heatmap } from '../heatmap/heatmap';
+import { COLOUR_COLUMN_WIDTH, Heatmap } from '../heatmap/heatmap';
 import { legendGradient } from '../heatmap/heatmap-color';
 import { fill } from '../i18n';
 import type { AppState } from '../state';
@@ -72,6 +72,7 @@ export class AttentionGrids {
         xTitle: kind === 'cross' ? t('transformer.axis.source') : t('transformer.axis.keys'),
         yTitle: t('transformer.axis.queries'),
         t,
+        minColumnWidth: COLOUR_COLUMN_WIDTH,
       });
       this.#zoomBox.append(button(t('transformer.zoom.close'), 'transformer-zoom-close', () => state.set('transformer_zoom', 'none')));
       this.#zoom = { kind, map };

@@ -8,7 +8,7 @@
 // marks its word, and the header, candidates and line under the source name that step; pointing
 // at a source word marks its cell in the step's row.
 import type { BeamNode, DecodeStep, TranslateResult } from '#types/seq2seq';
-import { Heatmap } from '../heatmap/heatmap';
+import { COLOUR_COLUMN_WIDTH, Heatmap } from '../heatmap/heatmap';
 import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
 import { fill } from '../i18n';
 import { el } from './dom';
@@ -18,14 +18,6 @@ import { CandidateList } from './translate-topk';
 import type { RovingFocus } from './keyboard';
 
 const PLAY_MS = 450;
-/**
- * The map's narrowest column: one line of its 12 px labels, run down the column. The map is read
- * by its colours (a trained row puts its weight on one or two source words; the tooltip and the
- * readout under it give the numbers), so its columns need not hold a value: a long sentence's
- * columns all fit a phone (14 words at 390 px) rather than scroll out of sight; a longer one
- * still scrolls.
- */
-const ATTENTION_COLUMN_WIDTH = 15;
 /** What one step of either decoder shows. */
 interface StepView {
   token: string;
@@ -103,7 +95,7 @@ export class DecodeView {
       xTitle: t('translate.axis.source'),
       yTitle: t('translate.axis.output'),
       t,
-      minColumnWidth: ATTENTION_COLUMN_WIDTH,
+      minColumnWidth: COLOUR_COLUMN_WIDTH,
     });
     right.append(this.#noAttention);
     this.#noAttention.textContent = t('translate.noAttention');

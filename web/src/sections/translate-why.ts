@@ -12,7 +12,7 @@
 // Loaded on demand (translate-why-lazy.ts) with its own strings and stylesheet.
 import type { Intervention, TranslateResult, TranslationAttribution } from '#types/seq2seq';
 import type { RemoteSeq2Seq } from '../worker/protocol';
-import { Heatmap } from '../heatmap/heatmap';
+import { COLOUR_COLUMN_WIDTH, Heatmap } from '../heatmap/heatmap';
 import { adoptCss, styleRootOf } from '../adopt-css';
 import { distinctLabels } from './token-labels';
 import { STRONG_WEIGHT } from './translate-step-player';
@@ -144,7 +144,7 @@ export class WhyView {
     const side = (key: string, text: HTMLElement, mapId: string, mapKey: string) => {
       const box = el('div', 'translate-why-side');
       box.append(el('p', 'translate-label', t(key)), text);
-      const map = new Heatmap(box, { id: mapId, title: t(mapKey), fixedRange: [0, 1], xTitle: t(`translate.why.axis.source${tf}`), yTitle: t(`translate.why.axis.output${tf}`), t });
+      const map = new Heatmap(box, { id: mapId, title: t(mapKey), fixedRange: [0, 1], xTitle: t(`translate.why.axis.source${tf}`), yTitle: t(`translate.why.axis.output${tf}`), t, minColumnWidth: COLOUR_COLUMN_WIDTH });
       sides.append(box);
       return map;
     };
@@ -163,7 +163,7 @@ export class WhyView {
     this.#methods = { 'integrated-gradients': method('integrated-gradients', 'translate.why.attr.ig'), 'gradient-input': method('gradient-input', 'translate.why.attr.gxi') };
     methods.append(this.#methods['integrated-gradients'], this.#methods['gradient-input']);
     const mapHost = el('div');
-    this.#attrMap = new Heatmap(mapHost, { id: id('-attribution'), title: t('translate.why.attr.heatmap'), diverging: true, xTitle: t(`translate.why.axis.source${tf}`), yTitle: t(`translate.why.axis.output${tf}`), t, digits: 3 });
+    this.#attrMap = new Heatmap(mapHost, { id: id('-attribution'), title: t('translate.why.attr.heatmap'), diverging: true, xTitle: t(`translate.why.axis.source${tf}`), yTitle: t(`translate.why.axis.output${tf}`), t, digits: 3, minColumnWidth: COLOUR_COLUMN_WIDTH });
     this.#rho.dataset.testid = id('-rho');
     this.#attrNote.dataset.testid = id('-attr-note');
     this.#attrBody.append(methods, el('p', 'translate-note', t('translate.why.attr.saturated')), mapHost, el('p', 'translate-label', t('translate.why.attr.rho')), this.#rho);
