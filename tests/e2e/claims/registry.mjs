@@ -13,7 +13,7 @@ export const CLAIMS = [
   // §1 why attention
   { id: 'why-start', section: 'why', keys: ['why.try.start', 'why.status.done', 'why.chance'], file: 'why.test.mjs', what: 'after training, the plain model ends far below attention at the longest strings, near a fifth right, above the drawn chance line' },
   { id: 'why-length', section: 'why', keys: ['why.try.length'], file: 'why.test.mjs', what: 'trained with Longest string 60, attention dips past 40 yet still far outscores plain at 60' },
-  { id: 'why-cell', section: 'why', keys: ['why.try.cell', 'why.changed'], file: 'why.test.mjs', what: 'switching the cell to LSTM restarts both models from the same seed' },
+  { id: 'why-cell', section: 'why', keys: ['why.try.cell', 'why.changed'], file: 'why.test.mjs', what: 'after the default (GRU) run, switching the cell to LSTM restarts both models and keeps the GRU run\'s token accuracy on the chart, named and with its numbers' },
   // §2 the core idea
   { id: 'idea-sharpness', section: 'idea', keys: ['idea.try.strength', 'idea.answer.even'], file: 'idea.test.mjs', what: 'sharpness 0 weighs every word alike and says so; 6 picks one word per fixed question; the reader’s row does not move' },
   { id: 'idea-yours', section: 'idea', keys: ['idea.try.yours', 'idea.answer.split'], file: 'idea.test.mjs', what: 'thing 0, place 2, time 2 splits the weight evenly between park and Saturday, ahead of every other word' },

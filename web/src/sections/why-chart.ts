@@ -1,10 +1,13 @@
 // §1's chart: token accuracy (solid) and exact match (dotted) against input length for the plain
 // and the attention model, drawn by Chart.js (line-chart.ts): built off the mount task, at most once
-// a frame while training; hovering shows every series' value at that length. Its export menu goes
-// under it: the picture, and the numbers by length.
+// a frame while training; hovering shows every series' value at that length. After a settings
+// change the last finished run's token accuracy stays, thin and dash-dotted, so that the reader
+// compares the two runs (a GRU against an LSTM) on one chart. Its export menu goes under it: the
+// picture, and the numbers by length.
 import { chartPictures } from '../charts/deferred-chart';
 import { LineChart, type LineSeries } from '../charts/line-chart';
 import { Figure } from '../figure';
+import { fill } from '../i18n';
 import type { WhySnapshot } from './why-run';
 
 const PLAIN = '#c2410c';
@@ -13,6 +16,13 @@ const CHANCE = '#6b7280';
 /** a blind guess among the task's 20 letters */
 export const WHY_CHANCE = 1 / 20;
 
+/** A finished run kept beside the next one: its snapshot, and its cell and longest string, which name it. */
+export interface WhyPrevious {
+  readonly snapshot: WhySnapshot;
+  readonly cell: string;
+  readonly maxLen: number;
+}
+
 const percent = (v: number) => `${Math.round(v * 100)}%`;
 const percentPrecise = (v: number) => `${(v * 100).toFixed(1)}%`;
 
@@ -20,7 +30,8 @@ export class WhyChart extends Figure<WhySnapshot> {
   readonly #chart: LineChart;
   /** the last snapshot drawn: what the exports hold */
   #snapshot: WhySnapshot | null = null;
-  readonly #labels: { plain: string; attention: string; exactPlain: string; exactAttention: string; chance: string };
+  #previous: WhyPrevious | null = null;
+  readonly #labels: { plain: string; attention: string; exactPlain: string; exactAttention: string; chance: string; previous: string };
   /** the lengths the x axis has its ticks at */
   #lengths = '';
 
@@ -50,6 +61,7 @@ export class WhyChart extends Figure<WhySnapshot> {
       exactPlain: `${t('why.plain')} · ${t('why.exact')}`,
       exactAttention: `${t('why.attention')} · ${t('why.exact')}`,
       chance: t('why.chance.line'),
+      previous: t('why.previous'),
     };
     this.#chart = new LineChart(box, {
       label: t('why.chartLabel'),
@@ -62,13 +74,22 @@ export class WhyChart extends Figure<WhySnapshot> {
     host.append(this.menu!);
   }
 
+  /** The finished run drawn beside the current one (null: none). */
+  setPrevious(previous: WhyPrevious | null): void {
+    this.#previous = previous;
+    if (this.#snapshot) this.update(this.#snapshot);
+  }
+
   update(s: WhySnapshot): void {
     this.#snapshot = s;
-    const lengths = s.lengths.join(',');
-    if (lengths !== this.#lengths && s.lengths.length) {
+    const previous = this.#previous;
+    // the ticks at the lengths of both runs (a run to 60 beside one to 40)
+    const ticks = [...new Set([...s.lengths, ...(previous?.snapshot.lengths ?? [])])].sort((a, b) => a - b);
+    const lengths = ticks.join(',');
+    if (lengths !== this.#lengths && ticks.length) {
       this.#lengths = lengths;
       // a fifth of a doubling beyond the first and last length: their markers are not cut in half
-      this.#chart.setLogRange(s.lengths[0] / 2 ** 0.2, s.lengths[s.lengths.length - 1] * 2 ** 0.2, s.lengths);
+      this.#chart.setLogRange(ticks[0] / 2 ** 0.2, ticks[ticks.length - 1] * 2 ** 0.2, ticks);
     }
     const line = (label: string, color: string, values: readonly (number | null)[], dashed: boolean): LineSeries => ({
       label,
@@ -87,8 +108,23 @@ export class WhyChart extends Figure<WhySnapshot> {
         line(l.attention, ATTENTION, s.attention, false),
         line(l.exactPlain, PLAIN, s.exactPlain, true),
         line(l.exactAttention, ATTENTION, s.exactAttention, true),
+        ...(previous ? this.#previousSeries(previous) : []),
       ],
     });
+  }
+
+  #previousSeries({ snapshot: p, cell, maxLen }: WhyPrevious): LineSeries[] {
+    const l = this.#labels;
+    const label = fill(l.previous, { cell: cell.toUpperCase(), length: maxLen });
+    const line = (name: string, color: string, values: readonly (number | null)[]): LineSeries => ({
+      label: `${name} · ${label}`,
+      color,
+      points: values.map((y, i) => ({ x: p.lengths[i], y })),
+      dash: [8, 3, 2, 3],
+      width: 1.5,
+      marker: 'none',
+    });
+    return [line(l.plain, PLAIN, p.plain), line(l.attention, ATTENTION, p.attention)];
   }
 
   destroy(): void {

@@ -7,7 +7,7 @@ import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import { limits, type PropName } from '../state';
 import { CELLS } from '../state-table';
 import css from './why.css?inline';
-import { WHY_CHANCE, WhyChart } from './why-chart';
+import { WHY_CHANCE, WhyChart, type WhyPrevious } from './why-chart';
 import { WhyRun, type WhySettings, type WhySnapshot } from './why-run';
 import { fill } from '../i18n';
 import { WHY_STRINGS } from './why-strings';
@@ -18,7 +18,7 @@ import { CHART_CSS } from '../charts/chart-css';
 import { ABOUT_A_MINUTE_SECONDS, isLongWait } from './speed-meter';
 
 /** §1's run (both models, their snapshot) carries over a change of the page's language, and the reader's yes to a long run. */
-const parked = parkingSlot<{ run: WhyRun; longRunConfirmed: boolean }>('why');
+const parked = parkingSlot<{ run: WhyRun; longRunConfirmed: boolean; previous: WhyPrevious | null }>('why');
 
 /** 0.213 → "21%"; no value yet → "–" */
 const percentText = (x: number | null | undefined): string => (typeof x === 'number' && Number.isFinite(x) ? `${Math.round(100 * x)}%` : '–');
@@ -52,6 +52,8 @@ class WhyView implements SectionHandle {
   readonly #empty = el('p', 'lab-empty-hint why-empty');
   /** the reader agreed to a long run (isLongWait; asked once per run) */
   #longRunConfirmed = false;
+  /** the last finished run, drawn beside the current one once a setting has changed */
+  #previous: WhyPrevious | null = null;
   readonly #unsubscribe: () => void;
   readonly #inputs: Partial<Record<PropName, HTMLInputElement | HTMLSelectElement>> = {};
   #run: WhyRun;
@@ -134,6 +136,7 @@ class WhyView implements SectionHandle {
     this.#root.append(el('p', 'why-note', t('why.chance')), this.#data);
 
     this.#run = this.#adoptRun() ?? this.#newRun();
+    this.#chart.setPrevious(this.#previous);
     this.#render(this.#run.snapshot);
     this.#unsubscribe = state.subscribe((changed) => {
       if (!changed.some((n) => WATCHED.includes(n))) return;
@@ -142,6 +145,9 @@ class WhyView implements SectionHandle {
         input.value = String(state.get(name as PropName));
         setFieldError(input, null);
       }
+      // a finished run stays on the chart beside the one the new settings train
+      const finished = this.#run.snapshot;
+      if (finished.done) this.#previous = { snapshot: finished, cell: this.#run.settings.cell, maxLen: this.#run.settings.maxLen };
       this.#reset(this.#wanted);
     });
   }
@@ -167,6 +173,7 @@ class WhyView implements SectionHandle {
     const adopted = parked.adopt(settingsKey(this.#settings()));
     if (!adopted) return null;
     this.#longRunConfirmed = adopted.longRunConfirmed;
+    this.#previous = adopted.previous;
     adopted.run.listen(this.#onUpdate, this.#onError);
     return adopted.run;
   }
@@ -239,6 +246,7 @@ class WhyView implements SectionHandle {
     this.#longRunConfirmed = false;
     this.#confirm.hidden = true;
     this.#error.clear();
+    this.#chart.setPrevious(this.#previous);
     this.#chart.update(this.#run.snapshot);
     this.#sync();
   }
@@ -299,7 +307,7 @@ class WhyView implements SectionHandle {
       () => {},
       () => {},
     );
-    parked.park(settingsKey(run.settings), { run, longRunConfirmed: this.#longRunConfirmed }, (p) => void p.run.destroy());
+    parked.park(settingsKey(run.settings), { run, longRunConfirmed: this.#longRunConfirmed, previous: this.#previous }, (p) => void p.run.destroy());
     this.#parked = true;
   }
 
