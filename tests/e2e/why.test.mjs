@@ -34,6 +34,9 @@ describe('§1 why attention', { timeout: 400_000 }, () => {
     // pause stops at a step boundary and resume goes on from there
     await page.waitForFunction(() => Number(document.querySelector('.why-section')?.dataset.step) > 0);
     await page.click('[data-testid=why-start]');
+    // on a loaded machine the long-run question may have paused the run first: that press then
+    // answered it (go on), and the next one pauses
+    if ((await page.evaluate(() => document.querySelector('.why-section')?.dataset.state)) === 'running') await page.click('[data-testid=why-start]');
     await page.waitForFunction(() => document.querySelector('.why-section')?.dataset.state === 'idle');
     const paused = (await snapshot()).step;
     assert.ok(paused > 0);
@@ -91,6 +94,26 @@ describe('§1 why attention', { timeout: 400_000 }, () => {
     assert.ok(steps >= 20 && steps < 5000, `steps ${steps}`);
     assert.equal((await snapshot()).step, 0);
     await site.screenshot('why-long-run', { fullPage: false });
+  });
+
+  test('Start while the long-run question shows answers it: the whole run goes on, not asked again', async () => {
+    await site.load('#view=why&seed=1&why_cell=lstm&why_hidden=256&why_max_len=60&why_steps=5000');
+    await page.waitForSelector(SEC);
+    await page.click('[data-testid=why-start]');
+    const confirm = page.locator('[data-testid=why-confirm]');
+    await confirm.waitFor({ state: 'visible', timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelector('.why-section')?.dataset.state === 'idle');
+    const start = page.locator('[data-testid=why-start]');
+    assert.equal(await start.textContent(), 'Resume');
+    await start.click();
+    assert.equal(await confirm.isVisible(), false, 'the question is answered');
+    const step = (await snapshot()).step;
+    await page.waitForFunction((n) => JSON.parse(document.querySelector('[data-testid=why-data]').value).step > n, step);
+    await page.waitForTimeout(2500); // more than two of the speed's one-second windows
+    assert.equal(await confirm.isVisible(), false, 'not asked again');
+    assert.equal(await page.evaluate(() => document.querySelector('.why-section')?.dataset.state), 'running');
+    await start.click(); // pause
+    await page.waitForFunction(() => document.querySelector('.why-section')?.dataset.state === 'idle');
   });
 
   test('the length axis is logarithmic: each doubling the same distance, a tick at each measured length (both languages)', async () => {

@@ -6,6 +6,7 @@
 // is bit-identical to train(a + b), so a seed gives the same curves on every run.
 import type { CellName, Seq2SeqConfig } from '#types/seq2seq';
 import type { LabClient, RemoteSeq2Seq } from '../worker/protocol';
+import { SpeedMeter } from './speed-meter';
 
 const mean = (xs: ArrayLike<number>): number => {
   let s = 0;
@@ -37,10 +38,6 @@ export interface WhySnapshot {
 }
 
 const CALL_BUDGET_MS = 50;
-/** training turns left out of the speed: the first ones pay for the wasm's warm-up (ten times a step) */
-const WARM_UP_TURNS = 3;
-/** the speed is trusted once this much training time has been measured after the warm-up */
-const MIN_MEASURED_MS = 800;
 const EVAL_COUNT = 40;
 const EVAL_SEED = 1;
 /** Reverse needs a higher rate than the note's 1e-3 to show the gap within a minute (see tests/wasm/long-sequence.test.mjs). */
@@ -84,11 +81,13 @@ export class WhyRun {
   /** lengths evaluated (both models) since the last training step: a full sweep after the end marks done */
   #lengthsAfterEnd = 0;
   readonly #snap: WhySnapshot;
-  /** wall time and steps of the loop while running (training and evaluation): the speed estimate */
-  #wallMs = 0;
-  #wallSteps = 0;
-  /** turns that trained, counted to leave the warm-up out of the speed */
-  #trainedTurns = 0;
+  /**
+   * The loop's speed by the wall clock (training and evaluation: what the reader waits for), the
+   * fastest of its one-second windows (speed-meter.ts): the first turns pay for the wasm's warm-up,
+   * and a page busy mounting its sections once made a run's first seconds five times slower than
+   * the rest, so a mean over them asked about a five-minute run that took one.
+   */
+  readonly #meter = new SpeedMeter();
 
   constructor(lab: LabClient, settings: WhySettings, onUpdate: (s: WhySnapshot) => void, onError: (err: unknown) => void) {
     this.#lab = lab;
@@ -129,9 +128,10 @@ export class WhyRun {
     return this.#snap;
   }
 
-  /** Measured seconds per training step of both models together (evaluations included, the warm-up not); null until measured. */
+  /** Measured seconds per training step of both models together (evaluations included); null until measured. */
   get secondsPerStep(): number | null {
-    return this.#wallSteps > 0 && this.#wallMs >= MIN_MEASURED_MS ? this.#wallMs / this.#wallSteps / 1000 : null;
+    const ms = this.#meter.settled;
+    return ms === null ? null : ms / 1000;
   }
 
   /** Seconds the rest of the run takes at the measured speed; null before a measurement. */
@@ -142,6 +142,7 @@ export class WhyRun {
 
   start(): void {
     if (this.#destroyed || this.#snap.done) return;
+    if (!this.#running) this.#meter.start(this.#snap.step);
     this.#running = true;
     void this.#loop();
   }
@@ -171,17 +172,12 @@ export class WhyRun {
         this.#models = [made[0], made[1]];
       }
       while (this.#running && !this.#destroyed && this.#models) {
-        const t0 = performance.now();
-        const before = this.#snap.step;
         if (this.#snap.step < this.#snap.total) await this.#trainBoth(this.#models);
         if (this.#destroyed) return;
         await this.#evaluateNextLength(this.#models);
         // replaced meanwhile (the reader changed a setting): its step must not cover the new run's
         if (this.#destroyed) return;
-        if (this.#snap.step > before && ++this.#trainedTurns > WARM_UP_TURNS) {
-          this.#wallMs += performance.now() - t0;
-          this.#wallSteps += this.#snap.step - before;
-        }
+        this.#meter.record(this.#snap.step);
         if (this.#snap.step >= this.#snap.total && this.#lengthsAfterEnd >= this.#snap.lengths.length) {
           this.#snap.done = true;
           this.#running = false;

@@ -188,11 +188,23 @@ class WhyView implements SectionHandle {
     }
     // a finished run: the button trains two new models from the start, same settings
     if (this.#run.snapshot.done) return this.#reset(true);
+    // Start (Resume) while the long-run question shows answers it: go on with the whole run
+    if (!this.#confirm.hidden) return this.#goOn();
     this.#wanted = !this.#wanted;
     this.#error.clear();
     // "… is now …: start again" is answered once the run it asked for starts
     if (this.#wanted) this.#narration.textContent = '';
     this.#confirm.hidden = true;
+    this.#sync();
+  }
+
+  /** The reader wants the whole run, however long the question said it takes. */
+  #goOn(): void {
+    this.#longRunConfirmed = true;
+    this.#confirm.hidden = true;
+    this.#wanted = true;
+    this.#error.clear();
+    this.#narration.textContent = ''; // "… is now …: start again" is answered
     this.#sync();
   }
 
@@ -211,12 +223,7 @@ class WhyView implements SectionHandle {
       undefined,
       fill(t('why.confirm.text'), { time: formatDuration(t, secondsLeft), perStep: secondsPerStep < 1 ? `${Math.round(secondsPerStep * 1000)} ms` : `${secondsPerStep.toFixed(1)} s` }),
     );
-    const go = primaryButton(t('why.confirm.run'), 'why-confirm-run', () => {
-      this.#longRunConfirmed = true;
-      this.#confirm.hidden = true;
-      this.#wanted = true;
-      this.#sync();
-    });
+    const go = primaryButton(t('why.confirm.run'), 'why-confirm-run', () => this.#goOn());
     const fewer = button(fill(t('why.confirm.fewer'), { steps: fitting }), 'why-confirm-fewer', () => {
       this.#confirm.hidden = true;
       this.#narrate(t('why.steps'), String(fitting));
