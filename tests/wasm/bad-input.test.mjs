@@ -196,7 +196,7 @@ const cases = [
   ['a string where a boolean is expected (causal)', () => attend({ mask: { causal: 'yes' } }), /mask\.causal must be true or false \(got yes\)/],
   ['cosine temperature Infinity', () => attend({ score: 'cosine', temperature: Infinity }), /temperature must be a positive finite number/],
   ['temperature with a score other than cosine', () => attend({ score: 'scaled', temperature: 2 }), /temperature applies to score 'cosine' only \(the score is 'scaled'\)/],
-  ['temperature with the default score', () => attend({ temperature: 2 }), /temperature applies to score 'cosine' only \(the score is 'dot', the default\)/],
+  ['temperature with the default score', () => attend({ temperature: 2 }), /temperature applies to score 'cosine' only \(the score is 'scaled', the default\)/],
   ['score params with the dot score', () => attend({ score: 'dot', params: { w: ones([4, 4]) } }), /params applies to the scores 'general' and 'additive' only \(the score is 'dot'\)/],
   ['tensor() with fewer values than its shape', () => tensor([2, 2], [1, 2, 3]), /tensor\(\): shape \[2, 2\] needs 4 values, got 3/],
   ['tensor() with a fractional dimension', () => tensor([1.5], [1]), /tensor\(\): shape must be whole numbers >= 0 \(got \[1\.5\]\)/],

@@ -1,7 +1,7 @@
 // embind surface of the attention core. Each function takes plain JS objects, returns plain JS
 // objects (copies), and, when the caller passes gradOutput, the gradients of every input and weight
 // too. Errors come back as {error}; wasm/js/attention-lab.mjs rethrows them as JS Errors.
-// The names of fields here match shared/types/attention-lab.d.ts exactly.
+// The names of fields here match wasm/js/types/attention-lab.d.ts exactly.
 #include <emscripten/bind.h>
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // The JS handle of a bare model, a lab::Seq2SeqModel (seq2seq_model_bindings.cpp) or a
 // lab::TransformerModel (transformer_model_bindings.cpp): the model and nothing else, with the
-// methods both offer JS (shared/types/seq2seq-model.d.ts). What differs between the two models
+// methods both offer JS (wasm/js/types/seq2seq-model.d.ts). What differs between the two models
 // comes from `Api`, a struct of three static functions:
 //   Api::architecture_from_js(js)         the model's config of the factory's JS object, its
 //                                         keys checked, but for the vocabularies and the seed;

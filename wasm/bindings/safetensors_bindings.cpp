@@ -25,7 +25,7 @@ using labjs::guarded;
 
 namespace {
 
-// The same fields as Seq2Seq.translate (shared/types/seq2seq.d.ts).
+// The same fields as Seq2Seq.translate (wasm/js/types/seq2seq.d.ts).
 val translation_to_js(const lab::FileVocab& vocab, const lab::TranslateResult& r) {
   const labjs::TokenName token = labjs::token_names(vocab);
   val out = labjs::translation_to_js(token, r.source, r.output, r.text, r.finished);

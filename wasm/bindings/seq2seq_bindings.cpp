@@ -6,7 +6,7 @@
 //
 // Ownership: createSeq2Seq / loadSeq2Seq hand JS a new C++ object. The JS wrapper (class Seq2Seq
 // in wasm/js/seq2seq.mjs) owns it and must call .delete() exactly once; nothing else frees it.
-// Field names match shared/types/seq2seq.d.ts exactly.
+// Field names match wasm/js/types/seq2seq.d.ts exactly.
 #include <emscripten/bind.h>
 
 #include <string>

@@ -2,7 +2,7 @@
 // transformer_session_bindings.cpp, safetensors_bindings.cpp) and the bare-model bindings
 // (seq2seq_model_bindings.cpp, transformer_model_bindings.cpp): one place for each option
 // object, result object and batch, so that the Seq2Seq, Transformer and imported translators
-// keep exactly the same JS fields (shared/types/seq2seq.d.ts, seq2seq-model.d.ts). No maths and
+// keep exactly the same JS fields (wasm/js/types/seq2seq.d.ts, seq2seq-model.d.ts). No maths and
 // no range checks: those, and their messages, are the core's.
 #pragma once
 

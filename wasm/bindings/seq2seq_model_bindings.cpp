@@ -10,7 +10,7 @@
 //
 // Ownership: createSeq2SeqModel hands JS a new C++ object; the JS wrapper (class Seq2SeqModel in
 // wasm/js/seq2seq-model.mjs) owns it and calls .delete() exactly once.
-// Field names match shared/types/seq2seq-model.d.ts exactly.
+// Field names match wasm/js/types/seq2seq-model.d.ts exactly.
 #include <emscripten/bind.h>
 
 #include <string>

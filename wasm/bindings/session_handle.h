@@ -1,5 +1,5 @@
 // The JS handle of a trained translator: a lab::TranslatorSession and nothing else, with the same
-// methods and result fields for every model (shared/types/seq2seq.d.ts), so that
+// methods and result fields for every model (wasm/js/types/seq2seq.d.ts), so that
 // wasm/js/seq2seq.mjs wraps them all in one class. What differs between the models comes from
 // `Api`, a struct of its model's binding (seq2seq_bindings.cpp, transformer_session_bindings.cpp):
 //   Api::kArch                             info().arch: 'rnn', 'transformer';

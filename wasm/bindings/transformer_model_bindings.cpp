@@ -8,7 +8,7 @@
 // (TransformerConfig::validate, validate_batch, check_shape, AdamOptions::validate), and so are
 // the messages. Errors come back as {error} (guarded); wasm/js/transformer-model.mjs rethrows
 // them as JS Errors. The JS wrapper owns the handle and calls .delete() exactly once.
-// Field names match shared/types/seq2seq-model.d.ts.
+// Field names match wasm/js/types/seq2seq-model.d.ts.
 #include <emscripten/bind.h>
 
 #include <string>

@@ -8,7 +8,7 @@
 // A translation's steps carry, besides the Seq2Seq fields (token, prob, top, attention = the
 // rollout onto the source), every layer's and head's attention: `cross` (L, H, S), `self`
 // (L, H, t + 1), `rolloutTarget` (t + 1); the result's `encoder` has `self` (L, H, S, S) and
-// `rollout` (S, S). Field names match shared/types/seq2seq.d.ts.
+// `rollout` (S, S). Field names match wasm/js/types/seq2seq.d.ts.
 //
 // Model files (saveTransformer, loadTransformer, the .safetensors export) are in
 // transformer_file_bindings.cpp and interventions in transformer_why_bindings.cpp, so that the

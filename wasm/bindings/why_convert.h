@@ -1,6 +1,6 @@
 // JS ⇄ core conversion for asking a translator why (sequence/decode.h's interventions,
 // sequence/attribution.h), shared by the Seq2Seq, imported (.safetensors) and bare-model bindings.
-// Field names match shared/types/seq2seq.d.ts and seq2seq-model.d.ts. No maths and no range
+// Field names match wasm/js/types/seq2seq.d.ts and seq2seq-model.d.ts. No maths and no range
 // checks: those, and their messages, are the core's.
 #pragma once
 

@@ -226,8 +226,8 @@ function variantList(which = () => true) {
  */
 function checkAttentionKeys(args) {
   if (args === null || typeof args !== 'object') return; // the core says what is wrong
-  const score = args.score ?? 'dot';
-  const named = args.score === undefined ? "'dot', the default" : JSON.stringify(String(score)).replace(/"/g, "'");
+  const score = args.score ?? 'scaled'; // the core's default (attention_bindings.cpp, staged-attention.mjs)
+  const named = args.score === undefined ? "'scaled', the default" : JSON.stringify(String(score)).replace(/"/g, "'");
   if (args.temperature !== undefined && score !== 'cosine') {
     throw new Error(`temperature applies to score 'cosine' only (the score is ${named})`);
   }

@@ -1,7 +1,7 @@
-// Continuous training inside the worker (LabApi's seq2seq.trainStream). The page used to ask
-// for ~50 ms chunks one call at a time; between an answer and the next call the worker sat idle
-// while the page redrew, so training in the page ran at about half of Node's speed. A stream
-// trains slice after slice with no round trip: each slice (~sliceMs) reports its steps to the
+// Continuous training inside the worker (LabApi's seq2seq.trainStream). Asked for in chunks, one
+// call at a time, the worker would sit idle between an answer and the next call while the page
+// redrew (training in the page then ran at about half of Node's speed). A stream trains slice after
+// slice with no round trip: each slice (~sliceMs) reports its steps to the
 // call's Progress, then the worker yields to its event loop, where a stop or another section's
 // call is served, and goes on. Kept free of worker globals (clock, yield and sleep are injected)
 // so the Node tests drive it with the real wasm module.
