@@ -41,7 +41,6 @@ const GPT_TEXT = Array.from({ length: 6 }, (_, i) => `《题${i}》\n白日依�
 const GPT = { text: GPT_TEXT, blockSize: 8, layers: 1, heads: 2, dModel: 8, seed: 1 };
 // The page's reader of a reader's own file (the third list, at the end), loaded before any test runs.
 const { readTextFile } = await loadWeb('sections/text-file');
-const { SHELL_STRINGS, translator } = await loadWeb('i18n');
 const literal = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 
 let lab, note, noteBytes, dates, bare, book, handles, tf, tfBytes, pairsBytes;
@@ -594,7 +593,6 @@ test('the command-line list names each case once', () => {
 // UTF-8 (the line of its first bad byte named) or one holding a NUL is refused with a message that
 // names the field by its label and the file, in English and Chinese. The page keeps the field's
 // text on a refusal: tests/e2e/bring-your-own.test.mjs (§3.3) and gpt.test.mjs (§5) show it.
-const pageText = { en: translator('en', SHELL_STRINGS), zh: translator('zh', SHELL_STRINGS) };
 // the fields' labels as the page names them (the upload's without the ellipsis of its control)
 const PAIRS_FIELD = { en: 'Upload a .tsv file', zh: '上传 .tsv 文件' };
 const fileCases = [
@@ -613,12 +611,12 @@ const fileCases = [
 
 for (const [name, file, label, maxMiB, message] of fileCases) {
   test(`the page: ${name}`, async () => {
-    for (const lang of ['en', 'zh']) assert.deepEqual(await readTextFile(file, pageText[lang], label[lang], maxMiB), { error: message[lang] }, lang);
+    for (const lang of ['en', 'zh']) assert.deepEqual(await readTextFile(file, lang, label[lang], maxMiB), { error: message[lang] }, lang);
   });
 }
 
 test('the page: a UTF-8 file within the limit is read whole, its byte-order mark dropped', async () => {
   const text = '咖哥 喜欢 小冰\tKaGe likes XiaoBing\n';
-  assert.deepEqual(await readTextFile(new File([`\ufeff${text}`], 'ok.tsv'), pageText.en, PAIRS_FIELD.en, 1), { text });
-  assert.deepEqual(await readTextFile(new File([Buffer.alloc(1 << 20, 0x61)], 'full.tsv'), pageText.en, PAIRS_FIELD.en, 1), { text: 'a'.repeat(1 << 20) });
+  assert.deepEqual(await readTextFile(new File([`\ufeff${text}`], 'ok.tsv'), 'en', PAIRS_FIELD.en, 1), { text });
+  assert.deepEqual(await readTextFile(new File([Buffer.alloc(1 << 20, 0x61)], 'full.tsv'), 'en', PAIRS_FIELD.en, 1), { text: 'a'.repeat(1 << 20) });
 });

@@ -38,7 +38,8 @@ globalThis.MutationObserver ??= class {
 
 const { setText } = await loadWeb('sections/dom');
 const { CompareView } = await loadWeb('sections/translate-compare');
-const { Redraw, redrawIntervalMs } = await loadWeb('redraw');
+const { Redraw } = await loadWeb('redraw');
+const { redrawIntervalMs } = await loadWeb('sections/training-redraw');
 
 test('setText writes a node’s text only when it differs', () => {
   let writes = 0;

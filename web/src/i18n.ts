@@ -28,11 +28,6 @@ export const SHELL_STRINGS: Strings = {
     'field.fixFirst': 'Nothing started: correct {labels} first',
     'field.tooLong': '{label}: at most {max} characters (you typed {n})',
     'field.separator': ', ',
-    // a reader's own text file (sections/text-file.ts)
-    'file.tooBig': '{label}: {name} is {bytes} bytes, over the limit of {max}',
-    'file.notUtf8': '{label}: {name} is not UTF-8 text (line {line}); save it as UTF-8',
-    'file.nul': '{label}: {name} is not a text file (a NUL byte on line {line})',
-    'file.unreadable': '{label}: {name} could not be read ({message})',
     'try.title': 'Try this:',
     // joining a label to its value, and two values: the punctuation of each language
     'label.pair': '{a}: {b}',
@@ -61,10 +56,6 @@ export const SHELL_STRINGS: Strings = {
     'field.fixFirst': '没有开始：请先改正{labels}',
     'field.tooLong': '{label}：最多 {max} 个字符（你输入了 {n} 个）',
     'field.separator': '、',
-    'file.tooBig': '{label}：{name} 有 {bytes} 字节，超过上限 {max}',
-    'file.notUtf8': '{label}：{name} 不是 UTF-8 文本（第 {line} 行）；请存为 UTF-8',
-    'file.nul': '{label}：{name} 不是文本文件（第 {line} 行有空字节）',
-    'file.unreadable': '{label}：无法读取 {name}（{message}）',
     'try.title': '试一试：',
     'label.pair': '{a}：{b}',
     'label.paren': '{a}（{b}）',

@@ -73,7 +73,7 @@ export class GptOwnText {
     const file = this.#file.files?.[0];
     setFieldError(this.#file, null);
     if (!file) return;
-    const read = await readTextFile(file, this.#ctx.t, this.#fileLabel, OWN_TEXT_MAX_MIB);
+    const read = await readTextFile(file, this.#ctx.lang, this.#fileLabel, OWN_TEXT_MAX_MIB);
     this.#file.value = ''; // the same file chosen again is read again
     if ('error' in read) return setFieldError(this.#file, read.error);
     this.#text.value = read.text;

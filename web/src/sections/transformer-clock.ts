@@ -10,7 +10,8 @@
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
 import { button, el, primaryButton, setText } from './dom';
-import { Redraw, trainingRedrawMs } from '../redraw';
+import { Redraw } from '../redraw';
+import { trainingRedrawMs } from './training-redraw';
 import { ABOUT_A_MINUTE_SECONDS, isLongRun, SpeedMeter } from './speed-meter';
 import type { TransformerTrainer } from './transformer-train';
 

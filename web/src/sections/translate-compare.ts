@@ -6,7 +6,7 @@
 import type { EvaluateResult, HeldOutExample, TranslateResult } from '#types/seq2seq';
 import type { Lang } from '../i18n';
 import { fill, translator, type Strings } from '../i18n';
-import { watchCutEdges } from '../cut-edges';
+import { markCutEdges } from '../cut-edges';
 import { el } from './dom';
 
 export const COMPARE_STRINGS: Strings = {
@@ -90,6 +90,26 @@ export function alignmentReadout(aligned: { hits: number; scored: number } | nul
 /** A row's figures as data, for tests and the browser measurement (scripts/alignment-browser.mjs). */
 function evaluationData(r: CompareRow): string {
   return JSON.stringify({ step: r.step, trainMs: Math.round(r.trainMs), ...r.evaluation });
+}
+
+/** Keeps `box`'s data-cut (cut-edges.ts) up to date as it scrolls, resizes or its content changes. Returns what stops watching. */
+function watchCutEdges(box: HTMLElement): () => void {
+  const update = (): void => markCutEdges(box, box.scrollLeft > 1, box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+  box.addEventListener('scroll', update, { passive: true });
+  const resized = new ResizeObserver(update);
+  resized.observe(box);
+  // a rebuilt table changes the scroll width, not the box's size
+  const rebuilt = new MutationObserver(() => {
+    for (const child of box.children) resized.observe(child);
+    update();
+  });
+  rebuilt.observe(box, { childList: true });
+  for (const child of box.children) resized.observe(child);
+  return () => {
+    box.removeEventListener('scroll', update);
+    resized.disconnect();
+    rebuilt.disconnect();
+  };
 }
 
 export class CompareView {

@@ -134,7 +134,7 @@ export class PairsPanel {
     if (!file) return;
     // the field named as the reader reads it, without the ellipsis of "choose…"
     const label = this.#ctx.t('translate.pairs.upload').replace(/…$/, '');
-    const read = await readTextFile(file, this.#ctx.t, label, PAIRS_MAX_MIB);
+    const read = await readTextFile(file, this.#ctx.lang, label, PAIRS_MAX_MIB);
     this.#upload.value = ''; // the same file chosen again is read again
     if ('error' in read) return setFieldError(this.#upload, read.error);
     this.#text.value = read.text;

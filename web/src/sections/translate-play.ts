@@ -6,7 +6,8 @@
 // to §4 comes back to a trained model) but neither redraws nor decodes until it is back in view.
 // The section (translate.ts) owns the models and the page; this file owns the running state.
 import { errorText } from './dom';
-import { Redraw, trainingRedrawMs } from '../redraw';
+import { Redraw } from '../redraw';
+import { trainingRedrawMs } from './training-redraw';
 import { timeLeftText } from './translate-text';
 import { DivergedError, type TranslateTrainer } from './translate-train';
 
