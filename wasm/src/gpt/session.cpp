@@ -155,7 +155,7 @@ GptSessionConfig gpt_poems_defaults() {
   c.layers = 2;
   c.heads = 4;
   c.d_model = 64;
-  c.batch_size = 8;
+  c.batch_size = 4;  // with 500 steps: more of the form than 8 × 200 in about the same time
   c.learning_rate = 3e-3;
   c.warmup = 0;
   c.windows = GptWindows::kPoem;
