@@ -325,6 +325,29 @@ TEST(GptSession, RefusesBadCorporaAndPromptsNamingTheProblem) {
   EXPECT_INPUT_ERROR(s.train(0), "train: steps");
 }
 
+// Files of every earlier shape load: one without config.windows trained on windows anywhere and
+// goes on with them; one with "poem" windows goes on with windows of one poem each, as the
+// session saved here does (its resumed run is the uninterrupted one).
+TEST(GptSession, LoadsFilesWithAndWithoutTheirWindows) {
+  lab::GptSessionConfig c = tiny_config();
+  c.windows = lab::GptWindows::kPoem;
+  lab::GptSession poem(c);
+  poem.train(3);
+  const std::vector<uint8_t> bytes = poem.save();
+  lab::ModelFileContents file = lab::read_model_file(bytes.data(), bytes.size());
+  ASSERT_EQ(file.header.at("config").at("windows"), "poem");
+  nlohmann::json header = file.header;
+  header["config"].erase("windows");
+  lab::GptSession old = lab::GptSession::load(lab::write_model_file(header, file.arrays));
+  EXPECT_EQ(old.config().windows, lab::GptWindows::kText);
+  EXPECT_TRUE(old.poem_windows().empty());
+  EXPECT_EQ(old.step(), 3);
+  lab::GptSession loaded = lab::GptSession::load(bytes);
+  EXPECT_EQ(loaded.config().windows, lab::GptWindows::kPoem);
+  EXPECT_EQ(loaded.poem_windows().size(), poem.poem_windows().size());
+  EXPECT_EQ(loaded.train(2).losses, poem.train(2).losses);
+}
+
 TEST(GptSession, RefusesAFileOfAnotherKindOrVocabulary) {
   lab::GptSession s(tiny_config());
   lab::ModelFileContents file;
