@@ -1,6 +1,7 @@
 // Finite-difference checks of every parameter group's gradient of the GPT (1–4 layers, 1/2/4
-// heads, contexts shorter than and equal to the block size), and the causal mask the gradients
-// rely on: no position's loss depends on a later token.
+// heads, contexts shorter than and equal to the block size, and with targets of -1 that the loss
+// ignores), and the causal mask the gradients rely on: no position's loss depends on a later
+// token.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +16,25 @@ namespace {
 // (layers, heads, d_model, block size, T)
 using GptShape = std::tuple<long, long, long, long, long>;
 
+// Every group's sampled entries carry a gradient (wte is used by the tied output layer in every
+// row) but wpe's rows past T, which are unused; then wpe's rows < T, every one used (some row of
+// the batch has a target at every position). Returns the worst error / tolerance.
+double expect_gradients_match(lab::GptModel& model, const lab::GptBatch& batch, long T,
+                              lab::Rng& pick) {
+  model.forward_backward(batch);
+  const std::vector<float> analytic = model.grads();
+  const double worst = labtest::expect_gradients_match_central_differences(
+      model, batch, analytic, pick, labtest::CentralDifferences{},
+      [](const lab::ParamView& v) { return v.name != "transformer.wpe.weight"; });
+  const lab::ParamView& wpe = model.param("transformer.wpe.weight");
+  const labtest::GroupNorms used = labtest::compare_group(
+      analytic, wpe.offset, T * model.config().d_model, 24, pick,
+      [&](long i) { return labtest::central_difference(model, batch, i, 1e-3f); });
+  EXPECT_GT(std::sqrt(used.num2), 1e-4);
+  EXPECT_LT(std::sqrt(used.diff2), 1e-2 * std::sqrt(used.num2) + 1e-3) << "wpe rows < T";
+  return worst;
+}
+
 class GptGradCheck : public ::testing::TestWithParam<GptShape> {};
 
 TEST_P(GptGradCheck, EveryParameterGroupMatchesCentralDifferences) {
@@ -22,21 +42,8 @@ TEST_P(GptGradCheck, EveryParameterGroupMatchesCentralDifferences) {
   lab::GptModel model(gpttest::tiny_config(layers, heads, C, block, 11, 5));
   gpttest::perturb(model, 17);
   const lab::GptBatch batch = gpttest::random_batch(2, T, 11, 23);
-  model.forward_backward(batch);
-  const std::vector<float> analytic = model.grads();
   lab::Rng pick(99);
-  // Every group's sampled entries carry a gradient (wte is used by the tied output layer in
-  // every row), but wpe's rows past T, which are unused: its rows < T are checked after.
-  const double worst = labtest::expect_gradients_match_central_differences(
-      model, batch, analytic, pick, labtest::CentralDifferences{},
-      [](const lab::ParamView& v) { return v.name != "transformer.wpe.weight"; });
-  // wpe: its rows < T, every one used.
-  const lab::ParamView& wpe = model.param("transformer.wpe.weight");
-  const labtest::GroupNorms used = labtest::compare_group(
-      analytic, wpe.offset, T * C, 24, pick,
-      [&](long i) { return labtest::central_difference(model, batch, i, 1e-3f); });
-  ASSERT_GT(std::sqrt(used.num2), 1e-4);
-  EXPECT_LT(std::sqrt(used.diff2), 1e-2 * std::sqrt(used.num2) + 1e-3) << "wpe rows < T";
+  const double worst = expect_gradients_match(model, batch, T, pick);
   RecordProperty("worst_error_over_tolerance", std::to_string(worst));
 }
 
@@ -50,6 +57,39 @@ INSTANTIATE_TEST_SUITE_P(Gpt, GptGradCheck,
                                   std::to_string(std::get<4>(p)) + "_block" +
                                   std::to_string(std::get<3>(p));
                          });
+
+// Targets of -1 (a training window after its poem has ended) are left out of the mean: the
+// gradients match central differences of that loss, and with the same number ignored at the end
+// of every row the loss is that of the rows cut before them.
+TEST(GptGradCheck, IgnoredTargetsMatchCentralDifferences) {
+  const long T = 7, C = 8;
+  lab::GptModel model(gpttest::tiny_config(2, 2, C, 8, 11, 5));
+  gpttest::perturb(model, 31);
+  lab::GptBatch batch = gpttest::random_batch(3, T, 11, 37);
+  // row 0 ends in 1 ignored target, row 1 in 4, row 2 in none
+  batch.targets[0 * T + 6] = lab::kGptIgnoreTarget;
+  for (long t = 3; t < T; ++t) batch.targets[1 * T + t] = lab::kGptIgnoreTarget;
+  lab::Rng pick(41);
+  expect_gradients_match(model, batch, T, pick);  // row 2 has a target at every position
+
+  // The last 3 targets of every row ignored = the rows cut to their first T − 3 positions.
+  lab::GptBatch ignored = gpttest::random_batch(2, T, 11, 43);
+  lab::GptBatch cut;
+  cut.B = 2;
+  cut.T = T - 3;
+  for (long r = 0; r < 2; ++r) {
+    for (long t = 0; t < T; ++t) {
+      if (t < T - 3) {
+        cut.idx.push_back(ignored.idx[r * T + t]);
+        cut.targets.push_back(ignored.targets[r * T + t]);
+      } else {
+        ignored.targets[r * T + t] = lab::kGptIgnoreTarget;
+      }
+    }
+  }
+  EXPECT_NEAR(model.loss_only(ignored), model.loss_only(cut), 1e-5);
+  EXPECT_NE(model.loss_only(ignored), model.loss_only(gpttest::random_batch(2, T, 11, 43)));
+}
 
 // Changing the last token changes no logit before it, and changes the last position's.
 TEST(GptCausal, NoPositionSeesALaterToken) {

@@ -1,9 +1,9 @@
 // The GPT against PyTorch (shared/reference/gpt.json and gpt_interchange.safetensors from
 // tests/reference/gen_gpt.py): logits, every layer's attention, loss, every parameter gradient,
 // 10 Adam and 10 AdamW steps and a greedy continuation, for 1–4 layers, 1/2/4 heads and contexts
-// of 5 to 20 positions; and a model trained in PyTorch read from its state-dict file, matched and
-// trained on here, written back under the same names; and a model trained in wasm that PyTorch
-// loaded and trained on.
+// of 5 to 20 positions, and a batch whose rows end in targets of -1 that the loss ignores; and a
+// model trained in PyTorch read from its state-dict file, matched and trained on here, written back
+// under the same names; and a model trained in wasm that PyTorch loaded and trained on.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -66,6 +66,24 @@ TEST_P(GptReference, MatchesPyTorch) {
 
 INSTANTIATE_TEST_SUITE_P(Gpt, GptReference, labtest::reference_cases("gpt.json"),
                          labtest::ReferenceCaseName{"gpt.json"});
+
+// The reference keeps a case whose targets end rows in -1 (one row in several), as training
+// windows do after their poem, so that the parameterised test above checks the ignored targets
+// against PyTorch's ignore_index=-1.
+TEST(GptReference, HasACaseWithIgnoredTargets) {
+  long rows_with_several = 0, ignored = 0;
+  for (const json& c : labtest::reference("gpt.json").at("cases")) {
+    const lab::GptBatch b = gpttest::batch_from_json(c.at("batch"));
+    for (long r = 0; r < b.B; ++r) {
+      long n = 0;
+      for (long t = 0; t < b.T; ++t) n += b.targets[r * b.T + t] == lab::kGptIgnoreTarget;
+      ignored += n;
+      rows_with_several += n >= 2;
+    }
+  }
+  EXPECT_GE(ignored, 3);
+  EXPECT_GE(rows_with_several, 1);
+}
 
 // The model of the file `r.file` gives PyTorch's logits and loss for r's batch, and 5 AdamW steps
 // from it give the losses of PyTorch's 5 steps from the same file. heads 0: from the file.

@@ -2,6 +2,7 @@
 // save → load → train equal to an uninterrupted run, and the errors that name the problem.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -149,12 +150,16 @@ TEST(GptSession, PoemWindowsStartAtTheBlankLineBeforeEachPoem) {
   ASSERT_GE(text.size(), 2u);
   EXPECT_EQ(text.substr(text.size() - 2), "\n\n");
   // Each poem gives a window at the blank line before it and one every blockSize characters
-  // after that while inside the poem.
-  long at_poem_start = 0, last_poem_start = -1;
-  for (const long start : s.window_starts()) {
+  // after that while inside the poem (so a poem longer than the block trains on its later parts
+  // too); each window's targets run to the blank line that closes its poem, and no further.
+  long at_poem_start = 0, last_poem_start = -1, later_parts = 0, whole_blocks = 0;
+  for (const lab::PoemWindow& w : s.poem_windows()) {
+    const long start = w.start;
     ASSERT_GE(start, 0);
     ASSERT_LT(start, n);
-    const bool blank_line = ids[start] == nl && ids[(start + 1) % n] == nl;
+    // (a window at the last line's end, whose one target is the blank line's, starts at two
+    // line breaks too)
+    const bool blank_line = w.targets > 1 && ids[start] == nl && ids[(start + 1) % n] == nl;
     if (blank_line) {
       EXPECT_NE(ids[(start + 2) % n], nl);  // the poem's first line
       ++at_poem_start;
@@ -162,16 +167,81 @@ TEST(GptSession, PoemWindowsStartAtTheBlankLineBeforeEachPoem) {
     } else {
       ASSERT_GE(last_poem_start, 0);
       EXPECT_EQ((start - last_poem_start + n) % n % c.block_size, 0) << start;
+      ++later_parts;
     }
+    // the last target is the closing blank line's newline, after the last line's own
+    ASSERT_GE(w.targets, 1);
+    EXPECT_EQ(ids[(start + w.targets) % n], nl) << start;
+    EXPECT_EQ(ids[(start + w.targets - 1) % n], nl) << start;
+    EXPECT_NE(ids[(start + w.targets - 2 + n) % n], nl) << start;
+    // and no blank line comes before it past the one the window may start at
+    for (long t = 2; t < w.targets - 1; ++t) {
+      EXPECT_FALSE(ids[(start + t) % n] == nl && ids[(start + t + 1) % n] == nl) << start;
+    }
+    whole_blocks += w.targets >= c.block_size;
   }
   EXPECT_EQ(at_poem_start, 18);
-  // A batch reads those windows cyclically: targets are the ids one further on.
+  EXPECT_GT(later_parts, 0);
+  EXPECT_GT(whole_blocks, 0);
+  // A batch reads those windows cyclically: targets are the ids one further on while they are
+  // the window's poem's, -1 exactly after.
   lab::Rng rng(5);
-  const lab::GptBatch b = lab::sample_windows_at(ids, {n - 2}, 2, 8, rng);
+  const lab::GptBatch b = lab::sample_windows_at(ids, {{n - 2, 5}}, 2, 8, rng);
   EXPECT_EQ(b.idx[0], nl);
   EXPECT_EQ(b.idx[1], nl);
   EXPECT_EQ(b.idx[2], ids[0]);
   EXPECT_EQ(b.targets[1], ids[0]);
+  EXPECT_EQ(b.targets[4], ids[3]);
+  for (long t = 5; t < 8; ++t) EXPECT_EQ(b.targets[t], lab::kGptIgnoreTarget) << t;
+  const long T = c.block_size, B = 64;
+  const lab::GptBatch many = lab::sample_windows_at(ids, s.poem_windows(), B, T, rng);
+  long ignored = 0;
+  for (long r = 0; r < B; ++r) {
+    // Some window of the session gives the row: its ids, its poem's targets, then -1. (Windows
+    // can hold the same ids: a poem's last, at its closing line breaks, and the next poem's
+    // first; only the targets tell them apart.)
+    bool found = false;
+    for (const lab::PoemWindow& w : s.poem_windows()) {
+      bool same = true;
+      for (long t = 0; t < T && same; ++t) {
+        const int32_t target = t < w.targets ? ids[(w.start + t + 1) % n] : lab::kGptIgnoreTarget;
+        same = ids[(w.start + t) % n] == many.idx[r * T + t] && target == many.targets[r * T + t];
+      }
+      found = found || same;
+    }
+    EXPECT_TRUE(found) << "row " << r;
+    for (long t = 0; t < T; ++t) ignored += many.targets[r * T + t] == lab::kGptIgnoreTarget;
+  }
+  EXPECT_GT(ignored, 0);
+
+  // Training and evaluation read the same targets in the same blocks: with nothing held out,
+  // evaluate()'s training loss is the mean loss of the windows of its first poems, as many as
+  // make up the training text's length (each poem's first window holds all its targets but
+  // one: the poem is targets + 1 ids, from blank line to blank line).
+  lab::GptSessionConfig all_train = c;
+  all_train.held_out = 0;
+  lab::GptSession trained(all_train);
+  trained.train(20);
+  lab::GptModel copy = trained.model();
+  const auto train_chars = static_cast<long>(trained.train_ids().size());
+  double sum = 0, counted = 0;
+  long chars = 0, poems_read = 0;
+  for (size_t i = 0; i < trained.poem_windows().size(); ++i) {
+    const lab::PoemWindow& w = trained.poem_windows()[i];
+    const bool poem_start = i == 0 || w.targets > trained.poem_windows()[i - 1].targets;
+    if (poem_start) {
+      if (chars >= train_chars) break;
+      chars += w.targets + 1;
+      ++poems_read;
+    }
+    lab::Rng one(1);
+    const lab::GptBatch window = lab::sample_windows_at(trained.train_ids(), {w}, 1, T, one);
+    const auto k = static_cast<double>(std::min(w.targets, T));
+    sum += copy.loss_only(window) * k;
+    counted += k;
+  }
+  EXPECT_GT(poems_read, 10);
+  EXPECT_NEAR(trained.evaluate().train_loss, sum / counted, 1e-5);
 
   // Evaluation reads each held-out poem from the blank line before it to the one after, and
   // scores the baselines on the same targets.
@@ -253,6 +323,29 @@ TEST(GptSession, RefusesBadCorporaAndPromptsNamingTheProblem) {
                      "\"月\", \"光\" (the model knows only the characters of its training text)");
   EXPECT_INPUT_ERROR(s.sample(std::string(9, '\n'), o), "at most blockSize 8");
   EXPECT_INPUT_ERROR(s.train(0), "train: steps");
+}
+
+// Files of every earlier shape load: one without config.windows trained on windows anywhere and
+// goes on with them; one with "poem" windows goes on with windows of one poem each, as the
+// session saved here does (its resumed run is the uninterrupted one).
+TEST(GptSession, LoadsFilesWithAndWithoutTheirWindows) {
+  lab::GptSessionConfig c = tiny_config();
+  c.windows = lab::GptWindows::kPoem;
+  lab::GptSession poem(c);
+  poem.train(3);
+  const std::vector<uint8_t> bytes = poem.save();
+  lab::ModelFileContents file = lab::read_model_file(bytes.data(), bytes.size());
+  ASSERT_EQ(file.header.at("config").at("windows"), "poem");
+  nlohmann::json header = file.header;
+  header["config"].erase("windows");
+  lab::GptSession old = lab::GptSession::load(lab::write_model_file(header, file.arrays));
+  EXPECT_EQ(old.config().windows, lab::GptWindows::kText);
+  EXPECT_TRUE(old.poem_windows().empty());
+  EXPECT_EQ(old.step(), 3);
+  lab::GptSession loaded = lab::GptSession::load(bytes);
+  EXPECT_EQ(loaded.config().windows, lab::GptWindows::kPoem);
+  EXPECT_EQ(loaded.poem_windows().size(), poem.poem_windows().size());
+  EXPECT_EQ(loaded.train(2).losses, poem.train(2).losses);
 }
 
 TEST(GptSession, RefusesAFileOfAnotherKindOrVocabulary) {

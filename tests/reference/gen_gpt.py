@@ -13,7 +13,8 @@ state-dict names (bias=True, dropout 0):
         attn: q, k, v = c_attn(x).split(C);  y = softmax(q_h k_hᵀ / √(C/H), causal) v_h per head;  c_proj(y)
         mlp:  c_proj(gelu_tanh(c_fc(x))),  c_fc C → 4C
     logits = lm_head(ln_f(x)),  lm_head.weight is transformer.wte.weight (tied)
-    loss = cross-entropy of logits against the next ids (targets = idx shifted by one)
+    loss = cross-entropy of logits against the next ids (targets = idx shifted by one), the mean over the
+           positions whose target is not -1 (nanoGPT's ignore_index=-1)
 
 Weights: nanoGPT's init (normal std 0.02, c_proj std 0.02/√(2L), biases 0) would keep every attention map almost
 uniform and every bias at zero, so the check would not see a wrong mask or bias; here every matrix is N(0, 0.3²),
@@ -107,10 +108,14 @@ def config_of(vocab, block, layers, heads, C):
     return {"vocab": vocab, "block_size": block, "layers": layers, "heads": heads, "d_model": C}
 
 
-def case(name, layers, heads, C, block, vocab, B, T):
+def case(name, layers, heads, C, block, vocab, B, T, ignored=()):
+    """ignored: per row, how many of its last targets are -1 (as a training window after its poem ends)."""
     model = GPT(vocab, block, layers, heads, C)
     perturb(model)
     idx, tgt = make_batch(B, T, vocab)
+    for row, n in enumerate(ignored):
+        if n:
+            tgt[row, T - n:] = -1
     params = state_dict_f32(model)
     model = model.double()
     logits, loss = model(idx, tgt)
@@ -286,14 +291,15 @@ def heads():
     return out
 
 
-# (name, layers, heads, d_model, block_size, vocab, B, T): 1–4 layers, 1/2/4 heads, contexts 5–20, T below and
-# at the block size.
+# (name, layers, heads, d_model, block_size, vocab, B, T[, ignored]): 1–4 layers, 1/2/4 heads, contexts 5–20, T
+# below and at the block size; the last case's rows end in 1, 5 and 0 targets of -1.
 CASES = [
     ("l1_h1_t5", 1, 1, 8, 8, 11, 2, 5),
     ("l2_h2_t16", 2, 2, 8, 16, 13, 2, 16),
     ("l3_h4_t7", 3, 4, 16, 12, 10, 3, 7),
     ("l4_h2_t6", 4, 2, 8, 6, 9, 2, 6),
     ("l2_h4_t20", 2, 4, 16, 32, 17, 1, 20),
+    ("l2_h2_t9_ignored", 2, 2, 8, 12, 11, 3, 9, (1, 5, 0)),
 ]
 
 

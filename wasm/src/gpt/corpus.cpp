@@ -126,20 +126,23 @@ GptBatch sample_windows(const std::vector<int32_t>& ids, long B, long T, Rng& rn
   return b;
 }
 
-GptBatch sample_windows_at(const std::vector<int32_t>& ids, const std::vector<long>& starts, long B,
-                           long T, Rng& rng) {
+GptBatch sample_windows_at(const std::vector<int32_t>& ids, const std::vector<PoemWindow>& windows,
+                           long B, long T, Rng& rng) {
   const long n = static_cast<long>(ids.size());
-  if (starts.empty() || n == 0) throw InputError("the text has no poem to start a window at");
+  if (windows.empty() || n == 0) throw InputError("the text has no poem to start a window at");
   GptBatch b;
   b.B = B;
   b.T = T;
   b.idx.reserve(static_cast<size_t>(B * T));
   b.targets.reserve(static_cast<size_t>(B * T));
   for (long r = 0; r < B; ++r) {
-    const long start = starts[static_cast<size_t>(rng.below(static_cast<long>(starts.size())))];
+    const PoemWindow& w =
+        windows[static_cast<size_t>(rng.below(static_cast<long>(windows.size())))];
     for (long t = 0; t < T; ++t) {
-      b.idx.push_back(ids[static_cast<size_t>((start + t) % n)]);
-      b.targets.push_back(ids[static_cast<size_t>((start + t + 1) % n)]);
+      b.idx.push_back(ids[static_cast<size_t>((w.start + t) % n)]);
+      // target t is the id after position t while that id is still the window's poem's
+      b.targets.push_back(t < w.targets ? ids[static_cast<size_t>((w.start + t + 1) % n)]
+                                        : kGptIgnoreTarget);
     }
   }
   return b;

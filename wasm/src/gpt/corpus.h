@@ -36,9 +36,18 @@ class CharVocab {
 // idx = window[0, T), targets = window[1, T + 1), as nanoGPT's get_batch. Throws InputError when
 // the text is not longer than T.
 GptBatch sample_windows(const std::vector<int32_t>& ids, long B, long T, Rng& rng);
-// B windows of T + 1 ids each starting at starts[rng.below(starts.size())] and read cyclically
-// (the id after the last is the first): the poems' own windows (GptWindows::kPoem).
-GptBatch sample_windows_at(const std::vector<int32_t>& ids, const std::vector<long>& starts, long B,
-                           long T, Rng& rng);
+// Where a window of one poem starts in the training ids, and how many of its next ids are still
+// that poem's (up to and including the blank line that closes it).
+struct PoemWindow {
+  long start = 0;
+  long targets = 0;
+};
+
+// B windows of T + 1 ids each starting at windows[rng.below(windows.size())].start and read
+// cyclically (the id after the last is the first): the poems' own windows (GptWindows::kPoem).
+// Every target past the window's `targets` is kGptIgnoreTarget, so that the loss learns nothing
+// about the next poem from positions where its lines fall elsewhere than in a window of its own.
+GptBatch sample_windows_at(const std::vector<int32_t>& ids, const std::vector<PoemWindow>& windows,
+                           long B, long T, Rng& rng);
 
 }  // namespace lab

@@ -155,7 +155,7 @@ GptSessionConfig gpt_poems_defaults() {
   c.layers = 2;
   c.heads = 4;
   c.d_model = 64;
-  c.batch_size = 8;
+  c.batch_size = 4;  // with 500 steps: more of the form than 8 × 200 in about the same time
   c.learning_rate = 3e-3;
   c.warmup = 0;
   c.windows = GptWindows::kPoem;
@@ -246,7 +246,7 @@ struct GptCorpusParts {
   CharVocab vocab;
   std::vector<int32_t> train, held;
   GptCorpusInfo info;
-  std::vector<long> window_starts;                            // kPoem
+  std::vector<PoemWindow> poem_windows;                       // kPoem
   std::vector<std::vector<int32_t>> train_poems, held_poems;  // kPoem: poem_text of each
 };
 
@@ -278,8 +278,9 @@ GptCorpusParts prepare(const GptSessionConfig& c) {
   p.train = p.vocab.encode(joined(poems, train));
   p.held = p.vocab.encode(joined(poems, held));
   if (c.windows == GptWindows::kPoem && !train.empty()) {
-    // The training text ends with a blank line, so read cyclically it runs on into its first
-    // poem as into any other; poem i's windows start at the blank line before it.
+    // The training text ends with a blank line, so read cyclically its first poem follows one as
+    // any other does; poem i's windows start at the blank line before it, and each window's
+    // targets end with the blank line after it (at first + length + 1), as evaluate() reads it.
     const int32_t newline = p.vocab.encode("\n")[0];
     p.train.push_back(newline);
     const auto n = static_cast<long>(p.train.size());
@@ -287,8 +288,11 @@ GptCorpusParts prepare(const GptSessionConfig& c) {
     for (size_t i : train) {
       std::vector<int32_t> ids = poem_text(p.vocab, poems[i], newline);
       const auto length = static_cast<long>(ids.size()) - 4;
-      for (long at = first - 2; at < first + length; at += c.block_size) {
-        p.window_starts.push_back((at + n) % n);
+      // The poem's targets are p.train[first - 1 … first + length + 1]; a window every
+      // blockSize characters while any remain, as evaluate() reads them in blocks.
+      const long end = first + length + 2;
+      for (long at = first - 2; at + 1 < end; at += c.block_size) {
+        p.poem_windows.push_back({(at + n) % n, end - 1 - at});
       }
       first += length + 2;
       p.train_poems.push_back(std::move(ids));
@@ -316,7 +320,7 @@ GptSession::GptSession(const GptSessionConfig& config, GptCorpusParts&& p)
       vocab_(std::move(p.vocab)),
       train_ids_(std::move(p.train)),
       held_out_ids_(std::move(p.held)),
-      window_starts_(std::move(p.window_starts)),
+      poem_windows_(std::move(p.poem_windows)),
       held_out_poems_(std::move(p.held_poems)),
       train_poems_(std::move(p.train_poems)),
       info_(p.info),
@@ -332,7 +336,7 @@ TrainResult GptSession::train(long steps) {
       steps, kGptMaxTrainSteps, rng_, step_,
       [&](Rng& rng) {
         return config_.windows == GptWindows::kPoem
-                   ? sample_windows_at(train_ids_, window_starts_, config_.batch_size,
+                   ? sample_windows_at(train_ids_, poem_windows_, config_.batch_size,
                                        config_.block_size, rng)
                    : sample_windows(train_ids_, config_.batch_size, config_.block_size, rng);
       },

@@ -37,7 +37,9 @@ constexpr double kGptMaxHeldOut = 0.5;
 // Where a training window starts (docs/gpt.md, "A session").
 enum class GptWindows {
   kText,  // anywhere in the training text (nanoGPT's get_batch)
-  kPoem,  // at the blank line before a poem, and every blockSize characters into a longer one
+  // at the blank line before a poem, and every blockSize characters into a longer one; the
+  // targets after the poem's closing blank line are ignored (-1), so a window holds one poem
+  kPoem,
 };
 
 struct GptSessionConfig {
@@ -124,7 +126,7 @@ class GptSession {
   const GptCorpusInfo& corpus() const { return info_; }
   const std::vector<int32_t>& train_ids() const { return train_ids_; }
   const std::vector<int32_t>& held_out_ids() const { return held_out_ids_; }
-  const std::vector<long>& window_starts() const { return window_starts_; }  // kPoem
+  const std::vector<PoemWindow>& poem_windows() const { return poem_windows_; }  // kPoem
   long step() const { return step_; }
 
  private:
@@ -133,9 +135,9 @@ class GptSession {
   GptSessionConfig config_;
   CharVocab vocab_;
   std::vector<int32_t> train_ids_, held_out_ids_;
-  // kPoem: where each training window may start in train_ids_ (read cyclically), and the
-  // held-out poems' texts for evaluate()
-  std::vector<long> window_starts_;
+  // kPoem: where each training window may start in train_ids_ (read cyclically) and how far
+  // its poem goes, and the held-out poems' texts for evaluate()
+  std::vector<PoemWindow> poem_windows_;
   std::vector<std::vector<int32_t>> held_out_poems_, train_poems_;
   GptCorpusInfo info_;
   GptModel model_;

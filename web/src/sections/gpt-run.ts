@@ -1,5 +1,5 @@
 // §5's GPT in the worker and its training history: the corpus fetched and the session created on
-// first use, trained in requests of a few steps (a GPT step takes about 50 ms, so a round trip costs
+// first use, trained in requests of a few steps (a GPT step takes about 30 ms, so a round trip costs
 // little and Pause takes effect within a request), scored on the held-out poems and sampled every
 // EVAL_EVERY steps, so the reader sees the loss fall and the babble take form.
 import { FORM_TEMPERATURE, POEM_START, regularPoems, SAMPLE_CAP, sampleForm, samplePoem, type FormVerdict } from '../../../wasm/js/gpt-form.mjs';

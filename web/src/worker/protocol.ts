@@ -104,7 +104,7 @@ export interface LabApi {
 
   /**
    * §5's GPT (docs/gpt.md), in the GPT build; its ids share the translators' sequence. A GPT step
-   * takes about 50 ms, so the page trains it in calls of a few steps (a round trip costs far less
+   * takes about 30 ms, so the page trains it in calls of a few steps (a round trip costs far less
    * than a step) and pauses between them: no stream is needed.
    */
   'gpt.create'(config: GptSessionConfig): Created<GptInfo>;
