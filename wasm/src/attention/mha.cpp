@@ -69,20 +69,22 @@ void heads_backward(float* dq, float* dk, float* dv, float* datt, float* dsc, co
   for (long h = 0; h < H; ++h) {
     const float* A = att + h * N * M;
     const long c0 = h * d.D;
-    // dv_h += att_hᵀ dctx_h;  dsc = ∂L/∂(q_h k_hᵀ) through the softmax (0 at masked keys)
-    attn::attend_backward(dsc, dv + c0, datt, dctx + c0, A, v + c0, scale, d);
-    // dq_h += dsc k_h,  dk_h += dscᵀ q_h
-    attn::dot_score_backward(dq + c0, dk + c0, dsc, q + c0, k + c0, d);
+    // dv_h = att_hᵀ dctx_h;  dsc = ∂L/∂(q_h k_hᵀ) through the softmax (0 at masked keys)
+    attn::attend_backward(dsc, dv + c0, datt, dctx + c0, A, v + c0, scale, d, /*accumulate=*/false);
+    // dq_h = dsc k_h,  dk_h = dscᵀ q_h
+    attn::dot_score_backward(dq + c0, dk + c0, dsc, q + c0, k + c0, d, /*accumulate=*/false);
   }
 }
 
 kernels::SoftmaxStatus mha_forward(MhaActs& a, const MhaW& w, const float* xq, const float* xkv,
                                    const MhaMask& mask, long B, long N, long M, long Dm, long H) {
   a.resize(B, N, M, Dm, H);
+  a.q_rows = mask.q_rows;
+  a.kv_rows = mask.kv_rows;
   // q = xq Wqᵀ + bq, k = xkv Wkᵀ + bk, v = xkv Wvᵀ + bv (row blocks of in_proj)
-  linear_forward(a.q.data(), xq, w.in_w, w.in_b, B * N, Dm, Dm);
-  linear_forward(a.k.data(), xkv, w.in_w + Dm * Dm, w.in_b + Dm, B * M, Dm, Dm);
-  linear_forward(a.v.data(), xkv, w.in_w + 2 * Dm * Dm, w.in_b + 2 * Dm, B * M, Dm, Dm);
+  linear_forward(a.q.data(), xq, w.in_w, w.in_b, B * N, Dm, Dm, a.q_rows);
+  linear_forward(a.k.data(), xkv, w.in_w + Dm * Dm, w.in_b + Dm, B * M, Dm, Dm, a.kv_rows);
+  linear_forward(a.v.data(), xkv, w.in_w + 2 * Dm * Dm, w.in_b + 2 * Dm, B * M, Dm, Dm, a.kv_rows);
   const bool masked = mask.key_pad || mask.causal;
   kernels::SoftmaxStatus status;
   for (long b = 0; b < B; ++b) {
@@ -104,18 +106,21 @@ kernels::SoftmaxStatus mha_forward(MhaActs& a, const MhaW& w, const float* xq, c
     }
   }
   // out = ctx Woᵀ + bo
-  if (w.out_w) linear_forward(a.out.data(), a.ctx.data(), w.out_w, w.out_b, B * N, Dm, Dm);
+  if (w.out_w) {
+    linear_forward(a.out.data(), a.ctx.data(), w.out_w, w.out_b, B * N, Dm, Dm, a.q_rows);
+  }
   return status;
 }
 
 void mha_backward(float* dxq, float* dxkv, const MhaG& g, MhaActs& a, const MhaW& w,
-                  const float* dout, const float* xq, const float* xkv) {
+                  const float* dout, const float* xq, const float* xkv, Grad into) {
   const long B = a.B, N = a.N, M = a.M, Dm = a.Dm, H = a.H;
-  for (auto* x : {&a.dq, &a.dk, &a.dv, &a.dctx}) std::fill(x->begin(), x->end(), 0.0f);
+  // dq, dk, dv and dctx are written, not added to: no zeroing
   const float* dctx = dout;  // without an output projection, out = ctx
   if (w.out_w) {
     // dctx = dout Wo,  dWo += doutᵀ ctx,  dbo += Σ dout
-    linear_backward(a.dctx.data(), g.out_w, g.out_b, dout, a.ctx.data(), w.out_w, B * N, Dm, Dm);
+    linear_backward(a.dctx.data(), g.out_w, g.out_b, dout, a.ctx.data(), w.out_w, B * N, Dm, Dm,
+                    Grad::kSet, a.q_rows);
     dctx = a.dctx.data();
   }
   for (long b = 0; b < B; ++b) {
@@ -124,12 +129,12 @@ void mha_backward(float* dxq, float* dxkv, const MhaG& g, MhaActs& a, const MhaW
                    a.q.data() + b * N * Dm, a.k.data() + b * M * Dm, a.v.data() + b * M * Dm, N, M,
                    Dm, H);
   }
-  // Through the input projections: dx += dq Wq (and k, v), dW += dᵀ x, db += Σ d.
-  linear_backward(dxq, g.in_w, g.in_b, a.dq.data(), xq, w.in_w, B * N, Dm, Dm);
+  // Through the input projections: dx (+)= dq Wq (and += k, v), dW += dᵀ x, db += Σ d.
+  linear_backward(dxq, g.in_w, g.in_b, a.dq.data(), xq, w.in_w, B * N, Dm, Dm, into, a.q_rows);
   linear_backward(dxkv, g.in_w ? g.in_w + Dm * Dm : nullptr, g.in_b ? g.in_b + Dm : nullptr,
-                  a.dk.data(), xkv, w.in_w + Dm * Dm, B * M, Dm, Dm);
+                  a.dk.data(), xkv, w.in_w + Dm * Dm, B * M, Dm, Dm, Grad::kAdd, a.kv_rows);
   linear_backward(dxkv, g.in_w ? g.in_w + 2 * Dm * Dm : nullptr, g.in_b ? g.in_b + 2 * Dm : nullptr,
-                  a.dv.data(), xkv, w.in_w + 2 * Dm * Dm, B * M, Dm, Dm);
+                  a.dv.data(), xkv, w.in_w + 2 * Dm * Dm, B * M, Dm, Dm, Grad::kAdd, a.kv_rows);
 }
 
 }  // namespace lab
