@@ -14,15 +14,19 @@
 namespace lab {
 
 void linear_forward(float* y, const float* x, const float* w, const float* b, long R, long I,
-                    long O) {
+                    long O, const kernels::RowSet* rows) {
   // y = x Wᵀ + b
-  kernels::gemm_nt(y, O, x, I, w, I, R, O, I, /*accumulate=*/false, b);
+  kernels::gemm_nt_rows(y, O, x, I, w, I, R, O, I, /*accumulate=*/false, b, rows);
 }
 
 void linear_backward(float* dx, float* dw, float* db, const float* dy, const float* x,
-                     const float* w, long R, long I, long O, Grad into) {
+                     const float* w, long R, long I, long O, Grad into,
+                     const kernels::RowSet* rows) {
   // dx += dy W  (kSet: dx = dy W)
-  if (dx) kernels::gemm_nn(dx, I, dy, O, w, I, R, I, O, /*accumulate=*/into == Grad::kAdd);
+  if (dx) {
+    kernels::gemm_nn_rows(dx, I, dy, O, w, I, R, I, O, /*accumulate=*/into == Grad::kAdd, nullptr,
+                          rows);
+  }
   // dW += dyᵀ x
   if (dw) kernels::gemm_tn(dw, I, dy, O, x, I, O, I, R, /*accumulate=*/true);
   // db += Σ_r dy
@@ -69,9 +73,29 @@ void gelu_backward(float* dx, const float* dy, const float* x, long n) {
   kernels::gelu_backward(dx, dy, x, n);
 }
 
+namespace {
+
+// f(r) for each row r of rows (every row of R when null); skipped(r) for the others.
+template <class F, class G>
+void for_rows(long R, const kernels::RowSet* rows, F f, G skipped) {
+  if (!rows) {
+    for (long r = 0; r < R; ++r) f(r);
+    return;
+  }
+  long next = 0;  // the first row not yet visited
+  for (long i = 0; i <= rows->count; ++i) {
+    const long m = i < rows->count ? rows->index[i] : R;
+    for (; next < m; ++next) skipped(next);
+    if (m < R) f(m);
+    next = m + 1;
+  }
+}
+
+}  // namespace
+
 void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const float* w,
-                       const float* b, long R, long C) {
-  for (long r = 0; r < R; ++r) {
+                       const float* b, long R, long C, const kernels::RowSet* rows) {
+  auto row = [&](long r) {
     const float* xr = x + r * C;
     // Row statistics in double: the reference is float64 and C is small.
     double m = 0.0;
@@ -88,12 +112,17 @@ void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const
     float* yr = y + r * C;
     // y = (x − mean)·rstd ⊙ w + b  (in float, so that the loop vectorises)
     for (long c = 0; c < C; ++c) yr[c] = (xr[c] - mf) * rsf * w[c] + b[c];
-  }
+  };
+  for_rows(R, rows, row, [&](long r) {
+    mean[r] = rstd[r] = 0.0f;
+    std::fill_n(y + r * C, C, 0.0f);
+  });
 }
 
 void layernorm_backward(float* dx, float* dw, float* db, const float* dy, const float* x,
-                        const float* mean, const float* rstd, const float* w, long R, long C) {
-  for (long r = 0; r < R; ++r) {
+                        const float* mean, const float* rstd, const float* w, long R, long C,
+                        Grad into, const kernels::RowSet* rows) {
+  auto row = [&](long r) {
     const float* xr = x + r * C;
     const float* dyr = dy + r * C;
     const float m = mean[r], rs = rstd[r];
@@ -114,15 +143,25 @@ void layernorm_backward(float* dx, float* dw, float* db, const float* dy, const 
     if (db) {
       for (long c = 0; c < C; ++c) db[c] += dyr[c];
     }
-    // dx += rstd · (g − mean(g) − x̂ · mean(g ⊙ x̂))
+    // dx (+)= rstd · (g − mean(g) − x̂ · mean(g ⊙ x̂))
     if (dx) {
       float* dxr = dx + r * C;
-      for (long c = 0; c < C; ++c) {
-        const float xhat = (xr[c] - m) * rs;
-        dxr[c] += rs * (dyr[c] * w[c] - gm - xhat * gxm);
+      if (into == Grad::kAdd) {
+        for (long c = 0; c < C; ++c) {
+          const float xhat = (xr[c] - m) * rs;
+          dxr[c] += rs * (dyr[c] * w[c] - gm - xhat * gxm);
+        }
+      } else {
+        for (long c = 0; c < C; ++c) {
+          const float xhat = (xr[c] - m) * rs;
+          dxr[c] = rs * (dyr[c] * w[c] - gm - xhat * gxm);
+        }
       }
     }
-  }
+  };
+  for_rows(R, rows, row, [&](long r) {
+    if (dx && into == Grad::kSet) std::fill_n(dx + r * C, C, 0.0f);
+  });
 }
 
 void softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C, float scale) {

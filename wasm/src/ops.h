@@ -14,19 +14,24 @@ namespace lab {
 
 namespace kernels {
 struct SoftmaxStatus;
-}
+struct RowSet;
+}  // namespace kernels
 
 // y = x Wᵀ + b          x (R, I), W (O, I), b (O) or null, y (R, O)
+// rows: null, or the rows of x and y that are read (kernels::RowSet; the others are left finite)
 void linear_forward(float* y, const float* x, const float* w, const float* b, long R, long I,
-                    long O);
+                    long O, const kernels::RowSet* rows = nullptr);
 // Whether a backward op adds the gradient of its input to what the buffer holds (kAdd: the
 // buffer gathers the gradients of several uses) or writes it (kSet: the buffer need not be
 // zeroed first, which on the GPT's 2,578-column logits was a 5 MB memset a step).
 enum class Grad { kAdd, kSet };
 
 // dx += dy W (kSet: dx = dy W),  dW += dyᵀ x,  db += Σ_r dy
+// rows: null, or the rows of dx that are read (the others are left finite); dW and db sum every
+// row.
 void linear_backward(float* dx, float* dw, float* db, const float* dy, const float* x,
-                     const float* w, long R, long I, long O, Grad into = Grad::kAdd);
+                     const float* w, long R, long I, long O, Grad into = Grad::kAdd,
+                     const kernels::RowSet* rows = nullptr);
 
 // y[t] = table[ids[t]]  ids (T), table (V, C), y (T, C). Throws InputError for an id outside [0,
 // V).
@@ -59,12 +64,17 @@ struct LayerNormP {
 };
 // y = (x − mean) / √(var + ε) ⊙ w + b per row (biased variance, as nn.LayerNorm)
 // x, y (R, C), w, b (C); mean, rstd (R) kept for backward (rstd = 1 / √(var + ε)).
+// rows: null, or the rows that are read (kernels::RowSet); the others get y, mean, rstd = 0.
 void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const float* w,
-                       const float* b, long R, long C);
+                       const float* b, long R, long C, const kernels::RowSet* rows = nullptr);
 // x̂ = (x − mean)·rstd, g = dy ⊙ w:
-// dx += rstd · (g − mean_c(g) − x̂ · mean_c(g ⊙ x̂)),  dw += Σ_r dy ⊙ x̂,  db += Σ_r dy
+// dx += rstd · (g − mean_c(g) − x̂ · mean_c(g ⊙ x̂)) (kSet: dx = that),  dw += Σ_r dy ⊙ x̂,
+// db += Σ_r dy
+// rows: null, or the forward's rows, where dy may be nonzero: the other rows add nothing to dw and
+// db, and their dx is left (kAdd) or 0 (kSet).
 void layernorm_backward(float* dx, float* dw, float* db, const float* dy, const float* x,
-                        const float* mean, const float* rstd, const float* w, long R, long C);
+                        const float* mean, const float* rstd, const float* w, long R, long C,
+                        Grad into = Grad::kAdd, const kernels::RowSet* rows = nullptr);
 
 // y = softmax(x) over the last axis of (R, C), numerically stable (row max subtracted first).
 // keep (R, C) or null: entries with keep == 0 get weight exactly 0. A row with nothing kept

@@ -30,10 +30,10 @@ kernels::SoftmaxStatus attend_forward(float* out, float* weights, const float* s
 }
 
 void attend_backward(float* ds, float* dv, float* dweights, const float* dout, const float* weights,
-                     const float* v, float scale, const Dims& d) {
-  // dweights = dout vᵀ;  dv += weightsᵀ dout
+                     const float* v, float scale, const Dims& d, bool accumulate) {
+  // dweights = dout vᵀ;  dv (+)= weightsᵀ dout
   kernels::gemm_nt(dweights, d.M, dout, d.ldo, v, d.ldv, d.N, d.M, d.Dv, /*accumulate=*/false);
-  kernels::gemm_tn(dv, d.ldv, weights, d.M, dout, d.ldo, d.M, d.Dv, d.N, /*accumulate=*/true);
+  kernels::gemm_tn(dv, d.ldv, weights, d.M, dout, d.ldo, d.M, d.Dv, d.N, accumulate);
   // ds = scale · weights ⊙ (dweights − Σ dweights ⊙ weights)
   kernels::softmax_backward(ds, dweights, weights, d.N, d.M, scale, /*accumulate=*/false);
 }

@@ -31,12 +31,12 @@ long keep_mask(uint8_t* keep, const uint8_t* key_pad, bool causal, long N, long 
 kernels::SoftmaxStatus attend_forward(float* out, float* weights, const float* s,
                                       const uint8_t* keep, const float* v, float scale,
                                       const Dims& d);
-// dweights = dout vᵀ;  dv += weightsᵀ dout;
+// dweights = dout vᵀ;  dv += weightsᵀ dout  (accumulate = false: dv = weightsᵀ dout);
 // ds = scale · weights ⊙ (dweights − Σ_m dweights ⊙ weights): through the softmax and the scale.
 // Masked weights are 0, so masked scores get no gradient without the mask. dweights (N, M) is
 // scratch; ds (N, M) is assigned.
 void attend_backward(float* ds, float* dv, float* dweights, const float* dout, const float* weights,
-                     const float* v, float scale, const Dims& d);
+                     const float* v, float scale, const Dims& d, bool accumulate = true);
 
 // Scratch of attention_backward, sized by its first call of a shape and reused.
 struct AttentionScratch {

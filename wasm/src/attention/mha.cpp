@@ -30,6 +30,25 @@ attn::Dims head_dims(long N, long M, long Dm, long H) {
   return {N, M, Dh, Dh, Dh, Dm, Dm, Dm, Dm};
 }
 
+// a.first and a.read from a.q_rows (MhaActs); none without it.
+void read_prefixes(MhaActs& a) {
+  a.read.clear();
+  if (!a.q_rows) return;
+  const long N = a.N;
+  a.first.resize(N);
+  for (long n = 0; n < N; ++n) a.first[n] = static_cast<int32_t>(n);
+  const int32_t* index = a.q_rows->index;
+  long i = 0;
+  for (long b = 0; b < a.B; ++b) {
+    const long start = i;
+    while (i < a.q_rows->count && index[i] < (b + 1) * N) ++i;
+    const long n = i - start;
+    // ascending and distinct, so n rows from b·N on are exactly b·N … b·N + n − 1
+    const bool prefix = n == 0 || (index[start] == b * N && index[i - 1] == b * N + n - 1);
+    a.read.push_back({a.first.data(), prefix ? n : N});
+  }
+}
+
 }  // namespace
 
 void MhaActs::resize(long b, long n, long m, long dm, long h) {
@@ -45,44 +64,68 @@ void MhaActs::resize(long b, long n, long m, long dm, long h) {
 
 kernels::SoftmaxStatus heads_forward(float* ctx, float* att, const float* q, const float* k,
                                      const float* v, const uint8_t* keep, long N, long M, long Dm,
-                                     long H, float* scores) {
+                                     long H, float* scores, const kernels::RowSet* read) {
   const attn::Dims d = head_dims(N, M, Dm, H);
   const float scale = 1.0f / std::sqrt(static_cast<float>(d.D));
+  const long n = read ? read->count : N;  // the queries read: 0 … n − 1
   kernels::SoftmaxStatus status;
   for (long h = 0; h < H; ++h) {
     float* A = att + h * N * M;                  // (N, M)
     float* S = scores ? scores + h * N * M : A;  // the scores, or the weights' buffer (in place)
     const long c0 = h * d.D;                     // head h's columns
-    // S = q_h k_hᵀ (the 1/√Dh is applied inside the softmax)
-    attn::dot_score_forward(S, q + c0, k + c0, d);
-    // att_h = softmax(S / √Dh) over the visible keys,  ctx_h = att_h v_h
-    merge(status, attn::attend_forward(ctx + c0, A, S, keep, v + c0, scale, d));
+    if (n == N) {
+      // S = q_h k_hᵀ (the 1/√Dh is applied inside the softmax)
+      attn::dot_score_forward(S, q + c0, k + c0, d);
+      // att_h = softmax(S / √Dh) over the visible keys,  ctx_h = att_h v_h
+      merge(status, attn::attend_forward(ctx + c0, A, S, keep, v + c0, scale, d));
+      continue;
+    }
+    // The same for the queries read (the products on the full N's path: the same numbers)
+    kernels::gemm_nt_rows(S, M, q + c0, Dm, k + c0, Dm, N, M, d.D, false, nullptr, read);
+    merge(status, kernels::softmax_forward(A, S, keep, n, M, scale));
+    std::fill(A + n * M, A + N * M, 0.0f);
+    kernels::gemm_nn_rows(ctx + c0, Dm, A, M, v + c0, Dm, N, d.D, M, false, nullptr, read);
   }
   return status;
 }
 
 void heads_backward(float* dq, float* dk, float* dv, float* datt, float* dsc, const float* dctx,
                     const float* att, const float* q, const float* k, const float* v, long N,
-                    long M, long Dm, long H) {
+                    long M, long Dm, long H, const kernels::RowSet* read) {
   const attn::Dims d = head_dims(N, M, Dm, H);
   const float scale = 1.0f / std::sqrt(static_cast<float>(d.D));
+  const long n = read ? read->count : N;  // the queries read: 0 … n − 1
   for (long h = 0; h < H; ++h) {
     const float* A = att + h * N * M;
     const long c0 = h * d.D;
-    // dv_h += att_hᵀ dctx_h;  dsc = ∂L/∂(q_h k_hᵀ) through the softmax (0 at masked keys)
-    attn::attend_backward(dsc, dv + c0, datt, dctx + c0, A, v + c0, scale, d);
-    // dq_h += dsc k_h,  dk_h += dscᵀ q_h
-    attn::dot_score_backward(dq + c0, dk + c0, dsc, q + c0, k + c0, d);
+    if (n < N) {
+      // As below for the queries read; the others' att rows and dctx rows are 0, so they add
+      // nothing to dv and dk, and their dsc rows are 0.
+      kernels::gemm_nt_rows(datt, M, dctx + c0, Dm, v + c0, Dm, N, M, d.D, false, nullptr, read);
+      kernels::gemm_tn(dv + c0, Dm, A, M, dctx + c0, Dm, M, d.D, N, false);
+      kernels::softmax_backward(dsc, datt, A, n, M, scale, false);
+      std::fill(dsc + n * M, dsc + N * M, 0.0f);
+      kernels::gemm_nn_rows(dq + c0, Dm, dsc, M, k + c0, Dm, N, d.D, M, false, nullptr, read);
+      kernels::gemm_tn(dk + c0, Dm, dsc, M, q + c0, Dm, M, d.D, N, false);
+      continue;
+    }
+    // dv_h = att_hᵀ dctx_h;  dsc = ∂L/∂(q_h k_hᵀ) through the softmax (0 at masked keys)
+    attn::attend_backward(dsc, dv + c0, datt, dctx + c0, A, v + c0, scale, d, /*accumulate=*/false);
+    // dq_h = dsc k_h,  dk_h = dscᵀ q_h
+    attn::dot_score_backward(dq + c0, dk + c0, dsc, q + c0, k + c0, d, /*accumulate=*/false);
   }
 }
 
 kernels::SoftmaxStatus mha_forward(MhaActs& a, const MhaW& w, const float* xq, const float* xkv,
                                    const MhaMask& mask, long B, long N, long M, long Dm, long H) {
   a.resize(B, N, M, Dm, H);
+  a.q_rows = mask.q_rows;
+  a.kv_rows = mask.kv_rows;
+  read_prefixes(a);
   // q = xq Wqᵀ + bq, k = xkv Wkᵀ + bk, v = xkv Wvᵀ + bv (row blocks of in_proj)
-  linear_forward(a.q.data(), xq, w.in_w, w.in_b, B * N, Dm, Dm);
-  linear_forward(a.k.data(), xkv, w.in_w + Dm * Dm, w.in_b + Dm, B * M, Dm, Dm);
-  linear_forward(a.v.data(), xkv, w.in_w + 2 * Dm * Dm, w.in_b + 2 * Dm, B * M, Dm, Dm);
+  linear_forward(a.q.data(), xq, w.in_w, w.in_b, B * N, Dm, Dm, a.q_rows);
+  linear_forward(a.k.data(), xkv, w.in_w + Dm * Dm, w.in_b + Dm, B * M, Dm, Dm, a.kv_rows);
+  linear_forward(a.v.data(), xkv, w.in_w + 2 * Dm * Dm, w.in_b + 2 * Dm, B * M, Dm, Dm, a.kv_rows);
   const bool masked = mask.key_pad || mask.causal;
   kernels::SoftmaxStatus status;
   for (long b = 0; b < B; ++b) {
@@ -93,7 +136,8 @@ kernels::SoftmaxStatus mha_forward(MhaActs& a, const MhaW& w, const float* xq, c
     merge(status, heads_forward(a.ctx.data() + b * N * Dm, a.att.data() + b * H * N * M,
                                 a.q.data() + b * N * Dm, a.k.data() + b * M * Dm,
                                 a.v.data() + b * M * Dm, masked ? a.keep.data() : nullptr, N, M, Dm,
-                                H, a.keep_scores ? a.scores.data() + b * H * N * M : nullptr));
+                                H, a.keep_scores ? a.scores.data() + b * H * N * M : nullptr,
+                                a.read.empty() ? nullptr : &a.read[b]));
   }
   if (mask.zero_head) {
     const long Dh = Dm / H;
@@ -104,32 +148,35 @@ kernels::SoftmaxStatus mha_forward(MhaActs& a, const MhaW& w, const float* xq, c
     }
   }
   // out = ctx Woᵀ + bo
-  if (w.out_w) linear_forward(a.out.data(), a.ctx.data(), w.out_w, w.out_b, B * N, Dm, Dm);
+  if (w.out_w) {
+    linear_forward(a.out.data(), a.ctx.data(), w.out_w, w.out_b, B * N, Dm, Dm, a.q_rows);
+  }
   return status;
 }
 
 void mha_backward(float* dxq, float* dxkv, const MhaG& g, MhaActs& a, const MhaW& w,
-                  const float* dout, const float* xq, const float* xkv) {
+                  const float* dout, const float* xq, const float* xkv, Grad into) {
   const long B = a.B, N = a.N, M = a.M, Dm = a.Dm, H = a.H;
-  for (auto* x : {&a.dq, &a.dk, &a.dv, &a.dctx}) std::fill(x->begin(), x->end(), 0.0f);
+  // dq, dk, dv and dctx are written, not added to: no zeroing
   const float* dctx = dout;  // without an output projection, out = ctx
   if (w.out_w) {
     // dctx = dout Wo,  dWo += doutᵀ ctx,  dbo += Σ dout
-    linear_backward(a.dctx.data(), g.out_w, g.out_b, dout, a.ctx.data(), w.out_w, B * N, Dm, Dm);
+    linear_backward(a.dctx.data(), g.out_w, g.out_b, dout, a.ctx.data(), w.out_w, B * N, Dm, Dm,
+                    Grad::kSet, a.q_rows);
     dctx = a.dctx.data();
   }
   for (long b = 0; b < B; ++b) {
     heads_backward(a.dq.data() + b * N * Dm, a.dk.data() + b * M * Dm, a.dv.data() + b * M * Dm,
                    a.datt.data(), a.dsc.data(), dctx + b * N * Dm, a.att.data() + b * H * N * M,
                    a.q.data() + b * N * Dm, a.k.data() + b * M * Dm, a.v.data() + b * M * Dm, N, M,
-                   Dm, H);
+                   Dm, H, a.read.empty() ? nullptr : &a.read[b]);
   }
-  // Through the input projections: dx += dq Wq (and k, v), dW += dᵀ x, db += Σ d.
-  linear_backward(dxq, g.in_w, g.in_b, a.dq.data(), xq, w.in_w, B * N, Dm, Dm);
+  // Through the input projections: dx (+)= dq Wq (and += k, v), dW += dᵀ x, db += Σ d.
+  linear_backward(dxq, g.in_w, g.in_b, a.dq.data(), xq, w.in_w, B * N, Dm, Dm, into, a.q_rows);
   linear_backward(dxkv, g.in_w ? g.in_w + Dm * Dm : nullptr, g.in_b ? g.in_b + Dm : nullptr,
-                  a.dk.data(), xkv, w.in_w + Dm * Dm, B * M, Dm, Dm);
+                  a.dk.data(), xkv, w.in_w + Dm * Dm, B * M, Dm, Dm, Grad::kAdd, a.kv_rows);
   linear_backward(dxkv, g.in_w ? g.in_w + 2 * Dm * Dm : nullptr, g.in_b ? g.in_b + 2 * Dm : nullptr,
-                  a.dv.data(), xkv, w.in_w + 2 * Dm * Dm, B * M, Dm, Dm);
+                  a.dv.data(), xkv, w.in_w + 2 * Dm * Dm, B * M, Dm, Dm, Grad::kAdd, a.kv_rows);
 }
 
 }  // namespace lab

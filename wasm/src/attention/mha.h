@@ -20,7 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "kernels/gemm.h"  // RowSet
 #include "kernels/softmax.h"
+#include "ops.h"  // Grad
 
 namespace lab {
 
@@ -42,6 +44,11 @@ struct MhaMask {
   bool causal = false;               // query n sees keys 0 … n only
   // (H) 1: that head's context is zeroed (an intervention in decoding; forward only), or null
   const uint8_t* zero_head = nullptr;
+  // The rows of xq whose outputs are read and the rows of xkv not padded (kernels::RowSet), or
+  // null: all. Only these rows are projected, forward and backward; a padded key's k and v are
+  // then 0 (or computed), and it gets weight 0 either way.
+  const kernels::RowSet* q_rows = nullptr;
+  const kernels::RowSet* kv_rows = nullptr;
 };
 
 // Activations of one call (kept for backward) and backward scratch, sized by resize().
@@ -57,26 +64,39 @@ struct MhaActs {
   std::vector<float> out;     // (B, N, Dm) with an output projection
   std::vector<uint8_t> keep;  // (N, M) 1 = allowed, one batch row at a time
   std::vector<float> dq, dk, dv, dctx, datt, dsc;  // backward scratch; datt, dsc (N, M)
+  const kernels::RowSet* q_rows = nullptr;         // the forward's mask's, for the backward
+  const kernels::RowSet* kv_rows = nullptr;
+  // With q_rows: 0 … N − 1, and per batch row (B) the queries read, first[0 … n) when q_rows
+  // lists a prefix of that row's N queries (the padded layout's), else all N.
+  std::vector<int32_t> first;
+  std::vector<kernels::RowSet> read;
 
   void resize(long B, long N, long M, long Dm, long H);
 };
 
 // The per-head core for one batch row: att (H, N, M), ctx (N, Dm) from q (N, Dm), k, v (M, Dm).
-// keep (N, M) or null (every key visible); scores (H, N, M) keeps q_h k_hᵀ, or null.
+// keep (N, M) or null (every key visible); scores (H, N, M) keeps q_h k_hᵀ, or null. read: null,
+// or the queries whose outputs are read, the first read->count (index 0, 1, …): the others'
+// weights and ctx rows are 0 (their scores 0, or computed: kernels::RowSet).
 kernels::SoftmaxStatus heads_forward(float* ctx, float* att, const float* q, const float* k,
                                      const float* v, const uint8_t* keep, long N, long M, long Dm,
-                                     long H, float* scores = nullptr);
-// Its backward: dq += ∂L/∂q, dk += ∂L/∂k, dv += ∂L/∂v for dctx (N, Dm); datt, dsc (N, M) scratch.
+                                     long H, float* scores = nullptr,
+                                     const kernels::RowSet* read = nullptr);
+// Its backward: dq = ∂L/∂q, dk = ∂L/∂k, dv = ∂L/∂v for dctx (N, Dm), assigned (each head writes
+// its own columns once), so they need no zeroing first; datt, dsc (N, M) scratch. read: the
+// forward's; dctx must be 0 on the other queries' rows.
 void heads_backward(float* dq, float* dk, float* dv, float* datt, float* dsc, const float* dctx,
                     const float* att, const float* q, const float* k, const float* v, long N,
-                    long M, long Dm, long H);
+                    long M, long Dm, long H, const kernels::RowSet* read = nullptr);
 
 // xq (B, N, Dm), xkv (B, M, Dm) (the same pointer for self-attention). Output in a.out (a.ctx
 // without an output projection).
 kernels::SoftmaxStatus mha_forward(MhaActs& a, const MhaW& w, const float* xq, const float* xkv,
                                    const MhaMask& mask, long B, long N, long M, long Dm, long H);
 // dxq += ∂L/∂xq, dxkv += ∂L/∂xkv (may alias dxq for self-attention), weights' gradients += .
+// into = Grad::kSet writes dxq (dxq = ∂L/∂xq) before dxkv's terms are added, so an aliased buffer
+// ends as ∂L/∂x without being zeroed first.
 void mha_backward(float* dxq, float* dxkv, const MhaG& g, MhaActs& a, const MhaW& w,
-                  const float* dout, const float* xq, const float* xkv);
+                  const float* dout, const float* xq, const float* xkv, Grad into = Grad::kAdd);
 
 }  // namespace lab

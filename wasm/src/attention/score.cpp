@@ -81,10 +81,10 @@ void dot_score_forward(float* s, const float* q, const float* k, const Dims& d) 
 }
 
 void dot_score_backward(float* dq, float* dk, const float* ds, const float* q, const float* k,
-                        const Dims& d) {
-  // dq += ds k,  dk += dsᵀ q
-  kernels::gemm_nn(dq, d.ldq, ds, d.M, k, d.ldk, d.N, d.D, d.M, /*accumulate=*/true);
-  kernels::gemm_tn(dk, d.ldk, ds, d.M, q, d.ldq, d.M, d.Dk, d.N, /*accumulate=*/true);
+                        const Dims& d, bool accumulate) {
+  // dq (+)= ds k,  dk (+)= dsᵀ q
+  kernels::gemm_nn(dq, d.ldq, ds, d.M, k, d.ldk, d.N, d.D, d.M, accumulate);
+  kernels::gemm_tn(dk, d.ldk, ds, d.M, q, d.ldq, d.M, d.Dk, d.N, accumulate);
 }
 
 void score_forward(float* s, const ScoreActs& acts, ScoreScratch& scratch, const ScoreWeights& sw,

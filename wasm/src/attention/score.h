@@ -80,9 +80,9 @@ float score_scale(const ScoreWeights& sw, long D);
 
 // s (N, M) = qᵀk for every pair (dot and scaled; what every head of attention/mha.h computes).
 void dot_score_forward(float* s, const float* q, const float* k, const Dims& d);
-// dq += ds k,  dk += dsᵀ q
+// dq += ds k,  dk += dsᵀ q   (accumulate = false: dq = ds k, dk = dsᵀ q)
 void dot_score_backward(float* dq, float* dk, const float* ds, const float* q, const float* k,
-                        const Dims& d);
+                        const Dims& d, bool accumulate = true);
 
 // s (N, M) = a(q_n, k_m) for the score sw.score; fills the score's own acts.
 void score_forward(float* s, const ScoreActs& acts, ScoreScratch& scratch, const ScoreWeights& sw,

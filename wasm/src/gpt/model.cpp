@@ -143,11 +143,11 @@ void GptModel::backward(const GptBatch& batch) {
   linear_backward(dln_.data(), dwte, nullptr, dlogits_.data(), ln_f_.y.data(), wte(), R, C, V,
                   Grad::kSet);
   // y = ln_f(x_L)
-  zeroed(dx_, R * C);
+  dx_.resize(R * C);  // written: no zeroing first
   const LayerNormP<const float*> lnf = ln_f_w();
   layernorm_backward(dx_.data(), grads_.data() + off_.ln_f.w, grads_.data() + off_.ln_f.b,
                      dln_.data(), blocks_.back().out.data(), ln_f_.mean.data(), ln_f_.rstd.data(),
-                     lnf.w, R, C);
+                     lnf.w, R, C, Grad::kSet);
   // dx_ is ∂L/∂x_{l+1} on entry to each block, ∂L/∂x_l on exit.
   for (long l = config_.layers - 1; l >= 0; --l) {
     BlockActs& a = blocks_[l];
@@ -166,9 +166,8 @@ void GptModel::backward(const GptBatch& batch) {
     layernorm_backward(dmid_.data(), g.ln_2.w, g.ln_2.b, dln_.data(), a.mid.data(),
                        a.ln_2.mean.data(), a.ln_2.rstd.data(), w.ln_2.w, R, C);
     // m = x + attn(ln_1(x)):  dx = dm + ln_1ᵀ attnᵀ dm
-    zeroed(dln_, R * C);
     mha_backward(dln_.data(), dln_.data(), g.attn, a.attn, w.attn, dmid_.data(), a.ln_1.y.data(),
-                 a.ln_1.y.data());
+                 a.ln_1.y.data(), Grad::kSet);  // dln_ written: no zeroing first
     dx_ = dmid_;
     layernorm_backward(dx_.data(), g.ln_1.w, g.ln_1.b, dln_.data(), x, a.ln_1.mean.data(),
                        a.ln_1.rstd.data(), w.ln_1.w, R, C);

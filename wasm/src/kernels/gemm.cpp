@@ -103,6 +103,19 @@ void gemm_nt(float* C, long ldc, const float* A, long lda, const float* B, long 
   eigen_gemm<false, true>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
 
+// Every row is computed (gemm.h says why); the count is wasm's work, the listed rows.
+void gemm_nn_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
+                  long N, long K, bool accumulate, const float* bias, const RowSet* rows) {
+  count_flops(rows ? rows->count : M, N, K);
+  eigen_gemm<false, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
+}
+
+void gemm_nt_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
+                  long N, long K, bool accumulate, const float* bias, const RowSet* rows) {
+  count_flops(rows ? rows->count : M, N, K);
+  eigen_gemm<false, true>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
+}
+
 void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias) {
   count_flops(M, N, K);
@@ -138,10 +151,18 @@ inline float b_at(const float* B, long ldb, long k, long n) {
   return kTransB ? B[n * ldb + k] : B[k * ldb + n];
 }
 
-// ap[k·4 + i] = A(m0 + i, k0 + k), zero past row M
+// ap[k·4 + i] = A(m0 + i, k0 + k), zero past row M; with `index` (not for Aᵀ), A(index[m0 + i], …)
 template <bool kTransA>
-void pack_a(float* ap, const float* A, long lda, long m0, long M, long k0, long kc) {
+void pack_a(float* ap, const float* A, long lda, long m0, long M, long k0, long kc,
+            const int32_t* index) {
   const long rows = std::min(kMr, M - m0);
+  if (index) {
+    for (long k = 0; k < kc; ++k) {
+      for (long i = 0; i < kMr; ++i)
+        ap[k * kMr + i] = i < rows ? A[index[m0 + i] * lda + k0 + k] : 0.0f;
+    }
+    return;
+  }
   if (kTransA && rows == kMr) {
     for (long k = 0; k < kc; ++k)
       wasm_v128_store(ap + k * kMr, wasm_v128_load(A + (k0 + k) * lda + m0));
@@ -176,8 +197,9 @@ void pack_b(float* bp, const float* B, long ldb, long n0, long N, long k0, long 
 // named accumulators leave nothing to the compiler's choice of unrolling an array of them.
 // Each a(i, k) comes in as a splat load (one load-port op), not a vector load and four shuffles:
 // the shuffles shared the vector ports with the multiplies and adds, and the loop ran 7% slower.
+// index: null, or the block's rows of C, c + index[i]·ldc.
 void kernel_4x8(long kc, const float* ap, const float* bp, float* c, long ldc, long rows, long cols,
-                bool load_c, const float* bias) {
+                bool load_c, const float* bias, const int32_t* index) {
   v128_t c00 = wasm_f32x4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
   v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
   for (long k = 0; k < kc; ++k, ap += kMr, bp += kNr) {
@@ -205,7 +227,7 @@ void kernel_4x8(long kc, const float* ap, const float* bp, float* c, long ldc, l
   const v128_t acc[kMr][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}};
   if (rows == kMr && cols == kNr) {
     for (long i = 0; i < kMr; ++i) {
-      float* ci = c + i * ldc;
+      float* ci = c + (index ? index[i] : i) * ldc;
       v128_t lo = acc[i][0], hi = acc[i][1];
       if (load_c) {
         lo = wasm_f32x4_add(wasm_v128_load(ci), lo);
@@ -222,10 +244,11 @@ void kernel_4x8(long kc, const float* ap, const float* bp, float* c, long ldc, l
     wasm_v128_store(tile[i] + 4, acc[i][1]);
   }
   for (long i = 0; i < rows; ++i) {
+    float* ci = c + (index ? index[i] : i) * ldc;
     for (long j = 0; j < cols; ++j) {
       float v = tile[i][j];
       if (bias && cols != kNr) v += bias[j];
-      c[i * ldc + j] = load_c ? c[i * ldc + j] + v : v;
+      ci[j] = load_c ? ci[j] + v : v;
     }
   }
 }
@@ -237,9 +260,11 @@ constexpr long kNc = 1024;
 alignas(16) float a_pack[kMc * kKc];
 alignas(16) float b_pack[kNc * kKc];
 
+// index: null, or M rows of A and C to take in place of 0 … M − 1 (not for Aᵀ).
 template <bool kTransA, bool kTransB>
 void gemm_packed(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
-                 long N, long K, bool accumulate, const float* bias) {
+                 long N, long K, bool accumulate, const float* bias,
+                 const int32_t* index = nullptr) {
   for (long n0 = 0; n0 < N; n0 += kNc) {
     const long n1 = std::min(N, n0 + kNc);
     for (long k0 = 0; k0 < K; k0 += kKc) {
@@ -251,13 +276,14 @@ void gemm_packed(float* C, long ldc, const float* A, long lda, const float* B, l
       for (long m0 = 0; m0 < M; m0 += kMc) {
         const long m1 = std::min(M, m0 + kMc);
         for (long m = m0; m < m1; m += kMr)
-          pack_a<kTransA>(a_pack + (m - m0) * kc, A, lda, m, m1, k0, kc);
+          pack_a<kTransA>(a_pack + (m - m0) * kc, A, lda, m, m1, k0, kc, index);
         for (long n = n0; n < n1; n += kNr) {
           const float* bp = b_pack + (n - n0) * kc;
           const long cols = std::min(kNr, n1 - n);
           for (long m = m0; m < m1; m += kMr) {
-            kernel_4x8(kc, a_pack + (m - m0) * kc, bp, C + m * ldc + n, ldc, std::min(kMr, m1 - m),
-                       cols, load_c, last && bias ? bias + n : nullptr);
+            kernel_4x8(kc, a_pack + (m - m0) * kc, bp, C + (index ? 0 : m * ldc) + n, ldc,
+                       std::min(kMr, m1 - m), cols, load_c, last && bias ? bias + n : nullptr,
+                       index ? index + m : nullptr);
           }
         }
       }
@@ -403,6 +429,24 @@ bool packed_pays(long M, long N, long min_rows) {
   return M >= min_rows && N >= kNr;
 }
 
+// The packed product over rows' rows of A and C, packed and stored through the index; C's other
+// rows 0 when !accumulate. Each row of the packed product is computed alone, so a listed row gets
+// its full-product numbers.
+template <bool kTransB>
+void gemm_packed_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb,
+                      long M, long N, long K, bool accumulate, const float* bias,
+                      const RowSet& rows) {
+  gemm_packed<false, kTransB>(C, ldc, A, lda, B, ldb, rows.count, N, K, accumulate, bias,
+                              rows.index);
+  if (accumulate) return;
+  long next = 0;  // the first row of C not listed
+  for (long r = 0; r <= rows.count; ++r) {
+    const long m = r < rows.count ? rows.index[r] : M;
+    for (; next < m; ++next) std::fill_n(C + next * ldc, N, 0.0f);
+    next = m + 1;
+  }
+}
+
 }  // namespace
 
 void gemm_nn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
@@ -423,6 +467,23 @@ void gemm_nt(float* C, long ldc, const float* A, long lda, const float* B, long 
   if (packed_pays(M, N, 16))
     return gemm_packed<false, true>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
   gemm_dot(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
+}
+
+// The listed rows when the full product would be packed (K > 0); otherwise the full product.
+void gemm_nn_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
+                  long N, long K, bool accumulate, const float* bias, const RowSet* rows) {
+  if (!rows || K == 0 || !packed_pays(M, N, 8))
+    return gemm_nn(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
+  count_flops(rows->count, N, K);
+  gemm_packed_rows<false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias, *rows);
+}
+
+void gemm_nt_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
+                  long N, long K, bool accumulate, const float* bias, const RowSet* rows) {
+  if (!rows || K == 0 || !packed_pays(M, N, 16))
+    return gemm_nt(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
+  count_flops(rows->count, N, K);
+  gemm_packed_rows<true>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias, *rows);
 }
 
 void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,

@@ -19,12 +19,31 @@
 //   much as the product: direct f32x4 loops, dot products along K for NT, axpy along N for NN/TN.
 #pragma once
 
+#include <cstdint>
+
 namespace lab::kernels {
+
+// Some of the M rows of A and C (index, ascending): the rows whose results are read, e.g. the
+// real rows of a padded batch. The product's other rows of C are left finite: written 0 or the
+// full product (accumulate = false), left as they are or added to (true). In wasm only the listed
+// rows are computed, packed and stored through the index on the path the full M picks, so that
+// each gets the numbers it gets in the full product (the packed kernel computes a row alone).
+// Natively Eigen computes every row: it rounds a row by where it falls in the product (its last
+// rows take another path), so a product over fewer rows would change the numbers.
+struct RowSet {
+  const int32_t* index = nullptr;
+  long count = 0;
+};
 
 void gemm_nn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias = nullptr);
 void gemm_nt(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias = nullptr);
+// gemm_nn and gemm_nt over `rows` of A and C (above); rows null: every row.
+void gemm_nn_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
+                  long N, long K, bool accumulate, const float* bias, const RowSet* rows);
+void gemm_nt_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
+                  long N, long K, bool accumulate, const float* bias, const RowSet* rows);
 void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias = nullptr);
 

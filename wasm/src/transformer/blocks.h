@@ -34,9 +34,13 @@ struct FfnP {
 using FfnW = FfnP<const float*>;
 using FfnG = FfnP<float*>;
 
-void ffn_forward(float* h, float* y, const float* x, const FfnW& w, long R, long Dm, long F);
-// dh (R, F) is scratch (overwritten). dx += dy W2 ⊙ [h > 0] W1, weights' gradients accumulate.
+// rows: null, or the rows of x whose outputs are read (kernels::RowSet; the others left finite).
+void ffn_forward(float* h, float* y, const float* x, const FfnW& w, long R, long Dm, long F,
+                 const kernels::RowSet* rows = nullptr);
+// dh (R, F) is scratch (overwritten). dx += dy W2 ⊙ [h > 0] W1 (kSet: dx = that), weights'
+// gradients accumulate. rows: the forward's; dy must be 0 on the other rows.
 void ffn_backward(float* dx, const FfnG& g, float* dh, const float* dy, const float* x,
-                  const float* h, const FfnW& w, long R, long Dm, long F);
+                  const float* h, const FfnW& w, long R, long Dm, long F, Grad into = Grad::kAdd,
+                  const kernels::RowSet* rows = nullptr);
 
 }  // namespace lab

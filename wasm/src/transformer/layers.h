@@ -45,7 +45,7 @@ struct LayerNormActs {
   void resize(long R, long C);
 };
 void layernorm_forward(LayerNormActs& a, const float* x, const LayerNormP<const float*>& w, long R,
-                       long C);
+                       long C, const kernels::RowSet* rows = nullptr);
 
 struct FfnActs {
   std::vector<float> h;  // (R, F) after the ReLU
@@ -63,7 +63,8 @@ struct EncoderLayerActs {
   LayerNormActs ln1, ln2;
   MhaActs sa;
   FfnActs ff;
-  std::vector<float> r1, r2;  // (R, Dm) residual sums (post-norm: inputs of LN1 / LN2)
+  std::vector<float> r1, r2;              // (R, Dm) residual sums (post-norm: inputs of LN1 / LN2)
+  const kernels::RowSet* rows = nullptr;  // the forward's, for the backward
   const float* out(bool norm_first) const { return norm_first ? r2.data() : ln2.y.data(); }
 };
 
@@ -76,22 +77,28 @@ struct DecoderLayerActs {
 };
 
 // x (B, S, Dm); src_pad (B, S) 1 = padding; zero_head (H) or null: self-attention heads whose
-// output is zeroed (decoding's interventions).
+// output is zeroed (decoding's interventions). rows: null, or the rows not padded
+// (kernels::RowSet): the projections and the feed-forward network skip the padded rows, whose
+// outputs no real position reads (padded keys are masked); they are left finite.
 void encoder_layer_forward(EncoderLayerActs& a, const EncoderLayerW& w, const float* x,
                            const uint8_t* src_pad, long B, long S, const LayerDims& d,
-                           const uint8_t* zero_head = nullptr);
-// dx += ∂L/∂x given dout = ∂L/∂out (R, Dm).
+                           const uint8_t* zero_head = nullptr,
+                           const kernels::RowSet* rows = nullptr);
+// dx += ∂L/∂x (kSet: dx = ∂L/∂x) given dout = ∂L/∂out (R, Dm), 0 on rows the forward skipped.
 void encoder_layer_backward(float* dx, const EncoderLayerG& g, EncoderLayerActs& a, LayerScratch& s,
                             const EncoderLayerW& w, const float* dout, const float* x, long R,
-                            const LayerDims& d);
+                            const LayerDims& d, Grad into = Grad::kAdd);
 
-// y (B, T, Dm), mem (B, S, Dm); tgt_pad (B, T), src_pad (B, S).
+// y (B, T, Dm), mem (B, S, Dm); tgt_pad (B, T), src_pad (B, S); mem_rows: null, or the rows of
+// mem not padded (the cross-attention's keys and values are projected there only).
 void decoder_layer_forward(DecoderLayerActs& a, const DecoderLayerW& w, const float* y,
                            const float* mem, const uint8_t* tgt_pad, const uint8_t* src_pad, long B,
-                           long T, long S, const LayerDims& d);
-// dy += ∂L/∂y, dmem += ∂L/∂mem.
+                           long T, long S, const LayerDims& d,
+                           const kernels::RowSet* mem_rows = nullptr);
+// dy += ∂L/∂y (kSet: dy = ∂L/∂y), dmem += ∂L/∂mem.
 void decoder_layer_backward(float* dy, float* dmem, const DecoderLayerG& g, DecoderLayerActs& a,
                             LayerScratch& s, const DecoderLayerW& w, const float* dout,
-                            const float* y, const float* mem, long R, const LayerDims& d);
+                            const float* y, const float* mem, long R, const LayerDims& d,
+                            Grad into = Grad::kAdd);
 
 }  // namespace lab

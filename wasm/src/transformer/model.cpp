@@ -63,32 +63,40 @@ void TransformerModel::forward_begin(const Batch& batch) {
   const long B = batch.B, S = batch.S, T = batch.T;
   w.resize(config_, B, S, T);
   // src_pad (B, S): 1 past each source's length; tgt_pad (B, T): 1 where tgt_in is <pad>
+  w.src_rows.clear();
   for (long b = 0; b < B; ++b) {
-    for (long s = 0; s < S; ++s) w.src_pad[b * S + s] = s >= batch.src_len[b];
+    for (long s = 0; s < S; ++s) {
+      w.src_pad[b * S + s] = s >= batch.src_len[b];
+      if (s < batch.src_len[b]) w.src_rows.push_back(static_cast<int32_t>(b * S + s));
+    }
   }
+  w.src_real = {w.src_rows.data(), static_cast<long>(w.src_rows.size())};
   for (long i = 0; i < B * T; ++i) w.tgt_pad[i] = batch.tgt_in[i] == kPadId;
 }
 
-void TransformerModel::forward(const Batch& batch) {
+void TransformerModel::forward(const Batch& batch, bool padded_rows) {
   forward_begin(batch);
   // x = src_embedding[src] · √Dm + pe[:S]
   embed_forward(ws_->src_x.data(), batch.src.data(), p(off_.src_emb), pe_.data(), batch.B, batch.S,
                 config_.src_vocab, config_.d_model);
-  forward_from_source(batch);
+  forward_from_source(batch, padded_rows);
 }
 
-void TransformerModel::forward_from_source(const Batch& batch) {
+void TransformerModel::forward_from_source(const Batch& batch, bool padded_rows) {
   TransformerWorkspace& w = *ws_;
   const long B = batch.B, S = batch.S, T = batch.T, Dm = config_.d_model, Vt = config_.tgt_vocab;
   const long L = config_.layers;
   const LayerDims d = dims();
+  // The encoder's real rows, when some are padding and those may be skipped
+  const kernels::RowSet* rows = padded_rows || w.src_real.count == B * S ? nullptr : &w.src_real;
+  w.enc_rows = rows;
   const float* x = w.src_x.data();
   for (long l = 0; l < L; ++l) {
-    encoder_layer_forward(w.enc[l], enc_w(l), x, w.src_pad.data(), B, S, d);
+    encoder_layer_forward(w.enc[l], enc_w(l), x, w.src_pad.data(), B, S, d, nullptr, rows);
     x = w.enc[l].out(d.norm_first);
   }
   // memory = encoder.norm(x)
-  layernorm_forward(w.enc_norm, x, {p(off_.enc_norm.w), p(off_.enc_norm.b)}, B * S, Dm);
+  layernorm_forward(w.enc_norm, x, {p(off_.enc_norm.w), p(off_.enc_norm.b)}, B * S, Dm, rows);
   const float* mem = w.enc_norm.y.data();
 
   // y = tgt_embedding[tgt_in] · √Dm + pe[:T]
@@ -96,7 +104,7 @@ void TransformerModel::forward_from_source(const Batch& batch) {
   const float* y = w.tgt_x.data();
   for (long l = 0; l < L; ++l) {
     decoder_layer_forward(w.dec[l], dec_w(l), y, mem, w.tgt_pad.data(), w.src_pad.data(), B, T, S,
-                          d);
+                          d, rows);
     y = w.dec[l].out(d.norm_first);
   }
   // h = decoder.norm(y), logits = h Woutᵀ + b_out
@@ -113,7 +121,7 @@ void TransformerModel::backward(const Batch& batch) {
   const long L = config_.layers;
   const LayerDims d = dims();
   zero(grads_);
-  for (auto* v : {&w.dtgt_a, &w.dmem, &w.dsrc_a}) zero(*v);
+  zero(w.dmem);  // summed over the decoder layers; the other gradients are written first
 
   // dlogits = (probs − onehot(target)) / count, 0 on pad targets (written: no zeroing first)
   cross_entropy_backward(w.dlogits.data(), w.probs.data(), batch.tgt_out.data(), kPadId, B * T, Vt,
@@ -124,14 +132,13 @@ void TransformerModel::backward(const Batch& batch) {
   const float* y_top = L ? w.dec[L - 1].out(d.norm_first) : w.tgt_x.data();
   layernorm_backward(w.dtgt_a.data(), g(off_.dec_norm.w), g(off_.dec_norm.b), w.dtgt_b.data(),
                      y_top, w.dec_norm.mean.data(), w.dec_norm.rstd.data(), p(off_.dec_norm.w),
-                     B * T, Dm);
+                     B * T, Dm, Grad::kSet);
   // Decoder layers top-down: dtgt_a holds ∂L/∂(layer output), dtgt_b receives ∂L/∂(layer input).
   const float* mem = w.enc_norm.y.data();
   for (long l = L - 1; l >= 0; --l) {
     const float* y_in = l ? w.dec[l - 1].out(d.norm_first) : w.tgt_x.data();
-    zero(w.dtgt_b);
     decoder_layer_backward(w.dtgt_b.data(), w.dmem.data(), dec_g(l), w.dec[l], w.dec_scratch,
-                           dec_w(l), w.dtgt_a.data(), y_in, mem, B * T, d);
+                           dec_w(l), w.dtgt_a.data(), y_in, mem, B * T, d, Grad::kSet);
     w.dtgt_a.swap(w.dtgt_b);
   }
   embed_backward(g(off_.tgt_emb), w.dtgt_a.data(), batch.tgt_in.data(), B * T, Dm);
@@ -139,12 +146,12 @@ void TransformerModel::backward(const Batch& batch) {
   // memory = encoder.norm(x_top)
   const float* x_top = w.enc[L - 1].out(d.norm_first);
   layernorm_backward(w.dsrc_a.data(), g(off_.enc_norm.w), g(off_.enc_norm.b), w.dmem.data(), x_top,
-                     w.enc_norm.mean.data(), w.enc_norm.rstd.data(), p(off_.enc_norm.w), B * S, Dm);
+                     w.enc_norm.mean.data(), w.enc_norm.rstd.data(), p(off_.enc_norm.w), B * S, Dm,
+                     Grad::kSet, w.enc_rows);
   for (long l = L - 1; l >= 0; --l) {
     const float* x_in = l ? w.enc[l - 1].out(d.norm_first) : w.src_x.data();
-    zero(w.dsrc_b);
     encoder_layer_backward(w.dsrc_b.data(), enc_g(l), w.enc[l], w.enc_scratch, enc_w(l),
-                           w.dsrc_a.data(), x_in, B * S, d);
+                           w.dsrc_a.data(), x_in, B * S, d, Grad::kSet);
     w.dsrc_a.swap(w.dsrc_b);
   }
   embed_backward(g(off_.src_emb), w.dsrc_a.data(), batch.src.data(), B * S, Dm);
@@ -163,7 +170,7 @@ float TransformerModel::loss_only(const Batch& batch) {
 
 TransformerOutputs TransformerModel::evaluate(const Batch& batch) {
   validate_batch(batch, config_);
-  forward(batch);
+  forward(batch, /*padded_rows=*/true);
   const TransformerWorkspace& w = *ws_;
   const long B = batch.B, S = batch.S, T = batch.T, H = config_.heads;
   TransformerOutputs out;

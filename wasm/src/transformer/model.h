@@ -143,11 +143,13 @@ class TransformerModel : public ParamStore {
 
  private:
   void build_table();
-  void forward(const Batch& batch);
+  // padded_rows: also compute the encoder's padded rows, which the loss never reads (evaluate's
+  // attention maps show their queries); without it they are skipped and left finite.
+  void forward(const Batch& batch, bool padded_rows = false);
   // forward's two halves, around the source embedding (x = src_embedding[src] · √Dm + pe):
   // masks and scratch for the batch's shape; then everything from x to the loss.
   void forward_begin(const Batch& batch);
-  void forward_from_source(const Batch& batch);
+  void forward_from_source(const Batch& batch, bool padded_rows = false);
   void backward(const Batch& batch);
   EncoderLayerW enc_w(long l) const;
   DecoderLayerW dec_w(long l) const;
