@@ -229,6 +229,8 @@ describe('§3.1/§3.2 dot-product section', { timeout: 180_000 }, () => {
     await cell.fill('');
     await env.page.waitForSelector(`${ROOT}[data-state="error"]`);
     assert.match(await env.page.locator(`${ROOT} .dot-message`).textContent(), /k2, d2: empty or not a number/);
+    // the line under the maps says they still show the numbers from before, not that the edit is in
+    assert.equal(await env.page.locator(`${ROOT} .dot-narration`).textContent(), 'The maps still show the numbers from before this edit.');
     assert.equal(await cell.getAttribute('aria-invalid'), 'true');
     assert.deepEqual(await env.heatmap('dot-weights'), good);
     const count = await env.computeCount(ROOT);
@@ -252,6 +254,7 @@ describe('§3.1/§3.2 dot-product section', { timeout: 180_000 }, () => {
     await cell.fill('5');
     await env.page.waitForSelector(`${ROOT}[data-state="ok"]`);
     assert.doesNotMatch(await env.page.locator(`${ROOT} .dot-message`).textContent(), /empty or not a number/);
+    assert.match((await env.page.locator(`${ROOT} .dot-narration`).textContent()) ?? '', /largest weight/);
     assert.equal(await cell.getAttribute('aria-invalid'), null);
     assert.equal(await env.computeCount(ROOT), count, 'the same values: no new computation');
   });

@@ -268,7 +268,7 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     assert.ok(stopped > 0 && stopped < 100000, `stopped at ${stopped}`);
     await page.waitForTimeout(300);
     assert.equal(await stepOf(), stopped, 'paused');
-    assert.match(await page.locator('[data-testid=transformer-estimate]').textContent(), /About .* for \d+ steps at the measured/);
+    assert.match(await page.locator('[data-testid=transformer-estimate]').textContent(), /^Train next: about .* for \d+ steps at the fastest measured speed, [\d.]+ ms per step/);
 
     // the grammar corpus: a task switch brings its example sentence; training it works the same way
     await page.selectOption('[data-testid=transformer-task]', 'zh-en');

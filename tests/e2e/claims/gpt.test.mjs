@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { openPanel, useSite } from '../harness.mjs';
-import { assertPrompt, claimsByLanguage, drawnWithAt, text, trainedOnce } from './claims-harness.mjs';
+import { assertPrompt, claimsByLanguage, drawnWithAt, fill, text, trainedOnce } from './claims-harness.mjs';
 
 const SEC = '.gpt-section';
 const STEPS = 500;
@@ -47,6 +47,14 @@ describe('§5 claims', { timeout: 1_200_000 }, () => {
         // most of the 8 samples of the last step have the form (the line that says how many)
         assert.ok(form > 0.5, `${form} of the samples have the form`);
         assert.ok(bi > uni, `on the held-out poems the bigram (${bi}) is not worse than the unigram (${uni})`);
+        // the held-out loss is lowest early and higher at the end, and the status line says so: overfitting
+        const curve = JSON.parse(d.valLosses);
+        const [lowStep, low] = curve.reduce((best, p) => (p[1] < best[1] ? p : best));
+        console.log(`[${lang}] held-out by step: ${curve.map(([s, v]) => `${s}: ${v.toFixed(3)}`).join(', ')}`);
+        assert.ok(lowStep > 0 && lowStep < STEPS && val > low + 0.1, `the held-out loss: lowest ${low} at step ${lowStep}, ${val} at the end`);
+        const status = (await page.locator(`${SEC} [data-testid=gpt-status]`).textContent()) ?? '';
+        const overfit = fill(text(lang, 'gpt.status.overfit'), { step: lowStep, val: low.toFixed(2) });
+        assert.ok(status.endsWith(overfit), `“${overfit}” ends the status line: ${status}`);
         // both baselines are drawn, as the dashed lines the prompt names
         const legend = await page.locator('.gpt-chart').innerText();
         for (const key of ['gpt.series.unigram', 'gpt.series.bigram', 'gpt.series.val']) assert.ok(legend.includes(text(lang, key)), key);

@@ -238,13 +238,18 @@ class DotView implements SectionHandle {
       const changed = state.update({ dot_q: q, dot_k: k });
       // a cell put back to the value the maps already show changes no setting, so nothing
       // recomputes: its error goes here
-      if (this.#cellError && changed.length === 0 && this.#last) this.#showOk();
+      if (this.#cellError && changed.length === 0 && this.#last) {
+        this.#showOk();
+        this.#narrate();
+      }
       this.#cellError = false;
     } catch (err) {
       if (!(err instanceof MatrixCellError)) throw err;
       this.#message.show('error', `${t('error.prefix')}${err.where}: ${t(`dot.cell.${err.problem}`)}`);
       this.#root.dataset.state = 'error';
       this.#cellError = true;
+      // the line under the maps must not go on saying that an edit is in
+      this.#narration.textContent = t('dot.narrate.kept');
     }
   }
 

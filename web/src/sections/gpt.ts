@@ -25,6 +25,15 @@ import { CHART_CSS } from '../charts/chart-css';
  *  and the text in the own-text box; there is one recipe, so one key. */
 const parked = parkingSlot<{ run: GptRun; playing: boolean; generated: GeneratedText; ownText: string }>('gpt');
 const PARK_KEY = 'tang300';
+/** a held-out loss this far above its lowest (nats) is named as overfitting in the status line */
+const OVERFIT_NATS = 0.1;
+
+/** The evaluation with the lowest held-out loss so far (step and loss), or null before any. */
+function lowestHeldOut(milestones: readonly { step: number; evaluation: { validationLoss: number } | null }[]): { step: number; loss: number } | null {
+  let low: { step: number; loss: number } | null = null;
+  for (const m of milestones) if (m.evaluation && (!low || m.evaluation.validationLoss < low.loss)) low = { step: m.step, loss: m.evaluation.validationLoss };
+  return low;
+}
 
 const WATCHED: readonly PropName[] = ['gpt_zero', 'gpt_prompt', 'gpt_layer', 'gpt_head', 'gpt_temperature', 'gpt_top_k', 'gpt_top_p', 'gpt_steps'];
 /** Series colours (DARK_SERIES keys: each has its dark twin). */
@@ -275,12 +284,18 @@ class GptView implements SectionHandle {
       this.#root.dataset.valLoss = String(evaluation.validationLoss);
       this.#root.dataset.unigram = String(evaluation.unigramLoss);
       this.#root.dataset.bigram = String(evaluation.bigramLoss);
+      // the held-out loss at each evaluation (step: loss), for the tests that read the curve
+      this.#root.dataset.valLosses = JSON.stringify(run.milestones.filter((m) => m.evaluation).map((m) => [m.step, m.evaluation!.validationLoss]));
     }
     if (this.#status.element.dataset.kind !== 'error' || run.playing) {
       if (run.playing) this.#status.show('info', fill(t('gpt.status.training'), { step, target: run.target }));
       else if (evaluation) {
         const f = (x: number) => x.toFixed(2);
-        this.#status.show('ok', fill(t('gpt.status.loss'), { step: run.milestones.at(-1)!.step, val: f(evaluation.validationLoss), uni: f(evaluation.unigramLoss), bi: f(evaluation.bigramLoss) }));
+        const loss = fill(t('gpt.status.loss'), { step: run.milestones.at(-1)!.step, val: f(evaluation.validationLoss), uni: f(evaluation.unigramLoss), bi: f(evaluation.bigramLoss) });
+        // a held-out loss well above its lowest is said, not left for the reader to spot on the chart
+        const low = lowestHeldOut(run.milestones);
+        const overfit = low && evaluation.validationLoss > low.loss + OVERFIT_NATS ? fill(t('gpt.status.overfit'), { step: low.step, val: f(low.loss) }) : '';
+        this.#status.show('ok', loss + overfit);
       } else this.#status.show('info', fill(t('gpt.status.idle'), { step }));
     }
     const nl = t('gpt.newline');

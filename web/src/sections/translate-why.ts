@@ -275,7 +275,8 @@ export class WhyView {
         const line = el('p', 'translate-why-candidate-row');
         line.append(el('span', 'translate-label', `${i + 1}.`));
         for (const c of step.top.filter((c) => c.token !== step.token && !RESERVED.has(c.token))) {
-          const b = el('button', 'lab-button quiet al-button translate-why-candidate', `${c.token} ${c.prob.toFixed(2)}`);
+          // a trained model leaves its other candidates near 0: "<0.01", not a 0.00 that reads as broken
+          const b = el('button', 'lab-button quiet al-button translate-why-candidate', `${c.token} ${c.prob < 0.005 ? '<0.01' : c.prob.toFixed(2)}`);
           b.lang = 'en'; // a word the model may write: data in the target language
           b.type = 'button';
           b.dataset.step = String(i);
