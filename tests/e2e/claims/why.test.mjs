@@ -27,8 +27,9 @@ describe('§1 claims', { timeout: 2_400_000 }, () => {
   /** After the language switch: the re-mounted section shows the finished run. */
   const finished = () => page.waitForFunction(() => document.querySelector('.why-section')?.dataset.state === 'done');
 
-  claim('why-start', async (lang) => {
-    await trainedOnce(page, 'start', lang, {
+  /** The finished default run (GRU), trained once for both languages. */
+  const trainedDefault = (lang) =>
+    trainedOnce(page, 'start', lang, {
       root: '.why-section',
       train: async (l) => {
         await open(l);
@@ -36,6 +37,9 @@ describe('§1 claims', { timeout: 2_400_000 }, () => {
       },
       ready: finished,
     });
+
+  claim('why-start', async (lang) => {
+    await trainedDefault(lang);
     await assertPrompt(page, lang, 'why.try.start');
     const s = await snapshot();
     const plain = s.plain.at(-1);
@@ -62,14 +66,7 @@ describe('§1 claims', { timeout: 2_400_000 }, () => {
     if (held === 'start, then lstm' && gru) {
       await switchLanguage(page, lang, '.why-section');
     } else {
-      await trainedOnce(page, 'start', lang, {
-        root: '.why-section',
-        train: async (l) => {
-          await open(l);
-          await trainToTheEnd();
-        },
-        ready: finished,
-      });
+      await trainedDefault(lang);
       gru = await snapshot();
       await page.selectOption('[data-testid=why-cell]', 'lstm');
       await page.waitForFunction(() => /why_cell=lstm/.test(location.hash));
