@@ -107,6 +107,13 @@ describe('§3.1/§3.2 dot-product section', { timeout: 180_000 }, () => {
     assert.ok(text.includes(expected.weights[1 * 5 + 1].toFixed(4)), `the weight in: ${text}`);
     // the narration says what the weights look like
     assert.match((await env.page.locator('.dot-narration').textContent()) ?? '', /largest weight/);
+    // the raw and the scaled scores share one colour scale (the raw one's range), so dividing by √d
+    // shows as a paler map, not as the same colours with other numbers
+    const legend = (id) => env.page.locator(`#${id} .legend`).evaluate((l) => [...l.children].map((c) => c.textContent));
+    const [raw, scaled] = [await legend('dot-scores'), await legend('dot-scaled')];
+    assert.deepEqual(scaled, raw);
+    const largest = Math.max(...expected.scores.map(Math.abs));
+    assert.ok(raw.includes(largest.toFixed(2)), `the raw scores' largest magnitude ${largest.toFixed(2)} bounds the scale: ${raw}`);
     // the focused cell's tooltip leaves the eight cells around it and the column labels in sight,
     // on a desktop and a phone
     for (const width of [1280, 390]) {

@@ -1,7 +1,7 @@
 // §3.1 dot-product and §3.2 scaled dot-product attention, live: editable Q and K (= V), heatmaps of
 // raw scores → scaled scores → softmax weights → output from the core, and the saturation sweep
 // that shows why §3.2 divides by √d (dot-sweep.ts, dot-sweep-chart.ts).
-import { HEATMAP_CSS, Heatmap } from '../heatmap/heatmap';
+import { HEATMAP_CSS, Heatmap, HeatmapScaleGroup } from '../heatmap/heatmap';
 import { DOT_ATTENTION, mathml, SCALED_DOT_ATTENTION, SOFTMAX_ROW } from '../math';
 import { MatrixCellError, MatrixEditor } from '../matrix-editor';
 import { deriveSeed, freshSeed, NormalSampler } from '../random';
@@ -171,9 +171,12 @@ class DotView implements SectionHandle {
 
     const grid = el('div', 'al-heatmaps');
     const axes = { t, xTitle: t('dot.axis.keys'), yTitle: t('dot.axis.queries') };
+    // the raw and the scaled scores on one colour scale: each on its own, the scaled map would look
+    // just like the raw one, and dividing by √d would seem to change nothing
+    const scores = new HeatmapScaleGroup();
     this.#maps = {
-      scores: new Heatmap(grid, { id: 'dot-scores', title: t('dot.map.scores'), diverging: true, ...axes }),
-      scaled: new Heatmap(grid, { id: 'dot-scaled', title: t('dot.map.scaled'), diverging: true, ...axes }),
+      scores: new Heatmap(grid, { id: 'dot-scores', title: t('dot.map.scores'), diverging: true, scaleGroup: scores, ...axes }),
+      scaled: new Heatmap(grid, { id: 'dot-scaled', title: t('dot.map.scaled'), diverging: true, scaleGroup: scores, ...axes }),
       weights: new Heatmap(grid, { id: 'dot-weights', title: t('dot.map.weights'), fixedRange: [0, 1], ...axes }),
       output: new Heatmap(grid, {
         id: 'dot-output',
