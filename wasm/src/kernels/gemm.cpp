@@ -428,6 +428,10 @@ void gemm_dot(float* C, long ldc, const float* A, long lda, const float* B, long
 bool packed_pays(long M, long N, long min_rows) {
   return M >= min_rows && N >= kNr;
 }
+// The rows from which C = A·B and C = A·Bᵀ pack. The listed-rows products below must choose as the
+// full products do, or a listed row would get other numbers than in the full product.
+constexpr long kPackRowsNN = 8;
+constexpr long kPackRowsNT = 16;
 
 // The packed product over rows' rows of A and C, packed and stored through the index; C's other
 // rows 0 when !accumulate. Each row of the packed product is computed alone, so a listed row gets
@@ -454,7 +458,7 @@ void gemm_nn(float* C, long ldc, const float* A, long lda, const float* B, long 
   count_flops(M, N, K);
   if (M == 0 || N == 0) return;
   if (K == 0) return empty_product(C, ldc, M, N, accumulate, bias);
-  if (packed_pays(M, N, 8))
+  if (packed_pays(M, N, kPackRowsNN))
     return gemm_packed<false, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
   gemm_axpy<false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
@@ -464,26 +468,33 @@ void gemm_nt(float* C, long ldc, const float* A, long lda, const float* B, long 
   count_flops(M, N, K);
   if (M == 0 || N == 0) return;
   if (K == 0) return empty_product(C, ldc, M, N, accumulate, bias);
-  if (packed_pays(M, N, 16))
+  if (packed_pays(M, N, kPackRowsNT))
     return gemm_packed<false, true>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
   gemm_dot(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
 
+namespace {
+
 // The listed rows when the full product would be packed (K > 0); otherwise the full product.
+template <bool TransB>
+void gemm_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
+               long N, long K, bool accumulate, const float* bias, const RowSet* rows) {
+  if (!rows || K == 0 || !packed_pays(M, N, TransB ? kPackRowsNT : kPackRowsNN))
+    return (TransB ? gemm_nt : gemm_nn)(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
+  count_flops(rows->count, N, K);
+  gemm_packed_rows<TransB>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias, *rows);
+}
+
+}  // namespace
+
 void gemm_nn_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
                   long N, long K, bool accumulate, const float* bias, const RowSet* rows) {
-  if (!rows || K == 0 || !packed_pays(M, N, 8))
-    return gemm_nn(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
-  count_flops(rows->count, N, K);
-  gemm_packed_rows<false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias, *rows);
+  gemm_rows<false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias, rows);
 }
 
 void gemm_nt_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
                   long N, long K, bool accumulate, const float* bias, const RowSet* rows) {
-  if (!rows || K == 0 || !packed_pays(M, N, 16))
-    return gemm_nt(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
-  count_flops(rows->count, N, K);
-  gemm_packed_rows<true>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias, *rows);
+  gemm_rows<true>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias, rows);
 }
 
 void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
