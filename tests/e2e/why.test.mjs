@@ -74,16 +74,22 @@ describe('§1 why attention', { timeout: 400_000 }, () => {
     assert.ok((await snapshot()).step < s.total, 'a new run from the start');
     await start.click(); // pause it
   });
-  test('a long run shows its measured time estimate and waits for the reader to confirm', async () => {
+  /** Starts a run far over a minute (LSTM 256, strings to 60, 5000 steps) and waits until the section asks and pauses; the question. */
+  async function askedAboutLongRun() {
     await site.load('#view=why&seed=1&why_cell=lstm&why_hidden=256&why_max_len=60&why_steps=5000');
     await page.waitForSelector(SEC);
     await page.click('[data-testid=why-start]');
     const confirm = page.locator('[data-testid=why-confirm]');
     await confirm.waitFor({ state: 'visible', timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelector('.why-section')?.dataset.state === 'idle');
+    return confirm;
+  }
+
+  test('a long run shows its measured time estimate and waits for the reader to confirm', async () => {
+    const confirm = await askedAboutLongRun();
     const text = (await confirm.textContent()) ?? '';
     assert.match(text, /about \d+ (h|min)/, text);
     // paused while it asks: the step count does not move
-    await page.waitForFunction(() => document.querySelector('.why-section')?.dataset.state === 'idle');
     const step = (await snapshot()).step;
     await page.waitForTimeout(1000);
     assert.equal((await snapshot()).step, step);
@@ -97,12 +103,7 @@ describe('§1 why attention', { timeout: 400_000 }, () => {
   });
 
   test('Start while the long-run question shows answers it: the whole run goes on, not asked again', async () => {
-    await site.load('#view=why&seed=1&why_cell=lstm&why_hidden=256&why_max_len=60&why_steps=5000');
-    await page.waitForSelector(SEC);
-    await page.click('[data-testid=why-start]');
-    const confirm = page.locator('[data-testid=why-confirm]');
-    await confirm.waitFor({ state: 'visible', timeout: 120_000 });
-    await page.waitForFunction(() => document.querySelector('.why-section')?.dataset.state === 'idle');
+    const confirm = await askedAboutLongRun();
     const start = page.locator('[data-testid=why-start]');
     assert.equal(await start.textContent(), 'Resume');
     await start.click();

@@ -16,11 +16,10 @@ const CHANCE = '#6b7280';
 /** a blind guess among the task's 20 letters */
 export const WHY_CHANCE = 1 / 20;
 
-/** A finished run kept beside the next one: its snapshot, and its cell and longest string, which name it. */
+/** A finished run kept beside the next one: its snapshot, and its cell, which with its longest string names it. */
 export interface WhyPrevious {
   readonly snapshot: WhySnapshot;
   readonly cell: string;
-  readonly maxLen: number;
 }
 
 const percent = (v: number) => `${Math.round(v * 100)}%`;
@@ -113,9 +112,9 @@ export class WhyChart extends Figure<WhySnapshot> {
     });
   }
 
-  #previousSeries({ snapshot: p, cell, maxLen }: WhyPrevious): LineSeries[] {
+  #previousSeries({ snapshot: p, cell }: WhyPrevious): LineSeries[] {
     const l = this.#labels;
-    const label = fill(l.previous, { cell: cell.toUpperCase(), length: maxLen });
+    const label = fill(l.previous, { cell: cell.toUpperCase(), length: p.lengths.at(-1) ?? 0 });
     const line = (name: string, color: string, values: readonly (number | null)[]): LineSeries => ({
       label: `${name} · ${label}`,
       color,

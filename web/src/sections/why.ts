@@ -147,7 +147,7 @@ class WhyView implements SectionHandle {
       }
       // a finished run stays on the chart beside the one the new settings train
       const finished = this.#run.snapshot;
-      if (finished.done) this.#previous = { snapshot: finished, cell: this.#run.settings.cell, maxLen: this.#run.settings.maxLen };
+      if (finished.done) this.#previous = { snapshot: finished, cell: this.#run.settings.cell };
       this.#reset(this.#wanted);
     });
   }
