@@ -1,6 +1,6 @@
 // The Transformer's and the GPT's training step in two build folders, in ONE Node process,
 // interleaved round by round (alternating which folder goes first): ms of CPU time per step of the
-// Transformer on dates and of the GPT on the Tang poems, both at the sessions' defaults, from each
+// Transformer on dates and of the GPT on §5's regular Tang poems, both at the sessions' defaults, from each
 // folder's attention_lab_transformer and attention_lab_gpt modules. The last loss of each is
 // printed too: a change that should not move the numbers shows the same losses.
 //
@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { GptSession } from '../wasm/js/gpt.mjs';
+import { regularPoems } from '../wasm/js/gpt-form.mjs';
 import { Seq2Seq } from '../wasm/js/seq2seq.mjs';
 import { abClock, fmt, root, table } from './lib/common.mjs';
 
@@ -24,7 +25,8 @@ const [dirA, dirB, roundsArg] = process.argv.slice(2);
 if (!dirA || !dirB) throw new Error('usage: node bench/ab-steps.mjs <before folder> <after folder> [rounds]');
 const rounds = Number(roundsArg ?? 5);
 const { clockName, clock } = abClock();
-const text = readFileSync(`${root}build/poems/tang300.txt`, 'utf8');
+// §5's corpus: the regular poems, as the page reads them
+const text = regularPoems(readFileSync(`${root}build/poems/tang300.txt`, 'utf8'));
 const load = async (build, module) => {
   const [dir, fma] = build.endsWith('@fma') ? [build.slice(0, -4), '_fma'] : [build, ''];
   return (await import(pathToFileURL(`${dir}/${module}${fma}.mjs`).href)).default();

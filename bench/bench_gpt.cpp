@@ -50,30 +50,32 @@ int bench_gpt(const char* recipes_path, double scale) {
   return 0;
 }
 
-// The session's sampler replayed: the same seed mix and sample_windows calls as GptSession::train,
-// on the session's own training ids. Each batch is written as B windows of T + 1 ids (inputs are
-// the first T, targets the last T).
+// The session's sampler replayed: the same seed mix and window calls as GptSession::train, on the
+// session's own training ids and poem windows. Each batch is written as B rows of T input ids and
+// B rows of T targets (−1 where the loss ignores a position: past a poem window's end).
 int dump_gpt_data(const char* recipes_path, long steps, const char* out_path) {
   nlohmann::json out = nlohmann::json::object();
   for (const nlohmann::json& r : bench::read_recipes(recipes_path)) {
     const lab::GptSession session(config_of(r));
     const lab::GptSessionConfig& c = session.config();
     lab::Rng rng(c.seed ^ lab::session_common::kSamplerSeedMix);
-    nlohmann::json windows = nlohmann::json::array();
+    nlohmann::json inputs = nlohmann::json::array(), targets = nlohmann::json::array();
     for (long s = 0; s < steps; ++s) {
       const lab::GptBatch b =
-          lab::sample_windows(session.train_ids(), c.batch_size, c.block_size, rng);
+          c.windows == lab::GptWindows::kPoem
+              ? lab::sample_windows_at(session.train_ids(), session.poem_windows(), c.batch_size,
+                                       c.block_size, rng)
+              : lab::sample_windows(session.train_ids(), c.batch_size, c.block_size, rng);
       for (long row = 0; row < b.B; ++row) {
-        std::vector<int32_t> w(b.idx.begin() + row * b.T, b.idx.begin() + (row + 1) * b.T);
-        w.push_back(b.targets[static_cast<size_t>((row + 1) * b.T - 1)]);
-        windows.push_back(std::move(w));
+        const auto from = static_cast<std::ptrdiff_t>(row * b.T), to = from + b.T;
+        inputs.push_back(std::vector<int32_t>(b.idx.begin() + from, b.idx.begin() + to));
+        targets.push_back(std::vector<int32_t>(b.targets.begin() + from, b.targets.begin() + to));
       }
     }
-    out[r.at("name").get<std::string>()] = {{"vocab", session.vocab().size()},
-                                            {"batch_size", c.batch_size},
-                                            {"block_size", c.block_size},
-                                            {"steps", steps},
-                                            {"windows", std::move(windows)}};
+    out[r.at("name").get<std::string>()] = {
+        {"vocab", session.vocab().size()}, {"batch_size", c.batch_size},
+        {"block_size", c.block_size},      {"steps", steps},
+        {"inputs", std::move(inputs)},     {"targets", std::move(targets)}};
   }
   std::ofstream(out_path) << out.dump();
   return 0;

@@ -2,7 +2,7 @@
 that can import torch), one thread: seconds per training step (forward, backward, torch.optim.Adam at the
 session's rate: GptSession::train's step, which neither clips nor decays) of tests/reference/gpt_module.py's GPT
 (nanoGPT's module, the one our C++ core matches number for number), in float32, training mode. It trains on the
-very windows our session's sampler draws, from `bench_native gpt-data <recipes.json> <steps> <file>`; batches are
+very windows and targets (−1 ignored) our session's sampler draws, from `bench_native gpt-data <recipes.json> <steps> <file>`; batches are
 prepared up front, so the timing is the training step alone, as in ours.
 
 Usage: torch_gpt.py <gpt-data.json> <recipes.json> [scale]; recipes.json is a list of {name, blockSize, layers,
@@ -42,8 +42,9 @@ class Trainer:
             block.attn.keep_attention = False
         self.model.train()
         self.opt = torch.optim.Adam(self.model.parameters(), lr=r["learningRate"])
-        windows = torch.tensor(data["windows"], dtype=torch.long)
-        self.batches = [(w[:, :-1].contiguous(), w[:, 1:].contiguous()) for w in windows.split(data["batch_size"])]
+        inputs = torch.tensor(data["inputs"], dtype=torch.long).split(data["batch_size"])
+        targets = torch.tensor(data["targets"], dtype=torch.long).split(data["batch_size"])
+        self.batches = list(zip(inputs, targets))
         self.i = 0
 
     def train(self, steps):

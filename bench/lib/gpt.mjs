@@ -1,11 +1,12 @@
 // The GPT part of `npm run bench`: one training step (a batch of windows drawn by the session's
-// sampler, forward, backward, Adam) of the character-level GPT on the Tang poems, native
+// sampler, forward, backward, Adam) of the character-level GPT on §5's corpus (the regular Tang poems), native
 // (bench_native gpt, GptSession::train), wasm (the 'gpt' variant's JS API train(n), the same loop;
 // its plain build and, where this Node runs relaxed SIMD, its FMA build) and PyTorch (bench/torch_gpt.py: tests/reference/gpt_module.py's nanoGPT module, OpenBLAS, one
 // thread, on the very windows our sampler draws), side by side in one run. The recipes: the
 // session's default and a larger model, where PyTorch's per-operation overhead weighs less.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { FORTUNE_DIR, parseFortunePoems, poemsText } from '../../scripts/poems.mjs';
+import { regularPoems } from '../../wasm/js/gpt-form.mjs';
 import { fmt, root, runNative, spread, table, timeTraining } from './common.mjs';
 import { torchGpt } from './peers.mjs';
 
@@ -48,11 +49,13 @@ function sessionDefault(lab, text) {
 // gptLab: loadAttentionLab({ variant: 'gpt', fma: false }); gptFmaLab: its FMA build, or null.
 export function gptPart(gptLab, gptFmaLab, nativeBinary, scale) {
   const n = (x) => Math.max(1, Math.round(x * scale));
-  const corpus = poemsFile();
-  const text = readFileSync(corpus, 'utf8');
+  // §5's corpus: the regular poems, as the page and `train --task poems` read them
+  const text = regularPoems(readFileSync(poemsFile(), 'utf8'));
+  const dir = `${root}build/native-bench`;
+  const corpus = `${dir}/tang300-form.txt`;
+  writeFileSync(corpus, text);
   const { recipe: base, vocab } = sessionDefault(gptLab, text);
   const recipes = [base, { ...base, ...LARGER }].map((r) => ({ ...r, corpus }));
-  const dir = `${root}build/native-bench`;
   const recipesFile = `${dir}/gpt-recipes.json`, dataFile = `${dir}/gpt-data.json`;
   writeFileSync(recipesFile, JSON.stringify(recipes));
   const native = runNative(nativeBinary, ['gpt', recipesFile, scale]);

@@ -65,6 +65,47 @@ for (const op of ['nn', 'nt', 'tn']) {
   });
 }
 
+// gemm_tn_rows (a weight gradient over a batch's real rows): where the unlisted rows of A are 0,
+// the very bits of gemm_tn over every row; where they are not, the sum over the listed rows only
+// (so the rows are really skipped). K up to 600 crosses the packed kernel's 256-row K blocks,
+// with blocks that list no row, rows at the blocks' edges, and no row at all.
+test('gemm tn over listed rows of K: the full product\'s bits when the others are 0', () => {
+  const cases = [
+    [70, 64, 600, (k) => k % 3 !== 1 && !(k >= 256 && k < 512)],
+    [64, 40, 320, (k) => k % 80 < 50],
+    [9, 8, 255, (k) => k === 0 || k === 254],
+    [33, 17, 513, (k) => k === 255 || k === 256 || k === 512],
+    [16, 16, 300, () => false],
+    [3, 5, 40, (k) => k % 2 === 0], // too small to pack: the full product
+  ];
+  for (const [M, N, K, listed] of cases) {
+    const lda = M + 1, ldb = N + 2, ldc = N + 3;
+    const rows = Int32Array.from({ length: K }, (_, k) => k).filter(listed);
+    const B = randomArray(K * ldb), C0 = randomArray(M * ldc);
+    const A = randomArray(K * lda);
+    const zeroed = A.slice();
+    for (let k = 0; k < K; ++k) if (!listed(k)) zeroed.fill(0, k * lda, (k + 1) * lda);
+    for (const accumulate of [false, true]) {
+      const full = core.kernelGemm('tn', M, N, K, lda, ldb, ldc, accumulate, zeroed, B, C0, null);
+      const listedOnly = core.kernelGemmTnRows(M, N, K, lda, ldb, ldc, accumulate, zeroed, B, C0, rows);
+      for (let i = 0; i < full.length; ++i) {
+        if (!Object.is(full[i], listedOnly[i]) && !(full[i] === 0 && listedOnly[i] === 0)) {
+          assert.fail(`M ${M} N ${N} K ${K} acc ${accumulate}: element ${i} is ${listedOnly[i]}, the full product's ${full[i]}`);
+        }
+      }
+      if (M < 8 || N < 8) continue; // not packed (gemm.cpp's kPackRowsTN and kNr): every row is summed
+      const skipped = core.kernelGemmTnRows(M, N, K, lda, ldb, ldc, accumulate, A, B, C0, rows);
+      for (let m = 0; m < M; ++m) {
+        for (let n = 0; n < N; ++n) {
+          let want = accumulate ? C0[m * ldc + n] : 0;
+          for (const k of rows) want += A[k * lda + m] * B[k * ldb + n];
+          assert.ok(Math.abs(skipped[m * ldc + n] - want) <= 1e-5 * (rows.length + 2), `M ${M} N ${N} K ${K}: (${m}, ${n}) = ${skipped[m * ldc + n]}, want ${want}`);
+        }
+      }
+    }
+  }
+});
+
 // σ, tanh and exp of kernels/activation.h and kernels/softmax.h (f32x4 code in wasm) against
 // Math.exp / Math.tanh in double: within 1e-6 relative (tests/native/test_kernels.cpp checks the
 // native build the same way). The arguments: a fine grid (spacing 1/1024, an odd count, so the

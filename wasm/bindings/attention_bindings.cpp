@@ -317,10 +317,23 @@ val kernel_gemm_js(std::string op, int M, int N, int K, int lda, int ldb, int ld
   return val(emscripten::typed_memory_view(C.size(), C.data())).call<val>("slice");
 }
 
+// The same for gemm_tn_rows: C (+)= Aᵀ B summed over the listed rows of K (ascending).
+val kernel_gemm_tn_rows_js(int M, int N, int K, int lda, int ldb, int ldc, bool accumulate, val a,
+                           val b, val c, val rows) {
+  std::vector<float> A = emscripten::convertJSArrayToNumberVector<float>(a);
+  std::vector<float> B = emscripten::convertJSArrayToNumberVector<float>(b);
+  std::vector<float> C = emscripten::convertJSArrayToNumberVector<float>(c);
+  std::vector<int32_t> index = emscripten::convertJSArrayToNumberVector<int32_t>(rows);
+  const lab::kernels::RowSet ks{index.data(), static_cast<long>(index.size())};
+  lab::kernels::gemm_tn_rows(C.data(), ldc, A.data(), lda, B.data(), ldb, M, N, K, accumulate, &ks);
+  return val(emscripten::typed_memory_view(C.size(), C.data())).call<val>("slice");
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_attention) {
   emscripten::function("kernelGemm", &kernel_gemm_js);
+  emscripten::function("kernelGemmTnRows", &kernel_gemm_tn_rows_js);
   emscripten::function("attention", &attention_js);
   emscripten::function("attentionStage", &attention_stage_js);
   emscripten::function("attentionRunStaged", &attention_run_staged_js);

@@ -28,9 +28,9 @@ void linear_backward(float* dx, float* dw, float* db, const float* dy, const flo
                           rows);
   }
   // dW += dyᵀ x
-  if (dw) kernels::gemm_tn(dw, I, dy, O, x, I, O, I, R, /*accumulate=*/true);
+  if (dw) kernels::gemm_tn_rows(dw, I, dy, O, x, I, O, I, R, /*accumulate=*/true, rows);
   // db += Σ_r dy
-  if (db) kernels::sum_rows_acc(db, dy, O, R, O);
+  if (db) kernels::sum_rows_acc(db, dy, O, R, O, rows);
 }
 
 void embedding_forward(float* y, const int32_t* ids, const float* table, long T, long V, long C) {
@@ -196,14 +196,26 @@ double log_sum_exp_double(const float* x, long V) {
 }  // namespace
 
 float cross_entropy_forward(float* probs, const float* logits, const int32_t* targets,
-                            int32_t ignore_index, long R, long V, LogSumExp log_sum_exp) {
+                            int32_t ignore_index, long R, long V, LogSumExp log_sum_exp,
+                            ProbsFor probs_for) {
   const bool in_float = log_sum_exp == LogSumExp::kFloat;
   std::vector<float> log_sum(in_float ? static_cast<size_t>(R) : 0);
-  // Non-finite logits (a diverging run): the loss is NaN, which the models report as divergence.
-  if (!kernels::softmax_forward(probs, logits, nullptr, R, V, 1.0f,
-                                in_float ? log_sum.data() : nullptr)
-           .finite) {
-    return std::numeric_limits<float>::quiet_NaN();
+  // The softmax of each run of rows it is wanted for. Non-finite logits (a diverging run): the
+  // loss is NaN, which the models report as divergence.
+  const bool every_row = probs_for == ProbsFor::kEveryRow;
+  for (long r = 0; r < R;) {
+    if (!every_row && targets[r] == ignore_index) {
+      ++r;
+      continue;
+    }
+    long end = r + 1;
+    while (end < R && (every_row || targets[end] != ignore_index)) ++end;
+    if (!kernels::softmax_forward(probs + r * V, logits + r * V, nullptr, end - r, V, 1.0f,
+                                  in_float ? log_sum.data() + r : nullptr)
+             .finite) {
+      return std::numeric_limits<float>::quiet_NaN();
+    }
+    r = end;
   }
   double loss = 0.0;
   long count = 0;

@@ -27,8 +27,9 @@ void linear_forward(float* y, const float* x, const float* w, const float* b, lo
 enum class Grad { kAdd, kSet };
 
 // dx += dy W (kSet: dx = dy W),  dW += dyᵀ x,  db += Σ_r dy
-// rows: null, or the rows of dx that are read (the others are left finite); dW and db sum every
-// row.
+// rows: null, or the rows where dy may be nonzero (the others' dy must be 0): the rows of dx
+// that are computed (the others are left finite), and the rows dW and db sum (adding the others'
+// zeros would give the same bits).
 void linear_backward(float* dx, float* dw, float* db, const float* dy, const float* x,
                      const float* w, long R, long I, long O, Grad into = Grad::kAdd,
                      const kernels::RowSet* rows = nullptr);
@@ -98,8 +99,13 @@ void softmax_backward(float* dx, const float* dy, const float* y, long R, long C
 // - kDouble: summed again in double (the Seq2Seq models and the crossEntropy op, whose losses the
 //   article's recipes and their references were measured with).
 enum class LogSumExp { kFloat, kDouble };
+// Which rows get their probs: every row (the crossEntropy op, whose probs are a result), or the
+// rows with a target only (the models, which read no others: an ignored row's probs are left as
+// they were and its logits unread, so they need not be computed).
+enum class ProbsFor { kEveryRow, kTargetRows };
 float cross_entropy_forward(float* probs, const float* logits, const int32_t* targets,
-                            int32_t ignore_index, long R, long V, LogSumExp log_sum_exp);
+                            int32_t ignore_index, long R, long V, LogSumExp log_sum_exp,
+                            ProbsFor probs_for = ProbsFor::kEveryRow);
 // dlogits += dloss · (probs − onehot(target)) / count, ignored rows get nothing (kSet: dlogits =
 // that, ignored rows 0)
 void cross_entropy_backward(float* dlogits, const float* probs, const int32_t* targets,

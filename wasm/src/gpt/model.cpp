@@ -36,6 +36,7 @@ GptBlockP<float*> GptModel::block_g(long l) {
 
 const std::vector<float>& GptModel::forward(const GptBatch& batch) {
   validate_batch(batch);
+  rows_ = nullptr;
   forward_loss(batch);
   return logits_;
 }
@@ -49,8 +50,25 @@ const std::vector<float>& GptModel::forward(const GptBatch& batch,
                      " entries; the model has layers × heads = " +
                      std::to_string(config_.layers * config_.heads));
   }
+  rows_ = nullptr;
   forward_loss(batch, zero_heads.empty() ? nullptr : zero_heads.data());
   return logits_;
+}
+
+void GptModel::select_rows(const GptBatch& batch) {
+  rows_ = nullptr;
+  const long B = batch.B, T = batch.T;
+  loss_rows_.clear();
+  for (long b = 0; b < B; ++b) {
+    long last = T - 1;
+    while (last >= 0 && batch.targets[static_cast<size_t>(b * T + last)] == kGptIgnoreTarget) {
+      --last;
+    }
+    for (long t = 0; t <= last; ++t) loss_rows_.push_back(static_cast<int32_t>(b * T + t));
+  }
+  if (static_cast<long>(loss_rows_.size()) == B * T) return;
+  loss_set_ = {loss_rows_.data(), static_cast<long>(loss_rows_.size())};
+  rows_ = &loss_set_;
 }
 
 float GptModel::forward_loss(const GptBatch& batch, const uint8_t* zero_heads) {
@@ -67,7 +85,7 @@ float GptModel::forward_loss(const GptBatch& batch, const uint8_t* zero_heads) {
   }
   const float* x = x0_.data();
   for (long l = 0; l < config_.layers; ++l) {
-    const MhaMask causal{nullptr, true, zero_heads ? zero_heads + l * H : nullptr};
+    const MhaMask causal{nullptr, true, zero_heads ? zero_heads + l * H : nullptr, rows_, rows_};
     BlockActs& a = blocks_[l];
     const GptBlockP<const float*> w = block_w(l);
     for (NormActs* n : {&a.ln_1, &a.ln_2}) {
@@ -80,16 +98,16 @@ float GptModel::forward_loss(const GptBatch& batch, const uint8_t* zero_heads) {
     a.gelu.resize(R * F);
     // m = x + attn(ln_1(x)), causal
     layernorm_forward(a.ln_1.y.data(), a.ln_1.mean.data(), a.ln_1.rstd.data(), x, w.ln_1.w,
-                      w.ln_1.b, R, C);
+                      w.ln_1.b, R, C, rows_);
     check_softmax_status(
         mha_forward(a.attn, w.attn, a.ln_1.y.data(), a.ln_1.y.data(), causal, B, T, T, C, H));
     residual_forward(a.mid.data(), x, a.attn.out.data(), R * C);
     // x' = m + c_proj(gelu(c_fc(ln_2(m))))
     layernorm_forward(a.ln_2.y.data(), a.ln_2.mean.data(), a.ln_2.rstd.data(), a.mid.data(),
-                      w.ln_2.w, w.ln_2.b, R, C);
-    linear_forward(a.fc.data(), a.ln_2.y.data(), w.fc_w, w.fc_b, R, C, F);
+                      w.ln_2.w, w.ln_2.b, R, C, rows_);
+    linear_forward(a.fc.data(), a.ln_2.y.data(), w.fc_w, w.fc_b, R, C, F, rows_);
     gelu_forward(a.gelu.data(), a.fc.data(), R * F);
-    linear_forward(a.mlp.data(), a.gelu.data(), w.proj_w, w.proj_b, R, F, C);
+    linear_forward(a.mlp.data(), a.gelu.data(), w.proj_w, w.proj_b, R, F, C, rows_);
     residual_forward(a.out.data(), a.mid.data(), a.mlp.data(), R * C);
     x = a.out.data();
   }
@@ -98,14 +116,15 @@ float GptModel::forward_loss(const GptBatch& batch, const uint8_t* zero_heads) {
   ln_f_.mean.resize(R);
   ln_f_.rstd.resize(R);
   const LayerNormP<const float*> lnf = ln_f_w();
-  layernorm_forward(ln_f_.y.data(), ln_f_.mean.data(), ln_f_.rstd.data(), x, lnf.w, lnf.b, R, C);
+  layernorm_forward(ln_f_.y.data(), ln_f_.mean.data(), ln_f_.rstd.data(), x, lnf.w, lnf.b, R, C,
+                    rows_);
   logits_.resize(R * V);
-  linear_forward(logits_.data(), ln_f_.y.data(), wte(), nullptr, R, C, V);
+  linear_forward(logits_.data(), ln_f_.y.data(), wte(), nullptr, R, C, V, rows_);
   if (batch.targets.empty()) return 0.0f;
   // loss = mean −log softmax(logits)[target] over positions with a target
   probs_.resize(R * V);
   return cross_entropy_forward(probs_.data(), logits_.data(), batch.targets.data(),
-                               kGptIgnoreTarget, R, V, LogSumExp::kFloat);
+                               kGptIgnoreTarget, R, V, LogSumExp::kFloat, ProbsFor::kTargetRows);
 }
 
 namespace {
@@ -122,12 +141,14 @@ float GptModel::forward_backward(const GptBatch& batch) {
   validate_batch(batch);
   require_targets(batch);
   std::fill(grads_.begin(), grads_.end(), 0.0f);
+  select_rows(batch);
   return forward_backward_with([&] { return forward_loss(batch); }, [&] { backward(batch); });
 }
 
 float GptModel::loss_only(const GptBatch& batch) {
   validate_batch(batch);
   require_targets(batch);
+  select_rows(batch);
   return forward_loss(batch);
 }
 
@@ -141,13 +162,13 @@ void GptModel::backward(const GptBatch& batch) {
   // logits = y wteᵀ (tied):  dy = dlogits wte,  dwte += dlogitsᵀ y
   dln_.resize(R * C);
   linear_backward(dln_.data(), dwte, nullptr, dlogits_.data(), ln_f_.y.data(), wte(), R, C, V,
-                  Grad::kSet);
+                  Grad::kSet, rows_);
   // y = ln_f(x_L)
   dx_.resize(R * C);  // written: no zeroing first
   const LayerNormP<const float*> lnf = ln_f_w();
   layernorm_backward(dx_.data(), grads_.data() + off_.ln_f.w, grads_.data() + off_.ln_f.b,
                      dln_.data(), blocks_.back().out.data(), ln_f_.mean.data(), ln_f_.rstd.data(),
-                     lnf.w, R, C, Grad::kSet);
+                     lnf.w, R, C, Grad::kSet, rows_);
   // dx_ is ∂L/∂x_{l+1} on entry to each block, ∂L/∂x_l on exit.
   for (long l = config_.layers - 1; l >= 0; --l) {
     BlockActs& a = blocks_[l];
@@ -158,19 +179,19 @@ void GptModel::backward(const GptBatch& batch) {
     dmid_ = dx_;
     dh_.resize(R * F);
     linear_backward(dh_.data(), g.proj_w, g.proj_b, dx_.data(), a.gelu.data(), w.proj_w, R, F, C,
-                    Grad::kSet);
+                    Grad::kSet, rows_);
     zeroed(dfc_, R * F);
     gelu_backward(dfc_.data(), dh_.data(), a.fc.data(), R * F);
     linear_backward(dln_.data(), g.fc_w, g.fc_b, dfc_.data(), a.ln_2.y.data(), w.fc_w, R, C, F,
-                    Grad::kSet);
+                    Grad::kSet, rows_);
     layernorm_backward(dmid_.data(), g.ln_2.w, g.ln_2.b, dln_.data(), a.mid.data(),
-                       a.ln_2.mean.data(), a.ln_2.rstd.data(), w.ln_2.w, R, C);
+                       a.ln_2.mean.data(), a.ln_2.rstd.data(), w.ln_2.w, R, C, Grad::kAdd, rows_);
     // m = x + attn(ln_1(x)):  dx = dm + ln_1ᵀ attnᵀ dm
     mha_backward(dln_.data(), dln_.data(), g.attn, a.attn, w.attn, dmid_.data(), a.ln_1.y.data(),
                  a.ln_1.y.data(), Grad::kSet);  // dln_ written: no zeroing first
     dx_ = dmid_;
     layernorm_backward(dx_.data(), g.ln_1.w, g.ln_1.b, dln_.data(), x, a.ln_1.mean.data(),
-                       a.ln_1.rstd.data(), w.ln_1.w, R, C);
+                       a.ln_1.rstd.data(), w.ln_1.w, R, C, Grad::kAdd, rows_);
   }
   // x_0 = wte[idx] + wpe[t]:  dwte[idx] += dx_0,  dwpe[t] += Σ_b dx_0[b, t]
   embedding_backward(dwte, dx_.data(), batch.idx.data(), R, C);

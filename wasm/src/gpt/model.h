@@ -87,7 +87,8 @@ class GptModel : public ParamStore {
   void validate_batch(const GptBatch& batch) const;
   // The logits (B, T, V) of `batch` (targets not needed), and every layer's attention.
   const std::vector<float>& forward(const GptBatch& batch);
-  // The logits of the last forward (forward_backward's included), (B, T, V).
+  // The logits of the last forward, (B, T, V); after forward_backward or loss_only, only the
+  // rows with a target (the others are not computed).
   const std::vector<float>& last_logits() const { return logits_; }
   // The same with heads zeroed: zero_heads (L, H), 1 = that head's output is 0 before c_proj
   // (gpt/heads.h makes it from a list of heads, checked); empty: none.
@@ -126,6 +127,7 @@ class GptModel : public ParamStore {
     std::vector<float> out;       // (R, C) x_{l+1}
   };
   void build_table();
+  void select_rows(const GptBatch& batch);
   float forward_loss(const GptBatch& batch, const uint8_t* zero_heads = nullptr);
   void backward(const GptBatch& batch);
   GptBlockP<float*> block_g(long l);
@@ -141,6 +143,13 @@ class GptModel : public ParamStore {
 
   // Activations of the last forward (sized by the batch; vectors keep their capacity).
   long B_ = 0, T_ = 0;
+  // For a loss (forward_backward, loss_only), the rows b·T + t up to each window's last target:
+  // attention is causal, so a later position changes no loss, and its forward and backward are
+  // skipped (kernels::RowSet: the rows computed get the numbers of the full batch). rows_ is
+  // &loss_set_, or null: every row (forward).
+  std::vector<int32_t> loss_rows_;
+  kernels::RowSet loss_set_{};
+  const kernels::RowSet* rows_ = nullptr;
   std::vector<float> x0_;  // (R, C)
   std::vector<BlockActs> blocks_;
   NormActs ln_f_;

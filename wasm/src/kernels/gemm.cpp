@@ -122,7 +122,14 @@ void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long 
   eigen_gemm<true, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
 
-void sum_rows_acc(float* c, const float* A, long lda, long R, long N) {
+void gemm_tn_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
+                  long N, long K, bool accumulate, const RowSet* ks) {
+  count_flops(M, N, ks ? ks->count : K);
+  eigen_gemm<true, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, nullptr);
+}
+
+// Every row is summed natively: Eigen's reduction order depends on the rows it is given.
+void sum_rows_acc(float* c, const float* A, long lda, long R, long N, const RowSet*) {
   if (R == 0 || N == 0) return;
   // A contiguous A takes Eigen's plain-Map reduction (a strided map may sum in another order)
   if (lda == N) {
@@ -152,10 +159,17 @@ inline float b_at(const float* B, long ldb, long k, long n) {
 }
 
 // ap[k·4 + i] = A(m0 + i, k0 + k), zero past row M; with `index` (not for Aᵀ), A(index[m0 + i], …)
+// ks: null, or the block's rows of K in place of k0 … k0 + kc − 1 (Aᵀ only)
 template <bool kTransA>
 void pack_a(float* ap, const float* A, long lda, long m0, long M, long k0, long kc,
-            const int32_t* index) {
+            const int32_t* index, const int32_t* ks = nullptr) {
   const long rows = std::min(kMr, M - m0);
+  if (ks) {
+    for (long k = 0; k < kc; ++k) {
+      for (long i = 0; i < kMr; ++i) ap[k * kMr + i] = i < rows ? A[ks[k] * lda + m0 + i] : 0.0f;
+    }
+    return;
+  }
   if (index) {
     for (long k = 0; k < kc; ++k) {
       for (long i = 0; i < kMr; ++i)
@@ -174,10 +188,18 @@ void pack_a(float* ap, const float* A, long lda, long m0, long M, long k0, long 
   }
 }
 
-// bp[k·8 + j] = B(k0 + k, n0 + j), zero past column N
+// bp[k·8 + j] = B(k0 + k, n0 + j), zero past column N; ks: null, or the rows of K in place of
+// k0 … k0 + kc − 1 (B not transposed)
 template <bool kTransB>
-void pack_b(float* bp, const float* B, long ldb, long n0, long N, long k0, long kc) {
+void pack_b(float* bp, const float* B, long ldb, long n0, long N, long k0, long kc,
+            const int32_t* ks = nullptr) {
   const long cols = std::min(kNr, N - n0);
+  if (ks) {
+    for (long k = 0; k < kc; ++k) {
+      for (long j = 0; j < kNr; ++j) bp[k * kNr + j] = j < cols ? B[ks[k] * ldb + n0 + j] : 0.0f;
+    }
+    return;
+  }
   if (!kTransB && cols == kNr) {
     for (long k = 0; k < kc; ++k) {
       const float* b = B + (k0 + k) * ldb + n0;
@@ -260,23 +282,39 @@ constexpr long kNc = 1024;
 alignas(16) float a_pack[kMc * kKc];
 alignas(16) float b_pack[kNc * kKc];
 
+alignas(16) int32_t k_block[kKc];
+
 // index: null, or M rows of A and C to take in place of 0 … M − 1 (not for Aᵀ).
+// ks: null, or the rows of K to sum (Aᵀ · B only, no bias): each K block of the full product
+// sums its listed rows, in order (gemm_tn_rows).
 template <bool kTransA, bool kTransB>
 void gemm_packed(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
-                 long N, long K, bool accumulate, const float* bias,
-                 const int32_t* index = nullptr) {
+                 long N, long K, bool accumulate, const float* bias, const int32_t* index = nullptr,
+                 const RowSet* ks = nullptr) {
   for (long n0 = 0; n0 < N; n0 += kNc) {
     const long n1 = std::min(N, n0 + kNc);
+    long next_k = 0;      // ks: the first listed row not yet in a block
+    bool summed = false;  // whether a block has written C
     for (long k0 = 0; k0 < K; k0 += kKc) {
-      const long kc = std::min(kKc, K - k0);
-      const bool load_c = accumulate || k0 > 0;
-      const bool last = k0 + kc == K;
+      long kc = std::min(kKc, K - k0);
+      const int32_t* kb = nullptr;
+      if (ks) {
+        long n = 0;
+        for (; next_k < ks->count && ks->index[next_k] < k0 + kc; ++next_k)
+          k_block[n++] = ks->index[next_k];
+        if (n == 0) continue;  // every term of this block is 0
+        kc = n;
+        kb = k_block;
+      }
+      const bool load_c = accumulate || summed;
+      const bool last = ks ? next_k == ks->count : k0 + kc == K;
+      summed = true;
       for (long n = n0; n < n1; n += kNr)
-        pack_b<kTransB>(b_pack + (n - n0) * kc, B, ldb, n, n1, k0, kc);
+        pack_b<kTransB>(b_pack + (n - n0) * kc, B, ldb, n, n1, k0, kc, kb);
       for (long m0 = 0; m0 < M; m0 += kMc) {
         const long m1 = std::min(M, m0 + kMc);
         for (long m = m0; m < m1; m += kMr)
-          pack_a<kTransA>(a_pack + (m - m0) * kc, A, lda, m, m1, k0, kc, index);
+          pack_a<kTransA>(a_pack + (m - m0) * kc, A, lda, m, m1, k0, kc, index, kb);
         for (long n = n0; n < n1; n += kNr) {
           const float* bp = b_pack + (n - n0) * kc;
           const long cols = std::min(kNr, n1 - n);
@@ -497,19 +535,33 @@ void gemm_nt_rows(float* C, long ldc, const float* A, long lda, const float* B, 
   gemm_rows<true>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias, rows);
 }
 
+// The rows from which C = Aᵀ·B packs, with K ≥ 4.
+constexpr long kPackRowsTN = 8;
+
 void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias) {
   count_flops(M, N, K);
   if (M == 0 || N == 0) return;
   if (K == 0) return empty_product(C, ldc, M, N, accumulate, bias);
-  if (packed_pays(M, N, 8) && K >= 4)
+  if (packed_pays(M, N, kPackRowsTN) && K >= 4)
     return gemm_packed<true, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
   gemm_axpy<true>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
 
-void sum_rows_acc(float* c, const float* A, long lda, long R, long N) {
-  for (long r = 0; r < R; ++r) {
-    const float* a = A + r * lda;
+void gemm_tn_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
+                  long N, long K, bool accumulate, const RowSet* ks) {
+  // only where the full product packs: the small products group their terms by four along K
+  if (!ks || M == 0 || N == 0 || !(packed_pays(M, N, kPackRowsTN) && K >= 4))
+    return gemm_tn(C, ldc, A, lda, B, ldb, M, N, K, accumulate);
+  count_flops(M, N, ks->count);
+  if (ks->count == 0) return empty_product(C, ldc, M, N, accumulate, nullptr);
+  gemm_packed<true, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, nullptr, nullptr, ks);
+}
+
+void sum_rows_acc(float* c, const float* A, long lda, long R, long N, const RowSet* rows) {
+  const long count = rows ? rows->count : R;
+  for (long i = 0; i < count; ++i) {
+    const float* a = A + (rows ? rows->index[i] : i) * lda;
     long n = 0;
     for (; n + 4 <= N; n += 4)
       wasm_v128_store(c + n, wasm_f32x4_add(wasm_v128_load(c + n), wasm_v128_load(a + n)));

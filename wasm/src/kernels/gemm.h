@@ -46,9 +46,17 @@ void gemm_nt_rows(float* C, long ldc, const float* A, long lda, const float* B, 
                   long N, long K, bool accumulate, const float* bias, const RowSet* rows);
 void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias = nullptr);
+// gemm_tn summed over `ks`, some of the K rows of A and B (ascending), where the other rows of A
+// are 0 (a weight gradient over a batch's real rows, the padded rows' dy being 0): in wasm the
+// others are skipped inside the full product's K blocks, which adds the same terms in the same
+// order but the exact zeros, so the bits are the full product's. No bias. ks null: every row.
+void gemm_tn_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
+                  long N, long K, bool accumulate, const RowSet* ks);
 
 // Σ_r A[r, :] into c (N) with += (the bias gradient db += Σ_r dy): A (R, N), row stride lda.
-void sum_rows_acc(float* c, const float* A, long lda, long R, long N);
+// rows: null, or the rows that may be nonzero (the others are 0 and, in wasm, skipped: the same
+// sums in the same order).
+void sum_rows_acc(float* c, const float* A, long lda, long R, long N, const RowSet* rows = nullptr);
 
 #ifdef LAB_COUNT_FLOPS
 // The work the three products above have done since the program started: 2·M·N·K each. Only the

@@ -156,7 +156,7 @@ void Seq2SeqModel::forward(const Batch& batch) {
   head_forward(B * T, w.dec.out.data(), context, w.concat.data(), w.dense.data(), w.logits.data());
   // loss = mean over non-pad targets of −log softmax(logits)[target]
   w.loss = cross_entropy_forward(w.probs.data(), w.logits.data(), batch.tgt_out.data(), kPadId,
-                                 B * T, Vt, LogSumExp::kDouble);
+                                 B * T, Vt, LogSumExp::kDouble, ProbsFor::kTargetRows);
 }
 
 void Seq2SeqModel::backward(const Batch& batch) {

@@ -112,7 +112,7 @@ void TransformerModel::forward_from_source(const Batch& batch, bool padded_rows)
   linear_forward(w.logits.data(), w.dec_norm.y.data(), p(off_.out_w), p(off_.out_b), B * T, Dm, Vt);
   // loss = mean over non-pad targets of −log softmax(logits)[target]
   w.loss = cross_entropy_forward(w.probs.data(), w.logits.data(), batch.tgt_out.data(), kPadId,
-                                 B * T, Vt, LogSumExp::kFloat);
+                                 B * T, Vt, LogSumExp::kFloat, ProbsFor::kTargetRows);
 }
 
 void TransformerModel::backward(const Batch& batch) {
