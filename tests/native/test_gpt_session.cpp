@@ -93,6 +93,21 @@ TEST(GptSession, TokenAccuracyCountsRowsWhoseFirstMaximumIsTheTarget) {
       lab::session_common::count_argmax_hits(logits.data(), targets.data(), 4, 3, -1);
   EXPECT_EQ(c.correct, 2);
   EXPECT_EQ(c.total, 3);
+
+  // Rows of 11: every target position against a row whose first maximum is at 6 and that ties
+  // it at 9.
+  std::vector<float> row = {1, 2, 3, 0, 4, 5, 8, 7, 6, 8, -1};
+  for (int32_t t = 0; t < 11; ++t) {
+    const lab::session_common::TokenCount r =
+        lab::session_common::count_argmax_hits(row.data(), &t, 1, 11, -1);
+    EXPECT_EQ(r.correct, t == 6 ? 1 : 0) << "target " << t;
+  }
+  row[6] = 7.5f;  // now the first maximum is the 8 at 9
+  for (int32_t t = 0; t < 11; ++t) {
+    EXPECT_EQ(lab::session_common::count_argmax_hits(row.data(), &t, 1, 11, -1).correct,
+              t == 9 ? 1 : 0)
+        << "target " << t;
+  }
 }
 
 TEST(GptSession, TrainingLowersTheHeldOutLossBelowTheBigram) {

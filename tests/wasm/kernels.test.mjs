@@ -156,6 +156,25 @@ test('sigmoid and tanh saturate, and NaN stays NaN', () => {
 // terms, 1 + ½ |x| √(2/π) (1 + 3 · 0.044715 x²).
 const GELU_C = Math.sqrt(2 / Math.PI), GELU_A = 0.044715;
 const geluTanh = (x) => Math.tanh(GELU_C * (x + GELU_A * x * x * x));
+// max_of (the token accuracy's argmax test), four lanes at a time with a scalar tail: every
+// prefix of arrays of 1 … 19, the maximum in every lane and in the tail, ties and −∞ included.
+test('max_of gives the largest entry of every prefix', () => {
+  for (let n = 1; n <= 19; ++n) {
+    for (let at = 0; at < n; ++at) {
+      const x = randomArray(n);
+      x[at] = 2;
+      if (at + 1 < n) x[n - 1] = 2;
+      if (n > 2) x[1] = -Infinity;
+      const y = core.kernelActivation('prefixMax', x);
+      let m = -Infinity;
+      for (let i = 0; i < n; ++i) {
+        m = Math.max(m, x[i]);
+        assert.equal(y[i], m, `n ${n}, maximum at ${at}: prefix ${i + 1}`);
+      }
+    }
+  }
+});
+
 test('GELU and its slope match the formulas in double', () => {
   const x = activationArguments(12);
   const y = core.kernelActivation('gelu', x), slope = core.kernelActivation('geluGrad', x);

@@ -162,6 +162,9 @@ val kernel_activation_js(std::string name, val x) {
     lab::kernels::tanh_inplace(y.data(), n);
   } else if (name == "gelu") {
     lab::kernels::gelu_forward(y.data(), y.data(), n);
+  } else if (name == "prefixMax") {  // y[i] = max_of(x, i + 1): every length's blocks and tail
+    const std::vector<float> x_copy = y;
+    for (long i = 0; i < n; ++i) y[i] = lab::kernels::max_of(x_copy.data(), i + 1);
   } else if (name == "geluGrad") {
     const std::vector<float> x_copy = y, ones(y.size(), 1.0f);
     std::fill(y.begin(), y.end(), 0.0f);

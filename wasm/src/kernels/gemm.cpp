@@ -158,6 +158,29 @@ inline float b_at(const float* B, long ldb, long k, long n) {
   return kTransB ? B[n * ldb + k] : B[k * ldb + n];
 }
 
+// p[k·stride + i] = r_i[k] for k < kc, i < 4: four rows' runs interleaved k-major, four k at a
+// time by a 4 × 4 transpose in registers (packing the rows of A, or of Bᵀ, that run along K).
+void interleave4(float* p, long stride, const float* r0, const float* r1, const float* r2,
+                 const float* r3, long kc) {
+  long k = 0;
+  for (; k + 4 <= kc; k += 4) {
+    const v128_t a = wasm_v128_load(r0 + k), b = wasm_v128_load(r1 + k);
+    const v128_t c = wasm_v128_load(r2 + k), d = wasm_v128_load(r3 + k);
+    const v128_t ab_lo = wasm_i32x4_shuffle(a, b, 0, 4, 1, 5),
+                 ab_hi = wasm_i32x4_shuffle(a, b, 2, 6, 3, 7);
+    const v128_t cd_lo = wasm_i32x4_shuffle(c, d, 0, 4, 1, 5),
+                 cd_hi = wasm_i32x4_shuffle(c, d, 2, 6, 3, 7);
+    wasm_v128_store(p + k * stride, wasm_i32x4_shuffle(ab_lo, cd_lo, 0, 1, 4, 5));
+    wasm_v128_store(p + (k + 1) * stride, wasm_i32x4_shuffle(ab_lo, cd_lo, 2, 3, 6, 7));
+    wasm_v128_store(p + (k + 2) * stride, wasm_i32x4_shuffle(ab_hi, cd_hi, 0, 1, 4, 5));
+    wasm_v128_store(p + (k + 3) * stride, wasm_i32x4_shuffle(ab_hi, cd_hi, 2, 3, 6, 7));
+  }
+  for (; k < kc; ++k) {
+    p[k * stride] = r0[k], p[k * stride + 1] = r1[k];
+    p[k * stride + 2] = r2[k], p[k * stride + 3] = r3[k];
+  }
+}
+
 // ap[k·4 + i] = A(m0 + i, k0 + k), zero past row M; with `index` (not for Aᵀ), A(index[m0 + i], …)
 // ks: null, or the block's rows of K in place of k0 … k0 + kc − 1 (Aᵀ only)
 template <bool kTransA>
@@ -166,9 +189,18 @@ void pack_a(float* ap, const float* A, long lda, long m0, long M, long k0, long 
   const long rows = std::min(kMr, M - m0);
   if (ks) {
     for (long k = 0; k < kc; ++k) {
-      for (long i = 0; i < kMr; ++i) ap[k * kMr + i] = i < rows ? A[ks[k] * lda + m0 + i] : 0.0f;
+      const float* a = A + ks[k] * lda + m0;
+      if (rows == kMr) {
+        wasm_v128_store(ap + k * kMr, wasm_v128_load(a));
+      } else {
+        for (long i = 0; i < kMr; ++i) ap[k * kMr + i] = i < rows ? a[i] : 0.0f;
+      }
     }
     return;
+  }
+  if (!kTransA && rows == kMr) {
+    const auto row = [&](long i) { return A + (index ? index[m0 + i] : m0 + i) * lda + k0; };
+    return interleave4(ap, kMr, row(0), row(1), row(2), row(3), kc);
   }
   if (index) {
     for (long k = 0; k < kc; ++k) {
@@ -194,18 +226,24 @@ template <bool kTransB>
 void pack_b(float* bp, const float* B, long ldb, long n0, long N, long k0, long kc,
             const int32_t* ks = nullptr) {
   const long cols = std::min(kNr, N - n0);
+  if (!kTransB && cols == kNr) {
+    for (long k = 0; k < kc; ++k) {
+      const float* b = B + (ks ? ks[k] : k0 + k) * ldb + n0;
+      wasm_v128_store(bp + k * kNr, wasm_v128_load(b));
+      wasm_v128_store(bp + k * kNr + 4, wasm_v128_load(b + 4));
+    }
+    return;
+  }
   if (ks) {
     for (long k = 0; k < kc; ++k) {
       for (long j = 0; j < kNr; ++j) bp[k * kNr + j] = j < cols ? B[ks[k] * ldb + n0 + j] : 0.0f;
     }
     return;
   }
-  if (!kTransB && cols == kNr) {
-    for (long k = 0; k < kc; ++k) {
-      const float* b = B + (k0 + k) * ldb + n0;
-      wasm_v128_store(bp + k * kNr, wasm_v128_load(b));
-      wasm_v128_store(bp + k * kNr + 4, wasm_v128_load(b + 4));
-    }
+  if (kTransB && cols == kNr) {
+    const auto row = [&](long j) { return B + (n0 + j) * ldb + k0; };
+    interleave4(bp, kNr, row(0), row(1), row(2), row(3), kc);
+    interleave4(bp + 4, kNr, row(4), row(5), row(6), row(7), kc);
     return;
   }
   for (long k = 0; k < kc; ++k) {

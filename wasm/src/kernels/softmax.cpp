@@ -36,6 +36,16 @@ void exp_inplace(float* x, long n) {
   for (; i < n; ++i) x[i] = exp_scalar(x[i]);
 }
 
+float max_of(const float* x, long n) {
+  v128_t m4 = wasm_f32x4_splat(kNegInf);
+  long i = 0;
+  for (; i + 4 <= n; i += 4) m4 = wasm_f32x4_max(m4, wasm_v128_load(x + i));
+  float m = std::max(std::max(wasm_f32x4_extract_lane(m4, 0), wasm_f32x4_extract_lane(m4, 1)),
+                     std::max(wasm_f32x4_extract_lane(m4, 2), wasm_f32x4_extract_lane(m4, 3)));
+  for (; i < n; ++i) m = std::max(m, x[i]);
+  return m;
+}
+
 namespace {
 
 // keep[0, 4) as lane masks: all ones where the key is kept.
@@ -173,6 +183,12 @@ float kept_row_max(const float* xr, const uint8_t* kr, long C, long r, SoftmaxSt
   return row_max(mx, kept, r, status);
 }
 }  // namespace
+
+float max_of(const float* x, long n) {
+  float m = kNegInf;
+  for (long i = 0; i < n; ++i) m = std::max(m, x[i]);
+  return m;
+}
 
 void exp_inplace(float* x, long n) {
   // exp first, on its own, so Eigen uses its vectorised exp (inside a select it may not); then

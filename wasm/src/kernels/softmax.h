@@ -17,6 +17,9 @@ namespace lab::kernels {
 // x[i] = exp(x[i]) for i < n, relative error ~2 ulp; arguments below kExpFlush give exactly 0.
 void exp_inplace(float* x, long n);
 
+// The largest of x[0 … n), −∞ when n = 0 (NaN entries: unspecified).
+float max_of(const float* x, long n);
+
 // What softmax_forward found: the first row with every entry masked (its y is left unspecified)
 // or −1, and whether every scale · x (masked entries included) was finite. A row whose kept
 // entries are all −inf is not finite (scores that overflowed), not masked. It stops at the first
