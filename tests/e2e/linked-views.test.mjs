@@ -239,6 +239,43 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
     });
   }
 
+  test('§3.3: the cell pointed at, clicked or tapped marks the word its step wrote in the translation line', async () => {
+    const section = SECTIONS.translate;
+    const words = (p) =>
+      p.evaluate(() => {
+        const ws = [...document.querySelectorAll('.translate-section [data-testid=translate-output] .translate-output-word')];
+        const line = document.querySelector('.translate-section [data-testid="translate-step-link"]').textContent;
+        return { words: ws.map((w) => w.textContent), marked: ws.flatMap((w, i) => (w.classList.contains('linked') ? [i] : [])), line };
+      });
+    const expectMarked = (seen, row) => {
+      assert.deepEqual(seen.marked, [row], `only word ${row} of ${JSON.stringify(seen.words)} is marked`);
+      assert.ok(seen.line.startsWith(`Step ${row + 1} wrote`) && seen.line.includes(seen.words[row]), `the line names that word: ${seen.line}`);
+    };
+    await open(page, section.hash, section);
+    const { rows } = await mapData(page, section.map);
+    const before = await words(page);
+    assert.ok(before.words.length >= 2 && before.words.length >= rows - 1, `the translation's words: ${JSON.stringify(before.words)}`);
+    for (const row of [0, 1]) {
+      const { x, y } = await cellPoint(page, section.map, row, 0);
+      await page.mouse.move(x, y);
+      await frames(page);
+      expectMarked(await words(page), row);
+    }
+    const { x, y } = await cellPoint(page, section.map, 0, 0);
+    await page.mouse.click(x, y);
+    await page.mouse.move(1, 1);
+    await frames(page);
+    expectMarked(await words(page), 0);
+    // the translation reads as before: the words joined, one line
+    assert.equal(await page.locator('.translate-section [data-testid=translate-output]').textContent(), before.words.join(' '));
+
+    await open(phone.page, section.hash, section);
+    const tap = await cellPoint(phone.page, section.map, 1, 0);
+    await phone.page.touchscreen.tap(tap.x, tap.y);
+    await frames(phone.page);
+    expectMarked(await words(phone.page), 1);
+  });
+
   test('keyboard: focus a map, arrow to a cell; each linked view follows', async () => {
     for (const [name, section] of Object.entries(SECTIONS)) {
       await open(page, section.hash, section);

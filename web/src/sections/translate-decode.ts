@@ -5,8 +5,8 @@
 // follows that path.
 // Source, step and map are linked by one selection (step, source word): the step played selects its
 // row; a cell pointed at, tapped or walked to in the map shades the source by that step's attention,
-// marks its word, and the header, candidates and line under the source name that step; pointing
-// at a source word marks its cell in the step's row.
+// marks its word and the step's word in the translation, and the header, candidates and line under
+// the source name that step; pointing at a source word marks its cell in the step's row.
 import type { BeamNode, DecodeStep, TranslateResult } from '#types/seq2seq';
 import { COLOUR_COLUMN_WIDTH, Heatmap } from '../heatmap/heatmap';
 import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
@@ -162,7 +162,13 @@ export class DecodeView {
 
     const current = pos > 0 ? this.#views[pos - 1] : null;
     const shown = this.#views.slice(0, pos).map((v) => v.token).filter((tok) => tok !== '<eos>');
-    this.#output.value = r && pos === total ? r.text : shown.join(this.#joiner);
+    const text = r && pos === total ? r.text : shown.join(this.#joiner);
+    if (text === shown.join(this.#joiner)) {
+      // one element a step's word, so that the selected step marks its word in the line too
+      this.#output.replaceChildren(...shown.flatMap((tok, i) => [...(i > 0 ? [this.#joiner] : []), el('span', 'translate-output-word', tok)]));
+    } else {
+      this.#output.value = text;
+    }
     this.#output.dataset.eos = current?.token === '<eos>' ? '1' : '0';
 
     if (!current) this.#topk.update({ top: [], chosen: '', step: 0 });
@@ -210,6 +216,8 @@ export class DecodeView {
       chip.addEventListener('mouseleave', () => this.#selection.hover(null));
     });
     this.#sourceFocus.update(() => this.#source.replaceChildren(...chips));
+    // the step's word in the translation line (none for <eos>, which writes none)
+    this.#output.querySelectorAll('.translate-output-word').forEach((w, i) => w.classList.toggle('linked', !!step && i === cell?.row));
     if (!step || !cell || !r || cell.col >= r.source.length) {
       this.#link.textContent = '';
       delete this.#link.dataset.cell;
