@@ -49,6 +49,20 @@ void read_prefixes(MhaActs& a) {
   }
 }
 
+// The keys a causal mask lets the first n queries see, of M: n, rounded up to whole blocks of four
+// (the softmax's and the products' vectors: the extra keys are hidden and weigh exactly 0, so the
+// row's numbers are those of all M keys) and to the 8 columns from which the products pack (as
+// they do over all M).
+long causal_keys(long n, long M) {
+  return std::min(M, std::max<long>(8, (n + 3) / 4 * 4));
+}
+
+// heads_forward's keys for batch row b: with a causal mask the read queries' prefix sees only
+// the keys up to it; else all (0).
+long seen_keys(const MhaActs& a, long b) {
+  return a.causal && !a.read.empty() ? causal_keys(a.read[b].count, a.M) : 0;
+}
+
 }  // namespace
 
 void MhaActs::resize(long b, long n, long m, long dm, long h) {
@@ -64,10 +78,12 @@ void MhaActs::resize(long b, long n, long m, long dm, long h) {
 
 kernels::SoftmaxStatus heads_forward(float* ctx, float* att, const float* q, const float* k,
                                      const float* v, const uint8_t* keep, long N, long M, long Dm,
-                                     long H, float* scores, const kernels::RowSet* read) {
+                                     long H, float* scores, const kernels::RowSet* read,
+                                     long keys) {
   const attn::Dims d = head_dims(N, M, Dm, H);
   const float scale = 1.0f / std::sqrt(static_cast<float>(d.D));
   const long n = read ? read->count : N;  // the queries read: 0 … n − 1
+  const long m = keys > 0 ? keys : M;     // the keys they may see: 0 … m − 1
   kernels::SoftmaxStatus status;
   for (long h = 0; h < H; ++h) {
     float* A = att + h * N * M;                  // (N, M)
@@ -80,33 +96,44 @@ kernels::SoftmaxStatus heads_forward(float* ctx, float* att, const float* q, con
       merge(status, attn::attend_forward(ctx + c0, A, S, keep, v + c0, scale, d));
       continue;
     }
-    // The same for the queries read (the products on the full N's path: the same numbers)
-    kernels::gemm_nt_rows(S, M, q + c0, Dm, k + c0, Dm, N, M, d.D, false, nullptr, read);
-    merge(status, kernels::softmax_forward(A, S, keep, n, M, scale));
+    // The same for the queries read and the keys they may see (the products on the full N's
+    // path, the hidden keys' zero terms left out: the same numbers)
+    kernels::gemm_nt_rows(S, M, q + c0, Dm, k + c0, Dm, N, m, d.D, false, nullptr, read);
+    merge(status, kernels::softmax_forward(A, S, keep, n, m, scale, nullptr, M));
+    for (long i = 0; i < n && m < M; ++i) {
+      std::fill(A + i * M + m, A + (i + 1) * M, 0.0f);
+      if (S != A) std::fill(S + i * M + m, S + (i + 1) * M, 0.0f);
+    }
     std::fill(A + n * M, A + N * M, 0.0f);
-    kernels::gemm_nn_rows(ctx + c0, Dm, A, M, v + c0, Dm, N, d.D, M, false, nullptr, read);
+    kernels::gemm_nn_rows(ctx + c0, Dm, A, M, v + c0, Dm, N, d.D, m, false, nullptr, read);
   }
   return status;
 }
 
 void heads_backward(float* dq, float* dk, float* dv, float* datt, float* dsc, const float* dctx,
                     const float* att, const float* q, const float* k, const float* v, long N,
-                    long M, long Dm, long H, const kernels::RowSet* read) {
+                    long M, long Dm, long H, const kernels::RowSet* read, long keys) {
   const attn::Dims d = head_dims(N, M, Dm, H);
   const float scale = 1.0f / std::sqrt(static_cast<float>(d.D));
   const long n = read ? read->count : N;  // the queries read: 0 … n − 1
+  const long m = keys > 0 ? keys : M;     // the keys they may see: 0 … m − 1
   for (long h = 0; h < H; ++h) {
     const float* A = att + h * N * M;
     const long c0 = h * d.D;
     if (n < N) {
-      // As below for the queries read; the others' att rows and dctx rows are 0, so they add
-      // nothing to dv and dk, and their dsc rows are 0.
-      kernels::gemm_nt_rows(datt, M, dctx + c0, Dm, v + c0, Dm, N, M, d.D, false, nullptr, read);
-      kernels::gemm_tn(dv + c0, Dm, A, M, dctx + c0, Dm, M, d.D, N, false);
-      kernels::softmax_backward(dsc, datt, A, n, M, scale, false);
+      // As below for the queries read and the keys they may see; the others' att rows and dctx
+      // rows are 0, so they add nothing to dv and dk, and their dsc rows are 0; the keys no query
+      // read may see get no gradient.
+      kernels::gemm_nt_rows(datt, M, dctx + c0, Dm, v + c0, Dm, N, m, d.D, false, nullptr, read);
+      kernels::gemm_tn(dv + c0, Dm, A, M, dctx + c0, Dm, m, d.D, N, false);
+      kernels::softmax_backward(dsc, datt, A, n, m, scale, false, M);
       std::fill(dsc + n * M, dsc + N * M, 0.0f);
-      kernels::gemm_nn_rows(dq + c0, Dm, dsc, M, k + c0, Dm, N, d.D, M, false, nullptr, read);
-      kernels::gemm_tn(dk + c0, Dm, dsc, M, q + c0, Dm, M, d.D, N, false);
+      kernels::gemm_nn_rows(dq + c0, Dm, dsc, M, k + c0, Dm, N, d.D, m, false, nullptr, read);
+      kernels::gemm_tn(dk + c0, Dm, dsc, M, q + c0, Dm, m, d.D, N, false);
+      for (long j = m; j < M; ++j) {
+        std::fill_n(dv + j * Dm + c0, d.D, 0.0f);
+        std::fill_n(dk + j * Dm + c0, d.D, 0.0f);
+      }
       continue;
     }
     // dv_h = att_hᵀ dctx_h;  dsc = ∂L/∂(q_h k_hᵀ) through the softmax (0 at masked keys)
@@ -121,6 +148,7 @@ kernels::SoftmaxStatus mha_forward(MhaActs& a, const MhaW& w, const float* xq, c
   a.resize(B, N, M, Dm, H);
   a.q_rows = mask.q_rows;
   a.kv_rows = mask.kv_rows;
+  a.causal = mask.causal;
   read_prefixes(a);
   // q = xq Wqᵀ + bq, k = xkv Wkᵀ + bk, v = xkv Wvᵀ + bv (row blocks of in_proj)
   linear_forward(a.q.data(), xq, w.in_w, w.in_b, B * N, Dm, Dm, a.q_rows);
@@ -137,7 +165,7 @@ kernels::SoftmaxStatus mha_forward(MhaActs& a, const MhaW& w, const float* xq, c
                                 a.q.data() + b * N * Dm, a.k.data() + b * M * Dm,
                                 a.v.data() + b * M * Dm, masked ? a.keep.data() : nullptr, N, M, Dm,
                                 H, a.keep_scores ? a.scores.data() + b * H * N * M : nullptr,
-                                a.read.empty() ? nullptr : &a.read[b]));
+                                a.read.empty() ? nullptr : &a.read[b], seen_keys(a, b)));
   }
   if (mask.zero_head) {
     const long Dh = Dm / H;
@@ -169,7 +197,7 @@ void mha_backward(float* dxq, float* dxkv, const MhaG& g, MhaActs& a, const MhaW
     heads_backward(a.dq.data() + b * N * Dm, a.dk.data() + b * M * Dm, a.dv.data() + b * M * Dm,
                    a.datt.data(), a.dsc.data(), dctx + b * N * Dm, a.att.data() + b * H * N * M,
                    a.q.data() + b * N * Dm, a.k.data() + b * M * Dm, a.v.data() + b * M * Dm, N, M,
-                   Dm, H, a.read.empty() ? nullptr : &a.read[b]);
+                   Dm, H, a.read.empty() ? nullptr : &a.read[b], seen_keys(a, b));
   }
   // Through the input projections: dx (+)= dq Wq (and += k, v), dW += dᵀ x, db += Σ d.
   linear_backward(dxq, g.in_w, g.in_b, a.dq.data(), xq, w.in_w, B * N, Dm, Dm, into, a.q_rows);

@@ -85,7 +85,8 @@ float kept_row_max(const float* xr, const uint8_t* kr, long C, long r, SoftmaxSt
 }  // namespace
 
 SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C,
-                              float scale, float* log_sum) {
+                              float scale, float* log_sum, long ld) {
+  if (ld == 0) ld = C;
   SoftmaxStatus status;
   const v128_t s = wasm_f32x4_splat(scale);
   // Σ (x·s − x·s) stays 0 while every x·s is finite and becomes NaN otherwise: the check of the
@@ -93,9 +94,9 @@ SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, lon
   v128_t nonfinite4 = wasm_f32x4_splat(0.0f);
   float nonfinite = 0.0f;
   for (long r = 0; r < R; ++r) {
-    const float* xr = x + r * C;
-    float* yr = y + r * C;
-    const uint8_t* kr = keep ? keep + r * C : nullptr;
+    const float* xr = x + r * ld;
+    float* yr = y + r * ld;
+    const uint8_t* kr = keep ? keep + r * ld : nullptr;
     float mx = kNegInf;
     long c = 0;
     if (kr) {
@@ -145,11 +146,12 @@ SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, lon
 }
 
 void softmax_backward(float* dx, const float* dy, const float* y, long R, long C, float scale,
-                      bool accumulate) {
+                      bool accumulate, long ld) {
+  if (ld == 0) ld = C;
   for (long r = 0; r < R; ++r) {
-    const float* dyr = dy + r * C;
-    const float* yr = y + r * C;
-    float* dxr = dx + r * C;
+    const float* dyr = dy + r * ld;
+    const float* yr = y + r * ld;
+    float* dxr = dx + r * ld;
     // dyy = Σ_c dy ⊙ y
     const float dyy = dot(dyr, yr, C);
     // dx (+)= scale · y ⊙ (dy − dyy)
@@ -199,12 +201,13 @@ void exp_inplace(float* x, long n) {
 }
 
 SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C,
-                              float scale, float* log_sum) {
+                              float scale, float* log_sum, long ld) {
+  if (ld == 0) ld = C;
   SoftmaxStatus status;
   for (long r = 0; r < R; ++r) {
-    const float* xr = x + r * C;
-    float* yr = y + r * C;
-    const uint8_t* kr = keep ? keep + r * C : nullptr;
+    const float* xr = x + r * ld;
+    float* yr = y + r * ld;
+    const uint8_t* kr = keep ? keep + r * ld : nullptr;
     const float mx = kept_row_max(xr, kr, C, r, status);
     if (mx == kNegInf) return status;
     // every scale · x finite (masked entries included)
@@ -225,7 +228,13 @@ SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, lon
 }
 
 void softmax_backward(float* dx, const float* dy, const float* y, long R, long C, float scale,
-                      bool accumulate) {
+                      bool accumulate, long ld) {
+  if (ld != 0 && ld != C) {
+    for (long r = 0; r < R; ++r) {
+      softmax_backward(dx + r * ld, dy + r * ld, y + r * ld, 1, C, scale, accumulate);
+    }
+    return;
+  }
   MapR dX(dx, R, C);
   CMapR dY(dy, R, C), Y(y, R, C);
   // dx (+)= scale · y ⊙ (dy − Σ_c dy ⊙ y)

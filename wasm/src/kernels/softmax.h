@@ -34,11 +34,13 @@ struct SoftmaxStatus {
 // log Σ exp(scale · x) over its kept entries (scale · max + log of the sum the row was divided
 // by; the cross-entropy's −log p = log_sum − scale · x at the target). The caller reports the
 // status.
+// ld: the row stride of y, x and keep (0: C), for the first C columns of wider rows.
 SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C,
-                              float scale, float* log_sum = nullptr);
+                              float scale, float* log_sum = nullptr, long ld = 0);
 
 // dx (+)= scale · y ⊙ (dy − Σ_c dy ⊙ y) per row: the gradient of softmax(scale · x) given dy.
+// ld: the row stride of dx, dy and y (0: C).
 void softmax_backward(float* dx, const float* dy, const float* y, long R, long C, float scale,
-                      bool accumulate);
+                      bool accumulate, long ld = 0);
 
 }  // namespace lab::kernels
