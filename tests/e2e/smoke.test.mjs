@@ -371,6 +371,38 @@ describe('old links', { timeout: 90_000 }, () => {
     page = s.page;
   });
 
+  test('an address naming a section or its heading (what the skip links point at) opens there, with no notice; a word that names nothing is reported', async () => {
+    // the heading at the top of the window, less the room the contents' jumps leave above a title
+    // (within a frame of the sections above growing): `off` is how far it is from there
+    const measure = (i) => {
+      const h = document.getElementById(i);
+      const room = parseFloat(getComputedStyle(h).scrollMarginTop) + (parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0);
+      return { off: h.getBoundingClientRect().top - room, focused: document.activeElement?.id, hash: location.hash };
+    };
+    const place = async (id) => {
+      let seen = await page.evaluate(measure, id);
+      for (let tries = 0; tries < 50 && Math.abs(seen.off) >= 2; ++tries) {
+        await page.waitForTimeout(200);
+        seen = await page.evaluate(measure, id);
+      }
+      return seen;
+    };
+    await site.load('#section-gpt');
+    const gpt = await place('section-gpt-title');
+    assert.ok(Math.abs(gpt.off) < 2, `§5's heading is ${gpt.off} px from the top of the window`);
+    assert.equal(gpt.focused, 'section-gpt-title', 'the heading has the focus, for keyboard and screen readers');
+    assert.equal(await page.locator('.notice-settings').count(), 0, 'a place is not reported as an unknown setting');
+    assert.equal(gpt.hash.includes('section-gpt'), false, `the address becomes the settings again: ${gpt.hash}`);
+    // §5 mounts where the reader is, and its corpus loads
+    await page.waitForFunction(() => document.querySelector('.gpt-section')?.dataset.samples === '1', null, { timeout: 60_000 });
+    // a heading's id, as in a skip link's href
+    await site.load('#section-multihead-title');
+    const multihead = await place('section-multihead-title');
+    assert.ok(Math.abs(multihead.off) < 2, `§3.6's heading is ${multihead.off} px from the top of the window`);
+    await site.load('#no-such-place');
+    assert.ok((await page.locator('.notice-settings').textContent()).includes('"no-such-place"'), 'a word that names no place is reported');
+  });
+
   test('an old link (s2s_, tf_, mh_ names) opens with its settings, and the address is rewritten to the slug names', async () => {
     await site.load('#view=translate&s2s_task=dates&s2s_open_settings=1&tf_heads=2&mh_d=8');
     assert.deepEqual(await page.$$eval('main section.article-section', (els) => els.map((e) => e.dataset.section)), ['translate']);

@@ -48,6 +48,11 @@ export function currentName(key: string): string {
 }
 
 /** Every old spelling of a setting (OLD_PREFIXES), for whatever must recognise them as attributes. */
+/** Whether `key` names a setting (by its name or an old one). */
+export function isSettingName(key: string): boolean {
+  return BY_NAME.has(currentName(key));
+}
+
 export const OLD_NAMES: readonly string[] = PROPS.flatMap((p) =>
   [...OLD_PREFIXES].filter(([, slug]) => p.name.startsWith(`${slug}_`)).map(([old, slug]) => old + p.name.slice(slug.length + 1)),
 );

@@ -12,7 +12,7 @@ import { PAGE_STRINGS } from './page-strings';
 import { glossaryList, keepTermsMarked } from './glossary';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import { ARTICLE_SECTIONS, SECTION_TITLES } from '../sections/titles';
-import { AppState, type ParseResult, type PropName } from '../state';
+import { AppState, isSettingName, type ParseResult, type PropName } from '../state';
 import type { WorkerLabClient } from '../worker/client';
 import { SECTION_LOADERS, type ArticleSection, type EmbeddableSection } from '../widgets/sections';
 import { el, scrollBehavior } from '../sections/dom';
@@ -71,8 +71,10 @@ class Shell {
   #stopGlossary: (() => void) | null = null;
   /** counts re-renders: a staged mount of an older render stops */
   #mountRun = 0;
+  /** stops keeping the place the address named (placeIn) at the top of the window */
+  #releasePlace: (() => void) | null = null;
 
-  constructor(parsed: ParseResult, lab: WorkerLabClient) {
+  constructor(parsed: ParseResult, lab: WorkerLabClient, place: string | null = null) {
     this.#lab = lab;
     this.#state = parsed.state;
     this.#state.subscribe((changed) => this.#onStateChange(changed));
@@ -104,6 +106,7 @@ class Shell {
     });
     this.#render();
     this.#showParseNotice(parsed);
+    if (place) this.#goToPlace(place);
     this.#writeHash();
     watchLanguageRuns(document.body); // Chinese words on the English page read as Chinese, and back
   }
@@ -145,6 +148,7 @@ class Shell {
 
   /** `keepModels`: the sections park their trained models for the new mount (sections/parked.ts). */
   #mountSections(keepModels: boolean): void {
+    this.#releasePlace?.(); // its heading is about to go
     this.#unmountSections(keepModels);
     const view = this.#state.get('view');
     document.body.dataset.view = view;
@@ -379,8 +383,50 @@ class Shell {
     if (location.hash !== hash) history.replaceState(history.state, '', hash);
   }
 
+  /**
+   * An address that names a place in the article (a section or its heading, as the page's own
+   * skip links do) goes there; a name that is no place is reported as an unknown setting.
+   */
+  #goToPlace(id: string): void {
+    const target = document.getElementById(id);
+    if (!target || !(this.#article.contains(target) || target.id === 'site-footer')) {
+      this.#showParseNotice({ state: this.#state, rejected: [], unknown: [id] });
+      return;
+    }
+    const heading = target.querySelector<HTMLElement>(':scope > .section-title') ?? target;
+    heading.scrollIntoView({ block: 'start' });
+    heading.focus({ preventScroll: true });
+    this.#holdPlace(heading);
+  }
+
+  /**
+   * Keeps `heading` at the top of the window while the sections above it mount and grow, until the
+   * reader scrolls, types or points, or 10 s have passed.
+   */
+  #holdPlace(heading: HTMLElement): void {
+    this.#releasePlace?.();
+    const keep = new ResizeObserver(() => heading.scrollIntoView({ block: 'start' }));
+    keep.observe(this.#article);
+    const events = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+    const release = () => {
+      keep.disconnect();
+      clearTimeout(timer);
+      for (const e of events) window.removeEventListener(e, release, true);
+      this.#releasePlace = null;
+    };
+    const timer = setTimeout(release, 10_000);
+    for (const e of events) window.addEventListener(e, release, true);
+    this.#releasePlace = release;
+  }
+
   /** Back/forward or an edited address: apply what parses, report the rest. */
   #onHashChange(): void {
+    const place = placeIn(location.hash);
+    if (place) {
+      this.#goToPlace(place);
+      this.#writeHash();
+      return;
+    }
     const parsed = AppState.fromHash(location.hash);
     const relayout = this.#layoutOf(parsed.state) !== this.#layoutKey;
     this.#state.assign(parsed.state); // notifies the sections of changed values
@@ -432,17 +478,28 @@ class Shell {
   }
 }
 
+/**
+ * The element id an address's hash names when it is a place rather than settings: one word with no
+ * "=" that is no setting's name (`#section-gpt`, `#section-gpt-title`: the sections and their
+ * headings, which the page's skip links point at); else null. The hash is otherwise the app state.
+ */
+export function placeIn(hash: string): string | null {
+  const word = /^#?([A-Za-z][\w-]*)$/.exec(hash)?.[1];
+  return word && !isSettingName(word) ? word : null;
+}
+
 /** Starts the article on the worker the entry started (main.ts). */
 export function boot(lab: WorkerLabClient): void {
+  const place = placeIn(location.hash);
   // The performance figures moved to a page of their own; old links with view=performance go there.
-  const parsed = AppState.fromHash(location.hash);
+  const parsed = AppState.fromHash(place ? '' : location.hash);
   if (parsed.state.get('view') === 'performance') {
     const lang = parsed.state.get('lang');
     location.replace(`./performance.html${lang === 'auto' ? '' : `#lang=${lang}`}`);
     return;
   }
   try {
-    new Shell(parsed, lab); // sets body[data-ready=true] once every section is mounted
+    new Shell(parsed, lab, place); // sets body[data-ready=true] once every section is mounted
   } catch (err) {
     showBootError(err);
     throw err;
