@@ -320,6 +320,7 @@ constexpr long kNc = 1024;
 alignas(16) float a_pack[kMc * kKc];
 alignas(16) float b_pack[kNc * kKc];
 
+// gemm_tn_rows: the listed rows of K that fall in the K block being packed
 alignas(16) int32_t k_block[kKc];
 
 // index: null, or M rows of A and C to take in place of 0 … M − 1 (not for Aᵀ).
