@@ -160,8 +160,10 @@ inline float b_at(const float* B, long ldb, long k, long n) {
 
 // p[k·stride + i] = r_i[k] for k < kc, i < 4: four rows' runs interleaved k-major, four k at a
 // time by a 4 × 4 transpose in registers (packing the rows of A, or of Bᵀ, that run along K).
-void interleave4(float* p, long stride, const float* r0, const float* r1, const float* r2,
-                 const float* r3, long kc) {
+// Not inlined: it runs once a panel, and a copy in every product's packing cost the widget pages
+// kilobytes of download.
+[[gnu::noinline]] void interleave4(float* p, long stride, const float* r0, const float* r1,
+                                   const float* r2, const float* r3, long kc) {
   long k = 0;
   for (; k + 4 <= kc; k += 4) {
     const v128_t a = wasm_v128_load(r0 + k), b = wasm_v128_load(r1 + k);
