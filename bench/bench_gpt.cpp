@@ -14,7 +14,6 @@
 
 #include "bench_steps.h"
 #include "gpt/session.h"
-#include "sequence/session_checks.h"
 
 namespace {
 
@@ -50,22 +49,15 @@ int bench_gpt(const char* recipes_path, double scale) {
   return 0;
 }
 
-// The session's sampler replayed: the same seed mix and window calls as GptSession::train, on the
-// session's own training ids and poem windows. Each batch is written as B rows of T input ids and
-// B rows of T targets (−1 where the loss ignores a position: past a poem window's end).
+// The session's first batches (GptSession::first_batches): each written as B rows of T input ids
+// and B rows of T targets (−1 where the loss ignores a position: past a poem window's end).
 int dump_gpt_data(const char* recipes_path, long steps, const char* out_path) {
   nlohmann::json out = nlohmann::json::object();
   for (const nlohmann::json& r : bench::read_recipes(recipes_path)) {
     const lab::GptSession session(config_of(r));
     const lab::GptSessionConfig& c = session.config();
-    lab::Rng rng(c.seed ^ lab::session_common::kSamplerSeedMix);
     nlohmann::json inputs = nlohmann::json::array(), targets = nlohmann::json::array();
-    for (long s = 0; s < steps; ++s) {
-      const lab::GptBatch b =
-          c.windows == lab::GptWindows::kPoem
-              ? lab::sample_windows_at(session.train_ids(), session.poem_windows(), c.batch_size,
-                                       c.block_size, rng)
-              : lab::sample_windows(session.train_ids(), c.batch_size, c.block_size, rng);
+    for (const lab::GptBatch& b : session.first_batches(steps)) {
       for (long row = 0; row < b.B; ++row) {
         const auto from = static_cast<std::ptrdiff_t>(row * b.T), to = from + b.T;
         inputs.push_back(std::vector<int32_t>(b.idx.begin() + from, b.idx.begin() + to));

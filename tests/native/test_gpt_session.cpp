@@ -153,6 +153,28 @@ TEST(GptSession, SameSeedSameRunAndResumeIsBitForBit) {
   EXPECT_EQ(loaded.sample("白日", o).text, a.sample("白日", o).text);
 }
 
+// What the bench hands PyTorch (first_batches) is what train() trains on: the same losses, bit
+// for bit, from a model of the same seed stepped by hand on those batches.
+TEST(GptSession, FirstBatchesAreTheBatchesTrainDraws) {
+  for (const lab::GptWindows windows : {lab::GptWindows::kPoem, lab::GptWindows::kText}) {
+    lab::GptSessionConfig c = tiny_config();
+    c.windows = windows;
+    c.warmup = 0;
+    lab::GptSession session(c);
+    const std::vector<lab::GptBatch> batches = session.first_batches(4);
+    lab::GptModel model = session.model();
+    const std::vector<float> trained = session.train(4).losses;
+    ASSERT_EQ(batches.size(), 4u);
+    lab::AdamOptions adam;
+    adam.lr = static_cast<float>(c.learning_rate);
+    for (size_t i = 0; i < batches.size(); ++i) {
+      EXPECT_EQ(model.forward_backward(batches[i]), trained[i])
+          << lab::gpt_windows_name(windows) << " " << i;
+      model.adam_step(adam);
+    }
+  }
+}
+
 TEST(GptSession, PoemWindowsStartAtTheBlankLineBeforeEachPoem) {
   lab::GptSessionConfig c = tiny_config();
   c.windows = lab::GptWindows::kPoem;

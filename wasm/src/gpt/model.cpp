@@ -35,10 +35,7 @@ GptBlockP<float*> GptModel::block_g(long l) {
 }
 
 const std::vector<float>& GptModel::forward(const GptBatch& batch) {
-  validate_batch(batch);
-  rows_ = nullptr;
-  forward_loss(batch);
-  return logits_;
+  return forward(batch, {});
 }
 
 const std::vector<float>& GptModel::forward(const GptBatch& batch,
@@ -58,17 +55,13 @@ const std::vector<float>& GptModel::forward(const GptBatch& batch,
 void GptModel::select_rows(const GptBatch& batch) {
   rows_ = nullptr;
   const long B = batch.B, T = batch.T;
-  loss_rows_.clear();
-  for (long b = 0; b < B; ++b) {
-    long last = T - 1;
-    while (last >= 0 && batch.targets[static_cast<size_t>(b * T + last)] == kGptIgnoreTarget) {
-      --last;
-    }
-    for (long t = 0; t <= last; ++t) loss_rows_.push_back(static_cast<int32_t>(b * T + t));
-  }
-  if (static_cast<long>(loss_rows_.size()) == B * T) return;
-  loss_set_ = {loss_rows_.data(), static_cast<long>(loss_rows_.size())};
-  rows_ = &loss_set_;
+  // each window's rows up to its last target
+  loss_set_ = kernels::prefix_rows(loss_rows_, B, T, [&](long b) {
+    long n = T;
+    while (n > 0 && batch.targets[static_cast<size_t>(b * T + n - 1)] == kGptIgnoreTarget) --n;
+    return n;
+  });
+  if (loss_set_.count < B * T) rows_ = &loss_set_;
 }
 
 float GptModel::forward_loss(const GptBatch& batch, const uint8_t* zero_heads) {
@@ -106,7 +99,9 @@ float GptModel::forward_loss(const GptBatch& batch, const uint8_t* zero_heads) {
     layernorm_forward(a.ln_2.y.data(), a.ln_2.mean.data(), a.ln_2.rstd.data(), a.mid.data(),
                       w.ln_2.w, w.ln_2.b, R, C, rows_);
     linear_forward(a.fc.data(), a.ln_2.y.data(), w.fc_w, w.fc_b, R, C, F, rows_);
-    gelu_forward(a.gelu.data(), a.fc.data(), R * F);
+    kernels::row_runs(rows_, R, [&](long r, long n) {
+      gelu_forward(a.gelu.data() + r * F, a.fc.data() + r * F, n * F);
+    });
     linear_forward(a.mlp.data(), a.gelu.data(), w.proj_w, w.proj_b, R, F, C, rows_);
     residual_forward(a.out.data(), a.mid.data(), a.mlp.data(), R * C);
     x = a.out.data();
@@ -181,7 +176,9 @@ void GptModel::backward(const GptBatch& batch) {
     linear_backward(dh_.data(), g.proj_w, g.proj_b, dx_.data(), a.gelu.data(), w.proj_w, R, F, C,
                     Grad::kSet, rows_);
     zeroed(dfc_, R * F);
-    gelu_backward(dfc_.data(), dh_.data(), a.fc.data(), R * F);
+    kernels::row_runs(rows_, R, [&](long r, long n) {
+      gelu_backward(dfc_.data() + r * F, dh_.data() + r * F, a.fc.data() + r * F, n * F);
+    });
     linear_backward(dln_.data(), g.fc_w, g.fc_b, dfc_.data(), a.ln_2.y.data(), w.fc_w, R, C, F,
                     Grad::kSet, rows_);
     layernorm_backward(dmid_.data(), g.ln_2.w, g.ln_2.b, dln_.data(), a.mid.data(),

@@ -329,17 +329,25 @@ GptSession::GptSession(const GptSessionConfig& config, GptCorpusParts&& p)
                              config.block_size, config.seed)),
       rng_(config.seed ^ kSamplerSeedMix) {}
 
+GptBatch GptSession::draw_batch(Rng& rng) const {
+  return config_.windows == GptWindows::kPoem
+             ? sample_windows_at(train_ids_, poem_windows_, config_.batch_size, config_.block_size,
+                                 rng)
+             : sample_windows(train_ids_, config_.batch_size, config_.block_size, rng);
+}
+
+std::vector<GptBatch> GptSession::first_batches(long steps) const {
+  Rng rng(config_.seed ^ kSamplerSeedMix);  // as the constructor seeds rng_
+  std::vector<GptBatch> batches;
+  for (long s = 0; s < steps; ++s) batches.push_back(draw_batch(rng));
+  return batches;
+}
+
 TrainResult GptSession::train(long steps) {
   AdamOptions adam;
   const long V = model_.config().vocab;
   return train_loop<TrainingDiverged, TrainResult>(
-      steps, kGptMaxTrainSteps, rng_, step_,
-      [&](Rng& rng) {
-        return config_.windows == GptWindows::kPoem
-                   ? sample_windows_at(train_ids_, poem_windows_, config_.batch_size,
-                                       config_.block_size, rng)
-                   : sample_windows(train_ids_, config_.batch_size, config_.block_size, rng);
-      },
+      steps, kGptMaxTrainSteps, rng_, step_, [&](Rng& rng) { return draw_batch(rng); },
       [&](const GptBatch& batch, TrainResult& result) {
         const float loss = model_.forward_backward(batch);
         check_loss_not_diverged(loss, V);

@@ -104,6 +104,9 @@ class GptSession {
   // and its next-character accuracy. Throws TrainingDiverged with the session as after the last
   // good step.
   TrainResult train(long steps);
+  // The batches a fresh session's train() draws for its first `steps` steps (the windows and
+  // their targets), for a reference that must train on the same ones (bench/torch_gpt.py).
+  std::vector<GptBatch> first_batches(long steps) const;
   GptEvalResult evaluate();
   // Generates after `prompt` (1 … block_size characters of the vocabulary). Throws InputError
   // naming every character of the prompt outside the vocabulary.
@@ -131,6 +134,7 @@ class GptSession {
 
  private:
   GptSession(const GptSessionConfig& config, GptCorpusParts&& parts);
+  GptBatch draw_batch(Rng& rng) const;  // the next training batch (config_.windows) from rng
 
   GptSessionConfig config_;
   CharVocab vocab_;

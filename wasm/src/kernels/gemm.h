@@ -19,21 +19,17 @@
 //   much as the product: direct f32x4 loops, dot products along K for NT, axpy along N for NN/TN.
 #pragma once
 
-#include <cstdint>
+#include "kernels/row_set.h"
 
 namespace lab::kernels {
 
-// Some of the M rows of A and C (index, ascending): the rows whose results are read, e.g. the
-// real rows of a padded batch. The product's other rows of C are left finite: written 0 or the
-// full product (accumulate = false), left as they are or added to (true). In wasm only the listed
-// rows are computed, packed and stored through the index on the path the full M picks, so that
-// each gets the numbers it gets in the full product (the packed kernel computes a row alone).
-// Natively Eigen computes every row: it rounds a row by where it falls in the product (its last
-// rows take another path), so a product over fewer rows would change the numbers.
-struct RowSet {
-  const int32_t* index = nullptr;
-  long count = 0;
-};
+// A product over a RowSet (kernels/row_set.h), some of the M rows of A and C: the product's other
+// rows of C are left finite: written 0 or the full product (accumulate = false), left as they are
+// or added to (true). In wasm only the listed rows are computed, packed and stored through the
+// index on the path the full M picks, so that each gets the numbers it gets in the full product
+// (the packed kernel computes a row alone). Natively Eigen computes every row: it rounds a row by
+// where it falls in the product (its last rows take another path), so a product over fewer rows
+// would change the numbers.
 
 void gemm_nn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias = nullptr);

@@ -63,14 +63,10 @@ void TransformerModel::forward_begin(const Batch& batch) {
   const long B = batch.B, S = batch.S, T = batch.T;
   w.resize(config_, B, S, T);
   // src_pad (B, S): 1 past each source's length; tgt_pad (B, T): 1 where tgt_in is <pad>
-  w.src_rows.clear();
   for (long b = 0; b < B; ++b) {
-    for (long s = 0; s < S; ++s) {
-      w.src_pad[b * S + s] = s >= batch.src_len[b];
-      if (s < batch.src_len[b]) w.src_rows.push_back(static_cast<int32_t>(b * S + s));
-    }
+    for (long s = 0; s < S; ++s) w.src_pad[b * S + s] = s >= batch.src_len[b];
   }
-  w.src_real = {w.src_rows.data(), static_cast<long>(w.src_rows.size())};
+  w.src_real = kernels::prefix_rows(w.src_rows, B, S, [&](long b) { return batch.src_len[b]; });
   for (long i = 0; i < B * T; ++i) w.tgt_pad[i] = batch.tgt_in[i] == kPadId;
 }
 
