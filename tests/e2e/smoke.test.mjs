@@ -399,6 +399,13 @@ describe('old links', { timeout: 90_000 }, () => {
     await site.load('#section-multihead-title');
     const multihead = await place('section-multihead-title');
     assert.ok(Math.abs(multihead.off) < 2, `§3.6's heading is ${multihead.off} px from the top of the window`);
+    // with settings beside it: the place and the settings (§5 in Chinese)
+    await site.load('#section-gpt&lang=zh');
+    const zh = await place('section-gpt-title');
+    assert.ok(Math.abs(zh.off) < 2, `§5's heading is ${zh.off} px from the top of the window`);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+    assert.equal(await page.locator('.notice-settings').count(), 0, 'neither the place nor lang is reported');
+    assert.match(zh.hash, /lang=zh/, `the settings stay in the address: ${zh.hash}`);
     await site.load('#no-such-place');
     assert.ok((await page.locator('.notice-settings').textContent()).includes('"no-such-place"'), 'a word that names no place is reported');
   });

@@ -55,9 +55,13 @@ describe('§5 claims', { timeout: 1_200_000 }, () => {
         const status = (await page.locator(`${SEC} [data-testid=gpt-status]`).textContent()) ?? '';
         const overfit = fill(text(lang, 'gpt.status.overfit'), { step: lowStep, val: low.toFixed(2) });
         assert.ok(status.endsWith(overfit), `“${overfit}” ends the status line: ${status}`);
-        // both baselines are drawn, as the dashed lines the prompt names
+        // both baselines are drawn, the bigram's dotted (as the prompt names it) and the unigram's dashed
         const legend = await page.locator('.gpt-chart').innerText();
         for (const key of ['gpt.series.unigram', 'gpt.series.bigram', 'gpt.series.val']) assert.ok(legend.includes(text(lang, key)), key);
+        const dashOf = (key) => page.locator('.gpt-chart li', { hasText: text(lang, key) }).locator('.lab-chart-legend-line').getAttribute('data-dash');
+        const [uniDash, biDash] = [await dashOf('gpt.series.unigram'), await dashOf('gpt.series.bigram')].map((d) => (d ?? '').split(' ').map(Number));
+        assert.ok(biDash[0] < biDash[1], `the bigram's line is dotted (dash ${biDash})`);
+        assert.ok(uniDash[0] > uniDash[1], `the unigram's line is dashed (dash ${uniDash})`);
       },
     ],
     [

@@ -26,7 +26,10 @@ export class AttentionGrids {
     const legend = el('p', 'transformer-legend');
     const bar = el('span', 'transformer-legend-bar');
     bar.style.backgroundImage = legendGradient(false);
-    legend.append(el('span', undefined, t('transformer.grid.scale')), el('span', undefined, '0'), bar, el('span', undefined, '1'));
+    // 0, the bar and 1 wrap as one piece, so that a narrow column never parts 0 from its bar
+    const scale = el('span', 'transformer-legend-scale');
+    scale.append(el('span', undefined, '0'), bar, el('span', undefined, '1'));
+    legend.append(el('span', undefined, t('transformer.grid.scale')), scale);
     const grids = el('div', 'transformer-grids');
     const pick = (kind: AttentionKind, l: number, h: number) => {
       const same = state.get('transformer_zoom') === kind && state.get('transformer_zoom_layer') === l && state.get('transformer_zoom_head') === h;

@@ -71,7 +71,7 @@ class Shell {
   #stopGlossary: (() => void) | null = null;
   /** counts re-renders: a staged mount of an older render stops */
   #mountRun = 0;
-  /** stops keeping the place the address named (placeIn) at the top of the window */
+  /** stops keeping the place the address named (splitAddress) at the top of the window */
   #releasePlace: (() => void) | null = null;
 
   constructor(parsed: ParseResult, lab: WorkerLabClient, place: string | null = null) {
@@ -421,17 +421,16 @@ class Shell {
 
   /** Back/forward or an edited address: apply what parses, report the rest. */
   #onHashChange(): void {
-    const place = placeIn(location.hash);
-    if (place) {
-      this.#goToPlace(place);
-      this.#writeHash();
-      return;
+    const { place, settings } = splitAddress(location.hash);
+    const parsed = AppState.fromHash(settings);
+    // a bare place keeps the reader's settings; with settings, they are the state, as on a load
+    if (!place || settings !== '') {
+      const relayout = this.#layoutOf(parsed.state) !== this.#layoutKey;
+      this.#state.assign(parsed.state); // notifies the sections of changed values
+      if (relayout && this.#layoutOf(this.#state) !== this.#layoutKey) this.#render();
+      this.#showParseNotice(parsed);
     }
-    const parsed = AppState.fromHash(location.hash);
-    const relayout = this.#layoutOf(parsed.state) !== this.#layoutKey;
-    this.#state.assign(parsed.state); // notifies the sections of changed values
-    if (relayout && this.#layoutOf(this.#state) !== this.#layoutKey) this.#render();
-    this.#showParseNotice(parsed);
+    if (place) this.#goToPlace(place);
     this.#writeHash();
   }
 
@@ -479,20 +478,26 @@ class Shell {
 }
 
 /**
- * The element id an address's hash names when it is a place rather than settings: one word with no
+ * An address's hash as a place and settings: the place is the element id named by a part with no
  * "=" that is no setting's name (`#section-gpt`, `#section-gpt-title`: the sections and their
- * headings, which the page's skip links point at); else null. The hash is otherwise the app state.
+ * headings, which the page's skip links point at), so `#section-gpt&lang=zh` opens §5 in Chinese;
+ * the settings are the other parts, the app state.
  */
-export function placeIn(hash: string): string | null {
-  const word = /^#?([A-Za-z][\w-]*)$/.exec(hash)?.[1];
-  return word && !isSettingName(word) ? word : null;
+export function splitAddress(hash: string): { place: string | null; settings: string } {
+  let place: string | null = null;
+  const settings: string[] = [];
+  for (const part of hash.replace(/^#/, '').split('&')) {
+    if (place === null && /^[A-Za-z][\w-]*$/.test(part) && !isSettingName(part)) place = part;
+    else if (part !== '') settings.push(part);
+  }
+  return { place, settings: settings.join('&') };
 }
 
 /** Starts the article on the worker the entry started (main.ts). */
 export function boot(lab: WorkerLabClient): void {
-  const place = placeIn(location.hash);
+  const { place, settings } = splitAddress(location.hash);
   // The performance figures moved to a page of their own; old links with view=performance go there.
-  const parsed = AppState.fromHash(place ? '' : location.hash);
+  const parsed = AppState.fromHash(settings);
   if (parsed.state.get('view') === 'performance') {
     const lang = parsed.state.get('lang');
     location.replace(`./performance.html${lang === 'auto' ? '' : `#lang=${lang}`}`);
