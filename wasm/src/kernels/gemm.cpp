@@ -30,6 +30,27 @@ void count_flops(long M, long N, long K) {
 inline void count_flops(long, long, long) {}
 #endif
 
+// The wasm path's choices, here for both builds so that the native build counts the FLOPs wasm
+// does: a listed-rows product computes only its rows where the full product would be packed.
+constexpr long kNr = 8;  // columns of a C block of the wasm micro-kernel (two f32x4 of B per k)
+// Packing pays off once a block of C is reused: enough rows (and, for a gathered Bᵀ, more).
+[[maybe_unused]] bool packed_pays(long M, long N, long min_rows) {
+  return M >= min_rows && N >= kNr;
+}
+// The rows from which C = A·B, C = A·Bᵀ and C = Aᵀ·B (with K ≥ 4) pack. The listed-rows products
+// must choose as the full products do, or a listed row would get other numbers than in the full
+// product.
+constexpr long kPackRowsNN = 8;
+constexpr long kPackRowsNT = 16;
+constexpr long kPackRowsTN = 8;
+// Whether the listed-rows products compute only the listed rows (else the full product).
+[[maybe_unused]] bool skips_rows(long M, long N, long K, bool trans_b) {
+  return K > 0 && packed_pays(M, N, trans_b ? kPackRowsNT : kPackRowsNN);
+}
+[[maybe_unused]] bool skips_ks(long M, long N, long K) {
+  return M > 0 && N > 0 && K >= 4 && packed_pays(M, N, kPackRowsTN);
+}
+
 }  // namespace
 
 #ifdef LAB_COUNT_FLOPS
@@ -103,16 +124,17 @@ void gemm_nt(float* C, long ldc, const float* A, long lda, const float* B, long 
   eigen_gemm<false, true>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
 
-// Every row is computed (gemm.h says why); the count is wasm's work, the listed rows.
+// Every row is computed (gemm.h says why); the count is wasm's work: the listed rows where it
+// skips the others.
 void gemm_nn_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
                   long N, long K, bool accumulate, const float* bias, const RowSet* rows) {
-  count_flops(rows ? rows->count : M, N, K);
+  count_flops(rows && skips_rows(M, N, K, false) ? rows->count : M, N, K);
   eigen_gemm<false, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
 
 void gemm_nt_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
                   long N, long K, bool accumulate, const float* bias, const RowSet* rows) {
-  count_flops(rows ? rows->count : M, N, K);
+  count_flops(rows && skips_rows(M, N, K, true) ? rows->count : M, N, K);
   eigen_gemm<false, true>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
 
@@ -124,7 +146,7 @@ void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long 
 
 void gemm_tn_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
                   long N, long K, bool accumulate, const RowSet* ks) {
-  count_flops(M, N, ks ? ks->count : K);
+  count_flops(M, N, ks && skips_ks(M, N, K) ? ks->count : K);
   eigen_gemm<true, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, nullptr);
 }
 
@@ -144,7 +166,6 @@ void sum_rows_acc(float* c, const float* A, long lda, long R, long N, const RowS
 namespace {
 
 constexpr long kMr = 4;    // rows of a C block (one f32x4 of A per k)
-constexpr long kNr = 8;    // columns of a C block (two f32x4 of B per k)
 constexpr long kKc = 256;  // K block: an A panel (4 KB) and a B panel (8 KB) stay in L1
 constexpr long kMc = 64;   // rows of A packed at a time (64 KB: L2)
 
@@ -503,15 +524,6 @@ void gemm_dot(float* C, long ldc, const float* A, long lda, const float* B, long
   }
 }
 
-// Packing pays off once a block of C is reused: enough rows (and, for a gathered Bᵀ, more).
-bool packed_pays(long M, long N, long min_rows) {
-  return M >= min_rows && N >= kNr;
-}
-// The rows from which C = A·B and C = A·Bᵀ pack. The listed-rows products below must choose as the
-// full products do, or a listed row would get other numbers than in the full product.
-constexpr long kPackRowsNN = 8;
-constexpr long kPackRowsNT = 16;
-
 // The packed product over rows' rows of A and C, packed and stored through the index; C's other
 // rows 0 when !accumulate. Each row of the packed product is computed alone, so a listed row gets
 // its full-product numbers.
@@ -558,7 +570,7 @@ namespace {
 template <bool TransB>
 void gemm_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
                long N, long K, bool accumulate, const float* bias, const RowSet* rows) {
-  if (!rows || K == 0 || !packed_pays(M, N, TransB ? kPackRowsNT : kPackRowsNN))
+  if (!rows || !skips_rows(M, N, K, TransB))
     return (TransB ? gemm_nt : gemm_nn)(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
   count_flops(rows->count, N, K);
   gemm_packed_rows<TransB>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias, *rows);
@@ -576,9 +588,6 @@ void gemm_nt_rows(float* C, long ldc, const float* A, long lda, const float* B, 
   gemm_rows<true>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias, rows);
 }
 
-// The rows from which C = Aᵀ·B packs, with K ≥ 4.
-constexpr long kPackRowsTN = 8;
-
 void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias) {
   count_flops(M, N, K);
@@ -592,8 +601,7 @@ void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long 
 void gemm_tn_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
                   long N, long K, bool accumulate, const RowSet* ks) {
   // only where the full product packs: the small products group their terms by four along K
-  if (!ks || M == 0 || N == 0 || !(packed_pays(M, N, kPackRowsTN) && K >= 4))
-    return gemm_tn(C, ldc, A, lda, B, ldb, M, N, K, accumulate);
+  if (!ks || !skips_ks(M, N, K)) return gemm_tn(C, ldc, A, lda, B, ldb, M, N, K, accumulate);
   count_flops(M, N, ks->count);
   if (ks->count == 0) return empty_product(C, ldc, M, N, accumulate, nullptr);
   gemm_packed<true, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, nullptr, nullptr, ks);
