@@ -32,6 +32,21 @@ test('train --from MODEL --steps N gives the same file, byte for byte, as one un
   }
 });
 
+test('evaluate --length N: the token accuracy by position, in five parts of the string as written; --json: every position', () => {
+  const model = join(dir, 'rnn-whole.model'); // the reverse model of the test above
+  const r = cli('evaluate', '--model', model, '--length', '10', '--count', '20');
+  assert.equal(r.code, 0, r.err);
+  const row = /^ {2}by position +1–2: ([\d.]+)%, 3–4: ([\d.]+)%, 5–6: ([\d.]+)%, 7–8: ([\d.]+)%, 9–10: ([\d.]+)% {2}\(letters in the order written; reversing, the letters written last are the input's first\)$/m.exec(r.out);
+  assert.ok(row, r.out);
+  const j = JSON.parse(cli('evaluate', '--model', model, '--length', '10', '--count', '20', '--json').out);
+  assert.equal(j.tokenAccuracyByPosition.length, 11, 'ten letters and <eos>');
+  // each part is the mean of its two positions
+  for (let i = 0; i < 5; i++) {
+    const part = (j.tokenAccuracyByPosition[2 * i] + j.tokenAccuracyByPosition[2 * i + 1]) / 2;
+    assert.equal(row[i + 1], (100 * part).toFixed(1), `part ${i + 1}`);
+  }
+});
+
 test('translate --input FILE: one translation a line; --json: one JSON object a line; - reads standard input', () => {
   const input = join(dir, 'sentences.txt');
   writeFileSync(input, `${NOTE.map(([s]) => s).join('\n')}\n`);

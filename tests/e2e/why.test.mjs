@@ -162,4 +162,30 @@ describe('§1 why attention', { timeout: 400_000 }, () => {
     await site.screenshot('why-zh-390');
     await page.setViewportSize({ width: 1280, height: 900 });
   });
+
+  test('on a phone, after training, opening both charts\' data tables keeps the section within the screen (Chinese)', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await site.load('#view=why&lang=zh');
+      await page.waitForSelector(SEC);
+      await page.click('[data-testid=why-start]');
+      await page.waitForFunction(() => document.querySelector('.why-section')?.dataset.state === 'done', null, { timeout: 300_000 });
+      const summaries = page.locator(`${SEC} details.lab-chart-table > summary`);
+      assert.equal(await summaries.count(), 2, 'a data table under each chart');
+      for (let i = 0; i < 2; i++) {
+        await summaries.nth(i).click();
+        await page.locator(`${SEC} details.lab-chart-table table >> nth=${i}`).waitFor();
+      }
+      // the prose, the controls and the charts keep the screen's width; a table scrolls in its box
+      const wide = await page.evaluate(() =>
+        [...document.querySelectorAll('.why-section > *, .why-section .why-letters > *')]
+          .filter((e) => e.getClientRects().length && e.getBoundingClientRect().right > window.innerWidth + 1)
+          .map((e) => `${e.className || e.tagName}: right ${Math.round(e.getBoundingClientRect().right)}`),
+      );
+      assert.deepEqual(wide, [], `wider than the ${await page.evaluate(() => window.innerWidth)} px screen`);
+      assert.ok((await horizontalOverflow(page)) <= 0, 'the page scrolls sideways');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
 });

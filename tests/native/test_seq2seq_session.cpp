@@ -88,6 +88,13 @@ TEST(Seq2SeqSession, EvaluatesHeldOutAndFreshSequencesOfOneLength) {
   EXPECT_EQ(a.examples, 20);
   EXPECT_GE(a.token_accuracy, 0.0);
   EXPECT_LE(a.token_accuracy, 1.0);
+  // by position: 14 letters and <eos>, every example has each, so their mean is the whole's
+  ASSERT_EQ(a.token_accuracy_by_position.size(), 15u);
+  double sum = 0;
+  for (const double x : a.token_accuracy_by_position) sum += x;
+  EXPECT_NEAR(sum / 15, a.token_accuracy, 1e-12);
+  // held-out strings of up to 10 letters: a position per letter of the longest, and its <eos>
+  EXPECT_EQ(all.token_accuracy_by_position.size(), 11u);
   const EvalResult b = s.evaluate(at_length);
   EXPECT_EQ(a.loss, b.loss) << "the same seed draws the same strings";
   at_length.seed = 99;

@@ -62,4 +62,32 @@ test(`reverse at length ${LENGTH}: attention beats a plain encoder-decoder by > 
   // The plain model degrades with length; it is the fixed-size context that fails.
   assert.ok(plain.atLength.tokenAccuracy < plain.short.tokenAccuracy - 0.1,
     `plain: ${plain.short.tokenAccuracy} at 5 vs ${plain.atLength.tokenAccuracy} at ${LENGTH}`);
+
+  // Letter by letter: target position t of a reversed string copies source position L − 1 − t.
+  // The plain model loses the source's front (read first, written last) and keeps its back; with
+  // attention every part is about as good.
+  const frontAndBack = (r) => {
+    const byPosition = r.atLength.tokenAccuracyByPosition;
+    assert.equal(byPosition.length, LENGTH + 1, 'a position per letter and one for <eos>');
+    const source = byPosition.slice(0, LENGTH).reverse(); // by source position, front first
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    // every example has every position: the token accuracy is their mean
+    assert.ok(Math.abs(mean(byPosition) - r.atLength.tokenAccuracy) < 1e-9, `${mean(byPosition)} vs ${r.atLength.tokenAccuracy}`);
+    const fifth = LENGTH / 5;
+    return { front: mean(source.slice(0, fifth)), back: mean(source.slice(-fifth)) };
+  };
+  const p = frontAndBack(plain), a = frontAndBack(attn);
+  console.log(`by source position, first and last fifth: plain ${p.front.toFixed(3)} / ${p.back.toFixed(3)}, attention ${a.front.toFixed(3)} / ${a.back.toFixed(3)}`);
+  assert.ok(p.back > 2 * p.front, `plain: front ${p.front}, back ${p.back}`);
+  assert.ok(a.front > p.front + MARGIN, `front: attention ${a.front}, plain ${p.front}`);
+});
+
+test('evaluate: the token accuracy by target position, over the examples long enough to have it', () => {
+  withSession(lab, { task: 'reverse', taskOptions: { minLen: 3, maxLen: 9, train: 200, heldOut: 50 }, cell: 'gru', hidden: 8, embedding: 8, seed: 2 }, (m) => {
+    m.train(20);
+    const r = m.evaluate();
+    // held-out strings of 3 … 9 letters: positions 0 … 9 (the longest's <eos>), each in [0, 1]
+    assert.equal(r.tokenAccuracyByPosition.length, 10);
+    assert.ok(r.tokenAccuracyByPosition.every((x) => x >= 0 && x <= 1), JSON.stringify(r.tokenAccuracyByPosition));
+  });
 });

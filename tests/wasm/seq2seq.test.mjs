@@ -61,7 +61,7 @@ test('after 400 steps at hidden 128, greedy translation gives "KaGe likes XiaoBi
   }
   assert.equal(r.beams, undefined);
   const ev = trained.evaluate();
-  assert.deepEqual(Object.keys(ev).sort(), ['alignedTokens', 'alignmentAccuracy', 'exactMatch', 'exactMatchByLength', 'examples', 'heldOutIsTrainingData', 'loss', 'tokenAccuracy']);
+  assert.deepEqual(Object.keys(ev).sort(), ['alignedTokens', 'alignmentAccuracy', 'exactMatch', 'exactMatchByLength', 'examples', 'heldOutIsTrainingData', 'loss', 'tokenAccuracy', 'tokenAccuracyByPosition']);
   assert.equal(ev.examples, 5);
   assert.equal(ev.heldOutIsTrainingData, true);
   assert.equal(ev.exactMatch, 1);
@@ -144,7 +144,7 @@ test('evaluate: held-out (capped) and fresh strings of one length', () => {
   // Accuracy against length, as the experiments draw it: lengths beyond training (maxLen 12) too.
   const curve = [5, 20, 40].map((length) => m.evaluate({ length, count: 30 }));
   for (const r of curve) {
-    assert.deepEqual(Object.keys(r).sort(), ['alignedTokens', 'alignmentAccuracy', 'exactMatch', 'exactMatchByLength', 'examples', 'heldOutIsTrainingData', 'loss', 'tokenAccuracy']);
+    assert.deepEqual(Object.keys(r).sort(), ['alignedTokens', 'alignmentAccuracy', 'exactMatch', 'exactMatchByLength', 'examples', 'heldOutIsTrainingData', 'loss', 'tokenAccuracy', 'tokenAccuracyByPosition']);
     assert.equal(r.examples, 30);
     assert.equal(r.heldOutIsTrainingData, false);
     assert.ok(r.tokenAccuracy >= 0 && r.tokenAccuracy <= 1 && Number.isFinite(r.loss));

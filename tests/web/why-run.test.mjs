@@ -16,7 +16,7 @@ function handLab() {
   let step = 0;
   const model = () => ({
     train: (n) => call('train', () => ({ step: (step += n), losses: [1] })),
-    evaluate: () => call('evaluate', () => ({ tokenAccuracy: 0.5, exactMatch: 0 })),
+    evaluate: (o) => call('evaluate', () => ({ tokenAccuracy: 0.5, exactMatch: 0, tokenAccuracyByPosition: new Array(o.length + 1).fill(0.5) })),
     delete: async () => {},
   });
   return { pending, lab: { createSeq2Seq: async () => model() } };

@@ -133,6 +133,9 @@ val eval_result_to_js(const lab::EvalResult& r) {
   val out = val::object();
   out.set("loss", val(r.loss));
   out.set("tokenAccuracy", val(r.token_accuracy));
+  val by_position = val::array();
+  for (const double a : r.token_accuracy_by_position) by_position.call<void>("push", val(a));
+  out.set("tokenAccuracyByPosition", by_position);
   out.set("exactMatch", val(r.exact_match));
   out.set("examples", number(r.examples));
   out.set("heldOutIsTrainingData", val(r.held_out_is_training_data));

@@ -12,6 +12,7 @@
 export const CLAIMS = [
   // §1 why attention
   { id: 'why-start', section: 'why', keys: ['why.try.start', 'why.status.done', 'why.chance'], file: 'why.test.mjs', what: 'after training, the plain model ends far below attention at the longest strings, near a fifth right, above the drawn chance line' },
+  { id: 'why-front', section: 'why', keys: ['why.try.front', 'why.letters.title'], file: 'why.test.mjs', what: 'after the default run, the second chart shows the plain model right no more often than chance on the input\'s very first letters, several times as often on its last fifth, and attention high at every position' },
   { id: 'why-length', section: 'why', keys: ['why.try.length'], file: 'why.test.mjs', what: 'trained with Longest string 60, attention dips past 40 yet still far outscores plain at 60' },
   { id: 'why-cell', section: 'why', keys: ['why.try.cell', 'why.changed'], file: 'why.test.mjs', what: 'after the default (GRU) run, switching the cell to LSTM restarts both models and keeps the GRU run\'s token accuracy on the chart, named and with its numbers' },
   // §2 the core idea

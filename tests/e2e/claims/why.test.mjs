@@ -52,8 +52,33 @@ describe('§1 claims', { timeout: 2_400_000 }, () => {
     const status = (await page.locator(`${SEC} .why-status`).textContent()) ?? "";
     const done = fill(text(lang, 'why.status.done'), { total: s.total, length: s.lengths.at(-1), plain: percent(plain), attention: percent(attention), chance: '5%', exactPlain: percent(s.exactPlain.at(-1)), exactAttention: percent(s.exactAttention.at(-1)) });
     assert.ok(status.includes(done), `“${done}” in: ${status}`);
-    assert.ok((await page.locator(`${SEC} .lab-chart-legend`).textContent()).includes(text(lang, 'why.chance.line')));
+    assert.ok((await page.locator(`${SEC} .why-chart + .lab-chart-legend`).textContent()).includes(text(lang, 'why.chance.line')));
     assert.ok((await page.locator(`${SEC}`).textContent()).includes(text(lang, 'why.chance')));
+  });
+
+  claim('why-front', async (lang) => {
+    await trainedDefault(lang);
+    await assertPrompt(page, lang, 'why.try.front');
+    const s = await snapshot();
+    const length = s.lengths.at(-1);
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const fifth = length / 5;
+    const [pFront, pBack, aFront] = [s.lettersPlain.slice(0, fifth), s.lettersPlain.slice(-fifth), s.lettersAttention.slice(0, fifth)].map(mean);
+    const aLowest = Math.min(...[0, 1, 2, 3, 4].map((i) => mean(s.lettersAttention.slice(i * fifth, (i + 1) * fifth))));
+    console.log(`# why-front ${lang}: by input position at length ${length}, first four ${mean(s.lettersPlain.slice(0, 4)).toFixed(3)}, first / last fifth: plain ${pFront.toFixed(3)} / ${pBack.toFixed(3)}, attention ${aFront.toFixed(3)} (lowest fifth ${aLowest.toFixed(3)})`);
+    assert.equal(s.lettersPlain.length, length);
+    // the very first letters (four) "no more often than a blind guess" (1 in 20), the last fifth
+    // "several times as often" as the first, attention high everywhere
+    const veryFirst = mean(s.lettersPlain.slice(0, 4));
+    assert.ok(veryFirst <= 1 / 20, `the plain model's first four letters: ${veryFirst}`);
+    assert.ok(pBack > 2.5 * pFront, `the plain model's last letters: ${pBack} against ${pFront} at the front`);
+    assert.ok(aLowest > 0.6, `attention's lowest fifth: ${aLowest}`);
+    // the second chart is shown, titled with the length, and its table holds those numbers
+    const figure = page.locator(`${SEC} [data-testid=why-letters]`);
+    assert.ok(await figure.isVisible(), 'the letter-by-letter chart is shown');
+    assert.ok((await figure.locator('.why-letters-title').textContent()).includes(fill(text(lang, 'why.letters.title'), { length, count: 40 })));
+    const legend = (await figure.locator('.lab-chart-legend').textContent()) ?? '';
+    for (const key of ['why.plain', 'why.attention', 'why.chance.line']) assert.ok(legend.includes(text(lang, key)), key);
   });
 
   // why-start's finished run (GRU, the default), then the switch to LSTM: the GRU run's token
@@ -80,10 +105,10 @@ describe('§1 claims', { timeout: 2_400_000 }, () => {
     const label = fill(text(lang, 'why.previous'), { cell: 'GRU', length: gru.lengths.at(-1) });
     const names = { plain: `${text(lang, 'why.plain')} · ${label}`, attention: `${text(lang, 'why.attention')} · ${label}` };
     await page.waitForFunction((n) => document.querySelector('.why-section .lab-chart-legend')?.textContent.includes(n), names.attention);
-    await page.locator(`${SEC} details.lab-chart-table summary`).click();
-    await page.locator(`${SEC} details.lab-chart-table table`).waitFor();
-    const table = await page.$$eval(`${SEC} details.lab-chart-table tr`, (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent ?? '')));
-    await page.locator(`${SEC} details.lab-chart-table summary`).click();
+    await page.locator(`${SEC} > details.lab-chart-table summary`).click();
+    await page.locator(`${SEC} > details.lab-chart-table table`).waitFor();
+    const table = await page.$$eval(`${SEC} > details.lab-chart-table tr`, (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent ?? '')));
+    await page.locator(`${SEC} > details.lab-chart-table summary`).click();
     for (const [series, name] of Object.entries(names)) {
       const col = table[0].indexOf(name);
       assert.ok(col > 0, `a column “${name}” in ${JSON.stringify(table[0])}`);

@@ -232,8 +232,28 @@ export function evaluate(lab, o, print) {
   print(table([
     ['loss', `${fixed(ev.loss)}  (cross-entropy per target token, teacher-forced)`],
     ['token accuracy', `${pct(ev.tokenAccuracy)}  (teacher-forced argmax)`],
+    ...(options?.length !== undefined ? [byPositionRow(ev.tokenAccuracyByPosition.slice(0, options.length), info.task)] : []),
     ['exact match', `${pct(ev.exactMatch)}  (greedy translation equals the reference)`],
   ], 'll').map((l) => `  ${l}`).join('\n'));
+}
+
+/**
+ * The token accuracy of strings of one length in five parts of the target, in the order written
+ * (--json has every position: tokenAccuracyByPosition).
+ * @param {number[]} byPosition  one value per target letter (<eos> left out)
+ * @param {string} task
+ * @returns {[string, string]}
+ */
+function byPositionRow(byPosition, task) {
+  const n = byPosition.length;
+  const parts = Math.min(5, n);
+  const cells = Array.from({ length: parts }, (_, i) => {
+    const from = Math.floor((i * n) / parts), to = Math.floor(((i + 1) * n) / parts);
+    const part = byPosition.slice(from, to);
+    return `${from + 1}–${to}: ${pct(part.reduce((a, b) => a + b, 0) / part.length)}`;
+  });
+  const order = task === 'reverse' ? "; reversing, the letters written last are the input's first" : '';
+  return ['by position', `${cells.join(', ')}  (letters in the order written${order})`];
 }
 
 /**

@@ -185,6 +185,12 @@ export interface EvaluateResult {
   loss: number;
   /** fraction of target tokens whose teacher-forced argmax is right */
   tokenAccuracy: number;
+  /**
+   * tokenAccuracy by position in the target (index t: the (t+1)-th token written, `<eos>`
+   * included), over the examples whose target has one: which part of a sequence the model gets
+   * wrong (for reverse, position t copies source position length − 1 − t).
+   */
+  tokenAccuracyByPosition: number[];
   /** fraction of examples whose greedy translation is exactly the reference */
   exactMatch: number;
   examples: number;

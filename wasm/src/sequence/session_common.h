@@ -97,6 +97,7 @@ struct TeacherForcedTotals {
   double loss_sum = 0;      // Σ chunk loss × its targets (each chunk's loss is a mean over them)
   TokenCount tokens;        // over all non-pad targets
   long longest_target = 0;  // the longest target (without <eos>) seen, or the caller's floor
+  std::vector<TokenCount> by_position;  // tokens, by position t in the target (<eos> included)
 };
 
 // score_chunk(chunk, batch) runs the model's teacher-forced forward pass on the batch of the
@@ -113,7 +114,21 @@ TeacherForcedTotals teacher_forced_totals(const Model& model, const std::vector<
         all.begin() + static_cast<long>(std::min(n, start + kEvalChunk)));
     const Batch batch = make_batch(chunk);
     const float loss = score_chunk(chunk, batch);
-    const TokenCount count = count_correct(model.last_logits(), batch, model.config().tgt_vocab);
+    // the chunk's non-pad targets whose argmax is right, in all and by position
+    const long Vt = model.config().tgt_vocab;
+    TokenCount count;
+    if (static_cast<long>(totals.by_position.size()) < batch.T) totals.by_position.resize(batch.T);
+    for (long b = 0; b < batch.B; ++b) {
+      for (long t = 0; t < batch.T; ++t) {
+        const long row = b * batch.T + t;
+        const TokenCount one = count_argmax_hits(model.last_logits().data() + row * Vt,
+                                                 batch.tgt_out.data() + row, 1, Vt, kPadId);
+        totals.by_position[t].correct += one.correct;
+        totals.by_position[t].total += one.total;
+        count.correct += one.correct;
+        count.total += one.total;
+      }
+    }
     totals.loss_sum += static_cast<double>(loss) * count.total;
     totals.tokens.correct += count.correct;
     totals.tokens.total += count.total;
@@ -159,6 +174,11 @@ inline void fill_eval_result(EvalResult& result, const TeacherForcedTotals& tota
   result.loss = totals.loss_sum / static_cast<double>(totals.tokens.total);
   result.token_accuracy =
       static_cast<double>(totals.tokens.correct) / static_cast<double>(totals.tokens.total);
+  for (const TokenCount& at : totals.by_position) {
+    if (at.total == 0) break;  // no example's target is this long
+    result.token_accuracy_by_position.push_back(static_cast<double>(at.correct) /
+                                                static_cast<double>(at.total));
+  }
   result.exact_match = static_cast<double>(exact) / static_cast<double>(n);
   result.examples = static_cast<long>(n);
   result.held_out_is_training_data = !options.length && task.held_out_is_training_data();

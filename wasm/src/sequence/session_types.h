@@ -37,7 +37,10 @@ struct LengthBucketResult {
 struct EvalResult {
   double loss = 0.0;            // mean teacher-forced cross-entropy per target token
   double token_accuracy = 0.0;  // teacher-forced argmax = target, over all target tokens
-  double exact_match = 0.0;     // greedy translation = reference, over examples
+  // The same by position t in the target (the (t+1)-th token written, <eos> included), over the
+  // examples whose target has one: which part of a sequence the model gets wrong.
+  std::vector<double> token_accuracy_by_position;
+  double exact_match = 0.0;  // greedy translation = reference, over examples
   long examples = 0;
   bool held_out_is_training_data = false;  // the note's five pairs (never with a length)
   // Teacher-forced: of the target tokens with aligned source tokens, the share whose attention

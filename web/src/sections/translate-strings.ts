@@ -172,7 +172,7 @@ export const TRANSLATE_STRINGS: Strings = {
     'translate.cell': '循环单元',
     'translate.hidden': '隐藏层大小',
     'translate.score': '注意力打分函数',
-    'translate.score.none': '无（普通Seq2Seq）',
+    'translate.score.none': '无（普通 Seq2Seq）',
     'translate.score.dot': '点积',
     'translate.score.scaled': '缩放点积',
     'translate.score.general': '一般',

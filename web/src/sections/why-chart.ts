@@ -13,6 +13,8 @@ import type { WhySnapshot } from './why-run';
 const PLAIN = '#c2410c';
 const ATTENTION = '#1d4ed8';
 const CHANCE = '#6b7280';
+/** the models' colours, the same in §1's two charts */
+export const WHY_COLORS = { plain: PLAIN, attention: ATTENTION, chance: CHANCE } as const;
 /** a blind guess among the task's 20 letters */
 export const WHY_CHANCE = 1 / 20;
 

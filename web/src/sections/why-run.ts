@@ -33,12 +33,20 @@ export interface WhySnapshot {
   exactAttention: (number | null)[];
   lossPlain: number;
   lossAttention: number;
+  /**
+   * token accuracy at the longest length by the letter's position in the input (front first:
+   * reversing, the decoder writes source letter i at target position length − 1 − i); null until
+   * evaluated
+   */
+  lettersPlain: number[] | null;
+  lettersAttention: number[] | null;
   /** trained all steps and evaluated every cell afterwards */
   done: boolean;
 }
 
 const CALL_BUDGET_MS = 50;
-const EVAL_COUNT = 40;
+/** strings per length evaluated (the same for both models) */
+export const WHY_EVAL_COUNT = 40;
 const EVAL_SEED = 1;
 /** Reverse needs a higher rate than the note's 1e-3 to show the gap within a minute (see tests/wasm/long-sequence.test.mjs). */
 const LEARNING_RATE = 1e-2;
@@ -106,6 +114,8 @@ export class WhyRun {
       exactAttention: empty(),
       lossPlain: NaN,
       lossAttention: NaN,
+      lettersPlain: null,
+      lettersAttention: null,
       done: false,
     };
   }
@@ -212,7 +222,7 @@ export class WhyRun {
   async #evaluateNextLength(models: [RemoteSeq2Seq, RemoteSeq2Seq]): Promise<void> {
     const li = this.#nextLength;
     this.#nextLength = (li + 1) % this.#snap.lengths.length;
-    const options = { length: this.#snap.lengths[li], count: EVAL_COUNT, seed: EVAL_SEED };
+    const options = { length: this.#snap.lengths[li], count: WHY_EVAL_COUNT, seed: EVAL_SEED };
     const plain = await models[0].evaluate(options);
     if (this.#destroyed) return;
     const attention = await models[1].evaluate(options);
@@ -220,6 +230,13 @@ export class WhyRun {
     this.#snap.exactPlain[li] = plain.exactMatch;
     this.#snap.attention[li] = attention.tokenAccuracy;
     this.#snap.exactAttention[li] = attention.exactMatch;
+    if (li === this.#snap.lengths.length - 1) {
+      const length = options.length;
+      // target positions 0 … length − 1 (the last is <eos>'s), by source position
+      const bySource = (r: { tokenAccuracyByPosition: number[] }) => r.tokenAccuracyByPosition.slice(0, length).reverse();
+      this.#snap.lettersPlain = bySource(plain);
+      this.#snap.lettersAttention = bySource(attention);
+    }
     this.#lengthsAfterEnd++;
   }
 }

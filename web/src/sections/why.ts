@@ -8,6 +8,7 @@ import { limits, type PropName } from '../state';
 import { CELLS } from '../state-table';
 import css from './why.css?inline';
 import { WHY_CHANCE, WhyChart, type WhyPrevious } from './why-chart';
+import { WhyLettersChart } from './why-letters-chart';
 import { WhyRun, type WhySettings, type WhySnapshot } from './why-run';
 import { fill } from '../i18n';
 import { WHY_STRINGS } from './why-strings';
@@ -40,6 +41,8 @@ class WhyView implements SectionHandle {
   readonly #ctx: SectionContext;
   readonly #root = el('div', 'why-section');
   readonly #chart: WhyChart;
+  /** which letters each model gets right at the longest strings */
+  readonly #letters: WhyLettersChart;
   readonly #status = el('p', 'why-status');
   readonly #error = new MessageLine('why-error');
   readonly #data = el('output', 'why-data');
@@ -76,7 +79,7 @@ class WhyView implements SectionHandle {
     this.#root.append(el('p', 'why-intro', t('why.intro')), problems);
 
     this.#root.append(
-      tryThis(t('try.title'), [t('why.try.start'), t('why.try.length'), t('why.try.cell')]),
+      tryThis(t('try.title'), [t('why.try.start'), t('why.try.front'), t('why.try.length'), t('why.try.cell')]),
     );
     const controls = this.#controls;
     this.#startButton = primaryButton(t('why.start'), 'why-start', () => this.#toggle());
@@ -134,6 +137,7 @@ class WhyView implements SectionHandle {
     this.#data.hidden = true;
     this.#data.dataset.testid = 'why-data';
     this.#root.append(el('p', 'why-note', t('why.chance')), this.#data);
+    this.#letters = new WhyLettersChart(this.#root, t);
 
     this.#run = this.#adoptRun() ?? this.#newRun();
     this.#chart.setPrevious(this.#previous);
@@ -255,6 +259,7 @@ class WhyView implements SectionHandle {
     this.#error.clear();
     this.#chart.setPrevious(this.#previous);
     this.#chart.update(this.#run.snapshot);
+    this.#letters.update(this.#run.snapshot);
     this.#sync();
   }
 
@@ -296,6 +301,7 @@ class WhyView implements SectionHandle {
     this.#root.dataset.state = snap.done ? 'done' : running ? 'running' : 'idle';
     this.#data.value = JSON.stringify(snap);
     this.#chart.update(snap);
+    this.#letters.update(snap);
   }
 
   setActive(active: boolean): void {
@@ -323,6 +329,7 @@ class WhyView implements SectionHandle {
     this.#announcer.destroy();
     if (!this.#parked) void this.#run.destroy();
     this.#chart.destroy();
+    this.#letters.destroy();
     this.#root.remove();
   }
 }
