@@ -270,6 +270,9 @@ class GptView implements SectionHandle {
         poems: fmt.format(c.poems), chars: fmt.format(c.trainCharacters + c.heldOutCharacters), vocab: fmt.format(info.vocab.length),
         heldOut: fmt.format(c.heldOutPoems), heldOutChars: fmt.format(c.heldOutCharacters),
       }));
+      // what the chart's note counts: the distinct characters, and the text the baselines count in
+      this.#corpus.dataset.vocab = String(info.vocab.length);
+      this.#corpus.dataset.trainCharacters = String(c.trainCharacters);
       const k = info.config;
       setText(this.#modelLine, fill(t('gpt.model'), { layers: k.layers, heads: k.heads, dModel: k.dModel, block: k.blockSize, params: fmt.format(info.parameters) }));
     }

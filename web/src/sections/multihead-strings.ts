@@ -88,7 +88,7 @@ export const MULTIHEAD_STRINGS: Strings = {
     'multihead.scale.where': '各头的输出，以及下方“各个头如何合并”中的拼接图',
     'multihead.scale.per-head': '每个头各自',
     'multihead.try.heads': '把头数 h 设为 1，再设为 4：一个头只有一种权重模式，多个头就有多种模式；控件下方的一行会列出每个头最强的连接（权重接近平均或并列时则说明没有），并指出哪些头的最强连接相同（权重是随机的、未经训练，所以可能有相同的）。',
-    'multihead.try.scale': '把颜色刻度切换为“每个头各自”：每个头的颜色会拉伸到它自己的范围，弱的头看起来和其他头一样强；“所有头共用”则让它们可以相互比较。',
+    'multihead.try.scale': '把“色标”切换为“每个头各自”：每个头的颜色会拉伸到它自己的范围，弱的头看起来和其他头一样强；“所有头共用”则让它们可以相互比较。',
     'multihead.try.repeat': '把一个词输入两次，例如“我 爱 我”：在每个头里，两个副本的权重行完全相同。',
     'multihead.narrate': '每个头最强的连接：{links}。',
     'multihead.narrate.link': '第 {h} 个头：{query} → {key}（{w}）',
