@@ -177,7 +177,7 @@ describe('heatmap component', { timeout: 300_000 }, () => {
       assert.equal(h.min, -h.max);
     }
     // the fifth (the concatenation) is in the closed “How the heads combine” panel: the note says where
-    assert.equal(await page.locator('#multihead-head-1 .legend-note').textContent(), 'shared by 5 heatmaps (the heads’ outputs, and their concatenation in “How the heads combine” below)');
+    assert.equal(await page.locator('#multihead-head-1 .legend-note').textContent(), 'shared by 5 heatmaps, 1 below');
 
     const count = await page.evaluate(() => Number(document.querySelector('.multihead-section').dataset.computeCount));
     await page.selectOption('.multihead-section select >> nth=2', 'per-head');
@@ -188,7 +188,7 @@ describe('heatmap component', { timeout: 300_000 }, () => {
     assert.ok(new Set(own.map((h) => h.max)).size > 1, 'the heads have different ranges');
     assert.ok(!(await page.locator('#multihead-head-1 .legend-note').isVisible()));
     await loadDrawn('#view=multihead&lang=zh&multihead_heads=4&multihead_d=8&seed=4', '.multihead-section');
-    assert.equal(await page.locator('#multihead-head-1 .legend-note').textContent(), '5 张热力图共用此色标（各头的输出，以及下方“各个头如何合并”中的拼接图）');
+    assert.equal(await page.locator('#multihead-head-1 .legend-note').textContent(), '5 张热力图共用此色标，其中 1 张在下方');
   });
 
   test('one export menu per figure (8 heads: no rows of buttons); PNG and SVG carry title, every column and the legend', async () => {

@@ -89,9 +89,12 @@ describe('§3.3 while training', { timeout: 600_000 }, () => {
     // the control: the same run, watched in place, nothing else touched
     const control = await stepsAfter(await startRun());
     assert.ok(control > 0, 'the run watched in place trained');
-    // (on a fast, quiet machine the control may have finished its 800 steps by then: nothing to pause)
-    const pause = page.locator('[data-testid=translate-pause]');
-    if (await pause.isEnabled()) await pause.click();
+    // (on a fast, quiet machine the control may have finished its 800 steps by then, or finish
+    // between a check and a click: nothing to pause, so check and click in one go)
+    await page.evaluate(() => {
+      const pause = document.querySelector('[data-testid=translate-pause]');
+      if (pause instanceof HTMLButtonElement && !pause.disabled) pause.click();
+    });
     // the reader's run: Train, then down to §4's settings
     const started = await startRun();
     await page.locator('#section-transformer').scrollIntoViewIfNeeded();

@@ -7,7 +7,7 @@ import { chartPictures } from '../charts/deferred-chart';
 import { LineChart } from '../charts/line-chart';
 import { Figure } from '../figure';
 import { fill } from '../i18n';
-import { el } from './dom';
+import { el, tryThis } from './dom';
 import { WHY_CHANCE, WHY_COLORS } from './why-chart';
 import { WHY_EVAL_COUNT, type WhySnapshot } from './why-run';
 
@@ -42,7 +42,8 @@ export class WhyLettersChart extends Figure<WhySnapshot> {
     const box = el('div', 'why-letters-chart');
     this.#root.hidden = true;
     this.#root.dataset.testid = 'why-letters';
-    this.#root.append(this.#title, box);
+    // its prompt beside it, shown with it once there is something to read
+    this.#root.append(this.#title, tryThis(t('try.title'), [t('why.try.front')]), box);
     host.append(this.#root);
     this.#chart = new LineChart(box, {
       label: t('why.letters.chartLabel'),

@@ -4,7 +4,7 @@ import type { Strings } from '../i18n';
 export const WHY_STRINGS: Strings = {
   en: {
     'why.intro':
-      'A Seq2Seq model (sequence to sequence) turns one sequence into another with two recurrent networks: an encoder reads the input and sums it up in its last hidden state, the context vector, and a decoder writes the output from that one vector. Two such encoder-decoders learn to reverse strings of letters, side by side: the same cell, size, seed and batches; only one of them may look back at the source (attention). The chart shows how many output letters each gets right at each string length, while they learn; a second, at the longest strings, which letters.',
+      'A Seq2Seq model (sequence to sequence) turns one sequence into another with two recurrent networks: an encoder reads the input and sums it up in its last hidden state, the context vector, and a decoder writes the output from that one vector. Two such encoder-decoders learn to reverse strings of letters, side by side: the same cell, size, seed and batches; only one of them may look back at the source (attention). The chart shows how many output letters each gets right at each string length, while they learn.',
     'why.longDistance':
       'Long-distance dependency: the decoder reads only the encoder’s last state, so by the end it has forgotten the beginning (“read the back, forget the front”).',
     'why.compression':
@@ -36,7 +36,7 @@ export const WHY_STRINGS: Strings = {
     'why.try.length': 'Set Longest string to 60 and train again: attention dips past 40 too, yet at 60 it still far outscores plain.',
     'why.try.cell': 'Set the Cell to LSTM and train again (the GRU run stays, dash-dotted): does it close the gap?',
     'why.try.front':
-      'When training ends, read the second chart from the left: the plain model gets the very first letters of the input (read first, written last) right no more often than a blind guess (the grey dashed line), and the last ones several times as often; with attention, letters at every position stay high.',
+      'Read this chart from the left: the plain model gets the very first letters of the input (read first, written last) right no more often than a blind guess (the grey dashed line), and the last ones several times as often; with attention, letters at every position stay high.',
     'why.letters.title': 'Which letters are lost: at the longest strings ({length} letters, {count} of them), how often each letter is written right, by where it stood in the input',
     'why.letters.chartLabel': 'Line chart: token accuracy by the letter’s position in the input, at the longest strings, plain and attention models',
     'why.letters.axis': 'position of the letter in the input (1: read first)',
@@ -53,7 +53,7 @@ export const WHY_STRINGS: Strings = {
   },
   zh: {
     'why.intro':
-      'Seq2Seq（序列到序列）模型用两个循环神经网络把一个序列变成另一个序列：编码器读入输入，把它概括成最后的隐藏状态，即上下文向量；解码器只凭这一个向量写出输出。两个这样的编码器-解码器并排学习把一串字母倒过来：相同的单元、隐藏层大小、随机种子和批次，只有一个可以回看源序列（注意力）。图中是训练过程中，两者在每种长度上答对的输出字母比例；第二张图看最长的序列：答错的是哪些字母。',
+      'Seq2Seq（序列到序列）模型用两个循环神经网络把一个序列变成另一个序列：编码器读入输入，把它概括成最后的隐藏状态，即上下文向量；解码器只凭这一个向量写出输出。两个这样的编码器-解码器并排学习把一串字母倒过来：相同的单元、隐藏层大小、随机种子和批次，只有一个可以回看源序列（注意力）。图中是训练过程中，两者在每种长度上答对的输出字母比例。',
     'why.longDistance': '长距离依赖问题：读了后面，忘了前面——解码器只拿到编码器最后的隐藏状态。',
     'why.compression': '信息压缩问题：Seq2Seq 的上下文向量是固定长度的，很难将无限的信息压缩到有限长度的向量中。',
     'why.start': '开始训练',
@@ -82,7 +82,7 @@ export const WHY_STRINGS: Strings = {
     'why.try.start': '点击“开始训练”，观察图的右端（最长的序列）：普通模型的曲线降到只答对约五分之一的字母，远低于注意力模型，但仍高于随机猜测（灰色虚线）。',
     'why.try.length': '把“最长序列”设为 60 再训练一次：过了 40 个字母，注意力模型也开始下滑，但在 60 处仍远超普通模型。',
     'why.try.cell': '把循环单元换成 LSTM 再训练一次（GRU 那次的曲线以点划线留在图上）：差距缩小了吗？',
-    'why.try.front': '训练结束后，从左往右看第二张图：普通模型对输入最开头的几个字母（最先读入、最后写出）答对的次数不比盲猜（灰色虚线）多，对末尾的字母答对的次数是它的好几倍；加入注意力后，每个位置的字母都保持在高位。',
+    'why.try.front': '从左往右看这张图：普通模型对输入最开头的几个字母（最先读入、最后写出）答对的次数不比盲猜（灰色虚线）多，对末尾的字母答对的次数是它的好几倍；加入注意力后，每个位置的字母都保持在高位。',
     'why.letters.title': '丢掉的是哪些字母：在最长的序列（{length} 个字母，共 {count} 串）上，按字母在输入中的位置，看它被写对的比例',
     'why.letters.chartLabel': '折线图：在最长的序列上，普通模型与注意力模型按字母在输入中的位置的逐字母准确率',
     'why.letters.axis': '字母在输入中的位置（1：最先读入）',

@@ -79,7 +79,7 @@ class WhyView implements SectionHandle {
     this.#root.append(el('p', 'why-intro', t('why.intro')), problems);
 
     this.#root.append(
-      tryThis(t('try.title'), [t('why.try.start'), t('why.try.front'), t('why.try.length'), t('why.try.cell')]),
+      tryThis(t('try.title'), [t('why.try.start'), t('why.try.length'), t('why.try.cell')]),
     );
     const controls = this.#controls;
     this.#startButton = primaryButton(t('why.start'), 'why-start', () => this.#toggle());
