@@ -392,7 +392,10 @@ describe('old links', { timeout: 90_000 }, () => {
     assert.ok(Math.abs(gpt.off) < 2, `§5's heading is ${gpt.off} px from the top of the window`);
     assert.equal(gpt.focused, 'section-gpt-title', 'the heading has the focus, for keyboard and screen readers');
     assert.equal(await page.locator('.notice-settings').count(), 0, 'a place is not reported as an unknown setting');
-    assert.equal(gpt.hash.includes('section-gpt'), false, `the address becomes the settings again: ${gpt.hash}`);
+    // the place stays in the address beside the settings, as a plain anchor does: copied, it opens there
+    await page.waitForFunction(() => /seed=/.test(location.hash));
+    const kept = await page.evaluate(() => location.hash);
+    assert.match(kept, /^#section-gpt&/, `the address keeps the place: ${kept}`);
     // §5 mounts where the reader is, and its corpus loads
     await page.waitForFunction(() => document.querySelector('.gpt-section')?.dataset.samples === '1', null, { timeout: 60_000 });
     // a heading's id, as in a skip link's href
@@ -405,7 +408,13 @@ describe('old links', { timeout: 90_000 }, () => {
     assert.ok(Math.abs(zh.off) < 2, `§5's heading is ${zh.off} px from the top of the window`);
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
     assert.equal(await page.locator('.notice-settings').count(), 0, 'neither the place nor lang is reported');
-    assert.match(zh.hash, /lang=zh/, `the settings stay in the address: ${zh.hash}`);
+    await page.waitForFunction(() => /lang=zh/.test(location.hash));
+    const zhHash = await page.evaluate(() => location.hash);
+    assert.ok(zhHash.startsWith('#section-gpt&') && zhHash.includes('lang=zh'), `the place and the settings stay in the address: ${zhHash}`);
+    // a reader who copies that address opens §5 in Chinese again
+    await site.load(zhHash);
+    assert.ok(Math.abs((await place('section-gpt-title')).off) < 2, 'the copied address opens at §5');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
     await site.load('#no-such-place');
     assert.ok((await page.locator('.notice-settings').textContent()).includes('"no-such-place"'), 'a word that names no place is reported');
   });

@@ -37,7 +37,7 @@ export const WHY_STRINGS: Strings = {
     'why.try.cell': 'Set the Cell to LSTM and train again (the GRU run stays, dash-dotted): does it close the gap?',
     'why.try.front':
       'Read this chart from the left: the plain model gets the very first letters of the input (read first, written last) right no more often than a blind guess (the grey dashed line), and the last ones several times as often; with attention, letters at every position stay high.',
-    'why.letters.title': 'Which letters are lost: at the longest strings ({length} letters, {count} of them), how often each letter is written right, by where it stood in the input',
+    'why.letters.title': 'Which letters are lost: at the longest strings ({length} letters; {count} strings), how often each letter is written right, by where it stood in the input',
     'why.letters.chartLabel': 'Line chart: token accuracy by the letter’s position in the input, at the longest strings, plain and attention models',
     'why.letters.axis': 'position of the letter in the input (1: read first)',
     'why.empty': 'The chart fills in once training starts: press Start training.',

@@ -71,6 +71,8 @@ class Shell {
   #stopGlossary: (() => void) | null = null;
   /** counts re-renders: a staged mount of an older render stops */
   #mountRun = 0;
+  /** the section or heading the address named (splitAddress), kept in the address */
+  #place: string | null = null;
   /** stops keeping the place the address named (splitAddress) at the top of the window */
   #releasePlace: (() => void) | null = null;
 
@@ -379,7 +381,10 @@ class Shell {
   #writeHash(): void {
     if (this.#hashTimer !== null) clearTimeout(this.#hashTimer);
     this.#hashTimer = null;
-    const hash = this.#state.toHash();
+    // the place the address named stays in it, as a plain anchor does: copied, it opens there too
+    const settings = this.#state.toHash().slice(1);
+    const place = this.#place !== null && document.getElementById(this.#place) ? this.#place : null;
+    const hash = `#${[place, settings].filter(Boolean).join('&')}`;
     if (location.hash !== hash) history.replaceState(history.state, '', hash);
   }
 
@@ -393,6 +398,7 @@ class Shell {
       this.#showParseNotice({ state: this.#state, rejected: [], unknown: [id] });
       return;
     }
+    this.#place = id;
     const heading = target.querySelector<HTMLElement>(':scope > .section-title') ?? target;
     heading.scrollIntoView({ block: 'start' });
     heading.focus({ preventScroll: true });
@@ -422,6 +428,7 @@ class Shell {
   /** Back/forward or an edited address: apply what parses, report the rest. */
   #onHashChange(): void {
     const { place, settings } = splitAddress(location.hash);
+    this.#place = null;
     const parsed = AppState.fromHash(settings);
     // a bare place keeps the reader's settings; with settings, they are the state, as on a load
     if (!place || settings !== '') {
