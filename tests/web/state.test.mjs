@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadWeb } from './setup.mjs';
 
-const { AppState, parseValue, formatValue, MAX_RAW_LENGTH, limits, propDef } = await loadWeb('state');
+const { AppState, parseValue, formatValue, MAX_RAW_LENGTH, limits, propDef, splitAddress } = await loadWeb('state');
 const { OLD_PREFIXES, PROPS, SECTION_IDS } = await loadWeb('state-table');
 // the page's own seeded generator (mulberry32), so a failing case can be replayed
 const { mulberry32 } = await loadWeb('random');
@@ -310,5 +310,22 @@ describe('the typed accessors of the table', () => {
     }
     assert.deepEqual(limits('gpt_steps'), { min: 10, max: 5000, integer: true });
     assert.equal(limits('translate_lr').integer, false);
+  });
+});
+
+describe('an address: a place and settings', () => {
+  test('a word that is no setting is the place; the rest are the settings, in any order', () => {
+    assert.deepEqual(splitAddress('#section-gpt'), { place: 'section-gpt', settings: '' });
+    assert.deepEqual(splitAddress('#section-gpt&lang=zh'), { place: 'section-gpt', settings: 'lang=zh' });
+    assert.deepEqual(splitAddress('#lang=zh&seed=3&section-gpt-title'), { place: 'section-gpt-title', settings: 'lang=zh&seed=3' });
+    assert.deepEqual(splitAddress('#view=dot&seed=2'), { place: null, settings: 'view=dot&seed=2' });
+    assert.deepEqual(splitAddress(''), { place: null, settings: '' });
+  });
+  test('a bare setting name or hide flag stays a setting; a second word is left to be reported', () => {
+    assert.deepEqual(splitAddress('#view=dot&controls_hide'), { place: null, settings: 'view=dot&controls_hide' });
+    assert.deepEqual(splitAddress('#seed'), { place: null, settings: 'seed' });
+    assert.deepEqual(splitAddress('#a&b'), { place: 'a', settings: 'b' });
+    // text that is no identifier is never a place
+    assert.deepEqual(splitAddress('#<img src=x>'), { place: null, settings: '<img src=x>' });
   });
 });

@@ -24,8 +24,9 @@ export interface WhyPrevious {
   readonly cell: string;
 }
 
-const percent = (v: number) => `${Math.round(v * 100)}%`;
-const percentPrecise = (v: number) => `${(v * 100).toFixed(1)}%`;
+/** the accuracy axis's ticks and its readout, in §1's two charts */
+export const percent = (v: number) => `${Math.round(v * 100)}%`;
+export const percentPrecise = (v: number) => `${(v * 100).toFixed(1)}%`;
 
 export class WhyChart extends Figure<WhySnapshot> {
   readonly #chart: LineChart;

@@ -8,11 +8,8 @@ import { LineChart } from '../charts/line-chart';
 import { Figure } from '../figure';
 import { fill } from '../i18n';
 import { el, tryThis } from './dom';
-import { WHY_CHANCE, WHY_COLORS } from './why-chart';
+import { percent, percentPrecise, WHY_CHANCE, WHY_COLORS } from './why-chart';
 import { WHY_EVAL_COUNT, type WhySnapshot } from './why-run';
-
-const percent = (v: number) => `${Math.round(v * 100)}%`;
-const percentPrecise = (v: number) => `${(v * 100).toFixed(1)}%`;
 
 export class WhyLettersChart extends Figure<WhySnapshot> {
   readonly #root = el('div', 'why-letters');

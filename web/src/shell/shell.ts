@@ -12,7 +12,7 @@ import { PAGE_STRINGS } from './page-strings';
 import { glossaryList, keepTermsMarked } from './glossary';
 import type { SectionContext, SectionHandle, SectionModule } from '../section';
 import { ARTICLE_SECTIONS, SECTION_TITLES } from '../sections/titles';
-import { AppState, isSettingName, type ParseResult, type PropName } from '../state';
+import { AppState, splitAddress, type ParseResult, type PropName } from '../state';
 import type { WorkerLabClient } from '../worker/client';
 import { SECTION_LOADERS, type ArticleSection, type EmbeddableSection } from '../widgets/sections';
 import { el, scrollBehavior } from '../sections/dom';
@@ -482,22 +482,6 @@ class Shell {
     this.#notices.prepend(banner);
     this.#banner = banner;
   }
-}
-
-/**
- * An address's hash as a place and settings: the place is the element id named by a part with no
- * "=" that is no setting's name (`#section-gpt`, `#section-gpt-title`: the sections and their
- * headings, which the page's skip links point at), so `#section-gpt&lang=zh` opens §5 in Chinese;
- * the settings are the other parts, the app state.
- */
-export function splitAddress(hash: string): { place: string | null; settings: string } {
-  let place: string | null = null;
-  const settings: string[] = [];
-  for (const part of hash.replace(/^#/, '').split('&')) {
-    if (place === null && /^[A-Za-z][\w-]*$/.test(part) && !isSettingName(part)) place = part;
-    else if (part !== '') settings.push(part);
-  }
-  return { place, settings: settings.join('&') };
 }
 
 /** Starts the article on the worker the entry started (main.ts). */
