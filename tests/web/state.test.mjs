@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadWeb } from './setup.mjs';
 
-const { AppState, parseValue, formatValue, MAX_RAW_LENGTH, limits, propDef, splitAddress } = await loadWeb('state');
+const { AppState, parseValue, formatValue, MAX_RAW_LENGTH, limits, propDef } = await loadWeb('state');
+const { splitAddress } = await loadWeb('shell/address');
 const { OLD_PREFIXES, PROPS, SECTION_IDS } = await loadWeb('state-table');
 // the page's own seeded generator (mulberry32), so a failing case can be replayed
 const { mulberry32 } = await loadWeb('random');

@@ -358,14 +358,12 @@ function paintCells(ctx: PaintContext, scene: HeatmapScene, layout: HeatmapLayou
   }
 }
 
-/** Row labels shrink with rows shorter than a tick line (many rows on a phone), down to this size. */
-const ROW_FONT_MIN = 9;
-
 function paintRowLabels(ctx: PaintContext, texts: readonly string[], layout: HeatmapLayout, color: string): void {
-  // 12 px while the rows are a tick line tall; on shorter rows a size that leaves a pixel between
-  // neighbours, so that the labels never touch (their widths were measured at 12 px: they fit)
-  const size = Math.max(ROW_FONT_MIN, Math.min(12, Math.floor(layout.rowHeight - 1)));
-  ctx.font = size === 12 ? TICK_FONT : `${size}px ${FONT_FAMILY}`;
+  // TICK_FONT's 12 px while the rows are a tick line tall; on shorter rows (many rows on a phone) a
+  // size that leaves a pixel between neighbours, down to 9 px, so that the labels never touch
+  // (their widths were measured at 12 px: they fit)
+  const size = Math.max(9, Math.min(12, Math.floor(layout.rowHeight - 1)));
+  ctx.font = `${size}px ${FONT_FAMILY}`;
   ctx.fillStyle = color;
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
@@ -374,8 +372,8 @@ function paintRowLabels(ctx: PaintContext, texts: readonly string[], layout: Hea
     const y = layout.top + (r + 0.5) * layout.rowHeight;
     ctx.fillText(text, right, y);
     const width = ctx.measureText(text).width;
-    const line = Math.min(TICK_LINE, size + 1);
-    layout.texts.push({ kind: 'row', text, x: right - width, y: y - line / 2, width, height: line });
+    const h = Math.min(TICK_LINE, size + 1);
+    layout.texts.push({ kind: 'row', text, x: right - width, y: y - h / 2, width, height: h });
   });
 }
 
