@@ -273,6 +273,10 @@ describe('embeddable widgets', { timeout: 420_000 }, () => {
   test('old attribute names (mh_, s2s_, tf_) still set a widget; a change to one mounts it afresh', async () => {
     await open('/examples/test-one-multihead.html');
     await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<multihead-view id="old" mh_d="8" mh_heads="4" mh_scale_hide="1"></multihead-view>'));
+    // in view, where a widget mounts (the page's own widget above may grow after it and push it
+    // out: then a changed attribute waits, as it should, until the reader scrolls to it)
+    const inView = () => page.locator('#old').scrollIntoViewIfNeeded();
+    await inView();
     assert.equal(await ready('#old'), 'true');
     assert.equal(await alertText('#old'), '', 'no attribute reported as unknown');
     await page.waitForFunction(() => document.querySelector('#old').shadowRoot.querySelectorAll('.multihead-head').length === 4);
@@ -282,9 +286,11 @@ describe('embeddable widgets', { timeout: 420_000 }, () => {
       return hidden !== null && hidden.getClientRects().length === 0; // hidden, and not drawn
     };
     assert.ok(await page.evaluate(scaleHidden), 'mh_scale_hide hides the scale control');
+    await inView();
     await page.evaluate(() => document.querySelector('#old').setAttribute('mh_heads', '2'));
     await page.waitForFunction(() => document.querySelector('#old').shadowRoot.querySelectorAll('.multihead-head').length === 2);
     // given both spellings, the slug's wins
+    await inView();
     await page.evaluate(() => document.querySelector('#old').setAttribute('multihead_heads', '1'));
     await page.waitForFunction(() => document.querySelector('#old').shadowRoot.querySelectorAll('.multihead-head').length === 1);
     assert.equal(await alertText('#old'), '');
