@@ -327,7 +327,11 @@ GptSession::GptSession(const GptSessionConfig& config, GptCorpusParts&& p)
       model_(model_config(config, vocab_.size())),
       probe_(make_head_probe(vocab_, held_out_ids_.empty() ? train_ids_ : held_out_ids_,
                              config.block_size, config.seed)),
-      rng_(config.seed ^ kSamplerSeedMix) {}
+      rng_(sampler(config)) {}
+
+Rng GptSession::sampler(const GptSessionConfig& config) {
+  return Rng(config.seed ^ kSamplerSeedMix);
+}
 
 GptBatch GptSession::draw_batch(Rng& rng) const {
   return config_.windows == GptWindows::kPoem
@@ -337,7 +341,7 @@ GptBatch GptSession::draw_batch(Rng& rng) const {
 }
 
 std::vector<GptBatch> GptSession::first_batches(long steps) const {
-  Rng rng(config_.seed ^ kSamplerSeedMix);  // as the constructor seeds rng_
+  Rng rng = sampler(config_);
   std::vector<GptBatch> batches;
   for (long s = 0; s < steps; ++s) batches.push_back(draw_batch(rng));
   return batches;

@@ -135,6 +135,7 @@ class GptSession {
  private:
   GptSession(const GptSessionConfig& config, GptCorpusParts&& parts);
   GptBatch draw_batch(Rng& rng) const;  // the next training batch (config_.windows) from rng
+  static Rng sampler(const GptSessionConfig& config);  // rng_ as a fresh session seeds it
 
   GptSessionConfig config_;
   CharVocab vocab_;

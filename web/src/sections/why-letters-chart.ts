@@ -17,7 +17,6 @@ export class WhyLettersChart extends Figure<WhySnapshot> {
   readonly #chart: LineChart;
   readonly #t: (key: string) => string;
   #snapshot: WhySnapshot | null = null;
-  #length = 0;
 
   constructor(host: HTMLElement, t: (key: string) => string) {
     super({
@@ -32,7 +31,10 @@ export class WhyLettersChart extends Figure<WhySnapshot> {
           const { lettersPlain: p, lettersAttention: a } = s;
           return { rowLabels: p.map((_, i) => String(i + 1)), colLabels: ['plain token accuracy', 'attention token accuracy'], values: p.flatMap((v, i) => [v, a[i]]) };
         },
-        json: () => (this.#snapshot ? { length: this.#length, plain: this.#snapshot.lettersPlain, attention: this.#snapshot.lettersAttention } : null),
+        json: () => {
+          const s = this.#snapshot;
+          return s?.lettersPlain ? { length: s.lettersPlain.length, plain: s.lettersPlain, attention: s.lettersAttention } : null;
+        },
       },
     });
     this.#t = t;
@@ -56,7 +58,6 @@ export class WhyLettersChart extends Figure<WhySnapshot> {
     const plain = s.lettersPlain, attention = s.lettersAttention;
     this.#root.hidden = !plain || !attention;
     if (!plain || !attention) return;
-    this.#length = plain.length;
     this.#title.textContent = fill(this.#t('why.letters.title'), { length: plain.length, count: WHY_EVAL_COUNT });
     const t = this.#t;
     const points = (values: readonly number[]) => values.map((y, i) => ({ x: i + 1, y }));
