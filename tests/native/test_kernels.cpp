@@ -18,6 +18,7 @@
 #include "kernels/softmax.h"
 #include "ops.h"
 #include "optim.h"
+#include "sequence/session_checks.h"
 
 namespace {
 
@@ -327,6 +328,24 @@ TEST(Kernels, GeluAndItsSlopeMatchDouble) {
   EXPECT_EQ(ds[3], 0.0f);
 }
 
+TEST(Kernels, GeluWithItsTanhKeptGivesTheSameBits) {
+  // The training step keeps the forward's t for the backward: y and dx bit for bit those
+  // computed without it (n = 4k + 3: the tail too).
+  std::mt19937 rng(11);
+  const long n = 4 * 50 + 3;
+  std::vector<float> x = random_vector(n, rng), dy = random_vector(n, rng);
+  for (float& v : x) v *= 6.0f;
+  std::vector<float> y(n), y_kept(n), t(n), dx(n, 0.25f), dx_kept(n, 0.25f);
+  lab::kernels::gelu_forward(y.data(), x.data(), n);
+  lab::kernels::gelu_forward(y_kept.data(), x.data(), n, t.data());
+  lab::kernels::gelu_backward(dx.data(), dy.data(), x.data(), n);
+  lab::kernels::gelu_backward(dx_kept.data(), dy.data(), x.data(), n, t.data());
+  EXPECT_EQ(0, std::memcmp(y.data(), y_kept.data(), n * sizeof(float)));
+  EXPECT_EQ(0, std::memcmp(dx.data(), dx_kept.data(), n * sizeof(float)));
+  for (long i = 0; i < n; ++i)
+    ASSERT_FLOAT_EQ(t[i], std::tanh(0.7978845608f * (x[i] + 0.044715f * x[i] * x[i] * x[i]))) << i;
+}
+
 TEST(Kernels, ExpOverItsRangeAndAtItsEdges) {
   // a dense sweep over [−44, 88]: within 1e-6 relative of std::exp in double (~2 ulp)
   std::vector<float> x;
@@ -411,6 +430,52 @@ TEST(Kernels, WrittenGradientsAreTheBitsOfAddingOntoZeros) {
                               lab::Grad::kSet);
   EXPECT_EQ(0, std::memcmp(dadded.data(), dwritten.data(), dadded.size() * sizeof(float)));
   for (long v = 0; v < V; ++v) ASSERT_EQ(dwritten[1 * V + v], 0.0f);
+}
+
+TEST(Kernels, OnePassLossAndGradientAreTheTwoPasses) {
+  // cross_entropy_forward_backward against cross_entropy_forward (kFloat) then _backward (kSet):
+  // the same loss and dlogits, bit for bit, over a tail that is not a multiple of 4 and ignored
+  // rows between runs; its hits against count_argmax_hits, with ties before and after a target.
+  std::mt19937 rng(7);
+  for (const long V : {3L, 4L, 7L, 2578L}) {
+    const long R = 6;
+    std::vector<float> logits = random_vector(R * V, rng);
+    for (float& v : logits) v *= 8.0f;
+    const int32_t targets[] = {0, -1, static_cast<int32_t>(V - 1), 1, -1, 2};
+    logits[0 * V + 0] = 9.0f;  // row 0: its target is the maximum (a hit)
+    logits[2 * V + V - 1] = 9.0f;
+    logits[2 * V + 0] = 9.0f;  // row 2: a tie before its target (a miss)
+    logits[3 * V + 1] = 9.0f;
+    logits[3 * V + V - 1] = 9.0f;  // row 3: a tie after (a hit)
+    logits[5 * V + 0] = 20.0f;     // row 5: a miss
+    std::vector<float> probs(R * V), want = random_vector(R * V, rng),
+                                     got = random_vector(R * V, rng);
+    const float loss = lab::cross_entropy_forward(probs.data(), logits.data(), targets, -1, R, V,
+                                                  lab::LogSumExp::kFloat);
+    lab::cross_entropy_backward(want.data(), probs.data(), targets, -1, R, V, 1.0f,
+                                lab::Grad::kSet);
+    long hits = -1;
+    const float one_pass = lab::cross_entropy_forward_backward(got.data(), logits.data(), targets,
+                                                               -1, R, V, 1.0f, &hits);
+    EXPECT_EQ(0, std::memcmp(&loss, &one_pass, sizeof loss)) << "V " << V;
+    EXPECT_EQ(0, std::memcmp(want.data(), got.data(), want.size() * sizeof(float))) << "V " << V;
+    EXPECT_EQ(hits,
+              lab::session_common::count_argmax_hits(logits.data(), targets, R, V, -1).correct)
+        << "V " << V;
+    EXPECT_EQ(hits, 2) << "V " << V;
+    // a logit that is not finite, in the f32x4 part or the tail: the loss is NaN
+    for (const float bad :
+         {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+          -std::numeric_limits<float>::infinity()}) {
+      for (const long at : {0L, V - 1}) {
+        std::vector<float> x = logits;
+        x[3 * V + at] = bad;
+        EXPECT_TRUE(std::isnan(lab::cross_entropy_forward_backward(got.data(), x.data(), targets,
+                                                                   -1, R, V, 1.0f, &hits)))
+            << "V " << V << " at " << at << " " << bad;
+      }
+    }
+  }
 }
 
 lab::AdamOptions adam_options(float lr) {

@@ -191,6 +191,8 @@ test('GELU and its slope match the formulas in double', () => {
   // saturation, and no NaN from huge arguments
   assert.deepEqual([...core.kernelActivation('gelu', Float32Array.of(0, 1e30, -1e30, 30, -30))], [0, 1e30, -0, 30, -0].map(Math.fround));
   assert.deepEqual([...core.kernelActivation('geluGrad', Float32Array.of(30, -30, 1e10, -1e10))], [1, 0, 1, 0]);
+  // the training step's backward reads the forward's tanh: the same bits
+  assert.deepEqual([...core.kernelActivation('geluGradKept', x)], [...slope]);
 });
 
 // exp over its whole range on a dense grid (spacing 1/4096), and at its edges: masked scores (−∞)
@@ -210,4 +212,40 @@ test('exp within 1e-6 relative over [−44, 88], and its edges', () => {
   assert.deepEqual([...e.slice(0, 4)], [0, 0, 0, 0]);
   for (const v of e.slice(4, 8)) assert.ok(v >= 1e38, `exp of a large argument: ${v}`);
   assert.ok(Number.isNaN(e[8]));
+});
+
+// The models' one pass over the logits (ops.h, cross_entropy_forward_backward: the GPT's training
+// step) against the crossEntropy op (softmax, then its backward) and an argmax in JavaScript: the
+// same gradient bit for bit, the loss (in double, there) to 1e-6, the token accuracy's hits (ties
+// before a target miss, after it hit); a logit that is not finite, in the f32x4 part or the tail,
+// gives NaN.
+test('the one-pass cross-entropy gives the op’s gradient and the argmax’s hits', () => {
+  for (const V of [3, 4, 7, 1638]) {
+    const R = 5;
+    const logits = Float32Array.from({ length: R * V }, () => 8 * random());
+    const targets = [0, -1, V - 1, 1, 2];
+    logits[0] = 9; // row 0: the target is the maximum
+    logits[2 * V + V - 1] = 9; logits[2 * V] = 9; // row 2: a tie before the target
+    logits[3 * V + 1] = 9; logits[3 * V + V - 1] = 9; // row 3: a tie after it
+    logits[4 * V] = 20; // row 4: a miss
+    const step = core.kernelCrossEntropyStep({ shape: [R, V], data: logits }, { shape: [R], data: targets }, -1);
+    const op = core.crossEntropy({ shape: [R, V], data: logits }, { shape: [R], data: targets }, { ignoreIndex: -1, gradOutput: 1 });
+    assert.deepEqual([...step.dlogits], [...op.grads.logits.data], `V ${V}`);
+    assert.ok(Math.abs(step.loss - op.loss) <= 1e-6 * op.loss, `V ${V}: loss ${step.loss}, op ${op.loss}`);
+    let hits = 0;
+    targets.forEach((t, r) => {
+      if (t < 0) return;
+      const row = logits.subarray(r * V, (r + 1) * V);
+      hits += row.indexOf(Math.max(...row)) === t;
+    });
+    assert.equal(step.hits, hits, `V ${V}`);
+    assert.equal(hits, 2);
+    for (const bad of [NaN, Infinity, -Infinity]) {
+      for (const at of [0, V - 1]) {
+        const x = logits.slice();
+        x[3 * V + at] = bad;
+        assert.ok(Number.isNaN(core.kernelCrossEntropyStep({ shape: [R, V], data: x }, { shape: [R], data: targets }, -1).loss), `V ${V}, ${bad} at ${at}`);
+      }
+    }
+  }
 });

@@ -151,7 +151,8 @@ val cross_entropy_js(val logits_js, val targets_js, val options) {
 
 // For tests/wasm/kernels.test.mjs, which checks the wasm SIMD non-linearities against Math.exp /
 // Math.tanh: kernels/activation.h's 'sigmoid', 'tanh', 'gelu' or 'geluGrad' (GELU′(x): the
-// backward with dy = 1) (anything else: exp_inplace) on a copy of x; returns the copy. Not part
+// backward with dy = 1), 'geluGradKept' (the same from gelu_forward's kept tanh) (anything else:
+// exp_inplace) on a copy of x; returns the copy. Not part
 // of the package API (no wrapper in attention-lab.mjs).
 val kernel_activation_js(std::string name, val x) {
   std::vector<float> y = emscripten::convertJSArrayToNumberVector<float>(x);
@@ -165,6 +166,12 @@ val kernel_activation_js(std::string name, val x) {
   } else if (name == "prefixMax") {  // y[i] = max_of(x, i + 1): every length's blocks and tail
     const std::vector<float> x_copy = y;
     for (long i = 0; i < n; ++i) y[i] = lab::kernels::max_of(x_copy.data(), i + 1);
+  } else if (name == "geluGradKept") {  // the same, from the forward's kept tanh
+    const std::vector<float> x_copy = y, ones(y.size(), 1.0f);
+    std::vector<float> t(y.size());
+    lab::kernels::gelu_forward(y.data(), x_copy.data(), n, t.data());
+    std::fill(y.begin(), y.end(), 0.0f);
+    lab::kernels::gelu_backward(y.data(), ones.data(), x_copy.data(), n, t.data());
   } else if (name == "geluGrad") {
     const std::vector<float> x_copy = y, ones(y.size(), 1.0f);
     std::fill(y.begin(), y.end(), 0.0f);
@@ -175,10 +182,35 @@ val kernel_activation_js(std::string name, val x) {
   return val(emscripten::typed_memory_view(y.size(), y.data())).call<val>("slice");
 }
 
+// For tests/wasm/kernels.test.mjs, which checks the models' one-pass loss and gradient against
+// the crossEntropy op and an argmax in JavaScript: cross_entropy_forward_backward (ops.h) of
+// logits (R, V) given as rows of numbers, dloss 1: { loss, dlogits (flat), hits }. Not part of the
+// package API.
+val kernel_cross_entropy_step_js(val logits_js, val targets_js, int ignore) {
+  return guarded([&] {
+    Tensor logits = tensor_from_js(logits_js, "logits");  // non-finite allowed: they give NaN
+    lab::check_rank(logits, 2, "logits", "(rows, columns)");
+    const std::vector<int32_t> targets = labjs::ids_from_js(targets_js, "targets");
+    const long R = logits.dim(0), V = logits.dim(1);
+    if (static_cast<long>(targets.size()) != R) throw lab::InputError("one target a row");
+    std::vector<float> dlogits(static_cast<size_t>(R * V));
+    long hits = 0;
+    const float loss = lab::cross_entropy_forward_backward(
+        dlogits.data(), logits.ptr(), targets.data(), ignore, R, V, 1.0f, &hits);
+    val out = val::object();
+    out.set("loss", val(loss));
+    out.set("dlogits",
+            val(emscripten::typed_memory_view(dlogits.size(), dlogits.data())).call<val>("slice"));
+    out.set("hits", val(static_cast<double>(hits)));
+    return out;
+  });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab_ops) {
   emscripten::function("kernelActivation", &kernel_activation_js);
+  emscripten::function("kernelCrossEntropyStep", &kernel_cross_entropy_step_js);
   emscripten::function("linear", &linear_js);
   emscripten::function("embedding", &embedding_js);
   emscripten::function("tanh", &tanh_js);

@@ -34,8 +34,9 @@ export const BINDINGS = Object.freeze({
     api: ['attention', 'selfAttention', 'multiHeadAttention'],
   },
   ops_bindings: {
-    // kernelActivation: the wasm sigmoid / tanh / GELU / exp kernels alone, for tests/wasm/kernels.test.mjs
-    exports: ['linear', 'embedding', 'tanh', 'softmax', 'crossEntropy', 'kernelActivation'],
+    // kernelActivation: the wasm sigmoid / tanh / GELU / exp kernels alone; kernelCrossEntropyStep:
+    // the models' one-pass loss and gradient; both for tests/wasm/kernels.test.mjs
+    exports: ['linear', 'embedding', 'tanh', 'softmax', 'crossEntropy', 'kernelActivation', 'kernelCrossEntropyStep'],
     api: ['ops'],
   },
   seq2seq_bindings: { exports: ['createSeq2Seq', 'Seq2SeqSession'], api: ['createSeq2Seq'] },

@@ -65,12 +65,12 @@ void tanh_backward(float* dx, const float* dy, const float* y, long n) {
   MapV(dx, n).array() += CMapV(dy, n).array() * (1.0f - Y.array().square());
 }
 
-void gelu_forward(float* y, const float* x, long n) {
-  kernels::gelu_forward(y, x, n);
+void gelu_forward(float* y, const float* x, long n, float* t) {
+  kernels::gelu_forward(y, x, n, t);
 }
 
-void gelu_backward(float* dx, const float* dy, const float* x, long n) {
-  kernels::gelu_backward(dx, dy, x, n);
+void gelu_backward(float* dx, const float* dy, const float* x, long n, const float* t) {
+  kernels::gelu_backward(dx, dy, x, n, t);
 }
 
 namespace {
@@ -230,6 +230,52 @@ float cross_entropy_forward(float* probs, const float* logits, const int32_t* ta
     const double lse = in_float ? log_sum[static_cast<size_t>(r)] : log_sum_exp_double(lr, V);
     loss += lse - lr[t];
     ++count;
+  }
+  return count ? static_cast<float>(loss / count) : 0.0f;
+}
+
+float cross_entropy_forward_backward(float* dlogits, const float* logits, const int32_t* targets,
+                                     int32_t ignore_index, long R, long V, float dloss,
+                                     long* hits) {
+  long count = 0;
+  for (long r = 0; r < R; ++r) {
+    const int32_t t = targets[r];
+    if (t == ignore_index) continue;
+    if (t < 0 || t >= V) {
+      throw InputError("target " + std::to_string(t) + " at row " + std::to_string(r) +
+                       " is outside the vocabulary of " + std::to_string(V));
+    }
+    ++count;
+  }
+  const float scale = count ? dloss / static_cast<float>(count) : 0.0f;
+  std::vector<float> log_sum(static_cast<size_t>(R)), row_max(static_cast<size_t>(R));
+  // dlogits = scale · softmax(logits) over each run of rows with a target; ignored rows 0
+  for (long r = 0; r < R;) {
+    if (targets[r] == ignore_index) {
+      std::fill(dlogits + r * V, dlogits + (r + 1) * V, 0.0f);
+      ++r;
+      continue;
+    }
+    long end = r + 1;
+    while (end < R && targets[end] != ignore_index) ++end;
+    if (!kernels::softmax_scaled(dlogits + r * V, logits + r * V, end - r, V, scale,
+                                 log_sum.data() + r, row_max.data() + r)) {
+      return std::numeric_limits<float>::quiet_NaN();
+    }
+    r = end;
+  }
+  // loss = mean (log Σ exp − logit at the target);  dlogits −= scale at the target
+  double loss = 0.0;
+  *hits = 0;
+  for (long r = 0; r < R; ++r) {
+    const int32_t t = targets[r];
+    if (t == ignore_index) continue;
+    const float* lr = logits + r * V;
+    loss += static_cast<double>(log_sum[static_cast<size_t>(r)]) - lr[t];
+    dlogits[r * V + t] -= scale;
+    // the first maximum is at t: none after it larger (it is the row's maximum), none before it
+    // as large
+    *hits += lr[t] == row_max[static_cast<size_t>(r)] && kernels::max_of(lr, t) < lr[t];
   }
   return count ? static_cast<float>(loss / count) : 0.0f;
 }

@@ -51,9 +51,11 @@ void tanh_backward(float* dx, const float* dy, const float* y, long n);
 
 // GELU, tanh approximation (nn.GELU(approximate='tanh'), GPT-2's):
 //   y = ½ x (1 + tanh(u)),  u = √(2/π) (x + 0.044715 x³)          x, y (n)
-void gelu_forward(float* y, const float* x, long n);
+// t (n) or null: tanh u kept for gelu_backward.
+void gelu_forward(float* y, const float* x, long n, float* t = nullptr);
 // dx += dy ⊙ (½ (1 + tanh u) + ½ x (1 − tanh² u) √(2/π) (1 + 3 · 0.044715 x²))   from the input x
-void gelu_backward(float* dx, const float* dy, const float* x, long n);
+// and, when not null, gelu_forward's tanh u of it
+void gelu_backward(float* dx, const float* dy, const float* x, long n, const float* t = nullptr);
 
 // LayerNorm's ε (nn.LayerNorm and nn.Transformer's default layer_norm_eps).
 constexpr float kLayerNormEps = 1e-5f;
@@ -106,6 +108,14 @@ enum class ProbsFor { kEveryRow, kTargetRows };
 float cross_entropy_forward(float* probs, const float* logits, const int32_t* targets,
                             int32_t ignore_index, long R, long V, LogSumExp log_sum_exp,
                             ProbsFor probs_for = ProbsFor::kEveryRow);
+// The two above in one pass over the logits, for a training step that needs no probs: returns
+// cross_entropy_forward's loss (kFloat) and writes what cross_entropy_backward (kSet) would,
+// bit for bit: dlogits = dloss · (softmax(logits) − onehot(target)) / count, ignored rows 0.
+// hits: the number of rows with a target whose first largest logit is at the target (the token
+// accuracy's count, from the softmax's row maxima instead of another pass over the logits).
+// A loss that is not finite: NaN, dlogits unspecified.
+float cross_entropy_forward_backward(float* dlogits, const float* logits, const int32_t* targets,
+                                     int32_t ignore_index, long R, long V, float dloss, long* hits);
 // dlogits += dloss · (probs − onehot(target)) / count, ignored rows get nothing (kSet: dlogits =
 // that, ignored rows 0)
 void cross_entropy_backward(float* dlogits, const float* probs, const int32_t* targets,

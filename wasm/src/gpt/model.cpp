@@ -64,7 +64,7 @@ void GptModel::select_rows(const GptBatch& batch) {
   if (loss_set_.count < B * T) rows_ = &loss_set_;
 }
 
-float GptModel::forward_loss(const GptBatch& batch, const uint8_t* zero_heads) {
+float GptModel::forward_loss(const GptBatch& batch, const uint8_t* zero_heads, bool with_dlogits) {
   const long B = batch.B, T = batch.T, C = config_.d_model, H = config_.heads, F = 4 * C;
   const long V = config_.vocab, R = B * T;
   B_ = B;
@@ -89,6 +89,7 @@ float GptModel::forward_loss(const GptBatch& batch, const uint8_t* zero_heads) {
     for (auto* v : {&a.mid, &a.mlp, &a.out}) v->resize(R * C);
     a.fc.resize(R * F);
     a.gelu.resize(R * F);
+    a.gelu_t.resize(R * F);
     // m = x + attn(ln_1(x)), causal
     layernorm_forward(a.ln_1.y.data(), a.ln_1.mean.data(), a.ln_1.rstd.data(), x, w.ln_1.w,
                       w.ln_1.b, R, C, rows_);
@@ -100,7 +101,7 @@ float GptModel::forward_loss(const GptBatch& batch, const uint8_t* zero_heads) {
                       w.ln_2.w, w.ln_2.b, R, C, rows_);
     linear_forward(a.fc.data(), a.ln_2.y.data(), w.fc_w, w.fc_b, R, C, F, rows_);
     kernels::row_runs(rows_, R, [&](long r, long n) {
-      gelu_forward(a.gelu.data() + r * F, a.fc.data() + r * F, n * F);
+      gelu_forward(a.gelu.data() + r * F, a.fc.data() + r * F, n * F, a.gelu_t.data() + r * F);
     });
     linear_forward(a.mlp.data(), a.gelu.data(), w.proj_w, w.proj_b, R, F, C, rows_);
     residual_forward(a.out.data(), a.mid.data(), a.mlp.data(), R * C);
@@ -117,6 +118,12 @@ float GptModel::forward_loss(const GptBatch& batch, const uint8_t* zero_heads) {
   linear_forward(logits_.data(), ln_f_.y.data(), wte(), nullptr, R, C, V, rows_);
   if (batch.targets.empty()) return 0.0f;
   // loss = mean −log softmax(logits)[target] over positions with a target
+  if (with_dlogits) {
+    // dlogits = (probs − onehot(target)) / count, ignored rows 0
+    dlogits_.resize(R * V);
+    return cross_entropy_forward_backward(dlogits_.data(), logits_.data(), batch.targets.data(),
+                                          kGptIgnoreTarget, R, V, 1.0f, &last_hits_);
+  }
   probs_.resize(R * V);
   return cross_entropy_forward(probs_.data(), logits_.data(), batch.targets.data(),
                                kGptIgnoreTarget, R, V, LogSumExp::kFloat, ProbsFor::kTargetRows);
@@ -137,7 +144,8 @@ float GptModel::forward_backward(const GptBatch& batch) {
   require_targets(batch);
   std::fill(grads_.begin(), grads_.end(), 0.0f);
   select_rows(batch);
-  return forward_backward_with([&] { return forward_loss(batch); }, [&] { backward(batch); });
+  return forward_backward_with([&] { return forward_loss(batch, nullptr, true); },
+                               [&] { backward(batch); });
 }
 
 float GptModel::loss_only(const GptBatch& batch) {
@@ -150,10 +158,7 @@ float GptModel::loss_only(const GptBatch& batch) {
 void GptModel::backward(const GptBatch& batch) {
   const long C = config_.d_model, F = 4 * C, V = config_.vocab, R = B_ * T_;
   float* dwte = grads_.data() + off_.wte;
-  // dlogits = (probs − onehot(target)) / count  (written, not added: no zeroing first)
-  dlogits_.resize(R * V);
-  cross_entropy_backward(dlogits_.data(), probs_.data(), batch.targets.data(), kGptIgnoreTarget, R,
-                         V, 1.0f, Grad::kSet);
+  // dlogits_ = ∂loss/∂logits, written by forward_loss
   // logits = y wteᵀ (tied):  dy = dlogits wte,  dwte += dlogitsᵀ y
   dln_.resize(R * C);
   linear_backward(dln_.data(), dwte, nullptr, dlogits_.data(), ln_f_.y.data(), wte(), R, C, V,
@@ -177,7 +182,8 @@ void GptModel::backward(const GptBatch& batch) {
                     Grad::kSet, rows_);
     zeroed(dfc_, R * F);
     kernels::row_runs(rows_, R, [&](long r, long n) {
-      gelu_backward(dfc_.data() + r * F, dh_.data() + r * F, a.fc.data() + r * F, n * F);
+      gelu_backward(dfc_.data() + r * F, dh_.data() + r * F, a.fc.data() + r * F, n * F,
+                    a.gelu_t.data() + r * F);
     });
     linear_backward(dln_.data(), g.fc_w, g.fc_b, dfc_.data(), a.ln_2.y.data(), w.fc_w, R, C, F,
                     Grad::kSet, rows_);

@@ -97,6 +97,9 @@ class GptModel : public ParamStore {
   // NonFiniteError if the loss is NaN/Inf, InputError if no position has a target.
   float forward_backward(const GptBatch& batch);
   float loss_only(const GptBatch& batch);
+  // Of the last forward_backward's positions with a target, how many the logits' first maximum
+  // hits (the step's token accuracy, counted in the loss's pass over the logits).
+  long last_hits() const { return last_hits_; }
   // One torch.optim.Adam or, with options.decoupled, torch.optim.AdamW step (optim.h) with the
   // gradients of the last forward_backward.
   void adam_step(const AdamOptions& options);
@@ -123,12 +126,16 @@ class GptModel : public ParamStore {
     MhaActs attn;
     std::vector<float> mid;       // (R, C) m_l = x_l + attn
     std::vector<float> fc, gelu;  // (R, F) c_fc output, after the GELU
+    std::vector<float> gelu_t;    // (R, F) the GELU's inner tanh, for the backward
     std::vector<float> mlp;       // (R, C) c_proj output
     std::vector<float> out;       // (R, C) x_{l+1}
   };
   void build_table();
   void select_rows(const GptBatch& batch);
-  float forward_loss(const GptBatch& batch, const uint8_t* zero_heads = nullptr);
+  // The loss; with_dlogits: also dlogits_, the loss's gradient for backward (from the one pass
+  // of cross_entropy_forward_backward), and last_hits_.
+  float forward_loss(const GptBatch& batch, const uint8_t* zero_heads = nullptr,
+                     bool with_dlogits = false);
   void backward(const GptBatch& batch);
   GptBlockP<float*> block_g(long l);
 
@@ -154,6 +161,7 @@ class GptModel : public ParamStore {
   std::vector<BlockActs> blocks_;
   NormActs ln_f_;
   std::vector<float> logits_, probs_;  // (R, V)
+  long last_hits_ = 0;
   // Backward scratch.
   std::vector<float> dlogits_, dx_, dmid_, dln_;  // (R, V), (R, C) × 3
   std::vector<float> dh_, dfc_;                   // (R, F)

@@ -355,10 +355,10 @@ TrainResult GptSession::train(long steps) {
       [&](const GptBatch& batch, TrainResult& result) {
         const float loss = model_.forward_backward(batch);
         check_loss_not_diverged(loss, V);
-        // Read before the update: the accuracy of the same forward pass as the loss.
-        const TokenCount count =
-            count_argmax_hits(model_.last_logits().data(), batch.targets.data(), batch.B * batch.T,
-                              V, kGptIgnoreTarget);
+        // The accuracy of the same forward pass as the loss.
+        TokenCount count;
+        count.correct = model_.last_hits();
+        for (const int32_t t : batch.targets) count.total += t != kGptIgnoreTarget;
         // Linear warm-up: step t (from 1) at lr · min(1, t / warmup).
         const double ramp = config_.warmup > 0
                                 ? std::min(1.0, static_cast<double>(step_ + 1) / config_.warmup)

@@ -71,22 +71,23 @@ void tanh_inplace(float* x, long n) {
   map_inplace<tanh_f32x4>(x, n);
 }
 
-void gelu_forward(float* y, const float* x, long n) {
+void gelu_forward(float* y, const float* x, long n, float* t) {
   const v128_t half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f);
   for (long i = 0; i < n; i += 4) {
-    const v128_t v = load_upto4(x + i, n - i);
+    const v128_t v = load_upto4(x + i, n - i), tv = gelu_tanh(v);
+    if (t) store_upto4(t + i, tv, n - i);
     // y = ½ x (1 + t)
-    const v128_t yv = wasm_f32x4_mul(wasm_f32x4_mul(half, v), wasm_f32x4_add(one, gelu_tanh(v)));
+    const v128_t yv = wasm_f32x4_mul(wasm_f32x4_mul(half, v), wasm_f32x4_add(one, tv));
     store_upto4(y + i, yv, n - i);
   }
 }
 
-void gelu_backward(float* dx, const float* dy, const float* x, long n) {
+void gelu_backward(float* dx, const float* dy, const float* x, long n, const float* tk) {
   const v128_t half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f);
   const v128_t c = wasm_f32x4_splat(kGeluC), a3 = wasm_f32x4_splat(3.0f * kGeluA);
   for (long i = 0; i < n; i += 4) {
     const long m = n - i;
-    const v128_t v = load_upto4(x + i, m), t = gelu_tanh(v);
+    const v128_t v = load_upto4(x + i, m), t = tk ? load_upto4(tk + i, m) : gelu_tanh(v);
     // dy/dx = ½ (1 + t) + ½ x (1 − t²) √(2/π) (1 + 3 · 0.044715 x²)
     const v128_t inner = wasm_f32x4_add(one, wasm_f32x4_mul(wasm_f32x4_mul(a3, v), v));
     const v128_t slope = wasm_f32x4_mul(
@@ -113,13 +114,18 @@ void tanh_inplace(float* x, long n) {
   a = a.tanh();
 }
 
-void gelu_forward(float* y, const float* x, long n) {
+void gelu_forward(float* y, const float* x, long n, float* t) {
   const auto v = CMapV(x, n).array();
+  if (t) {
+    MapV(t, n).array() = (kGeluC * (v + kGeluA * v.cube())).tanh();
+    MapV(y, n).array() = 0.5f * v * (1.0f + CMapV(t, n).array());
+    return;
+  }
   // y = ½ x (1 + tanh(√(2/π) (x + 0.044715 x³)))
   MapV(y, n).array() = 0.5f * v * (1.0f + (kGeluC * (v + kGeluA * v.cube())).tanh());
 }
 
-void gelu_backward(float* dx, const float* dy, const float* x, long n) {
+void gelu_backward(float* dx, const float* dy, const float* x, long n, const float* tk) {
   // in blocks, so that t is computed once and stays in cache
   constexpr long kBlock = 256;
   float t[kBlock];
@@ -127,7 +133,11 @@ void gelu_backward(float* dx, const float* dy, const float* x, long n) {
     const long m = std::min(kBlock, n - i);
     const auto v = CMapV(x + i, m).array();
     auto tv = MapV(t, m).array();
-    tv = (kGeluC * (v + kGeluA * v.cube())).tanh();
+    if (tk) {
+      tv = CMapV(tk + i, m).array();
+    } else {
+      tv = (kGeluC * (v + kGeluA * v.cube())).tanh();
+    }
     // dx += dy · (½ (1 + t) + ½ x (1 − t²) √(2/π) (1 + 3 · 0.044715 x²))
     MapV(dx + i, m).array() +=
         CMapV(dy + i, m).array() * (0.5f * (1.0f + tv) + 0.5f * v * (1.0f - tv.square()) * kGeluC *

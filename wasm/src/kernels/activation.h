@@ -16,10 +16,12 @@ void sigmoid_inplace(float* x, long n);
 // x[i] = tanh(x[i]) for i < n.
 void tanh_inplace(float* x, long n);
 
-// y[i] = GELU(x[i]) = ½ x (1 + tanh(√(2/π) (x + 0.044715 x³))) for i < n (y may be x).
-void gelu_forward(float* y, const float* x, long n);
+// y[i] = GELU(x[i]) = ½ x (1 + t), t = tanh(√(2/π) (x + 0.044715 x³)) for i < n (y may be x);
+// t (n) or null: where to keep the t's, for gelu_backward (a training step's backward then reads
+// them instead of computing them again: the same bits).
+void gelu_forward(float* y, const float* x, long n, float* t = nullptr);
 
-// dx[i] += dy[i] · GELU′(x[i]) for i < n.
-void gelu_backward(float* dx, const float* dy, const float* x, long n);
+// dx[i] += dy[i] · GELU′(x[i]) for i < n; t: gelu_forward's t of the same x, or null.
+void gelu_backward(float* dx, const float* dy, const float* x, long n, const float* t = nullptr);
 
 }  // namespace lab::kernels

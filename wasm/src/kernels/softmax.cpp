@@ -145,6 +145,61 @@ SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, lon
   return status;
 }
 
+bool softmax_scaled(float* y, const float* x, long R, long C, float g, float* log_sum,
+                    float* row_max) {
+  const v128_t g4 = wasm_f32x4_splat(g);
+  for (long r = 0; r < R; ++r) {
+    const float* xr = x + r * C;
+    float* yr = y + r * C;
+    // max and min in one pass: f32x4.max and .min give NaN for a NaN lane, so every lane of both
+    // is finite exactly when every x is (the check softmax_forward fuses into its exp pass, here
+    // without an operation per element)
+    v128_t mx4 = wasm_f32x4_splat(kNegInf), mn4 = wasm_f32x4_splat(-kNegInf);
+    long c = 0;
+    for (; c + 4 <= C; c += 4) {
+      const v128_t xv = wasm_v128_load(xr + c);
+      mx4 = wasm_f32x4_max(mx4, xv);
+      mn4 = wasm_f32x4_min(mn4, xv);
+    }
+    const v128_t inf4 = wasm_f32x4_splat(-kNegInf);
+    bool finite = C < 4 || (wasm_i32x4_all_true(wasm_f32x4_lt(wasm_f32x4_abs(mx4), inf4)) &&
+                            wasm_i32x4_all_true(wasm_f32x4_lt(wasm_f32x4_abs(mn4), inf4)));
+    float mx = lane_max(mx4);
+    for (; c < C; ++c) {
+      finite = finite && std::isfinite(xr[c]);
+      mx = std::max(mx, xr[c]);
+    }
+    if (!finite) return false;
+    row_max[r] = mx;
+    // y = exp(x − max);  sum = Σ y
+    const v128_t m = wasm_f32x4_splat(mx);
+    v128_t sum4 = wasm_f32x4_splat(0.0f);
+    for (c = 0; c + 4 <= C; c += 4) {
+      const v128_t e = exp_f32x4(wasm_f32x4_sub(wasm_v128_load(xr + c), m));
+      wasm_v128_store(yr + c, e);
+      sum4 = wasm_f32x4_add(sum4, e);
+    }
+    float sum = hsum(sum4);
+    if (c < C) {
+      float e[4];
+      wasm_v128_store(e, exp_f32x4(wasm_f32x4_sub(load_upto4(xr + c, C - c), m)));
+      for (long j = 0; c < C; ++c, ++j) {
+        yr[c] = e[j];
+        sum += e[j];
+      }
+    }
+    log_sum[r] = mx + std::log(sum);
+    // y = (y / sum) · g: softmax_forward's quotient, then the factor
+    const float inv = 1.0f / sum;
+    const v128_t inv4 = wasm_f32x4_splat(inv);
+    for (c = 0; c + 4 <= C; c += 4) {
+      wasm_v128_store(yr + c, wasm_f32x4_mul(wasm_f32x4_mul(wasm_v128_load(yr + c), inv4), g4));
+    }
+    for (; c < C; ++c) yr[c] = (yr[c] * inv) * g;
+  }
+  return true;
+}
+
 void softmax_backward(float* dx, const float* dy, const float* y, long R, long C, float scale,
                       bool accumulate, long ld) {
   if (ld == 0) ld = C;
@@ -225,6 +280,18 @@ SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, lon
     for (long c = 0; c < C; ++c) yr[c] *= inv;
   }
   return status;
+}
+
+bool softmax_scaled(float* y, const float* x, long R, long C, float g, float* log_sum,
+                    float* row_max) {
+  for (long r = 0; r < R; ++r) {
+    const float* xr = x + r * C;
+    float* yr = y + r * C;
+    if (!softmax_forward(yr, xr, nullptr, 1, C, 1.0f, log_sum + r).finite) return false;
+    row_max[r] = max_of(xr, C);
+    for (long c = 0; c < C; ++c) yr[c] *= g;
+  }
+  return true;
 }
 
 void softmax_backward(float* dx, const float* dy, const float* y, long R, long C, float scale,

@@ -38,6 +38,13 @@ struct SoftmaxStatus {
 SoftmaxStatus softmax_forward(float* y, const float* x, const uint8_t* keep, long R, long C,
                               float scale, float* log_sum = nullptr, long ld = 0);
 
+// The cross-entropy's gradient pass (ops.h, cross_entropy_forward_backward): per row of x (R, C),
+// y = g · softmax(x) (g > 0; the bits of softmax_forward's y times g), log_sum = log Σ exp(x) (as
+// softmax_forward's) and row_max = max x. Returns whether every x was finite; rows after the
+// first that is not are left unspecified. y must not overlap x.
+bool softmax_scaled(float* y, const float* x, long R, long C, float g, float* log_sum,
+                    float* row_max);
+
 // dx (+)= scale · y ⊙ (dy − Σ_c dy ⊙ y) per row: the gradient of softmax(scale · x) given dy.
 // ld: the row stride of dx, dy and y (0: C).
 void softmax_backward(float* dx, const float* dy, const float* y, long R, long C, float scale,
