@@ -110,6 +110,18 @@ void ParamStore::set_adam_state(AdamState state) {
   adam_ = std::move(state);
 }
 
+void ParamStore::step_adam_consuming_grads(const AdamOptions& options) {
+  bool zeroed = false;
+  step_adam(options, &zeroed);
+  grads_valid_ = false;
+  grads_zero_ = zeroed;
+}
+
+void ParamStore::clear_grads() {
+  if (!grads_zero_) std::fill(grads_.begin(), grads_.end(), 0.0f);
+  grads_zero_ = false;
+}
+
 void ParamStore::step_adam(const AdamOptions& options, bool* grads_zeroed) {
   if (!grads_valid_) {
     throw InputError("adam_step needs the gradients of a forward_backward with a finite loss");

@@ -83,12 +83,19 @@ class ParamStore {
   // adam_update_zeroing_grads, and *grads_zeroed says whether the gradients are now zeros.
   // InputError unless the gradients are those of a forward_backward with a finite loss.
   void step_adam(const AdamOptions& options, bool* grads_zeroed = nullptr);
+  // step_adam, after which the gradients are spent: zeroed in the update's own pass (a training
+  // loop's step), so that the next backward's clear_grads need not write them; they are no longer
+  // valid (another step needs another forward_backward).
+  void step_adam_consuming_grads(const AdamOptions& options);
+  // Before a backward that adds into grads_: zero them, unless a consuming step left them zeros.
+  void clear_grads();
 
   std::vector<ParamView> table_;
   std::vector<float> params_, grads_;  // (P), same layout
   AdamState adam_;
   AdamScratch adam_scratch_;  // 3 × (P), swapped with params_ and adam_ by a checked step
   bool grads_valid_ = false;  // true once a forward_backward has given a finite loss's gradients
+  bool grads_zero_ = false;   // grads_ is known to be all zeros (clear_grads skips them)
 
  private:
   const char* model_;

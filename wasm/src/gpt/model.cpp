@@ -142,7 +142,7 @@ void require_targets(const GptBatch& batch) {
 float GptModel::forward_backward(const GptBatch& batch) {
   validate_batch(batch);
   require_targets(batch);
-  std::fill(grads_.begin(), grads_.end(), 0.0f);
+  clear_grads();
   select_rows(batch);
   return forward_backward_with([&] { return forward_loss(batch, nullptr, true); },
                                [&] { backward(batch); });

@@ -103,6 +103,9 @@ class GptModel : public ParamStore {
   // One torch.optim.Adam or, with options.decoupled, torch.optim.AdamW step (optim.h) with the
   // gradients of the last forward_backward.
   void adam_step(const AdamOptions& options);
+  // adam_step, after which the gradients are spent (ParamStore::step_adam_consuming_grads: a
+  // training loop's step; the next forward_backward need not clear them).
+  void adam_step_consuming_grads(const AdamOptions& options);
 
   // The last forward's attention of layer l: (B, H, T, T), 0 above the diagonal.
   const std::vector<float>& attention(long l) const { return blocks_[l].attn.att; }

@@ -138,4 +138,9 @@ void GptModel::adam_step(const AdamOptions& options) {
   step_adam(options);
 }
 
+void GptModel::adam_step_consuming_grads(const AdamOptions& options) {
+  options.validate();
+  step_adam_consuming_grads(options);
+}
+
 }  // namespace lab

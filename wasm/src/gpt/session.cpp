@@ -364,7 +364,7 @@ TrainResult GptSession::train(long steps) {
                                 ? std::min(1.0, static_cast<double>(step_ + 1) / config_.warmup)
                                 : 1.0;
         adam.lr = static_cast<float>(config_.learning_rate * ramp);
-        model_.adam_step(adam);
+        model_.adam_step_consuming_grads(adam);
         result.losses.push_back(loss);
         result.token_accuracy.push_back(static_cast<float>(count.correct) /
                                         static_cast<float>(count.total));

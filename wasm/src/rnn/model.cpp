@@ -164,8 +164,7 @@ void Seq2SeqModel::backward(const Batch& batch) {
   const long B = batch.B, T = batch.T, BT = B * T;
   const long Hd = config_.hidden, Vt = config_.tgt_vocab, F = output_features(config_);
   const bool lstm = config_.cell == CellKind::kLstm;
-  if (!grads_zero_) zero(grads_);
-  grads_zero_ = false;
+  clear_grads();
   // Only the buffers the passes below accumulate into (+=); ddec_out is assigned from dconcat
   // before the attention adds to it.
   for (auto* v :
@@ -273,10 +272,7 @@ void Seq2SeqModel::adam_step(const AdamOptions& options) {
 
 void Seq2SeqModel::adam_step_consuming_grads(const AdamOptions& options) {
   options.validate();
-  bool zeroed = false;
-  step_adam(options, &zeroed);
-  grads_valid_ = false;
-  grads_zero_ = zeroed;
+  step_adam_consuming_grads(options);
 }
 
 }  // namespace lab

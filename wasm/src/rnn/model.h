@@ -177,7 +177,6 @@ class Seq2SeqModel : public ParamStore {
                             float* dense, float* logits) const;
 
   Seq2SeqConfig config_;
-  bool grads_zero_ = false;  // grads_ is known to be all zeros (backward skips clearing it)
   const float* src_emb_override_ = nullptr;  // (B, S, E) forward's source embeddings, if set
   std::shared_ptr<Workspace> ws_;       // training scratch, resized when the batch shape changes
   std::shared_ptr<Workspace> step_ws_;  // B = 1 scratch for encode / decoder_step

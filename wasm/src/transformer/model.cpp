@@ -116,7 +116,7 @@ void TransformerModel::backward(const Batch& batch) {
   const long B = batch.B, S = batch.S, T = batch.T, Dm = config_.d_model, Vt = config_.tgt_vocab;
   const long L = config_.layers;
   const LayerDims d = dims();
-  zero(grads_);
+  clear_grads();
   zero(w.dmem);  // summed over the decoder layers; the other gradients are written first
 
   // dlogits = (probs − onehot(target)) / count, 0 on pad targets (written: no zeroing first)
@@ -188,11 +188,23 @@ const std::vector<float>& TransformerModel::last_logits() const {
   return ws_->logits;
 }
 
-void TransformerModel::adam_step(const AdamOptions& options, long warmup) {
-  options.validate();  // the caller's rate, before the schedule scales it
+namespace {
+// The step's options: the caller's (validated: its rate, before the schedule scales it) at
+// warmup_lr's rate for the step about to be taken.
+AdamOptions scheduled(const AdamOptions& options, long step, long warmup) {
+  options.validate();
   AdamOptions o = options;
-  o.lr = warmup_lr(options.lr, adam_.step + 1, warmup);
-  step_adam(o);
+  o.lr = warmup_lr(options.lr, step, warmup);
+  return o;
+}
+}  // namespace
+
+void TransformerModel::adam_step(const AdamOptions& options, long warmup) {
+  step_adam(scheduled(options, adam_.step + 1, warmup));
+}
+
+void TransformerModel::adam_step_consuming_grads(const AdamOptions& options, long warmup) {
+  step_adam_consuming_grads(scheduled(options, adam_.step + 1, warmup));
 }
 
 }  // namespace lab

@@ -129,6 +129,9 @@ class TransformerModel : public ParamStore {
   // torch.optim.Adam step (optim.h). With warmup > 0 the rate is warmup_lr(options.lr,
   // step, warmup) for the step about to be taken.
   void adam_step(const AdamOptions& options, long warmup = 0);
+  // adam_step, after which the gradients are spent (ParamStore::step_adam_consuming_grads: a
+  // training loop's step; the next backward need not clear them).
+  void adam_step_consuming_grads(const AdamOptions& options, long warmup = 0);
   const std::vector<float>& last_logits() const;  // (B, T, Vt) of the last forward
 
   // ---- attribution (transformer/attribution.cpp)

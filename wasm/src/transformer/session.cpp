@@ -40,7 +40,7 @@ TransformerSessionConfig transformer_session_defaults(const std::string& task) {
 
 template <>
 void TransformerSession::update() {
-  model_.adam_step(adam_, config_.warmup);
+  model_.adam_step_consuming_grads(adam_, config_.warmup);
 }
 
 // The teacher-forced loss alone: the Transformer's many attentions have no one alignment.
