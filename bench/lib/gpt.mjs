@@ -2,7 +2,8 @@
 // sampler, forward, backward, Adam) of the character-level GPT on §5's corpus (the regular Tang poems), native
 // (bench_native gpt, GptSession::train), wasm (the 'gpt' variant's JS API train(n), the same loop;
 // its plain build and, where this Node runs relaxed SIMD, its FMA build) and PyTorch (bench/torch_gpt.py: tests/reference/gpt_module.py's nanoGPT module, OpenBLAS, one
-// thread, on the very windows our sampler draws), side by side in one run. The recipes: the
+// thread, on the very windows our sampler draws), side by side in one run, wasm and PyTorch in
+// turns (ROUNDS). The recipes: the
 // session's default and a larger model, where PyTorch's per-operation overhead weighs less.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { FORTUNE_DIR, parseFortunePoems, poemsText } from '../../scripts/poems.mjs';
@@ -12,6 +13,7 @@ import { torchGpt } from './peers.mjs';
 
 const LARGER = { name: 'larger', layers: 4, heads: 4, dModel: 128, blockSize: 32, batchSize: 16 };
 export const GPT_GOAL = 1.5; // wasm at least 1.5× faster per step than PyTorch (CPU time)
+const ROUNDS = 3; // wasm, then PyTorch, this many times (below)
 
 // build/poems/tang300.txt (`npm run build:poems`), extracted here from Debian's fortunes-zh when missing.
 function poemsFile() {
@@ -59,16 +61,34 @@ export function gptPart(gptLab, gptFmaLab, nativeBinary, scale) {
   const recipesFile = `${dir}/gpt-recipes.json`, dataFile = `${dir}/gpt-data.json`;
   writeFileSync(recipesFile, JSON.stringify(recipes));
   const native = runNative(nativeBinary, ['gpt', recipesFile, scale]);
-  const wasm = recipes.map((r) => wasmPerStep(gptLab, text, r, n(10), n(20)));
-  const wasmFma = recipes.map((r) => (gptFmaLab ? wasmPerStep(gptFmaLab, text, r, n(10), n(20)) : null));
   // PyTorch trains on every batch our session draws in the timed run (warm-up and 7 blocks)
   runNative(nativeBinary, ['gpt-data', recipesFile, n(10) + 7 * n(20), dataFile]);
-  const torch = torchGpt(dataFile, recipesFile, scale);
+  // wasm and PyTorch take turns, ROUNDS times, and each round's ratio pairs measurements taken
+  // seconds apart: the machine's drift (this step read 7.2 to 9.9 ms within an hour) moves both
+  // sides of a pair alike. Each recipe's row is its round with the median ratio.
+  const rounds = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const wasm = recipes.map((r) => wasmPerStep(gptLab, text, r, n(10), n(20)));
+    const wasmFma = recipes.map((r) => (gptFmaLab ? wasmPerStep(gptFmaLab, text, r, n(10), n(20)) : null));
+    rounds.push({ wasm, wasmFma, torch: torchGpt(dataFile, recipesFile, scale) });
+  }
+  const torch = rounds[0].torch;
+  const roundRatios = recipes.map((r, i) => rounds.map(({ wasm, wasmFma, torch: t }) => {
+    const step = t.steps?.[r.name];
+    return step ? step.cpu_s / (wasmFma[i] ?? wasm[i]).cpu_s : null;
+  }));
+  const medianRound = (i) => {
+    const order = rounds.map((_, k) => k).sort((a, b) => (roundRatios[i][a] ?? 0) - (roundRatios[i][b] ?? 0));
+    return order[order.length >> 1];
+  };
+  const wasm = recipes.map((_, i) => rounds[medianRound(i)].wasm[i]);
+  const wasmFma = recipes.map((_, i) => rounds[medianRound(i)].wasmFma[i]);
+  const torchStep = (r, i) => rounds[medianRound(i)].torch.steps?.[r.name] ?? null;
   const ms = (m) => (m ? `${fmt(m.median_s * 1e3, 2)} ± ${spread(m)}` : '–');
   const cpuMs = (m) => (m ? fmt(m.cpu_s * 1e3, 2) : '–');
   const ratio = (x) => (x ? `${fmt(x, 2)}×` : '–');
   const rows = recipes.map((r, i) => {
-    const nat = native.find((m) => m.recipe === r.name) ?? null, w = wasm[i], f = wasmFma[i], t = torch.steps?.[r.name] ?? null;
+    const nat = native.find((m) => m.recipe === r.name) ?? null, w = wasm[i], f = wasmFma[i], t = torchStep(r, i);
     return { recipe: r, native: nat, wasm: w, wasm_fma: f, torch: t, wasm_vs_native: nat ? w.median_s / nat.median_s : null,
       torch_vs_wasm: t ? t.median_s / w.median_s : null, torch_vs_wasm_cpu: t ? t.cpu_s / w.cpu_s : null,
       torch_vs_fma_cpu: t && f ? t.cpu_s / f.cpu_s : null };
@@ -85,7 +105,11 @@ export function gptPart(gptLab, gptFmaLab, nativeBinary, scale) {
       (r.torch_vs_fma_cpu ?? r.torch_vs_wasm_cpu) ? ((r.torch_vs_fma_cpu ?? r.torch_vs_wasm_cpu) >= GPT_GOAL ? 'met' : 'not met') : '–',
     ]));
   if (torch.skipped) console.log(`\nPyTorch column skipped: ${torch.skipped}`);
-  else console.log(`\nPyTorch ${torch.version}, ${torch.threads} thread, ${torch.blas}`);
+  else {
+    console.log(`\nPyTorch ${torch.version}, ${torch.threads} thread, ${torch.blas}`);
+    const each = recipes.map((r, i) => `${r.name} ${roundRatios[i].map((x) => ratio(x)).join(', ')}`).join('; ');
+    console.log(`PyTorch ÷ wasm ${gptFmaLab ? 'FMA ' : ''}(CPU) in each of the ${ROUNDS} rounds (the table: the median round): ${each}`);
+  }
   // The peers build the same model: the same parameter count, and step 0's loss near ln(vocabulary).
   for (const r of rows) {
     const count = (m) => (m ? `${m.parameters.toLocaleString('en-US')}${m.parameters === r.wasm.parameters ? ' (= ours)' : ' (≠ ours: not the same model)'}` : '–');
