@@ -266,7 +266,7 @@ float cross_entropy_forward_backward(float* dlogits, const float* logits, const 
   }
   // loss = mean (log Σ exp − logit at the target);  dlogits −= scale at the target
   double loss = 0.0;
-  *hits = 0;
+  long hit = 0;
   for (long r = 0; r < R; ++r) {
     const int32_t t = targets[r];
     if (t == ignore_index) continue;
@@ -275,8 +275,9 @@ float cross_entropy_forward_backward(float* dlogits, const float* logits, const 
     dlogits[r * V + t] -= scale;
     // the first maximum is at t: none after it larger (it is the row's maximum), none before it
     // as large
-    *hits += lr[t] == row_max[static_cast<size_t>(r)] && kernels::max_of(lr, t) < lr[t];
+    if (hits) hit += lr[t] == row_max[static_cast<size_t>(r)] && kernels::max_of(lr, t) < lr[t];
   }
+  if (hits) *hits = hit;
   return count ? static_cast<float>(loss / count) : 0.0f;
 }
 

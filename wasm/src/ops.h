@@ -111,8 +111,8 @@ float cross_entropy_forward(float* probs, const float* logits, const int32_t* ta
 // The two above in one pass over the logits, for a training step that needs no probs: returns
 // cross_entropy_forward's loss (kFloat) and writes what cross_entropy_backward (kSet) would,
 // bit for bit: dlogits = dloss · (softmax(logits) − onehot(target)) / count, ignored rows 0.
-// hits: the number of rows with a target whose first largest logit is at the target (the token
-// accuracy's count, from the softmax's row maxima instead of another pass over the logits).
+// hits (or null): the number of rows with a target whose first largest logit is at the target
+// (the token accuracy's count, from the softmax's row maxima instead of another pass).
 // A loss that is not finite: NaN, dlogits unspecified.
 float cross_entropy_forward_backward(float* dlogits, const float* logits, const int32_t* targets,
                                      int32_t ignore_index, long R, long V, float dloss, long* hits);
