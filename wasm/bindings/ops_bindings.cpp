@@ -166,16 +166,16 @@ val kernel_activation_js(std::string name, val x) {
   } else if (name == "prefixMax") {  // y[i] = max_of(x, i + 1): every length's blocks and tail
     const std::vector<float> x_copy = y;
     for (long i = 0; i < n; ++i) y[i] = lab::kernels::max_of(x_copy.data(), i + 1);
-  } else if (name == "geluGradKept") {  // the same, from the forward's kept tanh
+  } else if (name == "geluGrad" || name == "geluGradKept") {
     const std::vector<float> x_copy = y, ones(y.size(), 1.0f);
-    std::vector<float> t(y.size());
-    lab::kernels::gelu_forward(y.data(), x_copy.data(), n, t.data());
+    std::vector<float> t;  // geluGradKept: the forward's tanh, which the backward then reads
+    if (name == "geluGradKept") {
+      t.resize(y.size());
+      lab::kernels::gelu_forward(y.data(), x_copy.data(), n, t.data());
+    }
     std::fill(y.begin(), y.end(), 0.0f);
-    lab::kernels::gelu_backward(y.data(), ones.data(), x_copy.data(), n, t.data());
-  } else if (name == "geluGrad") {
-    const std::vector<float> x_copy = y, ones(y.size(), 1.0f);
-    std::fill(y.begin(), y.end(), 0.0f);
-    lab::kernels::gelu_backward(y.data(), ones.data(), x_copy.data(), n);
+    lab::kernels::gelu_backward(y.data(), ones.data(), x_copy.data(), n,
+                                t.empty() ? nullptr : t.data());
   } else {
     lab::kernels::exp_inplace(y.data(), n);
   }

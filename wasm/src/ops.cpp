@@ -193,6 +193,14 @@ double log_sum_exp_double(const float* x, long V) {
   for (long c = 0; c < V; ++c) s += std::exp(static_cast<double>(x[c] - mx));
   return std::log(s) + mx;
 }
+
+// Target t of row r (not the ignore index) in [0, V), or InputError.
+void check_target(int32_t t, long r, long V) {
+  if (t < 0 || t >= V) {
+    throw InputError("target " + std::to_string(t) + " at row " + std::to_string(r) +
+                     " is outside the vocabulary of " + std::to_string(V));
+  }
+}
 }  // namespace
 
 float cross_entropy_forward(float* probs, const float* logits, const int32_t* targets,
@@ -222,10 +230,7 @@ float cross_entropy_forward(float* probs, const float* logits, const int32_t* ta
   for (long r = 0; r < R; ++r) {
     int32_t t = targets[r];
     if (t == ignore_index) continue;
-    if (t < 0 || t >= V) {
-      throw InputError("target " + std::to_string(t) + " at row " + std::to_string(r) +
-                       " is outside the vocabulary of " + std::to_string(V));
-    }
+    check_target(t, r, V);
     const float* lr = logits + r * V;
     const double lse = in_float ? log_sum[static_cast<size_t>(r)] : log_sum_exp_double(lr, V);
     loss += lse - lr[t];
@@ -241,10 +246,7 @@ float cross_entropy_forward_backward(float* dlogits, const float* logits, const 
   for (long r = 0; r < R; ++r) {
     const int32_t t = targets[r];
     if (t == ignore_index) continue;
-    if (t < 0 || t >= V) {
-      throw InputError("target " + std::to_string(t) + " at row " + std::to_string(r) +
-                       " is outside the vocabulary of " + std::to_string(V));
-    }
+    check_target(t, r, V);
     ++count;
   }
   const float scale = count ? dloss / static_cast<float>(count) : 0.0f;
