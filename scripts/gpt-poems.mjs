@@ -19,7 +19,7 @@
 //          --steps N (stop at step N instead; 0: the seconds decide)
 //          --corpus tang300-form|tang300 (default tang300-form, the recipe's)
 //          --module full|gpt  and the recipe: --layers --heads --d-model --block-size --batch
-//          --lr --warmup --held-out --windows poem|text. Needs `npm run build:poems` and `bash scripts/build-wasm.sh`.
+//          --lr --warmup --held-out --windows poem|text --drills SHARE. Needs `npm run build:poems` and `bash scripts/build-wasm.sh`.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { loadAttentionLab } from '../wasm/js/attention-lab.mjs';
@@ -28,7 +28,7 @@ import { FORM_SEEDS, FORM_TEMPERATURE, formRate, POEM_START, regularPoems, SAMPL
 const run = { seeds: '1', every: 100, seconds: 40, steps: 0, module: 'full', corpus: 'tang300-form' };
 const CHOICES = { module: ['full', 'gpt'], corpus: ['tang300-form', 'tang300'], windows: ['poem', 'text'] };
 const recipeKeys = { layers: 'layers', heads: 'heads', 'd-model': 'dModel', 'block-size': 'blockSize', batch: 'batchSize',
-  lr: 'learningRate', warmup: 'warmup', 'held-out': 'heldOut', windows: 'windows' };
+  lr: 'learningRate', warmup: 'warmup', 'held-out': 'heldOut', windows: 'windows', drills: 'drills' };
 const recipe = {};
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i += 2) {

@@ -58,7 +58,7 @@ test('info and evaluate read a GPT model file: its settings, and its held-out lo
   const i = cli('info', '--model', model);
   assert.equal(i.code, 0, i.err);
   for (const re of [/^model +GPT: 1 layers, 2 heads, dModel 16, block 8 characters$/m, /^corpus +12 poems: 11 for training \(\d+ characters\), 1 held out/m,
-    /^steps trained +300$/m, /^learning rate +0\.01$/m]) assert.match(i.out, re);
+    /^steps trained +300$/m, /^learning rate +0\.01$/m, /^form drills +75% of the windows$/m]) assert.match(i.out, re);
   const ij = JSON.parse(cli('info', '--model', model, '--json').out);
   assert.equal(ij.arch, 'gpt');
   assert.equal(ij.step, 300);
@@ -117,6 +117,8 @@ test('options that do not apply are refused, and nothing is written', () => {
   refused(['train', '--task', 'poems', '--text', text, '--steps', '1', '--out', text], /--out '.*poems\.txt' is the same file as --text/);
   refused(['train', '--task', 'poems', '--text', text, '--held-out', '0.9', '--steps', '1', '--out', out], /--held-out must be a number in \[0, 0\.5\] \(got '0\.9'\)/);
   refused(['train', '--task', 'poems', '--text', text, '--block-size', '1000', '--steps', '1', '--out', out], /one block of --block-size 1000 needs at least 1001/);
+  refused(['train', '--task', 'poems', '--text', text, '--drills', '1', '--steps', '1', '--out', out], /--drills must be a number in \[0, 0\.95\] \(got '1'\)/);
+  refused(['train', '--task', 'poems', '--text', text, '--drills', '0.5', '--windows', 'text', '--steps', '1', '--out', out], /^attention-lab: --drills need --windows "poem": a form drill is a poem read from its start$/m);
   refused(['generate', model, '--prompt', '床前明月光'], /^attention-lab: --prompt has 5 characters not in the vocabulary: "床", "前", "明", "月", "光"/);
   refused(['generate', model, '--prompt', '白日', '--greedy', '--temperature', '0.8'], /--temperature does not apply with --greedy/);
   refused(['generate', model, '--prompt', '白日', '--top-p', '1.5'], /--top-p must be in \(0, 1\]/);

@@ -156,21 +156,25 @@ TEST(GptSession, SameSeedSameRunAndResumeIsBitForBit) {
 // What the bench hands PyTorch (first_batches) is what train() trains on: the same losses, bit
 // for bit, from a model of the same seed stepped by hand on those batches.
 TEST(GptSession, FirstBatchesAreTheBatchesTrainDraws) {
-  for (const lab::GptWindows windows : {lab::GptWindows::kPoem, lab::GptWindows::kText}) {
-    lab::GptSessionConfig c = tiny_config();
-    c.windows = windows;
-    c.warmup = 0;
-    lab::GptSession session(c);
-    const std::vector<lab::GptBatch> batches = session.first_batches(4);
-    lab::GptModel model = session.model();
-    const std::vector<float> trained = session.train(4).losses;
-    ASSERT_EQ(batches.size(), 4u);
-    lab::AdamOptions adam;
-    adam.lr = static_cast<float>(c.learning_rate);
-    for (size_t i = 0; i < batches.size(); ++i) {
-      EXPECT_EQ(model.forward_backward(batches[i]), trained[i])
-          << lab::gpt_windows_name(windows) << " " << i;
-      model.adam_step(adam);
+  for (const double drills : {0.0, 0.5}) {
+    for (const lab::GptWindows windows : {lab::GptWindows::kPoem, lab::GptWindows::kText}) {
+      if (drills > 0 && windows == lab::GptWindows::kText) continue;
+      lab::GptSessionConfig c = tiny_config();
+      c.windows = windows;
+      c.drills = drills;
+      c.warmup = 0;
+      lab::GptSession session(c);
+      const std::vector<lab::GptBatch> batches = session.first_batches(4);
+      lab::GptModel model = session.model();
+      const std::vector<float> trained = session.train(4).losses;
+      ASSERT_EQ(batches.size(), 4u);
+      lab::AdamOptions adam;
+      adam.lr = static_cast<float>(c.learning_rate);
+      for (size_t i = 0; i < batches.size(); ++i) {
+        EXPECT_EQ(model.forward_backward(batches[i]), trained[i])
+            << lab::gpt_windows_name(windows) << " drills " << drills << " " << i;
+        model.adam_step(adam);
+      }
     }
   }
 }
@@ -320,6 +324,118 @@ TEST(GptSession, PoemWindowsStartAtTheBlankLineBeforeEachPoem) {
   lab::GptSession one_line(line);
   EXPECT_EQ(one_line.vocab().size(), 21);
   EXPECT_EQ(one_line.train(2).step, 2);
+}
+
+// Form drills (corpus.h, FormDrills): a drawn window is either one of the session's poem windows
+// or a training poem's shape (its line breaks and marks, in place) with every other character
+// drawn from the training text's other characters by their counts, read to the poem's end.
+TEST(GptSession, FormDrillsKeepAPoemsShapeAndDrawItsWordsFromTheText) {
+  EXPECT_TRUE(lab::drill_keeps("\n"));
+  EXPECT_TRUE(lab::drill_keeps("，"));
+  EXPECT_TRUE(lab::drill_keeps("。"));
+  EXPECT_TRUE(lab::drill_keeps("?"));
+  EXPECT_FALSE(lab::drill_keeps("白"));
+  EXPECT_FALSE(lab::drill_keeps("《"));
+
+  lab::GptSessionConfig c = tiny_config();
+  c.windows = lab::GptWindows::kPoem;
+  c.block_size = 40;  // a whole poem of the tiny corpus, title included, in one window
+  c.drills = 0.5;
+  const lab::GptSession s(c);
+  const std::vector<int32_t>& ids = s.train_ids();
+  const auto n = static_cast<long>(ids.size());
+  const long T = c.block_size;
+  // the training text's characters a drill may draw, with their counts
+  std::vector<long> count(static_cast<size_t>(s.vocab().size()), 0);
+  std::vector<bool> kept(static_cast<size_t>(s.vocab().size()));
+  for (int32_t id = 0; id < s.vocab().size(); ++id) {
+    kept[static_cast<size_t>(id)] = lab::drill_keeps(s.vocab().decode({id}));
+  }
+  for (const int32_t id : ids) count[static_cast<size_t>(id)] += !kept[static_cast<size_t>(id)];
+  // the training poems, each from the blank line before it to the one after
+  std::vector<std::vector<int32_t>> poems;
+  for (const lab::PoemWindow& w : s.poem_windows()) {
+    std::vector<int32_t> poem;
+    for (long t = 0; t <= w.targets; ++t) poem.push_back(ids[(w.start + t) % n]);
+    poems.push_back(poem);
+  }
+  std::vector<long> drawn(count.size(), 0);
+  long real = 0, drills = 0;
+  for (const lab::GptBatch& b : s.first_batches(50)) {
+    for (long r = 0; r < b.B; ++r) {
+      const int32_t* x = &b.idx[static_cast<size_t>(r * T)];
+      const int32_t* y = &b.targets[static_cast<size_t>(r * T)];
+      bool is_real = false, is_drill = false;
+      for (const std::vector<int32_t>& poem : poems) {
+        const auto len = static_cast<long>(poem.size());
+        bool same = true, shape = true;
+        for (long t = 0; t < T; ++t) {
+          const int32_t target = t + 1 < len ? poem[t + 1] : lab::kGptIgnoreTarget;
+          if (t < len) {
+            same = same && x[t] == poem[t];
+            const auto k = static_cast<size_t>(poem[t]);
+            shape = shape && (kept[k] ? x[t] == poem[t]
+                                      : !kept[static_cast<size_t>(x[t])] && count[x[t]] > 0);
+          }
+          same = same && y[t] == target;
+          shape = shape && (t + 1 < len ? y[t] == x[t + 1] : y[t] == lab::kGptIgnoreTarget);
+        }
+        is_real = is_real || same;
+        is_drill = is_drill || (shape && !same);
+      }
+      EXPECT_TRUE(is_real || is_drill) << "row " << r;
+      real += is_real;
+      drills += is_drill && !is_real;
+      if (is_drill && !is_real) {
+        for (long t = 0; t < T; ++t) drawn[static_cast<size_t>(x[t])] += !kept[x[t]];
+      }
+    }
+  }
+  // about half of the 200 windows are drills (a binomial's 4.2 standard deviations either side)
+  EXPECT_EQ(real + drills, 200);
+  EXPECT_GT(drills, 70);
+  EXPECT_LT(drills, 130);
+  // drawn by their counts: 白 is in every training poem's text, a title's digit 1 in a few, 《 in
+  // every title
+  const auto id = [&](const char* ch) { return static_cast<size_t>(s.vocab().encode(ch)[0]); };
+  EXPECT_GT(drawn[id("白")], 0);
+  EXPECT_GT(drawn[id("白")], 3 * drawn[id("9")]);
+  EXPECT_GT(drawn[id("《")], 0);
+
+  // A session without drills draws the batches it always has; with them, others.
+  lab::GptSessionConfig none = c;
+  none.drills = 0;
+  lab::GptSession without(none), with(c);
+  EXPECT_NE(without.train(6).losses, with.train(6).losses);
+  EXPECT_EQ(lab::GptSession(none).first_batches(3)[2].idx, without.first_batches(3)[2].idx);
+
+  // Saved and loaded, the drills go on: the resumed run is the uninterrupted one; a file written
+  // before drills existed trains without them.
+  lab::GptSession whole(c), first(c);
+  const std::vector<float> expected = whole.train(9).losses;
+  std::vector<float> resumed = first.train(4).losses;
+  const std::vector<uint8_t> bytes = first.save();
+  lab::GptSession loaded = lab::GptSession::load(bytes);
+  EXPECT_EQ(loaded.config().drills, 0.5);
+  const std::vector<float> rest = loaded.train(5).losses;
+  resumed.insert(resumed.end(), rest.begin(), rest.end());
+  EXPECT_EQ(resumed, expected);
+  lab::ModelFileContents file = lab::read_model_file(bytes.data(), bytes.size());
+  nlohmann::json header = file.header;
+  header["config"].erase("drills");
+  EXPECT_EQ(lab::GptSession::load(lab::write_model_file(header, file.arrays)).config().drills, 0);
+
+  // Refused, naming the setting: a share outside [0, 0.95], and drills on windows anywhere.
+  for (const double bad : {-0.1, 0.96, 1.0, std::nan("")}) {
+    lab::GptSessionConfig b = c;
+    b.drills = bad;
+    EXPECT_INPUT_ERROR(lab::GptSession{b}, "drills must be a share in [0, 0.95]");
+  }
+  lab::GptSessionConfig anywhere = c;
+  anywhere.windows = lab::GptWindows::kText;
+  EXPECT_INPUT_ERROR(lab::GptSession{anywhere}, "drills need windows \"poem\"");
+  // The poems recipe drills three windows in four.
+  EXPECT_EQ(lab::gpt_poems_defaults().drills, 0.75);
 }
 
 TEST(GptSession, SamplesTextWithItsSteps) {

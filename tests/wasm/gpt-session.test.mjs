@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { loadAttentionLab } from '../../wasm/js/attention-lab.mjs';
 
 const TEXT = Array.from({ length: 20 }, (_, i) => `《题${i}》\n白日依山尽，黄河入海流。\n欲穷千里目，更上一层楼。`).join('\n\n') + '\n';
-const TINY = { text: TEXT, heldOut: 0.1, blockSize: 8, layers: 1, heads: 2, dModel: 8, batchSize: 4, learningRate: 1e-2, warmup: 3, seed: 7 };
+// (no form drills: on twenty copies of one poem a drill's random words are most of what there is to
+// read, and the accuracy below would measure them)
+const TINY = { text: TEXT, heldOut: 0.1, blockSize: 8, layers: 1, heads: 2, dModel: 8, batchSize: 4, learningRate: 1e-2, warmup: 3, seed: 7, drills: 0 };
 
 let full, gpt;
 before(async () => {
@@ -81,11 +83,13 @@ test('info gives the vocabulary, the parameter count, the settings and the split
     assert.equal(info.parameters, V * C + T * C + L * (12 * C * C + 13 * C) + 2 * C);
     assert.deepEqual(info.corpus, { poems: 20, trainPoems: 18, heldOutPoems: 2, trainCharacters: info.corpus.trainCharacters, heldOutCharacters: info.corpus.heldOutCharacters });
     assert.equal(info.config.windows, 'poem', "the recipe's windows start at a poem's start");
+    assert.equal(info.config.drills, 0.75, 'and three in four are form drills');
     assert.equal(info.corpus.trainCharacters + info.corpus.heldOutCharacters, [...TEXT].length, 'the blank line between the two texts, and the one that ends the training text (so that, read cyclically, its first poem follows a blank line too)');
   });
   using(gpt, { text: TEXT, windows: 'text' }, (s) => {
     const info = s.info();
     assert.equal(info.config.windows, 'text');
+    assert.equal(info.config.drills, 0, 'windows anywhere have no drills unless asked (and cannot have them)');
     assert.equal(info.corpus.trainCharacters + info.corpus.heldOutCharacters, [...TEXT].length - 1, 'one blank line fewer: the two texts end alike');
   });
 });
@@ -104,6 +108,24 @@ test('windows from a poem start and from anywhere are two runs, each kept by sav
   }
 });
 
+test('form drills are another run, kept by save and load, in both builds alike', () => {
+  const losses = (lab, drills) => using(lab, { ...TINY, windows: 'poem', drills }, (s) => Array.from(s.train(6).losses));
+  const drilled = losses(full, 0.5);
+  assert.notDeepEqual(drilled, losses(full, 0));
+  assert.deepEqual(losses(gpt, 0.5), drilled);
+  const resumed = using(gpt, { ...TINY, windows: 'poem', drills: 0.5 }, (s) => {
+    const first = Array.from(s.train(2).losses);
+    const loaded = full.loadGptSession(s.save());
+    try {
+      assert.equal(loaded.info().config.drills, 0.5);
+      return [...first, ...loaded.train(4).losses];
+    } finally {
+      loaded.delete();
+    }
+  });
+  assert.deepEqual(resumed, drilled);
+});
+
 test('bad settings and prompts are refused, naming the key or the characters', () => {
   const refused = (fn, pattern) => assert.throws(fn, pattern);
   refused(() => gpt.createGptSession({ ...TINY, layer: 2 }), /config has an unknown key 'layer'/);
@@ -111,6 +133,10 @@ test('bad settings and prompts are refused, naming the key or the characters', (
   refused(() => gpt.createGptSession({ ...TINY, heldOut: 0.9 }), /heldOut must be a share in \[0, 0.5\]/);
   refused(() => gpt.createGptSession({ ...TINY, windows: 'poems' }), /^Error: windows must be "poem" \(windows start at a poem's start\) or "text" \(anywhere\); got "poems"$/);
   refused(() => gpt.createGptSession({ ...TINY, windows: 1 }), /windows/);
+  refused(() => gpt.createGptSession({ ...TINY, drills: 1 }), /^Error: drills must be a share in \[0, 0\.95\] \(got 1\)$/);
+  refused(() => gpt.createGptSession({ ...TINY, drills: -0.25 }), /drills must be a share in \[0, 0\.95\]/);
+  refused(() => gpt.createGptSession({ ...TINY, drills: '0.5' }), /drills/);
+  refused(() => gpt.createGptSession({ ...TINY, windows: 'text', drills: 0.5 }), /^Error: drills need windows "poem": a form drill is a poem read from its start$/);
   refused(() => gpt.createGptSession({ ...TINY, text: '' }), /the text is empty/);
   refused(() => gpt.createGptSession({ ...TINY, text: 42 }), /text/);
   refused(() => gpt.createGptSession({ heldOut: 0.1 }), /needs a config object with text/);

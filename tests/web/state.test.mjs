@@ -125,7 +125,9 @@ describe('rejections', () => {
 
   test('numbers: NaN, ±Infinity, ±1e309, out of range, junk', () => {
     for (const p of byKind('number')) {
-      for (const raw of ['NaN', 'Infinity', '-Infinity', '1e309', '-1e309', '1e9999', `${p.max * 10}`, `${p.min / 10}`, '1,5', '--1', '', huge]) {
+      // below the minimum: a tenth of a positive one, or one under a minimum of 0
+      const below = p.min > 0 ? p.min / 10 : p.min - 1;
+      for (const raw of ['NaN', 'Infinity', '-Infinity', '1e309', '-1e309', '1e9999', `${p.max * 10}`, `${below}`, '1,5', '--1', '', huge]) {
         assertRejected(p.name, raw);
       }
     }

@@ -106,7 +106,7 @@ describe('widget modules', () => {
   test('§5: <gpt-demo> carries every GPT setting of the state table, and reads them back as they were', () => {
     const kit = snippets.kitPlace(snippets.DEFAULT_KIT_PLACE);
     // each §5 setting away from its default (the prompt with characters HTML must not read)
-    const changed = { gpt_steps: '120', gpt_prompt: '白日"<&', gpt_temperature: '0.5', gpt_top_k: '7', gpt_top_p: '0.9', gpt_layer: '1', gpt_head: '3', gpt_open_settings: '1', gpt_open_text: '1', gpt_open_heads: '1', gpt_zero: '1.2,2.4' };
+    const changed = { gpt_steps: '120', gpt_drills: '0.5', gpt_prompt: '白日"<&', gpt_temperature: '0.5', gpt_top_k: '7', gpt_top_p: '0.9', gpt_layer: '1', gpt_head: '3', gpt_open_settings: '1', gpt_open_text: '1', gpt_open_heads: '1', gpt_zero: '1.2,2.4' };
     const gptProps = PROPS.filter((p) => p.section === 'gpt').map((p) => p.name);
     assert.deepEqual(Object.keys(changed).sort(), [...gptProps].sort(), 'a §5 setting this test does not change');
     const { state, rejected } = AppState.fromEntries([['seed', '5'], ['multihead_d', '8'], ...Object.entries(changed)]);

@@ -3,8 +3,8 @@
 // wraps it as lab.createGptSession(config) / lab.loadGptSession(bytes).
 //
 //   createGptSession({text, heldOut?, blockSize?, layers?, heads?, dModel?, batchSize?,
-//                     learningRate?, warmup?, seed?, windows?})   absent keys: the poems recipe's
-//                     defaults
+//                     learningRate?, warmup?, seed?, windows?, drills?})   absent keys: the poems
+//                     recipe's defaults (drills: 0 with windows 'text')
 //   loadGptSession(bytes)                              → GptSessionHandle
 //   handle.train(steps)  → {losses, step}   (diverged: {error, completed})
 //   handle.evaluate()    → {trainLoss, validationLoss, unigramLoss, bigramLoss, characters}
@@ -31,7 +31,7 @@ namespace {
 
 const std::vector<std::string> kConfigKeys = {"text",   "heldOut", "blockSize", "layers",
                                               "heads",  "dModel",  "batchSize", "learningRate",
-                                              "warmup", "seed",    "windows"};
+                                              "warmup", "seed",    "windows",   "drills"};
 
 lab::GptSessionConfig config_from_js(const val& js) {
   if (labjs::is_absent(js) || !labjs::has_value(js, "text")) {
@@ -52,6 +52,9 @@ lab::GptSessionConfig config_from_js(const val& js) {
   if (labjs::has_value(js, "windows")) {
     c.windows = lab::gpt_windows_from_name(labjs::js_text(js["windows"], "windows"), "windows");
   }
+  // form drills are poems read from their start: windows anywhere have none unless asked
+  c.drills = labjs::js_number(js, "drills", c.windows == lab::GptWindows::kPoem ? c.drills : 0.0,
+                              "drills");
   return c;  // checked by the session
 }
 
@@ -109,6 +112,7 @@ class GptSessionHandle {
       val config = val::object();
       config.set("heldOut", val(c.held_out));
       config.set("windows", val(std::string(lab::gpt_windows_name(c.windows))));
+      config.set("drills", val(c.drills));
       config.set("blockSize", val(static_cast<double>(c.block_size)));
       config.set("layers", val(static_cast<double>(c.layers)));
       config.set("heads", val(static_cast<double>(c.heads)));

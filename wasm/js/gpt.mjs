@@ -39,7 +39,7 @@ export class GptSession {
   }
 
   /**
-   * config: {text, heldOut?, blockSize?, layers?, heads?, dModel?, batchSize?, learningRate?, warmup?, seed?}.
+   * config: {text, heldOut?, blockSize?, layers?, heads?, dModel?, batchSize?, learningRate?, warmup?, seed?, windows?, drills?}.
    * @internal
    * @param {Core} core
    * @param {GptSessionConfig} config

@@ -17,6 +17,7 @@ export const MESSAGES = [
   [/\btopK must\b/g, '--top-k must'],
   [/\btopP must\b/g, '--top-p must'],
   [/\btry a smaller learningRate or a warmup\b/g, 'try a smaller --lr or a --warmup'],
+  [/^drills need windows "poem"/, '--drills need --windows "poem"'],
   // decoding
   [/\bbeam must\b/g, '--beam must'],
   [/\blengthAlpha\b/g, '--length-alpha'],

@@ -72,6 +72,7 @@ export const COMMANDS = /** @satisfies {Readonly<Record<string, CommandSpec>>} *
       text: { kind: 'text', arg: 'FILE', applies: 'poems', help: 'with --task poems: train on your own UTF-8 text instead of the Tang poems (poems separated by blank lines; at most 1 MiB)' },
       'block-size': { kind: 'int', min: 1, max: 1024, applies: 'poems', help: 'with --task poems: the context in characters (default: the recipe\'s, docs/gpt.md)' },
       windows: { kind: 'choice', choices: ['poem', 'text'], applies: 'poems', help: 'with --task poems: where a training window starts, at a poem\'s start, holding that poem alone (poem: the default, so a character\'s place in its line is its place in the window; the targets after the poem are ignored) or anywhere in the text (text: nanoGPT\'s)' },
+      drills: { kind: 'number', min: 0, max: 0.95, applies: 'poems', help: 'with --task poems: the share of the training windows that are form drills, a training poem\'s line breaks and punctuation with random characters of the text in place of its words, 0 … 0.95 (default: the recipe\'s 0.75 with --windows poem, 0 with --windows text, which has none; docs/gpt.md)' },
       pairs: { kind: 'text', arg: 'FILE', applies: 'new', help: 'train on your own sentence pairs: a UTF-8 text file, one source<TAB>target per line (blank lines and lines starting with # are skipped; at most 20000 pairs, 64 tokens a side)' },
       tokenize: { kind: 'choice', choices: ['words', 'chars'], default: 'words', applies: 'pairs', why: 'the tasks have their own tokens', help: 'with --pairs: split each side into words (at whitespace) or into characters (whitespace dropped)' },
       'held-out': { kind: 'number', min: 0, max: 0.5, applies: 'pairs', why: 'the tasks have their own held-out sets', help: 'with --pairs: the share of the distinct pairs held out for evaluation, 0 … 0.5 (0: evaluate on the training pairs); with --task poems: the share of the poems held out whole; default 0.1' },
@@ -254,7 +255,7 @@ export function mainHelp(version) {
     '  attention-lab translate --model dates.model "JAN 23, 2015" --beam 4',
     '  attention-lab translate --model note.model "咖哥 喜欢 小冰" --force-attention 1:3 --attribution',
     '  attention-lab translate --model dates.model --input dates.txt --json > translations.jsonl',
-    '  attention-lab train --task poems --steps 500 --out poems.model',
+    '  attention-lab train --task poems --steps 1000 --out poems.model',
     '  attention-lab generate poems.model --prompt 床前 --temperature 0.8 --top-k 20',
     '  attention-lab evaluate --model dates.model',
     '  attention-lab evaluate --model mine.model --pairs my-test-pairs.tsv',
@@ -472,7 +473,7 @@ export function checkTrainOptions(o, given) {
 
 // What --task poems (the GPT, docs/gpt.md) takes besides the options every run has.
 /** @type {Set<string>} */
-const POEMS_OPTIONS = new Set(['task', 'corpus', 'text', 'block-size', 'windows', 'held-out', 'layers', 'heads', 'd-model', 'warmup', 'batch', 'lr', 'seed']);
+const POEMS_OPTIONS = new Set(['task', 'corpus', 'text', 'block-size', 'windows', 'drills', 'held-out', 'layers', 'heads', 'd-model', 'warmup', 'batch', 'lr', 'seed']);
 /** @type {Set<string>} */
 const EVERY_RUN = new Set(['steps', 'eval-every', 'log-every', 'checkpoint-every', 'progress', 'out']);
 

@@ -61,6 +61,7 @@ function configFrom(o) {
   if (o.batch !== undefined) c.batchSize = o.batch;
   if (o.lr !== undefined) c.learningRate = o.lr;
   if (o.windows !== undefined) c.windows = o.windows;
+  if (o.drills !== undefined) c.drills = o.drills;
   return c;
 }
 
@@ -94,7 +95,7 @@ export async function trainPoems(lab, o, print, given) {
   const progress = makeProgress(o, c.batchSize, print, GPT_EVALUATION);
   progress.start(`training a GPT on ${o.text ?? CORPORA[o.corpus ?? DEFAULT_CORPUS].what} (${k.trainPoems} poems, ${k.trainCharacters} characters; ${k.heldOutPoems} ${k.heldOutPoems === 1 ? 'poem' : 'poems'} held out; ` +
     `${info.vocab.length} distinct characters): ${c.layers} layers, ${c.heads} heads, dModel ${c.dModel}, block ${c.blockSize}, ` +
-    `${info.parameters.toLocaleString('en-US')} parameters; batch ${c.batchSize}, lr ${c.learningRate}` +
+    `${info.parameters.toLocaleString('en-US')} parameters; batch ${c.batchSize}${c.drills > 0 ? ` (${Math.round(100 * c.drills)}% form drills)` : ''}, lr ${c.learningRate}` +
     `${c.warmup > 0 ? ` (warm-up ${c.warmup} steps)` : ''}, seed ${c.seed}; ${o.steps} steps`,
   { fromStep: info.step, arch: 'gpt', task: 'poems', parameters: info.parameters, batchSize: c.batchSize, vocab: info.vocab.length, corpus: k });
   await trainLoop(session, o, progress, { evaluate: () => session.evaluate(), parameters: info.parameters, hint: 'try a smaller --lr or a --warmup' });
@@ -161,6 +162,7 @@ export function gptInfo(o, i, print) {
     ['parameters', i.parameters.toLocaleString('en-US')],
     ['steps trained', i.step.toLocaleString('en-US')],
     ['batch size', String(c.batchSize)],
+    ['form drills', c.drills > 0 ? `${Math.round(100 * c.drills)}% of the windows` : 'none'],
     ['learning rate', String(Number(c.learningRate.toPrecision(6)))],
     ['warm-up', c.warmup > 0 ? `${c.warmup} steps` : 'none'],
     ['seed', String(c.seed)],

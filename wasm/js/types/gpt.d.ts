@@ -29,6 +29,12 @@ export interface GptSessionConfig {
    * window; or anywhere in the text (nanoGPT's). The poems recipe's: 'poem'.
    */
   windows?: 'poem' | 'text';
+  /**
+   * The share of the training windows that are form drills, in [0, 0.95]: a training poem's line
+   * breaks and punctuation with random characters of the text in place of its words ('poem'
+   * windows only). The poems recipe's: 0.75 with 'poem' windows, 0 with 'text'.
+   */
+  drills?: number;
 }
 
 /** Losses in nats per character; the baselines are add-one smoothed, fitted on the training text. */

@@ -126,8 +126,34 @@ GptBatch sample_windows(const std::vector<int32_t>& ids, long B, long T, Rng& rn
   return b;
 }
 
+bool drill_keeps(const std::string& character) {
+  static const char* const kKept[] = {"\n", "\r", "，", "。", "？", "！", "；", "、",
+                                      "：", ",",  ".",  "?",  "!",  ";",  ":"};
+  return std::find(std::begin(kKept), std::end(kKept), character) != std::end(kKept);
+}
+
+namespace {
+// A form drill (FormDrills) appended to b as its next row.
+void drill_window(GptBatch& b, const FormDrills& d, long T, Rng& rng) {
+  const std::vector<int32_t>& shape =
+      d.shapes[static_cast<size_t>(rng.below(static_cast<long>(d.shapes.size())))];
+  const auto n = static_cast<long>(shape.size());
+  std::vector<int32_t> w(static_cast<size_t>(std::min(n, T + 1)));
+  for (size_t t = 0; t < w.size(); ++t) {
+    w[t] = shape[t] != kDrillFill
+               ? shape[t]
+               : d.content[static_cast<size_t>(rng.below(static_cast<long>(d.content.size())))];
+  }
+  // the ids past the poem's end are never read by a target (attention is causal): the line break
+  for (long t = 0; t < T; ++t) {
+    b.idx.push_back(t < n ? w[static_cast<size_t>(t)] : shape.back());
+    b.targets.push_back(t + 1 < n ? w[static_cast<size_t>(t + 1)] : kGptIgnoreTarget);
+  }
+}
+}  // namespace
+
 GptBatch sample_windows_at(const std::vector<int32_t>& ids, const std::vector<PoemWindow>& windows,
-                           long B, long T, Rng& rng) {
+                           long B, long T, Rng& rng, const FormDrills* drills) {
   const long n = static_cast<long>(ids.size());
   if (windows.empty() || n == 0) throw InputError("the text has no poem to start a window at");
   GptBatch b;
@@ -136,6 +162,11 @@ GptBatch sample_windows_at(const std::vector<int32_t>& ids, const std::vector<Po
   b.idx.reserve(static_cast<size_t>(B * T));
   b.targets.reserve(static_cast<size_t>(B * T));
   for (long r = 0; r < B; ++r) {
+    // drills->share 0 draws nothing here, so a session without drills draws what it always has
+    if (drills && drills->share > 0 && rng.uniform01() < drills->share) {
+      drill_window(b, *drills, T, rng);
+      continue;
+    }
     const PoemWindow& w =
         windows[static_cast<size_t>(rng.below(static_cast<long>(windows.size())))];
     for (long t = 0; t < T; ++t) {

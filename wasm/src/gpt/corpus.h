@@ -47,7 +47,25 @@ struct PoemWindow {
 // cyclically (the id after the last is the first): the poems' own windows (GptWindows::kPoem).
 // Every target past the window's `targets` is kGptIgnoreTarget, so that the loss learns nothing
 // about the next poem from positions where its lines fall elsewhere than in a window of its own.
+//
+// drills: null, or where each window is, with probability drills->share, a form drill in place
+// of a poem of the text: a training poem drawn with rng whose every character but its line
+// breaks and punctuation is a draw from the text's other characters (by their counts), read
+// from the blank line before it as the poem's own first window reads it. A drill carries the
+// form and nothing of the words: the model learns where the marks fall from many poems' worth of
+// shapes, and the words from the real poems, which it then reads fewer times (docs/gpt.md).
+struct FormDrills {
+  double share = 0;  // of the windows, in [0, 1)
+  // each training poem ("\n\n" body "\n\n") with kDrillFill for every character a drill draws
+  std::vector<std::vector<int32_t>> shapes;
+  std::vector<int32_t> content;  // the training text's other characters, each occurrence
+};
+constexpr int32_t kDrillFill = -1;
 GptBatch sample_windows_at(const std::vector<int32_t>& ids, const std::vector<PoemWindow>& windows,
-                           long B, long T, Rng& rng);
+                           long B, long T, Rng& rng, const FormDrills* drills = nullptr);
+
+// Whether a character is one a form drill keeps: a line break, or one of the marks that end a
+// sentence or a clause (，。？！；、： and their ASCII forms).
+bool drill_keeps(const std::string& character);
 
 }  // namespace lab

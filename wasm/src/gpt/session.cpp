@@ -145,6 +145,12 @@ void GptSessionConfig::validate() const {
   check_range(batch_size, 1, kGptMaxBatchSize, "batch size");
   check_float32(learning_rate, false, "learning rate");
   check_range(warmup, 0, kGptMaxWarmup, "warmup (steps; 0: no warm-up)");
+  if (!(drills >= 0 && drills <= kGptMaxDrills)) {
+    throw InputError("drills must be a share in [0, 0.95] (got " + format_number(drills) + ")");
+  }
+  if (drills > 0 && windows != GptWindows::kPoem) {
+    throw InputError("drills need windows \"poem\": a form drill is a poem read from its start");
+  }
 }
 
 GptSessionConfig gpt_poems_defaults() {
@@ -159,6 +165,7 @@ GptSessionConfig gpt_poems_defaults() {
   c.learning_rate = 3e-3;
   c.warmup = 0;
   c.windows = GptWindows::kPoem;
+  c.drills = 0.75;
   return c;
 }
 
@@ -311,6 +318,30 @@ GptCorpusParts prepare(const GptSessionConfig& c) {
   return p;
 }
 
+// FormDrills over the training poems: the kept characters of the vocabulary, and the training
+// text's others, one entry per occurrence.
+FormDrills form_drills(double share, const CharVocab& vocab, const std::vector<int32_t>& train,
+                       const std::vector<std::vector<int32_t>>& poems) {
+  FormDrills d;
+  if (share <= 0 || poems.empty()) return d;
+  std::vector<uint8_t> kept(static_cast<size_t>(vocab.size()));
+  for (long id = 0; id < vocab.size(); ++id) {
+    kept[static_cast<size_t>(id)] = drill_keeps(vocab.decode({static_cast<int32_t>(id)}));
+  }
+  for (const int32_t id : train) {
+    if (!kept[static_cast<size_t>(id)]) d.content.push_back(id);
+  }
+  if (d.content.empty()) return d;  // nothing but marks: a drill would be the poem itself
+  d.share = share;
+  for (const std::vector<int32_t>& poem : poems) {
+    std::vector<int32_t> shape = poem;
+    for (int32_t& id : shape) {
+      if (!kept[static_cast<size_t>(id)]) id = kDrillFill;
+    }
+    d.shapes.push_back(std::move(shape));
+  }
+  return d;
+}
 }  // namespace
 
 GptSession::GptSession(const GptSessionConfig& config) : GptSession(config, prepare(config)) {}
@@ -327,6 +358,7 @@ GptSession::GptSession(const GptSessionConfig& config, GptCorpusParts&& p)
       model_(model_config(config, vocab_.size())),
       probe_(make_head_probe(vocab_, held_out_ids_.empty() ? train_ids_ : held_out_ids_,
                              config.block_size, config.seed)),
+      drills_(form_drills(config.drills, vocab_, train_ids_, train_poems_)),
       rng_(sampler(config)) {}
 
 Rng GptSession::sampler(const GptSessionConfig& config) {
@@ -336,7 +368,7 @@ Rng GptSession::sampler(const GptSessionConfig& config) {
 GptBatch GptSession::draw_batch(Rng& rng) const {
   return config_.windows == GptWindows::kPoem
              ? sample_windows_at(train_ids_, poem_windows_, config_.batch_size, config_.block_size,
-                                 rng)
+                                 rng, &drills_)
              : sample_windows(train_ids_, config_.batch_size, config_.block_size, rng);
 }
 

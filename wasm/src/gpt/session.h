@@ -33,6 +33,7 @@ constexpr long kGptMaxTrainSteps = 100000;
 constexpr long kGptMaxBatchSize = 1024;
 constexpr long kGptMaxWarmup = 1000000;
 constexpr double kGptMaxHeldOut = 0.5;
+constexpr double kGptMaxDrills = 0.95;  // a batch keeps some real poems: the words come from them
 
 // Where a training window starts (docs/gpt.md, "A session").
 enum class GptWindows {
@@ -58,6 +59,10 @@ struct GptSessionConfig {
   // learned position embedding can carry where a line's marks fall; evaluate() then reads each
   // held-out poem from its own start, as training does.
   GptWindows windows = GptWindows::kText;
+  // The share of the training windows that are form drills (corpus.h, FormDrills), in [0, 0.95];
+  // kPoem windows only. 0: none (the batches drawn are then those of a session without the
+  // setting).
+  double drills = 0;
 
   // Throws InputError naming the setting (the text's problems are the corpus's, checked when the
   // session splits it: empty, too large, too short for one block).
@@ -147,7 +152,8 @@ class GptSession {
   GptCorpusInfo info_;
   GptModel model_;
   GptHeadProbe probe_;
-  Rng rng_;  // draws the training windows
+  FormDrills drills_;  // over train_poems_ (config_.drills 0: none)
+  Rng rng_;            // draws the training windows
   long step_ = 0;
 };
 

@@ -1,7 +1,7 @@
 // GptSession::save / load: the session ⇄ an .atlb model file (sequence/model_file.h) of kind
 // "attention-lab/gpt". The header (docs/gpt.md, "The session file"):
 //   kind, version
-//   config    {seed, heldOut, blockSize, layers, heads, dModel, windows}
+//   config    {seed, heldOut, blockSize, layers, heads, dModel, windows, drills}
 //   training  {batchSize, learningRate, warmup, step, samplerState, adamStep}
 //   text      the corpus (the split and the vocabulary are rebuilt from it and the seed)
 //   vocab     the characters, in id order: checked against the rebuilt vocabulary
@@ -33,7 +33,8 @@ std::vector<uint8_t> GptSession::save() const {
                  {"layers", c.layers},
                  {"heads", c.heads},
                  {"dModel", c.d_model},
-                 {"windows", gpt_windows_name(c.windows)}};
+                 {"windows", gpt_windows_name(c.windows)},
+                 {"drills", c.drills}};
   h["training"] = {{"batchSize", c.batch_size},
                    {"learningRate", c.learning_rate},
                    {"warmup", c.warmup},
@@ -67,6 +68,8 @@ GptSession GptSession::load(const uint8_t* data, size_t size) {
             ? gpt_windows_from_name(header_field<std::string>(jc, "windows", "config.windows"),
                                     "config.windows")
             : GptWindows::kText;
+    // and one written before form drills trained without them
+    c.drills = jc.contains("drills") ? header_field<double>(jc, "drills", "config.drills") : 0.0;
     c.batch_size = header_field<long>(jt, "batchSize", "training.batchSize");
     c.learning_rate = header_field<double>(jt, "learningRate", "training.learningRate");
     c.warmup = header_field<long>(jt, "warmup", "training.warmup");

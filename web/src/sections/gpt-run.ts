@@ -55,6 +55,8 @@ export class GptRun {
   readonly #lab: LabClient;
   /** what the run trains on: the recipe's poems (fetched), or the reader's own text */
   readonly source: CorpusSource;
+  /** the share of the training windows that are form drills (docs/gpt.md), fixed for the run */
+  readonly drills: number;
   model: RemoteGpt | null = null;
   info: GptInfo | null = null;
   readonly losses: number[] = [];
@@ -71,9 +73,10 @@ export class GptRun {
   /** the training loop running now, until it has ended */
   #loop: Promise<void> | null = null;
 
-  constructor(lab: LabClient, source: CorpusSource) {
+  constructor(lab: LabClient, source: CorpusSource, drills: number) {
     this.#lab = lab;
     this.source = source;
+    this.drills = drills;
   }
 
   get step(): number {
@@ -85,7 +88,7 @@ export class GptRun {
     if (this.model) return Promise.resolve(this.model);
     this.#creating ??= (async () => {
       const text = await this.source.corpus();
-      const model = await this.#lab.createGpt({ text });
+      const model = await this.#lab.createGpt({ text, drills: this.drills });
       if (this.#deleted) {
         await model.delete();
         throw new Error('model was reset');

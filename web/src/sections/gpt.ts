@@ -35,21 +35,22 @@ function lowestHeldOut(milestones: readonly { step: number; evaluation: { valida
   return low;
 }
 
-const WATCHED: readonly PropName[] = ['gpt_zero', 'gpt_prompt', 'gpt_layer', 'gpt_head', 'gpt_temperature', 'gpt_top_k', 'gpt_top_p', 'gpt_steps'];
+const WATCHED: readonly PropName[] = ['gpt_zero', 'gpt_prompt', 'gpt_layer', 'gpt_head', 'gpt_temperature', 'gpt_top_k', 'gpt_top_p', 'gpt_steps', 'gpt_drills'];
 /** Series colours (DARK_SERIES keys: each has its dark twin). */
 const COLORS = { train: '#1d4ed8', val: '#c2410c', unigram: '#475569', bigram: '#15803d' };
 const number = (lang: string) => new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en');
 
 /** The string key of each setting's label in the panel. */
-const SETTING_LABELS = { gpt_temperature: 'gpt.field.temperature', gpt_top_k: 'gpt.field.topK', gpt_top_p: 'gpt.field.topP', gpt_steps: 'gpt.field.steps' } as const;
+const SETTING_LABELS = { gpt_temperature: 'gpt.field.temperature', gpt_top_k: 'gpt.field.topK', gpt_top_p: 'gpt.field.topP', gpt_steps: 'gpt.field.steps', gpt_drills: 'gpt.field.drills' } as const;
+type SettingName = keyof typeof SETTING_LABELS;
 
-function checkSetting(t: (key: string) => string, name: 'gpt_temperature' | 'gpt_top_k' | 'gpt_top_p' | 'gpt_steps', label: string, raw: string): string | null {
+function checkSetting(t: (key: string) => string, name: SettingName, label: string, raw: string): string | null {
   const value = Number(raw.trim());
   if (raw.trim() !== '' && Number.isFinite(value)) {
     if (name === 'gpt_temperature' && value <= 0) return fill(t('gpt.error.positive'), { label });
     if (name === 'gpt_top_p' && (value <= 0 || value > 1)) return fill(t('gpt.error.topP'), { label });
   }
-  const rule = { gpt_temperature: { min: 0.01, max: 10 }, gpt_top_k: { min: 0, max: 5000, integer: true }, gpt_top_p: { min: 0.01, max: 1 }, gpt_steps: { min: 10, max: 5000, integer: true } }[name];
+  const rule = { gpt_temperature: { min: 0.01, max: 10 }, gpt_top_k: { min: 0, max: 5000, integer: true }, gpt_top_p: { min: 0.01, max: 1 }, gpt_steps: { min: 10, max: 5000, integer: true }, gpt_drills: { min: 0, max: 0.95 } }[name];
   return checkNumber(t, label, raw, rule);
 }
 
@@ -87,14 +88,15 @@ class GptView implements SectionHandle {
     this.#tang = tangSource(fetchPoems);
     const { t, state } = ctx;
     const adopted = parked.adopt(PARK_KEY);
-    this.#run = adopted?.run ?? new GptRun(ctx.lab, this.#tang);
+    this.#run = adopted?.run ?? new GptRun(ctx.lab, this.#tang, state.get('gpt_drills'));
     this.#resume = adopted?.playing ?? false;
     mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css, CHART_CSS);
     this.#root.dataset.step = '0';
     this.#root.dataset.playing = '0';
     this.#corpus.dataset.testid = 'gpt-corpus';
+    this.#modelLine.dataset.testid = 'gpt-model';
     this.#corpus.textContent = t('gpt.corpus.loading');
-    this.#root.append(el('p', 'gpt-intro', t('gpt.intro')), this.#corpus, this.#modelLine, tryThis(t('try.title'), [t('gpt.try.train'), t('gpt.try.temperature'), t('gpt.try.heads')]));
+    this.#root.append(el('p', 'gpt-intro', t('gpt.intro')), this.#corpus, this.#modelLine, tryThis(t('try.title'), [t('gpt.try.train'), t('gpt.try.drills'), t('gpt.try.temperature'), t('gpt.try.heads')]));
 
     this.#train = primaryButton(t('gpt.train'), 'gpt-train', () => this.#play());
     this.#pause = button(t('gpt.pause'), 'gpt-pause', () => this.#run.pause());
@@ -155,6 +157,7 @@ class GptView implements SectionHandle {
       ['gpt_top_k', '1'],
       ['gpt_top_p', '0.05'],
       ['gpt_steps', '100'],
+      ['gpt_drills', '0.05'],
     ] as const;
     for (const [name, stepSize] of rows) {
       const key = SETTING_LABELS[name];
@@ -185,6 +188,8 @@ class GptView implements SectionHandle {
       }
     }
     this.#generate.onState(changed);
+    // form drills are a setting of the training run: another share is another model, from step 0
+    if (changed.includes('gpt_drills') && this.#ctx.state.get('gpt_drills') !== this.#run.drills) this.#renew();
     this.#draw();
   }
 
@@ -226,10 +231,17 @@ class GptView implements SectionHandle {
 
   #reset(): void {
     void this.#run.delete();
-    this.#adopt(new GptRun(this.#ctx.lab, this.#run.source));
+    this.#adopt(new GptRun(this.#ctx.lab, this.#run.source, this.#ctx.state.get('gpt_drills')));
     this.#started = false;
     this.#start();
     this.#draw();
+  }
+
+  /** A new model on the same corpus with the settings' drills: started now if the old one was. */
+  #renew(): void {
+    if (this.#started) return this.#reset();
+    void this.#run.delete();
+    this.#adopt(new GptRun(this.#ctx.lab, this.#run.source, this.#ctx.state.get('gpt_drills')));
   }
 
   #adopt(run: GptRun): void {
@@ -244,7 +256,7 @@ class GptView implements SectionHandle {
   /** A new run on `source`, which replaces the current one only once its session exists: on a
    *  refusal the model trained so far stays, and the promise rejects with the reason. */
   async #trainOn(source: CorpusSource): Promise<void> {
-    const run = new GptRun(this.#ctx.lab, source);
+    const run = new GptRun(this.#ctx.lab, source, this.#ctx.state.get('gpt_drills'));
     try {
       await run.ready();
     } catch (err) {
@@ -274,7 +286,9 @@ class GptView implements SectionHandle {
       this.#corpus.dataset.vocab = String(info.vocab.length);
       this.#corpus.dataset.trainCharacters = String(c.trainCharacters);
       const k = info.config;
-      setText(this.#modelLine, fill(t('gpt.model'), { layers: k.layers, heads: k.heads, dModel: k.dModel, block: k.blockSize, params: fmt.format(info.parameters) }));
+      setText(this.#modelLine, fill(t('gpt.model'), { layers: k.layers, heads: k.heads, dModel: k.dModel, block: k.blockSize, params: fmt.format(info.parameters) }) +
+        (k.drills > 0 ? fill(t('gpt.model.drills'), { share: `${Math.round(100 * k.drills)}%` }) : ''));
+      this.#modelLine.dataset.drills = String(k.drills);
     }
     const step = run.step;
     const evaluation = run.evaluation;
