@@ -83,9 +83,60 @@ void report(const char* name, long M, long N, long K, const char* statistic, dou
       name, M, N, K, statistic, seconds, flops / seconds / 1e9);
 }
 
+// A training step's products alone, as the native benchmark recorded them (bench_steps.h), read
+// from kReplayFile (a line "steps S", then "op M N K count" per shape, written by
+// bench/lib/kernels.mjs): each run count times on zero-filled operands of its shape, the whole list
+// 7 times after one run to warm up. One JSON line: seconds per step (best and median run), what the
+// step would take if everything but its products were free. (A file in the working folder, not
+// an argument: clang 16 names a main that takes arguments __main_argc_argv, which emcc 3.1.6's
+// start-up never calls, so the FMA build's main takes none.)
+constexpr const char* kReplayFile = "replay-shapes.txt";
+int replay(FILE* in) {
+  long steps = 0;
+  if (std::fscanf(in, "steps %ld", &steps) != 1 || steps <= 0) return 2;
+  struct Call {
+    char op[3];
+    long M, N, K, count;
+  };
+  std::vector<Call> calls;
+  Call c{};
+  long largest = 1;
+  while (std::fscanf(in, " %2s %ld %ld %ld %ld", c.op, &c.M, &c.N, &c.K, &c.count) == 5) {
+    calls.push_back(c);
+    largest = std::max({largest, c.M * c.K, c.K * c.N, c.M * c.N});
+  }
+  std::fclose(in);
+  std::vector<float> A(largest, 0.0f), B(largest, 0.0f), C(largest, 0.0f);
+  double flops = 0;
+  for (const Call& k : calls) flops += 2.0 * k.M * k.N * k.K * k.count;
+  const auto run = [&] {
+    for (const Call& k : calls) {
+      const bool tn = k.op[0] == 't', nt = k.op[1] == 't';
+      auto gemm = tn ? &lab::kernels::gemm_tn : nt ? &lab::kernels::gemm_nt : &lab::kernels::gemm_nn;
+      const long lda = tn ? k.M : k.K, ldb = nt ? k.K : k.N;
+      for (long i = 0; i < k.count; ++i) {
+        gemm(C.data(), k.N, A.data(), lda, B.data(), ldb, k.M, k.N, k.K, false, nullptr);
+      }
+    }
+  };
+  run();
+  std::vector<double> s;
+  for (int r = 0; r < 7; ++r) {
+    const double t0 = emscripten_get_now();
+    run();
+    s.push_back((emscripten_get_now() - t0) / 1000.0);
+  }
+  std::sort(s.begin(), s.end());
+  std::printf("{\"replay_steps\": %ld, \"best_s\": %.9g, \"median_s\": %.9g, \"gflops\": %.4g}\n", steps,
+              s.front() / steps, s[s.size() / 2] / steps, flops / s.front() / 1e9);
+  return 0;
+}
+
 }  // namespace
 
 int main() {
+  // run in a folder that holds kReplayFile: the replay alone
+  if (FILE* shapes = std::fopen(kReplayFile, "r")) return replay(shapes);
   volatile float sink = 0.0f;
   volatile long reps_at_run_time = 1 << 14;
   const long reps = reps_at_run_time;

@@ -5,7 +5,7 @@
 // a share of that build's peak. The FMA build runs under --experimental-wasm-relaxed-simd (Node 20);
 // without clang-16 it is left out with a note, without emcc the part is skipped.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fmt, root, table } from './common.mjs';
 
 // emcc runs binaryen's tools from PATH: not the npm binaryen's in node_modules/.bin (scripts/build-wasm.sh)
@@ -13,7 +13,8 @@ const PATH = (process.env.PATH ?? '').split(':').filter((dir) => !dir.endsWith('
 const env = { ...process.env, PATH, NODE_PATH: '/usr/share/nodejs' };
 const FLAGS = ['-O3', '-msimd128', '-std=c++17', '-DNDEBUG', `-I${root}wasm/src`, '-I/usr/include/eigen3'];
 const SOURCES = [`${root}bench/wasm_kernels.cpp`, `${root}wasm/src/kernels/gemm.cpp`];
-const LINK = ['-sENVIRONMENT=node', '-sALLOW_MEMORY_GROWTH=1', '-sSINGLE_FILE=1'];
+// NODERAWFS: the replay reads its shapes file from the disk (replayProducts)
+const LINK = ['-sENVIRONMENT=node', '-sALLOW_MEMORY_GROWTH=1', '-sSINGLE_FILE=1', '-sNODERAWFS=1'];
 
 function buildPlain(dir) {
   const out = `${dir}/kernels.cjs`;
@@ -68,5 +69,23 @@ export function kernelsPart() {
   if (fmaSkipped) console.log(`\nFMA column left out: ${fmaSkipped}`);
   const peaks = Object.fromEntries(builds.map((b) => [b.build, peakOf(b.rows).gflops]));
   return { peak_gflops: peakOf(builds[0].rows).gflops, fma_peak_gflops: fma ? peakOf(builds[1].rows).gflops : null, peaks,
-    rows: builds[0].rows, fma_rows: fma ? builds[1].rows : null, fma_skipped: fmaSkipped };
+    rows: builds[0].rows, fma_rows: fma ? builds[1].rows : null, fma_skipped: fmaSkipped, builds: { plain, fma } };
+}
+
+/**
+ * A training step's products alone: the shapes the native step ran (bench_steps.h's gemm_shapes,
+ * {steps, shapes: [[op, M, N, K, count], …]}) replayed in the kernels builds of kernelsPart
+ * (`builds`), each with nothing else between them. Seconds per step, best of 7: {plain_s, fma_s}
+ * (null for a build that is missing).
+ * @param {string} name  a file name for the shapes, in build/wasm-bench
+ * @param {{steps: number, shapes: [string, number, number, number, number][]}} gemmShapes
+ * @param {{plain: string, fma: string | null}} builds
+ */
+export function replayProducts(name, gemmShapes, builds) {
+  // wasm_kernels.cpp replays the shapes file of the folder it runs in
+  const cwd = `${root}build/wasm-bench/replay-${name}`;
+  mkdirSync(cwd, { recursive: true });
+  writeFileSync(`${cwd}/replay-shapes.txt`, `steps ${gemmShapes.steps}\n${gemmShapes.shapes.map((s) => s.join(' ')).join('\n')}\n`);
+  const once = (build, flags) => (build ? JSON.parse(execFileSync(process.execPath, [...flags, build], { encoding: 'utf8', cwd })).best_s : null);
+  return { plain_s: once(builds.plain, []), fma_s: once(builds.fma, ['--experimental-wasm-relaxed-simd']) };
 }

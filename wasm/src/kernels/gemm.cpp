@@ -4,6 +4,10 @@
 #include "kernels/gemm.h"
 
 #include <algorithm>
+#ifdef LAB_COUNT_FLOPS
+#include <map>
+#include <tuple>
+#endif
 
 #include "kernels/simd_math.h"  // hsum, dot, madd (wasm)
 #include "tensor.h"
@@ -22,13 +26,18 @@ void empty_product(float* C, long ldc, long M, long N, bool accumulate, const fl
 
 #ifdef LAB_COUNT_FLOPS
 double flops_done = 0;
+// (op, M, N, K) → times run, op 0 … 2 for kOps' names
+std::map<std::tuple<int, long, long, long>, long> shapes_run;
+constexpr const char* kOps[] = {"nn", "nt", "tn"};
 // 2·M·N·K: a multiply and an add per term of each of the M·N dot products of length K.
-void count_flops(long M, long N, long K) {
+void count_flops(int op, long M, long N, long K) {
   flops_done += 2.0 * static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K);
+  ++shapes_run[{op, M, N, K}];
 }
 #else
-inline void count_flops(long, long, long) {}
+inline void count_flops(int, long, long, long) {}
 #endif
+constexpr int kNN = 0, kNT = 1, kTN = 2;
 
 // The wasm path's choices, here for both builds so that the native build counts the FLOPs wasm
 // does: a listed-rows product computes only its rows where the full product would be packed.
@@ -56,6 +65,16 @@ constexpr long kPackRowsTN = 8;
 #ifdef LAB_COUNT_FLOPS
 double gemm_flops() {
   return flops_done;
+}
+
+std::vector<GemmShape> take_gemm_shapes() {
+  std::vector<GemmShape> out;
+  for (const auto& [shape, count] : shapes_run) {
+    const auto [op, M, N, K] = shape;
+    out.push_back({kOps[op], M, N, K, count});
+  }
+  shapes_run.clear();
+  return out;
 }
 #endif
 
@@ -114,13 +133,13 @@ void eigen_gemm(float* C, long ldc, const float* A, long lda, const float* B, lo
 
 void gemm_nn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias) {
-  count_flops(M, N, K);
+  count_flops(kNN, M, N, K);
   eigen_gemm<false, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
 
 void gemm_nt(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias) {
-  count_flops(M, N, K);
+  count_flops(kNT, M, N, K);
   eigen_gemm<false, true>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
 
@@ -128,25 +147,25 @@ void gemm_nt(float* C, long ldc, const float* A, long lda, const float* B, long 
 // skips the others.
 void gemm_nn_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
                   long N, long K, bool accumulate, const float* bias, const RowSet* rows) {
-  count_flops(rows && skips_rows(M, N, K, false) ? rows->count : M, N, K);
+  count_flops(kNN, rows && skips_rows(M, N, K, false) ? rows->count : M, N, K);
   eigen_gemm<false, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
 
 void gemm_nt_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
                   long N, long K, bool accumulate, const float* bias, const RowSet* rows) {
-  count_flops(rows && skips_rows(M, N, K, true) ? rows->count : M, N, K);
+  count_flops(kNT, rows && skips_rows(M, N, K, true) ? rows->count : M, N, K);
   eigen_gemm<false, true>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
 
 void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias) {
-  count_flops(M, N, K);
+  count_flops(kTN, M, N, K);
   eigen_gemm<true, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
 }
 
 void gemm_tn_rows(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M,
                   long N, long K, bool accumulate, const RowSet* ks) {
-  count_flops(M, N, ks && skips_ks(M, N, K) ? ks->count : K);
+  count_flops(kTN, M, N, ks && skips_ks(M, N, K) ? ks->count : K);
   eigen_gemm<true, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, nullptr);
 }
 
@@ -546,7 +565,7 @@ void gemm_packed_rows(float* C, long ldc, const float* A, long lda, const float*
 
 void gemm_nn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias) {
-  count_flops(M, N, K);
+  count_flops(kNN, M, N, K);
   if (M == 0 || N == 0) return;
   if (K == 0) return empty_product(C, ldc, M, N, accumulate, bias);
   if (packed_pays(M, N, kPackRowsNN))
@@ -556,7 +575,7 @@ void gemm_nn(float* C, long ldc, const float* A, long lda, const float* B, long 
 
 void gemm_nt(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias) {
-  count_flops(M, N, K);
+  count_flops(kNT, M, N, K);
   if (M == 0 || N == 0) return;
   if (K == 0) return empty_product(C, ldc, M, N, accumulate, bias);
   if (packed_pays(M, N, kPackRowsNT))
@@ -572,7 +591,7 @@ void gemm_rows(float* C, long ldc, const float* A, long lda, const float* B, lon
                long N, long K, bool accumulate, const float* bias, const RowSet* rows) {
   if (!rows || !skips_rows(M, N, K, TransB))
     return (TransB ? gemm_nt : gemm_nn)(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias);
-  count_flops(rows->count, N, K);
+  count_flops(TransB ? kNT : kNN, rows->count, N, K);
   gemm_packed_rows<TransB>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, bias, *rows);
 }
 
@@ -590,7 +609,7 @@ void gemm_nt_rows(float* C, long ldc, const float* A, long lda, const float* B, 
 
 void gemm_tn(float* C, long ldc, const float* A, long lda, const float* B, long ldb, long M, long N,
              long K, bool accumulate, const float* bias) {
-  count_flops(M, N, K);
+  count_flops(kTN, M, N, K);
   if (M == 0 || N == 0) return;
   if (K == 0) return empty_product(C, ldc, M, N, accumulate, bias);
   if (packed_pays(M, N, kPackRowsTN) && K >= 4)
@@ -602,7 +621,7 @@ void gemm_tn_rows(float* C, long ldc, const float* A, long lda, const float* B, 
                   long N, long K, bool accumulate, const RowSet* ks) {
   // only where the full product packs: the small products group their terms by four along K
   if (!ks || !skips_ks(M, N, K)) return gemm_tn(C, ldc, A, lda, B, ldb, M, N, K, accumulate);
-  count_flops(M, N, ks->count);
+  count_flops(kTN, M, N, ks->count);
   if (ks->count == 0) return empty_product(C, ldc, M, N, accumulate, nullptr);
   gemm_packed<true, false>(C, ldc, A, lda, B, ldb, M, N, K, accumulate, nullptr, nullptr, ks);
 }

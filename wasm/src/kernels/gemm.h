@@ -21,6 +21,10 @@
 
 #include "kernels/row_set.h"
 
+#ifdef LAB_COUNT_FLOPS
+#include <vector>
+#endif
+
 namespace lab::kernels {
 
 // A product over a RowSet (kernels/row_set.h), some of the M rows of A and C: the product's other
@@ -60,6 +64,15 @@ void sum_rows_acc(float* c, const float* A, long lda, long R, long N, const RowS
 // GEMM work beside the kernels' peak; wasm runs the same calls, so the count is the wasm step's
 // too.
 double gemm_flops();
+// Each product shape run since the last call, and how many times: op "nn", "nt" or "tn", M the
+// rows computed (the listed ones where wasm computes only those), N, K the terms summed. The
+// benchmark replays a step's shapes alone in wasm (bench/wasm_kernels.cpp) to time its products
+// without the rest of the step.
+struct GemmShape {
+  const char* op;
+  long M, N, K, count;
+};
+std::vector<GemmShape> take_gemm_shapes();
 #endif
 
 }  // namespace lab::kernels
