@@ -112,7 +112,9 @@ int replay(FILE* in) {
   const auto run = [&] {
     for (const Call& k : calls) {
       const bool tn = k.op[0] == 't', nt = k.op[1] == 't';
-      auto gemm = tn ? &lab::kernels::gemm_tn : nt ? &lab::kernels::gemm_nt : &lab::kernels::gemm_nn;
+      auto gemm = tn   ? &lab::kernels::gemm_tn
+                  : nt ? &lab::kernels::gemm_nt
+                       : &lab::kernels::gemm_nn;
       const long lda = tn ? k.M : k.K, ldb = nt ? k.K : k.N;
       for (long i = 0; i < k.count; ++i) {
         gemm(C.data(), k.N, A.data(), lda, B.data(), ldb, k.M, k.N, k.K, false, nullptr);
@@ -127,8 +129,8 @@ int replay(FILE* in) {
     s.push_back((emscripten_get_now() - t0) / 1000.0);
   }
   std::sort(s.begin(), s.end());
-  std::printf("{\"replay_steps\": %ld, \"best_s\": %.9g, \"median_s\": %.9g, \"gflops\": %.4g}\n", steps,
-              s.front() / steps, s[s.size() / 2] / steps, flops / s.front() / 1e9);
+  std::printf("{\"replay_steps\": %ld, \"best_s\": %.9g, \"median_s\": %.9g, \"gflops\": %.4g}\n",
+              steps, s.front() / steps, s[s.size() / 2] / steps, flops / s.front() / 1e9);
   return 0;
 }
 

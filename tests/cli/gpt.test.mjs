@@ -58,7 +58,7 @@ test('info and evaluate read a GPT model file: its settings, and its held-out lo
   const i = cli('info', '--model', model);
   assert.equal(i.code, 0, i.err);
   for (const re of [/^model +GPT: 1 layers, 2 heads, dModel 16, block 8 characters$/m, /^corpus +12 poems: 11 for training \(\d+ characters\), 1 held out/m,
-    /^steps trained +300$/m, /^learning rate +0\.01$/m, /^form drills +75% of the windows$/m]) assert.match(i.out, re);
+    /^steps trained +300$/m, /^learning rate +0\.01$/m, /^form drills +none$/m]) assert.match(i.out, re);
   const ij = JSON.parse(cli('info', '--model', model, '--json').out);
   assert.equal(ij.arch, 'gpt');
   assert.equal(ij.step, 300);
@@ -101,6 +101,9 @@ test('--corpus song100 trains on the Song poems that npm run build:poems extract
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /^training a GPT on the Song poems \(86 poems, \d+ characters; 10 poems held out; \d+ distinct characters\)/);
   assert.equal(JSON.parse(cli('info', '--model', out, '--json').out).corpus.poems, 96);
+  // the poems' recipe drills three windows in four; your own text (--text, above) trains on itself
+  assert.match(cli('info', '--model', out).out, /^form drills +75% of the windows$/m);
+  assert.equal(JSON.parse(cli('info', '--model', model, '--json').out).config.drills, 0);
 });
 
 test('options that do not apply are refused, and nothing is written', () => {

@@ -392,6 +392,53 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
     await page.waitForFunction(inViewHere);
   });
 
+  test('§5: the attention row pointed at, clicked, tapped or walked to shows that step’s candidates', async () => {
+    /** Four characters drawn with Next, and the candidates the figure showed after each (its step's own). */
+    const drawFour = async (p) => {
+      await p.waitForFunction(() => document.querySelector('.gpt-section')?.dataset.samples === '1', null, { timeout: 60_000 });
+      const seen = [];
+      for (let n = 1; n <= 4; n++) {
+        await p.click('[data-testid=gpt-next]');
+        await p.waitForFunction((k) => document.querySelector('.gpt-generate')?.dataset.generated === String(k), n);
+        await frames(p);
+        seen.push(await mapData(p, '#gpt-candidates'));
+      }
+      assert.notDeepEqual(seen[1], seen[2], 'two steps, two sets of candidates');
+      return seen;
+    };
+    const candidates = async (p) => ({ step: await p.evaluate(() => document.querySelector('.gpt-generate').dataset.candidatesStep), data: await mapData(p, '#gpt-candidates') });
+    const expectStep = async (p, seen, row, how) => {
+      await frames(p);
+      const shown = await candidates(p);
+      assert.equal(shown.step, String(row + 1), `${how}: the candidates are not step ${row + 1}'s`);
+      assert.deepEqual(shown.data, seen[row], `${how}: step ${row + 1}'s candidates, as they were when it was drawn`);
+      assert.ok((await p.locator('#gpt-candidates').textContent()).includes(`for character ${row + 1} (`), `${how}: the title names the step`);
+    };
+    await site.load('#view=gpt&lang=en&seed=1');
+    const seen = await drawFour(page);
+    await expectStep(page, seen, 3, 'at first, the last step');
+    const at = (row) => cellPoint(page, '#gpt-attention', row, 0);
+    let p = await at(1);
+    await page.mouse.move(p.x, p.y);
+    await expectStep(page, seen, 1, 'hovering row 2');
+    p = await at(0);
+    await page.mouse.click(p.x, p.y);
+    await page.mouse.move(1, 1);
+    await expectStep(page, seen, 0, 'row 1 clicked, the pointer gone');
+    // the keyboard walks from the clicked row; Escape lets it go, back to the last step
+    await page.locator('#gpt-attention canvas').focus();
+    await page.keyboard.press('ArrowDown');
+    await expectStep(page, seen, 1, 'ArrowDown from row 1');
+    await page.keyboard.press('Escape');
+    await expectStep(page, seen, 3, 'Escape');
+    // a finger on a phone
+    await phone.open('#view=gpt&lang=en&seed=1');
+    const seenPhone = await drawFour(phone.page);
+    const tap = await cellPoint(phone.page, '#gpt-attention', 2, 0);
+    await phone.page.touchscreen.tap(tap.x, tap.y);
+    await expectStep(phone.page, seenPhone, 2, 'a tap on row 3');
+  });
+
   test('§4: each layer × head grid is one Tab stop; the arrow keys move between its maps', async () => {
     await open(page, SECTIONS.transformer.hash, SECTIONS.transformer);
     const stops = await page.$$eval('[data-testid^="transformer-grid-"]', (grids) => grids.map((g) => g.querySelectorAll('button.transformer-thumb[tabindex="0"]').length));

@@ -330,12 +330,12 @@ TEST(GptSession, PoemWindowsStartAtTheBlankLineBeforeEachPoem) {
 // or a training poem's shape (its line breaks and marks, in place) with every other character
 // drawn from the training text's other characters by their counts, read to the poem's end.
 TEST(GptSession, FormDrillsKeepAPoemsShapeAndDrawItsWordsFromTheText) {
-  EXPECT_TRUE(lab::drill_keeps("\n"));
-  EXPECT_TRUE(lab::drill_keeps("，"));
-  EXPECT_TRUE(lab::drill_keeps("。"));
-  EXPECT_TRUE(lab::drill_keeps("?"));
-  EXPECT_FALSE(lab::drill_keeps("白"));
-  EXPECT_FALSE(lab::drill_keeps("《"));
+  // each mark by its code point, read from its UTF-8 here
+  const lab::CharVocab marks = lab::CharVocab::from_text("\n\r，。？！；、：,.?!;:白《a");
+  for (size_t i = 0; i < marks.points().size(); ++i) {
+    const std::string& c = marks.chars()[i];
+    EXPECT_EQ(lab::drill_keeps(marks.points()[i]), c != "白" && c != "《" && c != "a") << c;
+  }
 
   lab::GptSessionConfig c = tiny_config();
   c.windows = lab::GptWindows::kPoem;
@@ -349,7 +349,7 @@ TEST(GptSession, FormDrillsKeepAPoemsShapeAndDrawItsWordsFromTheText) {
   std::vector<long> count(static_cast<size_t>(s.vocab().size()), 0);
   std::vector<bool> kept(static_cast<size_t>(s.vocab().size()));
   for (int32_t id = 0; id < s.vocab().size(); ++id) {
-    kept[static_cast<size_t>(id)] = lab::drill_keeps(s.vocab().decode({id}));
+    kept[static_cast<size_t>(id)] = lab::drill_keeps(s.vocab().points()[static_cast<size_t>(id)]);
   }
   for (const int32_t id : ids) count[static_cast<size_t>(id)] += !kept[static_cast<size_t>(id)];
   // the training poems, each from the blank line before it to the one after

@@ -61,7 +61,9 @@ function configFrom(o) {
   if (o.batch !== undefined) c.batchSize = o.batch;
   if (o.lr !== undefined) c.learningRate = o.lr;
   if (o.windows !== undefined) c.windows = o.windows;
+  // form drills are the poems' recipe: your own text trains on itself unless asked (docs/gpt.md)
   if (o.drills !== undefined) c.drills = o.drills;
+  else if (o.text !== undefined) c.drills = 0;
   return c;
 }
 

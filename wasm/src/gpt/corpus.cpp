@@ -126,10 +126,11 @@ GptBatch sample_windows(const std::vector<int32_t>& ids, long B, long T, Rng& rn
   return b;
 }
 
-bool drill_keeps(const std::string& character) {
-  static const char* const kKept[] = {"\n", "\r", "，", "。", "？", "！", "；", "、",
-                                      "：", ",",  ".",  "?",  "!",  ";",  ":"};
-  return std::find(std::begin(kKept), std::end(kKept), character) != std::end(kKept);
+bool drill_keeps(uint32_t point) {
+  // \n \r ， 。 ？ ！ ； 、 ： , . ? ! ; :
+  constexpr uint32_t kKept[] = {0x0a,   0x0d,   0xff0c, 0x3002, 0xff1f, 0xff01, 0xff1b, 0x3001,
+                                0xff1a, 0x002c, 0x002e, 0x003f, 0x0021, 0x003b, 0x003a};
+  return std::find(std::begin(kKept), std::end(kKept), point) != std::end(kKept);
 }
 
 namespace {

@@ -20,6 +20,7 @@ class CharVocab {
 
   long size() const { return static_cast<long>(chars_.size()); }
   const std::vector<std::string>& chars() const { return chars_; }  // id → character (UTF-8)
+  const std::vector<uint32_t>& points() const { return points_; }   // id → code point
   // Throws InputError naming a character outside the vocabulary and its position.
   std::vector<int32_t> encode(const std::string& text) const;
   std::string decode(const std::vector<int32_t>& ids) const;  // InputError for a bad id
@@ -64,8 +65,8 @@ constexpr int32_t kDrillFill = -1;
 GptBatch sample_windows_at(const std::vector<int32_t>& ids, const std::vector<PoemWindow>& windows,
                            long B, long T, Rng& rng, const FormDrills* drills = nullptr);
 
-// Whether a character is one a form drill keeps: a line break, or one of the marks that end a
-// sentence or a clause (，。？！；、： and their ASCII forms).
-bool drill_keeps(const std::string& character);
+// Whether a character (a code point) is one a form drill keeps: a line break, or one of the marks
+// that end a sentence or a clause (，。？！；、： and their ASCII forms).
+bool drill_keeps(uint32_t point);
 
 }  // namespace lab

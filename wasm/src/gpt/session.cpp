@@ -326,7 +326,7 @@ FormDrills form_drills(double share, const CharVocab& vocab, const std::vector<i
   if (share <= 0 || poems.empty()) return d;
   std::vector<uint8_t> kept(static_cast<size_t>(vocab.size()));
   for (long id = 0; id < vocab.size(); ++id) {
-    kept[static_cast<size_t>(id)] = drill_keeps(vocab.decode({static_cast<int32_t>(id)}));
+    kept[static_cast<size_t>(id)] = drill_keeps(vocab.points()[static_cast<size_t>(id)]);
   }
   for (const int32_t id : train) {
     if (!kept[static_cast<size_t>(id)]) d.content.push_back(id);

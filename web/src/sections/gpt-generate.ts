@@ -2,8 +2,9 @@
 // step's top candidates (the model's probability and the probability they are drawn with after
 // temperature, top-k and top-p; the drawn character among them even when it ranks lower) and, in the
 // chosen layer and head, every generated step's attention over the text before it: one row a step,
-// so the causal mask shows as the empty upper triangle. Both figures are heatmaps (heatmap/heatmap.ts): every cell reaches
-// mouse, keyboard, touch and screen reader.
+// so the causal mask shows as the upper triangle of zeros. Both figures are heatmaps (heatmap/heatmap.ts): every cell reaches
+// mouse, keyboard, touch and screen reader. The two are linked: a row of the attention pointed at,
+// clicked, tapped or walked to shows that step's candidates (the last step's otherwise).
 import { Heatmap } from '../heatmap/heatmap';
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
@@ -57,6 +58,9 @@ export class GptGenerate {
   /** the generated characters after the prompt, and each step with where its keys start in the text */
   #generated: string[] = [];
   #steps: { step: GptStep; first: number }[] = [];
+  /** the attention's row (a step) the candidates show: hovered, else selected, else the last */
+  #hovered: number | null = null;
+  #selected: number | null = null;
   #busy = false;
 
   /** What Next and Write say instead of drawing while a settings box holds a refused value, else null. */
@@ -90,11 +94,19 @@ export class GptGenerate {
     const figures = el('div', 'gpt-figures');
     const candidatesBox = el('div', 'gpt-figure');
     const attentionBox = el('div', 'gpt-figure');
-    this.#candidates = new Heatmap(candidatesBox, { id: 'gpt-candidates', title: t('gpt.candidates'), fixedRange: [0, 1], digits: 3, t });
+    // titled by the step it shows (#drawCandidates), hidden until there is one
+    this.#candidates = new Heatmap(candidatesBox, { id: 'gpt-candidates', title: '', fixedRange: [0, 1], digits: 3, t });
     const choose = el('div', 'al-controls gpt-choose');
     choose.append(field(t('gpt.field.layer'), this.#layer), field(t('gpt.field.head'), this.#head));
     attentionBox.append(choose);
     this.#attention = new Heatmap(attentionBox, { id: 'gpt-attention', title: '', fixedRange: [0, 1], t });
+    this.#attention.onCell((e) => {
+      if (e.kind === 'hover') this.#hovered = e.row;
+      else if (e.kind === 'select') [this.#selected, this.#hovered] = [e.row, null];
+      // the pointer leaving keeps the clicked row; Escape (the keyboard's leave) lets it go too
+      else [this.#hovered, this.#selected] = [null, e.source === 'keyboard' ? null : this.#selected];
+      this.#drawCandidates();
+    });
     figures.append(candidatesBox, attentionBox);
     this.element.append(el('h3', 'gpt-subtitle', t('gpt.gen.title')), controls, this.#text, this.#line.element, figures);
     this.#line.show('info', t('gpt.gen.none'));
@@ -150,6 +162,7 @@ export class GptGenerate {
   restart(): void {
     this.#generated = [];
     this.#steps = [];
+    this.#hovered = this.#selected = null;
     this.#line.show('info', this.#ctx.t('gpt.gen.none'));
     this.#drawText();
     this.#drawChoices();
@@ -188,6 +201,7 @@ export class GptGenerate {
     this.#busy = true;
     this.#next.disabled = true;
     this.#write.disabled = true;
+    this.#hovered = this.#selected = null; // the new step is the one to show
     try {
       const text = this.#context();
       const options = this.#options(this.#generated.length);
@@ -269,18 +283,7 @@ export class GptGenerate {
     this.element.querySelector('.gpt-choose')?.toggleAttribute('hidden', !last);
     if (!last) return;
     const nl = t('gpt.newline');
-    // A draw outside the first few is shown after them, so the reader always finds it.
-    const shown = last.top.slice(0, SHOWN_CANDIDATES);
-    const drawn = shown.some((c) => c.id === last.token) ? [] : last.top.filter((c) => c.id === last.token);
-    const top = [...shown, ...drawn];
-    this.#candidates.update({
-      rows: 2,
-      cols: top.length,
-      values: [...top.map((c) => c.prob), ...top.map((c) => c.sampleProb)],
-      rowLabels: [t('gpt.candidates.model'), t('gpt.candidates.drawn')],
-      colLabels: top.map((c) => charLabel(c.char, nl)),
-      colLang: 'zh',
-    });
+    this.#drawCandidates();
     // Rows: the character each step read (its query, which attends to itself and the characters
     // before it), in order; columns: the text but the last character, which no step has read yet.
     // A row is 0 right of its query (the mask) and left of its window.
@@ -301,6 +304,29 @@ export class GptGenerate {
       rowLang: 'zh',
       colLang: 'zh',
     });
+  }
+
+  /** The candidates of the step the attention's row names (hovered, selected, else the last). */
+  #drawCandidates(): void {
+    const { t } = this.#ctx;
+    const index = Math.min(this.#hovered ?? this.#selected ?? this.#steps.length - 1, this.#steps.length - 1);
+    const step = this.#steps[index]?.step;
+    if (!step) return;
+    const nl = t('gpt.newline');
+    // A draw outside the first few is shown after them, so the reader always finds it.
+    const shown = step.top.slice(0, SHOWN_CANDIDATES);
+    const drawn = shown.some((c) => c.id === step.token) ? [] : step.top.filter((c) => c.id === step.token);
+    const top = [...shown, ...drawn];
+    this.#candidates.title = fill(t('gpt.candidates.at'), { n: index + 1, char: charLabel(step.char, nl) });
+    this.#candidates.update({
+      rows: 2,
+      cols: top.length,
+      values: [...top.map((c) => c.prob), ...top.map((c) => c.sampleProb)],
+      rowLabels: [t('gpt.candidates.model'), t('gpt.candidates.drawn')],
+      colLabels: top.map((c) => charLabel(c.char, nl)),
+      colLang: 'zh',
+    });
+    this.element.dataset.candidatesStep = String(index + 1);
   }
 
   /** The state changed: layer, head or prompt from the link or back/forward. */

@@ -8,7 +8,7 @@ import type { SectionContext } from '../section';
 import type { GptHeadScores } from '#types/gpt';
 import { button, el, errorText, MessageLine, setText } from './dom';
 import { charLabel } from './gpt-generate';
-import { POEM_START, samplePoem } from '../../../wasm/js/gpt-form.mjs';
+import { POEM_START, sampleForm, samplePoem } from '../../../wasm/js/gpt-form.mjs';
 import { sampleOptions, type GptRun, type Milestone } from './gpt-run';
 
 export const DETECTORS = ['previous', 'lineBack', 'lineStart', 'induction'] as const;
@@ -174,7 +174,9 @@ export class GptHeads {
       .then((r) => {
         if (request !== this.#request) return;
         const poem = samplePoem(r.generated) ?? r.generated;
-        setText(this.#zeroed, fill(t('gpt.heads.zeroedSample'), { heads: names, text: show(poem) }));
+        // whether the zeroed head's draw still has the form, in the samples' words
+        const form = t(sampleForm(r.generated).ok ? 'gpt.form.yes' : 'gpt.form.no');
+        setText(this.#zeroed, `${fill(t('gpt.heads.zeroedSample'), { heads: names, text: show(poem) })} (${form})`);
         this.#zeroed.dataset.text = poem;
       })
       .catch((err: unknown) => {

@@ -5,7 +5,6 @@
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
 import { button, el, errorText, field, setFieldError } from './dom';
-import { readTextFile } from './text-file';
 
 /** The largest text the page takes: the session's limit (docs/gpt.md). */
 const OWN_TEXT_MAX_MIB = 1;
@@ -73,6 +72,8 @@ export class GptOwnText {
     const file = this.#file.files?.[0];
     setFieldError(this.#file, null);
     if (!file) return;
+    // the file reader (its UTF-8 and NUL checks) comes with the first file chosen, not with the page
+    const { readTextFile } = await import('./text-file');
     const read = await readTextFile(file, this.#ctx.lang, this.#fileLabel, OWN_TEXT_MAX_MIB);
     this.#file.value = ''; // the same file chosen again is read again
     if ('error' in read) return setFieldError(this.#file, read.error);

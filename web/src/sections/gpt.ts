@@ -67,6 +67,8 @@ class GptView implements SectionHandle {
   readonly #chart: LineChart;
   /** the curves, hidden until the first step (as §3.3's): Chart.js comes with Train, not with the page */
   readonly #chartFigure = el('figure', 'gpt-chart');
+  /** what the curves are: the Tang poems' note (their 1,600 characters), or the own text's */
+  readonly #chartAbout = el('p', 'gpt-note gpt-chart-about');
   readonly #train: HTMLButtonElement;
   readonly #pause: HTMLButtonElement;
   readonly #generate: GptGenerate;
@@ -88,7 +90,7 @@ class GptView implements SectionHandle {
     this.#tang = tangSource(fetchPoems);
     const { t, state } = ctx;
     const adopted = parked.adopt(PARK_KEY);
-    this.#run = adopted?.run ?? new GptRun(ctx.lab, this.#tang, state.get('gpt_drills'));
+    this.#run = adopted?.run ?? new GptRun(ctx.lab, this.#tang, this.#drillsFor(this.#tang));
     this.#resume = adopted?.playing ?? false;
     mountRoot(host, this.#root, HEATMAP_CSS, sharedCss, css, CHART_CSS);
     this.#root.dataset.step = '0';
@@ -107,7 +109,7 @@ class GptView implements SectionHandle {
 
     const chartFigure = this.#chartFigure;
     const chartBox = el('div', 'gpt-chart-box');
-    chartFigure.append(el('figcaption', undefined, t('gpt.chart')), chartBox, el('p', 'gpt-note gpt-chart-about', t('gpt.chart.about')));
+    chartFigure.append(el('figcaption', undefined, t('gpt.chart')), chartBox, this.#chartAbout);
     this.#chart = new LineChart(chartBox, {
       label: t('gpt.chart'),
       x: { kind: 'linear', min: 0, integerStep: true, title: t('gpt.axis.step') },
@@ -189,7 +191,7 @@ class GptView implements SectionHandle {
     }
     this.#generate.onState(changed);
     // form drills are a setting of the training run: another share is another model, from step 0
-    if (changed.includes('gpt_drills') && this.#ctx.state.get('gpt_drills') !== this.#run.drills) this.#renew();
+    if (changed.includes('gpt_drills') && this.#drillsFor(this.#run.source) !== this.#run.drills) this.#renew();
     this.#draw();
   }
 
@@ -231,7 +233,7 @@ class GptView implements SectionHandle {
 
   #reset(): void {
     void this.#run.delete();
-    this.#adopt(new GptRun(this.#ctx.lab, this.#run.source, this.#ctx.state.get('gpt_drills')));
+    this.#adopt(new GptRun(this.#ctx.lab, this.#run.source, this.#drillsFor(this.#run.source)));
     this.#started = false;
     this.#start();
     this.#draw();
@@ -241,7 +243,14 @@ class GptView implements SectionHandle {
   #renew(): void {
     if (this.#started) return this.#reset();
     void this.#run.delete();
-    this.#adopt(new GptRun(this.#ctx.lab, this.#run.source, this.#ctx.state.get('gpt_drills')));
+    this.#adopt(new GptRun(this.#ctx.lab, this.#run.source, this.#drillsFor(this.#run.source)));
+  }
+
+  /** Form drills are the Tang poems' recipe: a reader's own text, prose or verse of any form,
+   *  trains on itself alone (drills of its punctuation around random characters would teach it
+   *  random characters). */
+  #drillsFor(source: CorpusSource): number {
+    return source.own ? 0 : this.#ctx.state.get('gpt_drills');
   }
 
   #adopt(run: GptRun): void {
@@ -256,7 +265,7 @@ class GptView implements SectionHandle {
   /** A new run on `source`, which replaces the current one only once its session exists: on a
    *  refusal the model trained so far stays, and the promise rejects with the reason. */
   async #trainOn(source: CorpusSource): Promise<void> {
-    const run = new GptRun(this.#ctx.lab, source, this.#ctx.state.get('gpt_drills'));
+    const run = new GptRun(this.#ctx.lab, source, this.#drillsFor(source));
     try {
       await run.ready();
     } catch (err) {
@@ -294,6 +303,7 @@ class GptView implements SectionHandle {
     const evaluation = run.evaluation;
     this.#root.dataset.step = String(step);
     this.#root.dataset.own = run.source.own ? '1' : '0';
+    setText(this.#chartAbout, t('gpt.chart.about') + (run.source.own ? '' : t('gpt.chart.about.tang')));
     this.#train.disabled = run.playing || !info;
     this.#pause.disabled = !run.playing;
     if (evaluation) {
