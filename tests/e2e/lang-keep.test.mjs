@@ -176,7 +176,7 @@ describe('switching language keeps the trained models', { timeout: 600_000 }, ()
     const chosen = () => page.locator('.gpt-chosen').textContent();
     const [, p] = (await chosen()).match(/^Character 3 after the prompt: drew .+ \(model probability (\d\.\d{3})\)\.$/s);
     const last = Array.from(before.text).at(-1).replace('\n', '⏎');
-    for (const [lang, said] of [['zh', `提示后的第 3 个字：抽中“${last}”（模型给它的概率 ${p}）。`], ['en', `Character 3 after the prompt: drew ${last} (model probability ${p}).`]]) {
+    for (const [lang, said] of [['zh', `开头后的第 3 个字：抽中“${last}”（模型给它的概率 ${p}）。`], ['en', `Character 3 after the prompt: drew ${last} (model probability ${p}).`]]) {
       await switchTo(lang, '.gpt-generate');
       await page.waitForFunction((n) => document.querySelector('#gpt-attention output.heatmap-data')?.value === n, before.attention);
       assert.deepEqual(await shown(), before, `after the switch to ${lang}`);
