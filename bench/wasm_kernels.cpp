@@ -83,6 +83,14 @@ void report(const char* name, long M, long N, long K, const char* statistic, dou
       name, M, N, K, statistic, seconds, flops / seconds / 1e9);
 }
 
+// C (M, N) = op(A) · op(B), op "nn", "nt" or "tn", through that kernels/gemm.h entry point, every
+// matrix at its natural row stride: the fixed shapes below and a replayed step both call this.
+void run_gemm(const char* op, float* C, const float* A, const float* B, long M, long N, long K) {
+  const bool tn = op[0] == 't', nt = op[1] == 't';
+  auto gemm = tn ? &lab::kernels::gemm_tn : nt ? &lab::kernels::gemm_nt : &lab::kernels::gemm_nn;
+  gemm(C, N, A, tn ? M : K, B, nt ? K : N, M, N, K, false, nullptr);
+}
+
 // A training step's products alone, as the native benchmark recorded them (bench_steps.h), read
 // from kReplayFile (a line "steps S", then "op M N K count" per shape, written by
 // bench/lib/kernels.mjs): each run count times on zero-filled operands of its shape, the whole list
@@ -111,14 +119,8 @@ int replay(FILE* in) {
   for (const Call& k : calls) flops += 2.0 * k.M * k.N * k.K * k.count;
   const auto run = [&] {
     for (const Call& k : calls) {
-      const bool tn = k.op[0] == 't', nt = k.op[1] == 't';
-      auto gemm = tn   ? &lab::kernels::gemm_tn
-                  : nt ? &lab::kernels::gemm_nt
-                       : &lab::kernels::gemm_nn;
-      const long lda = tn ? k.M : k.K, ldb = nt ? k.K : k.N;
-      for (long i = 0; i < k.count; ++i) {
-        gemm(C.data(), k.N, A.data(), lda, B.data(), ldb, k.M, k.N, k.K, false, nullptr);
-      }
+      for (long i = 0; i < k.count; ++i)
+        run_gemm(k.op, C.data(), A.data(), B.data(), k.M, k.N, k.K);
     }
   };
   run();
@@ -169,13 +171,9 @@ int main() {
   for (const Shape& sh : shapes) {
     const long M = sh.M, N = sh.N, K = sh.K;
     std::vector<float> A(M * K, 0.5f), B(K * N, 0.25f), C(M * N, 0.0f);
-    const bool tn = sh.op[0] == 't', nt = sh.op[1] == 't';
-    const long lda = tn ? M : K, ldb = nt ? K : N;
-    auto gemm = tn ? &lab::kernels::gemm_tn : nt ? &lab::kernels::gemm_nt : &lab::kernels::gemm_nn;
     const double flops = 2.0 * M * N * K;
-    const double t = time_calls([&] {
-                       gemm(C.data(), N, A.data(), lda, B.data(), ldb, M, N, K, false, nullptr);
-                     }).median_s;
+    const double t =
+        time_calls([&] { run_gemm(sh.op, C.data(), A.data(), B.data(), M, N, K); }).median_s;
     char name[16];
     std::snprintf(name, sizeof name, "gemm_%s", sh.op);
     report(name, M, N, K, "median", t, flops);
