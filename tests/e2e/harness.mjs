@@ -351,6 +351,24 @@ export async function openPanel(page, testId) {
   await page.waitForFunction((id) => document.querySelector(`details[data-testid="${id}"]`)?.open === true, testId);
 }
 
+/**
+ * Types `value` into the number field `field` (its setting `name`) without leaving it, then opens
+ * the panel `panel` (its setting `panelSetting`) by the address, as a link or the back button
+ * would: the field must keep what was typed, and apply it when the reader leaves it (Tab).
+ * `openSetting`: the setting of the panel the field is in, written to the address first (a hash
+ * written without it would close that panel).
+ */
+export async function typedFieldOutlivesAnotherSetting(page, { field, name, value, openSetting, panel, panelSetting }) {
+  await page.fill(`[data-testid=${field}]`, value); // typed, not yet committed
+  await page.waitForFunction((s) => new RegExp(`${s}=1`).test(location.hash), openSetting);
+  await page.evaluate((s) => { location.hash += `&${s}=1`; }, panelSetting);
+  await page.waitForFunction((id) => document.querySelector(`details[data-testid="${id}"]`)?.open === true, panel);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), field, 'still in the field');
+  assert.equal(await page.inputValue(`[data-testid=${field}]`), value, 'what the reader typed was kept');
+  await page.keyboard.press('Tab'); // the reader leaves the field: its change commits it
+  await page.waitForFunction(([n, v]) => new RegExp(`${n}=${v}(&|$)`).test(location.hash), [name, value]);
+}
+
 /** Scrolls to the bottom in steps of most of a screen, so every part that starts when seen has started. */
 export async function scrollThrough(page) {
   for (let i = 0; i < 80; i++) {

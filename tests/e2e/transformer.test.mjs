@@ -8,7 +8,7 @@
 // Needs a build (npm run build:web). Run: node --test tests/e2e/transformer.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { horizontalOverflow, keepScreenshot, openPanel, useSite } from './harness.mjs';
+import { horizontalOverflow, keepScreenshot, openPanel, typedFieldOutlivesAnotherSetting, useSite } from './harness.mjs';
 
 const SEC = 'section[data-section="transformer"] .transformer-section';
 
@@ -222,6 +222,12 @@ describe('§4 the Transformer', { timeout: 300_000 }, () => {
     await page.waitForFunction(() => document.querySelector('[data-testid=transformer-text]')?.getAttribute('aria-invalid') !== 'true');
     await page.waitForFunction(() => document.querySelector('[data-testid="transformer-grid-cross"]')?.dataset.drawn === '1');
     await site.screenshot('transformer-bad-input');
+  });
+
+  test('a number typed in a field stays while another setting changes, and applies when the reader leaves the field', async () => {
+    await open('#view=transformer&seed=1');
+    await typedFieldOutlivesAnotherSetting(page, { field: 'transformer-steps', name: 'transformer_steps', value: '37', openSetting: 'transformer_open_settings', panel: 'transformer-panel-compare', panelSetting: 'transformer_open_compare' });
+    assert.match(await page.locator('[data-testid=transformer-settings-line]').textContent(), /\b37\b/);
   });
 
   test('the comparison with the recurrent models is measured live: exact match by length, parameters, time per step', async () => {

@@ -8,7 +8,7 @@
 // Needs a build (npm run build:web, or ATTENTION_LAB_DIST=<outDir>). Run: node --test tests/e2e/translate.test.mjs
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { horizontalOverflow, openPanel, startSite, useSite } from './harness.mjs';
+import { horizontalOverflow, openPanel, startSite, typedFieldOutlivesAnotherSetting, useSite } from './harness.mjs';
 
 const SEC = '#section-translate .translate-section';
 // The note's five sentences with the book's recipe (the section's defaults are the grammar's).
@@ -192,6 +192,12 @@ describe('§3.3 encoder-decoder attention', { timeout: 400_000 }, () => {
     await page.press('[data-testid=translate-text]', 'Enter');
     assert.equal(await page.locator(`${SEC} [data-testid=translate-input-error]`).textContent(), 'Sentence: at most 200 characters (you typed 201)');
     assert.equal(await page.inputValue('[data-testid=translate-text]'), '我'.repeat(201));
+  });
+
+  test('a number typed in a field stays while another setting changes, and applies when the reader leaves the field', async () => {
+    await site.load('#view=translate&seed=1');
+    await openPanel(page, 'translate-panel-settings');
+    await typedFieldOutlivesAnotherSetting(page, { field: 'translate-beam', name: 'translate_beam', value: '3', openSetting: 'translate_open_settings', panel: 'translate-panel-words', panelSetting: 'translate_open_words' });
   });
 
   test('grammar corpus in Chinese at 1280 and 390 px', async () => {

@@ -111,9 +111,13 @@ export class TransformerControls {
     return this.element.closest('.transformer-section')?.querySelector<HTMLElement>('[data-testid="transformer-text"]') ?? this.element;
   }
 
-  /** Shows the state's values (a box holding a refused value keeps it). */
-  sync(): void {
+  /**
+   * Shows the state's values of `changed` (all when omitted): a box holding a refused value keeps it,
+   * and a change to another setting leaves alone what the reader is typing in this one.
+   */
+  sync(changed?: readonly PropName[]): void {
     for (const [name, control] of Object.entries(this.inputs)) {
+      if (changed && !changed.includes(name as PropName)) continue;
       if (control.getAttribute('aria-invalid') === 'true') continue;
       const value = this.#state.get(name as PropName);
       control.value = typeof value === 'boolean' ? (value ? '1' : '0') : String(value);

@@ -243,7 +243,7 @@ class TransformerView implements SectionHandle {
   }
 
   #onState(changed: readonly PropName[]): void {
-    this.#controls.sync();
+    this.#controls.sync(changed);
     const { state } = this.#ctx;
     this.#sentence.sync();
     const setting = changed.find((n) => MODEL_SETTINGS.includes(n));

@@ -63,10 +63,15 @@ export class TranslateControls {
     this.#showScore();
   }
 
-  /** Every control shows the state's value, except a box holding a rejected value (the error names it). */
-  sync(): void {
+  /**
+   * The controls of `changed` (all when omitted) show the state's value, except a box holding a
+   * rejected value (the error names it); a change to another setting leaves alone what the reader
+   * is typing in this one.
+   */
+  sync(changed?: readonly PropName[]): void {
     const s = this.#ctx.state;
     for (const [name, control] of Object.entries(this.#controls)) {
+      if (changed && !changed.includes(name as PropName)) continue;
       if (control.getAttribute('aria-invalid') === 'true') continue;
       control.value = String(s.get(name as PropName));
     }

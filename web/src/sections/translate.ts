@@ -219,13 +219,13 @@ class TranslateView implements SectionHandle {
     return new TranslateTrainer(this.#ctx.lab, { ...settings, score: 'none' });
   }
 
-  #syncControls(): void {
-    this.#controls.sync();
+  #syncControls(changed?: readonly PropName[]): void {
+    this.#controls.sync(changed);
     this.#input.sync();
   }
 
   #onState(changed: readonly PropName[]): void {
-    this.#syncControls();
+    this.#syncControls(changed);
     this.#extras?.onState(changed);
     const setting = changed.find((n) => MODEL_SETTINGS.includes(n));
     if (setting) {
