@@ -46,6 +46,11 @@ describe('§5: what the heads learned, and zeroing a head', { timeout: 600_000 }
       assert.equal(row.length, 4);
       for (const x of row) assert.ok(x >= 0 && x <= 1, `score ${x}`);
     }
+    // the last row: a head spreading its weight evenly, the baseline the scores are read against
+    const even = await page.$$eval('[data-testid=gpt-heads-even] td[data-detector]', (cells) => cells.map((c) => Number(c.textContent)));
+    assert.equal(await page.locator('[data-testid=gpt-heads-even] th').textContent(), text('en', 'gpt.heads.even'));
+    assert.equal(even.length, 4);
+    for (const x of even) assert.ok(x > 0 && x < 0.2, `even spread ${x}`);
     const caption = await page.locator('[data-testid=gpt-heads-table] caption').textContent();
     assert.ok(caption.includes('100'), caption);
     const headers = await page.locator('[data-testid=gpt-heads-table] thead th').allTextContents();

@@ -80,6 +80,33 @@ TEST(GptHeads, ZeroedHeadsLogitsAndGenerationMatchPyTorch) {
   EXPECT_EQ(lab::generate(model, prompt, g).ids, expected);
 }
 
+// With every query and key projection 0, every score is 0 and each head spreads its weight evenly
+// over the positions it may see: every head's score is then the even spread's, computed apart.
+TEST(GptHeads, AHeadThatLooksNowhereScoresTheEvenSpread) {
+  lab::GptModel model = reference_model();
+  const long C = model.config().d_model;
+  for (long l = 0; l < model.config().layers; ++l) {
+    const std::string name = "transformer.h." + std::to_string(l) + ".attn.c_attn.";
+    // the q and k row blocks of c_attn (q; k; v), weight and bias
+    float* p = model.params().data();
+    std::fill_n(p + model.param(name + "weight").offset, 2 * C * C, 0.0f);
+    std::fill_n(p + model.param(name + "bias").offset, 2 * C, 0.0f);
+  }
+  const lab::GptHeadScores s = lab::gpt_head_scores(model, reference_probe());
+  const long LH = s.layers * s.heads;
+  for (long d = 0; d < lab::kGptDetectors; ++d) {
+    SCOPED_TRACE(lab::kGptDetectorNames[d]);
+    EXPECT_GT(s.even[d], 0.0f);
+    for (long i = 0; i < LH; ++i) EXPECT_NEAR(s.scores[d * LH + i], s.even[d], 1e-6);
+  }
+  // and a trained-looking model's even spread is the same: it depends on the probe alone
+  const lab::GptHeadScores r = [] {
+    lab::GptModel m = reference_model();
+    return lab::gpt_head_scores(m, reference_probe());
+  }();
+  for (long d = 0; d < lab::kGptDetectors; ++d) EXPECT_EQ(r.even[d], s.even[d]);
+}
+
 // A pure previous-character pattern: every query puts weight 1 on the character before it.
 TEST(GptHeads, PreviousCharacterPatternScoresOneOnItsDetectorOnly) {
   const lab::GptHeadProbe probe = reference_probe();

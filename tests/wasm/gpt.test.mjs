@@ -194,6 +194,19 @@ describe('what the heads learned matches PyTorch (shared/reference/gpt_heads.jso
         assert.equal(mismatch(plain[d], h.scores[d], RTOL, NO_FLOOR), null, d);
         assert.equal(plain.queries[d], h.queries[d], `${d} queries`);
       }
+      // the even spread (1 / (i + 1) on each target of query i), computed here for the two
+      // detectors whose queries follow from the probe's sizes alone
+      const T = h.config.block_size;
+      const previous = [];
+      for (let start = 0; start < h.probe.text.length; start += T) {
+        for (let i = 1; i < Math.min(T, h.probe.text.length - start); i++) previous.push(1 / (i + 1));
+      }
+      const n = h.probe.random.length;
+      const induction = Array.from({ length: n - 1 }, (_, j) => 1 / (n + j + 1));
+      const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      assert.ok(Math.abs(plain.even.previous - mean(previous)) < 1e-6, `even previous ${plain.even.previous} vs ${mean(previous)}`);
+      assert.ok(Math.abs(plain.even.induction - mean(induction)) < 1e-6, `even induction ${plain.even.induction} vs ${mean(induction)}`);
+      for (const d of DETECTORS) assert.ok(plain.even[d] > 0 && plain.even[d] < 1, `even ${d}: ${plain.even[d]}`);
       const zeroed = ok(model.headScores({ ...h.probe, zeroHeads: h.zeroHeads }));
       for (const d of DETECTORS) assert.equal(mismatch(zeroed[d], h.zeroedScores[d], RTOL, NO_FLOOR), null, `${d} zeroed`);
     });

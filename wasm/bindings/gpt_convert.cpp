@@ -29,14 +29,16 @@ val head_scores_to_js(const lab::GptHeadScores& s) {
   val out = val::object();
   out.set("layers", val(static_cast<double>(s.layers)));
   out.set("heads", val(static_cast<double>(s.heads)));
-  val queries = val::object();
+  val queries = val::object(), even = val::object();
   const long LH = s.layers * s.heads;
   for (long d = 0; d < lab::kGptDetectors; ++d) {
     queries.set(lab::kGptDetectorNames[d], val(static_cast<double>(s.queries[d])));
+    even.set(lab::kGptDetectorNames[d], val(static_cast<double>(s.even[d])));
     const std::vector<float> part(s.scores.begin() + d * LH, s.scores.begin() + (d + 1) * LH);
     out.set(lab::kGptDetectorNames[d], tensor_to_js(lab::Tensor({s.layers, s.heads}, part)));
   }
   out.set("queries", queries);
+  out.set("even", even);
   return out;
 }
 

@@ -89,9 +89,12 @@ describe('§5 claims', { timeout: 1_200_000 }, () => {
         const rows = await page.$$eval('[data-testid=gpt-heads-table] tbody tr', (trs) =>
           trs.map((tr) => [tr.querySelector('button')?.dataset.testid, ...Array.from(tr.querySelectorAll('.gpt-heads-score'), (c) => Number(c.textContent))]),
         );
-        console.log(`[${lang}] heads at step ${STEPS}: ${JSON.stringify(rows)}`);
+        const even = await page.$$eval('[data-testid=gpt-heads-even] td[data-detector]', (cells) => cells.map((c) => Number(c.textContent)));
+        console.log(`[${lang}] heads at step ${STEPS}: ${JSON.stringify(rows)}; even spread ${JSON.stringify(even)}`);
         assert.equal(rows.length, 8);
-        for (const [id, ...scores] of rows) assert.ok(scores.every((x) => x < 0.2), `${id}: ${scores}`);
+        assert.equal(even.length, 4);
+        // every score under twice the even spread's (both as the table shows them)
+        for (const [id, ...scores] of rows) assert.ok(scores.every((x, d) => x < 2 * even[d]), `${id}: ${scores} against ${even}`);
         const cells = rows.flatMap(([id, ...scores]) => scores.map((x, d) => ({ id, d, x })));
         const top = cells.reduce((a, b) => (b.x > a.x ? b : a));
         assert.equal(top.d, 2, `the largest score is not a line-start one: ${JSON.stringify(top)}`);

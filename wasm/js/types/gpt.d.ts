@@ -77,6 +77,11 @@ export interface GptHeadScores {
   induction: Tensor;
   /** Queries scored per detector. */
   queries: { previous: number; lineBack: number; lineStart: number; induction: number };
+  /**
+   * Per detector, the score of a head that spreads its weight evenly over the positions it may see
+   * (query i: i + 1), on the same queries: the baseline a learned score is read against.
+   */
+  even: { previous: number; lineBack: number; lineStart: number; induction: number };
 }
 
 export interface GptCandidate {

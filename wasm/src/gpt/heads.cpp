@@ -91,15 +91,17 @@ void check_ids(const std::vector<int32_t>& ids, long V, const std::string& what)
   }
 }
 
-// Each score: the summed target weight over the scored queries, divided by their number.
-GptHeadScores finish(GptHeadScores& out, const std::vector<double>& sums) {
+// Each score: the summed target weight over the scored queries, divided by their number (even:
+// the same for the even spread's weights).
+GptHeadScores finish(GptHeadScores& out, const std::vector<double>& sums, const double* even) {
   const long LH = out.layers * out.heads;
   out.scores.resize(sums.size());
   for (long d = 0; d < kGptDetectors; ++d) {
+    const double n = static_cast<double>(out.queries[d]);
     for (long i = 0; i < LH; ++i) {
-      out.scores[d * LH + i] =
-          out.queries[d] > 0 ? static_cast<float>(sums[d * LH + i] / out.queries[d]) : 0.0f;
+      out.scores[d * LH + i] = n > 0 ? static_cast<float>(sums[d * LH + i] / n) : 0.0f;
     }
+    out.even[d] = n > 0 ? static_cast<float>(even[d] / n) : 0.0f;
   }
   return out;
 }
@@ -125,11 +127,16 @@ GptHeadScores gpt_head_scores(GptModel& model, const GptHeadProbe& probe,
   out.layers = L;
   out.heads = H;
   std::vector<double> sums(static_cast<size_t>(kGptDetectors * L * H), 0.0);
+  double even[kGptDetectors] = {0, 0, 0, 0};
   const auto score = [&](const GptBatch& batch, const std::vector<GptHeadQuery>* queries[]) {
     model.forward(batch, mask);
     for (long d = 0; d < kGptDetectors; ++d) {
       if (!queries[d]) continue;
       out.queries[d] += static_cast<long>(queries[d]->size());
+      // the even spread puts 1 / (i + 1) on each of query i's targets
+      for (const GptHeadQuery& q : *queries[d]) {
+        even[d] += static_cast<double>(q.targets.size()) / static_cast<double>(q.query + 1);
+      }
       for (long l = 0; l < L; ++l) {
         gpt_accumulate_scores(sums.data() + (d * L + l) * H, model.attention(l).data(), H, batch.T,
                               *queries[d]);
@@ -154,7 +161,7 @@ GptHeadScores gpt_head_scores(GptModel& model, const GptHeadProbe& probe,
     score(batch, qs);
   }
   // The induction probe: r ++ r.
-  if (n == 0) return finish(out, sums);
+  if (n == 0) return finish(out, sums, even);
   GptBatch batch;
   batch.B = 1;
   batch.T = 2 * n;
@@ -163,7 +170,7 @@ GptHeadScores gpt_head_scores(GptModel& model, const GptHeadProbe& probe,
   const std::vector<GptHeadQuery> induction = gpt_induction_queries(n);
   const std::vector<GptHeadQuery>* qs[kGptDetectors] = {nullptr, nullptr, nullptr, &induction};
   score(batch, qs);
-  return finish(out, sums);
+  return finish(out, sums, even);
 }
 
 }  // namespace lab

@@ -63,6 +63,10 @@ struct GptHeadScores {
   long layers = 0, heads = 0;
   std::vector<float> scores;                   // (kGptDetectors, L, H)
   long queries[kGptDetectors] = {0, 0, 0, 0};  // scored queries per detector (0: score 0)
+  // Per detector, the score of a head that spreads its weight evenly over the positions it may
+  // see (query i: i + 1 of them), on the same queries: what a head that looks nowhere in
+  // particular scores, the baseline each learned score is read against.
+  float even[kGptDetectors] = {0, 0, 0, 0};
 };
 
 // A GptHeadRef list → the (L, H) mask of 1 = zeroed. Throws InputError naming zeroHeads[i].

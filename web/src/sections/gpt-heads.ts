@@ -147,7 +147,21 @@ export class GptHeads {
     thead.append(head);
     const tbody = el('tbody');
     tbody.append(...rows);
-    this.#table.replaceChildren(el('caption', undefined, fill(t('gpt.heads.caption'), { step: this.#run.milestones.at(-1)?.step ?? 0 })), thead, tbody);
+    // the baseline each score is read against: a head spreading its weight evenly
+    const even = el('tr', 'gpt-heads-even');
+    even.dataset.testid = 'gpt-heads-even';
+    const evenHead = el('th', undefined, t('gpt.heads.even'));
+    evenHead.scope = 'row';
+    even.append(evenHead);
+    for (const d of DETECTORS) {
+      const td = el('td', undefined, scores ? scores.even[d].toFixed(2) : '–');
+      td.dataset.detector = d;
+      even.append(td);
+    }
+    even.append(el('td'));
+    const tfoot = el('tfoot');
+    tfoot.append(even);
+    this.#table.replaceChildren(el('caption', undefined, fill(t('gpt.heads.caption'), { step: this.#run.milestones.at(-1)?.step ?? 0 })), thead, tbody, tfoot);
     if (focused) this.#table.querySelector<HTMLElement>(`[data-testid="${focused}"]`)?.focus();
   }
 
