@@ -162,8 +162,8 @@ export const GPT_STRINGS: Strings = {
     'gpt.heads.caption': '第 {step} 步的分数',
     'gpt.heads.layerHead': '层.头',
     'gpt.heads.previous': '前一个字',
-    'gpt.heads.lineBack': '上一句同位置',
-    'gpt.heads.lineStart': '句首与标点',
+    'gpt.heads.lineBack': '上一句\u200b同位置', // \u200b: where the narrow table's header may wrap
+    'gpt.heads.lineStart': '句首\u200b与标点',
     'gpt.heads.induction': '归纳',
     'gpt.heads.even': '平均分配',
     'gpt.heads.zero': '置零',
