@@ -3,7 +3,7 @@
 // map, arrow keys) each select the cell under them in the section's largest map, and the linked
 // view shows that cell: §3.1–3.2's arithmetic and editor rows, §3.4–3.5's neuron view and the
 // query's and key's rows of its Q and K maps, §3.6's head/concatenation line, §3.3's and §4's
-// source words and step line. The last cell is used (a selection that fell back to the first cell,
+// source words and step line; §4's enlarged map moves its decoding to the cell's step. The last cell is used (a selection that fell back to the first cell,
 // or to the one selected before, fails), and a repeated token (the second 我 of "我 爱 我") stays
 // its own row. The cell's point on screen comes from the heatmap's drawn grid (its output's
 // data-grid), after scrolling it into view, sideways too.
@@ -437,6 +437,50 @@ describe('linked views: mouse, touch and keyboard select the cell under them', {
     const tap = await cellPoint(phone.page, '#gpt-attention', 2, 0);
     await phone.page.touchscreen.tap(tap.x, tap.y);
     await expectStep(phone.page, seenPhone, 2, 'a tap on row 3');
+  });
+
+  test('§4: a cell of the enlarged cross map pointed at, clicked, tapped or walked to moves the decoding to its step, lit by that map', async () => {
+    // two layers: the untrained model then writes more than one step
+    const hash = '#view=transformer&seed=1&transformer_layers=2&transformer_zoom=cross&transformer_zoom_layer=1&transformer_zoom_head=2';
+    const ready = async (p) => {
+      await p.waitForFunction(() => document.querySelector('.transformer-section')?.dataset.translatedAt !== undefined, null, { timeout: 60_000 });
+      await p.waitForFunction(() => document.querySelector('[data-testid=transformer-zoom]')?.dataset.kind === 'cross');
+    };
+    const decode = (p) => p.evaluate(() => ({ ...document.querySelector('.transformer-decode').dataset }));
+    const expectStep = async (p, step, how) => {
+      await frames(p);
+      assert.equal((await decode(p)).step, String(step), `${how}: the decoding is not at step ${step}`);
+    };
+    await site.load(hash);
+    await ready(page);
+    const data = await mapData(page, '#transformer-zoom-map');
+    const total = Number((await decode(page)).steps);
+    assert.equal(data.rows, total, 'a row of the map per output step');
+    await expectStep(page, total, 'at first, the whole translation');
+    let p = await cellPoint(page, '#transformer-zoom-map', 1, 0);
+    await page.mouse.move(p.x, p.y);
+    await expectStep(page, 2, 'hovering row 2');
+    await page.mouse.move(1, 1);
+    await expectStep(page, total, 'the pointer gone without a click');
+    p = await cellPoint(page, '#transformer-zoom-map', 0, data.cols - 1);
+    await page.mouse.click(p.x, p.y);
+    await page.mouse.move(1, 1);
+    await expectStep(page, 1, 'row 1 clicked, the pointer gone');
+    // lit by the map's head: layer 1, head 2, its first row
+    await page.waitForFunction(() => /transformer_light_head=2(&|$)/.test(location.hash) && !/transformer_light_layer/.test(location.hash)); // layer 1 is the default
+    const lit = JSON.parse((await decode(page)).light || '[]');
+    assert.equal(lit.length, data.cols);
+    lit.forEach((w, i) => assert.ok(Math.abs(w - data.values[i]) < 1e-4, `source word ${i} lit ${w}, map ${data.values[i]}`));
+    // the keyboard walks from the clicked cell
+    await page.locator('#transformer-zoom-map canvas').focus();
+    await page.keyboard.press('ArrowDown');
+    await expectStep(page, 2, 'ArrowDown from row 1');
+    // a finger on a phone
+    await phone.open(hash);
+    await ready(phone.page);
+    const tap = await cellPoint(phone.page, '#transformer-zoom-map', 2, 0);
+    await phone.page.touchscreen.tap(tap.x, tap.y);
+    await expectStep(phone.page, 3, 'a tap on row 3');
   });
 
   test('§4: each layer × head grid is one Tab stop; the arrow keys move between its maps', async () => {

@@ -11,4 +11,7 @@ test('a row is tied when its scores print alike at three decimals', () => {
   assert.deepEqual(tiedRows(scores, 3, 3), [true, false, true]);
   assert.deepEqual(tiedRows([0.2, 0.2004], 1, 2), [true]);
   assert.deepEqual(tiedRows([0.2, 0.201], 1, 2), [false]);
+  // each side of 0 prints 0.000: ties, though they lie 0.0008 apart
+  assert.deepEqual(tiedRows([-0.0004, 0.0004, 0.0], 1, 3), [true]);
+  assert.deepEqual(tiedRows([0.0004, 0.0006], 1, 2), [false]);
 });

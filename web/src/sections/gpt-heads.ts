@@ -47,6 +47,8 @@ export class GptHeads {
   #run: GptRun;
   readonly #table = el('table', 'gpt-heads-table');
   readonly #message = new MessageLine('gpt-heads-message');
+  /** what the table says, read against the even spread */
+  readonly #verdict = el('p', 'gpt-note');
   readonly #plain = el('p', 'gpt-heads-sample');
   readonly #zeroed = el('p', 'gpt-heads-sample');
   /** what the drawn table and zeroed sample show: redraw only when it changes */
@@ -67,7 +69,8 @@ export class GptHeads {
     this.#zeroed.lang = 'zh';
     const box = el('div', 'gpt-heads-box');
     box.append(this.#table);
-    this.element.append(el('p', 'gpt-note', t('gpt.heads.about')), box, this.#message.element, this.#plain, this.#zeroed);
+    this.#verdict.dataset.testid = 'gpt-heads-verdict';
+    this.element.append(el('p', 'gpt-note', t('gpt.heads.about')), box, this.#verdict, this.#message.element, this.#plain, this.#zeroed);
     this.draw();
   }
 
@@ -163,6 +166,25 @@ export class GptHeads {
     tfoot.append(even);
     this.#table.replaceChildren(el('caption', undefined, fill(t('gpt.heads.caption'), { step: this.#run.milestones.at(-1)?.step ?? 0 })), thead, tbody, tfoot);
     if (focused) this.#table.querySelector<HTMLElement>(`[data-testid="${focused}"]`)?.focus();
+    this.#drawVerdict(scores);
+  }
+
+  /** Names every score at twice its detector's even spread or more, or says there is none. */
+  #drawVerdict(scores: GptHeadScores | null): void {
+    const { t } = this.#ctx;
+    this.#verdict.hidden = !scores;
+    if (!scores) return;
+    const items: string[] = [];
+    for (let i = 0; i < scores.layers * scores.heads; i++) {
+      for (const d of DETECTORS) {
+        const ratio = scores[d].data[i] / scores.even[d];
+        if (ratio >= 2) {
+          const head = `${Math.floor(i / scores.heads) + 1}.${(i % scores.heads) + 1}`;
+          items.push(fill(t('gpt.heads.verdict.item'), { head, detector: t(`gpt.heads.${d}`).replace(/\u200b/g, ''), ratio: ratio.toFixed(1) }));
+        }
+      }
+    }
+    setText(this.#verdict, items.length === 0 ? t('gpt.heads.verdict.none') : fill(t('gpt.heads.verdict.some'), { list: items.join(t('field.separator')) }));
   }
 
   /** The milestone's sample, and the same draw with the zeroed heads when there are any. */

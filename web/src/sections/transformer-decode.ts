@@ -7,7 +7,7 @@
 // what lights the source), its word marked; pointing at a source word marks its cell.
 import type { SourceToken, TransformerTranslateResult } from '#types/seq2seq';
 import { COLOUR_COLUMN_WIDTH, Heatmap } from '../heatmap/heatmap';
-import { CellSelection, link, type CellRef } from '../heatmap/heatmap-cells';
+import { CellSelection, link, type CellEvent, type CellRef } from '../heatmap/heatmap-cells';
 import { fill } from '../i18n';
 import { el, field, setOptions } from './dom';
 import { argmax, sourceChips, sourceList, StepPlayer } from './translate-step-player';
@@ -56,6 +56,8 @@ export class TransformerDecodeView {
   #head = 0;
   /** (row of the step's map, source word) that the source, the map and the line under them show */
   readonly #selection = new CellSelection();
+  /** the step shown before a pointer over the enlarged map moved it (follow), null when none did */
+  #beforeHover: number | null = null;
   /** the step the map last showed (-1: none) */
   #renderedStep = -1;
   readonly #link = el('p', 'transformer-link');
@@ -129,10 +131,32 @@ export class TransformerDecodeView {
   /** A new translation, shown whole (the reader steps or plays it). */
   show(result: TransformerTranslateResult, chars: boolean): void {
     this.#result = result;
+    this.#beforeHover = null;
     const unknown = result.source.filter((s) => s.unknown).length;
     this.#unknownNote.textContent = unknown ? fill(this.#t('transformer.output.unknown'), { n: unknown, total: result.source.length }) : '';
     this.#joiner = chars ? '' : ' ';
     this.#player.show();
+  }
+
+  /**
+   * Follows a cell of the enlarged decoder or cross-attention map, whose row r is output step r:
+   * pointed at, the decoding shows that step until the pointer leaves; chosen (a click, a tap, the
+   * keyboard), it stays there.
+   */
+  follow(event: CellEvent): void {
+    if (!this.#result) return;
+    if (event.kind === 'hover') {
+      this.#beforeHover ??= this.#player.pos;
+      this.#player.stop();
+      this.#player.go(event.row + 1);
+    } else if (event.kind === 'select') {
+      this.#beforeHover = null;
+      this.#player.stop();
+      this.#player.go(event.row + 1);
+    } else if (this.#beforeHover !== null) {
+      this.#player.go(this.#beforeHover);
+      this.#beforeHover = null;
+    }
   }
 
   /** A translation is shown (the progress line no longer waits for one). */

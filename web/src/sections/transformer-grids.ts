@@ -1,7 +1,7 @@
 // §4's three grids (encoder self, decoder causal self, cross: transformer-grid.ts) under their one
 // colour legend, and the enlarged map: the full heatmap of the map the reader clicked (transformer_zoom,
 // transformer_zoom_layer, transformer_zoom_head), with labelled axes, values on hover and focus, and export.
-import { COLOUR_COLUMN_WIDTH, Heatmap } from '../heatmap/heatmap';
+import { COLOUR_COLUMN_WIDTH, Heatmap, type CellEvent } from '../heatmap/heatmap';
 import { legendGradient } from '../heatmap/heatmap-color';
 import { fill } from '../i18n';
 import type { AppState } from '../state';
@@ -18,9 +18,10 @@ export class AttentionGrids {
   readonly #zoomBox = el('div', 'transformer-zoom');
   #zoom: { kind: AttentionKind; map: Heatmap } | null = null;
   #maps: Record<AttentionKind, KindMaps> | null = null;
+  readonly #onCell: (kind: AttentionKind, layer: number, head: number, event: CellEvent) => void;
 
-  /** `onZoom(text)`: the narration of an enlargement */
-  constructor(host: HTMLElement, t: T, state: AppState, onZoom: (text: string) => void) {
+  /** `onZoom(text)`: the narration of an enlargement; `onCell`: a cell of the enlarged map (of layer, head) pointed at or chosen */
+  constructor(host: HTMLElement, t: T, state: AppState, onZoom: (text: string) => void, onCell: (kind: AttentionKind, layer: number, head: number, event: CellEvent) => void) {
     this.#t = t;
     this.#state = state;
     const legend = el('p', 'transformer-legend');
@@ -41,6 +42,7 @@ export class AttentionGrids {
       decoder: new AttentionGrid(grids, t, 'decoder', pick),
       cross: new AttentionGrid(grids, t, 'cross', pick),
     };
+    this.#onCell = onCell;
     this.#zoomBox.dataset.testid = 'transformer-zoom';
     host.append(legend, el('p', 'transformer-note', t('transformer.zoom.hint')), grids, this.#zoomBox);
   }
@@ -77,6 +79,7 @@ export class AttentionGrids {
         t,
         minColumnWidth: COLOUR_COLUMN_WIDTH,
       });
+      map.onCell((event) => this.#onCell(kind, Number(this.#zoomBox.dataset.layer), Number(this.#zoomBox.dataset.head), event));
       this.#zoomBox.append(button(t('transformer.zoom.close'), 'transformer-zoom-close', () => state.set('transformer_zoom', 'none')));
       this.#zoom = { kind, map };
     }

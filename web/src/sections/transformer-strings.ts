@@ -190,7 +190,7 @@ export const TRANSFORMER_STRINGS: Strings = {
     'transformer.narrate.setting': '“{setting}”现在是 {value}：一个未训练的新模型。',
     'transformer.narrate.zoom': '已放大：{kind}，第 {l} 层，第 {h} 个头。',
     'transformer.narrate.light': '源词元现在按{what}点亮。',
-    'transformer.try.1': '训练（如果页面提议约一分钟后停止，接受就够了），然后逐步解码“JAN 23, 2015”：输出写年份时，亮起的是源中的年份字符；写月份时亮起“JAN”；写日时亮起“23”。放大一张交叉注意力图，看看是哪个头在做这件事：各个头不一定各管一部分。',
+    'transformer.try.1': '训练（一分钟就够了），然后逐步解码“JAN 23, 2015”：输出写年份时，亮起的是源中的年份字符；写月份时亮起“JAN”；写日时亮起“23”。放大一张交叉注意力图，看看是哪个头在做这件事：各个头不一定各管一部分。',
     'transformer.try.2': '把头数设为 3：3 不能整除模型维度 32，输入框会指出问题，模型保持不变。',
     'transformer.try.3': '在“用以下注意力点亮源词元”中选“跨层累积注意力”，再逐步解码：数值加起来约 0.5，而单个头为 1（每层一半算注意力、一半算词元保留原有内容），并经编码器自身的注意力分散到邻近的词元上。',
     'transformer.try.4': '换成后置归一化（PyTorch 的 Transformer 模块默认如此），比较损失下降的快慢。',

@@ -151,7 +151,19 @@ class TransformerView implements SectionHandle {
     this.#sentence = new TransformerSentence(main, ctx);
 
     // The three grids on one colour scale, and the enlarged map.
-    this.#grids = new AttentionGrids(this.#root, t, state, (text) => (this.#narration.textContent = text));
+    // a row of the enlarged decoder or cross map is an output step: the decoding below follows it,
+    // and a cross map's chosen cell lights the source by that map's head
+    this.#grids = new AttentionGrids(
+      this.#root,
+      t,
+      state,
+      (text) => (this.#narration.textContent = text),
+      (kind, layer, head, event) => {
+        if (kind === 'encoder') return;
+        this.#decode.follow(event);
+        if (kind === 'cross' && event.kind === 'select') state.update({ transformer_light_layer: layer, transformer_light_head: head });
+      },
+    );
 
     this.#decode = new TransformerDecodeView(this.#root, t, (l, h) => {
       const what = l === 0 ? t('transformer.light.rollout') : h === 0 ? fill(t('transformer.light.mean'), { l }) : fill(t('transformer.light.head'), { l, h });

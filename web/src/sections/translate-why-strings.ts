@@ -25,7 +25,7 @@ export const ASK_WHY_STRINGS: Strings = {
     'translate.why.attr.ig': 'Integrated gradients (32 steps)',
     'translate.why.attr.heatmap': 'Attribution of each output word to the source words',
     'translate.why.attr.saturated':
-      'Gradient × input reads about 0 for a word the model is nearly sure of: its softmax is saturated, so a small change to the input barely moves it. Integrated gradients adds up the gradient along the whole way from a zero input, so it still shows which source words matter.',
+      'Gradient × input reads about 0 for a word the model is nearly sure of: its softmax is saturated, so a small change to the input barely moves it. Integrated gradients adds up the gradient along the whole way from a zero input, so it shows what the source adds to the word; where it too reads 0 across a row, the model writes that word whatever the source says.',
     'translate.why.attr.rho': 'Rank correlation with the attention (Spearman’s ρ), per output word:',
     'translate.why.attr.undefined': 'undefined',
     'translate.why.attr.tiedRow': 'all ties (no ranking)',
@@ -90,7 +90,7 @@ export const ASK_WHY_STRINGS: Strings = {
     'translate.why.attr.gxi': '梯度 × 输入',
     'translate.why.attr.ig': '积分梯度（32 步）',
     'translate.why.attr.heatmap': '每个输出词对各源词的归因',
-    'translate.why.attr.saturated': '模型几乎确定的词，梯度 × 输入都接近 0：softmax 已经饱和，输入的微小变化几乎不影响输出。积分梯度把从零输入一路到实际输入的梯度累加起来，所以仍能看出哪些源词起作用。',
+    'translate.why.attr.saturated': '模型几乎确定的词，梯度 × 输入都接近 0：softmax 已经饱和，输入的微小变化几乎不影响输出。积分梯度把从零输入一路到实际输入的梯度累加起来，显示源词给这个词添了多少；如果它的一整行也都是 0，说明不管源句写什么，模型都会写出这个词。',
     'translate.why.attr.rho': '与注意力的斯皮尔曼等级相关系数 ρ，逐个输出词：',
     'translate.why.attr.undefined': '无定义',
     'translate.why.attr.tiedRow': '全部相同（无法排序）',

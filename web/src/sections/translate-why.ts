@@ -25,19 +25,15 @@ import { RovingFocus } from './keyboard';
 
 type Method = 'gradient-input' | 'integrated-gradients';
 
-/** scores printed alike at three decimals are ties */
-const TIE = 5e-4;
+/** a score as the table prints it, at three decimals (−0.000 is 0.000): scores printed alike are ties */
+const printed = (x: number): string => (Math.abs(x) < 5e-4 ? '0.000' : x.toFixed(3));
 
 /** For each of the T rows of a T × S attribution: are all its S scores ties (nothing to rank)? */
 export function tiedRows(scores: ArrayLike<number>, T: number, S: number): boolean[] {
   return Array.from({ length: T }, (_, i) => {
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (let j = 0; j < S; j++) {
-      lo = Math.min(lo, scores[i * S + j]);
-      hi = Math.max(hi, scores[i * S + j]);
-    }
-    return hi - lo < TIE;
+    const first = printed(scores[i * S]);
+    for (let j = 1; j < S; j++) if (printed(scores[i * S + j]) !== first) return false;
+    return true;
   });
 }
 type Kind = NonNullable<Intervention['attention']>;
