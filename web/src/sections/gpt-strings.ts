@@ -75,7 +75,7 @@ export const GPT_STRINGS: Strings = {
     'gpt.heads.title': 'What the heads learned',
     'gpt.heads.about': 'Each score is the mean attention weight a head puts on one target, from 0 to 1, measured on the held-out poems every 100 steps: previous, the character before; line back, the same place in the line before (the parallel line of 对仗); line start, the line’s first character and the punctuation before it; and induction, on a random sequence repeated, the character after the earlier copy. The last row is a head that spreads its weight evenly over the characters it can see: only a score well above it shows a head looking there on purpose.',
     'gpt.heads.caption': 'Scores at step {step}',
-    'gpt.heads.layerHead': 'Layer.head',
+    'gpt.heads.layerHead': 'Layer.\u200bhead', // \u200b: where the narrow table's header may wrap
     'gpt.heads.previous': 'previous',
     'gpt.heads.lineBack': 'line back',
     'gpt.heads.lineStart': 'line start',
