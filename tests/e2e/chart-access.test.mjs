@@ -50,7 +50,7 @@ describe('charts: focus, keys, touch and names', { timeout: 300_000 }, () => {
     const canvas = page.locator(SWEEP);
     assert.equal(await canvas.getAttribute('tabindex'), '0');
     const name = await canvas.getAttribute('aria-label');
-    assert.match(name, /^Max weight, entropy and softmax gradient size against d.*: line chart of .*max weight.*; x: d \(log scale\), y: max weight · .*, entropy \(nats\)\.$/i);
+    assert.match(name, /^Max weight, entropy and softmax gradient size against d.*: line chart of .*max weight.*; x: d \(log scale\), y: max weight, .*, entropy \(nats\)\.$/i);
     await canvas.focus();
     await page.keyboard.press('Home');
     await readoutSays(page, 'd = 1');

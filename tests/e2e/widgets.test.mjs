@@ -336,6 +336,16 @@ describe('embeddable widgets', { timeout: 420_000 }, () => {
     assert.equal(workers.length, 0);
   });
 
+  test('the iframe page with no view, its address then mended in the same tab: the section loads, in the new language', async () => {
+    await open('/embed.html');
+    await page.waitForFunction(() => document.body.dataset.ready === 'error');
+    await page.evaluate(() => { location.hash = '#view=dot&lang=zh'; });
+    await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60_000 });
+    assert.equal(await page.locator('#embed-error').isHidden(), true);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh');
+    await page.locator('.embed-dot').waitFor();
+  });
+
   test('the iframe page with no view, in Chinese: the message and the list of views in Chinese', async () => {
     await open(`/embed.html#lang=zh&${encodeURIComponent('<i>y</i>')}=1`);
     await page.waitForFunction(() => document.body.dataset.ready !== undefined);

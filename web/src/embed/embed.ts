@@ -25,6 +25,9 @@ function showProblems(lines: string[]): void {
 }
 
 async function start(): Promise<void> {
+  // The host changed the iframe's hash (same document, no reload): start over from the new state,
+  // an address that was refused too.
+  window.addEventListener('hashchange', () => location.reload());
   const { state, rejected, unknown } = AppState.fromHash(location.hash);
   const lang: Lang = resolveLang(state.get('lang'));
   document.documentElement.lang = lang;
@@ -58,8 +61,6 @@ async function start(): Promise<void> {
   });
 
   state.subscribe(() => history.replaceState(null, '', state.toHash()));
-  // The host changed the iframe's hash (same document, no reload): start over from the new state.
-  window.addEventListener('hashchange', () => location.reload());
   lab.onCrash(() => {
     const button = document.createElement('button');
     button.type = 'button';

@@ -1,5 +1,6 @@
 // Text of the §3.1/§3.2 section; the Chinese follows the note's own wording (原始权重, 缩放权重,
-// 归一化注意力, 加权和, 梯度消失).
+// 归一化注意力, 加权和, 梯度消失); the maps of scores add 打分 to the note's 权重, so that a reader
+// does not take them for the softmax's weights.
 import type { Strings } from '../i18n';
 
 export const DOT_STRINGS: Strings = {
@@ -80,8 +81,8 @@ export const DOT_STRINGS: Strings = {
     'dot.keys': '键 K（= 值 V）',
     'dot.cell.empty': '为空或不是数字',
     'dot.cell.range': '数值须在 ±1000000 以内',
-    'dot.map.scores': '原始权重 Q·Kᵀ',
-    'dot.map.scaled': '缩放权重 Q·Kᵀ/√d',
+    'dot.map.scores': '原始权重（打分）Q·Kᵀ',
+    'dot.map.scaled': '缩放权重（打分）Q·Kᵀ/√d',
     'dot.map.unscaled': '进入 softmax 的原始权重 Q·Kᵀ（未缩放）',
     'dot.map.weights': '归一化注意力（softmax 权重）',
     'dot.map.output': '最终注意力 = 权重 · V',

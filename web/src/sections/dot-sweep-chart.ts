@@ -51,7 +51,8 @@ export class SweepChart extends Figure<readonly SweepPoint[]> {
     this.#chart = new LineChart(box, {
       label: t('dot.sweep.chartLabel'),
       x: { kind: 'log', min: SWEEP_GRID[0], max: MAX_SWEEP_D, ticks: SWEEP_GRID, title: t('dot.sweep.axis.d') },
-      y: { min: 0, max: 1, title: METRICS.filter((m) => m.axis === 'y').map((m) => t(m.label)).join(' · ') },
+      // a list, not a product: the axis carries both measures
+      y: { min: 0, max: 1, title: METRICS.filter((m) => m.axis === 'y').map((m) => t(m.label)).join(t('field.separator')) },
       y2: { min: 0, title: t('dot.metric.entropy') },
       legend: true,
       xName: 'd =',

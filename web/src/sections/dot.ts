@@ -382,7 +382,8 @@ class DotView implements SectionHandle {
       const un = value('maxWeight', 'unscaled');
       const sc = value('maxWeight', 'scaled');
       if (!Number.isFinite(un) || !Number.isFinite(sc)) return;
-      const state_ = (w: number) => (w > 0.8 ? t('dot.narrate.saturated') : w < 0.3 ? t('dot.narrate.flat') : t('dot.narrate.focused'));
+      // the words of the maps' own verdict (above): saturated only past 0.9
+      const state_ = (w: number) => (w > 0.9 ? t('dot.narrate.saturated') : w > 0.6 ? t('dot.narrate.one') : w < 0.3 ? t('dot.narrate.flat') : t('dot.narrate.focused'));
       this.#sweepNarration.textContent = fill(t('dot.sweep.narrate'), {
         d: state.get('dot_sweep_d'),
         un: un.toFixed(2),

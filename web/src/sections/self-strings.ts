@@ -62,7 +62,7 @@ export const SELF_STRINGS: Strings = {
     'self.map.q': '查询 Q = X W_Qᵀ + b_Q',
     'self.map.k': '键 K = X W_Kᵀ + b_K',
     'self.map.v': '值 V = X W_Vᵀ + b_V',
-    'self.map.scores': '原始权重 Q·Kᵀ',
+    'self.map.scores': '原始权重（打分）Q·Kᵀ',
     'self.map.weights': '注意力权重 softmax(Q·Kᵀ/√d)',
     'self.map.output': '输出 = 权重 · V',
     'self.axis.features': '特征',
