@@ -74,6 +74,14 @@ export function resizeEdits(stored: readonly number[], from: { rows: number; d: 
   });
 }
 
+/**
+ * A largest weight `w` in words: saturated > 0.9 > mostly one key > 0.6 > a few keys > flat (below
+ * `flat`, near the even share of the keys).
+ */
+function weightVerdict(t: (key: string) => string, w: number, flat: number): string {
+  return t(w > 0.9 ? 'dot.narrate.saturated' : w > 0.6 ? 'dot.narrate.one' : w < flat ? 'dot.narrate.flat' : 'dot.narrate.focused');
+}
+
 class DotView implements SectionHandle {
   readonly #ctx: SectionContext;
   readonly #root = el('div', 'dot-section');
@@ -318,8 +326,7 @@ class DotView implements SectionHandle {
       sumMax += rowMax;
     }
     const mean = sumMax / last.n;
-    // saturated > 0.9 > mostly one key > 0.6 > a few keys > flat (near 1/M)
-    const verdict = mean > 0.9 ? t('dot.narrate.saturated') : mean > 0.6 ? t('dot.narrate.one') : mean < 1.5 / last.m + 0.05 ? t('dot.narrate.flat') : t('dot.narrate.focused');
+    const verdict = weightVerdict(t, mean, 1.5 / last.m + 0.05);
     const what = changed.includes('dot_score')
       ? fill(t('dot.narrate.score'), { score: t(`dot.score.${last.score}`) })
       : changed.some((c) => c === 'dot_n' || c === 'dot_m' || c === 'dot_d')
@@ -382,8 +389,8 @@ class DotView implements SectionHandle {
       const un = value('maxWeight', 'unscaled');
       const sc = value('maxWeight', 'scaled');
       if (!Number.isFinite(un) || !Number.isFinite(sc)) return;
-      // the words of the maps' own verdict (above): saturated only past 0.9
-      const state_ = (w: number) => (w > 0.9 ? t('dot.narrate.saturated') : w > 0.6 ? t('dot.narrate.one') : w < 0.3 ? t('dot.narrate.flat') : t('dot.narrate.focused'));
+      // the maps' own words (weightVerdict), flat below 0.3 on the sweep's many keys
+      const state_ = (w: number) => weightVerdict(t, w, 0.3);
       this.#sweepNarration.textContent = fill(t('dot.sweep.narrate'), {
         d: state.get('dot_sweep_d'),
         un: un.toFixed(2),

@@ -6,6 +6,7 @@
 // mouse, keyboard, touch and screen reader. The two are linked: a row of the attention pointed at,
 // clicked, tapped or walked to shows that step's candidates (the last step's otherwise).
 import { Heatmap } from '../heatmap/heatmap';
+import { CellSelection, link } from '../heatmap/heatmap-cells';
 import { fill } from '../i18n';
 import type { SectionContext } from '../section';
 import type { GptSampleResult, GptStep } from '#types/gpt';
@@ -58,9 +59,8 @@ export class GptGenerate {
   /** the generated characters after the prompt, and each step with where its keys start in the text */
   #generated: string[] = [];
   #steps: { step: GptStep; first: number }[] = [];
-  /** the attention's row (a step) the candidates show: hovered, else selected, else the last */
-  #hovered: number | null = null;
-  #selected: number | null = null;
+  /** the attention's cell whose row (a step) the candidates show: hovered, else selected; none: the last */
+  readonly #row = new CellSelection();
   #busy = false;
 
   /** What Next and Write say instead of drawing while a settings box holds a refused value, else null. */
@@ -100,13 +100,10 @@ export class GptGenerate {
     choose.append(field(t('gpt.field.layer'), this.#layer), field(t('gpt.field.head'), this.#head));
     attentionBox.append(choose);
     this.#attention = new Heatmap(attentionBox, { id: 'gpt-attention', title: '', fixedRange: [0, 1], t });
-    this.#attention.onCell((e) => {
-      if (e.kind === 'hover') this.#hovered = e.row;
-      else if (e.kind === 'select') [this.#selected, this.#hovered] = [e.row, null];
-      // the pointer leaving keeps the clicked row; Escape (the keyboard's leave) lets it go too
-      else [this.#hovered, this.#selected] = [null, e.source === 'keyboard' ? null : this.#selected];
-      this.#drawCandidates();
-    });
+    // the pointer leaving keeps the clicked row; Escape (the keyboard's leave) lets it go too
+    const same = <C>(cell: C) => cell;
+    link(this.#row, this.#attention, same, same);
+    this.#row.subscribe(() => this.#drawCandidates());
     figures.append(candidatesBox, attentionBox);
     this.element.append(el('h3', 'gpt-subtitle', t('gpt.gen.title')), controls, this.#text, this.#line.element, figures);
     this.#line.show('info', t('gpt.gen.none'));
@@ -162,7 +159,7 @@ export class GptGenerate {
   restart(): void {
     this.#generated = [];
     this.#steps = [];
-    this.#hovered = this.#selected = null;
+    this.#row.select(null);
     this.#line.show('info', this.#ctx.t('gpt.gen.none'));
     this.#drawText();
     this.#drawChoices();
@@ -201,7 +198,7 @@ export class GptGenerate {
     this.#busy = true;
     this.#next.disabled = true;
     this.#write.disabled = true;
-    this.#hovered = this.#selected = null; // the new step is the one to show
+    this.#row.select(null); // the new step is the one to show
     try {
       const text = this.#context();
       const options = this.#options(this.#generated.length);
@@ -309,7 +306,7 @@ export class GptGenerate {
   /** The candidates of the step the attention's row names (hovered, selected, else the last). */
   #drawCandidates(): void {
     const { t } = this.#ctx;
-    const index = Math.min(this.#hovered ?? this.#selected ?? this.#steps.length - 1, this.#steps.length - 1);
+    const index = Math.min(this.#row.current?.row ?? this.#steps.length - 1, this.#steps.length - 1);
     const step = this.#steps[index]?.step;
     if (!step) return;
     const nl = t('gpt.newline');

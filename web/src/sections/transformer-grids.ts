@@ -16,7 +16,8 @@ export class AttentionGrids {
   readonly #state: AppState;
   readonly #grids: Record<AttentionKind, AttentionGrid>;
   readonly #zoomBox = el('div', 'transformer-zoom');
-  #zoom: { kind: AttentionKind; map: Heatmap } | null = null;
+  /** the enlarged map, its kind, and the layer and head it shows (the state's, within the model's) */
+  #zoom: { kind: AttentionKind; map: Heatmap; layer: number; head: number } | null = null;
   #maps: Record<AttentionKind, KindMaps> | null = null;
   readonly #onCell: (kind: AttentionKind, layer: number, head: number, event: CellEvent) => void;
 
@@ -67,6 +68,8 @@ export class AttentionGrids {
       this.#zoomBox.hidden = true;
       return;
     }
+    const l = Math.min(state.get('transformer_zoom_layer'), maps.layers);
+    const h = Math.min(state.get('transformer_zoom_head'), maps.heads);
     if (this.#zoom?.kind !== kind) {
       this.#zoom?.map.destroy();
       this.#zoomBox.replaceChildren();
@@ -79,12 +82,11 @@ export class AttentionGrids {
         t,
         minColumnWidth: COLOUR_COLUMN_WIDTH,
       });
-      map.onCell((event) => this.#onCell(kind, Number(this.#zoomBox.dataset.layer), Number(this.#zoomBox.dataset.head), event));
+      map.onCell((event) => this.#zoom && this.#onCell(kind, this.#zoom.layer, this.#zoom.head, event));
       this.#zoomBox.append(button(t('transformer.zoom.close'), 'transformer-zoom-close', () => state.set('transformer_zoom', 'none')));
-      this.#zoom = { kind, map };
+      this.#zoom = { kind, map, layer: l, head: h };
     }
-    const l = Math.min(state.get('transformer_zoom_layer'), maps.layers);
-    const h = Math.min(state.get('transformer_zoom_head'), maps.heads);
+    Object.assign(this.#zoom, { layer: l, head: h });
     this.#zoomBox.hidden = false;
     Object.assign(this.#zoomBox.dataset, { kind, layer: String(l), head: String(h) });
     this.#zoom.map.title = fill(t('transformer.zoom.title'), { kind: t(`transformer.kind.${kind}`), l, h });
