@@ -75,7 +75,8 @@ TEST_P(GptCacheMatches, CachedStepsEqualTheRecomputedPrefix) {
 
 INSTANTIATE_TEST_SUITE_P(Gpt, GptCacheMatches,
                          ::testing::Values(CacheCase{1, 1, 8, 6}, CacheCase{2, 2, 8, 12},
-                                           CacheCase{3, 4, 16, 10}, CacheCase{4, 2, 8, 16}));
+                                           CacheCase{3, 4, 16, 10}, CacheCase{4, 2, 8, 16},
+                                           CacheCase{1, 2, 8, 40}));
 
 // Past the block size each token is the argmax of a full forward of the last Tmax tokens.
 TEST(GptGenerate, PastTheBlockSizeTheContextIsTheLastBlock) {

@@ -346,6 +346,17 @@ TEST(Kernels, GeluWithItsTanhKeptGivesTheSameBits) {
     ASSERT_FLOAT_EQ(t[i], std::tanh(0.7978845608f * (x[i] + 0.044715f * x[i] * x[i] * x[i]))) << i;
 }
 
+TEST(Kernels, GeluBackwardWrittenIsAddedOntoZeros) {
+  // accumulate = false writes dx whatever it held: the bits of += onto zeros (n = 4k + 3)
+  std::mt19937 rng(12);
+  const long n = 4 * 20 + 3;
+  std::vector<float> x = random_vector(n, rng), dy = random_vector(n, rng);
+  std::vector<float> added(n, 0.0f), written(n, std::numeric_limits<float>::quiet_NaN());
+  lab::kernels::gelu_backward(added.data(), dy.data(), x.data(), n);
+  lab::kernels::gelu_backward(written.data(), dy.data(), x.data(), n, nullptr, false);
+  EXPECT_EQ(0, std::memcmp(added.data(), written.data(), n * sizeof(float)));
+}
+
 TEST(Kernels, ExpOverItsRangeAndAtItsEdges) {
   // a dense sweep over [−44, 88]: within 1e-6 relative of std::exp in double (~2 ulp)
   std::vector<float> x;

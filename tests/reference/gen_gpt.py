@@ -300,6 +300,10 @@ CASES = [
     ("l4_h2_t6", 4, 2, 8, 6, 9, 2, 6),
     ("l2_h4_t20", 2, 4, 16, 32, 17, 1, 20),
     ("l2_h2_t9_ignored", 2, 2, 8, 12, 11, 3, 9, (1, 5, 0)),
+    # Contexts long enough for the causal heads' blocks of 16 queries (mha.cpp): three blocks;
+    # and two, the last taking the remainder, over windows whose targets end early.
+    ("l2_h2_t48", 2, 2, 8, 48, 13, 1, 48),
+    ("l1_h2_t37_ignored", 1, 2, 8, 40, 11, 2, 37, (0, 3)),
 ]
 
 

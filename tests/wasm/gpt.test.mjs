@@ -70,8 +70,10 @@ describe('GPT matches PyTorch (shared/reference/gpt.json)', () => {
   }
 });
 
-test('GPT gradients match central differences in every parameter group, with ignored targets', () => {
-  withGpt({ vocab: 11, blockSize: 8, layers: 2, heads: 2, dModel: 8, seed: 5 }, (model) => {
+// The model's gradients against central differences of its loss on `batch`, in every parameter
+// group (the first 6 entries of each), every weight first moved away from its init.
+function expectGradientsMatch(config, batch) {
+  withGpt(config, (model) => {
     // every weight away from its init (as the native check), deterministic
     let k = 0;
     for (const { name, shape } of model.paramNames()) {
@@ -83,14 +85,11 @@ test('GPT gradients match central differences in every parameter group, with ign
       });
       ok(model.setParam(name, { shape, data }));
     }
-    // the second row's last two targets are -1, which the loss ignores (a window after its poem)
-    const batch = { idx: { shape: [2, 5], data: [1, 4, 2, 9, 3, 0, 7, 7, 5, 10] }, targets: { shape: [2, 5], data: [4, 2, 9, 3, 6, 7, 7, 5, -1, -1] } };
     const grads = ok(model.forwardBackward(batch)).grads;
     const eps = 1e-3;
     for (const { name, shape } of model.paramNames()) {
       const w = ok(model.getParam(name));
       let diff2 = 0, num2 = 0;
-      // the first 6 entries of each group (wpe's rows 0 … 4 are used)
       for (let i = 0; i < Math.min(6, w.data.length); i++) {
         const saved = w.data[i];
         const at = (x) => {
@@ -108,6 +107,24 @@ test('GPT gradients match central differences in every parameter group, with ign
       assert.ok(Math.sqrt(diff2) < 1e-2 * Math.sqrt(num2) + 1e-3, `${name}: ‖analytic − numeric‖ ${Math.sqrt(diff2)}, ‖numeric‖ ${Math.sqrt(num2)}`);
     }
   });
+}
+
+test('GPT gradients match central differences in every parameter group, with ignored targets', () => {
+  // the second row's last two targets are -1, which the loss ignores (a window after its poem)
+  expectGradientsMatch({ vocab: 11, blockSize: 8, layers: 2, heads: 2, dModel: 8, seed: 5 },
+    { idx: { shape: [2, 5], data: [1, 4, 2, 9, 3, 0, 7, 7, 5, 10] }, targets: { shape: [2, 5], data: [4, 2, 9, 3, 6, 7, 7, 5, -1, -1] } });
+});
+
+test('GPT gradients match central differences over contexts the causal heads take in blocks', () => {
+  // 37 positions: the heads' blocks of 16 queries, the last taking the remainder; the second
+  // row's targets end 12 positions early, so only its first 25 rows are computed
+  const T = 37, idx = [], targets = [];
+  for (let i = 0; i < 2 * T; i++) {
+    idx.push((i * 7 + 3) % 11);
+    targets.push(i >= T && i - T >= 25 ? -1 : (i * 5 + 1) % 11);
+  }
+  expectGradientsMatch({ vocab: 11, blockSize: 40, layers: 2, heads: 2, dModel: 8, seed: 5 },
+    { idx: { shape: [2, T], data: idx }, targets: { shape: [2, T], data: targets } });
 });
 
 test('a state dict PyTorch saved loads, gives its logits and writes back under the same names', () => {

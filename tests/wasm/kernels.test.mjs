@@ -193,6 +193,8 @@ test('GELU and its slope match the formulas in double', () => {
   assert.deepEqual([...core.kernelActivation('geluGrad', Float32Array.of(30, -30, 1e10, -1e10))], [1, 0, 1, 0]);
   // the training step's backward reads the forward's tanh: the same bits
   assert.deepEqual([...core.kernelActivation('geluGradKept', x)], [...slope]);
+  // written rather than added (the training step's backward): the same bits, whatever dx held
+  assert.deepEqual([...core.kernelActivation('geluGradWritten', x)], [...slope]);
 });
 
 // exp over its whole range on a dense grid (spacing 1/4096), and at its edges: masked scores (−∞)

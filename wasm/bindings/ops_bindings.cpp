@@ -4,6 +4,7 @@
 #include <emscripten/bind.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -151,7 +152,8 @@ val cross_entropy_js(val logits_js, val targets_js, val options) {
 
 // For tests/wasm/kernels.test.mjs, which checks the wasm SIMD non-linearities against Math.exp /
 // Math.tanh: kernels/activation.h's 'sigmoid', 'tanh', 'gelu' or 'geluGrad' (GELU′(x): the
-// backward with dy = 1), 'geluGradKept' (the same from gelu_forward's kept tanh) (anything else:
+// backward with dy = 1), 'geluGradKept' (the same from gelu_forward's kept tanh), 'geluGradWritten'
+// (the same written over NaN instead of added onto zeros) (anything else:
 // exp_inplace) on a copy of x; returns the copy. Not part
 // of the package API (no wrapper in attention-lab.mjs).
 val kernel_activation_js(std::string name, val x) {
@@ -166,6 +168,10 @@ val kernel_activation_js(std::string name, val x) {
   } else if (name == "prefixMax") {  // y[i] = max_of(x, i + 1): every length's blocks and tail
     const std::vector<float> x_copy = y;
     for (long i = 0; i < n; ++i) y[i] = lab::kernels::max_of(x_copy.data(), i + 1);
+  } else if (name == "geluGradWritten") {
+    const std::vector<float> x_copy = y, ones(y.size(), 1.0f);
+    std::fill(y.begin(), y.end(), std::numeric_limits<float>::quiet_NaN());
+    lab::kernels::gelu_backward(y.data(), ones.data(), x_copy.data(), n, nullptr, false);
   } else if (name == "geluGrad" || name == "geluGradKept") {
     const std::vector<float> x_copy = y, ones(y.size(), 1.0f);
     std::vector<float> t;  // geluGradKept: the forward's tanh, which the backward then reads

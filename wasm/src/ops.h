@@ -55,7 +55,8 @@ void tanh_backward(float* dx, const float* dy, const float* y, long n);
 void gelu_forward(float* y, const float* x, long n, float* t = nullptr);
 // dx += dy ⊙ (½ (1 + tanh u) + ½ x (1 − tanh² u) √(2/π) (1 + 3 · 0.044715 x²))   from the input x
 // and, when not null, gelu_forward's tanh u of it
-void gelu_backward(float* dx, const float* dy, const float* x, long n, const float* t = nullptr);
+void gelu_backward(float* dx, const float* dy, const float* x, long n, const float* t = nullptr,
+                   Grad into = Grad::kAdd);
 
 // LayerNorm's ε (nn.LayerNorm and nn.Transformer's default layer_norm_eps).
 constexpr float kLayerNormEps = 1e-5f;

@@ -78,20 +78,20 @@ struct MhaActs {
 // The per-head core for one batch row: att (H, N, M), ctx (N, Dm) from q (N, Dm), k, v (M, Dm).
 // keep (N, M) or null (every key visible); scores (H, N, M) keeps q_h k_hᵀ, or null. read: null,
 // or the queries whose outputs are read, the first read->count (index 0, 1, …): the others'
-// weights and ctx rows are 0 (their scores 0, or computed: kernels::RowSet). keys: with read, the
-// leading keys that keep lets some read query see (the others hidden from all of them, as the
-// causal mask hides the keys after the last query read), or 0: all M. Only those are scored; the
-// other weights are 0.
+// weights and ctx rows are 0 (their scores 0, or computed: kernels::RowSet). causal: keep holds
+// a causal mask (M = N, query i sees keys 0 … i), so that without scores only the keys a query
+// may see are scored; the other weights are 0.
 kernels::SoftmaxStatus heads_forward(float* ctx, float* att, const float* q, const float* k,
                                      const float* v, const uint8_t* keep, long N, long M, long Dm,
                                      long H, float* scores = nullptr,
-                                     const kernels::RowSet* read = nullptr, long keys = 0);
+                                     const kernels::RowSet* read = nullptr, bool causal = false);
 // Its backward: dq = ∂L/∂q, dk = ∂L/∂k, dv = ∂L/∂v for dctx (N, Dm), assigned (each head writes
-// its own columns once), so they need no zeroing first; datt, dsc (N, M) scratch. read: the
-// forward's; dctx must be 0 on the other queries' rows.
+// its own columns once), so they need no zeroing first; datt, dsc (N, M) scratch. read, causal:
+// the forward's; dctx must be 0 on the other queries' rows.
 void heads_backward(float* dq, float* dk, float* dv, float* datt, float* dsc, const float* dctx,
                     const float* att, const float* q, const float* k, const float* v, long N,
-                    long M, long Dm, long H, const kernels::RowSet* read = nullptr, long keys = 0);
+                    long M, long Dm, long H, const kernels::RowSet* read = nullptr,
+                    bool causal = false);
 
 // xq (B, N, Dm), xkv (B, M, Dm) (the same pointer for self-attention). Output in a.out (a.ctx
 // without an output projection).

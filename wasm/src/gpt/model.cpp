@@ -20,10 +20,6 @@ GptBlockP<P> at(const GptBlockP<long>& o, Base base) {
   return b;
 }
 
-void zeroed(std::vector<float>& v, long n) {
-  v.assign(static_cast<size_t>(n), 0.0f);
-}
-
 }  // namespace
 
 GptBlockP<const float*> GptModel::block_w(long l) const {
@@ -180,11 +176,14 @@ void GptModel::backward(const GptBatch& batch) {
     dh_.resize(R * F);
     linear_backward(dh_.data(), g.proj_w, g.proj_b, dx_.data(), a.gelu.data(), w.proj_w, R, F, C,
                     Grad::kSet, rows_);
-    zeroed(dfc_, R * F);
+    dfc_.resize(R * F);
     kernels::row_runs(rows_, R, [&](long r, long n) {
       gelu_backward(dfc_.data() + r * F, dh_.data() + r * F, a.fc.data() + r * F, n * F,
-                    a.gelu_t.data() + r * F);
+                    a.gelu_t.data() + r * F, Grad::kSet);
     });
+    // the other rows 0: natively the weight gradients below sum every row
+    kernels::unlisted_runs(rows_, R,
+                           [&](long r, long n) { std::fill_n(dfc_.data() + r * F, n * F, 0.0f); });
     linear_backward(dln_.data(), g.fc_w, g.fc_b, dfc_.data(), a.ln_2.y.data(), w.fc_w, R, C, F,
                     Grad::kSet, rows_);
     layernorm_backward(dmid_.data(), g.ln_2.w, g.ln_2.b, dln_.data(), a.mid.data(),

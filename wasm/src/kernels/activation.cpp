@@ -82,7 +82,8 @@ void gelu_forward(float* y, const float* x, long n, float* t) {
   }
 }
 
-void gelu_backward(float* dx, const float* dy, const float* x, long n, const float* tk) {
+void gelu_backward(float* dx, const float* dy, const float* x, long n, const float* tk,
+                   bool accumulate) {
   const v128_t half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f);
   const v128_t c = wasm_f32x4_splat(kGeluC), a3 = wasm_f32x4_splat(3.0f * kGeluA);
   for (long i = 0; i < n; i += 4) {
@@ -95,9 +96,9 @@ void gelu_backward(float* dx, const float* dy, const float* x, long n, const flo
             wasm_f32x4_mul(wasm_f32x4_mul(half, v), wasm_f32x4_sub(one, wasm_f32x4_mul(t, t))), c),
         inner);
     const v128_t dydx = wasm_f32x4_add(wasm_f32x4_mul(half, wasm_f32x4_add(one, t)), slope);
-    // dx += dy · dy/dx
-    const v128_t g =
-        wasm_f32x4_add(load_upto4(dx + i, m), wasm_f32x4_mul(load_upto4(dy + i, m), dydx));
+    // dx (+)= dy · dy/dx
+    v128_t g = wasm_f32x4_mul(load_upto4(dy + i, m), dydx);
+    if (accumulate) g = wasm_f32x4_add(load_upto4(dx + i, m), g);
     store_upto4(dx + i, g, m);
   }
 }
@@ -125,7 +126,8 @@ void gelu_forward(float* y, const float* x, long n, float* t) {
   MapV(y, n).array() = 0.5f * v * (1.0f + (kGeluC * (v + kGeluA * v.cube())).tanh());
 }
 
-void gelu_backward(float* dx, const float* dy, const float* x, long n, const float* tk) {
+void gelu_backward(float* dx, const float* dy, const float* x, long n, const float* tk,
+                   bool accumulate) {
   // in blocks, so that t is computed once and stays in cache
   constexpr long kBlock = 256;
   float t[kBlock];
@@ -138,10 +140,16 @@ void gelu_backward(float* dx, const float* dy, const float* x, long n, const flo
     } else {
       tv = (kGeluC * (v + kGeluA * v.cube())).tanh();
     }
-    // dx += dy · (½ (1 + t) + ½ x (1 − t²) √(2/π) (1 + 3 · 0.044715 x²))
-    MapV(dx + i, m).array() +=
+    // dx (+)= dy · (½ (1 + t) + ½ x (1 − t²) √(2/π) (1 + 3 · 0.044715 x²))
+    auto d = MapV(dx + i, m).array();
+    const auto g =
         CMapV(dy + i, m).array() * (0.5f * (1.0f + tv) + 0.5f * v * (1.0f - tv.square()) * kGeluC *
                                                              (1.0f + 3.0f * kGeluA * v.square()));
+    if (accumulate) {
+      d += g;
+    } else {
+      d = g;
+    }
   }
 }
 

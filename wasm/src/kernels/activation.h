@@ -21,7 +21,9 @@ void tanh_inplace(float* x, long n);
 // them instead of computing them again: the same bits).
 void gelu_forward(float* y, const float* x, long n, float* t = nullptr);
 
-// dx[i] += dy[i] · GELU′(x[i]) for i < n; t: gelu_forward's t of the same x, or null.
-void gelu_backward(float* dx, const float* dy, const float* x, long n, const float* t = nullptr);
+// dx[i] += dy[i] · GELU′(x[i]) for i < n (accumulate = false: dx[i] =, so dx need not be zeroed
+// first); t: gelu_forward's t of the same x, or null.
+void gelu_backward(float* dx, const float* dy, const float* x, long n, const float* t = nullptr,
+                   bool accumulate = true);
 
 }  // namespace lab::kernels

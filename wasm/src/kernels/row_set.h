@@ -41,4 +41,17 @@ void row_runs(const RowSet* rows, long R, F&& f) {
   }
 }
 
+// Calls f(first, count) for each run of consecutive rows of R that `rows` leaves out, in order;
+// rows null: none.
+template <class F>
+void unlisted_runs(const RowSet* rows, long R, F&& f) {
+  if (rows == nullptr) return;
+  long next = 0;  // the first row not yet visited
+  for (long i = 0; i <= rows->count; ++i) {
+    const long m = i < rows->count ? rows->index[i] : R;
+    if (m > next) f(next, m - next);
+    next = m + 1;
+  }
+}
+
 }  // namespace lab::kernels
