@@ -13,7 +13,7 @@ import { torchGpt } from './peers.mjs';
 
 const LARGER = { name: 'larger', layers: 4, heads: 4, dModel: 128, blockSize: 32, batchSize: 16 };
 export const GPT_GOAL = 1.5; // wasm at least 1.5× faster per step than PyTorch (CPU time)
-const ROUNDS = 3; // wasm, then PyTorch, this many times (below)
+const ROUNDS = 5; // wasm, then PyTorch, this many times (below): a median of five rides out one slow round
 
 // build/poems/tang300.txt (`npm run build:poems`), extracted here from Debian's fortunes-zh when missing.
 function poemsFile() {
