@@ -91,41 +91,27 @@ void for_rows(long R, const kernels::RowSet* rows, F f, G skipped) {
   }
 }
 
-// Σ_{c < C} f(c) as eight partial sums over c mod 8, added pairwise: eight short chains of adds
-// that the compiler runs as two f32x4 (one chain of C dependent adds was most of LayerNorm's
-// time). In float: over a row of tens of features it rounds near 1e-7 relative.
-template <class F>
-float row_sum(long C, F f) {
-  float s[8] = {};
-  long c = 0;
-  for (; c + 8 <= C; c += 8) {
-    for (long j = 0; j < 8; ++j) s[j] += f(c + j);
-  }
-  for (long j = 0; c < C; ++c, ++j) s[j] += f(c);
-  return ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
-}
-
 }  // namespace
 
 void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const float* w,
                        const float* b, long R, long C, const kernels::RowSet* rows) {
   auto row = [&](long r) {
     const float* xr = x + r * C;
-    // mean, then the variance about it (two passes: no cancellation)
-    const float m = row_sum(C, [&](long c) { return xr[c]; }) / static_cast<float>(C);
-    const float var = row_sum(C,
-                              [&](long c) {
-                                const float d = xr[c] - m;
-                                return d * d;
-                              }) /
-                      static_cast<float>(C);
+    // Row statistics in double: the reference is float64 and C is small.
+    double m = 0.0;
+    for (long c = 0; c < C; ++c) m += xr[c];
+    m /= C;
+    double var = 0.0;
+    for (long c = 0; c < C; ++c) var += (xr[c] - m) * (xr[c] - m);
+    var /= C;
     // rstd = 1 / √(var + ε)
-    const float rs = 1.0f / std::sqrt(var + kLayerNormEps);
-    mean[r] = m;
-    rstd[r] = rs;
+    const double rs = 1.0 / std::sqrt(var + kLayerNormEps);
+    const float mf = static_cast<float>(m), rsf = static_cast<float>(rs);
+    mean[r] = mf;
+    rstd[r] = rsf;
     float* yr = y + r * C;
-    // y = (x − mean)·rstd ⊙ w + b
-    for (long c = 0; c < C; ++c) yr[c] = (xr[c] - m) * rs * w[c] + b[c];
+    // y = (x − mean)·rstd ⊙ w + b  (in float, so that the loop vectorises)
+    for (long c = 0; c < C; ++c) yr[c] = (xr[c] - mf) * rsf * w[c] + b[c];
   };
   for_rows(R, rows, row, [&](long r) {
     mean[r] = rstd[r] = 0.0f;
@@ -141,9 +127,14 @@ void layernorm_backward(float* dx, float* dw, float* db, const float* dy, const 
     const float* dyr = dy + r * C;
     const float m = mean[r], rs = rstd[r];
     // mean_c(g) and mean_c(g ⊙ x̂), g = dy ⊙ w
-    const float gm = row_sum(C, [&](long c) { return dyr[c] * w[c]; }) / static_cast<float>(C);
-    const float gxm = row_sum(C, [&](long c) { return dyr[c] * w[c] * ((xr[c] - m) * rs); }) /
-                      static_cast<float>(C);
+    double g_mean = 0.0, gx_mean = 0.0;
+    for (long c = 0; c < C; ++c) {
+      const float xhat = (xr[c] - m) * rs;
+      const float g = dyr[c] * w[c];
+      g_mean += g;
+      gx_mean += g * xhat;
+    }
+    const float gm = static_cast<float>(g_mean / C), gxm = static_cast<float>(gx_mean / C);
     // One loop per output, in float, so that each vectorises.
     // dw += dy ⊙ x̂,  db += dy
     if (dw) {
