@@ -63,15 +63,17 @@ long causal_keys(long n, long M) {
 // packs, the last one taking the remainder, so that each packs where the full product does.
 constexpr long kCausalBlock = 16;
 
-// f(i0, i1) for each block [i0, i1) of the first n queries.
-template <class F>
-void causal_blocks(long n, F&& f) {
-  for (long i0 = 0; i0 < n;) {
-    const long i1 = n - i0 < 2 * kCausalBlock ? n : i0 + kCausalBlock;
-    f(i0, i1);
-    i0 = i1;
-  }
-}
+// The blocks of the first n queries: block b is [16b, 16b + 16), the last one taking the
+// remainder up to n. Without a causal mask, one block of all N queries.
+struct QueryBlocks {
+  long n, N;
+  bool causal;
+  long count() const { return causal ? std::max<long>(1, n / kCausalBlock) : 1; }
+  long begin(long b) const { return b * kCausalBlock; }
+  long end(long b) const { return !causal ? N : b + 1 == count() ? n : (b + 1) * kCausalBlock; }
+  // the keys block b's queries may see (of M)
+  long keys(long b, long M) const { return causal ? causal_keys(end(b), M) : M; }
+};
 
 }  // namespace
 
@@ -93,37 +95,35 @@ kernels::SoftmaxStatus heads_forward(float* ctx, float* att, const float* q, con
   const attn::Dims d = head_dims(N, M, Dm, H);
   const float scale = 1.0f / std::sqrt(static_cast<float>(d.D));
   const long n = read ? read->count : N;  // the queries read: 0 … n − 1
+  // Causal heads without kept scores (those keep the masked entries too) go a block of queries at
+  // a time; other heads whose queries are all read, in one block of every query and key.
+  const QueryBlocks blocks{n, N, causal && !scores};
   kernels::SoftmaxStatus status;
   for (long h = 0; h < H; ++h) {
     float* A = att + h * N * M;                  // (N, M)
     float* S = scores ? scores + h * N * M : A;  // the scores, or the weights' buffer (in place)
     const long c0 = h * d.D;                     // head h's columns
-    if (causal && !scores) {
-      causal_blocks(n, [&](long i0, long i1) {
-        const long rows = i1 - i0, keys = causal_keys(i1, M);
+    if (blocks.causal || n == N) {
+      for (long b = 0; b < blocks.count(); ++b) {
+        const long i0 = blocks.begin(b), rows = blocks.end(b) - i0, keys = blocks.keys(b, M);
+        float* Sb = S + i0 * M;
         float* Ab = A + i0 * M;
-        // S = q_h k_hᵀ for the block's queries and the keys they may see, in att
-        kernels::gemm_nt(Ab, M, q + i0 * Dm + c0, Dm, k + c0, Dm, rows, keys, d.D, false);
-        // att_h = softmax(S / √Dh) over the visible keys (in place), 0 on the hidden ones
-        merge(status, kernels::softmax_forward(Ab, Ab, keep ? keep + i0 * M : nullptr, rows, keys,
+        // S = q_h k_hᵀ for the block's queries and the keys they may see (the 1/√Dh is applied
+        // inside the softmax)
+        kernels::gemm_nt(Sb, M, q + i0 * Dm + c0, Dm, k + c0, Dm, rows, keys, d.D, false);
+        // att_h = softmax(S / √Dh) over the visible keys, 0 on the others
+        merge(status, kernels::softmax_forward(Ab, Sb, keep ? keep + i0 * M : nullptr, rows, keys,
                                                scale, nullptr, M));
         for (long i = 0; i < rows && keys < M; ++i)
           std::fill(Ab + i * M + keys, Ab + (i + 1) * M, 0.0f);
         // ctx_h = att_h v_h
         kernels::gemm_nn(ctx + i0 * Dm + c0, Dm, Ab, M, v + c0, Dm, rows, d.D, keys, false);
-      });
+      }
       std::fill(A + n * M, A + N * M, 0.0f);
       for (long i = n; i < N; ++i) std::fill_n(ctx + i * Dm + c0, d.D, 0.0f);
       continue;
     }
-    if (n == N) {
-      // S = q_h k_hᵀ (the 1/√Dh is applied inside the softmax)
-      attn::dot_score_forward(S, q + c0, k + c0, d);
-      // att_h = softmax(S / √Dh) over the visible keys,  ctx_h = att_h v_h
-      merge(status, attn::attend_forward(ctx + c0, A, S, keep, v + c0, scale, d));
-      continue;
-    }
-    // The same for the queries read (the products on the full N's path: the same numbers)
+    // The queries read of a non-causal head (the products on the full N's path: the same numbers)
     kernels::gemm_nt_rows(S, M, q + c0, Dm, k + c0, Dm, N, M, d.D, false, nullptr, read);
     merge(status, kernels::softmax_forward(A, S, keep, n, M, scale, nullptr, M));
     std::fill(A + n * M, A + N * M, 0.0f);
@@ -138,14 +138,18 @@ void heads_backward(float* dq, float* dk, float* dv, float* datt, float* dsc, co
   const attn::Dims d = head_dims(N, M, Dm, H);
   const float scale = 1.0f / std::sqrt(static_cast<float>(d.D));
   const long n = read ? read->count : N;  // the queries read: 0 … n − 1
+  // heads_forward's blocks (the weights are 0 at hidden keys whichever way it went)
+  const QueryBlocks blocks{n, N, causal};
   for (long h = 0; h < H; ++h) {
     const float* A = att + h * N * M;
     const long c0 = h * d.D;
-    if (causal) {
-      // heads_forward's blocks; the other queries' att rows and dctx rows are 0, so they add
-      // nothing, and the keys after the last query read get no gradient
-      causal_blocks(n, [&](long i0, long i1) {
-        const long rows = i1 - i0, keys = causal_keys(i1, M);
+    if (causal || n == N) {
+      // Last block first: once block b's dsc is in, every query that sees b's keys has its dsc
+      // (b's own and the later blocks'), and their dv and dk follow. The queries not read have
+      // att and dctx rows of 0 and add nothing; the keys after the last query read get no
+      // gradient.
+      for (long b = blocks.count() - 1; b >= 0; --b) {
+        const long i0 = blocks.begin(b), rows = blocks.end(b) - i0, keys = blocks.keys(b, M);
         // datt = dctx_h v_hᵀ;  dsc = ∂L/∂(q_h k_hᵀ) through the softmax (0 at hidden keys)
         kernels::gemm_nt(datt + i0 * M, M, dctx + i0 * Dm + c0, Dm, v + c0, Dm, rows, keys, d.D,
                          false);
@@ -154,36 +158,29 @@ void heads_backward(float* dq, float* dk, float* dv, float* datt, float* dsc, co
         // dq_h = dsc k_h
         kernels::gemm_nn(dq + i0 * Dm + c0, Dm, dsc + i0 * M, M, k + c0, Dm, rows, d.D, keys,
                          false);
-      });
-      // dv_h = att_hᵀ dctx_h,  dk_h = dscᵀ q_h: keys [j0, j1) are seen by queries j0 … n − 1 only
-      causal_blocks(n, [&](long j0, long j1) {
-        kernels::gemm_tn(dv + j0 * Dm + c0, Dm, A + j0 * M + j0, M, dctx + j0 * Dm + c0, Dm,
-                         j1 - j0, d.D, n - j0, false);
-        kernels::gemm_tn(dk + j0 * Dm + c0, Dm, dsc + j0 * M + j0, M, q + j0 * Dm + c0, Dm, j1 - j0,
-                         d.D, n - j0, false);
-      });
+        // dv_h = att_hᵀ dctx_h,  dk_h = dscᵀ q_h over the keys that queries i0 … n − 1 are the
+        // first to see: the block's own (causal), or all
+        const long j0 = causal ? i0 : 0, seen = causal ? rows : M;
+        kernels::gemm_tn(dv + j0 * Dm + c0, Dm, A + i0 * M + j0, M, dctx + i0 * Dm + c0, Dm, seen,
+                         d.D, n - i0, false);
+        kernels::gemm_tn(dk + j0 * Dm + c0, Dm, dsc + i0 * M + j0, M, q + i0 * Dm + c0, Dm, seen,
+                         d.D, n - i0, false);
+      }
       for (long i = n; i < N; ++i) std::fill_n(dq + i * Dm + c0, d.D, 0.0f);
-      for (long j = n; j < M; ++j) {
+      for (long j = causal ? n : M; j < M; ++j) {
         std::fill_n(dv + j * Dm + c0, d.D, 0.0f);
         std::fill_n(dk + j * Dm + c0, d.D, 0.0f);
       }
       continue;
     }
-    if (n < N) {
-      // As below for the queries read; the others' att rows and dctx rows are 0, so they add
-      // nothing to dv and dk, and their dsc rows are 0.
-      kernels::gemm_nt_rows(datt, M, dctx + c0, Dm, v + c0, Dm, N, M, d.D, false, nullptr, read);
-      kernels::gemm_tn(dv + c0, Dm, A, M, dctx + c0, Dm, M, d.D, N, false);
-      kernels::softmax_backward(dsc, datt, A, n, M, scale, false, M);
-      std::fill(dsc + n * M, dsc + N * M, 0.0f);
-      kernels::gemm_nn_rows(dq + c0, Dm, dsc, M, k + c0, Dm, N, d.D, M, false, nullptr, read);
-      kernels::gemm_tn(dk + c0, Dm, dsc, M, q + c0, Dm, M, d.D, N, false);
-      continue;
-    }
-    // dv_h = att_hᵀ dctx_h;  dsc = ∂L/∂(q_h k_hᵀ) through the softmax (0 at masked keys)
-    attn::attend_backward(dsc, dv + c0, datt, dctx + c0, A, v + c0, scale, d, /*accumulate=*/false);
-    // dq_h = dsc k_h,  dk_h = dscᵀ q_h
-    attn::dot_score_backward(dq + c0, dk + c0, dsc, q + c0, k + c0, d, /*accumulate=*/false);
+    // The queries read of a non-causal head; the others' att rows and dctx rows are 0, so they
+    // add nothing to dv and dk, and their dsc rows are 0.
+    kernels::gemm_nt_rows(datt, M, dctx + c0, Dm, v + c0, Dm, N, M, d.D, false, nullptr, read);
+    kernels::gemm_tn(dv + c0, Dm, A, M, dctx + c0, Dm, M, d.D, N, false);
+    kernels::softmax_backward(dsc, datt, A, n, M, scale, false, M);
+    std::fill(dsc + n * M, dsc + N * M, 0.0f);
+    kernels::gemm_nn_rows(dq + c0, Dm, dsc, M, k + c0, Dm, N, d.D, M, false, nullptr, read);
+    kernels::gemm_tn(dk + c0, Dm, dsc, M, q + c0, Dm, M, d.D, N, false);
   }
 }
 
