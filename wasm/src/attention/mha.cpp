@@ -123,7 +123,7 @@ kernels::SoftmaxStatus heads_forward(float* ctx, float* att, const float* q, con
       for (long i = n; i < N; ++i) std::fill_n(ctx + i * Dm + c0, d.D, 0.0f);
       continue;
     }
-    // The queries read of a non-causal head (the products on the full N's path: the same numbers)
+    // Some of the queries read (the products on the full N's path: the same numbers)
     kernels::gemm_nt_rows(S, M, q + c0, Dm, k + c0, Dm, N, M, d.D, false, nullptr, read);
     merge(status, kernels::softmax_forward(A, S, keep, n, M, scale, nullptr, M));
     std::fill(A + n * M, A + N * M, 0.0f);
@@ -173,8 +173,8 @@ void heads_backward(float* dq, float* dk, float* dv, float* datt, float* dsc, co
       }
       continue;
     }
-    // The queries read of a non-causal head; the others' att rows and dctx rows are 0, so they
-    // add nothing to dv and dk, and their dsc rows are 0.
+    // Some of the queries read; the others' att rows and dctx rows are 0, so they add nothing to
+    // dv and dk, and their dsc rows are 0.
     kernels::gemm_nt_rows(datt, M, dctx + c0, Dm, v + c0, Dm, N, M, d.D, false, nullptr, read);
     kernels::gemm_tn(dv + c0, Dm, A, M, dctx + c0, Dm, M, d.D, N, false);
     kernels::softmax_backward(dsc, datt, A, n, M, scale, false, M);
