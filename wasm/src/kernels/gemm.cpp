@@ -553,12 +553,9 @@ void gemm_packed_rows(float* C, long ldc, const float* A, long lda, const float*
   gemm_packed<false, kTransB>(C, ldc, A, lda, B, ldb, rows.count, N, K, accumulate, bias,
                               rows.index);
   if (accumulate) return;
-  long next = 0;  // the first row of C not listed
-  for (long r = 0; r <= rows.count; ++r) {
-    const long m = r < rows.count ? rows.index[r] : M;
-    for (; next < m; ++next) std::fill_n(C + next * ldc, N, 0.0f);
-    next = m + 1;
-  }
+  unlisted_runs(&rows, M, [&](long r, long n) {
+    for (long i = r; i < r + n; ++i) std::fill_n(C + i * ldc, N, 0.0f);
+  });
 }
 
 }  // namespace
