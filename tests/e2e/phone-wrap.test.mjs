@@ -22,8 +22,10 @@ describe('cells and messages on a phone, in Chinese', { timeout: 600_000 }, () =
       const out = [];
       for (const cell of document.querySelectorAll('td, th')) {
         const text = (cell.textContent ?? '').trim();
-        // one word or one number: no space, bracket, dash or punctuation a line may break at
-        if (!/^[^\s（）()—，、；：]+$/.test(text) || !cell.getClientRects().length) continue;
+        // one word or one number: no space, bracket, dash or punctuation a line may break at, and
+        // no zero-width space (the break a header of two words marks between them, as §5's
+        // heads table does in 上一句\u200b同位置)
+        if (!/^[^\s（）()—，、；：\u200b]+$/.test(text) || !cell.getClientRects().length) continue;
         // the lines of its text (text nodes only: a button's own box is no line)
         const tops = new Set();
         const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
